@@ -1,0 +1,4 @@
+//! ocl-hls: compiles OpenCL C kernels into FPGA hardware (library side of the `ocl-hls` binary).
+
+pub mod diag;
+pub mod frontend;

@@ -1,0 +1,5 @@
+//! The `ocl-hls` command line.
+
+fn main() {
+    println!("ocl-hls");
+}

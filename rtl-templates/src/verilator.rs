@@ -1,0 +1,185 @@
+//! Builds Verilator models with a C++ testbench, cached by a hash of everything that goes in,
+//! so tests that share a (module, parameters) pair share one slow C++ build.
+
+use std::collections::hash_map::DefaultHasher;
+use std::fs;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+/// What to tell a user who lacks Verilator (the test scripts install it).
+pub const INSTALL_HINT: &str =
+    "verilator is not installed: run `bash scripts/install-deps.sh` (or `apt-get install -y verilator`)";
+
+/// Serialises builds inside one process: two cores cannot usefully run two C++ builds.
+static BUILD_LOCK: Mutex<()> = Mutex::new(());
+
+/// A Verilator build: top module, Verilog sources, a C++ testbench with `main`, and parameters.
+#[derive(Clone, Debug)]
+pub struct Build {
+    top: String,
+    sources: Vec<PathBuf>,
+    testbench: Vec<PathBuf>,
+    params: Vec<(String, String)>,
+    flags: Vec<String>,
+}
+
+impl Build {
+    pub fn new(top: &str) -> Build {
+        Build {
+            top: top.to_string(),
+            sources: Vec::new(),
+            testbench: Vec::new(),
+            params: Vec::new(),
+            flags: Vec::new(),
+        }
+    }
+
+    pub fn source(mut self, path: impl Into<PathBuf>) -> Build {
+        self.sources.push(path.into());
+        self
+    }
+
+    /// A C++ file of the testbench (the first one given should define `main`).
+    pub fn testbench(mut self, path: impl Into<PathBuf>) -> Build {
+        self.testbench.push(path.into());
+        self
+    }
+
+    /// A top-level parameter override (`-GNAME=VALUE`).
+    pub fn param(mut self, name: &str, value: impl ToString) -> Build {
+        self.params.push((name.to_string(), value.to_string()));
+        self
+    }
+
+    /// An extra Verilator flag (`--trace`, `-Wno-...`).
+    pub fn flag(mut self, f: &str) -> Build {
+        self.flags.push(f.to_string());
+        self
+    }
+
+    fn key(&self) -> Result<u64, String> {
+        let mut h = DefaultHasher::new();
+        self.top.hash(&mut h);
+        self.params.hash(&mut h);
+        self.flags.hash(&mut h);
+        for p in self.sources.iter().chain(&self.testbench) {
+            let bytes = fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            p.file_name().hash(&mut h);
+            bytes.hash(&mut h);
+        }
+        verilator_version()?.hash(&mut h);
+        Ok(h.finish())
+    }
+
+    /// Builds (or reuses) the model and returns the path of the simulation executable.
+    pub fn build(&self) -> Result<PathBuf, String> {
+        let key = self.key()?;
+        let dir = cache_dir().join(format!("{}-{:016x}", self.top, key));
+        let exe = dir.join("sim");
+        if exe.exists() {
+            return Ok(exe);
+        }
+        let _guard = BUILD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        fs::create_dir_all(cache_dir()).map_err(|e| e.to_string())?;
+        // Another test process may be building the same model: take a file lock.
+        let lock_path = cache_dir().join(format!("{}-{:016x}.lock", self.top, key));
+        let lock = fs::File::create(&lock_path).map_err(|e| e.to_string())?;
+        lock.lock().map_err(|e| e.to_string())?;
+        if exe.exists() {
+            return Ok(exe);
+        }
+        let tmp = cache_dir().join(format!("{}-{:016x}.tmp{}", self.top, key, std::process::id()));
+        let _ = fs::remove_dir_all(&tmp);
+        let mut cmd = Command::new("verilator");
+        cmd.args(["--cc", "--exe", "--build", "-j", "2", "--x-assign", "unique"])
+            .args(["-MAKEFLAGS", "OPT_FAST=-O2"])
+            .args(["-CFLAGS", "-O2 -std=c++17"])
+            .arg("--top-module")
+            .arg(&self.top)
+            .arg("-Mdir")
+            .arg(&tmp)
+            .args(["-o", "sim"]);
+        for (k, v) in &self.params {
+            cmd.arg(format!("-G{k}={v}"));
+        }
+        cmd.args(&self.flags);
+        cmd.args(&self.sources);
+        for tb in &self.testbench {
+            cmd.arg(fs::canonicalize(tb).map_err(|e| format!("{}: {e}", tb.display()))?);
+        }
+        let out = cmd.output().map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => INSTALL_HINT.to_string(),
+            _ => format!("cannot run verilator: {e}"),
+        })?;
+        if !out.status.success() {
+            return Err(format!(
+                "verilator build of {} failed:\n{}\n{}",
+                self.top,
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        let _ = fs::remove_dir_all(&dir);
+        fs::rename(&tmp, &dir).map_err(|e| e.to_string())?;
+        Ok(exe)
+    }
+}
+
+/// Where built models are kept: `$OCL_HLS_VERILATOR_CACHE`, else `target/verilator`.
+pub fn cache_dir() -> PathBuf {
+    if let Ok(d) = std::env::var("OCL_HLS_VERILATOR_CACHE") {
+        return PathBuf::from(d);
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("target")
+        .join("verilator")
+}
+
+/// `verilator --version`, or the install hint.
+pub fn verilator_version() -> Result<String, String> {
+    let out = Command::new("verilator")
+        .arg("--version")
+        .output()
+        .map_err(|_| INSTALL_HINT.to_string())?;
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// Runs `verilator --lint-only -Wall` on the given sources with `top` as the top module.
+/// Returns the warnings as an error when there are any.
+pub fn lint(top: &str, sources: &[PathBuf], params: &[(&str, &str)]) -> Result<(), String> {
+    let mut cmd = Command::new("verilator");
+    cmd.args(["--lint-only", "-Wall", "--top-module", top]);
+    for (k, v) in params {
+        cmd.arg(format!("-G{k}={v}"));
+    }
+    cmd.args(sources);
+    let out = cmd.output().map_err(|_| INSTALL_HINT.to_string())?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() || stderr.contains("%Warning") || stderr.contains("%Error") {
+        return Err(format!("lint of {top} failed:\n{stderr}"));
+    }
+    Ok(())
+}
+
+/// Runs a built simulation with arguments and returns its standard output, or an error
+/// with its output when it exits non-zero.
+pub fn run(exe: &Path, args: &[&str]) -> Result<String, String> {
+    let out = Command::new(exe)
+        .args(args)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    if !out.status.success() {
+        return Err(format!(
+            "{} failed ({}):\n{}\n{}",
+            exe.display(),
+            out.status,
+            stdout,
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(stdout)
+}
