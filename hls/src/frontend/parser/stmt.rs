@@ -66,12 +66,15 @@ impl Parser<'_> {
                 pragmas,
             });
         }
-        let start = self.peek().span;
+        let decl_start = self.peek().span;
         let attrs = self.attributes()?;
+        // A statement's span starts at its keyword, after any attributes: reports and
+        // Verilog comments name the loop's own line.
+        let start = self.peek().span;
         if self.at_decl_start() {
             let mut specs = self.decl_specs()?;
             specs.attrs.splice(0..0, attrs);
-            let decl = self.declaration_rest(specs, start)?;
+            let decl = self.declaration_rest(specs, decl_start)?;
             let id = self.stmt_id();
             return Ok(Stmt {
                 id,
