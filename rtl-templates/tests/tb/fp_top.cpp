@@ -229,6 +229,40 @@ static std::vector<Unit> units() {
             x.lat = t->add_x_lat;
         });
 
+    add(
+        "mul", F32,
+        [NE](Rng& r, u64 i, Op& op) {
+            u32 a, b;
+            if (i < NE * NE) {
+                a = EDGE[i / NE];
+                b = EDGE[i % NE];
+            } else {
+                a = gen_f32(r);
+                b = gen_f32(r);
+                if (r.chance(3)) {
+                    // Aim the product's exponent at overflow or at the subnormal range.
+                    static const int T[] = {254, 253, 255, 1, 0, -1, -10, -22, -23, -24, -25};
+                    int target = T[r.below(11)] + (int)r.below(3) - 1;
+                    b = with_exp(b, target + 127 - exp_of(a));
+                }
+            }
+            volatile float fa = f_of(a), fb = f_of(b);
+            op = {{a, b, 0, 0}, u_of(fa * fb)};
+        },
+        [](Vfp_top* t, bool v, const Op& op) {
+            t->mul_v = v;
+            t->mul_a = op.in[0];
+            t->mul_b = op.in[1];
+        },
+        [](Vfp_top* t, Lane& d, Lane& x, u64 c) {
+            d.sample(t->mul_d_ov, t->mul_d_r, c);
+            x.sample(t->mul_x_ov, t->mul_x_r, c);
+        },
+        [](Vfp_top* t, Lane& d, Lane& x) {
+            d.lat = t->mul_d_lat;
+            x.lat = t->mul_x_lat;
+        });
+
     return us;
 }
 

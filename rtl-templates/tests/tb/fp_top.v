@@ -15,7 +15,17 @@ module fp_top (
     output wire        add_x_ov,
     output wire [31:0] add_x_r,
     output wire [ 7:0] add_d_lat,
-    output wire [ 7:0] add_x_lat
+    output wire [ 7:0] add_x_lat,
+
+    input  wire        mul_v,
+    input  wire [31:0] mul_a,
+    input  wire [31:0] mul_b,
+    output wire        mul_d_ov,
+    output wire [31:0] mul_d_r,
+    output wire        mul_x_ov,
+    output wire [31:0] mul_x_r,
+    output wire [ 7:0] mul_d_lat,
+    output wire [ 7:0] mul_x_lat
 );
   localparam [7:0] ADD_D = 6, ADD_X = 0;
   assign add_d_lat = ADD_D;
@@ -26,4 +36,14 @@ module fp_top (
   ohls_fp_add #(.LATENCY(ADD_X)) add_x (
       .clk(clk), .rst(rst), .en(en), .in_valid(add_v), .a(add_a), .b(add_b), .sub(add_sub),
       .out_valid(add_x_ov), .result(add_x_r));
+
+  localparam [7:0] MUL_D = 4, MUL_X = 5;
+  assign mul_d_lat = MUL_D;
+  assign mul_x_lat = MUL_X;
+  ohls_fp_mul #(.LATENCY(MUL_D)) mul_d (
+      .clk(clk), .rst(rst), .en(en), .in_valid(mul_v), .a(mul_a), .b(mul_b),
+      .out_valid(mul_d_ov), .result(mul_d_r));
+  ohls_fp_mul #(.LATENCY(MUL_X)) mul_x (
+      .clk(clk), .rst(rst), .en(en), .in_valid(mul_v), .a(mul_a), .b(mul_b),
+      .out_valid(mul_x_ov), .result(mul_x_r));
 endmodule
