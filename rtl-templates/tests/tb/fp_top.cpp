@@ -263,6 +263,75 @@ static std::vector<Unit> units() {
             x.lat = t->mul_x_lat;
         });
 
+    // Operand pairs for the comparisons: equal values and near neighbours are common.
+    auto pair = [NE](Rng& r, u64 i, u32& a, u32& b) {
+        if (i < NE * NE) {
+            a = EDGE[i / NE];
+            b = EDGE[i % NE];
+            return;
+        }
+        a = gen_f32(r);
+        switch (r.below(4)) {
+        case 0: b = a; break;
+        case 1: b = gen_near(r, a); break;
+        default: b = gen_f32(r);
+        }
+    };
+
+    add(
+        "cmp", BITS,
+        [pair](Rng& r, u64 i, Op& op) {
+            u32 a, b;
+            pair(r, i, a, b);
+            volatile float fa = f_of(a), fb = f_of(b);
+            u32 e = (u32)(fa == fb) | (u32)(fa < fb) << 1 | (u32)(fa <= fb) << 2 |
+                    (u32)std::isunordered(fa, fb) << 3;
+            op = {{a, b, 0, 0}, e};
+        },
+        [](Vfp_top* t, bool v, const Op& op) {
+            t->cmp_v = v;
+            t->cmp_a = op.in[0];
+            t->cmp_b = op.in[1];
+        },
+        [](Vfp_top* t, Lane& d, Lane& x, u64 c) {
+            d.sample(t->cmp_d_ov, t->cmp_d_r, c);
+            x.sample(t->cmp_x_ov, t->cmp_x_r, c);
+        },
+        [](Vfp_top* t, Lane& d, Lane& x) {
+            d.lat = t->cmp_d_lat;
+            x.lat = t->cmp_x_lat;
+        });
+
+    add(
+        "minmax", F32,
+        [pair](Rng& r, u64 i, Op& op) {
+            u32 a, b, mx = r.below(2);
+            pair(r, i, a, b);
+            volatile float fa = f_of(a), fb = f_of(b);
+            u32 e;
+            // The OpenCL rule: a NaN operand loses to a number; two NaNs give a NaN.
+            if (nan32(a) && nan32(b)) e = 0x7fc00000;
+            else if (nan32(a)) e = b;
+            else if (nan32(b)) e = a;
+            else if (((a | b) & 0x7fffffffu) == 0) e = mx ? (a & b) : (a | b); // -0 < +0
+            else e = u_of(mx ? std::fmax(fa, fb) : std::fmin(fa, fb));
+            op = {{a, b, mx, 0}, e};
+        },
+        [](Vfp_top* t, bool v, const Op& op) {
+            t->mm_v = v;
+            t->mm_a = op.in[0];
+            t->mm_b = op.in[1];
+            t->mm_max = op.in[2];
+        },
+        [](Vfp_top* t, Lane& d, Lane& x, u64 c) {
+            d.sample(t->mm_d_ov, t->mm_d_r, c);
+            x.sample(t->mm_x_ov, t->mm_x_r, c);
+        },
+        [](Vfp_top* t, Lane& d, Lane& x) {
+            d.lat = t->mm_d_lat;
+            x.lat = t->mm_x_lat;
+        });
+
     return us;
 }
 
@@ -343,6 +412,12 @@ int main(int argc, char** argv) {
                    u.d->lat, u.x->lat);
     }
     printf("cycles %" PRIu64 "\n", cycle);
+    {
+        volatile float p = 0.0f, m = -0.0f;
+        printf("host: fminf(-0,+0)=%08x fminf(+0,-0)=%08x fmaxf(-0,+0)=%08x fmaxf(+0,-0)=%08x\n",
+               u_of(std::fmin(m, p)), u_of(std::fmin(p, m)), u_of(std::fmax(m, p)),
+               u_of(std::fmax(p, m)));
+    }
     top->final();
     return ok ? 0 : 1;
 }
