@@ -40,7 +40,16 @@ fn every_float_unit_matches_the_host_bit_for_bit() {
     let exe = fp_model().unwrap_or_else(|e| panic!("{e}"));
     let out = run(&exe, &[&ops_per_unit(), "1"]).unwrap_or_else(|e| panic!("{e}"));
     print!("{out}");
-    for op in ["add", "mul", "cmp", "minmax"] {
+    for op in [
+        "add",
+        "mul",
+        "cmp",
+        "minmax",
+        "to_int",
+        "int_to_fp",
+        "to_half",
+        "half_to_fp",
+    ] {
         let line = format!("PASS {op} n=");
         let passed = out.lines().find(|l| l.starts_with(&line));
         let n: u64 = passed

@@ -184,6 +184,68 @@ template <class F> static auto in_mode(int rm, F f) {
     return v;
 }
 
+// ---------------------------------------------------------------- reference models
+// Mismatches between two references: the testbench's own consistency checks.
+static u64 self_check_failures = 0;
+static void self_check(bool ok, const char* what, u32 a, u32 b, u32 c) {
+    if (ok) return;
+    if (self_check_failures++ < 10)
+        printf("SELF-CHECK %s: in %08x mode %u: other reference %08x\n", what, a, b, c);
+}
+
+// binary32 -> binary16 in rounding mode rm, by integer arithmetic on the exact value.
+static u32 f2h_model(u32 x, u32 rm) {
+    u32 s = x >> 31, e = (x >> 23) & 0xff, m = x & 0x7fffff;
+    u32 sh = s << 15;
+    if (e == 255) return m ? 0x7e00 : (sh | 0x7c00);
+    if (e == 0 && m == 0) return sh;
+    u64 M = e ? (m | 0x800000) : m;
+    int E = (e ? (int)e : 1) - 150;          // value = M * 2^E
+    int L = 63 - __builtin_clzll(M) + E;     // exponent of the leading one
+    int q = L - 10 > -24 ? L - 10 : -24;     // exponent of the result's last place
+    int k = q - E;                           // bits that do not fit
+    u64 R, rem = 0, half = 1;
+    if (k <= 0) {
+        R = M << -k;
+    } else if (k > 60) {
+        R = 0;
+        rem = M;
+        half = 1ull << 60;
+    } else {
+        R = M >> k;
+        rem = M & ((1ull << k) - 1);
+        half = 1ull << (k - 1);
+    }
+    bool inexact = rem != 0, up = false;
+    switch (rm) {
+    case 0: up = rem > half || (rem == half && (R & 1)); break;
+    case 2: up = inexact && !s; break;
+    case 3: up = inexact && s; break;
+    default: break;
+    }
+    R += up;
+    u64 bits = ((u64)(q + 24) << 10) + R;    // the hidden bit carries into the exponent
+    if (bits >= 0x7c00) {
+        bool to_max = rm == 1 || (rm == 2 && s) || (rm == 3 && !s);
+        return sh | (to_max ? 0x7bff : 0x7c00);
+    }
+    return sh | (u32)bits;
+}
+
+// binary16 -> binary32, exact.
+static u32 h2f_model(u32 h) {
+    u32 s = (h >> 15) & 1, e = (h >> 10) & 31, m = h & 0x3ff;
+    if (e == 31) return m ? 0x7fc00000 : ((s << 31) | 0x7f800000);
+    double v = ldexp((double)(e ? (m | 0x400) : m), (e ? (int)e : 1) - 25);
+    return (s << 31) | u_of((float)v);
+}
+
+static u32 f16_bits(_Float16 h) {
+    u16 x;
+    memcpy(&x, &h, 2);
+    return x;
+}
+
 // ---------------------------------------------------------------- the units
 static std::vector<Unit> units() {
     std::vector<Unit> us;
@@ -332,6 +394,178 @@ static std::vector<Unit> units() {
             x.lat = t->mm_x_lat;
         });
 
+    static const u32 INT_EDGE[] = {0,          1,          2,          3,          0x7fffffff,
+                                   0x80000000, 0x80000001, 0xffffffff, 0xfffffffe, 0x00ffffff,
+                                   0x01000000, 0x01000001, 0x01000002, 0x01000003, 0x02000002,
+                                   0x02000006, 0xfeffffff, 0xff000000, 0xfefffffe, 0x7fffff80,
+                                   0x7fffffc0, 0x7fffffc1, 0xffffff80, 0xffffff7f, 0x80000080};
+    const u64 NI = sizeof INT_EDGE / sizeof INT_EDGE[0];
+    // Floats around the integer boundaries, ties and the edges of both integer types.
+    static const u32 TO_INT_EDGE[] = {
+        0x3f000000, 0x3fc00000, 0x40200000, 0x40600000, 0x3f000001, 0x3effffff, 0x4effffff,
+        0x4f000000, 0x4f000001, 0x4f7fffff, 0x4f800000, 0x4f800001, 0xcf000000, 0xcf000001,
+        0xbf000000, 0xbf800000, 0xbe800000, 0x4b000001, 0x4affffff, 0xcb000001, 0x3e800000};
+    const u64 NTI = sizeof TO_INT_EDGE / sizeof TO_INT_EDGE[0];
+
+    add(
+        "to_int", BITS,
+        [NE, NTI](Rng& r, u64 i, Op& op) {
+            u32 a = gen_f32(r), rm = r.below(4), sg = r.below(2), sat = r.below(2);
+            u64 ne = NE + NTI;
+            if (i < ne * 16) {
+                // Every edge value in every mode, type and saturation setting.
+                u64 j = i / 16;
+                a = j < NE ? EDGE[j] : TO_INT_EDGE[j - NE];
+                rm = i & 3;
+                sg = (i >> 2) & 1;
+                sat = (i >> 3) & 1;
+            } else if (r.chance(2)) {
+                a = with_exp(r.u(), 118 + (int)r.below(44)); // 2^-9 .. 2^34
+                if (r.chance(3)) a &= ~0x3fu << r.below(20); // more exact halves
+            }
+            double d = f_of(a), rd = 0;
+            if (!nan32(a)) {
+                rd = in_mode((int)rm, [&] {
+                    volatile double v = d;
+                    return std::nearbyint(v);
+                });
+                double alt = rm == 0 ? std::nearbyint(d)
+                             : rm == 1 ? std::trunc(d)
+                             : rm == 2 ? std::ceil(d)
+                                       : std::floor(d);
+                self_check(rd == alt, "fesetround+nearbyint vs trunc/ceil/floor", a, rm, 0);
+            }
+            bool fits = !nan32(a) && (sg ? rd >= -2147483648.0 && rd <= 2147483647.0
+                                         : rd >= 0.0 && rd <= 4294967295.0);
+            u32 e;
+            if (fits) e = (u32)(int64_t)rd;
+            else if (!sat) e = 0x80000000u;
+            else if (nan32(a)) e = 0;
+            else if (rd < 0) e = sg ? 0x80000000u : 0;
+            else e = sg ? 0x7fffffffu : 0xffffffffu;
+            op = {{a, rm, sg, sat}, e};
+        },
+        [](Vfp_top* t, bool v, const Op& op) {
+            t->ti_v = v;
+            t->ti_a = op.in[0];
+            t->ti_rm = op.in[1];
+            t->ti_sgn = op.in[2];
+            t->ti_sat = op.in[3];
+        },
+        [](Vfp_top* t, Lane& d, Lane& x, u64 c) {
+            d.sample(t->ti_d_ov, t->ti_d_r, c);
+            x.sample(t->ti_x_ov, t->ti_x_r, c);
+        },
+        [](Vfp_top* t, Lane& d, Lane& x) {
+            d.lat = t->ti_d_lat;
+            x.lat = t->ti_x_lat;
+        });
+
+    add(
+        "int_to_fp", F32,
+        [NI](Rng& r, u64 i, Op& op) {
+            u32 x = r.u() >> r.below(32), rm = r.below(4), sg = r.below(2);
+            if (i < NI * 8) {
+                x = INT_EDGE[i / 8];
+                rm = i & 3;
+                sg = (i >> 2) & 1;
+            } else if (r.chance(3)) {
+                x = (r.u() & 0x1ffffffu) << r.below(8); // 25 significant bits: ties
+            }
+            if (r.chance(4)) x = 0u - x;
+            u32 e = in_mode((int)rm, [&] {
+                if (sg) {
+                    volatile int32_t v = (int32_t)x;
+                    return u_of((float)v);
+                }
+                volatile uint32_t v = x;
+                return u_of((float)v);
+            });
+            op = {{x, rm, sg, 0}, e};
+        },
+        [](Vfp_top* t, bool v, const Op& op) {
+            t->itf_v = v;
+            t->itf_in = op.in[0];
+            t->itf_rm = op.in[1];
+            t->itf_sgn = op.in[2];
+        },
+        [](Vfp_top* t, Lane& d, Lane& x, u64 c) {
+            d.sample(t->itf_d_ov, t->itf_d_r, c);
+            x.sample(t->itf_x_ov, t->itf_x_r, c);
+        },
+        [](Vfp_top* t, Lane& d, Lane& x) {
+            d.lat = t->itf_d_lat;
+            x.lat = t->itf_x_lat;
+        });
+
+    // Floats around the binary16 range: largest half, its overflow tie, subnormal halves.
+    static const u32 HALF_EDGE[] = {
+        0x477fe000, 0x477fefff, 0x477ff000, 0x477ff001, 0x47800000, 0x38800000, 0x387fc000,
+        0x387fe000, 0x33800000, 0x33000000, 0x33000001, 0x32ffffff, 0x33c00000, 0x33a00000,
+        0x3f801000, 0x3f803000, 0x3f801001, 0x38801000, 0x387ff000, 0x2f800000};
+    const u64 NH = sizeof HALF_EDGE / sizeof HALF_EDGE[0];
+
+    add(
+        "to_half", F16,
+        [NE, NH](Rng& r, u64 i, Op& op) {
+            u32 a = gen_f32(r), rm = r.below(4);
+            if (i < (NE + NH) * 8) {
+                u64 j = i / 8;
+                a = (j < NE ? EDGE[j] : HALF_EDGE[j - NE]) ^ ((u32)(i >> 2 & 1) << 31);
+                rm = i & 3;
+            } else if (r.chance(3)) {
+                a = with_exp(r.u(), 127 - 28 + (int)r.below(46)); // the half range and below
+                if (r.chance(2)) a = trailing_zeros(r, a);
+            }
+            u32 e = f2h_model(a, rm);
+            u32 h = in_mode((int)rm, [&] {
+                volatile float f = f_of(a);
+                return f16_bits((_Float16)f);
+            });
+            self_check(nan16(e) ? nan16(h) : e == h, "f2h model vs _Float16", a, rm, h);
+            op = {{a, rm, 0, 0}, e};
+        },
+        [](Vfp_top* t, bool v, const Op& op) {
+            t->th_v = v;
+            t->th_a = op.in[0];
+            t->th_rm = op.in[1];
+        },
+        [](Vfp_top* t, Lane& d, Lane& x, u64 c) {
+            d.sample(t->th_d_ov, t->th_d_r, c);
+            x.sample(t->th_x_ov, t->th_x_r, c);
+        },
+        [](Vfp_top* t, Lane& d, Lane& x) {
+            d.lat = t->th_d_lat;
+            x.lat = t->th_x_lat;
+        });
+
+    add(
+        "half_to_fp", F32,
+        [](Rng& r, u64 i, Op& op) {
+            // Every half once, then random ones.
+            u32 h = i < 65536 ? (u32)i : (r.u() & 0xffff);
+            u32 e = h2f_model(h);
+            _Float16 hh;
+            u16 hb = (u16)h;
+            memcpy(&hh, &hb, 2);
+            volatile float f = (float)hh;
+            self_check(nan32(e) ? nan32(u_of(f)) : e == u_of(f), "h2f model vs _Float16", h, 0,
+                       u_of(f));
+            op = {{h, 0, 0, 0}, e};
+        },
+        [](Vfp_top* t, bool v, const Op& op) {
+            t->hf_v = v;
+            t->hf_h = op.in[0];
+        },
+        [](Vfp_top* t, Lane& d, Lane& x, u64 c) {
+            d.sample(t->hf_d_ov, t->hf_d_r, c);
+            x.sample(t->hf_x_ov, t->hf_x_r, c);
+        },
+        [](Vfp_top* t, Lane& d, Lane& x) {
+            d.lat = t->hf_d_lat;
+            x.lat = t->hf_x_lat;
+        });
+
     return us;
 }
 
@@ -410,6 +644,10 @@ int main(int argc, char** argv) {
         if (!u.d->bad && !u.x->bad && u.d->q.empty() && u.x->q.empty())
             printf("PASS %s n=%" PRIu64 " (latencies %u and %u)\n", u.name.c_str(), u.d->n,
                    u.d->lat, u.x->lat);
+    }
+    if (self_check_failures) {
+        ok = false;
+        printf("FAIL reference self-checks: %" PRIu64 " disagreements\n", self_check_failures);
     }
     printf("cycles %" PRIu64 "\n", cycle);
     {

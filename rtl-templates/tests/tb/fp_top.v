@@ -46,7 +46,49 @@ module fp_top (
     output wire        mm_x_ov,
     output wire [31:0] mm_x_r,
     output wire [ 7:0] mm_d_lat,
-    output wire [ 7:0] mm_x_lat
+    output wire [ 7:0] mm_x_lat,
+
+    input  wire        ti_v,
+    input  wire [31:0] ti_a,
+    input  wire [ 1:0] ti_rm,
+    input  wire        ti_sgn,
+    input  wire        ti_sat,
+    output wire        ti_d_ov,
+    output wire [31:0] ti_d_r,
+    output wire        ti_x_ov,
+    output wire [31:0] ti_x_r,
+    output wire [ 7:0] ti_d_lat,
+    output wire [ 7:0] ti_x_lat,
+
+    input  wire        itf_v,
+    input  wire [31:0] itf_in,
+    input  wire [ 1:0] itf_rm,
+    input  wire        itf_sgn,
+    output wire        itf_d_ov,
+    output wire [31:0] itf_d_r,
+    output wire        itf_x_ov,
+    output wire [31:0] itf_x_r,
+    output wire [ 7:0] itf_d_lat,
+    output wire [ 7:0] itf_x_lat,
+
+    input  wire        th_v,
+    input  wire [31:0] th_a,
+    input  wire [ 1:0] th_rm,
+    output wire        th_d_ov,
+    output wire [15:0] th_d_r,
+    output wire        th_x_ov,
+    output wire [15:0] th_x_r,
+    output wire [ 7:0] th_d_lat,
+    output wire [ 7:0] th_x_lat,
+
+    input  wire        hf_v,
+    input  wire [15:0] hf_h,
+    output wire        hf_d_ov,
+    output wire [31:0] hf_d_r,
+    output wire        hf_x_ov,
+    output wire [31:0] hf_x_r,
+    output wire [ 7:0] hf_d_lat,
+    output wire [ 7:0] hf_x_lat
 );
   localparam [7:0] ADD_D = 6, ADD_X = 0;
   assign add_d_lat = ADD_D;
@@ -89,4 +131,44 @@ module fp_top (
   ohls_fp_minmax #(.LATENCY(MM_X)) mm_x (
       .clk(clk), .rst(rst), .en(en), .in_valid(mm_v), .a(mm_a), .b(mm_b), .is_max(mm_max),
       .out_valid(mm_x_ov), .result(mm_x_r));
+
+  localparam [7:0] TI_D = 2, TI_X = 3;
+  assign ti_d_lat = TI_D;
+  assign ti_x_lat = TI_X;
+  ohls_fp_to_int #(.LATENCY(TI_D)) ti_d (
+      .clk(clk), .rst(rst), .en(en), .in_valid(ti_v), .a(ti_a), .rm(ti_rm),
+      .is_signed(ti_sgn), .sat(ti_sat), .out_valid(ti_d_ov), .result(ti_d_r));
+  ohls_fp_to_int #(.LATENCY(TI_X)) ti_x (
+      .clk(clk), .rst(rst), .en(en), .in_valid(ti_v), .a(ti_a), .rm(ti_rm),
+      .is_signed(ti_sgn), .sat(ti_sat), .out_valid(ti_x_ov), .result(ti_x_r));
+
+  localparam [7:0] ITF_D = 2, ITF_X = 0;
+  assign itf_d_lat = ITF_D;
+  assign itf_x_lat = ITF_X;
+  ohls_int_to_fp #(.LATENCY(ITF_D)) itf_d (
+      .clk(clk), .rst(rst), .en(en), .in_valid(itf_v), .x(itf_in), .is_signed(itf_sgn),
+      .rm(itf_rm), .out_valid(itf_d_ov), .result(itf_d_r));
+  ohls_int_to_fp #(.LATENCY(ITF_X)) itf_x (
+      .clk(clk), .rst(rst), .en(en), .in_valid(itf_v), .x(itf_in), .is_signed(itf_sgn),
+      .rm(itf_rm), .out_valid(itf_x_ov), .result(itf_x_r));
+
+  localparam [7:0] TH_D = 1, TH_X = 2;
+  assign th_d_lat = TH_D;
+  assign th_x_lat = TH_X;
+  ohls_fp_to_half #(.LATENCY(TH_D)) th_d (
+      .clk(clk), .rst(rst), .en(en), .in_valid(th_v), .a(th_a), .rm(th_rm),
+      .out_valid(th_d_ov), .result(th_d_r));
+  ohls_fp_to_half #(.LATENCY(TH_X)) th_x (
+      .clk(clk), .rst(rst), .en(en), .in_valid(th_v), .a(th_a), .rm(th_rm),
+      .out_valid(th_x_ov), .result(th_x_r));
+
+  localparam [7:0] HF_D = 1, HF_X = 0;
+  assign hf_d_lat = HF_D;
+  assign hf_x_lat = HF_X;
+  ohls_half_to_fp #(.LATENCY(HF_D)) hf_d (
+      .clk(clk), .rst(rst), .en(en), .in_valid(hf_v), .h(hf_h),
+      .out_valid(hf_d_ov), .result(hf_d_r));
+  ohls_half_to_fp #(.LATENCY(HF_X)) hf_x (
+      .clk(clk), .rst(rst), .en(en), .in_valid(hf_v), .h(hf_h),
+      .out_valid(hf_x_ov), .result(hf_x_r));
 endmodule
