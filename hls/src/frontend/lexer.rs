@@ -27,14 +27,15 @@ pub fn lex(sm: &SourceMap, file: FileId, diags: &mut Diagnostics) -> Vec<Token> 
     let text = &sm.file(file).text;
     let lexed = lex_lines(text, file);
     let mut out = Vec::new();
-    for d in lexed.diags {
-        diags.push(d);
-    }
     for line in lexed.lines {
         for d in line.diags {
             diags.push(d);
         }
         out.extend(line.tokens);
+    }
+    // An unterminated comment runs to the end: it comes last in source order too.
+    for d in lexed.diags {
+        diags.push(d);
     }
     let end = text.len() as u32;
     out.push(Token {

@@ -542,7 +542,7 @@ mod tests {
         assert!(ev(&"(".repeat(100_000))
             .unwrap_err()
             .contains("nested too deeply"));
-        assert!(ev(&"-".repeat(100_000))
+        assert!(ev(&"- ".repeat(100_000))
             .unwrap_err()
             .contains("nested too deeply"));
     }

@@ -183,11 +183,13 @@ impl Pp<'_> {
         let Some(toks) = self.replace_defined(args) else {
             return false;
         };
+        self.in_if = true;
         let expanded: Vec<Token> = self
             .expand_list(toks, 0)
             .into_iter()
             .map(|t| t.tok)
             .collect();
+        self.in_if = false;
         let macros = &self.macros;
         match cond::eval(&expanded, at, &|n| macros.contains_key(n)) {
             Ok(v) => v,

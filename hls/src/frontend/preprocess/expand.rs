@@ -32,6 +32,11 @@ impl Pp<'_> {
     /// Reads `inp` to its end, expanding macros, and appends the result to `out`.
     pub(super) fn expand_stream(&mut self, inp: &mut Input, out: &mut Vec<PpTok>, depth: u32) {
         while let Some(t) = self.next(inp) {
+            if self.in_if && t.tok.is_ident("defined") {
+                out.push(t);
+                self.defined_operand(inp, out);
+                continue;
+            }
             let t = match self.expandable(&t) {
                 Some(m) => match self.expand_macro(&m, t, inp, depth) {
                     Ok(()) => continue,
@@ -44,6 +49,22 @@ impl Pp<'_> {
             if !self.charge(1, at) {
                 break;
             }
+        }
+    }
+
+    /// In `#if`, a `defined` that came out of a macro keeps its operand unexpanded, as
+    /// gcc and clang do.
+    fn defined_operand(&mut self, inp: &mut Input, out: &mut Vec<PpTok>) {
+        let Some(mut t) = self.next(inp) else { return };
+        if t.tok.is_punct(Punct::LParen) {
+            out.push(t);
+            let Some(n) = self.next(inp) else { return };
+            t = n;
+        }
+        if t.tok.ident().is_some() {
+            out.push(t);
+        } else {
+            inp.stack.push(t);
         }
     }
 

@@ -48,7 +48,19 @@ pub fn preprocess(
     opts: &PpOptions,
     diags: &mut Diagnostics,
 ) -> Vec<Token> {
+    preprocess_limited(sm, main, opts, diags, MAX_TOKENS)
+}
+
+/// [`preprocess`] with another token limit (tests use a small one to stay fast).
+pub(crate) fn preprocess_limited(
+    sm: &mut SourceMap,
+    main: FileId,
+    opts: &PpOptions,
+    diags: &mut Diagnostics,
+    limit: usize,
+) -> Vec<Token> {
     let mut pp = Pp::new(sm, main, opts, diags);
+    pp.limit = limit;
     let out = pp.run();
     let end = sm.file(main).text.len() as u32;
     let mut toks: Vec<Token> = out.into_iter().map(|t| t.tok).collect();
@@ -113,6 +125,8 @@ struct FileState {
     cond_base: usize,
     /// Canonical path on disk, for `#pragma once` (None for text that is not on disk).
     canon: Option<PathBuf>,
+    /// Lexical errors of no single line (an unterminated comment), reported at the end.
+    late_diags: Vec<Diagnostic>,
 }
 
 pub(crate) struct Pp<'a> {
@@ -131,8 +145,11 @@ pub(crate) struct Pp<'a> {
     /// The `<built-in>` file holding predefined and `-D` macros (their def_site is None).
     builtin_file: Option<FileId>,
     counter: u64,
-    /// Tokens produced so far by output and expansion; capped by `MAX_TOKENS`.
+    /// Tokens produced so far by output and expansion; capped by `limit`.
     produced: usize,
+    limit: usize,
+    /// Inside an `#if` line: the operand of `defined` is not expanded.
+    in_if: bool,
     /// Set after a fatal limit: everything stops.
     aborted: bool,
 }
@@ -160,6 +177,8 @@ impl<'a> Pp<'a> {
             builtin_file: None,
             counter: 0,
             produced: 0,
+            limit: MAX_TOKENS,
+            in_if: false,
             aborted: false,
         };
         pp.define_builtins();
@@ -185,10 +204,8 @@ impl<'a> Pp<'a> {
 
     fn push_file(&mut self, file: FileId, canon: Option<PathBuf>) {
         let lexed = lex_lines(&self.sm.file(file).text, file);
-        for d in lexed.diags {
-            self.diags.push(d);
-        }
         self.files.push(FileState {
+            late_diags: lexed.diags,
             file,
             lines: lexed.lines.into_iter(),
             cur: Vec::new().into_iter(),
@@ -215,11 +232,14 @@ impl<'a> Pp<'a> {
     /// Counts produced tokens; on passing the limit reports once and stops everything.
     fn charge(&mut self, n: usize, at: Span) -> bool {
         self.produced = self.produced.saturating_add(n);
-        if self.produced > MAX_TOKENS && !self.aborted {
+        if self.produced > self.limit && !self.aborted {
             self.aborted = true;
             self.diags.error(
                 at,
-                format!("preprocessing produced more than {MAX_TOKENS} tokens; stopping (runaway macro expansion?)"),
+                format!(
+                    "preprocessing produced more than {} tokens; stopping (runaway macro expansion?)",
+                    self.limit
+                ),
             );
         }
         !self.aborted
@@ -268,6 +288,7 @@ impl<'a> Pp<'a> {
     /// Leaves the current file: its unclosed `#if` groups are errors.
     fn end_file(&mut self) {
         let Some(fs) = self.files.pop() else { return };
+        self.report(fs.late_diags);
         while self.conds.len() > fs.cond_base {
             if let Some(f) = self.conds.pop() {
                 self.diags
@@ -278,5 +299,28 @@ impl<'a> Pp<'a> {
 
     fn current_file(&self) -> Option<FileId> {
         self.files.last().map(|f| f.file)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runaway_expansion_stops_at_the_limit() {
+        // 2^40 tokens if unchecked.
+        let mut src = String::from("#define m0 x x\n");
+        for i in 1..40 {
+            src.push_str(&format!("#define m{i} m{} m{}\n", i - 1, i - 1));
+        }
+        src.push_str("m39\n");
+        let mut sm = SourceMap::new();
+        let main = sm.add_file("k.cl", "k.cl", src);
+        let mut diags = Diagnostics::default();
+        let toks = preprocess_limited(&mut sm, main, &PpOptions::default(), &mut diags, 100_000);
+        assert_eq!(diags.error_count(), 1, "{diags:?}");
+        assert!(diags.list[0].message.contains("more than 100000 tokens"));
+        assert!(toks.len() <= 100_001);
+        assert_eq!(toks.last().map(|t| &t.kind), Some(&TokenKind::Eof));
     }
 }
