@@ -1,0 +1,304 @@
+//! Declarations: typedefs, variables (file scope and local, with their address-space
+//! rules and layout attributes), function prototypes and the symbols they declare.
+
+use crate::frontend::ast::{DeclSpecs, Declaration, InitDeclarator, StorageClass};
+use crate::frontend::layout::MAX_ALIGN;
+use crate::frontend::types::{AddrSpace, FunctionType, Type};
+
+use super::attrs::{AttrSite, DeclAttrs};
+use super::typeres::Resolved;
+use super::{Checker, FuncId, FunctionInfo, Symbol, SymbolId, SymbolKind};
+
+impl Checker<'_> {
+    /// A declaration at file scope or in a block.
+    pub(super) fn declaration(&mut self, d: &Declaration) {
+        let Some((base, talign)) = self.base_type(&d.specs) else {
+            return;
+        };
+        let is_typedef = matches!(d.specs.storage, Some((StorageClass::Typedef, _)));
+        if d.declarators.is_empty() {
+            // `struct S { ... };` declares only a tag; attributes at the start belong to no object.
+            let mut a = DeclAttrs::default();
+            self.decl_attrs(&d.specs.attrs, AttrSite::Record, &mut a);
+            return;
+        }
+        for id in &d.declarators {
+            let Some(res) = self.derive(base.clone(), talign, &d.specs, &id.declarator) else {
+                continue;
+            };
+            if is_typedef {
+                self.typedef(&d.specs, id, res);
+            } else if let Type::Function(ft) = &res.ty {
+                let ft = (**ft).clone();
+                if id.init.is_some() {
+                    self.error(
+                        id.declarator.span,
+                        "illegal initializer for a function declaration",
+                    );
+                }
+                self.declare_function(&d.specs, &id.declarator, ft, None);
+            } else {
+                self.variable(&d.specs, id, res);
+            }
+        }
+    }
+
+    fn typedef(&mut self, specs: &DeclSpecs, id: &InitDeclarator, res: Resolved) {
+        let Some(name) = &id.declarator.name else {
+            return;
+        };
+        let mut a = DeclAttrs::default();
+        self.decl_attrs(&specs.attrs, AttrSite::Typedef, &mut a);
+        self.decl_attrs(&id.declarator.attrs, AttrSite::Typedef, &mut a);
+        if let Some(prev) = self.scopes.lookup_here(&name.name) {
+            let p = &self.symbols[prev.0 as usize];
+            if !(matches!(p.kind, SymbolKind::Typedef) && p.ty == res.ty) {
+                self.error(name.span, format!("redefinition of '{}'", name.name));
+            }
+            return;
+        }
+        let natural = self.layout_of(&res.ty).map_or(1, |l| l.align);
+        // On a typedef `aligned` may lower the alignment as well as raise it.
+        let align = a.aligned.or(res.typedef_align).unwrap_or(natural);
+        let s = self.add_symbol(Symbol {
+            name: name.name.clone(),
+            ty: res.ty,
+            kind: SymbolKind::Typedef,
+            space: AddrSpace::Private,
+            quals: res.quals,
+            align,
+            span: name.span,
+        });
+        if a.aligned.is_some() || res.typedef_align.is_some() {
+            self.typedef_aligns.insert(s, align);
+        }
+        self.bind_declarator(id.declarator.id, s);
+        self.scopes.declare(&name.name, s);
+    }
+
+    /// Applies an `endian` attribute of a declaration to the pointer type it qualifies.
+    pub(super) fn apply_endian(&mut self, ty: &mut Type, a: &DeclAttrs) {
+        let Some((e, span)) = a.endian else { return };
+        match ty {
+            Type::Pointer(p) if matches!(p.space, AddrSpace::Global | AddrSpace::Constant) => p.endian = e,
+            Type::Pointer(_) => self.error(
+                span,
+                "the endian attribute applies only to pointers into the __global or __constant address space",
+            ),
+            _ => self.error(span, "the endian attribute applies only to pointer declarations"),
+        }
+    }
+
+    fn variable(&mut self, specs: &DeclSpecs, id: &InitDeclarator, mut res: Resolved) {
+        let Some(name) = &id.declarator.name else {
+            return;
+        };
+        if name.name == "kernel" || name.name == "__kernel" {
+            self.error(
+                name.span,
+                format!(
+                    "'{}' is a function qualifier and cannot be used as an identifier",
+                    name.name
+                ),
+            );
+        }
+        let mut a = DeclAttrs::default();
+        self.decl_attrs(&specs.attrs, AttrSite::Variable, &mut a);
+        self.decl_attrs(&id.declarator.attrs, AttrSite::Variable, &mut a);
+        self.apply_endian(&mut res.ty, &a);
+        let file_scope = self.scopes.at_file_scope();
+        let space = self.object_space(res.space, file_scope, specs, name.span);
+        if !self.fp16 && Self::is_half_value(&res.ty) {
+            self.error(
+                name.span,
+                "declaring variable of type 'half' is not allowed without '#pragma OPENCL EXTENSION cl_khr_fp16 : enable'",
+            );
+        }
+        if matches!(res.ty, Type::Void) {
+            self.error(
+                name.span,
+                format!("variable '{}' has incomplete type 'void'", name.name),
+            );
+            return;
+        }
+        if self.scopes.lookup_here(&name.name).is_some() {
+            self.error(name.span, format!("redefinition of '{}'", name.name));
+            return;
+        }
+        let mut quals = res.quals;
+        if space == AddrSpace::Constant {
+            quals.is_const = true;
+        }
+        // Declared before its initializer is checked, as in C (`int x = sizeof(x);`).
+        let kind = if file_scope || space == AddrSpace::Constant {
+            SymbolKind::Global {
+                init: id.init.clone(),
+            }
+        } else {
+            SymbolKind::Local
+        };
+        let sid = self.add_symbol(Symbol {
+            name: name.name.clone(),
+            ty: res.ty.clone(),
+            kind,
+            space,
+            quals,
+            align: 1,
+            span: name.span,
+        });
+        self.bind_declarator(id.declarator.id, sid);
+        self.scopes.declare(&name.name, sid);
+        match &id.init {
+            Some(init) => {
+                if space == AddrSpace::Local {
+                    self.error(name.span, "'__local' variables cannot have an initializer");
+                }
+                if let Some(t) = self.initialize(id.declarator.id, &res.ty, init) {
+                    res.ty = t;
+                }
+                self.note_pointer_alias(sid, init);
+            }
+            None if space == AddrSpace::Constant => self.error(
+                name.span,
+                format!(
+                    "variable '{}' in the __constant address space must be initialized",
+                    name.name
+                ),
+            ),
+            None => {}
+        }
+        let Some(lay) = self.layout_of(&res.ty) else {
+            self.error(
+                name.span,
+                format!(
+                    "variable '{}' has incomplete type '{}'",
+                    name.name,
+                    self.type_name(&res.ty)
+                ),
+            );
+            return;
+        };
+        let align = a
+            .aligned
+            .or(res.typedef_align)
+            .unwrap_or(if a.packed { 1 } else { lay.align });
+        let sym = &mut self.symbols[sid.0 as usize];
+        sym.ty = res.ty;
+        sym.align = align.min(MAX_ALIGN.max(align));
+    }
+
+    /// The address space of a variable, with OpenCL C 1.2's placement rules.
+    fn object_space(
+        &mut self,
+        written: Option<AddrSpace>,
+        file_scope: bool,
+        specs: &DeclSpecs,
+        at: crate::diag::Span,
+    ) -> AddrSpace {
+        let span = specs.addr_space.map_or(at, |s| s.1);
+        if file_scope {
+            match written {
+                Some(AddrSpace::Constant) => {}
+                Some(AddrSpace::Global) => self.error(
+                    span,
+                    "program scope variables in the __global address space need OpenCL C 2.0; use __constant",
+                ),
+                _ => self.error(span, "program scope variables must be declared in the __constant address space"),
+            }
+            return AddrSpace::Constant;
+        }
+        match written {
+            None | Some(AddrSpace::Private) => AddrSpace::Private,
+            Some(AddrSpace::Local) => {
+                if !self.func.as_ref().is_some_and(|f| f.is_kernel) {
+                    self.error(
+                        span,
+                        "variables in the __local address space can only be declared in a kernel function",
+                    );
+                }
+                AddrSpace::Local
+            }
+            Some(AddrSpace::Constant) => AddrSpace::Constant,
+            Some(s) => {
+                self.error(
+                    span,
+                    format!(
+                        "function scope variables cannot be declared in the {} address space",
+                        s.name()
+                    ),
+                );
+                AddrSpace::Private
+            }
+        }
+    }
+
+    /// Declares (or re-declares) a function; `def` is the item index of its definition.
+    pub(super) fn declare_function(
+        &mut self,
+        specs: &DeclSpecs,
+        d: &crate::frontend::ast::Declarator,
+        ft: FunctionType,
+        def: Option<usize>,
+    ) -> Option<FuncId> {
+        let name = d.name.as_ref()?;
+        let is_kernel = specs.kernel.is_some();
+        if let Some(prev) = self.scopes.lookup(&name.name) {
+            if let SymbolKind::Function(fid) = self.symbols[prev.0 as usize].kind {
+                let f = &self.functions[fid.0 as usize];
+                if f.ty != ft {
+                    self.error(name.span, format!("conflicting types for '{}'", name.name));
+                    return None;
+                }
+                if def.is_some() && f.def_item.is_some() {
+                    self.error(name.span, format!("redefinition of '{}'", name.name));
+                    return None;
+                }
+                let f = &mut self.functions[fid.0 as usize];
+                f.is_kernel |= is_kernel;
+                if def.is_some() {
+                    f.def_item = def;
+                    f.span = name.span;
+                }
+                self.bind_declarator(d.id, prev);
+                return Some(fid);
+            }
+            if self.scopes.lookup_here(&name.name).is_some() {
+                self.error(
+                    name.span,
+                    format!(
+                        "redefinition of '{}' as a different kind of symbol",
+                        name.name
+                    ),
+                );
+                return None;
+            }
+        }
+        let fid = FuncId(self.functions.len() as u32);
+        let sid = self.add_symbol(Symbol {
+            name: name.name.clone(),
+            ty: Type::Function(Box::new(ft.clone())),
+            kind: SymbolKind::Function(fid),
+            space: AddrSpace::Private,
+            quals: Default::default(),
+            align: 1,
+            span: name.span,
+        });
+        self.functions.push(FunctionInfo {
+            name: name.name.clone(),
+            symbol: sid,
+            ty: ft,
+            params: Vec::new(),
+            is_kernel,
+            def_item: def,
+            calls: Default::default(),
+            span: name.span,
+        });
+        self.bind_declarator(d.id, sid);
+        self.scopes.declare(&name.name, sid);
+        Some(fid)
+    }
+
+    pub(super) fn sym(&self, s: SymbolId) -> &Symbol {
+        &self.symbols[s.0 as usize]
+    }
+}

@@ -1,0 +1,584 @@
+//! Expression checking, part two: operators (unary, binary, assignment, conditional),
+//! casts and vector literals, with OpenCL's scalar/vector conversion rules and folding.
+
+use crate::diag::Span;
+use crate::frontend::ast::{BinaryOp, Expr, TypeName, UnaryOp};
+use crate::frontend::types::{AddrSpace, Endian, Pointer, Quals, Scalar, Type};
+
+use super::consteval::{fold_binary, fold_unary, wrap, FoldError};
+use super::conv::{
+    arith_view, assignable, cast_allowed, common_arith, promote, relational_result, AssignError,
+};
+use super::Checker;
+
+fn is_int(t: &Type) -> bool {
+    matches!(t, Type::Enum(_)) || t.elem().is_some_and(|s| s.is_integer())
+}
+
+fn is_scalar(t: &Type) -> bool {
+    matches!(t, Type::Scalar(_) | Type::Enum(_) | Type::Pointer(_))
+}
+
+impl Checker<'_> {
+    fn bad_operands(&mut self, span: Span, l: &Type, r: &Type) {
+        let msg = format!(
+            "invalid operands to binary expression ('{}' and '{}')",
+            self.type_name(l),
+            self.type_name(r)
+        );
+        self.error(span, msg);
+    }
+
+    fn to_bool(&mut self, e: &Expr, t: &Type) {
+        if is_scalar(t) {
+            self.convert(e, t, &Type::Scalar(Scalar::Bool));
+        }
+    }
+
+    pub(super) fn unary(&mut self, e: &Expr, op: UnaryOp, x: &Expr) -> Option<Type> {
+        match op {
+            UnaryOp::Neg | UnaryOp::Plus | UnaryOp::BitNot => {
+                let t = self.rvalue(x)?;
+                let Some(a) = arith_view(&t) else {
+                    self.error(
+                        e.span,
+                        format!(
+                            "invalid argument type '{}' to unary expression",
+                            self.type_name(&t)
+                        ),
+                    );
+                    return None;
+                };
+                if op == UnaryOp::BitNot && !is_int(&a) {
+                    self.error(
+                        e.span,
+                        format!(
+                            "invalid argument type '{}' to unary expression",
+                            self.type_name(&t)
+                        ),
+                    );
+                    return None;
+                }
+                let res = match a {
+                    Type::Scalar(s) => Type::Scalar(promote(s)),
+                    v => v,
+                };
+                self.convert(x, &t, &res);
+                if let (Some(v), Type::Scalar(s)) = (self.value_of(x), &res) {
+                    if s.is_integer() {
+                        let folded = fold_unary(op, wrap(v, *s), *s);
+                        self.set_value(e, folded);
+                    }
+                }
+                Some(res)
+            }
+            UnaryOp::Not => {
+                let t = self.rvalue(x)?;
+                if t.is_vector() {
+                    return Some(relational_result(&t));
+                }
+                if !is_scalar(&t) {
+                    self.error(
+                        e.span,
+                        format!(
+                            "invalid argument type '{}' to unary expression",
+                            self.type_name(&t)
+                        ),
+                    );
+                    return None;
+                }
+                self.to_bool(x, &t);
+                let v = self.value_of(x).map(|v| (v == 0) as i128);
+                self.set_value(e, v);
+                Some(Type::int())
+            }
+            UnaryOp::Deref => match self.rvalue(x)? {
+                Type::Pointer(p) => {
+                    self.set_lvalue(e, p.space, p.pointee_quals.is_const);
+                    Some(p.pointee)
+                }
+                t => {
+                    self.error(
+                        e.span,
+                        format!(
+                            "indirection requires pointer operand ('{}' invalid)",
+                            self.type_name(&t)
+                        ),
+                    );
+                    None
+                }
+            },
+            UnaryOp::AddrOf => {
+                let t = self.expr(x)?;
+                if matches!(t, Type::Function(_)) {
+                    self.error(e.span, "function pointers are not supported in OpenCL C");
+                    return None;
+                }
+                let info = self.info_ref(x).cloned().unwrap_or_default();
+                if info.swizzle.is_some() {
+                    self.error(e.span, "address of vector element requested");
+                    return None;
+                }
+                if !info.lvalue {
+                    self.error(
+                        e.span,
+                        format!(
+                            "cannot take the address of an rvalue of type '{}'",
+                            self.type_name(&t)
+                        ),
+                    );
+                    return None;
+                }
+                Some(Type::Pointer(Box::new(Pointer {
+                    pointee: t,
+                    space: info.space.unwrap_or(AddrSpace::Private),
+                    pointee_quals: Quals {
+                        is_const: info.is_const,
+                        ..Quals::default()
+                    },
+                    endian: Endian::Device,
+                })))
+            }
+            UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec => {
+                let t = self.expr(x)?;
+                if !self.check_modifiable(x, &t) {
+                    return None;
+                }
+                if arith_view(&t).is_none() && !t.is_pointer() {
+                    self.error(
+                        e.span,
+                        format!("cannot increment value of type '{}'", self.type_name(&t)),
+                    );
+                    return None;
+                }
+                if let Some(root) = self.lvalue_root(x) {
+                    self.access.reads.insert(root);
+                    self.access.writes.insert(root);
+                }
+                Some(t)
+            }
+        }
+    }
+
+    /// Errors unless `e` designates an object that may be assigned to.
+    pub(super) fn check_modifiable(&mut self, e: &Expr, t: &Type) -> bool {
+        let info = self.info_ref(e).cloned().unwrap_or_default();
+        let why = if !info.lvalue {
+            Some("expression is not assignable".to_string())
+        } else if matches!(t, Type::Array(..)) {
+            Some(format!(
+                "array type '{}' is not assignable",
+                self.type_name(t)
+            ))
+        } else if info.space == Some(AddrSpace::Constant) {
+            Some("cannot assign to an object in the __constant address space".to_string())
+        } else if info.is_const {
+            Some(format!(
+                "cannot assign to an object of const-qualified type '{}'",
+                self.type_name(t)
+            ))
+        } else {
+            None
+        };
+        match why {
+            Some(m) => {
+                self.error(e.span, m);
+                false
+            }
+            None => true,
+        }
+    }
+
+    pub(super) fn binary(&mut self, e: &Expr, op: BinaryOp, l: &Expr, r: &Expr) -> Option<Type> {
+        let tl = self.rvalue(l);
+        let tr = self.rvalue(r);
+        let (tl, tr) = (tl?, tr?);
+        let res = self.binary_types(e.span, op, l, r, &tl, &tr)?;
+        if let (Some(a), Some(b), Type::Scalar(s)) = (self.value_of(l), self.value_of(r), &res.1) {
+            if s.is_integer() {
+                let ty = if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
+                    *s
+                } else {
+                    res.2
+                };
+                let (a, b) = (
+                    wrap(a, ty),
+                    if op == BinaryOp::Shl || op == BinaryOp::Shr {
+                        b
+                    } else {
+                        wrap(b, ty)
+                    },
+                );
+                match fold_binary(op, a, b, ty) {
+                    Ok(v) => self.set_value(e, Some(v)),
+                    Err(FoldError::DivByZero) => {
+                        self.warning(e.span, "division by zero is undefined")
+                    }
+                    Err(FoldError::NotConstant) => {}
+                }
+            }
+        }
+        Some(res.0)
+    }
+
+    /// The result type of `l op r`, the operands' conversions recorded. Returns
+    /// (result type, type to fold in, scalar the operands convert to).
+    fn binary_types(
+        &mut self,
+        span: Span,
+        op: BinaryOp,
+        l: &Expr,
+        r: &Expr,
+        tl: &Type,
+        tr: &Type,
+    ) -> Option<(Type, Type, Scalar)> {
+        use BinaryOp::*;
+        if op.is_logical() && !tl.is_vector() && !tr.is_vector() {
+            if !is_scalar(tl) || !is_scalar(tr) {
+                self.bad_operands(span, tl, tr);
+                return None;
+            }
+            self.to_bool(l, tl);
+            self.to_bool(r, tr);
+            return Some((Type::int(), Type::int(), Scalar::Bool));
+        }
+        if let (Type::Pointer(_), _) | (_, Type::Pointer(_)) = (tl, tr) {
+            return self.pointer_binary(span, op, l, r, tl, tr);
+        }
+        if matches!(op, Shl | Shr) {
+            let (Some(a), Some(b)) = (arith_view(tl), arith_view(tr)) else {
+                self.bad_operands(span, tl, tr);
+                return None;
+            };
+            if !is_int(&a) || !is_int(&b) || (!a.is_vector() && b.is_vector()) {
+                self.bad_operands(span, tl, tr);
+                return None;
+            }
+            if a.is_vector() && b.is_vector() && a.lanes() != b.lanes() {
+                self.bad_operands(span, tl, tr);
+                return None;
+            }
+            let res = match a {
+                Type::Scalar(s) => Type::Scalar(promote(s)),
+                v => v,
+            };
+            self.convert(l, tl, &res);
+            if res.is_vector() {
+                self.convert(r, tr, &res);
+            }
+            let s = res.elem().unwrap_or(Scalar::Int);
+            return Some((res.clone(), res, s));
+        }
+        let common = match common_arith(tl, tr) {
+            Ok(t) => t,
+            Err(msg) => {
+                if msg == "invalid operands" {
+                    self.bad_operands(span, tl, tr);
+                } else {
+                    self.error(span, msg);
+                }
+                return None;
+            }
+        };
+        if matches!(op, Rem | BitAnd | BitOr | BitXor) && !is_int(&common) {
+            self.bad_operands(span, tl, tr);
+            return None;
+        }
+        self.convert(l, tl, &common);
+        self.convert(r, tr, &common);
+        let s = common.elem().unwrap_or(Scalar::Int);
+        let res = if op.is_comparison() || op.is_logical() {
+            relational_result(&common)
+        } else {
+            common.clone()
+        };
+        Some((res.clone(), res, s))
+    }
+
+    fn pointer_binary(
+        &mut self,
+        span: Span,
+        op: BinaryOp,
+        l: &Expr,
+        r: &Expr,
+        tl: &Type,
+        tr: &Type,
+    ) -> Option<(Type, Type, Scalar)> {
+        use BinaryOp::*;
+        let null = |c: &Self, e: &Expr, t: &Type| is_int(t) && c.value_of(e) == Some(0);
+        match (op, tl, tr) {
+            (Add | Sub, Type::Pointer(_), t) | (Add, t, Type::Pointer(_))
+                if is_int(t) && !t.is_vector() =>
+            {
+                let p = if tl.is_pointer() { tl } else { tr };
+                Some((p.clone(), p.clone(), Scalar::Long))
+            }
+            (Sub, Type::Pointer(a), Type::Pointer(b)) => {
+                if a.pointee != b.pointee || a.space != b.space {
+                    self.bad_operands(span, tl, tr);
+                    return None;
+                }
+                let t = Type::Scalar(Scalar::Long);
+                Some((t.clone(), t, Scalar::Long))
+            }
+            (Lt | Gt | Le | Ge | Eq | Ne, Type::Pointer(a), Type::Pointer(b)) => {
+                if a.space != b.space
+                    && a.space != AddrSpace::Generic
+                    && b.space != AddrSpace::Generic
+                {
+                    let msg = format!(
+                        "comparison between pointers to different address spaces ('{}' and '{}')",
+                        self.type_name(tl),
+                        self.type_name(tr)
+                    );
+                    self.error(span, msg);
+                    return None;
+                }
+                Some((Type::int(), Type::int(), Scalar::Long))
+            }
+            (Eq | Ne, Type::Pointer(_), t) | (Eq | Ne, t, Type::Pointer(_))
+                if null(self, if tl.is_pointer() { r } else { l }, t) =>
+            {
+                Some((Type::int(), Type::int(), Scalar::Long))
+            }
+            _ => {
+                self.bad_operands(span, tl, tr);
+                None
+            }
+        }
+    }
+
+    pub(super) fn assign(
+        &mut self,
+        e: &Expr,
+        op: Option<BinaryOp>,
+        l: &Expr,
+        r: &Expr,
+    ) -> Option<Type> {
+        let tl = self.expr(l);
+        let tr = self.rvalue(r);
+        let tl = tl?;
+        if !self.check_modifiable(l, &tl) {
+            return None;
+        }
+        let tr = tr?;
+        let root = self.lvalue_root(l);
+        match op {
+            None => {
+                self.check_assign(&tl, r, &tr, e.span);
+                if let Some(sid) = self.info_ref(l).and_then(|i| i.symbol) {
+                    if tl.is_pointer() {
+                        self.note_alias_expr(sid, r);
+                    }
+                }
+            }
+            Some(bop) => {
+                if let Some(root) = root {
+                    self.access.reads.insert(root);
+                }
+                let lv = match &tl {
+                    Type::Array(..) => tl.clone(),
+                    t => t.clone(),
+                };
+                let (res, _, _) = self.binary_types(e.span, bop, l, r, &lv, &tr)?;
+                if assignable(&tl, &res, false).is_err() {
+                    let msg = format!(
+                        "assigning to '{}' from incompatible type '{}'",
+                        self.type_name(&tl),
+                        self.type_name(&res)
+                    );
+                    self.error(e.span, msg);
+                    return None;
+                }
+            }
+        }
+        if let Some(root) = root {
+            self.access.writes.insert(root);
+        }
+        Some(tl)
+    }
+
+    /// Checks that a value of type `from` (expression `src`) may be stored into `to`, and
+    /// records the implicit conversion. Used by assignment, initialization and calls.
+    pub(super) fn check_assign(&mut self, to: &Type, src: &Expr, from: &Type, at: Span) -> bool {
+        let null = is_int(from) && self.value_of(src) == Some(0);
+        match assignable(to, from, null) {
+            Ok(()) => {
+                self.convert(src, from, to);
+                true
+            }
+            Err(AssignError::PointerWarning(m)) => {
+                self.warning(at, m);
+                self.convert(src, from, to);
+                true
+            }
+            Err(err) => {
+                let (tn, fnm) = (self.type_name(to), self.type_name(from));
+                let msg = match err {
+                    AssignError::AddrSpace(..) => {
+                        format!("assigning '{fnm}' to '{tn}' changes the address space of the pointer")
+                    }
+                    AssignError::Endian => format!(
+                        "pointers with different endian attributes: cannot assign '{fnm}' (endian {}) to '{tn}' (endian {})",
+                        endian_word(from),
+                        endian_word(to)
+                    ),
+                    _ => format!("assigning to '{tn}' from incompatible type '{fnm}'"),
+                };
+                self.error(at, msg);
+                false
+            }
+        }
+    }
+
+    pub(super) fn conditional(&mut self, e: &Expr, c: &Expr, a: &Expr, b: &Expr) -> Option<Type> {
+        let tc = self.rvalue(c);
+        let ta = self.rvalue(a);
+        let tb = self.rvalue(b);
+        let (tc, ta, tb) = (tc?, ta?, tb?);
+        if tc.is_vector() {
+            let common = match common_arith(&ta, &tb) {
+                Ok(t)
+                    if t.lanes() == tc.lanes()
+                        && t.elem().map(|s| s.size()) == tc.elem().map(|s| s.size()) =>
+                {
+                    t
+                }
+                _ => {
+                    self.error(e.span, "vector condition needs operands of a vector type with the same lane count and lane width");
+                    return None;
+                }
+            };
+            self.convert(a, &ta, &common);
+            self.convert(b, &tb, &common);
+            return Some(common);
+        }
+        if !is_scalar(&tc) {
+            self.error(
+                c.span,
+                format!("condition has non-scalar type '{}'", self.type_name(&tc)),
+            );
+            return None;
+        }
+        self.to_bool(c, &tc);
+        let res = if arith_view(&ta).is_some() && arith_view(&tb).is_some() {
+            match common_arith(&ta, &tb) {
+                Ok(t) => t,
+                Err(m) => {
+                    self.error(e.span, m);
+                    return None;
+                }
+            }
+        } else if ta.is_pointer() && (tb == ta || (is_int(&tb) && self.value_of(b) == Some(0))) {
+            ta.clone()
+        } else if tb.is_pointer() && is_int(&ta) && self.value_of(a) == Some(0) {
+            tb.clone()
+        } else if ta == tb {
+            ta.clone()
+        } else {
+            let msg = format!(
+                "incompatible operand types ('{}' and '{}')",
+                self.type_name(&ta),
+                self.type_name(&tb)
+            );
+            self.error(e.span, msg);
+            return None;
+        };
+        self.convert(a, &ta, &res);
+        self.convert(b, &tb, &res);
+        if let (Some(cv), Type::Scalar(s)) = (self.value_of(c), &res) {
+            let pick = if cv != 0 { a } else { b };
+            if s.is_integer() {
+                let v = self.value_of(pick).map(|v| wrap(v, *s));
+                self.set_value(e, v);
+            }
+        }
+        Some(res)
+    }
+
+    pub(super) fn cast(&mut self, e: &Expr, tn: &TypeName, x: &Expr) -> Option<Type> {
+        let to = self.type_name_type(tn).map(|t| t.0);
+        let from = self.rvalue(x);
+        let (to, from) = (to?, from?);
+        if !self.fp16 && Self::is_half_value(&to) {
+            self.error(
+                tn.span,
+                "casting to 'half' requires '#pragma OPENCL EXTENSION cl_khr_fp16 : enable'",
+            );
+            return None;
+        }
+        if let Err(m) = cast_allowed(&to, &from) {
+            self.error(e.span, m);
+            return None;
+        }
+        if let (Type::Scalar(s), Some(v)) = (&to, self.value_of(x)) {
+            if s.is_integer() && is_int(&from) {
+                self.set_value(e, Some(wrap(v, *s)));
+            }
+        }
+        Some(to)
+    }
+
+    pub(super) fn vector_literal(
+        &mut self,
+        e: &Expr,
+        tn: &TypeName,
+        comps: &[Expr],
+    ) -> Option<Type> {
+        let (vt, _) = self.type_name_type(tn)?;
+        let Type::Vector(elem, n) = vt else {
+            self.error(
+                tn.span,
+                format!("'{}' is not a vector type", self.type_name(&vt)),
+            );
+            return None;
+        };
+        let mut count = 0u32;
+        let mut ok = true;
+        for c in comps {
+            let Some(t) = self.rvalue(c) else {
+                ok = false;
+                continue;
+            };
+            match t {
+                Type::Scalar(_) | Type::Enum(_) => {
+                    count += 1;
+                    self.convert(c, &t, &Type::Scalar(elem));
+                }
+                Type::Vector(ce, cn) if ce == elem => count += cn as u32,
+                other => {
+                    let msg = format!(
+                        "a component of type '{}' cannot initialize a vector of type '{vt}'",
+                        self.type_name(&other)
+                    );
+                    self.error(c.span, msg);
+                    ok = false;
+                }
+            }
+        }
+        if !ok {
+            return None;
+        }
+        let replicated = comps.len() == 1 && count == 1;
+        if !replicated && count != n as u32 {
+            let which = if count < n as u32 {
+                "too few"
+            } else {
+                "too many"
+            };
+            self.error(
+                e.span,
+                format!("{which} elements in vector literal of type '{vt}': {count} given, {n} expected"),
+            );
+            return None;
+        }
+        Some(vt)
+    }
+}
+
+fn endian_word(t: &Type) -> &'static str {
+    match t.pointer().map(|p| p.endian) {
+        Some(Endian::Host) => "host",
+        _ => "device",
+    }
+}
