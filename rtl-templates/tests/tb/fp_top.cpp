@@ -566,6 +566,120 @@ static std::vector<Unit> units() {
             x.lat = t->hf_x_lat;
         });
 
+    add(
+        "div", F32,
+        [NE](Rng& r, u64 i, Op& op) {
+            u32 a, b;
+            if (i < NE * NE) {
+                a = EDGE[i / NE];
+                b = EDGE[i % NE];
+            } else {
+                a = gen_f32(r);
+                b = gen_f32(r);
+                u32 k = r.below(4);
+                if (k == 0) {
+                    // Aim the quotient's exponent at overflow or at the subnormal range.
+                    static const int T[] = {254, 253, 255, 1, 0, -1, -10, -22, -23, -24, -25};
+                    int target = T[r.below(11)] + (int)r.below(3) - 1;
+                    b = with_exp(b, exp_of(a) - target + 127);
+                } else if (k == 1) {
+                    // Exact or nearly exact quotients: a is b times a short number.
+                    static const float Q[] = {1.0f, 2.0f, 3.0f, 0.5f, 0.75f, 1.5f, 7.0f, 0.375f};
+                    volatile float fb = f_of(b), q = Q[r.below(8)];
+                    a = u_of(fb * q) + r.below(3) - 1;
+                }
+            }
+            volatile float fa = f_of(a), fb = f_of(b);
+            op = {{a, b, 0, 0}, u_of(fa / fb)};
+        },
+        [](Vfp_top* t, bool v, const Op& op) {
+            t->div_v = v;
+            t->div_a = op.in[0];
+            t->div_b = op.in[1];
+        },
+        [](Vfp_top* t, Lane& d, Lane& x, u64 c) {
+            d.sample(t->div_d_ov, t->div_d_r, c);
+            x.sample(t->div_x_ov, t->div_x_r, c);
+        },
+        [](Vfp_top* t, Lane& d, Lane& x) {
+            d.lat = t->div_d_lat;
+            x.lat = t->div_x_lat;
+        });
+
+    add(
+        "sqrt", F32,
+        [NE](Rng& r, u64 i, Op& op) {
+            u32 a = gen_f32(r);
+            if (i < NE) {
+                a = EDGE[i];
+            } else {
+                if (!r.chance(4)) a &= 0x7fffffffu;
+                if (r.chance(4)) {
+                    // Squares of short numbers: exact roots, and their neighbours.
+                    volatile float x = f_of(r.u() & 0x7ffff000u);
+                    a = u_of(x * x) + r.below(3) - 1;
+                }
+            }
+            volatile float fa = f_of(a);
+            op = {{a, 0, 0, 0}, u_of(std::sqrt(fa))};
+        },
+        [](Vfp_top* t, bool v, const Op& op) {
+            t->sqrt_v = v;
+            t->sqrt_a = op.in[0];
+        },
+        [](Vfp_top* t, Lane& d, Lane& x, u64 c) {
+            d.sample(t->sqrt_d_ov, t->sqrt_d_r, c);
+            x.sample(t->sqrt_x_ov, t->sqrt_x_r, c);
+        },
+        [](Vfp_top* t, Lane& d, Lane& x) {
+            d.lat = t->sqrt_d_lat;
+            x.lat = t->sqrt_x_lat;
+        });
+
+    add(
+        "fma", F32,
+        [NE](Rng& r, u64 i, Op& op) {
+            u32 a, b, c;
+            if (i < NE * NE * NE) {
+                a = EDGE[i / (NE * NE)];
+                b = EDGE[(i / NE) % NE];
+                c = EDGE[i % NE];
+            } else {
+                a = gen_f32(r);
+                b = gen_f32(r);
+                if (r.chance(4)) {
+                    static const int T[] = {254, 253, 255, 1, 0, -1, -10, -22, -23, -24, -25, -60};
+                    int target = T[r.below(12)] + (int)r.below(3) - 1;
+                    b = with_exp(b, target + 127 - exp_of(a));
+                }
+                volatile float fa = f_of(a), fb = f_of(b);
+                u32 p = u_of(fa * fb);
+                switch (r.below(5)) {
+                case 0: c = gen_f32(r); break;
+                case 1: c = (p ^ 0x80000000u) + r.below(5) - 2; break; // cancellation
+                case 2: c = gen_near(r, p); break;
+                case 3: c = with_exp(r.u(), exp_of(p) + (int)r.below(120) - 60); break;
+                default: c = trailing_zeros(r, gen_near(r, p)); break;
+                }
+            }
+            volatile float fa = f_of(a), fb = f_of(b), fc = f_of(c);
+            op = {{a, b, c, 0}, u_of(std::fma((float)fa, (float)fb, (float)fc))};
+        },
+        [](Vfp_top* t, bool v, const Op& op) {
+            t->fma_v = v;
+            t->fma_a = op.in[0];
+            t->fma_b = op.in[1];
+            t->fma_c = op.in[2];
+        },
+        [](Vfp_top* t, Lane& d, Lane& x, u64 c) {
+            d.sample(t->fma_d_ov, t->fma_d_r, c);
+            x.sample(t->fma_x_ov, t->fma_x_r, c);
+        },
+        [](Vfp_top* t, Lane& d, Lane& x) {
+            d.lat = t->fma_d_lat;
+            x.lat = t->fma_x_lat;
+        });
+
     return us;
 }
 

@@ -88,7 +88,37 @@ module fp_top (
     output wire        hf_x_ov,
     output wire [31:0] hf_x_r,
     output wire [ 7:0] hf_d_lat,
-    output wire [ 7:0] hf_x_lat
+    output wire [ 7:0] hf_x_lat,
+
+    input  wire        div_v,
+    input  wire [31:0] div_a,
+    input  wire [31:0] div_b,
+    output wire        div_d_ov,
+    output wire [31:0] div_d_r,
+    output wire        div_x_ov,
+    output wire [31:0] div_x_r,
+    output wire [ 7:0] div_d_lat,
+    output wire [ 7:0] div_x_lat,
+
+    input  wire        sqrt_v,
+    input  wire [31:0] sqrt_a,
+    output wire        sqrt_d_ov,
+    output wire [31:0] sqrt_d_r,
+    output wire        sqrt_x_ov,
+    output wire [31:0] sqrt_x_r,
+    output wire [ 7:0] sqrt_d_lat,
+    output wire [ 7:0] sqrt_x_lat,
+
+    input  wire        fma_v,
+    input  wire [31:0] fma_a,
+    input  wire [31:0] fma_b,
+    input  wire [31:0] fma_c,
+    output wire        fma_d_ov,
+    output wire [31:0] fma_d_r,
+    output wire        fma_x_ov,
+    output wire [31:0] fma_x_r,
+    output wire [ 7:0] fma_d_lat,
+    output wire [ 7:0] fma_x_lat
 );
   localparam [7:0] ADD_D = 6, ADD_X = 0;
   assign add_d_lat = ADD_D;
@@ -171,4 +201,35 @@ module fp_top (
   ohls_half_to_fp #(.LATENCY(HF_X)) hf_x (
       .clk(clk), .rst(rst), .en(en), .in_valid(hf_v), .h(hf_h),
       .out_valid(hf_x_ov), .result(hf_x_r));
+
+  // The divider and square root are checked fully registered and at a middle depth.
+  localparam [7:0] DIV_D = 16, DIV_X = 29;
+  assign div_d_lat = DIV_D;
+  assign div_x_lat = DIV_X;
+  ohls_fp_div #(.LATENCY(DIV_D)) div_d (
+      .clk(clk), .rst(rst), .en(en), .in_valid(div_v), .a(div_a), .b(div_b),
+      .out_valid(div_d_ov), .result(div_d_r));
+  ohls_fp_div #(.LATENCY(DIV_X)) div_x (
+      .clk(clk), .rst(rst), .en(en), .in_valid(div_v), .a(div_a), .b(div_b),
+      .out_valid(div_x_ov), .result(div_x_r));
+
+  localparam [7:0] SQRT_D = 14, SQRT_X = 3;
+  assign sqrt_d_lat = SQRT_D;
+  assign sqrt_x_lat = SQRT_X;
+  ohls_fp_sqrt #(.LATENCY(SQRT_D)) sqrt_d (
+      .clk(clk), .rst(rst), .en(en), .in_valid(sqrt_v), .a(sqrt_a),
+      .out_valid(sqrt_d_ov), .result(sqrt_d_r));
+  ohls_fp_sqrt #(.LATENCY(SQRT_X)) sqrt_x (
+      .clk(clk), .rst(rst), .en(en), .in_valid(sqrt_v), .a(sqrt_a),
+      .out_valid(sqrt_x_ov), .result(sqrt_x_r));
+
+  localparam [7:0] FMA_D = 5, FMA_X = 0;
+  assign fma_d_lat = FMA_D;
+  assign fma_x_lat = FMA_X;
+  ohls_fp_fma #(.LATENCY(FMA_D)) fma_d (
+      .clk(clk), .rst(rst), .en(en), .in_valid(fma_v), .a(fma_a), .b(fma_b), .c(fma_c),
+      .out_valid(fma_d_ov), .result(fma_d_r));
+  ohls_fp_fma #(.LATENCY(FMA_X)) fma_x (
+      .clk(clk), .rst(rst), .en(en), .in_valid(fma_v), .a(fma_a), .b(fma_b), .c(fma_c),
+      .out_valid(fma_x_ov), .result(fma_x_r));
 endmodule
