@@ -11,6 +11,8 @@ const RMW: [&str; 8] = ["add", "sub", "xchg", "min", "max", "and", "or", "xor"];
 
 /// Where an atomic object may live: global and local memory (and the 2.0 generic space).
 const ATOMIC_SPACES: [AddrSpace; 3] = [AddrSpace::Global, AddrSpace::Local, AddrSpace::Generic];
+/// Where a 1.x atomic object may live.
+const LEGACY_SPACES: [AddrSpace; 2] = [AddrSpace::Global, AddrSpace::Local];
 /// Where a compare-exchange's `expected` may live.
 const EXPECTED_SPACES: [AddrSpace; 4] = [
     AddrSpace::Global,
@@ -38,9 +40,10 @@ fn obj(k: Scalar, sp: AddrSpace) -> Type {
 }
 
 pub(super) fn add(t: &mut Table) {
-    add_legacy(t, "atomic_", &INT32, &ATOMIC_SPACES);
-    add_legacy(t, "atom_", &INT64, &ATOMIC_SPACES[..2]);
-    for sp in ATOMIC_SPACES {
+    // The 1.x functions have no generic-space forms: a __private pointer is an error.
+    add_legacy(t, "atomic_", &INT32, &LEGACY_SPACES);
+    add_legacy(t, "atom_", &INT64, &LEGACY_SPACES);
+    for sp in LEGACY_SPACES {
         t.add(
             "atomic_xchg",
             Family::Atomic,
@@ -115,6 +118,15 @@ fn add_c11(t: &mut Table) {
                     with_explicit(t, &name, st(k), vec![p.clone(), st(k)], 1);
                 }
             }
+            if k == Scalar::ULong {
+                // clang's `atomic_uintptr_t` is `atomic_ulong`, and its add/sub take a
+                // `ptrdiff_t` operand: so do ours, and as in clang `atomic_fetch_add(p, 1)`
+                // on a ulong object is then ambiguous (write `1ul`).
+                for op in ["add", "sub"] {
+                    let name = format!("atomic_fetch_{op}");
+                    with_explicit(t, &name, st(k), vec![p.clone(), st(Scalar::Long)], 1);
+                }
+            }
         }
     }
 }
@@ -163,7 +175,8 @@ mod tests {
         let cp = ptr(U, AddrSpace::Constant, false, false);
         assert!(resolve("atomic_inc", &[cp]).is_err());
         let pp = ptr(U, AddrSpace::Private, false, false);
-        assert!(resolve("atom_inc", &[pp]).is_err());
+        assert!(resolve("atom_inc", std::slice::from_ref(&pp)).is_err());
+        assert!(resolve("atomic_inc", &[pp]).is_err());
     }
 
     #[test]
@@ -184,6 +197,14 @@ mod tests {
         let f = Type::Scalar(Scalar::Float);
         assert_eq!(ret("atomic_exchange", &[fp.clone(), f.clone()]), f);
         assert!(resolve("atomic_fetch_add", &[fp, f]).is_err());
+        // ulong objects also match the uintptr_t/ptrdiff_t form, as in clang.
+        let up = ptr(Type::Scalar(Scalar::ULong), AddrSpace::Global, false, false);
+        let ul = Type::Scalar(Scalar::ULong);
+        assert_eq!(ret("atomic_fetch_sub", &[up.clone(), ul.clone()]), ul);
+        assert!(matches!(
+            resolve("atomic_fetch_add", &[up, Type::int()]),
+            Err(BuiltinError::Ambiguous(_))
+        ));
         let expected = ptr(Type::int(), AddrSpace::Private, false, false);
         let cas = [gp.clone(), expected.clone(), Type::int()];
         assert_eq!(

@@ -20,6 +20,8 @@ mod vload;
 mod workitem;
 
 #[cfg(test)]
+mod clang_tests;
+#[cfg(test)]
 mod conformance_tests;
 
 use super::types::{AddrSpace, Pointer, Quals, Scalar, Type};
