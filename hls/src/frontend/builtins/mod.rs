@@ -63,7 +63,8 @@ pub enum BuiltinError {
     Ambiguous(String),
 }
 
-/// True when `name` is declared as a built-in function (any overload).
+/// True when `name` is a built-in function (any overload; `convert_float_sat` and its like
+/// count too, so that `resolve` can say why no overload exists).
 pub fn is_builtin(name: &str) -> bool {
     table().contains_key(name) || convert::parses(name)
 }
