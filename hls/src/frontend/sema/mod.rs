@@ -21,6 +21,9 @@ pub mod summary;
 pub mod swizzle;
 mod typeres;
 
+#[cfg(test)]
+mod tests;
+
 use std::collections::HashMap;
 
 use crate::diag::{Diagnostics, SourceMap, Span};

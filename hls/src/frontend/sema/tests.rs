@@ -1,0 +1,410 @@
+//! End-to-end tests of the checker: source text through the preprocessor, the parser and
+//! `check`, asserting on diagnostics and on the side tables.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::diag::{Diagnostics, Severity, SourceMap};
+use crate::frontend::ast::{ExprKind, Item, Stmt, StmtKind};
+use crate::frontend::preprocess::{preprocess, PpOptions};
+use crate::frontend::types::{Scalar, Type};
+use crate::frontend::{parser, sema};
+
+use super::{Program, SemaOptions};
+
+pub(crate) fn check_named(name: &str, src: &str) -> (Program, Diagnostics, SourceMap) {
+    let mut sm = SourceMap::new();
+    let f = sm.add_file(name, name, src.to_string());
+    let mut diags = Diagnostics::default();
+    let toks = preprocess(&mut sm, f, &PpOptions::default(), &mut diags);
+    let tu = parser::parse(toks, &sm, &mut diags);
+    let p = sema::check(tu, &sm, &SemaOptions::default(), &mut diags);
+    (p, diags, sm)
+}
+
+pub(crate) fn check_src(src: &str) -> (Program, Diagnostics, SourceMap) {
+    check_named("t.cl", src)
+}
+
+fn errors(d: &Diagnostics, sm: &SourceMap) -> Vec<String> {
+    d.list
+        .iter()
+        .filter(|x| x.severity == Severity::Error)
+        .map(|x| match x.span {
+            Some(s) => format!("{}: {}", sm.location(s), x.message),
+            None => x.message.clone(),
+        })
+        .collect()
+}
+
+fn assert_clean(src: &str) -> Program {
+    let (p, d, sm) = check_src(src);
+    let e = errors(&d, &sm);
+    assert!(e.is_empty(), "unexpected errors:\n{}", e.join("\n"));
+    p
+}
+
+/// The first error's line, and its message.
+fn first_error(src: &str) -> (u32, String) {
+    let (_, d, sm) = check_src(src);
+    let e = d
+        .list
+        .iter()
+        .find(|x| x.severity == Severity::Error)
+        .unwrap_or_else(|| panic!("expected an error in:\n{src}"));
+    (sm.line_col(e.span.expect("span")).0, e.message.clone())
+}
+
+fn shared() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance")
+}
+
+fn cl_files(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "cl"))
+        .collect();
+    v.sort();
+    v
+}
+
+fn run_file(path: &Path) -> (Program, Diagnostics, SourceMap) {
+    let text = std::fs::read_to_string(path).expect("read kernel");
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("k.cl");
+    let mut sm = SourceMap::new();
+    let f = sm.add_file(name, path, text);
+    let mut diags = Diagnostics::default();
+    let toks = preprocess(&mut sm, f, &PpOptions::default(), &mut diags);
+    let tu = parser::parse(toks, &sm, &mut diags);
+    let p = sema::check(tu, &sm, &SemaOptions::default(), &mut diags);
+    (p, diags, sm)
+}
+
+#[test]
+fn every_conformance_kernel_checks_without_errors() {
+    let files = cl_files(&shared().join("kernels"));
+    assert!(files.len() >= 15, "found {} kernels", files.len());
+    let mut bad = Vec::new();
+    for f in &files {
+        let (p, d, sm) = run_file(f);
+        let e = errors(&d, &sm);
+        if !e.is_empty() || p.kernels.is_empty() {
+            bad.push(format!("{}: {:?}", f.display(), e));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn every_invalid_file_is_diagnosed_at_its_line() {
+    let mut bad = Vec::new();
+    for f in cl_files(&shared().join("invalid")) {
+        let text = std::fs::read_to_string(&f).expect("read");
+        let first = text.lines().next().unwrap_or("");
+        let (want_line, warning) = match first.split_once("expect-error-line:") {
+            Some((_, n)) => (n.trim().parse::<u32>().expect("line"), false),
+            None => match first.split_once("expect-warning-line:") {
+                Some((_, n)) => (n.trim().parse::<u32>().expect("line"), true),
+                None => continue,
+            },
+        };
+        let (_, d, sm) = run_file(&f);
+        let sev = if warning {
+            Severity::Warning
+        } else {
+            Severity::Error
+        };
+        let hit = d
+            .list
+            .iter()
+            .any(|x| x.severity == sev && x.span.is_some_and(|s| sm.line_col(s).0 == want_line));
+        let errs = errors(&d, &sm);
+        if !hit || (warning && !errs.is_empty()) {
+            bad.push(format!(
+                "{}: want line {want_line}, got {:?}",
+                f.display(),
+                d.list
+                    .iter()
+                    .map(|x| (x.span.map(|s| sm.location(s)), x.message.clone()))
+                    .collect::<Vec<_>>()
+            ));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// `out[N] = expr;` statements of a function body: N -> folded value of expr.
+fn folded_outputs(p: &Program, func: &str) -> HashMap<u64, Option<i128>> {
+    fn walk(p: &Program, s: &Stmt, out: &mut HashMap<u64, Option<i128>>) {
+        match &s.kind {
+            StmtKind::Compound(v) => v.iter().for_each(|x| walk(p, x, out)),
+            StmtKind::If(_, t, _) => walk(p, t, out),
+            StmtKind::Expr(Some(e)) => {
+                if let ExprKind::Assign(None, l, r) = &e.kind {
+                    if let ExprKind::Index(_, i) = &l.kind {
+                        if let ExprKind::IntLit { value, .. } = i.kind {
+                            out.insert(value, p.expr(r.id).value);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = HashMap::new();
+    for it in &p.ast.items {
+        if let Item::Function(f) = it {
+            if f.name() == func {
+                walk(p, &f.body, &mut out);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn layout_rules_fold_to_the_expected_values() {
+    let (p, d, sm) = run_file(&shared().join("kernels/layout_rules.cl"));
+    assert!(errors(&d, &sm).is_empty(), "{:?}", errors(&d, &sm));
+    let got = folded_outputs(&p, "layout");
+    let want: [(u64, i128); 15] = [
+        (0, 128),
+        (1, 4),
+        (2, 16),
+        (3, 32),
+        (4, 32),
+        (5, 8),
+        (6, 8),
+        (7, 8),
+        (8, 9),
+        // The brief says 4, but clang (spir64 and x86-64) and GCC give 1: the only member
+        // wider than a byte is packed, so nothing raises the struct's alignment.
+        (9, 1),
+        (10, 48),
+        (11, 16),
+        (12, 1644),
+        (13, 128),
+        (14, 4),
+    ];
+    for (i, v) in want {
+        assert_eq!(got.get(&i).copied().flatten(), Some(v), "out[{i}]");
+    }
+    let (p, _, _) = run_file(&shared().join("kernels/packed_struct.cl"));
+    let got = folded_outputs(&p, "unpack");
+    assert_eq!(got.get(&0).copied().flatten(), Some(9));
+    assert_eq!(got.get(&1).copied().flatten(), Some(16));
+    assert_eq!(got.get(&2).copied().flatten(), Some(7));
+    assert_eq!(got.get(&3).copied().flatten(), Some(8));
+}
+
+#[test]
+fn arithmetic_conversions_are_recorded() {
+    let p = assert_clean(
+        "__kernel void k(__global float *o, int a, uint u, float4 v) {\n\
+         float x = a + 1.0f;\n\
+         float4 w = v * 2;\n\
+         o[0] = x + w.x + (float)(u + a);\n}",
+    );
+    let mut saw_int_to_float = false;
+    let mut saw_splat = false;
+    let mut saw_uint = false;
+    for (i, info) in p.exprs.iter().enumerate() {
+        let _ = i;
+        match (&info.ty, &info.conv) {
+            (Some(Type::Scalar(Scalar::Int)), Some(Type::Scalar(Scalar::Float))) => {
+                saw_int_to_float = true
+            }
+            (Some(Type::Scalar(Scalar::Int)), Some(Type::Vector(Scalar::Float, 4))) => {
+                saw_splat = true
+            }
+            (Some(Type::Scalar(Scalar::Int)), Some(Type::Scalar(Scalar::UInt))) => saw_uint = true,
+            _ => {}
+        }
+    }
+    assert!(saw_int_to_float && saw_splat && saw_uint);
+}
+
+#[test]
+fn vector_rules() {
+    let (line, msg) =
+        first_error("__kernel void k(__global int4 *o) {\n int4 a = o[0];\n o[1] = a * 2.0f;\n}");
+    assert_eq!(line, 3, "{msg}");
+    let (line, _) = first_error("__kernel void k(__global float4 *o) {\n float4 a = o[0];\n int4 b = (int4)(1);\n o[1] = a + b;\n}");
+    assert_eq!(line, 4);
+    let (line, msg) = first_error(
+        "__kernel void k(__global float4 *o) {\n o[0] = (float4)(1.0f, 2.0f, 3.0f);\n}",
+    );
+    assert_eq!(line, 2, "{msg}");
+    let (line, _) = first_error(
+        "__kernel void k(__global float4 *o) {\n float4 a = o[0];\n a.xx = (float2)(1.0f);\n}",
+    );
+    assert_eq!(line, 3);
+    let (line, _) = first_error(
+        "__kernel void k(__global float *o) {\n float3 a = (float3)(0.0f);\n o[0] = a.w;\n}",
+    );
+    assert_eq!(line, 3);
+    let (line, _) = first_error(
+        "__kernel void k(__global float4 *o) {\n int4 i = (int4)(1);\n o[0] = (float4)i;\n}",
+    );
+    assert_eq!(line, 3);
+    let p = assert_clean(
+        "__kernel void k(__global float4 *o) {\n float4 a = o[0];\n int4 m = a > 1.0f;\n float8 e = (float8)(a, a.s3210);\n \
+         o[0] = e.hi + (float4)(a.xy, 1.0f, 2.0f) + (m.x ? 1.0f : 0.0f);\n}",
+    );
+    let lanes: Vec<_> = p.exprs.iter().filter_map(|i| i.swizzle.clone()).collect();
+    assert!(lanes.contains(&vec![3, 2, 1, 0]) && lanes.contains(&vec![4, 5, 6, 7]));
+}
+
+#[test]
+fn constant_folding_for_array_sizes_and_cases() {
+    let p = assert_clean(
+        "#define N (3 * 4 + (1 << 2))\n__kernel void k(__global int *o) {\n int t[N];\n int u[sizeof(long4) / 8 - 1];\n \
+         switch (o[0]) { case N - 1: o[1] = sizeof(t) + sizeof(u); break; case 'a': break; default: break; }\n}",
+    );
+    let sizes: Vec<u64> = p
+        .symbols
+        .iter()
+        .filter(|s| s.name == "t" || s.name == "u")
+        .filter_map(|s| match &s.ty {
+            Type::Array(_, n) => *n,
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sizes, vec![16, 3]);
+    let (line, msg) = first_error("__kernel void k(__global int *o, int n) {\n int t[n];\n}");
+    assert_eq!(line, 2, "{msg}");
+    let (line, _) = first_error(
+        "__kernel void k(__global int *o) {\n switch (o[0]) { case 1: break; case 1: break; }\n}",
+    );
+    assert_eq!(line, 2);
+}
+
+#[test]
+fn scopes_and_statements() {
+    let (line, msg) =
+        first_error("__kernel void k(__global int *o) {\n { int x = 1; }\n o[0] = x;\n}");
+    assert_eq!(
+        (line, msg.as_str()),
+        (3, "use of undeclared identifier 'x'")
+    );
+    let (line, _) = first_error(
+        "__kernel void k(__global int *o) {\n for (int i = 0; i < 4; i++) {}\n o[0] = i;\n}",
+    );
+    assert_eq!(line, 3);
+    let (line, _) = first_error("__kernel void k(__global int *o) {\n break;\n}");
+    assert_eq!(line, 2);
+    let (line, _) =
+        first_error("int f(void) {\n return;\n}\n__kernel void k(__global int *o) { o[0] = f(); }");
+    assert_eq!(line, 2);
+    let (line, _) = first_error("__kernel void k(__global int *o) {\n int a = 1;\n int a = 2;\n}");
+    assert_eq!(line, 3);
+    let (line, _) = first_error(
+        "void h(void) {\n __local int x[4];\n}\n__kernel void k(__global int *o) { h(); }",
+    );
+    assert_eq!(line, 2);
+    let (line, _) = first_error("__kernel void k(int *o) {\n}");
+    assert_eq!(line, 1);
+    let (line, _) = first_error("__kernel void k(__global int *o) {\n o[0] = undefined_fn(1);\n}");
+    assert_eq!(line, 2);
+    let (line, _) = first_error("int x = 3;\n__kernel void k(__global int *o) { o[0] = x; }");
+    assert_eq!(line, 1);
+}
+
+#[test]
+fn address_spaces_of_pointers() {
+    let (line, msg) = first_error(
+        "__kernel void k(__global int *g, __local int *l) {\n __global int *p = l;\n p[0] = 1;\n}",
+    );
+    assert_eq!(line, 2, "{msg}");
+    let p = assert_clean(
+        "__kernel void k(__global int *g, __local int *l) {\n __local int *q = l + 1;\n q[0] = g[0];\n}",
+    );
+    let k = &p.kernels[0];
+    assert_eq!(k.params[0].access, "read");
+    assert_eq!(k.params[1].access, "write");
+    assert_eq!(k.params[1].kind, "local_buffer");
+}
+
+#[test]
+fn kernel_summary_lists_attrs_params_and_loops() {
+    let p = assert_clean(
+        "void helper(__global float *p, int n) {\n #pragma unroll 2\n for (int i = 0; i < n; i++) p[i] += 1.0f;\n}\n\
+         __kernel __attribute__((reqd_work_group_size(8, 4, 1))) __attribute__((vec_type_hint(float4)))\n\
+         void k(__global const float *in, __global float *out, int n) {\n\
+         [[cl::ivdep(8)]] for (int i = 0; i < n; i++) out[i] = in[i];\n\
+         __attribute__((opencl_unroll_hint)) while (n > 0) n--;\n helper(out, n);\n}",
+    );
+    let k = &p.kernels[0];
+    assert_eq!(k.attrs.reqd_work_group_size, Some([8, 4, 1]));
+    assert_eq!(k.attrs.vec_type_hint, "float4");
+    assert!(k.attrs.vec_type_hint_explicit);
+    assert_eq!(k.params[0].ty, "__global const float *");
+    assert_eq!(k.params[0].access, "read");
+    assert_eq!(k.params[1].access, "read_write");
+    assert_eq!(k.params[2].kind, "scalar");
+    assert_eq!(k.loops.len(), 3);
+    let ivdep = k
+        .loops
+        .iter()
+        .find(|l| l.ivdep.is_some())
+        .expect("ivdep loop");
+    assert_eq!(ivdep.ivdep.as_ref().and_then(|i| i.safelen), Some(8));
+    assert_eq!(ivdep.line, 7);
+    let full = k
+        .loops
+        .iter()
+        .find(|l| l.kind == "while")
+        .expect("while loop");
+    assert_eq!(full.unroll.as_ref().map(|u| u.factor), Some(None));
+    let helper = k
+        .loops
+        .iter()
+        .find(|l| l.function == "helper")
+        .expect("helper loop");
+    assert_eq!(helper.unroll.as_ref().and_then(|u| u.factor), Some(2));
+    assert_eq!(p.loop_hints.len(), 3);
+}
+
+#[test]
+fn unknown_attributes_and_pragmas_warn() {
+    let (_, d, _) = check_src(
+        "#pragma frobnicate\n__kernel __attribute__((foo)) void k(__global int *o) {\n [[cl::bar]] for (;;) break;\n}",
+    );
+    let warnings: Vec<_> = d
+        .list
+        .iter()
+        .filter(|x| x.severity == Severity::Warning)
+        .map(|x| x.message.clone())
+        .collect();
+    assert!(warnings.iter().any(|w| w.contains("'foo'")), "{warnings:?}");
+    assert!(
+        warnings.iter().any(|w| w.contains("cl::bar")),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings.iter().any(|w| w.contains("frobnicate")),
+        "{warnings:?}"
+    );
+    assert!(!d.has_errors());
+}
+
+#[test]
+fn fp16_pragma_enables_half() {
+    let src = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n__kernel void k(__global half *p) {\n half a = p[0];\n p[1] = a * 2.0h;\n}";
+    assert_clean(src);
+    let (line, _) = first_error("__kernel void k(__global half *p) {\n float f = p[0];\n}");
+    assert_eq!(line, 2);
+}
+
+#[test]
+fn fp_contract_is_recorded_and_builtins_resolved() {
+    let p = assert_clean(
+        "#pragma OPENCL FP_CONTRACT ON\n__kernel void k(__global float *p) {\n p[0] = fma(p[1], 2.0f, 1.0f) + get_global_id(0);\n}",
+    );
+    assert_eq!(p.fp_contract.len(), 1);
+    assert!(p
+        .exprs
+        .iter()
+        .any(|i| matches!(&i.callee, Some(super::Callee::Builtin(s)) if s.name == "fma")));
+}
