@@ -2,3 +2,4 @@
 
 pub mod diag;
 pub mod frontend;
+pub mod launch;

@@ -1,0 +1,1 @@
+//! ocl-ref: runs OpenCL C kernels with a launch spec on the installed OpenCL platform.

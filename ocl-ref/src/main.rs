@@ -1,0 +1,2 @@
+//! The `ocl-ref` binary: `ocl-ref run FILE.cl --spec FILE.yaml --out DIR`.
+fn main() {}
