@@ -347,36 +347,27 @@ fn apply(p: Punct, a: Val, b: Val, live: bool, at: Span) -> Result<Val, Diagnost
 
 /// Value of an integer constant: decimal, octal, hex or binary, with a u/l/ll suffix.
 pub(super) fn int_literal(s: &str) -> Result<Val, String> {
-    let digits_end = s
-        .char_indices()
-        .find(|&(i, c)| {
-            let hex = s.len() > 1 && (s.starts_with("0x") || s.starts_with("0X"));
-            let bin = s.starts_with("0b") || s.starts_with("0B");
-            if hex && i < 2 || bin && i < 2 {
-                return false;
-            }
-            if hex {
-                !c.is_ascii_hexdigit()
-            } else {
-                !c.is_ascii_digit()
-            }
-        })
-        .map_or(s.len(), |(i, _)| i);
-    let (digits, suffix) = s.split_at(digits_end);
+    let (radix, prefix) = match s.get(..2) {
+        Some("0x" | "0X") => (16, 2),
+        Some("0b" | "0B") => (2, 2),
+        _ => (10, 0),
+    };
+    let rest = &s[prefix..];
+    // Digits run to the first character that cannot be one (octal and binary digits are
+    // checked below, so `08` is "invalid digit", not a suffix).
+    let scan = if radix == 16 { 16 } else { 10 };
+    let end = rest.find(|c: char| !c.is_digit(scan)).unwrap_or(rest.len());
+    let (digits, suffix) = rest.split_at(end);
     let lower = suffix.to_ascii_lowercase();
     let unsigned_suffix = match lower.as_str() {
         "" | "l" | "ll" => false,
         "u" | "ul" | "lu" | "ull" | "llu" => true,
         _ => return Err(format!("invalid suffix '{suffix}' on integer constant")),
     };
-    let (radix, body) = if let Some(h) = digits.strip_prefix("0x").or(digits.strip_prefix("0X")) {
-        (16, h)
-    } else if let Some(b) = digits.strip_prefix("0b").or(digits.strip_prefix("0B")) {
-        (2, b)
-    } else if digits.len() > 1 && digits.starts_with('0') {
+    let (radix, body) = if radix == 10 && digits.len() > 1 && digits.starts_with('0') {
         (8, &digits[1..])
     } else {
-        (10, digits)
+        (radix, digits)
     };
     if body.is_empty() {
         return Err(format!("invalid integer constant '{s}'"));

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use super::define::{Builtin, Macro, MacroKind};
 use super::hideset::HideSet;
-use super::{Input, Pp, PpTok, MAX_ARG_DEPTH};
+use super::{Input, Pp, PpTok, MAX_ARG_DEPTH, MAX_LIVE_ARG_TOKENS};
 use crate::diag::{Expansion, ExpansionId, Span};
 use crate::frontend::lexer::{lex_lines, lex_one};
 use crate::frontend::token::{Punct, Token, TokenKind};
@@ -70,23 +70,29 @@ impl Pp<'_> {
 
     /// Fully expands a token list on its own (a macro argument, an `#if` line, a pragma).
     pub(super) fn expand_list(&mut self, toks: Vec<PpTok>, depth: u32) -> Vec<PpTok> {
-        if depth > MAX_ARG_DEPTH {
+        let held = toks.len();
+        let too_deep = depth > MAX_ARG_DEPTH;
+        if too_deep || self.live_arg_tokens + held > MAX_LIVE_ARG_TOKENS {
             if !self.aborted {
                 let at = toks.first().map(|t| t.tok.span).unwrap_or_default();
-                self.diags.error(
-                    at,
-                    format!("macro invocations nested more than {MAX_ARG_DEPTH} deep in arguments"),
-                );
+                let msg = if too_deep {
+                    format!("macro invocations nested more than {MAX_ARG_DEPTH} deep in arguments")
+                } else {
+                    format!("nested macro arguments hold more than {MAX_LIVE_ARG_TOKENS} tokens")
+                };
+                self.diags.error(at, msg);
                 self.aborted = true;
             }
             return toks;
         }
+        self.live_arg_tokens += held;
         let mut inp = Input {
             stack: toks.into_iter().rev().collect(),
             from_files: false,
         };
         let mut out = Vec::new();
         self.expand_stream(&mut inp, &mut out, depth);
+        self.live_arg_tokens -= held;
         out
     }
 

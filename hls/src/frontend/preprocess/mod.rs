@@ -38,6 +38,9 @@ const MAX_TOKENS: usize = 10_000_000;
 const MAX_INCLUDE_DEPTH: usize = 200;
 /// Deepest nesting of macro invocations inside macro arguments.
 const MAX_ARG_DEPTH: u32 = 200;
+/// Most tokens held at once by nested argument pre-expansions (each level keeps its own
+/// copy, so `f(f(f(...)))` would otherwise need memory quadratic in the input).
+const MAX_LIVE_ARG_TOKENS: usize = 2_000_000;
 
 /// Preprocesses the file `main` (already added to `sm` by the caller) and returns the token
 /// stream for the parser, ending with one `TokenKind::Eof`. Included files are read from disk
@@ -148,6 +151,8 @@ pub(crate) struct Pp<'a> {
     /// Tokens produced so far by output and expansion; capped by `limit`.
     produced: usize,
     limit: usize,
+    /// Tokens currently held by argument pre-expansions in progress.
+    live_arg_tokens: usize,
     /// Inside an `#if` line: the operand of `defined` is not expanded.
     in_if: bool,
     /// Set after a fatal limit: everything stops.
@@ -178,6 +183,7 @@ impl<'a> Pp<'a> {
             counter: 0,
             produced: 0,
             limit: MAX_TOKENS,
+            live_arg_tokens: 0,
             in_if: false,
             aborted: false,
         };
