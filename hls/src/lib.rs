@@ -1,5 +1,7 @@
 //! ocl-hls: compiles OpenCL C kernels into FPGA hardware (library side of the `ocl-hls` binary).
 
+pub mod cli;
 pub mod diag;
 pub mod frontend;
+pub mod ir;
 pub mod launch;

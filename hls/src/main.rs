@@ -1,5 +1,5 @@
-//! The `ocl-hls` command line.
+//! The `ocl-hls` binary: everything lives in the library's `cli` module.
 
-fn main() {
-    println!("ocl-hls");
+fn main() -> std::process::ExitCode {
+    ocl_hls::cli::main()
 }

@@ -245,10 +245,6 @@ impl<'a> Parser<'a> {
         }
     }
 
-    pub(crate) fn warning(&mut self, span: Span, msg: impl Into<String>) {
-        self.diags.push(Diagnostic::warning(span, msg));
-    }
-
     /// Skips to just after the next `;` at this nesting depth, or to (not past) a `}` that
     /// closes the current block. Balanced brackets are skipped whole.
     pub(crate) fn recover_statement(&mut self) {

@@ -1,0 +1,86 @@
+//! The `ocl-hls` command line: argument definitions and dispatch to one module per command.
+
+mod check;
+mod summary;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::frontend::preprocess::PpOptions;
+use crate::frontend::Options;
+
+const EXAMPLES: &str = "\
+Examples:
+  ocl-hls check kernel.cl                      check a kernel, print its summary
+  ocl-hls check kernel.cl -D N=1024 -I include check with a macro and an include folder
+  ocl-hls check kernel.cl --json               the same summary as JSON, for tools";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "ocl-hls",
+    version,
+    about = "Compile OpenCL C kernels into FPGA hardware",
+    long_about = "ocl-hls turns OpenCL C kernels into Verilog and board projects. Every kernel \
+                  can be run three ways that must agree: on POCL, in the reference interpreter, \
+                  and as the generated Verilog in Verilator.",
+    after_help = EXAMPLES
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Parse and check an OpenCL C file; print each kernel's parameters, attributes and loops
+    #[command(after_help = EXAMPLES)]
+    Check(check::CheckArgs),
+}
+
+/// Options every command that reads OpenCL C shares.
+#[derive(Args, Debug, Clone)]
+pub struct SourceArgs {
+    /// The OpenCL C source file
+    pub file: PathBuf,
+    /// Define a macro: -D NAME or -D NAME=VALUE (repeatable)
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+    /// Undefine a macro (repeatable)
+    #[arg(short = 'U', value_name = "NAME")]
+    pub undefine: Vec<String>,
+    /// Add a folder to the `#include "..."` search path (repeatable)
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+}
+
+impl SourceArgs {
+    pub fn options(&self) -> Options {
+        let defines = self
+            .define
+            .iter()
+            .map(|d| match d.split_once('=') {
+                Some((n, v)) => (n.to_string(), Some(v.to_string())),
+                None => (d.clone(), None),
+            })
+            .collect();
+        Options {
+            pp: PpOptions {
+                defines,
+                undefines: self.undefine.clone(),
+                include_dirs: self.include.clone(),
+            },
+            ..Options::default()
+        }
+    }
+}
+
+/// Runs the command line; the process exit code is the result.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let code = match cli.command {
+        Command::Check(args) => check::run(&args),
+    };
+    ExitCode::from(code)
+}
