@@ -248,6 +248,12 @@ fn paste_results_are_relexed_and_checked() {
         e[0].contains("pasting formed 'x+', an invalid preprocessing token"),
         "{e:?}"
     );
+    // A pasted token spans both operands when they are spelled together, else the left one.
+    let out = run("#define AB a ## b\n#define V(n) var ## n\nAB V(1)");
+    assert_eq!(out.text(), "ab var1");
+    assert_eq!(out.sm.snippet(out.toks[0].span), "a ## b");
+    assert_eq!(out.sm.snippet(out.toks[1].span), "var");
+    assert_eq!(out.sm.location(out.toks[1].span), "k.cl:3:4");
     let hash_hash = pp("#define hash_hash # ## #\n#define mkstr(a) # a\n#define in_between(a) mkstr(a)\n#define join(c, d) in_between(c hash_hash d)\nchar p[] = join(x, y);");
     assert_eq!(hash_hash, norm("char p[] = \"x ## y\";"));
 }

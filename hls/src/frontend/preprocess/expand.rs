@@ -330,7 +330,7 @@ impl Pp<'_> {
             return out.push(lhs);
         }
         let text = format!("{}{}", lhs.tok.text(), rhs.tok.text());
-        let span = lhs.tok.span.to(rhs.tok.span);
+        let span = self.paste_span(lhs.tok.span, rhs.tok.span);
         match lex_one(&text, span) {
             Some(mut tok) => {
                 tok.space_before = lhs.tok.space_before;
@@ -349,6 +349,23 @@ impl Pp<'_> {
                 out.push(lhs);
                 out.push(rhs);
             }
+        }
+    }
+
+    /// The span of a pasted token: both operands when they are spelled side by side
+    /// (`a ## b` in one body), else the left one (an argument and a body token may be far
+    /// apart in the file).
+    fn paste_span(&self, a: Span, b: Span) -> Span {
+        let adjacent = a.file == b.file
+            && b.lo >= a.hi
+            && matches!(
+                self.sm.snippet(Span::new(a.file, a.hi, b.lo)).trim(),
+                "" | "##"
+            );
+        if adjacent {
+            a.to(b)
+        } else {
+            a
         }
     }
 
