@@ -9,7 +9,7 @@ pub mod print;
 pub mod ty;
 pub mod verify;
 
-pub use op::{AtomicOp, Base, BinOp, Block, CmpOp, Conv, Edge, Op, OpId, OpKind, Round, UnOp, WorkItemFn};
+pub use op::{AtomicOp, Base, BinOp, Block, BuiltinCall, CmpOp, Conv, Edge, Op, OpId, OpKind, Round, UnOp, WorkItemFn};
 pub use ty::Ty;
 
 use crate::diag::Span;

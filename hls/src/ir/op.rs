@@ -192,9 +192,18 @@ pub enum OpKind {
     MemFence { flags: u32 },
     /// Operand 0 (when the function takes one) the dimension index.
     WorkItem(WorkItemFn),
-    /// A built-in function the IR has no primitive for (math, geometric, relational...),
-    /// by its OpenCL name; operands are the converted arguments.
-    Builtin(String),
+    /// A built-in function the IR has no primitive for (math, integer, common, geometric,
+    /// relational...); operands are the arguments converted to the signature's types.
+    Builtin(BuiltinCall),
+}
+
+/// A call of an OpenCL built-in by name with its resolved OpenCL signature: IR integer
+/// types carry no signedness, so `abs`, `min`, `mul_hi`... need the source types.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BuiltinCall {
+    pub name: String,
+    pub params: Vec<crate::frontend::types::Type>,
+    pub ret: crate::frontend::types::Type,
 }
 
 impl OpKind {

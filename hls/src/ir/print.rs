@@ -217,7 +217,7 @@ fn kind_text(k: &OpKind) -> String {
         OpKind::Load { space, base, align } => format!("load {}{} align {align}", space.name(), base_text(base)),
         OpKind::Store { space, base, align } => format!("store {}{} align {align}", space.name(), base_text(base)),
         OpKind::Atomic { op, space, base } => format!("atomic {op:?} {}{}", space.name(), base_text(base)).to_lowercase(),
-        OpKind::Builtin(name) => format!("call {name}"),
+        OpKind::Builtin(call) => format!("call {}", call.name),
         other => format!("{other:?}").to_lowercase(),
     }
 }
