@@ -1,0 +1,246 @@
+//! Writing a run's outputs (`DIR/PARAM.bin` per buffer, `DIR/run.json`) all or nothing.
+//!
+//! Everything is written into a hidden temporary sibling of DIR and renamed into place, so
+//! a failure leaves no DIR and no partial files. An existing DIR is replaced only when it
+//! looks like an earlier run's output (empty, or only `run.json` and `*.bin` files), so a
+//! mistyped `--out` cannot wipe an unrelated folder. The old DIR is first renamed aside,
+//! the new one renamed in, and only then the old one deleted; if the second rename fails
+//! the old DIR is renamed back. (Between the two renames DIR is briefly absent: std has no
+//! portable atomic directory exchange.)
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde::Serialize;
+
+/// `run.json`: what ran and how, as SPEC.md lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RunRecord {
+    pub kernel: String,
+    pub engine: String,
+    pub global: Vec<u64>,
+    pub local: Vec<u64>,
+    /// Parameter names, in order.
+    pub args: Vec<String>,
+    /// Cycles, for an engine that simulates hardware.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cycles: Option<u64>,
+}
+
+/// Checks that `dir` can receive a run's outputs, before a run spends time: it is absent,
+/// or an earlier run's output folder.
+pub fn check_out_dir(dir: &Path) -> Result<(), String> {
+    if dir.as_os_str().is_empty() || dir.file_name().is_none() {
+        return Err(format!("--out {}: not a folder name", dir.display()));
+    }
+    let meta = match fs::symlink_metadata(dir) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(format!("--out {}: {e}", dir.display())),
+    };
+    if !meta.is_dir() {
+        return Err(format!(
+            "--out {}: exists and is not a folder; not replacing it",
+            dir.display()
+        ));
+    }
+    let entries = fs::read_dir(dir).map_err(|e| format!("--out {}: {e}", dir.display()))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("--out {}: {e}", dir.display()))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+        if !is_file || !(name == "run.json" || name.ends_with(".bin")) {
+            return Err(format!(
+                "--out {}: exists and holds `{name}`, which is not a run output; \
+                 not replacing it",
+                dir.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Writes `DIR/NAME.bin` for each buffer and `DIR/run.json`, replacing an earlier run's
+/// DIR. On error nothing has changed.
+pub fn write_run(dir: &Path, record: &RunRecord, buffers: &[(&str, &[u8])]) -> Result<(), String> {
+    check_out_dir(dir)?;
+    for (name, _) in buffers {
+        let plain = !name.is_empty() && name.chars().all(|c| c == '_' || c.is_ascii_alphanumeric());
+        if !plain {
+            return Err(format!("`{name}` cannot name an output file"));
+        }
+    }
+    let json = serde_json::to_string_pretty(record).map_err(|e| e.to_string())? + "\n";
+    let created = create_parents(dir)?;
+    let tmp = sibling(dir, "tmp");
+    let result = fill(&tmp, &json, buffers).and_then(|()| swap_in(&tmp, dir));
+    if let Err(e) = result {
+        let _ = fs::remove_dir_all(&tmp);
+        for p in created.iter().rev() {
+            let _ = fs::remove_dir(p);
+        }
+        return Err(format!("--out {}: {e}", dir.display()));
+    }
+    Ok(())
+}
+
+/// Creates DIR's missing ancestors; returns them, outermost first, so a failure can
+/// remove exactly those.
+fn create_parents(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut missing = Vec::new();
+    let mut p = dir.parent();
+    while let Some(q) = p.filter(|q| !q.as_os_str().is_empty() && !q.exists()) {
+        missing.push(q.to_path_buf());
+        p = q.parent();
+    }
+    missing.reverse();
+    for (i, m) in missing.iter().enumerate() {
+        if let Err(e) = fs::create_dir(m) {
+            for made in missing[..i].iter().rev() {
+                let _ = fs::remove_dir(made);
+            }
+            return Err(format!("cannot create {}: {e}", m.display()));
+        }
+    }
+    Ok(missing)
+}
+
+fn sibling(dir: &Path, what: &str) -> PathBuf {
+    static N: AtomicU64 = AtomicU64::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    let base = dir.file_name().unwrap_or_default().to_string_lossy();
+    let name = format!(".{base}.{what}-{}-{n}", std::process::id());
+    dir.with_file_name(name)
+}
+
+fn fill(tmp: &Path, json: &str, buffers: &[(&str, &[u8])]) -> Result<(), String> {
+    fs::create_dir(tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
+    for (name, bytes) in buffers {
+        write_file(&tmp.join(format!("{name}.bin")), bytes)?;
+    }
+    write_file(&tmp.join("run.json"), json.as_bytes())
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let mut f = fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    f.write_all(bytes)
+        .and_then(|()| f.sync_all())
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn swap_in(tmp: &Path, dir: &Path) -> Result<(), String> {
+    if fs::symlink_metadata(dir).is_err() {
+        return fs::rename(tmp, dir).map_err(|e| format!("cannot rename into place: {e}"));
+    }
+    let old = sibling(dir, "old");
+    fs::rename(dir, &old).map_err(|e| format!("cannot move the old folder aside: {e}"))?;
+    if let Err(e) = fs::rename(tmp, dir) {
+        let _ = fs::rename(&old, dir);
+        return Err(format!("cannot rename into place: {e}"));
+    }
+    // The new outputs are in place; a leftover hidden old folder is only untidy.
+    let _ = fs::remove_dir_all(&old);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("ohls-out-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn record() -> RunRecord {
+        RunRecord {
+            kernel: "vadd".into(),
+            engine: "pocl".into(),
+            global: vec![4],
+            local: vec![2],
+            args: vec!["a".into(), "n".into()],
+            cycles: None,
+        }
+    }
+
+    fn listing(d: &Path) -> Vec<String> {
+        let mut v: Vec<String> = fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn writes_buffers_and_run_json() {
+        let root = scratch("write");
+        let out = root.join("deep/er/out");
+        write_run(&out, &record(), &[("a", &[1, 2, 3])]).unwrap();
+        assert_eq!(fs::read(out.join("a.bin")).unwrap(), vec![1, 2, 3]);
+        let json: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+        assert_eq!(json["kernel"], "vadd");
+        assert_eq!(json["engine"], "pocl");
+        assert_eq!(json["local"], serde_json::json!([2]));
+        assert_eq!(json["args"], serde_json::json!(["a", "n"]));
+        assert!(json.get("cycles").is_none());
+        assert_eq!(listing(&root.join("deep/er")), vec!["out"]);
+        // A second run replaces the first one's folder whole: stale files go.
+        write_run(&out, &record(), &[("b", &[9])]).unwrap();
+        assert_eq!(listing(&out), vec!["b.bin", "run.json"]);
+        assert_eq!(listing(&root.join("deep/er")), vec!["out"]);
+        fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn refuses_to_replace_foreign_folders_and_files() {
+        let root = scratch("foreign");
+        let out = root.join("out");
+        fs::create_dir(&out).unwrap();
+        fs::write(out.join("notes.txt"), "mine").unwrap();
+        let e = write_run(&out, &record(), &[("a", &[1])]).unwrap_err();
+        assert!(e.contains("holds `notes.txt`"), "{e}");
+        assert_eq!(listing(&out), vec!["notes.txt"]);
+        let file = root.join("file");
+        fs::write(&file, "x").unwrap();
+        assert!(write_run(&file, &record(), &[])
+            .unwrap_err()
+            .contains("not a folder"));
+        assert_eq!(fs::read_to_string(&file).unwrap(), "x");
+        assert_eq!(listing(&root), vec!["file", "out"]);
+        fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_failure_leaves_nothing() {
+        let root = scratch("fail");
+        let out = root.join("new/out");
+        let e = write_run(&out, &record(), &[("../x", &[1])]).unwrap_err();
+        assert!(e.contains("cannot name an output file"), "{e}");
+        assert!(listing(&root).is_empty());
+        // A failure while writing: a file name longer than the file system allows.
+        let long = "a".repeat(300);
+        let e = write_run(&out, &record(), &[(long.as_str(), &[1])]).unwrap_err();
+        assert!(e.contains("--out"), "{e}");
+        assert!(listing(&root).is_empty(), "{:?}", listing(&root));
+        fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn existing_run_output_kept_on_failure() {
+        let root = scratch("keep");
+        let out = root.join("out");
+        write_run(&out, &record(), &[("a", &[7])]).unwrap();
+        let long = "b".repeat(300);
+        assert!(write_run(&out, &record(), &[(long.as_str(), &[1])]).is_err());
+        assert_eq!(listing(&out), vec!["a.bin", "run.json"]);
+        assert_eq!(fs::read(out.join("a.bin")).unwrap(), vec![7]);
+        assert_eq!(listing(&root), vec!["out"]);
+        fs::remove_dir_all(&root).unwrap();
+    }
+}
