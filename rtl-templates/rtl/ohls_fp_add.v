@@ -122,7 +122,12 @@ module ohls_fp_add #(
   // ---- add or subtract magnitudes (x >= y, so the difference is never negative)
   wire [27:0] xw3 = {1'b0, mx3, 3'b000};
   wire [27:0] yw3 = {1'b0, y_al3};
-  wire [27:0] sum3 = eff_sub3 ? (xw3 - yw3) : (xw3 + yw3);
+  // One adder for both: x + ~y + 1 subtracts; the +1 enters as a carry through an extra
+  // low bit ({x,1} + {~y,1} carries exactly eff_sub into bit 1).
+  wire [27:0] yx3 = yw3 ^ {28{eff_sub3}};
+  wire [28:0] sumc3 = {xw3, 1'b1} + {yx3, eff_sub3};
+  wire [27:0] sum3 = sumc3[28:1];
+  wire        unused_carry_in = sumc3[0];
 
   wire        xs4, eff_sub4, nan4, inf4, v4;
   wire [ 7:0] ex4;
