@@ -135,7 +135,7 @@ pub fn layout_struct(fields: &[FieldSpec], rec: RecordAttrs) -> RecordLayout {
                 if w == 0 {
                     // A zero-width bit-field closes the current unit of its type.
                     bits = round_up(bits, unit);
-                } else if !packed && bits / unit != (bits + w as u64 - 1) / unit {
+                } else if !packed && bits / unit != bits.saturating_add(w as u64 - 1) / unit {
                     bits = round_up(bits, unit);
                 }
                 if let Some(n) = f.aligned {
@@ -147,7 +147,7 @@ pub fn layout_struct(fields: &[FieldSpec], rec: RecordAttrs) -> RecordLayout {
                     bit_offset: Some((bits % 8) as u32),
                     bit_width: Some(w),
                 });
-                bits += w as u64;
+                bits = bits.saturating_add(w as u64);
                 if f.named && w > 0 {
                     align = align.max(a);
                 }

@@ -2,7 +2,6 @@
 //! rules and layout attributes), function prototypes and the symbols they declare.
 
 use crate::frontend::ast::{DeclSpecs, Declaration, InitDeclarator, StorageClass};
-use crate::frontend::layout::MAX_ALIGN;
 use crate::frontend::types::{AddrSpace, FunctionType, Type};
 
 use super::attrs::{AttrSite, DeclAttrs};
@@ -184,7 +183,7 @@ impl Checker<'_> {
             .unwrap_or(if a.packed { 1 } else { lay.align });
         let sym = &mut self.symbols[sid.0 as usize];
         sym.ty = res.ty;
-        sym.align = align.min(MAX_ALIGN.max(align));
+        sym.align = align;
     }
 
     /// The address space of a variable, with OpenCL C 1.2's placement rules.

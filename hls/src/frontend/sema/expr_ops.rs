@@ -29,7 +29,7 @@ impl Checker<'_> {
         self.error(span, msg);
     }
 
-    fn to_bool(&mut self, e: &Expr, t: &Type) {
+    fn compare_to_zero(&mut self, e: &Expr, t: &Type) {
         if is_scalar(t) {
             self.convert(e, t, &Type::Scalar(Scalar::Bool));
         }
@@ -87,7 +87,7 @@ impl Checker<'_> {
                     );
                     return None;
                 }
-                self.to_bool(x, &t);
+                self.compare_to_zero(x, &t);
                 let v = self.value_of(x).map(|v| (v == 0) as i128);
                 self.set_value(e, v);
                 Some(Type::int())
@@ -238,8 +238,8 @@ impl Checker<'_> {
                 self.bad_operands(span, tl, tr);
                 return None;
             }
-            self.to_bool(l, tl);
-            self.to_bool(r, tr);
+            self.compare_to_zero(l, tl);
+            self.compare_to_zero(r, tr);
             return Some((Type::int(), Type::int(), Scalar::Bool));
         }
         if let (Type::Pointer(_), _) | (_, Type::Pointer(_)) = (tl, tr) {
@@ -460,7 +460,7 @@ impl Checker<'_> {
             );
             return None;
         }
-        self.to_bool(c, &tc);
+        self.compare_to_zero(c, &tc);
         let res = if arith_view(&ta).is_some() && arith_view(&tb).is_some() {
             match common_arith(&ta, &tb) {
                 Ok(t) => t,

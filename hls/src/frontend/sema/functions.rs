@@ -53,7 +53,7 @@ impl Checker<'_> {
         });
         self.scopes.push();
         let mut params = Vec::new();
-        let has_params = !(ft.params.is_empty() && !f.params().is_empty());
+        let has_params = !ft.params.is_empty() || f.params().is_empty();
         if has_params {
             for (i, p) in f.params().iter().enumerate() {
                 if let Some(s) = self.param(fid, i as u32, p, is_kernel) {

@@ -15,6 +15,45 @@ struct Slot {
     offset: u64,
 }
 
+/// The sub-objects of an aggregate; array elements are produced on demand so a huge
+/// array with a short initializer costs nothing.
+enum Slots {
+    Elems {
+        ty: Type,
+        base: u64,
+        step: u64,
+        count: u64,
+    },
+    List(Vec<Slot>),
+}
+
+impl Slots {
+    fn len(&self) -> u64 {
+        match self {
+            Slots::Elems { count, .. } => *count,
+            Slots::List(v) => v.len() as u64,
+        }
+    }
+
+    fn get(&self, k: u64) -> Option<Slot> {
+        match self {
+            Slots::Elems {
+                ty,
+                base,
+                step,
+                count,
+            } => (k < *count).then(|| Slot {
+                ty: ty.clone(),
+                offset: base.saturating_add(k.saturating_mul(*step)),
+            }),
+            Slots::List(v) => v.get(k as usize).map(|s| Slot {
+                ty: s.ty.clone(),
+                offset: s.offset,
+            }),
+        }
+    }
+}
+
 impl Checker<'_> {
     /// Checks the initializer of a variable of type `ty`; returns the completed type
     /// (an array declared `[]` takes its length from the initializer).
@@ -76,42 +115,44 @@ impl Checker<'_> {
     }
 
     /// The sub-objects of an aggregate in initialization order; `len` for `[]` arrays.
-    fn slots(&self, ty: &Type, base: u64, len: u64) -> Vec<Slot> {
+    fn slots(&self, ty: &Type, base: u64, len: u64) -> Slots {
         match ty {
             Type::Array(elem, n) => {
-                let esz = self.layout_of(elem).map_or(0, |l| l.size);
-                (0..n.unwrap_or(len))
-                    .map(|i| Slot {
-                        ty: (**elem).clone(),
-                        offset: base + i * esz,
-                    })
-                    .collect()
+                let step = self.layout_of(elem).map_or(0, |l| l.size);
+                Slots::Elems {
+                    ty: (**elem).clone(),
+                    base,
+                    step,
+                    count: n.unwrap_or(len),
+                }
             }
-            Type::Vector(s, n) => (0..*n as u64)
-                .map(|i| Slot {
-                    ty: Type::Scalar(*s),
-                    offset: base + i * s.size() as u64,
-                })
-                .collect(),
+            Type::Vector(s, n) => Slots::Elems {
+                ty: Type::Scalar(*s),
+                base,
+                step: s.size() as u64,
+                count: *n as u64,
+            },
             Type::Record(r) => match self.records.get(r.0 as usize) {
                 Some(rec) => {
                     let union = rec.kind == crate::frontend::ast::RecordKind::Union;
                     let fields = rec.fields.iter().filter(|f| f.name.is_some());
                     let take = if union { 1 } else { usize::MAX };
-                    fields
-                        .take(take)
-                        .map(|f| Slot {
-                            ty: f.ty.clone(),
-                            offset: base + f.offset,
-                        })
-                        .collect()
+                    Slots::List(
+                        fields
+                            .take(take)
+                            .map(|f| Slot {
+                                ty: f.ty.clone(),
+                                offset: base + f.offset,
+                            })
+                            .collect(),
+                    )
                 }
-                None => Vec::new(),
+                None => Slots::List(Vec::new()),
             },
-            _ => vec![Slot {
+            _ => Slots::List(vec![Slot {
                 ty: ty.clone(),
                 offset: base,
-            }],
+            }]),
         }
     }
 
@@ -132,8 +173,8 @@ impl Checker<'_> {
         };
         let slots = self.slots(ty, base, unsized_len);
         let mut i = 0;
-        let mut cursor = 0usize;
-        let mut max = 0usize;
+        let mut cursor = 0u64;
+        let mut max = 0u64;
         while i < items.len() {
             if let Some(first) = items[i].0.first() {
                 match self.designate(ty, first, &slots) {
@@ -168,7 +209,7 @@ impl Checker<'_> {
             max = max.max(cursor);
         }
         match ty {
-            Type::Array(elem, None) => Some(Type::Array(elem.clone(), Some(max as u64))),
+            Type::Array(elem, None) => Some(Type::Array(elem.clone(), Some(max))),
             _ => Some(ty.clone()),
         }
     }
@@ -202,23 +243,26 @@ impl Checker<'_> {
                     return;
                 }
                 // Brace elision: the aggregate takes as many of the following items as it has slots.
-                for s in self.slots(ty, offset, 0) {
+                let slots = self.slots(ty, offset, 0);
+                let mut k = 0;
+                while let Some(s) = slots.get(k) {
                     if *i >= items.len() || !items[*i].0.is_empty() {
                         break;
                     }
                     self.init_slot(&s.ty, s.offset, items, i, out);
+                    k += 1;
                 }
             }
         }
     }
 
     /// The slot index a designator names.
-    fn designate(&mut self, ty: &Type, d: &Designator, slots: &[Slot]) -> Option<usize> {
+    fn designate(&mut self, ty: &Type, d: &Designator, slots: &Slots) -> Option<u64> {
         match (d, ty) {
             (Designator::Index(e), Type::Array(..) | Type::Vector(..)) => {
                 self.rvalue(e)?;
                 match self.value_of(e) {
-                    Some(v) if v >= 0 && (v as usize) < slots.len() => Some(v as usize),
+                    Some(v) if v >= 0 && (v as u64) < slots.len() => Some(v as u64),
                     Some(v) => {
                         self.error(
                             e.span,
@@ -247,7 +291,7 @@ impl Checker<'_> {
                         format!("field designator '{}' does not refer to any field", f.name),
                     );
                 }
-                pos
+                pos.map(|p| p as u64)
             }
             (Designator::Index(e), _) => {
                 self.error(e.span, "array designator used on a non-array type");

@@ -408,3 +408,132 @@ fn fp_contract_is_recorded_and_builtins_resolved() {
         .iter()
         .any(|i| matches!(&i.callee, Some(super::Callee::Builtin(s)) if s.name == "fma")));
 }
+
+fn init_of(p: &Program, name: &str) -> Vec<(u64, String)> {
+    let d = p
+        .decl_symbols
+        .iter()
+        .position(|s| s.is_some_and(|s| p.symbol(s).name == name))
+        .expect("declarator");
+    let mut v: Vec<(u64, String)> = p.inits[&crate::frontend::ast::DeclaratorId(d as u32)]
+        .iter()
+        .map(|e| (e.offset, e.ty.to_string()))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn initializers_flatten_to_offsets() {
+    let p = assert_clean(
+        "struct P { char c; int v[2]; float4 f; };\n\
+         __constant int tab[] = {1, 2, [5] = 6, 7};\n\
+         __kernel void k(__global int *o) {\n\
+         struct P a = { 'x', {1, 2}, (float4)(1.0f) };\n\
+         struct P b = { .f = (float4)(0.0f), .v[1] = 3 };\n\
+         struct P arr[2] = { 1, 2, 3 };\n\
+         char s[] = \"hi\";\n\
+         int big[1 << 28] = {0};\n\
+         o[0] = tab[0] + a.v[0] + b.v[1] + arr[0].c + s[0] + sizeof(s) + big[0];\n}",
+    );
+    let tab = p.symbols.iter().find(|s| s.name == "tab").expect("tab");
+    assert_eq!(tab.ty, Type::Array(Box::new(Type::int()), Some(7)));
+    assert_eq!(
+        init_of(&p, "tab").iter().map(|e| e.0).collect::<Vec<_>>(),
+        vec![0, 4, 20, 24]
+    );
+    assert_eq!(
+        init_of(&p, "a"),
+        vec![
+            (0, "char".into()),
+            (4, "int".into()),
+            (8, "int".into()),
+            (16, "float4".into())
+        ]
+    );
+    assert_eq!(
+        init_of(&p, "b"),
+        vec![(8, "int".into()), (16, "float4".into())]
+    );
+    // Brace elision: 1 -> arr[0].c, 2 and 3 -> arr[0].v[0..2].
+    assert_eq!(
+        init_of(&p, "arr"),
+        vec![(0, "char".into()), (4, "int".into()), (8, "int".into())]
+    );
+    let s = p.symbols.iter().find(|s| s.name == "s").expect("s");
+    assert_eq!(
+        s.ty,
+        Type::Array(Box::new(Type::Scalar(Scalar::Char)), Some(3))
+    );
+    let (line, _) = first_error("__kernel void k(__global int *o) {\n int a[2] = {1, 2, 3};\n}");
+    assert_eq!(line, 2);
+    let (line, _) =
+        first_error("__constant int c;\n__kernel void k(__global int *o) { o[0] = c; }");
+    assert_eq!(line, 1);
+}
+
+#[test]
+fn members_records_and_recursion() {
+    let p = assert_clean(
+        "struct N; struct L { struct N *next; int v; };\nstruct N { struct L l; };\n\
+         __kernel void k(__global struct L *o) {\n struct N n;\n n.l.v = o->v;\n o[1].v = n.l.v;\n}",
+    );
+    assert_eq!(p.kernels[0].params[0].access, "read_write");
+    assert_eq!(p.kernels[0].params[0].kind, "global_buffer");
+    let (line, msg) =
+        first_error("struct S { int a; };\n__kernel void k(__global struct S *o) {\n o->b = 1;\n}");
+    assert_eq!(line, 3, "{msg}");
+    let (line, msg) = first_error(
+        "int b(int x);\nint a(int x) { return b(x); }\nint b(int x) {\n return x ? a(x - 1) : 0;\n}\n\
+         __kernel void k(__global int *o) { o[0] = a(3); }",
+    );
+    assert!(line == 2 || line == 4, "{line} {msg}");
+    let (line, _) = first_error("int f(int a, int b) { return a + b; }\n__kernel void k(__global int *o) {\n o[0] = f(1);\n}");
+    assert_eq!(line, 3);
+}
+
+#[test]
+fn vendor_kernel_attributes() {
+    let p = assert_clean(
+        "__kernel __attribute__((reqd_work_group_size(64, 1, 1))) __attribute__((num_simd_work_items(4)))\n\
+         __attribute__((max_work_group_size(256))) __attribute__((num_compute_units(2, 1)))\n\
+         __attribute__((xcl_pipeline_workitems)) __attribute__((required_num_sub_groups(2)))\n\
+         void k(__global int *o) { o[0] = 1; }",
+    );
+    let a = &p.kernels[0].attrs;
+    assert_eq!(a.num_simd_work_items, Some(4));
+    assert_eq!(a.max_work_group_size, Some([256, 1, 1]));
+    assert_eq!(a.num_compute_units, Some(vec![2, 1]));
+    assert!(a.xcl_pipeline_workitems);
+    assert_eq!(a.required_num_sub_groups, Some(2));
+    assert_eq!(a.vec_type_hint, "int");
+    let (line, _) = first_error(
+        "__kernel __attribute__((reqd_work_group_size(6, 1, 1)))\n__attribute__((num_simd_work_items(4)))\nvoid k(__global int *o) { }",
+    );
+    assert_eq!(line, 2);
+    let (line, _) =
+        first_error("__kernel __attribute__((num_simd_work_items(3))) void k(__global int *o) { }");
+    assert_eq!(line, 1);
+}
+
+#[test]
+fn loop_pragmas_are_validated() {
+    let p = assert_clean(
+        "__kernel void k(__global int *o, int n) {\n\
+         #pragma ivdep safelen(4)\n for (int i = 0; i < n; i++) o[i] = i;\n\
+         #pragma nounroll\n for (int i = 0; i < n; i++) o[i] += 1;\n\
+         #pragma ivdep array(o)\n while (n--) o[n] = 0;\n}",
+    );
+    let loops = &p.kernels[0].loops;
+    assert_eq!(loops[0].ivdep.as_ref().and_then(|i| i.safelen), Some(4));
+    assert_eq!(loops[1].unroll.as_ref().and_then(|u| u.factor), Some(1));
+    let h = &p.loop_hints[&loops[2].stmt];
+    assert_eq!(h.ivdep_arrays, vec!["o".to_string()]);
+    let (line, _) =
+        first_error("__kernel void k(__global int *o) {\n #pragma unroll 4\n o[0] = 1;\n}");
+    assert_eq!(line, 2);
+    let (line, _) = first_error(
+        "__kernel void k(__global int *o, int n) {\n #pragma unroll 0\n for (;;) break;\n}",
+    );
+    assert_eq!(line, 2);
+}
