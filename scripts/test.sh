@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-cargo test --workspace --release 2>&1
+cargo test --workspace 2>&1
