@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use ocl_hls::diag::{Diagnostics, SourceMap};
+use ocl_hls::frontend::parser;
 use ocl_hls::frontend::preprocess::{preprocess, PpOptions};
 use ocl_hls::frontend::sema::{self, Program, SemaOptions, SymbolKind};
 use ocl_hls::frontend::types::Type;
-use ocl_hls::frontend::parser;
 
 /// (definitions, the type to assert on)
 const CASES: &[(&str, &str)] = &[
@@ -88,7 +88,14 @@ fn record_of<'p>(p: &'p Program, ty: &str) -> &'p sema::RecordInfo {
 
 fn clang_accepts(file: &PathBuf) -> Result<(), String> {
     let out = match Command::new("clang")
-        .args(["-cl-std=CL1.2", "-fsyntax-only", "-Xclang", "-finclude-default-header", "-target", "spir64"])
+        .args([
+            "-cl-std=CL1.2",
+            "-fsyntax-only",
+            "-Xclang",
+            "-finclude-default-header",
+            "-target",
+            "spir64",
+        ])
         .arg(file)
         .output()
     {
@@ -110,16 +117,32 @@ fn record_layouts_match_clang() {
     let errs: Vec<String> = diags
         .list
         .iter()
-        .map(|d| format!("{}: {}", d.span.map(|s| sm.location(s)).unwrap_or_default(), d.message))
+        .map(|d| {
+            format!(
+                "{}: {}",
+                d.span.map(|s| sm.location(s)).unwrap_or_default(),
+                d.message
+            )
+        })
         .collect();
-    assert!(!diags.has_errors(), "checker rejected the cases:\n{}", errs.join("\n"));
+    assert!(
+        !diags.has_errors(),
+        "checker rejected the cases:\n{}",
+        errs.join("\n")
+    );
 
     let mut asserts = String::new();
     let mut count = 0;
     for (_, ty) in CASES {
         let r = record_of(&p, ty);
-        asserts += &format!("_Static_assert(sizeof({ty}) == {}, \"sizeof({ty})\");\n", r.size);
-        asserts += &format!("_Static_assert(__alignof__({ty}) == {}, \"alignof({ty})\");\n", r.align);
+        asserts += &format!(
+            "_Static_assert(sizeof({ty}) == {}, \"sizeof({ty})\");\n",
+            r.size
+        );
+        asserts += &format!(
+            "_Static_assert(__alignof__({ty}) == {}, \"alignof({ty})\");\n",
+            r.align
+        );
         for f in &r.fields {
             if let Some(name) = &f.name {
                 asserts += &format!(
@@ -140,4 +163,112 @@ fn record_layouts_match_clang() {
     if let Err(e) = res {
         panic!("clang disagrees with the computed layouts:\n{e}");
     }
+}
+
+/// Bit-field cases: clang refuses bit-fields in OpenCL C, so these are confirmed with
+/// clang's x86-64 C layout, the ABI spir64 shares for the int types used here.
+const BITFIELD_CASES: &[(&str, &str)] = &[
+    (
+        "struct b1 { char a; int b : 3; int c : 30; short d : 5; };",
+        "struct b1",
+    ),
+    ("struct b2 { char a; int : 0; char b; };", "struct b2"),
+    ("struct b3 { int a : 4; int b : 4; char c; };", "struct b3"),
+    (
+        "struct b4 { short a : 9; short b : 9; short c : 9; };",
+        "struct b4",
+    ),
+    ("struct b5 { char a; long b : 40; char c; };", "struct b5"),
+    (
+        "struct __attribute__((packed)) b6 { char a; int b : 30; char c; };",
+        "struct b6",
+    ),
+    ("union b7 { int a : 12; char b; };", "union b7"),
+    ("struct b8 { char a : 3; char b : 6; int c; };", "struct b8"),
+];
+
+#[test]
+fn bit_field_layouts_match_clang_x86_64() {
+    let defs: Vec<&str> = BITFIELD_CASES.iter().map(|c| c.0).collect();
+    let src = defs.join("\n") + "\n";
+    let (p, diags, _) = check(&src);
+    assert!(!diags.has_errors(), "checker rejected the bit-field cases");
+    let mut asserts = String::new();
+    for (_, ty) in BITFIELD_CASES {
+        let r = record_of(&p, ty);
+        asserts += &format!(
+            "_Static_assert(sizeof({ty}) == {}, \"sizeof({ty})\");\n",
+            r.size
+        );
+        asserts += &format!(
+            "_Static_assert(_Alignof({ty}) == {}, \"alignof({ty})\");\n",
+            r.align
+        );
+        for f in r.fields.iter().filter(|f| f.bit_width.is_none()) {
+            if let Some(name) = &f.name {
+                asserts += &format!(
+                    "_Static_assert(__builtin_offsetof({ty}, {name}) == {}, \"offsetof({ty}, {name})\");\n",
+                    f.offset
+                );
+            }
+        }
+        // A bit-field's position is observable through a union with bytes: set the
+        // field to all ones and check that exactly the computed bits are set.
+        let fname = ty.replace(' ', "_");
+        for f in r
+            .fields
+            .iter()
+            .filter(|f| f.bit_width.is_some_and(|w| w > 0))
+        {
+            let (Some(name), Some(bo), Some(w)) = (&f.name, f.bit_offset, f.bit_width) else {
+                continue;
+            };
+            let first = f.offset * 8 + bo as u64;
+            asserts += &format!(
+                "int probe_{fname}_{name}(void) {{ union {{ {ty} s; unsigned char b[sizeof({ty})]; }} u = {{0}}; \
+                 u.s.{name} = -1; for (unsigned i = 0; i < sizeof({ty}) * 8; i++) {{ int on = (u.b[i / 8] >> (i % 8)) & 1; \
+                 if (on != (i >= {first}u && i < {first}u + {w}u)) return 0; }} return 1; }}\n"
+            );
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("ocl-hls-bitfield-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("bitfields.c");
+    let probes: Vec<String> = asserts
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("int ")
+                .and_then(|x| x.split('(').next())
+                .map(|n| n.to_string())
+        })
+        .collect();
+    let main = format!(
+        "int main(void) {{ int ok = 1; {} return ok ? 0 : 1; }}\n",
+        probes
+            .iter()
+            .map(|p| format!("ok &= {p}();"))
+            .collect::<String>()
+    );
+    std::fs::write(&file, format!("{src}\n{asserts}\n{main}")).expect("write");
+    let exe = dir.join("bitfields");
+    let out = Command::new("clang")
+        .args(["-target", "x86_64-linux-gnu", "-O0", "-o"])
+        .arg(&exe)
+        .arg(&file)
+        .output();
+    let out = match out {
+        Ok(o) => o,
+        Err(_) => panic!("clang not found: run `bash scripts/install-deps.sh`"),
+    };
+    assert!(
+        out.status.success(),
+        "clang disagrees:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = Command::new(&exe).status().expect("run probe");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        run.success(),
+        "a bit-field is not where the checker placed it"
+    );
 }
