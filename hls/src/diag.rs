@@ -132,9 +132,17 @@ impl SourceMap {
         }
     }
 
-    pub fn add_file(&mut self, name: impl Into<String>, path: impl AsRef<Path>, text: String) -> FileId {
-        self.files
-            .push(SourceFile::new(name.into(), path.as_ref().to_path_buf(), text));
+    pub fn add_file(
+        &mut self,
+        name: impl Into<String>,
+        path: impl AsRef<Path>,
+        text: String,
+    ) -> FileId {
+        self.files.push(SourceFile::new(
+            name.into(),
+            path.as_ref().to_path_buf(),
+            text,
+        ));
         FileId(self.files.len() as u32 - 1)
     }
 
@@ -394,7 +402,13 @@ mod tests {
             expansion: e,
         };
         let text = render(&sm, &Diagnostic::error(tok, "undeclared 'y'"));
-        assert!(text.starts_with("m.cl:2:9: error: undeclared 'y'"), "{text}");
-        assert!(text.contains("m.cl:1:13: note: expanded from macro 'BAD'"), "{text}");
+        assert!(
+            text.starts_with("m.cl:2:9: error: undeclared 'y'"),
+            "{text}"
+        );
+        assert!(
+            text.contains("m.cl:1:13: note: expanded from macro 'BAD'"),
+            "{text}"
+        );
     }
 }

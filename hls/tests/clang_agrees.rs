@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const INSTALL: &str = "clang not found: run `bash scripts/install-deps.sh` (apt-get install -y clang)";
+const INSTALL: &str =
+    "clang not found: run `bash scripts/install-deps.sh` (apt-get install -y clang)";
 
 fn kernel_dirs() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -67,7 +68,12 @@ fn clang_accepts(file: &Path, dir: &Path) -> Result<(), String> {
     let stripped = dir.join(file.file_name().unwrap());
     std::fs::write(&stripped, strip_cxx_attributes(&src)).map_err(|e| e.to_string())?;
     let out = Command::new("clang")
-        .args(["-cl-std=CL1.2", "-fsyntax-only", "-Xclang", "-finclude-default-header"])
+        .args([
+            "-cl-std=CL1.2",
+            "-fsyntax-only",
+            "-Xclang",
+            "-finclude-default-header",
+        ])
         .args(["-Wno-unknown-pragmas", "-Wno-unknown-attributes"])
         .arg("-I")
         .arg(file.parent().unwrap())
@@ -99,8 +105,12 @@ fn clang_accepts_every_kernel_we_accept() {
         let we_accept = !ours.has_errors();
         match clang_accepts(f, &dir) {
             Err(e) if e == INSTALL => panic!("{INSTALL}"),
-            Ok(()) if !we_accept => disagreements.push(format!("{}: clang accepts, we reject", f.display())),
-            Err(e) if we_accept => disagreements.push(format!("{}: we accept, clang rejects:\n{e}", f.display())),
+            Ok(()) if !we_accept => {
+                disagreements.push(format!("{}: clang accepts, we reject", f.display()))
+            }
+            Err(e) if we_accept => {
+                disagreements.push(format!("{}: we accept, clang rejects:\n{e}", f.display()))
+            }
             _ => {}
         }
     }

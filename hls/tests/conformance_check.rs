@@ -35,7 +35,11 @@ fn check(file: &Path, extra: &[&str]) -> (bool, String, String) {
 #[test]
 fn every_conformance_kernel_is_accepted_without_errors() {
     let files = cl_files(&shared().join("kernels"));
-    assert!(files.len() >= 19, "expected the shared kernels, found {}", files.len());
+    assert!(
+        files.len() >= 19,
+        "expected the shared kernels, found {}",
+        files.len()
+    );
     let mut failures = Vec::new();
     for f in &files {
         let (ok, stdout, stderr) = check(f, &[]);
@@ -43,14 +47,21 @@ fn every_conformance_kernel_is_accepted_without_errors() {
             failures.push(format!("{}:\n{stderr}{stdout}", f.display()));
         }
     }
-    assert!(failures.is_empty(), "rejected kernels:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "rejected kernels:\n{}",
+        failures.join("\n")
+    );
 }
 
 /// The line an invalid file's first comment names, and whether it is a warning.
 fn expectation(file: &Path) -> (u32, bool) {
     let text = std::fs::read_to_string(file).expect("read");
     let first = text.lines().next().unwrap_or_default();
-    for (key, warn) in [("expect-error-line:", false), ("expect-warning-line:", true)] {
+    for (key, warn) in [
+        ("expect-error-line:", false),
+        ("expect-warning-line:", true),
+    ] {
         if let Some(rest) = first.split(key).nth(1) {
             return (rest.trim().parse().expect("line number"), warn);
         }
@@ -68,9 +79,9 @@ fn every_invalid_file_is_diagnosed_at_its_line() {
         let name = f.file_name().unwrap().to_string_lossy().into_owned();
         let (ok, _, stderr) = check(f, &[]);
         let want = if warn { "warning" } else { "error" };
-        let located = stderr.lines().any(|l| {
-            l.contains(&format!("{name}:{line}:")) && l.contains(&format!(": {want}: "))
-        });
+        let located = stderr
+            .lines()
+            .any(|l| l.contains(&format!("{name}:{line}:")) && l.contains(&format!(": {want}: ")));
         // The first error of a rejected file must be the expected one, not a follow-on.
         let first_error_ok = warn
             || stderr
@@ -95,7 +106,10 @@ fn json_summary_describes_kernel_attributes_and_loops() {
     assert_eq!(v["ok"], true);
     let k = &v["kernels"][0];
     assert_eq!(k["name"], "fir");
-    assert_eq!(k["attrs"]["reqd_work_group_size"], serde_json::json!([1, 1, 1]));
+    assert_eq!(
+        k["attrs"]["reqd_work_group_size"],
+        serde_json::json!([1, 1, 1])
+    );
     assert_eq!(k["attrs"]["vec_type_hint"], "int");
     assert_eq!(k["attrs"]["vec_type_hint_explicit"], false);
     let loops = k["loops"].as_array().expect("loops");
@@ -131,10 +145,17 @@ fn text_summary_lists_parameters_and_defaulted_attributes() {
     let (ok, stdout, _) = check(&shared().join("kernels/ndrange3d.cl"), &[]);
     assert!(ok);
     assert!(stdout.contains("kernel grid3d"), "{stdout}");
-    let has = |words: &str| stdout.lines().any(|l| l.split_whitespace().collect::<Vec<_>>().join(" ") == words);
+    let has = |words: &str| {
+        stdout
+            .lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>().join(" ") == words)
+    };
     assert!(has("work_group_size_hint (4, 4, 2)"), "{stdout}");
     assert!(has("vec_type_hint int (default)"), "{stdout}");
-    assert!(has("base __global const int * global buffer read endian(host)"), "{stdout}");
+    assert!(
+        has("base __global const int * global buffer read endian(host)"),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -11,17 +11,97 @@ use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRu
 
 /// Fragments that stress the preprocessor, the parser and the checker.
 const FRAGMENTS: &[&str] = &[
-    "(", ")", "{", "}", "[", "]", "[[", "]]", ";", ",", "*", "&", "=", "?", ":", "...", "##", "#",
-    "\\\n", "/*", "*/", "//", "\"", "'", "0x", "1e", "0x1p", "1.0h", "99999999999999999999",
-    "__attribute__((", "aligned(", "packed", "[[cl::unroll_hint(", "[[cl::ivdep(", "#pragma unroll\n",
-    "#pragma ivdep safelen(", "#define X X\n", "#define F(a) F(a) a ## a #a\nF(F(1))\n",
-    "#if 1/0\n#endif\n", "#if\n", "#endif\n", "#else\n", "#include \"nowhere.h\"\n",
-    "#include \"../../../../etc/passwd\"\n", "float4", "(float4)(", "(float3)(1,2)", ".xyzw", ".s0123456789abcdef",
-    ".lo.hi.even.odd", "struct", "union", "enum", "typedef", "kernel", "__kernel", "half", "double",
-    "__local", "__constant", "__global", "sizeof", "vec_step", "__alignof__", "return", "goto", "switch",
-    "case 1:", "default:", "while(1)", "for(;;)", "do", "break;", "continue;", "barrier(", "vload4(",
-    "convert_int_sat_rte(", "as_float(", "select(", "atomic_inc(", "int x = x;", "f(f(f(", "é", "\0",
-    "\r\n", "\t", "0", "-2147483648", "1 << 63", "/ 0", "% 0",
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    "[[",
+    "]]",
+    ";",
+    ",",
+    "*",
+    "&",
+    "=",
+    "?",
+    ":",
+    "...",
+    "##",
+    "#",
+    "\\\n",
+    "/*",
+    "*/",
+    "//",
+    "\"",
+    "'",
+    "0x",
+    "1e",
+    "0x1p",
+    "1.0h",
+    "99999999999999999999",
+    "__attribute__((",
+    "aligned(",
+    "packed",
+    "[[cl::unroll_hint(",
+    "[[cl::ivdep(",
+    "#pragma unroll\n",
+    "#pragma ivdep safelen(",
+    "#define X X\n",
+    "#define F(a) F(a) a ## a #a\nF(F(1))\n",
+    "#if 1/0\n#endif\n",
+    "#if\n",
+    "#endif\n",
+    "#else\n",
+    "#include \"nowhere.h\"\n",
+    "#include \"../../../../etc/passwd\"\n",
+    "float4",
+    "(float4)(",
+    "(float3)(1,2)",
+    ".xyzw",
+    ".s0123456789abcdef",
+    ".lo.hi.even.odd",
+    "struct",
+    "union",
+    "enum",
+    "typedef",
+    "kernel",
+    "__kernel",
+    "half",
+    "double",
+    "__local",
+    "__constant",
+    "__global",
+    "sizeof",
+    "vec_step",
+    "__alignof__",
+    "return",
+    "goto",
+    "switch",
+    "case 1:",
+    "default:",
+    "while(1)",
+    "for(;;)",
+    "do",
+    "break;",
+    "continue;",
+    "barrier(",
+    "vload4(",
+    "convert_int_sat_rte(",
+    "as_float(",
+    "select(",
+    "atomic_inc(",
+    "int x = x;",
+    "f(f(f(",
+    "é",
+    "\0",
+    "\r\n",
+    "\t",
+    "0",
+    "-2147483648",
+    "1 << 63",
+    "/ 0",
+    "% 0",
 ];
 
 #[derive(Clone, Debug)]
@@ -36,7 +116,8 @@ fn mutation() -> impl Strategy<Value = Mutation> {
     prop_oneof![
         (0.0..1.0f64, 1usize..40).prop_map(|(at, len)| Mutation::Delete { at, len }),
         (0.0..1.0f64, 1usize..200).prop_map(|(at, len)| Mutation::Duplicate { at, len }),
-        (0.0..1.0f64, 0..FRAGMENTS.len()).prop_map(|(at, fragment)| Mutation::Insert { at, fragment }),
+        (0.0..1.0f64, 0..FRAGMENTS.len())
+            .prop_map(|(at, fragment)| Mutation::Insert { at, fragment }),
         (0.0..1.0f64, 0.0..1.0f64, 1usize..30).prop_map(|(a, b, len)| Mutation::Swap { a, b, len }),
     ]
 }
@@ -78,7 +159,10 @@ fn corpus() -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance");
     let mut v = Vec::new();
     for sub in ["kernels", "invalid"] {
-        for e in std::fs::read_dir(root.join(sub)).expect("shared conformance folder").flatten() {
+        for e in std::fs::read_dir(root.join(sub))
+            .expect("shared conformance folder")
+            .flatten()
+        {
             let p = e.path();
             if p.extension().is_some_and(|x| x == "cl") {
                 v.push((
@@ -118,8 +202,14 @@ fn check_with_deadline(name: String, text: String) -> Result<(), String> {
 fn frontend_survives_mutated_kernels() {
     let corpus = corpus();
     assert!(!corpus.is_empty());
-    let cases: u32 = std::env::var("OCL_HLS_FUZZ_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(5000);
-    let seed: u64 = std::env::var("OCL_HLS_FUZZ_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x0c1_4115);
+    let cases: u32 = std::env::var("OCL_HLS_FUZZ_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5000);
+    let seed: u64 = std::env::var("OCL_HLS_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0x0c1_4115);
     let mut seed_bytes = [0u8; 32];
     seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
     let config = Config {
@@ -127,7 +217,10 @@ fn frontend_survives_mutated_kernels() {
         failure_persistence: None,
         ..Config::default()
     };
-    let mut runner = TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes));
+    let mut runner = TestRunner::new_with_rng(
+        config,
+        TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes),
+    );
     let strategy = (0..corpus.len(), proptest::collection::vec(mutation(), 1..8));
     let result = runner.run(&strategy, |(file, muts)| {
         let (name, text) = &corpus[file];

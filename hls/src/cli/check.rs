@@ -37,10 +37,7 @@ pub fn run(args: &CheckArgs) -> u8 {
         _ => &[],
     };
     if args.json {
-        println!(
-            "{}",
-            summary::json(&args.source.file, &checked, kernels)
-        );
+        println!("{}", summary::json(&args.source.file, &checked, kernels));
     } else if errors == 0 {
         print!("{}", summary::text(&args.source.file, kernels));
     }

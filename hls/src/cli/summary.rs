@@ -16,7 +16,11 @@ pub fn counts(errors: usize, warnings: usize) -> String {
     match (errors, warnings) {
         (0, w) => format!("{} generated.", plural(w, "warning")),
         (e, 0) => format!("{} generated.", plural(e, "error")),
-        (e, w) => format!("{} and {} generated.", plural(e, "error"), plural(w, "warning")),
+        (e, w) => format!(
+            "{} and {} generated.",
+            plural(e, "error"),
+            plural(w, "warning")
+        ),
     }
 }
 
@@ -31,7 +35,13 @@ fn dims(d: &Option<[u64; 3]>) -> String {
 fn table(out: &mut String, indent: &str, rows: &[Vec<String>]) {
     let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
     let widths: Vec<usize> = (0..cols)
-        .map(|c| rows.iter().filter_map(|r| r.get(c)).map(|s| s.chars().count()).max().unwrap_or(0))
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
         .collect();
     for r in rows {
         let mut line = String::from(indent);
@@ -67,7 +77,11 @@ fn loop_row(l: &LoopInfo) -> Vec<String> {
         format!("{} in {}", l.kind, l.function),
         format!("unroll: {unroll}"),
         format!("ivdep: {ivdep}"),
-        if l.pipeline { "pipeline".into() } else { String::new() },
+        if l.pipeline {
+            "pipeline".into()
+        } else {
+            String::new()
+        },
     ]
 }
 
@@ -101,7 +115,10 @@ pub fn text(file: &Path, kernels: &[KernelInfo]) -> String {
             rows.push(vec!["required_num_sub_groups".into(), n.to_string()]);
         }
         if a.max_work_group_size.is_some() {
-            rows.push(vec!["max_work_group_size".into(), dims(&a.max_work_group_size)]);
+            rows.push(vec![
+                "max_work_group_size".into(),
+                dims(&a.max_work_group_size),
+            ]);
         }
         if let Some(n) = a.num_simd_work_items {
             rows.push(vec!["num_simd_work_items".into(), n.to_string()]);
@@ -118,7 +135,13 @@ pub fn text(file: &Path, kernels: &[KernelInfo]) -> String {
         }
         table(&mut out, "    ", &rows);
         let _ = writeln!(out, "  parameters");
-        let mut rows = vec![vec!["name".into(), "type".into(), "kind".into(), "access".into(), "notes".into()]];
+        let mut rows = vec![vec![
+            "name".into(),
+            "type".into(),
+            "kind".into(),
+            "access".into(),
+            "notes".into(),
+        ]];
         for p in &k.params {
             let mut notes = Vec::new();
             // Device byte order is the default; only the exception is worth a note.
@@ -132,7 +155,11 @@ pub fn text(file: &Path, kernels: &[KernelInfo]) -> String {
                 p.name.clone(),
                 p.ty.clone(),
                 p.kind.replace('_', " "),
-                if p.access == "none" { "-".to_string() } else { p.access.replace('_', " ") },
+                if p.access == "none" {
+                    "-".to_string()
+                } else {
+                    p.access.replace('_', " ")
+                },
                 notes.join(" "),
             ]);
         }
@@ -180,7 +207,12 @@ pub fn json(file: &Path, checked: &Checked, kernels: &[KernelInfo]) -> String {
         })
         .collect();
     let errors = checked.diags.error_count();
-    let warnings = checked.diags.list.iter().filter(|d| d.severity == Severity::Warning).count();
+    let warnings = checked
+        .diags
+        .list
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .count();
     let v = json!({
         "file": file.display().to_string(),
         "ok": errors == 0,

@@ -365,7 +365,10 @@ pub enum ExprKind {
     },
     /// A floating constant. `text` is the spelling without the suffix, so the checker can
     /// round it once, straight to the target type.
-    FloatLit { text: String, suffix: FloatSuffix },
+    FloatLit {
+        text: String,
+        suffix: FloatSuffix,
+    },
     CharLit(i64),
     StrLit(Vec<u8>),
     Ident(Ident),

@@ -11,7 +11,6 @@ pub mod sema;
 pub mod token;
 pub mod types;
 
-
 /// Stack for the thread the frontend runs on: parsing and checking recurse over the tree,
 /// and hostile input may nest deeply (the parser bounds nesting at a depth this covers).
 pub const FRONTEND_STACK: usize = 256 << 20;

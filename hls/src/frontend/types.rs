@@ -304,9 +304,18 @@ mod tests {
 
     #[test]
     fn builtin_names() {
-        assert_eq!(builtin_type_from_name("float4"), Some(Type::Vector(Scalar::Float, 4)));
-        assert_eq!(builtin_type_from_name("uchar16"), Some(Type::Vector(Scalar::UChar, 16)));
-        assert_eq!(builtin_type_from_name("int"), Some(Type::Scalar(Scalar::Int)));
+        assert_eq!(
+            builtin_type_from_name("float4"),
+            Some(Type::Vector(Scalar::Float, 4))
+        );
+        assert_eq!(
+            builtin_type_from_name("uchar16"),
+            Some(Type::Vector(Scalar::UChar, 16))
+        );
+        assert_eq!(
+            builtin_type_from_name("int"),
+            Some(Type::Scalar(Scalar::Int))
+        );
         assert_eq!(builtin_type_from_name("float5"), None);
         assert_eq!(builtin_type_from_name("bool2"), None);
         assert_eq!(builtin_type_from_name("floaty"), None);

@@ -9,7 +9,10 @@ pub mod print;
 pub mod ty;
 pub mod verify;
 
-pub use op::{AtomicOp, Base, BinOp, Block, BuiltinCall, CmpOp, Conv, Edge, Op, OpId, OpKind, Round, UnOp, WorkItemFn};
+pub use op::{
+    AtomicOp, Base, BinOp, Block, BuiltinCall, CmpOp, Conv, Edge, Op, OpId, OpKind, Round, UnOp,
+    WorkItemFn,
+};
 pub use ty::Ty;
 
 use crate::diag::Span;
@@ -195,8 +198,10 @@ impl Kernel {
     /// Whether the kernel synchronises work-items (and so needs the work-item loop
     /// transformation rather than one loop over all work-items).
     pub fn has_barrier(&self) -> bool {
-        self.blocks
-            .iter()
-            .any(|b| b.graph.node_weights().any(|o| matches!(o.kind, OpKind::Barrier { .. })))
+        self.blocks.iter().any(|b| {
+            b.graph
+                .node_weights()
+                .any(|o| matches!(o.kind, OpKind::Barrier { .. }))
+        })
     }
 }

@@ -92,13 +92,26 @@ pub enum Round {
 pub enum Conv {
     /// Integer to integer: truncate or extend (sign-extend when `from_signed`); with `sat`,
     /// clamp to the destination's range (signed when `to_signed`).
-    Int { from_signed: bool, to_signed: bool, sat: bool },
+    Int {
+        from_signed: bool,
+        to_signed: bool,
+        sat: bool,
+    },
     /// Float to integer; without `sat`, out-of-range results are whatever the hardware
     /// gives (OpenCL leaves them undefined), NaN included.
-    FloatToInt { to_signed: bool, round: Round, sat: bool },
-    IntToFloat { from_signed: bool, round: Round },
+    FloatToInt {
+        to_signed: bool,
+        round: Round,
+        sat: bool,
+    },
+    IntToFloat {
+        from_signed: bool,
+        round: Round,
+    },
     /// Between f16, f32 and f64 (widening is exact and ignores the rounding).
-    Float { round: Round },
+    Float {
+        round: Round,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -182,14 +195,30 @@ pub enum OpKind {
     Build,
     /// Operand 0 the pointer. `base` is known statically when lowering could tell which
     /// argument or object the pointer points into (the hardware needs it).
-    Load { space: AddrSpace, base: Option<Base>, align: u32 },
+    Load {
+        space: AddrSpace,
+        base: Option<Base>,
+        align: u32,
+    },
     /// Operand 0 the pointer, operand 1 the value. No result.
-    Store { space: AddrSpace, base: Option<Base>, align: u32 },
+    Store {
+        space: AddrSpace,
+        base: Option<Base>,
+        align: u32,
+    },
     /// Operands: pointer, then the values the operation takes; result: the old value.
-    Atomic { op: AtomicOp, space: AddrSpace, base: Option<Base> },
+    Atomic {
+        op: AtomicOp,
+        space: AddrSpace,
+        base: Option<Base>,
+    },
     /// `barrier(flags)`: every work-item of the group waits here.
-    Barrier { flags: u32 },
-    MemFence { flags: u32 },
+    Barrier {
+        flags: u32,
+    },
+    MemFence {
+        flags: u32,
+    },
     /// Operand 0 (when the function takes one) the dimension index.
     WorkItem(WorkItemFn),
     /// A built-in function the IR has no primitive for (math, integer, common, geometric,
@@ -278,7 +307,9 @@ impl Block {
                 .into_iter()
                 .collect();
         }
-        let Some(v) = var(kind) else { return Vec::new() };
+        let Some(v) = var(kind) else {
+            return Vec::new();
+        };
         let is_write = matches!(kind, OpKind::WriteVar(_));
         let mut preds = Vec::new();
         for o in self.order.iter().rev().copied() {

@@ -15,7 +15,11 @@ struct Printer<'a> {
 
 /// Prints every kernel of a module.
 pub fn print_module(m: &Module, sm: Option<&SourceMap>) -> String {
-    m.kernels.iter().map(|k| print_kernel(k, sm)).collect::<Vec<_>>().join("\n")
+    m.kernels
+        .iter()
+        .map(|k| print_kernel(k, sm))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 pub fn print_kernel(k: &Kernel, sm: Option<&SourceMap>) -> String {
@@ -56,10 +60,20 @@ impl Printer<'_> {
             let _ = writeln!(self.out, "  param {i} {}: {} ({kind})", p.name, p.ty);
         }
         for (i, v) in k.vars.iter().enumerate() {
-            let _ = writeln!(self.out, "  var v{i} {}: {}{}", v.name, v.ty, self.loc(v.span));
+            let _ = writeln!(
+                self.out,
+                "  var v{i} {}: {}{}",
+                v.name,
+                v.ty,
+                self.loc(v.span)
+            );
         }
         for (i, o) in k.objects.iter().enumerate() {
-            let init = if o.init.is_some() { ", initialised" } else { "" };
+            let init = if o.init.is_some() {
+                ", initialised"
+            } else {
+                ""
+            };
             let _ = writeln!(
                 self.out,
                 "  object o{i} {}: {} {} bytes, align {}{init}{}",
@@ -88,11 +102,21 @@ impl Printer<'_> {
     fn node(&mut self, n: &Node, depth: usize) {
         match n {
             Node::Block(b) => self.block(*b, depth),
-            Node::If { cond, then, els, span } => {
+            Node::If {
+                cond,
+                then,
+                els,
+                span,
+            } => {
                 self.block(cond.0, depth);
                 let idx = self.index_of(cond.0, cond.1);
                 self.indent(depth);
-                let _ = writeln!(self.out, "if {} {{{}", op_name(cond.0, idx), self.loc(*span));
+                let _ = writeln!(
+                    self.out,
+                    "if {} {{{}",
+                    op_name(cond.0, idx),
+                    self.loc(*span)
+                );
                 self.region(then, depth + 1);
                 if !els.0.is_empty() {
                     self.indent(depth);
@@ -147,7 +171,12 @@ impl Printer<'_> {
             LoopKind::Once => "once",
         };
         self.indent(depth);
-        let _ = writeln!(self.out, "loop L{} {kind}{hints} {{{}", id.0, self.loc(l.span));
+        let _ = writeln!(
+            self.out,
+            "loop L{} {kind}{hints} {{{}",
+            id.0,
+            self.loc(l.span)
+        );
         let cond = |p: &mut Self, depth: usize| {
             if let Some((b, op)) = l.cond {
                 p.block(b, depth + 1);
@@ -173,12 +202,18 @@ impl Printer<'_> {
     }
 
     fn index_of(&self, b: BlockId, op: OpId) -> usize {
-        self.k.block(b).order.iter().position(|o| *o == op).unwrap_or(usize::MAX)
+        self.k
+            .block(b)
+            .order
+            .iter()
+            .position(|o| *o == op)
+            .unwrap_or(usize::MAX)
     }
 
     fn block(&mut self, id: BlockId, depth: usize) {
         let b = self.k.block(id);
-        let names: HashMap<OpId, usize> = b.order.iter().enumerate().map(|(i, o)| (*o, i)).collect();
+        let names: HashMap<OpId, usize> =
+            b.order.iter().enumerate().map(|(i, o)| (*o, i)).collect();
         self.indent(depth);
         let _ = writeln!(self.out, "b{}:", id.0);
         for (i, o) in b.order.iter().enumerate() {
@@ -214,9 +249,15 @@ fn kind_text(k: &OpKind) -> String {
         OpKind::ReadVar(v) => format!("read v{}", v.0),
         OpKind::WriteVar(v) => format!("write v{}", v.0),
         OpKind::ObjectAddr(o) => format!("addr o{}", o.0),
-        OpKind::Load { space, base, align } => format!("load {}{} align {align}", space.name(), base_text(base)),
-        OpKind::Store { space, base, align } => format!("store {}{} align {align}", space.name(), base_text(base)),
-        OpKind::Atomic { op, space, base } => format!("atomic {op:?} {}{}", space.name(), base_text(base)).to_lowercase(),
+        OpKind::Load { space, base, align } => {
+            format!("load {}{} align {align}", space.name(), base_text(base))
+        }
+        OpKind::Store { space, base, align } => {
+            format!("store {}{} align {align}", space.name(), base_text(base))
+        }
+        OpKind::Atomic { op, space, base } => {
+            format!("atomic {op:?} {}{}", space.name(), base_text(base)).to_lowercase()
+        }
         OpKind::Builtin(call) => format!("call {}", call.name),
         other => format!("{other:?}").to_lowercase(),
     }

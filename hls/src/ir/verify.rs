@@ -61,7 +61,9 @@ impl Verifier<'_> {
 
     fn cond(&mut self, (b, op): (BlockId, OpId)) {
         self.use_block(b);
-        let Some(block) = self.k.blocks.get(b.0 as usize) else { return };
+        let Some(block) = self.k.blocks.get(b.0 as usize) else {
+            return;
+        };
         match block.graph.node_weight(op.0) {
             Some(o) if o.ty == Some(Ty::I(1)) => {}
             Some(o) => self.err(format!("condition in b{} has type {:?}, not i1", b.0, o.ty)),
@@ -73,7 +75,9 @@ impl Verifier<'_> {
         for n in &r.0 {
             match n {
                 Node::Block(b) => self.use_block(*b),
-                Node::If { cond, then, els, .. } => {
+                Node::If {
+                    cond, then, els, ..
+                } => {
                     self.cond(*cond);
                     self.region(then);
                     self.region(els);
@@ -111,13 +115,21 @@ impl Verifier<'_> {
 
     fn block(&mut self, id: BlockId, b: &Block) {
         if b.order.len() != b.graph.node_count() {
-            self.err(format!("b{}: order lists {} of {} ops", id.0, b.order.len(), b.graph.node_count()));
+            self.err(format!(
+                "b{}: order lists {} of {} ops",
+                id.0,
+                b.order.len(),
+                b.graph.node_count()
+            ));
         }
         let mut done = HashSet::new();
         for &o in &b.order {
             for p in b.operands(o).iter().chain(b.order_preds(o).iter()) {
                 if !done.contains(p) {
-                    self.err(format!("b{}: an op uses a value not computed before it", id.0));
+                    self.err(format!(
+                        "b{}: an op uses a value not computed before it",
+                        id.0
+                    ));
                 }
             }
             done.insert(o);
@@ -131,15 +143,42 @@ impl Verifier<'_> {
         let ty = |o: &OpId| b.op(*o).ty.clone();
         let want = |n: usize| args.len() == n;
         let ok = match &op.kind {
-            OpKind::Const(v) => op.ty.as_ref().is_some_and(|t| t.lanes() as usize == v.len()) && want(0),
+            OpKind::Const(v) => {
+                op.ty
+                    .as_ref()
+                    .is_some_and(|t| t.lanes() as usize == v.len())
+                    && want(0)
+            }
             OpKind::Param(i) => {
-                want(0) && self.k.params.get(*i as usize).is_some_and(|p| Some(&p.ty) == op.ty.as_ref())
+                want(0)
+                    && self
+                        .k
+                        .params
+                        .get(*i as usize)
+                        .is_some_and(|p| Some(&p.ty) == op.ty.as_ref())
             }
-            OpKind::ReadVar(v) => want(0) && self.k.vars.get(v.0 as usize).is_some_and(|x| Some(&x.ty) == op.ty.as_ref()),
+            OpKind::ReadVar(v) => {
+                want(0)
+                    && self
+                        .k
+                        .vars
+                        .get(v.0 as usize)
+                        .is_some_and(|x| Some(&x.ty) == op.ty.as_ref())
+            }
             OpKind::WriteVar(v) => {
-                want(1) && op.ty.is_none() && self.k.vars.get(v.0 as usize).is_some_and(|x| Some(&x.ty) == ty(&args[0]).as_ref())
+                want(1)
+                    && op.ty.is_none()
+                    && self
+                        .k
+                        .vars
+                        .get(v.0 as usize)
+                        .is_some_and(|x| Some(&x.ty) == ty(&args[0]).as_ref())
             }
-            OpKind::ObjectAddr(o) => want(0) && (o.0 as usize) < self.k.objects.len() && op.ty.as_ref().is_some_and(Ty::is_ptr),
+            OpKind::ObjectAddr(o) => {
+                want(0)
+                    && (o.0 as usize) < self.k.objects.len()
+                    && op.ty.as_ref().is_some_and(Ty::is_ptr)
+            }
             OpKind::PtrAdd => want(2) && ty(&args[0]) == op.ty && ty(&args[1]) == Some(Ty::I(64)),
             OpKind::PtrDiff => want(2) && op.ty == Some(Ty::I(64)),
             OpKind::Unary(_) => want(1) && ty(&args[0]) == op.ty,
@@ -150,18 +189,54 @@ impl Verifier<'_> {
                     && op.ty == ty(&args[0]).map(|t| Ty::vec(Ty::I(1), t.lanes()))
             }
             OpKind::Select => {
-                want(3) && ty(&args[1]) == op.ty && ty(&args[2]) == op.ty
-                    && ty(&args[0]).is_some_and(|c| *c.elem() == Ty::I(1) && (c.lanes() == 1 || Some(c.lanes()) == op.ty.as_ref().map(Ty::lanes)))
+                want(3)
+                    && ty(&args[1]) == op.ty
+                    && ty(&args[2]) == op.ty
+                    && ty(&args[0]).is_some_and(|c| {
+                        *c.elem() == Ty::I(1)
+                            && (c.lanes() == 1 || Some(c.lanes()) == op.ty.as_ref().map(Ty::lanes))
+                    })
             }
-            OpKind::Conv(_) => want(1) && ty(&args[0]).map(|t| t.lanes()) == op.ty.as_ref().map(Ty::lanes),
-            OpKind::Bitcast => want(1) && ty(&args[0]).map(|t| t.store_size()) == op.ty.as_ref().map(Ty::store_size),
-            OpKind::Extract(l) => want(1) && ty(&args[0]).is_some_and(|t| *l < t.lanes() && Some(t.elem()) == op.ty.as_ref()),
-            OpKind::Insert(l) => want(2) && ty(&args[0]) == op.ty && op.ty.as_ref().is_some_and(|t| *l < t.lanes()),
-            OpKind::Shuffle(lanes) => !args.is_empty() && args.len() <= 2 && op.ty.as_ref().is_some_and(|t| t.lanes() as usize == lanes.len()),
-            OpKind::Splat => want(1) && op.ty.as_ref().is_some_and(|t| ty(&args[0]).as_ref() == Some(t.elem())),
-            OpKind::Build => op.ty.as_ref().is_some_and(|t| t.lanes() as usize == args.len()),
-            OpKind::Load { .. } => want(1) && ty(&args[0]).is_some_and(|t| t.is_ptr()) && op.ty.is_some(),
-            OpKind::Store { .. } => want(2) && ty(&args[0]).is_some_and(|t| t.is_ptr()) && op.ty.is_none(),
+            OpKind::Conv(_) => {
+                want(1) && ty(&args[0]).map(|t| t.lanes()) == op.ty.as_ref().map(Ty::lanes)
+            }
+            OpKind::Bitcast => {
+                want(1)
+                    && ty(&args[0]).map(|t| t.store_size()) == op.ty.as_ref().map(Ty::store_size)
+            }
+            OpKind::Extract(l) => {
+                want(1)
+                    && ty(&args[0])
+                        .is_some_and(|t| *l < t.lanes() && Some(t.elem()) == op.ty.as_ref())
+            }
+            OpKind::Insert(l) => {
+                want(2) && ty(&args[0]) == op.ty && op.ty.as_ref().is_some_and(|t| *l < t.lanes())
+            }
+            OpKind::Shuffle(lanes) => {
+                !args.is_empty()
+                    && args.len() <= 2
+                    && op
+                        .ty
+                        .as_ref()
+                        .is_some_and(|t| t.lanes() as usize == lanes.len())
+            }
+            OpKind::Splat => {
+                want(1)
+                    && op
+                        .ty
+                        .as_ref()
+                        .is_some_and(|t| ty(&args[0]).as_ref() == Some(t.elem()))
+            }
+            OpKind::Build => op
+                .ty
+                .as_ref()
+                .is_some_and(|t| t.lanes() as usize == args.len()),
+            OpKind::Load { .. } => {
+                want(1) && ty(&args[0]).is_some_and(|t| t.is_ptr()) && op.ty.is_some()
+            }
+            OpKind::Store { .. } => {
+                want(2) && ty(&args[0]).is_some_and(|t| t.is_ptr()) && op.ty.is_none()
+            }
             OpKind::Atomic { .. } => !args.is_empty() && ty(&args[0]).is_some_and(|t| t.is_ptr()),
             OpKind::Barrier { .. } | OpKind::MemFence { .. } => want(0) && op.ty.is_none(),
             OpKind::WorkItem(_) => args.len() <= 1 && op.ty.is_some(),

@@ -92,7 +92,11 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn one_attribute(&mut self, syntax: AttrSyntax, namespace: Option<String>) -> PResult<Attribute> {
+    fn one_attribute(
+        &mut self,
+        syntax: AttrSyntax,
+        namespace: Option<String>,
+    ) -> PResult<Attribute> {
         let t = self.peek().clone();
         let raw = match &t.kind {
             TokenKind::Ident(s) => s.clone(),

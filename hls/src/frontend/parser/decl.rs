@@ -27,8 +27,20 @@ const OPAQUE_TYPES: &[&str] = &[
 
 /// The base-type words of C that combine (`unsigned long int`).
 const BASIC_TYPE_WORDS: &[&str] = &[
-    "void", "char", "short", "int", "long", "float", "double", "half", "bool", "_Bool",
-    "signed", "__signed", "__signed__", "unsigned",
+    "void",
+    "char",
+    "short",
+    "int",
+    "long",
+    "float",
+    "double",
+    "half",
+    "bool",
+    "_Bool",
+    "signed",
+    "__signed",
+    "__signed__",
+    "unsigned",
 ];
 
 fn addr_space_word(w: &str) -> Option<AddrSpace> {
@@ -65,7 +77,13 @@ fn storage_word(w: &str) -> Option<StorageClass> {
 fn qualifier_word(w: &str) -> bool {
     matches!(
         w,
-        "const" | "__const" | "volatile" | "__volatile" | "restrict" | "__restrict" | "__restrict__"
+        "const"
+            | "__const"
+            | "volatile"
+            | "__volatile"
+            | "restrict"
+            | "__restrict"
+            | "__restrict__"
     )
 }
 
@@ -85,7 +103,11 @@ impl Parser<'_> {
         let Some(w) = self.peek().ident() else {
             return false;
         };
-        if storage_word(w).is_some() || matches!(w, "__kernel" | "kernel" | "inline" | "__inline" | "__inline__")
+        if storage_word(w).is_some()
+            || matches!(
+                w,
+                "__kernel" | "kernel" | "inline" | "__inline" | "__inline__"
+            )
         {
             return true;
         }
@@ -176,14 +198,20 @@ impl Parser<'_> {
                 specs.access = Some((a, t.span));
             } else if BASIC_TYPE_WORDS.contains(&w) {
                 if ty.is_some() {
-                    self.error(t.span, format!("cannot combine '{w}' with the type before it"));
+                    self.error(
+                        t.span,
+                        format!("cannot combine '{w}' with the type before it"),
+                    );
                     return Err(Fail);
                 }
                 basic.span = Some(basic.span.map_or(t.span, |s| self.sm.join(s, t.span)));
                 basic.words.push(w.to_string());
             } else if matches!(w, "struct" | "union") {
                 if have_type {
-                    self.error(t.span, format!("cannot combine '{w}' with the type before it"));
+                    self.error(
+                        t.span,
+                        format!("cannot combine '{w}' with the type before it"),
+                    );
                     return Err(Fail);
                 }
                 ty = Some(TypeSpec::Record(Box::new(self.record_spec()?)));
@@ -238,9 +266,15 @@ impl Parser<'_> {
     /// After a type, `kernel` followed by `=`, `;`, `,`, `[` or `)` is being used as a name.
     fn kernel_used_as_name(&self) -> bool {
         let next = self.peek_at(1);
-        [Punct::Assign, Punct::Semi, Punct::Comma, Punct::LBracket, Punct::RParen]
-            .iter()
-            .any(|p| next.is_punct(*p))
+        [
+            Punct::Assign,
+            Punct::Semi,
+            Punct::Comma,
+            Punct::LBracket,
+            Punct::RParen,
+        ]
+        .iter()
+        .any(|p| next.is_punct(*p))
     }
 
     /// Resolves `unsigned long int` and friends to one scalar type.
@@ -253,20 +287,33 @@ impl Parser<'_> {
         let bases: Vec<&String> = b
             .words
             .iter()
-            .filter(|w| !matches!(w.as_str(), "unsigned" | "signed" | "__signed" | "__signed__" | "long" | "short"))
+            .filter(|w| {
+                !matches!(
+                    w.as_str(),
+                    "unsigned" | "signed" | "__signed" | "__signed__" | "long" | "short"
+                )
+            })
             .collect();
         let shorts = count("short");
         if (unsigned && signed) || bases.len() > 1 || longs > 1 || (shorts > 0 && longs > 0) {
             if longs > 1 {
-                self.error(span, "'long long' is reserved in OpenCL C; use 'long' (64 bits)");
+                self.error(
+                    span,
+                    "'long long' is reserved in OpenCL C; use 'long' (64 bits)",
+                );
             } else {
-                self.error(span, format!("invalid combination of type words '{}'", b.words.join(" ")));
+                self.error(
+                    span,
+                    format!("invalid combination of type words '{}'", b.words.join(" ")),
+                );
             }
             return Err(Fail);
         }
         let base = bases.first().map(|s| s.as_str());
         let scalar = match base {
-            Some("void") if !unsigned && !signed && longs == 0 && shorts == 0 => return Ok(TypeSpec::Void),
+            Some("void") if !unsigned && !signed && longs == 0 && shorts == 0 => {
+                return Ok(TypeSpec::Void)
+            }
             Some("char") if shorts == 0 && longs == 0 => {
                 if unsigned {
                     Scalar::UChar
@@ -291,9 +338,14 @@ impl Parser<'_> {
             Some("float") if !unsigned && !signed && longs == 0 && shorts == 0 => Scalar::Float,
             Some("double") if !unsigned && !signed && longs == 0 && shorts == 0 => Scalar::Double,
             Some("half") if !unsigned && !signed && longs == 0 && shorts == 0 => Scalar::Half,
-            Some("bool" | "_Bool") if !unsigned && !signed && longs == 0 && shorts == 0 => Scalar::Bool,
+            Some("bool" | "_Bool") if !unsigned && !signed && longs == 0 && shorts == 0 => {
+                Scalar::Bool
+            }
             _ => {
-                self.error(span, format!("invalid combination of type words '{}'", b.words.join(" ")));
+                self.error(
+                    span,
+                    format!("invalid combination of type words '{}'", b.words.join(" ")),
+                );
                 return Err(Fail);
             }
         };
@@ -605,13 +657,20 @@ impl Parser<'_> {
     }
 
     /// The declarators after the specifiers, up to and including the `;`.
-    pub(crate) fn declaration_rest(&mut self, specs: DeclSpecs, start: Span) -> PResult<Declaration> {
+    pub(crate) fn declaration_rest(
+        &mut self,
+        specs: DeclSpecs,
+        start: Span,
+    ) -> PResult<Declaration> {
         let mut declarators = Vec::new();
         if !self.is(Punct::Semi) {
             loop {
                 let d = self.declarator(false)?;
                 let init = self.init_declarator_tail(&specs, &d)?;
-                declarators.push(InitDeclarator { declarator: d, init });
+                declarators.push(InitDeclarator {
+                    declarator: d,
+                    init,
+                });
                 if !self.eat(Punct::Comma) {
                     break;
                 }
@@ -626,7 +685,11 @@ impl Parser<'_> {
     }
 
     /// Declares the name (a typedef name or an ordinary one) and parses `= initializer`.
-    fn init_declarator_tail(&mut self, specs: &DeclSpecs, d: &Declarator) -> PResult<Option<Initializer>> {
+    fn init_declarator_tail(
+        &mut self,
+        specs: &DeclSpecs,
+        d: &Declarator,
+    ) -> PResult<Option<Initializer>> {
         if let Some(n) = &d.name {
             let is_typedef = matches!(specs.storage, Some((StorageClass::Typedef, _)));
             let name = n.name.clone();
@@ -708,7 +771,10 @@ impl Parser<'_> {
         while self.eat(Punct::Comma) {
             let d = self.declarator(false)?;
             let init = self.init_declarator_tail(&specs, &d)?;
-            declarators.push(InitDeclarator { declarator: d, init });
+            declarators.push(InitDeclarator {
+                declarator: d,
+                init,
+            });
         }
         self.expect(Punct::Semi, "after the top-level declarator")?;
         Ok(Some(Item::Decl(Declaration {

@@ -159,7 +159,8 @@ impl Parser<'_> {
         let open = self.prev_span();
         let ty = self.type_name()?;
         self.expect(Punct::RParen, "to close the cast")?;
-        let syntactic_vector = matches!(ty.specs.ty, TypeSpec::Vector(..)) && ty.declarator.derived.is_empty();
+        let syntactic_vector =
+            matches!(ty.specs.ty, TypeSpec::Vector(..)) && ty.declarator.derived.is_empty();
         let maybe_vector = syntactic_vector
             || (matches!(ty.specs.ty, TypeSpec::Named(_)) && ty.declarator.derived.is_empty());
         if maybe_vector && self.is(Punct::LParen) {
@@ -331,7 +332,10 @@ impl Parser<'_> {
             });
         }
         let found = self.describe(&t);
-        self.error(t.span, format!("expected a member name after '.', found {found}"));
+        self.error(
+            t.span,
+            format!("expected a member name after '.', found {found}"),
+        );
         Err(Fail)
     }
 
@@ -381,7 +385,9 @@ impl Parser<'_> {
             TokenKind::Float(text) => {
                 self.bump();
                 match super::literal::parse_float(text) {
-                    Ok((text, suffix)) => Ok(self.expr(ExprKind::FloatLit { text, suffix }, t.span)),
+                    Ok((text, suffix)) => {
+                        Ok(self.expr(ExprKind::FloatLit { text, suffix }, t.span))
+                    }
                     Err(msg) => {
                         self.error(t.span, msg);
                         Ok(self.expr(

@@ -21,13 +21,14 @@ pub(crate) fn parse_int(text: &str) -> Result<(u64, bool, bool, bool), String> {
     if longs == 2 {
         return Err("'long long' constants are reserved in OpenCL C; 'l' gives 64 bits".into());
     }
-    let (digits, radix, decimal) = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
-        (h, 16, false)
-    } else if body.len() > 1 && body.starts_with('0') {
-        (&body[1..], 8, false)
-    } else {
-        (body, 10, true)
-    };
+    let (digits, radix, decimal) =
+        if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+            (h, 16, false)
+        } else if body.len() > 1 && body.starts_with('0') {
+            (&body[1..], 8, false)
+        } else {
+            (body, 10, true)
+        };
     if digits.is_empty() {
         return Err(format!("invalid integer constant '{text}'"));
     }
@@ -39,7 +40,9 @@ pub(crate) fn parse_int(text: &str) -> Result<(u64, bool, bool, bool), String> {
         value = value
             .checked_mul(radix as u64)
             .and_then(|v| v.checked_add(d as u64))
-            .ok_or_else(|| format!("integer constant '{text}' is too large for any integer type"))?;
+            .ok_or_else(|| {
+                format!("integer constant '{text}' is too large for any integer type")
+            })?;
     }
     Ok((value, unsigned, longs == 1, decimal))
 }
@@ -62,14 +65,18 @@ pub(crate) fn parse_float(text: &str) -> Result<(String, FloatSuffix), String> {
                     suffix = FloatSuffix::H;
                     body = &text[..text.len() - 1];
                 }
-                'l' | 'L' => return Err("'long double' constants are not supported in OpenCL C".into()),
+                'l' | 'L' => {
+                    return Err("'long double' constants are not supported in OpenCL C".into())
+                }
                 _ => {}
             }
         }
     }
     if is_hex {
         if !body.contains(['p', 'P']) {
-            return Err(format!("hexadecimal floating constant '{text}' needs an exponent"));
+            return Err(format!(
+                "hexadecimal floating constant '{text}' needs an exponent"
+            ));
         }
         if parse_hex_float(body).is_none() {
             return Err(format!("invalid floating constant '{text}'"));
@@ -83,7 +90,9 @@ pub(crate) fn parse_float(text: &str) -> Result<(String, FloatSuffix), String> {
 /// The exact value of a hexadecimal floating constant (`0x1.8p3`), when it fits in f64
 /// without rounding the mantissa beyond 64 bits.
 pub fn parse_hex_float(text: &str) -> Option<f64> {
-    let body = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X"))?;
+    let body = text
+        .strip_prefix("0x")
+        .or_else(|| text.strip_prefix("0X"))?;
     let (mant, exp) = body.split_once(['p', 'P'])?;
     let exp: i64 = exp.parse().ok()?;
     let (int_part, frac_part) = mant.split_once('.').unwrap_or((mant, ""));
@@ -129,7 +138,9 @@ fn escape(chars: &[char]) -> Result<(u32, usize), String> {
             let mut v = 0u32;
             let mut n = 1;
             while n < chars.len() && chars[n].is_ascii_hexdigit() {
-                v = v.wrapping_mul(16).wrapping_add(chars[n].to_digit(16).unwrap_or(0));
+                v = v
+                    .wrapping_mul(16)
+                    .wrapping_add(chars[n].to_digit(16).unwrap_or(0));
                 n += 1;
             }
             if n == 1 {
@@ -188,7 +199,10 @@ mod tests {
         assert_eq!(parse_int("10"), Ok((10, false, false, true)));
         assert_eq!(parse_int("0x7FFu"), Ok((0x7ff, true, false, false)));
         assert_eq!(parse_int("017"), Ok((15, false, false, false)));
-        assert_eq!(parse_int("2654435761u"), Ok((2654435761, true, false, true)));
+        assert_eq!(
+            parse_int("2654435761u"),
+            Ok((2654435761, true, false, true))
+        );
         assert_eq!(parse_int("5UL"), Ok((5, true, true, true)));
         assert!(parse_int("09").is_err());
         assert!(parse_int("99999999999999999999999").is_err());
@@ -198,7 +212,10 @@ mod tests {
     fn floats() {
         assert_eq!(parse_float("1.0f"), Ok(("1.0".into(), FloatSuffix::F)));
         assert_eq!(parse_float("1e-3"), Ok(("1e-3".into(), FloatSuffix::None)));
-        assert_eq!(parse_float("0x1.fp3f"), Ok(("0x1.fp3".into(), FloatSuffix::F)));
+        assert_eq!(
+            parse_float("0x1.fp3f"),
+            Ok(("0x1.fp3".into(), FloatSuffix::F))
+        );
         assert_eq!(parse_hex_float("0x1.8p1"), Some(3.0));
         assert_eq!(parse_hex_float("0x1.fffffep127"), Some(f32::MAX as f64));
         assert!(parse_float("0x1.f").is_err());

@@ -189,7 +189,10 @@ impl<'a> Parser<'a> {
         }
         let at = self.after_prev();
         let found = self.describe(self.peek());
-        self.error(at, format!("expected '{}' {}, found {}", p.as_str(), context, found));
+        self.error(
+            at,
+            format!("expected '{}' {}, found {}", p.as_str(), context, found),
+        );
         Err(Fail)
     }
 

@@ -6,7 +6,11 @@ use crate::frontend::token::{Punct, TokenKind};
 
 impl Parser<'_> {
     /// `{ ... }` with its own scope; errors inside are recovered statement by statement.
-    pub(crate) fn compound_statement(&mut self, attrs: Vec<Attribute>, pragmas: Vec<Pragma>) -> PResult<Stmt> {
+    pub(crate) fn compound_statement(
+        &mut self,
+        attrs: Vec<Attribute>,
+        pragmas: Vec<Pragma>,
+    ) -> PResult<Stmt> {
         let open = self.expect(Punct::LBrace, "to open a block")?;
         let id = self.stmt_id();
         self.push_scope();
@@ -135,7 +139,10 @@ impl Parser<'_> {
                     if !self.eat_word("while") {
                         let at = self.peek().span;
                         let found = self.describe(self.peek());
-                        self.error(at, format!("expected 'while' after the 'do' body, found {found}"));
+                        self.error(
+                            at,
+                            format!("expected 'while' after the 'do' body, found {found}"),
+                        );
                         return Err(Fail);
                     }
                     let cond = self.paren_condition("while")?;

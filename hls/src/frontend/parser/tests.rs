@@ -17,7 +17,11 @@ fn parse_src(src: &str) -> (TranslationUnit, Vec<String>) {
 
 fn parse_ok(src: &str) -> TranslationUnit {
     let (tu, msgs) = parse_src(src);
-    assert!(msgs.is_empty(), "unexpected diagnostics:\n{}", msgs.join(""));
+    assert!(
+        msgs.is_empty(),
+        "unexpected diagnostics:\n{}",
+        msgs.join("")
+    );
     tu
 }
 
@@ -50,8 +54,14 @@ fn kernel_with_attributes_and_params() {
     let ps = f.params();
     assert_eq!(ps.len(), 2);
     assert!(ps[0].specs.quals.is_const);
-    assert_eq!(ps[0].specs.addr_space.map(|a| a.0), Some(crate::frontend::types::AddrSpace::Global));
-    assert!(matches!(ps[0].declarator.derived[..], [Derived::Pointer { .. }]));
+    assert_eq!(
+        ps[0].specs.addr_space.map(|a| a.0),
+        Some(crate::frontend::types::AddrSpace::Global)
+    );
+    assert!(matches!(
+        ps[0].declarator.derived[..],
+        [Derived::Pointer { .. }]
+    ));
 }
 
 #[test]
@@ -65,8 +75,14 @@ fn declarator_derivations_apply_inside_out() {
             _ => panic!(),
         })
         .collect();
-    assert!(matches!(decls[0].derived[..], [Derived::Pointer { .. }, Derived::Array { .. }]));
-    assert!(matches!(decls[1].derived[..], [Derived::Array { .. }, Derived::Pointer { .. }]));
+    assert!(matches!(
+        decls[0].derived[..],
+        [Derived::Pointer { .. }, Derived::Array { .. }]
+    ));
+    assert!(matches!(
+        decls[1].derived[..],
+        [Derived::Array { .. }, Derived::Pointer { .. }]
+    ));
     // int m[2][5]: an array of 2 arrays of 5, so [5] applies to int first.
     match &decls[2].derived[..] {
         [Derived::Array { size: Some(a), .. }, Derived::Array { size: Some(b), .. }] => {
@@ -83,10 +99,22 @@ fn attribute_placement_on_struct_declarations() {
         "void f(void) { __attribute__((aligned(16))) struct B { double d; } __attribute__((aligned(32))) b; }",
     );
     let f = function(&tu, 0);
-    let StmtKind::Decl(d) = &body(f)[0].kind else { panic!() };
-    assert_eq!(d.specs.attrs.len(), 1, "leading attribute qualifies the variable");
-    let TypeSpec::Record(r) = &d.specs.ty else { panic!() };
-    assert_eq!(r.attrs_after.len(), 1, "attribute after the body qualifies the type");
+    let StmtKind::Decl(d) = &body(f)[0].kind else {
+        panic!()
+    };
+    assert_eq!(
+        d.specs.attrs.len(),
+        1,
+        "leading attribute qualifies the variable"
+    );
+    let TypeSpec::Record(r) = &d.specs.ty else {
+        panic!()
+    };
+    assert_eq!(
+        r.attrs_after.len(),
+        1,
+        "attribute after the body qualifies the type"
+    );
     assert_eq!(r.name.as_ref().map(|n| n.name.as_str()), Some("B"));
 }
 
@@ -97,12 +125,20 @@ fn packed_member_and_typedef_struct() {
          typedef struct __attribute__((packed)) { uchar kind; ushort count; } header_t;\n\
          void g(header_t h) {}",
     );
-    let Item::Decl(d) = &tu.items[0] else { panic!() };
-    let TypeSpec::Record(r) = &d.specs.ty else { panic!() };
+    let Item::Decl(d) = &tu.items[0] else {
+        panic!()
+    };
+    let TypeSpec::Record(r) = &d.specs.ty else {
+        panic!()
+    };
     let fields = r.fields.as_ref().unwrap();
     assert_eq!(fields[1].declarators[0].0.attrs[0].name, "packed");
-    let Item::Decl(t) = &tu.items[1] else { panic!() };
-    let TypeSpec::Record(r2) = &t.specs.ty else { panic!() };
+    let Item::Decl(t) = &tu.items[1] else {
+        panic!()
+    };
+    let TypeSpec::Record(r2) = &t.specs.ty else {
+        panic!()
+    };
     assert_eq!(r2.attrs_inside[0].name, "packed");
     // header_t became a typedef name, so `header_t h` parses as a parameter.
     let g = function(&tu, 2);
@@ -119,7 +155,8 @@ fn loop_attributes_and_pragmas_attach_to_statements() {
     let mut sm = SourceMap::new();
     let file = sm.add_file("t.cl", "t.cl", src.to_string());
     let mut diags = Diagnostics::default();
-    let toks = crate::frontend::preprocess::preprocess(&mut sm, file, &Default::default(), &mut diags);
+    let toks =
+        crate::frontend::preprocess::preprocess(&mut sm, file, &Default::default(), &mut diags);
     let tu = super::parse(toks, &sm, &mut diags);
     assert!(!diags.has_errors(), "{:?}", diags.list);
     let f = function(&tu, 0);
@@ -161,26 +198,47 @@ fn vector_literals_casts_and_swizzles() {
 fn precedence_and_sizeof_forms() {
     let tu = parse_ok("void f(int a, int b) { int x = a + b * 2 << 1 == 3 && !a; ulong s = sizeof(int) + sizeof a + vec_step(float3) + __alignof__(long); }");
     let f = function(&tu, 0);
-    let StmtKind::Decl(d) = &body(f)[0].kind else { panic!() };
-    let Some(Initializer::Expr(e)) = &d.declarators[0].init else { panic!() };
+    let StmtKind::Decl(d) = &body(f)[0].kind else {
+        panic!()
+    };
+    let Some(Initializer::Expr(e)) = &d.declarators[0].init else {
+        panic!()
+    };
     // ((((a + (b * 2)) << 1) == 3) && !a)
-    let ExprKind::Binary(BinaryOp::LogAnd, l, _) = &e.kind else { panic!("{e:?}") };
-    let ExprKind::Binary(BinaryOp::Eq, l, _) = &l.kind else { panic!() };
-    let ExprKind::Binary(BinaryOp::Shl, l, _) = &l.kind else { panic!() };
-    assert!(matches!(&l.kind, ExprKind::Binary(BinaryOp::Add, _, r) if matches!(r.kind, ExprKind::Binary(BinaryOp::Mul, ..))));
+    let ExprKind::Binary(BinaryOp::LogAnd, l, _) = &e.kind else {
+        panic!("{e:?}")
+    };
+    let ExprKind::Binary(BinaryOp::Eq, l, _) = &l.kind else {
+        panic!()
+    };
+    let ExprKind::Binary(BinaryOp::Shl, l, _) = &l.kind else {
+        panic!()
+    };
+    assert!(
+        matches!(&l.kind, ExprKind::Binary(BinaryOp::Add, _, r) if matches!(r.kind, ExprKind::Binary(BinaryOp::Mul, ..)))
+    );
 }
 
 #[test]
 fn missing_semicolon_points_after_the_declaration() {
-    let (_, msgs) = parse_src("__kernel void k(__global int *p)\n{\n    int a = 1\n    p[0] = a;\n}\n");
+    let (_, msgs) =
+        parse_src("__kernel void k(__global int *p)\n{\n    int a = 1\n    p[0] = a;\n}\n");
     assert!(!msgs.is_empty());
-    assert!(msgs[0].starts_with("t.cl:3:14: error: expected ';'"), "{}", msgs[0]);
+    assert!(
+        msgs[0].starts_with("t.cl:3:14: error: expected ';'"),
+        "{}",
+        msgs[0]
+    );
 }
 
 #[test]
 fn kernel_is_reserved() {
     let (_, msgs) = parse_src("void k(void) {\n  int kernel = 3;\n}\n");
-    assert!(msgs[0].starts_with("t.cl:2:7: error: 'kernel' is a reserved word"), "{}", msgs[0]);
+    assert!(
+        msgs[0].starts_with("t.cl:2:7: error: 'kernel' is a reserved word"),
+        "{}",
+        msgs[0]
+    );
 }
 
 #[test]
@@ -190,7 +248,10 @@ fn several_errors_in_one_run() {
     assert!(msgs[0].contains("t.cl:2:"));
     assert!(msgs[1].contains("t.cl:3:"));
     // Recovery keeps the second function.
-    assert!(tu.items.iter().any(|i| matches!(i, Item::Function(f) if f.name() == "g")));
+    assert!(tu
+        .items
+        .iter()
+        .any(|i| matches!(i, Item::Function(f) if f.name() == "g")));
 }
 
 #[test]
@@ -199,7 +260,11 @@ fn deep_nesting_is_an_error_not_a_crash() {
     let msgs = std::thread::Builder::new()
         .stack_size(crate::frontend::FRONTEND_STACK)
         .spawn(|| {
-            let src = format!("void f(void) {{ int x = {}1{}; }}", "(".repeat(5000), ")".repeat(5000));
+            let src = format!(
+                "void f(void) {{ int x = {}1{}; }}",
+                "(".repeat(5000),
+                ")".repeat(5000)
+            );
             let blocks = format!("void g(void) {}{}", "{".repeat(5000), "}".repeat(5000));
             let mut msgs = parse_src(&src).1;
             msgs.extend(parse_src(&blocks).1);
@@ -208,12 +273,32 @@ fn deep_nesting_is_an_error_not_a_crash() {
         .unwrap()
         .join()
         .unwrap();
-    assert_eq!(msgs.iter().filter(|m| m.contains("nested too deeply")).count(), 2, "{msgs:?}");
+    assert_eq!(
+        msgs.iter()
+            .filter(|m| m.contains("nested too deeply"))
+            .count(),
+        2,
+        "{msgs:?}"
+    );
 }
 
 #[test]
 fn garbage_never_panics() {
-    for src in ["", "}", "{{{{", "int (((", "struct", "__attribute__((", "[[cl::", "void f() { for (;;", "a ? b :", "(float4)(", "int x[", "enum {", "typedef int T; T T;"] {
+    for src in [
+        "",
+        "}",
+        "{{{{",
+        "int (((",
+        "struct",
+        "__attribute__((",
+        "[[cl::",
+        "void f() { for (;;",
+        "a ? b :",
+        "(float4)(",
+        "int x[",
+        "enum {",
+        "typedef int T; T T;",
+    ] {
         let _ = parse_src(src);
     }
 }
