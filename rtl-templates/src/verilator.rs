@@ -90,17 +90,30 @@ impl Build {
         if exe.exists() {
             return Ok(exe);
         }
-        let tmp = cache_dir().join(format!("{}-{:016x}.tmp{}", self.top, key, std::process::id()));
+        let tmp = cache_dir().join(format!(
+            "{}-{:016x}.tmp{}",
+            self.top,
+            key,
+            std::process::id()
+        ));
         let _ = fs::remove_dir_all(&tmp);
         let mut cmd = Command::new("verilator");
-        cmd.args(["--cc", "--exe", "--build", "-j", "2", "--x-assign", "unique"])
-            .args(["-MAKEFLAGS", "OPT_FAST=-O2"])
-            .args(["-CFLAGS", "-O2 -std=c++17"])
-            .arg("--top-module")
-            .arg(&self.top)
-            .arg("-Mdir")
-            .arg(&tmp)
-            .args(["-o", "sim"]);
+        cmd.args([
+            "--cc",
+            "--exe",
+            "--build",
+            "-j",
+            "2",
+            "--x-assign",
+            "unique",
+        ])
+        .args(["-MAKEFLAGS", "OPT_FAST=-O2"])
+        .args(["-CFLAGS", "-O2 -std=c++17"])
+        .arg("--top-module")
+        .arg(&self.top)
+        .arg("-Mdir")
+        .arg(&tmp)
+        .args(["-o", "sim"]);
         for (k, v) in &self.params {
             cmd.arg(format!("-G{k}={v}"));
         }
