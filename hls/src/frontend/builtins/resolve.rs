@@ -102,15 +102,28 @@ fn pointer_score(a: &Pointer, p: &Pointer) -> Option<Score> {
     })
 }
 
+/// More parameters than any built-in has (the longest, an explicit compare-exchange, has 6).
+const MAX_PARAMS: usize = 8;
+
+/// Per-argument scores of one candidate, kept inline: resolution runs for every built-in
+/// call of every kernel, and most candidates are rejected on their first argument.
+type Scores = [Score; MAX_PARAMS];
+
+const UNUSED: Score = Score {
+    rank: Rank::Exact,
+    quals_added: 0,
+};
+
 /// Scores of every argument against `cand`, or None if the candidate is not viable.
-fn viable(cand: &Overload, args: &[Type]) -> Option<Vec<Score>> {
-    if cand.params.len() != args.len() {
+fn viable(cand: &Overload, args: &[Type]) -> Option<Scores> {
+    if cand.params.len() != args.len() || args.len() > MAX_PARAMS {
         return None;
     }
-    args.iter()
-        .zip(&cand.params)
-        .map(|(a, p)| score(a, p))
-        .collect()
+    let mut out = [UNUSED; MAX_PARAMS];
+    for (i, (a, p)) in args.iter().zip(&cand.params).enumerate() {
+        out[i] = score(a, p)?;
+    }
+    Some(out)
 }
 
 /// Whether `x` is a strictly better candidate than `y` ([over.match.best]).
@@ -132,7 +145,7 @@ pub(super) fn best<'a>(
     cands: &'a [Overload],
     args: &[Type],
 ) -> Result<&'a Overload, BuiltinError> {
-    let scored: Vec<(&Overload, Vec<Score>)> = cands
+    let scored: Vec<(&Overload, Scores)> = cands
         .iter()
         .filter_map(|c| viable(c, args).map(|s| (c, s)))
         .collect();
