@@ -83,42 +83,45 @@ module ohls_fp_mul #(
       .out_data({nan2, inf2, sign2, e2, p2})
   );
 
-  // ---- normalise left, but not below exponent 1 (the rest is the denormaliser's job)
-  wire [5:0] lz2;
+  // ---- normalise left, but not below exponent 1 (the rest is the denormaliser's job).
+  // Only a subnormal operand times a normal one needs this, and then the product is at
+  // least 2^23: the leading one is in the top 25 bits, so the count looks only there.
+  // (Two subnormals give exponent <= 0: no left shift at all.)
+  wire [4:0] lz2;
   ohls_fp_lzc #(
-      .W (48),
-      .CW(6)
+      .W (25),
+      .CW(5)
   ) u_lzc (
-      .x    (p2),
+      .x    (p2[47:23]),
       .count(lz2)
   );
   wire       e2_pos = ~e2[9] & (e2 != 10'd0);
   wire [9:0] room2 = e2 - 10'd1;
-  wire [5:0] sh2 = ~e2_pos ? 6'd0 : (room2 < {4'b0000, lz2}) ? room2[5:0] : lz2;
+  wire [4:0] sh2 = ~e2_pos ? 5'd0 : (room2 < {5'b00000, lz2}) ? room2[4:0] : lz2;
   wire [47:0] n2 = p2 << sh2;
-  wire [9:0] en2 = e2 - {4'b0000, sh2};
+  wire [9:0] en2 = e2 - {5'b00000, sh2};
 
   wire nan3, inf3, sign3, v3;
   wire [9:0] e3;
-  wire [47:0] n3;
+  wire [26:0] n3;
   ohls_fp_stage #(
-      .W  (61),
+      .W  (40),
       .REG(LATENCY > RANK_NORM)
   ) s_norm (
       .clk(clk),
       .rst(rst),
       .en(en),
       .in_valid(v2),
-      .in_data({nan2, inf2, sign2, en2, n2}),
+      .in_data({nan2, inf2, sign2, en2, n2[47:22], |n2[21:0]}),
       .out_valid(v3),
       .out_data({nan3, inf3, sign3, e3, n3})
   );
 
-  // ---- subnormal results: shift right to exponent 1
+  // ---- subnormal results: shift right to exponent 1 (24 bits, guard, round, sticky)
   wire [ 9:0] ed3;
-  wire [47:0] d3;
+  wire [26:0] d3;
   ohls_fp_denorm #(
-      .W (48),
+      .W (27),
       .XW(10)
   ) u_den (
       .exp   (e3),
@@ -138,7 +141,7 @@ module ohls_fp_mul #(
       .rst(rst),
       .en(en),
       .in_valid(v3),
-      .in_data({nan3, inf3, sign3, ed3, d3[47:23], |d3[22:0]}),
+      .in_data({nan3, inf3, sign3, ed3, d3[26:2], |d3[1:0]}),
       .out_valid(v4),
       .out_data({nan4, inf4, sign4, e4, d4})
   );
