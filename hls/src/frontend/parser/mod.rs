@@ -3,6 +3,7 @@
 
 mod attrs;
 mod decl;
+mod specs;
 mod expr;
 mod literal;
 mod stmt;
