@@ -7,6 +7,8 @@ mod directives;
 mod expand;
 mod hideset;
 mod include;
+mod literal;
+mod paste;
 mod predefined;
 
 use std::collections::{HashMap, HashSet};
