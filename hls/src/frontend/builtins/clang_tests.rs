@@ -66,11 +66,8 @@ fn perturb(rng: &mut Rng, param: &Type) -> Type {
             }
             Type::Pointer(Box::new(q))
         }
-        Type::Scalar(k) if rng.below(2) == 0 => {
-            // Same shape, other element: the literal-vs-typed mixes.
-            let _ = k;
-            Type::Scalar(ELEMS[rng.below(ELEMS.len())])
-        }
+        // Same shape, other element: the literal-vs-typed mixes.
+        Type::Scalar(_) if rng.below(2) == 0 => Type::Scalar(ELEMS[rng.below(ELEMS.len())]),
         _ => random_value(rng),
     }
 }

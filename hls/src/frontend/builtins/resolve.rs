@@ -181,9 +181,15 @@ pub(super) fn best<'a>(
 const LISTED: usize = 4;
 
 fn no_match_message(name: &str, cands: &[Overload], args: &[Type]) -> String {
+    // Generic-space forms (OpenCL 2.0) are noise unless the call uses that space.
+    let generic_call = args.iter().any(is_generic_pointer)
+        || cands
+            .iter()
+            .all(|c| c.params.iter().any(is_generic_pointer));
     // Show the nearest misses first: same arity, then most arguments that convert.
     let mut near: Vec<(usize, &Overload)> = cands
         .iter()
+        .filter(|c| generic_call || !c.params.iter().any(is_generic_pointer))
         .map(|c| {
             let miss = if c.params.len() == args.len() {
                 args.iter()
@@ -203,6 +209,10 @@ fn no_match_message(name: &str, cands: &[Overload], args: &[Type]) -> String {
         type_list(args),
         candidate_list(name, &shown)
     )
+}
+
+fn is_generic_pointer(t: &Type) -> bool {
+    t.pointer().is_some_and(|p| p.space == AddrSpace::Generic)
 }
 
 fn type_list(ts: &[Type]) -> String {
@@ -253,6 +263,46 @@ mod tests {
             None
         );
         assert_eq!(score(&Type::Vector(Scalar::Int, 4), &s(Scalar::Int)), None);
+    }
+
+    #[test]
+    fn enums_promote_to_int() {
+        let e = Type::Enum(crate::frontend::types::EnumId(0));
+        let r = |p| score(&e, &s(p)).map(|x| x.rank);
+        assert_eq!(r(Scalar::Int), Some(Rank::Promotion));
+        assert_eq!(r(Scalar::UInt), Some(Rank::Conversion));
+        let sig = super::super::resolve("get_global_id", std::slice::from_ref(&e)).unwrap();
+        assert_eq!(sig.ret, s(Scalar::ULong));
+        // abs(int) wins by promotion over every other integer overload.
+        let sig = super::super::resolve("abs", &[e]).unwrap();
+        assert_eq!(sig.ret, s(Scalar::UInt));
+    }
+
+    #[test]
+    fn messages_name_the_call_and_candidates() {
+        use super::super::{ptr, resolve};
+        let f3 = Type::Vector(Scalar::Float, 3);
+        let c = ptr(s(Scalar::Float), AddrSpace::Constant, false, false);
+        let Err(BuiltinError::NoMatch(m)) = resolve("vstore3", &[f3, s(Scalar::ULong), c]) else {
+            panic!("vstore3 to __constant must not resolve");
+        };
+        assert!(
+            m.contains("'vstore3'") && m.contains("__constant float *"),
+            "{m}"
+        );
+        assert!(
+            m.contains("void vstore3(float3, ulong, __global float *)"),
+            "{m}"
+        );
+        assert!(!m.contains("__generic"), "named spaces first: {m}");
+        let Err(BuiltinError::Ambiguous(m)) = resolve("max", &[s(Scalar::UInt), Type::int()])
+        else {
+            panic!("max(uint, int) is ambiguous in clang");
+        };
+        assert!(
+            m.contains("uint max(uint, uint)") && m.contains("int max(int, int)"),
+            "{m}"
+        );
     }
 
     #[test]
