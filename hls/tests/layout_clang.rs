@@ -6,10 +6,9 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use ocl_hls::diag::{Diagnostics, SourceMap};
-use ocl_hls::frontend::parser;
-use ocl_hls::frontend::preprocess::{preprocess, PpOptions};
-use ocl_hls::frontend::sema::{self, Program, SemaOptions, SymbolKind};
+use ocl_hls::frontend::sema::{self, Program, SymbolKind};
 use ocl_hls::frontend::types::Type;
+use ocl_hls::frontend::{check_source, Options};
 
 /// (definitions, the type to assert on)
 const CASES: &[(&str, &str)] = &[
@@ -59,14 +58,25 @@ const CASES: &[(&str, &str)] = &[
     ("struct c32 { char a; int b[0x3]; short c __attribute__((aligned(16))); };", "struct c32"),
 ];
 
+/// Runs the real frontend (preprocess, parse, check) on the cases.
 fn check(src: &str) -> (Program, Diagnostics, SourceMap) {
-    let mut sm = SourceMap::new();
-    let f = sm.add_file("layouts.cl", "layouts.cl", src.to_string());
-    let mut diags = Diagnostics::default();
-    let toks = preprocess(&mut sm, f, &PpOptions::default(), &mut diags);
-    let tu = parser::parse(toks, &sm, &mut diags);
-    let p = sema::check(tu, &sm, &SemaOptions::default(), &mut diags);
-    (p, diags, sm)
+    let c = check_source("layouts.cl", src, &Options::default());
+    let errs: Vec<String> = c
+        .diags
+        .list
+        .iter()
+        .map(|d| {
+            format!(
+                "{}: {}",
+                d.span.map(|s| c.sources.location(s)).unwrap_or_default(),
+                d.message
+            )
+        })
+        .collect();
+    match c.program {
+        Some(p) => (p, c.diags, c.sources),
+        None => panic!("the frontend rejected the cases:\n{}", errs.join("\n")),
+    }
 }
 
 /// The record a case's type names: `struct X`/`union X` by tag, otherwise a typedef.

@@ -152,6 +152,16 @@ impl Checker<'_> {
     pub(super) fn check_recursion(&mut self) {
         let n = self.functions.len();
         let sites = self.call_sites.clone();
+        for (_, callee, span) in &sites {
+            let f = &self.functions[callee.0 as usize];
+            if f.def_item.is_none() {
+                let msg = format!(
+                    "function '{}' is called but never defined in this program",
+                    f.name
+                );
+                self.error(*span, msg);
+            }
+        }
         for (caller, callee, span) in sites {
             if self.reaches(callee, caller, n) {
                 let name = self.functions[callee.0 as usize].name.clone();

@@ -35,7 +35,15 @@ impl Checker<'_> {
                         "illegal initializer for a function declaration",
                     );
                 }
-                self.declare_function(&d.specs, &id.declarator, ft, None);
+                if let Some(fid) = self.declare_function(&d.specs, &id.declarator, ft, None) {
+                    // A prototype's attributes are validated here; the definition's are the ones kept.
+                    let is_kernel = d.specs.kernel.is_some();
+                    let kept = self.kernel_attrs.get(&fid).cloned();
+                    self.function_attrs(fid, is_kernel, &d.specs.attrs, &id.declarator.attrs);
+                    if let Some(k) = kept {
+                        self.kernel_attrs.insert(fid, k);
+                    }
+                }
             } else {
                 self.variable(&d.specs, id, res);
             }
