@@ -1,6 +1,6 @@
-//! Differential test against clang: a deterministic sample of calls (every table name with
-//! its own overloads' parameter types, and with perturbed argument types; conversion and
-//! reinterpretation names) is resolved here and by clang with its OpenCL header, and the
+//! Differential test against clang: calls with every declared overload's own parameter
+//! types, a deterministic sample with perturbed argument types, and sampled conversion and
+//! reinterpretation names are resolved here and by clang with its OpenCL header; the
 //! outcomes (return type, ambiguous, no match) must agree.
 //!
 //! Known, deliberate difference: clang's C-mode overloading accepts incompatible pointer
@@ -161,10 +161,12 @@ fn sample_calls(rng: &mut Rng) -> Vec<Call> {
     let names: BTreeMap<&String, &Vec<Overload>> = table().iter().collect();
     for (name, cands) in names {
         let usable: Vec<&Overload> = cands.iter().filter(|o| !uses_generic(&o.params)).collect();
-        let picks = usable.len().min(12);
-        for _ in 0..picks {
-            let o = usable[rng.below(usable.len())];
+        // Every overload exactly as declared: it must exist in clang with our return type.
+        for o in &usable {
             push(name, o.params.clone());
+        }
+        for _ in 0..usable.len().min(16) {
+            let o = usable[rng.below(usable.len())];
             let mut args = o.params.clone();
             if !args.is_empty() {
                 let i = rng.below(args.len());
@@ -268,8 +270,7 @@ fn compare(calls: &[&Call], std: &str, tag: &str) -> (usize, usize, Vec<String>)
         let o = ours(&c.name, &c.args);
         let body = match &o {
             Outcome::Ok(t) => format!("CHECK({call}, {t});"),
-            Outcome::NoMatch => format!("typedef __typeof__({call}) R; NOT_HALF(R);"),
-            Outcome::Ambiguous => format!("(void){call};"),
+            _ => format!("typedef __typeof__({call}) R; NOT_HALF(R);"),
         };
         let _ = writeln!(src, "void f{i}({}) {{ {body} }}", params.join(", "));
         expect.push(o);
@@ -304,9 +305,9 @@ fn compare(calls: &[&Call], std: &str, tag: &str) -> (usize, usize, Vec<String>)
                 .first()
                 .and_then(|a| a.pointer())
                 .is_some_and(|p| matches!(p.pointee, Type::Scalar(Scalar::Float | Scalar::Double)));
-        let lax_ptr = warns
-            .iter()
-            .any(|w| w.contains("incompatible") || w.contains("discards"));
+        let lax_ptr = warns.iter().any(|w| {
+            w.contains("incompatible") || w.contains("discards") || w.contains("different sign")
+        });
         if same {
             agree += 1;
         } else if *o == Outcome::NoMatch
@@ -337,7 +338,7 @@ fn overload_resolution_agrees_with_clang() {
     let (a2, s2, bad2) = compare(&cl20, "CL2.0", "cl20");
     bad.extend(bad2);
     let total = calls.len();
-    assert!(total > 3000, "sample too small: {total}");
+    assert!(total > 6000, "sample too small: {total}");
     eprintln!(
         "{total} calls: {} agree with clang, {} rejected by us but accepted by clang's lax C pointer \
          rules, half overloads or extensions, {} disagree",
