@@ -88,8 +88,16 @@ module ohls_fp_sqrt #(
       wire [24:0] q = st[i][SW-28-:25];
       wire [24:0] x = st[i][SW-53-:25];
       wire [11:0] rest = st[i][11:0];
-      // The radicand's 25 bits feed steps 0..12 (the last one half); then zeros.
-      wire [ 1:0] pair = (i < 12) ? x[24-2*i-:2] : (i == 12) ? {x[0], 1'b0} : 2'b00;
+      // The radicand's 25 bits feed steps 0..12 (the last one half); then zeros. A
+      // generate-if keeps out-of-range part selects out of the later steps' text.
+      wire [ 1:0] pair;
+      if (i < 12) begin : g_pair
+        assign pair = x[24-2*i-:2];
+      end else if (i == 12) begin : g_half
+        assign pair = {x[0], 1'b0};
+      end else begin : g_zero
+        assign pair = 2'b00;
+      end
       wire [26:0] r4 = {r[24:0], pair};
       wire [26:0] trial = {q[24:0], 2'b01};
       wire [27:0] diff = {1'b0, r4} - {1'b0, trial};
