@@ -247,21 +247,9 @@ fn table_has_every_family_name_from_the_spec_lists() {
     assert!(!is_builtin("printf"));
 }
 
-/// A 2,000-line kernel makes on the order of a thousand built-in calls; resolving them
-/// must not be where the checker's time goes.
+/// The table is built once and shared: resolution must never rebuild it per call (speed
+/// itself is measured by `cargo bench --bench frontend`, not in tests).
 #[test]
-fn resolution_is_fast() {
-    let _ = table();
-    let f4 = Type::Vector(Scalar::Float, 4);
-    let p = gptr(Scalar::Float, true);
-    let start = std::time::Instant::now();
-    for _ in 0..1000 {
-        assert!(resolve("vload4", &[Type::int(), p.clone()]).is_ok());
-        assert!(resolve("clamp", &[f4.clone(), s(Scalar::Float), s(Scalar::Float)]).is_ok());
-        assert!(resolve("convert_int4_sat_rte", std::slice::from_ref(&f4)).is_ok());
-        assert!(resolve("get_global_id", &[Type::int()]).is_ok());
-    }
-    let took = start.elapsed();
-    // Debug builds are slow; the bound is generous but catches rebuilding the table per call.
-    assert!(took.as_millis() < 400, "4000 resolutions took {took:?}");
+fn table_is_built_once() {
+    assert!(std::ptr::eq(table(), table()));
 }
