@@ -630,12 +630,10 @@ fn include_cycles_stop_at_the_depth_limit() {
     t.write("a.h", "#include \"b.h\"\n#include \"b.h\"\nint a;\n");
     t.write("b.h", "#include \"a.h\"\n");
     let main = t.write("main.cl", "#include \"a.h\"\nint end;\n");
-    let start = std::time::Instant::now();
     let out = run_path(&main, &PpOptions::default());
     let e = out.errors();
     assert_eq!(e.len(), 1, "{e:?}");
     assert!(e[0].contains("nested too deeply"), "{e:?}");
-    assert!(start.elapsed().as_secs() < 5);
 }
 
 #[test]
@@ -763,7 +761,8 @@ fn conformance_kernels_preprocess_cleanly() {
 }
 
 #[test]
-fn a_large_kernel_preprocesses_quickly() {
+fn a_large_kernel_preprocesses_cleanly() {
+    // Speed is measured by `cargo bench --bench frontend`; this checks the result.
     let mut src = String::from(
         "#define N 16\n#define IDX(x, y) ((y) * N + (x))\n#pragma OPENCL FP_CONTRACT OFF\n",
     );
@@ -773,10 +772,10 @@ fn a_large_kernel_preprocesses_quickly() {
         ));
     }
     assert!(src.lines().count() >= 2000);
-    let start = std::time::Instant::now();
     let out = run(&src);
-    let took = start.elapsed();
     assert!(out.errors().is_empty(), "{:?}", out.errors());
-    // Generous for unoptimized test builds; release builds take a few milliseconds.
-    assert!(took.as_millis() < 1000, "took {took:?}");
+    let text = out.text();
+    assert_eq!(text.matches("3.14159265358979323846264338327950288f").count(), 200);
+    assert!(!text.contains("IDX") && !text.contains("M_PI_F"));
+    assert!(text.contains("__kernel void k199"));
 }
