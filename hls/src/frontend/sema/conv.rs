@@ -34,6 +34,16 @@ pub fn usual_arith(a: Scalar, b: Scalar) -> Scalar {
     }
 }
 
+/// An integer scalar, integer vector or enum.
+pub fn is_int(t: &Type) -> bool {
+    matches!(t, Type::Enum(_)) || t.elem().is_some_and(|s| s.is_integer())
+}
+
+/// A type whose value can be compared against zero: arithmetic scalars and pointers.
+pub fn is_scalar(t: &Type) -> bool {
+    matches!(t, Type::Scalar(_) | Type::Enum(_) | Type::Pointer(_))
+}
+
 /// Treats an enum as `int` for arithmetic.
 pub fn arith_view(t: &Type) -> Option<Type> {
     match t {

@@ -222,6 +222,11 @@ impl Checker<'_> {
                         span,
                         "variables in the __local address space can only be declared in a kernel function",
                     );
+                } else if self.scopes.depth() > 2 {
+                    self.error(
+                        span,
+                        "variables in the __local address space can only be declared in the outermost scope of a kernel function",
+                    );
                 }
                 AddrSpace::Local
             }

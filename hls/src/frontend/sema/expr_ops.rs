@@ -1,23 +1,16 @@
-//! Expression checking, part two: operators (unary, binary, assignment, conditional),
-//! casts and vector literals, with OpenCL's scalar/vector conversion rules and folding.
+//! Expression checking, part two: unary, binary and assignment operators with OpenCL's
+//! scalar/vector conversion rules, implicit conversion checks, and constant folding.
 
 use crate::diag::Span;
-use crate::frontend::ast::{BinaryOp, Expr, TypeName, UnaryOp};
+use crate::frontend::ast::{BinaryOp, Expr, UnaryOp};
 use crate::frontend::types::{AddrSpace, Endian, Pointer, Quals, Scalar, Type};
 
 use super::consteval::{fold_binary, fold_unary, wrap, FoldError};
 use super::conv::{
-    arith_view, assignable, cast_allowed, common_arith, promote, relational_result, AssignError,
+    arith_view, assignable, common_arith, is_int, is_scalar, promote, relational_result,
+    AssignError,
 };
 use super::Checker;
-
-fn is_int(t: &Type) -> bool {
-    matches!(t, Type::Enum(_)) || t.elem().is_some_and(|s| s.is_integer())
-}
-
-fn is_scalar(t: &Type) -> bool {
-    matches!(t, Type::Scalar(_) | Type::Enum(_) | Type::Pointer(_))
-}
 
 impl Checker<'_> {
     fn bad_operands(&mut self, span: Span, l: &Type, r: &Type) {
@@ -29,7 +22,7 @@ impl Checker<'_> {
         self.error(span, msg);
     }
 
-    fn compare_to_zero(&mut self, e: &Expr, t: &Type) {
+    pub(super) fn compare_to_zero(&mut self, e: &Expr, t: &Type) {
         if is_scalar(t) {
             self.convert(e, t, &Type::Scalar(Scalar::Bool));
         }
@@ -429,150 +422,6 @@ impl Checker<'_> {
                 false
             }
         }
-    }
-
-    pub(super) fn conditional(&mut self, e: &Expr, c: &Expr, a: &Expr, b: &Expr) -> Option<Type> {
-        let tc = self.rvalue(c);
-        let ta = self.rvalue(a);
-        let tb = self.rvalue(b);
-        let (tc, ta, tb) = (tc?, ta?, tb?);
-        if tc.is_vector() {
-            let common = match common_arith(&ta, &tb) {
-                Ok(t)
-                    if t.lanes() == tc.lanes()
-                        && t.elem().map(|s| s.size()) == tc.elem().map(|s| s.size()) =>
-                {
-                    t
-                }
-                _ => {
-                    self.error(e.span, "vector condition needs operands of a vector type with the same lane count and lane width");
-                    return None;
-                }
-            };
-            self.convert(a, &ta, &common);
-            self.convert(b, &tb, &common);
-            return Some(common);
-        }
-        if !is_scalar(&tc) {
-            self.error(
-                c.span,
-                format!("condition has non-scalar type '{}'", self.type_name(&tc)),
-            );
-            return None;
-        }
-        self.compare_to_zero(c, &tc);
-        let res = if arith_view(&ta).is_some() && arith_view(&tb).is_some() {
-            match common_arith(&ta, &tb) {
-                Ok(t) => t,
-                Err(m) => {
-                    self.error(e.span, m);
-                    return None;
-                }
-            }
-        } else if ta.is_pointer() && (tb == ta || (is_int(&tb) && self.value_of(b) == Some(0))) {
-            ta.clone()
-        } else if tb.is_pointer() && is_int(&ta) && self.value_of(a) == Some(0) {
-            tb.clone()
-        } else if ta == tb {
-            ta.clone()
-        } else {
-            let msg = format!(
-                "incompatible operand types ('{}' and '{}')",
-                self.type_name(&ta),
-                self.type_name(&tb)
-            );
-            self.error(e.span, msg);
-            return None;
-        };
-        self.convert(a, &ta, &res);
-        self.convert(b, &tb, &res);
-        if let (Some(cv), Type::Scalar(s)) = (self.value_of(c), &res) {
-            let pick = if cv != 0 { a } else { b };
-            if s.is_integer() {
-                let v = self.value_of(pick).map(|v| wrap(v, *s));
-                self.set_value(e, v);
-            }
-        }
-        Some(res)
-    }
-
-    pub(super) fn cast(&mut self, e: &Expr, tn: &TypeName, x: &Expr) -> Option<Type> {
-        let to = self.type_name_type(tn).map(|t| t.0);
-        let from = self.rvalue(x);
-        let (to, from) = (to?, from?);
-        if !self.fp16 && Self::is_half_value(&to) {
-            self.error(
-                tn.span,
-                "casting to 'half' requires '#pragma OPENCL EXTENSION cl_khr_fp16 : enable'",
-            );
-            return None;
-        }
-        if let Err(m) = cast_allowed(&to, &from) {
-            self.error(e.span, m);
-            return None;
-        }
-        if let (Type::Scalar(s), Some(v)) = (&to, self.value_of(x)) {
-            if s.is_integer() && is_int(&from) {
-                self.set_value(e, Some(wrap(v, *s)));
-            }
-        }
-        Some(to)
-    }
-
-    pub(super) fn vector_literal(
-        &mut self,
-        e: &Expr,
-        tn: &TypeName,
-        comps: &[Expr],
-    ) -> Option<Type> {
-        let (vt, _) = self.type_name_type(tn)?;
-        let Type::Vector(elem, n) = vt else {
-            self.error(
-                tn.span,
-                format!("'{}' is not a vector type", self.type_name(&vt)),
-            );
-            return None;
-        };
-        let mut count = 0u32;
-        let mut ok = true;
-        for c in comps {
-            let Some(t) = self.rvalue(c) else {
-                ok = false;
-                continue;
-            };
-            match t {
-                Type::Scalar(_) | Type::Enum(_) => {
-                    count += 1;
-                    self.convert(c, &t, &Type::Scalar(elem));
-                }
-                Type::Vector(ce, cn) if ce == elem => count += cn as u32,
-                other => {
-                    let msg = format!(
-                        "a component of type '{}' cannot initialize a vector of type '{vt}'",
-                        self.type_name(&other)
-                    );
-                    self.error(c.span, msg);
-                    ok = false;
-                }
-            }
-        }
-        if !ok {
-            return None;
-        }
-        let replicated = comps.len() == 1 && count == 1;
-        if !replicated && count != n as u32 {
-            let which = if count < n as u32 {
-                "too few"
-            } else {
-                "too many"
-            };
-            self.error(
-                e.span,
-                format!("{which} elements in vector literal of type '{vt}': {count} given, {n} expected"),
-            );
-            return None;
-        }
-        Some(vt)
     }
 }
 

@@ -8,6 +8,7 @@ pub mod consteval;
 pub mod conv;
 mod decls;
 mod expr;
+mod expr_cast;
 mod expr_ops;
 mod functions;
 mod init;
@@ -23,6 +24,8 @@ mod typeres;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_rules;
 
 use std::collections::HashMap;
 

@@ -43,6 +43,11 @@ impl Scopes {
         }
     }
 
+    /// 1 at file scope, 2 in a function's outermost block, more inside nested blocks.
+    pub fn depth(&self) -> usize {
+        self.frames.len()
+    }
+
     pub fn at_file_scope(&self) -> bool {
         self.frames.len() == 1
     }
