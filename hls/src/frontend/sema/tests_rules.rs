@@ -384,11 +384,7 @@ fn operators_check_their_operands() {
         "__kernel void k(__global int *o) {\n o[0] = (7 / 2) * (int)sizeof(float3) + (-7 % 3) + (1u << 31 >> 30) + (char)300;\n}",
     );
     let v = p.exprs.iter().filter_map(|i| i.value).max();
-    assert_eq!(
-        v,
-        Some(((1i128 << 31) as u32 as i128) as i128),
-        "largest folded constant"
-    );
+    assert_eq!(v, Some(1i128 << 31), "largest folded constant");
     let folded: Vec<i128> = p.exprs.iter().filter_map(|i| i.value).collect();
     assert!(folded.contains(&(3 * 16 - 1 + 2 + 44)), "{folded:?}");
 }
