@@ -25,6 +25,8 @@ mod typeres;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_clang;
+#[cfg(test)]
 mod tests_rules;
 
 use std::collections::HashMap;

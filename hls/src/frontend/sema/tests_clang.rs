@@ -1,0 +1,128 @@
+//! The checker's verdicts on small kernels compared with clang's (OpenCL C 1.2, spir64):
+//! each snippet is a kernel body both must accept, or both must reject.
+
+use std::process::Command;
+
+use super::tests::check_src;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Want {
+    Accept,
+    Reject,
+    /// A C constraint violation clang only warns about; we reject it.
+    RejectClangWarns,
+}
+use Want::*;
+
+const SNIPPETS: &[(Want, &str)] = &[
+    (Accept, "float4 a = v * 2; o[0] = (int)a.x;"),
+    (Accept, "float4 a = v * 2.0f; o[0] = (int)a.x;"),
+    (Accept, "int4 b = w * 2; o[0] = b.x;"),
+    (Accept, "int4 b = w + (char)1; o[0] = b.y;"),
+    (Accept, "int4 m = v > v; o[0] = m.z;"),
+    (Accept, "float4 a = 1.0f; o[0] = (int)a.w;"),
+    (
+        Accept,
+        "float4 a = (float4)(1.0f, v.xy, 2.0f); o[0] = (int)a.x;",
+    ),
+    (Accept, "float2 h = v.hi; o[0] = (int)h.y;"),
+    (Accept, "float s = v.s3; o[0] = (int)s;"),
+    (Accept, "o[0] = i << 40;"),
+    (Accept, "__global int *p = o + 1; p[0] = 1;"),
+    (Accept, "o[0] = f > 0 ? 1 : 2;"),
+    (Accept, "float3 t = (float3)(v.xyz); o[0] = (int)t.z;"),
+    (Accept, "v.xyz = v.zyx; o[0] = (int)v.x;"),
+    (Accept, "o[0] = vec_step(float3) + sizeof(float3);"),
+    (Accept, "long x = i * 3L; o[0] = (int)x;"),
+    (Accept, "uint q = u + i; o[0] = (int)q;"),
+    (Accept, "int4 m = w & 3; int4 n = ~m; o[0] = n.x;"),
+    (Accept, "o[0] = (int)(v.x && 1);"),
+    (Accept, "o[0] = (int)(u < i);"),
+    (Accept, "int4 s = w >> 2; o[0] = s.x;"),
+    (Accept, "float4 c = w.x ? v : v; o[0] = (int)c.x;"),
+    (Accept, "__local int *q = l; q[0] = 1;"),
+    (Accept, "o[0] = (int)(size_t)o;"),
+    (Accept, "const int k2 = 3; o[k2] = k2;"),
+    (
+        Accept,
+        "struct S { int a; float b; } s = { 1, 2.0f }; o[0] = s.a;",
+    ),
+    (
+        Accept,
+        "int arr[] = {1, 2, 3}; o[0] = arr[2] + sizeof(arr);",
+    ),
+    (Accept, "char str[] = \"abc\"; o[0] = str[0];"),
+    (Reject, "int4 b = w * 2.0f; o[0] = b.x;"),
+    (Reject, "float4 a = v + w; o[0] = (int)a.x;"),
+    (Reject, "float4 a = (float4)(1.0f, 2.0f); o[0] = (int)a.x;"),
+    (Reject, "float3 t = (float3)(1.0f); o[0] = (int)t.w;"),
+    (Reject, "v.xx = (float2)(1.0f);"),
+    (Reject, "int4 b = (int4)v; o[0] = b.x;"),
+    (Reject, "o[0] = f % 2.0f;"),
+    (Reject, "o[0] = ~f;"),
+    (Reject, "__local int *p = o; p[0] = 1;"),
+    (Reject, "o[0] = undefined_thing;"),
+    (Reject, "int a[i]; a[0] = 1;"),
+    (Reject, "o[0] = *i;"),
+    (Reject, "float x = v; o[0] = (int)x;"),
+    (Reject, "char *s = \"x\"; o[0] = s[0];"),
+    (Reject, "o[0] = v.q;"),
+    (Reject, "o[0] = (v == w).x;"),
+    (Reject, "int x = 1; int x = 2;"),
+    (Reject, "o[0] = (int)v.s4;"),
+    (Reject, "o[0] = i ? v : 1.0f;"),
+    (Reject, "half hh; hh = 1;"),
+    (Reject, "o[0] = f << 1;"),
+    (Reject, "const int k2 = 3; k2 = 4;"),
+    (RejectClangWarns, "int arr[2] = {1, 2, 3};"),
+    (Reject, "float4 a = (float4)(w.xy, 1.0f, 1.0f);"),
+    (Reject, "break;"),
+    (RejectClangWarns, "o[0] = i < o;"),
+    (Reject, "struct S { int a; } s; o[0] = s.b;"),
+    (Reject, "int4 b = w << v;"),
+];
+
+const PARAMS: &str = "__global int *o, float f, int i, float4 v, int4 w, uint u, __local int *l";
+
+fn clang_accepts(dir: &std::path::Path, n: usize, src: &str) -> bool {
+    let file = dir.join(format!("s{n}.cl"));
+    std::fs::write(&file, src).expect("write snippet");
+    let out = Command::new("clang")
+        .args([
+            "-cl-std=CL1.2",
+            "-fsyntax-only",
+            "-Xclang",
+            "-finclude-default-header",
+            "-target",
+            "spir64",
+        ])
+        .arg(&file)
+        .output()
+        .unwrap_or_else(|_| panic!("clang not found: run `bash scripts/install-deps.sh`"));
+    out.status.success()
+}
+
+#[test]
+fn verdicts_agree_with_clang() {
+    let dir = std::env::temp_dir().join(format!("ocl-hls-sema-clang-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut bad = Vec::new();
+    for (n, (want, body)) in SNIPPETS.iter().enumerate() {
+        let src = format!("__kernel void k({PARAMS}) {{\n {body}\n}}\n");
+        let (_, d, _) = check_src(&src);
+        let ours = !d.has_errors();
+        let clang = clang_accepts(&dir, n, &src);
+        let ok = match want {
+            Accept => ours && clang,
+            Reject => !ours && !clang,
+            RejectClangWarns => !ours && clang,
+        };
+        if !ok {
+            bad.push(format!(
+                "{want:?} `{body}`: ours accepts={ours}, clang accepts={clang}"
+            ));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(bad.is_empty(), "disagreements:\n{}", bad.join("\n"));
+}
