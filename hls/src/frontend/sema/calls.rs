@@ -21,6 +21,9 @@ impl Checker<'_> {
         };
         let arg_tys: Vec<Option<Type>> = args.iter().map(|a| self.rvalue(a)).collect();
         if let Some(sid) = self.scopes.lookup(&name.name) {
+            if self.poisoned.contains(&sid) {
+                return None;
+            }
             self.info(callee).symbol = Some(sid);
             return match self.sym(sid).kind {
                 SymbolKind::Function(fid) => {

@@ -12,6 +12,9 @@ impl Checker<'_> {
     /// A declaration at file scope or in a block.
     pub(super) fn declaration(&mut self, d: &Declaration) {
         let Some((base, talign)) = self.base_type(&d.specs) else {
+            for id in &d.declarators {
+                self.poison(id.declarator.name.as_ref());
+            }
             return;
         };
         let is_typedef = matches!(d.specs.storage, Some((StorageClass::Typedef, _)));
@@ -23,6 +26,7 @@ impl Checker<'_> {
         }
         for id in &d.declarators {
             let Some(res) = self.derive(base.clone(), talign, &d.specs, &id.declarator) else {
+                self.poison(id.declarator.name.as_ref());
                 continue;
             };
             if is_typedef {
@@ -308,6 +312,25 @@ impl Checker<'_> {
         self.bind_declarator(d.id, sid);
         self.scopes.declare(&name.name, sid);
         Some(fid)
+    }
+
+    /// Declares a name whose declaration was wrong, so its uses draw no further errors.
+    pub(super) fn poison(&mut self, name: Option<&crate::frontend::ast::Ident>) {
+        let Some(name) = name else { return };
+        if self.scopes.lookup_here(&name.name).is_some() {
+            return;
+        }
+        let s = self.add_symbol(Symbol {
+            name: name.name.clone(),
+            ty: Type::Void,
+            kind: SymbolKind::Local,
+            space: AddrSpace::Private,
+            quals: Default::default(),
+            align: 1,
+            span: name.span,
+        });
+        self.poisoned.insert(s);
+        self.scopes.declare(&name.name, s);
     }
 
     pub(super) fn sym(&self, s: SymbolId) -> &Symbol {

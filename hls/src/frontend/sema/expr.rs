@@ -173,6 +173,9 @@ impl Checker<'_> {
             );
             return None;
         };
+        if self.poisoned.contains(&sid) {
+            return None;
+        }
         self.info(e).symbol = Some(sid);
         let sym = self.sym(sid);
         let (ty, space, is_const, kind) = (

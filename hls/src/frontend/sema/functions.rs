@@ -14,9 +14,11 @@ impl Checker<'_> {
     pub(super) fn function_def(&mut self, item: usize, f: &FunctionDef) {
         let is_kernel = f.specs.kernel.is_some();
         let Some((base, _)) = self.base_type(&f.specs) else {
+            self.poison(f.declarator.name.as_ref());
             return;
         };
         let Some(res) = self.derive(base, None, &f.specs, &f.declarator) else {
+            self.poison(f.declarator.name.as_ref());
             return;
         };
         let Type::Function(ft) = res.ty else {
@@ -82,7 +84,10 @@ impl Checker<'_> {
         p: &ParamDecl,
         is_kernel: bool,
     ) -> Option<super::SymbolId> {
-        let res = self.resolve(&p.specs, &p.declarator)?;
+        let Some(res) = self.resolve(&p.specs, &p.declarator) else {
+            self.poison(p.declarator.name.as_ref());
+            return None;
+        };
         let mut ty = adjust_param(res.ty, p.specs.addr_space.map(|s| s.0));
         let mut a = DeclAttrs::default();
         self.decl_attrs(&p.specs.attrs, AttrSite::Param, &mut a);

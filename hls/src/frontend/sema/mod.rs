@@ -108,6 +108,8 @@ struct Checker<'a> {
     /// Loops found in each function, by `FuncId`.
     fn_loops: HashMap<FuncId, Vec<LoopInfo>>,
     kernel_attrs: HashMap<FuncId, KernelAttrs>,
+    /// Names whose declaration had an error: uses are silently typeless.
+    poisoned: std::collections::HashSet<SymbolId>,
     /// `max_size(N)` of parameters.
     max_sizes: HashMap<SymbolId, u64>,
     /// Alignment of typedefs declared with `aligned`.
@@ -143,6 +145,7 @@ impl<'a> Checker<'a> {
             fn_loops: HashMap::new(),
             kernel_attrs: HashMap::new(),
             max_sizes: HashMap::new(),
+            poisoned: Default::default(),
             typedef_aligns: HashMap::new(),
             access: access::AccessFacts::default(),
             call_sites: Vec::new(),

@@ -71,6 +71,8 @@ pub struct ExprInfo {
     /// The implicit conversion applied where the value is used: the target type. An array
     /// converted to a pointer is decay; a scalar converted to a vector type is converted
     /// to the element type, then replicated; `bool` means "compared against zero".
+    /// In `a op= b` the conversion on `a` is to the type the operation is computed in (the
+    /// result converts back to `a`'s type). A scalar shift count keeps its own type.
     pub conv: Option<Type>,
     pub callee: Option<Callee>,
     /// Lanes selected by a vector member access (`.wzyx` is `[3, 2, 1, 0]`).

@@ -388,3 +388,20 @@ fn operators_check_their_operands() {
     let folded: Vec<i128> = p.exprs.iter().filter_map(|i| i.value).collect();
     assert!(folded.contains(&(3 * 16 - 1 + 2 + 44)), "{folded:?}");
 }
+
+#[test]
+fn one_bad_declaration_gives_one_error() {
+    let (_, d, _) = check_src(
+        "__kernel void k(__global int *o, int n) {\n int v[n];\n o[0] = v[0] + v[1];\n\
+         enum E e2 = 1;\n o[1] = e2 + v[2];\n}",
+    );
+    let msgs: Vec<_> = d
+        .list
+        .iter()
+        .filter(|x| x.severity == Severity::Error)
+        .map(|x| x.message.clone())
+        .collect();
+    assert_eq!(msgs.len(), 2, "{msgs:?}");
+    assert!(msgs[0].contains("variable length"), "{msgs:?}");
+    assert!(msgs[1].contains("enum 'E'"), "{msgs:?}");
+}

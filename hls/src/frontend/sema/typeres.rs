@@ -35,6 +35,13 @@ impl Checker<'_> {
             TypeSpec::Vector(s, n, _) => Some((Type::Vector(*s, *n), None)),
             TypeSpec::Opaque(name, _) => Some((Type::Opaque(name), None)),
             TypeSpec::Named(id) => {
+                if self
+                    .scopes
+                    .lookup(&id.name)
+                    .is_some_and(|s| self.poisoned.contains(&s))
+                {
+                    return None;
+                }
                 let found = self
                     .scopes
                     .lookup(&id.name)
@@ -214,7 +221,12 @@ impl Checker<'_> {
                 }
                 out = Some(e);
             } else {
-                self.unknown_attr(a);
+                let mut ignored = super::attrs::DeclAttrs::default();
+                self.decl_attrs(
+                    std::slice::from_ref(a),
+                    super::attrs::AttrSite::Variable,
+                    &mut ignored,
+                );
             }
         }
         out
