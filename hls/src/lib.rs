@@ -3,5 +3,6 @@
 pub mod cli;
 pub mod diag;
 pub mod frontend;
+pub mod interp;
 pub mod ir;
 pub mod launch;

@@ -1,0 +1,85 @@
+//! Geometric built-ins (OpenCL C 1.2 section 6.12.5). Sums of products are accumulated in
+//! f64 and rounded once (within the spec's error bounds; exact for short vectors of
+//! small values), lengths likewise, so no intermediate overflows.
+
+use super::builtins::Call;
+use super::math::put;
+use super::memory::LaneBuf;
+use super::value::float_of;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum F {
+    Dot,
+    Cross,
+    Length,
+    Distance,
+    Normalize,
+}
+
+pub fn lookup(name: &str) -> Option<F> {
+    Some(match name.strip_prefix("fast_").unwrap_or(name) {
+        "dot" => F::Dot,
+        "cross" => F::Cross,
+        "length" => F::Length,
+        "distance" => F::Distance,
+        "normalize" => F::Normalize,
+        _ => return None,
+    })
+}
+
+pub fn eval(f: F, c: &Call, res: &mut LaneBuf) -> Result<(), String> {
+    let ek = c.ret_ek();
+    let a0 = c.arg(0);
+    let n = a0.sh.lanes as usize;
+    let x = |a: usize, i: usize| float_of(c.arg(a).sh.ek, c.lane(a, i));
+    // Distance subtracts in the lane precision first, as `length(p0 - p1)` does.
+    let v = |i: usize| -> f64 {
+        match (f, ek) {
+            (F::Distance, super::value::Ek::F32) => (x(0, i) as f32 - x(1, i) as f32) as f64,
+            (F::Distance, _) => x(0, i) - x(1, i),
+            _ => x(0, i),
+        }
+    };
+    match f {
+        F::Dot => {
+            let s: f64 = (0..n).map(|i| x(0, i) * x(1, i)).sum();
+            res[0] = put(ek, s);
+        }
+        F::Length | F::Distance => {
+            let s: f64 = (0..n).map(|i| v(i) * v(i)).sum();
+            res[0] = put(ek, s.sqrt());
+        }
+        F::Normalize => {
+            let s: f64 = (0..n).map(|i| v(i) * v(i)).sum::<f64>().sqrt();
+            let any_inf = (0..n).any(|i| v(i).is_infinite());
+            for (i, r) in res.iter_mut().enumerate().take(n) {
+                let e = v(i);
+                *r = put(
+                    ek,
+                    if any_inf {
+                        if e.is_infinite() {
+                            1f64.copysign(e)
+                        } else {
+                            0f64.copysign(e)
+                        }
+                    } else if s == 0.0 {
+                        e
+                    } else {
+                        e / s
+                    },
+                );
+            }
+        }
+        F::Cross => {
+            let (ax, ay, az) = (x(0, 0), x(0, 1), x(0, 2));
+            let (bx, by, bz) = (x(1, 0), x(1, 1), x(1, 2));
+            res[0] = put(ek, ay * bz - az * by);
+            res[1] = put(ek, az * bx - ax * bz);
+            res[2] = put(ek, ax * by - ay * bx);
+            if n == 4 {
+                res[3] = put(ek, 0.0);
+            }
+        }
+    }
+    Ok(())
+}

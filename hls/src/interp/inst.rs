@@ -1,0 +1,146 @@
+//! The compiled form of a kernel: one linear list of instructions over frame word offsets
+//! ("slots"), with control flow as jumps, so a work-item is just a program counter and a
+//! frame and can be stopped at a barrier and resumed.
+
+use super::builtins::BuiltinInst;
+use super::value::{Ek, Shape};
+use crate::diag::Span;
+use crate::ir::{AtomicOp, BinOp, CmpOp, Conv, LoopId, UnOp, WorkItemFn};
+
+/// A word offset into a work-item's frame.
+pub type Slot = u32;
+
+#[derive(Clone, Debug)]
+pub enum Inst {
+    Un {
+        op: UnOp,
+        ek: Ek,
+        lanes: u8,
+        dst: Slot,
+        a: Slot,
+    },
+    Bin {
+        op: BinOp,
+        ek: Ek,
+        lanes: u8,
+        dst: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    Cmp {
+        op: CmpOp,
+        ek: Ek,
+        lanes: u8,
+        dst: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    /// `c` has one lane (`c_lanes == 1`, broadcast) or one per value lane; `words` is the
+    /// value's frame width.
+    Select {
+        words: u8,
+        c_lanes: u8,
+        dst: Slot,
+        c: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    Conv {
+        conv: Conv,
+        from: Ek,
+        to: Ek,
+        lanes: u8,
+        dst: Slot,
+        a: Slot,
+    },
+    Bitcast {
+        from: Shape,
+        to: Shape,
+        dst: Slot,
+        a: Slot,
+    },
+    /// Copies `n` words (variable reads and writes, extract of a lane).
+    Move {
+        dst: Slot,
+        src: Slot,
+        n: u8,
+    },
+    /// Result lane `i` is the word at `srcs[i]` (shuffle, build, splat, insert).
+    Gather {
+        dst: Slot,
+        srcs: Box<[Slot]>,
+    },
+    PtrAdd {
+        dst: Slot,
+        p: Slot,
+        off: Slot,
+    },
+    PtrDiff {
+        dst: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    Load {
+        dst: Slot,
+        p: Slot,
+        shape: Shape,
+    },
+    Store {
+        p: Slot,
+        v: Slot,
+        shape: Shape,
+    },
+    Atomic {
+        op: AtomicOp,
+        ek: Ek,
+        dst: Slot,
+        p: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    /// Every work-item of the group waits here; `id` tells barriers apart.
+    Barrier {
+        id: u32,
+    },
+    WorkItem {
+        f: WorkItemFn,
+        bits: u8,
+        dst: Slot,
+        dim: Option<Slot>,
+    },
+    Builtin(Box<BuiltinInst>),
+    Jump {
+        to: u32,
+    },
+    /// Jumps when the `i1` at `c` equals `when`.
+    Branch {
+        c: Slot,
+        when: bool,
+        to: u32,
+    },
+    Return,
+    /// ivdep bookkeeping (emitted only when hints are checked).
+    LoopEnter {
+        l: LoopId,
+    },
+    LoopIter {
+        l: LoopId,
+    },
+    LoopExit {
+        l: LoopId,
+    },
+}
+
+/// A compiled kernel for one launch.
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub insts: Vec<Inst>,
+    /// The source span of each instruction (errors point at it).
+    pub spans: Vec<Span>,
+    /// A fresh frame: constants, parameter values and object addresses filled in.
+    pub frame: Vec<u64>,
+    /// Words `0..var_words` hold variables; reset from `frame` for every work-item.
+    pub var_words: usize,
+    /// The span of each barrier by id.
+    pub barrier_spans: Vec<Span>,
+}
