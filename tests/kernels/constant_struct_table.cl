@@ -1,5 +1,6 @@
 // A __constant table of structs (with a float, a short and a char array member) read
 // with a data-dependent index, plus a __constant scalar table indexed from it.
+#pragma OPENCL FP_CONTRACT OFF
 typedef struct {
     float scale;
     short offset;

@@ -16,7 +16,7 @@ __kernel void packed_aligned_array(__global packed_t *p, __global aligned_t *a,
 {
     size_t i = get_global_id(0);
     packed_t x = p[i];
-    x.value = x.value + x.delta * (int)x.tag;
+    x.value = (int)((uint)x.value + (uint)(x.delta * (int)x.tag));   /* wraps */
     x.tag = (uchar)(x.tag + 1);
     p[i] = x;
     a[i].s = (short)(x.delta - 1);

@@ -6,7 +6,7 @@ __kernel void select_bitselect(__global const int4 *a, __global const int4 *b,
 {
     size_t i = get_global_id(0);
     int4 x = a[i], y = b[i];
-    out[3 * i] = select(x, y, x < y);              /* lane-wise minimum */
+    out[3 * i] = select(x, y, x < y);              /* lane-wise maximum */
     out[3 * i + 1] = select(x, y, (int4)(1, -1, 0x40000000, (int)0x80000000));  /* MSB only */
     out[3 * i + 2] = bitselect(x, y, (int4)(0x0000ffff));
     float4 g = f[i];

@@ -1,5 +1,6 @@
 // Shifts by counts at or beyond the operand width: OpenCL C takes the count modulo the
-// width (unlike C), for int, uint, long, char and for vector lanes with per-lane counts.
+// width (unlike C), for int, uint, long and vector lanes with per-lane counts; a char
+// is promoted to int first, so its count is taken modulo 32, not 8.
 __kernel void shift_large(__global const int *a, __global const uint *n, __global int *out,
                           __global long *lout, __global char *cout)
 {
@@ -13,5 +14,5 @@ __kernel void shift_large(__global const int *a, __global const uint *n, __globa
     out[4 * i + 3] = v.x ^ v.y ^ v.z ^ v.w;
     lout[i] = ((long)x << k) ^ (long)((ulong)(long)x >> (k + 1));   /* k % 64 */
     char c = (char)x;
-    cout[i] = c << (char)k;              /* count modulo 8 */
+    cout[i] = c << (char)k;              /* (int)c << (k % 32), low 8 bits kept */
 }

@@ -1,0 +1,722 @@
+//! Every kernel of `tests/kernels` runs on POCL through ocl-ref, and each test checks the
+//! results against values computed here in Rust from the same input bytes, so the
+//! kernels and specs are known to mean what their comments say.
+
+mod common;
+
+use common::*;
+use ocl_hls::launch::half::{f16_bits_to_f64, f64_to_f16_bits};
+
+/// The kernels this file tests: one test function per name.
+const KERNELS: &[&str] = &[
+    "atomics_1x",
+    "barrier_loop",
+    "bit_builtins",
+    "char_short_promote",
+    "constant_struct_table",
+    "convert_rounding",
+    "defines_spec",
+    "do_loop",
+    "early_exit",
+    "float_edges",
+    "half_vload",
+    "helper_ptrs",
+    "include_header",
+    "int_div_neg",
+    "local_2d_3d",
+    "long_arith",
+    "packed_aligned_array",
+    "relational_vec",
+    "scalar_args",
+    "select_bitselect",
+    "shift_large",
+    "struct_by_value",
+    "union_pun",
+    "vec16_swizzle",
+    "vec8_arith",
+];
+
+#[test]
+fn every_kernel_has_a_spec_and_a_test() {
+    let mut found: Vec<String> = std::fs::read_dir(project_kernels())
+        .expect("tests/kernels")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "cl"))
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    found.sort();
+    assert_eq!(
+        found, KERNELS,
+        "tests/kernels/*.cl and the KERNELS list differ"
+    );
+    for k in KERNELS {
+        let yaml = project_kernels().join(format!("{k}.yaml"));
+        assert!(yaml.is_file(), "{k}.cl has no {k}.yaml");
+        let text = std::fs::read_to_string(project_kernels().join(format!("{k}.cl"))).unwrap();
+        assert!(
+            text.starts_with("// "),
+            "{k}.cl must open with a comment saying what it covers"
+        );
+    }
+    assert!(KERNELS.len() >= 22);
+}
+
+#[test]
+fn struct_by_value() {
+    let r = project("struct_by_value");
+    let inp = f32s(input(&r, "in"));
+    let out = f32s(output(&r, "out"));
+    let tags = i32s(output(&r, "tags"));
+    for i in 0..32 {
+        let (px, py) = (inp[2 * i], inp[2 * i + 1]);
+        assert_eq!(
+            out[2 * i].to_bits(),
+            (-(px + px)).to_bits(),
+            "out[{}]",
+            2 * i
+        );
+        assert_eq!(out[2 * i + 1].to_bits(), (py + py).to_bits());
+        let i32_ = i as i32;
+        assert_eq!(tags[2 * i], i32_ * 1000 + i32_ + 3);
+        assert_eq!(tags[2 * i + 1], 2 * (i32_ + 3) - 1);
+    }
+}
+
+#[test]
+fn union_pun() {
+    let r = project("union_pun");
+    let inp = f32s(input(&r, "in"));
+    let bits = u32s(output(&r, "bits"));
+    let bytes = output(&r, "bytes");
+    let back = f32s(output(&r, "back"));
+    for i in 0..64 {
+        assert_eq!(bits[i], inp[i].to_bits());
+        assert_eq!(bytes[4 * i..4 * i + 4], inp[i].to_be_bytes());
+        assert_eq!(back[i].to_bits(), (-inp[i]).to_bits());
+    }
+}
+
+#[test]
+fn vec8_arith() {
+    let r = project("vec8_arith");
+    let a = i32s(input(&r, "a"));
+    let f = f32s(input(&r, "f"));
+    let iout = i32s(output(&r, "iout"));
+    let fout = f32s(output(&r, "fout"));
+    for i in 0..16 {
+        let x = &a[8 * i..8 * i + 8];
+        let y: Vec<i32> = (0..8)
+            .map(|k| if k < 4 { x[k] } else { x[k].wrapping_mul(2) })
+            .collect();
+        let z = [1, x[1], x[2], 7, -7, x[5], 100, x[7]];
+        for k in 0..8 {
+            let want = y[k]
+                .wrapping_add(z[k].wrapping_mul(3))
+                .wrapping_sub(x[k] >> 1);
+            assert_eq!(iout[16 * i + k], want, "iout[{i}].s{k}");
+        }
+        let eo = [x[0], x[2], x[4], x[6], x[1], x[3], x[5], x[7]];
+        assert_eq!(iout[16 * i + 8..16 * i + 16], eo);
+        let g = &f[8 * i..8 * i + 8];
+        let mut want = Vec::new();
+        for k in 0..4 {
+            want.push((g[k] + g[k + 4]) * 0.5);
+        }
+        for k in 0..4 {
+            want.push(g[2 * k + 1] - g[2 * k]);
+        }
+        assert_f32_bits("fout", &fout[8 * i..8 * i + 8], &want);
+    }
+}
+
+#[test]
+fn vec16_swizzle() {
+    let r = project("vec16_swizzle");
+    let v = input(&r, "in").to_vec();
+    let out = output(&r, "out");
+    let sums = i32s(output(&r, "sums"));
+    for i in 0..8 {
+        let v = &v[16 * i..16 * i + 16];
+        let mut want = vec![v[15], v[14], v[13], v[12]];
+        want.extend((0..4).map(|k| v[k].wrapping_add(250)));
+        want.extend_from_slice(&v[4..8]);
+        want.extend([v[10], v[5], v[9], v[15]]);
+        assert_eq!(out[16 * i..16 * i + 16], want[..], "out[{i}]");
+        assert_eq!(sums[i], v.iter().map(|&b| i32::from(b)).sum::<i32>());
+    }
+}
+
+#[test]
+fn long_arith() {
+    let r = project("long_arith");
+    let a = i64s(input(&r, "a"));
+    let b = u64s(input(&r, "b"));
+    let out = i64s(output(&r, "out"));
+    let uout = u64s(output(&r, "uout"));
+    for i in 0..64 {
+        let (x, y) = (a[i], b[i]);
+        let lcg = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        assert_eq!(out[4 * i], lcg);
+        assert_eq!(
+            out[4 * i + 1],
+            ((i128::from(x) * i128::from(y as i64)) >> 64) as i64
+        );
+        assert_eq!(out[4 * i + 2], x / (((y >> 40) as i64) | 1));
+        assert_eq!(out[4 * i + 3], (x << 33) ^ (x >> 7) ^ i64::from(x as i32));
+        assert_eq!(
+            uout[2 * i],
+            ((u128::from(y) * u128::from(x as u64)) >> 64) as u64
+        );
+        let want = (y >> 32)
+            .wrapping_mul(y & 0xffff_ffff)
+            .wrapping_add(i as u64);
+        assert_eq!(uout[2 * i + 1], want);
+    }
+}
+
+#[test]
+fn do_loop() {
+    let r = project("do_loop");
+    let inp = u32s(input(&r, "in"));
+    let out = i32s(output(&r, "out"));
+    for (i, &x) in inp.iter().enumerate() {
+        let digits = x.to_string().len() as i32;
+        let (mut n, mut odd) = (0, 0);
+        loop {
+            n += 1;
+            if n % 2 == 1 {
+                odd += n;
+            }
+            if n >= (x % 7) as i32 {
+                break;
+            }
+        }
+        assert_eq!(out[2 * i], digits, "digits of {x}");
+        assert_eq!(out[2 * i + 1], odd, "odd sum for {x}");
+    }
+}
+
+#[test]
+fn early_exit() {
+    let r = project("early_exit");
+    let data = i32s(input(&r, "data"));
+    let found = i32s(output(&r, "found"));
+    let firstneg = i32s(output(&r, "firstneg"));
+    let (width, key) = (16, 97);
+    let mut kept = 0;
+    for row in 0..32 {
+        let d = &data[row * width..(row + 1) * width];
+        let want = (0..width)
+            .flat_map(|j| (0..2).map(move |k| (j, k)))
+            .find(|&(j, k)| d[j] + k >= key)
+            .map_or(-1, |(j, k)| (j * 2) as i32 + k);
+        assert_eq!(found[row], want, "found[{row}]");
+        let neg = d.iter().position(|&v| v < 0).map_or(77, |j| j as i32);
+        kept += usize::from(neg == 77);
+        assert_eq!(firstneg[row], neg, "firstneg[{row}]");
+    }
+    // The inputs exercise both exits.
+    assert!(
+        kept > 0 && kept < 32,
+        "{kept} rows without a negative value"
+    );
+    assert!(found.contains(&-1) && found.iter().any(|&f| f >= 0));
+}
+
+#[test]
+fn select_bitselect() {
+    let r = project("select_bitselect");
+    let a = i32s(input(&r, "a"));
+    let b = i32s(input(&r, "b"));
+    let f = f32s(input(&r, "f"));
+    let out = i32s(output(&r, "out"));
+    let fout = f32s(output(&r, "fout"));
+    let sout = i32s(output(&r, "sout"));
+    for i in 0..32 {
+        let (x, y) = (&a[4 * i..4 * i + 4], &b[4 * i..4 * i + 4]);
+        for k in 0..4 {
+            assert_eq!(out[12 * i + k], x[k].max(y[k]));
+            let msb = k == 1 || k == 3;
+            assert_eq!(out[12 * i + 4 + k], if msb { y[k] } else { x[k] });
+            assert_eq!(out[12 * i + 8 + k], (x[k] & !0xffff) | (y[k] & 0xffff));
+            assert_eq!(fout[4 * i + k].to_bits(), (-f[4 * i + k]).to_bits());
+        }
+        let s = if i % 2 == 1 { y[0] } else { x[0] };
+        assert_eq!(sout[i], s + if x[1] > 0 { 2 } else { 1 });
+    }
+}
+
+/// convert_float_rtz / _rtp of an int, from the exact value.
+fn int_to_f32_directed(n: i32, up: bool) -> f32 {
+    let exact = f64::from(n);
+    let r = n as f32; // nearest
+    let rv = f64::from(r);
+    let toward_zero_needed = !up && rv.abs() > exact.abs();
+    let up_needed = up && rv < exact;
+    if toward_zero_needed || (up_needed && r > 0.0) {
+        // Shrinking (|r| down) for rtz; for rtp with r > 0 the next value up is bits + 1.
+        if toward_zero_needed {
+            f32::from_bits(r.to_bits() - 1)
+        } else {
+            f32::from_bits(r.to_bits() + 1)
+        }
+    } else if up_needed {
+        f32::from_bits(r.to_bits() - 1) // negative: toward zero is up
+    } else {
+        r
+    }
+}
+
+#[test]
+fn convert_rounding() {
+    let r = project("convert_rounding");
+    let f = f32s(input(&r, "f"));
+    let big = i32s(input(&r, "big"));
+    let iout = i32s(output(&r, "iout"));
+    let fout = f32s(output(&r, "fout"));
+    for i in 0..64 {
+        let x = f[i];
+        assert_eq!(x, -8.0 + 0.25 * i as f32);
+        let o = &iout[8 * i..8 * i + 8];
+        assert_eq!(o[0], x.trunc() as i32, "rtz {x}");
+        assert_eq!(o[1], x.round_ties_even() as i32, "rte {x}");
+        assert_eq!(o[2], x.ceil() as i32, "rtp {x}");
+        assert_eq!(o[3], x.floor() as i32, "rtn {x}");
+        assert_eq!(o[4], (x * 20.0).trunc().clamp(-128.0, 127.0) as i32);
+        assert_eq!(o[5], (x * 40.0).trunc().clamp(0.0, 255.0) as i32);
+        assert_eq!(
+            o[6],
+            (x * 5000.0).round_ties_even().clamp(-32768.0, 32767.0) as i32
+        );
+        // Rust's `as` saturates and sends NaN to 0, as convert_int_sat does.
+        assert_eq!(o[7], (x * 1e9f32) as i32);
+        assert_eq!(
+            fout[2 * i].to_bits(),
+            int_to_f32_directed(big[i], false).to_bits()
+        );
+        assert_eq!(
+            fout[2 * i + 1].to_bits(),
+            int_to_f32_directed(big[i], true).to_bits()
+        );
+    }
+}
+
+/// f32 -> half rounding toward zero.
+fn half_rtz(v: f32) -> u16 {
+    let h = f64_to_f16_bits(f64::from(v));
+    if f16_bits_to_f64(h).abs() > f64::from(v).abs() {
+        h - 1 // one step smaller in magnitude (inf 0x7c00 -> 0x7bff, the largest half)
+    } else {
+        h
+    }
+}
+
+#[test]
+fn half_vload() {
+    let r = project("half_vload");
+    let h: Vec<f32> = u16s(input(&r, "in"))
+        .iter()
+        .map(|&b| f16_bits_to_f64(b) as f32)
+        .collect();
+    let f = f32s(input(&r, "f"));
+    let wide = f32s(output(&r, "wide"));
+    let rtz = u16s(output(&r, "rtz"));
+    let rte = u16s(output(&r, "rte"));
+    let mut saw_inf = false;
+    for i in 0..64 {
+        assert_eq!(wide[i].to_bits(), (h[i] * 2.0).to_bits());
+        let q = &h[4 * i + 1..4 * i + 5];
+        assert_eq!(
+            wide[64 + i].to_bits(),
+            (q[0] + q[1] + q[2] + q[3]).to_bits()
+        );
+        assert_eq!(rtz[i], half_rtz(f[i]), "rtz of {}", f[i]);
+        let four = [f[i], -f[i], f[i] * 1024.0, f[i] / 4096.0];
+        for k in 0..4 {
+            let want = f64_to_f16_bits(f64::from(four[k]));
+            saw_inf |= want & 0x7fff == 0x7c00;
+            assert_eq!(rte[4 * i + k], want, "rte of {}", four[k]);
+        }
+    }
+    assert!(saw_inf);
+}
+
+#[test]
+fn atomics_1x() {
+    let r = project("atomics_1x");
+    let inp = i32s(input(&r, "in"));
+    let g = i32s(output(&r, "g"));
+    let bits = u32s(output(&r, "bits"));
+    let sum = inp.iter().fold(0i32, |s, &v| s.wrapping_add(v));
+    assert_eq!(g[0], sum);
+    assert_eq!(g[1], inp.iter().copied().min().unwrap().min(0));
+    assert_eq!(g[2], inp.iter().copied().max().unwrap().max(0));
+    assert_eq!(g[3], inp.iter().filter(|&&v| v > 0).count() as i32);
+    assert_eq!(g[4], 8, "one compare-exchange increment per group");
+    assert_eq!(g[5], 7);
+    for (grp, &b) in bits.iter().enumerate() {
+        let want = inp[32 * grp..32 * grp + 32]
+            .iter()
+            .fold(0u32, |acc, &v| acc | 1 << (v & 31));
+        assert_eq!(b, want, "bits[{grp}]");
+    }
+}
+
+#[test]
+fn constant_struct_table() {
+    let r = project("constant_struct_table");
+    let idx = u32s(input(&r, "idx"));
+    let x = f32s(input(&r, "x"));
+    let out = f32s(output(&r, "out"));
+    let meta = i32s(output(&r, "meta"));
+    let table: [(f32, i16, [u8; 3]); 5] = [
+        (1.5, -3, *b"abc"),
+        (-2.0, 100, *b"def"),
+        (0.25, 7, *b"ghi"),
+        (10.0, -1000, *b"jkl"),
+        (3.0, 0, *b"mno"),
+    ];
+    let primes = [2, 3, 5, 7, 11, 13, 17, 19];
+    for i in 0..64 {
+        let k = (idx[i] % 5) as usize;
+        let (scale, offset, name) = table[k];
+        assert_eq!(
+            out[i].to_bits(),
+            (x[i] * scale + f32::from(offset)).to_bits()
+        );
+        assert_eq!(meta[i], i32::from(name[i % 3]) * primes[(k + i) & 7]);
+    }
+}
+
+#[test]
+fn local_2d_3d() {
+    let r = project("local_2d_3d");
+    let inp = i32s(input(&r, "in"));
+    let out = i32s(output(&r, "out"));
+    let sums = i32s(output(&r, "sums"));
+    for row in 0..32 {
+        for col in 0..32 {
+            assert_eq!(
+                out[row * 32 + col],
+                inp[col * 32 + row],
+                "out[{row}][{col}]"
+            );
+        }
+    }
+    for gy in 0..4 {
+        for gx in 0..4 {
+            let vals: Vec<i32> = (0..8)
+                .flat_map(|y| (0..8).map(move |x| (gy * 8 + y) * 32 + gx * 8 + x))
+                .map(|i| inp[i])
+                .collect();
+            let g = gy * 4 + gx;
+            assert_eq!(sums[2 * g], vals.iter().sum::<i32>());
+            assert_eq!(sums[2 * g + 1], vals.iter().map(|v| v * v).sum::<i32>());
+        }
+    }
+}
+
+#[test]
+fn char_short_promote() {
+    let r = project("char_short_promote");
+    let c = i8s(input(&r, "c"));
+    let s = i16s(input(&r, "s"));
+    let out = i32s(output(&r, "out"));
+    let cout = i8s(output(&r, "cout"));
+    let uout = u16s(output(&r, "uout"));
+    for i in 0..64 {
+        let (a, b) = (i32::from(c[i]), i32::from(c[i + 1]));
+        let (x, y) = (i32::from(s[i]), i32::from(s[i + 1]));
+        let ua = i32::from(c[i] as u8);
+        assert_eq!(out[4 * i], a * b);
+        assert_eq!(out[4 * i + 1], x * y);
+        assert_eq!(
+            out[4 * i + 2],
+            i32::from(ua > 127) + i32::from(a < 0) * 10 + (ua >> 4) * 100
+        );
+        assert_eq!(out[4 * i + 3], i32::from((x * y) as i16) + (x >> 3));
+        assert_eq!(cout[i], (a + b) as i8);
+        let want = (i32::from((x - y) as u16) + i32::from((!a) as u16)) as u16;
+        assert_eq!(uout[i], want);
+    }
+}
+
+#[test]
+fn int_div_neg() {
+    let r = project("int_div_neg");
+    let a = i32s(input(&r, "a"));
+    let b = i32s(input(&r, "b"));
+    let q = i32s(output(&r, "q"));
+    let lq = i64s(output(&r, "lq"));
+    let uq = u32s(output(&r, "uq"));
+    let mut negatives = 0;
+    for i in 0..128 {
+        let x = a[i];
+        let y = if b[i] == 0 { -7 } else { b[i] };
+        negatives += usize::from(x < 0 && y < 0);
+        assert_eq!((q[2 * i], q[2 * i + 1]), (x / y, x % y), "{x} / {y}");
+        let (lx, ly) = (i64::from(x) * 100003, i64::from(y));
+        assert_eq!((lq[2 * i], lq[2 * i + 1]), (lx / ly, lx % ly));
+        assert_eq!(
+            (uq[2 * i], uq[2 * i + 1]),
+            (x as u32 / y as u32, x as u32 % y as u32)
+        );
+    }
+    assert!(negatives > 0);
+}
+
+#[test]
+fn shift_large() {
+    let r = project("shift_large");
+    let a = i32s(input(&r, "a"));
+    let n = u32s(input(&r, "n"));
+    let out = i32s(output(&r, "out"));
+    let lout = i64s(output(&r, "lout"));
+    let cout = i8s(output(&r, "cout"));
+    assert!(n.iter().any(|&k| k >= 64), "counts beyond 64 are exercised");
+    for i in 0..128 {
+        let (x, k) = (a[i], n[i]);
+        assert_eq!(out[4 * i], x.wrapping_shl(k));
+        assert_eq!(out[4 * i + 1], x.wrapping_shr(k));
+        assert_eq!(out[4 * i + 2], (x as u32).wrapping_shr(k) as i32);
+        let v = [x.wrapping_shl(k), x.wrapping_shl(k + 1), x << 1, x];
+        assert_eq!(out[4 * i + 3], v[0] ^ v[1] ^ v[2] ^ v[3]);
+        let l = i64::from(x);
+        assert_eq!(
+            lout[i],
+            l.wrapping_shl(k) ^ ((l as u64).wrapping_shr(k + 1) as i64)
+        );
+        assert_eq!(
+            cout[i],
+            i32::from(x as i8).wrapping_shl(k) as i8,
+            "char {x} << {k}"
+        );
+    }
+}
+
+#[test]
+fn bit_builtins() {
+    let r = project("bit_builtins");
+    let a = i32s(input(&r, "a"));
+    let b = i32s(input(&r, "b"));
+    let out = i32s(output(&r, "out"));
+    let uout = u32s(output(&r, "uout"));
+    let lout = i64s(output(&r, "lout"));
+    let sout = i16s(output(&r, "sout"));
+    for i in 0..128 {
+        let (x, y) = (a[i], b[i]);
+        let (lx, ly) = (i64::from(x), i64::from(y));
+        let o = &out[8 * i..8 * i + 8];
+        assert_eq!(o[0], x.leading_zeros() as i32);
+        assert_eq!(o[1], x.count_ones() as i32);
+        assert_eq!(o[2], (x as u32).rotate_left(y as u32) as i32);
+        let mad = (lx * ly + lx).clamp(i64::from(i32::MIN), i64::from(i32::MAX));
+        assert_eq!(o[3], mad as i32);
+        assert_eq!(o[4], x.saturating_add(y));
+        assert_eq!(o[5], x.saturating_sub(y));
+        assert_eq!(o[6], ((lx + ly) >> 1) as i32);
+        assert_eq!(o[7], ((lx + ly + 1) >> 1) as i32);
+        let u = &uout[4 * i..4 * i + 4];
+        assert_eq!(u[0], x.unsigned_abs());
+        assert_eq!(u[1], (lx - ly).unsigned_abs() as u32);
+        assert_eq!(u[2], (x as u32).rotate_left((y as u32).wrapping_add(32)));
+        let hi = ((u64::from(x as u32) * u64::from(y as u32)) >> 32) as u32;
+        assert_eq!(u[3], hi.wrapping_add(12345));
+        assert_eq!(lout[i], (lx << 32) | i64::from(y as u32));
+        assert_eq!(sout[2 * i], (i16::from(x as i8) << 8) | i16::from(y as u8));
+        assert_eq!(sout[2 * i + 1], (x as i16).saturating_add(y as i16));
+    }
+}
+
+#[test]
+fn relational_vec() {
+    let r = project("relational_vec");
+    let f = f32s(input(&r, "f"));
+    let g = f32s(input(&r, "g"));
+    let out = i32s(output(&r, "out"));
+    let sout = i32s(output(&r, "sout"));
+    let m = |b: bool| if b { -1 } else { 0 };
+    for i in 0..32 {
+        let mut x = [f[4 * i], f[4 * i + 1], f[4 * i + 2], f[4 * i + 3]];
+        let y = &g[4 * i..4 * i + 4];
+        if i % 3 == 0 {
+            x[3] = f32::NAN;
+        }
+        if i % 4 == 1 {
+            x[2] = f32::NEG_INFINITY;
+        }
+        let o = &out[16 * i..16 * i + 16];
+        for k in 0..4 {
+            let lt = x[k] < y[k];
+            assert_eq!(o[k], m(lt), "lt lane {k} of {i}");
+            assert_eq!(o[4 + k], m(x[k].is_nan()) | (m(x[k].is_infinite()) & 0xf0));
+            assert_eq!(
+                o[8 + k],
+                m(x[k].is_sign_negative() && !x[k].is_nan()) + 2 * m(x[k] == x[k])
+            );
+            assert_eq!(o[12 + k], m(x[k] > y[k]) ^ m(x[k] <= y[k]));
+        }
+        let lts: Vec<bool> = (0..4).map(|k| x[k] < y[k]).collect();
+        let want = i32::from(lts.iter().any(|&b| b))
+            + i32::from(lts.iter().all(|&b| b)) * 10
+            + i32::from(x.iter().any(|v| v.is_nan())) * 100;
+        assert_eq!(sout[2 * i], want);
+        let want = i32::from(x[3].is_nan()) * 4
+            + i32::from(x[0] < y[0]) * 2
+            + i32::from(x[0].is_sign_negative());
+        assert_eq!(sout[2 * i + 1], want);
+    }
+}
+
+#[test]
+fn float_edges() {
+    let r = project("float_edges");
+    let x = f32s(input(&r, "x"));
+    let out = f32s(output(&r, "out"));
+    let bits = u32s(output(&r, "bits"));
+    for i in 0..32 {
+        let v = x[i];
+        let tiny = v * 1e-40f32;
+        assert!(tiny.is_subnormal());
+        let want = [
+            tiny,
+            tiny / 3.0,
+            v,
+            -v,
+            f32::NEG_INFINITY,
+            -tiny,
+            i as f32,
+            tiny * 1e30,
+        ];
+        assert_f32_bits("float_edges", &out[8 * i..8 * i + 8], &want);
+        assert_eq!(bits[2 * i], 0x8000_0000);
+        assert_eq!(bits[2 * i + 1], 1);
+    }
+}
+
+#[test]
+fn barrier_loop() {
+    let r = project("barrier_loop");
+    assert_eq!(
+        r.launch.local,
+        vec![64],
+        "local comes from reqd_work_group_size"
+    );
+    let inp = i32s(input(&r, "in"));
+    let out = i32s(output(&r, "out"));
+    for grp in 0..2 {
+        let mut v: Vec<i32> = inp[64 * grp..64 * grp + 64].to_vec();
+        for round in 0..5 {
+            let buf = v.clone();
+            for l in 0..64 {
+                v[l] = buf[(l + 63) % 64] + 2 * buf[l] + buf[(l + 1) % 64] + round;
+            }
+        }
+        assert_eq!(out[64 * grp..64 * grp + 64], v[..], "group {grp}");
+    }
+}
+
+#[test]
+fn helper_ptrs() {
+    let r = project("helper_ptrs");
+    let data = i32s(output(&r, "data"));
+    let sums = i32s(output(&r, "sums"));
+    for g in 0..4 {
+        let mut tmp: Vec<i32> = (0..16).map(|l| -20 + 3 * (g * 16 + l) as i32).collect();
+        for t in &mut tmp[8..] {
+            *t *= 3;
+        }
+        assert_eq!(sums[g], tmp.iter().sum::<i32>());
+        for t in &mut tmp[..4] {
+            *t = -*t;
+        }
+        assert_eq!(data[16 * g..16 * g + 16], tmp[..], "group {g}");
+    }
+}
+
+fn mix32(mut h: u32) -> u32 {
+    h ^= h >> 16;
+    h = h.wrapping_mul(0x85eb_ca6b);
+    h ^= h >> 13;
+    h = h.wrapping_mul(0xc2b2_ae35);
+    h ^ (h >> 16)
+}
+
+#[test]
+fn include_header() {
+    let r = project("include_header");
+    assert_eq!(
+        r.launch.kernel, "include_header",
+        "the only kernel, chosen without `kernel:`"
+    );
+    let out = u32s(output(&r, "out"));
+    for i in 0..64u32 {
+        let v = 1 + 7919 * i;
+        assert_eq!(out[2 * i as usize], mix32(v));
+        assert_eq!(out[2 * i as usize + 1], mix32(v ^ 0x5bd1_e995));
+    }
+}
+
+#[test]
+fn defines_spec() {
+    let r = project("defines_spec");
+    let inp = i32s(input(&r, "in"));
+    let out = f32s(output(&r, "out"));
+    let flags = i32s(output(&r, "flags"));
+    for i in 0..32 {
+        let acc: i32 = (0..6).map(|k| inp[(i + k) % 32]).sum();
+        assert_eq!(out[i], (acc * 3) as f32 + 0.5, "SCALE=3, OFFSET=0.5, LEN=6");
+        assert_eq!(flags[i], 7, "WITH_FLAG defined as 1, plus LEN");
+    }
+}
+
+#[test]
+fn packed_aligned_array() {
+    let r = project("packed_aligned_array");
+    let p0 = input(&r, "p").to_vec();
+    let p = output(&r, "p");
+    let a = output(&r, "a");
+    assert_eq!(i32s(output(&r, "sizes")), vec![7, 16, 8, 16]);
+    for i in 0..40 {
+        let rec = &p0[7 * i..7 * i + 7];
+        let tag = rec[0];
+        let value = i32::from_le_bytes([rec[1], rec[2], rec[3], rec[4]]);
+        let delta = i16::from_le_bytes([rec[5], rec[6]]);
+        let nv = value.wrapping_add(i32::from(delta) * i32::from(tag));
+        let mut want = vec![tag.wrapping_add(1)];
+        want.extend(nv.to_le_bytes());
+        want.extend(delta.to_le_bytes());
+        assert_eq!(p[7 * i..7 * i + 7], want[..], "p[{i}]");
+        let mut aw = vec![0xaau8; 16];
+        aw[0..2].copy_from_slice(&(delta.wrapping_sub(1)).to_le_bytes());
+        aw[8..12].copy_from_slice(&(nv ^ i as i32).to_le_bytes());
+        assert_eq!(a[16 * i..16 * i + 16], aw[..], "a[{i}] (padding untouched)");
+    }
+}
+
+#[test]
+fn scalar_args() {
+    let r = project("scalar_args");
+    let out = i64s(output(&r, "out"));
+    let want = [
+        -128,
+        255,
+        -32768,
+        65535,
+        i64::from(i32::MIN),
+        i64::from(u32::MAX),
+        i64::MIN,
+        -1,
+    ];
+    assert_eq!(out, want);
+    let d = f64s(output(&r, "dout"));
+    assert_eq!(d[0], f64::from(0.1f32));
+    assert_eq!(d[1], 0.1);
+    // C's usual conversions: int until `+ ui` makes it uint (wrapping), then double.
+    let int_part: i32 = -128 + 255 - 32768 + 65535 + i32::MIN;
+    let uint_part = (int_part as u32).wrapping_add(u32::MAX);
+    let want = f64::from(uint_part) + i64::MIN as f64 + u64::MAX as f64 + f64::from(0.1f32) + 0.1;
+    assert_eq!(d[2], want);
+}
