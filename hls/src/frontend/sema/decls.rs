@@ -167,6 +167,10 @@ impl Checker<'_> {
                 if let Some(t) = self.initialize(id.declarator.id, &res.ty, init) {
                     res.ty = t;
                 }
+                if space == AddrSpace::Constant {
+                    let exprs = super::constinit::init_exprs(init);
+                    self.require_constant_init(id.declarator.id, &exprs);
+                }
                 self.note_pointer_alias(sid, init);
             }
             None if space == AddrSpace::Constant => self.error(

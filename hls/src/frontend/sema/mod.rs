@@ -5,6 +5,7 @@ mod access;
 mod attrs;
 mod calls;
 pub mod consteval;
+mod constinit;
 pub mod conv;
 mod decls;
 mod expr;

@@ -405,3 +405,15 @@ fn one_bad_declaration_gives_one_error() {
     assert!(msgs[0].contains("variable length"), "{msgs:?}");
     assert!(msgs[1].contains("enum 'E'"), "{msgs:?}");
 }
+
+#[test]
+fn constant_initializers_must_be_constant() {
+    assert_clean(
+        "__constant float tab[3] = { 1.0f, -2.5f * 2, INFINITY };\n__constant int4 v = (int4)(1, 2, 3, sizeof(float3));\n\
+         __kernel void k(__global float *o) { o[0] = tab[0] + v.x; }",
+    );
+    let (line, msg) = first_error(
+        "__kernel void k(__global float *o) {\n float x = o[0];\n __constant float c[2] = { 1.0f, x };\n o[1] = c[0];\n}",
+    );
+    assert_eq!(line, 3, "{msg}");
+}
