@@ -317,7 +317,7 @@ impl Checker<'_> {
                     }
                 }
             }
-            cursor += 1;
+            cursor = cursor.saturating_add(1);
             max = max.max(cursor);
         }
         max

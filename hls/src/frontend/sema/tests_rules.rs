@@ -417,3 +417,30 @@ fn constant_initializers_must_be_constant() {
     );
     assert_eq!(line, 3, "{msg}");
 }
+
+#[test]
+fn hostile_input_never_panics() {
+    let bodies = [
+        "int a[0xffffffffffffffff];",
+        "char s[] = {[0xffffffffffffffff] = 1};",
+        "char s[] = {[0xfffffffffffffffe] = 1, 2};",
+        "int x __attribute__((aligned(0x40000000)));",
+        "int y __attribute__((aligned(0x8000000000000000)));",
+        "o[0] = 1 << -1; o[1] = 1 >> 0xffffffffffffffff; o[2] = (char)-1 % 0; o[3] = 5 / 0;",
+        "o[0] = -9223372036854775807L - 1 == 0x8000000000000000;",
+        "struct B { int f : 0xffffffff; }; struct C { int g : -1; };",
+        "o[0] = vec_step(void); o[1] = sizeof(struct U); o[2] = __alignof__(void);",
+        "o[0] = ((int4)(((int2)(1, 2)).xy, 3, 4)).wzyx.s3210.odd.y;",
+        "switch (o[0]) { case 0xffffffffffffffff: break; case -1: break; }",
+        "k(o); o[0] = sizeof(o[0]) + sizeof k;",
+        "enum E { A = 0xffffffffffffffff, B, C = A * A }; o[0] = B + C;",
+        "long l[2][3][4] = {{{1}}, [1][2][3] = 9};",
+        "struct S { struct S *next; float4 v[2]; } s = { 0, { (float4)(1.0f) } }; o[0] = s.v[1].x;",
+        "o[0] = (int)(o + 0xffffffffffffffff - o);",
+        "goto nowhere; lbl: lbl: ;",
+    ];
+    for b in bodies {
+        let src = format!("__kernel void k(__global int *o) {{\n {b}\n}}");
+        let _ = check_src(&src);
+    }
+}
