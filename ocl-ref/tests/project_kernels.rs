@@ -689,7 +689,7 @@ fn packed_aligned_array() {
         want.extend(nv.to_le_bytes());
         want.extend(delta.to_le_bytes());
         assert_eq!(p[7 * i..7 * i + 7], want[..], "p[{i}]");
-        let mut aw = vec![0xaau8; 16];
+        let mut aw = [0xaau8; 16];
         aw[0..2].copy_from_slice(&(delta.wrapping_sub(1)).to_le_bytes());
         aw[8..12].copy_from_slice(&(nv ^ i as i32).to_le_bytes());
         assert_eq!(a[16 * i..16 * i + 16], aw[..], "a[{i}] (padding untouched)");
