@@ -1,0 +1,633 @@
+//! The IR interpreter on kernels built by hand: NDRange ids, local memory with barriers,
+//! and the errors it must report (divergent barriers, out-of-bounds and uninitialised
+//! accesses, broken ivdep promises, bad launches) with the right source lines.
+
+use ocl_hls::diag::{render, FileId, SourceMap, Span};
+use ocl_hls::frontend::sema::summary::{IvdepInfo, KernelAttrs, LoopHints};
+use ocl_hls::frontend::types::AddrSpace;
+use ocl_hls::interp::{run, ArgValue, Launch, Options};
+use ocl_hls::ir::*;
+
+/// Source text whose line `n` starts at byte `(n - 1) * 10`, so a span can name a line.
+fn source_map() -> SourceMap {
+    let mut sm = SourceMap::new();
+    let text: String = (1..=40).map(|i| format!("line {i:04}\n")).collect();
+    sm.add_file("k.cl", "k.cl", text);
+    sm
+}
+
+fn line(n: u32) -> Span {
+    Span::new(FileId(0), (n - 1) * 10, (n - 1) * 10 + 4)
+}
+
+/// Adds ops to one block.
+struct B<'k> {
+    k: &'k mut Kernel,
+    b: BlockId,
+    span: Span,
+}
+
+impl B<'_> {
+    fn new(k: &mut Kernel, span: Span) -> B<'_> {
+        let b = k.new_block();
+        B { k, b, span }
+    }
+    fn op(&mut self, kind: OpKind, ty: Option<Ty>, args: &[OpId]) -> OpId {
+        let span = self.span;
+        self.k.block_mut(self.b).add(kind, ty, span, args)
+    }
+    fn c64(&mut self, v: u64) -> OpId {
+        self.op(OpKind::Const(vec![v]), Some(Ty::I(64)), &[])
+    }
+    fn c32(&mut self, v: u32) -> OpId {
+        self.op(OpKind::Const(vec![v as u64]), Some(Ty::I(32)), &[])
+    }
+    fn wi(&mut self, f: WorkItemFn, dim: u32) -> OpId {
+        let d = self.c32(dim);
+        self.op(OpKind::WorkItem(f), Some(Ty::I(64)), &[d])
+    }
+    fn bin(&mut self, op: BinOp, ty: Ty, a: OpId, b: OpId) -> OpId {
+        self.op(OpKind::Binary(op), Some(ty), &[a, b])
+    }
+    fn cmp(&mut self, op: CmpOp, a: OpId, b: OpId) -> OpId {
+        self.op(OpKind::Cmp(op), Some(Ty::I(1)), &[a, b])
+    }
+    fn param(&mut self, i: u32) -> OpId {
+        let ty = self.k.params[i as usize].ty.clone();
+        self.op(OpKind::Param(i), Some(ty), &[])
+    }
+    /// `base + index * size` for a pointer op `base`.
+    fn elem(&mut self, base: OpId, index: OpId, size: u64) -> OpId {
+        let sz = self.c64(size);
+        let off = self.bin(BinOp::Mul, Ty::I(64), index, sz);
+        let ty = self.k.block(self.b).op(base).ty.clone();
+        self.op(OpKind::PtrAdd, ty, &[base, off])
+    }
+    fn load(&mut self, space: AddrSpace, p: OpId, ty: Ty) -> OpId {
+        self.op(
+            OpKind::Load {
+                space,
+                base: None,
+                align: 4,
+            },
+            Some(ty),
+            &[p],
+        )
+    }
+    fn store(&mut self, space: AddrSpace, p: OpId, v: OpId) {
+        self.op(
+            OpKind::Store {
+                space,
+                base: None,
+                align: 4,
+            },
+            None,
+            &[p, v],
+        );
+    }
+}
+
+fn param(k: &mut Kernel, name: &str, kind: ParamKind, ty: Ty) {
+    k.params.push(Param {
+        name: name.into(),
+        ty,
+        kind,
+        span: line(1),
+    });
+}
+
+fn global_buf(k: &mut Kernel, name: &str) {
+    param(
+        k,
+        name,
+        ParamKind::Buffer {
+            space: AddrSpace::Global,
+        },
+        Ty::Ptr(AddrSpace::Global),
+    );
+}
+
+fn f32s(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn i32s(v: &[i32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn to_i32s(b: &[u8]) -> Vec<i32> {
+    b.chunks(4)
+        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+fn launch1(global: u64, local: u64, args: Vec<ArgValue>) -> Launch {
+    Launch {
+        work_dim: 1,
+        global: [global, 1, 1],
+        local: [local, 1, 1],
+        args,
+    }
+}
+
+fn rendered(e: &ocl_hls::interp::InterpError) -> String {
+    render(&source_map(), &e.to_diagnostic())
+}
+
+/// `c[i] = a[i] + b[i]`, the store on line 5.
+fn vadd() -> Kernel {
+    let mut k = Kernel::new("vadd", line(1), KernelAttrs::default());
+    for n in ["a", "b", "c"] {
+        global_buf(&mut k, n);
+    }
+    let mut b = B::new(&mut k, line(3));
+    let i = b.wi(WorkItemFn::GlobalId, 0);
+    let (pa, pb, pc) = (b.param(0), b.param(1), b.param(2));
+    let ea = b.elem(pa, i, 4);
+    let eb = b.elem(pb, i, 4);
+    let x = b.load(AddrSpace::Global, ea, Ty::F32);
+    let y = b.load(AddrSpace::Global, eb, Ty::F32);
+    let s = b.bin(BinOp::FAdd, Ty::F32, x, y);
+    let ec = b.elem(pc, i, 4);
+    b.span = line(5);
+    b.store(AddrSpace::Global, ec, s);
+    let blk = b.b;
+    k.body.0.push(Node::Block(blk));
+    verify::verify_kernel(&k).expect("valid IR");
+    k
+}
+
+#[test]
+fn vector_add_over_an_ndrange() {
+    let n = 1000;
+    let a: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
+    let b: Vec<f32> = (0..n).map(|i| 1.0 / (i as f32 + 1.0)).collect();
+    let l = launch1(
+        n as u64,
+        8,
+        vec![
+            ArgValue::Buffer(f32s(&a)),
+            ArgValue::Buffer(f32s(&b)),
+            ArgValue::Buffer(vec![0; n * 4]),
+        ],
+    );
+    let out = run(&vadd(), &l, &Options::default()).expect("runs");
+    assert_eq!(out.work_items, n as u64);
+    let c = out.buffers[2].as_ref().expect("c is a buffer");
+    for i in 0..n {
+        let got = f32::from_le_bytes(c[i * 4..i * 4 + 4].try_into().unwrap());
+        assert_eq!(got.to_bits(), (a[i] + b[i]).to_bits(), "lane {i}");
+    }
+    assert_eq!(
+        out.buffers[0].as_deref(),
+        Some(&f32s(&a)[..]),
+        "inputs unchanged"
+    );
+}
+
+#[test]
+fn out_of_bounds_store_is_reported_with_its_line() {
+    let l = launch1(
+        16,
+        4,
+        vec![
+            ArgValue::Buffer(vec![0; 64]),
+            ArgValue::Buffer(vec![0; 64]),
+            ArgValue::Buffer(vec![0; 60]),
+        ],
+    );
+    let e = run(&vadd(), &l, &Options::default()).expect_err("c is one float short");
+    let r = rendered(&e);
+    assert!(
+        r.starts_with(
+            "k.cl:5:1: error: out-of-bounds store of 4 bytes at byte 60 of buffer 'c' (60 bytes)"
+        ),
+        "{r}"
+    );
+}
+
+#[test]
+fn bad_launches_are_rejected() {
+    let ok = || {
+        vec![
+            ArgValue::Buffer(vec![0; 64]),
+            ArgValue::Buffer(vec![0; 64]),
+            ArgValue::Buffer(vec![0; 64]),
+        ]
+    };
+    let e = run(&vadd(), &launch1(16, 5, ok()), &Options::default()).unwrap_err();
+    assert!(
+        e.message
+            .contains("local size 5 does not divide global size 16"),
+        "{}",
+        e.message
+    );
+    let e = run(
+        &vadd(),
+        &launch1(16, 4, ok()[..2].to_vec_args()),
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert!(
+        e.message
+            .contains("takes 3 arguments but the launch gives 2"),
+        "{}",
+        e.message
+    );
+    let mut args = ok();
+    args[1] = ArgValue::Local(64);
+    let e = run(&vadd(), &launch1(16, 4, args), &Options::default()).unwrap_err();
+    assert!(
+        e.message
+            .contains("argument 'b' of kernel 'vadd' must be a buffer"),
+        "{}",
+        e.message
+    );
+    let mut k = vadd();
+    k.attrs.reqd_work_group_size = Some([8, 1, 1]);
+    let e = run(&k, &launch1(16, 4, ok()), &Options::default()).unwrap_err();
+    assert!(
+        e.message.contains("requires work-group size (8, 1, 1)"),
+        "{}",
+        e.message
+    );
+}
+
+trait ToVecArgs {
+    fn to_vec_args(&self) -> Vec<ArgValue>;
+}
+
+impl ToVecArgs for [ArgValue] {
+    fn to_vec_args(&self) -> Vec<ArgValue> {
+        self.iter()
+            .map(|a| match a {
+                ArgValue::Buffer(b) => ArgValue::Buffer(b.clone()),
+                ArgValue::Local(n) => ArgValue::Local(*n),
+                ArgValue::Value(v) => ArgValue::Value(v.clone()),
+            })
+            .collect()
+    }
+}
+
+/// Tree reduction in a `__local` buffer with barriers:
+/// ```c
+/// scratch[lid] = in[gid];                         // line 3
+/// barrier();                                      // line 4
+/// for (s = L / 2; s > 0; s >>= 1) {               // line 6
+///     if (lid < s) scratch[lid] += scratch[lid + s];  // line 7
+///     barrier();                                  // line 8
+/// }
+/// if (lid == 0) partial[group] = scratch[0];      // line 10
+/// ```
+/// `first_read_of_neighbour` instead reads `scratch[lid + 1]` before the first barrier.
+fn reduce(first_read_of_neighbour: bool) -> Kernel {
+    let mut k = Kernel::new("reduce", line(1), KernelAttrs::default());
+    global_buf(&mut k, "in");
+    global_buf(&mut k, "partial");
+    param(
+        &mut k,
+        "scratch",
+        ParamKind::LocalBuffer,
+        Ty::Ptr(AddrSpace::Local),
+    );
+    let s = k.new_var("s", Ty::I(64), line(6));
+    let loc = AddrSpace::Local;
+
+    let mut b = B::new(&mut k, line(3));
+    let gid = b.wi(WorkItemFn::GlobalId, 0);
+    let lid = b.wi(WorkItemFn::LocalId, 0);
+    let pin = b.param(0);
+    let sc = b.param(2);
+    let src = b.elem(pin, gid, 4);
+    let v = b.load(AddrSpace::Global, src, Ty::I(32));
+    let dst = b.elem(sc, lid, 4);
+    b.store(loc, dst, v);
+    if first_read_of_neighbour {
+        b.span = line(4);
+        let one = b.c64(1);
+        let n = b.bin(BinOp::Add, Ty::I(64), lid, one);
+        let p = b.elem(sc, n, 4);
+        b.load(loc, p, Ty::I(32));
+    }
+    b.span = line(4);
+    b.op(OpKind::Barrier { flags: 1 }, None, &[]);
+    let ls = b.wi(WorkItemFn::LocalSize, 0);
+    let one = b.c64(1);
+    let half = b.bin(BinOp::LShr, Ty::I(64), ls, one);
+    b.op(OpKind::WriteVar(s), None, &[half]);
+    let entry = b.b;
+
+    let mut b = B::new(&mut k, line(6));
+    let sv = b.op(OpKind::ReadVar(s), Some(Ty::I(64)), &[]);
+    let zero = b.c64(0);
+    let c = b.cmp(CmpOp::UGt, sv, zero);
+    let cond_blk = b.b;
+
+    let mut b = B::new(&mut k, line(7));
+    let sv = b.op(OpKind::ReadVar(s), Some(Ty::I(64)), &[]);
+    let lid = b.wi(WorkItemFn::LocalId, 0);
+    let ic = b.cmp(CmpOp::ULt, lid, sv);
+    let if_blk = b.b;
+
+    let mut b = B::new(&mut k, line(7));
+    let sv = b.op(OpKind::ReadVar(s), Some(Ty::I(64)), &[]);
+    let lid = b.wi(WorkItemFn::LocalId, 0);
+    let sc = b.param(2);
+    let other = b.bin(BinOp::Add, Ty::I(64), lid, sv);
+    let po = b.elem(sc, other, 4);
+    let pm = b.elem(sc, lid, 4);
+    let x = b.load(loc, pm, Ty::I(32));
+    let y = b.load(loc, po, Ty::I(32));
+    let sum = b.bin(BinOp::Add, Ty::I(32), x, y);
+    b.store(loc, pm, sum);
+    let then_blk = b.b;
+
+    let mut b = B::new(&mut k, line(8));
+    b.op(OpKind::Barrier { flags: 1 }, None, &[]);
+    let bar_blk = b.b;
+
+    let mut b = B::new(&mut k, line(6));
+    let sv = b.op(OpKind::ReadVar(s), Some(Ty::I(64)), &[]);
+    let one = b.c64(1);
+    let nx = b.bin(BinOp::LShr, Ty::I(64), sv, one);
+    b.op(OpKind::WriteVar(s), None, &[nx]);
+    let latch_blk = b.b;
+
+    let mut b = B::new(&mut k, line(10));
+    let lid = b.wi(WorkItemFn::LocalId, 0);
+    let zero = b.c64(0);
+    let is0 = b.cmp(CmpOp::Eq, lid, zero);
+    let tail_cond = b.b;
+
+    let mut b = B::new(&mut k, line(10));
+    let sc = b.param(2);
+    let v = b.load(loc, sc, Ty::I(32));
+    let grp = b.wi(WorkItemFn::GroupId, 0);
+    let pp = b.param(1);
+    let d = b.elem(pp, grp, 4);
+    b.store(AddrSpace::Global, d, v);
+    let tail = b.b;
+
+    k.loops.push(Loop {
+        kind: LoopKind::While,
+        cond: Some((cond_blk, c)),
+        body: Region(vec![
+            Node::If {
+                cond: (if_blk, ic),
+                then: Region(vec![Node::Block(then_blk)]),
+                els: Region::default(),
+                span: line(7),
+            },
+            Node::Block(bar_blk),
+        ]),
+        latch: Region(vec![Node::Block(latch_blk)]),
+        hints: LoopHints::default(),
+        span: line(6),
+    });
+    k.body = Region(vec![
+        Node::Block(entry),
+        Node::Loop(LoopId(0)),
+        Node::If {
+            cond: (tail_cond, is0),
+            then: Region(vec![Node::Block(tail)]),
+            els: Region::default(),
+            span: line(10),
+        },
+    ]);
+    verify::verify_kernel(&k).expect("valid IR");
+    k
+}
+
+#[test]
+fn local_memory_reduction_with_barriers() {
+    let input: Vec<i32> = (0..256).map(|i| (i * 37 % 101) - 50).collect();
+    let l = launch1(
+        256,
+        64,
+        vec![
+            ArgValue::Buffer(i32s(&input)),
+            ArgValue::Buffer(vec![0; 16]),
+            ArgValue::Local(256),
+        ],
+    );
+    let out = run(&reduce(false), &l, &Options::default()).expect("runs");
+    let got = to_i32s(out.buffers[1].as_ref().unwrap());
+    let want: Vec<i32> = input.chunks(64).map(|c| c.iter().sum()).collect();
+    assert_eq!(got, want);
+    assert_eq!(out.buffers[2], None, "a local argument has no output");
+}
+
+#[test]
+fn uninitialised_local_read_is_reported() {
+    let input = vec![1i32; 64];
+    let l = launch1(
+        64,
+        64,
+        vec![
+            ArgValue::Buffer(i32s(&input)),
+            ArgValue::Buffer(vec![0; 4]),
+            ArgValue::Local(260),
+        ],
+    );
+    let e = run(&reduce(true), &l, &Options::default())
+        .expect_err("work-item 0 reads scratch[1] first");
+    let r = rendered(&e);
+    assert!(
+        r.starts_with("k.cl:4:1: error: read of uninitialised __local memory 'scratch' at byte 4"),
+        "{r}"
+    );
+}
+
+/// `if (lid < 2) barrier();` (line 3), optionally `else barrier();` (line 4).
+fn divergent(two_barriers: bool) -> Kernel {
+    let mut k = Kernel::new("div", line(1), KernelAttrs::default());
+    let mut b = B::new(&mut k, line(2));
+    let lid = b.wi(WorkItemFn::LocalId, 0);
+    let two = b.c64(2);
+    let c = b.cmp(CmpOp::ULt, lid, two);
+    let cb = b.b;
+    let mut b = B::new(&mut k, line(3));
+    b.op(OpKind::Barrier { flags: 1 }, None, &[]);
+    let then = b.b;
+    let mut b = B::new(&mut k, line(4));
+    b.op(OpKind::Barrier { flags: 1 }, None, &[]);
+    let els = b.b;
+    let els = if two_barriers {
+        Region(vec![Node::Block(els)])
+    } else {
+        Region::default()
+    };
+    k.body = Region(vec![Node::If {
+        cond: (cb, c),
+        then: Region(vec![Node::Block(then)]),
+        els,
+        span: line(2),
+    }]);
+    if !two_barriers {
+        k.blocks.pop();
+    }
+    verify::verify_kernel(&k).expect("valid IR");
+    k
+}
+
+#[test]
+fn divergent_barriers_are_errors_not_hangs() {
+    let l = launch1(8, 4, vec![]);
+    let e = run(&divergent(false), &l, &Options::default())
+        .expect_err("work-items 2 and 3 skip the barrier");
+    let r = rendered(&e);
+    assert!(r.starts_with("k.cl:3:1: error: divergent barrier: work-item (0, 0, 0) of group (0, 0, 0) waits at this barrier but work-item (2, 0, 0) of group (0, 0, 0) ended"), "{r}");
+    let e = run(&divergent(true), &l, &Options::default()).expect_err("two barriers");
+    let r = rendered(&e);
+    assert!(
+        r.contains("k.cl:3:1: error: divergent barrier") && r.contains("waits at another barrier"),
+        "{r}"
+    );
+    assert!(r.contains("k.cl:4:1"), "the other barrier is named: {r}");
+    // Everyone through the same barrier is fine.
+    let l = launch1(8, 2, vec![]);
+    assert!(run(&divergent(false), &l, &Options::default()).is_ok());
+}
+
+/// `#pragma ivdep safelen(N)` on `for (i = 0; i < n; i++) a[i + 4] = a[i] + 1;` (line 3).
+fn ivdep(safelen: Option<u64>) -> Kernel {
+    let mut k = Kernel::new("iv", line(1), KernelAttrs::default());
+    global_buf(&mut k, "a");
+    param(&mut k, "n", ParamKind::Value, Ty::I(32));
+    let i = k.new_var("i", Ty::I(64), line(3));
+    let mut b = B::new(&mut k, line(3));
+    let z = b.c64(0);
+    b.op(OpKind::WriteVar(i), None, &[z]);
+    let init = b.b;
+    let mut b = B::new(&mut k, line(3));
+    let iv = b.op(OpKind::ReadVar(i), Some(Ty::I(64)), &[]);
+    let n = b.param(1);
+    let n64 = b.op(
+        OpKind::Conv(Conv::Int {
+            from_signed: true,
+            to_signed: true,
+            sat: false,
+        }),
+        Some(Ty::I(64)),
+        &[n],
+    );
+    let c = b.cmp(CmpOp::SLt, iv, n64);
+    let cond = b.b;
+    let mut b = B::new(&mut k, line(4));
+    let iv = b.op(OpKind::ReadVar(i), Some(Ty::I(64)), &[]);
+    let pa = b.param(0);
+    let src = b.elem(pa, iv, 4);
+    let x = b.load(AddrSpace::Global, src, Ty::I(32));
+    let one = b.c32(1);
+    let y = b.bin(BinOp::Add, Ty::I(32), x, one);
+    let four = b.c64(4);
+    let j = b.bin(BinOp::Add, Ty::I(64), iv, four);
+    let dst = b.elem(pa, j, 4);
+    b.store(AddrSpace::Global, dst, y);
+    let body = b.b;
+    let mut b = B::new(&mut k, line(3));
+    let iv = b.op(OpKind::ReadVar(i), Some(Ty::I(64)), &[]);
+    let one = b.c64(1);
+    let nx = b.bin(BinOp::Add, Ty::I(64), iv, one);
+    b.op(OpKind::WriteVar(i), None, &[nx]);
+    let latch = b.b;
+    let hints = LoopHints {
+        ivdep: Some(IvdepInfo {
+            safelen,
+            spelling: "ivdep".into(),
+        }),
+        ..LoopHints::default()
+    };
+    k.loops.push(Loop {
+        kind: LoopKind::While,
+        cond: Some((cond, c)),
+        body: Region(vec![Node::Block(body)]),
+        latch: Region(vec![Node::Block(latch)]),
+        hints,
+        span: line(3),
+    });
+    k.body = Region(vec![Node::Block(init), Node::Loop(LoopId(0))]);
+    verify::verify_kernel(&k).expect("valid IR");
+    k
+}
+
+#[test]
+fn ivdep_violations_are_reported_only_when_checked() {
+    let args = || {
+        vec![
+            ArgValue::Buffer(i32s(&[0; 20])),
+            ArgValue::Value(16i32.to_le_bytes().to_vec()),
+        ]
+    };
+    let check = Options {
+        check_hints: true,
+        ..Options::default()
+    };
+    let e =
+        run(&ivdep(Some(8)), &launch1(1, 1, args()), &check).expect_err("distance 4 < safelen 8");
+    let r = rendered(&e);
+    assert!(
+        r.starts_with("k.cl:3:1: error: ivdep promise broken: iteration 4 reads byte 16 of 'a' written by iteration 0 (distance 4 < safelen 8)"),
+        "{r}"
+    );
+    let e =
+        run(&ivdep(None), &launch1(1, 1, args()), &check).expect_err("plain ivdep: any distance");
+    assert!(e.message.contains("distance 4"), "{}", e.message);
+    // safelen 4 allows distance 4; unchecked runs ignore the promise.
+    assert!(run(&ivdep(Some(4)), &launch1(1, 1, args()), &check).is_ok());
+    let out = run(&ivdep(Some(8)), &launch1(1, 1, args()), &Options::default()).expect("unchecked");
+    let a = to_i32s(out.buffers[0].as_ref().unwrap());
+    assert_eq!(&a[..8], &[0, 0, 0, 0, 1, 1, 1, 1]);
+    assert_eq!(a[19], 4, "a[i + 4] = a[i] + 1 chains every 4 elements");
+}
+
+#[test]
+fn runaway_loops_stop_at_max_steps() {
+    let mut k = Kernel::new("spin", line(1), KernelAttrs::default());
+    let b = B::new(&mut k, line(2));
+    let body = b.b;
+    k.loops.push(Loop {
+        kind: LoopKind::While,
+        cond: None,
+        body: Region(vec![Node::Block(body)]),
+        latch: Region::default(),
+        hints: LoopHints::default(),
+        span: line(2),
+    });
+    k.body = Region(vec![Node::Loop(LoopId(0))]);
+    let e = run(
+        &k,
+        &launch1(1, 1, vec![]),
+        &Options {
+            check_hints: false,
+            max_steps: 1000,
+        },
+    )
+    .unwrap_err();
+    assert!(e.message.contains("max_steps"), "{}", e.message);
+}
+
+/// Throughput on a large vector add (run with `--release -- --ignored`).
+#[test]
+#[ignore]
+fn vadd_throughput() {
+    let n = 1 << 22;
+    let l = launch1(
+        n,
+        256,
+        vec![
+            ArgValue::Buffer(vec![0; n as usize * 4]),
+            ArgValue::Buffer(vec![0; n as usize * 4]),
+            ArgValue::Buffer(vec![0; n as usize * 4]),
+        ],
+    );
+    let t = std::time::Instant::now();
+    let out = run(&vadd(), &l, &Options::default()).expect("runs");
+    let dt = t.elapsed().as_secs_f64();
+    println!(
+        "vadd: {} work-items in {dt:.3}s = {:.2}M work-items/s, {} ops",
+        out.work_items,
+        out.work_items as f64 / dt / 1e6,
+        out.ops_executed
+    );
+}
