@@ -6,3 +6,4 @@ pub mod frontend;
 pub mod interp;
 pub mod ir;
 pub mod launch;
+pub mod lower;
