@@ -531,3 +531,61 @@ mod tests {
         fails(h, ARGS, None, "has a blank");
     }
 }
+
+#[cfg(test)]
+mod frontend_tests {
+    use super::*;
+    use crate::frontend::{check_source, Options};
+    use std::path::Path;
+
+    #[test]
+    fn signature_from_the_frontend() {
+        let src = "__kernel __attribute__((reqd_work_group_size(8, 2, 1)))
+void k(__global const float *a, __constant int *t, __local uint *tmp, uint n, char c,
+       float4 v)
+{ }
+__kernel void other(void) { }
+";
+        let checked = check_source("k.cl", src, &Options::default());
+        let program = checked.program.expect("the frontend accepts the kernel");
+        let sigs: Vec<KernelSig> = program.kernels.iter().map(KernelSig::from_info).collect();
+        let k = &sigs[0];
+        assert_eq!(k.name, "k");
+        assert_eq!(k.reqd_work_group_size, Some([8, 2, 1]));
+        let kinds: Vec<&ParamKind> = k.params.iter().map(|p| &p.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                &ParamKind::Buffer,
+                &ParamKind::Buffer,
+                &ParamKind::Local,
+                &ParamKind::Scalar(Some(ElemType::Uint)),
+                &ParamKind::Scalar(Some(ElemType::Char)),
+                &ParamKind::Other,
+            ]
+        );
+        let names: Vec<&str> = k.params.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["a", "t", "tmp", "n", "c", "v"]);
+        let spec = LaunchSpec::parse(
+            "kernel: k\nglobal: [16, 4]\nargs:
+  - buffer: {type: float, count: 4}
+  - buffer: {type: int, count: 4}
+  - local: {type: uint, count: 16}
+  - scalar: {type: uint, value: 4}
+  - scalar: {type: char, value: -1}
+  - scalar: {type: float, value: 1}\n",
+            Path::new("k.yaml"),
+        )
+        .unwrap();
+        let e = resolve(&spec, &sigs, 256).unwrap_err();
+        assert!(e.message.contains("args[5] (parameter `v`)"), "{e}");
+        let ok = spec.args[..5].to_vec();
+        let spec = LaunchSpec { args: ok, ..spec };
+        let sigs5 = vec![KernelSig {
+            params: k.params[..5].to_vec(),
+            ..k.clone()
+        }];
+        let l = resolve(&spec, &sigs5, 256).unwrap();
+        assert_eq!(l.local, vec![8, 2]);
+    }
+}

@@ -355,6 +355,25 @@ args:
     }
 
     #[test]
+    fn init_has_exactly_one_kind() {
+        let two =
+            "global: [4]\nargs:\n  - buffer: {type: int, count: 4, init: {fill: 1, zero: }}\n";
+        let e = LaunchSpec::parse(two, Path::new("s.yaml")).unwrap_err();
+        assert!(
+            e.message
+                .contains("init has one kind, but `zero` follows `fill`"),
+            "{e}"
+        );
+        let word = "global: [4]\nargs:\n  - buffer: {type: int, count: 4, init: ones}\n";
+        let e = LaunchSpec::parse(word, Path::new("s.yaml")).unwrap_err();
+        assert!(e.message.contains("unknown variant `ones`"), "{e}");
+        let deep =
+            "global: [4]\nargs:\n  - buffer: {type: int, count: 4, init: {iota: {start: 1}}}\n";
+        let e = LaunchSpec::parse(deep, Path::new("s.yaml")).unwrap_err();
+        assert!(e.message.contains("missing field `step`"), "{e}");
+    }
+
+    #[test]
     fn missing_file_is_named() {
         let e = LaunchSpec::load(Path::new("/nonexistent/x.yaml")).unwrap_err();
         assert!(e
