@@ -2,7 +2,7 @@
 //! lane's precision, as the spec's formulas are written.
 
 use super::builtins::Call;
-use super::math::put;
+use super::math::{fmax, fmin, put};
 use super::memory::LaneBuf;
 use super::value::{float_of, Ek};
 
@@ -40,22 +40,6 @@ fn r(ek: Ek, x: f64) -> f64 {
         x as f32 as f64
     } else {
         x
-    }
-}
-
-fn fmin(a: f64, b: f64) -> f64 {
-    if b < a || a.is_nan() {
-        b
-    } else {
-        a
-    }
-}
-
-fn fmax(a: f64, b: f64) -> f64 {
-    if a < b || a.is_nan() {
-        b
-    } else {
-        a
     }
 }
 

@@ -289,27 +289,29 @@ fn ilogb(x: f64) -> u64 {
     v as u32 as u64
 }
 
-fn fmin(a: f64, b: f64) -> f64 {
+/// `fmin`: NaN loses; equal zeros of either sign give -0 (as POCL does).
+pub fn fmin(a: f64, b: f64) -> f64 {
     if a.is_nan() {
         b
-    } else if b.is_nan() {
+    } else if b.is_nan() || a < b {
         a
-    } else if a < b || (a == b && a.is_sign_negative()) {
-        a
-    } else {
+    } else if b < a {
         b
+    } else {
+        f64::from_bits(a.to_bits() | b.to_bits())
     }
 }
 
-fn fmax(a: f64, b: f64) -> f64 {
+/// `fmax`: NaN loses; equal zeros of either sign give -0 (as POCL does).
+pub fn fmax(a: f64, b: f64) -> f64 {
     if a.is_nan() {
         b
-    } else if b.is_nan() {
+    } else if b.is_nan() || a > b {
         a
-    } else if a > b || (a == b && b.is_sign_negative()) {
-        a
-    } else {
+    } else if b > a {
         b
+    } else {
+        f64::from_bits(a.to_bits() | b.to_bits())
     }
 }
 
@@ -545,6 +547,10 @@ mod tests {
         assert!(fmax(f64::NAN, f64::NAN).is_nan());
         assert_eq!(fmin(-1.0, 1.0), -1.0);
         assert_eq!(fmax(-1.0, 1.0), 1.0);
+        for (a, b) in [(0.0, -0.0), (-0.0, 0.0)] {
+            assert_eq!(fmin(a, b).to_bits(), (-0.0f64).to_bits());
+            assert_eq!(fmax(a, b).to_bits(), (-0.0f64).to_bits());
+        }
     }
 
     #[test]
