@@ -47,9 +47,9 @@ impl Checker<'_> {
                     return None;
                 }
             }
-        } else if ta.is_pointer() && (tb == ta || (is_int(&tb) && self.value_of(b) == Some(0))) {
+        } else if ta.is_pointer() && (tb == ta || self.is_null_const(b)) {
             ta.clone()
-        } else if tb.is_pointer() && is_int(&ta) && self.value_of(a) == Some(0) {
+        } else if tb.is_pointer() && self.is_null_const(a) {
             tb.clone()
         } else if ta == tb {
             ta.clone()

@@ -22,6 +22,18 @@ impl Checker<'_> {
         self.error(span, msg);
     }
 
+    /// A null pointer constant: an integer constant 0, or one cast to `void *`.
+    pub(super) fn is_null_const(&self, e: &Expr) -> bool {
+        let ty = self.info_ref(e).and_then(|i| i.ty.clone());
+        match (&e.kind, &ty) {
+            (_, Some(t)) if is_int(t) => self.value_of(e) == Some(0),
+            (crate::frontend::ast::ExprKind::Cast(_, x), Some(Type::Pointer(p))) => {
+                p.pointee == Type::Void && self.is_null_const(x)
+            }
+            _ => false,
+        }
+    }
+
     pub(super) fn compare_to_zero(&mut self, e: &Expr, t: &Type) {
         if is_scalar(t) {
             self.convert(e, t, &Type::Scalar(Scalar::Bool));
@@ -298,7 +310,7 @@ impl Checker<'_> {
         tr: &Type,
     ) -> Option<(Type, Type, Scalar)> {
         use BinaryOp::*;
-        let null = |c: &Self, e: &Expr, t: &Type| is_int(t) && c.value_of(e) == Some(0);
+        let null = |c: &Self, e: &Expr, t: &Type| is_int(t) && c.is_null_const(e);
         match (op, tl, tr) {
             (Add | Sub, Type::Pointer(_), t) | (Add, t, Type::Pointer(_))
                 if is_int(t) && !t.is_vector() =>
@@ -313,6 +325,11 @@ impl Checker<'_> {
                 }
                 let t = Type::Scalar(Scalar::Long);
                 Some((t.clone(), t, Scalar::Long))
+            }
+            (Eq | Ne, Type::Pointer(_), Type::Pointer(_))
+                if self.is_null_const(l) || self.is_null_const(r) =>
+            {
+                Some((Type::int(), Type::int(), Scalar::Long))
             }
             (Lt | Gt | Le | Ge | Eq | Ne, Type::Pointer(a), Type::Pointer(b)) => {
                 if a.space != b.space
@@ -394,6 +411,10 @@ impl Checker<'_> {
     /// Checks that a value of type `from` (expression `src`) may be stored into `to`, and
     /// records the implicit conversion. Used by assignment, initialization and calls.
     pub(super) fn check_assign(&mut self, to: &Type, src: &Expr, from: &Type, at: Span) -> bool {
+        if to.is_pointer() && from.is_pointer() && self.is_null_const(src) {
+            self.convert(src, from, to);
+            return true;
+        }
         let null = is_int(from) && self.value_of(src) == Some(0);
         match assignable(to, from, null) {
             Ok(()) => {

@@ -444,3 +444,12 @@ fn hostile_input_never_panics() {
         let _ = check_src(&src);
     }
 }
+
+#[test]
+fn null_pointer_constants() {
+    assert_clean(
+        "#define NULL ((void*)0)\n__kernel void k(__global int *o, __local int *l) {\n\
+         __global int *p = NULL;\n __local int *q = 0;\n if (o != NULL && l != 0 && p == NULL) o[0] = 1;\n\
+         __global int *r = o[0] ? o : NULL;\n r[0] = (q == NULL);\n}",
+    );
+}
