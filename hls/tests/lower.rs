@@ -95,3 +95,367 @@ fn dump() {
         Err(e) => println!("{e}"),
     }
 }
+
+// ---------------------------------------------------------------- printed IR
+
+#[test]
+fn vector_add_ir() {
+    let ir = ir_of(
+        "__kernel void vadd(__global const float *a, __global const float *b, __global float *c) {
+            size_t i = get_global_id(0);
+            c[i] = a[i] + b[i];
+        }",
+    );
+    for want in [
+        "param 0 a: ptr global (buffer __global)",
+        "param 2 c: ptr global (buffer __global)",
+        "var v0 i: i64",
+        "= i64 workitem(globalid)",
+        "= i64 const [0x4]",
+        "= i64 binary(mul)",
+        "= ptr global ptradd",
+        "= f32 load __global (param 0) align 4",
+        "= f32 load __global (param 1) align 4",
+        "= f32 binary(fadd)",
+        "store __global (param 2) align 4",
+    ] {
+        assert!(ir.contains(want), "missing '{want}' in\n{ir}");
+    }
+}
+
+#[test]
+fn shift_counts_are_masked_to_the_width() {
+    let ir = ir_of(
+        "__kernel void k(__global int *o, __global long *l, int x, uint u, long y, char n) {
+            o[0] = x << n;
+            o[1] = x >> n;
+            o[2] = (int)(u >> n);
+            l[0] = y << x;
+        }",
+    );
+    // int shifts mask with 31, the long shift with 63; signed >> is arithmetic.
+    assert_eq!(ir.matches("const [0x1f]").count(), 3, "{ir}");
+    assert!(ir.contains("i64 const [0x3f]"), "{ir}");
+    for want in [
+        "binary(shl)",
+        "binary(ashr)",
+        "binary(lshr)",
+        "i64 binary(shl)",
+    ] {
+        assert!(ir.contains(want), "missing '{want}' in\n{ir}");
+    }
+}
+
+#[test]
+fn short_circuit_with_a_load_becomes_an_if() {
+    let ir = ir_of(
+        "__kernel void k(__global const int *a, __global int *o, int n) {
+            int i = get_global_id(0);
+            o[i] = (i < n && a[i] > 0) ? 1 : 2;
+        }",
+    );
+    let if_at = ir.find("if %").expect("an if for the short-circuit");
+    let load_at = ir
+        .find("load __global (param 0)")
+        .expect("the load of a[i]");
+    assert!(load_at > if_at, "the load must be inside the if:\n{ir}");
+    // Pure right-hand sides need no control flow.
+    let pure = ir_of("__kernel void k(__global int *o, int a, int b) { o[0] = a > 1 && b < 2; }");
+    assert!(
+        !pure.contains("if %") && pure.contains("i1 binary(and)"),
+        "{pure}"
+    );
+}
+
+#[test]
+fn switch_with_fall_through_and_default_in_the_middle() {
+    let ir = ir_of(
+        "__kernel void k(__global int *o, int v) {
+            int acc = 0;
+            switch (v) {
+            case 1: acc += 1;
+            default: acc += 10;
+            case 2: acc += 100; break;
+            case 3: acc = 7;
+            }
+            o[0] = acc;
+        }",
+    );
+    assert!(ir.contains("loop L0 once"), "{ir}");
+    assert!(ir.contains("break L0"), "{ir}");
+    // One matched-flag test per labelled statement.
+    assert_eq!(ir.matches("if %").count(), 4, "{ir}");
+}
+
+#[test]
+fn inlined_helper_with_early_return() {
+    let ir = ir_of(
+        "int clampi(int x, int hi) { if (x > hi) return hi; return x; }
+        __kernel void k(__global int *o, int a) { o[0] = clampi(a, 5); }",
+    );
+    assert!(
+        ir.contains("var v0 x: i32") || ir.contains(" x: i32"),
+        "{ir}"
+    );
+    assert!(ir.contains("clampi.ret: i32"), "{ir}");
+    assert!(ir.contains("loop L0 once"), "{ir}");
+    assert!(ir.contains("break L0"), "{ir}");
+    // A function whose only return is its last statement needs no wrapper.
+    let plain = ir_of(
+        "int twice(int x) { return 2 * x; } __kernel void k(__global int *o) { o[0] = twice(3); }",
+    );
+    assert!(!plain.contains("loop"), "{plain}");
+}
+
+#[test]
+fn packed_struct_member_offsets() {
+    let ir = ir_of(
+        "typedef struct __attribute__((packed)) { uchar kind; ushort count; uint total; } h_t;
+        __kernel void k(__global const h_t *h, __global uint *o) {
+            o[0] = h[1].total + h[0].count;
+        }",
+    );
+    // h[1]: 7 bytes in; total at offset 3, count at offset 1, both unaligned.
+    for want in [
+        "i64 const [0x7]",
+        "i64 const [0x3]",
+        "i64 const [0x1]",
+        "i32 load __global (param 0) align 1",
+        "i16 load __global (param 0) align 1",
+    ] {
+        assert!(ir.contains(want), "missing '{want}' in\n{ir}");
+    }
+}
+
+#[test]
+fn goto_is_rejected_at_its_line() {
+    let src = "__kernel void k(__global int *o) {\n  int i = 0;\nagain:\n  o[i] = i;\n  if (++i < 4)\n    goto again;\n}\n";
+    let c = check_source("g.cl", src, &Options::default());
+    let p = c.program.as_ref().expect("the frontend accepts goto");
+    let Err(d) = lower(p, &c.sources) else {
+        panic!("goto must be rejected")
+    };
+    let text: String = d.list.iter().map(|x| render(&c.sources, x)).collect();
+    assert!(
+        text.contains("g.cl:6:5: error: goto is not supported in hardware kernels"),
+        "{text}"
+    );
+}
+
+// ---------------------------------------------------------------- through the interpreter
+
+use ocl_hls::interp::{run, ArgValue, Launch, Options as RunOptions};
+
+fn ints(v: &[i32]) -> ArgValue {
+    ArgValue::Buffer(v.iter().flat_map(|x| x.to_le_bytes()).collect())
+}
+
+fn zeros(n: usize) -> ArgValue {
+    ArgValue::Buffer(vec![0; n * 4])
+}
+
+fn val(bytes: &[u8]) -> ArgValue {
+    ArgValue::Value(bytes.to_vec())
+}
+
+fn as_i32(b: &[u8]) -> Vec<i32> {
+    b.chunks(4)
+        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// Runs the only kernel of `src` over `global` work-items in groups of `local`; returns
+/// each buffer argument's final contents as i32s.
+fn run_src(src: &str, global: u64, local: u64, args: Vec<ArgValue>) -> Vec<Vec<i32>> {
+    let m = lower_src(src);
+    let launch = Launch {
+        work_dim: 1,
+        global: [global, 1, 1],
+        local: [local, 1, 1],
+        args,
+    };
+    match run(&m.kernels[0], &launch, &RunOptions::default()) {
+        Ok(out) => out
+            .buffers
+            .iter()
+            .map(|b| b.as_deref().map(as_i32).unwrap_or_default())
+            .collect(),
+        Err(e) => panic!(
+            "interpreter: {}\n{}",
+            e.message,
+            print_kernel(&m.kernels[0], None)
+        ),
+    }
+}
+
+#[test]
+fn runs_switch_fall_through_and_default() {
+    let src = "__kernel void k(__global const int *in, __global int *o) {
+        int i = get_global_id(0);
+        int acc = 0;
+        switch (in[i]) {
+        case 1: acc += 1;
+        default: acc += 10;
+        case 2: acc += 100; break;
+        case 3: acc = 7;
+        }
+        o[i] = acc;
+    }";
+    let out = run_src(src, 5, 1, vec![ints(&[0, 1, 2, 3, 4]), zeros(5)]);
+    // 0 and 4 enter at default and fall into case 2; 1 falls through both.
+    assert_eq!(out[1], vec![110, 111, 100, 7, 110]);
+}
+
+#[test]
+fn runs_short_circuit_without_reading_out_of_bounds() {
+    let src = "__kernel void k(__global const int *a, __global int *o, int n) {
+        int i = get_global_id(0);
+        o[i] = (i < n && a[i] > 0) ? 1 : 2;
+    }";
+    // a has 2 elements; work-items 2 and 3 must not read it.
+    let out = run_src(
+        src,
+        4,
+        1,
+        vec![ints(&[5, -5]), zeros(4), val(&2i32.to_le_bytes())],
+    );
+    assert_eq!(out[1], vec![1, 2, 2, 2]);
+}
+
+#[test]
+fn runs_integer_semantics() {
+    let src = "__kernel void k(__global int *o, int x, int y) {
+        uchar a = 200, b = 100;
+        o[0] = a + b;                   // promoted to int: 300
+        o[1] = (uchar)(a + b);          // 44
+        o[2] = x << 33;                 // count taken modulo 32
+        o[3] = x >> y;                  // arithmetic shift of a negative
+        o[4] = (int)((uint)x >> y);
+        o[5] = x / 7;                   // truncates toward zero
+        o[6] = x % 7;
+        o[7] = (int)(0xFFFFFFFFu + 2u); // wraps
+        o[8] = (x < y) + (x == x) * 10;
+        o[9] = -x > 0 ? 1 : 0;
+        o[10] = (int)(-7.9f);
+        o[11] = (int)(1 / 3.0f * 3.0f == 1.0f);
+    }";
+    let x: i32 = -20;
+    let args = vec![zeros(12), val(&x.to_le_bytes()), val(&3i32.to_le_bytes())];
+    let out = run_src(src, 1, 1, args);
+    assert_eq!(
+        out[0],
+        vec![
+            300,
+            44,
+            -40,
+            -3,
+            ((x as u32) >> 3) as i32,
+            -2,
+            -6,
+            1,
+            11,
+            1,
+            -7,
+            1
+        ]
+    );
+}
+
+#[test]
+fn runs_vector_operations() {
+    let src = "__kernel void k(__global int *o) {
+        int4 a = (int4)(1, -2, 3, -4);
+        int4 b = (int4)(0, 5, 3, 9);
+        int4 c = a < b;                 // -1 where true
+        int4 d = a.wzyx + (int4)(b.xy, 100, 200);
+        d.s1 = 42;
+        a.xz = (int2)(7, 8);
+        vstore4(c, 0, o);
+        vstore4(d, 1, o);
+        vstore4(a, 2, o);
+        o[12] = any(c) + all(c) * 2;
+        o[13] = b[2];
+    }";
+    let out = run_src(src, 1, 1, vec![zeros(14)]);
+    assert_eq!(
+        out[0],
+        vec![0, -1, 0, -1, -4, 42, 98, 201, 7, -2, 8, -4, 1, 3]
+    );
+}
+
+#[test]
+fn runs_inlined_helpers_structs_and_constants() {
+    let src = "
+    __constant int table[4] = {10, 20, 30};
+    typedef struct { int a; char c; int b[2]; } S;
+    int pick(int x) { if (x < 0) return -1; for (int i = 0; i < 4; i++) { if (table[i] == x) return i; } return 99; }
+    S make(int v) { S s = {v, 1, {v + 1, v + 2}}; return s; }
+    __kernel void k(__global const int *in, __global int *o) {
+        int i = get_global_id(0);
+        o[i] = pick(in[i]);
+        S s = make(i);
+        S t = s;
+        t.b[1] += 100;
+        o[4 + i] = t.a + t.b[0] + t.b[1] + s.b[1] + table[3];
+    }";
+    let out = run_src(src, 4, 2, vec![ints(&[20, -3, 0, 7]), zeros(8)]);
+    assert_eq!(&out[1][..4], &[1, -1, 3, 99]);
+    let sums: Vec<i32> = (0..4)
+        .map(|i| i + (i + 1) + (i + 2 + 100) + (i + 2))
+        .collect();
+    assert_eq!(&out[1][4..], &sums[..]);
+}
+
+#[test]
+fn runs_local_memory_reduction_with_barriers() {
+    let src = "__kernel __attribute__((reqd_work_group_size(4, 1, 1)))
+    void k(__global const int *in, __global int *o) {
+        __local int s[4];
+        int l = get_local_id(0);
+        s[l] = in[get_global_id(0)];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int w = 2; w > 0; w >>= 1) {
+            if (l < w) s[l] += s[l + w];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (l == 0) o[get_group_id(0)] = s[0];
+    }";
+    let out = run_src(
+        src,
+        8,
+        4,
+        vec![ints(&[1, 2, 3, 4, 10, 20, 30, 40]), zeros(2)],
+    );
+    assert_eq!(out[1], vec![10, 100]);
+}
+
+#[test]
+fn runs_pointer_walks_and_do_while() {
+    let src = "__kernel void k(__global const char *src, __global char *dst, __global int *n) {
+        __global const char *s = src;
+        __global char *p = dst;
+        while (*s != 0)
+            *p++ = *s++;
+        *p = 0;
+        int c = 0;
+        do { c++; } while (c < 5 && dst[c] != 'l');
+        n[0] = (int)(p - dst);
+        n[1] = c;
+    }";
+    let mut text = b"hello".to_vec();
+    text.push(0);
+    text.extend([0u8; 2]);
+    let out = run_src(
+        src,
+        1,
+        1,
+        vec![
+            ArgValue::Buffer(text),
+            ArgValue::Buffer(vec![9; 8]),
+            zeros(2),
+        ],
+    );
+    assert_eq!(out[2], vec![5, 2]);
+    let copied: Vec<u8> = out[1].iter().flat_map(|x| x.to_le_bytes()).collect();
+    assert_eq!(&copied[..6], b"hello\0");
+}

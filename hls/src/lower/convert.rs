@@ -73,6 +73,10 @@ impl Lowerer<'_> {
         let lanes = v.ty.lanes();
         let target = Ty::vec(scalar_ty(to), lanes);
         if to == Scalar::Bool {
+            if let Some(c) = self.truth_source(&v) {
+                // `(a < b)` used as a condition: the comparison's own bit.
+                return c;
+            }
             let zero = self.konst(v.ty.clone(), 0, span);
             let op = if from.is_float() {
                 CmpOp::FNe
@@ -128,6 +132,25 @@ impl Lowerer<'_> {
             (true, true) => Conv::Float { round: Round::Rte },
         };
         self.op(OpKind::Conv(conv), target, span, &[&v])
+    }
+
+    /// The `i1` a scalar C truth value (`int` 0/1) was made from in the same block.
+    fn truth_source(&self, v: &Val) -> Option<Val> {
+        let b = self.k.block(v.block);
+        let zext = Conv::Int {
+            from_signed: false,
+            to_signed: true,
+            sat: false,
+        };
+        if v.ty.lanes() != 1 || b.op(v.op).kind != OpKind::Conv(zext) {
+            return None;
+        }
+        let src = *b.operands(v.op).first()?;
+        (b.op(src).ty == Some(Ty::I(1))).then(|| Val {
+            block: v.block,
+            op: src,
+            ty: Ty::I(1),
+        })
     }
 
     /// A half value (or vector) widened exactly to float.

@@ -78,7 +78,11 @@ impl Lowerer<'_> {
                     None => rest.push(en.clone()),
                 }
             }
-            self.k.objects[o.0 as usize].init = Some(bytes);
+            // A struct copied whole needs no initial bytes.
+            let whole = rest.len() == 1 && rest[0].offset == 0 && self.entry_size(&rest[0]) == size;
+            if !whole {
+                self.k.objects[o.0 as usize].init = Some(bytes);
+            }
             for en in &rest {
                 self.store_entry(&ptr, space, align, en, span)?;
             }
@@ -86,7 +90,7 @@ impl Lowerer<'_> {
         }
         let mut covered: Vec<(u64, u64)> = Vec::new();
         for en in entries {
-            let n = layout(self.p, &en.ty).map_or(0, |l| l.size);
+            let n = self.entry_size(en);
             covered.push((en.offset, en.offset + n));
         }
         covered.sort();
@@ -104,6 +108,10 @@ impl Lowerer<'_> {
             self.store_entry(&ptr, space, align, en, span)?;
         }
         Ok(())
+    }
+
+    fn entry_size(&self, en: &InitEntry) -> u64 {
+        layout(self.p, &en.ty).map_or(0, |l| l.size)
     }
 
     /// The bytes of an entry whose value is a constant.

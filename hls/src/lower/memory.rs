@@ -228,16 +228,32 @@ impl Lowerer<'_> {
         } else {
             (i, a)
         };
-        let ptr = self.rvalue(pe)?;
+        // An array element is no better aligned than the array (a packed member's array).
+        let (ptr, base_align) = match self.raw_type(pe) {
+            Type::Array(..) => match self.place(pe)? {
+                Place::Mem { ptr, align, .. } => (ptr, Some(align)),
+                _ => return self.fail(e.span, "internal error: an array outside memory"),
+            },
+            _ => (self.rvalue(pe)?, None),
+        };
         let Ty::Ptr(space) = ptr.ty else {
             return self.fail(e.span, "subscript of a non-pointer");
         };
         let l = layout(self.p, &ty);
         let size = l.map_or(1, |l| l.size);
-        let natural = l.map_or(1, |l| l.align);
+        let mut natural = l.map_or(1, |l| l.align);
         let ptr = match self.p.expr(ie.id).value {
-            Some(v) => self.ptr_add_const(&ptr, (v as i64).wrapping_mul(size as i64), e.span),
+            Some(v) => {
+                let off = (v as i64).wrapping_mul(size as i64);
+                if let Some(a) = base_align {
+                    natural = natural.min(align_after(a, off.unsigned_abs()));
+                }
+                self.ptr_add_const(&ptr, off, e.span)
+            }
             None => {
+                if let Some(a) = base_align {
+                    natural = natural.min(align_after(a, size));
+                }
                 let idx = self.rvalue(ie)?;
                 let idx_ty = self.value_type(ie);
                 let off = self.scaled_offset(&idx, &idx_ty, size, e.span);
