@@ -39,7 +39,6 @@ pub(super) const FUNCTION_ATTRS: &[&str] = &[
     "num_compute_units",
     "xcl_pipeline_workitems",
     "xcl_max_work_group_size",
-    "xcl_reqd_pipe_depth",
 ];
 
 /// Loop attributes (validated in `loop_attrs.rs`).
@@ -67,6 +66,7 @@ const ACCEPTED: &[&str] = &[
     "xcl_array_partition",
     "xcl_array_reshape",
     "xcl_dataflow",
+    "xcl_reqd_pipe_depth",
     "numbanks",
     "bankwidth",
     "singlepump",

@@ -78,7 +78,6 @@ impl Checker<'_> {
                     }
                 }
                 "xcl_pipeline_workitems" => k.xcl_pipeline_workitems = true,
-                "xcl_reqd_pipe_depth" => {}
                 "aligned" | "packed" | "endian" | "max_size" => {
                     let mut d = DeclAttrs::default();
                     self.decl_attrs(std::slice::from_ref(a), AttrSite::Variable, &mut d);
