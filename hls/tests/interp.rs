@@ -631,3 +631,194 @@ fn vadd_throughput() {
         out.ops_executed
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// End to end: OpenCL C source -> frontend -> lowering -> interpreter, with launch specs.
+
+mod e2e {
+    use std::path::{Path, PathBuf};
+
+    use ocl_hls::frontend::{check_file, Options as FrontOptions};
+    use ocl_hls::interp::{run, ArgValue, InterpError, Launch, Options, Outcome};
+    use ocl_hls::launch::{self, KernelSig, LaunchSpec};
+
+    pub fn conformance_dir() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance/kernels")
+    }
+
+    pub fn repo_kernels_dir() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/kernels")
+    }
+
+    /// Every `NAME.cl` with a `NAME.yaml` beside it in `dir`, sorted.
+    pub fn kernels_in(dir: &Path) -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                p.extension().is_some_and(|x| x == "cl") && p.with_extension("yaml").exists()
+            })
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[allow(dead_code)]
+    pub struct Ran {
+        pub launch: launch::Launch,
+        pub outcome: Outcome,
+    }
+
+    /// Checks, lowers and runs `cl` with its spec; errors rendered like the compiler's.
+    pub fn run_file(cl: &Path, opts: &Options) -> Result<Ran, String> {
+        let spec = LaunchSpec::load(&cl.with_extension("yaml")).map_err(|e| e.to_string())?;
+        let mut fo = FrontOptions::default();
+        fo.pp.defines = spec
+            .defines
+            .iter()
+            .map(|(k, v)| (k.clone(), v.0.clone()))
+            .collect();
+        let checked = check_file(cl, &fo);
+        let render_all = |d: &ocl_hls::diag::Diagnostics| {
+            d.list
+                .iter()
+                .map(|x| ocl_hls::diag::render(&checked.sources, x))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        if checked.diags.has_errors() {
+            return Err(format!("frontend: {}", render_all(&checked.diags)));
+        }
+        let program = checked.program.as_ref().ok_or("no program")?;
+        let module = ocl_hls::lower::lower(program, &checked.sources)
+            .map_err(|d| format!("lower: {}", render_all(&d)))?;
+        let sigs: Vec<KernelSig> = program.kernels.iter().map(KernelSig::from_info).collect();
+        let l = launch::resolve(&spec, &sigs, 256).map_err(|e| e.to_string())?;
+        let kernel = module
+            .kernels
+            .iter()
+            .find(|k| k.name == l.kernel)
+            .ok_or("kernel not lowered")?;
+        let args = l
+            .args
+            .iter()
+            .map(|a| match &a.value {
+                launch::ArgValue::Buffer(b) => ArgValue::Buffer(b.bytes.clone()),
+                launch::ArgValue::Scalar { bytes, .. } => ArgValue::Value(bytes.clone()),
+                launch::ArgValue::Local { ty, count } => ArgValue::Local(ty.size() as u64 * count),
+            })
+            .collect();
+        let dims = |v: &[u64]| [0, 1, 2].map(|d| v.get(d).copied().unwrap_or(1));
+        let il = Launch {
+            work_dim: l.global.len() as u32,
+            global: dims(&l.global),
+            local: dims(&l.local),
+            args,
+        };
+        let outcome = run(kernel, &il, opts).map_err(|e: InterpError| {
+            ocl_hls::diag::render(&checked.sources, &e.to_diagnostic())
+        })?;
+        Ok(Ran { launch: l, outcome })
+    }
+}
+
+fn checked_opts() -> Options {
+    Options {
+        check_hints: true,
+        ..Options::default()
+    }
+}
+
+#[test]
+fn every_conformance_and_repo_kernel_runs() {
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for dir in [e2e::conformance_dir(), e2e::repo_kernels_dir()] {
+        for cl in e2e::kernels_in(&dir) {
+            match e2e::run_file(&cl, &checked_opts()) {
+                Ok(_) => ran += 1,
+                Err(e) => failures.push(format!("{}: {e}", cl.display())),
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} ran, {} failed:\n{}",
+        ran,
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(ran >= 19, "only {ran} kernels found");
+}
+
+/// The `ocl-ref` binary (POCL runner) of this workspace, built by `cargo test --workspace`.
+fn ocl_ref_binary() -> std::path::PathBuf {
+    let target = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target");
+    for p in ["debug/ocl-ref", "release/ocl-ref"] {
+        if target.join(p).exists() {
+            return target.join(p);
+        }
+    }
+    panic!("the ocl-ref binary is missing: run `cargo build -p ocl-ref` (cargo test --workspace builds it; POCL comes from `bash scripts/install-deps.sh`)");
+}
+
+/// Every kernel with a launch spec gives the same checked buffers as POCL (bit-exact, or
+/// within the spec's `tolerance_ulp`).
+#[test]
+fn matches_pocl_on_every_kernel() {
+    let bin = ocl_ref_binary();
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for dir in [e2e::conformance_dir(), e2e::repo_kernels_dir()] {
+        for cl in e2e::kernels_in(&dir) {
+            let ran = match e2e::run_file(&cl, &checked_opts()) {
+                Ok(r) => r,
+                Err(e) => {
+                    failures.push(format!("{}: interp: {e}", cl.display()));
+                    continue;
+                }
+            };
+            let stem = cl.file_stem().and_then(|s| s.to_str()).unwrap_or("k");
+            let out =
+                std::env::temp_dir().join(format!("interp-pocl-{}-{stem}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&out);
+            let res = std::process::Command::new(&bin)
+                .arg("run")
+                .arg(&cl)
+                .arg("--spec")
+                .arg(cl.with_extension("yaml"))
+                .arg("--out")
+                .arg(&out)
+                .output()
+                .expect("ocl-ref starts");
+            if !res.status.success() {
+                failures.push(format!(
+                    "{}: ocl-ref: {}",
+                    cl.display(),
+                    String::from_utf8_lossy(&res.stderr)
+                ));
+                continue;
+            }
+            for (i, a) in ran.launch.args.iter().enumerate() {
+                let ocl_hls::launch::ArgValue::Buffer(b) = &a.value else {
+                    continue;
+                };
+                let expected =
+                    std::fs::read(out.join(format!("{}.bin", a.name))).unwrap_or_default();
+                let actual = ran.outcome.buffers[i].as_deref().unwrap_or(&[]);
+                if let Err(m) = ocl_hls::launch::compare::compare_arg(b, &expected, actual) {
+                    failures.push(format!("{}: buffer '{}': {m}", cl.display(), a.name));
+                }
+                compared += 1;
+            }
+            let _ = std::fs::remove_dir_all(&out);
+        }
+    }
+    eprintln!("{compared} buffers compared with POCL");
+    assert!(
+        failures.is_empty(),
+        "{compared} buffers compared, {} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

@@ -79,9 +79,15 @@ pub fn lane(f: F, bits: u32, s: bool, a: i128, b: i128, c: i128) -> i128 {
             }
         }
         Popcount => (u(a) as u128).count_ones() as i128,
-        MulHi => (a * b) >> bits,
-        MadHi => ((a * b) >> bits) + c,
-        MadSat => (a * b + c).clamp(lo, hi),
+        MulHi => mul_hi(a, b, bits, s),
+        MadHi => mul_hi(a, b, bits, s) + c,
+        MadSat => {
+            if s {
+                (a * b + c).clamp(lo, hi)
+            } else {
+                ((a as u128 * b as u128).saturating_add(c as u128)).min(hi as u128) as i128
+            }
+        }
         Max => a.max(b),
         Min => a.min(b),
         Rotate => {
@@ -95,6 +101,16 @@ pub fn lane(f: F, bits: u32, s: bool, a: i128, b: i128, c: i128) -> i128 {
         Mad24 => a * b + c,
         Mul24 => a * b,
         Upsample => (a << bits) | u(b),
+    }
+}
+
+/// The high half of the full product (a 64x64-bit unsigned product can exceed i128, so
+/// it is formed in u128).
+fn mul_hi(a: i128, b: i128, bits: u32, signed: bool) -> i128 {
+    if signed {
+        (a * b) >> bits
+    } else {
+        ((a as u128 * b as u128) >> bits) as i128
     }
 }
 
@@ -153,6 +169,18 @@ mod tests {
             0xFFFF_FFFE
         );
         assert_eq!(lane(MulHi, 64, false, u64::MAX as i128, 2, 0), 1);
+        assert_eq!(
+            lane(MulHi, 64, false, u64::MAX as i128, u64::MAX as i128, 0),
+            u64::MAX as i128 - 1
+        );
+        assert_eq!(
+            lane(MadSat, 64, false, u64::MAX as i128, u64::MAX as i128, 1),
+            u64::MAX as i128
+        );
+        assert_eq!(
+            lane(MulHi, 64, true, i64::MIN as i128, i64::MIN as i128, 0),
+            1 << 62
+        );
         assert_eq!(lane(Rotate, 32, false, 0x8000_0001, 1, 0), 3);
         assert_eq!(lane(Rotate, 8, false, 0x81, 9, 0), 3);
         assert_eq!(lane(Rotate, 32, false, 0x1234, 0, 0), 0x1234);
