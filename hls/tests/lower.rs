@@ -69,8 +69,20 @@ fn conformance_kernels_lower_and_verify() {
         "expected the conformance kernels in {}",
         dir.display()
     );
+    lower_all(&files);
+}
+
+#[test]
+fn repository_test_kernels_lower_and_verify() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/kernels");
+    let files = kernel_files(&dir);
+    assert!(!files.is_empty(), "expected kernels in {}", dir.display());
+    lower_all(&files);
+}
+
+fn lower_all(files: &[PathBuf]) {
     let mut failures = Vec::new();
-    for f in &files {
+    for f in files {
         match lower_file(f) {
             Ok(m) => assert!(!m.kernels.is_empty(), "{}: no kernels", f.display()),
             Err(e) => failures.push(format!("{}: {e}", f.display())),
@@ -458,4 +470,151 @@ fn runs_pointer_walks_and_do_while() {
     assert_eq!(out[2], vec![5, 2]);
     let copied: Vec<u8> = out[1].iter().flat_map(|x| x.to_le_bytes()).collect();
     assert_eq!(&copied[..6], b"hello\0");
+}
+
+// ---------------------------------------------------------------- differential (POCL)
+
+/// Runs every kernel with a launch spec through lowering and the interpreter, and on
+/// POCL through the `ocl-ref` binary, and compares the checked buffers as the spec says.
+/// Needs POCL and `cargo build -p ocl-ref`:
+/// `cargo test -p ocl-hls --test lower differential -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn differential_against_pocl() {
+    use ocl_hls::launch::compare::compare_arg;
+    use ocl_hls::launch::resolve::{resolve, ArgValue as SpecArg, KernelSig};
+    use ocl_hls::launch::spec::LaunchSpec;
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let ocl_ref = root.join("target/debug/ocl-ref");
+    assert!(
+        ocl_ref.exists(),
+        "build it first: cargo build -p ocl-ref (POCL: bash scripts/install-deps.sh)"
+    );
+    let mut files = kernel_files(Path::new("/work/shared/conformance/kernels"));
+    files.extend(kernel_files(&root.join("tests/kernels")));
+    let only = std::env::var("LOWER_ONLY").ok();
+    let mut failures = Vec::new();
+    for cl in files {
+        if only
+            .as_deref()
+            .is_some_and(|o| !cl.to_string_lossy().contains(o))
+        {
+            continue;
+        }
+        let yaml = cl.with_extension("yaml");
+        let Ok(spec) = LaunchSpec::load(&yaml) else {
+            continue;
+        };
+        let mut opts = Options::default();
+        opts.pp.defines = spec
+            .defines
+            .iter()
+            .map(|(k, v)| (k.clone(), v.0.clone()))
+            .collect();
+        let c = check_file(&cl, &opts);
+        let Some(p) = c.program.as_ref().filter(|_| !c.has_errors()) else {
+            failures.push(format!("{}: frontend errors", cl.display()));
+            continue;
+        };
+        let sigs: Vec<KernelSig> = p.kernels.iter().map(KernelSig::from_info).collect();
+        let launch = match resolve(&spec, &sigs, 256) {
+            Ok(l) => l,
+            Err(e) => {
+                failures.push(format!("{}: spec: {e}", cl.display()));
+                continue;
+            }
+        };
+        let m = match lower(p, &c.sources) {
+            Ok(m) => m,
+            Err(_) => {
+                failures.push(format!("{}: lowering failed", cl.display()));
+                continue;
+            }
+        };
+        let Some(k) = m.kernels.iter().find(|k| k.name == launch.kernel) else {
+            continue;
+        };
+        let mut g = [1u64; 3];
+        let mut l = [1u64; 3];
+        for (d, (x, y)) in launch.global.iter().zip(&launch.local).enumerate() {
+            g[d] = *x;
+            l[d] = *y;
+        }
+        let args = launch
+            .args
+            .iter()
+            .map(|a| match &a.value {
+                SpecArg::Buffer(b) => ArgValue::Buffer(b.bytes.clone()),
+                SpecArg::Scalar { bytes, .. } => ArgValue::Value(bytes.clone()),
+                SpecArg::Local { ty, count } => ArgValue::Local(ty.size() as u64 * count),
+            })
+            .collect();
+        let il = Launch {
+            work_dim: launch.global.len() as u32,
+            global: g,
+            local: l,
+            args,
+        };
+        let ours = match run(k, &il, &RunOptions::default()) {
+            Ok(o) => o,
+            Err(e) => {
+                failures.push(format!(
+                    "{}: interpreter: {}",
+                    cl.display(),
+                    render(&c.sources, &e.to_diagnostic())
+                ));
+                continue;
+            }
+        };
+        let out = std::env::temp_dir().join(format!(
+            "lower-diff-{}",
+            cl.file_stem().unwrap_or_default().to_string_lossy()
+        ));
+        let _ = std::fs::remove_dir_all(&out);
+        let status = std::process::Command::new(&ocl_ref)
+            .arg("run")
+            .arg(&cl)
+            .arg("--spec")
+            .arg(&yaml)
+            .arg("--out")
+            .arg(&out)
+            .output();
+        match status {
+            Ok(s) if s.status.success() => {}
+            Ok(s) => {
+                failures.push(format!(
+                    "{}: ocl-ref: {}",
+                    cl.display(),
+                    String::from_utf8_lossy(&s.stderr)
+                ));
+                continue;
+            }
+            Err(e) => panic!("cannot run {}: {e}", ocl_ref.display()),
+        }
+        let mut bad = Vec::new();
+        for (i, a) in launch.args.iter().enumerate() {
+            let SpecArg::Buffer(b) = &a.value else {
+                continue;
+            };
+            let expected = std::fs::read(out.join(format!("{}.bin", a.name))).unwrap_or_default();
+            let actual = ours.buffers[i].clone().unwrap_or_default();
+            if let Err(e) = compare_arg(b, &expected, &actual) {
+                bad.push(format!("  {}: {e}", a.name));
+            }
+        }
+        println!(
+            "{}: {}",
+            cl.display(),
+            if bad.is_empty() {
+                "agrees with POCL"
+            } else {
+                "DIFFERS"
+            }
+        );
+        if !bad.is_empty() {
+            failures.push(format!("{}:\n{}", cl.display(), bad.join("\n")));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
