@@ -232,7 +232,8 @@ pub fn round_integral(x: f64, round: Round) -> f64 {
 
 /// x86 `cvttsd2si` to 64 bits: the indefinite value when out of range.
 fn cvtt64(x: f64) -> u64 {
-    if x.is_nan() || !(-9.223372036854775808e18..9.223372036854775808e18).contains(&x) {
+    let t = (1u64 << 63) as f64;
+    if x.is_nan() || x < -t || x >= t {
         1 << 63
     } else {
         x as i64 as u64

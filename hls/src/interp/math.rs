@@ -279,9 +279,7 @@ pub fn frexp(x: f64) -> (f64, i32) {
 fn ilogb(x: f64) -> u64 {
     let v: i32 = if x == 0.0 {
         i32::MIN
-    } else if x.is_nan() {
-        i32::MAX
-    } else if x.is_infinite() {
+    } else if !x.is_finite() {
         i32::MAX
     } else {
         frexp(x).1 - 1
