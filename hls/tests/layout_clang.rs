@@ -56,6 +56,10 @@ const CASES: &[(&str, &str)] = &[
     ("struct c30 { struct c7 f[2]; char z; };", "struct c30"),
     ("union c31 { struct c8 p; char3 v; };", "union c31"),
     ("struct c32 { char a; int b[0x3]; short c __attribute__((aligned(16))); };", "struct c32"),
+    (
+        "struct c33 { char t; union { float4 v; float a[4]; }; struct { int x, y; }; short z; };",
+        "struct c33",
+    ),
 ];
 
 /// Runs the real frontend (preprocess, parse, check) on the cases.

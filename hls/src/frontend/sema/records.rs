@@ -51,6 +51,34 @@ impl Checker<'_> {
             };
             let mut common = DeclAttrs::default();
             self.decl_attrs(&fd.specs.attrs, AttrSite::Field, &mut common);
+            if fd.declarators.is_empty() {
+                // C11 anonymous struct/union member: laid out as one unit, its members
+                // reachable by name from the enclosing record (flattened below).
+                if let Type::Record(inner) = &base {
+                    let anon = self
+                        .records
+                        .get(inner.0 as usize)
+                        .is_some_and(|r| r.name.is_none() && r.complete);
+                    if let (true, Some(lay)) = (anon, self.layout_of(&base)) {
+                        specs.push(FieldSpec {
+                            layout: lay,
+                            packed: common.packed,
+                            aligned: common.aligned,
+                            bit_width: None,
+                            named: true,
+                        });
+                        infos.push(FieldInfo {
+                            name: None,
+                            ty: base.clone(),
+                            offset: 0,
+                            align: 0,
+                            bit_offset: None,
+                            bit_width: None,
+                        });
+                    }
+                }
+                continue;
+            }
             for (d, width) in &fd.declarators {
                 let Some(res) = self.derive(base.clone(), talign, &fd.specs, d) else {
                     continue;
@@ -114,6 +142,7 @@ impl Checker<'_> {
             f.align = p.align;
             f.bit_offset = p.bit_offset;
         }
+        let infos = self.flatten_anonymous(infos, r.span);
         let rec = &mut self.records[id.0 as usize];
         rec.fields = infos;
         rec.size = lay.size;
@@ -121,6 +150,37 @@ impl Checker<'_> {
         rec.complete = true;
         rec.span = r.span;
         Some(Type::Record(id))
+    }
+
+    /// Appends the members of anonymous struct/union members after them, at their offsets
+    /// in the enclosing record, so they are found by name.
+    fn flatten_anonymous(
+        &mut self,
+        infos: Vec<FieldInfo>,
+        span: crate::diag::Span,
+    ) -> Vec<FieldInfo> {
+        let mut out: Vec<FieldInfo> = Vec::with_capacity(infos.len());
+        for f in infos {
+            let inner = match (&f.name, &f.ty) {
+                (None, Type::Record(rid)) if f.bit_width.is_none() => {
+                    self.records.get(rid.0 as usize).map(|r| r.fields.clone())
+                }
+                _ => None,
+            };
+            let base = f.offset;
+            out.push(f);
+            for mut g in inner.unwrap_or_default() {
+                if let Some(n) = &g.name {
+                    if out.iter().any(|x| x.name.as_deref() == Some(n.as_str())) {
+                        self.error(span, format!("duplicate member '{n}'"));
+                        continue;
+                    }
+                }
+                g.offset += base;
+                out.push(g);
+            }
+        }
+        out
     }
 
     fn new_record(&mut self, r: &RecordSpec, name: Option<String>, complete: bool) -> RecordId {

@@ -453,3 +453,27 @@ fn null_pointer_constants() {
          __global int *r = o[0] ? o : NULL;\n r[0] = (q == NULL);\n}",
     );
 }
+
+#[test]
+fn anonymous_members_are_found_by_name() {
+    let p = assert_clean(
+        "struct V { char tag; union { float4 v; float a[4]; }; struct { int x, y; }; };\n\
+         __kernel void k(__global struct V *o) { o->a[1] = o->v.x + o->x + o->y; }",
+    );
+    let rec = p
+        .records
+        .iter()
+        .find(|r| r.name.as_deref() == Some("V"))
+        .expect("V");
+    let off = |n: &str| {
+        rec.fields
+            .iter()
+            .find(|f| f.name.as_deref() == Some(n))
+            .map(|f| f.offset)
+    };
+    assert_eq!(
+        (off("v"), off("a"), off("x"), off("y")),
+        (Some(16), Some(16), Some(32), Some(36))
+    );
+    assert_eq!((rec.size, rec.align), (48, 16));
+}
