@@ -29,6 +29,12 @@ impl Checker<'_> {
             return;
         };
         let name_span = f.declarator.name.as_ref().map_or(f.span, |n| n.span);
+        if !self.fp16 && Self::is_half_value(&ft.ret) {
+            self.error(
+                name_span,
+                "a function returning 'half' needs '#pragma OPENCL EXTENSION cl_khr_fp16 : enable'",
+            );
+        }
         if is_kernel && ft.ret != Type::Void {
             self.error(
                 name_span,
