@@ -2,6 +2,7 @@
 
 pub mod cli;
 pub mod diag;
+pub mod engine;
 pub mod frontend;
 pub mod interp;
 pub mod ir;

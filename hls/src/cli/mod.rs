@@ -1,6 +1,7 @@
 //! The `ocl-hls` command line: argument definitions and dispatch to one module per command.
 
 mod check;
+mod run;
 mod summary;
 
 use std::path::PathBuf;
@@ -15,7 +16,8 @@ const EXAMPLES: &str = "\
 Examples:
   ocl-hls check kernel.cl                      check a kernel, print its summary
   ocl-hls check kernel.cl -D N=1024 -I include check with a macro and an include folder
-  ocl-hls check kernel.cl --json               the same summary as JSON, for tools";
+  ocl-hls check kernel.cl --json               the same summary as JSON, for tools
+  ocl-hls run kernel.cl --spec k.yaml --out o  run it in the reference interpreter";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -37,7 +39,15 @@ enum Command {
     /// Parse and check an OpenCL C file; print each kernel's parameters, attributes and loops
     #[command(after_help = EXAMPLES)]
     Check(check::CheckArgs),
+    /// Run a kernel with a launch spec and write its buffers (DIR/PARAM.bin) and DIR/run.json
+    #[command(after_help = RUN_EXAMPLES)]
+    Run(run::RunArgs),
 }
+
+const RUN_EXAMPLES: &str = "\
+Examples:
+  ocl-hls run vadd.cl --spec vadd.yaml --out out            run in the reference interpreter
+  ocl-hls run k.cl --spec k.yaml --out out --check-hints    also check ivdep promises";
 
 /// Options every command that reads OpenCL C shares.
 #[derive(Args, Debug, Clone)]
@@ -81,6 +91,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Check(args) => check::run(&args),
+        Command::Run(args) => run::run(&args),
     };
     ExitCode::from(code)
 }

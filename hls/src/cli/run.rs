@@ -1,0 +1,79 @@
+//! `ocl-hls run`: runs a kernel with a launch spec and writes its buffers and `run.json`.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use super::SourceArgs;
+use crate::engine::{self, Engine, RunOptions};
+use crate::launch::output::check_out_dir;
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum EngineArg {
+    /// The reference interpreter
+    Interp,
+}
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    /// The launch spec (YAML; see the README for the format)
+    #[arg(long, value_name = "FILE.yaml")]
+    pub spec: PathBuf,
+    /// Folder for PARAM.bin per buffer and run.json; written all or nothing
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// What runs the kernel
+    #[arg(long, value_enum, default_value = "interp")]
+    pub engine: EngineArg,
+    /// Check ivdep promises while running and report the first broken one
+    #[arg(long)]
+    pub check_hints: bool,
+}
+
+/// Exit code 0 on success, 1 on any error (nothing is written then).
+pub fn run(args: &RunArgs) -> u8 {
+    // Refuse an unusable output folder before spending time on the run.
+    if let Err(e) = check_out_dir(&args.out) {
+        eprintln!("ocl-hls: error: {e}");
+        return 1;
+    }
+    let opts = RunOptions {
+        engine: match args.engine {
+            EngineArg::Interp => Engine::Interp,
+        },
+        front: args.source.options(),
+        check_hints: args.check_hints,
+        ..RunOptions::default()
+    };
+    let result = match engine::run_file(&args.source.file, &args.spec, &opts) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{}", e.message.trim_end());
+            if !e.message.contains("error:") {
+                eprintln!("ocl-hls: error: the run stopped; nothing was written");
+            }
+            return 1;
+        }
+    };
+    match engine::write_outputs(&args.out, &result) {
+        Ok(files) => {
+            let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+            println!(
+                "ran {} on {}: {} work-items, global {:?}, local {:?}",
+                result.record.kernel,
+                result.record.engine,
+                result.work_items,
+                result.record.global,
+                result.record.local
+            );
+            println!("wrote {}", names.join(", "));
+            0
+        }
+        Err(e) => {
+            eprintln!("ocl-hls: error: {e}");
+            1
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! Runs a kernel file with a launch spec on an engine: the pipeline `ocl-hls run` and the
+//! differential tests share (spec -> frontend -> lowering -> launch -> engine -> buffers).
+
+use std::path::{Path, PathBuf};
+
+use crate::diag::{render, Diagnostics, SourceMap};
+use crate::frontend::{check_file, Options as FrontOptions};
+use crate::interp;
+use crate::launch::{self, output::RunRecord, KernelSig, LaunchSpec};
+
+/// Which implementation executes the kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The reference interpreter.
+    Interp,
+}
+
+impl Engine {
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Interp => "interp",
+        }
+    }
+}
+
+/// What a run needs besides the kernel file and the spec.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    pub engine: Engine,
+    /// `-D`/`-I` from the command line; the spec's `defines` are added to these.
+    pub front: FrontOptions,
+    /// Check `ivdep` promises while running (interpreter only).
+    pub check_hints: bool,
+    /// Work-group size limit when neither the spec nor the kernel fixes one.
+    pub max_group: u64,
+}
+
+impl Default for RunOptions {
+    fn default() -> RunOptions {
+        RunOptions {
+            engine: Engine::Interp,
+            front: FrontOptions::default(),
+            check_hints: false,
+            max_group: 256,
+        }
+    }
+}
+
+/// A finished run: the resolved launch, the final bytes of each buffer argument (by
+/// parameter name, in order), and the record `run.json` holds.
+pub struct RunResult {
+    pub launch: launch::Launch,
+    pub buffers: Vec<(String, Vec<u8>)>,
+    pub record: RunRecord,
+    pub work_items: u64,
+}
+
+/// Why a run stopped; `message` is ready to print (diagnostics already rendered).
+#[derive(Debug)]
+pub struct RunError {
+    pub message: String,
+}
+
+impl RunError {
+    fn rendered(sm: &SourceMap, d: &Diagnostics) -> RunError {
+        RunError {
+            message: d.list.iter().map(|x| render(sm, x)).collect(),
+        }
+    }
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.message.trim_end())
+    }
+}
+
+fn err(message: impl Into<String>) -> RunError {
+    RunError {
+        message: message.into(),
+    }
+}
+
+/// Runs `cl` with the launch spec at `spec_path`. Writes nothing: see [`write_outputs`].
+pub fn run_file(cl: &Path, spec_path: &Path, opts: &RunOptions) -> Result<RunResult, RunError> {
+    let spec = LaunchSpec::load(spec_path).map_err(|e| err(e.to_string()))?;
+    let mut front = opts.front.clone();
+    for (name, value) in &spec.defines {
+        front.pp.defines.push((name.clone(), value.0.clone()));
+    }
+    let checked = check_file(cl, &front);
+    if checked.has_errors() {
+        return Err(RunError::rendered(&checked.sources, &checked.diags));
+    }
+    let program = checked
+        .program
+        .as_ref()
+        .ok_or_else(|| err("the frontend produced no program"))?;
+    let sigs: Vec<KernelSig> = program.kernels.iter().map(KernelSig::from_info).collect();
+    let l = launch::resolve(&spec, &sigs, opts.max_group).map_err(|e| err(e.to_string()))?;
+    let module = crate::lower::lower(program, &checked.sources)
+        .map_err(|d| RunError::rendered(&checked.sources, &d))?;
+    let kernel = module
+        .kernels
+        .iter()
+        .find(|k| k.name == l.kernel)
+        .ok_or_else(|| err(format!("kernel `{}` was not lowered", l.kernel)))?;
+    let (finals, work_items) = match opts.engine {
+        Engine::Interp => {
+            let out = interp::run(
+                kernel,
+                &interp_launch(&l),
+                &interp::Options {
+                    check_hints: opts.check_hints,
+                    ..interp::Options::default()
+                },
+            )
+            .map_err(|e| err(render(&checked.sources, &e.to_diagnostic())))?;
+            (out.buffers, out.work_items)
+        }
+    };
+    let buffers = l
+        .args
+        .iter()
+        .zip(finals)
+        .filter_map(|(a, b)| b.map(|bytes| (a.name.clone(), bytes)))
+        .collect();
+    let record = RunRecord {
+        kernel: l.kernel.clone(),
+        engine: opts.engine.name().to_string(),
+        global: l.global.clone(),
+        local: l.local.clone(),
+        args: l.args.iter().map(|a| a.name.clone()).collect(),
+        cycles: None,
+    };
+    Ok(RunResult {
+        launch: l,
+        buffers,
+        record,
+        work_items,
+    })
+}
+
+/// The interpreter's view of a resolved launch.
+fn interp_launch(l: &launch::Launch) -> interp::Launch {
+    let args = l
+        .args
+        .iter()
+        .map(|a| match &a.value {
+            launch::ArgValue::Buffer(b) => interp::ArgValue::Buffer(b.bytes.clone()),
+            launch::ArgValue::Scalar { bytes, .. } => interp::ArgValue::Value(bytes.clone()),
+            launch::ArgValue::Local { ty, count } => {
+                interp::ArgValue::Local(ty.size() as u64 * count)
+            }
+        })
+        .collect();
+    let dims = |v: &[u64]| [0, 1, 2].map(|d| v.get(d).copied().unwrap_or(1));
+    interp::Launch {
+        work_dim: l.global.len() as u32,
+        global: dims(&l.global),
+        local: dims(&l.local),
+        args,
+    }
+}
+
+/// Writes `DIR/PARAM.bin` and `DIR/run.json` all or nothing.
+pub fn write_outputs(dir: &Path, r: &RunResult) -> Result<Vec<PathBuf>, RunError> {
+    let bufs: Vec<(&str, &[u8])> = r
+        .buffers
+        .iter()
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .collect();
+    launch::output::write_run(dir, &r.record, &bufs).map_err(err)?;
+    let mut files: Vec<PathBuf> = r
+        .buffers
+        .iter()
+        .map(|(n, _)| dir.join(format!("{n}.bin")))
+        .collect();
+    files.push(dir.join("run.json"));
+    Ok(files)
+}

@@ -1,0 +1,158 @@
+//! `ocl-hls run` through the real binary: outputs as SPEC.md describes them, broken ivdep
+//! promises reported with their line, and bad input that changes nothing.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn shared(name: &str) -> PathBuf {
+    repo().join("../shared/conformance/kernels").join(name)
+}
+
+fn ocl_hls(args: &[&std::ffi::OsStr]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ocl-hls"))
+        .args(args)
+        .output()
+        .expect("run ocl-hls")
+}
+
+fn run(cl: &Path, spec: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args: Vec<&std::ffi::OsStr> = vec![
+        "run".as_ref(),
+        cl.as_os_str(),
+        "--spec".as_ref(),
+        spec.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ];
+    args.extend(extra.iter().map(|s| std::ffi::OsStr::new(*s)));
+    ocl_hls(&args)
+}
+
+struct Tmp(PathBuf);
+impl Tmp {
+    fn new(tag: &str) -> Tmp {
+        let p = std::env::temp_dir().join(format!("ohls-run-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        Tmp(p)
+    }
+}
+impl Drop for Tmp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn floats(b: &[u8]) -> Vec<f32> {
+    b.chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+#[test]
+fn vadd_writes_buffers_and_run_json() {
+    let t = Tmp::new("vadd");
+    let out = t.0.join("out");
+    let r = run(&shared("vadd.cl"), &shared("vadd.yaml"), &out, &[]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let a = floats(&std::fs::read(out.join("a.bin")).unwrap());
+    let b = floats(&std::fs::read(out.join("b.bin")).unwrap());
+    let c = floats(&std::fs::read(out.join("c.bin")).unwrap());
+    assert_eq!(c.len(), 1024);
+    for i in 0..1024 {
+        assert_eq!(c[i].to_bits(), (a[i] + b[i]).to_bits(), "element {i}");
+    }
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(json["kernel"], "vadd");
+    assert_eq!(json["engine"], "interp");
+    assert_eq!(json["global"], serde_json::json!([1024]));
+    assert_eq!(json["local"], serde_json::json!([64]));
+    assert_eq!(json["args"], serde_json::json!(["a", "b", "c"]));
+}
+
+#[test]
+fn broken_ivdep_promise_is_reported_at_the_loop() {
+    let t = Tmp::new("ivdep");
+    let cl = repo().join("tests/hints/ivdep_broken.cl");
+    let spec = cl.with_extension("yaml");
+    let out = t.0.join("out");
+    let r = run(&cl, &spec, &out, &["--check-hints"]);
+    let stderr = String::from_utf8_lossy(&r.stderr);
+    assert!(!r.status.success());
+    assert!(
+        stderr.contains("ivdep_broken.cl:6:5: error: ivdep promise broken"),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "a failed run must write nothing");
+    // Without the check the promise is taken at its word and the run completes.
+    let r = run(&cl, &spec, &out, &[]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert!(out.join("A.bin").exists());
+}
+
+#[test]
+fn bad_input_changes_nothing() {
+    let t = Tmp::new("bad");
+    let existing = t.0.join("out");
+    std::fs::create_dir_all(&existing).unwrap();
+    std::fs::write(existing.join("c.bin"), b"old").unwrap();
+    // A spec for another kernel, a spec that does not exist, a kernel with an error.
+    let broken = t.0.join("broken.cl");
+    std::fs::write(
+        &broken,
+        "__kernel void vadd(__global float *c) { c[0] = missing; }\n",
+    )
+    .unwrap();
+    let cases = [
+        (
+            shared("vadd.cl"),
+            shared("fir_constant.yaml"),
+            "no kernel `fir`",
+        ),
+        (
+            shared("vadd.cl"),
+            t.0.join("nope.yaml"),
+            "cannot read the spec",
+        ),
+        (
+            broken.clone(),
+            shared("vadd.yaml"),
+            "broken.cl:1:48: error: use of undeclared identifier",
+        ),
+    ];
+    for (cl, spec, want) in cases {
+        for out in [t.0.join("fresh"), existing.clone()] {
+            let r = run(&cl, &spec, &out, &[]);
+            let stderr = String::from_utf8_lossy(&r.stderr);
+            assert_eq!(r.status.code(), Some(1), "{stderr}");
+            assert!(stderr.contains(want), "expected `{want}` in:\n{stderr}");
+        }
+        assert!(!t.0.join("fresh").exists());
+        assert_eq!(std::fs::read(existing.join("c.bin")).unwrap(), b"old");
+        assert_eq!(std::fs::read_dir(&existing).unwrap().count(), 1);
+    }
+    // An --out that holds other files is never replaced.
+    let foreign = t.0.join("foreign");
+    std::fs::create_dir_all(&foreign).unwrap();
+    std::fs::write(foreign.join("notes.txt"), b"mine").unwrap();
+    let r = run(&shared("vadd.cl"), &shared("vadd.yaml"), &foreign, &[]);
+    assert_eq!(r.status.code(), Some(1));
+    assert_eq!(std::fs::read(foreign.join("notes.txt")).unwrap(), b"mine");
+}
+
+#[test]
+fn help_shows_examples() {
+    let r = ocl_hls(&["run".as_ref(), "--help".as_ref()]);
+    let text = String::from_utf8_lossy(&r.stdout);
+    assert!(
+        text.contains("Examples:") && text.contains("--check-hints"),
+        "{text}"
+    );
+    let r = ocl_hls(&["--help".as_ref()]);
+    assert!(String::from_utf8_lossy(&r.stdout).contains("ocl-hls check kernel.cl"));
+}
