@@ -663,7 +663,6 @@ mod e2e {
         v
     }
 
-    #[allow(dead_code)]
     pub struct Ran {
         pub launch: launch::Launch,
         pub outcome: Outcome,
@@ -820,5 +819,64 @@ fn matches_pocl_on_every_kernel() {
         "{compared} buffers compared, {} failures:\n{}",
         failures.len(),
         failures.join("\n")
+    );
+}
+
+/// Writes `src` and a spec into a fresh folder and runs it end to end.
+fn run_source(name: &str, src: &str, yaml: &str, opts: &Options) -> Result<e2e::Ran, String> {
+    let dir = std::env::temp_dir().join(format!("interp-src-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let cl = dir.join(format!("{name}.cl"));
+    std::fs::write(&cl, src).expect("write kernel");
+    std::fs::write(dir.join(format!("{name}.yaml")), yaml).expect("write spec");
+    let r = e2e::run_file(&cl, opts);
+    let _ = std::fs::remove_dir_all(&dir);
+    r
+}
+
+#[test]
+fn source_level_errors_name_the_line() {
+    let ivdep = "__kernel void k(__global int *A, int N)\n{\n    [[cl::ivdep(8)]]\n    for (int i = 0; i < N; i++) {\n        A[i + 4] = A[i] + 1;\n    }\n}\n";
+    let spec = "global: [1]\nlocal: [1]\nargs:\n  - buffer: {type: int, count: 20, init: zero}\n  - scalar: {type: int, value: 16}\n";
+    let e = run_source("iv", ivdep, spec, &checked_opts())
+        .err()
+        .unwrap_or_default();
+    eprintln!("{e}");
+    assert!(e.contains("iv.cl:4:") && e.contains("ivdep promise broken: iteration 4 reads byte 16 of 'A' written by iteration 0 (distance 4 < safelen 8)"), "{e}");
+    assert!(
+        run_source("iv", ivdep, spec, &Options::default()).is_ok(),
+        "unchecked runs ignore the promise"
+    );
+
+    let uninit = "__kernel void k(__global int *out)\n{\n    __local int tile[64];\n    out[get_global_id(0)] = tile[get_local_id(0)];\n}\n";
+    let spec = "global: [64]\nlocal: [64]\nargs:\n  - buffer: {type: int, count: 64, init: zero}\n";
+    let e = run_source("un", uninit, spec, &Options::default())
+        .err()
+        .unwrap_or_default();
+    assert!(
+        e.contains("un.cl:4:")
+            && e.contains("read of uninitialised __local memory 'tile' at byte 0"),
+        "{e}"
+    );
+
+    let div = "__kernel void k(__global int *out)\n{\n    if (get_local_id(0) < 2)\n        barrier(CLK_LOCAL_MEM_FENCE);\n    out[get_global_id(0)] = 1;\n}\n";
+    let spec = "global: [8]\nlocal: [4]\nargs:\n  - buffer: {type: int, count: 8, init: zero}\n";
+    let e = run_source("dv", div, spec, &Options::default())
+        .err()
+        .unwrap_or_default();
+    eprintln!("{e}");
+    assert!(
+        e.contains("dv.cl:4:") && e.contains("divergent barrier"),
+        "{e}"
+    );
+
+    let oob = "__kernel void k(__global int *out)\n{\n    size_t i = get_global_id(0);\n    out[i + 1] = (int)i;\n}\n";
+    let e = run_source("ob", oob, spec, &Options::default())
+        .err()
+        .unwrap_or_default();
+    assert!(
+        e.contains("ob.cl:4:")
+            && e.contains("out-of-bounds store of 4 bytes at byte 32 of buffer 'out' (32 bytes)"),
+        "{e}"
     );
 }
