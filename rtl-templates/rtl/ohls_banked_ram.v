@@ -6,7 +6,8 @@
 //   0 cyclic: bank = addr % NBANKS,          offset = addr / NBANKS
 //   1 block:  bank = addr / (DEPTH/NBANKS),  offset = addr % (DEPTH/NBANKS)
 // (NBANKS and DEPTH/NBANKS powers of two make these bit slices; other values work but
-// cost a constant divider.) Each lane carries a full word address; a crossbar routes it
+// cost a constant divider per lane: Yosys maps 4 banks x 256 x 32 to 4 DP16KD and about
+// 2.6k LUT4 of crossbar, 3 banks x 256 to about 8.5k LUT4.) Each lane carries a full word address; a crossbar routes it
 // to its bank. Accesses in one cycle are conflict-free when the lanes' addresses map to
 // different banks, which the compiler's banking analysis guarantees. If two enabled
 // lanes of the same kind hit one bank, the lowest-numbered lane wins and the others are
@@ -50,106 +51,114 @@ module ohls_banked_ram #(
     localparam OW = $clog2(BDEPTH);
     localparam BW = (NBANKS > 1) ? $clog2(NBANKS) : 1;
 
-    // The arithmetic is done on 32-bit integers so one form serves any NBANKS; only the
-    // low bits of each result are the bank or offset, hence the narrow lint waivers.
+    // Bank and offset of an address. Powers of two take bit slices; other sizes divide
+    // by a constant on AW+1 bits. Only the low bits of each result are the bank or
+    // offset, hence the narrow lint waivers.
+    localparam POW2 = ((NBANKS & (NBANKS - 1)) == 0) && ((BDEPTH & (BDEPTH - 1)) == 0);
+    localparam integer NB_I = NBANKS;
+    localparam integer BD_I = BDEPTH;
+    localparam [AW:0] NB = NB_I[AW:0];
+    localparam [AW:0] BD = BD_I[AW:0];
+
     function [BW-1:0] bank_of;
         input [AW-1:0] addr;
-        integer a;
+        reg [AW:0] a;
         /* verilator lint_off UNUSEDSIGNAL */
-        integer b;
+        reg [AW:0] b;
         /* verilator lint_on UNUSEDSIGNAL */
         begin
-            a = {{(32 - AW) {1'b0}}, addr};
-            if (MAPPING == 0) b = a % NBANKS;
-            else b = a / BDEPTH;
+            a = {1'b0, addr};
+            if (MAPPING == 0) b = POW2 ? (a & (NB - 1'b1)) : (a % NB);
+            else b = POW2 ? (a >> OW) : (a / BD);
             bank_of = b[BW-1:0];
         end
     endfunction
 
     function [OW-1:0] offset_of;
         input [AW-1:0] addr;
-        integer a;
+        reg [AW:0] a;
         /* verilator lint_off UNUSEDSIGNAL */
-        integer o;
+        reg [AW:0] o;
         /* verilator lint_on UNUSEDSIGNAL */
         begin
-            a = {{(32 - AW) {1'b0}}, addr};
-            if (MAPPING == 0) o = a / NBANKS;
-            else o = a % BDEPTH;
+            a = {1'b0, addr};
+            if (MAPPING == 0) o = POW2 ? (a >> (NBANKS > 1 ? BW : 0)) : (a / NB);
+            else o = POW2 ? (a & (BD - 1'b1)) : (a % BD);
             offset_of = o[OW-1:0];
         end
     endfunction
 
-    // Per-bank port signals chosen by the crossbar.
-    reg [NBANKS-1:0] b_we;
-    reg [NBANKS*OW-1:0] b_waddr;
-    reg [NBANKS*WIDTH-1:0] b_wdata;
-    reg [NBANKS-1:0] b_re;
-    reg [NBANKS*OW-1:0] b_raddr;
-    wire [NBANKS*WIDTH-1:0] b_rdata;
+    localparam LW = (NBANKS > 1) ? $clog2(NBANKS) : 1;  // lane index bits
+
+    wire [NBANKS*BW-1:0] wr_bank;
+    wire [NBANKS*BW-1:0] rd_bank;
     reg [NBANKS*BW-1:0] lane_bank_q;  // bank each lane read last cycle
-
-    integer lane;
-    integer bank;
-    always @(*) begin
-        b_we = {NBANKS{1'b0}};
-        b_re = {NBANKS{1'b0}};
-        b_waddr = {NBANKS * OW{1'b0}};
-        b_raddr = {NBANKS * OW{1'b0}};
-        b_wdata = {NBANKS * WIDTH{1'b0}};
-        wr_conflict = {NBANKS{1'b0}};
-        rd_conflict = {NBANKS{1'b0}};
-        // Highest lane first, so the lowest lane's claim is the one left standing.
-        for (lane = NBANKS - 1; lane >= 0; lane = lane - 1) begin
-            if (wr_en[lane]) begin
-                bank = {{(32 - BW) {1'b0}}, bank_of(wr_addr[lane*AW+:AW])};
-                b_we[bank] = 1'b1;
-                b_waddr[bank*OW+:OW] = offset_of(wr_addr[lane*AW+:AW]);
-                b_wdata[bank*WIDTH+:WIDTH] = wr_data[lane*WIDTH+:WIDTH];
-            end
-            if (rd_en[lane]) begin
-                bank = {{(32 - BW) {1'b0}}, bank_of(rd_addr[lane*AW+:AW])};
-                b_re[bank] = 1'b1;
-                b_raddr[bank*OW+:OW] = offset_of(rd_addr[lane*AW+:AW]);
-            end
-        end
-        // A lane conflicts when a lower lane claimed the same bank.
-        for (lane = 1; lane < NBANKS; lane = lane + 1) begin
-            for (bank = 0; bank < lane; bank = bank + 1) begin
-                if (wr_en[lane] && wr_en[bank] &&
-                    bank_of(wr_addr[lane*AW+:AW]) == bank_of(wr_addr[bank*AW+:AW]))
-                    wr_conflict[lane] = 1'b1;
-                if (rd_en[lane] && rd_en[bank] &&
-                    bank_of(rd_addr[lane*AW+:AW]) == bank_of(rd_addr[bank*AW+:AW]))
-                    rd_conflict[lane] = 1'b1;
-            end
-        end
-    end
-
-    always @(posedge clk) begin
-        for (lane = 0; lane < NBANKS; lane = lane + 1) begin
-            if (rd_en[lane]) lane_bank_q[lane*BW+:BW] <= bank_of(rd_addr[lane*AW+:AW]);
-        end
-    end
+    wire [NBANKS*WIDTH-1:0] b_rdata;
 
     genvar g;
     generate
+        for (g = 0; g < NBANKS; g = g + 1) begin : g_lane
+            assign wr_bank[g*BW+:BW] = bank_of(wr_addr[g*AW+:AW]);
+            assign rd_bank[g*BW+:BW] = bank_of(rd_addr[g*AW+:AW]);
+            always @(posedge clk) begin
+                if (rd_en[g]) lane_bank_q[g*BW+:BW] <= rd_bank[g*BW+:BW];
+            end
+            assign rd_data[g*WIDTH+:WIDTH] = b_rdata[lane_bank_q[g*BW+:BW]*WIDTH+:WIDTH];
+        end
+
         for (g = 0; g < NBANKS; g = g + 1) begin : g_bank
+            // The lowest enabled lane addressing this bank drives its ports.
+            reg w_hit;
+            reg r_hit;
+            reg [LW-1:0] w_lane;
+            reg [LW-1:0] r_lane;
+            integer l;
+            always @(*) begin
+                w_hit = 1'b0;
+                r_hit = 1'b0;
+                w_lane = {LW{1'b0}};
+                r_lane = {LW{1'b0}};
+                for (l = NBANKS - 1; l >= 0; l = l - 1) begin
+                    if (wr_en[l] && wr_bank[l*BW+:BW] == g) begin
+                        w_hit = 1'b1;
+                        w_lane = l[LW-1:0];
+                    end
+                    if (rd_en[l] && rd_bank[l*BW+:BW] == g) begin
+                        r_hit = 1'b1;
+                        r_lane = l[LW-1:0];
+                    end
+                end
+            end
             ohls_ram_1r1w #(
                 .WIDTH(WIDTH),
                 .DEPTH(BDEPTH),
                 .BYTE_EN(0)
             ) u_ram (
                 .clk(clk),
-                .we(b_we[g]),
-                .waddr(b_waddr[g*OW+:OW]),
-                .wdata(b_wdata[g*WIDTH+:WIDTH]),
+                .we(w_hit),
+                .waddr(offset_of(wr_addr[w_lane*AW+:AW])),
+                .wdata(wr_data[w_lane*WIDTH+:WIDTH]),
                 .wbe(1'b1),
-                .re(b_re[g]),
-                .raddr(b_raddr[g*OW+:OW]),
+                .re(r_hit),
+                .raddr(offset_of(rd_addr[r_lane*AW+:AW])),
                 .rdata(b_rdata[g*WIDTH+:WIDTH])
             );
-            assign rd_data[g*WIDTH+:WIDTH] = b_rdata[lane_bank_q[g*BW+:BW]*WIDTH+:WIDTH];
         end
     endgenerate
+
+    // A lane conflicts when a lower lane claimed the same bank.
+    integer i;
+    integer j;
+    always @(*) begin
+        wr_conflict = {NBANKS{1'b0}};
+        rd_conflict = {NBANKS{1'b0}};
+        for (i = 1; i < NBANKS; i = i + 1) begin
+            for (j = 0; j < i; j = j + 1) begin
+                if (wr_en[i] && wr_en[j] && wr_bank[i*BW+:BW] == wr_bank[j*BW+:BW])
+                    wr_conflict[i] = 1'b1;
+                if (rd_en[i] && rd_en[j] && rd_bank[i*BW+:BW] == rd_bank[j*BW+:BW])
+                    rd_conflict[i] = 1'b1;
+            end
+        end
+    end
 endmodule

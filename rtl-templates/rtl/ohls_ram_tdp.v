@@ -6,6 +6,9 @@
 // word being written (write-first); a read on the other port of the address being
 // written returns the OLD word. Both ports writing the same address in the same cycle
 // leaves that word undefined (the caller must not do it). No reset of the contents.
+// Inference: this is Intel's single-clock true-dual-port template (M10K in Quartus) and
+// Yosys maps it to RAMB36E1 for Xilinx; Yosys 0.23's ECP5 flow does not map it to DP16KD
+// and falls back to logic, so ECP5 designs should prefer ohls_ram_1r1w or banking.
 //
 // Parameters
 //   WIDTH  bits per word
