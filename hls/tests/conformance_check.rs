@@ -174,3 +174,17 @@ fn defines_and_missing_files_are_handled() {
     assert!(stderr.contains("cannot read"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn emit_ir_prints_every_conformance_kernel() {
+    for f in cl_files(&shared().join("kernels")) {
+        let (ok, stdout, stderr) = check(&f, &["--emit", "ir"]);
+        assert!(ok, "{}: {stderr}", f.display());
+        assert!(stdout.starts_with("kernel "), "{}: {stdout}", f.display());
+    }
+    let (_, stdout, _) = check(&shared().join("kernels/vadd.cl"), &["--emit", "ir"]);
+    assert!(stdout.contains("workitem(globalid)"), "{stdout}");
+    assert!(stdout.contains("f32 load __global (param 0)"), "{stdout}");
+    assert!(stdout.contains("store __global (param 2)"), "{stdout}");
+    assert!(stdout.contains("vadd.cl:6:5"), "{stdout}");
+}

@@ -14,6 +14,15 @@ pub struct CheckArgs {
     /// Print the summary and the diagnostics as JSON on stdout
     #[arg(long)]
     pub json: bool,
+    /// Print an intermediate form instead of the summary: `ir` (the kernel IR)
+    #[arg(long, value_enum, value_name = "FORM")]
+    pub emit: Option<Emit>,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Emit {
+    /// The kernel IR after lowering: blocks of dataflow ops inside structured control
+    Ir,
 }
 
 /// Exit code 0 when the file is accepted (warnings allowed), 1 on any error.
@@ -36,6 +45,23 @@ pub fn run(args: &CheckArgs) -> u8 {
         (Some(p), 0) => p.kernels.as_slice(),
         _ => &[],
     };
+    if let (Some(Emit::Ir), Some(program), 0) = (args.emit, &checked.program, errors) {
+        return match crate::lower::lower(program, &checked.sources) {
+            Ok(module) => {
+                print!(
+                    "{}",
+                    crate::ir::print::print_module(&module, Some(&checked.sources))
+                );
+                0
+            }
+            Err(d) => {
+                for x in &d.list {
+                    eprint!("{}", render(&checked.sources, x));
+                }
+                1
+            }
+        };
+    }
     if args.json {
         println!("{}", summary::json(&args.source.file, &checked, kernels));
     } else if errors == 0 {
