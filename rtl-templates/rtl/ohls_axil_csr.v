@@ -110,13 +110,7 @@ module ohls_axil_csr #(
         end
     endfunction
 
-    // Decoding, shared by reads and writes. Register index for 0x10..0x24 and args.
-    function is_size;
-        input [WA-1:0] w;
-        begin
-            is_size = (w >= 4) && (w <= 9);
-        end
-    endfunction
+    // Decoding, shared by reads and writes (word addresses).
     function is_arg;
         input [WA-1:0] w;
         begin
@@ -138,7 +132,6 @@ module ohls_axil_csr #(
 
     wire start_wr = do_write && (wr_word == 0) && wr_strb[0] && wr_data[0];
 
-    integer i;
     always @(posedge clk) begin
         if (rst) begin
             aw_full <= 1'b0;
@@ -151,11 +144,6 @@ module ohls_axil_csr #(
             err_q <= 8'd0;
             irq_en <= 2'b00;
             irq_st <= 2'b00;
-            for (i = 0; i < 3; i = i + 1) begin
-                gsize[i] <= 32'd0;
-                lsize[i] <= 32'd0;
-            end
-            for (i = 0; i < NARGS; i = i + 1) arg[i] <= 32'd0;
         end else begin
             // Holding registers: fill on a handshake the write does not consume now.
             if (do_write) begin
@@ -176,12 +164,6 @@ module ohls_axil_csr #(
                 s_bvalid <= 1'b1;
                 s_bresp <= mapped(wr_word) ? OKAY : SLVERR;
                 if (wr_word == 2 && wr_strb[0]) irq_en <= wr_data[1:0];
-                if (is_size(wr_word)) begin
-                    if (wr_word < 7) gsize[wr_word-4] <= merge(gsize[wr_word-4], wr_data, wr_strb);
-                    else lsize[wr_word-7] <= merge(lsize[wr_word-7], wr_data, wr_strb);
-                end
-                if (is_arg(wr_word))
-                    arg[arg_index(wr_word)] <= merge(arg[arg_index(wr_word)], wr_data, wr_strb);
             end else if (s_bready) begin
                 s_bvalid <= 1'b0;
             end
@@ -201,6 +183,28 @@ module ohls_axil_csr #(
             end
         end
     end
+
+    // Sizes and arguments: one decoder per register, so each is a plain enabled flop.
+    genvar g;
+    generate
+        for (g = 0; g < 3; g = g + 1) begin : g_sizes
+            always @(posedge clk) begin
+                if (rst) begin
+                    gsize[g] <= 32'd0;
+                    lsize[g] <= 32'd0;
+                end else if (do_write) begin
+                    if (wr_word == 4 + g) gsize[g] <= merge(gsize[g], wr_data, wr_strb);
+                    if (wr_word == 7 + g) lsize[g] <= merge(lsize[g], wr_data, wr_strb);
+                end
+            end
+        end
+        for (g = 0; g < NARGS; g = g + 1) begin : g_arg_regs
+            always @(posedge clk) begin
+                if (rst) arg[g] <= 32'd0;
+                else if (do_write && wr_word == 16 + g) arg[g] <= merge(arg[g], wr_data, wr_strb);
+            end
+        end
+    endgenerate
 
     // Read channel.
     assign s_arready = !s_rvalid || s_rready;
@@ -238,7 +242,6 @@ module ohls_axil_csr #(
     assign irq = |(irq_st & irq_en);
     assign global_size = {gsize[2], gsize[1], gsize[0]};
     assign local_size = {lsize[2], lsize[1], lsize[0]};
-    genvar g;
     generate
         for (g = 0; g < NARGS; g = g + 1) begin : g_args
             assign args[g*32+:32] = arg[g];
