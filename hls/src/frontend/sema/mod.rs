@@ -2,6 +2,7 @@
 //! validates attributes and lays out records, and records what it learned in a [`Program`].
 
 mod access;
+mod assign;
 mod attrs;
 mod calls;
 pub mod consteval;
@@ -27,6 +28,8 @@ mod typeres;
 mod tests;
 #[cfg(test)]
 mod tests_clang;
+#[cfg(test)]
+mod tests_decls;
 #[cfg(test)]
 mod tests_rules;
 
