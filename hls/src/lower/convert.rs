@@ -146,7 +146,7 @@ impl Lowerer<'_> {
             return None;
         }
         let src = *b.operands(v.op).first()?;
-        (b.op(src).ty == Some(Ty::I(1))).then(|| Val {
+        (b.op(src).ty == Some(Ty::I(1))).then_some(Val {
             block: v.block,
             op: src,
             ty: Ty::I(1),

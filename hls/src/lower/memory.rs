@@ -1,12 +1,12 @@
-//! Places (what an lvalue designates: a variable, bytes of memory, lanes of a vector) and
-//! how they are read and written; addresses of array elements and struct members.
+//! Places: what an lvalue designates (a variable, bytes of memory, lanes of a vector),
+//! with the addresses of objects, array elements and struct members and their alignment.
 
 use crate::diag::Span;
 use crate::frontend::ast::{Expr, ExprKind, UnaryOp};
 use crate::frontend::types::{AddrSpace, Type};
-use crate::ir::{CmpOp, Conv, OpKind, Ty, VarId};
+use crate::ir::{Conv, OpKind, Ty, VarId};
 
-use super::types::{align_after, elem, ir_ty, is_aggregate, is_signed, layout, scalar_ty};
+use super::types::{align_after, elem, ir_ty, is_aggregate, is_signed, layout};
 use super::{Lowerer, Storage, Val, R};
 
 /// What an lvalue designates.
@@ -316,175 +316,6 @@ impl Lowerer<'_> {
                 ty,
             }),
         }
-    }
-
-    /// Reads a place. Aggregates give their address.
-    pub fn load(&mut self, place: &Place, span: Span) -> R<Val> {
-        match place {
-            Place::Var(v, _) => Ok(self.read_var(*v, span)),
-            Place::Param(i, t) => {
-                let ty = self.ir_type(t, span)?;
-                Ok(self.op(OpKind::Param(*i), ty, span, &[]))
-            }
-            Place::Mem {
-                ptr,
-                space,
-                ty,
-                align,
-            } => {
-                if is_aggregate(ty) {
-                    return Ok(ptr.clone());
-                }
-                let ity = self.ir_type(ty, span)?;
-                let kind = OpKind::Load {
-                    space: *space,
-                    base: None,
-                    align: (*align).min(1 << 16) as u32,
-                };
-                Ok(self.op(kind, ity, span, &[ptr]))
-            }
-            Place::Lanes { inner, lanes, ty } => {
-                let v = self.load(inner, span)?;
-                let ity = self.ir_type(ty, span)?;
-                Ok(self.pick_lanes(&v, lanes, ity, span))
-            }
-            Place::DynLane { inner, index, ty } => {
-                let v = self.load(inner, span)?;
-                let ity = self.ir_type(ty, span)?;
-                let mut acc = self.op(OpKind::Extract(0), ity.clone(), span, &[&v]);
-                for k in 1..v.ty.lanes() {
-                    let lane = self.op(OpKind::Extract(k), ity.clone(), span, &[&v]);
-                    let hit = self.index_is(index, k, span);
-                    acc = self.op(OpKind::Select, ity.clone(), span, &[&hit, &lane, &acc]);
-                }
-                Ok(acc)
-            }
-        }
-    }
-
-    /// Lanes `lanes` of vector `v` (lanes past the end of a 3-lane vector read as zero).
-    pub fn pick_lanes(&mut self, v: &Val, lanes: &[u8], ty: Ty, span: Span) -> Val {
-        let n = v.ty.lanes();
-        if lanes.iter().all(|l| *l < n) {
-            if lanes.len() == 1 {
-                return self.op(OpKind::Extract(lanes[0]), ty, span, &[v]);
-            }
-            return self.op(OpKind::Shuffle(lanes.to_vec()), ty, span, &[v]);
-        }
-        let et = v.ty.elem().clone();
-        let mut parts = Vec::new();
-        for l in lanes {
-            parts.push(if *l < n {
-                self.op(OpKind::Extract(*l), et.clone(), span, &[v])
-            } else {
-                self.konst(et.clone(), 0, span)
-            });
-        }
-        if parts.len() == 1 {
-            return parts.remove(0);
-        }
-        let refs: Vec<&Val> = parts.iter().collect();
-        self.op(OpKind::Build, ty, span, &refs)
-    }
-
-    /// `index == k` as an `i1`, for a run-time lane index.
-    fn index_is(&mut self, index: &Val, k: u8, span: Span) -> Val {
-        let c = self.konst(index.ty.clone(), k as u64, span);
-        self.op(OpKind::Cmp(CmpOp::Eq), Ty::I(1), span, &[index, &c])
-    }
-
-    /// Writes `v` (already of the place's type) to a place.
-    pub fn store(&mut self, place: &Place, v: &Val, span: Span) -> R<()> {
-        match place {
-            Place::Var(var, _) => {
-                self.write_var(*var, v, span);
-                Ok(())
-            }
-            Place::Param(..) => self.fail(span, "internal error: store to a read-only parameter"),
-            Place::Mem {
-                ptr,
-                space,
-                ty,
-                align,
-            } => self.store_typed(ptr, *space, ty, v, *align, span),
-            Place::Lanes { inner, lanes, .. } => {
-                if let Place::Mem {
-                    ptr,
-                    space,
-                    ty: vty,
-                    align,
-                } = &**inner
-                {
-                    // Lane by lane: other lanes of the vector in memory are left alone.
-                    let et = elem(vty).map(scalar_ty).unwrap_or(Ty::I(8));
-                    let size = et.store_size();
-                    for (i, l) in lanes.iter().enumerate() {
-                        let x = if v.ty.lanes() > 1 {
-                            self.op(OpKind::Extract(i as u8), et.clone(), span, &[v])
-                        } else {
-                            v.clone()
-                        };
-                        let off = *l as u64 * size;
-                        let p = self.ptr_add_const(ptr, off as i64, span);
-                        let kind = OpKind::Store {
-                            space: *space,
-                            base: None,
-                            align: align_after(*align, off) as u32,
-                        };
-                        self.effect(kind, span, &[&p, &x]);
-                    }
-                    return Ok(());
-                }
-                let old = self.load(inner, span)?;
-                let n = old.ty.lanes();
-                let new = if lanes.len() == 1 {
-                    self.op(OpKind::Insert(lanes[0]), old.ty.clone(), span, &[&old, v])
-                } else {
-                    let mut pick: Vec<u8> = (0..n).collect();
-                    for (i, l) in lanes.iter().enumerate() {
-                        if let Some(p) = pick.get_mut(*l as usize) {
-                            *p = n + i as u8;
-                        }
-                    }
-                    self.op(OpKind::Shuffle(pick), old.ty.clone(), span, &[&old, v])
-                };
-                self.store(inner, &new, span)
-            }
-            Place::DynLane { inner, index, .. } => {
-                let old = self.load(inner, span)?;
-                let mut acc = old.clone();
-                for k in 0..old.ty.lanes() {
-                    let cand = self.op(OpKind::Insert(k), old.ty.clone(), span, &[&old, v]);
-                    let hit = self.index_is(index, k, span);
-                    acc = self.op(OpKind::Select, old.ty.clone(), span, &[&hit, &cand, &acc]);
-                }
-                self.store(inner, &acc, span)
-            }
-        }
-    }
-
-    /// Stores a value of frontend type `ty` at `ptr`; an aggregate value is an address
-    /// whose bytes are copied.
-    pub fn store_typed(
-        &mut self,
-        ptr: &Val,
-        space: AddrSpace,
-        ty: &Type,
-        v: &Val,
-        align: u64,
-        span: Span,
-    ) -> R<()> {
-        if is_aggregate(ty) {
-            let size = layout(self.p, ty).map_or(0, |l| l.size);
-            return self.copy_bytes(ptr, space, v, size, align, span);
-        }
-        let kind = OpKind::Store {
-            space,
-            base: None,
-            align: align.min(1 << 16) as u32,
-        };
-        self.effect(kind, span, &[ptr, v]);
-        Ok(())
     }
 
     pub fn ir_type(&mut self, t: &Type, span: Span) -> R<Ty> {

@@ -2,6 +2,7 @@
 //! with user functions inlined, C operator semantics made explicit and pointer bases
 //! resolved where they are statically known.
 
+mod access;
 mod arith;
 mod assign;
 mod bases;

@@ -48,11 +48,11 @@ impl Lowerer<'_> {
                 self.fail(s.span, "a case label inside a nested statement of its switch is not supported in hardware kernels")
             }
             StmtKind::Break => {
-                let target = self.jumps.iter().rev().find_map(|j| match j {
-                    Jump::Loop(l) | Jump::Switch(l) => Some(Some(*l)),
-                    Jump::Function => Some(None),
-                });
-                match target.flatten() {
+                let target = match self.jumps.last() {
+                    Some(Jump::Loop(l) | Jump::Switch(l)) => Some(*l),
+                    _ => None,
+                };
+                match target {
                     Some(l) => {
                         self.push_jump(Node::Break(l));
                         Ok(())
