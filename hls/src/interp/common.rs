@@ -2,7 +2,8 @@
 //! lane's precision, as the spec's formulas are written.
 
 use super::builtins::Call;
-use super::math::{fmax, fmin, put};
+use super::float_fns::{fmax, fmin};
+use super::math::put;
 use super::memory::LaneBuf;
 use super::value::{float_of, Ek};
 

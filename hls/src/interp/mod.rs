@@ -12,13 +12,16 @@ mod compile;
 pub mod convert;
 mod eval;
 mod exec;
+mod float_fns;
 mod geometric;
 mod hints;
+mod ieee;
 mod inst;
 mod integer;
 mod math;
 mod memory;
 mod ndrange;
+mod ops;
 mod relational;
 mod value;
 

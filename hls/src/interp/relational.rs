@@ -63,7 +63,9 @@ fn test(f: F, ek: Ek, xb: u64, y: f64) -> bool {
         IsGreaterEqual => x >= y,
         IsLess => x < y,
         IsLessEqual => x <= y,
-        IsLessGreater => x.partial_cmp(&y).is_some_and(|o| o != std::cmp::Ordering::Equal),
+        IsLessGreater => x
+            .partial_cmp(&y)
+            .is_some_and(|o| o != std::cmp::Ordering::Equal),
         IsFinite => x.is_finite(),
         IsInf => x.is_infinite(),
         IsNan => x.is_nan(),
