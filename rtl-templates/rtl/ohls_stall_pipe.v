@@ -27,7 +27,8 @@ module ohls_stall_pipe #(
 );
     reg [WIDTH-1:0] data_q[0:DEPTH-1];
     reg [DEPTH-1:0] valid_q;
-    integer i;
+    integer i;  // one loop variable per always block, so synthesis sees no shared driver
+    integer j;
 
     assign out_valid = valid_q[DEPTH-1];
     assign out_data = data_q[DEPTH-1];
@@ -44,7 +45,7 @@ module ohls_stall_pipe #(
     always @(posedge clk) begin
         if (en) begin
             data_q[0] <= in_data;
-            for (i = 1; i < DEPTH; i = i + 1) data_q[i] <= data_q[i-1];
+            for (j = 1; j < DEPTH; j = j + 1) data_q[j] <= data_q[j-1];
         end
     end
 endmodule

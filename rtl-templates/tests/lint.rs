@@ -1,10 +1,12 @@
-//! `verilator --lint-only -Wall` over every template, each file's module as the top with
-//! its default parameters; the modules a template instantiates are passed along.
+//! `verilator --lint-only -Wall` and a Yosys elaboration check over every template, each
+//! file's module as the top with its default parameters; the modules a template
+//! instantiates are passed along.
 
 use rtl_templates::template_files;
 use rtl_templates::verilator::lint;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 fn stem(path: &Path) -> String {
     path.file_stem()
@@ -55,6 +57,59 @@ fn every_template_lints_clean() {
     assert!(
         failures.is_empty(),
         "{} of {} templates fail lint:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
+}
+
+/// Yosys (the open flow's front end) elaborates the template: `read_verilog`, `hierarchy
+/// -check`, `proc`, and `check -assert` (which fails on multiple drivers, loops and
+/// undriven cells). Any warning other than Yosys's note that it turned a small memory into
+/// registers counts as a failure.
+fn yosys_check(top: &str, sources: &[PathBuf]) -> Result<(), String> {
+    let files: Vec<String> = sources.iter().map(|p| p.display().to_string()).collect();
+    let script = format!(
+        "read_verilog {}; hierarchy -check -top {top}; proc; check -assert",
+        files.join(" ")
+    );
+    let out = Command::new("yosys")
+        .args(["-q", "-p", &script])
+        .output()
+        .map_err(|_| {
+            "yosys is not installed: run `bash scripts/install-deps.sh` (or `apt-get install -y yosys`)"
+                .to_string()
+        })?;
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bad: Vec<&str> = text
+        .lines()
+        .filter(|l| {
+            l.contains("ERROR") || (l.contains("Warning") && !l.contains("Replacing memory"))
+        })
+        .collect();
+    if !out.status.success() || !bad.is_empty() {
+        return Err(format!("yosys check of {top} failed:\n{text}"));
+    }
+    Ok(())
+}
+
+#[test]
+fn every_template_elaborates_in_yosys() {
+    let files = template_files();
+    assert!(!files.is_empty(), "no templates found");
+    let mut failures = Vec::new();
+    for f in &files {
+        if let Err(e) = yosys_check(&stem(f), &sources_for(f, &files)) {
+            failures.push(format!("{}:\n{e}", f.display()));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} templates fail the Yosys check:\n{}",
         failures.len(),
         files.len(),
         failures.join("\n")
