@@ -618,3 +618,123 @@ fn differential_against_pocl() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn runs_control_flow_corners() {
+    let src = "
+    int first_zero(__global const int *a, int n) {
+        int i = 0;
+        while (i < n && a[i] != 0) i++;
+        return i;
+    }
+    int sum_odd(int n) {
+        int s = 0;
+        for (int i = 0; ; i++) {
+            if (i >= n) break;
+            switch (i % 3) {
+            case 0: continue;
+            case 1: s += i; break;
+            default: s += 100;
+            }
+            if (s > 1000) return -1;
+        }
+        return s;
+    }
+    __kernel void k(__global const int *a, __global int *o, __global int *cnt) {
+        o[0] = first_zero(a, 6);
+        o[1] = first_zero(a, 2);
+        o[2] = sum_odd(7);
+        o[3] = sum_odd(40);
+        int x = 5, y = 0;
+        o[4] = (y = 3, x + y);
+        o[5] = x > 4 ? cnt[0]++ : cnt[1]++;
+        o[6] = x < 4 ? cnt[0]++ : cnt[1]++;
+        o[7] = (int)sizeof(int4) + (int)vec_step(float3);
+        float f = 0.1;                  // rounded once from the text to float
+        o[8] = as_int(f) == 0x3dcccccd;
+        int t = 0;
+        for (int r = 0; r < 3; r++) {
+            int arr[4] = {r, r + 1};    // re-initialised (zeros included) every iteration
+            t += arr[0] + arr[1] + arr[2] + arr[3];
+            arr[3] = 50;
+        }
+        o[9] = t;
+    }";
+    let out = run_src(
+        src,
+        1,
+        1,
+        vec![ints(&[4, 5, 6, 0, 7, 8]), zeros(10), ints(&[10, 20])],
+    );
+    // sum_odd(7): i=1 +1, i=2 +100, i=4 +4, i=5 +100 -> 205; sum_odd(40) passes 1000.
+    assert_eq!(out[1], vec![3, 2, 205, -1, 8, 10, 20, 20, 1, 9]);
+    assert_eq!(out[2], vec![11, 21]);
+}
+
+#[test]
+fn runs_compound_assignments_on_lanes_and_memory() {
+    let src = "__kernel void k(__global int *o, __global float4 *v) {
+        int4 a = (int4)(1, 2, 3, 4);
+        a.xy += 10;
+        a.w <<= 2;
+        a[2] *= -1;
+        vstore4(a, 0, o);
+        char c = 120;
+        c += 10;                        // wraps in char
+        o[4] = c;
+        uint u = 3;
+        u -= 5;
+        o[5] = (int)(u >> 28);
+        short s = -7;
+        s /= 2;
+        o[6] = s;
+        o[7] = 0;
+        o[7]++;
+        o[7] += o[7]++ * 0 + 5;
+        v[0].yz *= (float2)(2.0f, 4.0f);
+        v[1].w = -v[1].x;
+    }";
+    let fl: Vec<u8> = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    let out = run_src(src, 1, 1, vec![zeros(8), ArgValue::Buffer(fl)]);
+    assert_eq!(&out[0][..7], &[11, 12, -3, 16, -126, 15, -3]);
+    let f: Vec<f32> = out[1].iter().map(|x| f32::from_bits(*x as u32)).collect();
+    assert_eq!(f, vec![1.0, 4.0, 12.0, 4.0, 5.0, 6.0, 7.0, -5.0]);
+}
+
+#[test]
+fn runs_atomics_and_half_stores() {
+    let src = "__kernel void k(__global int *c, __global half *h, __global float *f) {
+        int old = atomic_add(&c[0], 5);
+        atomic_inc(&c[1]);
+        int prev = atomic_cmpxchg(&c[2], 7, 9);
+        atomic_max(&c[3], -2);
+        atomic_min((__global uint *)&c[4], 3u);
+        c[5] = old * 100 + prev;
+        vstore_half_rtz(1.0009765625f * 1.5f, 0, h);
+        vstore_half(65520.0f, 1, h);     // rounds to infinity
+        vstore_half_rtz(65520.0f, 2, h); // the largest finite half
+        f[0] = vload_half(0, h);
+        vstore_half2((float2)(0.5f, -2.0f), 2, h);
+        f[1] = vload_half(5, h);
+    }";
+    let out = run_src(
+        src,
+        1,
+        1,
+        vec![ints(&[1, 2, 7, -5, -1, 0]), zeros(4), zeros(2)],
+    );
+    assert_eq!(out[0], vec![6, 3, 9, -2, 3, 107]);
+    let h: Vec<u16> = out[1]
+        .iter()
+        .flat_map(|x| [*x as u16, (*x >> 16) as u16])
+        .collect();
+    // 1.50146484375 is 1.5 ulps above 1.5: truncates to 0x3e01; 65520 is a tie above
+    // the largest finite half.
+    assert_eq!(&h[..3], &[0x3e01, 0x7c00, 0x7bff]);
+    assert_eq!(&h[4..6], &[0x3800, 0xc000]);
+    let f: Vec<f32> = out[2].iter().map(|x| f32::from_bits(*x as u32)).collect();
+    assert_eq!(f, vec![1.5009765625, -2.0]);
+}
