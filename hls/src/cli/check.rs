@@ -48,10 +48,10 @@ pub fn run(args: &CheckArgs) -> u8 {
     if let (Some(Emit::Ir), Some(program), 0) = (args.emit, &checked.program, errors) {
         return match crate::lower::lower(program, &checked.sources) {
             Ok(module) => {
-                print!(
-                    "{}",
-                    crate::ir::print::print_module(&module, Some(&checked.sources))
-                );
+                super::out(&crate::ir::print::print_module(
+                    &module,
+                    Some(&checked.sources),
+                ));
                 0
             }
             Err(d) => {
@@ -63,9 +63,9 @@ pub fn run(args: &CheckArgs) -> u8 {
         };
     }
     if args.json {
-        println!("{}", summary::json(&args.source.file, &checked, kernels));
+        super::out(&(summary::json(&args.source.file, &checked, kernels) + "\n"));
     } else if errors == 0 {
-        print!("{}", summary::text(&args.source.file, kernels));
+        super::out(&summary::text(&args.source.file, kernels));
     }
     u8::from(errors > 0)
 }

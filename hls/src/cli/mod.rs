@@ -86,6 +86,14 @@ impl SourceArgs {
     }
 }
 
+/// Writes to stdout, ignoring a closed pipe (`ocl-hls check k.cl | head` must not panic).
+pub(crate) fn out(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
+}
+
 /// Runs the command line; the process exit code is the result.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();

@@ -60,15 +60,15 @@ pub fn run(args: &RunArgs) -> u8 {
     match engine::write_outputs(&args.out, &result) {
         Ok(files) => {
             let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-            println!(
-                "ran {} on {}: {} work-items, global {:?}, local {:?}",
+            super::out(&format!(
+                "ran {} on {}: {} work-items, global {:?}, local {:?}\nwrote {}\n",
                 result.record.kernel,
                 result.record.engine,
                 result.work_items,
                 result.record.global,
-                result.record.local
-            );
-            println!("wrote {}", names.join(", "));
+                result.record.local,
+                names.join(", ")
+            ));
             0
         }
         Err(e) => {

@@ -238,14 +238,16 @@ pub struct BuiltinCall {
 impl OpKind {
     /// Operations that read or write memory or synchronise: kept in program order.
     pub fn is_memory(&self) -> bool {
-        matches!(
-            self,
+        match self {
             OpKind::Load { .. }
-                | OpKind::Store { .. }
-                | OpKind::Atomic { .. }
-                | OpKind::Barrier { .. }
-                | OpKind::MemFence { .. }
-        )
+            | OpKind::Store { .. }
+            | OpKind::Atomic { .. }
+            | OpKind::Barrier { .. }
+            | OpKind::MemFence { .. } => true,
+            // `fract`, `modf`, `sincos`, `frexp`, `remquo`... write through a pointer.
+            OpKind::Builtin(call) => call.params.iter().any(|t| t.is_pointer()),
+            _ => false,
+        }
     }
 
     /// Operations with an effect besides their result.

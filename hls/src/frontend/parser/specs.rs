@@ -153,9 +153,8 @@ impl Parser<'_> {
         let mut basic = BasicWords::default();
         let mut ty: Option<TypeSpec> = None;
         loop {
-            if self.at_gnu_attribute() {
-                let mut attrs = Vec::new();
-                self.gnu_attributes(&mut attrs)?;
+            if self.at_gnu_attribute() || self.at_cxx_attribute() {
+                let attrs = self.attributes()?;
                 specs.attrs.extend(attrs);
                 continue;
             }

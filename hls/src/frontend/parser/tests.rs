@@ -302,3 +302,16 @@ fn garbage_never_panics() {
         let _ = parse_src(src);
     }
 }
+
+#[test]
+fn cxx_attributes_among_specifiers() {
+    let tu = parse_ok(
+        "__kernel __attribute__((reqd_work_group_size(8, 1, 1))) [[cl::required_num_sub_groups(2)]] void k(__global int *p) {}",
+    );
+    let f = function(&tu, 0);
+    let names: Vec<&str> = f.specs.attrs.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(
+        names,
+        vec!["reqd_work_group_size", "required_num_sub_groups"]
+    );
+}
