@@ -25,7 +25,8 @@
 //   LEN_WIDTH        bits of cmd_len (>= 12)
 //   MAX_BURST        beats per burst (1..256; 16 by default)
 //   MAX_OUTSTANDING  bursts in flight (>= 1)
-//   FIFO_DEPTH       read data FIFO in beats (>= MAX_BURST)
+//   FIFO_DEPTH       read data FIFO in beats (>= MAX_BURST; by default room for every
+//                    outstanding burst, so bursts overlap fully)
 //   ID_WIDTH, AXI_ID the ARID width and value
 // Ports
 //   clk, rst                          clock; synchronous active-high reset
@@ -39,7 +40,7 @@ module ohls_axi_rd #(
     parameter LEN_WIDTH = 32,
     parameter MAX_BURST = 16,
     parameter MAX_OUTSTANDING = 4,
-    parameter FIFO_DEPTH = 64,
+    parameter FIFO_DEPTH = MAX_BURST * MAX_OUTSTANDING,
     parameter ID_WIDTH = 1,
     parameter AXI_ID = 0
 ) (
@@ -84,6 +85,13 @@ module ohls_axi_rd #(
     localparam integer SIZE_I = OB;
     localparam [RW-1:0] FIFO_DEPTH_R = FD_I[RW-1:0];
     localparam [OW-1:0] MAX_OUT = MO_I[OW-1:0];
+
+    // A FIFO smaller than one burst could never issue: refuse to elaborate.
+    generate
+        if (FIFO_DEPTH < MAX_BURST) begin : g_bad_fifo_depth
+            ohls_error_fifo_depth_below_max_burst u_error ();
+        end
+    endgenerate
 
     assign m_arsize = SIZE_I[2:0];
     assign m_arburst = 2'b01;
