@@ -738,3 +738,30 @@ fn runs_atomics_and_half_stores() {
     let f: Vec<f32> = out[2].iter().map(|x| f32::from_bits(*x as u32)).collect();
     assert_eq!(f, vec![1.5009765625, -2.0]);
 }
+
+#[test]
+fn runs_bit_fields() {
+    // Expected values from the same struct compiled by clang for x86-64.
+    let src = "struct S { uint a : 3; int b : 5; uint c : 12; uchar d : 1; };
+    typedef union { struct S s; uint raw; } U;
+    __kernel void k(__global int *o) {
+        U u;
+        u.raw = 0;
+        u.s.a = 9;
+        u.s.b = -3;
+        u.s.c = 0xABC;
+        u.s.d = 1;
+        o[0] = (int)u.raw;
+        o[1] = u.s.a;
+        o[2] = u.s.b;
+        o[3] = u.s.c;
+        o[4] = u.s.d;
+        u.s.b += 20;
+        u.s.c -= 0xABD;
+        o[5] = u.s.b;
+        o[6] = u.s.c;
+        o[7] = sizeof(struct S);
+    }";
+    let out = run_src(src, 1, 1, vec![zeros(8)]);
+    assert_eq!(out[0], vec![0x1abce9, 1, -3, 2748, 1, -15, 4095, 4]);
+}

@@ -4,10 +4,10 @@
 
 use crate::diag::Span;
 use crate::frontend::types::{AddrSpace, Type};
-use crate::ir::{CmpOp, OpKind, Ty};
+use crate::ir::{BinOp, CmpOp, Conv, OpKind, Ty};
 
 use super::memory::Place;
-use super::types::{align_after, elem, is_aggregate, layout, scalar_ty};
+use super::types::{align_after, elem, is_aggregate, is_signed, layout, scalar_ty};
 use super::{Lowerer, Val, R};
 
 impl Lowerer<'_> {
@@ -40,6 +40,20 @@ impl Lowerer<'_> {
                 let v = self.load(inner, span)?;
                 let ity = self.ir_type(ty, span)?;
                 Ok(self.pick_lanes(&v, lanes, ity, span))
+            }
+            Place::BitField {
+                ptr,
+                space,
+                ty,
+                bit,
+                width,
+            } => {
+                let (unit, _) = self.bit_unit(ptr, *space, *bit, *width, span);
+                let ity = self.ir_type(ty, span)?;
+                let shifted = self.shift_const(BinOp::LShr, &unit, *bit, span);
+                let signed = is_signed(ty);
+                let field = self.resize(&shifted, *width, false, span);
+                Ok(self.resize(&field, ity.bits(), signed, span))
             }
             Place::DynLane { inner, index, ty } => {
                 let v = self.load(inner, span)?;
@@ -143,6 +157,41 @@ impl Lowerer<'_> {
                 };
                 self.store(inner, &new, span)
             }
+            Place::BitField {
+                ptr,
+                space,
+                bit,
+                width,
+                ..
+            } => {
+                let (unit, n) = self.bit_unit(ptr, *space, *bit, *width, span);
+                let ut = unit.ty.clone();
+                let ones = if *width >= 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << width) - 1
+                };
+                let v = self.resize(v, n * 8, false, span);
+                let m = self.konst(ut.clone(), ones, span);
+                let v = self.op(OpKind::Binary(BinOp::And), ut.clone(), span, &[&v, &m]);
+                let v = self.shift_const(BinOp::Shl, &v, *bit, span);
+                let keep = !(ones << bit)
+                    & if n >= 8 {
+                        u64::MAX
+                    } else {
+                        (1u64 << (8 * n)) - 1
+                    };
+                let k = self.konst(ut.clone(), keep, span);
+                let old = self.op(OpKind::Binary(BinOp::And), ut.clone(), span, &[&unit, &k]);
+                let new = self.op(OpKind::Binary(BinOp::Or), ut, span, &[&old, &v]);
+                let kind = OpKind::Store {
+                    space: *space,
+                    base: None,
+                    align: 1,
+                };
+                self.effect(kind, span, &[ptr, &new]);
+                Ok(())
+            }
             Place::DynLane { inner, index, .. } => {
                 let old = self.load(inner, span)?;
                 let mut acc = old.clone();
@@ -178,5 +227,44 @@ impl Lowerer<'_> {
         };
         self.effect(kind, span, &[ptr, v]);
         Ok(())
+    }
+
+    /// The bytes holding a bit-field, loaded as one integer, and their count.
+    fn bit_unit(
+        &mut self,
+        ptr: &Val,
+        space: AddrSpace,
+        bit: u32,
+        width: u32,
+        span: Span,
+    ) -> (Val, u32) {
+        let n = (bit + width).div_ceil(8).max(1);
+        let kind = OpKind::Load {
+            space,
+            base: None,
+            align: 1,
+        };
+        (self.op(kind, Ty::I((8 * n) as u8), span, &[ptr]), n)
+    }
+
+    fn shift_const(&mut self, k: BinOp, v: &Val, by: u32, span: Span) -> Val {
+        if by == 0 {
+            return v.clone();
+        }
+        let c = self.konst(v.ty.clone(), by as u64, span);
+        self.op(OpKind::Binary(k), v.ty.clone(), span, &[v, &c])
+    }
+
+    /// An integer truncated or extended (by `signed`) to `bits` bits.
+    fn resize(&mut self, v: &Val, bits: u32, signed: bool, span: Span) -> Val {
+        if v.ty.bits() == bits {
+            return v.clone();
+        }
+        let conv = Conv::Int {
+            from_signed: signed,
+            to_signed: signed,
+            sat: false,
+        };
+        self.op(OpKind::Conv(conv), Ty::I(bits as u8), span, &[v])
     }
 }

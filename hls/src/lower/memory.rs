@@ -28,6 +28,14 @@ pub enum Place {
         lanes: Vec<u8>,
         ty: Type,
     },
+    /// A bit-field: `width` bits from bit `bit` (LSB first) of the bytes at `ptr`.
+    BitField {
+        ptr: Val,
+        space: AddrSpace,
+        ty: Type,
+        bit: u32,
+        width: u32,
+    },
     /// A lane picked at run time from a vector held in a variable.
     DynLane {
         inner: Box<Place>,
@@ -40,7 +48,10 @@ impl Place {
     pub fn ty(&self) -> &Type {
         match self {
             Place::Var(_, t) | Place::Param(_, t) => t,
-            Place::Mem { ty, .. } | Place::Lanes { ty, .. } | Place::DynLane { ty, .. } => ty,
+            Place::Mem { ty, .. }
+            | Place::Lanes { ty, .. }
+            | Place::DynLane { ty, .. }
+            | Place::BitField { ty, .. } => ty,
         }
     }
 }
@@ -127,13 +138,22 @@ impl Lowerer<'_> {
                 let Some(f) = field else {
                     return self.fail(member.span, format!("no member named '{}'", member.name));
                 };
-                if f.bit_width.is_some() {
-                    return self.fail(
-                        member.span,
-                        "bit-field members are not supported by the hardware lowering yet",
-                    );
-                }
                 let ptr = self.ptr_add_const(&ptr, f.offset as i64, e.span);
+                if let (Some(bit), Some(width)) = (f.bit_offset, f.bit_width) {
+                    if bit + width > 64 {
+                        return self.fail(
+                            member.span,
+                            "a bit-field spanning more than 8 bytes is not supported",
+                        );
+                    }
+                    return Ok(Place::BitField {
+                        ptr,
+                        space,
+                        ty,
+                        bit,
+                        width,
+                    });
+                }
                 let align = align_after(align, f.offset).min(f.align.max(1));
                 Ok(Place::Mem {
                     ptr,
