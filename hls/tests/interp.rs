@@ -880,3 +880,113 @@ fn source_level_errors_name_the_line() {
         "{e}"
     );
 }
+
+/// Runs `src` with `yaml` on the interpreter and on POCL (files beside it: `files`) and
+/// returns the mismatches of checked buffers.
+fn differential(name: &str, src: &str, yaml: &str, files: &[(&str, Vec<u8>)]) -> Vec<String> {
+    let bin = ocl_ref_binary();
+    let dir = std::env::temp_dir().join(format!("interp-diff-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let cl = dir.join(format!("{name}.cl"));
+    std::fs::write(&cl, src).expect("write kernel");
+    std::fs::write(dir.join(format!("{name}.yaml")), yaml).expect("write spec");
+    for (f, bytes) in files {
+        std::fs::write(dir.join(f), bytes).expect("write input");
+    }
+    let mut failures = Vec::new();
+    match e2e::run_file(&cl, &Options::default()) {
+        Err(e) => failures.push(format!("interp: {e}")),
+        Ok(ran) => {
+            let out = dir.join("pocl");
+            let res = std::process::Command::new(&bin)
+                .arg("run")
+                .arg(&cl)
+                .arg("--spec")
+                .arg(cl.with_extension("yaml"))
+                .arg("--out")
+                .arg(&out)
+                .output()
+                .expect("ocl-ref starts");
+            if !res.status.success() {
+                failures.push(format!("ocl-ref: {}", String::from_utf8_lossy(&res.stderr)));
+            }
+            for (i, a) in ran.launch.args.iter().enumerate() {
+                let ocl_hls::launch::ArgValue::Buffer(b) = &a.value else { continue };
+                let expected = std::fs::read(out.join(format!("{}.bin", a.name))).unwrap_or_default();
+                let actual = ran.outcome.buffers[i].as_deref().unwrap_or(&[]);
+                if let Err(m) = ocl_hls::launch::compare::compare_arg(b, &expected, actual) {
+                    failures.push(format!("{name}: buffer '{}': {m}", a.name));
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    failures
+}
+
+/// Floats that probe conversions and math: signed zeros, ties, subnormals, huge, inf, NaN.
+fn special_floats() -> Vec<f32> {
+    let mut v = vec![
+        0.0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 3.5, 127.5, 128.0, -128.5, 255.5, 256.0, 32767.5, -32768.5, 65535.5,
+        2147483520.0, 2147483648.0, -2147483648.0, -2147483904.0, 4294967040.0, 4294967296.0, 9.2233715e18, 9.223372e18,
+        -9.223372e18, 1.8446743e19, 1.8446744e19, 1e30, -1e30, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, -f32::NAN,
+        f32::MIN_POSITIVE, 1e-45, -3e-39, f32::MAX, -f32::MAX, 0.1, -0.7, 1.0 / 3.0, 16777217.0, 8388608.5, -8388609.0,
+        1.0000001, 0.99999994, 65504.0, 65519.996, 65520.0, 6.1035156e-5, 6.097555e-5, 5.9604645e-8, 2.9802322e-8, 3e-8,
+    ];
+    // Deterministic pseudo-random values of every magnitude.
+    let mut s = 0x9E37_79B9_7F4A_7C15u64;
+    while v.len() < 256 {
+        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let bits = (s >> 32) as u32;
+        let f = f32::from_bits(bits);
+        v.push(if v.len() % 2 == 0 { f } else { (bits as i32 as f32) / 4096.0 });
+    }
+    v
+}
+
+fn float_bytes(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+#[test]
+fn conversions_match_pocl() {
+    let src = r#"
+#define ALL(T) C(T,) C(T,_rte) C(T,_rtz) C(T,_rtp) C(T,_rtn) C(T,_sat) C(T,_sat_rte) C(T,_sat_rtz) C(T,_sat_rtp) C(T,_sat_rtn)
+__kernel void conv(__global const float *x, __global long *o, __global long *od, __global float *of, __global half *oh)
+{
+    size_t i = get_global_id(0);
+    float v = x[i];
+    double d = (double)v * 1.0000000001;
+    int k = 0;
+#define C(T, S) o[i * 80 + k] = (long)convert_##T##S(v); od[i * 80 + k] = (long)convert_##T##S(d); k++;
+    ALL(char) ALL(uchar) ALL(short) ALL(ushort) ALL(int) ALL(uint) ALL(long) ALL(ulong)
+    long l = as_long((double)v);
+    ulong u = as_ulong((double)v);
+    int n = as_int(v);
+    of[i * 16 + 0] = convert_float(l);
+    of[i * 16 + 1] = convert_float_rtz(l);
+    of[i * 16 + 2] = convert_float_rtp(l);
+    of[i * 16 + 3] = convert_float_rtn(l);
+    of[i * 16 + 4] = convert_float(u);
+    of[i * 16 + 5] = convert_float_rtz(u);
+    of[i * 16 + 6] = convert_float_rtp(u);
+    of[i * 16 + 7] = convert_float_rtn(u);
+    of[i * 16 + 8] = convert_float_rtp(n);
+    of[i * 16 + 9] = convert_float_rtn((uint)n);
+    of[i * 16 + 10] = convert_float(d);
+    of[i * 16 + 11] = convert_float_rtz(d);
+    of[i * 16 + 12] = convert_float_rtp(d * 3.0);
+    of[i * 16 + 13] = convert_float_rtn(d * 3.0);
+    of[i * 16 + 14] = (float)(v > 0.0f);
+    of[i * 16 + 15] = (float)(d < 0.0);
+    vstore_half(v, i * 4 + 0, oh);
+    vstore_half_rtz(v, i * 4 + 1, oh);
+    vstore_half_rtp(v, i * 4 + 2, oh);
+    vstore_half_rtn(v, i * 4 + 3, oh);
+}
+"#;
+    let yaml = "global: [256]\nlocal: [64]\nargs:\n  - buffer: {type: float, count: 256, init: {file: x.bin}}\n  - buffer: {type: long, count: 20480, init: zero}\n  - buffer: {type: long, count: 20480, init: zero}\n  - buffer: {type: float, count: 4096, init: zero}\n  - buffer: {type: ushort, count: 1024, init: zero}\n";
+    let f = differential("conv", src, yaml, &[("x.bin", float_bytes(&special_floats()))]);
+    assert!(f.is_empty(), "{}", f.join("\n"));
+}
