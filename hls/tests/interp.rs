@@ -990,3 +990,75 @@ __kernel void conv(__global const float *x, __global long *o, __global long *od,
     let f = differential("conv", src, yaml, &[("x.bin", float_bytes(&special_floats()))]);
     assert!(f.is_empty(), "{}", f.join("\n"));
 }
+
+/// Integers that probe the integer built-ins: zero, ones, extremes of every width.
+fn special_ints() -> Vec<i32> {
+    let mut v = vec![
+        0, 1, -1, 2, -2, 7, 127, -128, 128, 255, 256, 32767, -32768, 65535, 65536, i32::MAX, i32::MIN, i32::MAX - 1,
+        i32::MIN + 1, 0x7FFFFF, -0x800000, 0xFFFFFF, 12345678, -87654321, 0x55555555, 0xAAAAAAAAu32 as i32, 31, 32, 33, 63, 64,
+    ];
+    let mut s = 0x2545_F491_4F6C_DD1Du64;
+    while v.len() < 192 {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        let x = s as i32;
+        v.push(match v.len() % 4 {
+            0 => x,
+            1 => x >> 16,
+            2 => x >> 24,
+            _ => x & 0xFF,
+        });
+    }
+    v
+}
+
+#[test]
+fn integer_builtins_match_pocl() {
+    let src = r#"
+#define SGN(T) \
+    F(T, abs(x)) F(T, abs_diff(x, y)) F(T, add_sat(x, y)) F(T, sub_sat(x, y)) F(T, hadd(x, y)) \
+    F(T, rhadd(x, y)) F(T, clamp(x, min(y, z), max(y, z))) F(T, clz(x)) F(T, ctz(x)) F(T, popcount(x)) \
+    F(T, mad_hi(x, y, z)) F(T, mad_sat(x, y, z)) F(T, max(x, y)) F(T, min(x, y)) F(T, mul_hi(x, y)) \
+    F(T, rotate(x, y)) F(T, x / (y == 0 ? (T)1 : y)) F(T, x % (y == 0 ? (T)3 : y)) F(T, x >> y) F(T, x << y)
+__kernel void ints(__global const int *a, __global const int *b, __global const int *c, __global long *o)
+{
+    size_t i = get_global_id(0);
+    size_t j = (i * 7 + 3) % get_global_size(0);
+    int k = 0;
+#define F(T, e) { T x = (T)a[i], y = (T)b[i], z = (T)c[j]; o[i * 200 + k] = (long)(e); k++; }
+    SGN(char) SGN(uchar) SGN(short) SGN(ushort) SGN(int) SGN(uint)
+#undef F
+#define F(T, e) { T x = ((T)a[i] << 32) ^ (T)(uint)b[j], y = ((T)b[i] << 32) ^ (T)(uint)c[i], z = ((T)c[j] << 29) + (T)a[j]; o[i * 200 + k] = (long)(e); k++; }
+    SGN(long) SGN(ulong)
+#undef F
+    o[i * 200 + k++] = mad24(a[i] << 8 >> 8, b[i] << 8 >> 8, c[i]);
+    o[i * 200 + k++] = mul24(a[i] << 8 >> 8, c[j] << 8 >> 8);
+    o[i * 200 + k++] = (long)mad24((uint)a[i] & 0xFFFFFF, (uint)b[i] & 0xFFFFFF, (uint)c[i]);
+    o[i * 200 + k++] = upsample((char)a[i], (uchar)b[i]);
+    o[i * 200 + k++] = upsample((ushort)a[i], (ushort)b[i]);
+    o[i * 200 + k++] = upsample(a[i], (uint)b[i]);
+    o[i * 200 + k++] = (long)upsample((uint)a[i], (uint)b[i]);
+    int4 v = (int4)(a[i], b[i], c[i], a[j]);
+    int4 w = clamp(v, -1000, 1000) + add_sat(v, (int4)(b[j])) + rotate(v, (int4)(3, 7, 31, 32));
+    uchar4 u = convert_uchar4_sat(v) + abs_diff(as_uchar4(a[i]), as_uchar4(b[i]));
+    o[i * 200 + k++] = w.x; o[i * 200 + k++] = w.y; o[i * 200 + k++] = w.z; o[i * 200 + k++] = w.w;
+    o[i * 200 + k++] = as_int(u);
+    o[i * 200 + k++] = any(v) + 2 * all(v) + 4 * any(v.xy > v.zw) + 8 * all(v.xy >= v.zw);
+    int4 s = select(v, (int4)(7), v < (int4)(b[i]));
+    o[i * 200 + k++] = s.x + s.y * 3 + s.z * 5 + s.w * 7;
+    o[i * 200 + k++] = bitselect(a[i], b[i], c[i]);
+    o[i * 200 + k++] = select(a[i], b[i], c[i]);
+    o[i * 200 + k++] = (long)upsample(v.x, (uint)v.y) * (long)(v.z != v.w);
+}
+"#;
+    let n = special_ints().len();
+    let ints = special_ints();
+    let rot = |k: usize| -> Vec<u8> { (0..n).flat_map(|i| ints[(i + k) % n].to_le_bytes()).collect() };
+    let yaml = format!(
+        "global: [{n}]\nlocal: [64]\nargs:\n  - buffer: {{type: int, count: {n}, init: {{file: a.bin}}}}\n  - buffer: {{type: int, count: {n}, init: {{file: b.bin}}}}\n  - buffer: {{type: int, count: {n}, init: {{file: c.bin}}}}\n  - buffer: {{type: long, count: {}, init: zero}}\n",
+        n * 200
+    );
+    let f = differential("ints", src, &yaml, &[("a.bin", rot(0)), ("b.bin", rot(17)), ("c.bin", rot(101))]);
+    assert!(f.is_empty(), "{}", f.join("\n"));
+}
