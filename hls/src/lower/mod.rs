@@ -35,6 +35,23 @@ pub use builder::Val;
 /// Lowers every kernel of a checked program. Constructs the lowering cannot turn into
 /// hardware (goto, ...) are errors with their source span, never panics.
 pub fn lower(program: &Program, sm: &SourceMap) -> Result<ir::Module, Diagnostics> {
+    // Lowering recurses over the tree like the checker: give it the frontend's stack.
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("lower".into())
+            .stack_size(crate::frontend::FRONTEND_STACK)
+            .spawn_scoped(scope, || lower_here(program, sm));
+        match worker {
+            Ok(handle) => match handle.join() {
+                Ok(r) => r,
+                Err(p) => std::panic::resume_unwind(p),
+            },
+            Err(_) => lower_here(program, sm),
+        }
+    })
+}
+
+fn lower_here(program: &Program, sm: &SourceMap) -> Result<ir::Module, Diagnostics> {
     let mut module = ir::Module::default();
     let mut diags = Diagnostics::default();
     for (i, f) in program.functions.iter().enumerate() {
