@@ -834,3 +834,24 @@ fn deeply_nested_expressions_lower() {
         vec![15000]
     );
 }
+
+#[test]
+fn constructs_without_hardware_meaning_are_errors_with_spans() {
+    let cases = [
+        ("__kernel void k(__global int *p, __global ulong *o) {\n  o[0] = (ulong)p;\n}\n", "t.cl:2:10: error: converting a pointer to an integer"),
+        ("__kernel void k(__global int *o, ulong a) {\n  __global int *p = (__global int *)a;\n  *p = 1;\n}\n", "t.cl:2:21: error: converting an integer to a pointer"),
+    ];
+    for (src, want) in cases {
+        let c = check_source("t.cl", src, &Options::default());
+        let p = c
+            .program
+            .as_ref()
+            .filter(|_| !c.has_errors())
+            .expect("the frontend accepts it");
+        let Err(d) = lower(p, &c.sources) else {
+            panic!("must be rejected:\n{src}")
+        };
+        let text: String = d.list.iter().map(|x| render(&c.sources, x)).collect();
+        assert!(text.contains(want), "want '{want}' in:\n{text}");
+    }
+}
