@@ -912,11 +912,22 @@ fn differential(name: &str, src: &str, yaml: &str, files: &[(&str, Vec<u8>)]) ->
                 failures.push(format!("ocl-ref: {}", String::from_utf8_lossy(&res.stderr)));
             }
             for (i, a) in ran.launch.args.iter().enumerate() {
-                let ocl_hls::launch::ArgValue::Buffer(b) = &a.value else { continue };
-                let expected = std::fs::read(out.join(format!("{}.bin", a.name))).unwrap_or_default();
+                let ocl_hls::launch::ArgValue::Buffer(b) = &a.value else {
+                    continue;
+                };
+                let expected =
+                    std::fs::read(out.join(format!("{}.bin", a.name))).unwrap_or_default();
                 let actual = ran.outcome.buffers[i].as_deref().unwrap_or(&[]);
                 if let Err(m) = ocl_hls::launch::compare::compare_arg(b, &expected, actual) {
                     failures.push(format!("{name}: buffer '{}': {m}", a.name));
+                    // For investigating: INTERP_DIFF_DUMP=DIR keeps both sides' bytes.
+                    if let Some(d) = std::env::var_os("INTERP_DIFF_DUMP") {
+                        let d = std::path::PathBuf::from(d);
+                        let _ = std::fs::create_dir_all(&d);
+                        let _ =
+                            std::fs::write(d.join(format!("{name}-{}.pocl", a.name)), &expected);
+                        let _ = std::fs::write(d.join(format!("{name}-{}.interp", a.name)), actual);
+                    }
                 }
             }
         }
@@ -928,19 +939,75 @@ fn differential(name: &str, src: &str, yaml: &str, files: &[(&str, Vec<u8>)]) ->
 /// Floats that probe conversions and math: signed zeros, ties, subnormals, huge, inf, NaN.
 fn special_floats() -> Vec<f32> {
     let mut v = vec![
-        0.0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 3.5, 127.5, 128.0, -128.5, 255.5, 256.0, 32767.5, -32768.5, 65535.5,
-        2147483520.0, 2147483648.0, -2147483648.0, -2147483904.0, 4294967040.0, 4294967296.0, 9.2233715e18, 9.223372e18,
-        -9.223372e18, 1.8446743e19, 1.8446744e19, 1e30, -1e30, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, -f32::NAN,
-        f32::MIN_POSITIVE, 1e-45, -3e-39, f32::MAX, -f32::MAX, 0.1, -0.7, 1.0 / 3.0, 16777217.0, 8388608.5, -8388609.0,
-        1.0000001, 0.99999994, 65504.0, 65519.996, 65520.0, 6.1035156e-5, 6.097555e-5, 5.9604645e-8, 2.9802322e-8, 3e-8,
+        0.0,
+        -0.0,
+        0.5,
+        -0.5,
+        1.5,
+        -1.5,
+        2.5,
+        -2.5,
+        3.5,
+        127.5,
+        128.0,
+        -128.5,
+        255.5,
+        256.0,
+        32767.5,
+        -32768.5,
+        65535.5,
+        2147483520.0,
+        2147483648.0,
+        -2147483648.0,
+        -2147483904.0,
+        4294967040.0,
+        4294967296.0,
+        9.2233715e18,
+        9.223372e18,
+        -9.223372e18,
+        1.8446743e19,
+        1.8446744e19,
+        1e30,
+        -1e30,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        -f32::NAN,
+        f32::MIN_POSITIVE,
+        1e-45,
+        -3e-39,
+        f32::MAX,
+        -f32::MAX,
+        0.1,
+        -0.7,
+        1.0 / 3.0,
+        16777217.0,
+        8388608.5,
+        -8388609.0,
+        1.0000001,
+        0.99999994,
+        65504.0,
+        65519.996,
+        65520.0,
+        6.1035156e-5,
+        6.097555e-5,
+        5.9604645e-8,
+        2.9802322e-8,
+        3e-8,
     ];
     // Deterministic pseudo-random values of every magnitude.
     let mut s = 0x9E37_79B9_7F4A_7C15u64;
     while v.len() < 256 {
-        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let bits = (s >> 32) as u32;
         let f = f32::from_bits(bits);
-        v.push(if v.len() % 2 == 0 { f } else { (bits as i32 as f32) / 4096.0 });
+        v.push(if v.len() % 2 == 0 {
+            f
+        } else {
+            (bits as i32 as f32) / 4096.0
+        });
     }
     v
 }
@@ -987,15 +1054,49 @@ __kernel void conv(__global const float *x, __global long *o, __global long *od,
 }
 "#;
     let yaml = "global: [256]\nlocal: [64]\nargs:\n  - buffer: {type: float, count: 256, init: {file: x.bin}}\n  - buffer: {type: long, count: 20480, init: zero}\n  - buffer: {type: long, count: 20480, init: zero}\n  - buffer: {type: float, count: 4096, init: zero}\n  - buffer: {type: ushort, count: 1024, init: zero}\n";
-    let f = differential("conv", src, yaml, &[("x.bin", float_bytes(&special_floats()))]);
+    let f = differential(
+        "conv",
+        src,
+        yaml,
+        &[("x.bin", float_bytes(&special_floats()))],
+    );
     assert!(f.is_empty(), "{}", f.join("\n"));
 }
 
 /// Integers that probe the integer built-ins: zero, ones, extremes of every width.
 fn special_ints() -> Vec<i32> {
     let mut v = vec![
-        0, 1, -1, 2, -2, 7, 127, -128, 128, 255, 256, 32767, -32768, 65535, 65536, i32::MAX, i32::MIN, i32::MAX - 1,
-        i32::MIN + 1, 0x7FFFFF, -0x800000, 0xFFFFFF, 12345678, -87654321, 0x55555555, 0xAAAAAAAAu32 as i32, 31, 32, 33, 63, 64,
+        0,
+        1,
+        -1,
+        2,
+        -2,
+        7,
+        127,
+        -128,
+        128,
+        255,
+        256,
+        32767,
+        -32768,
+        65535,
+        65536,
+        i32::MAX,
+        i32::MIN,
+        i32::MAX - 1,
+        i32::MIN + 1,
+        0x7FFFFF,
+        -0x800000,
+        0xFFFFFF,
+        12345678,
+        -87654321,
+        0x55555555,
+        0xAAAAAAAAu32 as i32,
+        31,
+        32,
+        33,
+        63,
+        64,
     ];
     let mut s = 0x2545_F491_4F6C_DD1Du64;
     while v.len() < 192 {
@@ -1054,11 +1155,72 @@ __kernel void ints(__global const int *a, __global const int *b, __global const 
 "#;
     let n = special_ints().len();
     let ints = special_ints();
-    let rot = |k: usize| -> Vec<u8> { (0..n).flat_map(|i| ints[(i + k) % n].to_le_bytes()).collect() };
+    let rot = |k: usize| -> Vec<u8> {
+        (0..n)
+            .flat_map(|i| ints[(i + k) % n].to_le_bytes())
+            .collect()
+    };
     let yaml = format!(
         "global: [{n}]\nlocal: [64]\nargs:\n  - buffer: {{type: int, count: {n}, init: {{file: a.bin}}}}\n  - buffer: {{type: int, count: {n}, init: {{file: b.bin}}}}\n  - buffer: {{type: int, count: {n}, init: {{file: c.bin}}}}\n  - buffer: {{type: long, count: {}, init: zero}}\n",
         n * 200
     );
-    let f = differential("ints", src, &yaml, &[("a.bin", rot(0)), ("b.bin", rot(17)), ("c.bin", rot(101))]);
+    let f = differential(
+        "ints",
+        src,
+        &yaml,
+        &[("a.bin", rot(0)), ("b.bin", rot(17)), ("c.bin", rot(101))],
+    );
+    assert!(f.is_empty(), "{}", f.join("\n"));
+}
+
+#[test]
+fn float_builtins_match_pocl() {
+    let src = r#"
+__kernel void fl(__global const float *a, __global const float *b, __global float *ex, __global int *ix, __global float *ap, __global double *dx)
+{
+    size_t i = get_global_id(0);
+    size_t j = (i * 7 + 3) % get_global_size(0);
+    float x = a[i], y = b[i], z = a[j];
+    int k = 0;
+#define E(e) ex[i * 48 + k++] = (e);
+    E(fma(x, y, z)) E(mad(x, y, z)) E(fmin(x, y)) E(fmax(x, y)) E(fdim(x, y)) E(fmod(x, y))
+    E(remainder(x, y)) E(copysign(x, y)) E(round(x)) E(rint(x)) E(trunc(x)) E(floor(x)) E(ceil(x))
+    E(sqrt(x)) E(fabs(x)) E(maxmag(x, y)) E(minmag(x, y)) E(nextafter(x, y)) E(logb(x))
+    E(ldexp(x, (int)(y * 0.0001f) % 300)) E(x / y) E(x - y) E(max(x, y)) E(min(x, y))
+    E(clamp(x, -1.5f, 1.5f)) E(step(y, x)) E(sign(x)) E(mix(x, y, 0.25f)) E(select(x, y, (int)z))
+    E(isequal(x, y) + 2 * isless(x, y) + 4 * isnan(x) + 8 * isinf(y) + 16 * signbit(x) + 32 * isnormal(x))
+    E(islessgreater(x, y) + 2 * isunordered(x, y) + 4 * isgreaterequal(x, y) + 8 * isfinite(x))
+    float ip; int e; int q;
+    E(fract(x, &ip)) E(ip) E(modf(x, &ip)) E(ip) E(frexp(x, &e)) E((float)e) E(remquo(x, y, &q)) E((float)(q & 0x7F) * (q < 0 ? -1.0f : 1.0f))
+    E(nan((uint)i)) E(dot((float4)(x, y, z, 1.0f), (float4)(y, z, x, 2.0f))) E(dot((float2)(x, y), (float2)(z, x)))
+    E(cross((float4)(x, y, z, 0.0f), (float4)(z, x, y, 0.0f)).y)
+    E(bitselect(x, y, z))
+    ix[i * 2] = ilogb(x);
+    ix[i * 2 + 1] = isnotequal(x, y);
+    k = 0;
+#define A(e) ap[i * 24 + k++] = (e);
+    A(exp(x * 0.01f)) A(log(fabs(x))) A(sin(x)) A(cos(y)) A(tan(x * 0.001f)) A(pow(fabs(x), y * 0.01f)) A(exp2(y * 0.01f))
+    A(log2(fabs(y))) A(log10(fabs(x))) A(atan2(x, y)) A(asin(x * 1e-10f)) A(acos(y * 1e-10f)) A(sinh(x * 0.001f))
+    A(cbrt(x)) A(hypot(x, y)) A(rsqrt(fabs(x))) A(length((float2)(x, y))) A(normalize((float2)(x, y)).x)
+    A(expm1(x * 0.001f)) A(log1p(fabs(y))) A(sinpi(x)) A(erf(x * 1e-30f)) A(tanh(y)) A(atan(x));
+    k = 0;
+    double dxv = (double)x * 1.25, dyv = (double)y;
+#define D(e) dx[i * 12 + k++] = (e);
+    D(fma(dxv, dyv, (double)z)) D(sqrt(dxv)) D(dxv / dyv) D(fmin(dxv, dyv)) D(rint(dxv)) D(fmod(dxv, dyv))
+    D(convert_double(as_long((double)x))) D(convert_double_rtz(as_ulong((double)y))) D((double)x * (double)y - (double)z)
+    D(floor(dxv)) D(copysign(dxv, dyv)) D(round(dxv))
+}
+"#;
+    let v = special_floats();
+    let n = v.len();
+    let rot = |k: usize| -> Vec<u8> { (0..n).flat_map(|i| v[(i + k) % n].to_le_bytes()).collect() };
+    let yaml = format!(
+        "global: [{n}]\nlocal: [64]\nargs:\n  - buffer: {{type: float, count: {n}, init: {{file: a.bin}}}}\n  - buffer: {{type: float, count: {n}, init: {{file: b.bin}}}}\n  - buffer: {{type: float, count: {}, init: zero}}\n  - buffer: {{type: int, count: {}, init: zero}}\n  - buffer: {{type: float, count: {}, init: zero}}\n    tolerance_ulp: 2\n  - buffer: {{type: double, count: {}, init: zero}}\n",
+        n * 48,
+        n * 2,
+        n * 24,
+        n * 12
+    );
+    let f = differential("fl", src, &yaml, &[("a.bin", rot(0)), ("b.bin", rot(29))]);
     assert!(f.is_empty(), "{}", f.join("\n"));
 }

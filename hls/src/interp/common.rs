@@ -2,7 +2,6 @@
 //! lane's precision, as the spec's formulas are written.
 
 use super::builtins::Call;
-use super::float_fns::{fmax, fmin};
 use super::math::put;
 use super::memory::LaneBuf;
 use super::value::{float_of, Ek};
@@ -44,14 +43,31 @@ fn r(ek: Ek, x: f64) -> f64 {
     }
 }
 
+/// POCL's `max`/`min` on floats: plain comparisons, so a NaN `y` wins (measured).
+fn max(x: f64, y: f64) -> f64 {
+    if x > y {
+        x
+    } else {
+        y
+    }
+}
+
+fn min(x: f64, y: f64) -> f64 {
+    if x < y {
+        x
+    } else {
+        y
+    }
+}
+
 /// One lane; `a`, `b`, `c` are the arguments in order.
 pub fn lane(f: F, ek: Ek, a: f64, b: f64, c: f64) -> f64 {
     match f {
-        F::Clamp => fmin(fmax(a, b), c),
+        F::Clamp => min(max(a, b), c),
         F::Degrees => r(ek, a * (180.0 / std::f64::consts::PI)),
         F::Radians => r(ek, a * (std::f64::consts::PI / 180.0)),
-        F::Max => fmax(a, b),
-        F::Min => fmin(a, b),
+        F::Max => max(a, b),
+        F::Min => min(a, b),
         F::Mix => {
             let d = r(ek, b - a);
             let m = r(ek, d * c);
@@ -66,7 +82,7 @@ pub fn lane(f: F, ek: Ek, a: f64, b: f64, c: f64) -> f64 {
         }
         F::Smoothstep => {
             let t = r(ek, r(ek, c - a) / r(ek, b - a));
-            let t = fmin(fmax(t, 0.0), 1.0);
+            let t = min(max(t, 0.0), 1.0);
             let k = r(ek, 3.0 - r(ek, 2.0 * t));
             r(ek, r(ek, t * t) * k)
         }

@@ -214,6 +214,47 @@ pub fn arith(ek: Ek, a: f64, b: f64, op: fn(f64, f64) -> f64, op32: fn(f32, f32)
     }
 }
 
+/// The low 7 bits of the quotient `x / y` rounded to nearest even, computed exactly by
+/// long division on the mantissas (the quotient can be far beyond 2^53).
+pub fn quotient_low_bits(x: f64, y: f64) -> u32 {
+    if !x.is_finite() || !y.is_finite() || y == 0.0 || x == 0.0 {
+        return 0;
+    }
+    let parts = |v: f64| -> (u64, i32) {
+        let b = v.abs().to_bits();
+        let e = (b >> 52) as i32;
+        let m = b & ((1 << 52) - 1);
+        if e == 0 {
+            (m, -1074)
+        } else {
+            (m | (1 << 52), e - 1075)
+        }
+    };
+    let ((mx, ex), (my, ey)) = (parts(x), parts(y));
+    let (mut q, mut r): (u32, u128) = (0, mx as u128);
+    let my = my as u128;
+    if ex >= ey {
+        // |x| / 2^ey = mx * 2^(ex - ey) = q * my + r.
+        q = (r / my) as u32 & 0xFF;
+        r %= my;
+        for _ in 0..ex - ey {
+            r <<= 1;
+            q = (q << 1) & 0xFF;
+            if r >= my {
+                r -= my;
+                q |= 1;
+            }
+        }
+        // Round to nearest, ties to even.
+        if 2 * r > my || (2 * r == my && q & 1 == 1) {
+            q += 1;
+        }
+    } else if 2.0 * x.abs() > y.abs() {
+        q = 1;
+    }
+    q & 0x7F
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,6 +298,18 @@ mod tests {
         // a*b = 1 + 2^-11 + 2^-24: a tie for f32 without c; c breaks it upward.
         assert_eq!(fma_f32(a, b, c), 1.0 + 2.0f32.powi(-11) + 2.0f32.powi(-23));
         assert_eq!(fma_f32(a, b, 0.0), 1.0 + 2.0f32.powi(-11));
+    }
+
+    #[test]
+    fn remquo_quotient_bits_are_exact() {
+        assert_eq!(quotient_low_bits(7.0, 2.0), 4, "3.5 ties to even 4");
+        assert_eq!(quotient_low_bits(5.0, 2.0), 2, "2.5 ties to even 2");
+        assert_eq!(quotient_low_bits(1000.0, 1.0), 1000 % 128);
+        assert_eq!(quotient_low_bits(0.75, 1.0), 1);
+        assert_eq!(quotient_low_bits(0.25, 1.0), 0);
+        // 2^100 / 3: exact low bits of round(2^100 / 3).
+        let q = (1u128 << 100) / 3 + u128::from((1u128 << 100) % 3 * 2 > 3);
+        assert_eq!(quotient_low_bits(2f64.powi(100), 3.0) as u128, q % 128);
     }
 
     #[test]

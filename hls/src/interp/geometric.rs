@@ -83,9 +83,11 @@ pub fn eval(f: F, c: &Call, res: &mut LaneBuf) -> Result<(), String> {
         F::Cross => {
             let (ax, ay, az) = (x(0, 0), x(0, 1), x(0, 2));
             let (bx, by, bz) = (x(1, 0), x(1, 1), x(1, 2));
-            res[0] = put(ek, ay * bz - az * by);
-            res[1] = put(ek, az * bx - ax * bz);
-            res[2] = put(ek, ax * by - ay * bx);
+            // Each product rounded, then the difference (as POCL).
+            let r = |v: f64| super::value::float_of(ek, put(ek, v));
+            res[0] = put(ek, r(ay * bz) - r(az * by));
+            res[1] = put(ek, r(az * bx) - r(ax * bz));
+            res[2] = put(ek, r(ax * by) - r(ay * bx));
             if n == 4 {
                 res[3] = put(ek, 0.0);
             }

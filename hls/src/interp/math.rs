@@ -7,10 +7,11 @@
 
 use super::builtins::Call;
 use super::float_fns::{
-    arith, fma_f32, fmax, fmin, frexp, ilogb, lgamma_r_safe, nextafter, one, remainder_exact,
+    arith, fma_f32, fmax, fmin, frexp, ilogb, lgamma_r_safe, nextafter, one, quotient_low_bits,
+    remainder_exact,
 };
 use super::memory::LaneBuf;
-use super::value::{float_of, Ek};
+use super::value::{float_of, mask, Ek};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum F {
@@ -179,6 +180,11 @@ pub fn put(ek: Ek, x: f64) -> u64 {
     }
 }
 
+/// A result lane, with any NaN made the positive quiet NaN.
+fn canonical(ek: Ek, r: f64) -> u64 {
+    put(ek, if r.is_nan() { f64::NAN } else { r })
+}
+
 pub fn eval(f: F, c: &Call, res: &mut LaneBuf, side: &mut LaneBuf) -> Result<(), String> {
     use F::*;
     let ek = c.ret_ek();
@@ -193,10 +199,11 @@ pub fn eval(f: F, c: &Call, res: &mut LaneBuf, side: &mut LaneBuf) -> Result<(),
             Inf => put(ek, f64::INFINITY),
             NanConst => put(ek, f64::NAN),
             Nan => {
+                // POCL: the code is the whole mantissa (0 becomes 1, to stay a NaN).
                 let code = c.lane(0, i);
                 match ek {
-                    Ek::F64 => 0x7FF8_0000_0000_0000 | (code & ((1 << 51) - 1)),
-                    _ => 0x7FC0_0000 | (code & 0x3F_FFFF),
+                    Ek::F64 => 0x7FF0_0000_0000_0000 | (code & ((1 << 52) - 1)).max(1),
+                    _ => 0x7F80_0000 | (code & 0x7F_FFFF).max(1),
                 }
             }
             Ilogb => ilogb(x(i)),
@@ -221,16 +228,19 @@ pub fn eval(f: F, c: &Call, res: &mut LaneBuf, side: &mut LaneBuf) -> Result<(),
             }
             Fdim => {
                 let (a, b) = (x(i), y(i));
-                if a.is_nan() || b.is_nan() {
-                    put(ek, f64::NAN)
+                if a.is_nan() {
+                    put(ek, a)
+                } else if b.is_nan() {
+                    put(ek, b)
                 } else if a > b {
                     put(ek, arith(ek, a, b, |p, q| p - q, |p, q| p - q))
                 } else {
                     put(ek, 0.0)
                 }
             }
-            Fmod => put(ek, x(i) % y(i)),
-            Remainder => put(ek, remainder_exact(x(i), y(i))),
+            // NaN results of fmod/remainder/remquo are POCL's canonical +NaN.
+            Fmod => canonical(ek, x(i) % y(i)),
+            Remainder => canonical(ek, remainder_exact(x(i), y(i))),
             Divide => put(ek, arith(ek, x(i), y(i), |p, q| p / q, |p, q| p / q)),
             Hypot => put(ek, x(i).hypot(y(i))),
             Atan2 => put(ek, x(i).atan2(y(i))),
@@ -277,9 +287,11 @@ pub fn eval(f: F, c: &Call, res: &mut LaneBuf, side: &mut LaneBuf) -> Result<(),
                 let fl = a.floor();
                 side[i] = put(ek, fl);
                 let r = if a.is_nan() {
-                    a
+                    // POCL gives a NaN with every payload bit set, in both results.
+                    side[i] = mask(ek.bits() - 1);
+                    f64::from_bits(mask(63))
                 } else if a.is_infinite() {
-                    0.0f64.copysign(a)
+                    0.0
                 } else {
                     let max = if ek == Ek::F32 {
                         f32::from_bits(0x3F7F_FFFF) as f64
@@ -319,15 +331,10 @@ pub fn eval(f: F, c: &Call, res: &mut LaneBuf, side: &mut LaneBuf) -> Result<(),
             Remquo => {
                 let (a, b) = (x(i), y(i));
                 let r = remainder_exact(a, b);
-                let q = ((a - r) / b).round();
-                let low = if q.is_finite() {
-                    (q.abs() % 128.0) as i64
-                } else {
-                    0
-                };
+                let low = quotient_low_bits(a, b) as i64;
                 let signed = if (a < 0.0) != (b < 0.0) { -low } else { low };
                 side[i] = signed as i32 as u32 as u64;
-                put(ek, r)
+                canonical(ek, r)
             }
             _ => put(ek, one(f, x(i))),
         };
