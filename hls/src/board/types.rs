@@ -1,0 +1,216 @@
+//! The typed form of a board file (`boards/NAME.yaml`): device, resources, clocks,
+//! memory interface, vendor flow, pins, HPS facts and the operator library. Every struct
+//! rejects unknown fields, so a typo is an error with its line instead of a silent default.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::oplib::Operators;
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Board {
+    /// The canonical name; must equal the file name without `.yaml`.
+    pub name: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    pub description: String,
+    /// Absent for the `sim` board (Verilator only).
+    pub device: Option<Device>,
+    /// Required with a device; absent means unlimited (simulation).
+    pub resources: Option<Resources>,
+    #[serde(default)]
+    pub clocks: Vec<Clock>,
+    /// The clock the kernel core is scheduled for; the operator library's latencies
+    /// and chaining budget hold at this frequency.
+    pub kernel_clock_mhz: f64,
+    pub memory: Memory,
+    pub flow: Flow,
+    #[serde(default)]
+    pub pins: Pins,
+    pub hps: Option<Hps>,
+    pub operators: Operators,
+    /// The file the board was read from (`<builtin>/NAME.yaml` for embedded boards).
+    #[serde(skip)]
+    pub path: PathBuf,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Device {
+    pub vendor: String,
+    pub family: String,
+    pub part: String,
+    pub package: String,
+    pub speed_grade: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogicUnit {
+    /// Intel adaptive logic module (two 6-input LUT halves, adders, four registers).
+    Alm,
+    /// A 4-input LUT (Lattice ECP5 and iCE40).
+    Lut4,
+}
+
+impl LogicUnit {
+    pub fn name(self) -> &'static str {
+        match self {
+            LogicUnit::Alm => "ALMs",
+            LogicUnit::Lut4 => "LUT4s",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Resources {
+    pub logic: Logic,
+    pub registers: u64,
+    pub dsps: Dsps,
+    pub block_ram: RamBlocks,
+    /// A second kind of RAM block (iCE40 SPRAM), if the device has one.
+    pub large_ram: Option<RamBlocks>,
+    pub plls: u32,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Logic {
+    pub unit: LogicUnit,
+    pub count: u64,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Dsps {
+    pub count: u64,
+    /// What one block multiplies (e.g. "27x27 or 2x 18x19 or 3x 9x9").
+    pub kind: String,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RamBlocks {
+    /// The vendor's name for the block (M10K, EBR, SPRAM).
+    pub name: String,
+    pub count: u64,
+    pub bits_each: u64,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Clock {
+    pub name: String,
+    pub pin: String,
+    pub mhz: f64,
+    pub io_standard: String,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Memory {
+    /// What the kernel's AXI masters talk to.
+    pub description: String,
+    /// Bits per beat of the kernel's memory port.
+    pub data_width: u32,
+    pub burst_beats: u32,
+    /// Cycles of the kernel clock from a read request to its first data beat, as the
+    /// simulator models it and the scheduler assumes.
+    pub latency_cycles: u32,
+    pub size_bytes: Option<u64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FlowKind {
+    Quartus,
+    YosysNextpnrEcp5,
+    YosysNextpnrIce40,
+    Verilator,
+}
+
+impl FlowKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            FlowKind::Quartus => "quartus",
+            FlowKind::YosysNextpnrEcp5 => "yosys+nextpnr-ecp5",
+            FlowKind::YosysNextpnrIce40 => "yosys+nextpnr-ice40",
+            FlowKind::Verilator => "verilator",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Flow {
+    pub kind: FlowKind,
+    /// Programs the flow runs, in order.
+    pub tools: Vec<String>,
+    /// The Yosys command that estimates resources before the vendor tools (absent for
+    /// `sim`).
+    pub estimate: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pins {
+    pub leds: Option<PinGroup>,
+    pub keys: Option<PinGroup>,
+    pub switches: Option<PinGroup>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PinGroup {
+    pub io_standard: String,
+    #[serde(default)]
+    pub active_low: bool,
+    /// Pin names in bit order (LED0, LED1, ...).
+    pub pins: Vec<String>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Hps {
+    pub cpu: String,
+    pub sdram: HpsSdram,
+    /// Where the kernel's control registers are mapped.
+    pub control_bridge: Bridge,
+    /// The port the kernel's AXI masters use for data.
+    pub data_port: DataPort,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct HpsSdram {
+    pub kind: String,
+    pub size_bytes: u64,
+    pub width_bits: u32,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bridge {
+    pub name: String,
+    pub base: u64,
+    pub width_bits: u32,
+    pub window_bytes: u64,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DataPort {
+    pub name: String,
+    pub width_bits: u32,
+    pub burst_beats: u32,
+}
+
+impl Board {
+    /// The target kernel clock period in nanoseconds.
+    pub fn period_ns(&self) -> f64 {
+        1000.0 / self.kernel_clock_mhz
+    }
+}
