@@ -139,10 +139,23 @@ pub fn compile(
         .iter()
         .enumerate()
         .find_map(|(i, t)| pointee_shape(t).map(|s| (i, s)));
-    if let Some(r) = ret {
-        if r.lanes as usize > super::value::MAX_LANES {
-            return Err(format!("built-in '{name}' returns too many lanes"));
-        }
+    // Lane access broadcasts scalars and indexes vectors up to the widest shape, so all
+    // vector operands (and a vector result) must agree.
+    let widest = args
+        .iter()
+        .map(|(_, s)| s.lanes)
+        .chain(ret.map(|r| r.lanes))
+        .max()
+        .unwrap_or(1);
+    let agree = |l: u8| l == 1 || l == widest;
+    let ptr_ok = |s: &Shape| s.ek == Ek::Ptr;
+    if widest as usize > super::value::MAX_LANES
+        || !args.iter().all(|(_, s)| ptr_ok(s) || agree(s.lanes))
+        || !ret.is_none_or(|r| agree(r.lanes))
+    {
+        return Err(format!(
+            "built-in '{name}' has operands of mismatched vector sizes"
+        ));
     }
     Ok(BuiltinInst {
         f,

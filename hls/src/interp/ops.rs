@@ -37,6 +37,8 @@ impl Compiler<'_> {
                 sh.push(Shape::of(t));
             }
             let shape = op.ty.as_ref().map(Shape::of);
+            check_shapes(&op.kind, shape, &sh)
+                .map_err(|m| err(span, format!("malformed IR: {m}")))?;
             let dst = match shape {
                 Some(s) => self.alloc(s.words()),
                 None => 0,
@@ -332,5 +334,64 @@ impl Compiler<'_> {
             }
         }
         Ok(())
+    }
+}
+
+fn valid(s: Shape) -> bool {
+    let ek_ok = match s.ek {
+        Ek::I(n) => (1..=64).contains(&n),
+        _ => true,
+    };
+    ek_ok && (1..=super::value::MAX_LANES as u8).contains(&s.lanes)
+}
+
+/// The shape rules the instruction loop relies on to stay inside each value's slots
+/// (the IR verifier checks more; this keeps a malformed kernel an error, not a panic).
+fn check_shapes(kind: &OpKind, r: Option<Shape>, a: &[Shape]) -> Result<(), String> {
+    if r.is_some_and(|s| !valid(s)) || a.iter().any(|s| !valid(*s)) {
+        return Err(format!("{kind:?} has an unsupported type"));
+    }
+    let lanes = |i: usize| a.get(i).map(|s| s.lanes);
+    let rl = r.map(|s| s.lanes);
+    let ok = match kind {
+        OpKind::Unary(_) | OpKind::Binary(_) => a.iter().all(|s| Some(*s) == r),
+        OpKind::Cmp(_) => {
+            lanes(0) == lanes(1)
+                && lanes(0) == rl
+                && a.first().map(|s| s.ek) == a.get(1).map(|s| s.ek)
+        }
+        OpKind::Select => {
+            a.get(1).copied() == r
+                && a.get(2).copied() == r
+                && (lanes(0) == Some(1) || lanes(0) == rl)
+        }
+        OpKind::Conv(_) => lanes(0) == rl,
+        OpKind::Bitcast => {
+            let size = |s: Shape| {
+                s.ek.store_size() * s.lanes.max(if s.lanes == 3 { 4 } else { 1 }) as usize
+            };
+            r.is_some_and(|r| a.first().is_some_and(|x| size(*x) == size(r)))
+        }
+        OpKind::Extract(l) => lanes(0).is_some_and(|n| *l < n),
+        OpKind::Insert(l) => lanes(0) == rl && rl.is_some_and(|n| *l < n),
+        OpKind::Build => {
+            rl.is_some_and(|n| n as usize == a.len()) && a.iter().all(|s| s.lanes == 1)
+        }
+        OpKind::Splat => lanes(0) == Some(1),
+        OpKind::PtrAdd
+        | OpKind::PtrDiff
+        | OpKind::Load { .. }
+        | OpKind::Store { .. }
+        | OpKind::Atomic { .. } => {
+            a.first().is_some_and(|s| s.ek == Ek::Ptr)
+                && (!matches!(kind, OpKind::PtrAdd | OpKind::PtrDiff)
+                    || a.get(1).is_some_and(|s| s.lanes == 1))
+        }
+        _ => true,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("{kind:?} with result {r:?} and operands {a:?}"))
     }
 }
