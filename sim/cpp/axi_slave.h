@@ -1,0 +1,79 @@
+// axi_slave.h: the memory side of one AXI4 master: INCR bursts with latency, outstanding
+// limits and random stalls, reads returned in order, writes honouring WSTRB byte by byte,
+// and checks of the master's side of the protocol (stable payloads while VALID && !READY,
+// WLAST, 4 KiB crossings, burst sizes) and of every address against the placed buffers.
+#pragma once
+
+#include "memory.h"
+#include "ohls_sim.h"
+
+#include <deque>
+#include <string>
+
+namespace ohls {
+
+struct Stats {
+    uint64_t ar_bursts = 0, r_beats = 0, aw_bursts = 0, w_beats = 0;
+};
+
+class AxiSlave {
+  public:
+    AxiSlave(const MasterInfo& info, Memory& mem, const MemTiming& timing, Rng& rng);
+    // The memory's outputs for this cycle, before bandwidth arbitration.
+    void propose(uint64_t cycle, AxiIn& in);
+    // An R beat shown last cycle and not taken: it must stay, whatever the bandwidth.
+    bool r_sticky() const { return r_shown_; }
+    // Checks the core's outputs of this cycle (final values) against the previous cycle.
+    void check(const AxiOut& o, uint64_t cycle);
+    // Applies this cycle's handshakes.
+    void commit(const AxiOut& o, const AxiIn& in, uint64_t cycle);
+    // Nothing in flight: every read returned, every write written and acknowledged.
+    bool idle() const;
+    std::string in_flight() const;
+    const Stats& stats() const { return stats_; }
+    const std::string& last_activity() const { return last_; }
+    const MasterInfo& info() const { return info_; }
+
+  private:
+    struct Burst {
+        uint64_t addr;
+        unsigned beats;
+        unsigned size;  // bytes per beat
+        uint64_t id;
+        uint64_t ready;  // first cycle its next beat may move
+        unsigned next = 0;
+    };
+    struct WBeat {
+        uint8_t data[MAX_BYTES];
+        uint64_t strb;
+        bool last;
+    };
+    struct BResp {
+        uint64_t id;
+        uint64_t ready;
+    };
+
+    Burst accept(const char* ch, uint64_t addr, unsigned len, unsigned size, unsigned burst,
+                 uint64_t id, uint64_t cycle);
+    void beat_range(const Burst& b, unsigned i, uint64_t& lo, uint64_t& hi) const;
+    void fill_r(const Burst& b, AxiIn& in);
+    void drain_w(uint64_t cycle);
+    void write_beat(const Burst& b, const WBeat& w, uint64_t cycle);
+    [[noreturn]] void fail(const std::string& what, uint64_t cycle) const;
+
+    MasterInfo info_;
+    Memory& mem_;
+    const MemTiming& t_;
+    Rng& rng_;
+    std::deque<Burst> rq_, wq_;
+    std::deque<WBeat> wbeats_;
+    std::deque<BResp> bq_;
+    AxiOut prev_;
+    bool prev_ar_hs_ = false, prev_aw_hs_ = false, prev_w_hs_ = false;
+    bool r_shown_ = false, b_shown_ = false;
+    AxiIn hold_;  // the R and B values shown last cycle
+    Stats stats_;
+    std::string last_ = "none";
+};
+
+}  // namespace ohls

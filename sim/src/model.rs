@@ -1,0 +1,184 @@
+//! A core built into a simulation executable (once per core, sources and harness, through
+//! the cached Verilator driver of `rtl-templates`) and run against the memory model.
+
+use crate::binding;
+use crate::desc::CoreDesc;
+use crate::exchange::{self, RunDir};
+use crate::launch::{MemConfig, SimArg, SimLaunch, SimOutcome};
+use crate::plan::plan;
+use rtl_templates::verilator::{cache_dir, Build};
+use std::collections::hash_map::DefaultHasher;
+use std::fs;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The harness sources compiled with every binding.
+const HARNESS_CPP: &[&str] = &[
+    "run_loop.cpp",
+    "run_io.cpp",
+    "axi_slave.cpp",
+    "axil_master.cpp",
+    "memory.cpp",
+];
+
+/// Waveform formats; chosen from the trace file's extension (`.fst`, else VCD).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceFormat {
+    Vcd,
+    Fst,
+}
+
+impl TraceFormat {
+    pub fn of(path: &Path) -> TraceFormat {
+        match path.extension() {
+            Some(e) if e == "fst" => TraceFormat::Fst,
+            _ => TraceFormat::Vcd,
+        }
+    }
+
+    fn flag(self) -> &'static str {
+        match self {
+            TraceFormat::Vcd => "--trace",
+            TraceFormat::Fst => "--trace-fst",
+        }
+    }
+}
+
+/// A built simulation of one core.
+#[derive(Clone, Debug)]
+pub struct SimModel {
+    desc: CoreDesc,
+    binding: PathBuf,
+    exe: PathBuf,
+}
+
+/// Where the harness sources live.
+pub fn cpp_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("cpp")
+}
+
+impl SimModel {
+    /// Validates `desc`, generates its binding and builds the model without tracing.
+    pub fn build(desc: &CoreDesc) -> Result<SimModel, String> {
+        desc.validate()?;
+        let binding = write_binding(desc)?;
+        let exe = verilate(desc, &binding, None)?;
+        Ok(SimModel {
+            desc: desc.clone(),
+            binding,
+            exe,
+        })
+    }
+
+    pub fn desc(&self) -> &CoreDesc {
+        &self.desc
+    }
+
+    /// Runs one launch. A trace file, if asked for, needs a traced build of the model,
+    /// which is made (and cached) on first use.
+    pub fn run(
+        &self,
+        launch: &SimLaunch,
+        mem: &MemConfig,
+        cycle_limit: u64,
+        trace: Option<&Path>,
+    ) -> Result<SimOutcome, String> {
+        mem.validate()?;
+        let plan = plan(&self.desc, launch)?;
+        let exe = match trace {
+            None => self.exe.clone(),
+            Some(p) => verilate(&self.desc, &self.binding, Some(TraceFormat::of(p)))?,
+        };
+        let dir = RunDir::new()?;
+        exchange::write_inputs(dir.path(), launch, &plan, mem, cycle_limit, trace)?;
+        let out = Command::new(&exe)
+            .arg(dir.path())
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+        if !out.status.success() {
+            return Err(format!(
+                "simulation of {} failed ({}):\n{}{}",
+                self.desc.top,
+                out.status,
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        let r = exchange::read_result(dir.path())?;
+        if !r.done {
+            return Err(format!("simulation of {}: {}", self.desc.top, r.message));
+        }
+        let cycles = r.done_cycle.saturating_sub(r.start_cycle);
+        if r.error_code != 0 {
+            return Err(format!(
+                "kernel {} finished with error code {} after {cycles} cycles",
+                self.desc.top, r.error_code
+            ));
+        }
+        let mut buffers = Vec::with_capacity(launch.args.len());
+        for (i, a) in launch.args.iter().enumerate() {
+            buffers.push(match a {
+                SimArg::Buffer(_) => Some(exchange::read_buffer(dir.path(), i)?),
+                _ => None,
+            });
+        }
+        Ok(SimOutcome {
+            buffers,
+            cycles,
+            error_code: r.error_code,
+            stats: r.stats,
+        })
+    }
+}
+
+/// Writes the binding under the Verilator cache, named by its content so that concurrent
+/// builds of different cores never share a file.
+fn write_binding(desc: &CoreDesc) -> Result<PathBuf, String> {
+    let text = binding::generate(desc);
+    let mut h = DefaultHasher::new();
+    text.hash(&mut h);
+    let dir = cache_dir().join("sim-bindings");
+    fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let path = dir.join(format!("bind_{}_{:016x}.cpp", desc.top, h.finish()));
+    if !path.exists() {
+        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        fs::write(&tmp, &text).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+        fs::rename(&tmp, &path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(path)
+}
+
+/// Builds (or finds in the cache) the executable for `desc` with its binding.
+fn verilate(desc: &CoreDesc, binding: &Path, trace: Option<TraceFormat>) -> Result<PathBuf, String> {
+    let cpp = cpp_dir();
+    // Headers are not hashed by the driver, so their contents go into a flag.
+    let mut h = DefaultHasher::new();
+    let mut entries: Vec<PathBuf> = fs::read_dir(&cpp)
+        .map_err(|e| format!("cannot read {}: {e}", cpp.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "h"))
+        .collect();
+    entries.sort();
+    for p in &entries {
+        fs::read(p)
+            .map_err(|e| format!("cannot read {}: {e}", p.display()))?
+            .hash(&mut h);
+    }
+    let mut b = Build::new(&desc.top)
+        .flag("-CFLAGS")
+        .flag(&format!("-I{}", cpp.display()))
+        .flag("-CFLAGS")
+        .flag(&format!("-DOHLS_SIM_HEADERS={:x}", h.finish()));
+    if let Some(t) = trace {
+        b = b.flag(t.flag());
+    }
+    for src in &desc.rtl {
+        b = b.source(src);
+    }
+    b = b.testbench(binding);
+    for f in HARNESS_CPP {
+        b = b.testbench(cpp.join(f));
+    }
+    b.build()
+}
