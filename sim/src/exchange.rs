@@ -49,7 +49,9 @@ pub fn write_inputs(
     let _ = writeln!(c, "cycle_limit {cycle_limit}");
     let _ = writeln!(c, "read_latency {}", mem.read_latency);
     let _ = writeln!(c, "write_latency {}", mem.write_latency);
-    let bw_milli = mem.bandwidth.map_or(0, |b| (b * 1000.0).round().max(1.0) as u64);
+    let bw_milli = mem
+        .bandwidth
+        .map_or(0, |b| (b * 1000.0).round().max(1.0) as u64);
     let _ = writeln!(c, "bw_milli {bw_milli}");
     let _ = writeln!(c, "max_outstanding {}", mem.max_outstanding);
     let _ = writeln!(c, "max_burst {}", mem.max_burst);

@@ -88,7 +88,9 @@ impl MemConfig {
         }
         if let Some(bw) = self.bandwidth {
             if !(bw.is_finite() && bw >= 0.001) {
-                return Err(format!("bandwidth {bw} beats/cycle is not a positive number"));
+                return Err(format!(
+                    "bandwidth {bw} beats/cycle is not a positive number"
+                ));
             }
         }
         if self.max_outstanding == 0 {
@@ -99,7 +101,10 @@ impl MemConfig {
         }
         if let Some(s) = self.stalls {
             if s.percent >= 100 {
-                return Err(format!("stall chance {}% would never let a beat through", s.percent));
+                return Err(format!(
+                    "stall chance {}% would never let a beat through",
+                    s.percent
+                ));
             }
         }
         Ok(())

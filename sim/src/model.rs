@@ -150,7 +150,11 @@ fn write_binding(desc: &CoreDesc) -> Result<PathBuf, String> {
 }
 
 /// Builds (or finds in the cache) the executable for `desc` with its binding.
-fn verilate(desc: &CoreDesc, binding: &Path, trace: Option<TraceFormat>) -> Result<PathBuf, String> {
+fn verilate(
+    desc: &CoreDesc,
+    binding: &Path,
+    trace: Option<TraceFormat>,
+) -> Result<PathBuf, String> {
     let cpp = cpp_dir();
     // Headers are not hashed by the driver, so their contents go into a flag.
     let mut h = DefaultHasher::new();

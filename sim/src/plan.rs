@@ -32,7 +32,12 @@ pub fn plan(desc: &CoreDesc, launch: &SimLaunch) -> Result<Plan, String> {
             _ => None,
         })
         .collect();
-    let addr_width = desc.masters.iter().map(|m| m.addr_width).min().unwrap_or(32);
+    let addr_width = desc
+        .masters
+        .iter()
+        .map(|m| m.addr_width)
+        .min()
+        .unwrap_or(32);
     let mut places = layout::place(&lens, addr_width)?.into_iter();
     let mut csr = Vec::new();
     for d in 0..3u32 {
@@ -43,7 +48,9 @@ pub fn plan(desc: &CoreDesc, launch: &SimLaunch) -> Result<Plan, String> {
     for (a, v) in desc.args.iter().zip(&launch.args) {
         let (value, place): (Vec<u8>, Option<Placement>) = match (&a.kind, v) {
             (ArgKind::Buffer { .. }, SimArg::Buffer(_)) => {
-                let p = places.next().ok_or("internal: fewer placements than buffers")?;
+                let p = places
+                    .next()
+                    .ok_or("internal: fewer placements than buffers")?;
                 (p.base.to_le_bytes().to_vec(), Some(p))
             }
             (ArgKind::Scalar { bytes }, SimArg::Scalar(v)) => {
