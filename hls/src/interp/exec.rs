@@ -225,19 +225,18 @@ impl Env<'_> {
                 Inst::Load { dst, p, shape } => {
                     let (off, base) = (f[*p as usize], f[*p as usize + 1]);
                     let mut sp = self.spaces(&mut wi.private);
-                    let w = shape.words();
-                    if let Err(m) = sp.load(off, base, *shape, &mut res[..w]) {
+                    let d = *dst as usize;
+                    if let Err(m) = sp.load(off, base, *shape, &mut wi.frame[d..d + shape.words()])
+                    {
                         return Err(self.err(at, m));
                     }
-                    wi.frame[*dst as usize..*dst as usize + w].copy_from_slice(&res[..w]);
                     self.track(&mut wi.hints, at, base, off, access_size(*shape), false)?;
                 }
                 Inst::Store { p, v, shape } => {
                     let (off, base) = (f[*p as usize], f[*p as usize + 1]);
-                    let w = shape.words();
-                    res[..w].copy_from_slice(&f[*v as usize..*v as usize + w]);
+                    let v = *v as usize;
                     let mut sp = self.spaces(&mut wi.private);
-                    if let Err(m) = sp.store(off, base, *shape, &res[..w]) {
+                    if let Err(m) = sp.store(off, base, *shape, &wi.frame[v..v + shape.words()]) {
                         return Err(self.err(at, m));
                     }
                     self.track(&mut wi.hints, at, base, off, access_size(*shape), true)?;

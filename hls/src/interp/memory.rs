@@ -74,20 +74,39 @@ pub fn access_size(shape: Shape) -> usize {
         }
 }
 
+#[inline(always)]
+fn read_lane(b: &[u8], es: usize) -> u64 {
+    match es {
+        1 => b[0] as u64,
+        2 => u16::from_le_bytes([b[0], b[1]]) as u64,
+        4 => u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64,
+        _ => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+    }
+}
+
+#[inline(always)]
+fn write_lane(b: &mut [u8], es: usize, v: u64) {
+    match es {
+        1 => b[0] = v as u8,
+        2 => b[..2].copy_from_slice(&(v as u16).to_le_bytes()),
+        4 => b[..4].copy_from_slice(&(v as u32).to_le_bytes()),
+        _ => b[..8].copy_from_slice(&v.to_le_bytes()),
+    }
+}
+
 /// Decodes `shape` from little-endian bytes into frame words.
 #[inline]
 pub fn decode(bytes: &[u8], shape: Shape, out: &mut [u64]) {
     let es = shape.ek.store_size();
     if shape.ek == Ek::Ptr {
-        let (off, base) = unpack_ptr(u64::from_le_bytes(bytes[..8].try_into().unwrap_or([0; 8])));
+        let (off, base) = unpack_ptr(read_lane(bytes, 8));
         out[0] = off;
         out[1] = base;
         return;
     }
+    let m = super::value::mask(shape.ek.bits());
     for (l, o) in out.iter_mut().enumerate().take(shape.lanes as usize) {
-        let mut w = [0u8; 8];
-        w[..es].copy_from_slice(&bytes[l * es..l * es + es]);
-        *o = u64::from_le_bytes(w) & super::value::mask(shape.ek.bits());
+        *o = read_lane(&bytes[l * es..], es) & m;
     }
 }
 
@@ -96,11 +115,11 @@ pub fn decode(bytes: &[u8], shape: Shape, out: &mut [u64]) {
 pub fn encode(words: &[u64], shape: Shape, bytes: &mut [u8]) {
     let es = shape.ek.store_size();
     if shape.ek == Ek::Ptr {
-        bytes[..8].copy_from_slice(&pack_ptr(words[0], words[1]).to_le_bytes());
+        write_lane(bytes, 8, pack_ptr(words[0], words[1]));
         return;
     }
     for (l, w) in words.iter().enumerate().take(shape.lanes as usize) {
-        bytes[l * es..l * es + es].copy_from_slice(&w.to_le_bytes()[..es]);
+        write_lane(&mut bytes[l * es..], es, *w);
     }
 }
 

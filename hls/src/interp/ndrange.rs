@@ -29,7 +29,9 @@ fn new_item(env: &Env, fresh: &Fresh) -> WorkItem {
 /// Makes `wi` a fresh work-item with these ids.
 fn reset(env: &Env, fresh: &Fresh, wi: &mut WorkItem, grp: [u64; 3], lid: [u64; 3]) {
     let n = env.prog.var_words;
-    wi.frame[..n].copy_from_slice(&env.prog.frame[..n]);
+    if n > 0 {
+        wi.frame[..n].copy_from_slice(&env.prog.frame[..n]);
+    }
     if fresh.has_private {
         reset_private(&mut wi.private, fresh.private);
     }
