@@ -1,0 +1,151 @@
+//! The timing model the scheduler and the checker share: each op's latency, delay and
+//! the resources it holds (units of its class, memory ports) for how many cycles, and
+//! the gap an ordering edge demands. The checker re-derives every constraint from this
+//! model on its own; it does not trust the scheduler's bookkeeping.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::board::{Limits, OpClass, OpLibrary};
+use crate::frontend::types::AddrSpace;
+use crate::ir::{Base, Block, OpId, OpKind};
+
+use super::classify::{shape, OpShape};
+
+/// A memory a port belongs to: a buffer argument or an on-chip object, or, when lowering
+/// could not tell, every memory of an address space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MemKey {
+    Base(Base),
+    Space(AddrSpace),
+}
+
+/// Something ops compete for in a cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Resource {
+    Unit(OpClass),
+    ReadPort(MemKey),
+    WritePort(MemKey),
+}
+
+impl fmt::Display for Resource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mem = |m: &MemKey| match m {
+            MemKey::Base(Base::Param(i)) => format!("param {i}"),
+            MemKey::Base(Base::Object(o)) => format!("object {}", o.0),
+            MemKey::Space(s) => format!("any {} memory", s.name()),
+        };
+        match self {
+            Resource::Unit(c) => write!(f, "{c} units"),
+            Resource::ReadPort(m) => write!(f, "read ports of {}", mem(m)),
+            Resource::WritePort(m) => write!(f, "write ports of {}", mem(m)),
+        }
+    }
+}
+
+/// `units` of `resource` held from the op's start for `cycles` cycles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Demand {
+    pub resource: Resource,
+    pub units: u32,
+    pub cycles: u32,
+}
+
+/// How one op behaves in time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpTiming {
+    pub shape: OpShape,
+    /// Cycles from start to result, including extra rounds when the op has more lanes
+    /// than units are allowed.
+    pub latency: u32,
+    pub delay_ns: f64,
+    pub demands: Vec<Demand>,
+    /// Reads memory or a variable and writes nothing (two such ops may issue back to
+    /// back without waiting for each other).
+    pub pure_read: bool,
+    pub reads_var: bool,
+    pub writes_var: bool,
+}
+
+/// The timing of every op of a block under a library and limits.
+pub fn block_timing(block: &Block, lib: &OpLibrary, limits: &Limits) -> HashMap<OpId, OpTiming> {
+    block
+        .order
+        .iter()
+        .map(|&id| (id, op_timing(id, block, lib, limits)))
+        .collect()
+}
+
+pub fn op_timing(id: OpId, block: &Block, lib: &OpLibrary, limits: &Limits) -> OpTiming {
+    let shape = shape(id, block);
+    let cost = lib.cost(shape.class, shape.width);
+    let mut latency = cost.latency;
+    let mut demands = Vec::new();
+    let limit = limits.units_of(shape.class);
+    if limit != u32::MAX && !matches!(shape.class, OpClass::Wire | OpClass::Register) {
+        // A vector op wider than the units allowed goes through them in rounds.
+        let lanes = shape.lanes.max(1);
+        let rounds = lanes.div_ceil(limit);
+        latency += (rounds - 1) * cost.ii;
+        demands.push(Demand {
+            resource: Resource::Unit(shape.class),
+            units: lanes.min(limit),
+            cycles: rounds * cost.ii,
+        });
+    }
+    if let Some(mem) = mem_key(&block.op(id).kind) {
+        let port = |r| Demand {
+            resource: r,
+            units: 1,
+            cycles: cost.ii,
+        };
+        if shape.class.reads_memory() {
+            demands.push(port(Resource::ReadPort(mem)));
+        }
+        if shape.class.writes_memory() {
+            demands.push(port(Resource::WritePort(mem)));
+        }
+    }
+    let kind = &block.op(id).kind;
+    OpTiming {
+        shape,
+        latency,
+        delay_ns: cost.delay_ns,
+        demands,
+        pure_read: matches!(kind, OpKind::Load { .. } | OpKind::ReadVar(_)),
+        reads_var: matches!(kind, OpKind::ReadVar(_)),
+        writes_var: matches!(kind, OpKind::WriteVar(_)),
+    }
+}
+
+fn mem_key(kind: &OpKind) -> Option<MemKey> {
+    match kind {
+        OpKind::Load { space, base, .. }
+        | OpKind::Store { space, base, .. }
+        | OpKind::Atomic { space, base, .. } => Some(match base {
+            Some(b) => MemKey::Base(*b),
+            None => MemKey::Space(*space),
+        }),
+        _ => None,
+    }
+}
+
+/// Cycles from `src`'s start that `dst` must wait across an `Edge::Order`.
+/// A variable read may share its cycle with the write that follows it (the register
+/// changes at the cycle's end); two reads only keep their issue order; anything else
+/// waits until `src` is complete, because buffers may alias and a read and a write to
+/// one address go through different AXI units that do not order each other.
+pub fn order_gap(src: &OpTiming, dst: &OpTiming) -> u32 {
+    if src.reads_var && dst.writes_var {
+        0
+    } else if src.pure_read && dst.pure_read {
+        1
+    } else {
+        src.latency.max(1)
+    }
+}
+
+/// Cycles an op occupies the block: its latency, at least its own cycle.
+pub fn span(t: &OpTiming) -> u32 {
+    t.latency.max(1)
+}
