@@ -870,6 +870,16 @@ fn source_level_errors_name_the_line() {
         "{e}"
     );
 
+    let private = "__kernel void k(__global int *out)\n{\n    int t[4];\n    t[1] = 5;\n    out[get_global_id(0)] = t[get_global_id(0) % 4];\n}\n";
+    let e = run_source("pr", private, spec, &Options::default())
+        .err()
+        .unwrap_or_default();
+    assert!(
+        e.contains("pr.cl:5:")
+            && e.contains("read of uninitialised __private memory 't' at byte 0"),
+        "{e}"
+    );
+
     let oob = "__kernel void k(__global int *out)\n{\n    size_t i = get_global_id(0);\n    out[i + 1] = (int)i;\n}\n";
     let e = run_source("ob", oob, spec, &Options::default())
         .err()
