@@ -9,5 +9,4 @@ pub mod interp;
 pub mod ir;
 pub mod launch;
 pub mod lower;
-pub mod workitems;
 pub mod schedule;
