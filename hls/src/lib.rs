@@ -9,4 +9,5 @@ pub mod interp;
 pub mod ir;
 pub mod launch;
 pub mod lower;
+pub mod workitems;
 pub mod schedule;

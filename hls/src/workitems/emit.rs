@@ -1,0 +1,301 @@
+//! Building the group-form body: each segment wrapped in its loop nest over the local ids
+//! (z outer, x inner: the interpreter's order of work-items), group-level control reading
+//! its condition variable, `return` turned into moving on to the next work-item.
+
+use crate::diag::{Diagnostic, Span};
+use crate::frontend::sema::summary::LoopHints;
+use crate::frontend::types::AddrSpace;
+use crate::ir::{
+    Base, BinOp, BlockId, CmpOp, Kernel, Loop, LoopId, LoopKind, Node, ObjectId, OpKind, Region,
+    Ty, VarId,
+};
+
+use super::ids::{Expander, IdEnv};
+use super::regions::{GNode, Tree};
+use super::rewrite::{self, Storage};
+
+pub struct Emitter<'a> {
+    pub env: &'a IdEnv,
+    pub st: &'a Storage,
+    pub reinit: &'a [Vec<ObjectId>],
+    /// The segment allowed to `return`: the last one, after every barrier.
+    pub last_seg: Option<usize>,
+}
+
+impl Emitter<'_> {
+    pub fn body(&self, k: &mut Kernel, tree: &Tree) -> Result<Region, Diagnostic> {
+        self.gnodes(k, tree, &tree.top)
+    }
+
+    fn gnodes(&self, k: &mut Kernel, tree: &Tree, g: &[GNode]) -> Result<Region, Diagnostic> {
+        let mut out = Vec::new();
+        for n in g {
+            match n {
+                GNode::Seg(i) => out.extend(self.seg(k, tree, *i)?),
+                GNode::If {
+                    cvar,
+                    then,
+                    els,
+                    span,
+                } => {
+                    let cond = read_cond(k, *cvar, *span);
+                    let then = self.gnodes(k, tree, then)?;
+                    let els = self.gnodes(k, tree, els)?;
+                    out.push(Node::If {
+                        cond,
+                        then,
+                        els,
+                        span: *span,
+                    });
+                }
+                GNode::Loop {
+                    id,
+                    cvar,
+                    body,
+                    latch,
+                } => {
+                    let span = k.lp(*id).span;
+                    let cond = cvar.map(|v| read_cond(k, v, span));
+                    let body = self.gnodes(k, tree, body)?;
+                    let latch = self.gnodes(k, tree, latch)?;
+                    let l = &mut k.loops[id.0 as usize];
+                    l.cond = cond;
+                    l.body = body;
+                    l.latch = latch;
+                    out.push(Node::Loop(*id));
+                }
+                GNode::Break(l) => out.push(Node::Break(*l)),
+                GNode::Continue(l) => out.push(Node::Continue(*l)),
+            }
+        }
+        Ok(Region(out))
+    }
+
+    /// Segment `i` inside its work-item loops.
+    fn seg(&self, k: &mut Kernel, tree: &Tree, i: usize) -> Result<Vec<Node>, Diagnostic> {
+        let span = k.span;
+        let loops: Vec<(usize, VarId, LoopId)> = (0..3)
+            .filter_map(|d| self.env.lid[d].map(|v| (d, v, new_loop(k, span))))
+            .collect();
+        let Some(&(_, _, inner)) = loops.first() else {
+            return Err(Diagnostic::error(span, "internal: no work-item loop"));
+        };
+        let mut s = SegRewrite {
+            em: self,
+            inner,
+            may_return: self.last_seg == Some(i),
+            own_loops: Vec::new(),
+            used_lin: false,
+            at: span,
+        };
+        let mut nodes = s.region(k, &Region(tree.segs[i].nodes.clone()))?;
+        let head = self.head(k, s.used_lin, &self.reinit[i]);
+        if let Some(h) = head {
+            nodes.insert(0, Node::Block(h));
+        }
+        let mut body = nodes;
+        for (d, var, id) in loops {
+            let cond = k.new_block();
+            let latch = k.new_block();
+            let mut x = Expander {
+                b: k.block_mut(cond),
+                env: self.env,
+                span,
+                used_lin: false,
+            };
+            let (l, n) = (x.local_id(d), x.local_size(d));
+            let c = x.add(OpKind::Cmp(CmpOp::ULt), Some(Ty::I(1)), &[l, n]);
+            let mut x = Expander {
+                b: k.block_mut(latch),
+                env: self.env,
+                span,
+                used_lin: false,
+            };
+            let (l, one) = (x.local_id(d), x.c64(1));
+            let next = x.add(OpKind::Binary(BinOp::Add), Some(Ty::I(64)), &[l, one]);
+            x.add(OpKind::WriteVar(var), None, &[next]);
+            let l = &mut k.loops[id.0 as usize];
+            l.cond = Some((cond, c));
+            l.body = Region(body);
+            l.latch = Region(vec![Node::Block(latch)]);
+            let init = k.new_block();
+            let mut x = Expander {
+                b: k.block_mut(init),
+                env: self.env,
+                span,
+                used_lin: false,
+            };
+            let zero = x.c64(0);
+            x.add(OpKind::WriteVar(var), None, &[zero]);
+            body = vec![Node::Block(init), Node::Loop(id)];
+        }
+        Ok(body)
+    }
+
+    /// The block starting each work-item: its linear id, and fresh initial bytes of the
+    /// single private objects that have some.
+    fn head(&self, k: &mut Kernel, lin: bool, reinit: &[ObjectId]) -> Option<BlockId> {
+        if !lin && reinit.is_empty() {
+            return None;
+        }
+        let b = k.new_block();
+        let objects: Vec<(ObjectId, Vec<u8>, u64)> = reinit
+            .iter()
+            .map(|o| {
+                let obj = k.object(*o);
+                (*o, obj.init.clone().unwrap_or_default(), obj.align)
+            })
+            .collect();
+        let span = k.span;
+        let mut x = Expander {
+            b: k.block_mut(b),
+            env: self.env,
+            span,
+            used_lin: false,
+        };
+        if lin {
+            let v = x.compute_lin();
+            x.add(OpKind::WriteVar(self.env.lin), None, &[v]);
+        }
+        for (o, bytes, align) in objects {
+            store_bytes(&mut x, o, &bytes, align);
+        }
+        Some(b)
+    }
+}
+
+/// Stores `bytes` at the start of private object `o` in the widest aligned pieces.
+fn store_bytes(x: &mut Expander, o: ObjectId, bytes: &[u8], align: u64) {
+    let ptr = Some(Ty::Ptr(AddrSpace::Private));
+    let base = x.add(OpKind::ObjectAddr(o), ptr.clone(), &[]);
+    let mut at = 0usize;
+    while at < bytes.len() {
+        let w = [8usize, 4, 2, 1]
+            .into_iter()
+            .find(|w| *w as u64 <= align.max(1) && at % w == 0 && at + w <= bytes.len())
+            .unwrap_or(1);
+        let mut word = [0u8; 8];
+        word[..w].copy_from_slice(&bytes[at..at + w]);
+        let off = x.c64(at as u64);
+        let p = x.add(OpKind::PtrAdd, ptr.clone(), &[base, off]);
+        let v = x.add(
+            OpKind::Const(vec![u64::from_le_bytes(word)]),
+            Some(Ty::I(8 * w as u8)),
+            &[],
+        );
+        let store = OpKind::Store {
+            space: AddrSpace::Private,
+            base: Some(Base::Object(o)),
+            align: w as u32,
+        };
+        x.add(store, None, &[p, v]);
+        at += w;
+    }
+}
+
+fn new_loop(k: &mut Kernel, span: Span) -> LoopId {
+    k.loops.push(Loop {
+        kind: LoopKind::While,
+        cond: None,
+        body: Region::default(),
+        latch: Region::default(),
+        hints: LoopHints::default(),
+        span,
+    });
+    LoopId(k.loops.len() as u32 - 1)
+}
+
+fn read_cond(k: &mut Kernel, v: VarId, span: Span) -> (BlockId, crate::ir::OpId) {
+    let b = k.new_block();
+    let c = k
+        .block_mut(b)
+        .add(OpKind::ReadVar(v), Some(Ty::I(1)), span, &[]);
+    (b, c)
+}
+
+/// Rewrites the nodes of one segment.
+struct SegRewrite<'a, 'b> {
+    em: &'a Emitter<'b>,
+    inner: LoopId,
+    may_return: bool,
+    own_loops: Vec<LoopId>,
+    used_lin: bool,
+    /// The innermost `if` or loop around the node at hand (a `return` has no span).
+    at: Span,
+}
+
+impl SegRewrite<'_, '_> {
+    fn block(
+        &mut self,
+        k: &mut Kernel,
+        b: BlockId,
+    ) -> std::collections::HashMap<crate::ir::OpId, crate::ir::OpId> {
+        let (map, lin) = rewrite::block(k, b, self.em.env, self.em.st);
+        self.used_lin |= lin;
+        map
+    }
+
+    fn region(&mut self, k: &mut Kernel, r: &Region) -> Result<Vec<Node>, Diagnostic> {
+        let mut out = Vec::new();
+        for n in &r.0 {
+            out.push(match n {
+                Node::Block(b) => {
+                    self.block(k, *b);
+                    Node::Block(*b)
+                }
+                Node::If {
+                    cond,
+                    then,
+                    els,
+                    span,
+                } => {
+                    let map = self.block(k, cond.0);
+                    let outer = std::mem::replace(&mut self.at, *span);
+                    let then = Region(self.region(k, then)?);
+                    let els = Region(self.region(k, els)?);
+                    self.at = outer;
+                    Node::If {
+                        cond: (cond.0, map[&cond.1]),
+                        then,
+                        els,
+                        span: *span,
+                    }
+                }
+                Node::Loop(id) => {
+                    let l = k.lp(*id).clone();
+                    let cond = l.cond.map(|(b, op)| (b, self.block(k, b)[&op]));
+                    self.own_loops.push(*id);
+                    let outer = std::mem::replace(&mut self.at, l.span);
+                    let body = Region(self.region(k, &l.body)?);
+                    let latch = Region(self.region(k, &l.latch)?);
+                    self.at = outer;
+                    let lp = &mut k.loops[id.0 as usize];
+                    lp.cond = cond;
+                    lp.body = body;
+                    lp.latch = latch;
+                    Node::Loop(*id)
+                }
+                Node::Break(l) | Node::Continue(l) => {
+                    if !self.own_loops.contains(l) {
+                        return Err(Diagnostic::error(
+                            k.lp(*l).span,
+                            "leaving a loop that holds a barrier from code between its \
+                             barriers (break/continue under a condition without a barrier) \
+                             is not supported",
+                        ));
+                    }
+                    n.clone()
+                }
+                Node::Return if self.may_return => Node::Continue(self.inner),
+                Node::Return => {
+                    return Err(Diagnostic::error(
+                        self.at,
+                        "return before the last barrier of a kernel is not supported (the \
+                         other work-items would wait at the barrier for it)",
+                    ))
+                }
+            });
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,256 @@
+//! The work-item loop transformation (DESIGN.md "NDRange kernels become loops"): an
+//! NDRange kernel becomes a kernel in *group form*, one execution of which does the work
+//! of a whole work-group by looping over its work-items, so the rest of the backend sees
+//! one kind of kernel.
+//!
+//! Group form, as run by the interpreter with one work-item per group ([`group_launch`]):
+//! - barrier-free regions are `while` loop nests over the local ids (z outer, x inner: the
+//!   NDRange order of work-items); a barrier ends one nest and starts the next and is
+//!   itself dropped (the nests run one after another);
+//! - an `if` or loop holding a barrier becomes group-level control; its condition is
+//!   computed by every work-item at the end of the segment before it and the value of
+//!   the *last* work-item (highest local linear id) decides. OpenCL requires it to be the
+//!   same for all; a condition that visibly depends on the work-item id (a conservative
+//!   dataflow check, `uniform.rs`) is rejected as a divergent barrier;
+//! - `get_local_id` is the loop counters (`__lid_x/y/z`, i64 variables), the local linear
+//!   id the variable `__lid_linear`; `get_local_size` a constant under
+//!   `reqd_work_group_size`, else one of three hidden `i64` value parameters appended after
+//!   the kernel's own, in order `__local_size_x`, `__local_size_y`, `__local_size_z`;
+//!   global ids and sizes are computed from group ids, local sizes and offsets;
+//! - variables read in a segment before being written there (their value crosses a
+//!   barrier) live in a private array `__wi_NAME` of `max_items` slots, indexed by the
+//!   local linear id; private objects used by several segments (or in a group-level
+//!   loop) get one copy per work-item likewise; single private objects with initial bytes
+//!   are stored again at the start of every work-item;
+//! - `return` ends the current work-item (a `continue` of the innermost work-item loop);
+//!   before the last barrier it is an error.
+//!
+//! The result keeps `reqd_work_group_size(1, 1, 1)`: one group-form work-item per group.
+
+mod compact;
+mod emit;
+mod ids;
+mod liveness;
+mod regions;
+mod rewrite;
+mod split;
+mod uniform;
+
+use std::collections::HashMap;
+
+use crate::diag::Diagnostic;
+use crate::frontend::types::AddrSpace;
+use crate::interp;
+use crate::ir::{self, Object, Param, ParamKind, Ty, VarId};
+
+pub use ids::Size;
+
+/// Names of the hidden local-size parameters, appended in this order when the kernel has
+/// no `reqd_work_group_size`.
+pub const HIDDEN_PARAMS: [&str; 3] = ["__local_size_x", "__local_size_y", "__local_size_z"];
+
+/// Work-group size assumed when the kernel names none (the hardware rejects more).
+pub const DEFAULT_MAX_GROUP: u64 = 256;
+
+pub struct GroupForm {
+    pub kernel: ir::Kernel,
+    /// Largest local size per dimension a launch may use.
+    pub max_local: [u64; 3],
+    /// Largest number of work-items per group (the slots of per-work-item storage).
+    pub max_items: u64,
+    /// Parameters appended at the end of `kernel.params` (0 or 3, see [`HIDDEN_PARAMS`]).
+    pub hidden_params: usize,
+}
+
+/// The work-group size bounds: `reqd_work_group_size` exactly, else the total of
+/// `work_group_size_hint`, else of `max_work_group_size`, else [`DEFAULT_MAX_GROUP`]
+/// work-items in any shape.
+pub fn limits(attrs: &crate::frontend::sema::summary::KernelAttrs) -> ([u64; 3], u64) {
+    if let Some(r) = attrs.reqd_work_group_size {
+        return (r, r.iter().product());
+    }
+    let total = attrs
+        .work_group_size_hint
+        .or(attrs.max_work_group_size)
+        .map(|s| s.iter().product())
+        .unwrap_or(DEFAULT_MAX_GROUP)
+        .max(1);
+    ([total; 3], total)
+}
+
+/// Transforms an NDRange kernel into group form. Errors carry spans (unsupported barrier
+/// placement, `return` before a barrier...).
+pub fn to_group_form(k: &ir::Kernel) -> Result<GroupForm, Diagnostic> {
+    let (max_local, max_items) = limits(&k.attrs);
+    let mut out = k.clone();
+    let barriers = split::split_barriers(&mut out)?;
+    let tree = regions::build(&mut out, &barriers)?;
+    let plan = liveness::plan(&out, &tree);
+    let st = storage(&mut out, &plan, max_items);
+    let (env, hidden_params) = id_env(&mut out);
+    let last_seg = match tree.top.last() {
+        Some(regions::GNode::Seg(i)) => Some(*i),
+        _ => None,
+    };
+    let em = emit::Emitter {
+        env: &env,
+        st: &st,
+        reinit: &plan.reinit,
+        last_seg,
+    };
+    out.body = em.body(&mut out, &tree)?;
+    compact::compact(&mut out);
+    out.attrs.reqd_work_group_size = Some([1, 1, 1]);
+    #[cfg(debug_assertions)]
+    if let Err(e) = ir::verify::verify_kernel(&out) {
+        panic!(
+            "work-item loops broke kernel {}:\n{}\n{}",
+            out.name,
+            e.join("\n"),
+            ir::print::print_kernel(&out, None)
+        );
+    }
+    Ok(GroupForm {
+        kernel: out,
+        max_local,
+        max_items,
+        hidden_params,
+    })
+}
+
+/// Creates the per-work-item arrays of promoted variables and widens replicated objects.
+fn storage(k: &mut ir::Kernel, plan: &liveness::Plan, items: u64) -> rewrite::Storage {
+    let mut vars = HashMap::new();
+    for &v in &plan.promoted {
+        let var = k.var(v).clone();
+        let stride = var.ty.store_size().next_power_of_two();
+        let object = k.new_object(Object {
+            name: format!("__wi_{}", var.name),
+            space: AddrSpace::Private,
+            size: stride * items,
+            align: stride,
+            init: None,
+            span: var.span,
+        });
+        let slot = rewrite::Slot {
+            object,
+            stride,
+            align: stride.min(u32::MAX as u64) as u32,
+        };
+        vars.insert(v, slot);
+    }
+    let mut objects = HashMap::new();
+    for &o in &plan.replicated {
+        let obj = &mut k.objects[o.0 as usize];
+        let stride = obj.size.div_ceil(obj.align.max(1)) * obj.align.max(1);
+        obj.size = stride * items;
+        if let Some(init) = &mut obj.init {
+            init.resize(stride as usize, 0);
+            *init = init.repeat(items as usize);
+        }
+        objects.insert(o, stride);
+    }
+    rewrite::Storage { vars, objects }
+}
+
+/// The loop counters and local sizes; appends the hidden parameters when the sizes are
+/// not fixed. Returns the number of hidden parameters.
+fn id_env(k: &mut ir::Kernel) -> (ids::IdEnv, usize) {
+    let span = k.span;
+    let (size, hidden) = match k.attrs.reqd_work_group_size {
+        Some(r) => (r.map(Size::Const), 0),
+        None => {
+            let first = k.params.len() as u32;
+            for name in HIDDEN_PARAMS {
+                k.params.push(Param {
+                    name: name.to_string(),
+                    ty: Ty::I(64),
+                    kind: ParamKind::Value,
+                    span,
+                });
+            }
+            ([0, 1, 2].map(|d| Size::Param(first + d)), 3)
+        }
+    };
+    let names = ["__lid_x", "__lid_y", "__lid_z"];
+    let lid: [Option<VarId>; 3] = [0, 1, 2].map(|d| {
+        // Dimensions of constant size 1 need no loop (x keeps one: `return` continues it).
+        let single = matches!(size[d], Size::Const(1)) && d > 0;
+        (!single).then(|| k.new_var(names[d], Ty::I(64), span))
+    });
+    let lin = k.new_var("__lid_linear", Ty::I(64), span);
+    (ids::IdEnv { lid, size, lin }, hidden)
+}
+
+/// The launch that runs a group-form kernel in the interpreter for `original`: one
+/// work-item per group (global = number of groups, local = 1), hidden parameters
+/// appended. Errors when the local size exceeds `max_local`/`max_items` or differs from
+/// a required one.
+pub fn group_launch(g: &GroupForm, original: &interp::Launch) -> Result<interp::Launch, String> {
+    let dims = original.work_dim as usize;
+    if !(1..=3).contains(&dims) {
+        return Err(format!("work_dim must be 1, 2 or 3, not {dims}"));
+    }
+    let own = g.kernel.params.len() - g.hidden_params;
+    if original.args.len() != own {
+        return Err(format!(
+            "kernel '{}' takes {own} arguments but the launch gives {}",
+            g.kernel.name,
+            original.args.len()
+        ));
+    }
+    let (mut groups, mut local) = ([1u64; 3], [1u64; 3]);
+    for d in 0..dims {
+        let (gl, l) = (original.global[d], original.local[d]);
+        if l == 0 || gl % l != 0 {
+            return Err(format!(
+                "local size {l} does not divide global size {gl} in dimension {d}"
+            ));
+        }
+        if l > g.max_local[d] {
+            return Err(format!(
+                "local size {l} in dimension {d} exceeds the maximum {} of kernel '{}'",
+                g.max_local[d], g.kernel.name
+            ));
+        }
+        groups[d] = gl / l;
+        local[d] = l;
+    }
+    let items: u64 = local.iter().product();
+    if items > g.max_items {
+        return Err(format!(
+            "work-group of {items} work-items exceeds the maximum {} of kernel '{}'",
+            g.max_items, g.kernel.name
+        ));
+    }
+    if g.hidden_params == 0 && local != g.max_local {
+        return Err(format!(
+            "kernel '{}' requires work-group size ({}, {}, {}) but the launch uses ({}, {}, {})",
+            g.kernel.name,
+            g.max_local[0],
+            g.max_local[1],
+            g.max_local[2],
+            local[0],
+            local[1],
+            local[2]
+        ));
+    }
+    let mut args: Vec<interp::ArgValue> = original
+        .args
+        .iter()
+        .map(|a| match a {
+            interp::ArgValue::Buffer(b) => interp::ArgValue::Buffer(b.clone()),
+            interp::ArgValue::Local(n) => interp::ArgValue::Local(*n),
+            interp::ArgValue::Value(b) => interp::ArgValue::Value(b.clone()),
+        })
+        .collect();
+    if g.hidden_params == HIDDEN_PARAMS.len() {
+        args.extend(local.map(|l| interp::ArgValue::Value(l.to_le_bytes().to_vec())));
+    }
+    Ok(interp::Launch {
+        work_dim: original.work_dim,
+        global: groups,
+        local: [1; 3],
+        args,
+    })
+}

@@ -1,0 +1,225 @@
+//! Cutting the kernel body at barriers into group-level control and work-item segments.
+//! A segment is a run of barrier-free nodes that becomes one loop nest over the
+//! work-items; an `if` or loop holding a barrier becomes group-level control whose
+//! condition is computed by every work-item in the segment before it and stored in a
+//! condition variable (so the last work-item's value is the one used: OpenCL requires it
+//! to be the same for all).
+
+use std::collections::HashSet;
+
+use crate::diag::{Diagnostic, Span};
+use crate::ir::{BlockId, Kernel, LoopId, LoopKind, Node, OpKind, Region, Ty, VarId};
+
+use super::uniform::Varying;
+
+/// Barrier-free nodes run once per work-item.
+pub struct Seg {
+    pub nodes: Vec<Node>,
+    /// Inside a group-level loop (so it may run several times per work-item).
+    pub in_loop: bool,
+}
+
+pub enum GNode {
+    Seg(usize),
+    If {
+        cvar: VarId,
+        then: Vec<GNode>,
+        els: Vec<GNode>,
+        span: Span,
+    },
+    /// Loop `id` of the kernel, its body and latch replaced; `cvar` holds its condition.
+    Loop {
+        id: LoopId,
+        cvar: Option<VarId>,
+        body: Vec<GNode>,
+        latch: Vec<GNode>,
+    },
+    Break(LoopId),
+    Continue(LoopId),
+}
+
+pub struct Tree {
+    pub top: Vec<GNode>,
+    pub segs: Vec<Seg>,
+}
+
+/// Builds the tree; `barriers` are the barrier-only blocks left by splitting.
+pub fn build(k: &mut Kernel, barriers: &HashSet<BlockId>) -> Result<Tree, Diagnostic> {
+    let varying = Varying::of(k);
+    let mut b = Builder {
+        barriers,
+        varying,
+        segs: Vec::new(),
+        conds: 0,
+    };
+    let body = k.body.0.clone();
+    let top = b.region(k, &body, false)?;
+    Ok(Tree { top, segs: b.segs })
+}
+
+struct Builder<'a> {
+    barriers: &'a HashSet<BlockId>,
+    varying: Varying,
+    segs: Vec<Seg>,
+    conds: usize,
+}
+
+impl Builder<'_> {
+    fn has_barrier(&self, k: &Kernel, n: &Node) -> bool {
+        match n {
+            Node::Block(b) => self.barriers.contains(b),
+            Node::If { then, els, .. } => self.any_barrier(k, then) || self.any_barrier(k, els),
+            Node::Loop(id) => {
+                let l = k.lp(*id);
+                self.any_barrier(k, &l.body) || self.any_barrier(k, &l.latch)
+            }
+            Node::Break(_) | Node::Continue(_) | Node::Return => false,
+        }
+    }
+
+    fn any_barrier(&self, k: &Kernel, r: &Region) -> bool {
+        r.0.iter().any(|n| self.has_barrier(k, n))
+    }
+
+    fn flush(&mut self, cur: &mut Vec<Node>, out: &mut Vec<GNode>, in_loop: bool) {
+        if !cur.is_empty() {
+            self.segs.push(Seg {
+                nodes: std::mem::take(cur),
+                in_loop,
+            });
+            out.push(GNode::Seg(self.segs.len() - 1));
+        }
+    }
+
+    /// A new condition variable, written at the end of block `b` from its op `op`; errors
+    /// when the condition visibly depends on the work-item.
+    fn cond_var(
+        &mut self,
+        k: &mut Kernel,
+        (b, op): (BlockId, crate::ir::OpId),
+        span: Span,
+    ) -> Result<VarId, Diagnostic> {
+        if self.varying.op(k, b, op) {
+            return Err(Diagnostic::error(
+                span,
+                "barrier under control that depends on the work-item id: every work-item of \
+                 a group must reach the same barriers (divergent barrier)",
+            ));
+        }
+        let v = k.new_var(&format!("__group_cond{}", self.conds), Ty::I(1), span);
+        self.conds += 1;
+        let op_span = k.block(b).op(op).span;
+        k.block_mut(b)
+            .add(OpKind::WriteVar(v), None, op_span, &[op]);
+        Ok(v)
+    }
+
+    fn region(
+        &mut self,
+        k: &mut Kernel,
+        nodes: &[Node],
+        in_loop: bool,
+    ) -> Result<Vec<GNode>, Diagnostic> {
+        let mut out = Vec::new();
+        let mut cur = Vec::new();
+        for n in nodes {
+            if !self.has_barrier(k, n) {
+                match n {
+                    Node::Break(l) | Node::Continue(l) if in_loop => {
+                        self.flush(&mut cur, &mut out, in_loop);
+                        out.push(match n {
+                            Node::Break(_) => GNode::Break(*l),
+                            _ => GNode::Continue(*l),
+                        });
+                    }
+                    other => cur.push(other.clone()),
+                }
+                continue;
+            }
+            match n {
+                Node::Block(_) => self.flush(&mut cur, &mut out, in_loop),
+                Node::If {
+                    cond,
+                    then,
+                    els,
+                    span,
+                } => {
+                    let cvar = self.cond_var(k, *cond, *span)?;
+                    cur.push(Node::Block(cond.0));
+                    self.flush(&mut cur, &mut out, in_loop);
+                    let then = self.region(k, &then.0, in_loop)?;
+                    let els = self.region(k, &els.0, in_loop)?;
+                    out.push(GNode::If {
+                        cvar,
+                        then,
+                        els,
+                        span: *span,
+                    });
+                }
+                Node::Loop(id) => self.group_loop(k, *id, &mut cur, &mut out, in_loop)?,
+                Node::Break(_) | Node::Continue(_) | Node::Return => {}
+            }
+        }
+        self.flush(&mut cur, &mut out, in_loop);
+        Ok(out)
+    }
+
+    /// Turns loop `id` (holding a barrier) into group-level control. A `while` loop's
+    /// condition is computed at the end of the segment before it (`cur`) and again after
+    /// the latch; a `do-while`'s after the latch only. The latch joins the body's last
+    /// segment unless a group-level `continue` needs it separate.
+    fn group_loop(
+        &mut self,
+        k: &mut Kernel,
+        id: LoopId,
+        cur: &mut Vec<Node>,
+        out: &mut Vec<GNode>,
+        in_loop: bool,
+    ) -> Result<(), Diagnostic> {
+        let l = k.lp(id).clone();
+        let cvar = match l.cond {
+            Some(c) => Some(self.cond_var(k, c, l.span)?),
+            None => None,
+        };
+        let mut tail: Vec<Node> = l.latch.0.clone();
+        if let Some((cb, _)) = l.cond {
+            match l.kind {
+                LoopKind::While => {
+                    cur.push(Node::Block(cb));
+                    let again = k.new_block();
+                    let copy = k.block(cb).clone();
+                    *k.block_mut(again) = copy;
+                    tail.push(Node::Block(again));
+                }
+                _ => tail.push(Node::Block(cb)),
+            }
+        }
+        self.flush(cur, out, in_loop);
+        let (body, latch) = if has_continue(&l.body, id) {
+            (
+                self.region(k, &l.body.0, true)?,
+                self.region(k, &tail, true)?,
+            )
+        } else {
+            let mut all = l.body.0.clone();
+            all.extend(tail);
+            (self.region(k, &all, true)?, Vec::new())
+        };
+        out.push(GNode::Loop {
+            id,
+            cvar,
+            body,
+            latch,
+        });
+        Ok(())
+    }
+}
+
+/// Whether `r` continues loop `id` (outside nested loops, where `continue` cannot name it).
+fn has_continue(r: &Region, id: LoopId) -> bool {
+    r.0.iter().any(|n| match n {
+        Node::Continue(l) => *l == id,
+        Node::If { then, els, .. } => has_continue(then, id) || has_continue(els, id),
+        _ => false,
+    })
+}
