@@ -252,3 +252,37 @@ fn a_launch_that_does_not_fit_the_description_is_refused() {
         .unwrap_err();
     assert!(err.contains("argument fault is a scalar"), "{err}");
 }
+
+#[test]
+fn a_nonzero_error_code_is_an_error() {
+    let (a, b) = inputs(10, 13);
+    let err = model()
+        .run(&launch(&a, &b, 5), &MemConfig::default(), 100_000, None)
+        .expect_err("error code 0x5A must fail");
+    assert!(err.contains("error code 90"), "{err}");
+}
+
+#[test]
+fn done_before_the_write_responses_is_caught() {
+    let (a, b) = inputs(64, 14);
+    let err = model()
+        .run(&launch(&a, &b, 6), &MemConfig::default(), 100_000, None)
+        .expect_err("an early DONE must fail");
+    assert!(
+        err.contains("signalled DONE") && err.contains("master c"),
+        "{err}"
+    );
+    assert!(err.contains("B responses"), "{err}");
+}
+
+#[test]
+fn an_irq_that_never_rises_is_caught_by_polling_status() {
+    let (a, b) = inputs(10, 15);
+    let err = model()
+        .run(&launch(&a, &b, 7), &MemConfig::default(), 100_000, None)
+        .expect_err("a silent irq must fail");
+    assert!(
+        err.contains("STATUS.DONE is set but irq stayed low"),
+        "{err}"
+    );
+}

@@ -7,8 +7,10 @@
 // and 0x4C `fault`, a test knob that plants one defect so the harness's checks can be
 // tested without more builds: 0 none, 1 reads a from just past its end, 2 never reports
 // DONE, 3 holds WLAST low on c, 4 toggles ARADDR bit 2 of a every cycle (so it changes
-// while ARVALID && !ARREADY). Masters a and b only read; c only writes; the unused
-// channels are tied off. Error code: bit 0 a read answered with an error, bit 1 a write.
+// while ARVALID && !ARREADY), 5 reports error code 0x5A, 6 reports DONE without waiting
+// for the write responses, 7 keeps irq low. Masters a and b only read; c only writes; the
+// unused channels are tied off. Error code: bit 0 a read answered with an error, bit 1 a
+// write.
 //
 // Operation: on START, one read command per input (4 * n bytes) and one write command
 // for c; words of a and b enter the adder together, its results stream into the write
@@ -129,9 +131,12 @@ module vadd_core (
     localparam NARGS = 4;
     localparam [1:0] S_IDLE = 2'd0, S_RUN = 2'd1, S_DRAIN = 2'd2;
 
+    reg [2:0] fault_q;
+
     // ---- Control registers
     wire start;
     reg done;
+    wire csr_irq;
     wire [7:0] err_code;
     wire busy;
     wire [95:0] global_size;
@@ -167,8 +172,9 @@ module vadd_core (
         .global_size(global_size),
         .local_size(local_size),
         .args(args),
-        .irq(irq)
+        .irq(csr_irq)
     );
+    assign irq = csr_irq && (fault_q != 3'd7);
 
     // ---- Sequencing: issue the three commands, stream n results, wait for the writes.
     reg [1:0] state;
@@ -176,7 +182,6 @@ module vadd_core (
     reg [31:0] left;  // results not yet handed to the write master
     reg [31:0] len_q;
     reg [31:0] a_q, b_q, c_q;
-    reg [2:0] fault_q;
     wire a_cmd_ready, b_cmd_ready, c_cmd_ready;
     wire a_idle, b_idle, c_idle;
     wire a_err, b_err, c_err;
@@ -213,14 +218,14 @@ module vadd_core (
                 S_RUN:
                 if (!a_cmd && !b_cmd && !c_cmd && left == 32'd0) state <= S_DRAIN;
                 default:
-                if (a_idle && b_idle && c_idle && fault_q != 3'd2) begin
+                if ((a_idle && b_idle && c_idle || fault_q == 3'd6) && fault_q != 3'd2) begin
                     state <= S_IDLE;
                     done <= 1'b1;
                 end
             endcase
         end
     end
-    assign err_code = {6'd0, c_err, a_err | b_err};
+    assign err_code = (fault_q == 3'd5) ? 8'h5A : {6'd0, c_err, a_err | b_err};
 
     // ---- Reads of a and b
     wire a_valid, b_valid;
