@@ -1,5 +1,6 @@
 //! The `ocl-hls` command line: argument definitions and dispatch to one module per command.
 
+mod boards;
 mod check;
 mod run;
 mod summary;
@@ -42,6 +43,9 @@ enum Command {
     /// Run a kernel with a launch spec and write its buffers (DIR/PARAM.bin) and DIR/run.json
     #[command(after_help = RUN_EXAMPLES)]
     Run(run::RunArgs),
+    /// List the target boards with their devices, resources, kernel clocks and flows
+    #[command(after_help = boards::EXAMPLES)]
+    Boards(boards::BoardsArgs),
 }
 
 const RUN_EXAMPLES: &str = "\
@@ -100,6 +104,7 @@ pub fn main() -> ExitCode {
     let code = match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Run(args) => run::run(&args),
+        Command::Boards(args) => boards::run(&args),
     };
     ExitCode::from(code)
 }
