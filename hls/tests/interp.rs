@@ -224,7 +224,7 @@ fn bad_launches_are_rejected() {
     );
     let e = run(
         &vadd(),
-        &launch1(16, 4, ok()[..2].to_vec_args()),
+        &launch1(16, 4, ok()[..2].to_vec()),
         &Options::default(),
     )
     .unwrap_err();
@@ -251,22 +251,6 @@ fn bad_launches_are_rejected() {
         "{}",
         e.message
     );
-}
-
-trait ToVecArgs {
-    fn to_vec_args(&self) -> Vec<ArgValue>;
-}
-
-impl ToVecArgs for [ArgValue] {
-    fn to_vec_args(&self) -> Vec<ArgValue> {
-        self.iter()
-            .map(|a| match a {
-                ArgValue::Buffer(b) => ArgValue::Buffer(b.clone()),
-                ArgValue::Local(n) => ArgValue::Local(*n),
-                ArgValue::Value(v) => ArgValue::Value(v.clone()),
-            })
-            .collect()
-    }
 }
 
 /// Tree reduction in a `__local` buffer with barriers:

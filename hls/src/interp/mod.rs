@@ -32,6 +32,7 @@ use crate::frontend::types::AddrSpace;
 use crate::ir::{self, Base, ParamKind};
 use memory::MemRegion;
 
+#[derive(Clone, Debug, PartialEq)]
 pub enum ArgValue {
     /// A __global/__constant buffer: its initial bytes.
     Buffer(Vec<u8>),
@@ -41,6 +42,7 @@ pub enum ArgValue {
     Value(Vec<u8>),
 }
 
+#[derive(Clone, Debug, PartialEq)]
 pub struct Launch {
     pub work_dim: u32,
     pub global: [u64; 3],
