@@ -88,7 +88,7 @@ fn every_invalid_file_is_diagnosed_at_its_line() {
                 .lines()
                 .find(|l| l.contains(": error: "))
                 .is_some_and(|l| l.contains(&format!("{name}:{line}:")));
-        if ok == !warn || !located || !first_error_ok {
+        if ok != warn || !located || !first_error_ok {
             failures.push(format!(
                 "{name}: expected {want} at line {line} (exit {}), got:\n{stderr}",
                 if warn { "0" } else { "1" }

@@ -34,6 +34,8 @@ pub struct TranslationUnit {
     pub declarator_count: u32,
 }
 
+/// Items are few per file: boxing the large variant would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum Item {
     Function(FunctionDef),
@@ -81,6 +83,7 @@ pub struct Attribute {
     pub span: Span,
 }
 
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum AttrArg {
     Expr(Expr),

@@ -109,13 +109,10 @@ impl Parser<'_> {
 
     fn binary_expr(&mut self, min_prec: u8) -> PResult<Expr> {
         let mut lhs = self.cast_expr()?;
-        loop {
-            let Some((op, prec)) = (match &self.peek().kind {
-                TokenKind::Punct(p) => binary_op(*p),
-                _ => None,
-            }) else {
-                break;
-            };
+        while let Some((op, prec)) = match &self.peek().kind {
+            TokenKind::Punct(p) => binary_op(*p),
+            _ => None,
+        } {
             if prec < min_prec {
                 break;
             }
