@@ -121,7 +121,7 @@ impl CoreDesc {
     }
 
     fn validate_arg(&self, a: &ArgDesc) -> Result<(), String> {
-        if a.offset % 4 != 0 {
+        if a.offset & 3 != 0 {
             return Err(format!(
                 "argument {}: register offset {:#x} is not word aligned",
                 a.name, a.offset

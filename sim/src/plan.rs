@@ -118,3 +118,96 @@ fn value_name(v: &SimArg) -> &'static str {
         SimArg::Local(_) => "local size",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::desc::{ArgDesc, MasterDesc, MasterId};
+
+    fn desc() -> CoreDesc {
+        let arg = |name: &str, kind, offset, words| ArgDesc {
+            name: name.into(),
+            kind,
+            offset,
+            words,
+        };
+        CoreDesc {
+            top: "k".into(),
+            rtl: vec!["k.v".into()],
+            csr_addr_width: 8,
+            args: vec![
+                arg(
+                    "p",
+                    ArgKind::Buffer {
+                        master: MasterId(0),
+                    },
+                    0x40,
+                    2,
+                ),
+                arg("x", ArgKind::Scalar { bytes: 8 }, 0x48, 2),
+                arg("tmp", ArgKind::Local { max_bytes: 1024 }, 0x60, 1),
+            ],
+            masters: vec![MasterDesc {
+                name: "p".into(),
+                data_width: 64,
+                addr_width: 64,
+            }],
+        }
+    }
+
+    fn launch(local: u64) -> SimLaunch {
+        SimLaunch {
+            global: [16, 2, 1],
+            local: [4, 1, 1],
+            args: vec![
+                SimArg::Buffer(vec![0; 64]),
+                SimArg::Scalar(0x1122_3344_5566_7788u64.to_le_bytes().to_vec()),
+                SimArg::Local(local),
+            ],
+        }
+    }
+
+    #[test]
+    fn registers_get_sizes_addresses_and_values_low_word_first() {
+        let p = plan(&desc(), &launch(256)).unwrap();
+        let base = p.placements[0].unwrap().base;
+        assert_eq!(base, layout::BASE64);
+        let has = |r: u32, v: u32| p.csr.contains(&(r, v));
+        assert!(has(0x10, 16) && has(0x14, 2) && has(0x18, 1));
+        assert!(has(0x1C, 4) && has(0x20, 1) && has(0x24, 1));
+        assert!(has(0x40, base as u32) && has(0x44, (base >> 32) as u32));
+        assert!(has(0x48, 0x5566_7788) && has(0x4C, 0x1122_3344));
+        assert!(has(0x60, 256));
+        assert_eq!(p.placements[1], None);
+    }
+
+    #[test]
+    fn mismatched_launches_are_refused() {
+        assert!(plan(&desc(), &launch(2048))
+            .unwrap_err()
+            .contains("asks for 2048 bytes"));
+        let mut l = launch(0);
+        l.args[1] = SimArg::Scalar(vec![1, 2, 3, 4]);
+        assert!(plan(&desc(), &l).unwrap_err().contains("is 8 bytes"));
+        l.args[1] = SimArg::Buffer(vec![]);
+        assert!(plan(&desc(), &l).unwrap_err().contains("is a scalar"));
+    }
+
+    #[test]
+    fn descriptions_round_trip_through_json_and_are_validated() {
+        let d = desc();
+        let json = serde_json::to_string(&d).unwrap();
+        assert!(json.contains("\"buffer\":{\"master\":0}"), "{json}");
+        assert_eq!(serde_json::from_str::<CoreDesc>(&json).unwrap(), d);
+        assert_eq!(d.validate(), Ok(()));
+        let mut bad = d.clone();
+        bad.args[0].words = 1;
+        assert!(bad.validate().unwrap_err().contains("64-bit address"));
+        let mut bad = d.clone();
+        bad.masters[0].name = "p__q".into();
+        assert!(bad.validate().is_err());
+        let mut bad = d;
+        bad.masters[0].data_width = 48;
+        assert!(bad.validate().unwrap_err().contains("power of two"));
+    }
+}
