@@ -9,7 +9,7 @@ use ocl_hls::diag::{render, SourceMap};
 use ocl_hls::frontend::{check_file, Options as FrontOptions};
 use ocl_hls::interp::{self, ArgValue, Launch, Options};
 use ocl_hls::ir::print::print_kernel;
-use ocl_hls::ir::{Kernel, Node};
+use ocl_hls::ir::Kernel;
 use ocl_hls::launch::{self, KernelSig, LaunchSpec};
 use ocl_hls::workitems::{group_launch, to_group_form, GroupForm};
 
@@ -127,12 +127,10 @@ fn group_form(x: &Loaded) -> Result<GroupForm, String> {
     to_group_form(&x.kernel).map_err(|d| render(&x.sources, &d))
 }
 
+type Buffers = Vec<Option<Vec<u8>>>;
+
 /// Runs both forms; the buffers of both, or why one could not run.
-fn run_both(
-    x: &Loaded,
-    g: &GroupForm,
-    l: &Launch,
-) -> Result<(Vec<Option<Vec<u8>>>, Vec<Option<Vec<u8>>>), String> {
+fn run_both(x: &Loaded, g: &GroupForm, l: &Launch) -> Result<(Buffers, Buffers), String> {
     let opts = Options::default();
     let show = |e: interp::InterpError| render(&x.sources, &e.to_diagnostic());
     let a = interp::run(&x.kernel, l, &opts).map_err(|e| format!("original: {}", show(e)))?;
@@ -182,4 +180,465 @@ fn every_kernel_with_a_spec_gives_the_same_bytes_in_group_form() {
         failures.join("\n")
     );
     assert!(ran >= 30, "only {ran} kernels found");
+}
+
+/// Lowers kernel `name` of source `src` (written to a scratch file).
+fn lower_src(name: &str, src: &str) -> (Kernel, SourceMap) {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("workitems");
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let path = dir.join(format!("{name}.cl"));
+    std::fs::write(&path, src).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let (kernels, sources) = lower_file(&path, Vec::new()).unwrap_or_else(|e| panic!("{e}"));
+    let k = kernels
+        .into_iter()
+        .find(|k| k.name == name)
+        .expect("kernel lowered");
+    (k, sources)
+}
+
+fn loaded(name: &str, src: &str, launch: Launch) -> Loaded {
+    let (kernel, sources) = lower_src(name, src);
+    Loaded {
+        kernel,
+        launch,
+        sources,
+    }
+}
+
+fn i32s(v: impl IntoIterator<Item = i32>) -> Vec<u8> {
+    v.into_iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn launch1(global: u64, local: u64, args: Vec<ArgValue>) -> Launch {
+    Launch {
+        work_dim: 1,
+        global: [global, 1, 1],
+        local: [local, 1, 1],
+        args,
+    }
+}
+
+fn conformance(name: &str) -> Loaded {
+    load(&conformance_dir().join(format!("{name}.cl"))).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn printed(g: &GroupForm) -> String {
+    print_kernel(&g.kernel, None)
+}
+
+/// Lines of the printed IR that open loops or ifs, with their indentation: the shape.
+fn shape(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| {
+            let t = l.trim_start();
+            t.starts_with("loop ") || t.starts_with("if ") || t.starts_with("latch:")
+        })
+        .map(|l| {
+            let depth = (l.len() - l.trim_start().len()) / 2;
+            let word = l.trim_start().split(' ').next().unwrap_or("");
+            format!("{depth}:{word}")
+        })
+        .collect()
+}
+
+#[test]
+fn barrier_in_a_loop_becomes_a_group_level_loop_around_work_item_loops() {
+    let x = conformance("reduce_local");
+    let g = group_form(&x).unwrap();
+    let text = printed(&g);
+    // Work-item loop, group loop { work-item loop (the if is per work-item) }, work-item loop.
+    assert_eq!(
+        shape(&text),
+        [
+            "1:loop", "2:latch:", // loads into scratch
+            "1:loop", "2:latch:", // the first stride and its test (after the barrier)
+            "1:loop",   // the stride loop at group level
+            "2:loop", "3:if", "3:latch:", // one reduction step
+            "2:loop", "3:latch:", // after its barrier: the next stride and its test
+            "1:loop", "2:if", "2:latch:", // the final store by work-item 0
+        ],
+        "{text}"
+    );
+    assert!(!text.contains("barrier"), "{text}");
+    assert!(text.contains("reqd_work_group_size(1, 1, 1)"), "{text}");
+    assert_eq!(
+        (g.max_local, g.max_items, g.hidden_params),
+        ([128, 1, 1], 128, 0)
+    );
+
+    let x = conformance("matmul_tiled");
+    let g = group_form(&x).unwrap();
+    let text = printed(&g);
+    // 8x8 groups: y and x loops; the tile loop at group level holds three nests.
+    assert_eq!(
+        shape(&text),
+        [
+            "1:loop", "2:loop", "3:latch:", "2:latch:", // ids, acc = 0, first test
+            "1:loop",   // the tile loop at group level
+            "2:loop", "3:loop", "4:latch:", "3:latch:", // tile loads
+            "2:loop", "3:loop", "4:loop", "5:latch:", "4:latch:", "3:latch:", // k loop
+            "2:loop", "3:loop", "4:latch:", "3:latch:", // t++ and the next test
+            "1:loop", "2:loop", "3:latch:", "2:latch:", // the store of C
+        ],
+        "{text}"
+    );
+}
+
+#[test]
+fn value_live_across_a_barrier_is_kept_per_work_item() {
+    let x = load(&repo_kernels_dir().join("barrier_loop.cl")).unwrap();
+    let g = group_form(&x).unwrap();
+    let text = printed(&g);
+    // `v` crosses both barriers: 64 slots of 4 bytes, read and written at lid * 4.
+    assert!(
+        text.contains("object o2 __wi_v: __private 256 bytes, align 4"),
+        "{text}"
+    );
+    assert!(text.contains("store __private (o2) align 4"), "{text}");
+    assert!(text.contains("load __private (o2) align 4"), "{text}");
+    // `left` and `right` live between the barriers only: they stay variables.
+    assert!(
+        !text.contains("__wi_left") && !text.contains("__wi_right"),
+        "{text}"
+    );
+    same_buffers(&x, &g, &x.launch).unwrap();
+}
+
+const NO_REQD: &str = r#"
+__kernel void scan_ids(__global const int *in, __global int *out, __global int *ids,
+                       __local int *tmp)
+{
+    size_t l = get_local_id(0), n = get_local_size(0);
+    int x = in[get_global_id(0)];
+    tmp[l] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t s = 1; s < n; s *= 2) {
+        int y = l >= s ? tmp[l - s] : 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        tmp[l] += y;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    out[get_global_id(0)] = tmp[l] + x * 0;
+    int acc = 0;
+    for (uint d = 0; d < 4; d++)
+        acc = acc * 31 + (int)(get_global_id(d) + 7 * get_local_size(d) + 13 * get_global_size(d)
+                                + 17 * get_local_id(d) + 19 * get_group_id(d) + 23 * get_num_groups(d));
+    ids[get_global_linear_id()] = acc * 1000 + (int)get_local_linear_id();
+}
+"#;
+
+#[test]
+fn kernel_without_reqd_size_runs_at_two_local_sizes_through_hidden_params() {
+    let args = || {
+        vec![
+            ArgValue::Buffer(i32s((0..256).map(|i| (i * 37) % 101 - 50))),
+            ArgValue::Buffer(i32s([0; 256])),
+            ArgValue::Buffer(i32s([0; 256])),
+            ArgValue::Local(4 * 64),
+        ]
+    };
+    let x = loaded("scan_ids", NO_REQD, launch1(256, 16, args()));
+    let g = group_form(&x).unwrap();
+    assert_eq!(
+        (g.max_local, g.max_items, g.hidden_params),
+        ([256; 3], 256, 3)
+    );
+    let names: Vec<&str> = g.kernel.params[4..]
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        ["__local_size_x", "__local_size_y", "__local_size_z"]
+    );
+    for local in [16, 64] {
+        same_buffers(&x, &g, &launch1(256, local, args())).unwrap();
+    }
+    // The two sizes really differ: per-group scans restart at each group.
+    let (a, _) = run_both(&x, &g, &launch1(256, 16, args())).unwrap();
+    let (b, _) = run_both(&x, &g, &launch1(256, 64, args())).unwrap();
+    assert_ne!(a[1], b[1]);
+}
+
+#[test]
+fn two_and_three_dimensional_groups_without_reqd_size() {
+    let src = r#"
+__kernel void grid(__global int *out)
+{
+    __local int t[64];
+    int l = get_local_linear_id();
+    t[l] = (int)(get_global_id(0) * 100 + get_global_id(1) * 10 + get_global_id(2));
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int n = get_local_size(0) * get_local_size(1) * get_local_size(2);
+    out[get_global_linear_id()] = t[n - 1 - l] * 1000 + l;
+}
+"#;
+    let buf = || vec![ArgValue::Buffer(i32s([0; 8 * 4 * 6]))];
+    let x = loaded("grid", src, launch1(1, 1, buf()));
+    let g = group_form(&x).unwrap();
+    for (global, local) in [
+        ([8, 4, 6], [4, 2, 3]),
+        ([8, 4, 6], [2, 4, 1]),
+        ([8, 24, 1], [8, 8, 1]),
+    ] {
+        let l = Launch {
+            work_dim: if global[2] == 1 { 2 } else { 3 },
+            global,
+            local,
+            args: buf(),
+        };
+        same_buffers(&x, &g, &l).unwrap_or_else(|e| panic!("{global:?}/{local:?}: {e}"));
+    }
+}
+
+#[test]
+fn oversized_or_mismatched_launches_are_rejected() {
+    let x = loaded("scan_ids", NO_REQD, launch1(1, 1, Vec::new()));
+    let g = group_form(&x).unwrap();
+    let args = || {
+        vec![
+            ArgValue::Buffer(Vec::new()),
+            ArgValue::Buffer(Vec::new()),
+            ArgValue::Buffer(Vec::new()),
+            ArgValue::Local(4),
+        ]
+    };
+    let Err(e) = group_launch(&g, &launch1(1024, 512, args())) else {
+        panic!("512 > 256")
+    };
+    assert!(e.contains("exceeds the maximum 256"), "{e}");
+    let two = Launch {
+        work_dim: 2,
+        global: [32, 32, 1],
+        local: [32, 16, 1],
+        args: args(),
+    };
+    let Err(e) = group_launch(&g, &two) else {
+        panic!("32 x 16 > 256")
+    };
+    assert!(e.contains("512 work-items exceeds the maximum 256"), "{e}");
+    let ok = group_launch(&g, &launch1(1024, 256, args())).expect("256 fits");
+    assert_eq!(
+        (ok.global, ok.local, ok.args.len()),
+        ([4, 1, 1], [1, 1, 1], 7)
+    );
+
+    let hinted = NO_REQD.replace(
+        "__kernel void",
+        "__kernel __attribute__((work_group_size_hint(32, 2, 1))) void",
+    );
+    let x = loaded("scan_ids", &hinted, launch1(1, 1, Vec::new()));
+    let g = group_form(&x).unwrap();
+    assert_eq!((g.max_local, g.max_items), ([64; 3], 64));
+    let Err(e) = group_launch(&g, &launch1(1024, 128, args())) else {
+        panic!("128 > 64")
+    };
+    assert!(e.contains("exceeds the maximum 64"), "{e}");
+
+    let r = conformance("reduce_local");
+    let g = group_form(&r).unwrap();
+    let mut l = copy_launch(&r.launch);
+    l.local = [64, 1, 1];
+    let Err(e) = group_launch(&g, &l) else {
+        panic!("reqd 128")
+    };
+    assert!(e.contains("requires work-group size (128, 1, 1)"), "{e}");
+}
+
+fn rejected(name: &str, src: &str) -> String {
+    let (k, sources) = lower_src(name, src);
+    match to_group_form(&k) {
+        Ok(g) => panic!("accepted:\n{}", print_kernel(&g.kernel, None)),
+        Err(d) => render(&sources, &d),
+    }
+}
+
+#[test]
+fn barrier_under_a_work_item_dependent_condition_is_rejected_with_its_line() {
+    let e = rejected(
+        "divergent",
+        r#"__kernel void divergent(__global int *out)
+{
+    __local int t[64];
+    int l = get_local_id(0);
+    t[l] = l;
+    if (l < 4) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        out[l] = t[l + 1];
+    }
+}
+"#,
+    );
+    assert!(
+        e.contains("divergent.cl:6:5") && e.contains("divergent barrier"),
+        "{e}"
+    );
+    // A loop whose trip count depends on the id through a variable.
+    let e = rejected(
+        "divergent_loop",
+        r#"__kernel void divergent_loop(__global int *out, int n)
+{
+    __local int t[64];
+    int i = get_global_id(0);
+    while (i < n) {
+        t[get_local_id(0)] = i;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        i += 64;
+    }
+    out[get_global_id(0)] = t[0];
+}
+"#,
+    );
+    assert!(
+        e.contains("divergent_loop.cl:5:5") && e.contains("divergent barrier"),
+        "{e}"
+    );
+}
+
+#[test]
+fn barrier_under_a_uniform_condition_is_taken_from_the_last_work_item() {
+    let src = r#"__kernel void uniform_if(__global int *out, int flag)
+{
+    __local int t[64];
+    int l = get_local_id(0);
+    t[l] = l * flag;
+    if (flag > 2) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        t[l] = t[63 - l] + 1;
+    } else {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        t[l] = t[(l + 1) % 64];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = t[l];
+}
+"#;
+    for flag in [1, 5] {
+        let l = launch1(
+            128,
+            64,
+            vec![
+                ArgValue::Buffer(i32s([0; 128])),
+                ArgValue::Value(i32s([flag])),
+            ],
+        );
+        let x = loaded("uniform_if", src, l);
+        let g = group_form(&x).unwrap();
+        assert!(
+            shape(&printed(&g)).contains(&"1:if".to_string()),
+            "{}",
+            printed(&g)
+        );
+        same_buffers(&x, &g, &x.launch).unwrap();
+    }
+}
+
+#[test]
+fn return_ends_the_work_item_after_the_last_barrier_only() {
+    let src = r#"__kernel void late_return(__global int *out, int n)
+{
+    __local int t[32];
+    int l = get_local_id(0);
+    t[l] = l * 3;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l >= n)
+        return;
+    for (int i = 0; i < 4; i++)
+        if (t[(l + i) % 32] == 9)
+            return;
+    out[get_global_id(0)] = t[31 - l];
+}
+"#;
+    let l = launch1(
+        64,
+        32,
+        vec![
+            ArgValue::Buffer(i32s([-1; 64])),
+            ArgValue::Value(i32s([20])),
+        ],
+    );
+    let x = loaded("late_return", src, l);
+    let g = group_form(&x).unwrap();
+    same_buffers(&x, &g, &x.launch).unwrap();
+
+    let e = rejected(
+        "early_return",
+        r#"__kernel void early_return(__global int *out, int n)
+{
+    __local int t[32];
+    int l = get_local_id(0);
+    if (l >= n)
+        return;
+    t[l] = l;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[l] = t[31 - l];
+}
+"#,
+    );
+    assert!(
+        e.contains("early_return.cl:5:5") && e.contains("return before the last barrier"),
+        "{e}"
+    );
+}
+
+#[test]
+fn private_arrays_keep_their_initial_bytes_for_every_work_item() {
+    // `w` is used on both sides of the barrier (one copy per work-item); `c` only after
+    // it (one copy, its initial bytes stored again for every work-item).
+    let src = r#"__kernel __attribute__((reqd_work_group_size(16, 1, 1)))
+void arrays(__global int *out)
+{
+    int w[4] = {1, 2, 3, 4};
+    int c[3] = {10, 20, 30};
+    __local int t[16];
+    int l = get_local_id(0);
+    w[l % 4] += l;
+    t[l] = w[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    c[l % 3] += t[15 - l];
+    out[get_global_id(0)] = w[0] + w[1] * 10 + w[2] * 100 + w[3] * 1000 + c[0] + c[1] + c[2];
+}
+"#;
+    let x = loaded(
+        "arrays",
+        src,
+        launch1(32, 16, vec![ArgValue::Buffer(i32s([0; 32]))]),
+    );
+    let g = group_form(&x).unwrap();
+    let text = printed(&g);
+    assert!(
+        text.contains("object o0 w: __private 256 bytes, align 4, initialised"),
+        "{text}"
+    );
+    assert!(
+        text.contains("object o1 c: __private 12 bytes, align 4, initialised"),
+        "{text}"
+    );
+    same_buffers(&x, &g, &x.launch).unwrap();
+}
+
+#[test]
+fn barrier_free_kernels_become_one_loop_nest() {
+    // reqd_work_group_size(64, 1, 1): one loop of 64 work-items.
+    let x = conformance("vadd");
+    let g = group_form(&x).unwrap();
+    let text = printed(&g);
+    assert_eq!(shape(&text), ["1:loop", "2:latch:"], "{text}");
+    assert!(text.contains("const [0x40]"), "{text}");
+    same_buffers(&x, &g, &x.launch).unwrap();
+    // Without it: z, y, x loops bounded by the hidden parameters 1, 2 and 3.
+    let (k, _) = lower_src(
+        "copy",
+        "__kernel void copy(__global int *a) { a[get_global_id(0)] += 1; }",
+    );
+    let g = to_group_form(&k).unwrap();
+    let text = printed(&g);
+    assert_eq!(
+        shape(&text),
+        ["1:loop", "2:loop", "3:loop", "4:latch:", "3:latch:", "2:latch:"],
+        "{text}"
+    );
+    for p in ["param 1", "param 2", "param 3"] {
+        assert!(text.contains(&format!("i64 {p}")), "{text}");
+    }
 }

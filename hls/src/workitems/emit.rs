@@ -172,7 +172,7 @@ fn store_bytes(x: &mut Expander, o: ObjectId, bytes: &[u8], align: u64) {
     while at < bytes.len() {
         let w = [8usize, 4, 2, 1]
             .into_iter()
-            .find(|w| *w as u64 <= align.max(1) && at % w == 0 && at + w <= bytes.len())
+            .find(|w| *w as u64 <= align.max(1) && at.is_multiple_of(*w) && at + w <= bytes.len())
             .unwrap_or(1);
         let mut word = [0u8; 8];
         word[..w].copy_from_slice(&bytes[at..at + w]);

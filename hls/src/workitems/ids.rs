@@ -68,6 +68,9 @@ impl Expander<'_> {
     }
 
     pub fn lin(&mut self) -> OpId {
+        if self.env.lid[1].is_none() && self.env.lid[2].is_none() {
+            return self.local_id(0);
+        }
         self.used_lin = true;
         self.add(OpKind::ReadVar(self.env.lin), Some(I64), &[])
     }

@@ -37,10 +37,8 @@ impl SegUse {
         let blk = k.block(b);
         for &o in &blk.order {
             match &blk.op(o).kind {
-                OpKind::ReadVar(v) => {
-                    if def.as_ref().is_some_and(|d| !d.contains(v)) {
-                        self.exposed.insert(*v);
-                    }
+                OpKind::ReadVar(v) if def.as_ref().is_some_and(|d| !d.contains(v)) => {
+                    self.exposed.insert(*v);
                 }
                 OpKind::WriteVar(v) => {
                     self.written.insert(*v);
@@ -48,7 +46,8 @@ impl SegUse {
                         d.insert(*v);
                     }
                 }
-                OpKind::ObjectAddr(obj) => {
+                // The lowering takes addresses it may not use (declarations).
+                OpKind::ObjectAddr(obj) if blk.graph.neighbors(o.0).next().is_some() => {
                     self.objects.insert(*obj);
                 }
                 OpKind::Load { space, base, .. }
