@@ -9,5 +9,6 @@ pub mod interp;
 pub mod ir;
 pub mod launch;
 pub mod lower;
+pub mod rtl;
 pub mod workitems;
 pub mod schedule;
