@@ -95,3 +95,20 @@ pub fn eval(f: F, c: &Call, res: &mut LaneBuf) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interp::value::Ek;
+
+    #[test]
+    fn dot_sums_rounded_products_in_pairs() {
+        // Values from a POCL run: (x, 1/3, 0.1, 7) . itself with x = -1 gives 50.121109,
+        // where f64 accumulation would give 50.121113.
+        let v = [-1.0f32 as f64, (1.0f32 / 3.0) as f64, 0.1f32 as f64, 7.0];
+        let d = dot(Ek::F32, 4, |i| v[i] * v[i]);
+        assert_eq!(d as f32, 50.121109);
+        let d = dot(Ek::F32, 4, |i| [300.0f64, v[1], v[2], v[3]][i].powi(2));
+        assert_eq!(d as f32, 90049.117);
+    }
+}

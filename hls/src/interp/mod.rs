@@ -4,7 +4,14 @@
 //! uninitialised accesses, divergent barriers and broken ivdep promises as errors.
 //!
 //! The kernel is compiled once per launch into a linear instruction list over frame slots
-//! (`compile.rs`), which `exec.rs` runs work-item by work-item.
+//! (`compile.rs`, `ops.rs`), which `exec.rs` runs work-item by work-item.
+//!
+//! Where OpenCL leaves results open, the interpreter gives what POCL gives on this x86-64
+//! machine (each choice measured with `ocl-ref` and kept by a differential test):
+//! out-of-range float to integer conversions (`convert.rs`), NaN payloads of half stores,
+//! `nan()`, `fmod`/`remainder`/`fract`, `fmin`/`fmax` of signed zeros, float `max`/`min`
+//! with NaN, `dot`/`cross` rounding, `mad` as a separately rounded multiply and add.
+//! Integer division by zero does not trap (`eval.rs` documents the values).
 
 mod builtins;
 mod common;
