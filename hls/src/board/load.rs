@@ -80,3 +80,27 @@ pub fn locate(text: &str, key: &str) -> Option<(usize, usize)> {
             .then(|| (i + 1, line.len() - trimmed.len() + 1))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locate_finds_keys_and_list_items() {
+        let text = "a: 1\nops:\n  fp_div:\n    - {latency: 1}\n  - name: x\n";
+        assert_eq!(locate(text, "fp_div"), Some((3, 3)));
+        assert_eq!(locate(text, "name"), Some((5, 5)));
+        assert_eq!(locate(text, "fp_add"), None);
+    }
+
+    #[test]
+    fn yaml_errors_carry_the_location_in_front() {
+        let errs = parse("name: x\nbogus: [", Path::new("b/x.yaml"))
+            .err()
+            .unwrap_or_default();
+        assert_eq!(errs.len(), 1);
+        assert!(errs[0].line_col.is_some(), "{}", errs[0]);
+        assert!(!errs[0].message.contains(" at line "), "{}", errs[0]);
+        assert!(errs[0].to_string().starts_with("b/x.yaml:"), "{}", errs[0]);
+    }
+}

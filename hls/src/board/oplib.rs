@@ -257,3 +257,59 @@ impl OpLibrary {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tier(max_width: Option<u32>, latency: u32) -> Tier {
+        Tier {
+            max_width,
+            latency,
+            ii: 1,
+            delay_ns: 1.0,
+            area: Area::default(),
+        }
+    }
+
+    fn lib() -> OpLibrary {
+        let mut l = OpLibrary::unit_delay();
+        l.unit_delay = false;
+        l.tiers.insert(
+            OpClass::IntMul,
+            vec![tier(Some(16), 1), tier(Some(32), 2), tier(None, 4)],
+        );
+        l
+    }
+
+    #[test]
+    fn the_first_tier_wide_enough_applies() {
+        let l = lib();
+        let lat = |w| l.cost(OpClass::IntMul, w).latency;
+        assert_eq!(
+            [lat(1), lat(16), lat(17), lat(32), lat(33), lat(64)],
+            [1, 1, 2, 2, 4, 4]
+        );
+    }
+
+    #[test]
+    fn wires_are_free_and_unit_delay_is_one_cycle_for_everything() {
+        assert_eq!(lib().cost(OpClass::Wire, 32).latency, 0);
+        let u = OpLibrary::unit_delay();
+        for c in OpClass::LIBRARY
+            .iter()
+            .chain(&[OpClass::Wire, OpClass::Register])
+        {
+            let cost = u.cost(*c, 32);
+            assert_eq!((cost.latency, cost.ii, cost.delay_ns), (1, 1, 0.0), "{c}");
+        }
+    }
+
+    #[test]
+    fn unnamed_classes_are_unlimited() {
+        let mut l = Limits::unlimited();
+        l.units.insert(OpClass::FpDiv, 2);
+        assert_eq!(l.units_of(OpClass::FpDiv), 2);
+        assert_eq!(l.units_of(OpClass::FpAdd), u32::MAX);
+    }
+}

@@ -170,3 +170,128 @@ fn builtin(name: &str, float: bool) -> OpClass {
         _ => OpClass::MathFn,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Span;
+    use crate::ir::{CmpOp, Round};
+
+    fn add(b: &mut Block, kind: OpKind, ty: Option<Ty>, ops: &[OpId]) -> OpId {
+        b.add(kind, ty, Span::default(), ops)
+    }
+
+    #[test]
+    fn ops_map_to_their_units() {
+        let mut b = Block::default();
+        let i32t = Some(Ty::I(32));
+        let f32t = Some(Ty::F32);
+        let x = add(&mut b, OpKind::Param(0), i32t.clone(), &[]);
+        let four = add(&mut b, OpKind::Const(vec![4]), i32t.clone(), &[]);
+        let three = add(&mut b, OpKind::Const(vec![3]), i32t.clone(), &[]);
+        let f = add(&mut b, OpKind::Param(1), f32t.clone(), &[]);
+        let cases = [
+            (
+                OpKind::Binary(BinOp::Mul),
+                i32t.clone(),
+                vec![x, four],
+                OpClass::Wire,
+            ),
+            (
+                OpKind::Binary(BinOp::Mul),
+                i32t.clone(),
+                vec![x, three],
+                OpClass::IntMul,
+            ),
+            (
+                OpKind::Binary(BinOp::UDiv),
+                i32t.clone(),
+                vec![x, four],
+                OpClass::Wire,
+            ),
+            (
+                OpKind::Binary(BinOp::SDiv),
+                i32t.clone(),
+                vec![x, four],
+                OpClass::IntDiv,
+            ),
+            (
+                OpKind::Binary(BinOp::Shl),
+                i32t.clone(),
+                vec![x, three],
+                OpClass::Wire,
+            ),
+            (
+                OpKind::Binary(BinOp::Shl),
+                i32t.clone(),
+                vec![x, x],
+                OpClass::Shift,
+            ),
+            (
+                OpKind::Cmp(CmpOp::FLt),
+                Some(Ty::I(1)),
+                vec![f, f],
+                OpClass::FpCmp,
+            ),
+            (
+                OpKind::Cmp(CmpOp::SLt),
+                Some(Ty::I(1)),
+                vec![x, x],
+                OpClass::IntCmp,
+            ),
+            (
+                OpKind::Conv(Conv::Float { round: Round::Rte }),
+                Some(Ty::F16),
+                vec![f],
+                OpClass::FpToHalf,
+            ),
+            (
+                OpKind::Load {
+                    space: AddrSpace::Constant,
+                    base: Some(Base::Object(crate::ir::ObjectId(0))),
+                    align: 4,
+                },
+                i32t.clone(),
+                vec![x],
+                OpClass::LocalRead,
+            ),
+            (
+                OpKind::Load {
+                    space: AddrSpace::Constant,
+                    base: Some(Base::Param(2)),
+                    align: 4,
+                },
+                i32t.clone(),
+                vec![x],
+                OpClass::GlobalLoad,
+            ),
+        ];
+        for (kind, ty, ops, want) in cases {
+            let id = add(&mut b, kind.clone(), ty, &ops);
+            assert_eq!(classify(id, &b), want, "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn shape_takes_the_widest_lane_and_the_lane_count() {
+        let mut b = Block::default();
+        let v = add(&mut b, OpKind::Param(0), Some(Ty::vec(Ty::I(16), 8)), &[]);
+        let c = add(
+            &mut b,
+            OpKind::Cmp(crate::ir::CmpOp::Eq),
+            Some(Ty::vec(Ty::I(1), 8)),
+            &[v, v],
+        );
+        let s = shape(c, &b);
+        assert_eq!((s.class, s.width, s.lanes), (OpClass::IntCmp, 16, 8));
+    }
+
+    #[test]
+    fn builtins_use_existing_units_or_math_fn() {
+        assert_eq!(builtin("fma", true), OpClass::FpFma);
+        assert_eq!(builtin("max", true), OpClass::FpMinMax);
+        assert_eq!(builtin("max", false), OpClass::IntCmp);
+        assert_eq!(builtin("mul_hi", false), OpClass::IntMul);
+        assert_eq!(builtin("sin", true), OpClass::MathFn);
+    }
+}

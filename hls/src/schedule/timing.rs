@@ -149,3 +149,126 @@ pub fn order_gap(src: &OpTiming, dst: &OpTiming) -> u32 {
 pub fn span(t: &OpTiming) -> u32 {
     t.latency.max(1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Span;
+    use crate::ir::{BinOp, Ty, VarId};
+
+    fn store(space: AddrSpace, base: Option<Base>) -> OpKind {
+        OpKind::Store {
+            space,
+            base,
+            align: 4,
+        }
+    }
+
+    fn load(space: AddrSpace, base: Option<Base>) -> OpKind {
+        OpKind::Load {
+            space,
+            base,
+            align: 4,
+        }
+    }
+
+    /// A block: a pointer param, then the given ops on it (stores store the pointer's
+    /// low word, loads give i32).
+    fn block(kinds: &[OpKind]) -> (Block, Vec<OpId>) {
+        let mut b = Block::default();
+        let s = Span::default();
+        let p = b.add(OpKind::Param(0), Some(Ty::Ptr(AddrSpace::Global)), s, &[]);
+        let v = b.add(OpKind::Const(vec![1]), Some(Ty::I(32)), s, &[]);
+        let ids = kinds
+            .iter()
+            .map(|k| match k {
+                OpKind::Store { .. } => b.add(k.clone(), None, s, &[p, v]),
+                OpKind::Load { .. } => b.add(k.clone(), Some(Ty::I(32)), s, &[p]),
+                OpKind::WriteVar(_) => b.add(k.clone(), None, s, &[v]),
+                _ => b.add(k.clone(), Some(Ty::I(32)), s, &[v, v]),
+            })
+            .collect();
+        (b, ids)
+    }
+
+    fn lib() -> OpLibrary {
+        OpLibrary::unit_delay()
+    }
+
+    #[test]
+    fn order_gaps_wait_for_writes_but_not_between_reads() {
+        let g = AddrSpace::Global;
+        let (b, ids) = block(&[
+            load(g, Some(Base::Param(0))),
+            load(g, Some(Base::Param(1))),
+            store(g, None),
+            OpKind::ReadVar(VarId(0)),
+            OpKind::WriteVar(VarId(0)),
+        ]);
+        let t = |i: usize| op_timing(ids[i], &b, &lib(), &Limits::unlimited());
+        let (l0, l1, st, rv, wv) = (t(0), t(1), t(2), t(3), t(4));
+        let (mut slow_store, mut slow_load) = (st.clone(), l0.clone());
+        slow_store.latency = 7;
+        slow_load.latency = 9;
+        assert_eq!(order_gap(&slow_load, &l1), 1, "reads keep issue order only");
+        assert_eq!(order_gap(&slow_store, &l0), 7, "a read after a write waits");
+        assert_eq!(order_gap(&slow_load, &st), 9, "a write after a read waits");
+        assert_eq!(
+            order_gap(&rv, &wv),
+            0,
+            "a register may be read and written in one cycle"
+        );
+        assert_eq!(
+            order_gap(&wv, &rv),
+            1,
+            "a read after a write sees the register next cycle"
+        );
+    }
+
+    #[test]
+    fn ports_belong_to_the_memory_and_atomics_take_both() {
+        let (b, ids) = block(&[
+            load(AddrSpace::Global, Some(Base::Param(3))),
+            store(AddrSpace::Local, None),
+            OpKind::Atomic {
+                op: crate::ir::AtomicOp::Add,
+                space: AddrSpace::Global,
+                base: Some(Base::Param(3)),
+            },
+        ]);
+        let t = |i: usize| op_timing(ids[i], &b, &lib(), &Limits::unlimited());
+        let r = |d: &[Demand]| d.iter().map(|d| d.resource).collect::<Vec<_>>();
+        let buf = MemKey::Base(Base::Param(3));
+        assert_eq!(r(&t(0).demands), [Resource::ReadPort(buf)]);
+        assert_eq!(
+            r(&t(1).demands),
+            [Resource::WritePort(MemKey::Space(AddrSpace::Local))]
+        );
+        assert_eq!(
+            r(&t(2).demands),
+            [Resource::ReadPort(buf), Resource::WritePort(buf)]
+        );
+    }
+
+    #[test]
+    fn limited_units_are_demanded_per_lane_in_rounds() {
+        let mut b = Block::default();
+        let s = Span::default();
+        let v4 = Ty::vec(Ty::F32, 4);
+        let x = b.add(OpKind::Const(vec![0; 4]), Some(v4.clone()), s, &[]);
+        let d = b.add(OpKind::Binary(BinOp::FDiv), Some(v4), s, &[x, x]);
+        let mut limits = Limits::unlimited();
+        limits.units.insert(OpClass::FpDiv, 3);
+        let t = op_timing(d, &b, &lib(), &limits);
+        // 4 lanes on 3 units: two rounds of II 1, one cycle more latency.
+        assert_eq!(t.latency, 2);
+        assert_eq!(
+            t.demands,
+            [Demand {
+                resource: Resource::Unit(OpClass::FpDiv),
+                units: 3,
+                cycles: 2
+            }]
+        );
+    }
+}
