@@ -128,7 +128,6 @@ void AxiSlave::check(const AxiOut& o, uint64_t cycle) {
 }
 
 void AxiSlave::commit(const AxiOut& o, const AxiIn& in, uint64_t cycle) {
-    std::string at = "cycle " + std::to_string(cycle) + ": ";
     prev_ = o;
     prev_ar_hs_ = o.arvalid && in.arready;
     prev_aw_hs_ = o.awvalid && in.awready;
@@ -138,7 +137,7 @@ void AxiSlave::commit(const AxiOut& o, const AxiIn& in, uint64_t cycle) {
         b.ready = cycle + t_.read_latency;
         rq_.push_back(b);
         stats_.ar_bursts++;
-        last_ = at + "AR " + hex(o.araddr) + " len " + std::to_string(o.arlen + 1);
+        last_ = Activity{"AR", cycle, o.araddr, 0, o.arlen + 1, false};
     }
     bool r_hs = in.rvalid && o.rready;
     r_shown_ = in.rvalid && !o.rready;
@@ -147,15 +146,14 @@ void AxiSlave::commit(const AxiOut& o, const AxiIn& in, uint64_t cycle) {
         if (rq_.empty()) fail("internal: R beat without a burst", cycle);
         Burst& b = rq_.front();
         stats_.r_beats++;
-        last_ = at + "R beat " + std::to_string(b.next + 1) + "/" + std::to_string(b.beats) +
-                " of the burst at " + hex(b.addr);
+        last_ = Activity{"R", cycle, b.addr, b.next + 1, b.beats, false};
         if (++b.next == b.beats) rq_.pop_front();
     }
     if (prev_aw_hs_) {
         Burst b = accept("AW", o.awaddr, o.awlen, o.awsize, o.awburst, o.awid, cycle);
         wq_.push_back(b);
         stats_.aw_bursts++;
-        last_ = at + "AW " + hex(o.awaddr) + " len " + std::to_string(o.awlen + 1);
+        last_ = Activity{"AW", cycle, o.awaddr, 0, o.awlen + 1, false};
     }
     if (prev_w_hs_) {
         WBeat w;
@@ -164,13 +162,13 @@ void AxiSlave::commit(const AxiOut& o, const AxiIn& in, uint64_t cycle) {
         w.last = o.wlast;
         wbeats_.push_back(w);
         stats_.w_beats++;
-        last_ = at + "W beat" + std::string(o.wlast ? " (WLAST)" : "");
+        last_ = Activity{"W", cycle, 0, 0, 0, o.wlast};
     }
     drain_w(cycle);
     b_shown_ = in.bvalid && !o.bready;
     if (in.bvalid && o.bready) {
         bq_.pop_front();
-        last_ = at + "B";
+        last_ = Activity{"B", cycle, 0, 0, 0, false};
     }
 }
 
@@ -211,6 +209,18 @@ void AxiSlave::write_beat(const Burst& b, const WBeat& w, uint64_t cycle) {
                  cycle);
         r->data[x - r->base] = w.data[j];
     }
+}
+
+std::string AxiSlave::last_activity() const {
+    const Activity& a = last_;
+    if (!a.what) return "none";
+    std::string w = a.what, s = "cycle " + std::to_string(a.cycle) + ": " + w;
+    if (w == "AR" || w == "AW") return s + " " + hex(a.addr) + " len " + std::to_string(a.beats);
+    if (w == "R")
+        return s + " beat " + std::to_string(a.beat) + "/" + std::to_string(a.beats) +
+               " of the burst at " + hex(a.addr);
+    if (w == "W") return s + " beat" + (a.wlast ? " (WLAST)" : "");
+    return s;
 }
 
 bool AxiSlave::idle() const {

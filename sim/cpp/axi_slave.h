@@ -31,7 +31,7 @@ class AxiSlave {
     bool idle() const;
     std::string in_flight() const;
     const Stats& stats() const { return stats_; }
-    const std::string& last_activity() const { return last_; }
+    std::string last_activity() const;
     const MasterInfo& info() const { return info_; }
 
   private:
@@ -73,7 +73,14 @@ class AxiSlave {
     bool r_shown_ = false, b_shown_ = false;
     AxiIn hold_;  // the R and B values shown last cycle
     Stats stats_;
-    std::string last_ = "none";
+    // The last handshake, kept as numbers: formatting it every beat would cost more than
+    // the rest of the model.
+    struct Activity {
+        const char* what = nullptr;  // "AR", "R", "AW", "W", "B"
+        uint64_t cycle = 0, addr = 0;
+        unsigned beat = 0, beats = 0;
+        bool wlast = false;
+    } last_;
 };
 
 }  // namespace ohls

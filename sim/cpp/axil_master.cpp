@@ -46,13 +46,13 @@ bool LiteMaster::commit(const LiteOut& o, const LiteIn& in, uint64_t cycle, Lite
     prev_b_hs_ = o.bvalid && in.bready;
     prev_r_hs_ = o.rvalid && in.rready;
     if (!active_) return false;
-    std::string at = "cycle " + std::to_string(cycle) + ": ";
+    auto at = [cycle] { return "cycle " + std::to_string(cycle) + ": "; };
     if (cur_.write) {
         bool was = aw_done_ && w_done_;
         aw_done_ = aw_done_ || (in.awvalid && o.awready);
         w_done_ = w_done_ || (in.wvalid && o.wready);
         if (!was && aw_done_ && w_done_) {
-            last_ = at + "write " + hex(cur_.data) + " to " + hex(cur_.addr);
+            last_ = at() + "write " + hex(cur_.data) + " to " + hex(cur_.addr);
             if (cur_.tag == LiteTag::Start) {
                 started_ = true;
                 start_cycle_ = cycle;
@@ -70,7 +70,7 @@ bool LiteMaster::commit(const LiteOut& o, const LiteIn& in, uint64_t cycle, Lite
             fail("the read of register " + hex(cur_.addr) + " was answered " +
                      (o.rresp == 2 ? "SLVERR" : "RRESP=" + std::to_string(o.rresp)),
                  cycle);
-        last_ = at + "read " + hex(o.rdata) + " from " + hex(cur_.addr);
+        last_ = at() + "read " + hex(o.rdata) + " from " + hex(cur_.addr);
     }
     res = LiteResult{cur_, o.rdata};
     active_ = false;

@@ -51,6 +51,7 @@ pub struct SimModel {
     desc: CoreDesc,
     binding: PathBuf,
     exe: PathBuf,
+    traced: Option<TraceFormat>,
 }
 
 /// Where the harness sources live.
@@ -61,13 +62,20 @@ pub fn cpp_dir() -> PathBuf {
 impl SimModel {
     /// Validates `desc`, generates its binding and builds the model without tracing.
     pub fn build(desc: &CoreDesc) -> Result<SimModel, String> {
+        SimModel::build_with(desc, None)
+    }
+
+    /// Like [`SimModel::build`], with tracing compiled in (slower to build and to run,
+    /// but every run may then write a trace of this format without another build).
+    pub fn build_with(desc: &CoreDesc, trace: Option<TraceFormat>) -> Result<SimModel, String> {
         desc.validate()?;
         let binding = write_binding(desc)?;
-        let exe = verilate(desc, &binding, None)?;
+        let exe = verilate(desc, &binding, trace)?;
         Ok(SimModel {
             desc: desc.clone(),
             binding,
             exe,
+            traced: trace,
         })
     }
 
@@ -75,8 +83,8 @@ impl SimModel {
         &self.desc
     }
 
-    /// Runs one launch. A trace file, if asked for, needs a traced build of the model,
-    /// which is made (and cached) on first use.
+    /// Runs one launch for at most `cycle_limit` cycles after reset. A trace file, if asked
+    /// for, needs a traced build of the model, which is made (and cached) on first use.
     pub fn run(
         &self,
         launch: &SimLaunch,
@@ -86,9 +94,9 @@ impl SimModel {
     ) -> Result<SimOutcome, String> {
         mem.validate()?;
         let plan = plan(&self.desc, launch)?;
-        let exe = match trace {
-            None => self.exe.clone(),
-            Some(p) => verilate(&self.desc, &self.binding, Some(TraceFormat::of(p)))?,
+        let exe = match trace.map(TraceFormat::of) {
+            Some(f) if self.traced != Some(f) => verilate(&self.desc, &self.binding, Some(f))?,
+            _ => self.exe.clone(),
         };
         let dir = RunDir::new()?;
         exchange::write_inputs(dir.path(), launch, &plan, mem, cycle_limit, trace)?;
