@@ -286,3 +286,15 @@ fn an_irq_that_never_rises_is_caught_by_polling_status() {
         "{err}"
     );
 }
+
+#[test]
+fn a_burst_crossing_4k_is_caught() {
+    let (a, b) = inputs(100, 16);
+    let err = model()
+        .run(&launch(&a, &b, 8), &MemConfig::default(), 100_000, None)
+        .expect_err("a 4 KiB crossing must fail");
+    assert!(
+        err.contains("master a") && err.contains("crosses a 4 KiB boundary"),
+        "{err}"
+    );
+}

@@ -8,7 +8,8 @@
 // tested without more builds: 0 none, 1 reads a from just past its end, 2 never reports
 // DONE, 3 holds WLAST low on c, 4 toggles ARADDR bit 2 of a every cycle (so it changes
 // while ARVALID && !ARREADY), 5 reports error code 0x5A, 6 reports DONE without waiting
-// for the write responses, 7 keeps irq low. Masters a and b only read; c only writes; the
+// for the write responses, 7 keeps irq low, 8 moves a's first burst 0xFC4 bytes on so
+// that it crosses a 4 KiB boundary. Masters a and b only read; c only writes; the
 // unused channels are tied off. Error code: bit 0 a read answered with an error, bit 1 a
 // write.
 //
@@ -131,7 +132,7 @@ module vadd_core (
     localparam NARGS = 4;
     localparam [1:0] S_IDLE = 2'd0, S_RUN = 2'd1, S_DRAIN = 2'd2;
 
-    reg [2:0] fault_q;
+    reg [3:0] fault_q;
 
     // ---- Control registers
     wire start;
@@ -174,7 +175,7 @@ module vadd_core (
         .args(args),
         .irq(csr_irq)
     );
-    assign irq = csr_irq && (fault_q != 3'd7);
+    assign irq = csr_irq && (fault_q != 4'd7);
 
     // ---- Sequencing: issue the three commands, stream n results, wait for the writes.
     reg [1:0] state;
@@ -194,7 +195,7 @@ module vadd_core (
             b_cmd <= 1'b0;
             c_cmd <= 1'b0;
             done <= 1'b0;
-            fault_q <= 3'd0;
+            fault_q <= 4'd0;
         end else begin
             done <= 1'b0;
             if (a_cmd && a_cmd_ready) a_cmd <= 1'b0;
@@ -213,19 +214,19 @@ module vadd_core (
                     a_q <= args[31:0];
                     b_q <= args[63:32];
                     c_q <= args[95:64];
-                    fault_q <= args[98:96];
+                    fault_q <= args[99:96];
                 end
                 S_RUN:
                 if (!a_cmd && !b_cmd && !c_cmd && left == 32'd0) state <= S_DRAIN;
                 default:
-                if ((a_idle && b_idle && c_idle || fault_q == 3'd6) && fault_q != 3'd2) begin
+                if ((a_idle && b_idle && c_idle || fault_q == 4'd6) && fault_q != 4'd2) begin
                     state <= S_IDLE;
                     done <= 1'b1;
                 end
             endcase
         end
     end
-    assign err_code = (fault_q == 3'd5) ? 8'h5A : {6'd0, c_err, a_err | b_err};
+    assign err_code = (fault_q == 4'd5) ? 8'h5A : {6'd0, c_err, a_err | b_err};
 
     // ---- Reads of a and b
     wire a_valid, b_valid;
@@ -235,7 +236,8 @@ module vadd_core (
     wire [31:0] a_araddr;
     reg wobble;
     always @(posedge clk) wobble <= rst ? 1'b0 : !wobble;
-    assign m_a_araddr = (fault_q == 3'd4) ? (a_araddr ^ {29'd0, wobble, 2'b00}) : a_araddr;
+    assign m_a_araddr = (fault_q == 4'd4) ? (a_araddr ^ {29'd0, wobble, 2'b00})
+                      : (fault_q == 4'd8) ? (a_araddr + 32'hFC4) : a_araddr;
 
     ohls_axi_rd #(
         .DATA_WIDTH(32),
@@ -246,7 +248,7 @@ module vadd_core (
         .rst(rst),
         .cmd_valid(a_cmd),
         .cmd_ready(a_cmd_ready),
-        .cmd_addr((fault_q == 3'd1) ? a_q + len_q : a_q),
+        .cmd_addr((fault_q == 4'd1) ? a_q + len_q : a_q),
         .cmd_len(len_q),
         .out_valid(a_valid),
         .out_ready(take),
@@ -324,7 +326,7 @@ module vadd_core (
 
     // ---- Writes of c
     wire c_wlast;
-    assign m_c_wlast = c_wlast && (fault_q != 3'd3);
+    assign m_c_wlast = c_wlast && (fault_q != 4'd3);
     ohls_axi_wr #(
         .DATA_WIDTH(32),
         .ADDR_WIDTH(32),
@@ -391,7 +393,7 @@ module vadd_core (
     assign m_c_arid = 1'b0;
     assign m_c_rready = 1'b1;
 
-    wire unused = &{1'b0, busy, local_size, global_size[95:32], args[127:99], a_last, b_last,
+    wire unused = &{1'b0, busy, local_size, global_size[95:32], args[127:100], a_last, b_last,
                     m_a_awready, m_a_wready, m_a_bvalid, m_a_bresp, m_a_bid,
                     m_b_awready, m_b_wready, m_b_bvalid, m_b_bresp, m_b_bid,
                     m_c_arready, m_c_rvalid, m_c_rdata, m_c_rresp, m_c_rlast, m_c_rid};
