@@ -63,6 +63,10 @@ pub struct OpTiming {
     /// Reads memory or a variable and writes nothing (two such ops may issue back to
     /// back without waiting for each other).
     pub pure_read: bool,
+    /// A plain store (no result).
+    pub pure_write: bool,
+    /// The memory a load, store or atomic goes to.
+    pub mem: Option<MemKey>,
     pub reads_var: bool,
     pub writes_var: bool,
 }
@@ -93,7 +97,8 @@ pub fn op_timing(id: OpId, block: &Block, lib: &OpLibrary, limits: &Limits) -> O
             cycles: rounds * cost.ii,
         });
     }
-    if let Some(mem) = mem_key(&block.op(id).kind) {
+    let mem = mem_key(&block.op(id).kind);
+    if let Some(mem) = mem {
         let port = |r| Demand {
             resource: r,
             units: 1,
@@ -113,6 +118,8 @@ pub fn op_timing(id: OpId, block: &Block, lib: &OpLibrary, limits: &Limits) -> O
         delay_ns: cost.delay_ns,
         demands,
         pure_read: matches!(kind, OpKind::Load { .. } | OpKind::ReadVar(_)),
+        pure_write: matches!(kind, OpKind::Store { .. }),
+        mem,
         reads_var: matches!(kind, OpKind::ReadVar(_)),
         writes_var: matches!(kind, OpKind::WriteVar(_)),
     }
@@ -134,11 +141,15 @@ fn mem_key(kind: &OpKind) -> Option<MemKey> {
 /// A variable read may share its cycle with the write that follows it (the register
 /// changes at the cycle's end); two reads only keep their issue order; anything else
 /// waits until `src` is complete, because buffers may alias and a read and a write to
-/// one address go through different AXI units that do not order each other.
+/// one address go through different AXI units that do not order each other. Stores to
+/// one known buffer only keep their issue order: its write unit serves commands in order
+/// under one AXI ID, which the interconnect keeps in order too.
 pub fn order_gap(src: &OpTiming, dst: &OpTiming) -> u32 {
+    let same_buffer = matches!(src.mem, Some(MemKey::Base(_))) && src.mem == dst.mem;
     if src.reads_var && dst.writes_var {
         0
-    } else if src.pure_read && dst.pure_read {
+    } else if (src.pure_read && dst.pure_read) || (src.pure_write && dst.pure_write && same_buffer)
+    {
         1
     } else {
         src.latency.max(1)
@@ -213,6 +224,21 @@ mod tests {
         assert_eq!(order_gap(&slow_load, &l1), 1, "reads keep issue order only");
         assert_eq!(order_gap(&slow_store, &l0), 7, "a read after a write waits");
         assert_eq!(order_gap(&slow_load, &st), 9, "a write after a read waits");
+        let mut other = slow_store.clone();
+        assert_eq!(
+            order_gap(&slow_store, &other),
+            7,
+            "stores to unknown memory wait"
+        );
+        let buf = Some(MemKey::Base(Base::Param(1)));
+        (slow_store.mem, other.mem) = (buf, buf);
+        assert_eq!(
+            order_gap(&slow_store, &other),
+            1,
+            "one buffer's stores stay in order"
+        );
+        other.mem = Some(MemKey::Base(Base::Param(2)));
+        assert_eq!(order_gap(&slow_store, &other), 7, "buffers may alias");
         assert_eq!(
             order_gap(&rv, &wv),
             0,
