@@ -642,3 +642,40 @@ fn barrier_free_kernels_become_one_loop_nest() {
         assert!(text.contains(&format!("i64 {p}")), "{text}");
     }
 }
+
+#[test]
+fn written_struct_parameters_are_copied_for_every_work_item() {
+    let with = ("barrier(CLK_LOCAL_MEM_FENCE);", "7 - get_local_id(0)");
+    for (barrier, other) in [("", "get_local_id(0)"), with] {
+        let src = format!(
+            r#"typedef struct {{ int a; float b; int c[2]; }} P;
+__kernel void sp(__global int *out, P p)
+{{
+    __local int t[8];
+    p.a += get_global_id(0);
+    p.c[1] *= 2;
+    t[get_local_id(0)] = p.c[0];
+    {barrier}
+    p.c[0] += t[{other}];
+    out[get_global_id(0)] = p.a * 100 + p.c[1] * 10 + p.c[0] + (int)p.b;
+}}
+"#
+        );
+        let bytes: Vec<u8> = [
+            5i32.to_le_bytes(),
+            2.5f32.to_le_bytes(),
+            3i32.to_le_bytes(),
+            4i32.to_le_bytes(),
+        ]
+        .concat();
+        let l = launch1(
+            16,
+            8,
+            vec![ArgValue::Buffer(i32s([0; 16])), ArgValue::Value(bytes)],
+        );
+        let x = loaded("sp", &src, l);
+        let g = group_form(&x).unwrap();
+        assert!(printed(&g).contains("__copy_p"), "{}", printed(&g));
+        same_buffers(&x, &g, &x.launch).unwrap_or_else(|e| panic!("{barrier}: {e}"));
+    }
+}

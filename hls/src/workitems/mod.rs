@@ -21,7 +21,8 @@
 //!   barrier) live in a private array `__wi_NAME` of `max_items` slots, indexed by the
 //!   local linear id; private objects used by several segments (or in a group-level
 //!   loop) get one copy per work-item likewise; single private objects with initial bytes
-//!   are stored again at the start of every work-item;
+//!   are stored again at the start of every work-item; a by-value struct parameter the
+//!   kernel writes to is copied into a private working copy by every work-item;
 //! - `return` ends the current work-item (a `continue` of the innermost work-item loop);
 //!   before the last barrier it is an error.
 //!
@@ -34,6 +35,7 @@ mod liveness;
 mod regions;
 mod rewrite;
 mod split;
+mod structs;
 mod uniform;
 
 use std::collections::HashMap;
@@ -83,6 +85,7 @@ pub fn limits(attrs: &crate::frontend::sema::summary::KernelAttrs) -> ([u64; 3],
 pub fn to_group_form(k: &ir::Kernel) -> Result<GroupForm, Diagnostic> {
     let (max_local, max_items) = limits(&k.attrs);
     let mut out = k.clone();
+    structs::private_copies(&mut out);
     let barriers = split::split_barriers(&mut out)?;
     let tree = regions::build(&mut out, &barriers)?;
     let plan = liveness::plan(&out, &tree);
