@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Installs what the tests need on a fresh Debian 12 machine: Verilator (RTL tests and
-# `--engine sim`), Yosys (resource estimates), clang (acceptance cross-check), POCL and the
+# Installs what the tests need on a fresh Debian 12 machine: Verilator and zlib (RTL tests,
+# FST traces, `--engine sim`), Yosys (resource estimates), clang (acceptance cross-check), POCL and the
 # OpenCL ICD loader (the outside judge of the interpreter), oclgrind (benchmarks), iverilog.
 set -euo pipefail
-pkgs=(verilator yosys iverilog clang pocl-opencl-icd ocl-icd-opencl-dev clinfo oclgrind)
+pkgs=(verilator zlib1g-dev yosys iverilog clang pocl-opencl-icd ocl-icd-opencl-dev clinfo oclgrind)
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
