@@ -1243,3 +1243,54 @@ fn reduce_throughput() {
         out.ops_executed
     );
 }
+
+#[test]
+fn vector_ops_match_pocl() {
+    // Contraction of `a * b + c` into fma is the lowering's job (POCL contracts by default).
+    let src = r#"
+#pragma OPENCL FP_CONTRACT OFF
+__kernel void vec(__global const float *a, __global const int *b, __global float *of, __global int *oi, __global uchar *ob)
+{
+    size_t i = get_global_id(0);
+    float4 x = vload4(i, a);
+    float3 y = vload3(i, a + 1);
+    int8 n = vload8(i, b);
+    float4 s = x.wzyx * x.s1032 + (float4)(y, 1.0f);
+    float3 c = cross(y, x.xyz);
+    vstore4(s, i * 3, of);
+    vstore3(c, i * 4 + 1, of);
+    of[i * 16 + 15] = dot(x, s) + length(y) + distance(x.xy, y.yz);
+    float2 h = vload_half2(i, (__global const half *)b);
+    of[i * 16 + 14] = h.x - h.y;
+    int4 lo = n.lo, hi = n.hi;
+    int4 m = (lo < hi) + (lo == hi) * 3 + (convert_int4(x) >= lo);
+    vstore4(m + (lo >> (hi & 31)) + (hi % (lo | 1)), i * 4, oi);
+    uint4 u = convert_uint4_sat(x * 1000.0f) ^ as_uint4(s);
+    vstore4(as_int4(u) + select(lo, hi, isgreater(x, s)), i * 4 + 2, oi);
+    uchar16 bytes = as_uchar16(n.s0123) + as_uchar16(convert_int4_rte(s));
+    vstore16(bytes.sfedcba9876543210 + (uchar16)((uchar)i), i, ob);
+    short8 sh = convert_short8_sat(n) * (short8)(3) - upsample((char8)(1), convert_uchar8(n));
+    oi[i * 4 + 3] = sh.s0 + sh.s7 + any(sh < (short)0) + all(sh >= (short)0) * 2 + as_int(as_char4(n.s7).wzyx);
+    vstore_half4_rtz(x * 3.0f, i, (__global half *)(oi + 4096));
+}
+"#;
+    let v = special_floats();
+    let ints = special_ints();
+    let n = 64usize;
+    let af: Vec<u8> = (0..n * 4 + 8)
+        .flat_map(|i| v[(i * 5) % v.len()].to_le_bytes())
+        .collect();
+    let bi: Vec<u8> = (0..n * 8)
+        .flat_map(|i| ints[(i * 3) % ints.len()].to_le_bytes())
+        .collect();
+    let yaml = format!(
+        "global: [{n}]\nlocal: [16]\nargs:\n  - buffer: {{type: float, count: {}, init: {{file: a.bin}}}}\n  - buffer: {{type: int, count: {}, init: {{file: b.bin}}}}\n  - buffer: {{type: float, count: {}, init: zero}}\n  - buffer: {{type: int, count: {}, init: zero}}\n  - buffer: {{type: uchar, count: {}, init: zero}}\n",
+        n * 4 + 8,
+        n * 8,
+        n * 16,
+        4096 + n * 2,
+        n * 16
+    );
+    let f = differential("vec", src, &yaml, &[("a.bin", af), ("b.bin", bi)]);
+    assert!(f.is_empty(), "{}", f.join("\n"));
+}

@@ -138,6 +138,16 @@ pub fn conv(c: Conv, from: Ek, to: Ek, x: u64) -> u64 {
     }
 }
 
+/// POCL's vector half stores (`vstore_halfN`) give NaNs the canonical quiet pattern with
+/// the sign kept, unlike its scalar stores (0x7FFF, see `ieee.rs`); measured.
+pub fn vector_half_nans(lanes: &mut [u64]) {
+    for h in lanes {
+        if *h & 0x7C00 == 0x7C00 && *h & 0x3FF != 0 {
+            *h = (*h & 0x8000) | 0x7E00;
+        }
+    }
+}
+
 /// Reinterprets the bytes of a value as another type of the same store size.
 pub fn bitcast(from: Shape, to: Shape, src: &[u64], dst: &mut [u64]) {
     let mut bytes = [0u8; 128];

@@ -187,6 +187,11 @@ impl Env<'_> {
                     for l in 0..*lanes as usize {
                         f[*dst as usize + l] = eval::conv(*conv, *from, *to, f[*a as usize + l]);
                     }
+                    if *to == Ek::F16 && *lanes > 1 {
+                        eval::vector_half_nans(
+                            &mut f[*dst as usize..*dst as usize + *lanes as usize],
+                        );
+                    }
                 }
                 Inst::Bitcast { from, to, dst, a } => {
                     let n = from.words();
