@@ -59,8 +59,15 @@ pub fn run(args: &BoardsArgs) -> u8 {
         (false, Some(_)) => detail(boards[0]),
         (false, None) => table(&boards),
     };
-    print!("{text}");
-    0
+    // A closed pipe (`ocl-hls boards | head`) is not an error worth a panic.
+    use std::io::Write as _;
+    match std::io::stdout().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("error: cannot write to stdout: {e}");
+            1
+        }
+        _ => 0,
+    }
 }
 
 fn report(errors: &[BoardError]) -> u8 {
@@ -132,7 +139,7 @@ pub fn detail(b: &Board) -> String {
         );
         let _ = writeln!(
             s,
-            "  resources: {} {}, {} registers, {} DSPs ({}), {} {} of {} bits, {} PLLs",
+            "  resources: {} {}, {} registers, {} DSPs ({}), {} {} of {} bits, PLLs: {}",
             group(r.logic.count),
             r.logic.unit.name(),
             group(r.registers),
