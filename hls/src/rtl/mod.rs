@@ -4,6 +4,8 @@
 pub mod emit;
 pub mod expr;
 pub mod netlist;
+pub mod regmap;
+pub mod shell;
 
 pub use emit::emit;
 pub use expr::{BinOp, Const, Expr, UnOp};
