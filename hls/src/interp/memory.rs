@@ -133,7 +133,7 @@ pub struct Spaces<'a> {
 }
 
 impl Spaces<'_> {
-    #[inline]
+    #[inline(always)]
     pub fn region(&mut self, base: u64) -> Result<&mut MemRegion, String> {
         match base_of_word(base) {
             None => Err("access through a null pointer".to_string()),
@@ -154,7 +154,7 @@ impl Spaces<'_> {
     }
 
     /// Loads `shape` at pointer `(off, base)` into `out`.
-    #[inline]
+    #[inline(always)]
     pub fn load(
         &mut self,
         off: u64,
@@ -170,7 +170,7 @@ impl Spaces<'_> {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn store(
         &mut self,
         off: u64,

@@ -27,6 +27,7 @@ fn new_item(env: &Env, fresh: &Fresh) -> WorkItem {
 }
 
 /// Makes `wi` a fresh work-item with these ids.
+#[inline(always)]
 fn reset(env: &Env, fresh: &Fresh, wi: &mut WorkItem, grp: [u64; 3], lid: [u64; 3]) {
     let n = env.prog.var_words;
     if n > 0 {
