@@ -679,3 +679,64 @@ __kernel void sp(__global int *out, P p)
         same_buffers(&x, &g, &x.launch).unwrap_or_else(|e| panic!("{barrier}: {e}"));
     }
 }
+
+#[test]
+fn uniform_break_and_continue_leave_a_loop_holding_a_barrier() {
+    let src = r#"__kernel __attribute__((reqd_work_group_size(16, 1, 1)))
+void leave(__global int *out, int limit)
+{
+    __local int t[16];
+    int l = get_local_id(0), round = 0;
+    t[l] = l;
+    while (1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        int s = t[0] + t[15];
+        round++;
+        if (s > limit)
+            break;
+        if (round % 3 == 0)
+            continue;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        t[l] += t[(l + 1) % 16] + round;
+    }
+    out[get_global_id(0)] = t[l] * 100 + round;
+}
+"#;
+    for limit in [0, 500, 100000] {
+        let l = launch1(
+            32,
+            16,
+            vec![
+                ArgValue::Buffer(i32s([0; 32])),
+                ArgValue::Value(i32s([limit])),
+            ],
+        );
+        let x = loaded("leave", src, l);
+        let g = group_form(&x).unwrap();
+        let text = printed(&g);
+        assert!(
+            text.contains("__leave_break") && text.contains("__leave_continue"),
+            "{text}"
+        );
+        same_buffers(&x, &g, &x.launch).unwrap_or_else(|e| panic!("limit {limit}: {e}"));
+    }
+    let e = rejected(
+        "leave_divergent",
+        r#"__kernel void leave_divergent(__global int *out)
+{
+    __local int t[64];
+    for (int i = 0; i < 8; i++) {
+        t[get_local_id(0)] = i;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (get_local_id(0) == (size_t)i)
+            break;
+    }
+    out[get_global_id(0)] = t[0];
+}
+"#,
+    );
+    assert!(
+        e.contains("leave_divergent.cl:7:9") && e.contains("divergent barrier"),
+        "{e}"
+    );
+}

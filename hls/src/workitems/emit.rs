@@ -87,6 +87,7 @@ impl Emitter<'_> {
             own_loops: Vec::new(),
             used_lin: false,
             at: span,
+            escapes: Vec::new(),
         };
         let mut nodes = s.region(k, &Region(tree.segs[i].nodes.clone()))?;
         let head = self.head(k, s.used_lin, &self.reinit[i]);
@@ -129,7 +130,29 @@ impl Emitter<'_> {
             x.add(OpKind::WriteVar(var), None, &[zero]);
             body = vec![Node::Block(init), Node::Loop(id)];
         }
-        Ok(body)
+        if s.escapes.is_empty() {
+            return Ok(body);
+        }
+        let mut all = Vec::new();
+        for &(_, _, flag) in &s.escapes {
+            all.push(Node::Block(set_flag(k, flag, false)));
+        }
+        all.extend(body);
+        for (l, is_break, flag) in s.escapes {
+            let cond = read_cond(k, flag, span);
+            let leave = if is_break {
+                Node::Break(l)
+            } else {
+                Node::Continue(l)
+            };
+            all.push(Node::If {
+                cond,
+                then: Region(vec![leave]),
+                els: Region::default(),
+                span,
+            });
+        }
+        Ok(all)
     }
 
     /// The block starting each work-item: its linear id, and fresh initial bytes of the
@@ -205,6 +228,15 @@ fn new_loop(k: &mut Kernel, span: Span) -> LoopId {
     LoopId(k.loops.len() as u32 - 1)
 }
 
+fn set_flag(k: &mut Kernel, v: VarId, on: bool) -> BlockId {
+    let b = k.new_block();
+    let span = k.var(v).span;
+    let blk = k.block_mut(b);
+    let c = blk.add(OpKind::Const(vec![on as u64]), Some(Ty::I(1)), span, &[]);
+    blk.add(OpKind::WriteVar(v), None, span, &[c]);
+    b
+}
+
 fn read_cond(k: &mut Kernel, v: VarId, span: Span) -> (BlockId, crate::ir::OpId) {
     let b = k.new_block();
     let c = k
@@ -222,9 +254,26 @@ struct SegRewrite<'a, 'b> {
     used_lin: bool,
     /// The innermost `if` or loop around the node at hand (a `return` has no span).
     at: Span,
+    /// Group-level loops this segment leaves (`break` when true, else `continue`) and
+    /// the flag variable recording it.
+    escapes: Vec<(LoopId, bool, VarId)>,
 }
 
 impl SegRewrite<'_, '_> {
+    fn escape_flag(&mut self, k: &mut Kernel, l: LoopId, is_break: bool) -> VarId {
+        if let Some(e) = self.escapes.iter().find(|e| e.0 == l && e.1 == is_break) {
+            return e.2;
+        }
+        let name = format!(
+            "__leave_{}{}",
+            if is_break { "break" } else { "continue" },
+            l.0
+        );
+        let v = k.new_var(&name, Ty::I(1), self.at);
+        self.escapes.push((l, is_break, v));
+        v
+    }
+
     fn block(
         &mut self,
         k: &mut Kernel,
@@ -238,7 +287,7 @@ impl SegRewrite<'_, '_> {
     fn region(&mut self, k: &mut Kernel, r: &Region) -> Result<Vec<Node>, Diagnostic> {
         let mut out = Vec::new();
         for n in &r.0 {
-            out.push(match n {
+            let node = match n {
                 Node::Block(b) => {
                     self.block(k, *b);
                     Node::Block(*b)
@@ -275,17 +324,15 @@ impl SegRewrite<'_, '_> {
                     lp.latch = latch;
                     Node::Loop(*id)
                 }
-                Node::Break(l) | Node::Continue(l) => {
-                    if !self.own_loops.contains(l) {
-                        return Err(Diagnostic::error(
-                            k.lp(*l).span,
-                            "leaving a loop that holds a barrier from code between its \
-                             barriers (break/continue under a condition without a barrier) \
-                             is not supported",
-                        ));
-                    }
-                    n.clone()
+                Node::Break(l) | Node::Continue(l) if !self.own_loops.contains(l) => {
+                    // A group-level loop: note it and end this work-item's segment; the
+                    // group leaves after the segment (uniform: checked when cutting).
+                    let is_break = matches!(n, Node::Break(_));
+                    let flag = self.escape_flag(k, *l, is_break);
+                    out.push(Node::Block(set_flag(k, flag, true)));
+                    Node::Continue(self.inner)
                 }
+                Node::Break(_) | Node::Continue(_) => n.clone(),
                 Node::Return if self.may_return => Node::Continue(self.inner),
                 Node::Return => {
                     return Err(Diagnostic::error(
@@ -294,7 +341,8 @@ impl SegRewrite<'_, '_> {
                          other work-items would wait at the barrier for it)",
                     ))
                 }
-            });
+            };
+            out.push(node);
         }
         Ok(out)
     }

@@ -51,6 +51,7 @@ pub fn build(k: &mut Kernel, barriers: &HashSet<BlockId>) -> Result<Tree, Diagno
         varying,
         segs: Vec::new(),
         conds: 0,
+        group_loops: Vec::new(),
     };
     let body = k.body.0.clone();
     let top = b.region(k, &body, false)?;
@@ -62,9 +63,47 @@ struct Builder<'a> {
     varying: Varying,
     segs: Vec<Seg>,
     conds: usize,
+    /// The group-level loops around the region being cut.
+    group_loops: Vec<LoopId>,
 }
 
 impl Builder<'_> {
+    /// A `break` or `continue` of a group-level loop inside work-item code leaves the
+    /// segment early and the loop after it; the conditions around it must then be
+    /// uniform too. `varying` is the span of a work-item dependent `if` around `n`.
+    fn check_escapes(&self, k: &Kernel, n: &Node, varying: Option<Span>) -> Result<(), Diagnostic> {
+        match n {
+            Node::Break(l) | Node::Continue(l) if self.group_loops.contains(l) => match varying {
+                Some(span) => Err(Diagnostic::error(
+                    span,
+                    "leaving a loop that holds a barrier under a condition that depends on \
+                     the work-item id (divergent barrier)",
+                )),
+                None => Ok(()),
+            },
+            Node::If {
+                cond,
+                then,
+                els,
+                span,
+            } => {
+                let inner = varying.or(self.varying.op(k, cond.0, cond.1).then_some(*span));
+                for x in then.0.iter().chain(&els.0) {
+                    self.check_escapes(k, x, inner)?;
+                }
+                Ok(())
+            }
+            Node::Loop(id) => {
+                let l = k.lp(*id);
+                for x in l.body.0.iter().chain(&l.latch.0) {
+                    self.check_escapes(k, x, varying)?;
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
     fn has_barrier(&self, k: &Kernel, n: &Node) -> bool {
         match n {
             Node::Block(b) => self.barriers.contains(b),
@@ -132,7 +171,10 @@ impl Builder<'_> {
                             _ => GNode::Continue(*l),
                         });
                     }
-                    other => cur.push(other.clone()),
+                    other => {
+                        self.check_escapes(k, other, None)?;
+                        cur.push(other.clone());
+                    }
                 }
                 continue;
             }
@@ -195,7 +237,8 @@ impl Builder<'_> {
             }
         }
         self.flush(cur, out, in_loop);
-        let (body, latch) = if has_continue(&l.body, id) {
+        self.group_loops.push(id);
+        let (body, latch) = if has_continue(k, &l.body, id) {
             (
                 self.region(k, &l.body.0, true)?,
                 self.region(k, &tail, true)?,
@@ -205,6 +248,7 @@ impl Builder<'_> {
             all.extend(tail);
             (self.region(k, &all, true)?, Vec::new())
         };
+        self.group_loops.pop();
         out.push(GNode::Loop {
             id,
             cvar,
@@ -215,11 +259,15 @@ impl Builder<'_> {
     }
 }
 
-/// Whether `r` continues loop `id` (outside nested loops, where `continue` cannot name it).
-fn has_continue(r: &Region, id: LoopId) -> bool {
+/// Whether `r` continues loop `id` anywhere (a `switch` inside may hold the `continue`).
+fn has_continue(k: &Kernel, r: &Region, id: LoopId) -> bool {
     r.0.iter().any(|n| match n {
         Node::Continue(l) => *l == id,
-        Node::If { then, els, .. } => has_continue(then, id) || has_continue(els, id),
+        Node::If { then, els, .. } => has_continue(k, then, id) || has_continue(k, els, id),
+        Node::Loop(l) => {
+            let l = k.lp(*l);
+            has_continue(k, &l.body, id) || has_continue(k, &l.latch, id)
+        }
         _ => false,
     })
 }
