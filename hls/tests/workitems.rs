@@ -740,3 +740,47 @@ void leave(__global int *out, int limit)
         "{e}"
     );
 }
+
+#[test]
+fn values_of_every_kind_cross_a_barrier() {
+    let src = r#"__kernel void kinds(__global long *out, __global const float *in)
+{
+    __local int t[64];
+    int l = get_local_id(0);
+    char c = (char)(l * 37);
+    short s = (short)(l * 1000 - 7);
+    long w = (long)l << 40;
+    float f = in[get_global_id(0)];
+    double d = (double)f * 1.5;
+    int3 v3 = (int3)(l, l + 1, l + 2);
+    float4 v4 = (float4)(f, 1.0f, 2.0f, f * f);
+    bool b = l % 3 == 0;
+    int arr[3] = {l, 2 * l, 3 * l};
+    int *p = &arr[l % 3];
+    __global const float *q = in + get_global_id(0);
+    t[l] = l;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    long r = c + s + w + (long)(f * 8.0f) + (long)(d * 4.0) + v3.x + v3.y * 3 + v3.z * 5
+           + (long)(v4.w * 2.0f + v4.x) + (b ? 1000 : 0) + *p * 7 + (long)(*q * 16.0f)
+           + t[63 - l];
+    out[get_global_id(0)] = r;
+}
+"#;
+    let floats: Vec<u8> = (0..128)
+        .flat_map(|i| (i as f32 * 0.37 - 20.0).to_le_bytes())
+        .collect();
+    let l = launch1(
+        128,
+        64,
+        vec![ArgValue::Buffer(vec![0; 8 * 128]), ArgValue::Buffer(floats)],
+    );
+    let x = loaded("kinds", src, l);
+    let g = group_form(&x).unwrap();
+    let text = printed(&g);
+    for v in ["c", "s", "w", "f", "d", "v3", "v4", "p", "q"] {
+        assert!(text.contains(&format!("__wi_{v}:")), "{v}: {text}");
+    }
+    // No reqd_work_group_size: 256 copies of 12 bytes.
+    assert!(text.contains("object o1 arr: __private 3072 bytes"), "{text}");
+    same_buffers(&x, &g, &x.launch).unwrap();
+}
