@@ -534,7 +534,7 @@ fn barrier_under_a_uniform_condition_is_taken_from_the_last_work_item() {
 }
 
 #[test]
-fn return_ends_the_work_item_after_the_last_barrier_only() {
+fn return_ends_the_work_item_after_the_last_barrier_and_the_group_before_it() {
     let src = r#"__kernel void late_return(__global int *out, int n)
 {
     __local int t[32];
@@ -576,9 +576,32 @@ fn return_ends_the_work_item_after_the_last_barrier_only() {
 "#,
     );
     assert!(
-        e.contains("early_return.cl:5:5") && e.contains("return before the last barrier"),
+        e.contains("early_return.cl:5:5") && e.contains("divergent barrier"),
         "{e}"
     );
+    // Taken by every work-item: the group ends there.
+    let src = r#"__kernel void uniform_return(__global int *out, int n)
+{
+    __local int t[32];
+    int l = get_local_id(0);
+    t[l] = l;
+    if (n > 5)
+        return;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = t[31 - l];
+}
+"#;
+    for n in [3, 7] {
+        let l = launch1(
+            64,
+            32,
+            vec![ArgValue::Buffer(i32s([-1; 64])), ArgValue::Value(i32s([n]))],
+        );
+        let x = loaded("uniform_return", src, l);
+        let g = group_form(&x).unwrap();
+        assert!(printed(&g).contains("__leave_return"), "{}", printed(&g));
+        same_buffers(&x, &g, &x.launch).unwrap_or_else(|e| panic!("n = {n}: {e}"));
+    }
 }
 
 #[test]
@@ -781,6 +804,47 @@ fn values_of_every_kind_cross_a_barrier() {
         assert!(text.contains(&format!("__wi_{v}:")), "{v}: {text}");
     }
     // No reqd_work_group_size: 256 copies of 12 bytes.
-    assert!(text.contains("object o1 arr: __private 3072 bytes"), "{text}");
+    assert!(
+        text.contains("object o1 arr: __private 3072 bytes"),
+        "{text}"
+    );
     same_buffers(&x, &g, &x.launch).unwrap();
+}
+
+#[test]
+fn barriers_inside_a_uniform_switch() {
+    let src = r#"__kernel __attribute__((reqd_work_group_size(8, 1, 1)))
+void sw(__global int *out, int mode)
+{
+    __local int t[8];
+    int l = get_local_id(0);
+    t[l] = l + mode;
+    switch (mode) {
+    case 1:
+        barrier(CLK_LOCAL_MEM_FENCE);
+        t[l] = t[7 - l] * 2;
+        break;
+    case 2:
+        barrier(CLK_LOCAL_MEM_FENCE);
+        out[get_global_id(0)] = t[(l + 1) % 8];
+        return;
+    default:
+        t[l] = -t[l];
+    }
+    out[get_global_id(0)] = t[l];
+}
+"#;
+    for mode in [0, 1, 3] {
+        let l = launch1(
+            16,
+            8,
+            vec![
+                ArgValue::Buffer(i32s([0; 16])),
+                ArgValue::Value(i32s([mode])),
+            ],
+        );
+        let x = loaded("sw", src, l);
+        let g = group_form(&x).unwrap();
+        same_buffers(&x, &g, &x.launch).unwrap_or_else(|e| panic!("mode {mode}: {e}"));
+    }
 }

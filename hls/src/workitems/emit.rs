@@ -18,8 +18,6 @@ pub struct Emitter<'a> {
     pub env: &'a IdEnv,
     pub st: &'a Storage,
     pub reinit: &'a [Vec<ObjectId>],
-    /// The segment allowed to `return`: the last one, after every barrier.
-    pub last_seg: Option<usize>,
 }
 
 impl Emitter<'_> {
@@ -83,7 +81,7 @@ impl Emitter<'_> {
         let mut s = SegRewrite {
             em: self,
             inner,
-            may_return: self.last_seg == Some(i),
+            may_return: tree.segs[i].tail,
             own_loops: Vec::new(),
             used_lin: false,
             at: span,
@@ -134,20 +132,15 @@ impl Emitter<'_> {
             return Ok(body);
         }
         let mut all = Vec::new();
-        for &(_, _, flag) in &s.escapes {
+        for &(_, flag) in &s.escapes {
             all.push(Node::Block(set_flag(k, flag, false)));
         }
         all.extend(body);
-        for (l, is_break, flag) in s.escapes {
+        for (how, flag) in s.escapes {
             let cond = read_cond(k, flag, span);
-            let leave = if is_break {
-                Node::Break(l)
-            } else {
-                Node::Continue(l)
-            };
             all.push(Node::If {
                 cond,
-                then: Region(vec![leave]),
+                then: Region(vec![how.node()]),
                 els: Region::default(),
                 span,
             });
@@ -254,24 +247,47 @@ struct SegRewrite<'a, 'b> {
     used_lin: bool,
     /// The innermost `if` or loop around the node at hand (a `return` has no span).
     at: Span,
-    /// Group-level loops this segment leaves (`break` when true, else `continue`) and
-    /// the flag variable recording it.
-    escapes: Vec<(LoopId, bool, VarId)>,
+    /// Where the group goes after this segment, with the flag variable recording it.
+    escapes: Vec<(Leave, VarId)>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Leave {
+    Break(LoopId),
+    Continue(LoopId),
+    Return,
+}
+
+impl Leave {
+    fn node(self) -> Node {
+        match self {
+            Leave::Break(l) => Node::Break(l),
+            Leave::Continue(l) => Node::Continue(l),
+            Leave::Return => Node::Return,
+        }
+    }
 }
 
 impl SegRewrite<'_, '_> {
-    fn escape_flag(&mut self, k: &mut Kernel, l: LoopId, is_break: bool) -> VarId {
-        if let Some(e) = self.escapes.iter().find(|e| e.0 == l && e.1 == is_break) {
-            return e.2;
-        }
-        let name = format!(
-            "__leave_{}{}",
-            if is_break { "break" } else { "continue" },
-            l.0
-        );
-        let v = k.new_var(&name, Ty::I(1), self.at);
-        self.escapes.push((l, is_break, v));
-        v
+    /// Records that work-items leave this way: sets the flag and ends the work-item's
+    /// segment. The group follows after the segment (the way is uniform: checked when
+    /// cutting).
+    fn leave(&mut self, k: &mut Kernel, how: Leave, out: &mut Vec<Node>) -> Node {
+        let flag = match self.escapes.iter().find(|e| e.0 == how) {
+            Some(e) => e.1,
+            None => {
+                let name = match how {
+                    Leave::Break(l) => format!("__leave_break{}", l.0),
+                    Leave::Continue(l) => format!("__leave_continue{}", l.0),
+                    Leave::Return => "__leave_return".to_string(),
+                };
+                let v = k.new_var(&name, Ty::I(1), self.at);
+                self.escapes.push((how, v));
+                v
+            }
+        };
+        out.push(Node::Block(set_flag(k, flag, true)));
+        Node::Continue(self.inner)
     }
 
     fn block(
@@ -324,23 +340,15 @@ impl SegRewrite<'_, '_> {
                     lp.latch = latch;
                     Node::Loop(*id)
                 }
-                Node::Break(l) | Node::Continue(l) if !self.own_loops.contains(l) => {
-                    // A group-level loop: note it and end this work-item's segment; the
-                    // group leaves after the segment (uniform: checked when cutting).
-                    let is_break = matches!(n, Node::Break(_));
-                    let flag = self.escape_flag(k, *l, is_break);
-                    out.push(Node::Block(set_flag(k, flag, true)));
-                    Node::Continue(self.inner)
+                Node::Break(l) if !self.own_loops.contains(l) => {
+                    self.leave(k, Leave::Break(*l), &mut out)
+                }
+                Node::Continue(l) if !self.own_loops.contains(l) => {
+                    self.leave(k, Leave::Continue(*l), &mut out)
                 }
                 Node::Break(_) | Node::Continue(_) => n.clone(),
                 Node::Return if self.may_return => Node::Continue(self.inner),
-                Node::Return => {
-                    return Err(Diagnostic::error(
-                        self.at,
-                        "return before the last barrier of a kernel is not supported (the \
-                         other work-items would wait at the barrier for it)",
-                    ))
-                }
+                Node::Return => self.leave(k, Leave::Return, &mut out),
             };
             out.push(node);
         }

@@ -23,8 +23,11 @@
 //!   loop) get one copy per work-item likewise; single private objects with initial bytes
 //!   are stored again at the start of every work-item; a by-value struct parameter the
 //!   kernel writes to is copied into a private working copy by every work-item;
-//! - `return` ends the current work-item (a `continue` of the innermost work-item loop);
-//!   before the last barrier it is an error.
+//! - `return` where no barrier can follow ends the current work-item (a `continue` of the
+//!   innermost work-item loop); elsewhere it must be taken by every work-item (checked
+//!   like barrier conditions) and ends the group after the segment. `break`/`continue` of
+//!   a loop holding a barrier from work-item code likewise: a flag variable per way out
+//!   (`__leave_*`) is set, and the group follows it after the segment.
 //!
 //! The result keeps `reqd_work_group_size(1, 1, 1)`: one group-form work-item per group.
 
@@ -91,15 +94,10 @@ pub fn to_group_form(k: &ir::Kernel) -> Result<GroupForm, Diagnostic> {
     let plan = liveness::plan(&out, &tree);
     let st = storage(&mut out, &plan, max_items);
     let (env, hidden_params) = id_env(&mut out);
-    let last_seg = match tree.top.last() {
-        Some(regions::GNode::Seg(i)) => Some(*i),
-        _ => None,
-    };
     let em = emit::Emitter {
         env: &env,
         st: &st,
         reinit: &plan.reinit,
-        last_seg,
     };
     out.body = em.body(&mut out, &tree)?;
     compact::compact(&mut out);

@@ -17,6 +17,16 @@ pub struct Seg {
     pub nodes: Vec<Node>,
     /// Inside a group-level loop (so it may run several times per work-item).
     pub in_loop: bool,
+    /// No barrier can follow it: a `return` there ends just its work-item.
+    pub tail: bool,
+}
+
+/// Where a region being cut sits.
+#[derive(Clone, Copy)]
+struct Place {
+    in_loop: bool,
+    /// Nothing runs after the region.
+    tail: bool,
 }
 
 pub enum GNode {
@@ -54,7 +64,14 @@ pub fn build(k: &mut Kernel, barriers: &HashSet<BlockId>) -> Result<Tree, Diagno
         group_loops: Vec::new(),
     };
     let body = k.body.0.clone();
-    let top = b.region(k, &body, false)?;
+    let top = b.region(
+        k,
+        &body,
+        Place {
+            in_loop: false,
+            tail: true,
+        },
+    )?;
     Ok(Tree { top, segs: b.segs })
 }
 
@@ -71,13 +88,24 @@ impl Builder<'_> {
     /// A `break` or `continue` of a group-level loop inside work-item code leaves the
     /// segment early and the loop after it; the conditions around it must then be
     /// uniform too. `varying` is the span of a work-item dependent `if` around `n`.
-    fn check_escapes(&self, k: &Kernel, n: &Node, varying: Option<Span>) -> Result<(), Diagnostic> {
+    fn check_escapes(
+        &self,
+        k: &Kernel,
+        n: &Node,
+        varying: Option<Span>,
+        tail: bool,
+    ) -> Result<(), Diagnostic> {
+        let leaves = |n: &Node| match n {
+            Node::Break(l) | Node::Continue(l) => self.group_loops.contains(l),
+            Node::Return => !tail,
+            _ => false,
+        };
         match n {
-            Node::Break(l) | Node::Continue(l) if self.group_loops.contains(l) => match varying {
+            n if leaves(n) => match varying {
                 Some(span) => Err(Diagnostic::error(
                     span,
-                    "leaving a loop that holds a barrier under a condition that depends on \
-                     the work-item id (divergent barrier)",
+                    "leaving a loop or the kernel before a barrier under a condition that \
+                     depends on the work-item id (divergent barrier)",
                 )),
                 None => Ok(()),
             },
@@ -89,14 +117,14 @@ impl Builder<'_> {
             } => {
                 let inner = varying.or(self.varying.op(k, cond.0, cond.1).then_some(*span));
                 for x in then.0.iter().chain(&els.0) {
-                    self.check_escapes(k, x, inner)?;
+                    self.check_escapes(k, x, inner, tail)?;
                 }
                 Ok(())
             }
             Node::Loop(id) => {
                 let l = k.lp(*id);
                 for x in l.body.0.iter().chain(&l.latch.0) {
-                    self.check_escapes(k, x, varying)?;
+                    self.check_escapes(k, x, varying, tail)?;
                 }
                 Ok(())
             }
@@ -120,11 +148,12 @@ impl Builder<'_> {
         r.0.iter().any(|n| self.has_barrier(k, n))
     }
 
-    fn flush(&mut self, cur: &mut Vec<Node>, out: &mut Vec<GNode>, in_loop: bool) {
+    fn flush(&mut self, cur: &mut Vec<Node>, out: &mut Vec<GNode>, in_loop: bool, tail: bool) {
         if !cur.is_empty() {
             self.segs.push(Seg {
                 nodes: std::mem::take(cur),
                 in_loop,
+                tail,
             });
             out.push(GNode::Seg(self.segs.len() - 1));
         }
@@ -157,29 +186,36 @@ impl Builder<'_> {
         &mut self,
         k: &mut Kernel,
         nodes: &[Node],
-        in_loop: bool,
+        at: Place,
     ) -> Result<Vec<GNode>, Diagnostic> {
+        let in_loop = at.in_loop;
+        let last_barrier = nodes.iter().rposition(|n| self.has_barrier(k, n));
         let mut out = Vec::new();
         let mut cur = Vec::new();
-        for n in nodes {
+        for (i, n) in nodes.iter().enumerate() {
             if !self.has_barrier(k, n) {
                 match n {
                     Node::Break(l) | Node::Continue(l) if in_loop => {
-                        self.flush(&mut cur, &mut out, in_loop);
+                        self.flush(&mut cur, &mut out, in_loop, false);
                         out.push(match n {
                             Node::Break(_) => GNode::Break(*l),
                             _ => GNode::Continue(*l),
                         });
                     }
                     other => {
-                        self.check_escapes(k, other, None)?;
+                        let tail = at.tail && last_barrier.is_none_or(|b| i > b);
+                        self.check_escapes(k, other, None, tail)?;
                         cur.push(other.clone());
                     }
                 }
                 continue;
             }
+            let inner = Place {
+                in_loop,
+                tail: at.tail && i + 1 == nodes.len(),
+            };
             match n {
-                Node::Block(_) => self.flush(&mut cur, &mut out, in_loop),
+                Node::Block(_) => self.flush(&mut cur, &mut out, in_loop, false),
                 Node::If {
                     cond,
                     then,
@@ -188,9 +224,9 @@ impl Builder<'_> {
                 } => {
                     let cvar = self.cond_var(k, *cond, *span)?;
                     cur.push(Node::Block(cond.0));
-                    self.flush(&mut cur, &mut out, in_loop);
-                    let then = self.region(k, &then.0, in_loop)?;
-                    let els = self.region(k, &els.0, in_loop)?;
+                    self.flush(&mut cur, &mut out, in_loop, false);
+                    let then = self.region(k, &then.0, inner)?;
+                    let els = self.region(k, &els.0, inner)?;
                     out.push(GNode::If {
                         cvar,
                         then,
@@ -198,11 +234,11 @@ impl Builder<'_> {
                         span: *span,
                     });
                 }
-                Node::Loop(id) => self.group_loop(k, *id, &mut cur, &mut out, in_loop)?,
+                Node::Loop(id) => self.group_loop(k, *id, &mut cur, &mut out, inner)?,
                 Node::Break(_) | Node::Continue(_) | Node::Return => {}
             }
         }
-        self.flush(&mut cur, &mut out, in_loop);
+        self.flush(&mut cur, &mut out, in_loop, at.tail);
         Ok(out)
     }
 
@@ -216,9 +252,14 @@ impl Builder<'_> {
         id: LoopId,
         cur: &mut Vec<Node>,
         out: &mut Vec<GNode>,
-        in_loop: bool,
+        at: Place,
     ) -> Result<(), Diagnostic> {
         let l = k.lp(id).clone();
+        // Only a run-once loop (`switch`) lets a barrier-free end reach the kernel's end.
+        let inner = Place {
+            in_loop: true,
+            tail: at.tail && l.kind == LoopKind::Once,
+        };
         let cvar = match l.cond {
             Some(c) => Some(self.cond_var(k, c, l.span)?),
             None => None,
@@ -236,17 +277,17 @@ impl Builder<'_> {
                 _ => tail.push(Node::Block(cb)),
             }
         }
-        self.flush(cur, out, in_loop);
+        self.flush(cur, out, at.in_loop, false);
         self.group_loops.push(id);
         let (body, latch) = if has_continue(k, &l.body, id) {
             (
-                self.region(k, &l.body.0, true)?,
-                self.region(k, &tail, true)?,
+                self.region(k, &l.body.0, inner)?,
+                self.region(k, &tail, inner)?,
             )
         } else {
             let mut all = l.body.0.clone();
             all.extend(tail);
-            (self.region(k, &all, true)?, Vec::new())
+            (self.region(k, &all, inner)?, Vec::new())
         };
         self.group_loops.pop();
         out.push(GNode::Loop {
