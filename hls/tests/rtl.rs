@@ -67,6 +67,7 @@ module counter (
     wire [7:0] next;  // k.cl:12:5
     assign next = (count + 8'h01);
     assign hit = (count == limit);
+
     always @(posedge clk) begin
         if (rst) begin
             count <= 8'h00;
@@ -415,10 +416,10 @@ fn vadd_datapath(k: &Kernel, cfg: &ShellConfig) -> Module {
         p(&m, "a_rd_valid"),
         p(&m, "b_rd_valid"),
     );
-    m.assign(en, Expr::or(Expr::not(sum_valid.into()), c_ready.into()));
-    m.assign(both, Expr::and(a_valid.into(), b_valid.into()));
-    m.assign(take, Expr::and(en.into(), both.into()));
-    m.assign(push, Expr::and(sum_valid.into(), c_ready.into()));
+    m.assign(en, Expr::lor(Expr::lnot(sum_valid.into()), c_ready.into()));
+    m.assign(both, Expr::land(a_valid.into(), b_valid.into()));
+    m.assign(take, Expr::land(en.into(), both.into()));
+    m.assign(push, Expr::land(sum_valid.into(), c_ready.into()));
     for (n, c) in [("a", a_cmd), ("b", b_cmd)] {
         let (v, a, l, r) = (
             p(&m, &format!("{n}_rd_cmd_valid")),
@@ -472,7 +473,7 @@ fn vadd_datapath(k: &Kernel, cfg: &ShellConfig) -> Module {
         (b_cmd, "b_rd_cmd_ready"),
         (c_cmd, "c_wr_cmd_ready"),
     ] {
-        let when = Expr::and(c.into(), ready(&m, r));
+        let when = Expr::land(c.into(), ready(&m, r));
         m.update(pr, c, Expr::lit(1, 0), Some(when));
     }
     m.update(
@@ -481,7 +482,7 @@ fn vadd_datapath(k: &Kernel, cfg: &ShellConfig) -> Module {
         Expr::bin(BinOp::Sub, left.into(), Expr::lit(32, 1)),
         Some(push.into()),
     );
-    let go = Expr::and(start.into(), Expr::not(running.into()));
+    let go = Expr::land(start.into(), Expr::lnot(running.into()));
     for r in [running, a_cmd, b_cmd, c_cmd] {
         m.update(pr, r, Expr::lit(1, 1), Some(go.clone()));
     }
@@ -508,8 +509,8 @@ fn vadd_datapath(k: &Kernel, cfg: &ShellConfig) -> Module {
         UnOp::RedOr,
         Expr::Concat(vec![a_cmd.into(), b_cmd.into(), c_cmd.into()]),
     );
-    let finished = Expr::and(
-        Expr::and(running.into(), Expr::not(idle_cmds)),
+    let finished = Expr::land(
+        Expr::land(running.into(), Expr::lnot(idle_cmds)),
         Expr::bin(BinOp::Eq, left.into(), Expr::lit(32, 0)),
     );
     m.update(pr, running, Expr::lit(1, 0), Some(finished.clone()));
@@ -604,4 +605,51 @@ fn the_hand_built_vadd_core_adds_bit_for_bit_in_the_harness() {
             out.cycles
         );
     }
+}
+
+#[test]
+fn wide_bus_stub_cores_are_lint_clean() {
+    let cl = conformance_dir().join("matmul_tiled.cl");
+    let ks = kernels_of(&cl).unwrap_or_else(|e| panic!("{e}"));
+    for (dw, aw) in [(256, 32), (64, 64)] {
+        let cfg = ShellConfig {
+            data_width: dw,
+            addr_width: aw,
+            ..ShellConfig::sim()
+        };
+        let core = shell::stub_core(&ks[0], &cfg).unwrap_or_else(|e| panic!("{e}"));
+        let text = emit(&core.top).unwrap_or_else(|e| panic!("{e}"));
+        let decl = |port: &str| {
+            text.lines()
+                .find(|l| l.ends_with(&format!(" {port},")))
+                .unwrap_or_default()
+                .to_string()
+        };
+        assert!(
+            decl("m_A_rdata").contains(&format!("[{}:0]", dw - 1)),
+            "{text}"
+        );
+        assert!(
+            decl("m_A_araddr").contains(&format!("[{}:0]", aw - 1)),
+            "{text}"
+        );
+        let (own, templates) = write_core(&core, &out_dir(&format!("matmul_{dw}_{aw}")));
+        let mut files = own;
+        files.extend(templates);
+        lint_and_synth(&core.top.name, &files);
+    }
+    let bad = ShellConfig {
+        data_width: 48,
+        ..ShellConfig::sim()
+    };
+    assert!(shell::stub_core(&ks[0], &bad).is_err());
+}
+
+#[test]
+fn source_locations_print_as_file_line_col() {
+    let checked = check_source("dir/vadd.cl", VADD, &FrontOptions::default());
+    let ks = lowered(&checked.sources, checked.program.as_ref(), &checked.diags)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let loc = SrcLoc::of_span(&checked.sources, ks[0].params[2].span);
+    assert_eq!(loc.to_string(), "vadd.cl:2:36");
 }

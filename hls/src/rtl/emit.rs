@@ -515,8 +515,14 @@ fn print(m: &Module, unread: &[(NetId, u32, u32)]) -> String {
                     loc_comment(&a.loc, &None)
                 );
             }
-            Item::Process(p) => print_process(m, m.process_ref(*p), &mut s),
-            Item::Instance(i) => print_instance(m, m.inst(*i), &mut s),
+            Item::Process(p) => {
+                s.push('\n');
+                print_process(m, m.process_ref(*p), &mut s)
+            }
+            Item::Instance(i) => {
+                s.push('\n');
+                print_instance(m, m.inst(*i), &mut s)
+            }
         }
     }
     if !unread.is_empty() {

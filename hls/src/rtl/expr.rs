@@ -167,15 +167,15 @@ impl Expr {
         Expr::Mux(Box::new(cond), Box::new(then), Box::new(other))
     }
 
-    pub fn not(a: Expr) -> Expr {
+    pub fn lnot(a: Expr) -> Expr {
         Expr::un(UnOp::LogicNot, a)
     }
 
-    pub fn and(a: Expr, b: Expr) -> Expr {
+    pub fn land(a: Expr, b: Expr) -> Expr {
         Expr::bin(BinOp::LogicAnd, a, b)
     }
 
-    pub fn or(a: Expr, b: Expr) -> Expr {
+    pub fn lor(a: Expr, b: Expr) -> Expr {
         Expr::bin(BinOp::LogicOr, a, b)
     }
 

@@ -535,7 +535,7 @@ fn shell_module(
     m.update(
         p,
         core_done,
-        Expr::and(finishing.into(), all_idle.into()),
+        Expr::land(finishing.into(), all_idle.into()),
         None,
     );
     m.update(p, finishing, Expr::lit(1, 0), Some(all_idle.into()));
