@@ -848,3 +848,24 @@ void sw(__global int *out, int mode)
         same_buffers(&x, &g, &x.launch).unwrap_or_else(|e| panic!("mode {mode}: {e}"));
     }
 }
+
+#[test]
+fn huge_groups_needing_per_work_item_storage_are_rejected() {
+    let e = rejected(
+        "huge",
+        r#"__kernel __attribute__((reqd_work_group_size(1024, 1024, 1)))
+void huge(__global int *out)
+{
+    __local int t[4];
+    int l = get_local_id(0);
+    t[l % 4] = l;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[l] = t[0] + l;
+}
+"#,
+    );
+    assert!(
+        e.contains("huge.cl:2:6") && e.contains("1048576 work-items"),
+        "{e}"
+    );
+}

@@ -57,6 +57,9 @@ pub const HIDDEN_PARAMS: [&str; 3] = ["__local_size_x", "__local_size_y", "__loc
 /// Work-group size assumed when the kernel names none (the hardware rejects more).
 pub const DEFAULT_MAX_GROUP: u64 = 256;
 
+/// The largest work-group whose values can be kept per work-item across barriers.
+pub const MAX_STORED_ITEMS: u64 = 1 << 16;
+
 pub struct GroupForm {
     pub kernel: ir::Kernel,
     /// Largest local size per dimension a launch may use.
@@ -92,6 +95,16 @@ pub fn to_group_form(k: &ir::Kernel) -> Result<GroupForm, Diagnostic> {
     let barriers = split::split_barriers(&mut out)?;
     let tree = regions::build(&mut out, &barriers)?;
     let plan = liveness::plan(&out, &tree);
+    if max_items > MAX_STORED_ITEMS && !(plan.promoted.is_empty() && plan.replicated.is_empty()) {
+        return Err(Diagnostic::error(
+            k.span,
+            format!(
+                "work-groups of up to {max_items} work-items need too much per-work-item \
+                 storage (at most {MAX_STORED_ITEMS}); give the kernel a smaller \
+                 reqd_work_group_size or max_work_group_size"
+            ),
+        ));
+    }
     let st = storage(&mut out, &plan, max_items);
     let (env, hidden_params) = id_env(&mut out);
     let em = emit::Emitter {
