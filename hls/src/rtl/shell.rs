@@ -325,7 +325,7 @@ fn shell_module(
     ));
     for a in &map.args {
         m.doc.push(format!(
-            "  register {:#04x}: {} ({} words)",
+            "  register {:#04x}: {}, {} word(s)",
             a.offset, a.name, a.words
         ));
     }
