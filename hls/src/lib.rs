@@ -2,6 +2,7 @@
 
 pub mod board;
 pub mod cli;
+pub mod datapath;
 pub mod diag;
 pub mod engine;
 pub mod frontend;
