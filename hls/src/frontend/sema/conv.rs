@@ -54,11 +54,15 @@ pub fn arith_view(t: &Type) -> Option<Type> {
 }
 
 /// Whether a scalar may be implicitly converted to the element type of a vector and
-/// replicated, as clang does for OpenCL: integer vectors take integer scalars; floating
-/// vectors take integers and floats of no higher rank.
+/// replicated in an arithmetic operator, as clang does for OpenCL ("scalar operand type
+/// has greater rank than the type of the vector element" otherwise): integer vectors take
+/// integer scalars of no greater rank (at equal rank an unsigned scalar counts as greater
+/// than a signed element, so `int4 + 1u` and `char4 + 1` are errors); floating vectors take
+/// integers and floats of no higher rank.
 pub fn scalar_splats_into(scalar: Scalar, elem: Scalar) -> bool {
     if elem.is_integer() {
-        scalar.is_integer()
+        let order = |s: Scalar| (s.rank(), !s.is_signed());
+        scalar.is_integer() && order(scalar) <= order(elem)
     } else {
         scalar.is_integer() || scalar.rank() <= elem.rank()
     }
@@ -85,9 +89,17 @@ pub fn common_arith(l: &Type, r: &Type) -> Result<Type, String> {
             if scalar_splats_into(*s, *e) {
                 Ok(v.clone())
             } else {
+                let why = if s.is_float() && e.is_integer() {
+                    "a floating scalar cannot be converted to an integer element type".to_string()
+                } else {
+                    format!(
+                        "the scalar type '{}' has greater rank than the element type '{}'",
+                        s.name(),
+                        e.name()
+                    )
+                };
                 Err(format!(
-                    "can't convert between vector values: '{}' cannot be converted to the element type of '{v}'",
-                    s.name()
+                    "can't convert between vector values: {why} of '{v}' (cast the scalar)"
                 ))
             }
         }
@@ -206,7 +218,13 @@ mod tests {
         assert_eq!(common_arith(&Type::Scalar(Float), &f4), Ok(f4.clone()));
         assert!(common_arith(&i4, &Type::Scalar(Float)).is_err());
         assert!(common_arith(&f4, &Type::Scalar(Double)).is_err());
-        assert_eq!(common_arith(&i4, &Type::Scalar(Long)), Ok(i4.clone()));
+        // clang: "scalar operand type has greater rank than the type of the vector element".
+        assert!(common_arith(&i4, &Type::Scalar(Long)).is_err());
+        assert!(common_arith(&i4, &Type::Scalar(UInt)).is_err());
+        assert!(common_arith(&Type::Vector(Char, 4), &Type::int()).is_err());
+        let u4 = Type::Vector(UInt, 4);
+        assert_eq!(common_arith(&u4, &Type::int()), Ok(u4.clone()));
+        assert_eq!(common_arith(&i4, &Type::Scalar(Short)), Ok(i4.clone()));
         assert!(common_arith(&i4, &f4).is_err());
         assert_eq!(relational_result(&f4), i4);
         assert_eq!(
