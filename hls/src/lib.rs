@@ -10,6 +10,8 @@ pub mod interp;
 pub mod ir;
 pub mod launch;
 pub mod lower;
+pub mod project;
+pub mod report;
 pub mod rtl;
 pub mod workitems;
 pub mod schedule;

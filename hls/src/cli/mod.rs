@@ -1,6 +1,7 @@
 //! The `ocl-hls` command line: argument definitions and dispatch to one module per command.
 
 mod boards;
+mod build;
 mod check;
 mod run;
 mod summary;
@@ -18,7 +19,8 @@ Examples:
   ocl-hls check kernel.cl                      check a kernel, print its summary
   ocl-hls check kernel.cl -D N=1024 -I include check with a macro and an include folder
   ocl-hls check kernel.cl --json               the same summary as JSON, for tools
-  ocl-hls run kernel.cl --spec k.yaml --out o  run it in the reference interpreter";
+  ocl-hls run kernel.cl --spec k.yaml --out o  run it in the reference interpreter
+  ocl-hls build kernel.cl --board sim -o out   generate the kernel cores (Verilog) and report.json";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -46,6 +48,9 @@ enum Command {
     /// List the target boards with their devices, resources, kernel clocks and flows
     #[command(after_help = boards::EXAMPLES)]
     Boards(boards::BoardsArgs),
+    /// Compile kernels into kernel cores for a board: OUT/rtl, OUT/report.json, project
+    #[command(after_help = build::EXAMPLES)]
+    Build(build::BuildArgs),
 }
 
 const RUN_EXAMPLES: &str = "\
@@ -105,6 +110,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(&args),
         Command::Run(args) => run::run(&args),
         Command::Boards(args) => boards::run(&args),
+        Command::Build(args) => build::run(&args),
     };
     ExitCode::from(code)
 }

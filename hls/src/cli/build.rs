@@ -1,0 +1,234 @@
+//! `ocl-hls build`: compiles every kernel of a file (or the one named) into a kernel core
+//! for a board and writes OUT (`rtl/`, `report.json`, the board project) all or nothing.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::SourceArgs;
+use crate::board::{Board, BoardSet};
+use crate::datapath::{self, CoreRtl};
+use crate::diag::{render, Diagnostic, Diagnostics, SourceMap};
+use crate::frontend::check_file;
+use crate::ir::Kernel;
+use crate::project::{self, CoreFiles, MARKER};
+use crate::report::{self, BoardReport, BuildReport, Bus, KernelReport, Tool};
+use crate::rtl::shell::ShellConfig;
+
+pub const EXAMPLES: &str = "\
+Examples:
+  ocl-hls build vadd.cl --board sim -o out         cores for Verilator: out/rtl, out/report.json
+  ocl-hls build vadd.cl --board de10 -o out        also out/quartus (DE10-Nano project skeleton)
+  ocl-hls build k.cl --board sim -o out --kernel k2 -D N=64   one kernel, with a macro
+
+OUT is written all or nothing; an existing OUT is replaced only when it holds an earlier
+build's report.json (or is empty).";
+
+#[derive(Args, Debug)]
+pub struct BuildArgs {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    /// Target board, by name or alias (see `ocl-hls boards`)
+    #[arg(long, value_name = "BOARD")]
+    pub board: String,
+    /// Output folder (rtl/, report.json, and the board project); written all or nothing
+    #[arg(short = 'o', long = "out", value_name = "OUT")]
+    pub out: PathBuf,
+    /// Build only this kernel (default: every kernel in the file)
+    #[arg(long, value_name = "NAME")]
+    pub kernel: Option<String>,
+    /// Use the shell's stub datapath (no work, done after start) instead of the
+    /// generator: for testing the output folder and the board project
+    #[arg(long, hide = true)]
+    pub stub_datapath: bool,
+}
+
+fn fail(message: &str) -> u8 {
+    eprintln!("ocl-hls: error: {message}");
+    1
+}
+
+fn stage(what: &str) {
+    eprintln!("ocl-hls: {what}");
+}
+
+fn print_diags(sm: &SourceMap, d: &Diagnostics) {
+    for x in &d.list {
+        eprint!("{}", render(sm, x));
+    }
+}
+
+/// Exit code 0 on success, 1 on any error (OUT is untouched then).
+pub fn run(args: &BuildArgs) -> u8 {
+    // Refuse an unusable OUT before spending time.
+    if let Err(e) = project::check_out_dir(&args.out, MARKER) {
+        return fail(&e);
+    }
+    let boards = match BoardSet::builtin() {
+        Ok(s) => s,
+        Err(errors) => {
+            for e in errors {
+                eprintln!("{e}");
+            }
+            return 1;
+        }
+    };
+    let board = match boards.resolve(&args.board) {
+        Ok(b) => b,
+        Err(e) => return fail(&e),
+    };
+    let file = &args.source.file;
+    stage(&format!("checking {}", file.display()));
+    let checked = check_file(file, &args.source.options());
+    print_diags(&checked.sources, &checked.diags);
+    let program = match (&checked.program, checked.has_errors()) {
+        (Some(p), false) => p,
+        _ => return fail("the source has errors; nothing was written"),
+    };
+    stage("lowering");
+    let module = match crate::lower::lower(program, &checked.sources) {
+        Ok(m) => m,
+        Err(d) => {
+            print_diags(&checked.sources, &d);
+            return fail("lowering failed; nothing was written");
+        }
+    };
+    let kernels: Vec<&Kernel> = match &args.kernel {
+        Some(name) => match module.kernels.iter().find(|k| &k.name == name) {
+            Some(k) => vec![k],
+            None => {
+                let names: Vec<&str> = module.kernels.iter().map(|k| k.name.as_str()).collect();
+                return fail(&format!(
+                    "no kernel `{name}` in {}; kernels: {}",
+                    file.display(),
+                    names.join(", ")
+                ));
+            }
+        },
+        None => module.kernels.iter().collect(),
+    };
+    if kernels.is_empty() {
+        return fail(&format!(
+            "{} has no kernel; nothing was written",
+            file.display()
+        ));
+    }
+    let cfg = project::shell_config_for(board);
+    let mut cores = Vec::new();
+    let mut errors = Diagnostics::default();
+    for k in &kernels {
+        stage(&format!("generating kernel {} for {}", k.name, board.name));
+        let core = if args.stub_datapath {
+            stub_generate(k, &cfg)
+        } else {
+            datapath::generate(k, &checked.sources, board, &cfg)
+        };
+        match core {
+            Ok(c) => cores.push((*k, c)),
+            Err(d) => errors.extend(d),
+        }
+    }
+    if errors.has_errors() {
+        print_diags(&checked.sources, &errors);
+        return fail("a kernel cannot be built; nothing was written");
+    }
+    let report = match build_report(
+        args,
+        board,
+        &cfg,
+        &program.kernels,
+        &checked.sources,
+        &cores,
+    ) {
+        Ok(r) => r,
+        Err(e) => return fail(&e),
+    };
+    stage(&format!("writing {}", args.out.display()));
+    let result = report.to_text().and_then(|json| {
+        let files: Vec<CoreFiles> = cores
+            .iter()
+            .map(|(_, c)| CoreFiles {
+                top: &c.top,
+                files: &c.files,
+                templates: &c.templates,
+            })
+            .collect();
+        let tree = project::assemble(board, &project::project_name(file), &files, &json)?;
+        project::write_tree(&args.out, &tree, MARKER)
+    });
+    match result {
+        Ok(()) => {
+            super::out(&report::summary(&report, &args.out));
+            0
+        }
+        Err(e) => fail(&format!("{e}; nothing was written")),
+    }
+}
+
+fn build_report(
+    args: &BuildArgs,
+    board: &Board,
+    cfg: &ShellConfig,
+    infos: &[crate::frontend::sema::summary::KernelInfo],
+    sm: &SourceMap,
+    cores: &[(&Kernel, CoreRtl)],
+) -> Result<BuildReport, String> {
+    let mut kernels = Vec::new();
+    for (k, c) in cores {
+        let info = infos.iter().find(|i| i.name == k.name);
+        let templates = c
+            .templates
+            .iter()
+            .map(|t| project::template_name(t))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut templates = templates;
+        templates.sort();
+        kernels.push(KernelReport {
+            name: k.name.clone(),
+            location: info
+                .map(|i| i.location.clone())
+                .unwrap_or_else(|| sm.location(k.span)),
+            top: c.top.clone(),
+            files: c.files.iter().map(|(n, _)| n.clone()).collect(),
+            templates,
+            params: info.map(|i| i.params.clone()).unwrap_or_default(),
+            attributes: info.map(|i| i.attrs.clone()).unwrap_or_default(),
+            loops: info.map(|i| i.loops.clone()).unwrap_or_default(),
+            register_map: c.regmap.clone(),
+            schedule: c.report.clone(),
+        });
+    }
+    Ok(BuildReport {
+        format: report::json::FORMAT_VERSION,
+        tool: Tool::this(),
+        command: std::env::args().collect(),
+        source: args.source.file.display().to_string(),
+        board: BoardReport::of(board),
+        bus: Bus::of(cfg),
+        kernels,
+    })
+}
+
+/// A core around the shell's stub datapath, in the generator's shape.
+fn stub_generate(k: &Kernel, cfg: &ShellConfig) -> Result<CoreRtl, Diagnostics> {
+    let refuse = |message: String| {
+        let mut d = Diagnostics::default();
+        d.push(Diagnostic::error(k.span, message));
+        d
+    };
+    let core = crate::rtl::shell::stub_core(k, cfg)
+        .map_err(|e| refuse(format!("kernel {}: {e}", k.name)))?;
+    let files = core
+        .emit()
+        .map_err(|e| refuse(format!("kernel {}: {e}", k.name)))?;
+    let templates = core
+        .templates()
+        .map_err(|e| refuse(format!("kernel {}: {e}", k.name)))?;
+    Ok(CoreRtl {
+        top: core.top.name.clone(),
+        files,
+        templates,
+        regmap: core.regmap,
+        report: serde_json::json!({ "datapath": "stub" }),
+    })
+}

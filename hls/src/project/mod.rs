@@ -1,0 +1,169 @@
+//! The output folder of `ocl-hls build`: `rtl/` (the generated cores and exactly the
+//! templates they use, copied), `report.json`, and for Quartus boards `quartus/`; put
+//! together in memory and written all or nothing.
+
+pub mod outdir;
+pub mod quartus;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use crate::board::types::FlowKind;
+use crate::board::Board;
+use crate::rtl::shell::ShellConfig;
+
+pub use outdir::{check_out_dir, write_tree, Tree};
+
+/// The file whose presence marks a folder as an earlier build's output.
+pub const MARKER: &str = "report.json";
+
+/// The bus the kernel cores get on `board`: the harness's 32-bit configuration for
+/// Verilator boards, else the board's memory port (data width, burst length) with 32-bit
+/// addresses.
+pub fn shell_config_for(board: &Board) -> ShellConfig {
+    let sim = ShellConfig::sim();
+    if board.flow.kind == FlowKind::Verilator {
+        return sim;
+    }
+    ShellConfig {
+        data_width: board.memory.data_width,
+        addr_width: 32,
+        max_burst: board.memory.burst_beats,
+        ..sim
+    }
+}
+
+/// One generated core as the output folder needs it.
+pub struct CoreFiles<'a> {
+    pub top: &'a str,
+    pub files: &'a [(String, String)],
+    pub templates: &'a [PathBuf],
+}
+
+/// The template files' names in `rtl/`, by their source path.
+pub fn template_name(path: &std::path::Path) -> Result<String, String> {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| format!("template path {} has no file name", path.display()))
+}
+
+/// The whole output folder: every core's files and the union of their templates under
+/// `rtl/`, `report.json`, and the Quartus skeleton when the board's flow is Quartus.
+/// `project` names the Quartus project (a plain identifier).
+pub fn assemble(
+    board: &Board,
+    project: &str,
+    cores: &[CoreFiles],
+    report_json: &str,
+) -> Result<Tree, String> {
+    let mut tree = Tree::default();
+    let mut rtl = Vec::new();
+    for c in cores {
+        for (name, text) in c.files {
+            tree.add(&format!("rtl/{name}"), text.as_bytes())?;
+            rtl.push(name.clone());
+        }
+    }
+    let mut templates = BTreeMap::new();
+    for c in cores {
+        for t in c.templates {
+            templates.insert(template_name(t)?, t.clone());
+        }
+    }
+    for (name, path) in &templates {
+        let bytes = std::fs::read(path)
+            .map_err(|e| format!("cannot read template {}: {e}", path.display()))?;
+        tree.add(&format!("rtl/{name}"), bytes)?;
+        rtl.push(name.clone());
+    }
+    tree.add(MARKER, report_json.as_bytes())?;
+    let tops: Vec<String> = cores.iter().map(|c| c.top.to_string()).collect();
+    if let Some(files) = quartus::files(board, project, &rtl, &tops)? {
+        for (name, text) in files {
+            tree.add(&format!("quartus/{name}"), text.into_bytes())?;
+        }
+    }
+    Ok(tree)
+}
+
+/// A Quartus project name from the source file's stem: identifier characters only.
+pub fn project_name(source: &std::path::Path) -> String {
+    let stem = source
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut name: String = stem
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        name.insert_str(0, "k_");
+    }
+    name
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::BoardSet;
+
+    fn board(name: &str) -> Board {
+        BoardSet::builtin().unwrap().get(name).unwrap().clone()
+    }
+
+    #[test]
+    fn bus_follows_the_board() {
+        assert_eq!(shell_config_for(&board("sim")), ShellConfig::sim());
+        let de10 = shell_config_for(&board("de10"));
+        assert_eq!(
+            (de10.data_width, de10.addr_width, de10.max_burst),
+            (256, 32, 16)
+        );
+    }
+
+    #[test]
+    fn project_names_are_identifiers() {
+        assert_eq!(project_name(std::path::Path::new("a/vadd.cl")), "vadd");
+        assert_eq!(project_name(std::path::Path::new("2-x.cl")), "k_2_x");
+    }
+
+    #[test]
+    fn quartus_skeleton_only_for_quartus_boards() {
+        let files = [(
+            "k_core.v".to_string(),
+            "module k_core; endmodule\n".to_string(),
+        )];
+        let core = CoreFiles {
+            top: "k_core",
+            files: &files,
+            templates: &[],
+        };
+        let sim = assemble(&board("sim"), "k", &[core], "{}\n").unwrap();
+        let names: Vec<&str> = sim.files.keys().map(String::as_str).collect();
+        assert_eq!(names, vec!["report.json", "rtl/k_core.v"]);
+        let core = CoreFiles {
+            top: "k_core",
+            files: &files,
+            templates: &[],
+        };
+        let de10 = assemble(&board("de10"), "k", &[core], "{}\n").unwrap();
+        let qsf = String::from_utf8(de10.files["quartus/k.qsf"].clone()).unwrap();
+        assert!(qsf.contains("DEVICE 5CSEBA6U23I7"), "{qsf}");
+        assert!(
+            qsf.contains("set_location_assignment PIN_V11 -to FPGA_CLK1_50"),
+            "{qsf}"
+        );
+        assert!(
+            qsf.contains("IO_STANDARD \"3.3-V LVTTL\" -to FPGA_CLK1_50"),
+            "{qsf}"
+        );
+        assert!(qsf.contains("VERILOG_FILE ../rtl/k_core.v"), "{qsf}");
+        let sdc = String::from_utf8(de10.files["quartus/k.sdc"].clone()).unwrap();
+        assert!(
+            sdc.contains("-period 20.000 [get_ports {FPGA_CLK1_50}]"),
+            "{sdc}"
+        );
+        assert!(de10.files.contains_key("quartus/k.qpf"));
+        assert!(de10.files.contains_key("quartus/README.md"));
+    }
+}

@@ -1,0 +1,120 @@
+//! The structure of `report.json`: what was built from what, with which tool and command,
+//! for which board, and per kernel its interface (parameters, attributes, register map),
+//! its loop hints and the datapath generator's schedule report.
+
+use serde::Serialize;
+
+use crate::board::types::{Device, Flow, Memory, Resources};
+use crate::board::Board;
+use crate::frontend::sema::summary::{KernelAttrs, LoopInfo, ParamInfo};
+use crate::rtl::regmap::RegisterMap;
+use crate::rtl::shell::ShellConfig;
+
+/// Bumped when a field changes meaning, so tools reading reports can tell.
+pub const FORMAT_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BuildReport {
+    pub format: u32,
+    pub tool: Tool,
+    /// The command line exactly as given (program name first).
+    pub command: Vec<String>,
+    /// The OpenCL C file as named on the command line.
+    pub source: String,
+    pub board: BoardReport,
+    /// The AXI bus the cores were generated for.
+    pub bus: Bus,
+    pub kernels: Vec<KernelReport>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Tool {
+    pub name: String,
+    pub version: String,
+}
+
+impl Tool {
+    pub fn this() -> Tool {
+        Tool {
+            name: "ocl-hls".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        }
+    }
+}
+
+/// The board facts a reader of the report needs (the operator library is left out: it
+/// is in the board file, and the schedule report carries the latencies used).
+#[derive(Clone, Debug, Serialize)]
+pub struct BoardReport {
+    pub name: String,
+    pub description: String,
+    pub device: Option<Device>,
+    pub resources: Option<Resources>,
+    pub kernel_clock_mhz: f64,
+    pub memory: Memory,
+    pub flow: Flow,
+}
+
+impl BoardReport {
+    pub fn of(b: &Board) -> BoardReport {
+        BoardReport {
+            name: b.name.clone(),
+            description: b.description.clone(),
+            device: b.device.clone(),
+            resources: b.resources.clone(),
+            kernel_clock_mhz: b.kernel_clock_mhz,
+            memory: b.memory.clone(),
+            flow: b.flow.clone(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Bus {
+    pub data_width: u32,
+    pub addr_width: u32,
+    pub max_burst: u32,
+    pub max_outstanding: u32,
+    pub local_max_bytes: u64,
+}
+
+impl Bus {
+    pub fn of(c: &ShellConfig) -> Bus {
+        Bus {
+            data_width: c.data_width,
+            addr_width: c.addr_width,
+            max_burst: c.max_burst,
+            max_outstanding: c.max_outstanding,
+            local_max_bytes: c.local_max_bytes,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct KernelReport {
+    pub name: String,
+    /// `file:line:col` of the kernel's name.
+    pub location: String,
+    /// The core's top module.
+    pub top: String,
+    /// The core's own files in `rtl/`.
+    pub files: Vec<String>,
+    /// The template files in `rtl/` it instantiates, sorted.
+    pub templates: Vec<String>,
+    pub params: Vec<ParamInfo>,
+    pub attributes: KernelAttrs,
+    /// Every loop with its hints (unroll, ivdep, pipeline), in source order.
+    pub loops: Vec<LoopInfo>,
+    pub register_map: RegisterMap,
+    /// The datapath generator's per-block schedule and FSM report, as it gives it.
+    pub schedule: serde_json::Value,
+}
+
+impl BuildReport {
+    /// Pretty JSON with a final newline; deterministic for equal reports.
+    pub fn to_text(&self) -> Result<String, String> {
+        serde_json::to_string_pretty(self)
+            .map(|s| s + "\n")
+            .map_err(|e| format!("cannot write report.json: {e}"))
+    }
+}

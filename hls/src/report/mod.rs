@@ -1,0 +1,58 @@
+//! The build report: `report.json` (see [`json`]) and the short summary `ocl-hls build`
+//! prints from it.
+
+pub mod json;
+
+use std::fmt::Write as _;
+
+pub use json::{BoardReport, BuildReport, Bus, KernelReport, Tool};
+
+/// A few lines per kernel for a person: where the core is, its interface size, and how
+/// big the schedule came out when the generator reports it.
+pub fn summary(r: &BuildReport, out: &std::path::Path) -> String {
+    let mut s = String::new();
+    let n = r.kernels.len();
+    let _ = writeln!(
+        s,
+        "built {n} kernel{} from {} for {} ({} MHz kernel clock, {}-bit data bus)",
+        if n == 1 { "" } else { "s" },
+        r.source,
+        r.board.name,
+        r.board.kernel_clock_mhz,
+        r.bus.data_width
+    );
+    for k in &r.kernels {
+        let masters = k
+            .register_map
+            .args
+            .iter()
+            .filter(|a| matches!(a.kind, crate::rtl::regmap::RegArgKind::Buffer { .. }))
+            .count();
+        let _ = writeln!(
+            s,
+            "  {} ({}): top {}, {} argument words, {} AXI master{}, {} template{}{}",
+            k.name,
+            k.location,
+            k.top,
+            k.register_map.arg_words(),
+            masters,
+            if masters == 1 { "" } else { "s" },
+            k.templates.len(),
+            if k.templates.len() == 1 { "" } else { "s" },
+            schedule_note(&k.schedule)
+        );
+    }
+    let _ = writeln!(s, "wrote {}", out.display());
+    s
+}
+
+/// ", N FSM states" when the generator's report says so; nothing otherwise (its shape
+/// belongs to the generator, so only well-known keys are read).
+fn schedule_note(v: &serde_json::Value) -> String {
+    for key in ["fsm_states", "states"] {
+        if let Some(n) = v.get(key).and_then(serde_json::Value::as_u64) {
+            return format!(", {n} FSM states");
+        }
+    }
+    String::new()
+}
