@@ -1,12 +1,28 @@
 //! The datapath and controller generator: a lowered NDRange kernel in group form becomes
 //! a finite-state machine over its structured control with one register per value, wrapped
 //! in the kernel core shell.
+//!
+//! Scheme (correctness first, no pipelining): one controller state per operation that
+//! computes something (the simpler alternative to one state per scheduled cycle); values
+//! live in one register per op, variables in one register each; float units, dividers and
+//! memory accesses hold their state until their result arrives. Groups run one after
+//! another (`gz`, `gy`, `gx` counters), the group-form body once per group.
+
+mod control;
+mod fsm;
+mod memory;
+mod ops;
+
+use std::collections::HashMap;
 
 use crate::board::Board;
 use crate::diag::{Diagnostic, Diagnostics, SourceMap};
-use crate::ir::Kernel;
+use crate::ir::{BlockId, Kernel, OpId};
+use crate::rtl::expr::{BinOp, Const, Expr};
+use crate::rtl::netlist::{Instance, Module, NetId};
 use crate::rtl::regmap::RegisterMap;
-use crate::rtl::shell::ShellConfig;
+use crate::rtl::shell::{self, ShellConfig};
+use fsm::{Fsm, Next, StateId};
 
 /// A generated kernel core: its Verilog, the templates it needs and its register map.
 #[derive(Clone, Debug)]
@@ -22,20 +38,284 @@ pub struct CoreRtl {
     pub report: serde_json::Value,
 }
 
+/// The generator's state while one kernel's datapath is built.
+pub(crate) struct Gen<'a> {
+    /// The kernel in group form.
+    k: &'a Kernel,
+    /// Parameters of the host-visible kernel (the rest are the hidden local sizes).
+    host_params: usize,
+    sm: &'a SourceMap,
+    cfg: &'a ShellConfig,
+    m: Module,
+    fsm: Fsm,
+    clk: NetId,
+    rst: NetId,
+    /// Set once a multi-cycle state has issued its operation.
+    issued: NetId,
+    /// Data beat counter of a multi-beat store.
+    beat: NetId,
+    vals: HashMap<(BlockId, OpId), NetId>,
+    vars: Vec<NetId>,
+    resets: Vec<(NetId, Const)>,
+    group: [NetId; 3],
+    ngroups: [NetId; 3],
+    /// Where the group's body ends (`Return` jumps here).
+    group_end: StateId,
+    names: u32,
+}
+
+fn port(m: &Module, name: &str) -> Result<NetId, Diagnostic> {
+    m.port(name)
+        .ok_or_else(|| Diagnostic::global(format!("datapath has no port {name}")))
+}
+
+fn one(d: Diagnostic) -> Diagnostics {
+    let mut ds = Diagnostics::default();
+    ds.push(d);
+    ds
+}
+
+impl Gen<'_> {
+    fn fresh(&mut self, prefix: &str) -> String {
+        self.names += 1;
+        format!("{prefix}_{}", self.names)
+    }
+
+    fn value(&self, b: BlockId, o: OpId) -> Result<NetId, Diagnostic> {
+        self.vals.get(&(b, o)).copied().ok_or_else(|| {
+            Diagnostic::error(
+                self.k.block(b).op(o).span,
+                "operand used before it is computed",
+            )
+        })
+    }
+
+    /// A 32-bit field `d` of a 96-bit size port.
+    fn size_field(&self, name: &str, d: usize) -> Result<Expr, Diagnostic> {
+        let net = port(&self.m, name)?;
+        Ok(Expr::Slice {
+            net,
+            hi: 32 * d as u32 + 31,
+            lo: 32 * d as u32,
+        })
+    }
+}
+
 /// Generates the kernel core for one lowered (NDRange) kernel: work-item loops, schedule,
 /// datapath and controller, shell. Unsupported operations are errors naming the operation
 /// or built-in and its source line.
 pub fn generate(
     kernel: &Kernel,
-    _sm: &SourceMap,
+    sm: &SourceMap,
     _board: &Board,
-    _cfg: &ShellConfig,
+    cfg: &ShellConfig,
 ) -> Result<CoreRtl, Diagnostics> {
-    // Interim: the signature is fixed first so the build command can be written against it.
-    let mut d = Diagnostics::default();
-    d.push(Diagnostic::error(
-        kernel.span,
-        format!("kernel {}: the datapath generator is not written yet", kernel.name),
-    ));
-    Err(d)
+    let gf = crate::workitems::to_group_form(kernel).map_err(one)?;
+    let rtl_err = |e: crate::rtl::RtlError| one(Diagnostic::error(kernel.span, e.to_string()));
+    let regmap = RegisterMap::for_kernel(kernel, cfg.local_max_bytes).map_err(rtl_err)?;
+    let m = shell::datapath_ports(kernel, &regmap, cfg);
+    let dp = build(&gf.kernel, kernel.params.len(), sm, cfg, m).map_err(one)?;
+    let states = dp.1;
+    let core = shell::build_core(kernel, cfg, dp.0).map_err(rtl_err)?;
+    let files = core.emit().map_err(rtl_err)?;
+    let templates = core.templates().map_err(rtl_err)?;
+    let report = serde_json::json!({
+        "scheme": "one state per operation",
+        "states": states,
+        "blocks": gf.kernel.blocks.len(),
+        "registers": regmap,
+    });
+    Ok(CoreRtl {
+        top: core.top.name.clone(),
+        files,
+        templates,
+        regmap,
+        report,
+    })
+}
+
+/// Fills the datapath module `m` of group-form kernel `k`; returns it and its state count.
+fn build(
+    k: &Kernel,
+    host_params: usize,
+    sm: &SourceMap,
+    cfg: &ShellConfig,
+    mut m: Module,
+) -> Result<(Module, usize), Diagnostic> {
+    let clk = port(&m, "clk")?;
+    let rst = port(&m, "rst")?;
+    let start = port(&m, "start")?;
+    let mut fsm = Fsm::new(&mut m);
+    let issued = m.reg("issued", 1);
+    let beat = m.reg("beat", 8);
+    let group = [0, 1, 2].map(|d| m.reg(&format!("group_{d}"), 32));
+    let ngroups = [0, 1, 2].map(|d| m.reg(&format!("ngroups_{d}"), 32));
+    let vars = k
+        .vars
+        .iter()
+        .enumerate()
+        .map(|(i, v)| m.reg(&format!("v{i}_{}", sanitize(&v.name)), v.ty.bits()))
+        .collect();
+    let idle = fsm.add();
+    let group_end = fsm.add();
+    let done_state = fsm.add();
+    let mut g = Gen {
+        k,
+        host_params,
+        sm,
+        cfg,
+        m,
+        fsm,
+        clk,
+        rst,
+        issued,
+        beat,
+        vals: HashMap::new(),
+        vars,
+        resets: vec![(issued, Const::zero(1)), (beat, Const::zero(8))],
+        group,
+        ngroups,
+        group_end,
+        names: 0,
+    };
+    g.objects()?;
+    let body = g.region(&k.body, group_end, &control::Targets::default())?;
+    let first = g.group_counts(body)?;
+    // Idle: wait for start, then count the groups and run the first.
+    g.fsm.wait_for(idle, Expr::Net(start));
+    for d in group {
+        g.fsm.set(idle, d, Expr::lit(32, 0));
+    }
+    g.fsm.goto(idle, Next::Goto(first));
+    g.group_next(body, done_state);
+    let done = port(&g.m, "done")?;
+    let done_q = g.m.reg("done_q", 1);
+    g.resets.push((done_q, Const::zero(1)));
+    g.fsm.set(done_state, done_q, Expr::lit(1, 1));
+    g.fsm.goto(done_state, Next::Goto(idle));
+    g.m.assign(done, done_q);
+    let err = port(&g.m, "err_code")?;
+    g.m.assign(err, Expr::lit(8, 0));
+    let states = g.fsm.count();
+    let Gen {
+        mut m, fsm, resets, ..
+    } = g;
+    let driven = fsm
+        .finish(
+            &mut m,
+            clk,
+            rst,
+            idle,
+            &resets,
+            &[(done_q, Expr::lit(1, 0))],
+        )
+        .map_err(|e| Diagnostic::error(k.span, e))?;
+    // Stream outputs no state drives stay idle.
+    let idle_outs: Vec<(NetId, u32)> = m
+        .ports()
+        .filter(|(id, n)| {
+            n.dir == Some(crate::rtl::netlist::Dir::Output)
+                && !driven.contains(id)
+                && *id != done
+                && *id != err
+        })
+        .map(|(id, n)| (id, n.width))
+        .collect();
+    for (id, w) in idle_outs {
+        m.assign(id, Expr::lit(w, 0));
+    }
+    Ok((m, states))
+}
+
+impl Gen<'_> {
+    /// States dividing the global by the local size per dimension; returns the first.
+    fn group_counts(&mut self, body: StateId) -> Result<StateId, Diagnostic> {
+        let quotient = self.m.wire("div_quotient", 32);
+        let valid = self.m.wire("div_valid", 1);
+        let dividend = self.m.wire("div_dividend", 32);
+        let divisor = self.m.wire("div_divisor", 32);
+        let in_valid = self.m.wire("div_in_valid", 1);
+        let rem = self.m.wire("div_remainder", 32);
+        self.m.instance(
+            Instance::new("ohls_div", "u_group_div")
+                .param("WIDTH", 32)
+                .param("SIGNED", 0)
+                .input("clk", 1, self.clk)
+                .input("rst", 1, self.rst)
+                .input("en", 1, Expr::lit(1, 1))
+                .input("in_valid", 1, in_valid)
+                .input("dividend", 32, dividend)
+                .input("divisor", 32, divisor)
+                .output("out_valid", 1, valid)
+                .output("quotient", 32, quotient)
+                .output("remainder", 32, rem),
+        );
+        let states: Vec<StateId> = (0..3).map(|_| self.fsm.add()).collect();
+        for (d, s) in states.iter().enumerate() {
+            let gs = self.size_field("global_size", d)?;
+            let ls = self.size_field("local_size", d)?;
+            let act = self.fsm.active(*s);
+            self.fsm.drive(dividend, act.clone(), gs);
+            self.fsm.drive(divisor, act.clone(), ls);
+            self.issue(*s, in_valid);
+            self.fsm.wait_for(*s, Expr::Net(valid));
+            self.fsm.set(*s, self.ngroups[d], Expr::Net(quotient));
+            self.fsm
+                .goto(*s, Next::Goto(states.get(d + 1).copied().unwrap_or(body)));
+        }
+        Ok(states[0])
+    }
+
+    /// `net` pulses in the first cycle of state `s`; `issued` is cleared when it leaves.
+    fn issue(&mut self, s: StateId, net: NetId) {
+        let act = self.fsm.active(s);
+        let first = Expr::land(act, Expr::lnot(Expr::Net(self.issued)));
+        self.fsm.drive(net, first.clone(), Expr::lit(1, 1));
+        self.fsm
+            .set_when(s, self.issued, Expr::lit(1, 1), Expr::lit(1, 1));
+        self.fsm.set(s, self.issued, Expr::lit(1, 0));
+    }
+
+    /// The state after each group: the next group (x fastest) or `done`.
+    fn group_next(&mut self, body: StateId, done: StateId) {
+        let s = self.group_end;
+        let last: Vec<Expr> = (0..3)
+            .map(|d| {
+                Expr::bin(
+                    BinOp::Ge,
+                    Expr::bin(BinOp::Add, Expr::Net(self.group[d]), Expr::lit(32, 1)),
+                    Expr::Net(self.ngroups[d]),
+                )
+            })
+            .collect();
+        let inc =
+            |d: usize, g: &Gen| Expr::bin(BinOp::Add, Expr::Net(g.group[d]), Expr::lit(32, 1));
+        let (x, y, z) = (last[0].clone(), last[1].clone(), last[2].clone());
+        let gx = Expr::mux(x.clone(), Expr::lit(32, 0), inc(0, self));
+        let gy = Expr::mux(
+            x.clone(),
+            Expr::mux(y.clone(), Expr::lit(32, 0), inc(1, self)),
+            Expr::Net(self.group[1]),
+        );
+        let xy = Expr::land(x, y);
+        let gz = Expr::mux(
+            xy.clone(),
+            Expr::mux(z.clone(), Expr::lit(32, 0), inc(2, self)),
+            Expr::Net(self.group[2]),
+        );
+        self.fsm.set(s, self.group[0], gx);
+        self.fsm.set(s, self.group[1], gy);
+        self.fsm.set(s, self.group[2], gz);
+        self.fsm
+            .goto(s, Next::Branch(Expr::land(xy, z), done, body));
+    }
+}
+
+/// A name usable in Verilog.
+fn sanitize(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect::<String>()
+        .trim_matches('_')
+        .replace("__", "_")
 }

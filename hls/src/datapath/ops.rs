@@ -1,0 +1,626 @@
+//! IR operations to netlist expressions (integer arithmetic, logic, compares, lanes) and
+//! to template instances (float units), each in a controller state of its own.
+
+use super::fsm::StateId;
+use super::{port, Gen};
+use crate::diag::Diagnostic;
+use crate::ir::{BinOp as IB, BlockId, CmpOp, Conv, OpId, OpKind, Ty, UnOp as IU, WorkItemFn};
+use crate::rtl::expr::{BinOp, Expr, UnOp};
+use crate::rtl::netlist::{Instance, NetId, SrcLoc};
+
+/// Bits `i` of `lanes` lanes of `w` bits each in `net`.
+pub fn lane(net: NetId, i: u32, w: u32, lanes: u32) -> Expr {
+    if lanes == 1 {
+        Expr::Net(net)
+    } else {
+        Expr::Slice {
+            net,
+            hi: (i + 1) * w - 1,
+            lo: i * w,
+        }
+    }
+}
+
+/// Lanes in Verilog order (lane 0 last).
+pub fn concat(mut lanes: Vec<Expr>) -> Expr {
+    if lanes.len() == 1 {
+        return lanes.remove(0);
+    }
+    lanes.reverse();
+    Expr::Concat(lanes)
+}
+
+/// `e` (of width `from`) sign- or zero-extended or truncated to `to` bits; `e` must be a
+/// net or slice when truncating or sign-extending.
+fn resize(net: NetId, lo: u32, from: u32, to: u32, signed: bool) -> Expr {
+    let whole = Expr::Slice {
+        net,
+        hi: lo + from.min(to) - 1,
+        lo,
+    };
+    if to <= from {
+        return whole;
+    }
+    let top = if signed {
+        Expr::Repeat(to - from, Box::new(Expr::bit(net, lo + from - 1)))
+    } else {
+        Expr::lit(to - from, 0)
+    };
+    Expr::Concat(vec![top, whole])
+}
+
+fn flip_sign(e: Expr, w: u32) -> Expr {
+    Expr::bin(BinOp::Xor, e, Expr::lit(w, 1u64 << (w - 1)))
+}
+
+pub fn unsupported(what: &str, span: crate::diag::Span, sm: &crate::diag::SourceMap) -> Diagnostic {
+    Diagnostic::error(
+        span,
+        format!(
+            "{what} ({}) has no hardware implementation yet",
+            SrcLoc::of_span(sm, span)
+        ),
+    )
+}
+
+/// What an op computes: an expression ready this cycle, or a unit's result when `done`.
+enum Computed {
+    Comb(Expr),
+    Unit { done: Expr, value: Expr },
+}
+
+impl Gen<'_> {
+    fn ty_of(&self, b: BlockId, o: OpId) -> Ty {
+        self.k.block(b).op(o).ty.clone().unwrap_or(Ty::I(1))
+    }
+
+    /// The state of op `o` (or `None` for ops that are wires or vanish).
+    pub fn op(&mut self, b: BlockId, o: OpId) -> Result<Option<StateId>, Diagnostic> {
+        let op = self.k.block(b).op(o).clone();
+        let args = self.k.block(b).operands(o);
+        let loc = SrcLoc::of_span(self.sm, op.span);
+        let ty = op.ty.clone();
+        let width = ty.as_ref().map(|t| t.bits()).unwrap_or(1);
+        let wire = |g: &mut Gen, e: Expr| {
+            let name = g.fresh("w");
+            let n = g.m.wire(&name, width);
+            g.m.set_loc(n, loc.clone());
+            g.m.assign(n, e);
+            g.vals.insert((b, o), n);
+            Ok(None)
+        };
+        match &op.kind {
+            OpKind::Const(lanes) => {
+                let t = ty.unwrap_or(Ty::I(1));
+                let ew = t.elem().bits();
+                let e = concat(lanes.iter().map(|v| Expr::lit(ew, *v)).collect());
+                return wire(self, e);
+            }
+            OpKind::Param(i) => {
+                let e = self.param(*i as usize, width, op.span)?;
+                return wire(self, e);
+            }
+            OpKind::ObjectAddr(_) => return wire(self, Expr::lit(64, 0)),
+            OpKind::WorkItem(f) => {
+                let e = self.work_item(*f, b, &args, width, op.span)?;
+                return wire(self, e);
+            }
+            OpKind::Barrier { .. } | OpKind::MemFence { .. } => return Ok(None),
+            OpKind::Load { .. } | OpKind::Store { .. } | OpKind::Atomic { .. } => {
+                return self.memory(b, o).map(Some)
+            }
+            OpKind::Builtin(call) => return Err(unsupported(&call.name, op.span, self.sm)),
+            _ => {}
+        }
+        let s = self.fsm.add();
+        self.fsm.locate(s, Some(loc.clone()));
+        if let OpKind::WriteVar(v) = op.kind {
+            let a = self.value(b, args[0])?;
+            let reg = self.vars[v.0 as usize];
+            self.fsm.set(s, reg, Expr::Net(a));
+            return Ok(Some(s));
+        }
+        let c = match &op.kind {
+            OpKind::ReadVar(v) => Computed::Comb(Expr::Net(self.vars[v.0 as usize])),
+            _ => self.compute(s, b, o)?,
+        };
+        let name = self.fresh("r");
+        let reg = self.m.reg(&name, width);
+        self.m.set_loc(reg, loc);
+        self.vals.insert((b, o), reg);
+        match c {
+            Computed::Comb(e) => self.fsm.set(s, reg, e),
+            Computed::Unit { done, value } => {
+                self.fsm.wait_for(s, done);
+                self.fsm.set(s, reg, value);
+            }
+        }
+        Ok(Some(s))
+    }
+
+    fn param(&self, i: usize, width: u32, span: crate::diag::Span) -> Result<Expr, Diagnostic> {
+        let Some(p) = self.k.params.get(i) else {
+            return Err(Diagnostic::error(span, "parameter out of range"));
+        };
+        if i >= self.host_params {
+            // A hidden local-size parameter.
+            let d = i - self.host_params;
+            return Ok(Expr::zext(self.size_field("local_size", d)?, width - 32));
+        }
+        match &p.kind {
+            crate::ir::ParamKind::Buffer { .. } => {
+                let net = port(&self.m, &format!("{}_base", p.name))?;
+                let aw = self.m.net(net).width;
+                Ok(Expr::zext(Expr::Net(net), width - aw))
+            }
+            crate::ir::ParamKind::Value => {
+                let net = port(&self.m, &format!("arg_{}", p.name))?;
+                let w = self.m.net(net).width;
+                Ok(if w == width {
+                    Expr::Net(net)
+                } else {
+                    Expr::Slice {
+                        net,
+                        hi: width - 1,
+                        lo: 0,
+                    }
+                })
+            }
+            _ => Err(unsupported(
+                &format!("parameter {} ({:?})", p.name, p.kind),
+                span,
+                self.sm,
+            )),
+        }
+    }
+
+    fn work_item(
+        &self,
+        f: WorkItemFn,
+        b: BlockId,
+        args: &[OpId],
+        width: u32,
+        span: crate::diag::Span,
+    ) -> Result<Expr, Diagnostic> {
+        let d = match args.first().map(|a| &self.k.block(b).op(*a).kind) {
+            Some(OpKind::Const(v)) => v.first().copied().unwrap_or(0),
+            None => 0,
+            _ => {
+                return Err(unsupported(
+                    "a work-item function of a computed dimension",
+                    span,
+                    self.sm,
+                ))
+            }
+        };
+        let fit = |e: Expr| Expr::zext(e, width.saturating_sub(32));
+        if d > 2 {
+            let one = matches!(
+                f,
+                WorkItemFn::NumGroups
+                    | WorkItemFn::GlobalSize
+                    | WorkItemFn::LocalSize
+                    | WorkItemFn::EnqueuedLocalSize
+            );
+            return Ok(Expr::lit(width, one as u64));
+        }
+        let d = d as usize;
+        Ok(match f {
+            WorkItemFn::GroupId => fit(Expr::Net(self.group[d])),
+            WorkItemFn::NumGroups => fit(Expr::Net(self.ngroups[d])),
+            WorkItemFn::GlobalSize => fit(self.size_field("global_size", d)?),
+            WorkItemFn::LocalSize | WorkItemFn::EnqueuedLocalSize => {
+                fit(self.size_field("local_size", d)?)
+            }
+            WorkItemFn::GlobalOffset => Expr::lit(width, 0),
+            _ => return Err(unsupported(&format!("{f:?}"), span, self.sm)),
+        })
+    }
+
+    fn compute(&mut self, s: StateId, b: BlockId, o: OpId) -> Result<Computed, Diagnostic> {
+        let op = self.k.block(b).op(o).clone();
+        let args = self.k.block(b).operands(o);
+        let nets: Vec<NetId> = args
+            .iter()
+            .map(|a| self.value(b, *a))
+            .collect::<Result<_, _>>()?;
+        let ty = op.ty.clone().unwrap_or(Ty::I(1));
+        let aty = args.first().map(|a| self.ty_of(b, *a)).unwrap_or(Ty::I(1));
+        let lanes = ty.lanes() as u32;
+        let ew = ty.elem().bits();
+        let aw = aty.elem().bits();
+        let nope = |g: &Gen, what: &str| Err(unsupported(what, op.span, g.sm));
+        if (ty.elem() == &Ty::F64 || aty.elem() == &Ty::F64)
+            && !matches!(
+                op.kind,
+                OpKind::Bitcast
+                    | OpKind::Extract(_)
+                    | OpKind::Insert(_)
+                    | OpKind::Shuffle(_)
+                    | OpKind::Splat
+                    | OpKind::Build
+                    | OpKind::Select
+            )
+        {
+            return nope(self, "double-precision arithmetic");
+        }
+        let per_lane = |f: &dyn Fn(u32) -> Expr| concat((0..lanes).map(f).collect());
+        let e = match &op.kind {
+            OpKind::Unary(u) => {
+                let a = nets[0];
+                match u {
+                    IU::Neg => per_lane(&|i| {
+                        Expr::bin(BinOp::Sub, Expr::lit(ew, 0), lane(a, i, ew, lanes))
+                    }),
+                    IU::Not => Expr::un(UnOp::Not, Expr::Net(a)),
+                    IU::FNeg => per_lane(&|i| flip_sign(lane(a, i, ew, lanes), ew)),
+                }
+            }
+            OpKind::Binary(bop) if !ty.is_float() => {
+                let (a, c) = (nets[0], nets[1]);
+                let l = |i| lane(a, i, ew, lanes);
+                let r = |i| lane(c, i, ew, lanes);
+                let simple = |op| per_lane(&|i| Expr::bin(op, l(i), r(i)));
+                match bop {
+                    IB::Add => simple(BinOp::Add),
+                    IB::Sub => simple(BinOp::Sub),
+                    IB::Mul => simple(BinOp::Mul),
+                    IB::And => simple(BinOp::And),
+                    IB::Or => simple(BinOp::Or),
+                    IB::Xor => simple(BinOp::Xor),
+                    IB::Shl => simple(BinOp::Shl),
+                    IB::LShr => simple(BinOp::Shr),
+                    IB::AShr => per_lane(&|i| {
+                        Expr::mux(
+                            Expr::bit(a, i * ew + ew - 1),
+                            Expr::un(
+                                UnOp::Not,
+                                Expr::bin(BinOp::Shr, Expr::un(UnOp::Not, l(i)), r(i)),
+                            ),
+                            Expr::bin(BinOp::Shr, l(i), r(i)),
+                        )
+                    }),
+                    IB::UDiv | IB::SDiv | IB::URem | IB::SRem => {
+                        return self.divide(s, *bop, a, c, ew, lanes, op.span)
+                    }
+                    _ => return nope(self, &format!("{bop:?}")),
+                }
+            }
+            OpKind::Binary(bop) => {
+                let (module, sub) = match bop {
+                    IB::FAdd => ("ohls_fp_add", Some(0)),
+                    IB::FSub => ("ohls_fp_add", Some(1)),
+                    IB::FMul => ("ohls_fp_mul", None),
+                    IB::FDiv => ("ohls_fp_div", None),
+                    _ => return nope(self, &format!("{bop:?}")),
+                };
+                self.require_f32(&ty, op.span)?;
+                let (a, c) = (nets[0], nets[1]);
+                let mut ins = Vec::new();
+                for i in 0..lanes {
+                    let mut v = vec![
+                        ("a", 32, lane(a, i, 32, lanes)),
+                        ("b", 32, lane(c, i, 32, lanes)),
+                    ];
+                    if let Some(x) = sub {
+                        v.push(("sub", 1, Expr::lit(1, x)));
+                    }
+                    ins.push(v);
+                }
+                return Ok(self.unit(s, module, &[], ins, &[("result", 32)], &|o| Expr::Net(o[0])));
+            }
+            OpKind::Cmp(c) if aty.is_float() => {
+                self.require_f32(&aty, op.span)?;
+                let (a, bb) = (nets[0], nets[1]);
+                let lanes = aty.lanes() as u32;
+                let swap = matches!(c, CmpOp::FGt | CmpOp::FGe);
+                let ins = (0..lanes)
+                    .map(|i| {
+                        let (x, y) = (lane(a, i, 32, lanes), lane(bb, i, 32, lanes));
+                        let (x, y) = if swap { (y, x) } else { (x, y) };
+                        vec![("a", 32, x), ("b", 32, y)]
+                    })
+                    .collect();
+                let c = *c;
+                let pick = move |o: &[NetId]| match c {
+                    CmpOp::FEq => Expr::Net(o[0]),
+                    CmpOp::FLt | CmpOp::FGt => Expr::Net(o[1]),
+                    CmpOp::FLe | CmpOp::FGe => Expr::Net(o[2]),
+                    _ => Expr::lnot(Expr::Net(o[0])),
+                };
+                if !matches!(
+                    c,
+                    CmpOp::FEq | CmpOp::FLt | CmpOp::FGt | CmpOp::FLe | CmpOp::FGe | CmpOp::FNe
+                ) {
+                    return nope(self, &format!("{c:?} on floats"));
+                }
+                return Ok(self.unit(
+                    s,
+                    "ohls_fp_cmp",
+                    &[],
+                    ins,
+                    &[("eq", 1), ("lt", 1), ("le", 1), ("unordered", 1)],
+                    &pick,
+                ));
+            }
+            OpKind::Cmp(c) => {
+                let (a, bb) = (nets[0], nets[1]);
+                let lanes = aty.lanes() as u32;
+                let signed = matches!(c, CmpOp::SLt | CmpOp::SLe | CmpOp::SGt | CmpOp::SGe);
+                let op2 = match c {
+                    CmpOp::Eq => BinOp::Eq,
+                    CmpOp::Ne => BinOp::Ne,
+                    CmpOp::SLt | CmpOp::ULt => BinOp::Lt,
+                    CmpOp::SLe | CmpOp::ULe => BinOp::Le,
+                    CmpOp::SGt | CmpOp::UGt => BinOp::Gt,
+                    CmpOp::SGe | CmpOp::UGe => BinOp::Ge,
+                    _ => return nope(self, &format!("{c:?}")),
+                };
+                concat(
+                    (0..lanes)
+                        .map(|i| {
+                            let (x, y) = (lane(a, i, aw, lanes), lane(bb, i, aw, lanes));
+                            if signed {
+                                Expr::bin(op2, flip_sign(x, aw), flip_sign(y, aw))
+                            } else {
+                                Expr::bin(op2, x, y)
+                            }
+                        })
+                        .collect(),
+                )
+            }
+            OpKind::Select => {
+                let (c, t, f) = (nets[0], nets[1], nets[2]);
+                let cl = self.ty_of(b, args[0]).lanes() as u32;
+                if cl == 1 {
+                    let cw = self.m.net(c).width;
+                    let cond = if cw == 1 {
+                        Expr::Net(c)
+                    } else {
+                        Expr::bin(BinOp::Ne, Expr::Net(c), Expr::lit(cw, 0))
+                    };
+                    Expr::mux(cond, Expr::Net(t), Expr::Net(f))
+                } else {
+                    let cw = self.ty_of(b, args[0]).elem().bits();
+                    per_lane(&|i| {
+                        Expr::mux(
+                            Expr::bin(BinOp::Ne, lane(c, i, cw, cl), Expr::lit(cw, 0)),
+                            lane(t, i, ew, lanes),
+                            lane(f, i, ew, lanes),
+                        )
+                    })
+                }
+            }
+            OpKind::Conv(cv) => return self.convert(s, *cv, nets[0], &aty, &ty, op.span),
+            OpKind::Bitcast => Expr::Net(nets[0]),
+            OpKind::Extract(i) => lane(nets[0], *i as u32, ew, aty.lanes() as u32),
+            OpKind::Insert(k) => {
+                let a = nets[0];
+                per_lane(&|i| {
+                    if i == *k as u32 {
+                        Expr::Net(nets[1])
+                    } else {
+                        lane(a, i, ew, lanes)
+                    }
+                })
+            }
+            OpKind::Shuffle(idx) => {
+                let n0 = aty.lanes() as u32;
+                let src = |j: u32| {
+                    if j < n0 {
+                        lane(nets[0], j, ew, n0)
+                    } else {
+                        let n1 = self.ty_of(b, args[1]).lanes() as u32;
+                        lane(nets[1], j - n0, ew, n1)
+                    }
+                };
+                concat(idx.iter().map(|j| src(*j as u32)).collect())
+            }
+            OpKind::Splat => Expr::Repeat(lanes, Box::new(Expr::Net(nets[0]))),
+            OpKind::Build => concat(nets.iter().map(|n| Expr::Net(*n)).collect()),
+            OpKind::PtrAdd => Expr::bin(BinOp::Add, Expr::Net(nets[0]), Expr::Net(nets[1])),
+            OpKind::PtrDiff => Expr::bin(BinOp::Sub, Expr::Net(nets[0]), Expr::Net(nets[1])),
+            other => return nope(self, &format!("{other:?}")),
+        };
+        Ok(Computed::Comb(e))
+    }
+
+    fn require_f32(&self, ty: &Ty, span: crate::diag::Span) -> Result<(), Diagnostic> {
+        if ty.elem() == &Ty::F32 {
+            Ok(())
+        } else {
+            Err(unsupported(&format!("{ty} arithmetic"), span, self.sm))
+        }
+    }
+
+    /// One template instance per lane, started in the first cycle of `s`; the op is done
+    /// when lane 0's `out_valid` rises (every lane has the same latency).
+    fn unit(
+        &mut self,
+        s: StateId,
+        module: &str,
+        params: &[(&str, i64)],
+        lanes: Vec<Vec<(&str, u32, Expr)>>,
+        outs: &[(&str, u32)],
+        pick: &dyn Fn(&[NetId]) -> Expr,
+    ) -> Computed {
+        let in_valid = {
+            let n = self.fresh("go");
+            self.m.wire(&n, 1)
+        };
+        self.issue_pulse(s, in_valid);
+        let mut done = None;
+        let mut values = Vec::new();
+        for ins in lanes {
+            let name = self.fresh("u");
+            let valid = self.m.wire(&format!("{name}_valid"), 1);
+            let mut inst = Instance::new(module, &name);
+            for (p, v) in params {
+                inst = inst.param(p, *v);
+            }
+            inst = inst
+                .input("clk", 1, self.clk)
+                .input("rst", 1, self.rst)
+                .input("en", 1, Expr::lit(1, 1))
+                .input("in_valid", 1, in_valid);
+            for (p, w, e) in ins {
+                inst = inst.input(p, w, e);
+            }
+            inst = inst.output("out_valid", 1, valid);
+            let mut onets = Vec::new();
+            for (p, w) in outs {
+                let n = self.m.wire(&format!("{name}_{p}"), *w);
+                inst = inst.output(p, *w, n);
+                onets.push(n);
+            }
+            self.m.instance(inst);
+            done.get_or_insert(valid);
+            values.push(pick(&onets));
+        }
+        Computed::Unit {
+            done: Expr::Net(done.unwrap_or(in_valid)),
+            value: concat(values),
+        }
+    }
+
+    /// Drives `net` high in the first cycle of `s` (see `Gen::issue`).
+    fn issue_pulse(&mut self, s: StateId, net: NetId) {
+        self.issue(s, net);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn divide(
+        &mut self,
+        s: StateId,
+        op: IB,
+        a: NetId,
+        c: NetId,
+        w: u32,
+        lanes: u32,
+        span: crate::diag::Span,
+    ) -> Result<Computed, Diagnostic> {
+        let signed = matches!(op, IB::SDiv | IB::SRem);
+        let rem = matches!(op, IB::URem | IB::SRem);
+        // ohls_div takes 8..64 bits: narrower operands are extended.
+        let dw = w.max(8);
+        if w > 64 {
+            return Err(unsupported("division wider than 64 bits", span, self.sm));
+        }
+        let ins = (0..lanes)
+            .map(|i| {
+                let ext = |n: NetId| resize(n, i * w, w, dw, signed);
+                vec![("dividend", dw, ext(a)), ("divisor", dw, ext(c))]
+            })
+            .collect();
+        let pick = move |o: &[NetId]| {
+            let n = if rem { o[1] } else { o[0] };
+            if dw == w {
+                Expr::Net(n)
+            } else {
+                Expr::Slice {
+                    net: n,
+                    hi: w - 1,
+                    lo: 0,
+                }
+            }
+        };
+        let params = [("WIDTH", dw as i64), ("SIGNED", signed as i64)];
+        Ok(self.unit(
+            s,
+            "ohls_div",
+            &params,
+            ins,
+            &[("quotient", dw), ("remainder", dw)],
+            &pick,
+        ))
+    }
+
+    fn convert(
+        &mut self,
+        s: StateId,
+        cv: Conv,
+        a: NetId,
+        from: &Ty,
+        to: &Ty,
+        span: crate::diag::Span,
+    ) -> Result<Computed, Diagnostic> {
+        let lanes = to.lanes() as u32;
+        let (fw, tw) = (from.elem().bits(), to.elem().bits());
+        match cv {
+            Conv::Int {
+                from_signed,
+                sat: false,
+                ..
+            } => Ok(Computed::Comb(concat(
+                (0..lanes)
+                    .map(|i| resize(a, i * fw, fw, tw, from_signed))
+                    .collect(),
+            ))),
+            Conv::IntToFloat { from_signed, round } if to.elem() == &Ty::F32 && fw <= 32 => {
+                let ins = (0..lanes)
+                    .map(|i| {
+                        vec![
+                            ("x", 32, resize(a, i * fw, fw, 32, from_signed)),
+                            ("is_signed", 1, Expr::lit(1, from_signed as u64)),
+                            ("rm", 2, Expr::lit(2, round_bits(round))),
+                        ]
+                    })
+                    .collect();
+                Ok(
+                    self.unit(s, "ohls_int_to_fp", &[], ins, &[("result", 32)], &|o| {
+                        Expr::Net(o[0])
+                    }),
+                )
+            }
+            Conv::FloatToInt {
+                to_signed,
+                round,
+                sat,
+            } if from.elem() == &Ty::F32 && (tw == 32 || !sat) && tw <= 32 => {
+                let ins = (0..lanes)
+                    .map(|i| {
+                        vec![
+                            ("a", 32, lane(a, i, 32, lanes)),
+                            ("rm", 2, Expr::lit(2, round_bits(round))),
+                            ("is_signed", 1, Expr::lit(1, to_signed as u64)),
+                            ("sat", 1, Expr::lit(1, sat as u64)),
+                        ]
+                    })
+                    .collect();
+                let tw2 = tw;
+                Ok(self.unit(
+                    s,
+                    "ohls_fp_to_int",
+                    &[],
+                    ins,
+                    &[("result", 32)],
+                    &move |o| {
+                        if tw2 == 32 {
+                            Expr::Net(o[0])
+                        } else {
+                            Expr::Slice {
+                                net: o[0],
+                                hi: tw2 - 1,
+                                lo: 0,
+                            }
+                        }
+                    },
+                ))
+            }
+            _ => Err(unsupported(
+                &format!("conversion {from} to {to} ({cv:?})"),
+                span,
+                self.sm,
+            )),
+        }
+    }
+}
+
+fn round_bits(r: crate::ir::Round) -> u64 {
+    match r {
+        crate::ir::Round::Rte => 0,
+        crate::ir::Round::Rtz => 1,
+        crate::ir::Round::Rtp => 2,
+        crate::ir::Round::Rtn => 3,
+    }
+}
