@@ -12,6 +12,8 @@ use crate::launch::output::check_out_dir;
 pub enum EngineArg {
     /// The reference interpreter
     Interp,
+    /// The generated core in Verilator (the `sim` board)
+    Sim,
 }
 
 #[derive(Args, Debug)]
@@ -42,6 +44,7 @@ pub fn run(args: &RunArgs) -> u8 {
     let opts = RunOptions {
         engine: match args.engine {
             EngineArg::Interp => Engine::Interp,
+            EngineArg::Sim => Engine::Sim,
         },
         front: args.source.options(),
         check_hints: args.check_hints,

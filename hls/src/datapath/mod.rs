@@ -150,11 +150,30 @@ fn build(
     let beat = m.reg("beat", 8);
     let group = [0, 1, 2].map(|d| m.reg(&format!("group_{d}"), 32));
     let ngroups = [0, 1, 2].map(|d| m.reg(&format!("ngroups_{d}"), 32));
+    // A variable no op writes reads as zero (its value is undefined).
+    let written: std::collections::HashSet<crate::ir::VarId> = k
+        .blocks
+        .iter()
+        .flat_map(|b| b.graph.node_weights())
+        .filter_map(|o| match o.kind {
+            crate::ir::OpKind::WriteVar(v) => Some(v),
+            _ => None,
+        })
+        .collect();
     let vars = k
         .vars
         .iter()
         .enumerate()
-        .map(|(i, v)| m.reg(&format!("v{i}_{}", sanitize(&v.name)), v.ty.bits()))
+        .map(|(i, v)| {
+            let name = format!("v{i}_{}", sanitize(&v.name));
+            if written.contains(&crate::ir::VarId(i as u32)) {
+                m.reg(&name, v.ty.bits())
+            } else {
+                let w = m.wire(&name, v.ty.bits());
+                m.assign(w, Expr::lit(v.ty.bits(), 0));
+                w
+            }
+        })
         .collect();
     let idle = fsm.add();
     let group_end = fsm.add();

@@ -13,12 +13,15 @@ use crate::launch::{self, output::RunRecord, KernelSig, LaunchSpec};
 pub enum Engine {
     /// The reference interpreter.
     Interp,
+    /// The generated kernel core in the Verilator harness (`sim` board).
+    Sim,
 }
 
 impl Engine {
     pub fn name(self) -> &'static str {
         match self {
             Engine::Interp => "interp",
+            Engine::Sim => "sim",
         }
     }
 }
@@ -105,7 +108,14 @@ pub fn run_file(cl: &Path, spec_path: &Path, opts: &RunOptions) -> Result<RunRes
         .iter()
         .find(|k| k.name == l.kernel)
         .ok_or_else(|| err(format!("kernel `{}` was not lowered", l.kernel)))?;
+    let mut cycles = None;
     let (finals, work_items) = match opts.engine {
+        Engine::Sim => {
+            let (bufs, c) = sim_run(kernel, &checked.sources, &l)?;
+            cycles = Some(c);
+            let items = l.global.iter().product();
+            (bufs, items)
+        }
         Engine::Interp => {
             let out = interp::run(
                 kernel,
@@ -131,7 +141,7 @@ pub fn run_file(cl: &Path, spec_path: &Path, opts: &RunOptions) -> Result<RunRes
         global: l.global.clone(),
         local: l.local.clone(),
         args: l.args.iter().map(|a| a.name.clone()).collect(),
-        cycles: None,
+        cycles,
     };
     Ok(RunResult {
         launch: l,
@@ -139,6 +149,67 @@ pub fn run_file(cl: &Path, spec_path: &Path, opts: &RunOptions) -> Result<RunRes
         record,
         work_items,
     })
+}
+
+/// Where generated cores are written for Verilator: `OCL_HLS_SIM_DIR`, else
+/// `target/ocl-hls-sim`, one folder per content hash.
+fn sim_dir(files: &[(String, String)]) -> PathBuf {
+    use std::hash::{Hash, Hasher};
+    let root = std::env::var_os("OCL_HLS_SIM_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/ocl-hls-sim"));
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    files.hash(&mut h);
+    root.join(format!("{:016x}", h.finish()))
+}
+
+/// Generates the core of `kernel` for the `sim` board, builds it (cached by content) and
+/// runs the launch; returns the final buffers and the cycle count.
+fn sim_run(
+    kernel: &crate::ir::Kernel,
+    sm: &SourceMap,
+    l: &launch::Launch,
+) -> Result<(Vec<Option<Vec<u8>>>, u64), RunError> {
+    use ocl_hls_sim::{MemConfig, SimArg, SimLaunch, SimModel};
+    let boards = crate::board::BoardSet::builtin().map_err(|e| err(format!("{e:?}")))?;
+    let board = boards
+        .get("sim")
+        .ok_or_else(|| err("the built-in boards have no `sim` board"))?;
+    let cfg = crate::rtl::shell::ShellConfig::sim();
+    let core = crate::datapath::generate(kernel, sm, board, &cfg)
+        .map_err(|d| RunError::rendered(sm, &d))?;
+    let dir = sim_dir(&core.files);
+    std::fs::create_dir_all(&dir).map_err(|e| err(format!("{}: {e}", dir.display())))?;
+    let mut rtl = Vec::new();
+    for (name, text) in &core.files {
+        let p = dir.join(name);
+        std::fs::write(&p, text).map_err(|e| err(format!("{}: {e}", p.display())))?;
+        rtl.push(p);
+    }
+    rtl.extend(core.templates.iter().cloned());
+    let desc = core
+        .regmap
+        .core_desc(&core.top, rtl, cfg.data_width, cfg.addr_width);
+    let model = SimModel::build(&desc).map_err(err)?;
+    let u32s = |v: &[u64]| [0, 1, 2].map(|d| v.get(d).copied().unwrap_or(1) as u32);
+    let args = l
+        .args
+        .iter()
+        .map(|a| match &a.value {
+            launch::ArgValue::Buffer(b) => SimArg::Buffer(b.bytes.clone()),
+            launch::ArgValue::Scalar { bytes, .. } => SimArg::Scalar(bytes.clone()),
+            launch::ArgValue::Local { ty, count } => SimArg::Local(ty.size() as u64 * count),
+        })
+        .collect();
+    let launch = SimLaunch {
+        global: u32s(&l.global),
+        local: u32s(&l.local),
+        args,
+    };
+    let out = model
+        .run(&launch, &MemConfig::default(), 50_000_000, None)
+        .map_err(err)?;
+    Ok((out.buffers, out.cycles))
 }
 
 /// The interpreter's view of a resolved launch.
