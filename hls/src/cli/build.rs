@@ -201,7 +201,9 @@ fn build_report(
     Ok(BuildReport {
         format: report::json::FORMAT_VERSION,
         tool: Tool::this(),
-        command: std::env::args().collect(),
+        command: std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
         source: args.source.file.display().to_string(),
         board: BoardReport::of(board),
         bus: Bus::of(cfg),

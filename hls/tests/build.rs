@@ -1,0 +1,335 @@
+//! `ocl-hls build` through the real binary: the output folder's files, report.json, the
+//! Quartus skeleton, lint of the written RTL, all-or-nothing on bad input, the refusal to
+//! replace an unrelated folder, and byte-identical rebuilds.
+//!
+//! Until the datapath generator handles kernels, these builds use the shell's stub
+//! datapath (hidden `--stub-datapath`); the folder, report and project logic is the same.
+
+use std::collections::BTreeMap;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn shared(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/conformance/kernels")
+        .join(name)
+}
+
+fn build(cl: &Path, board: &str, out: &Path, extra: &[&str]) -> Output {
+    let mut args: Vec<&OsStr> = vec![
+        "build".as_ref(),
+        cl.as_os_str(),
+        "--board".as_ref(),
+        board.as_ref(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ];
+    args.extend(extra.iter().map(OsStr::new));
+    Command::new(env!("CARGO_BIN_EXE_ocl-hls"))
+        .args(args)
+        .output()
+        .expect("run ocl-hls")
+}
+
+fn stub_build(cl: &Path, board: &str, out: &Path) -> Output {
+    build(cl, board, out, &["--stub-datapath"])
+}
+
+fn ok(r: &Output) {
+    assert!(
+        r.status.success(),
+        "ocl-hls build failed:\n{}\n{}",
+        String::from_utf8_lossy(&r.stdout),
+        String::from_utf8_lossy(&r.stderr)
+    );
+}
+
+fn stderr(r: &Output) -> String {
+    String::from_utf8_lossy(&r.stderr).into_owned()
+}
+
+struct Tmp(PathBuf);
+impl Tmp {
+    fn new(tag: &str) -> Tmp {
+        let p = std::env::temp_dir().join(format!("ohls-build-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        Tmp(p)
+    }
+}
+impl Drop for Tmp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Every file under `dir` by relative path, with its bytes.
+fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, d: &Path, into: &mut BTreeMap<String, Vec<u8>>) {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, into);
+            } else {
+                let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+                into.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    let mut m = BTreeMap::new();
+    walk(dir, dir, &mut m);
+    m
+}
+
+fn listing(d: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+fn report(out: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap()
+}
+
+const VADD_TEMPLATES: [&str; 8] = [
+    "ohls_axi_burst_gen.v",
+    "ohls_axi_rd.v",
+    "ohls_axi_wr.v",
+    "ohls_axil_csr.v",
+    "ohls_fifo.v",
+    "ohls_fifo_ram.v",
+    "ohls_fifo_reg.v",
+    "ohls_skid_buffer.v",
+];
+
+#[test]
+fn vadd_for_sim_writes_rtl_and_report() {
+    let t = Tmp::new("sim");
+    let out = t.0.join("out");
+    let r = stub_build(&shared("vadd.cl"), "sim", &out);
+    ok(&r);
+    let got: Vec<String> = files(&out).into_keys().collect();
+    let mut want: Vec<String> = vec!["report.json".into(), "rtl/vadd_core.v".into()];
+    want.push("rtl/vadd_datapath.v".into());
+    want.extend(VADD_TEMPLATES.iter().map(|t| format!("rtl/{t}")));
+    want.sort();
+    assert_eq!(got, want, "no quartus/ for sim, exactly the used templates");
+    let j = report(&out);
+    assert_eq!(j["board"]["name"], "sim");
+    assert_eq!(j["bus"]["data_width"], 32);
+    assert_eq!(j["tool"]["name"], "ocl-hls");
+    assert_eq!(j["command"][1], "build");
+    assert_eq!(
+        j["command"].as_array().unwrap().last().unwrap(),
+        "--stub-datapath"
+    );
+    let k = &j["kernels"][0];
+    assert_eq!(k["name"], "vadd");
+    assert!(
+        k["location"].as_str().unwrap().ends_with("vadd.cl:3:6"),
+        "{k}"
+    );
+    assert_eq!(k["top"], "vadd_core");
+    assert_eq!(k["params"][2]["name"], "c");
+    assert_eq!(
+        k["attributes"]["reqd_work_group_size"],
+        serde_json::json!([64, 1, 1])
+    );
+    let args = k["register_map"]["args"].as_array().unwrap();
+    assert_eq!(args.len(), 3);
+    assert_eq!(args[0]["offset"], 0x40);
+    assert_eq!(args[2]["kind"]["buffer"]["constant"], false, "{k}");
+    let stdout = String::from_utf8_lossy(&r.stdout);
+    assert!(
+        stdout.contains("vadd") && stdout.contains("wrote"),
+        "{stdout}"
+    );
+    let err = stderr(&r);
+    for stage in ["checking", "lowering", "generating kernel vadd", "writing"] {
+        assert!(err.contains(stage), "progress `{stage}` missing:\n{err}");
+    }
+    assert_eq!(listing(&t.0), vec!["out"], "no temporary folder left");
+}
+
+#[test]
+fn vadd_for_de10_writes_the_quartus_skeleton() {
+    let t = Tmp::new("de10");
+    let out = t.0.join("out");
+    ok(&stub_build(&shared("vadd.cl"), "de10", &out));
+    assert_eq!(
+        listing(&out.join("quartus")),
+        vec!["README.md", "vadd.qpf", "vadd.qsf", "vadd.sdc"]
+    );
+    let qsf = std::fs::read_to_string(out.join("quartus/vadd.qsf")).unwrap();
+    assert!(
+        qsf.contains("set_global_assignment -name DEVICE 5CSEBA6U23I7"),
+        "{qsf}"
+    );
+    assert!(qsf.contains("FAMILY \"Cyclone V\""), "{qsf}");
+    assert!(
+        qsf.contains("set_location_assignment PIN_V11 -to FPGA_CLK1_50"),
+        "{qsf}"
+    );
+    assert!(
+        qsf.contains("IO_STANDARD \"3.3-V LVTTL\" -to FPGA_CLK1_50"),
+        "{qsf}"
+    );
+    // Every RTL file is in the project, and only those.
+    let rtl = listing(&out.join("rtl"));
+    let named: Vec<&str> = qsf
+        .lines()
+        .filter_map(|l| l.strip_prefix("set_global_assignment -name VERILOG_FILE ../rtl/"))
+        .collect();
+    let mut named: Vec<String> = named.into_iter().map(String::from).collect();
+    named.sort();
+    assert_eq!(named, rtl);
+    let sdc = std::fs::read_to_string(out.join("quartus/vadd.sdc")).unwrap();
+    assert!(
+        sdc.contains("create_clock -name FPGA_CLK1_50 -period 20.000"),
+        "{sdc}"
+    );
+    let readme = std::fs::read_to_string(out.join("quartus/README.md")).unwrap();
+    assert!(
+        readme.contains("quartus_sh --flow compile vadd"),
+        "{readme}"
+    );
+    assert!(readme.contains("Platform Designer"), "{readme}");
+    let j = report(&out);
+    assert_eq!(j["board"]["name"], "de10-nano");
+    assert_eq!(j["board"]["device"]["part"], "5CSEBA6U23I7");
+    assert_eq!(j["bus"]["data_width"], 256);
+    assert_eq!(j["bus"]["max_burst"], 16);
+}
+
+#[test]
+fn written_rtl_lints_clean_with_the_core_as_top() {
+    let t = Tmp::new("lint");
+    for board in ["sim", "de10"] {
+        let out = t.0.join(board);
+        ok(&stub_build(&shared("vadd.cl"), board, &out));
+        let sources: Vec<PathBuf> = listing(&out.join("rtl"))
+            .into_iter()
+            .map(|f| out.join("rtl").join(f))
+            .collect();
+        if let Err(e) = rtl_templates::verilator::lint("vadd_core", &sources, &[]) {
+            panic!("{board}: {e}");
+        }
+    }
+}
+
+fn assert_nothing_written(root: &Path, r: &Output, what: &str) {
+    assert_eq!(r.status.code(), Some(1), "{what}: exit code\n{}", stderr(r));
+    assert!(
+        listing(root).iter().all(|n| n == "src"),
+        "{what}: {:?}",
+        listing(root)
+    );
+}
+
+#[test]
+fn bad_input_writes_nothing() {
+    let t = Tmp::new("bad");
+    let src = t.0.join("src");
+    std::fs::create_dir(&src).unwrap();
+    let out = t.0.join("deeper/out");
+
+    let syntax = src.join("syntax.cl");
+    std::fs::write(
+        &syntax,
+        "__kernel void k(__global int *a)\n{\n    a[0] = ;\n}\n",
+    )
+    .unwrap();
+    let r = stub_build(&syntax, "sim", &out);
+    assert_nothing_written(&t.0, &r, "syntax error");
+    assert!(stderr(&r).contains("syntax.cl:3:"), "{}", stderr(&r));
+
+    let r = stub_build(&shared("vadd.cl"), "no-such-board", &out);
+    assert_nothing_written(&t.0, &r, "unknown board");
+    assert!(
+        stderr(&r).contains("unknown board `no-such-board`"),
+        "{}",
+        stderr(&r)
+    );
+
+    let r = build(
+        &shared("vadd.cl"),
+        "sim",
+        &out,
+        &["--kernel", "nope", "--stub-datapath"],
+    );
+    assert_nothing_written(&t.0, &r, "unknown kernel");
+    assert!(stderr(&r).contains("no kernel `nope`"), "{}", stderr(&r));
+
+    // 52 argument words: more than the control port's 48, for any datapath.
+    let big = src.join("big.cl");
+    std::fs::write(
+        &big,
+        "typedef struct { int v[50]; } big_t;\n\
+         __kernel void big(__global int *out, big_t s)\n\
+         {\n    out[get_global_id(0)] = s.v[0];\n}\n",
+    )
+    .unwrap();
+    for extra in [&["--stub-datapath"][..], &[]] {
+        let r = build(&big, "sim", &out, extra);
+        assert_nothing_written(&t.0, &r, "unsupported kernel");
+        assert!(stderr(&r).contains("big.cl:2:"), "{}", stderr(&r));
+    }
+}
+
+#[test]
+fn an_unrelated_folder_is_not_replaced() {
+    let t = Tmp::new("foreign");
+    let out = t.0.join("out");
+    std::fs::create_dir(&out).unwrap();
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    let r = stub_build(&shared("vadd.cl"), "sim", &out);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(
+        stderr(&r).contains("not an earlier output"),
+        "{}",
+        stderr(&r)
+    );
+    assert_eq!(listing(&out), vec!["notes.txt"]);
+    assert_eq!(listing(&t.0), vec!["out"]);
+}
+
+#[test]
+fn rebuilding_replaces_the_output_with_identical_bytes() {
+    let t = Tmp::new("det");
+    let out = t.0.join("out");
+    ok(&stub_build(&shared("vadd.cl"), "de10", &out));
+    let first = files(&out);
+    // A stale file in an earlier output does not survive a rebuild.
+    std::fs::write(out.join("rtl/stale.v"), "module stale; endmodule\n").unwrap();
+    ok(&stub_build(&shared("vadd.cl"), "de10", &out));
+    let second = files(&out);
+    assert_eq!(
+        first.keys().collect::<Vec<_>>(),
+        second.keys().collect::<Vec<_>>()
+    );
+    for (name, bytes) in &first {
+        assert!(second[name] == *bytes, "{name} differs between builds");
+    }
+    assert_eq!(listing(&t.0), vec!["out"]);
+}
+
+#[test]
+fn help_has_examples() {
+    let r = Command::new(env!("CARGO_BIN_EXE_ocl-hls"))
+        .args(["build", "--help"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&r.stdout);
+    assert!(
+        text.contains("Examples:") && text.contains("--board de10"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("stub-datapath"),
+        "the stub switch is for tests only"
+    );
+}
