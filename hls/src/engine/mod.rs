@@ -163,13 +163,16 @@ fn sim_dir(files: &[(String, String)]) -> PathBuf {
     root.join(format!("{:016x}", h.finish()))
 }
 
+/// Per argument the final buffer (`None` for non-buffers), and the cycle count.
+type SimFinals = (Vec<Option<Vec<u8>>>, u64);
+
 /// Generates the core of `kernel` for the `sim` board, builds it (cached by content) and
 /// runs the launch; returns the final buffers and the cycle count.
 fn sim_run(
     kernel: &crate::ir::Kernel,
     sm: &SourceMap,
     l: &launch::Launch,
-) -> Result<(Vec<Option<Vec<u8>>>, u64), RunError> {
+) -> Result<SimFinals, RunError> {
     use ocl_hls_sim::{MemConfig, SimArg, SimLaunch, SimModel};
     let boards = crate::board::BoardSet::builtin().map_err(|e| err(format!("{e:?}")))?;
     let board = boards
