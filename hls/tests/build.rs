@@ -2,8 +2,8 @@
 //! Quartus skeleton, lint of the written RTL, all-or-nothing on bad input, the refusal to
 //! replace an unrelated folder, and byte-identical rebuilds.
 //!
-//! Until the datapath generator handles kernels, these builds use the shell's stub
-//! datapath (hidden `--stub-datapath`); the folder, report and project logic is the same.
+//! Builds use the real datapath generator; the hidden `--stub-datapath` (the shell's stub
+//! datapath) is checked to give the same folder shape.
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
@@ -32,8 +32,8 @@ fn build(cl: &Path, board: &str, out: &Path, extra: &[&str]) -> Output {
         .expect("run ocl-hls")
 }
 
-fn stub_build(cl: &Path, board: &str, out: &Path) -> Output {
-    build(cl, board, out, &["--stub-datapath"])
+fn gen_build(cl: &Path, board: &str, out: &Path) -> Output {
+    build(cl, board, out, &[])
 }
 
 fn ok(r: &Output) {
@@ -106,28 +106,73 @@ const VADD_TEMPLATES: [&str; 8] = [
     "ohls_skid_buffer.v",
 ];
 
+/// Every `ohls_*` template file in `rtl` is instantiated by another file there: nothing
+/// is copied that the cores do not use.
+fn assert_only_used_templates(rtl: &Path) {
+    let all = files(rtl);
+    for name in all.keys().filter(|n| n.starts_with("ohls_")) {
+        let module = name.trim_end_matches(".v");
+        let used = all.iter().any(|(other, text)| {
+            other != name
+                && String::from_utf8_lossy(text)
+                    .lines()
+                    .map(|l| l.split("//").next().unwrap_or(""))
+                    .any(|code| code.split_whitespace().next() == Some(module))
+        });
+        assert!(used, "{name} is copied but no file instantiates it");
+    }
+}
+
+#[test]
+fn the_stub_datapath_needs_only_the_shell_templates() {
+    let t = Tmp::new("stub");
+    let out = t.0.join("out");
+    ok(&build(
+        &shared("vadd.cl"),
+        "sim",
+        &out,
+        &["--stub-datapath"],
+    ));
+    let mut want: Vec<String> = vec!["vadd_core.v".into(), "vadd_datapath.v".into()];
+    want.extend(VADD_TEMPLATES.iter().map(|t| t.to_string()));
+    want.sort();
+    assert_eq!(listing(&out.join("rtl")), want);
+    assert_eq!(report(&out)["kernels"][0]["schedule"]["datapath"], "stub");
+}
+
 #[test]
 fn vadd_for_sim_writes_rtl_and_report() {
     let t = Tmp::new("sim");
     let out = t.0.join("out");
-    let r = stub_build(&shared("vadd.cl"), "sim", &out);
+    let r = gen_build(&shared("vadd.cl"), "sim", &out);
     ok(&r);
-    let got: Vec<String> = files(&out).into_keys().collect();
-    let mut want: Vec<String> = vec!["report.json".into(), "rtl/vadd_core.v".into()];
-    want.push("rtl/vadd_datapath.v".into());
-    want.extend(VADD_TEMPLATES.iter().map(|t| format!("rtl/{t}")));
-    want.sort();
-    assert_eq!(got, want, "no quartus/ for sim, exactly the used templates");
     let j = report(&out);
+    let k = &j["kernels"][0];
+    let names = |key: &str| -> Vec<String> {
+        k[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| format!("rtl/{}", v.as_str().unwrap()))
+            .collect()
+    };
+    let mut want = vec!["report.json".to_string()];
+    want.extend(names("files"));
+    want.extend(names("templates"));
+    want.sort();
+    let got: Vec<String> = files(&out).into_keys().collect();
+    assert_eq!(
+        got, want,
+        "no quartus/ for sim; the core's files and templates only"
+    );
+    assert!(got.contains(&"rtl/vadd_core.v".to_string()), "{got:?}");
+    assert_only_used_templates(&out.join("rtl"));
+    assert!(k["schedule"].is_object(), "the generator's report: {k}");
     assert_eq!(j["board"]["name"], "sim");
     assert_eq!(j["bus"]["data_width"], 32);
     assert_eq!(j["tool"]["name"], "ocl-hls");
     assert_eq!(j["command"][1], "build");
-    assert_eq!(
-        j["command"].as_array().unwrap().last().unwrap(),
-        "--stub-datapath"
-    );
-    let k = &j["kernels"][0];
+    assert_eq!(j["command"][6], out.display().to_string());
     assert_eq!(k["name"], "vadd");
     assert!(
         k["location"].as_str().unwrap().ends_with("vadd.cl:3:6"),
@@ -159,7 +204,7 @@ fn vadd_for_sim_writes_rtl_and_report() {
 fn vadd_for_de10_writes_the_quartus_skeleton() {
     let t = Tmp::new("de10");
     let out = t.0.join("out");
-    ok(&stub_build(&shared("vadd.cl"), "de10", &out));
+    ok(&gen_build(&shared("vadd.cl"), "de10", &out));
     assert_eq!(
         listing(&out.join("quartus")),
         vec!["README.md", "vadd.qpf", "vadd.qsf", "vadd.sdc"]
@@ -210,7 +255,7 @@ fn written_rtl_lints_clean_with_the_core_as_top() {
     let t = Tmp::new("lint");
     for board in ["sim", "de10"] {
         let out = t.0.join(board);
-        ok(&stub_build(&shared("vadd.cl"), board, &out));
+        ok(&gen_build(&shared("vadd.cl"), board, &out));
         let sources: Vec<PathBuf> = listing(&out.join("rtl"))
             .into_iter()
             .map(|f| out.join("rtl").join(f))
@@ -243,11 +288,11 @@ fn bad_input_writes_nothing() {
         "__kernel void k(__global int *a)\n{\n    a[0] = ;\n}\n",
     )
     .unwrap();
-    let r = stub_build(&syntax, "sim", &out);
+    let r = gen_build(&syntax, "sim", &out);
     assert_nothing_written(&t.0, &r, "syntax error");
     assert!(stderr(&r).contains("syntax.cl:3:"), "{}", stderr(&r));
 
-    let r = stub_build(&shared("vadd.cl"), "no-such-board", &out);
+    let r = gen_build(&shared("vadd.cl"), "no-such-board", &out);
     assert_nothing_written(&t.0, &r, "unknown board");
     assert!(
         stderr(&r).contains("unknown board `no-such-board`"),
@@ -286,7 +331,7 @@ fn an_unrelated_folder_is_not_replaced() {
     let out = t.0.join("out");
     std::fs::create_dir(&out).unwrap();
     std::fs::write(out.join("notes.txt"), "mine").unwrap();
-    let r = stub_build(&shared("vadd.cl"), "sim", &out);
+    let r = gen_build(&shared("vadd.cl"), "sim", &out);
     assert_eq!(r.status.code(), Some(1));
     assert!(
         stderr(&r).contains("not an earlier output"),
@@ -301,11 +346,11 @@ fn an_unrelated_folder_is_not_replaced() {
 fn rebuilding_replaces_the_output_with_identical_bytes() {
     let t = Tmp::new("det");
     let out = t.0.join("out");
-    ok(&stub_build(&shared("vadd.cl"), "de10", &out));
+    ok(&gen_build(&shared("vadd.cl"), "de10", &out));
     let first = files(&out);
     // A stale file in an earlier output does not survive a rebuild.
     std::fs::write(out.join("rtl/stale.v"), "module stale; endmodule\n").unwrap();
-    ok(&stub_build(&shared("vadd.cl"), "de10", &out));
+    ok(&gen_build(&shared("vadd.cl"), "de10", &out));
     let second = files(&out);
     assert_eq!(
         first.keys().collect::<Vec<_>>(),
