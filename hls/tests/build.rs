@@ -378,3 +378,55 @@ fn help_has_examples() {
         "the stub switch is for tests only"
     );
 }
+
+/// Every conformance kernel either builds (OUT with report.json) or is refused with an
+/// error at a source position and writes nothing; each build takes under a second.
+#[test]
+fn every_conformance_kernel_builds_or_is_refused_at_a_line() {
+    let t = Tmp::new("all");
+    let dir = shared("");
+    let mut kernels: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cl"))
+        .collect();
+    kernels.sort();
+    assert!(
+        kernels.len() >= 10,
+        "conformance kernels missing in {}",
+        dir.display()
+    );
+    for cl in &kernels {
+        let stem = cl.file_stem().unwrap().to_string_lossy().into_owned();
+        let out = t.0.join(&stem);
+        let start = std::time::Instant::now();
+        let r = gen_build(cl, "de10", &out);
+        let took = start.elapsed();
+        assert!(took.as_secs_f64() < 1.0, "{stem}: build took {took:?}");
+        match r.status.code() {
+            Some(0) => {
+                let j = report(&out);
+                assert!(!j["kernels"].as_array().unwrap().is_empty(), "{stem}");
+                assert!(out.join("quartus").is_dir(), "{stem}");
+            }
+            Some(1) => {
+                let err = stderr(&r);
+                let at_line = err.lines().any(|l| {
+                    l.split_once(&format!("{stem}.cl:"))
+                        .is_some_and(|(_, rest)| rest.contains(": error:"))
+                });
+                assert!(at_line, "{stem}: refused without a source position:\n{err}");
+                assert!(!out.exists(), "{stem}: refused but wrote {}", out.display());
+            }
+            c => panic!("{stem}: exit {c:?}\n{}", stderr(&r)),
+        }
+    }
+    let leftovers: Vec<String> = listing(&t.0)
+        .into_iter()
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(
+        leftovers.is_empty(),
+        "temporary folders left: {leftovers:?}"
+    );
+}
