@@ -430,3 +430,32 @@ fn every_conformance_kernel_builds_or_is_refused_at_a_line() {
         "temporary folders left: {leftovers:?}"
     );
 }
+
+#[test]
+fn every_kernel_or_the_one_named() {
+    let t = Tmp::new("two");
+    let cl = t.0.join("two.cl");
+    std::fs::write(
+        &cl,
+        "__kernel void first(__global int *a) { a[get_global_id(0)] += 1; }\n\
+         __kernel void second(__global int *b) { b[get_global_id(0)] *= 2; }\n",
+    )
+    .unwrap();
+    let both = t.0.join("both");
+    ok(&gen_build(&cl, "sim", &both));
+    let names: Vec<String> = report(&both)["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(names, vec!["first", "second"]);
+    let rtl = listing(&both.join("rtl"));
+    assert!(rtl.contains(&"first_core.v".into()) && rtl.contains(&"second_core.v".into()));
+    let one = t.0.join("one");
+    ok(&build(&cl, "sim", &one, &["--kernel", "second"]));
+    assert_eq!(report(&one)["kernels"].as_array().unwrap().len(), 1);
+    let rtl = listing(&one.join("rtl"));
+    assert!(rtl.contains(&"second_core.v".into()), "{rtl:?}");
+    assert!(!rtl.iter().any(|f| f.starts_with("first")), "{rtl:?}");
+}
