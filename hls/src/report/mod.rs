@@ -56,3 +56,18 @@ fn schedule_note(v: &serde_json::Value) -> String {
     }
     String::new()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedule_note_reads_only_known_keys() {
+        assert_eq!(
+            schedule_note(&serde_json::json!({"states": 40})),
+            ", 40 FSM states"
+        );
+        assert_eq!(schedule_note(&serde_json::json!({"datapath": "stub"})), "");
+        assert_eq!(schedule_note(&serde_json::json!({"states": "many"})), "");
+    }
+}
