@@ -485,6 +485,8 @@ fn lhs_text(m: &Module, lhs: &Lhs) -> String {
     let name = &m.net(lhs.net).name;
     match lhs.range {
         None => name.clone(),
+        // A 1-bit net is declared without a range; Verilog cannot select its bit 0.
+        Some((0, 0)) if m.net(lhs.net).width == 1 => name.clone(),
         Some((hi, lo)) if hi == lo => format!("{name}[{hi}]"),
         Some((hi, lo)) => format!("{name}[{hi}:{lo}]"),
     }

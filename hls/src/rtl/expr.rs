@@ -292,6 +292,8 @@ impl Expr {
         match self {
             Expr::Const(c) => c.verilog(),
             Expr::Net(n) => m.net(*n).name.clone(),
+            // A 1-bit net is declared without a range; Verilog cannot select its bit 0.
+            Expr::Slice { net, hi: 0, lo: 0 } if m.net(*net).width == 1 => m.net(*net).name.clone(),
             Expr::Slice { net, hi, lo } if hi == lo => format!("{}[{hi}]", m.net(*net).name),
             Expr::Slice { net, hi, lo } => format!("{}[{hi}:{lo}]", m.net(*net).name),
             Expr::Concat(parts) => {
