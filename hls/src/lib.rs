@@ -13,5 +13,5 @@ pub mod lower;
 pub mod project;
 pub mod report;
 pub mod rtl;
-pub mod workitems;
 pub mod schedule;
+pub mod workitems;

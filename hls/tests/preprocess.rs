@@ -775,7 +775,11 @@ fn a_large_kernel_preprocesses_cleanly() {
     let out = run(&src);
     assert!(out.errors().is_empty(), "{:?}", out.errors());
     let text = out.text();
-    assert_eq!(text.matches("3.14159265358979323846264338327950288f").count(), 200);
+    assert_eq!(
+        text.matches("3.14159265358979323846264338327950288f")
+            .count(),
+        200
+    );
     assert!(!text.contains("IDX") && !text.contains("M_PI_F"));
     assert!(text.contains("__kernel void k199"));
 }

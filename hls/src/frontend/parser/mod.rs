@@ -3,9 +3,9 @@
 
 mod attrs;
 mod decl;
-mod specs;
 mod expr;
 mod literal;
+mod specs;
 mod stmt;
 
 use std::collections::HashMap;
