@@ -42,6 +42,19 @@ const SUPPORTED: &[&str] = &[
     "shift_large",
     "vec16_swizzle",
     "vec8_arith",
+    "fir_constant",
+    "ndrange3d",
+    "packed_struct",
+    "reduce_local",
+    "stencil2d_local",
+    "barrier_loop",
+    "constant_struct_table",
+    "helper_ptrs",
+    "include_header",
+    "local_2d_3d",
+    "packed_aligned_array",
+    "struct_by_value",
+    "union_pun",
 ];
 
 #[test]

@@ -1,5 +1,6 @@
 //! Memory operations: global loads and stores through the shell's command and data
-//! streams (one access at a time, the controller waits for each handshake).
+//! streams (one access at a time, the controller waits for each handshake); accesses to
+//! kernel objects go to `objects.rs`.
 
 use super::fsm::StateId;
 use super::ops::unsupported;
@@ -11,11 +12,6 @@ use crate::rtl::expr::{BinOp, Expr};
 use crate::rtl::netlist::SrcLoc;
 
 impl Gen<'_> {
-    /// Private and local objects: not in hardware yet (errors at their first access).
-    pub fn objects(&mut self) -> Result<(), Diagnostic> {
-        Ok(())
-    }
-
     /// The buffer name a global access goes through.
     fn buffer(&self, base: Option<Base>, span: crate::diag::Span) -> Result<String, Diagnostic> {
         match base {
@@ -39,6 +35,16 @@ impl Gen<'_> {
         let op = self.k.block(b).op(o).clone();
         let args = self.k.block(b).operands(o);
         let loc = SrcLoc::of_span(self.sm, op.span);
+        // Kernel objects and `__local` pointer arguments live in the datapath's own RAMs.
+        let known = match &op.kind {
+            OpKind::Load { base, .. }
+            | OpKind::Store { base, .. }
+            | OpKind::Atomic { base, .. } => *base,
+            _ => None,
+        };
+        if let Some(base) = known.filter(|x| self.objs.contains_key(x)) {
+            return self.object_access(b, o, base);
+        }
         let (space, base, store) = match &op.kind {
             OpKind::Load { space, base, .. } => (*space, *base, false),
             OpKind::Store { space, base, .. } => (*space, *base, true),

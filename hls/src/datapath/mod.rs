@@ -11,6 +11,7 @@
 mod control;
 mod fsm;
 mod memory;
+mod objects;
 mod ops;
 
 use std::collections::HashMap;
@@ -62,6 +63,8 @@ pub(crate) struct Gen<'a> {
     /// Where the group's body ends (`Return` jumps here).
     group_end: StateId,
     names: u32,
+    /// The RAM of each kernel object and `__local` pointer argument.
+    objs: HashMap<crate::ir::Base, objects::Ram>,
 }
 
 fn port(m: &Module, name: &str) -> Result<NetId, Diagnostic> {
@@ -196,9 +199,11 @@ fn build(
         ngroups,
         group_end,
         names: 0,
+        objs: HashMap::new(),
     };
     g.objects()?;
     let body = g.region(&k.body, group_end, &control::Targets::default())?;
+    let body = g.object_inits(body)?;
     let first = g.group_counts(body)?;
     // Idle: wait for start, then count the groups and run the first.
     g.fsm.wait_for(idle, Expr::Net(start));

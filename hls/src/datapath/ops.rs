@@ -153,6 +153,10 @@ impl Gen<'_> {
                 let aw = self.m.net(net).width;
                 Ok(Expr::zext(Expr::Net(net), width - aw))
             }
+            // A pointer into the datapath's own RAM (see `objects.rs`): offset 0.
+            crate::ir::ParamKind::LocalBuffer | crate::ir::ParamKind::Struct { .. } => {
+                Ok(Expr::lit(width, 0))
+            }
             crate::ir::ParamKind::Value => {
                 let net = port(&self.m, &format!("arg_{}", p.name))?;
                 let w = self.m.net(net).width;
@@ -166,11 +170,6 @@ impl Gen<'_> {
                     }
                 })
             }
-            _ => Err(unsupported(
-                &format!("parameter {} ({:?})", p.name, p.kind),
-                span,
-                self.sm,
-            )),
         }
     }
 

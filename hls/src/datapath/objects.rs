@@ -1,0 +1,342 @@
+//! Kernel objects (private arrays and structs, the group form's `__wi_*` storage,
+//! `__local` arrays and pointer arguments, `__constant` tables) as byte-wide
+//! `ohls_ram_1r1w` instances inside the datapath.
+//!
+//! A pointer into an object is its byte offset: the base is known statically from the
+//! access (`Base`), so `ObjectAddr` is 0 and `PtrAdd` adds. Byte-wide storage makes every
+//! size and every (packed, unaligned) offset the same simple case: an access holds its
+//! state for one cycle per byte written, two per byte read (the RAM's read is registered).
+//! One work-item runs at a time, so a read-modify-write in one state is atomic.
+
+use super::fsm::{Next, StateId};
+use super::ops::unsupported;
+use super::{port, Gen};
+use crate::diag::Diagnostic;
+use crate::ir::{AtomicOp, Base, BlockId, ObjectId, OpId, OpKind, ParamKind};
+use crate::rtl::expr::{BinOp, Expr};
+use crate::rtl::netlist::{Instance, NetId, SrcLoc};
+
+/// The nets of one object's RAM (shared by every access, driven per state).
+#[derive(Clone, Copy, Debug)]
+pub struct Ram {
+    we: NetId,
+    waddr: NetId,
+    wdata: NetId,
+    re: NetId,
+    raddr: NetId,
+    rdata: NetId,
+    /// Address bits (`$clog2(DEPTH)` of the template).
+    aw: u32,
+}
+
+impl Gen<'_> {
+    /// One RAM per object and per `__local` pointer argument (sized for the largest
+    /// launch the shell accepts).
+    pub fn objects(&mut self) -> Result<(), Diagnostic> {
+        for (i, o) in self.k.objects.iter().enumerate() {
+            let name = format!("obj{i}_{}", super::sanitize(&o.name));
+            self.new_ram(Base::Object(ObjectId(i as u32)), o.size, &name);
+        }
+        for (i, p) in self.k.params.iter().enumerate() {
+            if p.kind == ParamKind::LocalBuffer {
+                let name = format!("lbuf_{}", super::sanitize(&p.name));
+                self.new_ram(Base::Param(i as u32), self.cfg.local_max_bytes, &name);
+            }
+        }
+        Ok(())
+    }
+
+    fn new_ram(&mut self, base: Base, size: u64, name: &str) {
+        let depth = size.max(2);
+        let aw = 64 - (depth - 1).leading_zeros();
+        let we = self.m.wire(&format!("{name}_we"), 1);
+        let waddr = self.m.wire(&format!("{name}_waddr"), aw);
+        let wdata = self.m.wire(&format!("{name}_wdata"), 8);
+        let re = self.m.wire(&format!("{name}_re"), 1);
+        let raddr = self.m.wire(&format!("{name}_raddr"), aw);
+        let rdata = self.m.wire(&format!("{name}_rdata"), 8);
+        self.m.instance(
+            Instance::new("ohls_ram_1r1w", &format!("u_{name}"))
+                .param("WIDTH", 8)
+                .param("DEPTH", depth.min(i64::MAX as u64) as i64)
+                .param("BYTE_EN", 0)
+                .input("clk", 1, self.clk)
+                .input("we", 1, we)
+                .input("waddr", aw, waddr)
+                .input("wdata", 8, wdata)
+                .input("wbe", 1, Expr::lit(1, 1))
+                .input("re", 1, re)
+                .input("raddr", aw, raddr)
+                .output("rdata", 8, rdata),
+        );
+        self.objs.insert(
+            base,
+            Ram {
+                we,
+                waddr,
+                wdata,
+                re,
+                raddr,
+                rdata,
+                aw,
+            },
+        );
+    }
+
+    /// States at the start of every group writing the objects' initial bytes (constant
+    /// tables, initialised private arrays: RAM contents are undefined after configuration)
+    /// and the host's bytes of by-value struct arguments; returns the entry, then `next`.
+    pub fn object_inits(&mut self, next: StateId) -> Result<StateId, Diagnostic> {
+        let mut writes: Vec<(Ram, u64, Expr)> = Vec::new();
+        for (i, o) in self.k.objects.iter().enumerate() {
+            let Some(init) = &o.init else { continue };
+            let ram = self.objs[&Base::Object(ObjectId(i as u32))];
+            for (j, byte) in init.iter().enumerate() {
+                writes.push((ram, j as u64, Expr::lit(8, *byte as u64)));
+            }
+        }
+        for p in &self.k.params {
+            let ParamKind::Struct { object } = p.kind else {
+                continue;
+            };
+            let arg = port(&self.m, &format!("arg_{}", p.name))?;
+            let bytes = (self.m.net(arg).width / 8).min(self.k.object(object).size as u32);
+            let ram = self.objs[&Base::Object(object)];
+            for j in 0..bytes {
+                let e = Expr::Slice {
+                    net: arg,
+                    hi: 8 * j + 7,
+                    lo: 8 * j,
+                };
+                writes.push((ram, j as u64, e));
+            }
+        }
+        let mut entry = next;
+        for (ram, j, e) in writes.into_iter().rev() {
+            let s = self.fsm.add();
+            let act = self.fsm.active(s);
+            self.fsm.drive(ram.we, act.clone(), Expr::lit(1, 1));
+            self.fsm.drive(ram.waddr, act.clone(), Expr::lit(ram.aw, j));
+            self.fsm.drive(ram.wdata, act, e);
+            self.fsm.goto(s, Next::Goto(entry));
+            entry = s;
+        }
+        Ok(entry)
+    }
+
+    /// A load, store or atomic on object memory: one state, byte by byte (`beat` counts
+    /// bytes, `issued` marks the cycle a read's data arrives).
+    pub fn object_access(
+        &mut self,
+        b: BlockId,
+        o: OpId,
+        base: Base,
+    ) -> Result<StateId, Diagnostic> {
+        let ram = self.objs[&base];
+        let op = self.k.block(b).op(o).clone();
+        let args = self.k.block(b).operands(o);
+        let loc = SrcLoc::of_span(self.sm, op.span);
+        let (read, write, aop) = match &op.kind {
+            OpKind::Load { .. } => (true, false, None),
+            OpKind::Store { .. } => (false, true, None),
+            OpKind::Atomic {
+                op: AtomicOp::Load, ..
+            } => (true, false, None),
+            OpKind::Atomic {
+                op: AtomicOp::Store,
+                ..
+            } => (false, true, None),
+            OpKind::Atomic { op: a, .. } => (true, true, Some(*a)),
+            _ => return Err(unsupported("an object access", op.span, self.sm)),
+        };
+        let vty = if read {
+            op.ty.clone()
+        } else {
+            args.get(1).and_then(|a| self.k.block(b).op(*a).ty.clone())
+        };
+        let bits = vty.map(|t| t.bits()).unwrap_or(8);
+        let n = bits.div_ceil(8);
+        if 2 * n > 255 {
+            return Err(unsupported("an object access this wide", op.span, self.sm));
+        }
+        let ptr = self.value(b, args[0])?;
+        let pw = self.m.net(ptr).width;
+        if pw < 8 {
+            return Err(unsupported("a pointer this narrow", op.span, self.sm));
+        }
+        let s = self.fsm.add();
+        self.fsm.locate(s, Some(loc.clone()));
+        let act = self.fsm.active(s);
+        let beat = Expr::Net(self.beat);
+        let lit8 = |v: u32| Expr::lit(8, v as u64);
+        // Reads take bytes 0..n, then writes (of an atomic) bytes n..2n as bytes 0..n.
+        let in_write = if read && write {
+            Expr::bin(BinOp::Ge, beat.clone(), lit8(n))
+        } else {
+            Expr::lit(1, write as u64)
+        };
+        let iname = self.fresh("oi");
+        let idx = self.m.wire(&iname, 8);
+        let idx_e = if read && write {
+            Expr::mux(
+                in_write.clone(),
+                Expr::bin(BinOp::Sub, beat.clone(), lit8(n)),
+                beat.clone(),
+            )
+        } else {
+            beat.clone()
+        };
+        self.m.assign(idx, idx_e);
+        let aname = self.fresh("oa");
+        let addr = self.m.wire(&aname, pw);
+        self.m.set_loc(addr, loc.clone());
+        self.m.assign(
+            addr,
+            Expr::bin(
+                BinOp::Add,
+                Expr::Net(ptr),
+                Expr::zext(Expr::Net(idx), pw - 8),
+            ),
+        );
+        let ramaddr = Expr::Slice {
+            net: addr,
+            hi: ram.aw - 1,
+            lo: 0,
+        };
+        let issued = Expr::Net(self.issued);
+        let last_byte = |k: u32| Expr::bin(BinOp::Eq, beat.clone(), lit8(k));
+        let inc = Expr::bin(BinOp::Add, beat.clone(), lit8(1));
+        let mut old = None;
+        if read {
+            let rphase = Expr::land(act.clone(), Expr::lnot(in_write.clone()));
+            let first = Expr::land(rphase.clone(), Expr::lnot(issued.clone()));
+            self.fsm.drive(ram.re, first.clone(), Expr::lit(1, 1));
+            self.fsm.drive(ram.raddr, first, ramaddr.clone());
+            let name = self.fresh("old");
+            let buf = self.m.reg(&name, 8 * n);
+            self.m.set_loc(buf, loc.clone());
+            let shifted = if n == 1 {
+                Expr::Net(ram.rdata)
+            } else {
+                Expr::Concat(vec![
+                    Expr::Net(ram.rdata),
+                    Expr::Slice {
+                        net: buf,
+                        hi: 8 * n - 1,
+                        lo: 8,
+                    },
+                ])
+            };
+            let nrd = Expr::lnot(in_write.clone());
+            let got = Expr::land(nrd.clone(), issued.clone());
+            self.fsm.set_when(s, buf, shifted, got.clone());
+            self.fsm.set_when(s, self.beat, inc.clone(), got.clone());
+            self.fsm.set_when(
+                s,
+                self.issued,
+                Expr::lit(1, 1),
+                Expr::land(nrd, Expr::lnot(issued.clone())),
+            );
+            self.fsm
+                .set_when(s, self.issued, Expr::lit(1, 0), got.clone());
+            let vname = self.fresh("v");
+            let val = self.m.wire(&vname, bits);
+            self.m.assign(
+                val,
+                Expr::Slice {
+                    net: buf,
+                    hi: bits - 1,
+                    lo: 0,
+                },
+            );
+            self.vals.insert((b, o), val);
+            old = Some(val);
+            if !write {
+                self.fsm.wait_for(s, Expr::land(got, last_byte(n - 1)));
+            }
+        }
+        if write {
+            let new = match (aop, old) {
+                (Some(a), Some(old)) => self.rmw(a, old, b, &args, bits, op.span)?,
+                _ => Expr::Net(self.value(b, args[1])?),
+            };
+            let wphase = Expr::land(act, in_write.clone());
+            let byte = if n == 1 {
+                Expr::zext(new, 8 - bits)
+            } else {
+                // Byte `idx` of the value: shift it down, keep the low byte.
+                let name = self.fresh("ow");
+                let sh = self.m.wire(&name, 8 * n);
+                let amount = Expr::bin(
+                    BinOp::Mul,
+                    Expr::zext(Expr::Net(idx), 8 * n - 8),
+                    Expr::lit(8 * n, 8),
+                );
+                self.m.assign(
+                    sh,
+                    Expr::bin(BinOp::Shr, Expr::zext(new, 8 * n - bits), amount),
+                );
+                Expr::Slice {
+                    net: sh,
+                    hi: 7,
+                    lo: 0,
+                }
+            };
+            self.fsm.drive(ram.we, wphase.clone(), Expr::lit(1, 1));
+            self.fsm.drive(ram.waddr, wphase.clone(), ramaddr);
+            self.fsm.drive(ram.wdata, wphase, byte);
+            self.fsm.set_when(s, self.beat, inc, in_write.clone());
+            let end = if read { 2 * n - 1 } else { n - 1 };
+            self.fsm.wait_for(s, Expr::land(in_write, last_byte(end)));
+        }
+        self.fsm.set(s, self.beat, lit8(0));
+        self.fsm.set(s, self.issued, Expr::lit(1, 0));
+        Ok(s)
+    }
+
+    /// The value an atomic stores, from the old value and its operands.
+    fn rmw(
+        &self,
+        a: AtomicOp,
+        old: NetId,
+        b: BlockId,
+        args: &[OpId],
+        w: u32,
+        span: crate::diag::Span,
+    ) -> Result<Expr, Diagnostic> {
+        let arg = |i: usize| -> Result<Expr, Diagnostic> {
+            match args.get(i) {
+                Some(x) => Ok(Expr::Net(self.value(b, *x)?)),
+                None => Err(unsupported("an atomic without its operand", span, self.sm)),
+            }
+        };
+        let o = Expr::Net(old);
+        // Signed order is unsigned order with the sign bits flipped.
+        let flip = |e: Expr| Expr::bin(BinOp::Xor, e, Expr::lit(w, 1u64 << (w - 1)));
+        let pick = |lt: Expr, x: Expr, y: Expr| Expr::mux(lt, x, y);
+        Ok(match a {
+            AtomicOp::Add => Expr::bin(BinOp::Add, o, arg(1)?),
+            AtomicOp::Sub => Expr::bin(BinOp::Sub, o, arg(1)?),
+            AtomicOp::Xchg | AtomicOp::Store => arg(1)?,
+            AtomicOp::Inc => Expr::bin(BinOp::Add, o, Expr::lit(w, 1)),
+            AtomicOp::Dec => Expr::bin(BinOp::Sub, o, Expr::lit(w, 1)),
+            AtomicOp::CmpXchg => Expr::mux(Expr::bin(BinOp::Eq, o.clone(), arg(1)?), arg(2)?, o),
+            AtomicOp::And => Expr::bin(BinOp::And, o, arg(1)?),
+            AtomicOp::Or => Expr::bin(BinOp::Or, o, arg(1)?),
+            AtomicOp::Xor => Expr::bin(BinOp::Xor, o, arg(1)?),
+            AtomicOp::UMin => pick(Expr::bin(BinOp::Lt, o.clone(), arg(1)?), o, arg(1)?),
+            AtomicOp::UMax => pick(Expr::bin(BinOp::Gt, o.clone(), arg(1)?), o, arg(1)?),
+            AtomicOp::SMin => pick(
+                Expr::bin(BinOp::Lt, flip(o.clone()), flip(arg(1)?)),
+                o,
+                arg(1)?,
+            ),
+            AtomicOp::SMax => pick(
+                Expr::bin(BinOp::Gt, flip(o.clone()), flip(arg(1)?)),
+                o,
+                arg(1)?,
+            ),
+            AtomicOp::Load => o,
+        })
+    }
+}
