@@ -69,6 +69,11 @@ impl Gen<'_> {
                 .input("raddr", aw, raddr)
                 .output("rdata", 8, rdata),
         );
+        // An object only read (or only written, or not used at all) still needs every
+        // RAM input driven: a never-true entry makes each net one the controller drives.
+        for (net, w) in [(we, 1), (waddr, aw), (wdata, 8), (re, 1), (raddr, aw)] {
+            self.fsm.drive(net, Expr::lit(1, 0), Expr::lit(w, 0));
+        }
         self.objs.insert(
             base,
             Ram {
@@ -158,6 +163,13 @@ impl Gen<'_> {
         let n = bits.div_ceil(8);
         if 2 * n > 255 {
             return Err(unsupported("an object access this wide", op.span, self.sm));
+        }
+        if aop.is_some() && bits > 64 {
+            return Err(unsupported(
+                "an atomic wider than 64 bits",
+                op.span,
+                self.sm,
+            ));
         }
         let ptr = self.value(b, args[0])?;
         let pw = self.m.net(ptr).width;
