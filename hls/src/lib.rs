@@ -10,6 +10,7 @@ pub mod interp;
 pub mod ir;
 pub mod launch;
 pub mod lower;
+pub mod outdir;
 pub mod project;
 pub mod report;
 pub mod rtl;

@@ -1,19 +1,14 @@
-//! Writing a run's outputs (`DIR/PARAM.bin` per buffer, `DIR/run.json`) all or nothing.
-//!
-//! Everything is written into a hidden temporary sibling of DIR and renamed into place, so
-//! a failure leaves no DIR and no partial files. An existing DIR is replaced only when it
-//! looks like an earlier run's output (empty, or only `run.json` and `*.bin` files), so a
-//! mistyped `--out` cannot wipe an unrelated folder. The old DIR is first renamed aside,
-//! the new one renamed in, and only then the old one deleted; if the second rename fails
-//! the old DIR is renamed back. (Between the two renames DIR is briefly absent: std has no
-//! portable atomic directory exchange.)
+//! Writing a run's outputs (`DIR/PARAM.bin` per buffer, `DIR/run.json`) all or nothing,
+//! through [`crate::outdir`]. An existing DIR is replaced only when it looks like an
+//! earlier run's output (empty, or only `run.json` and `*.bin` files), so a mistyped
+//! `--out` cannot wipe an unrelated folder.
 
 use std::fs;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::path::Path;
 
 use serde::Serialize;
+
+use crate::outdir::{write_tree_checked, Tree};
 
 /// `run.json`: what ran and how, as SPEC.md lists it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -65,91 +60,30 @@ pub fn check_out_dir(dir: &Path) -> Result<(), String> {
 /// Writes `DIR/NAME.bin` for each buffer and `DIR/run.json`, replacing an earlier run's
 /// DIR. On error nothing has changed.
 pub fn write_run(dir: &Path, record: &RunRecord, buffers: &[(&str, &[u8])]) -> Result<(), String> {
-    check_out_dir(dir)?;
-    for (name, _) in buffers {
+    let mut tree = Tree::default();
+    for (name, bytes) in buffers {
         let plain = !name.is_empty() && name.chars().all(|c| c == '_' || c.is_ascii_alphanumeric());
         if !plain {
             return Err(format!("`{name}` cannot name an output file"));
         }
+        tree.add(&format!("{name}.bin"), *bytes)?;
     }
     let json = serde_json::to_string_pretty(record).map_err(|e| e.to_string())? + "\n";
-    let created = create_parents(dir)?;
-    let tmp = sibling(dir, "tmp");
-    let result = fill(&tmp, &json, buffers).and_then(|()| swap_in(&tmp, dir));
-    if let Err(e) = result {
-        let _ = fs::remove_dir_all(&tmp);
-        for p in created.iter().rev() {
-            let _ = fs::remove_dir(p);
+    tree.add("run.json", json)?;
+    write_tree_checked(dir, &tree, &check_out_dir).map_err(|e| {
+        if e.starts_with("--out ") {
+            e
+        } else {
+            format!("--out {e}")
         }
-        return Err(format!("--out {}: {e}", dir.display()));
-    }
-    Ok(())
-}
-
-/// Creates DIR's missing ancestors; returns them, outermost first, so a failure can
-/// remove exactly those.
-fn create_parents(dir: &Path) -> Result<Vec<PathBuf>, String> {
-    let mut missing = Vec::new();
-    let mut p = dir.parent();
-    while let Some(q) = p.filter(|q| !q.as_os_str().is_empty() && !q.exists()) {
-        missing.push(q.to_path_buf());
-        p = q.parent();
-    }
-    missing.reverse();
-    for (i, m) in missing.iter().enumerate() {
-        if let Err(e) = fs::create_dir(m) {
-            for made in missing[..i].iter().rev() {
-                let _ = fs::remove_dir(made);
-            }
-            return Err(format!("cannot create {}: {e}", m.display()));
-        }
-    }
-    Ok(missing)
-}
-
-fn sibling(dir: &Path, what: &str) -> PathBuf {
-    static N: AtomicU64 = AtomicU64::new(0);
-    let n = N.fetch_add(1, Ordering::Relaxed);
-    let base = dir.file_name().unwrap_or_default().to_string_lossy();
-    let name = format!(".{base}.{what}-{}-{n}", std::process::id());
-    dir.with_file_name(name)
-}
-
-fn fill(tmp: &Path, json: &str, buffers: &[(&str, &[u8])]) -> Result<(), String> {
-    fs::create_dir(tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
-    for (name, bytes) in buffers {
-        write_file(&tmp.join(format!("{name}.bin")), bytes)?;
-    }
-    write_file(&tmp.join("run.json"), json.as_bytes())
-}
-
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let mut f = fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    f.write_all(bytes)
-        .and_then(|()| f.sync_all())
-        .map_err(|e| format!("{}: {e}", path.display()))
-}
-
-fn swap_in(tmp: &Path, dir: &Path) -> Result<(), String> {
-    if fs::symlink_metadata(dir).is_err() {
-        return fs::rename(tmp, dir).map_err(|e| format!("cannot rename into place: {e}"));
-    }
-    let old = sibling(dir, "old");
-    fs::rename(dir, &old).map_err(|e| format!("cannot move the old folder aside: {e}"))?;
-    if let Err(e) = fs::rename(tmp, dir) {
-        let _ = fs::rename(&old, dir);
-        return Err(format!("cannot rename into place: {e}"));
-    }
-    // The new outputs are in place; a leftover hidden old folder is only untidy.
-    let _ = fs::remove_dir_all(&old);
-    Ok(())
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
+    fn scratch(name: &str) -> std::path::PathBuf {
         let d = std::env::temp_dir().join(format!("ohls-out-{}-{name}", std::process::id()));
         let _ = fs::remove_dir_all(&d);
         fs::create_dir_all(&d).unwrap();

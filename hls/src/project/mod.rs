@@ -2,7 +2,6 @@
 //! templates they use, copied), `report.json`, and for Quartus boards `quartus/`; put
 //! together in memory and written all or nothing.
 
-pub mod outdir;
 pub mod quartus;
 
 use std::collections::BTreeMap;
@@ -12,7 +11,7 @@ use crate::board::types::FlowKind;
 use crate::board::Board;
 use crate::rtl::shell::ShellConfig;
 
-pub use outdir::{check_out_dir, write_tree, Tree};
+pub use crate::outdir::{check_out_dir, write_tree, Tree};
 
 /// The file whose presence marks a folder as an earlier build's output.
 pub const MARKER: &str = "report.json";

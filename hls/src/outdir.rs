@@ -1,11 +1,11 @@
-//! Writing a whole output folder all or nothing: a tree of files is written into a hidden
-//! temporary sibling of OUT and renamed into place.
+//! Writing a whole output folder all or nothing (`build -o OUT`, `run --out DIR`): a tree of
+//! files is written into a hidden temporary sibling of OUT and renamed into place.
 //!
-//! The same policy as `launch::output` (whose helpers are private to it): an existing OUT
-//! is replaced only when a caller-given test says it is an earlier output of the same
-//! command, so a mistyped `-o` cannot wipe an unrelated folder. The old OUT is renamed
-//! aside, the new one renamed in, and only then the old one deleted; if the second rename
-//! fails the old OUT is renamed back.
+//! An existing OUT is replaced only when the caller's test says it is an earlier output of
+//! the same command, so a mistyped `-o` cannot wipe an unrelated folder. The old OUT is
+//! renamed aside, the new one renamed in, and only then the old one deleted; if the second
+//! rename fails the old OUT is renamed back. (Between the two renames OUT is briefly absent:
+//! std has no portable atomic directory exchange.)
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -73,7 +73,17 @@ pub fn check_out_dir(dir: &Path, marker: &str) -> Result<(), String> {
 /// Writes `tree` as the folder `dir`, replacing an earlier output (see
 /// [`check_out_dir`]). On error nothing has changed and no temporary folder is left.
 pub fn write_tree(dir: &Path, tree: &Tree, marker: &str) -> Result<(), String> {
-    check_out_dir(dir, marker)?;
+    write_tree_checked(dir, tree, &|d: &Path| check_out_dir(d, marker))
+}
+
+/// Writes `tree` as the folder `dir` after `replaceable(dir)` accepts what is there now.
+/// On error nothing has changed and no temporary folder is left.
+pub fn write_tree_checked(
+    dir: &Path,
+    tree: &Tree,
+    replaceable: &dyn Fn(&Path) -> Result<(), String>,
+) -> Result<(), String> {
+    replaceable(dir)?;
     let created = create_parents(dir)?;
     let tmp = sibling(dir, "tmp");
     let result = fill(&tmp, tree).and_then(|()| swap_in(&tmp, dir));
