@@ -64,13 +64,15 @@ pub fn compile(
     let var_words = c.frame.len();
     c.region(&k.body)?;
     c.emit(Inst::Return, k.span);
-    Ok(Program {
+    let mut p = Program {
         insts: c.insts,
         spans: c.spans,
         frame: c.frame,
         var_words,
         barrier_spans: c.barrier_spans,
-    })
+    };
+    super::peephole::optimize(&mut p);
+    Ok(p)
 }
 
 impl Compiler<'_> {

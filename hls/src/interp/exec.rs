@@ -3,10 +3,11 @@
 
 use super::builtins;
 use super::eval;
+use super::float_fns::fma_f32;
 use super::hints::IvdepState;
-use super::inst::{Inst, Program};
+use super::inst::{Ext, Inst, Program};
 use super::memory::{access_size, LaneBuf, MemRegion, Spaces};
-use super::value::{mask, Ek, Shape, MAX_LANES};
+use super::value::{float_of, mask, sext, Ek, Shape, MAX_LANES};
 use super::InterpError;
 use crate::ir::{AtomicOp, WorkItemFn};
 
@@ -206,7 +207,12 @@ impl Env<'_> {
                 }
                 Inst::Move { dst, src, n } => {
                     let (d, s, n) = (*dst as usize, *src as usize, *n as usize);
-                    f.copy_within(s..s + n, d);
+                    // Most moves are one word; `copy_within` would call memmove.
+                    if n == 1 {
+                        f[d] = f[s];
+                    } else {
+                        f.copy_within(s..s + n, d);
+                    }
                 }
                 Inst::Gather { dst, srcs } => {
                     for (i, s) in srcs.iter().enumerate() {
@@ -218,6 +224,48 @@ impl Env<'_> {
                 Inst::PtrAdd { dst, p, off } => {
                     f[*dst as usize] = f[*p as usize].wrapping_add(f[*off as usize]);
                     f[*dst as usize + 1] = f[*p as usize + 1];
+                }
+                Inst::IdxPtr {
+                    dst,
+                    p,
+                    idx,
+                    scale,
+                    ext,
+                } => {
+                    let i = f[*idx as usize];
+                    let i = match ext {
+                        Ext::None => i,
+                        Ext::Sext32 => sext(i, 32) as u64,
+                        Ext::Zext32 => i & 0xFFFF_FFFF,
+                    };
+                    f[*dst as usize] = f[*p as usize].wrapping_add(i.wrapping_mul(*scale as u64));
+                    f[*dst as usize + 1] = f[*p as usize + 1];
+                }
+                Inst::Fma32 { dst, a, b, c } => {
+                    // Exactly what the `fma` built-in computes for one f32 lane.
+                    let x = |s: u32| float_of(Ek::F32, f[s as usize]) as f32;
+                    f[*dst as usize] = fma_f32(x(*a), x(*b), x(*c)).to_bits() as u64;
+                }
+                Inst::CmpBranch {
+                    op,
+                    ek,
+                    a,
+                    b,
+                    when,
+                    to,
+                } => {
+                    if eval::compare(*op, *ek, f[*a as usize], f[*b as usize]) == *when {
+                        pc = *to as usize;
+                    }
+                    if self.steps > self.max_steps {
+                        return Err(self.err(
+                            at,
+                            format!(
+                                "stopped after {} executed operations (max_steps)",
+                                self.steps
+                            ),
+                        ));
+                    }
                 }
                 Inst::PtrDiff { dst, a, b } => {
                     if f[*a as usize + 1] != f[*b as usize + 1] {
@@ -235,7 +283,9 @@ impl Env<'_> {
                     {
                         return Err(self.err(at, m));
                     }
-                    self.track(&mut wi.hints, at, base, off, access_size(*shape), false)?;
+                    if wi.hints.is_some() {
+                        self.track(&mut wi.hints, at, base, off, access_size(*shape), false)?;
+                    }
                 }
                 Inst::Store { p, v, shape } => {
                     let (off, base) = (f[*p as usize], f[*p as usize + 1]);
@@ -244,7 +294,9 @@ impl Env<'_> {
                     if let Err(m) = sp.store(off, base, *shape, &wi.frame[v..v + shape.words()]) {
                         return Err(self.err(at, m));
                     }
-                    self.track(&mut wi.hints, at, base, off, access_size(*shape), true)?;
+                    if wi.hints.is_some() {
+                        self.track(&mut wi.hints, at, base, off, access_size(*shape), true)?;
+                    }
                 }
                 Inst::Atomic {
                     op,

@@ -75,6 +75,15 @@ pub enum Inst {
         p: Slot,
         off: Slot,
     },
+    /// `p` plus `ext(f[idx]) * scale` (the base word copied): array indexing
+    /// `ptradd(p, mul(conv(idx), const))` in one dispatch (made by `peephole.rs`).
+    IdxPtr {
+        dst: Slot,
+        p: Slot,
+        idx: Slot,
+        scale: u32,
+        ext: Ext,
+    },
     PtrDiff {
         dst: Slot,
         a: Slot,
@@ -118,6 +127,23 @@ pub enum Inst {
         when: bool,
         to: u32,
     },
+    /// A one-lane, non-pointer `Cmp` whose result only this jump reads.
+    CmpBranch {
+        op: CmpOp,
+        ek: Ek,
+        a: Slot,
+        b: Slot,
+        when: bool,
+        to: u32,
+    },
+    /// `fma` of scalar floats (the inner product of the tiled kernels), without the
+    /// built-in call's argument walking.
+    Fma32 {
+        dst: Slot,
+        a: Slot,
+        b: Slot,
+        c: Slot,
+    },
     Return,
     /// ivdep bookkeeping (emitted only when hints are checked).
     LoopEnter {
@@ -129,6 +155,15 @@ pub enum Inst {
     LoopExit {
         l: LoopId,
     },
+}
+
+/// How `IdxPtr` widens its 32-bit or 64-bit index to 64 bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ext {
+    /// The index is already 64 bits.
+    None,
+    Sext32,
+    Zext32,
 }
 
 /// A compiled kernel for one launch.

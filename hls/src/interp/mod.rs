@@ -29,6 +29,7 @@ mod math;
 mod memory;
 mod ndrange;
 mod ops;
+mod peephole;
 mod relational;
 mod value;
 
