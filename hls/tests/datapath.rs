@@ -55,6 +55,12 @@ const SUPPORTED: &[&str] = &[
     "packed_aligned_array",
     "struct_by_value",
     "union_pun",
+    "matmul_tiled",
+    "vector_types",
+    "bit_builtins",
+    "long_arith",
+    "relational_vec",
+    "select_bitselect",
 ];
 
 #[test]

@@ -8,6 +8,11 @@ use crate::ir::{BinOp as IB, BlockId, CmpOp, Conv, OpId, OpKind, Ty, UnOp as IU,
 use crate::rtl::expr::{BinOp, Expr, UnOp};
 use crate::rtl::netlist::{Instance, NetId, SrcLoc};
 
+// Built-in calls live beside this file; declared here, as a child of `ops`, so they
+// share its private lane helpers and units.
+#[path = "builtins.rs"]
+mod builtins;
+
 /// Bits `i` of `lanes` lanes of `w` bits each in `net`.
 pub fn lane(net: NetId, i: u32, w: u32, lanes: u32) -> Expr {
     if lanes == 1 {
@@ -109,7 +114,6 @@ impl Gen<'_> {
             OpKind::Load { .. } | OpKind::Store { .. } | OpKind::Atomic { .. } => {
                 return self.memory(b, o).map(Some)
             }
-            OpKind::Builtin(call) => return Err(unsupported(&call.name, op.span, self.sm)),
             _ => {}
         }
         let s = self.fsm.add();
@@ -229,6 +233,10 @@ impl Gen<'_> {
         let ew = ty.elem().bits();
         let aw = aty.elem().bits();
         let nope = |g: &Gen, what: &str| Err(unsupported(what, op.span, g.sm));
+        if let OpKind::Builtin(call) = &op.kind {
+            let tys: Vec<Ty> = args.iter().map(|a| self.ty_of(b, *a)).collect();
+            return self.builtin(s, call, &nets, &tys, op.ty.as_ref(), op.span);
+        }
         if (ty.elem() == &Ty::F64 || aty.elem() == &Ty::F64)
             && !matches!(
                 op.kind,
