@@ -581,26 +581,22 @@ impl Gen<'_> {
         // their sign bit flipped (written out for the two limits), so that an unsigned
         // compare orders them.
         let rep = |n: u32, b: u64| Expr::Repeat(n, Box::new(Expr::lit(1, b)));
-        let (tk, wlo, whi) = if s {
-            let t_flipped = Expr::Concat(vec![
-                Expr::un(UnOp::Not, Expr::bit(t, ww - 1)),
-                Expr::Slice {
-                    net: t,
-                    hi: ww - 2,
-                    lo: 0,
-                },
-            ]);
-            let wlo = Expr::Concat(vec![Expr::lit(1, 0), rep(ww - w - 1, 1), Expr::lit(w, lo)]);
-            let whi = Expr::Concat(vec![Expr::lit(1, 1), rep(ww - w - 1, 0), Expr::lit(w, hi)]);
-            (t_flipped, wlo, whi)
-        } else {
+        if !s {
+            // An unsigned sum cannot fall below zero: only the upper limit applies.
             let whi = Expr::Concat(vec![rep(ww - w, 0), Expr::lit(w, hi)]);
-            (
-                Expr::Net(t),
-                Expr::Concat(vec![rep(ww - w, 0), Expr::lit(w, 0)]),
-                whi,
-            )
-        };
+            let over = Expr::bin(BinOp::Gt, Expr::Net(t), whi);
+            return Expr::mux(over, Expr::lit(w, hi), low);
+        }
+        let tk = Expr::Concat(vec![
+            Expr::un(UnOp::Not, Expr::bit(t, ww - 1)),
+            Expr::Slice {
+                net: t,
+                hi: ww - 2,
+                lo: 0,
+            },
+        ]);
+        let wlo = Expr::Concat(vec![Expr::lit(1, 0), rep(ww - w - 1, 1), Expr::lit(w, lo)]);
+        let whi = Expr::Concat(vec![Expr::lit(1, 1), rep(ww - w - 1, 0), Expr::lit(w, hi)]);
         let under = Expr::bin(BinOp::Lt, tk.clone(), wlo);
         let over = Expr::bin(BinOp::Gt, tk, whi);
         Expr::mux(
