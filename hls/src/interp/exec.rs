@@ -241,6 +241,32 @@ impl Env<'_> {
                     f[*dst as usize] = f[*p as usize].wrapping_add(i.wrapping_mul(*scale as u64));
                     f[*dst as usize + 1] = f[*p as usize + 1];
                 }
+                Inst::LoadIdx {
+                    dst,
+                    p,
+                    idx,
+                    scale,
+                    ext,
+                    shape,
+                } => {
+                    let i = f[*idx as usize];
+                    let i = match ext {
+                        Ext::None => i,
+                        Ext::Sext32 => sext(i, 32) as u64,
+                        Ext::Zext32 => i & 0xFFFF_FFFF,
+                    };
+                    let off = f[*p as usize].wrapping_add(i.wrapping_mul(*scale as u64));
+                    let base = f[*p as usize + 1];
+                    let mut sp = self.spaces(&mut wi.private);
+                    let d = *dst as usize;
+                    if let Err(m) = sp.load(off, base, *shape, &mut wi.frame[d..d + shape.words()])
+                    {
+                        return Err(self.err(at, m));
+                    }
+                    if wi.hints.is_some() {
+                        self.track(&mut wi.hints, at, base, off, access_size(*shape), false)?;
+                    }
+                }
                 Inst::Fma32 { dst, a, b, c } => {
                     // Exactly what the `fma` built-in computes for one f32 lane.
                     let x = |s: u32| float_of(Ek::F32, f[s as usize]) as f32;

@@ -84,6 +84,16 @@ pub enum Inst {
         scale: u32,
         ext: Ext,
     },
+    /// `Load` through the pointer an `IdxPtr` would make (the `IdxPtr`'s result read by
+    /// nothing else); errors point at the load.
+    LoadIdx {
+        dst: Slot,
+        p: Slot,
+        idx: Slot,
+        scale: u32,
+        ext: Ext,
+        shape: Shape,
+    },
     PtrDiff {
         dst: Slot,
         a: Slot,

@@ -95,7 +95,8 @@ fn write_lane(b: &mut [u8], es: usize, v: u64) {
 }
 
 /// Decodes `shape` from little-endian bytes into frame words.
-#[inline]
+// Inlined: it sits on every load's path and its shape is usually known at the call.
+#[inline(always)]
 pub fn decode(bytes: &[u8], shape: Shape, out: &mut [u64]) {
     let es = shape.ek.store_size();
     if shape.ek == Ek::Ptr {
@@ -111,7 +112,7 @@ pub fn decode(bytes: &[u8], shape: Shape, out: &mut [u64]) {
 }
 
 /// Encodes frame words of `shape` into little-endian bytes.
-#[inline]
+#[inline(always)]
 pub fn encode(words: &[u64], shape: Shape, bytes: &mut [u8]) {
     let es = shape.ek.store_size();
     if shape.ek == Ek::Ptr {

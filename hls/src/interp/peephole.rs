@@ -58,6 +58,10 @@ fn each_read(inst: &mut Inst, mut f: impl FnMut(&mut Slot, usize)) {
             f(b, 2);
         }
         Inst::Load { p, .. } => f(p, 2),
+        Inst::LoadIdx { p, idx, .. } => {
+            f(p, 2);
+            f(idx, 1);
+        }
         Inst::Store { p, v, shape } => {
             f(p, 2);
             f(v, shape.words());
@@ -131,7 +135,9 @@ fn pure_writes(inst: &Inst) -> Option<(Slot, usize)> {
 
 fn written_slots(inst: &Inst) -> Option<(Slot, usize)> {
     match inst {
-        Inst::Load { dst, shape, .. } => Some((*dst, shape.words())),
+        Inst::Load { dst, shape, .. } | Inst::LoadIdx { dst, shape, .. } => {
+            Some((*dst, shape.words()))
+        }
         Inst::Atomic { dst, .. } => Some((*dst, 1)),
         Inst::Builtin(b) => b.ret.map(|r| (b.dst, r.words())),
         i => pure_writes(i),
@@ -404,12 +410,52 @@ fn fuse(p: &mut Program) {
     compact(p, &gone);
 }
 
+/// A load through an `IdxPtr`'s pointer, which nothing else reads, computes the address
+/// itself; the fused instruction takes the load's span, since only the load can fail.
+fn fuse_loads(p: &mut Program) {
+    let f = facts(&mut p.insts, p.frame.len());
+    let mut gone = vec![false; p.insts.len()];
+    let mut i = 0;
+    while i + 1 < p.insts.len() {
+        if let (
+            Inst::IdxPtr {
+                dst: t,
+                p: base,
+                idx,
+                scale,
+                ext,
+            },
+            Inst::Load { dst, p: lp, shape },
+        ) = (&p.insts[i], &p.insts[i + 1])
+        {
+            let two_once = once(p, &f, *t) && once(p, &f, *t + 1);
+            if *lp == *t && two_once && !f.target[i + 1] {
+                p.insts[i] = Inst::LoadIdx {
+                    dst: *dst,
+                    p: *base,
+                    idx: *idx,
+                    scale: *scale,
+                    ext: *ext,
+                    shape: *shape,
+                };
+                p.spans[i] = p.spans[i + 1];
+                gone[i + 1] = true;
+                i += 2;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    compact(p, &gone);
+}
+
 /// Runs every rewrite; the order matters: forwarding first exposes the adjacent
 /// patterns that fusion folds, and fusion may leave dead values behind.
 pub fn optimize(p: &mut Program) {
     forward_moves(p);
     drop_dead(p);
     fuse(p);
+    fuse_loads(p);
     forward_dsts(p);
     drop_dead(p);
 }
