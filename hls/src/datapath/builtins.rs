@@ -157,11 +157,23 @@ impl Gen<'_> {
                         ]
                     })
                     .collect();
-                return Ok(
-                    self.unit(s, "ohls_fp_fma", &[], ins, &[("result", 32)], &|o| {
-                        Expr::Net(o[0])
-                    }),
-                );
+                let c = self.unit(s, "ohls_fp_fma", &[], ins, &[("result", 32)], &|o| {
+                    Expr::Net(o[0])
+                });
+                let Computed::Unit { done, value } = c else {
+                    return Ok(c);
+                };
+                let all = self.held(value, 32 * lanes);
+                let v = (0..lanes)
+                    .map(|i| {
+                        let r = lane(all, i, 32, lanes);
+                        self.fma_nan(&args, i, r)
+                    })
+                    .collect();
+                return Ok(Computed::Unit {
+                    done,
+                    value: concat(v),
+                });
             }
             _ => return nope(self),
         };
@@ -198,6 +210,53 @@ impl Gen<'_> {
                     both_zero,
                     Expr::bin(BinOp::Or, Expr::Net(x), Expr::Net(y)),
                     Expr::mux(x_wins, Expr::Net(x), Expr::Net(y)),
+                ),
+            ),
+        )
+    }
+
+    /// The NaN `interp::float_fns::fma_f32` gives, else the unit's result `r`: the unit
+    /// returns the canonical +NaN, the interpreter the x86 one: a NaN operand (a, then b,
+    /// then c) quieted, or the negative default NaN for inf * 0 and inf - inf.
+    fn fma_nan(&mut self, args: &[Arg], i: u32, r: Expr) -> Expr {
+        let [a, b, c] = [0, 1, 2].map(|k| self.held(args[k].at(i), 32));
+        let quiet = |x: NetId| Expr::bin(BinOp::Or, Expr::Net(x), Expr::lit(32, 1 << 22));
+        let inf = |x: NetId| Expr::land(Self::exp_ones(x, 32), Self::mant_zero(x, 32));
+        let zero = |x: NetId| {
+            Expr::bin(
+                BinOp::Eq,
+                Expr::Slice {
+                    net: x,
+                    hi: 30,
+                    lo: 0,
+                },
+                Expr::lit(31, 0),
+            )
+        };
+        let invalid_mul = Expr::lor(Expr::land(inf(a), zero(b)), Expr::land(zero(a), inf(b)));
+        // With no NaN operand and no inf * 0, an infinite operand of the product makes it
+        // infinite, with the sign of a * b.
+        let p_inf = Expr::lor(inf(a), inf(b));
+        let p_sign = Expr::bin(BinOp::Xor, Expr::bit(a, 31), Expr::bit(b, 31));
+        let invalid_add = Expr::land(
+            Expr::land(p_inf, inf(c)),
+            Expr::bin(BinOp::Ne, p_sign, Expr::bit(c, 31)),
+        );
+        let default_nan = || Expr::lit(32, 0xFFC0_0000);
+        Expr::mux(
+            self.is_nan(a, 32),
+            quiet(a),
+            Expr::mux(
+                self.is_nan(b, 32),
+                quiet(b),
+                Expr::mux(
+                    invalid_mul,
+                    default_nan(),
+                    Expr::mux(
+                        self.is_nan(c, 32),
+                        quiet(c),
+                        Expr::mux(invalid_add, default_nan(), r),
+                    ),
                 ),
             ),
         )
