@@ -175,6 +175,26 @@ impl Gen<'_> {
                     value: concat(v),
                 });
             }
+            ("sqrt", 1) if fw == 32 && rw == 32 => {
+                let ins = (0..lanes).map(|i| vec![("a", 32, a.at(i))]).collect();
+                let c = self.unit(s, "ohls_fp_sqrt", &[], ins, &[("result", 32)], &|o| {
+                    Expr::Net(o[0])
+                });
+                let Computed::Unit { done, value } = c else {
+                    return Ok(c);
+                };
+                let all = self.held(value, 32 * lanes);
+                let v = (0..lanes)
+                    .map(|i| {
+                        let r = lane(all, i, 32, lanes);
+                        self.sqrt_nan(a, i, r)
+                    })
+                    .collect();
+                return Ok(Computed::Unit {
+                    done,
+                    value: concat(v),
+                });
+            }
             _ => return nope(self),
         };
         Ok(Computed::Comb(e))
@@ -259,6 +279,30 @@ impl Gen<'_> {
                     ),
                 ),
             ),
+        )
+    }
+
+    /// The NaN the interpreter's f64 `sqrt` gives, else the unit's result `r`: a NaN input
+    /// quieted, the negative default NaN for a negative input below -0 (the unit returns
+    /// the canonical +NaN for both).
+    fn sqrt_nan(&mut self, a: Arg, i: u32, r: Expr) -> Expr {
+        let x = self.held(a.at(i), 32);
+        let below_zero = Expr::land(
+            Expr::bit(x, 31),
+            Expr::bin(
+                BinOp::Ne,
+                Expr::Slice {
+                    net: x,
+                    hi: 30,
+                    lo: 0,
+                },
+                Expr::lit(31, 0),
+            ),
+        );
+        Expr::mux(
+            self.is_nan(x, 32),
+            Expr::bin(BinOp::Or, Expr::Net(x), Expr::lit(32, 1 << 22)),
+            Expr::mux(below_zero, Expr::lit(32, 0xFFC0_0000), r),
         )
     }
 
