@@ -41,6 +41,19 @@ pub enum Stop {
     Barrier(u32),
 }
 
+/// The offset an `IdxPtr` adds: the index widened to 64 bits times the scale, wrapping
+/// like the `mul` and `ptradd` it replaces.
+#[inline(always)]
+fn scaled(f: &[u64], idx: u32, scale: u32, ext: Ext) -> u64 {
+    let i = f[idx as usize];
+    let i = match ext {
+        Ext::None => i,
+        Ext::Sext32 => sext(i, 32) as u64,
+        Ext::Zext32 => i & 0xFFFF_FFFF,
+    };
+    i.wrapping_mul(scale as u64)
+}
+
 fn dim_value(f: WorkItemFn, d: usize, env: &Env, wi: &WorkItem) -> u64 {
     let (g, l) = (env.global, env.local);
     if d >= 3 {
@@ -232,13 +245,7 @@ impl Env<'_> {
                     scale,
                     ext,
                 } => {
-                    let i = f[*idx as usize];
-                    let i = match ext {
-                        Ext::None => i,
-                        Ext::Sext32 => sext(i, 32) as u64,
-                        Ext::Zext32 => i & 0xFFFF_FFFF,
-                    };
-                    f[*dst as usize] = f[*p as usize].wrapping_add(i.wrapping_mul(*scale as u64));
+                    f[*dst as usize] = f[*p as usize].wrapping_add(scaled(f, *idx, *scale, *ext));
                     f[*dst as usize + 1] = f[*p as usize + 1];
                 }
                 Inst::LoadIdx {
@@ -249,13 +256,32 @@ impl Env<'_> {
                     ext,
                     shape,
                 } => {
-                    let i = f[*idx as usize];
-                    let i = match ext {
-                        Ext::None => i,
-                        Ext::Sext32 => sext(i, 32) as u64,
-                        Ext::Zext32 => i & 0xFFFF_FFFF,
-                    };
-                    let off = f[*p as usize].wrapping_add(i.wrapping_mul(*scale as u64));
+                    let off = f[*p as usize].wrapping_add(scaled(f, *idx, *scale, *ext));
+                    let base = f[*p as usize + 1];
+                    let mut sp = self.spaces(&mut wi.private);
+                    let d = *dst as usize;
+                    if let Err(m) = sp.load(off, base, *shape, &mut wi.frame[d..d + shape.words()])
+                    {
+                        return Err(self.err(at, m));
+                    }
+                    if wi.hints.is_some() {
+                        self.track(&mut wi.hints, at, base, off, access_size(*shape), false)?;
+                    }
+                }
+                Inst::LoadIdx2 {
+                    dst,
+                    p,
+                    i1,
+                    i2,
+                    s1,
+                    s2,
+                    e1,
+                    e2,
+                    shape,
+                } => {
+                    let off = f[*p as usize]
+                        .wrapping_add(scaled(f, *i1, *s1, *e1))
+                        .wrapping_add(scaled(f, *i2, *s2, *e2));
                     let base = f[*p as usize + 1];
                     let mut sp = self.spaces(&mut wi.private);
                     let d = *dst as usize;

@@ -94,6 +94,19 @@ pub enum Inst {
         ext: Ext,
         shape: Shape,
     },
+    /// `LoadIdx` whose pointer is itself an `IdxPtr` nothing else reads (a 2-D array
+    /// element: `p + ext(i1) * s1 + ext(i2) * s2`).
+    LoadIdx2 {
+        dst: Slot,
+        p: Slot,
+        i1: Slot,
+        i2: Slot,
+        s1: u32,
+        s2: u32,
+        e1: Ext,
+        e2: Ext,
+        shape: Shape,
+    },
     PtrDiff {
         dst: Slot,
         a: Slot,

@@ -62,6 +62,11 @@ fn each_read(inst: &mut Inst, mut f: impl FnMut(&mut Slot, usize)) {
             f(p, 2);
             f(idx, 1);
         }
+        Inst::LoadIdx2 { p, i1, i2, .. } => {
+            f(p, 2);
+            f(i1, 1);
+            f(i2, 1);
+        }
         Inst::Store { p, v, shape } => {
             f(p, 2);
             f(v, shape.words());
@@ -135,9 +140,9 @@ fn pure_writes(inst: &Inst) -> Option<(Slot, usize)> {
 
 fn written_slots(inst: &Inst) -> Option<(Slot, usize)> {
     match inst {
-        Inst::Load { dst, shape, .. } | Inst::LoadIdx { dst, shape, .. } => {
-            Some((*dst, shape.words()))
-        }
+        Inst::Load { dst, shape, .. }
+        | Inst::LoadIdx { dst, shape, .. }
+        | Inst::LoadIdx2 { dst, shape, .. } => Some((*dst, shape.words())),
         Inst::Atomic { dst, .. } => Some((*dst, 1)),
         Inst::Builtin(b) => b.ret.map(|r| (b.dst, r.words())),
         i => pure_writes(i),
@@ -430,6 +435,35 @@ fn fuse_loads(p: &mut Program) {
         {
             let two_once = once(p, &f, *t) && once(p, &f, *t + 1);
             if *lp == *t && two_once && !f.target[i + 1] {
+                // A preceding IdxPtr making this one's pointer folds in too.
+                if let Some(&Inst::IdxPtr {
+                    dst: t0,
+                    p: p0,
+                    idx: i0,
+                    scale: s0,
+                    ext: e0,
+                }) = i.checked_sub(1).map(|j| &p.insts[j])
+                {
+                    let ok = t0 == *base && once(p, &f, t0) && once(p, &f, t0 + 1);
+                    if ok && !f.target[i] && !gone[i - 1] {
+                        p.insts[i - 1] = Inst::LoadIdx2 {
+                            dst: *dst,
+                            p: p0,
+                            i1: i0,
+                            i2: *idx,
+                            s1: s0,
+                            s2: *scale,
+                            e1: e0,
+                            e2: *ext,
+                            shape: *shape,
+                        };
+                        p.spans[i - 1] = p.spans[i + 1];
+                        gone[i] = true;
+                        gone[i + 1] = true;
+                        i += 2;
+                        continue;
+                    }
+                }
                 p.insts[i] = Inst::LoadIdx {
                     dst: *dst,
                     p: *base,
@@ -449,6 +483,39 @@ fn fuse_loads(p: &mut Program) {
     compact(p, &gone);
 }
 
+/// A loop's back jump to its head test, when the test's exit is just after the jump,
+/// becomes the test itself (inverted, continuing at the body): one dispatch less per
+/// iteration. No instruction is removed, so no jump moves.
+fn rotate_loops(p: &mut Program) {
+    for i in 0..p.insts.len() {
+        let Inst::Jump { to: h } = p.insts[i] else {
+            continue;
+        };
+        if let Some(&Inst::CmpBranch {
+            op,
+            ek,
+            a,
+            b,
+            when,
+            to,
+        }) = p.insts.get(h as usize)
+        {
+            if to as usize == i + 1 && (h as usize) < i {
+                p.insts[i] = Inst::CmpBranch {
+                    op,
+                    ek,
+                    a,
+                    b,
+                    when: !when,
+                    to: h + 1,
+                };
+                // The test's span: it is the loop's, like the jump's.
+                p.spans[i] = p.spans[h as usize];
+            }
+        }
+    }
+}
+
 /// Runs every rewrite; the order matters: forwarding first exposes the adjacent
 /// patterns that fusion folds, and fusion may leave dead values behind.
 pub fn optimize(p: &mut Program) {
@@ -458,4 +525,5 @@ pub fn optimize(p: &mut Program) {
     fuse_loads(p);
     forward_dsts(p);
     drop_dead(p);
+    rotate_loops(p);
 }
