@@ -3,8 +3,8 @@
 //! bit-pattern functions as combinational expressions, `fma` through `ohls_fp_fma`.
 //! Anything else keeps the "no hardware implementation yet" refusal.
 
-use super::super::Gen;
-use super::{concat, flip_sign, lane, resize, unsupported, Computed};
+use super::ops::{concat, flip_sign, lane, resize, unsupported, Computed};
+use super::Gen;
 use crate::diag::{Diagnostic, Span};
 use crate::frontend::types::Type;
 use crate::ir::{BuiltinCall, Ty};
@@ -74,7 +74,7 @@ impl Gen<'_> {
     /// The value of built-in call `call` on operands `nets` of types `tys`, result `ty`.
     pub(super) fn builtin(
         &mut self,
-        s: super::super::fsm::StateId,
+        s: super::fsm::StateId,
         call: &BuiltinCall,
         nets: &[NetId],
         tys: &[Ty],

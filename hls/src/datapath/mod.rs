@@ -8,6 +8,7 @@
 //! memory accesses hold their state until their result arrives. Groups run one after
 //! another (`gz`, `gy`, `gx` counters), the group-form body once per group.
 
+mod builtins;
 mod control;
 mod fsm;
 mod memory;

@@ -10,8 +10,6 @@ use crate::rtl::netlist::{Instance, NetId, SrcLoc};
 
 // Built-in calls live beside this file; declared here, as a child of `ops`, so they
 // share its private lane helpers and units.
-#[path = "builtins.rs"]
-mod builtins;
 
 /// Bits `i` of `lanes` lanes of `w` bits each in `net`.
 pub fn lane(net: NetId, i: u32, w: u32, lanes: u32) -> Expr {
@@ -37,7 +35,7 @@ pub fn concat(mut lanes: Vec<Expr>) -> Expr {
 
 /// `e` (of width `from`) sign- or zero-extended or truncated to `to` bits; `e` must be a
 /// net or slice when truncating or sign-extending.
-fn resize(net: NetId, lo: u32, from: u32, to: u32, signed: bool) -> Expr {
+pub(super) fn resize(net: NetId, lo: u32, from: u32, to: u32, signed: bool) -> Expr {
     let whole = Expr::Slice {
         net,
         hi: lo + from.min(to) - 1,
@@ -54,7 +52,7 @@ fn resize(net: NetId, lo: u32, from: u32, to: u32, signed: bool) -> Expr {
     Expr::Concat(vec![top, whole])
 }
 
-fn flip_sign(e: Expr, w: u32) -> Expr {
+pub(super) fn flip_sign(e: Expr, w: u32) -> Expr {
     Expr::bin(BinOp::Xor, e, Expr::lit(w, 1u64 << (w - 1)))
 }
 
@@ -69,7 +67,7 @@ pub fn unsupported(what: &str, span: crate::diag::Span, sm: &crate::diag::Source
 }
 
 /// What an op computes: an expression ready this cycle, or a unit's result when `done`.
-enum Computed {
+pub(super) enum Computed {
     Comb(Expr),
     Unit { done: Expr, value: Expr },
 }
@@ -442,7 +440,7 @@ impl Gen<'_> {
 
     /// One template instance per lane, started in the first cycle of `s`; the op is done
     /// when lane 0's `out_valid` rises (every lane has the same latency).
-    fn unit(
+    pub(super) fn unit(
         &mut self,
         s: StateId,
         module: &str,
