@@ -527,3 +527,167 @@ pub fn optimize(p: &mut Program) {
     drop_dead(p);
     rotate_loops(p);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Span;
+    use crate::ir::CmpOp;
+
+    fn at(lo: u32) -> Span {
+        Span {
+            lo,
+            ..Span::default()
+        }
+    }
+
+    /// `for (;;) x = p[i]` as the compiler emits it: the loop test, then
+    /// move/conv/mul/ptradd/load, then the back jump. Frame: 0 = i (variable), 1 = x
+    /// (variable), 2..4 = p, 4 = the constant 4, 5 = n, then temporaries.
+    fn indexing_loop() -> Program {
+        let insts = vec![
+            Inst::Cmp {
+                op: CmpOp::SLt,
+                ek: Ek::I(32),
+                lanes: 1,
+                dst: 6,
+                a: 0,
+                b: 5,
+            },
+            Inst::Branch {
+                c: 6,
+                when: false,
+                to: 8,
+            },
+            Inst::Move {
+                dst: 7,
+                src: 0,
+                n: 1,
+            },
+            Inst::Conv {
+                conv: Conv::Int {
+                    from_signed: true,
+                    to_signed: true,
+                    sat: false,
+                },
+                from: Ek::I(32),
+                to: Ek::I(64),
+                lanes: 1,
+                dst: 8,
+                a: 7,
+            },
+            Inst::Bin {
+                op: BinOp::Mul,
+                ek: Ek::I(64),
+                lanes: 1,
+                dst: 9,
+                a: 8,
+                b: 4,
+            },
+            Inst::PtrAdd {
+                dst: 10,
+                p: 2,
+                off: 9,
+            },
+            Inst::Load {
+                dst: 1,
+                p: 10,
+                shape: Shape {
+                    ek: Ek::F32,
+                    lanes: 1,
+                },
+            },
+            Inst::Jump { to: 0 },
+            Inst::Return,
+        ];
+        let spans = (0..insts.len() as u32).map(at).collect();
+        let mut frame = vec![0u64; 12];
+        frame[4] = 4;
+        Program {
+            insts,
+            spans,
+            frame,
+            var_words: 2,
+            barrier_spans: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn indexing_folds_into_one_load_and_jumps_follow() {
+        let mut p = indexing_loop();
+        optimize(&mut p);
+        let kinds: Vec<String> = p
+            .insts
+            .iter()
+            .map(|i| {
+                format!("{i:?}")
+                    .split([' ', '{'])
+                    .next()
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .collect();
+        assert_eq!(kinds, ["CmpBranch", "LoadIdx", "CmpBranch", "Return"]);
+        // The exit test jumps to the (moved) return; the rotated back test to the body.
+        assert!(matches!(
+            p.insts[0],
+            Inst::CmpBranch {
+                to: 3,
+                when: false,
+                ..
+            }
+        ));
+        assert!(matches!(
+            p.insts[2],
+            Inst::CmpBranch {
+                to: 1,
+                when: true,
+                ..
+            }
+        ));
+        assert!(matches!(
+            p.insts[1],
+            Inst::LoadIdx {
+                dst: 1,
+                p: 2,
+                idx: 0,
+                scale: 4,
+                ext: Ext::Sext32,
+                ..
+            }
+        ));
+        // A load error points at the load, not at the folded index arithmetic.
+        assert_eq!(p.spans[1], at(6));
+        assert_eq!(p.spans.len(), p.insts.len());
+    }
+
+    #[test]
+    fn a_jump_target_inside_a_pattern_keeps_what_it_needs() {
+        let mut p = indexing_loop();
+        // Something jumps to the mul: the conv before it must stay, and the fold may
+        // only start at the mul (reading the conv's result, already 64 bits).
+        p.insts.insert(0, Inst::Jump { to: 5 });
+        p.spans.insert(0, at(99));
+        for i in &mut p.insts[1..] {
+            if let Inst::Jump { to } | Inst::Branch { to, .. } = i {
+                *to += 1;
+            }
+        }
+        optimize(&mut p);
+        let Inst::Jump { to } = p.insts[0] else {
+            panic!("the first jump stays: {:?}", p.insts);
+        };
+        assert!(matches!(
+            p.insts[to as usize - 1],
+            Inst::Conv { dst: 8, .. }
+        ));
+        assert!(matches!(
+            p.insts[to as usize],
+            Inst::LoadIdx {
+                idx: 8,
+                ext: Ext::None,
+                ..
+            }
+        ));
+    }
+}
