@@ -227,6 +227,8 @@ fn once(p: &Program, f: &Facts, s: Slot) -> bool {
 fn forward_moves(p: &mut Program) {
     let f = facts(&mut p.insts, p.frame.len());
     let mut gone = vec![false; p.insts.len()];
+    // Indexing: each step reads one instruction and rewrites the next.
+    #[allow(clippy::needless_range_loop)]
     for i in 0..p.insts.len().saturating_sub(1) {
         let Inst::Move { dst, src, n: 1 } = p.insts[i] else {
             continue;
