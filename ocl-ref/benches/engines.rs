@@ -131,7 +131,8 @@ fn main() {
                 .map_err(|e| e.to_string())
         });
         let out = dir.join(format!("{}-oclgrind", w.name));
-        let grind = measure(1, || {
+        // oclgrind's time swings by up to 2x on a shared machine: take the better of two.
+        let grind = measure(2, || {
             let _ = std::fs::remove_dir_all(&out);
             let r = Command::new(env!("CARGO_BIN_EXE_ocl-ref"))
                 .env("OCL_ICD_VENDORS", &vendors)
@@ -153,7 +154,7 @@ fn main() {
         let rows = [
             ("interp", &interp),
             ("POCL", &pocl),
-            ("oclgrind (1 run)", &grind),
+            ("oclgrind (best of 2)", &grind),
         ];
         for (engine, result) in rows {
             match result {
