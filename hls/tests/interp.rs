@@ -591,31 +591,6 @@ fn runaway_loops_stop_at_max_steps() {
     assert!(e.message.contains("max_steps"), "{}", e.message);
 }
 
-/// Throughput on a large vector add (run with `--release -- --ignored`).
-#[test]
-#[ignore]
-fn vadd_throughput() {
-    let n = 1 << 22;
-    let l = launch1(
-        n,
-        256,
-        vec![
-            ArgValue::Buffer(vec![0; n as usize * 4]),
-            ArgValue::Buffer(vec![0; n as usize * 4]),
-            ArgValue::Buffer(vec![0; n as usize * 4]),
-        ],
-    );
-    let t = std::time::Instant::now();
-    let out = run(&vadd(), &l, &Options::default()).expect("runs");
-    let dt = t.elapsed().as_secs_f64();
-    println!(
-        "vadd: {} work-items in {dt:.3}s = {:.2}M work-items/s, {} ops",
-        out.work_items,
-        out.work_items as f64 / dt / 1e6,
-        out.ops_executed
-    );
-}
-
 // ---------------------------------------------------------------------------------------
 // End to end: OpenCL C source -> frontend -> lowering -> interpreter, with launch specs.
 
@@ -1217,31 +1192,6 @@ __kernel void fl(__global const float *a, __global const float *b, __global floa
     );
     let f = differential("fl", src, &yaml, &[("a.bin", rot(0)), ("b.bin", rot(29))]);
     assert!(f.is_empty(), "{}", f.join("\n"));
-}
-
-/// Throughput on the barrier reduction (run with `--release -- --ignored`).
-#[test]
-#[ignore]
-fn reduce_throughput() {
-    let n = 1u64 << 20;
-    let l = launch1(
-        n,
-        256,
-        vec![
-            ArgValue::Buffer(vec![1; n as usize * 4]),
-            ArgValue::Buffer(vec![0; n as usize / 256 * 4]),
-            ArgValue::Local(1024),
-        ],
-    );
-    let t = std::time::Instant::now();
-    let out = run(&reduce(false), &l, &Options::default()).expect("runs");
-    let dt = t.elapsed().as_secs_f64();
-    println!(
-        "reduce: {} work-items in {dt:.3}s = {:.2}M work-items/s, {} ops",
-        out.work_items,
-        out.work_items as f64 / dt / 1e6,
-        out.ops_executed
-    );
 }
 
 #[test]
