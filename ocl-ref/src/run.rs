@@ -16,7 +16,7 @@ use opencl3::types::{cl_mem, CL_BLOCKING};
 
 use crate::error::{cl, RefError};
 use crate::runtime::Runtime;
-use crate::source::{build_options, strip_attributes};
+use crate::source::{build_options, reference_source};
 
 /// Work-group size bound when neither the spec nor the kernel fixes one.
 const DEFAULT_MAX_GROUP: u64 = 256;
@@ -85,7 +85,7 @@ pub fn run(
 ) -> Result<RefRun, RefError> {
     let text = std::fs::read_to_string(kernel_file)
         .map_err(|e| RefError::Input(format!("cannot read {}: {e}", kernel_file.display())))?;
-    let source = strip_attributes(&text);
+    let source = reference_source(&text);
     let mut defines = spec_defines(spec);
     defines.extend(opts.defines.iter().cloned());
     let dir = kernel_file.parent().unwrap_or(Path::new("."));

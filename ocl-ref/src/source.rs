@@ -1,8 +1,22 @@
 //! The program text and build options given to the OpenCL runtime: `[[...]]` attribute
 //! lists stripped (a stock OpenCL C 1.2 compiler does not know them; SPEC.md allows
-//! dropping them because they are hints), with line numbers kept.
+//! dropping them because they are hints), with line numbers kept, and floating-point
+//! contraction switched off by default as in ocl-hls.
 
 use std::path::Path;
+
+/// What the runtime compiles: the kernel text with attribute lists stripped, after a
+/// `#pragma OPENCL FP_CONTRACT OFF`. OpenCL lets a compiler fuse `a * b + c` unless the
+/// program says otherwise, and POCL does; ocl-hls never contracts (DESIGN.md: no fusing
+/// unless the program asks for it), so the reference must not either or the two differ in
+/// the last bit. A kernel's own `FP_CONTRACT` pragmas still apply after it. `#line 1`
+/// keeps the runtime's line numbers those of the file.
+pub fn reference_source(src: &str) -> String {
+    format!(
+        "#pragma OPENCL FP_CONTRACT OFF\n#line 1\n{}",
+        strip_attributes(src)
+    )
+}
 
 /// Removes every `[[ ... ]]` attribute list (brackets balanced), keeping its line breaks
 /// so diagnostics still point at the right lines. Comments and string or character

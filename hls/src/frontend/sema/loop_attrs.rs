@@ -133,6 +133,15 @@ impl Checker<'_> {
                         return;
                     }
                 };
+                if st == FpContract::On {
+                    // Contraction is a permission, not a duty: keeping two roundings is
+                    // conforming, and it is what the interpreter and hardware compute.
+                    self.warning(
+                        p.span,
+                        "ocl-hls does not contract floating-point expressions: `a * b + c` \
+                         keeps two roundings, as with FP_CONTRACT OFF (call fma() for one)",
+                    );
+                }
                 self.fp_contract.push((p.span, st));
             }
             ["OPENCL", "EXTENSION", ext, ":", state] => {

@@ -218,6 +218,19 @@ fn fp_contract_is_recorded_and_builtins_resolved() {
 }
 
 #[test]
+fn fp_contract_on_warns_that_nothing_is_fused() {
+    let (_, d, _) = check_src("#pragma OPENCL FP_CONTRACT ON\n#pragma OPENCL FP_CONTRACT OFF\n");
+    let warnings: Vec<_> = d
+        .list
+        .iter()
+        .filter(|x| x.severity == Severity::Warning)
+        .collect();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].message.contains("does not contract"));
+    assert!(!d.has_errors());
+}
+
+#[test]
 fn vendor_kernel_attributes() {
     let p = assert_clean(
         "__kernel __attribute__((reqd_work_group_size(64, 1, 1))) __attribute__((num_simd_work_items(4)))\n\
