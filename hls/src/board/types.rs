@@ -181,6 +181,85 @@ pub struct Hps {
     pub control_bridge: Bridge,
     /// The port the kernel's AXI masters use for data.
     pub data_port: DataPort,
+    /// What a Platform Designer system needs to configure the HPS for this board (SDRAM
+    /// geometry and timing, peripherals, HPS pins); without it the Quartus project has
+    /// no system and says so.
+    pub system: Option<HpsSystem>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct HpsSystem {
+    /// The HPS oscillator (HPS_CLK1) in MHz.
+    pub osc_mhz: f64,
+    /// I/O standard of the HPS peripheral pins.
+    pub io_standard: String,
+    pub ddr3: Ddr3,
+    /// Peripherals routed to HPS pins, as the `altera_hps` parameters name them.
+    #[serde(default)]
+    pub peripherals: Vec<HpsPeripheral>,
+    /// HPS GPIO numbers routed to pins (`GPIO_Enable`).
+    #[serde(default)]
+    pub gpio: Vec<u32>,
+    /// Every HPS peripheral pin the system exports and the board net it goes to.
+    #[serde(default)]
+    pub pins: Vec<HpsPin>,
+}
+
+/// The HPS SDRAM controller's memory: geometry and the memory part's timing.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ddr3 {
+    pub clock_mhz: f64,
+    pub dq_width: u32,
+    pub row_addr_width: u32,
+    pub col_addr_width: u32,
+    pub bank_addr_width: u32,
+    /// CAS latency and CAS write latency, in memory clocks.
+    pub tcl: u32,
+    pub tcwl: u32,
+    pub trcd_ns: f64,
+    pub trp_ns: f64,
+    pub tras_ns: f64,
+    pub trfc_ns: f64,
+    pub trefi_us: f64,
+    pub twr_ns: f64,
+    pub trrd_ns: f64,
+    pub tfaw_ns: f64,
+    pub trtp_ns: f64,
+    pub twtr_ck: u32,
+    pub tmrd_ck: u32,
+    /// Output drive strength and nominal on-die termination (e.g. "RZQ/6").
+    pub drive_strength: String,
+    pub rtt_nom: String,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct HpsPeripheral {
+    /// `altera_hps` name: EMAC1, SDIO, USB1, UART0, SPIM1, I2C0, ...
+    pub name: String,
+    pub mode: String,
+    /// e.g. "HPS I/O Set 0".
+    pub pin_mux: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PinDir {
+    In,
+    Out,
+    Inout,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct HpsPin {
+    /// The signal inside the `hps_io` conduit, e.g. `emac1_inst_TX_CLK`.
+    pub signal: String,
+    /// The board's net name, used as the top-level port.
+    pub net: String,
+    pub dir: PinDir,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]

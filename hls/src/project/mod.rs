@@ -2,7 +2,9 @@
 //! templates they use, copied), `report.json`, and for Quartus boards `quartus/`; put
 //! together in memory and written all or nothing.
 
+pub mod ports;
 pub mod quartus;
+pub mod system;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
