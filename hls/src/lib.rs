@@ -1,10 +1,12 @@
 //! ocl-hls: compiles OpenCL C kernels into FPGA hardware (library side of the `ocl-hls` binary).
 
+pub mod analysis;
 pub mod board;
 pub mod cli;
 pub mod datapath;
 pub mod diag;
 pub mod engine;
+pub mod estimate;
 pub mod frontend;
 pub mod interp;
 pub mod ir;
