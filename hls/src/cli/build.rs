@@ -153,7 +153,10 @@ pub fn run(args: &BuildArgs) -> u8 {
                 templates: &c.templates,
             })
             .collect();
-        let tree = project::assemble(board, &project::project_name(file), &files, &json)?;
+        let mut tree = project::assemble(board, &project::project_name(file), &files, &json)?;
+        let irs: Vec<&Kernel> = cores.iter().map(|(k, _)| *k).collect();
+        let html = report::html::render(&report, &irs, &checked.sources);
+        tree.add("report.html", html)?;
         project::write_tree(&args.out, &tree, MARKER)
     });
     match result {

@@ -1,7 +1,9 @@
 //! The build report: `report.json` (see [`json`]) and the short summary `ocl-hls build`
 //! prints from it.
 
+pub mod html;
 pub mod json;
+pub mod svg;
 
 use std::fmt::Write as _;
 
