@@ -9,6 +9,7 @@ use super::SourceArgs;
 use crate::board::{Board, BoardSet};
 use crate::datapath::{self, CoreRtl};
 use crate::diag::{render, Diagnostic, Diagnostics, SourceMap};
+use crate::estimate::{self, CoreInput, CoreSource, Estimates};
 use crate::frontend::check_file;
 use crate::ir::Kernel;
 use crate::project::{self, CoreFiles, MARKER};
@@ -41,6 +42,12 @@ pub struct BuildArgs {
     /// generator: for testing the output folder and the board project
     #[arg(long, hide = true)]
     pub stub_datapath: bool,
+    /// Skip the Yosys resource estimates (and nextpnr's fmax on ECP5 boards)
+    #[arg(long)]
+    pub no_estimate: bool,
+    /// Write the output even when the estimates say the design does not fit the device
+    #[arg(long)]
+    pub allow_overfit: bool,
 }
 
 fn fail(message: &str) -> u8 {
@@ -132,6 +139,13 @@ pub fn run(args: &BuildArgs) -> u8 {
         print_diags(&checked.sources, &errors);
         return fail("a kernel cannot be built; nothing was written");
     }
+    let estimates = estimate_cores(args, board, &cores);
+    if let Some(e) = estimates.overfit_error(&board.name) {
+        if !args.allow_overfit {
+            return fail(&format!("{e}; nothing was written"));
+        }
+        stage("warning: the design does not fit the device; writing it (--allow-overfit)");
+    }
     let report = match build_report(
         args,
         board,
@@ -139,6 +153,7 @@ pub fn run(args: &BuildArgs) -> u8 {
         &program.kernels,
         &checked.sources,
         &cores,
+        estimates,
     ) {
         Ok(r) => r,
         Err(e) => return fail(&e),
@@ -175,6 +190,7 @@ fn build_report(
     infos: &[crate::frontend::sema::summary::KernelInfo],
     sm: &SourceMap,
     cores: &[(&Kernel, CoreRtl)],
+    estimates: Estimates,
 ) -> Result<BuildReport, String> {
     let mut kernels = Vec::new();
     for (k, c) in cores {
@@ -211,7 +227,27 @@ fn build_report(
         board: BoardReport::of(board),
         bus: Bus::of(cfg),
         kernels,
+        estimates,
     })
+}
+
+/// Yosys (and on ECP5 boards nextpnr) estimates of the cores, unless `--no-estimate`.
+fn estimate_cores(args: &BuildArgs, board: &Board, cores: &[(&Kernel, CoreRtl)]) -> Estimates {
+    if args.no_estimate {
+        return Estimates::skipped();
+    }
+    let inputs: Vec<CoreInput> = cores
+        .iter()
+        .map(|(k, c)| CoreInput {
+            kernel: &k.name,
+            source: CoreSource {
+                top: &c.top,
+                files: &c.files,
+                templates: &c.templates,
+            },
+        })
+        .collect();
+    estimate::run(board, &inputs, &mut std::io::stderr())
 }
 
 /// A core around the shell's stub datapath, in the generator's shape.

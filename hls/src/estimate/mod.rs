@@ -6,6 +6,7 @@
 pub mod cells;
 pub mod fit;
 pub mod nextpnr;
+pub mod summary;
 pub mod tools;
 pub mod yosys;
 

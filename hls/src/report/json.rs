@@ -1,6 +1,7 @@
 //! The structure of `report.json`: what was built from what, with which tool and command,
 //! for which board, and per kernel its interface (parameters, attributes, register map),
-//! its loop hints and the datapath generator's schedule report.
+//! its loop hints and the datapath generator's schedule report, and the resource and
+//! timing estimates.
 
 use serde::Serialize;
 
@@ -25,6 +26,10 @@ pub struct BuildReport {
     /// The AXI bus the cores were generated for.
     pub bus: Bus,
     pub kernels: Vec<KernelReport>,
+    /// Yosys resource estimates per core and in total, against the board (and nextpnr's
+    /// fmax on ECP5 boards); says "skipped" or "not run" (with how to install Yosys)
+    /// when there are none.
+    pub estimates: crate::estimate::Estimates,
 }
 
 #[derive(Clone, Debug, Serialize)]

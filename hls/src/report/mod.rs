@@ -44,6 +44,7 @@ pub fn summary(r: &BuildReport, out: &std::path::Path) -> String {
             schedule_note(&k.schedule)
         );
     }
+    s.push_str(&crate::estimate::summary::text(&r.estimates));
     let _ = writeln!(s, "wrote {}", out.display());
     s
 }
