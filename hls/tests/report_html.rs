@@ -1,0 +1,369 @@
+//! `report.html` through the real binary: written beside report.json, well-formed (checked
+//! as XML, the SVG graphs on their own too), self-contained, holding each kernel's
+//! register offsets and loops' source lines, byte-identical on rebuild, with paths escaped.
+
+use std::collections::BTreeMap;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn shared(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/conformance/kernels")
+        .join(name)
+}
+
+/// Builds `cl` for `board` into `out` without the (slow) Yosys estimates; the page.
+fn build(cl: &Path, board: &str, out: &Path) -> String {
+    let r = Command::new(env!("CARGO_BIN_EXE_ocl-hls"))
+        .args([
+            "build".as_ref(),
+            cl.as_os_str(),
+            "--board".as_ref(),
+            OsStr::new(board),
+            "-o".as_ref(),
+            out.as_os_str(),
+            "--no-estimate".as_ref(),
+        ])
+        .output()
+        .expect("run ocl-hls");
+    assert!(
+        r.status.success(),
+        "ocl-hls build failed:\n{}\n{}",
+        String::from_utf8_lossy(&r.stdout),
+        String::from_utf8_lossy(&r.stderr)
+    );
+    std::fs::read_to_string(out.join("report.html")).expect("report.html written")
+}
+
+fn report_json(out: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(out.join("report.json")).expect("report.json");
+    serde_json::from_str(&text).expect("report.json parses")
+}
+
+struct Tmp(PathBuf);
+impl Tmp {
+    fn new(tag: &str) -> Tmp {
+        let p = std::env::temp_dir().join(format!("ohls-html-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        Tmp(p)
+    }
+}
+impl Drop for Tmp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Checks that `text` is well-formed XML (a leading doctype allowed): every tag closed
+/// in order, attributes quoted and not repeated, `&` only in the five named entities or
+/// numeric references, no `<` in text or attribute values. Returns the element names.
+fn well_formed(text: &str) -> Result<Vec<String>, String> {
+    let mut stack: Vec<String> = Vec::new();
+    let mut seen = Vec::new();
+    let mut rest = text.trim_start();
+    if let Some(r) = rest.strip_prefix("<!DOCTYPE html>") {
+        rest = r;
+    }
+    let at = |r: &str| text.len() - r.len();
+    while !rest.is_empty() {
+        let lt = rest.find('<').unwrap_or(rest.len());
+        check_text(&rest[..lt]).map_err(|e| format!("{e} at byte {}", at(rest)))?;
+        rest = &rest[lt..];
+        if rest.is_empty() {
+            break;
+        }
+        if let Some(r) = rest.strip_prefix("<!--") {
+            let end = r.find("-->").ok_or("unclosed comment")?;
+            rest = &r[end + 3..];
+            continue;
+        }
+        let gt = rest
+            .find('>')
+            .ok_or_else(|| format!("unclosed tag at byte {}", at(rest)))?;
+        let tag = &rest[1..gt];
+        let pos = at(rest);
+        rest = &rest[gt + 1..];
+        if let Some(name) = tag.strip_prefix('/') {
+            match stack.pop() {
+                Some(open) if open == name.trim() => {}
+                other => return Err(format!("</{name}> closes {other:?} at byte {pos}")),
+            }
+            continue;
+        }
+        let (body, empty) = match tag.strip_suffix('/') {
+            Some(b) => (b, true),
+            None => (tag, false),
+        };
+        let name_end = body.find(|c: char| c.is_whitespace()).unwrap_or(body.len());
+        let name = &body[..name_end];
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+            return Err(format!("bad tag name `{name}` at byte {pos}"));
+        }
+        check_attrs(&body[name_end..]).map_err(|e| format!("<{name}>: {e} at byte {pos}"))?;
+        seen.push(name.to_string());
+        if !empty {
+            stack.push(name.to_string());
+        }
+    }
+    match stack.last() {
+        None => Ok(seen),
+        Some(open) => Err(format!("<{open}> never closed")),
+    }
+}
+
+fn check_text(t: &str) -> Result<(), String> {
+    let mut rest = t;
+    while let Some(amp) = rest.find('&') {
+        let r = &rest[amp + 1..];
+        let semi = r.find(';').ok_or("bare &")?;
+        let ent = &r[..semi];
+        let ok = matches!(ent, "amp" | "lt" | "gt" | "quot" | "apos")
+            || ent
+                .strip_prefix('#')
+                .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+        if !ok {
+            return Err(format!("unknown entity &{ent};"));
+        }
+        rest = &r[semi + 1..];
+    }
+    Ok(())
+}
+
+fn check_attrs(mut s: &str) -> Result<(), String> {
+    let mut names = Vec::new();
+    loop {
+        s = s.trim_start();
+        if s.is_empty() {
+            return Ok(());
+        }
+        let eq = s
+            .find('=')
+            .ok_or_else(|| format!("attribute without value: `{s}`"))?;
+        let name = s[..eq].trim();
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == ':')
+        {
+            return Err(format!("bad attribute name `{name}`"));
+        }
+        if names.contains(&name) {
+            return Err(format!("attribute {name} repeated"));
+        }
+        names.push(name);
+        let r = s[eq + 1..].trim_start();
+        let r = r
+            .strip_prefix('"')
+            .ok_or_else(|| format!("{name} not quoted"))?;
+        let end = r
+            .find('"')
+            .ok_or_else(|| format!("{name} quote not closed"))?;
+        let value = &r[..end];
+        if value.contains('<') {
+            return Err(format!("< in attribute {name}"));
+        }
+        check_text(value)?;
+        s = &r[end + 1..];
+    }
+}
+
+/// Every `<svg ...>...</svg>` element of the page.
+fn svgs(html: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = html;
+    while let Some(start) = rest.find("<svg") {
+        let Some(len) = rest[start..].find("</svg>") else {
+            break;
+        };
+        out.push(&rest[start..start + len + 6]);
+        rest = &rest[start + len + 6..];
+    }
+    out
+}
+
+/// What the page must not reference: anything off the machine.
+fn external_refs(html: &str) -> Vec<String> {
+    let allowed = "http://www.w3.org/2000/svg";
+    let mut found = Vec::new();
+    for scheme in [
+        "http://", "https://", "//fonts", "src=", "@import", "url(http",
+    ] {
+        let mut rest = html;
+        while let Some(i) = rest.find(scheme) {
+            if !rest[i..].starts_with(allowed) {
+                found.push(rest[i..].chars().take(60).collect());
+            }
+            rest = &rest[i + scheme.len()..];
+        }
+    }
+    found
+}
+
+/// `escape` as the page must apply it.
+fn escaped(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+}
+
+#[test]
+fn checker_rejects_what_a_parser_would() {
+    assert!(well_formed("<a><b/></a>").is_ok());
+    assert!(well_formed("<a><b></a>").is_err());
+    assert!(well_formed("<a x=1></a>").is_err());
+    assert!(well_formed("<a x=\"1\" x=\"2\"></a>").is_err());
+    assert!(well_formed("<a>R&D</a>").is_err());
+    assert!(well_formed("<a>a < b</a>").is_err());
+    assert!(well_formed("<a>&amp;&#39;</a>").is_ok());
+    assert!(external_refs("<svg xmlns=\"http://www.w3.org/2000/svg\"/>").is_empty());
+    assert_eq!(external_refs("<img src=\"https://x\"/>").len(), 2);
+}
+
+#[test]
+fn vadd_page_has_the_kernel_and_its_register_map() {
+    let t = Tmp::new("vadd");
+    let out = t.0.join("out");
+    let html = build(&shared("vadd.cl"), "de10", &out);
+    let tags = well_formed(&html).unwrap_or_else(|e| panic!("report.html: {e}"));
+    assert!(tags.contains(&"table".to_string()));
+    assert_eq!(external_refs(&html), Vec::<String>::new());
+    assert!(html.contains("<h2>Kernel <code>vadd</code></h2>"), "{html}");
+    assert!(html.contains("5CSEBA6U23I7"), "the board's device is named");
+    let json = report_json(&out);
+    let args = json["kernels"][0]["register_map"]["args"]
+        .as_array()
+        .expect("register map args");
+    assert!(!args.is_empty());
+    for a in args {
+        let name = a["name"].as_str().unwrap();
+        let off = a["offset"].as_u64().unwrap();
+        let row = format!("<code>0x{off:02X}");
+        let at = html
+            .find(&format!("<code>arg {name}</code>"))
+            .unwrap_or_else(|| panic!("argument {name} missing"));
+        let line_start = html[..at].rfind("<tr>").unwrap();
+        assert!(
+            html[line_start..at].contains(&row),
+            "argument {name} not at offset {off:#x}"
+        );
+    }
+    for fixed in ["0x00", "0x04", "0x10", "0x38", "0x3C"] {
+        assert!(html.contains(&format!("<code>{fixed}</code>")), "{fixed}");
+    }
+    let graphs = svgs(&html);
+    assert_eq!(graphs.len(), 1);
+    well_formed(graphs[0]).unwrap_or_else(|e| panic!("svg: {e}"));
+    assert!(graphs[0].contains("load global a"), "ops are labelled");
+    assert!(
+        graphs[0].contains("vadd.cl:"),
+        "op tooltips name the source line"
+    );
+}
+
+#[test]
+fn loop_kernel_lists_each_loop_with_its_source_line() {
+    let t = Tmp::new("fir");
+    let out = t.0.join("out");
+    let cl = shared("fir_constant.cl");
+    let html = build(&cl, "de10", &out);
+    well_formed(&html).unwrap_or_else(|e| panic!("report.html: {e}"));
+    let source = std::fs::read_to_string(&cl).unwrap();
+    let json = report_json(&out);
+    let loops = json["kernels"][0]["loops"].as_array().expect("loops");
+    assert!(loops.len() >= 2, "fir_constant has several loops");
+    for l in loops {
+        let line = l["line"].as_u64().unwrap() as usize;
+        let text = source.lines().nth(line - 1).unwrap().trim();
+        assert!(
+            html.contains(&escaped(text)),
+            "loop at line {line}: `{text}` not shown"
+        );
+        let loc = l["location"].as_str().unwrap();
+        assert!(html.contains(&escaped(loc)), "{loc} not shown");
+    }
+    assert!(
+        html.contains("unroll"),
+        "fir_constant's unroll hints are shown"
+    );
+    let graphs = svgs(&html);
+    assert_eq!(graphs.len(), 1);
+    well_formed(graphs[0]).unwrap_or_else(|e| panic!("svg: {e}"));
+    assert!(graphs[0].contains("loop L0"), "loops are drawn as frames");
+}
+
+#[test]
+fn rebuilding_gives_the_same_bytes() {
+    let t = Tmp::new("twice");
+    let out = t.0.join("out");
+    let first = build(&shared("matmul_tiled.cl"), "de10", &out);
+    let second = build(&shared("matmul_tiled.cl"), "de10", &out);
+    assert!(first == second, "report.html differs between equal builds");
+}
+
+#[test]
+fn paths_are_escaped() {
+    let t = Tmp::new("esc");
+    let dir = t.0.join("R&D <\"k's\">");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cl = dir.join("vadd.cl");
+    std::fs::copy(shared("vadd.cl"), &cl).unwrap();
+    let html = build(&cl, "sim", &t.0.join("out"));
+    well_formed(&html).unwrap_or_else(|e| panic!("report.html: {e}"));
+    assert!(!html.contains("R&D"), "raw & from the path");
+    assert!(!html.contains("<\"k"), "raw < from the path");
+    assert!(
+        html.contains("R&amp;D &lt;&quot;k&#39;s&quot;&gt;"),
+        "escaped path missing"
+    );
+}
+
+#[test]
+fn big_kernels_collapse_to_blocks() {
+    let t = Tmp::new("big");
+    let mut src = String::from("__kernel void big(__global int *a) {\n  int x = a[0];\n");
+    for i in 0..120 {
+        src.push_str(&format!("  x = x * {} + a[{}];\n", i + 3, i % 7));
+    }
+    src.push_str("  a[1] = x;\n}\n");
+    let cl = t.0.join("big.cl");
+    std::fs::write(&cl, src).unwrap();
+    let html = build(&cl, "sim", &t.0.join("out"));
+    well_formed(&html).unwrap_or_else(|e| panic!("report.html: {e}"));
+    let graphs = svgs(&html);
+    assert_eq!(graphs.len(), 1);
+    assert!(html.contains("each block is one box"), "collapse is said");
+    assert!(
+        !graphs[0].contains("class=\"op "),
+        "no op boxes when collapsed"
+    );
+    assert!(graphs[0].contains(" ops"), "blocks carry op counts");
+}
+
+#[test]
+fn every_kernel_of_a_file_gets_a_section() {
+    let t = Tmp::new("multi");
+    let cl = t.0.join("two.cl");
+    std::fs::write(
+        &cl,
+        "__kernel void first(__global int *a) { a[get_global_id(0)] += 1; }\n\
+         __kernel void second(__global int *b, int n) {\n\
+           for (int i = 0; i < n; i++) b[i] = i;\n\
+         }\n",
+    )
+    .unwrap();
+    let html = build(&cl, "sim", &t.0.join("out"));
+    well_formed(&html).unwrap_or_else(|e| panic!("report.html: {e}"));
+    let ids: BTreeMap<&str, bool> = ["k-first", "k-second"]
+        .into_iter()
+        .map(|id| (id, html.contains(&format!("id=\"{id}\""))))
+        .collect();
+    assert!(ids.values().all(|x| *x), "{ids:?}");
+    assert_eq!(svgs(&html).len(), 2);
+    // Marker ids must be unique across the page's graphs.
+    assert!(html.contains("id=\"ah0\"") && html.contains("id=\"ah1\""));
+    assert!(html.contains("Resource estimates") || html.contains("simulation only"));
+}
