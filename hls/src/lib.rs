@@ -1,5 +1,6 @@
 //! ocl-hls: compiles OpenCL C kernels into FPGA hardware (library side of the `ocl-hls` binary).
 
+pub mod analysis;
 pub mod board;
 pub mod cli;
 pub mod datapath;

@@ -1,0 +1,433 @@
+//! The minimum initiation interval of one loop: ResMII (ops per iteration competing for
+//! the board's limited units and memory ports) and RecMII (loop-carried dependences
+//! through variables and memory, with the library's latencies), each with its reason.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::board::{Limits, OpLibrary};
+use crate::diag::SourceMap;
+use crate::frontend::types::AddrSpace;
+use crate::ir::{Base, BlockId, Kernel, OpId, OpKind, ParamKind};
+use crate::rtl::netlist::SrcLoc;
+use crate::schedule::list::{capacity, edge_delay, preds};
+use crate::schedule::timing::{op_timing, order_gap, OpTiming};
+use crate::schedule::{MemKey, Resource};
+
+use super::loops::LoopShape;
+
+/// A lower bound on the II and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bound {
+    pub ii: u32,
+    pub reason: String,
+}
+
+/// Which memory dependences cross iterations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MemDeps {
+    /// A source loop without `ivdep`: a store and a load (or two stores) of one memory.
+    All,
+    /// `ivdep`: none on the covered memories (all when `arrays` is empty), or at least
+    /// `safelen` iterations apart.
+    Ivdep {
+        safelen: Option<u64>,
+        arrays: Vec<String>,
+    },
+    /// A work-item loop: work-items of a barrier-free region share memory only through
+    /// atomics (anything else would be a data race, undefined in OpenCL).
+    AtomicsOnly,
+}
+
+/// The ops of one iteration in program order, with their timing.
+pub struct Iteration<'a> {
+    k: &'a Kernel,
+    sm: &'a SourceMap,
+    ops: Vec<IterOp>,
+    index: HashMap<(BlockId, OpId), usize>,
+    /// Successors with the cycles the edge demands; always to a later index.
+    succ: Vec<Vec<(usize, u32)>>,
+}
+
+struct IterOp {
+    block: BlockId,
+    op: OpId,
+    t: OpTiming,
+    conditional: bool,
+}
+
+/// A dependence from one iteration to a later one.
+struct Carried {
+    from: usize,
+    to: usize,
+    delay: u32,
+    distance: u64,
+}
+
+impl<'a> Iteration<'a> {
+    pub fn new(
+        k: &'a Kernel,
+        sm: &'a SourceMap,
+        shape: &LoopShape,
+        lib: &OpLibrary,
+        limits: &Limits,
+    ) -> Iteration<'a> {
+        let mut it = Iteration {
+            k,
+            sm,
+            ops: Vec::new(),
+            index: HashMap::new(),
+            succ: Vec::new(),
+        };
+        let mut last_mem: Option<usize> = None;
+        let mut writes: HashMap<crate::ir::VarId, Vec<usize>> = HashMap::new();
+        for ib in &shape.blocks {
+            let block = k.block(ib.block);
+            let first = it.ops.len();
+            let mut first_mem = true;
+            for &id in &block.order {
+                let i = it.ops.len();
+                it.index.insert((ib.block, id), i);
+                it.ops.push(IterOp {
+                    block: ib.block,
+                    op: id,
+                    t: op_timing(id, block, lib, limits),
+                    conditional: ib.conditional,
+                });
+                it.succ.push(Vec::new());
+                for p in preds(block, id) {
+                    let Some(&j) = it.index.get(&(ib.block, p.op)) else {
+                        continue;
+                    };
+                    let d = edge_delay(&it.ops[j].t, &it.ops[i].t, p.data);
+                    it.succ[j].push((i, d));
+                }
+                let kind = &block.op(id).kind;
+                // Values flow between blocks through variable registers (forwarded: a
+                // pipeline reads the value where it is computed) ...
+                if let OpKind::ReadVar(v) = kind {
+                    for &w in writes.get(v).into_iter().flatten() {
+                        if w < first {
+                            let d = it.ops[w].t.latency;
+                            it.succ[w].push((i, d));
+                        }
+                    }
+                }
+                if let OpKind::WriteVar(v) = kind {
+                    writes.entry(*v).or_default().push(i);
+                }
+                // ... and memory ops keep program order as the scheduler keeps it.
+                if kind.is_memory() {
+                    if let (Some(m), true) = (last_mem, first_mem) {
+                        if m < first {
+                            let d = order_gap(&it.ops[m].t, &it.ops[i].t);
+                            it.succ[m].push((i, d));
+                        }
+                    }
+                    first_mem = false;
+                    last_mem = Some(i);
+                }
+            }
+        }
+        it
+    }
+
+    fn kind(&self, i: usize) -> &OpKind {
+        &self.k.block(self.ops[i].block).op(self.ops[i].op).kind
+    }
+
+    fn loc(&self, i: usize) -> SrcLoc {
+        SrcLoc::of_span(
+            self.sm,
+            self.k.block(self.ops[i].block).op(self.ops[i].op).span,
+        )
+    }
+
+    /// ResMII: per unit class and memory port, the cycles all ops of one iteration hold
+    /// it, over the units the board allows.
+    pub fn res_mii(&self, limits: &Limits) -> Bound {
+        let mut use_: BTreeMap<Resource, (u64, u32)> = BTreeMap::new();
+        for o in &self.ops {
+            for d in &o.t.demands {
+                let e = use_.entry(d.resource).or_default();
+                e.0 += d.units as u64 * d.cycles as u64;
+                e.1 += 1;
+            }
+        }
+        let mut best = Bound {
+            ii: 1,
+            reason: String::new(),
+        };
+        for (r, (cycles, ops)) in use_ {
+            let cap = capacity(r, limits);
+            if cap == u32::MAX || cap == 0 {
+                continue;
+            }
+            let ii = cycles.div_ceil(cap as u64).min(u32::MAX as u64) as u32;
+            if ii > best.ii {
+                best = Bound {
+                    ii,
+                    reason: self.res_reason(ii, r, cap, cycles, ops),
+                };
+            }
+        }
+        best
+    }
+
+    fn res_reason(&self, ii: u32, r: Resource, cap: u32, cycles: u64, ops: u32) -> String {
+        let plural = |n: u32, s: &str| {
+            if n == 1 {
+                format!("1 {s}")
+            } else {
+                format!("{n} {s}s")
+            }
+        };
+        let each = if cycles == ops as u64 {
+            String::new()
+        } else {
+            format!(", {cycles} port cycles in all (an access holds its port for the unit's II)")
+        };
+        match r {
+            Resource::ReadPort(m) => format!(
+                "{ii}: {} from {} share {}{each}",
+                plural(ops, "load"),
+                self.mem_name(m),
+                plural(cap, "read port")
+            ),
+            Resource::WritePort(m) => format!(
+                "{ii}: {} to {} share {}{each}",
+                plural(ops, "store"),
+                self.mem_name(m),
+                plural(cap, "write port")
+            ),
+            Resource::Unit(c) => format!(
+                "{ii}: {} need {} ({cycles} unit cycles per iteration)",
+                plural(ops, &format!("{c} op")),
+                plural(cap, &format!("{c} unit"))
+            ),
+        }
+    }
+
+    fn mem_name(&self, m: MemKey) -> String {
+        match m {
+            MemKey::Base(b) => format!("`{}`", base_name(self.k, b)),
+            MemKey::Space(s) => format!("any {} memory", s.name()),
+        }
+    }
+
+    /// RecMII: over every dependence carried to a later iteration, the longest path from
+    /// its target back to its source within one iteration plus its own delay, spread over
+    /// its distance.
+    pub fn rec_mii(&self, mem: &MemDeps) -> Bound {
+        let mut best = Bound {
+            ii: 1,
+            reason: String::new(),
+        };
+        for c in self.carried(mem) {
+            let Some((len, path)) = self.longest(c.to, c.from) else {
+                continue;
+            };
+            let cycle = len as u64 + c.delay as u64;
+            let ii = cycle.div_ceil(c.distance.max(1)).min(u32::MAX as u64) as u32;
+            if ii > best.ii {
+                best = Bound {
+                    ii,
+                    reason: self.rec_reason(ii, &c, &path),
+                };
+            }
+        }
+        best
+    }
+
+    fn carried(&self, mem: &MemDeps) -> Vec<Carried> {
+        let mut out = Vec::new();
+        // Variables: a read not preceded by an unconditional write of the iteration sees
+        // the value of an earlier iteration.
+        let mut written: HashMap<crate::ir::VarId, bool> = HashMap::new();
+        let mut carried_reads = Vec::new();
+        for i in 0..self.ops.len() {
+            match self.kind(i) {
+                OpKind::ReadVar(v) if !written.get(v).copied().unwrap_or(false) => {
+                    carried_reads.push((i, *v))
+                }
+                OpKind::WriteVar(v) => {
+                    let e = written.entry(*v).or_default();
+                    *e |= !self.ops[i].conditional;
+                }
+                _ => {}
+            }
+        }
+        for (r, v) in carried_reads {
+            for w in 0..self.ops.len() {
+                if matches!(self.kind(w), OpKind::WriteVar(x) if *x == v) {
+                    out.push(Carried {
+                        from: w,
+                        to: r,
+                        delay: self.ops[w].t.latency,
+                        distance: 1,
+                    });
+                }
+            }
+        }
+        // Memory: accesses to one memory where one side writes.
+        let mems: Vec<(usize, MemKey)> = (0..self.ops.len())
+            .filter_map(|i| self.ops[i].t.mem.map(|m| (i, m)))
+            .collect();
+        for &(a, ma) in &mems {
+            for &(b, mb) in &mems {
+                let (ta, tb) = (&self.ops[a].t, &self.ops[b].t);
+                let writes = ta.shape.class.writes_memory() || tb.shape.class.writes_memory();
+                if !writes || !self.may_alias(ma, mb) {
+                    continue;
+                }
+                let atomic = |i| matches!(self.kind(i), OpKind::Atomic { .. });
+                let distance = match mem {
+                    MemDeps::All => 1,
+                    MemDeps::AtomicsOnly if atomic(a) && atomic(b) => 1,
+                    MemDeps::AtomicsOnly => continue,
+                    MemDeps::Ivdep { safelen, arrays } => {
+                        let covered = |m| match m {
+                            MemKey::Base(x) => {
+                                arrays.is_empty()
+                                    || arrays.iter().any(|n| *n == base_name(self.k, x))
+                            }
+                            MemKey::Space(_) => arrays.is_empty(),
+                        };
+                        match (covered(ma) && covered(mb), safelen) {
+                            (false, _) => 1,
+                            (true, Some(n)) => (*n).max(1),
+                            (true, None) => continue,
+                        }
+                    }
+                };
+                out.push(Carried {
+                    from: a,
+                    to: b,
+                    delay: order_gap(ta, tb),
+                    distance,
+                });
+            }
+        }
+        out
+    }
+
+    fn may_alias(&self, a: MemKey, b: MemKey) -> bool {
+        let space = |m: MemKey| match m {
+            MemKey::Space(s) => Some(s),
+            MemKey::Base(Base::Param(i)) => match self.k.params.get(i as usize).map(|p| &p.kind) {
+                Some(ParamKind::Buffer { space }) => Some(*space),
+                Some(ParamKind::LocalBuffer) => Some(AddrSpace::Local),
+                _ => None,
+            },
+            MemKey::Base(Base::Object(o)) => self.k.objects.get(o.0 as usize).map(|x| x.space),
+        };
+        match (a, b) {
+            (MemKey::Base(x), MemKey::Base(y)) => x == y,
+            _ => space(a).is_some() && space(a) == space(b),
+        }
+    }
+
+    /// The longest path from `from` to `to` (cycles) and its ops, when `to` is reachable.
+    fn longest(&self, from: usize, to: usize) -> Option<(u32, Vec<usize>)> {
+        if from == to {
+            return Some((0, vec![from]));
+        }
+        if to < from {
+            return None;
+        }
+        let n = to - from + 1;
+        let mut dist: Vec<Option<u32>> = vec![None; n];
+        let mut prev = vec![usize::MAX; n];
+        dist[0] = Some(0);
+        for i in from..=to {
+            let Some(d) = dist[i - from] else { continue };
+            for &(j, w) in &self.succ[i] {
+                if j > to {
+                    continue;
+                }
+                let nd = d + w;
+                if dist[j - from].is_none_or(|x| nd > x) {
+                    dist[j - from] = Some(nd);
+                    prev[j - from] = i;
+                }
+            }
+        }
+        let len = dist[n - 1]?;
+        let mut path = vec![to];
+        let mut at = to;
+        while at != from {
+            at = prev[at - from];
+            if at == usize::MAX {
+                return None;
+            }
+            path.push(at);
+        }
+        path.reverse();
+        Some((len, path))
+    }
+
+    fn rec_reason(&self, ii: u32, c: &Carried, path: &[usize]) -> String {
+        let units: Vec<String> = path
+            .iter()
+            .chain(std::iter::once(&c.from).filter(|f| path.last() != Some(f)))
+            .filter(|&&i| self.ops[i].t.latency > 0)
+            .map(|&i| {
+                let t = &self.ops[i].t;
+                format!("{} ({} cycles)", t.shape.class, t.latency)
+            })
+            .collect();
+        let through = if units.is_empty() {
+            "combinational logic and a register".to_string()
+        } else {
+            units.join(" + ")
+        };
+        let apart = if c.distance > 1 {
+            format!(", {} iterations apart (ivdep)", c.distance)
+        } else {
+            String::new()
+        };
+        match self.kind(c.from) {
+            OpKind::WriteVar(v) => format!(
+                "{ii}: `{}` at {} is carried to the next iteration through {through}",
+                self.k.var(*v).name,
+                self.loc(c.from)
+            ),
+            _ => format!(
+                "{ii}: {} at {} and {} at {} in a later iteration{apart} (same memory, \
+                 no ivdep) through {through}",
+                self.access(c.from),
+                self.loc(c.from),
+                self.access(c.to),
+                self.loc(c.to)
+            ),
+        }
+    }
+
+    fn access(&self, i: usize) -> String {
+        let what = match self.kind(i) {
+            OpKind::Load { .. } => "load from",
+            OpKind::Store { .. } => "store to",
+            OpKind::Atomic { .. } => "atomic on",
+            _ => "access to",
+        };
+        match self.ops[i].t.mem {
+            Some(m) => format!("{what} {}", self.mem_name(m)),
+            None => what.to_string(),
+        }
+    }
+}
+
+/// The source name of a buffer argument or kernel object.
+pub fn base_name(k: &Kernel, b: Base) -> String {
+    match b {
+        Base::Param(i) => k
+            .params
+            .get(i as usize)
+            .map(|p| p.name.clone())
+            .unwrap_or_else(|| format!("param {i}")),
+        Base::Object(o) => k
+            .objects
+            .get(o.0 as usize)
+            .map(|x| x.name.clone())
+            .unwrap_or_else(|| format!("object {}", o.0)),
+    }
+}

@@ -1,0 +1,241 @@
+//! Loop analysis for reports and benchmarks: per loop of a kernel's group form (the
+//! work-item loops included) its trip count, hints, the minimum II a pipelined
+//! implementation could reach on a board and why, its pipeline depth, and what today's
+//! generator spends per iteration; and the ideal cycle count of a launch built on them.
+
+pub mod cost;
+pub mod ideal;
+pub mod loops;
+pub mod mii;
+pub mod trip;
+
+#[cfg(test)]
+mod tests;
+
+use serde::Serialize;
+
+use crate::board::Board;
+use crate::diag::SourceMap;
+use crate::frontend::sema::summary::LoopHints;
+use crate::ir::{Kernel, LoopId, LoopKind};
+use crate::rtl::netlist::SrcLoc;
+
+pub use ideal::{ideal_cycles, Ideal};
+pub use trip::LaunchValues;
+
+use cost::BlockCosts;
+use loops::LoopShape;
+use mii::{Iteration, MemDeps};
+
+/// One loop, as `report.json` and the cycles benchmark show it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LoopReport {
+    /// The loop's number in the group-form kernel (`L<n>` in its printed IR).
+    pub id: u32,
+    /// "work-item loop (x)", "for loop", "while loop", "do loop" or "switch".
+    pub name: String,
+    /// `file:line:col` (for work-item loops, the kernel's).
+    pub location: String,
+    pub line: u32,
+    /// The enclosing loop's `id`.
+    pub parent: Option<u32>,
+    /// Nesting depth, 0 at the top of the group-form body.
+    pub level: u32,
+    /// The local-id dimension a work-item loop counts.
+    pub work_item_dim: Option<u8>,
+    /// Iterations per entry, when known before the launch (constants,
+    /// `reqd_work_group_size`) or from the launch the analysis was given.
+    pub trip_count: Option<u64>,
+    /// From the hints: "full", a factor, or "1 (not unrolled)". Not applied yet: the
+    /// II and depth below are those of the rolled loop.
+    pub unroll: Option<String>,
+    /// "ivdep", "ivdep(safelen N)", with "on a, b" when limited to arrays.
+    pub ivdep: Option<String>,
+    /// The II a modulo-scheduled implementation could reach: max(ResMII, RecMII).
+    /// `None` for a loop holding inner loops (its iterations run one after another).
+    pub min_ii: Option<u32>,
+    pub res_mii: Option<u32>,
+    pub rec_mii: Option<u32>,
+    /// Why `min_ii` is what it is, starting with the number.
+    pub ii_reason: String,
+    /// Cycles of one iteration's schedule (condition, body and latch blocks on the board
+    /// library; the longer arm of each `if`), nested loops left out.
+    pub depth: u64,
+    /// Today's generator (one state per computing op, no overlap): controller states of
+    /// one iteration and the cycles they take, estimated with the library's latencies
+    /// (nested loops left out). This is its achieved II.
+    pub fsm_states: u64,
+    pub fsm_cycles_per_iteration: u64,
+}
+
+/// Analyzes every loop of an NDRange kernel (as lowered) on `board`, with nothing known
+/// about the launch.
+pub fn analyze(kernel: &Kernel, sm: &SourceMap, board: &Board) -> Result<Vec<LoopReport>, String> {
+    analyze_for_launch(kernel, sm, board, &LaunchValues::default())
+}
+
+/// [`analyze`] with the launch's scalar arguments and sizes, so more trip counts are known.
+pub fn analyze_for_launch(
+    kernel: &Kernel,
+    sm: &SourceMap,
+    board: &Board,
+    env: &LaunchValues,
+) -> Result<Vec<LoopReport>, String> {
+    Ok(Analysis::new(kernel, sm, board, env)?.reports)
+}
+
+/// The group form with its loop reports and block costs (what `ideal` needs too).
+pub(crate) struct Analysis {
+    pub group: Kernel,
+    pub reports: Vec<LoopReport>,
+    pub costs: BlockCosts,
+    pub shapes: Vec<LoopShape>,
+    pub env: LaunchValues,
+}
+
+impl Analysis {
+    pub fn new(
+        kernel: &Kernel,
+        sm: &SourceMap,
+        board: &Board,
+        env: &LaunchValues,
+    ) -> Result<Analysis, String> {
+        let gf = crate::workitems::to_group_form(kernel).map_err(|d| d.message.clone())?;
+        let g = gf.kernel;
+        let mut env = env.clone();
+        if env.local.is_none() {
+            env.local = kernel.attrs.reqd_work_group_size;
+        }
+        let lib = board.library();
+        let costs = BlockCosts::new(&g, &lib)?;
+        let shapes = loops::shapes(&g);
+        let ndr_loops = loops::shapes(kernel);
+        let mut reports = Vec::new();
+        for s in &shapes {
+            let l = g.lp(s.id);
+            let loc = SrcLoc::of_span(sm, l.span);
+            let trip = match s.work_item_dim {
+                Some(d) => env.local.map(|x| x[d]),
+                None if l.kind == LoopKind::Once => Some(1),
+                None => ndr_loops
+                    .iter()
+                    .find(|n| kernel.lp(n.id).span == l.span && n.work_item_dim.is_none())
+                    .and_then(|n| trip::trip_count(kernel, n.id, &env)),
+            };
+            let it = Iteration::new(&g, sm, s, &lib, &lib.limits);
+            let c = costs.iteration(&g, s.id);
+            let (min_ii, res, rec, reason) = if l.kind == LoopKind::Once {
+                (None, None, None, "runs once (a switch)".to_string())
+            } else if let Some(inner) = s.inner.first() {
+                let wi_nest = s.work_item_dim.is_some()
+                    && s.inner.len() == 1
+                    && shapes
+                        .iter()
+                        .any(|x| x.id == *inner && x.work_item_dim.is_some());
+                let reason = if wi_nest {
+                    "coalesced with the work-item loop inside it (one loop over the group's \
+                     work-items)"
+                        .to_string()
+                } else {
+                    format!(
+                        "not pipelined: holds the loop at {}; its iterations run one after \
+                         another",
+                        SrcLoc::of_span(sm, g.lp(*inner).span)
+                    )
+                };
+                (None, None, None, reason)
+            } else {
+                let deps = match (s.work_item_dim, &l.hints.ivdep) {
+                    (Some(_), _) => MemDeps::AtomicsOnly,
+                    (None, Some(iv)) => MemDeps::Ivdep {
+                        safelen: iv.safelen,
+                        arrays: l.hints.ivdep_arrays.clone(),
+                    },
+                    (None, None) => MemDeps::All,
+                };
+                let res = it.res_mii(&lib.limits);
+                let rec = it.rec_mii(&deps);
+                let ii = res.ii.max(rec.ii).max(1);
+                let reason = if ii <= 1 {
+                    "1: no loop-carried dependence".to_string()
+                } else if rec.ii >= res.ii {
+                    rec.reason.clone()
+                } else {
+                    res.reason.clone()
+                };
+                (Some(ii), Some(res.ii), Some(rec.ii), reason)
+            };
+            reports.push(LoopReport {
+                id: s.id.0,
+                name: name(sm, &g, s),
+                location: loc.to_string(),
+                line: loc.line,
+                parent: s.parent.map(|p| p.0),
+                level: s.level,
+                work_item_dim: s.work_item_dim.map(|d| d as u8),
+                trip_count: trip,
+                unroll: unroll(&l.hints),
+                ivdep: ivdep(&l.hints),
+                min_ii,
+                res_mii: res,
+                rec_mii: rec,
+                ii_reason: reason,
+                depth: c.depth,
+                fsm_states: c.states,
+                fsm_cycles_per_iteration: c.fsm_cycles,
+            });
+        }
+        Ok(Analysis {
+            group: g,
+            reports,
+            costs,
+            shapes,
+            env,
+        })
+    }
+
+    pub fn report(&self, id: LoopId) -> Option<&LoopReport> {
+        self.reports.iter().find(|r| r.id == id.0)
+    }
+}
+
+fn name(sm: &SourceMap, k: &Kernel, s: &LoopShape) -> String {
+    if let Some(d) = s.work_item_dim {
+        return format!("work-item loop ({})", ["x", "y", "z"][d]);
+    }
+    let l = k.lp(s.id);
+    if l.kind == LoopKind::Once {
+        return "switch".into();
+    }
+    let text = sm.snippet(l.span).trim_start();
+    let word: String = text
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .collect();
+    match word.as_str() {
+        "for" | "while" | "do" => format!("{word} loop"),
+        _ => "loop".into(),
+    }
+}
+
+fn unroll(h: &LoopHints) -> Option<String> {
+    h.unroll.as_ref().map(|u| match u.factor {
+        None => "full".to_string(),
+        Some(1) => "1 (not unrolled)".to_string(),
+        Some(n) => n.to_string(),
+    })
+}
+
+fn ivdep(h: &LoopHints) -> Option<String> {
+    h.ivdep.as_ref().map(|i| {
+        let base = match i.safelen {
+            Some(n) => format!("ivdep(safelen {n})"),
+            None => "ivdep".to_string(),
+        };
+        if h.ivdep_arrays.is_empty() {
+            base
+        } else {
+            format!("{base} on {}", h.ivdep_arrays.join(", "))
+        }
+    })
+}

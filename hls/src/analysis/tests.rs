@@ -1,0 +1,257 @@
+//! Unit tests of the loop analysis on small kernels.
+
+use super::*;
+use crate::board::BoardSet;
+use crate::frontend::{check_source, Options};
+
+/// The first kernel of `src`, lowered, with its source map. (The `\` line ends of the
+/// sources below drop each next line's indentation: every line starts at column 1.)
+fn kernel(src: &str) -> (Kernel, SourceMap) {
+    let c = check_source("k.cl", src, &Options::default());
+    assert!(!c.has_errors(), "{:?}", c.diags.list);
+    let p = c.program.as_ref().expect("a program");
+    let m = crate::lower::lower(p, &c.sources).expect("lowers");
+    (m.kernels[0].clone(), c.sources)
+}
+
+fn sim() -> Board {
+    BoardSet::builtin()
+        .expect("built-in boards")
+        .get("sim")
+        .expect("sim board")
+        .clone()
+}
+
+/// The sim board with one-cycle-II memory units, so only port counts bound the II.
+fn one_port_ii1() -> Board {
+    let mut b = sim();
+    for t in b
+        .operators
+        .global_load
+        .iter_mut()
+        .chain(b.operators.global_store.iter_mut())
+    {
+        t.ii = 1;
+    }
+    b.operators.limits.read_ports = 1;
+    b.operators.limits.write_ports = 1;
+    b
+}
+
+fn run(src: &str, board: &Board) -> Vec<LoopReport> {
+    let (k, sm) = kernel(src);
+    analyze(&k, &sm, board).expect("analysis")
+}
+
+fn source_loop(r: &[LoopReport]) -> &LoopReport {
+    r.iter()
+        .find(|l| l.work_item_dim.is_none())
+        .expect("a source loop")
+}
+
+const VADD: &str = "__kernel void vadd(__global const float *a, __global const float *b, \
+    __global float *c) { int i = get_global_id(0); c[i] = a[i] + b[i]; }";
+
+#[test]
+fn vadd_work_item_loop_has_ii_1_without_a_recurrence() {
+    let r = run(VADD, &one_port_ii1());
+    let wi = r
+        .iter()
+        .find(|l| l.work_item_dim == Some(0))
+        .expect("the work-item loop");
+    assert_eq!(wi.name, "work-item loop (x)");
+    assert_eq!(wi.min_ii, Some(1), "{wi:?}");
+    assert_eq!(wi.ii_reason, "1: no loop-carried dependence");
+    // Two loads of 44 cycles in parallel, an fp_add of 6, a store of 44: deep pipeline.
+    assert!(wi.depth >= 44 + 6 + 44, "{wi:?}");
+    assert!(wi.fsm_cycles_per_iteration > wi.depth, "{wi:?}");
+}
+
+#[test]
+fn on_the_sim_board_a_load_holds_its_port_for_the_units_ii() {
+    let r = run(VADD, &sim());
+    let wi = r
+        .iter()
+        .find(|l| l.work_item_dim == Some(0))
+        .expect("wi loop");
+    assert_eq!(wi.min_ii, Some(2), "{wi:?}");
+    assert!(
+        wi.ii_reason.starts_with("2: 1 load from `"),
+        "{}",
+        wi.ii_reason
+    );
+}
+
+const REDUCE: &str = "__kernel __attribute__((reqd_work_group_size(1,1,1))) \
+    void sum(__global const float *a, __global float *out, int n) {\n\
+    float acc = 0.0f;\n\
+    for (int i = 0; i < n; i++)\n\
+        acc += a[i];\n\
+    out[0] = acc;\n}";
+
+#[test]
+fn a_float_accumulator_bounds_the_ii_by_the_adder_latency() {
+    let board = one_port_ii1();
+    let fp_add = board.operators.fp_add[0].latency;
+    let r = run(REDUCE, &board);
+    let l = source_loop(&r);
+    assert_eq!(l.name, "for loop");
+    assert_eq!(l.line, 3);
+    assert_eq!(l.rec_mii, Some(fp_add), "{l:?}");
+    assert_eq!(l.min_ii, Some(fp_add));
+    assert!(
+        l.ii_reason
+            .starts_with(&format!("{fp_add}: `acc` at k.cl:4:1 is carried")),
+        "{}",
+        l.ii_reason
+    );
+    assert!(
+        l.ii_reason.contains(&format!("fp_add ({fp_add} cycles)")),
+        "{}",
+        l.ii_reason
+    );
+    assert_eq!(l.trip_count, None, "n is an argument");
+}
+
+#[test]
+fn trip_counts_follow_from_constants_and_launch_values() {
+    let (k, sm) = kernel(REDUCE);
+    let env = LaunchValues {
+        scalars: vec![None, None, Some(37)],
+        global: Some([1, 1, 1]),
+        local: Some([1, 1, 1]),
+    };
+    let r = analyze_for_launch(&k, &sm, &sim(), &env).expect("analysis");
+    assert_eq!(source_loop(&r).trip_count, Some(37));
+    let down = "__kernel void f(__global int *a) { for (uint s = 64; s > 0; s >>= 1) a[s] = 0; \
+        for (int k = 15; k > 0; k--) a[k] = 1; }";
+    let r = run(down, &sim());
+    let trips: Vec<Option<u64>> = r
+        .iter()
+        .filter(|l| l.work_item_dim.is_none())
+        .map(|l| l.trip_count)
+        .collect();
+    assert_eq!(trips, [Some(7), Some(15)]);
+}
+
+const TWO_LOADS: &str = "__kernel __attribute__((reqd_work_group_size(1,1,1))) \
+    void f(__global const int *a, __global int *out, int n) {\n\
+    for (int i = 0; i < n; i++)\n\
+        out[i] = a[i] + a[i + n];\n}";
+
+#[test]
+fn two_loads_of_one_buffer_on_a_one_port_board_need_ii_2() {
+    let r = run(TWO_LOADS, &one_port_ii1());
+    let l = source_loop(&r);
+    assert_eq!(l.res_mii, Some(2), "{l:?}");
+    assert_eq!(l.min_ii, Some(2));
+    assert_eq!(l.ii_reason, "2: 2 loads from `a` share 1 read port");
+    let mut two = one_port_ii1();
+    two.operators.limits.read_ports = 2;
+    assert_eq!(source_loop(&run(TWO_LOADS, &two)).min_ii, Some(1));
+}
+
+const IN_PLACE: &str = "__kernel __attribute__((reqd_work_group_size(1,1,1))) \
+    void f(__global int *a, int n) {\n\
+    HINT\n\
+    for (int i = 0; i < n; i++)\n\
+        a[i + 8] = a[i] * 3;\n}";
+
+#[test]
+fn a_store_and_load_of_one_buffer_are_a_recurrence_that_ivdep_removes() {
+    let board = one_port_ii1();
+    let lat = |t: &[crate::board::oplib::Tier]| t[0].latency;
+    let (ld, st) = (
+        lat(&board.operators.global_load),
+        lat(&board.operators.global_store),
+    );
+    let plain = run(&IN_PLACE.replace("HINT", ""), &board);
+    let l = source_loop(&plain);
+    let rec = l.rec_mii.expect("a recurrence");
+    assert!(rec >= ld + st, "load then store then the next load: {l:?}");
+    assert!(
+        l.ii_reason.contains("store to `a` at k.cl:4:1")
+            && l.ii_reason.contains("load from `a` at k.cl:4:12"),
+        "{}",
+        l.ii_reason
+    );
+    let ivdep = run(&IN_PLACE.replace("HINT", "#pragma ivdep"), &board);
+    let l = source_loop(&ivdep);
+    assert_eq!(l.min_ii, Some(1), "{l:?}");
+    assert_eq!(l.ivdep.as_deref(), Some("ivdep"));
+    let safelen = run(
+        &IN_PLACE.replace("HINT", "#pragma ivdep safelen(8)"),
+        &board,
+    );
+    let l = source_loop(&safelen);
+    assert_eq!(l.rec_mii, Some(rec.div_ceil(8)), "{l:?}");
+}
+
+#[test]
+fn outer_loops_are_not_pipelined_and_say_which_loop_they_hold() {
+    let src = "__kernel __attribute__((reqd_work_group_size(1,1,1))) void f(__global int *a) {\n\
+        for (int i = 0; i < 4; i++)\n\
+            for (int j = 0; j < 8; j++)\n\
+                a[i * 8 + j] = i + j;\n}";
+    let r = run(src, &sim());
+    let src_loops: Vec<&LoopReport> = r.iter().filter(|l| l.work_item_dim.is_none()).collect();
+    assert_eq!(src_loops.len(), 2);
+    let (outer, inner) = (src_loops[0], src_loops[1]);
+    assert_eq!(outer.min_ii, None);
+    assert!(
+        outer.ii_reason.contains("holds the loop at k.cl:3:1"),
+        "{}",
+        outer.ii_reason
+    );
+    assert_eq!(inner.parent, Some(outer.id));
+    assert_eq!((outer.trip_count, inner.trip_count), (Some(4), Some(8)));
+}
+
+#[test]
+fn global_atomics_serialise_the_work_item_loop() {
+    let src = "__kernel void h(__global const uchar *d, __global int *bins) {\n\
+        atomic_inc(&bins[d[get_global_id(0)]]);\n}";
+    let board = sim();
+    let r = run(src, &board);
+    let wi = r
+        .iter()
+        .find(|l| l.work_item_dim == Some(0))
+        .expect("wi loop");
+    let atomic = board.operators.global_atomic[0].latency;
+    assert_eq!(wi.rec_mii, Some(atomic), "{wi:?}");
+    assert!(
+        wi.ii_reason.contains("atomic on `bins`"),
+        "{}",
+        wi.ii_reason
+    );
+}
+
+#[test]
+fn the_ideal_counts_all_work_items_through_one_pipeline() {
+    let (k, sm) = kernel(VADD);
+    let board = one_port_ii1();
+    let env = LaunchValues {
+        scalars: vec![None; 3],
+        global: Some([256, 1, 1]),
+        local: Some([64, 1, 1]),
+    };
+    let ideal = ideal_cycles(&k, &sm, &board, &env).expect("ideal");
+    let wi = &ideal.work_item_loops[0];
+    let cycles = ideal.cycles.expect("known");
+    // The x loop: 256 x II 1 + depth, plus the group form's few blocks around it.
+    assert!(cycles >= 256 + wi.depth, "{cycles} {wi:?}");
+    assert!(cycles < 256 + wi.depth + 20, "{cycles} {wi:?}");
+}
+
+#[test]
+fn the_ideal_of_a_loop_with_an_unknown_trip_count_says_which() {
+    let (k, sm) = kernel(REDUCE);
+    let env = LaunchValues {
+        scalars: vec![None; 3],
+        global: Some([1, 1, 1]),
+        local: Some([1, 1, 1]),
+    };
+    let ideal = ideal_cycles(&k, &sm, &sim(), &env).expect("ideal");
+    let e = ideal.cycles.expect_err("n unknown");
+    assert!(e.contains("for loop at k.cl:3:1"), "{e}");
+}
