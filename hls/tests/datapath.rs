@@ -61,6 +61,9 @@ const SUPPORTED: &[&str] = &[
     "long_arith",
     "relational_vec",
     "select_bitselect",
+    "layout_rules",
+    "defines_spec",
+    "scalar_args",
 ];
 
 #[test]

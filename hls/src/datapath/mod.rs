@@ -10,6 +10,7 @@
 
 mod builtins;
 mod control;
+mod double;
 mod fsm;
 mod memory;
 mod objects;

@@ -235,6 +235,11 @@ impl Gen<'_> {
             let tys: Vec<Ty> = args.iter().map(|a| self.ty_of(b, *a)).collect();
             return self.builtin(s, call, &nets, &tys, op.ty.as_ref(), op.span);
         }
+        if ty.elem() == &Ty::F64 || aty.elem() == &Ty::F64 {
+            if let Some(c) = self.double(s, &op.kind, &nets, &aty, &ty, op.span)? {
+                return Ok(c);
+            }
+        }
         if (ty.elem() == &Ty::F64 || aty.elem() == &Ty::F64)
             && !matches!(
                 op.kind,
