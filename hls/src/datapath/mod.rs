@@ -11,6 +11,8 @@
 mod builtins;
 mod control;
 mod double;
+mod convert;
+mod fnan;
 mod fsm;
 mod memory;
 mod objects;

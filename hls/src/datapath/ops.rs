@@ -4,7 +4,7 @@
 use super::fsm::StateId;
 use super::{port, Gen};
 use crate::diag::Diagnostic;
-use crate::ir::{BinOp as IB, BlockId, CmpOp, Conv, OpId, OpKind, Ty, UnOp as IU, WorkItemFn};
+use crate::ir::{BinOp as IB, BlockId, CmpOp, OpId, OpKind, Ty, UnOp as IU, WorkItemFn};
 use crate::rtl::expr::{BinOp, Expr, UnOp};
 use crate::rtl::netlist::{Instance, NetId, SrcLoc};
 
@@ -317,7 +317,8 @@ impl Gen<'_> {
                     }
                     ins.push(v);
                 }
-                return Ok(self.unit(s, module, &[], ins, &[("result", 32)], &|o| Expr::Net(o[0])));
+                let r = self.unit(s, module, &[], ins, &[("result", 32)], &|o| Expr::Net(o[0]));
+                return Ok(self.fp_nan_fix(*bop, a, c, lanes, r));
             }
             OpKind::Cmp(c) if aty.is_float() => {
                 self.require_f32(&aty, op.span)?;
@@ -543,94 +544,5 @@ impl Gen<'_> {
             &[("quotient", dw), ("remainder", dw)],
             &pick,
         ))
-    }
-
-    fn convert(
-        &mut self,
-        s: StateId,
-        cv: Conv,
-        a: NetId,
-        from: &Ty,
-        to: &Ty,
-        span: crate::diag::Span,
-    ) -> Result<Computed, Diagnostic> {
-        let lanes = to.lanes() as u32;
-        let (fw, tw) = (from.elem().bits(), to.elem().bits());
-        match cv {
-            Conv::Int {
-                from_signed,
-                sat: false,
-                ..
-            } => Ok(Computed::Comb(concat(
-                (0..lanes)
-                    .map(|i| resize(a, i * fw, fw, tw, from_signed))
-                    .collect(),
-            ))),
-            Conv::IntToFloat { from_signed, round } if to.elem() == &Ty::F32 && fw <= 32 => {
-                let ins = (0..lanes)
-                    .map(|i| {
-                        vec![
-                            ("x", 32, resize(a, i * fw, fw, 32, from_signed)),
-                            ("is_signed", 1, Expr::lit(1, from_signed as u64)),
-                            ("rm", 2, Expr::lit(2, round_bits(round))),
-                        ]
-                    })
-                    .collect();
-                Ok(
-                    self.unit(s, "ohls_int_to_fp", &[], ins, &[("result", 32)], &|o| {
-                        Expr::Net(o[0])
-                    }),
-                )
-            }
-            Conv::FloatToInt {
-                to_signed,
-                round,
-                sat,
-            } if from.elem() == &Ty::F32 && (tw == 32 || !sat) && tw <= 32 => {
-                let ins = (0..lanes)
-                    .map(|i| {
-                        vec![
-                            ("a", 32, lane(a, i, 32, lanes)),
-                            ("rm", 2, Expr::lit(2, round_bits(round))),
-                            ("is_signed", 1, Expr::lit(1, to_signed as u64)),
-                            ("sat", 1, Expr::lit(1, sat as u64)),
-                        ]
-                    })
-                    .collect();
-                let tw2 = tw;
-                Ok(self.unit(
-                    s,
-                    "ohls_fp_to_int",
-                    &[],
-                    ins,
-                    &[("result", 32)],
-                    &move |o| {
-                        if tw2 == 32 {
-                            Expr::Net(o[0])
-                        } else {
-                            Expr::Slice {
-                                net: o[0],
-                                hi: tw2 - 1,
-                                lo: 0,
-                            }
-                        }
-                    },
-                ))
-            }
-            _ => Err(unsupported(
-                &format!("conversion {from} to {to} ({cv:?})"),
-                span,
-                self.sm,
-            )),
-        }
-    }
-}
-
-fn round_bits(r: crate::ir::Round) -> u64 {
-    match r {
-        crate::ir::Round::Rte => 0,
-        crate::ir::Round::Rtz => 1,
-        crate::ir::Round::Rtp => 2,
-        crate::ir::Round::Rtn => 3,
     }
 }
