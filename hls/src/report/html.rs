@@ -60,6 +60,10 @@ svg.dfg .ctl rect, svg.dfg .blk rect { fill: #fff; stroke: #888; }
 svg.dfg polyline { fill: none; stroke: #777; stroke-width: 1; }
 svg.dfg polyline.eo { stroke: #c77; stroke-dasharray: 4 3; }
 svg.dfg .ah { fill: #777; }
+.legend span { border: 1px solid #666; border-radius: 3px; padding: 0 5px; font-size: 0.85em; }
+.legend .k { background: #eeeeee; } .legend .a { background: #e3d7f5; } .legend .v { background: #d8f0d8; }
+.legend .m { background: #fbd9b0; } .legend .s { background: #f5b7b7; } .legend .f { background: #cfe3f7; }
+.legend .x { background: #ffffff; }
 footer { margin-top: 3em; color: #888; font-size: 0.85em; }
 ";
 
@@ -320,7 +324,7 @@ fn reg_row(p: &mut String, off: u32, words: u32, name: &str, access: &str, what:
 fn arg_meaning(a: &RegArg) -> String {
     match &a.kind {
         RegArgKind::Buffer { master, constant } => format!(
-            "64-bit base address of a {} buffer, read through AXI master {master} (m_{}_*)",
+            "64-bit base address of a {} buffer, accessed through AXI master {master} (m_{}_*)",
             if *constant { "__constant" } else { "__global" },
             a.name
         ),
@@ -513,7 +517,8 @@ fn schedule(p: &mut String, kr: &KernelReport) {
     if !facts.is_empty() {
         let _ = writeln!(
             p,
-            "<h3>Schedule</h3>\n<p>{}</p>",
+            "<h3>Schedule</h3>\n<p>Datapath generator (on the kernel after the work-item loop \
+             transformation): {}</p>",
             escape(&facts.join(" · "))
         );
     }
@@ -646,14 +651,30 @@ fn usage_table(p: &mut String, u: &Usage) {
     p.push_str("</table>\n");
 }
 
+/// The op colours of [`svg`]'s classes.
+const LEGEND: &str = "<p class=\"legend\"><span class=\"k\">constant</span> \
+<span class=\"a\">argument / work-item id</span> <span class=\"v\">variable</span> \
+<span class=\"x\">operation</span> <span class=\"f\">built-in</span> \
+<span class=\"m\">memory access</span> <span class=\"s\">barrier / fence</span></p>";
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
 fn graph(p: &mut String, k: &Kernel, sm: &SourceMap, index: usize) {
     let ops: usize = k.blocks.iter().map(|b| b.len()).sum();
     let _ = writeln!(
         p,
-        "<h3>Dataflow graph</h3>\n<p class=\"sub\">{ops} operations in {} blocks{}. \
+        "<h3>Dataflow graph</h3>\n<p class=\"sub\">{ops} operation{} in {} block{}{}. \
          Solid arrows carry values, dashed ones order memory accesses; hover an operation \
-         for its source line.</p>\n<div class=\"graph\">",
+         for its source line.</p>\n{LEGEND}\n<div class=\"graph\">",
+        plural(ops),
         k.blocks.len(),
+        plural(k.blocks.len()),
         if svg::collapsed(k) {
             format!(
                 "; more than {} operations, so each block is one box with its op counts",
