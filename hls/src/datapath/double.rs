@@ -220,3 +220,168 @@ impl Gen<'_> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Every f64 operation of the generator in Verilator against the interpreter, on
+    //! operand pairs crossing the special values (NaNs with payloads, infinities, zeros,
+    //! subnormals, ties, integer-range limits) plus random bit patterns.
+
+    use crate::engine::{run_file, Engine, RunOptions};
+
+    const KERNEL: &str = r#"
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+__kernel void dp_ops(__global const double *a, __global const double *b,
+                     __global const long *k, __global double *r, __global long *n,
+                     __global float *f, __global int *c)
+{
+    size_t i = get_global_id(0);
+    double x = a[i], y = b[i];
+    long q = k[i];
+    r[10 * i + 0] = x + y;
+    r[10 * i + 1] = x - y;
+    r[10 * i + 2] = x * y;
+    r[10 * i + 3] = x / y;
+    r[10 * i + 4] = -x;
+    r[10 * i + 5] = (double)q;
+    r[10 * i + 6] = convert_double_rtp((ulong)q) + (double)(uint)q;
+    r[10 * i + 7] = convert_double_rtn((short)q) + (double)(float)y;
+    double2 v = (double2)(x, y) * (double2)(y, 3.0);
+    r[10 * i + 8] = v.s0;
+    r[10 * i + 9] = v.s1;
+    n[10 * i + 0] = (long)x;
+    n[10 * i + 1] = (long)convert_ulong_sat_rtn(x);
+    n[10 * i + 2] = convert_int_rte(y);
+    n[10 * i + 3] = convert_uint(x);
+    n[10 * i + 4] = convert_char_sat(x);
+    n[10 * i + 5] = convert_ushort_rtp(y);
+    n[10 * i + 6] = convert_short(x);
+    n[10 * i + 7] = convert_uchar(y);
+    n[10 * i + 8] = (long)convert_ulong(y);
+    n[10 * i + 9] = convert_long_sat_rtz(y);
+    f[4 * i + 0] = (float)x;
+    f[4 * i + 1] = convert_float_rtz(y);
+    f[4 * i + 2] = convert_float_rtp(x);
+    f[4 * i + 3] = convert_float_rtn(y);
+    c[i] = (x < y) | (x <= y) << 1 | (x == y) << 2 | (x != y) << 3 | (x > y) << 4 |
+           (x >= y) << 5;
+}
+"#;
+
+    const SPECIAL: &[u64] = &[
+        0x0000_0000_0000_0000,
+        0x8000_0000_0000_0000,
+        0x3FF0_0000_0000_0000, // 1
+        0xC004_0000_0000_0000, // -2.5
+        0x7FF0_0000_0000_0000, // inf
+        0xFFF0_0000_0000_0000, // -inf
+        0x7FF8_0000_0000_0000, // qNaN
+        0xFFF4_0000_DEAD_BEEF, // negative signalling NaN with a payload
+        0x0000_0000_0000_0001, // smallest subnormal
+        0x000F_FFFF_FFFF_FFFF, // largest subnormal
+        0x7FEF_FFFF_FFFF_FFFF, // largest finite
+        0x41E0_0000_0000_0000, // 2^31
+        0xC3E0_0000_0000_0000, // -2^63
+        0x43F0_0000_0000_0000, // 2^64
+        0x406F_F000_0000_0000, // 255.5
+        0x3FF0_0000_1000_0000, // a binary32 tie
+        0x36A0_0000_0000_0000, // smallest binary32 subnormal
+    ];
+
+    fn operands(n: usize) -> (Vec<u64>, Vec<u64>, Vec<u64>) {
+        let mut s = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let (mut a, mut b, mut k) = (Vec::new(), Vec::new(), Vec::new());
+        let ns = SPECIAL.len();
+        for i in 0..n {
+            let (x, y) = if i < ns * ns {
+                (SPECIAL[i / ns], SPECIAL[i % ns])
+            } else {
+                // Random magnitudes around the integer and binary32 ranges, or raw bits.
+                let mut pick = || {
+                    let bits = next();
+                    if bits % 3 == 0 {
+                        next()
+                    } else {
+                        (bits & 0x800F_FFFF_FFF0_0000) | ((900 + next() % 250) << 52)
+                    }
+                };
+                (pick(), pick())
+            };
+            a.push(x);
+            b.push(y);
+            k.push(if i % 2 == 0 {
+                next()
+            } else {
+                next() >> (next() % 64)
+            });
+        }
+        (a, b, k)
+    }
+
+    fn bytes(v: &[u64]) -> Vec<u8> {
+        v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn double_ops_match_the_interpreter_in_verilator() {
+        let n = 400;
+        let dir = std::env::temp_dir().join(format!("ohls_double_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let (a, b, k) = operands(n);
+        std::fs::write(dir.join("a.bin"), bytes(&a)).expect("write a");
+        std::fs::write(dir.join("b.bin"), bytes(&b)).expect("write b");
+        std::fs::write(dir.join("k.bin"), bytes(&k)).expect("write k");
+        let cl = dir.join("dp_ops.cl");
+        std::fs::write(&cl, KERNEL).expect("write kernel");
+        let spec = dir.join("dp_ops.yaml");
+        let yaml = format!(
+            "kernel: dp_ops\nglobal: [{n}]\nlocal: [16]\nargs:\n\
+             \x20 - {{name: a, buffer: {{type: double, count: {n}, init: {{file: a.bin}}}}}}\n\
+             \x20 - {{name: b, buffer: {{type: double, count: {n}, init: {{file: b.bin}}}}}}\n\
+             \x20 - {{name: k, buffer: {{type: long, count: {n}, init: {{file: k.bin}}}}}}\n\
+             \x20 - {{name: r, buffer: {{type: double, count: {}, init: zero}}}}\n\
+             \x20 - {{name: n, buffer: {{type: long, count: {}, init: zero}}}}\n\
+             \x20 - {{name: f, buffer: {{type: float, count: {}, init: zero}}}}\n\
+             \x20 - {{name: c, buffer: {{type: int, count: {n}, init: zero}}}}\n",
+            10 * n,
+            10 * n,
+            4 * n
+        );
+        std::fs::write(&spec, yaml).expect("write spec");
+        let run = |engine| {
+            run_file(
+                &cl,
+                &spec,
+                &RunOptions {
+                    engine,
+                    ..RunOptions::default()
+                },
+            )
+        };
+        let int = run(Engine::Interp).unwrap_or_else(|e| panic!("interp: {e}"));
+        let sim = run(Engine::Sim).unwrap_or_else(|e| {
+            panic!("sim (needs verilator: `bash scripts/install-deps.sh`): {e}")
+        });
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut bad = Vec::new();
+        for ((name, s), (_, i)) in sim.buffers.iter().zip(&int.buffers) {
+            let w = match name.as_str() {
+                "f" | "c" => 4,
+                _ => 8,
+            };
+            for (j, (x, y)) in s.chunks(w).zip(i.chunks(w)).enumerate() {
+                if x != y && bad.len() < 20 {
+                    bad.push(format!("{name}[{j}]: sim {x:02x?} interp {y:02x?}"));
+                }
+            }
+        }
+        assert_eq!(sim.buffers.len(), int.buffers.len());
+        assert!(bad.is_empty(), "{}", bad.join("\n"));
+    }
+}
