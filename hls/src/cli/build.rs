@@ -19,7 +19,8 @@ use crate::rtl::shell::ShellConfig;
 pub const EXAMPLES: &str = "\
 Examples:
   ocl-hls build vadd.cl --board sim -o out         cores for Verilator: out/rtl, out/report.json
-  ocl-hls build vadd.cl --board de10 -o out        also out/quartus (DE10-Nano project skeleton)
+  ocl-hls build vadd.cl --board de10 -o out        also out/quartus (DE10-Nano Quartus project;
+                                                   compiled when quartus_sh is on PATH)
   ocl-hls build k.cl --board sim -o out --kernel k2 -D N=64   one kernel, with a macro
 
 OUT is written all or nothing; an existing OUT is replaced only when it holds an earlier
@@ -48,6 +49,9 @@ pub struct BuildArgs {
     /// Write the output even when the estimates say the design does not fit the device
     #[arg(long)]
     pub allow_overfit: bool,
+    /// Do not run Quartus even when it is on PATH (the commands are printed instead)
+    #[arg(long)]
+    pub no_vendor: bool,
 }
 
 fn fail(message: &str) -> u8 {
@@ -177,7 +181,21 @@ pub fn run(args: &BuildArgs) -> u8 {
     match result {
         Ok(()) => {
             super::out(&report::summary(&report, &args.out));
-            0
+            let project = project::project_name(file);
+            let mut err = std::io::stderr();
+            let vendor = project::vendor::after_build(
+                &args.out,
+                &project,
+                board.kernel_clock_mhz,
+                args.no_vendor,
+                &mut err,
+            );
+            match vendor {
+                Ok(()) => 0,
+                Err(e) => fail(&format!(
+                    "vendor flow: {e} (the project in OUT is complete)"
+                )),
+            }
         }
         Err(e) => fail(&format!("{e}; nothing was written")),
     }
@@ -202,6 +220,8 @@ fn build_report(
             .collect::<Result<Vec<_>, _>>()?;
         let mut templates = templates;
         templates.sort();
+        let loop_analysis = crate::analysis::analyze(k, sm, board)
+            .map_err(|e| format!("kernel {}: loop analysis: {e}", k.name))?;
         kernels.push(KernelReport {
             name: k.name.clone(),
             location: info
@@ -213,6 +233,7 @@ fn build_report(
             params: info.map(|i| i.params.clone()).unwrap_or_default(),
             attributes: info.map(|i| i.attrs.clone()).unwrap_or_default(),
             loops: info.map(|i| i.loops.clone()).unwrap_or_default(),
+            loop_analysis,
             register_map: c.regmap.clone(),
             schedule: c.report.clone(),
         });

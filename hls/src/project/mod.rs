@@ -2,9 +2,15 @@
 //! templates they use, copied), `report.json`, and for Quartus boards `quartus/`; put
 //! together in memory and written all or nothing.
 
+pub mod component;
+pub mod flow;
 pub mod ports;
+pub mod qsys;
 pub mod quartus;
+pub mod reports;
 pub mod system;
+pub mod top;
+pub mod vendor;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -78,7 +84,20 @@ pub fn assemble(
         rtl.push(name.clone());
     }
     tree.add(MARKER, report_json.as_bytes())?;
-    let tops: Vec<String> = cores.iter().map(|c| c.top.to_string()).collect();
+    let mut tops = Vec::new();
+    for c in cores
+        .iter()
+        .filter(|_| board.flow.kind == FlowKind::Quartus)
+    {
+        let file = format!("{}.v", c.top);
+        let text = c
+            .files
+            .iter()
+            .find(|(n, _)| *n == file)
+            .map(|(_, t)| t)
+            .ok_or_else(|| format!("core {}: no file {file}", c.top))?;
+        tops.push((c.top.to_string(), ports::parse(text, c.top)?));
+    }
     if let Some(files) = quartus::files(board, project, &rtl, &tops)? {
         for (name, text) in files {
             tree.add(&format!("quartus/{name}"), text.into_bytes())?;
@@ -132,7 +151,9 @@ mod tests {
     fn quartus_skeleton_only_for_quartus_boards() {
         let files = [(
             "k_core.v".to_string(),
-            "module k_core; endmodule\n".to_string(),
+            "module k_core (\n    input  wire clk,\n    input  wire rst,\n    output wire irq,\n    \
+             input  wire [7:0] s_axil_awaddr\n);\nendmodule\n"
+                .to_string(),
         )];
         let core = CoreFiles {
             top: "k_core",
@@ -164,6 +185,24 @@ mod tests {
             sdc.contains("-period 20.000 [get_ports {FPGA_CLK1_50}]"),
             "{sdc}"
         );
+        assert!(qsf.contains("TOP_LEVEL_ENTITY ohls_top"), "{qsf}");
+        assert!(
+            qsf.contains("QIP_FILE k_system/synthesis/k_system.qip"),
+            "{qsf}"
+        );
+        assert!(
+            qsf.contains("set_location_assignment PIN_W15 -to LED[0]"),
+            "{qsf}"
+        );
+        for f in [
+            "quartus/k_system.tcl",
+            "quartus/ohls_top.v",
+            "quartus/build.sh",
+            "quartus/ip/k_core_pd/k_core_pd.v",
+            "quartus/ip/k_core_pd/k_core_pd_hw.tcl",
+        ] {
+            assert!(de10.files.contains_key(f), "{f}");
+        }
         assert!(de10.files.contains_key("quartus/k.qpf"));
         assert!(de10.files.contains_key("quartus/README.md"));
     }

@@ -118,6 +118,11 @@ pub fn status_wire(instance: &str, what: &str) -> String {
     format!("{instance}_{what}")
 }
 
+/// The system module's (and `.qsys` file's) name for `project`.
+pub fn system_name(project: &str) -> String {
+    format!("{project}_system")
+}
+
 /// The system of `project` on `board` with the cores `cores` (top module, ports as
 /// emitted). An error names what the board file lacks or what does not fit.
 pub fn describe(
@@ -283,7 +288,7 @@ pub fn describe(
         });
     }
     Ok(System {
-        name: format!("{project}_system"),
+        name: system_name(project),
         ref_clock_mhz: clock.mhz,
         kernel_clock_mhz: board.kernel_clock_mhz,
         bridge_base: hps.control_bridge.base,
@@ -351,7 +356,7 @@ fn memory_export(sys: &HpsSystem) -> Export {
 fn check_hps(board: &Board, s: &HpsSystem) -> Result<(), String> {
     let bad = |what: String| Err(format!("board {}: hps.system: {what}", board.name));
     let d = &s.ddr3;
-    if d.dq_width == 0 || d.dq_width % 8 != 0 {
+    if d.dq_width == 0 || !d.dq_width.is_multiple_of(8) {
         return bad(format!(
             "ddr3.dq_width {} is not a multiple of 8",
             d.dq_width
