@@ -110,6 +110,9 @@ pub struct KernelReport {
     pub attributes: KernelAttrs,
     /// Every loop with its hints (unroll, ivdep, pipeline), in source order.
     pub loops: Vec<LoopInfo>,
+    /// Per loop of the group form (work-item loops included): trip count, minimum II on
+    /// the board with its reason, pipeline depth, and today's FSM cycles per iteration.
+    pub loop_analysis: Vec<crate::analysis::LoopReport>,
     pub register_map: RegisterMap,
     /// The datapath generator's per-block schedule and FSM report, as it gives it.
     pub schedule: serde_json::Value,
