@@ -32,8 +32,10 @@ fn build(cl: &Path, board: &str, out: &Path, extra: &[&str]) -> Output {
         .expect("run ocl-hls")
 }
 
+/// Without the Yosys estimates (hls/tests/estimate.rs checks those): minutes per
+/// kernel, and their timings would make rebuilt reports differ.
 fn gen_build(cl: &Path, board: &str, out: &Path) -> Output {
-    build(cl, board, out, &[])
+    build(cl, board, out, &["--no-estimate"])
 }
 
 fn ok(r: &Output) {
