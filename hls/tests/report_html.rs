@@ -282,12 +282,18 @@ fn loop_kernel_lists_each_loop_with_its_source_line() {
             html.contains(&escaped(text)),
             "loop at line {line}: `{text}` not shown"
         );
-        let loc = l["location"].as_str().unwrap();
-        assert!(html.contains(&escaped(loc)), "{loc} not shown");
+        let at = format!("fir_constant.cl:{line}:");
+        assert!(html.contains(&at), "{at} not shown");
     }
+    assert!(html.contains("<th>Unroll</th>"), "unroll factors are shown");
     assert!(
-        html.contains("unroll"),
-        "fir_constant's unroll hints are shown"
+        html.contains("<td>full</td>"),
+        "fir_constant's full unroll hints"
+    );
+    assert!(html.contains("<th>Min II</th>"), "the II analysis is shown");
+    assert!(
+        html.contains("fir_constant.cl:27:"),
+        "the recurrence through acc names its line"
     );
     let graphs = svgs(&html);
     assert_eq!(graphs.len(), 1);

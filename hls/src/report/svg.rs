@@ -927,7 +927,7 @@ pub mod layout {
                 edges.push((39 - 2 * i, 40 + i));
                 edges.push((40 + i, 60));
             }
-            let widths = (0..61).map(|i| 20 + (i * 7 % 50) as i32).collect();
+            let widths = (0..61).map(|i: i32| 20 + i * 7 % 50).collect();
             check(&Graph { widths, edges });
         }
 
