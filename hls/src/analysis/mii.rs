@@ -174,37 +174,39 @@ impl<'a> Iteration<'a> {
     }
 
     fn res_reason(&self, ii: u32, r: Resource, cap: u32, cycles: u64, ops: u32) -> String {
-        let plural = |n: u32, s: &str| {
+        let plural = |n: u64, s: &str| {
             if n == 1 {
                 format!("1 {s}")
             } else {
                 format!("{n} {s}s")
             }
         };
-        let each = if cycles == ops as u64 {
-            String::new()
-        } else {
-            format!(", {cycles} port cycles in all (an access holds its port for the unit's II)")
+        // An access holds its port for the unit's II (AXI units take a command every
+        // other cycle at best).
+        let hold = cycles / ops.max(1) as u64;
+        let (what, port) = match r {
+            Resource::ReadPort(m) => (
+                format!("{} from {}", plural(ops as u64, "load"), self.mem_name(m)),
+                "read port",
+            ),
+            Resource::WritePort(m) => (
+                format!("{} to {}", plural(ops as u64, "store"), self.mem_name(m)),
+                "write port",
+            ),
+            Resource::Unit(c) => {
+                return format!(
+                    "{ii}: {} on {} ({cycles} unit cycles per iteration)",
+                    plural(ops as u64, &format!("{c} op")),
+                    plural(cap as u64, &format!("{c} unit"))
+                )
+            }
         };
-        match r {
-            Resource::ReadPort(m) => format!(
-                "{ii}: {} from {} share {}{each}",
-                plural(ops, "load"),
-                self.mem_name(m),
-                plural(cap, "read port")
-            ),
-            Resource::WritePort(m) => format!(
-                "{ii}: {} to {} share {}{each}",
-                plural(ops, "store"),
-                self.mem_name(m),
-                plural(cap, "write port")
-            ),
-            Resource::Unit(c) => format!(
-                "{ii}: {} need {} ({cycles} unit cycles per iteration)",
-                plural(ops, &format!("{c} op")),
-                plural(cap, &format!("{c} unit"))
-            ),
-        }
+        let held = if hold > 1 {
+            format!(", each holding it {hold} cycles (the unit's II)")
+        } else {
+            String::new()
+        };
+        format!("{ii}: {what} on {}{held}", plural(cap as u64, port))
     }
 
     fn mem_name(&self, m: MemKey) -> String {
@@ -326,10 +328,11 @@ impl<'a> Iteration<'a> {
         }
     }
 
-    /// The longest path from `from` to `to` (cycles) and its ops, when `to` is reachable.
-    fn longest(&self, from: usize, to: usize) -> Option<(u32, Vec<usize>)> {
+    /// The longest path from `from` to `to` (cycles) and its steps (each op with the
+    /// cycles the path waits after it), when `to` is reachable.
+    fn longest(&self, from: usize, to: usize) -> Option<(u32, Vec<(usize, u32)>)> {
         if from == to {
-            return Some((0, vec![from]));
+            return Some((0, vec![(from, 0)]));
         }
         if to < from {
             return None;
@@ -352,27 +355,34 @@ impl<'a> Iteration<'a> {
             }
         }
         let len = dist[n - 1]?;
-        let mut path = vec![to];
+        let mut path = vec![(to, 0)];
         let mut at = to;
         while at != from {
-            at = prev[at - from];
-            if at == usize::MAX {
+            let p = prev[at - from];
+            if p == usize::MAX {
                 return None;
             }
-            path.push(at);
+            let wait = dist[at - from]? - dist[p - from]?;
+            path.push((p, wait));
+            at = p;
         }
         path.reverse();
         Some((len, path))
     }
 
-    fn rec_reason(&self, ii: u32, c: &Carried, path: &[usize]) -> String {
-        let units: Vec<String> = path
+    fn rec_reason(&self, ii: u32, c: &Carried, path: &[(usize, u32)]) -> String {
+        let mut steps: Vec<(usize, u32)> = path.to_vec();
+        // The last op waits the carried edge's own delay before the next iteration.
+        if let Some(last) = steps.last_mut() {
+            last.1 = c.delay;
+        }
+        let units: Vec<String> = steps
             .iter()
-            .chain(std::iter::once(&c.from).filter(|f| path.last() != Some(f)))
-            .filter(|&&i| self.ops[i].t.latency > 0)
-            .map(|&i| {
-                let t = &self.ops[i].t;
-                format!("{} ({} cycles)", t.shape.class, t.latency)
+            .filter(|(_, w)| *w > 0)
+            .map(|&(i, w)| {
+                let class = self.ops[i].t.shape.class;
+                let s = if w == 1 { "" } else { "s" };
+                format!("{class} ({w} cycle{s})")
             })
             .collect();
         let through = if units.is_empty() {
@@ -381,9 +391,9 @@ impl<'a> Iteration<'a> {
             units.join(" + ")
         };
         let apart = if c.distance > 1 {
-            format!(", {} iterations apart (ivdep)", c.distance)
+            format!("{} iterations later (ivdep safelen)", c.distance)
         } else {
-            String::new()
+            "the next iteration (same memory, no ivdep)".to_string()
         };
         match self.kind(c.from) {
             OpKind::WriteVar(v) => format!(
@@ -392,8 +402,7 @@ impl<'a> Iteration<'a> {
                 self.loc(c.from)
             ),
             _ => format!(
-                "{ii}: {} at {} and {} at {} in a later iteration{apart} (same memory, \
-                 no ivdep) through {through}",
+                "{ii}: {} at {} before {} at {} in {apart}, through {through}",
                 self.access(c.from),
                 self.loc(c.from),
                 self.access(c.to),

@@ -32,7 +32,8 @@ use mii::{Iteration, MemDeps};
 pub struct LoopReport {
     /// The loop's number in the group-form kernel (`L<n>` in its printed IR).
     pub id: u32,
-    /// "work-item loop (x)", "for loop", "while loop", "do loop" or "switch".
+    /// "work-item loop (x)" (with "of region 2/3" in kernels with barriers), "for loop",
+    /// "while loop", "do loop" or "switch".
     pub name: String,
     /// `file:line:col` (for work-item loops, the kernel's).
     pub location: String,
@@ -111,6 +112,9 @@ impl Analysis {
         let shapes = loops::shapes(&g);
         let ndr_loops = loops::shapes(kernel);
         let mut reports = Vec::new();
+        // Barrier-free regions, each with its own work-item loops: numbered for names.
+        let regions = shapes.iter().filter(|s| s.work_item_dim == Some(0)).count();
+        let mut seen = [0usize; 3];
         for s in &shapes {
             let l = g.lp(s.id);
             let loc = SrcLoc::of_span(sm, l.span);
@@ -167,7 +171,18 @@ impl Analysis {
             };
             reports.push(LoopReport {
                 id: s.id.0,
-                name: name(sm, &g, s),
+                name: match s.work_item_dim {
+                    Some(d) => {
+                        seen[d] += 1;
+                        let dim = ["x", "y", "z"][d];
+                        if regions > 1 {
+                            format!("work-item loop ({dim}) of region {}/{regions}", seen[d])
+                        } else {
+                            format!("work-item loop ({dim})")
+                        }
+                    }
+                    None => name(sm, &g, s),
+                },
                 location: loc.to_string(),
                 line: loc.line,
                 parent: s.parent.map(|p| p.0),
@@ -200,9 +215,6 @@ impl Analysis {
 }
 
 fn name(sm: &SourceMap, k: &Kernel, s: &LoopShape) -> String {
-    if let Some(d) = s.work_item_dim {
-        return format!("work-item loop ({})", ["x", "y", "z"][d]);
-    }
     let l = k.lp(s.id);
     if l.kind == LoopKind::Once {
         return "switch".into();

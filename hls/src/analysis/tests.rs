@@ -145,7 +145,7 @@ fn two_loads_of_one_buffer_on_a_one_port_board_need_ii_2() {
     let l = source_loop(&r);
     assert_eq!(l.res_mii, Some(2), "{l:?}");
     assert_eq!(l.min_ii, Some(2));
-    assert_eq!(l.ii_reason, "2: 2 loads from `a` share 1 read port");
+    assert_eq!(l.ii_reason, "2: 2 loads from `a` on 1 read port");
     let mut two = one_port_ii1();
     two.operators.limits.read_ports = 2;
     assert_eq!(source_loop(&run(TWO_LOADS, &two)).min_ii, Some(1));

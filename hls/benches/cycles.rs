@@ -1,0 +1,162 @@
+//! Simulated cycles against the ideal, per conformance kernel with a launch spec:
+//! `cargo bench -p ocl-hls --bench cycles`. Each kernel runs in Verilator (`--engine sim`,
+//! the cached models under target/) and in the interpreter (the buffers must agree), and
+//! its loops are analysed on the `sim` board's operator library (`analysis`).
+//!
+//! Columns: work-items of the launch; simulated cycles (start to done, all groups);
+//! the minimum II of the work-item loop (the largest over the barrier-free regions of a
+//! kernel with barriers) and the pipeline depth of one work-item; the ideal, defined as
+//! in `ocl_hls::analysis::ideal`:
+//! - an innermost loop with N iterations costs N x minII + depth;
+//! - a loop holding loops costs N x (depth of its own blocks + the ideals inside it);
+//! - the work-item loops of all groups are one loop over all work-items (with barriers:
+//!   groups x the group body, whose work-item loops run over one group's work-items);
+//! - blocks outside loops cost their schedule length, an `if` the longer arm;
+//! - unroll hints are not applied;
+//!
+//! and the ratio cycles / ideal. `fsm est.` is the analysis's estimate of what today's
+//! generator (one state per op, no overlap) spends, from the same loop nest with each
+//! loop's FSM cycles per iteration in place of II and depth, for comparison with the
+//! measured cycles. Kernels the generator refuses are listed with the refusal.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use ocl_hls::analysis::{ideal::DEFINITION, ideal_cycles, Ideal, LaunchValues};
+use ocl_hls::board::BoardSet;
+use ocl_hls::engine::{run_file, Engine, RunOptions};
+use ocl_hls::frontend::check_file;
+use ocl_hls::launch::{self, KernelSig, LaunchSpec};
+
+fn kernels() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance/kernels");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cl") && p.with_extension("yaml").exists())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Frontend, lowering and launch resolution as `run_file` does them, then the ideal.
+fn ideal_of(cl: &Path, spec_path: &Path) -> Result<(u64, Ideal), String> {
+    let spec = LaunchSpec::load(spec_path).map_err(|e| e.to_string())?;
+    let mut front = ocl_hls::frontend::Options::default();
+    for (name, value) in &spec.defines {
+        front.pp.defines.push((name.clone(), value.0.clone()));
+    }
+    let checked = check_file(cl, &front);
+    let program = checked.program.as_ref().ok_or("frontend errors")?;
+    let sigs: Vec<KernelSig> = program.kernels.iter().map(KernelSig::from_info).collect();
+    let l = launch::resolve(&spec, &sigs, 256).map_err(|e| e.to_string())?;
+    let module = ocl_hls::lower::lower(program, &checked.sources).map_err(|_| "lowering")?;
+    let k = module
+        .kernels
+        .iter()
+        .find(|k| k.name == l.kernel)
+        .ok_or("kernel not lowered")?;
+    let boards = BoardSet::builtin().map_err(|e| format!("{e:?}"))?;
+    let board = boards.get("sim").ok_or("no sim board")?;
+    let items = l.global.iter().product();
+    let ideal = ideal_cycles(k, &checked.sources, board, &LaunchValues::of_launch(&l))?;
+    Ok((items, ideal))
+}
+
+fn main() {
+    let started = Instant::now();
+    println!("cycles vs ideal on the `sim` board (Verilator; machine shared with other jobs)\n");
+    println!(
+        "{:<18} {:>6} {:>10} {:>6} {:>6} {:>9} {:>8} {:>10}  buffers",
+        "kernel", "items", "cycles", "WI II", "depth", "ideal", "ratio", "fsm est."
+    );
+    let mut notes = Vec::new();
+    let mut refused = Vec::new();
+    for cl in kernels() {
+        let name = cl
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let spec = cl.with_extension("yaml");
+        let run = |engine| {
+            run_file(
+                &cl,
+                &spec,
+                &RunOptions {
+                    engine,
+                    ..RunOptions::default()
+                },
+            )
+        };
+        let analysed = ideal_of(&cl, &spec);
+        let sim = run(Engine::Sim);
+        let (items, ideal) = match analysed {
+            Ok(x) => x,
+            Err(e) => {
+                println!("{name:<18} analysis failed: {e}");
+                continue;
+            }
+        };
+        let sim = match sim {
+            Ok(s) => s,
+            Err(e) => {
+                let msg = e.to_string();
+                let first = msg.lines().next().unwrap_or_default().to_string();
+                println!("{name:<18} {items:>6} {:>10}", "refused");
+                refused.push(format!("{name}: {first}"));
+                continue;
+            }
+        };
+        let agree = match run(Engine::Interp) {
+            Ok(i) if i.buffers == sim.buffers => "= interp",
+            Ok(_) => "DIFFER from interp",
+            Err(_) => "interp failed",
+        };
+        let cycles = sim.record.cycles.unwrap_or(0);
+        let wi = ideal
+            .work_item_loops
+            .iter()
+            .max_by_key(|l| l.min_ii.unwrap_or(0));
+        let ii = wi
+            .and_then(|l| l.min_ii)
+            .map_or("-".to_string(), |x| x.to_string());
+        let depth = wi.map_or("-".to_string(), |l| l.depth.to_string());
+        let (ideal_s, ratio) = match &ideal.cycles {
+            Ok(c) => (
+                c.to_string(),
+                format!("{:.1}", cycles as f64 / (*c).max(1) as f64),
+            ),
+            Err(e) => {
+                notes.push(format!("{name}: ideal unknown: {e}"));
+                ("?".to_string(), "?".to_string())
+            }
+        };
+        let fsm = ideal
+            .fsm_estimate
+            .as_ref()
+            .map_or("?".to_string(), |c| c.to_string());
+        println!(
+            "{name:<18} {items:>6} {cycles:>10} {ii:>6} {depth:>6} {ideal_s:>9} {ratio:>8} {fsm:>10}  {agree}"
+        );
+        for l in &ideal.loops {
+            if l.min_ii.is_some() || l.work_item_dim == Some(0) {
+                let trip = l.trip_count.map_or("?".to_string(), |t| t.to_string());
+                notes.push(format!(
+                    "{name}: {} at {} (N {trip}): II {}",
+                    l.name, l.location, l.ii_reason
+                ));
+            }
+        }
+    }
+    println!("\n{DEFINITION}; ratio = cycles / ideal.");
+    println!("\nwhy (per pipelinable loop: trip count N per entry, minimum II and its reason):");
+    for n in notes {
+        println!("  {n}");
+    }
+    println!("\nrefused by the generator:");
+    for r in refused {
+        println!("  {r}");
+    }
+    println!("\nbench time {:.1} s", started.elapsed().as_secs_f64());
+}
