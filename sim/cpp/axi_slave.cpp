@@ -61,11 +61,21 @@ AxiSlave::Burst AxiSlave::accept(const char* ch, uint64_t addr, unsigned len, un
     return b;
 }
 
+void AxiSlave::snapshot(Burst& b) {
+    uint64_t lo, hi, last_lo, last_hi;
+    beat_range(b, 0, lo, hi);
+    beat_range(b, b.beats - 1, last_lo, last_hi);
+    uint64_t from = lo & ~uint64_t(b.size - 1);
+    b.snapshot.resize(last_hi - from);
+    for (uint64_t x = from; x < last_hi; x++) b.snapshot[x - from] = mem_.read(x);
+}
+
 void AxiSlave::fill_r(const Burst& b, AxiIn& in) {
     uint64_t lo, hi;
     beat_range(b, b.next, lo, hi);
+    uint64_t from = b.addr & ~uint64_t(b.size - 1);
     std::memset(in.rdata, 0, sizeof in.rdata);
-    for (uint64_t x = lo; x < hi; x++) in.rdata[x % info_.data_bytes] = mem_.read(x);
+    for (uint64_t x = lo; x < hi; x++) in.rdata[x % info_.data_bytes] = b.snapshot[x - from];
     in.rvalid = true;
     in.rlast = b.next + 1 == b.beats;
     in.rid = b.id;
@@ -135,7 +145,8 @@ void AxiSlave::commit(const AxiOut& o, const AxiIn& in, uint64_t cycle) {
     if (prev_ar_hs_) {
         Burst b = accept("AR", o.araddr, o.arlen, o.arsize, o.arburst, o.arid, cycle);
         b.ready = cycle + t_.read_latency;
-        rq_.push_back(b);
+        snapshot(b);
+        rq_.push_back(std::move(b));
         stats_.ar_bursts++;
         last_ = Activity{"AR", cycle, o.araddr, 0, o.arlen + 1, false};
     }
@@ -167,6 +178,10 @@ void AxiSlave::commit(const AxiOut& o, const AxiIn& in, uint64_t cycle) {
     drain_w(cycle);
     b_shown_ = in.bvalid && !o.bready;
     if (in.bvalid && o.bready) {
+        // Addresses were checked when the W beat arrived.
+        for (const auto& xv : bq_.front().bytes) {
+            if (Region* r = mem_.find(xv.first)) r->data[xv.first - r->base] = xv.second;
+        }
         bq_.pop_front();
         last_ = Activity{"B", cycle, 0, 0, 0, false};
     }
@@ -185,13 +200,13 @@ void AxiSlave::drain_w(uint64_t cycle) {
         write_beat(b, w, cycle);
         wbeats_.pop_front();
         if (++b.next == b.beats) {
-            bq_.push_back(BResp{b.id, cycle + t_.write_latency});
+            bq_.push_back(BResp{b.id, cycle + t_.write_latency, std::move(b.pending)});
             wq_.pop_front();
         }
     }
 }
 
-void AxiSlave::write_beat(const Burst& b, const WBeat& w, uint64_t cycle) {
+void AxiSlave::write_beat(Burst& b, const WBeat& w, uint64_t cycle) {
     uint64_t lo, hi;
     beat_range(b, b.next, lo, hi);
     uint64_t window = lo & ~uint64_t(info_.data_bytes - 1);
@@ -207,7 +222,7 @@ void AxiSlave::write_beat(const Burst& b, const WBeat& w, uint64_t cycle) {
             fail("write outside any buffer: W beat " + std::to_string(b.next) +
                      " of the burst at " + hex(b.addr) + " writes address " + hex(x),
                  cycle);
-        r->data[x - r->base] = w.data[j];
+        b.pending.emplace_back(x, w.data[j]);
     }
 }
 

@@ -2,6 +2,12 @@
 // limits and random stalls, reads returned in order, writes honouring WSTRB byte by byte,
 // and checks of the master's side of the protocol (stable payloads while VALID && !READY,
 // WLAST, 4 KiB crossings, burst sizes) and of every address against the placed buffers.
+//
+// Ordering: AXI orders nothing between a master's reads and its writes, so the model takes
+// the latest legal choice on both sides to expose a core that relies on luck: a read burst
+// returns memory as it was when its AR was accepted, and a write burst's bytes reach memory
+// only when its B response is taken. A read sees a write only if the core waited for that
+// write's B before issuing the read.
 #pragma once
 
 #include "memory.h"
@@ -9,6 +15,8 @@
 
 #include <deque>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ohls {
 
@@ -42,6 +50,11 @@ class AxiSlave {
         uint64_t id;
         uint64_t ready;  // first cycle its next beat may move
         unsigned next = 0;
+        // A read burst's bytes from its first beat's bus-aligned window on, copied when
+        // its AR was accepted.
+        std::vector<uint8_t> snapshot;
+        // A write burst's bytes (address, value) in arrival order, applied at its B.
+        std::vector<std::pair<uint64_t, uint8_t>> pending;
     };
     struct WBeat {
         uint8_t data[MAX_BYTES];
@@ -51,14 +64,16 @@ class AxiSlave {
     struct BResp {
         uint64_t id;
         uint64_t ready;
+        std::vector<std::pair<uint64_t, uint8_t>> bytes;  // written when B is taken
     };
 
     Burst accept(const char* ch, uint64_t addr, unsigned len, unsigned size, unsigned burst,
                  uint64_t id, uint64_t cycle);
     void beat_range(const Burst& b, unsigned i, uint64_t& lo, uint64_t& hi) const;
+    void snapshot(Burst& b);
     void fill_r(const Burst& b, AxiIn& in);
     void drain_w(uint64_t cycle);
-    void write_beat(const Burst& b, const WBeat& w, uint64_t cycle);
+    void write_beat(Burst& b, const WBeat& w, uint64_t cycle);
     [[noreturn]] void fail(const std::string& what, uint64_t cycle) const;
 
     MasterInfo info_;

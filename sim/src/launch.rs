@@ -45,7 +45,9 @@ pub struct Stalls {
 pub struct MemConfig {
     /// Cycles from an accepted AR to its first R beat (at least 1).
     pub read_latency: u32,
-    /// Cycles from a burst's last W beat to its B response (at least 1).
+    /// Cycles from a burst's last W beat to its B response (at least 1). The burst's
+    /// bytes reach memory when the B is taken: a read accepted earlier returns the old
+    /// bytes, as AXI allows.
     pub write_latency: u32,
     /// Beats per cycle across all masters, reads and writes together (`None`: unlimited).
     pub bandwidth: Option<f64>,

@@ -121,6 +121,28 @@ pub fn scale_desc() -> CoreDesc {
     }
 }
 
+/// `raw_core.v`: writes x[0], reads it back (after the write's B when `wait` is nonzero)
+/// and writes the word read to x[1].
+pub fn raw_desc() -> CoreDesc {
+    CoreDesc {
+        top: "raw_core".into(),
+        rtl: sources("raw_core.v"),
+        csr_addr_width: 8,
+        args: vec![
+            arg(
+                "x",
+                ArgKind::Buffer {
+                    master: MasterId(0),
+                },
+                0x40,
+                1,
+            ),
+            arg("wait", ArgKind::Scalar { bytes: 4 }, 0x44, 1),
+        ],
+        masters: vec![master("x", 32, 32)],
+    }
+}
+
 /// xorshift64*, so test data is the same on every machine.
 pub struct Rng(u64);
 
