@@ -56,6 +56,7 @@ fn every_double_unit_matches_the_host_bit_for_bit() {
         "to_int",
         "to_fp32",
         "from_fp32",
+        "to_half",
     ] {
         let line = format!("PASS {op} n=");
         let n: u64 = out
@@ -78,6 +79,7 @@ const MAX_LATENCY: &[(&str, u32)] = &[
     ("ohls_dp_to_int", 3),
     ("ohls_dp_to_fp32", 2),
     ("ohls_dp_from_fp32", 1),
+    ("ohls_dp_to_half", 2),
 ];
 
 #[test]

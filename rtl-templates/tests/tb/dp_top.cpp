@@ -203,6 +203,48 @@ static u32 to_fp32_ref(u64 a, int rm) {
     });
 }
 
+// binary64 -> binary16 in rounding mode rm, by integer arithmetic on the exact value
+// (the host has no binary16 conversion that honours the rounding mode); NaN as the
+// interpreter gives it (POCL's half stores): the sign and every payload bit.
+static u64 to_half_model(u64 x, u32 rm) {
+    u32 s = (u32)(x >> 63), e = (u32)(x >> 52) & 0x7ff;
+    u64 m = x & ((1ull << 52) - 1);
+    u32 sh = s << 15;
+    if (e == 2047) return m ? (sh | 0x7fff) : (sh | 0x7c00);
+    if (e == 0 && m == 0) return sh;
+    u64 M = e ? (m | (1ull << 52)) : m;
+    int E = (e ? (int)e : 1) - 1075;         // value = M * 2^E
+    int L = 63 - __builtin_clzll(M) + E;     // exponent of the leading one
+    int q = L - 10 > -24 ? L - 10 : -24;     // exponent of the result's last place
+    int k = q - E;                           // bits that do not fit
+    u64 R, rem = 0, half = 1;
+    if (k <= 0) {
+        R = M << -k;
+    } else if (k > 60) {
+        R = 0;
+        rem = M;                             // M < 2^53: below half an ulp
+        half = 1ull << 60;
+    } else {
+        R = M >> k;
+        rem = M & ((1ull << k) - 1);
+        half = 1ull << (k - 1);
+    }
+    bool inexact = rem != 0, up = false;
+    switch (rm) {
+    case 0: up = rem > half || (rem == half && (R & 1)); break;
+    case 2: up = inexact && !s; break;
+    case 3: up = inexact && s; break;
+    default: break;
+    }
+    R += up;
+    u64 bits = ((u64)(q + 24) << 10) + R;    // the hidden bit carries into the exponent
+    if (bits >= 0x7c00) {
+        bool to_max = rm == 1 || (rm == 2 && s) || (rm == 3 && !s);
+        return sh | (to_max ? 0x7bff : 0x7c00);
+    }
+    return sh | bits;
+}
+
 static u64 from_fp32_ref(u32 a) {
     float f = f_of(a);
     double d;
@@ -266,9 +308,9 @@ struct Lane {
     }
 };
 
-enum OpId { ADD, SUB, MUL, DIV, CMP, FROM_INT, TO_INT, TO_FP32, FROM_FP32, NOPS };
+enum OpId { ADD, SUB, MUL, DIV, CMP, FROM_INT, TO_INT, TO_FP32, FROM_FP32, TO_HALF, NOPS };
 static const char* OP_NAME[NOPS] = {"add",    "sub",    "mul",     "div",      "cmp",
-                                    "from_int", "to_int", "to_fp32", "from_fp32"};
+                                    "from_int", "to_int", "to_fp32", "from_fp32", "to_half"};
 
 static const u64 INT_EDGE[] = {0,
                                1,
@@ -323,6 +365,7 @@ int main(int argc, char** argv) {
     Lane ti_d = lane("to_int_d", 2, true), ti_z = lane("to_int_z", 0, false);
     Lane ts_d = lane("to_fp32_d", 1, true), ts_z = lane("to_fp32_z", 0, false);
     Lane fs_d = lane("from_fp32_d", 1, true), fs_z = lane("from_fp32_z", 0, false);
+    Lane th_d = lane("to_half_d", 1, true), th_z = lane("to_half_z", 0, false);
     std::vector<Lane> divs;
     for (int i = 0; i < NDIV; i++) divs.push_back(lane("div", 57, true));
 
@@ -504,6 +547,30 @@ int main(int argc, char** argv) {
                 ts_z.q.push_back(p);
             }
         }
+        // ---- double to half
+        {
+            u64 a;
+            if (i < NE * 4) {
+                a = EDGE[i % NE];
+            } else {
+                switch (r.below(6)) {
+                case 0: a = gen_f64(r); break;
+                case 1: a = trailing_zeros(r, with_exp(r.u(), 980 + (int)r.below(30))); break;
+                case 2: a = trailing_zeros(r, with_exp(r.u(), 1036 + (int)r.below(6))); break;
+                default: a = trailing_zeros(r, with_exp(r.u(), 1000 + (int)r.below(50)));
+                }
+            }
+            int rm = (int)(r.below(4));
+            if (i < NE * 4) rm = (int)(i / NE);
+            t->th_v = v;
+            t->th_a = a;
+            t->th_rm = rm;
+            if (v) {
+                Pending p{{a, (u64)rm, 0, 0}, to_half_model(a, (u32)rm), now, TO_HALF};
+                th_d.q.push_back(p);
+                th_z.q.push_back(p);
+            }
+        }
         // ---- float to double
         {
             u32 a = (u32)r.u();
@@ -567,6 +634,8 @@ int main(int argc, char** argv) {
             ts_z.sample(t->ts_z_ov, t->ts_z_r, now);
             fs_d.sample(t->fs_d_ov, t->fs_d_r, now);
             fs_z.sample(t->fs_z_ov, t->fs_z_r, now);
+            th_d.sample(t->th_d_ov, t->th_d_r, now);
+            th_z.sample(t->th_z_ov, t->th_z_r, now);
             for (int k = 0; k < NDIV; k++) {
                 bool ov = (t->div_ov >> k) & 1;
                 u64 got = (u64)t->div_r[2 * k] | (u64)t->div_r[2 * k + 1] << 32;
@@ -580,7 +649,7 @@ int main(int argc, char** argv) {
     }
     // Drained: nothing may still be waiting.
     std::vector<Lane*> all = {&add_d, &add_z, &mul_d, &mul_z, &cmp_d, &cmp_z, &fi_d,
-                              &fi_z,  &ti_d,  &ti_z,  &ts_d,  &ts_z,  &fs_d,  &fs_z};
+                              &fi_z,  &ti_d,  &ti_z,  &ts_d,  &ts_z,  &fs_d,  &fs_z, &th_d, &th_z};
     for (auto& d : divs) all.push_back(&d);
     u64 bad = 0;
     for (Lane* l : all) {

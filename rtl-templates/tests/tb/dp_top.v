@@ -62,6 +62,14 @@ module dp_top #(
     output wire        ts_z_ov,
     output wire [31:0] ts_z_r,
 
+    input  wire        th_v,
+    input  wire [63:0] th_a,
+    input  wire [ 1:0] th_rm,
+    output wire        th_d_ov,
+    output wire [15:0] th_d_r,
+    output wire        th_z_ov,
+    output wire [15:0] th_z_r,
+
     input  wire        fs_v,
     input  wire [31:0] fs_a,
     output wire        fs_d_ov,
@@ -108,6 +116,11 @@ module dp_top #(
       .rm(ts_rm), .out_valid(ts_d_ov), .result(ts_d_r));
   ohls_dp_to_fp32 #(.LATENCY(0)) ts_z (.clk(clk), .rst(rst), .en(en), .in_valid(ts_v),
       .a(ts_a), .rm(ts_rm), .out_valid(ts_z_ov), .result(ts_z_r));
+
+  ohls_dp_to_half th_d (.clk(clk), .rst(rst), .en(en), .in_valid(th_v), .a(th_a),
+      .rm(th_rm), .out_valid(th_d_ov), .result(th_d_r));
+  ohls_dp_to_half #(.LATENCY(0)) th_z (.clk(clk), .rst(rst), .en(en), .in_valid(th_v),
+      .a(th_a), .rm(th_rm), .out_valid(th_z_ov), .result(th_z_r));
 
   ohls_dp_from_fp32 fs_d (.clk(clk), .rst(rst), .en(en), .in_valid(fs_v), .a(fs_a),
       .out_valid(fs_d_ov), .result(fs_d_r));
