@@ -307,7 +307,7 @@ impl Gen<'_> {
     }
 
     /// The value an atomic stores, from the old value and its operands.
-    fn rmw(
+    pub(super) fn rmw(
         &self,
         a: AtomicOp,
         old: NetId,

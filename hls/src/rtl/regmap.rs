@@ -121,6 +121,27 @@ impl RegisterMap {
             addr_width: 8,
             args,
         };
+        let buffers: Vec<&RegArg> = map
+            .args
+            .iter()
+            .filter(|a| matches!(a.kind, RegArgKind::Buffer { .. }))
+            .collect();
+        for (i, a) in buffers.iter().enumerate() {
+            if let Some(b) = buffers[..i]
+                .iter()
+                .find(|b| hw_name(&b.name) == hw_name(&a.name))
+            {
+                return Err(RtlError::new(
+                    &k.name,
+                    format!(
+                        "buffers `{}` and `{}` would both get the AXI master `m_{}`; rename one",
+                        b.name,
+                        a.name,
+                        hw_name(&a.name)
+                    ),
+                ));
+            }
+        }
         if map.arg_words() > MAX_ARG_WORDS {
             return Err(RtlError::new(
                 &k.name,
@@ -161,7 +182,7 @@ impl RegisterMap {
                 let kind = match &a.kind {
                     RegArgKind::Buffer { master, .. } => {
                         masters.push(MasterDesc {
-                            name: a.name.clone(),
+                            name: hw_name(&a.name),
                             data_width,
                             addr_width,
                         });
@@ -194,6 +215,33 @@ impl RegisterMap {
     }
 }
 
+/// A kernel or buffer name as it appears in the core's module and port names
+/// (`NAME_core`, `m_NAME_arvalid`), which other tools paste into their own names
+/// (Verilator into C++ members, where it escapes double and leading underscores). A plain
+/// identifier (a letter first, then letters, digits and single underscores, no `_` at the
+/// end) passes through; any other name becomes `x` followed by the name with each `_`
+/// written `_u` and any other non-alphanumeric character `_xHEXx`, which is plain, and
+/// different for different names that are not plain.
+pub fn hw_name(name: &str) -> String {
+    let mut chars = name.chars();
+    let plain = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !name.contains("__")
+        && !name.ends_with('_');
+    if plain {
+        return name.to_string();
+    }
+    let mut out = String::from("x");
+    for c in name.chars() {
+        match c {
+            '_' => out.push_str("_u"),
+            c if c.is_ascii_alphanumeric() => out.push(c),
+            c => out.push_str(&format!("_x{:x}x", c as u32)),
+        }
+    }
+    out
+}
+
 fn byte_count(k: &Kernel, name: &str, size: u64) -> Result<u32, RtlError> {
     match u32::try_from(size) {
         Ok(b) if b > 0 && b <= 4 * MAX_ARG_WORDS => Ok(b),
@@ -201,5 +249,35 @@ fn byte_count(k: &Kernel, name: &str, size: u64) -> Result<u32, RtlError> {
             &k.name,
             format!("parameter {name}: {size} bytes cannot be passed in registers"),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hw_name;
+
+    #[test]
+    fn plain_names_pass_through() {
+        for n in ["a", "vadd", "in_0", "A1_b2"] {
+            assert_eq!(hw_name(n), n);
+        }
+    }
+
+    #[test]
+    fn other_names_become_plain_and_stay_distinct() {
+        let names = ["__a", "a__b", "a_", "_", "a___b", "a_ub", "x_ua__b", "é"];
+        let mapped: Vec<String> = names.iter().map(|n| hw_name(n)).collect();
+        assert_eq!(mapped[0], "x_u_ua");
+        assert_eq!(mapped[1], "xa_u_ub");
+        for m in &mapped {
+            let ok = m.starts_with(|c: char| c.is_ascii_alphabetic())
+                && m.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !m.contains("__")
+                && !m.ends_with('_');
+            assert!(ok, "{m} is not a plain identifier");
+        }
+        for (i, m) in mapped.iter().enumerate() {
+            assert!(!mapped[..i].contains(m), "{m} appears twice in {mapped:?}");
+        }
     }
 }

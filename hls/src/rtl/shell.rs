@@ -13,9 +13,14 @@
 //! - Per buffer, a read command stream `NAME_rd_cmd_{valid,ready,addr,len}` (byte address
 //!   and byte length, as `ohls_axi_rd`) and its data stream `NAME_rd_{valid,ready,data,last}`
 //!   (DATA bits, aligned to the command's address); unless `__constant`, a write command
-//!   stream `NAME_wr_cmd_{valid,ready,addr,len}` and the data stream
-//!   `NAME_wr_{valid,ready,data,strb}` (as `ohls_axi_wr`). Valid/ready follow AXI-stream
-//!   rules.
+//!   stream `NAME_wr_cmd_{valid,ready,addr,len}`, the data stream
+//!   `NAME_wr_{valid,ready,data,strb}` (as `ohls_axi_wr`) and `NAME_wr_idle` (in): high
+//!   when every write command accepted so far has been written and acknowledged (its B
+//!   response received). Valid/ready follow AXI-stream rules.
+//! - Ordering: AXI orders nothing between a master's reads and writes, so a read issued
+//!   before an earlier write's response may return the old bytes. A datapath that reads
+//!   what it may have written waits for `NAME_wr_idle` of every buffer the read may alias
+//!   before issuing the read command.
 //!
 //! The shell reports DONE to the host only once every master is idle after the
 //! datapath's `done` (so all writes are acknowledged). The error code is the datapath's if
@@ -24,7 +29,7 @@
 
 use super::expr::{Const, Expr};
 use super::netlist::{Instance, Module, NetId};
-use super::regmap::{RegArgKind, RegisterMap};
+use super::regmap::{hw_name, RegArgKind, RegisterMap};
 use super::RtlError;
 use crate::ir::Kernel;
 use std::collections::BTreeSet;
@@ -134,7 +139,7 @@ fn buffers(map: &RegisterMap) -> Vec<Buffer> {
 
 /// The datapath module's name for kernel `k`.
 pub fn datapath_name(k: &Kernel) -> String {
-    format!("{}_datapath", k.name)
+    format!("{}_datapath", hw_name(&k.name))
 }
 
 /// A datapath module with its ports declared (see the module documentation) and an
@@ -178,6 +183,7 @@ pub fn datapath_ports(k: &Kernel, map: &RegisterMap, cfg: &ShellConfig) -> Modul
             m.input(&format!("{n}_wr_ready"), 1);
             m.output(&format!("{n}_wr_data"), dw);
             m.output(&format!("{n}_wr_strb"), dw / 8);
+            m.input(&format!("{n}_wr_idle"), 1);
         }
     }
     m
@@ -309,7 +315,7 @@ pub fn stub_core(k: &Kernel, cfg: &ShellConfig) -> Result<Core, RtlError> {
 
 /// The top module's name for kernel `k`.
 pub fn core_name(k: &Kernel) -> String {
-    format!("{}_core", k.name)
+    format!("{}_core", hw_name(&k.name))
 }
 
 fn shell_module(
@@ -347,7 +353,7 @@ fn shell_module(
     for b in &bufs {
         let mut v = Vec::new();
         for (s, w, out) in master_ports(dw, aw) {
-            let name = format!("m_{}_{s}", b.name);
+            let name = format!("m_{}_{s}", hw_name(&b.name));
             let id = if out {
                 m.output(&name, w)
             } else {
@@ -507,6 +513,7 @@ fn shell_module(
             };
         }
         m.instance(wr.output("err", 1, err).output("idle", 1, idle));
+        m.assign(dpnet(&format!("{n}_wr_idle")), idle);
     }
 
     // ---- the datapath
