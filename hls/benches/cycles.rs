@@ -14,7 +14,8 @@
 //! - blocks outside loops cost their schedule length, an `if` the longer arm;
 //! - unroll hints are not applied;
 //!
-//! and the ratio cycles / ideal. `fsm est.` is the analysis's estimate of what today's
+//! and the ratio cycles / ideal. Trip counts that depend on data are the interpreter's
+//! average per entry for the launch (`analysis::counts`); such ideals are marked `~`. `fsm est.` is the analysis's estimate of what today's
 //! generator (one state per op, no overlap) spends, from the same loop nest with each
 //! loop's FSM cycles per iteration in place of II and depth, for comparison with the
 //! measured cycles. Kernels the generator refuses are listed with the refusal.
@@ -60,7 +61,10 @@ fn ideal_of(cl: &Path, spec_path: &Path) -> Result<(u64, Ideal), String> {
     let boards = BoardSet::builtin().map_err(|e| format!("{e:?}"))?;
     let board = boards.get("sim").ok_or("no sim board")?;
     let items = l.global.iter().product();
-    let ideal = ideal_cycles(k, &checked.sources, board, &LaunchValues::of_launch(&l))?;
+    let mut env = LaunchValues::of_launch(&l);
+    // Loops whose trip count depends on data: the interpreter's average per entry.
+    env.measured = Some(ocl_hls::analysis::counts::measure(k, &l)?);
+    let ideal = ideal_cycles(k, &checked.sources, board, &env)?;
     Ok((items, ideal))
 }
 
@@ -123,10 +127,18 @@ fn main() {
             .map_or("-".to_string(), |x| x.to_string());
         let depth = wi.map_or("-".to_string(), |l| l.depth.to_string());
         let (ideal_s, ratio) = match &ideal.cycles {
-            Ok(c) => (
-                c.to_string(),
-                format!("{:.1}", cycles as f64 / (*c).max(1) as f64),
-            ),
+            Ok(c) => {
+                // `~`: a trip count is an average the interpreter measured.
+                let approx = if ideal.loops.iter().any(|l| l.trip_measured) {
+                    "~"
+                } else {
+                    ""
+                };
+                (
+                    format!("{approx}{c}"),
+                    format!("{:.1}", cycles as f64 / (*c).max(1) as f64),
+                )
+            }
             Err(e) => {
                 notes.push(format!("{name}: ideal unknown: {e}"));
                 ("?".to_string(), "?".to_string())
@@ -141,7 +153,10 @@ fn main() {
         );
         for l in &ideal.loops {
             if l.min_ii.is_some() || l.work_item_dim == Some(0) {
-                let trip = l.trip_count.map_or("?".to_string(), |t| t.to_string());
+                let avg = if l.trip_measured { "avg " } else { "" };
+                let trip = l
+                    .trip_count
+                    .map_or("?".to_string(), |t| format!("{avg}{t}"));
                 notes.push(format!(
                     "{name}: {} at {} (N {trip}): II {}",
                     l.name, l.location, l.ii_reason

@@ -4,6 +4,7 @@
 //! generator spends per iteration; and the ideal cycle count of a launch built on them.
 
 pub mod cost;
+pub mod counts;
 pub mod ideal;
 pub mod loops;
 pub mod mii;
@@ -47,6 +48,9 @@ pub struct LoopReport {
     /// Iterations per entry, when known before the launch (constants,
     /// `reqd_work_group_size`) or from the launch the analysis was given.
     pub trip_count: Option<u64>,
+    /// The trip count depends on data: it is the average per entry the interpreter
+    /// counted for the launch given to the analysis.
+    pub trip_measured: bool,
     /// From the hints: "full", a factor, or "1 (not unrolled)". Not applied yet: the
     /// II and depth below are those of the rolled loop.
     pub unroll: Option<String>,
@@ -118,13 +122,21 @@ impl Analysis {
         for s in &shapes {
             let l = g.lp(s.id);
             let loc = SrcLoc::of_span(sm, l.span);
+            let ndr = ndr_loops
+                .iter()
+                .find(|n| kernel.lp(n.id).span == l.span && n.work_item_dim.is_none());
+            let mut measured = false;
             let trip = match s.work_item_dim {
                 Some(d) => env.local.map(|x| x[d]),
                 None if l.kind == LoopKind::Once => Some(1),
-                None => ndr_loops
-                    .iter()
-                    .find(|n| kernel.lp(n.id).span == l.span && n.work_item_dim.is_none())
-                    .and_then(|n| trip::trip_count(kernel, n.id, &env)),
+                None => ndr
+                    .and_then(|n| trip::trip_count(kernel, n.id, &env))
+                    .or_else(|| {
+                        let (entries, iters) = *env.measured.as_ref()?.get(ndr?.id.0 as usize)?;
+                        measured = true;
+                        // The average per entry, rounded to nearest.
+                        Some((iters + entries / 2).checked_div(entries).unwrap_or(0))
+                    }),
             };
             let it = Iteration::new(&g, sm, s, &lib, &lib.limits);
             let c = costs.iteration(&g, s.id);
@@ -189,6 +201,7 @@ impl Analysis {
                 level: s.level,
                 work_item_dim: s.work_item_dim.map(|d| d as u8),
                 trip_count: trip,
+                trip_measured: measured,
                 unroll: unroll(&l.hints),
                 ivdep: ivdep(&l.hints),
                 min_ii,

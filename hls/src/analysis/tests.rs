@@ -120,6 +120,7 @@ fn trip_counts_follow_from_constants_and_launch_values() {
         scalars: vec![None, None, Some(37)],
         global: Some([1, 1, 1]),
         local: Some([1, 1, 1]),
+        measured: None,
     };
     let r = analyze_for_launch(&k, &sm, &sim(), &env).expect("analysis");
     assert_eq!(source_loop(&r).trip_count, Some(37));
@@ -234,6 +235,7 @@ fn the_ideal_counts_all_work_items_through_one_pipeline() {
         scalars: vec![None; 3],
         global: Some([256, 1, 1]),
         local: Some([64, 1, 1]),
+        measured: None,
     };
     let ideal = ideal_cycles(&k, &sm, &board, &env).expect("ideal");
     let wi = &ideal.work_item_loops[0];
@@ -250,8 +252,50 @@ fn the_ideal_of_a_loop_with_an_unknown_trip_count_says_which() {
         scalars: vec![None; 3],
         global: Some([1, 1, 1]),
         local: Some([1, 1, 1]),
+        measured: None,
     };
     let ideal = ideal_cycles(&k, &sm, &sim(), &env).expect("ideal");
     let e = ideal.cycles.expect_err("n unknown");
     assert!(e.contains("for loop at k.cl:3:1"), "{e}");
+}
+
+#[test]
+fn data_dependent_trip_counts_are_measured_by_the_interpreter() {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance/kernels");
+    let cl = dir.join("strcpy_attr.cl");
+    let spec = crate::launch::LaunchSpec::load(&cl.with_extension("yaml")).expect("spec");
+    let c = crate::frontend::check_file(&cl, &Options::default());
+    let p = c.program.as_ref().expect("a program");
+    let sigs: Vec<crate::launch::KernelSig> = p
+        .kernels
+        .iter()
+        .map(crate::launch::KernelSig::from_info)
+        .collect();
+    let l = crate::launch::resolve(&spec, &sigs, 256).expect("launch");
+    let m = crate::lower::lower(p, &c.sources).expect("lowers");
+    let k = &m.kernels[0];
+    let counts = counts::measure(k, &l).expect("counted");
+    // One entry per work-item; the strings' lengths add up to the iterations.
+    let src = match &l.args[0].value {
+        crate::launch::ArgValue::Buffer(b) => b.bytes.clone(),
+        _ => panic!("src is a buffer"),
+    };
+    let lengths: u64 = src
+        .chunks(32)
+        .map(|s| s.iter().position(|&b| b == 0).unwrap_or(32) as u64)
+        .sum();
+    assert_eq!(counts, [(16, lengths)]);
+    let mut env = LaunchValues::of_launch(&l);
+    let plain = analyze_for_launch(k, &c.sources, &sim(), &env).expect("analysis");
+    assert_eq!(source_loop(&plain).trip_count, None);
+    env.measured = Some(counts);
+    let r = analyze_for_launch(k, &c.sources, &sim(), &env).expect("analysis");
+    let w = source_loop(&r);
+    assert!(w.trip_measured);
+    assert_eq!(w.trip_count, Some((lengths + 8) / 16));
+    assert!(ideal_cycles(k, &c.sources, &sim(), &env)
+        .expect("ideal")
+        .cycles
+        .is_ok());
 }

@@ -18,6 +18,9 @@ pub struct LaunchValues {
     pub scalars: Vec<Option<u64>>,
     pub global: Option<[u64; 3]>,
     pub local: Option<[u64; 3]>,
+    /// Per loop of the NDRange kernel, (entries, iterations) the interpreter counted
+    /// (see `counts`): the average fills in trip counts that depend on data.
+    pub measured: Option<super::counts::Counts>,
 }
 
 /// Iterations counted before giving up (a loop that long is reported unknown).
@@ -323,6 +326,7 @@ impl LaunchValues {
             scalars,
             global: Some(dims(&l.global)),
             local: Some(dims(&l.local)),
+            measured: None,
         }
     }
 }
