@@ -65,6 +65,7 @@ const SUPPORTED: &[&str] = &[
     "atomics_1x",
     "store_load_order",
     "name_mangling",
+    "atomics_global",
     "half_storage",
     "half_vload",
     "integer_ops",
