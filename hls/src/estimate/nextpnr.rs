@@ -125,6 +125,12 @@ pub fn place_and_route(tool: &ToolInfo, board: &Board, netlist: &Path, dir: &Pat
             return t;
         }
     };
+    // The YoWASP build sees only its working folder, so paths are relative to `dir`.
+    let relative = netlist
+        .strip_prefix(dir)
+        .unwrap_or(netlist)
+        .display()
+        .to_string();
     let args: Vec<String> = [
         "--out-of-context",
         flag,
@@ -133,7 +139,7 @@ pub fn place_and_route(tool: &ToolInfo, board: &Board, netlist: &Path, dir: &Pat
         "--speed",
         &device.speed_grade,
         "--json",
-        &netlist.display().to_string(),
+        &relative,
         "--freq",
         &board.kernel_clock_mhz.to_string(),
         "--timing-allow-fail",
