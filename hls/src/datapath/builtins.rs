@@ -195,7 +195,10 @@ impl Gen<'_> {
                     value: concat(v),
                 });
             }
-            _ => return nope(self),
+            _ => match self.math_exact(name, nets, tys) {
+                Some(e) => e,
+                None => return nope(self),
+            },
         };
         Ok(Computed::Comb(e))
     }

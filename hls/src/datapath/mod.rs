@@ -14,6 +14,7 @@ mod double;
 mod convert;
 mod fnan;
 mod fsm;
+mod math_exact;
 mod memory;
 mod objects;
 mod ops;
