@@ -15,6 +15,9 @@ void math_exact_bits(__global const uint *seed, __global uint *out)
     uint m = (i & 2) ? (h & 0x807fffffu) : (h & 0x80780000u);
     uint bits = (i & 1) ? ((h & 0x807fffffu) | (e << 23)) : h;
     if ((i & 3) == 2) bits = m | (e << 23);
+    // NaNs (quiet and signalling, either sign) and infinities.
+    if ((i & 15) == 4) bits = h | 0x7f800000u;
+    if ((i & 31) == 8) bits = h & 0xff800000u;
     float x = as_float(bits);
     float y = as_float(seed[(i + 7) % 256] * 40503u ^ h);
     size_t o = i * 8;
