@@ -7,6 +7,7 @@
 
 use std::fmt::Write as _;
 
+use super::flow;
 use super::system::{Export, System, CLK, GPIO_COUNT, HPS, PLL};
 
 /// The `altera_hps` peripherals a board may route; every one not named by the board is
@@ -30,16 +31,21 @@ fn param(s: &mut String, inst: &str, name: &str, value: impl ToString) {
     );
 }
 
-/// The script; `device`/`family` name the FPGA for the project properties.
-pub fn script(sys: &System, family: &str, device: &str) -> String {
+/// The script of `project`'s system; `device`/`family` name the FPGA for the project
+/// properties.
+pub fn script(sys: &System, project: &str, family: &str, device: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "# Platform Designer system {name}, written by ocl-hls.\n\
-         # Run in this folder:\n\
-         #   qsys-script --search-path=\"ip/,$\" --script={name}.tcl\n\
-         #   qsys-generate {name}.qsys --synthesis=VERILOG --search-path=\"ip/,$\"\n\
-         package require -exact qsys 16.1\n\n\
+        "# Platform Designer system {}, written by ocl-hls. Run in this folder:",
+        sys.name
+    );
+    for st in flow::steps(project, &sys.name).iter().take(2) {
+        let _ = writeln!(s, "#   {}", st.shell());
+    }
+    let _ = writeln!(
+        s,
+        "package require -exact qsys 16.1\n\n\
          create_system {name}\n\
          set_project_property DEVICE_FAMILY {}\n\
          set_project_property DEVICE {}\n",

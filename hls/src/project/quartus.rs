@@ -132,7 +132,7 @@ pub fn files(
             let outstanding = super::shell_config_for(board).max_outstanding;
             out.push((
                 format!("{}.tcl", sys.name),
-                qsys::script(sys, &device.family, &device.part),
+                qsys::script(sys, project, &device.family, &device.part),
             ));
             out.push((TOP_FILE.to_string(), top::verilog(board, sys)?));
             for k in &sys.kernels {
