@@ -1,7 +1,8 @@
-//! Double precision (binary64) in the datapath: `+ - * /`, compares, negation, and every
-//! conversion from or to f64 (integers of 8..64 bits, f32), lane by lane through the
-//! `ohls_dp_*` templates. Those units already give the interpreter's (x86 SSE) NaN bits
-//! and out-of-range integer results, so no fix-up logic is needed here.
+//! Double precision (binary64) in the datapath: `+ - * /`, compares, negation, and the
+//! conversions from or to f64 (integers of 8..64 bits, f32; f64 to f16 for vstore_half;
+//! f16 to f64 is refused), lane by lane through the `ohls_dp_*` templates. Those units
+//! already give the interpreter's (x86 SSE) NaN bits and out-of-range integer results,
+//! so no fix-up logic is needed here.
 //! Lane moves of f64 values (bit copies: select, shuffle, bitcast ...) stay in `ops.rs`.
 
 use super::fsm::StateId;
@@ -172,6 +173,13 @@ impl Gen<'_> {
                     .collect();
                 self.unit(s, "ohls_dp_to_fp32", &[], ins, &[("result", 32)], &one)
             }
+            // vstore_half of a double: rounded once, straight from binary64.
+            Conv::Float { round } if from.elem() == &Ty::F64 && to.elem() == &Ty::F16 => {
+                let ins = (0..lanes)
+                    .map(|i| vec![("a", 64, lane(a, i, 64, lanes)), ("rm", 2, rm(round))])
+                    .collect();
+                self.unit(s, "ohls_dp_to_half", &[], ins, &[("result", 16)], &one)
+            }
             Conv::IntToFloat { from_signed, round } if to.elem() == &Ty::F64 && fw <= 64 => {
                 let ins = (0..lanes)
                     .map(|i| {
@@ -233,7 +241,7 @@ mod tests {
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 __kernel void dp_ops(__global const double *a, __global const double *b,
                      __global const long *k, __global double *r, __global long *n,
-                     __global float *f, __global int *c)
+                     __global float *f, __global int *c, __global half *h)
 {
     size_t i = get_global_id(0);
     double x = a[i], y = b[i];
@@ -263,6 +271,8 @@ __kernel void dp_ops(__global const double *a, __global const double *b,
     f[4 * i + 1] = convert_float_rtz(y);
     f[4 * i + 2] = convert_float_rtp(x);
     f[4 * i + 3] = convert_float_rtn(y);
+    vstore_half_rtz(x, 2 * i, h);
+    vstore_half_rte(y, 2 * i + 1, h);
     c[i] = (x < y) | (x <= y) << 1 | (x == y) << 2 | (x != y) << 3 | (x > y) << 4 |
            (x >= y) << 5;
 }
@@ -348,10 +358,12 @@ __kernel void dp_ops(__global const double *a, __global const double *b,
              \x20 - {{name: r, buffer: {{type: double, count: {}, init: zero}}}}\n\
              \x20 - {{name: n, buffer: {{type: long, count: {}, init: zero}}}}\n\
              \x20 - {{name: f, buffer: {{type: float, count: {}, init: zero}}}}\n\
-             \x20 - {{name: c, buffer: {{type: int, count: {n}, init: zero}}}}\n",
+             \x20 - {{name: c, buffer: {{type: int, count: {n}, init: zero}}}}\n\
+             \x20 - {{name: h, buffer: {{type: half, count: {}, init: zero}}}}\n",
             10 * n,
             10 * n,
-            4 * n
+            4 * n,
+            2 * n
         );
         std::fs::write(&spec, yaml).expect("write spec");
         let run = |engine| {
@@ -373,6 +385,7 @@ __kernel void dp_ops(__global const double *a, __global const double *b,
         for ((name, s), (_, i)) in sim.buffers.iter().zip(&int.buffers) {
             let w = match name.as_str() {
                 "f" | "c" => 4,
+                "h" => 2,
                 _ => 8,
             };
             for (j, (x, y)) in s.chunks(w).zip(i.chunks(w)).enumerate() {
