@@ -254,7 +254,30 @@ fn byte_count(k: &Kernel, name: &str, size: u64) -> Result<u32, RtlError> {
 
 #[cfg(test)]
 mod tests {
-    use super::hw_name;
+    use super::{hw_name, RegisterMap};
+    use crate::frontend::{check_source, Options};
+
+    fn map_of(src: &str) -> Result<RegisterMap, String> {
+        let c = check_source("k.cl", src, &Options::default());
+        let program = c.program.as_ref().ok_or("no program")?;
+        let lowered = crate::lower::lower(program, &c.sources).map_err(|_| "lowering failed")?;
+        let k = lowered.kernels.first().ok_or("no kernel")?;
+        RegisterMap::for_kernel(k, 1024).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn buffers_whose_port_names_collide_are_refused() {
+        let ok = map_of("__kernel void k(__global int *a__b, __global int *a_b) { *a_b = *a__b; }");
+        assert!(ok.is_ok(), "{ok:?}");
+        let e = map_of(
+            "__kernel void k(__global int *a__b, __global int *xa_u_ub) { *xa_u_ub = *a__b; }",
+        )
+        .expect_err("the masters would share a name");
+        assert!(
+            e.contains("`a__b` and `xa_u_ub`") && e.contains("m_xa_u_ub"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn plain_names_pass_through() {
