@@ -299,3 +299,37 @@ fn data_dependent_trip_counts_are_measured_by_the_interpreter() {
         .cycles
         .is_ok());
 }
+
+#[test]
+fn every_conformance_kernel_is_analysed_on_every_board() {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance/kernels");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("shared kernels")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cl"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 19, "{}", dir.display());
+    let boards = BoardSet::builtin().expect("built-in boards");
+    for cl in files {
+        let c = crate::frontend::check_file(&cl, &Options::default());
+        let p = c.program.as_ref().expect("a program");
+        let m = crate::lower::lower(p, &c.sources).expect("lowers");
+        for k in &m.kernels {
+            for b in ["sim", "de10-nano", "ulx3s", "icebreaker"] {
+                let board = boards.get(b).expect("board");
+                let r = analyze(k, &c.sources, board)
+                    .unwrap_or_else(|e| panic!("{} on {b}: {e}", cl.display()));
+                // Every kernel has its work-item loop; every pipelinable loop a reason
+                // starting with its II.
+                assert!(r.iter().any(|l| l.work_item_dim == Some(0)), "{}", k.name);
+                for l in r.iter().filter(|l| l.min_ii.is_some()) {
+                    let ii = l.min_ii.unwrap_or(0).to_string();
+                    assert!(l.ii_reason.starts_with(&format!("{ii}: ")), "{l:?}");
+                }
+            }
+        }
+    }
+}
