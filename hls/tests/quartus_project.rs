@@ -586,3 +586,32 @@ fn the_stub_has_the_ports_of_the_description() {
         .iter()
         .any(|p| p.name == "memory_mem_dq" && p.dir == PinDir::Inout && p.width == 32));
 }
+
+#[test]
+fn a_board_without_hps_system_data_keeps_the_skeleton_and_runs_nothing() {
+    let t = Tmp::new("skeleton");
+    let bin = t.0.join("bin");
+    fake_quartus(&bin, None);
+    let out = t.0.join("out");
+    let r = Command::new(env!("CARGO_BIN_EXE_ocl-hls"))
+        .arg("build")
+        .arg(kernels_dir().join("vadd.cl"))
+        .args(["--board", "de1-soc", "--no-estimate", "-o"])
+        .arg(&out)
+        .env("PATH", path_with(&bin))
+        .output()
+        .expect("run ocl-hls");
+    ok(&r);
+    let mut names: Vec<String> = std::fs::read_dir(out.join("quartus"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["README.md", "vadd.qpf", "vadd.qsf", "vadd.sdc"]);
+    let readme = read(&out.join("quartus/README.md"));
+    assert!(readme.contains("has no `hps.system`"), "{readme}");
+    assert!(
+        !bin.join("calls.log").exists(),
+        "no vendor step without a system"
+    );
+}

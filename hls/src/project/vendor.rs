@@ -7,13 +7,16 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 use super::flow::{self, Step};
 use super::reports::{self, ClockFmax, FitSummary};
 use super::system::PLL;
+
+const PROGRESS_EVERY: Duration = Duration::from_secs(30);
+const POLL: Duration = Duration::from_millis(100);
 
 /// What Quartus gave, as it goes into `report.json`.
 #[derive(Clone, Debug, Serialize)]
@@ -125,14 +128,35 @@ fn run(
         let err = file
             .try_clone()
             .map_err(|e| format!("cannot write {}: {e}", log_path.display()))?;
-        let status = Command::new(s.program)
+        let mut child = Command::new(s.program)
             .args(&s.args)
             .current_dir(&dir)
             .stdin(Stdio::null())
             .stdout(file)
             .stderr(err)
-            .status()
+            .spawn()
             .map_err(|e| format!("cannot run {}: {e}", s.program))?;
+        // Quartus steps take minutes: a line every PROGRESS_EVERY shows it is alive.
+        let mut next = PROGRESS_EVERY;
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(st)) => break st,
+                Ok(None) => {}
+                Err(e) => return Err(format!("waiting for {}: {e}", s.program)),
+            }
+            if t.elapsed() >= next {
+                let _ = writeln!(
+                    log,
+                    "ocl-hls: quartus [{}/{}] {} running, {:.0} s",
+                    i + 1,
+                    steps.len(),
+                    s.stage,
+                    t.elapsed().as_secs_f64()
+                );
+                next += PROGRESS_EVERY;
+            }
+            std::thread::sleep(POLL);
+        };
         if !status.success() {
             return Err(format!(
                 "{} failed ({status}) after {:.1} s; its output is in {}:\n{}",
