@@ -1,0 +1,145 @@
+//! The loop table: the loop analysis (trip count, hints, minimum II and why, depth, what
+//! today's state machine spends) or, without it, the source's loop hints.
+
+use std::fmt::Write as _;
+
+use super::escape;
+use crate::analysis::LoopReport;
+use crate::diag::SourceMap;
+use crate::ir::Kernel;
+use crate::report::json::{BuildReport, KernelReport};
+
+/// The loop table of one kernel: the analysis on the report's board when it runs, else
+/// the source's hints.
+pub(super) fn section(
+    p: &mut String,
+    r: &BuildReport,
+    kr: &KernelReport,
+    ir: Option<&Kernel>,
+    sm: &SourceMap,
+) {
+    match ir.and_then(|k| analysed_loops(r, k, sm)) {
+        Some(l) => loop_analysis(p, &l, ir, sm),
+        None => hints(p, kr, ir, sm),
+    }
+}
+
+/// The source's loops with their hints (unroll, ivdep, pipeline).
+fn hints(p: &mut String, kr: &KernelReport, ir: Option<&Kernel>, sm: &SourceMap) {
+    p.push_str("<h3>Loops</h3>\n");
+    if kr.loops.is_empty() {
+        p.push_str("<p>No loops in the source.</p>\n");
+        return;
+    }
+    p.push_str(
+        "<table>\n<tr><th>#</th><th>Loop</th><th>Source</th><th>Unroll</th><th>ivdep</th><th>Pipeline hint</th></tr>\n",
+    );
+    for (i, l) in kr.loops.iter().enumerate() {
+        let unroll = match &l.unroll {
+            None => "—".to_string(),
+            Some(u) => match u.factor {
+                Some(n) => format!("{n}"),
+                None => "full".into(),
+            },
+        };
+        let ivdep = match &l.ivdep {
+            None => "—".to_string(),
+            Some(d) => match d.safelen {
+                Some(n) => format!("safelen {n}"),
+                None => "yes".into(),
+            },
+        };
+        let _ = writeln!(
+            p,
+            "<tr><td class=\"n\">{i}</td><td>{}</td><td><code>{}</code><br/><code class=\"src\">{}</code></td>\
+             <td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(&l.kind),
+            escape(&l.location),
+            escape(&source_line(sm, ir, &l.location, l.line)),
+            escape(&unroll),
+            escape(&ivdep),
+            if l.pipeline { "yes" } else { "—" }
+        );
+    }
+    p.push_str("</table>\n");
+    p.push_str(
+        "<p class=\"note\">Every loop is built as a state machine (one state per operation); \
+         initiation intervals are not analysed in this build.</p>\n",
+    );
+}
+
+/// The loop analysis of `k` on the report's board; `None` (the hint table is shown
+/// instead) when the board or the analysis is not available.
+fn analysed_loops(r: &BuildReport, k: &Kernel, sm: &SourceMap) -> Option<Vec<LoopReport>> {
+    let boards = crate::board::BoardSet::builtin().ok()?;
+    let board = boards.get(&r.board.name)?;
+    crate::analysis::analyze(k, sm, board).ok()
+}
+
+/// The loop analysis: per loop (work-item loops of the group form included) its source
+/// line, trip count, hints, the minimum II a pipelined build could reach and why, its
+/// depth, and what today's state machine spends per iteration.
+fn loop_analysis(p: &mut String, loops: &[LoopReport], ir: Option<&Kernel>, sm: &SourceMap) {
+    p.push_str("<h3>Loops</h3>\n");
+    if loops.is_empty() {
+        p.push_str("<p>No loops.</p>\n");
+        return;
+    }
+    p.push_str(
+        "<table>\n<tr><th>Loop</th><th>Source</th><th>Trips</th><th>Unroll</th><th>ivdep</th>\
+         <th>Min II</th><th>Why</th><th>Depth</th><th>Today</th></tr>\n",
+    );
+    for l in loops {
+        let ii = match (l.min_ii, l.res_mii, l.rec_mii) {
+            (Some(ii), Some(res), Some(rec)) => format!("{ii} (res {res}, rec {rec})"),
+            (Some(ii), _, _) => ii.to_string(),
+            (None, _, _) => "—".into(),
+        };
+        let opt = |v: &Option<String>| v.clone().unwrap_or_else(|| "—".into());
+        let _ = writeln!(
+            p,
+            "<tr><td style=\"padding-left:{}em\">{}</td><td><code>{}</code><br/>\
+             <code class=\"src\">{}</code></td><td class=\"n\">{}</td><td>{}</td><td>{}</td>\
+             <td class=\"n\">{}</td><td>{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
+            0.5 + f64::from(l.level),
+            escape(&l.name),
+            escape(&l.location),
+            escape(&source_line(sm, ir, &l.location, l.line)),
+            l.trip_count
+                .map(|t| t.to_string())
+                .unwrap_or_else(|| "?".into()),
+            escape(&opt(&l.unroll)),
+            escape(&opt(&l.ivdep)),
+            escape(&ii),
+            escape(&l.ii_reason),
+            l.depth,
+            escape(&format!(
+                "{} cycles/iteration ({} states)",
+                l.fsm_cycles_per_iteration, l.fsm_states
+            ))
+        );
+    }
+    p.push_str("</table>\n");
+    p.push_str(
+        "<p class=\"note\">Min II is what a pipelined implementation could reach (the larger \
+         of the resource and recurrence bounds); today's generator runs each loop as a state \
+         machine, one state per operation, so its II is the cycles per iteration in the last \
+         column. Unroll hints are shown but not applied yet.</p>\n",
+    );
+}
+
+/// The text of line `line` of the file `location` (`file:line:col`) names, looked up
+/// among the compiled files; empty when it is not one of them.
+fn source_line(sm: &SourceMap, ir: Option<&Kernel>, location: &str, line: u32) -> String {
+    let file = location
+        .rsplitn(3, ':')
+        .nth(2)
+        .unwrap_or(location)
+        .to_string();
+    let by_name = sm.files().find(|(_, f)| f.name == file);
+    let by_kernel = ir.and_then(|k| sm.files().find(|(id, _)| *id == sm.use_site(k.span).file));
+    match by_name.or(by_kernel) {
+        Some((_, f)) => f.line_text(line).trim().to_string(),
+        None => String::new(),
+    }
+}
