@@ -173,12 +173,13 @@ pub fn place_and_route(tool: &ToolInfo, board: &Board, netlist: &Path, dir: &Pat
         let log = std::fs::read_to_string(dir.join("nextpnr.log")).unwrap_or_default();
         let last: Vec<&str> = log.lines().rev().take(8).collect();
         t.status = "failed".into();
-        t.note = Some(format!(
-            "nextpnr-ecp5 failed ({}): {}{}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim(),
+        // The log has the error too when nextpnr got as far as opening it.
+        let said = if last.is_empty() {
+            String::from_utf8_lossy(&out.stderr).trim().to_string()
+        } else {
             last.into_iter().rev().collect::<Vec<_>>().join("\n")
-        ));
+        };
+        t.note = Some(format!("nextpnr-ecp5 failed ({}): {said}", out.status));
         return t;
     }
     match std::fs::read_to_string(dir.join("nextpnr-report.json"))
