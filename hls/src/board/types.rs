@@ -293,3 +293,41 @@ impl Board {
         1000.0 / self.kernel_clock_mhz
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::board::load::parse;
+    use std::path::Path;
+
+    const DE10: &str = include_str!("../../../boards/de10-nano.yaml");
+
+    #[test]
+    fn hps_system_data_is_read() {
+        let b = parse(DE10, Path::new("de10-nano.yaml")).unwrap_or_else(|e| panic!("{e:?}"));
+        let s = b
+            .hps
+            .and_then(|h| h.system)
+            .unwrap_or_else(|| panic!("no hps.system"));
+        assert_eq!((s.ddr3.dq_width, s.ddr3.row_addr_width), (32, 15));
+        assert_eq!(s.ddr3.clock_mhz, 400.0);
+        assert!(s.peripherals.iter().any(|p| p.name == "UART0"));
+        assert_eq!(s.gpio, [9, 35, 40, 53, 54, 61]);
+        assert!(s.pins.iter().any(|p| p.net == "HPS_ENET_TX_DATA[3]"));
+    }
+
+    #[test]
+    fn a_typo_in_hps_system_names_field_and_line() {
+        let text = DE10.replace("      tcwl: 7", "      tcwll: 7");
+        let line = text
+            .lines()
+            .position(|l| l.contains("tcwll"))
+            .map(|i| i + 1)
+            .unwrap_or(0);
+        let e = parse(&text, Path::new("de10-nano.yaml")).unwrap_err();
+        assert!(e[0].message.contains("tcwll"), "{}", e[0]);
+        assert_eq!(e[0].line_col.map(|(l, _)| l), Some(line), "{}", e[0]);
+        let text = DE10.replace("dir: out}", "dir: sideways}");
+        let e = parse(&text, Path::new("de10-nano.yaml")).unwrap_err();
+        assert!(e[0].message.contains("sideways"), "{}", e[0]);
+    }
+}
