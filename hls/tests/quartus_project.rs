@@ -615,3 +615,142 @@ fn a_board_without_hps_system_data_keeps_the_skeleton_and_runs_nothing() {
         "no vendor step without a system"
     );
 }
+
+/// Qsys Tcl commands with their argument counts (min, max), mocked in `tclsh` to record
+/// each call: the scripts are run as Tcl really parses them (braces, quotes, `$`).
+const QSYS_MOCK: &str = r#"
+package provide qsys 16.1
+proc rec {name min max arglist} {
+    set n [llength $arglist]
+    if {$n < $min || $n > $max} {
+        puts stderr "$name takes $min..$max arguments, got $n: $arglist"
+        exit 3
+    }
+    puts [join [linsert $arglist 0 $name] "\t"]
+}
+foreach {cmd min max} {
+    create_system 1 1  set_project_property 2 2  add_instance 2 3
+    set_instance_parameter_value 3 3  add_connection 2 3
+    set_connection_parameter_value 3 3  add_interface 3 3  set_interface_property 3 3
+    set_interconnect_requirement 3 3  save_system 0 1  set_module_property 2 2
+    add_fileset 4 4  set_fileset_property 3 3  add_fileset_file 4 5
+    add_interface_port 5 5
+} {
+    proc $cmd args "rec $cmd $min $max \$args"
+}
+source [lindex $argv 0]
+"#;
+
+/// Every Qsys command `script` runs, as (command, arguments).
+fn tcl_calls(script: &Path, scratch: &Path) -> Vec<(String, Vec<String>)> {
+    let mock = scratch.join("qsys_mock.tcl");
+    std::fs::write(&mock, QSYS_MOCK).unwrap();
+    let r = Command::new("tclsh")
+        .arg(&mock)
+        .arg(script)
+        .output()
+        .unwrap_or_else(|e| panic!("tclsh: {e}; install it with `sudo apt-get install tcl`"));
+    assert!(
+        r.status.success(),
+        "{} does not run as Tcl:\n{}",
+        script.display(),
+        String::from_utf8_lossy(&r.stderr)
+    );
+    String::from_utf8_lossy(&r.stdout)
+        .lines()
+        .map(|l| {
+            let mut w = l.split('\t').map(String::from);
+            (w.next().unwrap_or_default(), w.collect())
+        })
+        .collect()
+}
+
+#[test]
+fn the_scripts_run_as_tcl_and_refer_only_to_what_they_declare() {
+    let t = Tmp::new("tcl");
+    let out = t.0.join("out");
+    ok(&build(
+        &kernels_dir().join("vadd.cl"),
+        &out,
+        &["--no-vendor"],
+        None,
+    ));
+    let sys = describe(&out, "vadd");
+    let q = out.join("quartus");
+    let calls = tcl_calls(&q.join("vadd_system.tcl"), &t.0);
+    let instances: BTreeSet<&str> = calls
+        .iter()
+        .filter(|(c, _)| c == "add_instance")
+        .map(|(_, a)| a[0].as_str())
+        .collect();
+    assert_eq!(
+        instances,
+        BTreeSet::from(["clk_0", "pll_0", "hps_0", "k_vadd_core"])
+    );
+    let inst = |endpoint: &str| endpoint.split('.').next().unwrap_or("").to_string();
+    let mut lw_bases = Vec::new();
+    for (c, a) in &calls {
+        match c.as_str() {
+            "add_connection" => {
+                for e in &a[..2] {
+                    assert!(instances.contains(inst(e).as_str()), "{c} {a:?}");
+                }
+            }
+            "set_connection_parameter_value" if a[1] == "baseAddress" => {
+                let v = u64::from_str_radix(a[2].trim_start_matches("0x"), 16)
+                    .unwrap_or_else(|e| panic!("{a:?}: {e}"));
+                if a[0].starts_with("hps_0.h2f_lw_axi_master/") {
+                    lw_bases.push(v);
+                } else {
+                    assert_eq!(v, 0, "SDRAM masters see SDRAM addresses: {a:?}");
+                }
+            }
+            "set_interface_property" if a[1] == "EXPORT_OF" => {
+                assert!(instances.contains(inst(&a[2]).as_str()), "{a:?}");
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(lw_bases, [0]);
+    assert_eq!(
+        calls.iter().filter(|(c, _)| c == "add_interface").count(),
+        sys.exports.len()
+    );
+    assert_eq!(calls.last().map(|(c, _)| c.as_str()), Some("save_system"));
+
+    for k in &sys.kernels {
+        let hw = q
+            .join("ip")
+            .join(&k.component)
+            .join(format!("{}_hw.tcl", k.component));
+        let calls = tcl_calls(&hw, &t.0);
+        let mut ifaces = BTreeSet::new();
+        for (c, a) in &calls {
+            match c.as_str() {
+                "add_interface" => {
+                    ifaces.insert(a[0].clone());
+                }
+                "add_interface_port" => {
+                    assert!(
+                        ifaces.contains(&a[0]),
+                        "port of an undeclared interface: {a:?}"
+                    );
+                    assert!(
+                        ["Input", "Output", "Bidir"].contains(&a[3].as_str()),
+                        "{a:?}"
+                    );
+                    assert!(a[4].parse::<u32>().is_ok_and(|w| w > 0), "{a:?}");
+                }
+                _ => {}
+            }
+        }
+        let masters: Vec<String> = k.masters.iter().map(|m| format!("m_{m}")).collect();
+        for i in ["clock", "reset", "s_axil", "irq", "status"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain(masters)
+        {
+            assert!(ifaces.contains(&i), "{} lacks interface {i}", k.component);
+        }
+    }
+}
