@@ -299,6 +299,10 @@ fn loop_kernel_lists_each_loop_with_its_source_line() {
     assert_eq!(graphs.len(), 1);
     well_formed(graphs[0]).unwrap_or_else(|e| panic!("svg: {e}"));
     assert!(graphs[0].contains("loop L0"), "loops are drawn as frames");
+    assert!(
+        graphs[0].contains("line 26 · unroll · min II"),
+        "loop frames carry their hints and II"
+    );
 }
 
 #[test]

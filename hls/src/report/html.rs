@@ -184,14 +184,14 @@ fn kernel(
     );
     attributes(p, kr);
     regmap::table(p, kr);
-    loops::section(p, r, kr, ir, sm);
+    let analysis = loops::section(p, r, kr, ir, sm);
     if let Some(k) = ir {
         memory::table(p, k, r, sm);
     }
     schedule(p, kr);
     resources::kernel(p, r, &kr.name);
     if let Some(k) = ir {
-        graph(p, k, sm, index);
+        graph(p, k, sm, index, &loops::graph_notes(&analysis));
     }
     p.push_str("</section>\n");
 }
@@ -263,7 +263,13 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-fn graph(p: &mut String, k: &Kernel, sm: &SourceMap, index: usize) {
+fn graph(
+    p: &mut String,
+    k: &Kernel,
+    sm: &SourceMap,
+    index: usize,
+    notes: &std::collections::BTreeMap<u32, String>,
+) {
     let ops: usize = k.blocks.iter().map(|b| b.len()).sum();
     let _ = writeln!(
         p,
@@ -282,6 +288,6 @@ fn graph(p: &mut String, k: &Kernel, sm: &SourceMap, index: usize) {
             String::new()
         }
     );
-    p.push_str(&svg::kernel_svg(k, sm, index));
+    p.push_str(&svg::kernel_svg(k, sm, index, notes));
     p.push_str("</div>\n");
 }

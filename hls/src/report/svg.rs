@@ -28,10 +28,15 @@ const CAPTION_H: i32 = 16;
 const GAP: i32 = 10;
 
 /// The kernel's dataflow graph as one `<svg>` element; `id` makes its marker ids unique
-/// within the page.
-pub fn kernel_svg(k: &Kernel, sm: &SourceMap, id: usize) -> String {
+/// within the page; `notes` (by source line) are added to the labels of loop frames.
+pub fn kernel_svg(k: &Kernel, sm: &SourceMap, id: usize, notes: &BTreeMap<u32, String>) -> String {
     let collapse = k.blocks.iter().map(|b| b.len()).sum::<usize>() > MAX_DRAWN_OPS;
-    let ctx = Ctx { k, sm, collapse };
+    let ctx = Ctx {
+        k,
+        sm,
+        collapse,
+        notes,
+    };
     let shape = ctx.region(&k.body);
     let (w, h) = shape.size();
     let (w, h) = (w.max(120) + 2 * PAD, h.max(CAPTION_H) + 2 * PAD);
@@ -62,6 +67,7 @@ struct Ctx<'a> {
     k: &'a Kernel,
     sm: &'a SourceMap,
     collapse: bool,
+    notes: &'a BTreeMap<u32, String>,
 }
 
 /// One drawable piece: sized bottom-up, drawn top-down at absolute positions.
@@ -304,6 +310,11 @@ impl Ctx<'_> {
                             let _ = write!(label, " · unroll {n}");
                         }
                         None => label.push_str(" · unroll"),
+                    }
+                }
+                if (l.span.file.0 as usize) < self.sm.files().count() {
+                    if let Some(n) = self.notes.get(&self.sm.line_col(l.span).0) {
+                        let _ = write!(label, " · {n}");
                     }
                 }
                 Some(frame(

@@ -1,6 +1,7 @@
 //! The loop table: the loop analysis (trip count, hints, minimum II and why, depth, what
 //! today's state machine spends) or, without it, the source's loop hints.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::escape;
@@ -10,18 +11,38 @@ use crate::ir::Kernel;
 use crate::report::json::{BuildReport, KernelReport};
 
 /// The loop table of one kernel: the analysis on the report's board when it runs, else
-/// the source's hints.
+/// the source's hints. Returns the analysis (empty without one) for the graph's labels.
 pub(super) fn section(
     p: &mut String,
     r: &BuildReport,
     kr: &KernelReport,
     ir: Option<&Kernel>,
     sm: &SourceMap,
-) {
+) -> Vec<LoopReport> {
     match ir.and_then(|k| analysed_loops(r, k, sm)) {
-        Some(l) => loop_analysis(p, &l, ir, sm),
-        None => hints(p, kr, ir, sm),
+        Some(l) => {
+            loop_analysis(p, &l, ir, sm);
+            l
+        }
+        None => {
+            hints(p, kr, ir, sm);
+            Vec::new()
+        }
     }
+}
+
+/// Per source line of a loop, the minimum II to print on the loop's frame in the graph
+/// (work-item loops have no line of their own).
+pub(super) fn graph_notes(loops: &[LoopReport]) -> BTreeMap<u32, String> {
+    let mut notes = BTreeMap::new();
+    for l in loops.iter().filter(|l| l.work_item_dim.is_none()) {
+        if let Some(ii) = l.min_ii {
+            notes
+                .entry(l.line)
+                .or_insert_with(|| format!("min II {ii}"));
+        }
+    }
+    notes
 }
 
 /// The source's loops with their hints (unroll, ivdep, pipeline).
