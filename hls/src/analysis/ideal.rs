@@ -13,6 +13,12 @@
 //! - straight-line blocks outside loops count their schedule length; an `if`, its
 //!   condition plus the longer arm.
 //!
+//! Summed over the launch, an innermost loop entered E times for T iterations in all
+//! costs `T x II + E x depth`. Trip counts come from constants and the launch; a loop
+//! whose count depends on data uses the interpreter's counts of E and T when the
+//! analysis has them (`LaunchValues::measured`), so a loop inside a branch few
+//! work-items take is counted for those only.
+//!
 //! Unroll hints are not applied (the loops are counted as written): today's generator
 //! does not unroll, and an unrolled loop would change both N and the II.
 
@@ -26,7 +32,8 @@ use super::{Analysis, LaunchValues, LoopReport};
 pub const DEFINITION: &str = "ideal = sum over the loop nest: innermost loops N x minII + \
 depth, outer loops N x (own depth + inner ideals); the work-item loops of all groups form \
 one loop of all work-items (groups x body with barriers); blocks outside loops their \
-schedule length";
+schedule length, ifs the longer arm; data-dependent loops with the interpreter's counts: \
+iterations x minII + entries x depth";
 
 /// The ideal of one launch, or why it is unknown.
 #[derive(Clone, Debug)]
@@ -63,13 +70,33 @@ pub fn ideal_cycles(
         .map(|d| global[d].checked_div(local[d]).unwrap_or(0))
         .product();
     let items: u64 = local.iter().product();
-    let cycles = if kernel.has_barrier() {
-        region(&a, &a.group.body, items, Mode::Ideal).map(|c| c.saturating_mul(groups))
-    } else {
-        region(&a, &a.group.body, items.saturating_mul(groups), Mode::Ideal)
+    let barrier = kernel.has_barrier();
+    let launch = Launch {
+        groups,
+        all: items.saturating_mul(groups),
     };
-    let fsm_estimate =
-        region(&a, &a.group.body, items, Mode::Fsm).map(|c| c.saturating_mul(groups));
+    let ideal = Nest {
+        a: &a,
+        m: Mode::Ideal,
+        per_group: barrier,
+        launch,
+    };
+    let cycles = if barrier {
+        ideal
+            .region(&a.group.body, items, 1)
+            .map(|c| c.saturating_mul(groups))
+    } else {
+        ideal.region(&a.group.body, launch.all, 1)
+    };
+    let fsm = Nest {
+        a: &a,
+        m: Mode::Fsm,
+        per_group: true,
+        launch,
+    };
+    let fsm_estimate = fsm
+        .region(&a.group.body, items, 1)
+        .map(|c| c.saturating_mul(groups));
     let work_item_loops = a
         .reports
         .iter()
@@ -84,106 +111,174 @@ pub fn ideal_cycles(
     })
 }
 
-/// `items`: the work-items a work-item loop nest runs over.
-fn region(a: &Analysis, r: &Region, items: u64, m: Mode) -> Result<u64, String> {
-    let block = |b| {
-        let c = a.costs.block(b);
-        match m {
+#[derive(Clone, Copy)]
+struct Launch {
+    groups: u64,
+    /// Work-items of the launch.
+    all: u64,
+}
+
+/// One costing of the loop nest: every function returns the *total* cycles of a piece
+/// entered `entries` times.
+struct Nest<'a> {
+    a: &'a Analysis,
+    m: Mode,
+    /// The body is costed for one group (and multiplied by the groups after).
+    per_group: bool,
+    launch: Launch,
+}
+
+impl Nest<'_> {
+    fn block(&self, b: crate::ir::BlockId) -> u64 {
+        let c = self.a.costs.block(b);
+        match self.m {
             Mode::Ideal => c.depth,
             Mode::Fsm => c.fsm_cycles,
         }
-    };
-    let mut total = 0u64;
-    for n in &r.0 {
-        total = total.saturating_add(match n {
-            Node::Block(b) => block(*b),
-            Node::If {
-                cond, then, els, ..
-            } => block(cond.0) + region(a, then, items, m)?.max(region(a, els, items, m)?),
-            Node::Loop(id) => lp(a, *id, items, m)?,
-            _ => 0,
-        });
     }
-    Ok(total)
-}
 
-fn lp(a: &Analysis, id: LoopId, items: u64, m: Mode) -> Result<u64, String> {
-    let r = a
-        .report(id)
-        .ok_or_else(|| format!("internal: loop L{} was not analysed", id.0))?;
-    let shape = a
-        .shapes
-        .iter()
-        .find(|s| s.id == id)
-        .ok_or_else(|| format!("internal: loop L{} has no shape", id.0))?;
-    // A work-item nest: go down to its innermost work-item loop; N is all its items.
-    let (inner_id, n) = if let (Some(d), Mode::Fsm) = (shape.work_item_dim, m) {
-        // The generator runs every loop of the nest with its own control states.
-        let n = a
-            .env
-            .local
-            .map(|l| l[d])
-            .ok_or("the local size is unknown")?;
-        (id, n)
-    } else if shape.work_item_dim.is_some() {
-        let mut at = shape;
-        while let Some(next) = at
-            .inner
-            .first()
-            .filter(|_| at.inner.len() == 1)
-            .and_then(|i| a.shapes.iter().find(|s| s.id == *i))
-            .filter(|s| s.work_item_dim.is_some())
-        {
-            at = next;
+    /// `items`: the work-items a work-item loop nest runs over.
+    fn region(&self, r: &Region, items: u64, entries: u64) -> Result<u64, String> {
+        let mut total = 0u64;
+        for n in &r.0 {
+            total = total.saturating_add(match n {
+                Node::Block(b) => self.block(*b).saturating_mul(entries),
+                Node::If {
+                    cond, then, els, ..
+                } => self.block(cond.0).saturating_mul(entries).saturating_add(
+                    self.region(then, items, entries)?
+                        .max(self.region(els, items, entries)?),
+                ),
+                Node::Loop(id) => self.lp(*id, items, entries)?,
+                _ => 0,
+            });
         }
-        (at.id, items)
-    } else {
-        let n = match a.group.lp(id).kind {
-            LoopKind::Once => 1,
-            _ => r.trip_count.ok_or_else(|| {
-                format!(
-                    "the trip count of the {} at {} is unknown",
-                    r.name, r.location
-                )
-            })?,
-        };
-        (id, n)
-    };
-    let ir = a
-        .report(inner_id)
-        .ok_or_else(|| format!("internal: loop L{} was not analysed", inner_id.0))?;
-    if let (Some(ii), Mode::Ideal) = (ir.min_ii, m) {
-        return Ok(n.saturating_mul(ii as u64).saturating_add(ir.depth));
+        Ok(total)
     }
-    let l = a.group.lp(inner_id);
-    // Own blocks (with the generator's control states in FSM mode) plus inner loops.
-    let mut per = match m {
-        Mode::Ideal => l.cond.map(|(b, _)| a.costs.block(b).depth).unwrap_or(0),
-        Mode::Fsm => ir.fsm_cycles_per_iteration,
-    };
-    let inner = |r: &Region| -> Result<u64, String> {
-        match m {
-            Mode::Ideal => region(a, r, items, m),
-            Mode::Fsm => inner_loops(a, r, items),
-        }
-    };
-    per = per.saturating_add(inner(&l.body)?);
-    per = per.saturating_add(inner(&l.latch)?);
-    Ok(n.saturating_mul(per))
-}
 
-/// FSM cycles of the loops nested in `r` (its own blocks are already in the loop's
-/// per-iteration FSM cycles).
-fn inner_loops(a: &Analysis, r: &Region, items: u64) -> Result<u64, String> {
-    let mut total = 0u64;
-    for n in &r.0 {
-        total = total.saturating_add(match n {
-            Node::Loop(id) => lp(a, *id, items, Mode::Fsm)?,
-            Node::If { then, els, .. } => {
-                inner_loops(a, then, items)?.max(inner_loops(a, els, items)?)
+    /// FSM cycles of the loops nested in `r` (its own blocks are already in the loop's
+    /// per-iteration FSM cycles).
+    fn inner_loops(&self, r: &Region, items: u64, entries: u64) -> Result<u64, String> {
+        let mut total = 0u64;
+        for n in &r.0 {
+            total = total.saturating_add(match n {
+                Node::Loop(id) => self.lp(*id, items, entries)?,
+                Node::If { then, els, .. } => self
+                    .inner_loops(then, items, entries)?
+                    .max(self.inner_loops(els, items, entries)?),
+                _ => 0,
+            });
+        }
+        Ok(total)
+    }
+
+    /// (entries, iterations) of a source loop: the interpreter's counts when measured
+    /// (scaled to what one costing unit runs), else `entries` x its trip count.
+    fn counts(&self, id: LoopId, r: &LoopReport, entries: u64) -> Result<(u64, u64), String> {
+        if self.a.group.lp(id).kind == LoopKind::Once {
+            return Ok((entries, entries));
+        }
+        let measured = self
+            .a
+            .ndr
+            .get(&id)
+            .and_then(|n| self.a.env.measured.as_ref()?.get(n.0 as usize).copied());
+        if let (Some((e, t)), true) = (measured, r.trip_measured) {
+            // Every work-item counts a loop that holds work-item loops (a group-level
+            // loop); the others count once per work-item that runs them.
+            let group_level = self.holds_work_items(id);
+            let scale = match (group_level, self.per_group) {
+                (true, _) => self.launch.all,
+                (false, true) => self.launch.groups,
+                (false, false) => 1,
             }
-            _ => 0,
-        });
+            .max(1);
+            return Ok(((e + scale / 2) / scale, (t + scale / 2) / scale));
+        }
+        let trip = r.trip_count.ok_or_else(|| {
+            format!(
+                "the trip count of the {} at {} is unknown",
+                r.name, r.location
+            )
+        })?;
+        Ok((entries, entries.saturating_mul(trip)))
     }
-    Ok(total)
+
+    fn holds_work_items(&self, id: LoopId) -> bool {
+        let Some(s) = self.a.shapes.iter().find(|s| s.id == id) else {
+            return false;
+        };
+        s.inner.iter().any(|i| {
+            self.a
+                .shapes
+                .iter()
+                .any(|x| x.id == *i && x.work_item_dim.is_some())
+                || self.holds_work_items(*i)
+        })
+    }
+
+    fn lp(&self, id: LoopId, items: u64, entries: u64) -> Result<u64, String> {
+        let a = self.a;
+        let r = a
+            .report(id)
+            .ok_or_else(|| format!("internal: loop L{} was not analysed", id.0))?;
+        let shape = a
+            .shapes
+            .iter()
+            .find(|s| s.id == id)
+            .ok_or_else(|| format!("internal: loop L{} has no shape", id.0))?;
+        let (inner_id, e, t) = match (shape.work_item_dim, self.m) {
+            // The generator runs every loop of the nest with its own control states.
+            (Some(d), Mode::Fsm) => {
+                let n = a
+                    .env
+                    .local
+                    .map(|l| l[d])
+                    .ok_or("the local size is unknown")?;
+                (id, entries, entries.saturating_mul(n))
+            }
+            // A work-item nest: its innermost work-item loop over all its items.
+            (Some(_), Mode::Ideal) => {
+                let mut at = shape;
+                while let Some(next) = at
+                    .inner
+                    .first()
+                    .filter(|_| at.inner.len() == 1)
+                    .and_then(|i| a.shapes.iter().find(|s| s.id == *i))
+                    .filter(|s| s.work_item_dim.is_some())
+                {
+                    at = next;
+                }
+                (at.id, entries, entries.saturating_mul(items))
+            }
+            (None, _) => {
+                let (e, t) = self.counts(id, r, entries)?;
+                (id, e, t)
+            }
+        };
+        let ir = a
+            .report(inner_id)
+            .ok_or_else(|| format!("internal: loop L{} was not analysed", inner_id.0))?;
+        if let (Some(ii), Mode::Ideal) = (ir.min_ii, self.m) {
+            return Ok(t
+                .saturating_mul(ii as u64)
+                .saturating_add(e.saturating_mul(ir.depth)));
+        }
+        let l = a.group.lp(inner_id);
+        match self.m {
+            Mode::Ideal => {
+                let cond = l.cond.map(|(b, _)| self.block(b)).unwrap_or(0);
+                Ok(cond
+                    .saturating_mul(t)
+                    .saturating_add(self.region(&l.body, items, t)?)
+                    .saturating_add(self.region(&l.latch, items, t)?))
+            }
+            // Own blocks and control states are in the per-iteration FSM cycles.
+            Mode::Fsm => Ok(ir
+                .fsm_cycles_per_iteration
+                .saturating_mul(t)
+                .saturating_add(self.inner_loops(&l.body, items, t)?)
+                .saturating_add(self.inner_loops(&l.latch, items, t)?)),
+        }
+    }
 }

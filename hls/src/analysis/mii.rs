@@ -393,7 +393,7 @@ impl<'a> Iteration<'a> {
         let apart = if c.distance > 1 {
             format!("{} iterations later (ivdep safelen)", c.distance)
         } else {
-            "the next iteration (same memory, no ivdep)".to_string()
+            "in the next iteration (same memory, no ivdep)".to_string()
         };
         match self.kind(c.from) {
             OpKind::WriteVar(v) => format!(
@@ -402,7 +402,7 @@ impl<'a> Iteration<'a> {
                 self.loc(c.from)
             ),
             _ => format!(
-                "{ii}: {} at {} before {} at {} in {apart}, through {through}",
+                "{ii}: {} at {} before {} at {} {apart}, through {through}",
                 self.access(c.from),
                 self.loc(c.from),
                 self.access(c.to),

@@ -96,6 +96,8 @@ pub(crate) struct Analysis {
     pub costs: BlockCosts,
     pub shapes: Vec<LoopShape>,
     pub env: LaunchValues,
+    /// Per group-form loop, the NDRange loop it came from (work-item loops have none).
+    pub ndr: std::collections::HashMap<LoopId, LoopId>,
 }
 
 impl Analysis {
@@ -119,12 +121,16 @@ impl Analysis {
         // Barrier-free regions, each with its own work-item loops: numbered for names.
         let regions = shapes.iter().filter(|s| s.work_item_dim == Some(0)).count();
         let mut seen = [0usize; 3];
+        let mut ndr_of = std::collections::HashMap::new();
         for s in &shapes {
             let l = g.lp(s.id);
             let loc = SrcLoc::of_span(sm, l.span);
             let ndr = ndr_loops
                 .iter()
                 .find(|n| kernel.lp(n.id).span == l.span && n.work_item_dim.is_none());
+            if let (Some(n), None) = (ndr, s.work_item_dim) {
+                ndr_of.insert(s.id, n.id);
+            }
             let mut measured = false;
             let trip = match s.work_item_dim {
                 Some(d) => env.local.map(|x| x[d]),
@@ -219,6 +225,7 @@ impl Analysis {
             costs,
             shapes,
             env,
+            ndr: ndr_of,
         })
     }
 
