@@ -709,13 +709,18 @@ fn every_conformance_and_repo_kernel_runs() {
     assert!(ran >= 19, "only {ran} kernels found");
 }
 
-/// The `ocl-ref` binary (POCL runner) of this workspace, built by `cargo test --workspace`.
+/// The `ocl-ref` binary (POCL runner) of this workspace, built by `cargo test --workspace`:
+/// the newer of the debug and release builds, so a stale one left by an older checkout is
+/// not picked over a fresh one (`cargo test -p ocl-hls` alone does not rebuild it).
 fn ocl_ref_binary() -> std::path::PathBuf {
     let target = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target");
-    for p in ["debug/ocl-ref", "release/ocl-ref"] {
-        if target.join(p).exists() {
-            return target.join(p);
-        }
+    let newest = ["debug/ocl-ref", "release/ocl-ref"]
+        .iter()
+        .map(|p| target.join(p))
+        .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
+        .max();
+    if let Some((_, p)) = newest {
+        return p;
     }
     panic!("the ocl-ref binary is missing: run `cargo build -p ocl-ref` (cargo test --workspace builds it; POCL comes from `bash scripts/install-deps.sh`)");
 }
