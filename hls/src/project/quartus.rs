@@ -340,7 +340,9 @@ fn readme(board: &Board, project: &str, sys: &System) -> String {
     let _ = writeln!(s, "```\n");
     let _ = writeln!(
         s,
-        "The image is `{}` (JTAG) and `{}` (for the HPS's FPGA manager or U-Boot).",
+        "The image is `{}` (JTAG) and `{}` (for the HPS's FPGA manager or U-Boot); when \
+         ocl-hls runs the flow it copies both to the output folder and adds fmax and \
+         utilization to `report.json` under `vendor` (tool logs in `logs/`).",
         flow::sof(project),
         flow::rbf(project)
     );
