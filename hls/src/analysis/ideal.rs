@@ -15,9 +15,9 @@
 //!
 //! Summed over the launch, an innermost loop entered E times for T iterations in all
 //! costs `T x II + E x depth`. Trip counts come from constants and the launch; a loop
-//! whose count depends on data uses the interpreter's counts of E and T when the
-//! analysis has them (`LaunchValues::measured`), so a loop inside a branch few
-//! work-items take is counted for those only.
+//! with the interpreter's counts of E and T (`LaunchValues::measured`; the benchmark
+//! gives them) every loop uses them, so a loop whose count depends on data, or inside a
+//! branch few work-items take, is counted for what really ran.
 //!
 //! Unroll hints are not applied (the loops are counted as written): today's generator
 //! does not unroll, and an unrolled loop would change both N and the II.
@@ -139,21 +139,40 @@ impl Nest<'_> {
 
     /// `items`: the work-items a work-item loop nest runs over.
     fn region(&self, r: &Region, items: u64, entries: u64) -> Result<u64, String> {
-        let mut total = 0u64;
+        let (blocks, loops) = self.parts(r, items, entries)?;
+        Ok(blocks.saturating_add(loops))
+    }
+
+    /// A region's cost as (straight-line blocks, loops). An `if` costs its condition
+    /// and the longer arm's blocks; its arms' loops: with the interpreter's counts each
+    /// loop is counted for the work-items that ran it, so both arms add up; without,
+    /// every entry is assumed to take the costlier arm.
+    fn parts(&self, r: &Region, items: u64, entries: u64) -> Result<(u64, u64), String> {
+        let (mut blocks, mut loops) = (0u64, 0u64);
         for n in &r.0 {
-            total = total.saturating_add(match n {
-                Node::Block(b) => self.block(*b).saturating_mul(entries),
+            match n {
+                Node::Block(b) => {
+                    blocks = blocks.saturating_add(self.block(*b).saturating_mul(entries))
+                }
                 Node::If {
                     cond, then, els, ..
-                } => self.block(cond.0).saturating_mul(entries).saturating_add(
-                    self.region(then, items, entries)?
-                        .max(self.region(els, items, entries)?),
-                ),
-                Node::Loop(id) => self.lp(*id, items, entries)?,
-                _ => 0,
-            });
+                } => {
+                    let (tb, tl) = self.parts(then, items, entries)?;
+                    let (eb, el) = self.parts(els, items, entries)?;
+                    let cond = self.block(cond.0).saturating_mul(entries);
+                    blocks = blocks.saturating_add(cond);
+                    if self.a.env.measured.is_some() {
+                        blocks = blocks.saturating_add(tb.max(eb));
+                        loops = loops.saturating_add(tl.saturating_add(el));
+                    } else {
+                        blocks = blocks.saturating_add((tb + tl).max(eb + el));
+                    }
+                }
+                Node::Loop(id) => loops = loops.saturating_add(self.lp(*id, items, entries)?),
+                _ => {}
+            }
         }
-        Ok(total)
+        Ok((blocks, loops))
     }
 
     /// FSM cycles of the loops nested in `r` (its own blocks are already in the loop's
@@ -173,7 +192,8 @@ impl Nest<'_> {
     }
 
     /// (entries, iterations) of a source loop: the interpreter's counts when measured
-    /// (scaled to what one costing unit runs), else `entries` x its trip count.
+    /// (scaled to what one costing unit runs: exact even for loops in branches), else
+    /// `entries` x its trip count.
     fn counts(&self, id: LoopId, r: &LoopReport, entries: u64) -> Result<(u64, u64), String> {
         if self.a.group.lp(id).kind == LoopKind::Once {
             return Ok((entries, entries));
@@ -183,7 +203,7 @@ impl Nest<'_> {
             .ndr
             .get(&id)
             .and_then(|n| self.a.env.measured.as_ref()?.get(n.0 as usize).copied());
-        if let (Some((e, t)), true) = (measured, r.trip_measured) {
+        if let Some((e, t)) = measured {
             // Every work-item counts a loop that holds work-item loops (a group-level
             // loop); the others count once per work-item that runs them.
             let group_level = self.holds_work_items(id);
