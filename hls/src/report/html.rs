@@ -127,7 +127,14 @@ fn overview(p: &mut String, r: &BuildReport) {
                 r.bus.data_width, r.bus.addr_width, r.bus.max_burst, r.bus.max_outstanding
             ),
         ),
-        ("Command", r.command.join(" ")),
+        (
+            "Command",
+            r.command
+                .iter()
+                .map(|a| shell_word(a))
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
         ("Tool", format!("{} {}", r.tool.name, r.tool.version)),
     ];
     p.push_str("<section>\n<table class=\"kv\">\n");
@@ -156,6 +163,18 @@ fn overview(p: &mut String, r: &BuildReport) {
     p.push_str("</table>\n");
     resources::overview(p, r);
     p.push_str("</section>\n");
+}
+
+/// `a` as a POSIX shell would need it typed, so the command line can be pasted back.
+fn shell_word(a: &str) -> String {
+    let plain = !a.is_empty()
+        && a.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./=:,+-@%".contains(c));
+    if plain {
+        a.to_string()
+    } else {
+        format!("'{}'", a.replace('\'', "'\\''"))
+    }
 }
 
 fn masters(m: &RegisterMap) -> usize {
@@ -290,4 +309,18 @@ fn graph(
     );
     p.push_str(&svg::kernel_svg(k, sm, index, notes));
     p.push_str("</div>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_are_quoted_for_pasting() {
+        assert_eq!(shell_word("--board"), "--board");
+        assert_eq!(shell_word("a/b_c.cl"), "a/b_c.cl");
+        assert_eq!(shell_word("R&D dir/k.cl"), "'R&D dir/k.cl'");
+        assert_eq!(shell_word("k's"), "'k'\\''s'");
+        assert_eq!(shell_word(""), "''");
+    }
 }
