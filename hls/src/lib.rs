@@ -12,6 +12,7 @@ pub mod interp;
 pub mod ir;
 pub mod launch;
 pub mod lower;
+pub mod mathlib;
 pub mod outdir;
 pub mod project;
 pub mod report;

@@ -118,6 +118,7 @@ pub fn generate(
     _board: &Board,
     cfg: &ShellConfig,
 ) -> Result<CoreRtl, Diagnostics> {
+    let kernel = &crate::mathlib::expand(kernel).map_err(one)?;
     let gf = crate::workitems::to_group_form(kernel).map_err(one)?;
     let rtl_err = |e: crate::rtl::RtlError| one(Diagnostic::error(kernel.span, e.to_string()));
     let regmap = RegisterMap::for_kernel(kernel, cfg.local_max_bytes).map_err(rtl_err)?;
