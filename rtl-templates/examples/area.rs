@@ -1,5 +1,5 @@
-//! Area table of the floating-point templates: synthesises each unit at its default
-//! latency with Yosys for Cyclone V (`synth_intel_alm`) and prints a Markdown table.
+//! Area table of the floating-point templates (binary32 and binary64): synthesises each
+//! unit at its default latency with Yosys for Cyclone V (`synth_intel_alm`) and prints a Markdown table.
 //!
 //! Run: `cargo run --release -p rtl-templates --example area`
 
@@ -24,6 +24,15 @@ const UNITS: &[&str] = &[
     "ohls_int_to_fp",
     "ohls_fp_to_half",
     "ohls_half_to_fp",
+    "ohls_dp_add",
+    "ohls_dp_mul",
+    "ohls_dp_div",
+    "ohls_dp_cmp",
+    "ohls_dp_from_int",
+    "ohls_dp_to_int",
+    "ohls_dp_to_fp32",
+    "ohls_dp_from_fp32",
+    "ohls_dp_to_half",
 ];
 
 /// Extra rows at a non-default depth: the adder at its deepest, nearest the anchor's 9.
@@ -36,6 +45,7 @@ fn sources(rtl: &Path) -> Vec<PathBuf> {
         .filter(|p| {
             p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
                 n.starts_with("ohls_fp")
+                    || n.starts_with("ohls_dp_")
                     || n.starts_with("ohls_int_to_fp")
                     || n.starts_with("ohls_half_to_fp")
             })
@@ -44,17 +54,37 @@ fn sources(rtl: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-/// The default of `parameter LATENCY = N` in a unit's file.
-fn default_latency(file: &Path) -> Result<u32, String> {
+/// The default of `parameter LATENCY = N` in a unit's file, or the `// Latency: N cycles`
+/// of its header for a unit with a fixed latency (`fixed` is then true: no parameter).
+fn default_latency(file: &Path) -> Result<(u32, bool), String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    text.lines()
+    let param = text
+        .lines()
         .find_map(|l| l.trim().strip_prefix("parameter LATENCY = "))
-        .and_then(|v| v.trim_end_matches(',').trim().parse().ok())
-        .ok_or_else(|| format!("{}: no `parameter LATENCY = N` line", file.display()))
+        .and_then(|v| v.trim_end_matches(',').trim().parse().ok());
+    if let Some(l) = param {
+        return Ok((l, false));
+    }
+    text.lines()
+        .find_map(|l| l.trim().strip_prefix("// Latency: "))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .map(|l| (l, true))
+        .ok_or_else(|| {
+            format!(
+                "{}: no `parameter LATENCY = N` or `// Latency: N` line",
+                file.display()
+            )
+        })
 }
 
 /// Runs Yosys with one synthesis command; returns the cell counts of its `stat -json`.
-fn yosys(files: &[PathBuf], top: &str, latency: u32, synth: &str) -> Result<CellCounts, String> {
+fn yosys(
+    files: &[PathBuf],
+    top: &str,
+    latency: u32,
+    fixed: bool,
+    synth: &str,
+) -> Result<CellCounts, String> {
     let stat = std::env::temp_dir().join(format!(
         "ohls-area-{}-{top}-{latency}.json",
         std::process::id()
@@ -63,8 +93,13 @@ fn yosys(files: &[PathBuf], top: &str, latency: u32, synth: &str) -> Result<Cell
         .iter()
         .map(|f| format!("read_verilog {};", f.display()))
         .collect();
+    let chparam = if fixed {
+        String::new()
+    } else {
+        format!("chparam -set LATENCY {latency} {top}; ")
+    };
     let script = format!(
-        "{} chparam -set LATENCY {latency} {top}; {synth} -top {top}; tee -q -o {} stat -json",
+        "{} {chparam}{synth} -top {top}; tee -q -o {} stat -json",
         reads.join(" "),
         stat.display()
     );
@@ -96,8 +131,8 @@ fn main() -> ExitCode {
         UNITS.iter().map(|u| (u.to_string(), None)).collect();
     jobs.extend(EXTRA.iter().map(|(u, l)| (u.to_string(), Some(*l))));
     for (unit, lat) in jobs {
-        let lat = match lat
-            .map(Ok)
+        let (lat, fixed) = match lat
+            .map(|l| Ok((l, false)))
             .unwrap_or_else(|| default_latency(&rtl.join(format!("{unit}.v"))))
         {
             Ok(l) => l,
@@ -107,7 +142,13 @@ fn main() -> ExitCode {
             }
         };
         eprintln!("synthesising {unit} (latency {lat}) ...");
-        let row = match yosys(&files, &unit, lat, "synth_intel_alm -family cyclonev") {
+        let row = match yosys(
+            &files,
+            &unit,
+            lat,
+            fixed,
+            "synth_intel_alm -family cyclonev",
+        ) {
             Ok(counts) => {
                 let c = MistralCells::from_counts(&counts);
                 format!(
@@ -126,7 +167,7 @@ fn main() -> ExitCode {
             }
             Err(e) => {
                 eprintln!("{e}\nfalling back to synth_ecp5");
-                match yosys(&files, &unit, lat, "synth_ecp5") {
+                match yosys(&files, &unit, lat, fixed, "synth_ecp5") {
                     // ECP5 LUT4 sites in the ALM column: a different unit, marked so.
                     Ok(counts) => {
                         let c = Ecp5Cells::from_counts(&counts);
