@@ -5,7 +5,7 @@
 
 mod mathlib_harness;
 
-use mathlib_harness::{pow_inputs, unary_inputs, worst, FUNS};
+use mathlib_harness::{pow_inputs, run_expanded, run_source, unary_inputs, worst, FUNS};
 
 fn check(name: &str) {
     let f = FUNS.iter().find(|f| f.name == name).expect("a function");
@@ -51,5 +51,32 @@ fn pow() {
 fn sin_cos_tan() {
     for n in ["sin", "cos", "tan"] {
         check(n);
+    }
+}
+
+/// float4 calls are expanded lane-wise: each lane equals the scalar expansion.
+#[test]
+fn vector_lanes_match_scalar() {
+    let (xs, ys) = pow_inputs(20_000, 4_000, 3);
+    let n = xs.len() / 4 * 4;
+    let (xs, ys) = (&xs[..n], &ys[..n]);
+    for f in FUNS {
+        let call = if f.arity == 2 {
+            format!("{}(vload4(i, x), vload4(i, y))", f.name)
+        } else {
+            format!("{}(vload4(i, x))", f.name)
+        };
+        let src = format!(
+            "__kernel void t(__global const float *x, __global const float *y, __global float *o)\n\
+             {{ size_t i = get_global_id(0); vstore4({call}, i, o); }}\n"
+        );
+        let v = run_source(&src, xs, ys, 4);
+        let s = run_expanded(f, xs, ys);
+        let diff = v.iter().zip(&s).position(|(a, b)| a != b);
+        assert_eq!(
+            diff, None,
+            "{}: float4 lane differs from scalar at {diff:?}",
+            f.name
+        );
     }
 }

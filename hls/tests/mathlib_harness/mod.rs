@@ -94,7 +94,13 @@ pub fn run_expanded(f: &Fun, xs: &[f32], ys: &[f32]) -> Vec<u32> {
         "__kernel void t(__global const float *x, __global const float *y, __global float *o)\n\
          {{ size_t i = get_global_id(0); o[i] = {call}; }}\n"
     );
-    let checked = check_source("mathlib_test.cl", &src, &Options::default());
+    run_source(&src, xs, ys, 1)
+}
+
+/// Runs kernel `src` (arguments x, y, o: one float of `o` per input) with `mathlib::expand`
+/// applied, `per_item` inputs per work-item; returns `o` as f32 bits.
+pub fn run_source(src: &str, xs: &[f32], ys: &[f32], per_item: usize) -> Vec<u32> {
+    let checked = check_source("mathlib_test.cl", src, &Options::default());
     assert!(!checked.has_errors(), "frontend errors in {src}");
     let program = checked.program.as_ref().expect("a program");
     let module = ocl_hls::lower::lower(program, &checked.sources).expect("lowering");
@@ -111,13 +117,12 @@ pub fn run_expanded(f: &Fun, xs: &[f32], ys: &[f32]) -> Vec<u32> {
         .collect();
     assert!(
         calls.is_empty(),
-        "{}: calls left after expansion: {calls:?}",
-        f.name
+        "calls left after expansion: {calls:?} in {src}"
     );
     let mut out = Vec::with_capacity(xs.len());
     for (cx, cy) in xs.chunks(CHUNK).zip(ys.chunks(CHUNK)) {
         let bytes = |v: &[f32]| v.iter().flat_map(|f| f.to_le_bytes()).collect::<Vec<u8>>();
-        let n = cx.len() as u64;
+        let n = (cx.len() / per_item) as u64;
         let launch = Launch {
             work_dim: 1,
             global: [n, 1, 1],
