@@ -84,7 +84,7 @@ fn hints(p: &mut String, kr: &KernelReport, ir: Option<&Kernel>, sm: &SourceMap)
     }
     p.push_str("</table>\n");
     p.push_str(
-        "<p class=\"note\">Every loop is built as a state machine (one state per operation); \
+        "<p class=\"note\">Every loop is built as a state machine (no overlapping iterations); \
          initiation intervals are not analysed in this build.</p>\n",
     );
 }
@@ -144,7 +144,7 @@ fn loop_analysis(p: &mut String, loops: &[LoopReport], ir: Option<&Kernel>, sm: 
     p.push_str(
         "<p class=\"note\">Min II is what a pipelined implementation could reach (the larger \
          of the resource and recurrence bounds); today's generator runs each loop as a state \
-         machine, one state per operation, so its II is the cycles per iteration in the last \
+         machine without overlapping iterations, so its II is the cycles per iteration in the last \
          column. Unroll hints are shown but not applied yet.</p>\n",
     );
 }

@@ -1,11 +1,12 @@
 //! The memory table: each object the hardware holds (the group form's, so arrays kept
 //! per work-item show their real size), how it is built, and the variables in registers.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use super::escape;
 use crate::diag::SourceMap;
-use crate::ir::{Kernel, Object, ParamKind};
+use crate::ir::{Kernel, Object, OpKind, ParamKind};
 use crate::report::json::BuildReport;
 
 /// The objects of `k` as the hardware holds them, and its variables.
@@ -69,17 +70,29 @@ pub(super) fn table(p: &mut String, k: &Kernel, r: &BuildReport, sm: &SourceMap)
              is not done by the generator yet.</p>\n",
         );
     }
-    if !k.vars.is_empty() {
-        let names: Vec<String> = k
-            .vars
-            .iter()
-            .map(|v| format!("{} ({})", v.name, v.ty))
-            .collect();
+    // Variables promoted to `__wi_*` arrays are no longer read or written as variables in
+    // the group form; the work-item loops' counters are.
+    let hw = gf.as_ref().map_or(k, |g| &g.kernel);
+    let used: BTreeSet<u32> = hw
+        .blocks
+        .iter()
+        .flat_map(|b| b.graph.node_weights())
+        .filter_map(|o| match o.kind {
+            OpKind::ReadVar(v) | OpKind::WriteVar(v) => Some(v.0),
+            _ => None,
+        })
+        .collect();
+    let names: Vec<String> = used
+        .iter()
+        .filter_map(|v| hw.vars.get(*v as usize))
+        .map(|v| format!("{} ({})", v.name, v.ty))
+        .collect();
+    if !names.is_empty() {
         let _ = writeln!(
             p,
             "<p>{} variable{} in registers, one register each: {}.</p>",
-            k.vars.len(),
-            if k.vars.len() == 1 { "" } else { "s" },
+            names.len(),
+            if names.len() == 1 { "" } else { "s" },
             escape(&names.join(", "))
         );
     }
