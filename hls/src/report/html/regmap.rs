@@ -111,7 +111,7 @@ fn arg_meaning(a: &RegArg) -> String {
         RegArgKind::Buffer { master, constant } => format!(
             "64-bit base address of a {} buffer, accessed through AXI master {master} (m_{}_*)",
             if *constant { "__constant" } else { "__global" },
-            a.name
+            crate::rtl::regmap::hw_name(&a.name)
         ),
         RegArgKind::Scalar { bytes } => format!("{bytes}-byte value"),
         RegArgKind::Struct { bytes } => format!("{bytes}-byte struct, host layout"),
