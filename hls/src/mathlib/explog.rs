@@ -14,8 +14,8 @@ use crate::ir::{BinOp, CmpOp, OpId};
 
 const LN2: f64 = std::f64::consts::LN_2;
 /// ln 2 split: the high part has 32 significant bits so k * LN2_HI is exact for |k| < 2^20.
-const LN2_HI: f64 = 6.931_471_803_691_238_164_9e-1;
-const LN2_LO: f64 = 1.908_214_929_270_587_700_02e-10;
+const LN2_HI: f64 = f64::from_bits(0x3FE6_2E42_FEE0_0000);
+const LN2_LO: f64 = f64::from_bits(0x3DEA_39EF_3579_3C76);
 /// 1.5 * 2^52: adding it rounds a |t| < 2^51 to an integer in the low mantissa bits.
 const MAGIC: f64 = 6_755_399_441_055_744.0;
 /// The x86 default NaN (what an invalid operation gives), as binary32.
