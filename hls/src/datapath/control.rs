@@ -1,5 +1,5 @@
-//! Structured control to controller states: blocks run their ops one state each, `If`
-//! and loops become branch states, `Break`/`Continue`/`Return` jumps.
+//! Structured control to controller states: blocks run their scheduled states
+//! (`sched.rs`), `If` and loops become branch states, `Break`/`Continue`/`Return` jumps.
 
 use std::collections::HashMap;
 
@@ -32,12 +32,12 @@ impl Gen<'_> {
 
     fn node(&mut self, n: &Node, next: StateId, t: &Targets) -> Result<StateId, Diagnostic> {
         match n {
-            Node::Block(b) => self.block(*b, next),
+            Node::Block(b) => self.block(*b, next, None),
             Node::If {
                 cond, then, els, ..
             } => {
                 let br = self.fsm.add();
-                let entry = self.block(cond.0, br)?;
+                let entry = self.block(cond.0, br, Some(cond.1))?;
                 let c = self.truth(cond.0, cond.1)?;
                 let te = self.region(then, next, t)?;
                 let ee = self.region(els, next, t)?;
@@ -73,7 +73,7 @@ impl Gen<'_> {
         let head = self.fsm.add();
         let br = self.fsm.add();
         let (entry, cond_entry) = match l.cond {
-            Some((cb, _)) => (head, self.block(cb, br)?),
+            Some((cb, co)) => (head, self.block(cb, br, Some(co))?),
             None => (head, head),
         };
         let latch_next = match (l.kind, l.cond.is_some()) {
@@ -101,26 +101,5 @@ impl Gen<'_> {
             }
         }
         Ok(entry)
-    }
-
-    /// A block's ops in order, one state each for those that need one.
-    pub fn block(&mut self, b: BlockId, next: StateId) -> Result<StateId, Diagnostic> {
-        let order = self.k.block(b).order.clone();
-        let mut states = Vec::new();
-        for o in order {
-            if let Some(s) = self.op(b, o)? {
-                states.push(s);
-            }
-        }
-        for w in states.windows(2) {
-            self.fsm.goto(w[0], Next::Goto(w[1]));
-        }
-        match (states.first(), states.last()) {
-            (Some(f), Some(l)) => {
-                self.fsm.goto(*l, Next::Goto(next));
-                Ok(*f)
-            }
-            _ => Ok(next),
-        }
     }
 }

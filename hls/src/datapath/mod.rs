@@ -2,26 +2,32 @@
 //! a finite-state machine over its structured control with one register per value, wrapped
 //! in the kernel core shell.
 //!
-//! Scheme (correctness first, no pipelining): one controller state per operation that
-//! computes something (the simpler alternative to one state per scheduled cycle); values
-//! live in one register per op, variables in one register each; float units, dividers and
-//! memory accesses hold their state until their result arrives. Groups run one after
-//! another (`gz`, `gy`, `gx` counters), the group-form body once per group.
+//! Scheme (static schedule, dynamic stalls, no pipelining): every straight-line block is
+//! list-scheduled on the board's operator library and limits (`sched.rs`; the checker
+//! must accept the schedule). Ops starting in the same cycle share a controller state;
+//! combinational ops chained in a cycle are wires between each other, and a value used
+//! in a later cycle is captured in a register by its cycle's last state. A state starting
+//! float units, f64 units or dividers waits until each has delivered (results captured
+//! on the unit's valid); memory accesses keep a state each in front of their cycle's
+//! state and stall on their handshakes (one access at a time). Variables live in one
+//! register each. Every op has its own unit instance (no binding yet). Groups run one
+//! after another (`gz`, `gy`, `gx` counters), the group-form body once per group.
 
 mod builtins;
 mod control;
-mod double;
 mod convert;
+mod double;
 mod fnan;
 mod fsm;
 mod math_exact;
 mod memory;
 mod objects;
 mod ops;
+mod sched;
 
 use std::collections::HashMap;
 
-use crate::board::Board;
+use crate::board::{Board, OpLibrary};
 use crate::diag::{Diagnostic, Diagnostics, SourceMap};
 use crate::ir::{BlockId, Kernel, OpId};
 use crate::rtl::expr::{BinOp, Const, Expr};
@@ -70,6 +76,16 @@ pub(crate) struct Gen<'a> {
     names: u32,
     /// The RAM of each kernel object and `__local` pointer argument.
     objs: HashMap<crate::ir::Base, objects::Ram>,
+    /// The operator library and unit limits blocks are scheduled with.
+    lib: OpLibrary,
+    /// Combinational values: a wire inside their cycle, a register after it.
+    comb: HashMap<(BlockId, OpId), sched::CombVal>,
+    /// The block and cycle of the op being generated (`None` between blocks).
+    cur: Option<(BlockId, u32)>,
+    /// Per-block schedule facts for the report.
+    blocks: Vec<sched::BlockFacts>,
+    /// A state never entered, for ops that cannot start a unit.
+    scratch: Option<StateId>,
 }
 
 fn port(m: &Module, name: &str) -> Result<NetId, Diagnostic> {
@@ -90,6 +106,17 @@ impl Gen<'_> {
     }
 
     fn value(&self, b: BlockId, o: OpId) -> Result<NetId, Diagnostic> {
+        if let Some(c) = self.comb.get(&(b, o)) {
+            if self.cur == Some((b, c.cycle)) {
+                return Ok(c.wire);
+            }
+            return c.reg.ok_or_else(|| {
+                Diagnostic::error(
+                    self.k.block(b).op(o).span,
+                    "internal error: a value used after its cycle has no register",
+                )
+            });
+        }
         self.vals.get(&(b, o)).copied().ok_or_else(|| {
             Diagnostic::error(
                 self.k.block(b).op(o).span,
@@ -115,7 +142,7 @@ impl Gen<'_> {
 pub fn generate(
     kernel: &Kernel,
     sm: &SourceMap,
-    _board: &Board,
+    board: &Board,
     cfg: &ShellConfig,
 ) -> Result<CoreRtl, Diagnostics> {
     let kernel = &crate::mathlib::expand(kernel).map_err(one)?;
@@ -123,15 +150,18 @@ pub fn generate(
     let rtl_err = |e: crate::rtl::RtlError| one(Diagnostic::error(kernel.span, e.to_string()));
     let regmap = RegisterMap::for_kernel(kernel, cfg.local_max_bytes).map_err(rtl_err)?;
     let m = shell::datapath_ports(kernel, &regmap, cfg);
-    let dp = build(&gf.kernel, kernel.params.len(), sm, cfg, m).map_err(one)?;
-    let states = dp.1;
+    let lib = board.library();
+    let dp = build(&gf.kernel, kernel.params.len(), sm, cfg, m, lib).map_err(one)?;
+    let (states, blocks) = (dp.1, dp.2);
     let core = shell::build_core(kernel, cfg, dp.0).map_err(rtl_err)?;
     let files = core.emit().map_err(rtl_err)?;
     let templates = core.templates().map_err(rtl_err)?;
     let report = serde_json::json!({
-        "scheme": "one state per operation",
+        "scheme": "scheduled states",
+        "board": board.name,
         "states": states,
         "blocks": gf.kernel.blocks.len(),
+        "block_schedules": blocks,
         "registers": regmap,
     });
     Ok(CoreRtl {
@@ -143,14 +173,16 @@ pub fn generate(
     })
 }
 
-/// Fills the datapath module `m` of group-form kernel `k`; returns it and its state count.
+/// Fills the datapath module `m` of group-form kernel `k`, its blocks scheduled on `lib`;
+/// returns it, its state count and each block's schedule facts.
 fn build(
     k: &Kernel,
     host_params: usize,
     sm: &SourceMap,
     cfg: &ShellConfig,
     mut m: Module,
-) -> Result<(Module, usize), Diagnostic> {
+    lib: OpLibrary,
+) -> Result<(Module, usize, Vec<sched::BlockFacts>), Diagnostic> {
     let clk = port(&m, "clk")?;
     let rst = port(&m, "rst")?;
     let start = port(&m, "start")?;
@@ -206,6 +238,11 @@ fn build(
         group_end,
         names: 0,
         objs: HashMap::new(),
+        lib,
+        comb: HashMap::new(),
+        cur: None,
+        blocks: Vec::new(),
+        scratch: None,
     };
     g.objects()?;
     let body = g.region(&k.body, group_end, &control::Targets::default())?;
@@ -228,7 +265,11 @@ fn build(
     g.m.assign(err, Expr::lit(8, 0));
     let states = g.fsm.count();
     let Gen {
-        mut m, fsm, resets, ..
+        mut m,
+        fsm,
+        resets,
+        blocks,
+        ..
     } = g;
     let driven = fsm
         .finish(
@@ -254,7 +295,7 @@ fn build(
     for (id, w) in idle_outs {
         m.assign(id, Expr::lit(w, 0));
     }
-    Ok((m, states))
+    Ok((m, states, blocks))
 }
 
 impl Gen<'_> {

@@ -1,5 +1,5 @@
 //! IR operations to netlist expressions (integer arithmetic, logic, compares, lanes) and
-//! to template instances (float units), each in a controller state of its own.
+//! to template instances (float units), placed in the controller state of their cycle.
 
 use super::fsm::StateId;
 use super::{port, Gen};
@@ -72,72 +72,87 @@ pub(super) enum Computed {
     Unit { done: Expr, value: Expr },
 }
 
+/// Where an op placed in a cycle's state ended up.
+pub(super) enum Placed {
+    /// A variable write, made when the state leaves.
+    Write,
+    /// A combinational value on wire `0`, valid in the states of its cycle.
+    Comb(NetId),
+    /// A unit started in the state: `value` is its result while `done` holds; `reg` is
+    /// the register the state captures it in.
+    Unit { done: Expr, value: Expr, reg: NetId },
+}
+
 impl Gen<'_> {
     fn ty_of(&self, b: BlockId, o: OpId) -> Ty {
         self.k.block(b).op(o).ty.clone().unwrap_or(Ty::I(1))
     }
 
-    /// The state of op `o` (or `None` for ops that are wires or vanish).
-    pub fn op(&mut self, b: BlockId, o: OpId) -> Result<Option<StateId>, Diagnostic> {
+    /// Ops that are wires valid in every state (constants, parameters, work-item values)
+    /// or vanish (barriers and fences: one work-item runs at a time); returns whether `o`
+    /// was one of them.
+    pub(super) fn op_free(&mut self, b: BlockId, o: OpId) -> Result<bool, Diagnostic> {
         let op = self.k.block(b).op(o).clone();
         let args = self.k.block(b).operands(o);
         let loc = SrcLoc::of_span(self.sm, op.span);
-        let ty = op.ty.clone();
-        let width = ty.as_ref().map(|t| t.bits()).unwrap_or(1);
-        let wire = |g: &mut Gen, e: Expr| {
-            let name = g.fresh("w");
-            let n = g.m.wire(&name, width);
-            g.m.set_loc(n, loc.clone());
-            g.m.assign(n, e);
-            g.vals.insert((b, o), n);
-            Ok(None)
-        };
-        match &op.kind {
+        let width = op.ty.as_ref().map(|t| t.bits()).unwrap_or(1);
+        let e = match &op.kind {
             OpKind::Const(lanes) => {
-                let t = ty.unwrap_or(Ty::I(1));
+                let t = op.ty.clone().unwrap_or(Ty::I(1));
                 let ew = t.elem().bits();
-                let e = concat(lanes.iter().map(|v| Expr::lit(ew, *v)).collect());
-                return wire(self, e);
+                concat(lanes.iter().map(|v| Expr::lit(ew, *v)).collect())
             }
-            OpKind::Param(i) => {
-                let e = self.param(*i as usize, width, op.span)?;
-                return wire(self, e);
-            }
-            OpKind::ObjectAddr(_) => return wire(self, Expr::lit(64, 0)),
-            OpKind::WorkItem(f) => {
-                let e = self.work_item(*f, b, &args, width, op.span)?;
-                return wire(self, e);
-            }
-            OpKind::Barrier { .. } | OpKind::MemFence { .. } => return Ok(None),
-            OpKind::Load { .. } | OpKind::Store { .. } | OpKind::Atomic { .. } => {
-                return self.memory(b, o).map(Some)
-            }
-            _ => {}
-        }
-        let s = self.fsm.add();
-        self.fsm.locate(s, Some(loc.clone()));
+            OpKind::Param(i) => self.param(*i as usize, width, op.span)?,
+            OpKind::ObjectAddr(_) => Expr::lit(64, 0),
+            OpKind::WorkItem(f) => self.work_item(*f, b, &args, width, op.span)?,
+            OpKind::Barrier { .. } | OpKind::MemFence { .. } => return Ok(true),
+            _ => return Ok(false),
+        };
+        let name = self.fresh("w");
+        let n = self.m.wire(&name, width);
+        self.m.set_loc(n, loc);
+        self.m.assign(n, e);
+        self.vals.insert((b, o), n);
+        Ok(true)
+    }
+
+    /// Op `o` (neither free nor a memory access) in its cycle's state `s`.
+    pub(super) fn op_in_state(
+        &mut self,
+        b: BlockId,
+        o: OpId,
+        s: StateId,
+    ) -> Result<Placed, Diagnostic> {
+        let op = self.k.block(b).op(o).clone();
+        let args = self.k.block(b).operands(o);
+        let loc = SrcLoc::of_span(self.sm, op.span);
+        let width = op.ty.as_ref().map(|t| t.bits()).unwrap_or(1);
         if let OpKind::WriteVar(v) = op.kind {
             let a = self.value(b, args[0])?;
             let reg = self.vars[v.0 as usize];
             self.fsm.set(s, reg, Expr::Net(a));
-            return Ok(Some(s));
+            return Ok(Placed::Write);
         }
         let c = match &op.kind {
             OpKind::ReadVar(v) => Computed::Comb(Expr::Net(self.vars[v.0 as usize])),
             _ => self.compute(s, b, o)?,
         };
-        let name = self.fresh("r");
-        let reg = self.m.reg(&name, width);
-        self.m.set_loc(reg, loc);
-        self.vals.insert((b, o), reg);
         match c {
-            Computed::Comb(e) => self.fsm.set(s, reg, e),
+            Computed::Comb(e) => {
+                let name = self.fresh("w");
+                let n = self.m.wire(&name, width);
+                self.m.set_loc(n, loc);
+                self.m.assign(n, e);
+                Ok(Placed::Comb(n))
+            }
             Computed::Unit { done, value } => {
-                self.fsm.wait_for(s, done);
-                self.fsm.set(s, reg, value);
+                let name = self.fresh("r");
+                let reg = self.m.reg(&name, width);
+                self.m.set_loc(reg, loc);
+                self.vals.insert((b, o), reg);
+                Ok(Placed::Unit { done, value, reg })
             }
         }
-        Ok(Some(s))
     }
 
     fn param(&self, i: usize, width: u32, span: crate::diag::Span) -> Result<Expr, Diagnostic> {
