@@ -65,7 +65,10 @@ fn every_double_unit_matches_the_host_bit_for_bit() {
             .and_then(|l| l[line.len()..].split_whitespace().next())
             .and_then(|n| n.parse().ok())
             .unwrap_or(0);
-        assert!(n >= want, "{op}: {n} operations checked, want {want}:\n{out}");
+        assert!(
+            n >= want,
+            "{op}: {n} operations checked, want {want}:\n{out}"
+        );
     }
 }
 

@@ -7,7 +7,11 @@ use rtl_templates::verilator::lint;
 
 #[test]
 fn test_cores_lint_clean() {
-    for desc in [common::vadd_desc(), common::scale_desc(), common::raw_desc()] {
+    for desc in [
+        common::vadd_desc(),
+        common::scale_desc(),
+        common::raw_desc(),
+    ] {
         lint(&desc.top, &desc.rtl, &[]).unwrap_or_else(|e| panic!("{e}"));
     }
 }
