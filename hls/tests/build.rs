@@ -53,20 +53,8 @@ fn stderr(r: &Output) -> String {
     String::from_utf8_lossy(&r.stderr).into_owned()
 }
 
-struct Tmp(PathBuf);
-impl Tmp {
-    fn new(tag: &str) -> Tmp {
-        let p = std::env::temp_dir().join(format!("ohls-build-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        Tmp(p)
-    }
-}
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+mod common;
+use common::Tmp;
 
 /// Every file under `dir` by relative path, with its bytes.
 fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {

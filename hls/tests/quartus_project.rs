@@ -28,20 +28,8 @@ fn de10() -> Board {
         .clone()
 }
 
-struct Tmp(PathBuf);
-impl Tmp {
-    fn new(tag: &str) -> Tmp {
-        let p = std::env::temp_dir().join(format!("ohls-quartus-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        Tmp(p)
-    }
-}
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+mod common;
+use common::Tmp;
 
 /// `ocl-hls build CL --board de10 -o OUT --no-estimate EXTRA`, with `path` as PATH when
 /// given.

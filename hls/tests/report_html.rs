@@ -41,20 +41,8 @@ fn report_json(out: &Path) -> serde_json::Value {
     serde_json::from_str(&text).expect("report.json parses")
 }
 
-struct Tmp(PathBuf);
-impl Tmp {
-    fn new(tag: &str) -> Tmp {
-        let p = std::env::temp_dir().join(format!("ohls-html-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        Tmp(p)
-    }
-}
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+mod common;
+use common::Tmp;
 
 /// Checks that `text` is well-formed XML (a leading doctype allowed): every tag closed
 /// in order, attributes quoted and not repeated, `&` only in the five named entities or

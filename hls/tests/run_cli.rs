@@ -32,20 +32,8 @@ fn run(cl: &Path, spec: &Path, out: &Path, extra: &[&str]) -> Output {
     ocl_hls(&args)
 }
 
-struct Tmp(PathBuf);
-impl Tmp {
-    fn new(tag: &str) -> Tmp {
-        let p = std::env::temp_dir().join(format!("ohls-run-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        Tmp(p)
-    }
-}
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+mod common;
+use common::Tmp;
 
 fn floats(b: &[u8]) -> Vec<f32> {
     b.chunks_exact(4)
