@@ -13,6 +13,7 @@ use crate::schedule::list::{capacity, edge_delay, preds};
 use crate::schedule::timing::{op_timing, order_gap, OpTiming};
 use crate::schedule::{MemKey, Resource};
 
+use super::affine::{AffineLoop, Dep};
 use super::loops::LoopShape;
 
 /// A lower bound on the II and why.
@@ -20,6 +21,8 @@ use super::loops::LoopShape;
 pub struct Bound {
     pub ii: u32,
     pub reason: String,
+    /// Memory dependences the affine address analysis settled (removed or spaced out).
+    pub notes: Vec<String>,
 }
 
 /// Which memory dependences cross iterations.
@@ -46,6 +49,7 @@ pub struct Iteration<'a> {
     index: HashMap<(BlockId, OpId), usize>,
     /// Successors with the cycles the edge demands; always to a later index.
     succ: Vec<Vec<(usize, u32)>>,
+    affine: AffineLoop,
 }
 
 struct IterOp {
@@ -61,6 +65,8 @@ struct Carried {
     to: usize,
     delay: u32,
     distance: u64,
+    /// The distance comes from the affine address analysis.
+    affine: bool,
 }
 
 impl<'a> Iteration<'a> {
@@ -77,6 +83,7 @@ impl<'a> Iteration<'a> {
             ops: Vec::new(),
             index: HashMap::new(),
             succ: Vec::new(),
+            affine: AffineLoop::new(k, shape),
         };
         let mut last_mem: Option<usize> = None;
         let mut writes: HashMap<crate::ir::VarId, Vec<usize>> = HashMap::new();
@@ -156,6 +163,7 @@ impl<'a> Iteration<'a> {
         let mut best = Bound {
             ii: 1,
             reason: String::new(),
+            notes: Vec::new(),
         };
         for (r, (cycles, ops)) in use_ {
             let cap = capacity(r, limits);
@@ -167,6 +175,7 @@ impl<'a> Iteration<'a> {
                 best = Bound {
                     ii,
                     reason: self.res_reason(ii, r, cap, cycles, ops),
+                    notes: Vec::new(),
                 };
             }
         }
@@ -220,11 +229,13 @@ impl<'a> Iteration<'a> {
     /// its target back to its source within one iteration plus its own delay, spread over
     /// its distance.
     pub fn rec_mii(&self, mem: &MemDeps) -> Bound {
+        let (carried, notes) = self.carried(mem);
         let mut best = Bound {
             ii: 1,
             reason: String::new(),
+            notes: notes.clone(),
         };
-        for c in self.carried(mem) {
+        for c in carried {
             let Some((len, path)) = self.longest(c.to, c.from) else {
                 continue;
             };
@@ -234,14 +245,16 @@ impl<'a> Iteration<'a> {
                 best = Bound {
                     ii,
                     reason: self.rec_reason(ii, &c, &path),
+                    notes: notes.clone(),
                 };
             }
         }
         best
     }
 
-    fn carried(&self, mem: &MemDeps) -> Vec<Carried> {
+    fn carried(&self, mem: &MemDeps) -> (Vec<Carried>, Vec<String>) {
         let mut out = Vec::new();
+        let mut notes = Vec::new();
         // Variables: a read not preceded by an unconditional write of the iteration sees
         // the value of an earlier iteration.
         let mut written: HashMap<crate::ir::VarId, bool> = HashMap::new();
@@ -266,6 +279,7 @@ impl<'a> Iteration<'a> {
                         to: r,
                         delay: self.ops[w].t.latency,
                         distance: 1,
+                        affine: false,
                     });
                 }
             }
@@ -282,8 +296,29 @@ impl<'a> Iteration<'a> {
                     continue;
                 }
                 let atomic = |i| matches!(self.kind(i), OpKind::Atomic { .. });
+                let at = |i: usize| (self.ops[i].block, self.ops[i].op);
+                let dep = self.affine.dep(at(a), at(b));
+                // What the addresses prove, against `floor` (ivdep's safelen) otherwise.
+                let mut proven = false;
+                let mut by_address = |floor: u64| match dep {
+                    Dep::Unknown => Some(floor),
+                    Dep::Distance(d) => {
+                        proven = true;
+                        Some(d.max(floor))
+                    }
+                    Dep::SameIterationOnly | Dep::Never => {
+                        // Each unordered pair once; a store against itself says nothing.
+                        if a < b {
+                            notes.push(self.affine_note(a, b, dep));
+                        }
+                        None
+                    }
+                };
                 let distance = match mem {
-                    MemDeps::All => 1,
+                    MemDeps::All => match by_address(1) {
+                        Some(d) => d,
+                        None => continue,
+                    },
                     MemDeps::AtomicsOnly if atomic(a) && atomic(b) => 1,
                     MemDeps::AtomicsOnly => continue,
                     MemDeps::Ivdep { safelen, arrays } => {
@@ -294,10 +329,14 @@ impl<'a> Iteration<'a> {
                             }
                             MemKey::Space(_) => arrays.is_empty(),
                         };
-                        match (covered(ma) && covered(mb), safelen) {
+                        let floor = match (covered(ma) && covered(mb), safelen) {
                             (false, _) => 1,
                             (true, Some(n)) => (*n).max(1),
                             (true, None) => continue,
+                        };
+                        match by_address(floor) {
+                            Some(d) => d,
+                            None => continue,
                         }
                     }
                 };
@@ -306,10 +345,25 @@ impl<'a> Iteration<'a> {
                     to: b,
                     delay: order_gap(ta, tb),
                     distance,
+                    affine: proven,
                 });
             }
         }
-        out
+        (out, notes)
+    }
+
+    fn affine_note(&self, a: usize, b: usize, dep: Dep) -> String {
+        let what = match dep {
+            Dep::SameIterationOnly => "touch the same element only within one iteration",
+            _ => "never touch the same bytes in different iterations",
+        };
+        format!(
+            "{} at {} and {} at {} {what}: no loop-carried dependence",
+            self.access(a),
+            self.loc(a),
+            self.access(b),
+            self.loc(b)
+        )
     }
 
     fn may_alias(&self, a: MemKey, b: MemKey) -> bool {
@@ -390,7 +444,13 @@ impl<'a> Iteration<'a> {
         } else {
             units.join(" + ")
         };
-        let apart = if c.distance > 1 {
+        let apart = if c.affine {
+            let s = if c.distance == 1 { "" } else { "s" };
+            format!(
+                "{} iteration{s} later (affine addresses: dependence distance {})",
+                c.distance, c.distance
+            )
+        } else if c.distance > 1 {
             format!("{} iterations later (ivdep safelen)", c.distance)
         } else {
             "in the next iteration (same memory, no ivdep)".to_string()

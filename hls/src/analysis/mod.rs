@@ -3,6 +3,7 @@
 //! implementation could reach on a board and why, its pipeline depth, and what today's
 //! generator spends per iteration; and the ideal cycle count of a launch built on them.
 
+pub mod affine;
 pub mod cost;
 pub mod counts;
 pub mod ideal;
@@ -178,13 +179,18 @@ impl Analysis {
                 let res = it.res_mii(&lib.limits);
                 let rec = it.rec_mii(&deps);
                 let ii = res.ii.max(rec.ii).max(1);
-                let reason = if ii <= 1 {
+                let mut reason = if ii <= 1 {
                     "1: no loop-carried dependence".to_string()
                 } else if rec.ii >= res.ii {
                     rec.reason.clone()
                 } else {
                     res.reason.clone()
                 };
+                // What the address analysis ruled out, so a low II reads as proven.
+                for n in &rec.notes {
+                    reason.push_str("; ");
+                    reason.push_str(n);
+                }
                 (Some(ii), Some(res.ii), Some(rec.ii), reason)
             };
             reports.push(LoopReport {

@@ -156,7 +156,7 @@ const IN_PLACE: &str = "__kernel __attribute__((reqd_work_group_size(1,1,1))) \
     void f(__global int *a, int n) {\n\
     HINT\n\
     for (int i = 0; i < n; i++)\n\
-        a[i + 8] = a[i] * 3;\n}";
+        a[2 * i] = a[i] * 3;\n}";
 
 #[test]
 fn a_store_and_load_of_one_buffer_are_a_recurrence_that_ivdep_removes() {
@@ -186,6 +186,18 @@ fn a_store_and_load_of_one_buffer_are_a_recurrence_that_ivdep_removes() {
     );
     let l = source_loop(&safelen);
     assert_eq!(l.rec_mii, Some(rec.div_ceil(8)), "{l:?}");
+    // `a[i + 8] = a[i] * 3`: the addresses prove what safelen(8) promised.
+    let eight = run(
+        &IN_PLACE.replace("HINT", "").replace("2 * i]", "i + 8]"),
+        &board,
+    );
+    let l = source_loop(&eight);
+    assert_eq!(l.rec_mii, Some(rec.div_ceil(8)), "{l:?}");
+    assert!(
+        l.ii_reason.contains("dependence distance 8"),
+        "{}",
+        l.ii_reason
+    );
 }
 
 #[test]
@@ -332,4 +344,86 @@ fn every_conformance_kernel_is_analysed_on_every_board() {
             }
         }
     }
+}
+
+/// `y[i] = alpha * x[i] + y[i]` with a one-item group: only the source loop matters.
+fn single(body: &str) -> String {
+    format!(
+        "__kernel __attribute__((reqd_work_group_size(1,1,1))) \
+         void k(__global float *x, __global float *a, float alpha, int n) {{\n\
+         {body}\n}}"
+    )
+}
+
+#[test]
+fn affine_saxpy_store_and_load_of_one_element_are_not_loop_carried() {
+    let src = single("for (int i = 0; i < n; i++)\n a[i] = alpha * x[i] + a[i];");
+    let l = source_loop(&run(&src, &one_port_ii1())).clone();
+    assert_eq!(l.rec_mii, Some(1), "{l:?}");
+    assert!(l.min_ii.is_some_and(|ii| ii <= 2), "{l:?}");
+    assert!(
+        l.ii_reason.contains(
+            "touch the same element only within one iteration: no loop-carried dependence"
+        ),
+        "{}",
+        l.ii_reason
+    );
+}
+
+#[test]
+fn affine_next_element_is_a_recurrence_of_distance_1() {
+    let board = one_port_ii1();
+    let src = single("for (int i = 0; i < n; i++)\n a[i + 1] = a[i] + 1.0f;");
+    let l = source_loop(&run(&src, &board)).clone();
+    let load = board.operators.global_load[0].latency;
+    assert!(l.rec_mii.is_some_and(|r| r > load), "{l:?}");
+    assert!(
+        l.ii_reason
+            .contains("1 iteration later (affine addresses: dependence distance 1)"),
+        "{}",
+        l.ii_reason
+    );
+}
+
+#[test]
+fn affine_distance_2_halves_the_recurrence() {
+    let board = one_port_ii1();
+    let d1 = single("for (int i = 0; i < n; i++)\n a[i + 1] = a[i] + 1.0f;");
+    let d2 = single("for (int i = 0; i < n; i++)\n a[i + 2] = a[i] + 1.0f;");
+    let r1 = source_loop(&run(&d1, &board)).rec_mii.expect("rec 1");
+    let l2 = source_loop(&run(&d2, &board)).clone();
+    assert_eq!(l2.rec_mii, Some(r1.div_ceil(2)), "{l2:?}");
+    assert!(
+        l2.ii_reason.contains("dependence distance 2"),
+        "{}",
+        l2.ii_reason
+    );
+}
+
+#[test]
+fn affine_different_strides_stay_conservative() {
+    let board = one_port_ii1();
+    let src = single("for (int i = 0; i < n; i++)\n a[2 * i] = a[i] + 1.0f;");
+    let l = source_loop(&run(&src, &board)).clone();
+    let load = board.operators.global_load[0].latency;
+    assert!(l.rec_mii.is_some_and(|r| r > load), "{l:?}");
+    assert!(
+        l.ii_reason
+            .contains("in the next iteration (same memory, no ivdep)"),
+        "{}",
+        l.ii_reason
+    );
+    // A variable not written in the loop is an invariant term; two different ones
+    // cannot be compared: conservative too.
+    let src = single("int m = n / 2;\nfor (int i = 0; i < n; i++)\n a[i + m] = a[i] + 1.0f;");
+    let l = source_loop(&run(&src, &board)).clone();
+    assert!(l.rec_mii.is_some_and(|r| r > load), "{l:?}");
+}
+
+#[test]
+fn affine_ivdep_still_removes_an_unprovable_dependence() {
+    let board = one_port_ii1();
+    let src = single("#pragma ivdep\nfor (int i = 0; i < n; i++)\n a[2 * i] = a[i] + 1.0f;");
+    let l = source_loop(&run(&src, &board)).clone();
+    assert_eq!(l.rec_mii, Some(1), "{l:?}");
 }

@@ -1,0 +1,307 @@
+//! Affine address analysis of one loop iteration: each memory access's byte address as
+//! `c * i + k` plus loop-invariant terms in the loop's induction variable `i`, and the
+//! dependence distance (in iterations) between two such accesses.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use crate::ir::{BinOp, BlockId, Conv, Kernel, ObjectId, OpId, OpKind, Ty, VarId};
+
+use super::loops::LoopShape;
+
+/// A loop-invariant value an address may add (scaled).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Term {
+    /// A variable the iteration never writes.
+    Var(VarId),
+    Param(u32),
+    Object(ObjectId),
+    /// A work-item function of a constant dimension (e.g. `get_group_id(0)`).
+    Item(String),
+}
+
+/// `iv * i + k + sum(terms)`, in bytes (or plain integers before scaling).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Affine {
+    iv: i64,
+    k: i64,
+    terms: BTreeMap<Term, i64>,
+}
+
+impl Affine {
+    fn konst(k: i64) -> Affine {
+        Affine {
+            iv: 0,
+            k,
+            terms: BTreeMap::new(),
+        }
+    }
+
+    fn term(t: Term) -> Affine {
+        Affine {
+            iv: 0,
+            k: 0,
+            terms: BTreeMap::from([(t, 1)]),
+        }
+    }
+
+    fn as_const(&self) -> Option<i64> {
+        (self.iv == 0 && self.terms.is_empty()).then_some(self.k)
+    }
+
+    fn add(&self, o: &Affine, sign: i64) -> Option<Affine> {
+        let mut terms = self.terms.clone();
+        for (t, c) in &o.terms {
+            let e = terms.entry(t.clone()).or_insert(0);
+            *e = e.checked_add(c.checked_mul(sign)?)?;
+        }
+        terms.retain(|_, c| *c != 0);
+        Some(Affine {
+            iv: self.iv.checked_add(o.iv.checked_mul(sign)?)?,
+            k: self.k.checked_add(o.k.checked_mul(sign)?)?,
+            terms,
+        })
+    }
+
+    fn scale(&self, f: i64) -> Option<Affine> {
+        let mut terms = BTreeMap::new();
+        for (t, c) in &self.terms {
+            terms.insert(t.clone(), c.checked_mul(f)?);
+        }
+        terms.retain(|_, c| *c != 0);
+        Some(Affine {
+            iv: self.iv.checked_mul(f)?,
+            k: self.k.checked_mul(f)?,
+            terms,
+        })
+    }
+}
+
+/// How two accesses of a loop depend on each other across iterations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dep {
+    /// Not provably affine in the same variable with the same stride: assume the worst.
+    Unknown,
+    /// They touch the same bytes only within one iteration, never in a later one.
+    SameIterationOnly,
+    /// Their address ranges never meet in a later iteration (nor in the same one).
+    Never,
+    /// The later access touches the earlier one's bytes `d` iterations on (the smallest).
+    Distance(u64),
+}
+
+/// The byte address and width of every memory access of one iteration.
+pub struct AffineLoop {
+    /// The induction variable's step per iteration, when the loop has one.
+    step: Option<i64>,
+    access: HashMap<(BlockId, OpId), (Affine, u64)>,
+}
+
+/// Sign-extends the low `bits` of `v`.
+fn signed(v: u64, bits: u32) -> i64 {
+    if bits == 0 || bits >= 64 {
+        return v as i64;
+    }
+    let sh = 64 - bits;
+    ((v << sh) as i64) >> sh
+}
+
+fn int_bits(ty: Option<&Ty>) -> Option<u32> {
+    match ty {
+        Some(Ty::I(n)) => Some(*n as u32),
+        _ => None,
+    }
+}
+
+impl AffineLoop {
+    pub fn new(k: &Kernel, shape: &LoopShape) -> AffineLoop {
+        let mut written: HashMap<VarId, (u32, bool)> = HashMap::new();
+        for ib in &shape.blocks {
+            for o in k.block(ib.block).graph.node_weights() {
+                if let OpKind::WriteVar(v) = o.kind {
+                    let e = written.entry(v).or_insert((0, false));
+                    e.0 += 1;
+                    e.1 |= ib.conditional;
+                }
+            }
+        }
+        let (iv, step) = match induction(k, shape, &written) {
+            Some((v, s)) => (Some(v), Some(s)),
+            None => (None, None),
+        };
+        let mut defined: HashMap<VarId, Option<Affine>> = HashMap::new();
+        let mut access = HashMap::new();
+        for ib in &shape.blocks {
+            let block = k.block(ib.block);
+            let mut val: HashMap<OpId, Option<Affine>> = HashMap::new();
+            for &id in &block.order {
+                let op = block.op(id);
+                let args = block.operands(id);
+                let arg = |n: usize| args.get(n).and_then(|a| val.get(a).cloned().flatten());
+                let a = match &op.kind {
+                    OpKind::Const(l) if l.len() == 1 => {
+                        int_bits(op.ty.as_ref()).map(|b| Affine::konst(signed(l[0], b)))
+                    }
+                    OpKind::Param(p) => Some(Affine::term(Term::Param(*p))),
+                    OpKind::ObjectAddr(o) => Some(Affine::term(Term::Object(*o))),
+                    OpKind::WorkItem(f) => arg(0)
+                        .and_then(|d| d.as_const())
+                        .map(|d| Affine::term(Term::Item(format!("{f:?}/{d}")))),
+                    OpKind::ReadVar(v) => match defined.get(v) {
+                        Some(x) => x.clone(),
+                        None if Some(*v) == iv => Some(Affine {
+                            iv: 1,
+                            k: 0,
+                            terms: BTreeMap::new(),
+                        }),
+                        None if written.contains_key(v) => None,
+                        None => Some(Affine::term(Term::Var(*v))),
+                    },
+                    OpKind::WriteVar(v) => {
+                        let x = if ib.conditional { None } else { arg(0) };
+                        defined.insert(*v, x);
+                        None
+                    }
+                    OpKind::PtrAdd | OpKind::Binary(BinOp::Add) => {
+                        arg(0).zip(arg(1)).and_then(|(x, y)| x.add(&y, 1))
+                    }
+                    OpKind::Binary(BinOp::Sub) => {
+                        arg(0).zip(arg(1)).and_then(|(x, y)| x.add(&y, -1))
+                    }
+                    OpKind::Binary(BinOp::Mul) => {
+                        arg(0)
+                            .zip(arg(1))
+                            .and_then(|(x, y)| match (x.as_const(), y.as_const()) {
+                                (Some(c), _) => y.scale(c),
+                                (_, Some(c)) => x.scale(c),
+                                _ => None,
+                            })
+                    }
+                    OpKind::Binary(BinOp::Shl) => arg(0).zip(arg(1)).and_then(|(x, y)| {
+                        let s = y.as_const().filter(|s| (0..62).contains(s))?;
+                        x.scale(1i64 << s)
+                    }),
+                    // Sign extension keeps the value (signed overflow is undefined in
+                    // OpenCL C, so `i * 4` may be taken as exact); anything else may wrap.
+                    OpKind::Conv(Conv::Int {
+                        from_signed: true,
+                        sat: false,
+                        ..
+                    }) => {
+                        let from = args
+                            .first()
+                            .and_then(|a| int_bits(block.op(*a).ty.as_ref()));
+                        let to = int_bits(op.ty.as_ref());
+                        match (from, to) {
+                            (Some(f), Some(t)) if t >= f => arg(0),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                };
+                let width = match &op.kind {
+                    OpKind::Load { .. } | OpKind::Atomic { .. } => {
+                        op.ty.as_ref().map(|t| t.store_size())
+                    }
+                    OpKind::Store { .. } => args
+                        .get(1)
+                        .and_then(|v| block.op(*v).ty.as_ref())
+                        .map(|t| t.store_size()),
+                    _ => None,
+                };
+                if let (Some(w), Some(addr)) = (width, arg(0)) {
+                    access.insert((ib.block, id), (addr, w));
+                }
+                val.insert(id, a);
+            }
+        }
+        AffineLoop { step, access }
+    }
+
+    /// The dependence of access `to` in a later iteration on access `from`.
+    pub fn dep(&self, from: (BlockId, OpId), to: (BlockId, OpId)) -> Dep {
+        let (Some((f, wf)), Some((t, wt))) = (self.access.get(&from), self.access.get(&to)) else {
+            return Dep::Unknown;
+        };
+        if f.terms != t.terms || f.iv != t.iv {
+            return Dep::Unknown;
+        }
+        // Bytes the address moves per iteration (an address not using the induction
+        // variable stays put, whether or not the loop has one).
+        let c = match (f.iv, self.step) {
+            (0, _) => 0i128,
+            (x, Some(s)) => x as i128 * s as i128,
+            (_, None) => return Dep::Unknown,
+        };
+        // `from` covers [kf, kf + wf); `to`, d iterations later, [c d + kt, c d + kt + wt).
+        // They meet when lo < c d < hi.
+        let lo = f.k as i128 - t.k as i128 - *wt as i128;
+        let hi = f.k as i128 - t.k as i128 + *wf as i128;
+        let same_iteration = lo < 0 && 0 < hi;
+        let first = match c {
+            0 => (lo < 0 && 0 < hi).then_some(1),
+            c if c > 0 => first_above(lo, hi, c),
+            c => first_above(-hi, -lo, -c),
+        };
+        match first {
+            Some(d) => Dep::Distance(d.min(u64::MAX as i128) as u64),
+            None if same_iteration => Dep::SameIterationOnly,
+            None => Dep::Never,
+        }
+    }
+}
+
+/// The smallest integer d >= 1 with lo < c d < hi (c > 0).
+fn first_above(lo: i128, hi: i128, c: i128) -> Option<i128> {
+    let d = (lo.div_euclid(c) + 1).max(1);
+    (c * d < hi).then_some(d)
+}
+
+/// The loop's induction variable and its step: a variable written once per iteration,
+/// unconditionally, as itself plus a non-zero constant.
+fn induction(
+    k: &Kernel,
+    shape: &LoopShape,
+    written: &HashMap<VarId, (u32, bool)>,
+) -> Option<(VarId, i64)> {
+    let once: HashSet<VarId> = written
+        .iter()
+        .filter(|(_, (n, cond))| *n == 1 && !*cond)
+        .map(|(v, _)| *v)
+        .collect();
+    for ib in &shape.blocks {
+        let block = k.block(ib.block);
+        for &id in &block.order {
+            let OpKind::WriteVar(v) = block.op(id).kind else {
+                continue;
+            };
+            if !once.contains(&v) {
+                continue;
+            }
+            let Some(&val) = block.operands(id).first() else {
+                continue;
+            };
+            let sum = block.op(val);
+            let sign = match sum.kind {
+                OpKind::Binary(BinOp::Add) => 1,
+                OpKind::Binary(BinOp::Sub) => -1,
+                _ => continue,
+            };
+            let bits = int_bits(sum.ty.as_ref()).unwrap_or(64);
+            let ops = block.operands(val);
+            let is_v = |o: &OpId| matches!(block.op(*o).kind, OpKind::ReadVar(x) if x == v);
+            let konst = |o: &OpId| match &block.op(*o).kind {
+                OpKind::Const(l) if l.len() == 1 => Some(signed(l[0], bits)),
+                _ => None,
+            };
+            let step = match ops.as_slice() {
+                [a, b] if is_v(a) => konst(b).and_then(|c| c.checked_mul(sign)),
+                [a, b] if is_v(b) && sign == 1 => konst(a),
+                _ => None,
+            };
+            if let Some(s) = step.filter(|s| *s != 0) {
+                return Some((v, s));
+            }
+        }
+    }
+    None
+}
