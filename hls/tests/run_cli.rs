@@ -1,5 +1,6 @@
 //! `ocl-hls run` through the real binary: outputs as SPEC.md describes them, broken ivdep
-//! promises reported with their line, and bad input that changes nothing.
+//! promises reported with their line, bad input that changes nothing, and the waveform of
+//! a simulated run.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -143,4 +144,40 @@ fn help_shows_examples() {
     );
     let r = ocl_hls(&["--help".as_ref()]);
     assert!(String::from_utf8_lossy(&r.stdout).contains("ocl-hls check kernel.cl"));
+}
+
+/// `--engine sim --trace` leaves an FST waveform of the run beside the usual outputs (the
+/// first traced run builds a traced Verilator model: needs `bash scripts/install-deps.sh`);
+/// `--trace` without the simulator is refused before anything is written.
+#[test]
+fn sim_run_writes_a_waveform() {
+    let t = Tmp::new("trace");
+    let fst = t.0.join("vadd.fst");
+    let out = t.0.join("out");
+    let fst_arg = fst.to_string_lossy().into_owned();
+    let r = run(
+        &shared("vadd.cl"),
+        &shared("vadd.yaml"),
+        &out,
+        &["--engine", "sim", "--trace", &fst_arg],
+    );
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let head = std::fs::read(&fst).expect("the trace file");
+    // An FST file starts with its header block, block type 0.
+    assert!(head.len() > 1000, "trace of {} bytes", head.len());
+    assert_eq!(head[0], 0, "not an FST header block");
+    let run_json = std::fs::read_to_string(out.join("run.json")).unwrap();
+    assert!(run_json.contains("\"cycles\""), "{run_json}");
+
+    let out2 = t.0.join("out2");
+    let vcd = t.0.join("x.vcd");
+    let r = run(
+        &shared("vadd.cl"),
+        &shared("vadd.yaml"),
+        &out2,
+        &["--trace", &vcd.to_string_lossy()],
+    );
+    assert!(!r.status.success());
+    assert!(String::from_utf8_lossy(&r.stderr).contains("--trace needs --engine sim"));
+    assert!(!out2.exists() && !vcd.exists(), "nothing written");
 }

@@ -56,7 +56,10 @@ enum Command {
 const RUN_EXAMPLES: &str = "\
 Examples:
   ocl-hls run vadd.cl --spec vadd.yaml --out out            run in the reference interpreter
-  ocl-hls run k.cl --spec k.yaml --out out --check-hints    also check ivdep promises";
+  ocl-hls run k.cl --spec k.yaml --out out --check-hints    also check ivdep promises
+  ocl-hls run vadd.cl --spec vadd.yaml --out out --engine sim --trace vadd.fst
+                                      the generated Verilog in Verilator, cycles in run.json,
+                                      and its waveform";
 
 /// Options every command that reads OpenCL C shares.
 #[derive(Args, Debug, Clone)]

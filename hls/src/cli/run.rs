@@ -32,6 +32,10 @@ pub struct RunArgs {
     /// Check ivdep promises while running and report the first broken one
     #[arg(long)]
     pub check_hints: bool,
+    /// With --engine sim: write the core's waveform here (FST for .fst, else VCD; the
+    /// first traced run builds a traced model)
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
 }
 
 /// Exit code 0 on success, 1 on any error (nothing is written then).
@@ -41,6 +45,10 @@ pub fn run(args: &RunArgs) -> u8 {
         eprintln!("ocl-hls: error: {e}");
         return 1;
     }
+    if args.trace.is_some() && !matches!(args.engine, EngineArg::Sim) {
+        eprintln!("ocl-hls: error: --trace needs --engine sim (the interpreter has no waveform)");
+        return 1;
+    }
     let opts = RunOptions {
         engine: match args.engine {
             EngineArg::Interp => Engine::Interp,
@@ -48,6 +56,7 @@ pub fn run(args: &RunArgs) -> u8 {
         },
         front: args.source.options(),
         check_hints: args.check_hints,
+        trace: args.trace.clone(),
         ..RunOptions::default()
     };
     let result = match engine::run_file(&args.source.file, &args.spec, &opts) {

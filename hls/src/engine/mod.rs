@@ -36,6 +36,8 @@ pub struct RunOptions {
     pub check_hints: bool,
     /// Work-group size limit when neither the spec nor the kernel fixes one.
     pub max_group: u64,
+    /// A waveform of the simulated core (sim only): FST for `.fst`, else VCD.
+    pub trace: Option<PathBuf>,
 }
 
 impl Default for RunOptions {
@@ -45,6 +47,7 @@ impl Default for RunOptions {
             front: FrontOptions::default(),
             check_hints: false,
             max_group: 256,
+            trace: None,
         }
     }
 }
@@ -111,7 +114,7 @@ pub fn run_file(cl: &Path, spec_path: &Path, opts: &RunOptions) -> Result<RunRes
     let mut cycles = None;
     let (finals, work_items) = match opts.engine {
         Engine::Sim => {
-            let (bufs, c) = sim_run(kernel, &checked.sources, &l)?;
+            let (bufs, c) = sim_run(kernel, &checked.sources, &l, opts.trace.as_deref())?;
             cycles = Some(c);
             let items = l.global.iter().product();
             (bufs, items)
@@ -167,11 +170,13 @@ fn sim_dir(files: &[(String, String)]) -> PathBuf {
 type SimFinals = (Vec<Option<Vec<u8>>>, u64);
 
 /// Generates the core of `kernel` for the `sim` board, builds it (cached by content) and
-/// runs the launch; returns the final buffers and the cycle count.
+/// runs the launch (writing a waveform to `trace` when given); returns the final buffers
+/// and the cycle count.
 fn sim_run(
     kernel: &crate::ir::Kernel,
     sm: &SourceMap,
     l: &launch::Launch,
+    trace: Option<&Path>,
 ) -> Result<SimFinals, RunError> {
     use ocl_hls_sim::{MemConfig, SimArg, SimLaunch, SimModel};
     let boards = crate::board::BoardSet::builtin().map_err(|e| err(format!("{e:?}")))?;
@@ -210,7 +215,7 @@ fn sim_run(
         args,
     };
     let out = model
-        .run(&launch, &MemConfig::default(), 50_000_000, None)
+        .run(&launch, &MemConfig::default(), 50_000_000, trace)
         .map_err(err)?;
     Ok((out.buffers, out.cycles))
 }
