@@ -15,10 +15,13 @@
 //! - unroll hints are not applied;
 //!
 //! and the ratio cycles / ideal. Trip counts that depend on data are the interpreter's
-//! average per entry for the launch (`analysis::counts`); such ideals are marked `~`. `fsm est.` is the analysis's estimate of what today's
-//! generator (one state per op, no overlap) spends, from the same loop nest with each
-//! loop's FSM cycles per iteration in place of II and depth, for comparison with the
-//! measured cycles. Kernels the generator refuses are listed with the refusal.
+//! average per entry for the launch (`analysis::counts`); such ideals are marked `~`.
+//! A kernel whose work-item loop holds loops has a not-pipelined ideal (its work-items
+//! run one after another); the footer names them. `fsm est.` is the analysis's estimate
+//! of what today's generator (each block's scheduled states, memory accesses one at a
+//! time, no overlap between iterations) spends, from the same loop nest with each loop's
+//! FSM cycles per iteration in place of II and depth, for comparison with the measured
+//! cycles. Kernels the generator refuses are listed with the refusal.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -77,6 +80,7 @@ fn main() {
     );
     let mut notes = Vec::new();
     let mut refused = Vec::new();
+    let mut holds_loops = Vec::new();
     for cl in kernels() {
         let name = cl
             .file_stem()
@@ -151,6 +155,13 @@ fn main() {
         println!(
             "{name:<18} {items:>6} {cycles:>10} {ii:>6} {depth:>6} {ideal_s:>9} {ratio:>8} {fsm:>10}  {agree}"
         );
+        if ideal
+            .work_item_loops
+            .iter()
+            .any(|l| l.min_ii.is_none() && l.ii_reason.starts_with("not pipelined"))
+        {
+            holds_loops.push(name.clone());
+        }
         for l in &ideal.loops {
             if l.min_ii.is_some() || l.work_item_dim == Some(0) {
                 let avg = if l.trip_measured { "avg " } else { "" };
@@ -165,6 +176,13 @@ fn main() {
         }
     }
     println!("\n{DEFINITION}; ratio = cycles / ideal.");
+    if !holds_loops.is_empty() {
+        println!(
+            "ideal not pipelined (holds loops: the work-item loop runs its work-items one \
+             after another, so the ratio compares with a sequential ideal): {}",
+            holds_loops.join(", ")
+        );
+    }
     println!("\nwhy (per pipelinable loop: trip count N per entry, minimum II and its reason):");
     for n in notes {
         println!("  {n}");

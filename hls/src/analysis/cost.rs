@@ -1,7 +1,8 @@
 //! Cycle costs of straight-line code: each block's schedule length on the board's
 //! library (the pipeline depth of what a loop iteration runs), and what today's
-//! generator spends on it (one controller state per computing op, each waiting for its
-//! unit or memory access; see `datapath`).
+//! scheduled generator spends on it (its controller states per block, each memory access
+//! waiting for its handshake and each schedule cycle for its slowest unit; see
+//! `datapath::sched`).
 
 use std::collections::HashMap;
 
@@ -35,18 +36,52 @@ impl std::ops::Add for Cost {
 /// Per block of a kernel, its cost.
 pub struct BlockCosts(HashMap<BlockId, Cost>);
 
+/// Controller states per block as the generator reported them (`block_schedules` of
+/// `datapath::generate`'s report), keyed by the group-form block number.
+pub type GeneratedStates = HashMap<u32, u64>;
+
+/// The generator's `block_schedules` of one kernel, when it builds it and its group form
+/// numbers blocks as `k` (the math expansion it runs first only adds ops inside blocks).
+pub fn generated_states(
+    ndrange: &Kernel,
+    group: &Kernel,
+    sm: &crate::diag::SourceMap,
+    board: &crate::board::Board,
+) -> Option<GeneratedStates> {
+    let cfg = crate::rtl::shell::ShellConfig::sim();
+    let core = crate::datapath::generate(ndrange, sm, board, &cfg).ok()?;
+    let r = &core.report;
+    if r.get("blocks")?.as_u64()? != group.blocks.len() as u64 {
+        return None;
+    }
+    let mut m = HashMap::new();
+    for b in r.get("block_schedules")?.as_array()? {
+        let id = b.get("block")?.as_u64()?;
+        m.insert(u32::try_from(id).ok()?, b.get("states")?.as_u64()?);
+    }
+    Some(m)
+}
+
 impl BlockCosts {
-    pub fn new(k: &Kernel, lib: &OpLibrary) -> Result<BlockCosts, String> {
+    /// `states`: the generator's states per block; without them (a kernel it refuses)
+    /// one state per schedule cycle with work plus one per memory access is assumed.
+    pub fn new(
+        k: &Kernel,
+        lib: &OpLibrary,
+        states: Option<&GeneratedStates>,
+    ) -> Result<BlockCosts, String> {
         let mut m = HashMap::new();
         for (i, block) in k.blocks.iter().enumerate() {
             let s = schedule_block(block, lib, &lib.limits)
                 .map_err(|e| format!("kernel `{}` block b{i}: {e}", k.name))?;
-            let mut c = Cost {
-                depth: s.length as u64,
-                ..Cost::default()
-            };
+            // The scheduled generator (`datapath::sched`): a memory access keeps a state
+            // of its own and waits for its handshake (one access at a time); the other
+            // ops of a schedule cycle share a state that waits for the longest unit it
+            // starts. Wires (constants, parameters, work-item ids) need no state.
+            let mut mem_cycles = 0u64;
+            let mut mem_ops = 0u64;
+            let mut unit_wait: HashMap<u32, u64> = HashMap::new();
             for &id in &block.order {
-                // The generator's rule (`datapath::ops`): these are wires, no state.
                 let wire = matches!(
                     block.op(id).kind,
                     OpKind::Const(_)
@@ -56,12 +91,31 @@ impl BlockCosts {
                         | OpKind::Barrier { .. }
                         | OpKind::MemFence { .. }
                 );
-                if !wire {
-                    let lat = op_timing(id, block, lib, &lib.limits).latency.max(1);
-                    c.states += 1;
-                    c.fsm_cycles += lat as u64;
+                if wire {
+                    continue;
+                }
+                let t = op_timing(id, block, lib, &lib.limits);
+                if t.mem.is_some() {
+                    mem_ops += 1;
+                    mem_cycles += t.latency.max(1) as u64;
+                } else {
+                    let c = s.cycle.get(&id).copied().unwrap_or(0);
+                    let w = unit_wait.entry(c).or_insert(1);
+                    *w = (*w).max(t.latency.max(1) as u64);
                 }
             }
+            let scheduled_main = unit_wait.len() as u64;
+            let states_here = states
+                .and_then(|m| m.get(&(i as u32)).copied())
+                .unwrap_or(mem_ops + scheduled_main);
+            // States the generator adds beyond the schedule's cycles (results used one
+            // state later) each take at least a cycle.
+            let extra = states_here.saturating_sub(mem_ops + scheduled_main);
+            let c = Cost {
+                depth: s.length as u64,
+                states: states_here,
+                fsm_cycles: mem_cycles + unit_wait.values().sum::<u64>() + extra,
+            };
             m.insert(BlockId(i as u32), c);
         }
         Ok(BlockCosts(m))

@@ -67,9 +67,10 @@ pub struct LoopReport {
     /// Cycles of one iteration's schedule (condition, body and latch blocks on the board
     /// library; the longer arm of each `if`), nested loops left out.
     pub depth: u64,
-    /// Today's generator (one state per computing op, no overlap): controller states of
-    /// one iteration and the cycles they take, estimated with the library's latencies
-    /// (nested loops left out). This is its achieved II.
+    /// Today's generator (block schedules as controller states, no overlap between
+    /// iterations): the states of one iteration (the generator's own count per block)
+    /// and the cycles they take, estimated with the library's latencies (nested loops
+    /// left out). This is its achieved II.
     pub fsm_states: u64,
     pub fsm_cycles_per_iteration: u64,
 }
@@ -115,7 +116,8 @@ impl Analysis {
             env.local = kernel.attrs.reqd_work_group_size;
         }
         let lib = board.library();
-        let costs = BlockCosts::new(&g, &lib)?;
+        let states = cost::generated_states(kernel, &g, sm, board);
+        let costs = BlockCosts::new(&g, &lib, states.as_ref())?;
         let shapes = loops::shapes(&g);
         let ndr_loops = loops::shapes(kernel);
         let mut reports = Vec::new();

@@ -427,3 +427,31 @@ fn affine_ivdep_still_removes_an_unprovable_dependence() {
     let l = source_loop(&run(&src, &board)).clone();
     assert_eq!(l.rec_mii, Some(1), "{l:?}");
 }
+
+#[test]
+fn the_fsm_estimate_counts_the_generators_states_per_block() {
+    let (k, sm) = kernel(VADD);
+    let board = sim();
+    let a = Analysis::new(&k, &sm, &board, &LaunchValues::default()).expect("analysis");
+    let states = cost::generated_states(&k, &a.group, &sm, &board)
+        .expect("the generator builds vadd and numbers blocks as the analysis");
+    let shape = a
+        .shapes
+        .iter()
+        .find(|s| s.work_item_dim == Some(0))
+        .expect("wi loop");
+    let blocks: u64 = shape
+        .blocks
+        .iter()
+        .map(|ib| states.get(&ib.block.0).copied().expect("block reported"))
+        .sum();
+    let r = a.report(shape.id).expect("report");
+    // Plus the loop's head and branch states.
+    assert_eq!(r.fsm_states, blocks + 2, "{r:?}");
+    // Two loads and a store wait for their handshakes one after another.
+    let lat = board.operators.global_load[0].latency + board.operators.global_store[0].latency;
+    assert!(
+        r.fsm_cycles_per_iteration >= lat as u64 + r.fsm_states,
+        "{r:?}"
+    );
+}
