@@ -97,7 +97,15 @@ impl BlockCosts {
                 let t = op_timing(id, block, lib, &lib.limits);
                 if t.mem.is_some() {
                     mem_ops += 1;
-                    mem_cycles += t.latency.max(1) as u64;
+                    // A store's state ends once the write is accepted (the response is
+                    // awaited only by a later read: not modelled); a load or atomic waits
+                    // for its data.
+                    let wait = if t.pure_write {
+                        t.demands.iter().map(|d| d.cycles).max().unwrap_or(1)
+                    } else {
+                        t.latency
+                    };
+                    mem_cycles += wait.max(1) as u64;
                 } else {
                     let c = s.cycle.get(&id).copied().unwrap_or(0);
                     let w = unit_wait.entry(c).or_insert(1);
