@@ -28,5 +28,8 @@ void math_exact_bits(__global const uint *seed, __global uint *out)
     out[o + 4] = as_uint(rint(x));
     out[o + 5] = as_uint(copysign(fabs(x), y));
     out[o + 6] = as_uint(clamp(x, -1.5f, 2.5f));
-    out[o + 7] = as_uint(clamp(y, x, as_float(bits ^ 0x00400001u)));
+    // clamp is undefined for NaN bounds or minval > maxval (OpenCL C 6.15.4; POCL and
+    // the interpreter differ there), so the bounds are ordered and NaN-free here.
+    float xb = as_float(bits ^ 0x00400001u);
+    out[o + 7] = isnan(x) ? 0u : as_uint(clamp(y, fmin(x, xb), fmax(x, xb)));
 }
