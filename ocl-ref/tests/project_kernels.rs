@@ -19,21 +19,36 @@ const KERNELS: &[&str] = &[
     "do_loop",
     "early_exit",
     "float_edges",
+    "fp_contract_default",
     "half_vload",
     "helper_ptrs",
     "include_header",
     "int_div_neg",
     "local_2d_3d",
     "long_arith",
+    "name_mangling",
     "packed_aligned_array",
     "relational_vec",
     "scalar_args",
     "select_bitselect",
     "shift_large",
+    "store_load_order",
     "struct_by_value",
     "union_pun",
     "vec16_swizzle",
     "vec8_arith",
+];
+
+/// Kernels checked only by the three-way comparison (POCL = interpreter = Verilator in
+/// `hls/tests/interp.rs` and `hls/tests/datapath.rs`), not yet by an oracle here: their
+/// expected values are x86 corner cases (NaN payloads, out-of-range conversions, atomics'
+/// interleavings) that a second model in this file would only restate. Listed so that a
+/// new kernel is placed in one list or the other on purpose.
+const THREE_WAY_ONLY: &[&str] = &[
+    "atomics_global",
+    "convert_sat_wide",
+    "math_exact_bits",
+    "nan_bits",
 ];
 
 #[test]
@@ -45,11 +60,13 @@ fn every_kernel_has_a_spec_and_a_test() {
         .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
         .collect();
     found.sort();
+    let mut listed: Vec<&str> = KERNELS.iter().chain(THREE_WAY_ONLY).copied().collect();
+    listed.sort();
     assert_eq!(
-        found, KERNELS,
-        "tests/kernels/*.cl and the KERNELS list differ"
+        found, listed,
+        "tests/kernels/*.cl and the KERNELS + THREE_WAY_ONLY lists differ"
     );
-    for k in KERNELS {
+    for k in KERNELS.iter().chain(THREE_WAY_ONLY) {
         let yaml = project_kernels().join(format!("{k}.yaml"));
         assert!(yaml.is_file(), "{k}.cl has no {k}.yaml");
         let text = std::fs::read_to_string(project_kernels().join(format!("{k}.cl"))).unwrap();
@@ -719,4 +736,55 @@ fn scalar_args() {
     let uint_part = (int_part as u32).wrapping_add(u32::MAX);
     let want = f64::from(uint_part) + i64::MIN as f64 + u64::MAX as f64 + f64::from(0.1f32) + 0.1;
     assert_eq!(d[2], want);
+}
+
+#[test]
+fn fp_contract_default() {
+    let r = project("fp_contract_default");
+    let x = f32s(input(&r, "x"));
+    let c = f32s(input(&r, "c"));
+    let out = f32s(output(&r, "out"));
+    // Rust rounds the product and the sum separately: the unfused result.
+    let want: Vec<f32> = x.iter().zip(&c).map(|(x, c)| x * x + c).collect();
+    assert_f32_bits("out", &out, &want);
+    let fused = x
+        .iter()
+        .zip(&c)
+        .filter(|(x, c)| x.mul_add(**x, **c).to_bits() != (*x * *x + **c).to_bits())
+        .count();
+    assert!(fused > 8, "only {fused} elements tell fused from unfused");
+}
+
+#[test]
+fn store_load_order() {
+    let r = project("store_load_order");
+    let p0 = i32s(input(&r, "p"));
+    let p = i32s(output(&r, "p"));
+    let out = i32s(output(&r, "out"));
+    let n = 16;
+    for i in 0..64 {
+        assert_eq!(p[i], p0[i].wrapping_mul(3).wrapping_add(i as i32), "p[{i}]");
+    }
+    for i in 0..64 {
+        let l = i % n;
+        let left = p[i - l + (l + n - 1) % n];
+        assert_eq!(out[2 * i], p[i], "out[{}]", 2 * i);
+        assert_eq!(
+            out[2 * i + 1],
+            left.wrapping_sub(p[i]),
+            "out[{}]",
+            2 * i + 1
+        );
+    }
+}
+
+#[test]
+fn name_mangling() {
+    let r = project("name_mangling");
+    let inp = i32s(input(&r, "__in"));
+    let out = i32s(output(&r, "out_"));
+    for i in 0..32 {
+        assert_eq!(inp[i], -7 + 3 * i as i32);
+        assert_eq!(out[i], inp[i] * 5 + i as i32, "out_[{i}]");
+    }
 }
