@@ -55,7 +55,8 @@ fn ideal_of(cl: &Path, spec_path: &Path) -> Result<(u64, Ideal), String> {
     let program = checked.program.as_ref().ok_or("frontend errors")?;
     let sigs: Vec<KernelSig> = program.kernels.iter().map(KernelSig::from_info).collect();
     let l = launch::resolve(&spec, &sigs, 256).map_err(|e| e.to_string())?;
-    let module = ocl_hls::lower::lower(program, &checked.sources).map_err(|_| "lowering")?;
+    let module =
+        ocl_hls::compile::lower(program, &checked.sources).map_err(|_| "lowering")?;
     let k = module
         .kernels
         .iter()
@@ -67,7 +68,10 @@ fn ideal_of(cl: &Path, spec_path: &Path) -> Result<(u64, Ideal), String> {
     let mut env = LaunchValues::of_launch(&l);
     // Loops whose trip count depends on data: the interpreter's average per entry.
     env.measured = Some(ocl_hls::analysis::counts::measure(k, &l)?);
-    let ideal = ideal_cycles(k, &checked.sources, board, &env)?;
+    let cfg = ocl_hls::rtl::shell::ShellConfig::sim();
+    let c = ocl_hls::compile::compile(k, &checked.sources, board, &cfg)
+        .map_err(|d| format!("{} error(s) compiling", d.list.len()))?;
+    let ideal = ideal_cycles(&c.parts(), &checked.sources, board, &env)?;
     Ok((items, ideal))
 }
 
