@@ -166,7 +166,9 @@ pub fn run(args: &BuildArgs) -> u8 {
     let result = report.to_text().and_then(|json| {
         let files: Vec<CoreFiles> = cores
             .iter()
-            .map(|(_, c)| CoreFiles {
+            .map(|(k, c)| CoreFiles {
+                kernel: k,
+                regmap: &c.regmap,
                 top: &c.top,
                 files: &c.files,
                 templates: &c.templates,
