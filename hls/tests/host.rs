@@ -28,15 +28,20 @@ fn own(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// A fresh folder for `tag` under one folder per test binary, emptied on its first use.
-fn scratch(tag: &str) -> PathBuf {
+/// The folder of `tag` under one folder per test binary, emptied on its first use.
+fn scratch_path(tag: &str) -> PathBuf {
     static ROOT: OnceLock<PathBuf> = OnceLock::new();
     let root = ROOT.get_or_init(|| {
         let r = Path::new(env!("CARGO_TARGET_TMPDIR")).join("host-tests");
         let _ = std::fs::remove_dir_all(&r);
         r
     });
-    let d = root.join(tag);
+    root.join(tag)
+}
+
+/// A fresh folder for `tag`.
+fn scratch(tag: &str) -> PathBuf {
+    let d = scratch_path(tag);
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
@@ -113,7 +118,9 @@ impl Built {
     }
 }
 
-fn build(cl: &Path, spec: &Path, tag: &str) -> Built {
+/// `model_from_make`: the model from `make model` in `OUT/host` (the user's way) instead
+/// of the harness's cache (shared with `--engine sim` and the other tests).
+fn build(cl: &Path, spec: &Path, tag: &str, model_from_make: bool) -> Built {
     let dir = scratch(tag);
     let out = dir.join("out");
     let cl_s = cl.to_str().unwrap();
@@ -161,13 +168,21 @@ fn build(cl: &Path, spec: &Path, tag: &str) -> Built {
         bus["data_width"].as_u64().unwrap() as u32,
         bus["addr_width"].as_u64().unwrap() as u32,
     );
-    let model = SimModel::build(&desc).unwrap_or_else(|e| panic!("model of {tag}: {e}"));
-    make(&out.join("host"), "sim");
+    let name = k["name"].as_str().unwrap().to_string();
+    let host = out.join("host");
+    make(&host, "sim");
+    let model = if model_from_make {
+        make(&host, "model");
+        host.join(format!("{name}_model"))
+    } else {
+        let m = SimModel::build(&desc).unwrap_or_else(|e| panic!("model of {tag}: {e}"));
+        m.exe().to_path_buf()
+    };
     Built {
         out,
         interp,
-        model: model.exe().to_path_buf(),
-        kernel: k["name"].as_str().unwrap().to_string(),
+        model,
+        kernel: name,
     }
 }
 
@@ -180,18 +195,31 @@ fn built(tag: &str) -> &'static Built {
             .or_insert_with(|| Box::leak(Box::new(OnceLock::new())))
     };
     cell.get_or_init(|| match tag {
-        "vadd" => build(&conformance("vadd.cl"), &conformance("vadd.yaml"), tag),
+        "vadd" => build(
+            &conformance("vadd.cl"),
+            &conformance("vadd.yaml"),
+            tag,
+            false,
+        ),
         "matmul_tiled" => build(
             &conformance("matmul_tiled.cl"),
             &conformance("matmul_tiled.yaml"),
             tag,
+            false,
         ),
         "reduce_local" => build(
             &conformance("reduce_local.cl"),
             &conformance("reduce_local.yaml"),
             tag,
+            false,
         ),
-        "scalar_widths" => build(&own("scalar_widths.cl"), &own("scalar_widths.yaml"), tag),
+        // Its model is nobody else's, so it comes from `make model` at no extra cost.
+        "scalar_widths" => build(
+            &own("scalar_widths.cl"),
+            &own("scalar_widths.yaml"),
+            tag,
+            true,
+        ),
         _ => panic!("no kernel {tag}"),
     })
 }
@@ -356,6 +384,9 @@ fn scalars_of_every_width() {
     }
 }
 
+/// Arguments, environment, and what the error must say.
+type BadLaunch<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], &'a str);
+
 #[test]
 fn bad_launches_are_clear_errors() {
     let b = built("vadd");
@@ -363,7 +394,7 @@ fn bad_launches_are_clear_errors() {
     let res_s = res.to_str().unwrap();
     let a = b.input("a");
     let bb = b.input("b");
-    let cases: &[(&[&str], &[(&str, &str)], &str)] = &[
+    let cases: &[BadLaunch] = &[
         // The core is built for reqd_work_group_size(64, 1, 1).
         (
             &["--global", "1024", "--local", "32", &a, &bb, "c=zero:4096"],
@@ -407,22 +438,6 @@ fn bad_launches_are_clear_errors() {
 
 #[test]
 fn board_programs_cross_compile_without_warnings() {
-    let dir = scratch("de10");
-    let out = dir.join("out");
-    ok(
-        ocl_hls(&[
-            "build",
-            own("scalar_widths.cl").to_str().unwrap(),
-            "--board",
-            "de10",
-            "-o",
-            out.to_str().unwrap(),
-            "--no-estimate",
-            "--no-vendor",
-        ]),
-        "build --board de10",
-    );
-    let host = out.join("host");
     if Command::new("arm-linux-gnueabihf-gcc")
         .arg("--version")
         .output()
@@ -433,27 +448,56 @@ fn board_programs_cross_compile_without_warnings() {
              (or `apt-get install -y gcc-arm-linux-gnueabihf`)"
         );
     }
-    make(&host, "all");
-    let exe = host.join("scalar_widths_host");
-    let o = Command::new("file").arg(&exe).output();
-    if let Ok(o) = o {
-        let t = String::from_utf8_lossy(&o.stdout);
-        assert!(t.contains("ARM"), "{t}");
+    // byval.cl: by-value vectors, a struct, a __local pointer and a parameter named `dev`.
+    for (file, kernel) in [("scalar_widths.cl", "scalar_widths"), ("byval.cl", "byval")] {
+        let out = scratch(&format!("de10-{kernel}")).join("out");
+        ok(
+            ocl_hls(&[
+                "build",
+                own(file).to_str().unwrap(),
+                "--board",
+                "de10",
+                "-o",
+                out.to_str().unwrap(),
+                "--no-estimate",
+                "--no-vendor",
+            ]),
+            "build --board de10",
+        );
+        let host = out.join("host");
+        make(&host, "all");
+        let exe = host.join(format!("{kernel}_host"));
+        let o = Command::new("file").arg(&exe).output();
+        if let Ok(o) = o {
+            let t = String::from_utf8_lossy(&o.stdout);
+            assert!(t.contains("ARM"), "{t}");
+        }
+        let h = std::fs::read_to_string(host.join(format!("{kernel}.h"))).unwrap();
+        let up = kernel.to_uppercase();
+        assert!(
+            h.contains(&format!("#define {up}_CSR_ADDRESS 0xff200000u")),
+            "{h}"
+        );
+        let readme = std::fs::read_to_string(host.join("README.md")).unwrap();
+        for step in [
+            "fpga load 0",
+            "bridge enable",
+            "mem=960M",
+            "Cache coherence",
+            "Not checked without a board",
+        ] {
+            assert!(readme.contains(step), "README lacks `{step}`");
+        }
     }
-    let h = std::fs::read_to_string(host.join("scalar_widths.h")).unwrap();
-    assert!(
-        h.contains("#define SCALAR_WIDTHS_CSR_ADDRESS 0xff200000u"),
-        "{h}"
-    );
-    let readme = std::fs::read_to_string(host.join("README.md")).unwrap();
-    for step in [
-        "fpga load 0",
-        "bridge enable",
-        "mem=960M",
-        "Cache coherence",
-        "Not checked without a board",
+    let h = std::fs::read_to_string(scratch_path("de10-byval").join("out/host/byval.h")).unwrap();
+    for decl in [
+        "const float v[4]",
+        "const int32_t w[4]",
+        "const void *p",
+        "int32_t dev_arg",
+        "size_t tmp_bytes",
     ] {
-        assert!(readme.contains(step), "README lacks `{step}`");
+        assert!(h.contains(decl), "{decl} missing from the header:\n{h}");
     }
 }
 

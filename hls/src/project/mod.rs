@@ -139,24 +139,34 @@ fn host_files(
         }
         _ => None,
     };
-    let addr_bits = shell_config_for(board).addr_width;
-    let kernels: Vec<host::HostKernel> = cores
-        .iter()
-        .map(|c| host::HostKernel {
+    let bus = shell_config_for(board);
+    let mut kernels = Vec::new();
+    for c in cores {
+        let mut rtl: Vec<String> = c.files.iter().map(|(n, _)| n.clone()).collect();
+        let mut templates = c
+            .templates
+            .iter()
+            .map(|t| template_name(t))
+            .collect::<Result<Vec<_>, _>>()?;
+        templates.sort();
+        rtl.extend(templates);
+        let inst = sys
+            .as_ref()
+            .and_then(|s| s.kernels.iter().find(|k| k.core == c.top));
+        kernels.push(host::HostKernel {
             kernel: c.kernel,
             regmap: c.regmap,
             top: c.top,
-            csr_offset: sys
-                .as_ref()
-                .and_then(|s| s.kernels.iter().find(|k| k.core == c.top))
-                .map(|k| k.csr_offset)
-                .unwrap_or(0),
+            csr_offset: inst.map(|k| k.csr_offset).unwrap_or(0),
+            irq: inst.map(|k| k.irq),
             bridge_base: sys.as_ref().map(|s| s.bridge_base),
-            addr_bits,
+            addr_bits: bus.addr_width,
+            data_bits: bus.data_width,
+            rtl,
             board: &board.name,
-        })
-        .collect();
-    host::files(board, &kernels)
+        });
+    }
+    host::files(board, project, &kernels)
 }
 
 /// A Quartus project name from the source file's stem: identifier characters only.

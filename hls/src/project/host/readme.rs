@@ -6,12 +6,14 @@ use std::fmt::Write as _;
 
 use super::HostKernel;
 use crate::board::Board;
+use crate::rtl::regmap::RegArgKind;
 
-pub fn readme(board: &Board, kernels: &[HostKernel], quartus: bool) -> String {
+pub fn readme(board: &Board, project: &str, kernels: &[HostKernel], quartus: bool) -> String {
     let first = kernels
         .first()
         .map(|k| k.kernel.name.as_str())
         .unwrap_or("NAME");
+    let eg = kernels.first().map(example_args).unwrap_or_default();
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -31,8 +33,9 @@ pub fn readme(board: &Board, kernels: &[HostKernel], quartus: bool) -> String {
          (`NAME_kernel`) and the typed launch `NAME_run(dev, args..., global, local)`.\n\
          - `NAME_main.c` per kernel: an example program: inputs from files, one launch, every \
          buffer written to `OUT/NAME.bin`; `ohls_example.[ch]` its command line.\n\
+         - `sim/`: the Verilator harness and each core's port binding, for `make model`.\n\
          - `Makefile`: `make` cross-compiles `NAME_host` for the board's ARM, `make sim` builds \
-         `NAME_host_sim` for this machine.\n\n",
+         `NAME_host_sim` for this machine, `make model` the Verilator models.\n\n",
     );
     let _ = writeln!(
         s,
@@ -52,20 +55,39 @@ pub fn readme(board: &Board, kernels: &[HostKernel], quartus: bool) -> String {
     );
     let _ = writeln!(
         s,
-        "## Running against the Verilator model\n\n```sh\nmake sim\n./{first}_host_sim --device MODEL \
-         --global 1024 --local 64 a=@a.bin b=@b.bin c=zero:4096 --out results\n```\n\n\
-         `MODEL` is the simulation executable ocl-hls's harness builds for this core (the one \
-         `ocl-hls run --engine sim` uses; `OHLS_SIM_MODEL` may name it instead of `--device`). \
-         Each launch runs it once in a temporary directory (`OHLS_SIM_KEEP=1` keeps it); the \
-         timeout becomes its cycle limit at 100 MHz (`OHLS_SIM_CYCLES_PER_MS`). The model \
-         also faults, with the address, on an access outside every buffer: the runtime leaves \
-         an unmapped gap as large as each buffer after it, so a buffer too small for the \
-         launch is an error there, not silent corruption.\n"
+        "## Running against the Verilator model\n\n```sh\nmake sim model\n./{first}_host_sim --device ./{first}_model \
+         --global G0[,G1,G2] --local L0[,L1,L2] {eg} --out results\n```\n\n\
+         `make model` builds `NAME_model` with Verilator from `../rtl/` and the harness under \
+         `sim/` (ocl-hls's `sim/cpp`, with the core's generated port binding `sim/bind_NAME.cpp`): \
+         the model `ocl-hls run --engine sim` runs, with the memory model's default timing. \
+         `OHLS_SIM_MODEL` may name it instead of `--device`. Each launch runs it once in a \
+         temporary directory (`OHLS_SIM_KEEP=1` keeps it); the timeout becomes its cycle \
+         limit at 100 MHz (`OHLS_SIM_CYCLES_PER_MS`). The model also faults, with the \
+         address, on an access outside every buffer: the runtime leaves an unmapped gap as \
+         large as each buffer after it, so a buffer too small for the launch is an error \
+         there, not silent corruption. The board's memory width is simulated as built \
+         ({} bits).\n",
+        kernels.first().map(|k| k.data_bits).unwrap_or(32)
     );
     if quartus {
-        de10(&mut s, board, kernels, first);
+        de10(&mut s, board, project, kernels, first);
     }
     s
+}
+
+/// `NAME=...` for each argument of `k`, as the example programs take them.
+fn example_args(k: &HostKernel) -> String {
+    let v: Vec<String> = k
+        .regmap
+        .args
+        .iter()
+        .map(|a| match a.kind {
+            RegArgKind::Buffer { .. } => format!("{0}=@{0}.bin", a.name),
+            RegArgKind::Local { .. } => format!("{}=BYTES", a.name),
+            _ => format!("{}=VALUE", a.name),
+        })
+        .collect();
+    v.join(" ")
 }
 
 fn kernels_list(kernels: &[HostKernel]) -> String {
@@ -73,18 +95,27 @@ fn kernels_list(kernels: &[HostKernel]) -> String {
     v.join(", ")
 }
 
-fn de10(s: &mut String, board: &Board, kernels: &[HostKernel], first: &str) {
+fn de10(s: &mut String, board: &Board, project: &str, kernels: &[HostKernel], first: &str) {
+    let eg = kernels.first().map(example_args).unwrap_or_default();
     let bridge = board
         .hps
         .as_ref()
         .map(|h| h.control_bridge.base)
         .unwrap_or(0xFF20_0000);
     let _ = writeln!(s, "## On the DE10-Nano, step by step\n");
-    s.push_str("Address map of this build (the control registers through the lightweight HPS-to-FPGA bridge):\n\n| kernel | core | registers (HPS physical) |\n|---|---|---|\n");
+    s.push_str(
+        "Address map of this build (the control registers through the lightweight \
+         HPS-to-FPGA bridge):\n\n| kernel | core | registers (HPS physical) | interrupt |\n\
+         |---|---|---|---|\n",
+    );
     for k in kernels {
+        let irq = k
+            .irq
+            .map(|i| format!("f2h_irq0 {i} (GIC SPI {})", 40 + i))
+            .unwrap_or_else(|| "-".into());
         let _ = writeln!(
             s,
-            "| {} | {} | {:#010X} |",
+            "| {} | {} | {:#010X} | {irq} |",
             k.kernel.name,
             k.top,
             bridge + k.csr_offset
@@ -94,7 +125,7 @@ fn de10(s: &mut String, board: &Board, kernels: &[HostKernel], first: &str) {
         s,
         "\n1. **Bitstream.** `ocl-hls build` runs Quartus when `quartus_sh` is on PATH (else \
          `sh ../quartus/build.sh`); the FPGA image for the HPS is \
-         `../quartus/output_files/PROJECT.rbf`.\n\
+         `../quartus/output_files/{project}.rbf`.\n\
          2. **SD card.** Start from a DE10-Nano Linux image with U-Boot (Terasic's or one \
          built from the Cyclone V SoC GHRD). Copy the `.rbf` to the card's FAT partition as \
          `ohls.rbf`.\n\
@@ -119,7 +150,7 @@ fn de10(s: &mut String, board: &Board, kernels: &[HostKernel], first: &str) {
          5. **Cross-compile** on the PC: `apt-get install gcc-arm-linux-gnueabihf`, then `make` \
          here; copy `{first}_host` to the board (`scp {first}_host root@de10:`).\n\
          6. **Run as root** on the board (the runtime maps `/dev/mem`):\n\n   ```sh\n   \
-         ./{first}_host --global 1024 a=@a.bin b=@b.bin c=zero:4096 --out results\n   ```\n\n   \
+         ./{first}_host --global G0[,G1,G2] --local L0[,L1,L2] {eg} --out results\n   ```\n\n   \
          `--help` lists the arguments of each program. The runtime first checks that the core \
          answers at its address (the `MAGIC` register reads \"OHLS\" and `NARGS` matches): a \
          wrong or missing bitstream or a disabled bridge is reported, not run.\n\n\
