@@ -4,7 +4,8 @@
 //! build cross-compiles without warnings; `OUT/rtl/NAME.core` passes FuseSoC.
 //!
 //! Each kernel is built, and its model made, once per test binary; the model is the
-//! harness's cached one, shared with `--engine sim`.
+//! harness's cached one, shared with `--engine sim` (tests/datapath.rs runs the same
+//! kernels), except for one kernel whose model comes from `make model` in `OUT/host`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -20,6 +21,10 @@ fn repo() -> PathBuf {
 
 fn conformance(name: &str) -> PathBuf {
     repo().join("../shared/conformance/kernels").join(name)
+}
+
+fn project_kernel(name: &str) -> PathBuf {
+    repo().join("tests/kernels").join(name)
 }
 
 fn own(name: &str) -> PathBuf {
@@ -213,7 +218,13 @@ fn built(tag: &str) -> &'static Built {
             tag,
             false,
         ),
-        // Its model is nobody else's, so it comes from `make model` at no extra cost.
+        "scalar_args" => build(
+            &project_kernel("scalar_args.cl"),
+            &project_kernel("scalar_args.yaml"),
+            tag,
+            false,
+        ),
+        // Its model is nobody else's, so it comes from `make model` (the user's way).
         "scalar_widths" => build(
             &own("scalar_widths.cl"),
             &own("scalar_widths.yaml"),
@@ -348,9 +359,58 @@ fn reduce_with_a_local_argument() {
 }
 
 #[test]
-fn scalars_of_every_width() {
-    let b = built("scalar_widths");
+fn scalars_of_every_width_and_their_extremes() {
+    let b = built("scalar_args");
     let res = results(b, "ok");
+    let r = b.run(
+        &[
+            "--global",
+            "1",
+            "--local",
+            "1",
+            "--out",
+            res.to_str().unwrap(),
+            "c=-128",
+            "uc=255",
+            "s=-32768",
+            "us=65535",
+            "i=-2147483648",
+            "ui=4294967295",
+            "l=-9223372036854775808",
+            "ul=18446744073709551615",
+            "f=0.1",
+            "d=0.1",
+            "out=zero:64",
+            "dout=zero:24",
+        ],
+        &[],
+    );
+    ok(r, "scalar_args_host_sim");
+    same_as_interp(b, &res, &["out", "dout"]);
+    let h = std::fs::read_to_string(b.out.join("host/scalar_args.h")).unwrap();
+    for decl in [
+        "int8_t c",
+        "int16_t us",
+        "int64_t ul",
+        "float f",
+        "double d",
+        "ohls_buf *out",
+    ] {
+        assert!(h.contains(decl), "{decl} missing from the header:\n{h}");
+    }
+}
+
+/// `make model` in OUT/host builds a model the host program runs, as a user would.
+#[test]
+fn the_makefile_builds_the_model() {
+    let b = built("scalar_widths");
+    assert!(
+        b.model.starts_with(b.out.join("host")),
+        "{}",
+        b.model.display()
+    );
+    let res = results(b, "ok");
+    // No --local: the core's reqd_work_group_size is the default.
     let r = b.run(
         &[
             "--global",
