@@ -11,6 +11,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +46,25 @@ struct ohls_be {
 
 const char *ohls_backend_name(void) {
     return "de10";
+}
+
+/* Makes the ARM's writes to the buffers visible to the FPGA-to-SDRAM port before the
+ * START write (and orders reads after DONE): a full DSB, not only a DMB, because the port
+ * is another master outside the ARM's shareability domain. */
+static void barrier(void) {
+#if defined(__arm__) || defined(__aarch64__)
+    __asm__ volatile("dsb sy" ::: "memory");
+#else
+    __sync_synchronize();
+#endif
+}
+
+/* A read through a bridge held in reset (FPGA not configured, bridge not enabled) ends in
+ * SIGBUS; while checking a core it becomes an error message instead. */
+static sigjmp_buf bus_jump;
+
+static void on_bus_error(int sig) {
+    siglongjmp(bus_jump, sig);
 }
 
 static int env_u64(ohls_dev *dev, const char *name, uint64_t dflt, uint64_t *out) {
@@ -175,13 +196,13 @@ static void copy_words_out(unsigned char *dst, const unsigned char *src, size_t 
 int ohls_be_copy_in(ohls_dev *dev, ohls_buf *buf, size_t offset, const void *src, size_t n) {
     (void)dev;
     copy_words_in(buf->host + offset, src, n);
-    __sync_synchronize();
+    barrier();
     return 0;
 }
 
 int ohls_be_copy_out(ohls_dev *dev, const ohls_buf *buf, size_t offset, void *dst, size_t n) {
     (void)dev;
-    __sync_synchronize();
+    barrier();
     copy_words_out(dst, buf->host + offset, n);
     return 0;
 }
@@ -191,7 +212,20 @@ static volatile uint32_t *reg(ohls_dev *dev, const ohls_kernel *k, uint32_t r) {
 }
 
 int ohls_be_check(ohls_dev *dev, const ohls_kernel *k) {
-    uint32_t magic = *reg(dev, k, OHLS_REG_MAGIC);
+    struct sigaction act, old;
+    memset(&act, 0, sizeof act);
+    act.sa_handler = on_bus_error;
+    sigemptyset(&act.sa_mask);
+    sigaction(SIGBUS, &act, &old);
+    volatile uint32_t magic = 0;
+    int faulted = sigsetjmp(bus_jump, 1);
+    if (!faulted) magic = *reg(dev, k, OHLS_REG_MAGIC);
+    sigaction(SIGBUS, &old, NULL);
+    if (faulted)
+        return ohls_fail(dev,
+                         "reading the core at %#x failed (bus error): the FPGA is not configured "
+                         "or the lightweight bridge is not enabled (README.md, step 3)",
+                         OHLS_LW_BRIDGE_BASE + k->csr_offset);
     if (magic != OHLS_MAGIC)
         return ohls_fail(dev,
                          "no ocl-hls core at %#x (MAGIC reads %#" PRIx32 ", expected %#x): is the "
@@ -222,14 +256,14 @@ static uint64_t now_ms(void) {
 
 int ohls_be_start_wait(ohls_dev *dev, const ohls_kernel *k, uint32_t *status) {
     *reg(dev, k, OHLS_REG_IRQ_STATUS) = 3; /* clear earlier events */
-    __sync_synchronize();                  /* buffers and arguments before START */
+    barrier();                             /* buffers and arguments before START */
     *reg(dev, k, OHLS_REG_CONTROL) = 1;
     uint64_t t0 = now_ms();
     struct timespec nap = {0, 20000};
     for (;;) {
         uint32_t s = *reg(dev, k, OHLS_REG_STATUS);
         if (s & OHLS_STATUS_DONE) {
-            __sync_synchronize();
+            barrier();
             *status = s;
             return 0;
         }
