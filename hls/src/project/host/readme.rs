@@ -102,6 +102,11 @@ fn de10(s: &mut String, board: &Board, project: &str, kernels: &[HostKernel], fi
         .as_ref()
         .map(|h| h.control_bridge.base)
         .unwrap_or(0xFF20_0000);
+    let sdram = board
+        .hps
+        .as_ref()
+        .map(|h| h.data_port.width_bits)
+        .unwrap_or(board.memory.data_width);
     let _ = writeln!(s, "## On the DE10-Nano, step by step\n");
     s.push_str(
         "Address map of this build (the control registers through the lightweight \
@@ -128,14 +133,21 @@ fn de10(s: &mut String, board: &Board, project: &str, kernels: &[HostKernel], fi
          `../quartus/output_files/{project}.rbf`.\n\
          2. **SD card.** Start from a DE10-Nano Linux image with U-Boot (Terasic's or one \
          built from the Cyclone V SoC GHRD). Copy the `.rbf` to the card's FAT partition as \
-         `ohls.rbf`.\n\
+         `ohls.rbf`. The image is compressed: leave the MSEL switches (SW10) at the factory \
+         setting ON-OFF-ON-OFF-ON, which takes compressed images. The preloader (SPL) sets up \
+         the SDRAM controller's FPGA-to-SDRAM ports (widths, FIFO mapping) from the handoff \
+         files of the design it was built for; if the image's preloader comes from a design \
+         whose port differs from this build's ({sdram} bits, port 0), rebuild it from the \
+         handoff files Quartus writes to `../quartus/hps_isw_handoff/` (SoC EDS \
+         `bsp-create-settings --type spl`, or mainline U-Boot's `cv_bsp_generator.py`).\n\
          3. **Configure the FPGA from U-Boot**, before Linux: the FPGA-to-SDRAM port can only \
          leave reset while the SDRAM is idle, which is the case in U-Boot. At the U-Boot \
          prompt (or in `bootcmd`):\n\n   ```\n   fatload mmc 0:1 ${{loadaddr}} ohls.rbf\n   \
          fpga load 0 ${{loadaddr}} ${{filesize}}\n   bridge enable\n   ```\n\n   \
          `bridge enable` releases the HPS-to-FPGA bridges and the FPGA-to-SDRAM ports \
          (the SDRAM controller's `fpgaportrst`); on older Terasic images the same is \
-         `run bridge_enable_handoff`.\n\
+         `run bridge_enable_handoff`. If the ports stay in reset, `mw.l 0xFFC25080 0x3FFF` \
+         (the SDRAM controller's `fpgaportrst`) releases them all.\n\
          4. **Keep memory for the buffers away from Linux.** The cores read and write SDRAM \
          through the FPGA-to-SDRAM port at physical addresses, so buffers must be \
          physically contiguous and untouched by Linux. The default is the top 64 MiB of the \
@@ -169,7 +181,8 @@ fn de10(s: &mut String, board: &Board, project: &str, kernels: &[HostKernel], fi
          The tests build the board programs with `arm-linux-gnueabihf-gcc -Wall -Wextra` \
          (no warnings) and run the same runtime, headers and example programs against the \
          Verilator model of each core. Not checked on hardware: the U-Boot commands and the \
-         bridge release, `mem=960M` or the device-tree reservation keeping Linux off the \
+         bridge release, whether the image's preloader configures the FPGA-to-SDRAM port as \
+         this build needs, `mem=960M` or the device-tree reservation keeping Linux off the \
          region, `/dev/mem` mapping it uncached on the image's kernel (`CONFIG_STRICT_DEVMEM` \
          allows it because the region is not System RAM then), the cores answering at the \
          addresses above, and the FPGA-to-SDRAM port's view of the physical addresses. On the \
