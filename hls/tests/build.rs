@@ -83,6 +83,14 @@ fn listing(d: &Path) -> Vec<String> {
     v
 }
 
+/// The Verilog files of `d` (an `rtl/` also holds the cores' FuseSoC `.core` files).
+fn verilog(d: &Path) -> Vec<String> {
+    listing(d)
+        .into_iter()
+        .filter(|f| f.ends_with(".v"))
+        .collect()
+}
+
 fn report(out: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap()
 }
@@ -125,7 +133,11 @@ fn the_stub_datapath_needs_only_the_shell_templates() {
         &out,
         &["--stub-datapath"],
     ));
-    let mut want: Vec<String> = vec!["vadd_core.v".into(), "vadd_datapath.v".into()];
+    let mut want: Vec<String> = vec![
+        "vadd.core".into(),
+        "vadd_core.v".into(),
+        "vadd_datapath.v".into(),
+    ];
     want.extend(VADD_TEMPLATES.iter().map(|t| t.to_string()));
     want.sort();
     assert_eq!(listing(&out.join("rtl")), want);
@@ -148,14 +160,22 @@ fn vadd_for_sim_writes_rtl_and_report() {
             .map(|v| format!("rtl/{}", v.as_str().unwrap()))
             .collect()
     };
-    let mut want = vec!["report.html".to_string(), "report.json".to_string()];
+    let mut want = vec![
+        "report.html".to_string(),
+        "report.json".to_string(),
+        "rtl/vadd.core".to_string(),
+    ];
     want.extend(names("files"));
     want.extend(names("templates"));
     want.sort();
-    let got: Vec<String> = files(&out).into_keys().collect();
+    // host/ is tested in tests/host.rs.
+    let got: Vec<String> = files(&out)
+        .into_keys()
+        .filter(|f| !f.starts_with("host/"))
+        .collect();
     assert_eq!(
         got, want,
-        "no quartus/ for sim; the core's files and templates only"
+        "no quartus/ for sim; the core's files, templates and FuseSoC core file only"
     );
     assert!(got.contains(&"rtl/vadd_core.v".to_string()), "{got:?}");
     assert_only_used_templates(&out.join("rtl"));
@@ -225,7 +245,7 @@ fn vadd_for_de10_writes_the_quartus_skeleton() {
         "{qsf}"
     );
     // Every RTL file is in the project, and only those.
-    let rtl = listing(&out.join("rtl"));
+    let rtl = verilog(&out.join("rtl"));
     let named: Vec<&str> = qsf
         .lines()
         .filter_map(|l| l.strip_prefix("set_global_assignment -name VERILOG_FILE ../rtl/"))
@@ -257,7 +277,7 @@ fn written_rtl_lints_clean_with_the_core_as_top() {
     for board in ["sim", "de10"] {
         let out = t.0.join(board);
         ok(&gen_build(&shared("vadd.cl"), board, &out));
-        let sources: Vec<PathBuf> = listing(&out.join("rtl"))
+        let sources: Vec<PathBuf> = verilog(&out.join("rtl"))
             .into_iter()
             .map(|f| out.join("rtl").join(f))
             .collect();
@@ -408,7 +428,7 @@ fn every_conformance_kernel_builds_or_is_refused_at_a_line() {
                 let cores = j["kernels"].as_array().unwrap();
                 assert!(!cores.is_empty(), "{stem}");
                 assert!(out.join("quartus").is_dir(), "{stem}");
-                let sources: Vec<PathBuf> = listing(&out.join("rtl"))
+                let sources: Vec<PathBuf> = verilog(&out.join("rtl"))
                     .into_iter()
                     .map(|f| out.join("rtl").join(f))
                     .collect();

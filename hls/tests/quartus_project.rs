@@ -83,9 +83,11 @@ fn describe(out: &Path, project: &str) -> System {
 }
 
 fn rtl_files(out: &Path) -> Vec<PathBuf> {
+    // The Verilog only: `rtl/` also holds the cores' FuseSoC `.core` files.
     let mut v: Vec<PathBuf> = std::fs::read_dir(out.join("rtl"))
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "v"))
         .collect();
     v.sort();
     v

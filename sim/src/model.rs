@@ -83,6 +83,12 @@ impl SimModel {
         &self.desc
     }
 
+    /// The simulation executable (untraced unless built with tracing): what a host
+    /// program's simulation backend runs, one run directory per launch.
+    pub fn exe(&self) -> &Path {
+        &self.exe
+    }
+
     /// Runs one launch for at most `cycle_limit` cycles after reset. A trace file, if asked
     /// for, needs a traced build of the model, which is made (and cached) on first use.
     pub fn run(

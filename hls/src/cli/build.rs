@@ -167,9 +167,11 @@ pub fn run(args: &BuildArgs) -> u8 {
     let result = report.to_text().and_then(|json| {
         let files: Vec<CoreFiles> = cores
             .iter()
-            .map(|(_, b)| {
+            .map(|(k, b)| {
                 let c = b.core();
                 CoreFiles {
+                    kernel: k,
+                    regmap: &c.regmap,
                     top: &c.top,
                     files: &c.files,
                     templates: &c.templates,

@@ -1,9 +1,12 @@
 //! The output folder of `ocl-hls build`: `rtl/` (the generated cores and exactly the
-//! templates they use, copied), `report.json`, and for Quartus boards `quartus/`; put
+//! templates they use, copied, and a FuseSoC core file per core), `report.json`, `host/`
+//! (the C runtime, headers and example programs), and for Quartus boards `quartus/`; put
 //! together in memory and written all or nothing.
 
 pub mod component;
 pub mod flow;
+pub mod fusesoc;
+pub mod host;
 pub mod ports;
 pub mod qsys;
 pub mod quartus;
@@ -17,6 +20,8 @@ use std::path::PathBuf;
 
 use crate::board::types::FlowKind;
 use crate::board::Board;
+use crate::ir::Kernel;
+use crate::rtl::regmap::RegisterMap;
 use crate::rtl::shell::ShellConfig;
 
 pub use crate::outdir::{check_out_dir, write_tree, Tree};
@@ -42,6 +47,8 @@ pub fn shell_config_for(board: &Board) -> ShellConfig {
 
 /// One generated core as the output folder needs it.
 pub struct CoreFiles<'a> {
+    pub kernel: &'a Kernel,
+    pub regmap: &'a RegisterMap,
     pub top: &'a str,
     pub files: &'a [(String, String)],
     pub templates: &'a [PathBuf],
@@ -103,7 +110,63 @@ pub fn assemble(
             tree.add(&format!("quartus/{name}"), text.into_bytes())?;
         }
     }
+    for c in cores {
+        let mut own: Vec<String> = c.files.iter().map(|(n, _)| n.clone()).collect();
+        for t in c.templates {
+            own.push(template_name(t)?);
+        }
+        let core = fusesoc::core_file(&c.kernel.name, c.top, &own);
+        tree.add(&format!("rtl/{}.core", c.kernel.name), core.into_bytes())?;
+    }
+    for (name, text) in host_files(board, project, cores, &tops)? {
+        tree.add(&format!("host/{name}"), text.into_bytes())?;
+    }
     Ok(tree)
+}
+
+/// `host/`: each core's control window from the Platform Designer system on boards that
+/// have one (0 elsewhere: the simulation runs one core per model).
+fn host_files(
+    board: &Board,
+    project: &str,
+    cores: &[CoreFiles],
+    tops: &[(String, Vec<ports::Port>)],
+) -> Result<Vec<(String, String)>, String> {
+    let hps = board.hps.as_ref().filter(|h| h.system.is_some());
+    let sys = match hps {
+        Some(_) if board.flow.kind == FlowKind::Quartus => {
+            Some(system::describe(board, project, tops)?)
+        }
+        _ => None,
+    };
+    let bus = shell_config_for(board);
+    let mut kernels = Vec::new();
+    for c in cores {
+        let mut rtl: Vec<String> = c.files.iter().map(|(n, _)| n.clone()).collect();
+        let mut templates = c
+            .templates
+            .iter()
+            .map(|t| template_name(t))
+            .collect::<Result<Vec<_>, _>>()?;
+        templates.sort();
+        rtl.extend(templates);
+        let inst = sys
+            .as_ref()
+            .and_then(|s| s.kernels.iter().find(|k| k.core == c.top));
+        kernels.push(host::HostKernel {
+            kernel: c.kernel,
+            regmap: c.regmap,
+            top: c.top,
+            csr_offset: inst.map(|k| k.csr_offset).unwrap_or(0),
+            irq: inst.map(|k| k.irq),
+            bridge_base: sys.as_ref().map(|s| s.bridge_base),
+            addr_bits: bus.addr_width,
+            data_bits: bus.data_width,
+            rtl,
+            board: &board.name,
+        });
+    }
+    host::files(board, project, &kernels)
 }
 
 /// A Quartus project name from the source file's stem: identifier characters only.
@@ -131,6 +194,16 @@ mod tests {
         BoardSet::builtin().unwrap().get(name).unwrap().clone()
     }
 
+    /// A one-buffer kernel `k` and its register map.
+    fn kernel_k() -> (Kernel, RegisterMap) {
+        let src = "__kernel void k(__global int *a) { *a = 1; }";
+        let c = crate::frontend::check_source("k.cl", src, &crate::frontend::Options::default());
+        let lowered = crate::lower::lower(c.program.as_ref().unwrap(), &c.sources).unwrap();
+        let k = lowered.kernels.into_iter().next().unwrap();
+        let map = RegisterMap::for_kernel(&k, 1024).unwrap();
+        (k, map)
+    }
+
     #[test]
     fn bus_follows_the_board() {
         assert_eq!(shell_config_for(&board("sim")), ShellConfig::sim());
@@ -155,15 +228,33 @@ mod tests {
              input  wire [7:0] s_axil_awaddr\n);\nendmodule\n"
                 .to_string(),
         )];
+        let (kernel, regmap) = kernel_k();
         let core = CoreFiles {
+            kernel: &kernel,
+            regmap: &regmap,
             top: "k_core",
             files: &files,
             templates: &[],
         };
         let sim = assemble(&board("sim"), "k", &[core], "{}\n").unwrap();
-        let names: Vec<&str> = sim.files.keys().map(String::as_str).collect();
-        assert_eq!(names, vec!["report.json", "rtl/k_core.v"]);
+        let names: Vec<&str> = sim
+            .files
+            .keys()
+            .map(String::as_str)
+            .filter(|n| !n.starts_with("host/"))
+            .collect();
+        assert_eq!(names, vec!["report.json", "rtl/k.core", "rtl/k_core.v"]);
+        for f in [
+            "host/k.h",
+            "host/k_main.c",
+            "host/ohls_runtime.c",
+            "host/Makefile",
+        ] {
+            assert!(sim.files.contains_key(f), "{f}");
+        }
         let core = CoreFiles {
+            kernel: &kernel,
+            regmap: &regmap,
             top: "k_core",
             files: &files,
             templates: &[],
@@ -204,6 +295,10 @@ mod tests {
             assert!(de10.files.contains_key(f), "{f}");
         }
         assert!(de10.files.contains_key("quartus/k.qpf"));
+        let h = String::from_utf8(de10.files["host/k.h"].clone()).unwrap();
+        assert!(h.contains("#define K_CSR_ADDRESS 0xff200000u"), "{h}");
+        let readme = String::from_utf8(de10.files["host/README.md"].clone()).unwrap();
+        assert!(readme.contains("| k | k_core | 0xFF200000 |"), "{readme}");
         assert!(de10.files.contains_key("quartus/README.md"));
     }
 }
