@@ -11,7 +11,7 @@
 
 use super::fsm::StateId;
 use super::ops::unsupported;
-use super::{port, Gen};
+use super::{port, Gen, Handshake};
 use crate::diag::{Diagnostic, Span};
 use crate::frontend::types::AddrSpace;
 use crate::ir::{AtomicOp, Base, BlockId, OpId, OpKind, ParamKind};
@@ -160,6 +160,10 @@ impl Gen<'_> {
         self.fsm.locate(s, Some(loc.clone()));
         let act = self.fsm.active(s);
         let zero8 = Expr::lit(8, 0);
+        // Each stream of the buffer has its own handshake registers.
+        let rd_name = format!("{}_rd", acc.buf);
+        let wr_name = format!("{}_wr", acc.buf);
+        let mut used = Vec::new();
         if read && write {
             // An atomic: read, then write the new value in the same state. The read waits
             // for every write to be acknowledged, and no write can start while this state
@@ -176,38 +180,43 @@ impl Gen<'_> {
             let rph = Expr::land(act.clone(), Expr::lnot(Expr::Net(phase)));
             let wph = Expr::land(act, Expr::Net(phase));
             let gate = self.writes_done(None)?;
-            let (rdone, old) = self.read_phase(s, rph, gate, &acc, &loc)?;
-            self.fsm.set_when(s, phase, Expr::lit(1, 1), rdone.clone());
-            self.fsm
-                .set_when(s, self.issued, Expr::lit(1, 0), rdone.clone());
-            self.fsm.set_when(s, self.beat, zero8.clone(), rdone);
+            let (rdh, wrh) = (self.handshake(&rd_name), self.handshake(&wr_name));
+            used.extend([rdh, wrh]);
+            let (rdone, old) = self.read_phase(s, rph, gate, &acc, rdh, &loc)?;
+            self.fsm.set_when(s, phase, Expr::lit(1, 1), rdone);
             let new = self.rmw(aop, old, b, &args, bits, op.span)?;
             let nname = self.fresh("anew");
             let nv = self.m.wire(&nname, bits);
             self.m.set_loc(nv, loc);
             self.m.assign(nv, new);
-            let wdone = self.write_phase(s, wph, Expr::lit(1, 1), &acc, nv)?;
+            let wdone = self.write_phase(s, wph, Expr::lit(1, 1), &acc, wrh, nv)?;
             self.fsm.wait_for(s, wdone);
             self.fsm.set(s, phase, Expr::lit(1, 0));
             self.vals.insert((b, o), old);
         } else if read {
             let gate = self.writes_done(None)?;
-            let (done, val) = self.read_phase(s, act, gate, &acc, &loc)?;
+            let rdh = self.handshake(&rd_name);
+            used.push(rdh);
+            let (done, val) = self.read_phase(s, act, gate, &acc, rdh, &loc)?;
             self.fsm.wait_for(s, done);
             self.vals.insert((b, o), val);
         } else {
             let gate = self.writes_done(Some(&acc.buf))?;
             let v = self.value(b, args[1])?;
-            let done = self.write_phase(s, act, gate, &acc, v)?;
+            let wrh = self.handshake(&wr_name);
+            used.push(wrh);
+            let done = self.write_phase(s, act, gate, &acc, wrh, v)?;
             self.fsm.wait_for(s, done);
         }
-        self.fsm.set(s, self.beat, zero8);
-        self.fsm.set(s, self.issued, Expr::lit(1, 0));
+        for h in used {
+            self.fsm.set(s, h.beat, zero8.clone());
+            self.fsm.set(s, h.issued, Expr::lit(1, 0));
+        }
         Ok(s)
     }
 
     /// While `phase` holds in state `s`: once `gate` holds, issue the read command, then
-    /// take the data beats (`issued` marks the command taken, `beat` counts beats).
+    /// take the data beats (`unit.issued` marks the command taken, `unit.beat` counts beats).
     /// Returns the condition of the last beat's handshake and the value read.
     fn read_phase(
         &mut self,
@@ -215,6 +224,7 @@ impl Gen<'_> {
         phase: Expr,
         gate: Expr,
         acc: &Access,
+        unit: Handshake,
         loc: &SrcLoc,
     ) -> Result<(Expr, NetId), Diagnostic> {
         let dw = self.cfg.data_width;
@@ -231,17 +241,17 @@ impl Gen<'_> {
         // `gate` cannot fall once it holds here (only this state could start a write),
         // so the command stays valid until taken, as the stream rules require.
         let first = Expr::land(
-            Expr::land(phase.clone(), Expr::lnot(Expr::Net(self.issued))),
+            Expr::land(phase.clone(), Expr::lnot(Expr::Net(unit.issued))),
             gate,
         );
-        let later = Expr::land(phase, Expr::Net(self.issued));
+        let later = Expr::land(phase, Expr::Net(unit.issued));
         self.fsm.drive(cv, first.clone(), Expr::lit(1, 1));
         self.fsm.drive(ca, first.clone(), acc.addr.clone());
         self.fsm
             .drive(cl, first.clone(), Expr::lit(32, bytes as u64));
         self.fsm.set_when(
             s,
-            self.issued,
+            unit.issued,
             Expr::lit(1, 1),
             Expr::land(first, Expr::Net(cr)),
         );
@@ -267,13 +277,13 @@ impl Gen<'_> {
         self.fsm.set_when(s, buf_reg, shifted, hs.clone());
         self.fsm.set_when(
             s,
-            self.beat,
-            Expr::bin(BinOp::Add, Expr::Net(self.beat), Expr::lit(8, 1)),
+            unit.beat,
+            Expr::bin(BinOp::Add, Expr::Net(unit.beat), Expr::lit(8, 1)),
             hs.clone(),
         );
         let last = Expr::bin(
             BinOp::Eq,
-            Expr::Net(self.beat),
+            Expr::Net(unit.beat),
             Expr::lit(8, beats as u64 - 1),
         );
         let vname = self.fresh("v");
@@ -297,6 +307,7 @@ impl Gen<'_> {
         phase: Expr,
         gate: Expr,
         acc: &Access,
+        unit: Handshake,
         value: NetId,
     ) -> Result<Expr, Diagnostic> {
         let dw = self.cfg.data_width;
@@ -311,17 +322,17 @@ impl Gen<'_> {
             p(self, "cmd_len")?,
         );
         let first = Expr::land(
-            Expr::land(phase.clone(), Expr::lnot(Expr::Net(self.issued))),
+            Expr::land(phase.clone(), Expr::lnot(Expr::Net(unit.issued))),
             gate,
         );
-        let later = Expr::land(phase, Expr::Net(self.issued));
+        let later = Expr::land(phase, Expr::Net(unit.issued));
         self.fsm.drive(cv, first.clone(), Expr::lit(1, 1));
         self.fsm.drive(ca, first.clone(), acc.addr.clone());
         self.fsm
             .drive(cl, first.clone(), Expr::lit(32, bytes as u64));
         self.fsm.set_when(
             s,
-            self.issued,
+            unit.issued,
             Expr::lit(1, 1),
             Expr::land(first, Expr::Net(cr)),
         );
@@ -339,7 +350,7 @@ impl Gen<'_> {
             let sh = self.m.wire(&name, total);
             let amount = Expr::bin(
                 BinOp::Mul,
-                Expr::zext(Expr::Net(self.beat), total - 8),
+                Expr::zext(Expr::Net(unit.beat), total - 8),
                 Expr::lit(total, dw as u64),
             );
             self.m.assign(
@@ -366,13 +377,13 @@ impl Gen<'_> {
         let hs = Expr::land(later, Expr::Net(ready));
         let last = Expr::bin(
             BinOp::Eq,
-            Expr::Net(self.beat),
+            Expr::Net(unit.beat),
             Expr::lit(8, beats as u64 - 1),
         );
         self.fsm.set_when(
             s,
-            self.beat,
-            Expr::bin(BinOp::Add, Expr::Net(self.beat), Expr::lit(8, 1)),
+            unit.beat,
+            Expr::bin(BinOp::Add, Expr::Net(unit.beat), Expr::lit(8, 1)),
             hs.clone(),
         );
         Ok(Expr::land(hs, last))

@@ -91,10 +91,10 @@ pub(crate) struct Gen<'a> {
     fsm: Fsm,
     clk: NetId,
     rst: NetId,
-    /// Set once a multi-cycle state has issued its operation.
-    issued: NetId,
-    /// Data beat counter of a multi-beat store.
-    beat: NetId,
+    /// Per unit (a buffer's read or write stream, a RAM, an arithmetic unit) its own
+    /// handshake registers, so that no two units share a flag and two accesses could be in
+    /// flight at once.
+    handshakes: std::collections::BTreeMap<String, Handshake>,
     vals: HashMap<(BlockId, OpId), NetId>,
     vars: Vec<NetId>,
     resets: Vec<(NetId, Const)>,
@@ -121,6 +121,14 @@ pub(crate) struct Gen<'a> {
     blocks: Vec<sched::BlockFacts>,
     /// A state never entered, for ops that cannot start a unit.
     scratch: Option<StateId>,
+}
+
+/// One unit's handshake registers: `issued` is set once the state using the unit has
+/// handed it its command; `beat` counts the data beats (or bytes) moved so far.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Handshake {
+    pub issued: NetId,
+    pub beat: NetId,
 }
 
 fn port(m: &Module, name: &str) -> Result<NetId, Diagnostic> {
@@ -247,8 +255,6 @@ fn build(
     let rst = port(&m, "rst")?;
     let start = port(&m, "start")?;
     let mut fsm = Fsm::new(&mut m);
-    let issued = m.reg("issued", 1);
-    let beat = m.reg("beat", 8);
     let group = [0, 1, 2].map(|d| m.reg(&format!("group_{d}"), 32));
     let ngroups = [0, 1, 2].map(|d| m.reg(&format!("ngroups_{d}"), 32));
     // A variable no op writes reads as zero (its value is undefined).
@@ -288,11 +294,10 @@ fn build(
         fsm,
         clk,
         rst,
-        issued,
-        beat,
+        handshakes: Default::default(),
         vals: HashMap::new(),
         vars,
-        resets: vec![(issued, Const::zero(1)), (beat, Const::zero(8))],
+        resets: Vec::new(),
         group,
         ngroups,
         group_end,
@@ -394,7 +399,7 @@ impl Gen<'_> {
             let act = self.fsm.active(*s);
             self.fsm.drive(dividend, act.clone(), gs);
             self.fsm.drive(divisor, act.clone(), ls);
-            self.issue(*s, in_valid);
+            self.issue(*s, "u_group_div", in_valid);
             self.fsm.wait_for(*s, Expr::Net(valid));
             self.fsm.set(*s, self.ngroups[d], Expr::Net(quotient));
             self.fsm
@@ -403,14 +408,32 @@ impl Gen<'_> {
         Ok(states[0])
     }
 
-    /// `net` pulses in the first cycle of state `s`; `issued` is cleared when it leaves.
-    fn issue(&mut self, s: StateId, net: NetId) {
+    /// The handshake registers of `unit`, made on first use.
+    fn handshake(&mut self, unit: &str) -> Handshake {
+        if let Some(h) = self.handshakes.get(unit) {
+            return *h;
+        }
+        let name = sanitize(unit);
+        let h = Handshake {
+            issued: self.m.reg(&format!("{name}_issued"), 1),
+            beat: self.m.reg(&format!("{name}_beat"), 8),
+        };
+        self.resets.push((h.issued, Const::zero(1)));
+        self.resets.push((h.beat, Const::zero(8)));
+        self.handshakes.insert(unit.to_string(), h);
+        h
+    }
+
+    /// `net` pulses in the first cycle of state `s` (unit `unit`'s `issued` flag marks
+    /// it done; cleared when the state leaves).
+    fn issue(&mut self, s: StateId, unit: &str, net: NetId) {
+        let hs = self.handshake(unit);
         let act = self.fsm.active(s);
-        let first = Expr::land(act, Expr::lnot(Expr::Net(self.issued)));
+        let first = Expr::land(act, Expr::lnot(Expr::Net(hs.issued)));
         self.fsm.drive(net, first.clone(), Expr::lit(1, 1));
         self.fsm
-            .set_when(s, self.issued, Expr::lit(1, 1), Expr::lit(1, 1));
-        self.fsm.set(s, self.issued, Expr::lit(1, 0));
+            .set_when(s, hs.issued, Expr::lit(1, 1), Expr::lit(1, 1));
+        self.fsm.set(s, hs.issued, Expr::lit(1, 0));
     }
 
     /// The state after each group: the next group (x fastest) or `done`.

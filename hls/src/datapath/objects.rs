@@ -129,8 +129,8 @@ impl Gen<'_> {
         Ok(entry)
     }
 
-    /// A load, store or atomic on object memory: one state, byte by byte (`beat` counts
-    /// bytes, `issued` marks the cycle a read's data arrives).
+    /// A load, store or atomic on object memory: one state, byte by byte (the RAM's
+    /// `beat` counts bytes, its `issued` marks the cycle a read's data arrives).
     pub fn object_access(
         &mut self,
         b: BlockId,
@@ -179,7 +179,10 @@ impl Gen<'_> {
         let s = self.fsm.add();
         self.fsm.locate(s, Some(loc.clone()));
         let act = self.fsm.active(s);
-        let beat = Expr::Net(self.beat);
+        // The RAM's own handshake registers, named after its read-enable port.
+        let unit = self.m.net(ram.re).name.clone();
+        let hs = self.handshake(&unit);
+        let beat = Expr::Net(hs.beat);
         let lit8 = |v: u32| Expr::lit(8, v as u64);
         // Reads take bytes 0..n, then writes (of an atomic) bytes n..2n as bytes 0..n.
         let in_write = if read && write {
@@ -215,7 +218,7 @@ impl Gen<'_> {
             hi: ram.aw - 1,
             lo: 0,
         };
-        let issued = Expr::Net(self.issued);
+        let issued = Expr::Net(hs.issued);
         let last_byte = |k: u32| Expr::bin(BinOp::Eq, beat.clone(), lit8(k));
         let inc = Expr::bin(BinOp::Add, beat.clone(), lit8(1));
         let mut old = None;
@@ -242,15 +245,15 @@ impl Gen<'_> {
             let nrd = Expr::lnot(in_write.clone());
             let got = Expr::land(nrd.clone(), issued.clone());
             self.fsm.set_when(s, buf, shifted, got.clone());
-            self.fsm.set_when(s, self.beat, inc.clone(), got.clone());
+            self.fsm.set_when(s, hs.beat, inc.clone(), got.clone());
             self.fsm.set_when(
                 s,
-                self.issued,
+                hs.issued,
                 Expr::lit(1, 1),
                 Expr::land(nrd, Expr::lnot(issued.clone())),
             );
             self.fsm
-                .set_when(s, self.issued, Expr::lit(1, 0), got.clone());
+                .set_when(s, hs.issued, Expr::lit(1, 0), got.clone());
             let vname = self.fresh("v");
             let val = self.m.wire(&vname, bits);
             self.m.assign(
@@ -297,12 +300,12 @@ impl Gen<'_> {
             self.fsm.drive(ram.we, wphase.clone(), Expr::lit(1, 1));
             self.fsm.drive(ram.waddr, wphase.clone(), ramaddr);
             self.fsm.drive(ram.wdata, wphase, byte);
-            self.fsm.set_when(s, self.beat, inc, in_write.clone());
+            self.fsm.set_when(s, hs.beat, inc, in_write.clone());
             let end = if read { 2 * n - 1 } else { n - 1 };
             self.fsm.wait_for(s, Expr::land(in_write, last_byte(end)));
         }
-        self.fsm.set(s, self.beat, lit8(0));
-        self.fsm.set(s, self.issued, Expr::lit(1, 0));
+        self.fsm.set(s, hs.beat, lit8(0));
+        self.fsm.set(s, hs.issued, Expr::lit(1, 0));
         Ok(s)
     }
 

@@ -487,10 +487,10 @@ impl Gen<'_> {
             let n = self.fresh("go");
             self.m.wire(&n, 1)
         };
-        self.issue_pulse(s, in_valid);
+        let base = self.bound_unit(module);
+        self.issue(s, &base, in_valid);
         let mut done = None;
         let mut values = Vec::new();
-        let base = self.bound_unit(module);
         let many = lanes.len() > 1;
         for (lane, ins) in lanes.into_iter().enumerate() {
             let name = if many {
@@ -559,11 +559,6 @@ impl Gen<'_> {
         };
         self.unbound.get_or_insert(missing);
         self.fresh("u")
-    }
-
-    /// Drives `net` high in the first cycle of `s` (see `Gen::issue`).
-    fn issue_pulse(&mut self, s: StateId, net: NetId) {
-        self.issue(s, net);
     }
 
     #[allow(clippy::too_many_arguments)]
