@@ -55,8 +55,7 @@ fn ideal_of(cl: &Path, spec_path: &Path) -> Result<(u64, Ideal), String> {
     let program = checked.program.as_ref().ok_or("frontend errors")?;
     let sigs: Vec<KernelSig> = program.kernels.iter().map(KernelSig::from_info).collect();
     let l = launch::resolve(&spec, &sigs, 256).map_err(|e| e.to_string())?;
-    let module =
-        ocl_hls::compile::lower(program, &checked.sources).map_err(|_| "lowering")?;
+    let module = ocl_hls::compile::lower(program, &checked.sources).map_err(|_| "lowering")?;
     let k = module
         .kernels
         .iter()

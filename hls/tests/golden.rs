@@ -134,15 +134,20 @@ fn every_stage_runs_once_per_kernel() {
     let board = boards.get("de10-nano").expect("de10-nano board");
     let cfg = ocl_hls::project::shell_config_for(board);
     for name in KERNELS {
-        let (c, _) = compile::compile_file(&conformance(name), &Default::default(), None, board, &cfg)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (c, _) =
+            compile::compile_file(&conformance(name), &Default::default(), None, board, &cfg)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
         for s in Stage::KERNEL {
             assert_eq!(c.times.count(s), 1, "{name}: stage {}", s.name());
         }
         assert_eq!(c.times.runs.len(), Stage::KERNEL.len(), "{name}");
         // The side tables cover what the hardware runs.
         assert_eq!(c.schedule.schedules.len(), c.group.kernel.blocks.len());
-        assert_eq!(c.datapath.blocks.len(), c.group.kernel.blocks.len(), "{name}");
+        assert_eq!(
+            c.datapath.blocks.len(),
+            c.group.kernel.blocks.len(),
+            "{name}"
+        );
         assert!(!c.loops.is_empty(), "{name}: the analysis ran");
     }
 }

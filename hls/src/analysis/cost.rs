@@ -7,10 +7,10 @@
 use std::collections::HashMap;
 
 use crate::board::OpLibrary;
-use crate::ir::{BlockId, Kernel, Node, OpKind, Region};
 use crate::datapath::Facts;
-use crate::schedule::KernelSchedule;
+use crate::ir::{BlockId, Kernel, Node, OpKind, Region};
 use crate::schedule::timing::op_timing;
+use crate::schedule::KernelSchedule;
 
 /// What running a piece of straight-line code costs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -18,11 +18,11 @@ use serde::Serialize;
 
 use crate::board::Board;
 use crate::datapath::Facts;
-use crate::schedule::KernelSchedule;
 use crate::diag::SourceMap;
 use crate::frontend::sema::summary::LoopHints;
 use crate::ir::{Kernel, LoopId, LoopKind};
 use crate::rtl::netlist::SrcLoc;
+use crate::schedule::KernelSchedule;
 
 pub use ideal::{ideal_cycles, Ideal};
 pub use trip::LaunchValues;

@@ -119,7 +119,10 @@ pub fn check(k: &Kernel, sched: &KernelSchedule, b: &Binding) -> Vec<String> {
             let start = sched
                 .schedules
                 .get(bi as usize)
-                .and_then(|s| s.cycle.get(&OpId(petgraph::graph::NodeIndex::new(o as usize))))
+                .and_then(|s| {
+                    s.cycle
+                        .get(&OpId(petgraph::graph::NodeIndex::new(o as usize)))
+                })
                 .copied()
                 .unwrap_or(0);
             for c in start..start + u.ii {

@@ -115,7 +115,9 @@ pub fn compile_with(
         }
     };
 
-    let kernel = times.run(Stage::Mathlib, || crate::mathlib::expand(kernel).map_err(one))?;
+    let kernel = times.run(Stage::Mathlib, || {
+        crate::mathlib::expand(kernel).map_err(one)
+    })?;
     verify(Stage::Mathlib, &kernel)?;
     keep(Stage::Mathlib, &kernel);
 
@@ -201,7 +203,10 @@ pub fn compile_file(
     if checked.has_errors() {
         return Err(rendered(&checked.sources, &checked.diags));
     }
-    let program = checked.program.as_ref().ok_or("the frontend made no program")?;
+    let program = checked
+        .program
+        .as_ref()
+        .ok_or("the frontend made no program")?;
     let m = lower(program, &checked.sources).map_err(|d| rendered(&checked.sources, &d))?;
     let k = match name {
         Some(n) => m.kernels.iter().find(|k| k.name == n),

@@ -31,12 +31,12 @@ use crate::bind::Binding;
 use crate::board::Board;
 use crate::diag::{Diagnostic, Diagnostics, SourceMap};
 use crate::ir::{BlockId, Kernel, OpId};
-use crate::schedule::KernelSchedule;
-use crate::workitems::GroupForm;
 use crate::rtl::expr::{BinOp, Const, Expr};
 use crate::rtl::netlist::{Instance, Module, NetId};
 use crate::rtl::regmap::RegisterMap;
 use crate::rtl::shell::{self, ShellConfig};
+use crate::schedule::KernelSchedule;
+use crate::workitems::GroupForm;
 use fsm::{Fsm, Next, StateId};
 
 /// A generated kernel core: its Verilog, the templates it needs and its register map.

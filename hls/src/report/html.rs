@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 
 use super::json::{BuildReport, KernelReport};
 use super::svg;
-use crate::diag::SourceMap;
 use crate::compile::Compiled;
+use crate::diag::SourceMap;
 use crate::ir::Kernel;
 use crate::rtl::regmap::{RegArgKind, RegisterMap};
 
