@@ -29,6 +29,18 @@ pub struct ModuloSchedule<K: Eq + Hash = OpId> {
     pub stages: u32,
 }
 
+impl<K: Eq + Hash> ModuloSchedule<K> {
+    /// The pipeline stage `op` starts in (`cycle / ii`).
+    pub fn stage(&self, op: &K) -> Option<u32> {
+        self.cycle.get(op).map(|c| c / self.ii.max(1))
+    }
+
+    /// The slot of the modulo reservation table `op` starts in (`cycle % ii`).
+    pub fn slot(&self, op: &K) -> Option<u32> {
+        self.cycle.get(op).map(|c| c % self.ii.max(1))
+    }
+}
+
 /// Placements per op tried at one II before giving up on it.
 const BUDGET_PER_OP: usize = 8;
 

@@ -106,6 +106,8 @@ fn a_float_accumulator_runs_at_the_adder_latency() {
     // The accumulator's register is written in the cycle the sum arrives.
     assert_eq!(s.depth, s.cycle[&sum] + fp_add + 1);
     assert_eq!(s.stages, s.depth.div_ceil(s.ii));
+    assert_eq!(s.stage(&sum), Some(s.cycle[&sum] / s.ii));
+    assert_eq!(s.slot(&sum), Some(s.cycle[&sum] % s.ii));
 }
 
 #[test]
@@ -378,33 +380,68 @@ fn conformance_loops(board_name: &str, only: Option<&str>) -> Vec<ConformanceLoo
     files.sort();
     assert!(!files.is_empty(), "no kernels in {}", dir.display());
     let board = board(board_name);
-    let lib = board.library();
     let mut out = Vec::new();
     for cl in files {
         let c = crate::frontend::check_file(&cl, &crate::frontend::Options::default());
-        let p = c.program.as_ref().expect("a program");
-        let m = crate::lower::lower(p, &c.sources).expect("lowers");
-        for k in &m.kernels {
-            let reports = crate::analysis::analyze(k, &c.sources, &board).expect("analysis");
-            let g = crate::workitems::to_group_form(k)
-                .expect("group form")
-                .kernel;
-            for shape in loops::shapes(&g) {
-                let Some(r) = reports.iter().find(|r| r.id == shape.id.0) else {
-                    continue;
-                };
-                let Some(min_ii) = r.min_ii else { continue };
-                let it = Iteration::new(&g, &c.sources, &shape, &lib, &lib.limits);
-                let graph = it.graph(&MemDeps::of_loop(&g, &shape));
-                let s = modulo_schedule(&graph, lib.period_ns, &lib.limits)
-                    .unwrap_or_else(|e| panic!("{} loop {}: {e}", k.name, r.id));
-                let v = check_modulo(&graph, lib.period_ns, &lib.limits, &s);
-                assert!(v.is_empty(), "{} loop {}: {v:?}", k.name, r.id);
-                out.push((k.name.clone(), r.id, min_ii, s));
-            }
+        out.extend(scheduled_loops(&c, &board));
+    }
+    out
+}
+
+/// Every pipelinable loop of a checked program on `board`, scheduled and checked.
+fn scheduled_loops(c: &crate::frontend::Checked, board: &Board) -> Vec<ConformanceLoop> {
+    let lib = board.library();
+    let p = c.program.as_ref().expect("a program");
+    let m = crate::lower::lower(p, &c.sources).expect("lowers");
+    let mut out = Vec::new();
+    for k in &m.kernels {
+        let reports = crate::analysis::analyze(k, &c.sources, board).expect("analysis");
+        let g = crate::workitems::to_group_form(k)
+            .expect("group form")
+            .kernel;
+        for shape in loops::shapes(&g) {
+            let Some(r) = reports.iter().find(|r| r.id == shape.id.0) else {
+                continue;
+            };
+            let Some(min_ii) = r.min_ii else { continue };
+            let it = Iteration::new(&g, &c.sources, &shape, &lib, &lib.limits);
+            let graph = it.graph(&MemDeps::of_loop(&g, &shape));
+            let s = modulo_schedule(&graph, lib.period_ns, &lib.limits)
+                .unwrap_or_else(|e| panic!("{} loop {}: {e}", k.name, r.id));
+            let v = check_modulo(&graph, lib.period_ns, &lib.limits, &s);
+            assert!(v.is_empty(), "{} loop {}: {v:?}", k.name, r.id);
+            out.push((k.name.clone(), r.id, min_ii, s));
         }
     }
     out
+}
+
+#[test]
+fn ivdep_drops_or_spaces_out_the_carried_memory_dependence() {
+    // ivdep_offset's loop: A[i + K] against A[i] with K unknown, so without a hint the
+    // store reaches the next iteration's load; ivdep(8) spaces it 8 iterations apart;
+    // plain ivdep drops it and only the read ports bound the II.
+    let src = |hint: &str| {
+        format!(
+            "__kernel void k(__global int *A, __global const int *B, int N, int K) {{\n\
+             {hint}\nfor (int i = 0; i < N; i++) {{ A[i + K] = A[i] * B[i] + 1; }}\n}}"
+        )
+    };
+    let sim = board("sim");
+    let mut iis = Vec::new();
+    for hint in ["", "[[cl::ivdep(8)]]", "#pragma ivdep"] {
+        let c =
+            crate::frontend::check_source("k.cl", &src(hint), &crate::frontend::Options::default());
+        assert!(!c.has_errors(), "{:?}", c.diags.list);
+        let loops = scheduled_loops(&c, &sim);
+        assert_eq!(loops.len(), 1, "{hint}");
+        let (_, _, min_ii, s) = &loops[0];
+        assert_eq!(s.ii, *min_ii, "{hint}");
+        iis.push(s.ii);
+    }
+    // The round trip through memory (load 44, multiply, add, the store's 44 before a load
+    // may follow it) is 92 cycles: over 1 iteration, over 8, or gone.
+    assert_eq!(iis, [92, 12, 2]);
 }
 
 #[test]
@@ -416,7 +453,7 @@ fn conformance_loop_bodies_schedule_at_the_analysis_min_ii() {
         ("vadd", vec![2]),
         ("saxpy_unroll", vec![2]),
         ("prefix_sum", vec![2]),
-        // (44 + 3 + 44 + 1 cycles around the cycle) / 8.
+        // The 92-cycle round trip through A spread over 8 iterations (ivdep(8)).
         ("ivdep_offset", vec![12]),
     ] {
         let loops = conformance_loops("sim", Some(file));
