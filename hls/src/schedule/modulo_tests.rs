@@ -368,8 +368,12 @@ type ConformanceLoop = (String, u32, u32, ModuloSchedule<(crate::ir::BlockId, Op
 /// Every pipelinable loop of a conformance kernel on `board`: (kernel, loop id, the
 /// analysis's min II, the modulo schedule), each schedule checked.
 fn conformance_loops(board_name: &str, only: Option<&str>) -> Vec<ConformanceLoop> {
-    let dir =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance/kernels");
+    kernel_loops("../../shared/conformance/kernels", board_name, only)
+}
+
+/// [`conformance_loops`] over the kernels of `dir` (relative to the crate).
+fn kernel_loops(dir: &str, board_name: &str, only: Option<&str>) -> Vec<ConformanceLoop> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .flatten()
@@ -468,7 +472,7 @@ fn conformance_loop_bodies_schedule_at_the_analysis_min_ii() {
 #[test]
 fn every_conformance_loop_schedules_at_its_min_ii_on_every_board() {
     let mut counts: HashMap<&str, usize> = HashMap::new();
-    for b in ["sim", "de10-nano", "ulx3s"] {
+    for b in ["sim", "de10-nano", "ulx3s", "icebreaker"] {
         let loops = conformance_loops(b, None);
         let off: Vec<String> = loops
             .iter()
@@ -481,6 +485,19 @@ fn every_conformance_loop_schedules_at_its_min_ii_on_every_board() {
         counts.insert(b, loops.len());
     }
     assert!(counts.values().all(|&n| n >= 19), "{counts:?}");
+}
+
+#[test]
+fn every_project_kernel_loop_schedules_at_its_min_ii() {
+    // Early exits, do loops, barriers, atomics, helper pointers: the project's kernels.
+    let loops = kernel_loops("../tests/kernels", "sim", None);
+    let off: Vec<String> = loops
+        .iter()
+        .filter(|(_, _, min, s)| s.ii != *min)
+        .map(|(k, id, min, s)| format!("{k} loop {id}: II {}, analysis {min}", s.ii))
+        .collect();
+    assert!(off.is_empty(), "{off:?}");
+    assert!(loops.len() >= 30, "{} loops", loops.len());
 }
 
 /// A small deterministic generator for the random bodies below.
