@@ -12,6 +12,8 @@ pub mod loop_graph;
 pub mod modulo;
 pub mod modulo_check;
 #[cfg(test)]
+mod modulo_kernel_tests;
+#[cfg(test)]
 mod modulo_tests;
 pub mod report;
 pub mod timing;
