@@ -461,5 +461,6 @@ fn random_bodies_always_get_a_schedule_the_checker_accepts() {
         above_mii += (s.ii > s.mii) as usize;
     }
     // Iterative modulo scheduling reaches the lower bound on nearly every body.
+    eprintln!("{above_mii} of 300 random bodies above their MII");
     assert!(above_mii <= 15, "{above_mii} of 300 above the MII");
 }
