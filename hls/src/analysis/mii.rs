@@ -10,6 +10,7 @@ use crate::frontend::types::AddrSpace;
 use crate::ir::{Base, BlockId, Kernel, OpId, OpKind, ParamKind};
 use crate::rtl::netlist::SrcLoc;
 use crate::schedule::list::{capacity, edge_delay, preds};
+use crate::schedule::loop_graph::{DepEdge, DepKind, LoopGraph, LoopNode};
 use crate::schedule::timing::{op_timing, order_gap, OpTiming};
 use crate::schedule::{MemKey, Resource};
 
@@ -41,14 +42,30 @@ pub enum MemDeps {
     AtomicsOnly,
 }
 
+impl MemDeps {
+    /// The memory dependences loop `s` of `k` keeps across iterations: none but atomics
+    /// for a work-item loop, per its `ivdep` hint for a source loop, else all.
+    pub fn of_loop(k: &Kernel, s: &LoopShape) -> MemDeps {
+        let l = k.lp(s.id);
+        match (s.work_item_dim, &l.hints.ivdep) {
+            (Some(_), _) => MemDeps::AtomicsOnly,
+            (None, Some(iv)) => MemDeps::Ivdep {
+                safelen: iv.safelen,
+                arrays: l.hints.ivdep_arrays.clone(),
+            },
+            (None, None) => MemDeps::All,
+        }
+    }
+}
+
 /// The ops of one iteration in program order, with their timing.
 pub struct Iteration<'a> {
     k: &'a Kernel,
     sm: &'a SourceMap,
     ops: Vec<IterOp>,
     index: HashMap<(BlockId, OpId), usize>,
-    /// Successors with the cycles the edge demands; always to a later index.
-    succ: Vec<Vec<(usize, u32)>>,
+    /// Successors with the cycles the edge demands and its kind; always to a later index.
+    succ: Vec<Vec<(usize, u32, DepKind)>>,
     affine: AffineLoop,
 }
 
@@ -106,7 +123,12 @@ impl<'a> Iteration<'a> {
                         continue;
                     };
                     let d = edge_delay(&it.ops[j].t, &it.ops[i].t, p.data);
-                    it.succ[j].push((i, d));
+                    let kind = if p.data {
+                        DepKind::Data
+                    } else {
+                        DepKind::Order
+                    };
+                    it.succ[j].push((i, d, kind));
                 }
                 let kind = &block.op(id).kind;
                 // Values flow between blocks through variable registers (forwarded: a
@@ -115,7 +137,7 @@ impl<'a> Iteration<'a> {
                     for &w in writes.get(v).into_iter().flatten() {
                         if w < first {
                             let d = it.ops[w].t.latency;
-                            it.succ[w].push((i, d));
+                            it.succ[w].push((i, d, DepKind::Data));
                         }
                     }
                 }
@@ -127,7 +149,7 @@ impl<'a> Iteration<'a> {
                     if let (Some(m), true) = (last_mem, first_mem) {
                         if m < first {
                             let d = order_gap(&it.ops[m].t, &it.ops[i].t);
-                            it.succ[m].push((i, d));
+                            it.succ[m].push((i, d, DepKind::Order));
                         }
                     }
                     first_mem = false;
@@ -250,6 +272,44 @@ impl<'a> Iteration<'a> {
             }
         }
         best
+    }
+
+    /// The iteration as the modulo scheduler takes it: every op (keyed by block and op),
+    /// the edges within the iteration (forwarded variables and cross-block memory order
+    /// included) and the dependences `mem` carries to later iterations.
+    pub fn graph(&self, mem: &MemDeps) -> LoopGraph<(BlockId, OpId)> {
+        let nodes = self
+            .ops
+            .iter()
+            .map(|o| LoopNode {
+                key: (o.block, o.op),
+                timing: o.t.clone(),
+            })
+            .collect();
+        let mut edges = Vec::new();
+        for (from, succ) in self.succ.iter().enumerate() {
+            for &(to, delay, kind) in succ {
+                edges.push(DepEdge {
+                    from,
+                    to,
+                    delay,
+                    distance: 0,
+                    kind,
+                });
+            }
+        }
+        for c in self.carried(mem).0 {
+            let var = matches!(self.kind(c.from), OpKind::WriteVar(_));
+            edges.push(DepEdge {
+                from: c.from,
+                to: c.to,
+                delay: c.delay,
+                distance: c.distance.min(u32::MAX as u64) as u32,
+                // A variable's value is forwarded to the later iteration's read.
+                kind: if var { DepKind::Data } else { DepKind::Order },
+            });
+        }
+        LoopGraph { nodes, edges }
     }
 
     fn carried(&self, mem: &MemDeps) -> (Vec<Carried>, Vec<String>) {
@@ -397,7 +457,7 @@ impl<'a> Iteration<'a> {
         dist[0] = Some(0);
         for i in from..=to {
             let Some(d) = dist[i - from] else { continue };
-            for &(j, w) in &self.succ[i] {
+            for &(j, w, _) in &self.succ[i] {
                 if j > to {
                     continue;
                 }

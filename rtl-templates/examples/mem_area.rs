@@ -1,0 +1,120 @@
+//! Area table of the AXI memory units: the streaming load and store units next to the
+//! read and write masters they would replace, each synthesised alone with Yosys for
+//! Cyclone V (`synth_intel_alm`) at a 256-bit bus, printed as a Markdown table.
+//!
+//! Run: `cargo run --release -p rtl-templates --example mem_area`
+
+use std::path::PathBuf;
+use std::process::{Command, ExitCode};
+
+use rtl_templates::area::{parse_stat_json, MistralCells};
+
+/// A row: its name, the module, parameter overrides, files besides the FIFOs.
+type Unit = (
+    &'static str,
+    &'static str,
+    &'static [(&'static str, u32)],
+    &'static [&'static str],
+);
+
+const UNITS: &[Unit] = &[
+    (
+        "ohls_mem_load (STREAM=1)",
+        "ohls_mem_load",
+        &[],
+        &["ohls_mem_load.v"],
+    ),
+    (
+        "ohls_mem_load (STREAM=0)",
+        "ohls_mem_load",
+        &[("STREAM", 0)],
+        &["ohls_mem_load.v"],
+    ),
+    (
+        "ohls_mem_store",
+        "ohls_mem_store",
+        &[],
+        &["ohls_mem_store.v"],
+    ),
+    (
+        "ohls_axi_rd (256-bit)",
+        "ohls_axi_rd",
+        &[("DATA_WIDTH", 256)],
+        &["ohls_axi_rd.v", "ohls_axi_burst_gen.v"],
+    ),
+    (
+        "ohls_axi_wr (256-bit)",
+        "ohls_axi_wr",
+        &[("DATA_WIDTH", 256)],
+        &[
+            "ohls_axi_wr.v",
+            "ohls_axi_burst_gen.v",
+            "ohls_skid_buffer.v",
+        ],
+    ),
+];
+
+fn synth(top: &str, params: &[(&str, u32)], files: &[PathBuf]) -> Result<MistralCells, String> {
+    let stat =
+        std::env::temp_dir().join(format!("ohls-mem-area-{}-{top}.json", std::process::id()));
+    let reads: Vec<String> = files
+        .iter()
+        .map(|f| format!("read_verilog {};", f.display()))
+        .collect();
+    let chparam: String = params
+        .iter()
+        .map(|(k, v)| format!("chparam -set {k} {v} {top}; "))
+        .collect();
+    let script = format!(
+        "{} {chparam}synth_intel_alm -family cyclonev -top {top}; tee -q -o {} stat -json",
+        reads.join(" "),
+        stat.display()
+    );
+    let out = Command::new("yosys")
+        .args(["-q", "-p", &script])
+        .output()
+        .map_err(|_| {
+            "yosys is not installed: run `bash scripts/install-deps.sh` (or `apt-get install -y yosys`)"
+                .to_string()
+        })?;
+    if !out.status.success() {
+        return Err(format!(
+            "yosys of {top} failed:\n{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let text = std::fs::read_to_string(&stat);
+    let _ = std::fs::remove_file(&stat);
+    let text = text.map_err(|e| format!("{}: {e}", stat.display()))?;
+    Ok(MistralCells::from_counts(&parse_stat_json(&text)?))
+}
+
+fn main() -> ExitCode {
+    println!("| unit | ALMs (est.) | LUT cells | carry cells | registers | M10K | MLAB cells |");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for (name, top, params, own) in UNITS {
+        let files: Vec<PathBuf> = own
+            .iter()
+            .chain(&["ohls_fifo.v", "ohls_fifo_reg.v", "ohls_fifo_ram.v"])
+            .map(|f| rtl_templates::template(f))
+            .collect();
+        eprintln!("synthesising {name} ...");
+        match synth(top, params, &files) {
+            Ok(c) => println!(
+                "| {name} | {} | {} | {} | {} | {} | {} |",
+                c.alms(),
+                c.lut6 + c.lut_small,
+                c.arith,
+                c.ff,
+                c.m10k,
+                c.mlab
+            ),
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
