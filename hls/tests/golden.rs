@@ -60,11 +60,15 @@ fn stage_outputs(name: &str) -> Vec<(String, String)> {
         ocl_hls::schedule::print::print(&c.group.kernel, &c.schedule),
     ));
     out.push((
-        format!("{}-binding.json", n + 1),
+        format!("{}-modulo.txt", n + 1),
+        ocl_hls::schedule::loops::print(&c.group.kernel, &c.pipelines),
+    ));
+    out.push((
+        format!("{}-binding.json", n + 2),
         serde_json::to_string_pretty(&c.binding).expect("binding as JSON") + "\n",
     ));
     for (file, text) in &c.core.files {
-        out.push((format!("{}-{file}", n + 2), text.clone()));
+        out.push((format!("{}-{file}", n + 3), text.clone()));
     }
     out
 }
@@ -149,6 +153,12 @@ fn every_stage_runs_once_per_kernel() {
             "{name}"
         );
         assert!(!c.loops.is_empty(), "{name}: the analysis ran");
+        // Every innermost loop has a checked modulo schedule at the analysis's minimum II.
+        for l in &c.loops {
+            if l.min_ii.is_some() {
+                assert_eq!(l.scheduled_ii, l.min_ii, "{name}: {l:?}");
+            }
+        }
     }
 }
 

@@ -22,6 +22,7 @@ use crate::diag::SourceMap;
 use crate::frontend::sema::summary::LoopHints;
 use crate::ir::{Kernel, LoopId, LoopKind};
 use crate::rtl::netlist::SrcLoc;
+use crate::schedule::loops::LoopSchedules;
 use crate::schedule::KernelSchedule;
 
 pub use ideal::{ideal_cycles, Ideal};
@@ -62,6 +63,9 @@ pub struct LoopReport {
     /// The II a modulo-scheduled implementation could reach: max(ResMII, RecMII).
     /// `None` for a loop holding inner loops (its iterations run one after another).
     pub min_ii: Option<u32>,
+    /// The II of the loop's checked modulo schedule (the `modulo` stage), which the
+    /// pipelined controller will run at; `None` for loops it does not pipeline.
+    pub scheduled_ii: Option<u32>,
     pub res_mii: Option<u32>,
     pub rec_mii: Option<u32>,
     /// Why `min_ii` is what it is, starting with the number.
@@ -86,6 +90,8 @@ pub struct Parts<'a> {
     pub group: &'a Kernel,
     /// Per group-form block, its schedule.
     pub schedule: &'a KernelSchedule,
+    /// Per innermost loop, its modulo schedule.
+    pub pipelines: &'a LoopSchedules,
     /// The generated controller's states per block.
     pub states: &'a Facts,
 }
@@ -232,6 +238,7 @@ impl<'a> Analysis<'a> {
                 unroll: unroll(&l.hints),
                 ivdep: ivdep(&l.hints),
                 min_ii,
+                scheduled_ii: p.pipelines.ii(s.id),
                 res_mii: res,
                 rec_mii: rec,
                 ii_reason: reason,

@@ -3,8 +3,8 @@
 //! builds and tests (the shape of Cranelift's `Context::optimize` and Calyx's pass list).
 //!
 //! ```text
-//! lower (per program) -> mathlib -> workitems -> schedule -> bind -> datapath -> shell
-//!                     -> analysis
+//! lower (per program) -> mathlib -> workitems -> schedule -> modulo -> bind -> datapath
+//!                     -> shell -> analysis
 //! ```
 //!
 //! Stages DESIGN.md names that are not built yet (`opt`, `loops`, `memory`) are absent,
@@ -22,6 +22,7 @@ use crate::diag::{Diagnostic, Diagnostics, SourceMap};
 use crate::frontend::sema::Program;
 use crate::ir::{self, Kernel, Module};
 use crate::rtl::shell::ShellConfig;
+use crate::schedule::loops::LoopSchedules;
 use crate::schedule::{self, KernelSchedule};
 use crate::workitems::{self, GroupForm};
 
@@ -36,6 +37,9 @@ pub struct Compiled {
     pub group: GroupForm,
     /// Per block of the group form, its checked list schedule (a side table).
     pub schedule: KernelSchedule,
+    /// Per innermost loop, its checked modulo schedule (a side table; the datapath does
+    /// not pipeline yet, the reports show the II it will reach).
+    pub pipelines: LoopSchedules,
     /// Which unit instance each multi-cycle op runs on (a side table, checked).
     pub binding: Binding,
     /// Controller facts of the generated datapath: its states, per block.
@@ -132,6 +136,15 @@ pub fn compile_with(
             .map_err(|e| one(Diagnostic::error(group.kernel.span, e.message)))
     })?;
 
+    let pipelines = times.run(Stage::Modulo, || {
+        schedule::loops::schedule_loops(&group.kernel, sm, &lib).map_err(|e| {
+            one(Diagnostic::error(
+                group.kernel.span,
+                format!("internal error: {e}"),
+            ))
+        })
+    })?;
+
     let binding = times.run(Stage::Bind, || {
         let b = bind::bind(&group.kernel, &schedule, &lib);
         match bind::check(&group.kernel, &schedule, &b).first() {
@@ -156,6 +169,7 @@ pub fn compile_with(
         kernel,
         group,
         schedule,
+        pipelines,
         binding,
         datapath: facts,
         core,
@@ -182,6 +196,7 @@ impl Compiled {
             kernel: &self.kernel,
             group: &self.group.kernel,
             schedule: &self.schedule,
+            pipelines: &self.pipelines,
             states: &self.datapath,
         }
     }

@@ -10,6 +10,7 @@ pub enum Stage {
     Mathlib,
     Workitems,
     Schedule,
+    Modulo,
     Bind,
     Datapath,
     Shell,
@@ -18,10 +19,11 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage after lowering, in the order `compile` runs them.
-    pub const KERNEL: [Stage; 7] = [
+    pub const KERNEL: [Stage; 8] = [
         Stage::Mathlib,
         Stage::Workitems,
         Stage::Schedule,
+        Stage::Modulo,
         Stage::Bind,
         Stage::Datapath,
         Stage::Shell,
@@ -34,6 +36,7 @@ impl Stage {
             Stage::Mathlib => "mathlib",
             Stage::Workitems => "workitems",
             Stage::Schedule => "schedule",
+            Stage::Modulo => "modulo",
             Stage::Bind => "bind",
             Stage::Datapath => "datapath",
             Stage::Shell => "shell",

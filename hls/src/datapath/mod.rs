@@ -94,7 +94,7 @@ pub(crate) struct Gen<'a> {
     /// Per unit (a buffer's read or write stream, a RAM, an arithmetic unit) its own
     /// handshake registers, so that no two units share a flag and two accesses could be in
     /// flight at once.
-    handshakes: std::collections::BTreeMap<String, Handshake>,
+    handshakes: std::collections::BTreeMap<String, NetId>,
     vals: HashMap<(BlockId, OpId), NetId>,
     vars: Vec<NetId>,
     resets: Vec<(NetId, Const)>,
@@ -408,32 +408,36 @@ impl Gen<'_> {
         Ok(states[0])
     }
 
-    /// The handshake registers of `unit`, made on first use.
+    /// The handshake registers of `unit` (a memory stream or RAM), made on first use.
     fn handshake(&mut self, unit: &str) -> Handshake {
-        if let Some(h) = self.handshakes.get(unit) {
-            return *h;
+        Handshake {
+            issued: self.unit_reg(unit, "issued", 1),
+            beat: self.unit_reg(unit, "beat", 8),
         }
-        let name = sanitize(unit);
-        let h = Handshake {
-            issued: self.m.reg(&format!("{name}_issued"), 1),
-            beat: self.m.reg(&format!("{name}_beat"), 8),
-        };
-        self.resets.push((h.issued, Const::zero(1)));
-        self.resets.push((h.beat, Const::zero(8)));
-        self.handshakes.insert(unit.to_string(), h);
-        h
+    }
+
+    /// Register `UNIT_what` of `width` bits, reset to zero, made on first use.
+    fn unit_reg(&mut self, unit: &str, what: &str, width: u32) -> NetId {
+        let name = format!("{}_{what}", sanitize(unit));
+        if let Some(n) = self.handshakes.get(&name) {
+            return *n;
+        }
+        let n = self.m.reg(&name, width);
+        self.resets.push((n, Const::zero(width)));
+        self.handshakes.insert(name, n);
+        n
     }
 
     /// `net` pulses in the first cycle of state `s` (unit `unit`'s `issued` flag marks
     /// it done; cleared when the state leaves).
     fn issue(&mut self, s: StateId, unit: &str, net: NetId) {
-        let hs = self.handshake(unit);
+        let issued = self.unit_reg(unit, "issued", 1);
         let act = self.fsm.active(s);
-        let first = Expr::land(act, Expr::lnot(Expr::Net(hs.issued)));
+        let first = Expr::land(act, Expr::lnot(Expr::Net(issued)));
         self.fsm.drive(net, first.clone(), Expr::lit(1, 1));
         self.fsm
-            .set_when(s, hs.issued, Expr::lit(1, 1), Expr::lit(1, 1));
-        self.fsm.set(s, hs.issued, Expr::lit(1, 0));
+            .set_when(s, issued, Expr::lit(1, 1), Expr::lit(1, 1));
+        self.fsm.set(s, issued, Expr::lit(1, 0));
     }
 
     /// The state after each group: the next group (x fastest) or `done`.

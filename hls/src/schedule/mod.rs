@@ -9,6 +9,7 @@ pub mod check;
 pub mod classify;
 pub mod list;
 pub mod loop_graph;
+pub mod loops;
 pub mod modulo;
 pub mod modulo_check;
 #[cfg(test)]

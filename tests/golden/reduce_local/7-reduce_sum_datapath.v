@@ -48,8 +48,6 @@ module reduce_sum_datapath (
     input  wire        partial_wr_idle
 );
     reg  [15:0] state;
-    reg         issued;
-    reg  [7:0]  beat;
     reg  [31:0] group_0;
     reg  [31:0] group_1;
     reg  [31:0] group_2;
@@ -91,6 +89,8 @@ module reduce_sum_datapath (
     wire [63:0] w_10;  // reduce_local.cl:15:9
     wire [63:0] w_11;  // reduce_local.cl:15:9
     wire [63:0] w_12;  // reduce_local.cl:15:9
+    reg         obj0_wi_lid_re_issued;
+    reg  [7:0]  obj0_wi_lid_re_beat;
     wire [7:0]  oi_13;
     wire [63:0] oa_14;  // reduce_local.cl:15:9
     reg  [31:0] old_15;  // reduce_local.cl:15:9
@@ -106,11 +106,15 @@ module reduce_sum_datapath (
     wire [63:0] w_25;  // reduce_local.cl:16:9
     wire [63:0] w_26;  // reduce_local.cl:16:9
     wire [63:0] w_27;  // reduce_local.cl:16:36
+    reg         lbuf_scratch_re_issued;
+    reg  [7:0]  lbuf_scratch_re_beat;
     wire [7:0]  oi_28;
     wire [63:0] oa_29;  // reduce_local.cl:16:36
     reg  [31:0] old_30;  // reduce_local.cl:16:36
     wire [31:0] v_31;
     reg  [63:0] q_32;  // reduce_local.cl:16:9
+    reg         partial_wr_issued;
+    reg  [7:0]  partial_wr_beat;
     wire [63:0] w_33;  // reduce_local.cl:4:6
     wire        w_34;  // reduce_local.cl:10:5
     reg         q_35;  // reduce_local.cl:10:5
@@ -126,6 +130,8 @@ module reduce_sum_datapath (
     wire [63:0] w_45;  // reduce_local.cl:10:47
     wire [63:0] w_46;  // reduce_local.cl:10:47
     wire [63:0] w_47;  // reduce_local.cl:10:47
+    reg         obj1_wi_stride_re_issued;
+    reg  [7:0]  obj1_wi_stride_re_beat;
     wire [7:0]  oi_48;
     wire [63:0] oa_49;  // reduce_local.cl:10:47
     reg  [31:0] old_50;  // reduce_local.cl:10:47
@@ -316,6 +322,8 @@ module reduce_sum_datapath (
     wire [63:0] w_235;  // reduce_local.cl:7:20
     wire [63:0] w_236;  // reduce_local.cl:7:20
     reg  [63:0] q_237;  // reduce_local.cl:7:20
+    reg         in_rd_issued;
+    reg  [7:0]  in_rd_beat;
     reg  [31:0] ld_238;  // reduce_local.cl:7:20
     wire [31:0] v_239;
     reg  [63:0] q_240;  // reduce_local.cl:7:5
@@ -329,6 +337,7 @@ module reduce_sum_datapath (
     wire [31:0] div_divisor;
     wire        div_in_valid;
     wire [31:0] div_remainder;
+    reg         u_group_div_issued;
     reg         done_q;
     assign v0_lid = 32'h00000000;
     assign v1_stride = 32'h00000000;
@@ -389,7 +398,7 @@ module reduce_sum_datapath (
     assign w_10 = 64'h0000000000000004;
     assign w_11 = (w_9 * w_10);
     assign w_12 = (w_8 + w_11);
-    assign oi_13 = beat;
+    assign oi_13 = obj0_wi_lid_re_beat;
     assign oa_14 = (w_12 + {56'h00000000000000, oi_13});
     assign v_16 = old_15[31:0];
     assign w_17 = 32'h00000000;
@@ -402,7 +411,7 @@ module reduce_sum_datapath (
     assign w_25 = (w_23 * w_24);
     assign w_26 = (w_21 + w_25);
     assign w_27 = 64'h0000000000000000;
-    assign oi_28 = beat;
+    assign oi_28 = lbuf_scratch_re_beat;
     assign oa_29 = (w_27 + {56'h00000000000000, oi_28});
     assign v_31 = old_30[31:0];
     assign w_33 = 64'h0000000000000000;
@@ -418,7 +427,7 @@ module reduce_sum_datapath (
     assign w_45 = 64'h0000000000000004;
     assign w_46 = (w_44 * w_45);
     assign w_47 = (w_43 + w_46);
-    assign oi_48 = beat;
+    assign oi_48 = obj1_wi_stride_re_beat;
     assign oa_49 = (w_47 + {56'h00000000000000, oi_48});
     assign v_51 = old_50[31:0];
     assign w_52 = 32'h00000000;
@@ -429,7 +438,7 @@ module reduce_sum_datapath (
     assign w_57 = 64'h0000000000000004;
     assign w_58 = (w_56 * w_57);
     assign w_59 = (w_55 + w_58);
-    assign oi_60 = beat;
+    assign oi_60 = obj1_wi_stride_re_beat;
     assign oa_61 = (w_59 + {56'h00000000000000, oi_60});
     assign v_63 = old_62[31:0];
     assign w_64 = 32'h00000001;
@@ -440,7 +449,7 @@ module reduce_sum_datapath (
     assign w_70 = 64'h0000000000000004;
     assign w_71 = (w_56 * w_70);
     assign w_72 = (w_69 + w_71);
-    assign oi_74 = beat;
+    assign oi_74 = obj1_wi_stride_re_beat;
     assign oa_75 = (q_73 + {56'h00000000000000, oi_74});
     assign ow_76 = (w_68 >> ({24'h000000, oi_74} * 32'h00000008));
     assign w_77 = 64'h0000000000000000;
@@ -455,14 +464,14 @@ module reduce_sum_datapath (
     assign w_87 = 64'h0000000000000004;
     assign w_88 = (w_86 * w_87);
     assign w_89 = (w_85 + w_88);
-    assign oi_90 = beat;
+    assign oi_90 = obj0_wi_lid_re_beat;
     assign oa_91 = (w_89 + {56'h00000000000000, oi_90});
     assign v_93 = old_92[31:0];
     assign w_94 = 64'h0000000000000000;
     assign w_95 = 64'h0000000000000004;
     assign w_96 = (w_86 * w_95);
     assign w_97 = (w_94 + w_96);
-    assign oi_99 = beat;
+    assign oi_99 = obj1_wi_stride_re_beat;
     assign oa_100 = (q_98 + {56'h00000000000000, oi_99});
     assign v_102 = old_101[31:0];
     assign w_103 = (v_93 < v_102);
@@ -473,14 +482,14 @@ module reduce_sum_datapath (
     assign w_109 = 64'h0000000000000004;
     assign w_110 = (w_108 * w_109);
     assign w_111 = (w_107 + w_110);
-    assign oi_112 = beat;
+    assign oi_112 = obj0_wi_lid_re_beat;
     assign oa_113 = (w_111 + {56'h00000000000000, oi_112});
     assign v_115 = old_114[31:0];
     assign w_116 = {32'h00000000, v_115[31:0]};
     assign w_117 = 64'h0000000000000004;
     assign w_118 = (w_116 * w_117);
     assign w_119 = (w_106 + w_118);
-    assign oi_120 = beat;
+    assign oi_120 = lbuf_scratch_re_beat;
     assign oa_121 = (w_119 + {56'h00000000000000, oi_120});
     assign v_123 = old_122[31:0];
     assign w_124 = 64'h0000000000000000;
@@ -488,14 +497,14 @@ module reduce_sum_datapath (
     assign w_126 = 64'h0000000000000004;
     assign w_127 = (w_108 * w_126);
     assign w_128 = (w_125 + w_127);
-    assign oi_130 = beat;
+    assign oi_130 = obj0_wi_lid_re_beat;
     assign oa_131 = (q_129 + {56'h00000000000000, oi_130});
     assign v_133 = old_132[31:0];
     assign w_134 = 64'h0000000000000000;
     assign w_135 = 64'h0000000000000004;
     assign w_136 = (w_108 * w_135);
     assign w_137 = (w_134 + w_136);
-    assign oi_139 = beat;
+    assign oi_139 = obj1_wi_stride_re_beat;
     assign oa_140 = (q_138 + {56'h00000000000000, oi_139});
     assign v_142 = old_141[31:0];
     assign w_143 = (v_133 + v_142);
@@ -503,11 +512,11 @@ module reduce_sum_datapath (
     assign w_145 = 64'h0000000000000004;
     assign w_146 = (w_144 * w_145);
     assign w_147 = (w_124 + w_146);
-    assign oi_148 = beat;
+    assign oi_148 = lbuf_scratch_re_beat;
     assign oa_149 = (w_147 + {56'h00000000000000, oi_148});
     assign v_151 = old_150[31:0];
     assign w_152 = (v_123 + v_151);
-    assign oi_154 = beat;
+    assign oi_154 = lbuf_scratch_re_beat;
     assign oa_155 = (q_153 + {56'h00000000000000, oi_154});
     assign ow_156 = (w_152 >> ({24'h000000, oi_154} * 32'h00000008));
     assign w_157 = 64'h0000000000000000;
@@ -522,7 +531,7 @@ module reduce_sum_datapath (
     assign w_167 = 64'h0000000000000004;
     assign w_168 = (w_166 * w_167);
     assign w_169 = (w_165 + w_168);
-    assign oi_170 = beat;
+    assign oi_170 = obj1_wi_stride_re_beat;
     assign oa_171 = (w_169 + {56'h00000000000000, oi_170});
     assign v_173 = old_172[31:0];
     assign w_174 = 32'h00000000;
@@ -538,7 +547,7 @@ module reduce_sum_datapath (
     assign w_184 = 64'h0000000000000004;
     assign w_185 = (w_183 * w_184);
     assign w_186 = (w_182 + w_185);
-    assign oi_187 = beat;
+    assign oi_187 = obj1_wi_stride_re_beat;
     assign oa_188 = (w_186 + {56'h00000000000000, oi_187});
     assign ow_189 = (w_181 >> ({24'h000000, oi_187} * 32'h00000008));
     assign w_190 = 64'h0000000000000000;
@@ -556,7 +565,7 @@ module reduce_sum_datapath (
     assign w_203 = 64'h0000000000000004;
     assign w_204 = (w_202 * w_203);
     assign w_205 = (w_201 + w_204);
-    assign oi_206 = beat;
+    assign oi_206 = obj0_wi_lid_re_beat;
     assign oa_207 = (w_205 + {56'h00000000000000, oi_206});
     assign ow_208 = (w_200 >> ({24'h000000, oi_206} * 32'h00000008));
     assign w_209 = 64'h0000000000000000;
@@ -564,7 +573,7 @@ module reduce_sum_datapath (
     assign w_211 = 64'h0000000000000004;
     assign w_212 = (w_202 * w_211);
     assign w_213 = (w_210 + w_212);
-    assign oi_215 = beat;
+    assign oi_215 = obj0_wi_lid_re_beat;
     assign oa_216 = (q_214 + {56'h00000000000000, oi_215});
     assign v_218 = old_217[31:0];
     assign w_219 = {32'h00000000, v_218[31:0]};
@@ -586,7 +595,7 @@ module reduce_sum_datapath (
     assign w_235 = (w_233 * w_234);
     assign w_236 = (w_223 + w_235);
     assign v_239 = ld_238[31:0];
-    assign oi_241 = beat;
+    assign oi_241 = lbuf_scratch_re_beat;
     assign oa_242 = (q_240 + {56'h00000000000000, oi_241});
     assign ow_243 = (v_239 >> ({24'h000000, oi_241} * 32'h00000008));
     assign w_244 = 64'h0000000000000000;
@@ -611,8 +620,17 @@ module reduce_sum_datapath (
     always @(posedge clk) begin
         if (rst) begin
             state <= 16'h0000;
-            issued <= 1'h0;
-            beat <= 8'h00;
+            obj0_wi_lid_re_issued <= 1'h0;
+            obj0_wi_lid_re_beat <= 8'h00;
+            lbuf_scratch_re_issued <= 1'h0;
+            lbuf_scratch_re_beat <= 8'h00;
+            partial_wr_issued <= 1'h0;
+            partial_wr_beat <= 8'h00;
+            obj1_wi_stride_re_issued <= 1'h0;
+            obj1_wi_stride_re_beat <= 8'h00;
+            in_rd_issued <= 1'h0;
+            in_rd_beat <= 8'h00;
+            u_group_div_issued <= 1'h0;
             done_q <= 1'h0;
         end else begin
             done_q <= 1'h0;
@@ -634,28 +652,28 @@ module reduce_sum_datapath (
             if ((state == 16'h0007)) v3_lid_x <= w_7;
             if ((state == 16'h0007)) state <= 16'h0003;
             if ((state == 16'h0008)) state <= (q_20 ? 16'h000b : 16'h0007);
-            if (((state == 16'h0009) && ((!1'h0) && issued))) old_15 <= {obj0_wi_lid_rdata, old_15[31:8]};  // reduce_local.cl:15:9
-            if (((state == 16'h0009) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // reduce_local.cl:15:9
-            if (((state == 16'h0009) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // reduce_local.cl:15:9
-            if (((state == 16'h0009) && ((!1'h0) && issued))) issued <= 1'h0;  // reduce_local.cl:15:9
-            if (((state == 16'h0009) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // reduce_local.cl:15:9
-            if (((state == 16'h0009) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // reduce_local.cl:15:9
-            if (((state == 16'h0009) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h000a;  // reduce_local.cl:15:9
+            if (((state == 16'h0009) && ((!1'h0) && obj0_wi_lid_re_issued))) old_15 <= {obj0_wi_lid_rdata, old_15[31:8]};  // reduce_local.cl:15:9
+            if (((state == 16'h0009) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:15:9
+            if (((state == 16'h0009) && ((!1'h0) && (!obj0_wi_lid_re_issued)))) obj0_wi_lid_re_issued <= 1'h1;  // reduce_local.cl:15:9
+            if (((state == 16'h0009) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:15:9
+            if (((state == 16'h0009) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:15:9
+            if (((state == 16'h0009) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:15:9
+            if (((state == 16'h0009) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h000a;  // reduce_local.cl:15:9
             if ((state == 16'h000a)) q_20 <= w_18;
             if ((state == 16'h000a)) state <= 16'h0008;
-            if (((state == 16'h000b) && ((!1'h0) && issued))) old_30 <= {lbuf_scratch_rdata, old_30[31:8]};  // reduce_local.cl:16:36
-            if (((state == 16'h000b) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // reduce_local.cl:16:36
-            if (((state == 16'h000b) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // reduce_local.cl:16:36
-            if (((state == 16'h000b) && ((!1'h0) && issued))) issued <= 1'h0;  // reduce_local.cl:16:36
-            if (((state == 16'h000b) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // reduce_local.cl:16:36
-            if (((state == 16'h000b) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // reduce_local.cl:16:36
-            if (((state == 16'h000b) && (((!1'h0) && issued) && (beat == 8'h03)))) q_32 <= w_26;  // reduce_local.cl:16:36
-            if (((state == 16'h000b) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h000c;  // reduce_local.cl:16:36
-            if (((state == 16'h000c) && ((((state == 16'h000c) && (!issued)) && 1'h1) && partial_wr_cmd_ready))) issued <= 1'h1;  // reduce_local.cl:16:9
-            if (((state == 16'h000c) && (((state == 16'h000c) && issued) && partial_wr_ready))) beat <= (beat + 8'h01);  // reduce_local.cl:16:9
-            if (((state == 16'h000c) && ((((state == 16'h000c) && issued) && partial_wr_ready) && (beat == 8'h00)))) beat <= 8'h00;  // reduce_local.cl:16:9
-            if (((state == 16'h000c) && ((((state == 16'h000c) && issued) && partial_wr_ready) && (beat == 8'h00)))) issued <= 1'h0;  // reduce_local.cl:16:9
-            if (((state == 16'h000c) && ((((state == 16'h000c) && issued) && partial_wr_ready) && (beat == 8'h00)))) state <= 16'h0007;  // reduce_local.cl:16:9
+            if (((state == 16'h000b) && ((!1'h0) && lbuf_scratch_re_issued))) old_30 <= {lbuf_scratch_rdata, old_30[31:8]};  // reduce_local.cl:16:36
+            if (((state == 16'h000b) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:16:36
+            if (((state == 16'h000b) && ((!1'h0) && (!lbuf_scratch_re_issued)))) lbuf_scratch_re_issued <= 1'h1;  // reduce_local.cl:16:36
+            if (((state == 16'h000b) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:16:36
+            if (((state == 16'h000b) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:16:36
+            if (((state == 16'h000b) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:16:36
+            if (((state == 16'h000b) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) q_32 <= w_26;  // reduce_local.cl:16:36
+            if (((state == 16'h000b) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h000c;  // reduce_local.cl:16:36
+            if (((state == 16'h000c) && ((((state == 16'h000c) && (!partial_wr_issued)) && 1'h1) && partial_wr_cmd_ready))) partial_wr_issued <= 1'h1;  // reduce_local.cl:16:9
+            if (((state == 16'h000c) && (((state == 16'h000c) && partial_wr_issued) && partial_wr_ready))) partial_wr_beat <= (partial_wr_beat + 8'h01);  // reduce_local.cl:16:9
+            if (((state == 16'h000c) && ((((state == 16'h000c) && partial_wr_issued) && partial_wr_ready) && (partial_wr_beat == 8'h00)))) partial_wr_beat <= 8'h00;  // reduce_local.cl:16:9
+            if (((state == 16'h000c) && ((((state == 16'h000c) && partial_wr_issued) && partial_wr_ready) && (partial_wr_beat == 8'h00)))) partial_wr_issued <= 1'h0;  // reduce_local.cl:16:9
+            if (((state == 16'h000c) && ((((state == 16'h000c) && partial_wr_issued) && partial_wr_ready) && (partial_wr_beat == 8'h00)))) state <= 16'h0007;  // reduce_local.cl:16:9
             if ((state == 16'h000d)) v3_lid_x <= w_33;
             if ((state == 16'h000d)) state <= 16'h0003;
             if ((state == 16'h000e)) state <= 16'h0010;
@@ -668,28 +686,28 @@ module reduce_sum_datapath (
             if ((state == 16'h0013)) state <= 16'h0012;
             if ((state == 16'h0014)) v3_lid_x <= w_42;
             if ((state == 16'h0014)) state <= 16'h0011;
-            if (((state == 16'h0015) && ((!1'h0) && issued))) old_50 <= {obj1_wi_stride_rdata, old_50[31:8]};  // reduce_local.cl:10:47
-            if (((state == 16'h0015) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // reduce_local.cl:10:47
-            if (((state == 16'h0015) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // reduce_local.cl:10:47
-            if (((state == 16'h0015) && ((!1'h0) && issued))) issued <= 1'h0;  // reduce_local.cl:10:47
-            if (((state == 16'h0015) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // reduce_local.cl:10:47
-            if (((state == 16'h0015) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // reduce_local.cl:10:47
-            if (((state == 16'h0015) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h0016;  // reduce_local.cl:10:47
+            if (((state == 16'h0015) && ((!1'h0) && obj1_wi_stride_re_issued))) old_50 <= {obj1_wi_stride_rdata, old_50[31:8]};  // reduce_local.cl:10:47
+            if (((state == 16'h0015) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:47
+            if (((state == 16'h0015) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:10:47
+            if (((state == 16'h0015) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:47
+            if (((state == 16'h0015) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:47
+            if (((state == 16'h0015) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:47
+            if (((state == 16'h0015) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0016;  // reduce_local.cl:10:47
             if ((state == 16'h0016)) v2_group_cond0 <= w_53;
             if ((state == 16'h0016)) state <= 16'h0014;
-            if (((state == 16'h0017) && ((!1'h0) && issued))) old_62 <= {obj1_wi_stride_rdata, old_62[31:8]};  // reduce_local.cl:10:59
-            if (((state == 16'h0017) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // reduce_local.cl:10:59
-            if (((state == 16'h0017) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // reduce_local.cl:10:59
-            if (((state == 16'h0017) && ((!1'h0) && issued))) issued <= 1'h0;  // reduce_local.cl:10:59
-            if (((state == 16'h0017) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // reduce_local.cl:10:59
-            if (((state == 16'h0017) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // reduce_local.cl:10:59
-            if (((state == 16'h0017) && (((!1'h0) && issued) && (beat == 8'h03)))) q_67 <= w_66;  // reduce_local.cl:10:59
-            if (((state == 16'h0017) && (((!1'h0) && issued) && (beat == 8'h03)))) q_73 <= w_72;  // reduce_local.cl:10:59
-            if (((state == 16'h0017) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h0018;  // reduce_local.cl:10:59
-            if (((state == 16'h0018) && 1'h1)) beat <= (beat + 8'h01);  // reduce_local.cl:10:59
-            if (((state == 16'h0018) && (1'h1 && (beat == 8'h03)))) beat <= 8'h00;  // reduce_local.cl:10:59
-            if (((state == 16'h0018) && (1'h1 && (beat == 8'h03)))) issued <= 1'h0;  // reduce_local.cl:10:59
-            if (((state == 16'h0018) && (1'h1 && (beat == 8'h03)))) state <= 16'h0015;  // reduce_local.cl:10:59
+            if (((state == 16'h0017) && ((!1'h0) && obj1_wi_stride_re_issued))) old_62 <= {obj1_wi_stride_rdata, old_62[31:8]};  // reduce_local.cl:10:59
+            if (((state == 16'h0017) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:59
+            if (((state == 16'h0017) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:10:59
+            if (((state == 16'h0017) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:59
+            if (((state == 16'h0017) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:59
+            if (((state == 16'h0017) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:59
+            if (((state == 16'h0017) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) q_67 <= w_66;  // reduce_local.cl:10:59
+            if (((state == 16'h0017) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) q_73 <= w_72;  // reduce_local.cl:10:59
+            if (((state == 16'h0017) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0018;  // reduce_local.cl:10:59
+            if (((state == 16'h0018) && 1'h1)) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:59
+            if (((state == 16'h0018) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:59
+            if (((state == 16'h0018) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:59
+            if (((state == 16'h0018) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0015;  // reduce_local.cl:10:59
             if ((state == 16'h0019)) v3_lid_x <= w_77;
             if ((state == 16'h0019)) state <= 16'h0011;
             if ((state == 16'h001a)) state <= 16'h001c;
@@ -699,67 +717,67 @@ module reduce_sum_datapath (
             if ((state == 16'h001d)) v3_lid_x <= w_84;
             if ((state == 16'h001d)) state <= 16'h001a;
             if ((state == 16'h001e)) state <= (q_105 ? 16'h0022 : 16'h001d);
-            if (((state == 16'h001f) && ((!1'h0) && issued))) old_92 <= {obj0_wi_lid_rdata, old_92[31:8]};  // reduce_local.cl:11:13
-            if (((state == 16'h001f) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // reduce_local.cl:11:13
-            if (((state == 16'h001f) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // reduce_local.cl:11:13
-            if (((state == 16'h001f) && ((!1'h0) && issued))) issued <= 1'h0;  // reduce_local.cl:11:13
-            if (((state == 16'h001f) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // reduce_local.cl:11:13
-            if (((state == 16'h001f) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // reduce_local.cl:11:13
-            if (((state == 16'h001f) && (((!1'h0) && issued) && (beat == 8'h03)))) q_98 <= w_97;  // reduce_local.cl:11:13
-            if (((state == 16'h001f) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h0020;  // reduce_local.cl:11:13
-            if (((state == 16'h0020) && ((!1'h0) && issued))) old_101 <= {obj1_wi_stride_rdata, old_101[31:8]};  // reduce_local.cl:11:19
-            if (((state == 16'h0020) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // reduce_local.cl:11:19
-            if (((state == 16'h0020) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // reduce_local.cl:11:19
-            if (((state == 16'h0020) && ((!1'h0) && issued))) issued <= 1'h0;  // reduce_local.cl:11:19
-            if (((state == 16'h0020) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // reduce_local.cl:11:19
-            if (((state == 16'h0020) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // reduce_local.cl:11:19
-            if (((state == 16'h0020) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h0021;  // reduce_local.cl:11:19
+            if (((state == 16'h001f) && ((!1'h0) && obj0_wi_lid_re_issued))) old_92 <= {obj0_wi_lid_rdata, old_92[31:8]};  // reduce_local.cl:11:13
+            if (((state == 16'h001f) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:11:13
+            if (((state == 16'h001f) && ((!1'h0) && (!obj0_wi_lid_re_issued)))) obj0_wi_lid_re_issued <= 1'h1;  // reduce_local.cl:11:13
+            if (((state == 16'h001f) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:11:13
+            if (((state == 16'h001f) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:11:13
+            if (((state == 16'h001f) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:11:13
+            if (((state == 16'h001f) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) q_98 <= w_97;  // reduce_local.cl:11:13
+            if (((state == 16'h001f) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h0020;  // reduce_local.cl:11:13
+            if (((state == 16'h0020) && ((!1'h0) && obj1_wi_stride_re_issued))) old_101 <= {obj1_wi_stride_rdata, old_101[31:8]};  // reduce_local.cl:11:19
+            if (((state == 16'h0020) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:11:19
+            if (((state == 16'h0020) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:11:19
+            if (((state == 16'h0020) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:11:19
+            if (((state == 16'h0020) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:11:19
+            if (((state == 16'h0020) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:11:19
+            if (((state == 16'h0020) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0021;  // reduce_local.cl:11:19
             if ((state == 16'h0021)) q_105 <= w_103;
             if ((state == 16'h0021)) state <= 16'h001e;
-            if (((state == 16'h0022) && ((!1'h0) && issued))) old_114 <= {obj0_wi_lid_rdata, old_114[31:8]};  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && ((!1'h0) && issued))) issued <= 1'h0;  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && (((!1'h0) && issued) && (beat == 8'h03)))) q_129 <= w_128;  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && (((!1'h0) && issued) && (beat == 8'h03)))) q_138 <= w_137;  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h0024;  // reduce_local.cl:12:21
+            if (((state == 16'h0022) && ((!1'h0) && obj0_wi_lid_re_issued))) old_114 <= {obj0_wi_lid_rdata, old_114[31:8]};  // reduce_local.cl:12:21
+            if (((state == 16'h0022) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:12:21
+            if (((state == 16'h0022) && ((!1'h0) && (!obj0_wi_lid_re_issued)))) obj0_wi_lid_re_issued <= 1'h1;  // reduce_local.cl:12:21
+            if (((state == 16'h0022) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:12:21
+            if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:12:21
+            if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:12:21
+            if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) q_129 <= w_128;  // reduce_local.cl:12:21
+            if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) q_138 <= w_137;  // reduce_local.cl:12:21
+            if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h0024;  // reduce_local.cl:12:21
             if ((state == 16'h0023)) state <= 16'h001d;
-            if (((state == 16'h0024) && ((!1'h0) && issued))) old_122 <= {lbuf_scratch_rdata, old_122[31:8]};  // reduce_local.cl:12:13
-            if (((state == 16'h0024) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // reduce_local.cl:12:13
-            if (((state == 16'h0024) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // reduce_local.cl:12:13
-            if (((state == 16'h0024) && ((!1'h0) && issued))) issued <= 1'h0;  // reduce_local.cl:12:13
-            if (((state == 16'h0024) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // reduce_local.cl:12:13
-            if (((state == 16'h0024) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // reduce_local.cl:12:13
-            if (((state == 16'h0024) && (((!1'h0) && issued) && (beat == 8'h03)))) q_153 <= w_119;  // reduce_local.cl:12:13
-            if (((state == 16'h0024) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h0025;  // reduce_local.cl:12:13
-            if (((state == 16'h0025) && ((!1'h0) && issued))) old_132 <= {obj0_wi_lid_rdata, old_132[31:8]};  // reduce_local.cl:12:37
-            if (((state == 16'h0025) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // reduce_local.cl:12:37
-            if (((state == 16'h0025) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // reduce_local.cl:12:37
-            if (((state == 16'h0025) && ((!1'h0) && issued))) issued <= 1'h0;  // reduce_local.cl:12:37
-            if (((state == 16'h0025) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // reduce_local.cl:12:37
-            if (((state == 16'h0025) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // reduce_local.cl:12:37
-            if (((state == 16'h0025) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h0026;  // reduce_local.cl:12:37
-            if (((state == 16'h0026) && ((!1'h0) && issued))) old_141 <= {obj1_wi_stride_rdata, old_141[31:8]};  // reduce_local.cl:12:43
-            if (((state == 16'h0026) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // reduce_local.cl:12:43
-            if (((state == 16'h0026) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // reduce_local.cl:12:43
-            if (((state == 16'h0026) && ((!1'h0) && issued))) issued <= 1'h0;  // reduce_local.cl:12:43
-            if (((state == 16'h0026) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // reduce_local.cl:12:43
-            if (((state == 16'h0026) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // reduce_local.cl:12:43
-            if (((state == 16'h0026) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h0028;  // reduce_local.cl:12:43
+            if (((state == 16'h0024) && ((!1'h0) && lbuf_scratch_re_issued))) old_122 <= {lbuf_scratch_rdata, old_122[31:8]};  // reduce_local.cl:12:13
+            if (((state == 16'h0024) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:12:13
+            if (((state == 16'h0024) && ((!1'h0) && (!lbuf_scratch_re_issued)))) lbuf_scratch_re_issued <= 1'h1;  // reduce_local.cl:12:13
+            if (((state == 16'h0024) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:13
+            if (((state == 16'h0024) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:12:13
+            if (((state == 16'h0024) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:13
+            if (((state == 16'h0024) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) q_153 <= w_119;  // reduce_local.cl:12:13
+            if (((state == 16'h0024) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h0025;  // reduce_local.cl:12:13
+            if (((state == 16'h0025) && ((!1'h0) && obj0_wi_lid_re_issued))) old_132 <= {obj0_wi_lid_rdata, old_132[31:8]};  // reduce_local.cl:12:37
+            if (((state == 16'h0025) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:12:37
+            if (((state == 16'h0025) && ((!1'h0) && (!obj0_wi_lid_re_issued)))) obj0_wi_lid_re_issued <= 1'h1;  // reduce_local.cl:12:37
+            if (((state == 16'h0025) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:12:37
+            if (((state == 16'h0025) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:12:37
+            if (((state == 16'h0025) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:12:37
+            if (((state == 16'h0025) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h0026;  // reduce_local.cl:12:37
+            if (((state == 16'h0026) && ((!1'h0) && obj1_wi_stride_re_issued))) old_141 <= {obj1_wi_stride_rdata, old_141[31:8]};  // reduce_local.cl:12:43
+            if (((state == 16'h0026) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:12:43
+            if (((state == 16'h0026) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:12:43
+            if (((state == 16'h0026) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:12:43
+            if (((state == 16'h0026) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:12:43
+            if (((state == 16'h0026) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:12:43
+            if (((state == 16'h0026) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0028;  // reduce_local.cl:12:43
             if ((state == 16'h0027)) state <= 16'h001d;
-            if (((state == 16'h0028) && ((!1'h0) && issued))) old_150 <= {lbuf_scratch_rdata, old_150[31:8]};  // reduce_local.cl:12:29
-            if (((state == 16'h0028) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // reduce_local.cl:12:29
-            if (((state == 16'h0028) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // reduce_local.cl:12:29
-            if (((state == 16'h0028) && ((!1'h0) && issued))) issued <= 1'h0;  // reduce_local.cl:12:29
-            if (((state == 16'h0028) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // reduce_local.cl:12:29
-            if (((state == 16'h0028) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // reduce_local.cl:12:29
-            if (((state == 16'h0028) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h0029;  // reduce_local.cl:12:29
-            if (((state == 16'h0029) && 1'h1)) beat <= (beat + 8'h01);  // reduce_local.cl:12:13
-            if (((state == 16'h0029) && (1'h1 && (beat == 8'h03)))) beat <= 8'h00;  // reduce_local.cl:12:13
-            if (((state == 16'h0029) && (1'h1 && (beat == 8'h03)))) issued <= 1'h0;  // reduce_local.cl:12:13
-            if (((state == 16'h0029) && (1'h1 && (beat == 8'h03)))) state <= 16'h001d;  // reduce_local.cl:12:13
+            if (((state == 16'h0028) && ((!1'h0) && lbuf_scratch_re_issued))) old_150 <= {lbuf_scratch_rdata, old_150[31:8]};  // reduce_local.cl:12:29
+            if (((state == 16'h0028) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:12:29
+            if (((state == 16'h0028) && ((!1'h0) && (!lbuf_scratch_re_issued)))) lbuf_scratch_re_issued <= 1'h1;  // reduce_local.cl:12:29
+            if (((state == 16'h0028) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:29
+            if (((state == 16'h0028) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:12:29
+            if (((state == 16'h0028) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:29
+            if (((state == 16'h0028) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h0029;  // reduce_local.cl:12:29
+            if (((state == 16'h0029) && 1'h1)) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:12:13
+            if (((state == 16'h0029) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:12:13
+            if (((state == 16'h0029) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:13
+            if (((state == 16'h0029) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h001d;  // reduce_local.cl:12:13
             if ((state == 16'h002a)) v3_lid_x <= w_157;
             if ((state == 16'h002a)) state <= 16'h001a;
             if ((state == 16'h002b)) state <= 16'h002d;
@@ -768,20 +786,20 @@ module reduce_sum_datapath (
             if ((state == 16'h002d)) state <= 16'h002c;
             if ((state == 16'h002e)) v3_lid_x <= w_164;
             if ((state == 16'h002e)) state <= 16'h002b;
-            if (((state == 16'h002f) && ((!1'h0) && issued))) old_172 <= {obj1_wi_stride_rdata, old_172[31:8]};  // reduce_local.cl:10:47
-            if (((state == 16'h002f) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // reduce_local.cl:10:47
-            if (((state == 16'h002f) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // reduce_local.cl:10:47
-            if (((state == 16'h002f) && ((!1'h0) && issued))) issued <= 1'h0;  // reduce_local.cl:10:47
-            if (((state == 16'h002f) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // reduce_local.cl:10:47
-            if (((state == 16'h002f) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // reduce_local.cl:10:47
-            if (((state == 16'h002f) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h0030;  // reduce_local.cl:10:47
+            if (((state == 16'h002f) && ((!1'h0) && obj1_wi_stride_re_issued))) old_172 <= {obj1_wi_stride_rdata, old_172[31:8]};  // reduce_local.cl:10:47
+            if (((state == 16'h002f) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:47
+            if (((state == 16'h002f) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:10:47
+            if (((state == 16'h002f) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:47
+            if (((state == 16'h002f) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:47
+            if (((state == 16'h002f) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:47
+            if (((state == 16'h002f) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0030;  // reduce_local.cl:10:47
             if ((state == 16'h0030)) v2_group_cond0 <= w_175;
             if ((state == 16'h0030)) state <= 16'h002e;
             if ((state == 16'h0031)) state <= 16'h002f;
-            if (((state == 16'h0032) && 1'h1)) beat <= (beat + 8'h01);  // reduce_local.cl:10:15
-            if (((state == 16'h0032) && (1'h1 && (beat == 8'h03)))) beat <= 8'h00;  // reduce_local.cl:10:15
-            if (((state == 16'h0032) && (1'h1 && (beat == 8'h03)))) issued <= 1'h0;  // reduce_local.cl:10:15
-            if (((state == 16'h0032) && (1'h1 && (beat == 8'h03)))) state <= 16'h002f;  // reduce_local.cl:10:15
+            if (((state == 16'h0032) && 1'h1)) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:15
+            if (((state == 16'h0032) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:15
+            if (((state == 16'h0032) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:15
+            if (((state == 16'h0032) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h002f;  // reduce_local.cl:10:15
             if ((state == 16'h0033)) v3_lid_x <= w_190;
             if ((state == 16'h0033)) state <= 16'h002b;
             if ((state == 16'h0034)) state <= 16'h0036;
@@ -791,75 +809,75 @@ module reduce_sum_datapath (
             if ((state == 16'h0037)) v3_lid_x <= w_197;
             if ((state == 16'h0037)) state <= 16'h0034;
             if ((state == 16'h0038)) state <= 16'h0037;
-            if (((state == 16'h0039) && 1'h1)) beat <= (beat + 8'h01);  // reduce_local.cl:6:10
-            if (((state == 16'h0039) && (1'h1 && (beat == 8'h03)))) beat <= 8'h00;  // reduce_local.cl:6:10
-            if (((state == 16'h0039) && (1'h1 && (beat == 8'h03)))) issued <= 1'h0;  // reduce_local.cl:6:10
-            if (((state == 16'h0039) && (1'h1 && (beat == 8'h03)))) q_214 <= w_213;  // reduce_local.cl:6:10
-            if (((state == 16'h0039) && (1'h1 && (beat == 8'h03)))) q_237 <= w_236;  // reduce_local.cl:6:10
-            if (((state == 16'h0039) && (1'h1 && (beat == 8'h03)))) state <= 16'h003a;  // reduce_local.cl:6:10
-            if (((state == 16'h003a) && ((!1'h0) && issued))) old_217 <= {obj0_wi_lid_rdata, old_217[31:8]};  // reduce_local.cl:7:13
-            if (((state == 16'h003a) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // reduce_local.cl:7:13
-            if (((state == 16'h003a) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // reduce_local.cl:7:13
-            if (((state == 16'h003a) && ((!1'h0) && issued))) issued <= 1'h0;  // reduce_local.cl:7:13
-            if (((state == 16'h003a) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // reduce_local.cl:7:13
-            if (((state == 16'h003a) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // reduce_local.cl:7:13
-            if (((state == 16'h003a) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h003c;  // reduce_local.cl:7:13
+            if (((state == 16'h0039) && 1'h1)) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:6:10
+            if (((state == 16'h0039) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:6:10
+            if (((state == 16'h0039) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:6:10
+            if (((state == 16'h0039) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) q_214 <= w_213;  // reduce_local.cl:6:10
+            if (((state == 16'h0039) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) q_237 <= w_236;  // reduce_local.cl:6:10
+            if (((state == 16'h0039) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h003a;  // reduce_local.cl:6:10
+            if (((state == 16'h003a) && ((!1'h0) && obj0_wi_lid_re_issued))) old_217 <= {obj0_wi_lid_rdata, old_217[31:8]};  // reduce_local.cl:7:13
+            if (((state == 16'h003a) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:7:13
+            if (((state == 16'h003a) && ((!1'h0) && (!obj0_wi_lid_re_issued)))) obj0_wi_lid_re_issued <= 1'h1;  // reduce_local.cl:7:13
+            if (((state == 16'h003a) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:7:13
+            if (((state == 16'h003a) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:7:13
+            if (((state == 16'h003a) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:7:13
+            if (((state == 16'h003a) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h003c;  // reduce_local.cl:7:13
             if ((state == 16'h003b)) state <= 16'h0037;
-            if (((state == 16'h003c) && ((((state == 16'h003c) && (!issued)) && (1'h1 && partial_wr_idle)) && in_rd_cmd_ready))) issued <= 1'h1;  // reduce_local.cl:7:20
-            if (((state == 16'h003c) && (((state == 16'h003c) && issued) && in_rd_valid))) ld_238 <= in_rd_data;  // reduce_local.cl:7:20
-            if (((state == 16'h003c) && (((state == 16'h003c) && issued) && in_rd_valid))) beat <= (beat + 8'h01);  // reduce_local.cl:7:20
-            if (((state == 16'h003c) && ((((state == 16'h003c) && issued) && in_rd_valid) && (beat == 8'h00)))) beat <= 8'h00;  // reduce_local.cl:7:20
-            if (((state == 16'h003c) && ((((state == 16'h003c) && issued) && in_rd_valid) && (beat == 8'h00)))) issued <= 1'h0;  // reduce_local.cl:7:20
-            if (((state == 16'h003c) && ((((state == 16'h003c) && issued) && in_rd_valid) && (beat == 8'h00)))) q_240 <= w_222;  // reduce_local.cl:7:20
-            if (((state == 16'h003c) && ((((state == 16'h003c) && issued) && in_rd_valid) && (beat == 8'h00)))) state <= 16'h003d;  // reduce_local.cl:7:20
-            if (((state == 16'h003d) && 1'h1)) beat <= (beat + 8'h01);  // reduce_local.cl:7:5
-            if (((state == 16'h003d) && (1'h1 && (beat == 8'h03)))) beat <= 8'h00;  // reduce_local.cl:7:5
-            if (((state == 16'h003d) && (1'h1 && (beat == 8'h03)))) issued <= 1'h0;  // reduce_local.cl:7:5
-            if (((state == 16'h003d) && (1'h1 && (beat == 8'h03)))) state <= 16'h0037;  // reduce_local.cl:7:5
+            if (((state == 16'h003c) && ((((state == 16'h003c) && (!in_rd_issued)) && (1'h1 && partial_wr_idle)) && in_rd_cmd_ready))) in_rd_issued <= 1'h1;  // reduce_local.cl:7:20
+            if (((state == 16'h003c) && (((state == 16'h003c) && in_rd_issued) && in_rd_valid))) ld_238 <= in_rd_data;  // reduce_local.cl:7:20
+            if (((state == 16'h003c) && (((state == 16'h003c) && in_rd_issued) && in_rd_valid))) in_rd_beat <= (in_rd_beat + 8'h01);  // reduce_local.cl:7:20
+            if (((state == 16'h003c) && ((((state == 16'h003c) && in_rd_issued) && in_rd_valid) && (in_rd_beat == 8'h00)))) in_rd_beat <= 8'h00;  // reduce_local.cl:7:20
+            if (((state == 16'h003c) && ((((state == 16'h003c) && in_rd_issued) && in_rd_valid) && (in_rd_beat == 8'h00)))) in_rd_issued <= 1'h0;  // reduce_local.cl:7:20
+            if (((state == 16'h003c) && ((((state == 16'h003c) && in_rd_issued) && in_rd_valid) && (in_rd_beat == 8'h00)))) q_240 <= w_222;  // reduce_local.cl:7:20
+            if (((state == 16'h003c) && ((((state == 16'h003c) && in_rd_issued) && in_rd_valid) && (in_rd_beat == 8'h00)))) state <= 16'h003d;  // reduce_local.cl:7:20
+            if (((state == 16'h003d) && 1'h1)) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:7:5
+            if (((state == 16'h003d) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:7:5
+            if (((state == 16'h003d) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:7:5
+            if (((state == 16'h003d) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h0037;  // reduce_local.cl:7:5
             if ((state == 16'h003e)) v3_lid_x <= w_244;
             if ((state == 16'h003e)) state <= 16'h0034;
-            if (((state == 16'h003f) && 1'h1)) issued <= 1'h1;
-            if (((state == 16'h003f) && div_valid)) issued <= 1'h0;
+            if (((state == 16'h003f) && 1'h1)) u_group_div_issued <= 1'h1;
+            if (((state == 16'h003f) && div_valid)) u_group_div_issued <= 1'h0;
             if (((state == 16'h003f) && div_valid)) ngroups_0 <= div_quotient;
             if (((state == 16'h003f) && div_valid)) state <= 16'h0040;
-            if (((state == 16'h0040) && 1'h1)) issued <= 1'h1;
-            if (((state == 16'h0040) && div_valid)) issued <= 1'h0;
+            if (((state == 16'h0040) && 1'h1)) u_group_div_issued <= 1'h1;
+            if (((state == 16'h0040) && div_valid)) u_group_div_issued <= 1'h0;
             if (((state == 16'h0040) && div_valid)) ngroups_1 <= div_quotient;
             if (((state == 16'h0040) && div_valid)) state <= 16'h0041;
-            if (((state == 16'h0041) && 1'h1)) issued <= 1'h1;
-            if (((state == 16'h0041) && div_valid)) issued <= 1'h0;
+            if (((state == 16'h0041) && 1'h1)) u_group_div_issued <= 1'h1;
+            if (((state == 16'h0041) && div_valid)) u_group_div_issued <= 1'h0;
             if (((state == 16'h0041) && div_valid)) ngroups_2 <= div_quotient;
             if (((state == 16'h0041) && div_valid)) state <= 16'h003e;
         end
     end
-    assign in_rd_cmd_valid = ((((state == 16'h003c) && (!issued)) && (1'h1 && partial_wr_idle)) ? 1'h1 : 1'h0);
-    assign in_rd_cmd_addr = ((((state == 16'h003c) && (!issued)) && (1'h1 && partial_wr_idle)) ? q_237[31:0] : 32'h00000000);
-    assign in_rd_cmd_len = ((((state == 16'h003c) && (!issued)) && (1'h1 && partial_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign in_rd_ready = (((state == 16'h003c) && issued) ? 1'h1 : 1'h0);
-    assign partial_wr_cmd_valid = ((((state == 16'h000c) && (!issued)) && 1'h1) ? 1'h1 : 1'h0);
-    assign partial_wr_cmd_addr = ((((state == 16'h000c) && (!issued)) && 1'h1) ? q_32[31:0] : 32'h00000000);
-    assign partial_wr_cmd_len = ((((state == 16'h000c) && (!issued)) && 1'h1) ? 32'h00000004 : 32'h00000000);
-    assign partial_wr_valid = (((state == 16'h000c) && issued) ? 1'h1 : 1'h0);
-    assign partial_wr_data = (((state == 16'h000c) && issued) ? v_31 : 32'h00000000);
-    assign partial_wr_strb = (((state == 16'h000c) && issued) ? 4'hf : 4'h0);
+    assign in_rd_cmd_valid = ((((state == 16'h003c) && (!in_rd_issued)) && (1'h1 && partial_wr_idle)) ? 1'h1 : 1'h0);
+    assign in_rd_cmd_addr = ((((state == 16'h003c) && (!in_rd_issued)) && (1'h1 && partial_wr_idle)) ? q_237[31:0] : 32'h00000000);
+    assign in_rd_cmd_len = ((((state == 16'h003c) && (!in_rd_issued)) && (1'h1 && partial_wr_idle)) ? 32'h00000004 : 32'h00000000);
+    assign in_rd_ready = (((state == 16'h003c) && in_rd_issued) ? 1'h1 : 1'h0);
+    assign partial_wr_cmd_valid = ((((state == 16'h000c) && (!partial_wr_issued)) && 1'h1) ? 1'h1 : 1'h0);
+    assign partial_wr_cmd_addr = ((((state == 16'h000c) && (!partial_wr_issued)) && 1'h1) ? q_32[31:0] : 32'h00000000);
+    assign partial_wr_cmd_len = ((((state == 16'h000c) && (!partial_wr_issued)) && 1'h1) ? 32'h00000004 : 32'h00000000);
+    assign partial_wr_valid = (((state == 16'h000c) && partial_wr_issued) ? 1'h1 : 1'h0);
+    assign partial_wr_data = (((state == 16'h000c) && partial_wr_issued) ? v_31 : 32'h00000000);
+    assign partial_wr_strb = (((state == 16'h000c) && partial_wr_issued) ? 4'hf : 4'h0);
     assign obj0_wi_lid_we = (1'h0 ? 1'h0 : (((state == 16'h0039) && 1'h1) ? 1'h1 : 1'h0));
     assign obj0_wi_lid_waddr = (1'h0 ? 9'h000 : (((state == 16'h0039) && 1'h1) ? oa_207[8:0] : 9'h000));
     assign obj0_wi_lid_wdata = (1'h0 ? 8'h00 : (((state == 16'h0039) && 1'h1) ? ow_208[7:0] : 8'h00));
-    assign obj0_wi_lid_re = (1'h0 ? 1'h0 : ((((state == 16'h0009) && (!1'h0)) && (!issued)) ? 1'h1 : ((((state == 16'h001f) && (!1'h0)) && (!issued)) ? 1'h1 : ((((state == 16'h0022) && (!1'h0)) && (!issued)) ? 1'h1 : ((((state == 16'h0025) && (!1'h0)) && (!issued)) ? 1'h1 : ((((state == 16'h003a) && (!1'h0)) && (!issued)) ? 1'h1 : 1'h0))))));
-    assign obj0_wi_lid_raddr = (1'h0 ? 9'h000 : ((((state == 16'h0009) && (!1'h0)) && (!issued)) ? oa_14[8:0] : ((((state == 16'h001f) && (!1'h0)) && (!issued)) ? oa_91[8:0] : ((((state == 16'h0022) && (!1'h0)) && (!issued)) ? oa_113[8:0] : ((((state == 16'h0025) && (!1'h0)) && (!issued)) ? oa_131[8:0] : ((((state == 16'h003a) && (!1'h0)) && (!issued)) ? oa_216[8:0] : 9'h000))))));
+    assign obj0_wi_lid_re = (1'h0 ? 1'h0 : ((((state == 16'h0009) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? 1'h1 : ((((state == 16'h001f) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? 1'h1 : ((((state == 16'h0022) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? 1'h1 : ((((state == 16'h0025) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? 1'h1 : ((((state == 16'h003a) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? 1'h1 : 1'h0))))));
+    assign obj0_wi_lid_raddr = (1'h0 ? 9'h000 : ((((state == 16'h0009) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_14[8:0] : ((((state == 16'h001f) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_91[8:0] : ((((state == 16'h0022) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_113[8:0] : ((((state == 16'h0025) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_131[8:0] : ((((state == 16'h003a) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_216[8:0] : 9'h000))))));
     assign obj1_wi_stride_we = (1'h0 ? 1'h0 : (((state == 16'h0018) && 1'h1) ? 1'h1 : (((state == 16'h0032) && 1'h1) ? 1'h1 : 1'h0)));
     assign obj1_wi_stride_waddr = (1'h0 ? 9'h000 : (((state == 16'h0018) && 1'h1) ? oa_75[8:0] : (((state == 16'h0032) && 1'h1) ? oa_188[8:0] : 9'h000)));
     assign obj1_wi_stride_wdata = (1'h0 ? 8'h00 : (((state == 16'h0018) && 1'h1) ? ow_76[7:0] : (((state == 16'h0032) && 1'h1) ? ow_189[7:0] : 8'h00)));
-    assign obj1_wi_stride_re = (1'h0 ? 1'h0 : ((((state == 16'h0015) && (!1'h0)) && (!issued)) ? 1'h1 : ((((state == 16'h0017) && (!1'h0)) && (!issued)) ? 1'h1 : ((((state == 16'h0020) && (!1'h0)) && (!issued)) ? 1'h1 : ((((state == 16'h0026) && (!1'h0)) && (!issued)) ? 1'h1 : ((((state == 16'h002f) && (!1'h0)) && (!issued)) ? 1'h1 : 1'h0))))));
-    assign obj1_wi_stride_raddr = (1'h0 ? 9'h000 : ((((state == 16'h0015) && (!1'h0)) && (!issued)) ? oa_49[8:0] : ((((state == 16'h0017) && (!1'h0)) && (!issued)) ? oa_61[8:0] : ((((state == 16'h0020) && (!1'h0)) && (!issued)) ? oa_100[8:0] : ((((state == 16'h0026) && (!1'h0)) && (!issued)) ? oa_140[8:0] : ((((state == 16'h002f) && (!1'h0)) && (!issued)) ? oa_171[8:0] : 9'h000))))));
+    assign obj1_wi_stride_re = (1'h0 ? 1'h0 : ((((state == 16'h0015) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? 1'h1 : ((((state == 16'h0017) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? 1'h1 : ((((state == 16'h0020) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? 1'h1 : ((((state == 16'h0026) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? 1'h1 : ((((state == 16'h002f) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? 1'h1 : 1'h0))))));
+    assign obj1_wi_stride_raddr = (1'h0 ? 9'h000 : ((((state == 16'h0015) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_49[8:0] : ((((state == 16'h0017) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_61[8:0] : ((((state == 16'h0020) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_100[8:0] : ((((state == 16'h0026) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_140[8:0] : ((((state == 16'h002f) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_171[8:0] : 9'h000))))));
     assign lbuf_scratch_we = (1'h0 ? 1'h0 : (((state == 16'h0029) && 1'h1) ? 1'h1 : (((state == 16'h003d) && 1'h1) ? 1'h1 : 1'h0)));
     assign lbuf_scratch_waddr = (1'h0 ? 16'h0000 : (((state == 16'h0029) && 1'h1) ? oa_155[15:0] : (((state == 16'h003d) && 1'h1) ? oa_242[15:0] : 16'h0000)));
     assign lbuf_scratch_wdata = (1'h0 ? 8'h00 : (((state == 16'h0029) && 1'h1) ? ow_156[7:0] : (((state == 16'h003d) && 1'h1) ? ow_243[7:0] : 8'h00)));
-    assign lbuf_scratch_re = (1'h0 ? 1'h0 : ((((state == 16'h000b) && (!1'h0)) && (!issued)) ? 1'h1 : ((((state == 16'h0024) && (!1'h0)) && (!issued)) ? 1'h1 : ((((state == 16'h0028) && (!1'h0)) && (!issued)) ? 1'h1 : 1'h0))));
-    assign lbuf_scratch_raddr = (1'h0 ? 16'h0000 : ((((state == 16'h000b) && (!1'h0)) && (!issued)) ? oa_29[15:0] : ((((state == 16'h0024) && (!1'h0)) && (!issued)) ? oa_121[15:0] : ((((state == 16'h0028) && (!1'h0)) && (!issued)) ? oa_149[15:0] : 16'h0000))));
+    assign lbuf_scratch_re = (1'h0 ? 1'h0 : ((((state == 16'h000b) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? 1'h1 : ((((state == 16'h0024) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? 1'h1 : ((((state == 16'h0028) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? 1'h1 : 1'h0))));
+    assign lbuf_scratch_raddr = (1'h0 ? 16'h0000 : ((((state == 16'h000b) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_29[15:0] : ((((state == 16'h0024) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_121[15:0] : ((((state == 16'h0028) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_149[15:0] : 16'h0000))));
     assign div_dividend = ((state == 16'h003f) ? global_size[31:0] : ((state == 16'h0040) ? global_size[63:32] : ((state == 16'h0041) ? global_size[95:64] : 32'h00000000)));
     assign div_divisor = ((state == 16'h003f) ? local_size[31:0] : ((state == 16'h0040) ? local_size[63:32] : ((state == 16'h0041) ? local_size[95:64] : 32'h00000000)));
-    assign div_in_valid = (((state == 16'h003f) && (!issued)) ? 1'h1 : (((state == 16'h0040) && (!issued)) ? 1'h1 : (((state == 16'h0041) && (!issued)) ? 1'h1 : 1'h0)));
+    assign div_in_valid = (((state == 16'h003f) && (!u_group_div_issued)) ? 1'h1 : (((state == 16'h0040) && (!u_group_div_issued)) ? 1'h1 : (((state == 16'h0041) && (!u_group_div_issued)) ? 1'h1 : 1'h0)));
     assign in_wr_cmd_valid = 1'h0;
     assign in_wr_cmd_addr = 32'h00000000;
     assign in_wr_cmd_len = 32'h00000000;

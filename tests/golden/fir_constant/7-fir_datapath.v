@@ -48,8 +48,6 @@ module fir_datapath (
     input  wire        y_wr_idle
 );
     reg  [15:0] state;
-    reg         issued;
-    reg  [7:0]  beat;
     reg  [31:0] group_0;
     reg  [31:0] group_1;
     reg  [31:0] group_2;
@@ -97,6 +95,8 @@ module fir_datapath (
     wire [63:0] w_20;  // fir_constant.cl:28:9
     wire [63:0] w_21;  // fir_constant.cl:28:9
     wire [31:0] w_22;  // fir_constant.cl:28:16
+    reg         y_wr_issued;
+    reg  [7:0]  y_wr_beat;
     wire [31:0] w_23;  // fir_constant.cl:26:25
     wire [31:0] w_24;  // fir_constant.cl:26:29
     wire        w_25;  // fir_constant.cl:26:25
@@ -112,6 +112,8 @@ module fir_datapath (
     wire [63:0] w_35;  // fir_constant.cl:27:20
     wire [63:0] w_36;  // fir_constant.cl:27:20
     wire [63:0] w_37;  // fir_constant.cl:27:20
+    reg         obj1_coeff_re_issued;
+    reg  [7:0]  obj1_coeff_re_beat;
     wire [7:0]  oi_38;
     wire [63:0] oa_39;  // fir_constant.cl:27:20
     reg  [31:0] old_40;  // fir_constant.cl:27:20
@@ -123,17 +125,21 @@ module fir_datapath (
     wire [63:0] w_46;  // fir_constant.cl:27:31
     wire [63:0] w_47;  // fir_constant.cl:27:31
     reg  [63:0] q_48;  // fir_constant.cl:27:31
+    reg         obj0_window_re_issued;
+    reg  [7:0]  obj0_window_re_beat;
     wire [7:0]  oi_49;
     wire [63:0] oa_50;  // fir_constant.cl:27:31
     reg  [31:0] old_51;  // fir_constant.cl:27:31
     wire [31:0] v_52;
     wire        go_53;
+    reg         u0_fp_mul_issued;
     wire        u0_fp_mul_valid;
     wire [31:0] u0_fp_mul_result;
     wire [31:0] fnan_54;
     reg  [31:0] r_55;  // fir_constant.cl:27:20
     reg  [31:0] q_56;  // fir_constant.cl:27:13
     wire        go_57;
+    reg         u1_fp_add_issued;
     wire        u1_fp_add_valid;
     wire [31:0] u1_fp_add_result;
     wire [31:0] fnan_58;
@@ -145,6 +151,8 @@ module fir_datapath (
     wire [63:0] w_64;  // fir_constant.cl:22:21
     wire [63:0] w_65;  // fir_constant.cl:22:21
     wire [63:0] w_66;  // fir_constant.cl:22:21
+    reg         x_rd_issued;
+    reg  [7:0]  x_rd_beat;
     reg  [31:0] ld_67;  // fir_constant.cl:22:21
     wire [31:0] v_68;
     wire [7:0]  oi_69;
@@ -210,6 +218,7 @@ module fir_datapath (
     wire [31:0] div_divisor;
     wire        div_in_valid;
     wire [31:0] div_remainder;
+    reg         u_group_div_issued;
     reg         done_q;
     assign v6_lid_linear = 64'h0000000000000000;
 
@@ -276,7 +285,7 @@ module fir_datapath (
     assign w_35 = 64'h0000000000000004;
     assign w_36 = (w_34 * w_35);
     assign w_37 = (w_32 + w_36);
-    assign oi_38 = beat;
+    assign oi_38 = obj1_coeff_re_beat;
     assign oa_39 = (w_37 + {56'h00000000000000, oi_38});
     assign v_41 = old_40[31:0];
     assign w_42 = 64'h0000000000000000;
@@ -285,7 +294,7 @@ module fir_datapath (
     assign w_45 = 64'h0000000000000004;
     assign w_46 = (w_44 * w_45);
     assign w_47 = (w_42 + w_46);
-    assign oi_49 = beat;
+    assign oi_49 = obj0_window_re_beat;
     assign oa_50 = (q_48 + {56'h00000000000000, oi_49});
     assign v_52 = old_51[31:0];
 
@@ -321,7 +330,7 @@ module fir_datapath (
     assign w_65 = (w_63 * w_64);
     assign w_66 = (w_61 + w_65);
     assign v_68 = ld_67[31:0];
-    assign oi_69 = beat;
+    assign oi_69 = obj0_window_re_beat;
     assign oa_70 = (w_60 + {56'h00000000000000, oi_69});
     assign ow_71 = (v_68 >> ({24'h000000, oi_69} * 32'h00000008));
     assign w_72 = 32'h00000000;
@@ -347,10 +356,10 @@ module fir_datapath (
     assign w_93 = 64'h0000000000000004;
     assign w_94 = (w_92 * w_93);
     assign w_95 = (w_88 + w_94);
-    assign oi_96 = beat;
+    assign oi_96 = obj0_window_re_beat;
     assign oa_97 = (w_95 + {56'h00000000000000, oi_96});
     assign v_99 = old_98[31:0];
-    assign oi_101 = beat;
+    assign oi_101 = obj0_window_re_beat;
     assign oa_102 = (q_100 + {56'h00000000000000, oi_101});
     assign ow_103 = (v_99 >> ({24'h000000, oi_101} * 32'h00000008));
     assign w_104 = 32'h0000000f;
@@ -369,7 +378,7 @@ module fir_datapath (
     assign w_118 = (w_116 * w_117);
     assign w_119 = (w_114 + w_118);
     assign w_120 = 32'h00000000;
-    assign oi_121 = beat;
+    assign oi_121 = obj0_window_re_beat;
     assign oa_122 = (w_119 + {56'h00000000000000, oi_121});
     assign ow_123 = (w_120 >> ({24'h000000, oi_121} * 32'h00000008));
     assign w_124 = 32'h00000000;
@@ -395,8 +404,17 @@ module fir_datapath (
     always @(posedge clk) begin
         if (rst) begin
             state <= 16'h0000;
-            issued <= 1'h0;
-            beat <= 8'h00;
+            y_wr_issued <= 1'h0;
+            y_wr_beat <= 8'h00;
+            obj1_coeff_re_issued <= 1'h0;
+            obj1_coeff_re_beat <= 8'h00;
+            obj0_window_re_issued <= 1'h0;
+            obj0_window_re_beat <= 8'h00;
+            u0_fp_mul_issued <= 1'h0;
+            u1_fp_add_issued <= 1'h0;
+            x_rd_issued <= 1'h0;
+            x_rd_beat <= 8'h00;
+            u_group_div_issued <= 1'h0;
             done_q <= 1'h0;
         end else begin
             done_q <= 1'h0;
@@ -424,11 +442,11 @@ module fir_datapath (
             if ((state == 16'h000b)) v1_i <= w_15;
             if ((state == 16'h000b)) state <= 16'h0008;
             if ((state == 16'h000c)) state <= 16'h000b;
-            if (((state == 16'h000d) && ((((state == 16'h000d) && (!issued)) && 1'h1) && y_wr_cmd_ready))) issued <= 1'h1;  // fir_constant.cl:28:9
-            if (((state == 16'h000d) && (((state == 16'h000d) && issued) && y_wr_ready))) beat <= (beat + 8'h01);  // fir_constant.cl:28:9
-            if (((state == 16'h000d) && ((((state == 16'h000d) && issued) && y_wr_ready) && (beat == 8'h00)))) beat <= 8'h00;  // fir_constant.cl:28:9
-            if (((state == 16'h000d) && ((((state == 16'h000d) && issued) && y_wr_ready) && (beat == 8'h00)))) issued <= 1'h0;  // fir_constant.cl:28:9
-            if (((state == 16'h000d) && ((((state == 16'h000d) && issued) && y_wr_ready) && (beat == 8'h00)))) state <= 16'h000b;  // fir_constant.cl:28:9
+            if (((state == 16'h000d) && ((((state == 16'h000d) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // fir_constant.cl:28:9
+            if (((state == 16'h000d) && (((state == 16'h000d) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // fir_constant.cl:28:9
+            if (((state == 16'h000d) && ((((state == 16'h000d) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_beat <= 8'h00;  // fir_constant.cl:28:9
+            if (((state == 16'h000d) && ((((state == 16'h000d) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // fir_constant.cl:28:9
+            if (((state == 16'h000d) && ((((state == 16'h000d) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h000b;  // fir_constant.cl:28:9
             if ((state == 16'h000e)) state <= 16'h0010;
             if ((state == 16'h000f)) state <= (q_27 ? 16'h0013 : 16'h000d);
             if ((state == 16'h0010)) q_27 <= w_25;
@@ -436,28 +454,28 @@ module fir_datapath (
             if ((state == 16'h0011)) v4_k <= w_30;
             if ((state == 16'h0011)) state <= 16'h000e;
             if ((state == 16'h0012)) state <= 16'h0011;
-            if (((state == 16'h0013) && ((!1'h0) && issued))) old_40 <= {obj1_coeff_rdata, old_40[31:8]};  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && ((!1'h0) && issued))) issued <= 1'h0;  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && (((!1'h0) && issued) && (beat == 8'h03)))) q_48 <= w_47;  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && (((!1'h0) && issued) && (beat == 8'h03)))) q_56 <= w_31;  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h0014;  // fir_constant.cl:27:20
-            if (((state == 16'h0014) && ((!1'h0) && issued))) old_51 <= {obj0_window_rdata, old_51[31:8]};  // fir_constant.cl:27:31
-            if (((state == 16'h0014) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // fir_constant.cl:27:31
-            if (((state == 16'h0014) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // fir_constant.cl:27:31
-            if (((state == 16'h0014) && ((!1'h0) && issued))) issued <= 1'h0;  // fir_constant.cl:27:31
-            if (((state == 16'h0014) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // fir_constant.cl:27:31
-            if (((state == 16'h0014) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // fir_constant.cl:27:31
-            if (((state == 16'h0014) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h0015;  // fir_constant.cl:27:31
-            if (((state == 16'h0015) && 1'h1)) issued <= 1'h1;
-            if (((state == 16'h0015) && u0_fp_mul_valid)) issued <= 1'h0;
+            if (((state == 16'h0013) && ((!1'h0) && obj1_coeff_re_issued))) old_40 <= {obj1_coeff_rdata, old_40[31:8]};  // fir_constant.cl:27:20
+            if (((state == 16'h0013) && ((!1'h0) && obj1_coeff_re_issued))) obj1_coeff_re_beat <= (obj1_coeff_re_beat + 8'h01);  // fir_constant.cl:27:20
+            if (((state == 16'h0013) && ((!1'h0) && (!obj1_coeff_re_issued)))) obj1_coeff_re_issued <= 1'h1;  // fir_constant.cl:27:20
+            if (((state == 16'h0013) && ((!1'h0) && obj1_coeff_re_issued))) obj1_coeff_re_issued <= 1'h0;  // fir_constant.cl:27:20
+            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) obj1_coeff_re_beat <= 8'h00;  // fir_constant.cl:27:20
+            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) obj1_coeff_re_issued <= 1'h0;  // fir_constant.cl:27:20
+            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) q_48 <= w_47;  // fir_constant.cl:27:20
+            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) q_56 <= w_31;  // fir_constant.cl:27:20
+            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) state <= 16'h0014;  // fir_constant.cl:27:20
+            if (((state == 16'h0014) && ((!1'h0) && obj0_window_re_issued))) old_51 <= {obj0_window_rdata, old_51[31:8]};  // fir_constant.cl:27:31
+            if (((state == 16'h0014) && ((!1'h0) && obj0_window_re_issued))) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:27:31
+            if (((state == 16'h0014) && ((!1'h0) && (!obj0_window_re_issued)))) obj0_window_re_issued <= 1'h1;  // fir_constant.cl:27:31
+            if (((state == 16'h0014) && ((!1'h0) && obj0_window_re_issued))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:27:31
+            if (((state == 16'h0014) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:27:31
+            if (((state == 16'h0014) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:27:31
+            if (((state == 16'h0014) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) state <= 16'h0015;  // fir_constant.cl:27:31
+            if (((state == 16'h0015) && 1'h1)) u0_fp_mul_issued <= 1'h1;
+            if (((state == 16'h0015) && u0_fp_mul_valid)) u0_fp_mul_issued <= 1'h0;
             if (((state == 16'h0015) && u0_fp_mul_valid)) r_55 <= (((&v_41[30:23]) && (!(v_41[22:0] == 23'h000000))) ? (v_41 | 32'h00400000) : (((&v_52[30:23]) && (!(v_52[22:0] == 23'h000000))) ? (v_52 | 32'h00400000) : (((((&v_41[30:23]) && (v_41[22:0] == 23'h000000)) && (v_52[30:0] == 31'h00000000)) || ((v_41[30:0] == 31'h00000000) && ((&v_52[30:23]) && (v_52[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_54)));
             if (((state == 16'h0015) && u0_fp_mul_valid)) state <= 16'h0016;
-            if (((state == 16'h0016) && 1'h1)) issued <= 1'h1;
-            if (((state == 16'h0016) && u1_fp_add_valid)) issued <= 1'h0;
+            if (((state == 16'h0016) && 1'h1)) u1_fp_add_issued <= 1'h1;
+            if (((state == 16'h0016) && u1_fp_add_valid)) u1_fp_add_issued <= 1'h0;
             if (((state == 16'h0016) && u1_fp_add_valid)) r_59 <= (((&q_56[30:23]) && (!(q_56[22:0] == 23'h000000))) ? (q_56 | 32'h00400000) : (((&r_55[30:23]) && (!(r_55[22:0] == 23'h000000))) ? (r_55 | 32'h00400000) : (((((&q_56[30:23]) && (q_56[22:0] == 23'h000000)) && ((&r_55[30:23]) && (r_55[22:0] == 23'h000000))) && (!(q_56[31] == r_55[31]))) ? 32'hffc00000 : fnan_58)));
             if (((state == 16'h0016) && u1_fp_add_valid)) state <= 16'h0017;
             if ((state == 16'h0017)) v3_acc <= r_59;
@@ -465,16 +483,16 @@ module fir_datapath (
             if ((state == 16'h0018)) v3_acc <= w_72;
             if ((state == 16'h0018)) v4_k <= w_73;
             if ((state == 16'h0018)) state <= 16'h001a;
-            if (((state == 16'h0019) && ((((state == 16'h0019) && (!issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) issued <= 1'h1;  // fir_constant.cl:22:21
-            if (((state == 16'h0019) && (((state == 16'h0019) && issued) && x_rd_valid))) ld_67 <= x_rd_data;  // fir_constant.cl:22:21
-            if (((state == 16'h0019) && (((state == 16'h0019) && issued) && x_rd_valid))) beat <= (beat + 8'h01);  // fir_constant.cl:22:21
-            if (((state == 16'h0019) && ((((state == 16'h0019) && issued) && x_rd_valid) && (beat == 8'h00)))) beat <= 8'h00;  // fir_constant.cl:22:21
-            if (((state == 16'h0019) && ((((state == 16'h0019) && issued) && x_rd_valid) && (beat == 8'h00)))) issued <= 1'h0;  // fir_constant.cl:22:21
-            if (((state == 16'h0019) && ((((state == 16'h0019) && issued) && x_rd_valid) && (beat == 8'h00)))) state <= 16'h0018;  // fir_constant.cl:22:21
-            if (((state == 16'h001a) && 1'h1)) beat <= (beat + 8'h01);  // fir_constant.cl:22:9
-            if (((state == 16'h001a) && (1'h1 && (beat == 8'h03)))) beat <= 8'h00;  // fir_constant.cl:22:9
-            if (((state == 16'h001a) && (1'h1 && (beat == 8'h03)))) issued <= 1'h0;  // fir_constant.cl:22:9
-            if (((state == 16'h001a) && (1'h1 && (beat == 8'h03)))) state <= 16'h000e;  // fir_constant.cl:22:9
+            if (((state == 16'h0019) && ((((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // fir_constant.cl:22:21
+            if (((state == 16'h0019) && (((state == 16'h0019) && x_rd_issued) && x_rd_valid))) ld_67 <= x_rd_data;  // fir_constant.cl:22:21
+            if (((state == 16'h0019) && (((state == 16'h0019) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // fir_constant.cl:22:21
+            if (((state == 16'h0019) && ((((state == 16'h0019) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // fir_constant.cl:22:21
+            if (((state == 16'h0019) && ((((state == 16'h0019) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // fir_constant.cl:22:21
+            if (((state == 16'h0019) && ((((state == 16'h0019) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h0018;  // fir_constant.cl:22:21
+            if (((state == 16'h001a) && 1'h1)) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:22:9
+            if (((state == 16'h001a) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:22:9
+            if (((state == 16'h001a) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:22:9
+            if (((state == 16'h001a) && (1'h1 && (obj0_window_re_beat == 8'h03)))) state <= 16'h000e;  // fir_constant.cl:22:9
             if ((state == 16'h001b)) state <= 16'h001d;
             if ((state == 16'h001c)) state <= (q_78 ? 16'h0020 : 16'h0019);
             if ((state == 16'h001d)) q_78 <= w_76;
@@ -482,18 +500,18 @@ module fir_datapath (
             if ((state == 16'h001e)) v2_k <= w_81;
             if ((state == 16'h001e)) state <= 16'h001b;
             if ((state == 16'h001f)) state <= 16'h001e;
-            if (((state == 16'h0020) && ((!1'h0) && issued))) old_98 <= {obj0_window_rdata, old_98[31:8]};  // fir_constant.cl:21:25
-            if (((state == 16'h0020) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // fir_constant.cl:21:25
-            if (((state == 16'h0020) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // fir_constant.cl:21:25
-            if (((state == 16'h0020) && ((!1'h0) && issued))) issued <= 1'h0;  // fir_constant.cl:21:25
-            if (((state == 16'h0020) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // fir_constant.cl:21:25
-            if (((state == 16'h0020) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // fir_constant.cl:21:25
-            if (((state == 16'h0020) && (((!1'h0) && issued) && (beat == 8'h03)))) q_100 <= w_87;  // fir_constant.cl:21:25
-            if (((state == 16'h0020) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h0021;  // fir_constant.cl:21:25
-            if (((state == 16'h0021) && 1'h1)) beat <= (beat + 8'h01);  // fir_constant.cl:21:13
-            if (((state == 16'h0021) && (1'h1 && (beat == 8'h03)))) beat <= 8'h00;  // fir_constant.cl:21:13
-            if (((state == 16'h0021) && (1'h1 && (beat == 8'h03)))) issued <= 1'h0;  // fir_constant.cl:21:13
-            if (((state == 16'h0021) && (1'h1 && (beat == 8'h03)))) state <= 16'h001e;  // fir_constant.cl:21:13
+            if (((state == 16'h0020) && ((!1'h0) && obj0_window_re_issued))) old_98 <= {obj0_window_rdata, old_98[31:8]};  // fir_constant.cl:21:25
+            if (((state == 16'h0020) && ((!1'h0) && obj0_window_re_issued))) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:21:25
+            if (((state == 16'h0020) && ((!1'h0) && (!obj0_window_re_issued)))) obj0_window_re_issued <= 1'h1;  // fir_constant.cl:21:25
+            if (((state == 16'h0020) && ((!1'h0) && obj0_window_re_issued))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:21:25
+            if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:21:25
+            if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:21:25
+            if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) q_100 <= w_87;  // fir_constant.cl:21:25
+            if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) state <= 16'h0021;  // fir_constant.cl:21:25
+            if (((state == 16'h0021) && 1'h1)) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:21:13
+            if (((state == 16'h0021) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:21:13
+            if (((state == 16'h0021) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:21:13
+            if (((state == 16'h0021) && (1'h1 && (obj0_window_re_beat == 8'h03)))) state <= 16'h001e;  // fir_constant.cl:21:13
             if ((state == 16'h0022)) v2_k <= w_104;
             if ((state == 16'h0022)) state <= 16'h001b;
             if ((state == 16'h0023)) v1_i <= w_105;
@@ -505,10 +523,10 @@ module fir_datapath (
             if ((state == 16'h0027)) v0_k <= w_113;
             if ((state == 16'h0027)) state <= 16'h0024;
             if ((state == 16'h0028)) state <= 16'h0027;
-            if (((state == 16'h0029) && 1'h1)) beat <= (beat + 8'h01);  // fir_constant.cl:16:9
-            if (((state == 16'h0029) && (1'h1 && (beat == 8'h03)))) beat <= 8'h00;  // fir_constant.cl:16:9
-            if (((state == 16'h0029) && (1'h1 && (beat == 8'h03)))) issued <= 1'h0;  // fir_constant.cl:16:9
-            if (((state == 16'h0029) && (1'h1 && (beat == 8'h03)))) state <= 16'h0027;  // fir_constant.cl:16:9
+            if (((state == 16'h0029) && 1'h1)) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:16:9
+            if (((state == 16'h0029) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:16:9
+            if (((state == 16'h0029) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:16:9
+            if (((state == 16'h0029) && (1'h1 && (obj0_window_re_beat == 8'h03)))) state <= 16'h0027;  // fir_constant.cl:16:9
             if ((state == 16'h002a)) v0_k <= w_124;
             if ((state == 16'h002a)) state <= 16'h0024;
             if ((state == 16'h002b)) v5_lid_x <= w_125;
@@ -577,45 +595,45 @@ module fir_datapath (
             if ((state == 16'h0069)) state <= 16'h0068;
             if ((state == 16'h006a)) state <= 16'h0069;
             if ((state == 16'h006b)) state <= 16'h006a;
-            if (((state == 16'h006c) && 1'h1)) issued <= 1'h1;
-            if (((state == 16'h006c) && div_valid)) issued <= 1'h0;
+            if (((state == 16'h006c) && 1'h1)) u_group_div_issued <= 1'h1;
+            if (((state == 16'h006c) && div_valid)) u_group_div_issued <= 1'h0;
             if (((state == 16'h006c) && div_valid)) ngroups_0 <= div_quotient;
             if (((state == 16'h006c) && div_valid)) state <= 16'h006d;
-            if (((state == 16'h006d) && 1'h1)) issued <= 1'h1;
-            if (((state == 16'h006d) && div_valid)) issued <= 1'h0;
+            if (((state == 16'h006d) && 1'h1)) u_group_div_issued <= 1'h1;
+            if (((state == 16'h006d) && div_valid)) u_group_div_issued <= 1'h0;
             if (((state == 16'h006d) && div_valid)) ngroups_1 <= div_quotient;
             if (((state == 16'h006d) && div_valid)) state <= 16'h006e;
-            if (((state == 16'h006e) && 1'h1)) issued <= 1'h1;
-            if (((state == 16'h006e) && div_valid)) issued <= 1'h0;
+            if (((state == 16'h006e) && 1'h1)) u_group_div_issued <= 1'h1;
+            if (((state == 16'h006e) && div_valid)) u_group_div_issued <= 1'h0;
             if (((state == 16'h006e) && div_valid)) ngroups_2 <= div_quotient;
             if (((state == 16'h006e) && div_valid)) state <= 16'h006b;
         end
     end
-    assign x_rd_cmd_valid = ((((state == 16'h0019) && (!issued)) && (1'h1 && y_wr_idle)) ? 1'h1 : 1'h0);
-    assign x_rd_cmd_addr = ((((state == 16'h0019) && (!issued)) && (1'h1 && y_wr_idle)) ? w_66[31:0] : 32'h00000000);
-    assign x_rd_cmd_len = ((((state == 16'h0019) && (!issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign x_rd_ready = (((state == 16'h0019) && issued) ? 1'h1 : 1'h0);
-    assign y_wr_cmd_valid = ((((state == 16'h000d) && (!issued)) && 1'h1) ? 1'h1 : 1'h0);
-    assign y_wr_cmd_addr = ((((state == 16'h000d) && (!issued)) && 1'h1) ? w_21[31:0] : 32'h00000000);
-    assign y_wr_cmd_len = ((((state == 16'h000d) && (!issued)) && 1'h1) ? 32'h00000004 : 32'h00000000);
-    assign y_wr_valid = (((state == 16'h000d) && issued) ? 1'h1 : 1'h0);
-    assign y_wr_data = (((state == 16'h000d) && issued) ? w_22 : 32'h00000000);
-    assign y_wr_strb = (((state == 16'h000d) && issued) ? 4'hf : 4'h0);
+    assign x_rd_cmd_valid = ((((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 1'h1 : 1'h0);
+    assign x_rd_cmd_addr = ((((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_66[31:0] : 32'h00000000);
+    assign x_rd_cmd_len = ((((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
+    assign x_rd_ready = (((state == 16'h0019) && x_rd_issued) ? 1'h1 : 1'h0);
+    assign y_wr_cmd_valid = ((((state == 16'h000d) && (!y_wr_issued)) && 1'h1) ? 1'h1 : 1'h0);
+    assign y_wr_cmd_addr = ((((state == 16'h000d) && (!y_wr_issued)) && 1'h1) ? w_21[31:0] : 32'h00000000);
+    assign y_wr_cmd_len = ((((state == 16'h000d) && (!y_wr_issued)) && 1'h1) ? 32'h00000004 : 32'h00000000);
+    assign y_wr_valid = (((state == 16'h000d) && y_wr_issued) ? 1'h1 : 1'h0);
+    assign y_wr_data = (((state == 16'h000d) && y_wr_issued) ? w_22 : 32'h00000000);
+    assign y_wr_strb = (((state == 16'h000d) && y_wr_issued) ? 4'hf : 4'h0);
     assign obj0_window_we = (1'h0 ? 1'h0 : (((state == 16'h001a) && 1'h1) ? 1'h1 : (((state == 16'h0021) && 1'h1) ? 1'h1 : (((state == 16'h0029) && 1'h1) ? 1'h1 : 1'h0))));
     assign obj0_window_waddr = (1'h0 ? 6'h00 : (((state == 16'h001a) && 1'h1) ? oa_70[5:0] : (((state == 16'h0021) && 1'h1) ? oa_102[5:0] : (((state == 16'h0029) && 1'h1) ? oa_122[5:0] : 6'h00))));
     assign obj0_window_wdata = (1'h0 ? 8'h00 : (((state == 16'h001a) && 1'h1) ? ow_71[7:0] : (((state == 16'h0021) && 1'h1) ? ow_103[7:0] : (((state == 16'h0029) && 1'h1) ? ow_123[7:0] : 8'h00))));
-    assign obj0_window_re = (1'h0 ? 1'h0 : ((((state == 16'h0014) && (!1'h0)) && (!issued)) ? 1'h1 : ((((state == 16'h0020) && (!1'h0)) && (!issued)) ? 1'h1 : 1'h0)));
-    assign obj0_window_raddr = (1'h0 ? 6'h00 : ((((state == 16'h0014) && (!1'h0)) && (!issued)) ? oa_50[5:0] : ((((state == 16'h0020) && (!1'h0)) && (!issued)) ? oa_97[5:0] : 6'h00)));
+    assign obj0_window_re = (1'h0 ? 1'h0 : ((((state == 16'h0014) && (!1'h0)) && (!obj0_window_re_issued)) ? 1'h1 : ((((state == 16'h0020) && (!1'h0)) && (!obj0_window_re_issued)) ? 1'h1 : 1'h0)));
+    assign obj0_window_raddr = (1'h0 ? 6'h00 : ((((state == 16'h0014) && (!1'h0)) && (!obj0_window_re_issued)) ? oa_50[5:0] : ((((state == 16'h0020) && (!1'h0)) && (!obj0_window_re_issued)) ? oa_97[5:0] : 6'h00)));
     assign obj1_coeff_we = (1'h0 ? 1'h0 : ((state == 16'h002c) ? 1'h1 : ((state == 16'h002d) ? 1'h1 : ((state == 16'h002e) ? 1'h1 : ((state == 16'h002f) ? 1'h1 : ((state == 16'h0030) ? 1'h1 : ((state == 16'h0031) ? 1'h1 : ((state == 16'h0032) ? 1'h1 : ((state == 16'h0033) ? 1'h1 : ((state == 16'h0034) ? 1'h1 : ((state == 16'h0035) ? 1'h1 : ((state == 16'h0036) ? 1'h1 : ((state == 16'h0037) ? 1'h1 : ((state == 16'h0038) ? 1'h1 : ((state == 16'h0039) ? 1'h1 : ((state == 16'h003a) ? 1'h1 : ((state == 16'h003b) ? 1'h1 : ((state == 16'h003c) ? 1'h1 : ((state == 16'h003d) ? 1'h1 : ((state == 16'h003e) ? 1'h1 : ((state == 16'h003f) ? 1'h1 : ((state == 16'h0040) ? 1'h1 : ((state == 16'h0041) ? 1'h1 : ((state == 16'h0042) ? 1'h1 : ((state == 16'h0043) ? 1'h1 : ((state == 16'h0044) ? 1'h1 : ((state == 16'h0045) ? 1'h1 : ((state == 16'h0046) ? 1'h1 : ((state == 16'h0047) ? 1'h1 : ((state == 16'h0048) ? 1'h1 : ((state == 16'h0049) ? 1'h1 : ((state == 16'h004a) ? 1'h1 : ((state == 16'h004b) ? 1'h1 : ((state == 16'h004c) ? 1'h1 : ((state == 16'h004d) ? 1'h1 : ((state == 16'h004e) ? 1'h1 : ((state == 16'h004f) ? 1'h1 : ((state == 16'h0050) ? 1'h1 : ((state == 16'h0051) ? 1'h1 : ((state == 16'h0052) ? 1'h1 : ((state == 16'h0053) ? 1'h1 : ((state == 16'h0054) ? 1'h1 : ((state == 16'h0055) ? 1'h1 : ((state == 16'h0056) ? 1'h1 : ((state == 16'h0057) ? 1'h1 : ((state == 16'h0058) ? 1'h1 : ((state == 16'h0059) ? 1'h1 : ((state == 16'h005a) ? 1'h1 : ((state == 16'h005b) ? 1'h1 : ((state == 16'h005c) ? 1'h1 : ((state == 16'h005d) ? 1'h1 : ((state == 16'h005e) ? 1'h1 : ((state == 16'h005f) ? 1'h1 : ((state == 16'h0060) ? 1'h1 : ((state == 16'h0061) ? 1'h1 : ((state == 16'h0062) ? 1'h1 : ((state == 16'h0063) ? 1'h1 : ((state == 16'h0064) ? 1'h1 : ((state == 16'h0065) ? 1'h1 : ((state == 16'h0066) ? 1'h1 : ((state == 16'h0067) ? 1'h1 : ((state == 16'h0068) ? 1'h1 : ((state == 16'h0069) ? 1'h1 : ((state == 16'h006a) ? 1'h1 : ((state == 16'h006b) ? 1'h1 : 1'h0)))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))));
     assign obj1_coeff_waddr = (1'h0 ? 6'h00 : ((state == 16'h002c) ? 6'h3f : ((state == 16'h002d) ? 6'h3e : ((state == 16'h002e) ? 6'h3d : ((state == 16'h002f) ? 6'h3c : ((state == 16'h0030) ? 6'h3b : ((state == 16'h0031) ? 6'h3a : ((state == 16'h0032) ? 6'h39 : ((state == 16'h0033) ? 6'h38 : ((state == 16'h0034) ? 6'h37 : ((state == 16'h0035) ? 6'h36 : ((state == 16'h0036) ? 6'h35 : ((state == 16'h0037) ? 6'h34 : ((state == 16'h0038) ? 6'h33 : ((state == 16'h0039) ? 6'h32 : ((state == 16'h003a) ? 6'h31 : ((state == 16'h003b) ? 6'h30 : ((state == 16'h003c) ? 6'h2f : ((state == 16'h003d) ? 6'h2e : ((state == 16'h003e) ? 6'h2d : ((state == 16'h003f) ? 6'h2c : ((state == 16'h0040) ? 6'h2b : ((state == 16'h0041) ? 6'h2a : ((state == 16'h0042) ? 6'h29 : ((state == 16'h0043) ? 6'h28 : ((state == 16'h0044) ? 6'h27 : ((state == 16'h0045) ? 6'h26 : ((state == 16'h0046) ? 6'h25 : ((state == 16'h0047) ? 6'h24 : ((state == 16'h0048) ? 6'h23 : ((state == 16'h0049) ? 6'h22 : ((state == 16'h004a) ? 6'h21 : ((state == 16'h004b) ? 6'h20 : ((state == 16'h004c) ? 6'h1f : ((state == 16'h004d) ? 6'h1e : ((state == 16'h004e) ? 6'h1d : ((state == 16'h004f) ? 6'h1c : ((state == 16'h0050) ? 6'h1b : ((state == 16'h0051) ? 6'h1a : ((state == 16'h0052) ? 6'h19 : ((state == 16'h0053) ? 6'h18 : ((state == 16'h0054) ? 6'h17 : ((state == 16'h0055) ? 6'h16 : ((state == 16'h0056) ? 6'h15 : ((state == 16'h0057) ? 6'h14 : ((state == 16'h0058) ? 6'h13 : ((state == 16'h0059) ? 6'h12 : ((state == 16'h005a) ? 6'h11 : ((state == 16'h005b) ? 6'h10 : ((state == 16'h005c) ? 6'h0f : ((state == 16'h005d) ? 6'h0e : ((state == 16'h005e) ? 6'h0d : ((state == 16'h005f) ? 6'h0c : ((state == 16'h0060) ? 6'h0b : ((state == 16'h0061) ? 6'h0a : ((state == 16'h0062) ? 6'h09 : ((state == 16'h0063) ? 6'h08 : ((state == 16'h0064) ? 6'h07 : ((state == 16'h0065) ? 6'h06 : ((state == 16'h0066) ? 6'h05 : ((state == 16'h0067) ? 6'h04 : ((state == 16'h0068) ? 6'h03 : ((state == 16'h0069) ? 6'h02 : ((state == 16'h006a) ? 6'h01 : ((state == 16'h006b) ? 6'h00 : 6'h00)))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))));
     assign obj1_coeff_wdata = (1'h0 ? 8'h00 : ((state == 16'h002c) ? 8'h3c : ((state == 16'h002d) ? 8'h4c : ((state == 16'h002e) ? 8'hcc : ((state == 16'h002f) ? 8'hcd : ((state == 16'h0030) ? 8'hbc : ((state == 16'h0031) ? 8'hcc : ((state == 16'h0032) ? 8'hcc : ((state == 16'h0033) ? 8'hcd : ((state == 16'h0034) ? 8'h3d : ((state == 16'h0035) ? 8'h4c : ((state == 16'h0036) ? 8'hcc : ((state == 16'h0037) ? 8'hcd : ((state == 16'h0038) ? 8'hbd : ((state == 16'h0039) ? 8'h99 : ((state == 16'h003a) ? 8'h99 : ((state == 16'h003b) ? 8'h9a : ((state == 16'h003c) ? 8'h3d : ((state == 16'h003d) ? 8'hcc : ((state == 16'h003e) ? 8'hcc : ((state == 16'h003f) ? 8'hcd : ((state == 16'h0040) ? 8'h3e : ((state == 16'h0041) ? 8'h00 : ((state == 16'h0042) ? 8'h00 : ((state == 16'h0043) ? 8'h00 : ((state == 16'h0044) ? 8'h3e : ((state == 16'h0045) ? 8'h19 : ((state == 16'h0046) ? 8'h99 : ((state == 16'h0047) ? 8'h9a : ((state == 16'h0048) ? 8'h3e : ((state == 16'h0049) ? 8'h33 : ((state == 16'h004a) ? 8'h33 : ((state == 16'h004b) ? 8'h33 : ((state == 16'h004c) ? 8'h3e : ((state == 16'h004d) ? 8'h33 : ((state == 16'h004e) ? 8'h33 : ((state == 16'h004f) ? 8'h33 : ((state == 16'h0050) ? 8'h3e : ((state == 16'h0051) ? 8'h19 : ((state == 16'h0052) ? 8'h99 : ((state == 16'h0053) ? 8'h9a : ((state == 16'h0054) ? 8'h3e : ((state == 16'h0055) ? 8'h00 : ((state == 16'h0056) ? 8'h00 : ((state == 16'h0057) ? 8'h00 : ((state == 16'h0058) ? 8'h3d : ((state == 16'h0059) ? 8'hcc : ((state == 16'h005a) ? 8'hcc : ((state == 16'h005b) ? 8'hcd : ((state == 16'h005c) ? 8'hbd : ((state == 16'h005d) ? 8'h99 : ((state == 16'h005e) ? 8'h99 : ((state == 16'h005f) ? 8'h9a : ((state == 16'h0060) ? 8'h3d : ((state == 16'h0061) ? 8'h4c : ((state == 16'h0062) ? 8'hcc : ((state == 16'h0063) ? 8'hcd : ((state == 16'h0064) ? 8'hbc : ((state == 16'h0065) ? 8'hcc : ((state == 16'h0066) ? 8'hcc : ((state == 16'h0067) ? 8'hcd : ((state == 16'h0068) ? 8'h3c : ((state == 16'h0069) ? 8'h4c : ((state == 16'h006a) ? 8'hcc : ((state == 16'h006b) ? 8'hcd : 8'h00)))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))));
-    assign obj1_coeff_re = (1'h0 ? 1'h0 : ((((state == 16'h0013) && (!1'h0)) && (!issued)) ? 1'h1 : 1'h0));
-    assign obj1_coeff_raddr = (1'h0 ? 6'h00 : ((((state == 16'h0013) && (!1'h0)) && (!issued)) ? oa_39[5:0] : 6'h00));
-    assign go_53 = (((state == 16'h0015) && (!issued)) ? 1'h1 : 1'h0);
-    assign go_57 = (((state == 16'h0016) && (!issued)) ? 1'h1 : 1'h0);
+    assign obj1_coeff_re = (1'h0 ? 1'h0 : ((((state == 16'h0013) && (!1'h0)) && (!obj1_coeff_re_issued)) ? 1'h1 : 1'h0));
+    assign obj1_coeff_raddr = (1'h0 ? 6'h00 : ((((state == 16'h0013) && (!1'h0)) && (!obj1_coeff_re_issued)) ? oa_39[5:0] : 6'h00));
+    assign go_53 = (((state == 16'h0015) && (!u0_fp_mul_issued)) ? 1'h1 : 1'h0);
+    assign go_57 = (((state == 16'h0016) && (!u1_fp_add_issued)) ? 1'h1 : 1'h0);
     assign div_dividend = ((state == 16'h006c) ? global_size[31:0] : ((state == 16'h006d) ? global_size[63:32] : ((state == 16'h006e) ? global_size[95:64] : 32'h00000000)));
     assign div_divisor = ((state == 16'h006c) ? local_size[31:0] : ((state == 16'h006d) ? local_size[63:32] : ((state == 16'h006e) ? local_size[95:64] : 32'h00000000)));
-    assign div_in_valid = (((state == 16'h006c) && (!issued)) ? 1'h1 : (((state == 16'h006d) && (!issued)) ? 1'h1 : (((state == 16'h006e) && (!issued)) ? 1'h1 : 1'h0)));
+    assign div_in_valid = (((state == 16'h006c) && (!u_group_div_issued)) ? 1'h1 : (((state == 16'h006d) && (!u_group_div_issued)) ? 1'h1 : (((state == 16'h006e) && (!u_group_div_issued)) ? 1'h1 : 1'h0)));
     assign x_wr_cmd_valid = 1'h0;
     assign x_wr_cmd_addr = 32'h00000000;
     assign x_wr_cmd_len = 32'h00000000;

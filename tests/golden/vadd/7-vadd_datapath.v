@@ -65,8 +65,6 @@ module vadd_datapath (
     input  wire        c_wr_idle
 );
     reg  [15:0] state;
-    reg         issued;
-    reg  [7:0]  beat;
     reg  [31:0] group_0;
     reg  [31:0] group_1;
     reg  [31:0] group_2;
@@ -103,6 +101,8 @@ module vadd_datapath (
     wire [63:0] w_25;  // vadd.cl:6:12
     wire [63:0] w_26;  // vadd.cl:6:12
     wire [63:0] w_27;  // vadd.cl:6:12
+    reg         a_rd_issued;
+    reg  [7:0]  a_rd_beat;
     reg  [31:0] ld_28;  // vadd.cl:6:12
     wire [31:0] v_29;
     wire [63:0] w_30;  // vadd.cl:6:19
@@ -111,14 +111,19 @@ module vadd_datapath (
     wire [63:0] w_33;  // vadd.cl:6:19
     wire [63:0] w_34;  // vadd.cl:6:19
     reg  [63:0] q_35;  // vadd.cl:6:19
+    reg         b_rd_issued;
+    reg  [7:0]  b_rd_beat;
     reg  [31:0] ld_36;  // vadd.cl:6:19
     wire [31:0] v_37;
     wire        go_38;
+    reg         u0_fp_add_issued;
     wire        u0_fp_add_valid;
     wire [31:0] u0_fp_add_result;
     wire [31:0] fnan_39;
     reg  [31:0] r_40;  // vadd.cl:6:12
     reg  [63:0] q_41;  // vadd.cl:6:5
+    reg         c_wr_issued;
+    reg  [7:0]  c_wr_beat;
     wire [63:0] w_42;  // vadd.cl:3:6
     wire [31:0] div_quotient;
     wire        div_valid;
@@ -126,6 +131,7 @@ module vadd_datapath (
     wire [31:0] div_divisor;
     wire        div_in_valid;
     wire [31:0] div_remainder;
+    reg         u_group_div_issued;
     reg         done_q;
     assign v2_lid_linear = 64'h0000000000000000;
     assign w_1 = v1_lid_x;
@@ -196,8 +202,14 @@ module vadd_datapath (
     always @(posedge clk) begin
         if (rst) begin
             state <= 16'h0000;
-            issued <= 1'h0;
-            beat <= 8'h00;
+            a_rd_issued <= 1'h0;
+            a_rd_beat <= 8'h00;
+            b_rd_issued <= 1'h0;
+            b_rd_beat <= 8'h00;
+            u0_fp_add_issued <= 1'h0;
+            c_wr_issued <= 1'h0;
+            c_wr_beat <= 8'h00;
+            u_group_div_issued <= 1'h0;
             done_q <= 1'h0;
         end else begin
             done_q <= 1'h0;
@@ -220,63 +232,63 @@ module vadd_datapath (
             if ((state == 16'h0007)) state <= 16'h0003;
             if ((state == 16'h0008)) v0_i <= w_17;
             if ((state == 16'h0008)) state <= 16'h0009;
-            if (((state == 16'h0009) && ((((state == 16'h0009) && (!issued)) && (1'h1 && c_wr_idle)) && a_rd_cmd_ready))) issued <= 1'h1;  // vadd.cl:6:12
-            if (((state == 16'h0009) && (((state == 16'h0009) && issued) && a_rd_valid))) ld_28 <= a_rd_data;  // vadd.cl:6:12
-            if (((state == 16'h0009) && (((state == 16'h0009) && issued) && a_rd_valid))) beat <= (beat + 8'h01);  // vadd.cl:6:12
-            if (((state == 16'h0009) && ((((state == 16'h0009) && issued) && a_rd_valid) && (beat == 8'h00)))) beat <= 8'h00;  // vadd.cl:6:12
-            if (((state == 16'h0009) && ((((state == 16'h0009) && issued) && a_rd_valid) && (beat == 8'h00)))) issued <= 1'h0;  // vadd.cl:6:12
-            if (((state == 16'h0009) && ((((state == 16'h0009) && issued) && a_rd_valid) && (beat == 8'h00)))) q_35 <= w_34;  // vadd.cl:6:12
-            if (((state == 16'h0009) && ((((state == 16'h0009) && issued) && a_rd_valid) && (beat == 8'h00)))) q_41 <= w_22;  // vadd.cl:6:12
-            if (((state == 16'h0009) && ((((state == 16'h0009) && issued) && a_rd_valid) && (beat == 8'h00)))) state <= 16'h000a;  // vadd.cl:6:12
-            if (((state == 16'h000a) && ((((state == 16'h000a) && (!issued)) && (1'h1 && c_wr_idle)) && b_rd_cmd_ready))) issued <= 1'h1;  // vadd.cl:6:19
-            if (((state == 16'h000a) && (((state == 16'h000a) && issued) && b_rd_valid))) ld_36 <= b_rd_data;  // vadd.cl:6:19
-            if (((state == 16'h000a) && (((state == 16'h000a) && issued) && b_rd_valid))) beat <= (beat + 8'h01);  // vadd.cl:6:19
-            if (((state == 16'h000a) && ((((state == 16'h000a) && issued) && b_rd_valid) && (beat == 8'h00)))) beat <= 8'h00;  // vadd.cl:6:19
-            if (((state == 16'h000a) && ((((state == 16'h000a) && issued) && b_rd_valid) && (beat == 8'h00)))) issued <= 1'h0;  // vadd.cl:6:19
-            if (((state == 16'h000a) && ((((state == 16'h000a) && issued) && b_rd_valid) && (beat == 8'h00)))) state <= 16'h000b;  // vadd.cl:6:19
-            if (((state == 16'h000b) && 1'h1)) issued <= 1'h1;
-            if (((state == 16'h000b) && u0_fp_add_valid)) issued <= 1'h0;
+            if (((state == 16'h0009) && ((((state == 16'h0009) && (!a_rd_issued)) && (1'h1 && c_wr_idle)) && a_rd_cmd_ready))) a_rd_issued <= 1'h1;  // vadd.cl:6:12
+            if (((state == 16'h0009) && (((state == 16'h0009) && a_rd_issued) && a_rd_valid))) ld_28 <= a_rd_data;  // vadd.cl:6:12
+            if (((state == 16'h0009) && (((state == 16'h0009) && a_rd_issued) && a_rd_valid))) a_rd_beat <= (a_rd_beat + 8'h01);  // vadd.cl:6:12
+            if (((state == 16'h0009) && ((((state == 16'h0009) && a_rd_issued) && a_rd_valid) && (a_rd_beat == 8'h00)))) a_rd_beat <= 8'h00;  // vadd.cl:6:12
+            if (((state == 16'h0009) && ((((state == 16'h0009) && a_rd_issued) && a_rd_valid) && (a_rd_beat == 8'h00)))) a_rd_issued <= 1'h0;  // vadd.cl:6:12
+            if (((state == 16'h0009) && ((((state == 16'h0009) && a_rd_issued) && a_rd_valid) && (a_rd_beat == 8'h00)))) q_35 <= w_34;  // vadd.cl:6:12
+            if (((state == 16'h0009) && ((((state == 16'h0009) && a_rd_issued) && a_rd_valid) && (a_rd_beat == 8'h00)))) q_41 <= w_22;  // vadd.cl:6:12
+            if (((state == 16'h0009) && ((((state == 16'h0009) && a_rd_issued) && a_rd_valid) && (a_rd_beat == 8'h00)))) state <= 16'h000a;  // vadd.cl:6:12
+            if (((state == 16'h000a) && ((((state == 16'h000a) && (!b_rd_issued)) && (1'h1 && c_wr_idle)) && b_rd_cmd_ready))) b_rd_issued <= 1'h1;  // vadd.cl:6:19
+            if (((state == 16'h000a) && (((state == 16'h000a) && b_rd_issued) && b_rd_valid))) ld_36 <= b_rd_data;  // vadd.cl:6:19
+            if (((state == 16'h000a) && (((state == 16'h000a) && b_rd_issued) && b_rd_valid))) b_rd_beat <= (b_rd_beat + 8'h01);  // vadd.cl:6:19
+            if (((state == 16'h000a) && ((((state == 16'h000a) && b_rd_issued) && b_rd_valid) && (b_rd_beat == 8'h00)))) b_rd_beat <= 8'h00;  // vadd.cl:6:19
+            if (((state == 16'h000a) && ((((state == 16'h000a) && b_rd_issued) && b_rd_valid) && (b_rd_beat == 8'h00)))) b_rd_issued <= 1'h0;  // vadd.cl:6:19
+            if (((state == 16'h000a) && ((((state == 16'h000a) && b_rd_issued) && b_rd_valid) && (b_rd_beat == 8'h00)))) state <= 16'h000b;  // vadd.cl:6:19
+            if (((state == 16'h000b) && 1'h1)) u0_fp_add_issued <= 1'h1;
+            if (((state == 16'h000b) && u0_fp_add_valid)) u0_fp_add_issued <= 1'h0;
             if (((state == 16'h000b) && u0_fp_add_valid)) r_40 <= (((&v_29[30:23]) && (!(v_29[22:0] == 23'h000000))) ? (v_29 | 32'h00400000) : (((&v_37[30:23]) && (!(v_37[22:0] == 23'h000000))) ? (v_37 | 32'h00400000) : (((((&v_29[30:23]) && (v_29[22:0] == 23'h000000)) && ((&v_37[30:23]) && (v_37[22:0] == 23'h000000))) && (!(v_29[31] == v_37[31]))) ? 32'hffc00000 : fnan_39)));
             if (((state == 16'h000b) && u0_fp_add_valid)) state <= 16'h000c;
-            if (((state == 16'h000c) && ((((state == 16'h000c) && (!issued)) && 1'h1) && c_wr_cmd_ready))) issued <= 1'h1;  // vadd.cl:6:5
-            if (((state == 16'h000c) && (((state == 16'h000c) && issued) && c_wr_ready))) beat <= (beat + 8'h01);  // vadd.cl:6:5
-            if (((state == 16'h000c) && ((((state == 16'h000c) && issued) && c_wr_ready) && (beat == 8'h00)))) beat <= 8'h00;  // vadd.cl:6:5
-            if (((state == 16'h000c) && ((((state == 16'h000c) && issued) && c_wr_ready) && (beat == 8'h00)))) issued <= 1'h0;  // vadd.cl:6:5
-            if (((state == 16'h000c) && ((((state == 16'h000c) && issued) && c_wr_ready) && (beat == 8'h00)))) state <= 16'h0007;  // vadd.cl:6:5
+            if (((state == 16'h000c) && ((((state == 16'h000c) && (!c_wr_issued)) && 1'h1) && c_wr_cmd_ready))) c_wr_issued <= 1'h1;  // vadd.cl:6:5
+            if (((state == 16'h000c) && (((state == 16'h000c) && c_wr_issued) && c_wr_ready))) c_wr_beat <= (c_wr_beat + 8'h01);  // vadd.cl:6:5
+            if (((state == 16'h000c) && ((((state == 16'h000c) && c_wr_issued) && c_wr_ready) && (c_wr_beat == 8'h00)))) c_wr_beat <= 8'h00;  // vadd.cl:6:5
+            if (((state == 16'h000c) && ((((state == 16'h000c) && c_wr_issued) && c_wr_ready) && (c_wr_beat == 8'h00)))) c_wr_issued <= 1'h0;  // vadd.cl:6:5
+            if (((state == 16'h000c) && ((((state == 16'h000c) && c_wr_issued) && c_wr_ready) && (c_wr_beat == 8'h00)))) state <= 16'h0007;  // vadd.cl:6:5
             if ((state == 16'h000d)) v1_lid_x <= w_42;
             if ((state == 16'h000d)) state <= 16'h0003;
-            if (((state == 16'h000e) && 1'h1)) issued <= 1'h1;
-            if (((state == 16'h000e) && div_valid)) issued <= 1'h0;
+            if (((state == 16'h000e) && 1'h1)) u_group_div_issued <= 1'h1;
+            if (((state == 16'h000e) && div_valid)) u_group_div_issued <= 1'h0;
             if (((state == 16'h000e) && div_valid)) ngroups_0 <= div_quotient;
             if (((state == 16'h000e) && div_valid)) state <= 16'h000f;
-            if (((state == 16'h000f) && 1'h1)) issued <= 1'h1;
-            if (((state == 16'h000f) && div_valid)) issued <= 1'h0;
+            if (((state == 16'h000f) && 1'h1)) u_group_div_issued <= 1'h1;
+            if (((state == 16'h000f) && div_valid)) u_group_div_issued <= 1'h0;
             if (((state == 16'h000f) && div_valid)) ngroups_1 <= div_quotient;
             if (((state == 16'h000f) && div_valid)) state <= 16'h0010;
-            if (((state == 16'h0010) && 1'h1)) issued <= 1'h1;
-            if (((state == 16'h0010) && div_valid)) issued <= 1'h0;
+            if (((state == 16'h0010) && 1'h1)) u_group_div_issued <= 1'h1;
+            if (((state == 16'h0010) && div_valid)) u_group_div_issued <= 1'h0;
             if (((state == 16'h0010) && div_valid)) ngroups_2 <= div_quotient;
             if (((state == 16'h0010) && div_valid)) state <= 16'h000d;
         end
     end
-    assign a_rd_cmd_valid = ((((state == 16'h0009) && (!issued)) && (1'h1 && c_wr_idle)) ? 1'h1 : 1'h0);
-    assign a_rd_cmd_addr = ((((state == 16'h0009) && (!issued)) && (1'h1 && c_wr_idle)) ? w_27[31:0] : 32'h00000000);
-    assign a_rd_cmd_len = ((((state == 16'h0009) && (!issued)) && (1'h1 && c_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign a_rd_ready = (((state == 16'h0009) && issued) ? 1'h1 : 1'h0);
-    assign b_rd_cmd_valid = ((((state == 16'h000a) && (!issued)) && (1'h1 && c_wr_idle)) ? 1'h1 : 1'h0);
-    assign b_rd_cmd_addr = ((((state == 16'h000a) && (!issued)) && (1'h1 && c_wr_idle)) ? q_35[31:0] : 32'h00000000);
-    assign b_rd_cmd_len = ((((state == 16'h000a) && (!issued)) && (1'h1 && c_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign b_rd_ready = (((state == 16'h000a) && issued) ? 1'h1 : 1'h0);
-    assign c_wr_cmd_valid = ((((state == 16'h000c) && (!issued)) && 1'h1) ? 1'h1 : 1'h0);
-    assign c_wr_cmd_addr = ((((state == 16'h000c) && (!issued)) && 1'h1) ? q_41[31:0] : 32'h00000000);
-    assign c_wr_cmd_len = ((((state == 16'h000c) && (!issued)) && 1'h1) ? 32'h00000004 : 32'h00000000);
-    assign c_wr_valid = (((state == 16'h000c) && issued) ? 1'h1 : 1'h0);
-    assign c_wr_data = (((state == 16'h000c) && issued) ? r_40 : 32'h00000000);
-    assign c_wr_strb = (((state == 16'h000c) && issued) ? 4'hf : 4'h0);
-    assign go_38 = (((state == 16'h000b) && (!issued)) ? 1'h1 : 1'h0);
+    assign a_rd_cmd_valid = ((((state == 16'h0009) && (!a_rd_issued)) && (1'h1 && c_wr_idle)) ? 1'h1 : 1'h0);
+    assign a_rd_cmd_addr = ((((state == 16'h0009) && (!a_rd_issued)) && (1'h1 && c_wr_idle)) ? w_27[31:0] : 32'h00000000);
+    assign a_rd_cmd_len = ((((state == 16'h0009) && (!a_rd_issued)) && (1'h1 && c_wr_idle)) ? 32'h00000004 : 32'h00000000);
+    assign a_rd_ready = (((state == 16'h0009) && a_rd_issued) ? 1'h1 : 1'h0);
+    assign b_rd_cmd_valid = ((((state == 16'h000a) && (!b_rd_issued)) && (1'h1 && c_wr_idle)) ? 1'h1 : 1'h0);
+    assign b_rd_cmd_addr = ((((state == 16'h000a) && (!b_rd_issued)) && (1'h1 && c_wr_idle)) ? q_35[31:0] : 32'h00000000);
+    assign b_rd_cmd_len = ((((state == 16'h000a) && (!b_rd_issued)) && (1'h1 && c_wr_idle)) ? 32'h00000004 : 32'h00000000);
+    assign b_rd_ready = (((state == 16'h000a) && b_rd_issued) ? 1'h1 : 1'h0);
+    assign c_wr_cmd_valid = ((((state == 16'h000c) && (!c_wr_issued)) && 1'h1) ? 1'h1 : 1'h0);
+    assign c_wr_cmd_addr = ((((state == 16'h000c) && (!c_wr_issued)) && 1'h1) ? q_41[31:0] : 32'h00000000);
+    assign c_wr_cmd_len = ((((state == 16'h000c) && (!c_wr_issued)) && 1'h1) ? 32'h00000004 : 32'h00000000);
+    assign c_wr_valid = (((state == 16'h000c) && c_wr_issued) ? 1'h1 : 1'h0);
+    assign c_wr_data = (((state == 16'h000c) && c_wr_issued) ? r_40 : 32'h00000000);
+    assign c_wr_strb = (((state == 16'h000c) && c_wr_issued) ? 4'hf : 4'h0);
+    assign go_38 = (((state == 16'h000b) && (!u0_fp_add_issued)) ? 1'h1 : 1'h0);
     assign div_dividend = ((state == 16'h000e) ? global_size[31:0] : ((state == 16'h000f) ? global_size[63:32] : ((state == 16'h0010) ? global_size[95:64] : 32'h00000000)));
     assign div_divisor = ((state == 16'h000e) ? local_size[31:0] : ((state == 16'h000f) ? local_size[63:32] : ((state == 16'h0010) ? local_size[95:64] : 32'h00000000)));
-    assign div_in_valid = (((state == 16'h000e) && (!issued)) ? 1'h1 : (((state == 16'h000f) && (!issued)) ? 1'h1 : (((state == 16'h0010) && (!issued)) ? 1'h1 : 1'h0)));
+    assign div_in_valid = (((state == 16'h000e) && (!u_group_div_issued)) ? 1'h1 : (((state == 16'h000f) && (!u_group_div_issued)) ? 1'h1 : (((state == 16'h0010) && (!u_group_div_issued)) ? 1'h1 : 1'h0)));
     assign a_wr_cmd_valid = 1'h0;
     assign a_wr_cmd_addr = 32'h00000000;
     assign a_wr_cmd_len = 32'h00000000;

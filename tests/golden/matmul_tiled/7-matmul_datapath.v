@@ -66,8 +66,6 @@ module matmul_datapath (
     input  wire        C_wr_idle
 );
     reg  [15:0] state;
-    reg         issued;
-    reg  [7:0]  beat;
     reg  [31:0] group_0;
     reg  [31:0] group_1;
     reg  [31:0] group_2;
@@ -153,6 +151,8 @@ module matmul_datapath (
     wire [63:0] w_18;  // matmul_tiled.cl:27:7
     wire [63:0] w_19;  // matmul_tiled.cl:27:7
     wire [63:0] w_20;  // matmul_tiled.cl:27:7
+    reg         obj3_wi_row_re_issued;
+    reg  [7:0]  obj3_wi_row_re_beat;
     wire [7:0]  oi_21;
     wire [63:0] oa_22;  // matmul_tiled.cl:27:7
     reg  [31:0] old_23;  // matmul_tiled.cl:27:7
@@ -164,6 +164,8 @@ module matmul_datapath (
     wire [63:0] w_29;  // matmul_tiled.cl:27:17
     wire [63:0] w_30;  // matmul_tiled.cl:27:17
     reg  [63:0] q_31;  // matmul_tiled.cl:27:17
+    reg         obj2_wi_col_re_issued;
+    reg  [7:0]  obj2_wi_col_re_beat;
     wire [7:0]  oi_32;
     wire [63:0] oa_33;  // matmul_tiled.cl:27:17
     reg  [31:0] old_34;  // matmul_tiled.cl:27:17
@@ -179,10 +181,14 @@ module matmul_datapath (
     wire [63:0] w_44;  // matmul_tiled.cl:27:24
     wire [63:0] w_45;  // matmul_tiled.cl:27:24
     reg  [63:0] q_46;  // matmul_tiled.cl:27:24
+    reg         obj6_wi_acc_re_issued;
+    reg  [7:0]  obj6_wi_acc_re_beat;
     wire [7:0]  oi_47;
     wire [63:0] oa_48;  // matmul_tiled.cl:27:24
     reg  [31:0] old_49;  // matmul_tiled.cl:27:24
     wire [31:0] v_50;
+    reg         C_wr_issued;
+    reg  [7:0]  C_wr_beat;
     wire [63:0] w_51;  // matmul_tiled.cl:7:6
     wire [63:0] w_52;  // matmul_tiled.cl:7:6
     wire [63:0] w_53;  // matmul_tiled.cl:7:6
@@ -219,6 +225,8 @@ module matmul_datapath (
     wire [63:0] w_84;  // matmul_tiled.cl:18:21
     wire [63:0] w_85;  // matmul_tiled.cl:18:21
     wire [63:0] w_86;  // matmul_tiled.cl:18:21
+    reg         obj7_wi_t_re_issued;
+    reg  [7:0]  obj7_wi_t_re_beat;
     wire [7:0]  oi_87;
     wire [63:0] oa_88;  // matmul_tiled.cl:18:21
     reg  [31:0] old_89;  // matmul_tiled.cl:18:21
@@ -226,6 +234,7 @@ module matmul_datapath (
     wire [31:0] w_91;  // matmul_tiled.cl:18:25
     wire [31:0] w_92;  // matmul_tiled.cl:18:29
     wire        go_93;
+    reg         u2_int_div_issued;
     wire        u2_int_div_valid;
     wire [31:0] u2_int_div_quotient;
     wire [31:0] u2_int_div_remainder;
@@ -294,6 +303,8 @@ module matmul_datapath (
     wire [63:0] w_156;  // matmul_tiled.cl:24:26
     wire [63:0] w_157;  // matmul_tiled.cl:24:26
     wire [63:0] w_158;  // matmul_tiled.cl:24:26
+    reg         obj5_wi_ty_re_issued;
+    reg  [7:0]  obj5_wi_ty_re_beat;
     wire [7:0]  oi_159;
     wire [63:0] oa_160;  // matmul_tiled.cl:24:26
     reg  [31:0] old_161;  // matmul_tiled.cl:24:26
@@ -308,6 +319,8 @@ module matmul_datapath (
     wire [63:0] w_170;  // matmul_tiled.cl:24:23
     reg  [63:0] q_171;  // matmul_tiled.cl:24:23
     wire [63:0] w_172;  // matmul_tiled.cl:24:23
+    reg         obj0_As_re_issued;
+    reg  [7:0]  obj0_As_re_beat;
     wire [7:0]  oi_173;
     wire [63:0] oa_174;  // matmul_tiled.cl:24:23
     reg  [31:0] old_175;  // matmul_tiled.cl:24:23
@@ -323,6 +336,8 @@ module matmul_datapath (
     wire [63:0] w_185;  // matmul_tiled.cl:24:40
     wire [63:0] w_186;  // matmul_tiled.cl:24:40
     reg  [63:0] q_187;  // matmul_tiled.cl:24:40
+    reg         obj4_wi_tx_re_issued;
+    reg  [7:0]  obj4_wi_tx_re_beat;
     wire [7:0]  oi_188;
     wire [63:0] oa_189;  // matmul_tiled.cl:24:40
     reg  [31:0] old_190;  // matmul_tiled.cl:24:40
@@ -332,6 +347,8 @@ module matmul_datapath (
     wire [63:0] w_194;  // matmul_tiled.cl:24:34
     reg  [63:0] q_195;  // matmul_tiled.cl:24:34
     wire [63:0] w_196;  // matmul_tiled.cl:24:34
+    reg         obj1_Bs_re_issued;
+    reg  [7:0]  obj1_Bs_re_beat;
     wire [7:0]  oi_197;
     wire [63:0] oa_198;  // matmul_tiled.cl:24:34
     reg  [31:0] old_199;  // matmul_tiled.cl:24:34
@@ -346,6 +363,7 @@ module matmul_datapath (
     reg  [31:0] old_208;  // matmul_tiled.cl:24:45
     wire [31:0] v_209;
     wire        go_210;
+    reg         u1_fp_fma_issued;
     wire        u1_fp_fma_valid;
     wire [31:0] u1_fp_fma_result;
     wire [31:0] bi_211;
@@ -459,6 +477,8 @@ module matmul_datapath (
     wire [63:0] w_319;  // matmul_tiled.cl:19:22
     wire [63:0] w_320;  // matmul_tiled.cl:19:22
     wire [63:0] w_321;  // matmul_tiled.cl:19:22
+    reg         A_rd_issued;
+    reg  [7:0]  A_rd_beat;
     reg  [31:0] ld_322;  // matmul_tiled.cl:19:22
     wire [31:0] v_323;
     reg  [63:0] q_324;  // matmul_tiled.cl:19:9
@@ -533,6 +553,8 @@ module matmul_datapath (
     wire [63:0] w_393;  // matmul_tiled.cl:20:22
     wire [63:0] w_394;  // matmul_tiled.cl:20:22
     wire [63:0] w_395;  // matmul_tiled.cl:20:22
+    reg         B_rd_issued;
+    reg  [7:0]  B_rd_beat;
     reg  [31:0] ld_396;  // matmul_tiled.cl:20:22
     wire [31:0] v_397;
     reg  [63:0] q_398;  // matmul_tiled.cl:20:9
@@ -580,6 +602,7 @@ module matmul_datapath (
     wire [31:0] w_440;  // matmul_tiled.cl:18:25
     wire [31:0] w_441;  // matmul_tiled.cl:18:29
     wire        go_442;
+    reg         u0_int_div_issued;
     wire        u0_int_div_valid;
     wire [31:0] u0_int_div_quotient;
     wire [31:0] u0_int_div_remainder;
@@ -688,6 +711,7 @@ module matmul_datapath (
     wire [31:0] div_divisor;
     wire        div_in_valid;
     wire [31:0] div_remainder;
+    reg         u_group_div_issued;
     reg         done_q;
     assign v0_col = 32'h00000000;
     assign v1_row = 32'h00000000;
@@ -833,7 +857,7 @@ module matmul_datapath (
     assign w_18 = 64'h0000000000000004;
     assign w_19 = (w_17 * w_18);
     assign w_20 = (w_16 + w_19);
-    assign oi_21 = beat;
+    assign oi_21 = obj3_wi_row_re_beat;
     assign oa_22 = (w_20 + {56'h00000000000000, oi_21});
     assign v_24 = old_23[31:0];
     assign w_25 = arg_n;
@@ -842,7 +866,7 @@ module matmul_datapath (
     assign w_28 = 64'h0000000000000004;
     assign w_29 = (w_17 * w_28);
     assign w_30 = (w_27 + w_29);
-    assign oi_32 = beat;
+    assign oi_32 = obj2_wi_col_re_beat;
     assign oa_33 = (q_31 + {56'h00000000000000, oi_32});
     assign v_35 = old_34[31:0];
     assign w_37 = (q_36 + v_35);
@@ -854,7 +878,7 @@ module matmul_datapath (
     assign w_43 = 64'h0000000000000004;
     assign w_44 = (w_17 * w_43);
     assign w_45 = (w_42 + w_44);
-    assign oi_47 = beat;
+    assign oi_47 = obj6_wi_acc_re_beat;
     assign oa_48 = (q_46 + {56'h00000000000000, oi_47});
     assign v_50 = old_49[31:0];
     assign w_51 = v8_lid_x;
@@ -886,7 +910,7 @@ module matmul_datapath (
     assign w_84 = 64'h0000000000000004;
     assign w_85 = (w_83 * w_84);
     assign w_86 = (w_82 + w_85);
-    assign oi_87 = beat;
+    assign oi_87 = obj7_wi_t_re_beat;
     assign oa_88 = (w_86 + {56'h00000000000000, oi_87});
     assign v_90 = old_89[31:0];
     assign w_91 = arg_n;
@@ -913,7 +937,7 @@ module matmul_datapath (
     assign w_99 = 64'h0000000000000004;
     assign w_100 = (w_98 * w_99);
     assign w_101 = (w_97 + w_100);
-    assign oi_102 = beat;
+    assign oi_102 = obj7_wi_t_re_beat;
     assign oa_103 = (w_101 + {56'h00000000000000, oi_102});
     assign v_105 = old_104[31:0];
     assign w_106 = 32'h00000001;
@@ -922,7 +946,7 @@ module matmul_datapath (
     assign w_109 = 64'h0000000000000004;
     assign w_110 = (w_98 * w_109);
     assign w_111 = (w_108 + w_110);
-    assign oi_113 = beat;
+    assign oi_113 = obj7_wi_t_re_beat;
     assign oa_114 = (q_112 + {56'h00000000000000, oi_113});
     assign ow_115 = (w_107 >> ({24'h000000, oi_113} * 32'h00000008));
     assign w_116 = v8_lid_x;
@@ -961,7 +985,7 @@ module matmul_datapath (
     assign w_156 = 64'h0000000000000004;
     assign w_157 = (w_155 * w_156);
     assign w_158 = (w_154 + w_157);
-    assign oi_159 = beat;
+    assign oi_159 = obj5_wi_ty_re_beat;
     assign oa_160 = (w_158 + {56'h00000000000000, oi_159});
     assign v_162 = old_161[31:0];
     assign w_163 = {{32{v_162[31]}}, v_162[31:0]};
@@ -973,7 +997,7 @@ module matmul_datapath (
     assign w_169 = 64'h0000000000000004;
     assign w_170 = (w_168 * w_169);
     assign w_172 = (w_166 + q_171);
-    assign oi_173 = beat;
+    assign oi_173 = obj0_As_re_beat;
     assign oa_174 = (w_172 + {56'h00000000000000, oi_173});
     assign v_176 = old_175[31:0];
     assign w_177 = 64'h0000000000000000;
@@ -986,21 +1010,21 @@ module matmul_datapath (
     assign w_184 = 64'h0000000000000004;
     assign w_185 = (w_155 * w_184);
     assign w_186 = (w_183 + w_185);
-    assign oi_188 = beat;
+    assign oi_188 = obj4_wi_tx_re_beat;
     assign oa_189 = (q_187 + {56'h00000000000000, oi_188});
     assign v_191 = old_190[31:0];
     assign w_192 = {{32{v_191[31]}}, v_191[31:0]};
     assign w_193 = 64'h0000000000000004;
     assign w_194 = (w_192 * w_193);
     assign w_196 = (q_195 + w_194);
-    assign oi_197 = beat;
+    assign oi_197 = obj1_Bs_re_beat;
     assign oa_198 = (w_196 + {56'h00000000000000, oi_197});
     assign v_200 = old_199[31:0];
     assign w_201 = 64'h0000000000000000;
     assign w_202 = 64'h0000000000000004;
     assign w_203 = (w_155 * w_202);
     assign w_204 = (w_201 + w_203);
-    assign oi_206 = beat;
+    assign oi_206 = obj6_wi_acc_re_beat;
     assign oa_207 = (q_205 + {56'h00000000000000, oi_206});
     assign v_209 = old_208[31:0];
 
@@ -1023,7 +1047,7 @@ module matmul_datapath (
     assign w_217 = 64'h0000000000000004;
     assign w_218 = (w_155 * w_217);
     assign w_219 = (w_216 + w_218);
-    assign oi_221 = beat;
+    assign oi_221 = obj6_wi_acc_re_beat;
     assign oa_222 = (q_220 + {56'h00000000000000, oi_221});
     assign ow_223 = (r_215 >> ({24'h000000, oi_221} * 32'h00000008));
     assign w_224 = 32'h00000000;
@@ -1056,7 +1080,7 @@ module matmul_datapath (
     assign w_257 = 64'h0000000000000004;
     assign w_258 = (w_256 * w_257);
     assign w_259 = (w_255 + w_258);
-    assign oi_260 = beat;
+    assign oi_260 = obj5_wi_ty_re_beat;
     assign oa_261 = (w_259 + {56'h00000000000000, oi_260});
     assign v_263 = old_262[31:0];
     assign w_264 = {{32{v_263[31]}}, v_263[31:0]};
@@ -1067,7 +1091,7 @@ module matmul_datapath (
     assign w_269 = 64'h0000000000000004;
     assign w_270 = (w_256 * w_269);
     assign w_271 = (w_268 + w_270);
-    assign oi_273 = beat;
+    assign oi_273 = obj4_wi_tx_re_beat;
     assign oa_274 = (q_272 + {56'h00000000000000, oi_273});
     assign v_276 = old_275[31:0];
     assign w_277 = {{32{v_276[31]}}, v_276[31:0]};
@@ -1079,7 +1103,7 @@ module matmul_datapath (
     assign w_284 = 64'h0000000000000004;
     assign w_285 = (w_256 * w_284);
     assign w_286 = (w_283 + w_285);
-    assign oi_288 = beat;
+    assign oi_288 = obj3_wi_row_re_beat;
     assign oa_289 = (q_287 + {56'h00000000000000, oi_288});
     assign v_291 = old_290[31:0];
     assign w_292 = arg_n;
@@ -1088,7 +1112,7 @@ module matmul_datapath (
     assign w_295 = 64'h0000000000000004;
     assign w_296 = (w_256 * w_295);
     assign w_297 = (w_294 + w_296);
-    assign oi_299 = beat;
+    assign oi_299 = obj7_wi_t_re_beat;
     assign oa_300 = (q_298 + {56'h00000000000000, oi_299});
     assign v_302 = old_301[31:0];
     assign w_303 = 32'h00000008;
@@ -1098,7 +1122,7 @@ module matmul_datapath (
     assign w_309 = 64'h0000000000000004;
     assign w_310 = (w_256 * w_309);
     assign w_311 = (w_308 + w_310);
-    assign oi_313 = beat;
+    assign oi_313 = obj4_wi_tx_re_beat;
     assign oa_314 = (q_312 + {56'h00000000000000, oi_313});
     assign v_316 = old_315[31:0];
     assign w_317 = (w_307 + v_316);
@@ -1107,7 +1131,7 @@ module matmul_datapath (
     assign w_320 = (w_318 * w_319);
     assign w_321 = (w_282 + w_320);
     assign v_323 = ld_322[31:0];
-    assign oi_325 = beat;
+    assign oi_325 = obj0_As_re_beat;
     assign oa_326 = (q_324 + {56'h00000000000000, oi_325});
     assign ow_327 = (v_323 >> ({24'h000000, oi_325} * 32'h00000008));
     assign w_328 = 64'h0000000000000000;
@@ -1115,7 +1139,7 @@ module matmul_datapath (
     assign w_330 = 64'h0000000000000004;
     assign w_331 = (w_256 * w_330);
     assign w_332 = (w_329 + w_331);
-    assign oi_334 = beat;
+    assign oi_334 = obj5_wi_ty_re_beat;
     assign oa_335 = (q_333 + {56'h00000000000000, oi_334});
     assign v_337 = old_336[31:0];
     assign w_338 = {{32{v_337[31]}}, v_337[31:0]};
@@ -1126,7 +1150,7 @@ module matmul_datapath (
     assign w_343 = 64'h0000000000000004;
     assign w_344 = (w_256 * w_343);
     assign w_345 = (w_342 + w_344);
-    assign oi_347 = beat;
+    assign oi_347 = obj4_wi_tx_re_beat;
     assign oa_348 = (q_346 + {56'h00000000000000, oi_347});
     assign v_350 = old_349[31:0];
     assign w_351 = {{32{v_350[31]}}, v_350[31:0]};
@@ -1138,7 +1162,7 @@ module matmul_datapath (
     assign w_358 = 64'h0000000000000004;
     assign w_359 = (w_256 * w_358);
     assign w_360 = (w_357 + w_359);
-    assign oi_362 = beat;
+    assign oi_362 = obj7_wi_t_re_beat;
     assign oa_363 = (q_361 + {56'h00000000000000, oi_362});
     assign v_365 = old_364[31:0];
     assign w_366 = 32'h00000008;
@@ -1147,7 +1171,7 @@ module matmul_datapath (
     assign w_369 = 64'h0000000000000004;
     assign w_370 = (w_256 * w_369);
     assign w_371 = (w_368 + w_370);
-    assign oi_373 = beat;
+    assign oi_373 = obj5_wi_ty_re_beat;
     assign oa_374 = (q_372 + {56'h00000000000000, oi_373});
     assign v_376 = old_375[31:0];
     assign w_378 = (q_377 + v_376);
@@ -1157,7 +1181,7 @@ module matmul_datapath (
     assign w_382 = 64'h0000000000000004;
     assign w_383 = (w_256 * w_382);
     assign w_384 = (w_381 + w_383);
-    assign oi_386 = beat;
+    assign oi_386 = obj2_wi_col_re_beat;
     assign oa_387 = (q_385 + {56'h00000000000000, oi_386});
     assign v_389 = old_388[31:0];
     assign w_391 = (q_390 + v_389);
@@ -1166,7 +1190,7 @@ module matmul_datapath (
     assign w_394 = (w_392 * w_393);
     assign w_395 = (w_356 + w_394);
     assign v_397 = ld_396[31:0];
-    assign oi_399 = beat;
+    assign oi_399 = obj1_Bs_re_beat;
     assign oa_400 = (q_398 + {56'h00000000000000, oi_399});
     assign ow_401 = (v_397 >> ({24'h000000, oi_399} * 32'h00000008));
     assign w_402 = v8_lid_x;
@@ -1197,7 +1221,7 @@ module matmul_datapath (
     assign w_433 = 64'h0000000000000004;
     assign w_434 = (w_432 * w_433);
     assign w_435 = (w_431 + w_434);
-    assign oi_436 = beat;
+    assign oi_436 = obj7_wi_t_re_beat;
     assign oa_437 = (w_435 + {56'h00000000000000, oi_436});
     assign v_439 = old_438[31:0];
     assign w_440 = arg_n;
@@ -1235,7 +1259,7 @@ module matmul_datapath (
     assign w_459 = 64'h0000000000000004;
     assign w_460 = (w_458 * w_459);
     assign w_461 = (w_457 + w_460);
-    assign oi_462 = beat;
+    assign oi_462 = obj2_wi_col_re_beat;
     assign oa_463 = (w_461 + {56'h00000000000000, oi_462});
     assign ow_464 = (w_456 >> ({24'h000000, oi_462} * 32'h00000008));
     assign w_465 = 32'h00000001;
@@ -1253,7 +1277,7 @@ module matmul_datapath (
     assign w_477 = 64'h0000000000000004;
     assign w_478 = (w_458 * w_477);
     assign w_479 = (w_476 + w_478);
-    assign oi_482 = beat;
+    assign oi_482 = obj3_wi_row_re_beat;
     assign oa_483 = (q_480 + {56'h00000000000000, oi_482});
     assign ow_484 = (q_481 >> ({24'h000000, oi_482} * 32'h00000008));
     assign w_485 = 32'h00000000;
@@ -1263,7 +1287,7 @@ module matmul_datapath (
     assign w_489 = 64'h0000000000000004;
     assign w_490 = (w_458 * w_489);
     assign w_491 = (w_488 + w_490);
-    assign oi_494 = beat;
+    assign oi_494 = obj4_wi_tx_re_beat;
     assign oa_495 = (q_492 + {56'h00000000000000, oi_494});
     assign ow_496 = (q_493 >> ({24'h000000, oi_494} * 32'h00000008));
     assign w_497 = 32'h00000001;
@@ -1273,7 +1297,7 @@ module matmul_datapath (
     assign w_501 = 64'h0000000000000004;
     assign w_502 = (w_458 * w_501);
     assign w_503 = (w_500 + w_502);
-    assign oi_506 = beat;
+    assign oi_506 = obj5_wi_ty_re_beat;
     assign oa_507 = (q_504 + {56'h00000000000000, oi_506});
     assign ow_508 = (q_505 >> ({24'h000000, oi_506} * 32'h00000008));
     assign w_509 = 32'h00000000;
@@ -1281,7 +1305,7 @@ module matmul_datapath (
     assign w_511 = 64'h0000000000000004;
     assign w_512 = (w_458 * w_511);
     assign w_513 = (w_510 + w_512);
-    assign oi_515 = beat;
+    assign oi_515 = obj6_wi_acc_re_beat;
     assign oa_516 = (q_514 + {56'h00000000000000, oi_515});
     assign ow_517 = (w_509 >> ({24'h000000, oi_515} * 32'h00000008));
     assign w_518 = 32'h00000000;
@@ -1289,7 +1313,7 @@ module matmul_datapath (
     assign w_520 = 64'h0000000000000004;
     assign w_521 = (w_458 * w_520);
     assign w_522 = (w_519 + w_521);
-    assign oi_524 = beat;
+    assign oi_524 = obj7_wi_t_re_beat;
     assign oa_525 = (q_523 + {56'h00000000000000, oi_524});
     assign ow_526 = (w_518 >> ({24'h000000, oi_524} * 32'h00000008));
     assign w_527 = v8_lid_x;
@@ -1324,8 +1348,32 @@ module matmul_datapath (
     always @(posedge clk) begin
         if (rst) begin
             state <= 16'h0000;
-            issued <= 1'h0;
-            beat <= 8'h00;
+            obj3_wi_row_re_issued <= 1'h0;
+            obj3_wi_row_re_beat <= 8'h00;
+            obj2_wi_col_re_issued <= 1'h0;
+            obj2_wi_col_re_beat <= 8'h00;
+            obj6_wi_acc_re_issued <= 1'h0;
+            obj6_wi_acc_re_beat <= 8'h00;
+            C_wr_issued <= 1'h0;
+            C_wr_beat <= 8'h00;
+            obj7_wi_t_re_issued <= 1'h0;
+            obj7_wi_t_re_beat <= 8'h00;
+            u2_int_div_issued <= 1'h0;
+            obj5_wi_ty_re_issued <= 1'h0;
+            obj5_wi_ty_re_beat <= 8'h00;
+            obj0_As_re_issued <= 1'h0;
+            obj0_As_re_beat <= 8'h00;
+            obj4_wi_tx_re_issued <= 1'h0;
+            obj4_wi_tx_re_beat <= 8'h00;
+            obj1_Bs_re_issued <= 1'h0;
+            obj1_Bs_re_beat <= 8'h00;
+            u1_fp_fma_issued <= 1'h0;
+            A_rd_issued <= 1'h0;
+            A_rd_beat <= 8'h00;
+            B_rd_issued <= 1'h0;
+            B_rd_beat <= 8'h00;
+            u0_int_div_issued <= 1'h0;
+            u_group_div_issued <= 1'h0;
             done_q <= 1'h0;
         end else begin
             done_q <= 1'h0;
@@ -1352,36 +1400,36 @@ module matmul_datapath (
             if ((state == 16'h000a)) state <= 16'h0009;
             if ((state == 16'h000b)) v8_lid_x <= w_14;
             if ((state == 16'h000b)) state <= 16'h0008;
-            if (((state == 16'h000c) && ((!1'h0) && issued))) old_23 <= {obj3_wi_row_rdata, old_23[31:8]};  // matmul_tiled.cl:27:7
-            if (((state == 16'h000c) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // matmul_tiled.cl:27:7
-            if (((state == 16'h000c) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // matmul_tiled.cl:27:7
-            if (((state == 16'h000c) && ((!1'h0) && issued))) issued <= 1'h0;  // matmul_tiled.cl:27:7
-            if (((state == 16'h000c) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:27:7
-            if (((state == 16'h000c) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:27:7
-            if (((state == 16'h000c) && (((!1'h0) && issued) && (beat == 8'h03)))) q_31 <= w_30;  // matmul_tiled.cl:27:7
-            if (((state == 16'h000c) && (((!1'h0) && issued) && (beat == 8'h03)))) q_46 <= w_45;  // matmul_tiled.cl:27:7
-            if (((state == 16'h000c) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h000d;  // matmul_tiled.cl:27:7
-            if (((state == 16'h000d) && ((!1'h0) && issued))) old_34 <= {obj2_wi_col_rdata, old_34[31:8]};  // matmul_tiled.cl:27:17
-            if (((state == 16'h000d) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // matmul_tiled.cl:27:17
-            if (((state == 16'h000d) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // matmul_tiled.cl:27:17
-            if (((state == 16'h000d) && ((!1'h0) && issued))) issued <= 1'h0;  // matmul_tiled.cl:27:17
-            if (((state == 16'h000d) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:27:17
-            if (((state == 16'h000d) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:27:17
-            if (((state == 16'h000d) && (((!1'h0) && issued) && (beat == 8'h03)))) q_36 <= w_26;  // matmul_tiled.cl:27:17
-            if (((state == 16'h000d) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h000f;  // matmul_tiled.cl:27:17
+            if (((state == 16'h000c) && ((!1'h0) && obj3_wi_row_re_issued))) old_23 <= {obj3_wi_row_rdata, old_23[31:8]};  // matmul_tiled.cl:27:7
+            if (((state == 16'h000c) && ((!1'h0) && obj3_wi_row_re_issued))) obj3_wi_row_re_beat <= (obj3_wi_row_re_beat + 8'h01);  // matmul_tiled.cl:27:7
+            if (((state == 16'h000c) && ((!1'h0) && (!obj3_wi_row_re_issued)))) obj3_wi_row_re_issued <= 1'h1;  // matmul_tiled.cl:27:7
+            if (((state == 16'h000c) && ((!1'h0) && obj3_wi_row_re_issued))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:27:7
+            if (((state == 16'h000c) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_beat <= 8'h00;  // matmul_tiled.cl:27:7
+            if (((state == 16'h000c) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:27:7
+            if (((state == 16'h000c) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) q_31 <= w_30;  // matmul_tiled.cl:27:7
+            if (((state == 16'h000c) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) q_46 <= w_45;  // matmul_tiled.cl:27:7
+            if (((state == 16'h000c) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) state <= 16'h000d;  // matmul_tiled.cl:27:7
+            if (((state == 16'h000d) && ((!1'h0) && obj2_wi_col_re_issued))) old_34 <= {obj2_wi_col_rdata, old_34[31:8]};  // matmul_tiled.cl:27:17
+            if (((state == 16'h000d) && ((!1'h0) && obj2_wi_col_re_issued))) obj2_wi_col_re_beat <= (obj2_wi_col_re_beat + 8'h01);  // matmul_tiled.cl:27:17
+            if (((state == 16'h000d) && ((!1'h0) && (!obj2_wi_col_re_issued)))) obj2_wi_col_re_issued <= 1'h1;  // matmul_tiled.cl:27:17
+            if (((state == 16'h000d) && ((!1'h0) && obj2_wi_col_re_issued))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:27:17
+            if (((state == 16'h000d) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_beat <= 8'h00;  // matmul_tiled.cl:27:17
+            if (((state == 16'h000d) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:27:17
+            if (((state == 16'h000d) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) q_36 <= w_26;  // matmul_tiled.cl:27:17
+            if (((state == 16'h000d) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) state <= 16'h000f;  // matmul_tiled.cl:27:17
             if ((state == 16'h000e)) state <= 16'h000b;
-            if (((state == 16'h000f) && ((!1'h0) && issued))) old_49 <= {obj6_wi_acc_rdata, old_49[31:8]};  // matmul_tiled.cl:27:24
-            if (((state == 16'h000f) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // matmul_tiled.cl:27:24
-            if (((state == 16'h000f) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // matmul_tiled.cl:27:24
-            if (((state == 16'h000f) && ((!1'h0) && issued))) issued <= 1'h0;  // matmul_tiled.cl:27:24
-            if (((state == 16'h000f) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:27:24
-            if (((state == 16'h000f) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:27:24
-            if (((state == 16'h000f) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h0010;  // matmul_tiled.cl:27:24
-            if (((state == 16'h0010) && ((((state == 16'h0010) && (!issued)) && 1'h1) && C_wr_cmd_ready))) issued <= 1'h1;  // matmul_tiled.cl:27:5
-            if (((state == 16'h0010) && (((state == 16'h0010) && issued) && C_wr_ready))) beat <= (beat + 8'h01);  // matmul_tiled.cl:27:5
-            if (((state == 16'h0010) && ((((state == 16'h0010) && issued) && C_wr_ready) && (beat == 8'h00)))) beat <= 8'h00;  // matmul_tiled.cl:27:5
-            if (((state == 16'h0010) && ((((state == 16'h0010) && issued) && C_wr_ready) && (beat == 8'h00)))) issued <= 1'h0;  // matmul_tiled.cl:27:5
-            if (((state == 16'h0010) && ((((state == 16'h0010) && issued) && C_wr_ready) && (beat == 8'h00)))) state <= 16'h000b;  // matmul_tiled.cl:27:5
+            if (((state == 16'h000f) && ((!1'h0) && obj6_wi_acc_re_issued))) old_49 <= {obj6_wi_acc_rdata, old_49[31:8]};  // matmul_tiled.cl:27:24
+            if (((state == 16'h000f) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:27:24
+            if (((state == 16'h000f) && ((!1'h0) && (!obj6_wi_acc_re_issued)))) obj6_wi_acc_re_issued <= 1'h1;  // matmul_tiled.cl:27:24
+            if (((state == 16'h000f) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:27:24
+            if (((state == 16'h000f) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:27:24
+            if (((state == 16'h000f) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:27:24
+            if (((state == 16'h000f) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h0010;  // matmul_tiled.cl:27:24
+            if (((state == 16'h0010) && ((((state == 16'h0010) && (!C_wr_issued)) && 1'h1) && C_wr_cmd_ready))) C_wr_issued <= 1'h1;  // matmul_tiled.cl:27:5
+            if (((state == 16'h0010) && (((state == 16'h0010) && C_wr_issued) && C_wr_ready))) C_wr_beat <= (C_wr_beat + 8'h01);  // matmul_tiled.cl:27:5
+            if (((state == 16'h0010) && ((((state == 16'h0010) && C_wr_issued) && C_wr_ready) && (C_wr_beat == 8'h00)))) C_wr_beat <= 8'h00;  // matmul_tiled.cl:27:5
+            if (((state == 16'h0010) && ((((state == 16'h0010) && C_wr_issued) && C_wr_ready) && (C_wr_beat == 8'h00)))) C_wr_issued <= 1'h0;  // matmul_tiled.cl:27:5
+            if (((state == 16'h0010) && ((((state == 16'h0010) && C_wr_issued) && C_wr_ready) && (C_wr_beat == 8'h00)))) state <= 16'h000b;  // matmul_tiled.cl:27:5
             if ((state == 16'h0011)) v10_lid_linear <= w_63;
             if ((state == 16'h0011)) state <= 16'h000c;
             if ((state == 16'h0012)) q_57 <= w_52;
@@ -1410,31 +1458,31 @@ module matmul_datapath (
             if ((state == 16'h001f)) state <= 16'h001e;
             if ((state == 16'h0020)) v8_lid_x <= w_81;
             if ((state == 16'h0020)) state <= 16'h001d;
-            if (((state == 16'h0021) && ((!1'h0) && issued))) old_89 <= {obj7_wi_t_rdata, old_89[31:8]};  // matmul_tiled.cl:18:21
-            if (((state == 16'h0021) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // matmul_tiled.cl:18:21
-            if (((state == 16'h0021) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0021) && ((!1'h0) && issued))) issued <= 1'h0;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0021) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0021) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0021) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h0022;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0022) && 1'h1)) issued <= 1'h1;
-            if (((state == 16'h0022) && u2_int_div_valid)) issued <= 1'h0;
+            if (((state == 16'h0021) && ((!1'h0) && obj7_wi_t_re_issued))) old_89 <= {obj7_wi_t_rdata, old_89[31:8]};  // matmul_tiled.cl:18:21
+            if (((state == 16'h0021) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:21
+            if (((state == 16'h0021) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:18:21
+            if (((state == 16'h0021) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:21
+            if (((state == 16'h0021) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:21
+            if (((state == 16'h0021) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:21
+            if (((state == 16'h0021) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0022;  // matmul_tiled.cl:18:21
+            if (((state == 16'h0022) && 1'h1)) u2_int_div_issued <= 1'h1;
+            if (((state == 16'h0022) && u2_int_div_valid)) u2_int_div_issued <= 1'h0;
             if (((state == 16'h0022) && u2_int_div_valid)) r_94 <= u2_int_div_quotient;
             if (((state == 16'h0022) && u2_int_div_valid)) state <= 16'h0023;
             if ((state == 16'h0023)) v7_group_cond0 <= w_95;
             if ((state == 16'h0023)) state <= 16'h0020;
-            if (((state == 16'h0024) && ((!1'h0) && issued))) old_104 <= {obj7_wi_t_rdata, old_104[31:8]};  // matmul_tiled.cl:18:33
-            if (((state == 16'h0024) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // matmul_tiled.cl:18:33
-            if (((state == 16'h0024) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0024) && ((!1'h0) && issued))) issued <= 1'h0;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0024) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0024) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0024) && (((!1'h0) && issued) && (beat == 8'h03)))) q_112 <= w_111;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0024) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h0025;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0025) && 1'h1)) beat <= (beat + 8'h01);  // matmul_tiled.cl:18:33
-            if (((state == 16'h0025) && (1'h1 && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0025) && (1'h1 && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0025) && (1'h1 && (beat == 8'h03)))) state <= 16'h0021;  // matmul_tiled.cl:18:33
+            if (((state == 16'h0024) && ((!1'h0) && obj7_wi_t_re_issued))) old_104 <= {obj7_wi_t_rdata, old_104[31:8]};  // matmul_tiled.cl:18:33
+            if (((state == 16'h0024) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:33
+            if (((state == 16'h0024) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:18:33
+            if (((state == 16'h0024) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:33
+            if (((state == 16'h0024) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:33
+            if (((state == 16'h0024) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:33
+            if (((state == 16'h0024) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_112 <= w_111;  // matmul_tiled.cl:18:33
+            if (((state == 16'h0024) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0025;  // matmul_tiled.cl:18:33
+            if (((state == 16'h0025) && 1'h1)) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:33
+            if (((state == 16'h0025) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:33
+            if (((state == 16'h0025) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:33
+            if (((state == 16'h0025) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0021;  // matmul_tiled.cl:18:33
             if ((state == 16'h0026)) v10_lid_linear <= w_128;
             if ((state == 16'h0026)) state <= 16'h0024;
             if ((state == 16'h0027)) q_122 <= w_117;
@@ -1465,57 +1513,57 @@ module matmul_datapath (
             if ((state == 16'h0035)) state <= 16'h0034;
             if ((state == 16'h0036)) v6_k <= w_152;
             if ((state == 16'h0036)) state <= 16'h0033;
-            if (((state == 16'h0037) && ((!1'h0) && issued))) old_161 <= {obj5_wi_ty_rdata, old_161[31:8]};  // matmul_tiled.cl:24:26
-            if (((state == 16'h0037) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // matmul_tiled.cl:24:26
-            if (((state == 16'h0037) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0037) && ((!1'h0) && issued))) issued <= 1'h0;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0037) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0037) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0037) && (((!1'h0) && issued) && (beat == 8'h03)))) q_171 <= w_170;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0037) && (((!1'h0) && issued) && (beat == 8'h03)))) q_187 <= w_186;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0037) && (((!1'h0) && issued) && (beat == 8'h03)))) q_195 <= w_182;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0037) && (((!1'h0) && issued) && (beat == 8'h03)))) q_205 <= w_204;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0037) && (((!1'h0) && issued) && (beat == 8'h03)))) q_220 <= w_219;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0037) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h003a;  // matmul_tiled.cl:24:26
+            if (((state == 16'h0037) && ((!1'h0) && obj5_wi_ty_re_issued))) old_161 <= {obj5_wi_ty_rdata, old_161[31:8]};  // matmul_tiled.cl:24:26
+            if (((state == 16'h0037) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:24:26
+            if (((state == 16'h0037) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:24:26
+            if (((state == 16'h0037) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:24:26
+            if (((state == 16'h0037) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:24:26
+            if (((state == 16'h0037) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:24:26
+            if (((state == 16'h0037) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_171 <= w_170;  // matmul_tiled.cl:24:26
+            if (((state == 16'h0037) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_187 <= w_186;  // matmul_tiled.cl:24:26
+            if (((state == 16'h0037) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_195 <= w_182;  // matmul_tiled.cl:24:26
+            if (((state == 16'h0037) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_205 <= w_204;  // matmul_tiled.cl:24:26
+            if (((state == 16'h0037) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_220 <= w_219;  // matmul_tiled.cl:24:26
+            if (((state == 16'h0037) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h003a;  // matmul_tiled.cl:24:26
             if ((state == 16'h0038)) state <= 16'h0036;
             if ((state == 16'h0039)) state <= 16'h0036;
-            if (((state == 16'h003a) && ((!1'h0) && issued))) old_175 <= {obj0_As_rdata, old_175[31:8]};  // matmul_tiled.cl:24:23
-            if (((state == 16'h003a) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // matmul_tiled.cl:24:23
-            if (((state == 16'h003a) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // matmul_tiled.cl:24:23
-            if (((state == 16'h003a) && ((!1'h0) && issued))) issued <= 1'h0;  // matmul_tiled.cl:24:23
-            if (((state == 16'h003a) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:24:23
-            if (((state == 16'h003a) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:24:23
-            if (((state == 16'h003a) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h003b;  // matmul_tiled.cl:24:23
-            if (((state == 16'h003b) && ((!1'h0) && issued))) old_190 <= {obj4_wi_tx_rdata, old_190[31:8]};  // matmul_tiled.cl:24:40
-            if (((state == 16'h003b) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // matmul_tiled.cl:24:40
-            if (((state == 16'h003b) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // matmul_tiled.cl:24:40
-            if (((state == 16'h003b) && ((!1'h0) && issued))) issued <= 1'h0;  // matmul_tiled.cl:24:40
-            if (((state == 16'h003b) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:24:40
-            if (((state == 16'h003b) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:24:40
-            if (((state == 16'h003b) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h003d;  // matmul_tiled.cl:24:40
+            if (((state == 16'h003a) && ((!1'h0) && obj0_As_re_issued))) old_175 <= {obj0_As_rdata, old_175[31:8]};  // matmul_tiled.cl:24:23
+            if (((state == 16'h003a) && ((!1'h0) && obj0_As_re_issued))) obj0_As_re_beat <= (obj0_As_re_beat + 8'h01);  // matmul_tiled.cl:24:23
+            if (((state == 16'h003a) && ((!1'h0) && (!obj0_As_re_issued)))) obj0_As_re_issued <= 1'h1;  // matmul_tiled.cl:24:23
+            if (((state == 16'h003a) && ((!1'h0) && obj0_As_re_issued))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:24:23
+            if (((state == 16'h003a) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) obj0_As_re_beat <= 8'h00;  // matmul_tiled.cl:24:23
+            if (((state == 16'h003a) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:24:23
+            if (((state == 16'h003a) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) state <= 16'h003b;  // matmul_tiled.cl:24:23
+            if (((state == 16'h003b) && ((!1'h0) && obj4_wi_tx_re_issued))) old_190 <= {obj4_wi_tx_rdata, old_190[31:8]};  // matmul_tiled.cl:24:40
+            if (((state == 16'h003b) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:24:40
+            if (((state == 16'h003b) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:24:40
+            if (((state == 16'h003b) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:24:40
+            if (((state == 16'h003b) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:24:40
+            if (((state == 16'h003b) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:24:40
+            if (((state == 16'h003b) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h003d;  // matmul_tiled.cl:24:40
             if ((state == 16'h003c)) state <= 16'h0036;
-            if (((state == 16'h003d) && ((!1'h0) && issued))) old_199 <= {obj1_Bs_rdata, old_199[31:8]};  // matmul_tiled.cl:24:34
-            if (((state == 16'h003d) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // matmul_tiled.cl:24:34
-            if (((state == 16'h003d) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // matmul_tiled.cl:24:34
-            if (((state == 16'h003d) && ((!1'h0) && issued))) issued <= 1'h0;  // matmul_tiled.cl:24:34
-            if (((state == 16'h003d) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:24:34
-            if (((state == 16'h003d) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:24:34
-            if (((state == 16'h003d) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h003e;  // matmul_tiled.cl:24:34
-            if (((state == 16'h003e) && ((!1'h0) && issued))) old_208 <= {obj6_wi_acc_rdata, old_208[31:8]};  // matmul_tiled.cl:24:45
-            if (((state == 16'h003e) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // matmul_tiled.cl:24:45
-            if (((state == 16'h003e) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // matmul_tiled.cl:24:45
-            if (((state == 16'h003e) && ((!1'h0) && issued))) issued <= 1'h0;  // matmul_tiled.cl:24:45
-            if (((state == 16'h003e) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:24:45
-            if (((state == 16'h003e) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:24:45
-            if (((state == 16'h003e) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h003f;  // matmul_tiled.cl:24:45
-            if (((state == 16'h003f) && 1'h1)) issued <= 1'h1;
-            if (((state == 16'h003f) && u1_fp_fma_valid)) issued <= 1'h0;
+            if (((state == 16'h003d) && ((!1'h0) && obj1_Bs_re_issued))) old_199 <= {obj1_Bs_rdata, old_199[31:8]};  // matmul_tiled.cl:24:34
+            if (((state == 16'h003d) && ((!1'h0) && obj1_Bs_re_issued))) obj1_Bs_re_beat <= (obj1_Bs_re_beat + 8'h01);  // matmul_tiled.cl:24:34
+            if (((state == 16'h003d) && ((!1'h0) && (!obj1_Bs_re_issued)))) obj1_Bs_re_issued <= 1'h1;  // matmul_tiled.cl:24:34
+            if (((state == 16'h003d) && ((!1'h0) && obj1_Bs_re_issued))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:24:34
+            if (((state == 16'h003d) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_beat <= 8'h00;  // matmul_tiled.cl:24:34
+            if (((state == 16'h003d) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:24:34
+            if (((state == 16'h003d) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) state <= 16'h003e;  // matmul_tiled.cl:24:34
+            if (((state == 16'h003e) && ((!1'h0) && obj6_wi_acc_re_issued))) old_208 <= {obj6_wi_acc_rdata, old_208[31:8]};  // matmul_tiled.cl:24:45
+            if (((state == 16'h003e) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:24:45
+            if (((state == 16'h003e) && ((!1'h0) && (!obj6_wi_acc_re_issued)))) obj6_wi_acc_re_issued <= 1'h1;  // matmul_tiled.cl:24:45
+            if (((state == 16'h003e) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:45
+            if (((state == 16'h003e) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:24:45
+            if (((state == 16'h003e) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:45
+            if (((state == 16'h003e) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h003f;  // matmul_tiled.cl:24:45
+            if (((state == 16'h003f) && 1'h1)) u1_fp_fma_issued <= 1'h1;
+            if (((state == 16'h003f) && u1_fp_fma_valid)) u1_fp_fma_issued <= 1'h0;
             if (((state == 16'h003f) && u1_fp_fma_valid)) r_215 <= (((&bi_212[30:23]) && (!(bi_212[22:0] == 23'h000000))) ? (bi_212 | 32'h00400000) : (((&bi_213[30:23]) && (!(bi_213[22:0] == 23'h000000))) ? (bi_213 | 32'h00400000) : (((((&bi_212[30:23]) && (bi_212[22:0] == 23'h000000)) && (bi_213[30:0] == 31'h00000000)) || ((bi_212[30:0] == 31'h00000000) && ((&bi_213[30:23]) && (bi_213[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_214[30:23]) && (!(bi_214[22:0] == 23'h000000))) ? (bi_214 | 32'h00400000) : ((((((&bi_212[30:23]) && (bi_212[22:0] == 23'h000000)) || ((&bi_213[30:23]) && (bi_213[22:0] == 23'h000000))) && ((&bi_214[30:23]) && (bi_214[22:0] == 23'h000000))) && ((bi_212[31] ^ bi_213[31]) != bi_214[31])) ? 32'hffc00000 : bi_211)))));
             if (((state == 16'h003f) && u1_fp_fma_valid)) state <= 16'h0040;
-            if (((state == 16'h0040) && 1'h1)) beat <= (beat + 8'h01);  // matmul_tiled.cl:24:13
-            if (((state == 16'h0040) && (1'h1 && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:24:13
-            if (((state == 16'h0040) && (1'h1 && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:24:13
-            if (((state == 16'h0040) && (1'h1 && (beat == 8'h03)))) state <= 16'h0036;  // matmul_tiled.cl:24:13
+            if (((state == 16'h0040) && 1'h1)) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:24:13
+            if (((state == 16'h0040) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:24:13
+            if (((state == 16'h0040) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:13
+            if (((state == 16'h0040) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h0036;  // matmul_tiled.cl:24:13
             if ((state == 16'h0041)) v6_k <= w_224;
             if ((state == 16'h0041)) state <= 16'h0033;
             if ((state == 16'h0042)) v10_lid_linear <= w_237;
@@ -1542,119 +1590,119 @@ module matmul_datapath (
             if ((state == 16'h004d)) state <= 16'h004c;
             if ((state == 16'h004e)) v8_lid_x <= w_253;
             if ((state == 16'h004e)) state <= 16'h004b;
-            if (((state == 16'h004f) && ((!1'h0) && issued))) old_262 <= {obj5_wi_ty_rdata, old_262[31:8]};  // matmul_tiled.cl:19:12
-            if (((state == 16'h004f) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // matmul_tiled.cl:19:12
-            if (((state == 16'h004f) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // matmul_tiled.cl:19:12
-            if (((state == 16'h004f) && ((!1'h0) && issued))) issued <= 1'h0;  // matmul_tiled.cl:19:12
-            if (((state == 16'h004f) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:19:12
-            if (((state == 16'h004f) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:19:12
-            if (((state == 16'h004f) && (((!1'h0) && issued) && (beat == 8'h03)))) q_272 <= w_271;  // matmul_tiled.cl:19:12
-            if (((state == 16'h004f) && (((!1'h0) && issued) && (beat == 8'h03)))) q_287 <= w_286;  // matmul_tiled.cl:19:12
-            if (((state == 16'h004f) && (((!1'h0) && issued) && (beat == 8'h03)))) q_298 <= w_297;  // matmul_tiled.cl:19:12
-            if (((state == 16'h004f) && (((!1'h0) && issued) && (beat == 8'h03)))) q_312 <= w_311;  // matmul_tiled.cl:19:12
-            if (((state == 16'h004f) && (((!1'h0) && issued) && (beat == 8'h03)))) q_333 <= w_332;  // matmul_tiled.cl:19:12
-            if (((state == 16'h004f) && (((!1'h0) && issued) && (beat == 8'h03)))) q_346 <= w_345;  // matmul_tiled.cl:19:12
-            if (((state == 16'h004f) && (((!1'h0) && issued) && (beat == 8'h03)))) q_361 <= w_360;  // matmul_tiled.cl:19:12
-            if (((state == 16'h004f) && (((!1'h0) && issued) && (beat == 8'h03)))) q_372 <= w_371;  // matmul_tiled.cl:19:12
-            if (((state == 16'h004f) && (((!1'h0) && issued) && (beat == 8'h03)))) q_385 <= w_384;  // matmul_tiled.cl:19:12
-            if (((state == 16'h004f) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h0051;  // matmul_tiled.cl:19:12
+            if (((state == 16'h004f) && ((!1'h0) && obj5_wi_ty_re_issued))) old_262 <= {obj5_wi_ty_rdata, old_262[31:8]};  // matmul_tiled.cl:19:12
+            if (((state == 16'h004f) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:19:12
+            if (((state == 16'h004f) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:19:12
+            if (((state == 16'h004f) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:19:12
+            if (((state == 16'h004f) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:19:12
+            if (((state == 16'h004f) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:19:12
+            if (((state == 16'h004f) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_272 <= w_271;  // matmul_tiled.cl:19:12
+            if (((state == 16'h004f) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_287 <= w_286;  // matmul_tiled.cl:19:12
+            if (((state == 16'h004f) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_298 <= w_297;  // matmul_tiled.cl:19:12
+            if (((state == 16'h004f) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_312 <= w_311;  // matmul_tiled.cl:19:12
+            if (((state == 16'h004f) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_333 <= w_332;  // matmul_tiled.cl:19:12
+            if (((state == 16'h004f) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_346 <= w_345;  // matmul_tiled.cl:19:12
+            if (((state == 16'h004f) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_361 <= w_360;  // matmul_tiled.cl:19:12
+            if (((state == 16'h004f) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_372 <= w_371;  // matmul_tiled.cl:19:12
+            if (((state == 16'h004f) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_385 <= w_384;  // matmul_tiled.cl:19:12
+            if (((state == 16'h004f) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h0051;  // matmul_tiled.cl:19:12
             if ((state == 16'h0050)) state <= 16'h004e;
-            if (((state == 16'h0051) && ((!1'h0) && issued))) old_275 <= {obj4_wi_tx_rdata, old_275[31:8]};  // matmul_tiled.cl:19:16
-            if (((state == 16'h0051) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // matmul_tiled.cl:19:16
-            if (((state == 16'h0051) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0051) && ((!1'h0) && issued))) issued <= 1'h0;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0051) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0051) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0051) && (((!1'h0) && issued) && (beat == 8'h03)))) q_280 <= w_267;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0051) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h0053;  // matmul_tiled.cl:19:16
+            if (((state == 16'h0051) && ((!1'h0) && obj4_wi_tx_re_issued))) old_275 <= {obj4_wi_tx_rdata, old_275[31:8]};  // matmul_tiled.cl:19:16
+            if (((state == 16'h0051) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:19:16
+            if (((state == 16'h0051) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:19:16
+            if (((state == 16'h0051) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:19:16
+            if (((state == 16'h0051) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:19:16
+            if (((state == 16'h0051) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:19:16
+            if (((state == 16'h0051) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) q_280 <= w_267;  // matmul_tiled.cl:19:16
+            if (((state == 16'h0051) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h0053;  // matmul_tiled.cl:19:16
             if ((state == 16'h0052)) state <= 16'h004e;
-            if (((state == 16'h0053) && ((!1'h0) && issued))) old_290 <= {obj3_wi_row_rdata, old_290[31:8]};  // matmul_tiled.cl:19:24
-            if (((state == 16'h0053) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // matmul_tiled.cl:19:24
-            if (((state == 16'h0053) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0053) && ((!1'h0) && issued))) issued <= 1'h0;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0053) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0053) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0053) && (((!1'h0) && issued) && (beat == 8'h03)))) q_324 <= w_281;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0053) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h0054;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0054) && ((!1'h0) && issued))) old_301 <= {obj7_wi_t_rdata, old_301[31:8]};  // matmul_tiled.cl:19:34
-            if (((state == 16'h0054) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // matmul_tiled.cl:19:34
-            if (((state == 16'h0054) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // matmul_tiled.cl:19:34
-            if (((state == 16'h0054) && ((!1'h0) && issued))) issued <= 1'h0;  // matmul_tiled.cl:19:34
-            if (((state == 16'h0054) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:19:34
-            if (((state == 16'h0054) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:19:34
-            if (((state == 16'h0054) && (((!1'h0) && issued) && (beat == 8'h03)))) q_305 <= w_293;  // matmul_tiled.cl:19:34
-            if (((state == 16'h0054) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h0055;  // matmul_tiled.cl:19:34
-            if (((state == 16'h0055) && ((!1'h0) && issued))) old_315 <= {obj4_wi_tx_rdata, old_315[31:8]};  // matmul_tiled.cl:19:43
-            if (((state == 16'h0055) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // matmul_tiled.cl:19:43
-            if (((state == 16'h0055) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // matmul_tiled.cl:19:43
-            if (((state == 16'h0055) && ((!1'h0) && issued))) issued <= 1'h0;  // matmul_tiled.cl:19:43
-            if (((state == 16'h0055) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:19:43
-            if (((state == 16'h0055) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:19:43
-            if (((state == 16'h0055) && (((!1'h0) && issued) && (beat == 8'h03)))) q_306 <= w_304;  // matmul_tiled.cl:19:43
-            if (((state == 16'h0055) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h0057;  // matmul_tiled.cl:19:43
+            if (((state == 16'h0053) && ((!1'h0) && obj3_wi_row_re_issued))) old_290 <= {obj3_wi_row_rdata, old_290[31:8]};  // matmul_tiled.cl:19:24
+            if (((state == 16'h0053) && ((!1'h0) && obj3_wi_row_re_issued))) obj3_wi_row_re_beat <= (obj3_wi_row_re_beat + 8'h01);  // matmul_tiled.cl:19:24
+            if (((state == 16'h0053) && ((!1'h0) && (!obj3_wi_row_re_issued)))) obj3_wi_row_re_issued <= 1'h1;  // matmul_tiled.cl:19:24
+            if (((state == 16'h0053) && ((!1'h0) && obj3_wi_row_re_issued))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:19:24
+            if (((state == 16'h0053) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_beat <= 8'h00;  // matmul_tiled.cl:19:24
+            if (((state == 16'h0053) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:19:24
+            if (((state == 16'h0053) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) q_324 <= w_281;  // matmul_tiled.cl:19:24
+            if (((state == 16'h0053) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) state <= 16'h0054;  // matmul_tiled.cl:19:24
+            if (((state == 16'h0054) && ((!1'h0) && obj7_wi_t_re_issued))) old_301 <= {obj7_wi_t_rdata, old_301[31:8]};  // matmul_tiled.cl:19:34
+            if (((state == 16'h0054) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:19:34
+            if (((state == 16'h0054) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:19:34
+            if (((state == 16'h0054) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:19:34
+            if (((state == 16'h0054) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:19:34
+            if (((state == 16'h0054) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:19:34
+            if (((state == 16'h0054) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_305 <= w_293;  // matmul_tiled.cl:19:34
+            if (((state == 16'h0054) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0055;  // matmul_tiled.cl:19:34
+            if (((state == 16'h0055) && ((!1'h0) && obj4_wi_tx_re_issued))) old_315 <= {obj4_wi_tx_rdata, old_315[31:8]};  // matmul_tiled.cl:19:43
+            if (((state == 16'h0055) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:19:43
+            if (((state == 16'h0055) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:19:43
+            if (((state == 16'h0055) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:19:43
+            if (((state == 16'h0055) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:19:43
+            if (((state == 16'h0055) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:19:43
+            if (((state == 16'h0055) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) q_306 <= w_304;  // matmul_tiled.cl:19:43
+            if (((state == 16'h0055) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h0057;  // matmul_tiled.cl:19:43
             if ((state == 16'h0056)) state <= 16'h004e;
-            if (((state == 16'h0057) && ((((state == 16'h0057) && (!issued)) && (1'h1 && C_wr_idle)) && A_rd_cmd_ready))) issued <= 1'h1;  // matmul_tiled.cl:19:22
-            if (((state == 16'h0057) && (((state == 16'h0057) && issued) && A_rd_valid))) ld_322 <= A_rd_data;  // matmul_tiled.cl:19:22
-            if (((state == 16'h0057) && (((state == 16'h0057) && issued) && A_rd_valid))) beat <= (beat + 8'h01);  // matmul_tiled.cl:19:22
-            if (((state == 16'h0057) && ((((state == 16'h0057) && issued) && A_rd_valid) && (beat == 8'h00)))) beat <= 8'h00;  // matmul_tiled.cl:19:22
-            if (((state == 16'h0057) && ((((state == 16'h0057) && issued) && A_rd_valid) && (beat == 8'h00)))) issued <= 1'h0;  // matmul_tiled.cl:19:22
-            if (((state == 16'h0057) && ((((state == 16'h0057) && issued) && A_rd_valid) && (beat == 8'h00)))) state <= 16'h0058;  // matmul_tiled.cl:19:22
-            if (((state == 16'h0058) && 1'h1)) beat <= (beat + 8'h01);  // matmul_tiled.cl:19:9
-            if (((state == 16'h0058) && (1'h1 && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:19:9
-            if (((state == 16'h0058) && (1'h1 && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:19:9
-            if (((state == 16'h0058) && (1'h1 && (beat == 8'h03)))) state <= 16'h0059;  // matmul_tiled.cl:19:9
-            if (((state == 16'h0059) && ((!1'h0) && issued))) old_336 <= {obj5_wi_ty_rdata, old_336[31:8]};  // matmul_tiled.cl:20:12
-            if (((state == 16'h0059) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // matmul_tiled.cl:20:12
-            if (((state == 16'h0059) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // matmul_tiled.cl:20:12
-            if (((state == 16'h0059) && ((!1'h0) && issued))) issued <= 1'h0;  // matmul_tiled.cl:20:12
-            if (((state == 16'h0059) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:20:12
-            if (((state == 16'h0059) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:20:12
-            if (((state == 16'h0059) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h005b;  // matmul_tiled.cl:20:12
+            if (((state == 16'h0057) && ((((state == 16'h0057) && (!A_rd_issued)) && (1'h1 && C_wr_idle)) && A_rd_cmd_ready))) A_rd_issued <= 1'h1;  // matmul_tiled.cl:19:22
+            if (((state == 16'h0057) && (((state == 16'h0057) && A_rd_issued) && A_rd_valid))) ld_322 <= A_rd_data;  // matmul_tiled.cl:19:22
+            if (((state == 16'h0057) && (((state == 16'h0057) && A_rd_issued) && A_rd_valid))) A_rd_beat <= (A_rd_beat + 8'h01);  // matmul_tiled.cl:19:22
+            if (((state == 16'h0057) && ((((state == 16'h0057) && A_rd_issued) && A_rd_valid) && (A_rd_beat == 8'h00)))) A_rd_beat <= 8'h00;  // matmul_tiled.cl:19:22
+            if (((state == 16'h0057) && ((((state == 16'h0057) && A_rd_issued) && A_rd_valid) && (A_rd_beat == 8'h00)))) A_rd_issued <= 1'h0;  // matmul_tiled.cl:19:22
+            if (((state == 16'h0057) && ((((state == 16'h0057) && A_rd_issued) && A_rd_valid) && (A_rd_beat == 8'h00)))) state <= 16'h0058;  // matmul_tiled.cl:19:22
+            if (((state == 16'h0058) && 1'h1)) obj0_As_re_beat <= (obj0_As_re_beat + 8'h01);  // matmul_tiled.cl:19:9
+            if (((state == 16'h0058) && (1'h1 && (obj0_As_re_beat == 8'h03)))) obj0_As_re_beat <= 8'h00;  // matmul_tiled.cl:19:9
+            if (((state == 16'h0058) && (1'h1 && (obj0_As_re_beat == 8'h03)))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:19:9
+            if (((state == 16'h0058) && (1'h1 && (obj0_As_re_beat == 8'h03)))) state <= 16'h0059;  // matmul_tiled.cl:19:9
+            if (((state == 16'h0059) && ((!1'h0) && obj5_wi_ty_re_issued))) old_336 <= {obj5_wi_ty_rdata, old_336[31:8]};  // matmul_tiled.cl:20:12
+            if (((state == 16'h0059) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:20:12
+            if (((state == 16'h0059) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:20:12
+            if (((state == 16'h0059) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:20:12
+            if (((state == 16'h0059) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:20:12
+            if (((state == 16'h0059) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:20:12
+            if (((state == 16'h0059) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h005b;  // matmul_tiled.cl:20:12
             if ((state == 16'h005a)) state <= 16'h004e;
-            if (((state == 16'h005b) && ((!1'h0) && issued))) old_349 <= {obj4_wi_tx_rdata, old_349[31:8]};  // matmul_tiled.cl:20:16
-            if (((state == 16'h005b) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // matmul_tiled.cl:20:16
-            if (((state == 16'h005b) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // matmul_tiled.cl:20:16
-            if (((state == 16'h005b) && ((!1'h0) && issued))) issued <= 1'h0;  // matmul_tiled.cl:20:16
-            if (((state == 16'h005b) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:20:16
-            if (((state == 16'h005b) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:20:16
-            if (((state == 16'h005b) && (((!1'h0) && issued) && (beat == 8'h03)))) q_354 <= w_341;  // matmul_tiled.cl:20:16
-            if (((state == 16'h005b) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h005d;  // matmul_tiled.cl:20:16
+            if (((state == 16'h005b) && ((!1'h0) && obj4_wi_tx_re_issued))) old_349 <= {obj4_wi_tx_rdata, old_349[31:8]};  // matmul_tiled.cl:20:16
+            if (((state == 16'h005b) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:20:16
+            if (((state == 16'h005b) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:20:16
+            if (((state == 16'h005b) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:20:16
+            if (((state == 16'h005b) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:20:16
+            if (((state == 16'h005b) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:20:16
+            if (((state == 16'h005b) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) q_354 <= w_341;  // matmul_tiled.cl:20:16
+            if (((state == 16'h005b) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h005d;  // matmul_tiled.cl:20:16
             if ((state == 16'h005c)) state <= 16'h004e;
-            if (((state == 16'h005d) && ((!1'h0) && issued))) old_364 <= {obj7_wi_t_rdata, old_364[31:8]};  // matmul_tiled.cl:20:25
-            if (((state == 16'h005d) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // matmul_tiled.cl:20:25
-            if (((state == 16'h005d) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // matmul_tiled.cl:20:25
-            if (((state == 16'h005d) && ((!1'h0) && issued))) issued <= 1'h0;  // matmul_tiled.cl:20:25
-            if (((state == 16'h005d) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:20:25
-            if (((state == 16'h005d) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:20:25
-            if (((state == 16'h005d) && (((!1'h0) && issued) && (beat == 8'h03)))) q_398 <= w_355;  // matmul_tiled.cl:20:25
-            if (((state == 16'h005d) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h005e;  // matmul_tiled.cl:20:25
-            if (((state == 16'h005e) && ((!1'h0) && issued))) old_375 <= {obj5_wi_ty_rdata, old_375[31:8]};  // matmul_tiled.cl:20:34
-            if (((state == 16'h005e) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // matmul_tiled.cl:20:34
-            if (((state == 16'h005e) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // matmul_tiled.cl:20:34
-            if (((state == 16'h005e) && ((!1'h0) && issued))) issued <= 1'h0;  // matmul_tiled.cl:20:34
-            if (((state == 16'h005e) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:20:34
-            if (((state == 16'h005e) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:20:34
-            if (((state == 16'h005e) && (((!1'h0) && issued) && (beat == 8'h03)))) q_377 <= w_367;  // matmul_tiled.cl:20:34
-            if (((state == 16'h005e) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h005f;  // matmul_tiled.cl:20:34
-            if (((state == 16'h005f) && ((!1'h0) && issued))) old_388 <= {obj2_wi_col_rdata, old_388[31:8]};  // matmul_tiled.cl:20:44
-            if (((state == 16'h005f) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // matmul_tiled.cl:20:44
-            if (((state == 16'h005f) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // matmul_tiled.cl:20:44
-            if (((state == 16'h005f) && ((!1'h0) && issued))) issued <= 1'h0;  // matmul_tiled.cl:20:44
-            if (((state == 16'h005f) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:20:44
-            if (((state == 16'h005f) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:20:44
-            if (((state == 16'h005f) && (((!1'h0) && issued) && (beat == 8'h03)))) q_390 <= w_380;  // matmul_tiled.cl:20:44
-            if (((state == 16'h005f) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h0061;  // matmul_tiled.cl:20:44
+            if (((state == 16'h005d) && ((!1'h0) && obj7_wi_t_re_issued))) old_364 <= {obj7_wi_t_rdata, old_364[31:8]};  // matmul_tiled.cl:20:25
+            if (((state == 16'h005d) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:20:25
+            if (((state == 16'h005d) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:20:25
+            if (((state == 16'h005d) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:20:25
+            if (((state == 16'h005d) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:20:25
+            if (((state == 16'h005d) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:20:25
+            if (((state == 16'h005d) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_398 <= w_355;  // matmul_tiled.cl:20:25
+            if (((state == 16'h005d) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h005e;  // matmul_tiled.cl:20:25
+            if (((state == 16'h005e) && ((!1'h0) && obj5_wi_ty_re_issued))) old_375 <= {obj5_wi_ty_rdata, old_375[31:8]};  // matmul_tiled.cl:20:34
+            if (((state == 16'h005e) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:20:34
+            if (((state == 16'h005e) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:20:34
+            if (((state == 16'h005e) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:20:34
+            if (((state == 16'h005e) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:20:34
+            if (((state == 16'h005e) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:20:34
+            if (((state == 16'h005e) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_377 <= w_367;  // matmul_tiled.cl:20:34
+            if (((state == 16'h005e) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h005f;  // matmul_tiled.cl:20:34
+            if (((state == 16'h005f) && ((!1'h0) && obj2_wi_col_re_issued))) old_388 <= {obj2_wi_col_rdata, old_388[31:8]};  // matmul_tiled.cl:20:44
+            if (((state == 16'h005f) && ((!1'h0) && obj2_wi_col_re_issued))) obj2_wi_col_re_beat <= (obj2_wi_col_re_beat + 8'h01);  // matmul_tiled.cl:20:44
+            if (((state == 16'h005f) && ((!1'h0) && (!obj2_wi_col_re_issued)))) obj2_wi_col_re_issued <= 1'h1;  // matmul_tiled.cl:20:44
+            if (((state == 16'h005f) && ((!1'h0) && obj2_wi_col_re_issued))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:20:44
+            if (((state == 16'h005f) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_beat <= 8'h00;  // matmul_tiled.cl:20:44
+            if (((state == 16'h005f) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:20:44
+            if (((state == 16'h005f) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) q_390 <= w_380;  // matmul_tiled.cl:20:44
+            if (((state == 16'h005f) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) state <= 16'h0061;  // matmul_tiled.cl:20:44
             if ((state == 16'h0060)) state <= 16'h004e;
-            if (((state == 16'h0061) && ((((state == 16'h0061) && (!issued)) && (1'h1 && C_wr_idle)) && B_rd_cmd_ready))) issued <= 1'h1;  // matmul_tiled.cl:20:22
-            if (((state == 16'h0061) && (((state == 16'h0061) && issued) && B_rd_valid))) ld_396 <= B_rd_data;  // matmul_tiled.cl:20:22
-            if (((state == 16'h0061) && (((state == 16'h0061) && issued) && B_rd_valid))) beat <= (beat + 8'h01);  // matmul_tiled.cl:20:22
-            if (((state == 16'h0061) && ((((state == 16'h0061) && issued) && B_rd_valid) && (beat == 8'h00)))) beat <= 8'h00;  // matmul_tiled.cl:20:22
-            if (((state == 16'h0061) && ((((state == 16'h0061) && issued) && B_rd_valid) && (beat == 8'h00)))) issued <= 1'h0;  // matmul_tiled.cl:20:22
-            if (((state == 16'h0061) && ((((state == 16'h0061) && issued) && B_rd_valid) && (beat == 8'h00)))) state <= 16'h0062;  // matmul_tiled.cl:20:22
-            if (((state == 16'h0062) && 1'h1)) beat <= (beat + 8'h01);  // matmul_tiled.cl:20:9
-            if (((state == 16'h0062) && (1'h1 && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:20:9
-            if (((state == 16'h0062) && (1'h1 && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:20:9
-            if (((state == 16'h0062) && (1'h1 && (beat == 8'h03)))) state <= 16'h004e;  // matmul_tiled.cl:20:9
+            if (((state == 16'h0061) && ((((state == 16'h0061) && (!B_rd_issued)) && (1'h1 && C_wr_idle)) && B_rd_cmd_ready))) B_rd_issued <= 1'h1;  // matmul_tiled.cl:20:22
+            if (((state == 16'h0061) && (((state == 16'h0061) && B_rd_issued) && B_rd_valid))) ld_396 <= B_rd_data;  // matmul_tiled.cl:20:22
+            if (((state == 16'h0061) && (((state == 16'h0061) && B_rd_issued) && B_rd_valid))) B_rd_beat <= (B_rd_beat + 8'h01);  // matmul_tiled.cl:20:22
+            if (((state == 16'h0061) && ((((state == 16'h0061) && B_rd_issued) && B_rd_valid) && (B_rd_beat == 8'h00)))) B_rd_beat <= 8'h00;  // matmul_tiled.cl:20:22
+            if (((state == 16'h0061) && ((((state == 16'h0061) && B_rd_issued) && B_rd_valid) && (B_rd_beat == 8'h00)))) B_rd_issued <= 1'h0;  // matmul_tiled.cl:20:22
+            if (((state == 16'h0061) && ((((state == 16'h0061) && B_rd_issued) && B_rd_valid) && (B_rd_beat == 8'h00)))) state <= 16'h0062;  // matmul_tiled.cl:20:22
+            if (((state == 16'h0062) && 1'h1)) obj1_Bs_re_beat <= (obj1_Bs_re_beat + 8'h01);  // matmul_tiled.cl:20:9
+            if (((state == 16'h0062) && (1'h1 && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_beat <= 8'h00;  // matmul_tiled.cl:20:9
+            if (((state == 16'h0062) && (1'h1 && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:20:9
+            if (((state == 16'h0062) && (1'h1 && (obj1_Bs_re_beat == 8'h03)))) state <= 16'h004e;  // matmul_tiled.cl:20:9
             if ((state == 16'h0063)) v10_lid_linear <= w_414;
             if ((state == 16'h0063)) state <= 16'h004f;
             if ((state == 16'h0064)) q_408 <= w_403;
@@ -1679,52 +1727,52 @@ module matmul_datapath (
             if ((state == 16'h006e)) state <= 16'h006d;
             if ((state == 16'h006f)) v8_lid_x <= w_430;
             if ((state == 16'h006f)) state <= 16'h006c;
-            if (((state == 16'h0070) && ((!1'h0) && issued))) old_438 <= {obj7_wi_t_rdata, old_438[31:8]};  // matmul_tiled.cl:18:21
-            if (((state == 16'h0070) && ((!1'h0) && issued))) beat <= (beat + 8'h01);  // matmul_tiled.cl:18:21
-            if (((state == 16'h0070) && ((!1'h0) && (!issued)))) issued <= 1'h1;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0070) && ((!1'h0) && issued))) issued <= 1'h0;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0070) && (((!1'h0) && issued) && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0070) && (((!1'h0) && issued) && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0070) && (((!1'h0) && issued) && (beat == 8'h03)))) state <= 16'h0071;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0071) && 1'h1)) issued <= 1'h1;
-            if (((state == 16'h0071) && u0_int_div_valid)) issued <= 1'h0;
+            if (((state == 16'h0070) && ((!1'h0) && obj7_wi_t_re_issued))) old_438 <= {obj7_wi_t_rdata, old_438[31:8]};  // matmul_tiled.cl:18:21
+            if (((state == 16'h0070) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:21
+            if (((state == 16'h0070) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:18:21
+            if (((state == 16'h0070) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:21
+            if (((state == 16'h0070) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:21
+            if (((state == 16'h0070) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:21
+            if (((state == 16'h0070) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0071;  // matmul_tiled.cl:18:21
+            if (((state == 16'h0071) && 1'h1)) u0_int_div_issued <= 1'h1;
+            if (((state == 16'h0071) && u0_int_div_valid)) u0_int_div_issued <= 1'h0;
             if (((state == 16'h0071) && u0_int_div_valid)) r_443 <= u0_int_div_quotient;
             if (((state == 16'h0071) && u0_int_div_valid)) state <= 16'h0072;
             if ((state == 16'h0072)) v7_group_cond0 <= w_444;
             if ((state == 16'h0072)) state <= 16'h006f;
             if ((state == 16'h0073)) state <= 16'h0070;
-            if (((state == 16'h0074) && 1'h1)) beat <= (beat + 8'h01);  // matmul_tiled.cl:12:9
-            if (((state == 16'h0074) && (1'h1 && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0074) && (1'h1 && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0074) && (1'h1 && (beat == 8'h03)))) q_480 <= w_479;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0074) && (1'h1 && (beat == 8'h03)))) q_481 <= w_475;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0074) && (1'h1 && (beat == 8'h03)))) q_492 <= w_491;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0074) && (1'h1 && (beat == 8'h03)))) q_493 <= w_487;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0074) && (1'h1 && (beat == 8'h03)))) q_504 <= w_503;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0074) && (1'h1 && (beat == 8'h03)))) q_505 <= w_499;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0074) && (1'h1 && (beat == 8'h03)))) q_514 <= w_513;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0074) && (1'h1 && (beat == 8'h03)))) q_523 <= w_522;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0074) && (1'h1 && (beat == 8'h03)))) state <= 16'h0075;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0075) && 1'h1)) beat <= (beat + 8'h01);  // matmul_tiled.cl:13:9
-            if (((state == 16'h0075) && (1'h1 && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:13:9
-            if (((state == 16'h0075) && (1'h1 && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:13:9
-            if (((state == 16'h0075) && (1'h1 && (beat == 8'h03)))) state <= 16'h0076;  // matmul_tiled.cl:13:9
-            if (((state == 16'h0076) && 1'h1)) beat <= (beat + 8'h01);  // matmul_tiled.cl:14:9
-            if (((state == 16'h0076) && (1'h1 && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:14:9
-            if (((state == 16'h0076) && (1'h1 && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:14:9
-            if (((state == 16'h0076) && (1'h1 && (beat == 8'h03)))) state <= 16'h0077;  // matmul_tiled.cl:14:9
-            if (((state == 16'h0077) && 1'h1)) beat <= (beat + 8'h01);  // matmul_tiled.cl:15:9
-            if (((state == 16'h0077) && (1'h1 && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:15:9
-            if (((state == 16'h0077) && (1'h1 && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:15:9
-            if (((state == 16'h0077) && (1'h1 && (beat == 8'h03)))) state <= 16'h0078;  // matmul_tiled.cl:15:9
-            if (((state == 16'h0078) && 1'h1)) beat <= (beat + 8'h01);  // matmul_tiled.cl:16:11
-            if (((state == 16'h0078) && (1'h1 && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:16:11
-            if (((state == 16'h0078) && (1'h1 && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:16:11
-            if (((state == 16'h0078) && (1'h1 && (beat == 8'h03)))) state <= 16'h0079;  // matmul_tiled.cl:16:11
-            if (((state == 16'h0079) && 1'h1)) beat <= (beat + 8'h01);  // matmul_tiled.cl:18:14
-            if (((state == 16'h0079) && (1'h1 && (beat == 8'h03)))) beat <= 8'h00;  // matmul_tiled.cl:18:14
-            if (((state == 16'h0079) && (1'h1 && (beat == 8'h03)))) issued <= 1'h0;  // matmul_tiled.cl:18:14
-            if (((state == 16'h0079) && (1'h1 && (beat == 8'h03)))) state <= 16'h0070;  // matmul_tiled.cl:18:14
+            if (((state == 16'h0074) && 1'h1)) obj2_wi_col_re_beat <= (obj2_wi_col_re_beat + 8'h01);  // matmul_tiled.cl:12:9
+            if (((state == 16'h0074) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_beat <= 8'h00;  // matmul_tiled.cl:12:9
+            if (((state == 16'h0074) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:12:9
+            if (((state == 16'h0074) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_480 <= w_479;  // matmul_tiled.cl:12:9
+            if (((state == 16'h0074) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_481 <= w_475;  // matmul_tiled.cl:12:9
+            if (((state == 16'h0074) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_492 <= w_491;  // matmul_tiled.cl:12:9
+            if (((state == 16'h0074) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_493 <= w_487;  // matmul_tiled.cl:12:9
+            if (((state == 16'h0074) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_504 <= w_503;  // matmul_tiled.cl:12:9
+            if (((state == 16'h0074) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_505 <= w_499;  // matmul_tiled.cl:12:9
+            if (((state == 16'h0074) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_514 <= w_513;  // matmul_tiled.cl:12:9
+            if (((state == 16'h0074) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_523 <= w_522;  // matmul_tiled.cl:12:9
+            if (((state == 16'h0074) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) state <= 16'h0075;  // matmul_tiled.cl:12:9
+            if (((state == 16'h0075) && 1'h1)) obj3_wi_row_re_beat <= (obj3_wi_row_re_beat + 8'h01);  // matmul_tiled.cl:13:9
+            if (((state == 16'h0075) && (1'h1 && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_beat <= 8'h00;  // matmul_tiled.cl:13:9
+            if (((state == 16'h0075) && (1'h1 && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:13:9
+            if (((state == 16'h0075) && (1'h1 && (obj3_wi_row_re_beat == 8'h03)))) state <= 16'h0076;  // matmul_tiled.cl:13:9
+            if (((state == 16'h0076) && 1'h1)) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:14:9
+            if (((state == 16'h0076) && (1'h1 && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:14:9
+            if (((state == 16'h0076) && (1'h1 && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:14:9
+            if (((state == 16'h0076) && (1'h1 && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h0077;  // matmul_tiled.cl:14:9
+            if (((state == 16'h0077) && 1'h1)) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:15:9
+            if (((state == 16'h0077) && (1'h1 && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:15:9
+            if (((state == 16'h0077) && (1'h1 && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:15:9
+            if (((state == 16'h0077) && (1'h1 && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h0078;  // matmul_tiled.cl:15:9
+            if (((state == 16'h0078) && 1'h1)) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:16:11
+            if (((state == 16'h0078) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:16:11
+            if (((state == 16'h0078) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:16:11
+            if (((state == 16'h0078) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h0079;  // matmul_tiled.cl:16:11
+            if (((state == 16'h0079) && 1'h1)) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:14
+            if (((state == 16'h0079) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:14
+            if (((state == 16'h0079) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:14
+            if (((state == 16'h0079) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0070;  // matmul_tiled.cl:18:14
             if ((state == 16'h007a)) v10_lid_linear <= w_539;
             if ((state == 16'h007a)) state <= 16'h0074;
             if ((state == 16'h007b)) q_533 <= w_528;
@@ -1737,80 +1785,80 @@ module matmul_datapath (
             if ((state == 16'h007d)) state <= 16'h006c;
             if ((state == 16'h007e)) v9_lid_y <= w_541;
             if ((state == 16'h007e)) state <= 16'h0068;
-            if (((state == 16'h007f) && 1'h1)) issued <= 1'h1;
-            if (((state == 16'h007f) && div_valid)) issued <= 1'h0;
+            if (((state == 16'h007f) && 1'h1)) u_group_div_issued <= 1'h1;
+            if (((state == 16'h007f) && div_valid)) u_group_div_issued <= 1'h0;
             if (((state == 16'h007f) && div_valid)) ngroups_0 <= div_quotient;
             if (((state == 16'h007f) && div_valid)) state <= 16'h0080;
-            if (((state == 16'h0080) && 1'h1)) issued <= 1'h1;
-            if (((state == 16'h0080) && div_valid)) issued <= 1'h0;
+            if (((state == 16'h0080) && 1'h1)) u_group_div_issued <= 1'h1;
+            if (((state == 16'h0080) && div_valid)) u_group_div_issued <= 1'h0;
             if (((state == 16'h0080) && div_valid)) ngroups_1 <= div_quotient;
             if (((state == 16'h0080) && div_valid)) state <= 16'h0081;
-            if (((state == 16'h0081) && 1'h1)) issued <= 1'h1;
-            if (((state == 16'h0081) && div_valid)) issued <= 1'h0;
+            if (((state == 16'h0081) && 1'h1)) u_group_div_issued <= 1'h1;
+            if (((state == 16'h0081) && div_valid)) u_group_div_issued <= 1'h0;
             if (((state == 16'h0081) && div_valid)) ngroups_2 <= div_quotient;
             if (((state == 16'h0081) && div_valid)) state <= 16'h007e;
         end
     end
-    assign A_rd_cmd_valid = ((((state == 16'h0057) && (!issued)) && (1'h1 && C_wr_idle)) ? 1'h1 : 1'h0);
-    assign A_rd_cmd_addr = ((((state == 16'h0057) && (!issued)) && (1'h1 && C_wr_idle)) ? w_321[31:0] : 32'h00000000);
-    assign A_rd_cmd_len = ((((state == 16'h0057) && (!issued)) && (1'h1 && C_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign A_rd_ready = (((state == 16'h0057) && issued) ? 1'h1 : 1'h0);
-    assign B_rd_cmd_valid = ((((state == 16'h0061) && (!issued)) && (1'h1 && C_wr_idle)) ? 1'h1 : 1'h0);
-    assign B_rd_cmd_addr = ((((state == 16'h0061) && (!issued)) && (1'h1 && C_wr_idle)) ? w_395[31:0] : 32'h00000000);
-    assign B_rd_cmd_len = ((((state == 16'h0061) && (!issued)) && (1'h1 && C_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign B_rd_ready = (((state == 16'h0061) && issued) ? 1'h1 : 1'h0);
-    assign C_wr_cmd_valid = ((((state == 16'h0010) && (!issued)) && 1'h1) ? 1'h1 : 1'h0);
-    assign C_wr_cmd_addr = ((((state == 16'h0010) && (!issued)) && 1'h1) ? w_41[31:0] : 32'h00000000);
-    assign C_wr_cmd_len = ((((state == 16'h0010) && (!issued)) && 1'h1) ? 32'h00000004 : 32'h00000000);
-    assign C_wr_valid = (((state == 16'h0010) && issued) ? 1'h1 : 1'h0);
-    assign C_wr_data = (((state == 16'h0010) && issued) ? v_50 : 32'h00000000);
-    assign C_wr_strb = (((state == 16'h0010) && issued) ? 4'hf : 4'h0);
+    assign A_rd_cmd_valid = ((((state == 16'h0057) && (!A_rd_issued)) && (1'h1 && C_wr_idle)) ? 1'h1 : 1'h0);
+    assign A_rd_cmd_addr = ((((state == 16'h0057) && (!A_rd_issued)) && (1'h1 && C_wr_idle)) ? w_321[31:0] : 32'h00000000);
+    assign A_rd_cmd_len = ((((state == 16'h0057) && (!A_rd_issued)) && (1'h1 && C_wr_idle)) ? 32'h00000004 : 32'h00000000);
+    assign A_rd_ready = (((state == 16'h0057) && A_rd_issued) ? 1'h1 : 1'h0);
+    assign B_rd_cmd_valid = ((((state == 16'h0061) && (!B_rd_issued)) && (1'h1 && C_wr_idle)) ? 1'h1 : 1'h0);
+    assign B_rd_cmd_addr = ((((state == 16'h0061) && (!B_rd_issued)) && (1'h1 && C_wr_idle)) ? w_395[31:0] : 32'h00000000);
+    assign B_rd_cmd_len = ((((state == 16'h0061) && (!B_rd_issued)) && (1'h1 && C_wr_idle)) ? 32'h00000004 : 32'h00000000);
+    assign B_rd_ready = (((state == 16'h0061) && B_rd_issued) ? 1'h1 : 1'h0);
+    assign C_wr_cmd_valid = ((((state == 16'h0010) && (!C_wr_issued)) && 1'h1) ? 1'h1 : 1'h0);
+    assign C_wr_cmd_addr = ((((state == 16'h0010) && (!C_wr_issued)) && 1'h1) ? w_41[31:0] : 32'h00000000);
+    assign C_wr_cmd_len = ((((state == 16'h0010) && (!C_wr_issued)) && 1'h1) ? 32'h00000004 : 32'h00000000);
+    assign C_wr_valid = (((state == 16'h0010) && C_wr_issued) ? 1'h1 : 1'h0);
+    assign C_wr_data = (((state == 16'h0010) && C_wr_issued) ? v_50 : 32'h00000000);
+    assign C_wr_strb = (((state == 16'h0010) && C_wr_issued) ? 4'hf : 4'h0);
     assign obj0_As_we = (1'h0 ? 1'h0 : (((state == 16'h0058) && 1'h1) ? 1'h1 : 1'h0));
     assign obj0_As_waddr = (1'h0 ? 8'h00 : (((state == 16'h0058) && 1'h1) ? oa_326[7:0] : 8'h00));
     assign obj0_As_wdata = (1'h0 ? 8'h00 : (((state == 16'h0058) && 1'h1) ? ow_327[7:0] : 8'h00));
-    assign obj0_As_re = (1'h0 ? 1'h0 : ((((state == 16'h003a) && (!1'h0)) && (!issued)) ? 1'h1 : 1'h0));
-    assign obj0_As_raddr = (1'h0 ? 8'h00 : ((((state == 16'h003a) && (!1'h0)) && (!issued)) ? oa_174[7:0] : 8'h00));
+    assign obj0_As_re = (1'h0 ? 1'h0 : ((((state == 16'h003a) && (!1'h0)) && (!obj0_As_re_issued)) ? 1'h1 : 1'h0));
+    assign obj0_As_raddr = (1'h0 ? 8'h00 : ((((state == 16'h003a) && (!1'h0)) && (!obj0_As_re_issued)) ? oa_174[7:0] : 8'h00));
     assign obj1_Bs_we = (1'h0 ? 1'h0 : (((state == 16'h0062) && 1'h1) ? 1'h1 : 1'h0));
     assign obj1_Bs_waddr = (1'h0 ? 8'h00 : (((state == 16'h0062) && 1'h1) ? oa_400[7:0] : 8'h00));
     assign obj1_Bs_wdata = (1'h0 ? 8'h00 : (((state == 16'h0062) && 1'h1) ? ow_401[7:0] : 8'h00));
-    assign obj1_Bs_re = (1'h0 ? 1'h0 : ((((state == 16'h003d) && (!1'h0)) && (!issued)) ? 1'h1 : 1'h0));
-    assign obj1_Bs_raddr = (1'h0 ? 8'h00 : ((((state == 16'h003d) && (!1'h0)) && (!issued)) ? oa_198[7:0] : 8'h00));
+    assign obj1_Bs_re = (1'h0 ? 1'h0 : ((((state == 16'h003d) && (!1'h0)) && (!obj1_Bs_re_issued)) ? 1'h1 : 1'h0));
+    assign obj1_Bs_raddr = (1'h0 ? 8'h00 : ((((state == 16'h003d) && (!1'h0)) && (!obj1_Bs_re_issued)) ? oa_198[7:0] : 8'h00));
     assign obj2_wi_col_we = (1'h0 ? 1'h0 : (((state == 16'h0074) && 1'h1) ? 1'h1 : 1'h0));
     assign obj2_wi_col_waddr = (1'h0 ? 8'h00 : (((state == 16'h0074) && 1'h1) ? oa_463[7:0] : 8'h00));
     assign obj2_wi_col_wdata = (1'h0 ? 8'h00 : (((state == 16'h0074) && 1'h1) ? ow_464[7:0] : 8'h00));
-    assign obj2_wi_col_re = (1'h0 ? 1'h0 : ((((state == 16'h000d) && (!1'h0)) && (!issued)) ? 1'h1 : ((((state == 16'h005f) && (!1'h0)) && (!issued)) ? 1'h1 : 1'h0)));
-    assign obj2_wi_col_raddr = (1'h0 ? 8'h00 : ((((state == 16'h000d) && (!1'h0)) && (!issued)) ? oa_33[7:0] : ((((state == 16'h005f) && (!1'h0)) && (!issued)) ? oa_387[7:0] : 8'h00)));
+    assign obj2_wi_col_re = (1'h0 ? 1'h0 : ((((state == 16'h000d) && (!1'h0)) && (!obj2_wi_col_re_issued)) ? 1'h1 : ((((state == 16'h005f) && (!1'h0)) && (!obj2_wi_col_re_issued)) ? 1'h1 : 1'h0)));
+    assign obj2_wi_col_raddr = (1'h0 ? 8'h00 : ((((state == 16'h000d) && (!1'h0)) && (!obj2_wi_col_re_issued)) ? oa_33[7:0] : ((((state == 16'h005f) && (!1'h0)) && (!obj2_wi_col_re_issued)) ? oa_387[7:0] : 8'h00)));
     assign obj3_wi_row_we = (1'h0 ? 1'h0 : (((state == 16'h0075) && 1'h1) ? 1'h1 : 1'h0));
     assign obj3_wi_row_waddr = (1'h0 ? 8'h00 : (((state == 16'h0075) && 1'h1) ? oa_483[7:0] : 8'h00));
     assign obj3_wi_row_wdata = (1'h0 ? 8'h00 : (((state == 16'h0075) && 1'h1) ? ow_484[7:0] : 8'h00));
-    assign obj3_wi_row_re = (1'h0 ? 1'h0 : ((((state == 16'h000c) && (!1'h0)) && (!issued)) ? 1'h1 : ((((state == 16'h0053) && (!1'h0)) && (!issued)) ? 1'h1 : 1'h0)));
-    assign obj3_wi_row_raddr = (1'h0 ? 8'h00 : ((((state == 16'h000c) && (!1'h0)) && (!issued)) ? oa_22[7:0] : ((((state == 16'h0053) && (!1'h0)) && (!issued)) ? oa_289[7:0] : 8'h00)));
+    assign obj3_wi_row_re = (1'h0 ? 1'h0 : ((((state == 16'h000c) && (!1'h0)) && (!obj3_wi_row_re_issued)) ? 1'h1 : ((((state == 16'h0053) && (!1'h0)) && (!obj3_wi_row_re_issued)) ? 1'h1 : 1'h0)));
+    assign obj3_wi_row_raddr = (1'h0 ? 8'h00 : ((((state == 16'h000c) && (!1'h0)) && (!obj3_wi_row_re_issued)) ? oa_22[7:0] : ((((state == 16'h0053) && (!1'h0)) && (!obj3_wi_row_re_issued)) ? oa_289[7:0] : 8'h00)));
     assign obj4_wi_tx_we = (1'h0 ? 1'h0 : (((state == 16'h0076) && 1'h1) ? 1'h1 : 1'h0));
     assign obj4_wi_tx_waddr = (1'h0 ? 8'h00 : (((state == 16'h0076) && 1'h1) ? oa_495[7:0] : 8'h00));
     assign obj4_wi_tx_wdata = (1'h0 ? 8'h00 : (((state == 16'h0076) && 1'h1) ? ow_496[7:0] : 8'h00));
-    assign obj4_wi_tx_re = (1'h0 ? 1'h0 : ((((state == 16'h003b) && (!1'h0)) && (!issued)) ? 1'h1 : ((((state == 16'h0051) && (!1'h0)) && (!issued)) ? 1'h1 : ((((state == 16'h0055) && (!1'h0)) && (!issued)) ? 1'h1 : ((((state == 16'h005b) && (!1'h0)) && (!issued)) ? 1'h1 : 1'h0)))));
-    assign obj4_wi_tx_raddr = (1'h0 ? 8'h00 : ((((state == 16'h003b) && (!1'h0)) && (!issued)) ? oa_189[7:0] : ((((state == 16'h0051) && (!1'h0)) && (!issued)) ? oa_274[7:0] : ((((state == 16'h0055) && (!1'h0)) && (!issued)) ? oa_314[7:0] : ((((state == 16'h005b) && (!1'h0)) && (!issued)) ? oa_348[7:0] : 8'h00)))));
+    assign obj4_wi_tx_re = (1'h0 ? 1'h0 : ((((state == 16'h003b) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? 1'h1 : ((((state == 16'h0051) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? 1'h1 : ((((state == 16'h0055) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? 1'h1 : ((((state == 16'h005b) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? 1'h1 : 1'h0)))));
+    assign obj4_wi_tx_raddr = (1'h0 ? 8'h00 : ((((state == 16'h003b) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_189[7:0] : ((((state == 16'h0051) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_274[7:0] : ((((state == 16'h0055) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_314[7:0] : ((((state == 16'h005b) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_348[7:0] : 8'h00)))));
     assign obj5_wi_ty_we = (1'h0 ? 1'h0 : (((state == 16'h0077) && 1'h1) ? 1'h1 : 1'h0));
     assign obj5_wi_ty_waddr = (1'h0 ? 8'h00 : (((state == 16'h0077) && 1'h1) ? oa_507[7:0] : 8'h00));
     assign obj5_wi_ty_wdata = (1'h0 ? 8'h00 : (((state == 16'h0077) && 1'h1) ? ow_508[7:0] : 8'h00));
-    assign obj5_wi_ty_re = (1'h0 ? 1'h0 : ((((state == 16'h0037) && (!1'h0)) && (!issued)) ? 1'h1 : ((((state == 16'h004f) && (!1'h0)) && (!issued)) ? 1'h1 : ((((state == 16'h0059) && (!1'h0)) && (!issued)) ? 1'h1 : ((((state == 16'h005e) && (!1'h0)) && (!issued)) ? 1'h1 : 1'h0)))));
-    assign obj5_wi_ty_raddr = (1'h0 ? 8'h00 : ((((state == 16'h0037) && (!1'h0)) && (!issued)) ? oa_160[7:0] : ((((state == 16'h004f) && (!1'h0)) && (!issued)) ? oa_261[7:0] : ((((state == 16'h0059) && (!1'h0)) && (!issued)) ? oa_335[7:0] : ((((state == 16'h005e) && (!1'h0)) && (!issued)) ? oa_374[7:0] : 8'h00)))));
+    assign obj5_wi_ty_re = (1'h0 ? 1'h0 : ((((state == 16'h0037) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? 1'h1 : ((((state == 16'h004f) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? 1'h1 : ((((state == 16'h0059) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? 1'h1 : ((((state == 16'h005e) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? 1'h1 : 1'h0)))));
+    assign obj5_wi_ty_raddr = (1'h0 ? 8'h00 : ((((state == 16'h0037) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_160[7:0] : ((((state == 16'h004f) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_261[7:0] : ((((state == 16'h0059) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_335[7:0] : ((((state == 16'h005e) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_374[7:0] : 8'h00)))));
     assign obj6_wi_acc_we = (1'h0 ? 1'h0 : (((state == 16'h0040) && 1'h1) ? 1'h1 : (((state == 16'h0078) && 1'h1) ? 1'h1 : 1'h0)));
     assign obj6_wi_acc_waddr = (1'h0 ? 8'h00 : (((state == 16'h0040) && 1'h1) ? oa_222[7:0] : (((state == 16'h0078) && 1'h1) ? oa_516[7:0] : 8'h00)));
     assign obj6_wi_acc_wdata = (1'h0 ? 8'h00 : (((state == 16'h0040) && 1'h1) ? ow_223[7:0] : (((state == 16'h0078) && 1'h1) ? ow_517[7:0] : 8'h00)));
-    assign obj6_wi_acc_re = (1'h0 ? 1'h0 : ((((state == 16'h000f) && (!1'h0)) && (!issued)) ? 1'h1 : ((((state == 16'h003e) && (!1'h0)) && (!issued)) ? 1'h1 : 1'h0)));
-    assign obj6_wi_acc_raddr = (1'h0 ? 8'h00 : ((((state == 16'h000f) && (!1'h0)) && (!issued)) ? oa_48[7:0] : ((((state == 16'h003e) && (!1'h0)) && (!issued)) ? oa_207[7:0] : 8'h00)));
+    assign obj6_wi_acc_re = (1'h0 ? 1'h0 : ((((state == 16'h000f) && (!1'h0)) && (!obj6_wi_acc_re_issued)) ? 1'h1 : ((((state == 16'h003e) && (!1'h0)) && (!obj6_wi_acc_re_issued)) ? 1'h1 : 1'h0)));
+    assign obj6_wi_acc_raddr = (1'h0 ? 8'h00 : ((((state == 16'h000f) && (!1'h0)) && (!obj6_wi_acc_re_issued)) ? oa_48[7:0] : ((((state == 16'h003e) && (!1'h0)) && (!obj6_wi_acc_re_issued)) ? oa_207[7:0] : 8'h00)));
     assign obj7_wi_t_we = (1'h0 ? 1'h0 : (((state == 16'h0025) && 1'h1) ? 1'h1 : (((state == 16'h0079) && 1'h1) ? 1'h1 : 1'h0)));
     assign obj7_wi_t_waddr = (1'h0 ? 8'h00 : (((state == 16'h0025) && 1'h1) ? oa_114[7:0] : (((state == 16'h0079) && 1'h1) ? oa_525[7:0] : 8'h00)));
     assign obj7_wi_t_wdata = (1'h0 ? 8'h00 : (((state == 16'h0025) && 1'h1) ? ow_115[7:0] : (((state == 16'h0079) && 1'h1) ? ow_526[7:0] : 8'h00)));
-    assign obj7_wi_t_re = (1'h0 ? 1'h0 : ((((state == 16'h0021) && (!1'h0)) && (!issued)) ? 1'h1 : ((((state == 16'h0024) && (!1'h0)) && (!issued)) ? 1'h1 : ((((state == 16'h0054) && (!1'h0)) && (!issued)) ? 1'h1 : ((((state == 16'h005d) && (!1'h0)) && (!issued)) ? 1'h1 : ((((state == 16'h0070) && (!1'h0)) && (!issued)) ? 1'h1 : 1'h0))))));
-    assign obj7_wi_t_raddr = (1'h0 ? 8'h00 : ((((state == 16'h0021) && (!1'h0)) && (!issued)) ? oa_88[7:0] : ((((state == 16'h0024) && (!1'h0)) && (!issued)) ? oa_103[7:0] : ((((state == 16'h0054) && (!1'h0)) && (!issued)) ? oa_300[7:0] : ((((state == 16'h005d) && (!1'h0)) && (!issued)) ? oa_363[7:0] : ((((state == 16'h0070) && (!1'h0)) && (!issued)) ? oa_437[7:0] : 8'h00))))));
-    assign go_93 = (((state == 16'h0022) && (!issued)) ? 1'h1 : 1'h0);
-    assign go_210 = (((state == 16'h003f) && (!issued)) ? 1'h1 : 1'h0);
-    assign go_442 = (((state == 16'h0071) && (!issued)) ? 1'h1 : 1'h0);
+    assign obj7_wi_t_re = (1'h0 ? 1'h0 : ((((state == 16'h0021) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? 1'h1 : ((((state == 16'h0024) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? 1'h1 : ((((state == 16'h0054) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? 1'h1 : ((((state == 16'h005d) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? 1'h1 : ((((state == 16'h0070) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? 1'h1 : 1'h0))))));
+    assign obj7_wi_t_raddr = (1'h0 ? 8'h00 : ((((state == 16'h0021) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_88[7:0] : ((((state == 16'h0024) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_103[7:0] : ((((state == 16'h0054) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_300[7:0] : ((((state == 16'h005d) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_363[7:0] : ((((state == 16'h0070) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_437[7:0] : 8'h00))))));
+    assign go_93 = (((state == 16'h0022) && (!u2_int_div_issued)) ? 1'h1 : 1'h0);
+    assign go_210 = (((state == 16'h003f) && (!u1_fp_fma_issued)) ? 1'h1 : 1'h0);
+    assign go_442 = (((state == 16'h0071) && (!u0_int_div_issued)) ? 1'h1 : 1'h0);
     assign div_dividend = ((state == 16'h007f) ? global_size[31:0] : ((state == 16'h0080) ? global_size[63:32] : ((state == 16'h0081) ? global_size[95:64] : 32'h00000000)));
     assign div_divisor = ((state == 16'h007f) ? local_size[31:0] : ((state == 16'h0080) ? local_size[63:32] : ((state == 16'h0081) ? local_size[95:64] : 32'h00000000)));
-    assign div_in_valid = (((state == 16'h007f) && (!issued)) ? 1'h1 : (((state == 16'h0080) && (!issued)) ? 1'h1 : (((state == 16'h0081) && (!issued)) ? 1'h1 : 1'h0)));
+    assign div_in_valid = (((state == 16'h007f) && (!u_group_div_issued)) ? 1'h1 : (((state == 16'h0080) && (!u_group_div_issued)) ? 1'h1 : (((state == 16'h0081) && (!u_group_div_issued)) ? 1'h1 : 1'h0)));
     assign A_wr_cmd_valid = 1'h0;
     assign A_wr_cmd_addr = 32'h00000000;
     assign A_wr_cmd_len = 32'h00000000;

@@ -49,8 +49,6 @@ module saxpy_datapath (
     input  wire        y_wr_idle
 );
     reg  [15:0] state;
-    reg         issued;
-    reg  [7:0]  beat;
     reg  [31:0] group_0;
     reg  [31:0] group_1;
     reg  [31:0] group_2;
@@ -88,9 +86,12 @@ module saxpy_datapath (
     wire [63:0] w_26;  // saxpy_unroll.cl:9:24
     wire [63:0] w_27;  // saxpy_unroll.cl:9:24
     wire [63:0] w_28;  // saxpy_unroll.cl:9:24
+    reg         x_rd_issued;
+    reg  [7:0]  x_rd_beat;
     reg  [31:0] ld_29;  // saxpy_unroll.cl:9:24
     wire [31:0] v_30;
     wire        go_31;
+    reg         u0_fp_mul_issued;
     wire        u0_fp_mul_valid;
     wire [31:0] u0_fp_mul_result;
     wire [31:0] fnan_32;
@@ -102,14 +103,19 @@ module saxpy_datapath (
     wire [63:0] w_38;  // saxpy_unroll.cl:9:31
     wire [63:0] w_39;  // saxpy_unroll.cl:9:31
     reg  [63:0] q_40;  // saxpy_unroll.cl:9:31
+    reg         y_rd_issued;
+    reg  [7:0]  y_rd_beat;
     reg  [31:0] ld_41;  // saxpy_unroll.cl:9:31
     wire [31:0] v_42;
     wire        go_43;
+    reg         u1_fp_add_issued;
     wire        u1_fp_add_valid;
     wire [31:0] u1_fp_add_result;
     wire [31:0] fnan_44;
     reg  [31:0] r_45;  // saxpy_unroll.cl:9:16
     reg  [63:0] q_46;  // saxpy_unroll.cl:9:9
+    reg         y_wr_issued;
+    reg  [7:0]  y_wr_beat;
     wire [31:0] w_47;  // saxpy_unroll.cl:8:18
     wire [63:0] w_48;  // saxpy_unroll.cl:5:6
     wire [31:0] div_quotient;
@@ -118,6 +124,7 @@ module saxpy_datapath (
     wire [31:0] div_divisor;
     wire        div_in_valid;
     wire [31:0] div_remainder;
+    reg         u_group_div_issued;
     reg         done_q;
     assign v2_lid_linear = 64'h0000000000000000;
     assign w_1 = v1_lid_x;
@@ -202,8 +209,15 @@ module saxpy_datapath (
     always @(posedge clk) begin
         if (rst) begin
             state <= 16'h0000;
-            issued <= 1'h0;
-            beat <= 8'h00;
+            x_rd_issued <= 1'h0;
+            x_rd_beat <= 8'h00;
+            u0_fp_mul_issued <= 1'h0;
+            y_rd_issued <= 1'h0;
+            y_rd_beat <= 8'h00;
+            u1_fp_add_issued <= 1'h0;
+            y_wr_issued <= 1'h0;
+            y_wr_beat <= 8'h00;
+            u_group_div_issued <= 1'h0;
             done_q <= 1'h0;
         end else begin
             done_q <= 1'h0;
@@ -231,70 +245,70 @@ module saxpy_datapath (
             if ((state == 16'h000b)) v0_i <= w_15;
             if ((state == 16'h000b)) state <= 16'h0008;
             if ((state == 16'h000c)) state <= 16'h000b;
-            if (((state == 16'h000d) && ((((state == 16'h000d) && (!issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) issued <= 1'h1;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h000d) && (((state == 16'h000d) && issued) && x_rd_valid))) ld_29 <= x_rd_data;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h000d) && (((state == 16'h000d) && issued) && x_rd_valid))) beat <= (beat + 8'h01);  // saxpy_unroll.cl:9:24
-            if (((state == 16'h000d) && ((((state == 16'h000d) && issued) && x_rd_valid) && (beat == 8'h00)))) beat <= 8'h00;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h000d) && ((((state == 16'h000d) && issued) && x_rd_valid) && (beat == 8'h00)))) issued <= 1'h0;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h000d) && ((((state == 16'h000d) && issued) && x_rd_valid) && (beat == 8'h00)))) q_40 <= w_39;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h000d) && ((((state == 16'h000d) && issued) && x_rd_valid) && (beat == 8'h00)))) q_46 <= w_21;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h000d) && ((((state == 16'h000d) && issued) && x_rd_valid) && (beat == 8'h00)))) state <= 16'h000f;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h000e) && 1'h1)) issued <= 1'h1;
-            if (((state == 16'h000e) && u0_fp_mul_valid)) issued <= 1'h0;
+            if (((state == 16'h000d) && ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) ld_29 <= x_rd_data;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // saxpy_unroll.cl:9:24
+            if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_40 <= w_39;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_46 <= w_21;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h000f;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h000e) && 1'h1)) u0_fp_mul_issued <= 1'h1;
+            if (((state == 16'h000e) && u0_fp_mul_valid)) u0_fp_mul_issued <= 1'h0;
             if (((state == 16'h000e) && u0_fp_mul_valid)) r_33 <= (((&w_22[30:23]) && (!(w_22[22:0] == 23'h000000))) ? (w_22 | 32'h00400000) : (((&v_30[30:23]) && (!(v_30[22:0] == 23'h000000))) ? (v_30 | 32'h00400000) : (((((&w_22[30:23]) && (w_22[22:0] == 23'h000000)) && (v_30[30:0] == 31'h00000000)) || ((w_22[30:0] == 31'h00000000) && ((&v_30[30:23]) && (v_30[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_32)));
             if (((state == 16'h000e) && u0_fp_mul_valid)) state <= 16'h0010;
-            if (((state == 16'h000f) && ((((state == 16'h000f) && (!issued)) && (1'h1 && y_wr_idle)) && y_rd_cmd_ready))) issued <= 1'h1;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h000f) && (((state == 16'h000f) && issued) && y_rd_valid))) ld_41 <= y_rd_data;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h000f) && (((state == 16'h000f) && issued) && y_rd_valid))) beat <= (beat + 8'h01);  // saxpy_unroll.cl:9:31
-            if (((state == 16'h000f) && ((((state == 16'h000f) && issued) && y_rd_valid) && (beat == 8'h00)))) beat <= 8'h00;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h000f) && ((((state == 16'h000f) && issued) && y_rd_valid) && (beat == 8'h00)))) issued <= 1'h0;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h000f) && ((((state == 16'h000f) && issued) && y_rd_valid) && (beat == 8'h00)))) state <= 16'h000e;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h0010) && 1'h1)) issued <= 1'h1;
-            if (((state == 16'h0010) && u1_fp_add_valid)) issued <= 1'h0;
+            if (((state == 16'h000f) && ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) && y_rd_cmd_ready))) y_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h000f) && (((state == 16'h000f) && y_rd_issued) && y_rd_valid))) ld_41 <= y_rd_data;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h000f) && (((state == 16'h000f) && y_rd_issued) && y_rd_valid))) y_rd_beat <= (y_rd_beat + 8'h01);  // saxpy_unroll.cl:9:31
+            if (((state == 16'h000f) && ((((state == 16'h000f) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h000f) && ((((state == 16'h000f) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h000f) && ((((state == 16'h000f) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) state <= 16'h000e;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h0010) && 1'h1)) u1_fp_add_issued <= 1'h1;
+            if (((state == 16'h0010) && u1_fp_add_valid)) u1_fp_add_issued <= 1'h0;
             if (((state == 16'h0010) && u1_fp_add_valid)) r_45 <= (((&r_33[30:23]) && (!(r_33[22:0] == 23'h000000))) ? (r_33 | 32'h00400000) : (((&v_42[30:23]) && (!(v_42[22:0] == 23'h000000))) ? (v_42 | 32'h00400000) : (((((&r_33[30:23]) && (r_33[22:0] == 23'h000000)) && ((&v_42[30:23]) && (v_42[22:0] == 23'h000000))) && (!(r_33[31] == v_42[31]))) ? 32'hffc00000 : fnan_44)));
             if (((state == 16'h0010) && u1_fp_add_valid)) state <= 16'h0011;
-            if (((state == 16'h0011) && ((((state == 16'h0011) && (!issued)) && 1'h1) && y_wr_cmd_ready))) issued <= 1'h1;  // saxpy_unroll.cl:9:9
-            if (((state == 16'h0011) && (((state == 16'h0011) && issued) && y_wr_ready))) beat <= (beat + 8'h01);  // saxpy_unroll.cl:9:9
-            if (((state == 16'h0011) && ((((state == 16'h0011) && issued) && y_wr_ready) && (beat == 8'h00)))) beat <= 8'h00;  // saxpy_unroll.cl:9:9
-            if (((state == 16'h0011) && ((((state == 16'h0011) && issued) && y_wr_ready) && (beat == 8'h00)))) issued <= 1'h0;  // saxpy_unroll.cl:9:9
-            if (((state == 16'h0011) && ((((state == 16'h0011) && issued) && y_wr_ready) && (beat == 8'h00)))) state <= 16'h000b;  // saxpy_unroll.cl:9:9
+            if (((state == 16'h0011) && ((((state == 16'h0011) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // saxpy_unroll.cl:9:9
+            if (((state == 16'h0011) && (((state == 16'h0011) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // saxpy_unroll.cl:9:9
+            if (((state == 16'h0011) && ((((state == 16'h0011) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_beat <= 8'h00;  // saxpy_unroll.cl:9:9
+            if (((state == 16'h0011) && ((((state == 16'h0011) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // saxpy_unroll.cl:9:9
+            if (((state == 16'h0011) && ((((state == 16'h0011) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h000b;  // saxpy_unroll.cl:9:9
             if ((state == 16'h0012)) v0_i <= w_47;
             if ((state == 16'h0012)) state <= 16'h0008;
             if ((state == 16'h0013)) v1_lid_x <= w_48;
             if ((state == 16'h0013)) state <= 16'h0003;
-            if (((state == 16'h0014) && 1'h1)) issued <= 1'h1;
-            if (((state == 16'h0014) && div_valid)) issued <= 1'h0;
+            if (((state == 16'h0014) && 1'h1)) u_group_div_issued <= 1'h1;
+            if (((state == 16'h0014) && div_valid)) u_group_div_issued <= 1'h0;
             if (((state == 16'h0014) && div_valid)) ngroups_0 <= div_quotient;
             if (((state == 16'h0014) && div_valid)) state <= 16'h0015;
-            if (((state == 16'h0015) && 1'h1)) issued <= 1'h1;
-            if (((state == 16'h0015) && div_valid)) issued <= 1'h0;
+            if (((state == 16'h0015) && 1'h1)) u_group_div_issued <= 1'h1;
+            if (((state == 16'h0015) && div_valid)) u_group_div_issued <= 1'h0;
             if (((state == 16'h0015) && div_valid)) ngroups_1 <= div_quotient;
             if (((state == 16'h0015) && div_valid)) state <= 16'h0016;
-            if (((state == 16'h0016) && 1'h1)) issued <= 1'h1;
-            if (((state == 16'h0016) && div_valid)) issued <= 1'h0;
+            if (((state == 16'h0016) && 1'h1)) u_group_div_issued <= 1'h1;
+            if (((state == 16'h0016) && div_valid)) u_group_div_issued <= 1'h0;
             if (((state == 16'h0016) && div_valid)) ngroups_2 <= div_quotient;
             if (((state == 16'h0016) && div_valid)) state <= 16'h0013;
         end
     end
-    assign x_rd_cmd_valid = ((((state == 16'h000d) && (!issued)) && (1'h1 && y_wr_idle)) ? 1'h1 : 1'h0);
-    assign x_rd_cmd_addr = ((((state == 16'h000d) && (!issued)) && (1'h1 && y_wr_idle)) ? w_28[31:0] : 32'h00000000);
-    assign x_rd_cmd_len = ((((state == 16'h000d) && (!issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign x_rd_ready = (((state == 16'h000d) && issued) ? 1'h1 : 1'h0);
-    assign y_rd_cmd_valid = ((((state == 16'h000f) && (!issued)) && (1'h1 && y_wr_idle)) ? 1'h1 : 1'h0);
-    assign y_rd_cmd_addr = ((((state == 16'h000f) && (!issued)) && (1'h1 && y_wr_idle)) ? q_40[31:0] : 32'h00000000);
-    assign y_rd_cmd_len = ((((state == 16'h000f) && (!issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign y_rd_ready = (((state == 16'h000f) && issued) ? 1'h1 : 1'h0);
-    assign y_wr_cmd_valid = ((((state == 16'h0011) && (!issued)) && 1'h1) ? 1'h1 : 1'h0);
-    assign y_wr_cmd_addr = ((((state == 16'h0011) && (!issued)) && 1'h1) ? q_46[31:0] : 32'h00000000);
-    assign y_wr_cmd_len = ((((state == 16'h0011) && (!issued)) && 1'h1) ? 32'h00000004 : 32'h00000000);
-    assign y_wr_valid = (((state == 16'h0011) && issued) ? 1'h1 : 1'h0);
-    assign y_wr_data = (((state == 16'h0011) && issued) ? r_45 : 32'h00000000);
-    assign y_wr_strb = (((state == 16'h0011) && issued) ? 4'hf : 4'h0);
-    assign go_31 = (((state == 16'h000e) && (!issued)) ? 1'h1 : 1'h0);
-    assign go_43 = (((state == 16'h0010) && (!issued)) ? 1'h1 : 1'h0);
+    assign x_rd_cmd_valid = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 1'h1 : 1'h0);
+    assign x_rd_cmd_addr = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_28[31:0] : 32'h00000000);
+    assign x_rd_cmd_len = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
+    assign x_rd_ready = (((state == 16'h000d) && x_rd_issued) ? 1'h1 : 1'h0);
+    assign y_rd_cmd_valid = ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 1'h1 : 1'h0);
+    assign y_rd_cmd_addr = ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_40[31:0] : 32'h00000000);
+    assign y_rd_cmd_len = ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
+    assign y_rd_ready = (((state == 16'h000f) && y_rd_issued) ? 1'h1 : 1'h0);
+    assign y_wr_cmd_valid = ((((state == 16'h0011) && (!y_wr_issued)) && 1'h1) ? 1'h1 : 1'h0);
+    assign y_wr_cmd_addr = ((((state == 16'h0011) && (!y_wr_issued)) && 1'h1) ? q_46[31:0] : 32'h00000000);
+    assign y_wr_cmd_len = ((((state == 16'h0011) && (!y_wr_issued)) && 1'h1) ? 32'h00000004 : 32'h00000000);
+    assign y_wr_valid = (((state == 16'h0011) && y_wr_issued) ? 1'h1 : 1'h0);
+    assign y_wr_data = (((state == 16'h0011) && y_wr_issued) ? r_45 : 32'h00000000);
+    assign y_wr_strb = (((state == 16'h0011) && y_wr_issued) ? 4'hf : 4'h0);
+    assign go_31 = (((state == 16'h000e) && (!u0_fp_mul_issued)) ? 1'h1 : 1'h0);
+    assign go_43 = (((state == 16'h0010) && (!u1_fp_add_issued)) ? 1'h1 : 1'h0);
     assign div_dividend = ((state == 16'h0014) ? global_size[31:0] : ((state == 16'h0015) ? global_size[63:32] : ((state == 16'h0016) ? global_size[95:64] : 32'h00000000)));
     assign div_divisor = ((state == 16'h0014) ? local_size[31:0] : ((state == 16'h0015) ? local_size[63:32] : ((state == 16'h0016) ? local_size[95:64] : 32'h00000000)));
-    assign div_in_valid = (((state == 16'h0014) && (!issued)) ? 1'h1 : (((state == 16'h0015) && (!issued)) ? 1'h1 : (((state == 16'h0016) && (!issued)) ? 1'h1 : 1'h0)));
+    assign div_in_valid = (((state == 16'h0014) && (!u_group_div_issued)) ? 1'h1 : (((state == 16'h0015) && (!u_group_div_issued)) ? 1'h1 : (((state == 16'h0016) && (!u_group_div_issued)) ? 1'h1 : 1'h0)));
     assign x_wr_cmd_valid = 1'h0;
     assign x_wr_cmd_addr = 32'h00000000;
     assign x_wr_cmd_len = 32'h00000000;
