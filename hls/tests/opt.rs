@@ -50,7 +50,11 @@ fn copy(l: &Launch) -> Launch {
 fn check(cl: &Path, board: &ocl_hls::board::Board) -> Result<ocl_hls::opt::OptReport, String> {
     let spec = LaunchSpec::load(&cl.with_extension("yaml")).map_err(|e| e.to_string())?;
     let mut fo = FrontOptions::default();
-    fo.pp.defines = spec.defines.iter().map(|(k, v)| (k.clone(), v.0.clone())).collect();
+    fo.pp.defines = spec
+        .defines
+        .iter()
+        .map(|(k, v)| (k.clone(), v.0.clone()))
+        .collect();
     let checked = check_file(cl, &fo);
     let sm = &checked.sources;
     let program = checked.program.as_ref().ok_or("no program")?;
@@ -83,7 +87,8 @@ fn check(cl: &Path, board: &ocl_hls::board::Board) -> Result<ocl_hls::opt::OptRe
     let gl = group_launch(&g, &launch)?;
     let opts = Options::default();
     let show = |e: interp::InterpError| render(sm, &e.to_diagnostic());
-    let before = interp::run(&g.kernel, &copy(&gl), &opts).map_err(|e| format!("before: {}", show(e)))?;
+    let before =
+        interp::run(&g.kernel, &copy(&gl), &opts).map_err(|e| format!("before: {}", show(e)))?;
     let mut optimized = g.kernel.clone();
     let report = ocl_hls::opt::run(&mut optimized, board).map_err(|d| render(sm, &d))?;
     let after = interp::run(&optimized, &gl, &opts).map_err(|e| format!("after: {}", show(e)))?;
@@ -102,7 +107,10 @@ fn check(cl: &Path, board: &ocl_hls::board::Board) -> Result<ocl_hls::opt::OptRe
         }
     }
     if report.after.score > report.before.score + 1e-6 {
-        return Err(format!("priced higher after opt: {:?} -> {:?}", report.before, report.after));
+        return Err(format!(
+            "priced higher after opt: {:?} -> {:?}",
+            report.before, report.after
+        ));
     }
     Ok(report)
 }

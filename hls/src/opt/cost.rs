@@ -19,14 +19,16 @@ pub struct Weights {
     pub register: f64,
     /// Logic units one DSP block is worth.
     pub dsp: f64,
-    /// Logic units one cycle of latency is worth: 0 prices area only; raise it to
-    /// prefer shorter datapaths.
+    /// Logic units one cycle of latency is worth (the flag that weighs area against
+    /// latency): 0 prices area only.
     pub latency: f64,
 }
 
 impl Weights {
-    /// The device's own ratios (a DSP is worth `logic / dsps` ALMs), or a Cyclone V's
-    /// when the board names no resources.
+    /// The device's own ratios (a DSP is worth `logic / dsps` ALMs: what share of the
+    /// part it takes), or a Cyclone V's when the board names no resources; a cycle of
+    /// latency is priced as the board's 32-bit adder, so that a 34-cycle divider that
+    /// blocks its unit is not judged by its area alone.
     pub fn of(board: &Board) -> Weights {
         let (reg, dsp) = match &board.resources {
             Some(r) if r.registers > 0 && r.dsps.count > 0 => (
@@ -35,10 +37,11 @@ impl Weights {
             ),
             _ => (0.25, 374.0),
         };
+        let adder = board.library().cost(OpClass::IntAdd, 32).area.logic;
         Weights {
             register: reg,
             dsp,
-            latency: 0.0,
+            latency: adder as f64,
         }
     }
 }
@@ -114,7 +117,11 @@ impl Pricer {
 pub fn class(g: &Graph, n: &Node) -> (OpClass, u32) {
     let ch = n.children();
     let w = |i: usize| width(g, ch[i]);
-    let rhs_pow2 = || ch.get(1).and_then(|c| konst(g, *c)).is_some_and(u64::is_power_of_two);
+    let rhs_pow2 = || {
+        ch.get(1)
+            .and_then(|c| konst(g, *c))
+            .is_some_and(u64::is_power_of_two)
+    };
     let rhs_const = || ch.get(1).and_then(|c| konst(g, *c)).is_some();
     match n {
         Node::Bin(b, _) => {

@@ -45,7 +45,9 @@ fn kind_of(g: &Graph, node: &Node) -> Kind {
         Node::Bin(..) | Node::Neg(_) | Node::Not(_) => child(0),
         Node::Cmp(..) => Kind::Int(1),
         Node::Select(_) => child(1),
-        Node::ZExt(w, _) | Node::SExt(w, _) | Node::Trunc(w, _) | Node::Const(w, _) => Kind::Int(*w),
+        Node::ZExt(w, _) | Node::SExt(w, _) | Node::Trunc(w, _) | Node::Const(w, _) => {
+            Kind::Int(*w)
+        }
         Node::PtrAdd(_) => child(0),
         Node::Leaf(i) => g.analysis.leaves[*i as usize],
     }

@@ -116,9 +116,11 @@ impl Language for Node {
         match self {
             Node::Bin(_, c) | Node::Cmp(_, c) | Node::PtrAdd(c) => c,
             Node::Select(c) => c,
-            Node::Neg(c) | Node::Not(c) | Node::ZExt(_, c) | Node::SExt(_, c) | Node::Trunc(_, c) => {
-                std::slice::from_ref(c)
-            }
+            Node::Neg(c)
+            | Node::Not(c)
+            | Node::ZExt(_, c)
+            | Node::SExt(_, c)
+            | Node::Trunc(_, c) => std::slice::from_ref(c),
             Node::Const(..) | Node::Leaf(_) => &[],
         }
     }
@@ -127,9 +129,11 @@ impl Language for Node {
         match self {
             Node::Bin(_, c) | Node::Cmp(_, c) | Node::PtrAdd(c) => c,
             Node::Select(c) => c,
-            Node::Neg(c) | Node::Not(c) | Node::ZExt(_, c) | Node::SExt(_, c) | Node::Trunc(_, c) => {
-                std::slice::from_mut(c)
-            }
+            Node::Neg(c)
+            | Node::Not(c)
+            | Node::ZExt(_, c)
+            | Node::SExt(_, c)
+            | Node::Trunc(_, c) => std::slice::from_mut(c),
             Node::Const(..) | Node::Leaf(_) => &mut [],
         }
     }
@@ -163,18 +167,30 @@ impl egg::FromOp for Node {
         let bad = || format!("bad e-node `{op}` with {} children", c.len());
         let width = |s: &str| s.parse::<u8>().ok().filter(|w| (1..=64).contains(w));
         if let Some(b) = BINS.iter().find(|x| x.1 == op) {
-            return <[Id; 2]>::try_from(c.clone()).map(|c| Node::Bin(b.0, c)).map_err(|_| bad());
+            return <[Id; 2]>::try_from(c.clone())
+                .map(|c| Node::Bin(b.0, c))
+                .map_err(|_| bad());
         }
         if let Some(k) = CMPS.iter().find(|x| x.1 == op) {
-            return <[Id; 2]>::try_from(c.clone()).map(|c| Node::Cmp(k.0, c)).map_err(|_| bad());
+            return <[Id; 2]>::try_from(c.clone())
+                .map(|c| Node::Cmp(k.0, c))
+                .map_err(|_| bad());
         }
         let one = || (c.len() == 1).then(|| c[0]).ok_or_else(bad);
         let cast = |prefix: &str| op.strip_prefix(prefix).and_then(width);
         match op {
             "neg" => return one().map(Node::Neg),
             "not" => return one().map(Node::Not),
-            "select" => return <[Id; 3]>::try_from(c.clone()).map(Node::Select).map_err(|_| bad()),
-            "ptradd" => return <[Id; 2]>::try_from(c.clone()).map(Node::PtrAdd).map_err(|_| bad()),
+            "select" => {
+                return <[Id; 3]>::try_from(c.clone())
+                    .map(Node::Select)
+                    .map_err(|_| bad())
+            }
+            "ptradd" => {
+                return <[Id; 2]>::try_from(c.clone())
+                    .map(Node::PtrAdd)
+                    .map_err(|_| bad())
+            }
             _ => {}
         }
         if let Some(w) = cast("zext") {
@@ -191,7 +207,10 @@ impl egg::FromOp for Node {
         }
         if let Some((v, w)) = op.split_once('i') {
             if let (Ok(v), Some(w)) = (v.parse::<i128>(), width(w)) {
-                return c.is_empty().then(|| Node::Const(w, v as u64 & mask(w as u32))).ok_or_else(bad);
+                return c
+                    .is_empty()
+                    .then(|| Node::Const(w, v as u64 & mask(w as u32)))
+                    .ok_or_else(bad);
             }
         }
         Err(bad())
@@ -295,7 +314,9 @@ mod tests {
 
     #[test]
     fn nodes_print_and_parse_back() {
-        let e: egg::RecExpr<Node> = "(add (zext32 in0) (trunc32 (mul in1 5i64)))".parse().unwrap();
+        let e: egg::RecExpr<Node> = "(add (zext32 in0) (trunc32 (mul in1 5i64)))"
+            .parse()
+            .unwrap();
         assert_eq!(e.to_string(), "(add (zext32 in0) (trunc32 (mul in1 5i64)))");
         let neg: egg::RecExpr<Node> = "-1i8".parse().unwrap();
         assert_eq!(neg.to_string(), "255i8");
@@ -303,7 +324,10 @@ mod tests {
 
     #[test]
     fn evaluation_follows_the_interpreter_at_the_corners() {
-        assert_eq!(eval_bin(Bin::SDiv, 32, 0x8000_0000, 0xFFFF_FFFF), 0x8000_0000);
+        assert_eq!(
+            eval_bin(Bin::SDiv, 32, 0x8000_0000, 0xFFFF_FFFF),
+            0x8000_0000
+        );
         assert_eq!(eval_bin(Bin::UDiv, 8, 7, 0), 0xFF);
         assert_eq!(eval_bin(Bin::SRem, 8, 0x80, 0xFF), 0);
         assert_eq!(eval_bin(Bin::URem, 16, 7, 0), 7);

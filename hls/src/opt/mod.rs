@@ -71,7 +71,11 @@ pub fn run(kernel: &mut Kernel, board: &Board) -> Result<OptReport, Diagnostic> 
     run_with(kernel, board, Limits::default())
 }
 
-pub fn run_with(kernel: &mut Kernel, board: &Board, limits: Limits) -> Result<OptReport, Diagnostic> {
+pub fn run_with(
+    kernel: &mut Kernel,
+    board: &Board,
+    limits: Limits,
+) -> Result<OptReport, Diagnostic> {
     let start = Instant::now();
     let pricer = Pricer::new(board);
     let rewrites = rules::rewrites();
@@ -101,14 +105,20 @@ pub fn run_with(kernel: &mut Kernel, board: &Board, limits: Limits) -> Result<Op
             .with_iter_limit(limits.iterations)
             .with_time_limit(limits.time)
             .run(&rewrites);
-        *report.stops.entry(stop_name(&runner.stop_reason)).or_default() += 1;
+        *report
+            .stops
+            .entry(stop_name(&runner.stop_reason))
+            .or_default() += 1;
         for it in &runner.iterations {
             for (name, n) in &it.applied {
                 *report.fired.entry(name.to_string()).or_default() += n;
             }
         }
         let g = std::mem::take(&mut runner.egraph);
-        let cost = NodeCost { g: &g, pricer: &pricer };
+        let cost = NodeCost {
+            g: &g,
+            pricer: &pricer,
+        };
         let ext = Extractor::new(&g, cost);
         let mut replaced = false;
         if let Some((new, map)) = splice::splice(old, &region, &g, &ext, &cs) {
@@ -130,7 +140,11 @@ pub fn run_with(kernel: &mut Kernel, board: &Board, limits: Limits) -> Result<Op
     crate::ir::verify::verify_kernel(kernel).map_err(|e| {
         Diagnostic::error(
             kernel.span,
-            format!("internal error: the opt stage broke kernel {}: {}", kernel.name, e.join("; ")),
+            format!(
+                "internal error: the opt stage broke kernel {}: {}",
+                kernel.name,
+                e.join("; ")
+            ),
         )
     })?;
     report.millis = start.elapsed().as_secs_f64() * 1e3;
@@ -152,7 +166,10 @@ fn stop_name(r: &Option<StopReason>) -> String {
 fn conditions(k: &Kernel) -> Vec<(BlockId, OpId)> {
     fn walk(r: &CRegion, out: &mut Vec<(BlockId, OpId)>) {
         for n in &r.0 {
-            if let CNode::If { cond, then, els, .. } = n {
+            if let CNode::If {
+                cond, then, els, ..
+            } = n
+            {
                 out.push(*cond);
                 walk(then, out);
                 walk(els, out);
@@ -179,7 +196,10 @@ fn remap_conditions(k: &mut Kernel, b: BlockId, map: &HashMap<OpId, OpId>) {
     }
     fn walk(r: &mut CRegion, b: BlockId, map: &HashMap<OpId, OpId>) {
         for n in &mut r.0 {
-            if let CNode::If { cond, then, els, .. } = n {
+            if let CNode::If {
+                cond, then, els, ..
+            } = n
+            {
                 fix(cond, b, map);
                 walk(then, b, map);
                 walk(els, b, map);

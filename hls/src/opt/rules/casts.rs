@@ -57,7 +57,14 @@ macro_rules! trunc_rules {
     };
 }
 
-trunc_rules!(add = Add, sub = Sub, mul = Mul, and = And, or = Or, xor = Xor);
+trunc_rules!(
+    add = Add,
+    sub = Sub,
+    mul = Mul,
+    and = And,
+    or = Or,
+    xor = Xor
+);
 
 /// `zext x == c` is `x == c` at `x`'s width when `c` fits it (and false when it does not).
 fn cmp_zext(g: &mut Graph, e: Id, s: &Subst, eq: bool) -> Option<Id> {
@@ -89,26 +96,74 @@ pub fn rules() -> Vec<Rule> {
     let mut r = Vec::new();
     for w in WIDTHS {
         for m in WIDTHS {
+            // (A cast from i1 or to i64 has no narrower or wider input to collapse.)
             if m > w {
-                r.push(build(&format!("trunc{w}-zext{m}"), &format!("(trunc{w} (zext{m} ?x))"), through_zext, &[]));
-                r.push(build(&format!("trunc{w}-sext{m}"), &format!("(trunc{w} (sext{m} ?x))"), through_sext, &[]));
-                r.push(build(&format!("trunc{w}-trunc{m}"), &format!("(trunc{w} (trunc{m} ?x))"), through_trunc, &[]));
+                r.push(build(
+                    &format!("trunc{w}-zext{m}"),
+                    &format!("(trunc{w} (zext{m} ?x))"),
+                    through_zext,
+                    &[],
+                ));
+                r.push(build(
+                    &format!("trunc{w}-sext{m}"),
+                    &format!("(trunc{w} (sext{m} ?x))"),
+                    through_sext,
+                    &[],
+                ));
+                if m < 64 {
+                    r.push(build(
+                        &format!("trunc{w}-trunc{m}"),
+                        &format!("(trunc{w} (trunc{m} ?x))"),
+                        through_trunc,
+                        &[],
+                    ));
+                }
             }
-            if m < w {
-                r.push(build(&format!("zext{w}-zext{m}"), &format!("(zext{w} (zext{m} ?x))"), through_zext, &[]));
-                r.push(build(&format!("sext{w}-sext{m}"), &format!("(sext{w} (sext{m} ?x))"), through_sext, &[]));
+            if m < w && m > 1 {
+                r.push(build(
+                    &format!("zext{w}-zext{m}"),
+                    &format!("(zext{w} (zext{m} ?x))"),
+                    through_zext,
+                    &[],
+                ));
+                r.push(build(
+                    &format!("sext{w}-sext{m}"),
+                    &format!("(sext{w} (sext{m} ?x))"),
+                    through_sext,
+                    &[],
+                ));
                 // A zext always adds bits (a same-width cast is no node), so its sign bit is 0.
-                r.push(build(&format!("sext{w}-zext{m}"), &format!("(sext{w} (zext{m} ?x))"), through_zext, &[]));
+                r.push(build(
+                    &format!("sext{w}-zext{m}"),
+                    &format!("(sext{w} (zext{m} ?x))"),
+                    through_zext,
+                    &[],
+                ));
             }
         }
         if w < 64 {
             for (op, f) in TRUNC_INTO {
-                r.push(build(&format!("trunc{w}-{op}"), &format!("(trunc{w} ({op} ?a ?b))"), *f, &[]));
+                r.push(build(
+                    &format!("trunc{w}-{op}"),
+                    &format!("(trunc{w} ({op} ?a ?b))"),
+                    *f,
+                    &[],
+                ));
             }
         }
         if w > 1 {
-            r.push(build(&format!("eq-zext{w}"), &format!("(eq (zext{w} ?x) ?c)"), eq_zext, &[super::Cond::Const("?c")]));
-            r.push(build(&format!("ne-zext{w}"), &format!("(ne (zext{w} ?x) ?c)"), ne_zext, &[super::Cond::Const("?c")]));
+            r.push(build(
+                &format!("eq-zext{w}"),
+                &format!("(eq (zext{w} ?x) ?c)"),
+                eq_zext,
+                &[super::Cond::Const("?c")],
+            ));
+            r.push(build(
+                &format!("ne-zext{w}"),
+                &format!("(ne (zext{w} ?x) ?c)"),
+                ne_zext,
+                &[super::Cond::Const("?c")],
+            ));
         }
     }
     r

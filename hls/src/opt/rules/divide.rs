@@ -43,7 +43,11 @@ fn udiv_magic(g: &mut Graph, x: Id, d: u64) -> Option<Id> {
     let (m, p) = magic(d, w);
     let mbits = 128 - m.leading_zeros();
     let wide = if w + mbits <= 32 { 32 } else { 64 };
-    let xw = if wide == w { x } else { g.add(Node::ZExt(wide as u8, x)) };
+    let xw = if wide == w {
+        x
+    } else {
+        g.add(Node::ZExt(wide as u8, x))
+    };
     let q = if w + mbits <= 64 {
         let mc = c(g, wide, m as u64);
         let prod = bin(g, Bin::Mul, xw, mc);
@@ -60,7 +64,11 @@ fn udiv_magic(g: &mut Graph, x: Id, d: u64) -> Option<Id> {
         let pc = c(g, 64, (p - 32) as u64);
         bin(g, Bin::LShr, sum, pc)
     };
-    Some(if wide == w { q } else { g.add(Node::Trunc(w as u8, q)) })
+    Some(if wide == w {
+        q
+    } else {
+        g.add(Node::Trunc(w as u8, q))
+    })
 }
 
 /// Signed `x / d` (rounding toward zero) for `x` of `w <= 32` bits and `|d|` at least 3,
@@ -79,7 +87,11 @@ fn sdiv_magic(g: &mut Graph, x: Id, d: u64) -> Option<Id> {
     // |x| <= 2^(w-1), so |x*M| <= 2^(w-1) * M must stay below 2^(wide-1).
     let mbits = 128 - m.leading_zeros();
     let wide: u32 = if w - 1 + mbits < 32 { 32 } else { 64 };
-    let xw = if wide == w { x } else { g.add(Node::SExt(wide as u8, x)) };
+    let xw = if wide == w {
+        x
+    } else {
+        g.add(Node::SExt(wide as u8, x))
+    };
     let mc = c(g, wide, m as u64);
     let prod = bin(g, Bin::Mul, xw, mc);
     let pc = c(g, wide, p as u64);
@@ -89,7 +101,11 @@ fn sdiv_magic(g: &mut Graph, x: Id, d: u64) -> Option<Id> {
     let top = c(g, wide, (wide - 1) as u64);
     let neg = bin(g, Bin::LShr, xw, top);
     let q = bin(g, Bin::Add, floor, neg);
-    let q = if wide == w { q } else { g.add(Node::Trunc(w as u8, q)) };
+    let q = if wide == w {
+        q
+    } else {
+        g.add(Node::Trunc(w as u8, q))
+    };
     Some(if ds < 0 { g.add(Node::Neg(q)) } else { q })
 }
 

@@ -15,7 +15,10 @@ fn zero_of_x(g: &mut Graph, _e: Id, s: &Subst) -> Option<Id> {
 fn shl_one(g: &mut Graph, _e: Id, s: &Subst) -> Option<Id> {
     let x = v(s, "?x");
     let one = c(g, width(g, x), 1);
-    Some(g.add(crate::opt::lang::Node::Bin(crate::opt::lang::Bin::Shl, [x, one])))
+    Some(g.add(crate::opt::lang::Node::Bin(
+        crate::opt::lang::Bin::Shl,
+        [x, one],
+    )))
 }
 
 pub fn rules() -> Vec<Rule> {
@@ -32,7 +35,12 @@ pub fn rules() -> Vec<Rule> {
         pat("add-zero", "(add ?x ?c)", "?x", &[Is("?c", Zero)]),
         pat("sub-zero", "(sub ?x ?c)", "?x", &[Is("?c", Zero)]),
         build("sub-self", "(sub ?x ?x)", zero_of_x, &[]),
-        pat("sub-const", "(sub ?x ?c)", "(add ?x (neg ?c))", &[Const("?c"), NotConst("?x")]),
+        pat(
+            "sub-const",
+            "(sub ?x ?c)",
+            "(add ?x (neg ?c))",
+            &[Const("?c"), NotConst("?x")],
+        ),
         pat("zero-sub", "(sub ?c ?x)", "(neg ?x)", &[Is("?c", Zero)]),
         pat("add-neg", "(add ?x (neg ?y))", "(sub ?x ?y)", &[]),
         pat("sub-neg", "(sub ?x (neg ?y))", "(add ?x ?y)", &[]),
@@ -41,14 +49,29 @@ pub fn rules() -> Vec<Rule> {
         build("add-self", "(add ?x ?x)", shl_one, &[]),
         pat("mul-zero", "(mul ?x ?c)", "?c", &[Is("?c", Zero)]),
         pat("mul-one", "(mul ?x ?c)", "?x", &[Is("?c", One)]),
-        pat("mul-minus-one", "(mul ?x ?c)", "(neg ?x)", &[Is("?c", Ones)]),
+        pat(
+            "mul-minus-one",
+            "(mul ?x ?c)",
+            "(neg ?x)",
+            &[Is("?c", Ones)],
+        ),
         pat("udiv-one", "(udiv ?x ?c)", "?x", &[Is("?c", One)]),
         pat("sdiv-one", "(sdiv ?x ?c)", "?x", &[Is("?c", One)]),
         // MIN / -1 is MIN in the IR, as is -MIN.
-        pat("sdiv-minus-one", "(sdiv ?x ?c)", "(neg ?x)", &[Is("?c", Ones)]),
+        pat(
+            "sdiv-minus-one",
+            "(sdiv ?x ?c)",
+            "(neg ?x)",
+            &[Is("?c", Ones)],
+        ),
         build("urem-one", "(urem ?x ?c)", zero_of_x, &[Is("?c", One)]),
         build("srem-one", "(srem ?x ?c)", zero_of_x, &[Is("?c", One)]),
-        build("srem-minus-one", "(srem ?x ?c)", zero_of_x, &[Is("?c", Ones)]),
+        build(
+            "srem-minus-one",
+            "(srem ?x ?c)",
+            zero_of_x,
+            &[Is("?c", Ones)],
+        ),
         pat("and-zero", "(and ?x ?c)", "?c", &[Is("?c", Zero)]),
         pat("and-ones", "(and ?x ?c)", "?x", &[Is("?c", Ones)]),
         pat("and-self", "(and ?x ?x)", "?x", &[]),

@@ -94,11 +94,12 @@ fn holds(g: &Graph, s: &Subst, cond: &Cond) -> bool {
         Cond::Is(x, val) => {
             let id = v(s, x);
             let m = mask(width(g, id));
-            konst(g, id) == Some(match val {
-                Val::Zero => 0,
-                Val::One => 1,
-                Val::Ones => m,
-            })
+            konst(g, id)
+                == Some(match val {
+                    Val::Zero => 0,
+                    Val::One => 1,
+                    Val::Ones => m,
+                })
         }
     }
 }
@@ -140,8 +141,17 @@ impl Rule {
         let when = When(self.when.clone());
         let r = match &self.rhs {
             Rhs::Pat(p) => {
-                let rhs: Pattern<Node> = p.parse().unwrap_or_else(|e| panic!("rule {}: {e}", self.name));
-                Rewrite::new(self.name.as_str(), lhs, ConditionalApplier { condition: when, applier: rhs })
+                let rhs: Pattern<Node> = p
+                    .parse()
+                    .unwrap_or_else(|e| panic!("rule {}: {e}", self.name));
+                Rewrite::new(
+                    self.name.as_str(),
+                    lhs,
+                    ConditionalApplier {
+                        condition: when,
+                        applier: rhs,
+                    },
+                )
             }
             Rhs::Build(f) => Rewrite::new(
                 self.name.as_str(),

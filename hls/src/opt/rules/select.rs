@@ -12,7 +12,11 @@ use crate::opt::lang::Node;
 fn select_bool(g: &mut Graph, _e: Id, s: &Subst) -> Option<Id> {
     let cond = v(s, "?c");
     let w = width(g, v(s, "?t"));
-    Some(if w == 1 { cond } else { g.add(Node::ZExt(w as u8, cond)) })
+    Some(if w == 1 {
+        cond
+    } else {
+        g.add(Node::ZExt(w as u8, cond))
+    })
 }
 
 /// `select c -1 0` on `w` bits is `c` sign-extended.
@@ -27,7 +31,12 @@ pub fn rules() -> Vec<Rule> {
         pat("select-same", "(select ?c ?x ?x)", "?x", &[]),
         pat("select-true", "(select ?c ?x ?y)", "?x", &[Is("?c", One)]),
         pat("select-false", "(select ?c ?x ?y)", "?y", &[Is("?c", Zero)]),
-        pat("select-not", "(select (not ?c) ?x ?y)", "(select ?c ?y ?x)", &[]),
+        pat(
+            "select-not",
+            "(select (not ?c) ?x ?y)",
+            "(select ?c ?y ?x)",
+            &[],
+        ),
         build(
             "select-bool",
             "(select ?c ?t ?f)",
@@ -40,14 +49,34 @@ pub fn rules() -> Vec<Rule> {
             select_mask,
             &[Is("?t", Ones), Is("?f", Zero)],
         ),
-        pat("select-bool-not", "(select ?c ?f ?t)", "(not ?c)", &[Width("?t", 1), Is("?t", One), Is("?f", Zero)]),
+        pat(
+            "select-bool-not",
+            "(select ?c ?f ?t)",
+            "(not ?c)",
+            &[Width("?t", 1), Is("?t", One), Is("?f", Zero)],
+        ),
         pat("ult-zero", "(ult ?x ?c)", "0i1", &[Is("?c", Zero)]),
         pat("uge-zero", "(uge ?x ?c)", "1i1", &[Is("?c", Zero)]),
         pat("ugt-ones", "(ugt ?x ?c)", "0i1", &[Is("?c", Ones)]),
         pat("ule-ones", "(ule ?x ?c)", "1i1", &[Is("?c", Ones)]),
-        pat("ne-zero-bool", "(ne ?b ?c)", "?b", &[Width("?b", 1), Is("?c", Zero)]),
-        pat("eq-one-bool", "(eq ?b ?c)", "?b", &[Width("?b", 1), Is("?c", One)]),
-        pat("eq-zero-bool", "(eq ?b ?c)", "(not ?b)", &[Width("?b", 1), Is("?c", Zero)]),
+        pat(
+            "ne-zero-bool",
+            "(ne ?b ?c)",
+            "?b",
+            &[Width("?b", 1), Is("?c", Zero)],
+        ),
+        pat(
+            "eq-one-bool",
+            "(eq ?b ?c)",
+            "?b",
+            &[Width("?b", 1), Is("?c", One)],
+        ),
+        pat(
+            "eq-zero-bool",
+            "(eq ?b ?c)",
+            "(not ?b)",
+            &[Width("?b", 1), Is("?c", Zero)],
+        ),
     ];
     for (op, same) in [
         ("eq", "1i1"),
@@ -61,7 +90,12 @@ pub fn rules() -> Vec<Rule> {
         ("sgt", "0i1"),
         ("sge", "1i1"),
     ] {
-        r.push(pat(&format!("{op}-self"), &format!("({op} ?x ?x)"), same, &[]));
+        r.push(pat(
+            &format!("{op}-self"),
+            &format!("({op} ?x ?x)"),
+            same,
+            &[],
+        ));
     }
     for (op, neg) in [
         ("eq", "ne"),

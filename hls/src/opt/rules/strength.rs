@@ -57,7 +57,12 @@ fn mul_digits(g: &mut Graph, _e: Id, s: &Subst) -> Option<Id> {
     let (mut acc, rest): (Id, Vec<(u32, i8)>) = match first {
         Some(i) => {
             let t = shifted(g, x, digits[i].0);
-            let rest = digits.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, d)| *d).collect();
+            let rest = digits
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, d)| *d)
+                .collect();
             (t, rest)
         }
         None => {
@@ -74,7 +79,9 @@ fn mul_digits(g: &mut Graph, _e: Id, s: &Subst) -> Option<Id> {
 
 /// log2 of a power-of-two constant class.
 fn pow2(g: &Graph, id: Id) -> Option<u32> {
-    konst(g, id).filter(|k| k.is_power_of_two()).map(u64::trailing_zeros)
+    konst(g, id)
+        .filter(|k| k.is_power_of_two())
+        .map(u64::trailing_zeros)
 }
 
 fn udiv_pow2(g: &mut Graph, _e: Id, s: &Subst) -> Option<Id> {
