@@ -1,8 +1,10 @@
 //! ocl-hls: compiles OpenCL C kernels into FPGA hardware (library side of the `ocl-hls` binary).
 
 pub mod analysis;
+pub mod bind;
 pub mod board;
 pub mod cli;
+pub mod compile;
 pub mod datapath;
 pub mod diag;
 pub mod engine;

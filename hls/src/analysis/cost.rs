@@ -2,13 +2,14 @@
 //! library (the pipeline depth of what a loop iteration runs), and what today's
 //! scheduled generator spends on it (its controller states per block, each memory access
 //! waiting for its handshake and each schedule cycle for its slowest unit; see
-//! `datapath::sched`).
+//! `datapath::sched`), both read from the stages that decided them.
 
 use std::collections::HashMap;
 
 use crate::board::OpLibrary;
 use crate::ir::{BlockId, Kernel, Node, OpKind, Region};
-use crate::schedule::schedule_block;
+use crate::datapath::Facts;
+use crate::schedule::KernelSchedule;
 use crate::schedule::timing::op_timing;
 
 /// What running a piece of straight-line code costs.
@@ -36,44 +37,21 @@ impl std::ops::Add for Cost {
 /// Per block of a kernel, its cost.
 pub struct BlockCosts(HashMap<BlockId, Cost>);
 
-/// Controller states per block as the generator reported them (`block_schedules` of
-/// `datapath::generate`'s report), keyed by the group-form block number.
-pub type GeneratedStates = HashMap<u32, u64>;
-
-/// The generator's `block_schedules` of one kernel, when it builds it and its group form
-/// numbers blocks as `k` (the math expansion it runs first only adds ops inside blocks).
-pub fn generated_states(
-    ndrange: &Kernel,
-    group: &Kernel,
-    sm: &crate::diag::SourceMap,
-    board: &crate::board::Board,
-) -> Option<GeneratedStates> {
-    let cfg = crate::rtl::shell::ShellConfig::sim();
-    let core = crate::datapath::generate(ndrange, sm, board, &cfg).ok()?;
-    let r = &core.report;
-    if r.get("blocks")?.as_u64()? != group.blocks.len() as u64 {
-        return None;
-    }
-    let mut m = HashMap::new();
-    for b in r.get("block_schedules")?.as_array()? {
-        let id = b.get("block")?.as_u64()?;
-        m.insert(u32::try_from(id).ok()?, b.get("states")?.as_u64()?);
-    }
-    Some(m)
-}
-
 impl BlockCosts {
-    /// `states`: the generator's states per block; without them (a kernel it refuses)
-    /// one state per schedule cycle with work plus one per memory access is assumed.
+    /// Each block's cost from its schedule (the `schedule` stage's side table) and the
+    /// states the generated controller runs through for it (`datapath` stage facts).
     pub fn new(
         k: &Kernel,
         lib: &OpLibrary,
-        states: Option<&GeneratedStates>,
+        schedule: &KernelSchedule,
+        states: &Facts,
     ) -> Result<BlockCosts, String> {
         let mut m = HashMap::new();
         for (i, block) in k.blocks.iter().enumerate() {
-            let s = schedule_block(block, lib, &lib.limits)
-                .map_err(|e| format!("kernel `{}` block b{i}: {e}", k.name))?;
+            let s = schedule
+                .schedules
+                .get(i)
+                .ok_or_else(|| format!("kernel `{}` block b{i} has no schedule", k.name))?;
             // The scheduled generator (`datapath::sched`): a memory access keeps a state
             // of its own and waits for its handshake (one access at a time); the other
             // ops of a schedule cycle share a state that waits for the longest unit it
@@ -114,7 +92,7 @@ impl BlockCosts {
             }
             let scheduled_main = unit_wait.len() as u64;
             let states_here = states
-                .and_then(|m| m.get(&(i as u32)).copied())
+                .states_of(BlockId(i as u32))
                 .unwrap_or(mem_ops + scheduled_main);
             // States the generator adds beyond the schedule's cycles (results used one
             // state later) each take at least a cycle.

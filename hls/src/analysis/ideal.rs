@@ -24,9 +24,9 @@
 
 use crate::board::Board;
 use crate::diag::SourceMap;
-use crate::ir::{Kernel, LoopId, LoopKind, Node, Region};
+use crate::ir::{LoopId, LoopKind, Node, Region};
 
-use super::{Analysis, LaunchValues, LoopReport};
+use super::{Analysis, LaunchValues, LoopReport, Parts};
 
 /// The definition in one line, for tables.
 pub const DEFINITION: &str = "ideal = sum over the loop nest: innermost loops N x minII + \
@@ -55,14 +55,15 @@ enum Mode {
     Fsm,
 }
 
-/// The ideal cycles of `kernel` (NDRange form) for a launch on `board`.
+/// The ideal cycles of a compiled kernel for a launch on `board`.
 pub fn ideal_cycles(
-    kernel: &Kernel,
+    p: &Parts,
     sm: &SourceMap,
     board: &Board,
     env: &LaunchValues,
 ) -> Result<Ideal, String> {
-    let a = Analysis::new(kernel, sm, board, env)?;
+    let kernel = p.kernel;
+    let a = Analysis::new(p, sm, board, env)?;
     let (Some(global), Some(local)) = (a.env.global, a.env.local) else {
         return Err("the ideal needs the launch's global and local sizes".into());
     };
@@ -121,7 +122,7 @@ struct Launch {
 /// One costing of the loop nest: every function returns the *total* cycles of a piece
 /// entered `entries` times.
 struct Nest<'a> {
-    a: &'a Analysis,
+    a: &'a Analysis<'a>,
     m: Mode,
     /// The body is costed for one group (and multiplied by the groups after).
     per_group: bool,

@@ -17,6 +17,8 @@ mod tests;
 use serde::Serialize;
 
 use crate::board::Board;
+use crate::datapath::Facts;
+use crate::schedule::KernelSchedule;
 use crate::diag::SourceMap;
 use crate::frontend::sema::summary::LoopHints;
 use crate::ir::{Kernel, LoopId, LoopKind};
@@ -75,25 +77,38 @@ pub struct LoopReport {
     pub fsm_cycles_per_iteration: u64,
 }
 
-/// Analyzes every loop of an NDRange kernel (as lowered) on `board`, with nothing known
-/// about the launch.
-pub fn analyze(kernel: &Kernel, sm: &SourceMap, board: &Board) -> Result<Vec<LoopReport>, String> {
-    analyze_for_launch(kernel, sm, board, &LaunchValues::default())
+/// The stage results the analysis reads (see `compile::Compiled::parts`).
+#[derive(Clone, Copy)]
+pub struct Parts<'a> {
+    /// The NDRange kernel after the math expansion.
+    pub kernel: &'a Kernel,
+    /// Its group form: the loops analysed.
+    pub group: &'a Kernel,
+    /// Per group-form block, its schedule.
+    pub schedule: &'a KernelSchedule,
+    /// The generated controller's states per block.
+    pub states: &'a Facts,
+}
+
+/// Analyzes every loop of a compiled kernel on `board`, with nothing known about the
+/// launch.
+pub fn analyze(p: &Parts, sm: &SourceMap, board: &Board) -> Result<Vec<LoopReport>, String> {
+    analyze_for_launch(p, sm, board, &LaunchValues::default())
 }
 
 /// [`analyze`] with the launch's scalar arguments and sizes, so more trip counts are known.
 pub fn analyze_for_launch(
-    kernel: &Kernel,
+    p: &Parts,
     sm: &SourceMap,
     board: &Board,
     env: &LaunchValues,
 ) -> Result<Vec<LoopReport>, String> {
-    Ok(Analysis::new(kernel, sm, board, env)?.reports)
+    Ok(Analysis::new(p, sm, board, env)?.reports)
 }
 
 /// The group form with its loop reports and block costs (what `ideal` needs too).
-pub(crate) struct Analysis {
-    pub group: Kernel,
+pub(crate) struct Analysis<'a> {
+    pub group: &'a Kernel,
     pub reports: Vec<LoopReport>,
     pub costs: BlockCosts,
     pub shapes: Vec<LoopShape>,
@@ -102,23 +117,21 @@ pub(crate) struct Analysis {
     pub ndr: std::collections::HashMap<LoopId, LoopId>,
 }
 
-impl Analysis {
+impl<'a> Analysis<'a> {
     pub fn new(
-        kernel: &Kernel,
+        p: &Parts<'a>,
         sm: &SourceMap,
         board: &Board,
         env: &LaunchValues,
-    ) -> Result<Analysis, String> {
-        let gf = crate::workitems::to_group_form(kernel).map_err(|d| d.message.clone())?;
-        let g = gf.kernel;
+    ) -> Result<Analysis<'a>, String> {
+        let (kernel, g) = (p.kernel, p.group);
         let mut env = env.clone();
         if env.local.is_none() {
             env.local = kernel.attrs.reqd_work_group_size;
         }
         let lib = board.library();
-        let states = cost::generated_states(kernel, &g, sm, board);
-        let costs = BlockCosts::new(&g, &lib, states.as_ref())?;
-        let shapes = loops::shapes(&g);
+        let costs = BlockCosts::new(g, &lib, p.schedule, p.states)?;
+        let shapes = loops::shapes(g);
         let ndr_loops = loops::shapes(kernel);
         let mut reports = Vec::new();
         // Barrier-free regions, each with its own work-item loops: numbered for names.
@@ -147,8 +160,8 @@ impl Analysis {
                         Some((iters + entries / 2).checked_div(entries).unwrap_or(0))
                     }),
             };
-            let it = Iteration::new(&g, sm, s, &lib, &lib.limits);
-            let c = costs.iteration(&g, s.id);
+            let it = Iteration::new(g, sm, s, &lib, &lib.limits);
+            let c = costs.iteration(g, s.id);
             let (min_ii, res, rec, reason) = if l.kind == LoopKind::Once {
                 (None, None, None, "runs once (a switch)".to_string())
             } else if let Some(inner) = s.inner.first() {
@@ -207,7 +220,7 @@ impl Analysis {
                             format!("work-item loop ({dim})")
                         }
                     }
-                    None => name(sm, &g, s),
+                    None => name(sm, g, s),
                 },
                 location: loc.to_string(),
                 line: loc.line,

@@ -38,9 +38,24 @@ fn one_port_ii1() -> Board {
     b
 }
 
+/// The whole pipeline for `board` (the analysis reads its stage results).
+fn compiled(k: &Kernel, sm: &SourceMap, board: &Board) -> crate::compile::Compiled {
+    let cfg = crate::project::shell_config_for(board);
+    crate::compile::compile(k, sm, board, &cfg)
+        .unwrap_or_else(|d| panic!("{} does not compile: {:?}", k.name, d.list))
+}
+
+fn loops_for(k: &Kernel, sm: &SourceMap, board: &Board, env: &LaunchValues) -> Vec<LoopReport> {
+    analyze_for_launch(&compiled(k, sm, board).parts(), sm, board, env).expect("analysis")
+}
+
+fn ideal_for(k: &Kernel, sm: &SourceMap, board: &Board, env: &LaunchValues) -> Ideal {
+    ideal_cycles(&compiled(k, sm, board).parts(), sm, board, env).expect("ideal")
+}
+
 fn run(src: &str, board: &Board) -> Vec<LoopReport> {
     let (k, sm) = kernel(src);
-    analyze(&k, &sm, board).expect("analysis")
+    compiled(&k, &sm, board).loops
 }
 
 fn source_loop(r: &[LoopReport]) -> &LoopReport {
@@ -122,7 +137,7 @@ fn trip_counts_follow_from_constants_and_launch_values() {
         local: Some([1, 1, 1]),
         measured: None,
     };
-    let r = analyze_for_launch(&k, &sm, &sim(), &env).expect("analysis");
+    let r = loops_for(&k, &sm, &sim(), &env);
     assert_eq!(source_loop(&r).trip_count, Some(37));
     let down = "__kernel void f(__global int *a) { for (uint s = 64; s > 0; s >>= 1) a[s] = 0; \
         for (int k = 15; k > 0; k--) a[k] = 1; }";
@@ -249,7 +264,7 @@ fn the_ideal_counts_all_work_items_through_one_pipeline() {
         local: Some([64, 1, 1]),
         measured: None,
     };
-    let ideal = ideal_cycles(&k, &sm, &board, &env).expect("ideal");
+    let ideal = ideal_for(&k, &sm, &board, &env);
     let wi = &ideal.work_item_loops[0];
     let cycles = ideal.cycles.expect("known");
     // The x loop: 256 x II 1 + depth, plus the group form's few blocks around it.
@@ -266,7 +281,7 @@ fn the_ideal_of_a_loop_with_an_unknown_trip_count_says_which() {
         local: Some([1, 1, 1]),
         measured: None,
     };
-    let ideal = ideal_cycles(&k, &sm, &sim(), &env).expect("ideal");
+    let ideal = ideal_for(&k, &sm, &sim(), &env);
     let e = ideal.cycles.expect_err("n unknown");
     assert!(e.contains("for loop at k.cl:3:1"), "{e}");
 }
@@ -299,17 +314,14 @@ fn data_dependent_trip_counts_are_measured_by_the_interpreter() {
         .sum();
     assert_eq!(counts, [(16, lengths)]);
     let mut env = LaunchValues::of_launch(&l);
-    let plain = analyze_for_launch(k, &c.sources, &sim(), &env).expect("analysis");
+    let plain = loops_for(k, &c.sources, &sim(), &env);
     assert_eq!(source_loop(&plain).trip_count, None);
     env.measured = Some(counts);
-    let r = analyze_for_launch(k, &c.sources, &sim(), &env).expect("analysis");
+    let r = loops_for(k, &c.sources, &sim(), &env);
     let w = source_loop(&r);
     assert!(w.trip_measured);
     assert_eq!(w.trip_count, Some((lengths + 8) / 16));
-    assert!(ideal_cycles(k, &c.sources, &sim(), &env)
-        .expect("ideal")
-        .cycles
-        .is_ok());
+    assert!(ideal_for(k, &c.sources, &sim(), &env).cycles.is_ok());
 }
 
 #[test]
@@ -332,8 +344,7 @@ fn every_conformance_kernel_is_analysed_on_every_board() {
         for k in &m.kernels {
             for b in ["sim", "de10-nano", "ulx3s", "icebreaker"] {
                 let board = boards.get(b).expect("board");
-                let r = analyze(k, &c.sources, board)
-                    .unwrap_or_else(|e| panic!("{} on {b}: {e}", cl.display()));
+                let r = compiled(k, &c.sources, board).loops;
                 // Every kernel has its work-item loop; every pipelinable loop a reason
                 // starting with its II.
                 assert!(r.iter().any(|l| l.work_item_dim == Some(0)), "{}", k.name);
@@ -432,9 +443,9 @@ fn affine_ivdep_still_removes_an_unprovable_dependence() {
 fn the_fsm_estimate_counts_the_generators_states_per_block() {
     let (k, sm) = kernel(VADD);
     let board = sim();
-    let a = Analysis::new(&k, &sm, &board, &LaunchValues::default()).expect("analysis");
-    let states = cost::generated_states(&k, &a.group, &sm, &board)
-        .expect("the generator builds vadd and numbers blocks as the analysis");
+    let c = compiled(&k, &sm, &board);
+    let a = Analysis::new(&c.parts(), &sm, &board, &LaunchValues::default()).expect("analysis");
+    let states = &c.datapath;
     let shape = a
         .shapes
         .iter()
@@ -443,7 +454,7 @@ fn the_fsm_estimate_counts_the_generators_states_per_block() {
     let blocks: u64 = shape
         .blocks
         .iter()
-        .map(|ib| states.get(&ib.block.0).copied().expect("block reported"))
+        .map(|ib| states.states_of(ib.block).expect("block reported"))
         .sum();
     let r = a.report(shape.id).expect("report");
     // Plus the loop's head and branch states.

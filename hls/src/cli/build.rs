@@ -7,7 +7,8 @@ use clap::Args;
 
 use super::SourceArgs;
 use crate::board::{Board, BoardSet};
-use crate::datapath::{self, CoreRtl};
+use crate::compile::{self, Compiled};
+use crate::datapath::CoreRtl;
 use crate::diag::{render, Diagnostic, Diagnostics, SourceMap};
 use crate::estimate::{self, CoreInput, CoreSource, Estimates};
 use crate::frontend::check_file;
@@ -97,7 +98,7 @@ pub fn run(args: &BuildArgs) -> u8 {
         _ => return fail("the source has errors; nothing was written"),
     };
     stage("lowering");
-    let module = match crate::lower::lower(program, &checked.sources) {
+    let module = match compile::lower(program, &checked.sources) {
         Ok(m) => m,
         Err(d) => {
             print_diags(&checked.sources, &d);
@@ -129,12 +130,12 @@ pub fn run(args: &BuildArgs) -> u8 {
     let mut errors = Diagnostics::default();
     for k in &kernels {
         stage(&format!("generating kernel {} for {}", k.name, board.name));
-        let core = if args.stub_datapath {
-            stub_generate(k, &cfg)
+        let built = if args.stub_datapath {
+            stub_generate(k, &cfg).map(Built::Stub)
         } else {
-            datapath::generate(k, &checked.sources, board, &cfg)
+            compile::compile(k, &checked.sources, board, &cfg).map(|c| Built::Compiled(Box::new(c)))
         };
-        match core {
+        match built {
             Ok(c) => cores.push((*k, c)),
             Err(d) => errors.extend(d),
         }
@@ -166,15 +167,21 @@ pub fn run(args: &BuildArgs) -> u8 {
     let result = report.to_text().and_then(|json| {
         let files: Vec<CoreFiles> = cores
             .iter()
-            .map(|(_, c)| CoreFiles {
-                top: &c.top,
-                files: &c.files,
-                templates: &c.templates,
+            .map(|(_, b)| {
+                let c = b.core();
+                CoreFiles {
+                    top: &c.top,
+                    files: &c.files,
+                    templates: &c.templates,
+                }
             })
             .collect();
         let mut tree = project::assemble(board, &project::project_name(file), &files, &json)?;
-        let irs: Vec<&Kernel> = cores.iter().map(|(k, _)| *k).collect();
-        let html = report::html::render(&report, &irs, &checked.sources);
+        let compiled: Vec<(&Kernel, &Compiled)> = cores
+            .iter()
+            .filter_map(|(k, b)| Some((*k, b.compiled()?)))
+            .collect();
+        let html = report::html::render(&report, &compiled, &checked.sources);
         tree.add("report.html", html)?;
         project::write_tree(&args.out, &tree, MARKER)
     });
@@ -207,11 +214,12 @@ fn build_report(
     cfg: &ShellConfig,
     infos: &[crate::frontend::sema::summary::KernelInfo],
     sm: &SourceMap,
-    cores: &[(&Kernel, CoreRtl)],
+    cores: &[(&Kernel, Built)],
     estimates: Estimates,
 ) -> Result<BuildReport, String> {
     let mut kernels = Vec::new();
-    for (k, c) in cores {
+    for (k, b) in cores {
+        let c = b.core();
         let info = infos.iter().find(|i| i.name == k.name);
         let templates = c
             .templates
@@ -220,8 +228,7 @@ fn build_report(
             .collect::<Result<Vec<_>, _>>()?;
         let mut templates = templates;
         templates.sort();
-        let loop_analysis = crate::analysis::analyze(k, sm, board)
-            .map_err(|e| format!("kernel {}: loop analysis: {e}", k.name))?;
+        let loop_analysis = b.compiled().map(|x| x.loops.clone()).unwrap_or_default();
         kernels.push(KernelReport {
             name: k.name.clone(),
             location: info
@@ -253,22 +260,47 @@ fn build_report(
 }
 
 /// Yosys (and on ECP5 boards nextpnr) estimates of the cores, unless `--no-estimate`.
-fn estimate_cores(args: &BuildArgs, board: &Board, cores: &[(&Kernel, CoreRtl)]) -> Estimates {
+fn estimate_cores(args: &BuildArgs, board: &Board, cores: &[(&Kernel, Built)]) -> Estimates {
     if args.no_estimate {
         return Estimates::skipped();
     }
     let inputs: Vec<CoreInput> = cores
         .iter()
-        .map(|(k, c)| CoreInput {
-            kernel: &k.name,
-            source: CoreSource {
-                top: &c.top,
-                files: &c.files,
-                templates: &c.templates,
-            },
+        .map(|(k, b)| {
+            let c = b.core();
+            CoreInput {
+                kernel: &k.name,
+                source: CoreSource {
+                    top: &c.top,
+                    files: &c.files,
+                    templates: &c.templates,
+                },
+            }
         })
         .collect();
     estimate::run(board, &inputs, &mut std::io::stderr())
+}
+
+/// One kernel's build: the whole pipeline's result, or the stub core (`--stub-datapath`).
+enum Built {
+    Compiled(Box<Compiled>),
+    Stub(CoreRtl),
+}
+
+impl Built {
+    fn core(&self) -> &CoreRtl {
+        match self {
+            Built::Compiled(c) => &c.core,
+            Built::Stub(c) => c,
+        }
+    }
+
+    fn compiled(&self) -> Option<&Compiled> {
+        match self {
+            Built::Compiled(c) => Some(c),
+            Built::Stub(_) => None,
+        }
+    }
 }
 
 /// A core around the shell's stub datapath, in the generator's shape.

@@ -1,16 +1,16 @@
-//! The datapath and controller generator: a lowered NDRange kernel in group form becomes
-//! a finite-state machine over its structured control with one register per value, wrapped
-//! in the kernel core shell.
+//! The datapath and controller generator: emits the group-form kernel as the schedule
+//! (`schedule` stage) and binding (`bind` stage) say, as a finite-state machine over its
+//! structured control; `wrap` puts it in the kernel core shell.
 //!
-//! Scheme (static schedule, dynamic stalls, no pipelining): every straight-line block is
-//! list-scheduled on the board's operator library and limits (`sched.rs`; the checker
-//! must accept the schedule). Ops starting in the same cycle share a controller state;
+//! Scheme (static schedule, dynamic stalls, no pipelining): every straight-line block
+//! follows its list schedule from the side table (`sched.rs`). Ops starting in the same
+//! cycle share a controller state;
 //! combinational ops chained in a cycle are wires between each other, and a value used
 //! in a later cycle is captured in a register by its cycle's last state. A state starting
 //! float units, f64 units or dividers waits until each has delivered (results captured
 //! on the unit's valid); memory accesses keep a state each in front of their cycle's
 //! state and stall on their handshakes (one access at a time). Variables live in one
-//! register each. Every op has its own unit instance (no binding yet). Groups run one
+//! register each. Multi-cycle ops run on the unit instance the binding names. Groups run one
 //! after another (`gz`, `gy`, `gx` counters), the group-form body once per group.
 
 mod builtins;
@@ -27,9 +27,12 @@ mod sched;
 
 use std::collections::HashMap;
 
-use crate::board::{Board, OpLibrary};
+use crate::bind::Binding;
+use crate::board::Board;
 use crate::diag::{Diagnostic, Diagnostics, SourceMap};
 use crate::ir::{BlockId, Kernel, OpId};
+use crate::schedule::KernelSchedule;
+use crate::workitems::GroupForm;
 use crate::rtl::expr::{BinOp, Const, Expr};
 use crate::rtl::netlist::{Instance, Module, NetId};
 use crate::rtl::regmap::RegisterMap;
@@ -48,6 +51,32 @@ pub struct CoreRtl {
     pub regmap: RegisterMap,
     /// Per-block schedule report and FSM size, serialisable into report.json.
     pub report: serde_json::Value,
+}
+
+/// The datapath stage's result: the netlist, the register map its ports follow, and the
+/// controller facts later stages read.
+pub struct Datapath {
+    pub module: Module,
+    pub regmap: RegisterMap,
+    pub facts: Facts,
+}
+
+/// What the generated controller looks like: its state count and, per group-form block,
+/// the states it runs through.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Facts {
+    pub states: usize,
+    pub blocks: Vec<sched::BlockFacts>,
+}
+
+impl Facts {
+    /// The controller states block `b` runs through (`None` for a block not generated).
+    pub fn states_of(&self, b: BlockId) -> Option<u64> {
+        self.blocks
+            .iter()
+            .find(|f| f.block == b.0)
+            .map(|f| f.states as u64)
+    }
 }
 
 /// The generator's state while one kernel's datapath is built.
@@ -76,8 +105,14 @@ pub(crate) struct Gen<'a> {
     names: u32,
     /// The RAM of each kernel object and `__local` pointer argument.
     objs: HashMap<crate::ir::Base, objects::Ram>,
-    /// The operator library and unit limits blocks are scheduled with.
-    lib: OpLibrary,
+    /// Per block, its checked schedule (the `schedule` stage's side table).
+    sched: &'a KernelSchedule,
+    /// Which unit instance each multi-cycle op runs on (the `bind` stage's side table).
+    binding: &'a Binding,
+    /// The op being generated, for its unit in the binding.
+    cur_op: Option<(BlockId, OpId)>,
+    /// The first unit op the binding left out (a compiler bug).
+    unbound: Option<Diagnostic>,
     /// Combinational values: a wire inside their cycle, a register after it.
     comb: HashMap<(BlockId, OpId), sched::CombVal>,
     /// The block and cycle of the op being generated (`None` between blocks).
@@ -136,44 +171,68 @@ impl Gen<'_> {
     }
 }
 
-/// Generates the kernel core for one lowered (NDRange) kernel: work-item loops, schedule,
-/// datapath and controller, shell. Unsupported operations are errors naming the operation
-/// or built-in and its source line.
+/// Generates the datapath of `group` (the group form of the math-expanded NDRange
+/// `kernel`) following `schedule` and `binding`. Unsupported operations are errors naming
+/// the operation or built-in and its source line.
 pub fn generate(
     kernel: &Kernel,
+    group: &GroupForm,
+    schedule: &KernelSchedule,
+    binding: &Binding,
     sm: &SourceMap,
-    board: &Board,
     cfg: &ShellConfig,
-) -> Result<CoreRtl, Diagnostics> {
-    let kernel = &crate::mathlib::expand(kernel).map_err(one)?;
-    let gf = crate::workitems::to_group_form(kernel).map_err(one)?;
+) -> Result<Datapath, Diagnostics> {
     let rtl_err = |e: crate::rtl::RtlError| one(Diagnostic::error(kernel.span, e.to_string()));
     let regmap = RegisterMap::for_kernel(kernel, cfg.local_max_bytes).map_err(rtl_err)?;
     let m = shell::datapath_ports(kernel, &regmap, cfg);
-    let lib = board.library();
-    let dp = build(&gf.kernel, kernel.params.len(), sm, cfg, m, lib).map_err(one)?;
-    let (states, blocks) = (dp.1, dp.2);
-    let core = shell::build_core(kernel, cfg, dp.0).map_err(rtl_err)?;
+    let (module, states, blocks) = build(
+        &group.kernel,
+        kernel.params.len(),
+        sm,
+        cfg,
+        m,
+        schedule,
+        binding,
+    )
+    .map_err(one)?;
+    Ok(Datapath {
+        module,
+        regmap,
+        facts: Facts { states, blocks },
+    })
+}
+
+/// The shell stage: wraps datapath `dp` of `kernel` in the kernel core (control block,
+/// AXI masters) and emits its Verilog.
+pub fn wrap(
+    kernel: &Kernel,
+    cfg: &ShellConfig,
+    dp: Datapath,
+    board: &Board,
+    group_blocks: usize,
+) -> Result<CoreRtl, Diagnostic> {
+    let rtl_err = |e: crate::rtl::RtlError| Diagnostic::error(kernel.span, e.to_string());
+    let core = shell::build_core(kernel, cfg, dp.module).map_err(rtl_err)?;
     let files = core.emit().map_err(rtl_err)?;
     let templates = core.templates().map_err(rtl_err)?;
     let report = serde_json::json!({
         "scheme": "scheduled states",
         "board": board.name,
-        "states": states,
-        "blocks": gf.kernel.blocks.len(),
-        "block_schedules": blocks,
-        "registers": regmap,
+        "states": dp.facts.states,
+        "blocks": group_blocks,
+        "block_schedules": dp.facts.blocks,
+        "registers": dp.regmap,
     });
     Ok(CoreRtl {
         top: core.top.name.clone(),
         files,
         templates,
-        regmap,
+        regmap: dp.regmap,
         report,
     })
 }
 
-/// Fills the datapath module `m` of group-form kernel `k`, its blocks scheduled on `lib`;
+/// Fills the datapath module `m` of group-form kernel `k` as `sched` and `binding` say;
 /// returns it, its state count and each block's schedule facts.
 fn build(
     k: &Kernel,
@@ -181,7 +240,8 @@ fn build(
     sm: &SourceMap,
     cfg: &ShellConfig,
     mut m: Module,
-    lib: OpLibrary,
+    sched: &KernelSchedule,
+    binding: &Binding,
 ) -> Result<(Module, usize, Vec<sched::BlockFacts>), Diagnostic> {
     let clk = port(&m, "clk")?;
     let rst = port(&m, "rst")?;
@@ -238,7 +298,10 @@ fn build(
         group_end,
         names: 0,
         objs: HashMap::new(),
-        lib,
+        sched,
+        binding,
+        cur_op: None,
+        unbound: None,
         comb: HashMap::new(),
         cur: None,
         blocks: Vec::new(),
@@ -263,6 +326,9 @@ fn build(
     g.m.assign(done, done_q);
     let err = port(&g.m, "err_code")?;
     g.m.assign(err, Expr::lit(8, 0));
+    if let Some(d) = g.unbound.take() {
+        return Err(d);
+    }
     let states = g.fsm.count();
     let Gen {
         mut m,

@@ -305,6 +305,19 @@ impl Gen<'_> {
                             Expr::bin(BinOp::Shr, l(i), r(i)),
                         )
                     }),
+                    // By a power of two (the scheduler's wiring): a shift or a mask.
+                    IB::UDiv | IB::URem if self.pow2_lanes(b, args[1]).is_some() => {
+                        let p = self.pow2_lanes(b, args[1]).unwrap_or_default();
+                        let k = |i: u32| p.get(i as usize).or(p.first()).copied().unwrap_or(1);
+                        if *bop == IB::UDiv {
+                            per_lane(&|i| {
+                                let sh = k(i).trailing_zeros() as u64;
+                                Expr::bin(BinOp::Shr, l(i), Expr::lit(ew, sh))
+                            })
+                        } else {
+                            per_lane(&|i| Expr::bin(BinOp::And, l(i), Expr::lit(ew, k(i) - 1)))
+                        }
+                    }
                     IB::UDiv | IB::SDiv | IB::URem | IB::SRem => {
                         return self.divide(s, *bop, a, c, ew, lanes, op.span)
                     }
@@ -477,8 +490,14 @@ impl Gen<'_> {
         self.issue_pulse(s, in_valid);
         let mut done = None;
         let mut values = Vec::new();
-        for ins in lanes {
-            let name = self.fresh("u");
+        let base = self.bound_unit(module);
+        let many = lanes.len() > 1;
+        for (lane, ins) in lanes.into_iter().enumerate() {
+            let name = if many {
+                format!("{base}_l{lane}")
+            } else {
+                base.clone()
+            };
             let valid = self.m.wire(&format!("{name}_valid"), 1);
             let mut inst = Instance::new(module, &name);
             for (p, v) in params {
@@ -507,6 +526,39 @@ impl Gen<'_> {
             done: Expr::Net(done.unwrap_or(in_valid)),
             value: concat(values),
         }
+    }
+
+    /// The lanes of constant `o` when every one is a power of two (as the scheduler's
+    /// classification sees a divisor it builds as wiring).
+    fn pow2_lanes(&self, b: BlockId, o: OpId) -> Option<Vec<u64>> {
+        match &self.k.block(b).op(o).kind {
+            OpKind::Const(v) if !v.is_empty() && v.iter().all(|x| x.is_power_of_two()) => {
+                Some(v.clone())
+            }
+            _ => None,
+        }
+    }
+
+    /// The instance name the binding gives the op being generated; an op the binding
+    /// left out is a compiler bug, reported once the datapath is built.
+    fn bound_unit(&mut self, module: &str) -> String {
+        let unit = self.cur_op.and_then(|(b, o)| self.binding.unit(b, o));
+        let missing = match (unit, self.cur_op) {
+            (Some((_, u)), _) => return u.name.clone(),
+            (None, Some((b, o))) => Diagnostic::error(
+                self.k.block(b).op(o).span,
+                format!(
+                    "internal error: the binding has no unit for this op ({module}, class {})",
+                    crate::schedule::classify(o, self.k.block(b))
+                ),
+            ),
+            (None, None) => Diagnostic::error(
+                self.k.span,
+                format!("internal error: a {module} unit outside any op"),
+            ),
+        };
+        self.unbound.get_or_insert(missing);
+        self.fresh("u")
     }
 
     /// Drives `net` high in the first cycle of `s` (see `Gen::issue`).

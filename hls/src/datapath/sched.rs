@@ -19,7 +19,7 @@ use crate::diag::Diagnostic;
 use crate::ir::{BlockId, OpId, OpKind, Ty};
 use crate::rtl::expr::{Const, Expr};
 use crate::rtl::netlist::NetId;
-use crate::schedule::{check, list::preds, schedule_block};
+use crate::schedule::list::preds;
 
 /// A combinational value: `wire` in the states of `cycle`, `reg` (once some later state
 /// needs it) captured when the cycle's last state leaves.
@@ -107,12 +107,12 @@ impl Gen<'_> {
         export: Option<OpId>,
     ) -> Result<StateId, Diagnostic> {
         let blk = self.k.block(b);
-        let limits = self.lib.limits.clone();
-        let sched = schedule_block(blk, &self.lib, &limits)
-            .map_err(|e| self.sched_err(b, format!("no schedule: {e}")))?;
-        if let Some(v) = check(blk, &self.lib, &limits, &sched).first() {
-            return Err(self.sched_err(b, format!("the schedule breaks a rule: {v}")));
-        }
+        // The schedule stage checked every schedule before this stage ran.
+        let sched = self
+            .sched
+            .schedules
+            .get(b.0 as usize)
+            .ok_or_else(|| self.sched_err(b, "the block has no schedule".into()))?;
         let order = blk.order.clone();
         // Start cycles stretched so that a memory or unit result is used one state later.
         let mut cyc: HashMap<OpId, u32> = HashMap::new();
@@ -137,6 +137,7 @@ impl Gen<'_> {
                 self.need_register(b, a, c, &mut cycles);
             }
             self.cur = Some((b, c));
+            self.cur_op = Some((b, o));
             if self.op_free(b, o)? {
                 free.insert(o);
                 continue;
@@ -195,10 +196,12 @@ impl Gen<'_> {
             self.need_register(b, x, u32::MAX, &mut cycles);
         }
         self.cur = None;
+        self.cur_op = None;
+        let schedule_cycles = sched.length;
         let states = self.chain(cycles, next)?;
         self.blocks.push(BlockFacts {
             block: b.0,
-            schedule_cycles: sched.length,
+            schedule_cycles,
             states: states.len(),
         });
         Ok(states.first().copied().unwrap_or(next))

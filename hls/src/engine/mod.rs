@@ -184,8 +184,9 @@ fn sim_run(
         .get("sim")
         .ok_or_else(|| err("the built-in boards have no `sim` board"))?;
     let cfg = crate::rtl::shell::ShellConfig::sim();
-    let core = crate::datapath::generate(kernel, sm, board, &cfg)
-        .map_err(|d| RunError::rendered(sm, &d))?;
+    let compiled =
+        crate::compile::compile(kernel, sm, board, &cfg).map_err(|d| RunError::rendered(sm, &d))?;
+    let core = &compiled.core;
     let dir = sim_dir(&core.files);
     std::fs::create_dir_all(&dir).map_err(|e| err(format!("{}: {e}", dir.display())))?;
     let mut rtl = Vec::new();

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use super::json::{BuildReport, KernelReport};
 use super::svg;
 use crate::diag::SourceMap;
+use crate::compile::Compiled;
 use crate::ir::Kernel;
 use crate::rtl::regmap::{RegArgKind, RegisterMap};
 
@@ -71,8 +72,9 @@ footer { margin-top: 3em; color: #888; font-size: 0.85em; }
 ";
 
 /// The page for `r`; `kernels` are the lowered kernels the report's kernels were built
-/// from (matched by name; a kernel without one gets no graph or memory table).
-pub fn render(r: &BuildReport, kernels: &[&Kernel], sm: &SourceMap) -> String {
+/// from with what the pipeline made of them (matched by name; a kernel without one gets
+/// no graph or memory table).
+pub fn render(r: &BuildReport, kernels: &[(&Kernel, &Compiled)], sm: &SourceMap) -> String {
     let mut p = String::new();
     let title = format!("ocl-hls report: {}", r.source);
     let _ = write!(
@@ -85,7 +87,7 @@ pub fn render(r: &BuildReport, kernels: &[&Kernel], sm: &SourceMap) -> String {
     let _ = writeln!(p, "<h1>{}</h1>", escape(&title));
     overview(&mut p, r);
     for (i, kr) in r.kernels.iter().enumerate() {
-        let ir = kernels.iter().copied().find(|k| k.name == kr.name);
+        let ir = kernels.iter().copied().find(|k| k.0.name == kr.name);
         kernel(&mut p, r, kr, ir, sm, i);
     }
     let _ = writeln!(
@@ -188,10 +190,11 @@ fn kernel(
     p: &mut String,
     r: &BuildReport,
     kr: &KernelReport,
-    ir: Option<&Kernel>,
+    built: Option<(&Kernel, &Compiled)>,
     sm: &SourceMap,
     index: usize,
 ) {
+    let ir = built.map(|b| b.0);
     let _ = writeln!(
         p,
         "<section class=\"kernel\" id=\"k-{0}\">\n<h2>Kernel <code>{0}</code></h2>\n\
@@ -203,9 +206,9 @@ fn kernel(
     );
     attributes(p, kr);
     regmap::table(p, kr);
-    let analysis = loops::section(p, r, kr, ir, sm);
-    if let Some(k) = ir {
-        memory::table(p, k, r, sm);
+    let analysis = loops::section(p, kr, ir, sm);
+    if let Some((k, c)) = built {
+        memory::table(p, k, &c.group.kernel, r, sm);
     }
     schedule(p, kr);
     resources::kernel(p, r, &kr.name);

@@ -7,6 +7,7 @@
 pub mod check;
 pub mod classify;
 pub mod list;
+pub mod print;
 pub mod report;
 pub mod timing;
 

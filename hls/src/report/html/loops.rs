@@ -8,26 +8,22 @@ use super::escape;
 use crate::analysis::LoopReport;
 use crate::diag::SourceMap;
 use crate::ir::Kernel;
-use crate::report::json::{BuildReport, KernelReport};
+use crate::report::json::KernelReport;
 
-/// The loop table of one kernel: the analysis on the report's board when it runs, else
-/// the source's hints. Returns the analysis (empty without one) for the graph's labels.
+/// The loop table of one kernel: the build's loop analysis when it ran, else the
+/// source's hints. Returns the analysis (empty without one) for the graph's labels.
 pub(super) fn section(
     p: &mut String,
-    r: &BuildReport,
     kr: &KernelReport,
     ir: Option<&Kernel>,
     sm: &SourceMap,
 ) -> Vec<LoopReport> {
-    match ir.and_then(|k| analysed_loops(r, k, sm)) {
-        Some(l) => {
-            loop_analysis(p, &l, ir, sm);
-            l
-        }
-        None => {
-            hints(p, kr, ir, sm);
-            Vec::new()
-        }
+    if kr.loop_analysis.is_empty() {
+        hints(p, kr, ir, sm);
+        Vec::new()
+    } else {
+        loop_analysis(p, &kr.loop_analysis, ir, sm);
+        kr.loop_analysis.clone()
     }
 }
 
@@ -87,14 +83,6 @@ fn hints(p: &mut String, kr: &KernelReport, ir: Option<&Kernel>, sm: &SourceMap)
         "<p class=\"note\">Every loop is built as a state machine (no overlapping iterations); \
          initiation intervals are not analysed in this build.</p>\n",
     );
-}
-
-/// The loop analysis of `k` on the report's board; `None` (the hint table is shown
-/// instead) when the board or the analysis is not available.
-fn analysed_loops(r: &BuildReport, k: &Kernel, sm: &SourceMap) -> Option<Vec<LoopReport>> {
-    let boards = crate::board::BoardSet::builtin().ok()?;
-    let board = boards.get(&r.board.name)?;
-    crate::analysis::analyze(k, sm, board).ok()
 }
 
 /// The loop analysis: per loop (work-item loops of the group form included) its source

@@ -9,13 +9,13 @@ use crate::diag::SourceMap;
 use crate::ir::{Kernel, Object, OpKind, ParamKind};
 use crate::report::json::BuildReport;
 
-/// The objects of `k` as the hardware holds them, and its variables.
-pub(super) fn table(p: &mut String, k: &Kernel, r: &BuildReport, sm: &SourceMap) {
+/// The objects of `k` as the hardware holds them (`group`, its group form), and its
+/// variables.
+pub(super) fn table(p: &mut String, k: &Kernel, group: &Kernel, r: &BuildReport, sm: &SourceMap) {
     p.push_str("<h3>Memories</h3>\n");
     // The hardware holds the group form's objects: arrays live across a barrier are
     // replicated per work-item, and values live across one get their own `__wi_*` array.
-    let gf = crate::workitems::to_group_form(k).ok();
-    let objects: &[Object] = gf.as_ref().map_or(&k.objects, |g| &g.kernel.objects);
+    let objects: &[Object] = &group.objects;
     let locals: Vec<&crate::ir::Param> = k
         .params
         .iter()
@@ -72,7 +72,7 @@ pub(super) fn table(p: &mut String, k: &Kernel, r: &BuildReport, sm: &SourceMap)
     }
     // Variables promoted to `__wi_*` arrays are no longer read or written as variables in
     // the group form; the work-item loops' counters are.
-    let hw = gf.as_ref().map_or(k, |g| &g.kernel);
+    let hw = group;
     let used: BTreeSet<u32> = hw
         .blocks
         .iter()

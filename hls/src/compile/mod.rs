@@ -1,0 +1,213 @@
+//! The compile pipeline: the one place that lists the middle- and back-end stages in order
+//! and runs each once per kernel, with the IR verifier after every IR stage in debug
+//! builds and tests (the shape of Cranelift's `Context::optimize` and Calyx's pass list).
+//!
+//! ```text
+//! lower (per program) -> mathlib -> workitems -> schedule -> bind -> datapath -> shell
+//!                     -> analysis
+//! ```
+//!
+//! Stages DESIGN.md names that are not built yet (`opt`, `loops`, `memory`) are absent,
+//! not stubs. Every stage's result is a typed value kept in [`Compiled`]; `build`,
+//! `run --engine sim`, the loop analysis, `report.json` and `report.html` read it, and no
+//! stage runs an earlier one again or reads another's results back from JSON.
+
+mod timing;
+
+use crate::analysis::{self, LoopReport};
+use crate::bind::{self, Binding};
+use crate::board::Board;
+use crate::datapath::{self, CoreRtl};
+use crate::diag::{Diagnostic, Diagnostics, SourceMap};
+use crate::frontend::sema::Program;
+use crate::ir::{self, Kernel, Module};
+use crate::rtl::shell::ShellConfig;
+use crate::schedule::{self, KernelSchedule};
+use crate::workitems::{self, GroupForm};
+
+pub use timing::{Stage, StageTimes};
+
+/// Everything the pipeline decided for one kernel, stage by stage.
+pub struct Compiled {
+    /// The NDRange kernel with its math built-ins expanded (what the host sees: its
+    /// parameters make the register map).
+    pub kernel: Kernel,
+    /// The kernel as loops over the work-items of a group: what the hardware runs.
+    pub group: GroupForm,
+    /// Per block of the group form, its checked list schedule (a side table).
+    pub schedule: KernelSchedule,
+    /// Which unit instance each multi-cycle op runs on (a side table, checked).
+    pub binding: Binding,
+    /// Controller facts of the generated datapath: its states, per block.
+    pub datapath: datapath::Facts,
+    /// The kernel core: Verilog files, templates, register map.
+    pub core: CoreRtl,
+    /// Per loop (work-item loops included): minimum II, depth, bounds, at its source line.
+    pub loops: Vec<LoopReport>,
+    /// Wall-clock time of each stage.
+    pub times: StageTimes,
+}
+
+/// The IR after each IR stage, for golden tests and `--emit`.
+pub struct Snapshots {
+    pub stages: Vec<(Stage, String)>,
+}
+
+fn one(d: Diagnostic) -> Diagnostics {
+    let mut ds = Diagnostics::default();
+    ds.push(d);
+    ds
+}
+
+/// The IR verifier after an IR stage: on in debug builds and tests, where a broken rule is
+/// a compiler bug reported with the stage that broke it.
+fn verify(stage: Stage, k: &Kernel) -> Result<(), Diagnostics> {
+    if !cfg!(debug_assertions) {
+        return Ok(());
+    }
+    ir::verify::verify_kernel(k).map_err(|errs| {
+        one(Diagnostic::error(
+            k.span,
+            format!(
+                "internal error: the IR after stage `{}` breaks {} rule(s): {}",
+                stage.name(),
+                errs.len(),
+                errs.join("; ")
+            ),
+        ))
+    })
+}
+
+/// Lowers a checked program into kernel IR (the first stage; it works on every kernel of
+/// the program at once).
+pub fn lower(program: &Program, sm: &SourceMap) -> Result<Module, Diagnostics> {
+    let m = crate::lower::lower(program, sm)?;
+    for k in &m.kernels {
+        verify(Stage::Lower, k)?;
+    }
+    Ok(m)
+}
+
+/// Runs every stage after lowering on one kernel for `board`, the core's bus shaped by
+/// `cfg`. Unsupported operations are errors naming the operation and its source line.
+pub fn compile(
+    kernel: &Kernel,
+    sm: &SourceMap,
+    board: &Board,
+    cfg: &ShellConfig,
+) -> Result<Compiled, Diagnostics> {
+    compile_with(kernel, sm, board, cfg, None)
+}
+
+/// [`compile`], also keeping the IR printed after each IR stage in `snap`.
+pub fn compile_with(
+    kernel: &Kernel,
+    sm: &SourceMap,
+    board: &Board,
+    cfg: &ShellConfig,
+    mut snap: Option<&mut Snapshots>,
+) -> Result<Compiled, Diagnostics> {
+    let mut times = StageTimes::default();
+    let lib = board.library();
+    let mut keep = |s: Stage, k: &Kernel| {
+        if let Some(x) = snap.as_deref_mut() {
+            x.stages.push((s, ir::print::print_kernel(k, None)));
+        }
+    };
+
+    let kernel = times.run(Stage::Mathlib, || crate::mathlib::expand(kernel).map_err(one))?;
+    verify(Stage::Mathlib, &kernel)?;
+    keep(Stage::Mathlib, &kernel);
+
+    let group = times.run(Stage::Workitems, || {
+        workitems::to_group_form(&kernel).map_err(one)
+    })?;
+    verify(Stage::Workitems, &group.kernel)?;
+    keep(Stage::Workitems, &group.kernel);
+
+    let schedule = times.run(Stage::Schedule, || {
+        schedule::schedule_kernel(&group.kernel, &lib, &lib.limits)
+            .map_err(|e| one(Diagnostic::error(group.kernel.span, e.message)))
+    })?;
+
+    let binding = times.run(Stage::Bind, || {
+        let b = bind::bind(&group.kernel, &schedule, &lib);
+        match bind::check(&group.kernel, &schedule, &b).first() {
+            Some(v) => Err(one(Diagnostic::error(
+                group.kernel.span,
+                format!("internal error: the binding breaks a rule: {v}"),
+            ))),
+            None => Ok(b),
+        }
+    })?;
+
+    let dp = times.run(Stage::Datapath, || {
+        datapath::generate(&kernel, &group, &schedule, &binding, sm, cfg)
+    })?;
+    let facts = dp.facts.clone();
+
+    let core = times.run(Stage::Shell, || {
+        datapath::wrap(&kernel, cfg, dp, board, group.kernel.blocks.len()).map_err(one)
+    })?;
+
+    let mut c = Compiled {
+        kernel,
+        group,
+        schedule,
+        binding,
+        datapath: facts,
+        core,
+        loops: Vec::new(),
+        times: StageTimes::default(),
+    };
+    let loops = times.run(Stage::Analysis, || {
+        analysis::analyze(&c.parts(), sm, board).map_err(|e| {
+            one(Diagnostic::error(
+                c.kernel.span,
+                format!("kernel {}: loop analysis: {e}", c.kernel.name),
+            ))
+        })
+    })?;
+    c.loops = loops;
+    c.times = times;
+    Ok(c)
+}
+
+impl Compiled {
+    /// The stage results the loop analysis reads.
+    pub fn parts(&self) -> analysis::Parts<'_> {
+        analysis::Parts {
+            kernel: &self.kernel,
+            group: &self.group.kernel,
+            schedule: &self.schedule,
+            states: &self.datapath,
+        }
+    }
+}
+
+/// Checks `path`, lowers it and compiles the kernel named `name` (or the only one) for
+/// `board`: the whole pipeline from source, for tests and benchmarks. Errors are rendered.
+pub fn compile_file(
+    path: &std::path::Path,
+    opts: &crate::frontend::Options,
+    name: Option<&str>,
+    board: &Board,
+    cfg: &ShellConfig,
+) -> Result<(Compiled, SourceMap), String> {
+    let checked = crate::frontend::check_file(path, opts);
+    let rendered = |sm: &SourceMap, d: &Diagnostics| -> String {
+        d.list.iter().map(|x| crate::diag::render(sm, x)).collect()
+    };
+    if checked.has_errors() {
+        return Err(rendered(&checked.sources, &checked.diags));
+    }
+    let program = checked.program.as_ref().ok_or("the frontend made no program")?;
+    let m = lower(program, &checked.sources).map_err(|d| rendered(&checked.sources, &d))?;
+    let k = match name {
+        Some(n) => m.kernels.iter().find(|k| k.name == n),
+        None => m.kernels.first(),
+    }
+    .ok_or_else(|| format!("{}: no kernel {}", path.display(), name.unwrap_or("")))?;
+    let c = compile(k, &checked.sources, board, cfg).map_err(|d| rendered(&checked.sources, &d))?;
+    Ok((c, checked.sources))
+}

@@ -1,0 +1,161 @@
+//! Golden files of the compile pipeline: for a handful of conformance kernels, the IR
+//! after each IR stage, the schedule side table, the binding and the emitted Verilog are
+//! compared with `tests/golden/KERNEL/`, so a change in any stage's output shows up in
+//! review. `OCL_HLS_BLESS=1 cargo test -p ocl-hls --test golden` rewrites them.
+
+use std::path::{Path, PathBuf};
+
+use ocl_hls::board::BoardSet;
+use ocl_hls::compile::{self, Snapshots, Stage};
+use ocl_hls::ir::print::print_kernel;
+use ocl_hls::rtl::shell::ShellConfig;
+
+const KERNELS: &[&str] = &[
+    "vadd",
+    "saxpy_unroll",
+    "fir_constant",
+    "matmul_tiled",
+    "reduce_local",
+];
+
+fn conformance(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/conformance/kernels")
+        .join(format!("{name}.cl"))
+}
+
+fn golden_dir(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/golden")
+        .join(name)
+}
+
+/// Every file the pipeline's stages produce for kernel `name` on the `sim` board, in
+/// pipeline order: (file name, text).
+fn stage_outputs(name: &str) -> Vec<(String, String)> {
+    let cl = conformance(name);
+    let checked = ocl_hls::frontend::check_file(&cl, &Default::default());
+    assert!(!checked.has_errors(), "{name}: {:?}", checked.diags.list);
+    let program = checked.program.as_ref().expect("a program");
+    let module = compile::lower(program, &checked.sources).expect("lowers");
+    let k = &module.kernels[0];
+    let boards = BoardSet::builtin().expect("boards");
+    let board = boards.get("sim").expect("sim board");
+    let mut snap = Snapshots { stages: Vec::new() };
+    let c = compile::compile_with(
+        k,
+        &checked.sources,
+        board,
+        &ShellConfig::sim(),
+        Some(&mut snap),
+    )
+    .unwrap_or_else(|d| panic!("{name}: {:?}", d.list));
+    let mut out = vec![("1-lower.ir".to_string(), print_kernel(k, None))];
+    for (i, (stage, text)) in snap.stages.into_iter().enumerate() {
+        out.push((format!("{}-{}.ir", i + 2, stage.name()), text));
+    }
+    let n = out.len() + 1;
+    out.push((
+        format!("{n}-schedule.txt"),
+        ocl_hls::schedule::print::print(&c.group.kernel, &c.schedule),
+    ));
+    out.push((
+        format!("{}-binding.json", n + 1),
+        serde_json::to_string_pretty(&c.binding).expect("binding as JSON") + "\n",
+    ));
+    for (file, text) in &c.core.files {
+        out.push((format!("{}-{file}", n + 2), text.clone()));
+    }
+    out
+}
+
+/// The first line where `a` and `b` differ, for a readable failure.
+fn first_difference(a: &str, b: &str) -> String {
+    for (i, (x, y)) in a.lines().zip(b.lines()).enumerate() {
+        if x != y {
+            return format!("line {}:\n  golden: {x}\n  now:    {y}", i + 1);
+        }
+    }
+    format!(
+        "lengths differ: golden {} lines, now {} lines",
+        a.lines().count(),
+        b.lines().count()
+    )
+}
+
+#[test]
+fn every_stage_output_matches_its_golden_file() {
+    let bless = std::env::var_os("OCL_HLS_BLESS").is_some();
+    let mut problems = Vec::new();
+    for name in KERNELS {
+        let dir = golden_dir(name);
+        let outputs = stage_outputs(name);
+        if bless {
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).expect("golden dir");
+            for (file, text) in &outputs {
+                std::fs::write(dir.join(file), text).expect("write golden file");
+            }
+            continue;
+        }
+        let mut expected: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e} (OCL_HLS_BLESS=1 writes it)", dir.display()))
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        expected.sort();
+        let mut made: Vec<String> = outputs.iter().map(|o| o.0.clone()).collect();
+        made.sort();
+        if expected != made {
+            problems.push(format!("{name}: files {made:?}, golden {expected:?}"));
+            continue;
+        }
+        for (file, text) in &outputs {
+            let golden = std::fs::read_to_string(dir.join(file)).expect("golden file");
+            if &golden != text {
+                problems.push(format!(
+                    "{name}/{file} changed at {}",
+                    first_difference(&golden, text)
+                ));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{}\n(if the change is intended: OCL_HLS_BLESS=1 cargo test -p ocl-hls --test golden, \
+         and review the diff)",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn every_stage_runs_once_per_kernel() {
+    let boards = BoardSet::builtin().expect("boards");
+    let board = boards.get("de10-nano").expect("de10-nano board");
+    let cfg = ocl_hls::project::shell_config_for(board);
+    for name in KERNELS {
+        let (c, _) = compile::compile_file(&conformance(name), &Default::default(), None, board, &cfg)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        for s in Stage::KERNEL {
+            assert_eq!(c.times.count(s), 1, "{name}: stage {}", s.name());
+        }
+        assert_eq!(c.times.runs.len(), Stage::KERNEL.len(), "{name}");
+        // The side tables cover what the hardware runs.
+        assert_eq!(c.schedule.schedules.len(), c.group.kernel.blocks.len());
+        assert_eq!(c.datapath.blocks.len(), c.group.kernel.blocks.len(), "{name}");
+        assert!(!c.loops.is_empty(), "{name}: the analysis ran");
+    }
+}
+
+#[test]
+fn a_golden_difference_is_reported_with_its_line() {
+    let d = first_difference("a\nb\nc\n", "a\nB\nc\n");
+    assert!(d.starts_with("line 2:"), "{d}");
+    assert!(d.contains("golden: b") && d.contains("now:    B"), "{d}");
+    // And the stage outputs really change with the IR: a different kernel differs.
+    let vadd = stage_outputs("vadd");
+    let saxpy = stage_outputs("saxpy_unroll");
+    assert_ne!(vadd[0].1, saxpy[0].1);
+    assert!(vadd.iter().any(|(f, _)| f.ends_with("-workitems.ir")));
+    assert!(vadd.iter().any(|(f, _)| f.ends_with("vadd_datapath.v")));
+}
