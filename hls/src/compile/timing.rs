@@ -9,6 +9,7 @@ pub enum Stage {
     Lower,
     Mathlib,
     Workitems,
+    Opt,
     Schedule,
     Bind,
     Datapath,
@@ -18,9 +19,10 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage after lowering, in the order `compile` runs them.
-    pub const KERNEL: [Stage; 7] = [
+    pub const KERNEL: [Stage; 8] = [
         Stage::Mathlib,
         Stage::Workitems,
+        Stage::Opt,
         Stage::Schedule,
         Stage::Bind,
         Stage::Datapath,
@@ -33,6 +35,7 @@ impl Stage {
             Stage::Lower => "lower",
             Stage::Mathlib => "mathlib",
             Stage::Workitems => "workitems",
+            Stage::Opt => "opt",
             Stage::Schedule => "schedule",
             Stage::Bind => "bind",
             Stage::Datapath => "datapath",
