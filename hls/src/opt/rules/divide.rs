@@ -75,7 +75,7 @@ fn udiv_magic(g: &mut Graph, x: Id, d: u64) -> Option<Id> {
 /// below `2^(w-1)` and not a power of two.
 fn sdiv_magic(g: &mut Graph, x: Id, d: u64) -> Option<Id> {
     let w = width(g, x);
-    if w > 32 || w < 3 {
+    if !(3..=32).contains(&w) {
         return None;
     }
     let ds = sext(d, w);
