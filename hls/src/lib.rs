@@ -15,6 +15,7 @@ pub mod ir;
 pub mod launch;
 pub mod lower;
 pub mod mathlib;
+pub mod opt;
 pub mod outdir;
 pub mod project;
 pub mod report;

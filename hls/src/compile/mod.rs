@@ -3,11 +3,11 @@
 //! builds and tests (the shape of Cranelift's `Context::optimize` and Calyx's pass list).
 //!
 //! ```text
-//! lower (per program) -> mathlib -> workitems -> schedule -> modulo -> bind -> datapath
-//!                     -> shell -> analysis
+//! lower (per program) -> mathlib -> workitems -> opt -> schedule -> modulo -> bind
+//!                     -> datapath -> shell -> analysis
 //! ```
 //!
-//! Stages DESIGN.md names that are not built yet (`opt`, `loops`, `memory`) are absent,
+//! Stages DESIGN.md names that are not built yet (`loops`, `memory`) are absent,
 //! not stubs. Every stage's result is a typed value kept in [`Compiled`]; `build`,
 //! `run --engine sim`, the loop analysis, `report.json` and `report.html` read it, and no
 //! stage runs an earlier one again or reads another's results back from JSON.
@@ -35,6 +35,8 @@ pub struct Compiled {
     pub kernel: Kernel,
     /// The kernel as loops over the work-items of a group: what the hardware runs.
     pub group: GroupForm,
+    /// What the `opt` stage rewrote in the group form.
+    pub opt: crate::opt::OptReport,
     /// Per block of the group form, its checked list schedule (a side table).
     pub schedule: KernelSchedule,
     /// Per innermost loop, its checked modulo schedule (a side table; the datapath does
@@ -125,11 +127,17 @@ pub fn compile_with(
     verify(Stage::Mathlib, &kernel)?;
     keep(Stage::Mathlib, &kernel);
 
-    let group = times.run(Stage::Workitems, || {
+    let mut group = times.run(Stage::Workitems, || {
         workitems::to_group_form(&kernel).map_err(one)
     })?;
     verify(Stage::Workitems, &group.kernel)?;
     keep(Stage::Workitems, &group.kernel);
+
+    let opt = times.run(Stage::Opt, || {
+        crate::opt::run(&mut group.kernel, board).map_err(one)
+    })?;
+    verify(Stage::Opt, &group.kernel)?;
+    keep(Stage::Opt, &group.kernel);
 
     let schedule = times.run(Stage::Schedule, || {
         schedule::schedule_kernel(&group.kernel, &lib, &lib.limits)
@@ -168,6 +176,7 @@ pub fn compile_with(
     let mut c = Compiled {
         kernel,
         group,
+        opt,
         schedule,
         pipelines,
         binding,

@@ -9,6 +9,7 @@ pub enum Stage {
     Lower,
     Mathlib,
     Workitems,
+    Opt,
     Schedule,
     Modulo,
     Bind,
@@ -19,9 +20,10 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage after lowering, in the order `compile` runs them.
-    pub const KERNEL: [Stage; 8] = [
+    pub const KERNEL: [Stage; 9] = [
         Stage::Mathlib,
         Stage::Workitems,
+        Stage::Opt,
         Stage::Schedule,
         Stage::Modulo,
         Stage::Bind,
@@ -35,6 +37,7 @@ impl Stage {
             Stage::Lower => "lower",
             Stage::Mathlib => "mathlib",
             Stage::Workitems => "workitems",
+            Stage::Opt => "opt",
             Stage::Schedule => "schedule",
             Stage::Modulo => "modulo",
             Stage::Bind => "bind",

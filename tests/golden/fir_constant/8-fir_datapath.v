@@ -83,135 +83,131 @@ module fir_datapath (
     wire [31:0] w_8;  // fir_constant.cl:18:21
     wire [31:0] w_9;  // fir_constant.cl:18:25
     wire        w_10;  // fir_constant.cl:18:21
-    wire [31:0] w_11;  // fir_constant.cl:18:21
-    reg         q_12;  // fir_constant.cl:18:21
+    reg         q_11;  // fir_constant.cl:18:21
+    wire [31:0] w_12;  // fir_constant.cl:18:28
     wire [31:0] w_13;  // fir_constant.cl:18:28
     wire [31:0] w_14;  // fir_constant.cl:18:28
-    wire [31:0] w_15;  // fir_constant.cl:18:28
-    wire [63:0] w_16;  // fir_constant.cl:28:9
-    wire [31:0] w_17;  // fir_constant.cl:28:11
+    wire [63:0] w_15;  // fir_constant.cl:28:9
+    wire [31:0] w_16;  // fir_constant.cl:28:11
+    wire [63:0] w_17;  // fir_constant.cl:28:9
     wire [63:0] w_18;  // fir_constant.cl:28:9
     wire [63:0] w_19;  // fir_constant.cl:28:9
     wire [63:0] w_20;  // fir_constant.cl:28:9
-    wire [63:0] w_21;  // fir_constant.cl:28:9
-    wire [31:0] w_22;  // fir_constant.cl:28:16
+    wire [31:0] w_21;  // fir_constant.cl:28:16
     reg         y_wr_issued;
     reg  [7:0]  y_wr_beat;
-    wire [31:0] w_23;  // fir_constant.cl:26:25
-    wire [31:0] w_24;  // fir_constant.cl:26:29
-    wire        w_25;  // fir_constant.cl:26:25
-    wire [31:0] w_26;  // fir_constant.cl:26:25
-    reg         q_27;  // fir_constant.cl:26:25
+    wire [31:0] w_22;  // fir_constant.cl:26:25
+    wire [31:0] w_23;  // fir_constant.cl:26:29
+    wire        w_24;  // fir_constant.cl:26:25
+    reg         q_25;  // fir_constant.cl:26:25
+    wire [31:0] w_26;  // fir_constant.cl:26:35
+    wire [31:0] w_27;  // fir_constant.cl:26:35
     wire [31:0] w_28;  // fir_constant.cl:26:35
-    wire [31:0] w_29;  // fir_constant.cl:26:35
-    wire [31:0] w_30;  // fir_constant.cl:26:35
-    wire [31:0] w_31;  // fir_constant.cl:27:13
+    wire [31:0] w_29;  // fir_constant.cl:27:13
+    wire [63:0] w_30;  // fir_constant.cl:27:20
+    wire [31:0] w_31;  // fir_constant.cl:27:26
     wire [63:0] w_32;  // fir_constant.cl:27:20
-    wire [31:0] w_33;  // fir_constant.cl:27:26
+    wire [63:0] w_33;  // fir_constant.cl:27:20
     wire [63:0] w_34;  // fir_constant.cl:27:20
     wire [63:0] w_35;  // fir_constant.cl:27:20
-    wire [63:0] w_36;  // fir_constant.cl:27:20
-    wire [63:0] w_37;  // fir_constant.cl:27:20
     reg         obj1_coeff_re_issued;
     reg  [7:0]  obj1_coeff_re_beat;
-    wire [7:0]  oi_38;
-    wire [63:0] oa_39;  // fir_constant.cl:27:20
-    reg  [31:0] old_40;  // fir_constant.cl:27:20
-    wire [31:0] v_41;
+    wire [7:0]  oi_36;
+    wire [63:0] oa_37;  // fir_constant.cl:27:20
+    reg  [31:0] old_38;  // fir_constant.cl:27:20
+    wire [31:0] v_39;
+    wire [63:0] w_40;  // fir_constant.cl:27:31
+    wire [31:0] w_41;  // fir_constant.cl:27:38
     wire [63:0] w_42;  // fir_constant.cl:27:31
-    wire [31:0] w_43;  // fir_constant.cl:27:38
+    wire [63:0] w_43;  // fir_constant.cl:27:31
     wire [63:0] w_44;  // fir_constant.cl:27:31
     wire [63:0] w_45;  // fir_constant.cl:27:31
-    wire [63:0] w_46;  // fir_constant.cl:27:31
-    wire [63:0] w_47;  // fir_constant.cl:27:31
-    reg  [63:0] q_48;  // fir_constant.cl:27:31
+    reg  [63:0] q_46;  // fir_constant.cl:27:31
     reg         obj0_window_re_issued;
     reg  [7:0]  obj0_window_re_beat;
-    wire [7:0]  oi_49;
-    wire [63:0] oa_50;  // fir_constant.cl:27:31
-    reg  [31:0] old_51;  // fir_constant.cl:27:31
-    wire [31:0] v_52;
-    wire        go_53;
+    wire [7:0]  oi_47;
+    wire [63:0] oa_48;  // fir_constant.cl:27:31
+    reg  [31:0] old_49;  // fir_constant.cl:27:31
+    wire [31:0] v_50;
+    wire        go_51;
     reg         u0_fp_mul_issued;
     wire        u0_fp_mul_valid;
     wire [31:0] u0_fp_mul_result;
-    wire [31:0] fnan_54;
-    reg  [31:0] r_55;  // fir_constant.cl:27:20
-    reg  [31:0] q_56;  // fir_constant.cl:27:13
-    wire        go_57;
+    wire [31:0] fnan_52;
+    reg  [31:0] r_53;  // fir_constant.cl:27:20
+    reg  [31:0] q_54;  // fir_constant.cl:27:13
+    wire        go_55;
     reg         u1_fp_add_issued;
     wire        u1_fp_add_valid;
     wire [31:0] u1_fp_add_result;
-    wire [31:0] fnan_58;
-    reg  [31:0] r_59;  // fir_constant.cl:27:13
-    wire [63:0] w_60;  // fir_constant.cl:22:9
+    wire [31:0] fnan_56;
+    reg  [31:0] r_57;  // fir_constant.cl:27:13
+    wire [63:0] w_58;  // fir_constant.cl:22:9
+    wire [63:0] w_59;  // fir_constant.cl:22:21
+    wire [31:0] w_60;  // fir_constant.cl:22:23
     wire [63:0] w_61;  // fir_constant.cl:22:21
-    wire [31:0] w_62;  // fir_constant.cl:22:23
+    wire [63:0] w_62;  // fir_constant.cl:22:21
     wire [63:0] w_63;  // fir_constant.cl:22:21
     wire [63:0] w_64;  // fir_constant.cl:22:21
-    wire [63:0] w_65;  // fir_constant.cl:22:21
-    wire [63:0] w_66;  // fir_constant.cl:22:21
     reg         x_rd_issued;
     reg  [7:0]  x_rd_beat;
-    reg  [31:0] ld_67;  // fir_constant.cl:22:21
-    wire [31:0] v_68;
-    wire [7:0]  oi_69;
-    wire [63:0] oa_70;  // fir_constant.cl:22:9
-    wire [31:0] ow_71;
-    wire [31:0] w_72;  // fir_constant.cl:24:21
-    wire [31:0] w_73;  // fir_constant.cl:26:22
-    wire [31:0] w_74;  // fir_constant.cl:20:32
-    wire [31:0] w_75;  // fir_constant.cl:20:36
-    wire        w_76;  // fir_constant.cl:20:32
-    wire [31:0] w_77;  // fir_constant.cl:20:32
-    reg         q_78;  // fir_constant.cl:20:32
-    wire [31:0] w_79;  // fir_constant.cl:20:39
-    wire [31:0] w_80;  // fir_constant.cl:20:39
-    wire [31:0] w_81;  // fir_constant.cl:20:39
+    reg  [31:0] ld_65;  // fir_constant.cl:22:21
+    wire [31:0] v_66;
+    wire [7:0]  oi_67;
+    wire [63:0] oa_68;  // fir_constant.cl:22:9
+    wire [31:0] ow_69;
+    wire [31:0] w_70;  // fir_constant.cl:24:21
+    wire [31:0] w_71;  // fir_constant.cl:26:22
+    wire [31:0] w_72;  // fir_constant.cl:20:32
+    wire [31:0] w_73;  // fir_constant.cl:20:36
+    wire        w_74;  // fir_constant.cl:20:32
+    reg         q_75;  // fir_constant.cl:20:32
+    wire [31:0] w_76;  // fir_constant.cl:20:39
+    wire [31:0] w_77;  // fir_constant.cl:20:39
+    wire [31:0] w_78;  // fir_constant.cl:20:39
+    wire [63:0] w_79;  // fir_constant.cl:21:13
+    wire [31:0] w_80;  // fir_constant.cl:21:20
+    wire [63:0] w_81;  // fir_constant.cl:21:13
     wire [63:0] w_82;  // fir_constant.cl:21:13
-    wire [31:0] w_83;  // fir_constant.cl:21:20
+    wire [63:0] w_83;  // fir_constant.cl:21:13
     wire [63:0] w_84;  // fir_constant.cl:21:13
-    wire [63:0] w_85;  // fir_constant.cl:21:13
-    wire [63:0] w_86;  // fir_constant.cl:21:13
-    wire [63:0] w_87;  // fir_constant.cl:21:13
-    wire [63:0] w_88;  // fir_constant.cl:21:25
-    wire [31:0] w_89;  // fir_constant.cl:21:32
-    wire [31:0] w_90;  // fir_constant.cl:21:36
-    wire [31:0] w_91;  // fir_constant.cl:21:32
+    wire [63:0] w_85;  // fir_constant.cl:21:25
+    wire [31:0] w_86;  // fir_constant.cl:21:32
+    wire [31:0] w_87;  // fir_constant.cl:21:36
+    wire [31:0] w_88;  // fir_constant.cl:21:32
+    wire [63:0] w_89;  // fir_constant.cl:21:25
+    wire [63:0] w_90;  // fir_constant.cl:21:25
+    wire [63:0] w_91;  // fir_constant.cl:21:25
     wire [63:0] w_92;  // fir_constant.cl:21:25
-    wire [63:0] w_93;  // fir_constant.cl:21:25
-    wire [63:0] w_94;  // fir_constant.cl:21:25
-    wire [63:0] w_95;  // fir_constant.cl:21:25
-    wire [7:0]  oi_96;
-    wire [63:0] oa_97;  // fir_constant.cl:21:25
-    reg  [31:0] old_98;  // fir_constant.cl:21:25
-    wire [31:0] v_99;
-    reg  [63:0] q_100;  // fir_constant.cl:21:13
-    wire [7:0]  oi_101;
-    wire [63:0] oa_102;  // fir_constant.cl:21:13
-    wire [31:0] ow_103;
-    wire [31:0] w_104;  // fir_constant.cl:20:22
-    wire [31:0] w_105;  // fir_constant.cl:18:18
-    wire [31:0] w_106;  // fir_constant.cl:15:21
-    wire [31:0] w_107;  // fir_constant.cl:15:25
-    wire        w_108;  // fir_constant.cl:15:21
-    wire [31:0] w_109;  // fir_constant.cl:15:21
-    reg         q_110;  // fir_constant.cl:15:21
-    wire [31:0] w_111;  // fir_constant.cl:15:31
-    wire [31:0] w_112;  // fir_constant.cl:15:31
-    wire [31:0] w_113;  // fir_constant.cl:15:31
+    wire [7:0]  oi_93;
+    wire [63:0] oa_94;  // fir_constant.cl:21:25
+    reg  [31:0] old_95;  // fir_constant.cl:21:25
+    wire [31:0] v_96;
+    reg  [63:0] q_97;  // fir_constant.cl:21:13
+    wire [7:0]  oi_98;
+    wire [63:0] oa_99;  // fir_constant.cl:21:13
+    wire [31:0] ow_100;
+    wire [31:0] w_101;  // fir_constant.cl:20:22
+    wire [31:0] w_102;  // fir_constant.cl:18:18
+    wire [31:0] w_103;  // fir_constant.cl:15:21
+    wire [31:0] w_104;  // fir_constant.cl:15:25
+    wire        w_105;  // fir_constant.cl:15:21
+    reg         q_106;  // fir_constant.cl:15:21
+    wire [31:0] w_107;  // fir_constant.cl:15:31
+    wire [31:0] w_108;  // fir_constant.cl:15:31
+    wire [31:0] w_109;  // fir_constant.cl:15:31
+    wire [63:0] w_110;  // fir_constant.cl:16:9
+    wire [31:0] w_111;  // fir_constant.cl:16:16
+    wire [63:0] w_112;  // fir_constant.cl:16:9
+    wire [63:0] w_113;  // fir_constant.cl:16:9
     wire [63:0] w_114;  // fir_constant.cl:16:9
-    wire [31:0] w_115;  // fir_constant.cl:16:16
-    wire [63:0] w_116;  // fir_constant.cl:16:9
-    wire [63:0] w_117;  // fir_constant.cl:16:9
-    wire [63:0] w_118;  // fir_constant.cl:16:9
-    wire [63:0] w_119;  // fir_constant.cl:16:9
-    wire [31:0] w_120;  // fir_constant.cl:16:21
-    wire [7:0]  oi_121;
-    wire [63:0] oa_122;  // fir_constant.cl:16:9
-    wire [31:0] ow_123;
-    wire [31:0] w_124;  // fir_constant.cl:15:18
-    wire [63:0] w_125;  // fir_constant.cl:12:6
+    wire [63:0] w_115;  // fir_constant.cl:16:9
+    wire [31:0] w_116;  // fir_constant.cl:16:21
+    wire [7:0]  oi_117;
+    wire [63:0] oa_118;  // fir_constant.cl:16:9
+    wire [31:0] ow_119;
+    wire [31:0] w_120;  // fir_constant.cl:15:18
+    wire [63:0] w_121;  // fir_constant.cl:12:6
     wire [31:0] div_quotient;
     wire        div_valid;
     wire [31:0] div_dividend;
@@ -260,129 +256,125 @@ module fir_datapath (
     assign w_8 = v1_i;
     assign w_9 = arg_n;
     assign w_10 = ((w_8 ^ 32'h80000000) < (w_9 ^ 32'h80000000));
-    assign w_11 = {31'h00000000, w_10};
-    assign w_13 = v1_i;
-    assign w_14 = 32'h00000001;
-    assign w_15 = (w_13 + w_14);
-    assign w_16 = {32'h00000000, y_base};
-    assign w_17 = v1_i;
-    assign w_18 = {{32{w_17[31]}}, w_17[31:0]};
-    assign w_19 = 64'h0000000000000004;
-    assign w_20 = (w_18 * w_19);
-    assign w_21 = (w_16 + w_20);
-    assign w_22 = v3_acc;
-    assign w_23 = v4_k;
-    assign w_24 = 32'h00000010;
-    assign w_25 = ((w_23 ^ 32'h80000000) < (w_24 ^ 32'h80000000));
-    assign w_26 = {31'h00000000, w_25};
-    assign w_28 = v4_k;
-    assign w_29 = 32'h00000001;
-    assign w_30 = (w_28 + w_29);
-    assign w_31 = v3_acc;
-    assign w_32 = 64'h0000000000000000;
-    assign w_33 = v4_k;
-    assign w_34 = {{32{w_33[31]}}, w_33[31:0]};
-    assign w_35 = 64'h0000000000000004;
-    assign w_36 = (w_34 * w_35);
-    assign w_37 = (w_32 + w_36);
-    assign oi_38 = obj1_coeff_re_beat;
-    assign oa_39 = (w_37 + {56'h00000000000000, oi_38});
-    assign v_41 = old_40[31:0];
-    assign w_42 = 64'h0000000000000000;
-    assign w_43 = v4_k;
-    assign w_44 = {{32{w_43[31]}}, w_43[31:0]};
-    assign w_45 = 64'h0000000000000004;
-    assign w_46 = (w_44 * w_45);
-    assign w_47 = (w_42 + w_46);
-    assign oi_49 = obj0_window_re_beat;
-    assign oa_50 = (q_48 + {56'h00000000000000, oi_49});
-    assign v_52 = old_51[31:0];
+    assign w_12 = v1_i;
+    assign w_13 = 32'h00000001;
+    assign w_14 = (w_12 + w_13);
+    assign w_15 = {32'h00000000, y_base};
+    assign w_16 = v1_i;
+    assign w_17 = {{32{w_16[31]}}, w_16[31:0]};
+    assign w_18 = 64'h0000000000000004;
+    assign w_19 = (w_17 * w_18);
+    assign w_20 = (w_15 + w_19);
+    assign w_21 = v3_acc;
+    assign w_22 = v4_k;
+    assign w_23 = 32'h00000010;
+    assign w_24 = ((w_22 ^ 32'h80000000) < (w_23 ^ 32'h80000000));
+    assign w_26 = v4_k;
+    assign w_27 = 32'h00000001;
+    assign w_28 = (w_26 + w_27);
+    assign w_29 = v3_acc;
+    assign w_30 = 64'h0000000000000000;
+    assign w_31 = v4_k;
+    assign w_32 = {{32{w_31[31]}}, w_31[31:0]};
+    assign w_33 = 64'h0000000000000004;
+    assign w_34 = (w_32 * w_33);
+    assign w_35 = (w_30 + w_34);
+    assign oi_36 = obj1_coeff_re_beat;
+    assign oa_37 = (w_35 + {56'h00000000000000, oi_36});
+    assign v_39 = old_38[31:0];
+    assign w_40 = 64'h0000000000000000;
+    assign w_41 = v4_k;
+    assign w_42 = {{32{w_41[31]}}, w_41[31:0]};
+    assign w_43 = 64'h0000000000000004;
+    assign w_44 = (w_42 * w_43);
+    assign w_45 = (w_40 + w_44);
+    assign oi_47 = obj0_window_re_beat;
+    assign oa_48 = (q_46 + {56'h00000000000000, oi_47});
+    assign v_50 = old_49[31:0];
 
     ohls_fp_mul u0_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_53),
-        .a(v_41),
-        .b(v_52),
+        .in_valid(go_51),
+        .a(v_39),
+        .b(v_50),
         .out_valid(u0_fp_mul_valid),
         .result(u0_fp_mul_result)
     );
-    assign fnan_54 = u0_fp_mul_result;
+    assign fnan_52 = u0_fp_mul_result;
 
     ohls_fp_add u1_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_57),
-        .a(q_56),
-        .b(r_55),
+        .in_valid(go_55),
+        .a(q_54),
+        .b(r_53),
         .sub(1'h0),
         .out_valid(u1_fp_add_valid),
         .result(u1_fp_add_result)
     );
-    assign fnan_58 = u1_fp_add_result;
-    assign w_60 = 64'h0000000000000000;
-    assign w_61 = {32'h00000000, x_base};
-    assign w_62 = v1_i;
-    assign w_63 = {{32{w_62[31]}}, w_62[31:0]};
-    assign w_64 = 64'h0000000000000004;
-    assign w_65 = (w_63 * w_64);
-    assign w_66 = (w_61 + w_65);
-    assign v_68 = ld_67[31:0];
-    assign oi_69 = obj0_window_re_beat;
-    assign oa_70 = (w_60 + {56'h00000000000000, oi_69});
-    assign ow_71 = (v_68 >> ({24'h000000, oi_69} * 32'h00000008));
-    assign w_72 = 32'h00000000;
+    assign fnan_56 = u1_fp_add_result;
+    assign w_58 = 64'h0000000000000000;
+    assign w_59 = {32'h00000000, x_base};
+    assign w_60 = v1_i;
+    assign w_61 = {{32{w_60[31]}}, w_60[31:0]};
+    assign w_62 = 64'h0000000000000004;
+    assign w_63 = (w_61 * w_62);
+    assign w_64 = (w_59 + w_63);
+    assign v_66 = ld_65[31:0];
+    assign oi_67 = obj0_window_re_beat;
+    assign oa_68 = (w_58 + {56'h00000000000000, oi_67});
+    assign ow_69 = (v_66 >> ({24'h000000, oi_67} * 32'h00000008));
+    assign w_70 = 32'h00000000;
+    assign w_71 = 32'h00000000;
+    assign w_72 = v2_k;
     assign w_73 = 32'h00000000;
-    assign w_74 = v2_k;
-    assign w_75 = 32'h00000000;
-    assign w_76 = ((w_74 ^ 32'h80000000) > (w_75 ^ 32'h80000000));
-    assign w_77 = {31'h00000000, w_76};
-    assign w_79 = v2_k;
-    assign w_80 = 32'h00000001;
-    assign w_81 = (w_79 - w_80);
-    assign w_82 = 64'h0000000000000000;
-    assign w_83 = v2_k;
-    assign w_84 = {{32{w_83[31]}}, w_83[31:0]};
-    assign w_85 = 64'h0000000000000004;
-    assign w_86 = (w_84 * w_85);
-    assign w_87 = (w_82 + w_86);
-    assign w_88 = 64'h0000000000000000;
-    assign w_89 = v2_k;
-    assign w_90 = 32'h00000001;
-    assign w_91 = (w_89 - w_90);
-    assign w_92 = {{32{w_91[31]}}, w_91[31:0]};
-    assign w_93 = 64'h0000000000000004;
-    assign w_94 = (w_92 * w_93);
-    assign w_95 = (w_88 + w_94);
-    assign oi_96 = obj0_window_re_beat;
-    assign oa_97 = (w_95 + {56'h00000000000000, oi_96});
-    assign v_99 = old_98[31:0];
-    assign oi_101 = obj0_window_re_beat;
-    assign oa_102 = (q_100 + {56'h00000000000000, oi_101});
-    assign ow_103 = (v_99 >> ({24'h000000, oi_101} * 32'h00000008));
-    assign w_104 = 32'h0000000f;
-    assign w_105 = 32'h00000000;
-    assign w_106 = v0_k;
-    assign w_107 = 32'h00000010;
-    assign w_108 = ((w_106 ^ 32'h80000000) < (w_107 ^ 32'h80000000));
-    assign w_109 = {31'h00000000, w_108};
+    assign w_74 = ((w_72 ^ 32'h80000000) > (w_73 ^ 32'h80000000));
+    assign w_76 = v2_k;
+    assign w_77 = 32'h00000001;
+    assign w_78 = (w_76 - w_77);
+    assign w_79 = 64'h0000000000000000;
+    assign w_80 = v2_k;
+    assign w_81 = {{32{w_80[31]}}, w_80[31:0]};
+    assign w_82 = 64'h0000000000000004;
+    assign w_83 = (w_81 * w_82);
+    assign w_84 = (w_79 + w_83);
+    assign w_85 = 64'h0000000000000000;
+    assign w_86 = v2_k;
+    assign w_87 = 32'h00000001;
+    assign w_88 = (w_86 - w_87);
+    assign w_89 = {{32{w_88[31]}}, w_88[31:0]};
+    assign w_90 = 64'h0000000000000004;
+    assign w_91 = (w_89 * w_90);
+    assign w_92 = (w_85 + w_91);
+    assign oi_93 = obj0_window_re_beat;
+    assign oa_94 = (w_92 + {56'h00000000000000, oi_93});
+    assign v_96 = old_95[31:0];
+    assign oi_98 = obj0_window_re_beat;
+    assign oa_99 = (q_97 + {56'h00000000000000, oi_98});
+    assign ow_100 = (v_96 >> ({24'h000000, oi_98} * 32'h00000008));
+    assign w_101 = 32'h0000000f;
+    assign w_102 = 32'h00000000;
+    assign w_103 = v0_k;
+    assign w_104 = 32'h00000010;
+    assign w_105 = ((w_103 ^ 32'h80000000) < (w_104 ^ 32'h80000000));
+    assign w_107 = v0_k;
+    assign w_108 = 32'h00000001;
+    assign w_109 = (w_107 + w_108);
+    assign w_110 = 64'h0000000000000000;
     assign w_111 = v0_k;
-    assign w_112 = 32'h00000001;
-    assign w_113 = (w_111 + w_112);
-    assign w_114 = 64'h0000000000000000;
-    assign w_115 = v0_k;
-    assign w_116 = {{32{w_115[31]}}, w_115[31:0]};
-    assign w_117 = 64'h0000000000000004;
-    assign w_118 = (w_116 * w_117);
-    assign w_119 = (w_114 + w_118);
+    assign w_112 = {{32{w_111[31]}}, w_111[31:0]};
+    assign w_113 = 64'h0000000000000004;
+    assign w_114 = (w_112 * w_113);
+    assign w_115 = (w_110 + w_114);
+    assign w_116 = 32'h00000000;
+    assign oi_117 = obj0_window_re_beat;
+    assign oa_118 = (w_115 + {56'h00000000000000, oi_117});
+    assign ow_119 = (w_116 >> ({24'h000000, oi_117} * 32'h00000008));
     assign w_120 = 32'h00000000;
-    assign oi_121 = obj0_window_re_beat;
-    assign oa_122 = (w_119 + {56'h00000000000000, oi_121});
-    assign ow_123 = (w_120 >> ({24'h000000, oi_121} * 32'h00000008));
-    assign w_124 = 32'h00000000;
-    assign w_125 = 64'h0000000000000000;
+    assign w_121 = 64'h0000000000000000;
 
     ohls_div #(
         .WIDTH(32),
@@ -436,10 +428,10 @@ module fir_datapath (
             if ((state == 16'h0007)) v5_lid_x <= w_7;
             if ((state == 16'h0007)) state <= 16'h0003;
             if ((state == 16'h0008)) state <= 16'h000a;
-            if ((state == 16'h0009)) state <= (q_12 ? 16'h0022 : 16'h0007);
-            if ((state == 16'h000a)) q_12 <= w_10;
+            if ((state == 16'h0009)) state <= (q_11 ? 16'h0022 : 16'h0007);
+            if ((state == 16'h000a)) q_11 <= w_10;
             if ((state == 16'h000a)) state <= 16'h0009;
-            if ((state == 16'h000b)) v1_i <= w_15;
+            if ((state == 16'h000b)) v1_i <= w_14;
             if ((state == 16'h000b)) state <= 16'h0008;
             if ((state == 16'h000c)) state <= 16'h000b;
             if (((state == 16'h000d) && ((((state == 16'h000d) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // fir_constant.cl:28:9
@@ -448,22 +440,22 @@ module fir_datapath (
             if (((state == 16'h000d) && ((((state == 16'h000d) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // fir_constant.cl:28:9
             if (((state == 16'h000d) && ((((state == 16'h000d) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h000b;  // fir_constant.cl:28:9
             if ((state == 16'h000e)) state <= 16'h0010;
-            if ((state == 16'h000f)) state <= (q_27 ? 16'h0013 : 16'h000d);
-            if ((state == 16'h0010)) q_27 <= w_25;
+            if ((state == 16'h000f)) state <= (q_25 ? 16'h0013 : 16'h000d);
+            if ((state == 16'h0010)) q_25 <= w_24;
             if ((state == 16'h0010)) state <= 16'h000f;
-            if ((state == 16'h0011)) v4_k <= w_30;
+            if ((state == 16'h0011)) v4_k <= w_28;
             if ((state == 16'h0011)) state <= 16'h000e;
             if ((state == 16'h0012)) state <= 16'h0011;
-            if (((state == 16'h0013) && ((!1'h0) && obj1_coeff_re_issued))) old_40 <= {obj1_coeff_rdata, old_40[31:8]};  // fir_constant.cl:27:20
+            if (((state == 16'h0013) && ((!1'h0) && obj1_coeff_re_issued))) old_38 <= {obj1_coeff_rdata, old_38[31:8]};  // fir_constant.cl:27:20
             if (((state == 16'h0013) && ((!1'h0) && obj1_coeff_re_issued))) obj1_coeff_re_beat <= (obj1_coeff_re_beat + 8'h01);  // fir_constant.cl:27:20
             if (((state == 16'h0013) && ((!1'h0) && (!obj1_coeff_re_issued)))) obj1_coeff_re_issued <= 1'h1;  // fir_constant.cl:27:20
             if (((state == 16'h0013) && ((!1'h0) && obj1_coeff_re_issued))) obj1_coeff_re_issued <= 1'h0;  // fir_constant.cl:27:20
             if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) obj1_coeff_re_beat <= 8'h00;  // fir_constant.cl:27:20
             if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) obj1_coeff_re_issued <= 1'h0;  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) q_48 <= w_47;  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) q_56 <= w_31;  // fir_constant.cl:27:20
+            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) q_46 <= w_45;  // fir_constant.cl:27:20
+            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) q_54 <= w_29;  // fir_constant.cl:27:20
             if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) state <= 16'h0014;  // fir_constant.cl:27:20
-            if (((state == 16'h0014) && ((!1'h0) && obj0_window_re_issued))) old_51 <= {obj0_window_rdata, old_51[31:8]};  // fir_constant.cl:27:31
+            if (((state == 16'h0014) && ((!1'h0) && obj0_window_re_issued))) old_49 <= {obj0_window_rdata, old_49[31:8]};  // fir_constant.cl:27:31
             if (((state == 16'h0014) && ((!1'h0) && obj0_window_re_issued))) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:27:31
             if (((state == 16'h0014) && ((!1'h0) && (!obj0_window_re_issued)))) obj0_window_re_issued <= 1'h1;  // fir_constant.cl:27:31
             if (((state == 16'h0014) && ((!1'h0) && obj0_window_re_issued))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:27:31
@@ -472,19 +464,19 @@ module fir_datapath (
             if (((state == 16'h0014) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) state <= 16'h0015;  // fir_constant.cl:27:31
             if (((state == 16'h0015) && 1'h1)) u0_fp_mul_issued <= 1'h1;
             if (((state == 16'h0015) && u0_fp_mul_valid)) u0_fp_mul_issued <= 1'h0;
-            if (((state == 16'h0015) && u0_fp_mul_valid)) r_55 <= (((&v_41[30:23]) && (!(v_41[22:0] == 23'h000000))) ? (v_41 | 32'h00400000) : (((&v_52[30:23]) && (!(v_52[22:0] == 23'h000000))) ? (v_52 | 32'h00400000) : (((((&v_41[30:23]) && (v_41[22:0] == 23'h000000)) && (v_52[30:0] == 31'h00000000)) || ((v_41[30:0] == 31'h00000000) && ((&v_52[30:23]) && (v_52[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_54)));
+            if (((state == 16'h0015) && u0_fp_mul_valid)) r_53 <= (((&v_39[30:23]) && (!(v_39[22:0] == 23'h000000))) ? (v_39 | 32'h00400000) : (((&v_50[30:23]) && (!(v_50[22:0] == 23'h000000))) ? (v_50 | 32'h00400000) : (((((&v_39[30:23]) && (v_39[22:0] == 23'h000000)) && (v_50[30:0] == 31'h00000000)) || ((v_39[30:0] == 31'h00000000) && ((&v_50[30:23]) && (v_50[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_52)));
             if (((state == 16'h0015) && u0_fp_mul_valid)) state <= 16'h0016;
             if (((state == 16'h0016) && 1'h1)) u1_fp_add_issued <= 1'h1;
             if (((state == 16'h0016) && u1_fp_add_valid)) u1_fp_add_issued <= 1'h0;
-            if (((state == 16'h0016) && u1_fp_add_valid)) r_59 <= (((&q_56[30:23]) && (!(q_56[22:0] == 23'h000000))) ? (q_56 | 32'h00400000) : (((&r_55[30:23]) && (!(r_55[22:0] == 23'h000000))) ? (r_55 | 32'h00400000) : (((((&q_56[30:23]) && (q_56[22:0] == 23'h000000)) && ((&r_55[30:23]) && (r_55[22:0] == 23'h000000))) && (!(q_56[31] == r_55[31]))) ? 32'hffc00000 : fnan_58)));
+            if (((state == 16'h0016) && u1_fp_add_valid)) r_57 <= (((&q_54[30:23]) && (!(q_54[22:0] == 23'h000000))) ? (q_54 | 32'h00400000) : (((&r_53[30:23]) && (!(r_53[22:0] == 23'h000000))) ? (r_53 | 32'h00400000) : (((((&q_54[30:23]) && (q_54[22:0] == 23'h000000)) && ((&r_53[30:23]) && (r_53[22:0] == 23'h000000))) && (!(q_54[31] == r_53[31]))) ? 32'hffc00000 : fnan_56)));
             if (((state == 16'h0016) && u1_fp_add_valid)) state <= 16'h0017;
-            if ((state == 16'h0017)) v3_acc <= r_59;
+            if ((state == 16'h0017)) v3_acc <= r_57;
             if ((state == 16'h0017)) state <= 16'h0011;
-            if ((state == 16'h0018)) v3_acc <= w_72;
-            if ((state == 16'h0018)) v4_k <= w_73;
+            if ((state == 16'h0018)) v3_acc <= w_70;
+            if ((state == 16'h0018)) v4_k <= w_71;
             if ((state == 16'h0018)) state <= 16'h001a;
             if (((state == 16'h0019) && ((((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // fir_constant.cl:22:21
-            if (((state == 16'h0019) && (((state == 16'h0019) && x_rd_issued) && x_rd_valid))) ld_67 <= x_rd_data;  // fir_constant.cl:22:21
+            if (((state == 16'h0019) && (((state == 16'h0019) && x_rd_issued) && x_rd_valid))) ld_65 <= x_rd_data;  // fir_constant.cl:22:21
             if (((state == 16'h0019) && (((state == 16'h0019) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // fir_constant.cl:22:21
             if (((state == 16'h0019) && ((((state == 16'h0019) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // fir_constant.cl:22:21
             if (((state == 16'h0019) && ((((state == 16'h0019) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // fir_constant.cl:22:21
@@ -494,42 +486,42 @@ module fir_datapath (
             if (((state == 16'h001a) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:22:9
             if (((state == 16'h001a) && (1'h1 && (obj0_window_re_beat == 8'h03)))) state <= 16'h000e;  // fir_constant.cl:22:9
             if ((state == 16'h001b)) state <= 16'h001d;
-            if ((state == 16'h001c)) state <= (q_78 ? 16'h0020 : 16'h0019);
-            if ((state == 16'h001d)) q_78 <= w_76;
+            if ((state == 16'h001c)) state <= (q_75 ? 16'h0020 : 16'h0019);
+            if ((state == 16'h001d)) q_75 <= w_74;
             if ((state == 16'h001d)) state <= 16'h001c;
-            if ((state == 16'h001e)) v2_k <= w_81;
+            if ((state == 16'h001e)) v2_k <= w_78;
             if ((state == 16'h001e)) state <= 16'h001b;
             if ((state == 16'h001f)) state <= 16'h001e;
-            if (((state == 16'h0020) && ((!1'h0) && obj0_window_re_issued))) old_98 <= {obj0_window_rdata, old_98[31:8]};  // fir_constant.cl:21:25
+            if (((state == 16'h0020) && ((!1'h0) && obj0_window_re_issued))) old_95 <= {obj0_window_rdata, old_95[31:8]};  // fir_constant.cl:21:25
             if (((state == 16'h0020) && ((!1'h0) && obj0_window_re_issued))) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:21:25
             if (((state == 16'h0020) && ((!1'h0) && (!obj0_window_re_issued)))) obj0_window_re_issued <= 1'h1;  // fir_constant.cl:21:25
             if (((state == 16'h0020) && ((!1'h0) && obj0_window_re_issued))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:21:25
             if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:21:25
             if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:21:25
-            if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) q_100 <= w_87;  // fir_constant.cl:21:25
+            if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) q_97 <= w_84;  // fir_constant.cl:21:25
             if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) state <= 16'h0021;  // fir_constant.cl:21:25
             if (((state == 16'h0021) && 1'h1)) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:21:13
             if (((state == 16'h0021) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:21:13
             if (((state == 16'h0021) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:21:13
             if (((state == 16'h0021) && (1'h1 && (obj0_window_re_beat == 8'h03)))) state <= 16'h001e;  // fir_constant.cl:21:13
-            if ((state == 16'h0022)) v2_k <= w_104;
+            if ((state == 16'h0022)) v2_k <= w_101;
             if ((state == 16'h0022)) state <= 16'h001b;
-            if ((state == 16'h0023)) v1_i <= w_105;
+            if ((state == 16'h0023)) v1_i <= w_102;
             if ((state == 16'h0023)) state <= 16'h0008;
             if ((state == 16'h0024)) state <= 16'h0026;
-            if ((state == 16'h0025)) state <= (q_110 ? 16'h0029 : 16'h0023);
-            if ((state == 16'h0026)) q_110 <= w_108;
+            if ((state == 16'h0025)) state <= (q_106 ? 16'h0029 : 16'h0023);
+            if ((state == 16'h0026)) q_106 <= w_105;
             if ((state == 16'h0026)) state <= 16'h0025;
-            if ((state == 16'h0027)) v0_k <= w_113;
+            if ((state == 16'h0027)) v0_k <= w_109;
             if ((state == 16'h0027)) state <= 16'h0024;
             if ((state == 16'h0028)) state <= 16'h0027;
             if (((state == 16'h0029) && 1'h1)) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:16:9
             if (((state == 16'h0029) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:16:9
             if (((state == 16'h0029) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:16:9
             if (((state == 16'h0029) && (1'h1 && (obj0_window_re_beat == 8'h03)))) state <= 16'h0027;  // fir_constant.cl:16:9
-            if ((state == 16'h002a)) v0_k <= w_124;
+            if ((state == 16'h002a)) v0_k <= w_120;
             if ((state == 16'h002a)) state <= 16'h0024;
-            if ((state == 16'h002b)) v5_lid_x <= w_125;
+            if ((state == 16'h002b)) v5_lid_x <= w_121;
             if ((state == 16'h002b)) state <= 16'h0003;
             if ((state == 16'h002c)) state <= 16'h002b;
             if ((state == 16'h002d)) state <= 16'h002c;
@@ -610,27 +602,27 @@ module fir_datapath (
         end
     end
     assign x_rd_cmd_valid = ((((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 1'h1 : 1'h0);
-    assign x_rd_cmd_addr = ((((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_66[31:0] : 32'h00000000);
+    assign x_rd_cmd_addr = ((((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_64[31:0] : 32'h00000000);
     assign x_rd_cmd_len = ((((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
     assign x_rd_ready = (((state == 16'h0019) && x_rd_issued) ? 1'h1 : 1'h0);
     assign y_wr_cmd_valid = ((((state == 16'h000d) && (!y_wr_issued)) && 1'h1) ? 1'h1 : 1'h0);
-    assign y_wr_cmd_addr = ((((state == 16'h000d) && (!y_wr_issued)) && 1'h1) ? w_21[31:0] : 32'h00000000);
+    assign y_wr_cmd_addr = ((((state == 16'h000d) && (!y_wr_issued)) && 1'h1) ? w_20[31:0] : 32'h00000000);
     assign y_wr_cmd_len = ((((state == 16'h000d) && (!y_wr_issued)) && 1'h1) ? 32'h00000004 : 32'h00000000);
     assign y_wr_valid = (((state == 16'h000d) && y_wr_issued) ? 1'h1 : 1'h0);
-    assign y_wr_data = (((state == 16'h000d) && y_wr_issued) ? w_22 : 32'h00000000);
+    assign y_wr_data = (((state == 16'h000d) && y_wr_issued) ? w_21 : 32'h00000000);
     assign y_wr_strb = (((state == 16'h000d) && y_wr_issued) ? 4'hf : 4'h0);
     assign obj0_window_we = (1'h0 ? 1'h0 : (((state == 16'h001a) && 1'h1) ? 1'h1 : (((state == 16'h0021) && 1'h1) ? 1'h1 : (((state == 16'h0029) && 1'h1) ? 1'h1 : 1'h0))));
-    assign obj0_window_waddr = (1'h0 ? 6'h00 : (((state == 16'h001a) && 1'h1) ? oa_70[5:0] : (((state == 16'h0021) && 1'h1) ? oa_102[5:0] : (((state == 16'h0029) && 1'h1) ? oa_122[5:0] : 6'h00))));
-    assign obj0_window_wdata = (1'h0 ? 8'h00 : (((state == 16'h001a) && 1'h1) ? ow_71[7:0] : (((state == 16'h0021) && 1'h1) ? ow_103[7:0] : (((state == 16'h0029) && 1'h1) ? ow_123[7:0] : 8'h00))));
+    assign obj0_window_waddr = (1'h0 ? 6'h00 : (((state == 16'h001a) && 1'h1) ? oa_68[5:0] : (((state == 16'h0021) && 1'h1) ? oa_99[5:0] : (((state == 16'h0029) && 1'h1) ? oa_118[5:0] : 6'h00))));
+    assign obj0_window_wdata = (1'h0 ? 8'h00 : (((state == 16'h001a) && 1'h1) ? ow_69[7:0] : (((state == 16'h0021) && 1'h1) ? ow_100[7:0] : (((state == 16'h0029) && 1'h1) ? ow_119[7:0] : 8'h00))));
     assign obj0_window_re = (1'h0 ? 1'h0 : ((((state == 16'h0014) && (!1'h0)) && (!obj0_window_re_issued)) ? 1'h1 : ((((state == 16'h0020) && (!1'h0)) && (!obj0_window_re_issued)) ? 1'h1 : 1'h0)));
-    assign obj0_window_raddr = (1'h0 ? 6'h00 : ((((state == 16'h0014) && (!1'h0)) && (!obj0_window_re_issued)) ? oa_50[5:0] : ((((state == 16'h0020) && (!1'h0)) && (!obj0_window_re_issued)) ? oa_97[5:0] : 6'h00)));
+    assign obj0_window_raddr = (1'h0 ? 6'h00 : ((((state == 16'h0014) && (!1'h0)) && (!obj0_window_re_issued)) ? oa_48[5:0] : ((((state == 16'h0020) && (!1'h0)) && (!obj0_window_re_issued)) ? oa_94[5:0] : 6'h00)));
     assign obj1_coeff_we = (1'h0 ? 1'h0 : ((state == 16'h002c) ? 1'h1 : ((state == 16'h002d) ? 1'h1 : ((state == 16'h002e) ? 1'h1 : ((state == 16'h002f) ? 1'h1 : ((state == 16'h0030) ? 1'h1 : ((state == 16'h0031) ? 1'h1 : ((state == 16'h0032) ? 1'h1 : ((state == 16'h0033) ? 1'h1 : ((state == 16'h0034) ? 1'h1 : ((state == 16'h0035) ? 1'h1 : ((state == 16'h0036) ? 1'h1 : ((state == 16'h0037) ? 1'h1 : ((state == 16'h0038) ? 1'h1 : ((state == 16'h0039) ? 1'h1 : ((state == 16'h003a) ? 1'h1 : ((state == 16'h003b) ? 1'h1 : ((state == 16'h003c) ? 1'h1 : ((state == 16'h003d) ? 1'h1 : ((state == 16'h003e) ? 1'h1 : ((state == 16'h003f) ? 1'h1 : ((state == 16'h0040) ? 1'h1 : ((state == 16'h0041) ? 1'h1 : ((state == 16'h0042) ? 1'h1 : ((state == 16'h0043) ? 1'h1 : ((state == 16'h0044) ? 1'h1 : ((state == 16'h0045) ? 1'h1 : ((state == 16'h0046) ? 1'h1 : ((state == 16'h0047) ? 1'h1 : ((state == 16'h0048) ? 1'h1 : ((state == 16'h0049) ? 1'h1 : ((state == 16'h004a) ? 1'h1 : ((state == 16'h004b) ? 1'h1 : ((state == 16'h004c) ? 1'h1 : ((state == 16'h004d) ? 1'h1 : ((state == 16'h004e) ? 1'h1 : ((state == 16'h004f) ? 1'h1 : ((state == 16'h0050) ? 1'h1 : ((state == 16'h0051) ? 1'h1 : ((state == 16'h0052) ? 1'h1 : ((state == 16'h0053) ? 1'h1 : ((state == 16'h0054) ? 1'h1 : ((state == 16'h0055) ? 1'h1 : ((state == 16'h0056) ? 1'h1 : ((state == 16'h0057) ? 1'h1 : ((state == 16'h0058) ? 1'h1 : ((state == 16'h0059) ? 1'h1 : ((state == 16'h005a) ? 1'h1 : ((state == 16'h005b) ? 1'h1 : ((state == 16'h005c) ? 1'h1 : ((state == 16'h005d) ? 1'h1 : ((state == 16'h005e) ? 1'h1 : ((state == 16'h005f) ? 1'h1 : ((state == 16'h0060) ? 1'h1 : ((state == 16'h0061) ? 1'h1 : ((state == 16'h0062) ? 1'h1 : ((state == 16'h0063) ? 1'h1 : ((state == 16'h0064) ? 1'h1 : ((state == 16'h0065) ? 1'h1 : ((state == 16'h0066) ? 1'h1 : ((state == 16'h0067) ? 1'h1 : ((state == 16'h0068) ? 1'h1 : ((state == 16'h0069) ? 1'h1 : ((state == 16'h006a) ? 1'h1 : ((state == 16'h006b) ? 1'h1 : 1'h0)))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))));
     assign obj1_coeff_waddr = (1'h0 ? 6'h00 : ((state == 16'h002c) ? 6'h3f : ((state == 16'h002d) ? 6'h3e : ((state == 16'h002e) ? 6'h3d : ((state == 16'h002f) ? 6'h3c : ((state == 16'h0030) ? 6'h3b : ((state == 16'h0031) ? 6'h3a : ((state == 16'h0032) ? 6'h39 : ((state == 16'h0033) ? 6'h38 : ((state == 16'h0034) ? 6'h37 : ((state == 16'h0035) ? 6'h36 : ((state == 16'h0036) ? 6'h35 : ((state == 16'h0037) ? 6'h34 : ((state == 16'h0038) ? 6'h33 : ((state == 16'h0039) ? 6'h32 : ((state == 16'h003a) ? 6'h31 : ((state == 16'h003b) ? 6'h30 : ((state == 16'h003c) ? 6'h2f : ((state == 16'h003d) ? 6'h2e : ((state == 16'h003e) ? 6'h2d : ((state == 16'h003f) ? 6'h2c : ((state == 16'h0040) ? 6'h2b : ((state == 16'h0041) ? 6'h2a : ((state == 16'h0042) ? 6'h29 : ((state == 16'h0043) ? 6'h28 : ((state == 16'h0044) ? 6'h27 : ((state == 16'h0045) ? 6'h26 : ((state == 16'h0046) ? 6'h25 : ((state == 16'h0047) ? 6'h24 : ((state == 16'h0048) ? 6'h23 : ((state == 16'h0049) ? 6'h22 : ((state == 16'h004a) ? 6'h21 : ((state == 16'h004b) ? 6'h20 : ((state == 16'h004c) ? 6'h1f : ((state == 16'h004d) ? 6'h1e : ((state == 16'h004e) ? 6'h1d : ((state == 16'h004f) ? 6'h1c : ((state == 16'h0050) ? 6'h1b : ((state == 16'h0051) ? 6'h1a : ((state == 16'h0052) ? 6'h19 : ((state == 16'h0053) ? 6'h18 : ((state == 16'h0054) ? 6'h17 : ((state == 16'h0055) ? 6'h16 : ((state == 16'h0056) ? 6'h15 : ((state == 16'h0057) ? 6'h14 : ((state == 16'h0058) ? 6'h13 : ((state == 16'h0059) ? 6'h12 : ((state == 16'h005a) ? 6'h11 : ((state == 16'h005b) ? 6'h10 : ((state == 16'h005c) ? 6'h0f : ((state == 16'h005d) ? 6'h0e : ((state == 16'h005e) ? 6'h0d : ((state == 16'h005f) ? 6'h0c : ((state == 16'h0060) ? 6'h0b : ((state == 16'h0061) ? 6'h0a : ((state == 16'h0062) ? 6'h09 : ((state == 16'h0063) ? 6'h08 : ((state == 16'h0064) ? 6'h07 : ((state == 16'h0065) ? 6'h06 : ((state == 16'h0066) ? 6'h05 : ((state == 16'h0067) ? 6'h04 : ((state == 16'h0068) ? 6'h03 : ((state == 16'h0069) ? 6'h02 : ((state == 16'h006a) ? 6'h01 : ((state == 16'h006b) ? 6'h00 : 6'h00)))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))));
     assign obj1_coeff_wdata = (1'h0 ? 8'h00 : ((state == 16'h002c) ? 8'h3c : ((state == 16'h002d) ? 8'h4c : ((state == 16'h002e) ? 8'hcc : ((state == 16'h002f) ? 8'hcd : ((state == 16'h0030) ? 8'hbc : ((state == 16'h0031) ? 8'hcc : ((state == 16'h0032) ? 8'hcc : ((state == 16'h0033) ? 8'hcd : ((state == 16'h0034) ? 8'h3d : ((state == 16'h0035) ? 8'h4c : ((state == 16'h0036) ? 8'hcc : ((state == 16'h0037) ? 8'hcd : ((state == 16'h0038) ? 8'hbd : ((state == 16'h0039) ? 8'h99 : ((state == 16'h003a) ? 8'h99 : ((state == 16'h003b) ? 8'h9a : ((state == 16'h003c) ? 8'h3d : ((state == 16'h003d) ? 8'hcc : ((state == 16'h003e) ? 8'hcc : ((state == 16'h003f) ? 8'hcd : ((state == 16'h0040) ? 8'h3e : ((state == 16'h0041) ? 8'h00 : ((state == 16'h0042) ? 8'h00 : ((state == 16'h0043) ? 8'h00 : ((state == 16'h0044) ? 8'h3e : ((state == 16'h0045) ? 8'h19 : ((state == 16'h0046) ? 8'h99 : ((state == 16'h0047) ? 8'h9a : ((state == 16'h0048) ? 8'h3e : ((state == 16'h0049) ? 8'h33 : ((state == 16'h004a) ? 8'h33 : ((state == 16'h004b) ? 8'h33 : ((state == 16'h004c) ? 8'h3e : ((state == 16'h004d) ? 8'h33 : ((state == 16'h004e) ? 8'h33 : ((state == 16'h004f) ? 8'h33 : ((state == 16'h0050) ? 8'h3e : ((state == 16'h0051) ? 8'h19 : ((state == 16'h0052) ? 8'h99 : ((state == 16'h0053) ? 8'h9a : ((state == 16'h0054) ? 8'h3e : ((state == 16'h0055) ? 8'h00 : ((state == 16'h0056) ? 8'h00 : ((state == 16'h0057) ? 8'h00 : ((state == 16'h0058) ? 8'h3d : ((state == 16'h0059) ? 8'hcc : ((state == 16'h005a) ? 8'hcc : ((state == 16'h005b) ? 8'hcd : ((state == 16'h005c) ? 8'hbd : ((state == 16'h005d) ? 8'h99 : ((state == 16'h005e) ? 8'h99 : ((state == 16'h005f) ? 8'h9a : ((state == 16'h0060) ? 8'h3d : ((state == 16'h0061) ? 8'h4c : ((state == 16'h0062) ? 8'hcc : ((state == 16'h0063) ? 8'hcd : ((state == 16'h0064) ? 8'hbc : ((state == 16'h0065) ? 8'hcc : ((state == 16'h0066) ? 8'hcc : ((state == 16'h0067) ? 8'hcd : ((state == 16'h0068) ? 8'h3c : ((state == 16'h0069) ? 8'h4c : ((state == 16'h006a) ? 8'hcc : ((state == 16'h006b) ? 8'hcd : 8'h00)))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))));
     assign obj1_coeff_re = (1'h0 ? 1'h0 : ((((state == 16'h0013) && (!1'h0)) && (!obj1_coeff_re_issued)) ? 1'h1 : 1'h0));
-    assign obj1_coeff_raddr = (1'h0 ? 6'h00 : ((((state == 16'h0013) && (!1'h0)) && (!obj1_coeff_re_issued)) ? oa_39[5:0] : 6'h00));
-    assign go_53 = (((state == 16'h0015) && (!u0_fp_mul_issued)) ? 1'h1 : 1'h0);
-    assign go_57 = (((state == 16'h0016) && (!u1_fp_add_issued)) ? 1'h1 : 1'h0);
+    assign obj1_coeff_raddr = (1'h0 ? 6'h00 : ((((state == 16'h0013) && (!1'h0)) && (!obj1_coeff_re_issued)) ? oa_37[5:0] : 6'h00));
+    assign go_51 = (((state == 16'h0015) && (!u0_fp_mul_issued)) ? 1'h1 : 1'h0);
+    assign go_55 = (((state == 16'h0016) && (!u1_fp_add_issued)) ? 1'h1 : 1'h0);
     assign div_dividend = ((state == 16'h006c) ? global_size[31:0] : ((state == 16'h006d) ? global_size[63:32] : ((state == 16'h006e) ? global_size[95:64] : 32'h00000000)));
     assign div_divisor = ((state == 16'h006c) ? local_size[31:0] : ((state == 16'h006d) ? local_size[63:32] : ((state == 16'h006e) ? local_size[95:64] : 32'h00000000)));
     assign div_in_valid = (((state == 16'h006c) && (!u_group_div_issued)) ? 1'h1 : (((state == 16'h006d) && (!u_group_div_issued)) ? 1'h1 : (((state == 16'h006e) && (!u_group_div_issued)) ? 1'h1 : 1'h0)));
@@ -646,6 +638,6 @@ module fir_datapath (
     assign y_rd_ready = 1'h0;
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, x_rd_last, x_wr_cmd_ready, x_wr_ready, x_wr_idle, y_rd_cmd_ready, y_rd_valid, y_rd_data[31:0], y_rd_last, v6_lid_linear[63:0], w_11[31:0], w_21[63:32], w_26[31:0], oa_39[63:6], oa_50[63:6], w_66[63:32], oa_70[63:6], ow_71[31:8], w_77[31:0], oa_97[63:6], oa_102[63:6], ow_103[31:8], w_109[31:0], oa_122[63:6], ow_123[31:8], div_remainder[31:0]};
+    wire ohls_unused = &{1'b0, x_rd_last, x_wr_cmd_ready, x_wr_ready, x_wr_idle, y_rd_cmd_ready, y_rd_valid, y_rd_data[31:0], y_rd_last, v6_lid_linear[63:0], w_20[63:32], oa_37[63:6], oa_48[63:6], w_64[63:32], oa_68[63:6], ow_69[31:8], oa_94[63:6], oa_99[63:6], ow_100[31:8], oa_118[63:6], ow_119[31:8], div_remainder[31:0]};
 endmodule
 `default_nettype wire

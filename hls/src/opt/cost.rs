@@ -1,0 +1,169 @@
+//! Prices from the board's operator library: an e-node costs what the unit the scheduler
+//! would give the IR op costs (the same classes as `schedule::classify`), weighed into
+//! one number: logic, plus registers and DSP blocks at the device's ratio of logic to
+//! them (a scarce DSP is worth many ALMs), plus latency cycles times a weight. The same
+//! weights price whole blocks of IR, which is how a rewrite is accepted and measured.
+
+use egg::{CostFunction, Id, Language};
+
+use super::facts::{konst, width, Graph};
+use super::lang::{Bin, Node};
+use crate::board::{Board, OpClass, OpLibrary};
+use crate::ir::{Block, OpKind};
+use crate::schedule::classify::shape;
+
+/// How the parts of a unit's cost add up.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    /// Logic units one register is worth.
+    pub register: f64,
+    /// Logic units one DSP block is worth.
+    pub dsp: f64,
+    /// Logic units one cycle of latency is worth (the flag that weighs area against
+    /// latency): 0 prices area only.
+    pub latency: f64,
+}
+
+impl Weights {
+    /// The device's own ratios (a DSP is worth `logic / dsps` ALMs: what share of the
+    /// part it takes), or a Cyclone V's when the board names no resources; a cycle of
+    /// latency is priced as the board's 32-bit adder, so that a 34-cycle divider that
+    /// blocks its unit is not judged by its area alone.
+    pub fn of(board: &Board) -> Weights {
+        let (reg, dsp) = match &board.resources {
+            Some(r) if r.registers > 0 && r.dsps.count > 0 => (
+                r.logic.count as f64 / r.registers as f64,
+                r.logic.count as f64 / r.dsps.count as f64,
+            ),
+            _ => (0.25, 374.0),
+        };
+        let adder = board.library().cost(OpClass::IntAdd, 32).area.logic;
+        Weights {
+            register: reg,
+            dsp,
+            latency: adder as f64,
+        }
+    }
+}
+
+/// A price: area parts and the weighed total.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Price {
+    pub ops: u64,
+    pub logic: u64,
+    pub registers: u64,
+    pub dsps: u64,
+    pub score: f64,
+}
+
+impl std::ops::AddAssign for Price {
+    fn add_assign(&mut self, o: Price) {
+        self.ops += o.ops;
+        self.logic += o.logic;
+        self.registers += o.registers;
+        self.dsps += o.dsps;
+        self.score += o.score;
+    }
+}
+
+pub struct Pricer {
+    pub lib: OpLibrary,
+    pub w: Weights,
+}
+
+impl Pricer {
+    pub fn new(board: &Board) -> Pricer {
+        Pricer {
+            lib: board.library(),
+            w: Weights::of(board),
+        }
+    }
+
+    /// `lanes` units of `class` at `width` bits.
+    pub fn price(&self, class: OpClass, width: u32, lanes: u32) -> Price {
+        let c = self.lib.cost(class, width);
+        let n = lanes.max(1) as u64;
+        let (logic, registers, dsps) = (c.area.logic * n, c.area.registers * n, c.area.dsps * n);
+        Price {
+            ops: 1,
+            logic,
+            registers,
+            dsps,
+            score: logic as f64
+                + registers as f64 * self.w.register
+                + dsps as f64 * self.w.dsp
+                + c.latency as f64 * self.w.latency,
+        }
+    }
+
+    /// Every op of a block.
+    pub fn block(&self, b: &Block) -> Price {
+        let mut p = Price::default();
+        for &o in &b.order {
+            let s = shape(o, b);
+            let mut q = self.price(s.class, s.width, s.lanes);
+            if matches!(b.op(o).kind, OpKind::Const(_)) {
+                q.ops = 0;
+            }
+            p += q;
+        }
+        p
+    }
+}
+
+/// The unit class of an e-node, as `schedule::classify` gives it for the IR op it
+/// becomes (constant shift counts and power-of-two multiplies and unsigned divisions are
+/// wiring there).
+pub fn class(g: &Graph, n: &Node) -> (OpClass, u32) {
+    let ch = n.children();
+    let w = |i: usize| width(g, ch[i]);
+    let rhs_pow2 = || {
+        ch.get(1)
+            .and_then(|c| konst(g, *c))
+            .is_some_and(u64::is_power_of_two)
+    };
+    let rhs_const = || ch.get(1).and_then(|c| konst(g, *c)).is_some();
+    match n {
+        Node::Bin(b, _) => {
+            let class = match b {
+                Bin::Add | Bin::Sub => OpClass::IntAdd,
+                Bin::Mul if rhs_pow2() => OpClass::Wire,
+                Bin::Mul => OpClass::IntMul,
+                Bin::UDiv | Bin::URem if rhs_pow2() => OpClass::Wire,
+                Bin::UDiv | Bin::URem | Bin::SDiv | Bin::SRem => OpClass::IntDiv,
+                Bin::Shl | Bin::LShr | Bin::AShr if rhs_const() => OpClass::Wire,
+                Bin::Shl | Bin::LShr | Bin::AShr => OpClass::Shift,
+                Bin::And | Bin::Or | Bin::Xor => OpClass::IntLogic,
+            };
+            (class, w(0))
+        }
+        Node::Neg(_) => (OpClass::IntAdd, w(0)),
+        Node::Not(_) => (OpClass::IntLogic, w(0)),
+        Node::Cmp(..) => (OpClass::IntCmp, w(0)),
+        Node::Select(_) => (OpClass::Mux, w(1)),
+        Node::PtrAdd(_) => (OpClass::IntAdd, 64),
+        Node::ZExt(..) | Node::SExt(..) | Node::Trunc(..) | Node::Const(..) | Node::Leaf(_) => {
+            (OpClass::Wire, 0)
+        }
+    }
+}
+
+/// Tree cost for egg's extractor; a small charge per node prefers fewer ops among equal
+/// prices (and the plain form of a wire-priced op, such as a power-of-two divide).
+pub struct NodeCost<'a> {
+    pub g: &'a Graph,
+    pub pricer: &'a Pricer,
+}
+
+impl CostFunction<Node> for NodeCost<'_> {
+    type Cost = f64;
+
+    fn cost<C: FnMut(Id) -> f64>(&mut self, n: &Node, mut costs: C) -> f64 {
+        let (class, width) = class(self.g, n);
+        let own = match n {
+            Node::Leaf(_) | Node::Const(..) => 0.0,
+            _ => self.pricer.price(class, width, 1).score + 0.01,
+        };
+        n.children().iter().fold(own, |acc, c| acc + costs(*c))
+    }
+}

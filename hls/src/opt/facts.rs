@@ -1,0 +1,97 @@
+//! The e-class analysis: every class's type (an integer width or a pointer) and, when all
+//! its inputs are constants, its value. A class with a value gets the constant node, so
+//! folding happens as the e-graph grows and every rule sees constants as constants.
+
+use egg::{merge_option, Analysis, DidMerge, EGraph, Id};
+
+use super::lang::{eval, Node};
+use crate::frontend::types::AddrSpace;
+
+/// What flows through a class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Int(u8),
+    Ptr(AddrSpace),
+}
+
+impl Kind {
+    /// The width of an integer (64 for a pointer, as the cost model counts it).
+    pub fn bits(self) -> u32 {
+        match self {
+            Kind::Int(w) => w as u32,
+            Kind::Ptr(_) => 64,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Data {
+    pub kind: Kind,
+    pub konst: Option<u64>,
+}
+
+/// The analysis, holding the types of the region's leaves.
+#[derive(Clone, Debug, Default)]
+pub struct Facts {
+    pub leaves: Vec<Kind>,
+}
+
+pub type Graph = EGraph<Node, Facts>;
+
+/// The type of `node` from its children's.
+fn kind_of(g: &Graph, node: &Node) -> Kind {
+    let child = |i: usize| g[node.children()[i]].data.kind;
+    match node {
+        Node::Bin(..) | Node::Neg(_) | Node::Not(_) => child(0),
+        Node::Cmp(..) => Kind::Int(1),
+        Node::Select(_) => child(1),
+        Node::ZExt(w, _) | Node::SExt(w, _) | Node::Trunc(w, _) | Node::Const(w, _) => {
+            Kind::Int(*w)
+        }
+        Node::PtrAdd(_) => child(0),
+        Node::Leaf(i) => g.analysis.leaves[*i as usize],
+    }
+}
+
+use egg::Language;
+
+impl Analysis<Node> for Facts {
+    type Data = Data;
+
+    fn make(g: &mut Graph, node: &Node, _id: Id) -> Data {
+        let kind = kind_of(g, node);
+        let konst = eval(node, kind.bits(), |i| {
+            let d = &g[node.children()[i]].data;
+            d.konst.map(|v| (v, d.kind.bits()))
+        });
+        Data { kind, konst }
+    }
+
+    fn merge(&mut self, a: &mut Data, b: Data) -> DidMerge {
+        debug_assert_eq!(a.kind, b.kind, "a rule merged classes of different types");
+        if let (Some(x), Some(y)) = (a.konst, b.konst) {
+            debug_assert_eq!(x, y, "a rule merged different constants");
+        }
+        merge_option(&mut a.konst, b.konst, |_, _| DidMerge(false, false))
+    }
+
+    fn modify(g: &mut Graph, id: Id) {
+        let d = g[id].data.clone();
+        if let (Some(v), Kind::Int(w)) = (d.konst, d.kind) {
+            let c = g.add(Node::Const(w, v));
+            g.union(id, c);
+            // The constant says everything: drop the other ways of computing it.
+            g[id].nodes.retain(|n| n.is_leaf());
+        }
+    }
+}
+
+/// The constant value of a class, if it has one.
+pub fn konst(g: &Graph, id: Id) -> Option<u64> {
+    g[id].data.konst
+}
+
+/// The integer width of a class (64 for pointers).
+pub fn width(g: &Graph, id: Id) -> u32 {
+    g[id].data.kind.bits()
+}

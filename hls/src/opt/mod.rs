@@ -1,0 +1,217 @@
+//! The `opt` stage: equality saturation over the pure integer datapath of each block
+//! (the `egg` crate), extraction priced by the board's operator library, and the chosen
+//! expressions spliced back. Runs on the group-form kernel (after
+//! `workitems::to_group_form`, before scheduling); `ir::verify::verify_kernel` holds
+//! after it. A block is replaced only when the board prices the result lower (or equal
+//! with fewer ops), so the stage never makes a kernel costlier by its own measure.
+//!
+//! Floating point is untouched: rewriting it needs the fast-math build options
+//! (`-cl-fast-relaxed-math`, `-cl-mad-enable`...), which the compiler does not take yet.
+//! Bit-width narrowing from known-bits or range facts is not done either (only the cast
+//! rules narrow: a truncated computation is built at the narrow width).
+
+pub mod cost;
+pub mod facts;
+pub mod lang;
+pub mod region;
+pub mod rules;
+pub mod splice;
+
+#[cfg(test)]
+mod examples;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+use egg::{Extractor, Runner, StopReason};
+
+use crate::board::Board;
+use crate::diag::Diagnostic;
+use crate::ir::{BlockId, Kernel, Node as CNode, OpId, Region as CRegion};
+use cost::{NodeCost, Price, Pricer};
+
+/// Bounds on the saturation of one block.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub nodes: usize,
+    pub iterations: usize,
+    pub time: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            nodes: 10_000,
+            iterations: 12,
+            time: Duration::from_millis(40),
+        }
+    }
+}
+
+/// What the stage did to one kernel.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct OptReport {
+    pub kernel: String,
+    /// Blocks with a pure region, and those replaced by a cheaper one.
+    pub regions: usize,
+    pub replaced: usize,
+    /// The whole kernel priced before and after.
+    pub before: Price,
+    pub after: Price,
+    /// Why saturation stopped, per block: "saturated", "iteration limit", ...
+    pub stops: BTreeMap<String, usize>,
+    /// How often each rule applied in the e-graphs (whether or not extraction kept
+    /// its result).
+    pub fired: BTreeMap<String, usize>,
+    pub millis: f64,
+}
+
+/// Optimises every block of a group-form kernel for `board`.
+pub fn run(kernel: &mut Kernel, board: &Board) -> Result<OptReport, Diagnostic> {
+    run_with(kernel, board, Limits::default())
+}
+
+pub fn run_with(
+    kernel: &mut Kernel,
+    board: &Board,
+    limits: Limits,
+) -> Result<OptReport, Diagnostic> {
+    let start = Instant::now();
+    let pricer = Pricer::new(board);
+    let rewrites = rules::rewrites();
+    let mut report = OptReport {
+        kernel: kernel.name.clone(),
+        ..OptReport::default()
+    };
+    let mut conds: HashMap<BlockId, Vec<OpId>> = HashMap::new();
+    for (b, o) in conditions(kernel) {
+        conds.entry(b).or_default().push(o);
+    }
+    for i in 0..kernel.blocks.len() {
+        let bid = BlockId(i as u32);
+        let old = &kernel.blocks[i];
+        let before = pricer.block(old);
+        report.before += before;
+        let cs = conds.get(&bid).cloned().unwrap_or_default();
+        let cset: HashSet<OpId> = cs.iter().copied().collect();
+        let Some(region) = region::build(old, &cset) else {
+            report.after += before;
+            continue;
+        };
+        report.regions += 1;
+        let mut runner = Runner::default()
+            .with_egraph(region.graph.clone())
+            .with_node_limit(limits.nodes)
+            .with_iter_limit(limits.iterations)
+            .with_time_limit(limits.time)
+            .run(&rewrites);
+        *report
+            .stops
+            .entry(stop_name(&runner.stop_reason))
+            .or_default() += 1;
+        for it in &runner.iterations {
+            for (name, n) in &it.applied {
+                *report.fired.entry(name.to_string()).or_default() += n;
+            }
+        }
+        let g = std::mem::take(&mut runner.egraph);
+        let cost = NodeCost {
+            g: &g,
+            pricer: &pricer,
+        };
+        let ext = Extractor::new(&g, cost);
+        let mut replaced = false;
+        if let Some((new, map)) = splice::splice(old, &region, &g, &ext, &cs) {
+            let after = pricer.block(&new);
+            let cheaper = after.score < before.score - 1e-6
+                || (after.score <= before.score + 1e-6 && after.ops < before.ops);
+            if cheaper {
+                report.after += after;
+                kernel.blocks[i] = new;
+                remap_conditions(kernel, bid, &map);
+                report.replaced += 1;
+                replaced = true;
+            }
+        }
+        if !replaced {
+            report.after += before;
+        }
+    }
+    crate::ir::verify::verify_kernel(kernel).map_err(|e| {
+        Diagnostic::error(
+            kernel.span,
+            format!(
+                "internal error: the opt stage broke kernel {}: {}",
+                kernel.name,
+                e.join("; ")
+            ),
+        )
+    })?;
+    report.millis = start.elapsed().as_secs_f64() * 1e3;
+    Ok(report)
+}
+
+fn stop_name(r: &Option<StopReason>) -> String {
+    match r {
+        Some(StopReason::Saturated) => "saturated",
+        Some(StopReason::IterationLimit(_)) => "iteration limit",
+        Some(StopReason::NodeLimit(_)) => "node limit",
+        Some(StopReason::TimeLimit(_)) => "time limit",
+        Some(StopReason::Other(_)) | None => "other",
+    }
+    .to_string()
+}
+
+/// Every (block, op) the control structure reads as a condition.
+fn conditions(k: &Kernel) -> Vec<(BlockId, OpId)> {
+    fn walk(r: &CRegion, out: &mut Vec<(BlockId, OpId)>) {
+        for n in &r.0 {
+            if let CNode::If {
+                cond, then, els, ..
+            } = n
+            {
+                out.push(*cond);
+                walk(then, out);
+                walk(els, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&k.body, &mut out);
+    for l in &k.loops {
+        out.extend(l.cond);
+        walk(&l.body, &mut out);
+        walk(&l.latch, &mut out);
+    }
+    out
+}
+
+fn remap_conditions(k: &mut Kernel, b: BlockId, map: &HashMap<OpId, OpId>) {
+    fn fix(c: &mut (BlockId, OpId), b: BlockId, map: &HashMap<OpId, OpId>) {
+        if c.0 == b {
+            if let Some(n) = map.get(&c.1) {
+                c.1 = *n;
+            }
+        }
+    }
+    fn walk(r: &mut CRegion, b: BlockId, map: &HashMap<OpId, OpId>) {
+        for n in &mut r.0 {
+            if let CNode::If {
+                cond, then, els, ..
+            } = n
+            {
+                fix(cond, b, map);
+                walk(then, b, map);
+                walk(els, b, map);
+            }
+        }
+    }
+    walk(&mut k.body, b, map);
+    for l in &mut k.loops {
+        if let Some(c) = &mut l.cond {
+            fix(c, b, map);
+        }
+        walk(&mut l.body, b, map);
+        walk(&mut l.latch, b, map);
+    }
+}

@@ -1,0 +1,157 @@
+//! Strength reduction: a multiply by a constant as shifts and adds of its canonical
+//! signed digits (at most three, so at most two adders replace the DSP; extraction keeps
+//! whichever the board prices lower), and division and remainder by powers of two as
+//! shifts and masks, with the rounding-toward-zero correction for signed division.
+
+use egg::{Id, Subst};
+
+use super::{build, c, v, Cond::*, Rule};
+use crate::opt::facts::{konst, width, Graph};
+use crate::opt::lang::{mask, Bin, Node};
+
+/// The most nonzero digits a multiply is expanded into.
+const MAX_DIGITS: usize = 3;
+
+/// The non-adjacent form of `k` modulo `2^w`: (shift, +1 or -1) pairs, fewest digits.
+pub fn signed_digits(k: u64, w: u32) -> Vec<(u32, i8)> {
+    let mut k = k as u128;
+    let mut out = Vec::new();
+    let mut shift = 0;
+    while k != 0 && shift < w {
+        if k & 1 == 1 {
+            let d: i8 = if k & 3 == 1 { 1 } else { -1 };
+            k = if d == 1 { k - 1 } else { k + 1 };
+            out.push((shift, d));
+        }
+        k >>= 1;
+        shift += 1;
+    }
+    out
+}
+
+fn bin(g: &mut Graph, op: Bin, a: Id, b: Id) -> Id {
+    g.add(Node::Bin(op, [a, b]))
+}
+
+fn shifted(g: &mut Graph, x: Id, k: u32) -> Id {
+    if k == 0 {
+        return x;
+    }
+    let w = width(g, x);
+    let kc = c(g, w, k as u64);
+    bin(g, Bin::Shl, x, kc)
+}
+
+/// `x * k` as `±(x << a) ± (x << b) ...`.
+fn mul_digits(g: &mut Graph, _e: Id, s: &Subst) -> Option<Id> {
+    let (x, k) = (v(s, "?x"), v(s, "?c"));
+    let w = width(g, x);
+    let k = konst(g, k)?;
+    let digits = signed_digits(k, w);
+    let single_pow2 = digits.len() == 1 && digits[0].1 == 1;
+    if digits.is_empty() || single_pow2 || digits.len() > MAX_DIGITS {
+        return None;
+    }
+    // Start from a positive digit so that no negation is needed if there is one.
+    let first = digits.iter().position(|d| d.1 == 1);
+    let (mut acc, rest): (Id, Vec<(u32, i8)>) = match first {
+        Some(i) => {
+            let t = shifted(g, x, digits[i].0);
+            let rest = digits
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, d)| *d)
+                .collect();
+            (t, rest)
+        }
+        None => {
+            let t = shifted(g, x, digits[0].0);
+            (g.add(Node::Neg(t)), digits[1..].to_vec())
+        }
+    };
+    for (k, d) in rest {
+        let t = shifted(g, x, k);
+        acc = bin(g, if d == 1 { Bin::Add } else { Bin::Sub }, acc, t);
+    }
+    Some(acc)
+}
+
+/// log2 of a power-of-two constant class.
+fn pow2(g: &Graph, id: Id) -> Option<u32> {
+    konst(g, id)
+        .filter(|k| k.is_power_of_two())
+        .map(u64::trailing_zeros)
+}
+
+fn udiv_pow2(g: &mut Graph, _e: Id, s: &Subst) -> Option<Id> {
+    let (x, d) = (v(s, "?x"), v(s, "?c"));
+    let k = pow2(g, d)?;
+    let w = width(g, x);
+    let kc = c(g, w, k as u64);
+    Some(bin(g, Bin::LShr, x, kc))
+}
+
+fn urem_pow2(g: &mut Graph, _e: Id, s: &Subst) -> Option<Id> {
+    let (x, d) = (v(s, "?x"), v(s, "?c"));
+    let k = pow2(g, d)?;
+    let w = width(g, x);
+    let m = c(g, w, mask(k));
+    Some(bin(g, Bin::And, x, m))
+}
+
+/// `x + (2^k - 1 if x < 0 else 0)`: the bias that makes an arithmetic shift round toward
+/// zero, for `2^k` below the sign bit.
+fn biased(g: &mut Graph, x: Id, k: u32) -> Option<(Id, u32)> {
+    let w = width(g, x);
+    if k == 0 || k + 1 >= w {
+        return None;
+    }
+    let sign = c(g, w, (w - 1) as u64);
+    let ones = bin(g, Bin::AShr, x, sign);
+    let sh = c(g, w, (w - k) as u64);
+    let bias = bin(g, Bin::LShr, ones, sh);
+    Some((bin(g, Bin::Add, x, bias), w))
+}
+
+fn sdiv_pow2(g: &mut Graph, _e: Id, s: &Subst) -> Option<Id> {
+    let (x, d) = (v(s, "?x"), v(s, "?c"));
+    let k = pow2(g, d)?;
+    let (t, w) = biased(g, x, k)?;
+    let kc = c(g, w, k as u64);
+    Some(bin(g, Bin::AShr, t, kc))
+}
+
+fn srem_pow2(g: &mut Graph, _e: Id, s: &Subst) -> Option<Id> {
+    let (x, d) = (v(s, "?x"), v(s, "?c"));
+    let k = pow2(g, d)?;
+    let (t, w) = biased(g, x, k)?;
+    let m = c(g, w, !mask(k));
+    let down = bin(g, Bin::And, t, m);
+    Some(bin(g, Bin::Sub, x, down))
+}
+
+pub fn rules() -> Vec<Rule> {
+    let k = [Const("?c"), NotConst("?x")];
+    vec![
+        build("mul-shift-add", "(mul ?x ?c)", mul_digits, &k),
+        build("udiv-pow2", "(udiv ?x ?c)", udiv_pow2, &k),
+        build("urem-pow2", "(urem ?x ?c)", urem_pow2, &k),
+        build("sdiv-pow2", "(sdiv ?x ?c)", sdiv_pow2, &k),
+        build("srem-pow2", "(srem ?x ?c)", srem_pow2, &k),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::signed_digits;
+
+    #[test]
+    fn digits_are_the_non_adjacent_form() {
+        assert_eq!(signed_digits(10, 32), vec![(1, 1), (3, 1)]);
+        // 7 = 8 - 1
+        assert_eq!(signed_digits(7, 32), vec![(0, -1), (3, 1)]);
+        // -4 at 8 bits: 252 = 256 - 4, and 256 vanishes modulo 2^8.
+        assert_eq!(signed_digits(252, 8), vec![(2, -1)]);
+    }
+}
