@@ -26,10 +26,12 @@ struct Args {
     out: PathBuf,
     work: PathBuf,
     one: Option<u64>,
+    small: bool,
+    print: bool,
 }
 
 fn usage() -> String {
-    "usage: fuzz [--seeds A-B] [--jobs N] [--no-sim] [--reduce-budget N] [--out DIR] [--work DIR]"
+    "usage: fuzz [--seeds A-B] [--jobs N] [--no-sim] [--small] [--print] [--reduce-budget N] [--out DIR] [--work DIR]"
         .into()
 }
 
@@ -43,10 +45,15 @@ fn parse() -> Result<Args, String> {
         out: root.join("tests/fuzz"),
         work: root.join("target/fuzz"),
         one: None,
+        small: false,
+        print: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(k) = it.next() {
-        let mut val = || it.next().ok_or_else(|| format!("{k} needs a value; {}", usage()));
+        let mut val = || {
+            it.next()
+                .ok_or_else(|| format!("{k} needs a value; {}", usage()))
+        };
         match k.as_str() {
             "--seeds" => {
                 let v = val()?;
@@ -56,12 +63,16 @@ fn parse() -> Result<Args, String> {
             }
             "--jobs" => a.jobs = val()?.parse().map_err(|e| format!("--jobs: {e}"))?,
             "--reduce-budget" => {
-                a.budget = val()?.parse().map_err(|e| format!("--reduce-budget: {e}"))?
+                a.budget = val()?
+                    .parse()
+                    .map_err(|e| format!("--reduce-budget: {e}"))?
             }
             "--out" => a.out = PathBuf::from(val()?),
             "--work" => a.work = PathBuf::from(val()?),
             "--one" => a.one = Some(val()?.parse().map_err(|e| format!("--one: {e}"))?),
             "--no-sim" => a.sim = false,
+            "--small" => a.small = true,
+            "--print" => a.print = true,
             _ => return Err(format!("unknown option {k}; {}", usage())),
         }
     }
@@ -71,14 +82,21 @@ fn parse() -> Result<Args, String> {
 /// The child: one seed, checked (and reduced and saved when it fails); the outcome goes
 /// to standard output as one JSON line.
 fn one(a: &Args, cfg: &Config, seed: u64) -> ExitCode {
-    let p = fuzz::gen::Program::generate(seed);
+    let p = if a.small {
+        fuzz::gen::Program::generate_small(seed)
+    } else {
+        fuzz::gen::Program::generate(seed)
+    };
     let dir = a.work.join(format!("seed-{seed}"));
     let src = p.render(&Default::default());
     let o = fuzz::check(cfg, &src, &p.spec, &dir);
     let mut saved = None;
     if let Some(f) = o.failure() {
         let small = fuzz::reduce(cfg, &p, &f, &dir, a.budget);
-        let why = format!("{f}\npocl: {:?}\ninterp: {:?}\nsim: {:?}", o.pocl, o.interp, o.sim);
+        let why = format!(
+            "{f}\npocl: {:?}\ninterp: {:?}\nsim: {:?}",
+            o.pocl, o.interp, o.sim
+        );
         saved = Some(fuzz::save(&a.out, seed, &small, &p.spec, &why));
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -116,12 +134,27 @@ fn main() -> ExitCode {
         }
     };
     let cfg = match fuzz::ocl_ref_binary() {
-        Ok(ocl_ref) => Config { ocl_ref, sim: a.sim },
+        Ok(ocl_ref) => Config {
+            ocl_ref,
+            sim: a.sim,
+        },
         Err(e) => {
             eprintln!("fuzz: error: {e}");
             return ExitCode::FAILURE;
         }
     };
+    if a.print {
+        // The kernels and specs alone, for reading or for other tools.
+        for &seed in &a.seeds {
+            let p = if a.small {
+                fuzz::gen::Program::generate_small(seed)
+            } else {
+                fuzz::gen::Program::generate(seed)
+            };
+            println!("{}\n/* spec:\n{}*/", p.render(&Default::default()), p.spec);
+        }
+        return ExitCode::SUCCESS;
+    }
     if let Some(seed) = a.one {
         return one(&a, &cfg, seed);
     }
@@ -143,6 +176,9 @@ fn main() -> ExitCode {
                     .arg(&a.work);
                 if !a.sim {
                     cmd.arg("--no-sim");
+                }
+                if a.small {
+                    cmd.arg("--small");
                 }
                 let res = cmd.output();
                 let line = res.as_ref().ok().and_then(|r| {
@@ -203,13 +239,22 @@ fn main() -> ExitCode {
         let b = c.by[e];
         println!("  {name:7} {} / {} / {} / {}", b[0], b[1], b[2], b[3]);
     }
-    println!("  POCL miscompiles (unoptimized POCL agrees with us): {}", c.pocl_bugs);
-    println!("  checker crashes (generator or runner bugs): {}", c.crashes);
+    println!(
+        "  POCL miscompiles (unoptimized POCL agrees with us): {}",
+        c.pocl_bugs
+    );
+    println!(
+        "  checker crashes (generator or runner bugs): {}",
+        c.crashes
+    );
     if c.saved.is_empty() && c.crashes == 0 {
         println!("no failing kernels");
         ExitCode::SUCCESS
     } else {
-        println!("failing kernels (reduced) written to:\n  {}", c.saved.join("\n  "));
+        println!(
+            "failing kernels (reduced) written to:\n  {}",
+            c.saved.join("\n  ")
+        );
         ExitCode::FAILURE
     }
 }

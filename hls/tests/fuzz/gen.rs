@@ -175,6 +175,8 @@ struct Gen {
     loops: Vec<String>,
     next_loop: u32,
     stmts: u32,
+    /// Statements after which only simple ones are generated.
+    limit: u32,
 }
 
 impl Gen {
@@ -307,7 +309,7 @@ impl Gen {
     fn stmt(&mut self, depth: u32) -> Stmt {
         self.stmts += 1;
         let ed = 1 + self.r.below(3) as u32;
-        let kind = if depth == 0 || self.stmts > 40 {
+        let kind = if depth == 0 || self.stmts > self.limit {
             self.r.below(3)
         } else {
             self.r.below(8)
@@ -361,8 +363,17 @@ impl Gen {
 }
 
 impl Program {
-    /// The kernel with seed `seed`.
+    /// The kernel with seed `seed` (up to a hundred-odd lines).
     pub fn generate(seed: u64) -> Program {
+        Program::generate_sized(seed, 40)
+    }
+
+    /// A smaller kernel (a dozen statements: one quick Verilator build), for CI.
+    pub fn generate_small(seed: u64) -> Program {
+        Program::generate_sized(seed, 8)
+    }
+
+    fn generate_sized(seed: u64, limit: u32) -> Program {
         let mut g = Gen {
             r: Rng::new(seed),
             vars: Vec::new(),
@@ -370,6 +381,7 @@ impl Program {
             loops: Vec::new(),
             next_loop: 0,
             stmts: 0,
+            limit,
         };
         let mut head = String::new();
         let _ = writeln!(
@@ -377,10 +389,11 @@ impl Program {
             "// A random well-defined kernel (seed {seed}) from the project's fuzzer \
              (hls/tests/fuzz): each work-item folds its values into a hash in out[].\n"
         );
+        head.push_str("#pragma OPENCL FP_CONTRACT OFF\n\n");
         head.push_str(PRELUDE);
         head.push_str(
             "\n__kernel void rk(__global uint *out, __global const int *in0, uint sa)\n{\n    \
-             uint gid = get_global_id(0);\n",
+             __local uint lm[4];\n    uint gid = get_global_id(0);\n",
         );
         let nv = 3 + g.r.below(5);
         for i in 0..nv {
@@ -400,19 +413,44 @@ impl Program {
         for i in 0..na {
             let ty = *g.r.pick(&TYS);
             let init: Vec<String> = (0..8).map(|_| g.leaf(ty)).collect();
-            let _ = writeln!(
-                head,
-                "    {} a{i}[8] = {{{}}};",
-                ty.name(),
-                init.join(", ")
-            );
+            let _ = writeln!(head, "    {} a{i}[8] = {{{}}};", ty.name(), init.join(", "));
             g.arrays.push(Var {
                 name: format!("a{i}"),
                 ty,
             });
         }
-        let body = g.block(3, 10);
+        let local = *g.r.pick(&[1u64, 2, 4]);
+        let mut body = g.block(if limit < 20 { 2 } else { 3 }, (limit / 4) as u64);
+        let floats = g.r.chance(50);
+        if floats {
+            // Float arithmetic (rounded once per operation: FP_CONTRACT is off); NaNs are
+            // canonicalized before they reach the hash.
+            head.push_str("    float f0 = (float)gid * 0.75f;\n");
+            for _ in 0..1 + g.r.below(3) {
+                let at = g.r.below(body.len() as u64 + 1) as usize;
+                let (a, b) = (g.expr(Ty::Int, 1), g.expr(Ty::Short, 1));
+                let op = *g.r.pick(&["+", "-", "*"]);
+                let line = format!("f0 = (f0 {op} (float){a}) * 0.5f + (float){b};");
+                body.insert(at, Stmt::Line(line));
+            }
+        }
+        if g.r.chance(50) {
+            // Work-items trade values through local memory between barriers: in uniform
+            // control flow (top level), and one statement so reduction keeps it whole.
+            let (v, w) = (g.r.below(nv), g.r.below(nv));
+            let line = format!(
+                "lm[get_local_id(0)] = (uint)v{v}; barrier(CLK_LOCAL_MEM_FENCE); \
+                 v{w} ^= ({})lm[(get_local_id(0) + 1u) % {local}u]; \
+                 barrier(CLK_LOCAL_MEM_FENCE);",
+                g.vars[w as usize].ty.name()
+            );
+            let at = g.r.below(body.len() as u64 + 1) as usize;
+            body.insert(at, Stmt::Line(line));
+        }
         let mut tail = String::from("    uint h = 2166136261u;\n");
+        if floats {
+            tail.push_str("    h = mix(h, isnan(f0) ? 0x7fc00000u : as_uint(f0));\n");
+        }
         for v in &g.vars {
             let _ = writeln!(tail, "    h = mix(h, (ulong){});", v.name);
         }
@@ -424,7 +462,6 @@ impl Program {
             );
         }
         tail.push_str("    out[gid] = h;\n}\n");
-        let local = *g.r.pick(&[1u64, 2, 4]);
         let global = local * (1 + g.r.below(4));
         let spec = format!(
             "kernel: rk\nglobal: [{global}]\nlocal: [{local}]\nargs:\n  - name: out\n    \
@@ -471,7 +508,13 @@ impl Program {
     }
 }
 
-fn block(v: &[Stmt], drop: &std::collections::BTreeSet<usize>, id: &mut usize, ind: usize, s: &mut String) {
+fn block(
+    v: &[Stmt],
+    drop: &std::collections::BTreeSet<usize>,
+    id: &mut usize,
+    ind: usize,
+    s: &mut String,
+) {
     let pad = "    ".repeat(ind);
     for st in v {
         let me = *id;

@@ -108,7 +108,12 @@ fn out_buffer(r: &ocl_hls::engine::RunResult) -> Vec<u8> {
 fn pocl(cfg: &Config, cl: &Path, spec: &Path, out: &Path, opt: bool) -> Result<Vec<u8>, String> {
     let _ = std::fs::remove_dir_all(out);
     let mut cmd = std::process::Command::new(&cfg.ocl_ref);
-    cmd.arg("run").arg(cl).arg("--spec").arg(spec).arg("--out").arg(out);
+    cmd.arg("run")
+        .arg(cl)
+        .arg("--spec")
+        .arg(spec)
+        .arg("--out")
+        .arg(out);
     if !opt {
         cmd.env("OCL_REF_BUILD_OPTIONS", "-cl-opt-disable");
     }
