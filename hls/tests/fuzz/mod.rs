@@ -213,6 +213,11 @@ pub fn check(cfg: &Config, src: &str, spec: &str, dir: &Path) -> Outcome {
     let vdir = dir.join("sim");
     std::env::set_var("OCL_HLS_SIM_DIR", vdir.join("rtl"));
     std::env::set_var("OCL_HLS_VERILATOR_CACHE", vdir.join("verilator"));
+    // Each model is built once and runs a few thousand cycles: skip C++ optimization
+    // unless the caller chose a level.
+    if std::env::var_os("OCL_HLS_VERILATOR_OPT").is_none() {
+        std::env::set_var("OCL_HLS_VERILATOR_OPT", "-O0");
+    }
     let t = Instant::now();
     let sim = run(Engine::Sim);
     o.verilator_secs = t.elapsed().as_secs_f64();
