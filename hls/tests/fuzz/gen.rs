@@ -368,9 +368,10 @@ impl Program {
         Program::generate_sized(seed, 40)
     }
 
-    /// A smaller kernel (a dozen statements: one quick Verilator build), for CI.
+    /// A smaller kernel (a few statements, no nested compound ones: a quicker Verilator
+    /// build), for CI.
     pub fn generate_small(seed: u64) -> Program {
-        Program::generate_sized(seed, 8)
+        Program::generate_sized(seed, 6)
     }
 
     fn generate_sized(seed: u64, limit: u32) -> Program {
@@ -420,7 +421,7 @@ impl Program {
             });
         }
         let local = *g.r.pick(&[1u64, 2, 4]);
-        let mut body = g.block(if limit < 20 { 2 } else { 3 }, (limit / 4) as u64);
+        let mut body = g.block(if limit < 20 { 1 } else { 3 }, (limit / 3) as u64);
         let floats = g.r.chance(50);
         if floats {
             // Float arithmetic (rounded once per operation: FP_CONTRACT is off); NaNs are
