@@ -8,12 +8,22 @@ use std::path::{Path, PathBuf};
 use ocl_hls::engine::{run_file, Engine, RunOptions};
 use ocl_hls::launch::{compare, Tolerance};
 
-fn dirs() -> [PathBuf; 2] {
+fn dirs() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    [
+    let mut v = vec![
         root.join("../../shared/conformance/kernels"),
         root.join("../tests/kernels"),
-    ]
+    ];
+    // The random-testing regressions: one folder per kernel (`random-N/random_N.cl`).
+    let reg = root.join("../../shared/regressions");
+    let mut sub: Vec<PathBuf> = std::fs::read_dir(&reg)
+        .unwrap_or_else(|e| panic!("{}: {e}", reg.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    sub.sort();
+    v.extend(sub);
+    v
 }
 
 fn kernels() -> Vec<PathBuf> {
@@ -79,6 +89,9 @@ const SUPPORTED: &[&str] = &[
     "scalar_args",
     "math_exact_bits",
     "math_builtins",
+    "random_1",
+    "random_4",
+    "random_6",
 ];
 
 #[test]

@@ -195,6 +195,50 @@ fn unread_bits_go_to_the_unused_sink() {
     lint_and_synth("partial", &[write(&out_dir("partial"), "partial", &text)]);
 }
 
+/// Comparisons the operand ranges decide (`x < 0`, a zero-extended value against a
+/// constant beyond its range, through wires) are folded: Verilator would refuse them
+/// (`UNSIGNED`, `CMPCONST`) under warnings-as-errors.
+#[test]
+fn constant_comparisons_are_folded_before_emission() {
+    let mut m = Module::new("cmpconst");
+    let a = m.input("a", 32);
+    let zero = m.wire("zero", 32);
+    m.assign(zero, Expr::lit(32, 0));
+    let wide = m.wire("wide", 64);
+    m.assign(wide, Expr::zext(a.into(), 32));
+    let ones = m.wire("ones", 64);
+    m.assign(ones, Expr::Const(Const::ones(64)));
+    let cases = [
+        (BinOp::Lt, Expr::Net(a), Expr::Net(zero)),
+        (BinOp::Ge, Expr::Net(a), Expr::Net(zero)),
+        (BinOp::Ge, Expr::Net(ones), Expr::Net(wide)),
+        (BinOp::Eq, Expr::Net(wide), Expr::Net(ones)),
+        (BinOp::Gt, Expr::Net(wide), Expr::lit(64, 0xffff_ffff)),
+    ];
+    for (i, (op, x, y)) in cases.into_iter().enumerate() {
+        let o = m.output(&format!("y{i}"), 1);
+        m.assign(o, Expr::bin(op, x, y));
+    }
+    // A comparison the ranges leave open stays.
+    let o = m.output("open", 1);
+    m.assign(o, Expr::bin(BinOp::Lt, Expr::Net(wide), Expr::lit(64, 5)));
+    let text = emit(&m).unwrap_or_else(|e| panic!("{e}"));
+    for (i, v) in ["0", "1", "1", "0", "0"].iter().enumerate() {
+        assert!(
+            text.contains(&format!("assign y{i} = 1'h{v};")),
+            "y{i} not folded to {v}:\n{text}"
+        );
+    }
+    assert!(
+        text.contains("assign open = (wide < 64'h0000000000000005);"),
+        "{text}"
+    );
+    lint_and_synth(
+        "cmpconst",
+        &[write(&out_dir("cmpconst"), "cmpconst", &text)],
+    );
+}
+
 /// Verilator `--lint-only -Wall` and Yosys (`hierarchy -check; proc; check -assert`) on
 /// `files` with `top` as top module.
 fn lint_and_synth(top: &str, files: &[PathBuf]) {

@@ -90,7 +90,11 @@ pub fn run(
     defines.extend(opts.defines.iter().cloned());
     let dir = kernel_file.parent().unwrap_or(Path::new("."));
     let includes: Vec<&Path> = opts.includes.iter().map(PathBuf::as_path).collect();
-    let options = build_options(dir, &includes, &defines).map_err(RefError::Input)?;
+    let mut options = build_options(dir, &includes, &defines).map_err(RefError::Input)?;
+    // Extra compiler options (the fuzzer's `-cl-opt-disable` second opinion).
+    if let Ok(extra) = std::env::var("OCL_REF_BUILD_OPTIONS") {
+        options = format!("{options} {extra}");
+    }
     if source.contains('\0') {
         return Err(RefError::Input(format!(
             "{}: has a NUL byte",

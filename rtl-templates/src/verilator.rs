@@ -70,6 +70,7 @@ impl Build {
             bytes.hash(&mut h);
         }
         verilator_version()?.hash(&mut h);
+        opt_level().hash(&mut h);
         Ok(h.finish())
     }
 
@@ -107,8 +108,8 @@ impl Build {
             "--x-assign",
             "unique",
         ])
-        .args(["-MAKEFLAGS", "OPT_FAST=-O2"])
-        .args(["-CFLAGS", "-O2 -std=c++17"])
+        .args(["-MAKEFLAGS", &format!("OPT_FAST={}", opt_level())])
+        .args(["-CFLAGS", &format!("{} -std=c++17", opt_level())])
         .arg("--top-module")
         .arg(&self.top)
         .arg("-Mdir")
@@ -195,4 +196,14 @@ pub fn run(exe: &Path, args: &[&str]) -> Result<String, String> {
         ));
     }
     Ok(stdout)
+}
+
+/// The C++ optimization of built models: `-O2`, or `OCL_HLS_VERILATOR_OPT` (`-O0`/`-O1`):
+/// long fuzz runs build far more models than they simulate cycles, and a big datapath
+/// compiles several times faster without optimization.
+fn opt_level() -> String {
+    match std::env::var("OCL_HLS_VERILATOR_OPT").as_deref() {
+        Ok(o @ ("-O0" | "-O1" | "-O2" | "-O3" | "-Os")) => o.to_string(),
+        _ => "-O2".to_string(),
+    }
 }

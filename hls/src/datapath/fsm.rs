@@ -180,13 +180,80 @@ impl Fsm {
         }
         let driven = self.drives.keys().copied().collect();
         for (net, list) in self.drives {
-            let w = m.net(net).width;
-            let mut e = Expr::lit(w, 0);
-            for (c, v) in list.into_iter().rev() {
-                e = Expr::mux(c, v, e);
-            }
+            let e = select(m, net, list);
             m.assign(net, e);
         }
         Ok(driven)
     }
+}
+
+/// Drivers of one net per level of the selection tree: long priority chains become
+/// groups of this many, each named by a wire, so no line nor mux chain grows with the
+/// number of controller states.
+const FANIN: usize = 8;
+
+fn is_const(e: &Expr, v: u64) -> bool {
+    matches!(e, Expr::Const(c) if c.width == 1 && c.limbs[0] == v)
+}
+
+/// `cond` without the `&& 1'b1` the drivers often carry.
+fn simplify(cond: Expr) -> Expr {
+    match cond {
+        Expr::Bin(BinOp::LogicAnd, a, b) if is_const(&b, 1) => simplify(*a),
+        Expr::Bin(BinOp::LogicAnd, a, b) if is_const(&a, 1) => simplify(*b),
+        e => e,
+    }
+}
+
+/// The first `(cond, value)` whose condition holds, 0 when none does (the drivers'
+/// priority order is kept), as a tree of at most [`FANIN`] inputs per node: each group
+/// gives a wire `any` (one of its conditions holds) and a wire with its selection.
+fn select(m: &mut Module, net: NetId, list: Vec<(Expr, Expr)>) -> Expr {
+    let w = m.net(net).width;
+    let name = m.net(net).name.clone();
+    let mut list: Vec<(Expr, Expr)> = list
+        .into_iter()
+        .map(|(c, v)| (simplify(c), v))
+        .filter(|(c, _)| !is_const(c, 0))
+        .collect();
+    let chain = |items: Vec<(Expr, Expr)>| {
+        let mut e = Expr::lit(w, 0);
+        for (c, v) in items.into_iter().rev() {
+            e = Expr::mux(c, v, e);
+        }
+        e
+    };
+    let mut level = 0;
+    while list.len() > FANIN {
+        let mut next = Vec::new();
+        let mut groups = Vec::new();
+        while !list.is_empty() {
+            let rest = list.split_off(FANIN.min(list.len()));
+            groups.push(std::mem::replace(&mut list, rest));
+        }
+        for (g, items) in groups.into_iter().enumerate() {
+            let any = m.wire(&format!("{name}_any{level}_{g}"), 1);
+            let conds = items.iter().map(|(c, _)| c.clone());
+            let or = conds.reduce(Expr::lor).unwrap_or_else(|| Expr::lit(1, 0));
+            m.assign(any, or);
+            // A 1-bit net driven with constant ones is just the OR of its conditions.
+            if w == 1 && items.iter().all(|(_, v)| is_const(v, 1)) {
+                next.push((Expr::Net(any), Expr::lit(1, 1)));
+                continue;
+            }
+            let sel = m.wire(&format!("{name}_sel{level}_{g}"), w);
+            m.assign(sel, chain(items));
+            next.push((Expr::Net(any), Expr::Net(sel)));
+        }
+        list = next;
+        level += 1;
+    }
+    if w == 1 && list.iter().all(|(_, v)| is_const(v, 1)) {
+        return list
+            .into_iter()
+            .map(|(c, _)| c)
+            .reduce(Expr::lor)
+            .unwrap_or_else(|| Expr::lit(1, 0));
+    }
+    chain(list)
 }

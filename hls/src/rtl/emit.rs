@@ -181,6 +181,8 @@ pub fn emit(m: &Module) -> Result<String, RtlError> {
     check_names(m)?;
     check_widths(m)?;
     check_drivers(m)?;
+    let folded = super::fold::fold_compares(m);
+    let m = &folded;
     let unread = unread_bits(m);
     Ok(print(m, &unread))
 }
@@ -552,7 +554,12 @@ fn print(m: &Module, unread: &[(NetId, u32, u32)]) -> String {
         let _ = writeln!(
             s,
             "    wire {UNUSED_SINK} = &{{1'b0, {}}};",
-            parts.join(", ")
+            // Sixteen names a line: a long module must not give one line of thousands.
+            parts
+                .chunks(16)
+                .map(|c| c.join(", "))
+                .collect::<Vec<_>>()
+                .join(",\n        ")
         );
     }
     s.push_str("endmodule\n`default_nettype wire\n");

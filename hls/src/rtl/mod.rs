@@ -3,6 +3,7 @@
 
 pub mod emit;
 pub mod expr;
+pub mod fold;
 pub mod netlist;
 pub mod regmap;
 pub mod shell;

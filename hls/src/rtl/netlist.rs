@@ -379,4 +379,51 @@ impl Module {
     pub fn port_width(&self, name: &str) -> Option<u32> {
         self.port(name).map(|id| self.net(id).width)
     }
+
+    /// Every expression of the module (assign right-hand sides, process enables, update
+    /// values and conditions, instance inputs), in a fixed order.
+    pub fn for_each_expr(&self, f: &mut dyn FnMut(&Expr)) {
+        for item in &self.items {
+            if let Item::Assign(a) = item {
+                f(&a.rhs);
+            }
+        }
+        for p in &self.procs {
+            p.enable.iter().for_each(&mut *f);
+            for u in &p.updates {
+                f(&u.value);
+                u.when.iter().for_each(&mut *f);
+            }
+        }
+        for i in &self.insts {
+            for pc in &i.ports {
+                if let Conn::In(e) = &pc.conn {
+                    f(e);
+                }
+            }
+        }
+    }
+
+    /// [`Module::for_each_expr`] with the expressions open to change, in the same order.
+    pub fn for_each_expr_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
+        for item in &mut self.items {
+            if let Item::Assign(a) = item {
+                f(&mut a.rhs);
+            }
+        }
+        for p in &mut self.procs {
+            p.enable.iter_mut().for_each(&mut *f);
+            for u in &mut p.updates {
+                f(&mut u.value);
+                u.when.iter_mut().for_each(&mut *f);
+            }
+        }
+        for i in &mut self.insts {
+            for pc in &mut i.ports {
+                if let Conn::In(e) = &mut pc.conn {
+                    f(e);
+                }
+            }
+        }
+    }
 }
