@@ -79,6 +79,8 @@ const SUPPORTED: &[&str] = &[
     "scalar_args",
     "math_exact_bits",
     "math_builtins",
+    "bool_literals",
+    "loop_attr_labels",
 ];
 
 #[test]

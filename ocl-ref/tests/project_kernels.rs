@@ -12,6 +12,7 @@ const KERNELS: &[&str] = &[
     "atomics_1x",
     "barrier_loop",
     "bit_builtins",
+    "bool_literals",
     "char_short_promote",
     "constant_struct_table",
     "convert_rounding",
@@ -26,6 +27,7 @@ const KERNELS: &[&str] = &[
     "int_div_neg",
     "local_2d_3d",
     "long_arith",
+    "loop_attr_labels",
     "name_mangling",
     "packed_aligned_array",
     "relational_vec",
@@ -787,4 +789,61 @@ fn name_mangling() {
         assert_eq!(inp[i], -7 + 3 * i as i32);
         assert_eq!(out[i], inp[i] * 5 + i as i32, "out_[{i}]");
     }
+}
+
+#[test]
+fn bool_literals() {
+    let r = project("bool_literals");
+    let inp = i32s(input(&r, "in"));
+    let out = i32s(output(&r, "out"));
+    let (mut saw_found, mut saw_small) = (false, false);
+    for i in 0..64 {
+        let v = inp[i];
+        let window: Vec<i32> = (0..4).map(|k| inp[(i + k) % 64]).collect();
+        let found = window.iter().any(|&w| w > 50);
+        let all_small = window.iter().all(|&w| w < 30);
+        let even = v % 2 == 0;
+        saw_found |= found;
+        saw_small |= all_small;
+        let o = &out[4 * i..4 * i + 4];
+        assert_eq!(o[0], if found { 1 } else { 2 }, "found[{i}]");
+        assert_eq!(o[1], i32::from(all_small), "all_small[{i}]");
+        let count = i32::from(found) + i32::from(all_small) + i32::from(even) + 1;
+        assert_eq!(
+            o[2],
+            count * 10 + 1 + 100,
+            "sizeof(true) and sizeof(bool) are 1"
+        );
+        assert_eq!(o[3], if even { v } else { -v + 1 }, "#if true is taken");
+    }
+    assert!(
+        saw_found && saw_small,
+        "the inputs set both flags somewhere"
+    );
+}
+
+#[test]
+fn loop_attr_labels() {
+    let r = project("loop_attr_labels");
+    let inp = i32s(input(&r, "in"));
+    let out = i32s(output(&r, "out"));
+    let mut stopped_early = false;
+    for g in 0..64 {
+        let o = &out[4 * g..4 * g + 4];
+        let acc: i32 = (0..16).map(|j| inp[(g * 16 + j) % 1024]).sum();
+        assert_eq!(o[0], acc, "acc[{g}]");
+        let (mut v, mut steps) = (inp[g] & 255, 0);
+        while v > 1 && steps < 8 {
+            v = if v & 1 == 1 { 3 * v + 1 } else { v / 2 };
+            steps += 1;
+        }
+        stopped_early |= steps < 8;
+        assert_eq!(o[1], steps * 1000 + v, "collatz[{g}]");
+        let folded = (0..4).fold(0i32, |f, j| {
+            f.wrapping_mul(3).wrapping_add(inp[(g + j) % 1024])
+        });
+        assert_eq!(o[2], folded, "folded[{g}]");
+        assert_eq!(o[3], 6 - 3, "twice[{g}]");
+    }
+    assert!(stopped_early, "some collatz loop ends before its cap");
 }

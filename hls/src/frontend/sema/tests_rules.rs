@@ -326,3 +326,48 @@ fn null_pointer_constants() {
          __global int *r = o[0] ? o : NULL;\n r[0] = (q == NULL);\n}",
     );
 }
+
+#[test]
+fn true_and_false_are_bool_keywords() {
+    assert_clean(
+        "__kernel void k(__global int *o) {\n\
+         bool b = true;\n\
+         o[0] = b + false + (int)sizeof(true);\n\
+         int a[sizeof(false) == 1 && true ? 1 : -1];\n a[0] = 0;\n}",
+    );
+    let (line, msg) = first_error("__kernel void k(__global int *o) {\n int true = 1;\n}");
+    assert_eq!(line, 2, "{msg}");
+}
+
+#[test]
+fn loop_attributes_before_labels_and_tripcounts() {
+    let p = assert_clean(
+        "__kernel void k(__global int *o, int n) {\n\
+         __attribute__((xcl_pipeline_loop(1))) __attribute__((xcl_loop_tripcount(1, 9)))\n\
+         lbl: for (int i = 0; i < n; i++) o[i] = 0;\n\
+         a: b: __attribute__((xcl_pipeline_loop, xcl_loop_tripcount(1, 9, 2))) while (n--) o[n] = 1;\n\
+         done: o[0] = 2;\n}",
+    );
+    let loops = &p.kernels[0].loops;
+    assert_eq!(loops.len(), 2);
+    assert!(loops.iter().all(|l| l.pipeline));
+    let t: Vec<_> = loops.iter().map(|l| l.tripcount.map(|t| t.avg)).collect();
+    assert_eq!(t, [Some(5), Some(2)]);
+    for (src, want) in [
+        ("xcl_loop_tripcount(9, 2)", "needs min <= avg <= max"),
+        ("xcl_loop_tripcount(4)", "takes two or three arguments"),
+        ("xcl_loop_tripcount(-1, 2)", "non-negative"),
+    ] {
+        let (line, msg) = first_error(&format!(
+            "__kernel void k(__global int *o) {{\n __attribute__(({src}))\n l: for (int i = 0; i < 4; i++) o[i] = 0;\n}}"
+        ));
+        assert!(line == 2 && msg.contains(want), "{src}: {line}: {msg}");
+    }
+    let (line, msg) = first_error(
+        "__kernel void k(__global int *o) {\n __attribute__((xcl_pipeline_loop)) l: o[0] = 1;\n}",
+    );
+    assert!(
+        line == 2 && msg.contains("only applies to for, while and do loops"),
+        "{msg}"
+    );
+}
