@@ -81,6 +81,7 @@ const SUPPORTED: &[&str] = &[
     "math_builtins",
     "bool_literals",
     "loop_attr_labels",
+    "local_in_helper",
 ];
 
 #[test]

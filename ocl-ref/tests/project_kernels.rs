@@ -26,6 +26,7 @@ const KERNELS: &[&str] = &[
     "include_header",
     "int_div_neg",
     "local_2d_3d",
+    "local_in_helper",
     "long_arith",
     "loop_attr_labels",
     "name_mangling",
@@ -846,4 +847,17 @@ fn loop_attr_labels() {
         assert_eq!(o[3], 6 - 3, "twice[{g}]");
     }
     assert!(stopped_early, "some collatz loop ends before its cap");
+}
+
+#[test]
+fn local_in_helper() {
+    let r = project("local_in_helper");
+    let inp = i32s(input(&r, "in"));
+    let out = i32s(output(&r, "out"));
+    for i in 0..128 {
+        let (grp, l) = (i / 32, i % 32);
+        let at = |shift: usize| inp[grp * 32 + (l + shift) % 32];
+        assert_eq!(out[2 * i], at(1), "out[{}]", 2 * i);
+        assert_eq!(out[2 * i + 1], at(5) * 2 + 1, "out[{}]", 2 * i + 1);
+    }
 }

@@ -107,10 +107,6 @@ fn scopes_and_statements() {
     assert_eq!(line, 2);
     let (line, _) = first_error("__kernel void k(__global int *o) {\n int a = 1;\n int a = 2;\n}");
     assert_eq!(line, 3);
-    let (line, _) = first_error(
-        "void h(void) {\n __local int x[4];\n}\n__kernel void k(__global int *o) { h(); }",
-    );
-    assert_eq!(line, 2);
     let (line, _) = first_error("__kernel void k(int *o) {\n}");
     assert_eq!(line, 1);
     let (line, _) = first_error("__kernel void k(__global int *o) {\n o[0] = undefined_fn(1);\n}");
@@ -369,5 +365,26 @@ fn loop_attributes_before_labels_and_tripcounts() {
     assert!(
         line == 2 && msg.contains("only applies to for, while and do loops"),
         "{msg}"
+    );
+}
+
+#[test]
+fn local_variables_in_helpers_are_accepted_with_a_warning() {
+    let (_, d, sm) = check_src(
+        "void h(__global int *o) {\n __local int x[4];\n x[0] = 1; o[0] = x[0];\n}\n\
+         __kernel void k(__global int *o) { h(o); }",
+    );
+    assert!(!d.has_errors(), "{:?}", d.list);
+    let w: Vec<_> = d
+        .list
+        .iter()
+        .filter(|x| x.severity == Severity::Warning)
+        .collect();
+    assert_eq!(w.len(), 1);
+    assert_eq!(sm.line_col(w[0].span.expect("span")).0, 2);
+    let m = &w[0].message;
+    assert!(
+        m.contains("OpenCL C 1.2 (6.5.2)") && m.contains("'h'"),
+        "{m}"
     );
 }
