@@ -82,6 +82,7 @@ const SUPPORTED: &[&str] = &[
     "bool_literals",
     "loop_attr_labels",
     "local_in_helper",
+    "include_parent",
 ];
 
 #[test]

@@ -24,6 +24,7 @@ const KERNELS: &[&str] = &[
     "half_vload",
     "helper_ptrs",
     "include_header",
+    "include_parent",
     "int_div_neg",
     "local_2d_3d",
     "local_in_helper",
@@ -859,5 +860,17 @@ fn local_in_helper() {
         let at = |shift: usize| inp[grp * 32 + (l + shift) % 32];
         assert_eq!(out[2 * i], at(1), "out[{}]", 2 * i);
         assert_eq!(out[2 * i + 1], at(5) * 2 + 1, "out[{}]", 2 * i + 1);
+    }
+}
+
+#[test]
+fn include_parent() {
+    let r = project("include_parent");
+    let inp = i32s(input(&r, "in"));
+    let out = i32s(output(&r, "out"));
+    for g in 0..32 {
+        let v: Vec<i32> = inp[8 * g..8 * g + 8].iter().map(|x| x * 3 - 7).collect();
+        assert_eq!(out[2 * g], v.iter().sum::<i32>(), "sum[{g}]");
+        assert_eq!(out[2 * g + 1], *v.iter().max().unwrap(), "max[{g}]");
     }
 }
