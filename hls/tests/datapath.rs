@@ -83,6 +83,7 @@ const SUPPORTED: &[&str] = &[
     "loop_attr_labels",
     "local_in_helper",
     "include_parent",
+    "uninit_private",
 ];
 
 #[test]

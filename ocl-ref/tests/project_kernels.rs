@@ -38,6 +38,7 @@ const KERNELS: &[&str] = &[
     "shift_large",
     "store_load_order",
     "struct_by_value",
+    "uninit_private",
     "union_pun",
     "vec16_swizzle",
     "vec8_arith",
@@ -872,5 +873,19 @@ fn include_parent() {
         let v: Vec<i32> = inp[8 * g..8 * g + 8].iter().map(|x| x * 3 - 7).collect();
         assert_eq!(out[2 * g], v.iter().sum::<i32>(), "sum[{g}]");
         assert_eq!(out[2 * g + 1], *v.iter().max().unwrap(), "max[{g}]");
+    }
+}
+
+#[test]
+fn uninit_private() {
+    let r = project("uninit_private");
+    let inp = i32s(input(&r, "in"));
+    let out = i32s(output(&r, "out"));
+    for g in 0..64 {
+        let x: Vec<i32> = (0..24).map(|k| inp[(g * 24 + k) % 512]).collect();
+        // From k = 7 on the register holds x[k-7..=k]: sr[0] = x[k], sr[7] = x[k-7].
+        let acc: i32 = (7..24).map(|k| x[k] - x[k - 7]).sum();
+        assert_eq!(out[2 * g], acc, "acc[{g}]");
+        assert_eq!(out[2 * g + 1], inp[g] * 2 + 2, "copy[{g}]");
     }
 }
