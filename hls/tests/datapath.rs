@@ -84,6 +84,7 @@ const SUPPORTED: &[&str] = &[
     "local_in_helper",
     "include_parent",
     "uninit_private",
+    "async_copy",
 ];
 
 #[test]

@@ -9,6 +9,7 @@ use ocl_hls::launch::half::{f16_bits_to_f64, f64_to_f16_bits};
 
 /// The kernels this file tests: one test function per name.
 const KERNELS: &[&str] = &[
+    "async_copy",
     "atomics_1x",
     "barrier_loop",
     "bit_builtins",
@@ -888,4 +889,31 @@ fn uninit_private() {
         assert_eq!(out[2 * g], acc, "acc[{g}]");
         assert_eq!(out[2 * g + 1], inp[g] * 2 + 2, "copy[{g}]");
     }
+}
+
+#[test]
+fn async_copy() {
+    let r = project("async_copy");
+    let inp = i32s(input(&r, "in"));
+    let vin = f32s(input(&r, "vin"));
+    let out = i32s(output(&r, "out"));
+    let cols = i32s(output(&r, "cols"));
+    let vout = f32s(output(&r, "vout"));
+    for grp in 0..4 {
+        let tile = &inp[grp * 32..grp * 32 + 32];
+        let col: Vec<i32> = (0..16).map(|i| inp[grp * 7 + 3 * i]).collect();
+        for l in 0..16 {
+            let o = grp * 32 + 2 * l;
+            assert_eq!(out[o], tile[2 * l] + tile[31 - 2 * l], "out[{o}]");
+            assert_eq!(out[o + 1], col[l] * 3 - col[(l + 1) % 16], "out[{}]", o + 1);
+            assert_eq!(cols[o], col[l], "strided store: cols[{o}]");
+            assert_eq!(cols[o + 1], 7, "the stride skips cols[{}]", o + 1);
+        }
+    }
+    let want: Vec<f32> = vin
+        .iter()
+        .enumerate()
+        .map(|(i, v)| v * 2.0 + (i % 4 + 1) as f32)
+        .collect();
+    assert_f32_bits("vout", &vout, &want);
 }

@@ -5,6 +5,7 @@
 mod access;
 mod arith;
 mod assign;
+mod async_copy;
 mod bases;
 mod builder;
 mod builtins;

@@ -388,3 +388,17 @@ fn local_variables_in_helpers_are_accepted_with_a_warning() {
         "{m}"
     );
 }
+
+#[test]
+fn async_copy_events_are_event_t_or_the_constant_0() {
+    assert_clean(
+        "__kernel void k(__global int *g) {\n __local int l[8];\n\
+         event_t e = async_work_group_copy(l, g, 8, 0);\n\
+         e = async_work_group_strided_copy(g, l, 8, 2, e);\n wait_group_events(1, &e);\n}",
+    );
+    let (line, msg) = first_error(
+        "__kernel void k(__global int *g, int n) {\n __local int l[8];\n\
+         async_work_group_copy(l, g, 8, n);\n}",
+    );
+    assert!(line == 3 && msg.contains("the constant 0"), "{line}: {msg}");
+}
