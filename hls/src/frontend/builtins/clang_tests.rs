@@ -314,10 +314,11 @@ fn compare(calls: &[&Call], std: &str, tag: &str) -> (usize, usize, Vec<String>)
         });
         if same {
             agree += 1;
-        } else if event_int && clang == Outcome::NoMatch {
-            stricter += 1;
-        } else if *o == Outcome::NoMatch
-            && ((has_ptr && (lax_ptr || clang == Outcome::Ambiguous)) || bool_as || float_atomic)
+        } else if (event_int && clang == Outcome::NoMatch)
+            || (*o == Outcome::NoMatch
+                && ((has_ptr && (lax_ptr || clang == Outcome::Ambiguous))
+                    || bool_as
+                    || float_atomic))
         {
             stricter += 1;
         } else {
