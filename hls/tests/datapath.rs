@@ -92,6 +92,12 @@ const SUPPORTED: &[&str] = &[
     "random_1",
     "random_4",
     "random_6",
+    "bool_literals",
+    "loop_attr_labels",
+    "local_in_helper",
+    "include_parent",
+    "uninit_private",
+    "async_copy",
 ];
 
 #[test]

@@ -585,6 +585,7 @@ fn runaway_loops_stop_at_max_steps() {
         &Options {
             check_hints: false,
             max_steps: 1000,
+            strict: false,
         },
     )
     .unwrap_err();
@@ -834,14 +835,32 @@ fn source_level_errors_name_the_line() {
         "{e}"
     );
 
+    // Private memory: an error only when strict; by default one warning per location and
+    // the never-written bytes read as zero.
     let private = "__kernel void k(__global int *out)\n{\n    int t[4];\n    t[1] = 5;\n    out[get_global_id(0)] = t[get_global_id(0) % 4];\n}\n";
-    let e = run_source("pr", private, spec, &Options::default())
+    let strict = Options {
+        strict: true,
+        ..Options::default()
+    };
+    let e = run_source("pr", private, spec, &strict)
         .err()
         .unwrap_or_default();
     assert!(
         e.contains("pr.cl:5:")
             && e.contains("read of uninitialised __private memory 't' at byte 0"),
         "{e}"
+    );
+    let ran = run_source("pr", private, spec, &Options::default()).expect("runs with a warning");
+    let w = &ran.outcome.warnings;
+    assert_eq!(w.len(), 1, "one warning per location: {w:?}");
+    assert!(w[0]
+        .message
+        .starts_with("read of uninitialised __private memory 't' at byte 0"));
+    let out = ran.outcome.buffers[0].as_deref().expect("out");
+    assert_eq!(
+        to_i32s(out),
+        [0, 5, 0, 0, 0, 5, 0, 0],
+        "never-written bytes read as zero"
     );
 
     let oob = "__kernel void k(__global int *out)\n{\n    size_t i = get_global_id(0);\n    out[i + 1] = (int)i;\n}\n";

@@ -517,6 +517,7 @@ fn predefined_and_command_line_macros() {
         ],
         undefines: vec!["GONE".into(), "__FPGA__".into()],
         include_dirs: vec![],
+        include_root: None,
     };
     let out = run_file(
         "k.cl",
@@ -590,36 +591,62 @@ fn missing_include_names_the_searched_directories() {
 }
 
 #[test]
-fn includes_cannot_escape() {
+fn includes_resolve_as_clang_does_and_include_root_confines_them() {
     let t = TempDir::new("escape");
     t.write("secret.h", "int secret;\n");
+    t.write("common/header.h", "int common_h;\n");
+    // Not beside sub/inner.h: found in the kernel's folder after the including file's.
+    t.write("k/sub/inner.h", "#include \"kernel_level.h\"\n");
+    t.write("k/kernel_level.h", "int kernel_level;\n");
     let main = t.write(
         "k/main.cl",
-        "#include \"../secret.h\"\n#include \"/etc/passwd\"\n#include \"../../../../../../../../etc/passwd\"\n",
+        "#include \"../common/header.h\"\n#include \"sub/inner.h\"\n",
     );
     let out = run_path(&main, &PpOptions::default());
+    assert!(out.errors().is_empty(), "{:?}", out.errors());
+    assert_eq!(out.text(), "int common_h ; int kernel_level ;");
+
+    let confined = PpOptions {
+        include_root: Some(t.0.join("k")),
+        ..Default::default()
+    };
+    let out = run_path(&main, &confined);
+    let e = out.errors();
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].contains("main.cl:1:10: #include of '../common/header.h'")
+            && e[0].contains("outside --include-root"),
+        "{e:?}"
+    );
+    assert!(!out.text().contains("common_h"));
+    let main2 = t.write(
+        "k/main2.cl",
+        "#include \"../secret.h\"\n#include \"/etc/passwd\"\n#include \"../../../../../../../../etc/passwd\"\n",
+    );
+    let out = run_path(&main2, &confined);
     let e = out.errors();
     assert_eq!(e.len(), 3, "{e:?}");
     assert!(
-        e[0].contains("main.cl:1:10: #include of '../secret.h'") && e[0].contains("outside"),
+        e[0].contains("main2.cl:1:10:") && e[0].contains("outside"),
         "{e:?}"
     );
     assert!(
-        e[1].contains("main.cl:2:10: #include of '/etc/passwd'"),
+        e[1].contains("main2.cl:2:10: #include of '/etc/passwd'"),
         "{e:?}"
     );
     assert!(
-        e[2].contains("main.cl:3:10:") && e[2].contains("outside"),
+        e[2].contains("main2.cl:3:10:") && e[2].contains("outside"),
         "{e:?}"
     );
     assert!(!out.text().contains("secret"));
-    // Through -I the same file is allowed.
+    // A root that holds the file allows it, through -I as well.
     let opts = PpOptions {
         include_dirs: vec![t.0.clone()],
+        include_root: Some(t.0.clone()),
         ..Default::default()
     };
-    let main2 = t.write("k/main2.cl", "#include <secret.h>\n");
-    let out = run_path(&main2, &opts);
+    let main3 = t.write("k/main3.cl", "#include <secret.h>\n");
+    let out = run_path(&main3, &opts);
     assert!(out.errors().is_empty(), "{:?}", out.errors());
     assert_eq!(out.text(), "int secret ;");
 }

@@ -9,9 +9,11 @@ use ocl_hls::launch::half::{f16_bits_to_f64, f64_to_f16_bits};
 
 /// The kernels this file tests: one test function per name.
 const KERNELS: &[&str] = &[
+    "async_copy",
     "atomics_1x",
     "barrier_loop",
     "bit_builtins",
+    "bool_literals",
     "char_short_promote",
     "constant_struct_table",
     "convert_rounding",
@@ -23,9 +25,12 @@ const KERNELS: &[&str] = &[
     "half_vload",
     "helper_ptrs",
     "include_header",
+    "include_parent",
     "int_div_neg",
     "local_2d_3d",
+    "local_in_helper",
     "long_arith",
+    "loop_attr_labels",
     "name_mangling",
     "packed_aligned_array",
     "relational_vec",
@@ -34,6 +39,7 @@ const KERNELS: &[&str] = &[
     "shift_large",
     "store_load_order",
     "struct_by_value",
+    "uninit_private",
     "union_pun",
     "vec16_swizzle",
     "vec8_arith",
@@ -787,4 +793,127 @@ fn name_mangling() {
         assert_eq!(inp[i], -7 + 3 * i as i32);
         assert_eq!(out[i], inp[i] * 5 + i as i32, "out_[{i}]");
     }
+}
+
+#[test]
+fn bool_literals() {
+    let r = project("bool_literals");
+    let inp = i32s(input(&r, "in"));
+    let out = i32s(output(&r, "out"));
+    let (mut saw_found, mut saw_small) = (false, false);
+    for i in 0..64 {
+        let v = inp[i];
+        let window: Vec<i32> = (0..4).map(|k| inp[(i + k) % 64]).collect();
+        let found = window.iter().any(|&w| w > 50);
+        let all_small = window.iter().all(|&w| w < 30);
+        let even = v % 2 == 0;
+        saw_found |= found;
+        saw_small |= all_small;
+        let o = &out[4 * i..4 * i + 4];
+        assert_eq!(o[0], if found { 1 } else { 2 }, "found[{i}]");
+        assert_eq!(o[1], i32::from(all_small), "all_small[{i}]");
+        let count = i32::from(found) + i32::from(all_small) + i32::from(even) + 1;
+        assert_eq!(
+            o[2],
+            count * 10 + 1 + 100,
+            "sizeof(true) and sizeof(bool) are 1"
+        );
+        assert_eq!(o[3], if even { v } else { -v + 1 }, "#if true is taken");
+    }
+    assert!(
+        saw_found && saw_small,
+        "the inputs set both flags somewhere"
+    );
+}
+
+#[test]
+fn loop_attr_labels() {
+    let r = project("loop_attr_labels");
+    let inp = i32s(input(&r, "in"));
+    let out = i32s(output(&r, "out"));
+    let mut stopped_early = false;
+    for g in 0..64 {
+        let o = &out[4 * g..4 * g + 4];
+        let acc: i32 = (0..16).map(|j| inp[(g * 16 + j) % 1024]).sum();
+        assert_eq!(o[0], acc, "acc[{g}]");
+        let (mut v, mut steps) = (inp[g] & 255, 0);
+        while v > 1 && steps < 8 {
+            v = if v & 1 == 1 { 3 * v + 1 } else { v / 2 };
+            steps += 1;
+        }
+        stopped_early |= steps < 8;
+        assert_eq!(o[1], steps * 1000 + v, "collatz[{g}]");
+        let folded = (0..4).fold(0i32, |f, j| {
+            f.wrapping_mul(3).wrapping_add(inp[(g + j) % 1024])
+        });
+        assert_eq!(o[2], folded, "folded[{g}]");
+        assert_eq!(o[3], 6 - 3, "twice[{g}]");
+    }
+    assert!(stopped_early, "some collatz loop ends before its cap");
+}
+
+#[test]
+fn local_in_helper() {
+    let r = project("local_in_helper");
+    let inp = i32s(input(&r, "in"));
+    let out = i32s(output(&r, "out"));
+    for i in 0..128 {
+        let (grp, l) = (i / 32, i % 32);
+        let at = |shift: usize| inp[grp * 32 + (l + shift) % 32];
+        assert_eq!(out[2 * i], at(1), "out[{}]", 2 * i);
+        assert_eq!(out[2 * i + 1], at(5) * 2 + 1, "out[{}]", 2 * i + 1);
+    }
+}
+
+#[test]
+fn include_parent() {
+    let r = project("include_parent");
+    let inp = i32s(input(&r, "in"));
+    let out = i32s(output(&r, "out"));
+    for g in 0..32 {
+        let v: Vec<i32> = inp[8 * g..8 * g + 8].iter().map(|x| x * 3 - 7).collect();
+        assert_eq!(out[2 * g], v.iter().sum::<i32>(), "sum[{g}]");
+        assert_eq!(out[2 * g + 1], *v.iter().max().unwrap(), "max[{g}]");
+    }
+}
+
+#[test]
+fn uninit_private() {
+    let r = project("uninit_private");
+    let inp = i32s(input(&r, "in"));
+    let out = i32s(output(&r, "out"));
+    for g in 0..64 {
+        let x: Vec<i32> = (0..24).map(|k| inp[(g * 24 + k) % 512]).collect();
+        // From k = 7 on the register holds x[k-7..=k]: sr[0] = x[k], sr[7] = x[k-7].
+        let acc: i32 = (7..24).map(|k| x[k] - x[k - 7]).sum();
+        assert_eq!(out[2 * g], acc, "acc[{g}]");
+        assert_eq!(out[2 * g + 1], inp[g] * 2 + 2, "copy[{g}]");
+    }
+}
+
+#[test]
+fn async_copy() {
+    let r = project("async_copy");
+    let inp = i32s(input(&r, "in"));
+    let vin = f32s(input(&r, "vin"));
+    let out = i32s(output(&r, "out"));
+    let cols = i32s(output(&r, "cols"));
+    let vout = f32s(output(&r, "vout"));
+    for grp in 0..4 {
+        let tile = &inp[grp * 32..grp * 32 + 32];
+        let col: Vec<i32> = (0..16).map(|i| inp[grp * 7 + 3 * i]).collect();
+        for l in 0..16 {
+            let o = grp * 32 + 2 * l;
+            assert_eq!(out[o], tile[2 * l] + tile[31 - 2 * l], "out[{o}]");
+            assert_eq!(out[o + 1], col[l] * 3 - col[(l + 1) % 16], "out[{}]", o + 1);
+            assert_eq!(cols[o], col[l], "strided store: cols[{o}]");
+            assert_eq!(cols[o + 1], 7, "the stride skips cols[{}]", o + 1);
+        }
+    }
+    let want: Vec<f32> = vin
+        .iter()
+        .enumerate()
+        .map(|(i, v)| v * 2.0 + (i % 4 + 1) as f32)
+        .collect();
+    assert_f32_bits("vout", &vout, &want);
 }

@@ -29,8 +29,13 @@ const MAX_TRIPS: u64 = 50_000_000;
 type Vars = HashMap<VarId, Option<u64>>;
 
 /// The iterations of loop `id` (of the NDRange kernel) per entry, when they follow from
-/// what is known before the loop.
+/// what is known before the loop; else the average of its `xcl_loop_tripcount`, which
+/// the designer wrote for exactly this case (a count that depends on data).
 pub fn trip_count(k: &Kernel, id: LoopId, env: &LaunchValues) -> Option<u64> {
+    counted(k, id, env).or_else(|| k.lp(id).hints.tripcount.map(|t| t.avg))
+}
+
+fn counted(k: &Kernel, id: LoopId, env: &LaunchValues) -> Option<u64> {
     let mut vars = Vars::new();
     if !before(k, &k.body, id, env, &mut vars) {
         return None;
@@ -328,5 +333,32 @@ impl LaunchValues {
             local: Some(dims(&l.local)),
             measured: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::{check_source, Options};
+
+    fn trips(src: &str) -> Vec<Option<u64>> {
+        let c = check_source("k.cl", src, &Options::default());
+        assert!(!c.has_errors(), "{:?}", c.diags.list);
+        let m =
+            crate::lower::lower(c.program.as_ref().expect("program"), &c.sources).expect("lowers");
+        let k = &m.kernels[0];
+        (0..k.loops.len() as u32)
+            .map(|i| trip_count(k, LoopId(i), &LaunchValues::default()))
+            .collect()
+    }
+
+    #[test]
+    fn xcl_loop_tripcount_fills_in_only_what_cannot_be_counted() {
+        let src = "__kernel void k(__global int *a, int n) {\n\
+            __attribute__((xcl_loop_tripcount(2, 10))) l1: for (int i = 0; i < n; i++) a[i] = 0;\n\
+            __attribute__((xcl_loop_tripcount(1, 64, 9))) while (a[0] > 3) a[0]--;\n\
+            __attribute__((xcl_loop_tripcount(1, 64, 9))) for (int i = 0; i < 5; i++) a[i] = 1;\n\
+            for (int i = 0; i < n; i++) a[i] = 2;\n}";
+        assert_eq!(trips(src), [Some(6), Some(9), Some(5), None]);
     }
 }

@@ -75,6 +75,10 @@ pub struct SourceArgs {
     /// Add a folder to the `#include "..."` search path (repeatable)
     #[arg(short = 'I', value_name = "DIR")]
     pub include: Vec<PathBuf>,
+    /// Refuse any #include file outside DIR (for services compiling untrusted code);
+    /// without it includes resolve as clang resolves them
+    #[arg(long = "include-root", value_name = "DIR")]
+    pub include_root: Option<PathBuf>,
 }
 
 impl SourceArgs {
@@ -92,6 +96,7 @@ impl SourceArgs {
                 defines,
                 undefines: self.undefine.clone(),
                 include_dirs: self.include.clone(),
+                include_root: self.include_root.clone(),
             },
             ..Options::default()
         }

@@ -36,6 +36,10 @@ pub struct RunArgs {
     /// first traced run builds a traced model)
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+    /// Stop at a read of never-written private memory (by default: a warning, and the
+    /// interpreter reads zero bytes)
+    #[arg(long)]
+    pub strict: bool,
 }
 
 /// Exit code 0 on success, 1 on any error (nothing is written then).
@@ -57,6 +61,7 @@ pub fn run(args: &RunArgs) -> u8 {
         front: args.source.options(),
         check_hints: args.check_hints,
         trace: args.trace.clone(),
+        strict: args.strict,
         ..RunOptions::default()
     };
     let result = match engine::run_file(&args.source.file, &args.spec, &opts) {
@@ -69,6 +74,9 @@ pub fn run(args: &RunArgs) -> u8 {
             return 1;
         }
     };
+    for w in &result.warnings {
+        eprintln!("{}", w.trim_end());
+    }
     match engine::write_outputs(&args.out, &result) {
         Ok(files) => {
             let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();

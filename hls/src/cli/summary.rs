@@ -82,6 +82,10 @@ fn loop_row(l: &LoopInfo) -> Vec<String> {
         } else {
             String::new()
         },
+        match l.tripcount {
+            Some(t) => format!("tripcount {}..{} (avg {})", t.min, t.max, t.avg),
+            None => String::new(),
+        },
     ]
 }
 

@@ -38,6 +38,8 @@ pub struct RunOptions {
     pub max_group: u64,
     /// A waveform of the simulated core (sim only): FST for `.fst`, else VCD.
     pub trace: Option<PathBuf>,
+    /// Reads of never-written private memory stop the run instead of warning (interp).
+    pub strict: bool,
 }
 
 impl Default for RunOptions {
@@ -48,6 +50,7 @@ impl Default for RunOptions {
             check_hints: false,
             max_group: 256,
             trace: None,
+            strict: false,
         }
     }
 }
@@ -59,6 +62,8 @@ pub struct RunResult {
     pub buffers: Vec<(String, Vec<u8>)>,
     pub record: RunRecord,
     pub work_items: u64,
+    /// Warnings of the run, rendered (reads of never-written private memory).
+    pub warnings: Vec<String>,
 }
 
 /// Why a run stopped; `message` is ready to print (diagnostics already rendered).
@@ -112,6 +117,7 @@ pub fn run_file(cl: &Path, spec_path: &Path, opts: &RunOptions) -> Result<RunRes
         .find(|k| k.name == l.kernel)
         .ok_or_else(|| err(format!("kernel `{}` was not lowered", l.kernel)))?;
     let mut cycles = None;
+    let mut warnings = Vec::new();
     let (finals, work_items) = match opts.engine {
         Engine::Sim => {
             let (bufs, c) = sim_run(kernel, &checked.sources, &l, opts.trace.as_deref())?;
@@ -125,10 +131,13 @@ pub fn run_file(cl: &Path, spec_path: &Path, opts: &RunOptions) -> Result<RunRes
                 &interp_launch(&l),
                 &interp::Options {
                     check_hints: opts.check_hints,
+                    strict: opts.strict,
                     ..interp::Options::default()
                 },
             )
             .map_err(|e| err(render(&checked.sources, &e.to_diagnostic())))?;
+            let warn = |w: &interp::InterpError| render(&checked.sources, &w.to_warning());
+            warnings = out.warnings.iter().map(warn).collect();
             (out.buffers, out.work_items)
         }
     };
@@ -151,6 +160,7 @@ pub fn run_file(cl: &Path, spec_path: &Path, opts: &RunOptions) -> Result<RunRes
         buffers,
         record,
         work_items,
+        warnings,
     })
 }
 

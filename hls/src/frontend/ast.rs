@@ -373,6 +373,8 @@ pub enum ExprKind {
         suffix: FloatSuffix,
     },
     CharLit(i64),
+    /// `true` or `false`: OpenCL C keywords of type `bool` (clang parses them as C++ does).
+    BoolLit(bool),
     StrLit(Vec<u8>),
     Ident(Ident),
     Unary(UnaryOp, Box<Expr>),

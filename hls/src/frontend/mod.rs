@@ -8,6 +8,7 @@ pub mod lexer;
 pub mod parser;
 pub mod preprocess;
 pub mod sema;
+pub mod streams;
 pub mod token;
 pub mod types;
 
@@ -90,6 +91,14 @@ fn check_source_here(name: &str, text: &str, opts: &Options) -> Checked {
     let mut diags = Diagnostics::default();
     let main = sources.add_file(name, name, text.to_string());
     let tokens = preprocess::preprocess(&mut sources, main, &opts.pp, &mut diags);
+    if let Some(d) = streams::unsupported(&tokens) {
+        diags.push(d);
+        return Checked {
+            sources,
+            diags,
+            program: None,
+        };
+    }
     let tu = parser::parse(tokens, &sources, &mut diags);
     // Meaning is not checked on a tree with syntax errors: the holes would only produce
     // follow-on errors that hide the real one.

@@ -6,10 +6,12 @@ use super::eval;
 use super::float_fns::fma_f32;
 use super::hints::IvdepState;
 use super::inst::{Ext, Inst, Program};
-use super::memory::{access_size, LaneBuf, MemRegion, Spaces};
-use super::value::{float_of, mask, sext, Ek, Shape, MAX_LANES};
+use super::memory::{access_size, LaneBuf, MemRegion, Spaces, UNWRITTEN};
+use super::value::{base_of_word, float_of, mask, sext, Ek, Shape, MAX_LANES};
 use super::InterpError;
+use crate::diag::Span;
 use crate::ir::{AtomicOp, WorkItemFn};
+use std::collections::HashSet;
 
 /// One work-item's state.
 pub struct WorkItem {
@@ -34,6 +36,11 @@ pub struct Env<'p> {
     pub objects: Vec<MemRegion>,
     pub steps: u64,
     pub max_steps: u64,
+    /// Reads of never-written private bytes are errors (`--strict`), not warnings.
+    pub strict: bool,
+    /// Warnings so far (one per source location), and the locations already warned.
+    pub warnings: Vec<InterpError>,
+    pub warned: HashSet<Option<Span>>,
 }
 
 pub enum Stop {
@@ -86,6 +93,41 @@ impl Env<'_> {
             span: self.prog.spans.get(pc).copied(),
             notes: Vec::new(),
         }
+    }
+
+    /// A load that failed: a read of never-written `__private` bytes is, unless strict,
+    /// a warning (the first at each source location) and reads those bytes as zero (C
+    /// makes the value indeterminate, and a value that never reaches an output is common
+    /// in FPGA code: shift registers that fill up, structs copied with unset fields).
+    #[cold]
+    fn unwritten_read(
+        &mut self,
+        pc: usize,
+        message: String,
+        private: &mut [MemRegion],
+        (off, base): (u64, u64),
+        shape: Shape,
+        out: &mut [u64],
+    ) -> Result<(), InterpError> {
+        let is_private = matches!(base_of_word(base), Some(crate::ir::Base::Object(o))
+            if self.is_private.get(o.0 as usize).copied().unwrap_or(false));
+        if self.strict || !is_private || !message.starts_with(UNWRITTEN) {
+            return Err(self.err(pc, message));
+        }
+        let w = self.err(
+            pc,
+            format!(
+                "{message}: the value is indeterminate; the run goes on reading zero bytes \
+                 (outputs that depend on it may differ between engines; --strict makes this \
+                 an error)"
+            ),
+        );
+        if self.warned.insert(w.span) {
+            self.warnings.push(w);
+        }
+        let mut sp = self.spaces(private);
+        sp.load_unchecked(off, base, shape, out)
+            .map_err(|m| self.err(pc, m))
     }
 
     fn track(
@@ -262,7 +304,8 @@ impl Env<'_> {
                     let d = *dst as usize;
                     if let Err(m) = sp.load(off, base, *shape, &mut wi.frame[d..d + shape.words()])
                     {
-                        return Err(self.err(at, m));
+                        let out = &mut wi.frame[d..d + shape.words()];
+                        self.unwritten_read(at, m, &mut wi.private, (off, base), *shape, out)?;
                     }
                     if wi.hints.is_some() {
                         self.track(&mut wi.hints, at, base, off, access_size(*shape), false)?;
@@ -287,7 +330,8 @@ impl Env<'_> {
                     let d = *dst as usize;
                     if let Err(m) = sp.load(off, base, *shape, &mut wi.frame[d..d + shape.words()])
                     {
-                        return Err(self.err(at, m));
+                        let out = &mut wi.frame[d..d + shape.words()];
+                        self.unwritten_read(at, m, &mut wi.private, (off, base), *shape, out)?;
                     }
                     if wi.hints.is_some() {
                         self.track(&mut wi.hints, at, base, off, access_size(*shape), false)?;
@@ -333,7 +377,8 @@ impl Env<'_> {
                     let d = *dst as usize;
                     if let Err(m) = sp.load(off, base, *shape, &mut wi.frame[d..d + shape.words()])
                     {
-                        return Err(self.err(at, m));
+                        let out = &mut wi.frame[d..d + shape.words()];
+                        self.unwritten_read(at, m, &mut wi.private, (off, base), *shape, out)?;
                     }
                     if wi.hints.is_some() {
                         self.track(&mut wi.hints, at, base, off, access_size(*shape), false)?;

@@ -4,6 +4,9 @@
 use super::value::{base_of_word, pack_ptr, unpack_ptr, Ek, Shape, MAX_LANES};
 use crate::ir::{Base, Kernel};
 
+/// How the message of a read of never-written bytes starts.
+pub const UNWRITTEN: &str = "read of uninitialised ";
+
 #[derive(Clone, Debug, Default)]
 pub struct MemRegion {
     pub bytes: Vec<u8>,
@@ -45,11 +48,7 @@ impl MemRegion {
     pub fn check_written(&self, at: usize, size: usize) -> Result<(), String> {
         if let Some(w) = &self.written {
             if let Some(i) = w[at..at + size].iter().position(|b| !b) {
-                return Err(format!(
-                    "read of uninitialised {} at byte {}",
-                    self.label,
-                    at + i
-                ));
+                return Err(format!("{UNWRITTEN}{} at byte {}", self.label, at + i));
             }
         }
         Ok(())
@@ -167,6 +166,21 @@ impl Spaces<'_> {
         let r = self.region(base)?;
         let at = r.range(off, size, "load")?;
         r.check_written(at, size)?;
+        decode(&r.bytes[at..at + size], shape, out);
+        Ok(())
+    }
+
+    /// Like [`Self::load`], without the check that the bytes were written.
+    pub fn load_unchecked(
+        &mut self,
+        off: u64,
+        base: u64,
+        shape: Shape,
+        out: &mut [u64],
+    ) -> Result<(), String> {
+        let size = access_size(shape);
+        let r = self.region(base)?;
+        let at = r.range(off, size, "load")?;
         decode(&r.bytes[at..at + size], shape, out);
         Ok(())
     }

@@ -64,6 +64,9 @@ pub struct Options {
     pub check_hints: bool,
     /// Executed-op bound that stops runaway loops.
     pub max_steps: u64,
+    /// A read of never-written `__private` bytes stops the run (`--strict`); by default
+    /// it is a warning and reads zero bytes.
+    pub strict: bool,
 }
 
 impl Default for Options {
@@ -71,6 +74,7 @@ impl Default for Options {
         Options {
             check_hints: false,
             max_steps: 10_000_000_000,
+            strict: false,
         }
     }
 }
@@ -81,6 +85,8 @@ pub struct Outcome {
     pub buffers: Vec<Option<Vec<u8>>>,
     pub work_items: u64,
     pub ops_executed: u64,
+    /// Warnings of the run (reads of never-written private bytes), one per location.
+    pub warnings: Vec<InterpError>,
 }
 
 #[derive(Clone, Debug)]
@@ -97,6 +103,14 @@ impl InterpError {
             message: message.into(),
             span: None,
             notes: Vec::new(),
+        }
+    }
+
+    /// As a warning diagnostic (the run went on), for `diag::render`.
+    pub fn to_warning(&self) -> Diagnostic {
+        match self.span {
+            Some(s) => Diagnostic::warning(s, self.message.clone()),
+            None => Diagnostic::global(self.message.clone()),
         }
     }
 
@@ -326,6 +340,9 @@ pub fn run(kernel: &ir::Kernel, launch: &Launch, opts: &Options) -> Result<Outco
         objects,
         steps: 0,
         max_steps: opts.max_steps,
+        strict: opts.strict,
+        warnings: Vec::new(),
+        warned: Default::default(),
     };
     let fresh = ndrange::Fresh {
         private: &private,
@@ -343,5 +360,6 @@ pub fn run(kernel: &ir::Kernel, launch: &Launch, opts: &Options) -> Result<Outco
         buffers,
         work_items,
         ops_executed: env.steps,
+        warnings: env.warnings,
     })
 }

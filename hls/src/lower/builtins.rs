@@ -15,6 +15,9 @@ impl Lowerer<'_> {
     pub fn call_builtin(&mut self, e: &Expr, sig: &BuiltinSig, args: &[Expr]) -> R<Option<Val>> {
         let span = e.span;
         let name = sig.name.as_str();
+        if super::async_copy::is_async_builtin(name) {
+            return self.async_builtin(e, sig, args);
+        }
         match sig.family {
             Family::WorkItem => self.work_item(e, sig, args).map(Some),
             Family::Sync => {

@@ -67,7 +67,10 @@ impl Lowerer<'_> {
             }
         }
         let v = match &e.kind {
-            ExprKind::IntLit { .. } | ExprKind::CharLit(_) | ExprKind::FloatLit { .. } => {
+            ExprKind::IntLit { .. }
+            | ExprKind::CharLit(_)
+            | ExprKind::BoolLit(_)
+            | ExprKind::FloatLit { .. } => {
                 return self.fail(e.span, "internal error: literal without a value");
             }
             ExprKind::SizeofExpr(_)

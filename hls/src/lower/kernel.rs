@@ -128,13 +128,16 @@ impl Lowerer<'_> {
                 return Ok(Storage::Var(self.k.new_var(&sym.name, ty, sym.span)));
             }
         }
-        let space = if sym.space == AddrSpace::Local {
-            AddrSpace::Local
-        } else {
-            AddrSpace::Private
-        };
-        let o = self.new_object(&sym.name, &sym.ty, space, sym.align, sym.span)?;
-        Ok(Storage::Object(o, space))
+        if sym.space == AddrSpace::Local {
+            if let Some(o) = self.locals.get(&sid) {
+                return Ok(Storage::Object(*o, AddrSpace::Local));
+            }
+            let o = self.new_object(&sym.name, &sym.ty, AddrSpace::Local, sym.align, sym.span)?;
+            self.locals.insert(sid, o);
+            return Ok(Storage::Object(o, AddrSpace::Local));
+        }
+        let o = self.new_object(&sym.name, &sym.ty, AddrSpace::Private, sym.align, sym.span)?;
+        Ok(Storage::Object(o, AddrSpace::Private))
     }
 
     fn taken_in_any_frame(&self, sid: SymbolId) -> bool {

@@ -5,6 +5,7 @@
 mod access;
 mod arith;
 mod assign;
+mod async_copy;
 mod bases;
 mod builder;
 mod builtins;
@@ -138,6 +139,9 @@ pub struct Lowerer<'a> {
     pub loop_depth: u32,
     /// `__constant` program-scope variables already given an object in this kernel.
     pub globals: HashMap<SymbolId, ObjectId>,
+    /// `__local` variables already given an object in this kernel: a helper's (accepted
+    /// as Intel's compiler does) is one variable however often the helper is inlined.
+    pub locals: HashMap<SymbolId, ObjectId>,
     /// String literals already given a constant object.
     pub strings: HashMap<Vec<u8>, ObjectId>,
     pub facts: HashMap<FuncId, scan::FnFacts>,
@@ -159,6 +163,7 @@ impl<'a> Lowerer<'a> {
             loop_depth: 0,
             globals: HashMap::new(),
             strings: HashMap::new(),
+            locals: HashMap::new(),
             facts: HashMap::new(),
             exprs: scan::index_exprs(p),
         }

@@ -178,6 +178,7 @@ impl Lowerer<'_> {
             ExprKind::IntLit { .. }
             | ExprKind::FloatLit { .. }
             | ExprKind::CharLit(_)
+            | ExprKind::BoolLit(_)
             | ExprKind::StrLit(_) => true,
             ExprKind::SizeofExpr(_)
             | ExprKind::SizeofType(_)

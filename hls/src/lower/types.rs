@@ -24,6 +24,9 @@ pub fn ir_ty(t: &Type) -> Option<Ty> {
         Type::Vector(s, n) => Some(Ty::vec(scalar_ty(*s), *n)),
         Type::Pointer(p) => Some(Ty::Ptr(p.space)),
         Type::Enum(_) => Some(Ty::I(32)),
+        // An event of the async copies: they complete at wait_group_events, so its value
+        // carries nothing.
+        Type::Opaque("event_t") => Some(Ty::I(64)),
         _ => None,
     }
 }

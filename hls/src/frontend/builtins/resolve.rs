@@ -49,6 +49,9 @@ pub(super) fn score(arg: &Type, param: &Type) -> Option<Score> {
         (Type::Enum(_), Type::Scalar(p)) => rank(enum_rank(*p)),
         (Type::Scalar(_) | Type::Enum(_), Type::Vector(..)) => rank(Rank::Widening),
         (Type::Pointer(a), Type::Pointer(p)) => pointer_score(a, p),
+        (Type::Opaque(a), Type::Opaque(p)) if a == p => rank(Rank::Exact),
+        // The async copies take `0` for "no event" (the checker requires the constant 0).
+        (Type::Scalar(Scalar::Int), Type::Opaque("event_t")) => rank(Rank::Conversion),
         _ => None,
     }
 }

@@ -339,6 +339,10 @@ impl Parser<'_> {
     fn primary_expr(&mut self) -> PResult<Expr> {
         let t = self.peek().clone();
         match &t.kind {
+            TokenKind::Ident(name) if name == "true" || name == "false" => {
+                self.bump();
+                Ok(self.expr(ExprKind::BoolLit(name == "true"), t.span))
+            }
             TokenKind::Ident(name) => {
                 if super::is_reserved_word(name) {
                     self.error(t.span, format!("expected an expression, found '{name}'"));

@@ -402,6 +402,8 @@ pub(crate) fn is_reserved_word(w: &str) -> bool {
             | "while"
             | "half"
             | "bool"
+            | "true"
+            | "false"
             | "uchar"
             | "ushort"
             | "uint"

@@ -91,7 +91,14 @@ impl Parser<'_> {
         if self.is(Punct::LBrace) {
             return self.compound_statement(attrs, pragmas);
         }
-        let kind = self.statement_kind()?;
+        let mut kind = self.statement_kind()?;
+        let (mut attrs, mut pragmas) = (attrs, pragmas);
+        if let StmtKind::Labeled(_, inner) = &mut kind {
+            // AMD's examples write `__attribute__((xcl_pipeline_loop)) name: for (...)`:
+            // what precedes a label is meant for the statement it labels.
+            inner.attrs.splice(0..0, std::mem::take(&mut attrs));
+            inner.pragmas.splice(0..0, std::mem::take(&mut pragmas));
+        }
         let id = self.stmt_id();
         Ok(Stmt {
             id,

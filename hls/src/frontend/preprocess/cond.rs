@@ -234,6 +234,8 @@ impl Eval<'_> {
             TokenKind::Int(s) => int_literal(s).map_err(|m| Diagnostic::error(span, m)),
             TokenKind::Char(s) => char_literal(s).map_err(|m| Diagnostic::error(span, m)),
             TokenKind::Ident(s) if s == "defined" => self.defined_op(span),
+            // OpenCL C's `true` is a keyword that clang evaluates to 1 here, as C++ does.
+            TokenKind::Ident(s) if s == "true" => Ok(Val::int(1)),
             // Identifiers left after macro expansion are 0 (C99 6.10.1p4).
             TokenKind::Ident(_) => Ok(Val::int(0)),
             TokenKind::Float(_) => Err(Diagnostic::error(

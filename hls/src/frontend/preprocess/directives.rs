@@ -274,7 +274,7 @@ impl Pp<'_> {
             &name,
             quoted,
             &self.opts.include_dirs,
-            &self.roots,
+            &self.search,
         );
         let found = match found {
             Ok(f) => f,

@@ -1,5 +1,5 @@
-//! Finding `#include` files: search order, and the rule that an include never escapes the
-//! kernel's directory or the `-I` directories.
+//! Finding `#include` files as clang does (the including file's folder, then `-I`, then the
+//! kernel's folder), and the confinement to one folder that `--include-root` asks for.
 
 use std::path::{Path, PathBuf};
 
@@ -14,13 +14,26 @@ pub(super) struct Found {
     pub display: String,
 }
 
-/// Canonical directories includes may be read from: the main file's, then each `-I`.
-pub(super) fn allowed_roots(sm: &SourceMap, main: FileId, opts: &PpOptions) -> Vec<PathBuf> {
-    let dir = dir_of(&sm.file(main).path);
-    std::iter::once(dir)
-        .chain(opts.include_dirs.iter().cloned())
-        .filter_map(|d| std::fs::canonicalize(d).ok())
-        .collect()
+/// What the search needs beyond the including file and `-I`: the kernel's folder (as
+/// found on disk and as shown), and the canonical `--include-root` when confined.
+pub(super) struct Search {
+    kernel_dir: (PathBuf, String),
+    root: Option<Result<PathBuf, String>>,
+}
+
+pub(super) fn search(sm: &SourceMap, main: FileId, opts: &PpOptions) -> Search {
+    let f = sm.file(main);
+    let shown = Path::new(&f.name)
+        .parent()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let root = opts.include_root.as_ref().map(|r| {
+        std::fs::canonicalize(r).map_err(|e| format!("--include-root {}: {e}", r.display()))
+    });
+    Search {
+        kernel_dir: (dir_of(&f.path), shown),
+        root,
+    }
 }
 
 /// The directory of a path, `.` when it has none.
@@ -32,14 +45,16 @@ fn dir_of(path: &Path) -> PathBuf {
 }
 
 /// Looks `name` up: for `"name"` in the including file's directory, then in each `-I`
-/// directory; for `<name>` only in the `-I` directories.
+/// directory, then in the kernel's (what a host passing `-I` of its kernel folder to an
+/// OpenCL runtime gets); for `<name>` only in the `-I` directories. An absolute name is
+/// read as it is. Confined by `--include-root`, a file found outside the root is an error.
 pub(super) fn resolve(
     sm: &SourceMap,
     including: FileId,
     name: &str,
     quoted: bool,
     dirs: &[PathBuf],
-    roots: &[PathBuf],
+    search: &Search,
 ) -> Result<Found, String> {
     if name.is_empty() {
         return Err("empty filename in #include".to_string());
@@ -56,6 +71,9 @@ pub(super) fn resolve(
     for d in dirs {
         candidates.push((d.clone(), d.display().to_string()));
     }
+    if quoted && !candidates.iter().any(|c| c.0 == search.kernel_dir.0) {
+        candidates.push(search.kernel_dir.clone());
+    }
     let mut searched = Vec::new();
     for (dir, shown) in candidates {
         let path = dir.join(name);
@@ -69,11 +87,16 @@ pub(super) fn resolve(
         }
         let canon =
             std::fs::canonicalize(&path).map_err(|e| format!("cannot open '{name}': {e}"))?;
-        if !roots.iter().any(|r| canon.starts_with(r)) {
-            return Err(format!(
-                "#include of '{name}' ({}) is outside the kernel's directory and the -I directories",
-                canon.display()
-            ));
+        match &search.root {
+            Some(Err(e)) => return Err(e.clone()),
+            Some(Ok(root)) if !canon.starts_with(root) => {
+                return Err(format!(
+                    "#include of '{name}' ({}) is outside --include-root {}",
+                    canon.display(),
+                    root.display()
+                ))
+            }
+            _ => {}
         }
         let display = if shown.is_empty() {
             name.to_string()

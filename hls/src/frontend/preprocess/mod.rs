@@ -31,6 +31,9 @@ pub struct PpOptions {
     pub undefines: Vec<String>,
     /// `-I DIR`, searched in order after the directory of the including file.
     pub include_dirs: Vec<PathBuf>,
+    /// `--include-root DIR`: every included file must be inside DIR (for services that
+    /// compile untrusted code); `None` reads includes wherever clang would.
+    pub include_root: Option<PathBuf>,
 }
 
 /// Most tokens the preprocessor will produce (output and macro expansion work alike)
@@ -144,8 +147,8 @@ pub(crate) struct Pp<'a> {
     hs: HideSets,
     files: Vec<FileState>,
     conds: Vec<CondFrame>,
-    /// Canonical directories an include may be read from.
-    roots: Vec<PathBuf>,
+    /// The kernel's folder and the `--include-root` confinement.
+    search: include::Search,
     once: HashSet<PathBuf>,
     /// The `<built-in>` file holding predefined and `-D` macros (their def_site is None).
     builtin_file: Option<FileId>,
@@ -168,7 +171,7 @@ impl<'a> Pp<'a> {
         opts: &'a PpOptions,
         diags: &'a mut Diagnostics,
     ) -> Pp<'a> {
-        let roots = include::allowed_roots(sm, main, opts);
+        let search = include::search(sm, main, opts);
         let mut pp = Pp {
             sm,
             diags,
@@ -179,7 +182,7 @@ impl<'a> Pp<'a> {
             hs: HideSets::default(),
             files: Vec::new(),
             conds: Vec::new(),
-            roots,
+            search,
             once: HashSet::new(),
             builtin_file: None,
             counter: 0,

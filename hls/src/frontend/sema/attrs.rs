@@ -47,6 +47,7 @@ pub(super) const LOOP_ATTRS: &[&str] = &[
     "unroll_hint",
     "ivdep",
     "xcl_pipeline_loop",
+    "xcl_loop_tripcount",
 ];
 
 /// Attributes we know and accept without acting on them: function and variable hints of

@@ -59,6 +59,14 @@ impl Checker<'_> {
             Ok(sig) => {
                 for (i, a) in args.iter().enumerate() {
                     if let Some(p) = sig.params.get(i) {
+                        let no_event =
+                            matches!(tys[i], Type::Scalar(_)) && self.value_of(a) == Some(0);
+                        if *p == Type::Opaque("event_t") && !no_event && tys[i] != *p {
+                            self.error(
+                                a.span,
+                                "an event argument must be an event_t or the constant 0",
+                            );
+                        }
                         self.convert(a, &tys[i], p);
                     }
                     if tys[i].is_pointer() {

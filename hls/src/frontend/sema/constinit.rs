@@ -37,6 +37,7 @@ impl Checker<'_> {
             ExprKind::IntLit { .. }
             | ExprKind::FloatLit { .. }
             | ExprKind::CharLit(_)
+            | ExprKind::BoolLit(_)
             | ExprKind::StrLit(_) => true,
             ExprKind::SizeofExpr(_)
             | ExprKind::SizeofType(_)

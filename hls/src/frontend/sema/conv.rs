@@ -163,6 +163,9 @@ pub fn assignable(to: &Type, from: &Type, null_const: bool) -> Result<(), Assign
             Ok(())
         }
         (Type::Record(a), Type::Record(b)) if a == b => Ok(()),
+        // Events are handles copied whole (the async copies' results); 0 is "no event".
+        (Type::Opaque("event_t"), Type::Opaque("event_t")) => Ok(()),
+        (Type::Opaque("event_t"), Type::Scalar(s)) if s.is_integer() && null_const => Ok(()),
         _ => Err(AssignError::Incompatible),
     }
 }

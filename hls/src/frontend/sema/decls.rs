@@ -225,10 +225,18 @@ impl Checker<'_> {
         match written {
             None | Some(AddrSpace::Private) => AddrSpace::Private,
             Some(AddrSpace::Local) => {
-                if !self.func.as_ref().is_some_and(|f| f.is_kernel) {
-                    self.error(
+                if let Some(f) = self.func.as_ref().filter(|f| !f.is_kernel) {
+                    // Intel's compiler accepts it and real kernels rely on it; the helper is
+                    // inlined, so the array belongs to each kernel that calls it.
+                    let name = f.name.clone();
+                    self.warning(
                         span,
-                        "variables in the __local address space can only be declared in a kernel function",
+                        format!(
+                            "__local variable in non-kernel function '{name}': OpenCL C 1.2 \
+                             (6.5.2) allows __local variables only at kernel function scope; \
+                             accepted as Intel's compiler does (each kernel calling '{name}' \
+                             gets one such variable, shared by all its calls)"
+                        ),
                     );
                 } else if self.scopes.depth() > 2 {
                     self.error(

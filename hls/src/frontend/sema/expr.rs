@@ -107,6 +107,10 @@ impl Checker<'_> {
                     Scalar::Half
                 }
             })),
+            ExprKind::BoolLit(b) => {
+                self.set_value(e, Some(i128::from(*b)));
+                Some(Type::Scalar(Scalar::Bool))
+            }
             ExprKind::CharLit(v) => {
                 self.set_value(e, Some(wrap(*v as i128, Scalar::Int)));
                 Some(Type::int())

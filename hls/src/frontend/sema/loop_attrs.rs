@@ -5,7 +5,7 @@
 use crate::frontend::ast::{Attribute, Pragma, Stmt, StmtKind};
 
 use super::attrs::{canonical, is_accepted, spelling, FUNCTION_ATTRS};
-use super::summary::{IvdepInfo, LoopHints, LoopInfo, UnrollInfo};
+use super::summary::{IvdepInfo, LoopHints, LoopInfo, TripCountHint, UnrollInfo};
 use super::{Checker, FpContract};
 
 /// Parses an integer as spelled in a pragma (`4`, `0x10`, `8u`).
@@ -47,6 +47,7 @@ impl Checker<'_> {
             unroll: hints.unroll.clone(),
             ivdep: hints.ivdep.clone(),
             pipeline: hints.pipeline,
+            tripcount: hints.tripcount,
             stmt: s.id,
         };
         self.fn_loops.entry(fid).or_default().push(info);
@@ -60,7 +61,11 @@ impl Checker<'_> {
         };
         let loop_attr = matches!(
             name,
-            "opencl_unroll_hint" | "ivdep" | "xcl_pipeline_loop" | "nounroll"
+            "opencl_unroll_hint"
+                | "ivdep"
+                | "xcl_pipeline_loop"
+                | "nounroll"
+                | "xcl_loop_tripcount"
         );
         if loop_attr && !is_loop {
             self.error(
@@ -101,6 +106,7 @@ impl Checker<'_> {
                     h.pipeline_ii = ii;
                 }
             }
+            "xcl_loop_tripcount" => h.tripcount = self.tripcount_args(a),
             "fallthrough" => {}
             n if FUNCTION_ATTRS.contains(&n) => self.error(
                 a.span,
@@ -112,6 +118,34 @@ impl Checker<'_> {
             n if is_accepted(n) => {}
             _ => self.unknown_attr(a),
         }
+    }
+
+    /// `xcl_loop_tripcount(min, max[, avg])`: non-negative, with min <= avg <= max.
+    fn tripcount_args(&mut self, a: &Attribute) -> Option<TripCountHint> {
+        let vals = self.int_args(a)?;
+        let bad = |c: &mut Self, why: &str| {
+            c.error(a.span, format!("'{}' attribute {why}", spelling(a)));
+            None
+        };
+        if !(2..=3).contains(&vals.len()) {
+            return bad(self, "takes two or three arguments (min, max[, avg])");
+        }
+        let Ok(v) = vals
+            .iter()
+            .map(|&v| u64::try_from(v))
+            .collect::<Result<Vec<u64>, _>>()
+        else {
+            return bad(self, "requires non-negative integral constants");
+        };
+        let (min, max) = (v[0], v[1]);
+        let avg = v
+            .get(2)
+            .copied()
+            .unwrap_or(min / 2 + max / 2 + (min % 2 + max % 2) / 2);
+        if min > max || avg < min || avg > max {
+            return bad(self, "needs min <= avg <= max");
+        }
+        Some(TripCountHint { min, max, avg })
     }
 
     /// A `#pragma`, at file scope (`target` None) or before a statement (whether that

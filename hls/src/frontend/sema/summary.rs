@@ -31,6 +31,17 @@ pub struct LoopHints {
     pub ii: Option<u64>,
     /// `#pragma loop_coalesce [N]`
     pub coalesce: Option<Option<u64>>,
+    /// `xcl_loop_tripcount(min, max[, avg])`: the designer's trip count, for reports
+    /// where it cannot be computed.
+    pub tripcount: Option<TripCountHint>,
+}
+
+/// `xcl_loop_tripcount(min, max[, avg])`; `avg` defaults to `(min + max) / 2`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct TripCountHint {
+    pub min: u64,
+    pub max: u64,
+    pub avg: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -43,6 +54,7 @@ pub struct LoopInfo {
     pub unroll: Option<UnrollInfo>,
     pub ivdep: Option<IvdepInfo>,
     pub pipeline: bool,
+    pub tripcount: Option<TripCountHint>,
     #[serde(skip)]
     pub stmt: StmtId,
 }

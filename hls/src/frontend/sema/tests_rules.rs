@@ -107,10 +107,6 @@ fn scopes_and_statements() {
     assert_eq!(line, 2);
     let (line, _) = first_error("__kernel void k(__global int *o) {\n int a = 1;\n int a = 2;\n}");
     assert_eq!(line, 3);
-    let (line, _) = first_error(
-        "void h(void) {\n __local int x[4];\n}\n__kernel void k(__global int *o) { h(); }",
-    );
-    assert_eq!(line, 2);
     let (line, _) = first_error("__kernel void k(int *o) {\n}");
     assert_eq!(line, 1);
     let (line, _) = first_error("__kernel void k(__global int *o) {\n o[0] = undefined_fn(1);\n}");
@@ -325,4 +321,84 @@ fn null_pointer_constants() {
          __global int *p = NULL;\n __local int *q = 0;\n if (o != NULL && l != 0 && p == NULL) o[0] = 1;\n\
          __global int *r = o[0] ? o : NULL;\n r[0] = (q == NULL);\n}",
     );
+}
+
+#[test]
+fn true_and_false_are_bool_keywords() {
+    assert_clean(
+        "__kernel void k(__global int *o) {\n\
+         bool b = true;\n\
+         o[0] = b + false + (int)sizeof(true);\n\
+         int a[sizeof(false) == 1 && true ? 1 : -1];\n a[0] = 0;\n}",
+    );
+    let (line, msg) = first_error("__kernel void k(__global int *o) {\n int true = 1;\n}");
+    assert_eq!(line, 2, "{msg}");
+}
+
+#[test]
+fn loop_attributes_before_labels_and_tripcounts() {
+    let p = assert_clean(
+        "__kernel void k(__global int *o, int n) {\n\
+         __attribute__((xcl_pipeline_loop(1))) __attribute__((xcl_loop_tripcount(1, 9)))\n\
+         lbl: for (int i = 0; i < n; i++) o[i] = 0;\n\
+         a: b: __attribute__((xcl_pipeline_loop, xcl_loop_tripcount(1, 9, 2))) while (n--) o[n] = 1;\n\
+         done: o[0] = 2;\n}",
+    );
+    let loops = &p.kernels[0].loops;
+    assert_eq!(loops.len(), 2);
+    assert!(loops.iter().all(|l| l.pipeline));
+    let t: Vec<_> = loops.iter().map(|l| l.tripcount.map(|t| t.avg)).collect();
+    assert_eq!(t, [Some(5), Some(2)]);
+    for (src, want) in [
+        ("xcl_loop_tripcount(9, 2)", "needs min <= avg <= max"),
+        ("xcl_loop_tripcount(4)", "takes two or three arguments"),
+        ("xcl_loop_tripcount(-1, 2)", "non-negative"),
+    ] {
+        let (line, msg) = first_error(&format!(
+            "__kernel void k(__global int *o) {{\n __attribute__(({src}))\n l: for (int i = 0; i < 4; i++) o[i] = 0;\n}}"
+        ));
+        assert!(line == 2 && msg.contains(want), "{src}: {line}: {msg}");
+    }
+    let (line, msg) = first_error(
+        "__kernel void k(__global int *o) {\n __attribute__((xcl_pipeline_loop)) l: o[0] = 1;\n}",
+    );
+    assert!(
+        line == 2 && msg.contains("only applies to for, while and do loops"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn local_variables_in_helpers_are_accepted_with_a_warning() {
+    let (_, d, sm) = check_src(
+        "void h(__global int *o) {\n __local int x[4];\n x[0] = 1; o[0] = x[0];\n}\n\
+         __kernel void k(__global int *o) { h(o); }",
+    );
+    assert!(!d.has_errors(), "{:?}", d.list);
+    let w: Vec<_> = d
+        .list
+        .iter()
+        .filter(|x| x.severity == Severity::Warning)
+        .collect();
+    assert_eq!(w.len(), 1);
+    assert_eq!(sm.line_col(w[0].span.expect("span")).0, 2);
+    let m = &w[0].message;
+    assert!(
+        m.contains("OpenCL C 1.2 (6.5.2)") && m.contains("'h'"),
+        "{m}"
+    );
+}
+
+#[test]
+fn async_copy_events_are_event_t_or_the_constant_0() {
+    assert_clean(
+        "__kernel void k(__global int *g) {\n __local int l[8];\n\
+         event_t e = async_work_group_copy(l, g, 8, 0);\n\
+         e = async_work_group_strided_copy(g, l, 8, 2, e);\n wait_group_events(1, &e);\n}",
+    );
+    let (line, msg) = first_error(
+        "__kernel void k(__global int *g, int n) {\n __local int l[8];\n\
+         async_work_group_copy(l, g, 8, n);\n}",
+    );
+    assert!(line == 3 && msg.contains("the constant 0"), "{line}: {msg}");
 }
