@@ -793,34 +793,34 @@ module reduce_sum_datapath (
             if (((state == 16'h0040) && div_valid)) state <= 16'h003d;
         end
     end
-    assign in_rd_cmd_valid = ((((state == 16'h003a) && (!in_rd_issued)) && (1'h1 && partial_wr_idle)) ? 1'h1 : 1'h0);
+    assign in_rd_cmd_valid = (((state == 16'h003a) && (!in_rd_issued)) && (1'h1 && partial_wr_idle));
     assign in_rd_cmd_addr = ((((state == 16'h003a) && (!in_rd_issued)) && (1'h1 && partial_wr_idle)) ? q_206[31:0] : 32'h00000000);
     assign in_rd_cmd_len = ((((state == 16'h003a) && (!in_rd_issued)) && (1'h1 && partial_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign in_rd_ready = (((state == 16'h003a) && in_rd_issued) ? 1'h1 : 1'h0);
-    assign partial_wr_cmd_valid = ((((state == 16'h000c) && (!partial_wr_issued)) && 1'h1) ? 1'h1 : 1'h0);
-    assign partial_wr_cmd_addr = ((((state == 16'h000c) && (!partial_wr_issued)) && 1'h1) ? q_31[31:0] : 32'h00000000);
-    assign partial_wr_cmd_len = ((((state == 16'h000c) && (!partial_wr_issued)) && 1'h1) ? 32'h00000004 : 32'h00000000);
-    assign partial_wr_valid = (((state == 16'h000c) && partial_wr_issued) ? 1'h1 : 1'h0);
+    assign in_rd_ready = ((state == 16'h003a) && in_rd_issued);
+    assign partial_wr_cmd_valid = ((state == 16'h000c) && (!partial_wr_issued));
+    assign partial_wr_cmd_addr = (((state == 16'h000c) && (!partial_wr_issued)) ? q_31[31:0] : 32'h00000000);
+    assign partial_wr_cmd_len = (((state == 16'h000c) && (!partial_wr_issued)) ? 32'h00000004 : 32'h00000000);
+    assign partial_wr_valid = ((state == 16'h000c) && partial_wr_issued);
     assign partial_wr_data = (((state == 16'h000c) && partial_wr_issued) ? v_30 : 32'h00000000);
     assign partial_wr_strb = (((state == 16'h000c) && partial_wr_issued) ? 4'hf : 4'h0);
-    assign obj0_wi_lid_we = (1'h0 ? 1'h0 : (((state == 16'h0038) && 1'h1) ? 1'h1 : 1'h0));
-    assign obj0_wi_lid_waddr = (1'h0 ? 9'h000 : (((state == 16'h0038) && 1'h1) ? oa_185[8:0] : 9'h000));
-    assign obj0_wi_lid_wdata = (1'h0 ? 8'h00 : (((state == 16'h0038) && 1'h1) ? ow_186[7:0] : 8'h00));
-    assign obj0_wi_lid_re = (1'h0 ? 1'h0 : ((((state == 16'h0009) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? 1'h1 : ((((state == 16'h001f) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? 1'h1 : ((((state == 16'h0022) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? 1'h1 : ((((state == 16'h0025) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? 1'h1 : ((((state == 16'h0039) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? 1'h1 : 1'h0))))));
-    assign obj0_wi_lid_raddr = (1'h0 ? 9'h000 : ((((state == 16'h0009) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_14[8:0] : ((((state == 16'h001f) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_84[8:0] : ((((state == 16'h0022) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_103[8:0] : ((((state == 16'h0025) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_118[8:0] : ((((state == 16'h0039) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_192[8:0] : 9'h000))))));
-    assign obj1_wi_stride_we = (1'h0 ? 1'h0 : (((state == 16'h0018) && 1'h1) ? 1'h1 : (((state == 16'h0031) && 1'h1) ? 1'h1 : 1'h0)));
-    assign obj1_wi_stride_waddr = (1'h0 ? 9'h000 : (((state == 16'h0018) && 1'h1) ? oa_68[8:0] : (((state == 16'h0031) && 1'h1) ? oa_167[8:0] : 9'h000)));
-    assign obj1_wi_stride_wdata = (1'h0 ? 8'h00 : (((state == 16'h0018) && 1'h1) ? ow_69[7:0] : (((state == 16'h0031) && 1'h1) ? ow_168[7:0] : 8'h00)));
-    assign obj1_wi_stride_re = (1'h0 ? 1'h0 : ((((state == 16'h0015) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? 1'h1 : ((((state == 16'h0017) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? 1'h1 : ((((state == 16'h0020) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? 1'h1 : ((((state == 16'h0026) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? 1'h1 : ((((state == 16'h002f) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? 1'h1 : 1'h0))))));
-    assign obj1_wi_stride_raddr = (1'h0 ? 9'h000 : ((((state == 16'h0015) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_48[8:0] : ((((state == 16'h0017) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_59[8:0] : ((((state == 16'h0020) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_91[8:0] : ((((state == 16'h0026) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_125[8:0] : ((((state == 16'h002f) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_155[8:0] : 9'h000))))));
-    assign lbuf_scratch_we = (1'h0 ? 1'h0 : (((state == 16'h0029) && 1'h1) ? 1'h1 : (((state == 16'h003c) && 1'h1) ? 1'h1 : 1'h0)));
-    assign lbuf_scratch_waddr = (1'h0 ? 16'h0000 : (((state == 16'h0029) && 1'h1) ? oa_139[15:0] : (((state == 16'h003c) && 1'h1) ? oa_214[15:0] : 16'h0000)));
-    assign lbuf_scratch_wdata = (1'h0 ? 8'h00 : (((state == 16'h0029) && 1'h1) ? ow_140[7:0] : (((state == 16'h003c) && 1'h1) ? ow_215[7:0] : 8'h00)));
-    assign lbuf_scratch_re = (1'h0 ? 1'h0 : ((((state == 16'h000b) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? 1'h1 : ((((state == 16'h0024) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? 1'h1 : ((((state == 16'h0028) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? 1'h1 : 1'h0))));
-    assign lbuf_scratch_raddr = (1'h0 ? 16'h0000 : ((((state == 16'h000b) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_28[15:0] : ((((state == 16'h0024) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_110[15:0] : ((((state == 16'h0028) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_133[15:0] : 16'h0000))));
+    assign obj0_wi_lid_we = (state == 16'h0038);
+    assign obj0_wi_lid_waddr = ((state == 16'h0038) ? oa_185[8:0] : 9'h000);
+    assign obj0_wi_lid_wdata = ((state == 16'h0038) ? ow_186[7:0] : 8'h00);
+    assign obj0_wi_lid_re = (((((((state == 16'h0009) && (!1'h0)) && (!obj0_wi_lid_re_issued)) || (((state == 16'h001f) && (!1'h0)) && (!obj0_wi_lid_re_issued))) || (((state == 16'h0022) && (!1'h0)) && (!obj0_wi_lid_re_issued))) || (((state == 16'h0025) && (!1'h0)) && (!obj0_wi_lid_re_issued))) || (((state == 16'h0039) && (!1'h0)) && (!obj0_wi_lid_re_issued)));
+    assign obj0_wi_lid_raddr = ((((state == 16'h0009) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_14[8:0] : ((((state == 16'h001f) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_84[8:0] : ((((state == 16'h0022) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_103[8:0] : ((((state == 16'h0025) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_118[8:0] : ((((state == 16'h0039) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_192[8:0] : 9'h000)))));
+    assign obj1_wi_stride_we = ((state == 16'h0018) || (state == 16'h0031));
+    assign obj1_wi_stride_waddr = ((state == 16'h0018) ? oa_68[8:0] : ((state == 16'h0031) ? oa_167[8:0] : 9'h000));
+    assign obj1_wi_stride_wdata = ((state == 16'h0018) ? ow_69[7:0] : ((state == 16'h0031) ? ow_168[7:0] : 8'h00));
+    assign obj1_wi_stride_re = (((((((state == 16'h0015) && (!1'h0)) && (!obj1_wi_stride_re_issued)) || (((state == 16'h0017) && (!1'h0)) && (!obj1_wi_stride_re_issued))) || (((state == 16'h0020) && (!1'h0)) && (!obj1_wi_stride_re_issued))) || (((state == 16'h0026) && (!1'h0)) && (!obj1_wi_stride_re_issued))) || (((state == 16'h002f) && (!1'h0)) && (!obj1_wi_stride_re_issued)));
+    assign obj1_wi_stride_raddr = ((((state == 16'h0015) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_48[8:0] : ((((state == 16'h0017) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_59[8:0] : ((((state == 16'h0020) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_91[8:0] : ((((state == 16'h0026) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_125[8:0] : ((((state == 16'h002f) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_155[8:0] : 9'h000)))));
+    assign lbuf_scratch_we = ((state == 16'h0029) || (state == 16'h003c));
+    assign lbuf_scratch_waddr = ((state == 16'h0029) ? oa_139[15:0] : ((state == 16'h003c) ? oa_214[15:0] : 16'h0000));
+    assign lbuf_scratch_wdata = ((state == 16'h0029) ? ow_140[7:0] : ((state == 16'h003c) ? ow_215[7:0] : 8'h00));
+    assign lbuf_scratch_re = (((((state == 16'h000b) && (!1'h0)) && (!lbuf_scratch_re_issued)) || (((state == 16'h0024) && (!1'h0)) && (!lbuf_scratch_re_issued))) || (((state == 16'h0028) && (!1'h0)) && (!lbuf_scratch_re_issued)));
+    assign lbuf_scratch_raddr = ((((state == 16'h000b) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_28[15:0] : ((((state == 16'h0024) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_110[15:0] : ((((state == 16'h0028) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_133[15:0] : 16'h0000)));
     assign div_dividend = ((state == 16'h003e) ? global_size[31:0] : ((state == 16'h003f) ? global_size[63:32] : ((state == 16'h0040) ? global_size[95:64] : 32'h00000000)));
     assign div_divisor = ((state == 16'h003e) ? local_size[31:0] : ((state == 16'h003f) ? local_size[63:32] : ((state == 16'h0040) ? local_size[95:64] : 32'h00000000)));
-    assign div_in_valid = (((state == 16'h003e) && (!u_group_div_issued)) ? 1'h1 : (((state == 16'h003f) && (!u_group_div_issued)) ? 1'h1 : (((state == 16'h0040) && (!u_group_div_issued)) ? 1'h1 : 1'h0)));
+    assign div_in_valid = ((((state == 16'h003e) && (!u_group_div_issued)) || ((state == 16'h003f) && (!u_group_div_issued))) || ((state == 16'h0040) && (!u_group_div_issued)));
     assign in_wr_cmd_valid = 1'h0;
     assign in_wr_cmd_addr = 32'h00000000;
     assign in_wr_cmd_len = 32'h00000000;
@@ -833,6 +833,8 @@ module reduce_sum_datapath (
     assign partial_rd_ready = 1'h0;
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, scratch_local_size[31:0], in_rd_last, in_wr_cmd_ready, in_wr_ready, in_wr_idle, partial_rd_cmd_ready, partial_rd_valid, partial_rd_data[31:0], partial_rd_last, v0_lid[31:0], v1_stride[31:0], v4_lid_linear[63:0], oa_14[63:9], w_21[31:0], oa_28[63:16], q_31[63:32], oa_48[63:9], oa_59[63:9], oa_68[63:9], ow_69[31:8], oa_84[63:9], oa_91[63:9], oa_103[63:9], oa_110[63:16], oa_118[63:9], oa_125[63:9], oa_133[63:16], oa_139[63:16], ow_140[31:8], oa_155[63:9], oa_167[63:9], ow_168[31:8], w_177[63:32], oa_185[63:9], ow_186[31:8], oa_192[63:9], w_196[31:0], q_206[63:32], oa_214[63:16], ow_215[31:8], div_remainder[31:0]};
+    wire ohls_unused = &{1'b0, scratch_local_size[31:0], in_rd_last, in_wr_cmd_ready, in_wr_ready, in_wr_idle, partial_rd_cmd_ready, partial_rd_valid, partial_rd_data[31:0], partial_rd_last, v0_lid[31:0], v1_stride[31:0], v4_lid_linear[63:0], oa_14[63:9], w_21[31:0], oa_28[63:16], q_31[63:32],
+        oa_48[63:9], oa_59[63:9], oa_68[63:9], ow_69[31:8], oa_84[63:9], oa_91[63:9], oa_103[63:9], oa_110[63:16], oa_118[63:9], oa_125[63:9], oa_133[63:16], oa_139[63:16], ow_140[31:8], oa_155[63:9], oa_167[63:9], ow_168[31:8],
+        w_177[63:32], oa_185[63:9], ow_186[31:8], oa_192[63:9], w_196[31:0], q_206[63:32], oa_214[63:16], ow_215[31:8], div_remainder[31:0]};
 endmodule
 `default_nettype wire

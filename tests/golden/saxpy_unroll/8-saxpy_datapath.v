@@ -288,25 +288,25 @@ module saxpy_datapath (
             if (((state == 16'h0016) && div_valid)) state <= 16'h0013;
         end
     end
-    assign x_rd_cmd_valid = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 1'h1 : 1'h0);
+    assign x_rd_cmd_valid = (((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle));
     assign x_rd_cmd_addr = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_27[31:0] : 32'h00000000);
     assign x_rd_cmd_len = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign x_rd_ready = (((state == 16'h000d) && x_rd_issued) ? 1'h1 : 1'h0);
-    assign y_rd_cmd_valid = ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 1'h1 : 1'h0);
+    assign x_rd_ready = ((state == 16'h000d) && x_rd_issued);
+    assign y_rd_cmd_valid = (((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle));
     assign y_rd_cmd_addr = ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_39[31:0] : 32'h00000000);
     assign y_rd_cmd_len = ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign y_rd_ready = (((state == 16'h000f) && y_rd_issued) ? 1'h1 : 1'h0);
-    assign y_wr_cmd_valid = ((((state == 16'h0011) && (!y_wr_issued)) && 1'h1) ? 1'h1 : 1'h0);
-    assign y_wr_cmd_addr = ((((state == 16'h0011) && (!y_wr_issued)) && 1'h1) ? q_45[31:0] : 32'h00000000);
-    assign y_wr_cmd_len = ((((state == 16'h0011) && (!y_wr_issued)) && 1'h1) ? 32'h00000004 : 32'h00000000);
-    assign y_wr_valid = (((state == 16'h0011) && y_wr_issued) ? 1'h1 : 1'h0);
+    assign y_rd_ready = ((state == 16'h000f) && y_rd_issued);
+    assign y_wr_cmd_valid = ((state == 16'h0011) && (!y_wr_issued));
+    assign y_wr_cmd_addr = (((state == 16'h0011) && (!y_wr_issued)) ? q_45[31:0] : 32'h00000000);
+    assign y_wr_cmd_len = (((state == 16'h0011) && (!y_wr_issued)) ? 32'h00000004 : 32'h00000000);
+    assign y_wr_valid = ((state == 16'h0011) && y_wr_issued);
     assign y_wr_data = (((state == 16'h0011) && y_wr_issued) ? r_44 : 32'h00000000);
     assign y_wr_strb = (((state == 16'h0011) && y_wr_issued) ? 4'hf : 4'h0);
-    assign go_30 = (((state == 16'h000e) && (!u0_fp_mul_issued)) ? 1'h1 : 1'h0);
-    assign go_42 = (((state == 16'h0010) && (!u1_fp_add_issued)) ? 1'h1 : 1'h0);
+    assign go_30 = ((state == 16'h000e) && (!u0_fp_mul_issued));
+    assign go_42 = ((state == 16'h0010) && (!u1_fp_add_issued));
     assign div_dividend = ((state == 16'h0014) ? global_size[31:0] : ((state == 16'h0015) ? global_size[63:32] : ((state == 16'h0016) ? global_size[95:64] : 32'h00000000)));
     assign div_divisor = ((state == 16'h0014) ? local_size[31:0] : ((state == 16'h0015) ? local_size[63:32] : ((state == 16'h0016) ? local_size[95:64] : 32'h00000000)));
-    assign div_in_valid = (((state == 16'h0014) && (!u_group_div_issued)) ? 1'h1 : (((state == 16'h0015) && (!u_group_div_issued)) ? 1'h1 : (((state == 16'h0016) && (!u_group_div_issued)) ? 1'h1 : 1'h0)));
+    assign div_in_valid = ((((state == 16'h0014) && (!u_group_div_issued)) || ((state == 16'h0015) && (!u_group_div_issued))) || ((state == 16'h0016) && (!u_group_div_issued)));
     assign x_wr_cmd_valid = 1'h0;
     assign x_wr_cmd_addr = 32'h00000000;
     assign x_wr_cmd_len = 32'h00000000;

@@ -271,24 +271,24 @@ module vadd_datapath (
             if (((state == 16'h0010) && div_valid)) state <= 16'h000d;
         end
     end
-    assign a_rd_cmd_valid = ((((state == 16'h0009) && (!a_rd_issued)) && (1'h1 && c_wr_idle)) ? 1'h1 : 1'h0);
+    assign a_rd_cmd_valid = (((state == 16'h0009) && (!a_rd_issued)) && (1'h1 && c_wr_idle));
     assign a_rd_cmd_addr = ((((state == 16'h0009) && (!a_rd_issued)) && (1'h1 && c_wr_idle)) ? w_27[31:0] : 32'h00000000);
     assign a_rd_cmd_len = ((((state == 16'h0009) && (!a_rd_issued)) && (1'h1 && c_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign a_rd_ready = (((state == 16'h0009) && a_rd_issued) ? 1'h1 : 1'h0);
-    assign b_rd_cmd_valid = ((((state == 16'h000a) && (!b_rd_issued)) && (1'h1 && c_wr_idle)) ? 1'h1 : 1'h0);
+    assign a_rd_ready = ((state == 16'h0009) && a_rd_issued);
+    assign b_rd_cmd_valid = (((state == 16'h000a) && (!b_rd_issued)) && (1'h1 && c_wr_idle));
     assign b_rd_cmd_addr = ((((state == 16'h000a) && (!b_rd_issued)) && (1'h1 && c_wr_idle)) ? q_35[31:0] : 32'h00000000);
     assign b_rd_cmd_len = ((((state == 16'h000a) && (!b_rd_issued)) && (1'h1 && c_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign b_rd_ready = (((state == 16'h000a) && b_rd_issued) ? 1'h1 : 1'h0);
-    assign c_wr_cmd_valid = ((((state == 16'h000c) && (!c_wr_issued)) && 1'h1) ? 1'h1 : 1'h0);
-    assign c_wr_cmd_addr = ((((state == 16'h000c) && (!c_wr_issued)) && 1'h1) ? q_41[31:0] : 32'h00000000);
-    assign c_wr_cmd_len = ((((state == 16'h000c) && (!c_wr_issued)) && 1'h1) ? 32'h00000004 : 32'h00000000);
-    assign c_wr_valid = (((state == 16'h000c) && c_wr_issued) ? 1'h1 : 1'h0);
+    assign b_rd_ready = ((state == 16'h000a) && b_rd_issued);
+    assign c_wr_cmd_valid = ((state == 16'h000c) && (!c_wr_issued));
+    assign c_wr_cmd_addr = (((state == 16'h000c) && (!c_wr_issued)) ? q_41[31:0] : 32'h00000000);
+    assign c_wr_cmd_len = (((state == 16'h000c) && (!c_wr_issued)) ? 32'h00000004 : 32'h00000000);
+    assign c_wr_valid = ((state == 16'h000c) && c_wr_issued);
     assign c_wr_data = (((state == 16'h000c) && c_wr_issued) ? r_40 : 32'h00000000);
     assign c_wr_strb = (((state == 16'h000c) && c_wr_issued) ? 4'hf : 4'h0);
-    assign go_38 = (((state == 16'h000b) && (!u0_fp_add_issued)) ? 1'h1 : 1'h0);
+    assign go_38 = ((state == 16'h000b) && (!u0_fp_add_issued));
     assign div_dividend = ((state == 16'h000e) ? global_size[31:0] : ((state == 16'h000f) ? global_size[63:32] : ((state == 16'h0010) ? global_size[95:64] : 32'h00000000)));
     assign div_divisor = ((state == 16'h000e) ? local_size[31:0] : ((state == 16'h000f) ? local_size[63:32] : ((state == 16'h0010) ? local_size[95:64] : 32'h00000000)));
-    assign div_in_valid = (((state == 16'h000e) && (!u_group_div_issued)) ? 1'h1 : (((state == 16'h000f) && (!u_group_div_issued)) ? 1'h1 : (((state == 16'h0010) && (!u_group_div_issued)) ? 1'h1 : 1'h0)));
+    assign div_in_valid = ((((state == 16'h000e) && (!u_group_div_issued)) || ((state == 16'h000f) && (!u_group_div_issued))) || ((state == 16'h0010) && (!u_group_div_issued)));
     assign a_wr_cmd_valid = 1'h0;
     assign a_wr_cmd_addr = 32'h00000000;
     assign a_wr_cmd_len = 32'h00000000;
@@ -307,6 +307,7 @@ module vadd_datapath (
     assign c_rd_ready = 1'h0;
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, a_rd_last, a_wr_cmd_ready, a_wr_ready, a_wr_idle, b_rd_last, b_wr_cmd_ready, b_wr_ready, b_wr_idle, c_rd_cmd_ready, c_rd_valid, c_rd_data[31:0], c_rd_last, v2_lid_linear[63:0], w_8[31:0], w_9[31:0], w_15[31:0], w_27[63:32], q_35[63:32], q_41[63:32], div_remainder[31:0]};
+    wire ohls_unused = &{1'b0, a_rd_last, a_wr_cmd_ready, a_wr_ready, a_wr_idle, b_rd_last, b_wr_cmd_ready, b_wr_ready, b_wr_idle, c_rd_cmd_ready, c_rd_valid, c_rd_data[31:0], c_rd_last, v2_lid_linear[63:0], w_8[31:0], w_9[31:0], w_15[31:0],
+        w_27[63:32], q_35[63:32], q_41[63:32], div_remainder[31:0]};
 endmodule
 `default_nettype wire
