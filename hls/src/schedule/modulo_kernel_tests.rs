@@ -56,10 +56,11 @@ fn scheduled_loops(c: &crate::frontend::Checked, board: &Board) -> Vec<Conforman
     let m = crate::lower::lower(p, &c.sources).expect("lowers");
     let mut out = Vec::new();
     for k in &m.kernels {
-        let reports = crate::analysis::analyze(k, &c.sources, board).expect("analysis");
-        let g = crate::workitems::to_group_form(k)
-            .expect("group form")
-            .kernel;
+        let cfg = crate::project::shell_config_for(board);
+        let comp = crate::compile::compile(k, &c.sources, board, &cfg)
+            .unwrap_or_else(|d| panic!("{}: {:?}", k.name, d.list));
+        let reports = comp.loops;
+        let g = comp.group.kernel;
         for shape in loops::shapes(&g) {
             let Some(r) = reports.iter().find(|r| r.id == shape.id.0) else {
                 continue;
