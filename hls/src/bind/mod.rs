@@ -67,7 +67,7 @@ pub fn needs_unit(class: OpClass) -> bool {
 }
 
 /// Binds every unit op of `k` to an instance of its own.
-pub fn bind(k: &Kernel, _sched: &KernelSchedule, lib: &OpLibrary) -> Binding {
+pub fn bind(k: &Kernel, lib: &OpLibrary) -> Binding {
     let mut b = Binding::default();
     for (bi, blk) in k.blocks.iter().enumerate() {
         let bid = BlockId(bi as u32);
@@ -163,7 +163,7 @@ mod tests {
     #[test]
     fn every_unit_op_gets_its_own_instance() {
         let (k, s, lib) = compiled(SRC);
-        let b = bind(&k, &s, &lib);
+        let b = bind(&k, &lib);
         let classes: Vec<OpClass> = b.units.iter().map(|u| u.class).collect();
         assert!(classes.contains(&OpClass::FpMul), "{classes:?}");
         assert!(classes.contains(&OpClass::FpAdd), "{classes:?}");
@@ -175,7 +175,7 @@ mod tests {
     #[test]
     fn the_checker_rejects_a_unit_shared_in_one_cycle_and_a_missing_unit() {
         let (k, s, lib) = compiled(SRC);
-        let mut b = bind(&k, &s, &lib);
+        let mut b = bind(&k, &lib);
         // Two ops issued in the same cycle on one unit: build a block where that holds by
         // putting one op on its unit twice.
         let u = &mut b.units[0];
@@ -183,7 +183,7 @@ mod tests {
         u.ops.push(first);
         let v = check(&k, &s, &b);
         assert!(v.iter().any(|m| m.contains("both use it")), "{v:?}");
-        let mut b = bind(&k, &s, &lib);
+        let mut b = bind(&k, &lib);
         let key = *b.of.keys().next().expect("a bound op");
         b.of.remove(&key);
         let v = check(&k, &s, &b);

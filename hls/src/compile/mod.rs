@@ -154,7 +154,7 @@ pub fn compile_with(
     })?;
 
     let binding = times.run(Stage::Bind, || {
-        let b = bind::bind(&group.kernel, &schedule, &lib);
+        let b = bind::bind(&group.kernel, &lib);
         match bind::check(&group.kernel, &schedule, &b).first() {
             Some(v) => Err(one(Diagnostic::error(
                 group.kernel.span,

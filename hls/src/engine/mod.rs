@@ -188,7 +188,7 @@ fn sim_run(
     l: &launch::Launch,
     trace: Option<&Path>,
 ) -> Result<SimFinals, RunError> {
-    use ocl_hls_sim::{MemConfig, SimArg, SimLaunch, SimModel};
+    use ocl_hls_sim::{SimArg, SimLaunch, SimModel};
     let boards = crate::board::BoardSet::builtin().map_err(|e| err(format!("{e:?}")))?;
     let board = boards
         .get("sim")
@@ -226,9 +226,31 @@ fn sim_run(
         args,
     };
     let out = model
-        .run(&launch, &MemConfig::default(), 50_000_000, trace)
+        .run(&launch, &mem_config()?, 50_000_000, trace)
         .map_err(err)?;
     Ok((out.buffers, out.cycles))
+}
+
+/// The memory model's timing: the default, with random stalls on every channel when
+/// `OCL_HLS_SIM_STALLS=PERCENT[:SEED]` is set (a stalled run must give the same bytes).
+fn mem_config() -> Result<ocl_hls_sim::MemConfig, RunError> {
+    let mut c = ocl_hls_sim::MemConfig::default();
+    if let Some(v) = std::env::var_os("OCL_HLS_SIM_STALLS") {
+        let v = v.to_string_lossy();
+        let (p, seed) = v.split_once(':').unwrap_or((&v, "1"));
+        let bad = || {
+            err(format!(
+                "OCL_HLS_SIM_STALLS={v}: expected PERCENT[:SEED], e.g. 30:7"
+            ))
+        };
+        let percent: u8 = p.parse().map_err(|_| bad())?;
+        if percent >= 100 {
+            return Err(bad());
+        }
+        let seed: u64 = seed.parse().map_err(|_| bad())?;
+        c.stalls = Some(ocl_hls_sim::Stalls { seed, percent });
+    }
+    Ok(c)
 }
 
 /// The interpreter's view of a resolved launch.

@@ -72,8 +72,7 @@ pub(super) fn table(p: &mut String, k: &Kernel, group: &Kernel, r: &BuildReport,
     }
     // Variables promoted to `__wi_*` arrays are no longer read or written as variables in
     // the group form; the work-item loops' counters are.
-    let hw = group;
-    let used: BTreeSet<u32> = hw
+    let used: BTreeSet<u32> = group
         .blocks
         .iter()
         .flat_map(|b| b.graph.node_weights())
@@ -84,7 +83,7 @@ pub(super) fn table(p: &mut String, k: &Kernel, group: &Kernel, r: &BuildReport,
         .collect();
     let names: Vec<String> = used
         .iter()
-        .filter_map(|v| hw.vars.get(*v as usize))
+        .filter_map(|v| group.vars.get(*v as usize))
         .map(|v| format!("{} ({})", v.name, v.ty))
         .collect();
     if !names.is_empty() {
