@@ -286,6 +286,7 @@ impl Gen<'_> {
                 let l = |i| lane(a, i, ew, lanes);
                 let r = |i| lane(c, i, ew, lanes);
                 let simple = |op| per_lane(&|i| Expr::bin(op, l(i), r(i)));
+                let pow2 = self.pow2_lanes(b, args[1]);
                 match bop {
                     IB::Add => simple(BinOp::Add),
                     IB::Sub => simple(BinOp::Sub),
@@ -306,8 +307,8 @@ impl Gen<'_> {
                         )
                     }),
                     // By a power of two (the scheduler's wiring): a shift or a mask.
-                    IB::UDiv | IB::URem if self.pow2_lanes(b, args[1]).is_some() => {
-                        let p = self.pow2_lanes(b, args[1]).unwrap_or_default();
+                    IB::UDiv | IB::URem if pow2.is_some() => {
+                        let p = pow2.as_deref().unwrap_or_default();
                         let k = |i: u32| p.get(i as usize).or(p.first()).copied().unwrap_or(1);
                         if *bop == IB::UDiv {
                             per_lane(&|i| {
