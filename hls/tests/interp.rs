@@ -733,6 +733,7 @@ fn matches_pocl_on_every_kernel() {
     let bin = ocl_ref_binary();
     let mut failures = Vec::new();
     let mut compared = 0;
+    let mut left_to_engines = 0;
     for dir in [e2e::conformance_dir(), e2e::repo_kernels_dir()] {
         for cl in e2e::kernels_in(&dir) {
             let ran = match e2e::run_file(&cl, &checked_opts()) {
@@ -767,6 +768,12 @@ fn matches_pocl_on_every_kernel() {
                 let ocl_hls::launch::ArgValue::Buffer(b) = &a.value else {
                     continue;
                 };
+                // POCL is no reference for values OpenCL leaves to the implementation;
+                // the datapath test compares them between the interpreter and Verilator.
+                if b.implementation_defined {
+                    left_to_engines += 1;
+                    continue;
+                }
                 let expected =
                     std::fs::read(out.join(format!("{}.bin", a.name))).unwrap_or_default();
                 let actual = ran.outcome.buffers[i].as_deref().unwrap_or(&[]);
@@ -778,7 +785,14 @@ fn matches_pocl_on_every_kernel() {
             let _ = std::fs::remove_dir_all(&out);
         }
     }
-    eprintln!("{compared} buffers compared with POCL");
+    eprintln!(
+        "{compared} buffers compared with POCL; {left_to_engines} implementation-defined ones \
+         left to the interpreter-Verilator comparison"
+    );
+    assert!(
+        left_to_engines <= 4,
+        "keep implementation_defined for what OpenCL leaves open"
+    );
     assert!(
         failures.is_empty(),
         "{compared} buffers compared, {} failures:\n{}",
@@ -877,6 +891,18 @@ fn source_level_errors_name_the_line() {
 /// Runs `src` with `yaml` on the interpreter and on POCL (files beside it: `files`) and
 /// returns the mismatches of checked buffers.
 fn differential(name: &str, src: &str, yaml: &str, files: &[(&str, Vec<u8>)]) -> Vec<String> {
+    differential_except(name, src, yaml, files, &|_, _| false)
+}
+
+/// [`differential`], leaving out element `i` of buffer `b` where `open(b, i)`: a value
+/// OpenCL leaves to the implementation, on which POCL is no reference.
+fn differential_except(
+    name: &str,
+    src: &str,
+    yaml: &str,
+    files: &[(&str, Vec<u8>)],
+    open: &dyn Fn(&str, usize) -> bool,
+) -> Vec<String> {
     let bin = ocl_ref_binary();
     let dir = std::env::temp_dir().join(format!("interp-diff-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -910,7 +936,21 @@ fn differential(name: &str, src: &str, yaml: &str, files: &[(&str, Vec<u8>)]) ->
                 };
                 let expected =
                     std::fs::read(out.join(format!("{}.bin", a.name))).unwrap_or_default();
-                let actual = ran.outcome.buffers[i].as_deref().unwrap_or(&[]);
+                let mut actual = ran.outcome.buffers[i].clone().unwrap_or_default();
+                // Elements left open take POCL's bytes, so only the others are compared.
+                let size = b.ty.size();
+                if expected.len() == actual.len() {
+                    for (e, (x, y)) in expected
+                        .chunks(size)
+                        .zip(actual.chunks_mut(size))
+                        .enumerate()
+                    {
+                        if open(&a.name, e) {
+                            y.copy_from_slice(x);
+                        }
+                    }
+                }
+                let actual = actual.as_slice();
                 if let Err(m) = ocl_hls::launch::compare::compare_arg(b, &expected, actual) {
                     failures.push(format!("{name}: buffer '{}': {m}", a.name));
                     // For investigating: INTERP_DIFF_DUMP=DIR keeps both sides' bytes.
@@ -1047,12 +1087,32 @@ __kernel void conv(__global const float *x, __global long *o, __global long *od,
 }
 "#;
     let yaml = "global: [256]\nlocal: [64]\nargs:\n  - buffer: {type: float, count: 256, init: {file: x.bin}}\n  - buffer: {type: long, count: 20480, init: zero}\n  - buffer: {type: long, count: 20480, init: zero}\n  - buffer: {type: float, count: 4096, init: zero}\n  - buffer: {type: ushort, count: 1024, init: zero}\n";
-    let f = differential(
-        "conv",
-        src,
-        yaml,
-        &[("x.bin", float_bytes(&special_floats()))],
-    );
+    // A conversion without `_sat` of a value outside the type's range is left to the
+    // implementation (OpenCL C 6.2.3.3): those elements are not compared with POCL.
+    let x = special_floats();
+    let open = |buf: &str, e: usize| {
+        let (item, k) = (e / 80, e % 80);
+        let (ty, sat) = (k / 10, k % 10 >= 5);
+        let v = x[item] as f64;
+        let v = if buf == "od" { v * 1.0000000001 } else { v };
+        let bits = [8, 8, 16, 16, 32, 32, 64, 64][ty];
+        let signed = ty % 2 == 0;
+        let (lo, hi_excl) = if signed {
+            (-(2f64.powi(bits - 1)), 2f64.powi(bits - 1))
+        } else {
+            (0.0, 2f64.powi(bits))
+        };
+        // Any value outside [lo, max] may round out of range in some mode; above 2^53
+        // every double is an integer, and 2^63 - 1 is not representable.
+        let in_range = v >= lo
+            && if bits == 64 {
+                v < hi_excl
+            } else {
+                v <= hi_excl - 1.0
+            };
+        matches!(buf, "o" | "od") && !sat && !in_range
+    };
+    let f = differential_except("conv", src, yaml, &[("x.bin", float_bytes(&x))], &open);
     assert!(f.is_empty(), "{}", f.join("\n"));
 }
 

@@ -308,6 +308,7 @@ mod tests {
             bytes: vec![0],
             check: false,
             tolerance_ulp: None,
+            implementation_defined: false,
         };
         assert_eq!(compare_arg(&arg, &[1], &[2]), Ok(()));
         arg.check = true;

@@ -70,6 +70,8 @@ pub struct BufferArg {
     pub bytes: Vec<u8>,
     pub check: bool,
     pub tolerance_ulp: Option<u64>,
+    /// See `ArgSpec::implementation_defined`: not compared with a CPU OpenCL runtime.
+    pub implementation_defined: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -303,8 +305,12 @@ fn resolve_arg(spec: &LaunchSpec, a: &ArgSpec, p: &ParamSig) -> Result<ArgValue,
             what(&p.kind)
         )
     };
-    if a.buffer.is_none() && (a.check.is_some() || a.tolerance_ulp.is_some()) {
-        return Err("`check` and `tolerance_ulp` apply to buffers only".into());
+    if a.buffer.is_none()
+        && (a.check.is_some() || a.tolerance_ulp.is_some() || a.implementation_defined.is_some())
+    {
+        return Err(
+            "`check`, `tolerance_ulp` and `implementation_defined` apply to buffers only".into(),
+        );
     }
     if let Some(b) = &a.buffer {
         if p.kind != ParamKind::Buffer {
@@ -320,6 +326,7 @@ fn resolve_arg(spec: &LaunchSpec, a: &ArgSpec, p: &ParamSig) -> Result<ArgValue,
             bytes,
             check: a.check.unwrap_or(true),
             tolerance_ulp: a.tolerance_ulp,
+            implementation_defined: a.implementation_defined.unwrap_or(false),
         }));
     }
     if let Some(s) = &a.scalar {

@@ -41,6 +41,11 @@ pub struct ArgSpec {
     pub local: Option<LocalSpec>,
     pub check: Option<bool>,
     pub tolerance_ulp: Option<u64>,
+    /// The buffer's values are ones OpenCL leaves to the implementation (NaN payloads,
+    /// float-to-integer conversions out of range without `_sat`): our engines must agree
+    /// on them bit for bit, but a CPU OpenCL runtime is no reference for them (its choice
+    /// follows its code generation for the host CPU).
+    pub implementation_defined: Option<bool>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
