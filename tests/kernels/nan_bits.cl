@@ -1,4 +1,6 @@
-// NaN bits as the interpreter defines them after x86 with AVX-512 (POCL gave them on such a CPU; elsewhere LLVM may pick the other operand, so the spec marks them implementation_defined):
+// NaN bits as the interpreter defines them, after x86 with AVX-512 (where POCL gives the
+// same; elsewhere LLVM may swap a commutative op's operands, so the spec marks these
+// buffers implementation_defined): + - * / return the first NaN operand quieted
 // (a | 0x400000, sign and payload kept), else the second's, else the negative default
 // NaN 0xFFC00000 for an invalid operation (inf - inf, 0 * inf, 0 / 0, inf / inf); -x
 // flips the sign only. Half conversions: a half NaN widens with its payload, quieted;
