@@ -67,7 +67,7 @@ fn ideal_of(cl: &Path, spec_path: &Path) -> Result<(u64, Ideal), String> {
     let mut env = LaunchValues::of_launch(&l);
     // Loops whose trip count depends on data: the interpreter's average per entry.
     env.measured = Some(ocl_hls::analysis::counts::measure(k, &l)?);
-    let cfg = ocl_hls::rtl::shell::ShellConfig::sim();
+    let cfg = ocl_hls::project::shell_config_for(board);
     let c = ocl_hls::compile::compile(k, &checked.sources, board, &cfg)
         .map_err(|d| format!("{} error(s) compiling", d.list.len()))?;
     let ideal = ideal_cycles(&c.parts(), &checked.sources, board, &env)?;

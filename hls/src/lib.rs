@@ -17,6 +17,7 @@ pub mod lower;
 pub mod mathlib;
 pub mod opt;
 pub mod outdir;
+pub mod pipeline;
 pub mod project;
 pub mod report;
 pub mod rtl;

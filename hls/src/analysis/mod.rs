@@ -63,9 +63,15 @@ pub struct LoopReport {
     /// The II a modulo-scheduled implementation could reach: max(ResMII, RecMII).
     /// `None` for a loop holding inner loops (its iterations run one after another).
     pub min_ii: Option<u32>,
-    /// The II of the loop's checked modulo schedule (the `modulo` stage), which the
-    /// pipelined controller will run at; `None` for loops it does not pipeline.
+    /// The II of the loop's checked modulo schedule (the `modulo` stage); `None` for
+    /// loops without one.
     pub scheduled_ii: Option<u32>,
+    /// The datapath runs the loop as a pipeline at `scheduled_ii`.
+    pub pipelined: bool,
+    /// Runs across work-group boundaries without draining (a work-item loop).
+    pub cross_group: bool,
+    /// Why the loop keeps the FSM (one iteration after another), when it does.
+    pub not_pipelined: Option<String>,
     pub res_mii: Option<u32>,
     pub rec_mii: Option<u32>,
     /// Why `min_ii` is what it is, starting with the number.
@@ -92,6 +98,8 @@ pub struct Parts<'a> {
     pub schedule: &'a KernelSchedule,
     /// Per innermost loop, its modulo schedule.
     pub pipelines: &'a LoopSchedules,
+    /// Which loops the datapath pipelines.
+    pub plan: &'a crate::pipeline::PipelinePlan,
     /// The generated controller's states per block.
     pub states: &'a Facts,
 }
@@ -239,6 +247,18 @@ impl<'a> Analysis<'a> {
                 ivdep: ivdep(&l.hints),
                 min_ii,
                 scheduled_ii: p.pipelines.ii(s.id),
+                pipelined: p.plan.loops.contains_key(&s.id),
+                cross_group: p
+                    .plan
+                    .loops
+                    .get(&s.id)
+                    .is_some_and(|x| x.cross_group.is_some()),
+                not_pipelined: p
+                    .plan
+                    .fallback
+                    .get(&s.id)
+                    .or(p.pipelines.not_pipelined.get(&s.id))
+                    .cloned(),
                 res_mii: res,
                 rec_mii: rec,
                 ii_reason: reason,

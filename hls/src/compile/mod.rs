@@ -3,8 +3,8 @@
 //! builds and tests (the shape of Cranelift's `Context::optimize` and Calyx's pass list).
 //!
 //! ```text
-//! lower (per program) -> mathlib -> workitems -> opt -> schedule -> modulo -> bind
-//!                     -> datapath -> shell -> analysis
+//! lower (per program) -> mathlib -> workitems -> opt -> schedule -> modulo -> pipeline
+//!                     -> bind -> datapath -> shell -> analysis
 //! ```
 //!
 //! Stages DESIGN.md names that are not built yet (`loops`, `memory`) are absent,
@@ -42,6 +42,9 @@ pub struct Compiled {
     /// Per innermost loop, its checked modulo schedule (a side table; the datapath does
     /// not pipeline yet, the reports show the II it will reach).
     pub pipelines: LoopSchedules,
+    /// Which loops run as pipelines, why the others keep the FSM, and each buffer's
+    /// memory paths.
+    pub plan: crate::pipeline::PipelinePlan,
     /// Which unit instance each multi-cycle op runs on (a side table, checked).
     pub binding: Binding,
     /// Controller facts of the generated datapath: its states, per block.
@@ -153,6 +156,10 @@ pub fn compile_with(
         })
     })?;
 
+    let plan = times.run(Stage::Pipeline, || {
+        crate::pipeline::plan(&group.kernel, &pipelines, &lib)
+    });
+
     let binding = times.run(Stage::Bind, || {
         let b = bind::bind(&group.kernel, &lib);
         match bind::check(&group.kernel, &schedule, &b).first() {
@@ -165,7 +172,9 @@ pub fn compile_with(
     })?;
 
     let dp = times.run(Stage::Datapath, || {
-        datapath::generate(&kernel, &group, &schedule, &binding, sm, cfg)
+        datapath::generate(
+            &kernel, &group, &schedule, &pipelines, &plan, &binding, sm, cfg,
+        )
     })?;
     let facts = dp.facts.clone();
 
@@ -179,6 +188,7 @@ pub fn compile_with(
         opt,
         schedule,
         pipelines,
+        plan,
         binding,
         datapath: facts,
         core,
@@ -206,6 +216,7 @@ impl Compiled {
             group: &self.group.kernel,
             schedule: &self.schedule,
             pipelines: &self.pipelines,
+            plan: &self.plan,
             states: &self.datapath,
         }
     }

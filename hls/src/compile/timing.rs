@@ -12,6 +12,7 @@ pub enum Stage {
     Opt,
     Schedule,
     Modulo,
+    Pipeline,
     Bind,
     Datapath,
     Shell,
@@ -20,12 +21,13 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage after lowering, in the order `compile` runs them.
-    pub const KERNEL: [Stage; 9] = [
+    pub const KERNEL: [Stage; 10] = [
         Stage::Mathlib,
         Stage::Workitems,
         Stage::Opt,
         Stage::Schedule,
         Stage::Modulo,
+        Stage::Pipeline,
         Stage::Bind,
         Stage::Datapath,
         Stage::Shell,
@@ -40,6 +42,7 @@ impl Stage {
             Stage::Opt => "opt",
             Stage::Schedule => "schedule",
             Stage::Modulo => "modulo",
+            Stage::Pipeline => "pipeline",
             Stage::Bind => "bind",
             Stage::Datapath => "datapath",
             Stage::Shell => "shell",

@@ -69,6 +69,9 @@ impl Gen<'_> {
     }
 
     fn lp(&mut self, id: LoopId, next: StateId, t: &Targets) -> Result<StateId, Diagnostic> {
+        if self.plan.loops.contains_key(&id) {
+            return self.pipelined(id, next);
+        }
         let l = self.k.lp(id).clone();
         let head = self.fsm.add();
         let br = self.fsm.add();

@@ -221,6 +221,8 @@ impl Gen<'_> {
         let Computed::Unit { done, value } = c else {
             return c;
         };
+        // In a pipeline the operand has moved on by the time the result is there.
+        let a = self.pipe_delayed(a);
         if !narrow && !wrap_unsigned {
             return Computed::Unit { done, value };
         }
@@ -286,6 +288,8 @@ impl Gen<'_> {
         let Computed::Unit { done, value } = c else {
             return c;
         };
+        // In a pipeline the operand has moved on by the time the result is there.
+        let a = self.pipe_delayed(a);
         let all = self.conv_wire(value, 16 * lanes);
         let nan = if lanes > 1 { 0x7E00 } else { 0x7FFF };
         let v = (0..lanes)
@@ -316,6 +320,8 @@ impl Gen<'_> {
         let Computed::Unit { done, value } = c else {
             return c;
         };
+        // In a pipeline the operand has moved on by the time the result is there.
+        let a = self.pipe_delayed(a);
         let all = self.conv_wire(value, 32 * lanes);
         let v = (0..lanes)
             .map(|i| {

@@ -68,6 +68,8 @@ impl Gen<'_> {
         let Computed::Unit { done, value } = c else {
             return c;
         };
+        // In a pipeline the operands have moved on by the time the result is there.
+        let (a, b) = (self.pipe_delayed(a), self.pipe_delayed(b));
         let name = self.fresh("fnan");
         let all = self.m.wire(&name, 32 * lanes);
         self.m.assign(all, value);

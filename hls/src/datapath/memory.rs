@@ -28,7 +28,7 @@ struct Access {
 
 impl Gen<'_> {
     /// The buffer name a global access goes through.
-    fn buffer(&self, base: Option<Base>, span: Span) -> Result<String, Diagnostic> {
+    pub(super) fn buffer(&self, base: Option<Base>, span: Span) -> Result<String, Diagnostic> {
         match base {
             Some(Base::Param(i)) => match self.k.params.get(i as usize) {
                 Some(p) if matches!(p.kind, ParamKind::Buffer { .. }) => Ok(p.name.clone()),
@@ -60,12 +60,16 @@ impl Gen<'_> {
                 let Some(p) = self.k.params.get(*i as usize) else {
                     continue;
                 };
-                let global = matches!(
-                    p.kind,
-                    ParamKind::Buffer {
-                        space: AddrSpace::Global
-                    }
-                );
+                // Only the FSM's writes have a write path with `wr_idle`; a pipeline's
+                // stores are acknowledged before it leaves its state.
+                let fsm = self.plan.buffers.get(i).is_some_and(|b| b.fsm_write);
+                let global = fsm
+                    && matches!(
+                        p.kind,
+                        ParamKind::Buffer {
+                            space: AddrSpace::Global
+                        }
+                    );
                 if global && !out.contains(&p.name) {
                     out.push(p.name.clone());
                 }
@@ -76,7 +80,7 @@ impl Gen<'_> {
     }
 
     /// High when every written buffer but `except` has all its writes acknowledged.
-    fn writes_done(&self, except: Option<&str>) -> Result<Expr, Diagnostic> {
+    pub(super) fn writes_done(&self, except: Option<&str>) -> Result<Expr, Diagnostic> {
         let mut e = Expr::lit(1, 1);
         for b in self.written_buffers() {
             if Some(b.as_str()) != except {

@@ -23,7 +23,10 @@ mod math_exact;
 mod memory;
 mod objects;
 mod ops;
+mod pipe;
 mod sched;
+
+pub use pipe::PipeFacts;
 
 use std::collections::HashMap;
 
@@ -31,10 +34,12 @@ use crate::bind::Binding;
 use crate::board::Board;
 use crate::diag::{Diagnostic, Diagnostics, SourceMap};
 use crate::ir::{BlockId, Kernel, OpId};
+use crate::pipeline::PipelinePlan;
 use crate::rtl::expr::{BinOp, Const, Expr};
 use crate::rtl::netlist::{Instance, Module, NetId};
 use crate::rtl::regmap::RegisterMap;
 use crate::rtl::shell::{self, ShellConfig};
+use crate::schedule::loops::LoopSchedules;
 use crate::schedule::KernelSchedule;
 use crate::workitems::GroupForm;
 use fsm::{Fsm, Next, StateId};
@@ -59,6 +64,8 @@ pub struct Datapath {
     pub module: Module,
     pub regmap: RegisterMap,
     pub facts: Facts,
+    /// The memory paths of each buffer the datapath's ports follow.
+    pub paths: shell::Paths,
 }
 
 /// What the generated controller looks like: its state count and, per group-form block,
@@ -67,6 +74,8 @@ pub struct Datapath {
 pub struct Facts {
     pub states: usize,
     pub blocks: Vec<sched::BlockFacts>,
+    /// The loops run as pipelines.
+    pub pipelines: Vec<PipeFacts>,
 }
 
 impl Facts {
@@ -121,6 +130,13 @@ pub(crate) struct Gen<'a> {
     blocks: Vec<sched::BlockFacts>,
     /// A state never entered, for ops that cannot start a unit.
     scratch: Option<StateId>,
+    /// Which loops run as pipelines (the `pipeline` stage's plan).
+    plan: &'a PipelinePlan,
+    /// Their modulo schedules (the `modulo` stage's side table).
+    pipes: &'a LoopSchedules,
+    /// Set while a pipelined loop's op is generated: units follow the pipeline.
+    pipe: Option<pipe::PipeCtx>,
+    pipe_facts: Vec<PipeFacts>,
 }
 
 /// One unit's handshake registers: `issued` is set once the state using the unit has
@@ -182,32 +198,42 @@ impl Gen<'_> {
 /// Generates the datapath of `group` (the group form of the math-expanded NDRange
 /// `kernel`) following `schedule` and `binding`. Unsupported operations are errors naming
 /// the operation or built-in and its source line.
+#[allow(clippy::too_many_arguments)]
 pub fn generate(
     kernel: &Kernel,
     group: &GroupForm,
     schedule: &KernelSchedule,
+    pipes: &LoopSchedules,
+    plan: &PipelinePlan,
     binding: &Binding,
     sm: &SourceMap,
     cfg: &ShellConfig,
 ) -> Result<Datapath, Diagnostics> {
     let rtl_err = |e: crate::rtl::RtlError| one(Diagnostic::error(kernel.span, e.to_string()));
     let regmap = RegisterMap::for_kernel(kernel, cfg.local_max_bytes).map_err(rtl_err)?;
-    let m = shell::datapath_ports(kernel, &regmap, cfg);
-    let (module, states, blocks) = build(
-        &group.kernel,
-        kernel.params.len(),
-        sm,
-        cfg,
-        m,
-        schedule,
+    let m = shell::datapath_ports_with(kernel, &regmap, cfg, Some(&plan.buffers));
+    let sides = Sides {
+        sched: schedule,
+        pipes,
+        plan,
         binding,
-    )
-    .map_err(one)?;
+    };
+    let (module, facts) =
+        build(&group.kernel, kernel.params.len(), sm, cfg, m, &sides).map_err(one)?;
     Ok(Datapath {
         module,
         regmap,
-        facts: Facts { states, blocks },
+        facts,
+        paths: plan.buffers.clone(),
     })
+}
+
+/// The side tables the generator follows.
+struct Sides<'a> {
+    sched: &'a KernelSchedule,
+    pipes: &'a LoopSchedules,
+    plan: &'a PipelinePlan,
+    binding: &'a Binding,
 }
 
 /// The shell stage: wraps datapath `dp` of `kernel` in the kernel core (control block,
@@ -220,7 +246,7 @@ pub fn wrap(
     group_blocks: usize,
 ) -> Result<CoreRtl, Diagnostic> {
     let rtl_err = |e: crate::rtl::RtlError| Diagnostic::error(kernel.span, e.to_string());
-    let core = shell::build_core(kernel, cfg, dp.module).map_err(rtl_err)?;
+    let core = shell::build_core_with(kernel, cfg, dp.module, Some(&dp.paths)).map_err(rtl_err)?;
     let files = core.emit().map_err(rtl_err)?;
     let templates = core.templates().map_err(rtl_err)?;
     let report = serde_json::json!({
@@ -229,6 +255,7 @@ pub fn wrap(
         "states": dp.facts.states,
         "blocks": group_blocks,
         "block_schedules": dp.facts.blocks,
+        "pipelines": dp.facts.pipelines,
         "registers": dp.regmap,
     });
     Ok(CoreRtl {
@@ -248,9 +275,8 @@ fn build(
     sm: &SourceMap,
     cfg: &ShellConfig,
     mut m: Module,
-    sched: &KernelSchedule,
-    binding: &Binding,
-) -> Result<(Module, usize, Vec<sched::BlockFacts>), Diagnostic> {
+    sides: &Sides,
+) -> Result<(Module, Facts), Diagnostic> {
     let clk = port(&m, "clk")?;
     let rst = port(&m, "rst")?;
     let start = port(&m, "start")?;
@@ -303,14 +329,18 @@ fn build(
         group_end,
         names: 0,
         objs: HashMap::new(),
-        sched,
-        binding,
+        sched: sides.sched,
+        binding: sides.binding,
         cur_op: None,
         unbound: None,
         comb: HashMap::new(),
         cur: None,
         blocks: Vec::new(),
         scratch: None,
+        plan: sides.plan,
+        pipes: sides.pipes,
+        pipe: None,
+        pipe_facts: Vec::new(),
     };
     g.objects()?;
     let body = g.region(&k.body, group_end, &control::Targets::default())?;
@@ -340,6 +370,7 @@ fn build(
         fsm,
         resets,
         blocks,
+        pipe_facts,
         ..
     } = g;
     let driven = fsm
@@ -366,11 +397,20 @@ fn build(
     for (id, w) in idle_outs {
         m.assign(id, Expr::lit(w, 0));
     }
-    Ok((m, states, blocks))
+    Ok((
+        m,
+        Facts {
+            states,
+            blocks,
+            pipelines: pipe_facts,
+        },
+    ))
 }
 
 impl Gen<'_> {
     /// States dividing the global by the local size per dimension; returns the first.
+    /// The divider is pipelined: the three divisions enter on consecutive cycles and
+    /// their quotients are taken as they come out, in order.
     fn group_counts(&mut self, body: StateId) -> Result<StateId, Diagnostic> {
         let quotient = self.m.wire("div_quotient", 32);
         let valid = self.m.wire("div_valid", 1);
@@ -392,20 +432,45 @@ impl Gen<'_> {
                 .output("quotient", 32, quotient)
                 .output("remainder", 32, rem),
         );
-        let states: Vec<StateId> = (0..3).map(|_| self.fsm.add()).collect();
-        for (d, s) in states.iter().enumerate() {
+        let feed: Vec<StateId> = (0..3).map(|_| self.fsm.add()).collect();
+        let wait = self.fsm.add();
+        for (d, s) in feed.iter().enumerate() {
             let gs = self.size_field("global_size", d)?;
             let ls = self.size_field("local_size", d)?;
             let act = self.fsm.active(*s);
             self.fsm.drive(dividend, act.clone(), gs);
             self.fsm.drive(divisor, act.clone(), ls);
-            self.issue(*s, "u_group_div", in_valid);
-            self.fsm.wait_for(*s, Expr::Net(valid));
-            self.fsm.set(*s, self.ngroups[d], Expr::Net(quotient));
+            self.fsm.drive(in_valid, act, Expr::lit(1, 1));
             self.fsm
-                .goto(*s, Next::Goto(states.get(d + 1).copied().unwrap_or(body)));
+                .goto(*s, Next::Goto(feed.get(d + 1).copied().unwrap_or(wait)));
         }
-        Ok(states[0])
+        // Quotients leave the divider in the order they entered: `got` counts them.
+        let got = self.m.reg("div_got", 2);
+        self.resets.push((got, Const::zero(2)));
+        for d in 0..3 {
+            let take = Expr::land(
+                Expr::Net(valid),
+                Expr::bin(BinOp::Eq, Expr::Net(got), Expr::lit(2, d as u64)),
+            );
+            self.fsm
+                .set_when(wait, self.ngroups[d], Expr::Net(quotient), take);
+        }
+        self.fsm.set_when(
+            wait,
+            got,
+            Expr::bin(BinOp::Add, Expr::Net(got), Expr::lit(2, 1)),
+            Expr::Net(valid),
+        );
+        self.fsm.wait_for(
+            wait,
+            Expr::land(
+                Expr::Net(valid),
+                Expr::bin(BinOp::Eq, Expr::Net(got), Expr::lit(2, 2)),
+            ),
+        );
+        self.fsm.set(wait, got, Expr::lit(2, 0));
+        self.fsm.goto(wait, Next::Goto(body));
+        Ok(feed[0])
     }
 
     /// The handshake registers of `unit` (a memory stream or RAM), made on first use.
@@ -440,9 +505,8 @@ impl Gen<'_> {
         self.fsm.set(s, issued, Expr::lit(1, 0));
     }
 
-    /// The state after each group: the next group (x fastest) or `done`.
-    fn group_next(&mut self, body: StateId, done: StateId) {
-        let s = self.group_end;
+    /// The next group's counters (x fastest) and whether this group is the last.
+    fn group_step(&self) -> ([Expr; 3], Expr) {
         let last: Vec<Expr> = (0..3)
             .map(|d| {
                 Expr::bin(
@@ -467,11 +531,17 @@ impl Gen<'_> {
             Expr::mux(z.clone(), Expr::lit(32, 0), inc(2, self)),
             Expr::Net(self.group[2]),
         );
+        ([gx, gy, gz], Expr::land(xy, z))
+    }
+
+    /// The state after each group: the next group (x fastest) or `done`.
+    fn group_next(&mut self, body: StateId, done: StateId) {
+        let s = self.group_end;
+        let ([gx, gy, gz], last) = self.group_step();
         self.fsm.set(s, self.group[0], gx);
         self.fsm.set(s, self.group[1], gy);
         self.fsm.set(s, self.group[2], gz);
-        self.fsm
-            .goto(s, Next::Branch(Expr::land(xy, z), done, body));
+        self.fsm.goto(s, Next::Branch(last, done, body));
     }
 }
 

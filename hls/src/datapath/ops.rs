@@ -233,7 +233,12 @@ impl Gen<'_> {
         })
     }
 
-    fn compute(&mut self, s: StateId, b: BlockId, o: OpId) -> Result<Computed, Diagnostic> {
+    pub(super) fn compute(
+        &mut self,
+        s: StateId,
+        b: BlockId,
+        o: OpId,
+    ) -> Result<Computed, Diagnostic> {
         let op = self.k.block(b).op(o).clone();
         let args = self.k.block(b).operands(o);
         let nets: Vec<NetId> = args
@@ -488,8 +493,24 @@ impl Gen<'_> {
             let n = self.fresh("go");
             self.m.wire(&n, 1)
         };
-        let base = self.bound_unit(module);
-        self.issue(s, &base, in_valid);
+        // In a pipeline: a unit of its own, started in the op's slot, moving with the
+        // pipeline; its fixed latency tells when the result is there.
+        let pipe = self.pipe.clone();
+        let (base, en) = match &pipe {
+            Some(ctx) => {
+                self.m.assign(in_valid, ctx.issue.clone());
+                let lat = super::pipe::unit_latency(module, params);
+                if let Some(c) = self.pipe.as_mut() {
+                    c.latency = lat;
+                }
+                (self.fresh("pu"), ctx.en.clone())
+            }
+            None => {
+                let base = self.bound_unit(module);
+                self.issue(s, &base, in_valid);
+                (base, Expr::lit(1, 1))
+            }
+        };
         let mut done = None;
         let mut values = Vec::new();
         let many = lanes.len() > 1;
@@ -507,7 +528,7 @@ impl Gen<'_> {
             inst = inst
                 .input("clk", 1, self.clk)
                 .input("rst", 1, self.rst)
-                .input("en", 1, Expr::lit(1, 1))
+                .input("en", 1, en.clone())
                 .input("in_valid", 1, in_valid);
             for (p, w, e) in ins {
                 inst = inst.input(p, w, e);

@@ -208,7 +208,7 @@ impl Gen<'_> {
     }
 
     /// A state never entered, for ops that cannot start a unit.
-    fn scratch_state(&mut self) -> StateId {
+    pub(super) fn scratch_state(&mut self) -> StateId {
         if let Some(s) = self.scratch {
             return s;
         }

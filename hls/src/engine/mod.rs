@@ -193,7 +193,7 @@ fn sim_run(
     let board = boards
         .get("sim")
         .ok_or_else(|| err("the built-in boards have no `sim` board"))?;
-    let cfg = crate::rtl::shell::ShellConfig::sim();
+    let cfg = crate::project::shell_config_for(board);
     let compiled =
         crate::compile::compile(kernel, sm, board, &cfg).map_err(|d| RunError::rendered(sm, &d))?;
     let core = &compiled.core;

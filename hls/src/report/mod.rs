@@ -43,10 +43,34 @@ pub fn summary(r: &BuildReport, out: &std::path::Path) -> String {
             if k.templates.len() == 1 { "" } else { "s" },
             schedule_note(&k.schedule)
         );
+        for l in &k.loop_analysis {
+            let _ = writeln!(s, "    {}", loop_line(l));
+        }
     }
     s.push_str(&crate::estimate::summary::text(&r.estimates));
     let _ = writeln!(s, "wrote {}", out.display());
     s
+}
+
+/// One loop: pipelined at which II (and the minimum), or why it keeps the FSM.
+fn loop_line(l: &crate::analysis::LoopReport) -> String {
+    let head = format!("L{} {} at {}", l.id, l.name, l.location);
+    match (l.pipelined, l.scheduled_ii) {
+        (true, Some(ii)) => format!(
+            "{head}: pipelined, II {ii} (minimum {}), depth {}{}",
+            l.min_ii.map(|x| x.to_string()).unwrap_or("?".into()),
+            l.depth,
+            if l.cross_group {
+                ", across work-groups"
+            } else {
+                ""
+            }
+        ),
+        _ => format!(
+            "{head}: not pipelined: {}",
+            l.not_pipelined.as_deref().unwrap_or("no modulo schedule")
+        ),
+    }
 }
 
 /// ", N FSM states" when the generator's report says so; nothing otherwise (its shape

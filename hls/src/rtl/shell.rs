@@ -118,19 +118,49 @@ impl Core {
     }
 }
 
+/// The memory paths of one buffer: the FSM's command streams (`ohls_axi_rd`,
+/// `ohls_axi_wr`) and the pipelines' element streams (`ohls_mem_load`,
+/// `ohls_mem_store`, with their element size in bytes). A path nobody uses is not built.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BufferPaths {
+    pub fsm_read: bool,
+    pub fsm_write: bool,
+    pub pipe_load: Option<u32>,
+    pub pipe_store: Option<u32>,
+}
+
+impl BufferPaths {
+    /// Both an FSM path and a pipeline path: the datapath says which one owns the port.
+    pub fn shared(&self) -> bool {
+        (self.fsm_read || self.fsm_write) && (self.pipe_load.is_some() || self.pipe_store.is_some())
+    }
+}
+
+/// Per buffer parameter (by its index among the kernel's parameters), its paths;
+/// `None` gives every buffer the FSM's paths (no write path for `__constant`).
+pub type Paths = std::collections::BTreeMap<u32, BufferPaths>;
+
 /// One buffer argument as the shell sees it.
 struct Buffer {
     name: String,
-    constant: bool,
+    paths: BufferPaths,
 }
 
-fn buffers(map: &RegisterMap) -> Vec<Buffer> {
+fn buffers(map: &RegisterMap, paths: Option<&Paths>) -> Vec<Buffer> {
     map.args
         .iter()
-        .filter_map(|a| match a.kind {
+        .enumerate()
+        .filter_map(|(i, a)| match a.kind {
             RegArgKind::Buffer { constant, .. } => Some(Buffer {
                 name: a.name.clone(),
-                constant,
+                paths: match paths {
+                    Some(p) => p.get(&(i as u32)).copied().unwrap_or_default(),
+                    None => BufferPaths {
+                        fsm_read: true,
+                        fsm_write: !constant,
+                        ..BufferPaths::default()
+                    },
+                },
             }),
             _ => None,
         })
@@ -145,6 +175,21 @@ pub fn datapath_name(k: &Kernel) -> String {
 /// A datapath module with its ports declared (see the module documentation) and an
 /// empty body for a generator to fill.
 pub fn datapath_ports(k: &Kernel, map: &RegisterMap, cfg: &ShellConfig) -> Module {
+    datapath_ports_with(k, map, cfg, None)
+}
+
+/// [`datapath_ports`] with each buffer's ports as `paths` says: `NAME_rd_*` for the FSM's
+/// reads, `NAME_wr_*` for its writes, the load unit's `NAME_ld_{req_valid, req_ready,
+/// req_addr, resp_valid, resp_ready, resp_data, flush, idle}` and the store unit's
+/// `NAME_st_{req_valid, req_ready, req_addr, req_data, idle}` for pipelines, and
+/// `NAME_pipe` (out: the pipeline's units own the AXI port; change it only while every
+/// path of the buffer is idle) where FSM and pipeline share the buffer.
+pub fn datapath_ports_with(
+    k: &Kernel,
+    map: &RegisterMap,
+    cfg: &ShellConfig,
+    paths: Option<&Paths>,
+) -> Module {
     let mut m = Module::new(&datapath_name(k));
     m.doc.push(format!("Datapath of kernel {}.", k.name));
     m.input("clk", 1);
@@ -164,17 +209,39 @@ pub fn datapath_ports(k: &Kernel, map: &RegisterMap, cfg: &ShellConfig) -> Modul
         };
     }
     let (dw, aw) = (cfg.data_width, cfg.addr_width);
-    for b in buffers(map) {
+    for b in buffers(map, paths) {
         let n = &b.name;
-        m.output(&format!("{n}_rd_cmd_valid"), 1);
-        m.input(&format!("{n}_rd_cmd_ready"), 1);
-        m.output(&format!("{n}_rd_cmd_addr"), aw);
-        m.output(&format!("{n}_rd_cmd_len"), LEN_WIDTH);
-        m.input(&format!("{n}_rd_valid"), 1);
-        m.output(&format!("{n}_rd_ready"), 1);
-        m.input(&format!("{n}_rd_data"), dw);
-        m.input(&format!("{n}_rd_last"), 1);
-        if !b.constant {
+        if b.paths.fsm_read {
+            m.output(&format!("{n}_rd_cmd_valid"), 1);
+            m.input(&format!("{n}_rd_cmd_ready"), 1);
+            m.output(&format!("{n}_rd_cmd_addr"), aw);
+            m.output(&format!("{n}_rd_cmd_len"), LEN_WIDTH);
+            m.input(&format!("{n}_rd_valid"), 1);
+            m.output(&format!("{n}_rd_ready"), 1);
+            m.input(&format!("{n}_rd_data"), dw);
+            m.input(&format!("{n}_rd_last"), 1);
+        }
+        if let Some(bytes) = b.paths.pipe_load {
+            m.output(&format!("{n}_ld_req_valid"), 1);
+            m.input(&format!("{n}_ld_req_ready"), 1);
+            m.output(&format!("{n}_ld_req_addr"), aw);
+            m.input(&format!("{n}_ld_resp_valid"), 1);
+            m.output(&format!("{n}_ld_resp_ready"), 1);
+            m.input(&format!("{n}_ld_resp_data"), 8 * bytes);
+            m.output(&format!("{n}_ld_flush"), 1);
+            m.input(&format!("{n}_ld_idle"), 1);
+        }
+        if let Some(bytes) = b.paths.pipe_store {
+            m.output(&format!("{n}_st_req_valid"), 1);
+            m.input(&format!("{n}_st_req_ready"), 1);
+            m.output(&format!("{n}_st_req_addr"), aw);
+            m.output(&format!("{n}_st_req_data"), 8 * bytes);
+            m.input(&format!("{n}_st_idle"), 1);
+        }
+        if b.paths.shared() {
+            m.output(&format!("{n}_pipe"), 1);
+        }
+        if b.paths.fsm_write {
             m.output(&format!("{n}_wr_cmd_valid"), 1);
             m.input(&format!("{n}_wr_cmd_ready"), 1);
             m.output(&format!("{n}_wr_cmd_addr"), aw);
@@ -280,9 +347,20 @@ fn lite_ports(aw: u32) -> Vec<(&'static str, u32, bool)> {
 /// Builds the core of `k` around `datapath`, whose ports must be those of
 /// [`datapath_ports`] (its body is the caller's).
 pub fn build_core(k: &Kernel, cfg: &ShellConfig, datapath: Module) -> Result<Core, RtlError> {
+    build_core_with(k, cfg, datapath, None)
+}
+
+/// [`build_core`] for a datapath whose buffers have the memory paths `paths` (see
+/// [`datapath_ports_with`]).
+pub fn build_core_with(
+    k: &Kernel,
+    cfg: &ShellConfig,
+    datapath: Module,
+    paths: Option<&Paths>,
+) -> Result<Core, RtlError> {
     cfg.validate(&k.name)?;
     let regmap = RegisterMap::for_kernel(k, cfg.local_max_bytes)?;
-    let expected = datapath_ports(k, &regmap, cfg);
+    let expected = datapath_ports_with(k, &regmap, cfg, paths);
     let want: Vec<_> = expected
         .ports()
         .map(|(_, n)| (&n.name, n.width, n.dir))
@@ -297,7 +375,7 @@ pub fn build_core(k: &Kernel, cfg: &ShellConfig, datapath: Module) -> Result<Cor
             "the datapath's ports differ from the shell's datapath interface",
         ));
     }
-    let top = shell_module(k, cfg, &regmap, &datapath)?;
+    let top = shell_module(k, cfg, &regmap, &datapath, paths)?;
     Ok(Core {
         top,
         datapath,
@@ -323,6 +401,7 @@ fn shell_module(
     cfg: &ShellConfig,
     map: &RegisterMap,
     dp: &Module,
+    paths: Option<&Paths>,
 ) -> Result<Module, RtlError> {
     let mut m = Module::new(&core_name(k));
     m.doc.push(format!(
@@ -338,7 +417,7 @@ fn shell_module(
     let clk = m.input("clk", 1);
     let rst = m.input("rst", 1);
     let irq = m.output("irq", 1);
-    let bufs = buffers(map);
+    let bufs = buffers(map, paths);
     let (dw, aw) = (cfg.data_width, cfg.addr_width);
     let mut lite = Vec::new();
     for (s, w, out) in lite_ports(map.addr_width) {
@@ -443,77 +522,134 @@ fn shell_module(
     for (i, b) in bufs.iter().enumerate() {
         let n = &b.name;
         m.comment(&format!("AXI4 master of buffer {n}"));
-        let idle = m.wire(&format!("{n}_rd_idle"), 1);
-        let err = m.wire(&format!("{n}_rd_err"), 1);
-        idles.push(idle);
-        rd_errs.push(err);
-        let mut rd = Instance::new("ohls_axi_rd", &format!("u_rd_{n}"))
-            .param("DATA_WIDTH", dw as i64)
-            .param("ADDR_WIDTH", aw as i64)
-            .param("LEN_WIDTH", LEN_WIDTH as i64)
-            .param("MAX_BURST", cfg.max_burst as i64)
-            .param("MAX_OUTSTANDING", cfg.max_outstanding as i64)
-            .input("clk", 1, clk)
-            .input("rst", 1, rst)
-            .input("cmd_valid", 1, dpnet(&format!("{n}_rd_cmd_valid")))
-            .output("cmd_ready", 1, dpnet(&format!("{n}_rd_cmd_ready")))
-            .input("cmd_addr", aw, dpnet(&format!("{n}_rd_cmd_addr")))
-            .input("cmd_len", LEN_WIDTH, dpnet(&format!("{n}_rd_cmd_len")))
-            .output("out_valid", 1, dpnet(&format!("{n}_rd_valid")))
-            .input("out_ready", 1, dpnet(&format!("{n}_rd_ready")))
-            .output("out_data", dw, dpnet(&format!("{n}_rd_data")))
-            .output("out_last", 1, dpnet(&format!("{n}_rd_last")));
-        for (s, w, out, id) in mports[i]
-            .iter()
-            .filter(|p| p.0.starts_with("ar") || p.0.starts_with('r'))
-        {
-            rd = if *out {
-                rd.output(&format!("m_{s}"), *w, *id)
-            } else {
-                rd.input(&format!("m_{s}"), *w, *id)
-            };
+        let pipe = if b.paths.shared() {
+            Some(dpnet(&format!("{n}_pipe")))
+        } else {
+            None
+        };
+        // Each unit gets wires for the channel ports it drives or reads; `share`
+        // connects them to the master port, through a mux where FSM and pipeline share it.
+        let unit_ports = |m: &mut Module, unit: &str, write: bool| {
+            mports[i]
+                .iter()
+                .filter(|p| is_write_channel(p.0) == write)
+                .map(|(s, w, out, _)| (*s, *w, *out, m.wire(&format!("{n}_{unit}_m_{s}"), *w)))
+                .collect::<Vec<_>>()
+        };
+        let mut read_units = Vec::new();
+        if b.paths.fsm_read {
+            let ports = unit_ports(&mut m, "rd", false);
+            let idle = m.wire(&format!("{n}_rd_idle"), 1);
+            let err = m.wire(&format!("{n}_rd_err"), 1);
+            idles.push(idle);
+            rd_errs.push(err);
+            let mut rd = Instance::new("ohls_axi_rd", &format!("u_rd_{n}"))
+                .param("DATA_WIDTH", dw as i64)
+                .param("ADDR_WIDTH", aw as i64)
+                .param("LEN_WIDTH", LEN_WIDTH as i64)
+                .param("MAX_BURST", cfg.max_burst as i64)
+                .param("MAX_OUTSTANDING", cfg.max_outstanding as i64)
+                .input("clk", 1, clk)
+                .input("rst", 1, rst)
+                .input("cmd_valid", 1, dpnet(&format!("{n}_rd_cmd_valid")))
+                .output("cmd_ready", 1, dpnet(&format!("{n}_rd_cmd_ready")))
+                .input("cmd_addr", aw, dpnet(&format!("{n}_rd_cmd_addr")))
+                .input("cmd_len", LEN_WIDTH, dpnet(&format!("{n}_rd_cmd_len")))
+                .output("out_valid", 1, dpnet(&format!("{n}_rd_valid")))
+                .input("out_ready", 1, dpnet(&format!("{n}_rd_ready")))
+                .output("out_data", dw, dpnet(&format!("{n}_rd_data")))
+                .output("out_last", 1, dpnet(&format!("{n}_rd_last")));
+            rd = with_master(rd, &ports);
+            m.instance(rd.output("err", 1, err).output("idle", 1, idle));
+            let sel = pipe.map(|p| Expr::lnot(p.into()));
+            read_units.push((sel, ports));
         }
-        m.instance(rd.output("err", 1, err).output("idle", 1, idle));
-        if b.constant {
-            for (s, w, _, id) in mports[i].iter().filter(|p| p.2 && is_write_channel(p.0)) {
-                let v = match *s {
-                    "awburst" => 1, // INCR, so the tie-off is a legal value
-                    "bready" => 1,
-                    _ => 0,
-                };
-                m.assign(*id, Expr::lit(*w, v));
-            }
-            continue;
+        if let Some(bytes) = b.paths.pipe_load {
+            let ports = unit_ports(&mut m, "ld", false);
+            let err = m.wire(&format!("{n}_ld_err"), 1);
+            let idle = dpnet(&format!("{n}_ld_idle"));
+            idles.push(idle);
+            rd_errs.push(err);
+            let mut ld = Instance::new("ohls_mem_load", &format!("u_ld_{n}"))
+                .param("DATA_WIDTH", dw as i64)
+                .param("ADDR_WIDTH", aw as i64)
+                .param("ELEM_BYTES", bytes as i64)
+                .param("STREAM", 0)
+                .param("MAX_BURST", cfg.max_burst as i64)
+                .param("MAX_OUTSTANDING", LOAD_OUTSTANDING as i64)
+                .input("clk", 1, clk)
+                .input("rst", 1, rst)
+                .input("req_valid", 1, dpnet(&format!("{n}_ld_req_valid")))
+                .output("req_ready", 1, dpnet(&format!("{n}_ld_req_ready")))
+                .input("req_addr", aw, dpnet(&format!("{n}_ld_req_addr")))
+                .output("resp_valid", 1, dpnet(&format!("{n}_ld_resp_valid")))
+                .input("resp_ready", 1, dpnet(&format!("{n}_ld_resp_ready")))
+                .output("resp_data", 8 * bytes, dpnet(&format!("{n}_ld_resp_data")))
+                .input("stream_end", aw, Expr::lit(aw, u64::MAX >> (64 - aw)))
+                .input("flush", 1, dpnet(&format!("{n}_ld_flush")));
+            ld = with_master(ld, &ports);
+            m.instance(ld.output("err", 1, err).output("idle", 1, idle));
+            read_units.push((pipe.map(Expr::from), ports));
         }
-        let idle = m.wire(&format!("{n}_wr_idle"), 1);
-        let err = m.wire(&format!("{n}_wr_err"), 1);
-        idles.push(idle);
-        wr_errs.push(err);
-        let mut wr = Instance::new("ohls_axi_wr", &format!("u_wr_{n}"))
-            .param("DATA_WIDTH", dw as i64)
-            .param("ADDR_WIDTH", aw as i64)
-            .param("LEN_WIDTH", LEN_WIDTH as i64)
-            .param("MAX_BURST", cfg.max_burst as i64)
-            .param("MAX_OUTSTANDING", cfg.max_outstanding as i64)
-            .input("clk", 1, clk)
-            .input("rst", 1, rst)
-            .input("cmd_valid", 1, dpnet(&format!("{n}_wr_cmd_valid")))
-            .output("cmd_ready", 1, dpnet(&format!("{n}_wr_cmd_ready")))
-            .input("cmd_addr", aw, dpnet(&format!("{n}_wr_cmd_addr")))
-            .input("cmd_len", LEN_WIDTH, dpnet(&format!("{n}_wr_cmd_len")))
-            .input("in_valid", 1, dpnet(&format!("{n}_wr_valid")))
-            .output("in_ready", 1, dpnet(&format!("{n}_wr_ready")))
-            .input("in_data", dw, dpnet(&format!("{n}_wr_data")))
-            .input("in_strb", dw / 8, dpnet(&format!("{n}_wr_strb")));
-        for (s, w, out, id) in mports[i].iter().filter(|p| is_write_channel(p.0)) {
-            wr = if *out {
-                wr.output(&format!("m_{s}"), *w, *id)
-            } else {
-                wr.input(&format!("m_{s}"), *w, *id)
-            };
+        share(&mut m, &mports[i], false, read_units);
+        let mut write_units = Vec::new();
+        if b.paths.fsm_write {
+            let ports = unit_ports(&mut m, "wr", true);
+            let idle = m.wire(&format!("{n}_wr_idle"), 1);
+            let err = m.wire(&format!("{n}_wr_err"), 1);
+            idles.push(idle);
+            wr_errs.push(err);
+            let mut wr = Instance::new("ohls_axi_wr", &format!("u_wr_{n}"))
+                .param("DATA_WIDTH", dw as i64)
+                .param("ADDR_WIDTH", aw as i64)
+                .param("LEN_WIDTH", LEN_WIDTH as i64)
+                .param("MAX_BURST", cfg.max_burst as i64)
+                .param("MAX_OUTSTANDING", cfg.max_outstanding as i64)
+                .input("clk", 1, clk)
+                .input("rst", 1, rst)
+                .input("cmd_valid", 1, dpnet(&format!("{n}_wr_cmd_valid")))
+                .output("cmd_ready", 1, dpnet(&format!("{n}_wr_cmd_ready")))
+                .input("cmd_addr", aw, dpnet(&format!("{n}_wr_cmd_addr")))
+                .input("cmd_len", LEN_WIDTH, dpnet(&format!("{n}_wr_cmd_len")))
+                .input("in_valid", 1, dpnet(&format!("{n}_wr_valid")))
+                .output("in_ready", 1, dpnet(&format!("{n}_wr_ready")))
+                .input("in_data", dw, dpnet(&format!("{n}_wr_data")))
+                .input("in_strb", dw / 8, dpnet(&format!("{n}_wr_strb")));
+            wr = with_master(wr, &ports);
+            m.instance(wr.output("err", 1, err).output("idle", 1, idle));
+            m.assign(dpnet(&format!("{n}_wr_idle")), idle);
+            let sel = pipe.map(|p| Expr::lnot(p.into()));
+            write_units.push((sel, ports));
         }
-        m.instance(wr.output("err", 1, err).output("idle", 1, idle));
-        m.assign(dpnet(&format!("{n}_wr_idle")), idle);
+        if let Some(bytes) = b.paths.pipe_store {
+            let ports = unit_ports(&mut m, "st", true);
+            let err = m.wire(&format!("{n}_st_err"), 1);
+            let acked = m.wire(&format!("{n}_st_acked"), 32);
+            let idle = dpnet(&format!("{n}_st_idle"));
+            idles.push(idle);
+            wr_errs.push(err);
+            let mut st = Instance::new("ohls_mem_store", &format!("u_st_{n}"))
+                .param("DATA_WIDTH", dw as i64)
+                .param("ADDR_WIDTH", aw as i64)
+                .param("ELEM_BYTES", bytes as i64)
+                .param("MAX_BURST", cfg.max_burst as i64)
+                .param("MAX_OUTSTANDING", cfg.max_outstanding as i64)
+                .input("clk", 1, clk)
+                .input("rst", 1, rst)
+                .input("req_valid", 1, dpnet(&format!("{n}_st_req_valid")))
+                .output("req_ready", 1, dpnet(&format!("{n}_st_req_ready")))
+                .input("req_addr", aw, dpnet(&format!("{n}_st_req_addr")))
+                .input("req_data", 8 * bytes, dpnet(&format!("{n}_st_req_data")))
+                .input("flush", 1, Expr::lit(1, 0));
+            st = with_master(st, &ports);
+            m.instance(
+                st.output("acked", 32, acked)
+                    .output("err", 1, err)
+                    .output("idle", 1, idle),
+            );
+            write_units.push((pipe.map(Expr::from), ports));
+        }
+        share(&mut m, &mports[i], true, write_units);
     }
 
     // ---- the datapath
@@ -552,6 +688,69 @@ fn shell_module(
     let dp_failed = Expr::bin(super::BinOp::Ne, dp_err.into(), Expr::lit(8, 0));
     m.assign(err_code, Expr::mux(dp_failed, dp_err.into(), bus_err));
     Ok(m)
+}
+
+/// Bursts a pipeline's load unit keeps in flight: one-beat fetches (no prefetching past
+/// what was asked for, so no read leaves the buffer), enough of them to cover the
+/// memory's latency at one element per cycle.
+const LOAD_OUTSTANDING: u32 = 8;
+
+/// A master port's signals as a unit sees them: (suffix, width, driven by the unit, net).
+type UnitPorts = Vec<(&'static str, u32, bool, NetId)>;
+
+/// `inst` with its `m_*` ports on the unit's wires.
+fn with_master(mut inst: Instance, ports: &UnitPorts) -> Instance {
+    for (s, w, out, id) in ports {
+        inst = if *out {
+            inst.output(&format!("m_{s}"), *w, *id)
+        } else {
+            inst.input(&format!("m_{s}"), *w, *id)
+        };
+    }
+    inst
+}
+
+/// Connects the read (or write) channels of master port `port` to `units`, each with
+/// the condition under which it owns the port (`None`: the only unit). Outputs are
+/// muxed by owner; the memory's valid and ready signals reach only the owner; without
+/// units the core's outputs are tied off (INCR bursts, BREADY high, all else 0).
+fn share(
+    m: &mut Module,
+    port: &[(&'static str, u32, bool, NetId)],
+    write: bool,
+    units: Vec<(Option<Expr>, UnitPorts)>,
+) {
+    for (s, w, out, id) in port.iter().filter(|p| is_write_channel(p.0) == write) {
+        if *out {
+            let mut e = None;
+            for (sel, ports) in units.iter().rev() {
+                let net = ports.iter().find(|p| p.0 == *s).map(|p| p.3);
+                let Some(net) = net else { continue };
+                e = Some(match (e, sel) {
+                    (Some(rest), Some(c)) => Expr::mux(c.clone(), net.into(), rest),
+                    _ => Expr::from(net),
+                });
+            }
+            let tie = match *s {
+                "arburst" | "awburst" => 1,
+                "bready" | "rready" => 1,
+                _ => 0,
+            };
+            m.assign(*id, e.unwrap_or_else(|| Expr::lit(*w, tie)));
+        } else {
+            let handshake = matches!(*s, "arready" | "rvalid" | "awready" | "wready" | "bvalid");
+            for (sel, ports) in &units {
+                let Some(net) = ports.iter().find(|p| p.0 == *s).map(|p| p.3) else {
+                    continue;
+                };
+                let v = match sel {
+                    Some(c) if handshake => Expr::land(c.clone(), (*id).into()),
+                    _ => Expr::from(*id),
+                };
+                m.assign(net, v);
+            }
+        }
+    }
 }
 
 fn is_write_channel(s: &str) -> bool {

@@ -1,7 +1,13 @@
 //! Per pipelinable loop of the group form (innermost loops and work-item loops, the
 //! `switch` pseudo-loops left out) a modulo schedule with its II, checked by the
-//! independent modulo checker: the side table the pipelined controller will emit.
-//! Until it does, the reports show each loop's scheduled II next to today's FSM.
+//! independent modulo checker: the side table the pipelined controller follows.
+//!
+//! Beyond the iteration's own dependences the schedule keeps what a pipeline without
+//! speculation needs: the exit test of a `while` loop is known before any side effect of
+//! its iteration (memory accesses, variable writes) and within the first II cycles, so
+//! the next iteration is admitted only once this one is known to run; and a variable
+//! read by an iteration before it is written there is read no later than the write
+//! (the write of the same iteration must not overtake it).
 
 use std::collections::BTreeMap;
 
@@ -9,8 +15,9 @@ use crate::analysis::loops::shapes;
 use crate::analysis::mii::{Iteration, MemDeps};
 use crate::board::OpLibrary;
 use crate::diag::SourceMap;
-use crate::ir::{BlockId, Kernel, LoopId, LoopKind, OpId};
+use crate::ir::{BlockId, Kernel, LoopId, LoopKind, OpId, OpKind};
 
+use super::loop_graph::{DepEdge, DepKind, LoopGraph};
 use super::modulo::{modulo_schedule, ModuloSchedule};
 use super::modulo_check::check_modulo;
 
@@ -20,6 +27,17 @@ pub struct LoopSchedules {
     pub loops: BTreeMap<LoopId, ModuloSchedule<(BlockId, OpId)>>,
     /// Loops not modulo-scheduled, with the reason (inner loops, a `switch`).
     pub not_pipelined: BTreeMap<LoopId, String>,
+    /// Per scheduled loop, the dependences between its memory accesses the schedule
+    /// keeps (a pipeline's memory units must keep them too, or the loop cannot run as one).
+    pub mem_deps: BTreeMap<LoopId, Vec<MemDep>>,
+}
+
+/// `to` of iteration `i + distance` must follow `from` of iteration `i` in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemDep {
+    pub from: (BlockId, OpId),
+    pub to: (BlockId, OpId),
+    pub distance: u32,
 }
 
 impl LoopSchedules {
@@ -50,18 +68,110 @@ pub fn schedule_loops(
             continue;
         }
         let it = Iteration::new(k, sm, &s, lib, &lib.limits);
-        let g = it.graph(&MemDeps::of_loop(k, &s));
-        let sched = modulo_schedule(&g, lib.period_ns, &lib.limits)
-            .map_err(|e| format!("kernel `{}` loop L{}: {}", k.name, s.id.0, e.message))?;
-        if let Some(v) = check_modulo(&g, lib.period_ns, &lib.limits, &sched).first() {
-            return Err(format!(
-                "kernel `{}` loop L{}: the modulo schedule breaks a rule: {v}",
-                k.name, s.id.0
-            ));
+        let mut g = it.graph(&MemDeps::of_loop(k, &s));
+        let exit = pipeline_edges(k, s.id, &mut g);
+        let fail = |e: String| format!("kernel `{}` loop L{}: {e}", k.name, s.id.0);
+        let mut sched =
+            modulo_schedule(&g, lib.period_ns, &lib.limits).map_err(|e| fail(e.message))?;
+        // The exit test must be known within the first II cycles; where it is not, raise
+        // the II (a recurrence on the test) until it is.
+        if let Some(c) = exit {
+            for _ in 0..8 {
+                let lat = g.nodes[c].timing.latency;
+                let ready = sched.cycle[&g.nodes[c].key] + lat;
+                if ready < sched.ii {
+                    break;
+                }
+                g.edges.retain(|e| !(e.from == c && e.to == c));
+                g.edges.push(DepEdge {
+                    from: c,
+                    to: c,
+                    delay: ready + 1,
+                    distance: 1,
+                    kind: DepKind::Order,
+                });
+                sched =
+                    modulo_schedule(&g, lib.period_ns, &lib.limits).map_err(|e| fail(e.message))?;
+            }
         }
+        if let Some(v) = check_modulo(&g, lib.period_ns, &lib.limits, &sched).first() {
+            return Err(fail(format!("the modulo schedule breaks a rule: {v}")));
+        }
+        let memory = |i: usize| {
+            let (b, o) = g.nodes[i].key;
+            k.block(b).op(o).kind.is_memory()
+        };
+        let deps = g
+            .edges
+            .iter()
+            .filter(|e| e.from != e.to && memory(e.from) && memory(e.to))
+            .map(|e| MemDep {
+                from: g.nodes[e.from].key,
+                to: g.nodes[e.to].key,
+                distance: e.distance,
+            })
+            .collect();
+        out.mem_deps.insert(s.id, deps);
         out.loops.insert(s.id, sched);
     }
     Ok(out)
+}
+
+/// Adds to `g` (one iteration of loop `l`) the edges a pipeline without speculation
+/// needs (see the module documentation); returns the exit test's node, if any.
+fn pipeline_edges(k: &Kernel, l: LoopId, g: &mut LoopGraph<(BlockId, OpId)>) -> Option<usize> {
+    let lp = k.lp(l);
+    let kind = |i: usize| {
+        let (b, o) = g.nodes[i].key;
+        &k.block(b).op(o).kind
+    };
+    let exit = match (lp.kind, lp.cond) {
+        (LoopKind::While, Some(c)) => g.nodes.iter().position(|n| n.key == c),
+        _ => None,
+    };
+    let mut extra = Vec::new();
+    if let Some(c) = exit {
+        let lat = g.nodes[c].timing.latency;
+        for i in c + 1..g.nodes.len() {
+            let effect = matches!(
+                kind(i),
+                OpKind::Load { .. }
+                    | OpKind::Store { .. }
+                    | OpKind::Atomic { .. }
+                    | OpKind::WriteVar(_)
+            );
+            if effect {
+                extra.push(DepEdge {
+                    from: c,
+                    to: i,
+                    delay: lat,
+                    distance: 0,
+                    kind: DepKind::Data,
+                });
+            }
+        }
+    }
+    // Variable reads before a later write of the same variable in another block (the
+    // block's own edges order those within one block).
+    for r in 0..g.nodes.len() {
+        let OpKind::ReadVar(v) = kind(r) else {
+            continue;
+        };
+        for w in r + 1..g.nodes.len() {
+            let same = matches!(kind(w), OpKind::WriteVar(x) if x == v);
+            if same && g.nodes[w].key.0 != g.nodes[r].key.0 {
+                extra.push(DepEdge {
+                    from: r,
+                    to: w,
+                    delay: 0,
+                    distance: 0,
+                    kind: DepKind::Order,
+                });
+            }
+        }
+    }
+    g.edges.extend(extra);
+    exit
 }
 
 /// The loop schedules as text for golden files: per loop its II, depth and stages, then

@@ -1,0 +1,633 @@
+//! A pipelined loop (the `pipeline` stage's plan, the `modulo` stage's schedule) as one
+//! controller state: a new iteration enters every II cycles, each op runs at its
+//! scheduled cycle of its iteration, and one stall signal freezes the whole pipeline.
+//!
+//! Scheme: iteration time `t` is stage `t / II`, slot `t % II`. A valid bit per stage
+//! says an iteration is there; `slot` counts the cycles of a stage. Everything moves
+//! only when `en` (no stall) holds: the slot counter, the valid bits at a stage's end,
+//! every unit (their `en` inputs) and every value register, so a stalled pipeline keeps
+//! each iteration's place and the units' fixed latencies stay exact. The pipeline stalls
+//! while a memory unit cannot take a request or has not delivered a response the
+//! schedule expects at that cycle.
+//!
+//! Values: an op's result is a wire in the cycle it becomes available (`avail`: its
+//! start, plus the unit's latency). A later user reads a chain of registers, each taken
+//! from the one before when the next iteration's value arrives (every II cycles), so a
+//! value that lives longer than II cycles rotates through the chain without clobbering.
+//! Variables are one register each: a read after a write of the same iteration takes the
+//! written value; a read before it takes the register, forwarded from the previous
+//! iteration's write when that lands in the same cycle; only the last write of an
+//! iteration updates the register.
+//!
+//! Exit: the `while` test is known within the first stage (the schedule makes sure), and
+//! every side effect comes at or after it, gated by it, so an iteration that fails the
+//! test does nothing and the next one is not admitted. A work-item loop running across
+//! work-groups instead steps the group counters and resets the local ids there. The
+//! state is left once no stage is valid and the loop's memory units are idle (all
+//! stores acknowledged), so the FSM after it sees memory as the loop left it.
+
+use std::collections::HashMap;
+
+use super::fsm::{Next, StateId};
+use super::{port, Gen};
+use crate::diag::Diagnostic;
+use crate::ir::{BlockId, LoopId, OpId, OpKind, VarId, WorkItemFn};
+use crate::rtl::expr::{BinOp, Const, Expr};
+use crate::rtl::netlist::{NetId, SrcLoc};
+
+/// The pipeline's control while its ops are generated (read by `Gen::unit`).
+#[derive(Clone)]
+pub(crate) struct PipeCtx {
+    /// No stall: the units' `en`.
+    pub en: Expr,
+    /// The op's start slot: a unit's `in_valid`.
+    pub issue: Expr,
+    /// Latency of the last unit started for the op being generated.
+    pub latency: Option<u32>,
+    /// The pipeline's controller state.
+    pub run: StateId,
+}
+
+/// A value of one iteration: a wire in cycle `avail` (`None`: constant, valid always),
+/// then the chain of registers holding it `II`, `2 II`... cycles later.
+struct Val {
+    avail: Option<u32>,
+    wire: NetId,
+    chain: Vec<NetId>,
+}
+
+/// What the report says about a pipelined loop.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PipeFacts {
+    #[serde(rename = "loop")]
+    pub lp: u32,
+    pub ii: u32,
+    pub depth: u32,
+    pub stages: u32,
+    pub cross_group: bool,
+}
+
+/// The loop being generated.
+struct Pipe {
+    ii: u32,
+    valid: NetId,
+    slot: Option<NetId>,
+    vals: HashMap<(BlockId, OpId), Val>,
+    /// (chain register, source, slot of capture)
+    chains: Vec<(NetId, NetId, u32)>,
+    /// Stall terms: a memory unit not ready where the schedule needs it.
+    stall_terms: Vec<Expr>,
+    /// The exit test: its wire in `exit_at`, its register after.
+    exit: Option<(u32, Expr, NetId)>,
+}
+
+impl Pipe {
+    /// The cycle's slot is `t % II`.
+    fn in_slot(&self, t: u32) -> Expr {
+        match self.slot {
+            Some(s) => Expr::bin(
+                BinOp::Eq,
+                Expr::Net(s),
+                Expr::lit(slot_bits(self.ii), (t % self.ii) as u64),
+            ),
+            None => Expr::lit(1, 1),
+        }
+    }
+
+    /// An iteration is at time `t` this cycle (and has not failed its exit test).
+    fn at(&self, t: u32) -> Expr {
+        let stage = t / self.ii;
+        let v = Expr::land(Expr::bit(self.valid, stage), self.in_slot(t));
+        match &self.exit {
+            Some((x, wire, _)) if t == *x => Expr::land(v, wire.clone()),
+            Some((x, _, q)) if t > *x && t < self.ii => Expr::land(v, Expr::Net(*q)),
+            _ => v,
+        }
+    }
+}
+
+fn slot_bits(ii: u32) -> u32 {
+    (32 - (ii.max(2) - 1).leading_zeros()).max(1)
+}
+
+impl Gen<'_> {
+    /// Loop `id` as a pipeline continuing to `next`; returns its entry state.
+    pub(super) fn pipelined(&mut self, id: LoopId, next: StateId) -> Result<StateId, Diagnostic> {
+        let span = self.k.lp(id).span;
+        let ierr = |m: String| {
+            Diagnostic::error(
+                span,
+                format!("internal error: pipelined loop L{}: {m}", id.0),
+            )
+        };
+        let pl = self
+            .plan
+            .loops
+            .get(&id)
+            .cloned()
+            .ok_or_else(|| ierr("no plan".into()))?;
+        let ms = self
+            .pipes
+            .loops
+            .get(&id)
+            .ok_or_else(|| ierr("no modulo schedule".into()))?;
+        let ii = ms.ii.max(1);
+        let cycle = |k: &(BlockId, OpId)| ms.cycle.get(k).copied().unwrap_or(0);
+        // Stages: up to the last value any op produces (a load's response, a unit's
+        // result).
+        let last = pl
+            .ops
+            .iter()
+            .map(|k| cycle(k) + pl.latency.get(k).copied().unwrap_or(0))
+            .max()
+            .unwrap_or(0);
+        let stages = last / ii + 1;
+        let tag = format!("p{}", id.0);
+        let pre = self.fsm.add();
+        let run = self.fsm.add();
+        let loc = SrcLoc::of_span(self.sm, span);
+        self.fsm.locate(pre, Some(loc.clone()));
+        self.fsm.locate(run, Some(loc.clone()));
+        let valid = self.m.reg(&format!("{tag}_valid"), stages);
+        self.m.set_loc(valid, loc.clone());
+        self.resets.push((valid, Const::zero(stages)));
+        let admit = self.m.reg(&format!("{tag}_admit"), 1);
+        self.resets.push((admit, Const::zero(1)));
+        let slot = (ii > 1).then(|| {
+            let s = self.m.reg(&format!("{tag}_slot"), slot_bits(ii));
+            self.resets.push((s, Const::zero(slot_bits(ii))));
+            s
+        });
+        let stall = self.m.wire(&format!("{tag}_stall"), 1);
+        let en = self.m.wire(&format!("{tag}_en"), 1);
+        self.m.assign(en, Expr::lnot(Expr::Net(stall)));
+        let mut p = Pipe {
+            ii,
+            valid,
+            slot,
+            vals: HashMap::new(),
+            chains: Vec::new(),
+            stall_terms: Vec::new(),
+            exit: None,
+        };
+        let scratch = self.scratch_state();
+        // The last write of each variable in the iteration, and the SSA value of a
+        // variable after each write.
+        let mut last_write: HashMap<VarId, (BlockId, OpId)> = HashMap::new();
+        for &(b, o) in &pl.ops {
+            if let OpKind::WriteVar(v) = self.k.block(b).op(o).kind {
+                last_write.insert(v, (b, o));
+            }
+        }
+        let mut ssa: HashMap<VarId, (BlockId, OpId)> = HashMap::new();
+        let mut alias: HashMap<(BlockId, OpId), (BlockId, OpId)> = HashMap::new();
+        let key = |alias: &HashMap<(BlockId, OpId), (BlockId, OpId)>, k: (BlockId, OpId)| {
+            alias.get(&k).copied().unwrap_or(k)
+        };
+        let mut forwards: Vec<(NetId, VarId, u32)> = Vec::new();
+        let mut buffers_used: Vec<(String, bool)> = Vec::new();
+        // One memory unit per buffer and direction serves one access per slot.
+        let mut slots_taken = std::collections::HashSet::new();
+        for &(b, o) in &pl.ops {
+            let t = cycle(&(b, o));
+            let op = self.k.block(b).op(o).clone();
+            let args = self.k.block(b).operands(o);
+            let oloc = SrcLoc::of_span(self.sm, op.span);
+            self.cur_op = Some((b, o));
+            match &op.kind {
+                OpKind::ReadVar(v) => {
+                    if let Some(src) = ssa.get(v).copied() {
+                        // The value written earlier in this iteration: users read it.
+                        alias.insert((b, o), src);
+                        continue;
+                    }
+                    let reg = self.vars[v.0 as usize];
+                    let (name, width) = (self.fresh("pv"), self.m.net(reg).width);
+                    let w = self.m.wire(&name, width);
+                    self.m.set_loc(w, oloc);
+                    match last_write.get(v) {
+                        Some(wk) => {
+                            let tw = cycle(wk);
+                            if tw > t + ii {
+                                return Err(ierr(format!(
+                                    "variable {} is written at cycle {tw}, after the next \
+                                     iteration reads it at {}",
+                                    self.k.vars[v.0 as usize].name,
+                                    t + ii
+                                )));
+                            }
+                            if tw == t + ii {
+                                forwards.push((w, *v, t));
+                            } else {
+                                self.m.assign(w, Expr::Net(reg));
+                            }
+                        }
+                        None => self.m.assign(w, Expr::Net(reg)),
+                    }
+                    let avail = last_write.contains_key(v).then_some(t);
+                    p.vals.insert(
+                        (b, o),
+                        Val {
+                            avail,
+                            wire: w,
+                            chain: Vec::new(),
+                        },
+                    );
+                }
+                OpKind::WriteVar(v) => {
+                    let src = key(&alias, (b, args[0]));
+                    ssa.insert(*v, src);
+                    if last_write.get(v) == Some(&(b, o)) {
+                        let val = self.pipe_value(&mut p, src, t)?;
+                        let when = Expr::land(p.at(t), Expr::Net(en));
+                        self.fsm
+                            .set_when(run, self.vars[v.0 as usize], Expr::Net(val), when);
+                    }
+                }
+                OpKind::Load { base, .. } => {
+                    let buf = self.buffer(*base, op.span)?;
+                    buffers_used.push((buf.clone(), true));
+                    if !slots_taken.insert((buf.clone(), true, t % ii)) {
+                        return Err(ierr(format!("two loads of {buf} in one slot")));
+                    }
+                    let lat = pl.latency.get(&(b, o)).copied().unwrap_or(1).max(1);
+                    let addr = self.pipe_value(&mut p, key(&alias, (b, args[0])), t)?;
+                    let aw = self.cfg.addr_width;
+                    let q = |g: &Gen, n: &str| port(&g.m, &format!("{buf}_ld_{n}"));
+                    let (rv, rr, ra) = (
+                        q(self, "req_valid")?,
+                        q(self, "req_ready")?,
+                        q(self, "req_addr")?,
+                    );
+                    let (sv, sr, sd) = (
+                        q(self, "resp_valid")?,
+                        q(self, "resp_ready")?,
+                        q(self, "resp_data")?,
+                    );
+                    let at = p.at(t);
+                    self.fsm.drive(
+                        ra,
+                        at.clone(),
+                        Expr::Slice {
+                            net: addr,
+                            hi: aw - 1,
+                            lo: 0,
+                        },
+                    );
+                    self.fsm
+                        .drive(rv, Expr::land(at.clone(), Expr::Net(en)), Expr::lit(1, 1));
+                    p.stall_terms
+                        .push(Expr::land(at, Expr::lnot(Expr::Net(rr))));
+                    let tp = t + lat;
+                    let atp = p.at(tp);
+                    self.fsm
+                        .drive(sr, Expr::land(atp.clone(), Expr::Net(en)), Expr::lit(1, 1));
+                    p.stall_terms
+                        .push(Expr::land(atp, Expr::lnot(Expr::Net(sv))));
+                    let (name, width) = (self.fresh("pld"), self.m.net(sd).width);
+                    let w = self.m.wire(&name, width);
+                    self.m.set_loc(w, oloc);
+                    self.m.assign(w, Expr::Net(sd));
+                    p.vals.insert(
+                        (b, o),
+                        Val {
+                            avail: Some(tp),
+                            wire: w,
+                            chain: Vec::new(),
+                        },
+                    );
+                }
+                OpKind::Store { base, .. } => {
+                    let buf = self.buffer(*base, op.span)?;
+                    buffers_used.push((buf.clone(), false));
+                    if !slots_taken.insert((buf.clone(), false, t % ii)) {
+                        return Err(ierr(format!("two stores to {buf} in one slot")));
+                    }
+                    let aw = self.cfg.addr_width;
+                    let addr = self.pipe_value(&mut p, key(&alias, (b, args[0])), t)?;
+                    let data = self.pipe_value(&mut p, key(&alias, (b, args[1])), t)?;
+                    let q = |g: &Gen, n: &str| port(&g.m, &format!("{buf}_st_{n}"));
+                    let (rv, rr, ra, rd) = (
+                        q(self, "req_valid")?,
+                        q(self, "req_ready")?,
+                        q(self, "req_addr")?,
+                        q(self, "req_data")?,
+                    );
+                    let at = p.at(t);
+                    self.fsm.drive(
+                        ra,
+                        at.clone(),
+                        Expr::Slice {
+                            net: addr,
+                            hi: aw - 1,
+                            lo: 0,
+                        },
+                    );
+                    self.fsm.drive(rd, at.clone(), Expr::Net(data));
+                    self.fsm
+                        .drive(rv, Expr::land(at.clone(), Expr::Net(en)), Expr::lit(1, 1));
+                    p.stall_terms
+                        .push(Expr::land(at, Expr::lnot(Expr::Net(rr))));
+                }
+                _ => {
+                    if self.op_free(b, o)? {
+                        let wire = self.vals[&(b, o)];
+                        // The group counters change under a loop running across groups:
+                        // an iteration keeps the group it was admitted in.
+                        let moving = pl.cross_group.is_some()
+                            && matches!(op.kind, OpKind::WorkItem(WorkItemFn::GroupId));
+                        let avail = moving.then_some(0);
+                        p.vals.insert(
+                            (b, o),
+                            Val {
+                                avail,
+                                wire,
+                                chain: Vec::new(),
+                            },
+                        );
+                        continue;
+                    }
+                    for a in &args {
+                        let n = self.pipe_value(&mut p, key(&alias, (b, *a)), t)?;
+                        self.vals.insert((b, *a), n);
+                    }
+                    self.pipe = Some(PipeCtx {
+                        en: Expr::Net(en),
+                        issue: p.in_slot(t),
+                        latency: None,
+                        run,
+                    });
+                    let c = self.compute(scratch, b, o);
+                    let ctx = self.pipe.take();
+                    let c = c?;
+                    let width = op.ty.as_ref().map(|t| t.bits()).unwrap_or(1);
+                    let name = self.fresh("pw");
+                    let w = self.m.wire(&name, width);
+                    self.m.set_loc(w, oloc);
+                    let avail = match c {
+                        super::ops::Computed::Comb(e) => {
+                            self.m.assign(w, e);
+                            t
+                        }
+                        super::ops::Computed::Unit { value, .. } => {
+                            self.m.assign(w, value);
+                            let lat = ctx.and_then(|c| c.latency).ok_or_else(|| {
+                                ierr("a unit of unknown latency in a pipeline".into())
+                            })?;
+                            t + lat
+                        }
+                    };
+                    p.vals.insert(
+                        (b, o),
+                        Val {
+                            avail: Some(avail),
+                            wire: w,
+                            chain: Vec::new(),
+                        },
+                    );
+                }
+            }
+            if (b, o) == pl.exit {
+                // The exit test, before any side effect (the schedule puts them after it).
+                let xk = key(&alias, pl.exit);
+                let xa = p.vals[&xk].avail.unwrap_or(0);
+                if xa >= ii {
+                    return Err(ierr(format!(
+                        "the exit test is known at cycle {xa}, after the first stage"
+                    )));
+                }
+                let xn = self.pipe_value(&mut p, xk, xa)?;
+                let xw = self.m.net(xn).width;
+                let xe = if xw == 1 {
+                    Expr::Net(xn)
+                } else {
+                    Expr::bin(BinOp::Ne, Expr::Net(xn), Expr::lit(xw, 0))
+                };
+                let xq = self.m.reg(&format!("{tag}_go"), 1);
+                self.resets.push((xq, Const::zero(1)));
+                self.fsm.set_when(
+                    run,
+                    xq,
+                    xe.clone(),
+                    Expr::land(p.in_slot(xa), Expr::Net(en)),
+                );
+                p.exit = Some((xa, xe, xq));
+            }
+        }
+        let Some((xa, xe, xq)) = p.exit.clone() else {
+            return Err(ierr("the exit test is not in the iteration".into()));
+        };
+        // Forwarded variable reads (the previous iteration's write in the same cycle).
+        for (w, v, t) in forwards {
+            let wk = last_write[&v];
+            let tw = cycle(&wk);
+            let src = key(&alias, (wk.0, self.k.block(wk.0).operands(wk.1)[0]));
+            let val = self.pipe_value(&mut p, src, tw)?;
+            let fire = Expr::land(p.at(tw), Expr::Net(en));
+            let _ = t;
+            self.m.assign(
+                w,
+                Expr::mux(fire, Expr::Net(val), Expr::Net(self.vars[v.0 as usize])),
+            );
+        }
+        // Chains: each register takes the one before (or the wire) every II cycles.
+        for (reg, src, s) in std::mem::take(&mut p.chains) {
+            let when = Expr::land(p.in_slot(s), Expr::Net(en));
+            self.fsm.set_when(run, reg, Expr::Net(src), when);
+        }
+        // Stall.
+        let stall_e = p
+            .stall_terms
+            .iter()
+            .cloned()
+            .reduce(Expr::lor)
+            .unwrap_or_else(|| Expr::lit(1, 0));
+        self.m.assign(stall, stall_e);
+        // Admission and the valid bits, at the end of each stage.
+        let dec = if xa == ii - 1 {
+            xe.clone()
+        } else {
+            Expr::Net(xq)
+        };
+        let end = Expr::land(p.in_slot(ii - 1), Expr::Net(en));
+        let v0 = Expr::bit(valid, 0);
+        let exiting = Expr::land(v0.clone(), Expr::lnot(dec.clone()));
+        let (steps, last_group) = self.group_step();
+        let keep_going = match pl.cross_group {
+            Some(_) => Expr::land(exiting.clone(), Expr::lnot(last_group)),
+            None => Expr::lit(1, 0),
+        };
+        let admit_next = Expr::land(
+            Expr::Net(admit),
+            Expr::lor(Expr::lnot(exiting.clone()), keep_going.clone()),
+        );
+        let mut bits = vec![admit_next.clone(), Expr::land(v0, dec)];
+        for s in 2..stages {
+            bits.push(Expr::bit(valid, s - 1));
+        }
+        bits.truncate(stages as usize);
+        bits.reverse();
+        let shifted = if stages == 1 {
+            admit_next.clone()
+        } else {
+            Expr::Concat(bits)
+        };
+        self.fsm.set_when(run, valid, shifted, end.clone());
+        self.fsm.set_when(run, admit, admit_next, end.clone());
+        if let Some(s) = slot {
+            let w = slot_bits(ii);
+            let nxt = Expr::mux(
+                Expr::bin(BinOp::Eq, Expr::Net(s), Expr::lit(w, (ii - 1) as u64)),
+                Expr::lit(w, 0),
+                Expr::bin(BinOp::Add, Expr::Net(s), Expr::lit(w, 1)),
+            );
+            self.fsm.set_when(run, s, nxt, Expr::Net(en));
+        }
+        // Across work-groups: the next group and its local ids at the end of a group.
+        if let Some(init) = pl.cross_group {
+            let step = Expr::land(end.clone(), keep_going);
+            for (d, e) in steps.into_iter().enumerate() {
+                self.fsm.set_when(run, self.group[d], e, step.clone());
+            }
+            let blk = self.k.block(init);
+            for &o in &blk.order.clone() {
+                if let OpKind::WriteVar(v) = blk.op(o).kind {
+                    let a = self.k.block(init).operands(o)[0];
+                    let OpKind::Const(c) = &self.k.block(init).op(a).kind else {
+                        return Err(ierr("a group reset that is not a constant".into()));
+                    };
+                    let w = self.m.net(self.vars[v.0 as usize]).width;
+                    let value = c.first().copied().unwrap_or(0);
+                    self.fsm.set_when(
+                        run,
+                        self.vars[v.0 as usize],
+                        Expr::lit(w, value),
+                        step.clone(),
+                    );
+                }
+            }
+        }
+        // Entry: earlier writes acknowledged, load units forget what they held; the
+        // first iteration enters stage 0.
+        let gate = self.writes_done(None)?;
+        self.fsm.wait_for(pre, gate);
+        self.fsm.set(pre, valid, Expr::lit(stages, 1));
+        self.fsm.set(pre, admit, Expr::lit(1, 1));
+        if let Some(s) = slot {
+            self.fsm.set(pre, s, Expr::lit(slot_bits(ii), 0));
+        }
+        buffers_used.sort();
+        buffers_used.dedup();
+        let mut idle = Expr::lnot(Expr::Net(admit));
+        idle = Expr::land(
+            idle,
+            Expr::bin(BinOp::Eq, Expr::Net(valid), Expr::lit(stages, 0)),
+        );
+        for (buf, load) in &buffers_used {
+            let unit = if *load { "ld" } else { "st" };
+            if *load {
+                let f = port(&self.m, &format!("{buf}_ld_flush"))?;
+                let act = self.fsm.active(pre);
+                self.fsm.drive(f, act, Expr::lit(1, 1));
+            }
+            let i = port(&self.m, &format!("{buf}_{unit}_idle"))?;
+            idle = Expr::land(idle, Expr::Net(i));
+            if let Some(pn) = self.m.port(&format!("{buf}_pipe")) {
+                let act = self.fsm.active(run);
+                self.fsm.drive(pn, act, Expr::lit(1, 1));
+            }
+        }
+        self.fsm.goto(pre, Next::Goto(run));
+        self.fsm.wait_for(run, idle);
+        self.fsm.goto(run, Next::Goto(next));
+        self.cur_op = None;
+        self.pipe_facts.push(PipeFacts {
+            lp: id.0,
+            ii,
+            depth: last + 1,
+            stages,
+            cross_group: pl.cross_group.is_some(),
+        });
+        Ok(pre)
+    }
+
+    /// The net holding value `k` of the iteration at time `t`.
+    fn pipe_value(
+        &mut self,
+        p: &mut Pipe,
+        k: (BlockId, OpId),
+        t: u32,
+    ) -> Result<NetId, Diagnostic> {
+        let Some(v) = p.vals.get(&k) else {
+            return Err(Diagnostic::error(
+                self.k.block(k.0).op(k.1).span,
+                "internal error: a pipelined op uses a value not computed before it",
+            ));
+        };
+        let Some(a) = v.avail else {
+            return Ok(v.wire);
+        };
+        if t < a {
+            return Err(Diagnostic::error(
+                self.k.block(k.0).op(k.1).span,
+                format!(
+                    "internal error: a pipelined op at cycle {t} uses a value available at {a}"
+                ),
+            ));
+        }
+        if t == a {
+            return Ok(v.wire);
+        }
+        let need = ((t - a - 1) / p.ii) as usize + 1;
+        let width = self.m.net(v.wire).width;
+        let loc = self.m.net(v.wire).loc.clone();
+        while p.vals[&k].chain.len() < need {
+            let prev = p.vals[&k].chain.last().copied().unwrap_or(p.vals[&k].wire);
+            let name = self.fresh("pq");
+            let r = self.m.reg(&name, width);
+            if let Some(l) = loc.clone() {
+                self.m.set_loc(r, l);
+            }
+            p.chains.push((r, prev, a % p.ii));
+            if let Some(x) = p.vals.get_mut(&k) {
+                x.chain.push(r);
+            }
+        }
+        Ok(p.vals[&k].chain[need - 1])
+    }
+}
+
+impl Gen<'_> {
+    /// `net` delayed by the latency of the unit just started in a pipeline (a register
+    /// chain that moves with the pipeline), or `net` itself outside one: what a unit's
+    /// result post-processing reads of the unit's operands.
+    pub(super) fn pipe_delayed(&mut self, net: NetId) -> NetId {
+        let Some(ctx) = self.pipe.clone() else {
+            return net;
+        };
+        let width = self.m.net(net).width;
+        let mut cur = net;
+        for _ in 0..ctx.latency.unwrap_or(0) {
+            let name = self.fresh("pd");
+            let r = self.m.reg(&name, width);
+            self.fsm
+                .set_when(ctx.run, r, Expr::Net(cur), ctx.en.clone());
+            cur = r;
+        }
+        cur
+    }
+}
+
+/// The fixed latency of a pipelined unit template with `params` (`None`: not one).
+pub(super) fn unit_latency(module: &str, params: &[(&str, i64)]) -> Option<u32> {
+    let param = |n: &str| params.iter().find(|p| p.0 == n).map(|p| p.1);
+    match module {
+        "ohls_fp_add" => Some(6),
+        "ohls_fp_mul" => Some(4),
+        "ohls_fp_cmp" => Some(1),
+        "ohls_div" => param("WIDTH").map(|w| w as u32 + 2),
+        "ohls_int_to_fp" | "ohls_fp_to_int" => Some(2),
+        "ohls_fp_to_half" | "ohls_half_to_fp" => Some(1),
+        _ => None,
+    }
+}

@@ -1,0 +1,355 @@
+//! The `pipeline` stage: which modulo-scheduled loops the datapath runs as pipelines,
+//! why each other loop keeps the FSM, and which memory paths every buffer needs.
+//!
+//! A loop is pipelined when its iteration is one straight-line region (no `if`, `break`,
+//! `continue`, inner loop or `return`; if-conversion is not built yet), its exit test is
+//! a `while` condition computed without side effects, and every op has a pipelined
+//! implementation: integer and `float` arithmetic, compares and selects, lanes,
+//! variables, and `__global`/`__constant` loads and stores of 1, 2, 4 or 8 bytes, which go
+//! through the streaming memory units (`ohls_mem_load`, `ohls_mem_store`; one of each
+//! per buffer, serving every access of one element size to it). Those units keep no order between a buffer's loads and stores, so a loop
+//! whose schedule orders a store before a load (in one iteration or across iterations)
+//! keeps the FSM.
+//!
+//! A work-item loop that is the whole group body after its counters' reset runs across
+//! work-group boundaries: at the end of a group the pipeline steps the group counters and
+//! resets the local ids itself, without draining (`CrossGroup`).
+
+use std::collections::BTreeMap;
+
+use crate::analysis::loops::{shapes, LoopShape};
+use crate::board::OpLibrary;
+use crate::frontend::types::AddrSpace;
+use crate::ir::{
+    Base, BinOp, BlockId, Kernel, LoopId, LoopKind, Node, OpId, OpKind, ParamKind, Ty,
+};
+use crate::schedule::loops::LoopSchedules;
+use crate::schedule::timing::op_timing;
+
+pub use crate::rtl::shell::BufferPaths;
+
+/// What the stage decided for one kernel.
+#[derive(Clone, Debug, Default)]
+pub struct PipelinePlan {
+    pub loops: BTreeMap<LoopId, PipeLoop>,
+    /// Loops with a modulo schedule that keep the FSM, with the reason.
+    pub fallback: BTreeMap<LoopId, String>,
+    /// Per buffer parameter (by index), the memory paths the core gives it.
+    pub buffers: BTreeMap<u32, BufferPaths>,
+}
+
+/// One pipelined loop.
+#[derive(Clone, Debug)]
+pub struct PipeLoop {
+    /// The ops of one iteration in program order: condition block, body, latch.
+    pub ops: Vec<(BlockId, OpId)>,
+    /// The `i1` exit test (the loop runs while it holds).
+    pub exit: (BlockId, OpId),
+    /// `Some(init)`: the loop runs across work-groups; `init` is the block before it that
+    /// resets the local-id counters (constants written to variables).
+    pub cross_group: Option<BlockId>,
+    /// Each op's latency on the board library, as the modulo schedule assumed it (a
+    /// load's response is due that many cycles after its request).
+    pub latency: BTreeMap<(BlockId, OpId), u32>,
+}
+
+/// Plans group-form kernel `k` (modulo schedules `sched` on `lib`).
+pub fn plan(k: &Kernel, sched: &LoopSchedules, lib: &OpLibrary) -> PipelinePlan {
+    let mut out = PipelinePlan::default();
+    let shapes = shapes(k);
+    for s in &shapes {
+        if !sched.loops.contains_key(&s.id) {
+            continue;
+        }
+        match check_loop(k, s, sched, &out.buffers) {
+            Ok((mut pl, uses)) => {
+                for &(b, o) in &pl.ops {
+                    let t = op_timing(o, k.block(b), lib, &lib.limits);
+                    pl.latency.insert((b, o), t.latency);
+                }
+                for (p, u) in uses {
+                    let b = out.buffers.entry(p).or_default();
+                    b.pipe_load = b.pipe_load.or(u.pipe_load);
+                    b.pipe_store = b.pipe_store.or(u.pipe_store);
+                }
+                out.loops.insert(s.id, pl);
+            }
+            Err(why) => {
+                out.fallback.insert(s.id, why);
+            }
+        }
+    }
+    // The FSM's accesses: every memory op outside the pipelined loops.
+    let mut inside = std::collections::HashSet::new();
+    for pl in out.loops.values() {
+        inside.extend(pl.ops.iter().copied());
+    }
+    for (bi, blk) in k.blocks.iter().enumerate() {
+        let b = BlockId(bi as u32);
+        for &o in &blk.order {
+            if inside.contains(&(b, o)) {
+                continue;
+            }
+            let (read, write, base) = match &blk.op(o).kind {
+                OpKind::Load { base, .. } => (true, false, base),
+                OpKind::Store { base, .. } => (false, true, base),
+                OpKind::Atomic { op, base, .. } => (true, *op != crate::ir::AtomicOp::Load, base),
+                _ => continue,
+            };
+            if let Some(Base::Param(p)) = base {
+                if is_buffer(k, *p) {
+                    let e = out.buffers.entry(*p).or_default();
+                    e.fsm_read |= read;
+                    e.fsm_write |= write;
+                }
+            }
+        }
+    }
+    // Cross-group running once the loops are known.
+    let cross = cross_group(k, &out, sched);
+    if let Some((l, init)) = cross {
+        if let Some(pl) = out.loops.get_mut(&l) {
+            pl.cross_group = Some(init);
+        }
+    }
+    out
+}
+
+fn is_buffer(k: &Kernel, p: u32) -> bool {
+    k.params
+        .get(p as usize)
+        .is_some_and(|x| matches!(x.kind, ParamKind::Buffer { .. }))
+}
+
+/// The group body `[init block, work-item loop]`, the loop pipelined and the block only
+/// writing constants to variables: the loop and the block.
+fn cross_group(
+    k: &Kernel,
+    plan: &PipelinePlan,
+    sched: &LoopSchedules,
+) -> Option<(LoopId, BlockId)> {
+    let [Node::Block(init), Node::Loop(l)] = k.body.0.as_slice() else {
+        return None;
+    };
+    if !k.objects.is_empty() || !plan.loops.contains_key(l) {
+        return None;
+    }
+    let wi = shapes(k)
+        .iter()
+        .any(|s| s.id == *l && s.work_item_dim.is_some());
+    let blk = k.block(*init);
+    let simple = blk.order.iter().all(|&o| match blk.op(o).kind {
+        OpKind::Const(_) => true,
+        OpKind::WriteVar(_) => blk
+            .operands(o)
+            .iter()
+            .all(|a| matches!(blk.op(*a).kind, OpKind::Const(_))),
+        _ => false,
+    });
+    // The reset happens at the end of the first stage: the loop's writes of the reset
+    // variables must all be done by then, or an older iteration would undo it.
+    let ms = sched.loops.get(l)?;
+    let reset: Vec<_> = blk
+        .order
+        .iter()
+        .filter_map(|&o| match blk.op(o).kind {
+            OpKind::WriteVar(v) => Some(v),
+            _ => None,
+        })
+        .collect();
+    let early = plan.loops[l]
+        .ops
+        .iter()
+        .all(|&(b, o)| match k.block(b).op(o).kind {
+            OpKind::WriteVar(v) if reset.contains(&v) => {
+                ms.cycle.get(&(b, o)).copied().unwrap_or(u32::MAX) < ms.ii
+            }
+            _ => true,
+        });
+    (wi && simple && early).then_some((*l, *init))
+}
+
+type Uses = Vec<(u32, BufferPaths)>;
+
+/// Whether loop `s` can run as a pipeline; its plan and the element paths it uses.
+fn check_loop(
+    k: &Kernel,
+    s: &LoopShape,
+    sched: &LoopSchedules,
+    taken: &BTreeMap<u32, BufferPaths>,
+) -> Result<(PipeLoop, Uses), String> {
+    let l = k.lp(s.id);
+    let exit = match (l.kind, l.cond) {
+        (LoopKind::While, Some(c)) => c,
+        (LoopKind::DoWhile, _) => {
+            return Err(
+                "a do-while loop: its exit is known only at the end of an iteration \
+                        (not pipelined yet)"
+                    .into(),
+            )
+        }
+        _ => {
+            return Err("no exit test (the loop ends by break or return; not pipelined yet)".into())
+        }
+    };
+    if !s.inner.is_empty() {
+        return Err("holds a loop".into());
+    }
+    if s.early_exit || !straight(&l.body) || !straight(&l.latch) {
+        return Err(
+            "its body branches (if, break, continue or return): if-conversion is \
+                    not built yet"
+                .into(),
+        );
+    }
+    let mut ops = Vec::new();
+    for ib in &s.blocks {
+        for &o in &k.block(ib.block).order {
+            ops.push((ib.block, o));
+        }
+    }
+    // The exit test's block runs once more than the body: it must not write anything.
+    let cb = k.block(exit.0);
+    for &o in &cb.order {
+        if matches!(cb.op(o).kind, OpKind::WriteVar(_)) || cb.op(o).kind.is_memory() {
+            return Err("its exit test has side effects (not pipelined yet)".into());
+        }
+    }
+    let mut uses: BTreeMap<u32, BufferPaths> = BTreeMap::new();
+    for &(b, o) in &ops {
+        let blk = k.block(b);
+        let op = blk.op(o);
+        let f64_operand = blk
+            .operands(o)
+            .iter()
+            .any(|a| is_f64(blk.op(*a).ty.as_ref()));
+        if is_f64(op.ty.as_ref()) || f64_operand {
+            return Err("double-precision arithmetic has no pipelined unit yet".into());
+        }
+        let ok = match &op.kind {
+            OpKind::Const(_)
+            | OpKind::Param(_)
+            | OpKind::ReadVar(_)
+            | OpKind::WriteVar(_)
+            | OpKind::PtrAdd
+            | OpKind::PtrDiff
+            | OpKind::Unary(_)
+            | OpKind::Cmp(_)
+            | OpKind::Select
+            | OpKind::Bitcast
+            | OpKind::Extract(_)
+            | OpKind::Insert(_)
+            | OpKind::Shuffle(_)
+            | OpKind::Splat
+            | OpKind::Build
+            | OpKind::Conv(_)
+            | OpKind::ObjectAddr(_) => true,
+            OpKind::Binary(bop) => !matches!(bop, BinOp::FDiv),
+            OpKind::WorkItem(_) => blk
+                .operands(o)
+                .first()
+                .is_none_or(|a| matches!(blk.op(*a).kind, OpKind::Const(_))),
+            OpKind::Load { space, base, align } | OpKind::Store { space, base, align } => {
+                let load = matches!(op.kind, OpKind::Load { .. });
+                let vty = if load {
+                    op.ty.clone()
+                } else {
+                    blk.operands(o).get(1).and_then(|v| blk.op(*v).ty.clone())
+                };
+                let bytes = vty.map(|t| t.bits().div_ceil(8)).unwrap_or(0);
+                let global = matches!(space, AddrSpace::Global | AddrSpace::Constant);
+                let Some(Base::Param(p)) = base.filter(|_| global) else {
+                    return Err(format!(
+                        "a {} access is not to a buffer argument (local and private \
+                         memories are not pipelined yet)",
+                        space.name()
+                    ));
+                };
+                if !is_buffer(k, p) {
+                    return Err("an access through a non-buffer parameter".into());
+                }
+                if ![1, 2, 4, 8].contains(&bytes) || *align < bytes {
+                    return Err(format!(
+                        "a {bytes}-byte access (the memory units take aligned 1, 2, 4 or 8 bytes)"
+                    ));
+                }
+                let u = uses.entry(p).or_default();
+                let earlier = taken.get(&p).copied().unwrap_or_default();
+                let name = &k.params[p as usize].name;
+                let slot = if load {
+                    (&mut u.pipe_load, earlier.pipe_load)
+                } else {
+                    (&mut u.pipe_store, earlier.pipe_store)
+                };
+                // One unit serves all of an iteration's loads (stores) of the buffer: the
+                // schedule gives them distinct slots (one port per buffer) and one latency,
+                // so responses come back in the order they are taken.
+                if slot.0.is_some_and(|b| b != bytes) || slot.1.is_some_and(|b| b != bytes) {
+                    return Err(format!(
+                        "buffer {name}'s memory unit moves {}-byte elements, this access {bytes}",
+                        slot.0.or(slot.1).unwrap_or(0)
+                    ));
+                }
+                *slot.0 = Some(bytes);
+                true
+            }
+            _ => false,
+        };
+        if !ok {
+            return Err(format!(
+                "{} has no pipelined implementation yet",
+                describe(&op.kind)
+            ));
+        }
+    }
+    // Stores before loads in memory order: the units do not order them.
+    let kind = |x: (BlockId, OpId)| &k.block(x.0).op(x.1).kind;
+    for d in sched.mem_deps.get(&s.id).into_iter().flatten() {
+        let store = matches!(kind(d.from), OpKind::Store { .. });
+        let load = matches!(kind(d.to), OpKind::Load { .. });
+        if store && load {
+            return Err(format!(
+                "a load may read what a store of {} wrote: the memory units do not order \
+                 them yet",
+                if d.distance == 0 {
+                    "the same iteration".to_string()
+                } else {
+                    format!("the iteration {} before", d.distance)
+                }
+            ));
+        }
+    }
+    Ok((
+        PipeLoop {
+            ops,
+            exit,
+            cross_group: None,
+            latency: BTreeMap::new(),
+        },
+        uses.into_iter().collect(),
+    ))
+}
+
+fn is_f64(t: Option<&Ty>) -> bool {
+    t.is_some_and(|t| t.elem() == &Ty::F64)
+}
+
+/// Only blocks: no `if`, loop, `break`, `continue` or `return`.
+fn straight(r: &crate::ir::Region) -> bool {
+    r.0.iter().all(|n| matches!(n, Node::Block(_)))
+}
+
+fn describe(k: &OpKind) -> String {
+    match k {
+        OpKind::Builtin(c) => format!("built-in `{}`", c.name),
+        OpKind::Conv(_) => "a conversion".into(),
+        OpKind::Atomic { .. } => "an atomic".into(),
+        OpKind::Barrier { .. } => "a barrier".into(),
+        OpKind::Binary(b) => format!("{b:?}"),
+        other => format!("{other:?}")
+            .split(['(', ' ', '{'])
+            .next()
+            .unwrap_or("an op")
+            .to_string(),
+    }
+}
