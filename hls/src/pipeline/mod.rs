@@ -302,6 +302,25 @@ fn check_loop(
             ));
         }
     }
+    // One memory unit per buffer and direction takes one access per cycle: a board with
+    // more ports per buffer can schedule two in one slot.
+    if let Some(ms) = sched.loops.get(&s.id) {
+        let mut seen = std::collections::HashSet::new();
+        for &(b, o) in &ops {
+            let (load, base) = match &k.block(b).op(o).kind {
+                OpKind::Load { base, .. } => (true, base),
+                OpKind::Store { base, .. } => (false, base),
+                _ => continue,
+            };
+            let slot = ms.cycle.get(&(b, o)).copied().unwrap_or(0) % ms.ii.max(1);
+            if !seen.insert((*base, load, slot)) {
+                return Err(format!(
+                    "two {} of one buffer in the same cycle: its memory unit takes one per cycle",
+                    if load { "loads" } else { "stores" }
+                ));
+            }
+        }
+    }
     // Stores before loads in memory order: the units do not order them.
     let kind = |x: (BlockId, OpId)| &k.block(x.0).op(x.1).kind;
     for d in sched.mem_deps.get(&s.id).into_iter().flatten() {
