@@ -134,7 +134,7 @@ pub fn compile_with(
     keep(Stage::Workitems, &group.kernel);
 
     let opt = times.run(Stage::Opt, || {
-        crate::opt::run(&mut group.kernel, board).map_err(one)
+        crate::opt::run_group(&mut group, board).map_err(one)
     })?;
     verify(Stage::Opt, &group.kernel)?;
     keep(Stage::Opt, &group.kernel);

@@ -7,12 +7,15 @@
 //!
 //! Floating point is untouched: rewriting it needs the fast-math build options
 //! (`-cl-fast-relaxed-math`, `-cl-mad-enable`...), which the compiler does not take yet.
-//! Bit-width narrowing from known-bits or range facts is not done either (only the cast
-//! rules narrow: a truncated computation is built at the narrow width).
+//! Bit-width narrowing: the range analysis (`ranges.rs`) bounds every integer op of the
+//! kernel, the e-class analysis carries the bounds, and the narrowing rules build an op
+//! whose values fit fewer bits at that width (`rules/narrow.rs`).
 
+pub mod bounds;
 pub mod cost;
 pub mod facts;
 pub mod lang;
+pub mod ranges;
 pub mod region;
 pub mod rules;
 pub mod splice;
@@ -28,7 +31,9 @@ use egg::{Extractor, Runner, StopReason};
 use crate::board::Board;
 use crate::diag::Diagnostic;
 use crate::ir::{BlockId, Kernel, Node as CNode, OpId, Region as CRegion};
+use crate::workitems::GroupForm;
 use cost::{NodeCost, Price, Pricer};
+pub use ranges::Launch;
 
 /// Bounds on the saturation of one block.
 #[derive(Clone, Copy, Debug)]
@@ -66,17 +71,28 @@ pub struct OptReport {
     pub millis: f64,
 }
 
-/// Optimises every block of a group-form kernel for `board`.
+/// Optimises every block of a kernel for `board`, knowing nothing of its launch beyond
+/// what the core's size registers hold.
 pub fn run(kernel: &mut Kernel, board: &Board) -> Result<OptReport, Diagnostic> {
-    run_with(kernel, board, Limits::default())
+    let launch = Launch::unknown(kernel);
+    run_with(kernel, &launch, board, Limits::default())
+}
+
+/// Optimises every block of a group-form kernel for `board`, with the launch facts the
+/// group form records (work-group sizes) for bit-width narrowing.
+pub fn run_group(group: &mut GroupForm, board: &Board) -> Result<OptReport, Diagnostic> {
+    let launch = Launch::of(group);
+    run_with(&mut group.kernel, &launch, board, Limits::default())
 }
 
 pub fn run_with(
     kernel: &mut Kernel,
+    launch: &Launch,
     board: &Board,
     limits: Limits,
 ) -> Result<OptReport, Diagnostic> {
     let start = Instant::now();
+    let ranges = ranges::analyze(kernel, launch);
     let pricer = Pricer::new(board);
     let rewrites = rules::rewrites();
     let mut report = OptReport {
@@ -94,7 +110,8 @@ pub fn run_with(
         report.before += before;
         let cs = conds.get(&bid).cloned().unwrap_or_default();
         let cset: HashSet<OpId> = cs.iter().copied().collect();
-        let Some(region) = region::build(old, &cset) else {
+        let hi = |o: OpId| ranges.op(bid, o);
+        let Some(region) = region::build(old, &cset, &hi) else {
             report.after += before;
             continue;
         };
