@@ -13,6 +13,7 @@
 
 pub mod bounds;
 pub mod cost;
+pub mod explain;
 pub mod facts;
 pub mod lang;
 pub mod ranges;
@@ -53,10 +54,29 @@ impl Default for Limits {
     }
 }
 
+/// How the stage runs (the `build` and `run` options that reach it).
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// `--no-opt` turns the stage off: the group form goes on as it is.
+    pub enabled: bool,
+    pub limits: Limits,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            enabled: true,
+            limits: Limits::default(),
+        }
+    }
+}
+
 /// What the stage did to one kernel.
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct OptReport {
     pub kernel: String,
+    /// The stage was turned off (`--no-opt`): nothing below was computed.
+    pub disabled: bool,
     /// Blocks with a pure region, and those replaced by a cheaper one.
     pub regions: usize,
     pub replaced: usize,
@@ -68,6 +88,10 @@ pub struct OptReport {
     /// How often each rule applied in the e-graphs (whether or not extraction kept
     /// its result).
     pub fired: BTreeMap<String, usize>,
+    /// Per replaced block, the rules that applied in its e-graph.
+    pub block_rules: Vec<explain::BlockRules>,
+    /// Per replaced block, the roots whose expression changed (`--explain-rewrites`).
+    pub rewrites: Vec<explain::Rewrite>,
     pub millis: f64,
 }
 
@@ -79,10 +103,25 @@ pub fn run(kernel: &mut Kernel, board: &Board) -> Result<OptReport, Diagnostic> 
 }
 
 /// Optimises every block of a group-form kernel for `board`, with the launch facts the
-/// group form records (work-group sizes) for bit-width narrowing.
-pub fn run_group(group: &mut GroupForm, board: &Board) -> Result<OptReport, Diagnostic> {
+/// group form records (work-group sizes) for bit-width narrowing; with the stage turned
+/// off, a report that says so.
+pub fn run_group(
+    group: &mut GroupForm,
+    board: &Board,
+    opts: &Options,
+) -> Result<OptReport, Diagnostic> {
+    if !opts.enabled {
+        let price = Pricer::new(board).kernel(&group.kernel);
+        return Ok(OptReport {
+            kernel: group.kernel.name.clone(),
+            disabled: true,
+            before: price,
+            after: price,
+            ..OptReport::default()
+        });
+    }
     let launch = Launch::of(group);
-    run_with(&mut group.kernel, &launch, board, Limits::default())
+    run_with(&mut group.kernel, &launch, board, opts.limits)
 }
 
 pub fn run_with(
@@ -116,6 +155,7 @@ pub fn run_with(
             continue;
         };
         report.regions += 1;
+        let mut block_fired: BTreeMap<String, usize> = BTreeMap::new();
         let mut runner = Runner::default()
             .with_egraph(region.graph.clone())
             .with_node_limit(limits.nodes)
@@ -129,6 +169,7 @@ pub fn run_with(
         for it in &runner.iterations {
             for (name, n) in &it.applied {
                 *report.fired.entry(name.to_string()).or_default() += n;
+                *block_fired.entry(name.to_string()).or_default() += n;
             }
         }
         let g = std::mem::take(&mut runner.egraph);
@@ -143,6 +184,12 @@ pub fn run_with(
             let cheaper = after.score < before.score - 1e-6
                 || (after.score <= before.score + 1e-6 && after.ops < before.ops);
             if cheaper {
+                let changes = explain::block(bid, old, &region, &g, &ext, &pricer);
+                report.rewrites.extend(changes);
+                report.block_rules.push(explain::BlockRules {
+                    block: bid.0,
+                    fired: block_fired,
+                });
                 report.after += after;
                 kernel.blocks[i] = new;
                 remap_conditions(kernel, bid, &map);
