@@ -527,3 +527,36 @@ fn explain_rewrites_and_no_opt() {
     let dp = |d: &Path| std::fs::read_to_string(d.join("rtl/vadd_datapath.v")).expect("datapath");
     assert_ne!(dp(&on), dp(&off));
 }
+
+/// The OpenCL floating-point build options are taken as compilers spell them; an unknown
+/// `-cl-` option is refused by name.
+#[test]
+fn fast_math_build_options_are_taken_and_unknown_ones_refused() {
+    let t = Tmp::new("fastmath");
+    let out = t.0.join("out");
+    let r = build(
+        &shared("vadd.cl"),
+        "sim",
+        &out,
+        &[
+            "--no-estimate",
+            "--no-vendor",
+            "-cl-fast-relaxed-math",
+            "-cl-mad-enable",
+        ],
+    );
+    ok(&r);
+    let r = build(
+        &shared("vadd.cl"),
+        "sim",
+        &t.0.join("bad"),
+        &["--no-estimate", "-cl-fast-math"],
+    );
+    assert!(!r.status.success());
+    assert!(
+        stderr(&r).contains("unknown build option `-cl-fast-math`"),
+        "{}",
+        stderr(&r)
+    );
+    assert!(!t.0.join("bad").exists());
+}

@@ -47,6 +47,23 @@ fn copy(l: &Launch) -> Launch {
     }
 }
 
+/// Every float-typed op of `k` (its kind and type), sorted.
+fn float_ops(k: &ocl_hls::ir::Kernel) -> Vec<String> {
+    let mut v: Vec<String> = k
+        .blocks
+        .iter()
+        .flat_map(|b| {
+            b.order.iter().filter_map(|o| {
+                let op = b.op(*o);
+                let t = op.ty.as_ref()?;
+                t.elem().is_float().then(|| format!("{:?} {t:?}", op.kind))
+            })
+        })
+        .collect();
+    v.sort();
+    v
+}
+
 /// Runs `cl` before and after the stage; the report and the optimized IR on success.
 fn check(
     cl: &Path,
@@ -98,6 +115,10 @@ fn check(
     let report = ocl_hls::opt::run_with(&mut optimized, &facts, board, Default::default())
         .map_err(|d| render(sm, &d))?;
     let after = interp::run(&optimized, &gl, &opts).map_err(|e| format!("after: {}", show(e)))?;
+    // Without the fast-math build options no float op is rewritten.
+    if float_ops(&g.kernel) != float_ops(&optimized) {
+        return Err("the float ops changed without a fast-math option".into());
+    }
     for (i, (p, q)) in before.buffers.iter().zip(&after.buffers).enumerate() {
         if p != q {
             let at = match (p, q) {

@@ -62,6 +62,8 @@ pub struct BuildArgs {
     /// changed value its source line, the expression before and after, and the saving
     #[arg(long)]
     pub explain_rewrites: bool,
+    #[command(flatten)]
+    pub math: super::MathArgs,
 }
 
 fn fail(message: &str) -> u8 {
@@ -100,7 +102,7 @@ pub fn run(args: &BuildArgs) -> u8 {
     };
     let file = &args.source.file;
     stage(&format!("checking {}", file.display()));
-    let checked = check_file(file, &args.source.options());
+    let checked = check_file(file, &args.math.front(args.source.options()));
     print_diags(&checked.sources, &checked.diags);
     let program = match (&checked.program, checked.has_errors()) {
         (Some(p), false) => p,
@@ -137,6 +139,7 @@ pub fn run(args: &BuildArgs) -> u8 {
     let cfg = project::shell_config_for(board);
     let opt_options = crate::opt::Options {
         enabled: !args.no_opt,
+        math: args.math.flags(),
         ..crate::opt::Options::default()
     };
     let mut cores = Vec::new();

@@ -6,7 +6,8 @@
 //! with fewer ops), so the stage never makes a kernel costlier by its own measure.
 //!
 //! Floating point is untouched: rewriting it needs the fast-math build options
-//! (`-cl-fast-relaxed-math`, `-cl-mad-enable`...), which the compiler does not take yet.
+//! (`-cl-fast-relaxed-math`, `-cl-mad-enable`...), which `build` and `run` take
+//! (`fast_math.rs`) but no rule uses yet.
 //! Bit-width narrowing: the range analysis (`ranges.rs`) bounds every integer op of the
 //! kernel, the e-class analysis carries the bounds, and the narrowing rules build an op
 //! whose values fit fewer bits at that width (`rules/narrow.rs`).
@@ -15,6 +16,7 @@ pub mod bounds;
 pub mod cost;
 pub mod explain;
 pub mod facts;
+pub mod fast_math;
 pub mod lang;
 pub mod ranges;
 pub mod region;
@@ -60,6 +62,9 @@ pub struct Options {
     /// `--no-opt` turns the stage off: the group form goes on as it is.
     pub enabled: bool,
     pub limits: Limits,
+    /// The floating-point build options (`-cl-fast-relaxed-math`...); no float rule
+    /// reads them yet, so floats are untouched with or without them.
+    pub math: fast_math::MathFlags,
 }
 
 impl Default for Options {
@@ -67,6 +72,7 @@ impl Default for Options {
         Options {
             enabled: true,
             limits: Limits::default(),
+            math: fast_math::MathFlags::default(),
         }
     }
 }
