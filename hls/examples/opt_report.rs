@@ -65,8 +65,8 @@ fn main() {
             let Ok(g) = ocl_hls::workitems::to_group_form(&k) else {
                 continue;
             };
-            let mut gk = g.kernel;
-            let r = match ocl_hls::opt::run(&mut gk, board) {
+            let mut g = g;
+            let r = match ocl_hls::opt::run_group(&mut g, board, &Default::default()) {
                 Ok(r) => r,
                 Err(d) => {
                     eprintln!("{}: {}", k.name, d.message);

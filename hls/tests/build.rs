@@ -489,3 +489,74 @@ fn every_kernel_or_the_one_named() {
     assert!(rtl.contains(&"second_core.v".into()), "{rtl:?}");
     assert!(!rtl.iter().any(|f| f.starts_with("first")), "{rtl:?}");
 }
+
+/// `--explain-rewrites` names each kept rewrite at its source line with the expression
+/// before and after and its saving; `--no-opt` turns the stage off, which changes the
+/// datapath (vadd's global id is added 64 bits wide again).
+#[test]
+fn explain_rewrites_and_no_opt() {
+    let t = Tmp::new("explain");
+    let (on, off) = (t.0.join("on"), t.0.join("off"));
+    let extra = ["--no-estimate", "--no-vendor", "--explain-rewrites"];
+    let r = build(&shared("vadd.cl"), "sim", &on, &extra);
+    ok(&r);
+    let text = String::from_utf8_lossy(&r.stdout);
+    assert!(
+        text.contains("opt: kernel vadd: 3 of 3 blocks rewritten"),
+        "{text}"
+    );
+    assert!(
+        text.contains("vadd.cl:5:16: (add (add (mul in0 64i64) in1) in2)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("=> (zext64 (add (mul (trunc32 in0) 64i32) (trunc32 in1)))"),
+        "{text}"
+    );
+    assert!(text.contains("narrow-add x"), "{text}");
+    assert!(text.contains("saves "), "{text}");
+    let mut extra_off = extra.to_vec();
+    extra_off.push("--no-opt");
+    let r = build(&shared("vadd.cl"), "sim", &off, &extra_off);
+    ok(&r);
+    let text = String::from_utf8_lossy(&r.stdout);
+    assert!(
+        text.contains("opt: kernel vadd: the stage is off (--no-opt)"),
+        "{text}"
+    );
+    let dp = |d: &Path| std::fs::read_to_string(d.join("rtl/vadd_datapath.v")).expect("datapath");
+    assert_ne!(dp(&on), dp(&off));
+}
+
+/// The OpenCL floating-point build options are taken as compilers spell them; an unknown
+/// `-cl-` option is refused by name.
+#[test]
+fn fast_math_build_options_are_taken_and_unknown_ones_refused() {
+    let t = Tmp::new("fastmath");
+    let out = t.0.join("out");
+    let r = build(
+        &shared("vadd.cl"),
+        "sim",
+        &out,
+        &[
+            "--no-estimate",
+            "--no-vendor",
+            "-cl-fast-relaxed-math",
+            "-cl-mad-enable",
+        ],
+    );
+    ok(&r);
+    let r = build(
+        &shared("vadd.cl"),
+        "sim",
+        &t.0.join("bad"),
+        &["--no-estimate", "-cl-fast-math"],
+    );
+    assert!(!r.status.success());
+    assert!(
+        stderr(&r).contains("unknown build option `-cl-fast-math`"),
+        "{}",
+        stderr(&r)
+    );
+    assert!(!t.0.join("bad").exists());
+}

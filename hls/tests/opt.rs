@@ -1,6 +1,7 @@
 //! The `opt` stage on real kernels: for every kernel with a launch spec (conformance and
 //! project kernels), the interpreter gives the same bytes on the group-form IR before and
-//! after `opt::run`, the IR verifies, and the board's price never goes up.
+//! after `opt::run_with` (with the launch facts of the group form, so bit-width narrowing
+//! takes part), the IR verifies, and the board's price never goes up.
 
 use std::path::{Path, PathBuf};
 
@@ -46,8 +47,28 @@ fn copy(l: &Launch) -> Launch {
     }
 }
 
-/// Runs `cl` before and after the stage; the rule counts on success.
-fn check(cl: &Path, board: &ocl_hls::board::Board) -> Result<ocl_hls::opt::OptReport, String> {
+/// Every float-typed op of `k` (its kind and type), sorted.
+fn float_ops(k: &ocl_hls::ir::Kernel) -> Vec<String> {
+    let mut v: Vec<String> = k
+        .blocks
+        .iter()
+        .flat_map(|b| {
+            b.order.iter().filter_map(|o| {
+                let op = b.op(*o);
+                let t = op.ty.as_ref()?;
+                t.elem().is_float().then(|| format!("{:?} {t:?}", op.kind))
+            })
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// Runs `cl` before and after the stage; the report and the optimized IR on success.
+fn check(
+    cl: &Path,
+    board: &ocl_hls::board::Board,
+) -> Result<(ocl_hls::opt::OptReport, String), String> {
     let spec = LaunchSpec::load(&cl.with_extension("yaml")).map_err(|e| e.to_string())?;
     let mut fo = FrontOptions::default();
     fo.pp.defines = spec
@@ -90,8 +111,14 @@ fn check(cl: &Path, board: &ocl_hls::board::Board) -> Result<ocl_hls::opt::OptRe
     let before =
         interp::run(&g.kernel, &copy(&gl), &opts).map_err(|e| format!("before: {}", show(e)))?;
     let mut optimized = g.kernel.clone();
-    let report = ocl_hls::opt::run(&mut optimized, board).map_err(|d| render(sm, &d))?;
+    let facts = ocl_hls::opt::Launch::of(&g);
+    let report = ocl_hls::opt::run_with(&mut optimized, &facts, board, Default::default())
+        .map_err(|d| render(sm, &d))?;
     let after = interp::run(&optimized, &gl, &opts).map_err(|e| format!("after: {}", show(e)))?;
+    // Without the fast-math build options no float op is rewritten.
+    if float_ops(&g.kernel) != float_ops(&optimized) {
+        return Err("the float ops changed without a fast-math option".into());
+    }
     for (i, (p, q)) in before.buffers.iter().zip(&after.buffers).enumerate() {
         if p != q {
             let at = match (p, q) {
@@ -112,20 +139,21 @@ fn check(cl: &Path, board: &ocl_hls::board::Board) -> Result<ocl_hls::opt::OptRe
             report.before, report.after
         ));
     }
-    Ok(report)
+    Ok((report, ocl_hls::ir::print::print_kernel(&optimized, None)))
 }
 
 #[test]
 fn every_kernel_gives_the_same_bytes_after_opt() {
     let boards = BoardSet::builtin().expect("built-in boards");
     let board = boards.get("de10-nano").expect("de10-nano board");
-    let (mut failures, mut ran, mut replaced) = (Vec::new(), 0, 0);
+    let (mut failures, mut ran, mut replaced, mut narrowed) = (Vec::new(), 0, 0, 0);
     for dir in dirs() {
         for cl in kernels_in(&dir) {
             match check(&cl, board) {
-                Ok(r) => {
+                Ok((r, _)) => {
                     ran += 1;
                     replaced += r.replaced;
+                    narrowed += r.fired.keys().any(|k| k.starts_with("narrow-")) as usize;
                 }
                 Err(e) => failures.push(format!("{}: {e}", cl.display())),
             }
@@ -139,4 +167,33 @@ fn every_kernel_gives_the_same_bytes_after_opt() {
     );
     assert!(ran >= 30, "only {ran} kernels found");
     assert!(replaced > 0, "the stage changed no block of any kernel");
+    assert!(narrowed >= 10, "narrowing fired in only {narrowed} kernels");
+}
+
+fn conformance(name: &str) -> PathBuf {
+    dirs()[0].join(format!("{name}.cl"))
+}
+
+/// vadd's `get_global_id(0)` is a `size_t`: group id * 64 + local id, which the core's
+/// 32-bit size registers keep below 2^32. It is added 32 bits wide, the work-item loop
+/// counter (below 64) 8 bits wide, and no 64-bit adder is left but the pointer's.
+#[test]
+fn the_global_id_of_vadd_is_added_32_bits_wide() {
+    let boards = BoardSet::builtin().expect("built-in boards");
+    let board = boards.get("de10-nano").expect("de10-nano board");
+    let (report, ir) = check(&conformance("vadd"), board).expect("vadd");
+    assert!(ir.contains("i32 binary(add)"), "{ir}");
+    assert!(ir.contains("i8 binary(add)"), "{ir}");
+    assert!(!ir.contains("i64 binary(add)"), "{ir}");
+    assert!(report.after.logic < report.before.logic, "{report:?}");
+}
+
+/// Without `reqd_work_group_size` the local size is a hidden parameter, bounded by the
+/// kernel's maximum work-group size: the global id is still known to fit 32 bits.
+#[test]
+fn a_global_id_with_a_launch_chosen_local_size_fits_32_bits() {
+    let boards = BoardSet::builtin().expect("built-in boards");
+    let board = boards.get("de10-nano").expect("de10-nano board");
+    let (_, ir) = check(&conformance("control_flow"), board).expect("control_flow");
+    assert!(ir.contains("i32 binary(add)"), "{ir}");
 }

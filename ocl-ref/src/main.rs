@@ -33,18 +33,29 @@ enum Command {
         /// An extra folder for #include "..." after the kernel's own.
         #[arg(short = 'I', value_name = "DIR")]
         include: Vec<PathBuf>,
+        /// The floating-point build options (-cl-fast-relaxed-math...), passed on
+        #[command(flatten)]
+        math: ocl_hls::cli::MathArgs,
     },
 }
 
 fn main() -> ExitCode {
+    let args = ocl_hls::opt::fast_math::respell_args(std::env::args_os());
     let Command::Run {
         file,
         spec,
         out,
         define,
         include,
-    } = Cli::parse().command;
-    match run(file, spec, out, define, include) {
+        math,
+    } = Cli::parse_from(args).command;
+    let build_options = math
+        .flags()
+        .build_options()
+        .into_iter()
+        .map(String::from)
+        .collect();
+    match run(file, spec, out, define, include, build_options) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("ocl-ref: error: {e}");
@@ -59,6 +70,7 @@ fn run(
     out: PathBuf,
     define: Vec<String>,
     include: Vec<PathBuf>,
+    build_options: Vec<String>,
 ) -> Result<(), String> {
     // Options are checked before anything runs, so a wrong one changes nothing.
     check_out_dir(&out)?;
@@ -74,6 +86,7 @@ fn run(
     let opts = RunOptions {
         defines,
         includes: include,
+        build_options,
     };
     let rt = Runtime::new().map_err(|e| e.to_string())?;
     let result = run_files(&rt, &file, &spec, &opts).map_err(|e| e.to_string())?;

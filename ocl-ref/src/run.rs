@@ -33,6 +33,9 @@ pub struct RunOptions {
     pub defines: Vec<(String, Option<String>)>,
     /// `-I DIR`, searched after the kernel's folder.
     pub includes: Vec<PathBuf>,
+    /// More build options, after the others (the floating-point ones, such as
+    /// `-cl-fast-relaxed-math`, that `ocl-hls build` and `run` take too).
+    pub build_options: Vec<String>,
 }
 
 /// What a run produced.
@@ -91,6 +94,9 @@ pub fn run(
     let dir = kernel_file.parent().unwrap_or(Path::new("."));
     let includes: Vec<&Path> = opts.includes.iter().map(PathBuf::as_path).collect();
     let mut options = build_options(dir, &includes, &defines).map_err(RefError::Input)?;
+    for o in &opts.build_options {
+        options = format!("{options} {o}");
+    }
     // Extra compiler options (the fuzzer's `-cl-opt-disable` second opinion).
     if let Ok(extra) = std::env::var("OCL_REF_BUILD_OPTIONS") {
         options = format!("{options} {extra}");

@@ -23,6 +23,8 @@ Examples:
   ocl-hls build vadd.cl --board de10 -o out        also out/quartus (DE10-Nano Quartus project;
                                                    compiled when quartus_sh is on PATH)
   ocl-hls build k.cl --board sim -o out --kernel k2 -D N=64   one kernel, with a macro
+  ocl-hls build k.cl --board de10 -o out --explain-rewrites   the datapath rewrites kept
+  ocl-hls build k.cl --board de10 -o out --no-opt             without the opt stage
 
 OUT is written all or nothing; an existing OUT is replaced only when it holds an earlier
 build's report.json (or is empty).";
@@ -53,6 +55,15 @@ pub struct BuildArgs {
     /// Do not run Quartus even when it is on PATH (the commands are printed instead)
     #[arg(long)]
     pub no_vendor: bool,
+    /// Turn the opt stage off (no e-graph rewrites or bit-width narrowing of the datapath)
+    #[arg(long)]
+    pub no_opt: bool,
+    /// Print the rewrites the opt stage kept: per block the rules that applied, per
+    /// changed value its source line, the expression before and after, and the saving
+    #[arg(long)]
+    pub explain_rewrites: bool,
+    #[command(flatten)]
+    pub math: super::MathArgs,
 }
 
 fn fail(message: &str) -> u8 {
@@ -91,7 +102,7 @@ pub fn run(args: &BuildArgs) -> u8 {
     };
     let file = &args.source.file;
     stage(&format!("checking {}", file.display()));
-    let checked = check_file(file, &args.source.options());
+    let checked = check_file(file, &args.math.front(args.source.options()));
     print_diags(&checked.sources, &checked.diags);
     let program = match (&checked.program, checked.has_errors()) {
         (Some(p), false) => p,
@@ -126,6 +137,11 @@ pub fn run(args: &BuildArgs) -> u8 {
         ));
     }
     let cfg = project::shell_config_for(board);
+    let opt_options = crate::opt::Options {
+        enabled: !args.no_opt,
+        math: args.math.flags(),
+        ..crate::opt::Options::default()
+    };
     let mut cores = Vec::new();
     let mut errors = Diagnostics::default();
     for k in &kernels {
@@ -133,7 +149,8 @@ pub fn run(args: &BuildArgs) -> u8 {
         let built = if args.stub_datapath {
             stub_generate(k, &cfg).map(Built::Stub)
         } else {
-            compile::compile(k, &checked.sources, board, &cfg).map(|c| Built::Compiled(Box::new(c)))
+            compile::compile_opt(k, &checked.sources, board, &cfg, &opt_options)
+                .map(|c| Built::Compiled(Box::new(c)))
         };
         match built {
             Ok(c) => cores.push((*k, c)),
@@ -143,6 +160,14 @@ pub fn run(args: &BuildArgs) -> u8 {
     if errors.has_errors() {
         print_diags(&checked.sources, &errors);
         return fail("a kernel cannot be built; nothing was written");
+    }
+    if args.explain_rewrites {
+        for (_, b) in &cores {
+            match b.compiled() {
+                Some(c) => super::out(&crate::opt::explain::render(&c.opt, &checked.sources)),
+                None => super::out("opt: the stub datapath has no opt stage\n"),
+            }
+        }
     }
     let estimates = estimate_cores(args, board, &cores);
     if let Some(e) = estimates.overfit_error(&board.name) {

@@ -103,6 +103,61 @@ impl SourceArgs {
     }
 }
 
+/// The OpenCL floating-point build options, spelled as compilers take them
+/// (`-cl-fast-relaxed-math`) or with two dashes. They reach the POCL reference
+/// (`ocl-ref`) as build options; `-cl-fast-relaxed-math` defines `__FAST_RELAXED_MATH__`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct MathArgs {
+    /// -cl-fast-relaxed-math: every relaxation below, and __FAST_RELAXED_MATH__
+    #[arg(long = "cl-fast-relaxed-math")]
+    pub fast_relaxed: bool,
+    /// -cl-unsafe-math-optimizations: reassociation allowed (implies the next two)
+    #[arg(long = "cl-unsafe-math-optimizations")]
+    pub unsafe_math: bool,
+    /// -cl-mad-enable: a * b + c may be computed with reduced accuracy (fused)
+    #[arg(long = "cl-mad-enable")]
+    pub mad_enable: bool,
+    /// -cl-finite-math-only: no argument or result is NaN or infinite
+    #[arg(long = "cl-finite-math-only")]
+    pub finite_only: bool,
+    /// -cl-no-signed-zeros: the sign of a zero may be ignored
+    #[arg(long = "cl-no-signed-zeros")]
+    pub no_signed_zeros: bool,
+}
+
+impl MathArgs {
+    pub fn flags(&self) -> crate::opt::fast_math::MathFlags {
+        crate::opt::fast_math::MathFlags {
+            fast_relaxed: self.fast_relaxed,
+            unsafe_math: self.unsafe_math,
+            mad_enable: self.mad_enable,
+            finite_only: self.finite_only,
+            no_signed_zeros: self.no_signed_zeros,
+        }
+    }
+
+    /// `front` with the macros the options define.
+    pub fn front(&self, mut front: Options) -> Options {
+        front.pp.defines.extend(self.flags().defines());
+        front
+    }
+}
+
+/// An argument spelled like an OpenCL build option this compiler does not take.
+fn unknown_cl_option(args: &[std::ffi::OsString]) -> Option<String> {
+    use crate::opt::fast_math::MathFlags;
+    args.iter().filter_map(|a| a.to_str()).find_map(|s| {
+        let known = MathFlags::spellings().any(|o| o == s || format!("-{o}") == s);
+        (s.starts_with("-cl-") && !known).then(|| {
+            let all: Vec<&str> = MathFlags::spellings().collect();
+            format!(
+                "unknown build option `{s}`; the floating-point options taken are {}",
+                all.join(", ")
+            )
+        })
+    })
+}
+
 /// Writes to stdout, ignoring a closed pipe (`ocl-hls check k.cl | head` must not panic).
 pub(crate) fn out(text: &str) {
     use std::io::Write;
@@ -113,7 +168,12 @@ pub(crate) fn out(text: &str) {
 
 /// Runs the command line; the process exit code is the result.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let args = crate::opt::fast_math::respell_args(std::env::args_os());
+    if let Some(e) = unknown_cl_option(&args) {
+        eprintln!("ocl-hls: error: {e}");
+        return ExitCode::from(2);
+    }
+    let cli = Cli::parse_from(args);
     let code = match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Run(args) => run::run(&args),

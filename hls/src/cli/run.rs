@@ -40,6 +40,8 @@ pub struct RunArgs {
     /// interpreter reads zero bytes)
     #[arg(long)]
     pub strict: bool,
+    #[command(flatten)]
+    pub math: super::MathArgs,
 }
 
 /// Exit code 0 on success, 1 on any error (nothing is written then).
@@ -58,7 +60,7 @@ pub fn run(args: &RunArgs) -> u8 {
             EngineArg::Interp => Engine::Interp,
             EngineArg::Sim => Engine::Sim,
         },
-        front: args.source.options(),
+        front: args.math.front(args.source.options()),
         check_hints: args.check_hints,
         trace: args.trace.clone(),
         strict: args.strict,

@@ -108,13 +108,42 @@ pub fn compile(
     compile_with(kernel, sm, board, cfg, None)
 }
 
+/// [`compile`] with the opt stage's options (`--no-opt`).
+pub fn compile_opt(
+    kernel: &Kernel,
+    sm: &SourceMap,
+    board: &Board,
+    cfg: &ShellConfig,
+    opt: &crate::opt::Options,
+) -> Result<Compiled, Diagnostics> {
+    compile_full(kernel, sm, board, cfg, None, opt)
+}
+
 /// [`compile`], also keeping the IR printed after each IR stage in `snap`.
 pub fn compile_with(
     kernel: &Kernel,
     sm: &SourceMap,
     board: &Board,
     cfg: &ShellConfig,
+    snap: Option<&mut Snapshots>,
+) -> Result<Compiled, Diagnostics> {
+    compile_full(
+        kernel,
+        sm,
+        board,
+        cfg,
+        snap,
+        &crate::opt::Options::default(),
+    )
+}
+
+fn compile_full(
+    kernel: &Kernel,
+    sm: &SourceMap,
+    board: &Board,
+    cfg: &ShellConfig,
     mut snap: Option<&mut Snapshots>,
+    opt_options: &crate::opt::Options,
 ) -> Result<Compiled, Diagnostics> {
     let mut times = StageTimes::default();
     let lib = board.library();
@@ -137,7 +166,7 @@ pub fn compile_with(
     keep(Stage::Workitems, &group.kernel);
 
     let opt = times.run(Stage::Opt, || {
-        crate::opt::run(&mut group.kernel, board).map_err(one)
+        crate::opt::run_group(&mut group, board, opt_options).map_err(one)
     })?;
     verify(Stage::Opt, &group.kernel)?;
     keep(Stage::Opt, &group.kernel);

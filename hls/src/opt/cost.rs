@@ -96,6 +96,15 @@ impl Pricer {
         }
     }
 
+    /// Every op of every block of a kernel.
+    pub fn kernel(&self, k: &crate::ir::Kernel) -> Price {
+        let mut p = Price::default();
+        for b in &k.blocks {
+            p += self.block(b);
+        }
+        p
+    }
+
     /// Every op of a block.
     pub fn block(&self, b: &Block) -> Price {
         let mut p = Price::default();

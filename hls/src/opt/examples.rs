@@ -40,7 +40,10 @@ fn leaf(w: u8, second: bool) -> String {
 /// Saturates `expr`; the e-graph, its root and the rules that applied.
 fn saturate(expr: &str) -> (Graph, Id, BTreeSet<String>) {
     let e: RecExpr<Node> = expr.parse().unwrap_or_else(|err| panic!("{expr}: {err}"));
-    let mut g = Graph::new(Facts { leaves: leaves() });
+    let mut g = Graph::new(Facts {
+        leaves: leaves(),
+        ..Facts::default()
+    });
     let root = g.add_expr(&e);
     let runner = Runner::default()
         .with_egraph(g)
@@ -265,6 +268,30 @@ fn corpus() -> Vec<String> {
     let cmps = [
         "eq", "ne", "ult", "ule", "ugt", "uge", "slt", "sle", "sgt", "sge",
     ];
+    // Values the masks and shifts bound, so that the narrowing rules fire (and are checked
+    // on inputs their bounds come from, not on assumed ones).
+    let narrow = [
+        "(add (and {x} 255i{w}) (and {y} 127i{w}))",
+        "(add (and {x} 255i{w}) (and {y} 255i{w}))",
+        "(mul (and {x} 15i{w}) (and {y} 15i{w}))",
+        "(mul (and {x} 255i{w}) (and {y} 255i{w}))",
+        "(or (and {x} 15i{w}) (and {y} 255i{w}))",
+        "(xor (and {x} 15i{w}) (and {y} 255i{w}))",
+        "(and {x} (and {y} 255i{w}))",
+        "(urem (and {x} 255i{w}) (and {y} 15i{w}))",
+        "(urem (and {x} 255i{w}) 0i{w})",
+        "(udiv (and {x} 255i{w}) 7i{w})",
+        "(udiv (and {x} 255i{w}) (and {y} 15i{w}))",
+        "(shl (and {x} 15i{w}) 3i{w})",
+        "(shl (and {x} 1i{w}) 7i{w})",
+        "(shl (and {x} 255i{w}) 12i{w})",
+        "(lshr (and {x} 255i{w}) 3i{w})",
+        "(lshr (and {x} 255i{w}) 9i{w})",
+        "(ashr (lshr {x} 1i{w}) 5i{w})",
+        "(ashr (and {x} 255i{w}) 3i{w})",
+        "(select {b} (and {x} 255i{w}) (and {y} 15i{w}))",
+        "(sub (and {x} 255i{w}) (and {y} 15i{w}))",
+    ];
     for w in [8u8, 16, 32, 64] {
         let (x, y, b) = (leaf(w, false), leaf(w, true), leaf(1, false));
         let fill = |t: &str| {
@@ -274,7 +301,12 @@ fn corpus() -> Vec<String> {
                 .replace("{w}", &w.to_string())
         };
         v.extend(templates.iter().map(|t| fill(t)));
+        v.extend(narrow.iter().map(|t| fill(t)));
         for c in cmps {
+            v.push(fill(&format!(
+                "({c} (and {{x}} 255i{{w}}) (and {{y}} 127i{{w}}))"
+            )));
+            v.push(fill(&format!("({c} (lshr {{x}} 1i{{w}}) 255i{{w}})")));
             v.push(fill(&format!("({c} {{x}} {{x}})")));
             v.push(fill(&format!("(not ({c} {{x}} {{y}}))")));
             v.push(fill(&format!("({c} 5i{{w}} {{x}})")));
@@ -464,5 +496,30 @@ fn pointer_offsets_merge() {
     assert_eq!(
         best("(ptradd (ptradd in10 4i64) 8i64)"),
         "(ptradd in10 12i64)"
+    );
+}
+
+#[test]
+fn a_sum_of_small_values_is_added_at_the_width_that_holds_it() {
+    // 255 + 127 needs 9 bits: a 16-bit adder.
+    assert_eq!(
+        best("(add (and in8 255i64) (and in9 127i64))"),
+        "(zext64 (add (zext16 (trunc8 in8)) (and (trunc16 in9) 127i16)))"
+    );
+}
+
+#[test]
+fn a_compare_of_small_values_is_narrow_and_unsigned() {
+    assert_eq!(
+        best("(slt (and in8 1000i64) 64i64)"),
+        "(ult (and (trunc16 in8) 1000i16) 64i16)"
+    );
+}
+
+#[test]
+fn a_sum_that_may_carry_out_of_32_bits_stays_wide() {
+    assert_eq!(
+        best("(add (zext64 in6) (zext64 in7))"),
+        "(add (zext64 in6) (zext64 in7))"
     );
 }

@@ -1,10 +1,13 @@
-//! The e-class analysis: every class's type (an integer width or a pointer) and, when all
-//! its inputs are constants, its value. A class with a value gets the constant node, so
-//! folding happens as the e-graph grows and every rule sees constants as constants.
+//! The e-class analysis: every class's type (an integer width or a pointer), when all its
+//! inputs are constants its value, and an unsigned upper bound of its value (from the
+//! leaves' bounds, which the kernel-wide range analysis gives, through `bounds.rs`). A
+//! class with a value gets the constant node, so folding happens as the e-graph grows and
+//! every rule sees constants as constants; the narrowing rules read the bounds.
 
 use egg::{merge_option, Analysis, DidMerge, EGraph, Id};
 
-use super::lang::{eval, Node};
+use super::bounds::{self, Operand};
+use super::lang::{eval, mask, Node};
 use crate::frontend::types::AddrSpace;
 
 /// What flows through a class.
@@ -28,12 +31,16 @@ impl Kind {
 pub struct Data {
     pub kind: Kind,
     pub konst: Option<u64>,
+    /// No value of the class is above this (unsigned, at its width).
+    pub hi: u64,
 }
 
-/// The analysis, holding the types of the region's leaves.
+/// The analysis, holding the types of the region's leaves and their bounds (a leaf
+/// without one in `leaf_hi` is bounded by its width only).
 #[derive(Clone, Debug, Default)]
 pub struct Facts {
     pub leaves: Vec<Kind>,
+    pub leaf_hi: Vec<u64>,
 }
 
 pub type Graph = EGraph<Node, Facts>;
@@ -60,11 +67,36 @@ impl Analysis<Node> for Facts {
 
     fn make(g: &mut Graph, node: &Node, _id: Id) -> Data {
         let kind = kind_of(g, node);
-        let konst = eval(node, kind.bits(), |i| {
+        let bits = kind.bits();
+        let konst = eval(node, bits, |i| {
             let d = &g[node.children()[i]].data;
             d.konst.map(|v| (v, d.kind.bits()))
         });
-        Data { kind, konst }
+        let hi = match (konst, node) {
+            (Some(v), _) => v,
+            (None, Node::Leaf(i)) => g
+                .analysis
+                .leaf_hi
+                .get(*i as usize)
+                .copied()
+                .unwrap_or(mask(bits))
+                .min(mask(bits)),
+            (None, _) => bounds::hi(node, bits, |i| {
+                let d = &g[node.children()[i]].data;
+                Operand {
+                    hi: d.hi,
+                    bits: d.kind.bits(),
+                    konst: d.konst,
+                }
+            }),
+        };
+        // An input bounded by zero is zero (the global offset, which the core never
+        // sets). Computed values are left to the rules, which fold them anyway.
+        let konst = match (konst, kind, node) {
+            (None, Kind::Int(_), Node::Leaf(_)) if hi == 0 => Some(0),
+            _ => konst,
+        };
+        Data { kind, konst, hi }
     }
 
     fn merge(&mut self, a: &mut Data, b: Data) -> DidMerge {
@@ -72,7 +104,11 @@ impl Analysis<Node> for Facts {
         if let (Some(x), Some(y)) = (a.konst, b.konst) {
             debug_assert_eq!(x, y, "a rule merged different constants");
         }
-        merge_option(&mut a.konst, b.konst, |_, _| DidMerge(false, false))
+        // Both bounds hold for the one value: keep the tighter.
+        let hi = a.hi.min(b.hi);
+        let bounds = DidMerge(hi < a.hi, hi < b.hi);
+        a.hi = hi;
+        merge_option(&mut a.konst, b.konst, |_, _| DidMerge(false, false)) | bounds
     }
 
     fn modify(g: &mut Graph, id: Id) {
@@ -94,4 +130,9 @@ pub fn konst(g: &Graph, id: Id) -> Option<u64> {
 /// The integer width of a class (64 for pointers).
 pub fn width(g: &Graph, id: Id) -> u32 {
     g[id].data.kind.bits()
+}
+
+/// The unsigned upper bound of a class's value.
+pub fn hi(g: &Graph, id: Id) -> u64 {
+    g[id].data.hi
 }

@@ -6,13 +6,19 @@
 //! with fewer ops), so the stage never makes a kernel costlier by its own measure.
 //!
 //! Floating point is untouched: rewriting it needs the fast-math build options
-//! (`-cl-fast-relaxed-math`, `-cl-mad-enable`...), which the compiler does not take yet.
-//! Bit-width narrowing from known-bits or range facts is not done either (only the cast
-//! rules narrow: a truncated computation is built at the narrow width).
+//! (`-cl-fast-relaxed-math`, `-cl-mad-enable`...), which `build` and `run` take
+//! (`fast_math.rs`) but no rule uses yet.
+//! Bit-width narrowing: the range analysis (`ranges.rs`) bounds every integer op of the
+//! kernel, the e-class analysis carries the bounds, and the narrowing rules build an op
+//! whose values fit fewer bits at that width (`rules/narrow.rs`).
 
+pub mod bounds;
 pub mod cost;
+pub mod explain;
 pub mod facts;
+pub mod fast_math;
 pub mod lang;
+pub mod ranges;
 pub mod region;
 pub mod rules;
 pub mod splice;
@@ -28,7 +34,9 @@ use egg::{Extractor, Runner, StopReason};
 use crate::board::Board;
 use crate::diag::Diagnostic;
 use crate::ir::{BlockId, Kernel, Node as CNode, OpId, Region as CRegion};
+use crate::workitems::GroupForm;
 use cost::{NodeCost, Price, Pricer};
+pub use ranges::Launch;
 
 /// Bounds on the saturation of one block.
 #[derive(Clone, Copy, Debug)]
@@ -48,10 +56,33 @@ impl Default for Limits {
     }
 }
 
+/// How the stage runs (the `build` and `run` options that reach it).
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// `--no-opt` turns the stage off: the group form goes on as it is.
+    pub enabled: bool,
+    pub limits: Limits,
+    /// The floating-point build options (`-cl-fast-relaxed-math`...); no float rule
+    /// reads them yet, so floats are untouched with or without them.
+    pub math: fast_math::MathFlags,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            enabled: true,
+            limits: Limits::default(),
+            math: fast_math::MathFlags::default(),
+        }
+    }
+}
+
 /// What the stage did to one kernel.
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct OptReport {
     pub kernel: String,
+    /// The stage was turned off (`--no-opt`): nothing below was computed.
+    pub disabled: bool,
     /// Blocks with a pure region, and those replaced by a cheaper one.
     pub regions: usize,
     pub replaced: usize,
@@ -63,20 +94,50 @@ pub struct OptReport {
     /// How often each rule applied in the e-graphs (whether or not extraction kept
     /// its result).
     pub fired: BTreeMap<String, usize>,
+    /// Per replaced block, the rules that applied in its e-graph.
+    pub block_rules: Vec<explain::BlockRules>,
+    /// Per replaced block, the roots whose expression changed (`--explain-rewrites`).
+    pub rewrites: Vec<explain::Rewrite>,
     pub millis: f64,
 }
 
-/// Optimises every block of a group-form kernel for `board`.
+/// Optimises every block of a kernel for `board`, knowing nothing of its launch beyond
+/// what the core's size registers hold.
 pub fn run(kernel: &mut Kernel, board: &Board) -> Result<OptReport, Diagnostic> {
-    run_with(kernel, board, Limits::default())
+    let launch = Launch::unknown(kernel);
+    run_with(kernel, &launch, board, Limits::default())
+}
+
+/// Optimises every block of a group-form kernel for `board`, with the launch facts the
+/// group form records (work-group sizes) for bit-width narrowing; with the stage turned
+/// off, a report that says so.
+pub fn run_group(
+    group: &mut GroupForm,
+    board: &Board,
+    opts: &Options,
+) -> Result<OptReport, Diagnostic> {
+    if !opts.enabled {
+        let price = Pricer::new(board).kernel(&group.kernel);
+        return Ok(OptReport {
+            kernel: group.kernel.name.clone(),
+            disabled: true,
+            before: price,
+            after: price,
+            ..OptReport::default()
+        });
+    }
+    let launch = Launch::of(group);
+    run_with(&mut group.kernel, &launch, board, opts.limits)
 }
 
 pub fn run_with(
     kernel: &mut Kernel,
+    launch: &Launch,
     board: &Board,
     limits: Limits,
 ) -> Result<OptReport, Diagnostic> {
     let start = Instant::now();
+    let ranges = ranges::analyze(kernel, launch);
     let pricer = Pricer::new(board);
     let rewrites = rules::rewrites();
     let mut report = OptReport {
@@ -94,11 +155,13 @@ pub fn run_with(
         report.before += before;
         let cs = conds.get(&bid).cloned().unwrap_or_default();
         let cset: HashSet<OpId> = cs.iter().copied().collect();
-        let Some(region) = region::build(old, &cset) else {
+        let hi = |o: OpId| ranges.op(bid, o);
+        let Some(region) = region::build(old, &cset, &hi) else {
             report.after += before;
             continue;
         };
         report.regions += 1;
+        let mut block_fired: BTreeMap<String, usize> = BTreeMap::new();
         let mut runner = Runner::default()
             .with_egraph(region.graph.clone())
             .with_node_limit(limits.nodes)
@@ -112,6 +175,7 @@ pub fn run_with(
         for it in &runner.iterations {
             for (name, n) in &it.applied {
                 *report.fired.entry(name.to_string()).or_default() += n;
+                *block_fired.entry(name.to_string()).or_default() += n;
             }
         }
         let g = std::mem::take(&mut runner.egraph);
@@ -126,6 +190,12 @@ pub fn run_with(
             let cheaper = after.score < before.score - 1e-6
                 || (after.score <= before.score + 1e-6 && after.ops < before.ops);
             if cheaper {
+                let changes = explain::block(bid, old, &region, &g, &ext, &pricer);
+                report.rewrites.extend(changes);
+                report.block_rules.push(explain::BlockRules {
+                    block: bid.0,
+                    fired: block_fired,
+                });
                 report.after += after;
                 kernel.blocks[i] = new;
                 remap_conditions(kernel, bid, &map);

@@ -124,9 +124,35 @@ fn node(b: &Block, o: OpId, args: &[Id]) -> Result<Node, Id> {
     })
 }
 
-/// The region of block `b`; `conds` are its ops the control structure reads. `None` when
-/// the block has no pure op that computes something.
-pub fn build(b: &Block, conds: &HashSet<OpId>) -> Option<Region> {
+/// The e-node op `o` would become, with placeholder children (for the range analysis,
+/// which reads operands by position); `None` for an op the e-graph never holds or one
+/// that is not a scalar integer.
+pub fn node_of(b: &Block, o: OpId) -> Option<Node> {
+    let op = b.op(o);
+    let w = int_width(op.ty.as_ref())?;
+    let args = b.operands(o);
+    let scalar = |a: &OpId| matches!(b.op(*a).ty, Some(Ty::I(_)));
+    let ok = match &op.kind {
+        OpKind::Const(v) => v.len() == 1,
+        OpKind::Binary(x) => bin(*x).is_some() && args.iter().all(scalar),
+        OpKind::Unary(UnOp::Neg | UnOp::Not) => args.iter().all(scalar),
+        OpKind::Cmp(c) => cmp(*c).is_some() && args.iter().all(scalar),
+        OpKind::Select => args.iter().all(scalar),
+        OpKind::Conv(Conv::Int { sat: false, .. }) => args.iter().all(scalar),
+        _ => false,
+    };
+    if !ok {
+        return None;
+    }
+    let ids = [Id::from(0usize); 3];
+    // A cast to its own width is bounded like its operand, as a zero-extension is.
+    Some(node(b, o, &ids).unwrap_or(Node::ZExt(w, ids[0])))
+}
+
+/// The region of block `b`; `conds` are its ops the control structure reads, `hi` the
+/// range analysis's bound of an op, if any. `None` when the block has no pure op that
+/// computes something.
+pub fn build(b: &Block, conds: &HashSet<OpId>, hi: &dyn Fn(OpId) -> Option<u64>) -> Option<Region> {
     let pure: HashSet<OpId> = b.order.iter().copied().filter(|o| is_pure(b, *o)).collect();
     let computing = pure
         .iter()
@@ -160,6 +186,7 @@ pub fn build(b: &Block, conds: &HashSet<OpId>) -> Option<Region> {
                 _ => return None,
             };
             g.analysis.leaves.push(kind);
+            g.analysis.leaf_hi.push(hi(a).unwrap_or(u64::MAX));
             let id = g.add(Node::Leaf(leaves.len() as u32));
             leaves.push(a);
             leaf_of.insert(a, id);
@@ -169,6 +196,14 @@ pub fn build(b: &Block, conds: &HashSet<OpId>) -> Option<Region> {
             Ok(n) => g.add(n),
             Err(same) => same,
         };
+        // The range analysis may know more than the e-node's operands say (a relation
+        // between them, such as a global id's parts).
+        let id = g.find(id);
+        if let Some(h) = hi(o) {
+            if h < g[id].data.hi {
+                g[id].data.hi = h;
+            }
+        }
         spans.entry(g.find(id)).or_insert(b.op(o).span);
         class_of.insert(o, id);
     }

@@ -221,6 +221,13 @@ pub fn group_launch(g: &GroupForm, original: &interp::Launch) -> Result<interp::
                 "local size {l} does not divide global size {gl} in dimension {d}"
             ));
         }
+        // The core's size registers are 32 bits wide (and the opt stage's range analysis
+        // bounds work-item ids by them).
+        if gl > u32::MAX as u64 {
+            return Err(format!(
+                "global size {gl} in dimension {d} exceeds the core's 32-bit size registers"
+            ));
+        }
         if l > g.max_local[d] {
             return Err(format!(
                 "local size {l} in dimension {d} exceeds the maximum {} of kernel '{}'",

@@ -74,140 +74,147 @@ module fir_datapath (
     wire [5:0]  obj1_coeff_raddr;
     wire [7:0]  obj1_coeff_rdata;
     wire [63:0] w_1;  // fir_constant.cl:12:6
-    wire [63:0] w_2;  // fir_constant.cl:12:6
-    wire        w_3;  // fir_constant.cl:12:6
-    reg         q_4;  // fir_constant.cl:12:6
-    wire [63:0] w_5;  // fir_constant.cl:12:6
+    wire [7:0]  w_2;  // fir_constant.cl:12:6
+    wire [7:0]  w_3;  // fir_constant.cl:12:6
+    wire        w_4;  // fir_constant.cl:12:6
+    reg         q_5;  // fir_constant.cl:12:6
     wire [63:0] w_6;  // fir_constant.cl:12:6
-    wire [63:0] w_7;  // fir_constant.cl:12:6
-    wire [31:0] w_8;  // fir_constant.cl:18:21
-    wire [31:0] w_9;  // fir_constant.cl:18:25
-    wire        w_10;  // fir_constant.cl:18:21
-    reg         q_11;  // fir_constant.cl:18:21
-    wire [31:0] w_12;  // fir_constant.cl:18:28
-    wire [31:0] w_13;  // fir_constant.cl:18:28
-    wire [31:0] w_14;  // fir_constant.cl:18:28
-    wire [63:0] w_15;  // fir_constant.cl:28:9
-    wire [31:0] w_16;  // fir_constant.cl:28:11
-    wire [63:0] w_17;  // fir_constant.cl:28:9
+    wire [7:0]  w_7;  // fir_constant.cl:12:6
+    wire [7:0]  w_8;  // fir_constant.cl:12:6
+    wire [7:0]  w_9;  // fir_constant.cl:12:6
+    wire [63:0] w_10;  // fir_constant.cl:12:6
+    wire [31:0] w_11;  // fir_constant.cl:18:21
+    wire [31:0] w_12;  // fir_constant.cl:18:25
+    wire        w_13;  // fir_constant.cl:18:21
+    reg         q_14;  // fir_constant.cl:18:21
+    wire [31:0] w_15;  // fir_constant.cl:18:28
+    wire [31:0] w_16;  // fir_constant.cl:18:28
+    wire [31:0] w_17;  // fir_constant.cl:18:28
     wire [63:0] w_18;  // fir_constant.cl:28:9
-    wire [63:0] w_19;  // fir_constant.cl:28:9
+    wire [31:0] w_19;  // fir_constant.cl:28:11
     wire [63:0] w_20;  // fir_constant.cl:28:9
-    wire [31:0] w_21;  // fir_constant.cl:28:16
+    wire [63:0] w_21;  // fir_constant.cl:28:9
+    wire [63:0] w_22;  // fir_constant.cl:28:9
+    wire [63:0] w_23;  // fir_constant.cl:28:9
+    wire [31:0] w_24;  // fir_constant.cl:28:16
     reg         y_wr_issued;
     reg  [7:0]  y_wr_beat;
-    wire [31:0] w_22;  // fir_constant.cl:26:25
-    wire [31:0] w_23;  // fir_constant.cl:26:29
-    wire        w_24;  // fir_constant.cl:26:25
-    reg         q_25;  // fir_constant.cl:26:25
-    wire [31:0] w_26;  // fir_constant.cl:26:35
-    wire [31:0] w_27;  // fir_constant.cl:26:35
-    wire [31:0] w_28;  // fir_constant.cl:26:35
-    wire [31:0] w_29;  // fir_constant.cl:27:13
-    wire [63:0] w_30;  // fir_constant.cl:27:20
-    wire [31:0] w_31;  // fir_constant.cl:27:26
-    wire [63:0] w_32;  // fir_constant.cl:27:20
-    wire [63:0] w_33;  // fir_constant.cl:27:20
-    wire [63:0] w_34;  // fir_constant.cl:27:20
+    wire [31:0] w_25;  // fir_constant.cl:26:25
+    wire [31:0] w_26;  // fir_constant.cl:26:29
+    wire        w_27;  // fir_constant.cl:26:25
+    reg         q_28;  // fir_constant.cl:26:25
+    wire [31:0] w_29;  // fir_constant.cl:26:35
+    wire [7:0]  w_30;  // fir_constant.cl:26:35
+    wire [7:0]  w_31;  // fir_constant.cl:26:35
+    wire [7:0]  w_32;  // fir_constant.cl:26:35
+    wire [31:0] w_33;  // fir_constant.cl:26:35
+    wire [31:0] w_34;  // fir_constant.cl:27:13
     wire [63:0] w_35;  // fir_constant.cl:27:20
+    wire [31:0] w_36;  // fir_constant.cl:27:26
+    wire [63:0] w_37;  // fir_constant.cl:27:20
+    wire [63:0] w_38;  // fir_constant.cl:27:20
+    wire [63:0] w_39;  // fir_constant.cl:27:20
+    wire [63:0] w_40;  // fir_constant.cl:27:20
     reg         obj1_coeff_re_issued;
     reg  [7:0]  obj1_coeff_re_beat;
-    wire [7:0]  oi_36;
-    wire [63:0] oa_37;  // fir_constant.cl:27:20
-    reg  [31:0] old_38;  // fir_constant.cl:27:20
-    wire [31:0] v_39;
-    wire [63:0] w_40;  // fir_constant.cl:27:31
-    wire [31:0] w_41;  // fir_constant.cl:27:38
-    wire [63:0] w_42;  // fir_constant.cl:27:31
-    wire [63:0] w_43;  // fir_constant.cl:27:31
-    wire [63:0] w_44;  // fir_constant.cl:27:31
+    wire [7:0]  oi_41;
+    wire [63:0] oa_42;  // fir_constant.cl:27:20
+    reg  [31:0] old_43;  // fir_constant.cl:27:20
+    wire [31:0] v_44;
     wire [63:0] w_45;  // fir_constant.cl:27:31
-    reg  [63:0] q_46;  // fir_constant.cl:27:31
+    wire [31:0] w_46;  // fir_constant.cl:27:38
+    wire [63:0] w_47;  // fir_constant.cl:27:31
+    wire [63:0] w_48;  // fir_constant.cl:27:31
+    wire [63:0] w_49;  // fir_constant.cl:27:31
+    wire [63:0] w_50;  // fir_constant.cl:27:31
+    reg  [63:0] q_51;  // fir_constant.cl:27:31
     reg         obj0_window_re_issued;
     reg  [7:0]  obj0_window_re_beat;
-    wire [7:0]  oi_47;
-    wire [63:0] oa_48;  // fir_constant.cl:27:31
-    reg  [31:0] old_49;  // fir_constant.cl:27:31
-    wire [31:0] v_50;
-    wire        go_51;
+    wire [7:0]  oi_52;
+    wire [63:0] oa_53;  // fir_constant.cl:27:31
+    reg  [31:0] old_54;  // fir_constant.cl:27:31
+    wire [31:0] v_55;
+    wire        go_56;
     reg         u0_fp_mul_issued;
     wire        u0_fp_mul_valid;
     wire [31:0] u0_fp_mul_result;
-    wire [31:0] fnan_52;
-    reg  [31:0] r_53;  // fir_constant.cl:27:20
-    reg  [31:0] q_54;  // fir_constant.cl:27:13
-    wire        go_55;
+    wire [31:0] fnan_57;
+    reg  [31:0] r_58;  // fir_constant.cl:27:20
+    reg  [31:0] q_59;  // fir_constant.cl:27:13
+    wire        go_60;
     reg         u1_fp_add_issued;
     wire        u1_fp_add_valid;
     wire [31:0] u1_fp_add_result;
-    wire [31:0] fnan_56;
-    reg  [31:0] r_57;  // fir_constant.cl:27:13
-    wire [63:0] w_58;  // fir_constant.cl:22:9
-    wire [63:0] w_59;  // fir_constant.cl:22:21
-    wire [31:0] w_60;  // fir_constant.cl:22:23
-    wire [63:0] w_61;  // fir_constant.cl:22:21
-    wire [63:0] w_62;  // fir_constant.cl:22:21
-    wire [63:0] w_63;  // fir_constant.cl:22:21
+    wire [31:0] fnan_61;
+    reg  [31:0] r_62;  // fir_constant.cl:27:13
+    wire [63:0] w_63;  // fir_constant.cl:22:9
     wire [63:0] w_64;  // fir_constant.cl:22:21
+    wire [31:0] w_65;  // fir_constant.cl:22:23
+    wire [63:0] w_66;  // fir_constant.cl:22:21
+    wire [63:0] w_67;  // fir_constant.cl:22:21
+    wire [63:0] w_68;  // fir_constant.cl:22:21
+    wire [63:0] w_69;  // fir_constant.cl:22:21
     reg         x_rd_issued;
     reg  [7:0]  x_rd_beat;
-    reg  [31:0] ld_65;  // fir_constant.cl:22:21
-    wire [31:0] v_66;
-    wire [7:0]  oi_67;
-    wire [63:0] oa_68;  // fir_constant.cl:22:9
-    wire [31:0] ow_69;
-    wire [31:0] w_70;  // fir_constant.cl:24:21
-    wire [31:0] w_71;  // fir_constant.cl:26:22
-    wire [31:0] w_72;  // fir_constant.cl:20:32
-    wire [31:0] w_73;  // fir_constant.cl:20:36
-    wire        w_74;  // fir_constant.cl:20:32
-    reg         q_75;  // fir_constant.cl:20:32
-    wire [31:0] w_76;  // fir_constant.cl:20:39
-    wire [31:0] w_77;  // fir_constant.cl:20:39
-    wire [31:0] w_78;  // fir_constant.cl:20:39
-    wire [63:0] w_79;  // fir_constant.cl:21:13
-    wire [31:0] w_80;  // fir_constant.cl:21:20
-    wire [63:0] w_81;  // fir_constant.cl:21:13
-    wire [63:0] w_82;  // fir_constant.cl:21:13
-    wire [63:0] w_83;  // fir_constant.cl:21:13
+    reg  [31:0] ld_70;  // fir_constant.cl:22:21
+    wire [31:0] v_71;
+    wire [7:0]  oi_72;
+    wire [63:0] oa_73;  // fir_constant.cl:22:9
+    wire [31:0] ow_74;
+    wire [31:0] w_75;  // fir_constant.cl:24:21
+    wire [31:0] w_76;  // fir_constant.cl:26:22
+    wire [31:0] w_77;  // fir_constant.cl:20:32
+    wire [31:0] w_78;  // fir_constant.cl:20:36
+    wire        w_79;  // fir_constant.cl:20:32
+    reg         q_80;  // fir_constant.cl:20:32
+    wire [31:0] w_81;  // fir_constant.cl:20:39
+    wire [31:0] w_82;  // fir_constant.cl:20:39
+    wire [31:0] w_83;  // fir_constant.cl:20:39
     wire [63:0] w_84;  // fir_constant.cl:21:13
-    wire [63:0] w_85;  // fir_constant.cl:21:25
-    wire [31:0] w_86;  // fir_constant.cl:21:32
-    wire [31:0] w_87;  // fir_constant.cl:21:36
-    wire [31:0] w_88;  // fir_constant.cl:21:32
-    wire [63:0] w_89;  // fir_constant.cl:21:25
+    wire [31:0] w_85;  // fir_constant.cl:21:20
+    wire [63:0] w_86;  // fir_constant.cl:21:13
+    wire [63:0] w_87;  // fir_constant.cl:21:13
+    wire [63:0] w_88;  // fir_constant.cl:21:13
+    wire [63:0] w_89;  // fir_constant.cl:21:13
     wire [63:0] w_90;  // fir_constant.cl:21:25
-    wire [63:0] w_91;  // fir_constant.cl:21:25
-    wire [63:0] w_92;  // fir_constant.cl:21:25
-    wire [7:0]  oi_93;
-    wire [63:0] oa_94;  // fir_constant.cl:21:25
-    reg  [31:0] old_95;  // fir_constant.cl:21:25
-    wire [31:0] v_96;
-    reg  [63:0] q_97;  // fir_constant.cl:21:13
+    wire [31:0] w_91;  // fir_constant.cl:21:32
+    wire [31:0] w_92;  // fir_constant.cl:21:36
+    wire [31:0] w_93;  // fir_constant.cl:21:32
+    wire [63:0] w_94;  // fir_constant.cl:21:25
+    wire [63:0] w_95;  // fir_constant.cl:21:25
+    wire [63:0] w_96;  // fir_constant.cl:21:25
+    wire [63:0] w_97;  // fir_constant.cl:21:25
     wire [7:0]  oi_98;
-    wire [63:0] oa_99;  // fir_constant.cl:21:13
-    wire [31:0] ow_100;
-    wire [31:0] w_101;  // fir_constant.cl:20:22
-    wire [31:0] w_102;  // fir_constant.cl:18:18
-    wire [31:0] w_103;  // fir_constant.cl:15:21
-    wire [31:0] w_104;  // fir_constant.cl:15:25
-    wire        w_105;  // fir_constant.cl:15:21
-    reg         q_106;  // fir_constant.cl:15:21
-    wire [31:0] w_107;  // fir_constant.cl:15:31
-    wire [31:0] w_108;  // fir_constant.cl:15:31
-    wire [31:0] w_109;  // fir_constant.cl:15:31
-    wire [63:0] w_110;  // fir_constant.cl:16:9
-    wire [31:0] w_111;  // fir_constant.cl:16:16
-    wire [63:0] w_112;  // fir_constant.cl:16:9
-    wire [63:0] w_113;  // fir_constant.cl:16:9
-    wire [63:0] w_114;  // fir_constant.cl:16:9
-    wire [63:0] w_115;  // fir_constant.cl:16:9
-    wire [31:0] w_116;  // fir_constant.cl:16:21
-    wire [7:0]  oi_117;
-    wire [63:0] oa_118;  // fir_constant.cl:16:9
-    wire [31:0] ow_119;
-    wire [31:0] w_120;  // fir_constant.cl:15:18
-    wire [63:0] w_121;  // fir_constant.cl:12:6
+    wire [63:0] oa_99;  // fir_constant.cl:21:25
+    reg  [31:0] old_100;  // fir_constant.cl:21:25
+    wire [31:0] v_101;
+    reg  [63:0] q_102;  // fir_constant.cl:21:13
+    wire [7:0]  oi_103;
+    wire [63:0] oa_104;  // fir_constant.cl:21:13
+    wire [31:0] ow_105;
+    wire [31:0] w_106;  // fir_constant.cl:20:22
+    wire [31:0] w_107;  // fir_constant.cl:18:18
+    wire [31:0] w_108;  // fir_constant.cl:15:21
+    wire [31:0] w_109;  // fir_constant.cl:15:25
+    wire        w_110;  // fir_constant.cl:15:21
+    reg         q_111;  // fir_constant.cl:15:21
+    wire [31:0] w_112;  // fir_constant.cl:15:31
+    wire [7:0]  w_113;  // fir_constant.cl:15:31
+    wire [7:0]  w_114;  // fir_constant.cl:15:31
+    wire [7:0]  w_115;  // fir_constant.cl:15:31
+    wire [31:0] w_116;  // fir_constant.cl:15:31
+    wire [63:0] w_117;  // fir_constant.cl:16:9
+    wire [31:0] w_118;  // fir_constant.cl:16:16
+    wire [63:0] w_119;  // fir_constant.cl:16:9
+    wire [63:0] w_120;  // fir_constant.cl:16:9
+    wire [63:0] w_121;  // fir_constant.cl:16:9
+    wire [63:0] w_122;  // fir_constant.cl:16:9
+    wire [31:0] w_123;  // fir_constant.cl:16:21
+    wire [7:0]  oi_124;
+    wire [63:0] oa_125;  // fir_constant.cl:16:9
+    wire [31:0] ow_126;
+    wire [31:0] w_127;  // fir_constant.cl:15:18
+    wire [63:0] w_128;  // fir_constant.cl:12:6
     wire [31:0] div_quotient;
     wire        div_valid;
     wire [31:0] div_dividend;
@@ -288,133 +295,140 @@ module fir_datapath (
         .rdata(obj1_coeff_rdata)
     );
     assign w_1 = v5_lid_x;
-    assign w_2 = 64'h0000000000000001;
-    assign w_3 = (w_1 < w_2);
-    assign w_5 = v5_lid_x;
-    assign w_6 = 64'h0000000000000001;
-    assign w_7 = (w_5 + w_6);
-    assign w_8 = v1_i;
-    assign w_9 = arg_n;
-    assign w_10 = ((w_8 ^ 32'h80000000) < (w_9 ^ 32'h80000000));
-    assign w_12 = v1_i;
-    assign w_13 = 32'h00000001;
-    assign w_14 = (w_12 + w_13);
-    assign w_15 = {32'h00000000, y_base};
-    assign w_16 = v1_i;
-    assign w_17 = {{32{w_16[31]}}, w_16[31:0]};
-    assign w_18 = 64'h0000000000000004;
-    assign w_19 = (w_17 * w_18);
-    assign w_20 = (w_15 + w_19);
-    assign w_21 = v3_acc;
-    assign w_22 = v4_k;
-    assign w_23 = 32'h00000010;
-    assign w_24 = ((w_22 ^ 32'h80000000) < (w_23 ^ 32'h80000000));
-    assign w_26 = v4_k;
-    assign w_27 = 32'h00000001;
-    assign w_28 = (w_26 + w_27);
-    assign w_29 = v3_acc;
-    assign w_30 = 64'h0000000000000000;
-    assign w_31 = v4_k;
-    assign w_32 = {{32{w_31[31]}}, w_31[31:0]};
-    assign w_33 = 64'h0000000000000004;
-    assign w_34 = (w_32 * w_33);
-    assign w_35 = (w_30 + w_34);
-    assign oi_36 = obj1_coeff_re_beat;
-    assign oa_37 = (w_35 + {56'h00000000000000, oi_36});
-    assign v_39 = old_38[31:0];
-    assign w_40 = 64'h0000000000000000;
-    assign w_41 = v4_k;
-    assign w_42 = {{32{w_41[31]}}, w_41[31:0]};
-    assign w_43 = 64'h0000000000000004;
-    assign w_44 = (w_42 * w_43);
-    assign w_45 = (w_40 + w_44);
-    assign oi_47 = obj0_window_re_beat;
-    assign oa_48 = (q_46 + {56'h00000000000000, oi_47});
-    assign v_50 = old_49[31:0];
+    assign w_2 = w_1[7:0];
+    assign w_3 = 8'h01;
+    assign w_4 = (w_2 < w_3);
+    assign w_6 = v5_lid_x;
+    assign w_7 = w_6[7:0];
+    assign w_8 = 8'h01;
+    assign w_9 = (w_7 + w_8);
+    assign w_10 = {56'h00000000000000, w_9[7:0]};
+    assign w_11 = v1_i;
+    assign w_12 = arg_n;
+    assign w_13 = ((w_11 ^ 32'h80000000) < (w_12 ^ 32'h80000000));
+    assign w_15 = v1_i;
+    assign w_16 = 32'h00000001;
+    assign w_17 = (w_15 + w_16);
+    assign w_18 = {32'h00000000, y_base};
+    assign w_19 = v1_i;
+    assign w_20 = {{32{w_19[31]}}, w_19[31:0]};
+    assign w_21 = 64'h0000000000000004;
+    assign w_22 = (w_20 * w_21);
+    assign w_23 = (w_18 + w_22);
+    assign w_24 = v3_acc;
+    assign w_25 = v4_k;
+    assign w_26 = 32'h00000010;
+    assign w_27 = ((w_25 ^ 32'h80000000) < (w_26 ^ 32'h80000000));
+    assign w_29 = v4_k;
+    assign w_30 = w_29[7:0];
+    assign w_31 = 8'h01;
+    assign w_32 = (w_30 + w_31);
+    assign w_33 = {24'h000000, w_32[7:0]};
+    assign w_34 = v3_acc;
+    assign w_35 = 64'h0000000000000000;
+    assign w_36 = v4_k;
+    assign w_37 = {{32{w_36[31]}}, w_36[31:0]};
+    assign w_38 = 64'h0000000000000004;
+    assign w_39 = (w_37 * w_38);
+    assign w_40 = (w_35 + w_39);
+    assign oi_41 = obj1_coeff_re_beat;
+    assign oa_42 = (w_40 + {56'h00000000000000, oi_41});
+    assign v_44 = old_43[31:0];
+    assign w_45 = 64'h0000000000000000;
+    assign w_46 = v4_k;
+    assign w_47 = {{32{w_46[31]}}, w_46[31:0]};
+    assign w_48 = 64'h0000000000000004;
+    assign w_49 = (w_47 * w_48);
+    assign w_50 = (w_45 + w_49);
+    assign oi_52 = obj0_window_re_beat;
+    assign oa_53 = (q_51 + {56'h00000000000000, oi_52});
+    assign v_55 = old_54[31:0];
 
     ohls_fp_mul u0_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_51),
-        .a(v_39),
-        .b(v_50),
+        .in_valid(go_56),
+        .a(v_44),
+        .b(v_55),
         .out_valid(u0_fp_mul_valid),
         .result(u0_fp_mul_result)
     );
-    assign fnan_52 = u0_fp_mul_result;
+    assign fnan_57 = u0_fp_mul_result;
 
     ohls_fp_add u1_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_55),
-        .a(q_54),
-        .b(r_53),
+        .in_valid(go_60),
+        .a(q_59),
+        .b(r_58),
         .sub(1'h0),
         .out_valid(u1_fp_add_valid),
         .result(u1_fp_add_result)
     );
-    assign fnan_56 = u1_fp_add_result;
-    assign w_58 = 64'h0000000000000000;
-    assign w_59 = {32'h00000000, x_base};
-    assign w_60 = v1_i;
-    assign w_61 = {{32{w_60[31]}}, w_60[31:0]};
-    assign w_62 = 64'h0000000000000004;
-    assign w_63 = (w_61 * w_62);
-    assign w_64 = (w_59 + w_63);
-    assign v_66 = ld_65[31:0];
-    assign oi_67 = obj0_window_re_beat;
-    assign oa_68 = (w_58 + {56'h00000000000000, oi_67});
-    assign ow_69 = (v_66 >> ({24'h000000, oi_67} * 32'h00000008));
-    assign w_70 = 32'h00000000;
-    assign w_71 = 32'h00000000;
-    assign w_72 = v2_k;
-    assign w_73 = 32'h00000000;
-    assign w_74 = ((w_72 ^ 32'h80000000) > (w_73 ^ 32'h80000000));
-    assign w_76 = v2_k;
-    assign w_77 = 32'h00000001;
-    assign w_78 = (w_76 - w_77);
-    assign w_79 = 64'h0000000000000000;
-    assign w_80 = v2_k;
-    assign w_81 = {{32{w_80[31]}}, w_80[31:0]};
-    assign w_82 = 64'h0000000000000004;
-    assign w_83 = (w_81 * w_82);
-    assign w_84 = (w_79 + w_83);
-    assign w_85 = 64'h0000000000000000;
-    assign w_86 = v2_k;
-    assign w_87 = 32'h00000001;
-    assign w_88 = (w_86 - w_87);
-    assign w_89 = {{32{w_88[31]}}, w_88[31:0]};
-    assign w_90 = 64'h0000000000000004;
-    assign w_91 = (w_89 * w_90);
-    assign w_92 = (w_85 + w_91);
-    assign oi_93 = obj0_window_re_beat;
-    assign oa_94 = (w_92 + {56'h00000000000000, oi_93});
-    assign v_96 = old_95[31:0];
+    assign fnan_61 = u1_fp_add_result;
+    assign w_63 = 64'h0000000000000000;
+    assign w_64 = {32'h00000000, x_base};
+    assign w_65 = v1_i;
+    assign w_66 = {{32{w_65[31]}}, w_65[31:0]};
+    assign w_67 = 64'h0000000000000004;
+    assign w_68 = (w_66 * w_67);
+    assign w_69 = (w_64 + w_68);
+    assign v_71 = ld_70[31:0];
+    assign oi_72 = obj0_window_re_beat;
+    assign oa_73 = (w_63 + {56'h00000000000000, oi_72});
+    assign ow_74 = (v_71 >> ({24'h000000, oi_72} * 32'h00000008));
+    assign w_75 = 32'h00000000;
+    assign w_76 = 32'h00000000;
+    assign w_77 = v2_k;
+    assign w_78 = 32'h00000000;
+    assign w_79 = ((w_77 ^ 32'h80000000) > (w_78 ^ 32'h80000000));
+    assign w_81 = v2_k;
+    assign w_82 = 32'h00000001;
+    assign w_83 = (w_81 - w_82);
+    assign w_84 = 64'h0000000000000000;
+    assign w_85 = v2_k;
+    assign w_86 = {{32{w_85[31]}}, w_85[31:0]};
+    assign w_87 = 64'h0000000000000004;
+    assign w_88 = (w_86 * w_87);
+    assign w_89 = (w_84 + w_88);
+    assign w_90 = 64'h0000000000000000;
+    assign w_91 = v2_k;
+    assign w_92 = 32'h00000001;
+    assign w_93 = (w_91 - w_92);
+    assign w_94 = {{32{w_93[31]}}, w_93[31:0]};
+    assign w_95 = 64'h0000000000000004;
+    assign w_96 = (w_94 * w_95);
+    assign w_97 = (w_90 + w_96);
     assign oi_98 = obj0_window_re_beat;
-    assign oa_99 = (q_97 + {56'h00000000000000, oi_98});
-    assign ow_100 = (v_96 >> ({24'h000000, oi_98} * 32'h00000008));
-    assign w_101 = 32'h0000000f;
-    assign w_102 = 32'h00000000;
-    assign w_103 = v0_k;
-    assign w_104 = 32'h00000010;
-    assign w_105 = ((w_103 ^ 32'h80000000) < (w_104 ^ 32'h80000000));
-    assign w_107 = v0_k;
-    assign w_108 = 32'h00000001;
-    assign w_109 = (w_107 + w_108);
-    assign w_110 = 64'h0000000000000000;
-    assign w_111 = v0_k;
-    assign w_112 = {{32{w_111[31]}}, w_111[31:0]};
-    assign w_113 = 64'h0000000000000004;
-    assign w_114 = (w_112 * w_113);
-    assign w_115 = (w_110 + w_114);
-    assign w_116 = 32'h00000000;
-    assign oi_117 = obj0_window_re_beat;
-    assign oa_118 = (w_115 + {56'h00000000000000, oi_117});
-    assign ow_119 = (w_116 >> ({24'h000000, oi_117} * 32'h00000008));
-    assign w_120 = 32'h00000000;
-    assign w_121 = 64'h0000000000000000;
+    assign oa_99 = (w_97 + {56'h00000000000000, oi_98});
+    assign v_101 = old_100[31:0];
+    assign oi_103 = obj0_window_re_beat;
+    assign oa_104 = (q_102 + {56'h00000000000000, oi_103});
+    assign ow_105 = (v_101 >> ({24'h000000, oi_103} * 32'h00000008));
+    assign w_106 = 32'h0000000f;
+    assign w_107 = 32'h00000000;
+    assign w_108 = v0_k;
+    assign w_109 = 32'h00000010;
+    assign w_110 = ((w_108 ^ 32'h80000000) < (w_109 ^ 32'h80000000));
+    assign w_112 = v0_k;
+    assign w_113 = w_112[7:0];
+    assign w_114 = 8'h01;
+    assign w_115 = (w_113 + w_114);
+    assign w_116 = {24'h000000, w_115[7:0]};
+    assign w_117 = 64'h0000000000000000;
+    assign w_118 = v0_k;
+    assign w_119 = {{32{w_118[31]}}, w_118[31:0]};
+    assign w_120 = 64'h0000000000000004;
+    assign w_121 = (w_119 * w_120);
+    assign w_122 = (w_117 + w_121);
+    assign w_123 = 32'h00000000;
+    assign oi_124 = obj0_window_re_beat;
+    assign oa_125 = (w_122 + {56'h00000000000000, oi_124});
+    assign ow_126 = (w_123 >> ({24'h000000, oi_124} * 32'h00000008));
+    assign w_127 = 32'h00000000;
+    assign w_128 = 64'h0000000000000000;
 
     ohls_div #(
         .WIDTH(32),
@@ -461,17 +475,17 @@ module fir_datapath (
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
             if ((state == 16'h0003)) state <= 16'h0006;
-            if ((state == 16'h0004)) state <= (q_4 ? 16'h002a : 16'h0001);
+            if ((state == 16'h0004)) state <= (q_5 ? 16'h002a : 16'h0001);
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) q_4 <= w_3;
+            if ((state == 16'h0006)) q_5 <= w_4;
             if ((state == 16'h0006)) state <= 16'h0004;
-            if ((state == 16'h0007)) v5_lid_x <= w_7;
+            if ((state == 16'h0007)) v5_lid_x <= w_10;
             if ((state == 16'h0007)) state <= 16'h0003;
             if ((state == 16'h0008)) state <= 16'h000a;
-            if ((state == 16'h0009)) state <= (q_11 ? 16'h0022 : 16'h0007);
-            if ((state == 16'h000a)) q_11 <= w_10;
+            if ((state == 16'h0009)) state <= (q_14 ? 16'h0022 : 16'h0007);
+            if ((state == 16'h000a)) q_14 <= w_13;
             if ((state == 16'h000a)) state <= 16'h0009;
-            if ((state == 16'h000b)) v1_i <= w_14;
+            if ((state == 16'h000b)) v1_i <= w_17;
             if ((state == 16'h000b)) state <= 16'h0008;
             if ((state == 16'h000c)) state <= 16'h000b;
             if (((state == 16'h000d) && ((((state == 16'h000d) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // fir_constant.cl:28:9
@@ -480,22 +494,22 @@ module fir_datapath (
             if (((state == 16'h000d) && ((((state == 16'h000d) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // fir_constant.cl:28:9
             if (((state == 16'h000d) && ((((state == 16'h000d) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h000b;  // fir_constant.cl:28:9
             if ((state == 16'h000e)) state <= 16'h0010;
-            if ((state == 16'h000f)) state <= (q_25 ? 16'h0013 : 16'h000d);
-            if ((state == 16'h0010)) q_25 <= w_24;
+            if ((state == 16'h000f)) state <= (q_28 ? 16'h0013 : 16'h000d);
+            if ((state == 16'h0010)) q_28 <= w_27;
             if ((state == 16'h0010)) state <= 16'h000f;
-            if ((state == 16'h0011)) v4_k <= w_28;
+            if ((state == 16'h0011)) v4_k <= w_33;
             if ((state == 16'h0011)) state <= 16'h000e;
             if ((state == 16'h0012)) state <= 16'h0011;
-            if (((state == 16'h0013) && ((!1'h0) && obj1_coeff_re_issued))) old_38 <= {obj1_coeff_rdata, old_38[31:8]};  // fir_constant.cl:27:20
+            if (((state == 16'h0013) && ((!1'h0) && obj1_coeff_re_issued))) old_43 <= {obj1_coeff_rdata, old_43[31:8]};  // fir_constant.cl:27:20
             if (((state == 16'h0013) && ((!1'h0) && obj1_coeff_re_issued))) obj1_coeff_re_beat <= (obj1_coeff_re_beat + 8'h01);  // fir_constant.cl:27:20
             if (((state == 16'h0013) && ((!1'h0) && (!obj1_coeff_re_issued)))) obj1_coeff_re_issued <= 1'h1;  // fir_constant.cl:27:20
             if (((state == 16'h0013) && ((!1'h0) && obj1_coeff_re_issued))) obj1_coeff_re_issued <= 1'h0;  // fir_constant.cl:27:20
             if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) obj1_coeff_re_beat <= 8'h00;  // fir_constant.cl:27:20
             if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) obj1_coeff_re_issued <= 1'h0;  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) q_46 <= w_45;  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) q_54 <= w_29;  // fir_constant.cl:27:20
+            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) q_51 <= w_50;  // fir_constant.cl:27:20
+            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) q_59 <= w_34;  // fir_constant.cl:27:20
             if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) state <= 16'h0014;  // fir_constant.cl:27:20
-            if (((state == 16'h0014) && ((!1'h0) && obj0_window_re_issued))) old_49 <= {obj0_window_rdata, old_49[31:8]};  // fir_constant.cl:27:31
+            if (((state == 16'h0014) && ((!1'h0) && obj0_window_re_issued))) old_54 <= {obj0_window_rdata, old_54[31:8]};  // fir_constant.cl:27:31
             if (((state == 16'h0014) && ((!1'h0) && obj0_window_re_issued))) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:27:31
             if (((state == 16'h0014) && ((!1'h0) && (!obj0_window_re_issued)))) obj0_window_re_issued <= 1'h1;  // fir_constant.cl:27:31
             if (((state == 16'h0014) && ((!1'h0) && obj0_window_re_issued))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:27:31
@@ -504,19 +518,19 @@ module fir_datapath (
             if (((state == 16'h0014) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) state <= 16'h0015;  // fir_constant.cl:27:31
             if (((state == 16'h0015) && 1'h1)) u0_fp_mul_issued <= 1'h1;
             if (((state == 16'h0015) && u0_fp_mul_valid)) u0_fp_mul_issued <= 1'h0;
-            if (((state == 16'h0015) && u0_fp_mul_valid)) r_53 <= (((&v_39[30:23]) && (!(v_39[22:0] == 23'h000000))) ? (v_39 | 32'h00400000) : (((&v_50[30:23]) && (!(v_50[22:0] == 23'h000000))) ? (v_50 | 32'h00400000) : (((((&v_39[30:23]) && (v_39[22:0] == 23'h000000)) && (v_50[30:0] == 31'h00000000)) || ((v_39[30:0] == 31'h00000000) && ((&v_50[30:23]) && (v_50[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_52)));
+            if (((state == 16'h0015) && u0_fp_mul_valid)) r_58 <= (((&v_44[30:23]) && (!(v_44[22:0] == 23'h000000))) ? (v_44 | 32'h00400000) : (((&v_55[30:23]) && (!(v_55[22:0] == 23'h000000))) ? (v_55 | 32'h00400000) : (((((&v_44[30:23]) && (v_44[22:0] == 23'h000000)) && (v_55[30:0] == 31'h00000000)) || ((v_44[30:0] == 31'h00000000) && ((&v_55[30:23]) && (v_55[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_57)));
             if (((state == 16'h0015) && u0_fp_mul_valid)) state <= 16'h0016;
             if (((state == 16'h0016) && 1'h1)) u1_fp_add_issued <= 1'h1;
             if (((state == 16'h0016) && u1_fp_add_valid)) u1_fp_add_issued <= 1'h0;
-            if (((state == 16'h0016) && u1_fp_add_valid)) r_57 <= (((&q_54[30:23]) && (!(q_54[22:0] == 23'h000000))) ? (q_54 | 32'h00400000) : (((&r_53[30:23]) && (!(r_53[22:0] == 23'h000000))) ? (r_53 | 32'h00400000) : (((((&q_54[30:23]) && (q_54[22:0] == 23'h000000)) && ((&r_53[30:23]) && (r_53[22:0] == 23'h000000))) && (!(q_54[31] == r_53[31]))) ? 32'hffc00000 : fnan_56)));
+            if (((state == 16'h0016) && u1_fp_add_valid)) r_62 <= (((&q_59[30:23]) && (!(q_59[22:0] == 23'h000000))) ? (q_59 | 32'h00400000) : (((&r_58[30:23]) && (!(r_58[22:0] == 23'h000000))) ? (r_58 | 32'h00400000) : (((((&q_59[30:23]) && (q_59[22:0] == 23'h000000)) && ((&r_58[30:23]) && (r_58[22:0] == 23'h000000))) && (!(q_59[31] == r_58[31]))) ? 32'hffc00000 : fnan_61)));
             if (((state == 16'h0016) && u1_fp_add_valid)) state <= 16'h0017;
-            if ((state == 16'h0017)) v3_acc <= r_57;
+            if ((state == 16'h0017)) v3_acc <= r_62;
             if ((state == 16'h0017)) state <= 16'h0011;
-            if ((state == 16'h0018)) v3_acc <= w_70;
-            if ((state == 16'h0018)) v4_k <= w_71;
+            if ((state == 16'h0018)) v3_acc <= w_75;
+            if ((state == 16'h0018)) v4_k <= w_76;
             if ((state == 16'h0018)) state <= 16'h001a;
             if (((state == 16'h0019) && ((((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // fir_constant.cl:22:21
-            if (((state == 16'h0019) && (((state == 16'h0019) && x_rd_issued) && x_rd_valid))) ld_65 <= x_rd_data;  // fir_constant.cl:22:21
+            if (((state == 16'h0019) && (((state == 16'h0019) && x_rd_issued) && x_rd_valid))) ld_70 <= x_rd_data;  // fir_constant.cl:22:21
             if (((state == 16'h0019) && (((state == 16'h0019) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // fir_constant.cl:22:21
             if (((state == 16'h0019) && ((((state == 16'h0019) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // fir_constant.cl:22:21
             if (((state == 16'h0019) && ((((state == 16'h0019) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // fir_constant.cl:22:21
@@ -526,42 +540,42 @@ module fir_datapath (
             if (((state == 16'h001a) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:22:9
             if (((state == 16'h001a) && (1'h1 && (obj0_window_re_beat == 8'h03)))) state <= 16'h000e;  // fir_constant.cl:22:9
             if ((state == 16'h001b)) state <= 16'h001d;
-            if ((state == 16'h001c)) state <= (q_75 ? 16'h0020 : 16'h0019);
-            if ((state == 16'h001d)) q_75 <= w_74;
+            if ((state == 16'h001c)) state <= (q_80 ? 16'h0020 : 16'h0019);
+            if ((state == 16'h001d)) q_80 <= w_79;
             if ((state == 16'h001d)) state <= 16'h001c;
-            if ((state == 16'h001e)) v2_k <= w_78;
+            if ((state == 16'h001e)) v2_k <= w_83;
             if ((state == 16'h001e)) state <= 16'h001b;
             if ((state == 16'h001f)) state <= 16'h001e;
-            if (((state == 16'h0020) && ((!1'h0) && obj0_window_re_issued))) old_95 <= {obj0_window_rdata, old_95[31:8]};  // fir_constant.cl:21:25
+            if (((state == 16'h0020) && ((!1'h0) && obj0_window_re_issued))) old_100 <= {obj0_window_rdata, old_100[31:8]};  // fir_constant.cl:21:25
             if (((state == 16'h0020) && ((!1'h0) && obj0_window_re_issued))) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:21:25
             if (((state == 16'h0020) && ((!1'h0) && (!obj0_window_re_issued)))) obj0_window_re_issued <= 1'h1;  // fir_constant.cl:21:25
             if (((state == 16'h0020) && ((!1'h0) && obj0_window_re_issued))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:21:25
             if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:21:25
             if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:21:25
-            if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) q_97 <= w_84;  // fir_constant.cl:21:25
+            if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) q_102 <= w_89;  // fir_constant.cl:21:25
             if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) state <= 16'h0021;  // fir_constant.cl:21:25
             if (((state == 16'h0021) && 1'h1)) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:21:13
             if (((state == 16'h0021) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:21:13
             if (((state == 16'h0021) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:21:13
             if (((state == 16'h0021) && (1'h1 && (obj0_window_re_beat == 8'h03)))) state <= 16'h001e;  // fir_constant.cl:21:13
-            if ((state == 16'h0022)) v2_k <= w_101;
+            if ((state == 16'h0022)) v2_k <= w_106;
             if ((state == 16'h0022)) state <= 16'h001b;
-            if ((state == 16'h0023)) v1_i <= w_102;
+            if ((state == 16'h0023)) v1_i <= w_107;
             if ((state == 16'h0023)) state <= 16'h0008;
             if ((state == 16'h0024)) state <= 16'h0026;
-            if ((state == 16'h0025)) state <= (q_106 ? 16'h0029 : 16'h0023);
-            if ((state == 16'h0026)) q_106 <= w_105;
+            if ((state == 16'h0025)) state <= (q_111 ? 16'h0029 : 16'h0023);
+            if ((state == 16'h0026)) q_111 <= w_110;
             if ((state == 16'h0026)) state <= 16'h0025;
-            if ((state == 16'h0027)) v0_k <= w_109;
+            if ((state == 16'h0027)) v0_k <= w_116;
             if ((state == 16'h0027)) state <= 16'h0024;
             if ((state == 16'h0028)) state <= 16'h0027;
             if (((state == 16'h0029) && 1'h1)) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:16:9
             if (((state == 16'h0029) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:16:9
             if (((state == 16'h0029) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:16:9
             if (((state == 16'h0029) && (1'h1 && (obj0_window_re_beat == 8'h03)))) state <= 16'h0027;  // fir_constant.cl:16:9
-            if ((state == 16'h002a)) v0_k <= w_120;
+            if ((state == 16'h002a)) v0_k <= w_127;
             if ((state == 16'h002a)) state <= 16'h0024;
-            if ((state == 16'h002b)) v5_lid_x <= w_121;
+            if ((state == 16'h002b)) v5_lid_x <= w_128;
             if ((state == 16'h002b)) state <= 16'h0003;
             if ((state == 16'h002c)) state <= 16'h002b;
             if ((state == 16'h002d)) state <= 16'h002c;
@@ -642,20 +656,20 @@ module fir_datapath (
         end
     end
     assign x_rd_cmd_valid = (((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle));
-    assign x_rd_cmd_addr = ((((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_64[31:0] : 32'h00000000);
+    assign x_rd_cmd_addr = ((((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_69[31:0] : 32'h00000000);
     assign x_rd_cmd_len = ((((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
     assign x_rd_ready = ((state == 16'h0019) && x_rd_issued);
     assign y_wr_cmd_valid = ((state == 16'h000d) && (!y_wr_issued));
-    assign y_wr_cmd_addr = (((state == 16'h000d) && (!y_wr_issued)) ? w_20[31:0] : 32'h00000000);
+    assign y_wr_cmd_addr = (((state == 16'h000d) && (!y_wr_issued)) ? w_23[31:0] : 32'h00000000);
     assign y_wr_cmd_len = (((state == 16'h000d) && (!y_wr_issued)) ? 32'h00000004 : 32'h00000000);
     assign y_wr_valid = ((state == 16'h000d) && y_wr_issued);
-    assign y_wr_data = (((state == 16'h000d) && y_wr_issued) ? w_21 : 32'h00000000);
+    assign y_wr_data = (((state == 16'h000d) && y_wr_issued) ? w_24 : 32'h00000000);
     assign y_wr_strb = (((state == 16'h000d) && y_wr_issued) ? 4'hf : 4'h0);
     assign obj0_window_we = (((state == 16'h001a) || (state == 16'h0021)) || (state == 16'h0029));
-    assign obj0_window_waddr = ((state == 16'h001a) ? oa_68[5:0] : ((state == 16'h0021) ? oa_99[5:0] : ((state == 16'h0029) ? oa_118[5:0] : 6'h00)));
-    assign obj0_window_wdata = ((state == 16'h001a) ? ow_69[7:0] : ((state == 16'h0021) ? ow_100[7:0] : ((state == 16'h0029) ? ow_119[7:0] : 8'h00)));
+    assign obj0_window_waddr = ((state == 16'h001a) ? oa_73[5:0] : ((state == 16'h0021) ? oa_104[5:0] : ((state == 16'h0029) ? oa_125[5:0] : 6'h00)));
+    assign obj0_window_wdata = ((state == 16'h001a) ? ow_74[7:0] : ((state == 16'h0021) ? ow_105[7:0] : ((state == 16'h0029) ? ow_126[7:0] : 8'h00)));
     assign obj0_window_re = ((((state == 16'h0014) && (!1'h0)) && (!obj0_window_re_issued)) || (((state == 16'h0020) && (!1'h0)) && (!obj0_window_re_issued)));
-    assign obj0_window_raddr = ((((state == 16'h0014) && (!1'h0)) && (!obj0_window_re_issued)) ? oa_48[5:0] : ((((state == 16'h0020) && (!1'h0)) && (!obj0_window_re_issued)) ? oa_94[5:0] : 6'h00));
+    assign obj0_window_raddr = ((((state == 16'h0014) && (!1'h0)) && (!obj0_window_re_issued)) ? oa_53[5:0] : ((((state == 16'h0020) && (!1'h0)) && (!obj0_window_re_issued)) ? oa_99[5:0] : 6'h00));
     assign obj1_coeff_we_any0_0 = ((((((((state == 16'h002c) || (state == 16'h002d)) || (state == 16'h002e)) || (state == 16'h002f)) || (state == 16'h0030)) || (state == 16'h0031)) || (state == 16'h0032)) || (state == 16'h0033));
     assign obj1_coeff_we_any0_1 = ((((((((state == 16'h0034) || (state == 16'h0035)) || (state == 16'h0036)) || (state == 16'h0037)) || (state == 16'h0038)) || (state == 16'h0039)) || (state == 16'h003a)) || (state == 16'h003b));
     assign obj1_coeff_we_any0_2 = ((((((((state == 16'h003c) || (state == 16'h003d)) || (state == 16'h003e)) || (state == 16'h003f)) || (state == 16'h0040)) || (state == 16'h0041)) || (state == 16'h0042)) || (state == 16'h0043));
@@ -700,9 +714,9 @@ module fir_datapath (
     assign obj1_coeff_wdata_sel0_7 = ((state == 16'h0064) ? 8'hbc : ((state == 16'h0065) ? 8'hcc : ((state == 16'h0066) ? 8'hcc : ((state == 16'h0067) ? 8'hcd : ((state == 16'h0068) ? 8'h3c : ((state == 16'h0069) ? 8'h4c : ((state == 16'h006a) ? 8'hcc : ((state == 16'h006b) ? 8'hcd : 8'h00))))))));
     assign obj1_coeff_wdata = (obj1_coeff_wdata_any0_0 ? obj1_coeff_wdata_sel0_0 : (obj1_coeff_wdata_any0_1 ? obj1_coeff_wdata_sel0_1 : (obj1_coeff_wdata_any0_2 ? obj1_coeff_wdata_sel0_2 : (obj1_coeff_wdata_any0_3 ? obj1_coeff_wdata_sel0_3 : (obj1_coeff_wdata_any0_4 ? obj1_coeff_wdata_sel0_4 : (obj1_coeff_wdata_any0_5 ? obj1_coeff_wdata_sel0_5 : (obj1_coeff_wdata_any0_6 ? obj1_coeff_wdata_sel0_6 : (obj1_coeff_wdata_any0_7 ? obj1_coeff_wdata_sel0_7 : 8'h00))))))));
     assign obj1_coeff_re = (((state == 16'h0013) && (!1'h0)) && (!obj1_coeff_re_issued));
-    assign obj1_coeff_raddr = ((((state == 16'h0013) && (!1'h0)) && (!obj1_coeff_re_issued)) ? oa_37[5:0] : 6'h00);
-    assign go_51 = ((state == 16'h0015) && (!u0_fp_mul_issued));
-    assign go_55 = ((state == 16'h0016) && (!u1_fp_add_issued));
+    assign obj1_coeff_raddr = ((((state == 16'h0013) && (!1'h0)) && (!obj1_coeff_re_issued)) ? oa_42[5:0] : 6'h00);
+    assign go_56 = ((state == 16'h0015) && (!u0_fp_mul_issued));
+    assign go_60 = ((state == 16'h0016) && (!u1_fp_add_issued));
     assign div_dividend = ((state == 16'h006c) ? global_size[31:0] : ((state == 16'h006d) ? global_size[63:32] : ((state == 16'h006e) ? global_size[95:64] : 32'h00000000)));
     assign div_divisor = ((state == 16'h006c) ? local_size[31:0] : ((state == 16'h006d) ? local_size[63:32] : ((state == 16'h006e) ? local_size[95:64] : 32'h00000000)));
     assign div_in_valid = ((((state == 16'h006c) && (!u_group_div_issued)) || ((state == 16'h006d) && (!u_group_div_issued))) || ((state == 16'h006e) && (!u_group_div_issued)));
@@ -718,7 +732,7 @@ module fir_datapath (
     assign y_rd_ready = 1'h0;
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, x_rd_last, x_wr_cmd_ready, x_wr_ready, x_wr_idle, y_rd_cmd_ready, y_rd_valid, y_rd_data[31:0], y_rd_last, v6_lid_linear[63:0], w_20[63:32], oa_37[63:6], oa_48[63:6], w_64[63:32], oa_68[63:6], ow_69[31:8], oa_94[63:6],
-        oa_99[63:6], ow_100[31:8], oa_118[63:6], ow_119[31:8], div_remainder[31:0]};
+    wire ohls_unused = &{1'b0, x_rd_last, x_wr_cmd_ready, x_wr_ready, x_wr_idle, y_rd_cmd_ready, y_rd_valid, y_rd_data[31:0], y_rd_last, v6_lid_linear[63:0], w_1[63:8], w_6[63:8], w_23[63:32], w_29[31:8], oa_42[63:6], oa_53[63:6], w_69[63:32],
+        oa_73[63:6], ow_74[31:8], oa_99[63:6], oa_104[63:6], ow_105[31:8], w_112[31:8], oa_125[63:6], ow_126[31:8], div_remainder[31:0]};
 endmodule
 `default_nettype wire

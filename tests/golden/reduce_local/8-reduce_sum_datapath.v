@@ -78,231 +78,248 @@ module reduce_sum_datapath (
     wire [15:0] lbuf_scratch_raddr;
     wire [7:0]  lbuf_scratch_rdata;
     wire [63:0] w_1;  // reduce_local.cl:4:6
-    wire [63:0] w_2;  // reduce_local.cl:4:6
-    wire        w_3;  // reduce_local.cl:4:6
-    reg         q_4;  // reduce_local.cl:4:6
-    wire [63:0] w_5;  // reduce_local.cl:4:6
+    wire [7:0]  w_2;  // reduce_local.cl:4:6
+    wire [7:0]  w_3;  // reduce_local.cl:4:6
+    wire        w_4;  // reduce_local.cl:4:6
+    reg         q_5;  // reduce_local.cl:4:6
     wire [63:0] w_6;  // reduce_local.cl:4:6
-    wire [63:0] w_7;  // reduce_local.cl:4:6
-    wire [63:0] w_8;  // reduce_local.cl:15:9
-    wire [63:0] w_9;  // reduce_local.cl:15:9
-    wire [63:0] w_10;  // reduce_local.cl:15:9
+    wire [7:0]  w_7;  // reduce_local.cl:4:6
+    wire [7:0]  w_8;  // reduce_local.cl:4:6
+    wire [7:0]  w_9;  // reduce_local.cl:4:6
+    wire [63:0] w_10;  // reduce_local.cl:4:6
     wire [63:0] w_11;  // reduce_local.cl:15:9
     wire [63:0] w_12;  // reduce_local.cl:15:9
+    wire [63:0] w_13;  // reduce_local.cl:15:9
+    wire [63:0] w_14;  // reduce_local.cl:15:9
+    wire [63:0] w_15;  // reduce_local.cl:15:9
     reg         obj0_wi_lid_re_issued;
     reg  [7:0]  obj0_wi_lid_re_beat;
-    wire [7:0]  oi_13;
-    wire [63:0] oa_14;  // reduce_local.cl:15:9
-    reg  [31:0] old_15;  // reduce_local.cl:15:9
-    wire [31:0] v_16;
-    wire [31:0] w_17;  // reduce_local.cl:15:16
-    wire        w_18;  // reduce_local.cl:15:9
-    reg         q_19;  // reduce_local.cl:15:9
-    wire [63:0] w_20;  // reduce_local.cl:16:9
-    wire [31:0] w_21;  // reduce_local.cl:16:30
-    wire [63:0] w_22;  // reduce_local.cl:16:17
+    wire [7:0]  oi_16;
+    wire [63:0] oa_17;  // reduce_local.cl:15:9
+    reg  [31:0] old_18;  // reduce_local.cl:15:9
+    wire [31:0] v_19;
+    wire [31:0] w_20;  // reduce_local.cl:15:16
+    wire        w_21;  // reduce_local.cl:15:9
+    reg         q_22;  // reduce_local.cl:15:9
     wire [63:0] w_23;  // reduce_local.cl:16:9
-    wire [63:0] w_24;  // reduce_local.cl:16:9
-    wire [63:0] w_25;  // reduce_local.cl:16:9
-    wire [63:0] w_26;  // reduce_local.cl:16:36
+    wire [31:0] w_24;  // reduce_local.cl:16:30
+    wire [63:0] w_25;  // reduce_local.cl:16:17
+    wire [63:0] w_26;  // reduce_local.cl:16:9
+    wire [63:0] w_27;  // reduce_local.cl:16:9
+    wire [63:0] w_28;  // reduce_local.cl:16:9
+    wire [63:0] w_29;  // reduce_local.cl:16:36
     reg         lbuf_scratch_re_issued;
     reg  [7:0]  lbuf_scratch_re_beat;
-    wire [7:0]  oi_27;
-    wire [63:0] oa_28;  // reduce_local.cl:16:36
-    reg  [31:0] old_29;  // reduce_local.cl:16:36
-    wire [31:0] v_30;
-    reg  [63:0] q_31;  // reduce_local.cl:16:9
+    wire [7:0]  oi_30;
+    wire [63:0] oa_31;  // reduce_local.cl:16:36
+    reg  [31:0] old_32;  // reduce_local.cl:16:36
+    wire [31:0] v_33;
+    reg  [63:0] q_34;  // reduce_local.cl:16:9
     reg         partial_wr_issued;
     reg  [7:0]  partial_wr_beat;
-    wire [63:0] w_32;  // reduce_local.cl:4:6
-    wire        w_33;  // reduce_local.cl:10:5
-    reg         q_34;  // reduce_local.cl:10:5
     wire [63:0] w_35;  // reduce_local.cl:4:6
-    wire [63:0] w_36;  // reduce_local.cl:4:6
-    wire        w_37;  // reduce_local.cl:4:6
-    reg         q_38;  // reduce_local.cl:4:6
-    wire [63:0] w_39;  // reduce_local.cl:4:6
-    wire [63:0] w_40;  // reduce_local.cl:4:6
-    wire [63:0] w_41;  // reduce_local.cl:4:6
-    wire [63:0] w_42;  // reduce_local.cl:10:47
-    wire [63:0] w_43;  // reduce_local.cl:10:47
-    wire [63:0] w_44;  // reduce_local.cl:10:47
-    wire [63:0] w_45;  // reduce_local.cl:10:47
-    wire [63:0] w_46;  // reduce_local.cl:10:47
+    wire        w_36;  // reduce_local.cl:10:5
+    reg         q_37;  // reduce_local.cl:10:5
+    wire [63:0] w_38;  // reduce_local.cl:4:6
+    wire [7:0]  w_39;  // reduce_local.cl:4:6
+    wire [7:0]  w_40;  // reduce_local.cl:4:6
+    wire        w_41;  // reduce_local.cl:4:6
+    reg         q_42;  // reduce_local.cl:4:6
+    wire [63:0] w_43;  // reduce_local.cl:4:6
+    wire [7:0]  w_44;  // reduce_local.cl:4:6
+    wire [7:0]  w_45;  // reduce_local.cl:4:6
+    wire [7:0]  w_46;  // reduce_local.cl:4:6
+    wire [63:0] w_47;  // reduce_local.cl:4:6
+    wire [63:0] w_48;  // reduce_local.cl:10:47
+    wire [63:0] w_49;  // reduce_local.cl:10:47
+    wire [63:0] w_50;  // reduce_local.cl:10:47
+    wire [63:0] w_51;  // reduce_local.cl:10:47
+    wire [63:0] w_52;  // reduce_local.cl:10:47
     reg         obj1_wi_stride_re_issued;
     reg  [7:0]  obj1_wi_stride_re_beat;
-    wire [7:0]  oi_47;
-    wire [63:0] oa_48;  // reduce_local.cl:10:47
-    reg  [31:0] old_49;  // reduce_local.cl:10:47
-    wire [31:0] v_50;
-    wire [31:0] w_51;  // reduce_local.cl:10:56
-    wire        w_52;  // reduce_local.cl:10:47
-    wire [63:0] w_53;  // reduce_local.cl:10:59
-    wire [63:0] w_54;  // reduce_local.cl:10:59
-    wire [63:0] w_55;  // reduce_local.cl:10:59
-    wire [63:0] w_56;  // reduce_local.cl:10:59
-    wire [63:0] w_57;  // reduce_local.cl:10:59
-    wire [7:0]  oi_58;
-    wire [63:0] oa_59;  // reduce_local.cl:10:59
-    reg  [31:0] old_60;  // reduce_local.cl:10:59
-    wire [31:0] v_61;
+    wire [7:0]  oi_53;
+    wire [63:0] oa_54;  // reduce_local.cl:10:47
+    reg  [31:0] old_55;  // reduce_local.cl:10:47
+    wire [31:0] v_56;
+    wire [31:0] w_57;  // reduce_local.cl:10:56
+    wire        w_58;  // reduce_local.cl:10:47
+    wire [63:0] w_59;  // reduce_local.cl:10:59
+    wire [63:0] w_60;  // reduce_local.cl:10:59
+    wire [63:0] w_61;  // reduce_local.cl:10:59
     wire [63:0] w_62;  // reduce_local.cl:10:59
     wire [63:0] w_63;  // reduce_local.cl:10:59
-    wire [31:0] w_64;  // reduce_local.cl:10:70
-    wire [31:0] w_65;  // reduce_local.cl:10:59
-    reg  [63:0] q_66;  // reduce_local.cl:10:59
-    wire [7:0]  oi_67;
-    wire [63:0] oa_68;  // reduce_local.cl:10:59
-    wire [31:0] ow_69;
-    wire [63:0] w_70;  // reduce_local.cl:4:6
-    wire [63:0] w_71;  // reduce_local.cl:4:6
-    wire [63:0] w_72;  // reduce_local.cl:4:6
-    wire        w_73;  // reduce_local.cl:4:6
-    reg         q_74;  // reduce_local.cl:4:6
-    wire [63:0] w_75;  // reduce_local.cl:4:6
+    wire [7:0]  oi_64;
+    wire [63:0] oa_65;  // reduce_local.cl:10:59
+    reg  [31:0] old_66;  // reduce_local.cl:10:59
+    wire [31:0] v_67;
+    wire [63:0] w_68;  // reduce_local.cl:10:59
+    wire [63:0] w_69;  // reduce_local.cl:10:59
+    wire [31:0] w_70;  // reduce_local.cl:10:70
+    wire [31:0] w_71;  // reduce_local.cl:10:59
+    reg  [63:0] q_72;  // reduce_local.cl:10:59
+    wire [7:0]  oi_73;
+    wire [63:0] oa_74;  // reduce_local.cl:10:59
+    wire [31:0] ow_75;
     wire [63:0] w_76;  // reduce_local.cl:4:6
     wire [63:0] w_77;  // reduce_local.cl:4:6
-    wire [63:0] w_78;  // reduce_local.cl:11:13
-    wire [63:0] w_79;  // reduce_local.cl:11:13
-    wire [63:0] w_80;  // reduce_local.cl:11:13
-    wire [63:0] w_81;  // reduce_local.cl:11:13
-    wire [63:0] w_82;  // reduce_local.cl:11:13
-    wire [7:0]  oi_83;
-    wire [63:0] oa_84;  // reduce_local.cl:11:13
-    reg  [31:0] old_85;  // reduce_local.cl:11:13
-    wire [31:0] v_86;
-    wire [63:0] w_87;  // reduce_local.cl:11:19
-    wire [63:0] w_88;  // reduce_local.cl:11:19
-    reg  [63:0] q_89;  // reduce_local.cl:11:19
-    wire [7:0]  oi_90;
-    wire [63:0] oa_91;  // reduce_local.cl:11:19
-    reg  [31:0] old_92;  // reduce_local.cl:11:19
-    wire [31:0] v_93;
-    wire        w_94;  // reduce_local.cl:11:13
-    reg         q_95;  // reduce_local.cl:11:13
-    wire [63:0] w_96;  // reduce_local.cl:12:13
-    wire [63:0] w_97;  // reduce_local.cl:12:21
-    wire [63:0] w_98;  // reduce_local.cl:12:21
-    wire [63:0] w_99;  // reduce_local.cl:12:21
-    wire [63:0] w_100;  // reduce_local.cl:12:21
-    wire [63:0] w_101;  // reduce_local.cl:12:21
-    wire [7:0]  oi_102;
-    wire [63:0] oa_103;  // reduce_local.cl:12:21
-    reg  [31:0] old_104;  // reduce_local.cl:12:21
-    wire [31:0] v_105;
-    wire [63:0] w_106;  // reduce_local.cl:12:13
-    wire [63:0] w_107;  // reduce_local.cl:12:13
-    wire [63:0] w_108;  // reduce_local.cl:12:13
-    wire [7:0]  oi_109;
-    wire [63:0] oa_110;  // reduce_local.cl:12:13
-    reg  [31:0] old_111;  // reduce_local.cl:12:13
-    wire [31:0] v_112;
-    wire [63:0] w_113;  // reduce_local.cl:12:29
-    wire [63:0] w_114;  // reduce_local.cl:12:37
-    wire [63:0] w_115;  // reduce_local.cl:12:37
-    reg  [63:0] q_116;  // reduce_local.cl:12:37
-    wire [7:0]  oi_117;
-    wire [63:0] oa_118;  // reduce_local.cl:12:37
-    reg  [31:0] old_119;  // reduce_local.cl:12:37
-    wire [31:0] v_120;
-    wire [63:0] w_121;  // reduce_local.cl:12:43
-    wire [63:0] w_122;  // reduce_local.cl:12:43
-    reg  [63:0] q_123;  // reduce_local.cl:12:43
-    wire [7:0]  oi_124;
-    wire [63:0] oa_125;  // reduce_local.cl:12:43
-    reg  [31:0] old_126;  // reduce_local.cl:12:43
-    wire [31:0] v_127;
-    wire [31:0] w_128;  // reduce_local.cl:12:37
-    wire [63:0] w_129;  // reduce_local.cl:12:29
-    wire [63:0] w_130;  // reduce_local.cl:12:29
-    wire [63:0] w_131;  // reduce_local.cl:12:29
-    wire [7:0]  oi_132;
-    wire [63:0] oa_133;  // reduce_local.cl:12:29
-    reg  [31:0] old_134;  // reduce_local.cl:12:29
-    wire [31:0] v_135;
-    wire [31:0] w_136;  // reduce_local.cl:12:13
-    reg  [63:0] q_137;  // reduce_local.cl:12:13
-    wire [7:0]  oi_138;
-    wire [63:0] oa_139;  // reduce_local.cl:12:13
-    wire [31:0] ow_140;
-    wire [63:0] w_141;  // reduce_local.cl:4:6
-    wire [63:0] w_142;  // reduce_local.cl:4:6
-    wire [63:0] w_143;  // reduce_local.cl:4:6
-    wire        w_144;  // reduce_local.cl:4:6
-    reg         q_145;  // reduce_local.cl:4:6
-    wire [63:0] w_146;  // reduce_local.cl:4:6
-    wire [63:0] w_147;  // reduce_local.cl:4:6
-    wire [63:0] w_148;  // reduce_local.cl:4:6
-    wire [63:0] w_149;  // reduce_local.cl:10:47
-    wire [63:0] w_150;  // reduce_local.cl:10:47
-    wire [63:0] w_151;  // reduce_local.cl:10:47
-    wire [63:0] w_152;  // reduce_local.cl:10:47
-    wire [63:0] w_153;  // reduce_local.cl:10:47
-    wire [7:0]  oi_154;
-    wire [63:0] oa_155;  // reduce_local.cl:10:47
-    reg  [31:0] old_156;  // reduce_local.cl:10:47
-    wire [31:0] v_157;
-    wire [31:0] w_158;  // reduce_local.cl:10:56
-    wire        w_159;  // reduce_local.cl:10:47
-    wire [63:0] w_160;  // reduce_local.cl:10:15
-    wire [63:0] w_161;  // reduce_local.cl:10:15
-    wire [63:0] w_162;  // reduce_local.cl:10:15
-    wire [63:0] w_163;  // reduce_local.cl:10:15
-    wire [63:0] w_164;  // reduce_local.cl:10:15
-    wire [31:0] w_165;  // reduce_local.cl:10:24
+    wire [7:0]  w_78;  // reduce_local.cl:4:6
+    wire [7:0]  w_79;  // reduce_local.cl:4:6
+    wire        w_80;  // reduce_local.cl:4:6
+    reg         q_81;  // reduce_local.cl:4:6
+    wire [63:0] w_82;  // reduce_local.cl:4:6
+    wire [7:0]  w_83;  // reduce_local.cl:4:6
+    wire [7:0]  w_84;  // reduce_local.cl:4:6
+    wire [7:0]  w_85;  // reduce_local.cl:4:6
+    wire [63:0] w_86;  // reduce_local.cl:4:6
+    wire [63:0] w_87;  // reduce_local.cl:11:13
+    wire [63:0] w_88;  // reduce_local.cl:11:13
+    wire [63:0] w_89;  // reduce_local.cl:11:13
+    wire [63:0] w_90;  // reduce_local.cl:11:13
+    wire [63:0] w_91;  // reduce_local.cl:11:13
+    wire [7:0]  oi_92;
+    wire [63:0] oa_93;  // reduce_local.cl:11:13
+    reg  [31:0] old_94;  // reduce_local.cl:11:13
+    wire [31:0] v_95;
+    wire [63:0] w_96;  // reduce_local.cl:11:19
+    wire [63:0] w_97;  // reduce_local.cl:11:19
+    reg  [63:0] q_98;  // reduce_local.cl:11:19
+    wire [7:0]  oi_99;
+    wire [63:0] oa_100;  // reduce_local.cl:11:19
+    reg  [31:0] old_101;  // reduce_local.cl:11:19
+    wire [31:0] v_102;
+    wire        w_103;  // reduce_local.cl:11:13
+    reg         q_104;  // reduce_local.cl:11:13
+    wire [63:0] w_105;  // reduce_local.cl:12:13
+    wire [63:0] w_106;  // reduce_local.cl:12:21
+    wire [63:0] w_107;  // reduce_local.cl:12:21
+    wire [63:0] w_108;  // reduce_local.cl:12:21
+    wire [63:0] w_109;  // reduce_local.cl:12:21
+    wire [63:0] w_110;  // reduce_local.cl:12:21
+    wire [7:0]  oi_111;
+    wire [63:0] oa_112;  // reduce_local.cl:12:21
+    reg  [31:0] old_113;  // reduce_local.cl:12:21
+    wire [31:0] v_114;
+    wire [63:0] w_115;  // reduce_local.cl:12:13
+    wire [63:0] w_116;  // reduce_local.cl:12:13
+    wire [63:0] w_117;  // reduce_local.cl:12:13
+    wire [7:0]  oi_118;
+    wire [63:0] oa_119;  // reduce_local.cl:12:13
+    reg  [31:0] old_120;  // reduce_local.cl:12:13
+    wire [31:0] v_121;
+    wire [63:0] w_122;  // reduce_local.cl:12:29
+    wire [63:0] w_123;  // reduce_local.cl:12:37
+    wire [63:0] w_124;  // reduce_local.cl:12:37
+    reg  [63:0] q_125;  // reduce_local.cl:12:37
+    wire [7:0]  oi_126;
+    wire [63:0] oa_127;  // reduce_local.cl:12:37
+    reg  [31:0] old_128;  // reduce_local.cl:12:37
+    wire [31:0] v_129;
+    wire [63:0] w_130;  // reduce_local.cl:12:43
+    wire [63:0] w_131;  // reduce_local.cl:12:43
+    reg  [63:0] q_132;  // reduce_local.cl:12:43
+    wire [7:0]  oi_133;
+    wire [63:0] oa_134;  // reduce_local.cl:12:43
+    reg  [31:0] old_135;  // reduce_local.cl:12:43
+    wire [31:0] v_136;
+    wire [31:0] w_137;  // reduce_local.cl:12:37
+    wire [63:0] w_138;  // reduce_local.cl:12:29
+    wire [63:0] w_139;  // reduce_local.cl:12:29
+    wire [63:0] w_140;  // reduce_local.cl:12:29
+    wire [7:0]  oi_141;
+    wire [63:0] oa_142;  // reduce_local.cl:12:29
+    reg  [31:0] old_143;  // reduce_local.cl:12:29
+    wire [31:0] v_144;
+    wire [31:0] w_145;  // reduce_local.cl:12:13
+    reg  [63:0] q_146;  // reduce_local.cl:12:13
+    wire [7:0]  oi_147;
+    wire [63:0] oa_148;  // reduce_local.cl:12:13
+    wire [31:0] ow_149;
+    wire [63:0] w_150;  // reduce_local.cl:4:6
+    wire [63:0] w_151;  // reduce_local.cl:4:6
+    wire [7:0]  w_152;  // reduce_local.cl:4:6
+    wire [7:0]  w_153;  // reduce_local.cl:4:6
+    wire        w_154;  // reduce_local.cl:4:6
+    reg         q_155;  // reduce_local.cl:4:6
+    wire [63:0] w_156;  // reduce_local.cl:4:6
+    wire [7:0]  w_157;  // reduce_local.cl:4:6
+    wire [7:0]  w_158;  // reduce_local.cl:4:6
+    wire [7:0]  w_159;  // reduce_local.cl:4:6
+    wire [63:0] w_160;  // reduce_local.cl:4:6
+    wire [63:0] w_161;  // reduce_local.cl:10:47
+    wire [63:0] w_162;  // reduce_local.cl:10:47
+    wire [63:0] w_163;  // reduce_local.cl:10:47
+    wire [63:0] w_164;  // reduce_local.cl:10:47
+    wire [63:0] w_165;  // reduce_local.cl:10:47
     wire [7:0]  oi_166;
-    wire [63:0] oa_167;  // reduce_local.cl:10:15
-    wire [31:0] ow_168;
-    wire [63:0] w_169;  // reduce_local.cl:4:6
-    wire [63:0] w_170;  // reduce_local.cl:4:6
-    wire [63:0] w_171;  // reduce_local.cl:4:6
-    wire        w_172;  // reduce_local.cl:4:6
-    reg         q_173;  // reduce_local.cl:4:6
-    wire [63:0] w_174;  // reduce_local.cl:4:6
-    wire [63:0] w_175;  // reduce_local.cl:4:6
-    wire [63:0] w_176;  // reduce_local.cl:4:6
-    wire [63:0] w_177;  // reduce_local.cl:6:16
-    wire [63:0] w_178;  // reduce_local.cl:6:10
-    wire [63:0] w_179;  // reduce_local.cl:6:10
-    wire [63:0] w_180;  // reduce_local.cl:6:10
-    wire [63:0] w_181;  // reduce_local.cl:6:10
-    wire [63:0] w_182;  // reduce_local.cl:6:10
-    wire [31:0] w_183;  // reduce_local.cl:6:16
-    wire [7:0]  oi_184;
-    wire [63:0] oa_185;  // reduce_local.cl:6:10
-    wire [31:0] ow_186;
-    wire [63:0] w_187;  // reduce_local.cl:7:5
-    wire [63:0] w_188;  // reduce_local.cl:7:13
-    wire [63:0] w_189;  // reduce_local.cl:7:13
-    reg  [63:0] q_190;  // reduce_local.cl:7:13
-    wire [7:0]  oi_191;
-    wire [63:0] oa_192;  // reduce_local.cl:7:13
-    reg  [31:0] old_193;  // reduce_local.cl:7:13
-    wire [31:0] v_194;
-    wire [63:0] w_195;  // reduce_local.cl:7:20
-    wire [31:0] w_196;  // reduce_local.cl:6:29
-    wire [63:0] w_197;  // reduce_local.cl:7:23
-    wire [63:0] w_198;  // reduce_local.cl:7:23
-    wire [63:0] w_199;  // reduce_local.cl:7:23
-    wire [63:0] w_200;  // reduce_local.cl:7:23
-    wire [63:0] w_201;  // reduce_local.cl:7:23
-    wire [63:0] w_202;  // reduce_local.cl:7:23
-    wire [63:0] w_203;  // reduce_local.cl:7:23
-    wire [63:0] w_204;  // reduce_local.cl:7:20
-    wire [63:0] w_205;  // reduce_local.cl:7:20
-    reg  [63:0] q_206;  // reduce_local.cl:7:20
+    wire [63:0] oa_167;  // reduce_local.cl:10:47
+    reg  [31:0] old_168;  // reduce_local.cl:10:47
+    wire [31:0] v_169;
+    wire [31:0] w_170;  // reduce_local.cl:10:56
+    wire        w_171;  // reduce_local.cl:10:47
+    wire [63:0] w_172;  // reduce_local.cl:10:15
+    wire [63:0] w_173;  // reduce_local.cl:10:15
+    wire [63:0] w_174;  // reduce_local.cl:10:15
+    wire [63:0] w_175;  // reduce_local.cl:10:15
+    wire [63:0] w_176;  // reduce_local.cl:10:15
+    wire [31:0] w_177;  // reduce_local.cl:10:24
+    wire [7:0]  oi_178;
+    wire [63:0] oa_179;  // reduce_local.cl:10:15
+    wire [31:0] ow_180;
+    wire [63:0] w_181;  // reduce_local.cl:4:6
+    wire [63:0] w_182;  // reduce_local.cl:4:6
+    wire [7:0]  w_183;  // reduce_local.cl:4:6
+    wire [7:0]  w_184;  // reduce_local.cl:4:6
+    wire        w_185;  // reduce_local.cl:4:6
+    reg         q_186;  // reduce_local.cl:4:6
+    wire [63:0] w_187;  // reduce_local.cl:4:6
+    wire [7:0]  w_188;  // reduce_local.cl:4:6
+    wire [7:0]  w_189;  // reduce_local.cl:4:6
+    wire [7:0]  w_190;  // reduce_local.cl:4:6
+    wire [63:0] w_191;  // reduce_local.cl:4:6
+    wire [63:0] w_192;  // reduce_local.cl:6:16
+    wire [63:0] w_193;  // reduce_local.cl:6:10
+    wire [63:0] w_194;  // reduce_local.cl:6:10
+    wire [63:0] w_195;  // reduce_local.cl:6:10
+    wire [63:0] w_196;  // reduce_local.cl:6:10
+    wire [63:0] w_197;  // reduce_local.cl:6:10
+    wire [31:0] w_198;  // reduce_local.cl:6:16
+    wire [7:0]  oi_199;
+    wire [63:0] oa_200;  // reduce_local.cl:6:10
+    wire [31:0] ow_201;
+    wire [63:0] w_202;  // reduce_local.cl:7:5
+    wire [63:0] w_203;  // reduce_local.cl:7:13
+    wire [63:0] w_204;  // reduce_local.cl:7:13
+    reg  [63:0] q_205;  // reduce_local.cl:7:13
+    wire [7:0]  oi_206;
+    wire [63:0] oa_207;  // reduce_local.cl:7:13
+    reg  [31:0] old_208;  // reduce_local.cl:7:13
+    wire [31:0] v_209;
+    wire [63:0] w_210;  // reduce_local.cl:7:20
+    wire [31:0] w_211;  // reduce_local.cl:7:23
+    wire [63:0] w_212;  // reduce_local.cl:7:23
+    wire [63:0] w_213;  // reduce_local.cl:7:23
+    wire [63:0] w_214;  // reduce_local.cl:7:23
+    wire [31:0] w_215;  // reduce_local.cl:7:23
+    wire [31:0] w_216;  // reduce_local.cl:7:23
+    wire [31:0] w_217;  // reduce_local.cl:7:23
+    wire [31:0] w_218;  // reduce_local.cl:7:23
+    wire [31:0] w_219;  // reduce_local.cl:7:23
+    wire [63:0] w_220;  // reduce_local.cl:7:23
+    wire [63:0] w_221;  // reduce_local.cl:7:20
+    wire [63:0] w_222;  // reduce_local.cl:7:20
+    reg  [63:0] q_223;  // reduce_local.cl:7:20
     reg         in_rd_issued;
     reg  [7:0]  in_rd_beat;
-    reg  [31:0] ld_207;  // reduce_local.cl:7:20
-    wire [31:0] v_208;
-    wire [63:0] w_209;  // reduce_local.cl:7:5
-    wire [63:0] w_210;  // reduce_local.cl:7:5
-    wire [63:0] w_211;  // reduce_local.cl:7:5
-    reg  [63:0] q_212;  // reduce_local.cl:7:5
-    wire [7:0]  oi_213;
-    wire [63:0] oa_214;  // reduce_local.cl:7:5
-    wire [31:0] ow_215;
-    wire [63:0] w_216;  // reduce_local.cl:4:6
+    reg  [31:0] ld_224;  // reduce_local.cl:7:20
+    wire [31:0] v_225;
+    wire [63:0] w_226;  // reduce_local.cl:7:5
+    wire [63:0] w_227;  // reduce_local.cl:7:5
+    wire [63:0] w_228;  // reduce_local.cl:7:5
+    reg  [63:0] q_229;  // reduce_local.cl:7:5
+    wire [7:0]  oi_230;
+    wire [63:0] oa_231;  // reduce_local.cl:7:5
+    wire [31:0] ow_232;
+    wire [63:0] w_233;  // reduce_local.cl:4:6
     wire [31:0] div_quotient;
     wire        div_valid;
     wire [31:0] div_dividend;
@@ -360,190 +377,207 @@ module reduce_sum_datapath (
         .rdata(lbuf_scratch_rdata)
     );
     assign w_1 = v3_lid_x;
-    assign w_2 = 64'h0000000000000080;
-    assign w_3 = (w_1 < w_2);
-    assign w_5 = v3_lid_x;
-    assign w_6 = 64'h0000000000000001;
-    assign w_7 = (w_5 + w_6);
-    assign w_8 = 64'h0000000000000000;
-    assign w_9 = v3_lid_x;
-    assign w_10 = 64'h0000000000000004;
-    assign w_11 = (w_9 * w_10);
-    assign w_12 = (w_8 + w_11);
-    assign oi_13 = obj0_wi_lid_re_beat;
-    assign oa_14 = (w_12 + {56'h00000000000000, oi_13});
-    assign v_16 = old_15[31:0];
-    assign w_17 = 32'h00000000;
-    assign w_18 = (v_16 == w_17);
-    assign w_20 = {32'h00000000, partial_base};
-    assign w_21 = 32'h00000000;
-    assign w_22 = {32'h00000000, group_0};
-    assign w_23 = 64'h0000000000000004;
-    assign w_24 = (w_22 * w_23);
-    assign w_25 = (w_20 + w_24);
-    assign w_26 = 64'h0000000000000000;
-    assign oi_27 = lbuf_scratch_re_beat;
-    assign oa_28 = (w_26 + {56'h00000000000000, oi_27});
-    assign v_30 = old_29[31:0];
-    assign w_32 = 64'h0000000000000000;
-    assign w_33 = v2_group_cond0;
-    assign w_35 = v3_lid_x;
-    assign w_36 = 64'h0000000000000080;
-    assign w_37 = (w_35 < w_36);
-    assign w_39 = v3_lid_x;
-    assign w_40 = 64'h0000000000000001;
-    assign w_41 = (w_39 + w_40);
-    assign w_42 = 64'h0000000000000000;
+    assign w_2 = w_1[7:0];
+    assign w_3 = 8'h80;
+    assign w_4 = (w_2 < w_3);
+    assign w_6 = v3_lid_x;
+    assign w_7 = w_6[7:0];
+    assign w_8 = 8'h01;
+    assign w_9 = (w_7 + w_8);
+    assign w_10 = {56'h00000000000000, w_9[7:0]};
+    assign w_11 = 64'h0000000000000000;
+    assign w_12 = v3_lid_x;
+    assign w_13 = 64'h0000000000000004;
+    assign w_14 = (w_12 * w_13);
+    assign w_15 = (w_11 + w_14);
+    assign oi_16 = obj0_wi_lid_re_beat;
+    assign oa_17 = (w_15 + {56'h00000000000000, oi_16});
+    assign v_19 = old_18[31:0];
+    assign w_20 = 32'h00000000;
+    assign w_21 = (v_19 == w_20);
+    assign w_23 = {32'h00000000, partial_base};
+    assign w_24 = 32'h00000000;
+    assign w_25 = {32'h00000000, group_0};
+    assign w_26 = 64'h0000000000000004;
+    assign w_27 = (w_25 * w_26);
+    assign w_28 = (w_23 + w_27);
+    assign w_29 = 64'h0000000000000000;
+    assign oi_30 = lbuf_scratch_re_beat;
+    assign oa_31 = (w_29 + {56'h00000000000000, oi_30});
+    assign v_33 = old_32[31:0];
+    assign w_35 = 64'h0000000000000000;
+    assign w_36 = v2_group_cond0;
+    assign w_38 = v3_lid_x;
+    assign w_39 = w_38[7:0];
+    assign w_40 = 8'h80;
+    assign w_41 = (w_39 < w_40);
     assign w_43 = v3_lid_x;
-    assign w_44 = 64'h0000000000000004;
-    assign w_45 = (w_43 * w_44);
-    assign w_46 = (w_42 + w_45);
-    assign oi_47 = obj1_wi_stride_re_beat;
-    assign oa_48 = (w_46 + {56'h00000000000000, oi_47});
-    assign v_50 = old_49[31:0];
-    assign w_51 = 32'h00000000;
-    assign w_52 = (v_50 > w_51);
-    assign w_53 = 64'h0000000000000000;
-    assign w_54 = v3_lid_x;
-    assign w_55 = 64'h0000000000000004;
-    assign w_56 = (w_54 * w_55);
-    assign w_57 = (w_53 + w_56);
-    assign oi_58 = obj1_wi_stride_re_beat;
-    assign oa_59 = (w_57 + {56'h00000000000000, oi_58});
-    assign v_61 = old_60[31:0];
-    assign w_62 = 64'h0000000000000000;
-    assign w_63 = (w_62 + w_56);
-    assign w_64 = 32'h00000001;
-    assign w_65 = (v_61 >> w_64);
-    assign oi_67 = obj1_wi_stride_re_beat;
-    assign oa_68 = (q_66 + {56'h00000000000000, oi_67});
-    assign ow_69 = (w_65 >> ({24'h000000, oi_67} * 32'h00000008));
-    assign w_70 = 64'h0000000000000000;
-    assign w_71 = v3_lid_x;
-    assign w_72 = 64'h0000000000000080;
-    assign w_73 = (w_71 < w_72);
-    assign w_75 = v3_lid_x;
-    assign w_76 = 64'h0000000000000001;
-    assign w_77 = (w_75 + w_76);
-    assign w_78 = 64'h0000000000000000;
-    assign w_79 = v3_lid_x;
-    assign w_80 = 64'h0000000000000004;
-    assign w_81 = (w_79 * w_80);
-    assign w_82 = (w_78 + w_81);
-    assign oi_83 = obj0_wi_lid_re_beat;
-    assign oa_84 = (w_82 + {56'h00000000000000, oi_83});
-    assign v_86 = old_85[31:0];
+    assign w_44 = w_43[7:0];
+    assign w_45 = 8'h01;
+    assign w_46 = (w_44 + w_45);
+    assign w_47 = {56'h00000000000000, w_46[7:0]};
+    assign w_48 = 64'h0000000000000000;
+    assign w_49 = v3_lid_x;
+    assign w_50 = 64'h0000000000000004;
+    assign w_51 = (w_49 * w_50);
+    assign w_52 = (w_48 + w_51);
+    assign oi_53 = obj1_wi_stride_re_beat;
+    assign oa_54 = (w_52 + {56'h00000000000000, oi_53});
+    assign v_56 = old_55[31:0];
+    assign w_57 = 32'h00000000;
+    assign w_58 = (v_56 > w_57);
+    assign w_59 = 64'h0000000000000000;
+    assign w_60 = v3_lid_x;
+    assign w_61 = 64'h0000000000000004;
+    assign w_62 = (w_60 * w_61);
+    assign w_63 = (w_59 + w_62);
+    assign oi_64 = obj1_wi_stride_re_beat;
+    assign oa_65 = (w_63 + {56'h00000000000000, oi_64});
+    assign v_67 = old_66[31:0];
+    assign w_68 = 64'h0000000000000000;
+    assign w_69 = (w_68 + w_62);
+    assign w_70 = 32'h00000001;
+    assign w_71 = (v_67 >> w_70);
+    assign oi_73 = obj1_wi_stride_re_beat;
+    assign oa_74 = (q_72 + {56'h00000000000000, oi_73});
+    assign ow_75 = (w_71 >> ({24'h000000, oi_73} * 32'h00000008));
+    assign w_76 = 64'h0000000000000000;
+    assign w_77 = v3_lid_x;
+    assign w_78 = w_77[7:0];
+    assign w_79 = 8'h80;
+    assign w_80 = (w_78 < w_79);
+    assign w_82 = v3_lid_x;
+    assign w_83 = w_82[7:0];
+    assign w_84 = 8'h01;
+    assign w_85 = (w_83 + w_84);
+    assign w_86 = {56'h00000000000000, w_85[7:0]};
     assign w_87 = 64'h0000000000000000;
-    assign w_88 = (w_87 + w_81);
-    assign oi_90 = obj1_wi_stride_re_beat;
-    assign oa_91 = (q_89 + {56'h00000000000000, oi_90});
-    assign v_93 = old_92[31:0];
-    assign w_94 = (v_86 < v_93);
+    assign w_88 = v3_lid_x;
+    assign w_89 = 64'h0000000000000004;
+    assign w_90 = (w_88 * w_89);
+    assign w_91 = (w_87 + w_90);
+    assign oi_92 = obj0_wi_lid_re_beat;
+    assign oa_93 = (w_91 + {56'h00000000000000, oi_92});
+    assign v_95 = old_94[31:0];
     assign w_96 = 64'h0000000000000000;
-    assign w_97 = 64'h0000000000000000;
-    assign w_98 = v3_lid_x;
-    assign w_99 = 64'h0000000000000004;
-    assign w_100 = (w_98 * w_99);
-    assign w_101 = (w_97 + w_100);
-    assign oi_102 = obj0_wi_lid_re_beat;
-    assign oa_103 = (w_101 + {56'h00000000000000, oi_102});
-    assign v_105 = old_104[31:0];
-    assign w_106 = {32'h00000000, v_105[31:0]};
-    assign w_107 = (w_106 * w_99);
-    assign w_108 = (w_96 + w_107);
-    assign oi_109 = lbuf_scratch_re_beat;
-    assign oa_110 = (w_108 + {56'h00000000000000, oi_109});
-    assign v_112 = old_111[31:0];
-    assign w_113 = 64'h0000000000000000;
-    assign w_114 = 64'h0000000000000000;
-    assign w_115 = (w_114 + w_100);
-    assign oi_117 = obj0_wi_lid_re_beat;
-    assign oa_118 = (q_116 + {56'h00000000000000, oi_117});
-    assign v_120 = old_119[31:0];
-    assign w_121 = 64'h0000000000000000;
-    assign w_122 = (w_121 + w_100);
-    assign oi_124 = obj1_wi_stride_re_beat;
-    assign oa_125 = (q_123 + {56'h00000000000000, oi_124});
-    assign v_127 = old_126[31:0];
-    assign w_128 = (v_120 + v_127);
-    assign w_129 = {32'h00000000, w_128[31:0]};
-    assign w_130 = (w_129 * w_99);
-    assign w_131 = (w_113 + w_130);
-    assign oi_132 = lbuf_scratch_re_beat;
-    assign oa_133 = (w_131 + {56'h00000000000000, oi_132});
-    assign v_135 = old_134[31:0];
-    assign w_136 = (v_112 + v_135);
-    assign oi_138 = lbuf_scratch_re_beat;
-    assign oa_139 = (q_137 + {56'h00000000000000, oi_138});
-    assign ow_140 = (w_136 >> ({24'h000000, oi_138} * 32'h00000008));
-    assign w_141 = 64'h0000000000000000;
-    assign w_142 = v3_lid_x;
-    assign w_143 = 64'h0000000000000080;
-    assign w_144 = (w_142 < w_143);
-    assign w_146 = v3_lid_x;
-    assign w_147 = 64'h0000000000000001;
-    assign w_148 = (w_146 + w_147);
-    assign w_149 = 64'h0000000000000000;
-    assign w_150 = v3_lid_x;
-    assign w_151 = 64'h0000000000000004;
-    assign w_152 = (w_150 * w_151);
-    assign w_153 = (w_149 + w_152);
-    assign oi_154 = obj1_wi_stride_re_beat;
-    assign oa_155 = (w_153 + {56'h00000000000000, oi_154});
-    assign v_157 = old_156[31:0];
-    assign w_158 = 32'h00000000;
-    assign w_159 = (v_157 > w_158);
-    assign w_160 = 64'h0000000000000000;
-    assign w_161 = v3_lid_x;
-    assign w_162 = 64'h0000000000000004;
-    assign w_163 = (w_161 * w_162);
-    assign w_164 = (w_160 + w_163);
-    assign w_165 = 32'h00000040;
+    assign w_97 = (w_96 + w_90);
+    assign oi_99 = obj1_wi_stride_re_beat;
+    assign oa_100 = (q_98 + {56'h00000000000000, oi_99});
+    assign v_102 = old_101[31:0];
+    assign w_103 = (v_95 < v_102);
+    assign w_105 = 64'h0000000000000000;
+    assign w_106 = 64'h0000000000000000;
+    assign w_107 = v3_lid_x;
+    assign w_108 = 64'h0000000000000004;
+    assign w_109 = (w_107 * w_108);
+    assign w_110 = (w_106 + w_109);
+    assign oi_111 = obj0_wi_lid_re_beat;
+    assign oa_112 = (w_110 + {56'h00000000000000, oi_111});
+    assign v_114 = old_113[31:0];
+    assign w_115 = {32'h00000000, v_114[31:0]};
+    assign w_116 = (w_115 * w_108);
+    assign w_117 = (w_105 + w_116);
+    assign oi_118 = lbuf_scratch_re_beat;
+    assign oa_119 = (w_117 + {56'h00000000000000, oi_118});
+    assign v_121 = old_120[31:0];
+    assign w_122 = 64'h0000000000000000;
+    assign w_123 = 64'h0000000000000000;
+    assign w_124 = (w_123 + w_109);
+    assign oi_126 = obj0_wi_lid_re_beat;
+    assign oa_127 = (q_125 + {56'h00000000000000, oi_126});
+    assign v_129 = old_128[31:0];
+    assign w_130 = 64'h0000000000000000;
+    assign w_131 = (w_130 + w_109);
+    assign oi_133 = obj1_wi_stride_re_beat;
+    assign oa_134 = (q_132 + {56'h00000000000000, oi_133});
+    assign v_136 = old_135[31:0];
+    assign w_137 = (v_129 + v_136);
+    assign w_138 = {32'h00000000, w_137[31:0]};
+    assign w_139 = (w_138 * w_108);
+    assign w_140 = (w_122 + w_139);
+    assign oi_141 = lbuf_scratch_re_beat;
+    assign oa_142 = (w_140 + {56'h00000000000000, oi_141});
+    assign v_144 = old_143[31:0];
+    assign w_145 = (v_121 + v_144);
+    assign oi_147 = lbuf_scratch_re_beat;
+    assign oa_148 = (q_146 + {56'h00000000000000, oi_147});
+    assign ow_149 = (w_145 >> ({24'h000000, oi_147} * 32'h00000008));
+    assign w_150 = 64'h0000000000000000;
+    assign w_151 = v3_lid_x;
+    assign w_152 = w_151[7:0];
+    assign w_153 = 8'h80;
+    assign w_154 = (w_152 < w_153);
+    assign w_156 = v3_lid_x;
+    assign w_157 = w_156[7:0];
+    assign w_158 = 8'h01;
+    assign w_159 = (w_157 + w_158);
+    assign w_160 = {56'h00000000000000, w_159[7:0]};
+    assign w_161 = 64'h0000000000000000;
+    assign w_162 = v3_lid_x;
+    assign w_163 = 64'h0000000000000004;
+    assign w_164 = (w_162 * w_163);
+    assign w_165 = (w_161 + w_164);
     assign oi_166 = obj1_wi_stride_re_beat;
-    assign oa_167 = (w_164 + {56'h00000000000000, oi_166});
-    assign ow_168 = (w_165 >> ({24'h000000, oi_166} * 32'h00000008));
-    assign w_169 = 64'h0000000000000000;
-    assign w_170 = v3_lid_x;
-    assign w_171 = 64'h0000000000000080;
-    assign w_172 = (w_170 < w_171);
-    assign w_174 = v3_lid_x;
-    assign w_175 = 64'h0000000000000001;
-    assign w_176 = (w_174 + w_175);
-    assign w_177 = v3_lid_x;
-    assign w_178 = 64'h0000000000000000;
-    assign w_179 = v3_lid_x;
-    assign w_180 = 64'h0000000000000004;
-    assign w_181 = (w_179 * w_180);
-    assign w_182 = (w_178 + w_181);
-    assign w_183 = w_177[31:0];
-    assign oi_184 = obj0_wi_lid_re_beat;
-    assign oa_185 = (w_182 + {56'h00000000000000, oi_184});
-    assign ow_186 = (w_183 >> ({24'h000000, oi_184} * 32'h00000008));
-    assign w_187 = 64'h0000000000000000;
-    assign w_188 = 64'h0000000000000000;
-    assign w_189 = (w_188 + w_181);
-    assign oi_191 = obj0_wi_lid_re_beat;
-    assign oa_192 = (q_190 + {56'h00000000000000, oi_191});
-    assign v_194 = old_193[31:0];
-    assign w_195 = {32'h00000000, in_base};
-    assign w_196 = 32'h00000000;
-    assign w_197 = {32'h00000000, group_0};
-    assign w_198 = v3_lid_x;
-    assign w_199 = 64'h0000000000000000;
-    assign w_200 = 64'h0000000000000080;
-    assign w_201 = (w_197 * w_200);
-    assign w_202 = (w_201 + w_198);
-    assign w_203 = (w_202 + w_199);
-    assign w_204 = (w_203 * w_180);
-    assign w_205 = (w_195 + w_204);
-    assign v_208 = ld_207[31:0];
-    assign w_209 = {32'h00000000, v_194[31:0]};
-    assign w_210 = (w_209 * w_180);
-    assign w_211 = (w_187 + w_210);
-    assign oi_213 = lbuf_scratch_re_beat;
-    assign oa_214 = (q_212 + {56'h00000000000000, oi_213});
-    assign ow_215 = (v_208 >> ({24'h000000, oi_213} * 32'h00000008));
-    assign w_216 = 64'h0000000000000000;
+    assign oa_167 = (w_165 + {56'h00000000000000, oi_166});
+    assign v_169 = old_168[31:0];
+    assign w_170 = 32'h00000000;
+    assign w_171 = (v_169 > w_170);
+    assign w_172 = 64'h0000000000000000;
+    assign w_173 = v3_lid_x;
+    assign w_174 = 64'h0000000000000004;
+    assign w_175 = (w_173 * w_174);
+    assign w_176 = (w_172 + w_175);
+    assign w_177 = 32'h00000040;
+    assign oi_178 = obj1_wi_stride_re_beat;
+    assign oa_179 = (w_176 + {56'h00000000000000, oi_178});
+    assign ow_180 = (w_177 >> ({24'h000000, oi_178} * 32'h00000008));
+    assign w_181 = 64'h0000000000000000;
+    assign w_182 = v3_lid_x;
+    assign w_183 = w_182[7:0];
+    assign w_184 = 8'h80;
+    assign w_185 = (w_183 < w_184);
+    assign w_187 = v3_lid_x;
+    assign w_188 = w_187[7:0];
+    assign w_189 = 8'h01;
+    assign w_190 = (w_188 + w_189);
+    assign w_191 = {56'h00000000000000, w_190[7:0]};
+    assign w_192 = v3_lid_x;
+    assign w_193 = 64'h0000000000000000;
+    assign w_194 = v3_lid_x;
+    assign w_195 = 64'h0000000000000004;
+    assign w_196 = (w_194 * w_195);
+    assign w_197 = (w_193 + w_196);
+    assign w_198 = w_192[31:0];
+    assign oi_199 = obj0_wi_lid_re_beat;
+    assign oa_200 = (w_197 + {56'h00000000000000, oi_199});
+    assign ow_201 = (w_198 >> ({24'h000000, oi_199} * 32'h00000008));
+    assign w_202 = 64'h0000000000000000;
+    assign w_203 = 64'h0000000000000000;
+    assign w_204 = (w_203 + w_196);
+    assign oi_206 = obj0_wi_lid_re_beat;
+    assign oa_207 = (q_205 + {56'h00000000000000, oi_206});
+    assign v_209 = old_208[31:0];
+    assign w_210 = {32'h00000000, in_base};
+    assign w_211 = 32'h00000000;
+    assign w_212 = {32'h00000000, group_0};
+    assign w_213 = v3_lid_x;
+    assign w_214 = 64'h0000000000000000;
+    assign w_215 = w_212[31:0];
+    assign w_216 = 32'h00000080;
+    assign w_217 = (w_215 * w_216);
+    assign w_218 = w_213[31:0];
+    assign w_219 = (w_217 + w_218);
+    assign w_220 = {32'h00000000, w_219[31:0]};
+    assign w_221 = (w_220 * w_195);
+    assign w_222 = (w_210 + w_221);
+    assign v_225 = ld_224[31:0];
+    assign w_226 = {32'h00000000, v_209[31:0]};
+    assign w_227 = (w_226 * w_195);
+    assign w_228 = (w_202 + w_227);
+    assign oi_230 = lbuf_scratch_re_beat;
+    assign oa_231 = (q_229 + {56'h00000000000000, oi_230});
+    assign ow_232 = (v_225 >> ({24'h000000, oi_230} * 32'h00000008));
+    assign w_233 = 64'h0000000000000000;
 
     ohls_div #(
         .WIDTH(32),
@@ -590,120 +624,120 @@ module reduce_sum_datapath (
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
             if ((state == 16'h0003)) state <= 16'h0006;
-            if ((state == 16'h0004)) state <= (q_4 ? 16'h0009 : 16'h0001);
+            if ((state == 16'h0004)) state <= (q_5 ? 16'h0009 : 16'h0001);
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) q_4 <= w_3;
+            if ((state == 16'h0006)) q_5 <= w_4;
             if ((state == 16'h0006)) state <= 16'h0004;
-            if ((state == 16'h0007)) v3_lid_x <= w_7;
+            if ((state == 16'h0007)) v3_lid_x <= w_10;
             if ((state == 16'h0007)) state <= 16'h0003;
-            if ((state == 16'h0008)) state <= (q_19 ? 16'h000b : 16'h0007);
-            if (((state == 16'h0009) && ((!1'h0) && obj0_wi_lid_re_issued))) old_15 <= {obj0_wi_lid_rdata, old_15[31:8]};  // reduce_local.cl:15:9
+            if ((state == 16'h0008)) state <= (q_22 ? 16'h000b : 16'h0007);
+            if (((state == 16'h0009) && ((!1'h0) && obj0_wi_lid_re_issued))) old_18 <= {obj0_wi_lid_rdata, old_18[31:8]};  // reduce_local.cl:15:9
             if (((state == 16'h0009) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:15:9
             if (((state == 16'h0009) && ((!1'h0) && (!obj0_wi_lid_re_issued)))) obj0_wi_lid_re_issued <= 1'h1;  // reduce_local.cl:15:9
             if (((state == 16'h0009) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:15:9
             if (((state == 16'h0009) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:15:9
             if (((state == 16'h0009) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:15:9
             if (((state == 16'h0009) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h000a;  // reduce_local.cl:15:9
-            if ((state == 16'h000a)) q_19 <= w_18;
+            if ((state == 16'h000a)) q_22 <= w_21;
             if ((state == 16'h000a)) state <= 16'h0008;
-            if (((state == 16'h000b) && ((!1'h0) && lbuf_scratch_re_issued))) old_29 <= {lbuf_scratch_rdata, old_29[31:8]};  // reduce_local.cl:16:36
+            if (((state == 16'h000b) && ((!1'h0) && lbuf_scratch_re_issued))) old_32 <= {lbuf_scratch_rdata, old_32[31:8]};  // reduce_local.cl:16:36
             if (((state == 16'h000b) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:16:36
             if (((state == 16'h000b) && ((!1'h0) && (!lbuf_scratch_re_issued)))) lbuf_scratch_re_issued <= 1'h1;  // reduce_local.cl:16:36
             if (((state == 16'h000b) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:16:36
             if (((state == 16'h000b) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:16:36
             if (((state == 16'h000b) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:16:36
-            if (((state == 16'h000b) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) q_31 <= w_25;  // reduce_local.cl:16:36
+            if (((state == 16'h000b) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) q_34 <= w_28;  // reduce_local.cl:16:36
             if (((state == 16'h000b) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h000c;  // reduce_local.cl:16:36
             if (((state == 16'h000c) && ((((state == 16'h000c) && (!partial_wr_issued)) && 1'h1) && partial_wr_cmd_ready))) partial_wr_issued <= 1'h1;  // reduce_local.cl:16:9
             if (((state == 16'h000c) && (((state == 16'h000c) && partial_wr_issued) && partial_wr_ready))) partial_wr_beat <= (partial_wr_beat + 8'h01);  // reduce_local.cl:16:9
             if (((state == 16'h000c) && ((((state == 16'h000c) && partial_wr_issued) && partial_wr_ready) && (partial_wr_beat == 8'h00)))) partial_wr_beat <= 8'h00;  // reduce_local.cl:16:9
             if (((state == 16'h000c) && ((((state == 16'h000c) && partial_wr_issued) && partial_wr_ready) && (partial_wr_beat == 8'h00)))) partial_wr_issued <= 1'h0;  // reduce_local.cl:16:9
             if (((state == 16'h000c) && ((((state == 16'h000c) && partial_wr_issued) && partial_wr_ready) && (partial_wr_beat == 8'h00)))) state <= 16'h0007;  // reduce_local.cl:16:9
-            if ((state == 16'h000d)) v3_lid_x <= w_32;
+            if ((state == 16'h000d)) v3_lid_x <= w_35;
             if ((state == 16'h000d)) state <= 16'h0003;
             if ((state == 16'h000e)) state <= 16'h0010;
-            if ((state == 16'h000f)) state <= (q_34 ? 16'h002a : 16'h000d);
-            if ((state == 16'h0010)) q_34 <= w_33;
+            if ((state == 16'h000f)) state <= (q_37 ? 16'h002a : 16'h000d);
+            if ((state == 16'h0010)) q_37 <= w_36;
             if ((state == 16'h0010)) state <= 16'h000f;
             if ((state == 16'h0011)) state <= 16'h0013;
-            if ((state == 16'h0012)) state <= (q_38 ? 16'h0017 : 16'h000e);
-            if ((state == 16'h0013)) q_38 <= w_37;
+            if ((state == 16'h0012)) state <= (q_42 ? 16'h0017 : 16'h000e);
+            if ((state == 16'h0013)) q_42 <= w_41;
             if ((state == 16'h0013)) state <= 16'h0012;
-            if ((state == 16'h0014)) v3_lid_x <= w_41;
+            if ((state == 16'h0014)) v3_lid_x <= w_47;
             if ((state == 16'h0014)) state <= 16'h0011;
-            if (((state == 16'h0015) && ((!1'h0) && obj1_wi_stride_re_issued))) old_49 <= {obj1_wi_stride_rdata, old_49[31:8]};  // reduce_local.cl:10:47
+            if (((state == 16'h0015) && ((!1'h0) && obj1_wi_stride_re_issued))) old_55 <= {obj1_wi_stride_rdata, old_55[31:8]};  // reduce_local.cl:10:47
             if (((state == 16'h0015) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:47
             if (((state == 16'h0015) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:10:47
             if (((state == 16'h0015) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:47
             if (((state == 16'h0015) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:47
             if (((state == 16'h0015) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:47
             if (((state == 16'h0015) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0016;  // reduce_local.cl:10:47
-            if ((state == 16'h0016)) v2_group_cond0 <= w_52;
+            if ((state == 16'h0016)) v2_group_cond0 <= w_58;
             if ((state == 16'h0016)) state <= 16'h0014;
-            if (((state == 16'h0017) && ((!1'h0) && obj1_wi_stride_re_issued))) old_60 <= {obj1_wi_stride_rdata, old_60[31:8]};  // reduce_local.cl:10:59
+            if (((state == 16'h0017) && ((!1'h0) && obj1_wi_stride_re_issued))) old_66 <= {obj1_wi_stride_rdata, old_66[31:8]};  // reduce_local.cl:10:59
             if (((state == 16'h0017) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:59
             if (((state == 16'h0017) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:10:59
             if (((state == 16'h0017) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:59
             if (((state == 16'h0017) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:59
             if (((state == 16'h0017) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:59
-            if (((state == 16'h0017) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) q_66 <= w_63;  // reduce_local.cl:10:59
+            if (((state == 16'h0017) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) q_72 <= w_69;  // reduce_local.cl:10:59
             if (((state == 16'h0017) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0018;  // reduce_local.cl:10:59
             if (((state == 16'h0018) && 1'h1)) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:59
             if (((state == 16'h0018) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:59
             if (((state == 16'h0018) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:59
             if (((state == 16'h0018) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0015;  // reduce_local.cl:10:59
-            if ((state == 16'h0019)) v3_lid_x <= w_70;
+            if ((state == 16'h0019)) v3_lid_x <= w_76;
             if ((state == 16'h0019)) state <= 16'h0011;
             if ((state == 16'h001a)) state <= 16'h001c;
-            if ((state == 16'h001b)) state <= (q_74 ? 16'h001f : 16'h0019);
-            if ((state == 16'h001c)) q_74 <= w_73;
+            if ((state == 16'h001b)) state <= (q_81 ? 16'h001f : 16'h0019);
+            if ((state == 16'h001c)) q_81 <= w_80;
             if ((state == 16'h001c)) state <= 16'h001b;
-            if ((state == 16'h001d)) v3_lid_x <= w_77;
+            if ((state == 16'h001d)) v3_lid_x <= w_86;
             if ((state == 16'h001d)) state <= 16'h001a;
-            if ((state == 16'h001e)) state <= (q_95 ? 16'h0022 : 16'h001d);
-            if (((state == 16'h001f) && ((!1'h0) && obj0_wi_lid_re_issued))) old_85 <= {obj0_wi_lid_rdata, old_85[31:8]};  // reduce_local.cl:11:13
+            if ((state == 16'h001e)) state <= (q_104 ? 16'h0022 : 16'h001d);
+            if (((state == 16'h001f) && ((!1'h0) && obj0_wi_lid_re_issued))) old_94 <= {obj0_wi_lid_rdata, old_94[31:8]};  // reduce_local.cl:11:13
             if (((state == 16'h001f) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:11:13
             if (((state == 16'h001f) && ((!1'h0) && (!obj0_wi_lid_re_issued)))) obj0_wi_lid_re_issued <= 1'h1;  // reduce_local.cl:11:13
             if (((state == 16'h001f) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:11:13
             if (((state == 16'h001f) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:11:13
             if (((state == 16'h001f) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:11:13
-            if (((state == 16'h001f) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) q_89 <= w_88;  // reduce_local.cl:11:13
+            if (((state == 16'h001f) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) q_98 <= w_97;  // reduce_local.cl:11:13
             if (((state == 16'h001f) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h0020;  // reduce_local.cl:11:13
-            if (((state == 16'h0020) && ((!1'h0) && obj1_wi_stride_re_issued))) old_92 <= {obj1_wi_stride_rdata, old_92[31:8]};  // reduce_local.cl:11:19
+            if (((state == 16'h0020) && ((!1'h0) && obj1_wi_stride_re_issued))) old_101 <= {obj1_wi_stride_rdata, old_101[31:8]};  // reduce_local.cl:11:19
             if (((state == 16'h0020) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:11:19
             if (((state == 16'h0020) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:11:19
             if (((state == 16'h0020) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:11:19
             if (((state == 16'h0020) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:11:19
             if (((state == 16'h0020) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:11:19
             if (((state == 16'h0020) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0021;  // reduce_local.cl:11:19
-            if ((state == 16'h0021)) q_95 <= w_94;
+            if ((state == 16'h0021)) q_104 <= w_103;
             if ((state == 16'h0021)) state <= 16'h001e;
-            if (((state == 16'h0022) && ((!1'h0) && obj0_wi_lid_re_issued))) old_104 <= {obj0_wi_lid_rdata, old_104[31:8]};  // reduce_local.cl:12:21
+            if (((state == 16'h0022) && ((!1'h0) && obj0_wi_lid_re_issued))) old_113 <= {obj0_wi_lid_rdata, old_113[31:8]};  // reduce_local.cl:12:21
             if (((state == 16'h0022) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:12:21
             if (((state == 16'h0022) && ((!1'h0) && (!obj0_wi_lid_re_issued)))) obj0_wi_lid_re_issued <= 1'h1;  // reduce_local.cl:12:21
             if (((state == 16'h0022) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:12:21
             if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:12:21
             if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) q_116 <= w_115;  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) q_123 <= w_122;  // reduce_local.cl:12:21
+            if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) q_125 <= w_124;  // reduce_local.cl:12:21
+            if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) q_132 <= w_131;  // reduce_local.cl:12:21
             if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h0024;  // reduce_local.cl:12:21
             if ((state == 16'h0023)) state <= 16'h001d;
-            if (((state == 16'h0024) && ((!1'h0) && lbuf_scratch_re_issued))) old_111 <= {lbuf_scratch_rdata, old_111[31:8]};  // reduce_local.cl:12:13
+            if (((state == 16'h0024) && ((!1'h0) && lbuf_scratch_re_issued))) old_120 <= {lbuf_scratch_rdata, old_120[31:8]};  // reduce_local.cl:12:13
             if (((state == 16'h0024) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:12:13
             if (((state == 16'h0024) && ((!1'h0) && (!lbuf_scratch_re_issued)))) lbuf_scratch_re_issued <= 1'h1;  // reduce_local.cl:12:13
             if (((state == 16'h0024) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:13
             if (((state == 16'h0024) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:12:13
             if (((state == 16'h0024) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:13
-            if (((state == 16'h0024) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) q_137 <= w_108;  // reduce_local.cl:12:13
+            if (((state == 16'h0024) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) q_146 <= w_117;  // reduce_local.cl:12:13
             if (((state == 16'h0024) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h0025;  // reduce_local.cl:12:13
-            if (((state == 16'h0025) && ((!1'h0) && obj0_wi_lid_re_issued))) old_119 <= {obj0_wi_lid_rdata, old_119[31:8]};  // reduce_local.cl:12:37
+            if (((state == 16'h0025) && ((!1'h0) && obj0_wi_lid_re_issued))) old_128 <= {obj0_wi_lid_rdata, old_128[31:8]};  // reduce_local.cl:12:37
             if (((state == 16'h0025) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:12:37
             if (((state == 16'h0025) && ((!1'h0) && (!obj0_wi_lid_re_issued)))) obj0_wi_lid_re_issued <= 1'h1;  // reduce_local.cl:12:37
             if (((state == 16'h0025) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:12:37
             if (((state == 16'h0025) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:12:37
             if (((state == 16'h0025) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:12:37
             if (((state == 16'h0025) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h0026;  // reduce_local.cl:12:37
-            if (((state == 16'h0026) && ((!1'h0) && obj1_wi_stride_re_issued))) old_126 <= {obj1_wi_stride_rdata, old_126[31:8]};  // reduce_local.cl:12:43
+            if (((state == 16'h0026) && ((!1'h0) && obj1_wi_stride_re_issued))) old_135 <= {obj1_wi_stride_rdata, old_135[31:8]};  // reduce_local.cl:12:43
             if (((state == 16'h0026) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:12:43
             if (((state == 16'h0026) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:12:43
             if (((state == 16'h0026) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:12:43
@@ -711,7 +745,7 @@ module reduce_sum_datapath (
             if (((state == 16'h0026) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:12:43
             if (((state == 16'h0026) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0028;  // reduce_local.cl:12:43
             if ((state == 16'h0027)) state <= 16'h001d;
-            if (((state == 16'h0028) && ((!1'h0) && lbuf_scratch_re_issued))) old_134 <= {lbuf_scratch_rdata, old_134[31:8]};  // reduce_local.cl:12:29
+            if (((state == 16'h0028) && ((!1'h0) && lbuf_scratch_re_issued))) old_143 <= {lbuf_scratch_rdata, old_143[31:8]};  // reduce_local.cl:12:29
             if (((state == 16'h0028) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:12:29
             if (((state == 16'h0028) && ((!1'h0) && (!lbuf_scratch_re_issued)))) lbuf_scratch_re_issued <= 1'h1;  // reduce_local.cl:12:29
             if (((state == 16'h0028) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:29
@@ -722,43 +756,43 @@ module reduce_sum_datapath (
             if (((state == 16'h0029) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:12:13
             if (((state == 16'h0029) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:13
             if (((state == 16'h0029) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h001d;  // reduce_local.cl:12:13
-            if ((state == 16'h002a)) v3_lid_x <= w_141;
+            if ((state == 16'h002a)) v3_lid_x <= w_150;
             if ((state == 16'h002a)) state <= 16'h001a;
             if ((state == 16'h002b)) state <= 16'h002d;
-            if ((state == 16'h002c)) state <= (q_145 ? 16'h0031 : 16'h000e);
-            if ((state == 16'h002d)) q_145 <= w_144;
+            if ((state == 16'h002c)) state <= (q_155 ? 16'h0031 : 16'h000e);
+            if ((state == 16'h002d)) q_155 <= w_154;
             if ((state == 16'h002d)) state <= 16'h002c;
-            if ((state == 16'h002e)) v3_lid_x <= w_148;
+            if ((state == 16'h002e)) v3_lid_x <= w_160;
             if ((state == 16'h002e)) state <= 16'h002b;
-            if (((state == 16'h002f) && ((!1'h0) && obj1_wi_stride_re_issued))) old_156 <= {obj1_wi_stride_rdata, old_156[31:8]};  // reduce_local.cl:10:47
+            if (((state == 16'h002f) && ((!1'h0) && obj1_wi_stride_re_issued))) old_168 <= {obj1_wi_stride_rdata, old_168[31:8]};  // reduce_local.cl:10:47
             if (((state == 16'h002f) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:47
             if (((state == 16'h002f) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:10:47
             if (((state == 16'h002f) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:47
             if (((state == 16'h002f) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:47
             if (((state == 16'h002f) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:47
             if (((state == 16'h002f) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0030;  // reduce_local.cl:10:47
-            if ((state == 16'h0030)) v2_group_cond0 <= w_159;
+            if ((state == 16'h0030)) v2_group_cond0 <= w_171;
             if ((state == 16'h0030)) state <= 16'h002e;
             if (((state == 16'h0031) && 1'h1)) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:15
             if (((state == 16'h0031) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:15
             if (((state == 16'h0031) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:15
             if (((state == 16'h0031) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h002f;  // reduce_local.cl:10:15
-            if ((state == 16'h0032)) v3_lid_x <= w_169;
+            if ((state == 16'h0032)) v3_lid_x <= w_181;
             if ((state == 16'h0032)) state <= 16'h002b;
             if ((state == 16'h0033)) state <= 16'h0035;
-            if ((state == 16'h0034)) state <= (q_173 ? 16'h0038 : 16'h0032);
-            if ((state == 16'h0035)) q_173 <= w_172;
+            if ((state == 16'h0034)) state <= (q_186 ? 16'h0038 : 16'h0032);
+            if ((state == 16'h0035)) q_186 <= w_185;
             if ((state == 16'h0035)) state <= 16'h0034;
-            if ((state == 16'h0036)) v3_lid_x <= w_176;
+            if ((state == 16'h0036)) v3_lid_x <= w_191;
             if ((state == 16'h0036)) state <= 16'h0033;
             if ((state == 16'h0037)) state <= 16'h0036;
             if (((state == 16'h0038) && 1'h1)) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:6:10
             if (((state == 16'h0038) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:6:10
             if (((state == 16'h0038) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:6:10
-            if (((state == 16'h0038) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) q_190 <= w_189;  // reduce_local.cl:6:10
-            if (((state == 16'h0038) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) q_206 <= w_205;  // reduce_local.cl:6:10
+            if (((state == 16'h0038) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) q_205 <= w_204;  // reduce_local.cl:6:10
+            if (((state == 16'h0038) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) q_223 <= w_222;  // reduce_local.cl:6:10
             if (((state == 16'h0038) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h0039;  // reduce_local.cl:6:10
-            if (((state == 16'h0039) && ((!1'h0) && obj0_wi_lid_re_issued))) old_193 <= {obj0_wi_lid_rdata, old_193[31:8]};  // reduce_local.cl:7:13
+            if (((state == 16'h0039) && ((!1'h0) && obj0_wi_lid_re_issued))) old_208 <= {obj0_wi_lid_rdata, old_208[31:8]};  // reduce_local.cl:7:13
             if (((state == 16'h0039) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:7:13
             if (((state == 16'h0039) && ((!1'h0) && (!obj0_wi_lid_re_issued)))) obj0_wi_lid_re_issued <= 1'h1;  // reduce_local.cl:7:13
             if (((state == 16'h0039) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:7:13
@@ -766,18 +800,18 @@ module reduce_sum_datapath (
             if (((state == 16'h0039) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:7:13
             if (((state == 16'h0039) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h003a;  // reduce_local.cl:7:13
             if (((state == 16'h003a) && ((((state == 16'h003a) && (!in_rd_issued)) && (1'h1 && partial_wr_idle)) && in_rd_cmd_ready))) in_rd_issued <= 1'h1;  // reduce_local.cl:7:20
-            if (((state == 16'h003a) && (((state == 16'h003a) && in_rd_issued) && in_rd_valid))) ld_207 <= in_rd_data;  // reduce_local.cl:7:20
+            if (((state == 16'h003a) && (((state == 16'h003a) && in_rd_issued) && in_rd_valid))) ld_224 <= in_rd_data;  // reduce_local.cl:7:20
             if (((state == 16'h003a) && (((state == 16'h003a) && in_rd_issued) && in_rd_valid))) in_rd_beat <= (in_rd_beat + 8'h01);  // reduce_local.cl:7:20
             if (((state == 16'h003a) && ((((state == 16'h003a) && in_rd_issued) && in_rd_valid) && (in_rd_beat == 8'h00)))) in_rd_beat <= 8'h00;  // reduce_local.cl:7:20
             if (((state == 16'h003a) && ((((state == 16'h003a) && in_rd_issued) && in_rd_valid) && (in_rd_beat == 8'h00)))) in_rd_issued <= 1'h0;  // reduce_local.cl:7:20
-            if (((state == 16'h003a) && ((((state == 16'h003a) && in_rd_issued) && in_rd_valid) && (in_rd_beat == 8'h00)))) q_212 <= w_211;  // reduce_local.cl:7:20
+            if (((state == 16'h003a) && ((((state == 16'h003a) && in_rd_issued) && in_rd_valid) && (in_rd_beat == 8'h00)))) q_229 <= w_228;  // reduce_local.cl:7:20
             if (((state == 16'h003a) && ((((state == 16'h003a) && in_rd_issued) && in_rd_valid) && (in_rd_beat == 8'h00)))) state <= 16'h003c;  // reduce_local.cl:7:20
             if ((state == 16'h003b)) state <= 16'h0036;
             if (((state == 16'h003c) && 1'h1)) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:7:5
             if (((state == 16'h003c) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:7:5
             if (((state == 16'h003c) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:7:5
             if (((state == 16'h003c) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h0036;  // reduce_local.cl:7:5
-            if ((state == 16'h003d)) v3_lid_x <= w_216;
+            if ((state == 16'h003d)) v3_lid_x <= w_233;
             if ((state == 16'h003d)) state <= 16'h0033;
             if (((state == 16'h003e) && 1'h1)) u_group_div_issued <= 1'h1;
             if (((state == 16'h003e) && div_valid)) u_group_div_issued <= 1'h0;
@@ -794,30 +828,30 @@ module reduce_sum_datapath (
         end
     end
     assign in_rd_cmd_valid = (((state == 16'h003a) && (!in_rd_issued)) && (1'h1 && partial_wr_idle));
-    assign in_rd_cmd_addr = ((((state == 16'h003a) && (!in_rd_issued)) && (1'h1 && partial_wr_idle)) ? q_206[31:0] : 32'h00000000);
+    assign in_rd_cmd_addr = ((((state == 16'h003a) && (!in_rd_issued)) && (1'h1 && partial_wr_idle)) ? q_223[31:0] : 32'h00000000);
     assign in_rd_cmd_len = ((((state == 16'h003a) && (!in_rd_issued)) && (1'h1 && partial_wr_idle)) ? 32'h00000004 : 32'h00000000);
     assign in_rd_ready = ((state == 16'h003a) && in_rd_issued);
     assign partial_wr_cmd_valid = ((state == 16'h000c) && (!partial_wr_issued));
-    assign partial_wr_cmd_addr = (((state == 16'h000c) && (!partial_wr_issued)) ? q_31[31:0] : 32'h00000000);
+    assign partial_wr_cmd_addr = (((state == 16'h000c) && (!partial_wr_issued)) ? q_34[31:0] : 32'h00000000);
     assign partial_wr_cmd_len = (((state == 16'h000c) && (!partial_wr_issued)) ? 32'h00000004 : 32'h00000000);
     assign partial_wr_valid = ((state == 16'h000c) && partial_wr_issued);
-    assign partial_wr_data = (((state == 16'h000c) && partial_wr_issued) ? v_30 : 32'h00000000);
+    assign partial_wr_data = (((state == 16'h000c) && partial_wr_issued) ? v_33 : 32'h00000000);
     assign partial_wr_strb = (((state == 16'h000c) && partial_wr_issued) ? 4'hf : 4'h0);
     assign obj0_wi_lid_we = (state == 16'h0038);
-    assign obj0_wi_lid_waddr = ((state == 16'h0038) ? oa_185[8:0] : 9'h000);
-    assign obj0_wi_lid_wdata = ((state == 16'h0038) ? ow_186[7:0] : 8'h00);
+    assign obj0_wi_lid_waddr = ((state == 16'h0038) ? oa_200[8:0] : 9'h000);
+    assign obj0_wi_lid_wdata = ((state == 16'h0038) ? ow_201[7:0] : 8'h00);
     assign obj0_wi_lid_re = (((((((state == 16'h0009) && (!1'h0)) && (!obj0_wi_lid_re_issued)) || (((state == 16'h001f) && (!1'h0)) && (!obj0_wi_lid_re_issued))) || (((state == 16'h0022) && (!1'h0)) && (!obj0_wi_lid_re_issued))) || (((state == 16'h0025) && (!1'h0)) && (!obj0_wi_lid_re_issued))) || (((state == 16'h0039) && (!1'h0)) && (!obj0_wi_lid_re_issued)));
-    assign obj0_wi_lid_raddr = ((((state == 16'h0009) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_14[8:0] : ((((state == 16'h001f) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_84[8:0] : ((((state == 16'h0022) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_103[8:0] : ((((state == 16'h0025) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_118[8:0] : ((((state == 16'h0039) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_192[8:0] : 9'h000)))));
+    assign obj0_wi_lid_raddr = ((((state == 16'h0009) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_17[8:0] : ((((state == 16'h001f) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_93[8:0] : ((((state == 16'h0022) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_112[8:0] : ((((state == 16'h0025) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_127[8:0] : ((((state == 16'h0039) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_207[8:0] : 9'h000)))));
     assign obj1_wi_stride_we = ((state == 16'h0018) || (state == 16'h0031));
-    assign obj1_wi_stride_waddr = ((state == 16'h0018) ? oa_68[8:0] : ((state == 16'h0031) ? oa_167[8:0] : 9'h000));
-    assign obj1_wi_stride_wdata = ((state == 16'h0018) ? ow_69[7:0] : ((state == 16'h0031) ? ow_168[7:0] : 8'h00));
+    assign obj1_wi_stride_waddr = ((state == 16'h0018) ? oa_74[8:0] : ((state == 16'h0031) ? oa_179[8:0] : 9'h000));
+    assign obj1_wi_stride_wdata = ((state == 16'h0018) ? ow_75[7:0] : ((state == 16'h0031) ? ow_180[7:0] : 8'h00));
     assign obj1_wi_stride_re = (((((((state == 16'h0015) && (!1'h0)) && (!obj1_wi_stride_re_issued)) || (((state == 16'h0017) && (!1'h0)) && (!obj1_wi_stride_re_issued))) || (((state == 16'h0020) && (!1'h0)) && (!obj1_wi_stride_re_issued))) || (((state == 16'h0026) && (!1'h0)) && (!obj1_wi_stride_re_issued))) || (((state == 16'h002f) && (!1'h0)) && (!obj1_wi_stride_re_issued)));
-    assign obj1_wi_stride_raddr = ((((state == 16'h0015) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_48[8:0] : ((((state == 16'h0017) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_59[8:0] : ((((state == 16'h0020) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_91[8:0] : ((((state == 16'h0026) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_125[8:0] : ((((state == 16'h002f) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_155[8:0] : 9'h000)))));
+    assign obj1_wi_stride_raddr = ((((state == 16'h0015) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_54[8:0] : ((((state == 16'h0017) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_65[8:0] : ((((state == 16'h0020) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_100[8:0] : ((((state == 16'h0026) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_134[8:0] : ((((state == 16'h002f) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_167[8:0] : 9'h000)))));
     assign lbuf_scratch_we = ((state == 16'h0029) || (state == 16'h003c));
-    assign lbuf_scratch_waddr = ((state == 16'h0029) ? oa_139[15:0] : ((state == 16'h003c) ? oa_214[15:0] : 16'h0000));
-    assign lbuf_scratch_wdata = ((state == 16'h0029) ? ow_140[7:0] : ((state == 16'h003c) ? ow_215[7:0] : 8'h00));
+    assign lbuf_scratch_waddr = ((state == 16'h0029) ? oa_148[15:0] : ((state == 16'h003c) ? oa_231[15:0] : 16'h0000));
+    assign lbuf_scratch_wdata = ((state == 16'h0029) ? ow_149[7:0] : ((state == 16'h003c) ? ow_232[7:0] : 8'h00));
     assign lbuf_scratch_re = (((((state == 16'h000b) && (!1'h0)) && (!lbuf_scratch_re_issued)) || (((state == 16'h0024) && (!1'h0)) && (!lbuf_scratch_re_issued))) || (((state == 16'h0028) && (!1'h0)) && (!lbuf_scratch_re_issued)));
-    assign lbuf_scratch_raddr = ((((state == 16'h000b) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_28[15:0] : ((((state == 16'h0024) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_110[15:0] : ((((state == 16'h0028) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_133[15:0] : 16'h0000)));
+    assign lbuf_scratch_raddr = ((((state == 16'h000b) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_31[15:0] : ((((state == 16'h0024) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_119[15:0] : ((((state == 16'h0028) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_142[15:0] : 16'h0000)));
     assign div_dividend = ((state == 16'h003e) ? global_size[31:0] : ((state == 16'h003f) ? global_size[63:32] : ((state == 16'h0040) ? global_size[95:64] : 32'h00000000)));
     assign div_divisor = ((state == 16'h003e) ? local_size[31:0] : ((state == 16'h003f) ? local_size[63:32] : ((state == 16'h0040) ? local_size[95:64] : 32'h00000000)));
     assign div_in_valid = ((((state == 16'h003e) && (!u_group_div_issued)) || ((state == 16'h003f) && (!u_group_div_issued))) || ((state == 16'h0040) && (!u_group_div_issued)));
@@ -833,8 +867,9 @@ module reduce_sum_datapath (
     assign partial_rd_ready = 1'h0;
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, scratch_local_size[31:0], in_rd_last, in_wr_cmd_ready, in_wr_ready, in_wr_idle, partial_rd_cmd_ready, partial_rd_valid, partial_rd_data[31:0], partial_rd_last, v0_lid[31:0], v1_stride[31:0], v4_lid_linear[63:0], oa_14[63:9], w_21[31:0], oa_28[63:16], q_31[63:32],
-        oa_48[63:9], oa_59[63:9], oa_68[63:9], ow_69[31:8], oa_84[63:9], oa_91[63:9], oa_103[63:9], oa_110[63:16], oa_118[63:9], oa_125[63:9], oa_133[63:16], oa_139[63:16], ow_140[31:8], oa_155[63:9], oa_167[63:9], ow_168[31:8],
-        w_177[63:32], oa_185[63:9], ow_186[31:8], oa_192[63:9], w_196[31:0], q_206[63:32], oa_214[63:16], ow_215[31:8], div_remainder[31:0]};
+    wire ohls_unused = &{1'b0, scratch_local_size[31:0], in_rd_last, in_wr_cmd_ready, in_wr_ready, in_wr_idle, partial_rd_cmd_ready, partial_rd_valid, partial_rd_data[31:0], partial_rd_last, v0_lid[31:0], v1_stride[31:0], v4_lid_linear[63:0], w_1[63:8], w_6[63:8], oa_17[63:9], w_24[31:0],
+        oa_31[63:16], q_34[63:32], w_38[63:8], w_43[63:8], oa_54[63:9], oa_65[63:9], oa_74[63:9], ow_75[31:8], w_77[63:8], w_82[63:8], oa_93[63:9], oa_100[63:9], oa_112[63:9], oa_119[63:16], oa_127[63:9], oa_134[63:9],
+        oa_142[63:16], oa_148[63:16], ow_149[31:8], w_151[63:8], w_156[63:8], oa_167[63:9], oa_179[63:9], ow_180[31:8], w_182[63:8], w_187[63:8], w_192[63:32], oa_200[63:9], ow_201[31:8], oa_207[63:9], w_211[31:0], w_212[63:32],
+        w_213[63:32], w_214[63:0], q_223[63:32], oa_231[63:16], ow_232[31:8], div_remainder[31:0]};
 endmodule
 `default_nettype wire

@@ -75,30 +75,30 @@ module vadd_datapath (
     reg  [63:0] v1_lid_x;
     wire [63:0] v2_lid_linear;
     wire [63:0] w_1;  // vadd.cl:3:6
-    wire [63:0] w_2;  // vadd.cl:3:6
-    wire        w_3;  // vadd.cl:3:6
-    reg         q_4;  // vadd.cl:3:6
-    wire [63:0] w_5;  // vadd.cl:3:6
+    wire [7:0]  w_2;  // vadd.cl:3:6
+    wire [7:0]  w_3;  // vadd.cl:3:6
+    wire        w_4;  // vadd.cl:3:6
+    reg         q_5;  // vadd.cl:3:6
     wire [63:0] w_6;  // vadd.cl:3:6
-    wire [63:0] w_7;  // vadd.cl:3:6
-    wire [31:0] w_8;  // vadd.cl:5:30
-    wire [31:0] w_9;  // vadd.cl:5:16
-    wire [63:0] w_10;  // vadd.cl:5:16
-    wire [63:0] w_11;  // vadd.cl:5:16
+    wire [7:0]  w_7;  // vadd.cl:3:6
+    wire [7:0]  w_8;  // vadd.cl:3:6
+    wire [7:0]  w_9;  // vadd.cl:3:6
+    wire [63:0] w_10;  // vadd.cl:3:6
+    wire [31:0] w_11;  // vadd.cl:5:16
     wire [63:0] w_12;  // vadd.cl:5:16
     wire [63:0] w_13;  // vadd.cl:5:16
     wire [63:0] w_14;  // vadd.cl:5:16
     wire [31:0] w_15;  // vadd.cl:5:16
-    wire [63:0] w_16;  // vadd.cl:5:16
-    wire [63:0] w_17;  // vadd.cl:5:16
-    wire [63:0] w_18;  // vadd.cl:6:5
-    wire [63:0] w_19;  // vadd.cl:6:7
-    wire [63:0] w_20;  // vadd.cl:6:5
+    wire [31:0] w_16;  // vadd.cl:5:16
+    wire [31:0] w_17;  // vadd.cl:5:16
+    wire [31:0] w_18;  // vadd.cl:5:16
+    wire [31:0] w_19;  // vadd.cl:5:16
+    wire [63:0] w_20;  // vadd.cl:5:16
     wire [63:0] w_21;  // vadd.cl:6:5
-    wire [63:0] w_22;  // vadd.cl:6:5
+    wire [63:0] w_22;  // vadd.cl:6:7
     wire [63:0] w_23;  // vadd.cl:6:12
     wire [63:0] w_24;  // vadd.cl:6:14
-    wire [63:0] w_25;  // vadd.cl:6:12
+    wire [63:0] w_25;  // vadd.cl:6:5
     wire [63:0] w_26;  // vadd.cl:6:12
     wire [63:0] w_27;  // vadd.cl:6:12
     reg         a_rd_issued;
@@ -109,22 +109,23 @@ module vadd_datapath (
     wire [63:0] w_31;  // vadd.cl:6:21
     wire [63:0] w_32;  // vadd.cl:6:19
     wire [63:0] w_33;  // vadd.cl:6:19
-    wire [63:0] w_34;  // vadd.cl:6:19
-    reg  [63:0] q_35;  // vadd.cl:6:19
+    reg  [63:0] q_34;  // vadd.cl:6:19
     reg         b_rd_issued;
     reg  [7:0]  b_rd_beat;
-    reg  [31:0] ld_36;  // vadd.cl:6:19
-    wire [31:0] v_37;
-    wire        go_38;
+    reg  [31:0] ld_35;  // vadd.cl:6:19
+    wire [31:0] v_36;
+    wire        go_37;
     reg         u0_fp_add_issued;
     wire        u0_fp_add_valid;
     wire [31:0] u0_fp_add_result;
-    wire [31:0] fnan_39;
-    reg  [31:0] r_40;  // vadd.cl:6:12
-    reg  [63:0] q_41;  // vadd.cl:6:5
+    wire [31:0] fnan_38;
+    reg  [31:0] r_39;  // vadd.cl:6:12
+    wire [63:0] w_40;  // vadd.cl:6:5
+    wire [63:0] w_41;  // vadd.cl:6:5
+    reg  [63:0] q_42;  // vadd.cl:6:5
     reg         c_wr_issued;
     reg  [7:0]  c_wr_beat;
-    wire [63:0] w_42;  // vadd.cl:3:6
+    wire [63:0] w_43;  // vadd.cl:3:6
     wire [31:0] div_quotient;
     wire        div_valid;
     wire [31:0] div_dividend;
@@ -135,26 +136,26 @@ module vadd_datapath (
     reg         done_q;
     assign v2_lid_linear = 64'h0000000000000000;
     assign w_1 = v1_lid_x;
-    assign w_2 = 64'h0000000000000040;
-    assign w_3 = (w_1 < w_2);
-    assign w_5 = v1_lid_x;
-    assign w_6 = 64'h0000000000000001;
-    assign w_7 = (w_5 + w_6);
-    assign w_8 = 32'h00000000;
-    assign w_9 = 32'h00000000;
-    assign w_10 = {32'h00000000, group_0};
-    assign w_11 = 64'h0000000000000040;
-    assign w_12 = v1_lid_x;
-    assign w_13 = (w_10 * w_11);
-    assign w_14 = (w_13 + w_12);
-    assign w_15 = 32'h00000000;
-    assign w_16 = 64'h0000000000000000;
-    assign w_17 = (w_14 + w_16);
-    assign w_18 = {32'h00000000, c_base};
-    assign w_19 = v0_i;
-    assign w_20 = 64'h0000000000000004;
-    assign w_21 = (w_19 * w_20);
-    assign w_22 = (w_18 + w_21);
+    assign w_2 = w_1[7:0];
+    assign w_3 = 8'h40;
+    assign w_4 = (w_2 < w_3);
+    assign w_6 = v1_lid_x;
+    assign w_7 = w_6[7:0];
+    assign w_8 = 8'h01;
+    assign w_9 = (w_7 + w_8);
+    assign w_10 = {56'h00000000000000, w_9[7:0]};
+    assign w_11 = 32'h00000000;
+    assign w_12 = {32'h00000000, group_0};
+    assign w_13 = v1_lid_x;
+    assign w_14 = 64'h0000000000000000;
+    assign w_15 = w_12[31:0];
+    assign w_16 = 32'h00000040;
+    assign w_17 = (w_15 * w_16);
+    assign w_18 = w_13[31:0];
+    assign w_19 = (w_17 + w_18);
+    assign w_20 = {32'h00000000, w_19[31:0]};
+    assign w_21 = {32'h00000000, c_base};
+    assign w_22 = v0_i;
     assign w_23 = {32'h00000000, a_base};
     assign w_24 = v0_i;
     assign w_25 = 64'h0000000000000004;
@@ -163,24 +164,25 @@ module vadd_datapath (
     assign v_29 = ld_28[31:0];
     assign w_30 = {32'h00000000, b_base};
     assign w_31 = v0_i;
-    assign w_32 = 64'h0000000000000004;
-    assign w_33 = (w_31 * w_32);
-    assign w_34 = (w_30 + w_33);
-    assign v_37 = ld_36[31:0];
+    assign w_32 = (w_31 * w_25);
+    assign w_33 = (w_30 + w_32);
+    assign v_36 = ld_35[31:0];
 
     ohls_fp_add u0_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_38),
+        .in_valid(go_37),
         .a(v_29),
-        .b(v_37),
+        .b(v_36),
         .sub(1'h0),
         .out_valid(u0_fp_add_valid),
         .result(u0_fp_add_result)
     );
-    assign fnan_39 = u0_fp_add_result;
-    assign w_42 = 64'h0000000000000000;
+    assign fnan_38 = u0_fp_add_result;
+    assign w_40 = (w_22 * w_25);
+    assign w_41 = (w_21 + w_40);
+    assign w_43 = 64'h0000000000000000;
 
     ohls_div #(
         .WIDTH(32),
@@ -224,38 +226,38 @@ module vadd_datapath (
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
             if ((state == 16'h0003)) state <= 16'h0006;
-            if ((state == 16'h0004)) state <= (q_4 ? 16'h0008 : 16'h0001);
+            if ((state == 16'h0004)) state <= (q_5 ? 16'h0008 : 16'h0001);
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) q_4 <= w_3;
+            if ((state == 16'h0006)) q_5 <= w_4;
             if ((state == 16'h0006)) state <= 16'h0004;
-            if ((state == 16'h0007)) v1_lid_x <= w_7;
+            if ((state == 16'h0007)) v1_lid_x <= w_10;
             if ((state == 16'h0007)) state <= 16'h0003;
-            if ((state == 16'h0008)) v0_i <= w_17;
+            if ((state == 16'h0008)) v0_i <= w_20;
             if ((state == 16'h0008)) state <= 16'h0009;
             if (((state == 16'h0009) && ((((state == 16'h0009) && (!a_rd_issued)) && (1'h1 && c_wr_idle)) && a_rd_cmd_ready))) a_rd_issued <= 1'h1;  // vadd.cl:6:12
             if (((state == 16'h0009) && (((state == 16'h0009) && a_rd_issued) && a_rd_valid))) ld_28 <= a_rd_data;  // vadd.cl:6:12
             if (((state == 16'h0009) && (((state == 16'h0009) && a_rd_issued) && a_rd_valid))) a_rd_beat <= (a_rd_beat + 8'h01);  // vadd.cl:6:12
             if (((state == 16'h0009) && ((((state == 16'h0009) && a_rd_issued) && a_rd_valid) && (a_rd_beat == 8'h00)))) a_rd_beat <= 8'h00;  // vadd.cl:6:12
             if (((state == 16'h0009) && ((((state == 16'h0009) && a_rd_issued) && a_rd_valid) && (a_rd_beat == 8'h00)))) a_rd_issued <= 1'h0;  // vadd.cl:6:12
-            if (((state == 16'h0009) && ((((state == 16'h0009) && a_rd_issued) && a_rd_valid) && (a_rd_beat == 8'h00)))) q_35 <= w_34;  // vadd.cl:6:12
-            if (((state == 16'h0009) && ((((state == 16'h0009) && a_rd_issued) && a_rd_valid) && (a_rd_beat == 8'h00)))) q_41 <= w_22;  // vadd.cl:6:12
+            if (((state == 16'h0009) && ((((state == 16'h0009) && a_rd_issued) && a_rd_valid) && (a_rd_beat == 8'h00)))) q_34 <= w_33;  // vadd.cl:6:12
+            if (((state == 16'h0009) && ((((state == 16'h0009) && a_rd_issued) && a_rd_valid) && (a_rd_beat == 8'h00)))) q_42 <= w_41;  // vadd.cl:6:12
             if (((state == 16'h0009) && ((((state == 16'h0009) && a_rd_issued) && a_rd_valid) && (a_rd_beat == 8'h00)))) state <= 16'h000a;  // vadd.cl:6:12
             if (((state == 16'h000a) && ((((state == 16'h000a) && (!b_rd_issued)) && (1'h1 && c_wr_idle)) && b_rd_cmd_ready))) b_rd_issued <= 1'h1;  // vadd.cl:6:19
-            if (((state == 16'h000a) && (((state == 16'h000a) && b_rd_issued) && b_rd_valid))) ld_36 <= b_rd_data;  // vadd.cl:6:19
+            if (((state == 16'h000a) && (((state == 16'h000a) && b_rd_issued) && b_rd_valid))) ld_35 <= b_rd_data;  // vadd.cl:6:19
             if (((state == 16'h000a) && (((state == 16'h000a) && b_rd_issued) && b_rd_valid))) b_rd_beat <= (b_rd_beat + 8'h01);  // vadd.cl:6:19
             if (((state == 16'h000a) && ((((state == 16'h000a) && b_rd_issued) && b_rd_valid) && (b_rd_beat == 8'h00)))) b_rd_beat <= 8'h00;  // vadd.cl:6:19
             if (((state == 16'h000a) && ((((state == 16'h000a) && b_rd_issued) && b_rd_valid) && (b_rd_beat == 8'h00)))) b_rd_issued <= 1'h0;  // vadd.cl:6:19
             if (((state == 16'h000a) && ((((state == 16'h000a) && b_rd_issued) && b_rd_valid) && (b_rd_beat == 8'h00)))) state <= 16'h000b;  // vadd.cl:6:19
             if (((state == 16'h000b) && 1'h1)) u0_fp_add_issued <= 1'h1;
             if (((state == 16'h000b) && u0_fp_add_valid)) u0_fp_add_issued <= 1'h0;
-            if (((state == 16'h000b) && u0_fp_add_valid)) r_40 <= (((&v_29[30:23]) && (!(v_29[22:0] == 23'h000000))) ? (v_29 | 32'h00400000) : (((&v_37[30:23]) && (!(v_37[22:0] == 23'h000000))) ? (v_37 | 32'h00400000) : (((((&v_29[30:23]) && (v_29[22:0] == 23'h000000)) && ((&v_37[30:23]) && (v_37[22:0] == 23'h000000))) && (!(v_29[31] == v_37[31]))) ? 32'hffc00000 : fnan_39)));
+            if (((state == 16'h000b) && u0_fp_add_valid)) r_39 <= (((&v_29[30:23]) && (!(v_29[22:0] == 23'h000000))) ? (v_29 | 32'h00400000) : (((&v_36[30:23]) && (!(v_36[22:0] == 23'h000000))) ? (v_36 | 32'h00400000) : (((((&v_29[30:23]) && (v_29[22:0] == 23'h000000)) && ((&v_36[30:23]) && (v_36[22:0] == 23'h000000))) && (!(v_29[31] == v_36[31]))) ? 32'hffc00000 : fnan_38)));
             if (((state == 16'h000b) && u0_fp_add_valid)) state <= 16'h000c;
             if (((state == 16'h000c) && ((((state == 16'h000c) && (!c_wr_issued)) && 1'h1) && c_wr_cmd_ready))) c_wr_issued <= 1'h1;  // vadd.cl:6:5
             if (((state == 16'h000c) && (((state == 16'h000c) && c_wr_issued) && c_wr_ready))) c_wr_beat <= (c_wr_beat + 8'h01);  // vadd.cl:6:5
             if (((state == 16'h000c) && ((((state == 16'h000c) && c_wr_issued) && c_wr_ready) && (c_wr_beat == 8'h00)))) c_wr_beat <= 8'h00;  // vadd.cl:6:5
             if (((state == 16'h000c) && ((((state == 16'h000c) && c_wr_issued) && c_wr_ready) && (c_wr_beat == 8'h00)))) c_wr_issued <= 1'h0;  // vadd.cl:6:5
             if (((state == 16'h000c) && ((((state == 16'h000c) && c_wr_issued) && c_wr_ready) && (c_wr_beat == 8'h00)))) state <= 16'h0007;  // vadd.cl:6:5
-            if ((state == 16'h000d)) v1_lid_x <= w_42;
+            if ((state == 16'h000d)) v1_lid_x <= w_43;
             if ((state == 16'h000d)) state <= 16'h0003;
             if (((state == 16'h000e) && 1'h1)) u_group_div_issued <= 1'h1;
             if (((state == 16'h000e) && div_valid)) u_group_div_issued <= 1'h0;
@@ -276,16 +278,16 @@ module vadd_datapath (
     assign a_rd_cmd_len = ((((state == 16'h0009) && (!a_rd_issued)) && (1'h1 && c_wr_idle)) ? 32'h00000004 : 32'h00000000);
     assign a_rd_ready = ((state == 16'h0009) && a_rd_issued);
     assign b_rd_cmd_valid = (((state == 16'h000a) && (!b_rd_issued)) && (1'h1 && c_wr_idle));
-    assign b_rd_cmd_addr = ((((state == 16'h000a) && (!b_rd_issued)) && (1'h1 && c_wr_idle)) ? q_35[31:0] : 32'h00000000);
+    assign b_rd_cmd_addr = ((((state == 16'h000a) && (!b_rd_issued)) && (1'h1 && c_wr_idle)) ? q_34[31:0] : 32'h00000000);
     assign b_rd_cmd_len = ((((state == 16'h000a) && (!b_rd_issued)) && (1'h1 && c_wr_idle)) ? 32'h00000004 : 32'h00000000);
     assign b_rd_ready = ((state == 16'h000a) && b_rd_issued);
     assign c_wr_cmd_valid = ((state == 16'h000c) && (!c_wr_issued));
-    assign c_wr_cmd_addr = (((state == 16'h000c) && (!c_wr_issued)) ? q_41[31:0] : 32'h00000000);
+    assign c_wr_cmd_addr = (((state == 16'h000c) && (!c_wr_issued)) ? q_42[31:0] : 32'h00000000);
     assign c_wr_cmd_len = (((state == 16'h000c) && (!c_wr_issued)) ? 32'h00000004 : 32'h00000000);
     assign c_wr_valid = ((state == 16'h000c) && c_wr_issued);
-    assign c_wr_data = (((state == 16'h000c) && c_wr_issued) ? r_40 : 32'h00000000);
+    assign c_wr_data = (((state == 16'h000c) && c_wr_issued) ? r_39 : 32'h00000000);
     assign c_wr_strb = (((state == 16'h000c) && c_wr_issued) ? 4'hf : 4'h0);
-    assign go_38 = ((state == 16'h000b) && (!u0_fp_add_issued));
+    assign go_37 = ((state == 16'h000b) && (!u0_fp_add_issued));
     assign div_dividend = ((state == 16'h000e) ? global_size[31:0] : ((state == 16'h000f) ? global_size[63:32] : ((state == 16'h0010) ? global_size[95:64] : 32'h00000000)));
     assign div_divisor = ((state == 16'h000e) ? local_size[31:0] : ((state == 16'h000f) ? local_size[63:32] : ((state == 16'h0010) ? local_size[95:64] : 32'h00000000)));
     assign div_in_valid = ((((state == 16'h000e) && (!u_group_div_issued)) || ((state == 16'h000f) && (!u_group_div_issued))) || ((state == 16'h0010) && (!u_group_div_issued)));
@@ -307,7 +309,7 @@ module vadd_datapath (
     assign c_rd_ready = 1'h0;
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, a_rd_last, a_wr_cmd_ready, a_wr_ready, a_wr_idle, b_rd_last, b_wr_cmd_ready, b_wr_ready, b_wr_idle, c_rd_cmd_ready, c_rd_valid, c_rd_data[31:0], c_rd_last, v2_lid_linear[63:0], w_8[31:0], w_9[31:0], w_15[31:0],
-        w_27[63:32], q_35[63:32], q_41[63:32], div_remainder[31:0]};
+    wire ohls_unused = &{1'b0, a_rd_last, a_wr_cmd_ready, a_wr_ready, a_wr_idle, b_rd_last, b_wr_cmd_ready, b_wr_ready, b_wr_idle, c_rd_cmd_ready, c_rd_valid, c_rd_data[31:0], c_rd_last, v2_lid_linear[63:0], w_1[63:8], w_6[63:8], w_11[31:0],
+        w_12[63:32], w_13[63:32], w_14[63:0], w_27[63:32], q_34[63:32], q_42[63:32], div_remainder[31:0]};
 endmodule
 `default_nettype wire

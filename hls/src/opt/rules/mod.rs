@@ -11,6 +11,7 @@ mod casts;
 mod divide;
 mod fold;
 mod identities;
+mod narrow;
 mod select;
 mod strength;
 
@@ -176,6 +177,7 @@ pub fn all() -> Vec<Rule> {
     v.extend(strength::rules());
     v.extend(divide::rules());
     v.extend(address::rules());
+    v.extend(narrow::rules());
     v
 }
 

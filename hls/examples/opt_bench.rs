@@ -1,0 +1,147 @@
+//! The opt stage measured by Yosys: per conformance kernel, `ocl-hls build --board de10`
+//! with the stage on and with `--no-opt`, the ALMs and DSPs Yosys estimates for each,
+//! the change, and the stage's own time (from `--explain-rewrites`), as a Markdown table
+//! with the geometric mean of the ALM ratio.
+//!
+//! Run: `cargo build -p ocl-hls && cargo run -p ocl-hls --example opt_bench [KERNEL...]`
+//! (default: every conformance kernel; two Yosys runs each, minutes per kernel). Needs
+//! `yosys` on PATH (`bash scripts/install-deps.sh`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+use serde_json::Value;
+
+fn kernels_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance/kernels")
+}
+
+/// The `ocl-hls` binary of the same profile (target/PROFILE/ocl-hls).
+fn binary() -> Result<PathBuf, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let bin = exe
+        .parent()
+        .and_then(Path::parent)
+        .map(|d| d.join("ocl-hls"))
+        .ok_or("no target folder")?;
+    bin.is_file().then_some(bin.clone()).ok_or_else(|| {
+        format!(
+            "{} is missing: run `cargo build -p ocl-hls` (same profile) first",
+            bin.display()
+        )
+    })
+}
+
+/// One measured build.
+struct Measured {
+    alms: u64,
+    dsps: u64,
+    /// The opt stage's milliseconds summed over the file's kernels (0 with `--no-opt`).
+    opt_ms: f64,
+}
+
+/// The stage's time from `--explain-rewrites` lines (`...; 13.9 ms; saturation: ...`).
+fn opt_millis(stdout: &str) -> f64 {
+    stdout
+        .lines()
+        .filter(|l| l.starts_with("opt: kernel "))
+        .filter_map(|l| {
+            let ms = l.split("; ").find(|p| p.ends_with(" ms"))?;
+            ms.trim_end_matches(" ms").parse::<f64>().ok()
+        })
+        .sum()
+}
+
+fn build(bin: &Path, cl: &Path, opt: bool) -> Result<Measured, String> {
+    let stem = cl.file_stem().unwrap_or_default().to_string_lossy();
+    let out = std::env::temp_dir().join(format!(
+        "ohls-optbench-{}-{stem}-{}",
+        std::process::id(),
+        if opt { "on" } else { "off" }
+    ));
+    let _ = std::fs::remove_dir_all(&out);
+    let mut cmd = Command::new(bin);
+    cmd.arg("build").arg(cl).args([
+        "--board",
+        "de10",
+        "--allow-overfit",
+        "--no-vendor",
+        "--explain-rewrites",
+        "-o",
+    ]);
+    cmd.arg(&out);
+    if !opt {
+        cmd.arg("--no-opt");
+    }
+    let r = cmd.output().map_err(|e| e.to_string())?;
+    if !r.status.success() {
+        let err = String::from_utf8_lossy(&r.stderr);
+        return Err(err.lines().last().unwrap_or("").replace('|', "/"));
+    }
+    let text = std::fs::read_to_string(out.join("report.json")).map_err(|e| e.to_string())?;
+    let _ = std::fs::remove_dir_all(&out);
+    let v: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let e = &v["estimates"];
+    if e["status"] != "done" {
+        return Err(format!("estimates {}: {}", e["status"], e["note"]));
+    }
+    let used = |k: &str| e["total"][k]["used"].as_u64().unwrap_or(0);
+    Ok(Measured {
+        alms: used("logic"),
+        dsps: used("dsps"),
+        opt_ms: opt_millis(&String::from_utf8_lossy(&r.stdout)),
+    })
+}
+
+fn main() -> ExitCode {
+    if Command::new("yosys").arg("-V").output().is_err() {
+        eprintln!("yosys is not on PATH: run `bash scripts/install-deps.sh`");
+        return ExitCode::FAILURE;
+    }
+    let bin = match binary() {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let wanted: Vec<String> = std::env::args().skip(1).collect();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(kernels_dir())
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.retain(|p| {
+        let stem = p.file_stem().unwrap_or_default().to_string_lossy();
+        p.extension().is_some_and(|x| x == "cl")
+            && (wanted.is_empty() || wanted.iter().any(|w| *w == stem))
+    });
+    files.sort();
+    println!("| kernel | ALMs off | ALMs on | ALMs change | DSPs off | DSPs on | opt stage (ms) |");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    let (mut logs, mut n) = (0.0f64, 0u32);
+    for cl in &files {
+        let name = cl.file_stem().unwrap_or_default().to_string_lossy();
+        eprintln!("{name} ...");
+        match (build(&bin, cl, false), build(&bin, cl, true)) {
+            (Ok(off), Ok(on)) => {
+                let ratio = on.alms as f64 / off.alms.max(1) as f64;
+                logs += ratio.ln();
+                n += 1;
+                println!(
+                    "| {name} | {} | {} | {:+.1}% | {} | {} | {:.1} |",
+                    off.alms,
+                    on.alms,
+                    (ratio - 1.0) * 100.0,
+                    off.dsps,
+                    on.dsps,
+                    on.opt_ms
+                );
+            }
+            (Err(e), _) | (_, Err(e)) => println!("| {name} | {e} | | | | | |"),
+        }
+    }
+    println!(
+        "\n{n} kernels: geometric mean of ALMs on/off {:.3}",
+        (logs / n.max(1) as f64).exp()
+    );
+    ExitCode::SUCCESS
+}

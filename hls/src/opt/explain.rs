@@ -1,0 +1,175 @@
+//! What `--explain-rewrites` prints: for every root of a replaced block whose expression
+//! changed, the source span of the op, the expression before and after (in the e-graph
+//! language, region inputs as `inN`), and the board's price of each. The saving of one
+//! root is an estimate: a subexpression two roots share is priced in both.
+
+use std::collections::{BTreeMap, HashSet};
+
+use egg::{Extractor, Id, Language, RecExpr};
+
+use super::cost::{NodeCost, Pricer};
+use super::facts::{Facts, Graph};
+use super::lang::Node;
+use super::region::Region;
+use crate::diag::Span;
+use crate::ir::{Block, BlockId, OpId};
+use crate::schedule::classify::shape;
+
+/// One root whose computation changed.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Rewrite {
+    pub block: u32,
+    #[serde(skip)]
+    pub span: Span,
+    pub before: String,
+    pub after: String,
+    /// Board prices (weighed score) of the old op tree and of the chosen expression.
+    pub cost_before: f64,
+    pub cost_after: f64,
+}
+
+/// Rules that applied in one block's e-graph (whether or not extraction used them).
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct BlockRules {
+    pub block: u32,
+    pub fired: BTreeMap<String, usize>,
+}
+
+/// The old expression of root `o`, as the region's e-nodes (children in the tree, not
+/// classes), and the price of its ops.
+fn old_tree(old: &Block, r: &Region, o: OpId, pricer: &Pricer) -> (String, f64) {
+    let mut expr: RecExpr<Node> = RecExpr::default();
+    let mut seen = HashSet::new();
+    let mut cost = 0.0;
+    add_old(old, r, o, &mut expr, &mut seen, &mut cost, pricer);
+    (expr.to_string(), cost)
+}
+
+fn add_old(
+    old: &Block,
+    r: &Region,
+    o: OpId,
+    expr: &mut RecExpr<Node>,
+    seen: &mut HashSet<OpId>,
+    cost: &mut f64,
+    pricer: &Pricer,
+) -> Id {
+    if let Some(i) = r.leaves.iter().position(|l| *l == o) {
+        return expr.add(Node::Leaf(i as u32));
+    }
+    let args = old.operands(o);
+    let kids: Vec<Id> = args
+        .iter()
+        .map(|a| add_old(old, r, *a, expr, seen, cost, pricer))
+        .collect();
+    if seen.insert(o) {
+        let s = shape(o, old);
+        *cost += pricer.price(s.class, s.width, s.lanes).score;
+    }
+    let node = match old.op(o).kind {
+        crate::ir::OpKind::PtrAdd => Node::PtrAdd([Id::from(0usize); 2]),
+        // Every other op of the region is one `node_of` knows.
+        _ => super::region::node_of(old, o).expect("a pure op"),
+    };
+    // A cast to its own width is no e-node: the operand stands for it.
+    if matches!(node, Node::ZExt(..) | Node::SExt(..) | Node::Trunc(..))
+        && old.op(o).ty == old.op(args[0]).ty
+    {
+        return kids[0];
+    }
+    let mut node = node;
+    for (c, k) in node.children_mut().iter_mut().zip(&kids) {
+        *c = *k;
+    }
+    expr.add(node)
+}
+
+/// The rewrites of a replaced block: every root whose chosen expression differs from the
+/// old one.
+pub fn block(
+    b: BlockId,
+    old: &Block,
+    r: &Region,
+    g: &Graph,
+    ext: &Extractor<'_, NodeCost<'_>, Node, Facts>,
+    pricer: &Pricer,
+) -> Vec<Rewrite> {
+    let mut out = Vec::new();
+    for &o in &r.roots {
+        let class = g.find(r.class_of[&o]);
+        let (before, cost_before) = old_tree(old, r, o, pricer);
+        let (cost_after, best) = ext.find_best(class);
+        let after = best.to_string();
+        let computing = best
+            .as_ref()
+            .iter()
+            .filter(|n| !matches!(n, Node::Leaf(_) | Node::Const(..)))
+            .count();
+        if after != before {
+            out.push(Rewrite {
+                block: b.0,
+                span: old.op(o).span,
+                before,
+                after,
+                cost_before,
+                // Less the extractor's tie-break charge per computing node.
+                cost_after: cost_after - 0.01 * computing as f64,
+            });
+        }
+    }
+    out
+}
+
+/// The `--explain-rewrites` text of one kernel's report: the totals, then per replaced
+/// block the rules that applied in it and each changed root at its source line.
+pub fn render(r: &super::OptReport, sm: &crate::diag::SourceMap) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    if r.disabled {
+        let _ = writeln!(s, "opt: kernel {}: the stage is off (--no-opt)", r.kernel);
+        return s;
+    }
+    let pct = |a: f64, b: f64| if a > 0.0 { (b - a) / a * 100.0 } else { 0.0 };
+    let stops: Vec<String> = r.stops.iter().map(|(k, n)| format!("{k} x{n}")).collect();
+    let _ = writeln!(
+        s,
+        "opt: kernel {}: {} of {} blocks rewritten; price {:.0} -> {:.0} ({:+.1}%), logic {} -> {}, \
+         DSPs {} -> {}; {:.1} ms; saturation: {}",
+        r.kernel,
+        r.replaced,
+        r.regions,
+        r.before.score,
+        r.after.score,
+        pct(r.before.score, r.after.score),
+        r.before.logic,
+        r.after.logic,
+        r.before.dsps,
+        r.after.dsps,
+        r.millis,
+        stops.join(", ")
+    );
+    for b in &r.block_rules {
+        let mut fired: Vec<(&String, &usize)> = b.fired.iter().collect();
+        fired.sort_by(|x, y| y.1.cmp(x.1).then(x.0.cmp(y.0)));
+        let names: Vec<String> = fired.iter().map(|(k, n)| format!("{k} x{n}")).collect();
+        let _ = writeln!(
+            s,
+            "  block b{}: rules applied: {}",
+            b.block,
+            names.join(", ")
+        );
+        for w in r.rewrites.iter().filter(|w| w.block == b.block) {
+            let at = crate::rtl::netlist::SrcLoc::of_span(sm, w.span);
+            let _ = writeln!(s, "    {at}: {}", w.before);
+            let _ = writeln!(s, "      => {}", w.after);
+            let _ = writeln!(
+                s,
+                "      saves {:.1} (price {:.1} -> {:.1}, an estimate: shared parts count in every root)",
+                w.cost_before - w.cost_after,
+                w.cost_before,
+                w.cost_after
+            );
+        }
+    }
+    s
+}
