@@ -147,11 +147,19 @@ fn every_stage_runs_once_per_kernel() {
         assert_eq!(c.times.runs.len(), Stage::KERNEL.len(), "{name}");
         // The side tables cover what the hardware runs.
         assert_eq!(c.schedule.schedules.len(), c.group.kernel.blocks.len());
+        // Blocks of pipelined loops are pipeline stages, every other one FSM states.
+        let piped: std::collections::BTreeSet<_> = c
+            .plan
+            .loops
+            .values()
+            .flat_map(|l| l.ops.iter().map(|k| k.0))
+            .collect();
         assert_eq!(
-            c.datapath.blocks.len(),
+            c.datapath.blocks.len() + piped.len(),
             c.group.kernel.blocks.len(),
             "{name}"
         );
+        assert_eq!(c.datapath.pipelines.len(), c.plan.loops.len(), "{name}");
         assert!(!c.loops.is_empty(), "{name}: the analysis ran");
         // Every innermost loop has a checked modulo schedule at the analysis's minimum II.
         for l in &c.loops {

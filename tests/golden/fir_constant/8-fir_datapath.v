@@ -20,23 +20,6 @@ module fir_datapath (
     output wire        x_rd_ready,
     input  wire [31:0] x_rd_data,
     input  wire        x_rd_last,
-    output wire        x_wr_cmd_valid,
-    input  wire        x_wr_cmd_ready,
-    output wire [31:0] x_wr_cmd_addr,
-    output wire [31:0] x_wr_cmd_len,
-    output wire        x_wr_valid,
-    input  wire        x_wr_ready,
-    output wire [31:0] x_wr_data,
-    output wire [3:0]  x_wr_strb,
-    input  wire        x_wr_idle,
-    output wire        y_rd_cmd_valid,
-    input  wire        y_rd_cmd_ready,
-    output wire [31:0] y_rd_cmd_addr,
-    output wire [31:0] y_rd_cmd_len,
-    input  wire        y_rd_valid,
-    output wire        y_rd_ready,
-    input  wire [31:0] y_rd_data,
-    input  wire        y_rd_last,
     output wire        y_wr_cmd_valid,
     input  wire        y_wr_cmd_ready,
     output wire [31:0] y_wr_cmd_addr,
@@ -221,7 +204,7 @@ module fir_datapath (
     wire [31:0] div_divisor;
     wire        div_in_valid;
     wire [31:0] div_remainder;
-    reg         u_group_div_issued;
+    reg  [1:0]  div_got;
     reg         done_q;
     wire        obj1_coeff_we_any0_0;
     wire        obj1_coeff_we_any0_1;
@@ -460,7 +443,7 @@ module fir_datapath (
             u1_fp_add_issued <= 1'h0;
             x_rd_issued <= 1'h0;
             x_rd_beat <= 8'h00;
-            u_group_div_issued <= 1'h0;
+            div_got <= 2'h0;
             done_q <= 1'h0;
         end else begin
             done_q <= 1'h0;
@@ -641,18 +624,15 @@ module fir_datapath (
             if ((state == 16'h0069)) state <= 16'h0068;
             if ((state == 16'h006a)) state <= 16'h0069;
             if ((state == 16'h006b)) state <= 16'h006a;
-            if (((state == 16'h006c) && 1'h1)) u_group_div_issued <= 1'h1;
-            if (((state == 16'h006c) && div_valid)) u_group_div_issued <= 1'h0;
-            if (((state == 16'h006c) && div_valid)) ngroups_0 <= div_quotient;
-            if (((state == 16'h006c) && div_valid)) state <= 16'h006d;
-            if (((state == 16'h006d) && 1'h1)) u_group_div_issued <= 1'h1;
-            if (((state == 16'h006d) && div_valid)) u_group_div_issued <= 1'h0;
-            if (((state == 16'h006d) && div_valid)) ngroups_1 <= div_quotient;
-            if (((state == 16'h006d) && div_valid)) state <= 16'h006e;
-            if (((state == 16'h006e) && 1'h1)) u_group_div_issued <= 1'h1;
-            if (((state == 16'h006e) && div_valid)) u_group_div_issued <= 1'h0;
-            if (((state == 16'h006e) && div_valid)) ngroups_2 <= div_quotient;
-            if (((state == 16'h006e) && div_valid)) state <= 16'h006b;
+            if ((state == 16'h006c)) state <= 16'h006d;
+            if ((state == 16'h006d)) state <= 16'h006e;
+            if ((state == 16'h006e)) state <= 16'h006f;
+            if (((state == 16'h006f) && (div_valid && (div_got == 2'h0)))) ngroups_0 <= div_quotient;
+            if (((state == 16'h006f) && (div_valid && (div_got == 2'h1)))) ngroups_1 <= div_quotient;
+            if (((state == 16'h006f) && (div_valid && (div_got == 2'h2)))) ngroups_2 <= div_quotient;
+            if (((state == 16'h006f) && div_valid)) div_got <= (div_got + 2'h1);
+            if (((state == 16'h006f) && (div_valid && (div_got == 2'h2)))) div_got <= 2'h0;
+            if (((state == 16'h006f) && (div_valid && (div_got == 2'h2)))) state <= 16'h006b;
         end
     end
     assign x_rd_cmd_valid = (((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle));
@@ -719,20 +699,10 @@ module fir_datapath (
     assign go_60 = ((state == 16'h0016) && (!u1_fp_add_issued));
     assign div_dividend = ((state == 16'h006c) ? global_size[31:0] : ((state == 16'h006d) ? global_size[63:32] : ((state == 16'h006e) ? global_size[95:64] : 32'h00000000)));
     assign div_divisor = ((state == 16'h006c) ? local_size[31:0] : ((state == 16'h006d) ? local_size[63:32] : ((state == 16'h006e) ? local_size[95:64] : 32'h00000000)));
-    assign div_in_valid = ((((state == 16'h006c) && (!u_group_div_issued)) || ((state == 16'h006d) && (!u_group_div_issued))) || ((state == 16'h006e) && (!u_group_div_issued)));
-    assign x_wr_cmd_valid = 1'h0;
-    assign x_wr_cmd_addr = 32'h00000000;
-    assign x_wr_cmd_len = 32'h00000000;
-    assign x_wr_valid = 1'h0;
-    assign x_wr_data = 32'h00000000;
-    assign x_wr_strb = 4'h0;
-    assign y_rd_cmd_valid = 1'h0;
-    assign y_rd_cmd_addr = 32'h00000000;
-    assign y_rd_cmd_len = 32'h00000000;
-    assign y_rd_ready = 1'h0;
+    assign div_in_valid = (((state == 16'h006c) || (state == 16'h006d)) || (state == 16'h006e));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, x_rd_last, x_wr_cmd_ready, x_wr_ready, x_wr_idle, y_rd_cmd_ready, y_rd_valid, y_rd_data[31:0], y_rd_last, v6_lid_linear[63:0], w_1[63:8], w_6[63:8], w_23[63:32], w_29[31:8], oa_42[63:6], oa_53[63:6], w_69[63:32],
-        oa_73[63:6], ow_74[31:8], oa_99[63:6], oa_104[63:6], ow_105[31:8], w_112[31:8], oa_125[63:6], ow_126[31:8], div_remainder[31:0]};
+    wire ohls_unused = &{1'b0, x_rd_last, v6_lid_linear[63:0], w_1[63:8], w_6[63:8], w_23[63:32], w_29[31:8], oa_42[63:6], oa_53[63:6], w_69[63:32], oa_73[63:6], ow_74[31:8], oa_99[63:6], oa_104[63:6], ow_105[31:8], w_112[31:8], oa_125[63:6],
+        ow_126[31:8], div_remainder[31:0]};
 endmodule
 `default_nettype wire

@@ -21,15 +21,6 @@ module matmul_datapath (
     output wire        A_rd_ready,
     input  wire [31:0] A_rd_data,
     input  wire        A_rd_last,
-    output wire        A_wr_cmd_valid,
-    input  wire        A_wr_cmd_ready,
-    output wire [31:0] A_wr_cmd_addr,
-    output wire [31:0] A_wr_cmd_len,
-    output wire        A_wr_valid,
-    input  wire        A_wr_ready,
-    output wire [31:0] A_wr_data,
-    output wire [3:0]  A_wr_strb,
-    input  wire        A_wr_idle,
     output wire        B_rd_cmd_valid,
     input  wire        B_rd_cmd_ready,
     output wire [31:0] B_rd_cmd_addr,
@@ -38,23 +29,6 @@ module matmul_datapath (
     output wire        B_rd_ready,
     input  wire [31:0] B_rd_data,
     input  wire        B_rd_last,
-    output wire        B_wr_cmd_valid,
-    input  wire        B_wr_cmd_ready,
-    output wire [31:0] B_wr_cmd_addr,
-    output wire [31:0] B_wr_cmd_len,
-    output wire        B_wr_valid,
-    input  wire        B_wr_ready,
-    output wire [31:0] B_wr_data,
-    output wire [3:0]  B_wr_strb,
-    input  wire        B_wr_idle,
-    output wire        C_rd_cmd_valid,
-    input  wire        C_rd_cmd_ready,
-    output wire [31:0] C_rd_cmd_addr,
-    output wire [31:0] C_rd_cmd_len,
-    input  wire        C_rd_valid,
-    output wire        C_rd_ready,
-    input  wire [31:0] C_rd_data,
-    input  wire        C_rd_last,
     output wire        C_wr_cmd_valid,
     input  wire        C_wr_cmd_ready,
     output wire [31:0] C_wr_cmd_addr,
@@ -659,7 +633,7 @@ module matmul_datapath (
     wire [31:0] div_divisor;
     wire        div_in_valid;
     wire [31:0] div_remainder;
-    reg         u_group_div_issued;
+    reg  [1:0]  div_got;
     reg         done_q;
     assign v0_col = 32'h00000000;
     assign v1_row = 32'h00000000;
@@ -1267,7 +1241,7 @@ module matmul_datapath (
             A_rd_beat <= 8'h00;
             B_rd_issued <= 1'h0;
             B_rd_beat <= 8'h00;
-            u_group_div_issued <= 1'h0;
+            div_got <= 2'h0;
             done_q <= 1'h0;
         end else begin
             done_q <= 1'h0;
@@ -1643,18 +1617,15 @@ module matmul_datapath (
             if ((state == 16'h0071)) state <= 16'h0063;
             if ((state == 16'h0072)) v9_lid_y <= w_497;
             if ((state == 16'h0072)) state <= 16'h005f;
-            if (((state == 16'h0073) && 1'h1)) u_group_div_issued <= 1'h1;
-            if (((state == 16'h0073) && div_valid)) u_group_div_issued <= 1'h0;
-            if (((state == 16'h0073) && div_valid)) ngroups_0 <= div_quotient;
-            if (((state == 16'h0073) && div_valid)) state <= 16'h0074;
-            if (((state == 16'h0074) && 1'h1)) u_group_div_issued <= 1'h1;
-            if (((state == 16'h0074) && div_valid)) u_group_div_issued <= 1'h0;
-            if (((state == 16'h0074) && div_valid)) ngroups_1 <= div_quotient;
-            if (((state == 16'h0074) && div_valid)) state <= 16'h0075;
-            if (((state == 16'h0075) && 1'h1)) u_group_div_issued <= 1'h1;
-            if (((state == 16'h0075) && div_valid)) u_group_div_issued <= 1'h0;
-            if (((state == 16'h0075) && div_valid)) ngroups_2 <= div_quotient;
-            if (((state == 16'h0075) && div_valid)) state <= 16'h0072;
+            if ((state == 16'h0073)) state <= 16'h0074;
+            if ((state == 16'h0074)) state <= 16'h0075;
+            if ((state == 16'h0075)) state <= 16'h0076;
+            if (((state == 16'h0076) && (div_valid && (div_got == 2'h0)))) ngroups_0 <= div_quotient;
+            if (((state == 16'h0076) && (div_valid && (div_got == 2'h1)))) ngroups_1 <= div_quotient;
+            if (((state == 16'h0076) && (div_valid && (div_got == 2'h2)))) ngroups_2 <= div_quotient;
+            if (((state == 16'h0076) && div_valid)) div_got <= (div_got + 2'h1);
+            if (((state == 16'h0076) && (div_valid && (div_got == 2'h2)))) div_got <= 2'h0;
+            if (((state == 16'h0076) && (div_valid && (div_got == 2'h2)))) state <= 16'h0072;
         end
     end
     assign A_rd_cmd_valid = (((state == 16'h004e) && (!A_rd_issued)) && (1'h1 && C_wr_idle));
@@ -1714,31 +1685,14 @@ module matmul_datapath (
     assign go_209 = ((state == 16'h003a) && (!u0_fp_fma_issued));
     assign div_dividend = ((state == 16'h0073) ? global_size[31:0] : ((state == 16'h0074) ? global_size[63:32] : ((state == 16'h0075) ? global_size[95:64] : 32'h00000000)));
     assign div_divisor = ((state == 16'h0073) ? local_size[31:0] : ((state == 16'h0074) ? local_size[63:32] : ((state == 16'h0075) ? local_size[95:64] : 32'h00000000)));
-    assign div_in_valid = ((((state == 16'h0073) && (!u_group_div_issued)) || ((state == 16'h0074) && (!u_group_div_issued))) || ((state == 16'h0075) && (!u_group_div_issued)));
-    assign A_wr_cmd_valid = 1'h0;
-    assign A_wr_cmd_addr = 32'h00000000;
-    assign A_wr_cmd_len = 32'h00000000;
-    assign A_wr_valid = 1'h0;
-    assign A_wr_data = 32'h00000000;
-    assign A_wr_strb = 4'h0;
-    assign B_wr_cmd_valid = 1'h0;
-    assign B_wr_cmd_addr = 32'h00000000;
-    assign B_wr_cmd_len = 32'h00000000;
-    assign B_wr_valid = 1'h0;
-    assign B_wr_data = 32'h00000000;
-    assign B_wr_strb = 4'h0;
-    assign C_rd_cmd_valid = 1'h0;
-    assign C_rd_cmd_addr = 32'h00000000;
-    assign C_rd_cmd_len = 32'h00000000;
-    assign C_rd_ready = 1'h0;
+    assign div_in_valid = (((state == 16'h0073) || (state == 16'h0074)) || (state == 16'h0075));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, A_rd_last, A_wr_cmd_ready, A_wr_ready, A_wr_idle, B_rd_last, B_wr_cmd_ready, B_wr_ready, B_wr_idle, C_rd_cmd_ready, C_rd_valid, C_rd_data[31:0], C_rd_last, v0_col[31:0], v1_row[31:0], v2_tx[31:0], v3_ty[31:0],
-        v4_acc[31:0], v5_t[31:0], w_1[63:8], w_6[63:8], w_11[63:8], w_16[63:8], oa_28[63:8], oa_36[63:8], oa_43[63:8], w_51[63:32], w_52[63:8], w_53[63:8], w_64[63:8], w_69[63:8], w_74[63:8], w_79[63:8],
-        oa_90[63:8], oa_109[63:8], oa_118[63:8], ow_119[31:8], w_120[63:8], w_121[63:8], w_130[63:8], w_135[63:8], w_140[63:8], w_145[63:8], w_154[31:8], oa_166[63:8], oa_179[63:8], oa_188[63:8], oa_199[63:8], oa_206[63:8],
-        oa_219[63:8], ow_220[31:8], w_222[63:8], w_223[63:8], w_232[63:8], w_237[63:8], w_242[63:8], w_247[63:8], oa_259[63:8], oa_266[63:8], oa_274[63:8], oa_282[63:8], oa_289[63:8], w_301[63:32], oa_314[63:8], ow_315[31:8],
-        oa_321[63:8], oa_328[63:8], oa_336[63:8], oa_343[63:8], oa_351[63:8], w_362[63:32], oa_374[63:8], ow_375[31:8], w_376[63:8], w_377[63:8], w_386[63:8], w_391[63:8], w_396[63:8], w_401[63:8], oa_412[63:8], w_426[63:32],
-        w_427[63:32], w_428[63:0], oa_440[63:8], ow_441[31:8], w_442[31:0], w_443[63:32], w_444[63:32], w_445[63:0], oa_455[63:8], ow_456[31:8], w_457[63:32], oa_464[63:8], ow_465[31:8], w_466[63:32], oa_473[63:8], ow_474[31:8],
-        oa_480[63:8], ow_481[31:8], oa_486[63:8], ow_487[31:8], w_488[63:8], w_489[63:8], div_remainder[31:0]};
+    wire ohls_unused = &{1'b0, A_rd_last, B_rd_last, v0_col[31:0], v1_row[31:0], v2_tx[31:0], v3_ty[31:0], v4_acc[31:0], v5_t[31:0], w_1[63:8], w_6[63:8], w_11[63:8], w_16[63:8], oa_28[63:8], oa_36[63:8], oa_43[63:8], w_51[63:32],
+        w_52[63:8], w_53[63:8], w_64[63:8], w_69[63:8], w_74[63:8], w_79[63:8], oa_90[63:8], oa_109[63:8], oa_118[63:8], ow_119[31:8], w_120[63:8], w_121[63:8], w_130[63:8], w_135[63:8], w_140[63:8], w_145[63:8],
+        w_154[31:8], oa_166[63:8], oa_179[63:8], oa_188[63:8], oa_199[63:8], oa_206[63:8], oa_219[63:8], ow_220[31:8], w_222[63:8], w_223[63:8], w_232[63:8], w_237[63:8], w_242[63:8], w_247[63:8], oa_259[63:8], oa_266[63:8],
+        oa_274[63:8], oa_282[63:8], oa_289[63:8], w_301[63:32], oa_314[63:8], ow_315[31:8], oa_321[63:8], oa_328[63:8], oa_336[63:8], oa_343[63:8], oa_351[63:8], w_362[63:32], oa_374[63:8], ow_375[31:8], w_376[63:8], w_377[63:8],
+        w_386[63:8], w_391[63:8], w_396[63:8], w_401[63:8], oa_412[63:8], w_426[63:32], w_427[63:32], w_428[63:0], oa_440[63:8], ow_441[31:8], w_442[31:0], w_443[63:32], w_444[63:32], w_445[63:0], oa_455[63:8], ow_456[31:8],
+        w_457[63:32], oa_464[63:8], ow_465[31:8], w_466[63:32], oa_473[63:8], ow_474[31:8], oa_480[63:8], ow_481[31:8], oa_486[63:8], ow_487[31:8], w_488[63:8], w_489[63:8], div_remainder[31:0]};
 endmodule
 `default_nettype wire

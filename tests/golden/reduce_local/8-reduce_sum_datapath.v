@@ -20,23 +20,6 @@ module reduce_sum_datapath (
     output wire        in_rd_ready,
     input  wire [31:0] in_rd_data,
     input  wire        in_rd_last,
-    output wire        in_wr_cmd_valid,
-    input  wire        in_wr_cmd_ready,
-    output wire [31:0] in_wr_cmd_addr,
-    output wire [31:0] in_wr_cmd_len,
-    output wire        in_wr_valid,
-    input  wire        in_wr_ready,
-    output wire [31:0] in_wr_data,
-    output wire [3:0]  in_wr_strb,
-    input  wire        in_wr_idle,
-    output wire        partial_rd_cmd_valid,
-    input  wire        partial_rd_cmd_ready,
-    output wire [31:0] partial_rd_cmd_addr,
-    output wire [31:0] partial_rd_cmd_len,
-    input  wire        partial_rd_valid,
-    output wire        partial_rd_ready,
-    input  wire [31:0] partial_rd_data,
-    input  wire        partial_rd_last,
     output wire        partial_wr_cmd_valid,
     input  wire        partial_wr_cmd_ready,
     output wire [31:0] partial_wr_cmd_addr,
@@ -326,7 +309,7 @@ module reduce_sum_datapath (
     wire [31:0] div_divisor;
     wire        div_in_valid;
     wire [31:0] div_remainder;
-    reg         u_group_div_issued;
+    reg  [1:0]  div_got;
     reg         done_q;
     assign v0_lid = 32'h00000000;
     assign v1_stride = 32'h00000000;
@@ -609,7 +592,7 @@ module reduce_sum_datapath (
             obj1_wi_stride_re_beat <= 8'h00;
             in_rd_issued <= 1'h0;
             in_rd_beat <= 8'h00;
-            u_group_div_issued <= 1'h0;
+            div_got <= 2'h0;
             done_q <= 1'h0;
         end else begin
             done_q <= 1'h0;
@@ -813,18 +796,15 @@ module reduce_sum_datapath (
             if (((state == 16'h003c) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h0036;  // reduce_local.cl:7:5
             if ((state == 16'h003d)) v3_lid_x <= w_233;
             if ((state == 16'h003d)) state <= 16'h0033;
-            if (((state == 16'h003e) && 1'h1)) u_group_div_issued <= 1'h1;
-            if (((state == 16'h003e) && div_valid)) u_group_div_issued <= 1'h0;
-            if (((state == 16'h003e) && div_valid)) ngroups_0 <= div_quotient;
-            if (((state == 16'h003e) && div_valid)) state <= 16'h003f;
-            if (((state == 16'h003f) && 1'h1)) u_group_div_issued <= 1'h1;
-            if (((state == 16'h003f) && div_valid)) u_group_div_issued <= 1'h0;
-            if (((state == 16'h003f) && div_valid)) ngroups_1 <= div_quotient;
-            if (((state == 16'h003f) && div_valid)) state <= 16'h0040;
-            if (((state == 16'h0040) && 1'h1)) u_group_div_issued <= 1'h1;
-            if (((state == 16'h0040) && div_valid)) u_group_div_issued <= 1'h0;
-            if (((state == 16'h0040) && div_valid)) ngroups_2 <= div_quotient;
-            if (((state == 16'h0040) && div_valid)) state <= 16'h003d;
+            if ((state == 16'h003e)) state <= 16'h003f;
+            if ((state == 16'h003f)) state <= 16'h0040;
+            if ((state == 16'h0040)) state <= 16'h0041;
+            if (((state == 16'h0041) && (div_valid && (div_got == 2'h0)))) ngroups_0 <= div_quotient;
+            if (((state == 16'h0041) && (div_valid && (div_got == 2'h1)))) ngroups_1 <= div_quotient;
+            if (((state == 16'h0041) && (div_valid && (div_got == 2'h2)))) ngroups_2 <= div_quotient;
+            if (((state == 16'h0041) && div_valid)) div_got <= (div_got + 2'h1);
+            if (((state == 16'h0041) && (div_valid && (div_got == 2'h2)))) div_got <= 2'h0;
+            if (((state == 16'h0041) && (div_valid && (div_got == 2'h2)))) state <= 16'h003d;
         end
     end
     assign in_rd_cmd_valid = (((state == 16'h003a) && (!in_rd_issued)) && (1'h1 && partial_wr_idle));
@@ -854,22 +834,11 @@ module reduce_sum_datapath (
     assign lbuf_scratch_raddr = ((((state == 16'h000b) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_31[15:0] : ((((state == 16'h0024) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_119[15:0] : ((((state == 16'h0028) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_142[15:0] : 16'h0000)));
     assign div_dividend = ((state == 16'h003e) ? global_size[31:0] : ((state == 16'h003f) ? global_size[63:32] : ((state == 16'h0040) ? global_size[95:64] : 32'h00000000)));
     assign div_divisor = ((state == 16'h003e) ? local_size[31:0] : ((state == 16'h003f) ? local_size[63:32] : ((state == 16'h0040) ? local_size[95:64] : 32'h00000000)));
-    assign div_in_valid = ((((state == 16'h003e) && (!u_group_div_issued)) || ((state == 16'h003f) && (!u_group_div_issued))) || ((state == 16'h0040) && (!u_group_div_issued)));
-    assign in_wr_cmd_valid = 1'h0;
-    assign in_wr_cmd_addr = 32'h00000000;
-    assign in_wr_cmd_len = 32'h00000000;
-    assign in_wr_valid = 1'h0;
-    assign in_wr_data = 32'h00000000;
-    assign in_wr_strb = 4'h0;
-    assign partial_rd_cmd_valid = 1'h0;
-    assign partial_rd_cmd_addr = 32'h00000000;
-    assign partial_rd_cmd_len = 32'h00000000;
-    assign partial_rd_ready = 1'h0;
+    assign div_in_valid = (((state == 16'h003e) || (state == 16'h003f)) || (state == 16'h0040));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, scratch_local_size[31:0], in_rd_last, in_wr_cmd_ready, in_wr_ready, in_wr_idle, partial_rd_cmd_ready, partial_rd_valid, partial_rd_data[31:0], partial_rd_last, v0_lid[31:0], v1_stride[31:0], v4_lid_linear[63:0], w_1[63:8], w_6[63:8], oa_17[63:9], w_24[31:0],
-        oa_31[63:16], q_34[63:32], w_38[63:8], w_43[63:8], oa_54[63:9], oa_65[63:9], oa_74[63:9], ow_75[31:8], w_77[63:8], w_82[63:8], oa_93[63:9], oa_100[63:9], oa_112[63:9], oa_119[63:16], oa_127[63:9], oa_134[63:9],
-        oa_142[63:16], oa_148[63:16], ow_149[31:8], w_151[63:8], w_156[63:8], oa_167[63:9], oa_179[63:9], ow_180[31:8], w_182[63:8], w_187[63:8], w_192[63:32], oa_200[63:9], ow_201[31:8], oa_207[63:9], w_211[31:0], w_212[63:32],
-        w_213[63:32], w_214[63:0], q_223[63:32], oa_231[63:16], ow_232[31:8], div_remainder[31:0]};
+    wire ohls_unused = &{1'b0, scratch_local_size[31:0], in_rd_last, v0_lid[31:0], v1_stride[31:0], v4_lid_linear[63:0], w_1[63:8], w_6[63:8], oa_17[63:9], w_24[31:0], oa_31[63:16], q_34[63:32], w_38[63:8], w_43[63:8], oa_54[63:9], oa_65[63:9], oa_74[63:9],
+        ow_75[31:8], w_77[63:8], w_82[63:8], oa_93[63:9], oa_100[63:9], oa_112[63:9], oa_119[63:16], oa_127[63:9], oa_134[63:9], oa_142[63:16], oa_148[63:16], ow_149[31:8], w_151[63:8], w_156[63:8], oa_167[63:9], oa_179[63:9],
+        ow_180[31:8], w_182[63:8], w_187[63:8], w_192[63:32], oa_200[63:9], ow_201[31:8], oa_207[63:9], w_211[31:0], w_212[63:32], w_213[63:32], w_214[63:0], q_223[63:32], oa_231[63:16], ow_232[31:8], div_remainder[31:0]};
 endmodule
 `default_nettype wire

@@ -125,69 +125,73 @@ module vadd_core (
     wire [31:0]  dp_a_base;
     wire [31:0]  dp_b_base;
     wire [31:0]  dp_c_base;
-    wire         dp_a_rd_cmd_valid;
-    wire         dp_a_rd_cmd_ready;
-    wire [31:0]  dp_a_rd_cmd_addr;
-    wire [31:0]  dp_a_rd_cmd_len;
-    wire         dp_a_rd_valid;
-    wire         dp_a_rd_ready;
-    wire [31:0]  dp_a_rd_data;
-    wire         dp_a_rd_last;
-    wire         dp_a_wr_cmd_valid;
-    wire         dp_a_wr_cmd_ready;
-    wire [31:0]  dp_a_wr_cmd_addr;
-    wire [31:0]  dp_a_wr_cmd_len;
-    wire         dp_a_wr_valid;
-    wire         dp_a_wr_ready;
-    wire [31:0]  dp_a_wr_data;
-    wire [3:0]   dp_a_wr_strb;
-    wire         dp_a_wr_idle;
-    wire         dp_b_rd_cmd_valid;
-    wire         dp_b_rd_cmd_ready;
-    wire [31:0]  dp_b_rd_cmd_addr;
-    wire [31:0]  dp_b_rd_cmd_len;
-    wire         dp_b_rd_valid;
-    wire         dp_b_rd_ready;
-    wire [31:0]  dp_b_rd_data;
-    wire         dp_b_rd_last;
-    wire         dp_b_wr_cmd_valid;
-    wire         dp_b_wr_cmd_ready;
-    wire [31:0]  dp_b_wr_cmd_addr;
-    wire [31:0]  dp_b_wr_cmd_len;
-    wire         dp_b_wr_valid;
-    wire         dp_b_wr_ready;
-    wire [31:0]  dp_b_wr_data;
-    wire [3:0]   dp_b_wr_strb;
-    wire         dp_b_wr_idle;
-    wire         dp_c_rd_cmd_valid;
-    wire         dp_c_rd_cmd_ready;
-    wire [31:0]  dp_c_rd_cmd_addr;
-    wire [31:0]  dp_c_rd_cmd_len;
-    wire         dp_c_rd_valid;
-    wire         dp_c_rd_ready;
-    wire [31:0]  dp_c_rd_data;
-    wire         dp_c_rd_last;
-    wire         dp_c_wr_cmd_valid;
-    wire         dp_c_wr_cmd_ready;
-    wire [31:0]  dp_c_wr_cmd_addr;
-    wire [31:0]  dp_c_wr_cmd_len;
-    wire         dp_c_wr_valid;
-    wire         dp_c_wr_ready;
-    wire [31:0]  dp_c_wr_data;
-    wire [3:0]   dp_c_wr_strb;
-    wire         dp_c_wr_idle;
-    wire         a_rd_idle;
-    wire         a_rd_err;
-    wire         a_wr_idle;
-    wire         a_wr_err;
-    wire         b_rd_idle;
-    wire         b_rd_err;
-    wire         b_wr_idle;
-    wire         b_wr_err;
-    wire         c_rd_idle;
-    wire         c_rd_err;
-    wire         c_wr_idle;
-    wire         c_wr_err;
+    wire         dp_a_ld_req_valid;
+    wire         dp_a_ld_req_ready;
+    wire [31:0]  dp_a_ld_req_addr;
+    wire         dp_a_ld_resp_valid;
+    wire         dp_a_ld_resp_ready;
+    wire [31:0]  dp_a_ld_resp_data;
+    wire         dp_a_ld_flush;
+    wire         dp_a_ld_idle;
+    wire         dp_b_ld_req_valid;
+    wire         dp_b_ld_req_ready;
+    wire [31:0]  dp_b_ld_req_addr;
+    wire         dp_b_ld_resp_valid;
+    wire         dp_b_ld_resp_ready;
+    wire [31:0]  dp_b_ld_resp_data;
+    wire         dp_b_ld_flush;
+    wire         dp_b_ld_idle;
+    wire         dp_c_st_req_valid;
+    wire         dp_c_st_req_ready;
+    wire [31:0]  dp_c_st_req_addr;
+    wire [31:0]  dp_c_st_req_data;
+    wire         dp_c_st_idle;
+    wire         a_ld_m_arvalid;
+    wire         a_ld_m_arready;
+    wire [31:0]  a_ld_m_araddr;
+    wire [7:0]   a_ld_m_arlen;
+    wire [2:0]   a_ld_m_arsize;
+    wire [1:0]   a_ld_m_arburst;
+    wire         a_ld_m_arid;
+    wire         a_ld_m_rvalid;
+    wire         a_ld_m_rready;
+    wire [31:0]  a_ld_m_rdata;
+    wire [1:0]   a_ld_m_rresp;
+    wire         a_ld_m_rlast;
+    wire         a_ld_m_rid;
+    wire         a_ld_err;
+    wire         b_ld_m_arvalid;
+    wire         b_ld_m_arready;
+    wire [31:0]  b_ld_m_araddr;
+    wire [7:0]   b_ld_m_arlen;
+    wire [2:0]   b_ld_m_arsize;
+    wire [1:0]   b_ld_m_arburst;
+    wire         b_ld_m_arid;
+    wire         b_ld_m_rvalid;
+    wire         b_ld_m_rready;
+    wire [31:0]  b_ld_m_rdata;
+    wire [1:0]   b_ld_m_rresp;
+    wire         b_ld_m_rlast;
+    wire         b_ld_m_rid;
+    wire         b_ld_err;
+    wire         c_st_m_awvalid;
+    wire         c_st_m_awready;
+    wire [31:0]  c_st_m_awaddr;
+    wire [7:0]   c_st_m_awlen;
+    wire [2:0]   c_st_m_awsize;
+    wire [1:0]   c_st_m_awburst;
+    wire         c_st_m_awid;
+    wire         c_st_m_wvalid;
+    wire         c_st_m_wready;
+    wire [31:0]  c_st_m_wdata;
+    wire [3:0]   c_st_m_wstrb;
+    wire         c_st_m_wlast;
+    wire         c_st_m_bvalid;
+    wire         c_st_m_bready;
+    wire [1:0]   c_st_m_bresp;
+    wire         c_st_m_bid;
+    wire         c_st_err;
+    wire [31:0]  c_st_acked;
     wire         all_idle;
     reg          finishing;
     reg  [7:0]   dp_err;
@@ -234,225 +238,185 @@ module vadd_core (
 
     // ---- AXI4 master of buffer a
 
-    ohls_axi_rd #(
+    ohls_mem_load #(
         .DATA_WIDTH(32),
         .ADDR_WIDTH(32),
-        .LEN_WIDTH(32),
+        .ELEM_BYTES(4),
+        .STREAM(0),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(4)
-    ) u_rd_a (
+        .MAX_OUTSTANDING(8)
+    ) u_ld_a (
         .clk(clk),
         .rst(rst),
-        .cmd_valid(dp_a_rd_cmd_valid),
-        .cmd_ready(dp_a_rd_cmd_ready),
-        .cmd_addr(dp_a_rd_cmd_addr),
-        .cmd_len(dp_a_rd_cmd_len),
-        .out_valid(dp_a_rd_valid),
-        .out_ready(dp_a_rd_ready),
-        .out_data(dp_a_rd_data),
-        .out_last(dp_a_rd_last),
-        .m_arvalid(m_a_arvalid),
-        .m_arready(m_a_arready),
-        .m_araddr(m_a_araddr),
-        .m_arlen(m_a_arlen),
-        .m_arsize(m_a_arsize),
-        .m_arburst(m_a_arburst),
-        .m_arid(m_a_arid),
-        .m_rvalid(m_a_rvalid),
-        .m_rready(m_a_rready),
-        .m_rdata(m_a_rdata),
-        .m_rresp(m_a_rresp),
-        .m_rlast(m_a_rlast),
-        .m_rid(m_a_rid),
-        .err(a_rd_err),
-        .idle(a_rd_idle)
+        .req_valid(dp_a_ld_req_valid),
+        .req_ready(dp_a_ld_req_ready),
+        .req_addr(dp_a_ld_req_addr),
+        .resp_valid(dp_a_ld_resp_valid),
+        .resp_ready(dp_a_ld_resp_ready),
+        .resp_data(dp_a_ld_resp_data),
+        .stream_end(32'hffffffff),
+        .flush(dp_a_ld_flush),
+        .m_arvalid(a_ld_m_arvalid),
+        .m_arready(a_ld_m_arready),
+        .m_araddr(a_ld_m_araddr),
+        .m_arlen(a_ld_m_arlen),
+        .m_arsize(a_ld_m_arsize),
+        .m_arburst(a_ld_m_arburst),
+        .m_arid(a_ld_m_arid),
+        .m_rvalid(a_ld_m_rvalid),
+        .m_rready(a_ld_m_rready),
+        .m_rdata(a_ld_m_rdata),
+        .m_rresp(a_ld_m_rresp),
+        .m_rlast(a_ld_m_rlast),
+        .m_rid(a_ld_m_rid),
+        .err(a_ld_err),
+        .idle(dp_a_ld_idle)
     );
-
-    ohls_axi_wr #(
-        .DATA_WIDTH(32),
-        .ADDR_WIDTH(32),
-        .LEN_WIDTH(32),
-        .MAX_BURST(16),
-        .MAX_OUTSTANDING(4)
-    ) u_wr_a (
-        .clk(clk),
-        .rst(rst),
-        .cmd_valid(dp_a_wr_cmd_valid),
-        .cmd_ready(dp_a_wr_cmd_ready),
-        .cmd_addr(dp_a_wr_cmd_addr),
-        .cmd_len(dp_a_wr_cmd_len),
-        .in_valid(dp_a_wr_valid),
-        .in_ready(dp_a_wr_ready),
-        .in_data(dp_a_wr_data),
-        .in_strb(dp_a_wr_strb),
-        .m_awvalid(m_a_awvalid),
-        .m_awready(m_a_awready),
-        .m_awaddr(m_a_awaddr),
-        .m_awlen(m_a_awlen),
-        .m_awsize(m_a_awsize),
-        .m_awburst(m_a_awburst),
-        .m_awid(m_a_awid),
-        .m_wvalid(m_a_wvalid),
-        .m_wready(m_a_wready),
-        .m_wdata(m_a_wdata),
-        .m_wstrb(m_a_wstrb),
-        .m_wlast(m_a_wlast),
-        .m_bvalid(m_a_bvalid),
-        .m_bready(m_a_bready),
-        .m_bresp(m_a_bresp),
-        .m_bid(m_a_bid),
-        .err(a_wr_err),
-        .idle(a_wr_idle)
-    );
-    assign dp_a_wr_idle = a_wr_idle;
+    assign m_a_arvalid = a_ld_m_arvalid;
+    assign a_ld_m_arready = m_a_arready;
+    assign m_a_araddr = a_ld_m_araddr;
+    assign m_a_arlen = a_ld_m_arlen;
+    assign m_a_arsize = a_ld_m_arsize;
+    assign m_a_arburst = a_ld_m_arburst;
+    assign m_a_arid = a_ld_m_arid;
+    assign a_ld_m_rvalid = m_a_rvalid;
+    assign m_a_rready = a_ld_m_rready;
+    assign a_ld_m_rdata = m_a_rdata;
+    assign a_ld_m_rresp = m_a_rresp;
+    assign a_ld_m_rlast = m_a_rlast;
+    assign a_ld_m_rid = m_a_rid;
+    assign m_a_awvalid = 1'h0;
+    assign m_a_awaddr = 32'h00000000;
+    assign m_a_awlen = 8'h00;
+    assign m_a_awsize = 3'h0;
+    assign m_a_awburst = 2'h1;
+    assign m_a_awid = 1'h0;
+    assign m_a_wvalid = 1'h0;
+    assign m_a_wdata = 32'h00000000;
+    assign m_a_wstrb = 4'h0;
+    assign m_a_wlast = 1'h0;
+    assign m_a_bready = 1'h1;
 
     // ---- AXI4 master of buffer b
 
-    ohls_axi_rd #(
+    ohls_mem_load #(
         .DATA_WIDTH(32),
         .ADDR_WIDTH(32),
-        .LEN_WIDTH(32),
+        .ELEM_BYTES(4),
+        .STREAM(0),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(4)
-    ) u_rd_b (
+        .MAX_OUTSTANDING(8)
+    ) u_ld_b (
         .clk(clk),
         .rst(rst),
-        .cmd_valid(dp_b_rd_cmd_valid),
-        .cmd_ready(dp_b_rd_cmd_ready),
-        .cmd_addr(dp_b_rd_cmd_addr),
-        .cmd_len(dp_b_rd_cmd_len),
-        .out_valid(dp_b_rd_valid),
-        .out_ready(dp_b_rd_ready),
-        .out_data(dp_b_rd_data),
-        .out_last(dp_b_rd_last),
-        .m_arvalid(m_b_arvalid),
-        .m_arready(m_b_arready),
-        .m_araddr(m_b_araddr),
-        .m_arlen(m_b_arlen),
-        .m_arsize(m_b_arsize),
-        .m_arburst(m_b_arburst),
-        .m_arid(m_b_arid),
-        .m_rvalid(m_b_rvalid),
-        .m_rready(m_b_rready),
-        .m_rdata(m_b_rdata),
-        .m_rresp(m_b_rresp),
-        .m_rlast(m_b_rlast),
-        .m_rid(m_b_rid),
-        .err(b_rd_err),
-        .idle(b_rd_idle)
+        .req_valid(dp_b_ld_req_valid),
+        .req_ready(dp_b_ld_req_ready),
+        .req_addr(dp_b_ld_req_addr),
+        .resp_valid(dp_b_ld_resp_valid),
+        .resp_ready(dp_b_ld_resp_ready),
+        .resp_data(dp_b_ld_resp_data),
+        .stream_end(32'hffffffff),
+        .flush(dp_b_ld_flush),
+        .m_arvalid(b_ld_m_arvalid),
+        .m_arready(b_ld_m_arready),
+        .m_araddr(b_ld_m_araddr),
+        .m_arlen(b_ld_m_arlen),
+        .m_arsize(b_ld_m_arsize),
+        .m_arburst(b_ld_m_arburst),
+        .m_arid(b_ld_m_arid),
+        .m_rvalid(b_ld_m_rvalid),
+        .m_rready(b_ld_m_rready),
+        .m_rdata(b_ld_m_rdata),
+        .m_rresp(b_ld_m_rresp),
+        .m_rlast(b_ld_m_rlast),
+        .m_rid(b_ld_m_rid),
+        .err(b_ld_err),
+        .idle(dp_b_ld_idle)
     );
-
-    ohls_axi_wr #(
-        .DATA_WIDTH(32),
-        .ADDR_WIDTH(32),
-        .LEN_WIDTH(32),
-        .MAX_BURST(16),
-        .MAX_OUTSTANDING(4)
-    ) u_wr_b (
-        .clk(clk),
-        .rst(rst),
-        .cmd_valid(dp_b_wr_cmd_valid),
-        .cmd_ready(dp_b_wr_cmd_ready),
-        .cmd_addr(dp_b_wr_cmd_addr),
-        .cmd_len(dp_b_wr_cmd_len),
-        .in_valid(dp_b_wr_valid),
-        .in_ready(dp_b_wr_ready),
-        .in_data(dp_b_wr_data),
-        .in_strb(dp_b_wr_strb),
-        .m_awvalid(m_b_awvalid),
-        .m_awready(m_b_awready),
-        .m_awaddr(m_b_awaddr),
-        .m_awlen(m_b_awlen),
-        .m_awsize(m_b_awsize),
-        .m_awburst(m_b_awburst),
-        .m_awid(m_b_awid),
-        .m_wvalid(m_b_wvalid),
-        .m_wready(m_b_wready),
-        .m_wdata(m_b_wdata),
-        .m_wstrb(m_b_wstrb),
-        .m_wlast(m_b_wlast),
-        .m_bvalid(m_b_bvalid),
-        .m_bready(m_b_bready),
-        .m_bresp(m_b_bresp),
-        .m_bid(m_b_bid),
-        .err(b_wr_err),
-        .idle(b_wr_idle)
-    );
-    assign dp_b_wr_idle = b_wr_idle;
+    assign m_b_arvalid = b_ld_m_arvalid;
+    assign b_ld_m_arready = m_b_arready;
+    assign m_b_araddr = b_ld_m_araddr;
+    assign m_b_arlen = b_ld_m_arlen;
+    assign m_b_arsize = b_ld_m_arsize;
+    assign m_b_arburst = b_ld_m_arburst;
+    assign m_b_arid = b_ld_m_arid;
+    assign b_ld_m_rvalid = m_b_rvalid;
+    assign m_b_rready = b_ld_m_rready;
+    assign b_ld_m_rdata = m_b_rdata;
+    assign b_ld_m_rresp = m_b_rresp;
+    assign b_ld_m_rlast = m_b_rlast;
+    assign b_ld_m_rid = m_b_rid;
+    assign m_b_awvalid = 1'h0;
+    assign m_b_awaddr = 32'h00000000;
+    assign m_b_awlen = 8'h00;
+    assign m_b_awsize = 3'h0;
+    assign m_b_awburst = 2'h1;
+    assign m_b_awid = 1'h0;
+    assign m_b_wvalid = 1'h0;
+    assign m_b_wdata = 32'h00000000;
+    assign m_b_wstrb = 4'h0;
+    assign m_b_wlast = 1'h0;
+    assign m_b_bready = 1'h1;
 
     // ---- AXI4 master of buffer c
+    assign m_c_arvalid = 1'h0;
+    assign m_c_araddr = 32'h00000000;
+    assign m_c_arlen = 8'h00;
+    assign m_c_arsize = 3'h0;
+    assign m_c_arburst = 2'h1;
+    assign m_c_arid = 1'h0;
+    assign m_c_rready = 1'h1;
 
-    ohls_axi_rd #(
+    ohls_mem_store #(
         .DATA_WIDTH(32),
         .ADDR_WIDTH(32),
-        .LEN_WIDTH(32),
+        .ELEM_BYTES(4),
         .MAX_BURST(16),
         .MAX_OUTSTANDING(4)
-    ) u_rd_c (
+    ) u_st_c (
         .clk(clk),
         .rst(rst),
-        .cmd_valid(dp_c_rd_cmd_valid),
-        .cmd_ready(dp_c_rd_cmd_ready),
-        .cmd_addr(dp_c_rd_cmd_addr),
-        .cmd_len(dp_c_rd_cmd_len),
-        .out_valid(dp_c_rd_valid),
-        .out_ready(dp_c_rd_ready),
-        .out_data(dp_c_rd_data),
-        .out_last(dp_c_rd_last),
-        .m_arvalid(m_c_arvalid),
-        .m_arready(m_c_arready),
-        .m_araddr(m_c_araddr),
-        .m_arlen(m_c_arlen),
-        .m_arsize(m_c_arsize),
-        .m_arburst(m_c_arburst),
-        .m_arid(m_c_arid),
-        .m_rvalid(m_c_rvalid),
-        .m_rready(m_c_rready),
-        .m_rdata(m_c_rdata),
-        .m_rresp(m_c_rresp),
-        .m_rlast(m_c_rlast),
-        .m_rid(m_c_rid),
-        .err(c_rd_err),
-        .idle(c_rd_idle)
+        .req_valid(dp_c_st_req_valid),
+        .req_ready(dp_c_st_req_ready),
+        .req_addr(dp_c_st_req_addr),
+        .req_data(dp_c_st_req_data),
+        .flush(1'h0),
+        .m_awvalid(c_st_m_awvalid),
+        .m_awready(c_st_m_awready),
+        .m_awaddr(c_st_m_awaddr),
+        .m_awlen(c_st_m_awlen),
+        .m_awsize(c_st_m_awsize),
+        .m_awburst(c_st_m_awburst),
+        .m_awid(c_st_m_awid),
+        .m_wvalid(c_st_m_wvalid),
+        .m_wready(c_st_m_wready),
+        .m_wdata(c_st_m_wdata),
+        .m_wstrb(c_st_m_wstrb),
+        .m_wlast(c_st_m_wlast),
+        .m_bvalid(c_st_m_bvalid),
+        .m_bready(c_st_m_bready),
+        .m_bresp(c_st_m_bresp),
+        .m_bid(c_st_m_bid),
+        .acked(c_st_acked),
+        .err(c_st_err),
+        .idle(dp_c_st_idle)
     );
-
-    ohls_axi_wr #(
-        .DATA_WIDTH(32),
-        .ADDR_WIDTH(32),
-        .LEN_WIDTH(32),
-        .MAX_BURST(16),
-        .MAX_OUTSTANDING(4)
-    ) u_wr_c (
-        .clk(clk),
-        .rst(rst),
-        .cmd_valid(dp_c_wr_cmd_valid),
-        .cmd_ready(dp_c_wr_cmd_ready),
-        .cmd_addr(dp_c_wr_cmd_addr),
-        .cmd_len(dp_c_wr_cmd_len),
-        .in_valid(dp_c_wr_valid),
-        .in_ready(dp_c_wr_ready),
-        .in_data(dp_c_wr_data),
-        .in_strb(dp_c_wr_strb),
-        .m_awvalid(m_c_awvalid),
-        .m_awready(m_c_awready),
-        .m_awaddr(m_c_awaddr),
-        .m_awlen(m_c_awlen),
-        .m_awsize(m_c_awsize),
-        .m_awburst(m_c_awburst),
-        .m_awid(m_c_awid),
-        .m_wvalid(m_c_wvalid),
-        .m_wready(m_c_wready),
-        .m_wdata(m_c_wdata),
-        .m_wstrb(m_c_wstrb),
-        .m_wlast(m_c_wlast),
-        .m_bvalid(m_c_bvalid),
-        .m_bready(m_c_bready),
-        .m_bresp(m_c_bresp),
-        .m_bid(m_c_bid),
-        .err(c_wr_err),
-        .idle(c_wr_idle)
-    );
-    assign dp_c_wr_idle = c_wr_idle;
+    assign m_c_awvalid = c_st_m_awvalid;
+    assign c_st_m_awready = m_c_awready;
+    assign m_c_awaddr = c_st_m_awaddr;
+    assign m_c_awlen = c_st_m_awlen;
+    assign m_c_awsize = c_st_m_awsize;
+    assign m_c_awburst = c_st_m_awburst;
+    assign m_c_awid = c_st_m_awid;
+    assign m_c_wvalid = c_st_m_wvalid;
+    assign c_st_m_wready = m_c_wready;
+    assign m_c_wdata = c_st_m_wdata;
+    assign m_c_wstrb = c_st_m_wstrb;
+    assign m_c_wlast = c_st_m_wlast;
+    assign c_st_m_bvalid = m_c_bvalid;
+    assign m_c_bready = c_st_m_bready;
+    assign c_st_m_bresp = m_c_bresp;
+    assign c_st_m_bid = m_c_bid;
 
     // ---- Datapath
 
@@ -467,61 +431,31 @@ module vadd_core (
         .a_base(dp_a_base),
         .b_base(dp_b_base),
         .c_base(dp_c_base),
-        .a_rd_cmd_valid(dp_a_rd_cmd_valid),
-        .a_rd_cmd_ready(dp_a_rd_cmd_ready),
-        .a_rd_cmd_addr(dp_a_rd_cmd_addr),
-        .a_rd_cmd_len(dp_a_rd_cmd_len),
-        .a_rd_valid(dp_a_rd_valid),
-        .a_rd_ready(dp_a_rd_ready),
-        .a_rd_data(dp_a_rd_data),
-        .a_rd_last(dp_a_rd_last),
-        .a_wr_cmd_valid(dp_a_wr_cmd_valid),
-        .a_wr_cmd_ready(dp_a_wr_cmd_ready),
-        .a_wr_cmd_addr(dp_a_wr_cmd_addr),
-        .a_wr_cmd_len(dp_a_wr_cmd_len),
-        .a_wr_valid(dp_a_wr_valid),
-        .a_wr_ready(dp_a_wr_ready),
-        .a_wr_data(dp_a_wr_data),
-        .a_wr_strb(dp_a_wr_strb),
-        .a_wr_idle(dp_a_wr_idle),
-        .b_rd_cmd_valid(dp_b_rd_cmd_valid),
-        .b_rd_cmd_ready(dp_b_rd_cmd_ready),
-        .b_rd_cmd_addr(dp_b_rd_cmd_addr),
-        .b_rd_cmd_len(dp_b_rd_cmd_len),
-        .b_rd_valid(dp_b_rd_valid),
-        .b_rd_ready(dp_b_rd_ready),
-        .b_rd_data(dp_b_rd_data),
-        .b_rd_last(dp_b_rd_last),
-        .b_wr_cmd_valid(dp_b_wr_cmd_valid),
-        .b_wr_cmd_ready(dp_b_wr_cmd_ready),
-        .b_wr_cmd_addr(dp_b_wr_cmd_addr),
-        .b_wr_cmd_len(dp_b_wr_cmd_len),
-        .b_wr_valid(dp_b_wr_valid),
-        .b_wr_ready(dp_b_wr_ready),
-        .b_wr_data(dp_b_wr_data),
-        .b_wr_strb(dp_b_wr_strb),
-        .b_wr_idle(dp_b_wr_idle),
-        .c_rd_cmd_valid(dp_c_rd_cmd_valid),
-        .c_rd_cmd_ready(dp_c_rd_cmd_ready),
-        .c_rd_cmd_addr(dp_c_rd_cmd_addr),
-        .c_rd_cmd_len(dp_c_rd_cmd_len),
-        .c_rd_valid(dp_c_rd_valid),
-        .c_rd_ready(dp_c_rd_ready),
-        .c_rd_data(dp_c_rd_data),
-        .c_rd_last(dp_c_rd_last),
-        .c_wr_cmd_valid(dp_c_wr_cmd_valid),
-        .c_wr_cmd_ready(dp_c_wr_cmd_ready),
-        .c_wr_cmd_addr(dp_c_wr_cmd_addr),
-        .c_wr_cmd_len(dp_c_wr_cmd_len),
-        .c_wr_valid(dp_c_wr_valid),
-        .c_wr_ready(dp_c_wr_ready),
-        .c_wr_data(dp_c_wr_data),
-        .c_wr_strb(dp_c_wr_strb),
-        .c_wr_idle(dp_c_wr_idle)
+        .a_ld_req_valid(dp_a_ld_req_valid),
+        .a_ld_req_ready(dp_a_ld_req_ready),
+        .a_ld_req_addr(dp_a_ld_req_addr),
+        .a_ld_resp_valid(dp_a_ld_resp_valid),
+        .a_ld_resp_ready(dp_a_ld_resp_ready),
+        .a_ld_resp_data(dp_a_ld_resp_data),
+        .a_ld_flush(dp_a_ld_flush),
+        .a_ld_idle(dp_a_ld_idle),
+        .b_ld_req_valid(dp_b_ld_req_valid),
+        .b_ld_req_ready(dp_b_ld_req_ready),
+        .b_ld_req_addr(dp_b_ld_req_addr),
+        .b_ld_resp_valid(dp_b_ld_resp_valid),
+        .b_ld_resp_ready(dp_b_ld_resp_ready),
+        .b_ld_resp_data(dp_b_ld_resp_data),
+        .b_ld_flush(dp_b_ld_flush),
+        .b_ld_idle(dp_b_ld_idle),
+        .c_st_req_valid(dp_c_st_req_valid),
+        .c_st_req_ready(dp_c_st_req_ready),
+        .c_st_req_addr(dp_c_st_req_addr),
+        .c_st_req_data(dp_c_st_req_data),
+        .c_st_idle(dp_c_st_idle)
     );
 
     // ---- Completion: report done once every master is idle
-    assign all_idle = (&{a_rd_idle, a_wr_idle, b_rd_idle, b_wr_idle, c_rd_idle, c_wr_idle});
+    assign all_idle = (&{dp_a_ld_idle, dp_b_ld_idle, dp_c_st_idle});
 
     always @(posedge clk) begin
         if (rst) begin
@@ -535,9 +469,10 @@ module vadd_core (
             if (dp_done) dp_err <= dp_err_code;
         end
     end
-    assign err_code = ((dp_err != 8'h00) ? dp_err : {6'h00, (|{a_wr_err, b_wr_err, c_wr_err}), (|{a_rd_err, b_rd_err, c_rd_err})});
+    assign err_code = ((dp_err != 8'h00) ? dp_err : {6'h00, (|{c_st_err}), (|{a_ld_err, b_ld_err})});
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, busy, args[63:32], args[127:96], args[191:160]};
+    wire ohls_unused = &{1'b0, m_a_awready, m_a_wready, m_a_bvalid, m_a_bresp[1:0], m_a_bid, m_b_awready, m_b_wready, m_b_bvalid, m_b_bresp[1:0], m_b_bid, m_c_arready, m_c_rvalid, m_c_rdata[31:0], m_c_rresp[1:0], m_c_rlast, m_c_rid,
+        busy, args[63:32], args[127:96], args[191:160], c_st_acked[31:0]};
 endmodule
 `default_nettype wire

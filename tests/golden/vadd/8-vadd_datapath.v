@@ -12,57 +12,27 @@ module vadd_datapath (
     input  wire [31:0] a_base,
     input  wire [31:0] b_base,
     input  wire [31:0] c_base,
-    output wire        a_rd_cmd_valid,
-    input  wire        a_rd_cmd_ready,
-    output wire [31:0] a_rd_cmd_addr,
-    output wire [31:0] a_rd_cmd_len,
-    input  wire        a_rd_valid,
-    output wire        a_rd_ready,
-    input  wire [31:0] a_rd_data,
-    input  wire        a_rd_last,
-    output wire        a_wr_cmd_valid,
-    input  wire        a_wr_cmd_ready,
-    output wire [31:0] a_wr_cmd_addr,
-    output wire [31:0] a_wr_cmd_len,
-    output wire        a_wr_valid,
-    input  wire        a_wr_ready,
-    output wire [31:0] a_wr_data,
-    output wire [3:0]  a_wr_strb,
-    input  wire        a_wr_idle,
-    output wire        b_rd_cmd_valid,
-    input  wire        b_rd_cmd_ready,
-    output wire [31:0] b_rd_cmd_addr,
-    output wire [31:0] b_rd_cmd_len,
-    input  wire        b_rd_valid,
-    output wire        b_rd_ready,
-    input  wire [31:0] b_rd_data,
-    input  wire        b_rd_last,
-    output wire        b_wr_cmd_valid,
-    input  wire        b_wr_cmd_ready,
-    output wire [31:0] b_wr_cmd_addr,
-    output wire [31:0] b_wr_cmd_len,
-    output wire        b_wr_valid,
-    input  wire        b_wr_ready,
-    output wire [31:0] b_wr_data,
-    output wire [3:0]  b_wr_strb,
-    input  wire        b_wr_idle,
-    output wire        c_rd_cmd_valid,
-    input  wire        c_rd_cmd_ready,
-    output wire [31:0] c_rd_cmd_addr,
-    output wire [31:0] c_rd_cmd_len,
-    input  wire        c_rd_valid,
-    output wire        c_rd_ready,
-    input  wire [31:0] c_rd_data,
-    input  wire        c_rd_last,
-    output wire        c_wr_cmd_valid,
-    input  wire        c_wr_cmd_ready,
-    output wire [31:0] c_wr_cmd_addr,
-    output wire [31:0] c_wr_cmd_len,
-    output wire        c_wr_valid,
-    input  wire        c_wr_ready,
-    output wire [31:0] c_wr_data,
-    output wire [3:0]  c_wr_strb,
-    input  wire        c_wr_idle
+    output wire        a_ld_req_valid,
+    input  wire        a_ld_req_ready,
+    output wire [31:0] a_ld_req_addr,
+    input  wire        a_ld_resp_valid,
+    output wire        a_ld_resp_ready,
+    input  wire [31:0] a_ld_resp_data,
+    output wire        a_ld_flush,
+    input  wire        a_ld_idle,
+    output wire        b_ld_req_valid,
+    input  wire        b_ld_req_ready,
+    output wire [31:0] b_ld_req_addr,
+    input  wire        b_ld_resp_valid,
+    output wire        b_ld_resp_ready,
+    input  wire [31:0] b_ld_resp_data,
+    output wire        b_ld_flush,
+    input  wire        b_ld_idle,
+    output wire        c_st_req_valid,
+    input  wire        c_st_req_ready,
+    output wire [31:0] c_st_req_addr,
+    output wire [31:0] c_st_req_data,
+    input  wire        c_st_idle
 );
     reg  [15:0] state;
     reg  [31:0] group_0;
@@ -74,115 +44,172 @@ module vadd_datapath (
     reg  [63:0] v0_i;
     reg  [63:0] v1_lid_x;
     wire [63:0] v2_lid_linear;
-    wire [63:0] w_1;  // vadd.cl:3:6
-    wire [7:0]  w_2;  // vadd.cl:3:6
+    reg  [96:0] p0_valid;  // vadd.cl:3:6
+    reg         p0_admit;
+    wire        p0_stall;
+    wire        p0_en;
+    wire [63:0] pv_1;  // vadd.cl:3:6
+    wire [7:0]  pw_2;  // vadd.cl:3:6
     wire [7:0]  w_3;  // vadd.cl:3:6
-    wire        w_4;  // vadd.cl:3:6
-    reg         q_5;  // vadd.cl:3:6
-    wire [63:0] w_6;  // vadd.cl:3:6
-    wire [7:0]  w_7;  // vadd.cl:3:6
-    wire [7:0]  w_8;  // vadd.cl:3:6
-    wire [7:0]  w_9;  // vadd.cl:3:6
-    wire [63:0] w_10;  // vadd.cl:3:6
-    wire [31:0] w_11;  // vadd.cl:5:16
-    wire [63:0] w_12;  // vadd.cl:5:16
-    wire [63:0] w_13;  // vadd.cl:5:16
-    wire [63:0] w_14;  // vadd.cl:5:16
-    wire [31:0] w_15;  // vadd.cl:5:16
-    wire [31:0] w_16;  // vadd.cl:5:16
-    wire [31:0] w_17;  // vadd.cl:5:16
-    wire [31:0] w_18;  // vadd.cl:5:16
-    wire [31:0] w_19;  // vadd.cl:5:16
-    wire [63:0] w_20;  // vadd.cl:5:16
-    wire [63:0] w_21;  // vadd.cl:6:5
-    wire [63:0] w_22;  // vadd.cl:6:7
-    wire [63:0] w_23;  // vadd.cl:6:12
-    wire [63:0] w_24;  // vadd.cl:6:14
-    wire [63:0] w_25;  // vadd.cl:6:5
-    wire [63:0] w_26;  // vadd.cl:6:12
-    wire [63:0] w_27;  // vadd.cl:6:12
-    reg         a_rd_issued;
-    reg  [7:0]  a_rd_beat;
-    reg  [31:0] ld_28;  // vadd.cl:6:12
-    wire [31:0] v_29;
-    wire [63:0] w_30;  // vadd.cl:6:19
-    wire [63:0] w_31;  // vadd.cl:6:21
-    wire [63:0] w_32;  // vadd.cl:6:19
-    wire [63:0] w_33;  // vadd.cl:6:19
-    reg  [63:0] q_34;  // vadd.cl:6:19
-    reg         b_rd_issued;
-    reg  [7:0]  b_rd_beat;
-    reg  [31:0] ld_35;  // vadd.cl:6:19
-    wire [31:0] v_36;
-    wire        go_37;
-    reg         u0_fp_add_issued;
-    wire        u0_fp_add_valid;
-    wire [31:0] u0_fp_add_result;
-    wire [31:0] fnan_38;
-    reg  [31:0] r_39;  // vadd.cl:6:12
-    wire [63:0] w_40;  // vadd.cl:6:5
-    wire [63:0] w_41;  // vadd.cl:6:5
-    reg  [63:0] q_42;  // vadd.cl:6:5
-    reg         c_wr_issued;
-    reg  [7:0]  c_wr_beat;
-    wire [63:0] w_43;  // vadd.cl:3:6
+    wire        pw_4;  // vadd.cl:3:6
+    reg         p0_go;
+    wire [31:0] w_5;  // vadd.cl:5:16
+    wire [63:0] w_6;  // vadd.cl:5:16
+    wire [63:0] pv_7;  // vadd.cl:5:16
+    wire [63:0] w_8;  // vadd.cl:5:16
+    wire [31:0] pw_9;  // vadd.cl:5:16
+    wire [31:0] w_10;  // vadd.cl:5:16
+    wire [31:0] pw_11;  // vadd.cl:5:16
+    wire [31:0] pw_12;  // vadd.cl:5:16
+    wire [31:0] pw_13;  // vadd.cl:5:16
+    wire [63:0] pw_14;  // vadd.cl:5:16
+    wire [63:0] w_15;  // vadd.cl:6:5
+    wire [63:0] w_16;  // vadd.cl:6:12
+    wire [63:0] w_17;  // vadd.cl:6:5
+    reg  [63:0] pq_18;  // vadd.cl:5:16
+    wire [63:0] pw_19;  // vadd.cl:6:12
+    wire [63:0] pw_20;  // vadd.cl:6:12
+    wire [31:0] pld_21;  // vadd.cl:6:12
+    wire [63:0] w_22;  // vadd.cl:6:19
+    wire [63:0] pw_23;  // vadd.cl:6:19
+    wire [63:0] pw_24;  // vadd.cl:6:19
+    reg  [63:0] pq_25;  // vadd.cl:6:19
+    wire [31:0] pld_26;  // vadd.cl:6:19
+    reg  [31:0] pq_27;  // vadd.cl:6:12
+    wire        go_28;
+    wire        pu_29_valid;
+    wire [31:0] pu_29_result;
+    reg  [31:0] pd_30;
+    reg  [31:0] pd_31;
+    reg  [31:0] pd_32;
+    reg  [31:0] pd_33;
+    reg  [31:0] pd_34;
+    reg  [31:0] pd_35;
+    reg  [31:0] pd_36;
+    reg  [31:0] pd_37;
+    reg  [31:0] pd_38;
+    reg  [31:0] pd_39;
+    reg  [31:0] pd_40;
+    reg  [31:0] pd_41;
+    wire [31:0] fnan_42;
+    wire [31:0] pw_43;  // vadd.cl:6:12
+    wire [63:0] pw_44;  // vadd.cl:6:5
+    wire [63:0] pw_45;  // vadd.cl:6:5
+    reg  [63:0] pq_46;  // vadd.cl:6:5
+    reg  [63:0] pq_47;  // vadd.cl:6:5
+    reg  [63:0] pq_48;  // vadd.cl:6:5
+    reg  [63:0] pq_49;  // vadd.cl:6:5
+    reg  [63:0] pq_50;  // vadd.cl:6:5
+    reg  [63:0] pq_51;  // vadd.cl:6:5
+    reg  [63:0] pq_52;  // vadd.cl:6:5
+    reg  [63:0] pq_53;  // vadd.cl:6:5
+    reg  [63:0] pq_54;  // vadd.cl:6:5
+    reg  [63:0] pq_55;  // vadd.cl:6:5
+    reg  [63:0] pq_56;  // vadd.cl:6:5
+    reg  [63:0] pq_57;  // vadd.cl:6:5
+    reg  [63:0] pq_58;  // vadd.cl:6:5
+    reg  [63:0] pq_59;  // vadd.cl:6:5
+    reg  [63:0] pq_60;  // vadd.cl:6:5
+    reg  [63:0] pq_61;  // vadd.cl:6:5
+    reg  [63:0] pq_62;  // vadd.cl:6:5
+    reg  [63:0] pq_63;  // vadd.cl:6:5
+    reg  [63:0] pq_64;  // vadd.cl:6:5
+    reg  [63:0] pq_65;  // vadd.cl:6:5
+    reg  [63:0] pq_66;  // vadd.cl:6:5
+    reg  [63:0] pq_67;  // vadd.cl:6:5
+    reg  [63:0] pq_68;  // vadd.cl:6:5
+    reg  [63:0] pq_69;  // vadd.cl:6:5
+    reg  [63:0] pq_70;  // vadd.cl:6:5
+    reg  [63:0] pq_71;  // vadd.cl:6:5
+    reg  [63:0] pq_72;  // vadd.cl:6:5
+    reg  [63:0] pq_73;  // vadd.cl:6:5
+    reg  [63:0] pq_74;  // vadd.cl:6:5
+    reg  [63:0] pq_75;  // vadd.cl:6:5
+    reg  [63:0] pq_76;  // vadd.cl:6:5
+    reg  [63:0] pq_77;  // vadd.cl:6:5
+    reg  [63:0] pq_78;  // vadd.cl:6:5
+    reg  [63:0] pq_79;  // vadd.cl:6:5
+    reg  [63:0] pq_80;  // vadd.cl:6:5
+    reg  [63:0] pq_81;  // vadd.cl:6:5
+    reg  [63:0] pq_82;  // vadd.cl:6:5
+    reg  [63:0] pq_83;  // vadd.cl:6:5
+    reg  [63:0] pq_84;  // vadd.cl:6:5
+    reg  [63:0] pq_85;  // vadd.cl:6:5
+    reg  [63:0] pq_86;  // vadd.cl:6:5
+    reg  [63:0] pq_87;  // vadd.cl:6:5
+    reg  [63:0] pq_88;  // vadd.cl:6:5
+    reg  [63:0] pq_89;  // vadd.cl:6:5
+    reg  [63:0] pq_90;  // vadd.cl:6:5
+    reg  [63:0] pq_91;  // vadd.cl:6:5
+    reg  [63:0] pq_92;  // vadd.cl:6:5
+    reg  [63:0] pq_93;  // vadd.cl:6:5
+    reg  [63:0] pq_94;  // vadd.cl:6:5
+    reg  [63:0] pq_95;  // vadd.cl:6:5
+    reg  [63:0] pq_96;  // vadd.cl:6:5
+    wire [63:0] pv_97;  // vadd.cl:3:6
+    wire [7:0]  pw_98;  // vadd.cl:3:6
+    wire [7:0]  w_99;  // vadd.cl:3:6
+    wire [7:0]  pw_100;  // vadd.cl:3:6
+    wire [63:0] pw_101;  // vadd.cl:3:6
+    wire [63:0] w_102;  // vadd.cl:3:6
     wire [31:0] div_quotient;
     wire        div_valid;
     wire [31:0] div_dividend;
     wire [31:0] div_divisor;
     wire        div_in_valid;
     wire [31:0] div_remainder;
-    reg         u_group_div_issued;
+    reg  [1:0]  div_got;
     reg         done_q;
     assign v2_lid_linear = 64'h0000000000000000;
-    assign w_1 = v1_lid_x;
-    assign w_2 = w_1[7:0];
+    assign p0_en = (!p0_stall);
+    assign pv_1 = v1_lid_x;
+    assign pw_2 = pv_1[7:0];
     assign w_3 = 8'h40;
-    assign w_4 = (w_2 < w_3);
-    assign w_6 = v1_lid_x;
-    assign w_7 = w_6[7:0];
-    assign w_8 = 8'h01;
-    assign w_9 = (w_7 + w_8);
-    assign w_10 = {56'h00000000000000, w_9[7:0]};
-    assign w_11 = 32'h00000000;
-    assign w_12 = {32'h00000000, group_0};
-    assign w_13 = v1_lid_x;
-    assign w_14 = 64'h0000000000000000;
-    assign w_15 = w_12[31:0];
-    assign w_16 = 32'h00000040;
-    assign w_17 = (w_15 * w_16);
-    assign w_18 = w_13[31:0];
-    assign w_19 = (w_17 + w_18);
-    assign w_20 = {32'h00000000, w_19[31:0]};
-    assign w_21 = {32'h00000000, c_base};
-    assign w_22 = v0_i;
-    assign w_23 = {32'h00000000, a_base};
-    assign w_24 = v0_i;
-    assign w_25 = 64'h0000000000000004;
-    assign w_26 = (w_24 * w_25);
-    assign w_27 = (w_23 + w_26);
-    assign v_29 = ld_28[31:0];
-    assign w_30 = {32'h00000000, b_base};
-    assign w_31 = v0_i;
-    assign w_32 = (w_31 * w_25);
-    assign w_33 = (w_30 + w_32);
-    assign v_36 = ld_35[31:0];
+    assign pw_4 = (pw_2 < w_3);
+    assign w_5 = 32'h00000000;
+    assign w_6 = {32'h00000000, group_0};
+    assign pv_7 = v1_lid_x;
+    assign w_8 = 64'h0000000000000000;
+    assign pw_9 = w_6[31:0];
+    assign w_10 = 32'h00000040;
+    assign pw_11 = (pw_9 * w_10);
+    assign pw_12 = pv_7[31:0];
+    assign pw_13 = (pw_11 + pw_12);
+    assign pw_14 = {32'h00000000, pw_13[31:0]};
+    assign w_15 = {32'h00000000, c_base};
+    assign w_16 = {32'h00000000, a_base};
+    assign w_17 = 64'h0000000000000004;
+    assign pw_19 = (pq_18 * w_17);
+    assign pw_20 = (w_16 + pw_19);
+    assign pld_21 = a_ld_resp_data;
+    assign w_22 = {32'h00000000, b_base};
+    assign pw_23 = (pq_18 * w_17);
+    assign pw_24 = (w_22 + pw_23);
+    assign pld_26 = b_ld_resp_data;
+    assign go_28 = 1'h1;
 
-    ohls_fp_add u0_fp_add (
+    ohls_fp_add pu_29 (
         .clk(clk),
         .rst(rst),
-        .en(1'h1),
-        .in_valid(go_37),
-        .a(v_29),
-        .b(v_36),
+        .en(p0_en),
+        .in_valid(go_28),
+        .a(pq_27),
+        .b(pld_26),
         .sub(1'h0),
-        .out_valid(u0_fp_add_valid),
-        .result(u0_fp_add_result)
+        .out_valid(pu_29_valid),
+        .result(pu_29_result)
     );
-    assign fnan_38 = u0_fp_add_result;
-    assign w_40 = (w_22 * w_25);
-    assign w_41 = (w_21 + w_40);
-    assign w_43 = 64'h0000000000000000;
+    assign fnan_42 = pu_29_result;
+    assign pw_43 = (((&pd_35[30:23]) && (!(pd_35[22:0] == 23'h000000))) ? (pd_35 | 32'h00400000) : (((&pd_41[30:23]) && (!(pd_41[22:0] == 23'h000000))) ? (pd_41 | 32'h00400000) : (((((&pd_35[30:23]) && (pd_35[22:0] == 23'h000000)) && ((&pd_41[30:23]) && (pd_41[22:0] == 23'h000000))) && (!(pd_35[31] == pd_41[31]))) ? 32'hffc00000 : fnan_42)));
+    assign pw_44 = (pq_18 * w_17);
+    assign pw_45 = (w_15 + pw_44);
+    assign pv_97 = v1_lid_x;
+    assign pw_98 = pv_97[7:0];
+    assign w_99 = 8'h01;
+    assign pw_100 = (pw_98 + w_99);
+    assign pw_101 = {56'h00000000000000, pw_100[7:0]};
+    assign p0_stall = ((((((p0_valid[1] && 1'h1) && (!a_ld_req_ready)) || ((p0_valid[45] && 1'h1) && (!a_ld_resp_valid))) || ((p0_valid[2] && 1'h1) && (!b_ld_req_ready))) || ((p0_valid[46] && 1'h1) && (!b_ld_resp_valid))) || ((p0_valid[52] && 1'h1) && (!c_st_req_ready)));
+    assign w_102 = 64'h0000000000000000;
 
     ohls_div #(
         .WIDTH(32),
@@ -204,112 +231,132 @@ module vadd_datapath (
     always @(posedge clk) begin
         if (rst) begin
             state <= 16'h0000;
-            a_rd_issued <= 1'h0;
-            a_rd_beat <= 8'h00;
-            b_rd_issued <= 1'h0;
-            b_rd_beat <= 8'h00;
-            u0_fp_add_issued <= 1'h0;
-            c_wr_issued <= 1'h0;
-            c_wr_beat <= 8'h00;
-            u_group_div_issued <= 1'h0;
+            p0_valid <= 97'h0000000000000000000000000;
+            p0_admit <= 1'h0;
+            p0_go <= 1'h0;
+            div_got <= 2'h0;
             done_q <= 1'h0;
         end else begin
             done_q <= 1'h0;
             if (((state == 16'h0000) && start)) group_0 <= 32'h00000000;
             if (((state == 16'h0000) && start)) group_1 <= 32'h00000000;
             if (((state == 16'h0000) && start)) group_2 <= 32'h00000000;
-            if (((state == 16'h0000) && start)) state <= 16'h000e;
+            if (((state == 16'h0000) && start)) state <= 16'h0007;
             if ((state == 16'h0001)) group_0 <= (((group_0 + 32'h00000001) >= ngroups_0) ? 32'h00000000 : (group_0 + 32'h00000001));
             if ((state == 16'h0001)) group_1 <= (((group_0 + 32'h00000001) >= ngroups_0) ? (((group_1 + 32'h00000001) >= ngroups_1) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
             if ((state == 16'h0001)) group_2 <= ((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) ? (((group_2 + 32'h00000001) >= ngroups_2) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
-            if ((state == 16'h0001)) state <= (((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) && ((group_2 + 32'h00000001) >= ngroups_2)) ? 16'h0002 : 16'h000d);
+            if ((state == 16'h0001)) state <= (((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) && ((group_2 + 32'h00000001) >= ngroups_2)) ? 16'h0002 : 16'h0006);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
-            if ((state == 16'h0003)) state <= 16'h0006;
-            if ((state == 16'h0004)) state <= (q_5 ? 16'h0008 : 16'h0001);
+            if (((state == 16'h0003) && 1'h1)) p0_valid <= 97'h0000000000000000000000001;  // vadd.cl:3:6
+            if (((state == 16'h0003) && 1'h1)) p0_admit <= 1'h1;  // vadd.cl:3:6
+            if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) p0_go <= pw_4;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_4) && p0_en))) v0_i <= pw_14;  // vadd.cl:3:6
+            if (((state == 16'h0004) && p0_en)) pd_30 <= pq_27;  // vadd.cl:3:6
+            if (((state == 16'h0004) && p0_en)) pd_31 <= pd_30;  // vadd.cl:3:6
+            if (((state == 16'h0004) && p0_en)) pd_32 <= pd_31;  // vadd.cl:3:6
+            if (((state == 16'h0004) && p0_en)) pd_33 <= pd_32;  // vadd.cl:3:6
+            if (((state == 16'h0004) && p0_en)) pd_34 <= pd_33;  // vadd.cl:3:6
+            if (((state == 16'h0004) && p0_en)) pd_35 <= pd_34;  // vadd.cl:3:6
+            if (((state == 16'h0004) && p0_en)) pd_36 <= pld_26;  // vadd.cl:3:6
+            if (((state == 16'h0004) && p0_en)) pd_37 <= pd_36;  // vadd.cl:3:6
+            if (((state == 16'h0004) && p0_en)) pd_38 <= pd_37;  // vadd.cl:3:6
+            if (((state == 16'h0004) && p0_en)) pd_39 <= pd_38;  // vadd.cl:3:6
+            if (((state == 16'h0004) && p0_en)) pd_40 <= pd_39;  // vadd.cl:3:6
+            if (((state == 16'h0004) && p0_en)) pd_41 <= pd_40;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_4) && p0_en))) v1_lid_x <= pw_101;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_18 <= pw_14;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_25 <= pw_24;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_27 <= pld_21;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_46 <= pw_45;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_47 <= pq_46;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_48 <= pq_47;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_49 <= pq_48;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_50 <= pq_49;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_51 <= pq_50;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_52 <= pq_51;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_53 <= pq_52;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_54 <= pq_53;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_55 <= pq_54;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_56 <= pq_55;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_57 <= pq_56;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_58 <= pq_57;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_59 <= pq_58;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_60 <= pq_59;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_61 <= pq_60;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_62 <= pq_61;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_63 <= pq_62;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_64 <= pq_63;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_65 <= pq_64;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_66 <= pq_65;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_67 <= pq_66;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_68 <= pq_67;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_69 <= pq_68;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_70 <= pq_69;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_71 <= pq_70;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_72 <= pq_71;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_73 <= pq_72;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_74 <= pq_73;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_75 <= pq_74;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_76 <= pq_75;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_77 <= pq_76;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_78 <= pq_77;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_79 <= pq_78;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_80 <= pq_79;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_81 <= pq_80;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_82 <= pq_81;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_83 <= pq_82;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_84 <= pq_83;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_85 <= pq_84;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_86 <= pq_85;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_87 <= pq_86;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_88 <= pq_87;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_89 <= pq_88;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_90 <= pq_89;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_91 <= pq_90;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_92 <= pq_91;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_93 <= pq_92;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_94 <= pq_93;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_95 <= pq_94;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_96 <= pq_95;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) p0_valid <= {p0_valid[95], p0_valid[94], p0_valid[93], p0_valid[92], p0_valid[91], p0_valid[90], p0_valid[89], p0_valid[88], p0_valid[87], p0_valid[86], p0_valid[85], p0_valid[84], p0_valid[83], p0_valid[82], p0_valid[81], p0_valid[80], p0_valid[79], p0_valid[78], p0_valid[77], p0_valid[76], p0_valid[75], p0_valid[74], p0_valid[73], p0_valid[72], p0_valid[71], p0_valid[70], p0_valid[69], p0_valid[68], p0_valid[67], p0_valid[66], p0_valid[65], p0_valid[64], p0_valid[63], p0_valid[62], p0_valid[61], p0_valid[60], p0_valid[59], p0_valid[58], p0_valid[57], p0_valid[56], p0_valid[55], p0_valid[54], p0_valid[53], p0_valid[52], p0_valid[51], p0_valid[50], p0_valid[49], p0_valid[48], p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_4), (p0_admit && ((!(p0_valid[0] && (!pw_4))) || ((p0_valid[0] && (!pw_4)) && (!((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) && ((group_2 + 32'h00000001) >= ngroups_2))))))};  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_4))) || ((p0_valid[0] && (!pw_4)) && (!((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) && ((group_2 + 32'h00000001) >= ngroups_2))))));  // vadd.cl:3:6
+            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) && ((group_2 + 32'h00000001) >= ngroups_2))))))) group_0 <= (((group_0 + 32'h00000001) >= ngroups_0) ? 32'h00000000 : (group_0 + 32'h00000001));  // vadd.cl:3:6
+            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) && ((group_2 + 32'h00000001) >= ngroups_2))))))) group_1 <= (((group_0 + 32'h00000001) >= ngroups_0) ? (((group_1 + 32'h00000001) >= ngroups_1) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);  // vadd.cl:3:6
+            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) && ((group_2 + 32'h00000001) >= ngroups_2))))))) group_2 <= ((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) ? (((group_2 + 32'h00000001) >= ngroups_2) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);  // vadd.cl:3:6
+            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) && ((group_2 + 32'h00000001) >= ngroups_2))))))) v1_lid_x <= 64'h0000000000000000;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (((((!p0_admit) && (p0_valid == 97'h0000000000000000000000000)) && a_ld_idle) && b_ld_idle) && c_st_idle))) state <= 16'h0001;  // vadd.cl:3:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) q_5 <= w_4;
-            if ((state == 16'h0006)) state <= 16'h0004;
-            if ((state == 16'h0007)) v1_lid_x <= w_10;
-            if ((state == 16'h0007)) state <= 16'h0003;
-            if ((state == 16'h0008)) v0_i <= w_20;
+            if ((state == 16'h0006)) v1_lid_x <= w_102;
+            if ((state == 16'h0006)) state <= 16'h0003;
+            if ((state == 16'h0007)) state <= 16'h0008;
             if ((state == 16'h0008)) state <= 16'h0009;
-            if (((state == 16'h0009) && ((((state == 16'h0009) && (!a_rd_issued)) && (1'h1 && c_wr_idle)) && a_rd_cmd_ready))) a_rd_issued <= 1'h1;  // vadd.cl:6:12
-            if (((state == 16'h0009) && (((state == 16'h0009) && a_rd_issued) && a_rd_valid))) ld_28 <= a_rd_data;  // vadd.cl:6:12
-            if (((state == 16'h0009) && (((state == 16'h0009) && a_rd_issued) && a_rd_valid))) a_rd_beat <= (a_rd_beat + 8'h01);  // vadd.cl:6:12
-            if (((state == 16'h0009) && ((((state == 16'h0009) && a_rd_issued) && a_rd_valid) && (a_rd_beat == 8'h00)))) a_rd_beat <= 8'h00;  // vadd.cl:6:12
-            if (((state == 16'h0009) && ((((state == 16'h0009) && a_rd_issued) && a_rd_valid) && (a_rd_beat == 8'h00)))) a_rd_issued <= 1'h0;  // vadd.cl:6:12
-            if (((state == 16'h0009) && ((((state == 16'h0009) && a_rd_issued) && a_rd_valid) && (a_rd_beat == 8'h00)))) q_34 <= w_33;  // vadd.cl:6:12
-            if (((state == 16'h0009) && ((((state == 16'h0009) && a_rd_issued) && a_rd_valid) && (a_rd_beat == 8'h00)))) q_42 <= w_41;  // vadd.cl:6:12
-            if (((state == 16'h0009) && ((((state == 16'h0009) && a_rd_issued) && a_rd_valid) && (a_rd_beat == 8'h00)))) state <= 16'h000a;  // vadd.cl:6:12
-            if (((state == 16'h000a) && ((((state == 16'h000a) && (!b_rd_issued)) && (1'h1 && c_wr_idle)) && b_rd_cmd_ready))) b_rd_issued <= 1'h1;  // vadd.cl:6:19
-            if (((state == 16'h000a) && (((state == 16'h000a) && b_rd_issued) && b_rd_valid))) ld_35 <= b_rd_data;  // vadd.cl:6:19
-            if (((state == 16'h000a) && (((state == 16'h000a) && b_rd_issued) && b_rd_valid))) b_rd_beat <= (b_rd_beat + 8'h01);  // vadd.cl:6:19
-            if (((state == 16'h000a) && ((((state == 16'h000a) && b_rd_issued) && b_rd_valid) && (b_rd_beat == 8'h00)))) b_rd_beat <= 8'h00;  // vadd.cl:6:19
-            if (((state == 16'h000a) && ((((state == 16'h000a) && b_rd_issued) && b_rd_valid) && (b_rd_beat == 8'h00)))) b_rd_issued <= 1'h0;  // vadd.cl:6:19
-            if (((state == 16'h000a) && ((((state == 16'h000a) && b_rd_issued) && b_rd_valid) && (b_rd_beat == 8'h00)))) state <= 16'h000b;  // vadd.cl:6:19
-            if (((state == 16'h000b) && 1'h1)) u0_fp_add_issued <= 1'h1;
-            if (((state == 16'h000b) && u0_fp_add_valid)) u0_fp_add_issued <= 1'h0;
-            if (((state == 16'h000b) && u0_fp_add_valid)) r_39 <= (((&v_29[30:23]) && (!(v_29[22:0] == 23'h000000))) ? (v_29 | 32'h00400000) : (((&v_36[30:23]) && (!(v_36[22:0] == 23'h000000))) ? (v_36 | 32'h00400000) : (((((&v_29[30:23]) && (v_29[22:0] == 23'h000000)) && ((&v_36[30:23]) && (v_36[22:0] == 23'h000000))) && (!(v_29[31] == v_36[31]))) ? 32'hffc00000 : fnan_38)));
-            if (((state == 16'h000b) && u0_fp_add_valid)) state <= 16'h000c;
-            if (((state == 16'h000c) && ((((state == 16'h000c) && (!c_wr_issued)) && 1'h1) && c_wr_cmd_ready))) c_wr_issued <= 1'h1;  // vadd.cl:6:5
-            if (((state == 16'h000c) && (((state == 16'h000c) && c_wr_issued) && c_wr_ready))) c_wr_beat <= (c_wr_beat + 8'h01);  // vadd.cl:6:5
-            if (((state == 16'h000c) && ((((state == 16'h000c) && c_wr_issued) && c_wr_ready) && (c_wr_beat == 8'h00)))) c_wr_beat <= 8'h00;  // vadd.cl:6:5
-            if (((state == 16'h000c) && ((((state == 16'h000c) && c_wr_issued) && c_wr_ready) && (c_wr_beat == 8'h00)))) c_wr_issued <= 1'h0;  // vadd.cl:6:5
-            if (((state == 16'h000c) && ((((state == 16'h000c) && c_wr_issued) && c_wr_ready) && (c_wr_beat == 8'h00)))) state <= 16'h0007;  // vadd.cl:6:5
-            if ((state == 16'h000d)) v1_lid_x <= w_43;
-            if ((state == 16'h000d)) state <= 16'h0003;
-            if (((state == 16'h000e) && 1'h1)) u_group_div_issued <= 1'h1;
-            if (((state == 16'h000e) && div_valid)) u_group_div_issued <= 1'h0;
-            if (((state == 16'h000e) && div_valid)) ngroups_0 <= div_quotient;
-            if (((state == 16'h000e) && div_valid)) state <= 16'h000f;
-            if (((state == 16'h000f) && 1'h1)) u_group_div_issued <= 1'h1;
-            if (((state == 16'h000f) && div_valid)) u_group_div_issued <= 1'h0;
-            if (((state == 16'h000f) && div_valid)) ngroups_1 <= div_quotient;
-            if (((state == 16'h000f) && div_valid)) state <= 16'h0010;
-            if (((state == 16'h0010) && 1'h1)) u_group_div_issued <= 1'h1;
-            if (((state == 16'h0010) && div_valid)) u_group_div_issued <= 1'h0;
-            if (((state == 16'h0010) && div_valid)) ngroups_2 <= div_quotient;
-            if (((state == 16'h0010) && div_valid)) state <= 16'h000d;
+            if ((state == 16'h0009)) state <= 16'h000a;
+            if (((state == 16'h000a) && (div_valid && (div_got == 2'h0)))) ngroups_0 <= div_quotient;
+            if (((state == 16'h000a) && (div_valid && (div_got == 2'h1)))) ngroups_1 <= div_quotient;
+            if (((state == 16'h000a) && (div_valid && (div_got == 2'h2)))) ngroups_2 <= div_quotient;
+            if (((state == 16'h000a) && div_valid)) div_got <= (div_got + 2'h1);
+            if (((state == 16'h000a) && (div_valid && (div_got == 2'h2)))) div_got <= 2'h0;
+            if (((state == 16'h000a) && (div_valid && (div_got == 2'h2)))) state <= 16'h0006;
         end
     end
-    assign a_rd_cmd_valid = (((state == 16'h0009) && (!a_rd_issued)) && (1'h1 && c_wr_idle));
-    assign a_rd_cmd_addr = ((((state == 16'h0009) && (!a_rd_issued)) && (1'h1 && c_wr_idle)) ? w_27[31:0] : 32'h00000000);
-    assign a_rd_cmd_len = ((((state == 16'h0009) && (!a_rd_issued)) && (1'h1 && c_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign a_rd_ready = ((state == 16'h0009) && a_rd_issued);
-    assign b_rd_cmd_valid = (((state == 16'h000a) && (!b_rd_issued)) && (1'h1 && c_wr_idle));
-    assign b_rd_cmd_addr = ((((state == 16'h000a) && (!b_rd_issued)) && (1'h1 && c_wr_idle)) ? q_34[31:0] : 32'h00000000);
-    assign b_rd_cmd_len = ((((state == 16'h000a) && (!b_rd_issued)) && (1'h1 && c_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign b_rd_ready = ((state == 16'h000a) && b_rd_issued);
-    assign c_wr_cmd_valid = ((state == 16'h000c) && (!c_wr_issued));
-    assign c_wr_cmd_addr = (((state == 16'h000c) && (!c_wr_issued)) ? q_42[31:0] : 32'h00000000);
-    assign c_wr_cmd_len = (((state == 16'h000c) && (!c_wr_issued)) ? 32'h00000004 : 32'h00000000);
-    assign c_wr_valid = ((state == 16'h000c) && c_wr_issued);
-    assign c_wr_data = (((state == 16'h000c) && c_wr_issued) ? r_39 : 32'h00000000);
-    assign c_wr_strb = (((state == 16'h000c) && c_wr_issued) ? 4'hf : 4'h0);
-    assign go_37 = ((state == 16'h000b) && (!u0_fp_add_issued));
-    assign div_dividend = ((state == 16'h000e) ? global_size[31:0] : ((state == 16'h000f) ? global_size[63:32] : ((state == 16'h0010) ? global_size[95:64] : 32'h00000000)));
-    assign div_divisor = ((state == 16'h000e) ? local_size[31:0] : ((state == 16'h000f) ? local_size[63:32] : ((state == 16'h0010) ? local_size[95:64] : 32'h00000000)));
-    assign div_in_valid = ((((state == 16'h000e) && (!u_group_div_issued)) || ((state == 16'h000f) && (!u_group_div_issued))) || ((state == 16'h0010) && (!u_group_div_issued)));
-    assign a_wr_cmd_valid = 1'h0;
-    assign a_wr_cmd_addr = 32'h00000000;
-    assign a_wr_cmd_len = 32'h00000000;
-    assign a_wr_valid = 1'h0;
-    assign a_wr_data = 32'h00000000;
-    assign a_wr_strb = 4'h0;
-    assign b_wr_cmd_valid = 1'h0;
-    assign b_wr_cmd_addr = 32'h00000000;
-    assign b_wr_cmd_len = 32'h00000000;
-    assign b_wr_valid = 1'h0;
-    assign b_wr_data = 32'h00000000;
-    assign b_wr_strb = 4'h0;
-    assign c_rd_cmd_valid = 1'h0;
-    assign c_rd_cmd_addr = 32'h00000000;
-    assign c_rd_cmd_len = 32'h00000000;
-    assign c_rd_ready = 1'h0;
+    assign a_ld_req_valid = ((p0_valid[1] && 1'h1) && p0_en);
+    assign a_ld_req_addr = (p0_valid[1] ? pw_20[31:0] : 32'h00000000);
+    assign a_ld_resp_ready = ((p0_valid[45] && 1'h1) && p0_en);
+    assign a_ld_flush = (state == 16'h0003);
+    assign b_ld_req_valid = ((p0_valid[2] && 1'h1) && p0_en);
+    assign b_ld_req_addr = (p0_valid[2] ? pq_25[31:0] : 32'h00000000);
+    assign b_ld_resp_ready = ((p0_valid[46] && 1'h1) && p0_en);
+    assign b_ld_flush = (state == 16'h0003);
+    assign c_st_req_valid = ((p0_valid[52] && 1'h1) && p0_en);
+    assign c_st_req_addr = (p0_valid[52] ? pq_96[31:0] : 32'h00000000);
+    assign c_st_req_data = (p0_valid[52] ? pw_43 : 32'h00000000);
+    assign div_dividend = ((state == 16'h0007) ? global_size[31:0] : ((state == 16'h0008) ? global_size[63:32] : ((state == 16'h0009) ? global_size[95:64] : 32'h00000000)));
+    assign div_divisor = ((state == 16'h0007) ? local_size[31:0] : ((state == 16'h0008) ? local_size[63:32] : ((state == 16'h0009) ? local_size[95:64] : 32'h00000000)));
+    assign div_in_valid = (((state == 16'h0007) || (state == 16'h0008)) || (state == 16'h0009));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, a_rd_last, a_wr_cmd_ready, a_wr_ready, a_wr_idle, b_rd_last, b_wr_cmd_ready, b_wr_ready, b_wr_idle, c_rd_cmd_ready, c_rd_valid, c_rd_data[31:0], c_rd_last, v2_lid_linear[63:0], w_1[63:8], w_6[63:8], w_11[31:0],
-        w_12[63:32], w_13[63:32], w_14[63:0], w_27[63:32], q_34[63:32], q_42[63:32], div_remainder[31:0]};
+    wire ohls_unused = &{1'b0, v0_i[63:0], v2_lid_linear[63:0], pv_1[63:8], p0_go, w_5[31:0], w_6[63:32], pv_7[63:32], w_8[63:0], pw_20[63:32], pq_25[63:32], pu_29_valid, pq_96[63:32], pv_97[63:8], div_remainder[31:0]};
 endmodule
 `default_nettype wire
