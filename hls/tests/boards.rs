@@ -228,7 +228,7 @@ fn a_missing_resource_is_an_error_naming_it() {
 #[test]
 fn semantic_problems_are_errors_at_the_operator() {
     let (dir, file) = edited_de10("semantic", |t| {
-        t.replace("latency: 244, ii: 2", "latency: 24, ii: 2")
+        t.replace("latency: 244, ii: 1", "latency: 24, ii: 1")
             .replace(
                 "    - {latency: 66, delay_ns: 1.5",
                 "    - {max_width: 64, latency: 66, delay_ns: 1.5",

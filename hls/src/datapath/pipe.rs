@@ -19,6 +19,11 @@
 //! iteration's write when that lands in the same cycle; only the last write of an
 //! iteration updates the register.
 //!
+//! If-conversion: every block of the iteration runs; a load, store or variable write in
+//! a block inside an `if` also needs the block's guard (the tests on its way, which the
+//! schedule computes first), and a guarded variable write gives the new value where the
+//! guard holds and the value before where it does not.
+//!
 //! Exit: the `while` test is known within the first stage (the schedule makes sure), and
 //! every side effect comes at or after it, gated by it, so an iteration that fails the
 //! test does nothing and the next one is not admitted. A work-item loop running across
@@ -185,6 +190,8 @@ impl Gen<'_> {
             alias.get(&k).copied().unwrap_or(k)
         };
         let mut forwards: Vec<(NetId, VarId, u32)> = Vec::new();
+        // Per variable, the value its last write commits.
+        let mut committed: HashMap<VarId, (BlockId, OpId)> = HashMap::new();
         let mut buffers_used: Vec<(String, bool)> = Vec::new();
         // One memory unit per buffer and direction serves one access per slot.
         let mut slots_taken = std::collections::HashSet::new();
@@ -235,9 +242,35 @@ impl Gen<'_> {
                     );
                 }
                 OpKind::WriteVar(v) => {
-                    let src = key(&alias, (b, args[0]));
+                    let mut src = key(&alias, (b, args[0]));
+                    if let Some(guard) = pl.guards.get(&b) {
+                        // If-converted: the new value where the guard holds, else the
+                        // value before (an earlier write, or the register, which holds the
+                        // previous iteration's value until this iteration's last write).
+                        let new = self.pipe_value(&mut p, src, t)?;
+                        let prior = match ssa.get(v).copied() {
+                            Some(k) => self.pipe_value(&mut p, k, t)?,
+                            None => self.vars[v.0 as usize],
+                        };
+                        let g = self.pipe_guard(&mut p, guard, t, &alias)?;
+                        let (name, width) = (self.fresh("pm"), self.m.net(new).width);
+                        let w = self.m.wire(&name, width);
+                        self.m.set_loc(w, oloc);
+                        self.m
+                            .assign(w, Expr::mux(g, Expr::Net(new), Expr::Net(prior)));
+                        p.vals.insert(
+                            (b, o),
+                            Val {
+                                avail: Some(t),
+                                wire: w,
+                                chain: Vec::new(),
+                            },
+                        );
+                        src = (b, o);
+                    }
                     ssa.insert(*v, src);
                     if last_write.get(v) == Some(&(b, o)) {
+                        committed.insert(*v, src);
                         let val = self.pipe_value(&mut p, src, t)?;
                         let when = Expr::land(p.at(t), Expr::Net(en));
                         self.fsm
@@ -264,7 +297,10 @@ impl Gen<'_> {
                         q(self, "resp_ready")?,
                         q(self, "resp_data")?,
                     );
-                    let at = p.at(t);
+                    let mut at = p.at(t);
+                    if let Some(guard) = pl.guards.get(&b) {
+                        at = Expr::land(at, self.pipe_guard(&mut p, guard, t, &alias)?);
+                    }
                     self.fsm.drive(
                         ra,
                         at.clone(),
@@ -279,7 +315,10 @@ impl Gen<'_> {
                     p.stall_terms
                         .push(Expr::land(at, Expr::lnot(Expr::Net(rr))));
                     let tp = t + lat;
-                    let atp = p.at(tp);
+                    let mut atp = p.at(tp);
+                    if let Some(guard) = pl.guards.get(&b) {
+                        atp = Expr::land(atp, self.pipe_guard(&mut p, guard, tp, &alias)?);
+                    }
                     self.fsm
                         .drive(sr, Expr::land(atp.clone(), Expr::Net(en)), Expr::lit(1, 1));
                     p.stall_terms
@@ -313,7 +352,10 @@ impl Gen<'_> {
                         q(self, "req_addr")?,
                         q(self, "req_data")?,
                     );
-                    let at = p.at(t);
+                    let mut at = p.at(t);
+                    if let Some(guard) = pl.guards.get(&b) {
+                        at = Expr::land(at, self.pipe_guard(&mut p, guard, t, &alias)?);
+                    }
                     self.fsm.drive(
                         ra,
                         at.clone(),
@@ -421,7 +463,7 @@ impl Gen<'_> {
         for (w, v, t) in forwards {
             let wk = last_write[&v];
             let tw = cycle(&wk);
-            let src = key(&alias, (wk.0, self.k.block(wk.0).operands(wk.1)[0]));
+            let src = committed[&v];
             let val = self.pipe_value(&mut p, src, tw)?;
             let fire = Expr::land(p.at(tw), Expr::Net(en));
             let _ = t;
@@ -549,6 +591,30 @@ impl Gen<'_> {
             cross_group: pl.cross_group.is_some(),
         });
         Ok(pre)
+    }
+
+    /// The guard of an if-converted block at time `t`: every test on its way, each as
+    /// its arm needs it.
+    fn pipe_guard(
+        &mut self,
+        p: &mut Pipe,
+        guard: &crate::pipeline::Guard,
+        t: u32,
+        alias: &HashMap<(BlockId, OpId), (BlockId, OpId)>,
+    ) -> Result<Expr, Diagnostic> {
+        let mut e = Expr::lit(1, 1);
+        for (c, polarity) in guard {
+            let k = alias.get(c).copied().unwrap_or(*c);
+            let n = self.pipe_value(p, k, t)?;
+            let w = self.m.net(n).width;
+            let truth = if w == 1 {
+                Expr::Net(n)
+            } else {
+                Expr::bin(BinOp::Ne, Expr::Net(n), Expr::lit(w, 0))
+            };
+            e = Expr::land(e, if *polarity { truth } else { Expr::lnot(truth) });
+        }
+        Ok(e)
     }
 
     /// The net holding value `k` of the iteration at time `t`.

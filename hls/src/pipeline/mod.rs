@@ -1,8 +1,10 @@
 //! The `pipeline` stage: which modulo-scheduled loops the datapath runs as pipelines,
 //! why each other loop keeps the FSM, and which memory paths every buffer needs.
 //!
-//! A loop is pipelined when its iteration is one straight-line region (no `if`, `break`,
-//! `continue`, inner loop or `return`; if-conversion is not built yet), its exit test is
+//! A loop is pipelined when its iteration is one region of blocks and `if`s (no `break`,
+//! `continue`, inner loop or `return` yet), if-converted: every block runs, and each
+//! side effect (load, store, variable write) of a block inside an `if` carries the
+//! block's predicate, the conditions on its path (`PipeLoop::guards`); its exit test is
 //! a `while` condition computed without side effects, and every op has a pipelined
 //! implementation: integer and `float` arithmetic, compares and selects, lanes,
 //! variables, and `__global`/`__constant` loads and stores of 1, 2, 4 or 8 bytes, which go
@@ -48,6 +50,8 @@ pub struct PipeLoop {
     /// `Some(init)`: the loop runs across work-groups; `init` is the block before it that
     /// resets the local-id counters (constants written to variables).
     pub cross_group: Option<BlockId>,
+    /// The blocks inside an `if` of the iteration, with their guard.
+    pub guards: BTreeMap<BlockId, Guard>,
     /// Each op's latency on the board library, as the modulo schedule assumed it (a
     /// load's response is due that many cycles after its request).
     pub latency: BTreeMap<(BlockId, OpId), u32>,
@@ -195,12 +199,12 @@ fn check_loop(
     if !s.inner.is_empty() {
         return Err("holds a loop".into());
     }
-    if s.early_exit || !straight(&l.body) || !straight(&l.latch) {
-        return Err(
-            "its body branches (if, break, continue or return): if-conversion is \
-                    not built yet"
-                .into(),
-        );
+    let mut guards = BTreeMap::new();
+    if s.early_exit
+        || !if_convertible(&l.body, &mut Vec::new(), &mut guards)
+        || !if_convertible(&l.latch, &mut Vec::new(), &mut guards)
+    {
+        return Err("its body leaves early (break, continue or return): not pipelined yet".into());
     }
     let mut ops = Vec::new();
     for ib in &s.blocks {
@@ -302,6 +306,28 @@ fn check_loop(
             ));
         }
     }
+    // A guarded write before any other write of its variable keeps the register's value
+    // where its guard fails: the previous iteration's last write must have landed.
+    if let Some(ms) = sched.loops.get(&s.id) {
+        let at = |x: &(BlockId, OpId)| ms.cycle.get(x).copied().unwrap_or(0);
+        let mut first: BTreeMap<crate::ir::VarId, (BlockId, OpId)> = BTreeMap::new();
+        let mut last = BTreeMap::new();
+        for &(b, o) in &ops {
+            if let OpKind::WriteVar(v) = k.block(b).op(o).kind {
+                first.entry(v).or_insert((b, o));
+                last.insert(v, (b, o));
+            }
+        }
+        for (v, f) in &first {
+            if guards.contains_key(&f.0) && at(&last[v]) > at(f) + ms.ii {
+                return Err(format!(
+                    "variable {} is written under an if {} cycles before its last write",
+                    k.vars[v.0 as usize].name,
+                    at(&last[v]) - at(f)
+                ));
+            }
+        }
+    }
     // One memory unit per buffer and direction takes one access per cycle: a board with
     // more ports per buffer can schedule two in one slot.
     if let Some(ms) = sched.loops.get(&s.id) {
@@ -343,6 +369,7 @@ fn check_loop(
             ops,
             exit,
             cross_group: None,
+            guards,
             latency: BTreeMap::new(),
         },
         uses.into_iter().collect(),
@@ -354,9 +381,41 @@ fn is_f64(t: Option<&Ty>) -> bool {
 }
 
 /// Only blocks: no `if`, loop, `break`, `continue` or `return`.
-fn straight(r: &crate::ir::Region) -> bool {
-    r.0.iter().all(|n| matches!(n, Node::Block(_)))
+fn if_convertible(
+    r: &crate::ir::Region,
+    path: &mut Guard,
+    out: &mut BTreeMap<BlockId, Guard>,
+) -> bool {
+    for n in &r.0 {
+        match n {
+            Node::Block(b) => {
+                if !path.is_empty() {
+                    out.insert(*b, path.clone());
+                }
+            }
+            Node::If {
+                cond, then, els, ..
+            } => {
+                if !path.is_empty() {
+                    out.insert(cond.0, path.clone());
+                }
+                for (arm, polarity) in [(then, true), (els, false)] {
+                    path.push((*cond, polarity));
+                    let ok = if_convertible(arm, path, out);
+                    path.pop();
+                    if !ok {
+                        return false;
+                    }
+                }
+            }
+            _ => return false,
+        }
+    }
+    true
 }
+
+/// The conditions on the way to a block: each `if` test and the arm taken (`true`: then).
+pub type Guard = Vec<((BlockId, OpId), bool)>;
 
 fn describe(k: &OpKind) -> String {
     match k {

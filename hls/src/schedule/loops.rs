@@ -117,6 +117,41 @@ pub fn schedule_loops(
     Ok(out)
 }
 
+/// Every (if test, side effect under it) pair of region `r`, `tests` the enclosing ones.
+fn guarded_effects(
+    k: &Kernel,
+    r: &crate::ir::Region,
+    tests: &mut Vec<(BlockId, OpId)>,
+    out: &mut Vec<((BlockId, OpId), (BlockId, OpId))>,
+) {
+    use crate::ir::Node;
+    let block = |b: BlockId, tests: &[(BlockId, OpId)], out: &mut Vec<_>| {
+        let blk = k.block(b);
+        for &o in &blk.order {
+            let effect =
+                matches!(blk.op(o).kind, OpKind::WriteVar(_)) || blk.op(o).kind.is_memory();
+            if effect {
+                out.extend(tests.iter().map(|t| (*t, (b, o))));
+            }
+        }
+    };
+    for n in &r.0 {
+        match n {
+            Node::Block(b) => block(*b, tests, out),
+            Node::If {
+                cond, then, els, ..
+            } => {
+                block(cond.0, tests, out);
+                tests.push(*cond);
+                guarded_effects(k, then, tests, out);
+                guarded_effects(k, els, tests, out);
+                tests.pop();
+            }
+            Node::Loop(_) | Node::Break(_) | Node::Continue(_) | Node::Return => {}
+        }
+    }
+}
+
 /// Adds to `g` (one iteration of loop `l`) the edges a pipeline without speculation
 /// needs (see the module documentation); returns the exit test's node, if any.
 fn pipeline_edges(k: &Kernel, l: LoopId, g: &mut LoopGraph<(BlockId, OpId)>) -> Option<usize> {
@@ -150,6 +185,25 @@ fn pipeline_edges(k: &Kernel, l: LoopId, g: &mut LoopGraph<(BlockId, OpId)>) -> 
                 });
             }
         }
+    }
+    // If-conversion: a side effect inside an `if` waits for every test on its way.
+    let mut guarded = Vec::new();
+    guarded_effects(k, &lp.body, &mut Vec::new(), &mut guarded);
+    guarded_effects(k, &lp.latch, &mut Vec::new(), &mut guarded);
+    for (c, e) in guarded {
+        let (Some(from), Some(to)) = (
+            g.nodes.iter().position(|n| n.key == c),
+            g.nodes.iter().position(|n| n.key == e),
+        ) else {
+            continue;
+        };
+        extra.push(DepEdge {
+            from,
+            to,
+            delay: g.nodes[from].timing.latency,
+            distance: 0,
+            kind: DepKind::Data,
+        });
     }
     // Variable reads before a later write of the same variable in another block (the
     // block's own edges order those within one block).
