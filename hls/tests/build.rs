@@ -181,7 +181,7 @@ fn vadd_for_sim_writes_rtl_and_report() {
     assert_only_used_templates(&out.join("rtl"));
     assert!(k["schedule"].is_object(), "the generator's report: {k}");
     assert_eq!(j["board"]["name"], "sim");
-    assert_eq!(j["bus"]["data_width"], 32);
+    assert_eq!(j["bus"]["data_width"], 256);
     assert_eq!(j["tool"]["name"], "ocl-hls");
     assert_eq!(j["command"][1], "build");
     assert_eq!(j["command"][6], out.display().to_string());
