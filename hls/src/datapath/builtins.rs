@@ -164,6 +164,14 @@ impl Gen<'_> {
                     return Ok(c);
                 };
                 let all = self.held(value, 32 * lanes);
+                // In a pipeline the operands have moved on by the time the result is there.
+                let args: Vec<Arg> = args
+                    .iter()
+                    .map(|x| Arg {
+                        net: self.pipe_delayed(x.net),
+                        ..*x
+                    })
+                    .collect();
                 let v = (0..lanes)
                     .map(|i| {
                         let r = lane(all, i, 32, lanes);
@@ -184,6 +192,10 @@ impl Gen<'_> {
                     return Ok(c);
                 };
                 let all = self.held(value, 32 * lanes);
+                let a = Arg {
+                    net: self.pipe_delayed(a.net),
+                    ..a
+                };
                 let v = (0..lanes)
                     .map(|i| {
                         let r = lane(all, i, 32, lanes);

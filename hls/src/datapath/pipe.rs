@@ -690,6 +690,9 @@ pub(super) fn unit_latency(module: &str, params: &[(&str, i64)]) -> Option<u32> 
     match module {
         "ohls_fp_add" => Some(6),
         "ohls_fp_mul" => Some(4),
+        "ohls_fp_div" => Some(16),
+        "ohls_fp_sqrt" => Some(14),
+        "ohls_fp_fma" => Some(5),
         "ohls_fp_cmp" => Some(1),
         "ohls_div" => param("WIDTH").map(|w| w as u32 + 2),
         "ohls_int_to_fp" | "ohls_fp_to_int" => Some(2),

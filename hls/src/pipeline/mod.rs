@@ -22,9 +22,7 @@ use std::collections::BTreeMap;
 use crate::analysis::loops::{shapes, LoopShape};
 use crate::board::OpLibrary;
 use crate::frontend::types::AddrSpace;
-use crate::ir::{
-    Base, BinOp, BlockId, Kernel, LoopId, LoopKind, Node, OpId, OpKind, ParamKind, Ty,
-};
+use crate::ir::{Base, BlockId, Kernel, LoopId, LoopKind, Node, OpId, OpKind, ParamKind, Ty};
 use crate::schedule::loops::LoopSchedules;
 use crate::schedule::timing::op_timing;
 
@@ -248,7 +246,21 @@ fn check_loop(
             | OpKind::Build
             | OpKind::Conv(_)
             | OpKind::ObjectAddr(_) => true,
-            OpKind::Binary(bop) => !matches!(bop, BinOp::FDiv),
+            OpKind::Binary(_) => true,
+            // Built-ins the datapath builds as wires (bit patterns, integer functions,
+            // float classification): no unit, so no latency to follow.
+            OpKind::Builtin(call) => {
+                let int = blk
+                    .operands(o)
+                    .first()
+                    .and_then(|a| blk.op(*a).ty.as_ref())
+                    .is_some_and(|t| t.is_int());
+                let pointer = call.params.iter().any(|p| p.is_pointer());
+                !pointer
+                    && (RELATIONAL.contains(&call.name.as_str())
+                        || FLOAT_WIRES.contains(&call.name.as_str())
+                        || (int && INTEGER.contains(&call.name.as_str())))
+            }
             OpKind::WorkItem(_) => blk
                 .operands(o)
                 .first()
@@ -375,6 +387,34 @@ fn check_loop(
         uses.into_iter().collect(),
     ))
 }
+
+/// Built-ins `datapath::builtins` builds as combinational expressions.
+const RELATIONAL: [&str; 18] = [
+    "any",
+    "all",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "isnormal",
+    "signbit",
+    "isequal",
+    "isnotequal",
+    "isless",
+    "isgreater",
+    "islessequal",
+    "isgreaterequal",
+    "islessgreater",
+    "isordered",
+    "isunordered",
+    "bitselect",
+    "select",
+];
+/// Float built-ins: wires, or one pipelined unit (`sqrt`, `fma` of `float`).
+const FLOAT_WIRES: [&str; 6] = ["fabs", "copysign", "fmin", "fmax", "sqrt", "fma"];
+const INTEGER: [&str; 19] = [
+    "abs", "clz", "ctz", "popcount", "abs_diff", "add_sat", "sub_sat", "hadd", "rhadd", "max",
+    "min", "mul_hi", "rotate", "upsample", "mul24", "clamp", "mad_hi", "mad_sat", "mad24",
+];
 
 fn is_f64(t: Option<&Ty>) -> bool {
     t.is_some_and(|t| t.elem() == &Ty::F64)

@@ -117,12 +117,14 @@ pub fn schedule_loops(
     Ok(out)
 }
 
+type OpKey = (BlockId, OpId);
+
 /// Every (if test, side effect under it) pair of region `r`, `tests` the enclosing ones.
 fn guarded_effects(
     k: &Kernel,
     r: &crate::ir::Region,
     tests: &mut Vec<(BlockId, OpId)>,
-    out: &mut Vec<((BlockId, OpId), (BlockId, OpId))>,
+    out: &mut Vec<(OpKey, OpKey)>,
 ) {
     use crate::ir::Node;
     let block = |b: BlockId, tests: &[(BlockId, OpId)], out: &mut Vec<_>| {
