@@ -9,6 +9,8 @@ use ocl_hls::launch::half::{f16_bits_to_f64, f64_to_f16_bits};
 
 /// The kernels this file tests: one test function per name.
 const KERNELS: &[&str] = &[
+    "pipe_memory_deps",
+    "pipe_recurrences",
     "async_copy",
     "atomics_1x",
     "barrier_loop",
@@ -916,4 +918,48 @@ fn async_copy() {
         .map(|(i, v)| v * 2.0 + (i % 4 + 1) as f32)
         .collect();
     assert_f32_bits("vout", &vout, &want);
+}
+
+#[test]
+fn pipe_recurrences() {
+    let r = project("pipe_recurrences");
+    let x = f32s(input(&r, "x"));
+    let len = i32s(input(&r, "len"));
+    let sums = f32s(output(&r, "sums"));
+    let steps = i32s(output(&r, "steps"));
+    let (rows, cols) = (8, 12);
+    // One rounding per addition, in program order (FP_CONTRACT OFF).
+    let mut want = vec![x[..rows * cols].iter().fold(0.0f32, |a, v| a + v)];
+    for row in 0..rows {
+        let s = x[row * cols..(row + 1) * cols]
+            .iter()
+            .fold(0.0f32, |a, v| a + v * 0.5f32);
+        want.push(s);
+    }
+    assert_f32_bits("sums", &sums, &want);
+    let k = (0..cols).take_while(|&k| len[k] != 0).count();
+    let total: i32 = len[..k].iter().sum();
+    assert_eq!((k, total), (5, 15), "the spec's lengths stop at the sixth");
+    assert_eq!(steps, [k as i32, total]);
+}
+
+#[test]
+fn pipe_memory_deps() {
+    let r = project("pipe_memory_deps");
+    let mut a = i32s(input(&r, "a"));
+    let b = i32s(input(&r, "b"));
+    let out0 = i32s(input(&r, "out"));
+    let n = 40;
+    for i in 0..n - 1 {
+        a[i + 1] = a[i].wrapping_mul(3).wrapping_add(b[i]);
+    }
+    assert_eq!(i32s(output(&r, "a")), a);
+    let mut out = out0.clone();
+    for i in 0..n {
+        if b[i] > 0 {
+            out[i] = b[i] * 2;
+        }
+    }
+    out[n] = (0..n).find(|&i| b[i] < -40).unwrap_or(n) as i32;
+    assert_eq!(i32s(output(&r, "out")), out);
 }

@@ -1,7 +1,7 @@
-#pragma OPENCL FP_CONTRACT OFF
 // Pipelining traps with recurrences: a float accumulation (the adder's latency bounds
 // the II), a loop whose trip count depends on the data, and a nested loop whose inner
 // loop is pipelined once per outer iteration.
+#pragma OPENCL FP_CONTRACT OFF
 __kernel __attribute__((reqd_work_group_size(1, 1, 1)))
 void pipe_recurrences(__global const float *x, __global const int *len,
                       __global float *sums, __global int *steps, int rows, int cols)
