@@ -22,8 +22,8 @@ fn sim() -> Board {
         .clone()
 }
 
-/// The sim board with memory units that accept a command every other cycle.
-fn ports_ii2() -> Board {
+/// The sim board with global memory units that take a request every `ii` cycles.
+fn units_ii(ii: u32) -> Board {
     let mut b = sim();
     for t in b
         .operators
@@ -31,22 +31,19 @@ fn ports_ii2() -> Board {
         .iter_mut()
         .chain(b.operators.global_store.iter_mut())
     {
-        t.ii = 2;
+        t.ii = ii;
     }
     b
 }
 
+/// The sim board with memory units that accept a command every other cycle.
+fn ports_ii2() -> Board {
+    units_ii(2)
+}
+
 /// The sim board with one-cycle-II memory units, so only port counts bound the II.
 fn one_port_ii1() -> Board {
-    let mut b = sim();
-    for t in b
-        .operators
-        .global_load
-        .iter_mut()
-        .chain(b.operators.global_store.iter_mut())
-    {
-        t.ii = 1;
-    }
+    let mut b = units_ii(1);
     b.operators.limits.read_ports = 1;
     b.operators.limits.write_ports = 1;
     b

@@ -189,12 +189,10 @@ impl Gen<'_> {
         let key = |alias: &HashMap<(BlockId, OpId), (BlockId, OpId)>, k: (BlockId, OpId)| {
             alias.get(&k).copied().unwrap_or(k)
         };
-        let mut forwards: Vec<(NetId, VarId, u32)> = Vec::new();
+        let mut forwards: Vec<(NetId, VarId)> = Vec::new();
         // Per variable, the value its last write commits.
         let mut committed: HashMap<VarId, (BlockId, OpId)> = HashMap::new();
         let mut buffers_used: Vec<(String, bool)> = Vec::new();
-        // One memory unit per buffer and direction serves one access per slot.
-        let mut slots_taken = std::collections::HashSet::new();
         for &(b, o) in &pl.ops {
             let t = cycle(&(b, o));
             let op = self.k.block(b).op(o).clone();
@@ -224,7 +222,7 @@ impl Gen<'_> {
                                 )));
                             }
                             if tw == t + ii {
-                                forwards.push((w, *v, t));
+                                forwards.push((w, *v));
                             } else {
                                 self.m.assign(w, Expr::Net(reg));
                             }
@@ -280,9 +278,6 @@ impl Gen<'_> {
                 OpKind::Load { base, .. } => {
                     let buf = self.buffer(*base, op.span)?;
                     buffers_used.push((buf.clone(), true));
-                    if !slots_taken.insert((buf.clone(), true, t % ii)) {
-                        return Err(ierr(format!("two loads of {buf} in one slot")));
-                    }
                     let lat = pl.latency.get(&(b, o)).copied().unwrap_or(1).max(1);
                     let addr = self.pipe_value(&mut p, key(&alias, (b, args[0])), t)?;
                     let aw = self.cfg.addr_width;
@@ -297,10 +292,7 @@ impl Gen<'_> {
                         q(self, "resp_ready")?,
                         q(self, "resp_data")?,
                     );
-                    let mut at = p.at(t);
-                    if let Some(guard) = pl.guards.get(&b) {
-                        at = Expr::land(at, self.pipe_guard(&mut p, guard, t, &alias)?);
-                    }
+                    let at = self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?;
                     self.fsm.drive(
                         ra,
                         at.clone(),
@@ -315,10 +307,7 @@ impl Gen<'_> {
                     p.stall_terms
                         .push(Expr::land(at, Expr::lnot(Expr::Net(rr))));
                     let tp = t + lat;
-                    let mut atp = p.at(tp);
-                    if let Some(guard) = pl.guards.get(&b) {
-                        atp = Expr::land(atp, self.pipe_guard(&mut p, guard, tp, &alias)?);
-                    }
+                    let atp = self.pipe_at(&mut p, pl.guards.get(&b), tp, &alias)?;
                     self.fsm
                         .drive(sr, Expr::land(atp.clone(), Expr::Net(en)), Expr::lit(1, 1));
                     p.stall_terms
@@ -339,9 +328,6 @@ impl Gen<'_> {
                 OpKind::Store { base, .. } => {
                     let buf = self.buffer(*base, op.span)?;
                     buffers_used.push((buf.clone(), false));
-                    if !slots_taken.insert((buf.clone(), false, t % ii)) {
-                        return Err(ierr(format!("two stores to {buf} in one slot")));
-                    }
                     let aw = self.cfg.addr_width;
                     let addr = self.pipe_value(&mut p, key(&alias, (b, args[0])), t)?;
                     let data = self.pipe_value(&mut p, key(&alias, (b, args[1])), t)?;
@@ -352,10 +338,7 @@ impl Gen<'_> {
                         q(self, "req_addr")?,
                         q(self, "req_data")?,
                     );
-                    let mut at = p.at(t);
-                    if let Some(guard) = pl.guards.get(&b) {
-                        at = Expr::land(at, self.pipe_guard(&mut p, guard, t, &alias)?);
-                    }
+                    let at = self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?;
                     self.fsm.drive(
                         ra,
                         at.clone(),
@@ -460,13 +443,12 @@ impl Gen<'_> {
             return Err(ierr("the exit test is not in the iteration".into()));
         };
         // Forwarded variable reads (the previous iteration's write in the same cycle).
-        for (w, v, t) in forwards {
+        for (w, v) in forwards {
             let wk = last_write[&v];
             let tw = cycle(&wk);
             let src = committed[&v];
             let val = self.pipe_value(&mut p, src, tw)?;
             let fire = Expr::land(p.at(tw), Expr::Net(en));
-            let _ = t;
             self.m.assign(
                 w,
                 Expr::mux(fire, Expr::Net(val), Expr::Net(self.vars[v.0 as usize])),
@@ -591,6 +573,22 @@ impl Gen<'_> {
             cross_group: pl.cross_group.is_some(),
         });
         Ok(pre)
+    }
+
+    /// A side effect of an iteration at time `t` happens this cycle: the iteration is
+    /// there (`Pipe::at`) and, in an if-converted block, its guard holds.
+    fn pipe_at(
+        &mut self,
+        p: &mut Pipe,
+        guard: Option<&crate::pipeline::Guard>,
+        t: u32,
+        alias: &HashMap<(BlockId, OpId), (BlockId, OpId)>,
+    ) -> Result<Expr, Diagnostic> {
+        let at = p.at(t);
+        Ok(match guard {
+            Some(g) => Expr::land(at, self.pipe_guard(p, g, t, alias)?),
+            None => at,
+        })
     }
 
     /// The guard of an if-converted block at time `t`: every test on its way, each as

@@ -108,7 +108,7 @@ pub fn plan(k: &Kernel, sched: &LoopSchedules, lib: &OpLibrary) -> PipelinePlan 
         }
     }
     // Cross-group running once the loops are known.
-    let cross = cross_group(k, &out, sched);
+    let cross = cross_group(k, &shapes, &out, sched);
     if let Some((l, init)) = cross {
         if let Some(pl) = out.loops.get_mut(&l) {
             pl.cross_group = Some(init);
@@ -127,6 +127,7 @@ fn is_buffer(k: &Kernel, p: u32) -> bool {
 /// writing constants to variables: the loop and the block.
 fn cross_group(
     k: &Kernel,
+    shapes: &[LoopShape],
     plan: &PipelinePlan,
     sched: &LoopSchedules,
 ) -> Option<(LoopId, BlockId)> {
@@ -136,7 +137,7 @@ fn cross_group(
     if !k.objects.is_empty() || !plan.loops.contains_key(l) {
         return None;
     }
-    let wi = shapes(k)
+    let wi = shapes
         .iter()
         .any(|s| s.id == *l && s.work_item_dim.is_some());
     let blk = k.block(*init);
