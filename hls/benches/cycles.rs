@@ -14,7 +14,8 @@
 //! - blocks outside loops cost their schedule length, an `if` the longer arm;
 //! - unroll hints are not applied;
 //!
-//! and the ratio cycles / ideal. Trip counts that depend on data are the interpreter's
+//! and the ratio cycles / ideal; `piped II` is the II of each loop the datapath runs as a
+//! pipeline, as the build reports it (`-`: none). Trip counts that depend on data are the interpreter's
 //! average per entry for the launch (`analysis::counts`); such ideals are marked `~`.
 //! A kernel whose work-item loop holds loops has a not-pipelined ideal (its work-items
 //! run one after another); the footer names them. `fsm est.` is the analysis's estimate
@@ -45,7 +46,7 @@ fn kernels() -> Vec<PathBuf> {
 }
 
 /// Frontend, lowering and launch resolution as `run_file` does them, then the ideal.
-fn ideal_of(cl: &Path, spec_path: &Path) -> Result<(u64, Ideal), String> {
+fn ideal_of(cl: &Path, spec_path: &Path) -> Result<(u64, Ideal, String), String> {
     let spec = LaunchSpec::load(spec_path).map_err(|e| e.to_string())?;
     let mut front = ocl_hls::frontend::Options::default();
     for (name, value) in &spec.defines {
@@ -71,15 +72,27 @@ fn ideal_of(cl: &Path, spec_path: &Path) -> Result<(u64, Ideal), String> {
     let c = ocl_hls::compile::compile(k, &checked.sources, board, &cfg)
         .map_err(|d| format!("{} error(s) compiling", d.list.len()))?;
     let ideal = ideal_cycles(&c.parts(), &checked.sources, board, &env)?;
-    Ok((items, ideal))
+    // The II each pipelined loop runs at, as the build reports it.
+    let piped: Vec<String> = c
+        .loops
+        .iter()
+        .filter(|l| l.pipelined)
+        .filter_map(|l| l.scheduled_ii.map(|ii| ii.to_string()))
+        .collect();
+    let piped = if piped.is_empty() {
+        "-".to_string()
+    } else {
+        piped.join(",")
+    };
+    Ok((items, ideal, piped))
 }
 
 fn main() {
     let started = Instant::now();
     println!("cycles vs ideal on the `sim` board (Verilator; machine shared with other jobs)\n");
     println!(
-        "{:<18} {:>6} {:>10} {:>6} {:>6} {:>9} {:>8} {:>10}  buffers",
-        "kernel", "items", "cycles", "WI II", "depth", "ideal", "ratio", "fsm est."
+        "{:<18} {:>6} {:>10} {:>6} {:>6} {:>9} {:>8} {:>10} {:>9}  buffers",
+        "kernel", "items", "cycles", "WI II", "depth", "ideal", "ratio", "fsm est.", "piped II"
     );
     let mut notes = Vec::new();
     let mut refused = Vec::new();
@@ -102,7 +115,7 @@ fn main() {
         };
         let analysed = ideal_of(&cl, &spec);
         let sim = run(Engine::Sim);
-        let (items, ideal) = match analysed {
+        let (items, ideal, piped) = match analysed {
             Ok(x) => x,
             Err(e) => {
                 println!("{name:<18} analysis failed: {e}");
@@ -156,7 +169,7 @@ fn main() {
             .as_ref()
             .map_or("?".to_string(), |c| c.to_string());
         println!(
-            "{name:<18} {items:>6} {cycles:>10} {ii:>6} {depth:>6} {ideal_s:>9} {ratio:>8} {fsm:>10}  {agree}"
+            "{name:<18} {items:>6} {cycles:>10} {ii:>6} {depth:>6} {ideal_s:>9} {ratio:>8} {fsm:>10} {piped:>9}  {agree}"
         );
         if ideal.work_item_loops.iter().any(|l| {
             // A one-item group's loop holding loops costs nothing extra.
