@@ -35,15 +35,7 @@ fn copy(l: &Launch) -> Launch {
         work_dim: l.work_dim,
         global: l.global,
         local: l.local,
-        args: l
-            .args
-            .iter()
-            .map(|a| match a {
-                ArgValue::Buffer(b) => ArgValue::Buffer(b.clone()),
-                ArgValue::Local(n) => ArgValue::Local(*n),
-                ArgValue::Value(b) => ArgValue::Value(b.clone()),
-            })
-            .collect(),
+        args: l.args.clone(),
     }
 }
 

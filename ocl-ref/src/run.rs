@@ -7,7 +7,7 @@ use std::ptr;
 
 use ocl_hls::launch::output::RunRecord;
 use ocl_hls::launch::{
-    resolve, ArgValue, ElemType, KernelSig, Launch, LaunchSpec, ParamKind, ParamSig,
+    resolve, ArgValue, BufferArg, ElemType, KernelSig, Launch, LaunchSpec, ParamKind, ParamSig,
 };
 use opencl3::kernel::{set_kernel_arg, Kernel};
 use opencl3::memory::{Buffer, ClMem, CL_MEM_COPY_HOST_PTR, CL_MEM_READ_WRITE};
@@ -182,11 +182,41 @@ fn execute(
     kernel: &Kernel,
     launch: &Launch,
 ) -> Result<Vec<(String, Vec<u8>)>, RefError> {
-    // Buffers must outlive the run; kept in parameter order with their names.
-    let mut mems: Vec<(String, Buffer<u8>, usize)> = Vec::new();
+    // Buffers must outlive the run; kept per parameter (`None`: not a buffer of its own).
+    let mut mems: Vec<Option<(Buffer<u8>, usize)>> = Vec::new();
+    let mut subs: Vec<Buffer<u8>> = Vec::new();
     for (i, arg) in launch.args.iter().enumerate() {
         let idx = i as u32;
+        mems.push(None);
         match &arg.value {
+            ArgValue::Buffer(BufferArg {
+                same_as: Some(s), ..
+            }) => {
+                let Some(Some((target, len))) = mems.get(s.arg) else {
+                    return Err(RefError::Input(format!(
+                        "argument {} is the same buffer as argument {}, which has no buffer",
+                        arg.name, s.arg
+                    )));
+                };
+                // The one buffer passed twice: itself, or the sub-buffer from the offset.
+                let mem: cl_mem = if s.offset == 0 {
+                    target.get()
+                } else {
+                    // SAFETY: the region lies inside the target (checked by the launch).
+                    let sub = cl("clCreateSubBuffer", unsafe {
+                        target.create_sub_buffer(
+                            CL_MEM_READ_WRITE,
+                            s.offset as usize,
+                            len - s.offset as usize,
+                        )
+                    })?;
+                    let m = sub.get();
+                    subs.push(sub);
+                    m
+                };
+                // SAFETY: idx is a parameter of this kernel, and a cl_mem is its value.
+                cl("clSetKernelArg", unsafe { kernel.set_arg(idx, &mem) })?;
+            }
             ArgValue::Buffer(b) => {
                 let mut host = b.bytes.clone();
                 // SAFETY: host points at host.len() valid bytes, copied at creation.
@@ -201,7 +231,7 @@ fn execute(
                 let mem: cl_mem = buf.get();
                 // SAFETY: idx is a parameter of this kernel, and a cl_mem is its value.
                 cl("clSetKernelArg", unsafe { kernel.set_arg(idx, &mem) })?;
-                mems.push((arg.name.clone(), buf, host.len()));
+                mems[i] = Some((buf, host.len()));
             }
             ArgValue::Scalar { bytes, .. } => {
                 // SAFETY: bytes holds exactly the argument's size; the runtime copies it.
@@ -237,15 +267,26 @@ fn execute(
         )
     })?;
     cl("clFinish", rt.queue.finish())?;
-    let mut out = Vec::with_capacity(mems.len());
-    for (name, buf, len) in mems {
-        let mut bytes = vec![0u8; len];
-        // SAFETY: bytes has the buffer's size; the read is blocking.
-        cl("clEnqueueReadBuffer", unsafe {
-            rt.queue
-                .enqueue_read_buffer(&buf, CL_BLOCKING, 0, &mut bytes, &[])
-        })?;
-        out.push((name, bytes));
+    let mut finals = Vec::with_capacity(mems.len());
+    for m in &mems {
+        finals.push(match m {
+            Some((buf, len)) => {
+                let mut bytes = vec![0u8; *len];
+                // SAFETY: bytes has the buffer's size; the read is blocking.
+                cl("clEnqueueReadBuffer", unsafe {
+                    rt.queue
+                        .enqueue_read_buffer(buf, CL_BLOCKING, 0, &mut bytes, &[])
+                })?;
+                Some(bytes)
+            }
+            None => None,
+        });
     }
-    Ok(out)
+    drop(subs);
+    Ok(launch
+        .args
+        .iter()
+        .zip(launch.with_aliases(finals))
+        .filter_map(|(a, b)| b.map(|bytes| (a.name.clone(), bytes)))
+        .collect())
 }

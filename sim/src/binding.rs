@@ -235,6 +235,7 @@ mod tests {
                 name: "x".into(),
                 kind: ArgKind::Buffer {
                     master: MasterId(1),
+                    size_word: false,
                 },
                 offset: 0x40,
                 words: 2,

@@ -55,8 +55,13 @@ pub struct ArgDesc {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ArgKind {
-    /// A global or constant buffer served by one master; its register holds the base address.
-    Buffer { master: MasterId },
+    /// A global or constant buffer served by one master; its registers hold the base
+    /// address, then (with `size_word`) one word with the bytes the argument sees.
+    Buffer {
+        master: MasterId,
+        #[serde(default)]
+        size_word: bool,
+    },
     /// A value of this many bytes, little-endian across the registers.
     Scalar { bytes: u32 },
     /// A `__local` buffer inside the core, of at most `max_bytes`; its register (if any)
@@ -135,14 +140,15 @@ impl CoreDesc {
             ));
         }
         match &a.kind {
-            ArgKind::Buffer { master } => {
+            ArgKind::Buffer { master, size_word } => {
                 let m = self.masters.get(master.0).ok_or_else(|| {
                     format!("argument {}: master {} does not exist", a.name, master.0)
                 })?;
-                if a.words == 0 || a.words > 2 || a.words * 32 < m.addr_width {
+                let words = a.words.saturating_sub(u32::from(*size_word));
+                if words == 0 || words > 2 || words * 32 < m.addr_width {
                     return Err(format!(
                         "argument {}: a {}-bit address cannot take {} registers",
-                        a.name, m.addr_width, a.words
+                        a.name, m.addr_width, words
                     ));
                 }
             }

@@ -18,6 +18,9 @@ pub struct SimLaunch {
 pub enum SimArg {
     /// The buffer's initial contents; the harness places it in memory and reads it back.
     Buffer(Vec<u8>),
+    /// The buffer of argument `arg` (a `Buffer`), seen from `offset` bytes on: the host
+    /// passed one buffer twice. Read back as part of `arg`'s buffer.
+    SameAs { arg: usize, offset: u64 },
     /// The value's bytes, little-endian.
     Scalar(Vec<u8>),
     /// The size in bytes of a `__local` buffer.

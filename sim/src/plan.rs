@@ -29,6 +29,8 @@ pub fn plan(desc: &CoreDesc, launch: &SimLaunch) -> Result<Plan, String> {
         .iter()
         .filter_map(|a| match a {
             SimArg::Buffer(b) => Some(b.len() as u64),
+            // Inside another argument's buffer: no place of its own.
+            SimArg::SameAs { .. } => None,
             _ => None,
         })
         .collect();
@@ -44,14 +46,59 @@ pub fn plan(desc: &CoreDesc, launch: &SimLaunch) -> Result<Plan, String> {
         csr.push((regs::GLOBAL_SIZE0 + 4 * d, launch.global[d as usize]));
         csr.push((regs::LOCAL_SIZE0 + 4 * d, launch.local[d as usize]));
     }
-    let mut placements = Vec::with_capacity(desc.args.len());
+    let mut placements: Vec<Option<Placement>> = Vec::with_capacity(desc.args.len());
     for (a, v) in desc.args.iter().zip(&launch.args) {
         let (value, place): (Vec<u8>, Option<Placement>) = match (&a.kind, v) {
-            (ArgKind::Buffer { .. }, SimArg::Buffer(_)) => {
-                let p = places
-                    .next()
-                    .ok_or("internal: fewer placements than buffers")?;
-                (p.base.to_le_bytes().to_vec(), Some(p))
+            (ArgKind::Buffer { size_word, .. }, SimArg::Buffer(_) | SimArg::SameAs { .. }) => {
+                let (seen, own) = match v {
+                    SimArg::SameAs { arg, offset } => {
+                        let target = placements.get(*arg).copied().flatten().ok_or_else(|| {
+                            format!(
+                                "argument {} is the same buffer as argument {arg}, which is \
+                                 not an earlier buffer of its own",
+                                a.name
+                            )
+                        })?;
+                        if *offset > target.len {
+                            return Err(format!(
+                                "argument {}: offset {offset} is past the {} bytes of \
+                                 argument {arg}",
+                                a.name, target.len
+                            ));
+                        }
+                        let seen = Placement {
+                            base: target.base + offset,
+                            len: target.len - offset,
+                        };
+                        (seen, None)
+                    }
+                    _ => {
+                        let p = places
+                            .next()
+                            .ok_or("internal: fewer placements than buffers")?;
+                        (p, Some(p))
+                    }
+                };
+                // The address takes the words before the size word.
+                let addr_words = a.words - u32::from(*size_word);
+                if addr_words < 2 && seen.base >> 32 != 0 {
+                    return Err(format!(
+                        "argument {}: address {:#x} does not fit one register",
+                        a.name, seen.base
+                    ));
+                }
+                let mut value = seen.base.to_le_bytes().to_vec();
+                value.resize(4 * addr_words as usize, 0);
+                if *size_word {
+                    let len = u32::try_from(seen.len).map_err(|_| {
+                        format!(
+                            "argument {}: {} bytes do not fit the size register",
+                            a.name, seen.len
+                        )
+                    })?;
+                    value.extend(len.to_le_bytes());
+                }
+                (value, own)
             }
             (ArgKind::Scalar { bytes }, SimArg::Scalar(v)) => {
                 if v.len() != *bytes as usize {
@@ -82,15 +129,6 @@ pub fn plan(desc: &CoreDesc, launch: &SimLaunch) -> Result<Plan, String> {
                 ))
             }
         };
-        if let Some(p) = place {
-            let fits = a.words >= 2 || p.base >> 32 == 0;
-            if !fits {
-                return Err(format!(
-                    "argument {}: address {:#x} does not fit one register",
-                    a.name, p.base
-                ));
-            }
-        }
         for w in 0..a.words {
             let word = (0..4).fold(0u32, |acc, b| {
                 let byte = value.get((4 * w + b) as usize).copied().unwrap_or(0);
@@ -114,6 +152,7 @@ fn kind_name(k: &ArgKind) -> &'static str {
 fn value_name(v: &SimArg) -> &'static str {
     match v {
         SimArg::Buffer(_) => "buffer",
+        SimArg::SameAs { .. } => "buffer (same as another)",
         SimArg::Scalar(_) => "scalar",
         SimArg::Local(_) => "local size",
     }
@@ -140,6 +179,7 @@ mod tests {
                     "p",
                     ArgKind::Buffer {
                         master: MasterId(0),
+                        size_word: false,
                     },
                     0x40,
                     2,

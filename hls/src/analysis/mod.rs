@@ -70,6 +70,9 @@ pub struct LoopReport {
     pub pipelined: bool,
     /// Runs across work-group boundaries without draining (a work-item loop).
     pub cross_group: bool,
+    /// Buffer pairs ("a/b") the pipeline needs apart: the core compares their address
+    /// ranges at the loop's entry and runs the loop ordered when they overlap.
+    pub overlap_checks: Vec<String>,
     /// Why the loop keeps the FSM (one iteration after another), when it does.
     pub not_pipelined: Option<String>,
     pub res_mii: Option<u32>,
@@ -253,6 +256,18 @@ impl<'a> Analysis<'a> {
                     .loops
                     .get(&s.id)
                     .is_some_and(|x| x.cross_group.is_some()),
+                overlap_checks: p
+                    .plan
+                    .loops
+                    .get(&s.id)
+                    .map(|x| {
+                        let name = |i: u32| p.group.params[i as usize].name.clone();
+                        x.overlap
+                            .iter()
+                            .map(|&(a, b)| format!("{}/{}", name(a), name(b)))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
                 not_pipelined: p
                     .plan
                     .fallback

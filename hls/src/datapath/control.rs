@@ -69,9 +69,75 @@ impl Gen<'_> {
     }
 
     fn lp(&mut self, id: LoopId, next: StateId, t: &Targets) -> Result<StateId, Diagnostic> {
-        if self.plan.loops.contains_key(&id) {
+        let Some(pl) = self.plan.loops.get(&id) else {
+            return self.ordered(id, next, t);
+        };
+        if pl.overlap.is_empty() {
             return self.pipelined(id, next);
         }
+        // Versioned: the pipeline when the buffers it treats as distinct do not overlap,
+        // the ordered loop otherwise. The FSM version is generated first: the pipeline
+        // rebinds the values of the ops it reads.
+        let pairs = pl.overlap.clone();
+        let ordered = self.ordered(id, next, t)?;
+        let pipe = self.pipelined(id, next)?;
+        let ok = self.apart(id, &pairs)?;
+        let br = self.fsm.add();
+        self.fsm
+            .goto(br, Next::Branch(Expr::Net(ok), pipe, ordered));
+        Ok(br)
+    }
+
+    /// A register that holds while no pair of buffers in `pairs` overlaps (the argument
+    /// registers do not change during a run; registered to keep the adders off the
+    /// controller's paths).
+    fn apart(
+        &mut self,
+        id: LoopId,
+        pairs: &[(u32, u32)],
+    ) -> Result<crate::rtl::netlist::NetId, Diagnostic> {
+        let span = self.k.lp(id).span;
+        let aw = self.cfg.addr_width;
+        let port = |g: &Self, n: String| {
+            g.m.port(&n).ok_or_else(|| {
+                Diagnostic::error(
+                    span,
+                    format!("internal error: the datapath has no port {n}"),
+                )
+            })
+        };
+        let mut all = Expr::lit(1, 1);
+        for &(x, y) in pairs {
+            let range = |p: u32| -> Result<(Expr, Expr, Expr), Diagnostic> {
+                let name = &self.k.params[p as usize].name;
+                let base = port(self, format!("{name}_base"))?;
+                let size = port(self, format!("{name}_size"))?;
+                let start = Expr::zext(Expr::Net(base), 1);
+                let end = Expr::bin(
+                    BinOp::Add,
+                    start.clone(),
+                    Expr::zext(Expr::Net(size), aw + 1 - 32),
+                );
+                let empty = Expr::bin(BinOp::Eq, Expr::Net(size), Expr::lit(32, 0));
+                Ok((start, end, empty))
+            };
+            let (xs, xe, x0) = range(x)?;
+            let (ys, ye, y0) = range(y)?;
+            let apart = Expr::lor(
+                Expr::lor(x0, y0),
+                Expr::lor(Expr::bin(BinOp::Le, xe, ys), Expr::bin(BinOp::Le, ye, xs)),
+            );
+            all = Expr::land(all, apart);
+        }
+        let ok = self.m.reg(&format!("p{}_apart", id.0), 1);
+        let clk = port(self, "clk".into())?;
+        let proc = self.m.process(clk, None);
+        self.m.update(proc, ok, all, None);
+        Ok(ok)
+    }
+
+    /// Loop `id` on the controller: one state sequence per iteration.
+    fn ordered(&mut self, id: LoopId, next: StateId, t: &Targets) -> Result<StateId, Diagnostic> {
         let l = self.k.lp(id).clone();
         let head = self.fsm.add();
         let br = self.fsm.add();

@@ -136,6 +136,12 @@ impl Gen<'_> {
             .loops
             .get(&id)
             .ok_or_else(|| ierr("no modulo schedule".into()))?;
+        // Values the loop's ordered version (when versioned) left behind are not the
+        // pipeline's.
+        for k in &pl.ops {
+            self.comb.remove(k);
+            self.vals.remove(k);
+        }
         let ii = ms.ii.max(1);
         let cycle = |k: &(BlockId, OpId)| ms.cycle.get(k).copied().unwrap_or(0);
         // Stages: up to the last value any op produces (a load's response, a unit's

@@ -144,7 +144,7 @@ pub fn run_file(cl: &Path, spec_path: &Path, opts: &RunOptions) -> Result<RunRes
     let buffers = l
         .args
         .iter()
-        .zip(finals)
+        .zip(l.with_aliases(finals))
         .filter_map(|(a, b)| b.map(|bytes| (a.name.clone(), bytes)))
         .collect();
     let record = RunRecord {
@@ -215,6 +215,12 @@ fn sim_run(
         .args
         .iter()
         .map(|a| match &a.value {
+            launch::ArgValue::Buffer(launch::BufferArg {
+                same_as: Some(s), ..
+            }) => SimArg::SameAs {
+                arg: s.arg,
+                offset: s.offset,
+            },
             launch::ArgValue::Buffer(b) => SimArg::Buffer(b.bytes.clone()),
             launch::ArgValue::Scalar { bytes, .. } => SimArg::Scalar(bytes.clone()),
             launch::ArgValue::Local { ty, count } => SimArg::Local(ty.size() as u64 * count),
@@ -254,11 +260,17 @@ fn mem_config() -> Result<ocl_hls_sim::MemConfig, RunError> {
 }
 
 /// The interpreter's view of a resolved launch.
-fn interp_launch(l: &launch::Launch) -> interp::Launch {
+pub fn interp_launch(l: &launch::Launch) -> interp::Launch {
     let args = l
         .args
         .iter()
         .map(|a| match &a.value {
+            launch::ArgValue::Buffer(launch::BufferArg {
+                same_as: Some(s), ..
+            }) => interp::ArgValue::SameAs {
+                arg: s.arg as u32,
+                offset: s.offset,
+            },
             launch::ArgValue::Buffer(b) => interp::ArgValue::Buffer(b.bytes.clone()),
             launch::ArgValue::Scalar { bytes, .. } => interp::ArgValue::Value(bytes.clone()),
             launch::ArgValue::Local { ty, count } => {

@@ -44,6 +44,9 @@ use memory::MemRegion;
 pub enum ArgValue {
     /// A __global/__constant buffer: its initial bytes.
     Buffer(Vec<u8>),
+    /// The buffer of argument `arg` (a `Buffer` of its own), seen from `offset` bytes on:
+    /// the host passed one buffer twice.
+    SameAs { arg: u32, offset: u64 },
     /// A __local buffer argument: its size in bytes.
     Local(u64),
     /// A by-value argument (scalar, vector or struct): its little-endian bytes.
@@ -183,6 +186,16 @@ fn check_launch(kernel: &ir::Kernel, launch: &Launch) -> Result<([u64; 3], [u64;
         match (&p.kind, a) {
             (ParamKind::Buffer { .. }, ArgValue::Buffer(_))
             | (ParamKind::LocalBuffer, ArgValue::Local(_)) => {}
+            (ParamKind::Buffer { .. }, ArgValue::SameAs { arg, offset }) => {
+                match launch.args.get(*arg as usize) {
+                    Some(ArgValue::Buffer(b)) if *offset <= b.len() as u64 => {}
+                    _ => {
+                        return bad(&format!(
+                            "a buffer argument's memory ({offset} bytes into argument {arg})"
+                        ))
+                    }
+                }
+            }
             (ParamKind::Value, ArgValue::Value(b)) if b.len() as u64 == p.ty.store_size() => {}
             (ParamKind::Struct { object }, ArgValue::Value(b))
                 if kernel
@@ -280,6 +293,8 @@ pub fn run(kernel: &ir::Kernel, launch: &Launch, opts: &Options) -> Result<Outco
                 };
                 MemRegion::new(format!("{space} '{}'", p.name), b.clone(), false)
             }
+            // Its pointer points into the other argument's region (`ops.rs`).
+            ArgValue::SameAs { .. } => MemRegion::default(),
             ArgValue::Local(n) => {
                 local_regions.push((true, i));
                 MemRegion::new(

@@ -305,8 +305,12 @@ impl Compiler<'_> {
         let d = dst as usize;
         match &p.kind {
             ParamKind::Buffer { .. } | ParamKind::LocalBuffer => {
-                self.frame[d] = 0;
-                self.frame[d + 1] = base_word(Base::Param(i));
+                let (offset, base) = match self.args.get(i as usize) {
+                    Some(ArgValue::SameAs { arg, offset }) => (*offset, Base::Param(*arg)),
+                    _ => (0, Base::Param(i)),
+                };
+                self.frame[d] = offset;
+                self.frame[d + 1] = base_word(base);
             }
             ParamKind::Struct { object } => {
                 self.frame[d] = 0;

@@ -309,6 +309,7 @@ mod tests {
             check: false,
             tolerance_ulp: None,
             implementation_defined: false,
+            same_as: None,
         };
         assert_eq!(compare_arg(&arg, &[1], &[2]), Ok(()));
         arg.check = true;

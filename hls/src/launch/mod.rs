@@ -17,7 +17,7 @@ pub mod types;
 pub use compare::{compare, compare_arg, Mismatch, Tolerance};
 pub use output::{check_out_dir, write_run, RunRecord};
 pub use resolve::{
-    resolve, ArgValue, BufferArg, KernelSig, Launch, LaunchArg, ParamKind, ParamSig,
+    resolve, ArgValue, BufferArg, KernelSig, Launch, LaunchArg, ParamKind, ParamSig, SameAs,
 };
 pub use spec::{LaunchSpec, SpecError};
 pub use types::{ElemType, Num};

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use super::init;
-use super::spec::{ArgSpec, LaunchSpec, SpecError};
+use super::spec::{ArgSpec, LaunchSpec, SameAsSpec, SpecError};
 use super::types::ElemType;
 use crate::frontend::sema::KernelInfo;
 
@@ -72,7 +72,23 @@ pub struct BufferArg {
     pub tolerance_ulp: Option<u64>,
     /// See `ArgSpec::implementation_defined`: not compared with a CPU OpenCL runtime.
     pub implementation_defined: bool,
+    /// `same_as`: this parameter sees argument `arg`'s memory from `offset` bytes on
+    /// (`bytes` are then what it sees at the start). Every engine must pass the one
+    /// buffer twice.
+    pub same_as: Option<SameAs>,
 }
+
+/// Where an aliasing buffer argument points: into argument `arg`'s buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SameAs {
+    /// The index of the earlier argument (a buffer of its own).
+    pub arg: usize,
+    /// Bytes from that buffer's start; a multiple of [`SUB_BUFFER_ALIGN`].
+    pub offset: u64,
+}
+
+/// The base-address alignment OpenCL runtimes ask of sub-buffers (SPEC.md).
+pub const SUB_BUFFER_ALIGN: u64 = 128;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum ArgValue {
@@ -115,6 +131,28 @@ impl Launch {
             ArgValue::Buffer(b) => Some((a.name.as_str(), b)),
             _ => None,
         })
+    }
+}
+
+impl Launch {
+    /// Per argument its final bytes, given an engine's finals for the buffers of their
+    /// own (`None` elsewhere): a `same_as` argument gets the part of its target it sees.
+    pub fn with_aliases(&self, mut finals: Vec<Option<Vec<u8>>>) -> Vec<Option<Vec<u8>>> {
+        for (i, a) in self.args.iter().enumerate() {
+            if let ArgValue::Buffer(BufferArg {
+                same_as: Some(s), ..
+            }) = &a.value
+            {
+                let seen = finals
+                    .get(s.arg)
+                    .and_then(|t| t.as_ref())
+                    .map(|t| t.get(s.offset as usize..).unwrap_or_default().to_vec());
+                if let Some(slot) = finals.get_mut(i) {
+                    *slot = seen;
+                }
+            }
+        }
+        finals
     }
 }
 
@@ -182,8 +220,11 @@ pub fn resolve(
     }
     let mut args = Vec::with_capacity(k.params.len());
     for (i, (a, p)) in spec.args.iter().zip(&k.params).enumerate() {
-        let value = resolve_arg(spec, a, p)
-            .map_err(|m| err(format!("args[{i}] (parameter `{}`): {m}", p.name)))?;
+        let value = match &a.same_as {
+            Some(s) => resolve_alias(a, s, p, &args),
+            None => resolve_arg(spec, a, p),
+        }
+        .map_err(|m| err(format!("args[{i}] (parameter `{}`): {m}", p.name)))?;
         args.push(LaunchArg {
             name: p.name.clone(),
             value,
@@ -282,6 +323,74 @@ pub fn choose_local(global: &[u64], max_group: u64) -> Vec<u64> {
         .collect()
 }
 
+/// A `same_as` argument: the earlier buffer it names, seen from `offset`.
+fn resolve_alias(
+    a: &ArgSpec,
+    s: &SameAsSpec,
+    p: &ParamSig,
+    earlier: &[LaunchArg],
+) -> Result<ArgValue, String> {
+    if let Some(n) = &a.name {
+        if n != &p.name {
+            return Err(format!("the spec names it `{n}`"));
+        }
+    }
+    if a.buffer.is_some() || a.scalar.is_some() || a.local.is_some() {
+        return Err("`same_as` takes the place of `buffer`, `scalar` and `local`".into());
+    }
+    if p.kind != ParamKind::Buffer {
+        return Err(format!(
+            "`same_as` needs a __global or __constant pointer, not `{}`",
+            p.type_name
+        ));
+    }
+    let Some((index, target)) = earlier.iter().enumerate().find(|(_, e)| e.name == s.arg) else {
+        return Err(format!(
+            "`same_as: {{arg: {}}}` names no earlier argument",
+            s.arg
+        ));
+    };
+    let b = match &target.value {
+        ArgValue::Buffer(b) if b.same_as.is_none() => b,
+        ArgValue::Buffer(_) => {
+            return Err(format!(
+                "`{}` is itself `same_as` another; name the buffer it points into",
+                s.arg
+            ))
+        }
+        _ => return Err(format!("`{}` is not a buffer argument", s.arg)),
+    };
+    if s.offset % SUB_BUFFER_ALIGN != 0 {
+        return Err(format!(
+            "offset {} is not a multiple of {SUB_BUFFER_ALIGN} bytes (the sub-buffer alignment)",
+            s.offset
+        ));
+    }
+    let len = b.bytes.len() as u64;
+    if s.offset >= len {
+        return Err(format!(
+            "offset {} is not inside `{}` ({len} bytes)",
+            s.offset, s.arg
+        ));
+    }
+    if a.tolerance_ulp.is_some() && !b.ty.is_float() {
+        return Err(format!("tolerance_ulp needs a float buffer, not {}", b.ty));
+    }
+    let bytes = b.bytes[s.offset as usize..].to_vec();
+    Ok(ArgValue::Buffer(BufferArg {
+        ty: b.ty,
+        count: bytes.len() as u64 / b.ty.size() as u64,
+        bytes,
+        check: a.check.unwrap_or(true),
+        tolerance_ulp: a.tolerance_ulp,
+        implementation_defined: a.implementation_defined.unwrap_or(false),
+        same_as: Some(SameAs {
+            arg: index,
+            offset: s.offset,
+        }),
+    }))
+}
+
 fn resolve_arg(spec: &LaunchSpec, a: &ArgSpec, p: &ParamSig) -> Result<ArgValue, String> {
     if let Some(n) = &a.name {
         if n != &p.name {
@@ -327,6 +436,7 @@ fn resolve_arg(spec: &LaunchSpec, a: &ArgSpec, p: &ParamSig) -> Result<ArgValue,
             check: a.check.unwrap_or(true),
             tolerance_ulp: a.tolerance_ulp,
             implementation_defined: a.implementation_defined.unwrap_or(false),
+            same_as: None,
         }));
     }
     if let Some(s) = &a.scalar {

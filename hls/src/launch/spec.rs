@@ -39,6 +39,8 @@ pub struct ArgSpec {
     pub buffer: Option<BufferSpec>,
     pub scalar: Option<ScalarSpec>,
     pub local: Option<LocalSpec>,
+    /// This buffer is an earlier buffer argument's memory, from `offset` bytes on.
+    pub same_as: Option<SameAsSpec>,
     pub check: Option<bool>,
     pub tolerance_ulp: Option<u64>,
     /// The buffer's values are ones OpenCL leaves to the implementation (NaN payloads,
@@ -57,6 +59,15 @@ pub struct BufferSpec {
     /// Absent means `zero`.
     #[serde(default)]
     pub init: Init,
+}
+
+/// `same_as: {arg: src, offset: 128}`: two parameters see one buffer (SPEC.md).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SameAsSpec {
+    pub arg: String,
+    #[serde(default)]
+    pub offset: u64,
 }
 
 #[derive(Clone, Debug, Deserialize)]

@@ -53,6 +53,11 @@ pub struct PipeLoop {
     /// Each op's latency on the board library, as the modulo schedule assumed it (a
     /// load's response is due that many cycles after its request).
     pub latency: BTreeMap<(BlockId, OpId), u32>,
+    /// Pairs of buffer parameters (by index, the smaller first) the pipeline treats as
+    /// distinct although the host may pass overlapping memory: at the loop's entry the
+    /// core compares their address ranges and runs the loop ordered, on the FSM, when any
+    /// pair overlaps (loop versioning).
+    pub overlap: Vec<(u32, u32)>,
 }
 
 /// Plans group-form kernel `k` (modulo schedules `sched` on `lib`).
@@ -74,6 +79,11 @@ pub fn plan(k: &Kernel, sched: &LoopSchedules, lib: &OpLibrary) -> PipelinePlan 
                     b.pipe_load = b.pipe_load.or(u.pipe_load);
                     b.pipe_store = b.pipe_store.or(u.pipe_store);
                 }
+                pl.overlap = overlap_pairs(k, s, &pl);
+                for &(x, y) in &pl.overlap {
+                    out.buffers.entry(x).or_default().size = true;
+                    out.buffers.entry(y).or_default().size = true;
+                }
                 out.loops.insert(s.id, pl);
             }
             Err(why) => {
@@ -81,9 +91,10 @@ pub fn plan(k: &Kernel, sched: &LoopSchedules, lib: &OpLibrary) -> PipelinePlan 
             }
         }
     }
-    // The FSM's accesses: every memory op outside the pipelined loops.
+    // The FSM's accesses: every memory op outside the pipelined loops, and those of
+    // versioned loops (their ordered version runs on the FSM).
     let mut inside = std::collections::HashSet::new();
-    for pl in out.loops.values() {
+    for pl in out.loops.values().filter(|pl| pl.overlap.is_empty()) {
         inside.extend(pl.ops.iter().copied());
     }
     for (bi, blk) in k.blocks.iter().enumerate() {
@@ -384,9 +395,86 @@ fn check_loop(
             cross_group: None,
             guards,
             latency: BTreeMap::new(),
+            overlap: Vec::new(),
         },
         uses.into_iter().collect(),
     ))
+}
+
+/// The buffer pairs whose overlap would break loop `s`'s pipeline: one of them written,
+/// the other accessed. The memory units of two buffers keep no order between each other,
+/// so any such pair could reorder accesses to shared bytes. Work-items are unordered
+/// with respect to global memory (OpenCL's memory model), so in a work-item loop only
+/// the accesses of one iteration count, and a store computed from a load's value waits
+/// for that load anyway.
+fn overlap_pairs(k: &Kernel, s: &LoopShape, pl: &PipeLoop) -> Vec<(u32, u32)> {
+    let ops = &pl.ops;
+    let access = |x: (BlockId, OpId)| match &k.block(x.0).op(x.1).kind {
+        OpKind::Load {
+            base: Some(Base::Param(p)),
+            ..
+        } => Some((*p, false)),
+        OpKind::Store {
+            base: Some(Base::Param(p)),
+            ..
+        } => Some((*p, true)),
+        _ => None,
+    };
+    let accesses: Vec<(usize, u32, bool)> = ops
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &x)| access(x).map(|(p, st)| (i, p, st)))
+        .collect();
+    let mut pairs = std::collections::BTreeSet::new();
+    for &(i, p, store) in &accesses {
+        if !store {
+            continue;
+        }
+        for &(j, q, other_store) in &accesses {
+            if p == q {
+                continue;
+            }
+            let ordered = s.work_item_dim.is_some() && !other_store && j < i && feeds(k, pl, j, i);
+            if !ordered {
+                pairs.insert((p.min(q), p.max(q)));
+            }
+        }
+    }
+    pairs.into_iter().collect()
+}
+
+/// Whether op `ops[from]`'s value reaches op `ops[to]` (within one iteration: through
+/// operands, and through unguarded variable writes between the two).
+fn feeds(k: &Kernel, pl: &PipeLoop, from: usize, to: usize) -> bool {
+    let ops = &pl.ops;
+    let pos: std::collections::HashMap<(BlockId, OpId), usize> =
+        ops.iter().enumerate().map(|(i, x)| (*x, i)).collect();
+    let mut stack = vec![ops[to]];
+    let mut seen = std::collections::HashSet::new();
+    while let Some((b, o)) = stack.pop() {
+        if !seen.insert((b, o)) {
+            continue;
+        }
+        if (b, o) == ops[from] {
+            return true;
+        }
+        let blk = k.block(b);
+        if let OpKind::ReadVar(v) = blk.op(o).kind {
+            // The iteration's latest write of `v` before this read, if any.
+            let here = pos.get(&(b, o)).copied().unwrap_or(0);
+            let w = ops[..here].iter().rev().find(
+                |&&(wb, wo)| matches!(k.block(wb).op(wo).kind, OpKind::WriteVar(x) if x == v),
+            );
+            // A guarded write may not happen: the value may be older.
+            if let Some(&w) = w.filter(|w| !pl.guards.contains_key(&w.0)) {
+                stack.push(w);
+            }
+        }
+        for a in blk.operands(o) {
+            stack.push((b, a));
+        }
+    }
+    false
 }
 
 /// Built-ins `datapath::builtins` builds as combinational expressions.

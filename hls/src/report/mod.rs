@@ -57,13 +57,21 @@ fn loop_line(l: &crate::analysis::LoopReport) -> String {
     let head = format!("L{} {} at {}", l.id, l.name, l.location);
     match (l.pipelined, l.scheduled_ii) {
         (true, Some(ii)) => format!(
-            "{head}: pipelined, II {ii} (minimum {}), depth {}{}",
+            "{head}: pipelined, II {ii} (minimum {}), depth {}{}{}",
             l.min_ii.map(|x| x.to_string()).unwrap_or("?".into()),
             l.depth,
             if l.cross_group {
                 ", across work-groups"
             } else {
                 ""
+            },
+            if l.overlap_checks.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; runs in order when {} overlap (checked at entry)",
+                    l.overlap_checks.join(", ")
+                )
             }
         ),
         _ => format!(

@@ -13,6 +13,8 @@ use std::path::PathBuf;
 pub const ARGS_BASE: u32 = 0x40;
 /// Most argument words `ohls_axil_csr` takes (its NARGS range is 1..48).
 pub const MAX_ARG_WORDS: u32 = 48;
+/// Register words of a buffer argument: the base address (low, high), the size in bytes.
+pub const BUFFER_WORDS: u32 = 3;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RegisterMap {
@@ -48,7 +50,9 @@ pub struct RegArg {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RegArgKind {
-    /// A `__global` or `__constant` buffer: its 64-bit base address, served by AXI master
+    /// A `__global` or `__constant` buffer: its 64-bit base address (two words), then its
+    /// size in bytes (one word: what the kernel may touch from the base; the core checks
+    /// with it that buffers it pipelines as distinct do not overlap), served by AXI master
     /// number `master` (ports `m_NAME_*`).
     Buffer { master: usize, constant: bool },
     /// A scalar or vector value of `bytes` bytes, little-endian across the words.
@@ -76,7 +80,7 @@ impl RegisterMap {
                             master: masters - 1,
                             constant,
                         },
-                        2,
+                        BUFFER_WORDS,
                     )
                 }
                 ParamKind::LocalBuffer => (
@@ -188,6 +192,7 @@ impl RegisterMap {
                         });
                         ArgKind::Buffer {
                             master: MasterId(*master),
+                            size_word: true,
                         }
                     }
                     RegArgKind::Scalar { bytes } | RegArgKind::Struct { bytes } => {

@@ -127,6 +127,9 @@ pub struct BufferPaths {
     pub fsm_write: bool,
     pub pipe_load: Option<u32>,
     pub pipe_store: Option<u32>,
+    /// The datapath reads the buffer's size register (`NAME_size`): a pipelined loop
+    /// checks at its entry that this buffer does not overlap another.
+    pub size: bool,
 }
 
 impl BufferPaths {
@@ -211,6 +214,9 @@ pub fn datapath_ports_with(
     let (dw, aw) = (cfg.data_width, cfg.addr_width);
     for b in buffers(map, paths) {
         let n = &b.name;
+        if b.paths.size {
+            m.input(&format!("{n}_size"), 32);
+        }
         if b.paths.fsm_read {
             m.output(&format!("{n}_rd_cmd_valid"), 1);
             m.input(&format!("{n}_rd_cmd_ready"), 1);
@@ -513,6 +519,18 @@ fn shell_module(
                 lo,
             },
         );
+        // The buffer's size: the word after its two address words.
+        let size = dpnet(&format!("{}_size", a.name));
+        if matches!(a.kind, RegArgKind::Buffer { .. }) && size != NetId(u32::MAX) {
+            m.assign(
+                size,
+                Expr::Slice {
+                    net: args,
+                    hi: lo + 95,
+                    lo: lo + 64,
+                },
+            );
+        }
     }
 
     // ---- masters

@@ -256,15 +256,7 @@ pub fn group_launch(g: &GroupForm, original: &interp::Launch) -> Result<interp::
             local[2]
         ));
     }
-    let mut args: Vec<interp::ArgValue> = original
-        .args
-        .iter()
-        .map(|a| match a {
-            interp::ArgValue::Buffer(b) => interp::ArgValue::Buffer(b.clone()),
-            interp::ArgValue::Local(n) => interp::ArgValue::Local(*n),
-            interp::ArgValue::Value(b) => interp::ArgValue::Value(b.clone()),
-        })
-        .collect();
+    let mut args: Vec<interp::ArgValue> = original.args.clone();
     if g.hidden_params == HIDDEN_PARAMS.len() {
         args.extend(local.map(|l| interp::ArgValue::Value(l.to_le_bytes().to_vec())));
     }

@@ -62,6 +62,7 @@ pub fn vadd_desc() -> CoreDesc {
                 "a",
                 ArgKind::Buffer {
                     master: MasterId(0),
+                    size_word: false,
                 },
                 0x40,
                 1,
@@ -70,6 +71,7 @@ pub fn vadd_desc() -> CoreDesc {
                 "b",
                 ArgKind::Buffer {
                     master: MasterId(1),
+                    size_word: false,
                 },
                 0x44,
                 1,
@@ -78,6 +80,7 @@ pub fn vadd_desc() -> CoreDesc {
                 "c",
                 ArgKind::Buffer {
                     master: MasterId(2),
+                    size_word: false,
                 },
                 0x48,
                 1,
@@ -103,6 +106,7 @@ pub fn scale_desc() -> CoreDesc {
                 "src",
                 ArgKind::Buffer {
                     master: MasterId(0),
+                    size_word: false,
                 },
                 0x40,
                 2,
@@ -111,6 +115,7 @@ pub fn scale_desc() -> CoreDesc {
                 "dst",
                 ArgKind::Buffer {
                     master: MasterId(1),
+                    size_word: false,
                 },
                 0x48,
                 2,
@@ -133,6 +138,7 @@ pub fn raw_desc() -> CoreDesc {
                 "x",
                 ArgKind::Buffer {
                     master: MasterId(0),
+                    size_word: false,
                 },
                 0x40,
                 1,

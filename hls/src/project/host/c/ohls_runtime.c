@@ -194,7 +194,7 @@ static int write_words(ohls_dev *dev, const ohls_kernel *k, uint32_t reg, uint32
 
 static int write_arg(ohls_dev *dev, const ohls_kernel *k, const ohls_arg_desc *a,
                      const ohls_arg *v) {
-    unsigned char bytes[8];
+    unsigned char bytes[12];
     switch (a->kind) {
     case OHLS_ARG_BUFFER: {
         if (!v->buf) return ohls_fail(dev, "kernel %s: argument %s needs a buffer", k->name, a->name);
@@ -204,7 +204,13 @@ static int write_arg(ohls_dev *dev, const ohls_kernel *k, const ohls_arg_desc *a
                              "kernel %s: buffer %s ends at %#" PRIx64
                              ", beyond the cores' %" PRIu32 "-bit addresses",
                              k->name, a->name, end, k->addr_bits);
+        if ((uint64_t)v->buf->size >> 32)
+            return ohls_fail(dev, "kernel %s: buffer %s has %zu bytes; a core takes at most 4 GiB - 1",
+                             k->name, a->name, v->buf->size);
         for (int i = 0; i < 8; i++) bytes[i] = (unsigned char)(v->buf->addr >> (8 * i));
+        /* The third word is the buffer's size in bytes: the core checks with it that
+         * buffers it pipelines under a no-overlap assumption really do not overlap. */
+        for (int i = 0; i < 4; i++) bytes[8 + i] = (unsigned char)((uint64_t)v->buf->size >> (8 * i));
         return write_words(dev, k, a->offset, a->words, bytes, sizeof bytes);
     }
     case OHLS_ARG_SCALAR:
