@@ -166,7 +166,8 @@ impl<'a> Analysis<'a> {
             }
             let mut measured = false;
             let trip = match s.work_item_dim {
-                Some(d) => env.local.map(|x| x[d]),
+                // The work-item loop is flat over the group's work-items (`workitems`).
+                Some(_) => env.local.map(|x| x.iter().product()),
                 None if l.kind == LoopKind::Once => Some(1),
                 None => ndr
                     .and_then(|n| trip::trip_count(kernel, n.id, &env))

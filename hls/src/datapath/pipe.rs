@@ -516,8 +516,8 @@ impl Gen<'_> {
         // Across work-groups: the next group and its local ids at the end of a group.
         if let Some(init) = pl.cross_group {
             let step = Expr::land(end.clone(), keep_going);
-            for (d, e) in steps.into_iter().enumerate() {
-                self.fsm.set_when(run, self.group[d], e, step.clone());
+            for (net, e) in steps {
+                self.fsm.set_when(run, net, e, step.clone());
             }
             let blk = self.k.block(init);
             for &o in &blk.order.clone() {
