@@ -149,7 +149,11 @@ fn load_unit(s: Shape, params: &[(&str, u32)]) -> PathBuf {
 }
 
 fn store_unit(s: Shape) -> PathBuf {
-    build("ohls_mem_store", "mem_store_tb.cpp", s, &[])
+    store_unit_with(s, &[])
+}
+
+fn store_unit_with(s: Shape, params: &[(&str, u32)]) -> PathBuf {
+    build("ohls_mem_store", "mem_store_tb.cpp", s, params)
 }
 
 /// A bench's output: its lines, the numbers of its DONE line (cycles, bursts, beats and
@@ -670,6 +674,71 @@ fn store_unit_writes_misaligned_elements_into_two_beats() {
         };
         for &base in bases.iter().filter(|&&b| b.is_multiple_of(s.align)) {
             check_store_stream(&exe, s, base, n);
+        }
+    }
+}
+
+/// Spanning elements that straddle a 4 KiB page (their two beats go out as two bursts),
+/// through the default units and through units built for one-beat bursts with little
+/// room (MAX_BURST 1, two reads or one write in flight, two-beat FIFOs), with random
+/// traffic too.
+#[test]
+fn misaligned_elements_across_pages_and_in_one_beat_bursts() {
+    let s = shape(256, 16, 4);
+    let straddle: Vec<u32> = (1..600u32)
+        .map(|k| 0x10000 + 4096 * (k % 200) - 4 * (1 + k % 3))
+        .collect();
+    for (params, stream) in [(&[][..], true), (NO_STREAM, false)] {
+        let exe = load_unit(s, params);
+        let run = LoadRun {
+            max_out: if stream { 4 } else { 64 },
+            ..LoadRun::random(41, stream, "straddling pages")
+        };
+        run_loads(&exe, s, &straddle, &run);
+    }
+    for stream in [1, 0] {
+        let exe = load_unit(
+            s,
+            &[
+                ("STREAM", stream),
+                ("MAX_BURST", 1),
+                ("MAX_OUTSTANDING", 2),
+                ("FIFO_DEPTH", 2),
+                ("REQ_DEPTH", 4),
+            ],
+        );
+        let tight = |seed, what| LoadRun {
+            max_burst: 1,
+            max_out: 2,
+            ..LoadRun::random(seed, stream == 1, what)
+        };
+        run_loads(
+            &exe,
+            s,
+            &straddle,
+            &tight(42, "straddling pages, one-beat bursts"),
+        );
+        let reqs = accesses(43, 2000, s.elem, s.align);
+        run_loads(&exe, s, &reqs, &tight(43, "mix, one-beat bursts"));
+        let reqs = walks(44, 2000, s.align, 32);
+        run_loads(&exe, s, &reqs, &tight(44, "walks, one-beat bursts"));
+    }
+    let straddling = with_values(straddle, s.elem, 45);
+    let exe = store_unit(s);
+    run_stores(&exe, s, &straddling, ["45", "20", "16", "4", "1"]);
+    let exe = store_unit_with(
+        s,
+        &[("MAX_BURST", 1), ("MAX_OUTSTANDING", 1), ("FIFO_DEPTH", 2)],
+    );
+    run_stores(&exe, s, &straddling, ["46", "20", "1", "1", "1"]);
+    for seed in 47..=48u64 {
+        let sd = seed.to_string();
+        for addrs in [
+            accesses(seed, 2000, s.elem, s.align),
+            walks(seed, 2000, s.align, 32),
+        ] {
+            let stores = with_values(addrs, s.elem, seed);
+            run_stores(&exe, s, &stores, [&sd, "20", "1", "1", "1"]);
         }
     }
 }
