@@ -22,15 +22,18 @@
 //
 // Elements that span two beats (ALIGN_BYTES < ELEM_BYTES, e.g. vload4 on a float
 // pointer: 16 bytes aligned to 4): the element is assembled from its first beat (tag t)
-// and the next one (t + 1), which the unit always fetches in sequence right after it
-// (in the same stream with STREAM = 1; with STREAM = 0 the fetch of a spanning request
-// covers both beats, and a request whose first beat is the previous request's first or
-// last beat fetches only the beats it adds, so no beat is read twice). The response side
-// keeps the last two beats taken from the FIFO (p: t - 1, s: t) beside the FIFO's head,
-// so a stride-ELEM_BYTES stream still answers one element per cycle, every beat fetched
-// once: the element is taken from {next beat, current beat} and the next beat becomes
-// the current one. When ALIGN_BYTES = ELEM_BYTES (the default) no element spans two
-// beats and none of that logic is built: the unit is the aligned one, cycle for cycle.
+// and the next one (t + 1), which the unit always fetches in sequence right after it:
+// in the same stream with STREAM = 1 (a request whose second beat lies at or past
+// stream_end and was not fetched yet fetches both its beats afresh); with STREAM = 0 a
+// spanning request's fetch covers both beats (bursts of at most two beats), and a request
+// whose first beat is the previous request's first or last beat fetches only the beats
+// it adds, so no beat is read twice. The response side keeps the last two beats taken
+// from the FIFO (s, and p, the beat before it) beside the FIFO's head, so a
+// stride-ELEM_BYTES stream still answers one element per cycle, every beat fetched once:
+// the element is taken from {head, s} and the head moves to s (s to p), and a request
+// that needs the same two beats again takes them from {s, p}. When ALIGN_BYTES =
+// ELEM_BYTES (the default) no element spans two beats and none of that logic is built:
+// the unit behaves as the aligned unit always has, cycle for cycle.
 //
 // Addresses are aligned to ALIGN_BYTES (the compiler's guarantee; the low address bits
 // below it are ignored). A fresh request fetches the beats of its own bytes even at or
