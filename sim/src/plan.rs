@@ -171,6 +171,7 @@ mod tests {
             words,
         };
         CoreDesc {
+            error_codes: Vec::new(),
             top: "k".into(),
             rtl: vec!["k.v".into()],
             csr_addr_width: 8,

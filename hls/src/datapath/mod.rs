@@ -437,24 +437,6 @@ fn build(
     ))
 }
 
-/// The core's error codes (`err_code`, STATUS bits 15:8 with DONE): a launch the
-/// hardware was not built for ends at once, before any memory access.
-pub mod launch_error {
-    /// The local size differs from the kernel's `reqd_work_group_size`.
-    pub const LOCAL_SIZE: u8 = 1;
-    /// A global size is not a multiple of the required local size.
-    pub const GLOBAL_SIZE: u8 = 2;
-
-    /// What error code `code` means, for the harness and host runtimes.
-    pub fn describe(code: u8) -> &'static str {
-        match code {
-            LOCAL_SIZE => "the local size differs from the kernel's reqd_work_group_size",
-            GLOBAL_SIZE => "a global size is not a multiple of the required local size",
-            _ => "a memory access failed (AXI error response) or an unknown error",
-        }
-    }
-}
-
 impl Gen<'_> {
     /// With `reqd_work_group_size`, the state that refuses other local sizes (and global
     /// sizes that are not multiples of them, where a power of two makes that a mask
@@ -485,8 +467,8 @@ impl Gen<'_> {
         let s = self.fsm.add();
         let code = Expr::mux(
             bad_local.clone(),
-            Expr::lit(8, launch_error::LOCAL_SIZE as u64),
-            Expr::lit(8, launch_error::GLOBAL_SIZE as u64),
+            Expr::lit(8, crate::rtl::regmap::error_code::LOCAL_SIZE as u64),
+            Expr::lit(8, crate::rtl::regmap::error_code::GLOBAL_SIZE as u64),
         );
         let bad = Expr::lor(bad_local, bad_global);
         self.fsm.set_when(s, err, code, bad.clone());
