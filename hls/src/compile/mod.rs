@@ -186,7 +186,7 @@ fn compile_full(
     })?;
 
     let plan = times.run(Stage::Pipeline, || {
-        crate::pipeline::plan(&group.kernel, &pipelines, &lib)
+        crate::pipeline::plan(&group.kernel, &pipelines, &lib, cfg.data_width / 8)
     });
 
     let binding = times.run(Stage::Bind, || {

@@ -61,14 +61,20 @@ pub struct PipeLoop {
 }
 
 /// Plans group-form kernel `k` (modulo schedules `sched` on `lib`).
-pub fn plan(k: &Kernel, sched: &LoopSchedules, lib: &OpLibrary) -> PipelinePlan {
+/// `max_elem_bytes` is the widest access a memory unit takes (a bus beat).
+pub fn plan(
+    k: &Kernel,
+    sched: &LoopSchedules,
+    lib: &OpLibrary,
+    max_elem_bytes: u32,
+) -> PipelinePlan {
     let mut out = PipelinePlan::default();
     let shapes = shapes(k);
     for s in &shapes {
         if !sched.loops.contains_key(&s.id) {
             continue;
         }
-        match check_loop(k, s, sched, &out.buffers) {
+        match check_loop(k, s, sched, &out.buffers, max_elem_bytes) {
             Ok((mut pl, uses)) => {
                 for &(b, o) in &pl.ops {
                     let t = op_timing(o, k.block(b), lib, &lib.limits);
@@ -78,6 +84,8 @@ pub fn plan(k: &Kernel, sched: &LoopSchedules, lib: &OpLibrary) -> PipelinePlan 
                     let b = out.buffers.entry(p).or_default();
                     b.pipe_load = b.pipe_load.or(u.pipe_load);
                     b.pipe_store = b.pipe_store.or(u.pipe_store);
+                    b.load_align = min_align(b.load_align, u.load_align);
+                    b.store_align = min_align(b.store_align, u.store_align);
                 }
                 pl.overlap = overlap_pairs(k, s, &pl);
                 for &(x, y) in &pl.overlap {
@@ -126,6 +134,14 @@ pub fn plan(k: &Kernel, sched: &LoopSchedules, lib: &OpLibrary) -> PipelinePlan 
         }
     }
     out
+}
+
+/// The smaller of two alignments, 0 meaning none is known yet.
+fn min_align(a: u32, b: u32) -> u32 {
+    match (a, b) {
+        (0, x) | (x, 0) => x,
+        (x, y) => x.min(y),
+    }
 }
 
 fn is_buffer(k: &Kernel, p: u32) -> bool {
@@ -191,6 +207,7 @@ fn check_loop(
     s: &LoopShape,
     sched: &LoopSchedules,
     taken: &BTreeMap<u32, BufferPaths>,
+    max_elem_bytes: u32,
 ) -> Result<(PipeLoop, Uses), String> {
     let l = k.lp(s.id);
     let exit = match (l.kind, l.cond) {
@@ -296,12 +313,20 @@ fn check_loop(
                 if !is_buffer(k, p) {
                     return Err("an access through a non-buffer parameter".into());
                 }
-                if ![1, 2, 4, 8].contains(&bytes) || *align < bytes {
+                if !bytes.is_power_of_two() || bytes > max_elem_bytes {
                     return Err(format!(
-                        "a {bytes}-byte access (the memory units take aligned 1, 2, 4 or 8 bytes)"
+                        "a {bytes}-byte access (the memory units take 1, 2, 4, ... up to \
+                         {max_elem_bytes} bytes, a bus beat)"
                     ));
                 }
+                // Below its size, the alignment the unit must handle (two-beat elements).
+                let al = 1 << (*align).clamp(1, bytes).trailing_zeros();
                 let u = uses.entry(p).or_default();
+                if load {
+                    u.load_align = min_align(u.load_align, al);
+                } else {
+                    u.store_align = min_align(u.store_align, al);
+                }
                 let earlier = taken.get(&p).copied().unwrap_or_default();
                 let name = &k.params[p as usize].name;
                 let slot = if load {

@@ -127,6 +127,11 @@ pub struct BufferPaths {
     pub fsm_write: bool,
     pub pipe_load: Option<u32>,
     pub pipe_store: Option<u32>,
+    /// The alignment every access of the pipelines' load (store) unit keeps, in bytes:
+    /// smaller than the element where a vector or merged access lies at its scalar's
+    /// alignment (the unit then assembles it from two beats). 0: the element size.
+    pub load_align: u32,
+    pub store_align: u32,
     /// The datapath reads the buffer's size register (`NAME_size`): a pipelined loop
     /// checks at its entry that this buffer does not overlap another.
     pub size: bool,
@@ -136,6 +141,15 @@ impl BufferPaths {
     /// Both an FSM path and a pipeline path: the datapath says which one owns the port.
     pub fn shared(&self) -> bool {
         (self.fsm_read || self.fsm_write) && (self.pipe_load.is_some() || self.pipe_store.is_some())
+    }
+}
+
+/// A unit's ALIGN_BYTES: the alignment its accesses keep (0: the element size).
+fn align_of(align: u32, bytes: u32) -> i64 {
+    if align == 0 || align > bytes {
+        bytes as i64
+    } else {
+        align as i64
     }
 }
 
@@ -533,6 +547,37 @@ fn shell_module(
         }
     }
 
+    // Where a buffer's bytes end (its base plus the size the host gave): a streaming load
+    // unit prefetches up to there and never past it.
+    let stream_end = |name: &str| -> Expr {
+        let Some(a) = map.args.iter().find(|a| a.name == name) else {
+            return Expr::lit(aw, u64::MAX >> (64 - aw));
+        };
+        let lo = 8 * (a.offset - super::regmap::ARGS_BASE);
+        let base = Expr::Slice {
+            net: args,
+            hi: lo + aw - 1,
+            lo,
+        };
+        let size = if aw >= 32 {
+            Expr::zext(
+                Expr::Slice {
+                    net: args,
+                    hi: lo + 95,
+                    lo: lo + 64,
+                },
+                aw - 32,
+            )
+        } else {
+            Expr::Slice {
+                net: args,
+                hi: lo + 64 + aw - 1,
+                lo: lo + 64,
+            }
+        };
+        Expr::bin(super::BinOp::Add, base, size)
+    };
+
     // ---- masters
     let mut idles = Vec::new();
     let mut rd_errs = Vec::new();
@@ -592,9 +637,10 @@ fn shell_module(
                 .param("DATA_WIDTH", dw as i64)
                 .param("ADDR_WIDTH", aw as i64)
                 .param("ELEM_BYTES", bytes as i64)
-                .param("STREAM", 0)
+                .param("STREAM", 1)
                 .param("MAX_BURST", cfg.max_burst as i64)
                 .param("MAX_OUTSTANDING", LOAD_OUTSTANDING as i64)
+                .param("ALIGN_BYTES", align_of(b.paths.load_align, bytes))
                 .input("clk", 1, clk)
                 .input("rst", 1, rst)
                 .input("req_valid", 1, dpnet(&format!("{n}_ld_req_valid")))
@@ -603,7 +649,7 @@ fn shell_module(
                 .output("resp_valid", 1, dpnet(&format!("{n}_ld_resp_valid")))
                 .input("resp_ready", 1, dpnet(&format!("{n}_ld_resp_ready")))
                 .output("resp_data", 8 * bytes, dpnet(&format!("{n}_ld_resp_data")))
-                .input("stream_end", aw, Expr::lit(aw, u64::MAX >> (64 - aw)))
+                .input("stream_end", aw, stream_end(n))
                 .input("flush", 1, dpnet(&format!("{n}_ld_flush")));
             ld = with_master(ld, &ports);
             m.instance(ld.output("err", 1, err).output("idle", 1, idle));
@@ -652,6 +698,7 @@ fn shell_module(
                 .param("ELEM_BYTES", bytes as i64)
                 .param("MAX_BURST", cfg.max_burst as i64)
                 .param("MAX_OUTSTANDING", cfg.max_outstanding as i64)
+                .param("ALIGN_BYTES", align_of(b.paths.store_align, bytes))
                 .input("clk", 1, clk)
                 .input("rst", 1, rst)
                 .input("req_valid", 1, dpnet(&format!("{n}_st_req_valid")))

@@ -34,9 +34,9 @@ module fir_datapath (
     reg  [31:0] group_0;
     reg  [31:0] group_1;
     reg  [31:0] group_2;
-    reg  [31:0] ngroups_0;
-    reg  [31:0] ngroups_1;
-    reg  [31:0] ngroups_2;
+    reg  [31:0] gnext_0;
+    reg  [31:0] gnext_1;
+    reg  [31:0] gnext_2;
     reg  [31:0] v0_k;
     reg  [31:0] v1_i;
     reg  [31:0] v2_k;
@@ -198,13 +198,7 @@ module fir_datapath (
     wire [31:0] ow_126;
     wire [31:0] w_127;  // fir_constant.cl:15:18
     wire [63:0] w_128;  // fir_constant.cl:12:6
-    wire [31:0] div_quotient;
-    wire        div_valid;
-    wire [31:0] div_dividend;
-    wire [31:0] div_divisor;
-    wire        div_in_valid;
-    wire [31:0] div_remainder;
-    reg  [1:0]  div_got;
+    reg  [7:0]  launch_err;
     reg         done_q;
     wire        obj1_coeff_we_any0_0;
     wire        obj1_coeff_we_any0_1;
@@ -412,23 +406,8 @@ module fir_datapath (
     assign ow_126 = (w_123 >> ({24'h000000, oi_124} * 32'h00000008));
     assign w_127 = 32'h00000000;
     assign w_128 = 64'h0000000000000000;
-
-    ohls_div #(
-        .WIDTH(32),
-        .SIGNED(0)
-    ) u_group_div (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(div_in_valid),
-        .dividend(div_dividend),
-        .divisor(div_divisor),
-        .out_valid(div_valid),
-        .quotient(div_quotient),
-        .remainder(div_remainder)
-    );
     assign done = done_q;
-    assign err_code = 8'h00;
+    assign err_code = launch_err;
 
     always @(posedge clk) begin
         if (rst) begin
@@ -443,18 +422,25 @@ module fir_datapath (
             u1_fp_add_issued <= 1'h0;
             x_rd_issued <= 1'h0;
             x_rd_beat <= 8'h00;
-            div_got <= 2'h0;
+            launch_err <= 8'h00;
             done_q <= 1'h0;
         end else begin
             done_q <= 1'h0;
             if (((state == 16'h0000) && start)) group_0 <= 32'h00000000;
             if (((state == 16'h0000) && start)) group_1 <= 32'h00000000;
             if (((state == 16'h0000) && start)) group_2 <= 32'h00000000;
+            if (((state == 16'h0000) && start)) gnext_0 <= local_size[31:0];
+            if (((state == 16'h0000) && start)) gnext_1 <= local_size[63:32];
+            if (((state == 16'h0000) && start)) gnext_2 <= local_size[95:64];
+            if (((state == 16'h0000) && start)) launch_err <= 8'h00;
             if (((state == 16'h0000) && start)) state <= 16'h006c;
-            if ((state == 16'h0001)) group_0 <= (((group_0 + 32'h00000001) >= ngroups_0) ? 32'h00000000 : (group_0 + 32'h00000001));
-            if ((state == 16'h0001)) group_1 <= (((group_0 + 32'h00000001) >= ngroups_0) ? (((group_1 + 32'h00000001) >= ngroups_1) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
-            if ((state == 16'h0001)) group_2 <= ((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) ? (((group_2 + 32'h00000001) >= ngroups_2) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
-            if ((state == 16'h0001)) state <= (((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) && ((group_2 + 32'h00000001) >= ngroups_2)) ? 16'h0002 : 16'h006b);
+            if ((state == 16'h0001)) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));
+            if ((state == 16'h0001)) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));
+            if ((state == 16'h0001)) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
+            if ((state == 16'h0001)) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);
+            if ((state == 16'h0001)) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
+            if ((state == 16'h0001)) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);
+            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h006b);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
             if ((state == 16'h0003)) state <= 16'h0006;
@@ -624,15 +610,8 @@ module fir_datapath (
             if ((state == 16'h0069)) state <= 16'h0068;
             if ((state == 16'h006a)) state <= 16'h0069;
             if ((state == 16'h006b)) state <= 16'h006a;
-            if ((state == 16'h006c)) state <= 16'h006d;
-            if ((state == 16'h006d)) state <= 16'h006e;
-            if ((state == 16'h006e)) state <= 16'h006f;
-            if (((state == 16'h006f) && (div_valid && (div_got == 2'h0)))) ngroups_0 <= div_quotient;
-            if (((state == 16'h006f) && (div_valid && (div_got == 2'h1)))) ngroups_1 <= div_quotient;
-            if (((state == 16'h006f) && (div_valid && (div_got == 2'h2)))) ngroups_2 <= div_quotient;
-            if (((state == 16'h006f) && div_valid)) div_got <= (div_got + 2'h1);
-            if (((state == 16'h006f) && (div_valid && (div_got == 2'h2)))) div_got <= 2'h0;
-            if (((state == 16'h006f) && (div_valid && (div_got == 2'h2)))) state <= 16'h006b;
+            if (((state == 16'h006c) && ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
+            if ((state == 16'h006c)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h006b);
         end
     end
     assign x_rd_cmd_valid = (((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle));
@@ -697,12 +676,9 @@ module fir_datapath (
     assign obj1_coeff_raddr = ((((state == 16'h0013) && (!1'h0)) && (!obj1_coeff_re_issued)) ? oa_42[5:0] : 6'h00);
     assign go_56 = ((state == 16'h0015) && (!u0_fp_mul_issued));
     assign go_60 = ((state == 16'h0016) && (!u1_fp_add_issued));
-    assign div_dividend = ((state == 16'h006c) ? global_size[31:0] : ((state == 16'h006d) ? global_size[63:32] : ((state == 16'h006e) ? global_size[95:64] : 32'h00000000)));
-    assign div_divisor = ((state == 16'h006c) ? local_size[31:0] : ((state == 16'h006d) ? local_size[63:32] : ((state == 16'h006e) ? local_size[95:64] : 32'h00000000)));
-    assign div_in_valid = (((state == 16'h006c) || (state == 16'h006d)) || (state == 16'h006e));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, x_rd_last, v6_lid_linear[63:0], w_1[63:8], w_6[63:8], w_23[63:32], w_29[31:8], oa_42[63:6], oa_53[63:6], w_69[63:32], oa_73[63:6], ow_74[31:8], oa_99[63:6], oa_104[63:6], ow_105[31:8], w_112[31:8], oa_125[63:6],
-        ow_126[31:8], div_remainder[31:0]};
+        ow_126[31:8]};
 endmodule
 `default_nettype wire

@@ -43,9 +43,9 @@ module matmul_datapath (
     reg  [31:0] group_0;
     reg  [31:0] group_1;
     reg  [31:0] group_2;
-    reg  [31:0] ngroups_0;
-    reg  [31:0] ngroups_1;
-    reg  [31:0] ngroups_2;
+    reg  [31:0] gnext_0;
+    reg  [31:0] gnext_1;
+    reg  [31:0] gnext_2;
     wire [31:0] v0_col;
     wire [31:0] v1_row;
     wire [31:0] v2_tx;
@@ -577,13 +577,7 @@ module matmul_datapath (
     wire [63:0] w_445;  // matmul_tiled.cl:7:6
     wire [63:0] w_446;  // matmul_tiled.cl:7:6
     wire [63:0] w_447;  // matmul_tiled.cl:7:6
-    wire [31:0] div_quotient;
-    wire        div_valid;
-    wire [31:0] div_dividend;
-    wire [31:0] div_divisor;
-    wire        div_in_valid;
-    wire [31:0] div_remainder;
-    reg  [1:0]  div_got;
+    reg  [7:0]  launch_err;
     reg         done_q;
     assign v0_col = 32'h00000000;
     assign v1_row = 32'h00000000;
@@ -1102,23 +1096,8 @@ module matmul_datapath (
     assign w_445 = (w_443 * w_444);
     assign w_446 = (w_442 + w_445);
     assign w_447 = 64'h0000000000000000;
-
-    ohls_div #(
-        .WIDTH(32),
-        .SIGNED(0)
-    ) u_group_div (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(div_in_valid),
-        .dividend(div_dividend),
-        .divisor(div_divisor),
-        .out_valid(div_valid),
-        .quotient(div_quotient),
-        .remainder(div_remainder)
-    );
     assign done = done_q;
-    assign err_code = 8'h00;
+    assign err_code = launch_err;
 
     always @(posedge clk) begin
         if (rst) begin
@@ -1146,18 +1125,25 @@ module matmul_datapath (
             A_rd_beat <= 8'h00;
             B_rd_issued <= 1'h0;
             B_rd_beat <= 8'h00;
-            div_got <= 2'h0;
+            launch_err <= 8'h00;
             done_q <= 1'h0;
         end else begin
             done_q <= 1'h0;
             if (((state == 16'h0000) && start)) group_0 <= 32'h00000000;
             if (((state == 16'h0000) && start)) group_1 <= 32'h00000000;
             if (((state == 16'h0000) && start)) group_2 <= 32'h00000000;
+            if (((state == 16'h0000) && start)) gnext_0 <= local_size[31:0];
+            if (((state == 16'h0000) && start)) gnext_1 <= local_size[63:32];
+            if (((state == 16'h0000) && start)) gnext_2 <= local_size[95:64];
+            if (((state == 16'h0000) && start)) launch_err <= 8'h00;
             if (((state == 16'h0000) && start)) state <= 16'h005a;
-            if ((state == 16'h0001)) group_0 <= (((group_0 + 32'h00000001) >= ngroups_0) ? 32'h00000000 : (group_0 + 32'h00000001));
-            if ((state == 16'h0001)) group_1 <= (((group_0 + 32'h00000001) >= ngroups_0) ? (((group_1 + 32'h00000001) >= ngroups_1) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
-            if ((state == 16'h0001)) group_2 <= ((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) ? (((group_2 + 32'h00000001) >= ngroups_2) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
-            if ((state == 16'h0001)) state <= (((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) && ((group_2 + 32'h00000001) >= ngroups_2)) ? 16'h0002 : 16'h0059);
+            if ((state == 16'h0001)) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));
+            if ((state == 16'h0001)) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));
+            if ((state == 16'h0001)) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
+            if ((state == 16'h0001)) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);
+            if ((state == 16'h0001)) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
+            if ((state == 16'h0001)) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);
+            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0059);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
             if ((state == 16'h0003)) state <= 16'h0006;
@@ -1492,15 +1478,8 @@ module matmul_datapath (
             if ((state == 16'h0059)) v8_lid_x <= w_447;
             if ((state == 16'h0059)) v9_lid_y <= w_447;
             if ((state == 16'h0059)) state <= 16'h004b;
-            if ((state == 16'h005a)) state <= 16'h005b;
-            if ((state == 16'h005b)) state <= 16'h005c;
-            if ((state == 16'h005c)) state <= 16'h005d;
-            if (((state == 16'h005d) && (div_valid && (div_got == 2'h0)))) ngroups_0 <= div_quotient;
-            if (((state == 16'h005d) && (div_valid && (div_got == 2'h1)))) ngroups_1 <= div_quotient;
-            if (((state == 16'h005d) && (div_valid && (div_got == 2'h2)))) ngroups_2 <= div_quotient;
-            if (((state == 16'h005d) && div_valid)) div_got <= (div_got + 2'h1);
-            if (((state == 16'h005d) && (div_valid && (div_got == 2'h2)))) div_got <= 2'h0;
-            if (((state == 16'h005d) && (div_valid && (div_got == 2'h2)))) state <= 16'h0059;
+            if (((state == 16'h005a) && ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
+            if ((state == 16'h005a)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0059);
         end
     end
     assign A_rd_cmd_valid = (((state == 16'h003b) && (!A_rd_issued)) && (1'h1 && C_wr_idle));
@@ -1558,14 +1537,11 @@ module matmul_datapath (
     assign obj7_wi_t_re = (((((((state == 16'h0016) && (!1'h0)) && (!obj7_wi_t_re_issued)) || (((state == 16'h0018) && (!1'h0)) && (!obj7_wi_t_re_issued))) || (((state == 16'h0038) && (!1'h0)) && (!obj7_wi_t_re_issued))) || (((state == 16'h0041) && (!1'h0)) && (!obj7_wi_t_re_issued))) || (((state == 16'h004f) && (!1'h0)) && (!obj7_wi_t_re_issued)));
     assign obj7_wi_t_raddr = ((((state == 16'h0016) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_74[7:0] : ((((state == 16'h0018) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_93[7:0] : ((((state == 16'h0038) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_246[7:0] : ((((state == 16'h0041) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_300[7:0] : ((((state == 16'h004f) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_366[7:0] : 8'h00)))));
     assign go_183 = ((state == 16'h002c) && (!u0_fp_fma_issued));
-    assign div_dividend = ((state == 16'h005a) ? global_size[31:0] : ((state == 16'h005b) ? global_size[63:32] : ((state == 16'h005c) ? global_size[95:64] : 32'h00000000)));
-    assign div_divisor = ((state == 16'h005a) ? local_size[31:0] : ((state == 16'h005b) ? local_size[63:32] : ((state == 16'h005c) ? local_size[95:64] : 32'h00000000)));
-    assign div_in_valid = (((state == 16'h005a) || (state == 16'h005b)) || (state == 16'h005c));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, A_rd_last, B_rd_last, v0_col[31:0], v1_row[31:0], v2_tx[31:0], v3_ty[31:0], v4_acc[31:0], v5_t[31:0], oa_22[63:8], oa_30[63:8], oa_37[63:8], w_45[63:32], oa_74[63:8], oa_93[63:8], oa_102[63:8], ow_103[31:8],
         w_128[31:8], oa_140[63:8], oa_153[63:8], oa_162[63:8], oa_173[63:8], oa_180[63:8], oa_193[63:8], ow_194[31:8], oa_223[63:8], oa_230[63:8], oa_238[63:8], oa_246[63:8], oa_253[63:8], w_265[63:32], oa_278[63:8], ow_279[31:8],
         oa_285[63:8], oa_292[63:8], oa_300[63:8], oa_307[63:8], oa_315[63:8], w_326[63:32], oa_338[63:8], ow_339[31:8], oa_366[63:8], w_380[63:32], w_381[63:32], w_382[63:0], oa_394[63:8], ow_395[31:8], w_396[31:0], w_397[63:32],
-        w_398[63:32], w_399[63:0], oa_409[63:8], ow_410[31:8], w_411[63:32], oa_418[63:8], ow_419[31:8], w_420[63:32], oa_427[63:8], ow_428[31:8], oa_434[63:8], ow_435[31:8], oa_440[63:8], ow_441[31:8], div_remainder[31:0]};
+        w_398[63:32], w_399[63:0], oa_409[63:8], ow_410[31:8], w_411[63:32], oa_418[63:8], ow_419[31:8], w_420[63:32], oa_427[63:8], ow_428[31:8], oa_434[63:8], ow_435[31:8], oa_440[63:8], ow_441[31:8]};
 endmodule
 `default_nettype wire

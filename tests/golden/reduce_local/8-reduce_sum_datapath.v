@@ -34,9 +34,9 @@ module reduce_sum_datapath (
     reg  [31:0] group_0;
     reg  [31:0] group_1;
     reg  [31:0] group_2;
-    reg  [31:0] ngroups_0;
-    reg  [31:0] ngroups_1;
-    reg  [31:0] ngroups_2;
+    reg  [31:0] gnext_0;
+    reg  [31:0] gnext_1;
+    reg  [31:0] gnext_2;
     wire [31:0] v0_lid;
     wire [31:0] v1_stride;
     reg         v2_group_cond0;
@@ -303,13 +303,7 @@ module reduce_sum_datapath (
     wire [63:0] oa_231;  // reduce_local.cl:7:5
     wire [31:0] ow_232;
     wire [63:0] w_233;  // reduce_local.cl:4:6
-    wire [31:0] div_quotient;
-    wire        div_valid;
-    wire [31:0] div_dividend;
-    wire [31:0] div_divisor;
-    wire        div_in_valid;
-    wire [31:0] div_remainder;
-    reg  [1:0]  div_got;
+    reg  [7:0]  launch_err;
     reg         done_q;
     assign v0_lid = 32'h00000000;
     assign v1_stride = 32'h00000000;
@@ -561,23 +555,8 @@ module reduce_sum_datapath (
     assign oa_231 = (q_229 + {56'h00000000000000, oi_230});
     assign ow_232 = (v_225 >> ({24'h000000, oi_230} * 32'h00000008));
     assign w_233 = 64'h0000000000000000;
-
-    ohls_div #(
-        .WIDTH(32),
-        .SIGNED(0)
-    ) u_group_div (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(div_in_valid),
-        .dividend(div_dividend),
-        .divisor(div_divisor),
-        .out_valid(div_valid),
-        .quotient(div_quotient),
-        .remainder(div_remainder)
-    );
     assign done = done_q;
-    assign err_code = 8'h00;
+    assign err_code = launch_err;
 
     always @(posedge clk) begin
         if (rst) begin
@@ -592,18 +571,25 @@ module reduce_sum_datapath (
             obj1_wi_stride_re_beat <= 8'h00;
             in_rd_issued <= 1'h0;
             in_rd_beat <= 8'h00;
-            div_got <= 2'h0;
+            launch_err <= 8'h00;
             done_q <= 1'h0;
         end else begin
             done_q <= 1'h0;
             if (((state == 16'h0000) && start)) group_0 <= 32'h00000000;
             if (((state == 16'h0000) && start)) group_1 <= 32'h00000000;
             if (((state == 16'h0000) && start)) group_2 <= 32'h00000000;
+            if (((state == 16'h0000) && start)) gnext_0 <= local_size[31:0];
+            if (((state == 16'h0000) && start)) gnext_1 <= local_size[63:32];
+            if (((state == 16'h0000) && start)) gnext_2 <= local_size[95:64];
+            if (((state == 16'h0000) && start)) launch_err <= 8'h00;
             if (((state == 16'h0000) && start)) state <= 16'h003e;
-            if ((state == 16'h0001)) group_0 <= (((group_0 + 32'h00000001) >= ngroups_0) ? 32'h00000000 : (group_0 + 32'h00000001));
-            if ((state == 16'h0001)) group_1 <= (((group_0 + 32'h00000001) >= ngroups_0) ? (((group_1 + 32'h00000001) >= ngroups_1) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
-            if ((state == 16'h0001)) group_2 <= ((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) ? (((group_2 + 32'h00000001) >= ngroups_2) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
-            if ((state == 16'h0001)) state <= (((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) && ((group_2 + 32'h00000001) >= ngroups_2)) ? 16'h0002 : 16'h003d);
+            if ((state == 16'h0001)) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));
+            if ((state == 16'h0001)) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));
+            if ((state == 16'h0001)) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
+            if ((state == 16'h0001)) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);
+            if ((state == 16'h0001)) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
+            if ((state == 16'h0001)) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);
+            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h003d);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
             if ((state == 16'h0003)) state <= 16'h0006;
@@ -796,15 +782,8 @@ module reduce_sum_datapath (
             if (((state == 16'h003c) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h0036;  // reduce_local.cl:7:5
             if ((state == 16'h003d)) v3_lid_x <= w_233;
             if ((state == 16'h003d)) state <= 16'h0033;
-            if ((state == 16'h003e)) state <= 16'h003f;
-            if ((state == 16'h003f)) state <= 16'h0040;
-            if ((state == 16'h0040)) state <= 16'h0041;
-            if (((state == 16'h0041) && (div_valid && (div_got == 2'h0)))) ngroups_0 <= div_quotient;
-            if (((state == 16'h0041) && (div_valid && (div_got == 2'h1)))) ngroups_1 <= div_quotient;
-            if (((state == 16'h0041) && (div_valid && (div_got == 2'h2)))) ngroups_2 <= div_quotient;
-            if (((state == 16'h0041) && div_valid)) div_got <= (div_got + 2'h1);
-            if (((state == 16'h0041) && (div_valid && (div_got == 2'h2)))) div_got <= 2'h0;
-            if (((state == 16'h0041) && (div_valid && (div_got == 2'h2)))) state <= 16'h003d;
+            if (((state == 16'h003e) && ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
+            if ((state == 16'h003e)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h003d);
         end
     end
     assign in_rd_cmd_valid = (((state == 16'h003a) && (!in_rd_issued)) && (1'h1 && partial_wr_idle));
@@ -832,13 +811,10 @@ module reduce_sum_datapath (
     assign lbuf_scratch_wdata = ((state == 16'h0029) ? ow_149[7:0] : ((state == 16'h003c) ? ow_232[7:0] : 8'h00));
     assign lbuf_scratch_re = (((((state == 16'h000b) && (!1'h0)) && (!lbuf_scratch_re_issued)) || (((state == 16'h0024) && (!1'h0)) && (!lbuf_scratch_re_issued))) || (((state == 16'h0028) && (!1'h0)) && (!lbuf_scratch_re_issued)));
     assign lbuf_scratch_raddr = ((((state == 16'h000b) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_31[15:0] : ((((state == 16'h0024) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_119[15:0] : ((((state == 16'h0028) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_142[15:0] : 16'h0000)));
-    assign div_dividend = ((state == 16'h003e) ? global_size[31:0] : ((state == 16'h003f) ? global_size[63:32] : ((state == 16'h0040) ? global_size[95:64] : 32'h00000000)));
-    assign div_divisor = ((state == 16'h003e) ? local_size[31:0] : ((state == 16'h003f) ? local_size[63:32] : ((state == 16'h0040) ? local_size[95:64] : 32'h00000000)));
-    assign div_in_valid = (((state == 16'h003e) || (state == 16'h003f)) || (state == 16'h0040));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, scratch_local_size[31:0], in_rd_last, v0_lid[31:0], v1_stride[31:0], v4_lid_linear[63:0], w_1[63:8], w_6[63:8], oa_17[63:9], w_24[31:0], oa_31[63:16], q_34[63:32], w_38[63:8], w_43[63:8], oa_54[63:9], oa_65[63:9], oa_74[63:9],
         ow_75[31:8], w_77[63:8], w_82[63:8], oa_93[63:9], oa_100[63:9], oa_112[63:9], oa_119[63:16], oa_127[63:9], oa_134[63:9], oa_142[63:16], oa_148[63:16], ow_149[31:8], w_151[63:8], w_156[63:8], oa_167[63:9], oa_179[63:9],
-        ow_180[31:8], w_182[63:8], w_187[63:8], w_192[63:32], oa_200[63:9], ow_201[31:8], oa_207[63:9], w_211[31:0], w_212[63:32], w_213[63:32], w_214[63:0], q_223[63:32], oa_231[63:16], ow_232[31:8], div_remainder[31:0]};
+        ow_180[31:8], w_182[63:8], w_187[63:8], w_192[63:32], oa_200[63:9], ow_201[31:8], oa_207[63:9], w_211[31:0], w_212[63:32], w_213[63:32], w_214[63:0], q_223[63:32], oa_231[63:16], ow_232[31:8]};
 endmodule
 `default_nettype wire

@@ -329,9 +329,10 @@ module saxpy_core (
         .DATA_WIDTH(32),
         .ADDR_WIDTH(32),
         .ELEM_BYTES(4),
-        .STREAM(0),
+        .STREAM(1),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(8)
+        .MAX_OUTSTANDING(8),
+        .ALIGN_BYTES(4)
     ) u_ld_x (
         .clk(clk),
         .rst(rst),
@@ -341,7 +342,7 @@ module saxpy_core (
         .resp_valid(dp_x_ld_resp_valid),
         .resp_ready(dp_x_ld_resp_ready),
         .resp_data(dp_x_ld_resp_data),
-        .stream_end(32'hffffffff),
+        .stream_end((args[63:32] + args[127:96])),
         .flush(dp_x_ld_flush),
         .m_arvalid(x_ld_m_arvalid),
         .m_arready(x_ld_m_arready),
@@ -430,9 +431,10 @@ module saxpy_core (
         .DATA_WIDTH(32),
         .ADDR_WIDTH(32),
         .ELEM_BYTES(4),
-        .STREAM(0),
+        .STREAM(1),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(8)
+        .MAX_OUTSTANDING(8),
+        .ALIGN_BYTES(4)
     ) u_ld_y (
         .clk(clk),
         .rst(rst),
@@ -442,7 +444,7 @@ module saxpy_core (
         .resp_valid(dp_y_ld_resp_valid),
         .resp_ready(dp_y_ld_resp_ready),
         .resp_data(dp_y_ld_resp_data),
-        .stream_end(32'hffffffff),
+        .stream_end((args[159:128] + args[223:192])),
         .flush(dp_y_ld_flush),
         .m_arvalid(y_ld_m_arvalid),
         .m_arready(y_ld_m_arready),
@@ -523,7 +525,8 @@ module saxpy_core (
         .ADDR_WIDTH(32),
         .ELEM_BYTES(4),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(4)
+        .MAX_OUTSTANDING(4),
+        .ALIGN_BYTES(4)
     ) u_st_y (
         .clk(clk),
         .rst(rst),

@@ -68,9 +68,9 @@ module saxpy_datapath (
     reg  [31:0] group_0;
     reg  [31:0] group_1;
     reg  [31:0] group_2;
-    reg  [31:0] ngroups_0;
-    reg  [31:0] ngroups_1;
-    reg  [31:0] ngroups_2;
+    reg  [31:0] gnext_0;
+    reg  [31:0] gnext_1;
+    reg  [31:0] gnext_2;
     reg  [31:0] v0_i;
     reg  [63:0] v1_lid_x;
     wire [63:0] v2_lid_linear;
@@ -257,13 +257,7 @@ module saxpy_datapath (
     reg         p1_apart;
     wire [31:0] w_162;  // saxpy_unroll.cl:8:18
     wire [63:0] w_163;  // saxpy_unroll.cl:5:6
-    wire [31:0] div_quotient;
-    wire        div_valid;
-    wire [31:0] div_dividend;
-    wire [31:0] div_divisor;
-    wire        div_in_valid;
-    wire [31:0] div_remainder;
-    reg  [1:0]  div_got;
+    reg  [7:0]  launch_err;
     reg         done_q;
     assign v2_lid_linear = 64'h0000000000000000;
     assign w_1 = v1_lid_x;
@@ -391,23 +385,8 @@ module saxpy_datapath (
     end
     assign w_162 = 32'h00000000;
     assign w_163 = 64'h0000000000000000;
-
-    ohls_div #(
-        .WIDTH(32),
-        .SIGNED(0)
-    ) u_group_div (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(div_in_valid),
-        .dividend(div_dividend),
-        .divisor(div_divisor),
-        .out_valid(div_valid),
-        .quotient(div_quotient),
-        .remainder(div_remainder)
-    );
     assign done = done_q;
-    assign err_code = 8'h00;
+    assign err_code = launch_err;
 
     always @(posedge clk) begin
         if (rst) begin
@@ -423,18 +402,25 @@ module saxpy_datapath (
             p1_valid <= 99'h0000000000000000000000000;
             p1_admit <= 1'h0;
             p1_go <= 1'h0;
-            div_got <= 2'h0;
+            launch_err <= 8'h00;
             done_q <= 1'h0;
         end else begin
             done_q <= 1'h0;
             if (((state == 16'h0000) && start)) group_0 <= 32'h00000000;
             if (((state == 16'h0000) && start)) group_1 <= 32'h00000000;
             if (((state == 16'h0000) && start)) group_2 <= 32'h00000000;
+            if (((state == 16'h0000) && start)) gnext_0 <= local_size[31:0];
+            if (((state == 16'h0000) && start)) gnext_1 <= local_size[63:32];
+            if (((state == 16'h0000) && start)) gnext_2 <= local_size[95:64];
+            if (((state == 16'h0000) && start)) launch_err <= 8'h00;
             if (((state == 16'h0000) && start)) state <= 16'h0017;
-            if ((state == 16'h0001)) group_0 <= (((group_0 + 32'h00000001) >= ngroups_0) ? 32'h00000000 : (group_0 + 32'h00000001));
-            if ((state == 16'h0001)) group_1 <= (((group_0 + 32'h00000001) >= ngroups_0) ? (((group_1 + 32'h00000001) >= ngroups_1) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
-            if ((state == 16'h0001)) group_2 <= ((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) ? (((group_2 + 32'h00000001) >= ngroups_2) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
-            if ((state == 16'h0001)) state <= (((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) && ((group_2 + 32'h00000001) >= ngroups_2)) ? 16'h0002 : 16'h0016);
+            if ((state == 16'h0001)) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));
+            if ((state == 16'h0001)) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));
+            if ((state == 16'h0001)) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
+            if ((state == 16'h0001)) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);
+            if ((state == 16'h0001)) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
+            if ((state == 16'h0001)) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);
+            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0016);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
             if ((state == 16'h0003)) state <= 16'h0006;
@@ -569,15 +555,8 @@ module saxpy_datapath (
             if ((state == 16'h0015)) state <= 16'h0014;
             if ((state == 16'h0016)) v1_lid_x <= w_163;
             if ((state == 16'h0016)) state <= 16'h0003;
-            if ((state == 16'h0017)) state <= 16'h0018;
-            if ((state == 16'h0018)) state <= 16'h0019;
-            if ((state == 16'h0019)) state <= 16'h001a;
-            if (((state == 16'h001a) && (div_valid && (div_got == 2'h0)))) ngroups_0 <= div_quotient;
-            if (((state == 16'h001a) && (div_valid && (div_got == 2'h1)))) ngroups_1 <= div_quotient;
-            if (((state == 16'h001a) && (div_valid && (div_got == 2'h2)))) ngroups_2 <= div_quotient;
-            if (((state == 16'h001a) && div_valid)) div_got <= (div_got + 2'h1);
-            if (((state == 16'h001a) && (div_valid && (div_got == 2'h2)))) div_got <= 2'h0;
-            if (((state == 16'h001a) && (div_valid && (div_got == 2'h2)))) state <= 16'h0016;
+            if (((state == 16'h0017) && ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
+            if ((state == 16'h0017)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0016);
         end
     end
     assign x_rd_cmd_valid = (((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle));
@@ -609,11 +588,8 @@ module saxpy_datapath (
     assign y_wr_strb = (((state == 16'h0011) && y_wr_issued) ? 4'hf : 4'h0);
     assign go_33 = ((state == 16'h000e) && (!u0_fp_mul_issued));
     assign go_45 = ((state == 16'h0010) && (!u1_fp_add_issued));
-    assign div_dividend = ((state == 16'h0017) ? global_size[31:0] : ((state == 16'h0018) ? global_size[63:32] : ((state == 16'h0019) ? global_size[95:64] : 32'h00000000)));
-    assign div_divisor = ((state == 16'h0017) ? local_size[31:0] : ((state == 16'h0018) ? local_size[63:32] : ((state == 16'h0019) ? local_size[95:64] : 32'h00000000)));
-    assign div_in_valid = (((state == 16'h0017) || (state == 16'h0018)) || (state == 16'h0019));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, x_rd_last, y_rd_last, v2_lid_linear[63:0], w_1[63:8], w_6[63:8], w_30[63:32], q_42[63:32], q_48[63:32], p1_go, pw_64[63:32], pu_67_valid, pq_84[63:32], pu_90_valid, pq_158[63:32], div_remainder[31:0]};
+    wire ohls_unused = &{1'b0, x_rd_last, y_rd_last, v2_lid_linear[63:0], w_1[63:8], w_6[63:8], w_30[63:32], q_42[63:32], q_48[63:32], p1_go, pw_64[63:32], pu_67_valid, pq_84[63:32], pu_90_valid, pq_158[63:32]};
 endmodule
 `default_nettype wire

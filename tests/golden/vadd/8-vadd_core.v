@@ -242,9 +242,10 @@ module vadd_core (
         .DATA_WIDTH(32),
         .ADDR_WIDTH(32),
         .ELEM_BYTES(4),
-        .STREAM(0),
+        .STREAM(1),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(8)
+        .MAX_OUTSTANDING(8),
+        .ALIGN_BYTES(4)
     ) u_ld_a (
         .clk(clk),
         .rst(rst),
@@ -254,7 +255,7 @@ module vadd_core (
         .resp_valid(dp_a_ld_resp_valid),
         .resp_ready(dp_a_ld_resp_ready),
         .resp_data(dp_a_ld_resp_data),
-        .stream_end(32'hffffffff),
+        .stream_end((args[31:0] + args[95:64])),
         .flush(dp_a_ld_flush),
         .m_arvalid(a_ld_m_arvalid),
         .m_arready(a_ld_m_arready),
@@ -303,9 +304,10 @@ module vadd_core (
         .DATA_WIDTH(32),
         .ADDR_WIDTH(32),
         .ELEM_BYTES(4),
-        .STREAM(0),
+        .STREAM(1),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(8)
+        .MAX_OUTSTANDING(8),
+        .ALIGN_BYTES(4)
     ) u_ld_b (
         .clk(clk),
         .rst(rst),
@@ -315,7 +317,7 @@ module vadd_core (
         .resp_valid(dp_b_ld_resp_valid),
         .resp_ready(dp_b_ld_resp_ready),
         .resp_data(dp_b_ld_resp_data),
-        .stream_end(32'hffffffff),
+        .stream_end((args[127:96] + args[191:160])),
         .flush(dp_b_ld_flush),
         .m_arvalid(b_ld_m_arvalid),
         .m_arready(b_ld_m_arready),
@@ -372,7 +374,8 @@ module vadd_core (
         .ADDR_WIDTH(32),
         .ELEM_BYTES(4),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(4)
+        .MAX_OUTSTANDING(4),
+        .ALIGN_BYTES(4)
     ) u_st_c (
         .clk(clk),
         .rst(rst),
@@ -473,6 +476,6 @@ module vadd_core (
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, m_a_awready, m_a_wready, m_a_bvalid, m_a_bresp[1:0], m_a_bid, m_b_awready, m_b_wready, m_b_bvalid, m_b_bresp[1:0], m_b_bid, m_c_arready, m_c_rvalid, m_c_rdata[31:0], m_c_rresp[1:0], m_c_rlast, m_c_rid,
-        busy, args[95:32], args[191:128], args[287:224], c_st_acked[31:0]};
+        busy, args[63:32], args[159:128], args[287:224], c_st_acked[31:0]};
 endmodule
 `default_nettype wire
