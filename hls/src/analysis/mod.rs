@@ -103,6 +103,8 @@ pub struct Parts<'a> {
     pub pipelines: &'a LoopSchedules,
     /// Which loops the datapath pipelines.
     pub plan: &'a crate::pipeline::PipelinePlan,
+    /// The on-chip memories' read replicas (read ports).
+    pub memory: &'a crate::memory::MemoryPlan,
     /// The generated controller's states per block.
     pub states: &'a Facts,
 }
@@ -146,7 +148,8 @@ impl<'a> Analysis<'a> {
         if env.local.is_none() {
             env.local = kernel.attrs.reqd_work_group_size;
         }
-        let lib = board.library();
+        let mut lib = board.library();
+        lib.limits.memory_read_ports = p.memory.read_ports();
         let costs = BlockCosts::new(g, &lib, p.schedule, p.states)?;
         let shapes = loops::shapes(g);
         let ndr_loops = loops::shapes(kernel);

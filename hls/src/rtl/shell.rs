@@ -132,6 +132,9 @@ pub struct BufferPaths {
     /// alignment (the unit then assembles it from two beats). 0: the element size.
     pub load_align: u32,
     pub store_align: u32,
+    /// The most loads of this buffer a pipeline has issued and not yet taken the answers
+    /// of (its load latency over its II, times its loads per iteration, and a margin).
+    pub load_in_flight: u32,
     /// The datapath reads the buffer's size register (`NAME_size`): a pipelined loop
     /// checks at its entry that this buffer does not overlap another.
     pub size: bool,
@@ -628,6 +631,11 @@ fn shell_module(
             read_units.push((sel, ports));
         }
         if let Some(bytes) = b.paths.pipe_load {
+            // The unit must take every request the pipeline has in flight without one
+            // being answered: a pipeline stalled on a full unit cannot take the answers
+            // that would empty it. Its data FIFO holds a beat per request at worst.
+            let reqs = b.paths.load_in_flight.max(64).next_power_of_two();
+            let fifo = reqs.max(cfg.max_burst);
             let ports = unit_ports(&mut m, "ld", false);
             let err = m.wire(&format!("{n}_ld_err"), 1);
             let idle = dpnet(&format!("{n}_ld_idle"));
@@ -637,9 +645,11 @@ fn shell_module(
                 .param("DATA_WIDTH", dw as i64)
                 .param("ADDR_WIDTH", aw as i64)
                 .param("ELEM_BYTES", bytes as i64)
-                .param("STREAM", 1)
+                .param("STREAM", 0)
                 .param("MAX_BURST", cfg.max_burst as i64)
-                .param("MAX_OUTSTANDING", LOAD_OUTSTANDING as i64)
+                .param("MAX_OUTSTANDING", reqs as i64)
+                .param("FIFO_DEPTH", fifo as i64)
+                .param("REQ_DEPTH", reqs as i64)
                 .param("ALIGN_BYTES", align_of(b.paths.load_align, bytes))
                 .input("clk", 1, clk)
                 .input("rst", 1, rst)
@@ -755,10 +765,6 @@ fn shell_module(
     Ok(m)
 }
 
-/// Bursts a pipeline's load unit keeps in flight: one-beat fetches (no prefetching past
-/// what was asked for, so no read leaves the buffer), enough of them to cover the
-/// memory's latency at one element per cycle.
-const LOAD_OUTSTANDING: u32 = 8;
 
 /// A master port's signals as a unit sees them: (suffix, width, driven by the unit, net).
 type UnitPorts = Vec<(&'static str, u32, bool, NetId)>;

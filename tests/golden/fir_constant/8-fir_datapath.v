@@ -45,17 +45,17 @@ module fir_datapath (
     reg  [63:0] v5_lid_x;
     wire [63:0] v6_lid_linear;
     wire        obj0_window_we;
-    wire [5:0]  obj0_window_waddr;
-    wire [7:0]  obj0_window_wdata;
+    wire [3:0]  obj0_window_waddr;
+    wire [31:0] obj0_window_wdata;
     wire        obj0_window_re;
-    wire [5:0]  obj0_window_raddr;
-    wire [7:0]  obj0_window_rdata;
+    wire [3:0]  obj0_window_raddr;
+    wire [31:0] obj0_window_rdata;
     wire        obj1_coeff_we;
-    wire [5:0]  obj1_coeff_waddr;
-    wire [7:0]  obj1_coeff_wdata;
+    wire [3:0]  obj1_coeff_waddr;
+    wire [31:0] obj1_coeff_wdata;
     wire        obj1_coeff_re;
-    wire [5:0]  obj1_coeff_raddr;
-    wire [7:0]  obj1_coeff_rdata;
+    wire [3:0]  obj1_coeff_raddr;
+    wire [31:0] obj1_coeff_rdata;
     wire [63:0] w_1;  // fir_constant.cl:12:6
     wire [7:0]  w_2;  // fir_constant.cl:12:6
     wire [7:0]  w_3;  // fir_constant.cl:12:6
@@ -82,169 +82,157 @@ module fir_datapath (
     wire [31:0] w_24;  // fir_constant.cl:28:16
     reg         y_wr_issued;
     reg  [7:0]  y_wr_beat;
-    wire [31:0] w_25;  // fir_constant.cl:26:25
+    reg  [2:0]  p4_valid;  // fir_constant.cl:26:9
+    reg         p4_admit;
+    reg  [2:0]  p4_slot;
+    wire        p4_stall;
+    wire        p4_en;
+    wire [31:0] pv_25;  // fir_constant.cl:26:25
     wire [31:0] w_26;  // fir_constant.cl:26:29
-    wire        w_27;  // fir_constant.cl:26:25
-    reg         q_28;  // fir_constant.cl:26:25
-    wire [31:0] w_29;  // fir_constant.cl:26:35
-    wire [7:0]  w_30;  // fir_constant.cl:26:35
-    wire [7:0]  w_31;  // fir_constant.cl:26:35
-    wire [7:0]  w_32;  // fir_constant.cl:26:35
-    wire [31:0] w_33;  // fir_constant.cl:26:35
-    wire [31:0] w_34;  // fir_constant.cl:27:13
-    wire [63:0] w_35;  // fir_constant.cl:27:20
-    wire [31:0] w_36;  // fir_constant.cl:27:26
-    wire [63:0] w_37;  // fir_constant.cl:27:20
-    wire [63:0] w_38;  // fir_constant.cl:27:20
-    wire [63:0] w_39;  // fir_constant.cl:27:20
-    wire [63:0] w_40;  // fir_constant.cl:27:20
-    reg         obj1_coeff_re_issued;
-    reg  [7:0]  obj1_coeff_re_beat;
-    wire [7:0]  oi_41;
-    wire [63:0] oa_42;  // fir_constant.cl:27:20
-    reg  [31:0] old_43;  // fir_constant.cl:27:20
-    wire [31:0] v_44;
-    wire [63:0] w_45;  // fir_constant.cl:27:31
-    wire [31:0] w_46;  // fir_constant.cl:27:38
-    wire [63:0] w_47;  // fir_constant.cl:27:31
-    wire [63:0] w_48;  // fir_constant.cl:27:31
-    wire [63:0] w_49;  // fir_constant.cl:27:31
-    wire [63:0] w_50;  // fir_constant.cl:27:31
-    reg  [63:0] q_51;  // fir_constant.cl:27:31
-    reg         obj0_window_re_issued;
-    reg  [7:0]  obj0_window_re_beat;
-    wire [7:0]  oi_52;
-    wire [63:0] oa_53;  // fir_constant.cl:27:31
-    reg  [31:0] old_54;  // fir_constant.cl:27:31
-    wire [31:0] v_55;
-    wire        go_56;
-    reg         u0_fp_mul_issued;
-    wire        u0_fp_mul_valid;
-    wire [31:0] u0_fp_mul_result;
+    wire        pw_27;  // fir_constant.cl:26:25
+    reg         p4_go;
+    wire [31:0] pv_28;  // fir_constant.cl:27:13
+    wire [63:0] w_29;  // fir_constant.cl:27:20
+    wire [31:0] pv_30;  // fir_constant.cl:27:26
+    wire [63:0] pw_31;  // fir_constant.cl:27:20
+    wire [63:0] w_32;  // fir_constant.cl:27:20
+    wire [63:0] pw_33;  // fir_constant.cl:27:20
+    wire [63:0] pw_34;  // fir_constant.cl:27:20
+    wire [63:0] pwa_35;
+    wire [31:0] prd_36;  // fir_constant.cl:27:20
+    wire [63:0] w_37;  // fir_constant.cl:27:31
+    wire [31:0] pv_38;  // fir_constant.cl:27:38
+    wire [63:0] pw_39;  // fir_constant.cl:27:31
+    wire [63:0] w_40;  // fir_constant.cl:27:31
+    wire [63:0] pw_41;  // fir_constant.cl:27:31
+    wire [63:0] pw_42;  // fir_constant.cl:27:31
+    reg  [63:0] pq_43;  // fir_constant.cl:27:31
+    wire [63:0] pwa_44;
+    wire [31:0] prd_45;  // fir_constant.cl:27:31
+    reg  [31:0] pq_46;  // fir_constant.cl:27:20
+    wire        go_47;
+    wire        pu_48_valid;
+    wire [31:0] pu_48_result;
+    reg  [31:0] pd_49;
+    reg  [31:0] pd_50;
+    reg  [31:0] pd_51;
+    reg  [31:0] pd_52;
+    reg  [31:0] pd_53;
+    reg  [31:0] pd_54;
+    reg  [31:0] pd_55;
+    reg  [31:0] pd_56;
     wire [31:0] fnan_57;
-    reg  [31:0] r_58;  // fir_constant.cl:27:20
-    reg  [31:0] q_59;  // fir_constant.cl:27:13
-    wire        go_60;
-    reg         u1_fp_add_issued;
-    wire        u1_fp_add_valid;
-    wire [31:0] u1_fp_add_result;
-    wire [31:0] fnan_61;
-    reg  [31:0] r_62;  // fir_constant.cl:27:13
-    wire [63:0] w_63;  // fir_constant.cl:22:9
-    wire [63:0] w_64;  // fir_constant.cl:22:21
-    wire [31:0] w_65;  // fir_constant.cl:22:23
-    wire [63:0] w_66;  // fir_constant.cl:22:21
-    wire [63:0] w_67;  // fir_constant.cl:22:21
-    wire [63:0] w_68;  // fir_constant.cl:22:21
-    wire [63:0] w_69;  // fir_constant.cl:22:21
+    wire [31:0] pw_58;  // fir_constant.cl:27:20
+    wire        go_59;
+    wire        pu_60_valid;
+    wire [31:0] pu_60_result;
+    reg  [31:0] pd_61;
+    reg  [31:0] pd_62;
+    reg  [31:0] pd_63;
+    reg  [31:0] pd_64;
+    reg  [31:0] pd_65;
+    reg  [31:0] pd_66;
+    reg  [31:0] pd_67;
+    reg  [31:0] pd_68;
+    reg  [31:0] pd_69;
+    reg  [31:0] pd_70;
+    reg  [31:0] pd_71;
+    reg  [31:0] pd_72;
+    wire [31:0] fnan_73;
+    wire [31:0] pw_74;  // fir_constant.cl:27:13
+    wire [31:0] pv_75;  // fir_constant.cl:26:35
+    wire [7:0]  pw_76;  // fir_constant.cl:26:35
+    wire [7:0]  w_77;  // fir_constant.cl:26:35
+    wire [7:0]  pw_78;  // fir_constant.cl:26:35
+    wire [31:0] pw_79;  // fir_constant.cl:26:35
+    wire [63:0] w_80;  // fir_constant.cl:22:9
+    wire [63:0] w_81;  // fir_constant.cl:22:21
+    wire [31:0] w_82;  // fir_constant.cl:22:23
+    wire [63:0] w_83;  // fir_constant.cl:22:21
+    wire [63:0] w_84;  // fir_constant.cl:22:21
+    wire [63:0] w_85;  // fir_constant.cl:22:21
+    wire [63:0] w_86;  // fir_constant.cl:22:21
     reg         x_rd_issued;
     reg  [7:0]  x_rd_beat;
-    reg  [31:0] ld_70;  // fir_constant.cl:22:21
-    wire [31:0] v_71;
-    wire [7:0]  oi_72;
-    wire [63:0] oa_73;  // fir_constant.cl:22:9
-    wire [31:0] ow_74;
-    wire [31:0] w_75;  // fir_constant.cl:24:21
-    wire [31:0] w_76;  // fir_constant.cl:26:22
-    wire [31:0] w_77;  // fir_constant.cl:20:32
-    wire [31:0] w_78;  // fir_constant.cl:20:36
-    wire        w_79;  // fir_constant.cl:20:32
-    reg         q_80;  // fir_constant.cl:20:32
-    wire [31:0] w_81;  // fir_constant.cl:20:39
-    wire [31:0] w_82;  // fir_constant.cl:20:39
-    wire [31:0] w_83;  // fir_constant.cl:20:39
-    wire [63:0] w_84;  // fir_constant.cl:21:13
-    wire [31:0] w_85;  // fir_constant.cl:21:20
-    wire [63:0] w_86;  // fir_constant.cl:21:13
-    wire [63:0] w_87;  // fir_constant.cl:21:13
-    wire [63:0] w_88;  // fir_constant.cl:21:13
-    wire [63:0] w_89;  // fir_constant.cl:21:13
-    wire [63:0] w_90;  // fir_constant.cl:21:25
-    wire [31:0] w_91;  // fir_constant.cl:21:32
-    wire [31:0] w_92;  // fir_constant.cl:21:36
-    wire [31:0] w_93;  // fir_constant.cl:21:32
-    wire [63:0] w_94;  // fir_constant.cl:21:25
-    wire [63:0] w_95;  // fir_constant.cl:21:25
-    wire [63:0] w_96;  // fir_constant.cl:21:25
-    wire [63:0] w_97;  // fir_constant.cl:21:25
-    wire [7:0]  oi_98;
-    wire [63:0] oa_99;  // fir_constant.cl:21:25
-    reg  [31:0] old_100;  // fir_constant.cl:21:25
-    wire [31:0] v_101;
-    reg  [63:0] q_102;  // fir_constant.cl:21:13
-    wire [7:0]  oi_103;
-    wire [63:0] oa_104;  // fir_constant.cl:21:13
-    wire [31:0] ow_105;
-    wire [31:0] w_106;  // fir_constant.cl:20:22
-    wire [31:0] w_107;  // fir_constant.cl:18:18
-    wire [31:0] w_108;  // fir_constant.cl:15:21
-    wire [31:0] w_109;  // fir_constant.cl:15:25
-    wire        w_110;  // fir_constant.cl:15:21
-    reg         q_111;  // fir_constant.cl:15:21
-    wire [31:0] w_112;  // fir_constant.cl:15:31
-    wire [7:0]  w_113;  // fir_constant.cl:15:31
-    wire [7:0]  w_114;  // fir_constant.cl:15:31
-    wire [7:0]  w_115;  // fir_constant.cl:15:31
-    wire [31:0] w_116;  // fir_constant.cl:15:31
-    wire [63:0] w_117;  // fir_constant.cl:16:9
-    wire [31:0] w_118;  // fir_constant.cl:16:16
-    wire [63:0] w_119;  // fir_constant.cl:16:9
-    wire [63:0] w_120;  // fir_constant.cl:16:9
-    wire [63:0] w_121;  // fir_constant.cl:16:9
+    reg  [31:0] ld_87;  // fir_constant.cl:22:21
+    wire [31:0] v_88;
+    reg         obj0_window_re_issued;
+    reg  [7:0]  obj0_window_re_beat;
+    wire [7:0]  oi_89;
+    wire [63:0] oa_90;  // fir_constant.cl:22:9
+    wire [31:0] w_91;  // fir_constant.cl:24:21
+    wire [31:0] w_92;  // fir_constant.cl:26:22
+    reg  [2:0]  p3_valid;  // fir_constant.cl:20:9
+    reg         p3_admit;
+    wire        p3_stall;
+    wire        p3_en;
+    wire [31:0] pv_93;  // fir_constant.cl:20:32
+    wire [31:0] w_94;  // fir_constant.cl:20:36
+    wire        pw_95;  // fir_constant.cl:20:32
+    reg         p3_go;
+    wire [63:0] w_96;  // fir_constant.cl:21:13
+    wire [31:0] pv_97;  // fir_constant.cl:21:20
+    wire [63:0] pw_98;  // fir_constant.cl:21:13
+    wire [63:0] w_99;  // fir_constant.cl:21:13
+    wire [63:0] pw_100;  // fir_constant.cl:21:13
+    wire [63:0] pw_101;  // fir_constant.cl:21:13
+    wire [63:0] w_102;  // fir_constant.cl:21:25
+    wire [31:0] pv_103;  // fir_constant.cl:21:32
+    wire [31:0] w_104;  // fir_constant.cl:21:36
+    wire [31:0] pw_105;  // fir_constant.cl:21:32
+    wire [63:0] pw_106;  // fir_constant.cl:21:25
+    wire [63:0] w_107;  // fir_constant.cl:21:25
+    wire [63:0] pw_108;  // fir_constant.cl:21:25
+    wire [63:0] pw_109;  // fir_constant.cl:21:25
+    wire [63:0] pwa_110;
+    wire [31:0] prd_111;  // fir_constant.cl:21:25
+    reg  [63:0] pq_112;  // fir_constant.cl:21:13
+    wire [63:0] pwa_113;
+    wire [31:0] pv_114;  // fir_constant.cl:20:39
+    wire [31:0] w_115;  // fir_constant.cl:20:39
+    wire [31:0] pw_116;  // fir_constant.cl:20:39
+    wire [31:0] w_117;  // fir_constant.cl:20:22
+    wire [31:0] w_118;  // fir_constant.cl:18:18
+    reg  [1:0]  p1_valid;  // fir_constant.cl:15:5
+    reg         p1_admit;
+    wire        p1_stall;
+    wire        p1_en;
+    wire [31:0] pv_119;  // fir_constant.cl:15:21
+    wire [31:0] w_120;  // fir_constant.cl:15:25
+    wire        pw_121;  // fir_constant.cl:15:21
+    reg         p1_go;
     wire [63:0] w_122;  // fir_constant.cl:16:9
-    wire [31:0] w_123;  // fir_constant.cl:16:21
-    wire [7:0]  oi_124;
-    wire [63:0] oa_125;  // fir_constant.cl:16:9
-    wire [31:0] ow_126;
-    wire [31:0] w_127;  // fir_constant.cl:15:18
-    wire [63:0] w_128;  // fir_constant.cl:12:6
+    wire [31:0] pv_123;  // fir_constant.cl:16:16
+    wire [63:0] pw_124;  // fir_constant.cl:16:9
+    wire [63:0] w_125;  // fir_constant.cl:16:9
+    wire [63:0] pw_126;  // fir_constant.cl:16:9
+    wire [63:0] pw_127;  // fir_constant.cl:16:9
+    wire [31:0] w_128;  // fir_constant.cl:16:21
+    wire [63:0] pwa_129;
+    wire [31:0] pv_130;  // fir_constant.cl:15:31
+    wire [7:0]  pw_131;  // fir_constant.cl:15:31
+    wire [7:0]  w_132;  // fir_constant.cl:15:31
+    wire [7:0]  pw_133;  // fir_constant.cl:15:31
+    wire [31:0] pw_134;  // fir_constant.cl:15:31
+    wire [31:0] w_135;  // fir_constant.cl:15:18
+    wire [63:0] w_136;  // fir_constant.cl:12:6
     reg  [7:0]  launch_err;
     reg         done_q;
     wire        obj1_coeff_we_any0_0;
     wire        obj1_coeff_we_any0_1;
-    wire        obj1_coeff_we_any0_2;
-    wire        obj1_coeff_we_any0_3;
-    wire        obj1_coeff_we_any0_4;
-    wire        obj1_coeff_we_any0_5;
-    wire        obj1_coeff_we_any0_6;
-    wire        obj1_coeff_we_any0_7;
     wire        obj1_coeff_waddr_any0_0;
-    wire [5:0]  obj1_coeff_waddr_sel0_0;
+    wire [3:0]  obj1_coeff_waddr_sel0_0;
     wire        obj1_coeff_waddr_any0_1;
-    wire [5:0]  obj1_coeff_waddr_sel0_1;
-    wire        obj1_coeff_waddr_any0_2;
-    wire [5:0]  obj1_coeff_waddr_sel0_2;
-    wire        obj1_coeff_waddr_any0_3;
-    wire [5:0]  obj1_coeff_waddr_sel0_3;
-    wire        obj1_coeff_waddr_any0_4;
-    wire [5:0]  obj1_coeff_waddr_sel0_4;
-    wire        obj1_coeff_waddr_any0_5;
-    wire [5:0]  obj1_coeff_waddr_sel0_5;
-    wire        obj1_coeff_waddr_any0_6;
-    wire [5:0]  obj1_coeff_waddr_sel0_6;
-    wire        obj1_coeff_waddr_any0_7;
-    wire [5:0]  obj1_coeff_waddr_sel0_7;
+    wire [3:0]  obj1_coeff_waddr_sel0_1;
     wire        obj1_coeff_wdata_any0_0;
-    wire [7:0]  obj1_coeff_wdata_sel0_0;
+    wire [31:0] obj1_coeff_wdata_sel0_0;
     wire        obj1_coeff_wdata_any0_1;
-    wire [7:0]  obj1_coeff_wdata_sel0_1;
-    wire        obj1_coeff_wdata_any0_2;
-    wire [7:0]  obj1_coeff_wdata_sel0_2;
-    wire        obj1_coeff_wdata_any0_3;
-    wire [7:0]  obj1_coeff_wdata_sel0_3;
-    wire        obj1_coeff_wdata_any0_4;
-    wire [7:0]  obj1_coeff_wdata_sel0_4;
-    wire        obj1_coeff_wdata_any0_5;
-    wire [7:0]  obj1_coeff_wdata_sel0_5;
-    wire        obj1_coeff_wdata_any0_6;
-    wire [7:0]  obj1_coeff_wdata_sel0_6;
-    wire        obj1_coeff_wdata_any0_7;
-    wire [7:0]  obj1_coeff_wdata_sel0_7;
+    wire [31:0] obj1_coeff_wdata_sel0_1;
     assign v6_lid_linear = 64'h0000000000000000;
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(64),
+        .WIDTH(32),
+        .DEPTH(16),
         .BYTE_EN(0)
     ) u_obj0_window (
         .clk(clk),
@@ -258,8 +246,8 @@ module fir_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(64),
+        .WIDTH(32),
+        .DEPTH(16),
         .BYTE_EN(0)
     ) u_obj1_coeff (
         .clk(clk),
@@ -293,119 +281,121 @@ module fir_datapath (
     assign w_22 = (w_20 * w_21);
     assign w_23 = (w_18 + w_22);
     assign w_24 = v3_acc;
-    assign w_25 = v4_k;
+    assign p4_en = (!p4_stall);
+    assign pv_25 = v4_k;
     assign w_26 = 32'h00000010;
-    assign w_27 = ((w_25 ^ 32'h80000000) < (w_26 ^ 32'h80000000));
-    assign w_29 = v4_k;
-    assign w_30 = w_29[7:0];
-    assign w_31 = 8'h01;
-    assign w_32 = (w_30 + w_31);
-    assign w_33 = {24'h000000, w_32[7:0]};
-    assign w_34 = v3_acc;
-    assign w_35 = 64'h0000000000000000;
-    assign w_36 = v4_k;
-    assign w_37 = {{32{w_36[31]}}, w_36[31:0]};
-    assign w_38 = 64'h0000000000000004;
-    assign w_39 = (w_37 * w_38);
-    assign w_40 = (w_35 + w_39);
-    assign oi_41 = obj1_coeff_re_beat;
-    assign oa_42 = (w_40 + {56'h00000000000000, oi_41});
-    assign v_44 = old_43[31:0];
-    assign w_45 = 64'h0000000000000000;
-    assign w_46 = v4_k;
-    assign w_47 = {{32{w_46[31]}}, w_46[31:0]};
-    assign w_48 = 64'h0000000000000004;
-    assign w_49 = (w_47 * w_48);
-    assign w_50 = (w_45 + w_49);
-    assign oi_52 = obj0_window_re_beat;
-    assign oa_53 = (q_51 + {56'h00000000000000, oi_52});
-    assign v_55 = old_54[31:0];
+    assign pw_27 = ((pv_25 ^ 32'h80000000) < (w_26 ^ 32'h80000000));
+    assign w_29 = 64'h0000000000000000;
+    assign pv_30 = v4_k;
+    assign pw_31 = {{32{pv_30[31]}}, pv_30[31:0]};
+    assign w_32 = 64'h0000000000000004;
+    assign pw_33 = (pw_31 * w_32);
+    assign pw_34 = (w_29 + pw_33);
+    assign pwa_35 = (pw_34 >> 64'h0000000000000002);
+    assign prd_36 = obj1_coeff_rdata[31:0];
+    assign w_37 = 64'h0000000000000000;
+    assign pv_38 = v4_k;
+    assign pw_39 = {{32{pv_38[31]}}, pv_38[31:0]};
+    assign w_40 = 64'h0000000000000004;
+    assign pw_41 = (pw_39 * w_40);
+    assign pw_42 = (w_37 + pw_41);
+    assign pwa_44 = (pq_43 >> 64'h0000000000000002);
+    assign prd_45 = obj0_window_rdata[31:0];
+    assign go_47 = (p4_slot == 3'h2);
 
-    ohls_fp_mul u0_fp_mul (
+    ohls_fp_mul pu_48 (
         .clk(clk),
         .rst(rst),
-        .en(1'h1),
-        .in_valid(go_56),
-        .a(v_44),
-        .b(v_55),
-        .out_valid(u0_fp_mul_valid),
-        .result(u0_fp_mul_result)
+        .en(p4_en),
+        .in_valid(go_47),
+        .a(pq_46),
+        .b(prd_45),
+        .out_valid(pu_48_valid),
+        .result(pu_48_result)
     );
-    assign fnan_57 = u0_fp_mul_result;
+    assign fnan_57 = pu_48_result;
+    assign pw_58 = (((&pd_52[30:23]) && (!(pd_52[22:0] == 23'h000000))) ? (pd_52 | 32'h00400000) : (((&pd_56[30:23]) && (!(pd_56[22:0] == 23'h000000))) ? (pd_56 | 32'h00400000) : (((((&pd_52[30:23]) && (pd_52[22:0] == 23'h000000)) && (pd_56[30:0] == 31'h00000000)) || ((pd_52[30:0] == 31'h00000000) && ((&pd_56[30:23]) && (pd_56[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_57)));
+    assign go_59 = (p4_slot == 3'h0);
 
-    ohls_fp_add u1_fp_add (
+    ohls_fp_add pu_60 (
         .clk(clk),
         .rst(rst),
-        .en(1'h1),
-        .in_valid(go_60),
-        .a(q_59),
-        .b(r_58),
+        .en(p4_en),
+        .in_valid(go_59),
+        .a(pv_28),
+        .b(pw_58),
         .sub(1'h0),
-        .out_valid(u1_fp_add_valid),
-        .result(u1_fp_add_result)
+        .out_valid(pu_60_valid),
+        .result(pu_60_result)
     );
-    assign fnan_61 = u1_fp_add_result;
-    assign w_63 = 64'h0000000000000000;
-    assign w_64 = {32'h00000000, x_base};
-    assign w_65 = v1_i;
-    assign w_66 = {{32{w_65[31]}}, w_65[31:0]};
-    assign w_67 = 64'h0000000000000004;
-    assign w_68 = (w_66 * w_67);
-    assign w_69 = (w_64 + w_68);
-    assign v_71 = ld_70[31:0];
-    assign oi_72 = obj0_window_re_beat;
-    assign oa_73 = (w_63 + {56'h00000000000000, oi_72});
-    assign ow_74 = (v_71 >> ({24'h000000, oi_72} * 32'h00000008));
-    assign w_75 = 32'h00000000;
-    assign w_76 = 32'h00000000;
-    assign w_77 = v2_k;
-    assign w_78 = 32'h00000000;
-    assign w_79 = ((w_77 ^ 32'h80000000) > (w_78 ^ 32'h80000000));
-    assign w_81 = v2_k;
-    assign w_82 = 32'h00000001;
-    assign w_83 = (w_81 - w_82);
-    assign w_84 = 64'h0000000000000000;
-    assign w_85 = v2_k;
-    assign w_86 = {{32{w_85[31]}}, w_85[31:0]};
-    assign w_87 = 64'h0000000000000004;
-    assign w_88 = (w_86 * w_87);
-    assign w_89 = (w_84 + w_88);
-    assign w_90 = 64'h0000000000000000;
-    assign w_91 = v2_k;
-    assign w_92 = 32'h00000001;
-    assign w_93 = (w_91 - w_92);
-    assign w_94 = {{32{w_93[31]}}, w_93[31:0]};
-    assign w_95 = 64'h0000000000000004;
-    assign w_96 = (w_94 * w_95);
-    assign w_97 = (w_90 + w_96);
-    assign oi_98 = obj0_window_re_beat;
-    assign oa_99 = (w_97 + {56'h00000000000000, oi_98});
-    assign v_101 = old_100[31:0];
-    assign oi_103 = obj0_window_re_beat;
-    assign oa_104 = (q_102 + {56'h00000000000000, oi_103});
-    assign ow_105 = (v_101 >> ({24'h000000, oi_103} * 32'h00000008));
-    assign w_106 = 32'h0000000f;
-    assign w_107 = 32'h00000000;
-    assign w_108 = v0_k;
-    assign w_109 = 32'h00000010;
-    assign w_110 = ((w_108 ^ 32'h80000000) < (w_109 ^ 32'h80000000));
-    assign w_112 = v0_k;
-    assign w_113 = w_112[7:0];
-    assign w_114 = 8'h01;
-    assign w_115 = (w_113 + w_114);
-    assign w_116 = {24'h000000, w_115[7:0]};
-    assign w_117 = 64'h0000000000000000;
-    assign w_118 = v0_k;
-    assign w_119 = {{32{w_118[31]}}, w_118[31:0]};
-    assign w_120 = 64'h0000000000000004;
-    assign w_121 = (w_119 * w_120);
-    assign w_122 = (w_117 + w_121);
-    assign w_123 = 32'h00000000;
-    assign oi_124 = obj0_window_re_beat;
-    assign oa_125 = (w_122 + {56'h00000000000000, oi_124});
-    assign ow_126 = (w_123 >> ({24'h000000, oi_124} * 32'h00000008));
-    assign w_127 = 32'h00000000;
-    assign w_128 = 64'h0000000000000000;
+    assign fnan_73 = pu_60_result;
+    assign pw_74 = (((&pd_66[30:23]) && (!(pd_66[22:0] == 23'h000000))) ? (pd_66 | 32'h00400000) : (((&pd_72[30:23]) && (!(pd_72[22:0] == 23'h000000))) ? (pd_72 | 32'h00400000) : (((((&pd_66[30:23]) && (pd_66[22:0] == 23'h000000)) && ((&pd_72[30:23]) && (pd_72[22:0] == 23'h000000))) && (!(pd_66[31] == pd_72[31]))) ? 32'hffc00000 : fnan_73)));
+    assign pv_75 = v4_k;
+    assign pw_76 = pv_75[7:0];
+    assign w_77 = 8'h01;
+    assign pw_78 = (pw_76 + w_77);
+    assign pw_79 = {24'h000000, pw_78[7:0]};
+    assign pv_28 = (((p4_valid[2] && (p4_slot == 3'h0)) && p4_en) ? pw_74 : v3_acc);
+    assign p4_stall = 1'h0;
+    assign w_80 = 64'h0000000000000000;
+    assign w_81 = {32'h00000000, x_base};
+    assign w_82 = v1_i;
+    assign w_83 = {{32{w_82[31]}}, w_82[31:0]};
+    assign w_84 = 64'h0000000000000004;
+    assign w_85 = (w_83 * w_84);
+    assign w_86 = (w_81 + w_85);
+    assign v_88 = ld_87[31:0];
+    assign oi_89 = obj0_window_re_beat;
+    assign oa_90 = ((w_80 >> 64'h0000000000000002) + {56'h00000000000000, oi_89});
+    assign w_91 = 32'h00000000;
+    assign w_92 = 32'h00000000;
+    assign p3_en = (!p3_stall);
+    assign pv_93 = v2_k;
+    assign w_94 = 32'h00000000;
+    assign pw_95 = ((pv_93 ^ 32'h80000000) > (w_94 ^ 32'h80000000));
+    assign w_96 = 64'h0000000000000000;
+    assign pv_97 = v2_k;
+    assign pw_98 = {{32{pv_97[31]}}, pv_97[31:0]};
+    assign w_99 = 64'h0000000000000004;
+    assign pw_100 = (pw_98 * w_99);
+    assign pw_101 = (w_96 + pw_100);
+    assign w_102 = 64'h0000000000000000;
+    assign pv_103 = v2_k;
+    assign w_104 = 32'h00000001;
+    assign pw_105 = (pv_103 - w_104);
+    assign pw_106 = {{32{pw_105[31]}}, pw_105[31:0]};
+    assign w_107 = 64'h0000000000000004;
+    assign pw_108 = (pw_106 * w_107);
+    assign pw_109 = (w_102 + pw_108);
+    assign pwa_110 = (pw_109 >> 64'h0000000000000002);
+    assign prd_111 = obj0_window_rdata[31:0];
+    assign pwa_113 = (pq_112 >> 64'h0000000000000002);
+    assign pv_114 = v2_k;
+    assign w_115 = 32'h00000001;
+    assign pw_116 = (pv_114 - w_115);
+    assign p3_stall = 1'h0;
+    assign w_117 = 32'h0000000f;
+    assign w_118 = 32'h00000000;
+    assign p1_en = (!p1_stall);
+    assign pv_119 = v0_k;
+    assign w_120 = 32'h00000010;
+    assign pw_121 = ((pv_119 ^ 32'h80000000) < (w_120 ^ 32'h80000000));
+    assign w_122 = 64'h0000000000000000;
+    assign pv_123 = v0_k;
+    assign pw_124 = {{32{pv_123[31]}}, pv_123[31:0]};
+    assign w_125 = 64'h0000000000000004;
+    assign pw_126 = (pw_124 * w_125);
+    assign pw_127 = (w_122 + pw_126);
+    assign w_128 = 32'h00000000;
+    assign pwa_129 = (pw_127 >> 64'h0000000000000002);
+    assign pv_130 = v0_k;
+    assign pw_131 = pv_130[7:0];
+    assign w_132 = 8'h01;
+    assign pw_133 = (pw_131 + w_132);
+    assign pw_134 = {24'h000000, pw_133[7:0]};
+    assign p1_stall = 1'h0;
+    assign w_135 = 32'h00000000;
+    assign w_136 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -414,14 +404,20 @@ module fir_datapath (
             state <= 16'h0000;
             y_wr_issued <= 1'h0;
             y_wr_beat <= 8'h00;
-            obj1_coeff_re_issued <= 1'h0;
-            obj1_coeff_re_beat <= 8'h00;
-            obj0_window_re_issued <= 1'h0;
-            obj0_window_re_beat <= 8'h00;
-            u0_fp_mul_issued <= 1'h0;
-            u1_fp_add_issued <= 1'h0;
+            p4_valid <= 3'h0;
+            p4_admit <= 1'h0;
+            p4_slot <= 3'h0;
+            p4_go <= 1'h0;
             x_rd_issued <= 1'h0;
             x_rd_beat <= 8'h00;
+            obj0_window_re_issued <= 1'h0;
+            obj0_window_re_beat <= 8'h00;
+            p3_valid <= 3'h0;
+            p3_admit <= 1'h0;
+            p3_go <= 1'h0;
+            p1_valid <= 2'h0;
+            p1_admit <= 1'h0;
+            p1_go <= 1'h0;
             launch_err <= 8'h00;
             done_q <= 1'h0;
         end else begin
@@ -433,25 +429,25 @@ module fir_datapath (
             if (((state == 16'h0000) && start)) gnext_1 <= local_size[63:32];
             if (((state == 16'h0000) && start)) gnext_2 <= local_size[95:64];
             if (((state == 16'h0000) && start)) launch_err <= 8'h00;
-            if (((state == 16'h0000) && start)) state <= 16'h006c;
+            if (((state == 16'h0000) && start)) state <= 16'h002b;
             if ((state == 16'h0001)) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));
             if ((state == 16'h0001)) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));
             if ((state == 16'h0001)) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
             if ((state == 16'h0001)) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);
             if ((state == 16'h0001)) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
             if ((state == 16'h0001)) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);
-            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h006b);
+            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h002a);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
             if ((state == 16'h0003)) state <= 16'h0006;
-            if ((state == 16'h0004)) state <= (q_5 ? 16'h002a : 16'h0001);
+            if ((state == 16'h0004)) state <= (q_5 ? 16'h0019 : 16'h0001);
             if ((state == 16'h0005)) state <= 16'h0005;
             if ((state == 16'h0006)) q_5 <= w_4;
             if ((state == 16'h0006)) state <= 16'h0004;
             if ((state == 16'h0007)) v5_lid_x <= w_10;
             if ((state == 16'h0007)) state <= 16'h0003;
             if ((state == 16'h0008)) state <= 16'h000a;
-            if ((state == 16'h0009)) state <= (q_14 ? 16'h0022 : 16'h0007);
+            if ((state == 16'h0009)) state <= (q_14 ? 16'h0015 : 16'h0007);
             if ((state == 16'h000a)) q_14 <= w_13;
             if ((state == 16'h000a)) state <= 16'h0009;
             if ((state == 16'h000b)) v1_i <= w_17;
@@ -462,223 +458,130 @@ module fir_datapath (
             if (((state == 16'h000d) && ((((state == 16'h000d) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_beat <= 8'h00;  // fir_constant.cl:28:9
             if (((state == 16'h000d) && ((((state == 16'h000d) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // fir_constant.cl:28:9
             if (((state == 16'h000d) && ((((state == 16'h000d) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h000b;  // fir_constant.cl:28:9
-            if ((state == 16'h000e)) state <= 16'h0010;
-            if ((state == 16'h000f)) state <= (q_28 ? 16'h0013 : 16'h000d);
-            if ((state == 16'h0010)) q_28 <= w_27;
-            if ((state == 16'h0010)) state <= 16'h000f;
-            if ((state == 16'h0011)) v4_k <= w_33;
-            if ((state == 16'h0011)) state <= 16'h000e;
-            if ((state == 16'h0012)) state <= 16'h0011;
-            if (((state == 16'h0013) && ((!1'h0) && obj1_coeff_re_issued))) old_43 <= {obj1_coeff_rdata, old_43[31:8]};  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && ((!1'h0) && obj1_coeff_re_issued))) obj1_coeff_re_beat <= (obj1_coeff_re_beat + 8'h01);  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && ((!1'h0) && (!obj1_coeff_re_issued)))) obj1_coeff_re_issued <= 1'h1;  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && ((!1'h0) && obj1_coeff_re_issued))) obj1_coeff_re_issued <= 1'h0;  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) obj1_coeff_re_beat <= 8'h00;  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) obj1_coeff_re_issued <= 1'h0;  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) q_51 <= w_50;  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) q_59 <= w_34;  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) state <= 16'h0014;  // fir_constant.cl:27:20
-            if (((state == 16'h0014) && ((!1'h0) && obj0_window_re_issued))) old_54 <= {obj0_window_rdata, old_54[31:8]};  // fir_constant.cl:27:31
-            if (((state == 16'h0014) && ((!1'h0) && obj0_window_re_issued))) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:27:31
-            if (((state == 16'h0014) && ((!1'h0) && (!obj0_window_re_issued)))) obj0_window_re_issued <= 1'h1;  // fir_constant.cl:27:31
-            if (((state == 16'h0014) && ((!1'h0) && obj0_window_re_issued))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:27:31
-            if (((state == 16'h0014) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:27:31
-            if (((state == 16'h0014) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:27:31
-            if (((state == 16'h0014) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) state <= 16'h0015;  // fir_constant.cl:27:31
-            if (((state == 16'h0015) && 1'h1)) u0_fp_mul_issued <= 1'h1;
-            if (((state == 16'h0015) && u0_fp_mul_valid)) u0_fp_mul_issued <= 1'h0;
-            if (((state == 16'h0015) && u0_fp_mul_valid)) r_58 <= (((&v_44[30:23]) && (!(v_44[22:0] == 23'h000000))) ? (v_44 | 32'h00400000) : (((&v_55[30:23]) && (!(v_55[22:0] == 23'h000000))) ? (v_55 | 32'h00400000) : (((((&v_44[30:23]) && (v_44[22:0] == 23'h000000)) && (v_55[30:0] == 31'h00000000)) || ((v_44[30:0] == 31'h00000000) && ((&v_55[30:23]) && (v_55[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_57)));
-            if (((state == 16'h0015) && u0_fp_mul_valid)) state <= 16'h0016;
-            if (((state == 16'h0016) && 1'h1)) u1_fp_add_issued <= 1'h1;
-            if (((state == 16'h0016) && u1_fp_add_valid)) u1_fp_add_issued <= 1'h0;
-            if (((state == 16'h0016) && u1_fp_add_valid)) r_62 <= (((&q_59[30:23]) && (!(q_59[22:0] == 23'h000000))) ? (q_59 | 32'h00400000) : (((&r_58[30:23]) && (!(r_58[22:0] == 23'h000000))) ? (r_58 | 32'h00400000) : (((((&q_59[30:23]) && (q_59[22:0] == 23'h000000)) && ((&r_58[30:23]) && (r_58[22:0] == 23'h000000))) && (!(q_59[31] == r_58[31]))) ? 32'hffc00000 : fnan_61)));
-            if (((state == 16'h0016) && u1_fp_add_valid)) state <= 16'h0017;
-            if ((state == 16'h0017)) v3_acc <= r_62;
-            if ((state == 16'h0017)) state <= 16'h0011;
-            if ((state == 16'h0018)) v3_acc <= w_75;
-            if ((state == 16'h0018)) v4_k <= w_76;
-            if ((state == 16'h0018)) state <= 16'h001a;
-            if (((state == 16'h0019) && ((((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // fir_constant.cl:22:21
-            if (((state == 16'h0019) && (((state == 16'h0019) && x_rd_issued) && x_rd_valid))) ld_70 <= x_rd_data;  // fir_constant.cl:22:21
-            if (((state == 16'h0019) && (((state == 16'h0019) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // fir_constant.cl:22:21
-            if (((state == 16'h0019) && ((((state == 16'h0019) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // fir_constant.cl:22:21
-            if (((state == 16'h0019) && ((((state == 16'h0019) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // fir_constant.cl:22:21
-            if (((state == 16'h0019) && ((((state == 16'h0019) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h0018;  // fir_constant.cl:22:21
-            if (((state == 16'h001a) && 1'h1)) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:22:9
-            if (((state == 16'h001a) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:22:9
-            if (((state == 16'h001a) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:22:9
-            if (((state == 16'h001a) && (1'h1 && (obj0_window_re_beat == 8'h03)))) state <= 16'h000e;  // fir_constant.cl:22:9
-            if ((state == 16'h001b)) state <= 16'h001d;
-            if ((state == 16'h001c)) state <= (q_80 ? 16'h0020 : 16'h0019);
-            if ((state == 16'h001d)) q_80 <= w_79;
+            if (((state == 16'h000e) && (1'h1 && y_wr_idle))) p4_valid <= 3'h1;  // fir_constant.cl:26:9
+            if (((state == 16'h000e) && (1'h1 && y_wr_idle))) p4_admit <= 1'h1;  // fir_constant.cl:26:9
+            if (((state == 16'h000e) && (1'h1 && y_wr_idle))) p4_slot <= 3'h0;  // fir_constant.cl:26:9
+            if (((state == 16'h000e) && (1'h1 && y_wr_idle))) state <= 16'h000f;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && ((p4_slot == 3'h0) && p4_en))) p4_go <= pw_27;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_49 <= pq_46;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_50 <= pd_49;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_51 <= pd_50;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_52 <= pd_51;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_53 <= prd_45;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_54 <= pd_53;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_55 <= pd_54;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_56 <= pd_55;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_61 <= pv_28;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_62 <= pd_61;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_63 <= pd_62;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_64 <= pd_63;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_65 <= pd_64;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_66 <= pd_65;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_67 <= pw_58;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_68 <= pd_67;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_69 <= pd_68;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_70 <= pd_69;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_71 <= pd_70;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_72 <= pd_71;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && ((p4_valid[2] && (p4_slot == 3'h0)) && p4_en))) v3_acc <= pw_74;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && (((p4_valid[0] && (p4_slot == 3'h0)) && pw_27) && p4_en))) v4_k <= pw_79;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && ((p4_slot == 3'h0) && p4_en))) pq_43 <= pw_42;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && ((p4_slot == 3'h1) && p4_en))) pq_46 <= prd_36;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && ((p4_slot == 3'h5) && p4_en))) p4_valid <= {p4_valid[1], (p4_valid[0] && p4_go), (p4_admit && ((!(p4_valid[0] && (!p4_go))) || 1'h0))};  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && ((p4_slot == 3'h5) && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!p4_go))) || 1'h0));  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) p4_slot <= ((p4_slot == 3'h5) ? 3'h0 : (p4_slot + 3'h1));  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && ((!p4_admit) && (p4_valid == 3'h0)))) state <= 16'h000d;  // fir_constant.cl:26:9
+            if ((state == 16'h0010)) v3_acc <= w_91;
+            if ((state == 16'h0010)) v4_k <= w_92;
+            if ((state == 16'h0010)) state <= 16'h0012;
+            if (((state == 16'h0011) && ((((state == 16'h0011) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // fir_constant.cl:22:21
+            if (((state == 16'h0011) && (((state == 16'h0011) && x_rd_issued) && x_rd_valid))) ld_87 <= x_rd_data;  // fir_constant.cl:22:21
+            if (((state == 16'h0011) && (((state == 16'h0011) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // fir_constant.cl:22:21
+            if (((state == 16'h0011) && ((((state == 16'h0011) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // fir_constant.cl:22:21
+            if (((state == 16'h0011) && ((((state == 16'h0011) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // fir_constant.cl:22:21
+            if (((state == 16'h0011) && ((((state == 16'h0011) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h0010;  // fir_constant.cl:22:21
+            if (((state == 16'h0012) && 1'h1)) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:22:9
+            if (((state == 16'h0012) && (1'h1 && (obj0_window_re_beat == 8'h00)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:22:9
+            if (((state == 16'h0012) && (1'h1 && (obj0_window_re_beat == 8'h00)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:22:9
+            if (((state == 16'h0012) && (1'h1 && (obj0_window_re_beat == 8'h00)))) state <= 16'h000e;  // fir_constant.cl:22:9
+            if (((state == 16'h0013) && (1'h1 && y_wr_idle))) p3_valid <= 3'h1;  // fir_constant.cl:20:9
+            if (((state == 16'h0013) && (1'h1 && y_wr_idle))) p3_admit <= 1'h1;  // fir_constant.cl:20:9
+            if (((state == 16'h0013) && (1'h1 && y_wr_idle))) state <= 16'h0014;  // fir_constant.cl:20:9
+            if (((state == 16'h0014) && (1'h1 && p3_en))) p3_go <= pw_95;  // fir_constant.cl:20:9
+            if (((state == 16'h0014) && (((p3_valid[0] && 1'h1) && pw_95) && p3_en))) v2_k <= pw_116;  // fir_constant.cl:20:9
+            if (((state == 16'h0014) && (1'h1 && p3_en))) pq_112 <= pw_101;  // fir_constant.cl:20:9
+            if (((state == 16'h0014) && (1'h1 && p3_en))) p3_valid <= {p3_valid[1], (p3_valid[0] && pw_95), (p3_admit && ((!(p3_valid[0] && (!pw_95))) || 1'h0))};  // fir_constant.cl:20:9
+            if (((state == 16'h0014) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_95))) || 1'h0));  // fir_constant.cl:20:9
+            if (((state == 16'h0014) && ((!p3_admit) && (p3_valid == 3'h0)))) state <= 16'h0011;  // fir_constant.cl:20:9
+            if ((state == 16'h0015)) v2_k <= w_117;
+            if ((state == 16'h0015)) state <= 16'h0013;
+            if ((state == 16'h0016)) v1_i <= w_118;
+            if ((state == 16'h0016)) state <= 16'h0008;
+            if (((state == 16'h0017) && (1'h1 && y_wr_idle))) p1_valid <= 2'h1;  // fir_constant.cl:15:5
+            if (((state == 16'h0017) && (1'h1 && y_wr_idle))) p1_admit <= 1'h1;  // fir_constant.cl:15:5
+            if (((state == 16'h0017) && (1'h1 && y_wr_idle))) state <= 16'h0018;  // fir_constant.cl:15:5
+            if (((state == 16'h0018) && (1'h1 && p1_en))) p1_go <= pw_121;  // fir_constant.cl:15:5
+            if (((state == 16'h0018) && (((p1_valid[0] && 1'h1) && pw_121) && p1_en))) v0_k <= pw_134;  // fir_constant.cl:15:5
+            if (((state == 16'h0018) && (1'h1 && p1_en))) p1_valid <= {(p1_valid[0] && pw_121), (p1_admit && ((!(p1_valid[0] && (!pw_121))) || 1'h0))};  // fir_constant.cl:15:5
+            if (((state == 16'h0018) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_121))) || 1'h0));  // fir_constant.cl:15:5
+            if (((state == 16'h0018) && ((!p1_admit) && (p1_valid == 2'h0)))) state <= 16'h0016;  // fir_constant.cl:15:5
+            if ((state == 16'h0019)) v0_k <= w_135;
+            if ((state == 16'h0019)) state <= 16'h0017;
+            if ((state == 16'h001a)) v5_lid_x <= w_136;
+            if ((state == 16'h001a)) state <= 16'h0003;
+            if ((state == 16'h001b)) state <= 16'h001a;
+            if ((state == 16'h001c)) state <= 16'h001b;
             if ((state == 16'h001d)) state <= 16'h001c;
-            if ((state == 16'h001e)) v2_k <= w_83;
-            if ((state == 16'h001e)) state <= 16'h001b;
+            if ((state == 16'h001e)) state <= 16'h001d;
             if ((state == 16'h001f)) state <= 16'h001e;
-            if (((state == 16'h0020) && ((!1'h0) && obj0_window_re_issued))) old_100 <= {obj0_window_rdata, old_100[31:8]};  // fir_constant.cl:21:25
-            if (((state == 16'h0020) && ((!1'h0) && obj0_window_re_issued))) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:21:25
-            if (((state == 16'h0020) && ((!1'h0) && (!obj0_window_re_issued)))) obj0_window_re_issued <= 1'h1;  // fir_constant.cl:21:25
-            if (((state == 16'h0020) && ((!1'h0) && obj0_window_re_issued))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:21:25
-            if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:21:25
-            if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:21:25
-            if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) q_102 <= w_89;  // fir_constant.cl:21:25
-            if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) state <= 16'h0021;  // fir_constant.cl:21:25
-            if (((state == 16'h0021) && 1'h1)) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:21:13
-            if (((state == 16'h0021) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:21:13
-            if (((state == 16'h0021) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:21:13
-            if (((state == 16'h0021) && (1'h1 && (obj0_window_re_beat == 8'h03)))) state <= 16'h001e;  // fir_constant.cl:21:13
-            if ((state == 16'h0022)) v2_k <= w_106;
-            if ((state == 16'h0022)) state <= 16'h001b;
-            if ((state == 16'h0023)) v1_i <= w_107;
-            if ((state == 16'h0023)) state <= 16'h0008;
-            if ((state == 16'h0024)) state <= 16'h0026;
-            if ((state == 16'h0025)) state <= (q_111 ? 16'h0029 : 16'h0023);
-            if ((state == 16'h0026)) q_111 <= w_110;
+            if ((state == 16'h0020)) state <= 16'h001f;
+            if ((state == 16'h0021)) state <= 16'h0020;
+            if ((state == 16'h0022)) state <= 16'h0021;
+            if ((state == 16'h0023)) state <= 16'h0022;
+            if ((state == 16'h0024)) state <= 16'h0023;
+            if ((state == 16'h0025)) state <= 16'h0024;
             if ((state == 16'h0026)) state <= 16'h0025;
-            if ((state == 16'h0027)) v0_k <= w_116;
-            if ((state == 16'h0027)) state <= 16'h0024;
+            if ((state == 16'h0027)) state <= 16'h0026;
             if ((state == 16'h0028)) state <= 16'h0027;
-            if (((state == 16'h0029) && 1'h1)) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:16:9
-            if (((state == 16'h0029) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:16:9
-            if (((state == 16'h0029) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:16:9
-            if (((state == 16'h0029) && (1'h1 && (obj0_window_re_beat == 8'h03)))) state <= 16'h0027;  // fir_constant.cl:16:9
-            if ((state == 16'h002a)) v0_k <= w_127;
-            if ((state == 16'h002a)) state <= 16'h0024;
-            if ((state == 16'h002b)) v5_lid_x <= w_128;
-            if ((state == 16'h002b)) state <= 16'h0003;
-            if ((state == 16'h002c)) state <= 16'h002b;
-            if ((state == 16'h002d)) state <= 16'h002c;
-            if ((state == 16'h002e)) state <= 16'h002d;
-            if ((state == 16'h002f)) state <= 16'h002e;
-            if ((state == 16'h0030)) state <= 16'h002f;
-            if ((state == 16'h0031)) state <= 16'h0030;
-            if ((state == 16'h0032)) state <= 16'h0031;
-            if ((state == 16'h0033)) state <= 16'h0032;
-            if ((state == 16'h0034)) state <= 16'h0033;
-            if ((state == 16'h0035)) state <= 16'h0034;
-            if ((state == 16'h0036)) state <= 16'h0035;
-            if ((state == 16'h0037)) state <= 16'h0036;
-            if ((state == 16'h0038)) state <= 16'h0037;
-            if ((state == 16'h0039)) state <= 16'h0038;
-            if ((state == 16'h003a)) state <= 16'h0039;
-            if ((state == 16'h003b)) state <= 16'h003a;
-            if ((state == 16'h003c)) state <= 16'h003b;
-            if ((state == 16'h003d)) state <= 16'h003c;
-            if ((state == 16'h003e)) state <= 16'h003d;
-            if ((state == 16'h003f)) state <= 16'h003e;
-            if ((state == 16'h0040)) state <= 16'h003f;
-            if ((state == 16'h0041)) state <= 16'h0040;
-            if ((state == 16'h0042)) state <= 16'h0041;
-            if ((state == 16'h0043)) state <= 16'h0042;
-            if ((state == 16'h0044)) state <= 16'h0043;
-            if ((state == 16'h0045)) state <= 16'h0044;
-            if ((state == 16'h0046)) state <= 16'h0045;
-            if ((state == 16'h0047)) state <= 16'h0046;
-            if ((state == 16'h0048)) state <= 16'h0047;
-            if ((state == 16'h0049)) state <= 16'h0048;
-            if ((state == 16'h004a)) state <= 16'h0049;
-            if ((state == 16'h004b)) state <= 16'h004a;
-            if ((state == 16'h004c)) state <= 16'h004b;
-            if ((state == 16'h004d)) state <= 16'h004c;
-            if ((state == 16'h004e)) state <= 16'h004d;
-            if ((state == 16'h004f)) state <= 16'h004e;
-            if ((state == 16'h0050)) state <= 16'h004f;
-            if ((state == 16'h0051)) state <= 16'h0050;
-            if ((state == 16'h0052)) state <= 16'h0051;
-            if ((state == 16'h0053)) state <= 16'h0052;
-            if ((state == 16'h0054)) state <= 16'h0053;
-            if ((state == 16'h0055)) state <= 16'h0054;
-            if ((state == 16'h0056)) state <= 16'h0055;
-            if ((state == 16'h0057)) state <= 16'h0056;
-            if ((state == 16'h0058)) state <= 16'h0057;
-            if ((state == 16'h0059)) state <= 16'h0058;
-            if ((state == 16'h005a)) state <= 16'h0059;
-            if ((state == 16'h005b)) state <= 16'h005a;
-            if ((state == 16'h005c)) state <= 16'h005b;
-            if ((state == 16'h005d)) state <= 16'h005c;
-            if ((state == 16'h005e)) state <= 16'h005d;
-            if ((state == 16'h005f)) state <= 16'h005e;
-            if ((state == 16'h0060)) state <= 16'h005f;
-            if ((state == 16'h0061)) state <= 16'h0060;
-            if ((state == 16'h0062)) state <= 16'h0061;
-            if ((state == 16'h0063)) state <= 16'h0062;
-            if ((state == 16'h0064)) state <= 16'h0063;
-            if ((state == 16'h0065)) state <= 16'h0064;
-            if ((state == 16'h0066)) state <= 16'h0065;
-            if ((state == 16'h0067)) state <= 16'h0066;
-            if ((state == 16'h0068)) state <= 16'h0067;
-            if ((state == 16'h0069)) state <= 16'h0068;
-            if ((state == 16'h006a)) state <= 16'h0069;
-            if ((state == 16'h006b)) state <= 16'h006a;
-            if (((state == 16'h006c) && ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
-            if ((state == 16'h006c)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h006b);
+            if ((state == 16'h0029)) state <= 16'h0028;
+            if ((state == 16'h002a)) state <= 16'h0029;
+            if (((state == 16'h002b) && ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
+            if ((state == 16'h002b)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h002a);
         end
     end
-    assign x_rd_cmd_valid = (((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle));
-    assign x_rd_cmd_addr = ((((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_69[31:0] : 32'h00000000);
-    assign x_rd_cmd_len = ((((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign x_rd_ready = ((state == 16'h0019) && x_rd_issued);
+    assign x_rd_cmd_valid = (((state == 16'h0011) && (!x_rd_issued)) && (1'h1 && y_wr_idle));
+    assign x_rd_cmd_addr = ((((state == 16'h0011) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_86[31:0] : 32'h00000000);
+    assign x_rd_cmd_len = ((((state == 16'h0011) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
+    assign x_rd_ready = ((state == 16'h0011) && x_rd_issued);
     assign y_wr_cmd_valid = ((state == 16'h000d) && (!y_wr_issued));
     assign y_wr_cmd_addr = (((state == 16'h000d) && (!y_wr_issued)) ? w_23[31:0] : 32'h00000000);
     assign y_wr_cmd_len = (((state == 16'h000d) && (!y_wr_issued)) ? 32'h00000004 : 32'h00000000);
     assign y_wr_valid = ((state == 16'h000d) && y_wr_issued);
     assign y_wr_data = (((state == 16'h000d) && y_wr_issued) ? w_24 : 32'h00000000);
     assign y_wr_strb = (((state == 16'h000d) && y_wr_issued) ? 4'hf : 4'h0);
-    assign obj0_window_we = (((state == 16'h001a) || (state == 16'h0021)) || (state == 16'h0029));
-    assign obj0_window_waddr = ((state == 16'h001a) ? oa_73[5:0] : ((state == 16'h0021) ? oa_104[5:0] : ((state == 16'h0029) ? oa_125[5:0] : 6'h00)));
-    assign obj0_window_wdata = ((state == 16'h001a) ? ow_74[7:0] : ((state == 16'h0021) ? ow_105[7:0] : ((state == 16'h0029) ? ow_126[7:0] : 8'h00)));
-    assign obj0_window_re = ((((state == 16'h0014) && (!1'h0)) && (!obj0_window_re_issued)) || (((state == 16'h0020) && (!1'h0)) && (!obj0_window_re_issued)));
-    assign obj0_window_raddr = ((((state == 16'h0014) && (!1'h0)) && (!obj0_window_re_issued)) ? oa_53[5:0] : ((((state == 16'h0020) && (!1'h0)) && (!obj0_window_re_issued)) ? oa_99[5:0] : 6'h00));
-    assign obj1_coeff_we_any0_0 = ((((((((state == 16'h002c) || (state == 16'h002d)) || (state == 16'h002e)) || (state == 16'h002f)) || (state == 16'h0030)) || (state == 16'h0031)) || (state == 16'h0032)) || (state == 16'h0033));
-    assign obj1_coeff_we_any0_1 = ((((((((state == 16'h0034) || (state == 16'h0035)) || (state == 16'h0036)) || (state == 16'h0037)) || (state == 16'h0038)) || (state == 16'h0039)) || (state == 16'h003a)) || (state == 16'h003b));
-    assign obj1_coeff_we_any0_2 = ((((((((state == 16'h003c) || (state == 16'h003d)) || (state == 16'h003e)) || (state == 16'h003f)) || (state == 16'h0040)) || (state == 16'h0041)) || (state == 16'h0042)) || (state == 16'h0043));
-    assign obj1_coeff_we_any0_3 = ((((((((state == 16'h0044) || (state == 16'h0045)) || (state == 16'h0046)) || (state == 16'h0047)) || (state == 16'h0048)) || (state == 16'h0049)) || (state == 16'h004a)) || (state == 16'h004b));
-    assign obj1_coeff_we_any0_4 = ((((((((state == 16'h004c) || (state == 16'h004d)) || (state == 16'h004e)) || (state == 16'h004f)) || (state == 16'h0050)) || (state == 16'h0051)) || (state == 16'h0052)) || (state == 16'h0053));
-    assign obj1_coeff_we_any0_5 = ((((((((state == 16'h0054) || (state == 16'h0055)) || (state == 16'h0056)) || (state == 16'h0057)) || (state == 16'h0058)) || (state == 16'h0059)) || (state == 16'h005a)) || (state == 16'h005b));
-    assign obj1_coeff_we_any0_6 = ((((((((state == 16'h005c) || (state == 16'h005d)) || (state == 16'h005e)) || (state == 16'h005f)) || (state == 16'h0060)) || (state == 16'h0061)) || (state == 16'h0062)) || (state == 16'h0063));
-    assign obj1_coeff_we_any0_7 = ((((((((state == 16'h0064) || (state == 16'h0065)) || (state == 16'h0066)) || (state == 16'h0067)) || (state == 16'h0068)) || (state == 16'h0069)) || (state == 16'h006a)) || (state == 16'h006b));
-    assign obj1_coeff_we = (((((((obj1_coeff_we_any0_0 || obj1_coeff_we_any0_1) || obj1_coeff_we_any0_2) || obj1_coeff_we_any0_3) || obj1_coeff_we_any0_4) || obj1_coeff_we_any0_5) || obj1_coeff_we_any0_6) || obj1_coeff_we_any0_7);
-    assign obj1_coeff_waddr_any0_0 = ((((((((state == 16'h002c) || (state == 16'h002d)) || (state == 16'h002e)) || (state == 16'h002f)) || (state == 16'h0030)) || (state == 16'h0031)) || (state == 16'h0032)) || (state == 16'h0033));
-    assign obj1_coeff_waddr_sel0_0 = ((state == 16'h002c) ? 6'h3f : ((state == 16'h002d) ? 6'h3e : ((state == 16'h002e) ? 6'h3d : ((state == 16'h002f) ? 6'h3c : ((state == 16'h0030) ? 6'h3b : ((state == 16'h0031) ? 6'h3a : ((state == 16'h0032) ? 6'h39 : ((state == 16'h0033) ? 6'h38 : 6'h00))))))));
-    assign obj1_coeff_waddr_any0_1 = ((((((((state == 16'h0034) || (state == 16'h0035)) || (state == 16'h0036)) || (state == 16'h0037)) || (state == 16'h0038)) || (state == 16'h0039)) || (state == 16'h003a)) || (state == 16'h003b));
-    assign obj1_coeff_waddr_sel0_1 = ((state == 16'h0034) ? 6'h37 : ((state == 16'h0035) ? 6'h36 : ((state == 16'h0036) ? 6'h35 : ((state == 16'h0037) ? 6'h34 : ((state == 16'h0038) ? 6'h33 : ((state == 16'h0039) ? 6'h32 : ((state == 16'h003a) ? 6'h31 : ((state == 16'h003b) ? 6'h30 : 6'h00))))))));
-    assign obj1_coeff_waddr_any0_2 = ((((((((state == 16'h003c) || (state == 16'h003d)) || (state == 16'h003e)) || (state == 16'h003f)) || (state == 16'h0040)) || (state == 16'h0041)) || (state == 16'h0042)) || (state == 16'h0043));
-    assign obj1_coeff_waddr_sel0_2 = ((state == 16'h003c) ? 6'h2f : ((state == 16'h003d) ? 6'h2e : ((state == 16'h003e) ? 6'h2d : ((state == 16'h003f) ? 6'h2c : ((state == 16'h0040) ? 6'h2b : ((state == 16'h0041) ? 6'h2a : ((state == 16'h0042) ? 6'h29 : ((state == 16'h0043) ? 6'h28 : 6'h00))))))));
-    assign obj1_coeff_waddr_any0_3 = ((((((((state == 16'h0044) || (state == 16'h0045)) || (state == 16'h0046)) || (state == 16'h0047)) || (state == 16'h0048)) || (state == 16'h0049)) || (state == 16'h004a)) || (state == 16'h004b));
-    assign obj1_coeff_waddr_sel0_3 = ((state == 16'h0044) ? 6'h27 : ((state == 16'h0045) ? 6'h26 : ((state == 16'h0046) ? 6'h25 : ((state == 16'h0047) ? 6'h24 : ((state == 16'h0048) ? 6'h23 : ((state == 16'h0049) ? 6'h22 : ((state == 16'h004a) ? 6'h21 : ((state == 16'h004b) ? 6'h20 : 6'h00))))))));
-    assign obj1_coeff_waddr_any0_4 = ((((((((state == 16'h004c) || (state == 16'h004d)) || (state == 16'h004e)) || (state == 16'h004f)) || (state == 16'h0050)) || (state == 16'h0051)) || (state == 16'h0052)) || (state == 16'h0053));
-    assign obj1_coeff_waddr_sel0_4 = ((state == 16'h004c) ? 6'h1f : ((state == 16'h004d) ? 6'h1e : ((state == 16'h004e) ? 6'h1d : ((state == 16'h004f) ? 6'h1c : ((state == 16'h0050) ? 6'h1b : ((state == 16'h0051) ? 6'h1a : ((state == 16'h0052) ? 6'h19 : ((state == 16'h0053) ? 6'h18 : 6'h00))))))));
-    assign obj1_coeff_waddr_any0_5 = ((((((((state == 16'h0054) || (state == 16'h0055)) || (state == 16'h0056)) || (state == 16'h0057)) || (state == 16'h0058)) || (state == 16'h0059)) || (state == 16'h005a)) || (state == 16'h005b));
-    assign obj1_coeff_waddr_sel0_5 = ((state == 16'h0054) ? 6'h17 : ((state == 16'h0055) ? 6'h16 : ((state == 16'h0056) ? 6'h15 : ((state == 16'h0057) ? 6'h14 : ((state == 16'h0058) ? 6'h13 : ((state == 16'h0059) ? 6'h12 : ((state == 16'h005a) ? 6'h11 : ((state == 16'h005b) ? 6'h10 : 6'h00))))))));
-    assign obj1_coeff_waddr_any0_6 = ((((((((state == 16'h005c) || (state == 16'h005d)) || (state == 16'h005e)) || (state == 16'h005f)) || (state == 16'h0060)) || (state == 16'h0061)) || (state == 16'h0062)) || (state == 16'h0063));
-    assign obj1_coeff_waddr_sel0_6 = ((state == 16'h005c) ? 6'h0f : ((state == 16'h005d) ? 6'h0e : ((state == 16'h005e) ? 6'h0d : ((state == 16'h005f) ? 6'h0c : ((state == 16'h0060) ? 6'h0b : ((state == 16'h0061) ? 6'h0a : ((state == 16'h0062) ? 6'h09 : ((state == 16'h0063) ? 6'h08 : 6'h00))))))));
-    assign obj1_coeff_waddr_any0_7 = ((((((((state == 16'h0064) || (state == 16'h0065)) || (state == 16'h0066)) || (state == 16'h0067)) || (state == 16'h0068)) || (state == 16'h0069)) || (state == 16'h006a)) || (state == 16'h006b));
-    assign obj1_coeff_waddr_sel0_7 = ((state == 16'h0064) ? 6'h07 : ((state == 16'h0065) ? 6'h06 : ((state == 16'h0066) ? 6'h05 : ((state == 16'h0067) ? 6'h04 : ((state == 16'h0068) ? 6'h03 : ((state == 16'h0069) ? 6'h02 : ((state == 16'h006a) ? 6'h01 : ((state == 16'h006b) ? 6'h00 : 6'h00))))))));
-    assign obj1_coeff_waddr = (obj1_coeff_waddr_any0_0 ? obj1_coeff_waddr_sel0_0 : (obj1_coeff_waddr_any0_1 ? obj1_coeff_waddr_sel0_1 : (obj1_coeff_waddr_any0_2 ? obj1_coeff_waddr_sel0_2 : (obj1_coeff_waddr_any0_3 ? obj1_coeff_waddr_sel0_3 : (obj1_coeff_waddr_any0_4 ? obj1_coeff_waddr_sel0_4 : (obj1_coeff_waddr_any0_5 ? obj1_coeff_waddr_sel0_5 : (obj1_coeff_waddr_any0_6 ? obj1_coeff_waddr_sel0_6 : (obj1_coeff_waddr_any0_7 ? obj1_coeff_waddr_sel0_7 : 6'h00))))))));
-    assign obj1_coeff_wdata_any0_0 = ((((((((state == 16'h002c) || (state == 16'h002d)) || (state == 16'h002e)) || (state == 16'h002f)) || (state == 16'h0030)) || (state == 16'h0031)) || (state == 16'h0032)) || (state == 16'h0033));
-    assign obj1_coeff_wdata_sel0_0 = ((state == 16'h002c) ? 8'h3c : ((state == 16'h002d) ? 8'h4c : ((state == 16'h002e) ? 8'hcc : ((state == 16'h002f) ? 8'hcd : ((state == 16'h0030) ? 8'hbc : ((state == 16'h0031) ? 8'hcc : ((state == 16'h0032) ? 8'hcc : ((state == 16'h0033) ? 8'hcd : 8'h00))))))));
-    assign obj1_coeff_wdata_any0_1 = ((((((((state == 16'h0034) || (state == 16'h0035)) || (state == 16'h0036)) || (state == 16'h0037)) || (state == 16'h0038)) || (state == 16'h0039)) || (state == 16'h003a)) || (state == 16'h003b));
-    assign obj1_coeff_wdata_sel0_1 = ((state == 16'h0034) ? 8'h3d : ((state == 16'h0035) ? 8'h4c : ((state == 16'h0036) ? 8'hcc : ((state == 16'h0037) ? 8'hcd : ((state == 16'h0038) ? 8'hbd : ((state == 16'h0039) ? 8'h99 : ((state == 16'h003a) ? 8'h99 : ((state == 16'h003b) ? 8'h9a : 8'h00))))))));
-    assign obj1_coeff_wdata_any0_2 = ((((((((state == 16'h003c) || (state == 16'h003d)) || (state == 16'h003e)) || (state == 16'h003f)) || (state == 16'h0040)) || (state == 16'h0041)) || (state == 16'h0042)) || (state == 16'h0043));
-    assign obj1_coeff_wdata_sel0_2 = ((state == 16'h003c) ? 8'h3d : ((state == 16'h003d) ? 8'hcc : ((state == 16'h003e) ? 8'hcc : ((state == 16'h003f) ? 8'hcd : ((state == 16'h0040) ? 8'h3e : ((state == 16'h0041) ? 8'h00 : ((state == 16'h0042) ? 8'h00 : ((state == 16'h0043) ? 8'h00 : 8'h00))))))));
-    assign obj1_coeff_wdata_any0_3 = ((((((((state == 16'h0044) || (state == 16'h0045)) || (state == 16'h0046)) || (state == 16'h0047)) || (state == 16'h0048)) || (state == 16'h0049)) || (state == 16'h004a)) || (state == 16'h004b));
-    assign obj1_coeff_wdata_sel0_3 = ((state == 16'h0044) ? 8'h3e : ((state == 16'h0045) ? 8'h19 : ((state == 16'h0046) ? 8'h99 : ((state == 16'h0047) ? 8'h9a : ((state == 16'h0048) ? 8'h3e : ((state == 16'h0049) ? 8'h33 : ((state == 16'h004a) ? 8'h33 : ((state == 16'h004b) ? 8'h33 : 8'h00))))))));
-    assign obj1_coeff_wdata_any0_4 = ((((((((state == 16'h004c) || (state == 16'h004d)) || (state == 16'h004e)) || (state == 16'h004f)) || (state == 16'h0050)) || (state == 16'h0051)) || (state == 16'h0052)) || (state == 16'h0053));
-    assign obj1_coeff_wdata_sel0_4 = ((state == 16'h004c) ? 8'h3e : ((state == 16'h004d) ? 8'h33 : ((state == 16'h004e) ? 8'h33 : ((state == 16'h004f) ? 8'h33 : ((state == 16'h0050) ? 8'h3e : ((state == 16'h0051) ? 8'h19 : ((state == 16'h0052) ? 8'h99 : ((state == 16'h0053) ? 8'h9a : 8'h00))))))));
-    assign obj1_coeff_wdata_any0_5 = ((((((((state == 16'h0054) || (state == 16'h0055)) || (state == 16'h0056)) || (state == 16'h0057)) || (state == 16'h0058)) || (state == 16'h0059)) || (state == 16'h005a)) || (state == 16'h005b));
-    assign obj1_coeff_wdata_sel0_5 = ((state == 16'h0054) ? 8'h3e : ((state == 16'h0055) ? 8'h00 : ((state == 16'h0056) ? 8'h00 : ((state == 16'h0057) ? 8'h00 : ((state == 16'h0058) ? 8'h3d : ((state == 16'h0059) ? 8'hcc : ((state == 16'h005a) ? 8'hcc : ((state == 16'h005b) ? 8'hcd : 8'h00))))))));
-    assign obj1_coeff_wdata_any0_6 = ((((((((state == 16'h005c) || (state == 16'h005d)) || (state == 16'h005e)) || (state == 16'h005f)) || (state == 16'h0060)) || (state == 16'h0061)) || (state == 16'h0062)) || (state == 16'h0063));
-    assign obj1_coeff_wdata_sel0_6 = ((state == 16'h005c) ? 8'hbd : ((state == 16'h005d) ? 8'h99 : ((state == 16'h005e) ? 8'h99 : ((state == 16'h005f) ? 8'h9a : ((state == 16'h0060) ? 8'h3d : ((state == 16'h0061) ? 8'h4c : ((state == 16'h0062) ? 8'hcc : ((state == 16'h0063) ? 8'hcd : 8'h00))))))));
-    assign obj1_coeff_wdata_any0_7 = ((((((((state == 16'h0064) || (state == 16'h0065)) || (state == 16'h0066)) || (state == 16'h0067)) || (state == 16'h0068)) || (state == 16'h0069)) || (state == 16'h006a)) || (state == 16'h006b));
-    assign obj1_coeff_wdata_sel0_7 = ((state == 16'h0064) ? 8'hbc : ((state == 16'h0065) ? 8'hcc : ((state == 16'h0066) ? 8'hcc : ((state == 16'h0067) ? 8'hcd : ((state == 16'h0068) ? 8'h3c : ((state == 16'h0069) ? 8'h4c : ((state == 16'h006a) ? 8'hcc : ((state == 16'h006b) ? 8'hcd : 8'h00))))))));
-    assign obj1_coeff_wdata = (obj1_coeff_wdata_any0_0 ? obj1_coeff_wdata_sel0_0 : (obj1_coeff_wdata_any0_1 ? obj1_coeff_wdata_sel0_1 : (obj1_coeff_wdata_any0_2 ? obj1_coeff_wdata_sel0_2 : (obj1_coeff_wdata_any0_3 ? obj1_coeff_wdata_sel0_3 : (obj1_coeff_wdata_any0_4 ? obj1_coeff_wdata_sel0_4 : (obj1_coeff_wdata_any0_5 ? obj1_coeff_wdata_sel0_5 : (obj1_coeff_wdata_any0_6 ? obj1_coeff_wdata_sel0_6 : (obj1_coeff_wdata_any0_7 ? obj1_coeff_wdata_sel0_7 : 8'h00))))))));
-    assign obj1_coeff_re = (((state == 16'h0013) && (!1'h0)) && (!obj1_coeff_re_issued));
-    assign obj1_coeff_raddr = ((((state == 16'h0013) && (!1'h0)) && (!obj1_coeff_re_issued)) ? oa_42[5:0] : 6'h00);
-    assign go_56 = ((state == 16'h0015) && (!u0_fp_mul_issued));
-    assign go_60 = ((state == 16'h0016) && (!u1_fp_add_issued));
+    assign obj0_window_we = (((state == 16'h0012) || ((p3_valid[1] && 1'h1) && p3_en)) || (((p1_valid[0] && 1'h1) && pw_121) && p1_en));
+    assign obj0_window_waddr = ((state == 16'h0012) ? oa_90[3:0] : (((p3_valid[1] && 1'h1) && p3_en) ? pwa_113[3:0] : ((((p1_valid[0] && 1'h1) && pw_121) && p1_en) ? pwa_129[3:0] : 4'h0)));
+    assign obj0_window_wdata = ((state == 16'h0012) ? v_88 : (((p3_valid[1] && 1'h1) && p3_en) ? prd_111 : ((((p1_valid[0] && 1'h1) && pw_121) && p1_en) ? w_128 : 32'h00000000)));
+    assign obj0_window_re = ((((p4_valid[0] && (p4_slot == 3'h1)) && p4_go) && p4_en) || (((p3_valid[0] && 1'h1) && pw_95) && p3_en));
+    assign obj0_window_raddr = ((((p4_valid[0] && (p4_slot == 3'h1)) && p4_go) && p4_en) ? pwa_44[3:0] : ((((p3_valid[0] && 1'h1) && pw_95) && p3_en) ? pwa_110[3:0] : 4'h0));
+    assign obj1_coeff_we_any0_0 = ((((((((state == 16'h001b) || (state == 16'h001c)) || (state == 16'h001d)) || (state == 16'h001e)) || (state == 16'h001f)) || (state == 16'h0020)) || (state == 16'h0021)) || (state == 16'h0022));
+    assign obj1_coeff_we_any0_1 = ((((((((state == 16'h0023) || (state == 16'h0024)) || (state == 16'h0025)) || (state == 16'h0026)) || (state == 16'h0027)) || (state == 16'h0028)) || (state == 16'h0029)) || (state == 16'h002a));
+    assign obj1_coeff_we = (obj1_coeff_we_any0_0 || obj1_coeff_we_any0_1);
+    assign obj1_coeff_waddr_any0_0 = ((((((((state == 16'h001b) || (state == 16'h001c)) || (state == 16'h001d)) || (state == 16'h001e)) || (state == 16'h001f)) || (state == 16'h0020)) || (state == 16'h0021)) || (state == 16'h0022));
+    assign obj1_coeff_waddr_sel0_0 = ((state == 16'h001b) ? 4'hf : ((state == 16'h001c) ? 4'he : ((state == 16'h001d) ? 4'hd : ((state == 16'h001e) ? 4'hc : ((state == 16'h001f) ? 4'hb : ((state == 16'h0020) ? 4'ha : ((state == 16'h0021) ? 4'h9 : ((state == 16'h0022) ? 4'h8 : 4'h0))))))));
+    assign obj1_coeff_waddr_any0_1 = ((((((((state == 16'h0023) || (state == 16'h0024)) || (state == 16'h0025)) || (state == 16'h0026)) || (state == 16'h0027)) || (state == 16'h0028)) || (state == 16'h0029)) || (state == 16'h002a));
+    assign obj1_coeff_waddr_sel0_1 = ((state == 16'h0023) ? 4'h7 : ((state == 16'h0024) ? 4'h6 : ((state == 16'h0025) ? 4'h5 : ((state == 16'h0026) ? 4'h4 : ((state == 16'h0027) ? 4'h3 : ((state == 16'h0028) ? 4'h2 : ((state == 16'h0029) ? 4'h1 : ((state == 16'h002a) ? 4'h0 : 4'h0))))))));
+    assign obj1_coeff_waddr = (obj1_coeff_waddr_any0_0 ? obj1_coeff_waddr_sel0_0 : (obj1_coeff_waddr_any0_1 ? obj1_coeff_waddr_sel0_1 : 4'h0));
+    assign obj1_coeff_wdata_any0_0 = ((((((((state == 16'h001b) || (state == 16'h001c)) || (state == 16'h001d)) || (state == 16'h001e)) || (state == 16'h001f)) || (state == 16'h0020)) || (state == 16'h0021)) || (state == 16'h0022));
+    assign obj1_coeff_wdata_sel0_0 = ((state == 16'h001b) ? 32'h3c4ccccd : ((state == 16'h001c) ? 32'hbccccccd : ((state == 16'h001d) ? 32'h3d4ccccd : ((state == 16'h001e) ? 32'hbd99999a : ((state == 16'h001f) ? 32'h3dcccccd : ((state == 16'h0020) ? 32'h3e000000 : ((state == 16'h0021) ? 32'h3e19999a : ((state == 16'h0022) ? 32'h3e333333 : 32'h00000000))))))));
+    assign obj1_coeff_wdata_any0_1 = ((((((((state == 16'h0023) || (state == 16'h0024)) || (state == 16'h0025)) || (state == 16'h0026)) || (state == 16'h0027)) || (state == 16'h0028)) || (state == 16'h0029)) || (state == 16'h002a));
+    assign obj1_coeff_wdata_sel0_1 = ((state == 16'h0023) ? 32'h3e333333 : ((state == 16'h0024) ? 32'h3e19999a : ((state == 16'h0025) ? 32'h3e000000 : ((state == 16'h0026) ? 32'h3dcccccd : ((state == 16'h0027) ? 32'hbd99999a : ((state == 16'h0028) ? 32'h3d4ccccd : ((state == 16'h0029) ? 32'hbccccccd : ((state == 16'h002a) ? 32'h3c4ccccd : 32'h00000000))))))));
+    assign obj1_coeff_wdata = (obj1_coeff_wdata_any0_0 ? obj1_coeff_wdata_sel0_0 : (obj1_coeff_wdata_any0_1 ? obj1_coeff_wdata_sel0_1 : 32'h00000000));
+    assign obj1_coeff_re = (((p4_valid[0] && (p4_slot == 3'h0)) && pw_27) && p4_en);
+    assign obj1_coeff_raddr = ((((p4_valid[0] && (p4_slot == 3'h0)) && pw_27) && p4_en) ? pwa_35[3:0] : 4'h0);
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, x_rd_last, v6_lid_linear[63:0], w_1[63:8], w_6[63:8], w_23[63:32], w_29[31:8], oa_42[63:6], oa_53[63:6], w_69[63:32], oa_73[63:6], ow_74[31:8], oa_99[63:6], oa_104[63:6], ow_105[31:8], w_112[31:8], oa_125[63:6],
-        ow_126[31:8]};
+    wire ohls_unused = &{1'b0, x_rd_last, v6_lid_linear[63:0], w_1[63:8], w_6[63:8], w_23[63:32], pwa_35[63:4], pwa_44[63:4], pu_48_valid, pu_60_valid, pv_75[31:8], w_86[63:32], obj0_window_re_issued, oa_90[63:4], p3_go, pwa_110[63:4], pwa_113[63:4],
+        p1_go, pwa_129[63:4], pv_130[31:8]};
 endmodule
 `default_nettype wire

@@ -13,572 +13,933 @@ module matmul_datapath (
     input  wire [31:0] B_base,
     input  wire [31:0] C_base,
     input  wire [31:0] arg_n,
-    output wire        A_rd_cmd_valid,
-    input  wire        A_rd_cmd_ready,
-    output wire [31:0] A_rd_cmd_addr,
-    output wire [31:0] A_rd_cmd_len,
-    input  wire        A_rd_valid,
-    output wire        A_rd_ready,
-    input  wire [31:0] A_rd_data,
-    input  wire        A_rd_last,
-    output wire        B_rd_cmd_valid,
-    input  wire        B_rd_cmd_ready,
-    output wire [31:0] B_rd_cmd_addr,
-    output wire [31:0] B_rd_cmd_len,
-    input  wire        B_rd_valid,
-    output wire        B_rd_ready,
-    input  wire [31:0] B_rd_data,
-    input  wire        B_rd_last,
-    output wire        C_wr_cmd_valid,
-    input  wire        C_wr_cmd_ready,
-    output wire [31:0] C_wr_cmd_addr,
-    output wire [31:0] C_wr_cmd_len,
-    output wire        C_wr_valid,
-    input  wire        C_wr_ready,
-    output wire [31:0] C_wr_data,
-    output wire [3:0]  C_wr_strb,
-    input  wire        C_wr_idle
+    output wire        A_ld_req_valid,
+    input  wire        A_ld_req_ready,
+    output wire [31:0] A_ld_req_addr,
+    input  wire        A_ld_resp_valid,
+    output wire        A_ld_resp_ready,
+    input  wire [31:0] A_ld_resp_data,
+    output wire        A_ld_flush,
+    input  wire        A_ld_idle,
+    output wire        B_ld_req_valid,
+    input  wire        B_ld_req_ready,
+    output wire [31:0] B_ld_req_addr,
+    input  wire        B_ld_resp_valid,
+    output wire        B_ld_resp_ready,
+    input  wire [31:0] B_ld_resp_data,
+    output wire        B_ld_flush,
+    input  wire        B_ld_idle,
+    output wire        C_st_req_valid,
+    input  wire        C_st_req_ready,
+    output wire [31:0] C_st_req_addr,
+    output wire [31:0] C_st_req_data,
+    input  wire        C_st_idle
 );
-    reg  [15:0] state;
-    reg  [31:0] group_0;
-    reg  [31:0] group_1;
-    reg  [31:0] group_2;
-    reg  [31:0] gnext_0;
-    reg  [31:0] gnext_1;
-    reg  [31:0] gnext_2;
-    wire [31:0] v0_col;
-    wire [31:0] v1_row;
-    wire [31:0] v2_tx;
-    wire [31:0] v3_ty;
-    wire [31:0] v4_acc;
-    wire [31:0] v5_t;
-    reg  [31:0] v6_k;
-    reg         v7_group_cond0;
-    reg  [63:0] v8_lid_x;
-    reg  [63:0] v9_lid_y;
-    reg  [63:0] v10_lid_linear;
-    wire        obj0_As_we;
-    wire [7:0]  obj0_As_waddr;
-    wire [7:0]  obj0_As_wdata;
-    wire        obj0_As_re;
-    wire [7:0]  obj0_As_raddr;
-    wire [7:0]  obj0_As_rdata;
-    wire        obj1_Bs_we;
-    wire [7:0]  obj1_Bs_waddr;
-    wire [7:0]  obj1_Bs_wdata;
-    wire        obj1_Bs_re;
-    wire [7:0]  obj1_Bs_raddr;
-    wire [7:0]  obj1_Bs_rdata;
-    wire        obj2_wi_col_we;
-    wire [7:0]  obj2_wi_col_waddr;
-    wire [7:0]  obj2_wi_col_wdata;
-    wire        obj2_wi_col_re;
-    wire [7:0]  obj2_wi_col_raddr;
-    wire [7:0]  obj2_wi_col_rdata;
-    wire        obj3_wi_row_we;
-    wire [7:0]  obj3_wi_row_waddr;
-    wire [7:0]  obj3_wi_row_wdata;
-    wire        obj3_wi_row_re;
-    wire [7:0]  obj3_wi_row_raddr;
-    wire [7:0]  obj3_wi_row_rdata;
-    wire        obj4_wi_tx_we;
-    wire [7:0]  obj4_wi_tx_waddr;
-    wire [7:0]  obj4_wi_tx_wdata;
-    wire        obj4_wi_tx_re;
-    wire [7:0]  obj4_wi_tx_raddr;
-    wire [7:0]  obj4_wi_tx_rdata;
-    wire        obj5_wi_ty_we;
-    wire [7:0]  obj5_wi_ty_waddr;
-    wire [7:0]  obj5_wi_ty_wdata;
-    wire        obj5_wi_ty_re;
-    wire [7:0]  obj5_wi_ty_raddr;
-    wire [7:0]  obj5_wi_ty_rdata;
-    wire        obj6_wi_acc_we;
-    wire [7:0]  obj6_wi_acc_waddr;
-    wire [7:0]  obj6_wi_acc_wdata;
-    wire        obj6_wi_acc_re;
-    wire [7:0]  obj6_wi_acc_raddr;
-    wire [7:0]  obj6_wi_acc_rdata;
-    wire        obj7_wi_t_we;
-    wire [7:0]  obj7_wi_t_waddr;
-    wire [7:0]  obj7_wi_t_wdata;
-    wire        obj7_wi_t_re;
-    wire [7:0]  obj7_wi_t_raddr;
-    wire [7:0]  obj7_wi_t_rdata;
-    wire [63:0] w_1;  // matmul_tiled.cl:7:6
-    wire [63:0] w_2;  // matmul_tiled.cl:7:6
-    wire        w_3;  // matmul_tiled.cl:7:6
-    reg         q_4;  // matmul_tiled.cl:7:6
-    wire [63:0] w_5;  // matmul_tiled.cl:7:6
-    wire [63:0] w_6;  // matmul_tiled.cl:7:6
-    wire [63:0] w_7;  // matmul_tiled.cl:7:6
-    wire [63:0] w_8;  // matmul_tiled.cl:7:6
-    wire [63:0] w_9;  // matmul_tiled.cl:7:6
-    wire        w_10;  // matmul_tiled.cl:7:6
-    wire [63:0] w_11;  // matmul_tiled.cl:7:6
-    wire [63:0] w_12;  // matmul_tiled.cl:7:6
-    wire [63:0] w_13;  // matmul_tiled.cl:7:6
-    wire [63:0] w_14;  // matmul_tiled.cl:7:6
-    wire [63:0] w_15;  // matmul_tiled.cl:27:5
-    wire [63:0] w_16;  // matmul_tiled.cl:27:7
-    wire [63:0] w_17;  // matmul_tiled.cl:27:7
-    wire [63:0] w_18;  // matmul_tiled.cl:27:7
-    wire [63:0] w_19;  // matmul_tiled.cl:27:7
-    wire [63:0] w_20;  // matmul_tiled.cl:27:7
-    reg         obj3_wi_row_re_issued;
-    reg  [7:0]  obj3_wi_row_re_beat;
-    wire [7:0]  oi_21;
-    wire [63:0] oa_22;  // matmul_tiled.cl:27:7
-    reg  [31:0] old_23;  // matmul_tiled.cl:27:7
-    wire [31:0] v_24;
-    wire [31:0] w_25;  // matmul_tiled.cl:27:13
-    wire [63:0] w_26;  // matmul_tiled.cl:27:17
-    wire [63:0] w_27;  // matmul_tiled.cl:27:17
-    reg  [63:0] q_28;  // matmul_tiled.cl:27:17
-    reg         obj2_wi_col_re_issued;
-    reg  [7:0]  obj2_wi_col_re_beat;
-    wire [7:0]  oi_29;
-    wire [63:0] oa_30;  // matmul_tiled.cl:27:17
-    reg  [31:0] old_31;  // matmul_tiled.cl:27:17
-    wire [31:0] v_32;
-    wire [63:0] w_33;  // matmul_tiled.cl:27:24
-    wire [63:0] w_34;  // matmul_tiled.cl:27:24
-    reg  [63:0] q_35;  // matmul_tiled.cl:27:24
-    reg         obj6_wi_acc_re_issued;
-    reg  [7:0]  obj6_wi_acc_re_beat;
-    wire [7:0]  oi_36;
-    wire [63:0] oa_37;  // matmul_tiled.cl:27:24
-    reg  [31:0] old_38;  // matmul_tiled.cl:27:24
-    wire [31:0] v_39;
-    wire [31:0] w_40;  // matmul_tiled.cl:27:7
-    reg  [31:0] q_41;  // matmul_tiled.cl:27:7
-    wire [31:0] w_42;  // matmul_tiled.cl:27:7
-    wire [63:0] w_43;  // matmul_tiled.cl:27:5
-    wire [63:0] w_44;  // matmul_tiled.cl:27:5
-    wire [63:0] w_45;  // matmul_tiled.cl:27:5
-    reg         C_wr_issued;
-    reg  [7:0]  C_wr_beat;
-    wire [63:0] w_46;  // matmul_tiled.cl:7:6
-    wire [63:0] w_47;  // matmul_tiled.cl:7:6
-    wire [63:0] w_48;  // matmul_tiled.cl:7:6
-    wire [63:0] w_49;  // matmul_tiled.cl:7:6
-    wire [63:0] w_50;  // matmul_tiled.cl:7:6
-    wire [63:0] w_51;  // matmul_tiled.cl:7:6
-    wire        w_52;  // matmul_tiled.cl:18:5
-    reg         q_53;  // matmul_tiled.cl:18:5
-    wire [63:0] w_54;  // matmul_tiled.cl:7:6
-    wire [63:0] w_55;  // matmul_tiled.cl:7:6
-    wire        w_56;  // matmul_tiled.cl:7:6
-    reg         q_57;  // matmul_tiled.cl:7:6
-    wire [63:0] w_58;  // matmul_tiled.cl:7:6
-    wire [63:0] w_59;  // matmul_tiled.cl:7:6
-    wire [63:0] w_60;  // matmul_tiled.cl:7:6
-    wire [63:0] w_61;  // matmul_tiled.cl:7:6
-    wire [63:0] w_62;  // matmul_tiled.cl:7:6
-    wire        w_63;  // matmul_tiled.cl:7:6
-    wire [63:0] w_64;  // matmul_tiled.cl:7:6
-    wire [63:0] w_65;  // matmul_tiled.cl:7:6
-    wire [63:0] w_66;  // matmul_tiled.cl:7:6
-    wire [63:0] w_67;  // matmul_tiled.cl:7:6
-    wire [63:0] w_68;  // matmul_tiled.cl:18:21
-    wire [63:0] w_69;  // matmul_tiled.cl:18:21
-    wire [63:0] w_70;  // matmul_tiled.cl:18:21
-    wire [63:0] w_71;  // matmul_tiled.cl:18:21
-    wire [63:0] w_72;  // matmul_tiled.cl:18:21
-    reg         obj7_wi_t_re_issued;
-    reg  [7:0]  obj7_wi_t_re_beat;
-    wire [7:0]  oi_73;
-    wire [63:0] oa_74;  // matmul_tiled.cl:18:21
-    reg  [31:0] old_75;  // matmul_tiled.cl:18:21
-    wire [31:0] v_76;
-    wire [31:0] w_77;  // matmul_tiled.cl:18:25
-    wire [31:0] w_78;  // matmul_tiled.cl:18:25
-    wire [31:0] w_79;  // matmul_tiled.cl:18:25
-    wire [31:0] w_80;  // matmul_tiled.cl:18:25
-    wire [31:0] w_81;  // matmul_tiled.cl:18:25
-    wire [31:0] w_82;  // matmul_tiled.cl:18:25
-    wire [31:0] w_83;  // matmul_tiled.cl:18:25
-    wire [31:0] w_84;  // matmul_tiled.cl:18:25
-    reg  [31:0] q_85;  // matmul_tiled.cl:18:25
-    wire        w_86;  // matmul_tiled.cl:18:21
-    wire [63:0] w_87;  // matmul_tiled.cl:18:33
-    wire [63:0] w_88;  // matmul_tiled.cl:18:33
-    wire [63:0] w_89;  // matmul_tiled.cl:18:33
-    wire [63:0] w_90;  // matmul_tiled.cl:18:33
-    wire [63:0] w_91;  // matmul_tiled.cl:18:33
-    wire [7:0]  oi_92;
-    wire [63:0] oa_93;  // matmul_tiled.cl:18:33
-    reg  [31:0] old_94;  // matmul_tiled.cl:18:33
-    wire [31:0] v_95;
-    wire [63:0] w_96;  // matmul_tiled.cl:18:33
-    wire [63:0] w_97;  // matmul_tiled.cl:18:33
-    wire [31:0] w_98;  // matmul_tiled.cl:18:33
-    wire [31:0] w_99;  // matmul_tiled.cl:18:33
-    reg  [63:0] q_100;  // matmul_tiled.cl:18:33
-    wire [7:0]  oi_101;
-    wire [63:0] oa_102;  // matmul_tiled.cl:18:33
-    wire [31:0] ow_103;
-    wire [63:0] w_104;  // matmul_tiled.cl:7:6
-    wire [63:0] w_105;  // matmul_tiled.cl:7:6
-    wire [63:0] w_106;  // matmul_tiled.cl:7:6
-    wire [63:0] w_107;  // matmul_tiled.cl:7:6
-    wire [63:0] w_108;  // matmul_tiled.cl:7:6
-    wire [63:0] w_109;  // matmul_tiled.cl:7:6
-    wire [63:0] w_110;  // matmul_tiled.cl:7:6
-    wire [63:0] w_111;  // matmul_tiled.cl:7:6
-    wire        w_112;  // matmul_tiled.cl:7:6
-    reg         q_113;  // matmul_tiled.cl:7:6
-    wire [63:0] w_114;  // matmul_tiled.cl:7:6
-    wire [63:0] w_115;  // matmul_tiled.cl:7:6
-    wire [63:0] w_116;  // matmul_tiled.cl:7:6
-    wire [63:0] w_117;  // matmul_tiled.cl:7:6
-    wire [63:0] w_118;  // matmul_tiled.cl:7:6
-    wire        w_119;  // matmul_tiled.cl:7:6
-    wire [63:0] w_120;  // matmul_tiled.cl:7:6
-    wire [63:0] w_121;  // matmul_tiled.cl:7:6
-    wire [63:0] w_122;  // matmul_tiled.cl:7:6
-    wire [63:0] w_123;  // matmul_tiled.cl:7:6
-    wire [31:0] w_124;  // matmul_tiled.cl:23:25
-    wire [31:0] w_125;  // matmul_tiled.cl:23:29
-    wire        w_126;  // matmul_tiled.cl:23:25
-    reg         q_127;  // matmul_tiled.cl:23:25
-    wire [31:0] w_128;  // matmul_tiled.cl:23:33
-    wire [7:0]  w_129;  // matmul_tiled.cl:23:33
-    wire [7:0]  w_130;  // matmul_tiled.cl:23:33
-    wire [7:0]  w_131;  // matmul_tiled.cl:23:33
-    wire [31:0] w_132;  // matmul_tiled.cl:23:33
-    wire [63:0] w_133;  // matmul_tiled.cl:24:23
-    wire [63:0] w_134;  // matmul_tiled.cl:24:26
-    wire [63:0] w_135;  // matmul_tiled.cl:24:26
-    wire [63:0] w_136;  // matmul_tiled.cl:24:26
-    wire [63:0] w_137;  // matmul_tiled.cl:24:26
-    wire [63:0] w_138;  // matmul_tiled.cl:24:26
-    reg         obj5_wi_ty_re_issued;
-    reg  [7:0]  obj5_wi_ty_re_beat;
-    wire [7:0]  oi_139;
-    wire [63:0] oa_140;  // matmul_tiled.cl:24:26
-    reg  [31:0] old_141;  // matmul_tiled.cl:24:26
-    wire [31:0] v_142;
-    wire [31:0] w_143;  // matmul_tiled.cl:24:30
-    wire [63:0] w_144;  // matmul_tiled.cl:24:23
-    wire [63:0] w_145;  // matmul_tiled.cl:24:23
-    wire [63:0] w_146;  // matmul_tiled.cl:24:23
-    wire [63:0] w_147;  // matmul_tiled.cl:24:23
-    wire [63:0] w_148;  // matmul_tiled.cl:24:23
-    wire [63:0] w_149;  // matmul_tiled.cl:24:23
-    reg  [63:0] q_150;  // matmul_tiled.cl:24:23
-    wire [63:0] w_151;  // matmul_tiled.cl:24:23
-    reg         obj0_As_re_issued;
-    reg  [7:0]  obj0_As_re_beat;
-    wire [7:0]  oi_152;
-    wire [63:0] oa_153;  // matmul_tiled.cl:24:23
-    reg  [31:0] old_154;  // matmul_tiled.cl:24:23
-    wire [31:0] v_155;
-    wire [63:0] w_156;  // matmul_tiled.cl:24:34
-    wire [31:0] w_157;  // matmul_tiled.cl:24:37
-    wire [63:0] w_158;  // matmul_tiled.cl:24:40
-    wire [63:0] w_159;  // matmul_tiled.cl:24:40
-    reg  [63:0] q_160;  // matmul_tiled.cl:24:40
-    reg         obj4_wi_tx_re_issued;
-    reg  [7:0]  obj4_wi_tx_re_beat;
-    wire [7:0]  oi_161;
-    wire [63:0] oa_162;  // matmul_tiled.cl:24:40
-    reg  [31:0] old_163;  // matmul_tiled.cl:24:40
-    wire [31:0] v_164;
-    wire [63:0] w_165;  // matmul_tiled.cl:24:34
-    wire [63:0] w_166;  // matmul_tiled.cl:24:34
-    wire [63:0] w_167;  // matmul_tiled.cl:24:34
-    wire [63:0] w_168;  // matmul_tiled.cl:24:34
-    wire [63:0] w_169;  // matmul_tiled.cl:24:34
-    reg  [63:0] q_170;  // matmul_tiled.cl:24:34
-    wire [63:0] w_171;  // matmul_tiled.cl:24:34
-    reg         obj1_Bs_re_issued;
-    reg  [7:0]  obj1_Bs_re_beat;
-    wire [7:0]  oi_172;
-    wire [63:0] oa_173;  // matmul_tiled.cl:24:34
-    reg  [31:0] old_174;  // matmul_tiled.cl:24:34
-    wire [31:0] v_175;
-    wire [63:0] w_176;  // matmul_tiled.cl:24:45
-    wire [63:0] w_177;  // matmul_tiled.cl:24:45
-    reg  [63:0] q_178;  // matmul_tiled.cl:24:45
-    wire [7:0]  oi_179;
-    wire [63:0] oa_180;  // matmul_tiled.cl:24:45
-    reg  [31:0] old_181;  // matmul_tiled.cl:24:45
-    wire [31:0] v_182;
-    wire        go_183;
-    reg         u0_fp_fma_issued;
-    wire        u0_fp_fma_valid;
-    wire [31:0] u0_fp_fma_result;
-    wire [31:0] bi_184;
-    wire [31:0] bi_185;
-    wire [31:0] bi_186;
-    wire [31:0] bi_187;
-    reg  [31:0] r_188;  // matmul_tiled.cl:24:19
-    wire [63:0] w_189;  // matmul_tiled.cl:24:13
-    wire [63:0] w_190;  // matmul_tiled.cl:24:13
-    reg  [63:0] q_191;  // matmul_tiled.cl:24:13
-    wire [7:0]  oi_192;
-    wire [63:0] oa_193;  // matmul_tiled.cl:24:13
-    wire [31:0] ow_194;
-    wire [31:0] w_195;  // matmul_tiled.cl:23:22
-    wire [63:0] w_196;  // matmul_tiled.cl:7:6
-    wire [63:0] w_197;  // matmul_tiled.cl:7:6
-    wire [63:0] w_198;  // matmul_tiled.cl:7:6
-    wire [63:0] w_199;  // matmul_tiled.cl:7:6
-    wire [63:0] w_200;  // matmul_tiled.cl:7:6
-    wire [63:0] w_201;  // matmul_tiled.cl:7:6
-    wire [63:0] w_202;  // matmul_tiled.cl:7:6
-    wire [63:0] w_203;  // matmul_tiled.cl:7:6
-    wire        w_204;  // matmul_tiled.cl:7:6
-    reg         q_205;  // matmul_tiled.cl:7:6
-    wire [63:0] w_206;  // matmul_tiled.cl:7:6
-    wire [63:0] w_207;  // matmul_tiled.cl:7:6
-    wire [63:0] w_208;  // matmul_tiled.cl:7:6
-    wire [63:0] w_209;  // matmul_tiled.cl:7:6
-    wire [63:0] w_210;  // matmul_tiled.cl:7:6
-    wire        w_211;  // matmul_tiled.cl:7:6
-    wire [63:0] w_212;  // matmul_tiled.cl:7:6
-    wire [63:0] w_213;  // matmul_tiled.cl:7:6
-    wire [63:0] w_214;  // matmul_tiled.cl:7:6
-    wire [63:0] w_215;  // matmul_tiled.cl:7:6
-    wire [63:0] w_216;  // matmul_tiled.cl:19:9
-    wire [63:0] w_217;  // matmul_tiled.cl:19:12
-    wire [63:0] w_218;  // matmul_tiled.cl:19:12
-    wire [63:0] w_219;  // matmul_tiled.cl:19:12
-    wire [63:0] w_220;  // matmul_tiled.cl:19:12
-    wire [63:0] w_221;  // matmul_tiled.cl:19:12
-    wire [7:0]  oi_222;
-    wire [63:0] oa_223;  // matmul_tiled.cl:19:12
-    reg  [31:0] old_224;  // matmul_tiled.cl:19:12
-    wire [31:0] v_225;
-    wire [63:0] w_226;  // matmul_tiled.cl:19:16
-    wire [63:0] w_227;  // matmul_tiled.cl:19:16
-    reg  [63:0] q_228;  // matmul_tiled.cl:19:16
-    wire [7:0]  oi_229;
-    wire [63:0] oa_230;  // matmul_tiled.cl:19:16
-    reg  [31:0] old_231;  // matmul_tiled.cl:19:16
-    wire [31:0] v_232;
-    wire [63:0] w_233;  // matmul_tiled.cl:19:22
-    wire [63:0] w_234;  // matmul_tiled.cl:19:24
-    wire [63:0] w_235;  // matmul_tiled.cl:19:24
-    reg  [63:0] q_236;  // matmul_tiled.cl:19:24
-    wire [7:0]  oi_237;
-    wire [63:0] oa_238;  // matmul_tiled.cl:19:24
-    reg  [31:0] old_239;  // matmul_tiled.cl:19:24
-    wire [31:0] v_240;
-    wire [31:0] w_241;  // matmul_tiled.cl:19:30
-    wire [63:0] w_242;  // matmul_tiled.cl:19:34
-    wire [63:0] w_243;  // matmul_tiled.cl:19:34
-    reg  [63:0] q_244;  // matmul_tiled.cl:19:34
-    wire [7:0]  oi_245;
-    wire [63:0] oa_246;  // matmul_tiled.cl:19:34
-    reg  [31:0] old_247;  // matmul_tiled.cl:19:34
-    wire [31:0] v_248;
-    wire [63:0] w_249;  // matmul_tiled.cl:19:43
-    wire [63:0] w_250;  // matmul_tiled.cl:19:43
-    reg  [63:0] q_251;  // matmul_tiled.cl:19:43
-    wire [7:0]  oi_252;
-    wire [63:0] oa_253;  // matmul_tiled.cl:19:43
-    reg  [31:0] old_254;  // matmul_tiled.cl:19:43
-    wire [31:0] v_255;
-    wire [31:0] w_256;  // matmul_tiled.cl:19:24
-    wire [31:0] w_257;  // matmul_tiled.cl:19:38
-    wire [31:0] w_258;  // matmul_tiled.cl:19:34
-    reg  [31:0] q_259;  // matmul_tiled.cl:19:24
-    reg  [31:0] q_260;  // matmul_tiled.cl:19:34
-    wire [31:0] w_261;  // matmul_tiled.cl:19:24
-    wire [31:0] w_262;  // matmul_tiled.cl:19:24
-    wire [63:0] w_263;  // matmul_tiled.cl:19:22
-    wire [63:0] w_264;  // matmul_tiled.cl:19:22
-    wire [63:0] w_265;  // matmul_tiled.cl:19:22
-    reg         A_rd_issued;
-    reg  [7:0]  A_rd_beat;
-    reg  [31:0] ld_266;  // matmul_tiled.cl:19:22
-    wire [31:0] v_267;
-    wire [63:0] w_268;  // matmul_tiled.cl:19:9
-    wire [63:0] w_269;  // matmul_tiled.cl:19:9
-    wire [63:0] w_270;  // matmul_tiled.cl:19:9
-    wire [63:0] w_271;  // matmul_tiled.cl:19:9
-    wire [63:0] w_272;  // matmul_tiled.cl:19:9
-    wire [63:0] w_273;  // matmul_tiled.cl:19:9
-    reg  [63:0] q_274;  // matmul_tiled.cl:19:9
-    wire [63:0] w_275;  // matmul_tiled.cl:19:9
-    reg  [63:0] q_276;  // matmul_tiled.cl:19:9
-    wire [7:0]  oi_277;
-    wire [63:0] oa_278;  // matmul_tiled.cl:19:9
-    wire [31:0] ow_279;
-    wire [63:0] w_280;  // matmul_tiled.cl:20:9
-    wire [63:0] w_281;  // matmul_tiled.cl:20:12
-    wire [63:0] w_282;  // matmul_tiled.cl:20:12
-    reg  [63:0] q_283;  // matmul_tiled.cl:20:12
-    wire [7:0]  oi_284;
-    wire [63:0] oa_285;  // matmul_tiled.cl:20:12
-    reg  [31:0] old_286;  // matmul_tiled.cl:20:12
-    wire [31:0] v_287;
-    wire [63:0] w_288;  // matmul_tiled.cl:20:16
-    wire [63:0] w_289;  // matmul_tiled.cl:20:16
-    reg  [63:0] q_290;  // matmul_tiled.cl:20:16
-    wire [7:0]  oi_291;
-    wire [63:0] oa_292;  // matmul_tiled.cl:20:16
-    reg  [31:0] old_293;  // matmul_tiled.cl:20:16
-    wire [31:0] v_294;
-    wire [63:0] w_295;  // matmul_tiled.cl:20:22
-    wire [63:0] w_296;  // matmul_tiled.cl:20:25
-    wire [63:0] w_297;  // matmul_tiled.cl:20:25
-    reg  [63:0] q_298;  // matmul_tiled.cl:20:25
-    wire [7:0]  oi_299;
-    wire [63:0] oa_300;  // matmul_tiled.cl:20:25
-    reg  [31:0] old_301;  // matmul_tiled.cl:20:25
-    wire [31:0] v_302;
-    wire [63:0] w_303;  // matmul_tiled.cl:20:34
-    wire [63:0] w_304;  // matmul_tiled.cl:20:34
-    reg  [63:0] q_305;  // matmul_tiled.cl:20:34
-    wire [7:0]  oi_306;
-    wire [63:0] oa_307;  // matmul_tiled.cl:20:34
-    reg  [31:0] old_308;  // matmul_tiled.cl:20:34
-    wire [31:0] v_309;
-    wire [31:0] w_310;  // matmul_tiled.cl:20:40
-    wire [63:0] w_311;  // matmul_tiled.cl:20:44
-    wire [63:0] w_312;  // matmul_tiled.cl:20:44
-    reg  [63:0] q_313;  // matmul_tiled.cl:20:44
-    wire [7:0]  oi_314;
-    wire [63:0] oa_315;  // matmul_tiled.cl:20:44
-    reg  [31:0] old_316;  // matmul_tiled.cl:20:44
-    wire [31:0] v_317;
-    wire [31:0] w_318;  // matmul_tiled.cl:20:25
-    reg  [31:0] q_319;  // matmul_tiled.cl:20:25
-    wire [31:0] w_320;  // matmul_tiled.cl:20:25
-    wire [31:0] w_321;  // matmul_tiled.cl:20:25
-    reg  [31:0] q_322;  // matmul_tiled.cl:20:25
-    wire [31:0] w_323;  // matmul_tiled.cl:20:25
-    wire [63:0] w_324;  // matmul_tiled.cl:20:22
-    wire [63:0] w_325;  // matmul_tiled.cl:20:22
-    wire [63:0] w_326;  // matmul_tiled.cl:20:22
-    reg         B_rd_issued;
-    reg  [7:0]  B_rd_beat;
-    reg  [31:0] ld_327;  // matmul_tiled.cl:20:22
-    wire [31:0] v_328;
-    wire [63:0] w_329;  // matmul_tiled.cl:20:9
-    wire [63:0] w_330;  // matmul_tiled.cl:20:9
-    wire [63:0] w_331;  // matmul_tiled.cl:20:9
-    wire [63:0] w_332;  // matmul_tiled.cl:20:9
-    wire [63:0] w_333;  // matmul_tiled.cl:20:9
-    reg  [63:0] q_334;  // matmul_tiled.cl:20:9
-    wire [63:0] w_335;  // matmul_tiled.cl:20:9
-    reg  [63:0] q_336;  // matmul_tiled.cl:20:9
-    wire [7:0]  oi_337;
-    wire [63:0] oa_338;  // matmul_tiled.cl:20:9
-    wire [31:0] ow_339;
-    wire [63:0] w_340;  // matmul_tiled.cl:7:6
-    wire [63:0] w_341;  // matmul_tiled.cl:7:6
-    wire [63:0] w_342;  // matmul_tiled.cl:7:6
-    wire [63:0] w_343;  // matmul_tiled.cl:7:6
-    wire [63:0] w_344;  // matmul_tiled.cl:7:6
-    wire [63:0] w_345;  // matmul_tiled.cl:7:6
-    wire [63:0] w_346;  // matmul_tiled.cl:7:6
-    wire [63:0] w_347;  // matmul_tiled.cl:7:6
-    wire        w_348;  // matmul_tiled.cl:7:6
-    reg         q_349;  // matmul_tiled.cl:7:6
-    wire [63:0] w_350;  // matmul_tiled.cl:7:6
-    wire [63:0] w_351;  // matmul_tiled.cl:7:6
-    wire [63:0] w_352;  // matmul_tiled.cl:7:6
-    wire [63:0] w_353;  // matmul_tiled.cl:7:6
-    wire [63:0] w_354;  // matmul_tiled.cl:7:6
-    wire        w_355;  // matmul_tiled.cl:7:6
-    wire [63:0] w_356;  // matmul_tiled.cl:7:6
-    wire [63:0] w_357;  // matmul_tiled.cl:7:6
-    wire [63:0] w_358;  // matmul_tiled.cl:7:6
-    wire [63:0] w_359;  // matmul_tiled.cl:7:6
-    wire [63:0] w_360;  // matmul_tiled.cl:18:21
-    wire [63:0] w_361;  // matmul_tiled.cl:18:21
-    wire [63:0] w_362;  // matmul_tiled.cl:18:21
-    wire [63:0] w_363;  // matmul_tiled.cl:18:21
-    wire [63:0] w_364;  // matmul_tiled.cl:18:21
-    wire [7:0]  oi_365;
-    wire [63:0] oa_366;  // matmul_tiled.cl:18:21
-    reg  [31:0] old_367;  // matmul_tiled.cl:18:21
-    wire [31:0] v_368;
-    wire [31:0] w_369;  // matmul_tiled.cl:18:25
-    wire [31:0] w_370;  // matmul_tiled.cl:18:25
-    wire [31:0] w_371;  // matmul_tiled.cl:18:25
-    wire [31:0] w_372;  // matmul_tiled.cl:18:25
-    wire [31:0] w_373;  // matmul_tiled.cl:18:25
-    wire [31:0] w_374;  // matmul_tiled.cl:18:25
-    wire [31:0] w_375;  // matmul_tiled.cl:18:25
-    wire [31:0] w_376;  // matmul_tiled.cl:18:25
-    reg  [31:0] q_377;  // matmul_tiled.cl:18:25
-    wire        w_378;  // matmul_tiled.cl:18:21
-    wire [31:0] w_379;  // matmul_tiled.cl:12:15
-    wire [63:0] w_380;  // matmul_tiled.cl:12:15
-    wire [63:0] w_381;  // matmul_tiled.cl:12:15
-    wire [63:0] w_382;  // matmul_tiled.cl:12:15
-    wire [63:0] w_383;  // matmul_tiled.cl:12:9
-    wire [63:0] w_384;  // matmul_tiled.cl:12:9
-    wire [63:0] w_385;  // matmul_tiled.cl:12:9
-    wire [63:0] w_386;  // matmul_tiled.cl:12:9
-    wire [63:0] w_387;  // matmul_tiled.cl:12:9
-    wire [31:0] w_388;  // matmul_tiled.cl:12:15
-    wire [31:0] w_389;  // matmul_tiled.cl:12:15
-    wire [31:0] w_390;  // matmul_tiled.cl:12:15
-    wire [31:0] w_391;  // matmul_tiled.cl:12:15
-    wire [31:0] w_392;  // matmul_tiled.cl:12:15
-    wire [7:0]  oi_393;
-    wire [63:0] oa_394;  // matmul_tiled.cl:12:9
-    wire [31:0] ow_395;
-    wire [31:0] w_396;  // matmul_tiled.cl:13:29
-    wire [63:0] w_397;  // matmul_tiled.cl:13:15
-    wire [63:0] w_398;  // matmul_tiled.cl:13:15
-    wire [63:0] w_399;  // matmul_tiled.cl:13:15
-    wire [63:0] w_400;  // matmul_tiled.cl:13:9
-    wire [63:0] w_401;  // matmul_tiled.cl:13:9
-    wire [31:0] w_402;  // matmul_tiled.cl:13:15
-    wire [31:0] w_403;  // matmul_tiled.cl:13:15
-    wire [31:0] w_404;  // matmul_tiled.cl:13:15
-    wire [31:0] w_405;  // matmul_tiled.cl:13:15
-    reg  [63:0] q_406;  // matmul_tiled.cl:13:9
-    reg  [31:0] q_407;  // matmul_tiled.cl:13:15
-    wire [7:0]  oi_408;
-    wire [63:0] oa_409;  // matmul_tiled.cl:13:9
-    wire [31:0] ow_410;
-    wire [63:0] w_411;  // matmul_tiled.cl:14:14
-    wire [63:0] w_412;  // matmul_tiled.cl:14:9
-    wire [63:0] w_413;  // matmul_tiled.cl:14:9
-    wire [31:0] w_414;  // matmul_tiled.cl:14:14
-    reg  [63:0] q_415;  // matmul_tiled.cl:14:9
-    reg  [31:0] q_416;  // matmul_tiled.cl:14:14
-    wire [7:0]  oi_417;
-    wire [63:0] oa_418;  // matmul_tiled.cl:14:9
-    wire [31:0] ow_419;
-    wire [63:0] w_420;  // matmul_tiled.cl:15:14
-    wire [63:0] w_421;  // matmul_tiled.cl:15:9
-    wire [63:0] w_422;  // matmul_tiled.cl:15:9
-    wire [31:0] w_423;  // matmul_tiled.cl:15:14
-    reg  [63:0] q_424;  // matmul_tiled.cl:15:9
-    reg  [31:0] q_425;  // matmul_tiled.cl:15:14
-    wire [7:0]  oi_426;
-    wire [63:0] oa_427;  // matmul_tiled.cl:15:9
-    wire [31:0] ow_428;
-    wire [31:0] w_429;  // matmul_tiled.cl:16:17
-    wire [63:0] w_430;  // matmul_tiled.cl:16:11
-    wire [63:0] w_431;  // matmul_tiled.cl:16:11
-    reg  [63:0] q_432;  // matmul_tiled.cl:16:11
-    wire [7:0]  oi_433;
-    wire [63:0] oa_434;  // matmul_tiled.cl:16:11
-    wire [31:0] ow_435;
-    wire [63:0] w_436;  // matmul_tiled.cl:18:14
-    wire [63:0] w_437;  // matmul_tiled.cl:18:14
-    reg  [63:0] q_438;  // matmul_tiled.cl:18:14
-    wire [7:0]  oi_439;
-    wire [63:0] oa_440;  // matmul_tiled.cl:18:14
-    wire [31:0] ow_441;
-    wire [63:0] w_442;  // matmul_tiled.cl:7:6
-    wire [63:0] w_443;  // matmul_tiled.cl:7:6
-    wire [63:0] w_444;  // matmul_tiled.cl:7:6
-    wire [63:0] w_445;  // matmul_tiled.cl:7:6
-    wire [63:0] w_446;  // matmul_tiled.cl:7:6
-    wire [63:0] w_447;  // matmul_tiled.cl:7:6
-    reg  [7:0]  launch_err;
-    reg         done_q;
+    reg  [15:0]  state;
+    reg  [31:0]  group_0;
+    reg  [31:0]  group_1;
+    reg  [31:0]  group_2;
+    reg  [31:0]  gnext_0;
+    reg  [31:0]  gnext_1;
+    reg  [31:0]  gnext_2;
+    wire [31:0]  v0_col;
+    wire [31:0]  v1_row;
+    wire [31:0]  v2_tx;
+    wire [31:0]  v3_ty;
+    wire [31:0]  v4_acc;
+    wire [31:0]  v5_t;
+    reg  [31:0]  v6_k;
+    reg          v7_group_cond0;
+    reg  [63:0]  v8_lid_x;
+    reg  [63:0]  v9_lid_y;
+    reg  [63:0]  v10_lid_linear;
+    wire         obj0_As_we;
+    wire [5:0]   obj0_As_waddr;
+    wire [31:0]  obj0_As_wdata;
+    wire         obj0_As_re;
+    wire [5:0]   obj0_As_raddr;
+    wire [31:0]  obj0_As_rdata;
+    wire         obj1_Bs_we;
+    wire [5:0]   obj1_Bs_waddr;
+    wire [31:0]  obj1_Bs_wdata;
+    wire         obj1_Bs_re;
+    wire [5:0]   obj1_Bs_raddr;
+    wire [31:0]  obj1_Bs_rdata;
+    wire         obj2_wi_col_we;
+    wire [5:0]   obj2_wi_col_waddr;
+    wire [31:0]  obj2_wi_col_wdata;
+    wire         obj2_wi_col_re;
+    wire [5:0]   obj2_wi_col_raddr;
+    wire [31:0]  obj2_wi_col_rdata;
+    wire         obj3_wi_row_we;
+    wire [5:0]   obj3_wi_row_waddr;
+    wire [31:0]  obj3_wi_row_wdata;
+    wire         obj3_wi_row_re;
+    wire [5:0]   obj3_wi_row_raddr;
+    wire [31:0]  obj3_wi_row_rdata;
+    wire         obj4_wi_tx_we;
+    wire [5:0]   obj4_wi_tx_waddr;
+    wire [31:0]  obj4_wi_tx_wdata;
+    wire         obj4_wi_tx_re;
+    wire [5:0]   obj4_wi_tx_raddr;
+    wire [31:0]  obj4_wi_tx_rdata;
+    wire         obj4_wi_tx_r1_re;
+    wire [5:0]   obj4_wi_tx_r1_raddr;
+    wire [31:0]  obj4_wi_tx_r1_rdata;
+    wire         obj4_wi_tx_r2_re;
+    wire [5:0]   obj4_wi_tx_r2_raddr;
+    wire [31:0]  obj4_wi_tx_r2_rdata;
+    wire         obj5_wi_ty_we;
+    wire [5:0]   obj5_wi_ty_waddr;
+    wire [31:0]  obj5_wi_ty_wdata;
+    wire         obj5_wi_ty_re;
+    wire [5:0]   obj5_wi_ty_raddr;
+    wire [31:0]  obj5_wi_ty_rdata;
+    wire         obj5_wi_ty_r1_re;
+    wire [5:0]   obj5_wi_ty_r1_raddr;
+    wire [31:0]  obj5_wi_ty_r1_rdata;
+    wire         obj5_wi_ty_r2_re;
+    wire [5:0]   obj5_wi_ty_r2_raddr;
+    wire [31:0]  obj5_wi_ty_r2_rdata;
+    wire         obj6_wi_acc_we;
+    wire [5:0]   obj6_wi_acc_waddr;
+    wire [31:0]  obj6_wi_acc_wdata;
+    wire         obj6_wi_acc_re;
+    wire [5:0]   obj6_wi_acc_raddr;
+    wire [31:0]  obj6_wi_acc_rdata;
+    wire         obj7_wi_t_we;
+    wire [5:0]   obj7_wi_t_waddr;
+    wire [31:0]  obj7_wi_t_wdata;
+    wire         obj7_wi_t_re;
+    wire [5:0]   obj7_wi_t_raddr;
+    wire [31:0]  obj7_wi_t_rdata;
+    wire         obj7_wi_t_r1_re;
+    wire [5:0]   obj7_wi_t_r1_raddr;
+    wire [31:0]  obj7_wi_t_r1_rdata;
+    reg  [48:0]  p6_valid;  // matmul_tiled.cl:7:6
+    reg          p6_admit;
+    wire         p6_stall;
+    wire         p6_en;
+    wire [63:0]  pv_1;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_2;  // matmul_tiled.cl:7:6
+    wire         pw_3;  // matmul_tiled.cl:7:6
+    reg          p6_go;
+    wire [63:0]  pv_4;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_5;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_6;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_7;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_8;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_9;  // matmul_tiled.cl:27:5
+    wire [63:0]  w_10;  // matmul_tiled.cl:27:7
+    wire [63:0]  w_11;  // matmul_tiled.cl:27:7
+    wire [63:0]  pw_12;  // matmul_tiled.cl:27:7
+    wire [63:0]  pw_13;  // matmul_tiled.cl:27:7
+    wire [63:0]  pwa_14;
+    wire [31:0]  prd_15;  // matmul_tiled.cl:27:7
+    wire [31:0]  w_16;  // matmul_tiled.cl:27:13
+    wire [63:0]  w_17;  // matmul_tiled.cl:27:17
+    wire [63:0]  pw_18;  // matmul_tiled.cl:27:17
+    reg  [63:0]  pq_19;  // matmul_tiled.cl:27:17
+    wire [63:0]  pwa_20;
+    wire [31:0]  prd_21;  // matmul_tiled.cl:27:17
+    wire [63:0]  w_22;  // matmul_tiled.cl:27:24
+    wire [63:0]  pw_23;  // matmul_tiled.cl:27:24
+    reg  [63:0]  pq_24;  // matmul_tiled.cl:27:24
+    reg  [63:0]  pq_25;  // matmul_tiled.cl:27:24
+    wire [63:0]  pwa_26;
+    wire [31:0]  prd_27;  // matmul_tiled.cl:27:24
+    wire [31:0]  pw_28;  // matmul_tiled.cl:27:7
+    reg  [31:0]  pq_29;  // matmul_tiled.cl:27:7
+    reg  [31:0]  pq_30;  // matmul_tiled.cl:27:7
+    reg  [31:0]  pq_31;  // matmul_tiled.cl:27:7
+    reg  [31:0]  pq_32;  // matmul_tiled.cl:27:17
+    reg  [31:0]  pq_33;  // matmul_tiled.cl:27:17
+    wire [31:0]  pw_34;  // matmul_tiled.cl:27:7
+    wire [63:0]  pw_35;  // matmul_tiled.cl:27:5
+    wire [63:0]  pw_36;  // matmul_tiled.cl:27:5
+    wire [63:0]  pw_37;  // matmul_tiled.cl:27:5
+    reg  [31:0]  pq_38;  // matmul_tiled.cl:27:24
+    wire [63:0]  w_39;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_40;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_41;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_42;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_43;  // matmul_tiled.cl:7:6
+    wire         pw_44;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_45;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_46;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_47;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_48;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_49;  // matmul_tiled.cl:7:6
+    wire         w_50;  // matmul_tiled.cl:18:5
+    reg          q_51;  // matmul_tiled.cl:18:5
+    reg  [3:0]   p5_valid;  // matmul_tiled.cl:7:6
+    reg          p5_admit;
+    wire         p5_stall;
+    wire         p5_en;
+    wire [63:0]  pv_52;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_53;  // matmul_tiled.cl:7:6
+    wire         pw_54;  // matmul_tiled.cl:7:6
+    reg          p5_go;
+    wire [63:0]  pv_55;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_56;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_57;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_58;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_59;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_60;  // matmul_tiled.cl:18:33
+    wire [63:0]  w_61;  // matmul_tiled.cl:18:33
+    wire [63:0]  pw_62;  // matmul_tiled.cl:18:33
+    wire [63:0]  pw_63;  // matmul_tiled.cl:18:33
+    wire [63:0]  pwa_64;
+    wire [31:0]  prd_65;  // matmul_tiled.cl:18:33
+    wire [63:0]  w_66;  // matmul_tiled.cl:18:33
+    wire [63:0]  pw_67;  // matmul_tiled.cl:18:33
+    wire [31:0]  w_68;  // matmul_tiled.cl:18:33
+    wire [31:0]  pw_69;  // matmul_tiled.cl:18:33
+    reg  [63:0]  pq_70;  // matmul_tiled.cl:18:33
+    wire [63:0]  pwa_71;
+    wire [63:0]  w_72;  // matmul_tiled.cl:18:21
+    wire [63:0]  w_73;  // matmul_tiled.cl:18:21
+    wire [63:0]  pw_74;  // matmul_tiled.cl:18:21
+    wire [63:0]  pw_75;  // matmul_tiled.cl:18:21
+    reg  [63:0]  pq_76;  // matmul_tiled.cl:18:21
+    reg  [63:0]  pq_77;  // matmul_tiled.cl:18:21
+    wire [63:0]  pwa_78;
+    wire [31:0]  prd_79;  // matmul_tiled.cl:18:21
+    wire [31:0]  w_80;  // matmul_tiled.cl:18:25
+    wire [31:0]  w_81;  // matmul_tiled.cl:18:25
+    wire [31:0]  pw_82;  // matmul_tiled.cl:18:25
+    wire [31:0]  w_83;  // matmul_tiled.cl:18:25
+    wire [31:0]  pw_84;  // matmul_tiled.cl:18:25
+    wire [31:0]  pw_85;  // matmul_tiled.cl:18:25
+    wire [31:0]  w_86;  // matmul_tiled.cl:18:25
+    wire [31:0]  pw_87;  // matmul_tiled.cl:18:25
+    reg  [31:0]  pq_88;  // matmul_tiled.cl:18:25
+    reg  [31:0]  pq_89;  // matmul_tiled.cl:18:25
+    reg  [31:0]  pq_90;  // matmul_tiled.cl:18:25
+    wire         pw_91;  // matmul_tiled.cl:18:21
+    wire [63:0]  w_92;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_93;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_94;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_95;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_96;  // matmul_tiled.cl:7:6
+    wire         pw_97;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_98;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_99;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_100;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_101;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_102;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_103;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_104;  // matmul_tiled.cl:7:6
+    wire         w_105;  // matmul_tiled.cl:7:6
+    reg          q_106;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_107;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_108;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_109;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_110;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_111;  // matmul_tiled.cl:7:6
+    wire         w_112;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_113;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_114;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_115;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_116;  // matmul_tiled.cl:7:6
+    reg  [1:0]   p4_valid;  // matmul_tiled.cl:23:9
+    reg          p4_admit;
+    reg  [2:0]   p4_slot;
+    wire         p4_stall;
+    wire         p4_en;
+    wire [31:0]  pv_117;  // matmul_tiled.cl:23:25
+    wire [31:0]  w_118;  // matmul_tiled.cl:23:29
+    wire         pw_119;  // matmul_tiled.cl:23:25
+    reg          p4_go;
+    wire [63:0]  w_120;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_121;  // matmul_tiled.cl:24:26
+    wire [63:0]  pv_122;  // matmul_tiled.cl:24:26
+    wire [63:0]  w_123;  // matmul_tiled.cl:24:26
+    wire [63:0]  pw_124;  // matmul_tiled.cl:24:26
+    wire [63:0]  pw_125;  // matmul_tiled.cl:24:26
+    wire [63:0]  pwa_126;
+    wire [31:0]  prd_127;  // matmul_tiled.cl:24:26
+    wire [31:0]  pv_128;  // matmul_tiled.cl:24:30
+    wire [63:0]  pw_129;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_130;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_131;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_132;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_133;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_134;  // matmul_tiled.cl:24:23
+    reg  [63:0]  pq_135;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_136;  // matmul_tiled.cl:24:23
+    wire [63:0]  pwa_137;
+    wire [31:0]  prd_138;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_139;  // matmul_tiled.cl:24:34
+    wire [31:0]  pv_140;  // matmul_tiled.cl:24:37
+    wire [63:0]  w_141;  // matmul_tiled.cl:24:40
+    wire [63:0]  pw_142;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_143;  // matmul_tiled.cl:24:40
+    wire [63:0]  pwa_144;
+    wire [31:0]  prd_145;  // matmul_tiled.cl:24:40
+    wire [63:0]  pw_146;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_147;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_148;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_149;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_150;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_151;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_152;  // matmul_tiled.cl:24:34
+    wire [63:0]  pwa_153;
+    wire [31:0]  prd_154;  // matmul_tiled.cl:24:34
+    wire [63:0]  w_155;  // matmul_tiled.cl:24:45
+    wire [63:0]  pw_156;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_157;  // matmul_tiled.cl:24:45
+    wire [63:0]  pwa_158;
+    wire [31:0]  prd_159;  // matmul_tiled.cl:24:45
+    reg  [31:0]  pq_160;  // matmul_tiled.cl:24:23
+    reg  [31:0]  pq_161;  // matmul_tiled.cl:24:34
+    wire         go_162;
+    wire         pu_163_valid;
+    wire [31:0]  pu_163_result;
+    wire [31:0]  bi_164;
+    reg  [31:0]  pd_165;
+    reg  [31:0]  pd_166;
+    reg  [31:0]  pd_167;
+    reg  [31:0]  pd_168;
+    reg  [31:0]  pd_169;
+    reg  [31:0]  pd_170;
+    reg  [31:0]  pd_171;
+    reg  [31:0]  pd_172;
+    reg  [31:0]  pd_173;
+    reg  [31:0]  pd_174;
+    reg  [31:0]  pd_175;
+    reg  [31:0]  pd_176;
+    reg  [31:0]  pd_177;
+    reg  [31:0]  pd_178;
+    reg  [31:0]  pd_179;
+    wire [31:0]  bi_180;
+    wire [31:0]  bi_181;
+    wire [31:0]  bi_182;
+    wire [31:0]  pw_183;  // matmul_tiled.cl:24:19
+    wire [63:0]  w_184;  // matmul_tiled.cl:24:13
+    wire [63:0]  pw_185;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_186;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_187;  // matmul_tiled.cl:24:13
+    wire [63:0]  pwa_188;
+    wire [31:0]  pv_189;  // matmul_tiled.cl:23:33
+    wire [7:0]   pw_190;  // matmul_tiled.cl:23:33
+    wire [7:0]   w_191;  // matmul_tiled.cl:23:33
+    wire [7:0]   pw_192;  // matmul_tiled.cl:23:33
+    wire [31:0]  pw_193;  // matmul_tiled.cl:23:33
+    wire [31:0]  w_194;  // matmul_tiled.cl:23:22
+    wire [63:0]  w_195;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_196;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_197;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_198;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_199;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_200;  // matmul_tiled.cl:7:6
+    reg  [103:0] p2_valid;  // matmul_tiled.cl:7:6
+    reg          p2_admit;
+    wire         p2_stall;
+    wire         p2_en;
+    wire [63:0]  pv_201;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_202;  // matmul_tiled.cl:7:6
+    wire         pw_203;  // matmul_tiled.cl:7:6
+    reg          p2_go;
+    wire [63:0]  pv_204;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_205;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_206;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_207;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_208;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_209;  // matmul_tiled.cl:19:9
+    wire [63:0]  w_210;  // matmul_tiled.cl:19:12
+    wire [63:0]  w_211;  // matmul_tiled.cl:19:12
+    wire [63:0]  pw_212;  // matmul_tiled.cl:19:12
+    wire [63:0]  pw_213;  // matmul_tiled.cl:19:12
+    wire [63:0]  pwa_214;
+    wire [31:0]  prd_215;  // matmul_tiled.cl:19:12
+    wire [63:0]  w_216;  // matmul_tiled.cl:19:16
+    wire [63:0]  pw_217;  // matmul_tiled.cl:19:16
+    reg  [63:0]  pq_218;  // matmul_tiled.cl:19:16
+    wire [63:0]  pwa_219;
+    wire [31:0]  prd_220;  // matmul_tiled.cl:19:16
+    wire [63:0]  w_221;  // matmul_tiled.cl:19:22
+    wire [63:0]  w_222;  // matmul_tiled.cl:19:24
+    wire [63:0]  pw_223;  // matmul_tiled.cl:19:24
+    reg  [63:0]  pq_224;  // matmul_tiled.cl:19:24
+    reg  [63:0]  pq_225;  // matmul_tiled.cl:19:24
+    wire [63:0]  pwa_226;
+    wire [31:0]  prd_227;  // matmul_tiled.cl:19:24
+    wire [31:0]  w_228;  // matmul_tiled.cl:19:30
+    wire [63:0]  w_229;  // matmul_tiled.cl:19:34
+    wire [63:0]  pw_230;  // matmul_tiled.cl:19:34
+    reg  [63:0]  pq_231;  // matmul_tiled.cl:19:34
+    reg  [63:0]  pq_232;  // matmul_tiled.cl:19:34
+    reg  [63:0]  pq_233;  // matmul_tiled.cl:19:34
+    wire [63:0]  pwa_234;
+    wire [31:0]  prd_235;  // matmul_tiled.cl:19:34
+    wire [63:0]  w_236;  // matmul_tiled.cl:19:43
+    wire [63:0]  pw_237;  // matmul_tiled.cl:19:43
+    reg  [63:0]  pq_238;  // matmul_tiled.cl:19:43
+    reg  [63:0]  pq_239;  // matmul_tiled.cl:19:43
+    reg  [63:0]  pq_240;  // matmul_tiled.cl:19:43
+    reg  [63:0]  pq_241;  // matmul_tiled.cl:19:43
+    wire [63:0]  pwa_242;
+    wire [31:0]  prd_243;  // matmul_tiled.cl:19:43
+    wire [31:0]  pw_244;  // matmul_tiled.cl:19:24
+    wire [31:0]  w_245;  // matmul_tiled.cl:19:38
+    wire [31:0]  pw_246;  // matmul_tiled.cl:19:34
+    reg  [31:0]  pq_247;  // matmul_tiled.cl:19:24
+    reg  [31:0]  pq_248;  // matmul_tiled.cl:19:24
+    reg  [31:0]  pq_249;  // matmul_tiled.cl:19:24
+    reg  [31:0]  pq_250;  // matmul_tiled.cl:19:34
+    reg  [31:0]  pq_251;  // matmul_tiled.cl:19:34
+    wire [31:0]  pw_252;  // matmul_tiled.cl:19:24
+    reg  [31:0]  pq_253;  // matmul_tiled.cl:19:43
+    wire [31:0]  pw_254;  // matmul_tiled.cl:19:24
+    wire [63:0]  pw_255;  // matmul_tiled.cl:19:22
+    wire [63:0]  pw_256;  // matmul_tiled.cl:19:22
+    wire [63:0]  pw_257;  // matmul_tiled.cl:19:22
+    wire [31:0]  pld_258;  // matmul_tiled.cl:19:22
+    wire [63:0]  pw_259;  // matmul_tiled.cl:19:9
+    wire [63:0]  w_260;  // matmul_tiled.cl:19:9
+    wire [63:0]  pw_261;  // matmul_tiled.cl:19:9
+    wire [63:0]  pw_262;  // matmul_tiled.cl:19:9
+    wire [63:0]  pw_263;  // matmul_tiled.cl:19:9
+    wire [63:0]  pw_264;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_265;  // matmul_tiled.cl:19:9
+    wire [63:0]  pw_266;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_267;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_268;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_269;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_270;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_271;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_272;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_273;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_274;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_275;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_276;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_277;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_278;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_279;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_280;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_281;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_282;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_283;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_284;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_285;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_286;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_287;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_288;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_289;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_290;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_291;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_292;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_293;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_294;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_295;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_296;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_297;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_298;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_299;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_300;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_301;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_302;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_303;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_304;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_305;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_306;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_307;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_308;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_309;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_310;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_311;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_312;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_313;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_314;  // matmul_tiled.cl:19:9
+    wire [63:0]  pwa_315;
+    wire [63:0]  w_316;  // matmul_tiled.cl:20:9
+    wire [63:0]  w_317;  // matmul_tiled.cl:20:12
+    wire [63:0]  pw_318;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_319;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_320;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_321;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_322;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_323;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_324;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_325;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_326;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_327;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_328;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_329;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_330;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_331;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_332;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_333;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_334;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_335;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_336;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_337;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_338;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_339;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_340;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_341;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_342;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_343;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_344;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_345;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_346;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_347;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_348;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_349;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_350;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_351;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_352;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_353;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_354;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_355;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_356;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_357;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_358;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_359;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_360;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_361;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_362;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_363;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_364;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_365;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_366;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_367;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_368;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_369;  // matmul_tiled.cl:20:12
+    wire [63:0]  pwa_370;
+    wire [31:0]  prd_371;  // matmul_tiled.cl:20:12
+    wire [63:0]  w_372;  // matmul_tiled.cl:20:16
+    wire [63:0]  pw_373;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_374;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_375;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_376;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_377;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_378;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_379;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_380;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_381;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_382;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_383;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_384;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_385;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_386;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_387;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_388;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_389;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_390;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_391;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_392;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_393;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_394;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_395;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_396;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_397;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_398;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_399;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_400;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_401;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_402;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_403;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_404;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_405;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_406;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_407;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_408;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_409;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_410;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_411;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_412;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_413;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_414;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_415;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_416;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_417;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_418;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_419;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_420;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_421;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_422;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_423;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_424;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_425;  // matmul_tiled.cl:20:16
+    wire [63:0]  pwa_426;
+    wire [31:0]  prd_427;  // matmul_tiled.cl:20:16
+    wire [63:0]  w_428;  // matmul_tiled.cl:20:22
+    wire [63:0]  w_429;  // matmul_tiled.cl:20:25
+    wire [63:0]  pw_430;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_431;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_432;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_433;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_434;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_435;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_436;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_437;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_438;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_439;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_440;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_441;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_442;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_443;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_444;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_445;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_446;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_447;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_448;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_449;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_450;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_451;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_452;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_453;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_454;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_455;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_456;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_457;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_458;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_459;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_460;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_461;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_462;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_463;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_464;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_465;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_466;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_467;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_468;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_469;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_470;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_471;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_472;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_473;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_474;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_475;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_476;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_477;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_478;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_479;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_480;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_481;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_482;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_483;  // matmul_tiled.cl:20:25
+    wire [63:0]  pwa_484;
+    wire [31:0]  prd_485;  // matmul_tiled.cl:20:25
+    wire [63:0]  w_486;  // matmul_tiled.cl:20:34
+    wire [63:0]  pw_487;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_488;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_489;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_490;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_491;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_492;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_493;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_494;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_495;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_496;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_497;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_498;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_499;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_500;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_501;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_502;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_503;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_504;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_505;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_506;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_507;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_508;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_509;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_510;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_511;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_512;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_513;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_514;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_515;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_516;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_517;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_518;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_519;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_520;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_521;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_522;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_523;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_524;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_525;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_526;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_527;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_528;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_529;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_530;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_531;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_532;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_533;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_534;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_535;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_536;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_537;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_538;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_539;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_540;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_541;  // matmul_tiled.cl:20:34
+    wire [63:0]  pwa_542;
+    wire [31:0]  prd_543;  // matmul_tiled.cl:20:34
+    wire [31:0]  w_544;  // matmul_tiled.cl:20:40
+    wire [63:0]  w_545;  // matmul_tiled.cl:20:44
+    wire [63:0]  pw_546;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_547;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_548;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_549;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_550;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_551;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_552;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_553;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_554;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_555;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_556;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_557;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_558;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_559;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_560;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_561;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_562;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_563;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_564;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_565;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_566;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_567;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_568;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_569;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_570;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_571;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_572;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_573;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_574;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_575;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_576;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_577;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_578;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_579;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_580;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_581;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_582;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_583;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_584;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_585;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_586;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_587;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_588;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_589;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_590;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_591;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_592;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_593;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_594;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_595;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_596;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_597;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_598;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_599;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_600;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_601;  // matmul_tiled.cl:20:44
+    wire [63:0]  pwa_602;
+    wire [31:0]  prd_603;  // matmul_tiled.cl:20:44
+    wire [31:0]  pw_604;  // matmul_tiled.cl:20:25
+    reg  [31:0]  pq_605;  // matmul_tiled.cl:20:25
+    wire [31:0]  pw_606;  // matmul_tiled.cl:20:25
+    wire [31:0]  pw_607;  // matmul_tiled.cl:20:25
+    reg  [31:0]  pq_608;  // matmul_tiled.cl:20:25
+    reg  [31:0]  pq_609;  // matmul_tiled.cl:20:25
+    reg  [31:0]  pq_610;  // matmul_tiled.cl:20:25
+    reg  [31:0]  pq_611;  // matmul_tiled.cl:20:44
+    reg  [31:0]  pq_612;  // matmul_tiled.cl:20:44
+    wire [31:0]  pw_613;  // matmul_tiled.cl:20:25
+    wire [63:0]  pw_614;  // matmul_tiled.cl:20:22
+    wire [63:0]  pw_615;  // matmul_tiled.cl:20:22
+    wire [63:0]  pw_616;  // matmul_tiled.cl:20:22
+    wire [31:0]  pld_617;  // matmul_tiled.cl:20:22
+    wire [63:0]  pw_618;  // matmul_tiled.cl:20:9
+    wire [63:0]  pw_619;  // matmul_tiled.cl:20:9
+    wire [63:0]  pw_620;  // matmul_tiled.cl:20:9
+    wire [63:0]  pw_621;  // matmul_tiled.cl:20:9
+    wire [63:0]  pw_622;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_623;  // matmul_tiled.cl:20:9
+    wire [63:0]  pw_624;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_625;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_626;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_627;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_628;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_629;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_630;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_631;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_632;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_633;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_634;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_635;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_636;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_637;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_638;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_639;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_640;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_641;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_642;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_643;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_644;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_645;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_646;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_647;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_648;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_649;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_650;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_651;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_652;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_653;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_654;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_655;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_656;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_657;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_658;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_659;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_660;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_661;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_662;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_663;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_664;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_665;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_666;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_667;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_668;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_669;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_670;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_671;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_672;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_673;  // matmul_tiled.cl:20:9
+    wire [63:0]  pwa_674;
+    wire [63:0]  w_675;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_676;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_677;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_678;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_679;  // matmul_tiled.cl:7:6
+    wire         pw_680;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_681;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_682;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_683;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_684;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_685;  // matmul_tiled.cl:7:6
+    reg  [7:0]   p0_valid;  // matmul_tiled.cl:7:6
+    reg          p0_admit;
+    wire         p0_stall;
+    wire         p0_en;
+    wire [63:0]  pv_686;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_687;  // matmul_tiled.cl:7:6
+    wire         pw_688;  // matmul_tiled.cl:7:6
+    reg          p0_go;
+    wire [63:0]  pv_689;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_690;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_691;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_692;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_693;  // matmul_tiled.cl:7:6
+    wire [31:0]  w_694;  // matmul_tiled.cl:12:15
+    wire [63:0]  w_695;  // matmul_tiled.cl:12:15
+    wire [63:0]  pv_696;  // matmul_tiled.cl:12:15
+    wire [63:0]  w_697;  // matmul_tiled.cl:12:15
+    wire [63:0]  w_698;  // matmul_tiled.cl:12:9
+    wire [63:0]  w_699;  // matmul_tiled.cl:12:9
+    wire [63:0]  pw_700;  // matmul_tiled.cl:12:9
+    wire [63:0]  pw_701;  // matmul_tiled.cl:12:9
+    wire [31:0]  pw_702;  // matmul_tiled.cl:12:15
+    wire [31:0]  w_703;  // matmul_tiled.cl:12:15
+    wire [31:0]  pw_704;  // matmul_tiled.cl:12:15
+    wire [31:0]  pw_705;  // matmul_tiled.cl:12:15
+    wire [31:0]  pw_706;  // matmul_tiled.cl:12:15
+    wire [63:0]  pwa_707;
+    wire [31:0]  w_708;  // matmul_tiled.cl:13:29
+    wire [63:0]  w_709;  // matmul_tiled.cl:13:15
+    wire [63:0]  pv_710;  // matmul_tiled.cl:13:15
+    wire [63:0]  w_711;  // matmul_tiled.cl:13:15
+    wire [63:0]  w_712;  // matmul_tiled.cl:13:9
+    wire [63:0]  pw_713;  // matmul_tiled.cl:13:9
+    wire [31:0]  pw_714;  // matmul_tiled.cl:13:15
+    wire [31:0]  pw_715;  // matmul_tiled.cl:13:15
+    wire [31:0]  pw_716;  // matmul_tiled.cl:13:15
+    wire [31:0]  pw_717;  // matmul_tiled.cl:13:15
+    reg  [63:0]  pq_718;  // matmul_tiled.cl:13:9
+    reg  [31:0]  pq_719;  // matmul_tiled.cl:13:15
+    wire [63:0]  pwa_720;
+    wire [63:0]  pv_721;  // matmul_tiled.cl:14:14
+    wire [63:0]  w_722;  // matmul_tiled.cl:14:9
+    wire [63:0]  pw_723;  // matmul_tiled.cl:14:9
+    wire [31:0]  pw_724;  // matmul_tiled.cl:14:14
+    reg  [63:0]  pq_725;  // matmul_tiled.cl:14:9
+    reg  [63:0]  pq_726;  // matmul_tiled.cl:14:9
+    reg  [31:0]  pq_727;  // matmul_tiled.cl:14:14
+    reg  [31:0]  pq_728;  // matmul_tiled.cl:14:14
+    wire [63:0]  pwa_729;
+    wire [63:0]  pv_730;  // matmul_tiled.cl:15:14
+    wire [63:0]  w_731;  // matmul_tiled.cl:15:9
+    wire [63:0]  pw_732;  // matmul_tiled.cl:15:9
+    wire [31:0]  pw_733;  // matmul_tiled.cl:15:14
+    reg  [63:0]  pq_734;  // matmul_tiled.cl:15:9
+    reg  [63:0]  pq_735;  // matmul_tiled.cl:15:9
+    reg  [63:0]  pq_736;  // matmul_tiled.cl:15:9
+    reg  [31:0]  pq_737;  // matmul_tiled.cl:15:14
+    reg  [31:0]  pq_738;  // matmul_tiled.cl:15:14
+    reg  [31:0]  pq_739;  // matmul_tiled.cl:15:14
+    wire [63:0]  pwa_740;
+    wire [31:0]  w_741;  // matmul_tiled.cl:16:17
+    wire [63:0]  w_742;  // matmul_tiled.cl:16:11
+    wire [63:0]  pw_743;  // matmul_tiled.cl:16:11
+    reg  [63:0]  pq_744;  // matmul_tiled.cl:16:11
+    reg  [63:0]  pq_745;  // matmul_tiled.cl:16:11
+    reg  [63:0]  pq_746;  // matmul_tiled.cl:16:11
+    reg  [63:0]  pq_747;  // matmul_tiled.cl:16:11
+    wire [63:0]  pwa_748;
+    wire [63:0]  w_749;  // matmul_tiled.cl:18:14
+    wire [63:0]  pw_750;  // matmul_tiled.cl:18:14
+    reg  [63:0]  pq_751;  // matmul_tiled.cl:18:14
+    reg  [63:0]  pq_752;  // matmul_tiled.cl:18:14
+    reg  [63:0]  pq_753;  // matmul_tiled.cl:18:14
+    reg  [63:0]  pq_754;  // matmul_tiled.cl:18:14
+    reg  [63:0]  pq_755;  // matmul_tiled.cl:18:14
+    wire [63:0]  pwa_756;
+    wire [63:0]  w_757;  // matmul_tiled.cl:18:21
+    wire [63:0]  w_758;  // matmul_tiled.cl:18:21
+    wire [63:0]  pw_759;  // matmul_tiled.cl:18:21
+    wire [63:0]  pw_760;  // matmul_tiled.cl:18:21
+    reg  [63:0]  pq_761;  // matmul_tiled.cl:18:21
+    reg  [63:0]  pq_762;  // matmul_tiled.cl:18:21
+    reg  [63:0]  pq_763;  // matmul_tiled.cl:18:21
+    reg  [63:0]  pq_764;  // matmul_tiled.cl:18:21
+    reg  [63:0]  pq_765;  // matmul_tiled.cl:18:21
+    reg  [63:0]  pq_766;  // matmul_tiled.cl:18:21
+    wire [63:0]  pwa_767;
+    wire [31:0]  prd_768;  // matmul_tiled.cl:18:21
+    wire [31:0]  w_769;  // matmul_tiled.cl:18:25
+    wire [31:0]  w_770;  // matmul_tiled.cl:18:25
+    wire [31:0]  pw_771;  // matmul_tiled.cl:18:25
+    wire [31:0]  w_772;  // matmul_tiled.cl:18:25
+    wire [31:0]  pw_773;  // matmul_tiled.cl:18:25
+    wire [31:0]  pw_774;  // matmul_tiled.cl:18:25
+    wire [31:0]  w_775;  // matmul_tiled.cl:18:25
+    wire [31:0]  pw_776;  // matmul_tiled.cl:18:25
+    reg  [31:0]  pq_777;  // matmul_tiled.cl:18:25
+    reg  [31:0]  pq_778;  // matmul_tiled.cl:18:25
+    reg  [31:0]  pq_779;  // matmul_tiled.cl:18:25
+    reg  [31:0]  pq_780;  // matmul_tiled.cl:18:25
+    reg  [31:0]  pq_781;  // matmul_tiled.cl:18:25
+    reg  [31:0]  pq_782;  // matmul_tiled.cl:18:25
+    reg  [31:0]  pq_783;  // matmul_tiled.cl:18:25
+    wire         pw_784;  // matmul_tiled.cl:18:21
+    wire [63:0]  w_785;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_786;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_787;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_788;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_789;  // matmul_tiled.cl:7:6
+    wire         pw_790;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_791;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_792;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_793;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_794;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_795;  // matmul_tiled.cl:7:6
+    reg  [7:0]   launch_err;
+    reg          done_q;
     assign v0_col = 32'h00000000;
     assign v1_row = 32'h00000000;
     assign v2_tx = 32'h00000000;
@@ -587,8 +948,8 @@ module matmul_datapath (
     assign v5_t = 32'h00000000;
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(256),
+        .WIDTH(32),
+        .DEPTH(64),
         .BYTE_EN(0)
     ) u_obj0_As (
         .clk(clk),
@@ -602,8 +963,8 @@ module matmul_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(256),
+        .WIDTH(32),
+        .DEPTH(64),
         .BYTE_EN(0)
     ) u_obj1_Bs (
         .clk(clk),
@@ -617,8 +978,8 @@ module matmul_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(256),
+        .WIDTH(32),
+        .DEPTH(64),
         .BYTE_EN(0)
     ) u_obj2_wi_col (
         .clk(clk),
@@ -632,8 +993,8 @@ module matmul_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(256),
+        .WIDTH(32),
+        .DEPTH(64),
         .BYTE_EN(0)
     ) u_obj3_wi_row (
         .clk(clk),
@@ -647,8 +1008,8 @@ module matmul_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(256),
+        .WIDTH(32),
+        .DEPTH(64),
         .BYTE_EN(0)
     ) u_obj4_wi_tx (
         .clk(clk),
@@ -662,8 +1023,38 @@ module matmul_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(256),
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj4_wi_tx_r1 (
+        .clk(clk),
+        .we(obj4_wi_tx_we),
+        .waddr(obj4_wi_tx_waddr),
+        .wdata(obj4_wi_tx_wdata),
+        .wbe(1'h1),
+        .re(obj4_wi_tx_r1_re),
+        .raddr(obj4_wi_tx_r1_raddr),
+        .rdata(obj4_wi_tx_r1_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj4_wi_tx_r2 (
+        .clk(clk),
+        .we(obj4_wi_tx_we),
+        .waddr(obj4_wi_tx_waddr),
+        .wdata(obj4_wi_tx_wdata),
+        .wbe(1'h1),
+        .re(obj4_wi_tx_r2_re),
+        .raddr(obj4_wi_tx_r2_raddr),
+        .rdata(obj4_wi_tx_r2_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
         .BYTE_EN(0)
     ) u_obj5_wi_ty (
         .clk(clk),
@@ -677,8 +1068,38 @@ module matmul_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(256),
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj5_wi_ty_r1 (
+        .clk(clk),
+        .we(obj5_wi_ty_we),
+        .waddr(obj5_wi_ty_waddr),
+        .wdata(obj5_wi_ty_wdata),
+        .wbe(1'h1),
+        .re(obj5_wi_ty_r1_re),
+        .raddr(obj5_wi_ty_r1_raddr),
+        .rdata(obj5_wi_ty_r1_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj5_wi_ty_r2 (
+        .clk(clk),
+        .we(obj5_wi_ty_we),
+        .waddr(obj5_wi_ty_waddr),
+        .wdata(obj5_wi_ty_wdata),
+        .wbe(1'h1),
+        .re(obj5_wi_ty_r2_re),
+        .raddr(obj5_wi_ty_r2_raddr),
+        .rdata(obj5_wi_ty_r2_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
         .BYTE_EN(0)
     ) u_obj6_wi_acc (
         .clk(clk),
@@ -692,8 +1113,8 @@ module matmul_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(256),
+        .WIDTH(32),
+        .DEPTH(64),
         .BYTE_EN(0)
     ) u_obj7_wi_t (
         .clk(clk),
@@ -705,426 +1126,399 @@ module matmul_datapath (
         .raddr(obj7_wi_t_raddr),
         .rdata(obj7_wi_t_rdata)
     );
-    assign w_1 = v9_lid_y;
-    assign w_2 = 64'h0000000000000008;
-    assign w_3 = (w_1 < w_2);
-    assign w_5 = 64'h0000000000000001;
-    assign w_6 = 64'h0000000000000000;
-    assign w_7 = v8_lid_x;
-    assign w_8 = (w_7 + w_5);
-    assign w_9 = 64'h0000000000000008;
-    assign w_10 = (w_8 == w_9);
-    assign w_11 = (w_10 ? w_6 : w_8);
-    assign w_12 = v9_lid_y;
-    assign w_13 = (w_12 + w_5);
-    assign w_14 = (w_10 ? w_13 : w_12);
-    assign w_15 = {32'h00000000, C_base};
-    assign w_16 = 64'h0000000000000000;
-    assign w_17 = v10_lid_linear;
-    assign w_18 = 64'h0000000000000004;
-    assign w_19 = (w_17 * w_18);
-    assign w_20 = (w_16 + w_19);
-    assign oi_21 = obj3_wi_row_re_beat;
-    assign oa_22 = (w_20 + {56'h00000000000000, oi_21});
-    assign v_24 = old_23[31:0];
-    assign w_25 = arg_n;
-    assign w_26 = 64'h0000000000000000;
-    assign w_27 = (w_26 + w_19);
-    assign oi_29 = obj2_wi_col_re_beat;
-    assign oa_30 = (q_28 + {56'h00000000000000, oi_29});
-    assign v_32 = old_31[31:0];
-    assign w_33 = 64'h0000000000000000;
-    assign w_34 = (w_33 + w_19);
-    assign oi_36 = obj6_wi_acc_re_beat;
-    assign oa_37 = (q_35 + {56'h00000000000000, oi_36});
-    assign v_39 = old_38[31:0];
-    assign w_40 = (v_24 * w_25);
-    assign w_42 = (q_41 + v_32);
-    assign w_43 = {{32{w_42[31]}}, w_42[31:0]};
-    assign w_44 = (w_43 * w_18);
-    assign w_45 = (w_15 + w_44);
-    assign w_46 = v8_lid_x;
-    assign w_47 = v9_lid_y;
-    assign w_48 = 64'h0000000000000008;
-    assign w_49 = (w_47 * w_48);
-    assign w_50 = (w_46 + w_49);
-    assign w_51 = 64'h0000000000000000;
-    assign w_52 = v7_group_cond0;
-    assign w_54 = v9_lid_y;
-    assign w_55 = 64'h0000000000000008;
-    assign w_56 = (w_54 < w_55);
-    assign w_58 = 64'h0000000000000001;
-    assign w_59 = 64'h0000000000000000;
-    assign w_60 = v8_lid_x;
-    assign w_61 = (w_60 + w_58);
-    assign w_62 = 64'h0000000000000008;
-    assign w_63 = (w_61 == w_62);
-    assign w_64 = (w_63 ? w_59 : w_61);
-    assign w_65 = v9_lid_y;
-    assign w_66 = (w_65 + w_58);
-    assign w_67 = (w_63 ? w_66 : w_65);
-    assign w_68 = 64'h0000000000000000;
-    assign w_69 = v10_lid_linear;
-    assign w_70 = 64'h0000000000000004;
-    assign w_71 = (w_69 * w_70);
-    assign w_72 = (w_68 + w_71);
-    assign oi_73 = obj7_wi_t_re_beat;
-    assign oa_74 = (w_72 + {56'h00000000000000, oi_73});
-    assign v_76 = old_75[31:0];
-    assign w_77 = arg_n;
-    assign w_78 = 32'h0000001f;
-    assign w_79 = (w_77[31] ? (~((~w_77) >> w_78)) : (w_77 >> w_78));
-    assign w_80 = 32'h0000001d;
-    assign w_81 = (w_79 >> w_80);
-    assign w_82 = (w_77 + w_81);
-    assign w_83 = 32'h00000003;
-    assign w_84 = (w_82[31] ? (~((~w_82) >> w_83)) : (w_82 >> w_83));
-    assign w_86 = ((v_76 ^ 32'h80000000) < (q_85 ^ 32'h80000000));
-    assign w_87 = 64'h0000000000000000;
-    assign w_88 = v10_lid_linear;
-    assign w_89 = 64'h0000000000000004;
-    assign w_90 = (w_88 * w_89);
-    assign w_91 = (w_87 + w_90);
-    assign oi_92 = obj7_wi_t_re_beat;
-    assign oa_93 = (w_91 + {56'h00000000000000, oi_92});
-    assign v_95 = old_94[31:0];
-    assign w_96 = 64'h0000000000000000;
-    assign w_97 = (w_96 + w_90);
-    assign w_98 = 32'h00000001;
-    assign w_99 = (v_95 + w_98);
-    assign oi_101 = obj7_wi_t_re_beat;
-    assign oa_102 = (q_100 + {56'h00000000000000, oi_101});
-    assign ow_103 = (w_99 >> ({24'h000000, oi_101} * 32'h00000008));
-    assign w_104 = v8_lid_x;
-    assign w_105 = v9_lid_y;
-    assign w_106 = 64'h0000000000000008;
-    assign w_107 = (w_105 * w_106);
-    assign w_108 = (w_104 + w_107);
-    assign w_109 = 64'h0000000000000000;
-    assign w_110 = v9_lid_y;
-    assign w_111 = 64'h0000000000000008;
-    assign w_112 = (w_110 < w_111);
-    assign w_114 = 64'h0000000000000001;
-    assign w_115 = 64'h0000000000000000;
-    assign w_116 = v8_lid_x;
-    assign w_117 = (w_116 + w_114);
-    assign w_118 = 64'h0000000000000008;
-    assign w_119 = (w_117 == w_118);
-    assign w_120 = (w_119 ? w_115 : w_117);
-    assign w_121 = v9_lid_y;
-    assign w_122 = (w_121 + w_114);
-    assign w_123 = (w_119 ? w_122 : w_121);
-    assign w_124 = v6_k;
-    assign w_125 = 32'h00000008;
-    assign w_126 = ((w_124 ^ 32'h80000000) < (w_125 ^ 32'h80000000));
-    assign w_128 = v6_k;
-    assign w_129 = w_128[7:0];
-    assign w_130 = 8'h01;
-    assign w_131 = (w_129 + w_130);
-    assign w_132 = {24'h000000, w_131[7:0]};
-    assign w_133 = 64'h0000000000000000;
-    assign w_134 = 64'h0000000000000000;
-    assign w_135 = v10_lid_linear;
-    assign w_136 = 64'h0000000000000004;
-    assign w_137 = (w_135 * w_136);
-    assign w_138 = (w_134 + w_137);
-    assign oi_139 = obj5_wi_ty_re_beat;
-    assign oa_140 = (w_138 + {56'h00000000000000, oi_139});
-    assign v_142 = old_141[31:0];
-    assign w_143 = v6_k;
-    assign w_144 = {{32{v_142[31]}}, v_142[31:0]};
-    assign w_145 = 64'h0000000000000020;
-    assign w_146 = (w_144 * w_145);
-    assign w_147 = (w_133 + w_146);
-    assign w_148 = {{32{w_143[31]}}, w_143[31:0]};
-    assign w_149 = (w_148 * w_136);
-    assign w_151 = (w_147 + q_150);
-    assign oi_152 = obj0_As_re_beat;
-    assign oa_153 = (w_151 + {56'h00000000000000, oi_152});
-    assign v_155 = old_154[31:0];
-    assign w_156 = 64'h0000000000000000;
-    assign w_157 = v6_k;
-    assign w_158 = 64'h0000000000000000;
-    assign w_159 = (w_158 + w_137);
-    assign oi_161 = obj4_wi_tx_re_beat;
-    assign oa_162 = (q_160 + {56'h00000000000000, oi_161});
-    assign v_164 = old_163[31:0];
-    assign w_165 = {{32{w_157[31]}}, w_157[31:0]};
-    assign w_166 = (w_165 * w_145);
-    assign w_167 = (w_156 + w_166);
-    assign w_168 = {{32{v_164[31]}}, v_164[31:0]};
-    assign w_169 = (w_168 * w_136);
-    assign w_171 = (q_170 + w_169);
-    assign oi_172 = obj1_Bs_re_beat;
-    assign oa_173 = (w_171 + {56'h00000000000000, oi_172});
-    assign v_175 = old_174[31:0];
-    assign w_176 = 64'h0000000000000000;
-    assign w_177 = (w_176 + w_137);
-    assign oi_179 = obj6_wi_acc_re_beat;
-    assign oa_180 = (q_178 + {56'h00000000000000, oi_179});
-    assign v_182 = old_181[31:0];
 
-    ohls_fp_fma u0_fp_fma (
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj7_wi_t_r1 (
+        .clk(clk),
+        .we(obj7_wi_t_we),
+        .waddr(obj7_wi_t_waddr),
+        .wdata(obj7_wi_t_wdata),
+        .wbe(1'h1),
+        .re(obj7_wi_t_r1_re),
+        .raddr(obj7_wi_t_r1_raddr),
+        .rdata(obj7_wi_t_r1_rdata)
+    );
+    assign p6_en = (!p6_stall);
+    assign pv_1 = v9_lid_y;
+    assign w_2 = 64'h0000000000000008;
+    assign pw_3 = (pv_1 < w_2);
+    assign pv_4 = v8_lid_x;
+    assign pv_5 = v9_lid_y;
+    assign w_6 = 64'h0000000000000008;
+    assign pw_7 = (pv_5 * w_6);
+    assign pw_8 = (pv_4 + pw_7);
+    assign w_9 = {32'h00000000, C_base};
+    assign w_10 = 64'h0000000000000000;
+    assign w_11 = 64'h0000000000000004;
+    assign pw_12 = (pw_8 * w_11);
+    assign pw_13 = (w_10 + pw_12);
+    assign pwa_14 = (pw_13 >> 64'h0000000000000002);
+    assign prd_15 = obj3_wi_row_rdata[31:0];
+    assign w_16 = arg_n;
+    assign w_17 = 64'h0000000000000000;
+    assign pw_18 = (w_17 + pw_12);
+    assign pwa_20 = (pq_19 >> 64'h0000000000000002);
+    assign prd_21 = obj2_wi_col_rdata[31:0];
+    assign w_22 = 64'h0000000000000000;
+    assign pw_23 = (w_22 + pw_12);
+    assign pwa_26 = (pq_25 >> 64'h0000000000000002);
+    assign prd_27 = obj6_wi_acc_rdata[31:0];
+    assign pw_28 = (prd_15 * w_16);
+    assign pw_34 = (pq_31 + pq_33);
+    assign pw_35 = {{32{pw_34[31]}}, pw_34[31:0]};
+    assign pw_36 = (pw_35 * w_11);
+    assign pw_37 = (w_9 + pw_36);
+    assign w_39 = 64'h0000000000000001;
+    assign w_40 = 64'h0000000000000000;
+    assign pv_41 = v8_lid_x;
+    assign pw_42 = (pv_41 + w_39);
+    assign w_43 = 64'h0000000000000008;
+    assign pw_44 = (pw_42 == w_43);
+    assign pw_45 = (pw_44 ? w_40 : pw_42);
+    assign pv_46 = v9_lid_y;
+    assign pw_47 = (pv_46 + w_39);
+    assign pw_48 = (pw_44 ? pw_47 : pv_46);
+    assign p6_stall = ((p6_valid[4] && 1'h1) && (!C_st_req_ready));
+    assign w_49 = 64'h0000000000000000;
+    assign w_50 = v7_group_cond0;
+    assign p5_en = (!p5_stall);
+    assign pv_52 = v9_lid_y;
+    assign w_53 = 64'h0000000000000008;
+    assign pw_54 = (pv_52 < w_53);
+    assign pv_55 = v8_lid_x;
+    assign pv_56 = v9_lid_y;
+    assign w_57 = 64'h0000000000000008;
+    assign pw_58 = (pv_56 * w_57);
+    assign pw_59 = (pv_55 + pw_58);
+    assign w_60 = 64'h0000000000000000;
+    assign w_61 = 64'h0000000000000004;
+    assign pw_62 = (pw_59 * w_61);
+    assign pw_63 = (w_60 + pw_62);
+    assign pwa_64 = (pw_63 >> 64'h0000000000000002);
+    assign prd_65 = obj7_wi_t_rdata[31:0];
+    assign w_66 = 64'h0000000000000000;
+    assign pw_67 = (w_66 + pw_62);
+    assign w_68 = 32'h00000001;
+    assign pw_69 = (prd_65 + w_68);
+    assign pwa_71 = (pq_70 >> 64'h0000000000000002);
+    assign w_72 = 64'h0000000000000000;
+    assign w_73 = 64'h0000000000000004;
+    assign pw_74 = (pw_59 * w_73);
+    assign pw_75 = (w_72 + pw_74);
+    assign pwa_78 = (pq_77 >> 64'h0000000000000002);
+    assign prd_79 = obj7_wi_t_r1_rdata[31:0];
+    assign w_80 = arg_n;
+    assign w_81 = 32'h0000001f;
+    assign pw_82 = (w_80[31] ? (~((~w_80) >> w_81)) : (w_80 >> w_81));
+    assign w_83 = 32'h0000001d;
+    assign pw_84 = (pw_82 >> w_83);
+    assign pw_85 = (w_80 + pw_84);
+    assign w_86 = 32'h00000003;
+    assign pw_87 = (pw_85[31] ? (~((~pw_85) >> w_86)) : (pw_85 >> w_86));
+    assign pw_91 = ((prd_79 ^ 32'h80000000) < (pq_90 ^ 32'h80000000));
+    assign w_92 = 64'h0000000000000001;
+    assign w_93 = 64'h0000000000000000;
+    assign pv_94 = v8_lid_x;
+    assign pw_95 = (pv_94 + w_92);
+    assign w_96 = 64'h0000000000000008;
+    assign pw_97 = (pw_95 == w_96);
+    assign pw_98 = (pw_97 ? w_93 : pw_95);
+    assign pv_99 = v9_lid_y;
+    assign pw_100 = (pv_99 + w_92);
+    assign pw_101 = (pw_97 ? pw_100 : pv_99);
+    assign p5_stall = 1'h0;
+    assign w_102 = 64'h0000000000000000;
+    assign w_103 = v9_lid_y;
+    assign w_104 = 64'h0000000000000008;
+    assign w_105 = (w_103 < w_104);
+    assign w_107 = 64'h0000000000000001;
+    assign w_108 = 64'h0000000000000000;
+    assign w_109 = v8_lid_x;
+    assign w_110 = (w_109 + w_107);
+    assign w_111 = 64'h0000000000000008;
+    assign w_112 = (w_110 == w_111);
+    assign w_113 = (w_112 ? w_108 : w_110);
+    assign w_114 = v9_lid_y;
+    assign w_115 = (w_114 + w_107);
+    assign w_116 = (w_112 ? w_115 : w_114);
+    assign p4_en = (!p4_stall);
+    assign pv_117 = v6_k;
+    assign w_118 = 32'h00000008;
+    assign pw_119 = ((pv_117 ^ 32'h80000000) < (w_118 ^ 32'h80000000));
+    assign w_120 = 64'h0000000000000000;
+    assign w_121 = 64'h0000000000000000;
+    assign pv_122 = v10_lid_linear;
+    assign w_123 = 64'h0000000000000004;
+    assign pw_124 = (pv_122 * w_123);
+    assign pw_125 = (w_121 + pw_124);
+    assign pwa_126 = (pw_125 >> 64'h0000000000000002);
+    assign prd_127 = obj5_wi_ty_rdata[31:0];
+    assign pv_128 = v6_k;
+    assign pw_129 = {{32{prd_127[31]}}, prd_127[31:0]};
+    assign w_130 = 64'h0000000000000020;
+    assign pw_131 = (pw_129 * w_130);
+    assign pw_132 = (w_120 + pw_131);
+    assign pw_133 = {{32{pv_128[31]}}, pv_128[31:0]};
+    assign pw_134 = (pw_133 * w_123);
+    assign pw_136 = (pw_132 + pq_135);
+    assign pwa_137 = (pw_136 >> 64'h0000000000000002);
+    assign prd_138 = obj0_As_rdata[31:0];
+    assign w_139 = 64'h0000000000000000;
+    assign pv_140 = v6_k;
+    assign w_141 = 64'h0000000000000000;
+    assign pw_142 = (w_141 + pw_124);
+    assign pwa_144 = (pq_143 >> 64'h0000000000000002);
+    assign prd_145 = obj4_wi_tx_rdata[31:0];
+    assign pw_146 = {{32{pv_140[31]}}, pv_140[31:0]};
+    assign pw_147 = (pw_146 * w_130);
+    assign pw_148 = (w_139 + pw_147);
+    assign pw_149 = {{32{prd_145[31]}}, prd_145[31:0]};
+    assign pw_150 = (pw_149 * w_123);
+    assign pw_152 = (pq_151 + pw_150);
+    assign pwa_153 = (pw_152 >> 64'h0000000000000002);
+    assign prd_154 = obj1_Bs_rdata[31:0];
+    assign w_155 = 64'h0000000000000000;
+    assign pw_156 = (w_155 + pw_124);
+    assign pwa_158 = (pq_157 >> 64'h0000000000000002);
+    assign prd_159 = obj6_wi_acc_rdata[31:0];
+    assign go_162 = (p4_slot == 3'h5);
+
+    ohls_fp_fma pu_163 (
         .clk(clk),
         .rst(rst),
-        .en(1'h1),
-        .in_valid(go_183),
-        .a(v_155),
-        .b(v_175),
-        .c(v_182),
-        .out_valid(u0_fp_fma_valid),
-        .result(u0_fp_fma_result)
+        .en(p4_en),
+        .in_valid(go_162),
+        .a(pq_160),
+        .b(pq_161),
+        .c(prd_159),
+        .out_valid(pu_163_valid),
+        .result(pu_163_result)
     );
-    assign bi_184 = u0_fp_fma_result;
-    assign bi_185 = v_155;
-    assign bi_186 = v_175;
-    assign bi_187 = v_182;
-    assign w_189 = 64'h0000000000000000;
-    assign w_190 = (w_189 + w_137);
-    assign oi_192 = obj6_wi_acc_re_beat;
-    assign oa_193 = (q_191 + {56'h00000000000000, oi_192});
-    assign ow_194 = (r_188 >> ({24'h000000, oi_192} * 32'h00000008));
-    assign w_195 = 32'h00000000;
-    assign w_196 = v8_lid_x;
-    assign w_197 = v9_lid_y;
-    assign w_198 = 64'h0000000000000008;
-    assign w_199 = (w_197 * w_198);
-    assign w_200 = (w_196 + w_199);
-    assign w_201 = 64'h0000000000000000;
-    assign w_202 = v9_lid_y;
-    assign w_203 = 64'h0000000000000008;
-    assign w_204 = (w_202 < w_203);
-    assign w_206 = 64'h0000000000000001;
-    assign w_207 = 64'h0000000000000000;
-    assign w_208 = v8_lid_x;
-    assign w_209 = (w_208 + w_206);
-    assign w_210 = 64'h0000000000000008;
-    assign w_211 = (w_209 == w_210);
-    assign w_212 = (w_211 ? w_207 : w_209);
-    assign w_213 = v9_lid_y;
-    assign w_214 = (w_213 + w_206);
-    assign w_215 = (w_211 ? w_214 : w_213);
+    assign bi_164 = pu_163_result;
+    assign bi_180 = pd_169;
+    assign bi_181 = pd_174;
+    assign bi_182 = pd_179;
+    assign pw_183 = (((&bi_180[30:23]) && (!(bi_180[22:0] == 23'h000000))) ? (bi_180 | 32'h00400000) : (((&bi_181[30:23]) && (!(bi_181[22:0] == 23'h000000))) ? (bi_181 | 32'h00400000) : (((((&bi_180[30:23]) && (bi_180[22:0] == 23'h000000)) && (bi_181[30:0] == 31'h00000000)) || ((bi_180[30:0] == 31'h00000000) && ((&bi_181[30:23]) && (bi_181[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_182[30:23]) && (!(bi_182[22:0] == 23'h000000))) ? (bi_182 | 32'h00400000) : ((((((&bi_180[30:23]) && (bi_180[22:0] == 23'h000000)) || ((&bi_181[30:23]) && (bi_181[22:0] == 23'h000000))) && ((&bi_182[30:23]) && (bi_182[22:0] == 23'h000000))) && ((bi_180[31] ^ bi_181[31]) != bi_182[31])) ? 32'hffc00000 : bi_164)))));
+    assign w_184 = 64'h0000000000000000;
+    assign pw_185 = (w_184 + pw_124);
+    assign pwa_188 = (pq_187 >> 64'h0000000000000002);
+    assign pv_189 = v6_k;
+    assign pw_190 = pv_189[7:0];
+    assign w_191 = 8'h01;
+    assign pw_192 = (pw_190 + w_191);
+    assign pw_193 = {24'h000000, pw_192[7:0]};
+    assign p4_stall = 1'h0;
+    assign w_194 = 32'h00000000;
+    assign w_195 = v8_lid_x;
+    assign w_196 = v9_lid_y;
+    assign w_197 = 64'h0000000000000008;
+    assign w_198 = (w_196 * w_197);
+    assign w_199 = (w_195 + w_198);
+    assign w_200 = 64'h0000000000000000;
+    assign p2_en = (!p2_stall);
+    assign pv_201 = v9_lid_y;
+    assign w_202 = 64'h0000000000000008;
+    assign pw_203 = (pv_201 < w_202);
+    assign pv_204 = v8_lid_x;
+    assign pv_205 = v9_lid_y;
+    assign w_206 = 64'h0000000000000008;
+    assign pw_207 = (pv_205 * w_206);
+    assign pw_208 = (pv_204 + pw_207);
+    assign w_209 = 64'h0000000000000000;
+    assign w_210 = 64'h0000000000000000;
+    assign w_211 = 64'h0000000000000004;
+    assign pw_212 = (pw_208 * w_211);
+    assign pw_213 = (w_210 + pw_212);
+    assign pwa_214 = (pw_213 >> 64'h0000000000000002);
+    assign prd_215 = obj5_wi_ty_rdata[31:0];
     assign w_216 = 64'h0000000000000000;
-    assign w_217 = 64'h0000000000000000;
-    assign w_218 = v10_lid_linear;
-    assign w_219 = 64'h0000000000000004;
-    assign w_220 = (w_218 * w_219);
-    assign w_221 = (w_217 + w_220);
-    assign oi_222 = obj5_wi_ty_re_beat;
-    assign oa_223 = (w_221 + {56'h00000000000000, oi_222});
-    assign v_225 = old_224[31:0];
-    assign w_226 = 64'h0000000000000000;
-    assign w_227 = (w_226 + w_220);
-    assign oi_229 = obj4_wi_tx_re_beat;
-    assign oa_230 = (q_228 + {56'h00000000000000, oi_229});
-    assign v_232 = old_231[31:0];
-    assign w_233 = {32'h00000000, A_base};
-    assign w_234 = 64'h0000000000000000;
-    assign w_235 = (w_234 + w_220);
-    assign oi_237 = obj3_wi_row_re_beat;
-    assign oa_238 = (q_236 + {56'h00000000000000, oi_237});
-    assign v_240 = old_239[31:0];
-    assign w_241 = arg_n;
-    assign w_242 = 64'h0000000000000000;
-    assign w_243 = (w_242 + w_220);
-    assign oi_245 = obj7_wi_t_re_beat;
-    assign oa_246 = (q_244 + {56'h00000000000000, oi_245});
-    assign v_248 = old_247[31:0];
-    assign w_249 = 64'h0000000000000000;
-    assign w_250 = (w_249 + w_220);
-    assign oi_252 = obj4_wi_tx_re_beat;
-    assign oa_253 = (q_251 + {56'h00000000000000, oi_252});
-    assign v_255 = old_254[31:0];
-    assign w_256 = (v_240 * w_241);
-    assign w_257 = 32'h00000008;
-    assign w_258 = (v_248 * w_257);
-    assign w_261 = (q_259 + q_260);
-    assign w_262 = (w_261 + v_255);
-    assign w_263 = {{32{w_262[31]}}, w_262[31:0]};
-    assign w_264 = (w_263 * w_219);
-    assign w_265 = (w_233 + w_264);
-    assign v_267 = ld_266[31:0];
-    assign w_268 = {{32{v_225[31]}}, v_225[31:0]};
-    assign w_269 = 64'h0000000000000020;
-    assign w_270 = (w_268 * w_269);
-    assign w_271 = (w_216 + w_270);
-    assign w_272 = {{32{v_232[31]}}, v_232[31:0]};
-    assign w_273 = (w_272 * w_219);
-    assign w_275 = (q_274 + w_273);
-    assign oi_277 = obj0_As_re_beat;
-    assign oa_278 = (q_276 + {56'h00000000000000, oi_277});
-    assign ow_279 = (v_267 >> ({24'h000000, oi_277} * 32'h00000008));
-    assign w_280 = 64'h0000000000000000;
-    assign w_281 = 64'h0000000000000000;
-    assign w_282 = (w_281 + w_220);
-    assign oi_284 = obj5_wi_ty_re_beat;
-    assign oa_285 = (q_283 + {56'h00000000000000, oi_284});
-    assign v_287 = old_286[31:0];
-    assign w_288 = 64'h0000000000000000;
-    assign w_289 = (w_288 + w_220);
-    assign oi_291 = obj4_wi_tx_re_beat;
-    assign oa_292 = (q_290 + {56'h00000000000000, oi_291});
-    assign v_294 = old_293[31:0];
-    assign w_295 = {32'h00000000, B_base};
-    assign w_296 = 64'h0000000000000000;
-    assign w_297 = (w_296 + w_220);
-    assign oi_299 = obj7_wi_t_re_beat;
-    assign oa_300 = (q_298 + {56'h00000000000000, oi_299});
-    assign v_302 = old_301[31:0];
-    assign w_303 = 64'h0000000000000000;
-    assign w_304 = (w_303 + w_220);
-    assign oi_306 = obj5_wi_ty_re_beat;
-    assign oa_307 = (q_305 + {56'h00000000000000, oi_306});
-    assign v_309 = old_308[31:0];
-    assign w_310 = arg_n;
-    assign w_311 = 64'h0000000000000000;
-    assign w_312 = (w_311 + w_220);
-    assign oi_314 = obj2_wi_col_re_beat;
-    assign oa_315 = (q_313 + {56'h00000000000000, oi_314});
-    assign v_317 = old_316[31:0];
-    assign w_318 = (v_302 * w_257);
-    assign w_320 = (q_319 + v_309);
-    assign w_321 = (w_320 * w_310);
-    assign w_323 = (q_322 + v_317);
-    assign w_324 = {{32{w_323[31]}}, w_323[31:0]};
-    assign w_325 = (w_324 * w_219);
-    assign w_326 = (w_295 + w_325);
-    assign v_328 = ld_327[31:0];
-    assign w_329 = {{32{v_287[31]}}, v_287[31:0]};
-    assign w_330 = (w_329 * w_269);
-    assign w_331 = (w_280 + w_330);
-    assign w_332 = {{32{v_294[31]}}, v_294[31:0]};
-    assign w_333 = (w_332 * w_219);
-    assign w_335 = (q_334 + w_333);
-    assign oi_337 = obj1_Bs_re_beat;
-    assign oa_338 = (q_336 + {56'h00000000000000, oi_337});
-    assign ow_339 = (v_328 >> ({24'h000000, oi_337} * 32'h00000008));
-    assign w_340 = v8_lid_x;
-    assign w_341 = v9_lid_y;
-    assign w_342 = 64'h0000000000000008;
-    assign w_343 = (w_341 * w_342);
-    assign w_344 = (w_340 + w_343);
-    assign w_345 = 64'h0000000000000000;
-    assign w_346 = v9_lid_y;
-    assign w_347 = 64'h0000000000000008;
-    assign w_348 = (w_346 < w_347);
-    assign w_350 = 64'h0000000000000001;
-    assign w_351 = 64'h0000000000000000;
-    assign w_352 = v8_lid_x;
-    assign w_353 = (w_352 + w_350);
-    assign w_354 = 64'h0000000000000008;
-    assign w_355 = (w_353 == w_354);
-    assign w_356 = (w_355 ? w_351 : w_353);
-    assign w_357 = v9_lid_y;
-    assign w_358 = (w_357 + w_350);
-    assign w_359 = (w_355 ? w_358 : w_357);
-    assign w_360 = 64'h0000000000000000;
-    assign w_361 = v10_lid_linear;
-    assign w_362 = 64'h0000000000000004;
-    assign w_363 = (w_361 * w_362);
-    assign w_364 = (w_360 + w_363);
-    assign oi_365 = obj7_wi_t_re_beat;
-    assign oa_366 = (w_364 + {56'h00000000000000, oi_365});
-    assign v_368 = old_367[31:0];
-    assign w_369 = arg_n;
-    assign w_370 = 32'h0000001f;
-    assign w_371 = (w_369[31] ? (~((~w_369) >> w_370)) : (w_369 >> w_370));
-    assign w_372 = 32'h0000001d;
-    assign w_373 = (w_371 >> w_372);
-    assign w_374 = (w_369 + w_373);
-    assign w_375 = 32'h00000003;
-    assign w_376 = (w_374[31] ? (~((~w_374) >> w_375)) : (w_374 >> w_375));
-    assign w_378 = ((v_368 ^ 32'h80000000) < (q_377 ^ 32'h80000000));
-    assign w_379 = 32'h00000000;
-    assign w_380 = {32'h00000000, group_0};
-    assign w_381 = v8_lid_x;
-    assign w_382 = 64'h0000000000000000;
-    assign w_383 = 64'h0000000000000000;
-    assign w_384 = v10_lid_linear;
-    assign w_385 = 64'h0000000000000004;
-    assign w_386 = (w_384 * w_385);
-    assign w_387 = (w_383 + w_386);
-    assign w_388 = w_380[31:0];
-    assign w_389 = 32'h00000008;
-    assign w_390 = (w_388 * w_389);
-    assign w_391 = w_381[31:0];
-    assign w_392 = (w_390 + w_391);
-    assign oi_393 = obj2_wi_col_re_beat;
-    assign oa_394 = (w_387 + {56'h00000000000000, oi_393});
-    assign ow_395 = (w_392 >> ({24'h000000, oi_393} * 32'h00000008));
-    assign w_396 = 32'h00000001;
-    assign w_397 = {32'h00000000, group_1};
-    assign w_398 = v9_lid_y;
-    assign w_399 = 64'h0000000000000000;
-    assign w_400 = 64'h0000000000000000;
-    assign w_401 = (w_400 + w_386);
-    assign w_402 = w_397[31:0];
-    assign w_403 = (w_402 * w_389);
-    assign w_404 = w_398[31:0];
-    assign w_405 = (w_403 + w_404);
-    assign oi_408 = obj3_wi_row_re_beat;
-    assign oa_409 = (q_406 + {56'h00000000000000, oi_408});
-    assign ow_410 = (q_407 >> ({24'h000000, oi_408} * 32'h00000008));
-    assign w_411 = v8_lid_x;
-    assign w_412 = 64'h0000000000000000;
-    assign w_413 = (w_412 + w_386);
-    assign w_414 = w_411[31:0];
-    assign oi_417 = obj4_wi_tx_re_beat;
-    assign oa_418 = (q_415 + {56'h00000000000000, oi_417});
-    assign ow_419 = (q_416 >> ({24'h000000, oi_417} * 32'h00000008));
-    assign w_420 = v9_lid_y;
-    assign w_421 = 64'h0000000000000000;
-    assign w_422 = (w_421 + w_386);
-    assign w_423 = w_420[31:0];
-    assign oi_426 = obj5_wi_ty_re_beat;
-    assign oa_427 = (q_424 + {56'h00000000000000, oi_426});
-    assign ow_428 = (q_425 >> ({24'h000000, oi_426} * 32'h00000008));
-    assign w_429 = 32'h00000000;
-    assign w_430 = 64'h0000000000000000;
-    assign w_431 = (w_430 + w_386);
-    assign oi_433 = obj6_wi_acc_re_beat;
-    assign oa_434 = (q_432 + {56'h00000000000000, oi_433});
-    assign ow_435 = (w_429 >> ({24'h000000, oi_433} * 32'h00000008));
-    assign w_436 = 64'h0000000000000000;
-    assign w_437 = (w_436 + w_386);
-    assign oi_439 = obj7_wi_t_re_beat;
-    assign oa_440 = (q_438 + {56'h00000000000000, oi_439});
-    assign ow_441 = (w_379 >> ({24'h000000, oi_439} * 32'h00000008));
-    assign w_442 = v8_lid_x;
-    assign w_443 = v9_lid_y;
-    assign w_444 = 64'h0000000000000008;
-    assign w_445 = (w_443 * w_444);
-    assign w_446 = (w_442 + w_445);
-    assign w_447 = 64'h0000000000000000;
+    assign pw_217 = (w_216 + pw_212);
+    assign pwa_219 = (pq_218 >> 64'h0000000000000002);
+    assign prd_220 = obj4_wi_tx_rdata[31:0];
+    assign w_221 = {32'h00000000, A_base};
+    assign w_222 = 64'h0000000000000000;
+    assign pw_223 = (w_222 + pw_212);
+    assign pwa_226 = (pq_225 >> 64'h0000000000000002);
+    assign prd_227 = obj3_wi_row_rdata[31:0];
+    assign w_228 = arg_n;
+    assign w_229 = 64'h0000000000000000;
+    assign pw_230 = (w_229 + pw_212);
+    assign pwa_234 = (pq_233 >> 64'h0000000000000002);
+    assign prd_235 = obj7_wi_t_rdata[31:0];
+    assign w_236 = 64'h0000000000000000;
+    assign pw_237 = (w_236 + pw_212);
+    assign pwa_242 = (pq_241 >> 64'h0000000000000002);
+    assign prd_243 = obj4_wi_tx_r1_rdata[31:0];
+    assign pw_244 = (prd_227 * w_228);
+    assign w_245 = 32'h00000008;
+    assign pw_246 = (prd_235 * w_245);
+    assign pw_252 = (pq_249 + pq_251);
+    assign pw_254 = (pw_252 + pq_253);
+    assign pw_255 = {{32{pw_254[31]}}, pw_254[31:0]};
+    assign pw_256 = (pw_255 * w_211);
+    assign pw_257 = (w_221 + pw_256);
+    assign pld_258 = A_ld_resp_data;
+    assign pw_259 = {{32{prd_215[31]}}, prd_215[31:0]};
+    assign w_260 = 64'h0000000000000020;
+    assign pw_261 = (pw_259 * w_260);
+    assign pw_262 = (w_209 + pw_261);
+    assign pw_263 = {{32{prd_220[31]}}, prd_220[31:0]};
+    assign pw_264 = (pw_263 * w_211);
+    assign pw_266 = (pq_265 + pw_264);
+    assign pwa_315 = (pq_314 >> 64'h0000000000000002);
+    assign w_316 = 64'h0000000000000000;
+    assign w_317 = 64'h0000000000000000;
+    assign pw_318 = (w_317 + pw_212);
+    assign pwa_370 = (pq_369 >> 64'h0000000000000002);
+    assign prd_371 = obj5_wi_ty_r1_rdata[31:0];
+    assign w_372 = 64'h0000000000000000;
+    assign pw_373 = (w_372 + pw_212);
+    assign pwa_426 = (pq_425 >> 64'h0000000000000002);
+    assign prd_427 = obj4_wi_tx_r2_rdata[31:0];
+    assign w_428 = {32'h00000000, B_base};
+    assign w_429 = 64'h0000000000000000;
+    assign pw_430 = (w_429 + pw_212);
+    assign pwa_484 = (pq_483 >> 64'h0000000000000002);
+    assign prd_485 = obj7_wi_t_r1_rdata[31:0];
+    assign w_486 = 64'h0000000000000000;
+    assign pw_487 = (w_486 + pw_212);
+    assign pwa_542 = (pq_541 >> 64'h0000000000000002);
+    assign prd_543 = obj5_wi_ty_r2_rdata[31:0];
+    assign w_544 = arg_n;
+    assign w_545 = 64'h0000000000000000;
+    assign pw_546 = (w_545 + pw_212);
+    assign pwa_602 = (pq_601 >> 64'h0000000000000002);
+    assign prd_603 = obj2_wi_col_rdata[31:0];
+    assign pw_604 = (prd_485 * w_245);
+    assign pw_606 = (pq_605 + prd_543);
+    assign pw_607 = (pw_606 * w_544);
+    assign pw_613 = (pq_610 + pq_612);
+    assign pw_614 = {{32{pw_613[31]}}, pw_613[31:0]};
+    assign pw_615 = (pw_614 * w_211);
+    assign pw_616 = (w_428 + pw_615);
+    assign pld_617 = B_ld_resp_data;
+    assign pw_618 = {{32{prd_371[31]}}, prd_371[31:0]};
+    assign pw_619 = (pw_618 * w_260);
+    assign pw_620 = (w_316 + pw_619);
+    assign pw_621 = {{32{prd_427[31]}}, prd_427[31:0]};
+    assign pw_622 = (pw_621 * w_211);
+    assign pw_624 = (pq_623 + pw_622);
+    assign pwa_674 = (pq_673 >> 64'h0000000000000002);
+    assign w_675 = 64'h0000000000000001;
+    assign w_676 = 64'h0000000000000000;
+    assign pv_677 = v8_lid_x;
+    assign pw_678 = (pv_677 + w_675);
+    assign w_679 = 64'h0000000000000008;
+    assign pw_680 = (pw_678 == w_679);
+    assign pw_681 = (pw_680 ? w_676 : pw_678);
+    assign pv_682 = v9_lid_y;
+    assign pw_683 = (pv_682 + w_675);
+    assign pw_684 = (pw_680 ? pw_683 : pv_682);
+    assign p2_stall = (((((p2_valid[6] && 1'h1) && (!A_ld_req_ready)) || ((p2_valid[50] && 1'h1) && (!A_ld_resp_valid))) || ((p2_valid[58] && 1'h1) && (!B_ld_req_ready))) || ((p2_valid[102] && 1'h1) && (!B_ld_resp_valid)));
+    assign w_685 = 64'h0000000000000000;
+    assign p0_en = (!p0_stall);
+    assign pv_686 = v9_lid_y;
+    assign w_687 = 64'h0000000000000008;
+    assign pw_688 = (pv_686 < w_687);
+    assign pv_689 = v8_lid_x;
+    assign pv_690 = v9_lid_y;
+    assign w_691 = 64'h0000000000000008;
+    assign pw_692 = (pv_690 * w_691);
+    assign pw_693 = (pv_689 + pw_692);
+    assign w_694 = 32'h00000000;
+    assign w_695 = {32'h00000000, group_0};
+    assign pv_696 = v8_lid_x;
+    assign w_697 = 64'h0000000000000000;
+    assign w_698 = 64'h0000000000000000;
+    assign w_699 = 64'h0000000000000004;
+    assign pw_700 = (pw_693 * w_699);
+    assign pw_701 = (w_698 + pw_700);
+    assign pw_702 = w_695[31:0];
+    assign w_703 = 32'h00000008;
+    assign pw_704 = (pw_702 * w_703);
+    assign pw_705 = pv_696[31:0];
+    assign pw_706 = (pw_704 + pw_705);
+    assign pwa_707 = (pw_701 >> 64'h0000000000000002);
+    assign w_708 = 32'h00000001;
+    assign w_709 = {32'h00000000, group_1};
+    assign pv_710 = v9_lid_y;
+    assign w_711 = 64'h0000000000000000;
+    assign w_712 = 64'h0000000000000000;
+    assign pw_713 = (w_712 + pw_700);
+    assign pw_714 = w_709[31:0];
+    assign pw_715 = (pw_714 * w_703);
+    assign pw_716 = pv_710[31:0];
+    assign pw_717 = (pw_715 + pw_716);
+    assign pwa_720 = (pq_718 >> 64'h0000000000000002);
+    assign pv_721 = v8_lid_x;
+    assign w_722 = 64'h0000000000000000;
+    assign pw_723 = (w_722 + pw_700);
+    assign pw_724 = pv_721[31:0];
+    assign pwa_729 = (pq_726 >> 64'h0000000000000002);
+    assign pv_730 = v9_lid_y;
+    assign w_731 = 64'h0000000000000000;
+    assign pw_732 = (w_731 + pw_700);
+    assign pw_733 = pv_730[31:0];
+    assign pwa_740 = (pq_736 >> 64'h0000000000000002);
+    assign w_741 = 32'h00000000;
+    assign w_742 = 64'h0000000000000000;
+    assign pw_743 = (w_742 + pw_700);
+    assign pwa_748 = (pq_747 >> 64'h0000000000000002);
+    assign w_749 = 64'h0000000000000000;
+    assign pw_750 = (w_749 + pw_700);
+    assign pwa_756 = (pq_755 >> 64'h0000000000000002);
+    assign w_757 = 64'h0000000000000000;
+    assign w_758 = 64'h0000000000000004;
+    assign pw_759 = (pw_693 * w_758);
+    assign pw_760 = (w_757 + pw_759);
+    assign pwa_767 = (pq_766 >> 64'h0000000000000002);
+    assign prd_768 = obj7_wi_t_rdata[31:0];
+    assign w_769 = arg_n;
+    assign w_770 = 32'h0000001f;
+    assign pw_771 = (w_769[31] ? (~((~w_769) >> w_770)) : (w_769 >> w_770));
+    assign w_772 = 32'h0000001d;
+    assign pw_773 = (pw_771 >> w_772);
+    assign pw_774 = (w_769 + pw_773);
+    assign w_775 = 32'h00000003;
+    assign pw_776 = (pw_774[31] ? (~((~pw_774) >> w_775)) : (pw_774 >> w_775));
+    assign pw_784 = ((prd_768 ^ 32'h80000000) < (pq_783 ^ 32'h80000000));
+    assign w_785 = 64'h0000000000000001;
+    assign w_786 = 64'h0000000000000000;
+    assign pv_787 = v8_lid_x;
+    assign pw_788 = (pv_787 + w_785);
+    assign w_789 = 64'h0000000000000008;
+    assign pw_790 = (pw_788 == w_789);
+    assign pw_791 = (pw_790 ? w_786 : pw_788);
+    assign pv_792 = v9_lid_y;
+    assign pw_793 = (pv_792 + w_785);
+    assign pw_794 = (pw_790 ? pw_793 : pv_792);
+    assign p0_stall = 1'h0;
+    assign w_795 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
     always @(posedge clk) begin
         if (rst) begin
             state <= 16'h0000;
-            obj3_wi_row_re_issued <= 1'h0;
-            obj3_wi_row_re_beat <= 8'h00;
-            obj2_wi_col_re_issued <= 1'h0;
-            obj2_wi_col_re_beat <= 8'h00;
-            obj6_wi_acc_re_issued <= 1'h0;
-            obj6_wi_acc_re_beat <= 8'h00;
-            C_wr_issued <= 1'h0;
-            C_wr_beat <= 8'h00;
-            obj7_wi_t_re_issued <= 1'h0;
-            obj7_wi_t_re_beat <= 8'h00;
-            obj5_wi_ty_re_issued <= 1'h0;
-            obj5_wi_ty_re_beat <= 8'h00;
-            obj0_As_re_issued <= 1'h0;
-            obj0_As_re_beat <= 8'h00;
-            obj4_wi_tx_re_issued <= 1'h0;
-            obj4_wi_tx_re_beat <= 8'h00;
-            obj1_Bs_re_issued <= 1'h0;
-            obj1_Bs_re_beat <= 8'h00;
-            u0_fp_fma_issued <= 1'h0;
-            A_rd_issued <= 1'h0;
-            A_rd_beat <= 8'h00;
-            B_rd_issued <= 1'h0;
-            B_rd_beat <= 8'h00;
+            p6_valid <= 49'h0000000000000;
+            p6_admit <= 1'h0;
+            p6_go <= 1'h0;
+            p5_valid <= 4'h0;
+            p5_admit <= 1'h0;
+            p5_go <= 1'h0;
+            p4_valid <= 2'h0;
+            p4_admit <= 1'h0;
+            p4_slot <= 3'h0;
+            p4_go <= 1'h0;
+            p2_valid <= 104'h00000000000000000000000000;
+            p2_admit <= 1'h0;
+            p2_go <= 1'h0;
+            p0_valid <= 8'h00;
+            p0_admit <= 1'h0;
+            p0_go <= 1'h0;
             launch_err <= 8'h00;
             done_q <= 1'h0;
         end else begin
@@ -1136,412 +1530,627 @@ module matmul_datapath (
             if (((state == 16'h0000) && start)) gnext_1 <= local_size[63:32];
             if (((state == 16'h0000) && start)) gnext_2 <= local_size[95:64];
             if (((state == 16'h0000) && start)) launch_err <= 8'h00;
-            if (((state == 16'h0000) && start)) state <= 16'h005a;
+            if (((state == 16'h0000) && start)) state <= 16'h001c;
             if ((state == 16'h0001)) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));
             if ((state == 16'h0001)) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));
             if ((state == 16'h0001)) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
             if ((state == 16'h0001)) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);
             if ((state == 16'h0001)) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
             if ((state == 16'h0001)) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);
-            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0059);
+            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h001b);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
-            if ((state == 16'h0003)) state <= 16'h0006;
-            if ((state == 16'h0004)) state <= (q_4 ? 16'h000d : 16'h0001);
+            if (((state == 16'h0003) && 1'h1)) p6_valid <= 49'h0000000000001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0003) && 1'h1)) p6_admit <= 1'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p6_en))) p6_go <= pw_3;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p6_valid[0] && 1'h1) && pw_3) && p6_en))) v10_lid_linear <= pw_8;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p6_valid[0] && 1'h1) && pw_3) && p6_en))) v8_lid_x <= pw_45;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p6_valid[0] && 1'h1) && pw_3) && p6_en))) v9_lid_y <= pw_48;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p6_en))) pq_19 <= pw_18;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p6_en))) pq_24 <= pw_23;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p6_en))) pq_25 <= pq_24;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p6_en))) pq_29 <= pw_28;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p6_en))) pq_30 <= pq_29;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p6_en))) pq_31 <= pq_30;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p6_en))) pq_32 <= prd_21;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p6_en))) pq_33 <= pq_32;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p6_en))) pq_38 <= prd_27;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p6_en))) p6_valid <= {p6_valid[47], p6_valid[46], p6_valid[45], p6_valid[44], p6_valid[43], p6_valid[42], p6_valid[41], p6_valid[40], p6_valid[39], p6_valid[38], p6_valid[37], p6_valid[36], p6_valid[35], p6_valid[34], p6_valid[33], p6_valid[32], p6_valid[31], p6_valid[30], p6_valid[29], p6_valid[28], p6_valid[27], p6_valid[26], p6_valid[25], p6_valid[24], p6_valid[23], p6_valid[22], p6_valid[21], p6_valid[20], p6_valid[19], p6_valid[18], p6_valid[17], p6_valid[16], p6_valid[15], p6_valid[14], p6_valid[13], p6_valid[12], p6_valid[11], p6_valid[10], p6_valid[9], p6_valid[8], p6_valid[7], p6_valid[6], p6_valid[5], p6_valid[4], p6_valid[3], p6_valid[2], p6_valid[1], (p6_valid[0] && pw_3), (p6_admit && ((!(p6_valid[0] && (!pw_3))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p6_en))) p6_admit <= (p6_admit && ((!(p6_valid[0] && (!pw_3))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((!p6_admit) && (p6_valid == 49'h0000000000000)) && C_st_idle))) state <= 16'h0001;  // matmul_tiled.cl:7:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) q_4 <= w_3;
-            if ((state == 16'h0006)) state <= 16'h0004;
-            if ((state == 16'h0007)) v8_lid_x <= w_11;
-            if ((state == 16'h0007)) v9_lid_y <= w_14;
-            if ((state == 16'h0007)) state <= 16'h0003;
-            if (((state == 16'h0008) && ((!1'h0) && obj3_wi_row_re_issued))) old_23 <= {obj3_wi_row_rdata, old_23[31:8]};  // matmul_tiled.cl:27:7
-            if (((state == 16'h0008) && ((!1'h0) && obj3_wi_row_re_issued))) obj3_wi_row_re_beat <= (obj3_wi_row_re_beat + 8'h01);  // matmul_tiled.cl:27:7
-            if (((state == 16'h0008) && ((!1'h0) && (!obj3_wi_row_re_issued)))) obj3_wi_row_re_issued <= 1'h1;  // matmul_tiled.cl:27:7
-            if (((state == 16'h0008) && ((!1'h0) && obj3_wi_row_re_issued))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:27:7
-            if (((state == 16'h0008) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_beat <= 8'h00;  // matmul_tiled.cl:27:7
-            if (((state == 16'h0008) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:27:7
-            if (((state == 16'h0008) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) q_28 <= w_27;  // matmul_tiled.cl:27:7
-            if (((state == 16'h0008) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) q_35 <= w_34;  // matmul_tiled.cl:27:7
-            if (((state == 16'h0008) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) state <= 16'h0009;  // matmul_tiled.cl:27:7
-            if (((state == 16'h0009) && ((!1'h0) && obj2_wi_col_re_issued))) old_31 <= {obj2_wi_col_rdata, old_31[31:8]};  // matmul_tiled.cl:27:17
-            if (((state == 16'h0009) && ((!1'h0) && obj2_wi_col_re_issued))) obj2_wi_col_re_beat <= (obj2_wi_col_re_beat + 8'h01);  // matmul_tiled.cl:27:17
-            if (((state == 16'h0009) && ((!1'h0) && (!obj2_wi_col_re_issued)))) obj2_wi_col_re_issued <= 1'h1;  // matmul_tiled.cl:27:17
-            if (((state == 16'h0009) && ((!1'h0) && obj2_wi_col_re_issued))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:27:17
-            if (((state == 16'h0009) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_beat <= 8'h00;  // matmul_tiled.cl:27:17
-            if (((state == 16'h0009) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:27:17
-            if (((state == 16'h0009) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) q_41 <= w_40;  // matmul_tiled.cl:27:17
-            if (((state == 16'h0009) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) state <= 16'h000a;  // matmul_tiled.cl:27:17
-            if (((state == 16'h000a) && ((!1'h0) && obj6_wi_acc_re_issued))) old_38 <= {obj6_wi_acc_rdata, old_38[31:8]};  // matmul_tiled.cl:27:24
-            if (((state == 16'h000a) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:27:24
-            if (((state == 16'h000a) && ((!1'h0) && (!obj6_wi_acc_re_issued)))) obj6_wi_acc_re_issued <= 1'h1;  // matmul_tiled.cl:27:24
-            if (((state == 16'h000a) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:27:24
-            if (((state == 16'h000a) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:27:24
-            if (((state == 16'h000a) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:27:24
-            if (((state == 16'h000a) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h000c;  // matmul_tiled.cl:27:24
-            if ((state == 16'h000b)) state <= 16'h0007;
-            if (((state == 16'h000c) && ((((state == 16'h000c) && (!C_wr_issued)) && 1'h1) && C_wr_cmd_ready))) C_wr_issued <= 1'h1;  // matmul_tiled.cl:27:5
-            if (((state == 16'h000c) && (((state == 16'h000c) && C_wr_issued) && C_wr_ready))) C_wr_beat <= (C_wr_beat + 8'h01);  // matmul_tiled.cl:27:5
-            if (((state == 16'h000c) && ((((state == 16'h000c) && C_wr_issued) && C_wr_ready) && (C_wr_beat == 8'h00)))) C_wr_beat <= 8'h00;  // matmul_tiled.cl:27:5
-            if (((state == 16'h000c) && ((((state == 16'h000c) && C_wr_issued) && C_wr_ready) && (C_wr_beat == 8'h00)))) C_wr_issued <= 1'h0;  // matmul_tiled.cl:27:5
-            if (((state == 16'h000c) && ((((state == 16'h000c) && C_wr_issued) && C_wr_ready) && (C_wr_beat == 8'h00)))) state <= 16'h0007;  // matmul_tiled.cl:27:5
-            if ((state == 16'h000d)) v10_lid_linear <= w_50;
-            if ((state == 16'h000d)) state <= 16'h0008;
-            if ((state == 16'h000e)) v8_lid_x <= w_51;
-            if ((state == 16'h000e)) v9_lid_y <= w_51;
-            if ((state == 16'h000e)) state <= 16'h0003;
-            if ((state == 16'h000f)) state <= 16'h0011;
-            if ((state == 16'h0010)) state <= (q_53 ? 16'h004a : 16'h000e);
-            if ((state == 16'h0011)) q_53 <= w_52;
-            if ((state == 16'h0011)) state <= 16'h0010;
-            if ((state == 16'h0012)) state <= 16'h0014;
-            if ((state == 16'h0013)) state <= (q_57 ? 16'h001a : 16'h000f);
-            if ((state == 16'h0014)) q_57 <= w_56;
+            if ((state == 16'h0006)) v8_lid_x <= w_49;
+            if ((state == 16'h0006)) v9_lid_y <= w_49;
+            if ((state == 16'h0006)) state <= 16'h0003;
+            if ((state == 16'h0007)) state <= 16'h0009;
+            if ((state == 16'h0008)) state <= (q_51 ? 16'h0018 : 16'h0006);
+            if ((state == 16'h0009)) q_51 <= w_50;
+            if ((state == 16'h0009)) state <= 16'h0008;
+            if (((state == 16'h000a) && 1'h1)) p5_valid <= 4'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000a) && 1'h1)) p5_admit <= 1'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000a) && 1'h1)) state <= 16'h000b;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p5_en))) p5_go <= pw_54;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (((p5_valid[0] && 1'h1) && pw_54) && p5_en))) v10_lid_linear <= pw_59;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && ((p5_valid[3] && 1'h1) && p5_en))) v7_group_cond0 <= pw_91;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (((p5_valid[0] && 1'h1) && pw_54) && p5_en))) v8_lid_x <= pw_98;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (((p5_valid[0] && 1'h1) && pw_54) && p5_en))) v9_lid_y <= pw_101;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p5_en))) pq_70 <= pw_67;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p5_en))) pq_76 <= pw_75;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p5_en))) pq_77 <= pq_76;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p5_en))) pq_88 <= pw_87;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p5_en))) pq_89 <= pq_88;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p5_en))) pq_90 <= pq_89;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p5_en))) p5_valid <= {p5_valid[2], p5_valid[1], (p5_valid[0] && pw_54), (p5_admit && ((!(p5_valid[0] && (!pw_54))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p5_en))) p5_admit <= (p5_admit && ((!(p5_valid[0] && (!pw_54))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && ((!p5_admit) && (p5_valid == 4'h0)))) state <= 16'h0007;  // matmul_tiled.cl:7:6
+            if ((state == 16'h000c)) v8_lid_x <= w_102;
+            if ((state == 16'h000c)) v9_lid_y <= w_102;
+            if ((state == 16'h000c)) state <= 16'h000a;
+            if ((state == 16'h000d)) state <= 16'h000f;
+            if ((state == 16'h000e)) state <= (q_106 ? 16'h0014 : 16'h000c);
+            if ((state == 16'h000f)) q_106 <= w_105;
+            if ((state == 16'h000f)) state <= 16'h000e;
+            if ((state == 16'h0010)) v8_lid_x <= w_113;
+            if ((state == 16'h0010)) v9_lid_y <= w_116;
+            if ((state == 16'h0010)) state <= 16'h000d;
+            if (((state == 16'h0011) && 1'h1)) p4_valid <= 2'h1;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0011) && 1'h1)) p4_admit <= 1'h1;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0011) && 1'h1)) p4_slot <= 3'h0;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0011) && 1'h1)) state <= 16'h0012;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && ((p4_slot == 3'h0) && p4_en))) p4_go <= pw_119;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_165 <= pq_160;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_166 <= pd_165;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_167 <= pd_166;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_168 <= pd_167;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_169 <= pd_168;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_170 <= pq_161;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_171 <= pd_170;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_172 <= pd_171;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_173 <= pd_172;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_174 <= pd_173;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_175 <= prd_159;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_176 <= pd_175;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_177 <= pd_176;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_178 <= pd_177;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_179 <= pd_178;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && (((p4_valid[0] && (p4_slot == 3'h0)) && pw_119) && p4_en))) v6_k <= pw_193;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && ((p4_slot == 3'h0) && p4_en))) pq_135 <= pw_134;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && ((p4_slot == 3'h0) && p4_en))) pq_143 <= pw_142;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && ((p4_slot == 3'h0) && p4_en))) pq_151 <= pw_148;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && ((p4_slot == 3'h0) && p4_en))) pq_157 <= pw_156;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && ((p4_slot == 3'h2) && p4_en))) pq_160 <= prd_138;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && ((p4_slot == 3'h4) && p4_en))) pq_161 <= prd_154;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && ((p4_slot == 3'h0) && p4_en))) pq_186 <= pw_185;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && ((p4_slot == 3'h0) && p4_en))) pq_187 <= pq_186;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && ((p4_slot == 3'h6) && p4_en))) p4_valid <= {(p4_valid[0] && p4_go), (p4_admit && ((!(p4_valid[0] && (!p4_go))) || 1'h0))};  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && ((p4_slot == 3'h6) && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!p4_go))) || 1'h0));  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) p4_slot <= ((p4_slot == 3'h6) ? 3'h0 : (p4_slot + 3'h1));  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && ((!p4_admit) && (p4_valid == 2'h0)))) state <= 16'h0010;  // matmul_tiled.cl:23:9
+            if ((state == 16'h0013)) v6_k <= w_194;
+            if ((state == 16'h0013)) state <= 16'h0011;
+            if ((state == 16'h0014)) v10_lid_linear <= w_199;
             if ((state == 16'h0014)) state <= 16'h0013;
-            if ((state == 16'h0015)) v8_lid_x <= w_64;
-            if ((state == 16'h0015)) v9_lid_y <= w_67;
-            if ((state == 16'h0015)) state <= 16'h0012;
-            if (((state == 16'h0016) && ((!1'h0) && obj7_wi_t_re_issued))) old_75 <= {obj7_wi_t_rdata, old_75[31:8]};  // matmul_tiled.cl:18:21
-            if (((state == 16'h0016) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:21
-            if (((state == 16'h0016) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0016) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0016) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0016) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0016) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_85 <= w_84;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0016) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0017;  // matmul_tiled.cl:18:21
-            if ((state == 16'h0017)) v7_group_cond0 <= w_86;
-            if ((state == 16'h0017)) state <= 16'h0015;
-            if (((state == 16'h0018) && ((!1'h0) && obj7_wi_t_re_issued))) old_94 <= {obj7_wi_t_rdata, old_94[31:8]};  // matmul_tiled.cl:18:33
-            if (((state == 16'h0018) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:33
-            if (((state == 16'h0018) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0018) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0018) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0018) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0018) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_100 <= w_97;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0018) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0019;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0019) && 1'h1)) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:33
-            if (((state == 16'h0019) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0019) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0019) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0016;  // matmul_tiled.cl:18:33
-            if ((state == 16'h001a)) v10_lid_linear <= w_108;
-            if ((state == 16'h001a)) state <= 16'h0018;
-            if ((state == 16'h001b)) v8_lid_x <= w_109;
-            if ((state == 16'h001b)) v9_lid_y <= w_109;
-            if ((state == 16'h001b)) state <= 16'h0012;
-            if ((state == 16'h001c)) state <= 16'h001e;
-            if ((state == 16'h001d)) state <= (q_113 ? 16'h002f : 16'h001b);
-            if ((state == 16'h001e)) q_113 <= w_112;
-            if ((state == 16'h001e)) state <= 16'h001d;
-            if ((state == 16'h001f)) v8_lid_x <= w_120;
-            if ((state == 16'h001f)) v9_lid_y <= w_123;
-            if ((state == 16'h001f)) state <= 16'h001c;
-            if ((state == 16'h0020)) state <= 16'h0022;
-            if ((state == 16'h0021)) state <= (q_127 ? 16'h0024 : 16'h001f);
-            if ((state == 16'h0022)) q_127 <= w_126;
-            if ((state == 16'h0022)) state <= 16'h0021;
-            if ((state == 16'h0023)) v6_k <= w_132;
-            if ((state == 16'h0023)) state <= 16'h0020;
-            if (((state == 16'h0024) && ((!1'h0) && obj5_wi_ty_re_issued))) old_141 <= {obj5_wi_ty_rdata, old_141[31:8]};  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_150 <= w_149;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_160 <= w_159;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_170 <= w_167;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_178 <= w_177;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_191 <= w_190;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h0027;  // matmul_tiled.cl:24:26
-            if ((state == 16'h0025)) state <= 16'h0023;
-            if ((state == 16'h0026)) state <= 16'h0023;
-            if (((state == 16'h0027) && ((!1'h0) && obj0_As_re_issued))) old_154 <= {obj0_As_rdata, old_154[31:8]};  // matmul_tiled.cl:24:23
-            if (((state == 16'h0027) && ((!1'h0) && obj0_As_re_issued))) obj0_As_re_beat <= (obj0_As_re_beat + 8'h01);  // matmul_tiled.cl:24:23
-            if (((state == 16'h0027) && ((!1'h0) && (!obj0_As_re_issued)))) obj0_As_re_issued <= 1'h1;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0027) && ((!1'h0) && obj0_As_re_issued))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0027) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) obj0_As_re_beat <= 8'h00;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0027) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0027) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) state <= 16'h0028;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0028) && ((!1'h0) && obj4_wi_tx_re_issued))) old_163 <= {obj4_wi_tx_rdata, old_163[31:8]};  // matmul_tiled.cl:24:40
-            if (((state == 16'h0028) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:24:40
-            if (((state == 16'h0028) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0028) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0028) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0028) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0028) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h002a;  // matmul_tiled.cl:24:40
-            if ((state == 16'h0029)) state <= 16'h0023;
-            if (((state == 16'h002a) && ((!1'h0) && obj1_Bs_re_issued))) old_174 <= {obj1_Bs_rdata, old_174[31:8]};  // matmul_tiled.cl:24:34
-            if (((state == 16'h002a) && ((!1'h0) && obj1_Bs_re_issued))) obj1_Bs_re_beat <= (obj1_Bs_re_beat + 8'h01);  // matmul_tiled.cl:24:34
-            if (((state == 16'h002a) && ((!1'h0) && (!obj1_Bs_re_issued)))) obj1_Bs_re_issued <= 1'h1;  // matmul_tiled.cl:24:34
-            if (((state == 16'h002a) && ((!1'h0) && obj1_Bs_re_issued))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:24:34
-            if (((state == 16'h002a) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_beat <= 8'h00;  // matmul_tiled.cl:24:34
-            if (((state == 16'h002a) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:24:34
-            if (((state == 16'h002a) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) state <= 16'h002b;  // matmul_tiled.cl:24:34
-            if (((state == 16'h002b) && ((!1'h0) && obj6_wi_acc_re_issued))) old_181 <= {obj6_wi_acc_rdata, old_181[31:8]};  // matmul_tiled.cl:24:45
-            if (((state == 16'h002b) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:24:45
-            if (((state == 16'h002b) && ((!1'h0) && (!obj6_wi_acc_re_issued)))) obj6_wi_acc_re_issued <= 1'h1;  // matmul_tiled.cl:24:45
-            if (((state == 16'h002b) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:45
-            if (((state == 16'h002b) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:24:45
-            if (((state == 16'h002b) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:45
-            if (((state == 16'h002b) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h002c;  // matmul_tiled.cl:24:45
-            if (((state == 16'h002c) && 1'h1)) u0_fp_fma_issued <= 1'h1;
-            if (((state == 16'h002c) && u0_fp_fma_valid)) u0_fp_fma_issued <= 1'h0;
-            if (((state == 16'h002c) && u0_fp_fma_valid)) r_188 <= (((&bi_185[30:23]) && (!(bi_185[22:0] == 23'h000000))) ? (bi_185 | 32'h00400000) : (((&bi_186[30:23]) && (!(bi_186[22:0] == 23'h000000))) ? (bi_186 | 32'h00400000) : (((((&bi_185[30:23]) && (bi_185[22:0] == 23'h000000)) && (bi_186[30:0] == 31'h00000000)) || ((bi_185[30:0] == 31'h00000000) && ((&bi_186[30:23]) && (bi_186[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_187[30:23]) && (!(bi_187[22:0] == 23'h000000))) ? (bi_187 | 32'h00400000) : ((((((&bi_185[30:23]) && (bi_185[22:0] == 23'h000000)) || ((&bi_186[30:23]) && (bi_186[22:0] == 23'h000000))) && ((&bi_187[30:23]) && (bi_187[22:0] == 23'h000000))) && ((bi_185[31] ^ bi_186[31]) != bi_187[31])) ? 32'hffc00000 : bi_184)))));
-            if (((state == 16'h002c) && u0_fp_fma_valid)) state <= 16'h002d;
-            if (((state == 16'h002d) && 1'h1)) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:24:13
-            if (((state == 16'h002d) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:24:13
-            if (((state == 16'h002d) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:13
-            if (((state == 16'h002d) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h0023;  // matmul_tiled.cl:24:13
-            if ((state == 16'h002e)) v6_k <= w_195;
-            if ((state == 16'h002e)) state <= 16'h0020;
-            if ((state == 16'h002f)) v10_lid_linear <= w_200;
-            if ((state == 16'h002f)) state <= 16'h002e;
-            if ((state == 16'h0030)) v8_lid_x <= w_201;
-            if ((state == 16'h0030)) v9_lid_y <= w_201;
-            if ((state == 16'h0030)) state <= 16'h001c;
-            if ((state == 16'h0031)) state <= 16'h0033;
-            if ((state == 16'h0032)) state <= (q_205 ? 16'h0049 : 16'h0030);
-            if ((state == 16'h0033)) q_205 <= w_204;
-            if ((state == 16'h0033)) state <= 16'h0032;
-            if ((state == 16'h0034)) v8_lid_x <= w_212;
-            if ((state == 16'h0034)) v9_lid_y <= w_215;
-            if ((state == 16'h0034)) state <= 16'h0031;
-            if (((state == 16'h0035) && ((!1'h0) && obj5_wi_ty_re_issued))) old_224 <= {obj5_wi_ty_rdata, old_224[31:8]};  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_228 <= w_227;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_236 <= w_235;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_244 <= w_243;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_251 <= w_250;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_283 <= w_282;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_290 <= w_289;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_298 <= w_297;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_305 <= w_304;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_313 <= w_312;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h0036;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0036) && ((!1'h0) && obj4_wi_tx_re_issued))) old_231 <= {obj4_wi_tx_rdata, old_231[31:8]};  // matmul_tiled.cl:19:16
-            if (((state == 16'h0036) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:19:16
-            if (((state == 16'h0036) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0036) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0036) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0036) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0036) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) q_274 <= w_271;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0036) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h0037;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0037) && ((!1'h0) && obj3_wi_row_re_issued))) old_239 <= {obj3_wi_row_rdata, old_239[31:8]};  // matmul_tiled.cl:19:24
-            if (((state == 16'h0037) && ((!1'h0) && obj3_wi_row_re_issued))) obj3_wi_row_re_beat <= (obj3_wi_row_re_beat + 8'h01);  // matmul_tiled.cl:19:24
-            if (((state == 16'h0037) && ((!1'h0) && (!obj3_wi_row_re_issued)))) obj3_wi_row_re_issued <= 1'h1;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0037) && ((!1'h0) && obj3_wi_row_re_issued))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0037) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_beat <= 8'h00;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0037) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0037) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) q_276 <= w_275;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0037) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) state <= 16'h0038;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0038) && ((!1'h0) && obj7_wi_t_re_issued))) old_247 <= {obj7_wi_t_rdata, old_247[31:8]};  // matmul_tiled.cl:19:34
-            if (((state == 16'h0038) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:19:34
-            if (((state == 16'h0038) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:19:34
-            if (((state == 16'h0038) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:19:34
-            if (((state == 16'h0038) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:19:34
-            if (((state == 16'h0038) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:19:34
-            if (((state == 16'h0038) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_259 <= w_256;  // matmul_tiled.cl:19:34
-            if (((state == 16'h0038) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0039;  // matmul_tiled.cl:19:34
-            if (((state == 16'h0039) && ((!1'h0) && obj4_wi_tx_re_issued))) old_254 <= {obj4_wi_tx_rdata, old_254[31:8]};  // matmul_tiled.cl:19:43
-            if (((state == 16'h0039) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:19:43
-            if (((state == 16'h0039) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:19:43
-            if (((state == 16'h0039) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:19:43
-            if (((state == 16'h0039) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:19:43
-            if (((state == 16'h0039) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:19:43
-            if (((state == 16'h0039) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) q_260 <= w_258;  // matmul_tiled.cl:19:43
-            if (((state == 16'h0039) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h003b;  // matmul_tiled.cl:19:43
-            if ((state == 16'h003a)) state <= 16'h0034;
-            if (((state == 16'h003b) && ((((state == 16'h003b) && (!A_rd_issued)) && (1'h1 && C_wr_idle)) && A_rd_cmd_ready))) A_rd_issued <= 1'h1;  // matmul_tiled.cl:19:22
-            if (((state == 16'h003b) && (((state == 16'h003b) && A_rd_issued) && A_rd_valid))) ld_266 <= A_rd_data;  // matmul_tiled.cl:19:22
-            if (((state == 16'h003b) && (((state == 16'h003b) && A_rd_issued) && A_rd_valid))) A_rd_beat <= (A_rd_beat + 8'h01);  // matmul_tiled.cl:19:22
-            if (((state == 16'h003b) && ((((state == 16'h003b) && A_rd_issued) && A_rd_valid) && (A_rd_beat == 8'h00)))) A_rd_beat <= 8'h00;  // matmul_tiled.cl:19:22
-            if (((state == 16'h003b) && ((((state == 16'h003b) && A_rd_issued) && A_rd_valid) && (A_rd_beat == 8'h00)))) A_rd_issued <= 1'h0;  // matmul_tiled.cl:19:22
-            if (((state == 16'h003b) && ((((state == 16'h003b) && A_rd_issued) && A_rd_valid) && (A_rd_beat == 8'h00)))) state <= 16'h003e;  // matmul_tiled.cl:19:22
-            if ((state == 16'h003c)) state <= 16'h0034;
-            if ((state == 16'h003d)) state <= 16'h0034;
-            if (((state == 16'h003e) && 1'h1)) obj0_As_re_beat <= (obj0_As_re_beat + 8'h01);  // matmul_tiled.cl:19:9
-            if (((state == 16'h003e) && (1'h1 && (obj0_As_re_beat == 8'h03)))) obj0_As_re_beat <= 8'h00;  // matmul_tiled.cl:19:9
-            if (((state == 16'h003e) && (1'h1 && (obj0_As_re_beat == 8'h03)))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:19:9
-            if (((state == 16'h003e) && (1'h1 && (obj0_As_re_beat == 8'h03)))) state <= 16'h003f;  // matmul_tiled.cl:19:9
-            if (((state == 16'h003f) && ((!1'h0) && obj5_wi_ty_re_issued))) old_286 <= {obj5_wi_ty_rdata, old_286[31:8]};  // matmul_tiled.cl:20:12
-            if (((state == 16'h003f) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:20:12
-            if (((state == 16'h003f) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:20:12
-            if (((state == 16'h003f) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:20:12
-            if (((state == 16'h003f) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:20:12
-            if (((state == 16'h003f) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:20:12
-            if (((state == 16'h003f) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h0040;  // matmul_tiled.cl:20:12
-            if (((state == 16'h0040) && ((!1'h0) && obj4_wi_tx_re_issued))) old_293 <= {obj4_wi_tx_rdata, old_293[31:8]};  // matmul_tiled.cl:20:16
-            if (((state == 16'h0040) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:20:16
-            if (((state == 16'h0040) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:20:16
-            if (((state == 16'h0040) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:20:16
-            if (((state == 16'h0040) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:20:16
-            if (((state == 16'h0040) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:20:16
-            if (((state == 16'h0040) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) q_334 <= w_331;  // matmul_tiled.cl:20:16
-            if (((state == 16'h0040) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h0041;  // matmul_tiled.cl:20:16
-            if (((state == 16'h0041) && ((!1'h0) && obj7_wi_t_re_issued))) old_301 <= {obj7_wi_t_rdata, old_301[31:8]};  // matmul_tiled.cl:20:25
-            if (((state == 16'h0041) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:20:25
-            if (((state == 16'h0041) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:20:25
-            if (((state == 16'h0041) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:20:25
-            if (((state == 16'h0041) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:20:25
-            if (((state == 16'h0041) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:20:25
-            if (((state == 16'h0041) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_336 <= w_335;  // matmul_tiled.cl:20:25
-            if (((state == 16'h0041) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0042;  // matmul_tiled.cl:20:25
-            if (((state == 16'h0042) && ((!1'h0) && obj5_wi_ty_re_issued))) old_308 <= {obj5_wi_ty_rdata, old_308[31:8]};  // matmul_tiled.cl:20:34
-            if (((state == 16'h0042) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:20:34
-            if (((state == 16'h0042) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:20:34
-            if (((state == 16'h0042) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:20:34
-            if (((state == 16'h0042) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:20:34
-            if (((state == 16'h0042) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:20:34
-            if (((state == 16'h0042) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_319 <= w_318;  // matmul_tiled.cl:20:34
-            if (((state == 16'h0042) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h0043;  // matmul_tiled.cl:20:34
-            if (((state == 16'h0043) && ((!1'h0) && obj2_wi_col_re_issued))) old_316 <= {obj2_wi_col_rdata, old_316[31:8]};  // matmul_tiled.cl:20:44
-            if (((state == 16'h0043) && ((!1'h0) && obj2_wi_col_re_issued))) obj2_wi_col_re_beat <= (obj2_wi_col_re_beat + 8'h01);  // matmul_tiled.cl:20:44
-            if (((state == 16'h0043) && ((!1'h0) && (!obj2_wi_col_re_issued)))) obj2_wi_col_re_issued <= 1'h1;  // matmul_tiled.cl:20:44
-            if (((state == 16'h0043) && ((!1'h0) && obj2_wi_col_re_issued))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:20:44
-            if (((state == 16'h0043) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_beat <= 8'h00;  // matmul_tiled.cl:20:44
-            if (((state == 16'h0043) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:20:44
-            if (((state == 16'h0043) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) q_322 <= w_321;  // matmul_tiled.cl:20:44
-            if (((state == 16'h0043) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) state <= 16'h0045;  // matmul_tiled.cl:20:44
-            if ((state == 16'h0044)) state <= 16'h0034;
-            if (((state == 16'h0045) && ((((state == 16'h0045) && (!B_rd_issued)) && (1'h1 && C_wr_idle)) && B_rd_cmd_ready))) B_rd_issued <= 1'h1;  // matmul_tiled.cl:20:22
-            if (((state == 16'h0045) && (((state == 16'h0045) && B_rd_issued) && B_rd_valid))) ld_327 <= B_rd_data;  // matmul_tiled.cl:20:22
-            if (((state == 16'h0045) && (((state == 16'h0045) && B_rd_issued) && B_rd_valid))) B_rd_beat <= (B_rd_beat + 8'h01);  // matmul_tiled.cl:20:22
-            if (((state == 16'h0045) && ((((state == 16'h0045) && B_rd_issued) && B_rd_valid) && (B_rd_beat == 8'h00)))) B_rd_beat <= 8'h00;  // matmul_tiled.cl:20:22
-            if (((state == 16'h0045) && ((((state == 16'h0045) && B_rd_issued) && B_rd_valid) && (B_rd_beat == 8'h00)))) B_rd_issued <= 1'h0;  // matmul_tiled.cl:20:22
-            if (((state == 16'h0045) && ((((state == 16'h0045) && B_rd_issued) && B_rd_valid) && (B_rd_beat == 8'h00)))) state <= 16'h0048;  // matmul_tiled.cl:20:22
-            if ((state == 16'h0046)) state <= 16'h0034;
-            if ((state == 16'h0047)) state <= 16'h0034;
-            if (((state == 16'h0048) && 1'h1)) obj1_Bs_re_beat <= (obj1_Bs_re_beat + 8'h01);  // matmul_tiled.cl:20:9
-            if (((state == 16'h0048) && (1'h1 && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_beat <= 8'h00;  // matmul_tiled.cl:20:9
-            if (((state == 16'h0048) && (1'h1 && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:20:9
-            if (((state == 16'h0048) && (1'h1 && (obj1_Bs_re_beat == 8'h03)))) state <= 16'h0034;  // matmul_tiled.cl:20:9
-            if ((state == 16'h0049)) v10_lid_linear <= w_344;
-            if ((state == 16'h0049)) state <= 16'h0035;
-            if ((state == 16'h004a)) v8_lid_x <= w_345;
-            if ((state == 16'h004a)) v9_lid_y <= w_345;
-            if ((state == 16'h004a)) state <= 16'h0031;
-            if ((state == 16'h004b)) state <= 16'h004d;
-            if ((state == 16'h004c)) state <= (q_349 ? 16'h0058 : 16'h000f);
-            if ((state == 16'h004d)) q_349 <= w_348;
-            if ((state == 16'h004d)) state <= 16'h004c;
-            if ((state == 16'h004e)) v8_lid_x <= w_356;
-            if ((state == 16'h004e)) v9_lid_y <= w_359;
-            if ((state == 16'h004e)) state <= 16'h004b;
-            if (((state == 16'h004f) && ((!1'h0) && obj7_wi_t_re_issued))) old_367 <= {obj7_wi_t_rdata, old_367[31:8]};  // matmul_tiled.cl:18:21
-            if (((state == 16'h004f) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:21
-            if (((state == 16'h004f) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:18:21
-            if (((state == 16'h004f) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:21
-            if (((state == 16'h004f) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:21
-            if (((state == 16'h004f) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:21
-            if (((state == 16'h004f) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_377 <= w_376;  // matmul_tiled.cl:18:21
-            if (((state == 16'h004f) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0050;  // matmul_tiled.cl:18:21
-            if ((state == 16'h0050)) v7_group_cond0 <= w_378;
-            if ((state == 16'h0050)) state <= 16'h004e;
-            if ((state == 16'h0051)) state <= 16'h004f;
-            if (((state == 16'h0052) && 1'h1)) obj2_wi_col_re_beat <= (obj2_wi_col_re_beat + 8'h01);  // matmul_tiled.cl:12:9
-            if (((state == 16'h0052) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_beat <= 8'h00;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0052) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0052) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_406 <= w_401;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0052) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_407 <= w_405;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0052) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_415 <= w_413;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0052) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_416 <= w_414;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0052) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_424 <= w_422;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0052) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_425 <= w_423;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0052) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_432 <= w_431;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0052) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_438 <= w_437;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0052) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) state <= 16'h0053;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0053) && 1'h1)) obj3_wi_row_re_beat <= (obj3_wi_row_re_beat + 8'h01);  // matmul_tiled.cl:13:9
-            if (((state == 16'h0053) && (1'h1 && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_beat <= 8'h00;  // matmul_tiled.cl:13:9
-            if (((state == 16'h0053) && (1'h1 && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:13:9
-            if (((state == 16'h0053) && (1'h1 && (obj3_wi_row_re_beat == 8'h03)))) state <= 16'h0054;  // matmul_tiled.cl:13:9
-            if (((state == 16'h0054) && 1'h1)) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:14:9
-            if (((state == 16'h0054) && (1'h1 && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:14:9
-            if (((state == 16'h0054) && (1'h1 && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:14:9
-            if (((state == 16'h0054) && (1'h1 && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h0055;  // matmul_tiled.cl:14:9
-            if (((state == 16'h0055) && 1'h1)) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:15:9
-            if (((state == 16'h0055) && (1'h1 && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:15:9
-            if (((state == 16'h0055) && (1'h1 && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:15:9
-            if (((state == 16'h0055) && (1'h1 && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h0056;  // matmul_tiled.cl:15:9
-            if (((state == 16'h0056) && 1'h1)) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:16:11
-            if (((state == 16'h0056) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:16:11
-            if (((state == 16'h0056) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:16:11
-            if (((state == 16'h0056) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h0057;  // matmul_tiled.cl:16:11
-            if (((state == 16'h0057) && 1'h1)) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:14
-            if (((state == 16'h0057) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:14
-            if (((state == 16'h0057) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:14
-            if (((state == 16'h0057) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h004f;  // matmul_tiled.cl:18:14
-            if ((state == 16'h0058)) v10_lid_linear <= w_446;
-            if ((state == 16'h0058)) state <= 16'h0052;
-            if ((state == 16'h0059)) v8_lid_x <= w_447;
-            if ((state == 16'h0059)) v9_lid_y <= w_447;
-            if ((state == 16'h0059)) state <= 16'h004b;
-            if (((state == 16'h005a) && ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
-            if ((state == 16'h005a)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0059);
+            if ((state == 16'h0015)) v8_lid_x <= w_200;
+            if ((state == 16'h0015)) v9_lid_y <= w_200;
+            if ((state == 16'h0015)) state <= 16'h000d;
+            if (((state == 16'h0016) && 1'h1)) p2_valid <= 104'h00000000000000000000000001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0016) && 1'h1)) p2_admit <= 1'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0016) && 1'h1)) state <= 16'h0017;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) p2_go <= pw_203;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (((p2_valid[0] && 1'h1) && pw_203) && p2_en))) v10_lid_linear <= pw_208;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (((p2_valid[0] && 1'h1) && pw_203) && p2_en))) v8_lid_x <= pw_681;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (((p2_valid[0] && 1'h1) && pw_203) && p2_en))) v9_lid_y <= pw_684;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_218 <= pw_217;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_224 <= pw_223;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_225 <= pq_224;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_231 <= pw_230;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_232 <= pq_231;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_233 <= pq_232;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_238 <= pw_237;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_239 <= pq_238;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_240 <= pq_239;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_241 <= pq_240;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_247 <= pw_244;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_248 <= pq_247;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_249 <= pq_248;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_250 <= pw_246;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_251 <= pq_250;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_253 <= prd_243;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_265 <= pw_262;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_267 <= pw_266;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_268 <= pq_267;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_269 <= pq_268;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_270 <= pq_269;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_271 <= pq_270;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_272 <= pq_271;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_273 <= pq_272;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_274 <= pq_273;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_275 <= pq_274;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_276 <= pq_275;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_277 <= pq_276;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_278 <= pq_277;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_279 <= pq_278;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_280 <= pq_279;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_281 <= pq_280;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_282 <= pq_281;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_283 <= pq_282;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_284 <= pq_283;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_285 <= pq_284;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_286 <= pq_285;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_287 <= pq_286;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_288 <= pq_287;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_289 <= pq_288;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_290 <= pq_289;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_291 <= pq_290;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_292 <= pq_291;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_293 <= pq_292;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_294 <= pq_293;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_295 <= pq_294;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_296 <= pq_295;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_297 <= pq_296;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_298 <= pq_297;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_299 <= pq_298;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_300 <= pq_299;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_301 <= pq_300;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_302 <= pq_301;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_303 <= pq_302;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_304 <= pq_303;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_305 <= pq_304;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_306 <= pq_305;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_307 <= pq_306;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_308 <= pq_307;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_309 <= pq_308;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_310 <= pq_309;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_311 <= pq_310;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_312 <= pq_311;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_313 <= pq_312;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_314 <= pq_313;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_319 <= pw_318;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_320 <= pq_319;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_321 <= pq_320;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_322 <= pq_321;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_323 <= pq_322;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_324 <= pq_323;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_325 <= pq_324;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_326 <= pq_325;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_327 <= pq_326;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_328 <= pq_327;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_329 <= pq_328;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_330 <= pq_329;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_331 <= pq_330;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_332 <= pq_331;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_333 <= pq_332;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_334 <= pq_333;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_335 <= pq_334;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_336 <= pq_335;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_337 <= pq_336;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_338 <= pq_337;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_339 <= pq_338;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_340 <= pq_339;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_341 <= pq_340;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_342 <= pq_341;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_343 <= pq_342;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_344 <= pq_343;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_345 <= pq_344;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_346 <= pq_345;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_347 <= pq_346;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_348 <= pq_347;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_349 <= pq_348;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_350 <= pq_349;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_351 <= pq_350;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_352 <= pq_351;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_353 <= pq_352;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_354 <= pq_353;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_355 <= pq_354;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_356 <= pq_355;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_357 <= pq_356;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_358 <= pq_357;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_359 <= pq_358;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_360 <= pq_359;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_361 <= pq_360;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_362 <= pq_361;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_363 <= pq_362;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_364 <= pq_363;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_365 <= pq_364;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_366 <= pq_365;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_367 <= pq_366;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_368 <= pq_367;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_369 <= pq_368;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_374 <= pw_373;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_375 <= pq_374;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_376 <= pq_375;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_377 <= pq_376;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_378 <= pq_377;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_379 <= pq_378;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_380 <= pq_379;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_381 <= pq_380;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_382 <= pq_381;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_383 <= pq_382;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_384 <= pq_383;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_385 <= pq_384;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_386 <= pq_385;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_387 <= pq_386;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_388 <= pq_387;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_389 <= pq_388;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_390 <= pq_389;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_391 <= pq_390;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_392 <= pq_391;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_393 <= pq_392;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_394 <= pq_393;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_395 <= pq_394;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_396 <= pq_395;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_397 <= pq_396;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_398 <= pq_397;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_399 <= pq_398;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_400 <= pq_399;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_401 <= pq_400;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_402 <= pq_401;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_403 <= pq_402;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_404 <= pq_403;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_405 <= pq_404;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_406 <= pq_405;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_407 <= pq_406;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_408 <= pq_407;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_409 <= pq_408;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_410 <= pq_409;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_411 <= pq_410;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_412 <= pq_411;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_413 <= pq_412;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_414 <= pq_413;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_415 <= pq_414;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_416 <= pq_415;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_417 <= pq_416;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_418 <= pq_417;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_419 <= pq_418;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_420 <= pq_419;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_421 <= pq_420;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_422 <= pq_421;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_423 <= pq_422;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_424 <= pq_423;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_425 <= pq_424;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_431 <= pw_430;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_432 <= pq_431;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_433 <= pq_432;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_434 <= pq_433;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_435 <= pq_434;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_436 <= pq_435;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_437 <= pq_436;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_438 <= pq_437;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_439 <= pq_438;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_440 <= pq_439;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_441 <= pq_440;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_442 <= pq_441;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_443 <= pq_442;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_444 <= pq_443;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_445 <= pq_444;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_446 <= pq_445;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_447 <= pq_446;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_448 <= pq_447;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_449 <= pq_448;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_450 <= pq_449;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_451 <= pq_450;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_452 <= pq_451;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_453 <= pq_452;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_454 <= pq_453;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_455 <= pq_454;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_456 <= pq_455;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_457 <= pq_456;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_458 <= pq_457;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_459 <= pq_458;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_460 <= pq_459;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_461 <= pq_460;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_462 <= pq_461;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_463 <= pq_462;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_464 <= pq_463;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_465 <= pq_464;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_466 <= pq_465;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_467 <= pq_466;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_468 <= pq_467;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_469 <= pq_468;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_470 <= pq_469;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_471 <= pq_470;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_472 <= pq_471;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_473 <= pq_472;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_474 <= pq_473;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_475 <= pq_474;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_476 <= pq_475;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_477 <= pq_476;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_478 <= pq_477;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_479 <= pq_478;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_480 <= pq_479;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_481 <= pq_480;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_482 <= pq_481;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_483 <= pq_482;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_488 <= pw_487;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_489 <= pq_488;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_490 <= pq_489;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_491 <= pq_490;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_492 <= pq_491;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_493 <= pq_492;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_494 <= pq_493;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_495 <= pq_494;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_496 <= pq_495;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_497 <= pq_496;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_498 <= pq_497;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_499 <= pq_498;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_500 <= pq_499;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_501 <= pq_500;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_502 <= pq_501;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_503 <= pq_502;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_504 <= pq_503;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_505 <= pq_504;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_506 <= pq_505;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_507 <= pq_506;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_508 <= pq_507;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_509 <= pq_508;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_510 <= pq_509;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_511 <= pq_510;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_512 <= pq_511;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_513 <= pq_512;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_514 <= pq_513;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_515 <= pq_514;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_516 <= pq_515;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_517 <= pq_516;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_518 <= pq_517;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_519 <= pq_518;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_520 <= pq_519;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_521 <= pq_520;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_522 <= pq_521;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_523 <= pq_522;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_524 <= pq_523;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_525 <= pq_524;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_526 <= pq_525;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_527 <= pq_526;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_528 <= pq_527;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_529 <= pq_528;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_530 <= pq_529;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_531 <= pq_530;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_532 <= pq_531;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_533 <= pq_532;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_534 <= pq_533;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_535 <= pq_534;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_536 <= pq_535;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_537 <= pq_536;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_538 <= pq_537;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_539 <= pq_538;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_540 <= pq_539;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_541 <= pq_540;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_547 <= pw_546;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_548 <= pq_547;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_549 <= pq_548;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_550 <= pq_549;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_551 <= pq_550;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_552 <= pq_551;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_553 <= pq_552;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_554 <= pq_553;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_555 <= pq_554;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_556 <= pq_555;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_557 <= pq_556;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_558 <= pq_557;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_559 <= pq_558;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_560 <= pq_559;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_561 <= pq_560;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_562 <= pq_561;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_563 <= pq_562;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_564 <= pq_563;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_565 <= pq_564;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_566 <= pq_565;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_567 <= pq_566;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_568 <= pq_567;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_569 <= pq_568;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_570 <= pq_569;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_571 <= pq_570;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_572 <= pq_571;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_573 <= pq_572;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_574 <= pq_573;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_575 <= pq_574;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_576 <= pq_575;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_577 <= pq_576;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_578 <= pq_577;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_579 <= pq_578;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_580 <= pq_579;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_581 <= pq_580;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_582 <= pq_581;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_583 <= pq_582;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_584 <= pq_583;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_585 <= pq_584;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_586 <= pq_585;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_587 <= pq_586;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_588 <= pq_587;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_589 <= pq_588;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_590 <= pq_589;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_591 <= pq_590;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_592 <= pq_591;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_593 <= pq_592;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_594 <= pq_593;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_595 <= pq_594;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_596 <= pq_595;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_597 <= pq_596;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_598 <= pq_597;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_599 <= pq_598;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_600 <= pq_599;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_601 <= pq_600;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_605 <= pw_604;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_608 <= pw_607;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_609 <= pq_608;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_610 <= pq_609;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_611 <= prd_603;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_612 <= pq_611;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_623 <= pw_620;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_625 <= pw_624;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_626 <= pq_625;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_627 <= pq_626;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_628 <= pq_627;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_629 <= pq_628;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_630 <= pq_629;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_631 <= pq_630;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_632 <= pq_631;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_633 <= pq_632;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_634 <= pq_633;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_635 <= pq_634;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_636 <= pq_635;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_637 <= pq_636;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_638 <= pq_637;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_639 <= pq_638;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_640 <= pq_639;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_641 <= pq_640;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_642 <= pq_641;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_643 <= pq_642;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_644 <= pq_643;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_645 <= pq_644;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_646 <= pq_645;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_647 <= pq_646;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_648 <= pq_647;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_649 <= pq_648;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_650 <= pq_649;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_651 <= pq_650;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_652 <= pq_651;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_653 <= pq_652;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_654 <= pq_653;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_655 <= pq_654;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_656 <= pq_655;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_657 <= pq_656;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_658 <= pq_657;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_659 <= pq_658;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_660 <= pq_659;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_661 <= pq_660;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_662 <= pq_661;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_663 <= pq_662;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_664 <= pq_663;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_665 <= pq_664;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_666 <= pq_665;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_667 <= pq_666;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_668 <= pq_667;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_669 <= pq_668;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_670 <= pq_669;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_671 <= pq_670;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_672 <= pq_671;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_673 <= pq_672;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) p2_valid <= {p2_valid[102], p2_valid[101], p2_valid[100], p2_valid[99], p2_valid[98], p2_valid[97], p2_valid[96], p2_valid[95], p2_valid[94], p2_valid[93], p2_valid[92], p2_valid[91], p2_valid[90], p2_valid[89], p2_valid[88], p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_203), (p2_admit && ((!(p2_valid[0] && (!pw_203))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_203))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && ((((!p2_admit) && (p2_valid == 104'h00000000000000000000000000)) && A_ld_idle) && B_ld_idle))) state <= 16'h0015;  // matmul_tiled.cl:7:6
+            if ((state == 16'h0018)) v8_lid_x <= w_685;
+            if ((state == 16'h0018)) v9_lid_y <= w_685;
+            if ((state == 16'h0018)) state <= 16'h0016;
+            if (((state == 16'h0019) && 1'h1)) p0_valid <= 8'h01;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0019) && 1'h1)) p0_admit <= 1'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0019) && 1'h1)) state <= 16'h001a;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) p0_go <= pw_688;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (((p0_valid[0] && 1'h1) && pw_688) && p0_en))) v10_lid_linear <= pw_693;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && ((p0_valid[7] && 1'h1) && p0_en))) v7_group_cond0 <= pw_784;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (((p0_valid[0] && 1'h1) && pw_688) && p0_en))) v8_lid_x <= pw_791;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (((p0_valid[0] && 1'h1) && pw_688) && p0_en))) v9_lid_y <= pw_794;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_718 <= pw_713;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_719 <= pw_717;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_725 <= pw_723;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_726 <= pq_725;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_727 <= pw_724;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_728 <= pq_727;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_734 <= pw_732;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_735 <= pq_734;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_736 <= pq_735;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_737 <= pw_733;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_738 <= pq_737;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_739 <= pq_738;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_744 <= pw_743;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_745 <= pq_744;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_746 <= pq_745;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_747 <= pq_746;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_751 <= pw_750;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_752 <= pq_751;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_753 <= pq_752;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_754 <= pq_753;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_755 <= pq_754;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_761 <= pw_760;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_762 <= pq_761;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_763 <= pq_762;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_764 <= pq_763;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_765 <= pq_764;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_766 <= pq_765;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_777 <= pw_776;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_778 <= pq_777;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_779 <= pq_778;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_780 <= pq_779;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_781 <= pq_780;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_782 <= pq_781;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_783 <= pq_782;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) p0_valid <= {p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_688), (p0_admit && ((!(p0_valid[0] && (!pw_688))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_688))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && ((!p0_admit) && (p0_valid == 8'h00)))) state <= 16'h0007;  // matmul_tiled.cl:7:6
+            if ((state == 16'h001b)) v8_lid_x <= w_795;
+            if ((state == 16'h001b)) v9_lid_y <= w_795;
+            if ((state == 16'h001b)) state <= 16'h0019;
+            if (((state == 16'h001c) && ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
+            if ((state == 16'h001c)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h001b);
         end
     end
-    assign A_rd_cmd_valid = (((state == 16'h003b) && (!A_rd_issued)) && (1'h1 && C_wr_idle));
-    assign A_rd_cmd_addr = ((((state == 16'h003b) && (!A_rd_issued)) && (1'h1 && C_wr_idle)) ? w_265[31:0] : 32'h00000000);
-    assign A_rd_cmd_len = ((((state == 16'h003b) && (!A_rd_issued)) && (1'h1 && C_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign A_rd_ready = ((state == 16'h003b) && A_rd_issued);
-    assign B_rd_cmd_valid = (((state == 16'h0045) && (!B_rd_issued)) && (1'h1 && C_wr_idle));
-    assign B_rd_cmd_addr = ((((state == 16'h0045) && (!B_rd_issued)) && (1'h1 && C_wr_idle)) ? w_326[31:0] : 32'h00000000);
-    assign B_rd_cmd_len = ((((state == 16'h0045) && (!B_rd_issued)) && (1'h1 && C_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign B_rd_ready = ((state == 16'h0045) && B_rd_issued);
-    assign C_wr_cmd_valid = ((state == 16'h000c) && (!C_wr_issued));
-    assign C_wr_cmd_addr = (((state == 16'h000c) && (!C_wr_issued)) ? w_45[31:0] : 32'h00000000);
-    assign C_wr_cmd_len = (((state == 16'h000c) && (!C_wr_issued)) ? 32'h00000004 : 32'h00000000);
-    assign C_wr_valid = ((state == 16'h000c) && C_wr_issued);
-    assign C_wr_data = (((state == 16'h000c) && C_wr_issued) ? v_39 : 32'h00000000);
-    assign C_wr_strb = (((state == 16'h000c) && C_wr_issued) ? 4'hf : 4'h0);
-    assign obj0_As_we = (state == 16'h003e);
-    assign obj0_As_waddr = ((state == 16'h003e) ? oa_278[7:0] : 8'h00);
-    assign obj0_As_wdata = ((state == 16'h003e) ? ow_279[7:0] : 8'h00);
-    assign obj0_As_re = (((state == 16'h0027) && (!1'h0)) && (!obj0_As_re_issued));
-    assign obj0_As_raddr = ((((state == 16'h0027) && (!1'h0)) && (!obj0_As_re_issued)) ? oa_153[7:0] : 8'h00);
-    assign obj1_Bs_we = (state == 16'h0048);
-    assign obj1_Bs_waddr = ((state == 16'h0048) ? oa_338[7:0] : 8'h00);
-    assign obj1_Bs_wdata = ((state == 16'h0048) ? ow_339[7:0] : 8'h00);
-    assign obj1_Bs_re = (((state == 16'h002a) && (!1'h0)) && (!obj1_Bs_re_issued));
-    assign obj1_Bs_raddr = ((((state == 16'h002a) && (!1'h0)) && (!obj1_Bs_re_issued)) ? oa_173[7:0] : 8'h00);
-    assign obj2_wi_col_we = (state == 16'h0052);
-    assign obj2_wi_col_waddr = ((state == 16'h0052) ? oa_394[7:0] : 8'h00);
-    assign obj2_wi_col_wdata = ((state == 16'h0052) ? ow_395[7:0] : 8'h00);
-    assign obj2_wi_col_re = ((((state == 16'h0009) && (!1'h0)) && (!obj2_wi_col_re_issued)) || (((state == 16'h0043) && (!1'h0)) && (!obj2_wi_col_re_issued)));
-    assign obj2_wi_col_raddr = ((((state == 16'h0009) && (!1'h0)) && (!obj2_wi_col_re_issued)) ? oa_30[7:0] : ((((state == 16'h0043) && (!1'h0)) && (!obj2_wi_col_re_issued)) ? oa_315[7:0] : 8'h00));
-    assign obj3_wi_row_we = (state == 16'h0053);
-    assign obj3_wi_row_waddr = ((state == 16'h0053) ? oa_409[7:0] : 8'h00);
-    assign obj3_wi_row_wdata = ((state == 16'h0053) ? ow_410[7:0] : 8'h00);
-    assign obj3_wi_row_re = ((((state == 16'h0008) && (!1'h0)) && (!obj3_wi_row_re_issued)) || (((state == 16'h0037) && (!1'h0)) && (!obj3_wi_row_re_issued)));
-    assign obj3_wi_row_raddr = ((((state == 16'h0008) && (!1'h0)) && (!obj3_wi_row_re_issued)) ? oa_22[7:0] : ((((state == 16'h0037) && (!1'h0)) && (!obj3_wi_row_re_issued)) ? oa_238[7:0] : 8'h00));
-    assign obj4_wi_tx_we = (state == 16'h0054);
-    assign obj4_wi_tx_waddr = ((state == 16'h0054) ? oa_418[7:0] : 8'h00);
-    assign obj4_wi_tx_wdata = ((state == 16'h0054) ? ow_419[7:0] : 8'h00);
-    assign obj4_wi_tx_re = ((((((state == 16'h0028) && (!1'h0)) && (!obj4_wi_tx_re_issued)) || (((state == 16'h0036) && (!1'h0)) && (!obj4_wi_tx_re_issued))) || (((state == 16'h0039) && (!1'h0)) && (!obj4_wi_tx_re_issued))) || (((state == 16'h0040) && (!1'h0)) && (!obj4_wi_tx_re_issued)));
-    assign obj4_wi_tx_raddr = ((((state == 16'h0028) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_162[7:0] : ((((state == 16'h0036) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_230[7:0] : ((((state == 16'h0039) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_253[7:0] : ((((state == 16'h0040) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_292[7:0] : 8'h00))));
-    assign obj5_wi_ty_we = (state == 16'h0055);
-    assign obj5_wi_ty_waddr = ((state == 16'h0055) ? oa_427[7:0] : 8'h00);
-    assign obj5_wi_ty_wdata = ((state == 16'h0055) ? ow_428[7:0] : 8'h00);
-    assign obj5_wi_ty_re = ((((((state == 16'h0024) && (!1'h0)) && (!obj5_wi_ty_re_issued)) || (((state == 16'h0035) && (!1'h0)) && (!obj5_wi_ty_re_issued))) || (((state == 16'h003f) && (!1'h0)) && (!obj5_wi_ty_re_issued))) || (((state == 16'h0042) && (!1'h0)) && (!obj5_wi_ty_re_issued)));
-    assign obj5_wi_ty_raddr = ((((state == 16'h0024) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_140[7:0] : ((((state == 16'h0035) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_223[7:0] : ((((state == 16'h003f) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_285[7:0] : ((((state == 16'h0042) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_307[7:0] : 8'h00))));
-    assign obj6_wi_acc_we = ((state == 16'h002d) || (state == 16'h0056));
-    assign obj6_wi_acc_waddr = ((state == 16'h002d) ? oa_193[7:0] : ((state == 16'h0056) ? oa_434[7:0] : 8'h00));
-    assign obj6_wi_acc_wdata = ((state == 16'h002d) ? ow_194[7:0] : ((state == 16'h0056) ? ow_435[7:0] : 8'h00));
-    assign obj6_wi_acc_re = ((((state == 16'h000a) && (!1'h0)) && (!obj6_wi_acc_re_issued)) || (((state == 16'h002b) && (!1'h0)) && (!obj6_wi_acc_re_issued)));
-    assign obj6_wi_acc_raddr = ((((state == 16'h000a) && (!1'h0)) && (!obj6_wi_acc_re_issued)) ? oa_37[7:0] : ((((state == 16'h002b) && (!1'h0)) && (!obj6_wi_acc_re_issued)) ? oa_180[7:0] : 8'h00));
-    assign obj7_wi_t_we = ((state == 16'h0019) || (state == 16'h0057));
-    assign obj7_wi_t_waddr = ((state == 16'h0019) ? oa_102[7:0] : ((state == 16'h0057) ? oa_440[7:0] : 8'h00));
-    assign obj7_wi_t_wdata = ((state == 16'h0019) ? ow_103[7:0] : ((state == 16'h0057) ? ow_441[7:0] : 8'h00));
-    assign obj7_wi_t_re = (((((((state == 16'h0016) && (!1'h0)) && (!obj7_wi_t_re_issued)) || (((state == 16'h0018) && (!1'h0)) && (!obj7_wi_t_re_issued))) || (((state == 16'h0038) && (!1'h0)) && (!obj7_wi_t_re_issued))) || (((state == 16'h0041) && (!1'h0)) && (!obj7_wi_t_re_issued))) || (((state == 16'h004f) && (!1'h0)) && (!obj7_wi_t_re_issued)));
-    assign obj7_wi_t_raddr = ((((state == 16'h0016) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_74[7:0] : ((((state == 16'h0018) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_93[7:0] : ((((state == 16'h0038) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_246[7:0] : ((((state == 16'h0041) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_300[7:0] : ((((state == 16'h004f) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_366[7:0] : 8'h00)))));
-    assign go_183 = ((state == 16'h002c) && (!u0_fp_fma_issued));
+    assign A_ld_req_valid = ((p2_valid[6] && 1'h1) && p2_en);
+    assign A_ld_req_addr = (p2_valid[6] ? pw_257[31:0] : 32'h00000000);
+    assign A_ld_resp_ready = ((p2_valid[50] && 1'h1) && p2_en);
+    assign A_ld_flush = (state == 16'h0016);
+    assign B_ld_req_valid = ((p2_valid[58] && 1'h1) && p2_en);
+    assign B_ld_req_addr = (p2_valid[58] ? pw_616[31:0] : 32'h00000000);
+    assign B_ld_resp_ready = ((p2_valid[102] && 1'h1) && p2_en);
+    assign B_ld_flush = (state == 16'h0016);
+    assign C_st_req_valid = ((p6_valid[4] && 1'h1) && p6_en);
+    assign C_st_req_addr = (p6_valid[4] ? pw_37[31:0] : 32'h00000000);
+    assign C_st_req_data = (p6_valid[4] ? pq_38 : 32'h00000000);
+    assign obj0_As_we = ((p2_valid[50] && 1'h1) && p2_en);
+    assign obj0_As_waddr = (((p2_valid[50] && 1'h1) && p2_en) ? pwa_315[5:0] : 6'h00);
+    assign obj0_As_wdata = (((p2_valid[50] && 1'h1) && p2_en) ? pld_258 : 32'h00000000);
+    assign obj0_As_re = (((p4_valid[0] && (p4_slot == 3'h1)) && p4_go) && p4_en);
+    assign obj0_As_raddr = ((((p4_valid[0] && (p4_slot == 3'h1)) && p4_go) && p4_en) ? pwa_137[5:0] : 6'h00);
+    assign obj1_Bs_we = ((p2_valid[102] && 1'h1) && p2_en);
+    assign obj1_Bs_waddr = (((p2_valid[102] && 1'h1) && p2_en) ? pwa_674[5:0] : 6'h00);
+    assign obj1_Bs_wdata = (((p2_valid[102] && 1'h1) && p2_en) ? pld_617 : 32'h00000000);
+    assign obj1_Bs_re = (((p4_valid[0] && (p4_slot == 3'h3)) && p4_go) && p4_en);
+    assign obj1_Bs_raddr = ((((p4_valid[0] && (p4_slot == 3'h3)) && p4_go) && p4_en) ? pwa_153[5:0] : 6'h00);
+    assign obj2_wi_col_we = (((p0_valid[0] && 1'h1) && pw_688) && p0_en);
+    assign obj2_wi_col_waddr = ((((p0_valid[0] && 1'h1) && pw_688) && p0_en) ? pwa_707[5:0] : 6'h00);
+    assign obj2_wi_col_wdata = ((((p0_valid[0] && 1'h1) && pw_688) && p0_en) ? pw_706 : 32'h00000000);
+    assign obj2_wi_col_re = (((p6_valid[1] && 1'h1) && p6_en) || ((p2_valid[55] && 1'h1) && p2_en));
+    assign obj2_wi_col_raddr = (((p6_valid[1] && 1'h1) && p6_en) ? pwa_20[5:0] : (((p2_valid[55] && 1'h1) && p2_en) ? pwa_602[5:0] : 6'h00));
+    assign obj3_wi_row_we = ((p0_valid[1] && 1'h1) && p0_en);
+    assign obj3_wi_row_waddr = (((p0_valid[1] && 1'h1) && p0_en) ? pwa_720[5:0] : 6'h00);
+    assign obj3_wi_row_wdata = (((p0_valid[1] && 1'h1) && p0_en) ? pq_719 : 32'h00000000);
+    assign obj3_wi_row_re = ((((p6_valid[0] && 1'h1) && pw_3) && p6_en) || ((p2_valid[2] && 1'h1) && p2_en));
+    assign obj3_wi_row_raddr = ((((p6_valid[0] && 1'h1) && pw_3) && p6_en) ? pwa_14[5:0] : (((p2_valid[2] && 1'h1) && p2_en) ? pwa_226[5:0] : 6'h00));
+    assign obj4_wi_tx_we = ((p0_valid[2] && 1'h1) && p0_en);
+    assign obj4_wi_tx_waddr = (((p0_valid[2] && 1'h1) && p0_en) ? pwa_729[5:0] : 6'h00);
+    assign obj4_wi_tx_wdata = (((p0_valid[2] && 1'h1) && p0_en) ? pq_728 : 32'h00000000);
+    assign obj4_wi_tx_re = ((((p4_valid[0] && (p4_slot == 3'h2)) && p4_go) && p4_en) || ((p2_valid[1] && 1'h1) && p2_en));
+    assign obj4_wi_tx_raddr = ((((p4_valid[0] && (p4_slot == 3'h2)) && p4_go) && p4_en) ? pwa_144[5:0] : (((p2_valid[1] && 1'h1) && p2_en) ? pwa_219[5:0] : 6'h00));
+    assign obj4_wi_tx_r1_re = ((p2_valid[4] && 1'h1) && p2_en);
+    assign obj4_wi_tx_r1_raddr = (((p2_valid[4] && 1'h1) && p2_en) ? pwa_242[5:0] : 6'h00);
+    assign obj4_wi_tx_r2_re = ((p2_valid[52] && 1'h1) && p2_en);
+    assign obj4_wi_tx_r2_raddr = (((p2_valid[52] && 1'h1) && p2_en) ? pwa_426[5:0] : 6'h00);
+    assign obj5_wi_ty_we = ((p0_valid[3] && 1'h1) && p0_en);
+    assign obj5_wi_ty_waddr = (((p0_valid[3] && 1'h1) && p0_en) ? pwa_740[5:0] : 6'h00);
+    assign obj5_wi_ty_wdata = (((p0_valid[3] && 1'h1) && p0_en) ? pq_739 : 32'h00000000);
+    assign obj5_wi_ty_re = ((((p4_valid[0] && (p4_slot == 3'h0)) && pw_119) && p4_en) || (((p2_valid[0] && 1'h1) && pw_203) && p2_en));
+    assign obj5_wi_ty_raddr = ((((p4_valid[0] && (p4_slot == 3'h0)) && pw_119) && p4_en) ? pwa_126[5:0] : ((((p2_valid[0] && 1'h1) && pw_203) && p2_en) ? pwa_214[5:0] : 6'h00));
+    assign obj5_wi_ty_r1_re = ((p2_valid[51] && 1'h1) && p2_en);
+    assign obj5_wi_ty_r1_raddr = (((p2_valid[51] && 1'h1) && p2_en) ? pwa_370[5:0] : 6'h00);
+    assign obj5_wi_ty_r2_re = ((p2_valid[54] && 1'h1) && p2_en);
+    assign obj5_wi_ty_r2_raddr = (((p2_valid[54] && 1'h1) && p2_en) ? pwa_542[5:0] : 6'h00);
+    assign obj6_wi_acc_we = (((p4_valid[1] && (p4_slot == 3'h3)) && p4_en) || ((p0_valid[4] && 1'h1) && p0_en));
+    assign obj6_wi_acc_waddr = (((p4_valid[1] && (p4_slot == 3'h3)) && p4_en) ? pwa_188[5:0] : (((p0_valid[4] && 1'h1) && p0_en) ? pwa_748[5:0] : 6'h00));
+    assign obj6_wi_acc_wdata = (((p4_valid[1] && (p4_slot == 3'h3)) && p4_en) ? pw_183 : (((p0_valid[4] && 1'h1) && p0_en) ? w_741 : 32'h00000000));
+    assign obj6_wi_acc_re = (((p6_valid[2] && 1'h1) && p6_en) || (((p4_valid[0] && (p4_slot == 3'h4)) && p4_go) && p4_en));
+    assign obj6_wi_acc_raddr = (((p6_valid[2] && 1'h1) && p6_en) ? pwa_26[5:0] : ((((p4_valid[0] && (p4_slot == 3'h4)) && p4_go) && p4_en) ? pwa_158[5:0] : 6'h00));
+    assign obj7_wi_t_we = (((p5_valid[1] && 1'h1) && p5_en) || ((p0_valid[5] && 1'h1) && p0_en));
+    assign obj7_wi_t_waddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_71[5:0] : (((p0_valid[5] && 1'h1) && p0_en) ? pwa_756[5:0] : 6'h00));
+    assign obj7_wi_t_wdata = (((p5_valid[1] && 1'h1) && p5_en) ? pw_69 : (((p0_valid[5] && 1'h1) && p0_en) ? w_694 : 32'h00000000));
+    assign obj7_wi_t_re = (((((p5_valid[0] && 1'h1) && pw_54) && p5_en) || ((p2_valid[3] && 1'h1) && p2_en)) || ((p0_valid[6] && 1'h1) && p0_en));
+    assign obj7_wi_t_raddr = ((((p5_valid[0] && 1'h1) && pw_54) && p5_en) ? pwa_64[5:0] : (((p2_valid[3] && 1'h1) && p2_en) ? pwa_234[5:0] : (((p0_valid[6] && 1'h1) && p0_en) ? pwa_767[5:0] : 6'h00)));
+    assign obj7_wi_t_r1_re = (((p5_valid[2] && 1'h1) && p5_en) || ((p2_valid[53] && 1'h1) && p2_en));
+    assign obj7_wi_t_r1_raddr = (((p5_valid[2] && 1'h1) && p5_en) ? pwa_78[5:0] : (((p2_valid[53] && 1'h1) && p2_en) ? pwa_484[5:0] : 6'h00));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, A_rd_last, B_rd_last, v0_col[31:0], v1_row[31:0], v2_tx[31:0], v3_ty[31:0], v4_acc[31:0], v5_t[31:0], oa_22[63:8], oa_30[63:8], oa_37[63:8], w_45[63:32], oa_74[63:8], oa_93[63:8], oa_102[63:8], ow_103[31:8],
-        w_128[31:8], oa_140[63:8], oa_153[63:8], oa_162[63:8], oa_173[63:8], oa_180[63:8], oa_193[63:8], ow_194[31:8], oa_223[63:8], oa_230[63:8], oa_238[63:8], oa_246[63:8], oa_253[63:8], w_265[63:32], oa_278[63:8], ow_279[31:8],
-        oa_285[63:8], oa_292[63:8], oa_300[63:8], oa_307[63:8], oa_315[63:8], w_326[63:32], oa_338[63:8], ow_339[31:8], oa_366[63:8], w_380[63:32], w_381[63:32], w_382[63:0], oa_394[63:8], ow_395[31:8], w_396[31:0], w_397[63:32],
-        w_398[63:32], w_399[63:0], oa_409[63:8], ow_410[31:8], w_411[63:32], oa_418[63:8], ow_419[31:8], w_420[63:32], oa_427[63:8], ow_428[31:8], oa_434[63:8], ow_435[31:8], oa_440[63:8], ow_441[31:8]};
+    wire ohls_unused = &{1'b0, v0_col[31:0], v1_row[31:0], v2_tx[31:0], v3_ty[31:0], v4_acc[31:0], v5_t[31:0], p6_go, pwa_14[63:6], pwa_20[63:6], pwa_26[63:6], pw_37[63:32], p5_go, pwa_64[63:6], pwa_71[63:6], pwa_78[63:6], pwa_126[63:6],
+        pwa_137[63:6], pwa_144[63:6], pwa_153[63:6], pwa_158[63:6], pu_163_valid, pwa_188[63:6], pv_189[31:8], p2_go, pwa_214[63:6], pwa_219[63:6], pwa_226[63:6], pwa_234[63:6], pwa_242[63:6], pw_257[63:32], pwa_315[63:6], pwa_370[63:6],
+        pwa_426[63:6], pwa_484[63:6], pwa_542[63:6], pwa_602[63:6], pw_616[63:32], pwa_674[63:6], p0_go, w_695[63:32], pv_696[63:32], w_697[63:0], pwa_707[63:6], w_708[31:0], w_709[63:32], pv_710[63:32], w_711[63:0], pwa_720[63:6],
+        pv_721[63:32], pwa_729[63:6], pv_730[63:32], pwa_740[63:6], pwa_748[63:6], pwa_756[63:6], pwa_767[63:6]};
 endmodule
 `default_nettype wire

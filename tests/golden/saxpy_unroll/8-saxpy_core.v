@@ -329,9 +329,11 @@ module saxpy_core (
         .DATA_WIDTH(32),
         .ADDR_WIDTH(32),
         .ELEM_BYTES(4),
-        .STREAM(1),
+        .STREAM(0),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(8),
+        .MAX_OUTSTANDING(64),
+        .FIFO_DEPTH(64),
+        .REQ_DEPTH(64),
         .ALIGN_BYTES(4)
     ) u_ld_x (
         .clk(clk),
@@ -431,9 +433,11 @@ module saxpy_core (
         .DATA_WIDTH(32),
         .ADDR_WIDTH(32),
         .ELEM_BYTES(4),
-        .STREAM(1),
+        .STREAM(0),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(8),
+        .MAX_OUTSTANDING(64),
+        .FIFO_DEPTH(64),
+        .REQ_DEPTH(64),
         .ALIGN_BYTES(4)
     ) u_ld_y (
         .clk(clk),
