@@ -412,7 +412,21 @@ impl Gen<'_> {
                             lo: 0,
                         },
                     );
-                    self.fsm.drive(rd, at.clone(), Expr::Net(data));
+                    // Zero-extended to the unit's element; a masked unit writes only the
+                    // store's own bytes.
+                    let (dw, uw) = (self.m.net(data).width, self.m.net(rd).width);
+                    let value = if dw < uw {
+                        Expr::zext(Expr::Net(data), uw - dw)
+                    } else {
+                        Expr::Net(data)
+                    };
+                    self.fsm.drive(rd, at.clone(), value);
+                    if let Some(strb) = self.m.port(&format!("{buf}_st_req_strb")) {
+                        let n = self.m.net(strb).width;
+                        let mine = dw.div_ceil(8).min(n);
+                        let mask = if mine >= 64 { u64::MAX } else { (1u64 << mine) - 1 };
+                        self.fsm.drive(strb, at.clone(), Expr::lit(n, mask));
+                    }
                     self.fsm
                         .drive(rv, Expr::land(at.clone(), Expr::Net(en)), Expr::lit(1, 1));
                     p.stall_terms

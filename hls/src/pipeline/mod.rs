@@ -104,6 +104,7 @@ pub fn plan(
                     b.load_align = min_align(b.load_align, u.load_align);
                     b.store_align = min_align(b.store_align, u.store_align);
                     b.load_in_flight = b.load_in_flight.max(u.load_in_flight);
+                    b.store_strb |= u.store_strb;
                 }
                 pl.overlap = overlap_pairs(k, s, &pl);
                 for &(x, y) in &pl.overlap {
@@ -382,15 +383,22 @@ fn check_loop(
                 if !is_buffer(k, p) {
                     return Err("an access through a non-buffer parameter".into());
                 }
-                if !bytes.is_power_of_two() || bytes > max_elem_bytes {
+                // A store of an odd size (`vstore3`) goes through the next power of two
+                // with a byte mask; a load would read bytes it was not asked for.
+                let unit_bytes = if load { bytes } else { bytes.next_power_of_two() };
+                if !unit_bytes.is_power_of_two() || unit_bytes > max_elem_bytes {
                     return Err(format!(
-                        "a {bytes}-byte access (the memory units take 1, 2, 4, ... up to \
-                         {max_elem_bytes} bytes, a bus beat)"
+                        "a {bytes}-byte {} (the memory units take 1, 2, 4, ... up to \
+                         {max_elem_bytes} bytes, a bus beat)",
+                        if load { "load" } else { "access" }
                     ));
                 }
+                let masked = unit_bytes != bytes;
+                let bytes = unit_bytes;
                 // Below its size, the alignment the unit must handle (two-beat elements).
                 let al = 1 << (*align).clamp(1, bytes).trailing_zeros();
                 let u = uses.entry(p).or_default();
+                u.store_strb |= masked;
                 if load {
                     u.load_align = min_align(u.load_align, al);
                 } else {

@@ -132,6 +132,9 @@ pub struct BufferPaths {
     /// alignment (the unit then assembles it from two beats). 0: the element size.
     pub load_align: u32,
     pub store_align: u32,
+    /// Some store of the pipelines' store unit writes fewer bytes than its element (a
+    /// `vstore3`): the unit takes a byte mask per store (`STRB`, `NAME_st_req_strb`).
+    pub store_strb: bool,
     /// The most loads of this buffer a pipeline has issued and not yet taken the answers
     /// of (its load latency over its II, times its loads per iteration, and a margin).
     pub load_in_flight: u32,
@@ -259,6 +262,9 @@ pub fn datapath_ports_with(
             m.input(&format!("{n}_st_req_ready"), 1);
             m.output(&format!("{n}_st_req_addr"), aw);
             m.output(&format!("{n}_st_req_data"), 8 * bytes);
+            if b.paths.store_strb {
+                m.output(&format!("{n}_st_req_strb"), bytes);
+            }
             m.input(&format!("{n}_st_idle"), 1);
         }
         if b.paths.shared() {
@@ -709,12 +715,22 @@ fn shell_module(
                 .param("MAX_BURST", cfg.max_burst as i64)
                 .param("MAX_OUTSTANDING", cfg.max_outstanding as i64)
                 .param("ALIGN_BYTES", align_of(b.paths.store_align, bytes))
+                .param("STRB", b.paths.store_strb as i64)
                 .input("clk", 1, clk)
                 .input("rst", 1, rst)
                 .input("req_valid", 1, dpnet(&format!("{n}_st_req_valid")))
                 .output("req_ready", 1, dpnet(&format!("{n}_st_req_ready")))
                 .input("req_addr", aw, dpnet(&format!("{n}_st_req_addr")))
                 .input("req_data", 8 * bytes, dpnet(&format!("{n}_st_req_data")))
+                .input(
+                    "req_strb",
+                    bytes,
+                    if b.paths.store_strb {
+                        Expr::Net(dpnet(&format!("{n}_st_req_strb")))
+                    } else {
+                        Expr::lit(bytes, u64::MAX >> (64 - bytes.min(64)))
+                    },
+                )
                 .input("flush", 1, Expr::lit(1, 0));
             st = with_master(st, &ports);
             m.instance(

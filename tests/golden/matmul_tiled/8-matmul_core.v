@@ -382,7 +382,8 @@ module matmul_core (
         .ELEM_BYTES(4),
         .MAX_BURST(16),
         .MAX_OUTSTANDING(4),
-        .ALIGN_BYTES(4)
+        .ALIGN_BYTES(4),
+        .STRB(0)
     ) u_st_C (
         .clk(clk),
         .rst(rst),
@@ -390,6 +391,7 @@ module matmul_core (
         .req_ready(dp_C_st_req_ready),
         .req_addr(dp_C_st_req_addr),
         .req_data(dp_C_st_req_data),
+        .req_strb(4'hf),
         .flush(1'h0),
         .m_awvalid(C_st_m_awvalid),
         .m_awready(C_st_m_awready),

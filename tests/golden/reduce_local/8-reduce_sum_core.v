@@ -264,7 +264,8 @@ module reduce_sum_core (
         .ELEM_BYTES(4),
         .MAX_BURST(16),
         .MAX_OUTSTANDING(4),
-        .ALIGN_BYTES(4)
+        .ALIGN_BYTES(4),
+        .STRB(0)
     ) u_st_partial (
         .clk(clk),
         .rst(rst),
@@ -272,6 +273,7 @@ module reduce_sum_core (
         .req_ready(dp_partial_st_req_ready),
         .req_addr(dp_partial_st_req_addr),
         .req_data(dp_partial_st_req_data),
+        .req_strb(4'hf),
         .flush(1'h0),
         .m_awvalid(partial_st_m_awvalid),
         .m_awready(partial_st_m_awready),
