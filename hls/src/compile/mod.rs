@@ -195,13 +195,7 @@ fn compile_full(
     })?;
 
     let plan = times.run(Stage::Pipeline, || {
-        crate::pipeline::plan(
-            &group.kernel,
-            &pipelines,
-            &lib,
-            cfg.data_width / 8,
-            &memory,
-        )
+        crate::pipeline::plan(&group.kernel, &pipelines, &lib, cfg.data_width / 8, &memory)
     });
 
     let binding = times.run(Stage::Bind, || {

@@ -283,7 +283,9 @@ impl Gen<'_> {
                             .set_when(run, self.vars[v.0 as usize], Expr::Net(val), when);
                     }
                 }
-                OpKind::Load { base: Some(base), .. } if self.objs.contains_key(base) => {
+                OpKind::Load {
+                    base: Some(base), ..
+                } if self.objs.contains_key(base) => {
                     let ram = self.objs[base].clone();
                     let slot = t % ii;
                     let used = replicas_used.entry((*base, slot)).or_insert(0u32);
@@ -322,7 +324,9 @@ impl Gen<'_> {
                         },
                     );
                 }
-                OpKind::Store { base: Some(base), .. } if self.objs.contains_key(base) => {
+                OpKind::Store {
+                    base: Some(base), ..
+                } if self.objs.contains_key(base) => {
                     let ram = self.objs[base].clone();
                     let addr = self.pipe_value(&mut p, key(&alias, (b, args[0])), t)?;
                     let data = self.pipe_value(&mut p, key(&alias, (b, args[1])), t)?;
@@ -424,7 +428,11 @@ impl Gen<'_> {
                     if let Some(strb) = self.m.port(&format!("{buf}_st_req_strb")) {
                         let n = self.m.net(strb).width;
                         let mine = dw.div_ceil(8).min(n);
-                        let mask = if mine >= 64 { u64::MAX } else { (1u64 << mine) - 1 };
+                        let mask = if mine >= 64 {
+                            u64::MAX
+                        } else {
+                            (1u64 << mine) - 1
+                        };
                         self.fsm.drive(strb, at.clone(), Expr::lit(n, mask));
                     }
                     self.fsm

@@ -90,10 +90,7 @@ pub fn plan(k: &Kernel, local_max_bytes: u64) -> MemoryPlan {
         for ib in &s.blocks {
             let blk = k.block(ib.block);
             for &o in &blk.order {
-                if let OpKind::Load {
-                    base: Some(b), ..
-                } = blk.op(o).kind
-                {
+                if let OpKind::Load { base: Some(b), .. } = blk.op(o).kind {
                     if sizes.contains_key(&b) {
                         *here.entry(b).or_default() += 1;
                     }

@@ -385,7 +385,11 @@ fn check_loop(
                 }
                 // A store of an odd size (`vstore3`) goes through the next power of two
                 // with a byte mask; a load would read bytes it was not asked for.
-                let unit_bytes = if load { bytes } else { bytes.next_power_of_two() };
+                let unit_bytes = if load {
+                    bytes
+                } else {
+                    bytes.next_power_of_two()
+                };
                 if !unit_bytes.is_power_of_two() || unit_bytes > max_elem_bytes {
                     return Err(format!(
                         "a {bytes}-byte {} (the memory units take 1, 2, 4, ... up to \

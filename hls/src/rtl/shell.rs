@@ -781,7 +781,6 @@ fn shell_module(
     Ok(m)
 }
 
-
 /// A master port's signals as a unit sees them: (suffix, width, driven by the unit, net).
 type UnitPorts = Vec<(&'static str, u32, bool, NetId)>;
 

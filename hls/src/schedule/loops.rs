@@ -232,8 +232,8 @@ fn pipeline_edges(k: &Kernel, l: LoopId, g: &mut LoopGraph<(BlockId, OpId)>) -> 
         let OpKind::WriteVar(v) = kind(a) else {
             continue;
         };
-        let next = (a + 1..g.nodes.len())
-            .find(|&b| matches!(kind(b), OpKind::WriteVar(x) if x == v));
+        let next =
+            (a + 1..g.nodes.len()).find(|&b| matches!(kind(b), OpKind::WriteVar(x) if x == v));
         if let Some(b) = next.filter(|&b| g.nodes[b].key.0 != g.nodes[a].key.0) {
             extra.push(DepEdge {
                 from: a,
