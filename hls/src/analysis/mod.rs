@@ -55,9 +55,13 @@ pub struct LoopReport {
     /// The trip count depends on data: it is the average per entry the interpreter
     /// counted for the launch given to the analysis.
     pub trip_measured: bool,
-    /// From the hints: "full", a factor, or "1 (not unrolled)". Not applied yet: the
-    /// II and depth below are those of the rolled loop.
+    /// The source's unroll hint: "full", a factor, or "1 (not unrolled)".
     pub unroll: Option<String>,
+    /// Copies of the source loop's body per iteration of this loop, as the `loops` stage
+    /// unrolled it (`None`: no hint and not unrolled), and what it made of the loop (a
+    /// main loop, its remainder, or why the hint was not applied).
+    pub unroll_applied: Option<u64>,
+    pub unroll_note: Option<String>,
     /// "ivdep", "ivdep(safelen N)", with "on a, b" when limited to arrays.
     pub ivdep: Option<String>,
     /// The II a modulo-scheduled implementation could reach: max(ResMII, RecMII).
@@ -105,6 +109,8 @@ pub struct Parts<'a> {
     pub plan: &'a crate::pipeline::PipelinePlan,
     /// The generated controller's states per block.
     pub states: &'a Facts,
+    /// What the `loops` stage unrolled (per group-form loop).
+    pub unroll: &'a crate::loops::LoopsReport,
 }
 
 /// Analyzes every loop of a compiled kernel on `board`, with nothing known about the
@@ -177,6 +183,12 @@ impl<'a> Analysis<'a> {
                         Some((iters + entries / 2).checked_div(entries).unwrap_or(0))
                     }),
             };
+            // A main loop of an unrolling runs a share of the source loop's iterations.
+            let note = p.unroll.note(s.id);
+            let trip = match (trip, note) {
+                (Some(t), Some(n)) if s.work_item_dim.is_none() => Some(n.share.of(t)),
+                (t, _) => t,
+            };
             let it = Iteration::new(g, sm, s, &lib, &lib.limits);
             let c = costs.iteration(g, s.id);
             let (min_ii, res, rec, reason) = if l.kind == LoopKind::Once {
@@ -246,7 +258,15 @@ impl<'a> Analysis<'a> {
                 work_item_dim: s.work_item_dim.map(|d| d as u8),
                 trip_count: trip,
                 trip_measured: measured,
-                unroll: unroll(&l.hints),
+                unroll: note
+                    .and_then(|n| n.asked.as_deref())
+                    .map(|a| match a {
+                        "1" => "1 (not unrolled)".to_string(),
+                        other => other.to_string(),
+                    })
+                    .or_else(|| unroll(&l.hints)),
+                unroll_applied: note.map(|n| n.applied),
+                unroll_note: note.map(|n| n.note.clone()),
                 ivdep: ivdep(&l.hints),
                 min_ii,
                 scheduled_ii: p.pipelines.ii(s.id),

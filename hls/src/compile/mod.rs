@@ -3,12 +3,13 @@
 //! builds and tests (the shape of Cranelift's `Context::optimize` and Calyx's pass list).
 //!
 //! ```text
-//! lower (per program) -> mathlib -> workitems -> opt -> schedule -> modulo -> pipeline
-//!                     -> bind -> datapath -> shell -> analysis
+//! lower (per program) -> mathlib -> workitems -> loops -> opt -> schedule -> modulo
+//!                     -> pipeline -> bind -> datapath -> shell -> analysis
 //! ```
 //!
-//! Stages DESIGN.md names that are not built yet (`loops`, `memory`) are absent,
-//! not stubs. Every stage's result is a typed value kept in [`Compiled`]; `build`,
+//! `loops` runs before `opt` (DESIGN.md lists it after): `opt`'s constant folding then
+//! cleans the unrolled copies. Stages DESIGN.md names that are not built yet (`memory`)
+//! are absent, not stubs. Every stage's result is a typed value kept in [`Compiled`]; `build`,
 //! `run --engine sim`, the loop analysis, `report.json` and `report.html` read it, and no
 //! stage runs an earlier one again or reads another's results back from JSON.
 
@@ -35,6 +36,8 @@ pub struct Compiled {
     pub kernel: Kernel,
     /// The kernel as loops over the work-items of a group: what the hardware runs.
     pub group: GroupForm,
+    /// What the `loops` stage unrolled, and the arrays it put in registers.
+    pub unroll: crate::loops::LoopsReport,
     /// What the `opt` stage rewrote in the group form.
     pub opt: crate::opt::OptReport,
     /// Per block of the group form, its checked list schedule (a side table).
@@ -165,6 +168,12 @@ fn compile_full(
     verify(Stage::Workitems, &group.kernel)?;
     keep(Stage::Workitems, &group.kernel);
 
+    let unroll = times.run(Stage::Loops, || {
+        crate::loops::run(&mut group.kernel, sm, &crate::loops::Options::default())
+    })?;
+    verify(Stage::Loops, &group.kernel)?;
+    keep(Stage::Loops, &group.kernel);
+
     let opt = times.run(Stage::Opt, || {
         crate::opt::run_group(&mut group, board, opt_options).map_err(one)
     })?;
@@ -214,6 +223,7 @@ fn compile_full(
     let mut c = Compiled {
         kernel,
         group,
+        unroll,
         opt,
         schedule,
         pipelines,
@@ -247,6 +257,7 @@ impl Compiled {
             pipelines: &self.pipelines,
             plan: &self.plan,
             states: &self.datapath,
+            unroll: &self.unroll,
         }
     }
 }

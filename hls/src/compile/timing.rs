@@ -9,6 +9,7 @@ pub enum Stage {
     Lower,
     Mathlib,
     Workitems,
+    Loops,
     Opt,
     Schedule,
     Modulo,
@@ -21,9 +22,10 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage after lowering, in the order `compile` runs them.
-    pub const KERNEL: [Stage; 10] = [
+    pub const KERNEL: [Stage; 11] = [
         Stage::Mathlib,
         Stage::Workitems,
+        Stage::Loops,
         Stage::Opt,
         Stage::Schedule,
         Stage::Modulo,
@@ -39,6 +41,7 @@ impl Stage {
             Stage::Lower => "lower",
             Stage::Mathlib => "mathlib",
             Stage::Workitems => "workitems",
+            Stage::Loops => "loops",
             Stage::Opt => "opt",
             Stage::Schedule => "schedule",
             Stage::Modulo => "modulo",
