@@ -117,7 +117,10 @@ fn loop_analysis(p: &mut String, loops: &[LoopReport], ir: Option<&Kernel>, sm: 
             l.trip_count
                 .map(|t| t.to_string())
                 .unwrap_or_else(|| "?".into()),
-            escape(&opt(&l.unroll)),
+            escape(&match (&l.unroll, l.unroll_applied) {
+                (Some(u), Some(a)) => format!("{u} (applied {a})"),
+                (u, _) => opt(u),
+            }),
             escape(&opt(&l.ivdep)),
             escape(&ii),
             escape(&l.ii_reason),
@@ -133,7 +136,9 @@ fn loop_analysis(p: &mut String, loops: &[LoopReport], ir: Option<&Kernel>, sm: 
         "<p class=\"note\">Min II is what a pipelined implementation could reach (the larger \
          of the resource and recurrence bounds); today's generator runs each loop as a state \
          machine without overlapping iterations, so its II is the cycles per iteration in the last \
-         column. Unroll hints are shown but not applied yet.</p>\n",
+         column. Unroll shows the hint and the copies of the body each iteration of the loop runs \
+         (the loops stage's main and remainder loops share the source line; fully unrolled \
+         loops are gone).</p>\n",
     );
 }
 
