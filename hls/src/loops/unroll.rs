@@ -235,10 +235,12 @@ impl<'a> Unroller<'a> {
         let counted = counted::recognize(k, id, before);
         let body = ops(k, &l.body);
         let whole = body + ops(k, &l.latch) + l.cond.map_or(0, |(b, _)| k.block(b).len());
-        let trips = counted
-            .as_ref()
-            .ok()
-            .and_then(|c| c.trips(self.opts.trip_cap));
+        // Counted only as far as the rule that reads the count needs.
+        let cap = match l.hints.unroll {
+            None => self.opts.auto_trips,
+            Some(_) => self.opts.trip_cap,
+        };
+        let trips = counted.as_ref().ok().and_then(|c| c.trips(cap));
         let asked = match &l.hints.unroll {
             None => return self.auto(k, id, &l, counted.ok(), trips, body),
             Some(u) => u.factor,

@@ -18,12 +18,61 @@ pub(super) fn section(
     ir: Option<&Kernel>,
     sm: &SourceMap,
 ) -> Vec<LoopReport> {
+    if let Some(t) = &kr.loop_transforms {
+        transforms(p, t);
+    }
     if kr.loop_analysis.is_empty() {
         hints(p, kr, ir, sm);
         Vec::new()
     } else {
         loop_analysis(p, &kr.loop_analysis, ir, sm);
         kr.loop_analysis.clone()
+    }
+}
+
+/// What the `loops` stage did: per source loop the unroll factor asked for and applied,
+/// and the private arrays now in registers (or kept in memory, with why).
+fn transforms(p: &mut String, t: &crate::loops::LoopsReport) {
+    if !t.unrolled.is_empty() {
+        p.push_str(
+            "<h3>Unrolling</h3>\n<table>\n<tr><th>Loop</th><th>Asked</th><th>Applied</th>\
+             <th>How</th><th>Why</th><th>Ops before / after</th></tr>\n",
+        );
+        for d in &t.unrolled {
+            let _ = writeln!(
+                p,
+                "<tr><td><code>{}</code></td><td>{}</td><td class=\"n\">{}</td><td>{}</td>\
+                 <td>{}</td><td class=\"n\">{} / {}</td></tr>",
+                escape(&d.location),
+                escape(&d.asked),
+                d.applied,
+                escape(&d.how),
+                escape(d.reason.as_deref().unwrap_or("—")),
+                d.ops_before,
+                d.ops_after
+            );
+        }
+        p.push_str("</table>\n");
+    }
+    for r in &t.registers {
+        let _ = writeln!(
+            p,
+            "<p>Private array <code>{}</code> ({}, {} bytes) is in registers: {} of {}.</p>",
+            escape(&r.name),
+            escape(&r.location),
+            r.bytes,
+            r.registers,
+            escape(&r.types)
+        );
+    }
+    for r in &t.kept_in_memory {
+        let _ = writeln!(
+            p,
+            "<p>Private array <code>{}</code> ({}) stays in memory: {}.</p>",
+            escape(&r.name),
+            escape(&r.location),
+            escape(&r.reason)
+        );
     }
 }
 
