@@ -38,37 +38,61 @@ pub fn clean(k: &mut Kernel, blocks: &[BlockId]) -> bool {
     changed
 }
 
+/// A forwarded value's expression written out as a tree (every use of a shared value
+/// counted again) stays below this many ops: the `opt` stage and its explanations expand
+/// expressions into trees, and a chain like `v = v & f(v)` doubles at every copy. A read
+/// past it stays a read of the variable.
+const MAX_TREE: u64 = 1000;
+
 /// The forwarded, cleaned copy of `b` and the map of the ops it kept.
 fn block(b: &Block, read: &HashSet<VarId>, keep: &HashSet<OpId>) -> (Block, HashMap<OpId, OpId>) {
     // Each read after a write of its variable stands for the written value.
     let mut last: HashMap<VarId, OpId> = HashMap::new();
     let mut fwd: HashMap<OpId, OpId> = HashMap::new();
-    let mut writes: HashMap<VarId, Vec<OpId>> = HashMap::new();
+    let mut tree: HashMap<OpId, u64> = HashMap::new();
+    // A write is dead when the next write of its variable in the block comes before any
+    // read that was not forwarded; the last one when nothing reads the variable.
+    let mut pending: HashMap<VarId, (OpId, bool)> = HashMap::new();
+    let mut dead: HashSet<OpId> = HashSet::new();
     for &o in &b.order {
+        let size = b.operands(o).iter().fold(1u64, |n, a| {
+            n.saturating_add(tree.get(fwd.get(a).unwrap_or(a)).copied().unwrap_or(1))
+        });
+        tree.insert(o, size);
         match b.op(o).kind {
             OpKind::WriteVar(v) => {
                 if let Some(x) = b.operands(o).first() {
                     let x = *fwd.get(x).unwrap_or(x);
                     last.insert(v, x);
                 }
-                writes.entry(v).or_default().push(o);
+                if let Some((w, false)) = pending.insert(v, (o, false)) {
+                    dead.insert(w);
+                }
             }
-            OpKind::ReadVar(v) if !keep.contains(&o) => {
-                if let Some(x) = last.get(&v) {
-                    fwd.insert(o, *x);
+            OpKind::ReadVar(v) => {
+                let to = last
+                    .get(&v)
+                    .filter(|x| tree.get(x).copied().unwrap_or(1) <= MAX_TREE);
+                match to {
+                    Some(x) if !keep.contains(&o) => {
+                        fwd.insert(o, *x);
+                    }
+                    _ => {
+                        if let Some(p) = pending.get_mut(&v) {
+                            p.1 = true;
+                        }
+                    }
                 }
             }
             _ => {}
         }
     }
-    let resolve = |o: OpId| *fwd.get(&o).unwrap_or(&o);
-    // Every write but the last of each variable is overwritten before anyone reads it
-    // (reads after a write were forwarded); the last goes when nothing reads the variable.
-    let mut dead: HashSet<OpId> = HashSet::new();
-    for (v, ws) in &writes {
-        let n = ws.len() - usize::from(read.contains(v));
-        dead.extend(ws.iter().take(n));
+    for (v, (w, _)) in &pending {
+        if !read.contains(v) {
+            dead.insert(*w);
+        }
     }
+    let resolve = |o: OpId| *fwd.get(&o).unwrap_or(&o);
     let mut live: HashSet<OpId> = HashSet::new();
     for &o in b.order.iter().rev() {
         let op = b.op(o);

@@ -213,12 +213,19 @@ impl<'a> Unroller<'a> {
         });
     }
 
-    fn too_big(&mut self, l: &Loop, what: String, size: usize) -> Option<Vec<Node>> {
+    /// The error for an unrolling over the size limit; `copy` is the ops one copy adds,
+    /// for the largest factor that would fit.
+    fn too_big(&mut self, l: &Loop, what: String, size: usize, copy: usize) -> Option<Vec<Node>> {
+        let fits = self.opts.max_ops / copy.max(1);
+        let advice = if fits >= 2 {
+            format!("a factor of at most {fits} fits (`opencl_unroll_hint({fits})`)")
+        } else {
+            "one copy of the body alone is too large: remove the hint".to_string()
+        };
         self.errors.push(Diagnostic::error(
             l.span,
             format!(
-                "{what} would make {size} operations, over the unrolling limit of {}; give a \
-                 smaller factor (e.g. `__attribute__((opencl_unroll_hint(4)))`) or none",
+                "{what} would make {size} operations, over the unrolling limit of {}; {advice}",
                 self.opts.max_ops
             ),
         ));
@@ -267,6 +274,7 @@ impl<'a> Unroller<'a> {
                             &l,
                             format!("fully unrolling this loop ({t} iterations)"),
                             size,
+                            body,
                         );
                     }
                     let nodes = self.full(k, id, &l, &c, t);
@@ -281,6 +289,7 @@ impl<'a> Unroller<'a> {
                         self.opts.trip_cap
                     ),
                     usize::MAX,
+                    body,
                 ),
                 (counted, _) => {
                     let why = match counted {
@@ -329,6 +338,7 @@ impl<'a> Unroller<'a> {
                             l,
                             format!("unrolling this loop by {f} (fully: {t} iterations)"),
                             size,
+                            body,
                         );
                     }
                     let nodes = self.full(k, id, l, c, t);
@@ -350,7 +360,7 @@ impl<'a> Unroller<'a> {
             } else {
                 let size = body.saturating_mul(f as usize).saturating_add(whole);
                 if size > self.opts.max_ops {
-                    return self.too_big(l, format!("unrolling this loop by {f}"), size);
+                    return self.too_big(l, format!("unrolling this loop by {f}"), size, body);
                 }
                 let known = trips.and_then(Result::ok);
                 let nodes = self.main_loop(k, id, l, c, f, known, exits.cont);
@@ -366,7 +376,7 @@ impl<'a> Unroller<'a> {
         }
         let size = whole.saturating_mul(f as usize);
         if size > self.opts.max_ops {
-            return self.too_big(l, format!("unrolling this loop by {f}"), size);
+            return self.too_big(l, format!("unrolling this loop by {f}"), size, whole);
         }
         let why = why_tested.unwrap_or_else(|| match &counted {
             Err(e) => format!("not a counted loop: {e}"),
