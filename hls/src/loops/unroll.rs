@@ -604,7 +604,7 @@ impl<'a> Unroller<'a> {
         // With a known trip count the main loop's runs follow from the guard; the rest
         // (fewer than f) are copies with constant counters.
         if let (Some(t), Some(init), Some(limit)) = (known, c.init, c.limit) {
-            let runs = guard_runs(c, init, limit, f, d);
+            let runs = guard_runs(c, init, limit, f, d, t);
             let left = runs.and_then(|m| t.checked_sub(m.checked_mul(f)?));
             if let (Some(m), Some(left)) = (runs, left) {
                 if left < f {
@@ -738,8 +738,9 @@ fn far_cmp(c: CmpOp) -> CmpOp {
     }
 }
 
-/// How many times the main loop's guard holds from `init` (each run steps f times).
-fn guard_runs(c: &Counted, init: u64, limit: u64, f: u64, d: u64) -> Option<u64> {
+/// How many times the main loop's guard holds from `init` (each run steps f times);
+/// `None` past the `t` iterations the loop has (the guard and the count disagree).
+fn guard_runs(c: &Counted, init: u64, limit: u64, f: u64, d: u64, t: u64) -> Option<u64> {
     let w = c.width;
     let mut k = init;
     let mut m = 0u64;
@@ -755,7 +756,7 @@ fn guard_runs(c: &Counted, init: u64, limit: u64, f: u64, d: u64) -> Option<u64>
             return Some(m);
         }
         m += 1;
-        if m > u32::MAX as u64 {
+        if m.checked_mul(f)? > t {
             return None;
         }
         k = c.value(k, f);
