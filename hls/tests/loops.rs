@@ -1,5 +1,5 @@
-//! The `loops` stage on real kernels: for every kernel with a launch spec (conformance and
-//! project kernels), the interpreter gives the same bytes on the group-form IR before the
+//! The `loops` stage on real kernels: for every kernel with a launch spec (conformance,
+//! project and random-testing regression kernels), the interpreter gives the same bytes on the group-form IR before the
 //! stage, after it, and after it and `opt` (what the hardware is built from), and the IR
 //! verifies. The project kernels `unroll_*` and `fir_window` must really be unrolled and
 //! their arrays put in registers, so the comparison is not vacuous.
@@ -27,12 +27,25 @@ fn kernels_in(dir: &Path) -> Vec<PathBuf> {
     v
 }
 
-fn dirs() -> [PathBuf; 2] {
+/// The conformance and project kernels, and the random-testing regressions (one folder
+/// per kernel).
+fn dirs() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    [
+    let mut v = vec![
         root.join("../../shared/conformance/kernels"),
         root.join("../tests/kernels"),
-    ]
+    ];
+    let reg = root.join("../../shared/regressions");
+    let mut sub: Vec<PathBuf> = std::fs::read_dir(&reg)
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_dir())
+                .collect()
+        })
+        .unwrap_or_default();
+    sub.sort();
+    v.extend(sub);
+    v
 }
 
 fn copy(l: &Launch) -> Launch {

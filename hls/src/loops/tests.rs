@@ -230,3 +230,20 @@ fn tables_read_at_constant_addresses_become_constants() {
         "the table stays for the variable load:\n{ir}"
     );
 }
+
+#[test]
+fn a_loop_holding_a_barrier_stays_rolled_and_says_why() {
+    let (ir, r) = stage(
+        "__kernel __attribute__((reqd_work_group_size(4, 1, 1)))\n\
+         void k(__global int *a, int n) {\n    __local int l[4];\n    \
+         #pragma unroll 2\n    for (int i = 0; i < n; i++) {\n        \
+         l[get_local_id(0)] = i;\n        barrier(CLK_LOCAL_MEM_FENCE);\n        \
+         a[get_global_id(0)] += l[3 - get_local_id(0)];\n        \
+         barrier(CLK_LOCAL_MEM_FENCE);\n    }\n}\n",
+    )
+    .expect("stage");
+    assert_eq!(r.unrolled[0].how, "not unrolled");
+    let why = r.unrolled[0].reason.as_deref().unwrap_or("");
+    assert!(why.contains("barrier"), "{why}");
+    assert!(!ir.contains("[unroll"), "{ir}");
+}

@@ -253,6 +253,22 @@ impl<'a> Unroller<'a> {
             Some(u) => u.factor,
         };
         let asked_text = asked.map_or("full".to_string(), |f| f.to_string());
+        if !matches!(asked, Some(0) | Some(1)) && holds_work_items(k, &l.body) {
+            let reason = "its body holds a barrier: each copy would be its own work-item \
+                          loops, run one after another, for no overlap; kept rolled"
+                .to_string();
+            self.decide(
+                &l,
+                &asked_text,
+                1,
+                "not unrolled",
+                Some(reason.clone()),
+                (whole, whole),
+            );
+            self.note(id, &asked_text, 1, reason, TripShare::All);
+            k.loops[id.0 as usize].hints.unroll = None;
+            return None;
+        }
         match asked {
             Some(0) | Some(1) => {
                 self.decide(&l, &asked_text, 1, "not unrolled", None, (whole, whole));
@@ -789,6 +805,18 @@ fn is_work_item_loop(k: &Kernel, l: &Loop) -> bool {
             OpKind::WriteVar(v) => LID_VARS.contains(&k.var(v).name.as_str()),
             _ => false,
         })
+    })
+}
+
+/// Whether a region holds a group-form work-item loop (the source loop held a barrier).
+fn holds_work_items(k: &Kernel, r: &Region) -> bool {
+    r.0.iter().any(|n| match n {
+        Node::Loop(id) => {
+            let l = k.lp(*id);
+            is_work_item_loop(k, l) || holds_work_items(k, &l.body) || holds_work_items(k, &l.latch)
+        }
+        Node::If { then, els, .. } => holds_work_items(k, then) || holds_work_items(k, els),
+        _ => false,
     })
 }
 
