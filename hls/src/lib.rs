@@ -16,6 +16,7 @@ pub mod launch;
 pub mod loops;
 pub mod lower;
 pub mod mathlib;
+pub mod memory;
 pub mod opt;
 pub mod outdir;
 pub mod pipeline;

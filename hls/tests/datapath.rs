@@ -208,3 +208,39 @@ fn opencl_bounds(sim: &[(String, Vec<u8>)], int: &[(String, Vec<u8>)]) -> Vec<St
     }
     out
 }
+
+/// A core built for `reqd_work_group_size(64, 1, 1)` refuses another local size (and a
+/// global size that is not a multiple of 64) with its error code, before touching memory,
+/// rather than computing something wrong. The launch-spec parser refuses such launches
+/// before any engine runs, so the core is driven directly.
+#[test]
+fn the_core_refuses_a_launch_its_required_local_size_does_not_allow() {
+    use ocl_hls::board::BoardSet;
+    use ocl_hls_sim::{MemConfig, SimArg, SimLaunch};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let vadd = root.join("../../shared/conformance/kernels/vadd.cl");
+    let boards = BoardSet::builtin().expect("boards");
+    let board = boards.get("sim").expect("sim board");
+    let cfg = ocl_hls::project::shell_config_for(board);
+    let (c, _) = ocl_hls::compile::compile_file(&vadd, &Default::default(), None, board, &cfg)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let model = ocl_hls::engine::sim_model(&c.core, &cfg).unwrap_or_else(|e| panic!("{e}"));
+    let buf = || SimArg::Buffer(vec![0u8; 4096]);
+    let run = |global: u32, local: u32| {
+        let l = SimLaunch {
+            global: [global, 1, 1],
+            local: [local, 1, 1],
+            args: vec![buf(), buf(), buf()],
+        };
+        model.run(&l, &MemConfig::default(), 1_000_000, None)
+    };
+    let e = run(1024, 32).expect_err("local size 32 on a core built for 64");
+    assert!(
+        e.contains("error code 0x10") && e.contains("reqd_work_group_size"),
+        "{e}"
+    );
+    let e = run(1000, 64).expect_err("global size 1000 is not a multiple of 64");
+    assert!(e.contains("error code 0x11"), "{e}");
+    let ok = run(1024, 64).unwrap_or_else(|e| panic!("the required size must run: {e}"));
+    assert!(ok.cycles > 1024, "{}", ok.cycles);
+}

@@ -228,6 +228,7 @@ mod tests {
     #[test]
     fn every_port_of_every_master_is_bound() {
         let desc = CoreDesc {
+            error_codes: Vec::new(),
             top: "k".into(),
             rtl: vec!["k.v".into()],
             csr_addr_width: 8,

@@ -38,6 +38,9 @@ pub struct CoreDesc {
     pub args: Vec<ArgDesc>,
     /// One AXI4 master per buffer argument, ports `m_NAME_*`.
     pub masters: Vec<MasterDesc>,
+    /// What each nonzero error code of the core means.
+    #[serde(default)]
+    pub error_codes: Vec<(u8, String)>,
 }
 
 /// One kernel argument and its control registers.

@@ -125,8 +125,15 @@ impl SimModel {
         }
         let cycles = r.done_cycle.saturating_sub(r.start_cycle);
         if r.error_code != 0 {
+            let what = self
+                .desc
+                .error_codes
+                .iter()
+                .find(|(c, _)| *c == r.error_code)
+                .map(|(_, m)| m.as_str())
+                .unwrap_or("a code the core's description does not list");
             return Err(format!(
-                "kernel {} finished with error code {} after {cycles} cycles",
+                "kernel {} finished with error code {:#x} after {cycles} cycles: {what}",
                 self.desc.top, r.error_code
             ));
         }

@@ -251,11 +251,11 @@ impl Nest<'_> {
             .ok_or_else(|| format!("internal: loop L{} has no shape", id.0))?;
         let (inner_id, e, t) = match (shape.work_item_dim, self.m) {
             // The generator runs every loop of the nest with its own control states.
-            (Some(d), Mode::Fsm) => {
-                let n = a
+            (Some(_), Mode::Fsm) => {
+                let n: u64 = a
                     .env
                     .local
-                    .map(|l| l[d])
+                    .map(|l| l.iter().product())
                     .ok_or("the local size is unknown")?;
                 (id, entries, entries.saturating_mul(n))
             }

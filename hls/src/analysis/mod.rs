@@ -107,6 +107,8 @@ pub struct Parts<'a> {
     pub pipelines: &'a LoopSchedules,
     /// Which loops the datapath pipelines.
     pub plan: &'a crate::pipeline::PipelinePlan,
+    /// The on-chip memories' read replicas (read ports).
+    pub memory: &'a crate::memory::MemoryPlan,
     /// The generated controller's states per block.
     pub states: &'a Facts,
     /// What the `loops` stage unrolled (per group-form loop).
@@ -152,7 +154,8 @@ impl<'a> Analysis<'a> {
         if env.local.is_none() {
             env.local = kernel.attrs.reqd_work_group_size;
         }
-        let lib = board.library();
+        let mut lib = board.library();
+        lib.limits.memory_read_ports = p.memory.read_ports();
         let costs = BlockCosts::new(g, &lib, p.schedule, p.states)?;
         let shapes = loops::shapes(g);
         let ndr_loops = loops::shapes(kernel);
@@ -172,7 +175,8 @@ impl<'a> Analysis<'a> {
             }
             let mut measured = false;
             let trip = match s.work_item_dim {
-                Some(d) => env.local.map(|x| x[d]),
+                // The work-item loop is flat over the group's work-items (`workitems`).
+                Some(_) => env.local.map(|x| x.iter().product()),
                 None if l.kind == LoopKind::Once => Some(1),
                 None => ndr
                     .and_then(|n| trip::trip_count(kernel, n.id, &env))

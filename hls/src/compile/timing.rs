@@ -11,6 +11,7 @@ pub enum Stage {
     Workitems,
     Loops,
     Opt,
+    Memory,
     Schedule,
     Modulo,
     Pipeline,
@@ -22,11 +23,12 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage after lowering, in the order `compile` runs them.
-    pub const KERNEL: [Stage; 11] = [
+    pub const KERNEL: [Stage; 12] = [
         Stage::Mathlib,
         Stage::Workitems,
         Stage::Loops,
         Stage::Opt,
+        Stage::Memory,
         Stage::Schedule,
         Stage::Modulo,
         Stage::Pipeline,
@@ -43,6 +45,7 @@ impl Stage {
             Stage::Workitems => "workitems",
             Stage::Loops => "loops",
             Stage::Opt => "opt",
+            Stage::Memory => "memory",
             Stage::Schedule => "schedule",
             Stage::Modulo => "modulo",
             Stage::Pipeline => "pipeline",

@@ -33,7 +33,7 @@ use std::collections::HashMap;
 use crate::bind::Binding;
 use crate::board::Board;
 use crate::diag::{Diagnostic, Diagnostics, SourceMap};
-use crate::ir::{BlockId, Kernel, OpId};
+use crate::ir::{BlockId, Kernel, OpId, WorkItemFn};
 use crate::pipeline::PipelinePlan;
 use crate::rtl::expr::{BinOp, Const, Expr};
 use crate::rtl::netlist::{Instance, Module, NetId};
@@ -108,7 +108,10 @@ pub(crate) struct Gen<'a> {
     vars: Vec<NetId>,
     resets: Vec<(NetId, Const)>,
     group: [NetId; 3],
-    ngroups: [NetId; 3],
+    /// Per dimension, the number of groups (only where `get_num_groups` reads it).
+    ngroups: Option<[NetId; 3]>,
+    /// Per dimension, the first global id (without offset) of the next group.
+    gnext: [NetId; 3],
     /// Where the group's body ends (`Return` jumps here).
     group_end: StateId,
     names: u32,
@@ -137,6 +140,10 @@ pub(crate) struct Gen<'a> {
     /// Set while a pipelined loop's op is generated: units follow the pipeline.
     pipe: Option<pipe::PipeCtx>,
     pipe_facts: Vec<PipeFacts>,
+    /// The NDRange kernel's `reqd_work_group_size`: the launch is checked against it.
+    reqd: Option<[u64; 3]>,
+    /// The on-chip memories' words and replicas.
+    memory: &'a crate::memory::MemoryPlan,
 }
 
 /// One unit's handshake registers: `issued` is set once the state using the unit has
@@ -205,6 +212,7 @@ pub fn generate(
     schedule: &KernelSchedule,
     pipes: &LoopSchedules,
     plan: &PipelinePlan,
+    memory: &crate::memory::MemoryPlan,
     binding: &Binding,
     sm: &SourceMap,
     cfg: &ShellConfig,
@@ -216,7 +224,9 @@ pub fn generate(
         sched: schedule,
         pipes,
         plan,
+        memory,
         binding,
+        reqd: kernel.attrs.reqd_work_group_size,
     };
     let (module, facts) =
         build(&group.kernel, kernel.params.len(), sm, cfg, m, &sides).map_err(one)?;
@@ -234,6 +244,11 @@ struct Sides<'a> {
     pipes: &'a LoopSchedules,
     plan: &'a PipelinePlan,
     binding: &'a Binding,
+    /// The on-chip memories' words and replicas.
+    memory: &'a crate::memory::MemoryPlan,
+    /// The NDRange kernel's `reqd_work_group_size` (the group form runs one work-item
+    /// per group and says (1, 1, 1)).
+    reqd: Option<[u64; 3]>,
 }
 
 /// The shell stage: wraps datapath `dp` of `kernel` in the kernel core (control block,
@@ -282,7 +297,15 @@ fn build(
     let start = port(&m, "start")?;
     let mut fsm = Fsm::new(&mut m);
     let group = [0, 1, 2].map(|d| m.reg(&format!("group_{d}"), 32));
-    let ngroups = [0, 1, 2].map(|d| m.reg(&format!("ngroups_{d}"), 32));
+    // The group counts only where the kernel asks for them (`get_num_groups`): stepping
+    // through the groups needs no division.
+    let counts = k.blocks.iter().any(|b| {
+        b.graph
+            .node_weights()
+            .any(|o| matches!(o.kind, crate::ir::OpKind::WorkItem(WorkItemFn::NumGroups)))
+    });
+    let ngroups = counts.then(|| [0, 1, 2].map(|d| m.reg(&format!("ngroups_{d}"), 32)));
+    let gnext = [0, 1, 2].map(|d| m.reg(&format!("gnext_{d}"), 32));
     // A variable no op writes reads as zero (its value is undefined).
     let written: std::collections::HashSet<crate::ir::VarId> = k
         .blocks
@@ -326,6 +349,7 @@ fn build(
         resets: Vec::new(),
         group,
         ngroups,
+        gnext,
         group_end,
         names: 0,
         objs: HashMap::new(),
@@ -341,16 +365,29 @@ fn build(
         pipes: sides.pipes,
         pipe: None,
         pipe_facts: Vec::new(),
+        reqd: sides.reqd,
+        memory: sides.memory,
     };
     g.objects()?;
     let body = g.region(&k.body, group_end, &control::Targets::default())?;
     let body = g.object_inits(body)?;
-    let first = g.group_counts(body)?;
-    // Idle: wait for start, then count the groups and run the first.
+    let first = match ngroups {
+        Some(n) => g.group_counts(body, n)?,
+        None => body,
+    };
+    let launch_err = g.m.reg("launch_err", 8);
+    g.resets.push((launch_err, Const::zero(8)));
+    let first = g.launch_check(first, done_state, launch_err)?;
+    // Idle: wait for start, then check the launch, count the groups and run the first.
     g.fsm.wait_for(idle, Expr::Net(start));
     for d in group {
         g.fsm.set(idle, d, Expr::lit(32, 0));
     }
+    for (d, n) in gnext.into_iter().enumerate() {
+        let l = g.size_field("local_size", d)?;
+        g.fsm.set(idle, n, l);
+    }
+    g.fsm.set(idle, launch_err, Expr::lit(8, 0));
     g.fsm.goto(idle, Next::Goto(first));
     g.group_next(body, done_state);
     let done = port(&g.m, "done")?;
@@ -360,7 +397,7 @@ fn build(
     g.fsm.goto(done_state, Next::Goto(idle));
     g.m.assign(done, done_q);
     let err = port(&g.m, "err_code")?;
-    g.m.assign(err, Expr::lit(8, 0));
+    g.m.assign(err, Expr::Net(launch_err));
     if let Some(d) = g.unbound.take() {
         return Err(d);
     }
@@ -408,10 +445,67 @@ fn build(
 }
 
 impl Gen<'_> {
+    /// With `reqd_work_group_size`, the state that refuses other local sizes (and global
+    /// sizes that are not multiples of them, where a power of two makes that a mask
+    /// test): the hardware is sized for the required one. Returns the state to start in.
+    fn launch_check(
+        &mut self,
+        next: StateId,
+        done: StateId,
+        err: NetId,
+    ) -> Result<StateId, Diagnostic> {
+        let Some(r) = self.reqd else {
+            return Ok(next);
+        };
+        let mut bad_local = Expr::lit(1, 0);
+        let mut bad_global = Expr::lit(1, 0);
+        for (d, &want) in r.iter().enumerate() {
+            let ls = self.size_field("local_size", d)?;
+            let gs = self.size_field("global_size", d)?;
+            bad_local = Expr::lor(
+                bad_local,
+                Expr::bin(BinOp::Ne, ls, Expr::lit(32, want & 0xffff_ffff)),
+            );
+            if want.is_power_of_two() {
+                let low = Expr::bin(BinOp::And, gs, Expr::lit(32, want - 1));
+                bad_global = Expr::lor(bad_global, Expr::bin(BinOp::Ne, low, Expr::lit(32, 0)));
+            }
+        }
+        let s = self.fsm.add();
+        let code = Expr::mux(
+            bad_local.clone(),
+            Expr::lit(8, crate::rtl::regmap::error_code::LOCAL_SIZE as u64),
+            Expr::lit(8, crate::rtl::regmap::error_code::GLOBAL_SIZE as u64),
+        );
+        let bad = Expr::lor(bad_local, bad_global);
+        self.fsm.set_when(s, err, code, bad.clone());
+        self.fsm.goto(s, Next::Branch(bad, done, next));
+        Ok(s)
+    }
+
     /// States dividing the global by the local size per dimension; returns the first.
     /// The divider is pipelined: the three divisions enter on consecutive cycles and
     /// their quotients are taken as they come out, in order.
-    fn group_counts(&mut self, body: StateId) -> Result<StateId, Diagnostic> {
+    fn group_counts(
+        &mut self,
+        body: StateId,
+        ngroups: [NetId; 3],
+    ) -> Result<StateId, Diagnostic> {
+        // A required local size of powers of two (checked at launch): shifts, one state.
+        if let Some(r) = self
+            .reqd
+            .filter(|r| r.iter().all(|x| x.is_power_of_two() && *x <= 1 << 31))
+        {
+            let s = self.fsm.add();
+            for (d, want) in r.iter().enumerate() {
+                let gs = self.size_field("global_size", d)?;
+                let shift = Expr::lit(32, want.trailing_zeros() as u64);
+                self.fsm
+                    .set(s, ngroups[d], Expr::bin(BinOp::Shr, gs, shift));
+            }
+            self.fsm.goto(s, Next::Goto(body));
+            return Ok(s);
+        }
         let quotient = self.m.wire("div_quotient", 32);
         let valid = self.m.wire("div_valid", 1);
         let dividend = self.m.wire("div_dividend", 32);
@@ -453,7 +547,7 @@ impl Gen<'_> {
                 Expr::bin(BinOp::Eq, Expr::Net(got), Expr::lit(2, d as u64)),
             );
             self.fsm
-                .set_when(wait, self.ngroups[d], Expr::Net(quotient), take);
+                .set_when(wait, ngroups[d], Expr::Net(quotient), take);
         }
         self.fsm.set_when(
             wait,
@@ -505,42 +599,66 @@ impl Gen<'_> {
         self.fsm.set(s, issued, Expr::lit(1, 0));
     }
 
-    /// The next group's counters (x fastest) and whether this group is the last.
-    fn group_step(&self) -> ([Expr; 3], Expr) {
-        let last: Vec<Expr> = (0..3)
-            .map(|d| {
-                Expr::bin(
-                    BinOp::Ge,
-                    Expr::bin(BinOp::Add, Expr::Net(self.group[d]), Expr::lit(32, 1)),
-                    Expr::Net(self.ngroups[d]),
-                )
-            })
-            .collect();
-        let inc =
-            |d: usize, g: &Gen| Expr::bin(BinOp::Add, Expr::Net(g.group[d]), Expr::lit(32, 1));
-        let (x, y, z) = (last[0].clone(), last[1].clone(), last[2].clone());
-        let gx = Expr::mux(x.clone(), Expr::lit(32, 0), inc(0, self));
-        let gy = Expr::mux(
-            x.clone(),
-            Expr::mux(y.clone(), Expr::lit(32, 0), inc(1, self)),
-            Expr::Net(self.group[1]),
-        );
-        let xy = Expr::land(x, y);
-        let gz = Expr::mux(
-            xy.clone(),
-            Expr::mux(z.clone(), Expr::lit(32, 0), inc(2, self)),
-            Expr::Net(self.group[2]),
-        );
-        ([gx, gy, gz], Expr::land(xy, z))
+    /// The next group's counters (x fastest), as register updates, and whether this group
+    /// is the last. A dimension's group is its last when another whole group would not
+    /// fit the global size: `gnext` (the next group's first global id, kept by adding the
+    /// local size) plus the local size passes it. No division is needed.
+    fn group_step(&self) -> (Vec<(NetId, Expr)>, Expr) {
+        let ls = |d: usize| self.size_field("local_size", d).ok();
+        let gs = |d: usize| self.size_field("global_size", d).ok();
+        let mut last = Vec::new();
+        for d in 0..3 {
+            let (Some(l), Some(g)) = (ls(d), gs(d)) else {
+                last.push(Expr::lit(1, 1));
+                continue;
+            };
+            let beyond = Expr::bin(
+                BinOp::Add,
+                Expr::zext(Expr::Net(self.gnext[d]), 1),
+                Expr::zext(l, 1),
+            );
+            last.push(Expr::bin(BinOp::Gt, beyond, Expr::zext(g, 1)));
+        }
+        let mut ups = Vec::new();
+        let mut carry = Expr::lit(1, 1);
+        for (d, at_end) in last.iter().enumerate() {
+            let inc = Expr::bin(BinOp::Add, Expr::Net(self.group[d]), Expr::lit(32, 1));
+            let g = Expr::mux(at_end.clone(), Expr::lit(32, 0), inc);
+            let l = ls(d).unwrap_or(Expr::lit(32, 1));
+            let n = Expr::mux(
+                at_end.clone(),
+                l.clone(),
+                Expr::bin(BinOp::Add, Expr::Net(self.gnext[d]), l),
+            );
+            if d == 0 {
+                ups.push((self.group[d], g));
+                ups.push((self.gnext[d], n));
+            } else {
+                ups.push((
+                    self.group[d],
+                    Expr::mux(carry.clone(), g, Expr::Net(self.group[d])),
+                ));
+                ups.push((
+                    self.gnext[d],
+                    Expr::mux(carry.clone(), n, Expr::Net(self.gnext[d])),
+                ));
+            }
+            carry = if d == 0 {
+                at_end.clone()
+            } else {
+                Expr::land(carry, at_end.clone())
+            };
+        }
+        (ups, carry)
     }
 
     /// The state after each group: the next group (x fastest) or `done`.
     fn group_next(&mut self, body: StateId, done: StateId) {
         let s = self.group_end;
-        let ([gx, gy, gz], last) = self.group_step();
-        self.fsm.set(s, self.group[0], gx);
-        self.fsm.set(s, self.group[1], gy);
-        self.fsm.set(s, self.group[2], gz);
+        let (ups, last) = self.group_step();
+        for (net, e) in ups {
+            self.fsm.set(s, net, e);
+        }
         self.fsm.goto(s, Next::Branch(last, done, body));
     }
 }

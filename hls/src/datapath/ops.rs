@@ -223,7 +223,10 @@ impl Gen<'_> {
         let d = d as usize;
         Ok(match f {
             WorkItemFn::GroupId => fit(Expr::Net(self.group[d])),
-            WorkItemFn::NumGroups => fit(Expr::Net(self.ngroups[d])),
+            WorkItemFn::NumGroups => match self.ngroups {
+                Some(n) => fit(Expr::Net(n[d])),
+                None => return Err(unsupported("get_num_groups without its counts", span, self.sm)),
+            },
             WorkItemFn::GlobalSize => fit(self.size_field("global_size", d)?),
             WorkItemFn::LocalSize | WorkItemFn::EnqueuedLocalSize => {
                 fit(self.size_field("local_size", d)?)

@@ -176,27 +176,11 @@ fn sim_dir(files: &[(String, String)]) -> PathBuf {
     root.join(format!("{:016x}", h.finish()))
 }
 
-/// Per argument the final buffer (`None` for non-buffers), and the cycle count.
-type SimFinals = (Vec<Option<Vec<u8>>>, u64);
-
-/// Generates the core of `kernel` for the `sim` board, builds it (cached by content) and
-/// runs the launch (writing a waveform to `trace` when given); returns the final buffers
-/// and the cycle count.
-fn sim_run(
-    kernel: &crate::ir::Kernel,
-    sm: &SourceMap,
-    l: &launch::Launch,
-    trace: Option<&Path>,
-) -> Result<SimFinals, RunError> {
-    use ocl_hls_sim::{SimArg, SimLaunch, SimModel};
-    let boards = crate::board::BoardSet::builtin().map_err(|e| err(format!("{e:?}")))?;
-    let board = boards
-        .get("sim")
-        .ok_or_else(|| err("the built-in boards have no `sim` board"))?;
-    let cfg = crate::project::shell_config_for(board);
-    let compiled =
-        crate::compile::compile(kernel, sm, board, &cfg).map_err(|d| RunError::rendered(sm, &d))?;
-    let core = &compiled.core;
+/// The Verilator model of `core` (built once per content, in a cache folder).
+pub fn sim_model(
+    core: &crate::datapath::CoreRtl,
+    cfg: &crate::rtl::shell::ShellConfig,
+) -> Result<ocl_hls_sim::SimModel, RunError> {
     let dir = sim_dir(&core.files);
     std::fs::create_dir_all(&dir).map_err(|e| err(format!("{}: {e}", dir.display())))?;
     let mut rtl = Vec::new();
@@ -209,7 +193,30 @@ fn sim_run(
     let desc = core
         .regmap
         .core_desc(&core.top, rtl, cfg.data_width, cfg.addr_width);
-    let model = SimModel::build(&desc).map_err(err)?;
+    ocl_hls_sim::SimModel::build(&desc).map_err(err)
+}
+
+/// Per argument the final buffer (`None` for non-buffers), and the cycle count.
+type SimFinals = (Vec<Option<Vec<u8>>>, u64);
+
+/// Generates the core of `kernel` for the `sim` board, builds it (cached by content) and
+/// runs the launch (writing a waveform to `trace` when given); returns the final buffers
+/// and the cycle count.
+fn sim_run(
+    kernel: &crate::ir::Kernel,
+    sm: &SourceMap,
+    l: &launch::Launch,
+    trace: Option<&Path>,
+) -> Result<SimFinals, RunError> {
+    use ocl_hls_sim::{SimArg, SimLaunch};
+    let boards = crate::board::BoardSet::builtin().map_err(|e| err(format!("{e:?}")))?;
+    let board = boards
+        .get("sim")
+        .ok_or_else(|| err("the built-in boards have no `sim` board"))?;
+    let cfg = crate::project::shell_config_for(board);
+    let compiled =
+        crate::compile::compile(kernel, sm, board, &cfg).map_err(|d| RunError::rendered(sm, &d))?;
+    let model = sim_model(&compiled.core, &cfg)?;
     let u32s = |v: &[u64]| [0, 1, 2].map(|d| v.get(d).copied().unwrap_or(1) as u32);
     let args = l
         .args

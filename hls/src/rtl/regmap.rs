@@ -16,6 +16,38 @@ pub const MAX_ARG_WORDS: u32 = 48;
 /// Register words of a buffer argument: the base address (low, high), the size in bytes.
 pub const BUFFER_WORDS: u32 = 3;
 
+/// The core's error codes (STATUS bits 15:8, sampled with DONE). The memory masters'
+/// error responses are bits 0 and 1; a launch the hardware was not built for ends at
+/// once, before any memory access, with a code of its own.
+pub mod error_code {
+    /// A read got an error response (RRESP) from memory.
+    pub const READ_RESPONSE: u8 = 0x01;
+    /// A write got an error response (BRESP) from memory.
+    pub const WRITE_RESPONSE: u8 = 0x02;
+    /// The local size differs from the kernel's `reqd_work_group_size`.
+    pub const LOCAL_SIZE: u8 = 0x10;
+    /// A global size is not a multiple of the required local size.
+    pub const GLOBAL_SIZE: u8 = 0x11;
+
+    /// Every code with what it means, for the harness, the host runtime and the report.
+    pub const ALL: [(u8, &str); 5] = [
+        (READ_RESPONSE, "a read got an error response from memory"),
+        (WRITE_RESPONSE, "a write got an error response from memory"),
+        (
+            READ_RESPONSE | WRITE_RESPONSE,
+            "reads and writes got error responses from memory",
+        ),
+        (
+            LOCAL_SIZE,
+            "the local size differs from the kernel's reqd_work_group_size",
+        ),
+        (
+            GLOBAL_SIZE,
+            "a global size is not a multiple of the required local size",
+        ),
+    ];
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RegisterMap {
     /// Bit 0 START (self-clearing).
@@ -216,6 +248,10 @@ impl RegisterMap {
             csr_addr_width: self.addr_width,
             args,
             masters,
+            error_codes: error_code::ALL
+                .iter()
+                .map(|(c, m)| (*c, m.to_string()))
+                .collect(),
         }
     }
 }

@@ -127,6 +127,17 @@ pub struct BufferPaths {
     pub fsm_write: bool,
     pub pipe_load: Option<u32>,
     pub pipe_store: Option<u32>,
+    /// The alignment every access of the pipelines' load (store) unit keeps, in bytes:
+    /// smaller than the element where a vector or merged access lies at its scalar's
+    /// alignment (the unit then assembles it from two beats). 0: the element size.
+    pub load_align: u32,
+    pub store_align: u32,
+    /// Some store of the pipelines' store unit writes fewer bytes than its element (a
+    /// `vstore3`): the unit takes a byte mask per store (`STRB`, `NAME_st_req_strb`).
+    pub store_strb: bool,
+    /// The most loads of this buffer a pipeline has issued and not yet taken the answers
+    /// of (its load latency over its II, times its loads per iteration, and a margin).
+    pub load_in_flight: u32,
     /// The datapath reads the buffer's size register (`NAME_size`): a pipelined loop
     /// checks at its entry that this buffer does not overlap another.
     pub size: bool,
@@ -136,6 +147,15 @@ impl BufferPaths {
     /// Both an FSM path and a pipeline path: the datapath says which one owns the port.
     pub fn shared(&self) -> bool {
         (self.fsm_read || self.fsm_write) && (self.pipe_load.is_some() || self.pipe_store.is_some())
+    }
+}
+
+/// A unit's ALIGN_BYTES: the alignment its accesses keep (0: the element size).
+fn align_of(align: u32, bytes: u32) -> i64 {
+    if align == 0 || align > bytes {
+        bytes as i64
+    } else {
+        align as i64
     }
 }
 
@@ -242,6 +262,9 @@ pub fn datapath_ports_with(
             m.input(&format!("{n}_st_req_ready"), 1);
             m.output(&format!("{n}_st_req_addr"), aw);
             m.output(&format!("{n}_st_req_data"), 8 * bytes);
+            if b.paths.store_strb {
+                m.output(&format!("{n}_st_req_strb"), bytes);
+            }
             m.input(&format!("{n}_st_idle"), 1);
         }
         if b.paths.shared() {
@@ -533,6 +556,37 @@ fn shell_module(
         }
     }
 
+    // Where a buffer's bytes end (its base plus the size the host gave): a streaming load
+    // unit prefetches up to there and never past it.
+    let stream_end = |name: &str| -> Expr {
+        let Some(a) = map.args.iter().find(|a| a.name == name) else {
+            return Expr::lit(aw, u64::MAX >> (64 - aw));
+        };
+        let lo = 8 * (a.offset - super::regmap::ARGS_BASE);
+        let base = Expr::Slice {
+            net: args,
+            hi: lo + aw - 1,
+            lo,
+        };
+        let size = if aw >= 32 {
+            Expr::zext(
+                Expr::Slice {
+                    net: args,
+                    hi: lo + 95,
+                    lo: lo + 64,
+                },
+                aw - 32,
+            )
+        } else {
+            Expr::Slice {
+                net: args,
+                hi: lo + 64 + aw - 1,
+                lo: lo + 64,
+            }
+        };
+        Expr::bin(super::BinOp::Add, base, size)
+    };
+
     // ---- masters
     let mut idles = Vec::new();
     let mut rd_errs = Vec::new();
@@ -583,6 +637,11 @@ fn shell_module(
             read_units.push((sel, ports));
         }
         if let Some(bytes) = b.paths.pipe_load {
+            // The unit must take every request the pipeline has in flight without one
+            // being answered: a pipeline stalled on a full unit cannot take the answers
+            // that would empty it. Its data FIFO holds a beat per request at worst.
+            let reqs = b.paths.load_in_flight.max(64).next_power_of_two();
+            let fifo = reqs.max(cfg.max_burst);
             let ports = unit_ports(&mut m, "ld", false);
             let err = m.wire(&format!("{n}_ld_err"), 1);
             let idle = dpnet(&format!("{n}_ld_idle"));
@@ -594,7 +653,10 @@ fn shell_module(
                 .param("ELEM_BYTES", bytes as i64)
                 .param("STREAM", 0)
                 .param("MAX_BURST", cfg.max_burst as i64)
-                .param("MAX_OUTSTANDING", LOAD_OUTSTANDING as i64)
+                .param("MAX_OUTSTANDING", reqs as i64)
+                .param("FIFO_DEPTH", fifo as i64)
+                .param("REQ_DEPTH", reqs as i64)
+                .param("ALIGN_BYTES", align_of(b.paths.load_align, bytes))
                 .input("clk", 1, clk)
                 .input("rst", 1, rst)
                 .input("req_valid", 1, dpnet(&format!("{n}_ld_req_valid")))
@@ -603,7 +665,7 @@ fn shell_module(
                 .output("resp_valid", 1, dpnet(&format!("{n}_ld_resp_valid")))
                 .input("resp_ready", 1, dpnet(&format!("{n}_ld_resp_ready")))
                 .output("resp_data", 8 * bytes, dpnet(&format!("{n}_ld_resp_data")))
-                .input("stream_end", aw, Expr::lit(aw, u64::MAX >> (64 - aw)))
+                .input("stream_end", aw, stream_end(n))
                 .input("flush", 1, dpnet(&format!("{n}_ld_flush")));
             ld = with_master(ld, &ports);
             m.instance(ld.output("err", 1, err).output("idle", 1, idle));
@@ -652,12 +714,23 @@ fn shell_module(
                 .param("ELEM_BYTES", bytes as i64)
                 .param("MAX_BURST", cfg.max_burst as i64)
                 .param("MAX_OUTSTANDING", cfg.max_outstanding as i64)
+                .param("ALIGN_BYTES", align_of(b.paths.store_align, bytes))
+                .param("STRB", b.paths.store_strb as i64)
                 .input("clk", 1, clk)
                 .input("rst", 1, rst)
                 .input("req_valid", 1, dpnet(&format!("{n}_st_req_valid")))
                 .output("req_ready", 1, dpnet(&format!("{n}_st_req_ready")))
                 .input("req_addr", aw, dpnet(&format!("{n}_st_req_addr")))
                 .input("req_data", 8 * bytes, dpnet(&format!("{n}_st_req_data")))
+                .input(
+                    "req_strb",
+                    bytes,
+                    if b.paths.store_strb {
+                        Expr::Net(dpnet(&format!("{n}_st_req_strb")))
+                    } else {
+                        Expr::lit(bytes, u64::MAX >> (64 - bytes.min(64)))
+                    },
+                )
                 .input("flush", 1, Expr::lit(1, 0));
             st = with_master(st, &ports);
             m.instance(
@@ -708,10 +781,6 @@ fn shell_module(
     Ok(m)
 }
 
-/// Bursts a pipeline's load unit keeps in flight: one-beat fetches (no prefetching past
-/// what was asked for, so no read leaves the buffer), enough of them to cover the
-/// memory's latency at one element per cycle.
-const LOAD_OUTSTANDING: u32 = 8;
 
 /// A master port's signals as a unit sees them: (suffix, width, driven by the unit, net).
 type UnitPorts = Vec<(&'static str, u32, bool, NetId)>;

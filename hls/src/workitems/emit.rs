@@ -69,15 +69,19 @@ impl Emitter<'_> {
         Ok(Region(out))
     }
 
-    /// Segment `i` inside its work-item loops.
+    /// Segment `i` inside its work-item loop: one loop over every work-item of the group,
+    /// x fastest (the interpreter's order). The dimensions are flattened into one loop,
+    /// rather than nested, so that a pipeline runs the whole group without draining at
+    /// the end of each row; the latch steps x and carries into y and z.
     fn seg(&self, k: &mut Kernel, tree: &Tree, i: usize) -> Result<Vec<Node>, Diagnostic> {
         let span = k.span;
-        let loops: Vec<(usize, VarId, LoopId)> = (0..3)
-            .filter_map(|d| self.env.lid[d].map(|v| (d, v, new_loop(k, span))))
+        let dims: Vec<(usize, VarId)> = (0..3)
+            .filter_map(|d| self.env.lid[d].map(|v| (d, v)))
             .collect();
-        let Some(&(_, _, inner)) = loops.first() else {
+        let Some(&(outer, _)) = dims.last() else {
             return Err(Diagnostic::error(span, "internal: no work-item loop"));
         };
+        let inner = new_loop(k, span);
         let mut s = SegRewrite {
             em: self,
             inner,
@@ -92,42 +96,34 @@ impl Emitter<'_> {
         if let Some(h) = head {
             nodes.insert(0, Node::Block(h));
         }
-        let mut body = nodes;
-        for (d, var, id) in loops {
-            let cond = k.new_block();
-            let latch = k.new_block();
-            let mut x = Expander {
-                b: k.block_mut(cond),
-                env: self.env,
-                span,
-                used_lin: false,
-            };
-            let (l, n) = (x.local_id(d), x.local_size(d));
-            let c = x.add(OpKind::Cmp(CmpOp::ULt), Some(Ty::I(1)), &[l, n]);
-            let mut x = Expander {
-                b: k.block_mut(latch),
-                env: self.env,
-                span,
-                used_lin: false,
-            };
-            let (l, one) = (x.local_id(d), x.c64(1));
-            let next = x.add(OpKind::Binary(BinOp::Add), Some(Ty::I(64)), &[l, one]);
-            x.add(OpKind::WriteVar(var), None, &[next]);
-            let l = &mut k.loops[id.0 as usize];
-            l.cond = Some((cond, c));
-            l.body = Region(body);
-            l.latch = Region(vec![Node::Block(latch)]);
-            let init = k.new_block();
-            let mut x = Expander {
-                b: k.block_mut(init),
-                env: self.env,
-                span,
-                used_lin: false,
-            };
-            let zero = x.c64(0);
+        // The loop runs while the outermost counter is inside its size.
+        let cond = k.new_block();
+        let mut x = Expander {
+            b: k.block_mut(cond),
+            env: self.env,
+            span,
+            used_lin: false,
+        };
+        let (l, n) = (x.local_id(outer), x.local_size(outer));
+        let c = x.add(OpKind::Cmp(CmpOp::ULt), Some(Ty::I(1)), &[l, n]);
+        let latch = k.new_block();
+        self.step(k.block_mut(latch), span, &dims);
+        let init = k.new_block();
+        let mut x = Expander {
+            b: k.block_mut(init),
+            env: self.env,
+            span,
+            used_lin: false,
+        };
+        let zero = x.c64(0);
+        for &(_, var) in &dims {
             x.add(OpKind::WriteVar(var), None, &[zero]);
-            body = vec![Node::Block(init), Node::Loop(id)];
         }
+        let l = &mut k.loops[inner.0 as usize];
+        l.cond = Some((cond, c));
+        l.body = Region(nodes);
+        l.latch = Region(vec![Node::Block(latch)]);
+        let body = vec![Node::Block(init), Node::Loop(inner)];
         if s.escapes.is_empty() {
             return Ok(body);
         }
@@ -146,6 +142,43 @@ impl Emitter<'_> {
             });
         }
         Ok(all)
+    }
+
+    /// The latch of the flattened work-item loop: x steps; a counter that reaches its size
+    /// goes back to 0 and carries into the next dimension; the outermost one only steps
+    /// (the loop's test ends the group when it reaches its size).
+    fn step(&self, b: &mut crate::ir::Block, span: Span, dims: &[(usize, VarId)]) {
+        let mut x = Expander {
+            b,
+            env: self.env,
+            span,
+            used_lin: false,
+        };
+        let one = x.c64(1);
+        let zero = (dims.len() > 1).then(|| x.c64(0));
+        let mut carry: Option<crate::ir::OpId> = None;
+        for (i, &(d, var)) in dims.iter().enumerate() {
+            let l = x.local_id(d);
+            let up = x.add(OpKind::Binary(BinOp::Add), Some(Ty::I(64)), &[l, one]);
+            let next = match carry {
+                None => up,
+                Some(c) => x.add(OpKind::Select, Some(Ty::I(64)), &[c, up, l]),
+            };
+            if i + 1 == dims.len() {
+                x.add(OpKind::WriteVar(var), None, &[next]);
+                break;
+            }
+            let n = x.local_size(d);
+            let full = x.add(OpKind::Cmp(CmpOp::Eq), Some(Ty::I(1)), &[up, n]);
+            let wrap = match carry {
+                None => full,
+                Some(c) => x.add(OpKind::Binary(BinOp::And), Some(Ty::I(1)), &[c, full]),
+            };
+            let zero = zero.unwrap_or_else(|| x.c64(0));
+            let v = x.add(OpKind::Select, Some(Ty::I(64)), &[wrap, zero, next]);
+            x.add(OpKind::WriteVar(var), None, &[v]);
+            carry = Some(wrap);
+        }
     }
 
     /// The block starting each work-item: its linear id, and fresh initial bytes of the

@@ -54,6 +54,7 @@ fn master(name: &str, data_width: u32, addr_width: u32) -> MasterDesc {
 /// `vadd_core.v`: c = a + b on floats, plus the `fault` test knob.
 pub fn vadd_desc() -> CoreDesc {
     CoreDesc {
+        error_codes: Vec::new(),
         top: "vadd_core".into(),
         rtl: sources("vadd_core.v"),
         csr_addr_width: 8,
@@ -98,6 +99,7 @@ pub fn vadd_desc() -> CoreDesc {
 /// `scale_core.v`: dst = src * k on 32-bit integers over 256-bit, 64-bit-address masters.
 pub fn scale_desc() -> CoreDesc {
     CoreDesc {
+        error_codes: Vec::new(),
         top: "scale_core".into(),
         rtl: sources("scale_core.v"),
         csr_addr_width: 8,
@@ -130,6 +132,7 @@ pub fn scale_desc() -> CoreDesc {
 /// and writes the word read to x[1].
 pub fn raw_desc() -> CoreDesc {
     CoreDesc {
+        error_codes: Vec::new(),
         top: "raw_core".into(),
         rtl: sources("raw_core.v"),
         csr_addr_width: 8,

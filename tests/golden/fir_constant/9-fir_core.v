@@ -283,7 +283,10 @@ module fir_core (
         .ELEM_BYTES(4),
         .STREAM(0),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(8)
+        .MAX_OUTSTANDING(64),
+        .FIFO_DEPTH(64),
+        .REQ_DEPTH(64),
+        .ALIGN_BYTES(4)
     ) u_ld_x (
         .clk(clk),
         .rst(rst),
@@ -293,7 +296,7 @@ module fir_core (
         .resp_valid(dp_x_ld_resp_valid),
         .resp_ready(dp_x_ld_resp_ready),
         .resp_data(dp_x_ld_resp_data),
-        .stream_end(32'hffffffff),
+        .stream_end((args[31:0] + args[95:64])),
         .flush(dp_x_ld_flush),
         .m_arvalid(x_ld_m_arvalid),
         .m_arready(x_ld_m_arready),
@@ -394,7 +397,9 @@ module fir_core (
         .ADDR_WIDTH(32),
         .ELEM_BYTES(4),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(4)
+        .MAX_OUTSTANDING(4),
+        .ALIGN_BYTES(4),
+        .STRB(0)
     ) u_st_y (
         .clk(clk),
         .rst(rst),
@@ -402,6 +407,7 @@ module fir_core (
         .req_ready(dp_y_st_req_ready),
         .req_addr(dp_y_st_req_addr),
         .req_data(dp_y_st_req_data),
+        .req_strb(4'hf),
         .flush(1'h0),
         .m_awvalid(y_st_m_awvalid),
         .m_awready(y_st_m_awready),

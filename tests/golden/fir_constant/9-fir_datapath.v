@@ -51,9 +51,9 @@ module fir_datapath (
     reg  [31:0]  group_0;
     reg  [31:0]  group_1;
     reg  [31:0]  group_2;
-    reg  [31:0]  ngroups_0;
-    reg  [31:0]  ngroups_1;
-    reg  [31:0]  ngroups_2;
+    reg  [31:0]  gnext_0;
+    reg  [31:0]  gnext_1;
+    reg  [31:0]  gnext_2;
     reg  [31:0]  v0_i;
     reg  [63:0]  v1_lid_x;
     reg  [31:0]  v2_window_0;
@@ -1884,13 +1884,7 @@ module fir_datapath (
     wire [31:0]  w_1673;  // fir_constant.cl:16:21
     wire [31:0]  w_1674;  // fir_constant.cl:18:18
     wire [63:0]  w_1675;  // fir_constant.cl:12:6
-    wire [31:0]  div_quotient;
-    wire         div_valid;
-    wire [31:0]  div_dividend;
-    wire [31:0]  div_divisor;
-    wire         div_in_valid;
-    wire [31:0]  div_remainder;
-    reg  [1:0]   div_got;
+    reg  [7:0]   launch_err;
     reg          done_q;
     assign w_1 = v1_lid_x;
     assign w_2 = w_1[7:0];
@@ -2890,23 +2884,8 @@ module fir_datapath (
     assign w_1673 = 32'h00000000;
     assign w_1674 = 32'h00000000;
     assign w_1675 = 64'h0000000000000000;
-
-    ohls_div #(
-        .WIDTH(32),
-        .SIGNED(0)
-    ) u_group_div (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(div_in_valid),
-        .dividend(div_dividend),
-        .divisor(div_divisor),
-        .out_valid(div_valid),
-        .quotient(div_quotient),
-        .remainder(div_remainder)
-    );
     assign done = done_q;
-    assign err_code = 8'h00;
+    assign err_code = launch_err;
 
     always @(posedge clk) begin
         if (rst) begin
@@ -2965,18 +2944,25 @@ module fir_datapath (
             p1_valid <= 189'h000000000000000000000000000000000000000000000000;
             p1_admit <= 1'h0;
             p1_go <= 1'h0;
-            div_got <= 2'h0;
+            launch_err <= 8'h00;
             done_q <= 1'h0;
         end else begin
             done_q <= 1'h0;
             if (((state == 16'h0000) && start)) group_0 <= 32'h00000000;
             if (((state == 16'h0000) && start)) group_1 <= 32'h00000000;
             if (((state == 16'h0000) && start)) group_2 <= 32'h00000000;
+            if (((state == 16'h0000) && start)) gnext_0 <= local_size[31:0];
+            if (((state == 16'h0000) && start)) gnext_1 <= local_size[63:32];
+            if (((state == 16'h0000) && start)) gnext_2 <= local_size[95:64];
+            if (((state == 16'h0000) && start)) launch_err <= 8'h00;
             if (((state == 16'h0000) && start)) state <= 16'h0025;
-            if ((state == 16'h0001)) group_0 <= (((group_0 + 32'h00000001) >= ngroups_0) ? 32'h00000000 : (group_0 + 32'h00000001));
-            if ((state == 16'h0001)) group_1 <= (((group_0 + 32'h00000001) >= ngroups_0) ? (((group_1 + 32'h00000001) >= ngroups_1) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
-            if ((state == 16'h0001)) group_2 <= ((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) ? (((group_2 + 32'h00000001) >= ngroups_2) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
-            if ((state == 16'h0001)) state <= (((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) && ((group_2 + 32'h00000001) >= ngroups_2)) ? 16'h0002 : 16'h0024);
+            if ((state == 16'h0001)) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));
+            if ((state == 16'h0001)) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));
+            if ((state == 16'h0001)) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
+            if ((state == 16'h0001)) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);
+            if ((state == 16'h0001)) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
+            if ((state == 16'h0001)) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);
+            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0024);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
             if ((state == 16'h0003)) state <= 16'h0006;
@@ -4510,15 +4496,8 @@ module fir_datapath (
             if ((state == 16'h0023)) state <= 16'h0022;
             if ((state == 16'h0024)) v1_lid_x <= w_1675;
             if ((state == 16'h0024)) state <= 16'h0003;
-            if ((state == 16'h0025)) state <= 16'h0026;
-            if ((state == 16'h0026)) state <= 16'h0027;
-            if ((state == 16'h0027)) state <= 16'h0028;
-            if (((state == 16'h0028) && (div_valid && (div_got == 2'h0)))) ngroups_0 <= div_quotient;
-            if (((state == 16'h0028) && (div_valid && (div_got == 2'h1)))) ngroups_1 <= div_quotient;
-            if (((state == 16'h0028) && (div_valid && (div_got == 2'h2)))) ngroups_2 <= div_quotient;
-            if (((state == 16'h0028) && div_valid)) div_got <= (div_got + 2'h1);
-            if (((state == 16'h0028) && (div_valid && (div_got == 2'h2)))) div_got <= 2'h0;
-            if (((state == 16'h0028) && (div_valid && (div_got == 2'h2)))) state <= 16'h0024;
+            if (((state == 16'h0025) && ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
+            if ((state == 16'h0025)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0024);
         end
     end
     assign x_rd_cmd_valid = (((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle));
@@ -4572,13 +4551,10 @@ module fir_datapath (
     assign go_144 = ((state == 16'h001d) && (!u29_fp_add_issued));
     assign go_148 = ((state == 16'h000c) && (!u30_fp_mul_issued));
     assign go_151 = ((state == 16'h001e) && (!u31_fp_add_issued));
-    assign div_dividend = ((state == 16'h0025) ? global_size[31:0] : ((state == 16'h0026) ? global_size[63:32] : ((state == 16'h0027) ? global_size[95:64] : 32'h00000000)));
-    assign div_divisor = ((state == 16'h0025) ? local_size[31:0] : ((state == 16'h0026) ? local_size[63:32] : ((state == 16'h0027) ? local_size[95:64] : 32'h00000000)));
-    assign div_in_valid = (((state == 16'h0025) || (state == 16'h0026)) || (state == 16'h0027));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, x_rd_last, w_1[63:8], w_6[63:8], w_38[63:32], q_160[63:32], p1_go, pw_199[63:32], pu_204_valid, pu_216_valid, pu_233_valid, pu_252_valid, pu_269_valid, pu_295_valid, pu_312_valid, pu_345_valid, pu_362_valid,
         pu_402_valid, pu_419_valid, pu_466_valid, pu_483_valid, pu_537_valid, pu_554_valid, pu_615_valid, pu_632_valid, pu_700_valid, pu_717_valid, pu_792_valid, pu_809_valid, pu_891_valid, pu_908_valid, pu_997_valid, pu_1014_valid,
-        pu_1110_valid, pu_1127_valid, pu_1230_valid, pu_1247_valid, pu_1357_valid, pu_1374_valid, pu_1491_valid, pq_1655[63:32], div_remainder[31:0]};
+        pu_1110_valid, pu_1127_valid, pu_1230_valid, pu_1247_valid, pu_1357_valid, pu_1374_valid, pu_1491_valid, pq_1655[63:32]};
 endmodule
 `default_nettype wire

@@ -13,1029 +13,1643 @@ module matmul_datapath (
     input  wire [31:0] B_base,
     input  wire [31:0] C_base,
     input  wire [31:0] arg_n,
-    output wire        A_rd_cmd_valid,
-    input  wire        A_rd_cmd_ready,
-    output wire [31:0] A_rd_cmd_addr,
-    output wire [31:0] A_rd_cmd_len,
-    input  wire        A_rd_valid,
-    output wire        A_rd_ready,
-    input  wire [31:0] A_rd_data,
-    input  wire        A_rd_last,
-    output wire        B_rd_cmd_valid,
-    input  wire        B_rd_cmd_ready,
-    output wire [31:0] B_rd_cmd_addr,
-    output wire [31:0] B_rd_cmd_len,
-    input  wire        B_rd_valid,
-    output wire        B_rd_ready,
-    input  wire [31:0] B_rd_data,
-    input  wire        B_rd_last,
-    output wire        C_wr_cmd_valid,
-    input  wire        C_wr_cmd_ready,
-    output wire [31:0] C_wr_cmd_addr,
-    output wire [31:0] C_wr_cmd_len,
-    output wire        C_wr_valid,
-    input  wire        C_wr_ready,
-    output wire [31:0] C_wr_data,
-    output wire [3:0]  C_wr_strb,
-    input  wire        C_wr_idle
+    output wire        A_ld_req_valid,
+    input  wire        A_ld_req_ready,
+    output wire [31:0] A_ld_req_addr,
+    input  wire        A_ld_resp_valid,
+    output wire        A_ld_resp_ready,
+    input  wire [31:0] A_ld_resp_data,
+    output wire        A_ld_flush,
+    input  wire        A_ld_idle,
+    output wire        B_ld_req_valid,
+    input  wire        B_ld_req_ready,
+    output wire [31:0] B_ld_req_addr,
+    input  wire        B_ld_resp_valid,
+    output wire        B_ld_resp_ready,
+    input  wire [31:0] B_ld_resp_data,
+    output wire        B_ld_flush,
+    input  wire        B_ld_idle,
+    output wire        C_st_req_valid,
+    input  wire        C_st_req_ready,
+    output wire [31:0] C_st_req_addr,
+    output wire [31:0] C_st_req_data,
+    input  wire        C_st_idle
 );
-    reg  [15:0] state;
-    reg  [31:0] group_0;
-    reg  [31:0] group_1;
-    reg  [31:0] group_2;
-    reg  [31:0] ngroups_0;
-    reg  [31:0] ngroups_1;
-    reg  [31:0] ngroups_2;
-    reg         v0_group_cond0;
-    reg  [63:0] v1_lid_x;
-    reg  [63:0] v2_lid_y;
-    reg  [63:0] v3_lid_linear;
-    wire        obj0_As_we;
-    wire [7:0]  obj0_As_waddr;
-    wire [7:0]  obj0_As_wdata;
-    wire        obj0_As_re;
-    wire [7:0]  obj0_As_raddr;
-    wire [7:0]  obj0_As_rdata;
-    wire        obj1_Bs_we;
-    wire [7:0]  obj1_Bs_waddr;
-    wire [7:0]  obj1_Bs_wdata;
-    wire        obj1_Bs_re;
-    wire [7:0]  obj1_Bs_raddr;
-    wire [7:0]  obj1_Bs_rdata;
-    wire        obj2_wi_col_we;
-    wire [7:0]  obj2_wi_col_waddr;
-    wire [7:0]  obj2_wi_col_wdata;
-    wire        obj2_wi_col_re;
-    wire [7:0]  obj2_wi_col_raddr;
-    wire [7:0]  obj2_wi_col_rdata;
-    wire        obj3_wi_row_we;
-    wire [7:0]  obj3_wi_row_waddr;
-    wire [7:0]  obj3_wi_row_wdata;
-    wire        obj3_wi_row_re;
-    wire [7:0]  obj3_wi_row_raddr;
-    wire [7:0]  obj3_wi_row_rdata;
-    wire        obj4_wi_tx_we;
-    wire [7:0]  obj4_wi_tx_waddr;
-    wire [7:0]  obj4_wi_tx_wdata;
-    wire        obj4_wi_tx_re;
-    wire [7:0]  obj4_wi_tx_raddr;
-    wire [7:0]  obj4_wi_tx_rdata;
-    wire        obj5_wi_ty_we;
-    wire [7:0]  obj5_wi_ty_waddr;
-    wire [7:0]  obj5_wi_ty_wdata;
-    wire        obj5_wi_ty_re;
-    wire [7:0]  obj5_wi_ty_raddr;
-    wire [7:0]  obj5_wi_ty_rdata;
-    wire        obj6_wi_acc_we;
-    wire [7:0]  obj6_wi_acc_waddr;
-    wire [7:0]  obj6_wi_acc_wdata;
-    wire        obj6_wi_acc_re;
-    wire [7:0]  obj6_wi_acc_raddr;
-    wire [7:0]  obj6_wi_acc_rdata;
-    wire        obj7_wi_t_we;
-    wire [7:0]  obj7_wi_t_waddr;
-    wire [7:0]  obj7_wi_t_wdata;
-    wire        obj7_wi_t_re;
-    wire [7:0]  obj7_wi_t_raddr;
-    wire [7:0]  obj7_wi_t_rdata;
-    wire [63:0] w_1;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_2;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_3;  // matmul_tiled.cl:7:6
-    wire        w_4;  // matmul_tiled.cl:7:6
-    reg         q_5;  // matmul_tiled.cl:7:6
-    wire [63:0] w_6;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_7;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_8;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_9;  // matmul_tiled.cl:7:6
-    wire [63:0] w_10;  // matmul_tiled.cl:7:6
-    wire [63:0] w_11;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_12;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_13;  // matmul_tiled.cl:7:6
-    wire        w_14;  // matmul_tiled.cl:7:6
-    reg         q_15;  // matmul_tiled.cl:7:6
-    wire [63:0] w_16;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_17;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_18;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_19;  // matmul_tiled.cl:7:6
-    wire [63:0] w_20;  // matmul_tiled.cl:7:6
-    wire [63:0] w_21;  // matmul_tiled.cl:27:5
-    wire [63:0] w_22;  // matmul_tiled.cl:27:7
-    wire [63:0] w_23;  // matmul_tiled.cl:27:7
-    wire [63:0] w_24;  // matmul_tiled.cl:27:7
-    wire [63:0] w_25;  // matmul_tiled.cl:27:7
-    wire [63:0] w_26;  // matmul_tiled.cl:27:7
-    reg         obj3_wi_row_re_issued;
-    reg  [7:0]  obj3_wi_row_re_beat;
-    wire [7:0]  oi_27;
-    wire [63:0] oa_28;  // matmul_tiled.cl:27:7
-    reg  [31:0] old_29;  // matmul_tiled.cl:27:7
-    wire [31:0] v_30;
-    wire [31:0] w_31;  // matmul_tiled.cl:27:13
-    wire [63:0] w_32;  // matmul_tiled.cl:27:17
-    wire [63:0] w_33;  // matmul_tiled.cl:27:17
-    reg  [63:0] q_34;  // matmul_tiled.cl:27:17
-    reg         obj2_wi_col_re_issued;
-    reg  [7:0]  obj2_wi_col_re_beat;
-    wire [7:0]  oi_35;
-    wire [63:0] oa_36;  // matmul_tiled.cl:27:17
-    reg  [31:0] old_37;  // matmul_tiled.cl:27:17
-    wire [31:0] v_38;
-    wire [63:0] w_39;  // matmul_tiled.cl:27:24
-    wire [63:0] w_40;  // matmul_tiled.cl:27:24
-    reg  [63:0] q_41;  // matmul_tiled.cl:27:24
-    reg         obj6_wi_acc_re_issued;
-    reg  [7:0]  obj6_wi_acc_re_beat;
-    wire [7:0]  oi_42;
-    wire [63:0] oa_43;  // matmul_tiled.cl:27:24
-    reg  [31:0] old_44;  // matmul_tiled.cl:27:24
-    wire [31:0] v_45;
-    wire [31:0] w_46;  // matmul_tiled.cl:27:7
-    reg  [31:0] q_47;  // matmul_tiled.cl:27:7
-    wire [31:0] w_48;  // matmul_tiled.cl:27:7
-    wire [63:0] w_49;  // matmul_tiled.cl:27:5
-    wire [63:0] w_50;  // matmul_tiled.cl:27:5
-    wire [63:0] w_51;  // matmul_tiled.cl:27:5
-    reg         C_wr_issued;
-    reg  [7:0]  C_wr_beat;
-    wire [63:0] w_52;  // matmul_tiled.cl:7:6
-    wire [63:0] w_53;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_54;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_55;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_56;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_57;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_58;  // matmul_tiled.cl:7:6
-    wire [63:0] w_59;  // matmul_tiled.cl:7:6
-    wire [63:0] w_60;  // matmul_tiled.cl:7:6
-    wire [63:0] w_61;  // matmul_tiled.cl:7:6
-    wire        w_62;  // matmul_tiled.cl:18:5
-    reg         q_63;  // matmul_tiled.cl:18:5
-    wire [63:0] w_64;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_65;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_66;  // matmul_tiled.cl:7:6
-    wire        w_67;  // matmul_tiled.cl:7:6
-    reg         q_68;  // matmul_tiled.cl:7:6
-    wire [63:0] w_69;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_70;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_71;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_72;  // matmul_tiled.cl:7:6
-    wire [63:0] w_73;  // matmul_tiled.cl:7:6
-    wire [63:0] w_74;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_75;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_76;  // matmul_tiled.cl:7:6
-    wire        w_77;  // matmul_tiled.cl:7:6
-    reg         q_78;  // matmul_tiled.cl:7:6
-    wire [63:0] w_79;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_80;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_81;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_82;  // matmul_tiled.cl:7:6
-    wire [63:0] w_83;  // matmul_tiled.cl:7:6
-    wire [63:0] w_84;  // matmul_tiled.cl:18:21
-    wire [63:0] w_85;  // matmul_tiled.cl:18:21
-    wire [63:0] w_86;  // matmul_tiled.cl:18:21
-    wire [63:0] w_87;  // matmul_tiled.cl:18:21
-    wire [63:0] w_88;  // matmul_tiled.cl:18:21
-    reg         obj7_wi_t_re_issued;
-    reg  [7:0]  obj7_wi_t_re_beat;
-    wire [7:0]  oi_89;
-    wire [63:0] oa_90;  // matmul_tiled.cl:18:21
-    reg  [31:0] old_91;  // matmul_tiled.cl:18:21
-    wire [31:0] v_92;
-    wire [31:0] w_93;  // matmul_tiled.cl:18:25
-    wire [31:0] w_94;  // matmul_tiled.cl:18:25
-    wire [31:0] w_95;  // matmul_tiled.cl:18:25
-    wire [31:0] w_96;  // matmul_tiled.cl:18:25
-    wire [31:0] w_97;  // matmul_tiled.cl:18:25
-    wire [31:0] w_98;  // matmul_tiled.cl:18:25
-    wire [31:0] w_99;  // matmul_tiled.cl:18:25
-    wire [31:0] w_100;  // matmul_tiled.cl:18:25
-    reg  [31:0] q_101;  // matmul_tiled.cl:18:25
-    wire        w_102;  // matmul_tiled.cl:18:21
-    wire [63:0] w_103;  // matmul_tiled.cl:18:33
-    wire [63:0] w_104;  // matmul_tiled.cl:18:33
-    wire [63:0] w_105;  // matmul_tiled.cl:18:33
-    wire [63:0] w_106;  // matmul_tiled.cl:18:33
-    wire [63:0] w_107;  // matmul_tiled.cl:18:33
-    wire [7:0]  oi_108;
-    wire [63:0] oa_109;  // matmul_tiled.cl:18:33
-    reg  [31:0] old_110;  // matmul_tiled.cl:18:33
-    wire [31:0] v_111;
-    wire [63:0] w_112;  // matmul_tiled.cl:18:33
-    wire [63:0] w_113;  // matmul_tiled.cl:18:33
-    wire [31:0] w_114;  // matmul_tiled.cl:18:33
-    wire [31:0] w_115;  // matmul_tiled.cl:18:33
-    reg  [63:0] q_116;  // matmul_tiled.cl:18:33
-    wire [7:0]  oi_117;
-    wire [63:0] oa_118;  // matmul_tiled.cl:18:33
-    wire [31:0] ow_119;
-    wire [63:0] w_120;  // matmul_tiled.cl:7:6
-    wire [63:0] w_121;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_122;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_123;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_124;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_125;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_126;  // matmul_tiled.cl:7:6
-    wire [63:0] w_127;  // matmul_tiled.cl:7:6
-    wire [63:0] w_128;  // matmul_tiled.cl:7:6
-    wire [63:0] w_129;  // matmul_tiled.cl:7:6
-    wire [63:0] w_130;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_131;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_132;  // matmul_tiled.cl:7:6
-    wire        w_133;  // matmul_tiled.cl:7:6
-    reg         q_134;  // matmul_tiled.cl:7:6
-    wire [63:0] w_135;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_136;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_137;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_138;  // matmul_tiled.cl:7:6
-    wire [63:0] w_139;  // matmul_tiled.cl:7:6
-    wire [63:0] w_140;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_141;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_142;  // matmul_tiled.cl:7:6
-    wire        w_143;  // matmul_tiled.cl:7:6
-    reg         q_144;  // matmul_tiled.cl:7:6
-    wire [63:0] w_145;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_146;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_147;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_148;  // matmul_tiled.cl:7:6
-    wire [63:0] w_149;  // matmul_tiled.cl:7:6
-    wire [63:0] w_150;  // matmul_tiled.cl:7:6
-    wire [63:0] w_151;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_152;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_153;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_154;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_155;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_156;  // matmul_tiled.cl:7:6
-    wire [63:0] w_157;  // matmul_tiled.cl:7:6
-    wire [63:0] w_158;  // matmul_tiled.cl:24:23
-    wire [63:0] w_159;  // matmul_tiled.cl:24:26
-    wire [63:0] w_160;  // matmul_tiled.cl:24:26
-    wire [63:0] w_161;  // matmul_tiled.cl:24:26
-    wire [63:0] w_162;  // matmul_tiled.cl:24:26
-    reg         obj5_wi_ty_re_issued;
-    reg  [7:0]  obj5_wi_ty_re_beat;
-    wire [7:0]  oi_163;
-    wire [63:0] oa_164;  // matmul_tiled.cl:24:26
-    reg  [31:0] old_165;  // matmul_tiled.cl:24:26
-    wire [31:0] v_166;
-    wire [63:0] w_167;  // matmul_tiled.cl:24:23
-    wire [63:0] w_168;  // matmul_tiled.cl:24:23
-    wire [63:0] w_169;  // matmul_tiled.cl:24:23
-    wire [63:0] w_170;  // matmul_tiled.cl:24:23
-    reg         obj0_As_re_issued;
-    reg  [7:0]  obj0_As_re_beat;
-    wire [7:0]  oi_171;
-    wire [63:0] oa_172;  // matmul_tiled.cl:24:23
-    reg  [31:0] old_173;  // matmul_tiled.cl:24:23
-    wire [31:0] v_174;
-    wire [63:0] w_175;  // matmul_tiled.cl:24:34
-    wire [63:0] w_176;  // matmul_tiled.cl:24:40
-    wire [63:0] w_177;  // matmul_tiled.cl:24:40
-    reg  [63:0] q_178;  // matmul_tiled.cl:24:40
-    reg         obj4_wi_tx_re_issued;
-    reg  [7:0]  obj4_wi_tx_re_beat;
-    wire [7:0]  oi_179;
-    wire [63:0] oa_180;  // matmul_tiled.cl:24:40
-    reg  [31:0] old_181;  // matmul_tiled.cl:24:40
-    wire [31:0] v_182;
-    wire [63:0] w_183;  // matmul_tiled.cl:24:34
-    wire [63:0] w_184;  // matmul_tiled.cl:24:34
-    wire [63:0] w_185;  // matmul_tiled.cl:24:34
-    reg         obj1_Bs_re_issued;
-    reg  [7:0]  obj1_Bs_re_beat;
-    wire [7:0]  oi_186;
-    wire [63:0] oa_187;  // matmul_tiled.cl:24:34
-    reg  [31:0] old_188;  // matmul_tiled.cl:24:34
-    wire [31:0] v_189;
-    wire [63:0] w_190;  // matmul_tiled.cl:24:45
-    wire [63:0] w_191;  // matmul_tiled.cl:24:45
-    reg  [63:0] q_192;  // matmul_tiled.cl:24:45
-    wire [7:0]  oi_193;
-    wire [63:0] oa_194;  // matmul_tiled.cl:24:45
-    reg  [31:0] old_195;  // matmul_tiled.cl:24:45
-    wire [31:0] v_196;
-    wire        go_197;
-    reg         u0_fp_fma_issued;
-    wire        u0_fp_fma_valid;
-    wire [31:0] u0_fp_fma_result;
-    wire [31:0] bi_198;
-    wire [31:0] bi_199;
-    wire [31:0] bi_200;
-    wire [31:0] bi_201;
-    reg  [31:0] r_202;  // matmul_tiled.cl:24:19
-    wire [63:0] w_203;  // matmul_tiled.cl:24:13
-    wire [63:0] w_204;  // matmul_tiled.cl:24:13
-    reg  [63:0] q_205;  // matmul_tiled.cl:24:13
-    wire [7:0]  oi_206;
-    wire [63:0] oa_207;  // matmul_tiled.cl:24:13
-    wire [31:0] ow_208;
-    wire [63:0] w_209;  // matmul_tiled.cl:24:23
-    wire [63:0] w_210;  // matmul_tiled.cl:24:26
-    wire [63:0] w_211;  // matmul_tiled.cl:24:26
-    reg  [63:0] q_212;  // matmul_tiled.cl:24:26
-    wire [7:0]  oi_213;
-    wire [63:0] oa_214;  // matmul_tiled.cl:24:26
-    reg  [31:0] old_215;  // matmul_tiled.cl:24:26
-    wire [31:0] v_216;
-    wire [63:0] w_217;  // matmul_tiled.cl:24:23
-    wire [63:0] w_218;  // matmul_tiled.cl:24:23
-    wire [63:0] w_219;  // matmul_tiled.cl:24:23
-    wire [63:0] w_220;  // matmul_tiled.cl:24:23
-    wire [7:0]  oi_221;
-    wire [63:0] oa_222;  // matmul_tiled.cl:24:23
-    reg  [31:0] old_223;  // matmul_tiled.cl:24:23
-    wire [31:0] v_224;
-    wire [63:0] w_225;  // matmul_tiled.cl:24:34
-    wire [63:0] w_226;  // matmul_tiled.cl:24:40
-    wire [63:0] w_227;  // matmul_tiled.cl:24:40
-    reg  [63:0] q_228;  // matmul_tiled.cl:24:40
-    wire [7:0]  oi_229;
-    wire [63:0] oa_230;  // matmul_tiled.cl:24:40
-    reg  [31:0] old_231;  // matmul_tiled.cl:24:40
-    wire [31:0] v_232;
-    wire [63:0] w_233;  // matmul_tiled.cl:24:34
-    wire [63:0] w_234;  // matmul_tiled.cl:24:34
-    wire [63:0] w_235;  // matmul_tiled.cl:24:34
-    reg  [63:0] q_236;  // matmul_tiled.cl:24:34
-    wire [63:0] w_237;  // matmul_tiled.cl:24:34
-    wire [7:0]  oi_238;
-    wire [63:0] oa_239;  // matmul_tiled.cl:24:34
-    reg  [31:0] old_240;  // matmul_tiled.cl:24:34
-    wire [31:0] v_241;
-    wire [63:0] w_242;  // matmul_tiled.cl:24:45
-    wire [63:0] w_243;  // matmul_tiled.cl:24:45
-    reg  [63:0] q_244;  // matmul_tiled.cl:24:45
-    wire [7:0]  oi_245;
-    wire [63:0] oa_246;  // matmul_tiled.cl:24:45
-    reg  [31:0] old_247;  // matmul_tiled.cl:24:45
-    wire [31:0] v_248;
-    wire        go_249;
-    reg         u1_fp_fma_issued;
-    wire        u1_fp_fma_valid;
-    wire [31:0] u1_fp_fma_result;
-    wire [31:0] bi_250;
-    wire [31:0] bi_251;
-    wire [31:0] bi_252;
-    wire [31:0] bi_253;
-    reg  [31:0] r_254;  // matmul_tiled.cl:24:19
-    wire [63:0] w_255;  // matmul_tiled.cl:24:13
-    wire [63:0] w_256;  // matmul_tiled.cl:24:13
-    reg  [63:0] q_257;  // matmul_tiled.cl:24:13
-    wire [7:0]  oi_258;
-    wire [63:0] oa_259;  // matmul_tiled.cl:24:13
-    wire [31:0] ow_260;
-    wire [63:0] w_261;  // matmul_tiled.cl:24:23
-    wire [63:0] w_262;  // matmul_tiled.cl:24:26
-    wire [63:0] w_263;  // matmul_tiled.cl:24:26
-    reg  [63:0] q_264;  // matmul_tiled.cl:24:26
-    wire [7:0]  oi_265;
-    wire [63:0] oa_266;  // matmul_tiled.cl:24:26
-    reg  [31:0] old_267;  // matmul_tiled.cl:24:26
-    wire [31:0] v_268;
-    wire [63:0] w_269;  // matmul_tiled.cl:24:23
-    wire [63:0] w_270;  // matmul_tiled.cl:24:23
-    wire [63:0] w_271;  // matmul_tiled.cl:24:23
-    wire [63:0] w_272;  // matmul_tiled.cl:7:6
-    wire [63:0] w_273;  // matmul_tiled.cl:24:23
-    wire [7:0]  oi_274;
-    wire [63:0] oa_275;  // matmul_tiled.cl:24:23
-    reg  [31:0] old_276;  // matmul_tiled.cl:24:23
-    wire [31:0] v_277;
-    wire [63:0] w_278;  // matmul_tiled.cl:24:34
-    wire [63:0] w_279;  // matmul_tiled.cl:24:40
-    wire [63:0] w_280;  // matmul_tiled.cl:24:40
-    reg  [63:0] q_281;  // matmul_tiled.cl:24:40
-    wire [7:0]  oi_282;
-    wire [63:0] oa_283;  // matmul_tiled.cl:24:40
-    reg  [31:0] old_284;  // matmul_tiled.cl:24:40
-    wire [31:0] v_285;
-    wire [63:0] w_286;  // matmul_tiled.cl:24:34
-    wire [63:0] w_287;  // matmul_tiled.cl:24:34
-    wire [63:0] w_288;  // matmul_tiled.cl:24:34
-    wire [63:0] w_289;  // matmul_tiled.cl:24:34
-    reg  [63:0] q_290;  // matmul_tiled.cl:24:34
-    wire [63:0] w_291;  // matmul_tiled.cl:24:34
-    wire [7:0]  oi_292;
-    wire [63:0] oa_293;  // matmul_tiled.cl:24:34
-    reg  [31:0] old_294;  // matmul_tiled.cl:24:34
-    wire [31:0] v_295;
-    wire [63:0] w_296;  // matmul_tiled.cl:24:45
-    wire [63:0] w_297;  // matmul_tiled.cl:24:45
-    reg  [63:0] q_298;  // matmul_tiled.cl:24:45
-    wire [7:0]  oi_299;
-    wire [63:0] oa_300;  // matmul_tiled.cl:24:45
-    reg  [31:0] old_301;  // matmul_tiled.cl:24:45
-    wire [31:0] v_302;
-    wire        go_303;
-    reg         u2_fp_fma_issued;
-    wire        u2_fp_fma_valid;
-    wire [31:0] u2_fp_fma_result;
-    wire [31:0] bi_304;
-    wire [31:0] bi_305;
-    wire [31:0] bi_306;
-    wire [31:0] bi_307;
-    reg  [31:0] r_308;  // matmul_tiled.cl:24:19
-    wire [63:0] w_309;  // matmul_tiled.cl:24:13
-    wire [63:0] w_310;  // matmul_tiled.cl:24:13
-    reg  [63:0] q_311;  // matmul_tiled.cl:24:13
-    wire [7:0]  oi_312;
-    wire [63:0] oa_313;  // matmul_tiled.cl:24:13
-    wire [31:0] ow_314;
-    wire [63:0] w_315;  // matmul_tiled.cl:24:23
-    wire [63:0] w_316;  // matmul_tiled.cl:24:26
-    wire [63:0] w_317;  // matmul_tiled.cl:24:26
-    reg  [63:0] q_318;  // matmul_tiled.cl:24:26
-    wire [7:0]  oi_319;
-    wire [63:0] oa_320;  // matmul_tiled.cl:24:26
-    reg  [31:0] old_321;  // matmul_tiled.cl:24:26
-    wire [31:0] v_322;
-    wire [63:0] w_323;  // matmul_tiled.cl:24:23
-    wire [63:0] w_324;  // matmul_tiled.cl:24:23
-    wire [63:0] w_325;  // matmul_tiled.cl:24:23
-    wire [63:0] w_326;  // matmul_tiled.cl:24:23
-    wire [63:0] w_327;  // matmul_tiled.cl:24:23
-    wire [7:0]  oi_328;
-    wire [63:0] oa_329;  // matmul_tiled.cl:24:23
-    reg  [31:0] old_330;  // matmul_tiled.cl:24:23
-    wire [31:0] v_331;
-    wire [63:0] w_332;  // matmul_tiled.cl:24:34
-    wire [63:0] w_333;  // matmul_tiled.cl:24:40
-    wire [63:0] w_334;  // matmul_tiled.cl:24:40
-    reg  [63:0] q_335;  // matmul_tiled.cl:24:40
-    wire [7:0]  oi_336;
-    wire [63:0] oa_337;  // matmul_tiled.cl:24:40
-    reg  [31:0] old_338;  // matmul_tiled.cl:24:40
-    wire [31:0] v_339;
-    wire [63:0] w_340;  // matmul_tiled.cl:24:34
-    wire [63:0] w_341;  // matmul_tiled.cl:24:34
-    wire [63:0] w_342;  // matmul_tiled.cl:24:34
-    wire [63:0] w_343;  // matmul_tiled.cl:24:34
-    reg  [63:0] q_344;  // matmul_tiled.cl:24:34
-    wire [63:0] w_345;  // matmul_tiled.cl:24:34
-    wire [7:0]  oi_346;
-    wire [63:0] oa_347;  // matmul_tiled.cl:24:34
-    reg  [31:0] old_348;  // matmul_tiled.cl:24:34
-    wire [31:0] v_349;
-    wire [63:0] w_350;  // matmul_tiled.cl:24:45
-    wire [63:0] w_351;  // matmul_tiled.cl:24:45
-    reg  [63:0] q_352;  // matmul_tiled.cl:24:45
-    wire [7:0]  oi_353;
-    wire [63:0] oa_354;  // matmul_tiled.cl:24:45
-    reg  [31:0] old_355;  // matmul_tiled.cl:24:45
-    wire [31:0] v_356;
-    wire        go_357;
-    reg         u3_fp_fma_issued;
-    wire        u3_fp_fma_valid;
-    wire [31:0] u3_fp_fma_result;
-    wire [31:0] bi_358;
-    wire [31:0] bi_359;
-    wire [31:0] bi_360;
-    wire [31:0] bi_361;
-    reg  [31:0] r_362;  // matmul_tiled.cl:24:19
-    wire [63:0] w_363;  // matmul_tiled.cl:24:13
-    wire [63:0] w_364;  // matmul_tiled.cl:24:13
-    reg  [63:0] q_365;  // matmul_tiled.cl:24:13
-    wire [7:0]  oi_366;
-    wire [63:0] oa_367;  // matmul_tiled.cl:24:13
-    wire [31:0] ow_368;
-    wire [63:0] w_369;  // matmul_tiled.cl:24:23
-    wire [63:0] w_370;  // matmul_tiled.cl:24:26
-    wire [63:0] w_371;  // matmul_tiled.cl:24:26
-    reg  [63:0] q_372;  // matmul_tiled.cl:24:26
-    wire [7:0]  oi_373;
-    wire [63:0] oa_374;  // matmul_tiled.cl:24:26
-    reg  [31:0] old_375;  // matmul_tiled.cl:24:26
-    wire [31:0] v_376;
-    wire [63:0] w_377;  // matmul_tiled.cl:24:23
-    wire [63:0] w_378;  // matmul_tiled.cl:24:23
-    wire [63:0] w_379;  // matmul_tiled.cl:24:23
-    wire [63:0] w_380;  // matmul_tiled.cl:24:23
-    wire [63:0] w_381;  // matmul_tiled.cl:24:23
-    wire [7:0]  oi_382;
-    wire [63:0] oa_383;  // matmul_tiled.cl:24:23
-    reg  [31:0] old_384;  // matmul_tiled.cl:24:23
-    wire [31:0] v_385;
-    wire [63:0] w_386;  // matmul_tiled.cl:24:34
-    wire [63:0] w_387;  // matmul_tiled.cl:24:40
-    wire [63:0] w_388;  // matmul_tiled.cl:24:40
-    reg  [63:0] q_389;  // matmul_tiled.cl:24:40
-    wire [7:0]  oi_390;
-    wire [63:0] oa_391;  // matmul_tiled.cl:24:40
-    reg  [31:0] old_392;  // matmul_tiled.cl:24:40
-    wire [31:0] v_393;
-    wire [63:0] w_394;  // matmul_tiled.cl:24:34
-    wire [63:0] w_395;  // matmul_tiled.cl:24:34
-    wire [63:0] w_396;  // matmul_tiled.cl:24:34
-    wire [63:0] w_397;  // matmul_tiled.cl:24:34
-    reg  [63:0] q_398;  // matmul_tiled.cl:24:34
-    wire [63:0] w_399;  // matmul_tiled.cl:24:34
-    wire [7:0]  oi_400;
-    wire [63:0] oa_401;  // matmul_tiled.cl:24:34
-    reg  [31:0] old_402;  // matmul_tiled.cl:24:34
-    wire [31:0] v_403;
-    wire [63:0] w_404;  // matmul_tiled.cl:24:45
-    wire [63:0] w_405;  // matmul_tiled.cl:24:45
-    reg  [63:0] q_406;  // matmul_tiled.cl:24:45
-    wire [7:0]  oi_407;
-    wire [63:0] oa_408;  // matmul_tiled.cl:24:45
-    reg  [31:0] old_409;  // matmul_tiled.cl:24:45
-    wire [31:0] v_410;
-    wire        go_411;
-    reg         u4_fp_fma_issued;
-    wire        u4_fp_fma_valid;
-    wire [31:0] u4_fp_fma_result;
-    wire [31:0] bi_412;
-    wire [31:0] bi_413;
-    wire [31:0] bi_414;
-    wire [31:0] bi_415;
-    reg  [31:0] r_416;  // matmul_tiled.cl:24:19
-    wire [63:0] w_417;  // matmul_tiled.cl:24:13
-    wire [63:0] w_418;  // matmul_tiled.cl:24:13
-    reg  [63:0] q_419;  // matmul_tiled.cl:24:13
-    wire [7:0]  oi_420;
-    wire [63:0] oa_421;  // matmul_tiled.cl:24:13
-    wire [31:0] ow_422;
-    wire [63:0] w_423;  // matmul_tiled.cl:24:23
-    wire [63:0] w_424;  // matmul_tiled.cl:24:26
-    wire [63:0] w_425;  // matmul_tiled.cl:24:26
-    reg  [63:0] q_426;  // matmul_tiled.cl:24:26
-    wire [7:0]  oi_427;
-    wire [63:0] oa_428;  // matmul_tiled.cl:24:26
-    reg  [31:0] old_429;  // matmul_tiled.cl:24:26
-    wire [31:0] v_430;
-    wire [63:0] w_431;  // matmul_tiled.cl:24:23
-    wire [63:0] w_432;  // matmul_tiled.cl:24:23
-    wire [63:0] w_433;  // matmul_tiled.cl:24:23
-    wire [63:0] w_434;  // matmul_tiled.cl:24:23
-    wire [63:0] w_435;  // matmul_tiled.cl:24:23
-    wire [7:0]  oi_436;
-    wire [63:0] oa_437;  // matmul_tiled.cl:24:23
-    reg  [31:0] old_438;  // matmul_tiled.cl:24:23
-    wire [31:0] v_439;
-    wire [63:0] w_440;  // matmul_tiled.cl:24:34
-    wire [63:0] w_441;  // matmul_tiled.cl:24:40
-    wire [63:0] w_442;  // matmul_tiled.cl:24:40
-    reg  [63:0] q_443;  // matmul_tiled.cl:24:40
-    wire [7:0]  oi_444;
-    wire [63:0] oa_445;  // matmul_tiled.cl:24:40
-    reg  [31:0] old_446;  // matmul_tiled.cl:24:40
-    wire [31:0] v_447;
-    wire [63:0] w_448;  // matmul_tiled.cl:24:34
-    wire [63:0] w_449;  // matmul_tiled.cl:24:34
-    wire [63:0] w_450;  // matmul_tiled.cl:24:34
-    wire [63:0] w_451;  // matmul_tiled.cl:24:34
-    reg  [63:0] q_452;  // matmul_tiled.cl:24:34
-    wire [63:0] w_453;  // matmul_tiled.cl:24:34
-    wire [7:0]  oi_454;
-    wire [63:0] oa_455;  // matmul_tiled.cl:24:34
-    reg  [31:0] old_456;  // matmul_tiled.cl:24:34
-    wire [31:0] v_457;
-    wire [63:0] w_458;  // matmul_tiled.cl:24:45
-    wire [63:0] w_459;  // matmul_tiled.cl:24:45
-    reg  [63:0] q_460;  // matmul_tiled.cl:24:45
-    wire [7:0]  oi_461;
-    wire [63:0] oa_462;  // matmul_tiled.cl:24:45
-    reg  [31:0] old_463;  // matmul_tiled.cl:24:45
-    wire [31:0] v_464;
-    wire        go_465;
-    reg         u5_fp_fma_issued;
-    wire        u5_fp_fma_valid;
-    wire [31:0] u5_fp_fma_result;
-    wire [31:0] bi_466;
-    wire [31:0] bi_467;
-    wire [31:0] bi_468;
-    wire [31:0] bi_469;
-    reg  [31:0] r_470;  // matmul_tiled.cl:24:19
-    wire [63:0] w_471;  // matmul_tiled.cl:24:13
-    wire [63:0] w_472;  // matmul_tiled.cl:24:13
-    reg  [63:0] q_473;  // matmul_tiled.cl:24:13
-    wire [7:0]  oi_474;
-    wire [63:0] oa_475;  // matmul_tiled.cl:24:13
-    wire [31:0] ow_476;
-    wire [63:0] w_477;  // matmul_tiled.cl:24:23
-    wire [63:0] w_478;  // matmul_tiled.cl:24:26
-    wire [63:0] w_479;  // matmul_tiled.cl:24:26
-    reg  [63:0] q_480;  // matmul_tiled.cl:24:26
-    wire [7:0]  oi_481;
-    wire [63:0] oa_482;  // matmul_tiled.cl:24:26
-    reg  [31:0] old_483;  // matmul_tiled.cl:24:26
-    wire [31:0] v_484;
-    wire [63:0] w_485;  // matmul_tiled.cl:24:23
-    wire [63:0] w_486;  // matmul_tiled.cl:24:23
-    wire [63:0] w_487;  // matmul_tiled.cl:24:23
-    wire [63:0] w_488;  // matmul_tiled.cl:24:23
-    wire [63:0] w_489;  // matmul_tiled.cl:24:23
-    wire [7:0]  oi_490;
-    wire [63:0] oa_491;  // matmul_tiled.cl:24:23
-    reg  [31:0] old_492;  // matmul_tiled.cl:24:23
-    wire [31:0] v_493;
-    wire [63:0] w_494;  // matmul_tiled.cl:24:34
-    wire [63:0] w_495;  // matmul_tiled.cl:24:40
-    wire [63:0] w_496;  // matmul_tiled.cl:24:40
-    reg  [63:0] q_497;  // matmul_tiled.cl:24:40
-    wire [7:0]  oi_498;
-    wire [63:0] oa_499;  // matmul_tiled.cl:24:40
-    reg  [31:0] old_500;  // matmul_tiled.cl:24:40
-    wire [31:0] v_501;
-    wire [63:0] w_502;  // matmul_tiled.cl:24:34
-    wire [63:0] w_503;  // matmul_tiled.cl:24:34
-    wire [63:0] w_504;  // matmul_tiled.cl:24:34
-    wire [63:0] w_505;  // matmul_tiled.cl:24:34
-    reg  [63:0] q_506;  // matmul_tiled.cl:24:34
-    wire [63:0] w_507;  // matmul_tiled.cl:24:34
-    wire [7:0]  oi_508;
-    wire [63:0] oa_509;  // matmul_tiled.cl:24:34
-    reg  [31:0] old_510;  // matmul_tiled.cl:24:34
-    wire [31:0] v_511;
-    wire [63:0] w_512;  // matmul_tiled.cl:24:45
-    wire [63:0] w_513;  // matmul_tiled.cl:24:45
-    reg  [63:0] q_514;  // matmul_tiled.cl:24:45
-    wire [7:0]  oi_515;
-    wire [63:0] oa_516;  // matmul_tiled.cl:24:45
-    reg  [31:0] old_517;  // matmul_tiled.cl:24:45
-    wire [31:0] v_518;
-    wire        go_519;
-    reg         u6_fp_fma_issued;
-    wire        u6_fp_fma_valid;
-    wire [31:0] u6_fp_fma_result;
-    wire [31:0] bi_520;
-    wire [31:0] bi_521;
-    wire [31:0] bi_522;
-    wire [31:0] bi_523;
-    reg  [31:0] r_524;  // matmul_tiled.cl:24:19
-    wire [63:0] w_525;  // matmul_tiled.cl:24:13
-    wire [63:0] w_526;  // matmul_tiled.cl:24:13
-    reg  [63:0] q_527;  // matmul_tiled.cl:24:13
-    wire [7:0]  oi_528;
-    wire [63:0] oa_529;  // matmul_tiled.cl:24:13
-    wire [31:0] ow_530;
-    wire [63:0] w_531;  // matmul_tiled.cl:24:23
-    wire [63:0] w_532;  // matmul_tiled.cl:24:26
-    wire [63:0] w_533;  // matmul_tiled.cl:24:26
-    reg  [63:0] q_534;  // matmul_tiled.cl:24:26
-    wire [7:0]  oi_535;
-    wire [63:0] oa_536;  // matmul_tiled.cl:24:26
-    reg  [31:0] old_537;  // matmul_tiled.cl:24:26
-    wire [31:0] v_538;
-    wire [63:0] w_539;  // matmul_tiled.cl:24:23
-    wire [63:0] w_540;  // matmul_tiled.cl:24:23
-    wire [63:0] w_541;  // matmul_tiled.cl:24:23
-    wire [63:0] w_542;  // matmul_tiled.cl:24:23
-    wire [63:0] w_543;  // matmul_tiled.cl:24:23
-    wire [7:0]  oi_544;
-    wire [63:0] oa_545;  // matmul_tiled.cl:24:23
-    reg  [31:0] old_546;  // matmul_tiled.cl:24:23
-    wire [31:0] v_547;
-    wire [63:0] w_548;  // matmul_tiled.cl:24:34
-    wire [63:0] w_549;  // matmul_tiled.cl:24:40
-    wire [63:0] w_550;  // matmul_tiled.cl:24:40
-    reg  [63:0] q_551;  // matmul_tiled.cl:24:40
-    wire [7:0]  oi_552;
-    wire [63:0] oa_553;  // matmul_tiled.cl:24:40
-    reg  [31:0] old_554;  // matmul_tiled.cl:24:40
-    wire [31:0] v_555;
-    wire [63:0] w_556;  // matmul_tiled.cl:24:34
-    wire [63:0] w_557;  // matmul_tiled.cl:24:34
-    wire [63:0] w_558;  // matmul_tiled.cl:24:34
-    wire [63:0] w_559;  // matmul_tiled.cl:24:34
-    reg  [63:0] q_560;  // matmul_tiled.cl:24:34
-    wire [63:0] w_561;  // matmul_tiled.cl:24:34
-    wire [7:0]  oi_562;
-    wire [63:0] oa_563;  // matmul_tiled.cl:24:34
-    reg  [31:0] old_564;  // matmul_tiled.cl:24:34
-    wire [31:0] v_565;
-    wire [63:0] w_566;  // matmul_tiled.cl:24:45
-    wire [63:0] w_567;  // matmul_tiled.cl:24:45
-    reg  [63:0] q_568;  // matmul_tiled.cl:24:45
-    wire [7:0]  oi_569;
-    wire [63:0] oa_570;  // matmul_tiled.cl:24:45
-    reg  [31:0] old_571;  // matmul_tiled.cl:24:45
-    wire [31:0] v_572;
-    wire        go_573;
-    reg         u7_fp_fma_issued;
-    wire        u7_fp_fma_valid;
-    wire [31:0] u7_fp_fma_result;
-    wire [31:0] bi_574;
-    wire [31:0] bi_575;
-    wire [31:0] bi_576;
-    wire [31:0] bi_577;
-    reg  [31:0] r_578;  // matmul_tiled.cl:24:19
-    wire [63:0] w_579;  // matmul_tiled.cl:24:13
-    wire [63:0] w_580;  // matmul_tiled.cl:24:13
-    reg  [63:0] q_581;  // matmul_tiled.cl:24:13
-    wire [7:0]  oi_582;
-    wire [63:0] oa_583;  // matmul_tiled.cl:24:13
-    wire [31:0] ow_584;
-    wire [63:0] w_585;  // matmul_tiled.cl:7:6
-    wire [63:0] w_586;  // matmul_tiled.cl:7:6
-    wire [63:0] w_587;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_588;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_589;  // matmul_tiled.cl:7:6
-    wire        w_590;  // matmul_tiled.cl:7:6
-    reg         q_591;  // matmul_tiled.cl:7:6
-    wire [63:0] w_592;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_593;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_594;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_595;  // matmul_tiled.cl:7:6
-    wire [63:0] w_596;  // matmul_tiled.cl:7:6
-    wire [63:0] w_597;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_598;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_599;  // matmul_tiled.cl:7:6
-    wire        w_600;  // matmul_tiled.cl:7:6
-    reg         q_601;  // matmul_tiled.cl:7:6
-    wire [63:0] w_602;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_603;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_604;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_605;  // matmul_tiled.cl:7:6
-    wire [63:0] w_606;  // matmul_tiled.cl:7:6
-    wire [63:0] w_607;  // matmul_tiled.cl:19:9
-    wire [63:0] w_608;  // matmul_tiled.cl:19:12
-    wire [63:0] w_609;  // matmul_tiled.cl:19:12
-    wire [63:0] w_610;  // matmul_tiled.cl:19:12
-    wire [63:0] w_611;  // matmul_tiled.cl:19:12
-    wire [63:0] w_612;  // matmul_tiled.cl:19:12
-    wire [7:0]  oi_613;
-    wire [63:0] oa_614;  // matmul_tiled.cl:19:12
-    reg  [31:0] old_615;  // matmul_tiled.cl:19:12
-    wire [31:0] v_616;
-    wire [63:0] w_617;  // matmul_tiled.cl:19:16
-    wire [63:0] w_618;  // matmul_tiled.cl:19:16
-    reg  [63:0] q_619;  // matmul_tiled.cl:19:16
-    wire [7:0]  oi_620;
-    wire [63:0] oa_621;  // matmul_tiled.cl:19:16
-    reg  [31:0] old_622;  // matmul_tiled.cl:19:16
-    wire [31:0] v_623;
-    wire [63:0] w_624;  // matmul_tiled.cl:19:22
-    wire [63:0] w_625;  // matmul_tiled.cl:19:24
-    wire [63:0] w_626;  // matmul_tiled.cl:19:24
-    reg  [63:0] q_627;  // matmul_tiled.cl:19:24
-    wire [7:0]  oi_628;
-    wire [63:0] oa_629;  // matmul_tiled.cl:19:24
-    reg  [31:0] old_630;  // matmul_tiled.cl:19:24
-    wire [31:0] v_631;
-    wire [31:0] w_632;  // matmul_tiled.cl:19:30
-    wire [63:0] w_633;  // matmul_tiled.cl:19:34
-    wire [63:0] w_634;  // matmul_tiled.cl:19:34
-    reg  [63:0] q_635;  // matmul_tiled.cl:19:34
-    wire [7:0]  oi_636;
-    wire [63:0] oa_637;  // matmul_tiled.cl:19:34
-    reg  [31:0] old_638;  // matmul_tiled.cl:19:34
-    wire [31:0] v_639;
-    wire [63:0] w_640;  // matmul_tiled.cl:19:43
-    wire [63:0] w_641;  // matmul_tiled.cl:19:43
-    reg  [63:0] q_642;  // matmul_tiled.cl:19:43
-    wire [7:0]  oi_643;
-    wire [63:0] oa_644;  // matmul_tiled.cl:19:43
-    reg  [31:0] old_645;  // matmul_tiled.cl:19:43
-    wire [31:0] v_646;
-    wire [31:0] w_647;  // matmul_tiled.cl:19:24
-    wire [31:0] w_648;  // matmul_tiled.cl:19:38
-    wire [31:0] w_649;  // matmul_tiled.cl:19:34
-    reg  [31:0] q_650;  // matmul_tiled.cl:19:24
-    reg  [31:0] q_651;  // matmul_tiled.cl:19:34
-    wire [31:0] w_652;  // matmul_tiled.cl:19:24
-    wire [31:0] w_653;  // matmul_tiled.cl:19:24
-    wire [63:0] w_654;  // matmul_tiled.cl:19:22
-    wire [63:0] w_655;  // matmul_tiled.cl:19:22
-    wire [63:0] w_656;  // matmul_tiled.cl:19:22
-    reg         A_rd_issued;
-    reg  [7:0]  A_rd_beat;
-    reg  [31:0] ld_657;  // matmul_tiled.cl:19:22
-    wire [31:0] v_658;
-    wire [63:0] w_659;  // matmul_tiled.cl:19:9
-    wire [63:0] w_660;  // matmul_tiled.cl:19:9
-    wire [63:0] w_661;  // matmul_tiled.cl:19:9
-    wire [63:0] w_662;  // matmul_tiled.cl:19:9
-    wire [63:0] w_663;  // matmul_tiled.cl:19:9
-    wire [63:0] w_664;  // matmul_tiled.cl:19:9
-    reg  [63:0] q_665;  // matmul_tiled.cl:19:9
-    wire [63:0] w_666;  // matmul_tiled.cl:19:9
-    reg  [63:0] q_667;  // matmul_tiled.cl:19:9
-    wire [7:0]  oi_668;
-    wire [63:0] oa_669;  // matmul_tiled.cl:19:9
-    wire [31:0] ow_670;
-    wire [63:0] w_671;  // matmul_tiled.cl:20:9
-    wire [63:0] w_672;  // matmul_tiled.cl:20:12
-    wire [63:0] w_673;  // matmul_tiled.cl:20:12
-    reg  [63:0] q_674;  // matmul_tiled.cl:20:12
-    wire [7:0]  oi_675;
-    wire [63:0] oa_676;  // matmul_tiled.cl:20:12
-    reg  [31:0] old_677;  // matmul_tiled.cl:20:12
-    wire [31:0] v_678;
-    wire [63:0] w_679;  // matmul_tiled.cl:20:16
-    wire [63:0] w_680;  // matmul_tiled.cl:20:16
-    reg  [63:0] q_681;  // matmul_tiled.cl:20:16
-    wire [7:0]  oi_682;
-    wire [63:0] oa_683;  // matmul_tiled.cl:20:16
-    reg  [31:0] old_684;  // matmul_tiled.cl:20:16
-    wire [31:0] v_685;
-    wire [63:0] w_686;  // matmul_tiled.cl:20:22
-    wire [63:0] w_687;  // matmul_tiled.cl:20:25
-    wire [63:0] w_688;  // matmul_tiled.cl:20:25
-    reg  [63:0] q_689;  // matmul_tiled.cl:20:25
-    wire [7:0]  oi_690;
-    wire [63:0] oa_691;  // matmul_tiled.cl:20:25
-    reg  [31:0] old_692;  // matmul_tiled.cl:20:25
-    wire [31:0] v_693;
-    wire [63:0] w_694;  // matmul_tiled.cl:20:34
-    wire [63:0] w_695;  // matmul_tiled.cl:20:34
-    reg  [63:0] q_696;  // matmul_tiled.cl:20:34
-    wire [7:0]  oi_697;
-    wire [63:0] oa_698;  // matmul_tiled.cl:20:34
-    reg  [31:0] old_699;  // matmul_tiled.cl:20:34
-    wire [31:0] v_700;
-    wire [31:0] w_701;  // matmul_tiled.cl:20:40
-    wire [63:0] w_702;  // matmul_tiled.cl:20:44
-    wire [63:0] w_703;  // matmul_tiled.cl:20:44
-    reg  [63:0] q_704;  // matmul_tiled.cl:20:44
-    wire [7:0]  oi_705;
-    wire [63:0] oa_706;  // matmul_tiled.cl:20:44
-    reg  [31:0] old_707;  // matmul_tiled.cl:20:44
-    wire [31:0] v_708;
-    wire [31:0] w_709;  // matmul_tiled.cl:20:25
-    reg  [31:0] q_710;  // matmul_tiled.cl:20:25
-    wire [31:0] w_711;  // matmul_tiled.cl:20:25
-    wire [31:0] w_712;  // matmul_tiled.cl:20:25
-    reg  [31:0] q_713;  // matmul_tiled.cl:20:25
-    wire [31:0] w_714;  // matmul_tiled.cl:20:25
-    wire [63:0] w_715;  // matmul_tiled.cl:20:22
-    wire [63:0] w_716;  // matmul_tiled.cl:20:22
-    wire [63:0] w_717;  // matmul_tiled.cl:20:22
-    reg         B_rd_issued;
-    reg  [7:0]  B_rd_beat;
-    reg  [31:0] ld_718;  // matmul_tiled.cl:20:22
-    wire [31:0] v_719;
-    wire [63:0] w_720;  // matmul_tiled.cl:20:9
-    wire [63:0] w_721;  // matmul_tiled.cl:20:9
-    wire [63:0] w_722;  // matmul_tiled.cl:20:9
-    wire [63:0] w_723;  // matmul_tiled.cl:20:9
-    wire [63:0] w_724;  // matmul_tiled.cl:20:9
-    reg  [63:0] q_725;  // matmul_tiled.cl:20:9
-    wire [63:0] w_726;  // matmul_tiled.cl:20:9
-    reg  [63:0] q_727;  // matmul_tiled.cl:20:9
-    wire [7:0]  oi_728;
-    wire [63:0] oa_729;  // matmul_tiled.cl:20:9
-    wire [31:0] ow_730;
-    wire [63:0] w_731;  // matmul_tiled.cl:7:6
-    wire [63:0] w_732;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_733;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_734;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_735;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_736;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_737;  // matmul_tiled.cl:7:6
-    wire [63:0] w_738;  // matmul_tiled.cl:7:6
-    wire [63:0] w_739;  // matmul_tiled.cl:7:6
-    wire [63:0] w_740;  // matmul_tiled.cl:7:6
-    wire [63:0] w_741;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_742;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_743;  // matmul_tiled.cl:7:6
-    wire        w_744;  // matmul_tiled.cl:7:6
-    reg         q_745;  // matmul_tiled.cl:7:6
-    wire [63:0] w_746;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_747;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_748;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_749;  // matmul_tiled.cl:7:6
-    wire [63:0] w_750;  // matmul_tiled.cl:7:6
-    wire [63:0] w_751;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_752;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_753;  // matmul_tiled.cl:7:6
-    wire        w_754;  // matmul_tiled.cl:7:6
-    reg         q_755;  // matmul_tiled.cl:7:6
-    wire [63:0] w_756;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_757;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_758;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_759;  // matmul_tiled.cl:7:6
-    wire [63:0] w_760;  // matmul_tiled.cl:7:6
-    wire [63:0] w_761;  // matmul_tiled.cl:18:21
-    wire [63:0] w_762;  // matmul_tiled.cl:18:21
-    wire [63:0] w_763;  // matmul_tiled.cl:18:21
-    wire [63:0] w_764;  // matmul_tiled.cl:18:21
-    wire [63:0] w_765;  // matmul_tiled.cl:18:21
-    wire [7:0]  oi_766;
-    wire [63:0] oa_767;  // matmul_tiled.cl:18:21
-    reg  [31:0] old_768;  // matmul_tiled.cl:18:21
-    wire [31:0] v_769;
-    wire [31:0] w_770;  // matmul_tiled.cl:18:25
-    wire [31:0] w_771;  // matmul_tiled.cl:18:25
-    wire [31:0] w_772;  // matmul_tiled.cl:18:25
-    wire [31:0] w_773;  // matmul_tiled.cl:18:25
-    wire [31:0] w_774;  // matmul_tiled.cl:18:25
-    wire [31:0] w_775;  // matmul_tiled.cl:18:25
-    wire [31:0] w_776;  // matmul_tiled.cl:18:25
-    wire [31:0] w_777;  // matmul_tiled.cl:18:25
-    reg  [31:0] q_778;  // matmul_tiled.cl:18:25
-    wire        w_779;  // matmul_tiled.cl:18:21
-    wire [31:0] w_780;  // matmul_tiled.cl:12:15
-    wire [63:0] w_781;  // matmul_tiled.cl:12:15
-    wire [63:0] w_782;  // matmul_tiled.cl:12:15
-    wire [63:0] w_783;  // matmul_tiled.cl:12:15
-    wire [63:0] w_784;  // matmul_tiled.cl:12:9
-    wire [63:0] w_785;  // matmul_tiled.cl:12:9
-    wire [63:0] w_786;  // matmul_tiled.cl:12:9
-    wire [63:0] w_787;  // matmul_tiled.cl:12:9
-    wire [63:0] w_788;  // matmul_tiled.cl:12:9
-    wire [31:0] w_789;  // matmul_tiled.cl:12:15
-    wire [31:0] w_790;  // matmul_tiled.cl:12:15
-    wire [31:0] w_791;  // matmul_tiled.cl:12:15
-    wire [31:0] w_792;  // matmul_tiled.cl:12:15
-    wire [31:0] w_793;  // matmul_tiled.cl:12:15
-    wire [7:0]  oi_794;
-    wire [63:0] oa_795;  // matmul_tiled.cl:12:9
-    wire [31:0] ow_796;
-    wire [31:0] w_797;  // matmul_tiled.cl:13:29
-    wire [63:0] w_798;  // matmul_tiled.cl:13:15
-    wire [63:0] w_799;  // matmul_tiled.cl:13:15
-    wire [63:0] w_800;  // matmul_tiled.cl:13:15
-    wire [63:0] w_801;  // matmul_tiled.cl:13:9
-    wire [63:0] w_802;  // matmul_tiled.cl:13:9
-    wire [31:0] w_803;  // matmul_tiled.cl:13:15
-    wire [31:0] w_804;  // matmul_tiled.cl:13:15
-    wire [31:0] w_805;  // matmul_tiled.cl:13:15
-    wire [31:0] w_806;  // matmul_tiled.cl:13:15
-    reg  [63:0] q_807;  // matmul_tiled.cl:13:9
-    reg  [31:0] q_808;  // matmul_tiled.cl:13:15
-    wire [7:0]  oi_809;
-    wire [63:0] oa_810;  // matmul_tiled.cl:13:9
-    wire [31:0] ow_811;
-    wire [63:0] w_812;  // matmul_tiled.cl:14:14
-    wire [63:0] w_813;  // matmul_tiled.cl:14:9
-    wire [63:0] w_814;  // matmul_tiled.cl:14:9
-    wire [31:0] w_815;  // matmul_tiled.cl:14:14
-    reg  [63:0] q_816;  // matmul_tiled.cl:14:9
-    reg  [31:0] q_817;  // matmul_tiled.cl:14:14
-    wire [7:0]  oi_818;
-    wire [63:0] oa_819;  // matmul_tiled.cl:14:9
-    wire [31:0] ow_820;
-    wire [63:0] w_821;  // matmul_tiled.cl:15:14
-    wire [63:0] w_822;  // matmul_tiled.cl:15:9
-    wire [63:0] w_823;  // matmul_tiled.cl:15:9
-    wire [31:0] w_824;  // matmul_tiled.cl:15:14
-    reg  [63:0] q_825;  // matmul_tiled.cl:15:9
-    reg  [31:0] q_826;  // matmul_tiled.cl:15:14
-    wire [7:0]  oi_827;
-    wire [63:0] oa_828;  // matmul_tiled.cl:15:9
-    wire [31:0] ow_829;
-    wire [31:0] w_830;  // matmul_tiled.cl:16:17
-    wire [63:0] w_831;  // matmul_tiled.cl:16:11
-    wire [63:0] w_832;  // matmul_tiled.cl:16:11
-    reg  [63:0] q_833;  // matmul_tiled.cl:16:11
-    wire [7:0]  oi_834;
-    wire [63:0] oa_835;  // matmul_tiled.cl:16:11
-    wire [31:0] ow_836;
-    wire [63:0] w_837;  // matmul_tiled.cl:18:14
-    wire [63:0] w_838;  // matmul_tiled.cl:18:14
-    reg  [63:0] q_839;  // matmul_tiled.cl:18:14
-    wire [7:0]  oi_840;
-    wire [63:0] oa_841;  // matmul_tiled.cl:18:14
-    wire [31:0] ow_842;
-    wire [63:0] w_843;  // matmul_tiled.cl:7:6
-    wire [63:0] w_844;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_845;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_846;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_847;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_848;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_849;  // matmul_tiled.cl:7:6
-    wire [63:0] w_850;  // matmul_tiled.cl:7:6
-    wire [63:0] w_851;  // matmul_tiled.cl:7:6
-    wire [63:0] w_852;  // matmul_tiled.cl:7:6
-    wire [31:0] div_quotient;
-    wire        div_valid;
-    wire [31:0] div_dividend;
-    wire [31:0] div_divisor;
-    wire        div_in_valid;
-    wire [31:0] div_remainder;
-    reg  [1:0]  div_got;
-    reg         done_q;
-    wire        obj4_wi_tx_re_any0_0;
-    wire        obj4_wi_tx_re_any0_1;
-    wire        obj4_wi_tx_raddr_any0_0;
-    wire [7:0]  obj4_wi_tx_raddr_sel0_0;
-    wire        obj4_wi_tx_raddr_any0_1;
-    wire [7:0]  obj4_wi_tx_raddr_sel0_1;
-    wire        obj5_wi_ty_re_any0_0;
-    wire        obj5_wi_ty_re_any0_1;
-    wire        obj5_wi_ty_raddr_any0_0;
-    wire [7:0]  obj5_wi_ty_raddr_sel0_0;
-    wire        obj5_wi_ty_raddr_any0_1;
-    wire [7:0]  obj5_wi_ty_raddr_sel0_1;
-    wire        obj6_wi_acc_we_any0_0;
-    wire        obj6_wi_acc_we_any0_1;
-    wire        obj6_wi_acc_waddr_any0_0;
-    wire [7:0]  obj6_wi_acc_waddr_sel0_0;
-    wire        obj6_wi_acc_waddr_any0_1;
-    wire [7:0]  obj6_wi_acc_waddr_sel0_1;
-    wire        obj6_wi_acc_wdata_any0_0;
-    wire [7:0]  obj6_wi_acc_wdata_sel0_0;
-    wire        obj6_wi_acc_wdata_any0_1;
-    wire [7:0]  obj6_wi_acc_wdata_sel0_1;
-    wire        obj6_wi_acc_re_any0_0;
-    wire        obj6_wi_acc_re_any0_1;
-    wire        obj6_wi_acc_raddr_any0_0;
-    wire [7:0]  obj6_wi_acc_raddr_sel0_0;
-    wire        obj6_wi_acc_raddr_any0_1;
-    wire [7:0]  obj6_wi_acc_raddr_sel0_1;
+    reg  [15:0]  state;
+    reg  [31:0]  group_0;
+    reg  [31:0]  group_1;
+    reg  [31:0]  group_2;
+    reg  [31:0]  gnext_0;
+    reg  [31:0]  gnext_1;
+    reg  [31:0]  gnext_2;
+    reg          v0_group_cond0;
+    reg  [63:0]  v1_lid_x;
+    reg  [63:0]  v2_lid_y;
+    reg  [63:0]  v3_lid_linear;
+    wire         obj0_As_we;
+    wire [5:0]   obj0_As_waddr;
+    wire [31:0]  obj0_As_wdata;
+    wire         obj0_As_re;
+    wire [5:0]   obj0_As_raddr;
+    wire [31:0]  obj0_As_rdata;
+    wire         obj0_As_r1_re;
+    wire [5:0]   obj0_As_r1_raddr;
+    wire [31:0]  obj0_As_r1_rdata;
+    wire         obj0_As_r2_re;
+    wire [5:0]   obj0_As_r2_raddr;
+    wire [31:0]  obj0_As_r2_rdata;
+    wire         obj0_As_r3_re;
+    wire [5:0]   obj0_As_r3_raddr;
+    wire [31:0]  obj0_As_r3_rdata;
+    wire         obj0_As_r4_re;
+    wire [5:0]   obj0_As_r4_raddr;
+    wire [31:0]  obj0_As_r4_rdata;
+    wire         obj0_As_r5_re;
+    wire [5:0]   obj0_As_r5_raddr;
+    wire [31:0]  obj0_As_r5_rdata;
+    wire         obj0_As_r6_re;
+    wire [5:0]   obj0_As_r6_raddr;
+    wire [31:0]  obj0_As_r6_rdata;
+    wire         obj0_As_r7_re;
+    wire [5:0]   obj0_As_r7_raddr;
+    wire [31:0]  obj0_As_r7_rdata;
+    wire         obj1_Bs_we;
+    wire [5:0]   obj1_Bs_waddr;
+    wire [31:0]  obj1_Bs_wdata;
+    wire         obj1_Bs_re;
+    wire [5:0]   obj1_Bs_raddr;
+    wire [31:0]  obj1_Bs_rdata;
+    wire         obj1_Bs_r1_re;
+    wire [5:0]   obj1_Bs_r1_raddr;
+    wire [31:0]  obj1_Bs_r1_rdata;
+    wire         obj1_Bs_r2_re;
+    wire [5:0]   obj1_Bs_r2_raddr;
+    wire [31:0]  obj1_Bs_r2_rdata;
+    wire         obj1_Bs_r3_re;
+    wire [5:0]   obj1_Bs_r3_raddr;
+    wire [31:0]  obj1_Bs_r3_rdata;
+    wire         obj1_Bs_r4_re;
+    wire [5:0]   obj1_Bs_r4_raddr;
+    wire [31:0]  obj1_Bs_r4_rdata;
+    wire         obj1_Bs_r5_re;
+    wire [5:0]   obj1_Bs_r5_raddr;
+    wire [31:0]  obj1_Bs_r5_rdata;
+    wire         obj1_Bs_r6_re;
+    wire [5:0]   obj1_Bs_r6_raddr;
+    wire [31:0]  obj1_Bs_r6_rdata;
+    wire         obj1_Bs_r7_re;
+    wire [5:0]   obj1_Bs_r7_raddr;
+    wire [31:0]  obj1_Bs_r7_rdata;
+    wire         obj2_wi_col_we;
+    wire [5:0]   obj2_wi_col_waddr;
+    wire [31:0]  obj2_wi_col_wdata;
+    wire         obj2_wi_col_re;
+    wire [5:0]   obj2_wi_col_raddr;
+    wire [31:0]  obj2_wi_col_rdata;
+    wire         obj3_wi_row_we;
+    wire [5:0]   obj3_wi_row_waddr;
+    wire [31:0]  obj3_wi_row_wdata;
+    wire         obj3_wi_row_re;
+    wire [5:0]   obj3_wi_row_raddr;
+    wire [31:0]  obj3_wi_row_rdata;
+    wire         obj4_wi_tx_we;
+    wire [5:0]   obj4_wi_tx_waddr;
+    wire [31:0]  obj4_wi_tx_wdata;
+    wire         obj4_wi_tx_re;
+    wire [5:0]   obj4_wi_tx_raddr;
+    wire [31:0]  obj4_wi_tx_rdata;
+    wire         obj4_wi_tx_r1_re;
+    wire [5:0]   obj4_wi_tx_r1_raddr;
+    wire [31:0]  obj4_wi_tx_r1_rdata;
+    wire         obj4_wi_tx_r2_re;
+    wire [5:0]   obj4_wi_tx_r2_raddr;
+    wire [31:0]  obj4_wi_tx_r2_rdata;
+    wire         obj4_wi_tx_r3_re;
+    wire [5:0]   obj4_wi_tx_r3_raddr;
+    wire [31:0]  obj4_wi_tx_r3_rdata;
+    wire         obj4_wi_tx_r4_re;
+    wire [5:0]   obj4_wi_tx_r4_raddr;
+    wire [31:0]  obj4_wi_tx_r4_rdata;
+    wire         obj4_wi_tx_r5_re;
+    wire [5:0]   obj4_wi_tx_r5_raddr;
+    wire [31:0]  obj4_wi_tx_r5_rdata;
+    wire         obj4_wi_tx_r6_re;
+    wire [5:0]   obj4_wi_tx_r6_raddr;
+    wire [31:0]  obj4_wi_tx_r6_rdata;
+    wire         obj4_wi_tx_r7_re;
+    wire [5:0]   obj4_wi_tx_r7_raddr;
+    wire [31:0]  obj4_wi_tx_r7_rdata;
+    wire         obj5_wi_ty_we;
+    wire [5:0]   obj5_wi_ty_waddr;
+    wire [31:0]  obj5_wi_ty_wdata;
+    wire         obj5_wi_ty_re;
+    wire [5:0]   obj5_wi_ty_raddr;
+    wire [31:0]  obj5_wi_ty_rdata;
+    wire         obj5_wi_ty_r1_re;
+    wire [5:0]   obj5_wi_ty_r1_raddr;
+    wire [31:0]  obj5_wi_ty_r1_rdata;
+    wire         obj5_wi_ty_r2_re;
+    wire [5:0]   obj5_wi_ty_r2_raddr;
+    wire [31:0]  obj5_wi_ty_r2_rdata;
+    wire         obj5_wi_ty_r3_re;
+    wire [5:0]   obj5_wi_ty_r3_raddr;
+    wire [31:0]  obj5_wi_ty_r3_rdata;
+    wire         obj5_wi_ty_r4_re;
+    wire [5:0]   obj5_wi_ty_r4_raddr;
+    wire [31:0]  obj5_wi_ty_r4_rdata;
+    wire         obj5_wi_ty_r5_re;
+    wire [5:0]   obj5_wi_ty_r5_raddr;
+    wire [31:0]  obj5_wi_ty_r5_rdata;
+    wire         obj5_wi_ty_r6_re;
+    wire [5:0]   obj5_wi_ty_r6_raddr;
+    wire [31:0]  obj5_wi_ty_r6_rdata;
+    wire         obj5_wi_ty_r7_re;
+    wire [5:0]   obj5_wi_ty_r7_raddr;
+    wire [31:0]  obj5_wi_ty_r7_rdata;
+    wire         obj6_wi_acc_we;
+    wire [5:0]   obj6_wi_acc_waddr;
+    wire [31:0]  obj6_wi_acc_wdata;
+    wire         obj6_wi_acc_re;
+    wire [5:0]   obj6_wi_acc_raddr;
+    wire [31:0]  obj6_wi_acc_rdata;
+    wire         obj6_wi_acc_r1_re;
+    wire [5:0]   obj6_wi_acc_r1_raddr;
+    wire [31:0]  obj6_wi_acc_r1_rdata;
+    wire         obj6_wi_acc_r2_re;
+    wire [5:0]   obj6_wi_acc_r2_raddr;
+    wire [31:0]  obj6_wi_acc_r2_rdata;
+    wire         obj6_wi_acc_r3_re;
+    wire [5:0]   obj6_wi_acc_r3_raddr;
+    wire [31:0]  obj6_wi_acc_r3_rdata;
+    wire         obj6_wi_acc_r4_re;
+    wire [5:0]   obj6_wi_acc_r4_raddr;
+    wire [31:0]  obj6_wi_acc_r4_rdata;
+    wire         obj6_wi_acc_r5_re;
+    wire [5:0]   obj6_wi_acc_r5_raddr;
+    wire [31:0]  obj6_wi_acc_r5_rdata;
+    wire         obj6_wi_acc_r6_re;
+    wire [5:0]   obj6_wi_acc_r6_raddr;
+    wire [31:0]  obj6_wi_acc_r6_rdata;
+    wire         obj6_wi_acc_r7_re;
+    wire [5:0]   obj6_wi_acc_r7_raddr;
+    wire [31:0]  obj6_wi_acc_r7_rdata;
+    wire         obj7_wi_t_we;
+    wire [5:0]   obj7_wi_t_waddr;
+    wire [31:0]  obj7_wi_t_wdata;
+    wire         obj7_wi_t_re;
+    wire [5:0]   obj7_wi_t_raddr;
+    wire [31:0]  obj7_wi_t_rdata;
+    wire         obj7_wi_t_r1_re;
+    wire [5:0]   obj7_wi_t_r1_raddr;
+    wire [31:0]  obj7_wi_t_r1_rdata;
+    reg  [48:0]  p5_valid;  // matmul_tiled.cl:7:6
+    reg          p5_admit;
+    wire         p5_stall;
+    wire         p5_en;
+    wire [63:0]  pv_1;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_2;  // matmul_tiled.cl:7:6
+    wire         pw_3;  // matmul_tiled.cl:7:6
+    reg          p5_go;
+    wire [63:0]  pv_4;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_5;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_6;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_7;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_8;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_9;  // matmul_tiled.cl:27:5
+    wire [63:0]  w_10;  // matmul_tiled.cl:27:7
+    wire [63:0]  w_11;  // matmul_tiled.cl:27:7
+    wire [63:0]  pw_12;  // matmul_tiled.cl:27:7
+    wire [63:0]  pw_13;  // matmul_tiled.cl:27:7
+    wire [63:0]  pwa_14;
+    wire [31:0]  prd_15;  // matmul_tiled.cl:27:7
+    wire [31:0]  w_16;  // matmul_tiled.cl:27:13
+    wire [63:0]  w_17;  // matmul_tiled.cl:27:17
+    wire [63:0]  pw_18;  // matmul_tiled.cl:27:17
+    reg  [63:0]  pq_19;  // matmul_tiled.cl:27:17
+    wire [63:0]  pwa_20;
+    wire [31:0]  prd_21;  // matmul_tiled.cl:27:17
+    wire [63:0]  w_22;  // matmul_tiled.cl:27:24
+    wire [63:0]  pw_23;  // matmul_tiled.cl:27:24
+    reg  [63:0]  pq_24;  // matmul_tiled.cl:27:24
+    reg  [63:0]  pq_25;  // matmul_tiled.cl:27:24
+    wire [63:0]  pwa_26;
+    wire [31:0]  prd_27;  // matmul_tiled.cl:27:24
+    wire [31:0]  pw_28;  // matmul_tiled.cl:27:7
+    reg  [31:0]  pq_29;  // matmul_tiled.cl:27:7
+    reg  [31:0]  pq_30;  // matmul_tiled.cl:27:7
+    reg  [31:0]  pq_31;  // matmul_tiled.cl:27:7
+    reg  [31:0]  pq_32;  // matmul_tiled.cl:27:17
+    reg  [31:0]  pq_33;  // matmul_tiled.cl:27:17
+    wire [31:0]  pw_34;  // matmul_tiled.cl:27:7
+    wire [63:0]  pw_35;  // matmul_tiled.cl:27:5
+    wire [63:0]  pw_36;  // matmul_tiled.cl:27:5
+    wire [63:0]  pw_37;  // matmul_tiled.cl:27:5
+    reg  [31:0]  pq_38;  // matmul_tiled.cl:27:24
+    wire [63:0]  w_39;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_40;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_41;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_42;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_43;  // matmul_tiled.cl:7:6
+    wire         pw_44;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_45;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_46;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_47;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_48;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_49;  // matmul_tiled.cl:7:6
+    wire         w_50;  // matmul_tiled.cl:18:5
+    reg          q_51;  // matmul_tiled.cl:18:5
+    reg  [3:0]   p4_valid;  // matmul_tiled.cl:7:6
+    reg          p4_admit;
+    wire         p4_stall;
+    wire         p4_en;
+    wire [63:0]  pv_52;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_53;  // matmul_tiled.cl:7:6
+    wire         pw_54;  // matmul_tiled.cl:7:6
+    reg          p4_go;
+    wire [63:0]  pv_55;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_56;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_57;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_58;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_59;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_60;  // matmul_tiled.cl:18:33
+    wire [63:0]  w_61;  // matmul_tiled.cl:18:33
+    wire [63:0]  pw_62;  // matmul_tiled.cl:18:33
+    wire [63:0]  pw_63;  // matmul_tiled.cl:18:33
+    wire [63:0]  pwa_64;
+    wire [31:0]  prd_65;  // matmul_tiled.cl:18:33
+    wire [63:0]  w_66;  // matmul_tiled.cl:18:33
+    wire [63:0]  pw_67;  // matmul_tiled.cl:18:33
+    wire [31:0]  w_68;  // matmul_tiled.cl:18:33
+    wire [31:0]  pw_69;  // matmul_tiled.cl:18:33
+    reg  [63:0]  pq_70;  // matmul_tiled.cl:18:33
+    wire [63:0]  pwa_71;
+    wire [63:0]  w_72;  // matmul_tiled.cl:18:21
+    wire [63:0]  w_73;  // matmul_tiled.cl:18:21
+    wire [63:0]  pw_74;  // matmul_tiled.cl:18:21
+    wire [63:0]  pw_75;  // matmul_tiled.cl:18:21
+    reg  [63:0]  pq_76;  // matmul_tiled.cl:18:21
+    reg  [63:0]  pq_77;  // matmul_tiled.cl:18:21
+    wire [63:0]  pwa_78;
+    wire [31:0]  prd_79;  // matmul_tiled.cl:18:21
+    wire [31:0]  w_80;  // matmul_tiled.cl:18:25
+    wire [31:0]  w_81;  // matmul_tiled.cl:18:25
+    wire [31:0]  pw_82;  // matmul_tiled.cl:18:25
+    wire [31:0]  w_83;  // matmul_tiled.cl:18:25
+    wire [31:0]  pw_84;  // matmul_tiled.cl:18:25
+    wire [31:0]  pw_85;  // matmul_tiled.cl:18:25
+    wire [31:0]  w_86;  // matmul_tiled.cl:18:25
+    wire [31:0]  pw_87;  // matmul_tiled.cl:18:25
+    reg  [31:0]  pq_88;  // matmul_tiled.cl:18:25
+    reg  [31:0]  pq_89;  // matmul_tiled.cl:18:25
+    reg  [31:0]  pq_90;  // matmul_tiled.cl:18:25
+    wire         pw_91;  // matmul_tiled.cl:18:21
+    wire [63:0]  w_92;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_93;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_94;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_95;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_96;  // matmul_tiled.cl:7:6
+    wire         pw_97;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_98;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_99;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_100;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_101;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_102;  // matmul_tiled.cl:7:6
+    reg  [11:0]  p3_valid;  // matmul_tiled.cl:7:6
+    reg          p3_admit;
+    reg  [2:0]   p3_slot;
+    wire         p3_stall;
+    wire         p3_en;
+    wire [63:0]  pv_103;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_104;  // matmul_tiled.cl:7:6
+    wire         pw_105;  // matmul_tiled.cl:7:6
+    reg          p3_go;
+    wire [63:0]  pv_106;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_107;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_108;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_109;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_110;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_111;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_112;  // matmul_tiled.cl:24:26
+    wire [63:0]  w_113;  // matmul_tiled.cl:24:26
+    wire [63:0]  pw_114;  // matmul_tiled.cl:24:26
+    wire [63:0]  pw_115;  // matmul_tiled.cl:24:26
+    wire [63:0]  pwa_116;
+    wire [31:0]  prd_117;  // matmul_tiled.cl:24:26
+    wire [63:0]  pw_118;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_119;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_120;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_121;  // matmul_tiled.cl:24:23
+    wire [63:0]  pwa_122;
+    wire [31:0]  prd_123;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_124;  // matmul_tiled.cl:24:34
+    wire [63:0]  w_125;  // matmul_tiled.cl:24:40
+    wire [63:0]  pw_126;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_127;  // matmul_tiled.cl:24:40
+    wire [63:0]  pwa_128;
+    wire [31:0]  prd_129;  // matmul_tiled.cl:24:40
+    wire [63:0]  pw_130;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_131;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_132;  // matmul_tiled.cl:24:34
+    wire [63:0]  pwa_133;
+    wire [31:0]  prd_134;  // matmul_tiled.cl:24:34
+    wire [63:0]  w_135;  // matmul_tiled.cl:24:45
+    wire [63:0]  pw_136;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_137;  // matmul_tiled.cl:24:45
+    wire [63:0]  pwa_138;
+    wire [31:0]  prd_139;  // matmul_tiled.cl:24:45
+    reg  [31:0]  pq_140;  // matmul_tiled.cl:24:23
+    reg  [31:0]  pq_141;  // matmul_tiled.cl:24:34
+    wire         go_142;
+    wire         pu_143_valid;
+    wire [31:0]  pu_143_result;
+    wire [31:0]  bi_144;
+    reg  [31:0]  pd_145;
+    reg  [31:0]  pd_146;
+    reg  [31:0]  pd_147;
+    reg  [31:0]  pd_148;
+    reg  [31:0]  pd_149;
+    reg  [31:0]  pd_150;
+    reg  [31:0]  pd_151;
+    reg  [31:0]  pd_152;
+    reg  [31:0]  pd_153;
+    reg  [31:0]  pd_154;
+    reg  [31:0]  pd_155;
+    reg  [31:0]  pd_156;
+    reg  [31:0]  pd_157;
+    reg  [31:0]  pd_158;
+    reg  [31:0]  pd_159;
+    wire [31:0]  bi_160;
+    wire [31:0]  bi_161;
+    wire [31:0]  bi_162;
+    wire [31:0]  pw_163;  // matmul_tiled.cl:24:19
+    wire [63:0]  w_164;  // matmul_tiled.cl:24:13
+    wire [63:0]  pw_165;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_166;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_167;  // matmul_tiled.cl:24:13
+    wire [63:0]  pwa_168;
+    wire [63:0]  w_169;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_170;  // matmul_tiled.cl:24:26
+    wire [63:0]  pw_171;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_172;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_173;  // matmul_tiled.cl:24:26
+    wire [63:0]  pwa_174;
+    wire [31:0]  prd_175;  // matmul_tiled.cl:24:26
+    wire [63:0]  pw_176;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_177;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_178;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_179;  // matmul_tiled.cl:24:23
+    wire [63:0]  pwa_180;
+    wire [31:0]  prd_181;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_182;  // matmul_tiled.cl:24:34
+    wire [63:0]  w_183;  // matmul_tiled.cl:24:40
+    wire [63:0]  pw_184;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_185;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_186;  // matmul_tiled.cl:24:40
+    wire [63:0]  pwa_187;
+    wire [31:0]  prd_188;  // matmul_tiled.cl:24:40
+    wire [63:0]  pw_189;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_190;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_191;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_192;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_193;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_194;  // matmul_tiled.cl:24:34
+    wire [63:0]  pwa_195;
+    wire [31:0]  prd_196;  // matmul_tiled.cl:24:34
+    wire [63:0]  w_197;  // matmul_tiled.cl:24:45
+    wire [63:0]  pw_198;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_199;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_200;  // matmul_tiled.cl:24:45
+    wire [63:0]  pwa_201;
+    wire [31:0]  prd_202;  // matmul_tiled.cl:24:45
+    reg  [31:0]  pq_203;  // matmul_tiled.cl:24:23
+    reg  [31:0]  pq_204;  // matmul_tiled.cl:24:34
+    wire         go_205;
+    wire         pu_206_valid;
+    wire [31:0]  pu_206_result;
+    wire [31:0]  bi_207;
+    reg  [31:0]  pd_208;
+    reg  [31:0]  pd_209;
+    reg  [31:0]  pd_210;
+    reg  [31:0]  pd_211;
+    reg  [31:0]  pd_212;
+    reg  [31:0]  pd_213;
+    reg  [31:0]  pd_214;
+    reg  [31:0]  pd_215;
+    reg  [31:0]  pd_216;
+    reg  [31:0]  pd_217;
+    reg  [31:0]  pd_218;
+    reg  [31:0]  pd_219;
+    reg  [31:0]  pd_220;
+    reg  [31:0]  pd_221;
+    reg  [31:0]  pd_222;
+    wire [31:0]  bi_223;
+    wire [31:0]  bi_224;
+    wire [31:0]  bi_225;
+    wire [31:0]  pw_226;  // matmul_tiled.cl:24:19
+    wire [63:0]  w_227;  // matmul_tiled.cl:24:13
+    wire [63:0]  pw_228;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_229;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_230;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_231;  // matmul_tiled.cl:24:13
+    wire [63:0]  pwa_232;
+    wire [63:0]  w_233;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_234;  // matmul_tiled.cl:24:26
+    wire [63:0]  pw_235;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_236;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_237;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_238;  // matmul_tiled.cl:24:26
+    wire [63:0]  pwa_239;
+    wire [31:0]  prd_240;  // matmul_tiled.cl:24:26
+    wire [63:0]  pw_241;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_242;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_243;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_244;  // matmul_tiled.cl:24:23
+    wire [63:0]  pwa_245;
+    wire [31:0]  prd_246;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_247;  // matmul_tiled.cl:24:34
+    wire [63:0]  w_248;  // matmul_tiled.cl:24:40
+    wire [63:0]  pw_249;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_250;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_251;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_252;  // matmul_tiled.cl:24:40
+    wire [63:0]  pwa_253;
+    wire [31:0]  prd_254;  // matmul_tiled.cl:24:40
+    wire [63:0]  w_255;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_256;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_257;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_258;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_259;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_260;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_261;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_262;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_263;  // matmul_tiled.cl:24:34
+    wire [63:0]  pwa_264;
+    wire [31:0]  prd_265;  // matmul_tiled.cl:24:34
+    wire [63:0]  w_266;  // matmul_tiled.cl:24:45
+    wire [63:0]  pw_267;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_268;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_269;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_270;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_271;  // matmul_tiled.cl:24:45
+    wire [63:0]  pwa_272;
+    wire [31:0]  prd_273;  // matmul_tiled.cl:24:45
+    reg  [31:0]  pq_274;  // matmul_tiled.cl:24:23
+    reg  [31:0]  pq_275;  // matmul_tiled.cl:24:34
+    wire         go_276;
+    wire         pu_277_valid;
+    wire [31:0]  pu_277_result;
+    wire [31:0]  bi_278;
+    reg  [31:0]  pd_279;
+    reg  [31:0]  pd_280;
+    reg  [31:0]  pd_281;
+    reg  [31:0]  pd_282;
+    reg  [31:0]  pd_283;
+    reg  [31:0]  pd_284;
+    reg  [31:0]  pd_285;
+    reg  [31:0]  pd_286;
+    reg  [31:0]  pd_287;
+    reg  [31:0]  pd_288;
+    reg  [31:0]  pd_289;
+    reg  [31:0]  pd_290;
+    reg  [31:0]  pd_291;
+    reg  [31:0]  pd_292;
+    reg  [31:0]  pd_293;
+    wire [31:0]  bi_294;
+    wire [31:0]  bi_295;
+    wire [31:0]  bi_296;
+    wire [31:0]  pw_297;  // matmul_tiled.cl:24:19
+    wire [63:0]  w_298;  // matmul_tiled.cl:24:13
+    wire [63:0]  pw_299;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_300;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_301;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_302;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_303;  // matmul_tiled.cl:24:13
+    wire [63:0]  pwa_304;
+    wire [63:0]  w_305;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_306;  // matmul_tiled.cl:24:26
+    wire [63:0]  pw_307;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_308;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_309;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_310;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_311;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_312;  // matmul_tiled.cl:24:26
+    wire [63:0]  pwa_313;
+    wire [31:0]  prd_314;  // matmul_tiled.cl:24:26
+    wire [63:0]  pw_315;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_316;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_317;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_318;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_319;  // matmul_tiled.cl:24:23
+    wire [63:0]  pwa_320;
+    wire [31:0]  prd_321;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_322;  // matmul_tiled.cl:24:34
+    wire [63:0]  w_323;  // matmul_tiled.cl:24:40
+    wire [63:0]  pw_324;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_325;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_326;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_327;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_328;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_329;  // matmul_tiled.cl:24:40
+    wire [63:0]  pwa_330;
+    wire [31:0]  prd_331;  // matmul_tiled.cl:24:40
+    wire [63:0]  w_332;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_333;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_334;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_335;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_336;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_337;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_338;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_339;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_340;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_341;  // matmul_tiled.cl:24:34
+    wire [63:0]  pwa_342;
+    wire [31:0]  prd_343;  // matmul_tiled.cl:24:34
+    wire [63:0]  w_344;  // matmul_tiled.cl:24:45
+    wire [63:0]  pw_345;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_346;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_347;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_348;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_349;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_350;  // matmul_tiled.cl:24:45
+    wire [63:0]  pwa_351;
+    wire [31:0]  prd_352;  // matmul_tiled.cl:24:45
+    reg  [31:0]  pq_353;  // matmul_tiled.cl:24:23
+    reg  [31:0]  pq_354;  // matmul_tiled.cl:24:34
+    wire         go_355;
+    wire         pu_356_valid;
+    wire [31:0]  pu_356_result;
+    wire [31:0]  bi_357;
+    reg  [31:0]  pd_358;
+    reg  [31:0]  pd_359;
+    reg  [31:0]  pd_360;
+    reg  [31:0]  pd_361;
+    reg  [31:0]  pd_362;
+    reg  [31:0]  pd_363;
+    reg  [31:0]  pd_364;
+    reg  [31:0]  pd_365;
+    reg  [31:0]  pd_366;
+    reg  [31:0]  pd_367;
+    reg  [31:0]  pd_368;
+    reg  [31:0]  pd_369;
+    reg  [31:0]  pd_370;
+    reg  [31:0]  pd_371;
+    reg  [31:0]  pd_372;
+    wire [31:0]  bi_373;
+    wire [31:0]  bi_374;
+    wire [31:0]  bi_375;
+    wire [31:0]  pw_376;  // matmul_tiled.cl:24:19
+    wire [63:0]  w_377;  // matmul_tiled.cl:24:13
+    wire [63:0]  pw_378;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_379;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_380;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_381;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_382;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_383;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_384;  // matmul_tiled.cl:24:13
+    wire [63:0]  pwa_385;
+    wire [63:0]  w_386;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_387;  // matmul_tiled.cl:24:26
+    wire [63:0]  pw_388;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_389;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_390;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_391;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_392;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_393;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_394;  // matmul_tiled.cl:24:26
+    wire [63:0]  pwa_395;
+    wire [31:0]  prd_396;  // matmul_tiled.cl:24:26
+    wire [63:0]  pw_397;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_398;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_399;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_400;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_401;  // matmul_tiled.cl:24:23
+    wire [63:0]  pwa_402;
+    wire [31:0]  prd_403;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_404;  // matmul_tiled.cl:24:34
+    wire [63:0]  w_405;  // matmul_tiled.cl:24:40
+    wire [63:0]  pw_406;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_407;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_408;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_409;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_410;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_411;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_412;  // matmul_tiled.cl:24:40
+    wire [63:0]  pwa_413;
+    wire [31:0]  prd_414;  // matmul_tiled.cl:24:40
+    wire [63:0]  w_415;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_416;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_417;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_418;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_419;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_420;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_421;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_422;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_423;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_424;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_425;  // matmul_tiled.cl:24:34
+    wire [63:0]  pwa_426;
+    wire [31:0]  prd_427;  // matmul_tiled.cl:24:34
+    wire [63:0]  w_428;  // matmul_tiled.cl:24:45
+    wire [63:0]  pw_429;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_430;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_431;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_432;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_433;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_434;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_435;  // matmul_tiled.cl:24:45
+    wire [63:0]  pwa_436;
+    wire [31:0]  prd_437;  // matmul_tiled.cl:24:45
+    reg  [31:0]  pq_438;  // matmul_tiled.cl:24:23
+    reg  [31:0]  pq_439;  // matmul_tiled.cl:24:34
+    wire         go_440;
+    wire         pu_441_valid;
+    wire [31:0]  pu_441_result;
+    wire [31:0]  bi_442;
+    reg  [31:0]  pd_443;
+    reg  [31:0]  pd_444;
+    reg  [31:0]  pd_445;
+    reg  [31:0]  pd_446;
+    reg  [31:0]  pd_447;
+    reg  [31:0]  pd_448;
+    reg  [31:0]  pd_449;
+    reg  [31:0]  pd_450;
+    reg  [31:0]  pd_451;
+    reg  [31:0]  pd_452;
+    reg  [31:0]  pd_453;
+    reg  [31:0]  pd_454;
+    reg  [31:0]  pd_455;
+    reg  [31:0]  pd_456;
+    reg  [31:0]  pd_457;
+    wire [31:0]  bi_458;
+    wire [31:0]  bi_459;
+    wire [31:0]  bi_460;
+    wire [31:0]  pw_461;  // matmul_tiled.cl:24:19
+    wire [63:0]  w_462;  // matmul_tiled.cl:24:13
+    wire [63:0]  pw_463;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_464;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_465;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_466;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_467;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_468;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_469;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_470;  // matmul_tiled.cl:24:13
+    wire [63:0]  pwa_471;
+    wire [63:0]  w_472;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_473;  // matmul_tiled.cl:24:26
+    wire [63:0]  pw_474;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_475;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_476;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_477;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_478;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_479;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_480;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_481;  // matmul_tiled.cl:24:26
+    wire [63:0]  pwa_482;
+    wire [31:0]  prd_483;  // matmul_tiled.cl:24:26
+    wire [63:0]  pw_484;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_485;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_486;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_487;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_488;  // matmul_tiled.cl:24:23
+    wire [63:0]  pwa_489;
+    wire [31:0]  prd_490;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_491;  // matmul_tiled.cl:24:34
+    wire [63:0]  w_492;  // matmul_tiled.cl:24:40
+    wire [63:0]  pw_493;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_494;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_495;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_496;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_497;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_498;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_499;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_500;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_501;  // matmul_tiled.cl:24:40
+    wire [63:0]  pwa_502;
+    wire [31:0]  prd_503;  // matmul_tiled.cl:24:40
+    wire [63:0]  w_504;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_505;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_506;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_507;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_508;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_509;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_510;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_511;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_512;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_513;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_514;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_515;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_516;  // matmul_tiled.cl:24:34
+    wire [63:0]  pwa_517;
+    wire [31:0]  prd_518;  // matmul_tiled.cl:24:34
+    wire [63:0]  w_519;  // matmul_tiled.cl:24:45
+    wire [63:0]  pw_520;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_521;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_522;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_523;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_524;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_525;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_526;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_527;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_528;  // matmul_tiled.cl:24:45
+    wire [63:0]  pwa_529;
+    wire [31:0]  prd_530;  // matmul_tiled.cl:24:45
+    reg  [31:0]  pq_531;  // matmul_tiled.cl:24:23
+    reg  [31:0]  pq_532;  // matmul_tiled.cl:24:34
+    wire         go_533;
+    wire         pu_534_valid;
+    wire [31:0]  pu_534_result;
+    wire [31:0]  bi_535;
+    reg  [31:0]  pd_536;
+    reg  [31:0]  pd_537;
+    reg  [31:0]  pd_538;
+    reg  [31:0]  pd_539;
+    reg  [31:0]  pd_540;
+    reg  [31:0]  pd_541;
+    reg  [31:0]  pd_542;
+    reg  [31:0]  pd_543;
+    reg  [31:0]  pd_544;
+    reg  [31:0]  pd_545;
+    reg  [31:0]  pd_546;
+    reg  [31:0]  pd_547;
+    reg  [31:0]  pd_548;
+    reg  [31:0]  pd_549;
+    reg  [31:0]  pd_550;
+    wire [31:0]  bi_551;
+    wire [31:0]  bi_552;
+    wire [31:0]  bi_553;
+    wire [31:0]  pw_554;  // matmul_tiled.cl:24:19
+    wire [63:0]  w_555;  // matmul_tiled.cl:24:13
+    wire [63:0]  pw_556;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_557;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_558;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_559;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_560;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_561;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_562;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_563;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_564;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_565;  // matmul_tiled.cl:24:13
+    wire [63:0]  pwa_566;
+    wire [63:0]  w_567;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_568;  // matmul_tiled.cl:24:26
+    wire [63:0]  pw_569;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_570;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_571;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_572;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_573;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_574;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_575;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_576;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_577;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_578;  // matmul_tiled.cl:24:26
+    wire [63:0]  pwa_579;
+    wire [31:0]  prd_580;  // matmul_tiled.cl:24:26
+    wire [63:0]  pw_581;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_582;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_583;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_584;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_585;  // matmul_tiled.cl:24:23
+    wire [63:0]  pwa_586;
+    wire [31:0]  prd_587;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_588;  // matmul_tiled.cl:24:34
+    wire [63:0]  w_589;  // matmul_tiled.cl:24:40
+    wire [63:0]  pw_590;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_591;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_592;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_593;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_594;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_595;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_596;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_597;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_598;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_599;  // matmul_tiled.cl:24:40
+    wire [63:0]  pwa_600;
+    wire [31:0]  prd_601;  // matmul_tiled.cl:24:40
+    wire [63:0]  w_602;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_603;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_604;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_605;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_606;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_607;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_608;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_609;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_610;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_611;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_612;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_613;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_614;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_615;  // matmul_tiled.cl:24:34
+    wire [63:0]  pwa_616;
+    wire [31:0]  prd_617;  // matmul_tiled.cl:24:34
+    wire [63:0]  w_618;  // matmul_tiled.cl:24:45
+    wire [63:0]  pw_619;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_620;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_621;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_622;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_623;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_624;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_625;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_626;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_627;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_628;  // matmul_tiled.cl:24:45
+    wire [63:0]  pwa_629;
+    wire [31:0]  prd_630;  // matmul_tiled.cl:24:45
+    reg  [31:0]  pq_631;  // matmul_tiled.cl:24:23
+    reg  [31:0]  pq_632;  // matmul_tiled.cl:24:34
+    wire         go_633;
+    wire         pu_634_valid;
+    wire [31:0]  pu_634_result;
+    wire [31:0]  bi_635;
+    reg  [31:0]  pd_636;
+    reg  [31:0]  pd_637;
+    reg  [31:0]  pd_638;
+    reg  [31:0]  pd_639;
+    reg  [31:0]  pd_640;
+    reg  [31:0]  pd_641;
+    reg  [31:0]  pd_642;
+    reg  [31:0]  pd_643;
+    reg  [31:0]  pd_644;
+    reg  [31:0]  pd_645;
+    reg  [31:0]  pd_646;
+    reg  [31:0]  pd_647;
+    reg  [31:0]  pd_648;
+    reg  [31:0]  pd_649;
+    reg  [31:0]  pd_650;
+    wire [31:0]  bi_651;
+    wire [31:0]  bi_652;
+    wire [31:0]  bi_653;
+    wire [31:0]  pw_654;  // matmul_tiled.cl:24:19
+    wire [63:0]  w_655;  // matmul_tiled.cl:24:13
+    wire [63:0]  pw_656;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_657;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_658;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_659;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_660;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_661;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_662;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_663;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_664;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_665;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_666;  // matmul_tiled.cl:24:13
+    wire [63:0]  pwa_667;
+    wire [63:0]  w_668;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_669;  // matmul_tiled.cl:24:26
+    wire [63:0]  pw_670;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_671;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_672;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_673;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_674;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_675;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_676;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_677;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_678;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_679;  // matmul_tiled.cl:24:26
+    reg  [63:0]  pq_680;  // matmul_tiled.cl:24:26
+    wire [63:0]  pwa_681;
+    wire [31:0]  prd_682;  // matmul_tiled.cl:24:26
+    wire [63:0]  pw_683;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_684;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_685;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_686;  // matmul_tiled.cl:24:23
+    wire [63:0]  pw_687;  // matmul_tiled.cl:24:23
+    wire [63:0]  pwa_688;
+    wire [31:0]  prd_689;  // matmul_tiled.cl:24:23
+    wire [63:0]  w_690;  // matmul_tiled.cl:24:34
+    wire [63:0]  w_691;  // matmul_tiled.cl:24:40
+    wire [63:0]  pw_692;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_693;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_694;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_695;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_696;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_697;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_698;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_699;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_700;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_701;  // matmul_tiled.cl:24:40
+    reg  [63:0]  pq_702;  // matmul_tiled.cl:24:40
+    wire [63:0]  pwa_703;
+    wire [31:0]  prd_704;  // matmul_tiled.cl:24:40
+    wire [63:0]  w_705;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_706;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_707;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_708;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_709;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_710;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_711;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_712;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_713;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_714;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_715;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_716;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_717;  // matmul_tiled.cl:24:34
+    reg  [63:0]  pq_718;  // matmul_tiled.cl:24:34
+    wire [63:0]  pw_719;  // matmul_tiled.cl:24:34
+    wire [63:0]  pwa_720;
+    wire [31:0]  prd_721;  // matmul_tiled.cl:24:34
+    wire [63:0]  w_722;  // matmul_tiled.cl:24:45
+    wire [63:0]  pw_723;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_724;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_725;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_726;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_727;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_728;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_729;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_730;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_731;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_732;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_733;  // matmul_tiled.cl:24:45
+    reg  [63:0]  pq_734;  // matmul_tiled.cl:24:45
+    wire [63:0]  pwa_735;
+    wire [31:0]  prd_736;  // matmul_tiled.cl:24:45
+    reg  [31:0]  pq_737;  // matmul_tiled.cl:24:23
+    reg  [31:0]  pq_738;  // matmul_tiled.cl:24:34
+    wire         go_739;
+    wire         pu_740_valid;
+    wire [31:0]  pu_740_result;
+    wire [31:0]  bi_741;
+    reg  [31:0]  pd_742;
+    reg  [31:0]  pd_743;
+    reg  [31:0]  pd_744;
+    reg  [31:0]  pd_745;
+    reg  [31:0]  pd_746;
+    reg  [31:0]  pd_747;
+    reg  [31:0]  pd_748;
+    reg  [31:0]  pd_749;
+    reg  [31:0]  pd_750;
+    reg  [31:0]  pd_751;
+    reg  [31:0]  pd_752;
+    reg  [31:0]  pd_753;
+    reg  [31:0]  pd_754;
+    reg  [31:0]  pd_755;
+    reg  [31:0]  pd_756;
+    wire [31:0]  bi_757;
+    wire [31:0]  bi_758;
+    wire [31:0]  bi_759;
+    wire [31:0]  pw_760;  // matmul_tiled.cl:24:19
+    wire [63:0]  w_761;  // matmul_tiled.cl:24:13
+    wire [63:0]  pw_762;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_763;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_764;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_765;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_766;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_767;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_768;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_769;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_770;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_771;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_772;  // matmul_tiled.cl:24:13
+    reg  [63:0]  pq_773;  // matmul_tiled.cl:24:13
+    wire [63:0]  pwa_774;
+    wire [63:0]  w_775;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_776;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_777;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_778;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_779;  // matmul_tiled.cl:7:6
+    wire         pw_780;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_781;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_782;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_783;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_784;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_785;  // matmul_tiled.cl:7:6
+    reg  [103:0] p2_valid;  // matmul_tiled.cl:7:6
+    reg          p2_admit;
+    wire         p2_stall;
+    wire         p2_en;
+    wire [63:0]  pv_786;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_787;  // matmul_tiled.cl:7:6
+    wire         pw_788;  // matmul_tiled.cl:7:6
+    reg          p2_go;
+    wire [63:0]  pv_789;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_790;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_791;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_792;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_793;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_794;  // matmul_tiled.cl:19:9
+    wire [63:0]  w_795;  // matmul_tiled.cl:19:12
+    wire [63:0]  w_796;  // matmul_tiled.cl:19:12
+    wire [63:0]  pw_797;  // matmul_tiled.cl:19:12
+    wire [63:0]  pw_798;  // matmul_tiled.cl:19:12
+    wire [63:0]  pwa_799;
+    wire [31:0]  prd_800;  // matmul_tiled.cl:19:12
+    wire [63:0]  w_801;  // matmul_tiled.cl:19:16
+    wire [63:0]  pw_802;  // matmul_tiled.cl:19:16
+    reg  [63:0]  pq_803;  // matmul_tiled.cl:19:16
+    wire [63:0]  pwa_804;
+    wire [31:0]  prd_805;  // matmul_tiled.cl:19:16
+    wire [63:0]  w_806;  // matmul_tiled.cl:19:22
+    wire [63:0]  w_807;  // matmul_tiled.cl:19:24
+    wire [63:0]  pw_808;  // matmul_tiled.cl:19:24
+    reg  [63:0]  pq_809;  // matmul_tiled.cl:19:24
+    reg  [63:0]  pq_810;  // matmul_tiled.cl:19:24
+    wire [63:0]  pwa_811;
+    wire [31:0]  prd_812;  // matmul_tiled.cl:19:24
+    wire [31:0]  w_813;  // matmul_tiled.cl:19:30
+    wire [63:0]  w_814;  // matmul_tiled.cl:19:34
+    wire [63:0]  pw_815;  // matmul_tiled.cl:19:34
+    reg  [63:0]  pq_816;  // matmul_tiled.cl:19:34
+    reg  [63:0]  pq_817;  // matmul_tiled.cl:19:34
+    reg  [63:0]  pq_818;  // matmul_tiled.cl:19:34
+    wire [63:0]  pwa_819;
+    wire [31:0]  prd_820;  // matmul_tiled.cl:19:34
+    wire [63:0]  w_821;  // matmul_tiled.cl:19:43
+    wire [63:0]  pw_822;  // matmul_tiled.cl:19:43
+    reg  [63:0]  pq_823;  // matmul_tiled.cl:19:43
+    reg  [63:0]  pq_824;  // matmul_tiled.cl:19:43
+    reg  [63:0]  pq_825;  // matmul_tiled.cl:19:43
+    reg  [63:0]  pq_826;  // matmul_tiled.cl:19:43
+    wire [63:0]  pwa_827;
+    wire [31:0]  prd_828;  // matmul_tiled.cl:19:43
+    wire [31:0]  pw_829;  // matmul_tiled.cl:19:24
+    wire [31:0]  w_830;  // matmul_tiled.cl:19:38
+    wire [31:0]  pw_831;  // matmul_tiled.cl:19:34
+    reg  [31:0]  pq_832;  // matmul_tiled.cl:19:24
+    reg  [31:0]  pq_833;  // matmul_tiled.cl:19:24
+    reg  [31:0]  pq_834;  // matmul_tiled.cl:19:24
+    reg  [31:0]  pq_835;  // matmul_tiled.cl:19:34
+    reg  [31:0]  pq_836;  // matmul_tiled.cl:19:34
+    wire [31:0]  pw_837;  // matmul_tiled.cl:19:24
+    reg  [31:0]  pq_838;  // matmul_tiled.cl:19:43
+    wire [31:0]  pw_839;  // matmul_tiled.cl:19:24
+    wire [63:0]  pw_840;  // matmul_tiled.cl:19:22
+    wire [63:0]  pw_841;  // matmul_tiled.cl:19:22
+    wire [63:0]  pw_842;  // matmul_tiled.cl:19:22
+    wire [31:0]  pld_843;  // matmul_tiled.cl:19:22
+    wire [63:0]  pw_844;  // matmul_tiled.cl:19:9
+    wire [63:0]  w_845;  // matmul_tiled.cl:19:9
+    wire [63:0]  pw_846;  // matmul_tiled.cl:19:9
+    wire [63:0]  pw_847;  // matmul_tiled.cl:19:9
+    wire [63:0]  pw_848;  // matmul_tiled.cl:19:9
+    wire [63:0]  pw_849;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_850;  // matmul_tiled.cl:19:9
+    wire [63:0]  pw_851;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_852;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_853;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_854;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_855;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_856;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_857;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_858;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_859;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_860;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_861;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_862;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_863;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_864;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_865;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_866;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_867;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_868;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_869;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_870;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_871;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_872;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_873;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_874;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_875;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_876;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_877;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_878;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_879;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_880;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_881;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_882;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_883;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_884;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_885;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_886;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_887;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_888;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_889;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_890;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_891;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_892;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_893;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_894;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_895;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_896;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_897;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_898;  // matmul_tiled.cl:19:9
+    reg  [63:0]  pq_899;  // matmul_tiled.cl:19:9
+    wire [63:0]  pwa_900;
+    wire [63:0]  w_901;  // matmul_tiled.cl:20:9
+    wire [63:0]  w_902;  // matmul_tiled.cl:20:12
+    wire [63:0]  pw_903;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_904;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_905;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_906;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_907;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_908;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_909;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_910;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_911;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_912;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_913;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_914;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_915;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_916;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_917;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_918;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_919;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_920;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_921;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_922;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_923;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_924;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_925;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_926;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_927;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_928;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_929;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_930;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_931;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_932;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_933;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_934;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_935;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_936;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_937;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_938;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_939;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_940;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_941;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_942;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_943;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_944;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_945;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_946;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_947;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_948;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_949;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_950;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_951;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_952;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_953;  // matmul_tiled.cl:20:12
+    reg  [63:0]  pq_954;  // matmul_tiled.cl:20:12
+    wire [63:0]  pwa_955;
+    wire [31:0]  prd_956;  // matmul_tiled.cl:20:12
+    wire [63:0]  w_957;  // matmul_tiled.cl:20:16
+    wire [63:0]  pw_958;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_959;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_960;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_961;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_962;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_963;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_964;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_965;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_966;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_967;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_968;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_969;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_970;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_971;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_972;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_973;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_974;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_975;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_976;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_977;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_978;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_979;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_980;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_981;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_982;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_983;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_984;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_985;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_986;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_987;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_988;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_989;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_990;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_991;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_992;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_993;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_994;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_995;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_996;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_997;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_998;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_999;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_1000;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_1001;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_1002;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_1003;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_1004;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_1005;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_1006;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_1007;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_1008;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_1009;  // matmul_tiled.cl:20:16
+    reg  [63:0]  pq_1010;  // matmul_tiled.cl:20:16
+    wire [63:0]  pwa_1011;
+    wire [31:0]  prd_1012;  // matmul_tiled.cl:20:16
+    wire [63:0]  w_1013;  // matmul_tiled.cl:20:22
+    wire [63:0]  w_1014;  // matmul_tiled.cl:20:25
+    wire [63:0]  pw_1015;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1016;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1017;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1018;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1019;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1020;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1021;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1022;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1023;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1024;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1025;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1026;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1027;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1028;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1029;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1030;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1031;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1032;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1033;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1034;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1035;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1036;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1037;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1038;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1039;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1040;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1041;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1042;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1043;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1044;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1045;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1046;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1047;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1048;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1049;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1050;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1051;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1052;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1053;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1054;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1055;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1056;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1057;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1058;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1059;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1060;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1061;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1062;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1063;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1064;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1065;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1066;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1067;  // matmul_tiled.cl:20:25
+    reg  [63:0]  pq_1068;  // matmul_tiled.cl:20:25
+    wire [63:0]  pwa_1069;
+    wire [31:0]  prd_1070;  // matmul_tiled.cl:20:25
+    wire [63:0]  w_1071;  // matmul_tiled.cl:20:34
+    wire [63:0]  pw_1072;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1073;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1074;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1075;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1076;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1077;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1078;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1079;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1080;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1081;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1082;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1083;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1084;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1085;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1086;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1087;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1088;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1089;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1090;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1091;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1092;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1093;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1094;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1095;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1096;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1097;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1098;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1099;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1100;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1101;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1102;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1103;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1104;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1105;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1106;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1107;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1108;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1109;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1110;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1111;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1112;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1113;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1114;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1115;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1116;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1117;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1118;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1119;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1120;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1121;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1122;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1123;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1124;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1125;  // matmul_tiled.cl:20:34
+    reg  [63:0]  pq_1126;  // matmul_tiled.cl:20:34
+    wire [63:0]  pwa_1127;
+    wire [31:0]  prd_1128;  // matmul_tiled.cl:20:34
+    wire [31:0]  w_1129;  // matmul_tiled.cl:20:40
+    wire [63:0]  w_1130;  // matmul_tiled.cl:20:44
+    wire [63:0]  pw_1131;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1132;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1133;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1134;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1135;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1136;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1137;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1138;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1139;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1140;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1141;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1142;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1143;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1144;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1145;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1146;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1147;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1148;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1149;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1150;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1151;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1152;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1153;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1154;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1155;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1156;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1157;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1158;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1159;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1160;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1161;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1162;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1163;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1164;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1165;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1166;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1167;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1168;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1169;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1170;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1171;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1172;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1173;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1174;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1175;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1176;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1177;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1178;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1179;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1180;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1181;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1182;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1183;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1184;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1185;  // matmul_tiled.cl:20:44
+    reg  [63:0]  pq_1186;  // matmul_tiled.cl:20:44
+    wire [63:0]  pwa_1187;
+    wire [31:0]  prd_1188;  // matmul_tiled.cl:20:44
+    wire [31:0]  pw_1189;  // matmul_tiled.cl:20:25
+    reg  [31:0]  pq_1190;  // matmul_tiled.cl:20:25
+    wire [31:0]  pw_1191;  // matmul_tiled.cl:20:25
+    wire [31:0]  pw_1192;  // matmul_tiled.cl:20:25
+    reg  [31:0]  pq_1193;  // matmul_tiled.cl:20:25
+    reg  [31:0]  pq_1194;  // matmul_tiled.cl:20:25
+    reg  [31:0]  pq_1195;  // matmul_tiled.cl:20:25
+    reg  [31:0]  pq_1196;  // matmul_tiled.cl:20:44
+    reg  [31:0]  pq_1197;  // matmul_tiled.cl:20:44
+    wire [31:0]  pw_1198;  // matmul_tiled.cl:20:25
+    wire [63:0]  pw_1199;  // matmul_tiled.cl:20:22
+    wire [63:0]  pw_1200;  // matmul_tiled.cl:20:22
+    wire [63:0]  pw_1201;  // matmul_tiled.cl:20:22
+    wire [31:0]  pld_1202;  // matmul_tiled.cl:20:22
+    wire [63:0]  pw_1203;  // matmul_tiled.cl:20:9
+    wire [63:0]  pw_1204;  // matmul_tiled.cl:20:9
+    wire [63:0]  pw_1205;  // matmul_tiled.cl:20:9
+    wire [63:0]  pw_1206;  // matmul_tiled.cl:20:9
+    wire [63:0]  pw_1207;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1208;  // matmul_tiled.cl:20:9
+    wire [63:0]  pw_1209;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1210;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1211;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1212;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1213;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1214;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1215;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1216;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1217;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1218;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1219;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1220;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1221;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1222;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1223;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1224;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1225;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1226;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1227;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1228;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1229;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1230;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1231;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1232;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1233;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1234;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1235;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1236;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1237;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1238;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1239;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1240;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1241;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1242;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1243;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1244;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1245;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1246;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1247;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1248;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1249;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1250;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1251;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1252;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1253;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1254;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1255;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1256;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1257;  // matmul_tiled.cl:20:9
+    reg  [63:0]  pq_1258;  // matmul_tiled.cl:20:9
+    wire [63:0]  pwa_1259;
+    wire [63:0]  w_1260;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_1261;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_1262;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_1263;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_1264;  // matmul_tiled.cl:7:6
+    wire         pw_1265;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_1266;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_1267;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_1268;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_1269;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_1270;  // matmul_tiled.cl:7:6
+    reg  [7:0]   p0_valid;  // matmul_tiled.cl:7:6
+    reg          p0_admit;
+    wire         p0_stall;
+    wire         p0_en;
+    wire [63:0]  pv_1271;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_1272;  // matmul_tiled.cl:7:6
+    wire         pw_1273;  // matmul_tiled.cl:7:6
+    reg          p0_go;
+    wire [63:0]  pv_1274;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_1275;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_1276;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_1277;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_1278;  // matmul_tiled.cl:7:6
+    wire [31:0]  w_1279;  // matmul_tiled.cl:12:15
+    wire [63:0]  w_1280;  // matmul_tiled.cl:12:15
+    wire [63:0]  pv_1281;  // matmul_tiled.cl:12:15
+    wire [63:0]  w_1282;  // matmul_tiled.cl:12:15
+    wire [63:0]  w_1283;  // matmul_tiled.cl:12:9
+    wire [63:0]  w_1284;  // matmul_tiled.cl:12:9
+    wire [63:0]  pw_1285;  // matmul_tiled.cl:12:9
+    wire [63:0]  pw_1286;  // matmul_tiled.cl:12:9
+    wire [31:0]  pw_1287;  // matmul_tiled.cl:12:15
+    wire [31:0]  w_1288;  // matmul_tiled.cl:12:15
+    wire [31:0]  pw_1289;  // matmul_tiled.cl:12:15
+    wire [31:0]  pw_1290;  // matmul_tiled.cl:12:15
+    wire [31:0]  pw_1291;  // matmul_tiled.cl:12:15
+    wire [63:0]  pwa_1292;
+    wire [31:0]  w_1293;  // matmul_tiled.cl:13:29
+    wire [63:0]  w_1294;  // matmul_tiled.cl:13:15
+    wire [63:0]  pv_1295;  // matmul_tiled.cl:13:15
+    wire [63:0]  w_1296;  // matmul_tiled.cl:13:15
+    wire [63:0]  w_1297;  // matmul_tiled.cl:13:9
+    wire [63:0]  pw_1298;  // matmul_tiled.cl:13:9
+    wire [31:0]  pw_1299;  // matmul_tiled.cl:13:15
+    wire [31:0]  pw_1300;  // matmul_tiled.cl:13:15
+    wire [31:0]  pw_1301;  // matmul_tiled.cl:13:15
+    wire [31:0]  pw_1302;  // matmul_tiled.cl:13:15
+    reg  [63:0]  pq_1303;  // matmul_tiled.cl:13:9
+    reg  [31:0]  pq_1304;  // matmul_tiled.cl:13:15
+    wire [63:0]  pwa_1305;
+    wire [63:0]  pv_1306;  // matmul_tiled.cl:14:14
+    wire [63:0]  w_1307;  // matmul_tiled.cl:14:9
+    wire [63:0]  pw_1308;  // matmul_tiled.cl:14:9
+    wire [31:0]  pw_1309;  // matmul_tiled.cl:14:14
+    reg  [63:0]  pq_1310;  // matmul_tiled.cl:14:9
+    reg  [63:0]  pq_1311;  // matmul_tiled.cl:14:9
+    reg  [31:0]  pq_1312;  // matmul_tiled.cl:14:14
+    reg  [31:0]  pq_1313;  // matmul_tiled.cl:14:14
+    wire [63:0]  pwa_1314;
+    wire [63:0]  pv_1315;  // matmul_tiled.cl:15:14
+    wire [63:0]  w_1316;  // matmul_tiled.cl:15:9
+    wire [63:0]  pw_1317;  // matmul_tiled.cl:15:9
+    wire [31:0]  pw_1318;  // matmul_tiled.cl:15:14
+    reg  [63:0]  pq_1319;  // matmul_tiled.cl:15:9
+    reg  [63:0]  pq_1320;  // matmul_tiled.cl:15:9
+    reg  [63:0]  pq_1321;  // matmul_tiled.cl:15:9
+    reg  [31:0]  pq_1322;  // matmul_tiled.cl:15:14
+    reg  [31:0]  pq_1323;  // matmul_tiled.cl:15:14
+    reg  [31:0]  pq_1324;  // matmul_tiled.cl:15:14
+    wire [63:0]  pwa_1325;
+    wire [31:0]  w_1326;  // matmul_tiled.cl:16:17
+    wire [63:0]  w_1327;  // matmul_tiled.cl:16:11
+    wire [63:0]  pw_1328;  // matmul_tiled.cl:16:11
+    reg  [63:0]  pq_1329;  // matmul_tiled.cl:16:11
+    reg  [63:0]  pq_1330;  // matmul_tiled.cl:16:11
+    reg  [63:0]  pq_1331;  // matmul_tiled.cl:16:11
+    reg  [63:0]  pq_1332;  // matmul_tiled.cl:16:11
+    wire [63:0]  pwa_1333;
+    wire [63:0]  w_1334;  // matmul_tiled.cl:18:14
+    wire [63:0]  pw_1335;  // matmul_tiled.cl:18:14
+    reg  [63:0]  pq_1336;  // matmul_tiled.cl:18:14
+    reg  [63:0]  pq_1337;  // matmul_tiled.cl:18:14
+    reg  [63:0]  pq_1338;  // matmul_tiled.cl:18:14
+    reg  [63:0]  pq_1339;  // matmul_tiled.cl:18:14
+    reg  [63:0]  pq_1340;  // matmul_tiled.cl:18:14
+    wire [63:0]  pwa_1341;
+    wire [63:0]  w_1342;  // matmul_tiled.cl:18:21
+    wire [63:0]  w_1343;  // matmul_tiled.cl:18:21
+    wire [63:0]  pw_1344;  // matmul_tiled.cl:18:21
+    wire [63:0]  pw_1345;  // matmul_tiled.cl:18:21
+    reg  [63:0]  pq_1346;  // matmul_tiled.cl:18:21
+    reg  [63:0]  pq_1347;  // matmul_tiled.cl:18:21
+    reg  [63:0]  pq_1348;  // matmul_tiled.cl:18:21
+    reg  [63:0]  pq_1349;  // matmul_tiled.cl:18:21
+    reg  [63:0]  pq_1350;  // matmul_tiled.cl:18:21
+    reg  [63:0]  pq_1351;  // matmul_tiled.cl:18:21
+    wire [63:0]  pwa_1352;
+    wire [31:0]  prd_1353;  // matmul_tiled.cl:18:21
+    wire [31:0]  w_1354;  // matmul_tiled.cl:18:25
+    wire [31:0]  w_1355;  // matmul_tiled.cl:18:25
+    wire [31:0]  pw_1356;  // matmul_tiled.cl:18:25
+    wire [31:0]  w_1357;  // matmul_tiled.cl:18:25
+    wire [31:0]  pw_1358;  // matmul_tiled.cl:18:25
+    wire [31:0]  pw_1359;  // matmul_tiled.cl:18:25
+    wire [31:0]  w_1360;  // matmul_tiled.cl:18:25
+    wire [31:0]  pw_1361;  // matmul_tiled.cl:18:25
+    reg  [31:0]  pq_1362;  // matmul_tiled.cl:18:25
+    reg  [31:0]  pq_1363;  // matmul_tiled.cl:18:25
+    reg  [31:0]  pq_1364;  // matmul_tiled.cl:18:25
+    reg  [31:0]  pq_1365;  // matmul_tiled.cl:18:25
+    reg  [31:0]  pq_1366;  // matmul_tiled.cl:18:25
+    reg  [31:0]  pq_1367;  // matmul_tiled.cl:18:25
+    reg  [31:0]  pq_1368;  // matmul_tiled.cl:18:25
+    wire         pw_1369;  // matmul_tiled.cl:18:21
+    wire [63:0]  w_1370;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_1371;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_1372;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_1373;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_1374;  // matmul_tiled.cl:7:6
+    wire         pw_1375;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_1376;  // matmul_tiled.cl:7:6
+    wire [63:0]  pv_1377;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_1378;  // matmul_tiled.cl:7:6
+    wire [63:0]  pw_1379;  // matmul_tiled.cl:7:6
+    wire [63:0]  w_1380;  // matmul_tiled.cl:7:6
+    reg  [7:0]   launch_err;
+    reg          done_q;
+    wire         obj4_wi_tx_re_any0_0;
+    wire         obj4_wi_tx_re_any0_1;
+    wire         obj4_wi_tx_raddr_any0_0;
+    wire [5:0]   obj4_wi_tx_raddr_sel0_0;
+    wire         obj4_wi_tx_raddr_any0_1;
+    wire [5:0]   obj4_wi_tx_raddr_sel0_1;
+    wire         obj5_wi_ty_re_any0_0;
+    wire         obj5_wi_ty_re_any0_1;
+    wire         obj5_wi_ty_raddr_any0_0;
+    wire [5:0]   obj5_wi_ty_raddr_sel0_0;
+    wire         obj5_wi_ty_raddr_any0_1;
+    wire [5:0]   obj5_wi_ty_raddr_sel0_1;
+    wire         obj6_wi_acc_we_any0_0;
+    wire         obj6_wi_acc_we_any0_1;
+    wire         obj6_wi_acc_waddr_any0_0;
+    wire [5:0]   obj6_wi_acc_waddr_sel0_0;
+    wire         obj6_wi_acc_waddr_any0_1;
+    wire [5:0]   obj6_wi_acc_waddr_sel0_1;
+    wire         obj6_wi_acc_wdata_any0_0;
+    wire [31:0]  obj6_wi_acc_wdata_sel0_0;
+    wire         obj6_wi_acc_wdata_any0_1;
+    wire [31:0]  obj6_wi_acc_wdata_sel0_1;
+    wire         obj6_wi_acc_re_any0_0;
+    wire         obj6_wi_acc_re_any0_1;
+    wire         obj6_wi_acc_raddr_any0_0;
+    wire [5:0]   obj6_wi_acc_raddr_sel0_0;
+    wire         obj6_wi_acc_raddr_any0_1;
+    wire [5:0]   obj6_wi_acc_raddr_sel0_1;
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(256),
+        .WIDTH(32),
+        .DEPTH(64),
         .BYTE_EN(0)
     ) u_obj0_As (
         .clk(clk),
@@ -1049,8 +1663,113 @@ module matmul_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(256),
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj0_As_r1 (
+        .clk(clk),
+        .we(obj0_As_we),
+        .waddr(obj0_As_waddr),
+        .wdata(obj0_As_wdata),
+        .wbe(1'h1),
+        .re(obj0_As_r1_re),
+        .raddr(obj0_As_r1_raddr),
+        .rdata(obj0_As_r1_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj0_As_r2 (
+        .clk(clk),
+        .we(obj0_As_we),
+        .waddr(obj0_As_waddr),
+        .wdata(obj0_As_wdata),
+        .wbe(1'h1),
+        .re(obj0_As_r2_re),
+        .raddr(obj0_As_r2_raddr),
+        .rdata(obj0_As_r2_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj0_As_r3 (
+        .clk(clk),
+        .we(obj0_As_we),
+        .waddr(obj0_As_waddr),
+        .wdata(obj0_As_wdata),
+        .wbe(1'h1),
+        .re(obj0_As_r3_re),
+        .raddr(obj0_As_r3_raddr),
+        .rdata(obj0_As_r3_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj0_As_r4 (
+        .clk(clk),
+        .we(obj0_As_we),
+        .waddr(obj0_As_waddr),
+        .wdata(obj0_As_wdata),
+        .wbe(1'h1),
+        .re(obj0_As_r4_re),
+        .raddr(obj0_As_r4_raddr),
+        .rdata(obj0_As_r4_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj0_As_r5 (
+        .clk(clk),
+        .we(obj0_As_we),
+        .waddr(obj0_As_waddr),
+        .wdata(obj0_As_wdata),
+        .wbe(1'h1),
+        .re(obj0_As_r5_re),
+        .raddr(obj0_As_r5_raddr),
+        .rdata(obj0_As_r5_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj0_As_r6 (
+        .clk(clk),
+        .we(obj0_As_we),
+        .waddr(obj0_As_waddr),
+        .wdata(obj0_As_wdata),
+        .wbe(1'h1),
+        .re(obj0_As_r6_re),
+        .raddr(obj0_As_r6_raddr),
+        .rdata(obj0_As_r6_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj0_As_r7 (
+        .clk(clk),
+        .we(obj0_As_we),
+        .waddr(obj0_As_waddr),
+        .wdata(obj0_As_wdata),
+        .wbe(1'h1),
+        .re(obj0_As_r7_re),
+        .raddr(obj0_As_r7_raddr),
+        .rdata(obj0_As_r7_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
         .BYTE_EN(0)
     ) u_obj1_Bs (
         .clk(clk),
@@ -1064,8 +1783,113 @@ module matmul_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(256),
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj1_Bs_r1 (
+        .clk(clk),
+        .we(obj1_Bs_we),
+        .waddr(obj1_Bs_waddr),
+        .wdata(obj1_Bs_wdata),
+        .wbe(1'h1),
+        .re(obj1_Bs_r1_re),
+        .raddr(obj1_Bs_r1_raddr),
+        .rdata(obj1_Bs_r1_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj1_Bs_r2 (
+        .clk(clk),
+        .we(obj1_Bs_we),
+        .waddr(obj1_Bs_waddr),
+        .wdata(obj1_Bs_wdata),
+        .wbe(1'h1),
+        .re(obj1_Bs_r2_re),
+        .raddr(obj1_Bs_r2_raddr),
+        .rdata(obj1_Bs_r2_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj1_Bs_r3 (
+        .clk(clk),
+        .we(obj1_Bs_we),
+        .waddr(obj1_Bs_waddr),
+        .wdata(obj1_Bs_wdata),
+        .wbe(1'h1),
+        .re(obj1_Bs_r3_re),
+        .raddr(obj1_Bs_r3_raddr),
+        .rdata(obj1_Bs_r3_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj1_Bs_r4 (
+        .clk(clk),
+        .we(obj1_Bs_we),
+        .waddr(obj1_Bs_waddr),
+        .wdata(obj1_Bs_wdata),
+        .wbe(1'h1),
+        .re(obj1_Bs_r4_re),
+        .raddr(obj1_Bs_r4_raddr),
+        .rdata(obj1_Bs_r4_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj1_Bs_r5 (
+        .clk(clk),
+        .we(obj1_Bs_we),
+        .waddr(obj1_Bs_waddr),
+        .wdata(obj1_Bs_wdata),
+        .wbe(1'h1),
+        .re(obj1_Bs_r5_re),
+        .raddr(obj1_Bs_r5_raddr),
+        .rdata(obj1_Bs_r5_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj1_Bs_r6 (
+        .clk(clk),
+        .we(obj1_Bs_we),
+        .waddr(obj1_Bs_waddr),
+        .wdata(obj1_Bs_wdata),
+        .wbe(1'h1),
+        .re(obj1_Bs_r6_re),
+        .raddr(obj1_Bs_r6_raddr),
+        .rdata(obj1_Bs_r6_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj1_Bs_r7 (
+        .clk(clk),
+        .we(obj1_Bs_we),
+        .waddr(obj1_Bs_waddr),
+        .wdata(obj1_Bs_wdata),
+        .wbe(1'h1),
+        .re(obj1_Bs_r7_re),
+        .raddr(obj1_Bs_r7_raddr),
+        .rdata(obj1_Bs_r7_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
         .BYTE_EN(0)
     ) u_obj2_wi_col (
         .clk(clk),
@@ -1079,8 +1903,8 @@ module matmul_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(256),
+        .WIDTH(32),
+        .DEPTH(64),
         .BYTE_EN(0)
     ) u_obj3_wi_row (
         .clk(clk),
@@ -1094,8 +1918,8 @@ module matmul_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(256),
+        .WIDTH(32),
+        .DEPTH(64),
         .BYTE_EN(0)
     ) u_obj4_wi_tx (
         .clk(clk),
@@ -1109,8 +1933,113 @@ module matmul_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(256),
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj4_wi_tx_r1 (
+        .clk(clk),
+        .we(obj4_wi_tx_we),
+        .waddr(obj4_wi_tx_waddr),
+        .wdata(obj4_wi_tx_wdata),
+        .wbe(1'h1),
+        .re(obj4_wi_tx_r1_re),
+        .raddr(obj4_wi_tx_r1_raddr),
+        .rdata(obj4_wi_tx_r1_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj4_wi_tx_r2 (
+        .clk(clk),
+        .we(obj4_wi_tx_we),
+        .waddr(obj4_wi_tx_waddr),
+        .wdata(obj4_wi_tx_wdata),
+        .wbe(1'h1),
+        .re(obj4_wi_tx_r2_re),
+        .raddr(obj4_wi_tx_r2_raddr),
+        .rdata(obj4_wi_tx_r2_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj4_wi_tx_r3 (
+        .clk(clk),
+        .we(obj4_wi_tx_we),
+        .waddr(obj4_wi_tx_waddr),
+        .wdata(obj4_wi_tx_wdata),
+        .wbe(1'h1),
+        .re(obj4_wi_tx_r3_re),
+        .raddr(obj4_wi_tx_r3_raddr),
+        .rdata(obj4_wi_tx_r3_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj4_wi_tx_r4 (
+        .clk(clk),
+        .we(obj4_wi_tx_we),
+        .waddr(obj4_wi_tx_waddr),
+        .wdata(obj4_wi_tx_wdata),
+        .wbe(1'h1),
+        .re(obj4_wi_tx_r4_re),
+        .raddr(obj4_wi_tx_r4_raddr),
+        .rdata(obj4_wi_tx_r4_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj4_wi_tx_r5 (
+        .clk(clk),
+        .we(obj4_wi_tx_we),
+        .waddr(obj4_wi_tx_waddr),
+        .wdata(obj4_wi_tx_wdata),
+        .wbe(1'h1),
+        .re(obj4_wi_tx_r5_re),
+        .raddr(obj4_wi_tx_r5_raddr),
+        .rdata(obj4_wi_tx_r5_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj4_wi_tx_r6 (
+        .clk(clk),
+        .we(obj4_wi_tx_we),
+        .waddr(obj4_wi_tx_waddr),
+        .wdata(obj4_wi_tx_wdata),
+        .wbe(1'h1),
+        .re(obj4_wi_tx_r6_re),
+        .raddr(obj4_wi_tx_r6_raddr),
+        .rdata(obj4_wi_tx_r6_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj4_wi_tx_r7 (
+        .clk(clk),
+        .we(obj4_wi_tx_we),
+        .waddr(obj4_wi_tx_waddr),
+        .wdata(obj4_wi_tx_wdata),
+        .wbe(1'h1),
+        .re(obj4_wi_tx_r7_re),
+        .raddr(obj4_wi_tx_r7_raddr),
+        .rdata(obj4_wi_tx_r7_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
         .BYTE_EN(0)
     ) u_obj5_wi_ty (
         .clk(clk),
@@ -1124,8 +2053,113 @@ module matmul_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(256),
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj5_wi_ty_r1 (
+        .clk(clk),
+        .we(obj5_wi_ty_we),
+        .waddr(obj5_wi_ty_waddr),
+        .wdata(obj5_wi_ty_wdata),
+        .wbe(1'h1),
+        .re(obj5_wi_ty_r1_re),
+        .raddr(obj5_wi_ty_r1_raddr),
+        .rdata(obj5_wi_ty_r1_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj5_wi_ty_r2 (
+        .clk(clk),
+        .we(obj5_wi_ty_we),
+        .waddr(obj5_wi_ty_waddr),
+        .wdata(obj5_wi_ty_wdata),
+        .wbe(1'h1),
+        .re(obj5_wi_ty_r2_re),
+        .raddr(obj5_wi_ty_r2_raddr),
+        .rdata(obj5_wi_ty_r2_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj5_wi_ty_r3 (
+        .clk(clk),
+        .we(obj5_wi_ty_we),
+        .waddr(obj5_wi_ty_waddr),
+        .wdata(obj5_wi_ty_wdata),
+        .wbe(1'h1),
+        .re(obj5_wi_ty_r3_re),
+        .raddr(obj5_wi_ty_r3_raddr),
+        .rdata(obj5_wi_ty_r3_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj5_wi_ty_r4 (
+        .clk(clk),
+        .we(obj5_wi_ty_we),
+        .waddr(obj5_wi_ty_waddr),
+        .wdata(obj5_wi_ty_wdata),
+        .wbe(1'h1),
+        .re(obj5_wi_ty_r4_re),
+        .raddr(obj5_wi_ty_r4_raddr),
+        .rdata(obj5_wi_ty_r4_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj5_wi_ty_r5 (
+        .clk(clk),
+        .we(obj5_wi_ty_we),
+        .waddr(obj5_wi_ty_waddr),
+        .wdata(obj5_wi_ty_wdata),
+        .wbe(1'h1),
+        .re(obj5_wi_ty_r5_re),
+        .raddr(obj5_wi_ty_r5_raddr),
+        .rdata(obj5_wi_ty_r5_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj5_wi_ty_r6 (
+        .clk(clk),
+        .we(obj5_wi_ty_we),
+        .waddr(obj5_wi_ty_waddr),
+        .wdata(obj5_wi_ty_wdata),
+        .wbe(1'h1),
+        .re(obj5_wi_ty_r6_re),
+        .raddr(obj5_wi_ty_r6_raddr),
+        .rdata(obj5_wi_ty_r6_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj5_wi_ty_r7 (
+        .clk(clk),
+        .we(obj5_wi_ty_we),
+        .waddr(obj5_wi_ty_waddr),
+        .wdata(obj5_wi_ty_wdata),
+        .wbe(1'h1),
+        .re(obj5_wi_ty_r7_re),
+        .raddr(obj5_wi_ty_r7_raddr),
+        .rdata(obj5_wi_ty_r7_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
         .BYTE_EN(0)
     ) u_obj6_wi_acc (
         .clk(clk),
@@ -1139,8 +2173,113 @@ module matmul_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(256),
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj6_wi_acc_r1 (
+        .clk(clk),
+        .we(obj6_wi_acc_we),
+        .waddr(obj6_wi_acc_waddr),
+        .wdata(obj6_wi_acc_wdata),
+        .wbe(1'h1),
+        .re(obj6_wi_acc_r1_re),
+        .raddr(obj6_wi_acc_r1_raddr),
+        .rdata(obj6_wi_acc_r1_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj6_wi_acc_r2 (
+        .clk(clk),
+        .we(obj6_wi_acc_we),
+        .waddr(obj6_wi_acc_waddr),
+        .wdata(obj6_wi_acc_wdata),
+        .wbe(1'h1),
+        .re(obj6_wi_acc_r2_re),
+        .raddr(obj6_wi_acc_r2_raddr),
+        .rdata(obj6_wi_acc_r2_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj6_wi_acc_r3 (
+        .clk(clk),
+        .we(obj6_wi_acc_we),
+        .waddr(obj6_wi_acc_waddr),
+        .wdata(obj6_wi_acc_wdata),
+        .wbe(1'h1),
+        .re(obj6_wi_acc_r3_re),
+        .raddr(obj6_wi_acc_r3_raddr),
+        .rdata(obj6_wi_acc_r3_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj6_wi_acc_r4 (
+        .clk(clk),
+        .we(obj6_wi_acc_we),
+        .waddr(obj6_wi_acc_waddr),
+        .wdata(obj6_wi_acc_wdata),
+        .wbe(1'h1),
+        .re(obj6_wi_acc_r4_re),
+        .raddr(obj6_wi_acc_r4_raddr),
+        .rdata(obj6_wi_acc_r4_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj6_wi_acc_r5 (
+        .clk(clk),
+        .we(obj6_wi_acc_we),
+        .waddr(obj6_wi_acc_waddr),
+        .wdata(obj6_wi_acc_wdata),
+        .wbe(1'h1),
+        .re(obj6_wi_acc_r5_re),
+        .raddr(obj6_wi_acc_r5_raddr),
+        .rdata(obj6_wi_acc_r5_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj6_wi_acc_r6 (
+        .clk(clk),
+        .we(obj6_wi_acc_we),
+        .waddr(obj6_wi_acc_waddr),
+        .wdata(obj6_wi_acc_wdata),
+        .wbe(1'h1),
+        .re(obj6_wi_acc_r6_re),
+        .raddr(obj6_wi_acc_r6_raddr),
+        .rdata(obj6_wi_acc_r6_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj6_wi_acc_r7 (
+        .clk(clk),
+        .we(obj6_wi_acc_we),
+        .waddr(obj6_wi_acc_waddr),
+        .wdata(obj6_wi_acc_wdata),
+        .wbe(1'h1),
+        .re(obj6_wi_acc_r7_re),
+        .raddr(obj6_wi_acc_r7_raddr),
+        .rdata(obj6_wi_acc_r7_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
         .BYTE_EN(0)
     ) u_obj7_wi_t (
         .clk(clk),
@@ -1152,1680 +2291,1780 @@ module matmul_datapath (
         .raddr(obj7_wi_t_raddr),
         .rdata(obj7_wi_t_rdata)
     );
-    assign w_1 = v2_lid_y;
-    assign w_2 = w_1[7:0];
-    assign w_3 = 8'h08;
-    assign w_4 = (w_2 < w_3);
-    assign w_6 = v2_lid_y;
-    assign w_7 = w_6[7:0];
-    assign w_8 = 8'h01;
-    assign w_9 = (w_7 + w_8);
-    assign w_10 = {56'h00000000000000, w_9[7:0]};
-    assign w_11 = v1_lid_x;
-    assign w_12 = w_11[7:0];
-    assign w_13 = 8'h08;
-    assign w_14 = (w_12 < w_13);
-    assign w_16 = v1_lid_x;
-    assign w_17 = w_16[7:0];
-    assign w_18 = 8'h01;
-    assign w_19 = (w_17 + w_18);
-    assign w_20 = {56'h00000000000000, w_19[7:0]};
-    assign w_21 = {32'h00000000, C_base};
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj7_wi_t_r1 (
+        .clk(clk),
+        .we(obj7_wi_t_we),
+        .waddr(obj7_wi_t_waddr),
+        .wdata(obj7_wi_t_wdata),
+        .wbe(1'h1),
+        .re(obj7_wi_t_r1_re),
+        .raddr(obj7_wi_t_r1_raddr),
+        .rdata(obj7_wi_t_r1_rdata)
+    );
+    assign p5_en = (!p5_stall);
+    assign pv_1 = v2_lid_y;
+    assign w_2 = 64'h0000000000000008;
+    assign pw_3 = (pv_1 < w_2);
+    assign pv_4 = v1_lid_x;
+    assign pv_5 = v2_lid_y;
+    assign w_6 = 64'h0000000000000008;
+    assign pw_7 = (pv_5 * w_6);
+    assign pw_8 = (pv_4 + pw_7);
+    assign w_9 = {32'h00000000, C_base};
+    assign w_10 = 64'h0000000000000000;
+    assign w_11 = 64'h0000000000000004;
+    assign pw_12 = (pw_8 * w_11);
+    assign pw_13 = (w_10 + pw_12);
+    assign pwa_14 = (pw_13 >> 64'h0000000000000002);
+    assign prd_15 = obj3_wi_row_rdata[31:0];
+    assign w_16 = arg_n;
+    assign w_17 = 64'h0000000000000000;
+    assign pw_18 = (w_17 + pw_12);
+    assign pwa_20 = (pq_19 >> 64'h0000000000000002);
+    assign prd_21 = obj2_wi_col_rdata[31:0];
     assign w_22 = 64'h0000000000000000;
-    assign w_23 = v3_lid_linear;
-    assign w_24 = 64'h0000000000000004;
-    assign w_25 = (w_23 * w_24);
-    assign w_26 = (w_22 + w_25);
-    assign oi_27 = obj3_wi_row_re_beat;
-    assign oa_28 = (w_26 + {56'h00000000000000, oi_27});
-    assign v_30 = old_29[31:0];
-    assign w_31 = arg_n;
-    assign w_32 = 64'h0000000000000000;
-    assign w_33 = (w_32 + w_25);
-    assign oi_35 = obj2_wi_col_re_beat;
-    assign oa_36 = (q_34 + {56'h00000000000000, oi_35});
-    assign v_38 = old_37[31:0];
-    assign w_39 = 64'h0000000000000000;
-    assign w_40 = (w_39 + w_25);
-    assign oi_42 = obj6_wi_acc_re_beat;
-    assign oa_43 = (q_41 + {56'h00000000000000, oi_42});
-    assign v_45 = old_44[31:0];
-    assign w_46 = (v_30 * w_31);
-    assign w_48 = (q_47 + v_38);
-    assign w_49 = {{32{w_48[31]}}, w_48[31:0]};
-    assign w_50 = (w_49 * w_24);
-    assign w_51 = (w_21 + w_50);
-    assign w_52 = v1_lid_x;
-    assign w_53 = v2_lid_y;
-    assign w_54 = w_52[7:0];
-    assign w_55 = w_53[7:0];
-    assign w_56 = 8'h08;
-    assign w_57 = (w_55 * w_56);
-    assign w_58 = (w_54 + w_57);
-    assign w_59 = {56'h00000000000000, w_58[7:0]};
+    assign pw_23 = (w_22 + pw_12);
+    assign pwa_26 = (pq_25 >> 64'h0000000000000002);
+    assign prd_27 = obj6_wi_acc_rdata[31:0];
+    assign pw_28 = (prd_15 * w_16);
+    assign pw_34 = (pq_31 + pq_33);
+    assign pw_35 = {{32{pw_34[31]}}, pw_34[31:0]};
+    assign pw_36 = (pw_35 * w_11);
+    assign pw_37 = (w_9 + pw_36);
+    assign w_39 = 64'h0000000000000001;
+    assign w_40 = 64'h0000000000000000;
+    assign pv_41 = v1_lid_x;
+    assign pw_42 = (pv_41 + w_39);
+    assign w_43 = 64'h0000000000000008;
+    assign pw_44 = (pw_42 == w_43);
+    assign pw_45 = (pw_44 ? w_40 : pw_42);
+    assign pv_46 = v2_lid_y;
+    assign pw_47 = (pv_46 + w_39);
+    assign pw_48 = (pw_44 ? pw_47 : pv_46);
+    assign p5_stall = ((p5_valid[4] && 1'h1) && (!C_st_req_ready));
+    assign w_49 = 64'h0000000000000000;
+    assign w_50 = v0_group_cond0;
+    assign p4_en = (!p4_stall);
+    assign pv_52 = v2_lid_y;
+    assign w_53 = 64'h0000000000000008;
+    assign pw_54 = (pv_52 < w_53);
+    assign pv_55 = v1_lid_x;
+    assign pv_56 = v2_lid_y;
+    assign w_57 = 64'h0000000000000008;
+    assign pw_58 = (pv_56 * w_57);
+    assign pw_59 = (pv_55 + pw_58);
     assign w_60 = 64'h0000000000000000;
-    assign w_61 = 64'h0000000000000000;
-    assign w_62 = v0_group_cond0;
-    assign w_64 = v2_lid_y;
-    assign w_65 = w_64[7:0];
-    assign w_66 = 8'h08;
-    assign w_67 = (w_65 < w_66);
-    assign w_69 = v2_lid_y;
-    assign w_70 = w_69[7:0];
-    assign w_71 = 8'h01;
-    assign w_72 = (w_70 + w_71);
-    assign w_73 = {56'h00000000000000, w_72[7:0]};
-    assign w_74 = v1_lid_x;
-    assign w_75 = w_74[7:0];
-    assign w_76 = 8'h08;
-    assign w_77 = (w_75 < w_76);
-    assign w_79 = v1_lid_x;
-    assign w_80 = w_79[7:0];
-    assign w_81 = 8'h01;
-    assign w_82 = (w_80 + w_81);
-    assign w_83 = {56'h00000000000000, w_82[7:0]};
-    assign w_84 = 64'h0000000000000000;
-    assign w_85 = v3_lid_linear;
-    assign w_86 = 64'h0000000000000004;
-    assign w_87 = (w_85 * w_86);
-    assign w_88 = (w_84 + w_87);
-    assign oi_89 = obj7_wi_t_re_beat;
-    assign oa_90 = (w_88 + {56'h00000000000000, oi_89});
-    assign v_92 = old_91[31:0];
-    assign w_93 = arg_n;
-    assign w_94 = 32'h0000001f;
-    assign w_95 = (w_93[31] ? (~((~w_93) >> w_94)) : (w_93 >> w_94));
-    assign w_96 = 32'h0000001d;
-    assign w_97 = (w_95 >> w_96);
-    assign w_98 = (w_93 + w_97);
-    assign w_99 = 32'h00000003;
-    assign w_100 = (w_98[31] ? (~((~w_98) >> w_99)) : (w_98 >> w_99));
-    assign w_102 = ((v_92 ^ 32'h80000000) < (q_101 ^ 32'h80000000));
-    assign w_103 = 64'h0000000000000000;
-    assign w_104 = v3_lid_linear;
-    assign w_105 = 64'h0000000000000004;
-    assign w_106 = (w_104 * w_105);
-    assign w_107 = (w_103 + w_106);
-    assign oi_108 = obj7_wi_t_re_beat;
-    assign oa_109 = (w_107 + {56'h00000000000000, oi_108});
-    assign v_111 = old_110[31:0];
+    assign w_61 = 64'h0000000000000004;
+    assign pw_62 = (pw_59 * w_61);
+    assign pw_63 = (w_60 + pw_62);
+    assign pwa_64 = (pw_63 >> 64'h0000000000000002);
+    assign prd_65 = obj7_wi_t_rdata[31:0];
+    assign w_66 = 64'h0000000000000000;
+    assign pw_67 = (w_66 + pw_62);
+    assign w_68 = 32'h00000001;
+    assign pw_69 = (prd_65 + w_68);
+    assign pwa_71 = (pq_70 >> 64'h0000000000000002);
+    assign w_72 = 64'h0000000000000000;
+    assign w_73 = 64'h0000000000000004;
+    assign pw_74 = (pw_59 * w_73);
+    assign pw_75 = (w_72 + pw_74);
+    assign pwa_78 = (pq_77 >> 64'h0000000000000002);
+    assign prd_79 = obj7_wi_t_r1_rdata[31:0];
+    assign w_80 = arg_n;
+    assign w_81 = 32'h0000001f;
+    assign pw_82 = (w_80[31] ? (~((~w_80) >> w_81)) : (w_80 >> w_81));
+    assign w_83 = 32'h0000001d;
+    assign pw_84 = (pw_82 >> w_83);
+    assign pw_85 = (w_80 + pw_84);
+    assign w_86 = 32'h00000003;
+    assign pw_87 = (pw_85[31] ? (~((~pw_85) >> w_86)) : (pw_85 >> w_86));
+    assign pw_91 = ((prd_79 ^ 32'h80000000) < (pq_90 ^ 32'h80000000));
+    assign w_92 = 64'h0000000000000001;
+    assign w_93 = 64'h0000000000000000;
+    assign pv_94 = v1_lid_x;
+    assign pw_95 = (pv_94 + w_92);
+    assign w_96 = 64'h0000000000000008;
+    assign pw_97 = (pw_95 == w_96);
+    assign pw_98 = (pw_97 ? w_93 : pw_95);
+    assign pv_99 = v2_lid_y;
+    assign pw_100 = (pv_99 + w_92);
+    assign pw_101 = (pw_97 ? pw_100 : pv_99);
+    assign p4_stall = 1'h0;
+    assign w_102 = 64'h0000000000000000;
+    assign p3_en = (!p3_stall);
+    assign pv_103 = v2_lid_y;
+    assign w_104 = 64'h0000000000000008;
+    assign pw_105 = (pv_103 < w_104);
+    assign pv_106 = v1_lid_x;
+    assign pv_107 = v2_lid_y;
+    assign w_108 = 64'h0000000000000008;
+    assign pw_109 = (pv_107 * w_108);
+    assign pw_110 = (pv_106 + pw_109);
+    assign w_111 = 64'h0000000000000000;
     assign w_112 = 64'h0000000000000000;
-    assign w_113 = (w_112 + w_106);
-    assign w_114 = 32'h00000001;
-    assign w_115 = (v_111 + w_114);
-    assign oi_117 = obj7_wi_t_re_beat;
-    assign oa_118 = (q_116 + {56'h00000000000000, oi_117});
-    assign ow_119 = (w_115 >> ({24'h000000, oi_117} * 32'h00000008));
-    assign w_120 = v1_lid_x;
-    assign w_121 = v2_lid_y;
-    assign w_122 = w_120[7:0];
-    assign w_123 = w_121[7:0];
-    assign w_124 = 8'h08;
-    assign w_125 = (w_123 * w_124);
-    assign w_126 = (w_122 + w_125);
-    assign w_127 = {56'h00000000000000, w_126[7:0]};
-    assign w_128 = 64'h0000000000000000;
-    assign w_129 = 64'h0000000000000000;
-    assign w_130 = v2_lid_y;
-    assign w_131 = w_130[7:0];
-    assign w_132 = 8'h08;
-    assign w_133 = (w_131 < w_132);
-    assign w_135 = v2_lid_y;
-    assign w_136 = w_135[7:0];
-    assign w_137 = 8'h01;
-    assign w_138 = (w_136 + w_137);
-    assign w_139 = {56'h00000000000000, w_138[7:0]};
-    assign w_140 = v1_lid_x;
-    assign w_141 = w_140[7:0];
-    assign w_142 = 8'h08;
-    assign w_143 = (w_141 < w_142);
-    assign w_145 = v1_lid_x;
-    assign w_146 = w_145[7:0];
-    assign w_147 = 8'h01;
-    assign w_148 = (w_146 + w_147);
-    assign w_149 = {56'h00000000000000, w_148[7:0]};
-    assign w_150 = v1_lid_x;
-    assign w_151 = v2_lid_y;
-    assign w_152 = w_150[7:0];
-    assign w_153 = w_151[7:0];
-    assign w_154 = 8'h08;
-    assign w_155 = (w_153 * w_154);
-    assign w_156 = (w_152 + w_155);
-    assign w_157 = {56'h00000000000000, w_156[7:0]};
-    assign w_158 = 64'h0000000000000000;
-    assign w_159 = 64'h0000000000000000;
-    assign w_160 = 64'h0000000000000004;
-    assign w_161 = (w_157 * w_160);
-    assign w_162 = (w_159 + w_161);
-    assign oi_163 = obj5_wi_ty_re_beat;
-    assign oa_164 = (w_162 + {56'h00000000000000, oi_163});
-    assign v_166 = old_165[31:0];
-    assign w_167 = {{32{v_166[31]}}, v_166[31:0]};
-    assign w_168 = 64'h0000000000000020;
-    assign w_169 = (w_167 * w_168);
-    assign w_170 = (w_158 + w_169);
-    assign oi_171 = obj0_As_re_beat;
-    assign oa_172 = (w_170 + {56'h00000000000000, oi_171});
-    assign v_174 = old_173[31:0];
-    assign w_175 = 64'h0000000000000000;
-    assign w_176 = 64'h0000000000000000;
-    assign w_177 = (w_176 + w_161);
-    assign oi_179 = obj4_wi_tx_re_beat;
-    assign oa_180 = (q_178 + {56'h00000000000000, oi_179});
-    assign v_182 = old_181[31:0];
-    assign w_183 = {{32{v_182[31]}}, v_182[31:0]};
-    assign w_184 = (w_183 * w_160);
-    assign w_185 = (w_175 + w_184);
-    assign oi_186 = obj1_Bs_re_beat;
-    assign oa_187 = (w_185 + {56'h00000000000000, oi_186});
-    assign v_189 = old_188[31:0];
-    assign w_190 = 64'h0000000000000000;
-    assign w_191 = (w_190 + w_161);
-    assign oi_193 = obj6_wi_acc_re_beat;
-    assign oa_194 = (q_192 + {56'h00000000000000, oi_193});
-    assign v_196 = old_195[31:0];
+    assign w_113 = 64'h0000000000000004;
+    assign pw_114 = (pw_110 * w_113);
+    assign pw_115 = (w_112 + pw_114);
+    assign pwa_116 = (pw_115 >> 64'h0000000000000002);
+    assign prd_117 = obj5_wi_ty_rdata[31:0];
+    assign pw_118 = {{32{prd_117[31]}}, prd_117[31:0]};
+    assign w_119 = 64'h0000000000000020;
+    assign pw_120 = (pw_118 * w_119);
+    assign pw_121 = (w_111 + pw_120);
+    assign pwa_122 = (pw_121 >> 64'h0000000000000002);
+    assign prd_123 = obj0_As_rdata[31:0];
+    assign w_124 = 64'h0000000000000000;
+    assign w_125 = 64'h0000000000000000;
+    assign pw_126 = (w_125 + pw_114);
+    assign pwa_128 = (pq_127 >> 64'h0000000000000002);
+    assign prd_129 = obj4_wi_tx_rdata[31:0];
+    assign pw_130 = {{32{prd_129[31]}}, prd_129[31:0]};
+    assign pw_131 = (pw_130 * w_113);
+    assign pw_132 = (w_124 + pw_131);
+    assign pwa_133 = (pw_132 >> 64'h0000000000000002);
+    assign prd_134 = obj1_Bs_rdata[31:0];
+    assign w_135 = 64'h0000000000000000;
+    assign pw_136 = (w_135 + pw_114);
+    assign pwa_138 = (pq_137 >> 64'h0000000000000002);
+    assign prd_139 = obj6_wi_acc_rdata[31:0];
+    assign go_142 = (p3_slot == 3'h5);
 
-    ohls_fp_fma u0_fp_fma (
+    ohls_fp_fma pu_143 (
         .clk(clk),
         .rst(rst),
-        .en(1'h1),
-        .in_valid(go_197),
-        .a(v_174),
-        .b(v_189),
-        .c(v_196),
-        .out_valid(u0_fp_fma_valid),
-        .result(u0_fp_fma_result)
+        .en(p3_en),
+        .in_valid(go_142),
+        .a(pq_140),
+        .b(pq_141),
+        .c(prd_139),
+        .out_valid(pu_143_valid),
+        .result(pu_143_result)
     );
-    assign bi_198 = u0_fp_fma_result;
-    assign bi_199 = v_174;
-    assign bi_200 = v_189;
-    assign bi_201 = v_196;
-    assign w_203 = 64'h0000000000000000;
-    assign w_204 = (w_203 + w_161);
-    assign oi_206 = obj6_wi_acc_re_beat;
-    assign oa_207 = (q_205 + {56'h00000000000000, oi_206});
-    assign ow_208 = (r_202 >> ({24'h000000, oi_206} * 32'h00000008));
-    assign w_209 = 64'h0000000000000000;
-    assign w_210 = 64'h0000000000000000;
-    assign w_211 = (w_210 + w_161);
-    assign oi_213 = obj5_wi_ty_re_beat;
-    assign oa_214 = (q_212 + {56'h00000000000000, oi_213});
-    assign v_216 = old_215[31:0];
-    assign w_217 = {{32{v_216[31]}}, v_216[31:0]};
-    assign w_218 = (w_217 * w_168);
-    assign w_219 = (w_209 + w_218);
-    assign w_220 = (w_219 + w_160);
-    assign oi_221 = obj0_As_re_beat;
-    assign oa_222 = (w_220 + {56'h00000000000000, oi_221});
-    assign v_224 = old_223[31:0];
-    assign w_225 = 64'h0000000000000000;
-    assign w_226 = 64'h0000000000000000;
-    assign w_227 = (w_226 + w_161);
-    assign oi_229 = obj4_wi_tx_re_beat;
-    assign oa_230 = (q_228 + {56'h00000000000000, oi_229});
-    assign v_232 = old_231[31:0];
-    assign w_233 = (w_225 + w_168);
-    assign w_234 = {{32{v_232[31]}}, v_232[31:0]};
-    assign w_235 = (w_234 * w_160);
-    assign w_237 = (q_236 + w_235);
-    assign oi_238 = obj1_Bs_re_beat;
-    assign oa_239 = (w_237 + {56'h00000000000000, oi_238});
-    assign v_241 = old_240[31:0];
-    assign w_242 = 64'h0000000000000000;
-    assign w_243 = (w_242 + w_161);
-    assign oi_245 = obj6_wi_acc_re_beat;
-    assign oa_246 = (q_244 + {56'h00000000000000, oi_245});
-    assign v_248 = old_247[31:0];
+    assign bi_144 = pu_143_result;
+    assign bi_160 = pd_149;
+    assign bi_161 = pd_154;
+    assign bi_162 = pd_159;
+    assign pw_163 = (((&bi_160[30:23]) && (!(bi_160[22:0] == 23'h000000))) ? (bi_160 | 32'h00400000) : (((&bi_161[30:23]) && (!(bi_161[22:0] == 23'h000000))) ? (bi_161 | 32'h00400000) : (((((&bi_160[30:23]) && (bi_160[22:0] == 23'h000000)) && (bi_161[30:0] == 31'h00000000)) || ((bi_160[30:0] == 31'h00000000) && ((&bi_161[30:23]) && (bi_161[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_162[30:23]) && (!(bi_162[22:0] == 23'h000000))) ? (bi_162 | 32'h00400000) : ((((((&bi_160[30:23]) && (bi_160[22:0] == 23'h000000)) || ((&bi_161[30:23]) && (bi_161[22:0] == 23'h000000))) && ((&bi_162[30:23]) && (bi_162[22:0] == 23'h000000))) && ((bi_160[31] ^ bi_161[31]) != bi_162[31])) ? 32'hffc00000 : bi_144)))));
+    assign w_164 = 64'h0000000000000000;
+    assign pw_165 = (w_164 + pw_114);
+    assign pwa_168 = (pq_167 >> 64'h0000000000000002);
+    assign w_169 = 64'h0000000000000000;
+    assign w_170 = 64'h0000000000000000;
+    assign pw_171 = (w_170 + pw_114);
+    assign pwa_174 = (pq_173 >> 64'h0000000000000002);
+    assign prd_175 = obj5_wi_ty_rdata[31:0];
+    assign pw_176 = {{32{prd_175[31]}}, prd_175[31:0]};
+    assign pw_177 = (pw_176 * w_119);
+    assign pw_178 = (w_169 + pw_177);
+    assign pw_179 = (pw_178 + w_113);
+    assign pwa_180 = (pw_179 >> 64'h0000000000000002);
+    assign prd_181 = obj0_As_rdata[31:0];
+    assign w_182 = 64'h0000000000000000;
+    assign w_183 = 64'h0000000000000000;
+    assign pw_184 = (w_183 + pw_114);
+    assign pwa_187 = (pq_186 >> 64'h0000000000000002);
+    assign prd_188 = obj4_wi_tx_rdata[31:0];
+    assign pw_189 = (w_182 + w_119);
+    assign pw_190 = {{32{prd_188[31]}}, prd_188[31:0]};
+    assign pw_191 = (pw_190 * w_113);
+    assign pw_194 = (pq_193 + pw_191);
+    assign pwa_195 = (pw_194 >> 64'h0000000000000002);
+    assign prd_196 = obj1_Bs_rdata[31:0];
+    assign w_197 = 64'h0000000000000000;
+    assign pw_198 = (w_197 + pw_114);
+    assign pwa_201 = (pq_200 >> 64'h0000000000000002);
+    assign prd_202 = obj6_wi_acc_rdata[31:0];
+    assign go_205 = (p3_slot == 3'h0);
 
-    ohls_fp_fma u1_fp_fma (
+    ohls_fp_fma pu_206 (
         .clk(clk),
         .rst(rst),
-        .en(1'h1),
-        .in_valid(go_249),
-        .a(v_224),
-        .b(v_241),
-        .c(v_248),
-        .out_valid(u1_fp_fma_valid),
-        .result(u1_fp_fma_result)
+        .en(p3_en),
+        .in_valid(go_205),
+        .a(pq_203),
+        .b(pq_204),
+        .c(prd_202),
+        .out_valid(pu_206_valid),
+        .result(pu_206_result)
     );
-    assign bi_250 = u1_fp_fma_result;
-    assign bi_251 = v_224;
-    assign bi_252 = v_241;
-    assign bi_253 = v_248;
-    assign w_255 = 64'h0000000000000000;
-    assign w_256 = (w_255 + w_161);
-    assign oi_258 = obj6_wi_acc_re_beat;
-    assign oa_259 = (q_257 + {56'h00000000000000, oi_258});
-    assign ow_260 = (r_254 >> ({24'h000000, oi_258} * 32'h00000008));
-    assign w_261 = 64'h0000000000000000;
-    assign w_262 = 64'h0000000000000000;
-    assign w_263 = (w_262 + w_161);
-    assign oi_265 = obj5_wi_ty_re_beat;
-    assign oa_266 = (q_264 + {56'h00000000000000, oi_265});
-    assign v_268 = old_267[31:0];
-    assign w_269 = {{32{v_268[31]}}, v_268[31:0]};
-    assign w_270 = (w_269 * w_168);
-    assign w_271 = (w_261 + w_270);
-    assign w_272 = 64'h0000000000000008;
-    assign w_273 = (w_271 + w_272);
-    assign oi_274 = obj0_As_re_beat;
-    assign oa_275 = (w_273 + {56'h00000000000000, oi_274});
-    assign v_277 = old_276[31:0];
-    assign w_278 = 64'h0000000000000000;
-    assign w_279 = 64'h0000000000000000;
-    assign w_280 = (w_279 + w_161);
-    assign oi_282 = obj4_wi_tx_re_beat;
-    assign oa_283 = (q_281 + {56'h00000000000000, oi_282});
-    assign v_285 = old_284[31:0];
-    assign w_286 = 64'h0000000000000040;
-    assign w_287 = (w_278 + w_286);
-    assign w_288 = {{32{v_285[31]}}, v_285[31:0]};
-    assign w_289 = (w_288 * w_160);
-    assign w_291 = (q_290 + w_289);
-    assign oi_292 = obj1_Bs_re_beat;
-    assign oa_293 = (w_291 + {56'h00000000000000, oi_292});
-    assign v_295 = old_294[31:0];
-    assign w_296 = 64'h0000000000000000;
-    assign w_297 = (w_296 + w_161);
-    assign oi_299 = obj6_wi_acc_re_beat;
-    assign oa_300 = (q_298 + {56'h00000000000000, oi_299});
-    assign v_302 = old_301[31:0];
+    assign bi_207 = pu_206_result;
+    assign bi_223 = pd_212;
+    assign bi_224 = pd_217;
+    assign bi_225 = pd_222;
+    assign pw_226 = (((&bi_223[30:23]) && (!(bi_223[22:0] == 23'h000000))) ? (bi_223 | 32'h00400000) : (((&bi_224[30:23]) && (!(bi_224[22:0] == 23'h000000))) ? (bi_224 | 32'h00400000) : (((((&bi_223[30:23]) && (bi_223[22:0] == 23'h000000)) && (bi_224[30:0] == 31'h00000000)) || ((bi_223[30:0] == 31'h00000000) && ((&bi_224[30:23]) && (bi_224[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_225[30:23]) && (!(bi_225[22:0] == 23'h000000))) ? (bi_225 | 32'h00400000) : ((((((&bi_223[30:23]) && (bi_223[22:0] == 23'h000000)) || ((&bi_224[30:23]) && (bi_224[22:0] == 23'h000000))) && ((&bi_225[30:23]) && (bi_225[22:0] == 23'h000000))) && ((bi_223[31] ^ bi_224[31]) != bi_225[31])) ? 32'hffc00000 : bi_207)))));
+    assign w_227 = 64'h0000000000000000;
+    assign pw_228 = (w_227 + pw_114);
+    assign pwa_232 = (pq_231 >> 64'h0000000000000002);
+    assign w_233 = 64'h0000000000000000;
+    assign w_234 = 64'h0000000000000000;
+    assign pw_235 = (w_234 + pw_114);
+    assign pwa_239 = (pq_238 >> 64'h0000000000000002);
+    assign prd_240 = obj5_wi_ty_rdata[31:0];
+    assign pw_241 = {{32{prd_240[31]}}, prd_240[31:0]};
+    assign pw_242 = (pw_241 * w_119);
+    assign pw_243 = (w_233 + pw_242);
+    assign pw_244 = (pw_243 + w_108);
+    assign pwa_245 = (pw_244 >> 64'h0000000000000002);
+    assign prd_246 = obj0_As_rdata[31:0];
+    assign w_247 = 64'h0000000000000000;
+    assign w_248 = 64'h0000000000000000;
+    assign pw_249 = (w_248 + pw_114);
+    assign pwa_253 = (pq_252 >> 64'h0000000000000002);
+    assign prd_254 = obj4_wi_tx_rdata[31:0];
+    assign w_255 = 64'h0000000000000040;
+    assign pw_256 = (w_247 + w_255);
+    assign pw_257 = {{32{prd_254[31]}}, prd_254[31:0]};
+    assign pw_258 = (pw_257 * w_113);
+    assign pw_263 = (pq_262 + pw_258);
+    assign pwa_264 = (pw_263 >> 64'h0000000000000002);
+    assign prd_265 = obj1_Bs_rdata[31:0];
+    assign w_266 = 64'h0000000000000000;
+    assign pw_267 = (w_266 + pw_114);
+    assign pwa_272 = (pq_271 >> 64'h0000000000000002);
+    assign prd_273 = obj6_wi_acc_rdata[31:0];
+    assign go_276 = (p3_slot == 3'h3);
 
-    ohls_fp_fma u2_fp_fma (
+    ohls_fp_fma pu_277 (
         .clk(clk),
         .rst(rst),
-        .en(1'h1),
-        .in_valid(go_303),
-        .a(v_277),
-        .b(v_295),
-        .c(v_302),
-        .out_valid(u2_fp_fma_valid),
-        .result(u2_fp_fma_result)
+        .en(p3_en),
+        .in_valid(go_276),
+        .a(pq_274),
+        .b(pq_275),
+        .c(prd_273),
+        .out_valid(pu_277_valid),
+        .result(pu_277_result)
     );
-    assign bi_304 = u2_fp_fma_result;
-    assign bi_305 = v_277;
-    assign bi_306 = v_295;
-    assign bi_307 = v_302;
-    assign w_309 = 64'h0000000000000000;
-    assign w_310 = (w_309 + w_161);
-    assign oi_312 = obj6_wi_acc_re_beat;
-    assign oa_313 = (q_311 + {56'h00000000000000, oi_312});
-    assign ow_314 = (r_308 >> ({24'h000000, oi_312} * 32'h00000008));
-    assign w_315 = 64'h0000000000000000;
-    assign w_316 = 64'h0000000000000000;
-    assign w_317 = (w_316 + w_161);
-    assign oi_319 = obj5_wi_ty_re_beat;
-    assign oa_320 = (q_318 + {56'h00000000000000, oi_319});
-    assign v_322 = old_321[31:0];
-    assign w_323 = {{32{v_322[31]}}, v_322[31:0]};
-    assign w_324 = (w_323 * w_168);
-    assign w_325 = (w_315 + w_324);
-    assign w_326 = 64'h000000000000000c;
-    assign w_327 = (w_325 + w_326);
-    assign oi_328 = obj0_As_re_beat;
-    assign oa_329 = (w_327 + {56'h00000000000000, oi_328});
-    assign v_331 = old_330[31:0];
-    assign w_332 = 64'h0000000000000000;
-    assign w_333 = 64'h0000000000000000;
-    assign w_334 = (w_333 + w_161);
-    assign oi_336 = obj4_wi_tx_re_beat;
-    assign oa_337 = (q_335 + {56'h00000000000000, oi_336});
-    assign v_339 = old_338[31:0];
-    assign w_340 = 64'h0000000000000060;
-    assign w_341 = (w_332 + w_340);
-    assign w_342 = {{32{v_339[31]}}, v_339[31:0]};
-    assign w_343 = (w_342 * w_160);
-    assign w_345 = (q_344 + w_343);
-    assign oi_346 = obj1_Bs_re_beat;
-    assign oa_347 = (w_345 + {56'h00000000000000, oi_346});
-    assign v_349 = old_348[31:0];
-    assign w_350 = 64'h0000000000000000;
-    assign w_351 = (w_350 + w_161);
-    assign oi_353 = obj6_wi_acc_re_beat;
-    assign oa_354 = (q_352 + {56'h00000000000000, oi_353});
-    assign v_356 = old_355[31:0];
+    assign bi_278 = pu_277_result;
+    assign bi_294 = pd_283;
+    assign bi_295 = pd_288;
+    assign bi_296 = pd_293;
+    assign pw_297 = (((&bi_294[30:23]) && (!(bi_294[22:0] == 23'h000000))) ? (bi_294 | 32'h00400000) : (((&bi_295[30:23]) && (!(bi_295[22:0] == 23'h000000))) ? (bi_295 | 32'h00400000) : (((((&bi_294[30:23]) && (bi_294[22:0] == 23'h000000)) && (bi_295[30:0] == 31'h00000000)) || ((bi_294[30:0] == 31'h00000000) && ((&bi_295[30:23]) && (bi_295[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_296[30:23]) && (!(bi_296[22:0] == 23'h000000))) ? (bi_296 | 32'h00400000) : ((((((&bi_294[30:23]) && (bi_294[22:0] == 23'h000000)) || ((&bi_295[30:23]) && (bi_295[22:0] == 23'h000000))) && ((&bi_296[30:23]) && (bi_296[22:0] == 23'h000000))) && ((bi_294[31] ^ bi_295[31]) != bi_296[31])) ? 32'hffc00000 : bi_278)))));
+    assign w_298 = 64'h0000000000000000;
+    assign pw_299 = (w_298 + pw_114);
+    assign pwa_304 = (pq_303 >> 64'h0000000000000002);
+    assign w_305 = 64'h0000000000000000;
+    assign w_306 = 64'h0000000000000000;
+    assign pw_307 = (w_306 + pw_114);
+    assign pwa_313 = (pq_312 >> 64'h0000000000000002);
+    assign prd_314 = obj5_wi_ty_rdata[31:0];
+    assign pw_315 = {{32{prd_314[31]}}, prd_314[31:0]};
+    assign pw_316 = (pw_315 * w_119);
+    assign pw_317 = (w_305 + pw_316);
+    assign w_318 = 64'h000000000000000c;
+    assign pw_319 = (pw_317 + w_318);
+    assign pwa_320 = (pw_319 >> 64'h0000000000000002);
+    assign prd_321 = obj0_As_rdata[31:0];
+    assign w_322 = 64'h0000000000000000;
+    assign w_323 = 64'h0000000000000000;
+    assign pw_324 = (w_323 + pw_114);
+    assign pwa_330 = (pq_329 >> 64'h0000000000000002);
+    assign prd_331 = obj4_wi_tx_rdata[31:0];
+    assign w_332 = 64'h0000000000000060;
+    assign pw_333 = (w_322 + w_332);
+    assign pw_334 = {{32{prd_331[31]}}, prd_331[31:0]};
+    assign pw_335 = (pw_334 * w_113);
+    assign pw_341 = (pq_340 + pw_335);
+    assign pwa_342 = (pw_341 >> 64'h0000000000000002);
+    assign prd_343 = obj1_Bs_rdata[31:0];
+    assign w_344 = 64'h0000000000000000;
+    assign pw_345 = (w_344 + pw_114);
+    assign pwa_351 = (pq_350 >> 64'h0000000000000002);
+    assign prd_352 = obj6_wi_acc_rdata[31:0];
+    assign go_355 = (p3_slot == 3'h6);
 
-    ohls_fp_fma u3_fp_fma (
+    ohls_fp_fma pu_356 (
         .clk(clk),
         .rst(rst),
-        .en(1'h1),
-        .in_valid(go_357),
-        .a(v_331),
-        .b(v_349),
-        .c(v_356),
-        .out_valid(u3_fp_fma_valid),
-        .result(u3_fp_fma_result)
+        .en(p3_en),
+        .in_valid(go_355),
+        .a(pq_353),
+        .b(pq_354),
+        .c(prd_352),
+        .out_valid(pu_356_valid),
+        .result(pu_356_result)
     );
-    assign bi_358 = u3_fp_fma_result;
-    assign bi_359 = v_331;
-    assign bi_360 = v_349;
-    assign bi_361 = v_356;
-    assign w_363 = 64'h0000000000000000;
-    assign w_364 = (w_363 + w_161);
-    assign oi_366 = obj6_wi_acc_re_beat;
-    assign oa_367 = (q_365 + {56'h00000000000000, oi_366});
-    assign ow_368 = (r_362 >> ({24'h000000, oi_366} * 32'h00000008));
-    assign w_369 = 64'h0000000000000000;
-    assign w_370 = 64'h0000000000000000;
-    assign w_371 = (w_370 + w_161);
-    assign oi_373 = obj5_wi_ty_re_beat;
-    assign oa_374 = (q_372 + {56'h00000000000000, oi_373});
-    assign v_376 = old_375[31:0];
-    assign w_377 = {{32{v_376[31]}}, v_376[31:0]};
-    assign w_378 = (w_377 * w_168);
-    assign w_379 = (w_369 + w_378);
-    assign w_380 = 64'h0000000000000010;
-    assign w_381 = (w_379 + w_380);
-    assign oi_382 = obj0_As_re_beat;
-    assign oa_383 = (w_381 + {56'h00000000000000, oi_382});
-    assign v_385 = old_384[31:0];
+    assign bi_357 = pu_356_result;
+    assign bi_373 = pd_362;
+    assign bi_374 = pd_367;
+    assign bi_375 = pd_372;
+    assign pw_376 = (((&bi_373[30:23]) && (!(bi_373[22:0] == 23'h000000))) ? (bi_373 | 32'h00400000) : (((&bi_374[30:23]) && (!(bi_374[22:0] == 23'h000000))) ? (bi_374 | 32'h00400000) : (((((&bi_373[30:23]) && (bi_373[22:0] == 23'h000000)) && (bi_374[30:0] == 31'h00000000)) || ((bi_373[30:0] == 31'h00000000) && ((&bi_374[30:23]) && (bi_374[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_375[30:23]) && (!(bi_375[22:0] == 23'h000000))) ? (bi_375 | 32'h00400000) : ((((((&bi_373[30:23]) && (bi_373[22:0] == 23'h000000)) || ((&bi_374[30:23]) && (bi_374[22:0] == 23'h000000))) && ((&bi_375[30:23]) && (bi_375[22:0] == 23'h000000))) && ((bi_373[31] ^ bi_374[31]) != bi_375[31])) ? 32'hffc00000 : bi_357)))));
+    assign w_377 = 64'h0000000000000000;
+    assign pw_378 = (w_377 + pw_114);
+    assign pwa_385 = (pq_384 >> 64'h0000000000000002);
     assign w_386 = 64'h0000000000000000;
     assign w_387 = 64'h0000000000000000;
-    assign w_388 = (w_387 + w_161);
-    assign oi_390 = obj4_wi_tx_re_beat;
-    assign oa_391 = (q_389 + {56'h00000000000000, oi_390});
-    assign v_393 = old_392[31:0];
-    assign w_394 = 64'h0000000000000080;
-    assign w_395 = (w_386 + w_394);
-    assign w_396 = {{32{v_393[31]}}, v_393[31:0]};
-    assign w_397 = (w_396 * w_160);
-    assign w_399 = (q_398 + w_397);
-    assign oi_400 = obj1_Bs_re_beat;
-    assign oa_401 = (w_399 + {56'h00000000000000, oi_400});
-    assign v_403 = old_402[31:0];
+    assign pw_388 = (w_387 + pw_114);
+    assign pwa_395 = (pq_394 >> 64'h0000000000000002);
+    assign prd_396 = obj5_wi_ty_rdata[31:0];
+    assign pw_397 = {{32{prd_396[31]}}, prd_396[31:0]};
+    assign pw_398 = (pw_397 * w_119);
+    assign pw_399 = (w_386 + pw_398);
+    assign w_400 = 64'h0000000000000010;
+    assign pw_401 = (pw_399 + w_400);
+    assign pwa_402 = (pw_401 >> 64'h0000000000000002);
+    assign prd_403 = obj0_As_rdata[31:0];
     assign w_404 = 64'h0000000000000000;
-    assign w_405 = (w_404 + w_161);
-    assign oi_407 = obj6_wi_acc_re_beat;
-    assign oa_408 = (q_406 + {56'h00000000000000, oi_407});
-    assign v_410 = old_409[31:0];
+    assign w_405 = 64'h0000000000000000;
+    assign pw_406 = (w_405 + pw_114);
+    assign pwa_413 = (pq_412 >> 64'h0000000000000002);
+    assign prd_414 = obj4_wi_tx_rdata[31:0];
+    assign w_415 = 64'h0000000000000080;
+    assign pw_416 = (w_404 + w_415);
+    assign pw_417 = {{32{prd_414[31]}}, prd_414[31:0]};
+    assign pw_418 = (pw_417 * w_113);
+    assign pw_425 = (pq_424 + pw_418);
+    assign pwa_426 = (pw_425 >> 64'h0000000000000002);
+    assign prd_427 = obj1_Bs_rdata[31:0];
+    assign w_428 = 64'h0000000000000000;
+    assign pw_429 = (w_428 + pw_114);
+    assign pwa_436 = (pq_435 >> 64'h0000000000000002);
+    assign prd_437 = obj6_wi_acc_rdata[31:0];
+    assign go_440 = (p3_slot == 3'h1);
 
-    ohls_fp_fma u4_fp_fma (
+    ohls_fp_fma pu_441 (
         .clk(clk),
         .rst(rst),
-        .en(1'h1),
-        .in_valid(go_411),
-        .a(v_385),
-        .b(v_403),
-        .c(v_410),
-        .out_valid(u4_fp_fma_valid),
-        .result(u4_fp_fma_result)
+        .en(p3_en),
+        .in_valid(go_440),
+        .a(pq_438),
+        .b(pq_439),
+        .c(prd_437),
+        .out_valid(pu_441_valid),
+        .result(pu_441_result)
     );
-    assign bi_412 = u4_fp_fma_result;
-    assign bi_413 = v_385;
-    assign bi_414 = v_403;
-    assign bi_415 = v_410;
-    assign w_417 = 64'h0000000000000000;
-    assign w_418 = (w_417 + w_161);
-    assign oi_420 = obj6_wi_acc_re_beat;
-    assign oa_421 = (q_419 + {56'h00000000000000, oi_420});
-    assign ow_422 = (r_416 >> ({24'h000000, oi_420} * 32'h00000008));
-    assign w_423 = 64'h0000000000000000;
-    assign w_424 = 64'h0000000000000000;
-    assign w_425 = (w_424 + w_161);
-    assign oi_427 = obj5_wi_ty_re_beat;
-    assign oa_428 = (q_426 + {56'h00000000000000, oi_427});
-    assign v_430 = old_429[31:0];
-    assign w_431 = {{32{v_430[31]}}, v_430[31:0]};
-    assign w_432 = (w_431 * w_168);
-    assign w_433 = (w_423 + w_432);
-    assign w_434 = 64'h0000000000000014;
-    assign w_435 = (w_433 + w_434);
-    assign oi_436 = obj0_As_re_beat;
-    assign oa_437 = (w_435 + {56'h00000000000000, oi_436});
-    assign v_439 = old_438[31:0];
-    assign w_440 = 64'h0000000000000000;
-    assign w_441 = 64'h0000000000000000;
-    assign w_442 = (w_441 + w_161);
-    assign oi_444 = obj4_wi_tx_re_beat;
-    assign oa_445 = (q_443 + {56'h00000000000000, oi_444});
-    assign v_447 = old_446[31:0];
-    assign w_448 = 64'h00000000000000a0;
-    assign w_449 = (w_440 + w_448);
-    assign w_450 = {{32{v_447[31]}}, v_447[31:0]};
-    assign w_451 = (w_450 * w_160);
-    assign w_453 = (q_452 + w_451);
-    assign oi_454 = obj1_Bs_re_beat;
-    assign oa_455 = (w_453 + {56'h00000000000000, oi_454});
-    assign v_457 = old_456[31:0];
-    assign w_458 = 64'h0000000000000000;
-    assign w_459 = (w_458 + w_161);
-    assign oi_461 = obj6_wi_acc_re_beat;
-    assign oa_462 = (q_460 + {56'h00000000000000, oi_461});
-    assign v_464 = old_463[31:0];
+    assign bi_442 = pu_441_result;
+    assign bi_458 = pd_447;
+    assign bi_459 = pd_452;
+    assign bi_460 = pd_457;
+    assign pw_461 = (((&bi_458[30:23]) && (!(bi_458[22:0] == 23'h000000))) ? (bi_458 | 32'h00400000) : (((&bi_459[30:23]) && (!(bi_459[22:0] == 23'h000000))) ? (bi_459 | 32'h00400000) : (((((&bi_458[30:23]) && (bi_458[22:0] == 23'h000000)) && (bi_459[30:0] == 31'h00000000)) || ((bi_458[30:0] == 31'h00000000) && ((&bi_459[30:23]) && (bi_459[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_460[30:23]) && (!(bi_460[22:0] == 23'h000000))) ? (bi_460 | 32'h00400000) : ((((((&bi_458[30:23]) && (bi_458[22:0] == 23'h000000)) || ((&bi_459[30:23]) && (bi_459[22:0] == 23'h000000))) && ((&bi_460[30:23]) && (bi_460[22:0] == 23'h000000))) && ((bi_458[31] ^ bi_459[31]) != bi_460[31])) ? 32'hffc00000 : bi_442)))));
+    assign w_462 = 64'h0000000000000000;
+    assign pw_463 = (w_462 + pw_114);
+    assign pwa_471 = (pq_470 >> 64'h0000000000000002);
+    assign w_472 = 64'h0000000000000000;
+    assign w_473 = 64'h0000000000000000;
+    assign pw_474 = (w_473 + pw_114);
+    assign pwa_482 = (pq_481 >> 64'h0000000000000002);
+    assign prd_483 = obj5_wi_ty_rdata[31:0];
+    assign pw_484 = {{32{prd_483[31]}}, prd_483[31:0]};
+    assign pw_485 = (pw_484 * w_119);
+    assign pw_486 = (w_472 + pw_485);
+    assign w_487 = 64'h0000000000000014;
+    assign pw_488 = (pw_486 + w_487);
+    assign pwa_489 = (pw_488 >> 64'h0000000000000002);
+    assign prd_490 = obj0_As_rdata[31:0];
+    assign w_491 = 64'h0000000000000000;
+    assign w_492 = 64'h0000000000000000;
+    assign pw_493 = (w_492 + pw_114);
+    assign pwa_502 = (pq_501 >> 64'h0000000000000002);
+    assign prd_503 = obj4_wi_tx_rdata[31:0];
+    assign w_504 = 64'h00000000000000a0;
+    assign pw_505 = (w_491 + w_504);
+    assign pw_506 = {{32{prd_503[31]}}, prd_503[31:0]};
+    assign pw_507 = (pw_506 * w_113);
+    assign pw_516 = (pq_515 + pw_507);
+    assign pwa_517 = (pw_516 >> 64'h0000000000000002);
+    assign prd_518 = obj1_Bs_rdata[31:0];
+    assign w_519 = 64'h0000000000000000;
+    assign pw_520 = (w_519 + pw_114);
+    assign pwa_529 = (pq_528 >> 64'h0000000000000002);
+    assign prd_530 = obj6_wi_acc_rdata[31:0];
+    assign go_533 = (p3_slot == 3'h4);
 
-    ohls_fp_fma u5_fp_fma (
+    ohls_fp_fma pu_534 (
         .clk(clk),
         .rst(rst),
-        .en(1'h1),
-        .in_valid(go_465),
-        .a(v_439),
-        .b(v_457),
-        .c(v_464),
-        .out_valid(u5_fp_fma_valid),
-        .result(u5_fp_fma_result)
+        .en(p3_en),
+        .in_valid(go_533),
+        .a(pq_531),
+        .b(pq_532),
+        .c(prd_530),
+        .out_valid(pu_534_valid),
+        .result(pu_534_result)
     );
-    assign bi_466 = u5_fp_fma_result;
-    assign bi_467 = v_439;
-    assign bi_468 = v_457;
-    assign bi_469 = v_464;
-    assign w_471 = 64'h0000000000000000;
-    assign w_472 = (w_471 + w_161);
-    assign oi_474 = obj6_wi_acc_re_beat;
-    assign oa_475 = (q_473 + {56'h00000000000000, oi_474});
-    assign ow_476 = (r_470 >> ({24'h000000, oi_474} * 32'h00000008));
-    assign w_477 = 64'h0000000000000000;
-    assign w_478 = 64'h0000000000000000;
-    assign w_479 = (w_478 + w_161);
-    assign oi_481 = obj5_wi_ty_re_beat;
-    assign oa_482 = (q_480 + {56'h00000000000000, oi_481});
-    assign v_484 = old_483[31:0];
-    assign w_485 = {{32{v_484[31]}}, v_484[31:0]};
-    assign w_486 = (w_485 * w_168);
-    assign w_487 = (w_477 + w_486);
-    assign w_488 = 64'h0000000000000018;
-    assign w_489 = (w_487 + w_488);
-    assign oi_490 = obj0_As_re_beat;
-    assign oa_491 = (w_489 + {56'h00000000000000, oi_490});
-    assign v_493 = old_492[31:0];
-    assign w_494 = 64'h0000000000000000;
-    assign w_495 = 64'h0000000000000000;
-    assign w_496 = (w_495 + w_161);
-    assign oi_498 = obj4_wi_tx_re_beat;
-    assign oa_499 = (q_497 + {56'h00000000000000, oi_498});
-    assign v_501 = old_500[31:0];
-    assign w_502 = 64'h00000000000000c0;
-    assign w_503 = (w_494 + w_502);
-    assign w_504 = {{32{v_501[31]}}, v_501[31:0]};
-    assign w_505 = (w_504 * w_160);
-    assign w_507 = (q_506 + w_505);
-    assign oi_508 = obj1_Bs_re_beat;
-    assign oa_509 = (w_507 + {56'h00000000000000, oi_508});
-    assign v_511 = old_510[31:0];
-    assign w_512 = 64'h0000000000000000;
-    assign w_513 = (w_512 + w_161);
-    assign oi_515 = obj6_wi_acc_re_beat;
-    assign oa_516 = (q_514 + {56'h00000000000000, oi_515});
-    assign v_518 = old_517[31:0];
+    assign bi_535 = pu_534_result;
+    assign bi_551 = pd_540;
+    assign bi_552 = pd_545;
+    assign bi_553 = pd_550;
+    assign pw_554 = (((&bi_551[30:23]) && (!(bi_551[22:0] == 23'h000000))) ? (bi_551 | 32'h00400000) : (((&bi_552[30:23]) && (!(bi_552[22:0] == 23'h000000))) ? (bi_552 | 32'h00400000) : (((((&bi_551[30:23]) && (bi_551[22:0] == 23'h000000)) && (bi_552[30:0] == 31'h00000000)) || ((bi_551[30:0] == 31'h00000000) && ((&bi_552[30:23]) && (bi_552[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_553[30:23]) && (!(bi_553[22:0] == 23'h000000))) ? (bi_553 | 32'h00400000) : ((((((&bi_551[30:23]) && (bi_551[22:0] == 23'h000000)) || ((&bi_552[30:23]) && (bi_552[22:0] == 23'h000000))) && ((&bi_553[30:23]) && (bi_553[22:0] == 23'h000000))) && ((bi_551[31] ^ bi_552[31]) != bi_553[31])) ? 32'hffc00000 : bi_535)))));
+    assign w_555 = 64'h0000000000000000;
+    assign pw_556 = (w_555 + pw_114);
+    assign pwa_566 = (pq_565 >> 64'h0000000000000002);
+    assign w_567 = 64'h0000000000000000;
+    assign w_568 = 64'h0000000000000000;
+    assign pw_569 = (w_568 + pw_114);
+    assign pwa_579 = (pq_578 >> 64'h0000000000000002);
+    assign prd_580 = obj5_wi_ty_rdata[31:0];
+    assign pw_581 = {{32{prd_580[31]}}, prd_580[31:0]};
+    assign pw_582 = (pw_581 * w_119);
+    assign pw_583 = (w_567 + pw_582);
+    assign w_584 = 64'h0000000000000018;
+    assign pw_585 = (pw_583 + w_584);
+    assign pwa_586 = (pw_585 >> 64'h0000000000000002);
+    assign prd_587 = obj0_As_rdata[31:0];
+    assign w_588 = 64'h0000000000000000;
+    assign w_589 = 64'h0000000000000000;
+    assign pw_590 = (w_589 + pw_114);
+    assign pwa_600 = (pq_599 >> 64'h0000000000000002);
+    assign prd_601 = obj4_wi_tx_rdata[31:0];
+    assign w_602 = 64'h00000000000000c0;
+    assign pw_603 = (w_588 + w_602);
+    assign pw_604 = {{32{prd_601[31]}}, prd_601[31:0]};
+    assign pw_605 = (pw_604 * w_113);
+    assign pw_615 = (pq_614 + pw_605);
+    assign pwa_616 = (pw_615 >> 64'h0000000000000002);
+    assign prd_617 = obj1_Bs_rdata[31:0];
+    assign w_618 = 64'h0000000000000000;
+    assign pw_619 = (w_618 + pw_114);
+    assign pwa_629 = (pq_628 >> 64'h0000000000000002);
+    assign prd_630 = obj6_wi_acc_rdata[31:0];
+    assign go_633 = (p3_slot == 3'h7);
 
-    ohls_fp_fma u6_fp_fma (
+    ohls_fp_fma pu_634 (
         .clk(clk),
         .rst(rst),
-        .en(1'h1),
-        .in_valid(go_519),
-        .a(v_493),
-        .b(v_511),
-        .c(v_518),
-        .out_valid(u6_fp_fma_valid),
-        .result(u6_fp_fma_result)
+        .en(p3_en),
+        .in_valid(go_633),
+        .a(pq_631),
+        .b(pq_632),
+        .c(prd_630),
+        .out_valid(pu_634_valid),
+        .result(pu_634_result)
     );
-    assign bi_520 = u6_fp_fma_result;
-    assign bi_521 = v_493;
-    assign bi_522 = v_511;
-    assign bi_523 = v_518;
-    assign w_525 = 64'h0000000000000000;
-    assign w_526 = (w_525 + w_161);
-    assign oi_528 = obj6_wi_acc_re_beat;
-    assign oa_529 = (q_527 + {56'h00000000000000, oi_528});
-    assign ow_530 = (r_524 >> ({24'h000000, oi_528} * 32'h00000008));
-    assign w_531 = 64'h0000000000000000;
-    assign w_532 = 64'h0000000000000000;
-    assign w_533 = (w_532 + w_161);
-    assign oi_535 = obj5_wi_ty_re_beat;
-    assign oa_536 = (q_534 + {56'h00000000000000, oi_535});
-    assign v_538 = old_537[31:0];
-    assign w_539 = {{32{v_538[31]}}, v_538[31:0]};
-    assign w_540 = (w_539 * w_168);
-    assign w_541 = (w_531 + w_540);
-    assign w_542 = 64'h000000000000001c;
-    assign w_543 = (w_541 + w_542);
-    assign oi_544 = obj0_As_re_beat;
-    assign oa_545 = (w_543 + {56'h00000000000000, oi_544});
-    assign v_547 = old_546[31:0];
-    assign w_548 = 64'h0000000000000000;
-    assign w_549 = 64'h0000000000000000;
-    assign w_550 = (w_549 + w_161);
-    assign oi_552 = obj4_wi_tx_re_beat;
-    assign oa_553 = (q_551 + {56'h00000000000000, oi_552});
-    assign v_555 = old_554[31:0];
-    assign w_556 = 64'h00000000000000e0;
-    assign w_557 = (w_548 + w_556);
-    assign w_558 = {{32{v_555[31]}}, v_555[31:0]};
-    assign w_559 = (w_558 * w_160);
-    assign w_561 = (q_560 + w_559);
-    assign oi_562 = obj1_Bs_re_beat;
-    assign oa_563 = (w_561 + {56'h00000000000000, oi_562});
-    assign v_565 = old_564[31:0];
-    assign w_566 = 64'h0000000000000000;
-    assign w_567 = (w_566 + w_161);
-    assign oi_569 = obj6_wi_acc_re_beat;
-    assign oa_570 = (q_568 + {56'h00000000000000, oi_569});
-    assign v_572 = old_571[31:0];
+    assign bi_635 = pu_634_result;
+    assign bi_651 = pd_640;
+    assign bi_652 = pd_645;
+    assign bi_653 = pd_650;
+    assign pw_654 = (((&bi_651[30:23]) && (!(bi_651[22:0] == 23'h000000))) ? (bi_651 | 32'h00400000) : (((&bi_652[30:23]) && (!(bi_652[22:0] == 23'h000000))) ? (bi_652 | 32'h00400000) : (((((&bi_651[30:23]) && (bi_651[22:0] == 23'h000000)) && (bi_652[30:0] == 31'h00000000)) || ((bi_651[30:0] == 31'h00000000) && ((&bi_652[30:23]) && (bi_652[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_653[30:23]) && (!(bi_653[22:0] == 23'h000000))) ? (bi_653 | 32'h00400000) : ((((((&bi_651[30:23]) && (bi_651[22:0] == 23'h000000)) || ((&bi_652[30:23]) && (bi_652[22:0] == 23'h000000))) && ((&bi_653[30:23]) && (bi_653[22:0] == 23'h000000))) && ((bi_651[31] ^ bi_652[31]) != bi_653[31])) ? 32'hffc00000 : bi_635)))));
+    assign w_655 = 64'h0000000000000000;
+    assign pw_656 = (w_655 + pw_114);
+    assign pwa_667 = (pq_666 >> 64'h0000000000000002);
+    assign w_668 = 64'h0000000000000000;
+    assign w_669 = 64'h0000000000000000;
+    assign pw_670 = (w_669 + pw_114);
+    assign pwa_681 = (pq_680 >> 64'h0000000000000002);
+    assign prd_682 = obj5_wi_ty_rdata[31:0];
+    assign pw_683 = {{32{prd_682[31]}}, prd_682[31:0]};
+    assign pw_684 = (pw_683 * w_119);
+    assign pw_685 = (w_668 + pw_684);
+    assign w_686 = 64'h000000000000001c;
+    assign pw_687 = (pw_685 + w_686);
+    assign pwa_688 = (pw_687 >> 64'h0000000000000002);
+    assign prd_689 = obj0_As_rdata[31:0];
+    assign w_690 = 64'h0000000000000000;
+    assign w_691 = 64'h0000000000000000;
+    assign pw_692 = (w_691 + pw_114);
+    assign pwa_703 = (pq_702 >> 64'h0000000000000002);
+    assign prd_704 = obj4_wi_tx_rdata[31:0];
+    assign w_705 = 64'h00000000000000e0;
+    assign pw_706 = (w_690 + w_705);
+    assign pw_707 = {{32{prd_704[31]}}, prd_704[31:0]};
+    assign pw_708 = (pw_707 * w_113);
+    assign pw_719 = (pq_718 + pw_708);
+    assign pwa_720 = (pw_719 >> 64'h0000000000000002);
+    assign prd_721 = obj1_Bs_rdata[31:0];
+    assign w_722 = 64'h0000000000000000;
+    assign pw_723 = (w_722 + pw_114);
+    assign pwa_735 = (pq_734 >> 64'h0000000000000002);
+    assign prd_736 = obj6_wi_acc_rdata[31:0];
+    assign go_739 = (p3_slot == 3'h2);
 
-    ohls_fp_fma u7_fp_fma (
+    ohls_fp_fma pu_740 (
         .clk(clk),
         .rst(rst),
-        .en(1'h1),
-        .in_valid(go_573),
-        .a(v_547),
-        .b(v_565),
-        .c(v_572),
-        .out_valid(u7_fp_fma_valid),
-        .result(u7_fp_fma_result)
+        .en(p3_en),
+        .in_valid(go_739),
+        .a(pq_737),
+        .b(pq_738),
+        .c(prd_736),
+        .out_valid(pu_740_valid),
+        .result(pu_740_result)
     );
-    assign bi_574 = u7_fp_fma_result;
-    assign bi_575 = v_547;
-    assign bi_576 = v_565;
-    assign bi_577 = v_572;
-    assign w_579 = 64'h0000000000000000;
-    assign w_580 = (w_579 + w_161);
-    assign oi_582 = obj6_wi_acc_re_beat;
-    assign oa_583 = (q_581 + {56'h00000000000000, oi_582});
-    assign ow_584 = (r_578 >> ({24'h000000, oi_582} * 32'h00000008));
-    assign w_585 = 64'h0000000000000000;
-    assign w_586 = 64'h0000000000000000;
-    assign w_587 = v2_lid_y;
-    assign w_588 = w_587[7:0];
-    assign w_589 = 8'h08;
-    assign w_590 = (w_588 < w_589);
-    assign w_592 = v2_lid_y;
-    assign w_593 = w_592[7:0];
-    assign w_594 = 8'h01;
-    assign w_595 = (w_593 + w_594);
-    assign w_596 = {56'h00000000000000, w_595[7:0]};
-    assign w_597 = v1_lid_x;
-    assign w_598 = w_597[7:0];
-    assign w_599 = 8'h08;
-    assign w_600 = (w_598 < w_599);
-    assign w_602 = v1_lid_x;
-    assign w_603 = w_602[7:0];
-    assign w_604 = 8'h01;
-    assign w_605 = (w_603 + w_604);
-    assign w_606 = {56'h00000000000000, w_605[7:0]};
-    assign w_607 = 64'h0000000000000000;
-    assign w_608 = 64'h0000000000000000;
-    assign w_609 = v3_lid_linear;
-    assign w_610 = 64'h0000000000000004;
-    assign w_611 = (w_609 * w_610);
-    assign w_612 = (w_608 + w_611);
-    assign oi_613 = obj5_wi_ty_re_beat;
-    assign oa_614 = (w_612 + {56'h00000000000000, oi_613});
-    assign v_616 = old_615[31:0];
-    assign w_617 = 64'h0000000000000000;
-    assign w_618 = (w_617 + w_611);
-    assign oi_620 = obj4_wi_tx_re_beat;
-    assign oa_621 = (q_619 + {56'h00000000000000, oi_620});
-    assign v_623 = old_622[31:0];
-    assign w_624 = {32'h00000000, A_base};
-    assign w_625 = 64'h0000000000000000;
-    assign w_626 = (w_625 + w_611);
-    assign oi_628 = obj3_wi_row_re_beat;
-    assign oa_629 = (q_627 + {56'h00000000000000, oi_628});
-    assign v_631 = old_630[31:0];
-    assign w_632 = arg_n;
-    assign w_633 = 64'h0000000000000000;
-    assign w_634 = (w_633 + w_611);
-    assign oi_636 = obj7_wi_t_re_beat;
-    assign oa_637 = (q_635 + {56'h00000000000000, oi_636});
-    assign v_639 = old_638[31:0];
-    assign w_640 = 64'h0000000000000000;
-    assign w_641 = (w_640 + w_611);
-    assign oi_643 = obj4_wi_tx_re_beat;
-    assign oa_644 = (q_642 + {56'h00000000000000, oi_643});
-    assign v_646 = old_645[31:0];
-    assign w_647 = (v_631 * w_632);
-    assign w_648 = 32'h00000008;
-    assign w_649 = (v_639 * w_648);
-    assign w_652 = (q_650 + q_651);
-    assign w_653 = (w_652 + v_646);
-    assign w_654 = {{32{w_653[31]}}, w_653[31:0]};
-    assign w_655 = (w_654 * w_610);
-    assign w_656 = (w_624 + w_655);
-    assign v_658 = ld_657[31:0];
-    assign w_659 = {{32{v_616[31]}}, v_616[31:0]};
-    assign w_660 = 64'h0000000000000020;
-    assign w_661 = (w_659 * w_660);
-    assign w_662 = (w_607 + w_661);
-    assign w_663 = {{32{v_623[31]}}, v_623[31:0]};
-    assign w_664 = (w_663 * w_610);
-    assign w_666 = (q_665 + w_664);
-    assign oi_668 = obj0_As_re_beat;
-    assign oa_669 = (q_667 + {56'h00000000000000, oi_668});
-    assign ow_670 = (v_658 >> ({24'h000000, oi_668} * 32'h00000008));
-    assign w_671 = 64'h0000000000000000;
-    assign w_672 = 64'h0000000000000000;
-    assign w_673 = (w_672 + w_611);
-    assign oi_675 = obj5_wi_ty_re_beat;
-    assign oa_676 = (q_674 + {56'h00000000000000, oi_675});
-    assign v_678 = old_677[31:0];
-    assign w_679 = 64'h0000000000000000;
-    assign w_680 = (w_679 + w_611);
-    assign oi_682 = obj4_wi_tx_re_beat;
-    assign oa_683 = (q_681 + {56'h00000000000000, oi_682});
-    assign v_685 = old_684[31:0];
-    assign w_686 = {32'h00000000, B_base};
-    assign w_687 = 64'h0000000000000000;
-    assign w_688 = (w_687 + w_611);
-    assign oi_690 = obj7_wi_t_re_beat;
-    assign oa_691 = (q_689 + {56'h00000000000000, oi_690});
-    assign v_693 = old_692[31:0];
-    assign w_694 = 64'h0000000000000000;
-    assign w_695 = (w_694 + w_611);
-    assign oi_697 = obj5_wi_ty_re_beat;
-    assign oa_698 = (q_696 + {56'h00000000000000, oi_697});
-    assign v_700 = old_699[31:0];
-    assign w_701 = arg_n;
-    assign w_702 = 64'h0000000000000000;
-    assign w_703 = (w_702 + w_611);
-    assign oi_705 = obj2_wi_col_re_beat;
-    assign oa_706 = (q_704 + {56'h00000000000000, oi_705});
-    assign v_708 = old_707[31:0];
-    assign w_709 = (v_693 * w_648);
-    assign w_711 = (q_710 + v_700);
-    assign w_712 = (w_711 * w_701);
-    assign w_714 = (q_713 + v_708);
-    assign w_715 = {{32{w_714[31]}}, w_714[31:0]};
-    assign w_716 = (w_715 * w_610);
-    assign w_717 = (w_686 + w_716);
-    assign v_719 = ld_718[31:0];
-    assign w_720 = {{32{v_678[31]}}, v_678[31:0]};
-    assign w_721 = (w_720 * w_660);
-    assign w_722 = (w_671 + w_721);
-    assign w_723 = {{32{v_685[31]}}, v_685[31:0]};
-    assign w_724 = (w_723 * w_610);
-    assign w_726 = (q_725 + w_724);
-    assign oi_728 = obj1_Bs_re_beat;
-    assign oa_729 = (q_727 + {56'h00000000000000, oi_728});
-    assign ow_730 = (v_719 >> ({24'h000000, oi_728} * 32'h00000008));
-    assign w_731 = v1_lid_x;
-    assign w_732 = v2_lid_y;
-    assign w_733 = w_731[7:0];
-    assign w_734 = w_732[7:0];
-    assign w_735 = 8'h08;
-    assign w_736 = (w_734 * w_735);
-    assign w_737 = (w_733 + w_736);
-    assign w_738 = {56'h00000000000000, w_737[7:0]};
-    assign w_739 = 64'h0000000000000000;
-    assign w_740 = 64'h0000000000000000;
-    assign w_741 = v2_lid_y;
-    assign w_742 = w_741[7:0];
-    assign w_743 = 8'h08;
-    assign w_744 = (w_742 < w_743);
-    assign w_746 = v2_lid_y;
-    assign w_747 = w_746[7:0];
-    assign w_748 = 8'h01;
-    assign w_749 = (w_747 + w_748);
-    assign w_750 = {56'h00000000000000, w_749[7:0]};
-    assign w_751 = v1_lid_x;
-    assign w_752 = w_751[7:0];
-    assign w_753 = 8'h08;
-    assign w_754 = (w_752 < w_753);
-    assign w_756 = v1_lid_x;
-    assign w_757 = w_756[7:0];
-    assign w_758 = 8'h01;
-    assign w_759 = (w_757 + w_758);
-    assign w_760 = {56'h00000000000000, w_759[7:0]};
+    assign bi_741 = pu_740_result;
+    assign bi_757 = pd_746;
+    assign bi_758 = pd_751;
+    assign bi_759 = pd_756;
+    assign pw_760 = (((&bi_757[30:23]) && (!(bi_757[22:0] == 23'h000000))) ? (bi_757 | 32'h00400000) : (((&bi_758[30:23]) && (!(bi_758[22:0] == 23'h000000))) ? (bi_758 | 32'h00400000) : (((((&bi_757[30:23]) && (bi_757[22:0] == 23'h000000)) && (bi_758[30:0] == 31'h00000000)) || ((bi_757[30:0] == 31'h00000000) && ((&bi_758[30:23]) && (bi_758[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_759[30:23]) && (!(bi_759[22:0] == 23'h000000))) ? (bi_759 | 32'h00400000) : ((((((&bi_757[30:23]) && (bi_757[22:0] == 23'h000000)) || ((&bi_758[30:23]) && (bi_758[22:0] == 23'h000000))) && ((&bi_759[30:23]) && (bi_759[22:0] == 23'h000000))) && ((bi_757[31] ^ bi_758[31]) != bi_759[31])) ? 32'hffc00000 : bi_741)))));
     assign w_761 = 64'h0000000000000000;
-    assign w_762 = v3_lid_linear;
-    assign w_763 = 64'h0000000000000004;
-    assign w_764 = (w_762 * w_763);
-    assign w_765 = (w_761 + w_764);
-    assign oi_766 = obj7_wi_t_re_beat;
-    assign oa_767 = (w_765 + {56'h00000000000000, oi_766});
-    assign v_769 = old_768[31:0];
-    assign w_770 = arg_n;
-    assign w_771 = 32'h0000001f;
-    assign w_772 = (w_770[31] ? (~((~w_770) >> w_771)) : (w_770 >> w_771));
-    assign w_773 = 32'h0000001d;
-    assign w_774 = (w_772 >> w_773);
-    assign w_775 = (w_770 + w_774);
-    assign w_776 = 32'h00000003;
-    assign w_777 = (w_775[31] ? (~((~w_775) >> w_776)) : (w_775 >> w_776));
-    assign w_779 = ((v_769 ^ 32'h80000000) < (q_778 ^ 32'h80000000));
-    assign w_780 = 32'h00000000;
-    assign w_781 = {32'h00000000, group_0};
-    assign w_782 = v1_lid_x;
-    assign w_783 = 64'h0000000000000000;
-    assign w_784 = 64'h0000000000000000;
-    assign w_785 = v3_lid_linear;
-    assign w_786 = 64'h0000000000000004;
-    assign w_787 = (w_785 * w_786);
-    assign w_788 = (w_784 + w_787);
-    assign w_789 = w_781[31:0];
-    assign w_790 = 32'h00000008;
-    assign w_791 = (w_789 * w_790);
-    assign w_792 = w_782[31:0];
-    assign w_793 = (w_791 + w_792);
-    assign oi_794 = obj2_wi_col_re_beat;
-    assign oa_795 = (w_788 + {56'h00000000000000, oi_794});
-    assign ow_796 = (w_793 >> ({24'h000000, oi_794} * 32'h00000008));
-    assign w_797 = 32'h00000001;
-    assign w_798 = {32'h00000000, group_1};
-    assign w_799 = v2_lid_y;
-    assign w_800 = 64'h0000000000000000;
+    assign pw_762 = (w_761 + pw_114);
+    assign pwa_774 = (pq_773 >> 64'h0000000000000002);
+    assign w_775 = 64'h0000000000000001;
+    assign w_776 = 64'h0000000000000000;
+    assign pv_777 = v1_lid_x;
+    assign pw_778 = (pv_777 + w_775);
+    assign w_779 = 64'h0000000000000008;
+    assign pw_780 = (pw_778 == w_779);
+    assign pw_781 = (pw_780 ? w_776 : pw_778);
+    assign pv_782 = v2_lid_y;
+    assign pw_783 = (pv_782 + w_775);
+    assign pw_784 = (pw_780 ? pw_783 : pv_782);
+    assign p3_stall = 1'h0;
+    assign w_785 = 64'h0000000000000000;
+    assign p2_en = (!p2_stall);
+    assign pv_786 = v2_lid_y;
+    assign w_787 = 64'h0000000000000008;
+    assign pw_788 = (pv_786 < w_787);
+    assign pv_789 = v1_lid_x;
+    assign pv_790 = v2_lid_y;
+    assign w_791 = 64'h0000000000000008;
+    assign pw_792 = (pv_790 * w_791);
+    assign pw_793 = (pv_789 + pw_792);
+    assign w_794 = 64'h0000000000000000;
+    assign w_795 = 64'h0000000000000000;
+    assign w_796 = 64'h0000000000000004;
+    assign pw_797 = (pw_793 * w_796);
+    assign pw_798 = (w_795 + pw_797);
+    assign pwa_799 = (pw_798 >> 64'h0000000000000002);
+    assign prd_800 = obj5_wi_ty_rdata[31:0];
     assign w_801 = 64'h0000000000000000;
-    assign w_802 = (w_801 + w_787);
-    assign w_803 = w_798[31:0];
-    assign w_804 = (w_803 * w_790);
-    assign w_805 = w_799[31:0];
-    assign w_806 = (w_804 + w_805);
-    assign oi_809 = obj3_wi_row_re_beat;
-    assign oa_810 = (q_807 + {56'h00000000000000, oi_809});
-    assign ow_811 = (q_808 >> ({24'h000000, oi_809} * 32'h00000008));
-    assign w_812 = v1_lid_x;
-    assign w_813 = 64'h0000000000000000;
-    assign w_814 = (w_813 + w_787);
-    assign w_815 = w_812[31:0];
-    assign oi_818 = obj4_wi_tx_re_beat;
-    assign oa_819 = (q_816 + {56'h00000000000000, oi_818});
-    assign ow_820 = (q_817 >> ({24'h000000, oi_818} * 32'h00000008));
-    assign w_821 = v2_lid_y;
-    assign w_822 = 64'h0000000000000000;
-    assign w_823 = (w_822 + w_787);
-    assign w_824 = w_821[31:0];
-    assign oi_827 = obj5_wi_ty_re_beat;
-    assign oa_828 = (q_825 + {56'h00000000000000, oi_827});
-    assign ow_829 = (q_826 >> ({24'h000000, oi_827} * 32'h00000008));
-    assign w_830 = 32'h00000000;
-    assign w_831 = 64'h0000000000000000;
-    assign w_832 = (w_831 + w_787);
-    assign oi_834 = obj6_wi_acc_re_beat;
-    assign oa_835 = (q_833 + {56'h00000000000000, oi_834});
-    assign ow_836 = (w_830 >> ({24'h000000, oi_834} * 32'h00000008));
-    assign w_837 = 64'h0000000000000000;
-    assign w_838 = (w_837 + w_787);
-    assign oi_840 = obj7_wi_t_re_beat;
-    assign oa_841 = (q_839 + {56'h00000000000000, oi_840});
-    assign ow_842 = (w_780 >> ({24'h000000, oi_840} * 32'h00000008));
-    assign w_843 = v1_lid_x;
-    assign w_844 = v2_lid_y;
-    assign w_845 = w_843[7:0];
-    assign w_846 = w_844[7:0];
-    assign w_847 = 8'h08;
-    assign w_848 = (w_846 * w_847);
-    assign w_849 = (w_845 + w_848);
-    assign w_850 = {56'h00000000000000, w_849[7:0]};
-    assign w_851 = 64'h0000000000000000;
-    assign w_852 = 64'h0000000000000000;
-
-    ohls_div #(
-        .WIDTH(32),
-        .SIGNED(0)
-    ) u_group_div (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(div_in_valid),
-        .dividend(div_dividend),
-        .divisor(div_divisor),
-        .out_valid(div_valid),
-        .quotient(div_quotient),
-        .remainder(div_remainder)
-    );
+    assign pw_802 = (w_801 + pw_797);
+    assign pwa_804 = (pq_803 >> 64'h0000000000000002);
+    assign prd_805 = obj4_wi_tx_rdata[31:0];
+    assign w_806 = {32'h00000000, A_base};
+    assign w_807 = 64'h0000000000000000;
+    assign pw_808 = (w_807 + pw_797);
+    assign pwa_811 = (pq_810 >> 64'h0000000000000002);
+    assign prd_812 = obj3_wi_row_rdata[31:0];
+    assign w_813 = arg_n;
+    assign w_814 = 64'h0000000000000000;
+    assign pw_815 = (w_814 + pw_797);
+    assign pwa_819 = (pq_818 >> 64'h0000000000000002);
+    assign prd_820 = obj7_wi_t_rdata[31:0];
+    assign w_821 = 64'h0000000000000000;
+    assign pw_822 = (w_821 + pw_797);
+    assign pwa_827 = (pq_826 >> 64'h0000000000000002);
+    assign prd_828 = obj4_wi_tx_r1_rdata[31:0];
+    assign pw_829 = (prd_812 * w_813);
+    assign w_830 = 32'h00000008;
+    assign pw_831 = (prd_820 * w_830);
+    assign pw_837 = (pq_834 + pq_836);
+    assign pw_839 = (pw_837 + pq_838);
+    assign pw_840 = {{32{pw_839[31]}}, pw_839[31:0]};
+    assign pw_841 = (pw_840 * w_796);
+    assign pw_842 = (w_806 + pw_841);
+    assign pld_843 = A_ld_resp_data;
+    assign pw_844 = {{32{prd_800[31]}}, prd_800[31:0]};
+    assign w_845 = 64'h0000000000000020;
+    assign pw_846 = (pw_844 * w_845);
+    assign pw_847 = (w_794 + pw_846);
+    assign pw_848 = {{32{prd_805[31]}}, prd_805[31:0]};
+    assign pw_849 = (pw_848 * w_796);
+    assign pw_851 = (pq_850 + pw_849);
+    assign pwa_900 = (pq_899 >> 64'h0000000000000002);
+    assign w_901 = 64'h0000000000000000;
+    assign w_902 = 64'h0000000000000000;
+    assign pw_903 = (w_902 + pw_797);
+    assign pwa_955 = (pq_954 >> 64'h0000000000000002);
+    assign prd_956 = obj5_wi_ty_r1_rdata[31:0];
+    assign w_957 = 64'h0000000000000000;
+    assign pw_958 = (w_957 + pw_797);
+    assign pwa_1011 = (pq_1010 >> 64'h0000000000000002);
+    assign prd_1012 = obj4_wi_tx_r2_rdata[31:0];
+    assign w_1013 = {32'h00000000, B_base};
+    assign w_1014 = 64'h0000000000000000;
+    assign pw_1015 = (w_1014 + pw_797);
+    assign pwa_1069 = (pq_1068 >> 64'h0000000000000002);
+    assign prd_1070 = obj7_wi_t_r1_rdata[31:0];
+    assign w_1071 = 64'h0000000000000000;
+    assign pw_1072 = (w_1071 + pw_797);
+    assign pwa_1127 = (pq_1126 >> 64'h0000000000000002);
+    assign prd_1128 = obj5_wi_ty_r2_rdata[31:0];
+    assign w_1129 = arg_n;
+    assign w_1130 = 64'h0000000000000000;
+    assign pw_1131 = (w_1130 + pw_797);
+    assign pwa_1187 = (pq_1186 >> 64'h0000000000000002);
+    assign prd_1188 = obj2_wi_col_rdata[31:0];
+    assign pw_1189 = (prd_1070 * w_830);
+    assign pw_1191 = (pq_1190 + prd_1128);
+    assign pw_1192 = (pw_1191 * w_1129);
+    assign pw_1198 = (pq_1195 + pq_1197);
+    assign pw_1199 = {{32{pw_1198[31]}}, pw_1198[31:0]};
+    assign pw_1200 = (pw_1199 * w_796);
+    assign pw_1201 = (w_1013 + pw_1200);
+    assign pld_1202 = B_ld_resp_data;
+    assign pw_1203 = {{32{prd_956[31]}}, prd_956[31:0]};
+    assign pw_1204 = (pw_1203 * w_845);
+    assign pw_1205 = (w_901 + pw_1204);
+    assign pw_1206 = {{32{prd_1012[31]}}, prd_1012[31:0]};
+    assign pw_1207 = (pw_1206 * w_796);
+    assign pw_1209 = (pq_1208 + pw_1207);
+    assign pwa_1259 = (pq_1258 >> 64'h0000000000000002);
+    assign w_1260 = 64'h0000000000000001;
+    assign w_1261 = 64'h0000000000000000;
+    assign pv_1262 = v1_lid_x;
+    assign pw_1263 = (pv_1262 + w_1260);
+    assign w_1264 = 64'h0000000000000008;
+    assign pw_1265 = (pw_1263 == w_1264);
+    assign pw_1266 = (pw_1265 ? w_1261 : pw_1263);
+    assign pv_1267 = v2_lid_y;
+    assign pw_1268 = (pv_1267 + w_1260);
+    assign pw_1269 = (pw_1265 ? pw_1268 : pv_1267);
+    assign p2_stall = (((((p2_valid[6] && 1'h1) && (!A_ld_req_ready)) || ((p2_valid[50] && 1'h1) && (!A_ld_resp_valid))) || ((p2_valid[58] && 1'h1) && (!B_ld_req_ready))) || ((p2_valid[102] && 1'h1) && (!B_ld_resp_valid)));
+    assign w_1270 = 64'h0000000000000000;
+    assign p0_en = (!p0_stall);
+    assign pv_1271 = v2_lid_y;
+    assign w_1272 = 64'h0000000000000008;
+    assign pw_1273 = (pv_1271 < w_1272);
+    assign pv_1274 = v1_lid_x;
+    assign pv_1275 = v2_lid_y;
+    assign w_1276 = 64'h0000000000000008;
+    assign pw_1277 = (pv_1275 * w_1276);
+    assign pw_1278 = (pv_1274 + pw_1277);
+    assign w_1279 = 32'h00000000;
+    assign w_1280 = {32'h00000000, group_0};
+    assign pv_1281 = v1_lid_x;
+    assign w_1282 = 64'h0000000000000000;
+    assign w_1283 = 64'h0000000000000000;
+    assign w_1284 = 64'h0000000000000004;
+    assign pw_1285 = (pw_1278 * w_1284);
+    assign pw_1286 = (w_1283 + pw_1285);
+    assign pw_1287 = w_1280[31:0];
+    assign w_1288 = 32'h00000008;
+    assign pw_1289 = (pw_1287 * w_1288);
+    assign pw_1290 = pv_1281[31:0];
+    assign pw_1291 = (pw_1289 + pw_1290);
+    assign pwa_1292 = (pw_1286 >> 64'h0000000000000002);
+    assign w_1293 = 32'h00000001;
+    assign w_1294 = {32'h00000000, group_1};
+    assign pv_1295 = v2_lid_y;
+    assign w_1296 = 64'h0000000000000000;
+    assign w_1297 = 64'h0000000000000000;
+    assign pw_1298 = (w_1297 + pw_1285);
+    assign pw_1299 = w_1294[31:0];
+    assign pw_1300 = (pw_1299 * w_1288);
+    assign pw_1301 = pv_1295[31:0];
+    assign pw_1302 = (pw_1300 + pw_1301);
+    assign pwa_1305 = (pq_1303 >> 64'h0000000000000002);
+    assign pv_1306 = v1_lid_x;
+    assign w_1307 = 64'h0000000000000000;
+    assign pw_1308 = (w_1307 + pw_1285);
+    assign pw_1309 = pv_1306[31:0];
+    assign pwa_1314 = (pq_1311 >> 64'h0000000000000002);
+    assign pv_1315 = v2_lid_y;
+    assign w_1316 = 64'h0000000000000000;
+    assign pw_1317 = (w_1316 + pw_1285);
+    assign pw_1318 = pv_1315[31:0];
+    assign pwa_1325 = (pq_1321 >> 64'h0000000000000002);
+    assign w_1326 = 32'h00000000;
+    assign w_1327 = 64'h0000000000000000;
+    assign pw_1328 = (w_1327 + pw_1285);
+    assign pwa_1333 = (pq_1332 >> 64'h0000000000000002);
+    assign w_1334 = 64'h0000000000000000;
+    assign pw_1335 = (w_1334 + pw_1285);
+    assign pwa_1341 = (pq_1340 >> 64'h0000000000000002);
+    assign w_1342 = 64'h0000000000000000;
+    assign w_1343 = 64'h0000000000000004;
+    assign pw_1344 = (pw_1278 * w_1343);
+    assign pw_1345 = (w_1342 + pw_1344);
+    assign pwa_1352 = (pq_1351 >> 64'h0000000000000002);
+    assign prd_1353 = obj7_wi_t_rdata[31:0];
+    assign w_1354 = arg_n;
+    assign w_1355 = 32'h0000001f;
+    assign pw_1356 = (w_1354[31] ? (~((~w_1354) >> w_1355)) : (w_1354 >> w_1355));
+    assign w_1357 = 32'h0000001d;
+    assign pw_1358 = (pw_1356 >> w_1357);
+    assign pw_1359 = (w_1354 + pw_1358);
+    assign w_1360 = 32'h00000003;
+    assign pw_1361 = (pw_1359[31] ? (~((~pw_1359) >> w_1360)) : (pw_1359 >> w_1360));
+    assign pw_1369 = ((prd_1353 ^ 32'h80000000) < (pq_1368 ^ 32'h80000000));
+    assign w_1370 = 64'h0000000000000001;
+    assign w_1371 = 64'h0000000000000000;
+    assign pv_1372 = v1_lid_x;
+    assign pw_1373 = (pv_1372 + w_1370);
+    assign w_1374 = 64'h0000000000000008;
+    assign pw_1375 = (pw_1373 == w_1374);
+    assign pw_1376 = (pw_1375 ? w_1371 : pw_1373);
+    assign pv_1377 = v2_lid_y;
+    assign pw_1378 = (pv_1377 + w_1370);
+    assign pw_1379 = (pw_1375 ? pw_1378 : pv_1377);
+    assign p0_stall = 1'h0;
+    assign w_1380 = 64'h0000000000000000;
     assign done = done_q;
-    assign err_code = 8'h00;
+    assign err_code = launch_err;
 
     always @(posedge clk) begin
         if (rst) begin
             state <= 16'h0000;
-            obj3_wi_row_re_issued <= 1'h0;
-            obj3_wi_row_re_beat <= 8'h00;
-            obj2_wi_col_re_issued <= 1'h0;
-            obj2_wi_col_re_beat <= 8'h00;
-            obj6_wi_acc_re_issued <= 1'h0;
-            obj6_wi_acc_re_beat <= 8'h00;
-            C_wr_issued <= 1'h0;
-            C_wr_beat <= 8'h00;
-            obj7_wi_t_re_issued <= 1'h0;
-            obj7_wi_t_re_beat <= 8'h00;
-            obj5_wi_ty_re_issued <= 1'h0;
-            obj5_wi_ty_re_beat <= 8'h00;
-            obj0_As_re_issued <= 1'h0;
-            obj0_As_re_beat <= 8'h00;
-            obj4_wi_tx_re_issued <= 1'h0;
-            obj4_wi_tx_re_beat <= 8'h00;
-            obj1_Bs_re_issued <= 1'h0;
-            obj1_Bs_re_beat <= 8'h00;
-            u0_fp_fma_issued <= 1'h0;
-            u1_fp_fma_issued <= 1'h0;
-            u2_fp_fma_issued <= 1'h0;
-            u3_fp_fma_issued <= 1'h0;
-            u4_fp_fma_issued <= 1'h0;
-            u5_fp_fma_issued <= 1'h0;
-            u6_fp_fma_issued <= 1'h0;
-            u7_fp_fma_issued <= 1'h0;
-            A_rd_issued <= 1'h0;
-            A_rd_beat <= 8'h00;
-            B_rd_issued <= 1'h0;
-            B_rd_beat <= 8'h00;
-            div_got <= 2'h0;
+            p5_valid <= 49'h0000000000000;
+            p5_admit <= 1'h0;
+            p5_go <= 1'h0;
+            p4_valid <= 4'h0;
+            p4_admit <= 1'h0;
+            p4_go <= 1'h0;
+            p3_valid <= 12'h000;
+            p3_admit <= 1'h0;
+            p3_slot <= 3'h0;
+            p3_go <= 1'h0;
+            p2_valid <= 104'h00000000000000000000000000;
+            p2_admit <= 1'h0;
+            p2_go <= 1'h0;
+            p0_valid <= 8'h00;
+            p0_admit <= 1'h0;
+            p0_go <= 1'h0;
+            launch_err <= 8'h00;
             done_q <= 1'h0;
         end else begin
             done_q <= 1'h0;
             if (((state == 16'h0000) && start)) group_0 <= 32'h00000000;
             if (((state == 16'h0000) && start)) group_1 <= 32'h00000000;
             if (((state == 16'h0000) && start)) group_2 <= 32'h00000000;
-            if (((state == 16'h0000) && start)) state <= 16'h00ac;
-            if ((state == 16'h0001)) group_0 <= (((group_0 + 32'h00000001) >= ngroups_0) ? 32'h00000000 : (group_0 + 32'h00000001));
-            if ((state == 16'h0001)) group_1 <= (((group_0 + 32'h00000001) >= ngroups_0) ? (((group_1 + 32'h00000001) >= ngroups_1) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
-            if ((state == 16'h0001)) group_2 <= ((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) ? (((group_2 + 32'h00000001) >= ngroups_2) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
-            if ((state == 16'h0001)) state <= (((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) && ((group_2 + 32'h00000001) >= ngroups_2)) ? 16'h0002 : 16'h00ab);
+            if (((state == 16'h0000) && start)) gnext_0 <= local_size[31:0];
+            if (((state == 16'h0000) && start)) gnext_1 <= local_size[63:32];
+            if (((state == 16'h0000) && start)) gnext_2 <= local_size[95:64];
+            if (((state == 16'h0000) && start)) launch_err <= 8'h00;
+            if (((state == 16'h0000) && start)) state <= 16'h0016;
+            if ((state == 16'h0001)) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));
+            if ((state == 16'h0001)) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));
+            if ((state == 16'h0001)) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
+            if ((state == 16'h0001)) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);
+            if ((state == 16'h0001)) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
+            if ((state == 16'h0001)) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);
+            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0015);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
-            if ((state == 16'h0003)) state <= 16'h0006;
-            if ((state == 16'h0004)) state <= (q_5 ? 16'h0012 : 16'h0001);
+            if (((state == 16'h0003) && 1'h1)) p5_valid <= 49'h0000000000001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0003) && 1'h1)) p5_admit <= 1'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_go <= pw_3;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_3) && p5_en))) v3_lid_linear <= pw_8;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_3) && p5_en))) v1_lid_x <= pw_45;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_3) && p5_en))) v2_lid_y <= pw_48;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_19 <= pw_18;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_24 <= pw_23;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_25 <= pq_24;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_29 <= pw_28;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_30 <= pq_29;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_31 <= pq_30;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_32 <= prd_21;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_33 <= pq_32;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_38 <= prd_27;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_valid <= {p5_valid[47], p5_valid[46], p5_valid[45], p5_valid[44], p5_valid[43], p5_valid[42], p5_valid[41], p5_valid[40], p5_valid[39], p5_valid[38], p5_valid[37], p5_valid[36], p5_valid[35], p5_valid[34], p5_valid[33], p5_valid[32], p5_valid[31], p5_valid[30], p5_valid[29], p5_valid[28], p5_valid[27], p5_valid[26], p5_valid[25], p5_valid[24], p5_valid[23], p5_valid[22], p5_valid[21], p5_valid[20], p5_valid[19], p5_valid[18], p5_valid[17], p5_valid[16], p5_valid[15], p5_valid[14], p5_valid[13], p5_valid[12], p5_valid[11], p5_valid[10], p5_valid[9], p5_valid[8], p5_valid[7], p5_valid[6], p5_valid[5], p5_valid[4], p5_valid[3], p5_valid[2], p5_valid[1], (p5_valid[0] && pw_3), (p5_admit && ((!(p5_valid[0] && (!pw_3))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_admit <= (p5_admit && ((!(p5_valid[0] && (!pw_3))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((!p5_admit) && (p5_valid == 49'h0000000000000)) && C_st_idle))) state <= 16'h0001;  // matmul_tiled.cl:7:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) q_5 <= w_4;
-            if ((state == 16'h0006)) state <= 16'h0004;
-            if ((state == 16'h0007)) v2_lid_y <= w_10;
-            if ((state == 16'h0007)) state <= 16'h0003;
-            if ((state == 16'h0008)) state <= 16'h000a;
-            if ((state == 16'h0009)) state <= (q_15 ? 16'h0011 : 16'h0007);
-            if ((state == 16'h000a)) q_15 <= w_14;
-            if ((state == 16'h000a)) state <= 16'h0009;
-            if ((state == 16'h000b)) v1_lid_x <= w_20;
-            if ((state == 16'h000b)) state <= 16'h0008;
-            if (((state == 16'h000c) && ((!1'h0) && obj3_wi_row_re_issued))) old_29 <= {obj3_wi_row_rdata, old_29[31:8]};  // matmul_tiled.cl:27:7
-            if (((state == 16'h000c) && ((!1'h0) && obj3_wi_row_re_issued))) obj3_wi_row_re_beat <= (obj3_wi_row_re_beat + 8'h01);  // matmul_tiled.cl:27:7
-            if (((state == 16'h000c) && ((!1'h0) && (!obj3_wi_row_re_issued)))) obj3_wi_row_re_issued <= 1'h1;  // matmul_tiled.cl:27:7
-            if (((state == 16'h000c) && ((!1'h0) && obj3_wi_row_re_issued))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:27:7
-            if (((state == 16'h000c) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_beat <= 8'h00;  // matmul_tiled.cl:27:7
-            if (((state == 16'h000c) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:27:7
-            if (((state == 16'h000c) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) q_34 <= w_33;  // matmul_tiled.cl:27:7
-            if (((state == 16'h000c) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) q_41 <= w_40;  // matmul_tiled.cl:27:7
-            if (((state == 16'h000c) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) state <= 16'h000d;  // matmul_tiled.cl:27:7
-            if (((state == 16'h000d) && ((!1'h0) && obj2_wi_col_re_issued))) old_37 <= {obj2_wi_col_rdata, old_37[31:8]};  // matmul_tiled.cl:27:17
-            if (((state == 16'h000d) && ((!1'h0) && obj2_wi_col_re_issued))) obj2_wi_col_re_beat <= (obj2_wi_col_re_beat + 8'h01);  // matmul_tiled.cl:27:17
-            if (((state == 16'h000d) && ((!1'h0) && (!obj2_wi_col_re_issued)))) obj2_wi_col_re_issued <= 1'h1;  // matmul_tiled.cl:27:17
-            if (((state == 16'h000d) && ((!1'h0) && obj2_wi_col_re_issued))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:27:17
-            if (((state == 16'h000d) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_beat <= 8'h00;  // matmul_tiled.cl:27:17
-            if (((state == 16'h000d) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:27:17
-            if (((state == 16'h000d) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) q_47 <= w_46;  // matmul_tiled.cl:27:17
-            if (((state == 16'h000d) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) state <= 16'h000e;  // matmul_tiled.cl:27:17
-            if (((state == 16'h000e) && ((!1'h0) && obj6_wi_acc_re_issued))) old_44 <= {obj6_wi_acc_rdata, old_44[31:8]};  // matmul_tiled.cl:27:24
-            if (((state == 16'h000e) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:27:24
-            if (((state == 16'h000e) && ((!1'h0) && (!obj6_wi_acc_re_issued)))) obj6_wi_acc_re_issued <= 1'h1;  // matmul_tiled.cl:27:24
-            if (((state == 16'h000e) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:27:24
-            if (((state == 16'h000e) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:27:24
-            if (((state == 16'h000e) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:27:24
-            if (((state == 16'h000e) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h0010;  // matmul_tiled.cl:27:24
-            if ((state == 16'h000f)) state <= 16'h000b;
-            if (((state == 16'h0010) && ((((state == 16'h0010) && (!C_wr_issued)) && 1'h1) && C_wr_cmd_ready))) C_wr_issued <= 1'h1;  // matmul_tiled.cl:27:5
-            if (((state == 16'h0010) && (((state == 16'h0010) && C_wr_issued) && C_wr_ready))) C_wr_beat <= (C_wr_beat + 8'h01);  // matmul_tiled.cl:27:5
-            if (((state == 16'h0010) && ((((state == 16'h0010) && C_wr_issued) && C_wr_ready) && (C_wr_beat == 8'h00)))) C_wr_beat <= 8'h00;  // matmul_tiled.cl:27:5
-            if (((state == 16'h0010) && ((((state == 16'h0010) && C_wr_issued) && C_wr_ready) && (C_wr_beat == 8'h00)))) C_wr_issued <= 1'h0;  // matmul_tiled.cl:27:5
-            if (((state == 16'h0010) && ((((state == 16'h0010) && C_wr_issued) && C_wr_ready) && (C_wr_beat == 8'h00)))) state <= 16'h000b;  // matmul_tiled.cl:27:5
-            if ((state == 16'h0011)) v3_lid_linear <= w_59;
-            if ((state == 16'h0011)) state <= 16'h000c;
-            if ((state == 16'h0012)) v1_lid_x <= w_60;
-            if ((state == 16'h0012)) state <= 16'h0008;
-            if ((state == 16'h0013)) v2_lid_y <= w_61;
-            if ((state == 16'h0013)) state <= 16'h0003;
-            if ((state == 16'h0014)) state <= 16'h0016;
-            if ((state == 16'h0015)) state <= (q_63 ? 16'h0097 : 16'h0013);
-            if ((state == 16'h0016)) q_63 <= w_62;
-            if ((state == 16'h0016)) state <= 16'h0015;
-            if ((state == 16'h0017)) state <= 16'h0019;
-            if ((state == 16'h0018)) state <= (q_68 ? 16'h0024 : 16'h0014);
-            if ((state == 16'h0019)) q_68 <= w_67;
-            if ((state == 16'h0019)) state <= 16'h0018;
-            if ((state == 16'h001a)) v2_lid_y <= w_73;
-            if ((state == 16'h001a)) state <= 16'h0017;
-            if ((state == 16'h001b)) state <= 16'h001d;
-            if ((state == 16'h001c)) state <= (q_78 ? 16'h0023 : 16'h001a);
-            if ((state == 16'h001d)) q_78 <= w_77;
-            if ((state == 16'h001d)) state <= 16'h001c;
-            if ((state == 16'h001e)) v1_lid_x <= w_83;
-            if ((state == 16'h001e)) state <= 16'h001b;
-            if (((state == 16'h001f) && ((!1'h0) && obj7_wi_t_re_issued))) old_91 <= {obj7_wi_t_rdata, old_91[31:8]};  // matmul_tiled.cl:18:21
-            if (((state == 16'h001f) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:21
-            if (((state == 16'h001f) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:18:21
-            if (((state == 16'h001f) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:21
-            if (((state == 16'h001f) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:21
-            if (((state == 16'h001f) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:21
-            if (((state == 16'h001f) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_101 <= w_100;  // matmul_tiled.cl:18:21
-            if (((state == 16'h001f) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0020;  // matmul_tiled.cl:18:21
-            if ((state == 16'h0020)) v0_group_cond0 <= w_102;
-            if ((state == 16'h0020)) state <= 16'h001e;
-            if (((state == 16'h0021) && ((!1'h0) && obj7_wi_t_re_issued))) old_110 <= {obj7_wi_t_rdata, old_110[31:8]};  // matmul_tiled.cl:18:33
-            if (((state == 16'h0021) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:33
-            if (((state == 16'h0021) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0021) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0021) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0021) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0021) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_116 <= w_113;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0021) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0022;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0022) && 1'h1)) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:33
-            if (((state == 16'h0022) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0022) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0022) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h001f;  // matmul_tiled.cl:18:33
-            if ((state == 16'h0023)) v3_lid_linear <= w_127;
-            if ((state == 16'h0023)) state <= 16'h0021;
-            if ((state == 16'h0024)) v1_lid_x <= w_128;
-            if ((state == 16'h0024)) state <= 16'h001b;
-            if ((state == 16'h0025)) v2_lid_y <= w_129;
-            if ((state == 16'h0025)) state <= 16'h0017;
-            if ((state == 16'h0026)) state <= 16'h0028;
-            if ((state == 16'h0027)) state <= (q_134 ? 16'h0077 : 16'h0025);
-            if ((state == 16'h0028)) q_134 <= w_133;
-            if ((state == 16'h0028)) state <= 16'h0027;
-            if ((state == 16'h0029)) v2_lid_y <= w_139;
-            if ((state == 16'h0029)) state <= 16'h0026;
-            if ((state == 16'h002a)) state <= 16'h002c;
-            if ((state == 16'h002b)) state <= (q_144 ? 16'h002f : 16'h0029);
-            if ((state == 16'h002c)) q_144 <= w_143;
-            if ((state == 16'h002c)) state <= 16'h002b;
-            if ((state == 16'h002d)) v1_lid_x <= w_149;
-            if ((state == 16'h002d)) state <= 16'h002a;
-            if ((state == 16'h002e)) v3_lid_linear <= w_157;
-            if ((state == 16'h002e)) q_178 <= w_177;
-            if ((state == 16'h002e)) q_192 <= w_191;
-            if ((state == 16'h002e)) q_205 <= w_204;
-            if ((state == 16'h002e)) q_212 <= w_211;
-            if ((state == 16'h002e)) q_228 <= w_227;
-            if ((state == 16'h002e)) q_236 <= w_233;
-            if ((state == 16'h002e)) q_244 <= w_243;
-            if ((state == 16'h002e)) q_257 <= w_256;
-            if ((state == 16'h002e)) q_264 <= w_263;
-            if ((state == 16'h002e)) q_281 <= w_280;
-            if ((state == 16'h002e)) q_290 <= w_287;
-            if ((state == 16'h002e)) q_298 <= w_297;
-            if ((state == 16'h002e)) q_311 <= w_310;
-            if ((state == 16'h002e)) q_318 <= w_317;
-            if ((state == 16'h002e)) q_335 <= w_334;
-            if ((state == 16'h002e)) q_344 <= w_341;
-            if ((state == 16'h002e)) q_352 <= w_351;
-            if ((state == 16'h002e)) q_365 <= w_364;
-            if ((state == 16'h002e)) q_372 <= w_371;
-            if ((state == 16'h002e)) q_389 <= w_388;
-            if ((state == 16'h002e)) q_398 <= w_395;
-            if ((state == 16'h002e)) q_406 <= w_405;
-            if ((state == 16'h002e)) q_419 <= w_418;
-            if ((state == 16'h002e)) q_426 <= w_425;
-            if ((state == 16'h002e)) q_443 <= w_442;
-            if ((state == 16'h002e)) q_452 <= w_449;
-            if ((state == 16'h002e)) q_460 <= w_459;
-            if ((state == 16'h002e)) q_473 <= w_472;
-            if ((state == 16'h002e)) q_480 <= w_479;
-            if ((state == 16'h002e)) q_497 <= w_496;
-            if ((state == 16'h002e)) q_506 <= w_503;
-            if ((state == 16'h002e)) q_514 <= w_513;
-            if ((state == 16'h002e)) q_527 <= w_526;
-            if ((state == 16'h002e)) q_534 <= w_533;
-            if ((state == 16'h002e)) q_551 <= w_550;
-            if ((state == 16'h002e)) q_560 <= w_557;
-            if ((state == 16'h002e)) q_568 <= w_567;
-            if ((state == 16'h002e)) q_581 <= w_580;
-            if ((state == 16'h002e)) state <= 16'h0031;
-            if (((state == 16'h002f) && ((!1'h0) && obj5_wi_ty_re_issued))) old_165 <= {obj5_wi_ty_rdata, old_165[31:8]};  // matmul_tiled.cl:24:26
-            if (((state == 16'h002f) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:24:26
-            if (((state == 16'h002f) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:24:26
-            if (((state == 16'h002f) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:24:26
-            if (((state == 16'h002f) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:24:26
-            if (((state == 16'h002f) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:24:26
-            if (((state == 16'h002f) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h002e;  // matmul_tiled.cl:24:26
-            if ((state == 16'h0030)) state <= 16'h002d;
-            if (((state == 16'h0031) && ((!1'h0) && obj0_As_re_issued))) old_173 <= {obj0_As_rdata, old_173[31:8]};  // matmul_tiled.cl:24:23
-            if (((state == 16'h0031) && ((!1'h0) && obj0_As_re_issued))) obj0_As_re_beat <= (obj0_As_re_beat + 8'h01);  // matmul_tiled.cl:24:23
-            if (((state == 16'h0031) && ((!1'h0) && (!obj0_As_re_issued)))) obj0_As_re_issued <= 1'h1;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0031) && ((!1'h0) && obj0_As_re_issued))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0031) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) obj0_As_re_beat <= 8'h00;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0031) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0031) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) state <= 16'h0032;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0032) && ((!1'h0) && obj4_wi_tx_re_issued))) old_181 <= {obj4_wi_tx_rdata, old_181[31:8]};  // matmul_tiled.cl:24:40
-            if (((state == 16'h0032) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:24:40
-            if (((state == 16'h0032) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0032) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0032) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0032) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0032) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h0034;  // matmul_tiled.cl:24:40
-            if ((state == 16'h0033)) state <= 16'h002d;
-            if (((state == 16'h0034) && ((!1'h0) && obj1_Bs_re_issued))) old_188 <= {obj1_Bs_rdata, old_188[31:8]};  // matmul_tiled.cl:24:34
-            if (((state == 16'h0034) && ((!1'h0) && obj1_Bs_re_issued))) obj1_Bs_re_beat <= (obj1_Bs_re_beat + 8'h01);  // matmul_tiled.cl:24:34
-            if (((state == 16'h0034) && ((!1'h0) && (!obj1_Bs_re_issued)))) obj1_Bs_re_issued <= 1'h1;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0034) && ((!1'h0) && obj1_Bs_re_issued))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0034) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_beat <= 8'h00;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0034) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0034) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) state <= 16'h0035;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0035) && ((!1'h0) && obj6_wi_acc_re_issued))) old_195 <= {obj6_wi_acc_rdata, old_195[31:8]};  // matmul_tiled.cl:24:45
-            if (((state == 16'h0035) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:24:45
-            if (((state == 16'h0035) && ((!1'h0) && (!obj6_wi_acc_re_issued)))) obj6_wi_acc_re_issued <= 1'h1;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0035) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0035) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0035) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0035) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h0036;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0036) && 1'h1)) u0_fp_fma_issued <= 1'h1;
-            if (((state == 16'h0036) && u0_fp_fma_valid)) u0_fp_fma_issued <= 1'h0;
-            if (((state == 16'h0036) && u0_fp_fma_valid)) r_202 <= (((&bi_199[30:23]) && (!(bi_199[22:0] == 23'h000000))) ? (bi_199 | 32'h00400000) : (((&bi_200[30:23]) && (!(bi_200[22:0] == 23'h000000))) ? (bi_200 | 32'h00400000) : (((((&bi_199[30:23]) && (bi_199[22:0] == 23'h000000)) && (bi_200[30:0] == 31'h00000000)) || ((bi_199[30:0] == 31'h00000000) && ((&bi_200[30:23]) && (bi_200[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_201[30:23]) && (!(bi_201[22:0] == 23'h000000))) ? (bi_201 | 32'h00400000) : ((((((&bi_199[30:23]) && (bi_199[22:0] == 23'h000000)) || ((&bi_200[30:23]) && (bi_200[22:0] == 23'h000000))) && ((&bi_201[30:23]) && (bi_201[22:0] == 23'h000000))) && ((bi_199[31] ^ bi_200[31]) != bi_201[31])) ? 32'hffc00000 : bi_198)))));
-            if (((state == 16'h0036) && u0_fp_fma_valid)) state <= 16'h0037;
-            if (((state == 16'h0037) && 1'h1)) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:24:13
-            if (((state == 16'h0037) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:24:13
-            if (((state == 16'h0037) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:13
-            if (((state == 16'h0037) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h0038;  // matmul_tiled.cl:24:13
-            if (((state == 16'h0038) && ((!1'h0) && obj5_wi_ty_re_issued))) old_215 <= {obj5_wi_ty_rdata, old_215[31:8]};  // matmul_tiled.cl:24:26
-            if (((state == 16'h0038) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:24:26
-            if (((state == 16'h0038) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0038) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0038) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0038) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0038) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h003a;  // matmul_tiled.cl:24:26
-            if ((state == 16'h0039)) state <= 16'h002d;
-            if (((state == 16'h003a) && ((!1'h0) && obj0_As_re_issued))) old_223 <= {obj0_As_rdata, old_223[31:8]};  // matmul_tiled.cl:24:23
-            if (((state == 16'h003a) && ((!1'h0) && obj0_As_re_issued))) obj0_As_re_beat <= (obj0_As_re_beat + 8'h01);  // matmul_tiled.cl:24:23
-            if (((state == 16'h003a) && ((!1'h0) && (!obj0_As_re_issued)))) obj0_As_re_issued <= 1'h1;  // matmul_tiled.cl:24:23
-            if (((state == 16'h003a) && ((!1'h0) && obj0_As_re_issued))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:24:23
-            if (((state == 16'h003a) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) obj0_As_re_beat <= 8'h00;  // matmul_tiled.cl:24:23
-            if (((state == 16'h003a) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:24:23
-            if (((state == 16'h003a) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) state <= 16'h003b;  // matmul_tiled.cl:24:23
-            if (((state == 16'h003b) && ((!1'h0) && obj4_wi_tx_re_issued))) old_231 <= {obj4_wi_tx_rdata, old_231[31:8]};  // matmul_tiled.cl:24:40
-            if (((state == 16'h003b) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:24:40
-            if (((state == 16'h003b) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:24:40
-            if (((state == 16'h003b) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:24:40
-            if (((state == 16'h003b) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:24:40
-            if (((state == 16'h003b) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:24:40
-            if (((state == 16'h003b) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h003d;  // matmul_tiled.cl:24:40
-            if ((state == 16'h003c)) state <= 16'h002d;
-            if (((state == 16'h003d) && ((!1'h0) && obj1_Bs_re_issued))) old_240 <= {obj1_Bs_rdata, old_240[31:8]};  // matmul_tiled.cl:24:34
-            if (((state == 16'h003d) && ((!1'h0) && obj1_Bs_re_issued))) obj1_Bs_re_beat <= (obj1_Bs_re_beat + 8'h01);  // matmul_tiled.cl:24:34
-            if (((state == 16'h003d) && ((!1'h0) && (!obj1_Bs_re_issued)))) obj1_Bs_re_issued <= 1'h1;  // matmul_tiled.cl:24:34
-            if (((state == 16'h003d) && ((!1'h0) && obj1_Bs_re_issued))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:24:34
-            if (((state == 16'h003d) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_beat <= 8'h00;  // matmul_tiled.cl:24:34
-            if (((state == 16'h003d) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:24:34
-            if (((state == 16'h003d) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) state <= 16'h003e;  // matmul_tiled.cl:24:34
-            if (((state == 16'h003e) && ((!1'h0) && obj6_wi_acc_re_issued))) old_247 <= {obj6_wi_acc_rdata, old_247[31:8]};  // matmul_tiled.cl:24:45
-            if (((state == 16'h003e) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:24:45
-            if (((state == 16'h003e) && ((!1'h0) && (!obj6_wi_acc_re_issued)))) obj6_wi_acc_re_issued <= 1'h1;  // matmul_tiled.cl:24:45
-            if (((state == 16'h003e) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:45
-            if (((state == 16'h003e) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:24:45
-            if (((state == 16'h003e) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:45
-            if (((state == 16'h003e) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h003f;  // matmul_tiled.cl:24:45
-            if (((state == 16'h003f) && 1'h1)) u1_fp_fma_issued <= 1'h1;
-            if (((state == 16'h003f) && u1_fp_fma_valid)) u1_fp_fma_issued <= 1'h0;
-            if (((state == 16'h003f) && u1_fp_fma_valid)) r_254 <= (((&bi_251[30:23]) && (!(bi_251[22:0] == 23'h000000))) ? (bi_251 | 32'h00400000) : (((&bi_252[30:23]) && (!(bi_252[22:0] == 23'h000000))) ? (bi_252 | 32'h00400000) : (((((&bi_251[30:23]) && (bi_251[22:0] == 23'h000000)) && (bi_252[30:0] == 31'h00000000)) || ((bi_251[30:0] == 31'h00000000) && ((&bi_252[30:23]) && (bi_252[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_253[30:23]) && (!(bi_253[22:0] == 23'h000000))) ? (bi_253 | 32'h00400000) : ((((((&bi_251[30:23]) && (bi_251[22:0] == 23'h000000)) || ((&bi_252[30:23]) && (bi_252[22:0] == 23'h000000))) && ((&bi_253[30:23]) && (bi_253[22:0] == 23'h000000))) && ((bi_251[31] ^ bi_252[31]) != bi_253[31])) ? 32'hffc00000 : bi_250)))));
-            if (((state == 16'h003f) && u1_fp_fma_valid)) state <= 16'h0040;
-            if (((state == 16'h0040) && 1'h1)) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:24:13
-            if (((state == 16'h0040) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:24:13
-            if (((state == 16'h0040) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:13
-            if (((state == 16'h0040) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h0041;  // matmul_tiled.cl:24:13
-            if (((state == 16'h0041) && ((!1'h0) && obj5_wi_ty_re_issued))) old_267 <= {obj5_wi_ty_rdata, old_267[31:8]};  // matmul_tiled.cl:24:26
-            if (((state == 16'h0041) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:24:26
-            if (((state == 16'h0041) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0041) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0041) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0041) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0041) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h0043;  // matmul_tiled.cl:24:26
-            if ((state == 16'h0042)) state <= 16'h002d;
-            if (((state == 16'h0043) && ((!1'h0) && obj0_As_re_issued))) old_276 <= {obj0_As_rdata, old_276[31:8]};  // matmul_tiled.cl:24:23
-            if (((state == 16'h0043) && ((!1'h0) && obj0_As_re_issued))) obj0_As_re_beat <= (obj0_As_re_beat + 8'h01);  // matmul_tiled.cl:24:23
-            if (((state == 16'h0043) && ((!1'h0) && (!obj0_As_re_issued)))) obj0_As_re_issued <= 1'h1;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0043) && ((!1'h0) && obj0_As_re_issued))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0043) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) obj0_As_re_beat <= 8'h00;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0043) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0043) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) state <= 16'h0044;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0044) && ((!1'h0) && obj4_wi_tx_re_issued))) old_284 <= {obj4_wi_tx_rdata, old_284[31:8]};  // matmul_tiled.cl:24:40
-            if (((state == 16'h0044) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:24:40
-            if (((state == 16'h0044) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0044) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0044) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0044) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0044) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h0046;  // matmul_tiled.cl:24:40
-            if ((state == 16'h0045)) state <= 16'h002d;
-            if (((state == 16'h0046) && ((!1'h0) && obj1_Bs_re_issued))) old_294 <= {obj1_Bs_rdata, old_294[31:8]};  // matmul_tiled.cl:24:34
-            if (((state == 16'h0046) && ((!1'h0) && obj1_Bs_re_issued))) obj1_Bs_re_beat <= (obj1_Bs_re_beat + 8'h01);  // matmul_tiled.cl:24:34
-            if (((state == 16'h0046) && ((!1'h0) && (!obj1_Bs_re_issued)))) obj1_Bs_re_issued <= 1'h1;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0046) && ((!1'h0) && obj1_Bs_re_issued))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0046) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_beat <= 8'h00;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0046) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0046) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) state <= 16'h0047;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0047) && ((!1'h0) && obj6_wi_acc_re_issued))) old_301 <= {obj6_wi_acc_rdata, old_301[31:8]};  // matmul_tiled.cl:24:45
-            if (((state == 16'h0047) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:24:45
-            if (((state == 16'h0047) && ((!1'h0) && (!obj6_wi_acc_re_issued)))) obj6_wi_acc_re_issued <= 1'h1;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0047) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0047) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0047) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0047) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h0048;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0048) && 1'h1)) u2_fp_fma_issued <= 1'h1;
-            if (((state == 16'h0048) && u2_fp_fma_valid)) u2_fp_fma_issued <= 1'h0;
-            if (((state == 16'h0048) && u2_fp_fma_valid)) r_308 <= (((&bi_305[30:23]) && (!(bi_305[22:0] == 23'h000000))) ? (bi_305 | 32'h00400000) : (((&bi_306[30:23]) && (!(bi_306[22:0] == 23'h000000))) ? (bi_306 | 32'h00400000) : (((((&bi_305[30:23]) && (bi_305[22:0] == 23'h000000)) && (bi_306[30:0] == 31'h00000000)) || ((bi_305[30:0] == 31'h00000000) && ((&bi_306[30:23]) && (bi_306[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_307[30:23]) && (!(bi_307[22:0] == 23'h000000))) ? (bi_307 | 32'h00400000) : ((((((&bi_305[30:23]) && (bi_305[22:0] == 23'h000000)) || ((&bi_306[30:23]) && (bi_306[22:0] == 23'h000000))) && ((&bi_307[30:23]) && (bi_307[22:0] == 23'h000000))) && ((bi_305[31] ^ bi_306[31]) != bi_307[31])) ? 32'hffc00000 : bi_304)))));
-            if (((state == 16'h0048) && u2_fp_fma_valid)) state <= 16'h0049;
-            if (((state == 16'h0049) && 1'h1)) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:24:13
-            if (((state == 16'h0049) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:24:13
-            if (((state == 16'h0049) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:13
-            if (((state == 16'h0049) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h004a;  // matmul_tiled.cl:24:13
-            if (((state == 16'h004a) && ((!1'h0) && obj5_wi_ty_re_issued))) old_321 <= {obj5_wi_ty_rdata, old_321[31:8]};  // matmul_tiled.cl:24:26
-            if (((state == 16'h004a) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:24:26
-            if (((state == 16'h004a) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:24:26
-            if (((state == 16'h004a) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:24:26
-            if (((state == 16'h004a) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:24:26
-            if (((state == 16'h004a) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:24:26
-            if (((state == 16'h004a) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h004c;  // matmul_tiled.cl:24:26
-            if ((state == 16'h004b)) state <= 16'h002d;
-            if (((state == 16'h004c) && ((!1'h0) && obj0_As_re_issued))) old_330 <= {obj0_As_rdata, old_330[31:8]};  // matmul_tiled.cl:24:23
-            if (((state == 16'h004c) && ((!1'h0) && obj0_As_re_issued))) obj0_As_re_beat <= (obj0_As_re_beat + 8'h01);  // matmul_tiled.cl:24:23
-            if (((state == 16'h004c) && ((!1'h0) && (!obj0_As_re_issued)))) obj0_As_re_issued <= 1'h1;  // matmul_tiled.cl:24:23
-            if (((state == 16'h004c) && ((!1'h0) && obj0_As_re_issued))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:24:23
-            if (((state == 16'h004c) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) obj0_As_re_beat <= 8'h00;  // matmul_tiled.cl:24:23
-            if (((state == 16'h004c) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:24:23
-            if (((state == 16'h004c) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) state <= 16'h004d;  // matmul_tiled.cl:24:23
-            if (((state == 16'h004d) && ((!1'h0) && obj4_wi_tx_re_issued))) old_338 <= {obj4_wi_tx_rdata, old_338[31:8]};  // matmul_tiled.cl:24:40
-            if (((state == 16'h004d) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:24:40
-            if (((state == 16'h004d) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:24:40
-            if (((state == 16'h004d) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:24:40
-            if (((state == 16'h004d) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:24:40
-            if (((state == 16'h004d) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:24:40
-            if (((state == 16'h004d) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h004f;  // matmul_tiled.cl:24:40
-            if ((state == 16'h004e)) state <= 16'h002d;
-            if (((state == 16'h004f) && ((!1'h0) && obj1_Bs_re_issued))) old_348 <= {obj1_Bs_rdata, old_348[31:8]};  // matmul_tiled.cl:24:34
-            if (((state == 16'h004f) && ((!1'h0) && obj1_Bs_re_issued))) obj1_Bs_re_beat <= (obj1_Bs_re_beat + 8'h01);  // matmul_tiled.cl:24:34
-            if (((state == 16'h004f) && ((!1'h0) && (!obj1_Bs_re_issued)))) obj1_Bs_re_issued <= 1'h1;  // matmul_tiled.cl:24:34
-            if (((state == 16'h004f) && ((!1'h0) && obj1_Bs_re_issued))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:24:34
-            if (((state == 16'h004f) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_beat <= 8'h00;  // matmul_tiled.cl:24:34
-            if (((state == 16'h004f) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:24:34
-            if (((state == 16'h004f) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) state <= 16'h0050;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0050) && ((!1'h0) && obj6_wi_acc_re_issued))) old_355 <= {obj6_wi_acc_rdata, old_355[31:8]};  // matmul_tiled.cl:24:45
-            if (((state == 16'h0050) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:24:45
-            if (((state == 16'h0050) && ((!1'h0) && (!obj6_wi_acc_re_issued)))) obj6_wi_acc_re_issued <= 1'h1;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0050) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0050) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0050) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0050) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h0051;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0051) && 1'h1)) u3_fp_fma_issued <= 1'h1;
-            if (((state == 16'h0051) && u3_fp_fma_valid)) u3_fp_fma_issued <= 1'h0;
-            if (((state == 16'h0051) && u3_fp_fma_valid)) r_362 <= (((&bi_359[30:23]) && (!(bi_359[22:0] == 23'h000000))) ? (bi_359 | 32'h00400000) : (((&bi_360[30:23]) && (!(bi_360[22:0] == 23'h000000))) ? (bi_360 | 32'h00400000) : (((((&bi_359[30:23]) && (bi_359[22:0] == 23'h000000)) && (bi_360[30:0] == 31'h00000000)) || ((bi_359[30:0] == 31'h00000000) && ((&bi_360[30:23]) && (bi_360[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_361[30:23]) && (!(bi_361[22:0] == 23'h000000))) ? (bi_361 | 32'h00400000) : ((((((&bi_359[30:23]) && (bi_359[22:0] == 23'h000000)) || ((&bi_360[30:23]) && (bi_360[22:0] == 23'h000000))) && ((&bi_361[30:23]) && (bi_361[22:0] == 23'h000000))) && ((bi_359[31] ^ bi_360[31]) != bi_361[31])) ? 32'hffc00000 : bi_358)))));
-            if (((state == 16'h0051) && u3_fp_fma_valid)) state <= 16'h0052;
-            if (((state == 16'h0052) && 1'h1)) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:24:13
-            if (((state == 16'h0052) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:24:13
-            if (((state == 16'h0052) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:13
-            if (((state == 16'h0052) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h0053;  // matmul_tiled.cl:24:13
-            if (((state == 16'h0053) && ((!1'h0) && obj5_wi_ty_re_issued))) old_375 <= {obj5_wi_ty_rdata, old_375[31:8]};  // matmul_tiled.cl:24:26
-            if (((state == 16'h0053) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:24:26
-            if (((state == 16'h0053) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0053) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0053) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0053) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0053) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h0055;  // matmul_tiled.cl:24:26
-            if ((state == 16'h0054)) state <= 16'h002d;
-            if (((state == 16'h0055) && ((!1'h0) && obj0_As_re_issued))) old_384 <= {obj0_As_rdata, old_384[31:8]};  // matmul_tiled.cl:24:23
-            if (((state == 16'h0055) && ((!1'h0) && obj0_As_re_issued))) obj0_As_re_beat <= (obj0_As_re_beat + 8'h01);  // matmul_tiled.cl:24:23
-            if (((state == 16'h0055) && ((!1'h0) && (!obj0_As_re_issued)))) obj0_As_re_issued <= 1'h1;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0055) && ((!1'h0) && obj0_As_re_issued))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0055) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) obj0_As_re_beat <= 8'h00;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0055) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0055) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) state <= 16'h0056;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0056) && ((!1'h0) && obj4_wi_tx_re_issued))) old_392 <= {obj4_wi_tx_rdata, old_392[31:8]};  // matmul_tiled.cl:24:40
-            if (((state == 16'h0056) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:24:40
-            if (((state == 16'h0056) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0056) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0056) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0056) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0056) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h0058;  // matmul_tiled.cl:24:40
-            if ((state == 16'h0057)) state <= 16'h002d;
-            if (((state == 16'h0058) && ((!1'h0) && obj1_Bs_re_issued))) old_402 <= {obj1_Bs_rdata, old_402[31:8]};  // matmul_tiled.cl:24:34
-            if (((state == 16'h0058) && ((!1'h0) && obj1_Bs_re_issued))) obj1_Bs_re_beat <= (obj1_Bs_re_beat + 8'h01);  // matmul_tiled.cl:24:34
-            if (((state == 16'h0058) && ((!1'h0) && (!obj1_Bs_re_issued)))) obj1_Bs_re_issued <= 1'h1;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0058) && ((!1'h0) && obj1_Bs_re_issued))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0058) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_beat <= 8'h00;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0058) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0058) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) state <= 16'h0059;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0059) && ((!1'h0) && obj6_wi_acc_re_issued))) old_409 <= {obj6_wi_acc_rdata, old_409[31:8]};  // matmul_tiled.cl:24:45
-            if (((state == 16'h0059) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:24:45
-            if (((state == 16'h0059) && ((!1'h0) && (!obj6_wi_acc_re_issued)))) obj6_wi_acc_re_issued <= 1'h1;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0059) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0059) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0059) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0059) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h005a;  // matmul_tiled.cl:24:45
-            if (((state == 16'h005a) && 1'h1)) u4_fp_fma_issued <= 1'h1;
-            if (((state == 16'h005a) && u4_fp_fma_valid)) u4_fp_fma_issued <= 1'h0;
-            if (((state == 16'h005a) && u4_fp_fma_valid)) r_416 <= (((&bi_413[30:23]) && (!(bi_413[22:0] == 23'h000000))) ? (bi_413 | 32'h00400000) : (((&bi_414[30:23]) && (!(bi_414[22:0] == 23'h000000))) ? (bi_414 | 32'h00400000) : (((((&bi_413[30:23]) && (bi_413[22:0] == 23'h000000)) && (bi_414[30:0] == 31'h00000000)) || ((bi_413[30:0] == 31'h00000000) && ((&bi_414[30:23]) && (bi_414[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_415[30:23]) && (!(bi_415[22:0] == 23'h000000))) ? (bi_415 | 32'h00400000) : ((((((&bi_413[30:23]) && (bi_413[22:0] == 23'h000000)) || ((&bi_414[30:23]) && (bi_414[22:0] == 23'h000000))) && ((&bi_415[30:23]) && (bi_415[22:0] == 23'h000000))) && ((bi_413[31] ^ bi_414[31]) != bi_415[31])) ? 32'hffc00000 : bi_412)))));
-            if (((state == 16'h005a) && u4_fp_fma_valid)) state <= 16'h005b;
-            if (((state == 16'h005b) && 1'h1)) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:24:13
-            if (((state == 16'h005b) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:24:13
-            if (((state == 16'h005b) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:13
-            if (((state == 16'h005b) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h005c;  // matmul_tiled.cl:24:13
-            if (((state == 16'h005c) && ((!1'h0) && obj5_wi_ty_re_issued))) old_429 <= {obj5_wi_ty_rdata, old_429[31:8]};  // matmul_tiled.cl:24:26
-            if (((state == 16'h005c) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:24:26
-            if (((state == 16'h005c) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:24:26
-            if (((state == 16'h005c) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:24:26
-            if (((state == 16'h005c) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:24:26
-            if (((state == 16'h005c) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:24:26
-            if (((state == 16'h005c) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h005e;  // matmul_tiled.cl:24:26
-            if ((state == 16'h005d)) state <= 16'h002d;
-            if (((state == 16'h005e) && ((!1'h0) && obj0_As_re_issued))) old_438 <= {obj0_As_rdata, old_438[31:8]};  // matmul_tiled.cl:24:23
-            if (((state == 16'h005e) && ((!1'h0) && obj0_As_re_issued))) obj0_As_re_beat <= (obj0_As_re_beat + 8'h01);  // matmul_tiled.cl:24:23
-            if (((state == 16'h005e) && ((!1'h0) && (!obj0_As_re_issued)))) obj0_As_re_issued <= 1'h1;  // matmul_tiled.cl:24:23
-            if (((state == 16'h005e) && ((!1'h0) && obj0_As_re_issued))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:24:23
-            if (((state == 16'h005e) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) obj0_As_re_beat <= 8'h00;  // matmul_tiled.cl:24:23
-            if (((state == 16'h005e) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:24:23
-            if (((state == 16'h005e) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) state <= 16'h005f;  // matmul_tiled.cl:24:23
-            if (((state == 16'h005f) && ((!1'h0) && obj4_wi_tx_re_issued))) old_446 <= {obj4_wi_tx_rdata, old_446[31:8]};  // matmul_tiled.cl:24:40
-            if (((state == 16'h005f) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:24:40
-            if (((state == 16'h005f) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:24:40
-            if (((state == 16'h005f) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:24:40
-            if (((state == 16'h005f) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:24:40
-            if (((state == 16'h005f) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:24:40
-            if (((state == 16'h005f) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h0061;  // matmul_tiled.cl:24:40
-            if ((state == 16'h0060)) state <= 16'h002d;
-            if (((state == 16'h0061) && ((!1'h0) && obj1_Bs_re_issued))) old_456 <= {obj1_Bs_rdata, old_456[31:8]};  // matmul_tiled.cl:24:34
-            if (((state == 16'h0061) && ((!1'h0) && obj1_Bs_re_issued))) obj1_Bs_re_beat <= (obj1_Bs_re_beat + 8'h01);  // matmul_tiled.cl:24:34
-            if (((state == 16'h0061) && ((!1'h0) && (!obj1_Bs_re_issued)))) obj1_Bs_re_issued <= 1'h1;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0061) && ((!1'h0) && obj1_Bs_re_issued))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0061) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_beat <= 8'h00;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0061) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0061) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) state <= 16'h0062;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0062) && ((!1'h0) && obj6_wi_acc_re_issued))) old_463 <= {obj6_wi_acc_rdata, old_463[31:8]};  // matmul_tiled.cl:24:45
-            if (((state == 16'h0062) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:24:45
-            if (((state == 16'h0062) && ((!1'h0) && (!obj6_wi_acc_re_issued)))) obj6_wi_acc_re_issued <= 1'h1;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0062) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0062) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0062) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0062) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h0063;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0063) && 1'h1)) u5_fp_fma_issued <= 1'h1;
-            if (((state == 16'h0063) && u5_fp_fma_valid)) u5_fp_fma_issued <= 1'h0;
-            if (((state == 16'h0063) && u5_fp_fma_valid)) r_470 <= (((&bi_467[30:23]) && (!(bi_467[22:0] == 23'h000000))) ? (bi_467 | 32'h00400000) : (((&bi_468[30:23]) && (!(bi_468[22:0] == 23'h000000))) ? (bi_468 | 32'h00400000) : (((((&bi_467[30:23]) && (bi_467[22:0] == 23'h000000)) && (bi_468[30:0] == 31'h00000000)) || ((bi_467[30:0] == 31'h00000000) && ((&bi_468[30:23]) && (bi_468[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_469[30:23]) && (!(bi_469[22:0] == 23'h000000))) ? (bi_469 | 32'h00400000) : ((((((&bi_467[30:23]) && (bi_467[22:0] == 23'h000000)) || ((&bi_468[30:23]) && (bi_468[22:0] == 23'h000000))) && ((&bi_469[30:23]) && (bi_469[22:0] == 23'h000000))) && ((bi_467[31] ^ bi_468[31]) != bi_469[31])) ? 32'hffc00000 : bi_466)))));
-            if (((state == 16'h0063) && u5_fp_fma_valid)) state <= 16'h0064;
-            if (((state == 16'h0064) && 1'h1)) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:24:13
-            if (((state == 16'h0064) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:24:13
-            if (((state == 16'h0064) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:13
-            if (((state == 16'h0064) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h0065;  // matmul_tiled.cl:24:13
-            if (((state == 16'h0065) && ((!1'h0) && obj5_wi_ty_re_issued))) old_483 <= {obj5_wi_ty_rdata, old_483[31:8]};  // matmul_tiled.cl:24:26
-            if (((state == 16'h0065) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:24:26
-            if (((state == 16'h0065) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0065) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0065) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0065) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0065) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h0067;  // matmul_tiled.cl:24:26
-            if ((state == 16'h0066)) state <= 16'h002d;
-            if (((state == 16'h0067) && ((!1'h0) && obj0_As_re_issued))) old_492 <= {obj0_As_rdata, old_492[31:8]};  // matmul_tiled.cl:24:23
-            if (((state == 16'h0067) && ((!1'h0) && obj0_As_re_issued))) obj0_As_re_beat <= (obj0_As_re_beat + 8'h01);  // matmul_tiled.cl:24:23
-            if (((state == 16'h0067) && ((!1'h0) && (!obj0_As_re_issued)))) obj0_As_re_issued <= 1'h1;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0067) && ((!1'h0) && obj0_As_re_issued))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0067) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) obj0_As_re_beat <= 8'h00;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0067) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0067) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) state <= 16'h0068;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0068) && ((!1'h0) && obj4_wi_tx_re_issued))) old_500 <= {obj4_wi_tx_rdata, old_500[31:8]};  // matmul_tiled.cl:24:40
-            if (((state == 16'h0068) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:24:40
-            if (((state == 16'h0068) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0068) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0068) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0068) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0068) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h006a;  // matmul_tiled.cl:24:40
-            if ((state == 16'h0069)) state <= 16'h002d;
-            if (((state == 16'h006a) && ((!1'h0) && obj1_Bs_re_issued))) old_510 <= {obj1_Bs_rdata, old_510[31:8]};  // matmul_tiled.cl:24:34
-            if (((state == 16'h006a) && ((!1'h0) && obj1_Bs_re_issued))) obj1_Bs_re_beat <= (obj1_Bs_re_beat + 8'h01);  // matmul_tiled.cl:24:34
-            if (((state == 16'h006a) && ((!1'h0) && (!obj1_Bs_re_issued)))) obj1_Bs_re_issued <= 1'h1;  // matmul_tiled.cl:24:34
-            if (((state == 16'h006a) && ((!1'h0) && obj1_Bs_re_issued))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:24:34
-            if (((state == 16'h006a) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_beat <= 8'h00;  // matmul_tiled.cl:24:34
-            if (((state == 16'h006a) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:24:34
-            if (((state == 16'h006a) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) state <= 16'h006b;  // matmul_tiled.cl:24:34
-            if (((state == 16'h006b) && ((!1'h0) && obj6_wi_acc_re_issued))) old_517 <= {obj6_wi_acc_rdata, old_517[31:8]};  // matmul_tiled.cl:24:45
-            if (((state == 16'h006b) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:24:45
-            if (((state == 16'h006b) && ((!1'h0) && (!obj6_wi_acc_re_issued)))) obj6_wi_acc_re_issued <= 1'h1;  // matmul_tiled.cl:24:45
-            if (((state == 16'h006b) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:45
-            if (((state == 16'h006b) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:24:45
-            if (((state == 16'h006b) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:45
-            if (((state == 16'h006b) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h006c;  // matmul_tiled.cl:24:45
-            if (((state == 16'h006c) && 1'h1)) u6_fp_fma_issued <= 1'h1;
-            if (((state == 16'h006c) && u6_fp_fma_valid)) u6_fp_fma_issued <= 1'h0;
-            if (((state == 16'h006c) && u6_fp_fma_valid)) r_524 <= (((&bi_521[30:23]) && (!(bi_521[22:0] == 23'h000000))) ? (bi_521 | 32'h00400000) : (((&bi_522[30:23]) && (!(bi_522[22:0] == 23'h000000))) ? (bi_522 | 32'h00400000) : (((((&bi_521[30:23]) && (bi_521[22:0] == 23'h000000)) && (bi_522[30:0] == 31'h00000000)) || ((bi_521[30:0] == 31'h00000000) && ((&bi_522[30:23]) && (bi_522[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_523[30:23]) && (!(bi_523[22:0] == 23'h000000))) ? (bi_523 | 32'h00400000) : ((((((&bi_521[30:23]) && (bi_521[22:0] == 23'h000000)) || ((&bi_522[30:23]) && (bi_522[22:0] == 23'h000000))) && ((&bi_523[30:23]) && (bi_523[22:0] == 23'h000000))) && ((bi_521[31] ^ bi_522[31]) != bi_523[31])) ? 32'hffc00000 : bi_520)))));
-            if (((state == 16'h006c) && u6_fp_fma_valid)) state <= 16'h006d;
-            if (((state == 16'h006d) && 1'h1)) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:24:13
-            if (((state == 16'h006d) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:24:13
-            if (((state == 16'h006d) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:13
-            if (((state == 16'h006d) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h006e;  // matmul_tiled.cl:24:13
-            if (((state == 16'h006e) && ((!1'h0) && obj5_wi_ty_re_issued))) old_537 <= {obj5_wi_ty_rdata, old_537[31:8]};  // matmul_tiled.cl:24:26
-            if (((state == 16'h006e) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:24:26
-            if (((state == 16'h006e) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:24:26
-            if (((state == 16'h006e) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:24:26
-            if (((state == 16'h006e) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:24:26
-            if (((state == 16'h006e) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:24:26
-            if (((state == 16'h006e) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h0070;  // matmul_tiled.cl:24:26
-            if ((state == 16'h006f)) state <= 16'h002d;
-            if (((state == 16'h0070) && ((!1'h0) && obj0_As_re_issued))) old_546 <= {obj0_As_rdata, old_546[31:8]};  // matmul_tiled.cl:24:23
-            if (((state == 16'h0070) && ((!1'h0) && obj0_As_re_issued))) obj0_As_re_beat <= (obj0_As_re_beat + 8'h01);  // matmul_tiled.cl:24:23
-            if (((state == 16'h0070) && ((!1'h0) && (!obj0_As_re_issued)))) obj0_As_re_issued <= 1'h1;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0070) && ((!1'h0) && obj0_As_re_issued))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0070) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) obj0_As_re_beat <= 8'h00;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0070) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0070) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) state <= 16'h0071;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0071) && ((!1'h0) && obj4_wi_tx_re_issued))) old_554 <= {obj4_wi_tx_rdata, old_554[31:8]};  // matmul_tiled.cl:24:40
-            if (((state == 16'h0071) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:24:40
-            if (((state == 16'h0071) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0071) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0071) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0071) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0071) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h0073;  // matmul_tiled.cl:24:40
-            if ((state == 16'h0072)) state <= 16'h002d;
-            if (((state == 16'h0073) && ((!1'h0) && obj1_Bs_re_issued))) old_564 <= {obj1_Bs_rdata, old_564[31:8]};  // matmul_tiled.cl:24:34
-            if (((state == 16'h0073) && ((!1'h0) && obj1_Bs_re_issued))) obj1_Bs_re_beat <= (obj1_Bs_re_beat + 8'h01);  // matmul_tiled.cl:24:34
-            if (((state == 16'h0073) && ((!1'h0) && (!obj1_Bs_re_issued)))) obj1_Bs_re_issued <= 1'h1;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0073) && ((!1'h0) && obj1_Bs_re_issued))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0073) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_beat <= 8'h00;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0073) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0073) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) state <= 16'h0074;  // matmul_tiled.cl:24:34
-            if (((state == 16'h0074) && ((!1'h0) && obj6_wi_acc_re_issued))) old_571 <= {obj6_wi_acc_rdata, old_571[31:8]};  // matmul_tiled.cl:24:45
-            if (((state == 16'h0074) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:24:45
-            if (((state == 16'h0074) && ((!1'h0) && (!obj6_wi_acc_re_issued)))) obj6_wi_acc_re_issued <= 1'h1;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0074) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0074) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0074) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0074) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h0075;  // matmul_tiled.cl:24:45
-            if (((state == 16'h0075) && 1'h1)) u7_fp_fma_issued <= 1'h1;
-            if (((state == 16'h0075) && u7_fp_fma_valid)) u7_fp_fma_issued <= 1'h0;
-            if (((state == 16'h0075) && u7_fp_fma_valid)) r_578 <= (((&bi_575[30:23]) && (!(bi_575[22:0] == 23'h000000))) ? (bi_575 | 32'h00400000) : (((&bi_576[30:23]) && (!(bi_576[22:0] == 23'h000000))) ? (bi_576 | 32'h00400000) : (((((&bi_575[30:23]) && (bi_575[22:0] == 23'h000000)) && (bi_576[30:0] == 31'h00000000)) || ((bi_575[30:0] == 31'h00000000) && ((&bi_576[30:23]) && (bi_576[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_577[30:23]) && (!(bi_577[22:0] == 23'h000000))) ? (bi_577 | 32'h00400000) : ((((((&bi_575[30:23]) && (bi_575[22:0] == 23'h000000)) || ((&bi_576[30:23]) && (bi_576[22:0] == 23'h000000))) && ((&bi_577[30:23]) && (bi_577[22:0] == 23'h000000))) && ((bi_575[31] ^ bi_576[31]) != bi_577[31])) ? 32'hffc00000 : bi_574)))));
-            if (((state == 16'h0075) && u7_fp_fma_valid)) state <= 16'h0076;
-            if (((state == 16'h0076) && 1'h1)) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:24:13
-            if (((state == 16'h0076) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:24:13
-            if (((state == 16'h0076) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:13
-            if (((state == 16'h0076) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h002d;  // matmul_tiled.cl:24:13
-            if ((state == 16'h0077)) v1_lid_x <= w_585;
-            if ((state == 16'h0077)) state <= 16'h002a;
-            if ((state == 16'h0078)) v2_lid_y <= w_586;
-            if ((state == 16'h0078)) state <= 16'h0026;
-            if ((state == 16'h0079)) state <= 16'h007b;
-            if ((state == 16'h007a)) state <= (q_591 ? 16'h0096 : 16'h0078);
-            if ((state == 16'h007b)) q_591 <= w_590;
-            if ((state == 16'h007b)) state <= 16'h007a;
-            if ((state == 16'h007c)) v2_lid_y <= w_596;
-            if ((state == 16'h007c)) state <= 16'h0079;
-            if ((state == 16'h007d)) state <= 16'h007f;
-            if ((state == 16'h007e)) state <= (q_601 ? 16'h0095 : 16'h007c);
-            if ((state == 16'h007f)) q_601 <= w_600;
-            if ((state == 16'h007f)) state <= 16'h007e;
-            if ((state == 16'h0080)) v1_lid_x <= w_606;
-            if ((state == 16'h0080)) state <= 16'h007d;
-            if (((state == 16'h0081) && ((!1'h0) && obj5_wi_ty_re_issued))) old_615 <= {obj5_wi_ty_rdata, old_615[31:8]};  // matmul_tiled.cl:19:12
-            if (((state == 16'h0081) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:19:12
-            if (((state == 16'h0081) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0081) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0081) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0081) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0081) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_619 <= w_618;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0081) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_627 <= w_626;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0081) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_635 <= w_634;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0081) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_642 <= w_641;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0081) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_674 <= w_673;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0081) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_681 <= w_680;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0081) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_689 <= w_688;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0081) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_696 <= w_695;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0081) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_704 <= w_703;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0081) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h0082;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0082) && ((!1'h0) && obj4_wi_tx_re_issued))) old_622 <= {obj4_wi_tx_rdata, old_622[31:8]};  // matmul_tiled.cl:19:16
-            if (((state == 16'h0082) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:19:16
-            if (((state == 16'h0082) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0082) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0082) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0082) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0082) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) q_665 <= w_662;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0082) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h0083;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0083) && ((!1'h0) && obj3_wi_row_re_issued))) old_630 <= {obj3_wi_row_rdata, old_630[31:8]};  // matmul_tiled.cl:19:24
-            if (((state == 16'h0083) && ((!1'h0) && obj3_wi_row_re_issued))) obj3_wi_row_re_beat <= (obj3_wi_row_re_beat + 8'h01);  // matmul_tiled.cl:19:24
-            if (((state == 16'h0083) && ((!1'h0) && (!obj3_wi_row_re_issued)))) obj3_wi_row_re_issued <= 1'h1;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0083) && ((!1'h0) && obj3_wi_row_re_issued))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0083) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_beat <= 8'h00;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0083) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0083) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) q_667 <= w_666;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0083) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) state <= 16'h0084;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0084) && ((!1'h0) && obj7_wi_t_re_issued))) old_638 <= {obj7_wi_t_rdata, old_638[31:8]};  // matmul_tiled.cl:19:34
-            if (((state == 16'h0084) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:19:34
-            if (((state == 16'h0084) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:19:34
-            if (((state == 16'h0084) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:19:34
-            if (((state == 16'h0084) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:19:34
-            if (((state == 16'h0084) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:19:34
-            if (((state == 16'h0084) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_650 <= w_647;  // matmul_tiled.cl:19:34
-            if (((state == 16'h0084) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0085;  // matmul_tiled.cl:19:34
-            if (((state == 16'h0085) && ((!1'h0) && obj4_wi_tx_re_issued))) old_645 <= {obj4_wi_tx_rdata, old_645[31:8]};  // matmul_tiled.cl:19:43
-            if (((state == 16'h0085) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:19:43
-            if (((state == 16'h0085) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:19:43
-            if (((state == 16'h0085) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:19:43
-            if (((state == 16'h0085) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:19:43
-            if (((state == 16'h0085) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:19:43
-            if (((state == 16'h0085) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) q_651 <= w_649;  // matmul_tiled.cl:19:43
-            if (((state == 16'h0085) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h0087;  // matmul_tiled.cl:19:43
-            if ((state == 16'h0086)) state <= 16'h0080;
-            if (((state == 16'h0087) && ((((state == 16'h0087) && (!A_rd_issued)) && (1'h1 && C_wr_idle)) && A_rd_cmd_ready))) A_rd_issued <= 1'h1;  // matmul_tiled.cl:19:22
-            if (((state == 16'h0087) && (((state == 16'h0087) && A_rd_issued) && A_rd_valid))) ld_657 <= A_rd_data;  // matmul_tiled.cl:19:22
-            if (((state == 16'h0087) && (((state == 16'h0087) && A_rd_issued) && A_rd_valid))) A_rd_beat <= (A_rd_beat + 8'h01);  // matmul_tiled.cl:19:22
-            if (((state == 16'h0087) && ((((state == 16'h0087) && A_rd_issued) && A_rd_valid) && (A_rd_beat == 8'h00)))) A_rd_beat <= 8'h00;  // matmul_tiled.cl:19:22
-            if (((state == 16'h0087) && ((((state == 16'h0087) && A_rd_issued) && A_rd_valid) && (A_rd_beat == 8'h00)))) A_rd_issued <= 1'h0;  // matmul_tiled.cl:19:22
-            if (((state == 16'h0087) && ((((state == 16'h0087) && A_rd_issued) && A_rd_valid) && (A_rd_beat == 8'h00)))) state <= 16'h008a;  // matmul_tiled.cl:19:22
-            if ((state == 16'h0088)) state <= 16'h0080;
-            if ((state == 16'h0089)) state <= 16'h0080;
-            if (((state == 16'h008a) && 1'h1)) obj0_As_re_beat <= (obj0_As_re_beat + 8'h01);  // matmul_tiled.cl:19:9
-            if (((state == 16'h008a) && (1'h1 && (obj0_As_re_beat == 8'h03)))) obj0_As_re_beat <= 8'h00;  // matmul_tiled.cl:19:9
-            if (((state == 16'h008a) && (1'h1 && (obj0_As_re_beat == 8'h03)))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:19:9
-            if (((state == 16'h008a) && (1'h1 && (obj0_As_re_beat == 8'h03)))) state <= 16'h008b;  // matmul_tiled.cl:19:9
-            if (((state == 16'h008b) && ((!1'h0) && obj5_wi_ty_re_issued))) old_677 <= {obj5_wi_ty_rdata, old_677[31:8]};  // matmul_tiled.cl:20:12
-            if (((state == 16'h008b) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:20:12
-            if (((state == 16'h008b) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:20:12
-            if (((state == 16'h008b) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:20:12
-            if (((state == 16'h008b) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:20:12
-            if (((state == 16'h008b) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:20:12
-            if (((state == 16'h008b) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h008c;  // matmul_tiled.cl:20:12
-            if (((state == 16'h008c) && ((!1'h0) && obj4_wi_tx_re_issued))) old_684 <= {obj4_wi_tx_rdata, old_684[31:8]};  // matmul_tiled.cl:20:16
-            if (((state == 16'h008c) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:20:16
-            if (((state == 16'h008c) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:20:16
-            if (((state == 16'h008c) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:20:16
-            if (((state == 16'h008c) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:20:16
-            if (((state == 16'h008c) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:20:16
-            if (((state == 16'h008c) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) q_725 <= w_722;  // matmul_tiled.cl:20:16
-            if (((state == 16'h008c) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h008d;  // matmul_tiled.cl:20:16
-            if (((state == 16'h008d) && ((!1'h0) && obj7_wi_t_re_issued))) old_692 <= {obj7_wi_t_rdata, old_692[31:8]};  // matmul_tiled.cl:20:25
-            if (((state == 16'h008d) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:20:25
-            if (((state == 16'h008d) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:20:25
-            if (((state == 16'h008d) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:20:25
-            if (((state == 16'h008d) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:20:25
-            if (((state == 16'h008d) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:20:25
-            if (((state == 16'h008d) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_727 <= w_726;  // matmul_tiled.cl:20:25
-            if (((state == 16'h008d) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h008e;  // matmul_tiled.cl:20:25
-            if (((state == 16'h008e) && ((!1'h0) && obj5_wi_ty_re_issued))) old_699 <= {obj5_wi_ty_rdata, old_699[31:8]};  // matmul_tiled.cl:20:34
-            if (((state == 16'h008e) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:20:34
-            if (((state == 16'h008e) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:20:34
-            if (((state == 16'h008e) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:20:34
-            if (((state == 16'h008e) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:20:34
-            if (((state == 16'h008e) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:20:34
-            if (((state == 16'h008e) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_710 <= w_709;  // matmul_tiled.cl:20:34
-            if (((state == 16'h008e) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h008f;  // matmul_tiled.cl:20:34
-            if (((state == 16'h008f) && ((!1'h0) && obj2_wi_col_re_issued))) old_707 <= {obj2_wi_col_rdata, old_707[31:8]};  // matmul_tiled.cl:20:44
-            if (((state == 16'h008f) && ((!1'h0) && obj2_wi_col_re_issued))) obj2_wi_col_re_beat <= (obj2_wi_col_re_beat + 8'h01);  // matmul_tiled.cl:20:44
-            if (((state == 16'h008f) && ((!1'h0) && (!obj2_wi_col_re_issued)))) obj2_wi_col_re_issued <= 1'h1;  // matmul_tiled.cl:20:44
-            if (((state == 16'h008f) && ((!1'h0) && obj2_wi_col_re_issued))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:20:44
-            if (((state == 16'h008f) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_beat <= 8'h00;  // matmul_tiled.cl:20:44
-            if (((state == 16'h008f) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:20:44
-            if (((state == 16'h008f) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) q_713 <= w_712;  // matmul_tiled.cl:20:44
-            if (((state == 16'h008f) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) state <= 16'h0091;  // matmul_tiled.cl:20:44
-            if ((state == 16'h0090)) state <= 16'h0080;
-            if (((state == 16'h0091) && ((((state == 16'h0091) && (!B_rd_issued)) && (1'h1 && C_wr_idle)) && B_rd_cmd_ready))) B_rd_issued <= 1'h1;  // matmul_tiled.cl:20:22
-            if (((state == 16'h0091) && (((state == 16'h0091) && B_rd_issued) && B_rd_valid))) ld_718 <= B_rd_data;  // matmul_tiled.cl:20:22
-            if (((state == 16'h0091) && (((state == 16'h0091) && B_rd_issued) && B_rd_valid))) B_rd_beat <= (B_rd_beat + 8'h01);  // matmul_tiled.cl:20:22
-            if (((state == 16'h0091) && ((((state == 16'h0091) && B_rd_issued) && B_rd_valid) && (B_rd_beat == 8'h00)))) B_rd_beat <= 8'h00;  // matmul_tiled.cl:20:22
-            if (((state == 16'h0091) && ((((state == 16'h0091) && B_rd_issued) && B_rd_valid) && (B_rd_beat == 8'h00)))) B_rd_issued <= 1'h0;  // matmul_tiled.cl:20:22
-            if (((state == 16'h0091) && ((((state == 16'h0091) && B_rd_issued) && B_rd_valid) && (B_rd_beat == 8'h00)))) state <= 16'h0094;  // matmul_tiled.cl:20:22
-            if ((state == 16'h0092)) state <= 16'h0080;
-            if ((state == 16'h0093)) state <= 16'h0080;
-            if (((state == 16'h0094) && 1'h1)) obj1_Bs_re_beat <= (obj1_Bs_re_beat + 8'h01);  // matmul_tiled.cl:20:9
-            if (((state == 16'h0094) && (1'h1 && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_beat <= 8'h00;  // matmul_tiled.cl:20:9
-            if (((state == 16'h0094) && (1'h1 && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:20:9
-            if (((state == 16'h0094) && (1'h1 && (obj1_Bs_re_beat == 8'h03)))) state <= 16'h0080;  // matmul_tiled.cl:20:9
-            if ((state == 16'h0095)) v3_lid_linear <= w_738;
-            if ((state == 16'h0095)) state <= 16'h0081;
-            if ((state == 16'h0096)) v1_lid_x <= w_739;
-            if ((state == 16'h0096)) state <= 16'h007d;
-            if ((state == 16'h0097)) v2_lid_y <= w_740;
-            if ((state == 16'h0097)) state <= 16'h0079;
-            if ((state == 16'h0098)) state <= 16'h009a;
-            if ((state == 16'h0099)) state <= (q_745 ? 16'h00aa : 16'h0014);
-            if ((state == 16'h009a)) q_745 <= w_744;
-            if ((state == 16'h009a)) state <= 16'h0099;
-            if ((state == 16'h009b)) v2_lid_y <= w_750;
-            if ((state == 16'h009b)) state <= 16'h0098;
-            if ((state == 16'h009c)) state <= 16'h009e;
-            if ((state == 16'h009d)) state <= (q_755 ? 16'h00a9 : 16'h009b);
-            if ((state == 16'h009e)) q_755 <= w_754;
-            if ((state == 16'h009e)) state <= 16'h009d;
-            if ((state == 16'h009f)) v1_lid_x <= w_760;
-            if ((state == 16'h009f)) state <= 16'h009c;
-            if (((state == 16'h00a0) && ((!1'h0) && obj7_wi_t_re_issued))) old_768 <= {obj7_wi_t_rdata, old_768[31:8]};  // matmul_tiled.cl:18:21
-            if (((state == 16'h00a0) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:21
-            if (((state == 16'h00a0) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:18:21
-            if (((state == 16'h00a0) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:21
-            if (((state == 16'h00a0) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:21
-            if (((state == 16'h00a0) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:21
-            if (((state == 16'h00a0) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_778 <= w_777;  // matmul_tiled.cl:18:21
-            if (((state == 16'h00a0) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h00a1;  // matmul_tiled.cl:18:21
-            if ((state == 16'h00a1)) v0_group_cond0 <= w_779;
-            if ((state == 16'h00a1)) state <= 16'h009f;
-            if ((state == 16'h00a2)) state <= 16'h00a0;
-            if (((state == 16'h00a3) && 1'h1)) obj2_wi_col_re_beat <= (obj2_wi_col_re_beat + 8'h01);  // matmul_tiled.cl:12:9
-            if (((state == 16'h00a3) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_beat <= 8'h00;  // matmul_tiled.cl:12:9
-            if (((state == 16'h00a3) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:12:9
-            if (((state == 16'h00a3) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_807 <= w_802;  // matmul_tiled.cl:12:9
-            if (((state == 16'h00a3) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_808 <= w_806;  // matmul_tiled.cl:12:9
-            if (((state == 16'h00a3) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_816 <= w_814;  // matmul_tiled.cl:12:9
-            if (((state == 16'h00a3) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_817 <= w_815;  // matmul_tiled.cl:12:9
-            if (((state == 16'h00a3) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_825 <= w_823;  // matmul_tiled.cl:12:9
-            if (((state == 16'h00a3) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_826 <= w_824;  // matmul_tiled.cl:12:9
-            if (((state == 16'h00a3) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_833 <= w_832;  // matmul_tiled.cl:12:9
-            if (((state == 16'h00a3) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_839 <= w_838;  // matmul_tiled.cl:12:9
-            if (((state == 16'h00a3) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) state <= 16'h00a4;  // matmul_tiled.cl:12:9
-            if (((state == 16'h00a4) && 1'h1)) obj3_wi_row_re_beat <= (obj3_wi_row_re_beat + 8'h01);  // matmul_tiled.cl:13:9
-            if (((state == 16'h00a4) && (1'h1 && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_beat <= 8'h00;  // matmul_tiled.cl:13:9
-            if (((state == 16'h00a4) && (1'h1 && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:13:9
-            if (((state == 16'h00a4) && (1'h1 && (obj3_wi_row_re_beat == 8'h03)))) state <= 16'h00a5;  // matmul_tiled.cl:13:9
-            if (((state == 16'h00a5) && 1'h1)) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:14:9
-            if (((state == 16'h00a5) && (1'h1 && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:14:9
-            if (((state == 16'h00a5) && (1'h1 && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:14:9
-            if (((state == 16'h00a5) && (1'h1 && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h00a6;  // matmul_tiled.cl:14:9
-            if (((state == 16'h00a6) && 1'h1)) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:15:9
-            if (((state == 16'h00a6) && (1'h1 && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:15:9
-            if (((state == 16'h00a6) && (1'h1 && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:15:9
-            if (((state == 16'h00a6) && (1'h1 && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h00a7;  // matmul_tiled.cl:15:9
-            if (((state == 16'h00a7) && 1'h1)) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:16:11
-            if (((state == 16'h00a7) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:16:11
-            if (((state == 16'h00a7) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:16:11
-            if (((state == 16'h00a7) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h00a8;  // matmul_tiled.cl:16:11
-            if (((state == 16'h00a8) && 1'h1)) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:14
-            if (((state == 16'h00a8) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:14
-            if (((state == 16'h00a8) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:14
-            if (((state == 16'h00a8) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h00a0;  // matmul_tiled.cl:18:14
-            if ((state == 16'h00a9)) v3_lid_linear <= w_850;
-            if ((state == 16'h00a9)) state <= 16'h00a3;
-            if ((state == 16'h00aa)) v1_lid_x <= w_851;
-            if ((state == 16'h00aa)) state <= 16'h009c;
-            if ((state == 16'h00ab)) v2_lid_y <= w_852;
-            if ((state == 16'h00ab)) state <= 16'h0098;
-            if ((state == 16'h00ac)) state <= 16'h00ad;
-            if ((state == 16'h00ad)) state <= 16'h00ae;
-            if ((state == 16'h00ae)) state <= 16'h00af;
-            if (((state == 16'h00af) && (div_valid && (div_got == 2'h0)))) ngroups_0 <= div_quotient;
-            if (((state == 16'h00af) && (div_valid && (div_got == 2'h1)))) ngroups_1 <= div_quotient;
-            if (((state == 16'h00af) && (div_valid && (div_got == 2'h2)))) ngroups_2 <= div_quotient;
-            if (((state == 16'h00af) && div_valid)) div_got <= (div_got + 2'h1);
-            if (((state == 16'h00af) && (div_valid && (div_got == 2'h2)))) div_got <= 2'h0;
-            if (((state == 16'h00af) && (div_valid && (div_got == 2'h2)))) state <= 16'h00ab;
+            if ((state == 16'h0006)) v1_lid_x <= w_49;
+            if ((state == 16'h0006)) v2_lid_y <= w_49;
+            if ((state == 16'h0006)) state <= 16'h0003;
+            if ((state == 16'h0007)) state <= 16'h0009;
+            if ((state == 16'h0008)) state <= (q_51 ? 16'h0012 : 16'h0006);
+            if ((state == 16'h0009)) q_51 <= w_50;
+            if ((state == 16'h0009)) state <= 16'h0008;
+            if (((state == 16'h000a) && 1'h1)) p4_valid <= 4'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000a) && 1'h1)) p4_admit <= 1'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000a) && 1'h1)) state <= 16'h000b;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p4_en))) p4_go <= pw_54;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (((p4_valid[0] && 1'h1) && pw_54) && p4_en))) v3_lid_linear <= pw_59;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && ((p4_valid[3] && 1'h1) && p4_en))) v0_group_cond0 <= pw_91;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (((p4_valid[0] && 1'h1) && pw_54) && p4_en))) v1_lid_x <= pw_98;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (((p4_valid[0] && 1'h1) && pw_54) && p4_en))) v2_lid_y <= pw_101;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_70 <= pw_67;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_76 <= pw_75;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_77 <= pq_76;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_88 <= pw_87;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_89 <= pq_88;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_90 <= pq_89;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p4_en))) p4_valid <= {p4_valid[2], p4_valid[1], (p4_valid[0] && pw_54), (p4_admit && ((!(p4_valid[0] && (!pw_54))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_54))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && ((!p4_admit) && (p4_valid == 4'h0)))) state <= 16'h0007;  // matmul_tiled.cl:7:6
+            if ((state == 16'h000c)) v1_lid_x <= w_102;
+            if ((state == 16'h000c)) v2_lid_y <= w_102;
+            if ((state == 16'h000c)) state <= 16'h000a;
+            if (((state == 16'h000d) && 1'h1)) p3_valid <= 12'h001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && 1'h1)) p3_admit <= 1'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && 1'h1)) p3_slot <= 3'h0;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && 1'h1)) state <= 16'h000e;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) p3_go <= pw_105;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && (((p3_valid[0] && (p3_slot == 3'h0)) && pw_105) && p3_en))) v3_lid_linear <= pw_110;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_145 <= pq_140;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_146 <= pd_145;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_147 <= pd_146;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_148 <= pd_147;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_149 <= pd_148;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_150 <= pq_141;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_151 <= pd_150;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_152 <= pd_151;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_153 <= pd_152;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_154 <= pd_153;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_155 <= prd_139;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_156 <= pd_155;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_157 <= pd_156;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_158 <= pd_157;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_159 <= pd_158;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_208 <= pq_203;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_209 <= pd_208;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_210 <= pd_209;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_211 <= pd_210;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_212 <= pd_211;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_213 <= pq_204;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_214 <= pd_213;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_215 <= pd_214;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_216 <= pd_215;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_217 <= pd_216;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_218 <= prd_202;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_219 <= pd_218;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_220 <= pd_219;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_221 <= pd_220;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_222 <= pd_221;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_279 <= pq_274;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_280 <= pd_279;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_281 <= pd_280;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_282 <= pd_281;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_283 <= pd_282;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_284 <= pq_275;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_285 <= pd_284;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_286 <= pd_285;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_287 <= pd_286;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_288 <= pd_287;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_289 <= prd_273;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_290 <= pd_289;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_291 <= pd_290;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_292 <= pd_291;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_293 <= pd_292;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_358 <= pq_353;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_359 <= pd_358;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_360 <= pd_359;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_361 <= pd_360;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_362 <= pd_361;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_363 <= pq_354;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_364 <= pd_363;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_365 <= pd_364;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_366 <= pd_365;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_367 <= pd_366;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_368 <= prd_352;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_369 <= pd_368;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_370 <= pd_369;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_371 <= pd_370;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_372 <= pd_371;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_443 <= pq_438;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_444 <= pd_443;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_445 <= pd_444;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_446 <= pd_445;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_447 <= pd_446;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_448 <= pq_439;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_449 <= pd_448;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_450 <= pd_449;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_451 <= pd_450;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_452 <= pd_451;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_453 <= prd_437;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_454 <= pd_453;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_455 <= pd_454;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_456 <= pd_455;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_457 <= pd_456;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_536 <= pq_531;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_537 <= pd_536;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_538 <= pd_537;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_539 <= pd_538;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_540 <= pd_539;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_541 <= pq_532;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_542 <= pd_541;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_543 <= pd_542;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_544 <= pd_543;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_545 <= pd_544;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_546 <= prd_530;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_547 <= pd_546;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_548 <= pd_547;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_549 <= pd_548;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_550 <= pd_549;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_636 <= pq_631;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_637 <= pd_636;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_638 <= pd_637;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_639 <= pd_638;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_640 <= pd_639;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_641 <= pq_632;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_642 <= pd_641;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_643 <= pd_642;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_644 <= pd_643;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_645 <= pd_644;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_646 <= prd_630;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_647 <= pd_646;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_648 <= pd_647;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_649 <= pd_648;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_650 <= pd_649;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_742 <= pq_737;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_743 <= pd_742;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_744 <= pd_743;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_745 <= pd_744;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_746 <= pd_745;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_747 <= pq_738;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_748 <= pd_747;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_749 <= pd_748;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_750 <= pd_749;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_751 <= pd_750;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_752 <= prd_736;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_753 <= pd_752;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_754 <= pd_753;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_755 <= pd_754;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) pd_756 <= pd_755;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && (((p3_valid[0] && (p3_slot == 3'h0)) && pw_105) && p3_en))) v1_lid_x <= pw_781;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && (((p3_valid[0] && (p3_slot == 3'h0)) && pw_105) && p3_en))) v2_lid_y <= pw_784;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_127 <= pw_126;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_137 <= pw_136;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h2) && p3_en))) pq_140 <= prd_123;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h4) && p3_en))) pq_141 <= prd_134;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_166 <= pw_165;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_167 <= pq_166;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_172 <= pw_171;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_173 <= pq_172;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_185 <= pw_184;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_186 <= pq_185;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_192 <= pw_189;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_193 <= pq_192;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_199 <= pw_198;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_200 <= pq_199;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h5) && p3_en))) pq_203 <= prd_181;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h7) && p3_en))) pq_204 <= prd_196;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_229 <= pw_228;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_230 <= pq_229;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_231 <= pq_230;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_236 <= pw_235;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_237 <= pq_236;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_238 <= pq_237;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_250 <= pw_249;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_251 <= pq_250;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_252 <= pq_251;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_259 <= pw_256;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_260 <= pq_259;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_261 <= pq_260;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_262 <= pq_261;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_268 <= pw_267;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_269 <= pq_268;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_270 <= pq_269;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_271 <= pq_270;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_274 <= prd_246;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h2) && p3_en))) pq_275 <= prd_265;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_300 <= pw_299;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_301 <= pq_300;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_302 <= pq_301;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_303 <= pq_302;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_308 <= pw_307;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_309 <= pq_308;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_310 <= pq_309;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_311 <= pq_310;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_312 <= pq_311;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_325 <= pw_324;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_326 <= pq_325;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_327 <= pq_326;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_328 <= pq_327;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_329 <= pq_328;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_336 <= pw_333;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_337 <= pq_336;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_338 <= pq_337;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_339 <= pq_338;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_340 <= pq_339;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_346 <= pw_345;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_347 <= pq_346;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_348 <= pq_347;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_349 <= pq_348;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_350 <= pq_349;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_353 <= prd_321;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h5) && p3_en))) pq_354 <= prd_343;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_379 <= pw_378;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_380 <= pq_379;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_381 <= pq_380;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_382 <= pq_381;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_383 <= pq_382;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_384 <= pq_383;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_389 <= pw_388;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_390 <= pq_389;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_391 <= pq_390;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_392 <= pq_391;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_393 <= pq_392;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_394 <= pq_393;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_407 <= pw_406;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_408 <= pq_407;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_409 <= pq_408;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_410 <= pq_409;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_411 <= pq_410;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_412 <= pq_411;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_419 <= pw_416;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_420 <= pq_419;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_421 <= pq_420;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_422 <= pq_421;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_423 <= pq_422;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_424 <= pq_423;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_430 <= pw_429;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_431 <= pq_430;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_432 <= pq_431;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_433 <= pq_432;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_434 <= pq_433;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_435 <= pq_434;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h6) && p3_en))) pq_438 <= prd_403;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_439 <= prd_427;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_464 <= pw_463;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_465 <= pq_464;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_466 <= pq_465;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_467 <= pq_466;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_468 <= pq_467;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_469 <= pq_468;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_470 <= pq_469;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_475 <= pw_474;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_476 <= pq_475;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_477 <= pq_476;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_478 <= pq_477;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_479 <= pq_478;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_480 <= pq_479;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_481 <= pq_480;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_494 <= pw_493;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_495 <= pq_494;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_496 <= pq_495;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_497 <= pq_496;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_498 <= pq_497;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_499 <= pq_498;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_500 <= pq_499;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_501 <= pq_500;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_508 <= pw_505;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_509 <= pq_508;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_510 <= pq_509;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_511 <= pq_510;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_512 <= pq_511;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_513 <= pq_512;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_514 <= pq_513;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_515 <= pq_514;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_521 <= pw_520;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_522 <= pq_521;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_523 <= pq_522;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_524 <= pq_523;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_525 <= pq_524;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_526 <= pq_525;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_527 <= pq_526;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_528 <= pq_527;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_531 <= prd_490;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_532 <= prd_518;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_557 <= pw_556;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_558 <= pq_557;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_559 <= pq_558;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_560 <= pq_559;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_561 <= pq_560;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_562 <= pq_561;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_563 <= pq_562;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_564 <= pq_563;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_565 <= pq_564;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_570 <= pw_569;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_571 <= pq_570;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_572 <= pq_571;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_573 <= pq_572;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_574 <= pq_573;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_575 <= pq_574;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_576 <= pq_575;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_577 <= pq_576;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_578 <= pq_577;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_591 <= pw_590;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_592 <= pq_591;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_593 <= pq_592;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_594 <= pq_593;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_595 <= pq_594;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_596 <= pq_595;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_597 <= pq_596;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_598 <= pq_597;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_599 <= pq_598;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_606 <= pw_603;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_607 <= pq_606;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_608 <= pq_607;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_609 <= pq_608;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_610 <= pq_609;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_611 <= pq_610;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_612 <= pq_611;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_613 <= pq_612;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_614 <= pq_613;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_620 <= pw_619;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_621 <= pq_620;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_622 <= pq_621;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_623 <= pq_622;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_624 <= pq_623;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_625 <= pq_624;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_626 <= pq_625;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_627 <= pq_626;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_628 <= pq_627;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h4) && p3_en))) pq_631 <= prd_587;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h6) && p3_en))) pq_632 <= prd_617;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_657 <= pw_656;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_658 <= pq_657;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_659 <= pq_658;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_660 <= pq_659;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_661 <= pq_660;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_662 <= pq_661;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_663 <= pq_662;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_664 <= pq_663;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_665 <= pq_664;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_666 <= pq_665;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_671 <= pw_670;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_672 <= pq_671;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_673 <= pq_672;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_674 <= pq_673;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_675 <= pq_674;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_676 <= pq_675;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_677 <= pq_676;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_678 <= pq_677;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_679 <= pq_678;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_680 <= pq_679;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_693 <= pw_692;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_694 <= pq_693;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_695 <= pq_694;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_696 <= pq_695;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_697 <= pq_696;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_698 <= pq_697;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_699 <= pq_698;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_700 <= pq_699;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_701 <= pq_700;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_702 <= pq_701;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_709 <= pw_706;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_710 <= pq_709;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_711 <= pq_710;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_712 <= pq_711;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_713 <= pq_712;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_714 <= pq_713;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_715 <= pq_714;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_716 <= pq_715;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_717 <= pq_716;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_718 <= pq_717;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_724 <= pw_723;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_725 <= pq_724;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_726 <= pq_725;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_727 <= pq_726;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_728 <= pq_727;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_729 <= pq_728;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_730 <= pq_729;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_731 <= pq_730;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_732 <= pq_731;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_733 <= pq_732;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_734 <= pq_733;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h7) && p3_en))) pq_737 <= prd_689;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_738 <= prd_721;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_763 <= pw_762;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_764 <= pq_763;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_765 <= pq_764;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_766 <= pq_765;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_767 <= pq_766;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_768 <= pq_767;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_769 <= pq_768;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_770 <= pq_769;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_771 <= pq_770;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_772 <= pq_771;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_773 <= pq_772;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h7) && p3_en))) p3_valid <= {p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && p3_go), (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((p3_slot == 3'h7) && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && p3_en)) p3_slot <= ((p3_slot == 3'h7) ? 3'h0 : (p3_slot + 3'h1));  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && ((!p3_admit) && (p3_valid == 12'h000)))) state <= 16'h000c;  // matmul_tiled.cl:7:6
+            if ((state == 16'h000f)) v1_lid_x <= w_785;
+            if ((state == 16'h000f)) v2_lid_y <= w_785;
+            if ((state == 16'h000f)) state <= 16'h000d;
+            if (((state == 16'h0010) && 1'h1)) p2_valid <= 104'h00000000000000000000000001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && 1'h1)) p2_admit <= 1'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && 1'h1)) state <= 16'h0011;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) p2_go <= pw_788;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (((p2_valid[0] && 1'h1) && pw_788) && p2_en))) v3_lid_linear <= pw_793;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (((p2_valid[0] && 1'h1) && pw_788) && p2_en))) v1_lid_x <= pw_1266;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (((p2_valid[0] && 1'h1) && pw_788) && p2_en))) v2_lid_y <= pw_1269;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_803 <= pw_802;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_809 <= pw_808;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_810 <= pq_809;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_816 <= pw_815;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_817 <= pq_816;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_818 <= pq_817;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_823 <= pw_822;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_824 <= pq_823;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_825 <= pq_824;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_826 <= pq_825;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_832 <= pw_829;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_833 <= pq_832;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_834 <= pq_833;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_835 <= pw_831;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_836 <= pq_835;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_838 <= prd_828;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_850 <= pw_847;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_852 <= pw_851;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_853 <= pq_852;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_854 <= pq_853;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_855 <= pq_854;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_856 <= pq_855;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_857 <= pq_856;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_858 <= pq_857;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_859 <= pq_858;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_860 <= pq_859;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_861 <= pq_860;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_862 <= pq_861;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_863 <= pq_862;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_864 <= pq_863;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_865 <= pq_864;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_866 <= pq_865;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_867 <= pq_866;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_868 <= pq_867;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_869 <= pq_868;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_870 <= pq_869;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_871 <= pq_870;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_872 <= pq_871;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_873 <= pq_872;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_874 <= pq_873;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_875 <= pq_874;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_876 <= pq_875;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_877 <= pq_876;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_878 <= pq_877;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_879 <= pq_878;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_880 <= pq_879;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_881 <= pq_880;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_882 <= pq_881;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_883 <= pq_882;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_884 <= pq_883;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_885 <= pq_884;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_886 <= pq_885;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_887 <= pq_886;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_888 <= pq_887;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_889 <= pq_888;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_890 <= pq_889;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_891 <= pq_890;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_892 <= pq_891;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_893 <= pq_892;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_894 <= pq_893;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_895 <= pq_894;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_896 <= pq_895;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_897 <= pq_896;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_898 <= pq_897;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_899 <= pq_898;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_904 <= pw_903;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_905 <= pq_904;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_906 <= pq_905;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_907 <= pq_906;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_908 <= pq_907;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_909 <= pq_908;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_910 <= pq_909;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_911 <= pq_910;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_912 <= pq_911;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_913 <= pq_912;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_914 <= pq_913;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_915 <= pq_914;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_916 <= pq_915;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_917 <= pq_916;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_918 <= pq_917;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_919 <= pq_918;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_920 <= pq_919;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_921 <= pq_920;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_922 <= pq_921;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_923 <= pq_922;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_924 <= pq_923;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_925 <= pq_924;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_926 <= pq_925;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_927 <= pq_926;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_928 <= pq_927;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_929 <= pq_928;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_930 <= pq_929;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_931 <= pq_930;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_932 <= pq_931;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_933 <= pq_932;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_934 <= pq_933;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_935 <= pq_934;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_936 <= pq_935;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_937 <= pq_936;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_938 <= pq_937;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_939 <= pq_938;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_940 <= pq_939;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_941 <= pq_940;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_942 <= pq_941;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_943 <= pq_942;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_944 <= pq_943;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_945 <= pq_944;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_946 <= pq_945;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_947 <= pq_946;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_948 <= pq_947;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_949 <= pq_948;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_950 <= pq_949;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_951 <= pq_950;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_952 <= pq_951;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_953 <= pq_952;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_954 <= pq_953;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_959 <= pw_958;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_960 <= pq_959;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_961 <= pq_960;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_962 <= pq_961;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_963 <= pq_962;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_964 <= pq_963;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_965 <= pq_964;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_966 <= pq_965;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_967 <= pq_966;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_968 <= pq_967;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_969 <= pq_968;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_970 <= pq_969;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_971 <= pq_970;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_972 <= pq_971;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_973 <= pq_972;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_974 <= pq_973;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_975 <= pq_974;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_976 <= pq_975;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_977 <= pq_976;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_978 <= pq_977;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_979 <= pq_978;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_980 <= pq_979;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_981 <= pq_980;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_982 <= pq_981;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_983 <= pq_982;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_984 <= pq_983;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_985 <= pq_984;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_986 <= pq_985;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_987 <= pq_986;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_988 <= pq_987;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_989 <= pq_988;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_990 <= pq_989;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_991 <= pq_990;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_992 <= pq_991;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_993 <= pq_992;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_994 <= pq_993;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_995 <= pq_994;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_996 <= pq_995;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_997 <= pq_996;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_998 <= pq_997;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_999 <= pq_998;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1000 <= pq_999;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1001 <= pq_1000;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1002 <= pq_1001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1003 <= pq_1002;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1004 <= pq_1003;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1005 <= pq_1004;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1006 <= pq_1005;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1007 <= pq_1006;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1008 <= pq_1007;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1009 <= pq_1008;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1010 <= pq_1009;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1016 <= pw_1015;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1017 <= pq_1016;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1018 <= pq_1017;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1019 <= pq_1018;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1020 <= pq_1019;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1021 <= pq_1020;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1022 <= pq_1021;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1023 <= pq_1022;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1024 <= pq_1023;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1025 <= pq_1024;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1026 <= pq_1025;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1027 <= pq_1026;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1028 <= pq_1027;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1029 <= pq_1028;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1030 <= pq_1029;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1031 <= pq_1030;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1032 <= pq_1031;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1033 <= pq_1032;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1034 <= pq_1033;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1035 <= pq_1034;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1036 <= pq_1035;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1037 <= pq_1036;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1038 <= pq_1037;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1039 <= pq_1038;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1040 <= pq_1039;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1041 <= pq_1040;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1042 <= pq_1041;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1043 <= pq_1042;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1044 <= pq_1043;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1045 <= pq_1044;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1046 <= pq_1045;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1047 <= pq_1046;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1048 <= pq_1047;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1049 <= pq_1048;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1050 <= pq_1049;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1051 <= pq_1050;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1052 <= pq_1051;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1053 <= pq_1052;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1054 <= pq_1053;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1055 <= pq_1054;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1056 <= pq_1055;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1057 <= pq_1056;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1058 <= pq_1057;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1059 <= pq_1058;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1060 <= pq_1059;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1061 <= pq_1060;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1062 <= pq_1061;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1063 <= pq_1062;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1064 <= pq_1063;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1065 <= pq_1064;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1066 <= pq_1065;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1067 <= pq_1066;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1068 <= pq_1067;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1073 <= pw_1072;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1074 <= pq_1073;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1075 <= pq_1074;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1076 <= pq_1075;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1077 <= pq_1076;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1078 <= pq_1077;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1079 <= pq_1078;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1080 <= pq_1079;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1081 <= pq_1080;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1082 <= pq_1081;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1083 <= pq_1082;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1084 <= pq_1083;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1085 <= pq_1084;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1086 <= pq_1085;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1087 <= pq_1086;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1088 <= pq_1087;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1089 <= pq_1088;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1090 <= pq_1089;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1091 <= pq_1090;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1092 <= pq_1091;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1093 <= pq_1092;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1094 <= pq_1093;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1095 <= pq_1094;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1096 <= pq_1095;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1097 <= pq_1096;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1098 <= pq_1097;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1099 <= pq_1098;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1100 <= pq_1099;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1101 <= pq_1100;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1102 <= pq_1101;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1103 <= pq_1102;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1104 <= pq_1103;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1105 <= pq_1104;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1106 <= pq_1105;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1107 <= pq_1106;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1108 <= pq_1107;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1109 <= pq_1108;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1110 <= pq_1109;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1111 <= pq_1110;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1112 <= pq_1111;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1113 <= pq_1112;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1114 <= pq_1113;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1115 <= pq_1114;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1116 <= pq_1115;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1117 <= pq_1116;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1118 <= pq_1117;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1119 <= pq_1118;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1120 <= pq_1119;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1121 <= pq_1120;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1122 <= pq_1121;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1123 <= pq_1122;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1124 <= pq_1123;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1125 <= pq_1124;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1126 <= pq_1125;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1132 <= pw_1131;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1133 <= pq_1132;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1134 <= pq_1133;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1135 <= pq_1134;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1136 <= pq_1135;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1137 <= pq_1136;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1138 <= pq_1137;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1139 <= pq_1138;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1140 <= pq_1139;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1141 <= pq_1140;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1142 <= pq_1141;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1143 <= pq_1142;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1144 <= pq_1143;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1145 <= pq_1144;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1146 <= pq_1145;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1147 <= pq_1146;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1148 <= pq_1147;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1149 <= pq_1148;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1150 <= pq_1149;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1151 <= pq_1150;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1152 <= pq_1151;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1153 <= pq_1152;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1154 <= pq_1153;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1155 <= pq_1154;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1156 <= pq_1155;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1157 <= pq_1156;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1158 <= pq_1157;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1159 <= pq_1158;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1160 <= pq_1159;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1161 <= pq_1160;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1162 <= pq_1161;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1163 <= pq_1162;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1164 <= pq_1163;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1165 <= pq_1164;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1166 <= pq_1165;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1167 <= pq_1166;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1168 <= pq_1167;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1169 <= pq_1168;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1170 <= pq_1169;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1171 <= pq_1170;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1172 <= pq_1171;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1173 <= pq_1172;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1174 <= pq_1173;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1175 <= pq_1174;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1176 <= pq_1175;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1177 <= pq_1176;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1178 <= pq_1177;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1179 <= pq_1178;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1180 <= pq_1179;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1181 <= pq_1180;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1182 <= pq_1181;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1183 <= pq_1182;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1184 <= pq_1183;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1185 <= pq_1184;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1186 <= pq_1185;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1190 <= pw_1189;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1193 <= pw_1192;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1194 <= pq_1193;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1195 <= pq_1194;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1196 <= prd_1188;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1197 <= pq_1196;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1208 <= pw_1205;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1210 <= pw_1209;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1211 <= pq_1210;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1212 <= pq_1211;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1213 <= pq_1212;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1214 <= pq_1213;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1215 <= pq_1214;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1216 <= pq_1215;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1217 <= pq_1216;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1218 <= pq_1217;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1219 <= pq_1218;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1220 <= pq_1219;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1221 <= pq_1220;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1222 <= pq_1221;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1223 <= pq_1222;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1224 <= pq_1223;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1225 <= pq_1224;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1226 <= pq_1225;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1227 <= pq_1226;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1228 <= pq_1227;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1229 <= pq_1228;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1230 <= pq_1229;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1231 <= pq_1230;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1232 <= pq_1231;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1233 <= pq_1232;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1234 <= pq_1233;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1235 <= pq_1234;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1236 <= pq_1235;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1237 <= pq_1236;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1238 <= pq_1237;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1239 <= pq_1238;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1240 <= pq_1239;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1241 <= pq_1240;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1242 <= pq_1241;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1243 <= pq_1242;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1244 <= pq_1243;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1245 <= pq_1244;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1246 <= pq_1245;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1247 <= pq_1246;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1248 <= pq_1247;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1249 <= pq_1248;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1250 <= pq_1249;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1251 <= pq_1250;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1252 <= pq_1251;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1253 <= pq_1252;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1254 <= pq_1253;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1255 <= pq_1254;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1256 <= pq_1255;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1257 <= pq_1256;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1258 <= pq_1257;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) p2_valid <= {p2_valid[102], p2_valid[101], p2_valid[100], p2_valid[99], p2_valid[98], p2_valid[97], p2_valid[96], p2_valid[95], p2_valid[94], p2_valid[93], p2_valid[92], p2_valid[91], p2_valid[90], p2_valid[89], p2_valid[88], p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_788), (p2_admit && ((!(p2_valid[0] && (!pw_788))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_788))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && ((((!p2_admit) && (p2_valid == 104'h00000000000000000000000000)) && A_ld_idle) && B_ld_idle))) state <= 16'h000f;  // matmul_tiled.cl:7:6
+            if ((state == 16'h0012)) v1_lid_x <= w_1270;
+            if ((state == 16'h0012)) v2_lid_y <= w_1270;
+            if ((state == 16'h0012)) state <= 16'h0010;
+            if (((state == 16'h0013) && 1'h1)) p0_valid <= 8'h01;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && 1'h1)) p0_admit <= 1'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && 1'h1)) state <= 16'h0014;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_go <= pw_1273;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_1273) && p0_en))) v3_lid_linear <= pw_1278;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && ((p0_valid[7] && 1'h1) && p0_en))) v0_group_cond0 <= pw_1369;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_1273) && p0_en))) v1_lid_x <= pw_1376;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_1273) && p0_en))) v2_lid_y <= pw_1379;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1303 <= pw_1298;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1304 <= pw_1302;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1310 <= pw_1308;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1311 <= pq_1310;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1312 <= pw_1309;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1313 <= pq_1312;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1319 <= pw_1317;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1320 <= pq_1319;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1321 <= pq_1320;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1322 <= pw_1318;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1323 <= pq_1322;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1324 <= pq_1323;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1329 <= pw_1328;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1330 <= pq_1329;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1331 <= pq_1330;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1332 <= pq_1331;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1336 <= pw_1335;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1337 <= pq_1336;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1338 <= pq_1337;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1339 <= pq_1338;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1340 <= pq_1339;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1346 <= pw_1345;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1347 <= pq_1346;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1348 <= pq_1347;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1349 <= pq_1348;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1350 <= pq_1349;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1351 <= pq_1350;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1362 <= pw_1361;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1363 <= pq_1362;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1364 <= pq_1363;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1365 <= pq_1364;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1366 <= pq_1365;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1367 <= pq_1366;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1368 <= pq_1367;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_valid <= {p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_1273), (p0_admit && ((!(p0_valid[0] && (!pw_1273))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_1273))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0014) && ((!p0_admit) && (p0_valid == 8'h00)))) state <= 16'h0007;  // matmul_tiled.cl:7:6
+            if ((state == 16'h0015)) v1_lid_x <= w_1380;
+            if ((state == 16'h0015)) v2_lid_y <= w_1380;
+            if ((state == 16'h0015)) state <= 16'h0013;
+            if (((state == 16'h0016) && ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
+            if ((state == 16'h0016)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0015);
         end
     end
-    assign A_rd_cmd_valid = (((state == 16'h0087) && (!A_rd_issued)) && (1'h1 && C_wr_idle));
-    assign A_rd_cmd_addr = ((((state == 16'h0087) && (!A_rd_issued)) && (1'h1 && C_wr_idle)) ? w_656[31:0] : 32'h00000000);
-    assign A_rd_cmd_len = ((((state == 16'h0087) && (!A_rd_issued)) && (1'h1 && C_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign A_rd_ready = ((state == 16'h0087) && A_rd_issued);
-    assign B_rd_cmd_valid = (((state == 16'h0091) && (!B_rd_issued)) && (1'h1 && C_wr_idle));
-    assign B_rd_cmd_addr = ((((state == 16'h0091) && (!B_rd_issued)) && (1'h1 && C_wr_idle)) ? w_717[31:0] : 32'h00000000);
-    assign B_rd_cmd_len = ((((state == 16'h0091) && (!B_rd_issued)) && (1'h1 && C_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign B_rd_ready = ((state == 16'h0091) && B_rd_issued);
-    assign C_wr_cmd_valid = ((state == 16'h0010) && (!C_wr_issued));
-    assign C_wr_cmd_addr = (((state == 16'h0010) && (!C_wr_issued)) ? w_51[31:0] : 32'h00000000);
-    assign C_wr_cmd_len = (((state == 16'h0010) && (!C_wr_issued)) ? 32'h00000004 : 32'h00000000);
-    assign C_wr_valid = ((state == 16'h0010) && C_wr_issued);
-    assign C_wr_data = (((state == 16'h0010) && C_wr_issued) ? v_45 : 32'h00000000);
-    assign C_wr_strb = (((state == 16'h0010) && C_wr_issued) ? 4'hf : 4'h0);
-    assign obj0_As_we = (state == 16'h008a);
-    assign obj0_As_waddr = ((state == 16'h008a) ? oa_669[7:0] : 8'h00);
-    assign obj0_As_wdata = ((state == 16'h008a) ? ow_670[7:0] : 8'h00);
-    assign obj0_As_re = ((((((((((state == 16'h0031) && (!1'h0)) && (!obj0_As_re_issued)) || (((state == 16'h003a) && (!1'h0)) && (!obj0_As_re_issued))) || (((state == 16'h0043) && (!1'h0)) && (!obj0_As_re_issued))) || (((state == 16'h004c) && (!1'h0)) && (!obj0_As_re_issued))) || (((state == 16'h0055) && (!1'h0)) && (!obj0_As_re_issued))) || (((state == 16'h005e) && (!1'h0)) && (!obj0_As_re_issued))) || (((state == 16'h0067) && (!1'h0)) && (!obj0_As_re_issued))) || (((state == 16'h0070) && (!1'h0)) && (!obj0_As_re_issued)));
-    assign obj0_As_raddr = ((((state == 16'h0031) && (!1'h0)) && (!obj0_As_re_issued)) ? oa_172[7:0] : ((((state == 16'h003a) && (!1'h0)) && (!obj0_As_re_issued)) ? oa_222[7:0] : ((((state == 16'h0043) && (!1'h0)) && (!obj0_As_re_issued)) ? oa_275[7:0] : ((((state == 16'h004c) && (!1'h0)) && (!obj0_As_re_issued)) ? oa_329[7:0] : ((((state == 16'h0055) && (!1'h0)) && (!obj0_As_re_issued)) ? oa_383[7:0] : ((((state == 16'h005e) && (!1'h0)) && (!obj0_As_re_issued)) ? oa_437[7:0] : ((((state == 16'h0067) && (!1'h0)) && (!obj0_As_re_issued)) ? oa_491[7:0] : ((((state == 16'h0070) && (!1'h0)) && (!obj0_As_re_issued)) ? oa_545[7:0] : 8'h00))))))));
-    assign obj1_Bs_we = (state == 16'h0094);
-    assign obj1_Bs_waddr = ((state == 16'h0094) ? oa_729[7:0] : 8'h00);
-    assign obj1_Bs_wdata = ((state == 16'h0094) ? ow_730[7:0] : 8'h00);
-    assign obj1_Bs_re = ((((((((((state == 16'h0034) && (!1'h0)) && (!obj1_Bs_re_issued)) || (((state == 16'h003d) && (!1'h0)) && (!obj1_Bs_re_issued))) || (((state == 16'h0046) && (!1'h0)) && (!obj1_Bs_re_issued))) || (((state == 16'h004f) && (!1'h0)) && (!obj1_Bs_re_issued))) || (((state == 16'h0058) && (!1'h0)) && (!obj1_Bs_re_issued))) || (((state == 16'h0061) && (!1'h0)) && (!obj1_Bs_re_issued))) || (((state == 16'h006a) && (!1'h0)) && (!obj1_Bs_re_issued))) || (((state == 16'h0073) && (!1'h0)) && (!obj1_Bs_re_issued)));
-    assign obj1_Bs_raddr = ((((state == 16'h0034) && (!1'h0)) && (!obj1_Bs_re_issued)) ? oa_187[7:0] : ((((state == 16'h003d) && (!1'h0)) && (!obj1_Bs_re_issued)) ? oa_239[7:0] : ((((state == 16'h0046) && (!1'h0)) && (!obj1_Bs_re_issued)) ? oa_293[7:0] : ((((state == 16'h004f) && (!1'h0)) && (!obj1_Bs_re_issued)) ? oa_347[7:0] : ((((state == 16'h0058) && (!1'h0)) && (!obj1_Bs_re_issued)) ? oa_401[7:0] : ((((state == 16'h0061) && (!1'h0)) && (!obj1_Bs_re_issued)) ? oa_455[7:0] : ((((state == 16'h006a) && (!1'h0)) && (!obj1_Bs_re_issued)) ? oa_509[7:0] : ((((state == 16'h0073) && (!1'h0)) && (!obj1_Bs_re_issued)) ? oa_563[7:0] : 8'h00))))))));
-    assign obj2_wi_col_we = (state == 16'h00a3);
-    assign obj2_wi_col_waddr = ((state == 16'h00a3) ? oa_795[7:0] : 8'h00);
-    assign obj2_wi_col_wdata = ((state == 16'h00a3) ? ow_796[7:0] : 8'h00);
-    assign obj2_wi_col_re = ((((state == 16'h000d) && (!1'h0)) && (!obj2_wi_col_re_issued)) || (((state == 16'h008f) && (!1'h0)) && (!obj2_wi_col_re_issued)));
-    assign obj2_wi_col_raddr = ((((state == 16'h000d) && (!1'h0)) && (!obj2_wi_col_re_issued)) ? oa_36[7:0] : ((((state == 16'h008f) && (!1'h0)) && (!obj2_wi_col_re_issued)) ? oa_706[7:0] : 8'h00));
-    assign obj3_wi_row_we = (state == 16'h00a4);
-    assign obj3_wi_row_waddr = ((state == 16'h00a4) ? oa_810[7:0] : 8'h00);
-    assign obj3_wi_row_wdata = ((state == 16'h00a4) ? ow_811[7:0] : 8'h00);
-    assign obj3_wi_row_re = ((((state == 16'h000c) && (!1'h0)) && (!obj3_wi_row_re_issued)) || (((state == 16'h0083) && (!1'h0)) && (!obj3_wi_row_re_issued)));
-    assign obj3_wi_row_raddr = ((((state == 16'h000c) && (!1'h0)) && (!obj3_wi_row_re_issued)) ? oa_28[7:0] : ((((state == 16'h0083) && (!1'h0)) && (!obj3_wi_row_re_issued)) ? oa_629[7:0] : 8'h00));
-    assign obj4_wi_tx_we = (state == 16'h00a5);
-    assign obj4_wi_tx_waddr = ((state == 16'h00a5) ? oa_819[7:0] : 8'h00);
-    assign obj4_wi_tx_wdata = ((state == 16'h00a5) ? ow_820[7:0] : 8'h00);
-    assign obj4_wi_tx_re_any0_0 = ((((((((((state == 16'h0032) && (!1'h0)) && (!obj4_wi_tx_re_issued)) || (((state == 16'h003b) && (!1'h0)) && (!obj4_wi_tx_re_issued))) || (((state == 16'h0044) && (!1'h0)) && (!obj4_wi_tx_re_issued))) || (((state == 16'h004d) && (!1'h0)) && (!obj4_wi_tx_re_issued))) || (((state == 16'h0056) && (!1'h0)) && (!obj4_wi_tx_re_issued))) || (((state == 16'h005f) && (!1'h0)) && (!obj4_wi_tx_re_issued))) || (((state == 16'h0068) && (!1'h0)) && (!obj4_wi_tx_re_issued))) || (((state == 16'h0071) && (!1'h0)) && (!obj4_wi_tx_re_issued)));
-    assign obj4_wi_tx_re_any0_1 = (((((state == 16'h0082) && (!1'h0)) && (!obj4_wi_tx_re_issued)) || (((state == 16'h0085) && (!1'h0)) && (!obj4_wi_tx_re_issued))) || (((state == 16'h008c) && (!1'h0)) && (!obj4_wi_tx_re_issued)));
+    assign A_ld_req_valid = ((p2_valid[6] && 1'h1) && p2_en);
+    assign A_ld_req_addr = (p2_valid[6] ? pw_842[31:0] : 32'h00000000);
+    assign A_ld_resp_ready = ((p2_valid[50] && 1'h1) && p2_en);
+    assign A_ld_flush = (state == 16'h0010);
+    assign B_ld_req_valid = ((p2_valid[58] && 1'h1) && p2_en);
+    assign B_ld_req_addr = (p2_valid[58] ? pw_1201[31:0] : 32'h00000000);
+    assign B_ld_resp_ready = ((p2_valid[102] && 1'h1) && p2_en);
+    assign B_ld_flush = (state == 16'h0010);
+    assign C_st_req_valid = ((p5_valid[4] && 1'h1) && p5_en);
+    assign C_st_req_addr = (p5_valid[4] ? pw_37[31:0] : 32'h00000000);
+    assign C_st_req_data = (p5_valid[4] ? pq_38 : 32'h00000000);
+    assign obj0_As_we = ((p2_valid[50] && 1'h1) && p2_en);
+    assign obj0_As_waddr = (((p2_valid[50] && 1'h1) && p2_en) ? pwa_900[5:0] : 6'h00);
+    assign obj0_As_wdata = (((p2_valid[50] && 1'h1) && p2_en) ? pld_843 : 32'h00000000);
+    assign obj0_As_re = ((((((((((p3_valid[0] && (p3_slot == 3'h1)) && p3_go) && p3_en) || ((p3_valid[1] && (p3_slot == 3'h4)) && p3_en)) || ((p3_valid[2] && (p3_slot == 3'h7)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h2)) && p3_en)) || ((p3_valid[5] && (p3_slot == 3'h5)) && p3_en)) || ((p3_valid[7] && (p3_slot == 3'h0)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h3)) && p3_en)) || ((p3_valid[9] && (p3_slot == 3'h6)) && p3_en));
+    assign obj0_As_raddr = ((((p3_valid[0] && (p3_slot == 3'h1)) && p3_go) && p3_en) ? pwa_122[5:0] : (((p3_valid[1] && (p3_slot == 3'h4)) && p3_en) ? pwa_180[5:0] : (((p3_valid[2] && (p3_slot == 3'h7)) && p3_en) ? pwa_245[5:0] : (((p3_valid[4] && (p3_slot == 3'h2)) && p3_en) ? pwa_320[5:0] : (((p3_valid[5] && (p3_slot == 3'h5)) && p3_en) ? pwa_402[5:0] : (((p3_valid[7] && (p3_slot == 3'h0)) && p3_en) ? pwa_489[5:0] : (((p3_valid[8] && (p3_slot == 3'h3)) && p3_en) ? pwa_586[5:0] : (((p3_valid[9] && (p3_slot == 3'h6)) && p3_en) ? pwa_688[5:0] : 6'h00))))))));
+    assign obj0_As_r1_re = 1'h0;
+    assign obj0_As_r1_raddr = 6'h00;
+    assign obj0_As_r2_re = 1'h0;
+    assign obj0_As_r2_raddr = 6'h00;
+    assign obj0_As_r3_re = 1'h0;
+    assign obj0_As_r3_raddr = 6'h00;
+    assign obj0_As_r4_re = 1'h0;
+    assign obj0_As_r4_raddr = 6'h00;
+    assign obj0_As_r5_re = 1'h0;
+    assign obj0_As_r5_raddr = 6'h00;
+    assign obj0_As_r6_re = 1'h0;
+    assign obj0_As_r6_raddr = 6'h00;
+    assign obj0_As_r7_re = 1'h0;
+    assign obj0_As_r7_raddr = 6'h00;
+    assign obj1_Bs_we = ((p2_valid[102] && 1'h1) && p2_en);
+    assign obj1_Bs_waddr = (((p2_valid[102] && 1'h1) && p2_en) ? pwa_1259[5:0] : 6'h00);
+    assign obj1_Bs_wdata = (((p2_valid[102] && 1'h1) && p2_en) ? pld_1202 : 32'h00000000);
+    assign obj1_Bs_re = ((((((((((p3_valid[0] && (p3_slot == 3'h3)) && p3_go) && p3_en) || ((p3_valid[1] && (p3_slot == 3'h6)) && p3_en)) || ((p3_valid[3] && (p3_slot == 3'h1)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h4)) && p3_en)) || ((p3_valid[5] && (p3_slot == 3'h7)) && p3_en)) || ((p3_valid[7] && (p3_slot == 3'h2)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h5)) && p3_en)) || ((p3_valid[10] && (p3_slot == 3'h0)) && p3_en));
+    assign obj1_Bs_raddr = ((((p3_valid[0] && (p3_slot == 3'h3)) && p3_go) && p3_en) ? pwa_133[5:0] : (((p3_valid[1] && (p3_slot == 3'h6)) && p3_en) ? pwa_195[5:0] : (((p3_valid[3] && (p3_slot == 3'h1)) && p3_en) ? pwa_264[5:0] : (((p3_valid[4] && (p3_slot == 3'h4)) && p3_en) ? pwa_342[5:0] : (((p3_valid[5] && (p3_slot == 3'h7)) && p3_en) ? pwa_426[5:0] : (((p3_valid[7] && (p3_slot == 3'h2)) && p3_en) ? pwa_517[5:0] : (((p3_valid[8] && (p3_slot == 3'h5)) && p3_en) ? pwa_616[5:0] : (((p3_valid[10] && (p3_slot == 3'h0)) && p3_en) ? pwa_720[5:0] : 6'h00))))))));
+    assign obj1_Bs_r1_re = 1'h0;
+    assign obj1_Bs_r1_raddr = 6'h00;
+    assign obj1_Bs_r2_re = 1'h0;
+    assign obj1_Bs_r2_raddr = 6'h00;
+    assign obj1_Bs_r3_re = 1'h0;
+    assign obj1_Bs_r3_raddr = 6'h00;
+    assign obj1_Bs_r4_re = 1'h0;
+    assign obj1_Bs_r4_raddr = 6'h00;
+    assign obj1_Bs_r5_re = 1'h0;
+    assign obj1_Bs_r5_raddr = 6'h00;
+    assign obj1_Bs_r6_re = 1'h0;
+    assign obj1_Bs_r6_raddr = 6'h00;
+    assign obj1_Bs_r7_re = 1'h0;
+    assign obj1_Bs_r7_raddr = 6'h00;
+    assign obj2_wi_col_we = (((p0_valid[0] && 1'h1) && pw_1273) && p0_en);
+    assign obj2_wi_col_waddr = ((((p0_valid[0] && 1'h1) && pw_1273) && p0_en) ? pwa_1292[5:0] : 6'h00);
+    assign obj2_wi_col_wdata = ((((p0_valid[0] && 1'h1) && pw_1273) && p0_en) ? pw_1291 : 32'h00000000);
+    assign obj2_wi_col_re = (((p5_valid[1] && 1'h1) && p5_en) || ((p2_valid[55] && 1'h1) && p2_en));
+    assign obj2_wi_col_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_20[5:0] : (((p2_valid[55] && 1'h1) && p2_en) ? pwa_1187[5:0] : 6'h00));
+    assign obj3_wi_row_we = ((p0_valid[1] && 1'h1) && p0_en);
+    assign obj3_wi_row_waddr = (((p0_valid[1] && 1'h1) && p0_en) ? pwa_1305[5:0] : 6'h00);
+    assign obj3_wi_row_wdata = (((p0_valid[1] && 1'h1) && p0_en) ? pq_1304 : 32'h00000000);
+    assign obj3_wi_row_re = ((((p5_valid[0] && 1'h1) && pw_3) && p5_en) || ((p2_valid[2] && 1'h1) && p2_en));
+    assign obj3_wi_row_raddr = ((((p5_valid[0] && 1'h1) && pw_3) && p5_en) ? pwa_14[5:0] : (((p2_valid[2] && 1'h1) && p2_en) ? pwa_811[5:0] : 6'h00));
+    assign obj4_wi_tx_we = ((p0_valid[2] && 1'h1) && p0_en);
+    assign obj4_wi_tx_waddr = (((p0_valid[2] && 1'h1) && p0_en) ? pwa_1314[5:0] : 6'h00);
+    assign obj4_wi_tx_wdata = (((p0_valid[2] && 1'h1) && p0_en) ? pq_1313 : 32'h00000000);
+    assign obj4_wi_tx_re_any0_0 = ((((((((((p3_valid[0] && (p3_slot == 3'h2)) && p3_go) && p3_en) || ((p3_valid[1] && (p3_slot == 3'h5)) && p3_en)) || ((p3_valid[3] && (p3_slot == 3'h0)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h3)) && p3_en)) || ((p3_valid[5] && (p3_slot == 3'h6)) && p3_en)) || ((p3_valid[7] && (p3_slot == 3'h1)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h4)) && p3_en)) || ((p3_valid[9] && (p3_slot == 3'h7)) && p3_en));
+    assign obj4_wi_tx_re_any0_1 = ((p2_valid[1] && 1'h1) && p2_en);
     assign obj4_wi_tx_re = (obj4_wi_tx_re_any0_0 || obj4_wi_tx_re_any0_1);
-    assign obj4_wi_tx_raddr_any0_0 = ((((((((((state == 16'h0032) && (!1'h0)) && (!obj4_wi_tx_re_issued)) || (((state == 16'h003b) && (!1'h0)) && (!obj4_wi_tx_re_issued))) || (((state == 16'h0044) && (!1'h0)) && (!obj4_wi_tx_re_issued))) || (((state == 16'h004d) && (!1'h0)) && (!obj4_wi_tx_re_issued))) || (((state == 16'h0056) && (!1'h0)) && (!obj4_wi_tx_re_issued))) || (((state == 16'h005f) && (!1'h0)) && (!obj4_wi_tx_re_issued))) || (((state == 16'h0068) && (!1'h0)) && (!obj4_wi_tx_re_issued))) || (((state == 16'h0071) && (!1'h0)) && (!obj4_wi_tx_re_issued)));
-    assign obj4_wi_tx_raddr_sel0_0 = ((((state == 16'h0032) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_180[7:0] : ((((state == 16'h003b) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_230[7:0] : ((((state == 16'h0044) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_283[7:0] : ((((state == 16'h004d) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_337[7:0] : ((((state == 16'h0056) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_391[7:0] : ((((state == 16'h005f) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_445[7:0] : ((((state == 16'h0068) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_499[7:0] : ((((state == 16'h0071) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_553[7:0] : 8'h00))))))));
-    assign obj4_wi_tx_raddr_any0_1 = (((((state == 16'h0082) && (!1'h0)) && (!obj4_wi_tx_re_issued)) || (((state == 16'h0085) && (!1'h0)) && (!obj4_wi_tx_re_issued))) || (((state == 16'h008c) && (!1'h0)) && (!obj4_wi_tx_re_issued)));
-    assign obj4_wi_tx_raddr_sel0_1 = ((((state == 16'h0082) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_621[7:0] : ((((state == 16'h0085) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_644[7:0] : ((((state == 16'h008c) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_683[7:0] : 8'h00)));
-    assign obj4_wi_tx_raddr = (obj4_wi_tx_raddr_any0_0 ? obj4_wi_tx_raddr_sel0_0 : (obj4_wi_tx_raddr_any0_1 ? obj4_wi_tx_raddr_sel0_1 : 8'h00));
-    assign obj5_wi_ty_we = (state == 16'h00a6);
-    assign obj5_wi_ty_waddr = ((state == 16'h00a6) ? oa_828[7:0] : 8'h00);
-    assign obj5_wi_ty_wdata = ((state == 16'h00a6) ? ow_829[7:0] : 8'h00);
-    assign obj5_wi_ty_re_any0_0 = ((((((((((state == 16'h002f) && (!1'h0)) && (!obj5_wi_ty_re_issued)) || (((state == 16'h0038) && (!1'h0)) && (!obj5_wi_ty_re_issued))) || (((state == 16'h0041) && (!1'h0)) && (!obj5_wi_ty_re_issued))) || (((state == 16'h004a) && (!1'h0)) && (!obj5_wi_ty_re_issued))) || (((state == 16'h0053) && (!1'h0)) && (!obj5_wi_ty_re_issued))) || (((state == 16'h005c) && (!1'h0)) && (!obj5_wi_ty_re_issued))) || (((state == 16'h0065) && (!1'h0)) && (!obj5_wi_ty_re_issued))) || (((state == 16'h006e) && (!1'h0)) && (!obj5_wi_ty_re_issued)));
-    assign obj5_wi_ty_re_any0_1 = (((((state == 16'h0081) && (!1'h0)) && (!obj5_wi_ty_re_issued)) || (((state == 16'h008b) && (!1'h0)) && (!obj5_wi_ty_re_issued))) || (((state == 16'h008e) && (!1'h0)) && (!obj5_wi_ty_re_issued)));
+    assign obj4_wi_tx_raddr_any0_0 = ((((((((((p3_valid[0] && (p3_slot == 3'h2)) && p3_go) && p3_en) || ((p3_valid[1] && (p3_slot == 3'h5)) && p3_en)) || ((p3_valid[3] && (p3_slot == 3'h0)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h3)) && p3_en)) || ((p3_valid[5] && (p3_slot == 3'h6)) && p3_en)) || ((p3_valid[7] && (p3_slot == 3'h1)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h4)) && p3_en)) || ((p3_valid[9] && (p3_slot == 3'h7)) && p3_en));
+    assign obj4_wi_tx_raddr_sel0_0 = ((((p3_valid[0] && (p3_slot == 3'h2)) && p3_go) && p3_en) ? pwa_128[5:0] : (((p3_valid[1] && (p3_slot == 3'h5)) && p3_en) ? pwa_187[5:0] : (((p3_valid[3] && (p3_slot == 3'h0)) && p3_en) ? pwa_253[5:0] : (((p3_valid[4] && (p3_slot == 3'h3)) && p3_en) ? pwa_330[5:0] : (((p3_valid[5] && (p3_slot == 3'h6)) && p3_en) ? pwa_413[5:0] : (((p3_valid[7] && (p3_slot == 3'h1)) && p3_en) ? pwa_502[5:0] : (((p3_valid[8] && (p3_slot == 3'h4)) && p3_en) ? pwa_600[5:0] : (((p3_valid[9] && (p3_slot == 3'h7)) && p3_en) ? pwa_703[5:0] : 6'h00))))))));
+    assign obj4_wi_tx_raddr_any0_1 = ((p2_valid[1] && 1'h1) && p2_en);
+    assign obj4_wi_tx_raddr_sel0_1 = (((p2_valid[1] && 1'h1) && p2_en) ? pwa_804[5:0] : 6'h00);
+    assign obj4_wi_tx_raddr = (obj4_wi_tx_raddr_any0_0 ? obj4_wi_tx_raddr_sel0_0 : (obj4_wi_tx_raddr_any0_1 ? obj4_wi_tx_raddr_sel0_1 : 6'h00));
+    assign obj4_wi_tx_r1_re = ((p2_valid[4] && 1'h1) && p2_en);
+    assign obj4_wi_tx_r1_raddr = (((p2_valid[4] && 1'h1) && p2_en) ? pwa_827[5:0] : 6'h00);
+    assign obj4_wi_tx_r2_re = ((p2_valid[52] && 1'h1) && p2_en);
+    assign obj4_wi_tx_r2_raddr = (((p2_valid[52] && 1'h1) && p2_en) ? pwa_1011[5:0] : 6'h00);
+    assign obj4_wi_tx_r3_re = 1'h0;
+    assign obj4_wi_tx_r3_raddr = 6'h00;
+    assign obj4_wi_tx_r4_re = 1'h0;
+    assign obj4_wi_tx_r4_raddr = 6'h00;
+    assign obj4_wi_tx_r5_re = 1'h0;
+    assign obj4_wi_tx_r5_raddr = 6'h00;
+    assign obj4_wi_tx_r6_re = 1'h0;
+    assign obj4_wi_tx_r6_raddr = 6'h00;
+    assign obj4_wi_tx_r7_re = 1'h0;
+    assign obj4_wi_tx_r7_raddr = 6'h00;
+    assign obj5_wi_ty_we = ((p0_valid[3] && 1'h1) && p0_en);
+    assign obj5_wi_ty_waddr = (((p0_valid[3] && 1'h1) && p0_en) ? pwa_1325[5:0] : 6'h00);
+    assign obj5_wi_ty_wdata = (((p0_valid[3] && 1'h1) && p0_en) ? pq_1324 : 32'h00000000);
+    assign obj5_wi_ty_re_any0_0 = ((((((((((p3_valid[0] && (p3_slot == 3'h0)) && pw_105) && p3_en) || ((p3_valid[1] && (p3_slot == 3'h3)) && p3_en)) || ((p3_valid[2] && (p3_slot == 3'h6)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h1)) && p3_en)) || ((p3_valid[5] && (p3_slot == 3'h4)) && p3_en)) || ((p3_valid[6] && (p3_slot == 3'h7)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h2)) && p3_en)) || ((p3_valid[9] && (p3_slot == 3'h5)) && p3_en));
+    assign obj5_wi_ty_re_any0_1 = (((p2_valid[0] && 1'h1) && pw_788) && p2_en);
     assign obj5_wi_ty_re = (obj5_wi_ty_re_any0_0 || obj5_wi_ty_re_any0_1);
-    assign obj5_wi_ty_raddr_any0_0 = ((((((((((state == 16'h002f) && (!1'h0)) && (!obj5_wi_ty_re_issued)) || (((state == 16'h0038) && (!1'h0)) && (!obj5_wi_ty_re_issued))) || (((state == 16'h0041) && (!1'h0)) && (!obj5_wi_ty_re_issued))) || (((state == 16'h004a) && (!1'h0)) && (!obj5_wi_ty_re_issued))) || (((state == 16'h0053) && (!1'h0)) && (!obj5_wi_ty_re_issued))) || (((state == 16'h005c) && (!1'h0)) && (!obj5_wi_ty_re_issued))) || (((state == 16'h0065) && (!1'h0)) && (!obj5_wi_ty_re_issued))) || (((state == 16'h006e) && (!1'h0)) && (!obj5_wi_ty_re_issued)));
-    assign obj5_wi_ty_raddr_sel0_0 = ((((state == 16'h002f) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_164[7:0] : ((((state == 16'h0038) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_214[7:0] : ((((state == 16'h0041) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_266[7:0] : ((((state == 16'h004a) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_320[7:0] : ((((state == 16'h0053) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_374[7:0] : ((((state == 16'h005c) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_428[7:0] : ((((state == 16'h0065) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_482[7:0] : ((((state == 16'h006e) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_536[7:0] : 8'h00))))))));
-    assign obj5_wi_ty_raddr_any0_1 = (((((state == 16'h0081) && (!1'h0)) && (!obj5_wi_ty_re_issued)) || (((state == 16'h008b) && (!1'h0)) && (!obj5_wi_ty_re_issued))) || (((state == 16'h008e) && (!1'h0)) && (!obj5_wi_ty_re_issued)));
-    assign obj5_wi_ty_raddr_sel0_1 = ((((state == 16'h0081) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_614[7:0] : ((((state == 16'h008b) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_676[7:0] : ((((state == 16'h008e) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_698[7:0] : 8'h00)));
-    assign obj5_wi_ty_raddr = (obj5_wi_ty_raddr_any0_0 ? obj5_wi_ty_raddr_sel0_0 : (obj5_wi_ty_raddr_any0_1 ? obj5_wi_ty_raddr_sel0_1 : 8'h00));
-    assign obj6_wi_acc_we_any0_0 = ((((((((state == 16'h0037) || (state == 16'h0040)) || (state == 16'h0049)) || (state == 16'h0052)) || (state == 16'h005b)) || (state == 16'h0064)) || (state == 16'h006d)) || (state == 16'h0076));
-    assign obj6_wi_acc_we_any0_1 = (state == 16'h00a7);
+    assign obj5_wi_ty_raddr_any0_0 = ((((((((((p3_valid[0] && (p3_slot == 3'h0)) && pw_105) && p3_en) || ((p3_valid[1] && (p3_slot == 3'h3)) && p3_en)) || ((p3_valid[2] && (p3_slot == 3'h6)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h1)) && p3_en)) || ((p3_valid[5] && (p3_slot == 3'h4)) && p3_en)) || ((p3_valid[6] && (p3_slot == 3'h7)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h2)) && p3_en)) || ((p3_valid[9] && (p3_slot == 3'h5)) && p3_en));
+    assign obj5_wi_ty_raddr_sel0_0 = ((((p3_valid[0] && (p3_slot == 3'h0)) && pw_105) && p3_en) ? pwa_116[5:0] : (((p3_valid[1] && (p3_slot == 3'h3)) && p3_en) ? pwa_174[5:0] : (((p3_valid[2] && (p3_slot == 3'h6)) && p3_en) ? pwa_239[5:0] : (((p3_valid[4] && (p3_slot == 3'h1)) && p3_en) ? pwa_313[5:0] : (((p3_valid[5] && (p3_slot == 3'h4)) && p3_en) ? pwa_395[5:0] : (((p3_valid[6] && (p3_slot == 3'h7)) && p3_en) ? pwa_482[5:0] : (((p3_valid[8] && (p3_slot == 3'h2)) && p3_en) ? pwa_579[5:0] : (((p3_valid[9] && (p3_slot == 3'h5)) && p3_en) ? pwa_681[5:0] : 6'h00))))))));
+    assign obj5_wi_ty_raddr_any0_1 = (((p2_valid[0] && 1'h1) && pw_788) && p2_en);
+    assign obj5_wi_ty_raddr_sel0_1 = ((((p2_valid[0] && 1'h1) && pw_788) && p2_en) ? pwa_799[5:0] : 6'h00);
+    assign obj5_wi_ty_raddr = (obj5_wi_ty_raddr_any0_0 ? obj5_wi_ty_raddr_sel0_0 : (obj5_wi_ty_raddr_any0_1 ? obj5_wi_ty_raddr_sel0_1 : 6'h00));
+    assign obj5_wi_ty_r1_re = ((p2_valid[51] && 1'h1) && p2_en);
+    assign obj5_wi_ty_r1_raddr = (((p2_valid[51] && 1'h1) && p2_en) ? pwa_955[5:0] : 6'h00);
+    assign obj5_wi_ty_r2_re = ((p2_valid[54] && 1'h1) && p2_en);
+    assign obj5_wi_ty_r2_raddr = (((p2_valid[54] && 1'h1) && p2_en) ? pwa_1127[5:0] : 6'h00);
+    assign obj5_wi_ty_r3_re = 1'h0;
+    assign obj5_wi_ty_r3_raddr = 6'h00;
+    assign obj5_wi_ty_r4_re = 1'h0;
+    assign obj5_wi_ty_r4_raddr = 6'h00;
+    assign obj5_wi_ty_r5_re = 1'h0;
+    assign obj5_wi_ty_r5_raddr = 6'h00;
+    assign obj5_wi_ty_r6_re = 1'h0;
+    assign obj5_wi_ty_r6_raddr = 6'h00;
+    assign obj5_wi_ty_r7_re = 1'h0;
+    assign obj5_wi_ty_r7_raddr = 6'h00;
+    assign obj6_wi_acc_we_any0_0 = (((((((((p3_valid[1] && (p3_slot == 3'h2)) && p3_en) || ((p3_valid[2] && (p3_slot == 3'h5)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h0)) && p3_en)) || ((p3_valid[5] && (p3_slot == 3'h3)) && p3_en)) || ((p3_valid[6] && (p3_slot == 3'h6)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h1)) && p3_en)) || ((p3_valid[9] && (p3_slot == 3'h4)) && p3_en)) || ((p3_valid[10] && (p3_slot == 3'h7)) && p3_en));
+    assign obj6_wi_acc_we_any0_1 = ((p0_valid[4] && 1'h1) && p0_en);
     assign obj6_wi_acc_we = (obj6_wi_acc_we_any0_0 || obj6_wi_acc_we_any0_1);
-    assign obj6_wi_acc_waddr_any0_0 = ((((((((state == 16'h0037) || (state == 16'h0040)) || (state == 16'h0049)) || (state == 16'h0052)) || (state == 16'h005b)) || (state == 16'h0064)) || (state == 16'h006d)) || (state == 16'h0076));
-    assign obj6_wi_acc_waddr_sel0_0 = ((state == 16'h0037) ? oa_207[7:0] : ((state == 16'h0040) ? oa_259[7:0] : ((state == 16'h0049) ? oa_313[7:0] : ((state == 16'h0052) ? oa_367[7:0] : ((state == 16'h005b) ? oa_421[7:0] : ((state == 16'h0064) ? oa_475[7:0] : ((state == 16'h006d) ? oa_529[7:0] : ((state == 16'h0076) ? oa_583[7:0] : 8'h00))))))));
-    assign obj6_wi_acc_waddr_any0_1 = (state == 16'h00a7);
-    assign obj6_wi_acc_waddr_sel0_1 = ((state == 16'h00a7) ? oa_835[7:0] : 8'h00);
-    assign obj6_wi_acc_waddr = (obj6_wi_acc_waddr_any0_0 ? obj6_wi_acc_waddr_sel0_0 : (obj6_wi_acc_waddr_any0_1 ? obj6_wi_acc_waddr_sel0_1 : 8'h00));
-    assign obj6_wi_acc_wdata_any0_0 = ((((((((state == 16'h0037) || (state == 16'h0040)) || (state == 16'h0049)) || (state == 16'h0052)) || (state == 16'h005b)) || (state == 16'h0064)) || (state == 16'h006d)) || (state == 16'h0076));
-    assign obj6_wi_acc_wdata_sel0_0 = ((state == 16'h0037) ? ow_208[7:0] : ((state == 16'h0040) ? ow_260[7:0] : ((state == 16'h0049) ? ow_314[7:0] : ((state == 16'h0052) ? ow_368[7:0] : ((state == 16'h005b) ? ow_422[7:0] : ((state == 16'h0064) ? ow_476[7:0] : ((state == 16'h006d) ? ow_530[7:0] : ((state == 16'h0076) ? ow_584[7:0] : 8'h00))))))));
-    assign obj6_wi_acc_wdata_any0_1 = (state == 16'h00a7);
-    assign obj6_wi_acc_wdata_sel0_1 = ((state == 16'h00a7) ? ow_836[7:0] : 8'h00);
-    assign obj6_wi_acc_wdata = (obj6_wi_acc_wdata_any0_0 ? obj6_wi_acc_wdata_sel0_0 : (obj6_wi_acc_wdata_any0_1 ? obj6_wi_acc_wdata_sel0_1 : 8'h00));
-    assign obj6_wi_acc_re_any0_0 = ((((((((((state == 16'h000e) && (!1'h0)) && (!obj6_wi_acc_re_issued)) || (((state == 16'h0035) && (!1'h0)) && (!obj6_wi_acc_re_issued))) || (((state == 16'h003e) && (!1'h0)) && (!obj6_wi_acc_re_issued))) || (((state == 16'h0047) && (!1'h0)) && (!obj6_wi_acc_re_issued))) || (((state == 16'h0050) && (!1'h0)) && (!obj6_wi_acc_re_issued))) || (((state == 16'h0059) && (!1'h0)) && (!obj6_wi_acc_re_issued))) || (((state == 16'h0062) && (!1'h0)) && (!obj6_wi_acc_re_issued))) || (((state == 16'h006b) && (!1'h0)) && (!obj6_wi_acc_re_issued)));
-    assign obj6_wi_acc_re_any0_1 = (((state == 16'h0074) && (!1'h0)) && (!obj6_wi_acc_re_issued));
+    assign obj6_wi_acc_waddr_any0_0 = (((((((((p3_valid[1] && (p3_slot == 3'h2)) && p3_en) || ((p3_valid[2] && (p3_slot == 3'h5)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h0)) && p3_en)) || ((p3_valid[5] && (p3_slot == 3'h3)) && p3_en)) || ((p3_valid[6] && (p3_slot == 3'h6)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h1)) && p3_en)) || ((p3_valid[9] && (p3_slot == 3'h4)) && p3_en)) || ((p3_valid[10] && (p3_slot == 3'h7)) && p3_en));
+    assign obj6_wi_acc_waddr_sel0_0 = (((p3_valid[1] && (p3_slot == 3'h2)) && p3_en) ? pwa_168[5:0] : (((p3_valid[2] && (p3_slot == 3'h5)) && p3_en) ? pwa_232[5:0] : (((p3_valid[4] && (p3_slot == 3'h0)) && p3_en) ? pwa_304[5:0] : (((p3_valid[5] && (p3_slot == 3'h3)) && p3_en) ? pwa_385[5:0] : (((p3_valid[6] && (p3_slot == 3'h6)) && p3_en) ? pwa_471[5:0] : (((p3_valid[8] && (p3_slot == 3'h1)) && p3_en) ? pwa_566[5:0] : (((p3_valid[9] && (p3_slot == 3'h4)) && p3_en) ? pwa_667[5:0] : (((p3_valid[10] && (p3_slot == 3'h7)) && p3_en) ? pwa_774[5:0] : 6'h00))))))));
+    assign obj6_wi_acc_waddr_any0_1 = ((p0_valid[4] && 1'h1) && p0_en);
+    assign obj6_wi_acc_waddr_sel0_1 = (((p0_valid[4] && 1'h1) && p0_en) ? pwa_1333[5:0] : 6'h00);
+    assign obj6_wi_acc_waddr = (obj6_wi_acc_waddr_any0_0 ? obj6_wi_acc_waddr_sel0_0 : (obj6_wi_acc_waddr_any0_1 ? obj6_wi_acc_waddr_sel0_1 : 6'h00));
+    assign obj6_wi_acc_wdata_any0_0 = (((((((((p3_valid[1] && (p3_slot == 3'h2)) && p3_en) || ((p3_valid[2] && (p3_slot == 3'h5)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h0)) && p3_en)) || ((p3_valid[5] && (p3_slot == 3'h3)) && p3_en)) || ((p3_valid[6] && (p3_slot == 3'h6)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h1)) && p3_en)) || ((p3_valid[9] && (p3_slot == 3'h4)) && p3_en)) || ((p3_valid[10] && (p3_slot == 3'h7)) && p3_en));
+    assign obj6_wi_acc_wdata_sel0_0 = (((p3_valid[1] && (p3_slot == 3'h2)) && p3_en) ? pw_163 : (((p3_valid[2] && (p3_slot == 3'h5)) && p3_en) ? pw_226 : (((p3_valid[4] && (p3_slot == 3'h0)) && p3_en) ? pw_297 : (((p3_valid[5] && (p3_slot == 3'h3)) && p3_en) ? pw_376 : (((p3_valid[6] && (p3_slot == 3'h6)) && p3_en) ? pw_461 : (((p3_valid[8] && (p3_slot == 3'h1)) && p3_en) ? pw_554 : (((p3_valid[9] && (p3_slot == 3'h4)) && p3_en) ? pw_654 : (((p3_valid[10] && (p3_slot == 3'h7)) && p3_en) ? pw_760 : 32'h00000000))))))));
+    assign obj6_wi_acc_wdata_any0_1 = ((p0_valid[4] && 1'h1) && p0_en);
+    assign obj6_wi_acc_wdata_sel0_1 = (((p0_valid[4] && 1'h1) && p0_en) ? w_1326 : 32'h00000000);
+    assign obj6_wi_acc_wdata = (obj6_wi_acc_wdata_any0_0 ? obj6_wi_acc_wdata_sel0_0 : (obj6_wi_acc_wdata_any0_1 ? obj6_wi_acc_wdata_sel0_1 : 32'h00000000));
+    assign obj6_wi_acc_re_any0_0 = (((((((((p5_valid[2] && 1'h1) && p5_en) || (((p3_valid[0] && (p3_slot == 3'h4)) && p3_go) && p3_en)) || ((p3_valid[1] && (p3_slot == 3'h7)) && p3_en)) || ((p3_valid[3] && (p3_slot == 3'h2)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h5)) && p3_en)) || ((p3_valid[6] && (p3_slot == 3'h0)) && p3_en)) || ((p3_valid[7] && (p3_slot == 3'h3)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h6)) && p3_en));
+    assign obj6_wi_acc_re_any0_1 = ((p3_valid[10] && (p3_slot == 3'h1)) && p3_en);
     assign obj6_wi_acc_re = (obj6_wi_acc_re_any0_0 || obj6_wi_acc_re_any0_1);
-    assign obj6_wi_acc_raddr_any0_0 = ((((((((((state == 16'h000e) && (!1'h0)) && (!obj6_wi_acc_re_issued)) || (((state == 16'h0035) && (!1'h0)) && (!obj6_wi_acc_re_issued))) || (((state == 16'h003e) && (!1'h0)) && (!obj6_wi_acc_re_issued))) || (((state == 16'h0047) && (!1'h0)) && (!obj6_wi_acc_re_issued))) || (((state == 16'h0050) && (!1'h0)) && (!obj6_wi_acc_re_issued))) || (((state == 16'h0059) && (!1'h0)) && (!obj6_wi_acc_re_issued))) || (((state == 16'h0062) && (!1'h0)) && (!obj6_wi_acc_re_issued))) || (((state == 16'h006b) && (!1'h0)) && (!obj6_wi_acc_re_issued)));
-    assign obj6_wi_acc_raddr_sel0_0 = ((((state == 16'h000e) && (!1'h0)) && (!obj6_wi_acc_re_issued)) ? oa_43[7:0] : ((((state == 16'h0035) && (!1'h0)) && (!obj6_wi_acc_re_issued)) ? oa_194[7:0] : ((((state == 16'h003e) && (!1'h0)) && (!obj6_wi_acc_re_issued)) ? oa_246[7:0] : ((((state == 16'h0047) && (!1'h0)) && (!obj6_wi_acc_re_issued)) ? oa_300[7:0] : ((((state == 16'h0050) && (!1'h0)) && (!obj6_wi_acc_re_issued)) ? oa_354[7:0] : ((((state == 16'h0059) && (!1'h0)) && (!obj6_wi_acc_re_issued)) ? oa_408[7:0] : ((((state == 16'h0062) && (!1'h0)) && (!obj6_wi_acc_re_issued)) ? oa_462[7:0] : ((((state == 16'h006b) && (!1'h0)) && (!obj6_wi_acc_re_issued)) ? oa_516[7:0] : 8'h00))))))));
-    assign obj6_wi_acc_raddr_any0_1 = (((state == 16'h0074) && (!1'h0)) && (!obj6_wi_acc_re_issued));
-    assign obj6_wi_acc_raddr_sel0_1 = ((((state == 16'h0074) && (!1'h0)) && (!obj6_wi_acc_re_issued)) ? oa_570[7:0] : 8'h00);
-    assign obj6_wi_acc_raddr = (obj6_wi_acc_raddr_any0_0 ? obj6_wi_acc_raddr_sel0_0 : (obj6_wi_acc_raddr_any0_1 ? obj6_wi_acc_raddr_sel0_1 : 8'h00));
-    assign obj7_wi_t_we = ((state == 16'h0022) || (state == 16'h00a8));
-    assign obj7_wi_t_waddr = ((state == 16'h0022) ? oa_118[7:0] : ((state == 16'h00a8) ? oa_841[7:0] : 8'h00));
-    assign obj7_wi_t_wdata = ((state == 16'h0022) ? ow_119[7:0] : ((state == 16'h00a8) ? ow_842[7:0] : 8'h00));
-    assign obj7_wi_t_re = (((((((state == 16'h001f) && (!1'h0)) && (!obj7_wi_t_re_issued)) || (((state == 16'h0021) && (!1'h0)) && (!obj7_wi_t_re_issued))) || (((state == 16'h0084) && (!1'h0)) && (!obj7_wi_t_re_issued))) || (((state == 16'h008d) && (!1'h0)) && (!obj7_wi_t_re_issued))) || (((state == 16'h00a0) && (!1'h0)) && (!obj7_wi_t_re_issued)));
-    assign obj7_wi_t_raddr = ((((state == 16'h001f) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_90[7:0] : ((((state == 16'h0021) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_109[7:0] : ((((state == 16'h0084) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_637[7:0] : ((((state == 16'h008d) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_691[7:0] : ((((state == 16'h00a0) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_767[7:0] : 8'h00)))));
-    assign go_197 = ((state == 16'h0036) && (!u0_fp_fma_issued));
-    assign go_249 = ((state == 16'h003f) && (!u1_fp_fma_issued));
-    assign go_303 = ((state == 16'h0048) && (!u2_fp_fma_issued));
-    assign go_357 = ((state == 16'h0051) && (!u3_fp_fma_issued));
-    assign go_411 = ((state == 16'h005a) && (!u4_fp_fma_issued));
-    assign go_465 = ((state == 16'h0063) && (!u5_fp_fma_issued));
-    assign go_519 = ((state == 16'h006c) && (!u6_fp_fma_issued));
-    assign go_573 = ((state == 16'h0075) && (!u7_fp_fma_issued));
-    assign div_dividend = ((state == 16'h00ac) ? global_size[31:0] : ((state == 16'h00ad) ? global_size[63:32] : ((state == 16'h00ae) ? global_size[95:64] : 32'h00000000)));
-    assign div_divisor = ((state == 16'h00ac) ? local_size[31:0] : ((state == 16'h00ad) ? local_size[63:32] : ((state == 16'h00ae) ? local_size[95:64] : 32'h00000000)));
-    assign div_in_valid = (((state == 16'h00ac) || (state == 16'h00ad)) || (state == 16'h00ae));
+    assign obj6_wi_acc_raddr_any0_0 = (((((((((p5_valid[2] && 1'h1) && p5_en) || (((p3_valid[0] && (p3_slot == 3'h4)) && p3_go) && p3_en)) || ((p3_valid[1] && (p3_slot == 3'h7)) && p3_en)) || ((p3_valid[3] && (p3_slot == 3'h2)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h5)) && p3_en)) || ((p3_valid[6] && (p3_slot == 3'h0)) && p3_en)) || ((p3_valid[7] && (p3_slot == 3'h3)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h6)) && p3_en));
+    assign obj6_wi_acc_raddr_sel0_0 = (((p5_valid[2] && 1'h1) && p5_en) ? pwa_26[5:0] : ((((p3_valid[0] && (p3_slot == 3'h4)) && p3_go) && p3_en) ? pwa_138[5:0] : (((p3_valid[1] && (p3_slot == 3'h7)) && p3_en) ? pwa_201[5:0] : (((p3_valid[3] && (p3_slot == 3'h2)) && p3_en) ? pwa_272[5:0] : (((p3_valid[4] && (p3_slot == 3'h5)) && p3_en) ? pwa_351[5:0] : (((p3_valid[6] && (p3_slot == 3'h0)) && p3_en) ? pwa_436[5:0] : (((p3_valid[7] && (p3_slot == 3'h3)) && p3_en) ? pwa_529[5:0] : (((p3_valid[8] && (p3_slot == 3'h6)) && p3_en) ? pwa_629[5:0] : 6'h00))))))));
+    assign obj6_wi_acc_raddr_any0_1 = ((p3_valid[10] && (p3_slot == 3'h1)) && p3_en);
+    assign obj6_wi_acc_raddr_sel0_1 = (((p3_valid[10] && (p3_slot == 3'h1)) && p3_en) ? pwa_735[5:0] : 6'h00);
+    assign obj6_wi_acc_raddr = (obj6_wi_acc_raddr_any0_0 ? obj6_wi_acc_raddr_sel0_0 : (obj6_wi_acc_raddr_any0_1 ? obj6_wi_acc_raddr_sel0_1 : 6'h00));
+    assign obj6_wi_acc_r1_re = 1'h0;
+    assign obj6_wi_acc_r1_raddr = 6'h00;
+    assign obj6_wi_acc_r2_re = 1'h0;
+    assign obj6_wi_acc_r2_raddr = 6'h00;
+    assign obj6_wi_acc_r3_re = 1'h0;
+    assign obj6_wi_acc_r3_raddr = 6'h00;
+    assign obj6_wi_acc_r4_re = 1'h0;
+    assign obj6_wi_acc_r4_raddr = 6'h00;
+    assign obj6_wi_acc_r5_re = 1'h0;
+    assign obj6_wi_acc_r5_raddr = 6'h00;
+    assign obj6_wi_acc_r6_re = 1'h0;
+    assign obj6_wi_acc_r6_raddr = 6'h00;
+    assign obj6_wi_acc_r7_re = 1'h0;
+    assign obj6_wi_acc_r7_raddr = 6'h00;
+    assign obj7_wi_t_we = (((p4_valid[1] && 1'h1) && p4_en) || ((p0_valid[5] && 1'h1) && p0_en));
+    assign obj7_wi_t_waddr = (((p4_valid[1] && 1'h1) && p4_en) ? pwa_71[5:0] : (((p0_valid[5] && 1'h1) && p0_en) ? pwa_1341[5:0] : 6'h00));
+    assign obj7_wi_t_wdata = (((p4_valid[1] && 1'h1) && p4_en) ? pw_69 : (((p0_valid[5] && 1'h1) && p0_en) ? w_1279 : 32'h00000000));
+    assign obj7_wi_t_re = (((((p4_valid[0] && 1'h1) && pw_54) && p4_en) || ((p2_valid[3] && 1'h1) && p2_en)) || ((p0_valid[6] && 1'h1) && p0_en));
+    assign obj7_wi_t_raddr = ((((p4_valid[0] && 1'h1) && pw_54) && p4_en) ? pwa_64[5:0] : (((p2_valid[3] && 1'h1) && p2_en) ? pwa_819[5:0] : (((p0_valid[6] && 1'h1) && p0_en) ? pwa_1352[5:0] : 6'h00)));
+    assign obj7_wi_t_r1_re = (((p4_valid[2] && 1'h1) && p4_en) || ((p2_valid[53] && 1'h1) && p2_en));
+    assign obj7_wi_t_r1_raddr = (((p4_valid[2] && 1'h1) && p4_en) ? pwa_78[5:0] : (((p2_valid[53] && 1'h1) && p2_en) ? pwa_1069[5:0] : 6'h00));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, A_rd_last, B_rd_last, w_1[63:8], w_6[63:8], w_11[63:8], w_16[63:8], oa_28[63:8], oa_36[63:8], oa_43[63:8], w_51[63:32], w_52[63:8], w_53[63:8], w_64[63:8], w_69[63:8], w_74[63:8], w_79[63:8],
-        oa_90[63:8], oa_109[63:8], oa_118[63:8], ow_119[31:8], w_120[63:8], w_121[63:8], w_130[63:8], w_135[63:8], w_140[63:8], w_145[63:8], w_150[63:8], w_151[63:8], oa_164[63:8], oa_172[63:8], oa_180[63:8], oa_187[63:8],
-        oa_194[63:8], oa_207[63:8], ow_208[31:8], oa_214[63:8], oa_222[63:8], oa_230[63:8], oa_239[63:8], oa_246[63:8], oa_259[63:8], ow_260[31:8], oa_266[63:8], oa_275[63:8], oa_283[63:8], oa_293[63:8], oa_300[63:8], oa_313[63:8],
-        ow_314[31:8], oa_320[63:8], oa_329[63:8], oa_337[63:8], oa_347[63:8], oa_354[63:8], oa_367[63:8], ow_368[31:8], oa_374[63:8], oa_383[63:8], oa_391[63:8], oa_401[63:8], oa_408[63:8], oa_421[63:8], ow_422[31:8], oa_428[63:8],
-        oa_437[63:8], oa_445[63:8], oa_455[63:8], oa_462[63:8], oa_475[63:8], ow_476[31:8], oa_482[63:8], oa_491[63:8], oa_499[63:8], oa_509[63:8], oa_516[63:8], oa_529[63:8], ow_530[31:8], oa_536[63:8], oa_545[63:8], oa_553[63:8],
-        oa_563[63:8], oa_570[63:8], oa_583[63:8], ow_584[31:8], w_587[63:8], w_592[63:8], w_597[63:8], w_602[63:8], oa_614[63:8], oa_621[63:8], oa_629[63:8], oa_637[63:8], oa_644[63:8], w_656[63:32], oa_669[63:8], ow_670[31:8],
-        oa_676[63:8], oa_683[63:8], oa_691[63:8], oa_698[63:8], oa_706[63:8], w_717[63:32], oa_729[63:8], ow_730[31:8], w_731[63:8], w_732[63:8], w_741[63:8], w_746[63:8], w_751[63:8], w_756[63:8], oa_767[63:8], w_781[63:32],
-        w_782[63:32], w_783[63:0], oa_795[63:8], ow_796[31:8], w_797[31:0], w_798[63:32], w_799[63:32], w_800[63:0], oa_810[63:8], ow_811[31:8], w_812[63:32], oa_819[63:8], ow_820[31:8], w_821[63:32], oa_828[63:8], ow_829[31:8],
-        oa_835[63:8], ow_836[31:8], oa_841[63:8], ow_842[31:8], w_843[63:8], w_844[63:8], div_remainder[31:0]};
+    wire ohls_unused = &{1'b0, v3_lid_linear[63:0], obj0_As_r1_rdata[31:0], obj0_As_r2_rdata[31:0], obj0_As_r3_rdata[31:0], obj0_As_r4_rdata[31:0], obj0_As_r5_rdata[31:0], obj0_As_r6_rdata[31:0], obj0_As_r7_rdata[31:0], obj1_Bs_r1_rdata[31:0], obj1_Bs_r2_rdata[31:0], obj1_Bs_r3_rdata[31:0], obj1_Bs_r4_rdata[31:0], obj1_Bs_r5_rdata[31:0], obj1_Bs_r6_rdata[31:0], obj1_Bs_r7_rdata[31:0], obj4_wi_tx_r3_rdata[31:0],
+        obj4_wi_tx_r4_rdata[31:0], obj4_wi_tx_r5_rdata[31:0], obj4_wi_tx_r6_rdata[31:0], obj4_wi_tx_r7_rdata[31:0], obj5_wi_ty_r3_rdata[31:0], obj5_wi_ty_r4_rdata[31:0], obj5_wi_ty_r5_rdata[31:0], obj5_wi_ty_r6_rdata[31:0], obj5_wi_ty_r7_rdata[31:0], obj6_wi_acc_r1_rdata[31:0], obj6_wi_acc_r2_rdata[31:0], obj6_wi_acc_r3_rdata[31:0], obj6_wi_acc_r4_rdata[31:0], obj6_wi_acc_r5_rdata[31:0], obj6_wi_acc_r6_rdata[31:0], obj6_wi_acc_r7_rdata[31:0],
+        p5_go, pwa_14[63:6], pwa_20[63:6], pwa_26[63:6], pw_37[63:32], p4_go, pwa_64[63:6], pwa_71[63:6], pwa_78[63:6], pwa_116[63:6], pwa_122[63:6], pwa_128[63:6], pwa_133[63:6], pwa_138[63:6], pu_143_valid, pwa_168[63:6],
+        pwa_174[63:6], pwa_180[63:6], pwa_187[63:6], pwa_195[63:6], pwa_201[63:6], pu_206_valid, pwa_232[63:6], pwa_239[63:6], pwa_245[63:6], pwa_253[63:6], pwa_264[63:6], pwa_272[63:6], pu_277_valid, pwa_304[63:6], pwa_313[63:6], pwa_320[63:6],
+        pwa_330[63:6], pwa_342[63:6], pwa_351[63:6], pu_356_valid, pwa_385[63:6], pwa_395[63:6], pwa_402[63:6], pwa_413[63:6], pwa_426[63:6], pwa_436[63:6], pu_441_valid, pwa_471[63:6], pwa_482[63:6], pwa_489[63:6], pwa_502[63:6], pwa_517[63:6],
+        pwa_529[63:6], pu_534_valid, pwa_566[63:6], pwa_579[63:6], pwa_586[63:6], pwa_600[63:6], pwa_616[63:6], pwa_629[63:6], pu_634_valid, pwa_667[63:6], pwa_681[63:6], pwa_688[63:6], pwa_703[63:6], pwa_720[63:6], pwa_735[63:6], pu_740_valid,
+        pwa_774[63:6], p2_go, pwa_799[63:6], pwa_804[63:6], pwa_811[63:6], pwa_819[63:6], pwa_827[63:6], pw_842[63:32], pwa_900[63:6], pwa_955[63:6], pwa_1011[63:6], pwa_1069[63:6], pwa_1127[63:6], pwa_1187[63:6], pw_1201[63:32], pwa_1259[63:6],
+        p0_go, w_1280[63:32], pv_1281[63:32], w_1282[63:0], pwa_1292[63:6], w_1293[31:0], w_1294[63:32], pv_1295[63:32], w_1296[63:0], pwa_1305[63:6], pv_1306[63:32], pwa_1314[63:6], pv_1315[63:32], pwa_1325[63:6], pwa_1333[63:6], pwa_1341[63:6],
+        pwa_1352[63:6]};
 endmodule
 `default_nettype wire

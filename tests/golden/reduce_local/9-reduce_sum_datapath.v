@@ -12,312 +12,344 @@ module reduce_sum_datapath (
     input  wire [31:0] in_base,
     input  wire [31:0] partial_base,
     input  wire [31:0] scratch_local_size,
-    output wire        in_rd_cmd_valid,
-    input  wire        in_rd_cmd_ready,
-    output wire [31:0] in_rd_cmd_addr,
-    output wire [31:0] in_rd_cmd_len,
-    input  wire        in_rd_valid,
-    output wire        in_rd_ready,
-    input  wire [31:0] in_rd_data,
-    input  wire        in_rd_last,
-    output wire        partial_wr_cmd_valid,
-    input  wire        partial_wr_cmd_ready,
-    output wire [31:0] partial_wr_cmd_addr,
-    output wire [31:0] partial_wr_cmd_len,
-    output wire        partial_wr_valid,
-    input  wire        partial_wr_ready,
-    output wire [31:0] partial_wr_data,
-    output wire [3:0]  partial_wr_strb,
-    input  wire        partial_wr_idle
+    output wire        in_ld_req_valid,
+    input  wire        in_ld_req_ready,
+    output wire [31:0] in_ld_req_addr,
+    input  wire        in_ld_resp_valid,
+    output wire        in_ld_resp_ready,
+    input  wire [31:0] in_ld_resp_data,
+    output wire        in_ld_flush,
+    input  wire        in_ld_idle,
+    output wire        partial_st_req_valid,
+    input  wire        partial_st_req_ready,
+    output wire [31:0] partial_st_req_addr,
+    output wire [31:0] partial_st_req_data,
+    input  wire        partial_st_idle
 );
     reg  [15:0] state;
     reg  [31:0] group_0;
     reg  [31:0] group_1;
     reg  [31:0] group_2;
-    reg  [31:0] ngroups_0;
-    reg  [31:0] ngroups_1;
-    reg  [31:0] ngroups_2;
+    reg  [31:0] gnext_0;
+    reg  [31:0] gnext_1;
+    reg  [31:0] gnext_2;
     wire [31:0] v0_lid;
     wire [31:0] v1_stride;
     reg         v2_group_cond0;
     reg  [63:0] v3_lid_x;
     wire [63:0] v4_lid_linear;
     wire        obj0_wi_lid_we;
-    wire [8:0]  obj0_wi_lid_waddr;
-    wire [7:0]  obj0_wi_lid_wdata;
+    wire [6:0]  obj0_wi_lid_waddr;
+    wire [31:0] obj0_wi_lid_wdata;
     wire        obj0_wi_lid_re;
-    wire [8:0]  obj0_wi_lid_raddr;
-    wire [7:0]  obj0_wi_lid_rdata;
+    wire [6:0]  obj0_wi_lid_raddr;
+    wire [31:0] obj0_wi_lid_rdata;
+    wire        obj0_wi_lid_r1_re;
+    wire [6:0]  obj0_wi_lid_r1_raddr;
+    wire [31:0] obj0_wi_lid_r1_rdata;
+    wire        obj0_wi_lid_r2_re;
+    wire [6:0]  obj0_wi_lid_r2_raddr;
+    wire [31:0] obj0_wi_lid_r2_rdata;
     wire        obj1_wi_stride_we;
-    wire [8:0]  obj1_wi_stride_waddr;
-    wire [7:0]  obj1_wi_stride_wdata;
+    wire [6:0]  obj1_wi_stride_waddr;
+    wire [31:0] obj1_wi_stride_wdata;
     wire        obj1_wi_stride_re;
-    wire [8:0]  obj1_wi_stride_raddr;
-    wire [7:0]  obj1_wi_stride_rdata;
+    wire [6:0]  obj1_wi_stride_raddr;
+    wire [31:0] obj1_wi_stride_rdata;
+    wire        obj1_wi_stride_r1_re;
+    wire [6:0]  obj1_wi_stride_r1_raddr;
+    wire [31:0] obj1_wi_stride_r1_rdata;
     wire        lbuf_scratch_we;
-    wire [15:0] lbuf_scratch_waddr;
-    wire [7:0]  lbuf_scratch_wdata;
+    wire [13:0] lbuf_scratch_waddr;
+    wire [31:0] lbuf_scratch_wdata;
     wire        lbuf_scratch_re;
-    wire [15:0] lbuf_scratch_raddr;
-    wire [7:0]  lbuf_scratch_rdata;
-    wire [63:0] w_1;  // reduce_local.cl:4:6
-    wire [7:0]  w_2;  // reduce_local.cl:4:6
+    wire [13:0] lbuf_scratch_raddr;
+    wire [31:0] lbuf_scratch_rdata;
+    reg  [46:0] p5_valid;  // reduce_local.cl:4:6
+    reg         p5_admit;
+    wire        p5_stall;
+    wire        p5_en;
+    wire [63:0] pv_1;  // reduce_local.cl:4:6
+    wire [7:0]  pw_2;  // reduce_local.cl:4:6
     wire [7:0]  w_3;  // reduce_local.cl:4:6
-    wire        w_4;  // reduce_local.cl:4:6
-    reg         q_5;  // reduce_local.cl:4:6
-    wire [63:0] w_6;  // reduce_local.cl:4:6
-    wire [7:0]  w_7;  // reduce_local.cl:4:6
-    wire [7:0]  w_8;  // reduce_local.cl:4:6
-    wire [7:0]  w_9;  // reduce_local.cl:4:6
-    wire [63:0] w_10;  // reduce_local.cl:4:6
-    wire [63:0] w_11;  // reduce_local.cl:15:9
-    wire [63:0] w_12;  // reduce_local.cl:15:9
-    wire [63:0] w_13;  // reduce_local.cl:15:9
-    wire [63:0] w_14;  // reduce_local.cl:15:9
-    wire [63:0] w_15;  // reduce_local.cl:15:9
-    reg         obj0_wi_lid_re_issued;
-    reg  [7:0]  obj0_wi_lid_re_beat;
-    wire [7:0]  oi_16;
-    wire [63:0] oa_17;  // reduce_local.cl:15:9
-    reg  [31:0] old_18;  // reduce_local.cl:15:9
-    wire [31:0] v_19;
-    wire [31:0] w_20;  // reduce_local.cl:15:16
-    wire        w_21;  // reduce_local.cl:15:9
-    reg         q_22;  // reduce_local.cl:15:9
-    wire [63:0] w_23;  // reduce_local.cl:16:9
-    wire [31:0] w_24;  // reduce_local.cl:16:30
-    wire [63:0] w_25;  // reduce_local.cl:16:17
-    wire [63:0] w_26;  // reduce_local.cl:16:9
-    wire [63:0] w_27;  // reduce_local.cl:16:9
-    wire [63:0] w_28;  // reduce_local.cl:16:9
-    wire [63:0] w_29;  // reduce_local.cl:16:36
-    reg         lbuf_scratch_re_issued;
-    reg  [7:0]  lbuf_scratch_re_beat;
-    wire [7:0]  oi_30;
-    wire [63:0] oa_31;  // reduce_local.cl:16:36
-    reg  [31:0] old_32;  // reduce_local.cl:16:36
-    wire [31:0] v_33;
-    reg  [63:0] q_34;  // reduce_local.cl:16:9
-    reg         partial_wr_issued;
-    reg  [7:0]  partial_wr_beat;
-    wire [63:0] w_35;  // reduce_local.cl:4:6
-    wire        w_36;  // reduce_local.cl:10:5
-    reg         q_37;  // reduce_local.cl:10:5
-    wire [63:0] w_38;  // reduce_local.cl:4:6
-    wire [7:0]  w_39;  // reduce_local.cl:4:6
-    wire [7:0]  w_40;  // reduce_local.cl:4:6
-    wire        w_41;  // reduce_local.cl:4:6
-    reg         q_42;  // reduce_local.cl:4:6
-    wire [63:0] w_43;  // reduce_local.cl:4:6
-    wire [7:0]  w_44;  // reduce_local.cl:4:6
-    wire [7:0]  w_45;  // reduce_local.cl:4:6
-    wire [7:0]  w_46;  // reduce_local.cl:4:6
-    wire [63:0] w_47;  // reduce_local.cl:4:6
-    wire [63:0] w_48;  // reduce_local.cl:10:47
-    wire [63:0] w_49;  // reduce_local.cl:10:47
-    wire [63:0] w_50;  // reduce_local.cl:10:47
+    wire        pw_4;  // reduce_local.cl:4:6
+    reg         p5_go;
+    wire [63:0] w_5;  // reduce_local.cl:15:9
+    wire [63:0] pv_6;  // reduce_local.cl:15:9
+    wire [63:0] w_7;  // reduce_local.cl:15:9
+    wire [63:0] pw_8;  // reduce_local.cl:15:9
+    wire [63:0] pw_9;  // reduce_local.cl:15:9
+    wire [63:0] pwa_10;
+    wire [31:0] prd_11;  // reduce_local.cl:15:9
+    wire [31:0] w_12;  // reduce_local.cl:15:16
+    wire        pw_13;  // reduce_local.cl:15:9
+    wire [63:0] w_14;  // reduce_local.cl:16:9
+    wire [31:0] w_15;  // reduce_local.cl:16:30
+    wire [63:0] w_16;  // reduce_local.cl:16:17
+    wire [63:0] w_17;  // reduce_local.cl:16:9
+    wire [63:0] pw_18;  // reduce_local.cl:16:9
+    wire [63:0] pw_19;  // reduce_local.cl:16:9
+    wire [63:0] w_20;  // reduce_local.cl:16:36
+    wire [63:0] pwa_21;
+    wire [31:0] prd_22;  // reduce_local.cl:16:36
+    reg  [63:0] pq_23;  // reduce_local.cl:16:9
+    reg  [63:0] pq_24;  // reduce_local.cl:16:9
+    reg         pq_25;  // reduce_local.cl:15:9
+    wire [63:0] pv_26;  // reduce_local.cl:4:6
+    wire [7:0]  pw_27;  // reduce_local.cl:4:6
+    wire [7:0]  w_28;  // reduce_local.cl:4:6
+    wire [7:0]  pw_29;  // reduce_local.cl:4:6
+    wire [63:0] pw_30;  // reduce_local.cl:4:6
+    wire [63:0] w_31;  // reduce_local.cl:4:6
+    wire        w_32;  // reduce_local.cl:10:5
+    reg         q_33;  // reduce_local.cl:10:5
+    reg  [3:0]  p4_valid;  // reduce_local.cl:4:6
+    reg         p4_admit;
+    wire        p4_stall;
+    wire        p4_en;
+    wire [63:0] pv_34;  // reduce_local.cl:4:6
+    wire [7:0]  pw_35;  // reduce_local.cl:4:6
+    wire [7:0]  w_36;  // reduce_local.cl:4:6
+    wire        pw_37;  // reduce_local.cl:4:6
+    reg         p4_go;
+    wire [63:0] w_38;  // reduce_local.cl:10:59
+    wire [63:0] pv_39;  // reduce_local.cl:10:59
+    wire [63:0] w_40;  // reduce_local.cl:10:59
+    wire [63:0] pw_41;  // reduce_local.cl:10:59
+    wire [63:0] pw_42;  // reduce_local.cl:10:59
+    wire [63:0] pwa_43;
+    wire [31:0] prd_44;  // reduce_local.cl:10:59
+    wire [63:0] w_45;  // reduce_local.cl:10:59
+    wire [63:0] pw_46;  // reduce_local.cl:10:59
+    wire [31:0] w_47;  // reduce_local.cl:10:70
+    wire [31:0] pw_48;  // reduce_local.cl:10:59
+    reg  [63:0] pq_49;  // reduce_local.cl:10:59
+    wire [63:0] pwa_50;
     wire [63:0] w_51;  // reduce_local.cl:10:47
-    wire [63:0] w_52;  // reduce_local.cl:10:47
-    reg         obj1_wi_stride_re_issued;
-    reg  [7:0]  obj1_wi_stride_re_beat;
-    wire [7:0]  oi_53;
-    wire [63:0] oa_54;  // reduce_local.cl:10:47
-    reg  [31:0] old_55;  // reduce_local.cl:10:47
-    wire [31:0] v_56;
-    wire [31:0] w_57;  // reduce_local.cl:10:56
-    wire        w_58;  // reduce_local.cl:10:47
-    wire [63:0] w_59;  // reduce_local.cl:10:59
-    wire [63:0] w_60;  // reduce_local.cl:10:59
-    wire [63:0] w_61;  // reduce_local.cl:10:59
-    wire [63:0] w_62;  // reduce_local.cl:10:59
-    wire [63:0] w_63;  // reduce_local.cl:10:59
-    wire [7:0]  oi_64;
-    wire [63:0] oa_65;  // reduce_local.cl:10:59
-    reg  [31:0] old_66;  // reduce_local.cl:10:59
-    wire [31:0] v_67;
-    wire [63:0] w_68;  // reduce_local.cl:10:59
-    wire [63:0] w_69;  // reduce_local.cl:10:59
-    wire [31:0] w_70;  // reduce_local.cl:10:70
-    wire [31:0] w_71;  // reduce_local.cl:10:59
-    reg  [63:0] q_72;  // reduce_local.cl:10:59
-    wire [7:0]  oi_73;
-    wire [63:0] oa_74;  // reduce_local.cl:10:59
-    wire [31:0] ow_75;
-    wire [63:0] w_76;  // reduce_local.cl:4:6
-    wire [63:0] w_77;  // reduce_local.cl:4:6
-    wire [7:0]  w_78;  // reduce_local.cl:4:6
-    wire [7:0]  w_79;  // reduce_local.cl:4:6
-    wire        w_80;  // reduce_local.cl:4:6
-    reg         q_81;  // reduce_local.cl:4:6
-    wire [63:0] w_82;  // reduce_local.cl:4:6
-    wire [7:0]  w_83;  // reduce_local.cl:4:6
-    wire [7:0]  w_84;  // reduce_local.cl:4:6
-    wire [7:0]  w_85;  // reduce_local.cl:4:6
-    wire [63:0] w_86;  // reduce_local.cl:4:6
-    wire [63:0] w_87;  // reduce_local.cl:11:13
-    wire [63:0] w_88;  // reduce_local.cl:11:13
-    wire [63:0] w_89;  // reduce_local.cl:11:13
-    wire [63:0] w_90;  // reduce_local.cl:11:13
-    wire [63:0] w_91;  // reduce_local.cl:11:13
-    wire [7:0]  oi_92;
-    wire [63:0] oa_93;  // reduce_local.cl:11:13
-    reg  [31:0] old_94;  // reduce_local.cl:11:13
-    wire [31:0] v_95;
-    wire [63:0] w_96;  // reduce_local.cl:11:19
-    wire [63:0] w_97;  // reduce_local.cl:11:19
-    reg  [63:0] q_98;  // reduce_local.cl:11:19
-    wire [7:0]  oi_99;
-    wire [63:0] oa_100;  // reduce_local.cl:11:19
-    reg  [31:0] old_101;  // reduce_local.cl:11:19
-    wire [31:0] v_102;
-    wire        w_103;  // reduce_local.cl:11:13
-    reg         q_104;  // reduce_local.cl:11:13
-    wire [63:0] w_105;  // reduce_local.cl:12:13
-    wire [63:0] w_106;  // reduce_local.cl:12:21
-    wire [63:0] w_107;  // reduce_local.cl:12:21
-    wire [63:0] w_108;  // reduce_local.cl:12:21
-    wire [63:0] w_109;  // reduce_local.cl:12:21
-    wire [63:0] w_110;  // reduce_local.cl:12:21
-    wire [7:0]  oi_111;
-    wire [63:0] oa_112;  // reduce_local.cl:12:21
-    reg  [31:0] old_113;  // reduce_local.cl:12:21
-    wire [31:0] v_114;
-    wire [63:0] w_115;  // reduce_local.cl:12:13
-    wire [63:0] w_116;  // reduce_local.cl:12:13
-    wire [63:0] w_117;  // reduce_local.cl:12:13
-    wire [7:0]  oi_118;
-    wire [63:0] oa_119;  // reduce_local.cl:12:13
-    reg  [31:0] old_120;  // reduce_local.cl:12:13
-    wire [31:0] v_121;
-    wire [63:0] w_122;  // reduce_local.cl:12:29
-    wire [63:0] w_123;  // reduce_local.cl:12:37
-    wire [63:0] w_124;  // reduce_local.cl:12:37
-    reg  [63:0] q_125;  // reduce_local.cl:12:37
-    wire [7:0]  oi_126;
-    wire [63:0] oa_127;  // reduce_local.cl:12:37
-    reg  [31:0] old_128;  // reduce_local.cl:12:37
-    wire [31:0] v_129;
-    wire [63:0] w_130;  // reduce_local.cl:12:43
-    wire [63:0] w_131;  // reduce_local.cl:12:43
-    reg  [63:0] q_132;  // reduce_local.cl:12:43
-    wire [7:0]  oi_133;
-    wire [63:0] oa_134;  // reduce_local.cl:12:43
-    reg  [31:0] old_135;  // reduce_local.cl:12:43
-    wire [31:0] v_136;
-    wire [31:0] w_137;  // reduce_local.cl:12:37
-    wire [63:0] w_138;  // reduce_local.cl:12:29
-    wire [63:0] w_139;  // reduce_local.cl:12:29
-    wire [63:0] w_140;  // reduce_local.cl:12:29
-    wire [7:0]  oi_141;
-    wire [63:0] oa_142;  // reduce_local.cl:12:29
-    reg  [31:0] old_143;  // reduce_local.cl:12:29
-    wire [31:0] v_144;
-    wire [31:0] w_145;  // reduce_local.cl:12:13
-    reg  [63:0] q_146;  // reduce_local.cl:12:13
-    wire [7:0]  oi_147;
-    wire [63:0] oa_148;  // reduce_local.cl:12:13
-    wire [31:0] ow_149;
-    wire [63:0] w_150;  // reduce_local.cl:4:6
-    wire [63:0] w_151;  // reduce_local.cl:4:6
-    wire [7:0]  w_152;  // reduce_local.cl:4:6
-    wire [7:0]  w_153;  // reduce_local.cl:4:6
-    wire        w_154;  // reduce_local.cl:4:6
-    reg         q_155;  // reduce_local.cl:4:6
-    wire [63:0] w_156;  // reduce_local.cl:4:6
-    wire [7:0]  w_157;  // reduce_local.cl:4:6
-    wire [7:0]  w_158;  // reduce_local.cl:4:6
+    wire [63:0] pv_52;  // reduce_local.cl:10:47
+    wire [63:0] w_53;  // reduce_local.cl:10:47
+    wire [63:0] pw_54;  // reduce_local.cl:10:47
+    wire [63:0] pw_55;  // reduce_local.cl:10:47
+    reg  [63:0] pq_56;  // reduce_local.cl:10:47
+    reg  [63:0] pq_57;  // reduce_local.cl:10:47
+    wire [63:0] pwa_58;
+    wire [31:0] prd_59;  // reduce_local.cl:10:47
+    wire [31:0] w_60;  // reduce_local.cl:10:56
+    wire        pw_61;  // reduce_local.cl:10:47
+    wire [63:0] pv_62;  // reduce_local.cl:4:6
+    wire [7:0]  pw_63;  // reduce_local.cl:4:6
+    wire [7:0]  w_64;  // reduce_local.cl:4:6
+    wire [7:0]  pw_65;  // reduce_local.cl:4:6
+    wire [63:0] pw_66;  // reduce_local.cl:4:6
+    wire [63:0] w_67;  // reduce_local.cl:4:6
+    reg  [4:0]  p3_valid;  // reduce_local.cl:4:6
+    reg         p3_admit;
+    reg         p3_slot;
+    wire        p3_stall;
+    wire        p3_en;
+    wire [63:0] pv_68;  // reduce_local.cl:4:6
+    wire [7:0]  pw_69;  // reduce_local.cl:4:6
+    wire [7:0]  w_70;  // reduce_local.cl:4:6
+    wire        pw_71;  // reduce_local.cl:4:6
+    reg         p3_go;
+    wire [63:0] w_72;  // reduce_local.cl:11:13
+    wire [63:0] pv_73;  // reduce_local.cl:11:13
+    wire [63:0] w_74;  // reduce_local.cl:11:13
+    wire [63:0] pw_75;  // reduce_local.cl:11:13
+    wire [63:0] pw_76;  // reduce_local.cl:11:13
+    wire [63:0] pwa_77;
+    wire [31:0] prd_78;  // reduce_local.cl:11:13
+    wire [63:0] w_79;  // reduce_local.cl:11:19
+    wire [63:0] pw_80;  // reduce_local.cl:11:19
+    reg  [63:0] pq_81;  // reduce_local.cl:11:19
+    wire [63:0] pwa_82;
+    wire [31:0] prd_83;  // reduce_local.cl:11:19
+    reg  [31:0] pq_84;  // reduce_local.cl:11:13
+    wire        pw_85;  // reduce_local.cl:11:13
+    wire [63:0] w_86;  // reduce_local.cl:12:13
+    wire [63:0] w_87;  // reduce_local.cl:12:21
+    wire [63:0] pv_88;  // reduce_local.cl:12:21
+    wire [63:0] w_89;  // reduce_local.cl:12:21
+    wire [63:0] pw_90;  // reduce_local.cl:12:21
+    wire [63:0] pw_91;  // reduce_local.cl:12:21
+    reg  [63:0] pq_92;  // reduce_local.cl:12:21
+    wire [63:0] pwa_93;
+    wire [31:0] prd_94;  // reduce_local.cl:12:21
+    wire [63:0] pw_95;  // reduce_local.cl:12:13
+    wire [63:0] pw_96;  // reduce_local.cl:12:13
+    wire [63:0] pw_97;  // reduce_local.cl:12:13
+    reg         pq_98;  // reduce_local.cl:11:13
+    wire [63:0] pwa_99;
+    wire [31:0] prd_100;  // reduce_local.cl:12:13
+    wire [63:0] w_101;  // reduce_local.cl:12:29
+    wire [63:0] w_102;  // reduce_local.cl:12:37
+    wire [63:0] pw_103;  // reduce_local.cl:12:37
+    reg  [63:0] pq_104;  // reduce_local.cl:12:37
+    reg  [63:0] pq_105;  // reduce_local.cl:12:37
+    wire [63:0] pwa_106;
+    wire [31:0] prd_107;  // reduce_local.cl:12:37
+    wire [63:0] w_108;  // reduce_local.cl:12:43
+    wire [63:0] pw_109;  // reduce_local.cl:12:43
+    reg  [63:0] pq_110;  // reduce_local.cl:12:43
+    reg  [63:0] pq_111;  // reduce_local.cl:12:43
+    reg  [63:0] pq_112;  // reduce_local.cl:12:43
+    reg         pq_113;  // reduce_local.cl:11:13
+    wire [63:0] pwa_114;
+    wire [31:0] prd_115;  // reduce_local.cl:12:43
+    reg  [31:0] pq_116;  // reduce_local.cl:12:37
+    wire [31:0] pw_117;  // reduce_local.cl:12:37
+    wire [63:0] pw_118;  // reduce_local.cl:12:29
+    wire [63:0] pw_119;  // reduce_local.cl:12:29
+    wire [63:0] pw_120;  // reduce_local.cl:12:29
+    wire [63:0] pwa_121;
+    wire [31:0] prd_122;  // reduce_local.cl:12:29
+    reg  [31:0] pq_123;  // reduce_local.cl:12:13
+    reg  [31:0] pq_124;  // reduce_local.cl:12:13
+    wire [31:0] pw_125;  // reduce_local.cl:12:13
+    reg  [63:0] pq_126;  // reduce_local.cl:12:13
+    reg  [63:0] pq_127;  // reduce_local.cl:12:13
+    reg         pq_128;  // reduce_local.cl:11:13
+    wire [63:0] pwa_129;
+    wire [63:0] pv_130;  // reduce_local.cl:4:6
+    wire [7:0]  pw_131;  // reduce_local.cl:4:6
+    wire [7:0]  w_132;  // reduce_local.cl:4:6
+    wire [7:0]  pw_133;  // reduce_local.cl:4:6
+    wire [63:0] pw_134;  // reduce_local.cl:4:6
+    wire [63:0] w_135;  // reduce_local.cl:4:6
+    reg  [2:0]  p1_valid;  // reduce_local.cl:4:6
+    reg         p1_admit;
+    wire        p1_stall;
+    wire        p1_en;
+    wire [63:0] pv_136;  // reduce_local.cl:4:6
+    wire [7:0]  pw_137;  // reduce_local.cl:4:6
+    wire [7:0]  w_138;  // reduce_local.cl:4:6
+    wire        pw_139;  // reduce_local.cl:4:6
+    reg         p1_go;
+    wire [63:0] w_140;  // reduce_local.cl:10:15
+    wire [63:0] pv_141;  // reduce_local.cl:10:15
+    wire [63:0] w_142;  // reduce_local.cl:10:15
+    wire [63:0] pw_143;  // reduce_local.cl:10:15
+    wire [63:0] pw_144;  // reduce_local.cl:10:15
+    wire [31:0] w_145;  // reduce_local.cl:10:24
+    wire [63:0] pwa_146;
+    wire [63:0] w_147;  // reduce_local.cl:10:47
+    wire [63:0] pv_148;  // reduce_local.cl:10:47
+    wire [63:0] w_149;  // reduce_local.cl:10:47
+    wire [63:0] pw_150;  // reduce_local.cl:10:47
+    wire [63:0] pw_151;  // reduce_local.cl:10:47
+    reg  [63:0] pq_152;  // reduce_local.cl:10:47
+    wire [63:0] pwa_153;
+    wire [31:0] prd_154;  // reduce_local.cl:10:47
+    wire [31:0] w_155;  // reduce_local.cl:10:56
+    wire        pw_156;  // reduce_local.cl:10:47
+    wire [63:0] pv_157;  // reduce_local.cl:4:6
+    wire [7:0]  pw_158;  // reduce_local.cl:4:6
     wire [7:0]  w_159;  // reduce_local.cl:4:6
-    wire [63:0] w_160;  // reduce_local.cl:4:6
-    wire [63:0] w_161;  // reduce_local.cl:10:47
-    wire [63:0] w_162;  // reduce_local.cl:10:47
-    wire [63:0] w_163;  // reduce_local.cl:10:47
-    wire [63:0] w_164;  // reduce_local.cl:10:47
-    wire [63:0] w_165;  // reduce_local.cl:10:47
-    wire [7:0]  oi_166;
-    wire [63:0] oa_167;  // reduce_local.cl:10:47
-    reg  [31:0] old_168;  // reduce_local.cl:10:47
-    wire [31:0] v_169;
-    wire [31:0] w_170;  // reduce_local.cl:10:56
-    wire        w_171;  // reduce_local.cl:10:47
-    wire [63:0] w_172;  // reduce_local.cl:10:15
-    wire [63:0] w_173;  // reduce_local.cl:10:15
-    wire [63:0] w_174;  // reduce_local.cl:10:15
-    wire [63:0] w_175;  // reduce_local.cl:10:15
-    wire [63:0] w_176;  // reduce_local.cl:10:15
-    wire [31:0] w_177;  // reduce_local.cl:10:24
-    wire [7:0]  oi_178;
-    wire [63:0] oa_179;  // reduce_local.cl:10:15
-    wire [31:0] ow_180;
-    wire [63:0] w_181;  // reduce_local.cl:4:6
-    wire [63:0] w_182;  // reduce_local.cl:4:6
-    wire [7:0]  w_183;  // reduce_local.cl:4:6
-    wire [7:0]  w_184;  // reduce_local.cl:4:6
-    wire        w_185;  // reduce_local.cl:4:6
-    reg         q_186;  // reduce_local.cl:4:6
-    wire [63:0] w_187;  // reduce_local.cl:4:6
-    wire [7:0]  w_188;  // reduce_local.cl:4:6
-    wire [7:0]  w_189;  // reduce_local.cl:4:6
-    wire [7:0]  w_190;  // reduce_local.cl:4:6
-    wire [63:0] w_191;  // reduce_local.cl:4:6
-    wire [63:0] w_192;  // reduce_local.cl:6:16
-    wire [63:0] w_193;  // reduce_local.cl:6:10
-    wire [63:0] w_194;  // reduce_local.cl:6:10
-    wire [63:0] w_195;  // reduce_local.cl:6:10
-    wire [63:0] w_196;  // reduce_local.cl:6:10
-    wire [63:0] w_197;  // reduce_local.cl:6:10
-    wire [31:0] w_198;  // reduce_local.cl:6:16
-    wire [7:0]  oi_199;
-    wire [63:0] oa_200;  // reduce_local.cl:6:10
-    wire [31:0] ow_201;
-    wire [63:0] w_202;  // reduce_local.cl:7:5
-    wire [63:0] w_203;  // reduce_local.cl:7:13
-    wire [63:0] w_204;  // reduce_local.cl:7:13
-    reg  [63:0] q_205;  // reduce_local.cl:7:13
-    wire [7:0]  oi_206;
-    wire [63:0] oa_207;  // reduce_local.cl:7:13
-    reg  [31:0] old_208;  // reduce_local.cl:7:13
-    wire [31:0] v_209;
-    wire [63:0] w_210;  // reduce_local.cl:7:20
-    wire [31:0] w_211;  // reduce_local.cl:7:23
-    wire [63:0] w_212;  // reduce_local.cl:7:23
-    wire [63:0] w_213;  // reduce_local.cl:7:23
-    wire [63:0] w_214;  // reduce_local.cl:7:23
-    wire [31:0] w_215;  // reduce_local.cl:7:23
-    wire [31:0] w_216;  // reduce_local.cl:7:23
-    wire [31:0] w_217;  // reduce_local.cl:7:23
-    wire [31:0] w_218;  // reduce_local.cl:7:23
-    wire [31:0] w_219;  // reduce_local.cl:7:23
-    wire [63:0] w_220;  // reduce_local.cl:7:23
-    wire [63:0] w_221;  // reduce_local.cl:7:20
-    wire [63:0] w_222;  // reduce_local.cl:7:20
-    reg  [63:0] q_223;  // reduce_local.cl:7:20
-    reg         in_rd_issued;
-    reg  [7:0]  in_rd_beat;
-    reg  [31:0] ld_224;  // reduce_local.cl:7:20
-    wire [31:0] v_225;
-    wire [63:0] w_226;  // reduce_local.cl:7:5
-    wire [63:0] w_227;  // reduce_local.cl:7:5
-    wire [63:0] w_228;  // reduce_local.cl:7:5
-    reg  [63:0] q_229;  // reduce_local.cl:7:5
-    wire [7:0]  oi_230;
-    wire [63:0] oa_231;  // reduce_local.cl:7:5
-    wire [31:0] ow_232;
-    wire [63:0] w_233;  // reduce_local.cl:4:6
-    wire [31:0] div_quotient;
-    wire        div_valid;
-    wire [31:0] div_dividend;
-    wire [31:0] div_divisor;
-    wire        div_in_valid;
-    wire [31:0] div_remainder;
-    reg  [1:0]  div_got;
+    wire [7:0]  pw_160;  // reduce_local.cl:4:6
+    wire [63:0] pw_161;  // reduce_local.cl:4:6
+    wire [63:0] w_162;  // reduce_local.cl:4:6
+    reg  [47:0] p0_valid;  // reduce_local.cl:4:6
+    reg         p0_admit;
+    wire        p0_stall;
+    wire        p0_en;
+    wire [63:0] pv_163;  // reduce_local.cl:4:6
+    wire [7:0]  pw_164;  // reduce_local.cl:4:6
+    wire [7:0]  w_165;  // reduce_local.cl:4:6
+    wire        pw_166;  // reduce_local.cl:4:6
+    reg         p0_go;
+    wire [63:0] pv_167;  // reduce_local.cl:6:16
+    wire [63:0] w_168;  // reduce_local.cl:6:10
+    wire [63:0] pv_169;  // reduce_local.cl:6:10
+    wire [63:0] w_170;  // reduce_local.cl:6:10
+    wire [63:0] pw_171;  // reduce_local.cl:6:10
+    wire [63:0] pw_172;  // reduce_local.cl:6:10
+    wire [31:0] pw_173;  // reduce_local.cl:6:16
+    wire [63:0] pwa_174;
+    wire [63:0] w_175;  // reduce_local.cl:7:5
+    wire [63:0] w_176;  // reduce_local.cl:7:13
+    wire [63:0] pw_177;  // reduce_local.cl:7:13
+    reg  [63:0] pq_178;  // reduce_local.cl:7:13
+    wire [63:0] pwa_179;
+    wire [31:0] prd_180;  // reduce_local.cl:7:13
+    wire [63:0] w_181;  // reduce_local.cl:7:20
+    wire [31:0] w_182;  // reduce_local.cl:7:23
+    wire [63:0] w_183;  // reduce_local.cl:7:23
+    wire [63:0] pv_184;  // reduce_local.cl:7:23
+    wire [63:0] w_185;  // reduce_local.cl:7:23
+    wire [31:0] pw_186;  // reduce_local.cl:7:23
+    wire [31:0] w_187;  // reduce_local.cl:7:23
+    wire [31:0] pw_188;  // reduce_local.cl:7:23
+    wire [31:0] pw_189;  // reduce_local.cl:7:23
+    wire [31:0] pw_190;  // reduce_local.cl:7:23
+    wire [63:0] pw_191;  // reduce_local.cl:7:23
+    wire [63:0] pw_192;  // reduce_local.cl:7:20
+    wire [63:0] pw_193;  // reduce_local.cl:7:20
+    reg  [63:0] pq_194;  // reduce_local.cl:7:20
+    reg  [63:0] pq_195;  // reduce_local.cl:7:20
+    wire [31:0] pld_196;  // reduce_local.cl:7:20
+    wire [63:0] pw_197;  // reduce_local.cl:7:5
+    wire [63:0] pw_198;  // reduce_local.cl:7:5
+    wire [63:0] pw_199;  // reduce_local.cl:7:5
+    reg  [63:0] pq_200;  // reduce_local.cl:7:5
+    reg  [63:0] pq_201;  // reduce_local.cl:7:5
+    reg  [63:0] pq_202;  // reduce_local.cl:7:5
+    reg  [63:0] pq_203;  // reduce_local.cl:7:5
+    reg  [63:0] pq_204;  // reduce_local.cl:7:5
+    reg  [63:0] pq_205;  // reduce_local.cl:7:5
+    reg  [63:0] pq_206;  // reduce_local.cl:7:5
+    reg  [63:0] pq_207;  // reduce_local.cl:7:5
+    reg  [63:0] pq_208;  // reduce_local.cl:7:5
+    reg  [63:0] pq_209;  // reduce_local.cl:7:5
+    reg  [63:0] pq_210;  // reduce_local.cl:7:5
+    reg  [63:0] pq_211;  // reduce_local.cl:7:5
+    reg  [63:0] pq_212;  // reduce_local.cl:7:5
+    reg  [63:0] pq_213;  // reduce_local.cl:7:5
+    reg  [63:0] pq_214;  // reduce_local.cl:7:5
+    reg  [63:0] pq_215;  // reduce_local.cl:7:5
+    reg  [63:0] pq_216;  // reduce_local.cl:7:5
+    reg  [63:0] pq_217;  // reduce_local.cl:7:5
+    reg  [63:0] pq_218;  // reduce_local.cl:7:5
+    reg  [63:0] pq_219;  // reduce_local.cl:7:5
+    reg  [63:0] pq_220;  // reduce_local.cl:7:5
+    reg  [63:0] pq_221;  // reduce_local.cl:7:5
+    reg  [63:0] pq_222;  // reduce_local.cl:7:5
+    reg  [63:0] pq_223;  // reduce_local.cl:7:5
+    reg  [63:0] pq_224;  // reduce_local.cl:7:5
+    reg  [63:0] pq_225;  // reduce_local.cl:7:5
+    reg  [63:0] pq_226;  // reduce_local.cl:7:5
+    reg  [63:0] pq_227;  // reduce_local.cl:7:5
+    reg  [63:0] pq_228;  // reduce_local.cl:7:5
+    reg  [63:0] pq_229;  // reduce_local.cl:7:5
+    reg  [63:0] pq_230;  // reduce_local.cl:7:5
+    reg  [63:0] pq_231;  // reduce_local.cl:7:5
+    reg  [63:0] pq_232;  // reduce_local.cl:7:5
+    reg  [63:0] pq_233;  // reduce_local.cl:7:5
+    reg  [63:0] pq_234;  // reduce_local.cl:7:5
+    reg  [63:0] pq_235;  // reduce_local.cl:7:5
+    reg  [63:0] pq_236;  // reduce_local.cl:7:5
+    reg  [63:0] pq_237;  // reduce_local.cl:7:5
+    reg  [63:0] pq_238;  // reduce_local.cl:7:5
+    reg  [63:0] pq_239;  // reduce_local.cl:7:5
+    reg  [63:0] pq_240;  // reduce_local.cl:7:5
+    reg  [63:0] pq_241;  // reduce_local.cl:7:5
+    reg  [63:0] pq_242;  // reduce_local.cl:7:5
+    reg  [63:0] pq_243;  // reduce_local.cl:7:5
+    wire [63:0] pwa_244;
+    wire [63:0] pv_245;  // reduce_local.cl:4:6
+    wire [7:0]  pw_246;  // reduce_local.cl:4:6
+    wire [7:0]  w_247;  // reduce_local.cl:4:6
+    wire [7:0]  pw_248;  // reduce_local.cl:4:6
+    wire [63:0] pw_249;  // reduce_local.cl:4:6
+    wire [63:0] w_250;  // reduce_local.cl:4:6
+    reg  [7:0]  launch_err;
     reg         done_q;
     assign v0_lid = 32'h00000000;
     assign v1_stride = 32'h00000000;
     assign v4_lid_linear = 64'h0000000000000000;
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(512),
+        .WIDTH(32),
+        .DEPTH(128),
         .BYTE_EN(0)
     ) u_obj0_wi_lid (
         .clk(clk),
@@ -331,8 +363,38 @@ module reduce_sum_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(512),
+        .WIDTH(32),
+        .DEPTH(128),
+        .BYTE_EN(0)
+    ) u_obj0_wi_lid_r1 (
+        .clk(clk),
+        .we(obj0_wi_lid_we),
+        .waddr(obj0_wi_lid_waddr),
+        .wdata(obj0_wi_lid_wdata),
+        .wbe(1'h1),
+        .re(obj0_wi_lid_r1_re),
+        .raddr(obj0_wi_lid_r1_raddr),
+        .rdata(obj0_wi_lid_r1_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(128),
+        .BYTE_EN(0)
+    ) u_obj0_wi_lid_r2 (
+        .clk(clk),
+        .we(obj0_wi_lid_we),
+        .waddr(obj0_wi_lid_waddr),
+        .wdata(obj0_wi_lid_wdata),
+        .wbe(1'h1),
+        .re(obj0_wi_lid_r2_re),
+        .raddr(obj0_wi_lid_r2_raddr),
+        .rdata(obj0_wi_lid_r2_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(128),
         .BYTE_EN(0)
     ) u_obj1_wi_stride (
         .clk(clk),
@@ -346,8 +408,23 @@ module reduce_sum_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(65536),
+        .WIDTH(32),
+        .DEPTH(128),
+        .BYTE_EN(0)
+    ) u_obj1_wi_stride_r1 (
+        .clk(clk),
+        .we(obj1_wi_stride_we),
+        .waddr(obj1_wi_stride_waddr),
+        .wdata(obj1_wi_stride_wdata),
+        .wbe(1'h1),
+        .re(obj1_wi_stride_r1_re),
+        .raddr(obj1_wi_stride_r1_raddr),
+        .rdata(obj1_wi_stride_r1_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(16384),
         .BYTE_EN(0)
     ) u_lbuf_scratch (
         .clk(clk),
@@ -359,486 +436,403 @@ module reduce_sum_datapath (
         .raddr(lbuf_scratch_raddr),
         .rdata(lbuf_scratch_rdata)
     );
-    assign w_1 = v3_lid_x;
-    assign w_2 = w_1[7:0];
+    assign p5_en = (!p5_stall);
+    assign pv_1 = v3_lid_x;
+    assign pw_2 = pv_1[7:0];
     assign w_3 = 8'h80;
-    assign w_4 = (w_2 < w_3);
-    assign w_6 = v3_lid_x;
-    assign w_7 = w_6[7:0];
-    assign w_8 = 8'h01;
-    assign w_9 = (w_7 + w_8);
-    assign w_10 = {56'h00000000000000, w_9[7:0]};
-    assign w_11 = 64'h0000000000000000;
-    assign w_12 = v3_lid_x;
-    assign w_13 = 64'h0000000000000004;
-    assign w_14 = (w_12 * w_13);
-    assign w_15 = (w_11 + w_14);
-    assign oi_16 = obj0_wi_lid_re_beat;
-    assign oa_17 = (w_15 + {56'h00000000000000, oi_16});
-    assign v_19 = old_18[31:0];
-    assign w_20 = 32'h00000000;
-    assign w_21 = (v_19 == w_20);
-    assign w_23 = {32'h00000000, partial_base};
-    assign w_24 = 32'h00000000;
-    assign w_25 = {32'h00000000, group_0};
-    assign w_26 = 64'h0000000000000004;
-    assign w_27 = (w_25 * w_26);
-    assign w_28 = (w_23 + w_27);
-    assign w_29 = 64'h0000000000000000;
-    assign oi_30 = lbuf_scratch_re_beat;
-    assign oa_31 = (w_29 + {56'h00000000000000, oi_30});
-    assign v_33 = old_32[31:0];
-    assign w_35 = 64'h0000000000000000;
-    assign w_36 = v2_group_cond0;
-    assign w_38 = v3_lid_x;
-    assign w_39 = w_38[7:0];
-    assign w_40 = 8'h80;
-    assign w_41 = (w_39 < w_40);
-    assign w_43 = v3_lid_x;
-    assign w_44 = w_43[7:0];
-    assign w_45 = 8'h01;
-    assign w_46 = (w_44 + w_45);
-    assign w_47 = {56'h00000000000000, w_46[7:0]};
-    assign w_48 = 64'h0000000000000000;
-    assign w_49 = v3_lid_x;
-    assign w_50 = 64'h0000000000000004;
-    assign w_51 = (w_49 * w_50);
-    assign w_52 = (w_48 + w_51);
-    assign oi_53 = obj1_wi_stride_re_beat;
-    assign oa_54 = (w_52 + {56'h00000000000000, oi_53});
-    assign v_56 = old_55[31:0];
-    assign w_57 = 32'h00000000;
-    assign w_58 = (v_56 > w_57);
-    assign w_59 = 64'h0000000000000000;
-    assign w_60 = v3_lid_x;
-    assign w_61 = 64'h0000000000000004;
-    assign w_62 = (w_60 * w_61);
-    assign w_63 = (w_59 + w_62);
-    assign oi_64 = obj1_wi_stride_re_beat;
-    assign oa_65 = (w_63 + {56'h00000000000000, oi_64});
-    assign v_67 = old_66[31:0];
-    assign w_68 = 64'h0000000000000000;
-    assign w_69 = (w_68 + w_62);
-    assign w_70 = 32'h00000001;
-    assign w_71 = (v_67 >> w_70);
-    assign oi_73 = obj1_wi_stride_re_beat;
-    assign oa_74 = (q_72 + {56'h00000000000000, oi_73});
-    assign ow_75 = (w_71 >> ({24'h000000, oi_73} * 32'h00000008));
-    assign w_76 = 64'h0000000000000000;
-    assign w_77 = v3_lid_x;
-    assign w_78 = w_77[7:0];
-    assign w_79 = 8'h80;
-    assign w_80 = (w_78 < w_79);
-    assign w_82 = v3_lid_x;
-    assign w_83 = w_82[7:0];
-    assign w_84 = 8'h01;
-    assign w_85 = (w_83 + w_84);
-    assign w_86 = {56'h00000000000000, w_85[7:0]};
+    assign pw_4 = (pw_2 < w_3);
+    assign w_5 = 64'h0000000000000000;
+    assign pv_6 = v3_lid_x;
+    assign w_7 = 64'h0000000000000004;
+    assign pw_8 = (pv_6 * w_7);
+    assign pw_9 = (w_5 + pw_8);
+    assign pwa_10 = (pw_9 >> 64'h0000000000000002);
+    assign prd_11 = obj0_wi_lid_rdata[31:0];
+    assign w_12 = 32'h00000000;
+    assign pw_13 = (prd_11 == w_12);
+    assign w_14 = {32'h00000000, partial_base};
+    assign w_15 = 32'h00000000;
+    assign w_16 = {32'h00000000, group_0};
+    assign w_17 = 64'h0000000000000004;
+    assign pw_18 = (w_16 * w_17);
+    assign pw_19 = (w_14 + pw_18);
+    assign w_20 = 64'h0000000000000000;
+    assign pwa_21 = (w_20 >> 64'h0000000000000002);
+    assign prd_22 = lbuf_scratch_rdata[31:0];
+    assign pv_26 = v3_lid_x;
+    assign pw_27 = pv_26[7:0];
+    assign w_28 = 8'h01;
+    assign pw_29 = (pw_27 + w_28);
+    assign pw_30 = {56'h00000000000000, pw_29[7:0]};
+    assign p5_stall = (((p5_valid[2] && 1'h1) && (1'h1 && pq_25)) && (!partial_st_req_ready));
+    assign w_31 = 64'h0000000000000000;
+    assign w_32 = v2_group_cond0;
+    assign p4_en = (!p4_stall);
+    assign pv_34 = v3_lid_x;
+    assign pw_35 = pv_34[7:0];
+    assign w_36 = 8'h80;
+    assign pw_37 = (pw_35 < w_36);
+    assign w_38 = 64'h0000000000000000;
+    assign pv_39 = v3_lid_x;
+    assign w_40 = 64'h0000000000000004;
+    assign pw_41 = (pv_39 * w_40);
+    assign pw_42 = (w_38 + pw_41);
+    assign pwa_43 = (pw_42 >> 64'h0000000000000002);
+    assign prd_44 = obj1_wi_stride_rdata[31:0];
+    assign w_45 = 64'h0000000000000000;
+    assign pw_46 = (w_45 + pw_41);
+    assign w_47 = 32'h00000001;
+    assign pw_48 = (prd_44 >> w_47);
+    assign pwa_50 = (pq_49 >> 64'h0000000000000002);
+    assign w_51 = 64'h0000000000000000;
+    assign pv_52 = v3_lid_x;
+    assign w_53 = 64'h0000000000000004;
+    assign pw_54 = (pv_52 * w_53);
+    assign pw_55 = (w_51 + pw_54);
+    assign pwa_58 = (pq_57 >> 64'h0000000000000002);
+    assign prd_59 = obj1_wi_stride_r1_rdata[31:0];
+    assign w_60 = 32'h00000000;
+    assign pw_61 = (prd_59 > w_60);
+    assign pv_62 = v3_lid_x;
+    assign pw_63 = pv_62[7:0];
+    assign w_64 = 8'h01;
+    assign pw_65 = (pw_63 + w_64);
+    assign pw_66 = {56'h00000000000000, pw_65[7:0]};
+    assign p4_stall = 1'h0;
+    assign w_67 = 64'h0000000000000000;
+    assign p3_en = (!p3_stall);
+    assign pv_68 = v3_lid_x;
+    assign pw_69 = pv_68[7:0];
+    assign w_70 = 8'h80;
+    assign pw_71 = (pw_69 < w_70);
+    assign w_72 = 64'h0000000000000000;
+    assign pv_73 = v3_lid_x;
+    assign w_74 = 64'h0000000000000004;
+    assign pw_75 = (pv_73 * w_74);
+    assign pw_76 = (w_72 + pw_75);
+    assign pwa_77 = (pw_76 >> 64'h0000000000000002);
+    assign prd_78 = obj0_wi_lid_rdata[31:0];
+    assign w_79 = 64'h0000000000000000;
+    assign pw_80 = (w_79 + pw_75);
+    assign pwa_82 = (pq_81 >> 64'h0000000000000002);
+    assign prd_83 = obj1_wi_stride_rdata[31:0];
+    assign pw_85 = (pq_84 < prd_83);
+    assign w_86 = 64'h0000000000000000;
     assign w_87 = 64'h0000000000000000;
-    assign w_88 = v3_lid_x;
+    assign pv_88 = v3_lid_x;
     assign w_89 = 64'h0000000000000004;
-    assign w_90 = (w_88 * w_89);
-    assign w_91 = (w_87 + w_90);
-    assign oi_92 = obj0_wi_lid_re_beat;
-    assign oa_93 = (w_91 + {56'h00000000000000, oi_92});
-    assign v_95 = old_94[31:0];
-    assign w_96 = 64'h0000000000000000;
-    assign w_97 = (w_96 + w_90);
-    assign oi_99 = obj1_wi_stride_re_beat;
-    assign oa_100 = (q_98 + {56'h00000000000000, oi_99});
-    assign v_102 = old_101[31:0];
-    assign w_103 = (v_95 < v_102);
-    assign w_105 = 64'h0000000000000000;
-    assign w_106 = 64'h0000000000000000;
-    assign w_107 = v3_lid_x;
-    assign w_108 = 64'h0000000000000004;
-    assign w_109 = (w_107 * w_108);
-    assign w_110 = (w_106 + w_109);
-    assign oi_111 = obj0_wi_lid_re_beat;
-    assign oa_112 = (w_110 + {56'h00000000000000, oi_111});
-    assign v_114 = old_113[31:0];
-    assign w_115 = {32'h00000000, v_114[31:0]};
-    assign w_116 = (w_115 * w_108);
-    assign w_117 = (w_105 + w_116);
-    assign oi_118 = lbuf_scratch_re_beat;
-    assign oa_119 = (w_117 + {56'h00000000000000, oi_118});
-    assign v_121 = old_120[31:0];
-    assign w_122 = 64'h0000000000000000;
-    assign w_123 = 64'h0000000000000000;
-    assign w_124 = (w_123 + w_109);
-    assign oi_126 = obj0_wi_lid_re_beat;
-    assign oa_127 = (q_125 + {56'h00000000000000, oi_126});
-    assign v_129 = old_128[31:0];
-    assign w_130 = 64'h0000000000000000;
-    assign w_131 = (w_130 + w_109);
-    assign oi_133 = obj1_wi_stride_re_beat;
-    assign oa_134 = (q_132 + {56'h00000000000000, oi_133});
-    assign v_136 = old_135[31:0];
-    assign w_137 = (v_129 + v_136);
-    assign w_138 = {32'h00000000, w_137[31:0]};
-    assign w_139 = (w_138 * w_108);
-    assign w_140 = (w_122 + w_139);
-    assign oi_141 = lbuf_scratch_re_beat;
-    assign oa_142 = (w_140 + {56'h00000000000000, oi_141});
-    assign v_144 = old_143[31:0];
-    assign w_145 = (v_121 + v_144);
-    assign oi_147 = lbuf_scratch_re_beat;
-    assign oa_148 = (q_146 + {56'h00000000000000, oi_147});
-    assign ow_149 = (w_145 >> ({24'h000000, oi_147} * 32'h00000008));
-    assign w_150 = 64'h0000000000000000;
-    assign w_151 = v3_lid_x;
-    assign w_152 = w_151[7:0];
-    assign w_153 = 8'h80;
-    assign w_154 = (w_152 < w_153);
-    assign w_156 = v3_lid_x;
-    assign w_157 = w_156[7:0];
-    assign w_158 = 8'h01;
-    assign w_159 = (w_157 + w_158);
-    assign w_160 = {56'h00000000000000, w_159[7:0]};
-    assign w_161 = 64'h0000000000000000;
-    assign w_162 = v3_lid_x;
-    assign w_163 = 64'h0000000000000004;
-    assign w_164 = (w_162 * w_163);
-    assign w_165 = (w_161 + w_164);
-    assign oi_166 = obj1_wi_stride_re_beat;
-    assign oa_167 = (w_165 + {56'h00000000000000, oi_166});
-    assign v_169 = old_168[31:0];
-    assign w_170 = 32'h00000000;
-    assign w_171 = (v_169 > w_170);
-    assign w_172 = 64'h0000000000000000;
-    assign w_173 = v3_lid_x;
-    assign w_174 = 64'h0000000000000004;
-    assign w_175 = (w_173 * w_174);
-    assign w_176 = (w_172 + w_175);
-    assign w_177 = 32'h00000040;
-    assign oi_178 = obj1_wi_stride_re_beat;
-    assign oa_179 = (w_176 + {56'h00000000000000, oi_178});
-    assign ow_180 = (w_177 >> ({24'h000000, oi_178} * 32'h00000008));
-    assign w_181 = 64'h0000000000000000;
-    assign w_182 = v3_lid_x;
-    assign w_183 = w_182[7:0];
-    assign w_184 = 8'h80;
-    assign w_185 = (w_183 < w_184);
-    assign w_187 = v3_lid_x;
-    assign w_188 = w_187[7:0];
-    assign w_189 = 8'h01;
-    assign w_190 = (w_188 + w_189);
-    assign w_191 = {56'h00000000000000, w_190[7:0]};
-    assign w_192 = v3_lid_x;
-    assign w_193 = 64'h0000000000000000;
-    assign w_194 = v3_lid_x;
-    assign w_195 = 64'h0000000000000004;
-    assign w_196 = (w_194 * w_195);
-    assign w_197 = (w_193 + w_196);
-    assign w_198 = w_192[31:0];
-    assign oi_199 = obj0_wi_lid_re_beat;
-    assign oa_200 = (w_197 + {56'h00000000000000, oi_199});
-    assign ow_201 = (w_198 >> ({24'h000000, oi_199} * 32'h00000008));
-    assign w_202 = 64'h0000000000000000;
-    assign w_203 = 64'h0000000000000000;
-    assign w_204 = (w_203 + w_196);
-    assign oi_206 = obj0_wi_lid_re_beat;
-    assign oa_207 = (q_205 + {56'h00000000000000, oi_206});
-    assign v_209 = old_208[31:0];
-    assign w_210 = {32'h00000000, in_base};
-    assign w_211 = 32'h00000000;
-    assign w_212 = {32'h00000000, group_0};
-    assign w_213 = v3_lid_x;
-    assign w_214 = 64'h0000000000000000;
-    assign w_215 = w_212[31:0];
-    assign w_216 = 32'h00000080;
-    assign w_217 = (w_215 * w_216);
-    assign w_218 = w_213[31:0];
-    assign w_219 = (w_217 + w_218);
-    assign w_220 = {32'h00000000, w_219[31:0]};
-    assign w_221 = (w_220 * w_195);
-    assign w_222 = (w_210 + w_221);
-    assign v_225 = ld_224[31:0];
-    assign w_226 = {32'h00000000, v_209[31:0]};
-    assign w_227 = (w_226 * w_195);
-    assign w_228 = (w_202 + w_227);
-    assign oi_230 = lbuf_scratch_re_beat;
-    assign oa_231 = (q_229 + {56'h00000000000000, oi_230});
-    assign ow_232 = (v_225 >> ({24'h000000, oi_230} * 32'h00000008));
-    assign w_233 = 64'h0000000000000000;
-
-    ohls_div #(
-        .WIDTH(32),
-        .SIGNED(0)
-    ) u_group_div (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(div_in_valid),
-        .dividend(div_dividend),
-        .divisor(div_divisor),
-        .out_valid(div_valid),
-        .quotient(div_quotient),
-        .remainder(div_remainder)
-    );
+    assign pw_90 = (pv_88 * w_89);
+    assign pw_91 = (w_87 + pw_90);
+    assign pwa_93 = (pq_92 >> 64'h0000000000000002);
+    assign prd_94 = obj0_wi_lid_r1_rdata[31:0];
+    assign pw_95 = {32'h00000000, prd_94[31:0]};
+    assign pw_96 = (pw_95 * w_89);
+    assign pw_97 = (w_86 + pw_96);
+    assign pwa_99 = (pw_97 >> 64'h0000000000000002);
+    assign prd_100 = lbuf_scratch_rdata[31:0];
+    assign w_101 = 64'h0000000000000000;
+    assign w_102 = 64'h0000000000000000;
+    assign pw_103 = (w_102 + pw_90);
+    assign pwa_106 = (pq_105 >> 64'h0000000000000002);
+    assign prd_107 = obj0_wi_lid_r2_rdata[31:0];
+    assign w_108 = 64'h0000000000000000;
+    assign pw_109 = (w_108 + pw_90);
+    assign pwa_114 = (pq_112 >> 64'h0000000000000002);
+    assign prd_115 = obj1_wi_stride_r1_rdata[31:0];
+    assign pw_117 = (pq_116 + prd_115);
+    assign pw_118 = {32'h00000000, pw_117[31:0]};
+    assign pw_119 = (pw_118 * w_89);
+    assign pw_120 = (w_101 + pw_119);
+    assign pwa_121 = (pw_120 >> 64'h0000000000000002);
+    assign prd_122 = lbuf_scratch_rdata[31:0];
+    assign pw_125 = (pq_124 + prd_122);
+    assign pwa_129 = (pq_127 >> 64'h0000000000000002);
+    assign pv_130 = v3_lid_x;
+    assign pw_131 = pv_130[7:0];
+    assign w_132 = 8'h01;
+    assign pw_133 = (pw_131 + w_132);
+    assign pw_134 = {56'h00000000000000, pw_133[7:0]};
+    assign p3_stall = 1'h0;
+    assign w_135 = 64'h0000000000000000;
+    assign p1_en = (!p1_stall);
+    assign pv_136 = v3_lid_x;
+    assign pw_137 = pv_136[7:0];
+    assign w_138 = 8'h80;
+    assign pw_139 = (pw_137 < w_138);
+    assign w_140 = 64'h0000000000000000;
+    assign pv_141 = v3_lid_x;
+    assign w_142 = 64'h0000000000000004;
+    assign pw_143 = (pv_141 * w_142);
+    assign pw_144 = (w_140 + pw_143);
+    assign w_145 = 32'h00000040;
+    assign pwa_146 = (pw_144 >> 64'h0000000000000002);
+    assign w_147 = 64'h0000000000000000;
+    assign pv_148 = v3_lid_x;
+    assign w_149 = 64'h0000000000000004;
+    assign pw_150 = (pv_148 * w_149);
+    assign pw_151 = (w_147 + pw_150);
+    assign pwa_153 = (pq_152 >> 64'h0000000000000002);
+    assign prd_154 = obj1_wi_stride_rdata[31:0];
+    assign w_155 = 32'h00000000;
+    assign pw_156 = (prd_154 > w_155);
+    assign pv_157 = v3_lid_x;
+    assign pw_158 = pv_157[7:0];
+    assign w_159 = 8'h01;
+    assign pw_160 = (pw_158 + w_159);
+    assign pw_161 = {56'h00000000000000, pw_160[7:0]};
+    assign p1_stall = 1'h0;
+    assign w_162 = 64'h0000000000000000;
+    assign p0_en = (!p0_stall);
+    assign pv_163 = v3_lid_x;
+    assign pw_164 = pv_163[7:0];
+    assign w_165 = 8'h80;
+    assign pw_166 = (pw_164 < w_165);
+    assign pv_167 = v3_lid_x;
+    assign w_168 = 64'h0000000000000000;
+    assign pv_169 = v3_lid_x;
+    assign w_170 = 64'h0000000000000004;
+    assign pw_171 = (pv_169 * w_170);
+    assign pw_172 = (w_168 + pw_171);
+    assign pw_173 = pv_167[31:0];
+    assign pwa_174 = (pw_172 >> 64'h0000000000000002);
+    assign w_175 = 64'h0000000000000000;
+    assign w_176 = 64'h0000000000000000;
+    assign pw_177 = (w_176 + pw_171);
+    assign pwa_179 = (pq_178 >> 64'h0000000000000002);
+    assign prd_180 = obj0_wi_lid_rdata[31:0];
+    assign w_181 = {32'h00000000, in_base};
+    assign w_182 = 32'h00000000;
+    assign w_183 = {32'h00000000, group_0};
+    assign pv_184 = v3_lid_x;
+    assign w_185 = 64'h0000000000000000;
+    assign pw_186 = w_183[31:0];
+    assign w_187 = 32'h00000080;
+    assign pw_188 = (pw_186 * w_187);
+    assign pw_189 = pv_184[31:0];
+    assign pw_190 = (pw_188 + pw_189);
+    assign pw_191 = {32'h00000000, pw_190[31:0]};
+    assign pw_192 = (pw_191 * w_170);
+    assign pw_193 = (w_181 + pw_192);
+    assign pld_196 = in_ld_resp_data;
+    assign pw_197 = {32'h00000000, prd_180[31:0]};
+    assign pw_198 = (pw_197 * w_170);
+    assign pw_199 = (w_175 + pw_198);
+    assign pwa_244 = (pq_243 >> 64'h0000000000000002);
+    assign pv_245 = v3_lid_x;
+    assign pw_246 = pv_245[7:0];
+    assign w_247 = 8'h01;
+    assign pw_248 = (pw_246 + w_247);
+    assign pw_249 = {56'h00000000000000, pw_248[7:0]};
+    assign p0_stall = (((p0_valid[2] && 1'h1) && (!in_ld_req_ready)) || ((p0_valid[46] && 1'h1) && (!in_ld_resp_valid)));
+    assign w_250 = 64'h0000000000000000;
     assign done = done_q;
-    assign err_code = 8'h00;
+    assign err_code = launch_err;
 
     always @(posedge clk) begin
         if (rst) begin
             state <= 16'h0000;
-            obj0_wi_lid_re_issued <= 1'h0;
-            obj0_wi_lid_re_beat <= 8'h00;
-            lbuf_scratch_re_issued <= 1'h0;
-            lbuf_scratch_re_beat <= 8'h00;
-            partial_wr_issued <= 1'h0;
-            partial_wr_beat <= 8'h00;
-            obj1_wi_stride_re_issued <= 1'h0;
-            obj1_wi_stride_re_beat <= 8'h00;
-            in_rd_issued <= 1'h0;
-            in_rd_beat <= 8'h00;
-            div_got <= 2'h0;
+            p5_valid <= 47'h000000000000;
+            p5_admit <= 1'h0;
+            p5_go <= 1'h0;
+            p4_valid <= 4'h0;
+            p4_admit <= 1'h0;
+            p4_go <= 1'h0;
+            p3_valid <= 5'h00;
+            p3_admit <= 1'h0;
+            p3_slot <= 1'h0;
+            p3_go <= 1'h0;
+            p1_valid <= 3'h0;
+            p1_admit <= 1'h0;
+            p1_go <= 1'h0;
+            p0_valid <= 48'h000000000000;
+            p0_admit <= 1'h0;
+            p0_go <= 1'h0;
+            launch_err <= 8'h00;
             done_q <= 1'h0;
         end else begin
             done_q <= 1'h0;
             if (((state == 16'h0000) && start)) group_0 <= 32'h00000000;
             if (((state == 16'h0000) && start)) group_1 <= 32'h00000000;
             if (((state == 16'h0000) && start)) group_2 <= 32'h00000000;
-            if (((state == 16'h0000) && start)) state <= 16'h003e;
-            if ((state == 16'h0001)) group_0 <= (((group_0 + 32'h00000001) >= ngroups_0) ? 32'h00000000 : (group_0 + 32'h00000001));
-            if ((state == 16'h0001)) group_1 <= (((group_0 + 32'h00000001) >= ngroups_0) ? (((group_1 + 32'h00000001) >= ngroups_1) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
-            if ((state == 16'h0001)) group_2 <= ((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) ? (((group_2 + 32'h00000001) >= ngroups_2) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
-            if ((state == 16'h0001)) state <= (((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) && ((group_2 + 32'h00000001) >= ngroups_2)) ? 16'h0002 : 16'h003d);
+            if (((state == 16'h0000) && start)) gnext_0 <= local_size[31:0];
+            if (((state == 16'h0000) && start)) gnext_1 <= local_size[63:32];
+            if (((state == 16'h0000) && start)) gnext_2 <= local_size[95:64];
+            if (((state == 16'h0000) && start)) launch_err <= 8'h00;
+            if (((state == 16'h0000) && start)) state <= 16'h0016;
+            if ((state == 16'h0001)) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));
+            if ((state == 16'h0001)) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));
+            if ((state == 16'h0001)) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
+            if ((state == 16'h0001)) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);
+            if ((state == 16'h0001)) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
+            if ((state == 16'h0001)) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);
+            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0015);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
-            if ((state == 16'h0003)) state <= 16'h0006;
-            if ((state == 16'h0004)) state <= (q_5 ? 16'h0009 : 16'h0001);
+            if (((state == 16'h0003) && 1'h1)) p5_valid <= 47'h000000000001;  // reduce_local.cl:4:6
+            if (((state == 16'h0003) && 1'h1)) p5_admit <= 1'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_go <= pw_4;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v3_lid_x <= pw_30;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_23 <= pw_19;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_24 <= pq_23;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_25 <= pw_13;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_valid <= {p5_valid[45], p5_valid[44], p5_valid[43], p5_valid[42], p5_valid[41], p5_valid[40], p5_valid[39], p5_valid[38], p5_valid[37], p5_valid[36], p5_valid[35], p5_valid[34], p5_valid[33], p5_valid[32], p5_valid[31], p5_valid[30], p5_valid[29], p5_valid[28], p5_valid[27], p5_valid[26], p5_valid[25], p5_valid[24], p5_valid[23], p5_valid[22], p5_valid[21], p5_valid[20], p5_valid[19], p5_valid[18], p5_valid[17], p5_valid[16], p5_valid[15], p5_valid[14], p5_valid[13], p5_valid[12], p5_valid[11], p5_valid[10], p5_valid[9], p5_valid[8], p5_valid[7], p5_valid[6], p5_valid[5], p5_valid[4], p5_valid[3], p5_valid[2], p5_valid[1], (p5_valid[0] && pw_4), (p5_admit && ((!(p5_valid[0] && (!pw_4))) || 1'h0))};  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_admit <= (p5_admit && ((!(p5_valid[0] && (!pw_4))) || 1'h0));  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (((!p5_admit) && (p5_valid == 47'h000000000000)) && partial_st_idle))) state <= 16'h0001;  // reduce_local.cl:4:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) q_5 <= w_4;
-            if ((state == 16'h0006)) state <= 16'h0004;
-            if ((state == 16'h0007)) v3_lid_x <= w_10;
-            if ((state == 16'h0007)) state <= 16'h0003;
-            if ((state == 16'h0008)) state <= (q_22 ? 16'h000b : 16'h0007);
-            if (((state == 16'h0009) && ((!1'h0) && obj0_wi_lid_re_issued))) old_18 <= {obj0_wi_lid_rdata, old_18[31:8]};  // reduce_local.cl:15:9
-            if (((state == 16'h0009) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:15:9
-            if (((state == 16'h0009) && ((!1'h0) && (!obj0_wi_lid_re_issued)))) obj0_wi_lid_re_issued <= 1'h1;  // reduce_local.cl:15:9
-            if (((state == 16'h0009) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:15:9
-            if (((state == 16'h0009) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:15:9
-            if (((state == 16'h0009) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:15:9
-            if (((state == 16'h0009) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h000a;  // reduce_local.cl:15:9
-            if ((state == 16'h000a)) q_22 <= w_21;
-            if ((state == 16'h000a)) state <= 16'h0008;
-            if (((state == 16'h000b) && ((!1'h0) && lbuf_scratch_re_issued))) old_32 <= {lbuf_scratch_rdata, old_32[31:8]};  // reduce_local.cl:16:36
-            if (((state == 16'h000b) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:16:36
-            if (((state == 16'h000b) && ((!1'h0) && (!lbuf_scratch_re_issued)))) lbuf_scratch_re_issued <= 1'h1;  // reduce_local.cl:16:36
-            if (((state == 16'h000b) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:16:36
-            if (((state == 16'h000b) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:16:36
-            if (((state == 16'h000b) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:16:36
-            if (((state == 16'h000b) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) q_34 <= w_28;  // reduce_local.cl:16:36
-            if (((state == 16'h000b) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h000c;  // reduce_local.cl:16:36
-            if (((state == 16'h000c) && ((((state == 16'h000c) && (!partial_wr_issued)) && 1'h1) && partial_wr_cmd_ready))) partial_wr_issued <= 1'h1;  // reduce_local.cl:16:9
-            if (((state == 16'h000c) && (((state == 16'h000c) && partial_wr_issued) && partial_wr_ready))) partial_wr_beat <= (partial_wr_beat + 8'h01);  // reduce_local.cl:16:9
-            if (((state == 16'h000c) && ((((state == 16'h000c) && partial_wr_issued) && partial_wr_ready) && (partial_wr_beat == 8'h00)))) partial_wr_beat <= 8'h00;  // reduce_local.cl:16:9
-            if (((state == 16'h000c) && ((((state == 16'h000c) && partial_wr_issued) && partial_wr_ready) && (partial_wr_beat == 8'h00)))) partial_wr_issued <= 1'h0;  // reduce_local.cl:16:9
-            if (((state == 16'h000c) && ((((state == 16'h000c) && partial_wr_issued) && partial_wr_ready) && (partial_wr_beat == 8'h00)))) state <= 16'h0007;  // reduce_local.cl:16:9
-            if ((state == 16'h000d)) v3_lid_x <= w_35;
-            if ((state == 16'h000d)) state <= 16'h0003;
-            if ((state == 16'h000e)) state <= 16'h0010;
-            if ((state == 16'h000f)) state <= (q_37 ? 16'h002a : 16'h000d);
-            if ((state == 16'h0010)) q_37 <= w_36;
-            if ((state == 16'h0010)) state <= 16'h000f;
-            if ((state == 16'h0011)) state <= 16'h0013;
-            if ((state == 16'h0012)) state <= (q_42 ? 16'h0017 : 16'h000e);
-            if ((state == 16'h0013)) q_42 <= w_41;
-            if ((state == 16'h0013)) state <= 16'h0012;
-            if ((state == 16'h0014)) v3_lid_x <= w_47;
-            if ((state == 16'h0014)) state <= 16'h0011;
-            if (((state == 16'h0015) && ((!1'h0) && obj1_wi_stride_re_issued))) old_55 <= {obj1_wi_stride_rdata, old_55[31:8]};  // reduce_local.cl:10:47
-            if (((state == 16'h0015) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:47
-            if (((state == 16'h0015) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:10:47
-            if (((state == 16'h0015) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:47
-            if (((state == 16'h0015) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:47
-            if (((state == 16'h0015) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:47
-            if (((state == 16'h0015) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0016;  // reduce_local.cl:10:47
-            if ((state == 16'h0016)) v2_group_cond0 <= w_58;
-            if ((state == 16'h0016)) state <= 16'h0014;
-            if (((state == 16'h0017) && ((!1'h0) && obj1_wi_stride_re_issued))) old_66 <= {obj1_wi_stride_rdata, old_66[31:8]};  // reduce_local.cl:10:59
-            if (((state == 16'h0017) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:59
-            if (((state == 16'h0017) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:10:59
-            if (((state == 16'h0017) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:59
-            if (((state == 16'h0017) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:59
-            if (((state == 16'h0017) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:59
-            if (((state == 16'h0017) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) q_72 <= w_69;  // reduce_local.cl:10:59
-            if (((state == 16'h0017) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0018;  // reduce_local.cl:10:59
-            if (((state == 16'h0018) && 1'h1)) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:59
-            if (((state == 16'h0018) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:59
-            if (((state == 16'h0018) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:59
-            if (((state == 16'h0018) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0015;  // reduce_local.cl:10:59
-            if ((state == 16'h0019)) v3_lid_x <= w_76;
-            if ((state == 16'h0019)) state <= 16'h0011;
-            if ((state == 16'h001a)) state <= 16'h001c;
-            if ((state == 16'h001b)) state <= (q_81 ? 16'h001f : 16'h0019);
-            if ((state == 16'h001c)) q_81 <= w_80;
-            if ((state == 16'h001c)) state <= 16'h001b;
-            if ((state == 16'h001d)) v3_lid_x <= w_86;
-            if ((state == 16'h001d)) state <= 16'h001a;
-            if ((state == 16'h001e)) state <= (q_104 ? 16'h0022 : 16'h001d);
-            if (((state == 16'h001f) && ((!1'h0) && obj0_wi_lid_re_issued))) old_94 <= {obj0_wi_lid_rdata, old_94[31:8]};  // reduce_local.cl:11:13
-            if (((state == 16'h001f) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:11:13
-            if (((state == 16'h001f) && ((!1'h0) && (!obj0_wi_lid_re_issued)))) obj0_wi_lid_re_issued <= 1'h1;  // reduce_local.cl:11:13
-            if (((state == 16'h001f) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:11:13
-            if (((state == 16'h001f) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:11:13
-            if (((state == 16'h001f) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:11:13
-            if (((state == 16'h001f) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) q_98 <= w_97;  // reduce_local.cl:11:13
-            if (((state == 16'h001f) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h0020;  // reduce_local.cl:11:13
-            if (((state == 16'h0020) && ((!1'h0) && obj1_wi_stride_re_issued))) old_101 <= {obj1_wi_stride_rdata, old_101[31:8]};  // reduce_local.cl:11:19
-            if (((state == 16'h0020) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:11:19
-            if (((state == 16'h0020) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:11:19
-            if (((state == 16'h0020) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:11:19
-            if (((state == 16'h0020) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:11:19
-            if (((state == 16'h0020) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:11:19
-            if (((state == 16'h0020) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0021;  // reduce_local.cl:11:19
-            if ((state == 16'h0021)) q_104 <= w_103;
-            if ((state == 16'h0021)) state <= 16'h001e;
-            if (((state == 16'h0022) && ((!1'h0) && obj0_wi_lid_re_issued))) old_113 <= {obj0_wi_lid_rdata, old_113[31:8]};  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && ((!1'h0) && (!obj0_wi_lid_re_issued)))) obj0_wi_lid_re_issued <= 1'h1;  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) q_125 <= w_124;  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) q_132 <= w_131;  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h0024;  // reduce_local.cl:12:21
-            if ((state == 16'h0023)) state <= 16'h001d;
-            if (((state == 16'h0024) && ((!1'h0) && lbuf_scratch_re_issued))) old_120 <= {lbuf_scratch_rdata, old_120[31:8]};  // reduce_local.cl:12:13
-            if (((state == 16'h0024) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:12:13
-            if (((state == 16'h0024) && ((!1'h0) && (!lbuf_scratch_re_issued)))) lbuf_scratch_re_issued <= 1'h1;  // reduce_local.cl:12:13
-            if (((state == 16'h0024) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:13
-            if (((state == 16'h0024) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:12:13
-            if (((state == 16'h0024) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:13
-            if (((state == 16'h0024) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) q_146 <= w_117;  // reduce_local.cl:12:13
-            if (((state == 16'h0024) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h0025;  // reduce_local.cl:12:13
-            if (((state == 16'h0025) && ((!1'h0) && obj0_wi_lid_re_issued))) old_128 <= {obj0_wi_lid_rdata, old_128[31:8]};  // reduce_local.cl:12:37
-            if (((state == 16'h0025) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:12:37
-            if (((state == 16'h0025) && ((!1'h0) && (!obj0_wi_lid_re_issued)))) obj0_wi_lid_re_issued <= 1'h1;  // reduce_local.cl:12:37
-            if (((state == 16'h0025) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:12:37
-            if (((state == 16'h0025) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:12:37
-            if (((state == 16'h0025) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:12:37
-            if (((state == 16'h0025) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h0026;  // reduce_local.cl:12:37
-            if (((state == 16'h0026) && ((!1'h0) && obj1_wi_stride_re_issued))) old_135 <= {obj1_wi_stride_rdata, old_135[31:8]};  // reduce_local.cl:12:43
-            if (((state == 16'h0026) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:12:43
-            if (((state == 16'h0026) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:12:43
-            if (((state == 16'h0026) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:12:43
-            if (((state == 16'h0026) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:12:43
-            if (((state == 16'h0026) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:12:43
-            if (((state == 16'h0026) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0028;  // reduce_local.cl:12:43
-            if ((state == 16'h0027)) state <= 16'h001d;
-            if (((state == 16'h0028) && ((!1'h0) && lbuf_scratch_re_issued))) old_143 <= {lbuf_scratch_rdata, old_143[31:8]};  // reduce_local.cl:12:29
-            if (((state == 16'h0028) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:12:29
-            if (((state == 16'h0028) && ((!1'h0) && (!lbuf_scratch_re_issued)))) lbuf_scratch_re_issued <= 1'h1;  // reduce_local.cl:12:29
-            if (((state == 16'h0028) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:29
-            if (((state == 16'h0028) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:12:29
-            if (((state == 16'h0028) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:29
-            if (((state == 16'h0028) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h0029;  // reduce_local.cl:12:29
-            if (((state == 16'h0029) && 1'h1)) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:12:13
-            if (((state == 16'h0029) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:12:13
-            if (((state == 16'h0029) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:13
-            if (((state == 16'h0029) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h001d;  // reduce_local.cl:12:13
-            if ((state == 16'h002a)) v3_lid_x <= w_150;
-            if ((state == 16'h002a)) state <= 16'h001a;
-            if ((state == 16'h002b)) state <= 16'h002d;
-            if ((state == 16'h002c)) state <= (q_155 ? 16'h0031 : 16'h000e);
-            if ((state == 16'h002d)) q_155 <= w_154;
-            if ((state == 16'h002d)) state <= 16'h002c;
-            if ((state == 16'h002e)) v3_lid_x <= w_160;
-            if ((state == 16'h002e)) state <= 16'h002b;
-            if (((state == 16'h002f) && ((!1'h0) && obj1_wi_stride_re_issued))) old_168 <= {obj1_wi_stride_rdata, old_168[31:8]};  // reduce_local.cl:10:47
-            if (((state == 16'h002f) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:47
-            if (((state == 16'h002f) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:10:47
-            if (((state == 16'h002f) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:47
-            if (((state == 16'h002f) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:47
-            if (((state == 16'h002f) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:47
-            if (((state == 16'h002f) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0030;  // reduce_local.cl:10:47
-            if ((state == 16'h0030)) v2_group_cond0 <= w_171;
-            if ((state == 16'h0030)) state <= 16'h002e;
-            if (((state == 16'h0031) && 1'h1)) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:15
-            if (((state == 16'h0031) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:15
-            if (((state == 16'h0031) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:15
-            if (((state == 16'h0031) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h002f;  // reduce_local.cl:10:15
-            if ((state == 16'h0032)) v3_lid_x <= w_181;
-            if ((state == 16'h0032)) state <= 16'h002b;
-            if ((state == 16'h0033)) state <= 16'h0035;
-            if ((state == 16'h0034)) state <= (q_186 ? 16'h0038 : 16'h0032);
-            if ((state == 16'h0035)) q_186 <= w_185;
-            if ((state == 16'h0035)) state <= 16'h0034;
-            if ((state == 16'h0036)) v3_lid_x <= w_191;
-            if ((state == 16'h0036)) state <= 16'h0033;
-            if ((state == 16'h0037)) state <= 16'h0036;
-            if (((state == 16'h0038) && 1'h1)) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:6:10
-            if (((state == 16'h0038) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:6:10
-            if (((state == 16'h0038) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:6:10
-            if (((state == 16'h0038) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) q_205 <= w_204;  // reduce_local.cl:6:10
-            if (((state == 16'h0038) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) q_223 <= w_222;  // reduce_local.cl:6:10
-            if (((state == 16'h0038) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h0039;  // reduce_local.cl:6:10
-            if (((state == 16'h0039) && ((!1'h0) && obj0_wi_lid_re_issued))) old_208 <= {obj0_wi_lid_rdata, old_208[31:8]};  // reduce_local.cl:7:13
-            if (((state == 16'h0039) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:7:13
-            if (((state == 16'h0039) && ((!1'h0) && (!obj0_wi_lid_re_issued)))) obj0_wi_lid_re_issued <= 1'h1;  // reduce_local.cl:7:13
-            if (((state == 16'h0039) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:7:13
-            if (((state == 16'h0039) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:7:13
-            if (((state == 16'h0039) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:7:13
-            if (((state == 16'h0039) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h003a;  // reduce_local.cl:7:13
-            if (((state == 16'h003a) && ((((state == 16'h003a) && (!in_rd_issued)) && (1'h1 && partial_wr_idle)) && in_rd_cmd_ready))) in_rd_issued <= 1'h1;  // reduce_local.cl:7:20
-            if (((state == 16'h003a) && (((state == 16'h003a) && in_rd_issued) && in_rd_valid))) ld_224 <= in_rd_data;  // reduce_local.cl:7:20
-            if (((state == 16'h003a) && (((state == 16'h003a) && in_rd_issued) && in_rd_valid))) in_rd_beat <= (in_rd_beat + 8'h01);  // reduce_local.cl:7:20
-            if (((state == 16'h003a) && ((((state == 16'h003a) && in_rd_issued) && in_rd_valid) && (in_rd_beat == 8'h00)))) in_rd_beat <= 8'h00;  // reduce_local.cl:7:20
-            if (((state == 16'h003a) && ((((state == 16'h003a) && in_rd_issued) && in_rd_valid) && (in_rd_beat == 8'h00)))) in_rd_issued <= 1'h0;  // reduce_local.cl:7:20
-            if (((state == 16'h003a) && ((((state == 16'h003a) && in_rd_issued) && in_rd_valid) && (in_rd_beat == 8'h00)))) q_229 <= w_228;  // reduce_local.cl:7:20
-            if (((state == 16'h003a) && ((((state == 16'h003a) && in_rd_issued) && in_rd_valid) && (in_rd_beat == 8'h00)))) state <= 16'h003c;  // reduce_local.cl:7:20
-            if ((state == 16'h003b)) state <= 16'h0036;
-            if (((state == 16'h003c) && 1'h1)) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:7:5
-            if (((state == 16'h003c) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:7:5
-            if (((state == 16'h003c) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:7:5
-            if (((state == 16'h003c) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h0036;  // reduce_local.cl:7:5
-            if ((state == 16'h003d)) v3_lid_x <= w_233;
-            if ((state == 16'h003d)) state <= 16'h0033;
-            if ((state == 16'h003e)) state <= 16'h003f;
-            if ((state == 16'h003f)) state <= 16'h0040;
-            if ((state == 16'h0040)) state <= 16'h0041;
-            if (((state == 16'h0041) && (div_valid && (div_got == 2'h0)))) ngroups_0 <= div_quotient;
-            if (((state == 16'h0041) && (div_valid && (div_got == 2'h1)))) ngroups_1 <= div_quotient;
-            if (((state == 16'h0041) && (div_valid && (div_got == 2'h2)))) ngroups_2 <= div_quotient;
-            if (((state == 16'h0041) && div_valid)) div_got <= (div_got + 2'h1);
-            if (((state == 16'h0041) && (div_valid && (div_got == 2'h2)))) div_got <= 2'h0;
-            if (((state == 16'h0041) && (div_valid && (div_got == 2'h2)))) state <= 16'h003d;
+            if ((state == 16'h0006)) v3_lid_x <= w_31;
+            if ((state == 16'h0006)) state <= 16'h0003;
+            if ((state == 16'h0007)) state <= 16'h0009;
+            if ((state == 16'h0008)) state <= (q_33 ? 16'h000f : 16'h0006);
+            if ((state == 16'h0009)) q_33 <= w_32;
+            if ((state == 16'h0009)) state <= 16'h0008;
+            if (((state == 16'h000a) && 1'h1)) p4_valid <= 4'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h000a) && 1'h1)) p4_admit <= 1'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h000a) && 1'h1)) state <= 16'h000b;  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && (1'h1 && p4_en))) p4_go <= pw_37;  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && ((p4_valid[3] && 1'h1) && p4_en))) v2_group_cond0 <= pw_61;  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && (((p4_valid[0] && 1'h1) && pw_37) && p4_en))) v3_lid_x <= pw_66;  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_49 <= pw_46;  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_56 <= pw_55;  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_57 <= pq_56;  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && (1'h1 && p4_en))) p4_valid <= {p4_valid[2], p4_valid[1], (p4_valid[0] && pw_37), (p4_admit && ((!(p4_valid[0] && (!pw_37))) || 1'h0))};  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_37))) || 1'h0));  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && ((!p4_admit) && (p4_valid == 4'h0)))) state <= 16'h0007;  // reduce_local.cl:4:6
+            if ((state == 16'h000c)) v3_lid_x <= w_67;
+            if ((state == 16'h000c)) state <= 16'h000a;
+            if (((state == 16'h000d) && 1'h1)) p3_valid <= 5'h01;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && 1'h1)) p3_admit <= 1'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && 1'h1)) p3_slot <= 1'h0;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && 1'h1)) state <= 16'h000e;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) p3_go <= pw_71;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && (((p3_valid[0] && (p3_slot == 1'h0)) && pw_71) && p3_en))) v3_lid_x <= pw_134;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_81 <= pw_80;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) pq_84 <= prd_78;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_92 <= pw_91;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_98 <= pw_85;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_104 <= pw_103;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_105 <= pq_104;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_110 <= pw_109;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_111 <= pq_110;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_112 <= pq_111;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_113 <= pq_98;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) pq_116 <= prd_107;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_123 <= prd_100;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_124 <= pq_123;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) pq_126 <= pw_97;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) pq_127 <= pq_126;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_128 <= pq_113;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) p3_valid <= {p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && p3_go), (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0))};  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0));  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && p3_en)) p3_slot <= ((p3_slot == 1'h1) ? 1'h0 : (p3_slot + 1'h1));  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((!p3_admit) && (p3_valid == 5'h00)))) state <= 16'h000c;  // reduce_local.cl:4:6
+            if ((state == 16'h000f)) v3_lid_x <= w_135;
+            if ((state == 16'h000f)) state <= 16'h000d;
+            if (((state == 16'h0010) && 1'h1)) p1_valid <= 3'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h0010) && 1'h1)) p1_admit <= 1'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h0010) && 1'h1)) state <= 16'h0011;  // reduce_local.cl:4:6
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_go <= pw_139;  // reduce_local.cl:4:6
+            if (((state == 16'h0011) && ((p1_valid[2] && 1'h1) && p1_en))) v2_group_cond0 <= pw_156;  // reduce_local.cl:4:6
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_139) && p1_en))) v3_lid_x <= pw_161;  // reduce_local.cl:4:6
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_152 <= pw_151;  // reduce_local.cl:4:6
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_valid <= {p1_valid[1], (p1_valid[0] && pw_139), (p1_admit && ((!(p1_valid[0] && (!pw_139))) || 1'h0))};  // reduce_local.cl:4:6
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_139))) || 1'h0));  // reduce_local.cl:4:6
+            if (((state == 16'h0011) && ((!p1_admit) && (p1_valid == 3'h0)))) state <= 16'h0007;  // reduce_local.cl:4:6
+            if ((state == 16'h0012)) v3_lid_x <= w_162;
+            if ((state == 16'h0012)) state <= 16'h0010;
+            if (((state == 16'h0013) && 1'h1)) p0_valid <= 48'h000000000001;  // reduce_local.cl:4:6
+            if (((state == 16'h0013) && 1'h1)) p0_admit <= 1'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h0013) && 1'h1)) state <= 16'h0014;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_go <= pw_166;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_166) && p0_en))) v3_lid_x <= pw_249;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_178 <= pw_177;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_194 <= pw_193;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_195 <= pq_194;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_200 <= pw_199;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_201 <= pq_200;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_202 <= pq_201;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_203 <= pq_202;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_204 <= pq_203;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_205 <= pq_204;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_206 <= pq_205;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_207 <= pq_206;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_208 <= pq_207;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_209 <= pq_208;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_210 <= pq_209;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_211 <= pq_210;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_212 <= pq_211;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_213 <= pq_212;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_214 <= pq_213;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_215 <= pq_214;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_216 <= pq_215;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_217 <= pq_216;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_218 <= pq_217;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_219 <= pq_218;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_220 <= pq_219;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_221 <= pq_220;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_222 <= pq_221;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_223 <= pq_222;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_224 <= pq_223;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_225 <= pq_224;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_226 <= pq_225;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_227 <= pq_226;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_228 <= pq_227;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_229 <= pq_228;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_230 <= pq_229;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_231 <= pq_230;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_232 <= pq_231;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_233 <= pq_232;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_234 <= pq_233;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_235 <= pq_234;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_236 <= pq_235;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_237 <= pq_236;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_238 <= pq_237;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_239 <= pq_238;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_240 <= pq_239;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_241 <= pq_240;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_242 <= pq_241;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_243 <= pq_242;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_valid <= {p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_166), (p0_admit && ((!(p0_valid[0] && (!pw_166))) || 1'h0))};  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_166))) || 1'h0));  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (((!p0_admit) && (p0_valid == 48'h000000000000)) && in_ld_idle))) state <= 16'h0012;  // reduce_local.cl:4:6
+            if ((state == 16'h0015)) v3_lid_x <= w_250;
+            if ((state == 16'h0015)) state <= 16'h0013;
+            if (((state == 16'h0016) && ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
+            if ((state == 16'h0016)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0015);
         end
     end
-    assign in_rd_cmd_valid = (((state == 16'h003a) && (!in_rd_issued)) && (1'h1 && partial_wr_idle));
-    assign in_rd_cmd_addr = ((((state == 16'h003a) && (!in_rd_issued)) && (1'h1 && partial_wr_idle)) ? q_223[31:0] : 32'h00000000);
-    assign in_rd_cmd_len = ((((state == 16'h003a) && (!in_rd_issued)) && (1'h1 && partial_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign in_rd_ready = ((state == 16'h003a) && in_rd_issued);
-    assign partial_wr_cmd_valid = ((state == 16'h000c) && (!partial_wr_issued));
-    assign partial_wr_cmd_addr = (((state == 16'h000c) && (!partial_wr_issued)) ? q_34[31:0] : 32'h00000000);
-    assign partial_wr_cmd_len = (((state == 16'h000c) && (!partial_wr_issued)) ? 32'h00000004 : 32'h00000000);
-    assign partial_wr_valid = ((state == 16'h000c) && partial_wr_issued);
-    assign partial_wr_data = (((state == 16'h000c) && partial_wr_issued) ? v_33 : 32'h00000000);
-    assign partial_wr_strb = (((state == 16'h000c) && partial_wr_issued) ? 4'hf : 4'h0);
-    assign obj0_wi_lid_we = (state == 16'h0038);
-    assign obj0_wi_lid_waddr = ((state == 16'h0038) ? oa_200[8:0] : 9'h000);
-    assign obj0_wi_lid_wdata = ((state == 16'h0038) ? ow_201[7:0] : 8'h00);
-    assign obj0_wi_lid_re = (((((((state == 16'h0009) && (!1'h0)) && (!obj0_wi_lid_re_issued)) || (((state == 16'h001f) && (!1'h0)) && (!obj0_wi_lid_re_issued))) || (((state == 16'h0022) && (!1'h0)) && (!obj0_wi_lid_re_issued))) || (((state == 16'h0025) && (!1'h0)) && (!obj0_wi_lid_re_issued))) || (((state == 16'h0039) && (!1'h0)) && (!obj0_wi_lid_re_issued)));
-    assign obj0_wi_lid_raddr = ((((state == 16'h0009) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_17[8:0] : ((((state == 16'h001f) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_93[8:0] : ((((state == 16'h0022) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_112[8:0] : ((((state == 16'h0025) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_127[8:0] : ((((state == 16'h0039) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_207[8:0] : 9'h000)))));
-    assign obj1_wi_stride_we = ((state == 16'h0018) || (state == 16'h0031));
-    assign obj1_wi_stride_waddr = ((state == 16'h0018) ? oa_74[8:0] : ((state == 16'h0031) ? oa_179[8:0] : 9'h000));
-    assign obj1_wi_stride_wdata = ((state == 16'h0018) ? ow_75[7:0] : ((state == 16'h0031) ? ow_180[7:0] : 8'h00));
-    assign obj1_wi_stride_re = (((((((state == 16'h0015) && (!1'h0)) && (!obj1_wi_stride_re_issued)) || (((state == 16'h0017) && (!1'h0)) && (!obj1_wi_stride_re_issued))) || (((state == 16'h0020) && (!1'h0)) && (!obj1_wi_stride_re_issued))) || (((state == 16'h0026) && (!1'h0)) && (!obj1_wi_stride_re_issued))) || (((state == 16'h002f) && (!1'h0)) && (!obj1_wi_stride_re_issued)));
-    assign obj1_wi_stride_raddr = ((((state == 16'h0015) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_54[8:0] : ((((state == 16'h0017) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_65[8:0] : ((((state == 16'h0020) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_100[8:0] : ((((state == 16'h0026) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_134[8:0] : ((((state == 16'h002f) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_167[8:0] : 9'h000)))));
-    assign lbuf_scratch_we = ((state == 16'h0029) || (state == 16'h003c));
-    assign lbuf_scratch_waddr = ((state == 16'h0029) ? oa_148[15:0] : ((state == 16'h003c) ? oa_231[15:0] : 16'h0000));
-    assign lbuf_scratch_wdata = ((state == 16'h0029) ? ow_149[7:0] : ((state == 16'h003c) ? ow_232[7:0] : 8'h00));
-    assign lbuf_scratch_re = (((((state == 16'h000b) && (!1'h0)) && (!lbuf_scratch_re_issued)) || (((state == 16'h0024) && (!1'h0)) && (!lbuf_scratch_re_issued))) || (((state == 16'h0028) && (!1'h0)) && (!lbuf_scratch_re_issued)));
-    assign lbuf_scratch_raddr = ((((state == 16'h000b) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_31[15:0] : ((((state == 16'h0024) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_119[15:0] : ((((state == 16'h0028) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_142[15:0] : 16'h0000)));
-    assign div_dividend = ((state == 16'h003e) ? global_size[31:0] : ((state == 16'h003f) ? global_size[63:32] : ((state == 16'h0040) ? global_size[95:64] : 32'h00000000)));
-    assign div_divisor = ((state == 16'h003e) ? local_size[31:0] : ((state == 16'h003f) ? local_size[63:32] : ((state == 16'h0040) ? local_size[95:64] : 32'h00000000)));
-    assign div_in_valid = (((state == 16'h003e) || (state == 16'h003f)) || (state == 16'h0040));
+    assign in_ld_req_valid = ((p0_valid[2] && 1'h1) && p0_en);
+    assign in_ld_req_addr = (p0_valid[2] ? pq_195[31:0] : 32'h00000000);
+    assign in_ld_resp_ready = ((p0_valid[46] && 1'h1) && p0_en);
+    assign in_ld_flush = (state == 16'h0013);
+    assign partial_st_req_valid = (((p5_valid[2] && 1'h1) && (1'h1 && pq_25)) && p5_en);
+    assign partial_st_req_addr = (((p5_valid[2] && 1'h1) && (1'h1 && pq_25)) ? pq_24[31:0] : 32'h00000000);
+    assign partial_st_req_data = (((p5_valid[2] && 1'h1) && (1'h1 && pq_25)) ? prd_22 : 32'h00000000);
+    assign obj0_wi_lid_we = (((p0_valid[0] && 1'h1) && pw_166) && p0_en);
+    assign obj0_wi_lid_waddr = ((((p0_valid[0] && 1'h1) && pw_166) && p0_en) ? pwa_174[6:0] : 7'h00);
+    assign obj0_wi_lid_wdata = ((((p0_valid[0] && 1'h1) && pw_166) && p0_en) ? pw_173 : 32'h00000000);
+    assign obj0_wi_lid_re = (((((p5_valid[0] && 1'h1) && pw_4) && p5_en) || (((p3_valid[0] && (p3_slot == 1'h0)) && pw_71) && p3_en)) || ((p0_valid[1] && 1'h1) && p0_en));
+    assign obj0_wi_lid_raddr = ((((p5_valid[0] && 1'h1) && pw_4) && p5_en) ? pwa_10[6:0] : ((((p3_valid[0] && (p3_slot == 1'h0)) && pw_71) && p3_en) ? pwa_77[6:0] : (((p0_valid[1] && 1'h1) && p0_en) ? pwa_179[6:0] : 7'h00)));
+    assign obj0_wi_lid_r1_re = (((p3_valid[1] && (p3_slot == 1'h0)) && (1'h1 && pw_85)) && p3_en);
+    assign obj0_wi_lid_r1_raddr = ((((p3_valid[1] && (p3_slot == 1'h0)) && (1'h1 && pw_85)) && p3_en) ? pwa_93[6:0] : 7'h00);
+    assign obj0_wi_lid_r2_re = (((p3_valid[2] && (p3_slot == 1'h0)) && (1'h1 && pq_98)) && p3_en);
+    assign obj0_wi_lid_r2_raddr = ((((p3_valid[2] && (p3_slot == 1'h0)) && (1'h1 && pq_98)) && p3_en) ? pwa_106[6:0] : 7'h00);
+    assign obj1_wi_stride_we = (((p4_valid[1] && 1'h1) && p4_en) || (((p1_valid[0] && 1'h1) && pw_139) && p1_en));
+    assign obj1_wi_stride_waddr = (((p4_valid[1] && 1'h1) && p4_en) ? pwa_50[6:0] : ((((p1_valid[0] && 1'h1) && pw_139) && p1_en) ? pwa_146[6:0] : 7'h00));
+    assign obj1_wi_stride_wdata = (((p4_valid[1] && 1'h1) && p4_en) ? pw_48 : ((((p1_valid[0] && 1'h1) && pw_139) && p1_en) ? w_145 : 32'h00000000));
+    assign obj1_wi_stride_re = (((((p4_valid[0] && 1'h1) && pw_37) && p4_en) || (((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en)) || ((p1_valid[1] && 1'h1) && p1_en));
+    assign obj1_wi_stride_raddr = ((((p4_valid[0] && 1'h1) && pw_37) && p4_en) ? pwa_43[6:0] : ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? pwa_82[6:0] : (((p1_valid[1] && 1'h1) && p1_en) ? pwa_153[6:0] : 7'h00)));
+    assign obj1_wi_stride_r1_re = (((p4_valid[2] && 1'h1) && p4_en) || (((p3_valid[2] && (p3_slot == 1'h1)) && (1'h1 && pq_113)) && p3_en));
+    assign obj1_wi_stride_r1_raddr = (((p4_valid[2] && 1'h1) && p4_en) ? pwa_58[6:0] : ((((p3_valid[2] && (p3_slot == 1'h1)) && (1'h1 && pq_113)) && p3_en) ? pwa_114[6:0] : 7'h00));
+    assign lbuf_scratch_we = ((((p3_valid[3] && (p3_slot == 1'h1)) && (1'h1 && pq_128)) && p3_en) || ((p0_valid[46] && 1'h1) && p0_en));
+    assign lbuf_scratch_waddr = ((((p3_valid[3] && (p3_slot == 1'h1)) && (1'h1 && pq_128)) && p3_en) ? pwa_129[13:0] : (((p0_valid[46] && 1'h1) && p0_en) ? pwa_244[13:0] : 14'h0000));
+    assign lbuf_scratch_wdata = ((((p3_valid[3] && (p3_slot == 1'h1)) && (1'h1 && pq_128)) && p3_en) ? pw_125 : (((p0_valid[46] && 1'h1) && p0_en) ? pld_196 : 32'h00000000));
+    assign lbuf_scratch_re = (((((p5_valid[1] && 1'h1) && (1'h1 && pw_13)) && p5_en) || (((p3_valid[1] && (p3_slot == 1'h1)) && (1'h1 && pq_98)) && p3_en)) || (((p3_valid[3] && (p3_slot == 1'h0)) && (1'h1 && pq_113)) && p3_en));
+    assign lbuf_scratch_raddr = ((((p5_valid[1] && 1'h1) && (1'h1 && pw_13)) && p5_en) ? pwa_21[13:0] : ((((p3_valid[1] && (p3_slot == 1'h1)) && (1'h1 && pq_98)) && p3_en) ? pwa_99[13:0] : ((((p3_valid[3] && (p3_slot == 1'h0)) && (1'h1 && pq_113)) && p3_en) ? pwa_121[13:0] : 14'h0000)));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, scratch_local_size[31:0], in_rd_last, v0_lid[31:0], v1_stride[31:0], v4_lid_linear[63:0], w_1[63:8], w_6[63:8], oa_17[63:9], w_24[31:0], oa_31[63:16], q_34[63:32], w_38[63:8], w_43[63:8], oa_54[63:9], oa_65[63:9], oa_74[63:9],
-        ow_75[31:8], w_77[63:8], w_82[63:8], oa_93[63:9], oa_100[63:9], oa_112[63:9], oa_119[63:16], oa_127[63:9], oa_134[63:9], oa_142[63:16], oa_148[63:16], ow_149[31:8], w_151[63:8], w_156[63:8], oa_167[63:9], oa_179[63:9],
-        ow_180[31:8], w_182[63:8], w_187[63:8], w_192[63:32], oa_200[63:9], ow_201[31:8], oa_207[63:9], w_211[31:0], w_212[63:32], w_213[63:32], w_214[63:0], q_223[63:32], oa_231[63:16], ow_232[31:8], div_remainder[31:0]};
+    wire ohls_unused = &{1'b0, scratch_local_size[31:0], v0_lid[31:0], v1_stride[31:0], v4_lid_linear[63:0], pv_1[63:8], p5_go, pwa_10[63:7], w_15[31:0], pwa_21[63:14], pq_24[63:32], pv_26[63:8], pv_34[63:8], p4_go, pwa_43[63:7], pwa_50[63:7], pwa_58[63:7],
+        pv_62[63:8], pv_68[63:8], pwa_77[63:7], pwa_82[63:7], pwa_93[63:7], pwa_99[63:14], pwa_106[63:7], pwa_114[63:7], pwa_121[63:14], pwa_129[63:14], pv_130[63:8], pv_136[63:8], p1_go, pwa_146[63:7], pwa_153[63:7], pv_157[63:8],
+        pv_163[63:8], p0_go, pv_167[63:32], pwa_174[63:7], pwa_179[63:7], w_182[31:0], w_183[63:32], pv_184[63:32], w_185[63:0], pq_195[63:32], pwa_244[63:14], pv_245[63:8]};
 endmodule
 `default_nettype wire

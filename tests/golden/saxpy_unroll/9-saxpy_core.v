@@ -331,7 +331,10 @@ module saxpy_core (
         .ELEM_BYTES(4),
         .STREAM(0),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(8)
+        .MAX_OUTSTANDING(64),
+        .FIFO_DEPTH(64),
+        .REQ_DEPTH(64),
+        .ALIGN_BYTES(4)
     ) u_ld_x (
         .clk(clk),
         .rst(rst),
@@ -341,7 +344,7 @@ module saxpy_core (
         .resp_valid(dp_x_ld_resp_valid),
         .resp_ready(dp_x_ld_resp_ready),
         .resp_data(dp_x_ld_resp_data),
-        .stream_end(32'hffffffff),
+        .stream_end((args[63:32] + args[127:96])),
         .flush(dp_x_ld_flush),
         .m_arvalid(x_ld_m_arvalid),
         .m_arready(x_ld_m_arready),
@@ -432,7 +435,10 @@ module saxpy_core (
         .ELEM_BYTES(4),
         .STREAM(0),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(8)
+        .MAX_OUTSTANDING(64),
+        .FIFO_DEPTH(64),
+        .REQ_DEPTH(64),
+        .ALIGN_BYTES(4)
     ) u_ld_y (
         .clk(clk),
         .rst(rst),
@@ -442,7 +448,7 @@ module saxpy_core (
         .resp_valid(dp_y_ld_resp_valid),
         .resp_ready(dp_y_ld_resp_ready),
         .resp_data(dp_y_ld_resp_data),
-        .stream_end(32'hffffffff),
+        .stream_end((args[159:128] + args[223:192])),
         .flush(dp_y_ld_flush),
         .m_arvalid(y_ld_m_arvalid),
         .m_arready(y_ld_m_arready),
@@ -523,7 +529,9 @@ module saxpy_core (
         .ADDR_WIDTH(32),
         .ELEM_BYTES(4),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(4)
+        .MAX_OUTSTANDING(4),
+        .ALIGN_BYTES(4),
+        .STRB(0)
     ) u_st_y (
         .clk(clk),
         .rst(rst),
@@ -531,6 +539,7 @@ module saxpy_core (
         .req_ready(dp_y_st_req_ready),
         .req_addr(dp_y_st_req_addr),
         .req_data(dp_y_st_req_data),
+        .req_strb(4'hf),
         .flush(1'h0),
         .m_awvalid(y_st_m_awvalid),
         .m_awready(y_st_m_awready),

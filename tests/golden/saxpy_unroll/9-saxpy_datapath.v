@@ -68,9 +68,9 @@ module saxpy_datapath (
     reg  [31:0] group_0;
     reg  [31:0] group_1;
     reg  [31:0] group_2;
-    reg  [31:0] ngroups_0;
-    reg  [31:0] ngroups_1;
-    reg  [31:0] ngroups_2;
+    reg  [31:0] gnext_0;
+    reg  [31:0] gnext_1;
+    reg  [31:0] gnext_2;
     reg  [31:0] v0_i;
     reg  [63:0] v1_lid_x;
     wire [63:0] w_1;  // saxpy_unroll.cl:5:6
@@ -436,13 +436,7 @@ module saxpy_datapath (
     reg  [63:0] q_317;  // saxpy_unroll.cl:9:9
     wire [31:0] w_318;  // saxpy_unroll.cl:8:18
     wire [63:0] w_319;  // saxpy_unroll.cl:5:6
-    wire [31:0] div_quotient;
-    wire        div_valid;
-    wire [31:0] div_dividend;
-    wire [31:0] div_divisor;
-    wire        div_in_valid;
-    wire [31:0] div_remainder;
-    reg  [1:0]  div_got;
+    reg  [7:0]  launch_err;
     reg         done_q;
     assign w_1 = v1_lid_x;
     assign w_2 = w_1[7:0];
@@ -781,23 +775,8 @@ module saxpy_datapath (
     assign fnan_315 = u7_fp_add_result;
     assign w_318 = 32'h00000000;
     assign w_319 = 64'h0000000000000000;
-
-    ohls_div #(
-        .WIDTH(32),
-        .SIGNED(0)
-    ) u_group_div (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(div_in_valid),
-        .dividend(div_dividend),
-        .divisor(div_divisor),
-        .out_valid(div_valid),
-        .quotient(div_quotient),
-        .remainder(div_remainder)
-    );
     assign done = done_q;
-    assign err_code = 8'h00;
+    assign err_code = launch_err;
 
     always @(posedge clk) begin
         if (rst) begin
@@ -821,18 +800,25 @@ module saxpy_datapath (
             u5_fp_add_issued <= 1'h0;
             u6_fp_mul_issued <= 1'h0;
             u7_fp_add_issued <= 1'h0;
-            div_got <= 2'h0;
+            launch_err <= 8'h00;
             done_q <= 1'h0;
         end else begin
             done_q <= 1'h0;
             if (((state == 16'h0000) && start)) group_0 <= 32'h00000000;
             if (((state == 16'h0000) && start)) group_1 <= 32'h00000000;
             if (((state == 16'h0000) && start)) group_2 <= 32'h00000000;
+            if (((state == 16'h0000) && start)) gnext_0 <= local_size[31:0];
+            if (((state == 16'h0000) && start)) gnext_1 <= local_size[63:32];
+            if (((state == 16'h0000) && start)) gnext_2 <= local_size[95:64];
+            if (((state == 16'h0000) && start)) launch_err <= 8'h00;
             if (((state == 16'h0000) && start)) state <= 16'h0030;
-            if ((state == 16'h0001)) group_0 <= (((group_0 + 32'h00000001) >= ngroups_0) ? 32'h00000000 : (group_0 + 32'h00000001));
-            if ((state == 16'h0001)) group_1 <= (((group_0 + 32'h00000001) >= ngroups_0) ? (((group_1 + 32'h00000001) >= ngroups_1) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
-            if ((state == 16'h0001)) group_2 <= ((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) ? (((group_2 + 32'h00000001) >= ngroups_2) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
-            if ((state == 16'h0001)) state <= (((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) && ((group_2 + 32'h00000001) >= ngroups_2)) ? 16'h0002 : 16'h002f);
+            if ((state == 16'h0001)) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));
+            if ((state == 16'h0001)) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));
+            if ((state == 16'h0001)) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
+            if ((state == 16'h0001)) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);
+            if ((state == 16'h0001)) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
+            if ((state == 16'h0001)) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);
+            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h002f);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
             if ((state == 16'h0003)) state <= 16'h0006;
@@ -1085,15 +1071,8 @@ module saxpy_datapath (
             if ((state == 16'h002e)) state <= 16'h0015;
             if ((state == 16'h002f)) v1_lid_x <= w_319;
             if ((state == 16'h002f)) state <= 16'h0003;
-            if ((state == 16'h0030)) state <= 16'h0031;
-            if ((state == 16'h0031)) state <= 16'h0032;
-            if ((state == 16'h0032)) state <= 16'h0033;
-            if (((state == 16'h0033) && (div_valid && (div_got == 2'h0)))) ngroups_0 <= div_quotient;
-            if (((state == 16'h0033) && (div_valid && (div_got == 2'h1)))) ngroups_1 <= div_quotient;
-            if (((state == 16'h0033) && (div_valid && (div_got == 2'h2)))) ngroups_2 <= div_quotient;
-            if (((state == 16'h0033) && div_valid)) div_got <= (div_got + 2'h1);
-            if (((state == 16'h0033) && (div_valid && (div_got == 2'h2)))) div_got <= 2'h0;
-            if (((state == 16'h0033) && (div_valid && (div_got == 2'h2)))) state <= 16'h002f;
+            if (((state == 16'h0030) && ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
+            if ((state == 16'h0030)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h002f);
         end
     end
     assign x_rd_cmd_valid = (((((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) || (((state == 16'h001a) && (!x_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h001f) && (!x_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0024) && (!x_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0029) && (!x_rd_issued)) && (1'h1 && y_wr_idle)));
@@ -1133,12 +1112,9 @@ module saxpy_datapath (
     assign go_276 = ((state == 16'h0027) && (!u5_fp_add_issued));
     assign go_300 = ((state == 16'h002a) && (!u6_fp_mul_issued));
     assign go_314 = ((state == 16'h002c) && (!u7_fp_add_issued));
-    assign div_dividend = ((state == 16'h0030) ? global_size[31:0] : ((state == 16'h0031) ? global_size[63:32] : ((state == 16'h0032) ? global_size[95:64] : 32'h00000000)));
-    assign div_divisor = ((state == 16'h0030) ? local_size[31:0] : ((state == 16'h0031) ? local_size[63:32] : ((state == 16'h0032) ? local_size[95:64] : 32'h00000000)));
-    assign div_in_valid = (((state == 16'h0030) || (state == 16'h0031)) || (state == 16'h0032));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, x_rd_last, y_rd_last, w_1[63:8], w_6[63:8], w_30[63:32], q_42[63:32], q_48[63:32], p2_go, pw_64[63:32], pu_67_valid, pq_84[63:32], pu_90_valid, pq_158[63:32], w_185[63:32], q_197[63:32], q_203[63:32],
-        q_221[63:32], q_235[63:32], q_241[63:32], q_259[63:32], q_273[63:32], q_279[63:32], q_297[63:32], q_311[63:32], q_317[63:32], div_remainder[31:0]};
+        q_221[63:32], q_235[63:32], q_241[63:32], q_259[63:32], q_273[63:32], q_279[63:32], q_297[63:32], q_311[63:32], q_317[63:32]};
 endmodule
 `default_nettype wire

@@ -244,7 +244,10 @@ module vadd_core (
         .ELEM_BYTES(4),
         .STREAM(0),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(8)
+        .MAX_OUTSTANDING(64),
+        .FIFO_DEPTH(64),
+        .REQ_DEPTH(64),
+        .ALIGN_BYTES(4)
     ) u_ld_a (
         .clk(clk),
         .rst(rst),
@@ -254,7 +257,7 @@ module vadd_core (
         .resp_valid(dp_a_ld_resp_valid),
         .resp_ready(dp_a_ld_resp_ready),
         .resp_data(dp_a_ld_resp_data),
-        .stream_end(32'hffffffff),
+        .stream_end((args[31:0] + args[95:64])),
         .flush(dp_a_ld_flush),
         .m_arvalid(a_ld_m_arvalid),
         .m_arready(a_ld_m_arready),
@@ -305,7 +308,10 @@ module vadd_core (
         .ELEM_BYTES(4),
         .STREAM(0),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(8)
+        .MAX_OUTSTANDING(64),
+        .FIFO_DEPTH(64),
+        .REQ_DEPTH(64),
+        .ALIGN_BYTES(4)
     ) u_ld_b (
         .clk(clk),
         .rst(rst),
@@ -315,7 +321,7 @@ module vadd_core (
         .resp_valid(dp_b_ld_resp_valid),
         .resp_ready(dp_b_ld_resp_ready),
         .resp_data(dp_b_ld_resp_data),
-        .stream_end(32'hffffffff),
+        .stream_end((args[127:96] + args[191:160])),
         .flush(dp_b_ld_flush),
         .m_arvalid(b_ld_m_arvalid),
         .m_arready(b_ld_m_arready),
@@ -372,7 +378,9 @@ module vadd_core (
         .ADDR_WIDTH(32),
         .ELEM_BYTES(4),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(4)
+        .MAX_OUTSTANDING(4),
+        .ALIGN_BYTES(4),
+        .STRB(0)
     ) u_st_c (
         .clk(clk),
         .rst(rst),
@@ -380,6 +388,7 @@ module vadd_core (
         .req_ready(dp_c_st_req_ready),
         .req_addr(dp_c_st_req_addr),
         .req_data(dp_c_st_req_data),
+        .req_strb(4'hf),
         .flush(1'h0),
         .m_awvalid(c_st_m_awvalid),
         .m_awready(c_st_m_awready),
@@ -473,6 +482,6 @@ module vadd_core (
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, m_a_awready, m_a_wready, m_a_bvalid, m_a_bresp[1:0], m_a_bid, m_b_awready, m_b_wready, m_b_bvalid, m_b_bresp[1:0], m_b_bid, m_c_arready, m_c_rvalid, m_c_rdata[31:0], m_c_rresp[1:0], m_c_rlast, m_c_rid,
-        busy, args[95:32], args[191:128], args[287:224], c_st_acked[31:0]};
+        busy, args[63:32], args[159:128], args[287:224], c_st_acked[31:0]};
 endmodule
 `default_nettype wire

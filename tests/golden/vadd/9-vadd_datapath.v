@@ -38,9 +38,9 @@ module vadd_datapath (
     reg  [31:0] group_0;
     reg  [31:0] group_1;
     reg  [31:0] group_2;
-    reg  [31:0] ngroups_0;
-    reg  [31:0] ngroups_1;
-    reg  [31:0] ngroups_2;
+    reg  [31:0] gnext_0;
+    reg  [31:0] gnext_1;
+    reg  [31:0] gnext_2;
     reg  [63:0] v0_i;
     reg  [63:0] v1_lid_x;
     wire [63:0] v2_lid_linear;
@@ -152,13 +152,7 @@ module vadd_datapath (
     wire [7:0]  pw_100;  // vadd.cl:3:6
     wire [63:0] pw_101;  // vadd.cl:3:6
     wire [63:0] w_102;  // vadd.cl:3:6
-    wire [31:0] div_quotient;
-    wire        div_valid;
-    wire [31:0] div_dividend;
-    wire [31:0] div_divisor;
-    wire        div_in_valid;
-    wire [31:0] div_remainder;
-    reg  [1:0]  div_got;
+    reg  [7:0]  launch_err;
     reg         done_q;
     assign v2_lid_linear = 64'h0000000000000000;
     assign p0_en = (!p0_stall);
@@ -210,23 +204,8 @@ module vadd_datapath (
     assign pw_101 = {56'h00000000000000, pw_100[7:0]};
     assign p0_stall = ((((((p0_valid[1] && 1'h1) && (!a_ld_req_ready)) || ((p0_valid[45] && 1'h1) && (!a_ld_resp_valid))) || ((p0_valid[2] && 1'h1) && (!b_ld_req_ready))) || ((p0_valid[46] && 1'h1) && (!b_ld_resp_valid))) || ((p0_valid[52] && 1'h1) && (!c_st_req_ready)));
     assign w_102 = 64'h0000000000000000;
-
-    ohls_div #(
-        .WIDTH(32),
-        .SIGNED(0)
-    ) u_group_div (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(div_in_valid),
-        .dividend(div_dividend),
-        .divisor(div_divisor),
-        .out_valid(div_valid),
-        .quotient(div_quotient),
-        .remainder(div_remainder)
-    );
     assign done = done_q;
-    assign err_code = 8'h00;
+    assign err_code = launch_err;
 
     always @(posedge clk) begin
         if (rst) begin
@@ -234,18 +213,25 @@ module vadd_datapath (
             p0_valid <= 97'h0000000000000000000000000;
             p0_admit <= 1'h0;
             p0_go <= 1'h0;
-            div_got <= 2'h0;
+            launch_err <= 8'h00;
             done_q <= 1'h0;
         end else begin
             done_q <= 1'h0;
             if (((state == 16'h0000) && start)) group_0 <= 32'h00000000;
             if (((state == 16'h0000) && start)) group_1 <= 32'h00000000;
             if (((state == 16'h0000) && start)) group_2 <= 32'h00000000;
+            if (((state == 16'h0000) && start)) gnext_0 <= local_size[31:0];
+            if (((state == 16'h0000) && start)) gnext_1 <= local_size[63:32];
+            if (((state == 16'h0000) && start)) gnext_2 <= local_size[95:64];
+            if (((state == 16'h0000) && start)) launch_err <= 8'h00;
             if (((state == 16'h0000) && start)) state <= 16'h0007;
-            if ((state == 16'h0001)) group_0 <= (((group_0 + 32'h00000001) >= ngroups_0) ? 32'h00000000 : (group_0 + 32'h00000001));
-            if ((state == 16'h0001)) group_1 <= (((group_0 + 32'h00000001) >= ngroups_0) ? (((group_1 + 32'h00000001) >= ngroups_1) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
-            if ((state == 16'h0001)) group_2 <= ((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) ? (((group_2 + 32'h00000001) >= ngroups_2) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
-            if ((state == 16'h0001)) state <= (((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) && ((group_2 + 32'h00000001) >= ngroups_2)) ? 16'h0002 : 16'h0006);
+            if ((state == 16'h0001)) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));
+            if ((state == 16'h0001)) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));
+            if ((state == 16'h0001)) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
+            if ((state == 16'h0001)) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);
+            if ((state == 16'h0001)) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
+            if ((state == 16'h0001)) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);
+            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0006);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
             if (((state == 16'h0003) && 1'h1)) p0_valid <= 97'h0000000000000000000000001;  // vadd.cl:3:6
@@ -320,25 +306,21 @@ module vadd_datapath (
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_94 <= pq_93;  // vadd.cl:3:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_95 <= pq_94;  // vadd.cl:3:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_96 <= pq_95;  // vadd.cl:3:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) p0_valid <= {p0_valid[95], p0_valid[94], p0_valid[93], p0_valid[92], p0_valid[91], p0_valid[90], p0_valid[89], p0_valid[88], p0_valid[87], p0_valid[86], p0_valid[85], p0_valid[84], p0_valid[83], p0_valid[82], p0_valid[81], p0_valid[80], p0_valid[79], p0_valid[78], p0_valid[77], p0_valid[76], p0_valid[75], p0_valid[74], p0_valid[73], p0_valid[72], p0_valid[71], p0_valid[70], p0_valid[69], p0_valid[68], p0_valid[67], p0_valid[66], p0_valid[65], p0_valid[64], p0_valid[63], p0_valid[62], p0_valid[61], p0_valid[60], p0_valid[59], p0_valid[58], p0_valid[57], p0_valid[56], p0_valid[55], p0_valid[54], p0_valid[53], p0_valid[52], p0_valid[51], p0_valid[50], p0_valid[49], p0_valid[48], p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_4), (p0_admit && ((!(p0_valid[0] && (!pw_4))) || ((p0_valid[0] && (!pw_4)) && (!((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) && ((group_2 + 32'h00000001) >= ngroups_2))))))};  // vadd.cl:3:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_4))) || ((p0_valid[0] && (!pw_4)) && (!((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) && ((group_2 + 32'h00000001) >= ngroups_2))))));  // vadd.cl:3:6
-            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) && ((group_2 + 32'h00000001) >= ngroups_2))))))) group_0 <= (((group_0 + 32'h00000001) >= ngroups_0) ? 32'h00000000 : (group_0 + 32'h00000001));  // vadd.cl:3:6
-            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) && ((group_2 + 32'h00000001) >= ngroups_2))))))) group_1 <= (((group_0 + 32'h00000001) >= ngroups_0) ? (((group_1 + 32'h00000001) >= ngroups_1) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);  // vadd.cl:3:6
-            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) && ((group_2 + 32'h00000001) >= ngroups_2))))))) group_2 <= ((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) ? (((group_2 + 32'h00000001) >= ngroups_2) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);  // vadd.cl:3:6
-            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!((((group_0 + 32'h00000001) >= ngroups_0) && ((group_1 + 32'h00000001) >= ngroups_1)) && ((group_2 + 32'h00000001) >= ngroups_2))))))) v1_lid_x <= 64'h0000000000000000;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) p0_valid <= {p0_valid[95], p0_valid[94], p0_valid[93], p0_valid[92], p0_valid[91], p0_valid[90], p0_valid[89], p0_valid[88], p0_valid[87], p0_valid[86], p0_valid[85], p0_valid[84], p0_valid[83], p0_valid[82], p0_valid[81], p0_valid[80], p0_valid[79], p0_valid[78], p0_valid[77], p0_valid[76], p0_valid[75], p0_valid[74], p0_valid[73], p0_valid[72], p0_valid[71], p0_valid[70], p0_valid[69], p0_valid[68], p0_valid[67], p0_valid[66], p0_valid[65], p0_valid[64], p0_valid[63], p0_valid[62], p0_valid[61], p0_valid[60], p0_valid[59], p0_valid[58], p0_valid[57], p0_valid[56], p0_valid[55], p0_valid[54], p0_valid[53], p0_valid[52], p0_valid[51], p0_valid[50], p0_valid[49], p0_valid[48], p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_4), (p0_admit && ((!(p0_valid[0] && (!pw_4))) || ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))};  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_4))) || ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))));  // vadd.cl:3:6
+            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));  // vadd.cl:3:6
+            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));  // vadd.cl:3:6
+            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);  // vadd.cl:3:6
+            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);  // vadd.cl:3:6
+            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);  // vadd.cl:3:6
+            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);  // vadd.cl:3:6
+            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) v1_lid_x <= 64'h0000000000000000;  // vadd.cl:3:6
             if (((state == 16'h0004) && (((((!p0_admit) && (p0_valid == 97'h0000000000000000000000000)) && a_ld_idle) && b_ld_idle) && c_st_idle))) state <= 16'h0001;  // vadd.cl:3:6
             if ((state == 16'h0005)) state <= 16'h0005;
             if ((state == 16'h0006)) v1_lid_x <= w_102;
             if ((state == 16'h0006)) state <= 16'h0003;
-            if ((state == 16'h0007)) state <= 16'h0008;
-            if ((state == 16'h0008)) state <= 16'h0009;
-            if ((state == 16'h0009)) state <= 16'h000a;
-            if (((state == 16'h000a) && (div_valid && (div_got == 2'h0)))) ngroups_0 <= div_quotient;
-            if (((state == 16'h000a) && (div_valid && (div_got == 2'h1)))) ngroups_1 <= div_quotient;
-            if (((state == 16'h000a) && (div_valid && (div_got == 2'h2)))) ngroups_2 <= div_quotient;
-            if (((state == 16'h000a) && div_valid)) div_got <= (div_got + 2'h1);
-            if (((state == 16'h000a) && (div_valid && (div_got == 2'h2)))) div_got <= 2'h0;
-            if (((state == 16'h000a) && (div_valid && (div_got == 2'h2)))) state <= 16'h0006;
+            if (((state == 16'h0007) && ((((1'h0 || (local_size[31:0] != 32'h00000040)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000003f) != 32'h00000000)) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000040)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
+            if ((state == 16'h0007)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000040)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000003f) != 32'h00000000)) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0006);
         end
     end
     assign a_ld_req_valid = ((p0_valid[1] && 1'h1) && p0_en);
@@ -352,11 +334,8 @@ module vadd_datapath (
     assign c_st_req_valid = ((p0_valid[52] && 1'h1) && p0_en);
     assign c_st_req_addr = (p0_valid[52] ? pq_96[31:0] : 32'h00000000);
     assign c_st_req_data = (p0_valid[52] ? pw_43 : 32'h00000000);
-    assign div_dividend = ((state == 16'h0007) ? global_size[31:0] : ((state == 16'h0008) ? global_size[63:32] : ((state == 16'h0009) ? global_size[95:64] : 32'h00000000)));
-    assign div_divisor = ((state == 16'h0007) ? local_size[31:0] : ((state == 16'h0008) ? local_size[63:32] : ((state == 16'h0009) ? local_size[95:64] : 32'h00000000)));
-    assign div_in_valid = (((state == 16'h0007) || (state == 16'h0008)) || (state == 16'h0009));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, v0_i[63:0], v2_lid_linear[63:0], pv_1[63:8], p0_go, w_5[31:0], w_6[63:32], pv_7[63:32], w_8[63:0], pw_20[63:32], pq_25[63:32], pu_29_valid, pq_96[63:32], pv_97[63:8], div_remainder[31:0]};
+    wire ohls_unused = &{1'b0, v0_i[63:0], v2_lid_linear[63:0], pv_1[63:8], p0_go, w_5[31:0], w_6[63:32], pv_7[63:32], w_8[63:0], pw_20[63:32], pq_25[63:32], pu_29_valid, pq_96[63:32], pv_97[63:8]};
 endmodule
 `default_nettype wire

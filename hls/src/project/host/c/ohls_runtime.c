@@ -140,6 +140,10 @@ const char *ohls_error_code_text(uint32_t code) {
     case OHLS_ERR_READ_RESPONSE | OHLS_ERR_WRITE_RESPONSE:
         return "reads and writes got error responses from memory (addresses the memory port "
                "does not map?)";
+    case OHLS_ERR_LOCAL_SIZE:
+        return "the local size differs from the kernel's reqd_work_group_size";
+    case OHLS_ERR_GLOBAL_SIZE:
+        return "a global size is not a multiple of the required local size";
     default: return "an error code this runtime does not know";
     }
 }

@@ -32,6 +32,10 @@ extern "C" {
 /* Error code bits the core sets (hls/src/rtl/shell.rs). */
 #define OHLS_ERR_READ_RESPONSE 0x01u
 #define OHLS_ERR_WRITE_RESPONSE 0x02u
+/* The launch's local size differs from the kernel's reqd_work_group_size. */
+#define OHLS_ERR_LOCAL_SIZE 0x10u
+/* A global size is not a multiple of the required local size. */
+#define OHLS_ERR_GLOBAL_SIZE 0x11u
 
 /* Default wait for DONE; change it with ohls_set_timeout. */
 #define OHLS_DEFAULT_TIMEOUT_MS 10000u
