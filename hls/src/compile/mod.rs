@@ -182,7 +182,7 @@ fn compile_full(
     keep(Stage::Opt, &group.kernel);
 
     let memory = times.run(Stage::Memory, || {
-        crate::memory::plan(&group.kernel, cfg.local_max_bytes)
+        crate::memory::plan(&group.kernel, cfg.local_max_bytes, cfg.data_width / 8)
     });
     // The schedulers see each on-chip memory's read replicas as read ports.
     let mut lib = lib;
@@ -194,7 +194,7 @@ fn compile_full(
     })?;
 
     let pipelines = times.run(Stage::Modulo, || {
-        schedule::loops::schedule_loops(&group.kernel, sm, &lib).map_err(|e| {
+        schedule::loops::schedule_loops(&group.kernel, sm, &lib, &memory.wide).map_err(|e| {
             one(Diagnostic::error(
                 group.kernel.span,
                 format!("internal error: {e}"),
@@ -203,13 +203,7 @@ fn compile_full(
     })?;
 
     let plan = times.run(Stage::Pipeline, || {
-        crate::pipeline::plan(
-            &group.kernel,
-            &pipelines,
-            &lib,
-            cfg.data_width / 8,
-            &memory,
-        )
+        crate::pipeline::plan(&group.kernel, &pipelines, &lib, cfg.data_width / 8, &memory)
     });
 
     let binding = times.run(Stage::Bind, || {

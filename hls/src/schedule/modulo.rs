@@ -198,7 +198,8 @@ impl<'a, K> Ims<'a, K> {
             // The modulo table repeats every II cycles, so a later cycle can only help a
             // chain too long for the clock (its inputs then come from registers): look one
             // more II ahead before forcing a place.
-            let free = (estart..estart + 2 * self.ii).find(|&t| self.fits(v, t) && self.chain_ok(v, t));
+            let free =
+                (estart..estart + 2 * self.ii).find(|&t| self.fits(v, t) && self.chain_ok(v, t));
             let t = match free {
                 Some(t) => t,
                 None => {

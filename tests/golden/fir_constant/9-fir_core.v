@@ -281,7 +281,7 @@ module fir_core (
         .DATA_WIDTH(32),
         .ADDR_WIDTH(32),
         .ELEM_BYTES(4),
-        .STREAM(0),
+        .STREAM(1),
         .MAX_BURST(16),
         .MAX_OUTSTANDING(64),
         .FIFO_DEPTH(64),

@@ -174,8 +174,8 @@ module saxpy_datapath (
     wire [63:0] w_81;  // saxpy_unroll.cl:9:31
     wire [63:0] pw_82;  // saxpy_unroll.cl:9:31
     wire [63:0] pw_83;  // saxpy_unroll.cl:9:31
-    reg  [63:0] pq_84;  // saxpy_unroll.cl:9:31
-    wire [31:0] pld_85;  // saxpy_unroll.cl:9:31
+    wire [31:0] pld_84;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_85;  // saxpy_unroll.cl:9:31
     reg  [31:0] pq_86;  // saxpy_unroll.cl:9:31
     reg  [31:0] pq_87;  // saxpy_unroll.cl:9:31
     reg  [31:0] pq_88;  // saxpy_unroll.cl:9:31
@@ -434,8 +434,314 @@ module saxpy_datapath (
     wire [31:0] fnan_315;
     reg  [31:0] r_316;  // saxpy_unroll.cl:9:16
     reg  [63:0] q_317;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_318;  // saxpy_unroll.cl:8:18
-    wire [63:0] w_319;  // saxpy_unroll.cl:5:6
+    reg  [25:0] p1_valid;  // saxpy_unroll.cl:8:5
+    reg         p1_admit;
+    reg  [1:0]  p1_slot;
+    wire        p1_stall;
+    wire        p1_en;
+    wire [31:0] pv_318;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_319;  // saxpy_unroll.cl:8:25
+    wire        pw_320;  // saxpy_unroll.cl:8:21
+    wire [31:0] pw_321;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_322;  // saxpy_unroll.cl:8:21
+    wire        pw_323;  // saxpy_unroll.cl:8:21
+    wire        pw_324;  // saxpy_unroll.cl:8:21
+    reg         p1_go;
+    wire [63:0] w_325;  // saxpy_unroll.cl:9:9
+    wire [31:0] pv_326;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_327;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_328;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_329;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_330;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_331;  // saxpy_unroll.cl:9:16
+    wire [63:0] w_332;  // saxpy_unroll.cl:9:24
+    wire [31:0] pv_333;  // saxpy_unroll.cl:9:26
+    wire [63:0] pw_334;  // saxpy_unroll.cl:9:24
+    wire [63:0] w_335;  // saxpy_unroll.cl:9:24
+    wire [63:0] pw_336;  // saxpy_unroll.cl:9:24
+    wire [63:0] pw_337;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_338;  // saxpy_unroll.cl:9:24
+    wire        go_339;
+    wire        pu_340_valid;
+    wire [31:0] pu_340_result;
+    reg  [31:0] pd_341;
+    reg  [31:0] pd_342;
+    reg  [31:0] pd_343;
+    reg  [31:0] pd_344;
+    reg  [31:0] pd_345;
+    reg  [31:0] pd_346;
+    reg  [31:0] pd_347;
+    reg  [31:0] pd_348;
+    wire [31:0] fnan_349;
+    wire [31:0] pw_350;  // saxpy_unroll.cl:9:16
+    wire [63:0] w_351;  // saxpy_unroll.cl:9:31
+    wire [31:0] pv_352;  // saxpy_unroll.cl:9:33
+    wire [63:0] pw_353;  // saxpy_unroll.cl:9:31
+    wire [63:0] w_354;  // saxpy_unroll.cl:9:31
+    wire [63:0] pw_355;  // saxpy_unroll.cl:9:31
+    wire [63:0] pw_356;  // saxpy_unroll.cl:9:31
+    wire [31:0] pld_357;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_358;  // saxpy_unroll.cl:9:31
+    wire        go_359;
+    wire        pu_360_valid;
+    wire [31:0] pu_360_result;
+    reg  [31:0] pd_361;
+    reg  [31:0] pd_362;
+    reg  [31:0] pd_363;
+    reg  [31:0] pd_364;
+    reg  [31:0] pd_365;
+    reg  [31:0] pd_366;
+    reg  [31:0] pd_367;
+    reg  [31:0] pd_368;
+    reg  [31:0] pd_369;
+    reg  [31:0] pd_370;
+    reg  [31:0] pd_371;
+    reg  [31:0] pd_372;
+    wire [31:0] fnan_373;
+    wire [31:0] pw_374;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_375;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_376;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_377;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_378;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_379;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_380;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_381;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_382;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_383;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_384;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_385;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_386;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_387;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_388;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_389;  // saxpy_unroll.cl:9:9
+    wire [31:0] pv_390;  // saxpy_unroll.cl:9:11
+    wire [31:0] w_391;  // saxpy_unroll.cl:9:11
+    wire [31:0] pw_392;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_393;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_394;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_395;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_396;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_397;  // saxpy_unroll.cl:9:16
+    wire [63:0] w_398;  // saxpy_unroll.cl:9:24
+    wire [31:0] pv_399;  // saxpy_unroll.cl:9:26
+    wire [31:0] w_400;  // saxpy_unroll.cl:9:26
+    wire [31:0] pw_401;  // saxpy_unroll.cl:9:26
+    wire [63:0] pw_402;  // saxpy_unroll.cl:9:24
+    wire [63:0] w_403;  // saxpy_unroll.cl:9:24
+    wire [63:0] pw_404;  // saxpy_unroll.cl:9:24
+    wire [63:0] pw_405;  // saxpy_unroll.cl:9:24
+    reg  [63:0] pq_406;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_407;  // saxpy_unroll.cl:9:24
+    wire        go_408;
+    wire        pu_409_valid;
+    wire [31:0] pu_409_result;
+    reg  [31:0] pd_410;
+    reg  [31:0] pd_411;
+    reg  [31:0] pd_412;
+    reg  [31:0] pd_413;
+    reg  [31:0] pd_414;
+    reg  [31:0] pd_415;
+    reg  [31:0] pd_416;
+    reg  [31:0] pd_417;
+    wire [31:0] fnan_418;
+    wire [31:0] pw_419;  // saxpy_unroll.cl:9:16
+    wire [63:0] w_420;  // saxpy_unroll.cl:9:31
+    wire [31:0] pv_421;  // saxpy_unroll.cl:9:33
+    wire [31:0] w_422;  // saxpy_unroll.cl:9:33
+    wire [31:0] pw_423;  // saxpy_unroll.cl:9:33
+    wire [63:0] pw_424;  // saxpy_unroll.cl:9:31
+    wire [63:0] w_425;  // saxpy_unroll.cl:9:31
+    wire [63:0] pw_426;  // saxpy_unroll.cl:9:31
+    wire [63:0] pw_427;  // saxpy_unroll.cl:9:31
+    reg  [63:0] pq_428;  // saxpy_unroll.cl:9:31
+    wire [31:0] pld_429;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_430;  // saxpy_unroll.cl:9:31
+    wire        go_431;
+    wire        pu_432_valid;
+    wire [31:0] pu_432_result;
+    reg  [31:0] pd_433;
+    reg  [31:0] pd_434;
+    reg  [31:0] pd_435;
+    reg  [31:0] pd_436;
+    reg  [31:0] pd_437;
+    reg  [31:0] pd_438;
+    reg  [31:0] pd_439;
+    reg  [31:0] pd_440;
+    reg  [31:0] pd_441;
+    reg  [31:0] pd_442;
+    reg  [31:0] pd_443;
+    reg  [31:0] pd_444;
+    wire [31:0] fnan_445;
+    wire [31:0] pw_446;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_447;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_448;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_449;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_450;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_451;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_452;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_453;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_454;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_455;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_456;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_457;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_458;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_459;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_460;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_461;  // saxpy_unroll.cl:9:9
+    wire [31:0] pv_462;  // saxpy_unroll.cl:9:11
+    wire [31:0] w_463;  // saxpy_unroll.cl:9:11
+    wire [31:0] pw_464;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_465;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_466;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_467;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_468;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_469;  // saxpy_unroll.cl:9:16
+    wire [63:0] w_470;  // saxpy_unroll.cl:9:24
+    wire [31:0] pv_471;  // saxpy_unroll.cl:9:26
+    wire [31:0] w_472;  // saxpy_unroll.cl:9:26
+    wire [31:0] pw_473;  // saxpy_unroll.cl:9:26
+    wire [63:0] pw_474;  // saxpy_unroll.cl:9:24
+    wire [63:0] w_475;  // saxpy_unroll.cl:9:24
+    wire [63:0] pw_476;  // saxpy_unroll.cl:9:24
+    wire [63:0] pw_477;  // saxpy_unroll.cl:9:24
+    reg  [63:0] pq_478;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_479;  // saxpy_unroll.cl:9:24
+    wire        go_480;
+    wire        pu_481_valid;
+    wire [31:0] pu_481_result;
+    reg  [31:0] pd_482;
+    reg  [31:0] pd_483;
+    reg  [31:0] pd_484;
+    reg  [31:0] pd_485;
+    reg  [31:0] pd_486;
+    reg  [31:0] pd_487;
+    reg  [31:0] pd_488;
+    reg  [31:0] pd_489;
+    wire [31:0] fnan_490;
+    wire [31:0] pw_491;  // saxpy_unroll.cl:9:16
+    wire [63:0] w_492;  // saxpy_unroll.cl:9:31
+    wire [31:0] pv_493;  // saxpy_unroll.cl:9:33
+    wire [31:0] w_494;  // saxpy_unroll.cl:9:33
+    wire [31:0] pw_495;  // saxpy_unroll.cl:9:33
+    wire [63:0] pw_496;  // saxpy_unroll.cl:9:31
+    wire [63:0] w_497;  // saxpy_unroll.cl:9:31
+    wire [63:0] pw_498;  // saxpy_unroll.cl:9:31
+    wire [63:0] pw_499;  // saxpy_unroll.cl:9:31
+    reg  [63:0] pq_500;  // saxpy_unroll.cl:9:31
+    wire [31:0] pld_501;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_502;  // saxpy_unroll.cl:9:31
+    wire        go_503;
+    wire        pu_504_valid;
+    wire [31:0] pu_504_result;
+    reg  [31:0] pd_505;
+    reg  [31:0] pd_506;
+    reg  [31:0] pd_507;
+    reg  [31:0] pd_508;
+    reg  [31:0] pd_509;
+    reg  [31:0] pd_510;
+    reg  [31:0] pd_511;
+    reg  [31:0] pd_512;
+    reg  [31:0] pd_513;
+    reg  [31:0] pd_514;
+    reg  [31:0] pd_515;
+    reg  [31:0] pd_516;
+    wire [31:0] fnan_517;
+    wire [31:0] pw_518;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_519;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_520;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_521;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_522;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_523;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_524;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_525;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_526;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_527;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_528;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_529;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_530;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_531;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_532;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_533;  // saxpy_unroll.cl:9:9
+    wire [31:0] pv_534;  // saxpy_unroll.cl:9:11
+    wire [31:0] w_535;  // saxpy_unroll.cl:9:11
+    wire [31:0] pw_536;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_537;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_538;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_539;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_540;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_541;  // saxpy_unroll.cl:9:16
+    wire [63:0] w_542;  // saxpy_unroll.cl:9:24
+    wire [31:0] pv_543;  // saxpy_unroll.cl:9:26
+    wire [31:0] w_544;  // saxpy_unroll.cl:9:26
+    wire [31:0] pw_545;  // saxpy_unroll.cl:9:26
+    wire [63:0] pw_546;  // saxpy_unroll.cl:9:24
+    wire [63:0] w_547;  // saxpy_unroll.cl:9:24
+    wire [63:0] pw_548;  // saxpy_unroll.cl:9:24
+    wire [63:0] pw_549;  // saxpy_unroll.cl:9:24
+    reg  [63:0] pq_550;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_551;  // saxpy_unroll.cl:9:24
+    wire        go_552;
+    wire        pu_553_valid;
+    wire [31:0] pu_553_result;
+    reg  [31:0] pd_554;
+    reg  [31:0] pd_555;
+    reg  [31:0] pd_556;
+    reg  [31:0] pd_557;
+    reg  [31:0] pd_558;
+    reg  [31:0] pd_559;
+    reg  [31:0] pd_560;
+    reg  [31:0] pd_561;
+    wire [31:0] fnan_562;
+    wire [31:0] pw_563;  // saxpy_unroll.cl:9:16
+    wire [63:0] w_564;  // saxpy_unroll.cl:9:31
+    wire [31:0] pv_565;  // saxpy_unroll.cl:9:33
+    wire [31:0] w_566;  // saxpy_unroll.cl:9:33
+    wire [31:0] pw_567;  // saxpy_unroll.cl:9:33
+    wire [63:0] pw_568;  // saxpy_unroll.cl:9:31
+    wire [63:0] w_569;  // saxpy_unroll.cl:9:31
+    wire [63:0] pw_570;  // saxpy_unroll.cl:9:31
+    wire [63:0] pw_571;  // saxpy_unroll.cl:9:31
+    reg  [63:0] pq_572;  // saxpy_unroll.cl:9:31
+    wire [31:0] pld_573;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_574;  // saxpy_unroll.cl:9:31
+    wire        go_575;
+    wire        pu_576_valid;
+    wire [31:0] pu_576_result;
+    reg  [31:0] pd_577;
+    reg  [31:0] pd_578;
+    reg  [31:0] pd_579;
+    reg  [31:0] pd_580;
+    reg  [31:0] pd_581;
+    reg  [31:0] pd_582;
+    reg  [31:0] pd_583;
+    reg  [31:0] pd_584;
+    reg  [31:0] pd_585;
+    reg  [31:0] pd_586;
+    reg  [31:0] pd_587;
+    reg  [31:0] pd_588;
+    wire [31:0] fnan_589;
+    wire [31:0] pw_590;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_591;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_592;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_593;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_594;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_595;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_596;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_597;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_598;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_599;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_600;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_601;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_602;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_603;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_604;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_605;  // saxpy_unroll.cl:9:9
+    wire [31:0] pv_606;  // saxpy_unroll.cl:8:5
+    wire [31:0] w_607;  // saxpy_unroll.cl:8:5
+    wire [31:0] pw_608;  // saxpy_unroll.cl:8:5
+    reg         p1_apart;
+    wire [31:0] w_609;  // saxpy_unroll.cl:8:18
+    wire [63:0] w_610;  // saxpy_unroll.cl:5:6
     reg  [7:0]  launch_err;
     reg         done_q;
     assign w_1 = v1_lid_x;
@@ -537,7 +843,7 @@ module saxpy_datapath (
     assign w_81 = 64'h0000000000000004;
     assign pw_82 = (pw_80 * w_81);
     assign pw_83 = (w_78 + pw_82);
-    assign pld_85 = y_ld_resp_data;
+    assign pld_84 = y_ld_resp_data;
     assign go_89 = 1'h1;
 
     ohls_fp_add pu_90 (
@@ -556,7 +862,7 @@ module saxpy_datapath (
     assign pv_159 = v0_i;
     assign w_160 = 32'h00000001;
     assign pw_161 = (pv_159 + w_160);
-    assign p2_stall = (((((((p2_valid[0] && 1'h1) && pw_51) && (!x_ld_req_ready)) || ((p2_valid[44] && 1'h1) && (!x_ld_resp_valid))) || ((p2_valid[1] && 1'h1) && (!y_ld_req_ready))) || ((p2_valid[45] && 1'h1) && (!y_ld_resp_valid))) || ((p2_valid[54] && 1'h1) && (!y_st_req_ready)));
+    assign p2_stall = (((((((p2_valid[0] && 1'h1) && pw_51) && (!x_ld_req_ready)) || ((p2_valid[44] && 1'h1) && (!x_ld_resp_valid))) || (((p2_valid[0] && 1'h1) && pw_51) && (!y_ld_req_ready))) || ((p2_valid[44] && 1'h1) && (!y_ld_resp_valid))) || ((p2_valid[54] && 1'h1) && (!y_st_req_ready)));
 
     always @(posedge clk) begin
         p2_apart <= (1'h1 && (((x_size == 32'h00000000) || (y_size == 32'h00000000)) || ((({1'h0, x_base} + {1'h0, x_size}) <= {1'h0, y_base}) || (({1'h0, y_base} + {1'h0, y_size}) <= {1'h0, x_base}))));
@@ -773,8 +1079,242 @@ module saxpy_datapath (
         .result(u7_fp_add_result)
     );
     assign fnan_315 = u7_fp_add_result;
-    assign w_318 = 32'h00000000;
-    assign w_319 = 64'h0000000000000000;
+    assign p1_en = (!p1_stall);
+    assign pv_318 = v0_i;
+    assign w_319 = arg_n;
+    assign pw_320 = ((pv_318 ^ 32'h80000000) < (w_319 ^ 32'h80000000));
+    assign pw_321 = (w_319 - pv_318);
+    assign w_322 = 32'h00000003;
+    assign pw_323 = (pw_321 > w_322);
+    assign pw_324 = (pw_320 & pw_323);
+    assign w_325 = {32'h00000000, y_base};
+    assign pv_326 = v0_i;
+    assign pw_327 = {{32{pv_326[31]}}, pv_326[31:0]};
+    assign w_328 = 64'h0000000000000004;
+    assign pw_329 = (pw_327 * w_328);
+    assign pw_330 = (w_325 + pw_329);
+    assign w_331 = arg_alpha;
+    assign w_332 = {32'h00000000, x_base};
+    assign pv_333 = v0_i;
+    assign pw_334 = {{32{pv_333[31]}}, pv_333[31:0]};
+    assign w_335 = 64'h0000000000000004;
+    assign pw_336 = (pw_334 * w_335);
+    assign pw_337 = (w_332 + pw_336);
+    assign pld_338 = x_ld_resp_data;
+    assign go_339 = (p1_slot == 2'h0);
+
+    ohls_fp_mul pu_340 (
+        .clk(clk),
+        .rst(rst),
+        .en(p1_en),
+        .in_valid(go_339),
+        .a(w_331),
+        .b(pld_338),
+        .out_valid(pu_340_valid),
+        .result(pu_340_result)
+    );
+    assign fnan_349 = pu_340_result;
+    assign pw_350 = (((&pd_344[30:23]) && (!(pd_344[22:0] == 23'h000000))) ? (pd_344 | 32'h00400000) : (((&pd_348[30:23]) && (!(pd_348[22:0] == 23'h000000))) ? (pd_348 | 32'h00400000) : (((((&pd_344[30:23]) && (pd_344[22:0] == 23'h000000)) && (pd_348[30:0] == 31'h00000000)) || ((pd_344[30:0] == 31'h00000000) && ((&pd_348[30:23]) && (pd_348[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_349)));
+    assign w_351 = {32'h00000000, y_base};
+    assign pv_352 = v0_i;
+    assign pw_353 = {{32{pv_352[31]}}, pv_352[31:0]};
+    assign w_354 = 64'h0000000000000004;
+    assign pw_355 = (pw_353 * w_354);
+    assign pw_356 = (w_351 + pw_355);
+    assign pld_357 = y_ld_resp_data;
+    assign go_359 = (p1_slot == 2'h0);
+
+    ohls_fp_add pu_360 (
+        .clk(clk),
+        .rst(rst),
+        .en(p1_en),
+        .in_valid(go_359),
+        .a(pw_350),
+        .b(pq_358),
+        .sub(1'h0),
+        .out_valid(pu_360_valid),
+        .result(pu_360_result)
+    );
+    assign fnan_373 = pu_360_result;
+    assign pw_374 = (((&pd_366[30:23]) && (!(pd_366[22:0] == 23'h000000))) ? (pd_366 | 32'h00400000) : (((&pd_372[30:23]) && (!(pd_372[22:0] == 23'h000000))) ? (pd_372 | 32'h00400000) : (((((&pd_366[30:23]) && (pd_366[22:0] == 23'h000000)) && ((&pd_372[30:23]) && (pd_372[22:0] == 23'h000000))) && (!(pd_366[31] == pd_372[31]))) ? 32'hffc00000 : fnan_373)));
+    assign w_389 = {32'h00000000, y_base};
+    assign pv_390 = v0_i;
+    assign w_391 = 32'h00000001;
+    assign pw_392 = (pv_390 + w_391);
+    assign pw_393 = {{32{pw_392[31]}}, pw_392[31:0]};
+    assign w_394 = 64'h0000000000000004;
+    assign pw_395 = (pw_393 * w_394);
+    assign pw_396 = (w_389 + pw_395);
+    assign w_397 = arg_alpha;
+    assign w_398 = {32'h00000000, x_base};
+    assign pv_399 = v0_i;
+    assign w_400 = 32'h00000001;
+    assign pw_401 = (pv_399 + w_400);
+    assign pw_402 = {{32{pw_401[31]}}, pw_401[31:0]};
+    assign w_403 = 64'h0000000000000004;
+    assign pw_404 = (pw_402 * w_403);
+    assign pw_405 = (w_398 + pw_404);
+    assign pld_407 = x_ld_resp_data;
+    assign go_408 = (p1_slot == 2'h1);
+
+    ohls_fp_mul pu_409 (
+        .clk(clk),
+        .rst(rst),
+        .en(p1_en),
+        .in_valid(go_408),
+        .a(w_397),
+        .b(pld_407),
+        .out_valid(pu_409_valid),
+        .result(pu_409_result)
+    );
+    assign fnan_418 = pu_409_result;
+    assign pw_419 = (((&pd_413[30:23]) && (!(pd_413[22:0] == 23'h000000))) ? (pd_413 | 32'h00400000) : (((&pd_417[30:23]) && (!(pd_417[22:0] == 23'h000000))) ? (pd_417 | 32'h00400000) : (((((&pd_413[30:23]) && (pd_413[22:0] == 23'h000000)) && (pd_417[30:0] == 31'h00000000)) || ((pd_413[30:0] == 31'h00000000) && ((&pd_417[30:23]) && (pd_417[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_418)));
+    assign w_420 = {32'h00000000, y_base};
+    assign pv_421 = v0_i;
+    assign w_422 = 32'h00000001;
+    assign pw_423 = (pv_421 + w_422);
+    assign pw_424 = {{32{pw_423[31]}}, pw_423[31:0]};
+    assign w_425 = 64'h0000000000000004;
+    assign pw_426 = (pw_424 * w_425);
+    assign pw_427 = (w_420 + pw_426);
+    assign pld_429 = y_ld_resp_data;
+    assign go_431 = (p1_slot == 2'h1);
+
+    ohls_fp_add pu_432 (
+        .clk(clk),
+        .rst(rst),
+        .en(p1_en),
+        .in_valid(go_431),
+        .a(pw_419),
+        .b(pq_430),
+        .sub(1'h0),
+        .out_valid(pu_432_valid),
+        .result(pu_432_result)
+    );
+    assign fnan_445 = pu_432_result;
+    assign pw_446 = (((&pd_438[30:23]) && (!(pd_438[22:0] == 23'h000000))) ? (pd_438 | 32'h00400000) : (((&pd_444[30:23]) && (!(pd_444[22:0] == 23'h000000))) ? (pd_444 | 32'h00400000) : (((((&pd_438[30:23]) && (pd_438[22:0] == 23'h000000)) && ((&pd_444[30:23]) && (pd_444[22:0] == 23'h000000))) && (!(pd_438[31] == pd_444[31]))) ? 32'hffc00000 : fnan_445)));
+    assign w_461 = {32'h00000000, y_base};
+    assign pv_462 = v0_i;
+    assign w_463 = 32'h00000002;
+    assign pw_464 = (pv_462 + w_463);
+    assign pw_465 = {{32{pw_464[31]}}, pw_464[31:0]};
+    assign w_466 = 64'h0000000000000004;
+    assign pw_467 = (pw_465 * w_466);
+    assign pw_468 = (w_461 + pw_467);
+    assign w_469 = arg_alpha;
+    assign w_470 = {32'h00000000, x_base};
+    assign pv_471 = v0_i;
+    assign w_472 = 32'h00000002;
+    assign pw_473 = (pv_471 + w_472);
+    assign pw_474 = {{32{pw_473[31]}}, pw_473[31:0]};
+    assign w_475 = 64'h0000000000000004;
+    assign pw_476 = (pw_474 * w_475);
+    assign pw_477 = (w_470 + pw_476);
+    assign pld_479 = x_ld_resp_data;
+    assign go_480 = (p1_slot == 2'h2);
+
+    ohls_fp_mul pu_481 (
+        .clk(clk),
+        .rst(rst),
+        .en(p1_en),
+        .in_valid(go_480),
+        .a(w_469),
+        .b(pld_479),
+        .out_valid(pu_481_valid),
+        .result(pu_481_result)
+    );
+    assign fnan_490 = pu_481_result;
+    assign pw_491 = (((&pd_485[30:23]) && (!(pd_485[22:0] == 23'h000000))) ? (pd_485 | 32'h00400000) : (((&pd_489[30:23]) && (!(pd_489[22:0] == 23'h000000))) ? (pd_489 | 32'h00400000) : (((((&pd_485[30:23]) && (pd_485[22:0] == 23'h000000)) && (pd_489[30:0] == 31'h00000000)) || ((pd_485[30:0] == 31'h00000000) && ((&pd_489[30:23]) && (pd_489[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_490)));
+    assign w_492 = {32'h00000000, y_base};
+    assign pv_493 = v0_i;
+    assign w_494 = 32'h00000002;
+    assign pw_495 = (pv_493 + w_494);
+    assign pw_496 = {{32{pw_495[31]}}, pw_495[31:0]};
+    assign w_497 = 64'h0000000000000004;
+    assign pw_498 = (pw_496 * w_497);
+    assign pw_499 = (w_492 + pw_498);
+    assign pld_501 = y_ld_resp_data;
+    assign go_503 = (p1_slot == 2'h2);
+
+    ohls_fp_add pu_504 (
+        .clk(clk),
+        .rst(rst),
+        .en(p1_en),
+        .in_valid(go_503),
+        .a(pw_491),
+        .b(pq_502),
+        .sub(1'h0),
+        .out_valid(pu_504_valid),
+        .result(pu_504_result)
+    );
+    assign fnan_517 = pu_504_result;
+    assign pw_518 = (((&pd_510[30:23]) && (!(pd_510[22:0] == 23'h000000))) ? (pd_510 | 32'h00400000) : (((&pd_516[30:23]) && (!(pd_516[22:0] == 23'h000000))) ? (pd_516 | 32'h00400000) : (((((&pd_510[30:23]) && (pd_510[22:0] == 23'h000000)) && ((&pd_516[30:23]) && (pd_516[22:0] == 23'h000000))) && (!(pd_510[31] == pd_516[31]))) ? 32'hffc00000 : fnan_517)));
+    assign w_533 = {32'h00000000, y_base};
+    assign pv_534 = v0_i;
+    assign w_535 = 32'h00000003;
+    assign pw_536 = (pv_534 + w_535);
+    assign pw_537 = {{32{pw_536[31]}}, pw_536[31:0]};
+    assign w_538 = 64'h0000000000000004;
+    assign pw_539 = (pw_537 * w_538);
+    assign pw_540 = (w_533 + pw_539);
+    assign w_541 = arg_alpha;
+    assign w_542 = {32'h00000000, x_base};
+    assign pv_543 = v0_i;
+    assign w_544 = 32'h00000003;
+    assign pw_545 = (pv_543 + w_544);
+    assign pw_546 = {{32{pw_545[31]}}, pw_545[31:0]};
+    assign w_547 = 64'h0000000000000004;
+    assign pw_548 = (pw_546 * w_547);
+    assign pw_549 = (w_542 + pw_548);
+    assign pld_551 = x_ld_resp_data;
+    assign go_552 = (p1_slot == 2'h3);
+
+    ohls_fp_mul pu_553 (
+        .clk(clk),
+        .rst(rst),
+        .en(p1_en),
+        .in_valid(go_552),
+        .a(w_541),
+        .b(pld_551),
+        .out_valid(pu_553_valid),
+        .result(pu_553_result)
+    );
+    assign fnan_562 = pu_553_result;
+    assign pw_563 = (((&pd_557[30:23]) && (!(pd_557[22:0] == 23'h000000))) ? (pd_557 | 32'h00400000) : (((&pd_561[30:23]) && (!(pd_561[22:0] == 23'h000000))) ? (pd_561 | 32'h00400000) : (((((&pd_557[30:23]) && (pd_557[22:0] == 23'h000000)) && (pd_561[30:0] == 31'h00000000)) || ((pd_557[30:0] == 31'h00000000) && ((&pd_561[30:23]) && (pd_561[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_562)));
+    assign w_564 = {32'h00000000, y_base};
+    assign pv_565 = v0_i;
+    assign w_566 = 32'h00000003;
+    assign pw_567 = (pv_565 + w_566);
+    assign pw_568 = {{32{pw_567[31]}}, pw_567[31:0]};
+    assign w_569 = 64'h0000000000000004;
+    assign pw_570 = (pw_568 * w_569);
+    assign pw_571 = (w_564 + pw_570);
+    assign pld_573 = y_ld_resp_data;
+    assign go_575 = (p1_slot == 2'h3);
+
+    ohls_fp_add pu_576 (
+        .clk(clk),
+        .rst(rst),
+        .en(p1_en),
+        .in_valid(go_575),
+        .a(pw_563),
+        .b(pq_574),
+        .sub(1'h0),
+        .out_valid(pu_576_valid),
+        .result(pu_576_result)
+    );
+    assign fnan_589 = pu_576_result;
+    assign pw_590 = (((&pd_582[30:23]) && (!(pd_582[22:0] == 23'h000000))) ? (pd_582 | 32'h00400000) : (((&pd_588[30:23]) && (!(pd_588[22:0] == 23'h000000))) ? (pd_588 | 32'h00400000) : (((((&pd_582[30:23]) && (pd_582[22:0] == 23'h000000)) && ((&pd_588[30:23]) && (pd_588[22:0] == 23'h000000))) && (!(pd_582[31] == pd_588[31]))) ? 32'hffc00000 : fnan_589)));
+    assign pv_606 = v0_i;
+    assign w_607 = 32'h00000004;
+    assign pw_608 = (pv_606 + w_607);
+    assign p1_stall = ((((((((((((((((((((((p1_valid[0] && (p1_slot == 2'h0)) && pw_324) && (!x_ld_req_ready)) || ((p1_valid[11] && (p1_slot == 2'h0)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_324) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h0)) && (!y_ld_resp_valid))) || ((p1_valid[13] && (p1_slot == 2'h2)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h1)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h1)) && (!y_ld_resp_valid))) || ((p1_valid[13] && (p1_slot == 2'h3)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h2)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h2)) && (!y_ld_resp_valid))) || ((p1_valid[14] && (p1_slot == 2'h0)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h3)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h3)) && (!y_ld_resp_valid))) || ((p1_valid[14] && (p1_slot == 2'h1)) && (!y_st_req_ready)));
+
+    always @(posedge clk) begin
+        p1_apart <= (1'h1 && (((x_size == 32'h00000000) || (y_size == 32'h00000000)) || ((({1'h0, x_base} + {1'h0, x_size}) <= {1'h0, y_base}) || (({1'h0, y_base} + {1'h0, y_size}) <= {1'h0, x_base}))));
+    end
+    assign w_609 = 32'h00000000;
+    assign w_610 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -800,6 +1340,10 @@ module saxpy_datapath (
             u5_fp_add_issued <= 1'h0;
             u6_fp_mul_issued <= 1'h0;
             u7_fp_add_issued <= 1'h0;
+            p1_valid <= 26'h0000000;
+            p1_admit <= 1'h0;
+            p1_slot <= 2'h0;
+            p1_go <= 1'h0;
             launch_err <= 8'h00;
             done_q <= 1'h0;
         end else begin
@@ -811,18 +1355,18 @@ module saxpy_datapath (
             if (((state == 16'h0000) && start)) gnext_1 <= local_size[63:32];
             if (((state == 16'h0000) && start)) gnext_2 <= local_size[95:64];
             if (((state == 16'h0000) && start)) launch_err <= 8'h00;
-            if (((state == 16'h0000) && start)) state <= 16'h0030;
+            if (((state == 16'h0000) && start)) state <= 16'h0033;
             if ((state == 16'h0001)) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));
             if ((state == 16'h0001)) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));
             if ((state == 16'h0001)) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
             if ((state == 16'h0001)) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);
             if ((state == 16'h0001)) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
             if ((state == 16'h0001)) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);
-            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h002f);
+            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0032);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
             if ((state == 16'h0003)) state <= 16'h0006;
-            if ((state == 16'h0004)) state <= (q_5 ? 16'h002e : 16'h0001);
+            if ((state == 16'h0004)) state <= (q_5 ? 16'h0031 : 16'h0001);
             if ((state == 16'h0005)) state <= 16'h0005;
             if ((state == 16'h0006)) q_5 <= w_4;
             if ((state == 16'h0006)) state <= 16'h0004;
@@ -887,8 +1431,8 @@ module saxpy_datapath (
             if (((state == 16'h0013) && p2_en)) pd_101 <= pd_100;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_102 <= pd_101;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (((p2_valid[0] && 1'h1) && pw_51) && p2_en))) v0_i <= pw_161;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_84 <= pw_83;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_86 <= pld_85;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_85 <= pld_84;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_86 <= pq_85;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_87 <= pq_86;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_88 <= pq_87;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_105 <= pw_57;  // saxpy_unroll.cl:8:5
@@ -1067,35 +1611,193 @@ module saxpy_datapath (
             if (((state == 16'h002d) && ((((state == 16'h002d) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_beat <= 8'h00;  // saxpy_unroll.cl:9:9
             if (((state == 16'h002d) && ((((state == 16'h002d) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // saxpy_unroll.cl:9:9
             if (((state == 16'h002d) && ((((state == 16'h002d) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h0018;  // saxpy_unroll.cl:9:9
-            if ((state == 16'h002e)) v0_i <= w_318;
-            if ((state == 16'h002e)) state <= 16'h0015;
-            if ((state == 16'h002f)) v1_lid_x <= w_319;
-            if ((state == 16'h002f)) state <= 16'h0003;
-            if (((state == 16'h0030) && ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
-            if ((state == 16'h0030)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h002f);
+            if (((state == 16'h002e) && (1'h1 && y_wr_idle))) p1_valid <= 26'h0000001;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002e) && (1'h1 && y_wr_idle))) p1_admit <= 1'h1;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002e) && (1'h1 && y_wr_idle))) p1_slot <= 2'h0;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002e) && (1'h1 && y_wr_idle))) state <= 16'h002f;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) p1_go <= pw_324;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_341 <= w_331;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_342 <= pd_341;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_343 <= pd_342;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_344 <= pd_343;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_345 <= pld_338;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_346 <= pd_345;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_347 <= pd_346;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_348 <= pd_347;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_361 <= pw_350;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_362 <= pd_361;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_363 <= pd_362;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_364 <= pd_363;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_365 <= pd_364;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_366 <= pd_365;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_367 <= pq_358;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_368 <= pd_367;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_369 <= pd_368;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_370 <= pd_369;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_371 <= pd_370;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_372 <= pd_371;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_410 <= w_397;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_411 <= pd_410;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_412 <= pd_411;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_413 <= pd_412;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_414 <= pld_407;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_415 <= pd_414;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_416 <= pd_415;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_417 <= pd_416;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_433 <= pw_419;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_434 <= pd_433;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_435 <= pd_434;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_436 <= pd_435;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_437 <= pd_436;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_438 <= pd_437;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_439 <= pq_430;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_440 <= pd_439;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_441 <= pd_440;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_442 <= pd_441;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_443 <= pd_442;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_444 <= pd_443;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_482 <= w_469;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_483 <= pd_482;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_484 <= pd_483;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_485 <= pd_484;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_486 <= pld_479;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_487 <= pd_486;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_488 <= pd_487;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_489 <= pd_488;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_505 <= pw_491;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_506 <= pd_505;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_507 <= pd_506;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_508 <= pd_507;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_509 <= pd_508;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_510 <= pd_509;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_511 <= pq_502;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_512 <= pd_511;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_513 <= pd_512;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_514 <= pd_513;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_515 <= pd_514;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_516 <= pd_515;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_554 <= w_541;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_555 <= pd_554;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_556 <= pd_555;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_557 <= pd_556;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_558 <= pld_551;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_559 <= pd_558;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_560 <= pd_559;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_561 <= pd_560;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_577 <= pw_563;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_578 <= pd_577;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_579 <= pd_578;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_580 <= pd_579;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_581 <= pd_580;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_582 <= pd_581;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_583 <= pq_574;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_584 <= pd_583;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_585 <= pd_584;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_586 <= pd_585;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_587 <= pd_586;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_588 <= pd_587;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && (((p1_valid[0] && (p1_slot == 2'h0)) && pw_324) && p1_en))) v0_i <= pw_608;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_358 <= pld_357;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_375 <= pw_330;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_376 <= pq_375;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_377 <= pq_376;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_378 <= pq_377;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_379 <= pq_378;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_380 <= pq_379;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_381 <= pq_380;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_382 <= pq_381;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_383 <= pq_382;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_384 <= pq_383;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_385 <= pq_384;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_386 <= pq_385;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_387 <= pq_386;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_388 <= pq_387;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_406 <= pw_405;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_428 <= pw_427;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h1) && p1_en))) pq_430 <= pld_429;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_447 <= pw_396;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_448 <= pq_447;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_449 <= pq_448;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_450 <= pq_449;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_451 <= pq_450;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_452 <= pq_451;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_453 <= pq_452;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_454 <= pq_453;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_455 <= pq_454;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_456 <= pq_455;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_457 <= pq_456;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_458 <= pq_457;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_459 <= pq_458;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_460 <= pq_459;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_478 <= pw_477;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_500 <= pw_499;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h2) && p1_en))) pq_502 <= pld_501;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_519 <= pw_468;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_520 <= pq_519;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_521 <= pq_520;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_522 <= pq_521;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_523 <= pq_522;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_524 <= pq_523;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_525 <= pq_524;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_526 <= pq_525;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_527 <= pq_526;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_528 <= pq_527;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_529 <= pq_528;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_530 <= pq_529;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_531 <= pq_530;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_532 <= pq_531;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_550 <= pw_549;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_572 <= pw_571;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_574 <= pld_573;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_591 <= pw_540;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_592 <= pq_591;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_593 <= pq_592;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_594 <= pq_593;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_595 <= pq_594;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_596 <= pq_595;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_597 <= pq_596;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_598 <= pq_597;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_599 <= pq_598;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_600 <= pq_599;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_601 <= pq_600;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_602 <= pq_601;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_603 <= pq_602;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_604 <= pq_603;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_605 <= pq_604;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) p1_valid <= {p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && p1_go), (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0))};  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0));  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) p1_slot <= ((p1_slot == 2'h3) ? 2'h0 : (p1_slot + 2'h1));  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && (((((!p1_admit) && (p1_valid == 26'h0000000)) && x_ld_idle) && y_st_idle) && y_ld_idle))) state <= 16'h0014;  // saxpy_unroll.cl:8:5
+            if ((state == 16'h0030)) state <= (p1_apart ? 16'h002e : 16'h0015);
+            if ((state == 16'h0031)) v0_i <= w_609;
+            if ((state == 16'h0031)) state <= 16'h0030;
+            if ((state == 16'h0032)) v1_lid_x <= w_610;
+            if ((state == 16'h0032)) state <= 16'h0003;
+            if (((state == 16'h0033) && ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
+            if ((state == 16'h0033)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0032);
         end
     end
     assign x_rd_cmd_valid = (((((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) || (((state == 16'h001a) && (!x_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h001f) && (!x_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0024) && (!x_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0029) && (!x_rd_issued)) && (1'h1 && y_wr_idle)));
     assign x_rd_cmd_addr = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_30[31:0] : ((((state == 16'h001a) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_185[31:0] : ((((state == 16'h001f) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_221[31:0] : ((((state == 16'h0024) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_259[31:0] : ((((state == 16'h0029) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_297[31:0] : 32'h00000000)))));
     assign x_rd_cmd_len = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h001a) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h001f) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0024) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0029) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000)))));
     assign x_rd_ready = ((((((state == 16'h000d) && x_rd_issued) || ((state == 16'h001a) && x_rd_issued)) || ((state == 16'h001f) && x_rd_issued)) || ((state == 16'h0024) && x_rd_issued)) || ((state == 16'h0029) && x_rd_issued));
-    assign x_ld_req_valid = (((p2_valid[0] && 1'h1) && pw_51) && p2_en);
-    assign x_ld_req_addr = (((p2_valid[0] && 1'h1) && pw_51) ? pw_64[31:0] : 32'h00000000);
-    assign x_ld_resp_ready = ((p2_valid[44] && 1'h1) && p2_en);
-    assign x_ld_flush = (state == 16'h0012);
-    assign x_pipe = (state == 16'h0013);
+    assign x_ld_req_valid = (((((((p2_valid[0] && 1'h1) && pw_51) && p2_en) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_324) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && p1_en));
+    assign x_ld_req_addr = (((p2_valid[0] && 1'h1) && pw_51) ? pw_64[31:0] : (((p1_valid[0] && (p1_slot == 2'h0)) && pw_324) ? pw_337[31:0] : (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) ? pq_406[31:0] : (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) ? pq_478[31:0] : (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) ? pq_550[31:0] : 32'h00000000)))));
+    assign x_ld_resp_ready = ((((((p2_valid[44] && 1'h1) && p2_en) || ((p1_valid[11] && (p1_slot == 2'h0)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h1)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h2)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h3)) && p1_en));
+    assign x_ld_flush = ((state == 16'h0012) || (state == 16'h002e));
+    assign x_pipe = ((state == 16'h0013) || (state == 16'h002f));
     assign y_rd_cmd_valid = (((((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) || (((state == 16'h001c) && (!y_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0021) && (!y_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0026) && (!y_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h002b) && (!y_rd_issued)) && (1'h1 && y_wr_idle)));
     assign y_rd_cmd_addr = ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_42[31:0] : ((((state == 16'h001c) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_197[31:0] : ((((state == 16'h0021) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_235[31:0] : ((((state == 16'h0026) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_273[31:0] : ((((state == 16'h002b) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_311[31:0] : 32'h00000000)))));
     assign y_rd_cmd_len = ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h001c) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0021) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0026) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h002b) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000)))));
     assign y_rd_ready = ((((((state == 16'h000f) && y_rd_issued) || ((state == 16'h001c) && y_rd_issued)) || ((state == 16'h0021) && y_rd_issued)) || ((state == 16'h0026) && y_rd_issued)) || ((state == 16'h002b) && y_rd_issued));
-    assign y_ld_req_valid = ((p2_valid[1] && 1'h1) && p2_en);
-    assign y_ld_req_addr = (p2_valid[1] ? pq_84[31:0] : 32'h00000000);
-    assign y_ld_resp_ready = ((p2_valid[45] && 1'h1) && p2_en);
-    assign y_ld_flush = (state == 16'h0012);
-    assign y_st_req_valid = ((p2_valid[54] && 1'h1) && p2_en);
-    assign y_st_req_addr = (p2_valid[54] ? pq_158[31:0] : 32'h00000000);
-    assign y_st_req_data = (p2_valid[54] ? pw_104 : 32'h00000000);
-    assign y_pipe = ((state == 16'h0013) || (state == 16'h0013));
+    assign y_ld_req_valid = (((((((p2_valid[0] && 1'h1) && pw_51) && p2_en) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_324) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && p1_en));
+    assign y_ld_req_addr = (((p2_valid[0] && 1'h1) && pw_51) ? pw_83[31:0] : (((p1_valid[0] && (p1_slot == 2'h0)) && pw_324) ? pw_356[31:0] : (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) ? pq_428[31:0] : (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) ? pq_500[31:0] : (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) ? pq_572[31:0] : 32'h00000000)))));
+    assign y_ld_resp_ready = ((((((p2_valid[44] && 1'h1) && p2_en) || ((p1_valid[11] && (p1_slot == 2'h0)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h1)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h2)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h3)) && p1_en));
+    assign y_ld_flush = ((state == 16'h0012) || (state == 16'h002e));
+    assign y_st_req_valid = ((((((p2_valid[54] && 1'h1) && p2_en) || ((p1_valid[13] && (p1_slot == 2'h2)) && p1_en)) || ((p1_valid[13] && (p1_slot == 2'h3)) && p1_en)) || ((p1_valid[14] && (p1_slot == 2'h0)) && p1_en)) || ((p1_valid[14] && (p1_slot == 2'h1)) && p1_en));
+    assign y_st_req_addr = (p2_valid[54] ? pq_158[31:0] : ((p1_valid[13] && (p1_slot == 2'h2)) ? pq_388[31:0] : ((p1_valid[13] && (p1_slot == 2'h3)) ? pq_460[31:0] : ((p1_valid[14] && (p1_slot == 2'h0)) ? pq_532[31:0] : ((p1_valid[14] && (p1_slot == 2'h1)) ? pq_605[31:0] : 32'h00000000)))));
+    assign y_st_req_data = (p2_valid[54] ? pw_104 : ((p1_valid[13] && (p1_slot == 2'h2)) ? pw_374 : ((p1_valid[13] && (p1_slot == 2'h3)) ? pw_446 : ((p1_valid[14] && (p1_slot == 2'h0)) ? pw_518 : ((p1_valid[14] && (p1_slot == 2'h1)) ? pw_590 : 32'h00000000)))));
+    assign y_pipe = ((((state == 16'h0013) || (state == 16'h0013)) || (state == 16'h002f)) || (state == 16'h002f));
     assign y_wr_cmd_valid = ((((((state == 16'h0011) && (!y_wr_issued)) || ((state == 16'h001e) && (!y_wr_issued))) || ((state == 16'h0023) && (!y_wr_issued))) || ((state == 16'h0028) && (!y_wr_issued))) || ((state == 16'h002d) && (!y_wr_issued)));
     assign y_wr_cmd_addr = (((state == 16'h0011) && (!y_wr_issued)) ? q_48[31:0] : (((state == 16'h001e) && (!y_wr_issued)) ? q_203[31:0] : (((state == 16'h0023) && (!y_wr_issued)) ? q_241[31:0] : (((state == 16'h0028) && (!y_wr_issued)) ? q_279[31:0] : (((state == 16'h002d) && (!y_wr_issued)) ? q_317[31:0] : 32'h00000000)))));
     assign y_wr_cmd_len = (((state == 16'h0011) && (!y_wr_issued)) ? 32'h00000004 : (((state == 16'h001e) && (!y_wr_issued)) ? 32'h00000004 : (((state == 16'h0023) && (!y_wr_issued)) ? 32'h00000004 : (((state == 16'h0028) && (!y_wr_issued)) ? 32'h00000004 : (((state == 16'h002d) && (!y_wr_issued)) ? 32'h00000004 : 32'h00000000)))));
@@ -1114,7 +1816,8 @@ module saxpy_datapath (
     assign go_314 = ((state == 16'h002c) && (!u7_fp_add_issued));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, x_rd_last, y_rd_last, w_1[63:8], w_6[63:8], w_30[63:32], q_42[63:32], q_48[63:32], p2_go, pw_64[63:32], pu_67_valid, pq_84[63:32], pu_90_valid, pq_158[63:32], w_185[63:32], q_197[63:32], q_203[63:32],
-        q_221[63:32], q_235[63:32], q_241[63:32], q_259[63:32], q_273[63:32], q_279[63:32], q_297[63:32], q_311[63:32], q_317[63:32]};
+    wire ohls_unused = &{1'b0, x_rd_last, y_rd_last, w_1[63:8], w_6[63:8], w_30[63:32], q_42[63:32], q_48[63:32], p2_go, pw_64[63:32], pu_67_valid, pw_83[63:32], pu_90_valid, pq_158[63:32], w_185[63:32], q_197[63:32], q_203[63:32],
+        q_221[63:32], q_235[63:32], q_241[63:32], q_259[63:32], q_273[63:32], q_279[63:32], q_297[63:32], q_311[63:32], q_317[63:32], pw_337[63:32], pu_340_valid, pw_356[63:32], pu_360_valid, pq_388[63:32], pq_406[63:32], pu_409_valid,
+        pq_428[63:32], pu_432_valid, pq_460[63:32], pq_478[63:32], pu_481_valid, pq_500[63:32], pu_504_valid, pq_532[63:32], pq_550[63:32], pu_553_valid, pq_572[63:32], pu_576_valid, pq_605[63:32]};
 endmodule
 `default_nettype wire
