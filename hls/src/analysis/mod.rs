@@ -77,6 +77,10 @@ pub struct LoopReport {
     /// Buffer pairs ("a/b") the pipeline needs apart: the core compares their address
     /// ranges at the loop's entry and runs the loop ordered when they overlap.
     pub overlap_checks: Vec<String>,
+    /// The wide accesses of a pipelined loop (`memory::widen`): per group, the buffer,
+    /// how many loads or stores it merges and its bytes, e.g. "x: 4 loads as one 16-byte
+    /// access at saxpy_unroll.cl:9:21".
+    pub wide_accesses: Vec<String>,
     /// Why the loop keeps the FSM (one iteration after another), when it does.
     pub not_pipelined: Option<String>,
     pub res_mii: Option<u32>,
@@ -293,6 +297,12 @@ impl<'a> Analysis<'a> {
                             .collect()
                     })
                     .unwrap_or_default(),
+                wide_accesses: p
+                    .plan
+                    .loops
+                    .get(&s.id)
+                    .map(|x| wide_accesses(g, sm, p.memory, &x.ops))
+                    .unwrap_or_default(),
                 not_pipelined: p
                     .plan
                     .fallback
@@ -358,4 +368,39 @@ fn ivdep(h: &LoopHints) -> Option<String> {
             format!("{base} on {}", h.ivdep_arrays.join(", "))
         }
     })
+}
+
+/// The wide groups among a pipelined loop's ops, described for the report.
+fn wide_accesses(
+    g: &Kernel,
+    sm: &SourceMap,
+    memory: &crate::memory::MemoryPlan,
+    ops: &[(crate::ir::BlockId, crate::ir::OpId)],
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for &m in ops {
+        let Some(w) = memory.wide.group(m).filter(|w| w.lanes[0] == m) else {
+            continue;
+        };
+        let op = g.block(m.0).op(m.1);
+        let (what, buffer) = match op.kind {
+            crate::ir::OpKind::Load {
+                base: Some(crate::ir::Base::Param(p)),
+                ..
+            } => ("loads", p),
+            crate::ir::OpKind::Store {
+                base: Some(crate::ir::Base::Param(p)),
+                ..
+            } => ("stores", p),
+            _ => continue,
+        };
+        out.push(format!(
+            "{}: {} {what} as one {}-byte access at {}",
+            g.params[buffer as usize].name,
+            w.lanes.len(),
+            w.bytes(),
+            crate::rtl::netlist::SrcLoc::of_span(sm, op.span)
+        ));
+    }
+    out
 }

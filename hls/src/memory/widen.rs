@@ -266,3 +266,46 @@ mod tests {
         assert_eq!(prev_power_of_two(7), 4);
     }
 }
+
+#[cfg(test)]
+mod kernel_tests {
+    use crate::board::BoardSet;
+
+    /// The wide groups of the kernel in `src`, as (lanes, bytes) per group.
+    fn groups(src: &str) -> Vec<(usize, u32)> {
+        let c = crate::frontend::check_source("k.cl", src, &crate::frontend::Options::default());
+        assert!(!c.has_errors(), "{:?}", c.diags.list);
+        let m = crate::lower::lower(c.program.as_ref().unwrap(), &c.sources).unwrap();
+        let boards = BoardSet::builtin().unwrap();
+        let board = boards.get("sim").unwrap();
+        let cfg = crate::project::shell_config_for(board);
+        let comp = crate::compile::compile(&m.kernels[0], &c.sources, board, &cfg)
+            .unwrap_or_else(|d| panic!("{:?}", d.list));
+        comp.memory
+            .wide
+            .groups
+            .iter()
+            .map(|g| (g.lanes.len(), g.bytes()))
+            .collect()
+    }
+
+    #[test]
+    fn an_unrolled_bodys_neighbouring_accesses_become_one_wide_access_each() {
+        let src = "__kernel void k(__global const float *x, __global float *y, int n) {\n\
+                   __attribute__((opencl_unroll_hint(4)))\n\
+                   for (int i = 0; i < n; i++) y[i] = 2.0f * x[i] + y[i];\n}";
+        // x's loads, y's loads, y's stores: four floats each.
+        assert_eq!(groups(src), [(4, 16), (4, 16), (4, 16)]);
+    }
+
+    #[test]
+    fn a_store_between_loads_of_the_same_bytes_keeps_them_apart() {
+        // y[2i + 1] is loaded after a store to it: one load of y[2i] and y[2i + 1] at
+        // the first load would read the old value.
+        let src = "__kernel void k(__global float *y, __global float *z, int n, float v) {\n\
+                   for (int i = 0; i < n; i++) {\n\
+                   float a = y[2 * i]; y[2 * i + 1] = v; float b = y[2 * i + 1];\n\
+                   z[i] = a * b; }\n}";
+        assert_eq!(groups(src), []);
+    }
+}

@@ -100,7 +100,7 @@ fn loop_line(l: &crate::analysis::LoopReport) -> String {
     };
     match (l.pipelined, l.scheduled_ii) {
         (true, Some(ii)) => format!(
-            "{head}: pipelined, II {ii} (minimum {}), depth {}{}{}",
+            "{head}: pipelined, II {ii} (minimum {}), depth {}{}{}{}",
             l.min_ii.map(|x| x.to_string()).unwrap_or("?".into()),
             l.depth,
             if l.cross_group {
@@ -115,6 +115,11 @@ fn loop_line(l: &crate::analysis::LoopReport) -> String {
                     "; runs in order when {} overlap (checked at entry)",
                     l.overlap_checks.join(", ")
                 )
+            },
+            if l.wide_accesses.is_empty() {
+                String::new()
+            } else {
+                format!("; wide: {}", l.wide_accesses.join("; "))
             }
         ),
         _ => format!(
