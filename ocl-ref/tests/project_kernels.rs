@@ -14,6 +14,7 @@ const KERNELS: &[&str] = &[
     "unroll_factors",
     "unroll_unknown",
     "pipe_memory_deps",
+    "pipe_alias",
     "pipe_recurrences",
     "async_copy",
     "atomics_1x",
@@ -966,6 +967,21 @@ fn pipe_memory_deps() {
     }
     out[n] = (0..n).find(|&i| b[i] < -40).unwrap_or(n) as i32;
     assert_eq!(i32s(output(&r, "out")), out);
+}
+
+#[test]
+fn pipe_alias() {
+    // `dst` is `src` from element 32 on (`same_as`): POCL gets one buffer twice.
+    let r = project("pipe_alias");
+    let mut mem = i32s(input(&r, "src"));
+    let n = 200;
+    for i in 0..n {
+        mem[32 + i] = mem[i].wrapping_mul(3).wrapping_add(1);
+    }
+    let other: Vec<i32> = (0..n).map(|i| mem[i].wrapping_sub(mem[32 + i])).collect();
+    assert_eq!(i32s(output(&r, "src")), mem);
+    assert_eq!(i32s(output(&r, "dst")), mem[32..].to_vec());
+    assert_eq!(i32s(output(&r, "other")), other);
 }
 
 /// The iterations of `unroll_factors`'s loop `r`: (output slot, input index) in order.
