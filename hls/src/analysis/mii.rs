@@ -126,13 +126,7 @@ impl<'a> Iteration<'a> {
                     | OpKind::Store {
                         base: Some(Base::Param(q)),
                         ..
-                    } if matches!(
-                        k.params.get(*q as usize).map(|x| &x.kind),
-                        Some(ParamKind::Buffer { .. })
-                    ) =>
-                    {
-                        Some(*q)
-                    }
+                    } if k.is_buffer(*q) => Some(*q),
                     _ => None,
                 };
                 let mine = buffer_of(id);

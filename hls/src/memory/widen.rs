@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, HashMap};
 use crate::analysis::affine::AffineLoop;
 use crate::analysis::loops::shapes;
 use crate::frontend::types::AddrSpace;
-use crate::ir::{Base, BlockId, Kernel, OpId, OpKind, ParamKind};
+use crate::ir::{Base, BlockId, Kernel, OpId, OpKind};
 
 type OpKey = (BlockId, OpId);
 
@@ -104,10 +104,7 @@ pub fn plan(k: &Kernel, beat: u32) -> WideAccesses {
                     _ => continue,
                 };
                 let Some(Base::Param(p)) = base else { continue };
-                let buffer = matches!(
-                    k.params.get(*p as usize).map(|x| &x.kind),
-                    Some(ParamKind::Buffer { .. })
-                );
+                let buffer = k.is_buffer(*p);
                 let global = matches!(space, AddrSpace::Global | AddrSpace::Constant);
                 let bytes = ty.as_ref().map(|t| t.bits().div_ceil(8)).unwrap_or(0);
                 if !buffer || !global || !bytes.is_power_of_two() || bytes >= beat {

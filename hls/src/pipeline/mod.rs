@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 use crate::analysis::loops::{shapes, LoopShape};
 use crate::board::OpLibrary;
 use crate::frontend::types::AddrSpace;
-use crate::ir::{Base, BlockId, Kernel, LoopId, LoopKind, Node, OpId, OpKind, ParamKind, Ty};
+use crate::ir::{Base, BlockId, Kernel, LoopId, LoopKind, Node, OpId, OpKind, Ty};
 use crate::memory::MemoryPlan;
 use crate::schedule::loops::LoopSchedules;
 use crate::schedule::timing::op_timing;
@@ -139,7 +139,7 @@ pub fn plan(
                 _ => continue,
             };
             if let Some(Base::Param(p)) = base {
-                if is_buffer(k, *p) {
+                if k.is_buffer(*p) {
                     let e = out.buffers.entry(*p).or_default();
                     e.fsm_read |= read;
                     e.fsm_write |= write;
@@ -209,12 +209,6 @@ fn min_align(a: u32, b: u32) -> u32 {
         (0, x) | (x, 0) => x,
         (x, y) => x.min(y),
     }
-}
-
-fn is_buffer(k: &Kernel, p: u32) -> bool {
-    k.params
-        .get(p as usize)
-        .is_some_and(|x| matches!(x.kind, ParamKind::Buffer { .. }))
 }
 
 /// The group body `[init block, work-item loop]`, the loop pipelined and the block only
@@ -391,7 +385,7 @@ fn check_loop(
                         space.name()
                     ));
                 };
-                if !is_buffer(k, p) {
+                if !k.is_buffer(p) {
                     return Err("an access through a non-buffer parameter".into());
                 }
                 // A store of an odd size (`vstore3`) goes through the next power of two

@@ -103,8 +103,9 @@ pub fn schedule_loops(
             let (b, o) = g.nodes[i].key;
             k.block(b).op(o).kind.is_memory()
         };
-        // Within an iteration, program order decides (the graph's order edges chain
-        // every memory op, whatever it touches); across iterations, the carried edges.
+        // Within an iteration, every store with a later load it may meet in program order
+        // (the graph's order edges keep only what the schedule needs, not every pair
+        // the memory units could reorder); across iterations, the carried edges.
         let mut deps: Vec<MemDep> = it
             .stores_before_loads()
             .into_iter()
