@@ -35,1617 +35,1191 @@ module matmul_datapath (
     output wire [31:0] C_st_req_data,
     input  wire        C_st_idle
 );
-    reg  [15:0]  state;
-    reg  [31:0]  group_0;
-    reg  [31:0]  group_1;
-    reg  [31:0]  group_2;
-    reg  [31:0]  gnext_0;
-    reg  [31:0]  gnext_1;
-    reg  [31:0]  gnext_2;
-    reg          v0_group_cond0;
-    reg  [63:0]  v1_lid_x;
-    reg  [63:0]  v2_lid_y;
-    reg  [63:0]  v3_lid_linear;
-    wire         obj0_As_we;
-    wire [5:0]   obj0_As_waddr;
-    wire [31:0]  obj0_As_wdata;
-    wire         obj0_As_re;
-    wire [5:0]   obj0_As_raddr;
-    wire [31:0]  obj0_As_rdata;
-    wire         obj0_As_r1_re;
-    wire [5:0]   obj0_As_r1_raddr;
-    wire [31:0]  obj0_As_r1_rdata;
-    wire         obj0_As_r2_re;
-    wire [5:0]   obj0_As_r2_raddr;
-    wire [31:0]  obj0_As_r2_rdata;
-    wire         obj0_As_r3_re;
-    wire [5:0]   obj0_As_r3_raddr;
-    wire [31:0]  obj0_As_r3_rdata;
-    wire         obj0_As_r4_re;
-    wire [5:0]   obj0_As_r4_raddr;
-    wire [31:0]  obj0_As_r4_rdata;
-    wire         obj0_As_r5_re;
-    wire [5:0]   obj0_As_r5_raddr;
-    wire [31:0]  obj0_As_r5_rdata;
-    wire         obj0_As_r6_re;
-    wire [5:0]   obj0_As_r6_raddr;
-    wire [31:0]  obj0_As_r6_rdata;
-    wire         obj0_As_r7_re;
-    wire [5:0]   obj0_As_r7_raddr;
-    wire [31:0]  obj0_As_r7_rdata;
-    wire         obj1_Bs_we;
-    wire [5:0]   obj1_Bs_waddr;
-    wire [31:0]  obj1_Bs_wdata;
-    wire         obj1_Bs_re;
-    wire [5:0]   obj1_Bs_raddr;
-    wire [31:0]  obj1_Bs_rdata;
-    wire         obj1_Bs_r1_re;
-    wire [5:0]   obj1_Bs_r1_raddr;
-    wire [31:0]  obj1_Bs_r1_rdata;
-    wire         obj1_Bs_r2_re;
-    wire [5:0]   obj1_Bs_r2_raddr;
-    wire [31:0]  obj1_Bs_r2_rdata;
-    wire         obj1_Bs_r3_re;
-    wire [5:0]   obj1_Bs_r3_raddr;
-    wire [31:0]  obj1_Bs_r3_rdata;
-    wire         obj1_Bs_r4_re;
-    wire [5:0]   obj1_Bs_r4_raddr;
-    wire [31:0]  obj1_Bs_r4_rdata;
-    wire         obj1_Bs_r5_re;
-    wire [5:0]   obj1_Bs_r5_raddr;
-    wire [31:0]  obj1_Bs_r5_rdata;
-    wire         obj1_Bs_r6_re;
-    wire [5:0]   obj1_Bs_r6_raddr;
-    wire [31:0]  obj1_Bs_r6_rdata;
-    wire         obj1_Bs_r7_re;
-    wire [5:0]   obj1_Bs_r7_raddr;
-    wire [31:0]  obj1_Bs_r7_rdata;
-    wire         obj2_wi_col_we;
-    wire [5:0]   obj2_wi_col_waddr;
-    wire [31:0]  obj2_wi_col_wdata;
-    wire         obj2_wi_col_re;
-    wire [5:0]   obj2_wi_col_raddr;
-    wire [31:0]  obj2_wi_col_rdata;
-    wire         obj3_wi_row_we;
-    wire [5:0]   obj3_wi_row_waddr;
-    wire [31:0]  obj3_wi_row_wdata;
-    wire         obj3_wi_row_re;
-    wire [5:0]   obj3_wi_row_raddr;
-    wire [31:0]  obj3_wi_row_rdata;
-    wire         obj4_wi_tx_we;
-    wire [5:0]   obj4_wi_tx_waddr;
-    wire [31:0]  obj4_wi_tx_wdata;
-    wire         obj4_wi_tx_re;
-    wire [5:0]   obj4_wi_tx_raddr;
-    wire [31:0]  obj4_wi_tx_rdata;
-    wire         obj4_wi_tx_r1_re;
-    wire [5:0]   obj4_wi_tx_r1_raddr;
-    wire [31:0]  obj4_wi_tx_r1_rdata;
-    wire         obj4_wi_tx_r2_re;
-    wire [5:0]   obj4_wi_tx_r2_raddr;
-    wire [31:0]  obj4_wi_tx_r2_rdata;
-    wire         obj4_wi_tx_r3_re;
-    wire [5:0]   obj4_wi_tx_r3_raddr;
-    wire [31:0]  obj4_wi_tx_r3_rdata;
-    wire         obj4_wi_tx_r4_re;
-    wire [5:0]   obj4_wi_tx_r4_raddr;
-    wire [31:0]  obj4_wi_tx_r4_rdata;
-    wire         obj4_wi_tx_r5_re;
-    wire [5:0]   obj4_wi_tx_r5_raddr;
-    wire [31:0]  obj4_wi_tx_r5_rdata;
-    wire         obj4_wi_tx_r6_re;
-    wire [5:0]   obj4_wi_tx_r6_raddr;
-    wire [31:0]  obj4_wi_tx_r6_rdata;
-    wire         obj4_wi_tx_r7_re;
-    wire [5:0]   obj4_wi_tx_r7_raddr;
-    wire [31:0]  obj4_wi_tx_r7_rdata;
-    wire         obj5_wi_ty_we;
-    wire [5:0]   obj5_wi_ty_waddr;
-    wire [31:0]  obj5_wi_ty_wdata;
-    wire         obj5_wi_ty_re;
-    wire [5:0]   obj5_wi_ty_raddr;
-    wire [31:0]  obj5_wi_ty_rdata;
-    wire         obj5_wi_ty_r1_re;
-    wire [5:0]   obj5_wi_ty_r1_raddr;
-    wire [31:0]  obj5_wi_ty_r1_rdata;
-    wire         obj5_wi_ty_r2_re;
-    wire [5:0]   obj5_wi_ty_r2_raddr;
-    wire [31:0]  obj5_wi_ty_r2_rdata;
-    wire         obj5_wi_ty_r3_re;
-    wire [5:0]   obj5_wi_ty_r3_raddr;
-    wire [31:0]  obj5_wi_ty_r3_rdata;
-    wire         obj5_wi_ty_r4_re;
-    wire [5:0]   obj5_wi_ty_r4_raddr;
-    wire [31:0]  obj5_wi_ty_r4_rdata;
-    wire         obj5_wi_ty_r5_re;
-    wire [5:0]   obj5_wi_ty_r5_raddr;
-    wire [31:0]  obj5_wi_ty_r5_rdata;
-    wire         obj5_wi_ty_r6_re;
-    wire [5:0]   obj5_wi_ty_r6_raddr;
-    wire [31:0]  obj5_wi_ty_r6_rdata;
-    wire         obj5_wi_ty_r7_re;
-    wire [5:0]   obj5_wi_ty_r7_raddr;
-    wire [31:0]  obj5_wi_ty_r7_rdata;
-    wire         obj6_wi_acc_we;
-    wire [5:0]   obj6_wi_acc_waddr;
-    wire [31:0]  obj6_wi_acc_wdata;
-    wire         obj6_wi_acc_re;
-    wire [5:0]   obj6_wi_acc_raddr;
-    wire [31:0]  obj6_wi_acc_rdata;
-    wire         obj6_wi_acc_r1_re;
-    wire [5:0]   obj6_wi_acc_r1_raddr;
-    wire [31:0]  obj6_wi_acc_r1_rdata;
-    wire         obj6_wi_acc_r2_re;
-    wire [5:0]   obj6_wi_acc_r2_raddr;
-    wire [31:0]  obj6_wi_acc_r2_rdata;
-    wire         obj6_wi_acc_r3_re;
-    wire [5:0]   obj6_wi_acc_r3_raddr;
-    wire [31:0]  obj6_wi_acc_r3_rdata;
-    wire         obj6_wi_acc_r4_re;
-    wire [5:0]   obj6_wi_acc_r4_raddr;
-    wire [31:0]  obj6_wi_acc_r4_rdata;
-    wire         obj6_wi_acc_r5_re;
-    wire [5:0]   obj6_wi_acc_r5_raddr;
-    wire [31:0]  obj6_wi_acc_r5_rdata;
-    wire         obj6_wi_acc_r6_re;
-    wire [5:0]   obj6_wi_acc_r6_raddr;
-    wire [31:0]  obj6_wi_acc_r6_rdata;
-    wire         obj6_wi_acc_r7_re;
-    wire [5:0]   obj6_wi_acc_r7_raddr;
-    wire [31:0]  obj6_wi_acc_r7_rdata;
-    wire         obj7_wi_t_we;
-    wire [5:0]   obj7_wi_t_waddr;
-    wire [31:0]  obj7_wi_t_wdata;
-    wire         obj7_wi_t_re;
-    wire [5:0]   obj7_wi_t_raddr;
-    wire [31:0]  obj7_wi_t_rdata;
-    wire         obj7_wi_t_r1_re;
-    wire [5:0]   obj7_wi_t_r1_raddr;
-    wire [31:0]  obj7_wi_t_r1_rdata;
-    reg  [48:0]  p5_valid;  // matmul_tiled.cl:7:6
-    reg          p5_admit;
-    wire         p5_stall;
-    wire         p5_en;
-    wire [63:0]  pv_1;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_2;  // matmul_tiled.cl:7:6
-    wire         pw_3;  // matmul_tiled.cl:7:6
-    reg          p5_go;
-    wire [63:0]  pv_4;  // matmul_tiled.cl:7:6
-    wire [63:0]  pv_5;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_6;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_7;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_8;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_9;  // matmul_tiled.cl:27:5
-    wire [63:0]  w_10;  // matmul_tiled.cl:27:7
-    wire [63:0]  w_11;  // matmul_tiled.cl:27:7
-    wire [63:0]  pw_12;  // matmul_tiled.cl:27:7
-    wire [63:0]  pw_13;  // matmul_tiled.cl:27:7
-    wire [63:0]  pwa_14;
-    wire [31:0]  prd_15;  // matmul_tiled.cl:27:7
-    wire [31:0]  w_16;  // matmul_tiled.cl:27:13
-    wire [63:0]  w_17;  // matmul_tiled.cl:27:17
-    wire [63:0]  pw_18;  // matmul_tiled.cl:27:17
-    reg  [63:0]  pq_19;  // matmul_tiled.cl:27:17
-    wire [63:0]  pwa_20;
-    wire [31:0]  prd_21;  // matmul_tiled.cl:27:17
-    wire [63:0]  w_22;  // matmul_tiled.cl:27:24
-    wire [63:0]  pw_23;  // matmul_tiled.cl:27:24
-    reg  [63:0]  pq_24;  // matmul_tiled.cl:27:24
-    reg  [63:0]  pq_25;  // matmul_tiled.cl:27:24
-    wire [63:0]  pwa_26;
-    wire [31:0]  prd_27;  // matmul_tiled.cl:27:24
-    wire [31:0]  pw_28;  // matmul_tiled.cl:27:7
-    reg  [31:0]  pq_29;  // matmul_tiled.cl:27:7
-    reg  [31:0]  pq_30;  // matmul_tiled.cl:27:7
-    reg  [31:0]  pq_31;  // matmul_tiled.cl:27:7
-    reg  [31:0]  pq_32;  // matmul_tiled.cl:27:17
-    reg  [31:0]  pq_33;  // matmul_tiled.cl:27:17
-    wire [31:0]  pw_34;  // matmul_tiled.cl:27:7
-    wire [63:0]  pw_35;  // matmul_tiled.cl:27:5
-    wire [63:0]  pw_36;  // matmul_tiled.cl:27:5
-    wire [63:0]  pw_37;  // matmul_tiled.cl:27:5
-    reg  [31:0]  pq_38;  // matmul_tiled.cl:27:24
-    wire [63:0]  w_39;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_40;  // matmul_tiled.cl:7:6
-    wire [63:0]  pv_41;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_42;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_43;  // matmul_tiled.cl:7:6
-    wire         pw_44;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_45;  // matmul_tiled.cl:7:6
-    wire [63:0]  pv_46;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_47;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_48;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_49;  // matmul_tiled.cl:7:6
-    wire         w_50;  // matmul_tiled.cl:18:5
-    reg          q_51;  // matmul_tiled.cl:18:5
-    reg  [3:0]   p4_valid;  // matmul_tiled.cl:7:6
-    reg          p4_admit;
-    wire         p4_stall;
-    wire         p4_en;
-    wire [63:0]  pv_52;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_53;  // matmul_tiled.cl:7:6
-    wire         pw_54;  // matmul_tiled.cl:7:6
-    reg          p4_go;
-    wire [63:0]  pv_55;  // matmul_tiled.cl:7:6
-    wire [63:0]  pv_56;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_57;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_58;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_59;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_60;  // matmul_tiled.cl:18:33
-    wire [63:0]  w_61;  // matmul_tiled.cl:18:33
-    wire [63:0]  pw_62;  // matmul_tiled.cl:18:33
-    wire [63:0]  pw_63;  // matmul_tiled.cl:18:33
-    wire [63:0]  pwa_64;
-    wire [31:0]  prd_65;  // matmul_tiled.cl:18:33
-    wire [63:0]  w_66;  // matmul_tiled.cl:18:33
-    wire [63:0]  pw_67;  // matmul_tiled.cl:18:33
-    wire [31:0]  w_68;  // matmul_tiled.cl:18:33
-    wire [31:0]  pw_69;  // matmul_tiled.cl:18:33
-    reg  [63:0]  pq_70;  // matmul_tiled.cl:18:33
-    wire [63:0]  pwa_71;
-    wire [63:0]  w_72;  // matmul_tiled.cl:18:21
-    wire [63:0]  w_73;  // matmul_tiled.cl:18:21
-    wire [63:0]  pw_74;  // matmul_tiled.cl:18:21
-    wire [63:0]  pw_75;  // matmul_tiled.cl:18:21
-    reg  [63:0]  pq_76;  // matmul_tiled.cl:18:21
-    reg  [63:0]  pq_77;  // matmul_tiled.cl:18:21
-    wire [63:0]  pwa_78;
-    wire [31:0]  prd_79;  // matmul_tiled.cl:18:21
-    wire [31:0]  w_80;  // matmul_tiled.cl:18:25
-    wire [31:0]  w_81;  // matmul_tiled.cl:18:25
-    wire [31:0]  pw_82;  // matmul_tiled.cl:18:25
-    wire [31:0]  w_83;  // matmul_tiled.cl:18:25
-    wire [31:0]  pw_84;  // matmul_tiled.cl:18:25
-    wire [31:0]  pw_85;  // matmul_tiled.cl:18:25
-    wire [31:0]  w_86;  // matmul_tiled.cl:18:25
-    wire [31:0]  pw_87;  // matmul_tiled.cl:18:25
-    reg  [31:0]  pq_88;  // matmul_tiled.cl:18:25
-    reg  [31:0]  pq_89;  // matmul_tiled.cl:18:25
-    reg  [31:0]  pq_90;  // matmul_tiled.cl:18:25
-    wire         pw_91;  // matmul_tiled.cl:18:21
-    wire [63:0]  w_92;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_93;  // matmul_tiled.cl:7:6
-    wire [63:0]  pv_94;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_95;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_96;  // matmul_tiled.cl:7:6
-    wire         pw_97;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_98;  // matmul_tiled.cl:7:6
-    wire [63:0]  pv_99;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_100;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_101;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_102;  // matmul_tiled.cl:7:6
-    reg  [11:0]  p3_valid;  // matmul_tiled.cl:7:6
-    reg          p3_admit;
-    reg  [2:0]   p3_slot;
-    wire         p3_stall;
-    wire         p3_en;
-    wire [63:0]  pv_103;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_104;  // matmul_tiled.cl:7:6
-    wire         pw_105;  // matmul_tiled.cl:7:6
-    reg          p3_go;
-    wire [63:0]  pv_106;  // matmul_tiled.cl:7:6
-    wire [63:0]  pv_107;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_108;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_109;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_110;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_111;  // matmul_tiled.cl:24:23
-    wire [63:0]  w_112;  // matmul_tiled.cl:24:26
-    wire [63:0]  w_113;  // matmul_tiled.cl:24:26
-    wire [63:0]  pw_114;  // matmul_tiled.cl:24:26
-    wire [63:0]  pw_115;  // matmul_tiled.cl:24:26
-    wire [63:0]  pwa_116;
-    wire [31:0]  prd_117;  // matmul_tiled.cl:24:26
-    wire [63:0]  pw_118;  // matmul_tiled.cl:24:23
-    wire [63:0]  w_119;  // matmul_tiled.cl:24:23
-    wire [63:0]  pw_120;  // matmul_tiled.cl:24:23
-    wire [63:0]  pw_121;  // matmul_tiled.cl:24:23
-    wire [63:0]  pwa_122;
-    wire [31:0]  prd_123;  // matmul_tiled.cl:24:23
-    wire [63:0]  w_124;  // matmul_tiled.cl:24:34
-    wire [63:0]  w_125;  // matmul_tiled.cl:24:40
-    wire [63:0]  pw_126;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_127;  // matmul_tiled.cl:24:40
-    wire [63:0]  pwa_128;
-    wire [31:0]  prd_129;  // matmul_tiled.cl:24:40
-    wire [63:0]  pw_130;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_131;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_132;  // matmul_tiled.cl:24:34
-    wire [63:0]  pwa_133;
-    wire [31:0]  prd_134;  // matmul_tiled.cl:24:34
-    wire [63:0]  w_135;  // matmul_tiled.cl:24:45
-    wire [63:0]  pw_136;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_137;  // matmul_tiled.cl:24:45
-    wire [63:0]  pwa_138;
-    wire [31:0]  prd_139;  // matmul_tiled.cl:24:45
-    reg  [31:0]  pq_140;  // matmul_tiled.cl:24:23
-    reg  [31:0]  pq_141;  // matmul_tiled.cl:24:34
-    wire         go_142;
-    wire         pu_143_valid;
-    wire [31:0]  pu_143_result;
-    wire [31:0]  bi_144;
-    reg  [31:0]  pd_145;
-    reg  [31:0]  pd_146;
-    reg  [31:0]  pd_147;
-    reg  [31:0]  pd_148;
-    reg  [31:0]  pd_149;
-    reg  [31:0]  pd_150;
-    reg  [31:0]  pd_151;
-    reg  [31:0]  pd_152;
-    reg  [31:0]  pd_153;
-    reg  [31:0]  pd_154;
-    reg  [31:0]  pd_155;
-    reg  [31:0]  pd_156;
-    reg  [31:0]  pd_157;
-    reg  [31:0]  pd_158;
-    reg  [31:0]  pd_159;
-    wire [31:0]  bi_160;
-    wire [31:0]  bi_161;
-    wire [31:0]  bi_162;
-    wire [31:0]  pw_163;  // matmul_tiled.cl:24:19
-    wire [63:0]  w_164;  // matmul_tiled.cl:24:13
-    wire [63:0]  pw_165;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_166;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_167;  // matmul_tiled.cl:24:13
-    wire [63:0]  pwa_168;
-    wire [63:0]  w_169;  // matmul_tiled.cl:24:23
-    wire [63:0]  w_170;  // matmul_tiled.cl:24:26
-    wire [63:0]  pw_171;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_172;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_173;  // matmul_tiled.cl:24:26
-    wire [63:0]  pwa_174;
-    wire [31:0]  prd_175;  // matmul_tiled.cl:24:26
-    wire [63:0]  pw_176;  // matmul_tiled.cl:24:23
-    wire [63:0]  pw_177;  // matmul_tiled.cl:24:23
-    wire [63:0]  pw_178;  // matmul_tiled.cl:24:23
-    wire [63:0]  pw_179;  // matmul_tiled.cl:24:23
-    wire [63:0]  pwa_180;
-    wire [31:0]  prd_181;  // matmul_tiled.cl:24:23
-    wire [63:0]  w_182;  // matmul_tiled.cl:24:34
-    wire [63:0]  w_183;  // matmul_tiled.cl:24:40
-    wire [63:0]  pw_184;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_185;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_186;  // matmul_tiled.cl:24:40
-    wire [63:0]  pwa_187;
-    wire [31:0]  prd_188;  // matmul_tiled.cl:24:40
-    wire [63:0]  pw_189;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_190;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_191;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_192;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_193;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_194;  // matmul_tiled.cl:24:34
-    wire [63:0]  pwa_195;
-    wire [31:0]  prd_196;  // matmul_tiled.cl:24:34
-    wire [63:0]  w_197;  // matmul_tiled.cl:24:45
-    wire [63:0]  pw_198;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_199;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_200;  // matmul_tiled.cl:24:45
-    wire [63:0]  pwa_201;
-    wire [31:0]  prd_202;  // matmul_tiled.cl:24:45
-    reg  [31:0]  pq_203;  // matmul_tiled.cl:24:23
-    reg  [31:0]  pq_204;  // matmul_tiled.cl:24:34
-    wire         go_205;
-    wire         pu_206_valid;
-    wire [31:0]  pu_206_result;
-    wire [31:0]  bi_207;
-    reg  [31:0]  pd_208;
-    reg  [31:0]  pd_209;
-    reg  [31:0]  pd_210;
-    reg  [31:0]  pd_211;
-    reg  [31:0]  pd_212;
-    reg  [31:0]  pd_213;
-    reg  [31:0]  pd_214;
-    reg  [31:0]  pd_215;
-    reg  [31:0]  pd_216;
-    reg  [31:0]  pd_217;
-    reg  [31:0]  pd_218;
-    reg  [31:0]  pd_219;
-    reg  [31:0]  pd_220;
-    reg  [31:0]  pd_221;
-    reg  [31:0]  pd_222;
-    wire [31:0]  bi_223;
-    wire [31:0]  bi_224;
-    wire [31:0]  bi_225;
-    wire [31:0]  pw_226;  // matmul_tiled.cl:24:19
-    wire [63:0]  w_227;  // matmul_tiled.cl:24:13
-    wire [63:0]  pw_228;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_229;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_230;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_231;  // matmul_tiled.cl:24:13
-    wire [63:0]  pwa_232;
-    wire [63:0]  w_233;  // matmul_tiled.cl:24:23
-    wire [63:0]  w_234;  // matmul_tiled.cl:24:26
-    wire [63:0]  pw_235;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_236;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_237;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_238;  // matmul_tiled.cl:24:26
-    wire [63:0]  pwa_239;
-    wire [31:0]  prd_240;  // matmul_tiled.cl:24:26
-    wire [63:0]  pw_241;  // matmul_tiled.cl:24:23
-    wire [63:0]  pw_242;  // matmul_tiled.cl:24:23
-    wire [63:0]  pw_243;  // matmul_tiled.cl:24:23
-    wire [63:0]  pw_244;  // matmul_tiled.cl:24:23
-    wire [63:0]  pwa_245;
-    wire [31:0]  prd_246;  // matmul_tiled.cl:24:23
-    wire [63:0]  w_247;  // matmul_tiled.cl:24:34
-    wire [63:0]  w_248;  // matmul_tiled.cl:24:40
-    wire [63:0]  pw_249;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_250;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_251;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_252;  // matmul_tiled.cl:24:40
-    wire [63:0]  pwa_253;
-    wire [31:0]  prd_254;  // matmul_tiled.cl:24:40
-    wire [63:0]  w_255;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_256;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_257;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_258;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_259;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_260;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_261;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_262;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_263;  // matmul_tiled.cl:24:34
-    wire [63:0]  pwa_264;
-    wire [31:0]  prd_265;  // matmul_tiled.cl:24:34
-    wire [63:0]  w_266;  // matmul_tiled.cl:24:45
-    wire [63:0]  pw_267;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_268;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_269;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_270;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_271;  // matmul_tiled.cl:24:45
-    wire [63:0]  pwa_272;
-    wire [31:0]  prd_273;  // matmul_tiled.cl:24:45
-    reg  [31:0]  pq_274;  // matmul_tiled.cl:24:23
-    reg  [31:0]  pq_275;  // matmul_tiled.cl:24:34
-    wire         go_276;
-    wire         pu_277_valid;
-    wire [31:0]  pu_277_result;
-    wire [31:0]  bi_278;
-    reg  [31:0]  pd_279;
-    reg  [31:0]  pd_280;
-    reg  [31:0]  pd_281;
-    reg  [31:0]  pd_282;
-    reg  [31:0]  pd_283;
-    reg  [31:0]  pd_284;
-    reg  [31:0]  pd_285;
-    reg  [31:0]  pd_286;
-    reg  [31:0]  pd_287;
-    reg  [31:0]  pd_288;
-    reg  [31:0]  pd_289;
-    reg  [31:0]  pd_290;
-    reg  [31:0]  pd_291;
-    reg  [31:0]  pd_292;
-    reg  [31:0]  pd_293;
-    wire [31:0]  bi_294;
-    wire [31:0]  bi_295;
-    wire [31:0]  bi_296;
-    wire [31:0]  pw_297;  // matmul_tiled.cl:24:19
-    wire [63:0]  w_298;  // matmul_tiled.cl:24:13
-    wire [63:0]  pw_299;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_300;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_301;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_302;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_303;  // matmul_tiled.cl:24:13
-    wire [63:0]  pwa_304;
-    wire [63:0]  w_305;  // matmul_tiled.cl:24:23
-    wire [63:0]  w_306;  // matmul_tiled.cl:24:26
-    wire [63:0]  pw_307;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_308;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_309;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_310;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_311;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_312;  // matmul_tiled.cl:24:26
-    wire [63:0]  pwa_313;
-    wire [31:0]  prd_314;  // matmul_tiled.cl:24:26
-    wire [63:0]  pw_315;  // matmul_tiled.cl:24:23
-    wire [63:0]  pw_316;  // matmul_tiled.cl:24:23
-    wire [63:0]  pw_317;  // matmul_tiled.cl:24:23
-    wire [63:0]  w_318;  // matmul_tiled.cl:24:23
-    wire [63:0]  pw_319;  // matmul_tiled.cl:24:23
-    wire [63:0]  pwa_320;
-    wire [31:0]  prd_321;  // matmul_tiled.cl:24:23
-    wire [63:0]  w_322;  // matmul_tiled.cl:24:34
-    wire [63:0]  w_323;  // matmul_tiled.cl:24:40
-    wire [63:0]  pw_324;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_325;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_326;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_327;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_328;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_329;  // matmul_tiled.cl:24:40
-    wire [63:0]  pwa_330;
-    wire [31:0]  prd_331;  // matmul_tiled.cl:24:40
-    wire [63:0]  w_332;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_333;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_334;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_335;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_336;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_337;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_338;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_339;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_340;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_341;  // matmul_tiled.cl:24:34
-    wire [63:0]  pwa_342;
-    wire [31:0]  prd_343;  // matmul_tiled.cl:24:34
-    wire [63:0]  w_344;  // matmul_tiled.cl:24:45
-    wire [63:0]  pw_345;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_346;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_347;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_348;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_349;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_350;  // matmul_tiled.cl:24:45
-    wire [63:0]  pwa_351;
-    wire [31:0]  prd_352;  // matmul_tiled.cl:24:45
-    reg  [31:0]  pq_353;  // matmul_tiled.cl:24:23
-    reg  [31:0]  pq_354;  // matmul_tiled.cl:24:34
-    wire         go_355;
-    wire         pu_356_valid;
-    wire [31:0]  pu_356_result;
-    wire [31:0]  bi_357;
-    reg  [31:0]  pd_358;
-    reg  [31:0]  pd_359;
-    reg  [31:0]  pd_360;
-    reg  [31:0]  pd_361;
-    reg  [31:0]  pd_362;
-    reg  [31:0]  pd_363;
-    reg  [31:0]  pd_364;
-    reg  [31:0]  pd_365;
-    reg  [31:0]  pd_366;
-    reg  [31:0]  pd_367;
-    reg  [31:0]  pd_368;
-    reg  [31:0]  pd_369;
-    reg  [31:0]  pd_370;
-    reg  [31:0]  pd_371;
-    reg  [31:0]  pd_372;
-    wire [31:0]  bi_373;
-    wire [31:0]  bi_374;
-    wire [31:0]  bi_375;
-    wire [31:0]  pw_376;  // matmul_tiled.cl:24:19
-    wire [63:0]  w_377;  // matmul_tiled.cl:24:13
-    wire [63:0]  pw_378;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_379;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_380;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_381;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_382;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_383;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_384;  // matmul_tiled.cl:24:13
-    wire [63:0]  pwa_385;
-    wire [63:0]  w_386;  // matmul_tiled.cl:24:23
-    wire [63:0]  w_387;  // matmul_tiled.cl:24:26
-    wire [63:0]  pw_388;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_389;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_390;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_391;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_392;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_393;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_394;  // matmul_tiled.cl:24:26
-    wire [63:0]  pwa_395;
-    wire [31:0]  prd_396;  // matmul_tiled.cl:24:26
-    wire [63:0]  pw_397;  // matmul_tiled.cl:24:23
-    wire [63:0]  pw_398;  // matmul_tiled.cl:24:23
-    wire [63:0]  pw_399;  // matmul_tiled.cl:24:23
-    wire [63:0]  w_400;  // matmul_tiled.cl:24:23
-    wire [63:0]  pw_401;  // matmul_tiled.cl:24:23
-    wire [63:0]  pwa_402;
-    wire [31:0]  prd_403;  // matmul_tiled.cl:24:23
-    wire [63:0]  w_404;  // matmul_tiled.cl:24:34
-    wire [63:0]  w_405;  // matmul_tiled.cl:24:40
-    wire [63:0]  pw_406;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_407;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_408;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_409;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_410;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_411;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_412;  // matmul_tiled.cl:24:40
-    wire [63:0]  pwa_413;
-    wire [31:0]  prd_414;  // matmul_tiled.cl:24:40
-    wire [63:0]  w_415;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_416;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_417;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_418;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_419;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_420;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_421;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_422;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_423;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_424;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_425;  // matmul_tiled.cl:24:34
-    wire [63:0]  pwa_426;
-    wire [31:0]  prd_427;  // matmul_tiled.cl:24:34
-    wire [63:0]  w_428;  // matmul_tiled.cl:24:45
-    wire [63:0]  pw_429;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_430;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_431;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_432;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_433;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_434;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_435;  // matmul_tiled.cl:24:45
-    wire [63:0]  pwa_436;
-    wire [31:0]  prd_437;  // matmul_tiled.cl:24:45
-    reg  [31:0]  pq_438;  // matmul_tiled.cl:24:23
-    reg  [31:0]  pq_439;  // matmul_tiled.cl:24:34
-    wire         go_440;
-    wire         pu_441_valid;
-    wire [31:0]  pu_441_result;
-    wire [31:0]  bi_442;
-    reg  [31:0]  pd_443;
-    reg  [31:0]  pd_444;
-    reg  [31:0]  pd_445;
-    reg  [31:0]  pd_446;
-    reg  [31:0]  pd_447;
-    reg  [31:0]  pd_448;
-    reg  [31:0]  pd_449;
-    reg  [31:0]  pd_450;
-    reg  [31:0]  pd_451;
-    reg  [31:0]  pd_452;
-    reg  [31:0]  pd_453;
-    reg  [31:0]  pd_454;
-    reg  [31:0]  pd_455;
-    reg  [31:0]  pd_456;
-    reg  [31:0]  pd_457;
-    wire [31:0]  bi_458;
-    wire [31:0]  bi_459;
-    wire [31:0]  bi_460;
-    wire [31:0]  pw_461;  // matmul_tiled.cl:24:19
-    wire [63:0]  w_462;  // matmul_tiled.cl:24:13
-    wire [63:0]  pw_463;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_464;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_465;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_466;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_467;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_468;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_469;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_470;  // matmul_tiled.cl:24:13
-    wire [63:0]  pwa_471;
-    wire [63:0]  w_472;  // matmul_tiled.cl:24:23
-    wire [63:0]  w_473;  // matmul_tiled.cl:24:26
-    wire [63:0]  pw_474;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_475;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_476;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_477;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_478;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_479;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_480;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_481;  // matmul_tiled.cl:24:26
-    wire [63:0]  pwa_482;
-    wire [31:0]  prd_483;  // matmul_tiled.cl:24:26
-    wire [63:0]  pw_484;  // matmul_tiled.cl:24:23
-    wire [63:0]  pw_485;  // matmul_tiled.cl:24:23
-    wire [63:0]  pw_486;  // matmul_tiled.cl:24:23
-    wire [63:0]  w_487;  // matmul_tiled.cl:24:23
-    wire [63:0]  pw_488;  // matmul_tiled.cl:24:23
-    wire [63:0]  pwa_489;
-    wire [31:0]  prd_490;  // matmul_tiled.cl:24:23
-    wire [63:0]  w_491;  // matmul_tiled.cl:24:34
-    wire [63:0]  w_492;  // matmul_tiled.cl:24:40
-    wire [63:0]  pw_493;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_494;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_495;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_496;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_497;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_498;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_499;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_500;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_501;  // matmul_tiled.cl:24:40
-    wire [63:0]  pwa_502;
-    wire [31:0]  prd_503;  // matmul_tiled.cl:24:40
-    wire [63:0]  w_504;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_505;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_506;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_507;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_508;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_509;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_510;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_511;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_512;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_513;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_514;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_515;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_516;  // matmul_tiled.cl:24:34
-    wire [63:0]  pwa_517;
-    wire [31:0]  prd_518;  // matmul_tiled.cl:24:34
-    wire [63:0]  w_519;  // matmul_tiled.cl:24:45
-    wire [63:0]  pw_520;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_521;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_522;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_523;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_524;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_525;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_526;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_527;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_528;  // matmul_tiled.cl:24:45
-    wire [63:0]  pwa_529;
-    wire [31:0]  prd_530;  // matmul_tiled.cl:24:45
-    reg  [31:0]  pq_531;  // matmul_tiled.cl:24:23
-    reg  [31:0]  pq_532;  // matmul_tiled.cl:24:34
-    wire         go_533;
-    wire         pu_534_valid;
-    wire [31:0]  pu_534_result;
-    wire [31:0]  bi_535;
-    reg  [31:0]  pd_536;
-    reg  [31:0]  pd_537;
-    reg  [31:0]  pd_538;
-    reg  [31:0]  pd_539;
-    reg  [31:0]  pd_540;
-    reg  [31:0]  pd_541;
-    reg  [31:0]  pd_542;
-    reg  [31:0]  pd_543;
-    reg  [31:0]  pd_544;
-    reg  [31:0]  pd_545;
-    reg  [31:0]  pd_546;
-    reg  [31:0]  pd_547;
-    reg  [31:0]  pd_548;
-    reg  [31:0]  pd_549;
-    reg  [31:0]  pd_550;
-    wire [31:0]  bi_551;
-    wire [31:0]  bi_552;
-    wire [31:0]  bi_553;
-    wire [31:0]  pw_554;  // matmul_tiled.cl:24:19
-    wire [63:0]  w_555;  // matmul_tiled.cl:24:13
-    wire [63:0]  pw_556;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_557;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_558;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_559;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_560;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_561;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_562;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_563;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_564;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_565;  // matmul_tiled.cl:24:13
-    wire [63:0]  pwa_566;
-    wire [63:0]  w_567;  // matmul_tiled.cl:24:23
-    wire [63:0]  w_568;  // matmul_tiled.cl:24:26
-    wire [63:0]  pw_569;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_570;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_571;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_572;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_573;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_574;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_575;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_576;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_577;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_578;  // matmul_tiled.cl:24:26
-    wire [63:0]  pwa_579;
-    wire [31:0]  prd_580;  // matmul_tiled.cl:24:26
-    wire [63:0]  pw_581;  // matmul_tiled.cl:24:23
-    wire [63:0]  pw_582;  // matmul_tiled.cl:24:23
-    wire [63:0]  pw_583;  // matmul_tiled.cl:24:23
-    wire [63:0]  w_584;  // matmul_tiled.cl:24:23
-    wire [63:0]  pw_585;  // matmul_tiled.cl:24:23
-    wire [63:0]  pwa_586;
-    wire [31:0]  prd_587;  // matmul_tiled.cl:24:23
-    wire [63:0]  w_588;  // matmul_tiled.cl:24:34
-    wire [63:0]  w_589;  // matmul_tiled.cl:24:40
-    wire [63:0]  pw_590;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_591;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_592;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_593;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_594;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_595;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_596;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_597;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_598;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_599;  // matmul_tiled.cl:24:40
-    wire [63:0]  pwa_600;
-    wire [31:0]  prd_601;  // matmul_tiled.cl:24:40
-    wire [63:0]  w_602;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_603;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_604;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_605;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_606;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_607;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_608;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_609;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_610;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_611;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_612;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_613;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_614;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_615;  // matmul_tiled.cl:24:34
-    wire [63:0]  pwa_616;
-    wire [31:0]  prd_617;  // matmul_tiled.cl:24:34
-    wire [63:0]  w_618;  // matmul_tiled.cl:24:45
-    wire [63:0]  pw_619;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_620;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_621;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_622;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_623;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_624;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_625;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_626;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_627;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_628;  // matmul_tiled.cl:24:45
-    wire [63:0]  pwa_629;
-    wire [31:0]  prd_630;  // matmul_tiled.cl:24:45
-    reg  [31:0]  pq_631;  // matmul_tiled.cl:24:23
-    reg  [31:0]  pq_632;  // matmul_tiled.cl:24:34
-    wire         go_633;
-    wire         pu_634_valid;
-    wire [31:0]  pu_634_result;
-    wire [31:0]  bi_635;
-    reg  [31:0]  pd_636;
-    reg  [31:0]  pd_637;
-    reg  [31:0]  pd_638;
-    reg  [31:0]  pd_639;
-    reg  [31:0]  pd_640;
-    reg  [31:0]  pd_641;
-    reg  [31:0]  pd_642;
-    reg  [31:0]  pd_643;
-    reg  [31:0]  pd_644;
-    reg  [31:0]  pd_645;
-    reg  [31:0]  pd_646;
-    reg  [31:0]  pd_647;
-    reg  [31:0]  pd_648;
-    reg  [31:0]  pd_649;
-    reg  [31:0]  pd_650;
-    wire [31:0]  bi_651;
-    wire [31:0]  bi_652;
-    wire [31:0]  bi_653;
-    wire [31:0]  pw_654;  // matmul_tiled.cl:24:19
-    wire [63:0]  w_655;  // matmul_tiled.cl:24:13
-    wire [63:0]  pw_656;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_657;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_658;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_659;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_660;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_661;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_662;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_663;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_664;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_665;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_666;  // matmul_tiled.cl:24:13
-    wire [63:0]  pwa_667;
-    wire [63:0]  w_668;  // matmul_tiled.cl:24:23
-    wire [63:0]  w_669;  // matmul_tiled.cl:24:26
-    wire [63:0]  pw_670;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_671;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_672;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_673;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_674;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_675;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_676;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_677;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_678;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_679;  // matmul_tiled.cl:24:26
-    reg  [63:0]  pq_680;  // matmul_tiled.cl:24:26
-    wire [63:0]  pwa_681;
-    wire [31:0]  prd_682;  // matmul_tiled.cl:24:26
-    wire [63:0]  pw_683;  // matmul_tiled.cl:24:23
-    wire [63:0]  pw_684;  // matmul_tiled.cl:24:23
-    wire [63:0]  pw_685;  // matmul_tiled.cl:24:23
-    wire [63:0]  w_686;  // matmul_tiled.cl:24:23
-    wire [63:0]  pw_687;  // matmul_tiled.cl:24:23
-    wire [63:0]  pwa_688;
-    wire [31:0]  prd_689;  // matmul_tiled.cl:24:23
-    wire [63:0]  w_690;  // matmul_tiled.cl:24:34
-    wire [63:0]  w_691;  // matmul_tiled.cl:24:40
-    wire [63:0]  pw_692;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_693;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_694;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_695;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_696;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_697;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_698;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_699;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_700;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_701;  // matmul_tiled.cl:24:40
-    reg  [63:0]  pq_702;  // matmul_tiled.cl:24:40
-    wire [63:0]  pwa_703;
-    wire [31:0]  prd_704;  // matmul_tiled.cl:24:40
-    wire [63:0]  w_705;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_706;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_707;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_708;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_709;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_710;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_711;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_712;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_713;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_714;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_715;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_716;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_717;  // matmul_tiled.cl:24:34
-    reg  [63:0]  pq_718;  // matmul_tiled.cl:24:34
-    wire [63:0]  pw_719;  // matmul_tiled.cl:24:34
-    wire [63:0]  pwa_720;
-    wire [31:0]  prd_721;  // matmul_tiled.cl:24:34
-    wire [63:0]  w_722;  // matmul_tiled.cl:24:45
-    wire [63:0]  pw_723;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_724;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_725;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_726;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_727;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_728;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_729;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_730;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_731;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_732;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_733;  // matmul_tiled.cl:24:45
-    reg  [63:0]  pq_734;  // matmul_tiled.cl:24:45
-    wire [63:0]  pwa_735;
-    wire [31:0]  prd_736;  // matmul_tiled.cl:24:45
-    reg  [31:0]  pq_737;  // matmul_tiled.cl:24:23
-    reg  [31:0]  pq_738;  // matmul_tiled.cl:24:34
-    wire         go_739;
-    wire         pu_740_valid;
-    wire [31:0]  pu_740_result;
-    wire [31:0]  bi_741;
-    reg  [31:0]  pd_742;
-    reg  [31:0]  pd_743;
-    reg  [31:0]  pd_744;
-    reg  [31:0]  pd_745;
-    reg  [31:0]  pd_746;
-    reg  [31:0]  pd_747;
-    reg  [31:0]  pd_748;
-    reg  [31:0]  pd_749;
-    reg  [31:0]  pd_750;
-    reg  [31:0]  pd_751;
-    reg  [31:0]  pd_752;
-    reg  [31:0]  pd_753;
-    reg  [31:0]  pd_754;
-    reg  [31:0]  pd_755;
-    reg  [31:0]  pd_756;
-    wire [31:0]  bi_757;
-    wire [31:0]  bi_758;
-    wire [31:0]  bi_759;
-    wire [31:0]  pw_760;  // matmul_tiled.cl:24:19
-    wire [63:0]  w_761;  // matmul_tiled.cl:24:13
-    wire [63:0]  pw_762;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_763;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_764;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_765;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_766;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_767;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_768;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_769;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_770;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_771;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_772;  // matmul_tiled.cl:24:13
-    reg  [63:0]  pq_773;  // matmul_tiled.cl:24:13
-    wire [63:0]  pwa_774;
-    wire [63:0]  w_775;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_776;  // matmul_tiled.cl:7:6
-    wire [63:0]  pv_777;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_778;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_779;  // matmul_tiled.cl:7:6
-    wire         pw_780;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_781;  // matmul_tiled.cl:7:6
-    wire [63:0]  pv_782;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_783;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_784;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_785;  // matmul_tiled.cl:7:6
-    reg  [103:0] p2_valid;  // matmul_tiled.cl:7:6
-    reg          p2_admit;
-    wire         p2_stall;
-    wire         p2_en;
-    wire [63:0]  pv_786;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_787;  // matmul_tiled.cl:7:6
-    wire         pw_788;  // matmul_tiled.cl:7:6
-    reg          p2_go;
-    wire [63:0]  pv_789;  // matmul_tiled.cl:7:6
-    wire [63:0]  pv_790;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_791;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_792;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_793;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_794;  // matmul_tiled.cl:19:9
-    wire [63:0]  w_795;  // matmul_tiled.cl:19:12
-    wire [63:0]  w_796;  // matmul_tiled.cl:19:12
-    wire [63:0]  pw_797;  // matmul_tiled.cl:19:12
-    wire [63:0]  pw_798;  // matmul_tiled.cl:19:12
-    wire [63:0]  pwa_799;
-    wire [31:0]  prd_800;  // matmul_tiled.cl:19:12
-    wire [63:0]  w_801;  // matmul_tiled.cl:19:16
-    wire [63:0]  pw_802;  // matmul_tiled.cl:19:16
-    reg  [63:0]  pq_803;  // matmul_tiled.cl:19:16
-    wire [63:0]  pwa_804;
-    wire [31:0]  prd_805;  // matmul_tiled.cl:19:16
-    wire [63:0]  w_806;  // matmul_tiled.cl:19:22
-    wire [63:0]  w_807;  // matmul_tiled.cl:19:24
-    wire [63:0]  pw_808;  // matmul_tiled.cl:19:24
-    reg  [63:0]  pq_809;  // matmul_tiled.cl:19:24
-    reg  [63:0]  pq_810;  // matmul_tiled.cl:19:24
-    wire [63:0]  pwa_811;
-    wire [31:0]  prd_812;  // matmul_tiled.cl:19:24
-    wire [31:0]  w_813;  // matmul_tiled.cl:19:30
-    wire [63:0]  w_814;  // matmul_tiled.cl:19:34
-    wire [63:0]  pw_815;  // matmul_tiled.cl:19:34
-    reg  [63:0]  pq_816;  // matmul_tiled.cl:19:34
-    reg  [63:0]  pq_817;  // matmul_tiled.cl:19:34
-    reg  [63:0]  pq_818;  // matmul_tiled.cl:19:34
-    wire [63:0]  pwa_819;
-    wire [31:0]  prd_820;  // matmul_tiled.cl:19:34
-    wire [63:0]  w_821;  // matmul_tiled.cl:19:43
-    wire [63:0]  pw_822;  // matmul_tiled.cl:19:43
-    reg  [63:0]  pq_823;  // matmul_tiled.cl:19:43
-    reg  [63:0]  pq_824;  // matmul_tiled.cl:19:43
-    reg  [63:0]  pq_825;  // matmul_tiled.cl:19:43
-    reg  [63:0]  pq_826;  // matmul_tiled.cl:19:43
-    wire [63:0]  pwa_827;
-    wire [31:0]  prd_828;  // matmul_tiled.cl:19:43
-    wire [31:0]  pw_829;  // matmul_tiled.cl:19:24
-    wire [31:0]  w_830;  // matmul_tiled.cl:19:38
-    wire [31:0]  pw_831;  // matmul_tiled.cl:19:34
-    reg  [31:0]  pq_832;  // matmul_tiled.cl:19:24
-    reg  [31:0]  pq_833;  // matmul_tiled.cl:19:24
-    reg  [31:0]  pq_834;  // matmul_tiled.cl:19:24
-    reg  [31:0]  pq_835;  // matmul_tiled.cl:19:34
-    reg  [31:0]  pq_836;  // matmul_tiled.cl:19:34
-    wire [31:0]  pw_837;  // matmul_tiled.cl:19:24
-    reg  [31:0]  pq_838;  // matmul_tiled.cl:19:43
-    wire [31:0]  pw_839;  // matmul_tiled.cl:19:24
-    wire [63:0]  pw_840;  // matmul_tiled.cl:19:22
-    wire [63:0]  pw_841;  // matmul_tiled.cl:19:22
-    wire [63:0]  pw_842;  // matmul_tiled.cl:19:22
-    wire [31:0]  pld_843;  // matmul_tiled.cl:19:22
-    wire [63:0]  pw_844;  // matmul_tiled.cl:19:9
-    wire [63:0]  w_845;  // matmul_tiled.cl:19:9
-    wire [63:0]  pw_846;  // matmul_tiled.cl:19:9
-    wire [63:0]  pw_847;  // matmul_tiled.cl:19:9
-    wire [63:0]  pw_848;  // matmul_tiled.cl:19:9
-    wire [63:0]  pw_849;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_850;  // matmul_tiled.cl:19:9
-    wire [63:0]  pw_851;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_852;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_853;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_854;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_855;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_856;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_857;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_858;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_859;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_860;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_861;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_862;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_863;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_864;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_865;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_866;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_867;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_868;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_869;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_870;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_871;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_872;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_873;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_874;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_875;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_876;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_877;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_878;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_879;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_880;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_881;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_882;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_883;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_884;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_885;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_886;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_887;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_888;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_889;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_890;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_891;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_892;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_893;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_894;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_895;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_896;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_897;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_898;  // matmul_tiled.cl:19:9
-    reg  [63:0]  pq_899;  // matmul_tiled.cl:19:9
-    wire [63:0]  pwa_900;
-    wire [63:0]  w_901;  // matmul_tiled.cl:20:9
-    wire [63:0]  w_902;  // matmul_tiled.cl:20:12
-    wire [63:0]  pw_903;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_904;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_905;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_906;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_907;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_908;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_909;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_910;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_911;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_912;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_913;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_914;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_915;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_916;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_917;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_918;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_919;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_920;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_921;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_922;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_923;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_924;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_925;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_926;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_927;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_928;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_929;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_930;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_931;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_932;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_933;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_934;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_935;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_936;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_937;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_938;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_939;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_940;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_941;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_942;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_943;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_944;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_945;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_946;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_947;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_948;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_949;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_950;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_951;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_952;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_953;  // matmul_tiled.cl:20:12
-    reg  [63:0]  pq_954;  // matmul_tiled.cl:20:12
-    wire [63:0]  pwa_955;
-    wire [31:0]  prd_956;  // matmul_tiled.cl:20:12
-    wire [63:0]  w_957;  // matmul_tiled.cl:20:16
-    wire [63:0]  pw_958;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_959;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_960;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_961;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_962;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_963;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_964;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_965;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_966;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_967;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_968;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_969;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_970;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_971;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_972;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_973;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_974;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_975;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_976;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_977;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_978;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_979;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_980;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_981;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_982;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_983;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_984;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_985;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_986;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_987;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_988;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_989;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_990;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_991;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_992;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_993;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_994;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_995;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_996;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_997;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_998;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_999;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_1000;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_1001;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_1002;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_1003;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_1004;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_1005;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_1006;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_1007;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_1008;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_1009;  // matmul_tiled.cl:20:16
-    reg  [63:0]  pq_1010;  // matmul_tiled.cl:20:16
-    wire [63:0]  pwa_1011;
-    wire [31:0]  prd_1012;  // matmul_tiled.cl:20:16
-    wire [63:0]  w_1013;  // matmul_tiled.cl:20:22
-    wire [63:0]  w_1014;  // matmul_tiled.cl:20:25
-    wire [63:0]  pw_1015;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1016;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1017;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1018;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1019;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1020;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1021;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1022;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1023;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1024;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1025;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1026;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1027;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1028;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1029;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1030;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1031;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1032;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1033;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1034;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1035;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1036;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1037;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1038;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1039;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1040;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1041;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1042;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1043;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1044;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1045;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1046;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1047;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1048;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1049;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1050;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1051;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1052;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1053;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1054;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1055;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1056;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1057;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1058;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1059;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1060;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1061;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1062;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1063;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1064;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1065;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1066;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1067;  // matmul_tiled.cl:20:25
-    reg  [63:0]  pq_1068;  // matmul_tiled.cl:20:25
-    wire [63:0]  pwa_1069;
-    wire [31:0]  prd_1070;  // matmul_tiled.cl:20:25
-    wire [63:0]  w_1071;  // matmul_tiled.cl:20:34
-    wire [63:0]  pw_1072;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1073;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1074;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1075;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1076;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1077;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1078;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1079;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1080;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1081;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1082;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1083;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1084;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1085;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1086;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1087;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1088;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1089;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1090;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1091;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1092;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1093;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1094;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1095;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1096;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1097;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1098;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1099;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1100;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1101;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1102;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1103;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1104;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1105;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1106;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1107;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1108;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1109;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1110;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1111;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1112;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1113;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1114;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1115;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1116;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1117;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1118;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1119;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1120;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1121;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1122;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1123;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1124;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1125;  // matmul_tiled.cl:20:34
-    reg  [63:0]  pq_1126;  // matmul_tiled.cl:20:34
-    wire [63:0]  pwa_1127;
-    wire [31:0]  prd_1128;  // matmul_tiled.cl:20:34
-    wire [31:0]  w_1129;  // matmul_tiled.cl:20:40
-    wire [63:0]  w_1130;  // matmul_tiled.cl:20:44
-    wire [63:0]  pw_1131;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1132;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1133;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1134;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1135;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1136;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1137;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1138;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1139;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1140;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1141;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1142;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1143;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1144;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1145;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1146;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1147;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1148;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1149;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1150;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1151;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1152;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1153;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1154;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1155;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1156;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1157;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1158;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1159;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1160;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1161;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1162;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1163;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1164;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1165;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1166;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1167;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1168;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1169;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1170;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1171;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1172;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1173;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1174;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1175;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1176;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1177;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1178;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1179;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1180;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1181;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1182;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1183;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1184;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1185;  // matmul_tiled.cl:20:44
-    reg  [63:0]  pq_1186;  // matmul_tiled.cl:20:44
-    wire [63:0]  pwa_1187;
-    wire [31:0]  prd_1188;  // matmul_tiled.cl:20:44
-    wire [31:0]  pw_1189;  // matmul_tiled.cl:20:25
-    reg  [31:0]  pq_1190;  // matmul_tiled.cl:20:25
-    wire [31:0]  pw_1191;  // matmul_tiled.cl:20:25
-    wire [31:0]  pw_1192;  // matmul_tiled.cl:20:25
-    reg  [31:0]  pq_1193;  // matmul_tiled.cl:20:25
-    reg  [31:0]  pq_1194;  // matmul_tiled.cl:20:25
-    reg  [31:0]  pq_1195;  // matmul_tiled.cl:20:25
-    reg  [31:0]  pq_1196;  // matmul_tiled.cl:20:44
-    reg  [31:0]  pq_1197;  // matmul_tiled.cl:20:44
-    wire [31:0]  pw_1198;  // matmul_tiled.cl:20:25
-    wire [63:0]  pw_1199;  // matmul_tiled.cl:20:22
-    wire [63:0]  pw_1200;  // matmul_tiled.cl:20:22
-    wire [63:0]  pw_1201;  // matmul_tiled.cl:20:22
-    wire [31:0]  pld_1202;  // matmul_tiled.cl:20:22
-    wire [63:0]  pw_1203;  // matmul_tiled.cl:20:9
-    wire [63:0]  pw_1204;  // matmul_tiled.cl:20:9
-    wire [63:0]  pw_1205;  // matmul_tiled.cl:20:9
-    wire [63:0]  pw_1206;  // matmul_tiled.cl:20:9
-    wire [63:0]  pw_1207;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1208;  // matmul_tiled.cl:20:9
-    wire [63:0]  pw_1209;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1210;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1211;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1212;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1213;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1214;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1215;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1216;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1217;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1218;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1219;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1220;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1221;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1222;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1223;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1224;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1225;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1226;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1227;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1228;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1229;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1230;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1231;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1232;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1233;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1234;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1235;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1236;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1237;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1238;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1239;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1240;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1241;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1242;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1243;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1244;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1245;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1246;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1247;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1248;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1249;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1250;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1251;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1252;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1253;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1254;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1255;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1256;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1257;  // matmul_tiled.cl:20:9
-    reg  [63:0]  pq_1258;  // matmul_tiled.cl:20:9
-    wire [63:0]  pwa_1259;
-    wire [63:0]  w_1260;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_1261;  // matmul_tiled.cl:7:6
-    wire [63:0]  pv_1262;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_1263;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_1264;  // matmul_tiled.cl:7:6
-    wire         pw_1265;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_1266;  // matmul_tiled.cl:7:6
-    wire [63:0]  pv_1267;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_1268;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_1269;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_1270;  // matmul_tiled.cl:7:6
-    reg  [7:0]   p0_valid;  // matmul_tiled.cl:7:6
-    reg          p0_admit;
-    wire         p0_stall;
-    wire         p0_en;
-    wire [63:0]  pv_1271;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_1272;  // matmul_tiled.cl:7:6
-    wire         pw_1273;  // matmul_tiled.cl:7:6
-    reg          p0_go;
-    wire [63:0]  pv_1274;  // matmul_tiled.cl:7:6
-    wire [63:0]  pv_1275;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_1276;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_1277;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_1278;  // matmul_tiled.cl:7:6
-    wire [31:0]  w_1279;  // matmul_tiled.cl:12:15
-    wire [63:0]  w_1280;  // matmul_tiled.cl:12:15
-    wire [63:0]  pv_1281;  // matmul_tiled.cl:12:15
-    wire [63:0]  w_1282;  // matmul_tiled.cl:12:15
-    wire [63:0]  w_1283;  // matmul_tiled.cl:12:9
-    wire [63:0]  w_1284;  // matmul_tiled.cl:12:9
-    wire [63:0]  pw_1285;  // matmul_tiled.cl:12:9
-    wire [63:0]  pw_1286;  // matmul_tiled.cl:12:9
-    wire [31:0]  pw_1287;  // matmul_tiled.cl:12:15
-    wire [31:0]  w_1288;  // matmul_tiled.cl:12:15
-    wire [31:0]  pw_1289;  // matmul_tiled.cl:12:15
-    wire [31:0]  pw_1290;  // matmul_tiled.cl:12:15
-    wire [31:0]  pw_1291;  // matmul_tiled.cl:12:15
-    wire [63:0]  pwa_1292;
-    wire [31:0]  w_1293;  // matmul_tiled.cl:13:29
-    wire [63:0]  w_1294;  // matmul_tiled.cl:13:15
-    wire [63:0]  pv_1295;  // matmul_tiled.cl:13:15
-    wire [63:0]  w_1296;  // matmul_tiled.cl:13:15
-    wire [63:0]  w_1297;  // matmul_tiled.cl:13:9
-    wire [63:0]  pw_1298;  // matmul_tiled.cl:13:9
-    wire [31:0]  pw_1299;  // matmul_tiled.cl:13:15
-    wire [31:0]  pw_1300;  // matmul_tiled.cl:13:15
-    wire [31:0]  pw_1301;  // matmul_tiled.cl:13:15
-    wire [31:0]  pw_1302;  // matmul_tiled.cl:13:15
-    reg  [63:0]  pq_1303;  // matmul_tiled.cl:13:9
-    reg  [31:0]  pq_1304;  // matmul_tiled.cl:13:15
-    wire [63:0]  pwa_1305;
-    wire [63:0]  pv_1306;  // matmul_tiled.cl:14:14
-    wire [63:0]  w_1307;  // matmul_tiled.cl:14:9
-    wire [63:0]  pw_1308;  // matmul_tiled.cl:14:9
-    wire [31:0]  pw_1309;  // matmul_tiled.cl:14:14
-    reg  [63:0]  pq_1310;  // matmul_tiled.cl:14:9
-    reg  [63:0]  pq_1311;  // matmul_tiled.cl:14:9
-    reg  [31:0]  pq_1312;  // matmul_tiled.cl:14:14
-    reg  [31:0]  pq_1313;  // matmul_tiled.cl:14:14
-    wire [63:0]  pwa_1314;
-    wire [63:0]  pv_1315;  // matmul_tiled.cl:15:14
-    wire [63:0]  w_1316;  // matmul_tiled.cl:15:9
-    wire [63:0]  pw_1317;  // matmul_tiled.cl:15:9
-    wire [31:0]  pw_1318;  // matmul_tiled.cl:15:14
-    reg  [63:0]  pq_1319;  // matmul_tiled.cl:15:9
-    reg  [63:0]  pq_1320;  // matmul_tiled.cl:15:9
-    reg  [63:0]  pq_1321;  // matmul_tiled.cl:15:9
-    reg  [31:0]  pq_1322;  // matmul_tiled.cl:15:14
-    reg  [31:0]  pq_1323;  // matmul_tiled.cl:15:14
-    reg  [31:0]  pq_1324;  // matmul_tiled.cl:15:14
-    wire [63:0]  pwa_1325;
-    wire [31:0]  w_1326;  // matmul_tiled.cl:16:17
-    wire [63:0]  w_1327;  // matmul_tiled.cl:16:11
-    wire [63:0]  pw_1328;  // matmul_tiled.cl:16:11
-    reg  [63:0]  pq_1329;  // matmul_tiled.cl:16:11
-    reg  [63:0]  pq_1330;  // matmul_tiled.cl:16:11
-    reg  [63:0]  pq_1331;  // matmul_tiled.cl:16:11
-    reg  [63:0]  pq_1332;  // matmul_tiled.cl:16:11
-    wire [63:0]  pwa_1333;
-    wire [63:0]  w_1334;  // matmul_tiled.cl:18:14
-    wire [63:0]  pw_1335;  // matmul_tiled.cl:18:14
-    reg  [63:0]  pq_1336;  // matmul_tiled.cl:18:14
-    reg  [63:0]  pq_1337;  // matmul_tiled.cl:18:14
-    reg  [63:0]  pq_1338;  // matmul_tiled.cl:18:14
-    reg  [63:0]  pq_1339;  // matmul_tiled.cl:18:14
-    reg  [63:0]  pq_1340;  // matmul_tiled.cl:18:14
-    wire [63:0]  pwa_1341;
-    wire [63:0]  w_1342;  // matmul_tiled.cl:18:21
-    wire [63:0]  w_1343;  // matmul_tiled.cl:18:21
-    wire [63:0]  pw_1344;  // matmul_tiled.cl:18:21
-    wire [63:0]  pw_1345;  // matmul_tiled.cl:18:21
-    reg  [63:0]  pq_1346;  // matmul_tiled.cl:18:21
-    reg  [63:0]  pq_1347;  // matmul_tiled.cl:18:21
-    reg  [63:0]  pq_1348;  // matmul_tiled.cl:18:21
-    reg  [63:0]  pq_1349;  // matmul_tiled.cl:18:21
-    reg  [63:0]  pq_1350;  // matmul_tiled.cl:18:21
-    reg  [63:0]  pq_1351;  // matmul_tiled.cl:18:21
-    wire [63:0]  pwa_1352;
-    wire [31:0]  prd_1353;  // matmul_tiled.cl:18:21
-    wire [31:0]  w_1354;  // matmul_tiled.cl:18:25
-    wire [31:0]  w_1355;  // matmul_tiled.cl:18:25
-    wire [31:0]  pw_1356;  // matmul_tiled.cl:18:25
-    wire [31:0]  w_1357;  // matmul_tiled.cl:18:25
-    wire [31:0]  pw_1358;  // matmul_tiled.cl:18:25
-    wire [31:0]  pw_1359;  // matmul_tiled.cl:18:25
-    wire [31:0]  w_1360;  // matmul_tiled.cl:18:25
-    wire [31:0]  pw_1361;  // matmul_tiled.cl:18:25
-    reg  [31:0]  pq_1362;  // matmul_tiled.cl:18:25
-    reg  [31:0]  pq_1363;  // matmul_tiled.cl:18:25
-    reg  [31:0]  pq_1364;  // matmul_tiled.cl:18:25
-    reg  [31:0]  pq_1365;  // matmul_tiled.cl:18:25
-    reg  [31:0]  pq_1366;  // matmul_tiled.cl:18:25
-    reg  [31:0]  pq_1367;  // matmul_tiled.cl:18:25
-    reg  [31:0]  pq_1368;  // matmul_tiled.cl:18:25
-    wire         pw_1369;  // matmul_tiled.cl:18:21
-    wire [63:0]  w_1370;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_1371;  // matmul_tiled.cl:7:6
-    wire [63:0]  pv_1372;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_1373;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_1374;  // matmul_tiled.cl:7:6
-    wire         pw_1375;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_1376;  // matmul_tiled.cl:7:6
-    wire [63:0]  pv_1377;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_1378;  // matmul_tiled.cl:7:6
-    wire [63:0]  pw_1379;  // matmul_tiled.cl:7:6
-    wire [63:0]  w_1380;  // matmul_tiled.cl:7:6
-    reg  [7:0]   launch_err;
-    reg          done_q;
-    wire         obj4_wi_tx_re_any0_0;
-    wire         obj4_wi_tx_re_any0_1;
-    wire         obj4_wi_tx_raddr_any0_0;
-    wire [5:0]   obj4_wi_tx_raddr_sel0_0;
-    wire         obj4_wi_tx_raddr_any0_1;
-    wire [5:0]   obj4_wi_tx_raddr_sel0_1;
-    wire         obj5_wi_ty_re_any0_0;
-    wire         obj5_wi_ty_re_any0_1;
-    wire         obj5_wi_ty_raddr_any0_0;
-    wire [5:0]   obj5_wi_ty_raddr_sel0_0;
-    wire         obj5_wi_ty_raddr_any0_1;
-    wire [5:0]   obj5_wi_ty_raddr_sel0_1;
-    wire         obj6_wi_acc_we_any0_0;
-    wire         obj6_wi_acc_we_any0_1;
-    wire         obj6_wi_acc_waddr_any0_0;
-    wire [5:0]   obj6_wi_acc_waddr_sel0_0;
-    wire         obj6_wi_acc_waddr_any0_1;
-    wire [5:0]   obj6_wi_acc_waddr_sel0_1;
-    wire         obj6_wi_acc_wdata_any0_0;
-    wire [31:0]  obj6_wi_acc_wdata_sel0_0;
-    wire         obj6_wi_acc_wdata_any0_1;
-    wire [31:0]  obj6_wi_acc_wdata_sel0_1;
-    wire         obj6_wi_acc_re_any0_0;
-    wire         obj6_wi_acc_re_any0_1;
-    wire         obj6_wi_acc_raddr_any0_0;
-    wire [5:0]   obj6_wi_acc_raddr_sel0_0;
-    wire         obj6_wi_acc_raddr_any0_1;
-    wire [5:0]   obj6_wi_acc_raddr_sel0_1;
+    reg  [15:0] state;
+    reg  [31:0] group_0;
+    reg  [31:0] group_1;
+    reg  [31:0] group_2;
+    reg  [31:0] gnext_0;
+    reg  [31:0] gnext_1;
+    reg  [31:0] gnext_2;
+    reg  [31:0] v0_col;
+    reg  [31:0] v1_row;
+    reg  [31:0] v2_tx;
+    reg  [31:0] v3_ty;
+    reg  [31:0] v4_acc;
+    reg  [31:0] v5_t;
+    reg         v6_group_cond0;
+    reg  [63:0] v7_lid_x;
+    reg  [63:0] v8_lid_y;
+    reg  [63:0] v9_lid_linear;
+    wire        obj0_As_we;
+    wire [5:0]  obj0_As_waddr;
+    wire [31:0] obj0_As_wdata;
+    wire        obj0_As_re;
+    wire [5:0]  obj0_As_raddr;
+    wire [31:0] obj0_As_rdata;
+    wire        obj0_As_r1_re;
+    wire [5:0]  obj0_As_r1_raddr;
+    wire [31:0] obj0_As_r1_rdata;
+    wire        obj0_As_r2_re;
+    wire [5:0]  obj0_As_r2_raddr;
+    wire [31:0] obj0_As_r2_rdata;
+    wire        obj0_As_r3_re;
+    wire [5:0]  obj0_As_r3_raddr;
+    wire [31:0] obj0_As_r3_rdata;
+    wire        obj0_As_r4_re;
+    wire [5:0]  obj0_As_r4_raddr;
+    wire [31:0] obj0_As_r4_rdata;
+    wire        obj0_As_r5_re;
+    wire [5:0]  obj0_As_r5_raddr;
+    wire [31:0] obj0_As_r5_rdata;
+    wire        obj0_As_r6_re;
+    wire [5:0]  obj0_As_r6_raddr;
+    wire [31:0] obj0_As_r6_rdata;
+    wire        obj0_As_r7_re;
+    wire [5:0]  obj0_As_r7_raddr;
+    wire [31:0] obj0_As_r7_rdata;
+    wire        obj1_Bs_we;
+    wire [5:0]  obj1_Bs_waddr;
+    wire [31:0] obj1_Bs_wdata;
+    wire        obj1_Bs_re;
+    wire [5:0]  obj1_Bs_raddr;
+    wire [31:0] obj1_Bs_rdata;
+    wire        obj1_Bs_r1_re;
+    wire [5:0]  obj1_Bs_r1_raddr;
+    wire [31:0] obj1_Bs_r1_rdata;
+    wire        obj1_Bs_r2_re;
+    wire [5:0]  obj1_Bs_r2_raddr;
+    wire [31:0] obj1_Bs_r2_rdata;
+    wire        obj1_Bs_r3_re;
+    wire [5:0]  obj1_Bs_r3_raddr;
+    wire [31:0] obj1_Bs_r3_rdata;
+    wire        obj1_Bs_r4_re;
+    wire [5:0]  obj1_Bs_r4_raddr;
+    wire [31:0] obj1_Bs_r4_rdata;
+    wire        obj1_Bs_r5_re;
+    wire [5:0]  obj1_Bs_r5_raddr;
+    wire [31:0] obj1_Bs_r5_rdata;
+    wire        obj1_Bs_r6_re;
+    wire [5:0]  obj1_Bs_r6_raddr;
+    wire [31:0] obj1_Bs_r6_rdata;
+    wire        obj1_Bs_r7_re;
+    wire [5:0]  obj1_Bs_r7_raddr;
+    wire [31:0] obj1_Bs_r7_rdata;
+    wire        obj2_wi_acc_we;
+    wire [5:0]  obj2_wi_acc_waddr;
+    wire [31:0] obj2_wi_acc_wdata;
+    wire        obj2_wi_acc_re;
+    wire [5:0]  obj2_wi_acc_raddr;
+    wire [31:0] obj2_wi_acc_rdata;
+    reg  [47:0] p4_valid;  // matmul_tiled.cl:7:6
+    reg         p4_admit;
+    wire        p4_stall;
+    wire        p4_en;
+    wire [63:0] pv_1;  // matmul_tiled.cl:7:6
+    wire [63:0] w_2;  // matmul_tiled.cl:7:6
+    wire        pw_3;  // matmul_tiled.cl:7:6
+    reg         p4_go;
+    wire [63:0] pv_4;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_5;  // matmul_tiled.cl:7:6
+    wire [63:0] w_6;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_7;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_8;  // matmul_tiled.cl:7:6
+    wire [63:0] w_9;  // matmul_tiled.cl:7:6
+    wire [63:0] w_10;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_11;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_12;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_13;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_14;
+    wire [31:0] prd_15;  // matmul_tiled.cl:7:6
+    wire [31:0] w_16;  // matmul_tiled.cl:12:15
+    wire [63:0] w_17;  // matmul_tiled.cl:12:15
+    wire [63:0] pv_18;  // matmul_tiled.cl:12:15
+    wire [63:0] w_19;  // matmul_tiled.cl:12:15
+    wire [63:0] w_20;  // matmul_tiled.cl:12:15
+    wire [63:0] pw_21;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_22;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_23;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_24;  // matmul_tiled.cl:12:15
+    wire [31:0] w_25;  // matmul_tiled.cl:13:29
+    wire [63:0] w_26;  // matmul_tiled.cl:13:15
+    wire [63:0] pv_27;  // matmul_tiled.cl:13:15
+    wire [63:0] w_28;  // matmul_tiled.cl:13:15
+    wire [63:0] pw_29;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_30;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_31;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_32;  // matmul_tiled.cl:13:15
+    wire [63:0] w_33;  // matmul_tiled.cl:27:5
+    wire [31:0] w_34;  // matmul_tiled.cl:27:13
+    wire [31:0] pw_35;  // matmul_tiled.cl:27:7
+    reg  [31:0] pq_36;  // matmul_tiled.cl:27:7
+    reg  [31:0] pq_37;  // matmul_tiled.cl:27:7
+    reg  [31:0] pq_38;  // matmul_tiled.cl:27:7
+    reg  [31:0] pq_39;  // matmul_tiled.cl:12:15
+    reg  [31:0] pq_40;  // matmul_tiled.cl:12:15
+    reg  [31:0] pq_41;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_42;  // matmul_tiled.cl:27:7
+    wire [63:0] pw_43;  // matmul_tiled.cl:27:5
+    wire [63:0] w_44;  // matmul_tiled.cl:27:5
+    wire [63:0] pw_45;  // matmul_tiled.cl:27:5
+    wire [63:0] pw_46;  // matmul_tiled.cl:27:5
+    reg  [31:0] pq_47;  // matmul_tiled.cl:7:6
+    wire [63:0] w_48;  // matmul_tiled.cl:7:6
+    wire [63:0] w_49;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_50;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_51;  // matmul_tiled.cl:7:6
+    wire [63:0] w_52;  // matmul_tiled.cl:7:6
+    wire        pw_53;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_54;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_55;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_56;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_57;  // matmul_tiled.cl:7:6
+    wire [63:0] w_58;  // matmul_tiled.cl:7:6
+    wire        w_59;  // matmul_tiled.cl:18:5
+    reg         q_60;  // matmul_tiled.cl:18:5
+    wire [31:0] w_61;  // matmul_tiled.cl:18:21
+    wire [31:0] w_62;  // matmul_tiled.cl:18:25
+    wire [31:0] w_63;  // matmul_tiled.cl:18:25
+    wire [31:0] w_64;  // matmul_tiled.cl:18:25
+    wire [31:0] w_65;  // matmul_tiled.cl:18:25
+    wire [31:0] w_66;  // matmul_tiled.cl:18:25
+    wire [31:0] w_67;  // matmul_tiled.cl:18:25
+    wire [31:0] w_68;  // matmul_tiled.cl:18:25
+    wire [31:0] w_69;  // matmul_tiled.cl:18:25
+    wire        w_70;  // matmul_tiled.cl:18:21
+    wire [31:0] w_71;  // matmul_tiled.cl:18:33
+    wire [31:0] w_72;  // matmul_tiled.cl:18:33
+    wire [31:0] w_73;  // matmul_tiled.cl:18:33
+    reg  [44:0] p3_valid;  // matmul_tiled.cl:7:6
+    reg         p3_admit;
+    wire        p3_stall;
+    wire        p3_en;
+    wire [63:0] pv_74;  // matmul_tiled.cl:7:6
+    wire [63:0] w_75;  // matmul_tiled.cl:7:6
+    wire        pw_76;  // matmul_tiled.cl:7:6
+    reg         p3_go;
+    wire [63:0] pv_77;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_78;  // matmul_tiled.cl:7:6
+    wire [63:0] w_79;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_80;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_81;  // matmul_tiled.cl:7:6
+    wire [63:0] w_82;  // matmul_tiled.cl:7:6
+    wire [63:0] w_83;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_84;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_85;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_86;
+    wire [31:0] prd_87;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_88;  // matmul_tiled.cl:14:14
+    wire [31:0] pw_89;  // matmul_tiled.cl:14:14
+    wire [63:0] pv_90;  // matmul_tiled.cl:15:14
+    wire [31:0] pw_91;  // matmul_tiled.cl:15:14
+    wire [63:0] w_92;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_93;  // matmul_tiled.cl:24:23
+    wire [63:0] w_94;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_95;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_96;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_97;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_98;
+    wire [31:0] prd_99;  // matmul_tiled.cl:24:23
+    wire [63:0] w_100;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_101;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_102;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_103;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_104;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_105;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_106;
+    wire [31:0] prd_107;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_108;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_109;  // matmul_tiled.cl:7:6
+    reg  [31:0] pq_110;  // matmul_tiled.cl:7:6
+    wire        go_111;
+    wire        pu_112_valid;
+    wire [31:0] pu_112_result;
+    wire [31:0] bi_113;
+    reg  [31:0] pd_114;
+    reg  [31:0] pd_115;
+    reg  [31:0] pd_116;
+    reg  [31:0] pd_117;
+    reg  [31:0] pd_118;
+    reg  [31:0] pd_119;
+    reg  [31:0] pd_120;
+    reg  [31:0] pd_121;
+    reg  [31:0] pd_122;
+    reg  [31:0] pd_123;
+    reg  [31:0] pd_124;
+    reg  [31:0] pd_125;
+    reg  [31:0] pd_126;
+    reg  [31:0] pd_127;
+    reg  [31:0] pd_128;
+    wire [31:0] bi_129;
+    wire [31:0] bi_130;
+    wire [31:0] bi_131;
+    wire [31:0] pw_132;  // matmul_tiled.cl:24:19
+    wire [63:0] w_133;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_134;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_135;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_136;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_137;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_138;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_139;
+    wire [31:0] prd_140;  // matmul_tiled.cl:24:23
+    wire [63:0] w_141;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_142;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_143;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_144;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_145;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_146;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_147;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_148;
+    wire [31:0] prd_149;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_150;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_151;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_152;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_153;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_154;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_155;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_156;  // matmul_tiled.cl:24:34
+    wire        go_157;
+    wire        pu_158_valid;
+    wire [31:0] pu_158_result;
+    wire [31:0] bi_159;
+    reg  [31:0] pd_160;
+    reg  [31:0] pd_161;
+    reg  [31:0] pd_162;
+    reg  [31:0] pd_163;
+    reg  [31:0] pd_164;
+    reg  [31:0] pd_165;
+    reg  [31:0] pd_166;
+    reg  [31:0] pd_167;
+    reg  [31:0] pd_168;
+    reg  [31:0] pd_169;
+    reg  [31:0] pd_170;
+    reg  [31:0] pd_171;
+    reg  [31:0] pd_172;
+    reg  [31:0] pd_173;
+    reg  [31:0] pd_174;
+    wire [31:0] bi_175;
+    wire [31:0] bi_176;
+    wire [31:0] bi_177;
+    wire [31:0] pw_178;  // matmul_tiled.cl:24:19
+    wire [63:0] w_179;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_180;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_181;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_182;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_183;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_184;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_185;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_186;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_187;
+    wire [31:0] prd_188;  // matmul_tiled.cl:24:23
+    wire [63:0] w_189;  // matmul_tiled.cl:24:34
+    wire [63:0] w_190;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_191;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_192;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_193;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_194;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_195;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_196;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_197;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_198;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_199;
+    wire [31:0] prd_200;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_201;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_202;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_203;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_204;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_205;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_206;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_207;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_208;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_209;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_210;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_211;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_212;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_213;  // matmul_tiled.cl:24:34
+    wire        go_214;
+    wire        pu_215_valid;
+    wire [31:0] pu_215_result;
+    wire [31:0] bi_216;
+    reg  [31:0] pd_217;
+    reg  [31:0] pd_218;
+    reg  [31:0] pd_219;
+    reg  [31:0] pd_220;
+    reg  [31:0] pd_221;
+    reg  [31:0] pd_222;
+    reg  [31:0] pd_223;
+    reg  [31:0] pd_224;
+    reg  [31:0] pd_225;
+    reg  [31:0] pd_226;
+    reg  [31:0] pd_227;
+    reg  [31:0] pd_228;
+    reg  [31:0] pd_229;
+    reg  [31:0] pd_230;
+    reg  [31:0] pd_231;
+    wire [31:0] bi_232;
+    wire [31:0] bi_233;
+    wire [31:0] bi_234;
+    wire [31:0] pw_235;  // matmul_tiled.cl:24:19
+    wire [63:0] w_236;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_237;  // matmul_tiled.cl:24:23
+    wire [63:0] w_238;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_239;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_240;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_241;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_242;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_243;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_244;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_245;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_246;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_247;
+    wire [31:0] prd_248;  // matmul_tiled.cl:24:23
+    wire [63:0] w_249;  // matmul_tiled.cl:24:34
+    wire [63:0] w_250;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_251;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_252;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_253;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_254;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_255;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_256;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_257;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_258;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_259;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_260;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_261;
+    wire [31:0] prd_262;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_263;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_264;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_265;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_266;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_267;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_268;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_269;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_270;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_271;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_272;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_273;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_274;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_275;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_276;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_277;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_278;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_279;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_280;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_281;  // matmul_tiled.cl:24:34
+    wire        go_282;
+    wire        pu_283_valid;
+    wire [31:0] pu_283_result;
+    wire [31:0] bi_284;
+    reg  [31:0] pd_285;
+    reg  [31:0] pd_286;
+    reg  [31:0] pd_287;
+    reg  [31:0] pd_288;
+    reg  [31:0] pd_289;
+    reg  [31:0] pd_290;
+    reg  [31:0] pd_291;
+    reg  [31:0] pd_292;
+    reg  [31:0] pd_293;
+    reg  [31:0] pd_294;
+    reg  [31:0] pd_295;
+    reg  [31:0] pd_296;
+    reg  [31:0] pd_297;
+    reg  [31:0] pd_298;
+    reg  [31:0] pd_299;
+    wire [31:0] bi_300;
+    wire [31:0] bi_301;
+    wire [31:0] bi_302;
+    wire [31:0] pw_303;  // matmul_tiled.cl:24:19
+    wire [63:0] w_304;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_305;  // matmul_tiled.cl:24:23
+    wire [63:0] w_306;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_307;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_308;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_309;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_310;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_311;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_312;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_313;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_314;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_315;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_316;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_317;
+    wire [31:0] prd_318;  // matmul_tiled.cl:24:23
+    wire [63:0] w_319;  // matmul_tiled.cl:24:34
+    wire [63:0] w_320;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_321;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_322;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_323;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_324;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_325;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_326;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_327;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_328;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_329;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_330;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_331;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_332;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_333;
+    wire [31:0] prd_334;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_335;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_336;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_337;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_338;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_339;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_340;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_341;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_342;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_343;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_344;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_345;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_346;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_347;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_348;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_349;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_350;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_351;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_352;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_353;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_354;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_355;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_356;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_357;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_358;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_359;  // matmul_tiled.cl:24:34
+    wire        go_360;
+    wire        pu_361_valid;
+    wire [31:0] pu_361_result;
+    wire [31:0] bi_362;
+    reg  [31:0] pd_363;
+    reg  [31:0] pd_364;
+    reg  [31:0] pd_365;
+    reg  [31:0] pd_366;
+    reg  [31:0] pd_367;
+    reg  [31:0] pd_368;
+    reg  [31:0] pd_369;
+    reg  [31:0] pd_370;
+    reg  [31:0] pd_371;
+    reg  [31:0] pd_372;
+    reg  [31:0] pd_373;
+    reg  [31:0] pd_374;
+    reg  [31:0] pd_375;
+    reg  [31:0] pd_376;
+    reg  [31:0] pd_377;
+    wire [31:0] bi_378;
+    wire [31:0] bi_379;
+    wire [31:0] bi_380;
+    wire [31:0] pw_381;  // matmul_tiled.cl:24:19
+    wire [63:0] w_382;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_383;  // matmul_tiled.cl:24:23
+    wire [63:0] w_384;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_385;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_386;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_387;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_388;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_389;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_390;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_391;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_392;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_393;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_394;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_395;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_396;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_397;
+    wire [31:0] prd_398;  // matmul_tiled.cl:24:23
+    wire [63:0] w_399;  // matmul_tiled.cl:24:34
+    wire [63:0] w_400;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_401;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_402;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_403;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_404;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_405;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_406;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_407;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_408;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_409;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_410;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_411;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_412;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_413;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_414;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_415;
+    wire [31:0] prd_416;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_417;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_418;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_419;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_420;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_421;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_422;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_423;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_424;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_425;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_426;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_427;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_428;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_429;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_430;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_431;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_432;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_433;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_434;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_435;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_436;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_437;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_438;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_439;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_440;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_441;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_442;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_443;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_444;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_445;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_446;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_447;  // matmul_tiled.cl:24:34
+    wire        go_448;
+    wire        pu_449_valid;
+    wire [31:0] pu_449_result;
+    wire [31:0] bi_450;
+    reg  [31:0] pd_451;
+    reg  [31:0] pd_452;
+    reg  [31:0] pd_453;
+    reg  [31:0] pd_454;
+    reg  [31:0] pd_455;
+    reg  [31:0] pd_456;
+    reg  [31:0] pd_457;
+    reg  [31:0] pd_458;
+    reg  [31:0] pd_459;
+    reg  [31:0] pd_460;
+    reg  [31:0] pd_461;
+    reg  [31:0] pd_462;
+    reg  [31:0] pd_463;
+    reg  [31:0] pd_464;
+    reg  [31:0] pd_465;
+    wire [31:0] bi_466;
+    wire [31:0] bi_467;
+    wire [31:0] bi_468;
+    wire [31:0] pw_469;  // matmul_tiled.cl:24:19
+    wire [63:0] w_470;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_471;  // matmul_tiled.cl:24:23
+    wire [63:0] w_472;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_473;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_474;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_475;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_476;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_477;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_478;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_479;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_480;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_481;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_482;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_483;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_484;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_485;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_486;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_487;
+    wire [31:0] prd_488;  // matmul_tiled.cl:24:23
+    wire [63:0] w_489;  // matmul_tiled.cl:24:34
+    wire [63:0] w_490;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_491;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_492;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_493;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_494;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_495;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_496;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_497;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_498;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_499;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_500;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_501;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_502;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_503;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_504;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_505;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_506;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_507;
+    wire [31:0] prd_508;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_509;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_510;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_511;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_512;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_513;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_514;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_515;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_516;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_517;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_518;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_519;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_520;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_521;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_522;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_523;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_524;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_525;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_526;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_527;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_528;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_529;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_530;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_531;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_532;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_533;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_534;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_535;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_536;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_537;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_538;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_539;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_540;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_541;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_542;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_543;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_544;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_545;  // matmul_tiled.cl:24:34
+    wire        go_546;
+    wire        pu_547_valid;
+    wire [31:0] pu_547_result;
+    wire [31:0] bi_548;
+    reg  [31:0] pd_549;
+    reg  [31:0] pd_550;
+    reg  [31:0] pd_551;
+    reg  [31:0] pd_552;
+    reg  [31:0] pd_553;
+    reg  [31:0] pd_554;
+    reg  [31:0] pd_555;
+    reg  [31:0] pd_556;
+    reg  [31:0] pd_557;
+    reg  [31:0] pd_558;
+    reg  [31:0] pd_559;
+    reg  [31:0] pd_560;
+    reg  [31:0] pd_561;
+    reg  [31:0] pd_562;
+    reg  [31:0] pd_563;
+    wire [31:0] bi_564;
+    wire [31:0] bi_565;
+    wire [31:0] bi_566;
+    wire [31:0] pw_567;  // matmul_tiled.cl:24:19
+    wire [63:0] w_568;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_569;  // matmul_tiled.cl:24:23
+    wire [63:0] w_570;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_571;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_572;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_573;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_574;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_575;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_576;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_577;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_578;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_579;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_580;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_581;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_582;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_583;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_584;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_585;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_586;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_587;
+    wire [31:0] prd_588;  // matmul_tiled.cl:24:23
+    wire [63:0] w_589;  // matmul_tiled.cl:24:34
+    wire [63:0] w_590;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_591;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_592;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_593;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_594;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_595;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_596;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_597;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_598;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_599;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_600;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_601;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_602;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_603;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_604;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_605;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_606;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_607;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_608;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_609;
+    wire [31:0] prd_610;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_611;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_612;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_613;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_614;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_615;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_616;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_617;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_618;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_619;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_620;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_621;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_622;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_623;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_624;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_625;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_626;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_627;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_628;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_629;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_630;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_631;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_632;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_633;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_634;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_635;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_636;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_637;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_638;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_639;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_640;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_641;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_642;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_643;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_644;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_645;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_646;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_647;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_648;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_649;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_650;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_651;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_652;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_653;  // matmul_tiled.cl:24:34
+    wire        go_654;
+    wire        pu_655_valid;
+    wire [31:0] pu_655_result;
+    wire [31:0] bi_656;
+    reg  [31:0] pd_657;
+    reg  [31:0] pd_658;
+    reg  [31:0] pd_659;
+    reg  [31:0] pd_660;
+    reg  [31:0] pd_661;
+    reg  [31:0] pd_662;
+    reg  [31:0] pd_663;
+    reg  [31:0] pd_664;
+    reg  [31:0] pd_665;
+    reg  [31:0] pd_666;
+    reg  [31:0] pd_667;
+    reg  [31:0] pd_668;
+    reg  [31:0] pd_669;
+    reg  [31:0] pd_670;
+    reg  [31:0] pd_671;
+    wire [31:0] bi_672;
+    wire [31:0] bi_673;
+    wire [31:0] bi_674;
+    wire [31:0] pw_675;  // matmul_tiled.cl:24:19
+    wire [63:0] w_676;  // matmul_tiled.cl:7:6
+    wire [63:0] w_677;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_678;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_679;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_680;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_681;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_682;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_683;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_684;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_685;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_686;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_687;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_688;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_689;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_690;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_691;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_692;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_693;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_694;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_695;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_696;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_697;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_698;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_699;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_700;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_701;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_702;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_703;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_704;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_705;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_706;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_707;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_708;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_709;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_710;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_711;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_712;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_713;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_714;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_715;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_716;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_717;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_718;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_719;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_720;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_721;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_722;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_723;
+    wire [63:0] w_724;  // matmul_tiled.cl:7:6
+    wire [63:0] w_725;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_726;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_727;  // matmul_tiled.cl:7:6
+    wire [63:0] w_728;  // matmul_tiled.cl:7:6
+    wire        pw_729;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_730;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_731;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_732;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_733;  // matmul_tiled.cl:7:6
+    wire [63:0] w_734;  // matmul_tiled.cl:7:6
+    reg  [93:0] p2_valid;  // matmul_tiled.cl:7:6
+    reg         p2_admit;
+    wire        p2_stall;
+    wire        p2_en;
+    wire [63:0] pv_735;  // matmul_tiled.cl:7:6
+    wire [63:0] w_736;  // matmul_tiled.cl:7:6
+    wire        pw_737;  // matmul_tiled.cl:7:6
+    reg         p2_go;
+    wire [31:0] w_738;  // matmul_tiled.cl:12:15
+    wire [63:0] w_739;  // matmul_tiled.cl:12:15
+    wire [63:0] pv_740;  // matmul_tiled.cl:12:15
+    wire [63:0] w_741;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_742;  // matmul_tiled.cl:12:15
+    wire [31:0] w_743;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_744;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_745;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_746;  // matmul_tiled.cl:12:15
+    wire [31:0] w_747;  // matmul_tiled.cl:13:29
+    wire [63:0] w_748;  // matmul_tiled.cl:13:15
+    wire [63:0] pv_749;  // matmul_tiled.cl:13:15
+    wire [63:0] w_750;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_751;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_752;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_753;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_754;  // matmul_tiled.cl:13:15
+    wire [63:0] pv_755;  // matmul_tiled.cl:14:14
+    wire [31:0] pw_756;  // matmul_tiled.cl:14:14
+    wire [63:0] pv_757;  // matmul_tiled.cl:15:14
+    wire [31:0] pw_758;  // matmul_tiled.cl:15:14
+    wire [63:0] w_759;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_760;  // matmul_tiled.cl:19:9
+    wire [63:0] w_761;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_762;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_763;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_764;  // matmul_tiled.cl:19:9
+    wire [63:0] w_765;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_766;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_767;  // matmul_tiled.cl:19:9
+    wire [63:0] w_768;  // matmul_tiled.cl:19:22
+    wire [31:0] w_769;  // matmul_tiled.cl:19:30
+    wire [31:0] pw_770;  // matmul_tiled.cl:19:24
+    wire [31:0] pv_771;  // matmul_tiled.cl:19:34
+    wire [31:0] w_772;  // matmul_tiled.cl:19:38
+    wire [31:0] pw_773;  // matmul_tiled.cl:19:34
+    reg  [31:0] pq_774;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_775;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_776;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_777;  // matmul_tiled.cl:19:34
+    reg  [31:0] pq_778;  // matmul_tiled.cl:19:34
+    reg  [31:0] pq_779;  // matmul_tiled.cl:19:34
+    wire [31:0] pw_780;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_781;  // matmul_tiled.cl:14:14
+    reg  [31:0] pq_782;  // matmul_tiled.cl:14:14
+    reg  [31:0] pq_783;  // matmul_tiled.cl:14:14
+    wire [31:0] pw_784;  // matmul_tiled.cl:19:24
+    wire [63:0] pw_785;  // matmul_tiled.cl:19:22
+    wire [63:0] w_786;  // matmul_tiled.cl:19:22
+    wire [63:0] pw_787;  // matmul_tiled.cl:19:22
+    wire [63:0] pw_788;  // matmul_tiled.cl:19:22
+    wire [31:0] pld_789;  // matmul_tiled.cl:19:22
+    reg  [63:0] pq_790;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_791;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_792;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_793;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_794;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_795;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_796;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_797;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_798;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_799;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_800;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_801;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_802;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_803;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_804;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_805;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_806;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_807;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_808;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_809;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_810;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_811;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_812;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_813;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_814;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_815;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_816;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_817;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_818;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_819;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_820;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_821;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_822;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_823;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_824;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_825;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_826;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_827;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_828;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_829;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_830;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_831;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_832;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_833;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_834;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_835;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_836;  // matmul_tiled.cl:19:9
+    wire [63:0] pwa_837;
+    wire [63:0] w_838;  // matmul_tiled.cl:20:9
+    wire [63:0] pw_839;  // matmul_tiled.cl:20:9
+    wire [63:0] w_840;  // matmul_tiled.cl:20:9
+    wire [63:0] pw_841;  // matmul_tiled.cl:20:9
+    wire [63:0] pw_842;  // matmul_tiled.cl:20:9
+    wire [63:0] pw_843;  // matmul_tiled.cl:20:9
+    wire [63:0] w_844;  // matmul_tiled.cl:20:9
+    wire [63:0] pw_845;  // matmul_tiled.cl:20:9
+    wire [63:0] pw_846;  // matmul_tiled.cl:20:9
+    wire [63:0] w_847;  // matmul_tiled.cl:20:22
+    wire [31:0] pv_848;  // matmul_tiled.cl:20:25
+    wire [31:0] w_849;  // matmul_tiled.cl:20:29
+    wire [31:0] pw_850;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_851;  // matmul_tiled.cl:20:25
+    wire [31:0] w_852;  // matmul_tiled.cl:20:40
+    wire [31:0] pw_853;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_854;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_855;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_856;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_857;  // matmul_tiled.cl:12:15
+    reg  [31:0] pq_858;  // matmul_tiled.cl:12:15
+    reg  [31:0] pq_859;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_860;  // matmul_tiled.cl:20:25
+    wire [63:0] pw_861;  // matmul_tiled.cl:20:22
+    wire [63:0] w_862;  // matmul_tiled.cl:20:22
+    wire [63:0] pw_863;  // matmul_tiled.cl:20:22
+    wire [63:0] pw_864;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_865;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_866;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_867;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_868;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_869;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_870;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_871;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_872;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_873;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_874;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_875;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_876;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_877;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_878;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_879;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_880;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_881;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_882;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_883;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_884;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_885;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_886;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_887;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_888;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_889;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_890;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_891;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_892;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_893;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_894;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_895;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_896;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_897;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_898;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_899;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_900;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_901;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_902;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_903;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_904;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_905;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_906;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_907;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_908;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_909;  // matmul_tiled.cl:20:22
+    wire [31:0] pld_910;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_911;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_912;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_913;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_914;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_915;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_916;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_917;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_918;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_919;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_920;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_921;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_922;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_923;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_924;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_925;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_926;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_927;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_928;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_929;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_930;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_931;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_932;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_933;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_934;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_935;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_936;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_937;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_938;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_939;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_940;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_941;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_942;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_943;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_944;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_945;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_946;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_947;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_948;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_949;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_950;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_951;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_952;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_953;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_954;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_955;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_956;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_957;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_958;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_959;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_960;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_961;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_962;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_963;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_964;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_965;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_966;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_967;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_968;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_969;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_970;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_971;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_972;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_973;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_974;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_975;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_976;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_977;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_978;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_979;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_980;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_981;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_982;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_983;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_984;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_985;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_986;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_987;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_988;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_989;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_990;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_991;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_992;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_993;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_994;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_995;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_996;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_997;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_998;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_999;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_1000;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_1001;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_1002;  // matmul_tiled.cl:20:9
+    wire [63:0] pwa_1003;
+    wire [63:0] w_1004;  // matmul_tiled.cl:7:6
+    wire [63:0] w_1005;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_1006;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1007;  // matmul_tiled.cl:7:6
+    wire [63:0] w_1008;  // matmul_tiled.cl:7:6
+    wire        pw_1009;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1010;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_1011;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1012;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1013;  // matmul_tiled.cl:7:6
+    wire [63:0] w_1014;  // matmul_tiled.cl:7:6
+    reg  [3:0]  p0_valid;  // matmul_tiled.cl:7:6
+    reg         p0_admit;
+    wire        p0_stall;
+    wire        p0_en;
+    wire [63:0] pv_1015;  // matmul_tiled.cl:7:6
+    wire [63:0] w_1016;  // matmul_tiled.cl:7:6
+    wire        pw_1017;  // matmul_tiled.cl:7:6
+    reg         p0_go;
+    wire [63:0] pv_1018;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_1019;  // matmul_tiled.cl:7:6
+    wire [63:0] w_1020;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1021;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1022;  // matmul_tiled.cl:7:6
+    wire [63:0] w_1023;  // matmul_tiled.cl:7:6
+    wire [63:0] w_1024;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_1025;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1026;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1027;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_1028;
+    wire [31:0] prd_1029;  // matmul_tiled.cl:7:6
+    wire [31:0] w_1030;  // matmul_tiled.cl:12:15
+    wire [63:0] w_1031;  // matmul_tiled.cl:12:15
+    wire [63:0] pv_1032;  // matmul_tiled.cl:12:15
+    wire [63:0] w_1033;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_1034;  // matmul_tiled.cl:12:15
+    wire [31:0] w_1035;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_1036;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_1037;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_1038;  // matmul_tiled.cl:12:15
+    wire [31:0] w_1039;  // matmul_tiled.cl:13:29
+    wire [63:0] w_1040;  // matmul_tiled.cl:13:15
+    wire [63:0] pv_1041;  // matmul_tiled.cl:13:15
+    wire [63:0] w_1042;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_1043;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_1044;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_1045;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_1046;  // matmul_tiled.cl:13:15
+    wire [63:0] pv_1047;  // matmul_tiled.cl:14:14
+    wire [31:0] pw_1048;  // matmul_tiled.cl:14:14
+    wire [63:0] pv_1049;  // matmul_tiled.cl:15:14
+    wire [31:0] pw_1050;  // matmul_tiled.cl:15:14
+    wire [31:0] w_1051;  // matmul_tiled.cl:16:17
+    wire [31:0] w_1052;  // matmul_tiled.cl:18:25
+    wire [31:0] w_1053;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_1054;  // matmul_tiled.cl:18:25
+    wire [31:0] w_1055;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_1056;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_1057;  // matmul_tiled.cl:18:25
+    wire [31:0] w_1058;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_1059;  // matmul_tiled.cl:18:25
+    wire        pw_1060;  // matmul_tiled.cl:18:21
+    wire [63:0] w_1061;  // matmul_tiled.cl:7:6
+    wire [63:0] w_1062;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1063;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1064;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_1065;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_1066;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_1067;
+    wire [63:0] w_1068;  // matmul_tiled.cl:7:6
+    wire [63:0] w_1069;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_1070;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1071;  // matmul_tiled.cl:7:6
+    wire [63:0] w_1072;  // matmul_tiled.cl:7:6
+    wire        pw_1073;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1074;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_1075;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1076;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1077;  // matmul_tiled.cl:7:6
+    wire [63:0] w_1078;  // matmul_tiled.cl:7:6
+    reg  [7:0]  launch_err;
+    reg         done_q;
 
     ohls_ram_1r1w #(
         .WIDTH(32),
@@ -1891,1119 +1465,518 @@ module matmul_datapath (
         .WIDTH(32),
         .DEPTH(64),
         .BYTE_EN(0)
-    ) u_obj2_wi_col (
+    ) u_obj2_wi_acc (
         .clk(clk),
-        .we(obj2_wi_col_we),
-        .waddr(obj2_wi_col_waddr),
-        .wdata(obj2_wi_col_wdata),
+        .we(obj2_wi_acc_we),
+        .waddr(obj2_wi_acc_waddr),
+        .wdata(obj2_wi_acc_wdata),
         .wbe(1'h1),
-        .re(obj2_wi_col_re),
-        .raddr(obj2_wi_col_raddr),
-        .rdata(obj2_wi_col_rdata)
+        .re(obj2_wi_acc_re),
+        .raddr(obj2_wi_acc_raddr),
+        .rdata(obj2_wi_acc_rdata)
     );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj3_wi_row (
-        .clk(clk),
-        .we(obj3_wi_row_we),
-        .waddr(obj3_wi_row_waddr),
-        .wdata(obj3_wi_row_wdata),
-        .wbe(1'h1),
-        .re(obj3_wi_row_re),
-        .raddr(obj3_wi_row_raddr),
-        .rdata(obj3_wi_row_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj4_wi_tx (
-        .clk(clk),
-        .we(obj4_wi_tx_we),
-        .waddr(obj4_wi_tx_waddr),
-        .wdata(obj4_wi_tx_wdata),
-        .wbe(1'h1),
-        .re(obj4_wi_tx_re),
-        .raddr(obj4_wi_tx_raddr),
-        .rdata(obj4_wi_tx_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj4_wi_tx_r1 (
-        .clk(clk),
-        .we(obj4_wi_tx_we),
-        .waddr(obj4_wi_tx_waddr),
-        .wdata(obj4_wi_tx_wdata),
-        .wbe(1'h1),
-        .re(obj4_wi_tx_r1_re),
-        .raddr(obj4_wi_tx_r1_raddr),
-        .rdata(obj4_wi_tx_r1_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj4_wi_tx_r2 (
-        .clk(clk),
-        .we(obj4_wi_tx_we),
-        .waddr(obj4_wi_tx_waddr),
-        .wdata(obj4_wi_tx_wdata),
-        .wbe(1'h1),
-        .re(obj4_wi_tx_r2_re),
-        .raddr(obj4_wi_tx_r2_raddr),
-        .rdata(obj4_wi_tx_r2_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj4_wi_tx_r3 (
-        .clk(clk),
-        .we(obj4_wi_tx_we),
-        .waddr(obj4_wi_tx_waddr),
-        .wdata(obj4_wi_tx_wdata),
-        .wbe(1'h1),
-        .re(obj4_wi_tx_r3_re),
-        .raddr(obj4_wi_tx_r3_raddr),
-        .rdata(obj4_wi_tx_r3_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj4_wi_tx_r4 (
-        .clk(clk),
-        .we(obj4_wi_tx_we),
-        .waddr(obj4_wi_tx_waddr),
-        .wdata(obj4_wi_tx_wdata),
-        .wbe(1'h1),
-        .re(obj4_wi_tx_r4_re),
-        .raddr(obj4_wi_tx_r4_raddr),
-        .rdata(obj4_wi_tx_r4_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj4_wi_tx_r5 (
-        .clk(clk),
-        .we(obj4_wi_tx_we),
-        .waddr(obj4_wi_tx_waddr),
-        .wdata(obj4_wi_tx_wdata),
-        .wbe(1'h1),
-        .re(obj4_wi_tx_r5_re),
-        .raddr(obj4_wi_tx_r5_raddr),
-        .rdata(obj4_wi_tx_r5_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj4_wi_tx_r6 (
-        .clk(clk),
-        .we(obj4_wi_tx_we),
-        .waddr(obj4_wi_tx_waddr),
-        .wdata(obj4_wi_tx_wdata),
-        .wbe(1'h1),
-        .re(obj4_wi_tx_r6_re),
-        .raddr(obj4_wi_tx_r6_raddr),
-        .rdata(obj4_wi_tx_r6_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj4_wi_tx_r7 (
-        .clk(clk),
-        .we(obj4_wi_tx_we),
-        .waddr(obj4_wi_tx_waddr),
-        .wdata(obj4_wi_tx_wdata),
-        .wbe(1'h1),
-        .re(obj4_wi_tx_r7_re),
-        .raddr(obj4_wi_tx_r7_raddr),
-        .rdata(obj4_wi_tx_r7_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj5_wi_ty (
-        .clk(clk),
-        .we(obj5_wi_ty_we),
-        .waddr(obj5_wi_ty_waddr),
-        .wdata(obj5_wi_ty_wdata),
-        .wbe(1'h1),
-        .re(obj5_wi_ty_re),
-        .raddr(obj5_wi_ty_raddr),
-        .rdata(obj5_wi_ty_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj5_wi_ty_r1 (
-        .clk(clk),
-        .we(obj5_wi_ty_we),
-        .waddr(obj5_wi_ty_waddr),
-        .wdata(obj5_wi_ty_wdata),
-        .wbe(1'h1),
-        .re(obj5_wi_ty_r1_re),
-        .raddr(obj5_wi_ty_r1_raddr),
-        .rdata(obj5_wi_ty_r1_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj5_wi_ty_r2 (
-        .clk(clk),
-        .we(obj5_wi_ty_we),
-        .waddr(obj5_wi_ty_waddr),
-        .wdata(obj5_wi_ty_wdata),
-        .wbe(1'h1),
-        .re(obj5_wi_ty_r2_re),
-        .raddr(obj5_wi_ty_r2_raddr),
-        .rdata(obj5_wi_ty_r2_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj5_wi_ty_r3 (
-        .clk(clk),
-        .we(obj5_wi_ty_we),
-        .waddr(obj5_wi_ty_waddr),
-        .wdata(obj5_wi_ty_wdata),
-        .wbe(1'h1),
-        .re(obj5_wi_ty_r3_re),
-        .raddr(obj5_wi_ty_r3_raddr),
-        .rdata(obj5_wi_ty_r3_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj5_wi_ty_r4 (
-        .clk(clk),
-        .we(obj5_wi_ty_we),
-        .waddr(obj5_wi_ty_waddr),
-        .wdata(obj5_wi_ty_wdata),
-        .wbe(1'h1),
-        .re(obj5_wi_ty_r4_re),
-        .raddr(obj5_wi_ty_r4_raddr),
-        .rdata(obj5_wi_ty_r4_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj5_wi_ty_r5 (
-        .clk(clk),
-        .we(obj5_wi_ty_we),
-        .waddr(obj5_wi_ty_waddr),
-        .wdata(obj5_wi_ty_wdata),
-        .wbe(1'h1),
-        .re(obj5_wi_ty_r5_re),
-        .raddr(obj5_wi_ty_r5_raddr),
-        .rdata(obj5_wi_ty_r5_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj5_wi_ty_r6 (
-        .clk(clk),
-        .we(obj5_wi_ty_we),
-        .waddr(obj5_wi_ty_waddr),
-        .wdata(obj5_wi_ty_wdata),
-        .wbe(1'h1),
-        .re(obj5_wi_ty_r6_re),
-        .raddr(obj5_wi_ty_r6_raddr),
-        .rdata(obj5_wi_ty_r6_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj5_wi_ty_r7 (
-        .clk(clk),
-        .we(obj5_wi_ty_we),
-        .waddr(obj5_wi_ty_waddr),
-        .wdata(obj5_wi_ty_wdata),
-        .wbe(1'h1),
-        .re(obj5_wi_ty_r7_re),
-        .raddr(obj5_wi_ty_r7_raddr),
-        .rdata(obj5_wi_ty_r7_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj6_wi_acc (
-        .clk(clk),
-        .we(obj6_wi_acc_we),
-        .waddr(obj6_wi_acc_waddr),
-        .wdata(obj6_wi_acc_wdata),
-        .wbe(1'h1),
-        .re(obj6_wi_acc_re),
-        .raddr(obj6_wi_acc_raddr),
-        .rdata(obj6_wi_acc_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj6_wi_acc_r1 (
-        .clk(clk),
-        .we(obj6_wi_acc_we),
-        .waddr(obj6_wi_acc_waddr),
-        .wdata(obj6_wi_acc_wdata),
-        .wbe(1'h1),
-        .re(obj6_wi_acc_r1_re),
-        .raddr(obj6_wi_acc_r1_raddr),
-        .rdata(obj6_wi_acc_r1_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj6_wi_acc_r2 (
-        .clk(clk),
-        .we(obj6_wi_acc_we),
-        .waddr(obj6_wi_acc_waddr),
-        .wdata(obj6_wi_acc_wdata),
-        .wbe(1'h1),
-        .re(obj6_wi_acc_r2_re),
-        .raddr(obj6_wi_acc_r2_raddr),
-        .rdata(obj6_wi_acc_r2_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj6_wi_acc_r3 (
-        .clk(clk),
-        .we(obj6_wi_acc_we),
-        .waddr(obj6_wi_acc_waddr),
-        .wdata(obj6_wi_acc_wdata),
-        .wbe(1'h1),
-        .re(obj6_wi_acc_r3_re),
-        .raddr(obj6_wi_acc_r3_raddr),
-        .rdata(obj6_wi_acc_r3_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj6_wi_acc_r4 (
-        .clk(clk),
-        .we(obj6_wi_acc_we),
-        .waddr(obj6_wi_acc_waddr),
-        .wdata(obj6_wi_acc_wdata),
-        .wbe(1'h1),
-        .re(obj6_wi_acc_r4_re),
-        .raddr(obj6_wi_acc_r4_raddr),
-        .rdata(obj6_wi_acc_r4_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj6_wi_acc_r5 (
-        .clk(clk),
-        .we(obj6_wi_acc_we),
-        .waddr(obj6_wi_acc_waddr),
-        .wdata(obj6_wi_acc_wdata),
-        .wbe(1'h1),
-        .re(obj6_wi_acc_r5_re),
-        .raddr(obj6_wi_acc_r5_raddr),
-        .rdata(obj6_wi_acc_r5_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj6_wi_acc_r6 (
-        .clk(clk),
-        .we(obj6_wi_acc_we),
-        .waddr(obj6_wi_acc_waddr),
-        .wdata(obj6_wi_acc_wdata),
-        .wbe(1'h1),
-        .re(obj6_wi_acc_r6_re),
-        .raddr(obj6_wi_acc_r6_raddr),
-        .rdata(obj6_wi_acc_r6_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj6_wi_acc_r7 (
-        .clk(clk),
-        .we(obj6_wi_acc_we),
-        .waddr(obj6_wi_acc_waddr),
-        .wdata(obj6_wi_acc_wdata),
-        .wbe(1'h1),
-        .re(obj6_wi_acc_r7_re),
-        .raddr(obj6_wi_acc_r7_raddr),
-        .rdata(obj6_wi_acc_r7_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj7_wi_t (
-        .clk(clk),
-        .we(obj7_wi_t_we),
-        .waddr(obj7_wi_t_waddr),
-        .wdata(obj7_wi_t_wdata),
-        .wbe(1'h1),
-        .re(obj7_wi_t_re),
-        .raddr(obj7_wi_t_raddr),
-        .rdata(obj7_wi_t_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj7_wi_t_r1 (
-        .clk(clk),
-        .we(obj7_wi_t_we),
-        .waddr(obj7_wi_t_waddr),
-        .wdata(obj7_wi_t_wdata),
-        .wbe(1'h1),
-        .re(obj7_wi_t_r1_re),
-        .raddr(obj7_wi_t_r1_raddr),
-        .rdata(obj7_wi_t_r1_rdata)
-    );
-    assign p5_en = (!p5_stall);
-    assign pv_1 = v2_lid_y;
+    assign p4_en = (!p4_stall);
+    assign pv_1 = v8_lid_y;
     assign w_2 = 64'h0000000000000008;
     assign pw_3 = (pv_1 < w_2);
-    assign pv_4 = v1_lid_x;
-    assign pv_5 = v2_lid_y;
+    assign pv_4 = v7_lid_x;
+    assign pv_5 = v8_lid_y;
     assign w_6 = 64'h0000000000000008;
     assign pw_7 = (pv_5 * w_6);
     assign pw_8 = (pv_4 + pw_7);
-    assign w_9 = {32'h00000000, C_base};
-    assign w_10 = 64'h0000000000000000;
-    assign w_11 = 64'h0000000000000004;
-    assign pw_12 = (pw_8 * w_11);
-    assign pw_13 = (w_10 + pw_12);
+    assign w_9 = 64'h0000000000000000;
+    assign w_10 = 64'h0000000000000004;
+    assign pw_12 = (pq_11 * w_10);
+    assign pw_13 = (w_9 + pw_12);
     assign pwa_14 = (pw_13 >> 64'h0000000000000002);
-    assign prd_15 = obj3_wi_row_rdata[31:0];
-    assign w_16 = arg_n;
-    assign w_17 = 64'h0000000000000000;
-    assign pw_18 = (w_17 + pw_12);
-    assign pwa_20 = (pq_19 >> 64'h0000000000000002);
-    assign prd_21 = obj2_wi_col_rdata[31:0];
-    assign w_22 = 64'h0000000000000000;
-    assign pw_23 = (w_22 + pw_12);
-    assign pwa_26 = (pq_25 >> 64'h0000000000000002);
-    assign prd_27 = obj6_wi_acc_rdata[31:0];
-    assign pw_28 = (prd_15 * w_16);
-    assign pw_34 = (pq_31 + pq_33);
-    assign pw_35 = {{32{pw_34[31]}}, pw_34[31:0]};
-    assign pw_36 = (pw_35 * w_11);
-    assign pw_37 = (w_9 + pw_36);
-    assign w_39 = 64'h0000000000000001;
-    assign w_40 = 64'h0000000000000000;
-    assign pv_41 = v1_lid_x;
-    assign pw_42 = (pv_41 + w_39);
-    assign w_43 = 64'h0000000000000008;
-    assign pw_44 = (pw_42 == w_43);
-    assign pw_45 = (pw_44 ? w_40 : pw_42);
-    assign pv_46 = v2_lid_y;
-    assign pw_47 = (pv_46 + w_39);
-    assign pw_48 = (pw_44 ? pw_47 : pv_46);
-    assign p5_stall = ((p5_valid[4] && 1'h1) && (!C_st_req_ready));
+    assign prd_15 = obj2_wi_acc_rdata[31:0];
+    assign w_16 = 32'h00000000;
+    assign w_17 = {32'h00000000, group_0};
+    assign pv_18 = v7_lid_x;
+    assign w_19 = 64'h0000000000000000;
+    assign w_20 = 64'h0000000000000008;
+    assign pw_21 = (w_17 * w_20);
+    assign pw_22 = pw_21[31:0];
+    assign pw_23 = pv_18[31:0];
+    assign pw_24 = (pw_22 + pw_23);
+    assign w_25 = 32'h00000001;
+    assign w_26 = {32'h00000000, group_1};
+    assign pv_27 = v8_lid_y;
+    assign w_28 = 64'h0000000000000000;
+    assign pw_29 = (w_26 * w_20);
+    assign pw_30 = pw_29[31:0];
+    assign pw_31 = pv_27[31:0];
+    assign pw_32 = (pw_30 + pw_31);
+    assign w_33 = {32'h00000000, C_base};
+    assign w_34 = arg_n;
+    assign pw_35 = (pw_32 * w_34);
+    assign pw_42 = (pq_38 + pq_41);
+    assign pw_43 = {{32{pw_42[31]}}, pw_42[31:0]};
+    assign w_44 = 64'h0000000000000004;
+    assign pw_45 = (pw_43 * w_44);
+    assign pw_46 = (w_33 + pw_45);
+    assign w_48 = 64'h0000000000000001;
     assign w_49 = 64'h0000000000000000;
-    assign w_50 = v0_group_cond0;
-    assign p4_en = (!p4_stall);
-    assign pv_52 = v2_lid_y;
-    assign w_53 = 64'h0000000000000008;
-    assign pw_54 = (pv_52 < w_53);
-    assign pv_55 = v1_lid_x;
-    assign pv_56 = v2_lid_y;
-    assign w_57 = 64'h0000000000000008;
-    assign pw_58 = (pv_56 * w_57);
-    assign pw_59 = (pv_55 + pw_58);
-    assign w_60 = 64'h0000000000000000;
-    assign w_61 = 64'h0000000000000004;
-    assign pw_62 = (pw_59 * w_61);
-    assign pw_63 = (w_60 + pw_62);
-    assign pwa_64 = (pw_63 >> 64'h0000000000000002);
-    assign prd_65 = obj7_wi_t_rdata[31:0];
-    assign w_66 = 64'h0000000000000000;
-    assign pw_67 = (w_66 + pw_62);
-    assign w_68 = 32'h00000001;
-    assign pw_69 = (prd_65 + w_68);
-    assign pwa_71 = (pq_70 >> 64'h0000000000000002);
-    assign w_72 = 64'h0000000000000000;
-    assign w_73 = 64'h0000000000000004;
-    assign pw_74 = (pw_59 * w_73);
-    assign pw_75 = (w_72 + pw_74);
-    assign pwa_78 = (pq_77 >> 64'h0000000000000002);
-    assign prd_79 = obj7_wi_t_r1_rdata[31:0];
-    assign w_80 = arg_n;
-    assign w_81 = 32'h0000001f;
-    assign pw_82 = (w_80[31] ? (~((~w_80) >> w_81)) : (w_80 >> w_81));
-    assign w_83 = 32'h0000001d;
-    assign pw_84 = (pw_82 >> w_83);
-    assign pw_85 = (w_80 + pw_84);
-    assign w_86 = 32'h00000003;
-    assign pw_87 = (pw_85[31] ? (~((~pw_85) >> w_86)) : (pw_85 >> w_86));
-    assign pw_91 = ((prd_79 ^ 32'h80000000) < (pq_90 ^ 32'h80000000));
-    assign w_92 = 64'h0000000000000001;
-    assign w_93 = 64'h0000000000000000;
-    assign pv_94 = v1_lid_x;
-    assign pw_95 = (pv_94 + w_92);
-    assign w_96 = 64'h0000000000000008;
-    assign pw_97 = (pw_95 == w_96);
-    assign pw_98 = (pw_97 ? w_93 : pw_95);
-    assign pv_99 = v2_lid_y;
-    assign pw_100 = (pv_99 + w_92);
-    assign pw_101 = (pw_97 ? pw_100 : pv_99);
-    assign p4_stall = 1'h0;
-    assign w_102 = 64'h0000000000000000;
+    assign pv_50 = v7_lid_x;
+    assign pw_51 = (pv_50 + w_48);
+    assign w_52 = 64'h0000000000000008;
+    assign pw_53 = (pw_51 == w_52);
+    assign pw_54 = (pw_53 ? w_49 : pw_51);
+    assign pv_55 = v8_lid_y;
+    assign pw_56 = (pv_55 + w_48);
+    assign pw_57 = (pw_53 ? pw_56 : pv_55);
+    assign p4_stall = ((p4_valid[3] && 1'h1) && (!C_st_req_ready));
+    assign w_58 = 64'h0000000000000000;
+    assign w_59 = v6_group_cond0;
+    assign w_61 = v5_t;
+    assign w_62 = arg_n;
+    assign w_63 = 32'h0000001f;
+    assign w_64 = (w_62[31] ? (~((~w_62) >> w_63)) : (w_62 >> w_63));
+    assign w_65 = 32'h0000001d;
+    assign w_66 = (w_64 >> w_65);
+    assign w_67 = (w_62 + w_66);
+    assign w_68 = 32'h00000003;
+    assign w_69 = (w_67[31] ? (~((~w_67) >> w_68)) : (w_67 >> w_68));
+    assign w_70 = ((w_61 ^ 32'h80000000) < (w_69 ^ 32'h80000000));
+    assign w_71 = v5_t;
+    assign w_72 = 32'h00000001;
+    assign w_73 = (w_71 + w_72);
     assign p3_en = (!p3_stall);
-    assign pv_103 = v2_lid_y;
-    assign w_104 = 64'h0000000000000008;
-    assign pw_105 = (pv_103 < w_104);
-    assign pv_106 = v1_lid_x;
-    assign pv_107 = v2_lid_y;
-    assign w_108 = 64'h0000000000000008;
-    assign pw_109 = (pv_107 * w_108);
-    assign pw_110 = (pv_106 + pw_109);
-    assign w_111 = 64'h0000000000000000;
-    assign w_112 = 64'h0000000000000000;
-    assign w_113 = 64'h0000000000000004;
-    assign pw_114 = (pw_110 * w_113);
-    assign pw_115 = (w_112 + pw_114);
-    assign pwa_116 = (pw_115 >> 64'h0000000000000002);
-    assign prd_117 = obj5_wi_ty_rdata[31:0];
-    assign pw_118 = {{32{prd_117[31]}}, prd_117[31:0]};
-    assign w_119 = 64'h0000000000000020;
-    assign pw_120 = (pw_118 * w_119);
-    assign pw_121 = (w_111 + pw_120);
-    assign pwa_122 = (pw_121 >> 64'h0000000000000002);
-    assign prd_123 = obj0_As_rdata[31:0];
-    assign w_124 = 64'h0000000000000000;
-    assign w_125 = 64'h0000000000000000;
-    assign pw_126 = (w_125 + pw_114);
-    assign pwa_128 = (pq_127 >> 64'h0000000000000002);
-    assign prd_129 = obj4_wi_tx_rdata[31:0];
-    assign pw_130 = {{32{prd_129[31]}}, prd_129[31:0]};
-    assign pw_131 = (pw_130 * w_113);
-    assign pw_132 = (w_124 + pw_131);
-    assign pwa_133 = (pw_132 >> 64'h0000000000000002);
-    assign prd_134 = obj1_Bs_rdata[31:0];
-    assign w_135 = 64'h0000000000000000;
-    assign pw_136 = (w_135 + pw_114);
-    assign pwa_138 = (pq_137 >> 64'h0000000000000002);
-    assign prd_139 = obj6_wi_acc_rdata[31:0];
-    assign go_142 = (p3_slot == 3'h5);
+    assign pv_74 = v8_lid_y;
+    assign w_75 = 64'h0000000000000008;
+    assign pw_76 = (pv_74 < w_75);
+    assign pv_77 = v7_lid_x;
+    assign pv_78 = v8_lid_y;
+    assign w_79 = 64'h0000000000000008;
+    assign pw_80 = (pv_78 * w_79);
+    assign pw_81 = (pv_77 + pw_80);
+    assign w_82 = 64'h0000000000000000;
+    assign w_83 = 64'h0000000000000004;
+    assign pw_84 = (pw_81 * w_83);
+    assign pw_85 = (w_82 + pw_84);
+    assign pwa_86 = (pw_85 >> 64'h0000000000000002);
+    assign prd_87 = obj2_wi_acc_rdata[31:0];
+    assign pv_88 = v7_lid_x;
+    assign pw_89 = pv_88[31:0];
+    assign pv_90 = v8_lid_y;
+    assign pw_91 = pv_90[31:0];
+    assign w_92 = 64'h0000000000000000;
+    assign pw_93 = {{32{pw_91[31]}}, pw_91[31:0]};
+    assign w_94 = 64'h0000000000000020;
+    assign pw_95 = (pw_93 * w_94);
+    assign pw_96 = (w_92 + pw_95);
+    assign pwa_98 = (pq_97 >> 64'h0000000000000002);
+    assign prd_99 = obj0_As_rdata[31:0];
+    assign w_100 = 64'h0000000000000000;
+    assign pw_101 = {{32{pw_89[31]}}, pw_89[31:0]};
+    assign pw_102 = (pw_101 * w_83);
+    assign pw_103 = (w_100 + pw_102);
+    assign pwa_106 = (pq_105 >> 64'h0000000000000002);
+    assign prd_107 = obj1_Bs_rdata[31:0];
+    assign go_111 = 1'h1;
 
-    ohls_fp_fma pu_143 (
+    ohls_fp_fma pu_112 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_142),
-        .a(pq_140),
-        .b(pq_141),
-        .c(prd_139),
-        .out_valid(pu_143_valid),
-        .result(pu_143_result)
+        .in_valid(go_111),
+        .a(pq_108),
+        .b(prd_107),
+        .c(pq_110),
+        .out_valid(pu_112_valid),
+        .result(pu_112_result)
     );
-    assign bi_144 = pu_143_result;
-    assign bi_160 = pd_149;
-    assign bi_161 = pd_154;
-    assign bi_162 = pd_159;
-    assign pw_163 = (((&bi_160[30:23]) && (!(bi_160[22:0] == 23'h000000))) ? (bi_160 | 32'h00400000) : (((&bi_161[30:23]) && (!(bi_161[22:0] == 23'h000000))) ? (bi_161 | 32'h00400000) : (((((&bi_160[30:23]) && (bi_160[22:0] == 23'h000000)) && (bi_161[30:0] == 31'h00000000)) || ((bi_160[30:0] == 31'h00000000) && ((&bi_161[30:23]) && (bi_161[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_162[30:23]) && (!(bi_162[22:0] == 23'h000000))) ? (bi_162 | 32'h00400000) : ((((((&bi_160[30:23]) && (bi_160[22:0] == 23'h000000)) || ((&bi_161[30:23]) && (bi_161[22:0] == 23'h000000))) && ((&bi_162[30:23]) && (bi_162[22:0] == 23'h000000))) && ((bi_160[31] ^ bi_161[31]) != bi_162[31])) ? 32'hffc00000 : bi_144)))));
-    assign w_164 = 64'h0000000000000000;
-    assign pw_165 = (w_164 + pw_114);
-    assign pwa_168 = (pq_167 >> 64'h0000000000000002);
-    assign w_169 = 64'h0000000000000000;
-    assign w_170 = 64'h0000000000000000;
-    assign pw_171 = (w_170 + pw_114);
-    assign pwa_174 = (pq_173 >> 64'h0000000000000002);
-    assign prd_175 = obj5_wi_ty_rdata[31:0];
-    assign pw_176 = {{32{prd_175[31]}}, prd_175[31:0]};
-    assign pw_177 = (pw_176 * w_119);
-    assign pw_178 = (w_169 + pw_177);
-    assign pw_179 = (pw_178 + w_113);
-    assign pwa_180 = (pw_179 >> 64'h0000000000000002);
-    assign prd_181 = obj0_As_rdata[31:0];
-    assign w_182 = 64'h0000000000000000;
-    assign w_183 = 64'h0000000000000000;
-    assign pw_184 = (w_183 + pw_114);
+    assign bi_113 = pu_112_result;
+    assign bi_129 = pd_118;
+    assign bi_130 = pd_123;
+    assign bi_131 = pd_128;
+    assign pw_132 = (((&bi_129[30:23]) && (!(bi_129[22:0] == 23'h000000))) ? (bi_129 | 32'h00400000) : (((&bi_130[30:23]) && (!(bi_130[22:0] == 23'h000000))) ? (bi_130 | 32'h00400000) : (((((&bi_129[30:23]) && (bi_129[22:0] == 23'h000000)) && (bi_130[30:0] == 31'h00000000)) || ((bi_129[30:0] == 31'h00000000) && ((&bi_130[30:23]) && (bi_130[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_131[30:23]) && (!(bi_131[22:0] == 23'h000000))) ? (bi_131 | 32'h00400000) : ((((((&bi_129[30:23]) && (bi_129[22:0] == 23'h000000)) || ((&bi_130[30:23]) && (bi_130[22:0] == 23'h000000))) && ((&bi_131[30:23]) && (bi_131[22:0] == 23'h000000))) && ((bi_129[31] ^ bi_130[31]) != bi_131[31])) ? 32'hffc00000 : bi_113)))));
+    assign w_133 = 64'h0000000000000000;
+    assign pw_134 = (w_133 + pw_95);
+    assign pw_135 = (pw_134 + w_83);
+    assign pwa_139 = (pq_138 >> 64'h0000000000000002);
+    assign prd_140 = obj0_As_r1_rdata[31:0];
+    assign w_141 = 64'h0000000000000000;
+    assign pw_142 = (w_141 + w_94);
+    assign pw_143 = (pw_142 + pw_102);
+    assign pwa_148 = (pq_147 >> 64'h0000000000000002);
+    assign prd_149 = obj1_Bs_r1_rdata[31:0];
+    assign go_157 = 1'h1;
+
+    ohls_fp_fma pu_158 (
+        .clk(clk),
+        .rst(rst),
+        .en(p3_en),
+        .in_valid(go_157),
+        .a(pq_153),
+        .b(pq_156),
+        .c(pw_132),
+        .out_valid(pu_158_valid),
+        .result(pu_158_result)
+    );
+    assign bi_159 = pu_158_result;
+    assign bi_175 = pd_164;
+    assign bi_176 = pd_169;
+    assign bi_177 = pd_174;
+    assign pw_178 = (((&bi_175[30:23]) && (!(bi_175[22:0] == 23'h000000))) ? (bi_175 | 32'h00400000) : (((&bi_176[30:23]) && (!(bi_176[22:0] == 23'h000000))) ? (bi_176 | 32'h00400000) : (((((&bi_175[30:23]) && (bi_175[22:0] == 23'h000000)) && (bi_176[30:0] == 31'h00000000)) || ((bi_175[30:0] == 31'h00000000) && ((&bi_176[30:23]) && (bi_176[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_177[30:23]) && (!(bi_177[22:0] == 23'h000000))) ? (bi_177 | 32'h00400000) : ((((((&bi_175[30:23]) && (bi_175[22:0] == 23'h000000)) || ((&bi_176[30:23]) && (bi_176[22:0] == 23'h000000))) && ((&bi_177[30:23]) && (bi_177[22:0] == 23'h000000))) && ((bi_175[31] ^ bi_176[31]) != bi_177[31])) ? 32'hffc00000 : bi_159)))));
+    assign w_179 = 64'h0000000000000000;
+    assign pw_180 = (w_179 + pw_95);
+    assign pw_181 = (pw_180 + w_79);
     assign pwa_187 = (pq_186 >> 64'h0000000000000002);
-    assign prd_188 = obj4_wi_tx_rdata[31:0];
-    assign pw_189 = (w_182 + w_119);
-    assign pw_190 = {{32{prd_188[31]}}, prd_188[31:0]};
-    assign pw_191 = (pw_190 * w_113);
-    assign pw_194 = (pq_193 + pw_191);
-    assign pwa_195 = (pw_194 >> 64'h0000000000000002);
-    assign prd_196 = obj1_Bs_rdata[31:0];
-    assign w_197 = 64'h0000000000000000;
-    assign pw_198 = (w_197 + pw_114);
-    assign pwa_201 = (pq_200 >> 64'h0000000000000002);
-    assign prd_202 = obj6_wi_acc_rdata[31:0];
-    assign go_205 = (p3_slot == 3'h0);
+    assign prd_188 = obj0_As_r2_rdata[31:0];
+    assign w_189 = 64'h0000000000000000;
+    assign w_190 = 64'h0000000000000040;
+    assign pw_191 = (w_189 + w_190);
+    assign pw_192 = (pw_191 + pw_102);
+    assign pwa_199 = (pq_198 >> 64'h0000000000000002);
+    assign prd_200 = obj1_Bs_r2_rdata[31:0];
+    assign go_214 = 1'h1;
 
-    ohls_fp_fma pu_206 (
+    ohls_fp_fma pu_215 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_205),
-        .a(pq_203),
-        .b(pq_204),
-        .c(prd_202),
-        .out_valid(pu_206_valid),
-        .result(pu_206_result)
+        .in_valid(go_214),
+        .a(pq_207),
+        .b(pq_213),
+        .c(pw_178),
+        .out_valid(pu_215_valid),
+        .result(pu_215_result)
     );
-    assign bi_207 = pu_206_result;
-    assign bi_223 = pd_212;
-    assign bi_224 = pd_217;
-    assign bi_225 = pd_222;
-    assign pw_226 = (((&bi_223[30:23]) && (!(bi_223[22:0] == 23'h000000))) ? (bi_223 | 32'h00400000) : (((&bi_224[30:23]) && (!(bi_224[22:0] == 23'h000000))) ? (bi_224 | 32'h00400000) : (((((&bi_223[30:23]) && (bi_223[22:0] == 23'h000000)) && (bi_224[30:0] == 31'h00000000)) || ((bi_223[30:0] == 31'h00000000) && ((&bi_224[30:23]) && (bi_224[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_225[30:23]) && (!(bi_225[22:0] == 23'h000000))) ? (bi_225 | 32'h00400000) : ((((((&bi_223[30:23]) && (bi_223[22:0] == 23'h000000)) || ((&bi_224[30:23]) && (bi_224[22:0] == 23'h000000))) && ((&bi_225[30:23]) && (bi_225[22:0] == 23'h000000))) && ((bi_223[31] ^ bi_224[31]) != bi_225[31])) ? 32'hffc00000 : bi_207)))));
-    assign w_227 = 64'h0000000000000000;
-    assign pw_228 = (w_227 + pw_114);
-    assign pwa_232 = (pq_231 >> 64'h0000000000000002);
-    assign w_233 = 64'h0000000000000000;
-    assign w_234 = 64'h0000000000000000;
-    assign pw_235 = (w_234 + pw_114);
-    assign pwa_239 = (pq_238 >> 64'h0000000000000002);
-    assign prd_240 = obj5_wi_ty_rdata[31:0];
-    assign pw_241 = {{32{prd_240[31]}}, prd_240[31:0]};
-    assign pw_242 = (pw_241 * w_119);
-    assign pw_243 = (w_233 + pw_242);
-    assign pw_244 = (pw_243 + w_108);
-    assign pwa_245 = (pw_244 >> 64'h0000000000000002);
-    assign prd_246 = obj0_As_rdata[31:0];
-    assign w_247 = 64'h0000000000000000;
-    assign w_248 = 64'h0000000000000000;
-    assign pw_249 = (w_248 + pw_114);
-    assign pwa_253 = (pq_252 >> 64'h0000000000000002);
-    assign prd_254 = obj4_wi_tx_rdata[31:0];
-    assign w_255 = 64'h0000000000000040;
-    assign pw_256 = (w_247 + w_255);
-    assign pw_257 = {{32{prd_254[31]}}, prd_254[31:0]};
-    assign pw_258 = (pw_257 * w_113);
-    assign pw_263 = (pq_262 + pw_258);
-    assign pwa_264 = (pw_263 >> 64'h0000000000000002);
-    assign prd_265 = obj1_Bs_rdata[31:0];
-    assign w_266 = 64'h0000000000000000;
-    assign pw_267 = (w_266 + pw_114);
-    assign pwa_272 = (pq_271 >> 64'h0000000000000002);
-    assign prd_273 = obj6_wi_acc_rdata[31:0];
-    assign go_276 = (p3_slot == 3'h3);
+    assign bi_216 = pu_215_result;
+    assign bi_232 = pd_221;
+    assign bi_233 = pd_226;
+    assign bi_234 = pd_231;
+    assign pw_235 = (((&bi_232[30:23]) && (!(bi_232[22:0] == 23'h000000))) ? (bi_232 | 32'h00400000) : (((&bi_233[30:23]) && (!(bi_233[22:0] == 23'h000000))) ? (bi_233 | 32'h00400000) : (((((&bi_232[30:23]) && (bi_232[22:0] == 23'h000000)) && (bi_233[30:0] == 31'h00000000)) || ((bi_232[30:0] == 31'h00000000) && ((&bi_233[30:23]) && (bi_233[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_234[30:23]) && (!(bi_234[22:0] == 23'h000000))) ? (bi_234 | 32'h00400000) : ((((((&bi_232[30:23]) && (bi_232[22:0] == 23'h000000)) || ((&bi_233[30:23]) && (bi_233[22:0] == 23'h000000))) && ((&bi_234[30:23]) && (bi_234[22:0] == 23'h000000))) && ((bi_232[31] ^ bi_233[31]) != bi_234[31])) ? 32'hffc00000 : bi_216)))));
+    assign w_236 = 64'h0000000000000000;
+    assign pw_237 = (w_236 + pw_95);
+    assign w_238 = 64'h000000000000000c;
+    assign pw_239 = (pw_237 + w_238);
+    assign pwa_247 = (pq_246 >> 64'h0000000000000002);
+    assign prd_248 = obj0_As_r3_rdata[31:0];
+    assign w_249 = 64'h0000000000000000;
+    assign w_250 = 64'h0000000000000060;
+    assign pw_251 = (w_249 + w_250);
+    assign pw_252 = (pw_251 + pw_102);
+    assign pwa_261 = (pq_260 >> 64'h0000000000000002);
+    assign prd_262 = obj1_Bs_r3_rdata[31:0];
+    assign go_282 = 1'h1;
 
-    ohls_fp_fma pu_277 (
+    ohls_fp_fma pu_283 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_276),
-        .a(pq_274),
-        .b(pq_275),
-        .c(prd_273),
-        .out_valid(pu_277_valid),
-        .result(pu_277_result)
+        .in_valid(go_282),
+        .a(pq_272),
+        .b(pq_281),
+        .c(pw_235),
+        .out_valid(pu_283_valid),
+        .result(pu_283_result)
     );
-    assign bi_278 = pu_277_result;
-    assign bi_294 = pd_283;
-    assign bi_295 = pd_288;
-    assign bi_296 = pd_293;
-    assign pw_297 = (((&bi_294[30:23]) && (!(bi_294[22:0] == 23'h000000))) ? (bi_294 | 32'h00400000) : (((&bi_295[30:23]) && (!(bi_295[22:0] == 23'h000000))) ? (bi_295 | 32'h00400000) : (((((&bi_294[30:23]) && (bi_294[22:0] == 23'h000000)) && (bi_295[30:0] == 31'h00000000)) || ((bi_294[30:0] == 31'h00000000) && ((&bi_295[30:23]) && (bi_295[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_296[30:23]) && (!(bi_296[22:0] == 23'h000000))) ? (bi_296 | 32'h00400000) : ((((((&bi_294[30:23]) && (bi_294[22:0] == 23'h000000)) || ((&bi_295[30:23]) && (bi_295[22:0] == 23'h000000))) && ((&bi_296[30:23]) && (bi_296[22:0] == 23'h000000))) && ((bi_294[31] ^ bi_295[31]) != bi_296[31])) ? 32'hffc00000 : bi_278)))));
-    assign w_298 = 64'h0000000000000000;
-    assign pw_299 = (w_298 + pw_114);
-    assign pwa_304 = (pq_303 >> 64'h0000000000000002);
-    assign w_305 = 64'h0000000000000000;
-    assign w_306 = 64'h0000000000000000;
-    assign pw_307 = (w_306 + pw_114);
-    assign pwa_313 = (pq_312 >> 64'h0000000000000002);
-    assign prd_314 = obj5_wi_ty_rdata[31:0];
-    assign pw_315 = {{32{prd_314[31]}}, prd_314[31:0]};
-    assign pw_316 = (pw_315 * w_119);
-    assign pw_317 = (w_305 + pw_316);
-    assign w_318 = 64'h000000000000000c;
-    assign pw_319 = (pw_317 + w_318);
-    assign pwa_320 = (pw_319 >> 64'h0000000000000002);
-    assign prd_321 = obj0_As_rdata[31:0];
-    assign w_322 = 64'h0000000000000000;
-    assign w_323 = 64'h0000000000000000;
-    assign pw_324 = (w_323 + pw_114);
-    assign pwa_330 = (pq_329 >> 64'h0000000000000002);
-    assign prd_331 = obj4_wi_tx_rdata[31:0];
-    assign w_332 = 64'h0000000000000060;
-    assign pw_333 = (w_322 + w_332);
-    assign pw_334 = {{32{prd_331[31]}}, prd_331[31:0]};
-    assign pw_335 = (pw_334 * w_113);
-    assign pw_341 = (pq_340 + pw_335);
-    assign pwa_342 = (pw_341 >> 64'h0000000000000002);
-    assign prd_343 = obj1_Bs_rdata[31:0];
-    assign w_344 = 64'h0000000000000000;
-    assign pw_345 = (w_344 + pw_114);
-    assign pwa_351 = (pq_350 >> 64'h0000000000000002);
-    assign prd_352 = obj6_wi_acc_rdata[31:0];
-    assign go_355 = (p3_slot == 3'h6);
+    assign bi_284 = pu_283_result;
+    assign bi_300 = pd_289;
+    assign bi_301 = pd_294;
+    assign bi_302 = pd_299;
+    assign pw_303 = (((&bi_300[30:23]) && (!(bi_300[22:0] == 23'h000000))) ? (bi_300 | 32'h00400000) : (((&bi_301[30:23]) && (!(bi_301[22:0] == 23'h000000))) ? (bi_301 | 32'h00400000) : (((((&bi_300[30:23]) && (bi_300[22:0] == 23'h000000)) && (bi_301[30:0] == 31'h00000000)) || ((bi_300[30:0] == 31'h00000000) && ((&bi_301[30:23]) && (bi_301[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_302[30:23]) && (!(bi_302[22:0] == 23'h000000))) ? (bi_302 | 32'h00400000) : ((((((&bi_300[30:23]) && (bi_300[22:0] == 23'h000000)) || ((&bi_301[30:23]) && (bi_301[22:0] == 23'h000000))) && ((&bi_302[30:23]) && (bi_302[22:0] == 23'h000000))) && ((bi_300[31] ^ bi_301[31]) != bi_302[31])) ? 32'hffc00000 : bi_284)))));
+    assign w_304 = 64'h0000000000000000;
+    assign pw_305 = (w_304 + pw_95);
+    assign w_306 = 64'h0000000000000010;
+    assign pw_307 = (pw_305 + w_306);
+    assign pwa_317 = (pq_316 >> 64'h0000000000000002);
+    assign prd_318 = obj0_As_r4_rdata[31:0];
+    assign w_319 = 64'h0000000000000000;
+    assign w_320 = 64'h0000000000000080;
+    assign pw_321 = (w_319 + w_320);
+    assign pw_322 = (pw_321 + pw_102);
+    assign pwa_333 = (pq_332 >> 64'h0000000000000002);
+    assign prd_334 = obj1_Bs_r4_rdata[31:0];
+    assign go_360 = 1'h1;
 
-    ohls_fp_fma pu_356 (
+    ohls_fp_fma pu_361 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_355),
-        .a(pq_353),
-        .b(pq_354),
-        .c(prd_352),
-        .out_valid(pu_356_valid),
-        .result(pu_356_result)
+        .in_valid(go_360),
+        .a(pq_347),
+        .b(pq_359),
+        .c(pw_303),
+        .out_valid(pu_361_valid),
+        .result(pu_361_result)
     );
-    assign bi_357 = pu_356_result;
-    assign bi_373 = pd_362;
-    assign bi_374 = pd_367;
-    assign bi_375 = pd_372;
-    assign pw_376 = (((&bi_373[30:23]) && (!(bi_373[22:0] == 23'h000000))) ? (bi_373 | 32'h00400000) : (((&bi_374[30:23]) && (!(bi_374[22:0] == 23'h000000))) ? (bi_374 | 32'h00400000) : (((((&bi_373[30:23]) && (bi_373[22:0] == 23'h000000)) && (bi_374[30:0] == 31'h00000000)) || ((bi_373[30:0] == 31'h00000000) && ((&bi_374[30:23]) && (bi_374[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_375[30:23]) && (!(bi_375[22:0] == 23'h000000))) ? (bi_375 | 32'h00400000) : ((((((&bi_373[30:23]) && (bi_373[22:0] == 23'h000000)) || ((&bi_374[30:23]) && (bi_374[22:0] == 23'h000000))) && ((&bi_375[30:23]) && (bi_375[22:0] == 23'h000000))) && ((bi_373[31] ^ bi_374[31]) != bi_375[31])) ? 32'hffc00000 : bi_357)))));
-    assign w_377 = 64'h0000000000000000;
-    assign pw_378 = (w_377 + pw_114);
-    assign pwa_385 = (pq_384 >> 64'h0000000000000002);
-    assign w_386 = 64'h0000000000000000;
-    assign w_387 = 64'h0000000000000000;
-    assign pw_388 = (w_387 + pw_114);
-    assign pwa_395 = (pq_394 >> 64'h0000000000000002);
-    assign prd_396 = obj5_wi_ty_rdata[31:0];
-    assign pw_397 = {{32{prd_396[31]}}, prd_396[31:0]};
-    assign pw_398 = (pw_397 * w_119);
-    assign pw_399 = (w_386 + pw_398);
-    assign w_400 = 64'h0000000000000010;
-    assign pw_401 = (pw_399 + w_400);
-    assign pwa_402 = (pw_401 >> 64'h0000000000000002);
-    assign prd_403 = obj0_As_rdata[31:0];
-    assign w_404 = 64'h0000000000000000;
-    assign w_405 = 64'h0000000000000000;
-    assign pw_406 = (w_405 + pw_114);
-    assign pwa_413 = (pq_412 >> 64'h0000000000000002);
-    assign prd_414 = obj4_wi_tx_rdata[31:0];
-    assign w_415 = 64'h0000000000000080;
-    assign pw_416 = (w_404 + w_415);
-    assign pw_417 = {{32{prd_414[31]}}, prd_414[31:0]};
-    assign pw_418 = (pw_417 * w_113);
-    assign pw_425 = (pq_424 + pw_418);
-    assign pwa_426 = (pw_425 >> 64'h0000000000000002);
-    assign prd_427 = obj1_Bs_rdata[31:0];
-    assign w_428 = 64'h0000000000000000;
-    assign pw_429 = (w_428 + pw_114);
-    assign pwa_436 = (pq_435 >> 64'h0000000000000002);
-    assign prd_437 = obj6_wi_acc_rdata[31:0];
-    assign go_440 = (p3_slot == 3'h1);
+    assign bi_362 = pu_361_result;
+    assign bi_378 = pd_367;
+    assign bi_379 = pd_372;
+    assign bi_380 = pd_377;
+    assign pw_381 = (((&bi_378[30:23]) && (!(bi_378[22:0] == 23'h000000))) ? (bi_378 | 32'h00400000) : (((&bi_379[30:23]) && (!(bi_379[22:0] == 23'h000000))) ? (bi_379 | 32'h00400000) : (((((&bi_378[30:23]) && (bi_378[22:0] == 23'h000000)) && (bi_379[30:0] == 31'h00000000)) || ((bi_378[30:0] == 31'h00000000) && ((&bi_379[30:23]) && (bi_379[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_380[30:23]) && (!(bi_380[22:0] == 23'h000000))) ? (bi_380 | 32'h00400000) : ((((((&bi_378[30:23]) && (bi_378[22:0] == 23'h000000)) || ((&bi_379[30:23]) && (bi_379[22:0] == 23'h000000))) && ((&bi_380[30:23]) && (bi_380[22:0] == 23'h000000))) && ((bi_378[31] ^ bi_379[31]) != bi_380[31])) ? 32'hffc00000 : bi_362)))));
+    assign w_382 = 64'h0000000000000000;
+    assign pw_383 = (w_382 + pw_95);
+    assign w_384 = 64'h0000000000000014;
+    assign pw_385 = (pw_383 + w_384);
+    assign pwa_397 = (pq_396 >> 64'h0000000000000002);
+    assign prd_398 = obj0_As_r5_rdata[31:0];
+    assign w_399 = 64'h0000000000000000;
+    assign w_400 = 64'h00000000000000a0;
+    assign pw_401 = (w_399 + w_400);
+    assign pw_402 = (pw_401 + pw_102);
+    assign pwa_415 = (pq_414 >> 64'h0000000000000002);
+    assign prd_416 = obj1_Bs_r5_rdata[31:0];
+    assign go_448 = 1'h1;
 
-    ohls_fp_fma pu_441 (
+    ohls_fp_fma pu_449 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_440),
-        .a(pq_438),
-        .b(pq_439),
-        .c(prd_437),
-        .out_valid(pu_441_valid),
-        .result(pu_441_result)
+        .in_valid(go_448),
+        .a(pq_432),
+        .b(pq_447),
+        .c(pw_381),
+        .out_valid(pu_449_valid),
+        .result(pu_449_result)
     );
-    assign bi_442 = pu_441_result;
-    assign bi_458 = pd_447;
-    assign bi_459 = pd_452;
-    assign bi_460 = pd_457;
-    assign pw_461 = (((&bi_458[30:23]) && (!(bi_458[22:0] == 23'h000000))) ? (bi_458 | 32'h00400000) : (((&bi_459[30:23]) && (!(bi_459[22:0] == 23'h000000))) ? (bi_459 | 32'h00400000) : (((((&bi_458[30:23]) && (bi_458[22:0] == 23'h000000)) && (bi_459[30:0] == 31'h00000000)) || ((bi_458[30:0] == 31'h00000000) && ((&bi_459[30:23]) && (bi_459[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_460[30:23]) && (!(bi_460[22:0] == 23'h000000))) ? (bi_460 | 32'h00400000) : ((((((&bi_458[30:23]) && (bi_458[22:0] == 23'h000000)) || ((&bi_459[30:23]) && (bi_459[22:0] == 23'h000000))) && ((&bi_460[30:23]) && (bi_460[22:0] == 23'h000000))) && ((bi_458[31] ^ bi_459[31]) != bi_460[31])) ? 32'hffc00000 : bi_442)))));
-    assign w_462 = 64'h0000000000000000;
-    assign pw_463 = (w_462 + pw_114);
-    assign pwa_471 = (pq_470 >> 64'h0000000000000002);
-    assign w_472 = 64'h0000000000000000;
-    assign w_473 = 64'h0000000000000000;
-    assign pw_474 = (w_473 + pw_114);
-    assign pwa_482 = (pq_481 >> 64'h0000000000000002);
-    assign prd_483 = obj5_wi_ty_rdata[31:0];
-    assign pw_484 = {{32{prd_483[31]}}, prd_483[31:0]};
-    assign pw_485 = (pw_484 * w_119);
-    assign pw_486 = (w_472 + pw_485);
-    assign w_487 = 64'h0000000000000014;
-    assign pw_488 = (pw_486 + w_487);
-    assign pwa_489 = (pw_488 >> 64'h0000000000000002);
-    assign prd_490 = obj0_As_rdata[31:0];
-    assign w_491 = 64'h0000000000000000;
-    assign w_492 = 64'h0000000000000000;
-    assign pw_493 = (w_492 + pw_114);
-    assign pwa_502 = (pq_501 >> 64'h0000000000000002);
-    assign prd_503 = obj4_wi_tx_rdata[31:0];
-    assign w_504 = 64'h00000000000000a0;
-    assign pw_505 = (w_491 + w_504);
-    assign pw_506 = {{32{prd_503[31]}}, prd_503[31:0]};
-    assign pw_507 = (pw_506 * w_113);
-    assign pw_516 = (pq_515 + pw_507);
-    assign pwa_517 = (pw_516 >> 64'h0000000000000002);
-    assign prd_518 = obj1_Bs_rdata[31:0];
-    assign w_519 = 64'h0000000000000000;
-    assign pw_520 = (w_519 + pw_114);
-    assign pwa_529 = (pq_528 >> 64'h0000000000000002);
-    assign prd_530 = obj6_wi_acc_rdata[31:0];
-    assign go_533 = (p3_slot == 3'h4);
+    assign bi_450 = pu_449_result;
+    assign bi_466 = pd_455;
+    assign bi_467 = pd_460;
+    assign bi_468 = pd_465;
+    assign pw_469 = (((&bi_466[30:23]) && (!(bi_466[22:0] == 23'h000000))) ? (bi_466 | 32'h00400000) : (((&bi_467[30:23]) && (!(bi_467[22:0] == 23'h000000))) ? (bi_467 | 32'h00400000) : (((((&bi_466[30:23]) && (bi_466[22:0] == 23'h000000)) && (bi_467[30:0] == 31'h00000000)) || ((bi_466[30:0] == 31'h00000000) && ((&bi_467[30:23]) && (bi_467[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_468[30:23]) && (!(bi_468[22:0] == 23'h000000))) ? (bi_468 | 32'h00400000) : ((((((&bi_466[30:23]) && (bi_466[22:0] == 23'h000000)) || ((&bi_467[30:23]) && (bi_467[22:0] == 23'h000000))) && ((&bi_468[30:23]) && (bi_468[22:0] == 23'h000000))) && ((bi_466[31] ^ bi_467[31]) != bi_468[31])) ? 32'hffc00000 : bi_450)))));
+    assign w_470 = 64'h0000000000000000;
+    assign pw_471 = (w_470 + pw_95);
+    assign w_472 = 64'h0000000000000018;
+    assign pw_473 = (pw_471 + w_472);
+    assign pwa_487 = (pq_486 >> 64'h0000000000000002);
+    assign prd_488 = obj0_As_r6_rdata[31:0];
+    assign w_489 = 64'h0000000000000000;
+    assign w_490 = 64'h00000000000000c0;
+    assign pw_491 = (w_489 + w_490);
+    assign pw_492 = (pw_491 + pw_102);
+    assign pwa_507 = (pq_506 >> 64'h0000000000000002);
+    assign prd_508 = obj1_Bs_r6_rdata[31:0];
+    assign go_546 = 1'h1;
 
-    ohls_fp_fma pu_534 (
+    ohls_fp_fma pu_547 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_533),
-        .a(pq_531),
-        .b(pq_532),
-        .c(prd_530),
-        .out_valid(pu_534_valid),
-        .result(pu_534_result)
+        .in_valid(go_546),
+        .a(pq_527),
+        .b(pq_545),
+        .c(pw_469),
+        .out_valid(pu_547_valid),
+        .result(pu_547_result)
     );
-    assign bi_535 = pu_534_result;
-    assign bi_551 = pd_540;
-    assign bi_552 = pd_545;
-    assign bi_553 = pd_550;
-    assign pw_554 = (((&bi_551[30:23]) && (!(bi_551[22:0] == 23'h000000))) ? (bi_551 | 32'h00400000) : (((&bi_552[30:23]) && (!(bi_552[22:0] == 23'h000000))) ? (bi_552 | 32'h00400000) : (((((&bi_551[30:23]) && (bi_551[22:0] == 23'h000000)) && (bi_552[30:0] == 31'h00000000)) || ((bi_551[30:0] == 31'h00000000) && ((&bi_552[30:23]) && (bi_552[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_553[30:23]) && (!(bi_553[22:0] == 23'h000000))) ? (bi_553 | 32'h00400000) : ((((((&bi_551[30:23]) && (bi_551[22:0] == 23'h000000)) || ((&bi_552[30:23]) && (bi_552[22:0] == 23'h000000))) && ((&bi_553[30:23]) && (bi_553[22:0] == 23'h000000))) && ((bi_551[31] ^ bi_552[31]) != bi_553[31])) ? 32'hffc00000 : bi_535)))));
-    assign w_555 = 64'h0000000000000000;
-    assign pw_556 = (w_555 + pw_114);
-    assign pwa_566 = (pq_565 >> 64'h0000000000000002);
-    assign w_567 = 64'h0000000000000000;
+    assign bi_548 = pu_547_result;
+    assign bi_564 = pd_553;
+    assign bi_565 = pd_558;
+    assign bi_566 = pd_563;
+    assign pw_567 = (((&bi_564[30:23]) && (!(bi_564[22:0] == 23'h000000))) ? (bi_564 | 32'h00400000) : (((&bi_565[30:23]) && (!(bi_565[22:0] == 23'h000000))) ? (bi_565 | 32'h00400000) : (((((&bi_564[30:23]) && (bi_564[22:0] == 23'h000000)) && (bi_565[30:0] == 31'h00000000)) || ((bi_564[30:0] == 31'h00000000) && ((&bi_565[30:23]) && (bi_565[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_566[30:23]) && (!(bi_566[22:0] == 23'h000000))) ? (bi_566 | 32'h00400000) : ((((((&bi_564[30:23]) && (bi_564[22:0] == 23'h000000)) || ((&bi_565[30:23]) && (bi_565[22:0] == 23'h000000))) && ((&bi_566[30:23]) && (bi_566[22:0] == 23'h000000))) && ((bi_564[31] ^ bi_565[31]) != bi_566[31])) ? 32'hffc00000 : bi_548)))));
     assign w_568 = 64'h0000000000000000;
-    assign pw_569 = (w_568 + pw_114);
-    assign pwa_579 = (pq_578 >> 64'h0000000000000002);
-    assign prd_580 = obj5_wi_ty_rdata[31:0];
-    assign pw_581 = {{32{prd_580[31]}}, prd_580[31:0]};
-    assign pw_582 = (pw_581 * w_119);
-    assign pw_583 = (w_567 + pw_582);
-    assign w_584 = 64'h0000000000000018;
-    assign pw_585 = (pw_583 + w_584);
-    assign pwa_586 = (pw_585 >> 64'h0000000000000002);
-    assign prd_587 = obj0_As_rdata[31:0];
-    assign w_588 = 64'h0000000000000000;
+    assign pw_569 = (w_568 + pw_95);
+    assign w_570 = 64'h000000000000001c;
+    assign pw_571 = (pw_569 + w_570);
+    assign pwa_587 = (pq_586 >> 64'h0000000000000002);
+    assign prd_588 = obj0_As_r7_rdata[31:0];
     assign w_589 = 64'h0000000000000000;
-    assign pw_590 = (w_589 + pw_114);
-    assign pwa_600 = (pq_599 >> 64'h0000000000000002);
-    assign prd_601 = obj4_wi_tx_rdata[31:0];
-    assign w_602 = 64'h00000000000000c0;
-    assign pw_603 = (w_588 + w_602);
-    assign pw_604 = {{32{prd_601[31]}}, prd_601[31:0]};
-    assign pw_605 = (pw_604 * w_113);
-    assign pw_615 = (pq_614 + pw_605);
-    assign pwa_616 = (pw_615 >> 64'h0000000000000002);
-    assign prd_617 = obj1_Bs_rdata[31:0];
-    assign w_618 = 64'h0000000000000000;
-    assign pw_619 = (w_618 + pw_114);
-    assign pwa_629 = (pq_628 >> 64'h0000000000000002);
-    assign prd_630 = obj6_wi_acc_rdata[31:0];
-    assign go_633 = (p3_slot == 3'h7);
+    assign w_590 = 64'h00000000000000e0;
+    assign pw_591 = (w_589 + w_590);
+    assign pw_592 = (pw_591 + pw_102);
+    assign pwa_609 = (pq_608 >> 64'h0000000000000002);
+    assign prd_610 = obj1_Bs_r7_rdata[31:0];
+    assign go_654 = 1'h1;
 
-    ohls_fp_fma pu_634 (
+    ohls_fp_fma pu_655 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_633),
-        .a(pq_631),
-        .b(pq_632),
-        .c(prd_630),
-        .out_valid(pu_634_valid),
-        .result(pu_634_result)
+        .in_valid(go_654),
+        .a(pq_632),
+        .b(pq_653),
+        .c(pw_567),
+        .out_valid(pu_655_valid),
+        .result(pu_655_result)
     );
-    assign bi_635 = pu_634_result;
-    assign bi_651 = pd_640;
-    assign bi_652 = pd_645;
-    assign bi_653 = pd_650;
-    assign pw_654 = (((&bi_651[30:23]) && (!(bi_651[22:0] == 23'h000000))) ? (bi_651 | 32'h00400000) : (((&bi_652[30:23]) && (!(bi_652[22:0] == 23'h000000))) ? (bi_652 | 32'h00400000) : (((((&bi_651[30:23]) && (bi_651[22:0] == 23'h000000)) && (bi_652[30:0] == 31'h00000000)) || ((bi_651[30:0] == 31'h00000000) && ((&bi_652[30:23]) && (bi_652[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_653[30:23]) && (!(bi_653[22:0] == 23'h000000))) ? (bi_653 | 32'h00400000) : ((((((&bi_651[30:23]) && (bi_651[22:0] == 23'h000000)) || ((&bi_652[30:23]) && (bi_652[22:0] == 23'h000000))) && ((&bi_653[30:23]) && (bi_653[22:0] == 23'h000000))) && ((bi_651[31] ^ bi_652[31]) != bi_653[31])) ? 32'hffc00000 : bi_635)))));
-    assign w_655 = 64'h0000000000000000;
-    assign pw_656 = (w_655 + pw_114);
-    assign pwa_667 = (pq_666 >> 64'h0000000000000002);
-    assign w_668 = 64'h0000000000000000;
-    assign w_669 = 64'h0000000000000000;
-    assign pw_670 = (w_669 + pw_114);
-    assign pwa_681 = (pq_680 >> 64'h0000000000000002);
-    assign prd_682 = obj5_wi_ty_rdata[31:0];
-    assign pw_683 = {{32{prd_682[31]}}, prd_682[31:0]};
-    assign pw_684 = (pw_683 * w_119);
-    assign pw_685 = (w_668 + pw_684);
-    assign w_686 = 64'h000000000000001c;
-    assign pw_687 = (pw_685 + w_686);
-    assign pwa_688 = (pw_687 >> 64'h0000000000000002);
-    assign prd_689 = obj0_As_rdata[31:0];
-    assign w_690 = 64'h0000000000000000;
-    assign w_691 = 64'h0000000000000000;
-    assign pw_692 = (w_691 + pw_114);
-    assign pwa_703 = (pq_702 >> 64'h0000000000000002);
-    assign prd_704 = obj4_wi_tx_rdata[31:0];
-    assign w_705 = 64'h00000000000000e0;
-    assign pw_706 = (w_690 + w_705);
-    assign pw_707 = {{32{prd_704[31]}}, prd_704[31:0]};
-    assign pw_708 = (pw_707 * w_113);
-    assign pw_719 = (pq_718 + pw_708);
-    assign pwa_720 = (pw_719 >> 64'h0000000000000002);
-    assign prd_721 = obj1_Bs_rdata[31:0];
-    assign w_722 = 64'h0000000000000000;
-    assign pw_723 = (w_722 + pw_114);
-    assign pwa_735 = (pq_734 >> 64'h0000000000000002);
-    assign prd_736 = obj6_wi_acc_rdata[31:0];
-    assign go_739 = (p3_slot == 3'h2);
-
-    ohls_fp_fma pu_740 (
-        .clk(clk),
-        .rst(rst),
-        .en(p3_en),
-        .in_valid(go_739),
-        .a(pq_737),
-        .b(pq_738),
-        .c(prd_736),
-        .out_valid(pu_740_valid),
-        .result(pu_740_result)
-    );
-    assign bi_741 = pu_740_result;
-    assign bi_757 = pd_746;
-    assign bi_758 = pd_751;
-    assign bi_759 = pd_756;
-    assign pw_760 = (((&bi_757[30:23]) && (!(bi_757[22:0] == 23'h000000))) ? (bi_757 | 32'h00400000) : (((&bi_758[30:23]) && (!(bi_758[22:0] == 23'h000000))) ? (bi_758 | 32'h00400000) : (((((&bi_757[30:23]) && (bi_757[22:0] == 23'h000000)) && (bi_758[30:0] == 31'h00000000)) || ((bi_757[30:0] == 31'h00000000) && ((&bi_758[30:23]) && (bi_758[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_759[30:23]) && (!(bi_759[22:0] == 23'h000000))) ? (bi_759 | 32'h00400000) : ((((((&bi_757[30:23]) && (bi_757[22:0] == 23'h000000)) || ((&bi_758[30:23]) && (bi_758[22:0] == 23'h000000))) && ((&bi_759[30:23]) && (bi_759[22:0] == 23'h000000))) && ((bi_757[31] ^ bi_758[31]) != bi_759[31])) ? 32'hffc00000 : bi_741)))));
-    assign w_761 = 64'h0000000000000000;
-    assign pw_762 = (w_761 + pw_114);
-    assign pwa_774 = (pq_773 >> 64'h0000000000000002);
-    assign w_775 = 64'h0000000000000001;
-    assign w_776 = 64'h0000000000000000;
-    assign pv_777 = v1_lid_x;
-    assign pw_778 = (pv_777 + w_775);
-    assign w_779 = 64'h0000000000000008;
-    assign pw_780 = (pw_778 == w_779);
-    assign pw_781 = (pw_780 ? w_776 : pw_778);
-    assign pv_782 = v2_lid_y;
-    assign pw_783 = (pv_782 + w_775);
-    assign pw_784 = (pw_780 ? pw_783 : pv_782);
+    assign bi_656 = pu_655_result;
+    assign bi_672 = pd_661;
+    assign bi_673 = pd_666;
+    assign bi_674 = pd_671;
+    assign pw_675 = (((&bi_672[30:23]) && (!(bi_672[22:0] == 23'h000000))) ? (bi_672 | 32'h00400000) : (((&bi_673[30:23]) && (!(bi_673[22:0] == 23'h000000))) ? (bi_673 | 32'h00400000) : (((((&bi_672[30:23]) && (bi_672[22:0] == 23'h000000)) && (bi_673[30:0] == 31'h00000000)) || ((bi_672[30:0] == 31'h00000000) && ((&bi_673[30:23]) && (bi_673[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_674[30:23]) && (!(bi_674[22:0] == 23'h000000))) ? (bi_674 | 32'h00400000) : ((((((&bi_672[30:23]) && (bi_672[22:0] == 23'h000000)) || ((&bi_673[30:23]) && (bi_673[22:0] == 23'h000000))) && ((&bi_674[30:23]) && (bi_674[22:0] == 23'h000000))) && ((bi_672[31] ^ bi_673[31]) != bi_674[31])) ? 32'hffc00000 : bi_656)))));
+    assign w_676 = 64'h0000000000000000;
+    assign w_677 = 64'h0000000000000004;
+    assign pw_678 = (pw_81 * w_677);
+    assign pw_679 = (w_676 + pw_678);
+    assign pwa_723 = (pq_722 >> 64'h0000000000000002);
+    assign w_724 = 64'h0000000000000001;
+    assign w_725 = 64'h0000000000000000;
+    assign pv_726 = v7_lid_x;
+    assign pw_727 = (pv_726 + w_724);
+    assign w_728 = 64'h0000000000000008;
+    assign pw_729 = (pw_727 == w_728);
+    assign pw_730 = (pw_729 ? w_725 : pw_727);
+    assign pv_731 = v8_lid_y;
+    assign pw_732 = (pv_731 + w_724);
+    assign pw_733 = (pw_729 ? pw_732 : pv_731);
     assign p3_stall = 1'h0;
-    assign w_785 = 64'h0000000000000000;
+    assign w_734 = 64'h0000000000000000;
     assign p2_en = (!p2_stall);
-    assign pv_786 = v2_lid_y;
-    assign w_787 = 64'h0000000000000008;
-    assign pw_788 = (pv_786 < w_787);
-    assign pv_789 = v1_lid_x;
-    assign pv_790 = v2_lid_y;
-    assign w_791 = 64'h0000000000000008;
-    assign pw_792 = (pv_790 * w_791);
-    assign pw_793 = (pv_789 + pw_792);
-    assign w_794 = 64'h0000000000000000;
-    assign w_795 = 64'h0000000000000000;
-    assign w_796 = 64'h0000000000000004;
-    assign pw_797 = (pw_793 * w_796);
-    assign pw_798 = (w_795 + pw_797);
-    assign pwa_799 = (pw_798 >> 64'h0000000000000002);
-    assign prd_800 = obj5_wi_ty_rdata[31:0];
-    assign w_801 = 64'h0000000000000000;
-    assign pw_802 = (w_801 + pw_797);
-    assign pwa_804 = (pq_803 >> 64'h0000000000000002);
-    assign prd_805 = obj4_wi_tx_rdata[31:0];
-    assign w_806 = {32'h00000000, A_base};
-    assign w_807 = 64'h0000000000000000;
-    assign pw_808 = (w_807 + pw_797);
-    assign pwa_811 = (pq_810 >> 64'h0000000000000002);
-    assign prd_812 = obj3_wi_row_rdata[31:0];
-    assign w_813 = arg_n;
-    assign w_814 = 64'h0000000000000000;
-    assign pw_815 = (w_814 + pw_797);
-    assign pwa_819 = (pq_818 >> 64'h0000000000000002);
-    assign prd_820 = obj7_wi_t_rdata[31:0];
-    assign w_821 = 64'h0000000000000000;
-    assign pw_822 = (w_821 + pw_797);
-    assign pwa_827 = (pq_826 >> 64'h0000000000000002);
-    assign prd_828 = obj4_wi_tx_r1_rdata[31:0];
-    assign pw_829 = (prd_812 * w_813);
-    assign w_830 = 32'h00000008;
-    assign pw_831 = (prd_820 * w_830);
-    assign pw_837 = (pq_834 + pq_836);
-    assign pw_839 = (pw_837 + pq_838);
-    assign pw_840 = {{32{pw_839[31]}}, pw_839[31:0]};
-    assign pw_841 = (pw_840 * w_796);
-    assign pw_842 = (w_806 + pw_841);
-    assign pld_843 = A_ld_resp_data;
-    assign pw_844 = {{32{prd_800[31]}}, prd_800[31:0]};
-    assign w_845 = 64'h0000000000000020;
-    assign pw_846 = (pw_844 * w_845);
-    assign pw_847 = (w_794 + pw_846);
-    assign pw_848 = {{32{prd_805[31]}}, prd_805[31:0]};
-    assign pw_849 = (pw_848 * w_796);
-    assign pw_851 = (pq_850 + pw_849);
-    assign pwa_900 = (pq_899 >> 64'h0000000000000002);
-    assign w_901 = 64'h0000000000000000;
-    assign w_902 = 64'h0000000000000000;
-    assign pw_903 = (w_902 + pw_797);
-    assign pwa_955 = (pq_954 >> 64'h0000000000000002);
-    assign prd_956 = obj5_wi_ty_r1_rdata[31:0];
-    assign w_957 = 64'h0000000000000000;
-    assign pw_958 = (w_957 + pw_797);
-    assign pwa_1011 = (pq_1010 >> 64'h0000000000000002);
-    assign prd_1012 = obj4_wi_tx_r2_rdata[31:0];
-    assign w_1013 = {32'h00000000, B_base};
+    assign pv_735 = v8_lid_y;
+    assign w_736 = 64'h0000000000000008;
+    assign pw_737 = (pv_735 < w_736);
+    assign w_738 = 32'h00000000;
+    assign w_739 = {32'h00000000, group_0};
+    assign pv_740 = v7_lid_x;
+    assign w_741 = 64'h0000000000000000;
+    assign pw_742 = w_739[31:0];
+    assign w_743 = 32'h00000008;
+    assign pw_744 = (pw_742 * w_743);
+    assign pw_745 = pv_740[31:0];
+    assign pw_746 = (pw_744 + pw_745);
+    assign w_747 = 32'h00000001;
+    assign w_748 = {32'h00000000, group_1};
+    assign pv_749 = v8_lid_y;
+    assign w_750 = 64'h0000000000000000;
+    assign pw_751 = w_748[31:0];
+    assign pw_752 = (pw_751 * w_743);
+    assign pw_753 = pv_749[31:0];
+    assign pw_754 = (pw_752 + pw_753);
+    assign pv_755 = v7_lid_x;
+    assign pw_756 = pv_755[31:0];
+    assign pv_757 = v8_lid_y;
+    assign pw_758 = pv_757[31:0];
+    assign w_759 = 64'h0000000000000000;
+    assign pw_760 = {{32{pw_758[31]}}, pw_758[31:0]};
+    assign w_761 = 64'h0000000000000020;
+    assign pw_762 = (pw_760 * w_761);
+    assign pw_763 = (w_759 + pw_762);
+    assign pw_764 = {{32{pw_756[31]}}, pw_756[31:0]};
+    assign w_765 = 64'h0000000000000004;
+    assign pw_766 = (pw_764 * w_765);
+    assign pw_767 = (pw_763 + pw_766);
+    assign w_768 = {32'h00000000, A_base};
+    assign w_769 = arg_n;
+    assign pw_770 = (pw_754 * w_769);
+    assign pv_771 = v5_t;
+    assign w_772 = 32'h00000008;
+    assign pw_773 = (pv_771 * w_772);
+    assign pw_780 = (pq_776 + pq_779);
+    assign pw_784 = (pw_780 + pq_783);
+    assign pw_785 = {{32{pw_784[31]}}, pw_784[31:0]};
+    assign w_786 = 64'h0000000000000004;
+    assign pw_787 = (pw_785 * w_786);
+    assign pw_788 = (w_768 + pw_787);
+    assign pld_789 = A_ld_resp_data;
+    assign pwa_837 = (pq_836 >> 64'h0000000000000002);
+    assign w_838 = 64'h0000000000000000;
+    assign pw_839 = {{32{pw_758[31]}}, pw_758[31:0]};
+    assign w_840 = 64'h0000000000000020;
+    assign pw_841 = (pw_839 * w_840);
+    assign pw_842 = (w_838 + pw_841);
+    assign pw_843 = {{32{pw_756[31]}}, pw_756[31:0]};
+    assign w_844 = 64'h0000000000000004;
+    assign pw_845 = (pw_843 * w_844);
+    assign pw_846 = (pw_842 + pw_845);
+    assign w_847 = {32'h00000000, B_base};
+    assign pv_848 = v5_t;
+    assign w_849 = 32'h00000008;
+    assign pw_850 = (pv_848 * w_849);
+    assign pw_851 = (pw_850 + pw_758);
+    assign w_852 = arg_n;
+    assign pw_853 = (pw_851 * w_852);
+    assign pw_860 = (pq_856 + pq_859);
+    assign pw_861 = {{32{pw_860[31]}}, pw_860[31:0]};
+    assign w_862 = 64'h0000000000000004;
+    assign pw_863 = (pw_861 * w_862);
+    assign pw_864 = (w_847 + pw_863);
+    assign pld_910 = B_ld_resp_data;
+    assign pwa_1003 = (pq_1002 >> 64'h0000000000000002);
+    assign w_1004 = 64'h0000000000000001;
+    assign w_1005 = 64'h0000000000000000;
+    assign pv_1006 = v7_lid_x;
+    assign pw_1007 = (pv_1006 + w_1004);
+    assign w_1008 = 64'h0000000000000008;
+    assign pw_1009 = (pw_1007 == w_1008);
+    assign pw_1010 = (pw_1009 ? w_1005 : pw_1007);
+    assign pv_1011 = v8_lid_y;
+    assign pw_1012 = (pv_1011 + w_1004);
+    assign pw_1013 = (pw_1009 ? pw_1012 : pv_1011);
+    assign p2_stall = (((((p2_valid[3] && 1'h1) && (!A_ld_req_ready)) || ((p2_valid[47] && 1'h1) && (!A_ld_resp_valid))) || ((p2_valid[48] && 1'h1) && (!B_ld_req_ready))) || ((p2_valid[92] && 1'h1) && (!B_ld_resp_valid)));
     assign w_1014 = 64'h0000000000000000;
-    assign pw_1015 = (w_1014 + pw_797);
-    assign pwa_1069 = (pq_1068 >> 64'h0000000000000002);
-    assign prd_1070 = obj7_wi_t_r1_rdata[31:0];
-    assign w_1071 = 64'h0000000000000000;
-    assign pw_1072 = (w_1071 + pw_797);
-    assign pwa_1127 = (pq_1126 >> 64'h0000000000000002);
-    assign prd_1128 = obj5_wi_ty_r2_rdata[31:0];
-    assign w_1129 = arg_n;
-    assign w_1130 = 64'h0000000000000000;
-    assign pw_1131 = (w_1130 + pw_797);
-    assign pwa_1187 = (pq_1186 >> 64'h0000000000000002);
-    assign prd_1188 = obj2_wi_col_rdata[31:0];
-    assign pw_1189 = (prd_1070 * w_830);
-    assign pw_1191 = (pq_1190 + prd_1128);
-    assign pw_1192 = (pw_1191 * w_1129);
-    assign pw_1198 = (pq_1195 + pq_1197);
-    assign pw_1199 = {{32{pw_1198[31]}}, pw_1198[31:0]};
-    assign pw_1200 = (pw_1199 * w_796);
-    assign pw_1201 = (w_1013 + pw_1200);
-    assign pld_1202 = B_ld_resp_data;
-    assign pw_1203 = {{32{prd_956[31]}}, prd_956[31:0]};
-    assign pw_1204 = (pw_1203 * w_845);
-    assign pw_1205 = (w_901 + pw_1204);
-    assign pw_1206 = {{32{prd_1012[31]}}, prd_1012[31:0]};
-    assign pw_1207 = (pw_1206 * w_796);
-    assign pw_1209 = (pq_1208 + pw_1207);
-    assign pwa_1259 = (pq_1258 >> 64'h0000000000000002);
-    assign w_1260 = 64'h0000000000000001;
-    assign w_1261 = 64'h0000000000000000;
-    assign pv_1262 = v1_lid_x;
-    assign pw_1263 = (pv_1262 + w_1260);
-    assign w_1264 = 64'h0000000000000008;
-    assign pw_1265 = (pw_1263 == w_1264);
-    assign pw_1266 = (pw_1265 ? w_1261 : pw_1263);
-    assign pv_1267 = v2_lid_y;
-    assign pw_1268 = (pv_1267 + w_1260);
-    assign pw_1269 = (pw_1265 ? pw_1268 : pv_1267);
-    assign p2_stall = (((((p2_valid[6] && 1'h1) && (!A_ld_req_ready)) || ((p2_valid[50] && 1'h1) && (!A_ld_resp_valid))) || ((p2_valid[58] && 1'h1) && (!B_ld_req_ready))) || ((p2_valid[102] && 1'h1) && (!B_ld_resp_valid)));
-    assign w_1270 = 64'h0000000000000000;
     assign p0_en = (!p0_stall);
-    assign pv_1271 = v2_lid_y;
-    assign w_1272 = 64'h0000000000000008;
-    assign pw_1273 = (pv_1271 < w_1272);
-    assign pv_1274 = v1_lid_x;
-    assign pv_1275 = v2_lid_y;
-    assign w_1276 = 64'h0000000000000008;
-    assign pw_1277 = (pv_1275 * w_1276);
-    assign pw_1278 = (pv_1274 + pw_1277);
-    assign w_1279 = 32'h00000000;
-    assign w_1280 = {32'h00000000, group_0};
-    assign pv_1281 = v1_lid_x;
-    assign w_1282 = 64'h0000000000000000;
-    assign w_1283 = 64'h0000000000000000;
-    assign w_1284 = 64'h0000000000000004;
-    assign pw_1285 = (pw_1278 * w_1284);
-    assign pw_1286 = (w_1283 + pw_1285);
-    assign pw_1287 = w_1280[31:0];
-    assign w_1288 = 32'h00000008;
-    assign pw_1289 = (pw_1287 * w_1288);
-    assign pw_1290 = pv_1281[31:0];
-    assign pw_1291 = (pw_1289 + pw_1290);
-    assign pwa_1292 = (pw_1286 >> 64'h0000000000000002);
-    assign w_1293 = 32'h00000001;
-    assign w_1294 = {32'h00000000, group_1};
-    assign pv_1295 = v2_lid_y;
-    assign w_1296 = 64'h0000000000000000;
-    assign w_1297 = 64'h0000000000000000;
-    assign pw_1298 = (w_1297 + pw_1285);
-    assign pw_1299 = w_1294[31:0];
-    assign pw_1300 = (pw_1299 * w_1288);
-    assign pw_1301 = pv_1295[31:0];
-    assign pw_1302 = (pw_1300 + pw_1301);
-    assign pwa_1305 = (pq_1303 >> 64'h0000000000000002);
-    assign pv_1306 = v1_lid_x;
-    assign w_1307 = 64'h0000000000000000;
-    assign pw_1308 = (w_1307 + pw_1285);
-    assign pw_1309 = pv_1306[31:0];
-    assign pwa_1314 = (pq_1311 >> 64'h0000000000000002);
-    assign pv_1315 = v2_lid_y;
-    assign w_1316 = 64'h0000000000000000;
-    assign pw_1317 = (w_1316 + pw_1285);
-    assign pw_1318 = pv_1315[31:0];
-    assign pwa_1325 = (pq_1321 >> 64'h0000000000000002);
-    assign w_1326 = 32'h00000000;
-    assign w_1327 = 64'h0000000000000000;
-    assign pw_1328 = (w_1327 + pw_1285);
-    assign pwa_1333 = (pq_1332 >> 64'h0000000000000002);
-    assign w_1334 = 64'h0000000000000000;
-    assign pw_1335 = (w_1334 + pw_1285);
-    assign pwa_1341 = (pq_1340 >> 64'h0000000000000002);
-    assign w_1342 = 64'h0000000000000000;
-    assign w_1343 = 64'h0000000000000004;
-    assign pw_1344 = (pw_1278 * w_1343);
-    assign pw_1345 = (w_1342 + pw_1344);
-    assign pwa_1352 = (pq_1351 >> 64'h0000000000000002);
-    assign prd_1353 = obj7_wi_t_rdata[31:0];
-    assign w_1354 = arg_n;
-    assign w_1355 = 32'h0000001f;
-    assign pw_1356 = (w_1354[31] ? (~((~w_1354) >> w_1355)) : (w_1354 >> w_1355));
-    assign w_1357 = 32'h0000001d;
-    assign pw_1358 = (pw_1356 >> w_1357);
-    assign pw_1359 = (w_1354 + pw_1358);
-    assign w_1360 = 32'h00000003;
-    assign pw_1361 = (pw_1359[31] ? (~((~pw_1359) >> w_1360)) : (pw_1359 >> w_1360));
-    assign pw_1369 = ((prd_1353 ^ 32'h80000000) < (pq_1368 ^ 32'h80000000));
-    assign w_1370 = 64'h0000000000000001;
-    assign w_1371 = 64'h0000000000000000;
-    assign pv_1372 = v1_lid_x;
-    assign pw_1373 = (pv_1372 + w_1370);
-    assign w_1374 = 64'h0000000000000008;
-    assign pw_1375 = (pw_1373 == w_1374);
-    assign pw_1376 = (pw_1375 ? w_1371 : pw_1373);
-    assign pv_1377 = v2_lid_y;
-    assign pw_1378 = (pv_1377 + w_1370);
-    assign pw_1379 = (pw_1375 ? pw_1378 : pv_1377);
+    assign pv_1015 = v8_lid_y;
+    assign w_1016 = 64'h0000000000000008;
+    assign pw_1017 = (pv_1015 < w_1016);
+    assign pv_1018 = v7_lid_x;
+    assign pv_1019 = v8_lid_y;
+    assign w_1020 = 64'h0000000000000008;
+    assign pw_1021 = (pv_1019 * w_1020);
+    assign pw_1022 = (pv_1018 + pw_1021);
+    assign w_1023 = 64'h0000000000000000;
+    assign w_1024 = 64'h0000000000000004;
+    assign pw_1026 = (pq_1025 * w_1024);
+    assign pw_1027 = (w_1023 + pw_1026);
+    assign pwa_1028 = (pw_1027 >> 64'h0000000000000002);
+    assign prd_1029 = obj2_wi_acc_rdata[31:0];
+    assign w_1030 = 32'h00000000;
+    assign w_1031 = {32'h00000000, group_0};
+    assign pv_1032 = v7_lid_x;
+    assign w_1033 = 64'h0000000000000000;
+    assign pw_1034 = w_1031[31:0];
+    assign w_1035 = 32'h00000008;
+    assign pw_1036 = (pw_1034 * w_1035);
+    assign pw_1037 = pv_1032[31:0];
+    assign pw_1038 = (pw_1036 + pw_1037);
+    assign w_1039 = 32'h00000001;
+    assign w_1040 = {32'h00000000, group_1};
+    assign pv_1041 = v8_lid_y;
+    assign w_1042 = 64'h0000000000000000;
+    assign pw_1043 = w_1040[31:0];
+    assign pw_1044 = (pw_1043 * w_1035);
+    assign pw_1045 = pv_1041[31:0];
+    assign pw_1046 = (pw_1044 + pw_1045);
+    assign pv_1047 = v7_lid_x;
+    assign pw_1048 = pv_1047[31:0];
+    assign pv_1049 = v8_lid_y;
+    assign pw_1050 = pv_1049[31:0];
+    assign w_1051 = 32'h00000000;
+    assign w_1052 = arg_n;
+    assign w_1053 = 32'h0000001f;
+    assign pw_1054 = (w_1052[31] ? (~((~w_1052) >> w_1053)) : (w_1052 >> w_1053));
+    assign w_1055 = 32'h0000001d;
+    assign pw_1056 = (pw_1054 >> w_1055);
+    assign pw_1057 = (w_1052 + pw_1056);
+    assign w_1058 = 32'h00000003;
+    assign pw_1059 = (pw_1057[31] ? (~((~pw_1057) >> w_1058)) : (pw_1057 >> w_1058));
+    assign pw_1060 = ((w_1030 ^ 32'h80000000) < (pw_1059 ^ 32'h80000000));
+    assign w_1061 = 64'h0000000000000000;
+    assign w_1062 = 64'h0000000000000004;
+    assign pw_1063 = (pw_1022 * w_1062);
+    assign pw_1064 = (w_1061 + pw_1063);
+    assign pwa_1067 = (pq_1066 >> 64'h0000000000000002);
+    assign w_1068 = 64'h0000000000000001;
+    assign w_1069 = 64'h0000000000000000;
+    assign pv_1070 = v7_lid_x;
+    assign pw_1071 = (pv_1070 + w_1068);
+    assign w_1072 = 64'h0000000000000008;
+    assign pw_1073 = (pw_1071 == w_1072);
+    assign pw_1074 = (pw_1073 ? w_1069 : pw_1071);
+    assign pv_1075 = v8_lid_y;
+    assign pw_1076 = (pv_1075 + w_1068);
+    assign pw_1077 = (pw_1073 ? pw_1076 : pv_1075);
     assign p0_stall = 1'h0;
-    assign w_1380 = 64'h0000000000000000;
+    assign w_1078 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
     always @(posedge clk) begin
         if (rst) begin
             state <= 16'h0000;
-            p5_valid <= 49'h0000000000000;
-            p5_admit <= 1'h0;
-            p5_go <= 1'h0;
-            p4_valid <= 4'h0;
+            p4_valid <= 48'h000000000000;
             p4_admit <= 1'h0;
             p4_go <= 1'h0;
-            p3_valid <= 12'h000;
+            p3_valid <= 45'h000000000000;
             p3_admit <= 1'h0;
-            p3_slot <= 3'h0;
             p3_go <= 1'h0;
-            p2_valid <= 104'h00000000000000000000000000;
+            p2_valid <= 94'h000000000000000000000000;
             p2_admit <= 1'h0;
             p2_go <= 1'h0;
-            p0_valid <= 8'h00;
+            p0_valid <= 4'h0;
             p0_admit <= 1'h0;
             p0_go <= 1'h0;
             launch_err <= 8'h00;
@@ -3017,1054 +1990,844 @@ module matmul_datapath (
             if (((state == 16'h0000) && start)) gnext_1 <= local_size[63:32];
             if (((state == 16'h0000) && start)) gnext_2 <= local_size[95:64];
             if (((state == 16'h0000) && start)) launch_err <= 8'h00;
-            if (((state == 16'h0000) && start)) state <= 16'h0016;
+            if (((state == 16'h0000) && start)) state <= 16'h0015;
             if ((state == 16'h0001)) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));
             if ((state == 16'h0001)) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));
             if ((state == 16'h0001)) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
             if ((state == 16'h0001)) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);
             if ((state == 16'h0001)) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
             if ((state == 16'h0001)) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);
-            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0015);
+            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0014);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
-            if (((state == 16'h0003) && 1'h1)) p5_valid <= 49'h0000000000001;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0003) && 1'h1)) p5_admit <= 1'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0003) && 1'h1)) p4_valid <= 48'h000000000001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0003) && 1'h1)) p4_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_go <= pw_3;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_3) && p5_en))) v3_lid_linear <= pw_8;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_3) && p5_en))) v1_lid_x <= pw_45;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_3) && p5_en))) v2_lid_y <= pw_48;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_19 <= pw_18;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_24 <= pw_23;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_25 <= pq_24;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_29 <= pw_28;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_30 <= pq_29;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_31 <= pq_30;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_32 <= prd_21;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_33 <= pq_32;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_38 <= prd_27;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_valid <= {p5_valid[47], p5_valid[46], p5_valid[45], p5_valid[44], p5_valid[43], p5_valid[42], p5_valid[41], p5_valid[40], p5_valid[39], p5_valid[38], p5_valid[37], p5_valid[36], p5_valid[35], p5_valid[34], p5_valid[33], p5_valid[32], p5_valid[31], p5_valid[30], p5_valid[29], p5_valid[28], p5_valid[27], p5_valid[26], p5_valid[25], p5_valid[24], p5_valid[23], p5_valid[22], p5_valid[21], p5_valid[20], p5_valid[19], p5_valid[18], p5_valid[17], p5_valid[16], p5_valid[15], p5_valid[14], p5_valid[13], p5_valid[12], p5_valid[11], p5_valid[10], p5_valid[9], p5_valid[8], p5_valid[7], p5_valid[6], p5_valid[5], p5_valid[4], p5_valid[3], p5_valid[2], p5_valid[1], (p5_valid[0] && pw_3), (p5_admit && ((!(p5_valid[0] && (!pw_3))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_admit <= (p5_admit && ((!(p5_valid[0] && (!pw_3))) || 1'h0));  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((!p5_admit) && (p5_valid == 49'h0000000000000)) && C_st_idle))) state <= 16'h0001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_go <= pw_3;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_3) && p4_en))) v9_lid_linear <= pw_8;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && ((p4_valid[2] && 1'h1) && p4_en))) v4_acc <= prd_15;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_3) && p4_en))) v0_col <= pw_24;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_3) && p4_en))) v1_row <= pw_32;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_3) && p4_en))) v7_lid_x <= pw_54;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_3) && p4_en))) v8_lid_y <= pw_57;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_11 <= pw_8;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_36 <= pw_35;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_37 <= pq_36;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_38 <= pq_37;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_39 <= pw_24;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_40 <= pq_39;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_41 <= pq_40;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_47 <= prd_15;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_valid <= {p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_3), (p4_admit && ((!(p4_valid[0] && (!pw_3))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_3))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((!p4_admit) && (p4_valid == 48'h000000000000)) && C_st_idle))) state <= 16'h0001;  // matmul_tiled.cl:7:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v1_lid_x <= w_49;
-            if ((state == 16'h0006)) v2_lid_y <= w_49;
+            if ((state == 16'h0006)) v7_lid_x <= w_58;
+            if ((state == 16'h0006)) v8_lid_y <= w_58;
             if ((state == 16'h0006)) state <= 16'h0003;
             if ((state == 16'h0007)) state <= 16'h0009;
-            if ((state == 16'h0008)) state <= (q_51 ? 16'h0012 : 16'h0006);
-            if ((state == 16'h0009)) q_51 <= w_50;
+            if ((state == 16'h0008)) state <= (q_60 ? 16'h0011 : 16'h0006);
+            if ((state == 16'h0009)) q_60 <= w_59;
             if ((state == 16'h0009)) state <= 16'h0008;
-            if (((state == 16'h000a) && 1'h1)) p4_valid <= 4'h1;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000a) && 1'h1)) p4_admit <= 1'h1;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000a) && 1'h1)) state <= 16'h000b;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) p4_go <= pw_54;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && (((p4_valid[0] && 1'h1) && pw_54) && p4_en))) v3_lid_linear <= pw_59;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && ((p4_valid[3] && 1'h1) && p4_en))) v0_group_cond0 <= pw_91;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && (((p4_valid[0] && 1'h1) && pw_54) && p4_en))) v1_lid_x <= pw_98;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && (((p4_valid[0] && 1'h1) && pw_54) && p4_en))) v2_lid_y <= pw_101;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_70 <= pw_67;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_76 <= pw_75;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_77 <= pq_76;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_88 <= pw_87;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_89 <= pq_88;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_90 <= pq_89;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) p4_valid <= {p4_valid[2], p4_valid[1], (p4_valid[0] && pw_54), (p4_admit && ((!(p4_valid[0] && (!pw_54))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_54))) || 1'h0));  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && ((!p4_admit) && (p4_valid == 4'h0)))) state <= 16'h0007;  // matmul_tiled.cl:7:6
-            if ((state == 16'h000c)) v1_lid_x <= w_102;
-            if ((state == 16'h000c)) v2_lid_y <= w_102;
-            if ((state == 16'h000c)) state <= 16'h000a;
-            if (((state == 16'h000d) && 1'h1)) p3_valid <= 12'h001;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && 1'h1)) p3_admit <= 1'h1;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && 1'h1)) p3_slot <= 3'h0;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && 1'h1)) state <= 16'h000e;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) p3_go <= pw_105;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && (((p3_valid[0] && (p3_slot == 3'h0)) && pw_105) && p3_en))) v3_lid_linear <= pw_110;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_145 <= pq_140;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_146 <= pd_145;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_147 <= pd_146;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_148 <= pd_147;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_149 <= pd_148;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_150 <= pq_141;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_151 <= pd_150;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_152 <= pd_151;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_153 <= pd_152;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_154 <= pd_153;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_155 <= prd_139;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_156 <= pd_155;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_157 <= pd_156;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_158 <= pd_157;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_159 <= pd_158;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_208 <= pq_203;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_209 <= pd_208;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_210 <= pd_209;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_211 <= pd_210;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_212 <= pd_211;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_213 <= pq_204;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_214 <= pd_213;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_215 <= pd_214;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_216 <= pd_215;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_217 <= pd_216;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_218 <= prd_202;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_219 <= pd_218;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_220 <= pd_219;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_221 <= pd_220;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_222 <= pd_221;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_279 <= pq_274;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_280 <= pd_279;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_281 <= pd_280;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_282 <= pd_281;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_283 <= pd_282;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_284 <= pq_275;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_285 <= pd_284;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_286 <= pd_285;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_287 <= pd_286;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_288 <= pd_287;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_289 <= prd_273;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_290 <= pd_289;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_291 <= pd_290;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_292 <= pd_291;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_293 <= pd_292;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_358 <= pq_353;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_359 <= pd_358;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_360 <= pd_359;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_361 <= pd_360;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_362 <= pd_361;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_363 <= pq_354;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_364 <= pd_363;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_365 <= pd_364;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_366 <= pd_365;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_367 <= pd_366;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_368 <= prd_352;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_369 <= pd_368;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_370 <= pd_369;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_371 <= pd_370;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_372 <= pd_371;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_443 <= pq_438;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_444 <= pd_443;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_445 <= pd_444;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_446 <= pd_445;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_447 <= pd_446;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_448 <= pq_439;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_449 <= pd_448;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_450 <= pd_449;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_451 <= pd_450;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_452 <= pd_451;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_453 <= prd_437;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_454 <= pd_453;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_455 <= pd_454;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_456 <= pd_455;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_457 <= pd_456;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_536 <= pq_531;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_537 <= pd_536;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_538 <= pd_537;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_539 <= pd_538;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_540 <= pd_539;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_541 <= pq_532;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_542 <= pd_541;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_543 <= pd_542;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_544 <= pd_543;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_545 <= pd_544;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_546 <= prd_530;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_547 <= pd_546;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_548 <= pd_547;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_549 <= pd_548;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_550 <= pd_549;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_636 <= pq_631;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_637 <= pd_636;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_638 <= pd_637;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_639 <= pd_638;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_640 <= pd_639;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_641 <= pq_632;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_642 <= pd_641;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_643 <= pd_642;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_644 <= pd_643;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_645 <= pd_644;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_646 <= prd_630;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_647 <= pd_646;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_648 <= pd_647;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_649 <= pd_648;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_650 <= pd_649;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_742 <= pq_737;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_743 <= pd_742;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_744 <= pd_743;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_745 <= pd_744;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_746 <= pd_745;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_747 <= pq_738;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_748 <= pd_747;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_749 <= pd_748;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_750 <= pd_749;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_751 <= pd_750;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_752 <= prd_736;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_753 <= pd_752;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_754 <= pd_753;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_755 <= pd_754;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_756 <= pd_755;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && (((p3_valid[0] && (p3_slot == 3'h0)) && pw_105) && p3_en))) v1_lid_x <= pw_781;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && (((p3_valid[0] && (p3_slot == 3'h0)) && pw_105) && p3_en))) v2_lid_y <= pw_784;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_127 <= pw_126;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_137 <= pw_136;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h2) && p3_en))) pq_140 <= prd_123;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h4) && p3_en))) pq_141 <= prd_134;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_166 <= pw_165;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_167 <= pq_166;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_172 <= pw_171;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_173 <= pq_172;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_185 <= pw_184;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_186 <= pq_185;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_192 <= pw_189;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_193 <= pq_192;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_199 <= pw_198;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_200 <= pq_199;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h5) && p3_en))) pq_203 <= prd_181;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h7) && p3_en))) pq_204 <= prd_196;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_229 <= pw_228;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_230 <= pq_229;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_231 <= pq_230;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_236 <= pw_235;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_237 <= pq_236;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_238 <= pq_237;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_250 <= pw_249;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_251 <= pq_250;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_252 <= pq_251;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_259 <= pw_256;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_260 <= pq_259;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_261 <= pq_260;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_262 <= pq_261;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_268 <= pw_267;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_269 <= pq_268;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_270 <= pq_269;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_271 <= pq_270;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_274 <= prd_246;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h2) && p3_en))) pq_275 <= prd_265;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_300 <= pw_299;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_301 <= pq_300;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_302 <= pq_301;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_303 <= pq_302;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_308 <= pw_307;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_309 <= pq_308;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_310 <= pq_309;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_311 <= pq_310;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_312 <= pq_311;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_325 <= pw_324;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_326 <= pq_325;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_327 <= pq_326;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_328 <= pq_327;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_329 <= pq_328;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_336 <= pw_333;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_337 <= pq_336;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_338 <= pq_337;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_339 <= pq_338;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_340 <= pq_339;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_346 <= pw_345;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_347 <= pq_346;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_348 <= pq_347;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_349 <= pq_348;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_350 <= pq_349;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_353 <= prd_321;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h5) && p3_en))) pq_354 <= prd_343;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_379 <= pw_378;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_380 <= pq_379;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_381 <= pq_380;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_382 <= pq_381;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_383 <= pq_382;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_384 <= pq_383;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_389 <= pw_388;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_390 <= pq_389;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_391 <= pq_390;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_392 <= pq_391;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_393 <= pq_392;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_394 <= pq_393;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_407 <= pw_406;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_408 <= pq_407;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_409 <= pq_408;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_410 <= pq_409;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_411 <= pq_410;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_412 <= pq_411;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_419 <= pw_416;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_420 <= pq_419;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_421 <= pq_420;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_422 <= pq_421;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_423 <= pq_422;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_424 <= pq_423;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_430 <= pw_429;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_431 <= pq_430;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_432 <= pq_431;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_433 <= pq_432;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_434 <= pq_433;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_435 <= pq_434;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h6) && p3_en))) pq_438 <= prd_403;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_439 <= prd_427;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_464 <= pw_463;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_465 <= pq_464;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_466 <= pq_465;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_467 <= pq_466;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_468 <= pq_467;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_469 <= pq_468;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_470 <= pq_469;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_475 <= pw_474;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_476 <= pq_475;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_477 <= pq_476;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_478 <= pq_477;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_479 <= pq_478;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_480 <= pq_479;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_481 <= pq_480;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_494 <= pw_493;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_495 <= pq_494;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_496 <= pq_495;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_497 <= pq_496;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_498 <= pq_497;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_499 <= pq_498;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_500 <= pq_499;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_501 <= pq_500;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_508 <= pw_505;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_509 <= pq_508;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_510 <= pq_509;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_511 <= pq_510;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_512 <= pq_511;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_513 <= pq_512;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_514 <= pq_513;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_515 <= pq_514;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_521 <= pw_520;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_522 <= pq_521;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_523 <= pq_522;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_524 <= pq_523;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_525 <= pq_524;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_526 <= pq_525;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_527 <= pq_526;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_528 <= pq_527;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_531 <= prd_490;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_532 <= prd_518;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_557 <= pw_556;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_558 <= pq_557;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_559 <= pq_558;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_560 <= pq_559;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_561 <= pq_560;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_562 <= pq_561;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_563 <= pq_562;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_564 <= pq_563;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_565 <= pq_564;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_570 <= pw_569;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_571 <= pq_570;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_572 <= pq_571;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_573 <= pq_572;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_574 <= pq_573;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_575 <= pq_574;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_576 <= pq_575;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_577 <= pq_576;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_578 <= pq_577;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_591 <= pw_590;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_592 <= pq_591;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_593 <= pq_592;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_594 <= pq_593;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_595 <= pq_594;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_596 <= pq_595;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_597 <= pq_596;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_598 <= pq_597;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_599 <= pq_598;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_606 <= pw_603;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_607 <= pq_606;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_608 <= pq_607;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_609 <= pq_608;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_610 <= pq_609;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_611 <= pq_610;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_612 <= pq_611;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_613 <= pq_612;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_614 <= pq_613;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_620 <= pw_619;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_621 <= pq_620;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_622 <= pq_621;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_623 <= pq_622;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_624 <= pq_623;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_625 <= pq_624;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_626 <= pq_625;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_627 <= pq_626;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_628 <= pq_627;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h4) && p3_en))) pq_631 <= prd_587;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h6) && p3_en))) pq_632 <= prd_617;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_657 <= pw_656;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_658 <= pq_657;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_659 <= pq_658;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_660 <= pq_659;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_661 <= pq_660;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_662 <= pq_661;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_663 <= pq_662;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_664 <= pq_663;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_665 <= pq_664;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_666 <= pq_665;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_671 <= pw_670;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_672 <= pq_671;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_673 <= pq_672;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_674 <= pq_673;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_675 <= pq_674;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_676 <= pq_675;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_677 <= pq_676;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_678 <= pq_677;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_679 <= pq_678;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_680 <= pq_679;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_693 <= pw_692;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_694 <= pq_693;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_695 <= pq_694;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_696 <= pq_695;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_697 <= pq_696;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_698 <= pq_697;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_699 <= pq_698;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_700 <= pq_699;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_701 <= pq_700;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_702 <= pq_701;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_709 <= pw_706;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_710 <= pq_709;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_711 <= pq_710;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_712 <= pq_711;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_713 <= pq_712;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_714 <= pq_713;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_715 <= pq_714;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_716 <= pq_715;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_717 <= pq_716;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_718 <= pq_717;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_724 <= pw_723;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_725 <= pq_724;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_726 <= pq_725;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_727 <= pq_726;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_728 <= pq_727;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_729 <= pq_728;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_730 <= pq_729;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_731 <= pq_730;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_732 <= pq_731;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_733 <= pq_732;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_734 <= pq_733;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h7) && p3_en))) pq_737 <= prd_689;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_738 <= prd_721;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_763 <= pw_762;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_764 <= pq_763;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_765 <= pq_764;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_766 <= pq_765;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_767 <= pq_766;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_768 <= pq_767;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_769 <= pq_768;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_770 <= pq_769;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_771 <= pq_770;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_772 <= pq_771;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_773 <= pq_772;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h7) && p3_en))) p3_valid <= {p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && p3_go), (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h7) && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0));  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) p3_slot <= ((p3_slot == 3'h7) ? 3'h0 : (p3_slot + 3'h1));  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((!p3_admit) && (p3_valid == 12'h000)))) state <= 16'h000c;  // matmul_tiled.cl:7:6
-            if ((state == 16'h000f)) v1_lid_x <= w_785;
-            if ((state == 16'h000f)) v2_lid_y <= w_785;
-            if ((state == 16'h000f)) state <= 16'h000d;
-            if (((state == 16'h0010) && 1'h1)) p2_valid <= 104'h00000000000000000000000001;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && 1'h1)) p2_admit <= 1'h1;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && 1'h1)) state <= 16'h0011;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) p2_go <= pw_788;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (((p2_valid[0] && 1'h1) && pw_788) && p2_en))) v3_lid_linear <= pw_793;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (((p2_valid[0] && 1'h1) && pw_788) && p2_en))) v1_lid_x <= pw_1266;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (((p2_valid[0] && 1'h1) && pw_788) && p2_en))) v2_lid_y <= pw_1269;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_803 <= pw_802;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_809 <= pw_808;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_810 <= pq_809;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_816 <= pw_815;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_817 <= pq_816;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_818 <= pq_817;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_823 <= pw_822;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_824 <= pq_823;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_825 <= pq_824;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_826 <= pq_825;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_832 <= pw_829;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_833 <= pq_832;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_834 <= pq_833;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_835 <= pw_831;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_836 <= pq_835;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_838 <= prd_828;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_850 <= pw_847;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_852 <= pw_851;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_853 <= pq_852;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_854 <= pq_853;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_855 <= pq_854;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_856 <= pq_855;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_857 <= pq_856;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_858 <= pq_857;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_859 <= pq_858;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_860 <= pq_859;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_861 <= pq_860;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_862 <= pq_861;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_863 <= pq_862;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_864 <= pq_863;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_865 <= pq_864;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_866 <= pq_865;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_867 <= pq_866;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_868 <= pq_867;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_869 <= pq_868;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_870 <= pq_869;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_871 <= pq_870;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_872 <= pq_871;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_873 <= pq_872;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_874 <= pq_873;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_875 <= pq_874;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_876 <= pq_875;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_877 <= pq_876;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_878 <= pq_877;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_879 <= pq_878;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_880 <= pq_879;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_881 <= pq_880;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_882 <= pq_881;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_883 <= pq_882;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_884 <= pq_883;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_885 <= pq_884;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_886 <= pq_885;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_887 <= pq_886;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_888 <= pq_887;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_889 <= pq_888;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_890 <= pq_889;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_891 <= pq_890;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_892 <= pq_891;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_893 <= pq_892;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_894 <= pq_893;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_895 <= pq_894;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_896 <= pq_895;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_897 <= pq_896;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_898 <= pq_897;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_899 <= pq_898;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_904 <= pw_903;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_905 <= pq_904;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_906 <= pq_905;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_907 <= pq_906;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_908 <= pq_907;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_909 <= pq_908;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_910 <= pq_909;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_911 <= pq_910;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_912 <= pq_911;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_913 <= pq_912;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_914 <= pq_913;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_915 <= pq_914;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_916 <= pq_915;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_917 <= pq_916;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_918 <= pq_917;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_919 <= pq_918;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_920 <= pq_919;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_921 <= pq_920;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_922 <= pq_921;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_923 <= pq_922;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_924 <= pq_923;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_925 <= pq_924;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_926 <= pq_925;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_927 <= pq_926;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_928 <= pq_927;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_929 <= pq_928;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_930 <= pq_929;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_931 <= pq_930;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_932 <= pq_931;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_933 <= pq_932;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_934 <= pq_933;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_935 <= pq_934;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_936 <= pq_935;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_937 <= pq_936;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_938 <= pq_937;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_939 <= pq_938;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_940 <= pq_939;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_941 <= pq_940;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_942 <= pq_941;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_943 <= pq_942;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_944 <= pq_943;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_945 <= pq_944;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_946 <= pq_945;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_947 <= pq_946;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_948 <= pq_947;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_949 <= pq_948;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_950 <= pq_949;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_951 <= pq_950;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_952 <= pq_951;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_953 <= pq_952;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_954 <= pq_953;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_959 <= pw_958;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_960 <= pq_959;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_961 <= pq_960;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_962 <= pq_961;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_963 <= pq_962;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_964 <= pq_963;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_965 <= pq_964;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_966 <= pq_965;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_967 <= pq_966;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_968 <= pq_967;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_969 <= pq_968;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_970 <= pq_969;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_971 <= pq_970;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_972 <= pq_971;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_973 <= pq_972;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_974 <= pq_973;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_975 <= pq_974;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_976 <= pq_975;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_977 <= pq_976;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_978 <= pq_977;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_979 <= pq_978;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_980 <= pq_979;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_981 <= pq_980;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_982 <= pq_981;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_983 <= pq_982;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_984 <= pq_983;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_985 <= pq_984;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_986 <= pq_985;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_987 <= pq_986;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_988 <= pq_987;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_989 <= pq_988;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_990 <= pq_989;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_991 <= pq_990;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_992 <= pq_991;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_993 <= pq_992;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_994 <= pq_993;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_995 <= pq_994;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_996 <= pq_995;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_997 <= pq_996;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_998 <= pq_997;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_999 <= pq_998;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1000 <= pq_999;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1001 <= pq_1000;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1002 <= pq_1001;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1003 <= pq_1002;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1004 <= pq_1003;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1005 <= pq_1004;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1006 <= pq_1005;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1007 <= pq_1006;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1008 <= pq_1007;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1009 <= pq_1008;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1010 <= pq_1009;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1016 <= pw_1015;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1017 <= pq_1016;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1018 <= pq_1017;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1019 <= pq_1018;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1020 <= pq_1019;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1021 <= pq_1020;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1022 <= pq_1021;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1023 <= pq_1022;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1024 <= pq_1023;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1025 <= pq_1024;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1026 <= pq_1025;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1027 <= pq_1026;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1028 <= pq_1027;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1029 <= pq_1028;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1030 <= pq_1029;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1031 <= pq_1030;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1032 <= pq_1031;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1033 <= pq_1032;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1034 <= pq_1033;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1035 <= pq_1034;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1036 <= pq_1035;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1037 <= pq_1036;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1038 <= pq_1037;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1039 <= pq_1038;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1040 <= pq_1039;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1041 <= pq_1040;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1042 <= pq_1041;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1043 <= pq_1042;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1044 <= pq_1043;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1045 <= pq_1044;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1046 <= pq_1045;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1047 <= pq_1046;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1048 <= pq_1047;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1049 <= pq_1048;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1050 <= pq_1049;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1051 <= pq_1050;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1052 <= pq_1051;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1053 <= pq_1052;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1054 <= pq_1053;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1055 <= pq_1054;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1056 <= pq_1055;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1057 <= pq_1056;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1058 <= pq_1057;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1059 <= pq_1058;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1060 <= pq_1059;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1061 <= pq_1060;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1062 <= pq_1061;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1063 <= pq_1062;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1064 <= pq_1063;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1065 <= pq_1064;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1066 <= pq_1065;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1067 <= pq_1066;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1068 <= pq_1067;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1073 <= pw_1072;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1074 <= pq_1073;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1075 <= pq_1074;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1076 <= pq_1075;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1077 <= pq_1076;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1078 <= pq_1077;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1079 <= pq_1078;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1080 <= pq_1079;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1081 <= pq_1080;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1082 <= pq_1081;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1083 <= pq_1082;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1084 <= pq_1083;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1085 <= pq_1084;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1086 <= pq_1085;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1087 <= pq_1086;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1088 <= pq_1087;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1089 <= pq_1088;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1090 <= pq_1089;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1091 <= pq_1090;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1092 <= pq_1091;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1093 <= pq_1092;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1094 <= pq_1093;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1095 <= pq_1094;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1096 <= pq_1095;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1097 <= pq_1096;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1098 <= pq_1097;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1099 <= pq_1098;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1100 <= pq_1099;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1101 <= pq_1100;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1102 <= pq_1101;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1103 <= pq_1102;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1104 <= pq_1103;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1105 <= pq_1104;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1106 <= pq_1105;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1107 <= pq_1106;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1108 <= pq_1107;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1109 <= pq_1108;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1110 <= pq_1109;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1111 <= pq_1110;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1112 <= pq_1111;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1113 <= pq_1112;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1114 <= pq_1113;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1115 <= pq_1114;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1116 <= pq_1115;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1117 <= pq_1116;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1118 <= pq_1117;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1119 <= pq_1118;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1120 <= pq_1119;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1121 <= pq_1120;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1122 <= pq_1121;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1123 <= pq_1122;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1124 <= pq_1123;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1125 <= pq_1124;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1126 <= pq_1125;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1132 <= pw_1131;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1133 <= pq_1132;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1134 <= pq_1133;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1135 <= pq_1134;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1136 <= pq_1135;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1137 <= pq_1136;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1138 <= pq_1137;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1139 <= pq_1138;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1140 <= pq_1139;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1141 <= pq_1140;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1142 <= pq_1141;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1143 <= pq_1142;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1144 <= pq_1143;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1145 <= pq_1144;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1146 <= pq_1145;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1147 <= pq_1146;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1148 <= pq_1147;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1149 <= pq_1148;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1150 <= pq_1149;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1151 <= pq_1150;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1152 <= pq_1151;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1153 <= pq_1152;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1154 <= pq_1153;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1155 <= pq_1154;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1156 <= pq_1155;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1157 <= pq_1156;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1158 <= pq_1157;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1159 <= pq_1158;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1160 <= pq_1159;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1161 <= pq_1160;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1162 <= pq_1161;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1163 <= pq_1162;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1164 <= pq_1163;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1165 <= pq_1164;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1166 <= pq_1165;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1167 <= pq_1166;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1168 <= pq_1167;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1169 <= pq_1168;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1170 <= pq_1169;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1171 <= pq_1170;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1172 <= pq_1171;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1173 <= pq_1172;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1174 <= pq_1173;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1175 <= pq_1174;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1176 <= pq_1175;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1177 <= pq_1176;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1178 <= pq_1177;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1179 <= pq_1178;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1180 <= pq_1179;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1181 <= pq_1180;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1182 <= pq_1181;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1183 <= pq_1182;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1184 <= pq_1183;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1185 <= pq_1184;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1186 <= pq_1185;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1190 <= pw_1189;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1193 <= pw_1192;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1194 <= pq_1193;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1195 <= pq_1194;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1196 <= prd_1188;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1197 <= pq_1196;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1208 <= pw_1205;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1210 <= pw_1209;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1211 <= pq_1210;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1212 <= pq_1211;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1213 <= pq_1212;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1214 <= pq_1213;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1215 <= pq_1214;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1216 <= pq_1215;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1217 <= pq_1216;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1218 <= pq_1217;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1219 <= pq_1218;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1220 <= pq_1219;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1221 <= pq_1220;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1222 <= pq_1221;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1223 <= pq_1222;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1224 <= pq_1223;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1225 <= pq_1224;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1226 <= pq_1225;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1227 <= pq_1226;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1228 <= pq_1227;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1229 <= pq_1228;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1230 <= pq_1229;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1231 <= pq_1230;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1232 <= pq_1231;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1233 <= pq_1232;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1234 <= pq_1233;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1235 <= pq_1234;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1236 <= pq_1235;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1237 <= pq_1236;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1238 <= pq_1237;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1239 <= pq_1238;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1240 <= pq_1239;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1241 <= pq_1240;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1242 <= pq_1241;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1243 <= pq_1242;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1244 <= pq_1243;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1245 <= pq_1244;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1246 <= pq_1245;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1247 <= pq_1246;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1248 <= pq_1247;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1249 <= pq_1248;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1250 <= pq_1249;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1251 <= pq_1250;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1252 <= pq_1251;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1253 <= pq_1252;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1254 <= pq_1253;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1255 <= pq_1254;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1256 <= pq_1255;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1257 <= pq_1256;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_1258 <= pq_1257;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) p2_valid <= {p2_valid[102], p2_valid[101], p2_valid[100], p2_valid[99], p2_valid[98], p2_valid[97], p2_valid[96], p2_valid[95], p2_valid[94], p2_valid[93], p2_valid[92], p2_valid[91], p2_valid[90], p2_valid[89], p2_valid[88], p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_788), (p2_admit && ((!(p2_valid[0] && (!pw_788))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_788))) || 1'h0));  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && ((((!p2_admit) && (p2_valid == 104'h00000000000000000000000000)) && A_ld_idle) && B_ld_idle))) state <= 16'h000f;  // matmul_tiled.cl:7:6
-            if ((state == 16'h0012)) v1_lid_x <= w_1270;
-            if ((state == 16'h0012)) v2_lid_y <= w_1270;
-            if ((state == 16'h0012)) state <= 16'h0010;
-            if (((state == 16'h0013) && 1'h1)) p0_valid <= 8'h01;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && 1'h1)) p0_admit <= 1'h1;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && 1'h1)) state <= 16'h0014;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_go <= pw_1273;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_1273) && p0_en))) v3_lid_linear <= pw_1278;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && ((p0_valid[7] && 1'h1) && p0_en))) v0_group_cond0 <= pw_1369;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_1273) && p0_en))) v1_lid_x <= pw_1376;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_1273) && p0_en))) v2_lid_y <= pw_1379;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1303 <= pw_1298;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1304 <= pw_1302;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1310 <= pw_1308;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1311 <= pq_1310;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1312 <= pw_1309;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1313 <= pq_1312;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1319 <= pw_1317;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1320 <= pq_1319;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1321 <= pq_1320;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1322 <= pw_1318;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1323 <= pq_1322;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1324 <= pq_1323;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1329 <= pw_1328;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1330 <= pq_1329;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1331 <= pq_1330;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1332 <= pq_1331;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1336 <= pw_1335;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1337 <= pq_1336;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1338 <= pq_1337;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1339 <= pq_1338;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1340 <= pq_1339;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1346 <= pw_1345;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1347 <= pq_1346;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1348 <= pq_1347;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1349 <= pq_1348;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1350 <= pq_1349;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1351 <= pq_1350;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1362 <= pw_1361;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1363 <= pq_1362;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1364 <= pq_1363;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1365 <= pq_1364;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1366 <= pq_1365;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1367 <= pq_1366;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1368 <= pq_1367;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_valid <= {p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_1273), (p0_admit && ((!(p0_valid[0] && (!pw_1273))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_1273))) || 1'h0));  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && ((!p0_admit) && (p0_valid == 8'h00)))) state <= 16'h0007;  // matmul_tiled.cl:7:6
-            if ((state == 16'h0015)) v1_lid_x <= w_1380;
-            if ((state == 16'h0015)) v2_lid_y <= w_1380;
-            if ((state == 16'h0015)) state <= 16'h0013;
-            if (((state == 16'h0016) && ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
-            if ((state == 16'h0016)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0015);
+            if ((state == 16'h000a)) v6_group_cond0 <= w_70;
+            if ((state == 16'h000a)) state <= 16'h0007;
+            if ((state == 16'h000b)) v5_t <= w_73;
+            if ((state == 16'h000b)) state <= 16'h000a;
+            if (((state == 16'h000c) && 1'h1)) p3_valid <= 45'h000000000001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && 1'h1)) p3_admit <= 1'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && 1'h1)) state <= 16'h000d;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) p3_go <= pw_76;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_76) && p3_en))) v9_lid_linear <= pw_81;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_76) && p3_en))) v2_tx <= pw_89;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_76) && p3_en))) v3_ty <= pw_91;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_114 <= pq_108;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_115 <= pd_114;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_116 <= pd_115;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_117 <= pd_116;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_118 <= pd_117;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_119 <= prd_107;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_120 <= pd_119;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_121 <= pd_120;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_122 <= pd_121;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_123 <= pd_122;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_124 <= pq_110;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_125 <= pd_124;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_126 <= pd_125;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_127 <= pd_126;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_128 <= pd_127;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_160 <= pq_153;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_161 <= pd_160;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_162 <= pd_161;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_163 <= pd_162;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_164 <= pd_163;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_165 <= pq_156;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_166 <= pd_165;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_167 <= pd_166;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_168 <= pd_167;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_169 <= pd_168;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_170 <= pw_132;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_171 <= pd_170;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_172 <= pd_171;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_173 <= pd_172;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_174 <= pd_173;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_217 <= pq_207;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_218 <= pd_217;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_219 <= pd_218;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_220 <= pd_219;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_221 <= pd_220;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_222 <= pq_213;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_223 <= pd_222;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_224 <= pd_223;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_225 <= pd_224;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_226 <= pd_225;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_227 <= pw_178;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_228 <= pd_227;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_229 <= pd_228;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_230 <= pd_229;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_231 <= pd_230;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_285 <= pq_272;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_286 <= pd_285;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_287 <= pd_286;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_288 <= pd_287;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_289 <= pd_288;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_290 <= pq_281;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_291 <= pd_290;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_292 <= pd_291;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_293 <= pd_292;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_294 <= pd_293;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_295 <= pw_235;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_296 <= pd_295;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_297 <= pd_296;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_298 <= pd_297;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_299 <= pd_298;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_363 <= pq_347;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_364 <= pd_363;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_365 <= pd_364;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_366 <= pd_365;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_367 <= pd_366;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_368 <= pq_359;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_369 <= pd_368;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_370 <= pd_369;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_371 <= pd_370;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_372 <= pd_371;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_373 <= pw_303;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_374 <= pd_373;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_375 <= pd_374;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_376 <= pd_375;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_377 <= pd_376;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_451 <= pq_432;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_452 <= pd_451;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_453 <= pd_452;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_454 <= pd_453;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_455 <= pd_454;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_456 <= pq_447;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_457 <= pd_456;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_458 <= pd_457;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_459 <= pd_458;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_460 <= pd_459;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_461 <= pw_381;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_462 <= pd_461;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_463 <= pd_462;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_464 <= pd_463;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_465 <= pd_464;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_549 <= pq_527;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_550 <= pd_549;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_551 <= pd_550;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_552 <= pd_551;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_553 <= pd_552;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_554 <= pq_545;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_555 <= pd_554;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_556 <= pd_555;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_557 <= pd_556;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_558 <= pd_557;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_559 <= pw_469;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_560 <= pd_559;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_561 <= pd_560;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_562 <= pd_561;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_563 <= pd_562;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_657 <= pq_632;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_658 <= pd_657;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_659 <= pd_658;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_660 <= pd_659;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_661 <= pd_660;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_662 <= pq_653;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_663 <= pd_662;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_664 <= pd_663;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_665 <= pd_664;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_666 <= pd_665;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_667 <= pw_567;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_668 <= pd_667;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_669 <= pd_668;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_670 <= pd_669;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_671 <= pd_670;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && ((p3_valid[43] && 1'h1) && p3_en))) v4_acc <= pw_675;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_76) && p3_en))) v7_lid_x <= pw_730;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_76) && p3_en))) v8_lid_y <= pw_733;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_97 <= pw_96;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_104 <= pw_103;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_105 <= pq_104;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_108 <= prd_99;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_109 <= prd_87;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_110 <= pq_109;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_136 <= pw_135;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_137 <= pq_136;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_138 <= pq_137;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_144 <= pw_143;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_145 <= pq_144;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_146 <= pq_145;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_147 <= pq_146;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_150 <= prd_140;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_151 <= pq_150;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_152 <= pq_151;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_153 <= pq_152;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_154 <= prd_149;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_155 <= pq_154;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_156 <= pq_155;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_182 <= pw_181;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_183 <= pq_182;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_184 <= pq_183;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_185 <= pq_184;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_186 <= pq_185;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_193 <= pw_192;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_194 <= pq_193;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_195 <= pq_194;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_196 <= pq_195;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_197 <= pq_196;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_198 <= pq_197;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_201 <= prd_188;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_202 <= pq_201;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_203 <= pq_202;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_204 <= pq_203;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_205 <= pq_204;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_206 <= pq_205;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_207 <= pq_206;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_208 <= prd_200;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_209 <= pq_208;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_210 <= pq_209;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_211 <= pq_210;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_212 <= pq_211;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_213 <= pq_212;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_240 <= pw_239;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_241 <= pq_240;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_242 <= pq_241;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_243 <= pq_242;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_244 <= pq_243;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_245 <= pq_244;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_246 <= pq_245;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_253 <= pw_252;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_254 <= pq_253;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_255 <= pq_254;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_256 <= pq_255;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_257 <= pq_256;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_258 <= pq_257;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_259 <= pq_258;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_260 <= pq_259;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_263 <= prd_248;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_264 <= pq_263;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_265 <= pq_264;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_266 <= pq_265;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_267 <= pq_266;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_268 <= pq_267;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_269 <= pq_268;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_270 <= pq_269;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_271 <= pq_270;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_272 <= pq_271;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_273 <= prd_262;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_274 <= pq_273;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_275 <= pq_274;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_276 <= pq_275;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_277 <= pq_276;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_278 <= pq_277;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_279 <= pq_278;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_280 <= pq_279;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_281 <= pq_280;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_308 <= pw_307;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_309 <= pq_308;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_310 <= pq_309;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_311 <= pq_310;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_312 <= pq_311;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_313 <= pq_312;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_314 <= pq_313;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_315 <= pq_314;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_316 <= pq_315;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_323 <= pw_322;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_324 <= pq_323;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_325 <= pq_324;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_326 <= pq_325;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_327 <= pq_326;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_328 <= pq_327;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_329 <= pq_328;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_330 <= pq_329;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_331 <= pq_330;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_332 <= pq_331;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_335 <= prd_318;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_336 <= pq_335;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_337 <= pq_336;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_338 <= pq_337;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_339 <= pq_338;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_340 <= pq_339;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_341 <= pq_340;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_342 <= pq_341;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_343 <= pq_342;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_344 <= pq_343;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_345 <= pq_344;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_346 <= pq_345;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_347 <= pq_346;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_348 <= prd_334;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_349 <= pq_348;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_350 <= pq_349;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_351 <= pq_350;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_352 <= pq_351;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_353 <= pq_352;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_354 <= pq_353;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_355 <= pq_354;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_356 <= pq_355;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_357 <= pq_356;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_358 <= pq_357;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_359 <= pq_358;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_386 <= pw_385;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_387 <= pq_386;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_388 <= pq_387;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_389 <= pq_388;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_390 <= pq_389;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_391 <= pq_390;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_392 <= pq_391;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_393 <= pq_392;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_394 <= pq_393;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_395 <= pq_394;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_396 <= pq_395;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_403 <= pw_402;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_404 <= pq_403;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_405 <= pq_404;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_406 <= pq_405;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_407 <= pq_406;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_408 <= pq_407;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_409 <= pq_408;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_410 <= pq_409;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_411 <= pq_410;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_412 <= pq_411;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_413 <= pq_412;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_414 <= pq_413;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_417 <= prd_398;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_418 <= pq_417;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_419 <= pq_418;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_420 <= pq_419;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_421 <= pq_420;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_422 <= pq_421;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_423 <= pq_422;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_424 <= pq_423;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_425 <= pq_424;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_426 <= pq_425;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_427 <= pq_426;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_428 <= pq_427;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_429 <= pq_428;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_430 <= pq_429;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_431 <= pq_430;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_432 <= pq_431;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_433 <= prd_416;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_434 <= pq_433;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_435 <= pq_434;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_436 <= pq_435;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_437 <= pq_436;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_438 <= pq_437;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_439 <= pq_438;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_440 <= pq_439;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_441 <= pq_440;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_442 <= pq_441;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_443 <= pq_442;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_444 <= pq_443;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_445 <= pq_444;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_446 <= pq_445;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_447 <= pq_446;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_474 <= pw_473;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_475 <= pq_474;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_476 <= pq_475;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_477 <= pq_476;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_478 <= pq_477;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_479 <= pq_478;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_480 <= pq_479;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_481 <= pq_480;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_482 <= pq_481;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_483 <= pq_482;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_484 <= pq_483;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_485 <= pq_484;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_486 <= pq_485;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_493 <= pw_492;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_494 <= pq_493;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_495 <= pq_494;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_496 <= pq_495;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_497 <= pq_496;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_498 <= pq_497;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_499 <= pq_498;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_500 <= pq_499;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_501 <= pq_500;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_502 <= pq_501;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_503 <= pq_502;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_504 <= pq_503;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_505 <= pq_504;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_506 <= pq_505;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_509 <= prd_488;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_510 <= pq_509;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_511 <= pq_510;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_512 <= pq_511;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_513 <= pq_512;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_514 <= pq_513;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_515 <= pq_514;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_516 <= pq_515;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_517 <= pq_516;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_518 <= pq_517;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_519 <= pq_518;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_520 <= pq_519;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_521 <= pq_520;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_522 <= pq_521;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_523 <= pq_522;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_524 <= pq_523;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_525 <= pq_524;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_526 <= pq_525;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_527 <= pq_526;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_528 <= prd_508;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_529 <= pq_528;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_530 <= pq_529;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_531 <= pq_530;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_532 <= pq_531;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_533 <= pq_532;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_534 <= pq_533;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_535 <= pq_534;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_536 <= pq_535;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_537 <= pq_536;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_538 <= pq_537;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_539 <= pq_538;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_540 <= pq_539;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_541 <= pq_540;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_542 <= pq_541;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_543 <= pq_542;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_544 <= pq_543;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_545 <= pq_544;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_572 <= pw_571;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_573 <= pq_572;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_574 <= pq_573;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_575 <= pq_574;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_576 <= pq_575;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_577 <= pq_576;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_578 <= pq_577;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_579 <= pq_578;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_580 <= pq_579;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_581 <= pq_580;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_582 <= pq_581;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_583 <= pq_582;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_584 <= pq_583;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_585 <= pq_584;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_586 <= pq_585;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_593 <= pw_592;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_594 <= pq_593;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_595 <= pq_594;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_596 <= pq_595;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_597 <= pq_596;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_598 <= pq_597;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_599 <= pq_598;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_600 <= pq_599;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_601 <= pq_600;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_602 <= pq_601;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_603 <= pq_602;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_604 <= pq_603;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_605 <= pq_604;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_606 <= pq_605;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_607 <= pq_606;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_608 <= pq_607;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_611 <= prd_588;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_612 <= pq_611;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_613 <= pq_612;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_614 <= pq_613;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_615 <= pq_614;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_616 <= pq_615;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_617 <= pq_616;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_618 <= pq_617;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_619 <= pq_618;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_620 <= pq_619;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_621 <= pq_620;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_622 <= pq_621;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_623 <= pq_622;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_624 <= pq_623;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_625 <= pq_624;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_626 <= pq_625;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_627 <= pq_626;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_628 <= pq_627;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_629 <= pq_628;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_630 <= pq_629;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_631 <= pq_630;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_632 <= pq_631;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_633 <= prd_610;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_634 <= pq_633;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_635 <= pq_634;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_636 <= pq_635;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_637 <= pq_636;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_638 <= pq_637;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_639 <= pq_638;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_640 <= pq_639;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_641 <= pq_640;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_642 <= pq_641;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_643 <= pq_642;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_644 <= pq_643;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_645 <= pq_644;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_646 <= pq_645;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_647 <= pq_646;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_648 <= pq_647;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_649 <= pq_648;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_650 <= pq_649;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_651 <= pq_650;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_652 <= pq_651;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_653 <= pq_652;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_680 <= pw_679;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_681 <= pq_680;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_682 <= pq_681;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_683 <= pq_682;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_684 <= pq_683;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_685 <= pq_684;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_686 <= pq_685;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_687 <= pq_686;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_688 <= pq_687;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_689 <= pq_688;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_690 <= pq_689;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_691 <= pq_690;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_692 <= pq_691;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_693 <= pq_692;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_694 <= pq_693;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_695 <= pq_694;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_696 <= pq_695;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_697 <= pq_696;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_698 <= pq_697;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_699 <= pq_698;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_700 <= pq_699;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_701 <= pq_700;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_702 <= pq_701;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_703 <= pq_702;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_704 <= pq_703;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_705 <= pq_704;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_706 <= pq_705;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_707 <= pq_706;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_708 <= pq_707;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_709 <= pq_708;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_710 <= pq_709;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_711 <= pq_710;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_712 <= pq_711;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_713 <= pq_712;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_714 <= pq_713;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_715 <= pq_714;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_716 <= pq_715;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_717 <= pq_716;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_718 <= pq_717;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_719 <= pq_718;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_720 <= pq_719;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_721 <= pq_720;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_722 <= pq_721;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) p3_valid <= {p3_valid[43], p3_valid[42], p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_76), (p3_admit && ((!(p3_valid[0] && (!pw_76))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_76))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && ((!p3_admit) && (p3_valid == 45'h000000000000)))) state <= 16'h000b;  // matmul_tiled.cl:7:6
+            if ((state == 16'h000e)) v7_lid_x <= w_734;
+            if ((state == 16'h000e)) v8_lid_y <= w_734;
+            if ((state == 16'h000e)) state <= 16'h000c;
+            if (((state == 16'h000f) && 1'h1)) p2_valid <= 94'h000000000000000000000001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && 1'h1)) p2_admit <= 1'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && 1'h1)) state <= 16'h0010;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_go <= pw_737;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_737) && p2_en))) v0_col <= pw_746;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_737) && p2_en))) v1_row <= pw_754;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_737) && p2_en))) v2_tx <= pw_756;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_737) && p2_en))) v3_ty <= pw_758;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_737) && p2_en))) v7_lid_x <= pw_1010;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_737) && p2_en))) v8_lid_y <= pw_1013;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_774 <= pw_770;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_775 <= pq_774;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_776 <= pq_775;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_777 <= pw_773;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_778 <= pq_777;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_779 <= pq_778;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_781 <= pw_756;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_782 <= pq_781;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_783 <= pq_782;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_790 <= pw_767;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_791 <= pq_790;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_792 <= pq_791;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_793 <= pq_792;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_794 <= pq_793;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_795 <= pq_794;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_796 <= pq_795;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_797 <= pq_796;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_798 <= pq_797;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_799 <= pq_798;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_800 <= pq_799;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_801 <= pq_800;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_802 <= pq_801;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_803 <= pq_802;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_804 <= pq_803;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_805 <= pq_804;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_806 <= pq_805;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_807 <= pq_806;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_808 <= pq_807;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_809 <= pq_808;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_810 <= pq_809;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_811 <= pq_810;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_812 <= pq_811;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_813 <= pq_812;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_814 <= pq_813;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_815 <= pq_814;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_816 <= pq_815;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_817 <= pq_816;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_818 <= pq_817;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_819 <= pq_818;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_820 <= pq_819;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_821 <= pq_820;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_822 <= pq_821;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_823 <= pq_822;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_824 <= pq_823;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_825 <= pq_824;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_826 <= pq_825;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_827 <= pq_826;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_828 <= pq_827;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_829 <= pq_828;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_830 <= pq_829;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_831 <= pq_830;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_832 <= pq_831;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_833 <= pq_832;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_834 <= pq_833;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_835 <= pq_834;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_836 <= pq_835;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_854 <= pw_853;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_855 <= pq_854;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_856 <= pq_855;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_857 <= pw_746;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_858 <= pq_857;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_859 <= pq_858;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_865 <= pw_864;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_866 <= pq_865;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_867 <= pq_866;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_868 <= pq_867;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_869 <= pq_868;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_870 <= pq_869;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_871 <= pq_870;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_872 <= pq_871;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_873 <= pq_872;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_874 <= pq_873;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_875 <= pq_874;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_876 <= pq_875;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_877 <= pq_876;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_878 <= pq_877;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_879 <= pq_878;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_880 <= pq_879;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_881 <= pq_880;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_882 <= pq_881;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_883 <= pq_882;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_884 <= pq_883;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_885 <= pq_884;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_886 <= pq_885;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_887 <= pq_886;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_888 <= pq_887;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_889 <= pq_888;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_890 <= pq_889;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_891 <= pq_890;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_892 <= pq_891;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_893 <= pq_892;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_894 <= pq_893;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_895 <= pq_894;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_896 <= pq_895;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_897 <= pq_896;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_898 <= pq_897;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_899 <= pq_898;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_900 <= pq_899;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_901 <= pq_900;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_902 <= pq_901;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_903 <= pq_902;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_904 <= pq_903;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_905 <= pq_904;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_906 <= pq_905;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_907 <= pq_906;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_908 <= pq_907;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_909 <= pq_908;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_911 <= pw_846;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_912 <= pq_911;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_913 <= pq_912;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_914 <= pq_913;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_915 <= pq_914;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_916 <= pq_915;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_917 <= pq_916;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_918 <= pq_917;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_919 <= pq_918;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_920 <= pq_919;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_921 <= pq_920;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_922 <= pq_921;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_923 <= pq_922;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_924 <= pq_923;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_925 <= pq_924;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_926 <= pq_925;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_927 <= pq_926;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_928 <= pq_927;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_929 <= pq_928;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_930 <= pq_929;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_931 <= pq_930;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_932 <= pq_931;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_933 <= pq_932;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_934 <= pq_933;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_935 <= pq_934;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_936 <= pq_935;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_937 <= pq_936;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_938 <= pq_937;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_939 <= pq_938;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_940 <= pq_939;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_941 <= pq_940;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_942 <= pq_941;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_943 <= pq_942;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_944 <= pq_943;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_945 <= pq_944;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_946 <= pq_945;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_947 <= pq_946;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_948 <= pq_947;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_949 <= pq_948;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_950 <= pq_949;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_951 <= pq_950;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_952 <= pq_951;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_953 <= pq_952;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_954 <= pq_953;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_955 <= pq_954;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_956 <= pq_955;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_957 <= pq_956;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_958 <= pq_957;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_959 <= pq_958;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_960 <= pq_959;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_961 <= pq_960;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_962 <= pq_961;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_963 <= pq_962;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_964 <= pq_963;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_965 <= pq_964;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_966 <= pq_965;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_967 <= pq_966;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_968 <= pq_967;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_969 <= pq_968;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_970 <= pq_969;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_971 <= pq_970;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_972 <= pq_971;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_973 <= pq_972;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_974 <= pq_973;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_975 <= pq_974;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_976 <= pq_975;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_977 <= pq_976;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_978 <= pq_977;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_979 <= pq_978;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_980 <= pq_979;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_981 <= pq_980;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_982 <= pq_981;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_983 <= pq_982;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_984 <= pq_983;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_985 <= pq_984;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_986 <= pq_985;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_987 <= pq_986;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_988 <= pq_987;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_989 <= pq_988;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_990 <= pq_989;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_991 <= pq_990;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_992 <= pq_991;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_993 <= pq_992;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_994 <= pq_993;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_995 <= pq_994;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_996 <= pq_995;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_997 <= pq_996;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_998 <= pq_997;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_999 <= pq_998;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_1000 <= pq_999;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_1001 <= pq_1000;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_1002 <= pq_1001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_valid <= {p2_valid[92], p2_valid[91], p2_valid[90], p2_valid[89], p2_valid[88], p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_737), (p2_admit && ((!(p2_valid[0] && (!pw_737))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_737))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && ((((!p2_admit) && (p2_valid == 94'h000000000000000000000000)) && A_ld_idle) && B_ld_idle))) state <= 16'h000e;  // matmul_tiled.cl:7:6
+            if ((state == 16'h0011)) v7_lid_x <= w_1014;
+            if ((state == 16'h0011)) v8_lid_y <= w_1014;
+            if ((state == 16'h0011)) state <= 16'h000f;
+            if (((state == 16'h0012) && 1'h1)) p0_valid <= 4'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && 1'h1)) p0_admit <= 1'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && 1'h1)) state <= 16'h0013;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_go <= pw_1017;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1017) && p0_en))) v9_lid_linear <= pw_1022;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1017) && p0_en))) v0_col <= pw_1038;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1017) && p0_en))) v1_row <= pw_1046;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1017) && p0_en))) v2_tx <= pw_1048;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1017) && p0_en))) v3_ty <= pw_1050;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && ((p0_valid[2] && 1'h1) && p0_en))) v4_acc <= w_1051;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1017) && p0_en))) v5_t <= w_1030;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1017) && p0_en))) v6_group_cond0 <= pw_1060;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1017) && p0_en))) v7_lid_x <= pw_1074;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1017) && p0_en))) v8_lid_y <= pw_1077;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) pq_1025 <= pw_1022;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) pq_1065 <= pw_1064;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) pq_1066 <= pq_1065;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_valid <= {p0_valid[2], p0_valid[1], (p0_valid[0] && pw_1017), (p0_admit && ((!(p0_valid[0] && (!pw_1017))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_1017))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && ((!p0_admit) && (p0_valid == 4'h0)))) state <= 16'h0007;  // matmul_tiled.cl:7:6
+            if ((state == 16'h0014)) v7_lid_x <= w_1078;
+            if ((state == 16'h0014)) v8_lid_y <= w_1078;
+            if ((state == 16'h0014)) state <= 16'h0012;
+            if (((state == 16'h0015) && ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
+            if ((state == 16'h0015)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0014);
         end
     end
-    assign A_ld_req_valid = ((p2_valid[6] && 1'h1) && p2_en);
-    assign A_ld_req_addr = (p2_valid[6] ? pw_842[31:0] : 32'h00000000);
-    assign A_ld_resp_ready = ((p2_valid[50] && 1'h1) && p2_en);
-    assign A_ld_flush = (state == 16'h0010);
-    assign B_ld_req_valid = ((p2_valid[58] && 1'h1) && p2_en);
-    assign B_ld_req_addr = (p2_valid[58] ? pw_1201[31:0] : 32'h00000000);
-    assign B_ld_resp_ready = ((p2_valid[102] && 1'h1) && p2_en);
-    assign B_ld_flush = (state == 16'h0010);
-    assign C_st_req_valid = ((p5_valid[4] && 1'h1) && p5_en);
-    assign C_st_req_addr = (p5_valid[4] ? pw_37[31:0] : 32'h00000000);
-    assign C_st_req_data = (p5_valid[4] ? pq_38 : 32'h00000000);
-    assign obj0_As_we = ((p2_valid[50] && 1'h1) && p2_en);
-    assign obj0_As_waddr = (((p2_valid[50] && 1'h1) && p2_en) ? pwa_900[5:0] : 6'h00);
-    assign obj0_As_wdata = (((p2_valid[50] && 1'h1) && p2_en) ? pld_843 : 32'h00000000);
-    assign obj0_As_re = ((((((((((p3_valid[0] && (p3_slot == 3'h1)) && p3_go) && p3_en) || ((p3_valid[1] && (p3_slot == 3'h4)) && p3_en)) || ((p3_valid[2] && (p3_slot == 3'h7)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h2)) && p3_en)) || ((p3_valid[5] && (p3_slot == 3'h5)) && p3_en)) || ((p3_valid[7] && (p3_slot == 3'h0)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h3)) && p3_en)) || ((p3_valid[9] && (p3_slot == 3'h6)) && p3_en));
-    assign obj0_As_raddr = ((((p3_valid[0] && (p3_slot == 3'h1)) && p3_go) && p3_en) ? pwa_122[5:0] : (((p3_valid[1] && (p3_slot == 3'h4)) && p3_en) ? pwa_180[5:0] : (((p3_valid[2] && (p3_slot == 3'h7)) && p3_en) ? pwa_245[5:0] : (((p3_valid[4] && (p3_slot == 3'h2)) && p3_en) ? pwa_320[5:0] : (((p3_valid[5] && (p3_slot == 3'h5)) && p3_en) ? pwa_402[5:0] : (((p3_valid[7] && (p3_slot == 3'h0)) && p3_en) ? pwa_489[5:0] : (((p3_valid[8] && (p3_slot == 3'h3)) && p3_en) ? pwa_586[5:0] : (((p3_valid[9] && (p3_slot == 3'h6)) && p3_en) ? pwa_688[5:0] : 6'h00))))))));
-    assign obj0_As_r1_re = 1'h0;
-    assign obj0_As_r1_raddr = 6'h00;
-    assign obj0_As_r2_re = 1'h0;
-    assign obj0_As_r2_raddr = 6'h00;
-    assign obj0_As_r3_re = 1'h0;
-    assign obj0_As_r3_raddr = 6'h00;
-    assign obj0_As_r4_re = 1'h0;
-    assign obj0_As_r4_raddr = 6'h00;
-    assign obj0_As_r5_re = 1'h0;
-    assign obj0_As_r5_raddr = 6'h00;
-    assign obj0_As_r6_re = 1'h0;
-    assign obj0_As_r6_raddr = 6'h00;
-    assign obj0_As_r7_re = 1'h0;
-    assign obj0_As_r7_raddr = 6'h00;
-    assign obj1_Bs_we = ((p2_valid[102] && 1'h1) && p2_en);
-    assign obj1_Bs_waddr = (((p2_valid[102] && 1'h1) && p2_en) ? pwa_1259[5:0] : 6'h00);
-    assign obj1_Bs_wdata = (((p2_valid[102] && 1'h1) && p2_en) ? pld_1202 : 32'h00000000);
-    assign obj1_Bs_re = ((((((((((p3_valid[0] && (p3_slot == 3'h3)) && p3_go) && p3_en) || ((p3_valid[1] && (p3_slot == 3'h6)) && p3_en)) || ((p3_valid[3] && (p3_slot == 3'h1)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h4)) && p3_en)) || ((p3_valid[5] && (p3_slot == 3'h7)) && p3_en)) || ((p3_valid[7] && (p3_slot == 3'h2)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h5)) && p3_en)) || ((p3_valid[10] && (p3_slot == 3'h0)) && p3_en));
-    assign obj1_Bs_raddr = ((((p3_valid[0] && (p3_slot == 3'h3)) && p3_go) && p3_en) ? pwa_133[5:0] : (((p3_valid[1] && (p3_slot == 3'h6)) && p3_en) ? pwa_195[5:0] : (((p3_valid[3] && (p3_slot == 3'h1)) && p3_en) ? pwa_264[5:0] : (((p3_valid[4] && (p3_slot == 3'h4)) && p3_en) ? pwa_342[5:0] : (((p3_valid[5] && (p3_slot == 3'h7)) && p3_en) ? pwa_426[5:0] : (((p3_valid[7] && (p3_slot == 3'h2)) && p3_en) ? pwa_517[5:0] : (((p3_valid[8] && (p3_slot == 3'h5)) && p3_en) ? pwa_616[5:0] : (((p3_valid[10] && (p3_slot == 3'h0)) && p3_en) ? pwa_720[5:0] : 6'h00))))))));
-    assign obj1_Bs_r1_re = 1'h0;
-    assign obj1_Bs_r1_raddr = 6'h00;
-    assign obj1_Bs_r2_re = 1'h0;
-    assign obj1_Bs_r2_raddr = 6'h00;
-    assign obj1_Bs_r3_re = 1'h0;
-    assign obj1_Bs_r3_raddr = 6'h00;
-    assign obj1_Bs_r4_re = 1'h0;
-    assign obj1_Bs_r4_raddr = 6'h00;
-    assign obj1_Bs_r5_re = 1'h0;
-    assign obj1_Bs_r5_raddr = 6'h00;
-    assign obj1_Bs_r6_re = 1'h0;
-    assign obj1_Bs_r6_raddr = 6'h00;
-    assign obj1_Bs_r7_re = 1'h0;
-    assign obj1_Bs_r7_raddr = 6'h00;
-    assign obj2_wi_col_we = (((p0_valid[0] && 1'h1) && pw_1273) && p0_en);
-    assign obj2_wi_col_waddr = ((((p0_valid[0] && 1'h1) && pw_1273) && p0_en) ? pwa_1292[5:0] : 6'h00);
-    assign obj2_wi_col_wdata = ((((p0_valid[0] && 1'h1) && pw_1273) && p0_en) ? pw_1291 : 32'h00000000);
-    assign obj2_wi_col_re = (((p5_valid[1] && 1'h1) && p5_en) || ((p2_valid[55] && 1'h1) && p2_en));
-    assign obj2_wi_col_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_20[5:0] : (((p2_valid[55] && 1'h1) && p2_en) ? pwa_1187[5:0] : 6'h00));
-    assign obj3_wi_row_we = ((p0_valid[1] && 1'h1) && p0_en);
-    assign obj3_wi_row_waddr = (((p0_valid[1] && 1'h1) && p0_en) ? pwa_1305[5:0] : 6'h00);
-    assign obj3_wi_row_wdata = (((p0_valid[1] && 1'h1) && p0_en) ? pq_1304 : 32'h00000000);
-    assign obj3_wi_row_re = ((((p5_valid[0] && 1'h1) && pw_3) && p5_en) || ((p2_valid[2] && 1'h1) && p2_en));
-    assign obj3_wi_row_raddr = ((((p5_valid[0] && 1'h1) && pw_3) && p5_en) ? pwa_14[5:0] : (((p2_valid[2] && 1'h1) && p2_en) ? pwa_811[5:0] : 6'h00));
-    assign obj4_wi_tx_we = ((p0_valid[2] && 1'h1) && p0_en);
-    assign obj4_wi_tx_waddr = (((p0_valid[2] && 1'h1) && p0_en) ? pwa_1314[5:0] : 6'h00);
-    assign obj4_wi_tx_wdata = (((p0_valid[2] && 1'h1) && p0_en) ? pq_1313 : 32'h00000000);
-    assign obj4_wi_tx_re_any0_0 = ((((((((((p3_valid[0] && (p3_slot == 3'h2)) && p3_go) && p3_en) || ((p3_valid[1] && (p3_slot == 3'h5)) && p3_en)) || ((p3_valid[3] && (p3_slot == 3'h0)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h3)) && p3_en)) || ((p3_valid[5] && (p3_slot == 3'h6)) && p3_en)) || ((p3_valid[7] && (p3_slot == 3'h1)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h4)) && p3_en)) || ((p3_valid[9] && (p3_slot == 3'h7)) && p3_en));
-    assign obj4_wi_tx_re_any0_1 = ((p2_valid[1] && 1'h1) && p2_en);
-    assign obj4_wi_tx_re = (obj4_wi_tx_re_any0_0 || obj4_wi_tx_re_any0_1);
-    assign obj4_wi_tx_raddr_any0_0 = ((((((((((p3_valid[0] && (p3_slot == 3'h2)) && p3_go) && p3_en) || ((p3_valid[1] && (p3_slot == 3'h5)) && p3_en)) || ((p3_valid[3] && (p3_slot == 3'h0)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h3)) && p3_en)) || ((p3_valid[5] && (p3_slot == 3'h6)) && p3_en)) || ((p3_valid[7] && (p3_slot == 3'h1)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h4)) && p3_en)) || ((p3_valid[9] && (p3_slot == 3'h7)) && p3_en));
-    assign obj4_wi_tx_raddr_sel0_0 = ((((p3_valid[0] && (p3_slot == 3'h2)) && p3_go) && p3_en) ? pwa_128[5:0] : (((p3_valid[1] && (p3_slot == 3'h5)) && p3_en) ? pwa_187[5:0] : (((p3_valid[3] && (p3_slot == 3'h0)) && p3_en) ? pwa_253[5:0] : (((p3_valid[4] && (p3_slot == 3'h3)) && p3_en) ? pwa_330[5:0] : (((p3_valid[5] && (p3_slot == 3'h6)) && p3_en) ? pwa_413[5:0] : (((p3_valid[7] && (p3_slot == 3'h1)) && p3_en) ? pwa_502[5:0] : (((p3_valid[8] && (p3_slot == 3'h4)) && p3_en) ? pwa_600[5:0] : (((p3_valid[9] && (p3_slot == 3'h7)) && p3_en) ? pwa_703[5:0] : 6'h00))))))));
-    assign obj4_wi_tx_raddr_any0_1 = ((p2_valid[1] && 1'h1) && p2_en);
-    assign obj4_wi_tx_raddr_sel0_1 = (((p2_valid[1] && 1'h1) && p2_en) ? pwa_804[5:0] : 6'h00);
-    assign obj4_wi_tx_raddr = (obj4_wi_tx_raddr_any0_0 ? obj4_wi_tx_raddr_sel0_0 : (obj4_wi_tx_raddr_any0_1 ? obj4_wi_tx_raddr_sel0_1 : 6'h00));
-    assign obj4_wi_tx_r1_re = ((p2_valid[4] && 1'h1) && p2_en);
-    assign obj4_wi_tx_r1_raddr = (((p2_valid[4] && 1'h1) && p2_en) ? pwa_827[5:0] : 6'h00);
-    assign obj4_wi_tx_r2_re = ((p2_valid[52] && 1'h1) && p2_en);
-    assign obj4_wi_tx_r2_raddr = (((p2_valid[52] && 1'h1) && p2_en) ? pwa_1011[5:0] : 6'h00);
-    assign obj4_wi_tx_r3_re = 1'h0;
-    assign obj4_wi_tx_r3_raddr = 6'h00;
-    assign obj4_wi_tx_r4_re = 1'h0;
-    assign obj4_wi_tx_r4_raddr = 6'h00;
-    assign obj4_wi_tx_r5_re = 1'h0;
-    assign obj4_wi_tx_r5_raddr = 6'h00;
-    assign obj4_wi_tx_r6_re = 1'h0;
-    assign obj4_wi_tx_r6_raddr = 6'h00;
-    assign obj4_wi_tx_r7_re = 1'h0;
-    assign obj4_wi_tx_r7_raddr = 6'h00;
-    assign obj5_wi_ty_we = ((p0_valid[3] && 1'h1) && p0_en);
-    assign obj5_wi_ty_waddr = (((p0_valid[3] && 1'h1) && p0_en) ? pwa_1325[5:0] : 6'h00);
-    assign obj5_wi_ty_wdata = (((p0_valid[3] && 1'h1) && p0_en) ? pq_1324 : 32'h00000000);
-    assign obj5_wi_ty_re_any0_0 = ((((((((((p3_valid[0] && (p3_slot == 3'h0)) && pw_105) && p3_en) || ((p3_valid[1] && (p3_slot == 3'h3)) && p3_en)) || ((p3_valid[2] && (p3_slot == 3'h6)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h1)) && p3_en)) || ((p3_valid[5] && (p3_slot == 3'h4)) && p3_en)) || ((p3_valid[6] && (p3_slot == 3'h7)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h2)) && p3_en)) || ((p3_valid[9] && (p3_slot == 3'h5)) && p3_en));
-    assign obj5_wi_ty_re_any0_1 = (((p2_valid[0] && 1'h1) && pw_788) && p2_en);
-    assign obj5_wi_ty_re = (obj5_wi_ty_re_any0_0 || obj5_wi_ty_re_any0_1);
-    assign obj5_wi_ty_raddr_any0_0 = ((((((((((p3_valid[0] && (p3_slot == 3'h0)) && pw_105) && p3_en) || ((p3_valid[1] && (p3_slot == 3'h3)) && p3_en)) || ((p3_valid[2] && (p3_slot == 3'h6)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h1)) && p3_en)) || ((p3_valid[5] && (p3_slot == 3'h4)) && p3_en)) || ((p3_valid[6] && (p3_slot == 3'h7)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h2)) && p3_en)) || ((p3_valid[9] && (p3_slot == 3'h5)) && p3_en));
-    assign obj5_wi_ty_raddr_sel0_0 = ((((p3_valid[0] && (p3_slot == 3'h0)) && pw_105) && p3_en) ? pwa_116[5:0] : (((p3_valid[1] && (p3_slot == 3'h3)) && p3_en) ? pwa_174[5:0] : (((p3_valid[2] && (p3_slot == 3'h6)) && p3_en) ? pwa_239[5:0] : (((p3_valid[4] && (p3_slot == 3'h1)) && p3_en) ? pwa_313[5:0] : (((p3_valid[5] && (p3_slot == 3'h4)) && p3_en) ? pwa_395[5:0] : (((p3_valid[6] && (p3_slot == 3'h7)) && p3_en) ? pwa_482[5:0] : (((p3_valid[8] && (p3_slot == 3'h2)) && p3_en) ? pwa_579[5:0] : (((p3_valid[9] && (p3_slot == 3'h5)) && p3_en) ? pwa_681[5:0] : 6'h00))))))));
-    assign obj5_wi_ty_raddr_any0_1 = (((p2_valid[0] && 1'h1) && pw_788) && p2_en);
-    assign obj5_wi_ty_raddr_sel0_1 = ((((p2_valid[0] && 1'h1) && pw_788) && p2_en) ? pwa_799[5:0] : 6'h00);
-    assign obj5_wi_ty_raddr = (obj5_wi_ty_raddr_any0_0 ? obj5_wi_ty_raddr_sel0_0 : (obj5_wi_ty_raddr_any0_1 ? obj5_wi_ty_raddr_sel0_1 : 6'h00));
-    assign obj5_wi_ty_r1_re = ((p2_valid[51] && 1'h1) && p2_en);
-    assign obj5_wi_ty_r1_raddr = (((p2_valid[51] && 1'h1) && p2_en) ? pwa_955[5:0] : 6'h00);
-    assign obj5_wi_ty_r2_re = ((p2_valid[54] && 1'h1) && p2_en);
-    assign obj5_wi_ty_r2_raddr = (((p2_valid[54] && 1'h1) && p2_en) ? pwa_1127[5:0] : 6'h00);
-    assign obj5_wi_ty_r3_re = 1'h0;
-    assign obj5_wi_ty_r3_raddr = 6'h00;
-    assign obj5_wi_ty_r4_re = 1'h0;
-    assign obj5_wi_ty_r4_raddr = 6'h00;
-    assign obj5_wi_ty_r5_re = 1'h0;
-    assign obj5_wi_ty_r5_raddr = 6'h00;
-    assign obj5_wi_ty_r6_re = 1'h0;
-    assign obj5_wi_ty_r6_raddr = 6'h00;
-    assign obj5_wi_ty_r7_re = 1'h0;
-    assign obj5_wi_ty_r7_raddr = 6'h00;
-    assign obj6_wi_acc_we_any0_0 = (((((((((p3_valid[1] && (p3_slot == 3'h2)) && p3_en) || ((p3_valid[2] && (p3_slot == 3'h5)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h0)) && p3_en)) || ((p3_valid[5] && (p3_slot == 3'h3)) && p3_en)) || ((p3_valid[6] && (p3_slot == 3'h6)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h1)) && p3_en)) || ((p3_valid[9] && (p3_slot == 3'h4)) && p3_en)) || ((p3_valid[10] && (p3_slot == 3'h7)) && p3_en));
-    assign obj6_wi_acc_we_any0_1 = ((p0_valid[4] && 1'h1) && p0_en);
-    assign obj6_wi_acc_we = (obj6_wi_acc_we_any0_0 || obj6_wi_acc_we_any0_1);
-    assign obj6_wi_acc_waddr_any0_0 = (((((((((p3_valid[1] && (p3_slot == 3'h2)) && p3_en) || ((p3_valid[2] && (p3_slot == 3'h5)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h0)) && p3_en)) || ((p3_valid[5] && (p3_slot == 3'h3)) && p3_en)) || ((p3_valid[6] && (p3_slot == 3'h6)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h1)) && p3_en)) || ((p3_valid[9] && (p3_slot == 3'h4)) && p3_en)) || ((p3_valid[10] && (p3_slot == 3'h7)) && p3_en));
-    assign obj6_wi_acc_waddr_sel0_0 = (((p3_valid[1] && (p3_slot == 3'h2)) && p3_en) ? pwa_168[5:0] : (((p3_valid[2] && (p3_slot == 3'h5)) && p3_en) ? pwa_232[5:0] : (((p3_valid[4] && (p3_slot == 3'h0)) && p3_en) ? pwa_304[5:0] : (((p3_valid[5] && (p3_slot == 3'h3)) && p3_en) ? pwa_385[5:0] : (((p3_valid[6] && (p3_slot == 3'h6)) && p3_en) ? pwa_471[5:0] : (((p3_valid[8] && (p3_slot == 3'h1)) && p3_en) ? pwa_566[5:0] : (((p3_valid[9] && (p3_slot == 3'h4)) && p3_en) ? pwa_667[5:0] : (((p3_valid[10] && (p3_slot == 3'h7)) && p3_en) ? pwa_774[5:0] : 6'h00))))))));
-    assign obj6_wi_acc_waddr_any0_1 = ((p0_valid[4] && 1'h1) && p0_en);
-    assign obj6_wi_acc_waddr_sel0_1 = (((p0_valid[4] && 1'h1) && p0_en) ? pwa_1333[5:0] : 6'h00);
-    assign obj6_wi_acc_waddr = (obj6_wi_acc_waddr_any0_0 ? obj6_wi_acc_waddr_sel0_0 : (obj6_wi_acc_waddr_any0_1 ? obj6_wi_acc_waddr_sel0_1 : 6'h00));
-    assign obj6_wi_acc_wdata_any0_0 = (((((((((p3_valid[1] && (p3_slot == 3'h2)) && p3_en) || ((p3_valid[2] && (p3_slot == 3'h5)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h0)) && p3_en)) || ((p3_valid[5] && (p3_slot == 3'h3)) && p3_en)) || ((p3_valid[6] && (p3_slot == 3'h6)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h1)) && p3_en)) || ((p3_valid[9] && (p3_slot == 3'h4)) && p3_en)) || ((p3_valid[10] && (p3_slot == 3'h7)) && p3_en));
-    assign obj6_wi_acc_wdata_sel0_0 = (((p3_valid[1] && (p3_slot == 3'h2)) && p3_en) ? pw_163 : (((p3_valid[2] && (p3_slot == 3'h5)) && p3_en) ? pw_226 : (((p3_valid[4] && (p3_slot == 3'h0)) && p3_en) ? pw_297 : (((p3_valid[5] && (p3_slot == 3'h3)) && p3_en) ? pw_376 : (((p3_valid[6] && (p3_slot == 3'h6)) && p3_en) ? pw_461 : (((p3_valid[8] && (p3_slot == 3'h1)) && p3_en) ? pw_554 : (((p3_valid[9] && (p3_slot == 3'h4)) && p3_en) ? pw_654 : (((p3_valid[10] && (p3_slot == 3'h7)) && p3_en) ? pw_760 : 32'h00000000))))))));
-    assign obj6_wi_acc_wdata_any0_1 = ((p0_valid[4] && 1'h1) && p0_en);
-    assign obj6_wi_acc_wdata_sel0_1 = (((p0_valid[4] && 1'h1) && p0_en) ? w_1326 : 32'h00000000);
-    assign obj6_wi_acc_wdata = (obj6_wi_acc_wdata_any0_0 ? obj6_wi_acc_wdata_sel0_0 : (obj6_wi_acc_wdata_any0_1 ? obj6_wi_acc_wdata_sel0_1 : 32'h00000000));
-    assign obj6_wi_acc_re_any0_0 = (((((((((p5_valid[2] && 1'h1) && p5_en) || (((p3_valid[0] && (p3_slot == 3'h4)) && p3_go) && p3_en)) || ((p3_valid[1] && (p3_slot == 3'h7)) && p3_en)) || ((p3_valid[3] && (p3_slot == 3'h2)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h5)) && p3_en)) || ((p3_valid[6] && (p3_slot == 3'h0)) && p3_en)) || ((p3_valid[7] && (p3_slot == 3'h3)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h6)) && p3_en));
-    assign obj6_wi_acc_re_any0_1 = ((p3_valid[10] && (p3_slot == 3'h1)) && p3_en);
-    assign obj6_wi_acc_re = (obj6_wi_acc_re_any0_0 || obj6_wi_acc_re_any0_1);
-    assign obj6_wi_acc_raddr_any0_0 = (((((((((p5_valid[2] && 1'h1) && p5_en) || (((p3_valid[0] && (p3_slot == 3'h4)) && p3_go) && p3_en)) || ((p3_valid[1] && (p3_slot == 3'h7)) && p3_en)) || ((p3_valid[3] && (p3_slot == 3'h2)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h5)) && p3_en)) || ((p3_valid[6] && (p3_slot == 3'h0)) && p3_en)) || ((p3_valid[7] && (p3_slot == 3'h3)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h6)) && p3_en));
-    assign obj6_wi_acc_raddr_sel0_0 = (((p5_valid[2] && 1'h1) && p5_en) ? pwa_26[5:0] : ((((p3_valid[0] && (p3_slot == 3'h4)) && p3_go) && p3_en) ? pwa_138[5:0] : (((p3_valid[1] && (p3_slot == 3'h7)) && p3_en) ? pwa_201[5:0] : (((p3_valid[3] && (p3_slot == 3'h2)) && p3_en) ? pwa_272[5:0] : (((p3_valid[4] && (p3_slot == 3'h5)) && p3_en) ? pwa_351[5:0] : (((p3_valid[6] && (p3_slot == 3'h0)) && p3_en) ? pwa_436[5:0] : (((p3_valid[7] && (p3_slot == 3'h3)) && p3_en) ? pwa_529[5:0] : (((p3_valid[8] && (p3_slot == 3'h6)) && p3_en) ? pwa_629[5:0] : 6'h00))))))));
-    assign obj6_wi_acc_raddr_any0_1 = ((p3_valid[10] && (p3_slot == 3'h1)) && p3_en);
-    assign obj6_wi_acc_raddr_sel0_1 = (((p3_valid[10] && (p3_slot == 3'h1)) && p3_en) ? pwa_735[5:0] : 6'h00);
-    assign obj6_wi_acc_raddr = (obj6_wi_acc_raddr_any0_0 ? obj6_wi_acc_raddr_sel0_0 : (obj6_wi_acc_raddr_any0_1 ? obj6_wi_acc_raddr_sel0_1 : 6'h00));
-    assign obj6_wi_acc_r1_re = 1'h0;
-    assign obj6_wi_acc_r1_raddr = 6'h00;
-    assign obj6_wi_acc_r2_re = 1'h0;
-    assign obj6_wi_acc_r2_raddr = 6'h00;
-    assign obj6_wi_acc_r3_re = 1'h0;
-    assign obj6_wi_acc_r3_raddr = 6'h00;
-    assign obj6_wi_acc_r4_re = 1'h0;
-    assign obj6_wi_acc_r4_raddr = 6'h00;
-    assign obj6_wi_acc_r5_re = 1'h0;
-    assign obj6_wi_acc_r5_raddr = 6'h00;
-    assign obj6_wi_acc_r6_re = 1'h0;
-    assign obj6_wi_acc_r6_raddr = 6'h00;
-    assign obj6_wi_acc_r7_re = 1'h0;
-    assign obj6_wi_acc_r7_raddr = 6'h00;
-    assign obj7_wi_t_we = (((p4_valid[1] && 1'h1) && p4_en) || ((p0_valid[5] && 1'h1) && p0_en));
-    assign obj7_wi_t_waddr = (((p4_valid[1] && 1'h1) && p4_en) ? pwa_71[5:0] : (((p0_valid[5] && 1'h1) && p0_en) ? pwa_1341[5:0] : 6'h00));
-    assign obj7_wi_t_wdata = (((p4_valid[1] && 1'h1) && p4_en) ? pw_69 : (((p0_valid[5] && 1'h1) && p0_en) ? w_1279 : 32'h00000000));
-    assign obj7_wi_t_re = (((((p4_valid[0] && 1'h1) && pw_54) && p4_en) || ((p2_valid[3] && 1'h1) && p2_en)) || ((p0_valid[6] && 1'h1) && p0_en));
-    assign obj7_wi_t_raddr = ((((p4_valid[0] && 1'h1) && pw_54) && p4_en) ? pwa_64[5:0] : (((p2_valid[3] && 1'h1) && p2_en) ? pwa_819[5:0] : (((p0_valid[6] && 1'h1) && p0_en) ? pwa_1352[5:0] : 6'h00)));
-    assign obj7_wi_t_r1_re = (((p4_valid[2] && 1'h1) && p4_en) || ((p2_valid[53] && 1'h1) && p2_en));
-    assign obj7_wi_t_r1_raddr = (((p4_valid[2] && 1'h1) && p4_en) ? pwa_78[5:0] : (((p2_valid[53] && 1'h1) && p2_en) ? pwa_1069[5:0] : 6'h00));
+    assign A_ld_req_valid = ((p2_valid[3] && 1'h1) && p2_en);
+    assign A_ld_req_addr = (p2_valid[3] ? pw_788[31:0] : 32'h00000000);
+    assign A_ld_resp_ready = ((p2_valid[47] && 1'h1) && p2_en);
+    assign A_ld_flush = (state == 16'h000f);
+    assign B_ld_req_valid = ((p2_valid[48] && 1'h1) && p2_en);
+    assign B_ld_req_addr = (p2_valid[48] ? pq_909[31:0] : 32'h00000000);
+    assign B_ld_resp_ready = ((p2_valid[92] && 1'h1) && p2_en);
+    assign B_ld_flush = (state == 16'h000f);
+    assign C_st_req_valid = ((p4_valid[3] && 1'h1) && p4_en);
+    assign C_st_req_addr = (p4_valid[3] ? pw_46[31:0] : 32'h00000000);
+    assign C_st_req_data = (p4_valid[3] ? pq_47 : 32'h00000000);
+    assign obj0_As_we = ((p2_valid[47] && 1'h1) && p2_en);
+    assign obj0_As_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_837[5:0] : 6'h00);
+    assign obj0_As_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_789 : 32'h00000000);
+    assign obj0_As_re = ((p3_valid[1] && 1'h1) && p3_en);
+    assign obj0_As_raddr = (((p3_valid[1] && 1'h1) && p3_en) ? pwa_98[5:0] : 6'h00);
+    assign obj0_As_r1_re = ((p3_valid[3] && 1'h1) && p3_en);
+    assign obj0_As_r1_raddr = (((p3_valid[3] && 1'h1) && p3_en) ? pwa_139[5:0] : 6'h00);
+    assign obj0_As_r2_re = ((p3_valid[5] && 1'h1) && p3_en);
+    assign obj0_As_r2_raddr = (((p3_valid[5] && 1'h1) && p3_en) ? pwa_187[5:0] : 6'h00);
+    assign obj0_As_r3_re = ((p3_valid[7] && 1'h1) && p3_en);
+    assign obj0_As_r3_raddr = (((p3_valid[7] && 1'h1) && p3_en) ? pwa_247[5:0] : 6'h00);
+    assign obj0_As_r4_re = ((p3_valid[9] && 1'h1) && p3_en);
+    assign obj0_As_r4_raddr = (((p3_valid[9] && 1'h1) && p3_en) ? pwa_317[5:0] : 6'h00);
+    assign obj0_As_r5_re = ((p3_valid[11] && 1'h1) && p3_en);
+    assign obj0_As_r5_raddr = (((p3_valid[11] && 1'h1) && p3_en) ? pwa_397[5:0] : 6'h00);
+    assign obj0_As_r6_re = ((p3_valid[13] && 1'h1) && p3_en);
+    assign obj0_As_r6_raddr = (((p3_valid[13] && 1'h1) && p3_en) ? pwa_487[5:0] : 6'h00);
+    assign obj0_As_r7_re = ((p3_valid[15] && 1'h1) && p3_en);
+    assign obj0_As_r7_raddr = (((p3_valid[15] && 1'h1) && p3_en) ? pwa_587[5:0] : 6'h00);
+    assign obj1_Bs_we = ((p2_valid[92] && 1'h1) && p2_en);
+    assign obj1_Bs_waddr = (((p2_valid[92] && 1'h1) && p2_en) ? pwa_1003[5:0] : 6'h00);
+    assign obj1_Bs_wdata = (((p2_valid[92] && 1'h1) && p2_en) ? pld_910 : 32'h00000000);
+    assign obj1_Bs_re = ((p3_valid[2] && 1'h1) && p3_en);
+    assign obj1_Bs_raddr = (((p3_valid[2] && 1'h1) && p3_en) ? pwa_106[5:0] : 6'h00);
+    assign obj1_Bs_r1_re = ((p3_valid[4] && 1'h1) && p3_en);
+    assign obj1_Bs_r1_raddr = (((p3_valid[4] && 1'h1) && p3_en) ? pwa_148[5:0] : 6'h00);
+    assign obj1_Bs_r2_re = ((p3_valid[6] && 1'h1) && p3_en);
+    assign obj1_Bs_r2_raddr = (((p3_valid[6] && 1'h1) && p3_en) ? pwa_199[5:0] : 6'h00);
+    assign obj1_Bs_r3_re = ((p3_valid[8] && 1'h1) && p3_en);
+    assign obj1_Bs_r3_raddr = (((p3_valid[8] && 1'h1) && p3_en) ? pwa_261[5:0] : 6'h00);
+    assign obj1_Bs_r4_re = ((p3_valid[10] && 1'h1) && p3_en);
+    assign obj1_Bs_r4_raddr = (((p3_valid[10] && 1'h1) && p3_en) ? pwa_333[5:0] : 6'h00);
+    assign obj1_Bs_r5_re = ((p3_valid[12] && 1'h1) && p3_en);
+    assign obj1_Bs_r5_raddr = (((p3_valid[12] && 1'h1) && p3_en) ? pwa_415[5:0] : 6'h00);
+    assign obj1_Bs_r6_re = ((p3_valid[14] && 1'h1) && p3_en);
+    assign obj1_Bs_r6_raddr = (((p3_valid[14] && 1'h1) && p3_en) ? pwa_507[5:0] : 6'h00);
+    assign obj1_Bs_r7_re = ((p3_valid[16] && 1'h1) && p3_en);
+    assign obj1_Bs_r7_raddr = (((p3_valid[16] && 1'h1) && p3_en) ? pwa_609[5:0] : 6'h00);
+    assign obj2_wi_acc_we = (((p3_valid[43] && 1'h1) && p3_en) || ((p0_valid[2] && 1'h1) && p0_en));
+    assign obj2_wi_acc_waddr = (((p3_valid[43] && 1'h1) && p3_en) ? pwa_723[5:0] : (((p0_valid[2] && 1'h1) && p0_en) ? pwa_1067[5:0] : 6'h00));
+    assign obj2_wi_acc_wdata = (((p3_valid[43] && 1'h1) && p3_en) ? pw_675 : (((p0_valid[2] && 1'h1) && p0_en) ? w_1051 : 32'h00000000));
+    assign obj2_wi_acc_re = ((((p4_valid[1] && 1'h1) && p4_en) || (((p3_valid[0] && 1'h1) && pw_76) && p3_en)) || ((p0_valid[1] && 1'h1) && p0_en));
+    assign obj2_wi_acc_raddr = (((p4_valid[1] && 1'h1) && p4_en) ? pwa_14[5:0] : ((((p3_valid[0] && 1'h1) && pw_76) && p3_en) ? pwa_86[5:0] : (((p0_valid[1] && 1'h1) && p0_en) ? pwa_1028[5:0] : 6'h00)));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, v3_lid_linear[63:0], obj0_As_r1_rdata[31:0], obj0_As_r2_rdata[31:0], obj0_As_r3_rdata[31:0], obj0_As_r4_rdata[31:0], obj0_As_r5_rdata[31:0], obj0_As_r6_rdata[31:0], obj0_As_r7_rdata[31:0], obj1_Bs_r1_rdata[31:0], obj1_Bs_r2_rdata[31:0], obj1_Bs_r3_rdata[31:0], obj1_Bs_r4_rdata[31:0], obj1_Bs_r5_rdata[31:0], obj1_Bs_r6_rdata[31:0], obj1_Bs_r7_rdata[31:0], obj4_wi_tx_r3_rdata[31:0],
-        obj4_wi_tx_r4_rdata[31:0], obj4_wi_tx_r5_rdata[31:0], obj4_wi_tx_r6_rdata[31:0], obj4_wi_tx_r7_rdata[31:0], obj5_wi_ty_r3_rdata[31:0], obj5_wi_ty_r4_rdata[31:0], obj5_wi_ty_r5_rdata[31:0], obj5_wi_ty_r6_rdata[31:0], obj5_wi_ty_r7_rdata[31:0], obj6_wi_acc_r1_rdata[31:0], obj6_wi_acc_r2_rdata[31:0], obj6_wi_acc_r3_rdata[31:0], obj6_wi_acc_r4_rdata[31:0], obj6_wi_acc_r5_rdata[31:0], obj6_wi_acc_r6_rdata[31:0], obj6_wi_acc_r7_rdata[31:0],
-        p5_go, pwa_14[63:6], pwa_20[63:6], pwa_26[63:6], pw_37[63:32], p4_go, pwa_64[63:6], pwa_71[63:6], pwa_78[63:6], pwa_116[63:6], pwa_122[63:6], pwa_128[63:6], pwa_133[63:6], pwa_138[63:6], pu_143_valid, pwa_168[63:6],
-        pwa_174[63:6], pwa_180[63:6], pwa_187[63:6], pwa_195[63:6], pwa_201[63:6], pu_206_valid, pwa_232[63:6], pwa_239[63:6], pwa_245[63:6], pwa_253[63:6], pwa_264[63:6], pwa_272[63:6], pu_277_valid, pwa_304[63:6], pwa_313[63:6], pwa_320[63:6],
-        pwa_330[63:6], pwa_342[63:6], pwa_351[63:6], pu_356_valid, pwa_385[63:6], pwa_395[63:6], pwa_402[63:6], pwa_413[63:6], pwa_426[63:6], pwa_436[63:6], pu_441_valid, pwa_471[63:6], pwa_482[63:6], pwa_489[63:6], pwa_502[63:6], pwa_517[63:6],
-        pwa_529[63:6], pu_534_valid, pwa_566[63:6], pwa_579[63:6], pwa_586[63:6], pwa_600[63:6], pwa_616[63:6], pwa_629[63:6], pu_634_valid, pwa_667[63:6], pwa_681[63:6], pwa_688[63:6], pwa_703[63:6], pwa_720[63:6], pwa_735[63:6], pu_740_valid,
-        pwa_774[63:6], p2_go, pwa_799[63:6], pwa_804[63:6], pwa_811[63:6], pwa_819[63:6], pwa_827[63:6], pw_842[63:32], pwa_900[63:6], pwa_955[63:6], pwa_1011[63:6], pwa_1069[63:6], pwa_1127[63:6], pwa_1187[63:6], pw_1201[63:32], pwa_1259[63:6],
-        p0_go, w_1280[63:32], pv_1281[63:32], w_1282[63:0], pwa_1292[63:6], w_1293[31:0], w_1294[63:32], pv_1295[63:32], w_1296[63:0], pwa_1305[63:6], pv_1306[63:32], pwa_1314[63:6], pv_1315[63:32], pwa_1325[63:6], pwa_1333[63:6], pwa_1341[63:6],
-        pwa_1352[63:6]};
+    wire ohls_unused = &{1'b0, v0_col[31:0], v1_row[31:0], v2_tx[31:0], v3_ty[31:0], v4_acc[31:0], v9_lid_linear[63:0], p4_go, pwa_14[63:6], w_16[31:0], pv_18[63:32], w_19[63:0], pw_21[63:32], w_25[31:0], pv_27[63:32], w_28[63:0], pw_29[63:32],
+        pw_46[63:32], p3_go, pwa_86[63:6], pv_88[63:32], pv_90[63:32], pwa_98[63:6], pwa_106[63:6], pu_112_valid, pwa_139[63:6], pwa_148[63:6], pu_158_valid, pwa_187[63:6], pwa_199[63:6], pu_215_valid, pwa_247[63:6], pwa_261[63:6],
+        pu_283_valid, pwa_317[63:6], pwa_333[63:6], pu_361_valid, pwa_397[63:6], pwa_415[63:6], pu_449_valid, pwa_487[63:6], pwa_507[63:6], pu_547_valid, pwa_587[63:6], pwa_609[63:6], pu_655_valid, pwa_723[63:6], p2_go, w_738[31:0],
+        w_739[63:32], pv_740[63:32], w_741[63:0], w_747[31:0], w_748[63:32], pv_749[63:32], w_750[63:0], pv_755[63:32], pv_757[63:32], pw_788[63:32], pwa_837[63:6], pq_909[63:32], pwa_1003[63:6], p0_go, pwa_1028[63:6], prd_1029[31:0],
+        w_1031[63:32], pv_1032[63:32], w_1033[63:0], w_1039[31:0], w_1040[63:32], pv_1041[63:32], w_1042[63:0], pv_1047[63:32], pv_1049[63:32], pwa_1067[63:6]};
 endmodule
 `default_nettype wire

@@ -33,398 +33,197 @@ module reduce_sum_datapath (
     reg  [31:0] gnext_0;
     reg  [31:0] gnext_1;
     reg  [31:0] gnext_2;
-    wire [31:0] v0_lid;
-    wire [31:0] v1_stride;
+    reg  [31:0] v0_lid;
+    reg  [31:0] v1_stride;
     reg         v2_group_cond0;
     reg  [63:0] v3_lid_x;
     wire [63:0] v4_lid_linear;
-    wire        obj0_wi_lid_we;
-    wire [6:0]  obj0_wi_lid_waddr;
-    wire [31:0] obj0_wi_lid_wdata;
-    wire        obj0_wi_lid_re;
-    wire [6:0]  obj0_wi_lid_raddr;
-    wire [31:0] obj0_wi_lid_rdata;
-    wire        obj0_wi_lid_r1_re;
-    wire [6:0]  obj0_wi_lid_r1_raddr;
-    wire [31:0] obj0_wi_lid_r1_rdata;
-    wire        obj0_wi_lid_r2_re;
-    wire [6:0]  obj0_wi_lid_r2_raddr;
-    wire [31:0] obj0_wi_lid_r2_rdata;
-    wire        obj1_wi_stride_we;
-    wire [6:0]  obj1_wi_stride_waddr;
-    wire [31:0] obj1_wi_stride_wdata;
-    wire        obj1_wi_stride_re;
-    wire [6:0]  obj1_wi_stride_raddr;
-    wire [31:0] obj1_wi_stride_rdata;
-    wire        obj1_wi_stride_r1_re;
-    wire [6:0]  obj1_wi_stride_r1_raddr;
-    wire [31:0] obj1_wi_stride_r1_rdata;
     wire        lbuf_scratch_we;
-    wire [13:0] lbuf_scratch_waddr;
+    wire [8:0]  lbuf_scratch_waddr;
     wire [31:0] lbuf_scratch_wdata;
     wire        lbuf_scratch_re;
-    wire [13:0] lbuf_scratch_raddr;
+    wire [8:0]  lbuf_scratch_raddr;
     wire [31:0] lbuf_scratch_rdata;
-    reg  [46:0] p5_valid;  // reduce_local.cl:4:6
-    reg         p5_admit;
-    wire        p5_stall;
-    wire        p5_en;
+    wire        lbuf_scratch_r1_re;
+    wire [8:0]  lbuf_scratch_r1_raddr;
+    wire [31:0] lbuf_scratch_r1_rdata;
+    reg  [45:0] p3_valid;  // reduce_local.cl:4:6
+    reg         p3_admit;
+    wire        p3_stall;
+    wire        p3_en;
     wire [63:0] pv_1;  // reduce_local.cl:4:6
     wire [7:0]  pw_2;  // reduce_local.cl:4:6
     wire [7:0]  w_3;  // reduce_local.cl:4:6
     wire        pw_4;  // reduce_local.cl:4:6
-    reg         p5_go;
-    wire [63:0] w_5;  // reduce_local.cl:15:9
-    wire [63:0] pv_6;  // reduce_local.cl:15:9
-    wire [63:0] w_7;  // reduce_local.cl:15:9
-    wire [63:0] pw_8;  // reduce_local.cl:15:9
-    wire [63:0] pw_9;  // reduce_local.cl:15:9
-    wire [63:0] pwa_10;
-    wire [31:0] prd_11;  // reduce_local.cl:15:9
-    wire [31:0] w_12;  // reduce_local.cl:15:16
-    wire        pw_13;  // reduce_local.cl:15:9
-    wire [63:0] w_14;  // reduce_local.cl:16:9
-    wire [31:0] w_15;  // reduce_local.cl:16:30
-    wire [63:0] w_16;  // reduce_local.cl:16:17
-    wire [63:0] w_17;  // reduce_local.cl:16:9
-    wire [63:0] pw_18;  // reduce_local.cl:16:9
-    wire [63:0] pw_19;  // reduce_local.cl:16:9
-    wire [63:0] w_20;  // reduce_local.cl:16:36
-    wire [63:0] pwa_21;
-    wire [31:0] prd_22;  // reduce_local.cl:16:36
-    reg  [63:0] pq_23;  // reduce_local.cl:16:9
-    reg  [63:0] pq_24;  // reduce_local.cl:16:9
-    reg         pq_25;  // reduce_local.cl:15:9
-    wire [63:0] pv_26;  // reduce_local.cl:4:6
-    wire [7:0]  pw_27;  // reduce_local.cl:4:6
-    wire [7:0]  w_28;  // reduce_local.cl:4:6
-    wire [7:0]  pw_29;  // reduce_local.cl:4:6
-    wire [63:0] pw_30;  // reduce_local.cl:4:6
-    wire [63:0] w_31;  // reduce_local.cl:4:6
-    wire        w_32;  // reduce_local.cl:10:5
-    reg         q_33;  // reduce_local.cl:10:5
-    reg  [3:0]  p4_valid;  // reduce_local.cl:4:6
-    reg         p4_admit;
-    wire        p4_stall;
-    wire        p4_en;
-    wire [63:0] pv_34;  // reduce_local.cl:4:6
-    wire [7:0]  pw_35;  // reduce_local.cl:4:6
-    wire [7:0]  w_36;  // reduce_local.cl:4:6
-    wire        pw_37;  // reduce_local.cl:4:6
-    reg         p4_go;
-    wire [63:0] w_38;  // reduce_local.cl:10:59
-    wire [63:0] pv_39;  // reduce_local.cl:10:59
-    wire [63:0] w_40;  // reduce_local.cl:10:59
-    wire [63:0] pw_41;  // reduce_local.cl:10:59
-    wire [63:0] pw_42;  // reduce_local.cl:10:59
-    wire [63:0] pwa_43;
-    wire [31:0] prd_44;  // reduce_local.cl:10:59
-    wire [63:0] w_45;  // reduce_local.cl:10:59
-    wire [63:0] pw_46;  // reduce_local.cl:10:59
-    wire [31:0] w_47;  // reduce_local.cl:10:70
-    wire [31:0] pw_48;  // reduce_local.cl:10:59
-    reg  [63:0] pq_49;  // reduce_local.cl:10:59
-    wire [63:0] pwa_50;
-    wire [63:0] w_51;  // reduce_local.cl:10:47
-    wire [63:0] pv_52;  // reduce_local.cl:10:47
-    wire [63:0] w_53;  // reduce_local.cl:10:47
-    wire [63:0] pw_54;  // reduce_local.cl:10:47
-    wire [63:0] pw_55;  // reduce_local.cl:10:47
-    reg  [63:0] pq_56;  // reduce_local.cl:10:47
-    reg  [63:0] pq_57;  // reduce_local.cl:10:47
-    wire [63:0] pwa_58;
-    wire [31:0] prd_59;  // reduce_local.cl:10:47
-    wire [31:0] w_60;  // reduce_local.cl:10:56
-    wire        pw_61;  // reduce_local.cl:10:47
-    wire [63:0] pv_62;  // reduce_local.cl:4:6
-    wire [7:0]  pw_63;  // reduce_local.cl:4:6
-    wire [7:0]  w_64;  // reduce_local.cl:4:6
-    wire [7:0]  pw_65;  // reduce_local.cl:4:6
-    wire [63:0] pw_66;  // reduce_local.cl:4:6
-    wire [63:0] w_67;  // reduce_local.cl:4:6
-    reg  [4:0]  p3_valid;  // reduce_local.cl:4:6
-    reg         p3_admit;
-    reg         p3_slot;
-    wire        p3_stall;
-    wire        p3_en;
-    wire [63:0] pv_68;  // reduce_local.cl:4:6
-    wire [7:0]  pw_69;  // reduce_local.cl:4:6
-    wire [7:0]  w_70;  // reduce_local.cl:4:6
-    wire        pw_71;  // reduce_local.cl:4:6
     reg         p3_go;
-    wire [63:0] w_72;  // reduce_local.cl:11:13
-    wire [63:0] pv_73;  // reduce_local.cl:11:13
-    wire [63:0] w_74;  // reduce_local.cl:11:13
-    wire [63:0] pw_75;  // reduce_local.cl:11:13
-    wire [63:0] pw_76;  // reduce_local.cl:11:13
-    wire [63:0] pwa_77;
-    wire [31:0] prd_78;  // reduce_local.cl:11:13
-    wire [63:0] w_79;  // reduce_local.cl:11:19
-    wire [63:0] pw_80;  // reduce_local.cl:11:19
-    reg  [63:0] pq_81;  // reduce_local.cl:11:19
-    wire [63:0] pwa_82;
-    wire [31:0] prd_83;  // reduce_local.cl:11:19
-    reg  [31:0] pq_84;  // reduce_local.cl:11:13
-    wire        pw_85;  // reduce_local.cl:11:13
-    wire [63:0] w_86;  // reduce_local.cl:12:13
-    wire [63:0] w_87;  // reduce_local.cl:12:21
-    wire [63:0] pv_88;  // reduce_local.cl:12:21
-    wire [63:0] w_89;  // reduce_local.cl:12:21
-    wire [63:0] pw_90;  // reduce_local.cl:12:21
-    wire [63:0] pw_91;  // reduce_local.cl:12:21
-    reg  [63:0] pq_92;  // reduce_local.cl:12:21
-    wire [63:0] pwa_93;
-    wire [31:0] prd_94;  // reduce_local.cl:12:21
-    wire [63:0] pw_95;  // reduce_local.cl:12:13
-    wire [63:0] pw_96;  // reduce_local.cl:12:13
-    wire [63:0] pw_97;  // reduce_local.cl:12:13
-    reg         pq_98;  // reduce_local.cl:11:13
-    wire [63:0] pwa_99;
-    wire [31:0] prd_100;  // reduce_local.cl:12:13
-    wire [63:0] w_101;  // reduce_local.cl:12:29
-    wire [63:0] w_102;  // reduce_local.cl:12:37
-    wire [63:0] pw_103;  // reduce_local.cl:12:37
-    reg  [63:0] pq_104;  // reduce_local.cl:12:37
-    reg  [63:0] pq_105;  // reduce_local.cl:12:37
-    wire [63:0] pwa_106;
-    wire [31:0] prd_107;  // reduce_local.cl:12:37
-    wire [63:0] w_108;  // reduce_local.cl:12:43
-    wire [63:0] pw_109;  // reduce_local.cl:12:43
-    reg  [63:0] pq_110;  // reduce_local.cl:12:43
-    reg  [63:0] pq_111;  // reduce_local.cl:12:43
-    reg  [63:0] pq_112;  // reduce_local.cl:12:43
-    reg         pq_113;  // reduce_local.cl:11:13
-    wire [63:0] pwa_114;
-    wire [31:0] prd_115;  // reduce_local.cl:12:43
-    reg  [31:0] pq_116;  // reduce_local.cl:12:37
-    wire [31:0] pw_117;  // reduce_local.cl:12:37
-    wire [63:0] pw_118;  // reduce_local.cl:12:29
-    wire [63:0] pw_119;  // reduce_local.cl:12:29
-    wire [63:0] pw_120;  // reduce_local.cl:12:29
-    wire [63:0] pwa_121;
-    wire [31:0] prd_122;  // reduce_local.cl:12:29
-    reg  [31:0] pq_123;  // reduce_local.cl:12:13
-    reg  [31:0] pq_124;  // reduce_local.cl:12:13
-    wire [31:0] pw_125;  // reduce_local.cl:12:13
-    reg  [63:0] pq_126;  // reduce_local.cl:12:13
-    reg  [63:0] pq_127;  // reduce_local.cl:12:13
-    reg         pq_128;  // reduce_local.cl:11:13
-    wire [63:0] pwa_129;
-    wire [63:0] pv_130;  // reduce_local.cl:4:6
-    wire [7:0]  pw_131;  // reduce_local.cl:4:6
-    wire [7:0]  w_132;  // reduce_local.cl:4:6
-    wire [7:0]  pw_133;  // reduce_local.cl:4:6
-    wire [63:0] pw_134;  // reduce_local.cl:4:6
-    wire [63:0] w_135;  // reduce_local.cl:4:6
-    reg  [2:0]  p1_valid;  // reduce_local.cl:4:6
-    reg         p1_admit;
-    wire        p1_stall;
-    wire        p1_en;
-    wire [63:0] pv_136;  // reduce_local.cl:4:6
-    wire [7:0]  pw_137;  // reduce_local.cl:4:6
-    wire [7:0]  w_138;  // reduce_local.cl:4:6
-    wire        pw_139;  // reduce_local.cl:4:6
-    reg         p1_go;
-    wire [63:0] w_140;  // reduce_local.cl:10:15
-    wire [63:0] pv_141;  // reduce_local.cl:10:15
-    wire [63:0] w_142;  // reduce_local.cl:10:15
-    wire [63:0] pw_143;  // reduce_local.cl:10:15
-    wire [63:0] pw_144;  // reduce_local.cl:10:15
-    wire [31:0] w_145;  // reduce_local.cl:10:24
-    wire [63:0] pwa_146;
-    wire [63:0] w_147;  // reduce_local.cl:10:47
-    wire [63:0] pv_148;  // reduce_local.cl:10:47
-    wire [63:0] w_149;  // reduce_local.cl:10:47
-    wire [63:0] pw_150;  // reduce_local.cl:10:47
-    wire [63:0] pw_151;  // reduce_local.cl:10:47
-    reg  [63:0] pq_152;  // reduce_local.cl:10:47
-    wire [63:0] pwa_153;
-    wire [31:0] prd_154;  // reduce_local.cl:10:47
-    wire [31:0] w_155;  // reduce_local.cl:10:56
-    wire        pw_156;  // reduce_local.cl:10:47
-    wire [63:0] pv_157;  // reduce_local.cl:4:6
-    wire [7:0]  pw_158;  // reduce_local.cl:4:6
-    wire [7:0]  w_159;  // reduce_local.cl:4:6
-    wire [7:0]  pw_160;  // reduce_local.cl:4:6
-    wire [63:0] pw_161;  // reduce_local.cl:4:6
-    wire [63:0] w_162;  // reduce_local.cl:4:6
-    reg  [47:0] p0_valid;  // reduce_local.cl:4:6
+    wire [31:0] w_5;  // reduce_local.cl:6:29
+    wire [63:0] pv_6;  // reduce_local.cl:6:16
+    wire [31:0] pw_7;  // reduce_local.cl:6:16
+    wire [31:0] w_8;  // reduce_local.cl:15:16
+    wire        pw_9;  // reduce_local.cl:15:9
+    wire [63:0] w_10;  // reduce_local.cl:16:9
+    wire [31:0] w_11;  // reduce_local.cl:16:30
+    wire [63:0] w_12;  // reduce_local.cl:16:17
+    wire [63:0] w_13;  // reduce_local.cl:16:9
+    wire [63:0] pw_14;  // reduce_local.cl:16:9
+    wire [63:0] pw_15;  // reduce_local.cl:16:9
+    wire [63:0] w_16;  // reduce_local.cl:16:36
+    wire [63:0] pwa_17;
+    wire [31:0] prd_18;  // reduce_local.cl:16:36
+    reg  [63:0] pq_19;  // reduce_local.cl:16:9
+    reg         pq_20;  // reduce_local.cl:15:9
+    wire [63:0] pv_21;  // reduce_local.cl:4:6
+    wire [7:0]  pw_22;  // reduce_local.cl:4:6
+    wire [7:0]  w_23;  // reduce_local.cl:4:6
+    wire [7:0]  pw_24;  // reduce_local.cl:4:6
+    wire [63:0] pw_25;  // reduce_local.cl:4:6
+    wire [63:0] w_26;  // reduce_local.cl:4:6
+    wire        w_27;  // reduce_local.cl:10:5
+    reg         q_28;  // reduce_local.cl:10:5
+    wire [31:0] w_29;  // reduce_local.cl:10:47
+    wire [31:0] w_30;  // reduce_local.cl:10:56
+    wire        w_31;  // reduce_local.cl:10:47
+    wire [31:0] w_32;  // reduce_local.cl:10:59
+    wire [31:0] w_33;  // reduce_local.cl:10:70
+    wire [31:0] w_34;  // reduce_local.cl:10:59
+    reg  [3:0]  p2_valid;  // reduce_local.cl:4:6
+    reg         p2_admit;
+    wire        p2_stall;
+    wire        p2_en;
+    wire [63:0] pv_35;  // reduce_local.cl:4:6
+    wire [7:0]  pw_36;  // reduce_local.cl:4:6
+    wire [7:0]  w_37;  // reduce_local.cl:4:6
+    wire        pw_38;  // reduce_local.cl:4:6
+    reg         p2_go;
+    wire [31:0] w_39;  // reduce_local.cl:6:29
+    wire [63:0] pv_40;  // reduce_local.cl:6:16
+    wire [31:0] pw_41;  // reduce_local.cl:6:16
+    wire [31:0] pv_42;  // reduce_local.cl:11:19
+    wire        pw_43;  // reduce_local.cl:11:13
+    wire [63:0] w_44;  // reduce_local.cl:12:13
+    wire [63:0] pw_45;  // reduce_local.cl:12:13
+    wire [63:0] w_46;  // reduce_local.cl:12:13
+    wire [63:0] pw_47;  // reduce_local.cl:12:13
+    wire [63:0] pw_48;  // reduce_local.cl:12:13
+    wire [63:0] pwa_49;
+    wire [31:0] prd_50;  // reduce_local.cl:12:13
+    wire [63:0] w_51;  // reduce_local.cl:12:29
+    wire [31:0] pv_52;  // reduce_local.cl:12:43
+    wire [15:0] pw_53;  // reduce_local.cl:12:29
+    wire [15:0] pw_54;  // reduce_local.cl:12:29
+    wire [15:0] pw_55;  // reduce_local.cl:12:29
+    wire [15:0] w_56;  // reduce_local.cl:12:29
+    wire [15:0] pw_57;  // reduce_local.cl:12:29
+    wire [63:0] pw_58;  // reduce_local.cl:12:29
+    wire [63:0] pw_59;  // reduce_local.cl:12:29
+    reg  [63:0] pq_60;  // reduce_local.cl:12:29
+    reg         pq_61;  // reduce_local.cl:11:13
+    wire [63:0] pwa_62;
+    wire [31:0] prd_63;  // reduce_local.cl:12:29
+    reg  [31:0] pq_64;  // reduce_local.cl:12:13
+    wire [31:0] pw_65;  // reduce_local.cl:12:13
+    reg  [63:0] pq_66;  // reduce_local.cl:12:13
+    reg  [63:0] pq_67;  // reduce_local.cl:12:13
+    reg         pq_68;  // reduce_local.cl:11:13
+    wire [63:0] pwa_69;
+    wire [63:0] pv_70;  // reduce_local.cl:4:6
+    wire [7:0]  pw_71;  // reduce_local.cl:4:6
+    wire [7:0]  w_72;  // reduce_local.cl:4:6
+    wire [7:0]  pw_73;  // reduce_local.cl:4:6
+    wire [63:0] pw_74;  // reduce_local.cl:4:6
+    wire [63:0] w_75;  // reduce_local.cl:4:6
+    wire [31:0] w_76;  // reduce_local.cl:10:47
+    wire [31:0] w_77;  // reduce_local.cl:10:56
+    wire        w_78;  // reduce_local.cl:10:47
+    wire [31:0] w_79;  // reduce_local.cl:10:24
+    reg  [45:0] p0_valid;  // reduce_local.cl:4:6
     reg         p0_admit;
     wire        p0_stall;
     wire        p0_en;
-    wire [63:0] pv_163;  // reduce_local.cl:4:6
-    wire [7:0]  pw_164;  // reduce_local.cl:4:6
-    wire [7:0]  w_165;  // reduce_local.cl:4:6
-    wire        pw_166;  // reduce_local.cl:4:6
+    wire [63:0] pv_80;  // reduce_local.cl:4:6
+    wire [7:0]  pw_81;  // reduce_local.cl:4:6
+    wire [7:0]  w_82;  // reduce_local.cl:4:6
+    wire        pw_83;  // reduce_local.cl:4:6
     reg         p0_go;
-    wire [63:0] pv_167;  // reduce_local.cl:6:16
-    wire [63:0] w_168;  // reduce_local.cl:6:10
-    wire [63:0] pv_169;  // reduce_local.cl:6:10
-    wire [63:0] w_170;  // reduce_local.cl:6:10
-    wire [63:0] pw_171;  // reduce_local.cl:6:10
-    wire [63:0] pw_172;  // reduce_local.cl:6:10
-    wire [31:0] pw_173;  // reduce_local.cl:6:16
-    wire [63:0] pwa_174;
-    wire [63:0] w_175;  // reduce_local.cl:7:5
-    wire [63:0] w_176;  // reduce_local.cl:7:13
-    wire [63:0] pw_177;  // reduce_local.cl:7:13
-    reg  [63:0] pq_178;  // reduce_local.cl:7:13
-    wire [63:0] pwa_179;
-    wire [31:0] prd_180;  // reduce_local.cl:7:13
-    wire [63:0] w_181;  // reduce_local.cl:7:20
-    wire [31:0] w_182;  // reduce_local.cl:7:23
-    wire [63:0] w_183;  // reduce_local.cl:7:23
-    wire [63:0] pv_184;  // reduce_local.cl:7:23
-    wire [63:0] w_185;  // reduce_local.cl:7:23
-    wire [31:0] pw_186;  // reduce_local.cl:7:23
-    wire [31:0] w_187;  // reduce_local.cl:7:23
-    wire [31:0] pw_188;  // reduce_local.cl:7:23
-    wire [31:0] pw_189;  // reduce_local.cl:7:23
-    wire [31:0] pw_190;  // reduce_local.cl:7:23
-    wire [63:0] pw_191;  // reduce_local.cl:7:23
-    wire [63:0] pw_192;  // reduce_local.cl:7:20
-    wire [63:0] pw_193;  // reduce_local.cl:7:20
-    reg  [63:0] pq_194;  // reduce_local.cl:7:20
-    reg  [63:0] pq_195;  // reduce_local.cl:7:20
-    wire [31:0] pld_196;  // reduce_local.cl:7:20
-    wire [63:0] pw_197;  // reduce_local.cl:7:5
-    wire [63:0] pw_198;  // reduce_local.cl:7:5
-    wire [63:0] pw_199;  // reduce_local.cl:7:5
-    reg  [63:0] pq_200;  // reduce_local.cl:7:5
-    reg  [63:0] pq_201;  // reduce_local.cl:7:5
-    reg  [63:0] pq_202;  // reduce_local.cl:7:5
-    reg  [63:0] pq_203;  // reduce_local.cl:7:5
-    reg  [63:0] pq_204;  // reduce_local.cl:7:5
-    reg  [63:0] pq_205;  // reduce_local.cl:7:5
-    reg  [63:0] pq_206;  // reduce_local.cl:7:5
-    reg  [63:0] pq_207;  // reduce_local.cl:7:5
-    reg  [63:0] pq_208;  // reduce_local.cl:7:5
-    reg  [63:0] pq_209;  // reduce_local.cl:7:5
-    reg  [63:0] pq_210;  // reduce_local.cl:7:5
-    reg  [63:0] pq_211;  // reduce_local.cl:7:5
-    reg  [63:0] pq_212;  // reduce_local.cl:7:5
-    reg  [63:0] pq_213;  // reduce_local.cl:7:5
-    reg  [63:0] pq_214;  // reduce_local.cl:7:5
-    reg  [63:0] pq_215;  // reduce_local.cl:7:5
-    reg  [63:0] pq_216;  // reduce_local.cl:7:5
-    reg  [63:0] pq_217;  // reduce_local.cl:7:5
-    reg  [63:0] pq_218;  // reduce_local.cl:7:5
-    reg  [63:0] pq_219;  // reduce_local.cl:7:5
-    reg  [63:0] pq_220;  // reduce_local.cl:7:5
-    reg  [63:0] pq_221;  // reduce_local.cl:7:5
-    reg  [63:0] pq_222;  // reduce_local.cl:7:5
-    reg  [63:0] pq_223;  // reduce_local.cl:7:5
-    reg  [63:0] pq_224;  // reduce_local.cl:7:5
-    reg  [63:0] pq_225;  // reduce_local.cl:7:5
-    reg  [63:0] pq_226;  // reduce_local.cl:7:5
-    reg  [63:0] pq_227;  // reduce_local.cl:7:5
-    reg  [63:0] pq_228;  // reduce_local.cl:7:5
-    reg  [63:0] pq_229;  // reduce_local.cl:7:5
-    reg  [63:0] pq_230;  // reduce_local.cl:7:5
-    reg  [63:0] pq_231;  // reduce_local.cl:7:5
-    reg  [63:0] pq_232;  // reduce_local.cl:7:5
-    reg  [63:0] pq_233;  // reduce_local.cl:7:5
-    reg  [63:0] pq_234;  // reduce_local.cl:7:5
-    reg  [63:0] pq_235;  // reduce_local.cl:7:5
-    reg  [63:0] pq_236;  // reduce_local.cl:7:5
-    reg  [63:0] pq_237;  // reduce_local.cl:7:5
-    reg  [63:0] pq_238;  // reduce_local.cl:7:5
-    reg  [63:0] pq_239;  // reduce_local.cl:7:5
-    reg  [63:0] pq_240;  // reduce_local.cl:7:5
-    reg  [63:0] pq_241;  // reduce_local.cl:7:5
-    reg  [63:0] pq_242;  // reduce_local.cl:7:5
-    reg  [63:0] pq_243;  // reduce_local.cl:7:5
-    wire [63:0] pwa_244;
-    wire [63:0] pv_245;  // reduce_local.cl:4:6
-    wire [7:0]  pw_246;  // reduce_local.cl:4:6
-    wire [7:0]  w_247;  // reduce_local.cl:4:6
-    wire [7:0]  pw_248;  // reduce_local.cl:4:6
-    wire [63:0] pw_249;  // reduce_local.cl:4:6
-    wire [63:0] w_250;  // reduce_local.cl:4:6
+    wire [63:0] pv_84;  // reduce_local.cl:6:16
+    wire [31:0] pw_85;  // reduce_local.cl:6:16
+    wire [63:0] w_86;  // reduce_local.cl:7:5
+    wire [63:0] w_87;  // reduce_local.cl:7:20
+    wire [31:0] w_88;  // reduce_local.cl:7:23
+    wire [63:0] w_89;  // reduce_local.cl:7:23
+    wire [63:0] pv_90;  // reduce_local.cl:7:23
+    wire [63:0] w_91;  // reduce_local.cl:7:23
+    wire [31:0] pw_92;  // reduce_local.cl:7:23
+    wire [31:0] w_93;  // reduce_local.cl:7:23
+    wire [31:0] pw_94;  // reduce_local.cl:7:23
+    wire [31:0] pw_95;  // reduce_local.cl:7:23
+    wire [31:0] pw_96;  // reduce_local.cl:7:23
+    wire [63:0] pw_97;  // reduce_local.cl:7:23
+    wire [63:0] w_98;  // reduce_local.cl:7:5
+    wire [63:0] pw_99;  // reduce_local.cl:7:20
+    wire [63:0] pw_100;  // reduce_local.cl:7:20
+    wire [31:0] pld_101;  // reduce_local.cl:7:20
+    reg  [31:0] pq_102;  // reduce_local.cl:6:16
+    wire [63:0] pw_103;  // reduce_local.cl:7:5
+    wire [63:0] pw_104;  // reduce_local.cl:7:5
+    wire [63:0] pw_105;  // reduce_local.cl:7:5
+    reg  [63:0] pq_106;  // reduce_local.cl:7:5
+    reg  [63:0] pq_107;  // reduce_local.cl:7:5
+    reg  [63:0] pq_108;  // reduce_local.cl:7:5
+    reg  [63:0] pq_109;  // reduce_local.cl:7:5
+    reg  [63:0] pq_110;  // reduce_local.cl:7:5
+    reg  [63:0] pq_111;  // reduce_local.cl:7:5
+    reg  [63:0] pq_112;  // reduce_local.cl:7:5
+    reg  [63:0] pq_113;  // reduce_local.cl:7:5
+    reg  [63:0] pq_114;  // reduce_local.cl:7:5
+    reg  [63:0] pq_115;  // reduce_local.cl:7:5
+    reg  [63:0] pq_116;  // reduce_local.cl:7:5
+    reg  [63:0] pq_117;  // reduce_local.cl:7:5
+    reg  [63:0] pq_118;  // reduce_local.cl:7:5
+    reg  [63:0] pq_119;  // reduce_local.cl:7:5
+    reg  [63:0] pq_120;  // reduce_local.cl:7:5
+    reg  [63:0] pq_121;  // reduce_local.cl:7:5
+    reg  [63:0] pq_122;  // reduce_local.cl:7:5
+    reg  [63:0] pq_123;  // reduce_local.cl:7:5
+    reg  [63:0] pq_124;  // reduce_local.cl:7:5
+    reg  [63:0] pq_125;  // reduce_local.cl:7:5
+    reg  [63:0] pq_126;  // reduce_local.cl:7:5
+    reg  [63:0] pq_127;  // reduce_local.cl:7:5
+    reg  [63:0] pq_128;  // reduce_local.cl:7:5
+    reg  [63:0] pq_129;  // reduce_local.cl:7:5
+    reg  [63:0] pq_130;  // reduce_local.cl:7:5
+    reg  [63:0] pq_131;  // reduce_local.cl:7:5
+    reg  [63:0] pq_132;  // reduce_local.cl:7:5
+    reg  [63:0] pq_133;  // reduce_local.cl:7:5
+    reg  [63:0] pq_134;  // reduce_local.cl:7:5
+    reg  [63:0] pq_135;  // reduce_local.cl:7:5
+    reg  [63:0] pq_136;  // reduce_local.cl:7:5
+    reg  [63:0] pq_137;  // reduce_local.cl:7:5
+    reg  [63:0] pq_138;  // reduce_local.cl:7:5
+    reg  [63:0] pq_139;  // reduce_local.cl:7:5
+    reg  [63:0] pq_140;  // reduce_local.cl:7:5
+    reg  [63:0] pq_141;  // reduce_local.cl:7:5
+    reg  [63:0] pq_142;  // reduce_local.cl:7:5
+    reg  [63:0] pq_143;  // reduce_local.cl:7:5
+    reg  [63:0] pq_144;  // reduce_local.cl:7:5
+    reg  [63:0] pq_145;  // reduce_local.cl:7:5
+    reg  [63:0] pq_146;  // reduce_local.cl:7:5
+    reg  [63:0] pq_147;  // reduce_local.cl:7:5
+    reg  [63:0] pq_148;  // reduce_local.cl:7:5
+    wire [63:0] pwa_149;
+    wire [63:0] pv_150;  // reduce_local.cl:4:6
+    wire [7:0]  pw_151;  // reduce_local.cl:4:6
+    wire [7:0]  w_152;  // reduce_local.cl:4:6
+    wire [7:0]  pw_153;  // reduce_local.cl:4:6
+    wire [63:0] pw_154;  // reduce_local.cl:4:6
+    wire [63:0] w_155;  // reduce_local.cl:4:6
     reg  [7:0]  launch_err;
     reg         done_q;
-    assign v0_lid = 32'h00000000;
-    assign v1_stride = 32'h00000000;
     assign v4_lid_linear = 64'h0000000000000000;
 
     ohls_ram_1r1w #(
         .WIDTH(32),
-        .DEPTH(128),
-        .BYTE_EN(0)
-    ) u_obj0_wi_lid (
-        .clk(clk),
-        .we(obj0_wi_lid_we),
-        .waddr(obj0_wi_lid_waddr),
-        .wdata(obj0_wi_lid_wdata),
-        .wbe(1'h1),
-        .re(obj0_wi_lid_re),
-        .raddr(obj0_wi_lid_raddr),
-        .rdata(obj0_wi_lid_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(128),
-        .BYTE_EN(0)
-    ) u_obj0_wi_lid_r1 (
-        .clk(clk),
-        .we(obj0_wi_lid_we),
-        .waddr(obj0_wi_lid_waddr),
-        .wdata(obj0_wi_lid_wdata),
-        .wbe(1'h1),
-        .re(obj0_wi_lid_r1_re),
-        .raddr(obj0_wi_lid_r1_raddr),
-        .rdata(obj0_wi_lid_r1_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(128),
-        .BYTE_EN(0)
-    ) u_obj0_wi_lid_r2 (
-        .clk(clk),
-        .we(obj0_wi_lid_we),
-        .waddr(obj0_wi_lid_waddr),
-        .wdata(obj0_wi_lid_wdata),
-        .wbe(1'h1),
-        .re(obj0_wi_lid_r2_re),
-        .raddr(obj0_wi_lid_r2_raddr),
-        .rdata(obj0_wi_lid_r2_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(128),
-        .BYTE_EN(0)
-    ) u_obj1_wi_stride (
-        .clk(clk),
-        .we(obj1_wi_stride_we),
-        .waddr(obj1_wi_stride_waddr),
-        .wdata(obj1_wi_stride_wdata),
-        .wbe(1'h1),
-        .re(obj1_wi_stride_re),
-        .raddr(obj1_wi_stride_raddr),
-        .rdata(obj1_wi_stride_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(128),
-        .BYTE_EN(0)
-    ) u_obj1_wi_stride_r1 (
-        .clk(clk),
-        .we(obj1_wi_stride_we),
-        .waddr(obj1_wi_stride_waddr),
-        .wdata(obj1_wi_stride_wdata),
-        .wbe(1'h1),
-        .re(obj1_wi_stride_r1_re),
-        .raddr(obj1_wi_stride_r1_raddr),
-        .rdata(obj1_wi_stride_r1_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(16384),
+        .DEPTH(320),
         .BYTE_EN(0)
     ) u_lbuf_scratch (
         .clk(clk),
@@ -436,215 +235,142 @@ module reduce_sum_datapath (
         .raddr(lbuf_scratch_raddr),
         .rdata(lbuf_scratch_rdata)
     );
-    assign p5_en = (!p5_stall);
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(320),
+        .BYTE_EN(0)
+    ) u_lbuf_scratch_r1 (
+        .clk(clk),
+        .we(lbuf_scratch_we),
+        .waddr(lbuf_scratch_waddr),
+        .wdata(lbuf_scratch_wdata),
+        .wbe(1'h1),
+        .re(lbuf_scratch_r1_re),
+        .raddr(lbuf_scratch_r1_raddr),
+        .rdata(lbuf_scratch_r1_rdata)
+    );
+    assign p3_en = (!p3_stall);
     assign pv_1 = v3_lid_x;
     assign pw_2 = pv_1[7:0];
     assign w_3 = 8'h80;
     assign pw_4 = (pw_2 < w_3);
-    assign w_5 = 64'h0000000000000000;
+    assign w_5 = 32'h00000000;
     assign pv_6 = v3_lid_x;
-    assign w_7 = 64'h0000000000000004;
-    assign pw_8 = (pv_6 * w_7);
-    assign pw_9 = (w_5 + pw_8);
-    assign pwa_10 = (pw_9 >> 64'h0000000000000002);
-    assign prd_11 = obj0_wi_lid_rdata[31:0];
-    assign w_12 = 32'h00000000;
-    assign pw_13 = (prd_11 == w_12);
-    assign w_14 = {32'h00000000, partial_base};
-    assign w_15 = 32'h00000000;
-    assign w_16 = {32'h00000000, group_0};
-    assign w_17 = 64'h0000000000000004;
-    assign pw_18 = (w_16 * w_17);
-    assign pw_19 = (w_14 + pw_18);
-    assign w_20 = 64'h0000000000000000;
-    assign pwa_21 = (w_20 >> 64'h0000000000000002);
-    assign prd_22 = lbuf_scratch_rdata[31:0];
-    assign pv_26 = v3_lid_x;
-    assign pw_27 = pv_26[7:0];
-    assign w_28 = 8'h01;
-    assign pw_29 = (pw_27 + w_28);
-    assign pw_30 = {56'h00000000000000, pw_29[7:0]};
-    assign p5_stall = (((p5_valid[2] && 1'h1) && (1'h1 && pq_25)) && (!partial_st_req_ready));
-    assign w_31 = 64'h0000000000000000;
-    assign w_32 = v2_group_cond0;
-    assign p4_en = (!p4_stall);
-    assign pv_34 = v3_lid_x;
-    assign pw_35 = pv_34[7:0];
-    assign w_36 = 8'h80;
-    assign pw_37 = (pw_35 < w_36);
-    assign w_38 = 64'h0000000000000000;
-    assign pv_39 = v3_lid_x;
-    assign w_40 = 64'h0000000000000004;
-    assign pw_41 = (pv_39 * w_40);
-    assign pw_42 = (w_38 + pw_41);
-    assign pwa_43 = (pw_42 >> 64'h0000000000000002);
-    assign prd_44 = obj1_wi_stride_rdata[31:0];
-    assign w_45 = 64'h0000000000000000;
-    assign pw_46 = (w_45 + pw_41);
-    assign w_47 = 32'h00000001;
-    assign pw_48 = (prd_44 >> w_47);
-    assign pwa_50 = (pq_49 >> 64'h0000000000000002);
+    assign pw_7 = pv_6[31:0];
+    assign w_8 = 32'h00000000;
+    assign pw_9 = (pw_7 == w_8);
+    assign w_10 = {32'h00000000, partial_base};
+    assign w_11 = 32'h00000000;
+    assign w_12 = {32'h00000000, group_0};
+    assign w_13 = 64'h0000000000000004;
+    assign pw_14 = (w_12 * w_13);
+    assign pw_15 = (w_10 + pw_14);
+    assign w_16 = 64'h0000000000000000;
+    assign pwa_17 = (w_16 >> 64'h0000000000000002);
+    assign prd_18 = lbuf_scratch_rdata[31:0];
+    assign pv_21 = v3_lid_x;
+    assign pw_22 = pv_21[7:0];
+    assign w_23 = 8'h01;
+    assign pw_24 = (pw_22 + w_23);
+    assign pw_25 = {56'h00000000000000, pw_24[7:0]};
+    assign p3_stall = (((p3_valid[1] && 1'h1) && (1'h1 && pq_20)) && (!partial_st_req_ready));
+    assign w_26 = 64'h0000000000000000;
+    assign w_27 = v2_group_cond0;
+    assign w_29 = v1_stride;
+    assign w_30 = 32'h00000000;
+    assign w_31 = (w_29 > w_30);
+    assign w_32 = v1_stride;
+    assign w_33 = 32'h00000001;
+    assign w_34 = (w_32 >> w_33);
+    assign p2_en = (!p2_stall);
+    assign pv_35 = v3_lid_x;
+    assign pw_36 = pv_35[7:0];
+    assign w_37 = 8'h80;
+    assign pw_38 = (pw_36 < w_37);
+    assign w_39 = 32'h00000000;
+    assign pv_40 = v3_lid_x;
+    assign pw_41 = pv_40[31:0];
+    assign pv_42 = v1_stride;
+    assign pw_43 = (pw_41 < pv_42);
+    assign w_44 = 64'h0000000000000000;
+    assign pw_45 = {32'h00000000, pw_41[31:0]};
+    assign w_46 = 64'h0000000000000004;
+    assign pw_47 = (pw_45 * w_46);
+    assign pw_48 = (w_44 + pw_47);
+    assign pwa_49 = (pw_48 >> 64'h0000000000000002);
+    assign prd_50 = lbuf_scratch_rdata[31:0];
     assign w_51 = 64'h0000000000000000;
-    assign pv_52 = v3_lid_x;
-    assign w_53 = 64'h0000000000000004;
-    assign pw_54 = (pv_52 * w_53);
-    assign pw_55 = (w_51 + pw_54);
-    assign pwa_58 = (pq_57 >> 64'h0000000000000002);
-    assign prd_59 = obj1_wi_stride_r1_rdata[31:0];
-    assign w_60 = 32'h00000000;
-    assign pw_61 = (prd_59 > w_60);
-    assign pv_62 = v3_lid_x;
-    assign pw_63 = pv_62[7:0];
-    assign w_64 = 8'h01;
-    assign pw_65 = (pw_63 + w_64);
-    assign pw_66 = {56'h00000000000000, pw_65[7:0]};
-    assign p4_stall = 1'h0;
-    assign w_67 = 64'h0000000000000000;
-    assign p3_en = (!p3_stall);
-    assign pv_68 = v3_lid_x;
-    assign pw_69 = pv_68[7:0];
-    assign w_70 = 8'h80;
-    assign pw_71 = (pw_69 < w_70);
-    assign w_72 = 64'h0000000000000000;
-    assign pv_73 = v3_lid_x;
-    assign w_74 = 64'h0000000000000004;
-    assign pw_75 = (pv_73 * w_74);
-    assign pw_76 = (w_72 + pw_75);
-    assign pwa_77 = (pw_76 >> 64'h0000000000000002);
-    assign prd_78 = obj0_wi_lid_rdata[31:0];
-    assign w_79 = 64'h0000000000000000;
-    assign pw_80 = (w_79 + pw_75);
-    assign pwa_82 = (pq_81 >> 64'h0000000000000002);
-    assign prd_83 = obj1_wi_stride_rdata[31:0];
-    assign pw_85 = (pq_84 < prd_83);
-    assign w_86 = 64'h0000000000000000;
-    assign w_87 = 64'h0000000000000000;
-    assign pv_88 = v3_lid_x;
-    assign w_89 = 64'h0000000000000004;
-    assign pw_90 = (pv_88 * w_89);
-    assign pw_91 = (w_87 + pw_90);
-    assign pwa_93 = (pq_92 >> 64'h0000000000000002);
-    assign prd_94 = obj0_wi_lid_r1_rdata[31:0];
-    assign pw_95 = {32'h00000000, prd_94[31:0]};
-    assign pw_96 = (pw_95 * w_89);
-    assign pw_97 = (w_86 + pw_96);
-    assign pwa_99 = (pw_97 >> 64'h0000000000000002);
-    assign prd_100 = lbuf_scratch_rdata[31:0];
-    assign w_101 = 64'h0000000000000000;
-    assign w_102 = 64'h0000000000000000;
-    assign pw_103 = (w_102 + pw_90);
-    assign pwa_106 = (pq_105 >> 64'h0000000000000002);
-    assign prd_107 = obj0_wi_lid_r2_rdata[31:0];
-    assign w_108 = 64'h0000000000000000;
-    assign pw_109 = (w_108 + pw_90);
-    assign pwa_114 = (pq_112 >> 64'h0000000000000002);
-    assign prd_115 = obj1_wi_stride_r1_rdata[31:0];
-    assign pw_117 = (pq_116 + prd_115);
-    assign pw_118 = {32'h00000000, pw_117[31:0]};
-    assign pw_119 = (pw_118 * w_89);
-    assign pw_120 = (w_101 + pw_119);
-    assign pwa_121 = (pw_120 >> 64'h0000000000000002);
-    assign prd_122 = lbuf_scratch_rdata[31:0];
-    assign pw_125 = (pq_124 + prd_122);
-    assign pwa_129 = (pq_127 >> 64'h0000000000000002);
-    assign pv_130 = v3_lid_x;
-    assign pw_131 = pv_130[7:0];
-    assign w_132 = 8'h01;
-    assign pw_133 = (pw_131 + w_132);
-    assign pw_134 = {56'h00000000000000, pw_133[7:0]};
-    assign p3_stall = 1'h0;
-    assign w_135 = 64'h0000000000000000;
-    assign p1_en = (!p1_stall);
-    assign pv_136 = v3_lid_x;
-    assign pw_137 = pv_136[7:0];
-    assign w_138 = 8'h80;
-    assign pw_139 = (pw_137 < w_138);
-    assign w_140 = 64'h0000000000000000;
-    assign pv_141 = v3_lid_x;
-    assign w_142 = 64'h0000000000000004;
-    assign pw_143 = (pv_141 * w_142);
-    assign pw_144 = (w_140 + pw_143);
-    assign w_145 = 32'h00000040;
-    assign pwa_146 = (pw_144 >> 64'h0000000000000002);
-    assign w_147 = 64'h0000000000000000;
-    assign pv_148 = v3_lid_x;
-    assign w_149 = 64'h0000000000000004;
-    assign pw_150 = (pv_148 * w_149);
-    assign pw_151 = (w_147 + pw_150);
-    assign pwa_153 = (pq_152 >> 64'h0000000000000002);
-    assign prd_154 = obj1_wi_stride_rdata[31:0];
-    assign w_155 = 32'h00000000;
-    assign pw_156 = (prd_154 > w_155);
-    assign pv_157 = v3_lid_x;
-    assign pw_158 = pv_157[7:0];
-    assign w_159 = 8'h01;
-    assign pw_160 = (pw_158 + w_159);
-    assign pw_161 = {56'h00000000000000, pw_160[7:0]};
-    assign p1_stall = 1'h0;
-    assign w_162 = 64'h0000000000000000;
+    assign pv_52 = v1_stride;
+    assign pw_53 = pw_41[15:0];
+    assign pw_54 = pv_52[15:0];
+    assign pw_55 = (pw_53 + pw_54);
+    assign w_56 = 16'h0004;
+    assign pw_57 = (pw_55 * w_56);
+    assign pw_58 = {48'h000000000000, pw_57[15:0]};
+    assign pw_59 = (w_51 + pw_58);
+    assign pwa_62 = (pq_60 >> 64'h0000000000000002);
+    assign prd_63 = lbuf_scratch_r1_rdata[31:0];
+    assign pw_65 = (pq_64 + prd_63);
+    assign pwa_69 = (pq_67 >> 64'h0000000000000002);
+    assign pv_70 = v3_lid_x;
+    assign pw_71 = pv_70[7:0];
+    assign w_72 = 8'h01;
+    assign pw_73 = (pw_71 + w_72);
+    assign pw_74 = {56'h00000000000000, pw_73[7:0]};
+    assign p2_stall = 1'h0;
+    assign w_75 = 64'h0000000000000000;
+    assign w_76 = v1_stride;
+    assign w_77 = 32'h00000000;
+    assign w_78 = (w_76 > w_77);
+    assign w_79 = 32'h00000040;
     assign p0_en = (!p0_stall);
-    assign pv_163 = v3_lid_x;
-    assign pw_164 = pv_163[7:0];
-    assign w_165 = 8'h80;
-    assign pw_166 = (pw_164 < w_165);
-    assign pv_167 = v3_lid_x;
-    assign w_168 = 64'h0000000000000000;
-    assign pv_169 = v3_lid_x;
-    assign w_170 = 64'h0000000000000004;
-    assign pw_171 = (pv_169 * w_170);
-    assign pw_172 = (w_168 + pw_171);
-    assign pw_173 = pv_167[31:0];
-    assign pwa_174 = (pw_172 >> 64'h0000000000000002);
-    assign w_175 = 64'h0000000000000000;
-    assign w_176 = 64'h0000000000000000;
-    assign pw_177 = (w_176 + pw_171);
-    assign pwa_179 = (pq_178 >> 64'h0000000000000002);
-    assign prd_180 = obj0_wi_lid_rdata[31:0];
-    assign w_181 = {32'h00000000, in_base};
-    assign w_182 = 32'h00000000;
-    assign w_183 = {32'h00000000, group_0};
-    assign pv_184 = v3_lid_x;
-    assign w_185 = 64'h0000000000000000;
-    assign pw_186 = w_183[31:0];
-    assign w_187 = 32'h00000080;
-    assign pw_188 = (pw_186 * w_187);
-    assign pw_189 = pv_184[31:0];
-    assign pw_190 = (pw_188 + pw_189);
-    assign pw_191 = {32'h00000000, pw_190[31:0]};
-    assign pw_192 = (pw_191 * w_170);
-    assign pw_193 = (w_181 + pw_192);
-    assign pld_196 = in_ld_resp_data;
-    assign pw_197 = {32'h00000000, prd_180[31:0]};
-    assign pw_198 = (pw_197 * w_170);
-    assign pw_199 = (w_175 + pw_198);
-    assign pwa_244 = (pq_243 >> 64'h0000000000000002);
-    assign pv_245 = v3_lid_x;
-    assign pw_246 = pv_245[7:0];
-    assign w_247 = 8'h01;
-    assign pw_248 = (pw_246 + w_247);
-    assign pw_249 = {56'h00000000000000, pw_248[7:0]};
-    assign p0_stall = (((p0_valid[2] && 1'h1) && (!in_ld_req_ready)) || ((p0_valid[46] && 1'h1) && (!in_ld_resp_valid)));
-    assign w_250 = 64'h0000000000000000;
+    assign pv_80 = v3_lid_x;
+    assign pw_81 = pv_80[7:0];
+    assign w_82 = 8'h80;
+    assign pw_83 = (pw_81 < w_82);
+    assign pv_84 = v3_lid_x;
+    assign pw_85 = pv_84[31:0];
+    assign w_86 = 64'h0000000000000000;
+    assign w_87 = {32'h00000000, in_base};
+    assign w_88 = 32'h00000000;
+    assign w_89 = {32'h00000000, group_0};
+    assign pv_90 = v3_lid_x;
+    assign w_91 = 64'h0000000000000000;
+    assign pw_92 = w_89[31:0];
+    assign w_93 = 32'h00000080;
+    assign pw_94 = (pw_92 * w_93);
+    assign pw_95 = pv_90[31:0];
+    assign pw_96 = (pw_94 + pw_95);
+    assign pw_97 = {32'h00000000, pw_96[31:0]};
+    assign w_98 = 64'h0000000000000004;
+    assign pw_99 = (pw_97 * w_98);
+    assign pw_100 = (w_87 + pw_99);
+    assign pld_101 = in_ld_resp_data;
+    assign pw_103 = {32'h00000000, pq_102[31:0]};
+    assign pw_104 = (pw_103 * w_98);
+    assign pw_105 = (w_86 + pw_104);
+    assign pwa_149 = (pq_148 >> 64'h0000000000000002);
+    assign pv_150 = v3_lid_x;
+    assign pw_151 = pv_150[7:0];
+    assign w_152 = 8'h01;
+    assign pw_153 = (pw_151 + w_152);
+    assign pw_154 = {56'h00000000000000, pw_153[7:0]};
+    assign p0_stall = ((((p0_valid[0] && 1'h1) && pw_83) && (!in_ld_req_ready)) || ((p0_valid[44] && 1'h1) && (!in_ld_resp_valid)));
+    assign w_155 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
     always @(posedge clk) begin
         if (rst) begin
             state <= 16'h0000;
-            p5_valid <= 47'h000000000000;
-            p5_admit <= 1'h0;
-            p5_go <= 1'h0;
-            p4_valid <= 4'h0;
-            p4_admit <= 1'h0;
-            p4_go <= 1'h0;
-            p3_valid <= 5'h00;
+            p3_valid <= 46'h000000000000;
             p3_admit <= 1'h0;
-            p3_slot <= 1'h0;
             p3_go <= 1'h0;
-            p1_valid <= 3'h0;
-            p1_admit <= 1'h0;
-            p1_go <= 1'h0;
-            p0_valid <= 48'h000000000000;
+            p2_valid <= 4'h0;
+            p2_admit <= 1'h0;
+            p2_go <= 1'h0;
+            p0_valid <= 46'h000000000000;
             p0_admit <= 1'h0;
             p0_go <= 1'h0;
             launch_err <= 8'h00;
@@ -658,181 +384,135 @@ module reduce_sum_datapath (
             if (((state == 16'h0000) && start)) gnext_1 <= local_size[63:32];
             if (((state == 16'h0000) && start)) gnext_2 <= local_size[95:64];
             if (((state == 16'h0000) && start)) launch_err <= 8'h00;
-            if (((state == 16'h0000) && start)) state <= 16'h0016;
+            if (((state == 16'h0000) && start)) state <= 16'h0014;
             if ((state == 16'h0001)) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));
             if ((state == 16'h0001)) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));
             if ((state == 16'h0001)) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
             if ((state == 16'h0001)) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);
             if ((state == 16'h0001)) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
             if ((state == 16'h0001)) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);
-            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0015);
+            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0013);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
-            if (((state == 16'h0003) && 1'h1)) p5_valid <= 47'h000000000001;  // reduce_local.cl:4:6
-            if (((state == 16'h0003) && 1'h1)) p5_admit <= 1'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h0003) && 1'h1)) p3_valid <= 46'h000000000001;  // reduce_local.cl:4:6
+            if (((state == 16'h0003) && 1'h1)) p3_admit <= 1'h1;  // reduce_local.cl:4:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_go <= pw_4;  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v3_lid_x <= pw_30;  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_23 <= pw_19;  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_24 <= pq_23;  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_25 <= pw_13;  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_valid <= {p5_valid[45], p5_valid[44], p5_valid[43], p5_valid[42], p5_valid[41], p5_valid[40], p5_valid[39], p5_valid[38], p5_valid[37], p5_valid[36], p5_valid[35], p5_valid[34], p5_valid[33], p5_valid[32], p5_valid[31], p5_valid[30], p5_valid[29], p5_valid[28], p5_valid[27], p5_valid[26], p5_valid[25], p5_valid[24], p5_valid[23], p5_valid[22], p5_valid[21], p5_valid[20], p5_valid[19], p5_valid[18], p5_valid[17], p5_valid[16], p5_valid[15], p5_valid[14], p5_valid[13], p5_valid[12], p5_valid[11], p5_valid[10], p5_valid[9], p5_valid[8], p5_valid[7], p5_valid[6], p5_valid[5], p5_valid[4], p5_valid[3], p5_valid[2], p5_valid[1], (p5_valid[0] && pw_4), (p5_admit && ((!(p5_valid[0] && (!pw_4))) || 1'h0))};  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_admit <= (p5_admit && ((!(p5_valid[0] && (!pw_4))) || 1'h0));  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (((!p5_admit) && (p5_valid == 47'h000000000000)) && partial_st_idle))) state <= 16'h0001;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (1'h1 && p3_en))) p3_go <= pw_4;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (((p3_valid[0] && 1'h1) && pw_4) && p3_en))) v0_lid <= pw_7;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (((p3_valid[0] && 1'h1) && pw_4) && p3_en))) v3_lid_x <= pw_25;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (1'h1 && p3_en))) pq_19 <= pw_15;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (1'h1 && p3_en))) pq_20 <= pw_9;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (1'h1 && p3_en))) p3_valid <= {p3_valid[44], p3_valid[43], p3_valid[42], p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_4), (p3_admit && ((!(p3_valid[0] && (!pw_4))) || 1'h0))};  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_4))) || 1'h0));  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (((!p3_admit) && (p3_valid == 46'h000000000000)) && partial_st_idle))) state <= 16'h0001;  // reduce_local.cl:4:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v3_lid_x <= w_31;
+            if ((state == 16'h0006)) v3_lid_x <= w_26;
             if ((state == 16'h0006)) state <= 16'h0003;
             if ((state == 16'h0007)) state <= 16'h0009;
-            if ((state == 16'h0008)) state <= (q_33 ? 16'h000f : 16'h0006);
-            if ((state == 16'h0009)) q_33 <= w_32;
+            if ((state == 16'h0008)) state <= (q_28 ? 16'h000e : 16'h0006);
+            if ((state == 16'h0009)) q_28 <= w_27;
             if ((state == 16'h0009)) state <= 16'h0008;
-            if (((state == 16'h000a) && 1'h1)) p4_valid <= 4'h1;  // reduce_local.cl:4:6
-            if (((state == 16'h000a) && 1'h1)) p4_admit <= 1'h1;  // reduce_local.cl:4:6
-            if (((state == 16'h000a) && 1'h1)) state <= 16'h000b;  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) p4_go <= pw_37;  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && ((p4_valid[3] && 1'h1) && p4_en))) v2_group_cond0 <= pw_61;  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && (((p4_valid[0] && 1'h1) && pw_37) && p4_en))) v3_lid_x <= pw_66;  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_49 <= pw_46;  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_56 <= pw_55;  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_57 <= pq_56;  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) p4_valid <= {p4_valid[2], p4_valid[1], (p4_valid[0] && pw_37), (p4_admit && ((!(p4_valid[0] && (!pw_37))) || 1'h0))};  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_37))) || 1'h0));  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && ((!p4_admit) && (p4_valid == 4'h0)))) state <= 16'h0007;  // reduce_local.cl:4:6
-            if ((state == 16'h000c)) v3_lid_x <= w_67;
-            if ((state == 16'h000c)) state <= 16'h000a;
-            if (((state == 16'h000d) && 1'h1)) p3_valid <= 5'h01;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && 1'h1)) p3_admit <= 1'h1;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && 1'h1)) p3_slot <= 1'h0;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && 1'h1)) state <= 16'h000e;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) p3_go <= pw_71;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && (((p3_valid[0] && (p3_slot == 1'h0)) && pw_71) && p3_en))) v3_lid_x <= pw_134;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_81 <= pw_80;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) pq_84 <= prd_78;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_92 <= pw_91;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_98 <= pw_85;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_104 <= pw_103;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_105 <= pq_104;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_110 <= pw_109;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_111 <= pq_110;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_112 <= pq_111;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_113 <= pq_98;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) pq_116 <= prd_107;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_123 <= prd_100;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_124 <= pq_123;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) pq_126 <= pw_97;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) pq_127 <= pq_126;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_128 <= pq_113;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) p3_valid <= {p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && p3_go), (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0))};  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0));  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && p3_en)) p3_slot <= ((p3_slot == 1'h1) ? 1'h0 : (p3_slot + 1'h1));  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((!p3_admit) && (p3_valid == 5'h00)))) state <= 16'h000c;  // reduce_local.cl:4:6
-            if ((state == 16'h000f)) v3_lid_x <= w_135;
-            if ((state == 16'h000f)) state <= 16'h000d;
-            if (((state == 16'h0010) && 1'h1)) p1_valid <= 3'h1;  // reduce_local.cl:4:6
-            if (((state == 16'h0010) && 1'h1)) p1_admit <= 1'h1;  // reduce_local.cl:4:6
-            if (((state == 16'h0010) && 1'h1)) state <= 16'h0011;  // reduce_local.cl:4:6
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_go <= pw_139;  // reduce_local.cl:4:6
-            if (((state == 16'h0011) && ((p1_valid[2] && 1'h1) && p1_en))) v2_group_cond0 <= pw_156;  // reduce_local.cl:4:6
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_139) && p1_en))) v3_lid_x <= pw_161;  // reduce_local.cl:4:6
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_152 <= pw_151;  // reduce_local.cl:4:6
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_valid <= {p1_valid[1], (p1_valid[0] && pw_139), (p1_admit && ((!(p1_valid[0] && (!pw_139))) || 1'h0))};  // reduce_local.cl:4:6
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_139))) || 1'h0));  // reduce_local.cl:4:6
-            if (((state == 16'h0011) && ((!p1_admit) && (p1_valid == 3'h0)))) state <= 16'h0007;  // reduce_local.cl:4:6
-            if ((state == 16'h0012)) v3_lid_x <= w_162;
-            if ((state == 16'h0012)) state <= 16'h0010;
-            if (((state == 16'h0013) && 1'h1)) p0_valid <= 48'h000000000001;  // reduce_local.cl:4:6
-            if (((state == 16'h0013) && 1'h1)) p0_admit <= 1'h1;  // reduce_local.cl:4:6
-            if (((state == 16'h0013) && 1'h1)) state <= 16'h0014;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_go <= pw_166;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_166) && p0_en))) v3_lid_x <= pw_249;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_178 <= pw_177;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_194 <= pw_193;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_195 <= pq_194;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_200 <= pw_199;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_201 <= pq_200;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_202 <= pq_201;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_203 <= pq_202;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_204 <= pq_203;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_205 <= pq_204;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_206 <= pq_205;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_207 <= pq_206;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_208 <= pq_207;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_209 <= pq_208;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_210 <= pq_209;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_211 <= pq_210;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_212 <= pq_211;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_213 <= pq_212;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_214 <= pq_213;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_215 <= pq_214;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_216 <= pq_215;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_217 <= pq_216;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_218 <= pq_217;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_219 <= pq_218;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_220 <= pq_219;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_221 <= pq_220;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_222 <= pq_221;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_223 <= pq_222;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_224 <= pq_223;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_225 <= pq_224;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_226 <= pq_225;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_227 <= pq_226;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_228 <= pq_227;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_229 <= pq_228;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_230 <= pq_229;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_231 <= pq_230;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_232 <= pq_231;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_233 <= pq_232;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_234 <= pq_233;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_235 <= pq_234;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_236 <= pq_235;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_237 <= pq_236;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_238 <= pq_237;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_239 <= pq_238;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_240 <= pq_239;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_241 <= pq_240;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_242 <= pq_241;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_243 <= pq_242;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_valid <= {p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_166), (p0_admit && ((!(p0_valid[0] && (!pw_166))) || 1'h0))};  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_166))) || 1'h0));  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (((!p0_admit) && (p0_valid == 48'h000000000000)) && in_ld_idle))) state <= 16'h0012;  // reduce_local.cl:4:6
-            if ((state == 16'h0015)) v3_lid_x <= w_250;
-            if ((state == 16'h0015)) state <= 16'h0013;
-            if (((state == 16'h0016) && ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
-            if ((state == 16'h0016)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0015);
+            if ((state == 16'h000a)) v2_group_cond0 <= w_31;
+            if ((state == 16'h000a)) state <= 16'h0007;
+            if ((state == 16'h000b)) v1_stride <= w_34;
+            if ((state == 16'h000b)) state <= 16'h000a;
+            if (((state == 16'h000c) && 1'h1)) p2_valid <= 4'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h000c) && 1'h1)) p2_admit <= 1'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h000c) && 1'h1)) state <= 16'h000d;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) p2_go <= pw_38;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (((p2_valid[0] && 1'h1) && pw_38) && p2_en))) v0_lid <= pw_41;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (((p2_valid[0] && 1'h1) && pw_38) && p2_en))) v3_lid_x <= pw_74;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_60 <= pw_59;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_61 <= pw_43;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_64 <= prd_50;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_66 <= pw_48;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_67 <= pq_66;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_68 <= pq_61;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) p2_valid <= {p2_valid[2], p2_valid[1], (p2_valid[0] && pw_38), (p2_admit && ((!(p2_valid[0] && (!pw_38))) || 1'h0))};  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_38))) || 1'h0));  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && ((!p2_admit) && (p2_valid == 4'h0)))) state <= 16'h000b;  // reduce_local.cl:4:6
+            if ((state == 16'h000e)) v3_lid_x <= w_75;
+            if ((state == 16'h000e)) state <= 16'h000c;
+            if ((state == 16'h000f)) v2_group_cond0 <= w_78;
+            if ((state == 16'h000f)) state <= 16'h0007;
+            if ((state == 16'h0010)) v1_stride <= w_79;
+            if ((state == 16'h0010)) state <= 16'h000f;
+            if (((state == 16'h0011) && 1'h1)) p0_valid <= 46'h000000000001;  // reduce_local.cl:4:6
+            if (((state == 16'h0011) && 1'h1)) p0_admit <= 1'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h0011) && 1'h1)) state <= 16'h0012;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_go <= pw_83;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_83) && p0_en))) v0_lid <= pw_85;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_83) && p0_en))) v3_lid_x <= pw_154;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_102 <= pw_85;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_106 <= pw_105;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_107 <= pq_106;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_108 <= pq_107;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_109 <= pq_108;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_110 <= pq_109;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_111 <= pq_110;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_112 <= pq_111;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_113 <= pq_112;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_114 <= pq_113;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_115 <= pq_114;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_116 <= pq_115;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_117 <= pq_116;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_118 <= pq_117;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_119 <= pq_118;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_120 <= pq_119;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_121 <= pq_120;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_122 <= pq_121;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_123 <= pq_122;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_124 <= pq_123;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_125 <= pq_124;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_126 <= pq_125;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_127 <= pq_126;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_128 <= pq_127;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_129 <= pq_128;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_130 <= pq_129;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_131 <= pq_130;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_132 <= pq_131;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_133 <= pq_132;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_134 <= pq_133;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_135 <= pq_134;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_136 <= pq_135;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_137 <= pq_136;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_138 <= pq_137;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_139 <= pq_138;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_140 <= pq_139;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_141 <= pq_140;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_142 <= pq_141;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_143 <= pq_142;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_144 <= pq_143;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_145 <= pq_144;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_146 <= pq_145;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_147 <= pq_146;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_148 <= pq_147;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_valid <= {p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_83), (p0_admit && ((!(p0_valid[0] && (!pw_83))) || 1'h0))};  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_83))) || 1'h0));  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (((!p0_admit) && (p0_valid == 46'h000000000000)) && in_ld_idle))) state <= 16'h0010;  // reduce_local.cl:4:6
+            if ((state == 16'h0013)) v3_lid_x <= w_155;
+            if ((state == 16'h0013)) state <= 16'h0011;
+            if (((state == 16'h0014) && ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
+            if ((state == 16'h0014)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0013);
         end
     end
-    assign in_ld_req_valid = ((p0_valid[2] && 1'h1) && p0_en);
-    assign in_ld_req_addr = (p0_valid[2] ? pq_195[31:0] : 32'h00000000);
-    assign in_ld_resp_ready = ((p0_valid[46] && 1'h1) && p0_en);
-    assign in_ld_flush = (state == 16'h0013);
-    assign partial_st_req_valid = (((p5_valid[2] && 1'h1) && (1'h1 && pq_25)) && p5_en);
-    assign partial_st_req_addr = (((p5_valid[2] && 1'h1) && (1'h1 && pq_25)) ? pq_24[31:0] : 32'h00000000);
-    assign partial_st_req_data = (((p5_valid[2] && 1'h1) && (1'h1 && pq_25)) ? prd_22 : 32'h00000000);
-    assign obj0_wi_lid_we = (((p0_valid[0] && 1'h1) && pw_166) && p0_en);
-    assign obj0_wi_lid_waddr = ((((p0_valid[0] && 1'h1) && pw_166) && p0_en) ? pwa_174[6:0] : 7'h00);
-    assign obj0_wi_lid_wdata = ((((p0_valid[0] && 1'h1) && pw_166) && p0_en) ? pw_173 : 32'h00000000);
-    assign obj0_wi_lid_re = (((((p5_valid[0] && 1'h1) && pw_4) && p5_en) || (((p3_valid[0] && (p3_slot == 1'h0)) && pw_71) && p3_en)) || ((p0_valid[1] && 1'h1) && p0_en));
-    assign obj0_wi_lid_raddr = ((((p5_valid[0] && 1'h1) && pw_4) && p5_en) ? pwa_10[6:0] : ((((p3_valid[0] && (p3_slot == 1'h0)) && pw_71) && p3_en) ? pwa_77[6:0] : (((p0_valid[1] && 1'h1) && p0_en) ? pwa_179[6:0] : 7'h00)));
-    assign obj0_wi_lid_r1_re = (((p3_valid[1] && (p3_slot == 1'h0)) && (1'h1 && pw_85)) && p3_en);
-    assign obj0_wi_lid_r1_raddr = ((((p3_valid[1] && (p3_slot == 1'h0)) && (1'h1 && pw_85)) && p3_en) ? pwa_93[6:0] : 7'h00);
-    assign obj0_wi_lid_r2_re = (((p3_valid[2] && (p3_slot == 1'h0)) && (1'h1 && pq_98)) && p3_en);
-    assign obj0_wi_lid_r2_raddr = ((((p3_valid[2] && (p3_slot == 1'h0)) && (1'h1 && pq_98)) && p3_en) ? pwa_106[6:0] : 7'h00);
-    assign obj1_wi_stride_we = (((p4_valid[1] && 1'h1) && p4_en) || (((p1_valid[0] && 1'h1) && pw_139) && p1_en));
-    assign obj1_wi_stride_waddr = (((p4_valid[1] && 1'h1) && p4_en) ? pwa_50[6:0] : ((((p1_valid[0] && 1'h1) && pw_139) && p1_en) ? pwa_146[6:0] : 7'h00));
-    assign obj1_wi_stride_wdata = (((p4_valid[1] && 1'h1) && p4_en) ? pw_48 : ((((p1_valid[0] && 1'h1) && pw_139) && p1_en) ? w_145 : 32'h00000000));
-    assign obj1_wi_stride_re = (((((p4_valid[0] && 1'h1) && pw_37) && p4_en) || (((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en)) || ((p1_valid[1] && 1'h1) && p1_en));
-    assign obj1_wi_stride_raddr = ((((p4_valid[0] && 1'h1) && pw_37) && p4_en) ? pwa_43[6:0] : ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? pwa_82[6:0] : (((p1_valid[1] && 1'h1) && p1_en) ? pwa_153[6:0] : 7'h00)));
-    assign obj1_wi_stride_r1_re = (((p4_valid[2] && 1'h1) && p4_en) || (((p3_valid[2] && (p3_slot == 1'h1)) && (1'h1 && pq_113)) && p3_en));
-    assign obj1_wi_stride_r1_raddr = (((p4_valid[2] && 1'h1) && p4_en) ? pwa_58[6:0] : ((((p3_valid[2] && (p3_slot == 1'h1)) && (1'h1 && pq_113)) && p3_en) ? pwa_114[6:0] : 7'h00));
-    assign lbuf_scratch_we = ((((p3_valid[3] && (p3_slot == 1'h1)) && (1'h1 && pq_128)) && p3_en) || ((p0_valid[46] && 1'h1) && p0_en));
-    assign lbuf_scratch_waddr = ((((p3_valid[3] && (p3_slot == 1'h1)) && (1'h1 && pq_128)) && p3_en) ? pwa_129[13:0] : (((p0_valid[46] && 1'h1) && p0_en) ? pwa_244[13:0] : 14'h0000));
-    assign lbuf_scratch_wdata = ((((p3_valid[3] && (p3_slot == 1'h1)) && (1'h1 && pq_128)) && p3_en) ? pw_125 : (((p0_valid[46] && 1'h1) && p0_en) ? pld_196 : 32'h00000000));
-    assign lbuf_scratch_re = (((((p5_valid[1] && 1'h1) && (1'h1 && pw_13)) && p5_en) || (((p3_valid[1] && (p3_slot == 1'h1)) && (1'h1 && pq_98)) && p3_en)) || (((p3_valid[3] && (p3_slot == 1'h0)) && (1'h1 && pq_113)) && p3_en));
-    assign lbuf_scratch_raddr = ((((p5_valid[1] && 1'h1) && (1'h1 && pw_13)) && p5_en) ? pwa_21[13:0] : ((((p3_valid[1] && (p3_slot == 1'h1)) && (1'h1 && pq_98)) && p3_en) ? pwa_99[13:0] : ((((p3_valid[3] && (p3_slot == 1'h0)) && (1'h1 && pq_113)) && p3_en) ? pwa_121[13:0] : 14'h0000)));
+    assign in_ld_req_valid = (((p0_valid[0] && 1'h1) && pw_83) && p0_en);
+    assign in_ld_req_addr = (((p0_valid[0] && 1'h1) && pw_83) ? pw_100[31:0] : 32'h00000000);
+    assign in_ld_resp_ready = ((p0_valid[44] && 1'h1) && p0_en);
+    assign in_ld_flush = (state == 16'h0011);
+    assign partial_st_req_valid = (((p3_valid[1] && 1'h1) && (1'h1 && pq_20)) && p3_en);
+    assign partial_st_req_addr = (((p3_valid[1] && 1'h1) && (1'h1 && pq_20)) ? pq_19[31:0] : 32'h00000000);
+    assign partial_st_req_data = (((p3_valid[1] && 1'h1) && (1'h1 && pq_20)) ? prd_18 : 32'h00000000);
+    assign lbuf_scratch_we = ((((p2_valid[2] && 1'h1) && (1'h1 && pq_68)) && p2_en) || ((p0_valid[44] && 1'h1) && p0_en));
+    assign lbuf_scratch_waddr = ((((p2_valid[2] && 1'h1) && (1'h1 && pq_68)) && p2_en) ? pwa_69[8:0] : (((p0_valid[44] && 1'h1) && p0_en) ? pwa_149[8:0] : 9'h000));
+    assign lbuf_scratch_wdata = ((((p2_valid[2] && 1'h1) && (1'h1 && pq_68)) && p2_en) ? pw_65 : (((p0_valid[44] && 1'h1) && p0_en) ? pld_101 : 32'h00000000));
+    assign lbuf_scratch_re = (((((p3_valid[0] && 1'h1) && pw_4) && (1'h1 && pw_9)) && p3_en) || ((((p2_valid[0] && 1'h1) && pw_38) && (1'h1 && pw_43)) && p2_en));
+    assign lbuf_scratch_raddr = (((((p3_valid[0] && 1'h1) && pw_4) && (1'h1 && pw_9)) && p3_en) ? pwa_17[8:0] : (((((p2_valid[0] && 1'h1) && pw_38) && (1'h1 && pw_43)) && p2_en) ? pwa_49[8:0] : 9'h000));
+    assign lbuf_scratch_r1_re = (((p2_valid[1] && 1'h1) && (1'h1 && pq_61)) && p2_en);
+    assign lbuf_scratch_r1_raddr = ((((p2_valid[1] && 1'h1) && (1'h1 && pq_61)) && p2_en) ? pwa_62[8:0] : 9'h000);
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, scratch_local_size[31:0], v0_lid[31:0], v1_stride[31:0], v4_lid_linear[63:0], pv_1[63:8], p5_go, pwa_10[63:7], w_15[31:0], pwa_21[63:14], pq_24[63:32], pv_26[63:8], pv_34[63:8], p4_go, pwa_43[63:7], pwa_50[63:7], pwa_58[63:7],
-        pv_62[63:8], pv_68[63:8], pwa_77[63:7], pwa_82[63:7], pwa_93[63:7], pwa_99[63:14], pwa_106[63:7], pwa_114[63:7], pwa_121[63:14], pwa_129[63:14], pv_130[63:8], pv_136[63:8], p1_go, pwa_146[63:7], pwa_153[63:7], pv_157[63:8],
-        pv_163[63:8], p0_go, pv_167[63:32], pwa_174[63:7], pwa_179[63:7], w_182[31:0], w_183[63:32], pv_184[63:32], w_185[63:0], pq_195[63:32], pwa_244[63:14], pv_245[63:8]};
+    wire ohls_unused = &{1'b0, scratch_local_size[31:0], v0_lid[31:0], v4_lid_linear[63:0], pv_1[63:8], p3_go, w_5[31:0], pv_6[63:32], w_11[31:0], pwa_17[63:9], pq_19[63:32], pv_21[63:8], pv_35[63:8], p2_go, w_39[31:0], pv_40[63:32], pwa_49[63:9],
+        pv_52[31:16], pwa_62[63:9], pwa_69[63:9], pv_70[63:8], pv_80[63:8], p0_go, pv_84[63:32], w_88[31:0], w_89[63:32], pv_90[63:32], w_91[63:0], pw_100[63:32], pwa_149[63:9], pv_150[63:8]};
 endmodule
 `default_nettype wire
