@@ -14,6 +14,7 @@ const KERNELS: &[&str] = &[
     "vadd",
     "saxpy_unroll",
     "fir_constant",
+    "histogram_atomic",
     "matmul_tiled",
     "reduce_local",
 ];

@@ -52,6 +52,8 @@ const KERNELS: &[&str] = &[
     "vec8_arith",
     "vadd_simd",
     "simd_lanes_odd",
+    "wi_inner_loop",
+    "wi_inner_flat",
 ];
 
 /// Kernels checked only by the three-way comparison (POCL = interpreter = Verilator in
@@ -1151,4 +1153,41 @@ fn simd_lanes_odd() {
         .map(|i| a[i].wrapping_mul(7).wrapping_add((i % 100) as i32))
         .collect();
     assert_eq!(i32s(output(&r, "out")), want);
+}
+
+/// `wi_inner_loop` and `wi_inner_flat`: per group of 16 a table row per work-item, a
+/// local histogram merged into `hist`; `len` gives a work-item's loop length.
+fn wi_inner(name: &str, len: impl Fn(usize) -> usize) {
+    let r = project(name);
+    let input = i32s(input(&r, "in"));
+    let mut out = vec![0i32; 64];
+    let mut hist = vec![0u32; 8];
+    for group in 0..4 {
+        let mut h = [0u32; 8];
+        for l in 0..16 {
+            let g = group * 16 + l;
+            let m = len(g);
+            let mut t = input[g];
+            for j in 1..m {
+                t = t.wrapping_mul(3).wrapping_add(j as i32);
+                h[((t >> 2) & 7) as usize] += 1;
+            }
+            out[g] = t;
+        }
+        for (x, y) in hist.iter_mut().zip(h) {
+            *x += y;
+        }
+    }
+    assert_eq!(i32s(output(&r, "out")), out);
+    assert_eq!(u32s(output(&r, "hist")), hist);
+}
+
+#[test]
+fn wi_inner_loop() {
+    wi_inner("wi_inner_loop", |g| 3 + g % 6);
+}
+
+#[test]
+fn wi_inner_flat() {
+    wi_inner("wi_inner_flat", |_| 6);
 }

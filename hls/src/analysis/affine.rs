@@ -196,6 +196,17 @@ impl AffineLoop {
                             _ => None,
                         }
                     }
+                    // A work-item loop's counter stays below 2^32 (the core's size
+                    // registers are 32 bits wide): `uint lid = get_local_id(0)` and its
+                    // widening back to an index keep its value.
+                    OpKind::Conv(Conv::Int {
+                        from_signed: false,
+                        sat: false,
+                        ..
+                    }) if shape.work_item_dim.is_some() => {
+                        let to = int_bits(op.ty.as_ref()).unwrap_or(0);
+                        arg(0).filter(|x| x.iv == 1 && x.k == 0 && x.terms.is_empty() && to >= 32)
+                    }
                     _ => None,
                 };
                 let width = match &op.kind {

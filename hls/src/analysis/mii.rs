@@ -48,12 +48,12 @@ impl MemDeps {
     pub fn of_loop(k: &Kernel, s: &LoopShape) -> MemDeps {
         let l = k.lp(s.id);
         match (s.work_item_dim, &l.hints.ivdep) {
-            (Some(_), _) => MemDeps::AtomicsOnly,
-            (None, Some(iv)) => MemDeps::Ivdep {
+            (Some(_), _) if !l.hints.flattened => MemDeps::AtomicsOnly,
+            (_, Some(iv)) => MemDeps::Ivdep {
                 safelen: iv.safelen,
                 arrays: l.hints.ivdep_arrays.clone(),
             },
-            (None, None) => MemDeps::All,
+            (_, None) => MemDeps::All,
         }
     }
 }
@@ -427,7 +427,12 @@ impl<'a> Iteration<'a> {
                 if !writes || !self.may_alias(ma, mb) {
                     continue;
                 }
-                let atomic = |i| matches!(self.kind(i), OpKind::Atomic { .. });
+                // Work-items share memory through atomics, and through the plain
+                // read-modify-writes group form made of them.
+                let shares = |i, m| {
+                    matches!(self.kind(i), OpKind::Atomic { .. })
+                        || matches!(m, MemKey::Base(x) if self.k.shared_rmw.contains(&x))
+                };
                 let at = |i: usize| (self.ops[i].block, self.ops[i].op);
                 let dep = self.affine.dep(at(a), at(b));
                 // What the addresses prove, against `floor` (ivdep's safelen) otherwise.
@@ -451,7 +456,10 @@ impl<'a> Iteration<'a> {
                         Some(d) => d,
                         None => continue,
                     },
-                    MemDeps::AtomicsOnly if atomic(a) && atomic(b) => 1,
+                    MemDeps::AtomicsOnly if shares(a, ma) && shares(b, mb) => match by_address(1) {
+                        Some(d) => d,
+                        None => continue,
+                    },
                     MemDeps::AtomicsOnly => continue,
                     MemDeps::Ivdep { safelen, arrays } => {
                         let covered = |m| match m {

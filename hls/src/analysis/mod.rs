@@ -225,14 +225,7 @@ impl<'a> Analysis<'a> {
                 };
                 (None, None, None, reason)
             } else {
-                let deps = match (s.work_item_dim, &l.hints.ivdep) {
-                    (Some(_), _) => MemDeps::AtomicsOnly,
-                    (None, Some(iv)) => MemDeps::Ivdep {
-                        safelen: iv.safelen,
-                        arrays: l.hints.ivdep_arrays.clone(),
-                    },
-                    (None, None) => MemDeps::All,
-                };
+                let deps = MemDeps::of_loop(g, s);
                 let res = it.res_mii(&lib.limits);
                 let rec = it.rec_mii(&deps);
                 let ii = res.ii.max(rec.ii).max(1);

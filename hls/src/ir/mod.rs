@@ -139,6 +139,10 @@ pub struct Kernel {
     pub blocks: Vec<Block>,
     pub loops: Vec<Loop>,
     pub body: Region,
+    /// Memories whose atomics became plain read-modify-writes in group form
+    /// (`workitems/atomics.rs`): the work-items of a loop over them still depend on each
+    /// other through these, as they did through the atomics.
+    pub shared_rmw: std::collections::BTreeSet<Base>,
 }
 
 impl Kernel {
@@ -153,6 +157,7 @@ impl Kernel {
             blocks: Vec::new(),
             loops: Vec::new(),
             body: Region::default(),
+            shared_rmw: Default::default(),
         }
     }
 

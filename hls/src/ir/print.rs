@@ -50,6 +50,21 @@ impl Printer<'_> {
         if let Some([x, y, z]) = k.attrs.reqd_work_group_size {
             let _ = writeln!(self.out, "  reqd_work_group_size({x}, {y}, {z})");
         }
+        if !k.shared_rmw.is_empty() {
+            let names: Vec<String> = k
+                .shared_rmw
+                .iter()
+                .map(|b| match b {
+                    crate::ir::Base::Param(i) => format!("param {i}"),
+                    crate::ir::Base::Object(o) => format!("o{}", o.0),
+                })
+                .collect();
+            let _ = writeln!(
+                self.out,
+                "  read-modify-writes shared by work-items: {}",
+                names.join(", ")
+            );
+        }
         for (i, p) in k.params.iter().enumerate() {
             let kind = match &p.kind {
                 ParamKind::Buffer { space } => format!("buffer {}", space.name()),

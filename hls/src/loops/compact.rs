@@ -145,6 +145,13 @@ fn prune_objects(k: &mut Kernel) {
             *object = map[object];
         }
     }
+    k.shared_rmw = std::mem::take(&mut k.shared_rmw)
+        .into_iter()
+        .filter_map(|b| match b {
+            Base::Object(x) => map.get(&x).map(|y| Base::Object(*y)),
+            other => Some(other),
+        })
+        .collect();
     for b in &mut k.blocks {
         for o in b.graph.node_weights_mut() {
             match &mut o.kind {

@@ -586,7 +586,11 @@ fn overlap_pairs(k: &Kernel, s: &LoopShape, pl: &PipeLoop) -> Vec<(u32, u32)> {
             if p == q {
                 continue;
             }
-            let ordered = s.work_item_dim.is_some() && !other_store && j < i && feeds(k, pl, j, i);
+            let ordered = s.work_item_dim.is_some()
+                && !k.lp(s.id).hints.flattened
+                && !other_store
+                && j < i
+                && feeds(k, pl, j, i);
             if !ordered {
                 pairs.insert((p.min(q), p.max(q)));
             }

@@ -31,6 +31,7 @@
 //!
 //! The result keeps `reqd_work_group_size(1, 1, 1)`: one group-form work-item per group.
 
+mod atomics;
 mod compact;
 mod emit;
 mod ids;
@@ -122,6 +123,7 @@ pub fn to_group_form(k: &ir::Kernel) -> Result<GroupForm, Diagnostic> {
         remat: &remat.vars,
     };
     out.body = em.body(&mut out, &tree)?;
+    atomics::lower_group_atomics(&mut out);
     compact::compact(&mut out);
     out.attrs.reqd_work_group_size = Some([1, 1, 1]);
     #[cfg(debug_assertions)]

@@ -34,6 +34,10 @@ pub struct LoopHints {
     /// `xcl_loop_tripcount(min, max[, avg])`: the designer's trip count, for reports
     /// where it cannot be computed.
     pub tripcount: Option<TripCountHint>,
+    /// Not from the source: a work-item loop the `loops` stage flattened with the loop
+    /// it held (`loops/flatten.rs`), so consecutive iterations may be one work-item's.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub flattened: bool,
 }
 
 /// `xcl_loop_tripcount(min, max[, avg])`; `avg` defaults to `(min + max) / 2`.
