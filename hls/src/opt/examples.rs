@@ -264,6 +264,8 @@ fn corpus() -> Vec<String> {
         "(srem {x} -7i{w})",
         "(srem {x} 10i{w})",
         "(udiv {x} 200i{w})",
+        "(add (udiv {x} {y}) (urem {x} {y}))",
+        "(add (sdiv {x} {y}) (srem {x} {y}))",
     ];
     let cmps = [
         "eq", "ne", "ult", "ule", "ugt", "uge", "slt", "sle", "sgt", "sge",
@@ -291,6 +293,11 @@ fn corpus() -> Vec<String> {
         "(ashr (and {x} 255i{w}) 3i{w})",
         "(select {b} (and {x} 255i{w}) (and {y} 15i{w}))",
         "(sub (and {x} 255i{w}) (and {y} 15i{w}))",
+        "(sdiv (and {x} 255i{w}) (and {y} 15i{w}))",
+        "(srem (lshr {x} 1i{w}) (and {y} 15i{w}))",
+        "(udiv (and {x} 4095i{w}) 12i{w})",
+        "(udiv (and {x} 7i{w}) 12i{w})",
+        "(urem (and {x} 65535i{w}) 1000i{w})",
     ];
     for w in [8u8, 16, 32, 64] {
         let (x, y, b) = (leaf(w, false), leaf(w, true), leaf(1, false));

@@ -1,0 +1,193 @@
+//! Common subexpressions of a block, found before the e-graph is built (which sees only
+//! the integer ops): ops without an effect that do the same thing to the same operands
+//! are one value (reads of one parameter, one object's address, one work-item function
+//! of one dimension, the same pointer addition, the same float operation); and a load of
+//! a kernel object (`__private` or `__local`) at the pointer the block last stored to in
+//! that object, with nothing in between that may write it, is the stored value. The
+//! group form stores each work-item's values that live across a barrier and reads them
+//! back (`__wi_*` objects), so neighbouring reads of one such value become one.
+//!
+//! Variable reads are `forward.rs`'s: two reads of one variable are one value only when
+//! they see the same write.
+
+use std::collections::HashMap;
+
+use super::forward::replace;
+use crate::ir::{Base, Block, ObjectId, OpId, OpKind, Ty};
+
+/// What makes two ops the same value: their operation, result type and operands.
+fn key(b: &Block, o: OpId, args: &[OpId]) -> Option<String> {
+    let op = b.op(o);
+    if op.kind.has_effect() || matches!(op.kind, OpKind::ReadVar(_)) {
+        return None;
+    }
+    Some(format!("{:?} {:?} {args:?}", op.kind, op.ty))
+}
+
+/// The last store of the block to each object: its pointer and value.
+type Stored = HashMap<ObjectId, (OpId, OpId)>;
+
+/// What a memory op does to the stores a later load may take its value from.
+fn clobber(kind: &OpKind, stored: &mut Stored) {
+    match kind {
+        OpKind::Store {
+            base: Some(Base::Object(obj)),
+            ..
+        }
+        | OpKind::Atomic {
+            base: Some(Base::Object(obj)),
+            ..
+        } => {
+            stored.remove(obj);
+        }
+        // A buffer argument's memory is never a kernel object's.
+        OpKind::Store {
+            base: Some(Base::Param(_)),
+            ..
+        }
+        | OpKind::Atomic {
+            base: Some(Base::Param(_)),
+            ..
+        }
+        | OpKind::Load { .. } => {}
+        k if k.is_memory() => stored.clear(),
+        _ => {}
+    }
+}
+
+/// The value a load of `ty` at `ptr` in object `obj` reads, when the block stored it.
+fn forwarded(
+    b: &Block,
+    stored: &Stored,
+    obj: ObjectId,
+    ptr: OpId,
+    ty: &Option<Ty>,
+) -> Option<OpId> {
+    let (p, v) = stored.get(&obj)?;
+    (*p == ptr && b.op(*v).ty == *ty).then_some(*v)
+}
+
+/// Merges the common subexpressions of block `b`; returns each removed op with the op
+/// now standing for it.
+pub fn block(b: &mut Block) -> HashMap<OpId, OpId> {
+    let mut table: HashMap<String, OpId> = HashMap::new();
+    let mut alias: HashMap<OpId, OpId> = HashMap::new();
+    let mut stored = Stored::new();
+    let mut plan = Vec::new();
+    for &o in &b.order {
+        let args: Vec<OpId> = b
+            .operands(o)
+            .iter()
+            .map(|a| alias.get(a).copied().unwrap_or(*a))
+            .collect();
+        let kind = &b.op(o).kind;
+        let same = match kind {
+            OpKind::Load {
+                base: Some(Base::Object(obj)),
+                ..
+            } => forwarded(b, &stored, *obj, args[0], &b.op(o).ty),
+            OpKind::Store {
+                base: Some(Base::Object(obj)),
+                ..
+            } => {
+                stored.insert(*obj, (args[0], args[1]));
+                None
+            }
+            k if k.is_memory() => {
+                clobber(k, &mut stored);
+                None
+            }
+            _ => key(b, o, &args).and_then(|k| match table.get(&k) {
+                Some(first) => Some(*first),
+                None => {
+                    table.insert(k, o);
+                    None
+                }
+            }),
+        };
+        if let Some(s) = same {
+            alias.insert(o, s);
+            plan.push((o, s));
+        }
+    }
+    for (old, new) in &plan {
+        replace(b, *old, *new);
+    }
+    plan.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Span;
+    use crate::frontend::types::AddrSpace;
+    use crate::ir::WorkItemFn;
+
+    fn add(b: &mut Block, kind: OpKind, ty: Option<Ty>, args: &[OpId]) -> OpId {
+        b.add(kind, ty, Span::default(), args)
+    }
+
+    #[test]
+    fn parameters_work_item_ids_and_their_sums_are_computed_once() {
+        let mut b = Block::default();
+        let p0 = add(&mut b, OpKind::Param(0), Some(Ty::I(32)), &[]);
+        let p1 = add(&mut b, OpKind::Param(0), Some(Ty::I(32)), &[]);
+        let d0 = add(&mut b, OpKind::Const(vec![0]), Some(Ty::I(32)), &[]);
+        let d1 = add(&mut b, OpKind::Const(vec![1]), Some(Ty::I(32)), &[]);
+        let d0b = add(&mut b, OpKind::Const(vec![0]), Some(Ty::I(32)), &[]);
+        let gid = || OpKind::WorkItem(WorkItemFn::GroupId);
+        let g0 = add(&mut b, gid(), Some(Ty::I(64)), &[d0]);
+        let g1 = add(&mut b, gid(), Some(Ty::I(64)), &[d1]);
+        let g2 = add(&mut b, gid(), Some(Ty::I(64)), &[d0b]);
+        let add0 = OpKind::Binary(crate::ir::BinOp::Add);
+        let s0 = add(&mut b, add0.clone(), Some(Ty::I(32)), &[p0, d1]);
+        let s1 = add(&mut b, add0, Some(Ty::I(32)), &[p1, d1]);
+        let map = block(&mut b);
+        assert_eq!(map.get(&p1), Some(&p0));
+        assert_eq!(map.get(&d0b), Some(&d0));
+        assert_eq!(map.get(&g2), Some(&g0));
+        assert_eq!(map.get(&s1), Some(&s0));
+        assert!(!map.contains_key(&g1));
+        assert_eq!(map.len(), 4);
+    }
+
+    #[test]
+    fn a_load_of_what_the_block_stored_in_an_object_is_the_stored_value() {
+        let mut b = Block::default();
+        let private = |obj| OpKind::Store {
+            space: AddrSpace::Private,
+            base: Some(Base::Object(ObjectId(obj))),
+            align: 4,
+        };
+        let load = |obj| OpKind::Load {
+            space: AddrSpace::Private,
+            base: Some(Base::Object(ObjectId(obj))),
+            align: 4,
+        };
+        let ptr = Some(Ty::Ptr(AddrSpace::Private));
+        let a = add(&mut b, OpKind::ObjectAddr(ObjectId(0)), ptr.clone(), &[]);
+        let c = add(&mut b, OpKind::ObjectAddr(ObjectId(1)), ptr.clone(), &[]);
+        let v = add(&mut b, OpKind::Const(vec![7]), Some(Ty::I(32)), &[]);
+        add(&mut b, private(0), None, &[a, v]);
+        // A store to another object leaves it; the load reads the stored value.
+        add(&mut b, private(1), None, &[c, v]);
+        let a2 = add(&mut b, OpKind::ObjectAddr(ObjectId(0)), ptr.clone(), &[]);
+        let l0 = add(&mut b, load(0), Some(Ty::I(32)), &[a2]);
+        // A load of another type, or after an unknown store, reads memory.
+        let l1 = add(&mut b, load(0), Some(Ty::I(8)), &[a]);
+        let unknown = OpKind::Store {
+            space: AddrSpace::Private,
+            base: None,
+            align: 4,
+        };
+        let s = add(&mut b, unknown, None, &[a, v]);
+        let l2 = add(&mut b, load(0), Some(Ty::I(32)), &[a]);
+        let map = block(&mut b);
+        assert_eq!(map.get(&a2), Some(&a));
+        assert_eq!(map.get(&l0), Some(&v));
+        assert!(!map.contains_key(&l1) && !map.contains_key(&l2));
+        // The memory order still runs through the removed load's place.
+        assert!(b.order_preds(l1).contains(&b.order[4]));
+        assert!(b.order_preds(s).contains(&l1));
+    }
+}
