@@ -2,10 +2,12 @@
 //! the integer ops): ops without an effect that do the same thing to the same operands
 //! are one value (reads of one parameter, one object's address, one work-item function
 //! of one dimension, the same pointer addition, the same float operation); and a load of
-//! a kernel object (`__private` or `__local`) at the pointer the block last stored to in
-//! that object, with nothing in between that may write it, is the stored value. The
-//! group form stores each work-item's values that live across a barrier and reads them
-//! back (`__wi_*` objects), so neighbouring reads of one such value become one.
+//! a kernel object (`__private` or `__local`) at a pointer the block stored to or loaded
+//! from in that object, with nothing in between that may write it, is the value stored
+//! or loaded there. The group form stores each work-item's values that live across a
+//! barrier and reads them back (`__wi_*` objects) at every use, so the reads of one such
+//! value in a block become one. (Other work-items writing a `__local` object between two
+//! accesses of one work-item, with no barrier, would be a data race.)
 //!
 //! Variable reads are `forward.rs`'s: two reads of one variable are one value only when
 //! they see the same write.
@@ -24,11 +26,12 @@ fn key(b: &Block, o: OpId, args: &[OpId]) -> Option<String> {
     Some(format!("{:?} {:?} {args:?}", op.kind, op.ty))
 }
 
-/// The last store of the block to each object: its pointer and value.
-type Stored = HashMap<ObjectId, (OpId, OpId)>;
+/// Per kernel object, what the block knows it holds since its last write: the value at
+/// a pointer, read as a type (what a store wrote, or what a load read).
+type Known = HashMap<ObjectId, Vec<(OpId, Option<Ty>, OpId)>>;
 
-/// What a memory op does to the stores a later load may take its value from.
-fn clobber(kind: &OpKind, stored: &mut Stored) {
+/// What a memory op does to what the block knows of the objects.
+fn clobber(kind: &OpKind, known: &mut Known) {
     match kind {
         OpKind::Store {
             base: Some(Base::Object(obj)),
@@ -38,7 +41,7 @@ fn clobber(kind: &OpKind, stored: &mut Stored) {
             base: Some(Base::Object(obj)),
             ..
         } => {
-            stored.remove(obj);
+            known.remove(obj);
         }
         // A buffer argument's memory is never a kernel object's.
         OpKind::Store {
@@ -50,21 +53,18 @@ fn clobber(kind: &OpKind, stored: &mut Stored) {
             ..
         }
         | OpKind::Load { .. } => {}
-        k if k.is_memory() => stored.clear(),
+        k if k.is_memory() => known.clear(),
         _ => {}
     }
 }
 
-/// The value a load of `ty` at `ptr` in object `obj` reads, when the block stored it.
-fn forwarded(
-    b: &Block,
-    stored: &Stored,
-    obj: ObjectId,
-    ptr: OpId,
-    ty: &Option<Ty>,
-) -> Option<OpId> {
-    let (p, v) = stored.get(&obj)?;
-    (*p == ptr && b.op(*v).ty == *ty).then_some(*v)
+/// The value the block knows object `obj` holds at `ptr` as `ty`.
+fn recall(known: &Known, obj: ObjectId, ptr: OpId, ty: &Option<Ty>) -> Option<OpId> {
+    known
+        .get(&obj)?
+        .iter()
+        .find(|(p, t, _)| *p == ptr && t == ty)
+        .map(|(_, _, v)| *v)
 }
 
 /// Merges the common subexpressions of block `b`; returns each removed op with the op
@@ -72,7 +72,7 @@ fn forwarded(
 pub fn block(b: &mut Block) -> HashMap<OpId, OpId> {
     let mut table: HashMap<String, OpId> = HashMap::new();
     let mut alias: HashMap<OpId, OpId> = HashMap::new();
-    let mut stored = Stored::new();
+    let mut known = Known::new();
     let mut plan = Vec::new();
     for &o in &b.order {
         let args: Vec<OpId> = b
@@ -85,16 +85,25 @@ pub fn block(b: &mut Block) -> HashMap<OpId, OpId> {
             OpKind::Load {
                 base: Some(Base::Object(obj)),
                 ..
-            } => forwarded(b, &stored, *obj, args[0], &b.op(o).ty),
+            } => {
+                let ty = b.op(o).ty.clone();
+                let v = recall(&known, *obj, args[0], &ty);
+                if v.is_none() {
+                    known.entry(*obj).or_default().push((args[0], ty, o));
+                }
+                v
+            }
             OpKind::Store {
                 base: Some(Base::Object(obj)),
                 ..
             } => {
-                stored.insert(*obj, (args[0], args[1]));
+                // The store may overlap anything known of the object but what it wrote.
+                let ty = b.op(args[1]).ty.clone();
+                known.insert(*obj, vec![(args[0], ty, args[1])]);
                 None
             }
             k if k.is_memory() => {
-                clobber(k, &mut stored);
+                clobber(k, &mut known);
                 None
             }
             _ => key(b, o, &args).and_then(|k| match table.get(&k) {
@@ -175,6 +184,7 @@ mod tests {
         let l0 = add(&mut b, load(0), Some(Ty::I(32)), &[a2]);
         // A load of another type, or after an unknown store, reads memory.
         let l1 = add(&mut b, load(0), Some(Ty::I(8)), &[a]);
+        let l1b = add(&mut b, load(0), Some(Ty::I(8)), &[a]);
         let unknown = OpKind::Store {
             space: AddrSpace::Private,
             base: None,
@@ -186,8 +196,11 @@ mod tests {
         assert_eq!(map.get(&a2), Some(&a));
         assert_eq!(map.get(&l0), Some(&v));
         assert!(!map.contains_key(&l1) && !map.contains_key(&l2));
+        // A second load of one place reads what the first did.
+        assert_eq!(map.get(&l1b), Some(&l1));
         // The memory order still runs through the removed load's place.
         assert!(b.order_preds(l1).contains(&b.order[4]));
         assert!(b.order_preds(s).contains(&l1));
+        assert!(!b.graph.contains_node(l1b.0));
     }
 }

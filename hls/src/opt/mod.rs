@@ -22,6 +22,7 @@ pub mod facts;
 pub mod fast_math;
 pub mod forward;
 pub mod lang;
+pub mod objects;
 pub mod ranges;
 pub mod region;
 pub mod rules;
