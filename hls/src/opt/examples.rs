@@ -293,6 +293,7 @@ fn corpus() -> Vec<String> {
         "(ashr (and {x} 255i{w}) 3i{w})",
         "(select {b} (and {x} 255i{w}) (and {y} 15i{w}))",
         "(sub (and {x} 255i{w}) (and {y} 15i{w}))",
+        "(sub (and {x} 127i{w}) (and {y} 127i{w}))",
         "(sdiv (and {x} 255i{w}) (and {y} 15i{w}))",
         "(srem (lshr {x} 1i{w}) (and {y} 15i{w}))",
         "(udiv (and {x} 4095i{w}) 12i{w})",

@@ -93,6 +93,19 @@ narrow_rules!(
     lshr = LShr
 );
 
+/// A difference of values below `2^(t-1)` lies strictly between `-2^(t-1)` and
+/// `2^(t-1)`: it is the `t`-bit difference sign-extended.
+fn sub(g: &mut Graph, e: Id, s: &Subst) -> Option<Id> {
+    let (a, b) = (v(s, "?a"), v(s, "?b"));
+    let w = width(g, e);
+    let t = [8u32, 16, 32]
+        .into_iter()
+        .find(|t| *t < w && hi(g, a).max(hi(g, b)) <= mask(t - 1))?;
+    let (ta, tb) = (trunc(g, a, t), trunc(g, b, t));
+    let n = g.add(Node::Bin(Bin::Sub, [ta, tb]));
+    Some(g.add(Node::SExt(w as u8, n)))
+}
+
 /// An arithmetic shift of a value whose sign bit is clear is a logical one.
 fn ashr(g: &mut Graph, e: Id, s: &Subst) -> Option<Id> {
     let (a, b) = (v(s, "?a"), v(s, "?b"));
@@ -178,6 +191,7 @@ pub fn rules() -> Vec<Rule> {
             &[],
         ));
     }
+    r.push(build("narrow-sub", "(sub ?a ?b)", sub, &[]));
     r.push(build("narrow-ashr", "(ashr ?a ?b)", ashr, &[]));
     r.push(build("narrow-sdiv", "(sdiv ?a ?b)", sdiv, &[]));
     r.push(build("narrow-srem", "(srem ?a ?b)", srem, &[]));
