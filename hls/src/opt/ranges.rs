@@ -351,7 +351,15 @@ pub fn analyze(k: &Kernel, launch: &Launch) -> Ranges {
             by_write.insert(*w, i);
         }
     }
-    let top = |v: usize| int_bits(Some(&k.vars[v].ty)).map_or(u64::MAX, mask);
+    // The group form's local-id counters run from 0 to the local size (the work-item
+    // loop ends when the last one reaches it), however their steps are written.
+    let counter_max = |v: usize| {
+        LIDS.iter()
+            .position(|n| *n == k.vars[v].name)
+            .map(|d| launch.max_local[d])
+    };
+    let width_top = |v: usize| int_bits(Some(&k.vars[v].ty)).map_or(u64::MAX, mask);
+    let top = |v: usize| counter_max(v).map_or(width_top(v), |m| m.min(width_top(v)));
     let mut vars = vec![0u64; k.vars.len()];
     for (v, slot) in vars.iter_mut().enumerate() {
         if int_bits(Some(&k.vars[v].ty)).is_none() {
@@ -406,7 +414,7 @@ pub fn analyze(k: &Kernel, launch: &Launch) -> Ranges {
                 let bid = BlockId(b as u32);
                 let value = blk.operands(o)[0];
                 let hi = match by_write.get(&(bid, o)) {
-                    Some(c) => counted(&counters[*c], &ops, &vars, top(v)),
+                    Some(c) => counted(&counters[*c], &ops, &vars, width_top(v)),
                     None => ops[b].get(&value).copied().unwrap_or(top(v)),
                 };
                 next[v] = next[v].max(hi.min(top(v)));
