@@ -5,12 +5,19 @@
 //! after it. A block is replaced only when the board prices the result lower (or equal
 //! with fewer ops), so the stage never makes a kernel costlier by its own measure.
 //!
+//! Before the e-graphs, each block's copies of one value are merged: variable reads
+//! after a write in the block (`forward.rs`), equal pure ops and loads of object places
+//! the block already stored or read (`cse.rs`); then dead writes and ops go (`dead.rs`).
+//! The e-graph then sees whole expressions, and extraction (`extract.rs`) prices the
+//! shared parts once.
+//!
 //! Floating point is untouched: rewriting it needs the fast-math build options
 //! (`-cl-fast-relaxed-math`, `-cl-mad-enable`...), which `build` and `run` take
 //! (`fast_math.rs`) but no rule uses yet.
-//! Bit-width narrowing: the range analysis (`ranges.rs`) bounds every integer op of the
-//! kernel, the e-class analysis carries the bounds, and the narrowing rules build an op
-//! whose values fit fewer bits at that width (`rules/narrow.rs`).
+//! Bit-width narrowing: the range analysis (`ranges.rs`, with the contents of kernel
+//! objects, `objects.rs`) bounds every integer op of the kernel, the e-class analysis
+//! carries the bounds, and the narrowing rules build an op whose values fit fewer bits
+//! at that width (`rules/narrow.rs`).
 
 pub mod bounds;
 pub mod cost;
