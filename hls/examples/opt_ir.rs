@@ -35,7 +35,7 @@ fn run(f: &Path, board_name: &str) -> Result<(), String> {
             .map(|(k, v)| (k.clone(), v.0.clone()))
             .collect();
     }
-    let boards = BoardSet::builtin().map_err(|e| e.to_string())?;
+    let boards = BoardSet::builtin().map_err(|e| format!("{e:?}"))?;
     let board = boards
         .get(board_name)
         .ok_or_else(|| format!("no board `{board_name}`"))?;

@@ -238,7 +238,10 @@ mod tests {
     fn descriptions_round_trip_through_json_and_are_validated() {
         let d = desc();
         let json = serde_json::to_string(&d).unwrap();
-        assert!(json.contains("\"buffer\":{\"master\":0,\"size_word\":false}"), "{json}");
+        assert!(
+            json.contains("\"buffer\":{\"master\":0,\"size_word\":false}"),
+            "{json}"
+        );
         assert_eq!(serde_json::from_str::<CoreDesc>(&json).unwrap(), d);
         assert_eq!(d.validate(), Ok(()));
         let mut bad = d.clone();

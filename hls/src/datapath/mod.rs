@@ -479,11 +479,7 @@ impl Gen<'_> {
     /// States dividing the global by the local size per dimension; returns the first.
     /// The divider is pipelined: the three divisions enter on consecutive cycles and
     /// their quotients are taken as they come out, in order.
-    fn group_counts(
-        &mut self,
-        body: StateId,
-        ngroups: [NetId; 3],
-    ) -> Result<StateId, Diagnostic> {
+    fn group_counts(&mut self, body: StateId, ngroups: [NetId; 3]) -> Result<StateId, Diagnostic> {
         // A required local size of powers of two (checked at launch): shifts, one state.
         if let Some(r) = self
             .reqd

@@ -225,7 +225,13 @@ impl Gen<'_> {
             WorkItemFn::GroupId => fit(Expr::Net(self.group[d])),
             WorkItemFn::NumGroups => match self.ngroups {
                 Some(n) => fit(Expr::Net(n[d])),
-                None => return Err(unsupported("get_num_groups without its counts", span, self.sm)),
+                None => {
+                    return Err(unsupported(
+                        "get_num_groups without its counts",
+                        span,
+                        self.sm,
+                    ))
+                }
             },
             WorkItemFn::GlobalSize => fit(self.size_field("global_size", d)?),
             WorkItemFn::LocalSize | WorkItemFn::EnqueuedLocalSize => {
