@@ -105,99 +105,92 @@ module fir_datapath (
     reg  [31:0] old_43;  // fir_constant.cl:27:20
     wire [31:0] v_44;
     wire [63:0] w_45;  // fir_constant.cl:27:31
-    wire [31:0] w_46;  // fir_constant.cl:27:38
-    wire [63:0] w_47;  // fir_constant.cl:27:31
-    wire [63:0] w_48;  // fir_constant.cl:27:31
-    wire [63:0] w_49;  // fir_constant.cl:27:31
-    wire [63:0] w_50;  // fir_constant.cl:27:31
-    reg  [63:0] q_51;  // fir_constant.cl:27:31
+    wire [63:0] w_46;  // fir_constant.cl:27:31
+    reg  [63:0] q_47;  // fir_constant.cl:27:31
     reg         obj0_window_re_issued;
     reg  [7:0]  obj0_window_re_beat;
-    wire [7:0]  oi_52;
-    wire [63:0] oa_53;  // fir_constant.cl:27:31
-    reg  [31:0] old_54;  // fir_constant.cl:27:31
-    wire [31:0] v_55;
-    wire        go_56;
+    wire [7:0]  oi_48;
+    wire [63:0] oa_49;  // fir_constant.cl:27:31
+    reg  [31:0] old_50;  // fir_constant.cl:27:31
+    wire [31:0] v_51;
+    wire        go_52;
     reg         u0_fp_mul_issued;
     wire        u0_fp_mul_valid;
     wire [31:0] u0_fp_mul_result;
-    wire [31:0] fnan_57;
-    reg  [31:0] r_58;  // fir_constant.cl:27:20
-    reg  [31:0] q_59;  // fir_constant.cl:27:13
-    wire        go_60;
+    wire [31:0] fnan_53;
+    reg  [31:0] r_54;  // fir_constant.cl:27:20
+    reg  [31:0] q_55;  // fir_constant.cl:27:13
+    wire        go_56;
     reg         u1_fp_add_issued;
     wire        u1_fp_add_valid;
     wire [31:0] u1_fp_add_result;
-    wire [31:0] fnan_61;
-    reg  [31:0] r_62;  // fir_constant.cl:27:13
-    wire [63:0] w_63;  // fir_constant.cl:22:9
+    wire [31:0] fnan_57;
+    reg  [31:0] r_58;  // fir_constant.cl:27:13
+    wire [63:0] w_59;  // fir_constant.cl:22:9
+    wire [63:0] w_60;  // fir_constant.cl:22:21
+    wire [31:0] w_61;  // fir_constant.cl:22:23
+    wire [63:0] w_62;  // fir_constant.cl:22:21
+    wire [63:0] w_63;  // fir_constant.cl:22:21
     wire [63:0] w_64;  // fir_constant.cl:22:21
-    wire [31:0] w_65;  // fir_constant.cl:22:23
-    wire [63:0] w_66;  // fir_constant.cl:22:21
-    wire [63:0] w_67;  // fir_constant.cl:22:21
-    wire [63:0] w_68;  // fir_constant.cl:22:21
-    wire [63:0] w_69;  // fir_constant.cl:22:21
+    wire [63:0] w_65;  // fir_constant.cl:22:21
     reg         x_rd_issued;
     reg  [7:0]  x_rd_beat;
-    reg  [31:0] ld_70;  // fir_constant.cl:22:21
-    wire [31:0] v_71;
-    wire [7:0]  oi_72;
-    wire [63:0] oa_73;  // fir_constant.cl:22:9
-    wire [31:0] ow_74;
-    wire [31:0] w_75;  // fir_constant.cl:24:21
-    wire [31:0] w_76;  // fir_constant.cl:26:22
-    wire [31:0] w_77;  // fir_constant.cl:20:32
-    wire [31:0] w_78;  // fir_constant.cl:20:36
-    wire        w_79;  // fir_constant.cl:20:32
-    reg         q_80;  // fir_constant.cl:20:32
-    wire [31:0] w_81;  // fir_constant.cl:20:39
-    wire [31:0] w_82;  // fir_constant.cl:20:39
-    wire [31:0] w_83;  // fir_constant.cl:20:39
+    reg  [31:0] ld_66;  // fir_constant.cl:22:21
+    wire [31:0] v_67;
+    wire [7:0]  oi_68;
+    wire [63:0] oa_69;  // fir_constant.cl:22:9
+    wire [31:0] ow_70;
+    wire [31:0] w_71;  // fir_constant.cl:24:21
+    wire [31:0] w_72;  // fir_constant.cl:26:22
+    wire [31:0] w_73;  // fir_constant.cl:20:32
+    wire [31:0] w_74;  // fir_constant.cl:20:36
+    wire        w_75;  // fir_constant.cl:20:32
+    reg         q_76;  // fir_constant.cl:20:32
+    wire [31:0] w_77;  // fir_constant.cl:20:39
+    wire [31:0] w_78;  // fir_constant.cl:20:39
+    wire [31:0] w_79;  // fir_constant.cl:20:39
+    wire [63:0] w_80;  // fir_constant.cl:21:13
+    wire [31:0] w_81;  // fir_constant.cl:21:20
+    wire [63:0] w_82;  // fir_constant.cl:21:13
+    wire [63:0] w_83;  // fir_constant.cl:21:13
     wire [63:0] w_84;  // fir_constant.cl:21:13
-    wire [31:0] w_85;  // fir_constant.cl:21:20
-    wire [63:0] w_86;  // fir_constant.cl:21:13
-    wire [63:0] w_87;  // fir_constant.cl:21:13
-    wire [63:0] w_88;  // fir_constant.cl:21:13
-    wire [63:0] w_89;  // fir_constant.cl:21:13
+    wire [63:0] w_85;  // fir_constant.cl:21:13
+    wire [31:0] w_86;  // fir_constant.cl:21:36
+    wire [31:0] w_87;  // fir_constant.cl:21:32
+    wire [63:0] w_88;  // fir_constant.cl:21:25
+    wire [63:0] w_89;  // fir_constant.cl:21:25
     wire [63:0] w_90;  // fir_constant.cl:21:25
-    wire [31:0] w_91;  // fir_constant.cl:21:32
-    wire [31:0] w_92;  // fir_constant.cl:21:36
-    wire [31:0] w_93;  // fir_constant.cl:21:32
-    wire [63:0] w_94;  // fir_constant.cl:21:25
-    wire [63:0] w_95;  // fir_constant.cl:21:25
-    wire [63:0] w_96;  // fir_constant.cl:21:25
-    wire [63:0] w_97;  // fir_constant.cl:21:25
-    wire [7:0]  oi_98;
-    wire [63:0] oa_99;  // fir_constant.cl:21:25
-    reg  [31:0] old_100;  // fir_constant.cl:21:25
-    wire [31:0] v_101;
-    reg  [63:0] q_102;  // fir_constant.cl:21:13
-    wire [7:0]  oi_103;
-    wire [63:0] oa_104;  // fir_constant.cl:21:13
-    wire [31:0] ow_105;
-    wire [31:0] w_106;  // fir_constant.cl:20:22
-    wire [31:0] w_107;  // fir_constant.cl:18:18
-    wire [31:0] w_108;  // fir_constant.cl:15:21
-    wire [31:0] w_109;  // fir_constant.cl:15:25
-    wire        w_110;  // fir_constant.cl:15:21
-    reg         q_111;  // fir_constant.cl:15:21
-    wire [31:0] w_112;  // fir_constant.cl:15:31
-    wire [7:0]  w_113;  // fir_constant.cl:15:31
-    wire [7:0]  w_114;  // fir_constant.cl:15:31
-    wire [7:0]  w_115;  // fir_constant.cl:15:31
-    wire [31:0] w_116;  // fir_constant.cl:15:31
-    wire [63:0] w_117;  // fir_constant.cl:16:9
-    wire [31:0] w_118;  // fir_constant.cl:16:16
-    wire [63:0] w_119;  // fir_constant.cl:16:9
-    wire [63:0] w_120;  // fir_constant.cl:16:9
-    wire [63:0] w_121;  // fir_constant.cl:16:9
-    wire [63:0] w_122;  // fir_constant.cl:16:9
-    wire [31:0] w_123;  // fir_constant.cl:16:21
-    wire [7:0]  oi_124;
-    wire [63:0] oa_125;  // fir_constant.cl:16:9
-    wire [31:0] ow_126;
-    wire [31:0] w_127;  // fir_constant.cl:15:18
-    wire [63:0] w_128;  // fir_constant.cl:12:6
+    wire [7:0]  oi_91;
+    wire [63:0] oa_92;  // fir_constant.cl:21:25
+    reg  [31:0] old_93;  // fir_constant.cl:21:25
+    wire [31:0] v_94;
+    reg  [63:0] q_95;  // fir_constant.cl:21:13
+    wire [7:0]  oi_96;
+    wire [63:0] oa_97;  // fir_constant.cl:21:13
+    wire [31:0] ow_98;
+    wire [31:0] w_99;  // fir_constant.cl:20:22
+    wire [31:0] w_100;  // fir_constant.cl:18:18
+    wire [31:0] w_101;  // fir_constant.cl:15:21
+    wire [31:0] w_102;  // fir_constant.cl:15:25
+    wire        w_103;  // fir_constant.cl:15:21
+    reg         q_104;  // fir_constant.cl:15:21
+    wire [31:0] w_105;  // fir_constant.cl:15:31
+    wire [7:0]  w_106;  // fir_constant.cl:15:31
+    wire [7:0]  w_107;  // fir_constant.cl:15:31
+    wire [7:0]  w_108;  // fir_constant.cl:15:31
+    wire [31:0] w_109;  // fir_constant.cl:15:31
+    wire [63:0] w_110;  // fir_constant.cl:16:9
+    wire [31:0] w_111;  // fir_constant.cl:16:16
+    wire [63:0] w_112;  // fir_constant.cl:16:9
+    wire [63:0] w_113;  // fir_constant.cl:16:9
+    wire [63:0] w_114;  // fir_constant.cl:16:9
+    wire [63:0] w_115;  // fir_constant.cl:16:9
+    wire [31:0] w_116;  // fir_constant.cl:16:21
+    wire [7:0]  oi_117;
+    wire [63:0] oa_118;  // fir_constant.cl:16:9
+    wire [31:0] ow_119;
+    wire [31:0] w_120;  // fir_constant.cl:15:18
+    wire [63:0] w_121;  // fir_constant.cl:12:6
     reg  [7:0]  launch_err;
     reg         done_q;
     wire        obj1_coeff_we_any0_0;
@@ -312,100 +305,93 @@ module fir_datapath (
     assign oa_42 = (w_40 + {56'h00000000000000, oi_41});
     assign v_44 = old_43[31:0];
     assign w_45 = 64'h0000000000000000;
-    assign w_46 = v4_k;
-    assign w_47 = {{32{w_46[31]}}, w_46[31:0]};
-    assign w_48 = 64'h0000000000000004;
-    assign w_49 = (w_47 * w_48);
-    assign w_50 = (w_45 + w_49);
-    assign oi_52 = obj0_window_re_beat;
-    assign oa_53 = (q_51 + {56'h00000000000000, oi_52});
-    assign v_55 = old_54[31:0];
+    assign w_46 = (w_45 + w_39);
+    assign oi_48 = obj0_window_re_beat;
+    assign oa_49 = (q_47 + {56'h00000000000000, oi_48});
+    assign v_51 = old_50[31:0];
 
     ohls_fp_mul u0_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_56),
+        .in_valid(go_52),
         .a(v_44),
-        .b(v_55),
+        .b(v_51),
         .out_valid(u0_fp_mul_valid),
         .result(u0_fp_mul_result)
     );
-    assign fnan_57 = u0_fp_mul_result;
+    assign fnan_53 = u0_fp_mul_result;
 
     ohls_fp_add u1_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_60),
-        .a(q_59),
-        .b(r_58),
+        .in_valid(go_56),
+        .a(q_55),
+        .b(r_54),
         .sub(1'h0),
         .out_valid(u1_fp_add_valid),
         .result(u1_fp_add_result)
     );
-    assign fnan_61 = u1_fp_add_result;
-    assign w_63 = 64'h0000000000000000;
-    assign w_64 = {32'h00000000, x_base};
-    assign w_65 = v1_i;
-    assign w_66 = {{32{w_65[31]}}, w_65[31:0]};
-    assign w_67 = 64'h0000000000000004;
-    assign w_68 = (w_66 * w_67);
-    assign w_69 = (w_64 + w_68);
-    assign v_71 = ld_70[31:0];
-    assign oi_72 = obj0_window_re_beat;
-    assign oa_73 = (w_63 + {56'h00000000000000, oi_72});
-    assign ow_74 = (v_71 >> ({24'h000000, oi_72} * 32'h00000008));
-    assign w_75 = 32'h00000000;
-    assign w_76 = 32'h00000000;
+    assign fnan_57 = u1_fp_add_result;
+    assign w_59 = 64'h0000000000000000;
+    assign w_60 = {32'h00000000, x_base};
+    assign w_61 = v1_i;
+    assign w_62 = {{32{w_61[31]}}, w_61[31:0]};
+    assign w_63 = 64'h0000000000000004;
+    assign w_64 = (w_62 * w_63);
+    assign w_65 = (w_60 + w_64);
+    assign v_67 = ld_66[31:0];
+    assign oi_68 = obj0_window_re_beat;
+    assign oa_69 = (w_59 + {56'h00000000000000, oi_68});
+    assign ow_70 = (v_67 >> ({24'h000000, oi_68} * 32'h00000008));
+    assign w_71 = 32'h00000000;
+    assign w_72 = 32'h00000000;
+    assign w_73 = v2_k;
+    assign w_74 = 32'h00000000;
+    assign w_75 = ((w_73 ^ 32'h80000000) > (w_74 ^ 32'h80000000));
     assign w_77 = v2_k;
-    assign w_78 = 32'h00000000;
-    assign w_79 = ((w_77 ^ 32'h80000000) > (w_78 ^ 32'h80000000));
+    assign w_78 = 32'h00000001;
+    assign w_79 = (w_77 - w_78);
+    assign w_80 = 64'h0000000000000000;
     assign w_81 = v2_k;
-    assign w_82 = 32'h00000001;
-    assign w_83 = (w_81 - w_82);
-    assign w_84 = 64'h0000000000000000;
-    assign w_85 = v2_k;
-    assign w_86 = {{32{w_85[31]}}, w_85[31:0]};
-    assign w_87 = 64'h0000000000000004;
-    assign w_88 = (w_86 * w_87);
-    assign w_89 = (w_84 + w_88);
-    assign w_90 = 64'h0000000000000000;
-    assign w_91 = v2_k;
-    assign w_92 = 32'h00000001;
-    assign w_93 = (w_91 - w_92);
-    assign w_94 = {{32{w_93[31]}}, w_93[31:0]};
-    assign w_95 = 64'h0000000000000004;
-    assign w_96 = (w_94 * w_95);
-    assign w_97 = (w_90 + w_96);
-    assign oi_98 = obj0_window_re_beat;
-    assign oa_99 = (w_97 + {56'h00000000000000, oi_98});
-    assign v_101 = old_100[31:0];
-    assign oi_103 = obj0_window_re_beat;
-    assign oa_104 = (q_102 + {56'h00000000000000, oi_103});
-    assign ow_105 = (v_101 >> ({24'h000000, oi_103} * 32'h00000008));
-    assign w_106 = 32'h0000000f;
-    assign w_107 = 32'h00000000;
-    assign w_108 = v0_k;
-    assign w_109 = 32'h00000010;
-    assign w_110 = ((w_108 ^ 32'h80000000) < (w_109 ^ 32'h80000000));
-    assign w_112 = v0_k;
-    assign w_113 = w_112[7:0];
-    assign w_114 = 8'h01;
-    assign w_115 = (w_113 + w_114);
-    assign w_116 = {24'h000000, w_115[7:0]};
-    assign w_117 = 64'h0000000000000000;
-    assign w_118 = v0_k;
-    assign w_119 = {{32{w_118[31]}}, w_118[31:0]};
-    assign w_120 = 64'h0000000000000004;
-    assign w_121 = (w_119 * w_120);
-    assign w_122 = (w_117 + w_121);
-    assign w_123 = 32'h00000000;
-    assign oi_124 = obj0_window_re_beat;
-    assign oa_125 = (w_122 + {56'h00000000000000, oi_124});
-    assign ow_126 = (w_123 >> ({24'h000000, oi_124} * 32'h00000008));
-    assign w_127 = 32'h00000000;
-    assign w_128 = 64'h0000000000000000;
+    assign w_82 = {{32{w_81[31]}}, w_81[31:0]};
+    assign w_83 = 64'h0000000000000004;
+    assign w_84 = (w_82 * w_83);
+    assign w_85 = (w_80 + w_84);
+    assign w_86 = 32'h00000001;
+    assign w_87 = (w_81 - w_86);
+    assign w_88 = {{32{w_87[31]}}, w_87[31:0]};
+    assign w_89 = (w_88 * w_83);
+    assign w_90 = (w_80 + w_89);
+    assign oi_91 = obj0_window_re_beat;
+    assign oa_92 = (w_90 + {56'h00000000000000, oi_91});
+    assign v_94 = old_93[31:0];
+    assign oi_96 = obj0_window_re_beat;
+    assign oa_97 = (q_95 + {56'h00000000000000, oi_96});
+    assign ow_98 = (v_94 >> ({24'h000000, oi_96} * 32'h00000008));
+    assign w_99 = 32'h0000000f;
+    assign w_100 = 32'h00000000;
+    assign w_101 = v0_k;
+    assign w_102 = 32'h00000010;
+    assign w_103 = ((w_101 ^ 32'h80000000) < (w_102 ^ 32'h80000000));
+    assign w_105 = v0_k;
+    assign w_106 = w_105[7:0];
+    assign w_107 = 8'h01;
+    assign w_108 = (w_106 + w_107);
+    assign w_109 = {24'h000000, w_108[7:0]};
+    assign w_110 = 64'h0000000000000000;
+    assign w_111 = v0_k;
+    assign w_112 = {{32{w_111[31]}}, w_111[31:0]};
+    assign w_113 = 64'h0000000000000004;
+    assign w_114 = (w_112 * w_113);
+    assign w_115 = (w_110 + w_114);
+    assign w_116 = 32'h00000000;
+    assign oi_117 = obj0_window_re_beat;
+    assign oa_118 = (w_115 + {56'h00000000000000, oi_117});
+    assign ow_119 = (w_116 >> ({24'h000000, oi_117} * 32'h00000008));
+    assign w_120 = 32'h00000000;
+    assign w_121 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -475,10 +461,10 @@ module fir_datapath (
             if (((state == 16'h0013) && ((!1'h0) && obj1_coeff_re_issued))) obj1_coeff_re_issued <= 1'h0;  // fir_constant.cl:27:20
             if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) obj1_coeff_re_beat <= 8'h00;  // fir_constant.cl:27:20
             if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) obj1_coeff_re_issued <= 1'h0;  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) q_51 <= w_50;  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) q_59 <= w_34;  // fir_constant.cl:27:20
+            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) q_47 <= w_46;  // fir_constant.cl:27:20
+            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) q_55 <= w_34;  // fir_constant.cl:27:20
             if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) state <= 16'h0014;  // fir_constant.cl:27:20
-            if (((state == 16'h0014) && ((!1'h0) && obj0_window_re_issued))) old_54 <= {obj0_window_rdata, old_54[31:8]};  // fir_constant.cl:27:31
+            if (((state == 16'h0014) && ((!1'h0) && obj0_window_re_issued))) old_50 <= {obj0_window_rdata, old_50[31:8]};  // fir_constant.cl:27:31
             if (((state == 16'h0014) && ((!1'h0) && obj0_window_re_issued))) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:27:31
             if (((state == 16'h0014) && ((!1'h0) && (!obj0_window_re_issued)))) obj0_window_re_issued <= 1'h1;  // fir_constant.cl:27:31
             if (((state == 16'h0014) && ((!1'h0) && obj0_window_re_issued))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:27:31
@@ -487,19 +473,19 @@ module fir_datapath (
             if (((state == 16'h0014) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) state <= 16'h0015;  // fir_constant.cl:27:31
             if (((state == 16'h0015) && 1'h1)) u0_fp_mul_issued <= 1'h1;
             if (((state == 16'h0015) && u0_fp_mul_valid)) u0_fp_mul_issued <= 1'h0;
-            if (((state == 16'h0015) && u0_fp_mul_valid)) r_58 <= (((&v_44[30:23]) && (!(v_44[22:0] == 23'h000000))) ? (v_44 | 32'h00400000) : (((&v_55[30:23]) && (!(v_55[22:0] == 23'h000000))) ? (v_55 | 32'h00400000) : (((((&v_44[30:23]) && (v_44[22:0] == 23'h000000)) && (v_55[30:0] == 31'h00000000)) || ((v_44[30:0] == 31'h00000000) && ((&v_55[30:23]) && (v_55[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_57)));
+            if (((state == 16'h0015) && u0_fp_mul_valid)) r_54 <= (((&v_44[30:23]) && (!(v_44[22:0] == 23'h000000))) ? (v_44 | 32'h00400000) : (((&v_51[30:23]) && (!(v_51[22:0] == 23'h000000))) ? (v_51 | 32'h00400000) : (((((&v_44[30:23]) && (v_44[22:0] == 23'h000000)) && (v_51[30:0] == 31'h00000000)) || ((v_44[30:0] == 31'h00000000) && ((&v_51[30:23]) && (v_51[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_53)));
             if (((state == 16'h0015) && u0_fp_mul_valid)) state <= 16'h0016;
             if (((state == 16'h0016) && 1'h1)) u1_fp_add_issued <= 1'h1;
             if (((state == 16'h0016) && u1_fp_add_valid)) u1_fp_add_issued <= 1'h0;
-            if (((state == 16'h0016) && u1_fp_add_valid)) r_62 <= (((&q_59[30:23]) && (!(q_59[22:0] == 23'h000000))) ? (q_59 | 32'h00400000) : (((&r_58[30:23]) && (!(r_58[22:0] == 23'h000000))) ? (r_58 | 32'h00400000) : (((((&q_59[30:23]) && (q_59[22:0] == 23'h000000)) && ((&r_58[30:23]) && (r_58[22:0] == 23'h000000))) && (!(q_59[31] == r_58[31]))) ? 32'hffc00000 : fnan_61)));
+            if (((state == 16'h0016) && u1_fp_add_valid)) r_58 <= (((&q_55[30:23]) && (!(q_55[22:0] == 23'h000000))) ? (q_55 | 32'h00400000) : (((&r_54[30:23]) && (!(r_54[22:0] == 23'h000000))) ? (r_54 | 32'h00400000) : (((((&q_55[30:23]) && (q_55[22:0] == 23'h000000)) && ((&r_54[30:23]) && (r_54[22:0] == 23'h000000))) && (!(q_55[31] == r_54[31]))) ? 32'hffc00000 : fnan_57)));
             if (((state == 16'h0016) && u1_fp_add_valid)) state <= 16'h0017;
-            if ((state == 16'h0017)) v3_acc <= r_62;
+            if ((state == 16'h0017)) v3_acc <= r_58;
             if ((state == 16'h0017)) state <= 16'h0011;
-            if ((state == 16'h0018)) v3_acc <= w_75;
-            if ((state == 16'h0018)) v4_k <= w_76;
+            if ((state == 16'h0018)) v3_acc <= w_71;
+            if ((state == 16'h0018)) v4_k <= w_72;
             if ((state == 16'h0018)) state <= 16'h001a;
             if (((state == 16'h0019) && ((((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // fir_constant.cl:22:21
-            if (((state == 16'h0019) && (((state == 16'h0019) && x_rd_issued) && x_rd_valid))) ld_70 <= x_rd_data;  // fir_constant.cl:22:21
+            if (((state == 16'h0019) && (((state == 16'h0019) && x_rd_issued) && x_rd_valid))) ld_66 <= x_rd_data;  // fir_constant.cl:22:21
             if (((state == 16'h0019) && (((state == 16'h0019) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // fir_constant.cl:22:21
             if (((state == 16'h0019) && ((((state == 16'h0019) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // fir_constant.cl:22:21
             if (((state == 16'h0019) && ((((state == 16'h0019) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // fir_constant.cl:22:21
@@ -509,42 +495,42 @@ module fir_datapath (
             if (((state == 16'h001a) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:22:9
             if (((state == 16'h001a) && (1'h1 && (obj0_window_re_beat == 8'h03)))) state <= 16'h000e;  // fir_constant.cl:22:9
             if ((state == 16'h001b)) state <= 16'h001d;
-            if ((state == 16'h001c)) state <= (q_80 ? 16'h0020 : 16'h0019);
-            if ((state == 16'h001d)) q_80 <= w_79;
+            if ((state == 16'h001c)) state <= (q_76 ? 16'h0020 : 16'h0019);
+            if ((state == 16'h001d)) q_76 <= w_75;
             if ((state == 16'h001d)) state <= 16'h001c;
-            if ((state == 16'h001e)) v2_k <= w_83;
+            if ((state == 16'h001e)) v2_k <= w_79;
             if ((state == 16'h001e)) state <= 16'h001b;
             if ((state == 16'h001f)) state <= 16'h001e;
-            if (((state == 16'h0020) && ((!1'h0) && obj0_window_re_issued))) old_100 <= {obj0_window_rdata, old_100[31:8]};  // fir_constant.cl:21:25
+            if (((state == 16'h0020) && ((!1'h0) && obj0_window_re_issued))) old_93 <= {obj0_window_rdata, old_93[31:8]};  // fir_constant.cl:21:25
             if (((state == 16'h0020) && ((!1'h0) && obj0_window_re_issued))) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:21:25
             if (((state == 16'h0020) && ((!1'h0) && (!obj0_window_re_issued)))) obj0_window_re_issued <= 1'h1;  // fir_constant.cl:21:25
             if (((state == 16'h0020) && ((!1'h0) && obj0_window_re_issued))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:21:25
             if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:21:25
             if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:21:25
-            if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) q_102 <= w_89;  // fir_constant.cl:21:25
+            if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) q_95 <= w_85;  // fir_constant.cl:21:25
             if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) state <= 16'h0021;  // fir_constant.cl:21:25
             if (((state == 16'h0021) && 1'h1)) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:21:13
             if (((state == 16'h0021) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:21:13
             if (((state == 16'h0021) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:21:13
             if (((state == 16'h0021) && (1'h1 && (obj0_window_re_beat == 8'h03)))) state <= 16'h001e;  // fir_constant.cl:21:13
-            if ((state == 16'h0022)) v2_k <= w_106;
+            if ((state == 16'h0022)) v2_k <= w_99;
             if ((state == 16'h0022)) state <= 16'h001b;
-            if ((state == 16'h0023)) v1_i <= w_107;
+            if ((state == 16'h0023)) v1_i <= w_100;
             if ((state == 16'h0023)) state <= 16'h0008;
             if ((state == 16'h0024)) state <= 16'h0026;
-            if ((state == 16'h0025)) state <= (q_111 ? 16'h0029 : 16'h0023);
-            if ((state == 16'h0026)) q_111 <= w_110;
+            if ((state == 16'h0025)) state <= (q_104 ? 16'h0029 : 16'h0023);
+            if ((state == 16'h0026)) q_104 <= w_103;
             if ((state == 16'h0026)) state <= 16'h0025;
-            if ((state == 16'h0027)) v0_k <= w_116;
+            if ((state == 16'h0027)) v0_k <= w_109;
             if ((state == 16'h0027)) state <= 16'h0024;
             if ((state == 16'h0028)) state <= 16'h0027;
             if (((state == 16'h0029) && 1'h1)) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:16:9
             if (((state == 16'h0029) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:16:9
             if (((state == 16'h0029) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:16:9
             if (((state == 16'h0029) && (1'h1 && (obj0_window_re_beat == 8'h03)))) state <= 16'h0027;  // fir_constant.cl:16:9
-            if ((state == 16'h002a)) v0_k <= w_127;
+            if ((state == 16'h002a)) v0_k <= w_120;
             if ((state == 16'h002a)) state <= 16'h0024;
-            if ((state == 16'h002b)) v5_lid_x <= w_128;
+            if ((state == 16'h002b)) v5_lid_x <= w_121;
             if ((state == 16'h002b)) state <= 16'h0003;
             if ((state == 16'h002c)) state <= 16'h002b;
             if ((state == 16'h002d)) state <= 16'h002c;
@@ -615,7 +601,7 @@ module fir_datapath (
         end
     end
     assign x_rd_cmd_valid = (((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle));
-    assign x_rd_cmd_addr = ((((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_69[31:0] : 32'h00000000);
+    assign x_rd_cmd_addr = ((((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_65[31:0] : 32'h00000000);
     assign x_rd_cmd_len = ((((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
     assign x_rd_ready = ((state == 16'h0019) && x_rd_issued);
     assign y_wr_cmd_valid = ((state == 16'h000d) && (!y_wr_issued));
@@ -625,10 +611,10 @@ module fir_datapath (
     assign y_wr_data = (((state == 16'h000d) && y_wr_issued) ? w_24 : 32'h00000000);
     assign y_wr_strb = (((state == 16'h000d) && y_wr_issued) ? 4'hf : 4'h0);
     assign obj0_window_we = (((state == 16'h001a) || (state == 16'h0021)) || (state == 16'h0029));
-    assign obj0_window_waddr = ((state == 16'h001a) ? oa_73[5:0] : ((state == 16'h0021) ? oa_104[5:0] : ((state == 16'h0029) ? oa_125[5:0] : 6'h00)));
-    assign obj0_window_wdata = ((state == 16'h001a) ? ow_74[7:0] : ((state == 16'h0021) ? ow_105[7:0] : ((state == 16'h0029) ? ow_126[7:0] : 8'h00)));
+    assign obj0_window_waddr = ((state == 16'h001a) ? oa_69[5:0] : ((state == 16'h0021) ? oa_97[5:0] : ((state == 16'h0029) ? oa_118[5:0] : 6'h00)));
+    assign obj0_window_wdata = ((state == 16'h001a) ? ow_70[7:0] : ((state == 16'h0021) ? ow_98[7:0] : ((state == 16'h0029) ? ow_119[7:0] : 8'h00)));
     assign obj0_window_re = ((((state == 16'h0014) && (!1'h0)) && (!obj0_window_re_issued)) || (((state == 16'h0020) && (!1'h0)) && (!obj0_window_re_issued)));
-    assign obj0_window_raddr = ((((state == 16'h0014) && (!1'h0)) && (!obj0_window_re_issued)) ? oa_53[5:0] : ((((state == 16'h0020) && (!1'h0)) && (!obj0_window_re_issued)) ? oa_99[5:0] : 6'h00));
+    assign obj0_window_raddr = ((((state == 16'h0014) && (!1'h0)) && (!obj0_window_re_issued)) ? oa_49[5:0] : ((((state == 16'h0020) && (!1'h0)) && (!obj0_window_re_issued)) ? oa_92[5:0] : 6'h00));
     assign obj1_coeff_we_any0_0 = ((((((((state == 16'h002c) || (state == 16'h002d)) || (state == 16'h002e)) || (state == 16'h002f)) || (state == 16'h0030)) || (state == 16'h0031)) || (state == 16'h0032)) || (state == 16'h0033));
     assign obj1_coeff_we_any0_1 = ((((((((state == 16'h0034) || (state == 16'h0035)) || (state == 16'h0036)) || (state == 16'h0037)) || (state == 16'h0038)) || (state == 16'h0039)) || (state == 16'h003a)) || (state == 16'h003b));
     assign obj1_coeff_we_any0_2 = ((((((((state == 16'h003c) || (state == 16'h003d)) || (state == 16'h003e)) || (state == 16'h003f)) || (state == 16'h0040)) || (state == 16'h0041)) || (state == 16'h0042)) || (state == 16'h0043));
@@ -674,11 +660,11 @@ module fir_datapath (
     assign obj1_coeff_wdata = (obj1_coeff_wdata_any0_0 ? obj1_coeff_wdata_sel0_0 : (obj1_coeff_wdata_any0_1 ? obj1_coeff_wdata_sel0_1 : (obj1_coeff_wdata_any0_2 ? obj1_coeff_wdata_sel0_2 : (obj1_coeff_wdata_any0_3 ? obj1_coeff_wdata_sel0_3 : (obj1_coeff_wdata_any0_4 ? obj1_coeff_wdata_sel0_4 : (obj1_coeff_wdata_any0_5 ? obj1_coeff_wdata_sel0_5 : (obj1_coeff_wdata_any0_6 ? obj1_coeff_wdata_sel0_6 : (obj1_coeff_wdata_any0_7 ? obj1_coeff_wdata_sel0_7 : 8'h00))))))));
     assign obj1_coeff_re = (((state == 16'h0013) && (!1'h0)) && (!obj1_coeff_re_issued));
     assign obj1_coeff_raddr = ((((state == 16'h0013) && (!1'h0)) && (!obj1_coeff_re_issued)) ? oa_42[5:0] : 6'h00);
-    assign go_56 = ((state == 16'h0015) && (!u0_fp_mul_issued));
-    assign go_60 = ((state == 16'h0016) && (!u1_fp_add_issued));
+    assign go_52 = ((state == 16'h0015) && (!u0_fp_mul_issued));
+    assign go_56 = ((state == 16'h0016) && (!u1_fp_add_issued));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, x_rd_last, v6_lid_linear[63:0], w_1[63:8], w_6[63:8], w_23[63:32], w_29[31:8], oa_42[63:6], oa_53[63:6], w_69[63:32], oa_73[63:6], ow_74[31:8], oa_99[63:6], oa_104[63:6], ow_105[31:8], w_112[31:8], oa_125[63:6],
-        ow_126[31:8]};
+    wire ohls_unused = &{1'b0, x_rd_last, v6_lid_linear[63:0], w_1[63:8], w_6[63:8], w_23[63:32], w_29[31:8], oa_42[63:6], oa_49[63:6], w_65[63:32], oa_69[63:6], ow_70[31:8], oa_92[63:6], oa_97[63:6], ow_98[31:8], w_105[31:8], oa_118[63:6],
+        ow_119[31:8]};
 endmodule
 `default_nettype wire

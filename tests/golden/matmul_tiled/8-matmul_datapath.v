@@ -106,477 +106,464 @@ module matmul_datapath (
     wire [7:0]  obj7_wi_t_raddr;
     wire [7:0]  obj7_wi_t_rdata;
     wire [63:0] w_1;  // matmul_tiled.cl:7:6
-    wire [63:0] w_2;  // matmul_tiled.cl:7:6
-    wire        w_3;  // matmul_tiled.cl:7:6
-    reg         q_4;  // matmul_tiled.cl:7:6
-    wire [63:0] w_5;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_2;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_3;  // matmul_tiled.cl:7:6
+    wire        w_4;  // matmul_tiled.cl:7:6
+    reg         q_5;  // matmul_tiled.cl:7:6
     wire [63:0] w_6;  // matmul_tiled.cl:7:6
-    wire [63:0] w_7;  // matmul_tiled.cl:7:6
-    wire [63:0] w_8;  // matmul_tiled.cl:7:6
-    wire [63:0] w_9;  // matmul_tiled.cl:7:6
-    wire        w_10;  // matmul_tiled.cl:7:6
-    wire [63:0] w_11;  // matmul_tiled.cl:7:6
-    wire [63:0] w_12;  // matmul_tiled.cl:7:6
-    wire [63:0] w_13;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_7;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_8;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_9;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_10;  // matmul_tiled.cl:7:6
+    wire        w_11;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_12;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_13;  // matmul_tiled.cl:7:6
     wire [63:0] w_14;  // matmul_tiled.cl:7:6
-    wire [63:0] w_15;  // matmul_tiled.cl:27:5
-    wire [63:0] w_16;  // matmul_tiled.cl:27:7
-    wire [63:0] w_17;  // matmul_tiled.cl:27:7
-    wire [63:0] w_18;  // matmul_tiled.cl:27:7
-    wire [63:0] w_19;  // matmul_tiled.cl:27:7
-    wire [63:0] w_20;  // matmul_tiled.cl:27:7
+    wire [63:0] w_15;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_16;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_17;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_18;  // matmul_tiled.cl:7:6
+    wire [63:0] w_19;  // matmul_tiled.cl:7:6
+    wire [63:0] w_20;  // matmul_tiled.cl:27:5
+    wire [63:0] w_21;  // matmul_tiled.cl:27:7
+    wire [63:0] w_22;  // matmul_tiled.cl:27:7
+    wire [63:0] w_23;  // matmul_tiled.cl:27:7
+    wire [63:0] w_24;  // matmul_tiled.cl:27:7
+    wire [63:0] w_25;  // matmul_tiled.cl:27:7
     reg         obj3_wi_row_re_issued;
     reg  [7:0]  obj3_wi_row_re_beat;
-    wire [7:0]  oi_21;
-    wire [63:0] oa_22;  // matmul_tiled.cl:27:7
-    reg  [31:0] old_23;  // matmul_tiled.cl:27:7
-    wire [31:0] v_24;
-    wire [31:0] w_25;  // matmul_tiled.cl:27:13
-    wire [63:0] w_26;  // matmul_tiled.cl:27:17
-    wire [63:0] w_27;  // matmul_tiled.cl:27:17
-    reg  [63:0] q_28;  // matmul_tiled.cl:27:17
+    wire [7:0]  oi_26;
+    wire [63:0] oa_27;  // matmul_tiled.cl:27:7
+    reg  [31:0] old_28;  // matmul_tiled.cl:27:7
+    wire [31:0] v_29;
+    wire [31:0] w_30;  // matmul_tiled.cl:27:13
+    wire [31:0] w_31;  // matmul_tiled.cl:27:7
+    wire [63:0] w_32;  // matmul_tiled.cl:27:17
+    wire [63:0] w_33;  // matmul_tiled.cl:27:17
+    reg  [63:0] q_34;  // matmul_tiled.cl:27:17
     reg         obj2_wi_col_re_issued;
     reg  [7:0]  obj2_wi_col_re_beat;
-    wire [7:0]  oi_29;
-    wire [63:0] oa_30;  // matmul_tiled.cl:27:17
-    reg  [31:0] old_31;  // matmul_tiled.cl:27:17
-    wire [31:0] v_32;
-    wire [63:0] w_33;  // matmul_tiled.cl:27:24
-    wire [63:0] w_34;  // matmul_tiled.cl:27:24
-    reg  [63:0] q_35;  // matmul_tiled.cl:27:24
+    wire [7:0]  oi_35;
+    wire [63:0] oa_36;  // matmul_tiled.cl:27:17
+    reg  [31:0] old_37;  // matmul_tiled.cl:27:17
+    wire [31:0] v_38;
+    reg  [31:0] q_39;  // matmul_tiled.cl:27:7
+    wire [31:0] w_40;  // matmul_tiled.cl:27:7
+    wire [63:0] w_41;  // matmul_tiled.cl:27:5
+    wire [63:0] w_42;  // matmul_tiled.cl:27:5
+    wire [63:0] w_43;  // matmul_tiled.cl:27:5
+    wire [63:0] w_44;  // matmul_tiled.cl:27:24
+    wire [63:0] w_45;  // matmul_tiled.cl:27:24
+    reg  [63:0] q_46;  // matmul_tiled.cl:27:24
     reg         obj6_wi_acc_re_issued;
     reg  [7:0]  obj6_wi_acc_re_beat;
-    wire [7:0]  oi_36;
-    wire [63:0] oa_37;  // matmul_tiled.cl:27:24
-    reg  [31:0] old_38;  // matmul_tiled.cl:27:24
-    wire [31:0] v_39;
-    wire [31:0] w_40;  // matmul_tiled.cl:27:7
-    reg  [31:0] q_41;  // matmul_tiled.cl:27:7
-    wire [31:0] w_42;  // matmul_tiled.cl:27:7
-    wire [63:0] w_43;  // matmul_tiled.cl:27:5
-    wire [63:0] w_44;  // matmul_tiled.cl:27:5
-    wire [63:0] w_45;  // matmul_tiled.cl:27:5
+    wire [7:0]  oi_47;
+    wire [63:0] oa_48;  // matmul_tiled.cl:27:24
+    reg  [31:0] old_49;  // matmul_tiled.cl:27:24
+    wire [31:0] v_50;
     reg         C_wr_issued;
     reg  [7:0]  C_wr_beat;
-    wire [63:0] w_46;  // matmul_tiled.cl:7:6
-    wire [63:0] w_47;  // matmul_tiled.cl:7:6
-    wire [63:0] w_48;  // matmul_tiled.cl:7:6
-    wire [63:0] w_49;  // matmul_tiled.cl:7:6
-    wire [63:0] w_50;  // matmul_tiled.cl:7:6
     wire [63:0] w_51;  // matmul_tiled.cl:7:6
-    wire        w_52;  // matmul_tiled.cl:18:5
-    reg         q_53;  // matmul_tiled.cl:18:5
-    wire [63:0] w_54;  // matmul_tiled.cl:7:6
-    wire [63:0] w_55;  // matmul_tiled.cl:7:6
-    wire        w_56;  // matmul_tiled.cl:7:6
-    reg         q_57;  // matmul_tiled.cl:7:6
+    wire [63:0] w_52;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_53;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_54;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_55;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_56;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_57;  // matmul_tiled.cl:7:6
     wire [63:0] w_58;  // matmul_tiled.cl:7:6
     wire [63:0] w_59;  // matmul_tiled.cl:7:6
-    wire [63:0] w_60;  // matmul_tiled.cl:7:6
-    wire [63:0] w_61;  // matmul_tiled.cl:7:6
+    wire        w_60;  // matmul_tiled.cl:18:5
+    reg         q_61;  // matmul_tiled.cl:18:5
     wire [63:0] w_62;  // matmul_tiled.cl:7:6
-    wire        w_63;  // matmul_tiled.cl:7:6
-    wire [63:0] w_64;  // matmul_tiled.cl:7:6
-    wire [63:0] w_65;  // matmul_tiled.cl:7:6
-    wire [63:0] w_66;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_63;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_64;  // matmul_tiled.cl:7:6
+    wire        w_65;  // matmul_tiled.cl:7:6
+    reg         q_66;  // matmul_tiled.cl:7:6
     wire [63:0] w_67;  // matmul_tiled.cl:7:6
-    wire [63:0] w_68;  // matmul_tiled.cl:18:21
-    wire [63:0] w_69;  // matmul_tiled.cl:18:21
-    wire [63:0] w_70;  // matmul_tiled.cl:18:21
-    wire [63:0] w_71;  // matmul_tiled.cl:18:21
-    wire [63:0] w_72;  // matmul_tiled.cl:18:21
+    wire [7:0]  w_68;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_69;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_70;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_71;  // matmul_tiled.cl:7:6
+    wire        w_72;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_73;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_74;  // matmul_tiled.cl:7:6
+    wire [63:0] w_75;  // matmul_tiled.cl:7:6
+    wire [63:0] w_76;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_77;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_78;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_79;  // matmul_tiled.cl:7:6
+    wire [63:0] w_80;  // matmul_tiled.cl:7:6
+    wire [63:0] w_81;  // matmul_tiled.cl:18:21
+    wire [63:0] w_82;  // matmul_tiled.cl:18:21
+    wire [63:0] w_83;  // matmul_tiled.cl:18:21
+    wire [63:0] w_84;  // matmul_tiled.cl:18:21
+    wire [63:0] w_85;  // matmul_tiled.cl:18:21
     reg         obj7_wi_t_re_issued;
     reg  [7:0]  obj7_wi_t_re_beat;
-    wire [7:0]  oi_73;
-    wire [63:0] oa_74;  // matmul_tiled.cl:18:21
-    reg  [31:0] old_75;  // matmul_tiled.cl:18:21
-    wire [31:0] v_76;
-    wire [31:0] w_77;  // matmul_tiled.cl:18:25
-    wire [31:0] w_78;  // matmul_tiled.cl:18:25
-    wire [31:0] w_79;  // matmul_tiled.cl:18:25
-    wire [31:0] w_80;  // matmul_tiled.cl:18:25
-    wire [31:0] w_81;  // matmul_tiled.cl:18:25
-    wire [31:0] w_82;  // matmul_tiled.cl:18:25
-    wire [31:0] w_83;  // matmul_tiled.cl:18:25
-    wire [31:0] w_84;  // matmul_tiled.cl:18:25
-    reg  [31:0] q_85;  // matmul_tiled.cl:18:25
-    wire        w_86;  // matmul_tiled.cl:18:21
-    wire [63:0] w_87;  // matmul_tiled.cl:18:33
-    wire [63:0] w_88;  // matmul_tiled.cl:18:33
-    wire [63:0] w_89;  // matmul_tiled.cl:18:33
-    wire [63:0] w_90;  // matmul_tiled.cl:18:33
-    wire [63:0] w_91;  // matmul_tiled.cl:18:33
-    wire [7:0]  oi_92;
-    wire [63:0] oa_93;  // matmul_tiled.cl:18:33
-    reg  [31:0] old_94;  // matmul_tiled.cl:18:33
-    wire [31:0] v_95;
-    wire [63:0] w_96;  // matmul_tiled.cl:18:33
-    wire [63:0] w_97;  // matmul_tiled.cl:18:33
-    wire [31:0] w_98;  // matmul_tiled.cl:18:33
-    wire [31:0] w_99;  // matmul_tiled.cl:18:33
-    reg  [63:0] q_100;  // matmul_tiled.cl:18:33
-    wire [7:0]  oi_101;
-    wire [63:0] oa_102;  // matmul_tiled.cl:18:33
-    wire [31:0] ow_103;
-    wire [63:0] w_104;  // matmul_tiled.cl:7:6
-    wire [63:0] w_105;  // matmul_tiled.cl:7:6
-    wire [63:0] w_106;  // matmul_tiled.cl:7:6
-    wire [63:0] w_107;  // matmul_tiled.cl:7:6
-    wire [63:0] w_108;  // matmul_tiled.cl:7:6
-    wire [63:0] w_109;  // matmul_tiled.cl:7:6
-    wire [63:0] w_110;  // matmul_tiled.cl:7:6
-    wire [63:0] w_111;  // matmul_tiled.cl:7:6
-    wire        w_112;  // matmul_tiled.cl:7:6
-    reg         q_113;  // matmul_tiled.cl:7:6
-    wire [63:0] w_114;  // matmul_tiled.cl:7:6
+    wire [7:0]  oi_86;
+    wire [63:0] oa_87;  // matmul_tiled.cl:18:21
+    reg  [31:0] old_88;  // matmul_tiled.cl:18:21
+    wire [31:0] v_89;
+    wire [31:0] w_90;  // matmul_tiled.cl:18:25
+    wire [31:0] w_91;  // matmul_tiled.cl:18:25
+    wire [31:0] w_92;  // matmul_tiled.cl:18:25
+    wire [31:0] w_93;  // matmul_tiled.cl:18:25
+    wire [31:0] w_94;  // matmul_tiled.cl:18:25
+    wire [31:0] w_95;  // matmul_tiled.cl:18:25
+    wire [31:0] w_96;  // matmul_tiled.cl:18:25
+    wire [31:0] w_97;  // matmul_tiled.cl:18:25
+    reg  [31:0] q_98;  // matmul_tiled.cl:18:25
+    wire        w_99;  // matmul_tiled.cl:18:21
+    wire [63:0] w_100;  // matmul_tiled.cl:18:33
+    wire [63:0] w_101;  // matmul_tiled.cl:18:33
+    wire [63:0] w_102;  // matmul_tiled.cl:18:33
+    wire [63:0] w_103;  // matmul_tiled.cl:18:33
+    wire [63:0] w_104;  // matmul_tiled.cl:18:33
+    wire [7:0]  oi_105;
+    wire [63:0] oa_106;  // matmul_tiled.cl:18:33
+    reg  [31:0] old_107;  // matmul_tiled.cl:18:33
+    wire [31:0] v_108;
+    wire [31:0] w_109;  // matmul_tiled.cl:18:33
+    wire [31:0] w_110;  // matmul_tiled.cl:18:33
+    reg  [63:0] q_111;  // matmul_tiled.cl:18:33
+    wire [7:0]  oi_112;
+    wire [63:0] oa_113;  // matmul_tiled.cl:18:33
+    wire [31:0] ow_114;
     wire [63:0] w_115;  // matmul_tiled.cl:7:6
     wire [63:0] w_116;  // matmul_tiled.cl:7:6
-    wire [63:0] w_117;  // matmul_tiled.cl:7:6
-    wire [63:0] w_118;  // matmul_tiled.cl:7:6
-    wire        w_119;  // matmul_tiled.cl:7:6
-    wire [63:0] w_120;  // matmul_tiled.cl:7:6
-    wire [63:0] w_121;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_117;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_118;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_119;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_120;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_121;  // matmul_tiled.cl:7:6
     wire [63:0] w_122;  // matmul_tiled.cl:7:6
     wire [63:0] w_123;  // matmul_tiled.cl:7:6
-    wire [31:0] w_124;  // matmul_tiled.cl:23:25
-    wire [31:0] w_125;  // matmul_tiled.cl:23:29
-    wire        w_126;  // matmul_tiled.cl:23:25
-    reg         q_127;  // matmul_tiled.cl:23:25
-    wire [31:0] w_128;  // matmul_tiled.cl:23:33
-    wire [7:0]  w_129;  // matmul_tiled.cl:23:33
-    wire [7:0]  w_130;  // matmul_tiled.cl:23:33
-    wire [7:0]  w_131;  // matmul_tiled.cl:23:33
-    wire [31:0] w_132;  // matmul_tiled.cl:23:33
-    wire [63:0] w_133;  // matmul_tiled.cl:24:23
-    wire [63:0] w_134;  // matmul_tiled.cl:24:26
-    wire [63:0] w_135;  // matmul_tiled.cl:24:26
-    wire [63:0] w_136;  // matmul_tiled.cl:24:26
-    wire [63:0] w_137;  // matmul_tiled.cl:24:26
-    wire [63:0] w_138;  // matmul_tiled.cl:24:26
+    wire [63:0] w_124;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_125;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_126;  // matmul_tiled.cl:7:6
+    wire        w_127;  // matmul_tiled.cl:7:6
+    reg         q_128;  // matmul_tiled.cl:7:6
+    wire [63:0] w_129;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_130;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_131;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_132;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_133;  // matmul_tiled.cl:7:6
+    wire        w_134;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_135;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_136;  // matmul_tiled.cl:7:6
+    wire [63:0] w_137;  // matmul_tiled.cl:7:6
+    wire [63:0] w_138;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_139;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_140;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_141;  // matmul_tiled.cl:7:6
+    wire [63:0] w_142;  // matmul_tiled.cl:7:6
+    wire [31:0] w_143;  // matmul_tiled.cl:23:25
+    wire [31:0] w_144;  // matmul_tiled.cl:23:29
+    wire        w_145;  // matmul_tiled.cl:23:25
+    reg         q_146;  // matmul_tiled.cl:23:25
+    wire [31:0] w_147;  // matmul_tiled.cl:23:33
+    wire [7:0]  w_148;  // matmul_tiled.cl:23:33
+    wire [7:0]  w_149;  // matmul_tiled.cl:23:33
+    wire [7:0]  w_150;  // matmul_tiled.cl:23:33
+    wire [31:0] w_151;  // matmul_tiled.cl:23:33
+    wire [63:0] w_152;  // matmul_tiled.cl:24:23
+    wire [63:0] w_153;  // matmul_tiled.cl:24:26
+    wire [63:0] w_154;  // matmul_tiled.cl:24:26
+    wire [63:0] w_155;  // matmul_tiled.cl:24:26
+    wire [63:0] w_156;  // matmul_tiled.cl:24:26
+    wire [63:0] w_157;  // matmul_tiled.cl:24:26
     reg         obj5_wi_ty_re_issued;
     reg  [7:0]  obj5_wi_ty_re_beat;
-    wire [7:0]  oi_139;
-    wire [63:0] oa_140;  // matmul_tiled.cl:24:26
-    reg  [31:0] old_141;  // matmul_tiled.cl:24:26
-    wire [31:0] v_142;
-    wire [31:0] w_143;  // matmul_tiled.cl:24:30
-    wire [63:0] w_144;  // matmul_tiled.cl:24:23
-    wire [63:0] w_145;  // matmul_tiled.cl:24:23
-    wire [63:0] w_146;  // matmul_tiled.cl:24:23
-    wire [63:0] w_147;  // matmul_tiled.cl:24:23
-    wire [63:0] w_148;  // matmul_tiled.cl:24:23
-    wire [63:0] w_149;  // matmul_tiled.cl:24:23
-    reg  [63:0] q_150;  // matmul_tiled.cl:24:23
-    wire [63:0] w_151;  // matmul_tiled.cl:24:23
+    wire [7:0]  oi_158;
+    wire [63:0] oa_159;  // matmul_tiled.cl:24:26
+    reg  [31:0] old_160;  // matmul_tiled.cl:24:26
+    wire [31:0] v_161;
+    wire [63:0] w_162;  // matmul_tiled.cl:24:23
+    wire [63:0] w_163;  // matmul_tiled.cl:24:23
+    wire [63:0] w_164;  // matmul_tiled.cl:24:23
+    wire [63:0] w_165;  // matmul_tiled.cl:24:23
+    wire [31:0] w_166;  // matmul_tiled.cl:24:30
+    wire [63:0] w_167;  // matmul_tiled.cl:24:23
+    wire [63:0] w_168;  // matmul_tiled.cl:24:23
+    reg  [63:0] q_169;  // matmul_tiled.cl:24:23
+    wire [63:0] w_170;  // matmul_tiled.cl:24:23
     reg         obj0_As_re_issued;
     reg  [7:0]  obj0_As_re_beat;
-    wire [7:0]  oi_152;
-    wire [63:0] oa_153;  // matmul_tiled.cl:24:23
-    reg  [31:0] old_154;  // matmul_tiled.cl:24:23
-    wire [31:0] v_155;
-    wire [63:0] w_156;  // matmul_tiled.cl:24:34
-    wire [31:0] w_157;  // matmul_tiled.cl:24:37
-    wire [63:0] w_158;  // matmul_tiled.cl:24:40
-    wire [63:0] w_159;  // matmul_tiled.cl:24:40
-    reg  [63:0] q_160;  // matmul_tiled.cl:24:40
+    wire [7:0]  oi_171;
+    wire [63:0] oa_172;  // matmul_tiled.cl:24:23
+    reg  [31:0] old_173;  // matmul_tiled.cl:24:23
+    wire [31:0] v_174;
+    wire [63:0] w_175;  // matmul_tiled.cl:24:34
+    wire [63:0] w_176;  // matmul_tiled.cl:24:34
+    wire [63:0] w_177;  // matmul_tiled.cl:24:34
+    wire [63:0] w_178;  // matmul_tiled.cl:24:40
+    wire [63:0] w_179;  // matmul_tiled.cl:24:40
+    reg  [63:0] q_180;  // matmul_tiled.cl:24:40
     reg         obj4_wi_tx_re_issued;
     reg  [7:0]  obj4_wi_tx_re_beat;
-    wire [7:0]  oi_161;
-    wire [63:0] oa_162;  // matmul_tiled.cl:24:40
-    reg  [31:0] old_163;  // matmul_tiled.cl:24:40
-    wire [31:0] v_164;
-    wire [63:0] w_165;  // matmul_tiled.cl:24:34
-    wire [63:0] w_166;  // matmul_tiled.cl:24:34
-    wire [63:0] w_167;  // matmul_tiled.cl:24:34
-    wire [63:0] w_168;  // matmul_tiled.cl:24:34
-    wire [63:0] w_169;  // matmul_tiled.cl:24:34
-    reg  [63:0] q_170;  // matmul_tiled.cl:24:34
-    wire [63:0] w_171;  // matmul_tiled.cl:24:34
+    wire [7:0]  oi_181;
+    wire [63:0] oa_182;  // matmul_tiled.cl:24:40
+    reg  [31:0] old_183;  // matmul_tiled.cl:24:40
+    wire [31:0] v_184;
+    wire [63:0] w_185;  // matmul_tiled.cl:24:34
+    wire [63:0] w_186;  // matmul_tiled.cl:24:34
+    reg  [63:0] q_187;  // matmul_tiled.cl:24:34
+    wire [63:0] w_188;  // matmul_tiled.cl:24:34
     reg         obj1_Bs_re_issued;
     reg  [7:0]  obj1_Bs_re_beat;
-    wire [7:0]  oi_172;
-    wire [63:0] oa_173;  // matmul_tiled.cl:24:34
-    reg  [31:0] old_174;  // matmul_tiled.cl:24:34
-    wire [31:0] v_175;
-    wire [63:0] w_176;  // matmul_tiled.cl:24:45
-    wire [63:0] w_177;  // matmul_tiled.cl:24:45
-    reg  [63:0] q_178;  // matmul_tiled.cl:24:45
-    wire [7:0]  oi_179;
-    wire [63:0] oa_180;  // matmul_tiled.cl:24:45
-    reg  [31:0] old_181;  // matmul_tiled.cl:24:45
-    wire [31:0] v_182;
-    wire        go_183;
+    wire [7:0]  oi_189;
+    wire [63:0] oa_190;  // matmul_tiled.cl:24:34
+    reg  [31:0] old_191;  // matmul_tiled.cl:24:34
+    wire [31:0] v_192;
+    wire [63:0] w_193;  // matmul_tiled.cl:24:45
+    wire [63:0] w_194;  // matmul_tiled.cl:24:45
+    reg  [63:0] q_195;  // matmul_tiled.cl:24:45
+    wire [7:0]  oi_196;
+    wire [63:0] oa_197;  // matmul_tiled.cl:24:45
+    reg  [31:0] old_198;  // matmul_tiled.cl:24:45
+    wire [31:0] v_199;
+    wire        go_200;
     reg         u0_fp_fma_issued;
     wire        u0_fp_fma_valid;
     wire [31:0] u0_fp_fma_result;
-    wire [31:0] bi_184;
-    wire [31:0] bi_185;
-    wire [31:0] bi_186;
-    wire [31:0] bi_187;
-    reg  [31:0] r_188;  // matmul_tiled.cl:24:19
-    wire [63:0] w_189;  // matmul_tiled.cl:24:13
-    wire [63:0] w_190;  // matmul_tiled.cl:24:13
-    reg  [63:0] q_191;  // matmul_tiled.cl:24:13
-    wire [7:0]  oi_192;
-    wire [63:0] oa_193;  // matmul_tiled.cl:24:13
-    wire [31:0] ow_194;
-    wire [31:0] w_195;  // matmul_tiled.cl:23:22
-    wire [63:0] w_196;  // matmul_tiled.cl:7:6
-    wire [63:0] w_197;  // matmul_tiled.cl:7:6
-    wire [63:0] w_198;  // matmul_tiled.cl:7:6
-    wire [63:0] w_199;  // matmul_tiled.cl:7:6
-    wire [63:0] w_200;  // matmul_tiled.cl:7:6
-    wire [63:0] w_201;  // matmul_tiled.cl:7:6
-    wire [63:0] w_202;  // matmul_tiled.cl:7:6
-    wire [63:0] w_203;  // matmul_tiled.cl:7:6
-    wire        w_204;  // matmul_tiled.cl:7:6
-    reg         q_205;  // matmul_tiled.cl:7:6
-    wire [63:0] w_206;  // matmul_tiled.cl:7:6
-    wire [63:0] w_207;  // matmul_tiled.cl:7:6
-    wire [63:0] w_208;  // matmul_tiled.cl:7:6
-    wire [63:0] w_209;  // matmul_tiled.cl:7:6
+    wire [31:0] bi_201;
+    wire [31:0] bi_202;
+    wire [31:0] bi_203;
+    wire [31:0] bi_204;
+    reg  [31:0] r_205;  // matmul_tiled.cl:24:19
+    wire [7:0]  oi_206;
+    wire [63:0] oa_207;  // matmul_tiled.cl:24:13
+    wire [31:0] ow_208;
+    wire [31:0] w_209;  // matmul_tiled.cl:23:22
     wire [63:0] w_210;  // matmul_tiled.cl:7:6
-    wire        w_211;  // matmul_tiled.cl:7:6
-    wire [63:0] w_212;  // matmul_tiled.cl:7:6
-    wire [63:0] w_213;  // matmul_tiled.cl:7:6
-    wire [63:0] w_214;  // matmul_tiled.cl:7:6
-    wire [63:0] w_215;  // matmul_tiled.cl:7:6
-    wire [63:0] w_216;  // matmul_tiled.cl:19:9
-    wire [63:0] w_217;  // matmul_tiled.cl:19:12
-    wire [63:0] w_218;  // matmul_tiled.cl:19:12
-    wire [63:0] w_219;  // matmul_tiled.cl:19:12
-    wire [63:0] w_220;  // matmul_tiled.cl:19:12
-    wire [63:0] w_221;  // matmul_tiled.cl:19:12
-    wire [7:0]  oi_222;
-    wire [63:0] oa_223;  // matmul_tiled.cl:19:12
-    reg  [31:0] old_224;  // matmul_tiled.cl:19:12
-    wire [31:0] v_225;
-    wire [63:0] w_226;  // matmul_tiled.cl:19:16
-    wire [63:0] w_227;  // matmul_tiled.cl:19:16
-    reg  [63:0] q_228;  // matmul_tiled.cl:19:16
-    wire [7:0]  oi_229;
-    wire [63:0] oa_230;  // matmul_tiled.cl:19:16
-    reg  [31:0] old_231;  // matmul_tiled.cl:19:16
-    wire [31:0] v_232;
-    wire [63:0] w_233;  // matmul_tiled.cl:19:22
-    wire [63:0] w_234;  // matmul_tiled.cl:19:24
-    wire [63:0] w_235;  // matmul_tiled.cl:19:24
-    reg  [63:0] q_236;  // matmul_tiled.cl:19:24
-    wire [7:0]  oi_237;
-    wire [63:0] oa_238;  // matmul_tiled.cl:19:24
-    reg  [31:0] old_239;  // matmul_tiled.cl:19:24
-    wire [31:0] v_240;
-    wire [31:0] w_241;  // matmul_tiled.cl:19:30
-    wire [63:0] w_242;  // matmul_tiled.cl:19:34
-    wire [63:0] w_243;  // matmul_tiled.cl:19:34
-    reg  [63:0] q_244;  // matmul_tiled.cl:19:34
-    wire [7:0]  oi_245;
-    wire [63:0] oa_246;  // matmul_tiled.cl:19:34
-    reg  [31:0] old_247;  // matmul_tiled.cl:19:34
-    wire [31:0] v_248;
-    wire [63:0] w_249;  // matmul_tiled.cl:19:43
-    wire [63:0] w_250;  // matmul_tiled.cl:19:43
-    reg  [63:0] q_251;  // matmul_tiled.cl:19:43
-    wire [7:0]  oi_252;
-    wire [63:0] oa_253;  // matmul_tiled.cl:19:43
-    reg  [31:0] old_254;  // matmul_tiled.cl:19:43
-    wire [31:0] v_255;
-    wire [31:0] w_256;  // matmul_tiled.cl:19:24
-    wire [31:0] w_257;  // matmul_tiled.cl:19:38
-    wire [31:0] w_258;  // matmul_tiled.cl:19:34
-    reg  [31:0] q_259;  // matmul_tiled.cl:19:24
-    reg  [31:0] q_260;  // matmul_tiled.cl:19:34
-    wire [31:0] w_261;  // matmul_tiled.cl:19:24
-    wire [31:0] w_262;  // matmul_tiled.cl:19:24
+    wire [63:0] w_211;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_212;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_213;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_214;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_215;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_216;  // matmul_tiled.cl:7:6
+    wire [63:0] w_217;  // matmul_tiled.cl:7:6
+    wire [63:0] w_218;  // matmul_tiled.cl:7:6
+    wire [63:0] w_219;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_220;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_221;  // matmul_tiled.cl:7:6
+    wire        w_222;  // matmul_tiled.cl:7:6
+    reg         q_223;  // matmul_tiled.cl:7:6
+    wire [63:0] w_224;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_225;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_226;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_227;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_228;  // matmul_tiled.cl:7:6
+    wire        w_229;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_230;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_231;  // matmul_tiled.cl:7:6
+    wire [63:0] w_232;  // matmul_tiled.cl:7:6
+    wire [63:0] w_233;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_234;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_235;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_236;  // matmul_tiled.cl:7:6
+    wire [63:0] w_237;  // matmul_tiled.cl:7:6
+    wire [63:0] w_238;  // matmul_tiled.cl:19:9
+    wire [63:0] w_239;  // matmul_tiled.cl:19:12
+    wire [63:0] w_240;  // matmul_tiled.cl:19:12
+    wire [63:0] w_241;  // matmul_tiled.cl:19:12
+    wire [63:0] w_242;  // matmul_tiled.cl:19:12
+    wire [63:0] w_243;  // matmul_tiled.cl:19:12
+    wire [7:0]  oi_244;
+    wire [63:0] oa_245;  // matmul_tiled.cl:19:12
+    reg  [31:0] old_246;  // matmul_tiled.cl:19:12
+    wire [31:0] v_247;
+    wire [63:0] w_248;  // matmul_tiled.cl:19:9
+    wire [63:0] w_249;  // matmul_tiled.cl:19:9
+    wire [63:0] w_250;  // matmul_tiled.cl:19:9
+    wire [63:0] w_251;  // matmul_tiled.cl:19:9
+    wire [63:0] w_252;  // matmul_tiled.cl:19:16
+    wire [63:0] w_253;  // matmul_tiled.cl:19:16
+    reg  [63:0] q_254;  // matmul_tiled.cl:19:16
+    wire [7:0]  oi_255;
+    wire [63:0] oa_256;  // matmul_tiled.cl:19:16
+    reg  [31:0] old_257;  // matmul_tiled.cl:19:16
+    wire [31:0] v_258;
+    wire [63:0] w_259;  // matmul_tiled.cl:19:9
+    wire [63:0] w_260;  // matmul_tiled.cl:19:9
+    reg  [63:0] q_261;  // matmul_tiled.cl:19:9
+    wire [63:0] w_262;  // matmul_tiled.cl:19:9
     wire [63:0] w_263;  // matmul_tiled.cl:19:22
-    wire [63:0] w_264;  // matmul_tiled.cl:19:22
-    wire [63:0] w_265;  // matmul_tiled.cl:19:22
+    wire [63:0] w_264;  // matmul_tiled.cl:19:24
+    wire [63:0] w_265;  // matmul_tiled.cl:19:24
+    reg  [63:0] q_266;  // matmul_tiled.cl:19:24
+    wire [7:0]  oi_267;
+    wire [63:0] oa_268;  // matmul_tiled.cl:19:24
+    reg  [31:0] old_269;  // matmul_tiled.cl:19:24
+    wire [31:0] v_270;
+    wire [31:0] w_271;  // matmul_tiled.cl:19:30
+    wire [31:0] w_272;  // matmul_tiled.cl:19:24
+    wire [63:0] w_273;  // matmul_tiled.cl:19:34
+    wire [63:0] w_274;  // matmul_tiled.cl:19:34
+    reg  [63:0] q_275;  // matmul_tiled.cl:19:34
+    wire [7:0]  oi_276;
+    wire [63:0] oa_277;  // matmul_tiled.cl:19:34
+    reg  [31:0] old_278;  // matmul_tiled.cl:19:34
+    wire [31:0] v_279;
+    wire [31:0] w_280;  // matmul_tiled.cl:19:38
+    wire [31:0] w_281;  // matmul_tiled.cl:19:34
+    reg  [31:0] q_282;  // matmul_tiled.cl:19:24
+    reg  [31:0] q_283;  // matmul_tiled.cl:19:34
+    wire [31:0] w_284;  // matmul_tiled.cl:19:24
+    wire [31:0] w_285;  // matmul_tiled.cl:19:24
+    wire [63:0] w_286;  // matmul_tiled.cl:19:22
+    wire [63:0] w_287;  // matmul_tiled.cl:19:22
+    wire [63:0] w_288;  // matmul_tiled.cl:19:22
     reg         A_rd_issued;
     reg  [7:0]  A_rd_beat;
-    reg  [31:0] ld_266;  // matmul_tiled.cl:19:22
-    wire [31:0] v_267;
-    wire [63:0] w_268;  // matmul_tiled.cl:19:9
-    wire [63:0] w_269;  // matmul_tiled.cl:19:9
-    wire [63:0] w_270;  // matmul_tiled.cl:19:9
-    wire [63:0] w_271;  // matmul_tiled.cl:19:9
-    wire [63:0] w_272;  // matmul_tiled.cl:19:9
-    wire [63:0] w_273;  // matmul_tiled.cl:19:9
-    reg  [63:0] q_274;  // matmul_tiled.cl:19:9
-    wire [63:0] w_275;  // matmul_tiled.cl:19:9
-    reg  [63:0] q_276;  // matmul_tiled.cl:19:9
-    wire [7:0]  oi_277;
-    wire [63:0] oa_278;  // matmul_tiled.cl:19:9
-    wire [31:0] ow_279;
-    wire [63:0] w_280;  // matmul_tiled.cl:20:9
-    wire [63:0] w_281;  // matmul_tiled.cl:20:12
-    wire [63:0] w_282;  // matmul_tiled.cl:20:12
-    reg  [63:0] q_283;  // matmul_tiled.cl:20:12
-    wire [7:0]  oi_284;
-    wire [63:0] oa_285;  // matmul_tiled.cl:20:12
-    reg  [31:0] old_286;  // matmul_tiled.cl:20:12
-    wire [31:0] v_287;
-    wire [63:0] w_288;  // matmul_tiled.cl:20:16
-    wire [63:0] w_289;  // matmul_tiled.cl:20:16
-    reg  [63:0] q_290;  // matmul_tiled.cl:20:16
-    wire [7:0]  oi_291;
-    wire [63:0] oa_292;  // matmul_tiled.cl:20:16
-    reg  [31:0] old_293;  // matmul_tiled.cl:20:16
-    wire [31:0] v_294;
-    wire [63:0] w_295;  // matmul_tiled.cl:20:22
-    wire [63:0] w_296;  // matmul_tiled.cl:20:25
-    wire [63:0] w_297;  // matmul_tiled.cl:20:25
-    reg  [63:0] q_298;  // matmul_tiled.cl:20:25
-    wire [7:0]  oi_299;
-    wire [63:0] oa_300;  // matmul_tiled.cl:20:25
-    reg  [31:0] old_301;  // matmul_tiled.cl:20:25
-    wire [31:0] v_302;
-    wire [63:0] w_303;  // matmul_tiled.cl:20:34
-    wire [63:0] w_304;  // matmul_tiled.cl:20:34
-    reg  [63:0] q_305;  // matmul_tiled.cl:20:34
-    wire [7:0]  oi_306;
-    wire [63:0] oa_307;  // matmul_tiled.cl:20:34
-    reg  [31:0] old_308;  // matmul_tiled.cl:20:34
-    wire [31:0] v_309;
-    wire [31:0] w_310;  // matmul_tiled.cl:20:40
-    wire [63:0] w_311;  // matmul_tiled.cl:20:44
-    wire [63:0] w_312;  // matmul_tiled.cl:20:44
-    reg  [63:0] q_313;  // matmul_tiled.cl:20:44
-    wire [7:0]  oi_314;
-    wire [63:0] oa_315;  // matmul_tiled.cl:20:44
-    reg  [31:0] old_316;  // matmul_tiled.cl:20:44
-    wire [31:0] v_317;
-    wire [31:0] w_318;  // matmul_tiled.cl:20:25
-    reg  [31:0] q_319;  // matmul_tiled.cl:20:25
-    wire [31:0] w_320;  // matmul_tiled.cl:20:25
-    wire [31:0] w_321;  // matmul_tiled.cl:20:25
-    reg  [31:0] q_322;  // matmul_tiled.cl:20:25
-    wire [31:0] w_323;  // matmul_tiled.cl:20:25
-    wire [63:0] w_324;  // matmul_tiled.cl:20:22
-    wire [63:0] w_325;  // matmul_tiled.cl:20:22
-    wire [63:0] w_326;  // matmul_tiled.cl:20:22
+    reg  [31:0] ld_289;  // matmul_tiled.cl:19:22
+    wire [31:0] v_290;
+    reg  [63:0] q_291;  // matmul_tiled.cl:19:9
+    wire [7:0]  oi_292;
+    wire [63:0] oa_293;  // matmul_tiled.cl:19:9
+    wire [31:0] ow_294;
+    wire [63:0] w_295;  // matmul_tiled.cl:20:9
+    wire [63:0] w_296;  // matmul_tiled.cl:20:9
+    reg  [63:0] q_297;  // matmul_tiled.cl:20:9
+    wire [63:0] w_298;  // matmul_tiled.cl:20:9
+    wire [63:0] w_299;  // matmul_tiled.cl:20:22
+    wire [31:0] w_300;  // matmul_tiled.cl:20:25
+    wire [31:0] w_301;  // matmul_tiled.cl:20:25
+    wire [63:0] w_302;  // matmul_tiled.cl:20:44
+    wire [63:0] w_303;  // matmul_tiled.cl:20:44
+    reg  [63:0] q_304;  // matmul_tiled.cl:20:44
+    wire [7:0]  oi_305;
+    wire [63:0] oa_306;  // matmul_tiled.cl:20:44
+    reg  [31:0] old_307;  // matmul_tiled.cl:20:44
+    wire [31:0] v_308;
+    reg  [31:0] q_309;  // matmul_tiled.cl:20:25
+    wire [31:0] w_310;  // matmul_tiled.cl:20:25
+    wire [63:0] w_311;  // matmul_tiled.cl:20:22
+    wire [63:0] w_312;  // matmul_tiled.cl:20:22
+    wire [63:0] w_313;  // matmul_tiled.cl:20:22
     reg         B_rd_issued;
     reg  [7:0]  B_rd_beat;
-    reg  [31:0] ld_327;  // matmul_tiled.cl:20:22
-    wire [31:0] v_328;
-    wire [63:0] w_329;  // matmul_tiled.cl:20:9
-    wire [63:0] w_330;  // matmul_tiled.cl:20:9
-    wire [63:0] w_331;  // matmul_tiled.cl:20:9
-    wire [63:0] w_332;  // matmul_tiled.cl:20:9
-    wire [63:0] w_333;  // matmul_tiled.cl:20:9
-    reg  [63:0] q_334;  // matmul_tiled.cl:20:9
-    wire [63:0] w_335;  // matmul_tiled.cl:20:9
-    reg  [63:0] q_336;  // matmul_tiled.cl:20:9
-    wire [7:0]  oi_337;
-    wire [63:0] oa_338;  // matmul_tiled.cl:20:9
-    wire [31:0] ow_339;
-    wire [63:0] w_340;  // matmul_tiled.cl:7:6
-    wire [63:0] w_341;  // matmul_tiled.cl:7:6
+    reg  [31:0] ld_314;  // matmul_tiled.cl:20:22
+    wire [31:0] v_315;
+    reg  [63:0] q_316;  // matmul_tiled.cl:20:9
+    wire [7:0]  oi_317;
+    wire [63:0] oa_318;  // matmul_tiled.cl:20:9
+    wire [31:0] ow_319;
+    wire [63:0] w_320;  // matmul_tiled.cl:7:6
+    wire [63:0] w_321;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_322;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_323;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_324;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_325;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_326;  // matmul_tiled.cl:7:6
+    wire [63:0] w_327;  // matmul_tiled.cl:7:6
+    wire [63:0] w_328;  // matmul_tiled.cl:7:6
+    wire [63:0] w_329;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_330;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_331;  // matmul_tiled.cl:7:6
+    wire        w_332;  // matmul_tiled.cl:7:6
+    reg         q_333;  // matmul_tiled.cl:7:6
+    wire [63:0] w_334;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_335;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_336;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_337;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_338;  // matmul_tiled.cl:7:6
+    wire        w_339;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_340;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_341;  // matmul_tiled.cl:7:6
     wire [63:0] w_342;  // matmul_tiled.cl:7:6
     wire [63:0] w_343;  // matmul_tiled.cl:7:6
-    wire [63:0] w_344;  // matmul_tiled.cl:7:6
-    wire [63:0] w_345;  // matmul_tiled.cl:7:6
-    wire [63:0] w_346;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_344;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_345;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_346;  // matmul_tiled.cl:7:6
     wire [63:0] w_347;  // matmul_tiled.cl:7:6
-    wire        w_348;  // matmul_tiled.cl:7:6
-    reg         q_349;  // matmul_tiled.cl:7:6
-    wire [63:0] w_350;  // matmul_tiled.cl:7:6
-    wire [63:0] w_351;  // matmul_tiled.cl:7:6
-    wire [63:0] w_352;  // matmul_tiled.cl:7:6
-    wire [63:0] w_353;  // matmul_tiled.cl:7:6
-    wire [63:0] w_354;  // matmul_tiled.cl:7:6
-    wire        w_355;  // matmul_tiled.cl:7:6
-    wire [63:0] w_356;  // matmul_tiled.cl:7:6
-    wire [63:0] w_357;  // matmul_tiled.cl:7:6
-    wire [63:0] w_358;  // matmul_tiled.cl:7:6
-    wire [63:0] w_359;  // matmul_tiled.cl:7:6
-    wire [63:0] w_360;  // matmul_tiled.cl:18:21
-    wire [63:0] w_361;  // matmul_tiled.cl:18:21
-    wire [63:0] w_362;  // matmul_tiled.cl:18:21
-    wire [63:0] w_363;  // matmul_tiled.cl:18:21
-    wire [63:0] w_364;  // matmul_tiled.cl:18:21
-    wire [7:0]  oi_365;
-    wire [63:0] oa_366;  // matmul_tiled.cl:18:21
-    reg  [31:0] old_367;  // matmul_tiled.cl:18:21
-    wire [31:0] v_368;
-    wire [31:0] w_369;  // matmul_tiled.cl:18:25
-    wire [31:0] w_370;  // matmul_tiled.cl:18:25
-    wire [31:0] w_371;  // matmul_tiled.cl:18:25
-    wire [31:0] w_372;  // matmul_tiled.cl:18:25
-    wire [31:0] w_373;  // matmul_tiled.cl:18:25
-    wire [31:0] w_374;  // matmul_tiled.cl:18:25
-    wire [31:0] w_375;  // matmul_tiled.cl:18:25
-    wire [31:0] w_376;  // matmul_tiled.cl:18:25
-    reg  [31:0] q_377;  // matmul_tiled.cl:18:25
-    wire        w_378;  // matmul_tiled.cl:18:21
-    wire [31:0] w_379;  // matmul_tiled.cl:12:15
-    wire [63:0] w_380;  // matmul_tiled.cl:12:15
-    wire [63:0] w_381;  // matmul_tiled.cl:12:15
-    wire [63:0] w_382;  // matmul_tiled.cl:12:15
-    wire [63:0] w_383;  // matmul_tiled.cl:12:9
-    wire [63:0] w_384;  // matmul_tiled.cl:12:9
-    wire [63:0] w_385;  // matmul_tiled.cl:12:9
-    wire [63:0] w_386;  // matmul_tiled.cl:12:9
-    wire [63:0] w_387;  // matmul_tiled.cl:12:9
-    wire [31:0] w_388;  // matmul_tiled.cl:12:15
-    wire [31:0] w_389;  // matmul_tiled.cl:12:15
-    wire [31:0] w_390;  // matmul_tiled.cl:12:15
-    wire [31:0] w_391;  // matmul_tiled.cl:12:15
-    wire [31:0] w_392;  // matmul_tiled.cl:12:15
-    wire [7:0]  oi_393;
-    wire [63:0] oa_394;  // matmul_tiled.cl:12:9
-    wire [31:0] ow_395;
-    wire [31:0] w_396;  // matmul_tiled.cl:13:29
-    wire [63:0] w_397;  // matmul_tiled.cl:13:15
-    wire [63:0] w_398;  // matmul_tiled.cl:13:15
-    wire [63:0] w_399;  // matmul_tiled.cl:13:15
-    wire [63:0] w_400;  // matmul_tiled.cl:13:9
-    wire [63:0] w_401;  // matmul_tiled.cl:13:9
-    wire [31:0] w_402;  // matmul_tiled.cl:13:15
-    wire [31:0] w_403;  // matmul_tiled.cl:13:15
-    wire [31:0] w_404;  // matmul_tiled.cl:13:15
-    wire [31:0] w_405;  // matmul_tiled.cl:13:15
-    reg  [63:0] q_406;  // matmul_tiled.cl:13:9
-    reg  [31:0] q_407;  // matmul_tiled.cl:13:15
-    wire [7:0]  oi_408;
-    wire [63:0] oa_409;  // matmul_tiled.cl:13:9
-    wire [31:0] ow_410;
-    wire [63:0] w_411;  // matmul_tiled.cl:14:14
-    wire [63:0] w_412;  // matmul_tiled.cl:14:9
-    wire [63:0] w_413;  // matmul_tiled.cl:14:9
-    wire [31:0] w_414;  // matmul_tiled.cl:14:14
-    reg  [63:0] q_415;  // matmul_tiled.cl:14:9
-    reg  [31:0] q_416;  // matmul_tiled.cl:14:14
+    wire [63:0] w_348;  // matmul_tiled.cl:18:21
+    wire [63:0] w_349;  // matmul_tiled.cl:18:21
+    wire [63:0] w_350;  // matmul_tiled.cl:18:21
+    wire [63:0] w_351;  // matmul_tiled.cl:18:21
+    wire [63:0] w_352;  // matmul_tiled.cl:18:21
+    wire [7:0]  oi_353;
+    wire [63:0] oa_354;  // matmul_tiled.cl:18:21
+    reg  [31:0] old_355;  // matmul_tiled.cl:18:21
+    wire [31:0] v_356;
+    wire [31:0] w_357;  // matmul_tiled.cl:18:25
+    wire [31:0] w_358;  // matmul_tiled.cl:18:25
+    wire [31:0] w_359;  // matmul_tiled.cl:18:25
+    wire [31:0] w_360;  // matmul_tiled.cl:18:25
+    wire [31:0] w_361;  // matmul_tiled.cl:18:25
+    wire [31:0] w_362;  // matmul_tiled.cl:18:25
+    wire [31:0] w_363;  // matmul_tiled.cl:18:25
+    wire [31:0] w_364;  // matmul_tiled.cl:18:25
+    reg  [31:0] q_365;  // matmul_tiled.cl:18:25
+    wire        w_366;  // matmul_tiled.cl:18:21
+    wire [31:0] w_367;  // matmul_tiled.cl:12:15
+    wire [63:0] w_368;  // matmul_tiled.cl:12:15
+    wire [63:0] w_369;  // matmul_tiled.cl:12:15
+    wire [63:0] w_370;  // matmul_tiled.cl:12:15
+    wire [63:0] w_371;  // matmul_tiled.cl:12:9
+    wire [63:0] w_372;  // matmul_tiled.cl:12:9
+    wire [63:0] w_373;  // matmul_tiled.cl:12:9
+    wire [63:0] w_374;  // matmul_tiled.cl:12:9
+    wire [63:0] w_375;  // matmul_tiled.cl:12:9
+    wire [31:0] w_376;  // matmul_tiled.cl:12:15
+    wire [31:0] w_377;  // matmul_tiled.cl:12:15
+    wire [31:0] w_378;  // matmul_tiled.cl:12:15
+    wire [31:0] w_379;  // matmul_tiled.cl:14:14
+    wire [31:0] w_380;  // matmul_tiled.cl:12:15
+    wire [7:0]  oi_381;
+    wire [63:0] oa_382;  // matmul_tiled.cl:12:9
+    wire [31:0] ow_383;
+    wire [31:0] w_384;  // matmul_tiled.cl:13:29
+    wire [63:0] w_385;  // matmul_tiled.cl:13:15
+    wire [63:0] w_386;  // matmul_tiled.cl:13:15
+    wire [63:0] w_387;  // matmul_tiled.cl:13:15
+    wire [63:0] w_388;  // matmul_tiled.cl:13:9
+    wire [63:0] w_389;  // matmul_tiled.cl:13:9
+    wire [31:0] w_390;  // matmul_tiled.cl:13:15
+    wire [31:0] w_391;  // matmul_tiled.cl:13:15
+    wire [31:0] w_392;  // matmul_tiled.cl:15:14
+    wire [31:0] w_393;  // matmul_tiled.cl:13:15
+    reg  [63:0] q_394;  // matmul_tiled.cl:13:9
+    reg  [31:0] q_395;  // matmul_tiled.cl:13:15
+    wire [7:0]  oi_396;
+    wire [63:0] oa_397;  // matmul_tiled.cl:13:9
+    wire [31:0] ow_398;
+    wire [63:0] w_399;  // matmul_tiled.cl:14:9
+    wire [63:0] w_400;  // matmul_tiled.cl:14:9
+    reg  [63:0] q_401;  // matmul_tiled.cl:14:9
+    reg  [31:0] q_402;  // matmul_tiled.cl:14:14
+    wire [7:0]  oi_403;
+    wire [63:0] oa_404;  // matmul_tiled.cl:14:9
+    wire [31:0] ow_405;
+    wire [63:0] w_406;  // matmul_tiled.cl:15:9
+    wire [63:0] w_407;  // matmul_tiled.cl:15:9
+    reg  [63:0] q_408;  // matmul_tiled.cl:15:9
+    reg  [31:0] q_409;  // matmul_tiled.cl:15:14
+    wire [7:0]  oi_410;
+    wire [63:0] oa_411;  // matmul_tiled.cl:15:9
+    wire [31:0] ow_412;
+    wire [31:0] w_413;  // matmul_tiled.cl:16:17
+    wire [63:0] w_414;  // matmul_tiled.cl:16:11
+    wire [63:0] w_415;  // matmul_tiled.cl:16:11
+    reg  [63:0] q_416;  // matmul_tiled.cl:16:11
     wire [7:0]  oi_417;
-    wire [63:0] oa_418;  // matmul_tiled.cl:14:9
+    wire [63:0] oa_418;  // matmul_tiled.cl:16:11
     wire [31:0] ow_419;
-    wire [63:0] w_420;  // matmul_tiled.cl:15:14
-    wire [63:0] w_421;  // matmul_tiled.cl:15:9
-    wire [63:0] w_422;  // matmul_tiled.cl:15:9
-    wire [31:0] w_423;  // matmul_tiled.cl:15:14
-    reg  [63:0] q_424;  // matmul_tiled.cl:15:9
-    reg  [31:0] q_425;  // matmul_tiled.cl:15:14
-    wire [7:0]  oi_426;
-    wire [63:0] oa_427;  // matmul_tiled.cl:15:9
-    wire [31:0] ow_428;
-    wire [31:0] w_429;  // matmul_tiled.cl:16:17
-    wire [63:0] w_430;  // matmul_tiled.cl:16:11
-    wire [63:0] w_431;  // matmul_tiled.cl:16:11
-    reg  [63:0] q_432;  // matmul_tiled.cl:16:11
-    wire [7:0]  oi_433;
-    wire [63:0] oa_434;  // matmul_tiled.cl:16:11
-    wire [31:0] ow_435;
-    wire [63:0] w_436;  // matmul_tiled.cl:18:14
-    wire [63:0] w_437;  // matmul_tiled.cl:18:14
-    reg  [63:0] q_438;  // matmul_tiled.cl:18:14
-    wire [7:0]  oi_439;
-    wire [63:0] oa_440;  // matmul_tiled.cl:18:14
-    wire [31:0] ow_441;
-    wire [63:0] w_442;  // matmul_tiled.cl:7:6
-    wire [63:0] w_443;  // matmul_tiled.cl:7:6
-    wire [63:0] w_444;  // matmul_tiled.cl:7:6
-    wire [63:0] w_445;  // matmul_tiled.cl:7:6
-    wire [63:0] w_446;  // matmul_tiled.cl:7:6
-    wire [63:0] w_447;  // matmul_tiled.cl:7:6
+    wire [63:0] w_420;  // matmul_tiled.cl:18:14
+    wire [63:0] w_421;  // matmul_tiled.cl:18:14
+    reg  [63:0] q_422;  // matmul_tiled.cl:18:14
+    wire [7:0]  oi_423;
+    wire [63:0] oa_424;  // matmul_tiled.cl:18:14
+    wire [31:0] ow_425;
+    wire [63:0] w_426;  // matmul_tiled.cl:7:6
+    wire [63:0] w_427;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_428;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_429;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_430;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_431;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_432;  // matmul_tiled.cl:7:6
+    wire [63:0] w_433;  // matmul_tiled.cl:7:6
+    wire [63:0] w_434;  // matmul_tiled.cl:7:6
     reg  [7:0]  launch_err;
     reg         done_q;
     assign v0_col = 32'h00000000;
@@ -706,396 +693,395 @@ module matmul_datapath (
         .rdata(obj7_wi_t_rdata)
     );
     assign w_1 = v9_lid_y;
-    assign w_2 = 64'h0000000000000008;
-    assign w_3 = (w_1 < w_2);
-    assign w_5 = 64'h0000000000000001;
-    assign w_6 = 64'h0000000000000000;
-    assign w_7 = v8_lid_x;
-    assign w_8 = (w_7 + w_5);
-    assign w_9 = 64'h0000000000000008;
-    assign w_10 = (w_8 == w_9);
-    assign w_11 = (w_10 ? w_6 : w_8);
-    assign w_12 = v9_lid_y;
-    assign w_13 = (w_12 + w_5);
-    assign w_14 = (w_10 ? w_13 : w_12);
-    assign w_15 = {32'h00000000, C_base};
-    assign w_16 = 64'h0000000000000000;
-    assign w_17 = v10_lid_linear;
-    assign w_18 = 64'h0000000000000004;
-    assign w_19 = (w_17 * w_18);
-    assign w_20 = (w_16 + w_19);
-    assign oi_21 = obj3_wi_row_re_beat;
-    assign oa_22 = (w_20 + {56'h00000000000000, oi_21});
-    assign v_24 = old_23[31:0];
-    assign w_25 = arg_n;
-    assign w_26 = 64'h0000000000000000;
-    assign w_27 = (w_26 + w_19);
-    assign oi_29 = obj2_wi_col_re_beat;
-    assign oa_30 = (q_28 + {56'h00000000000000, oi_29});
-    assign v_32 = old_31[31:0];
-    assign w_33 = 64'h0000000000000000;
-    assign w_34 = (w_33 + w_19);
-    assign oi_36 = obj6_wi_acc_re_beat;
-    assign oa_37 = (q_35 + {56'h00000000000000, oi_36});
-    assign v_39 = old_38[31:0];
-    assign w_40 = (v_24 * w_25);
-    assign w_42 = (q_41 + v_32);
-    assign w_43 = {{32{w_42[31]}}, w_42[31:0]};
-    assign w_44 = (w_43 * w_18);
-    assign w_45 = (w_15 + w_44);
-    assign w_46 = v8_lid_x;
-    assign w_47 = v9_lid_y;
-    assign w_48 = 64'h0000000000000008;
-    assign w_49 = (w_47 * w_48);
-    assign w_50 = (w_46 + w_49);
-    assign w_51 = 64'h0000000000000000;
-    assign w_52 = v7_group_cond0;
-    assign w_54 = v9_lid_y;
-    assign w_55 = 64'h0000000000000008;
-    assign w_56 = (w_54 < w_55);
-    assign w_58 = 64'h0000000000000001;
+    assign w_2 = w_1[7:0];
+    assign w_3 = 8'h08;
+    assign w_4 = (w_2 < w_3);
+    assign w_6 = v8_lid_x;
+    assign w_7 = w_6[7:0];
+    assign w_8 = 8'h01;
+    assign w_9 = (w_7 + w_8);
+    assign w_10 = 8'h08;
+    assign w_11 = (w_9 == w_10);
+    assign w_12 = 8'h00;
+    assign w_13 = (w_11 ? w_12 : w_9);
+    assign w_14 = {56'h00000000000000, w_13[7:0]};
+    assign w_15 = v9_lid_y;
+    assign w_16 = w_15[7:0];
+    assign w_17 = (w_16 + w_8);
+    assign w_18 = (w_11 ? w_17 : w_16);
+    assign w_19 = {56'h00000000000000, w_18[7:0]};
+    assign w_20 = {32'h00000000, C_base};
+    assign w_21 = 64'h0000000000000000;
+    assign w_22 = v10_lid_linear;
+    assign w_23 = 64'h0000000000000004;
+    assign w_24 = (w_22 * w_23);
+    assign w_25 = (w_21 + w_24);
+    assign oi_26 = obj3_wi_row_re_beat;
+    assign oa_27 = (w_25 + {56'h00000000000000, oi_26});
+    assign v_29 = old_28[31:0];
+    assign w_30 = arg_n;
+    assign w_31 = (v_29 * w_30);
+    assign w_32 = 64'h0000000000000000;
+    assign w_33 = (w_32 + w_24);
+    assign oi_35 = obj2_wi_col_re_beat;
+    assign oa_36 = (q_34 + {56'h00000000000000, oi_35});
+    assign v_38 = old_37[31:0];
+    assign w_40 = (q_39 + v_38);
+    assign w_41 = {{32{w_40[31]}}, w_40[31:0]};
+    assign w_42 = (w_41 * w_23);
+    assign w_43 = (w_20 + w_42);
+    assign w_44 = 64'h0000000000000000;
+    assign w_45 = (w_44 + w_24);
+    assign oi_47 = obj6_wi_acc_re_beat;
+    assign oa_48 = (q_46 + {56'h00000000000000, oi_47});
+    assign v_50 = old_49[31:0];
+    assign w_51 = v8_lid_x;
+    assign w_52 = v9_lid_y;
+    assign w_53 = w_51[7:0];
+    assign w_54 = w_52[7:0];
+    assign w_55 = 8'h08;
+    assign w_56 = (w_54 * w_55);
+    assign w_57 = (w_53 + w_56);
+    assign w_58 = {56'h00000000000000, w_57[7:0]};
     assign w_59 = 64'h0000000000000000;
-    assign w_60 = v8_lid_x;
-    assign w_61 = (w_60 + w_58);
-    assign w_62 = 64'h0000000000000008;
-    assign w_63 = (w_61 == w_62);
-    assign w_64 = (w_63 ? w_59 : w_61);
-    assign w_65 = v9_lid_y;
-    assign w_66 = (w_65 + w_58);
-    assign w_67 = (w_63 ? w_66 : w_65);
-    assign w_68 = 64'h0000000000000000;
-    assign w_69 = v10_lid_linear;
-    assign w_70 = 64'h0000000000000004;
-    assign w_71 = (w_69 * w_70);
-    assign w_72 = (w_68 + w_71);
-    assign oi_73 = obj7_wi_t_re_beat;
-    assign oa_74 = (w_72 + {56'h00000000000000, oi_73});
-    assign v_76 = old_75[31:0];
-    assign w_77 = arg_n;
-    assign w_78 = 32'h0000001f;
-    assign w_79 = (w_77[31] ? (~((~w_77) >> w_78)) : (w_77 >> w_78));
-    assign w_80 = 32'h0000001d;
-    assign w_81 = (w_79 >> w_80);
-    assign w_82 = (w_77 + w_81);
-    assign w_83 = 32'h00000003;
-    assign w_84 = (w_82[31] ? (~((~w_82) >> w_83)) : (w_82 >> w_83));
-    assign w_86 = ((v_76 ^ 32'h80000000) < (q_85 ^ 32'h80000000));
-    assign w_87 = 64'h0000000000000000;
-    assign w_88 = v10_lid_linear;
-    assign w_89 = 64'h0000000000000004;
-    assign w_90 = (w_88 * w_89);
-    assign w_91 = (w_87 + w_90);
-    assign oi_92 = obj7_wi_t_re_beat;
-    assign oa_93 = (w_91 + {56'h00000000000000, oi_92});
-    assign v_95 = old_94[31:0];
-    assign w_96 = 64'h0000000000000000;
-    assign w_97 = (w_96 + w_90);
-    assign w_98 = 32'h00000001;
-    assign w_99 = (v_95 + w_98);
-    assign oi_101 = obj7_wi_t_re_beat;
-    assign oa_102 = (q_100 + {56'h00000000000000, oi_101});
-    assign ow_103 = (w_99 >> ({24'h000000, oi_101} * 32'h00000008));
-    assign w_104 = v8_lid_x;
-    assign w_105 = v9_lid_y;
-    assign w_106 = 64'h0000000000000008;
-    assign w_107 = (w_105 * w_106);
-    assign w_108 = (w_104 + w_107);
-    assign w_109 = 64'h0000000000000000;
-    assign w_110 = v9_lid_y;
-    assign w_111 = 64'h0000000000000008;
-    assign w_112 = (w_110 < w_111);
-    assign w_114 = 64'h0000000000000001;
-    assign w_115 = 64'h0000000000000000;
-    assign w_116 = v8_lid_x;
-    assign w_117 = (w_116 + w_114);
-    assign w_118 = 64'h0000000000000008;
-    assign w_119 = (w_117 == w_118);
-    assign w_120 = (w_119 ? w_115 : w_117);
-    assign w_121 = v9_lid_y;
-    assign w_122 = (w_121 + w_114);
-    assign w_123 = (w_119 ? w_122 : w_121);
-    assign w_124 = v6_k;
-    assign w_125 = 32'h00000008;
-    assign w_126 = ((w_124 ^ 32'h80000000) < (w_125 ^ 32'h80000000));
-    assign w_128 = v6_k;
-    assign w_129 = w_128[7:0];
-    assign w_130 = 8'h01;
-    assign w_131 = (w_129 + w_130);
-    assign w_132 = {24'h000000, w_131[7:0]};
-    assign w_133 = 64'h0000000000000000;
-    assign w_134 = 64'h0000000000000000;
-    assign w_135 = v10_lid_linear;
-    assign w_136 = 64'h0000000000000004;
-    assign w_137 = (w_135 * w_136);
-    assign w_138 = (w_134 + w_137);
-    assign oi_139 = obj5_wi_ty_re_beat;
-    assign oa_140 = (w_138 + {56'h00000000000000, oi_139});
-    assign v_142 = old_141[31:0];
+    assign w_60 = v7_group_cond0;
+    assign w_62 = v9_lid_y;
+    assign w_63 = w_62[7:0];
+    assign w_64 = 8'h08;
+    assign w_65 = (w_63 < w_64);
+    assign w_67 = v8_lid_x;
+    assign w_68 = w_67[7:0];
+    assign w_69 = 8'h01;
+    assign w_70 = (w_68 + w_69);
+    assign w_71 = 8'h08;
+    assign w_72 = (w_70 == w_71);
+    assign w_73 = 8'h00;
+    assign w_74 = (w_72 ? w_73 : w_70);
+    assign w_75 = {56'h00000000000000, w_74[7:0]};
+    assign w_76 = v9_lid_y;
+    assign w_77 = w_76[7:0];
+    assign w_78 = (w_77 + w_69);
+    assign w_79 = (w_72 ? w_78 : w_77);
+    assign w_80 = {56'h00000000000000, w_79[7:0]};
+    assign w_81 = 64'h0000000000000000;
+    assign w_82 = v10_lid_linear;
+    assign w_83 = 64'h0000000000000004;
+    assign w_84 = (w_82 * w_83);
+    assign w_85 = (w_81 + w_84);
+    assign oi_86 = obj7_wi_t_re_beat;
+    assign oa_87 = (w_85 + {56'h00000000000000, oi_86});
+    assign v_89 = old_88[31:0];
+    assign w_90 = arg_n;
+    assign w_91 = 32'h0000001f;
+    assign w_92 = (w_90[31] ? (~((~w_90) >> w_91)) : (w_90 >> w_91));
+    assign w_93 = 32'h0000001d;
+    assign w_94 = (w_92 >> w_93);
+    assign w_95 = (w_90 + w_94);
+    assign w_96 = 32'h00000003;
+    assign w_97 = (w_95[31] ? (~((~w_95) >> w_96)) : (w_95 >> w_96));
+    assign w_99 = ((v_89 ^ 32'h80000000) < (q_98 ^ 32'h80000000));
+    assign w_100 = 64'h0000000000000000;
+    assign w_101 = v10_lid_linear;
+    assign w_102 = 64'h0000000000000004;
+    assign w_103 = (w_101 * w_102);
+    assign w_104 = (w_100 + w_103);
+    assign oi_105 = obj7_wi_t_re_beat;
+    assign oa_106 = (w_104 + {56'h00000000000000, oi_105});
+    assign v_108 = old_107[31:0];
+    assign w_109 = 32'h00000001;
+    assign w_110 = (v_108 + w_109);
+    assign oi_112 = obj7_wi_t_re_beat;
+    assign oa_113 = (q_111 + {56'h00000000000000, oi_112});
+    assign ow_114 = (w_110 >> ({24'h000000, oi_112} * 32'h00000008));
+    assign w_115 = v8_lid_x;
+    assign w_116 = v9_lid_y;
+    assign w_117 = w_115[7:0];
+    assign w_118 = w_116[7:0];
+    assign w_119 = 8'h08;
+    assign w_120 = (w_118 * w_119);
+    assign w_121 = (w_117 + w_120);
+    assign w_122 = {56'h00000000000000, w_121[7:0]};
+    assign w_123 = 64'h0000000000000000;
+    assign w_124 = v9_lid_y;
+    assign w_125 = w_124[7:0];
+    assign w_126 = 8'h08;
+    assign w_127 = (w_125 < w_126);
+    assign w_129 = v8_lid_x;
+    assign w_130 = w_129[7:0];
+    assign w_131 = 8'h01;
+    assign w_132 = (w_130 + w_131);
+    assign w_133 = 8'h08;
+    assign w_134 = (w_132 == w_133);
+    assign w_135 = 8'h00;
+    assign w_136 = (w_134 ? w_135 : w_132);
+    assign w_137 = {56'h00000000000000, w_136[7:0]};
+    assign w_138 = v9_lid_y;
+    assign w_139 = w_138[7:0];
+    assign w_140 = (w_139 + w_131);
+    assign w_141 = (w_134 ? w_140 : w_139);
+    assign w_142 = {56'h00000000000000, w_141[7:0]};
     assign w_143 = v6_k;
-    assign w_144 = {{32{v_142[31]}}, v_142[31:0]};
-    assign w_145 = 64'h0000000000000020;
-    assign w_146 = (w_144 * w_145);
-    assign w_147 = (w_133 + w_146);
-    assign w_148 = {{32{w_143[31]}}, w_143[31:0]};
-    assign w_149 = (w_148 * w_136);
-    assign w_151 = (w_147 + q_150);
-    assign oi_152 = obj0_As_re_beat;
-    assign oa_153 = (w_151 + {56'h00000000000000, oi_152});
-    assign v_155 = old_154[31:0];
-    assign w_156 = 64'h0000000000000000;
-    assign w_157 = v6_k;
-    assign w_158 = 64'h0000000000000000;
-    assign w_159 = (w_158 + w_137);
-    assign oi_161 = obj4_wi_tx_re_beat;
-    assign oa_162 = (q_160 + {56'h00000000000000, oi_161});
-    assign v_164 = old_163[31:0];
-    assign w_165 = {{32{w_157[31]}}, w_157[31:0]};
-    assign w_166 = (w_165 * w_145);
-    assign w_167 = (w_156 + w_166);
-    assign w_168 = {{32{v_164[31]}}, v_164[31:0]};
-    assign w_169 = (w_168 * w_136);
-    assign w_171 = (q_170 + w_169);
-    assign oi_172 = obj1_Bs_re_beat;
-    assign oa_173 = (w_171 + {56'h00000000000000, oi_172});
-    assign v_175 = old_174[31:0];
-    assign w_176 = 64'h0000000000000000;
-    assign w_177 = (w_176 + w_137);
-    assign oi_179 = obj6_wi_acc_re_beat;
-    assign oa_180 = (q_178 + {56'h00000000000000, oi_179});
-    assign v_182 = old_181[31:0];
+    assign w_144 = 32'h00000008;
+    assign w_145 = ((w_143 ^ 32'h80000000) < (w_144 ^ 32'h80000000));
+    assign w_147 = v6_k;
+    assign w_148 = w_147[7:0];
+    assign w_149 = 8'h01;
+    assign w_150 = (w_148 + w_149);
+    assign w_151 = {24'h000000, w_150[7:0]};
+    assign w_152 = 64'h0000000000000000;
+    assign w_153 = 64'h0000000000000000;
+    assign w_154 = v10_lid_linear;
+    assign w_155 = 64'h0000000000000004;
+    assign w_156 = (w_154 * w_155);
+    assign w_157 = (w_153 + w_156);
+    assign oi_158 = obj5_wi_ty_re_beat;
+    assign oa_159 = (w_157 + {56'h00000000000000, oi_158});
+    assign v_161 = old_160[31:0];
+    assign w_162 = {{32{v_161[31]}}, v_161[31:0]};
+    assign w_163 = 64'h0000000000000020;
+    assign w_164 = (w_162 * w_163);
+    assign w_165 = (w_152 + w_164);
+    assign w_166 = v6_k;
+    assign w_167 = {{32{w_166[31]}}, w_166[31:0]};
+    assign w_168 = (w_167 * w_155);
+    assign w_170 = (w_165 + q_169);
+    assign oi_171 = obj0_As_re_beat;
+    assign oa_172 = (w_170 + {56'h00000000000000, oi_171});
+    assign v_174 = old_173[31:0];
+    assign w_175 = 64'h0000000000000000;
+    assign w_176 = (w_167 * w_163);
+    assign w_177 = (w_175 + w_176);
+    assign w_178 = 64'h0000000000000000;
+    assign w_179 = (w_178 + w_156);
+    assign oi_181 = obj4_wi_tx_re_beat;
+    assign oa_182 = (q_180 + {56'h00000000000000, oi_181});
+    assign v_184 = old_183[31:0];
+    assign w_185 = {{32{v_184[31]}}, v_184[31:0]};
+    assign w_186 = (w_185 * w_155);
+    assign w_188 = (q_187 + w_186);
+    assign oi_189 = obj1_Bs_re_beat;
+    assign oa_190 = (w_188 + {56'h00000000000000, oi_189});
+    assign v_192 = old_191[31:0];
+    assign w_193 = 64'h0000000000000000;
+    assign w_194 = (w_193 + w_156);
+    assign oi_196 = obj6_wi_acc_re_beat;
+    assign oa_197 = (q_195 + {56'h00000000000000, oi_196});
+    assign v_199 = old_198[31:0];
 
     ohls_fp_fma u0_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_183),
-        .a(v_155),
-        .b(v_175),
-        .c(v_182),
+        .in_valid(go_200),
+        .a(v_174),
+        .b(v_192),
+        .c(v_199),
         .out_valid(u0_fp_fma_valid),
         .result(u0_fp_fma_result)
     );
-    assign bi_184 = u0_fp_fma_result;
-    assign bi_185 = v_155;
-    assign bi_186 = v_175;
-    assign bi_187 = v_182;
-    assign w_189 = 64'h0000000000000000;
-    assign w_190 = (w_189 + w_137);
-    assign oi_192 = obj6_wi_acc_re_beat;
-    assign oa_193 = (q_191 + {56'h00000000000000, oi_192});
-    assign ow_194 = (r_188 >> ({24'h000000, oi_192} * 32'h00000008));
-    assign w_195 = 32'h00000000;
-    assign w_196 = v8_lid_x;
-    assign w_197 = v9_lid_y;
-    assign w_198 = 64'h0000000000000008;
-    assign w_199 = (w_197 * w_198);
-    assign w_200 = (w_196 + w_199);
-    assign w_201 = 64'h0000000000000000;
-    assign w_202 = v9_lid_y;
-    assign w_203 = 64'h0000000000000008;
-    assign w_204 = (w_202 < w_203);
-    assign w_206 = 64'h0000000000000001;
-    assign w_207 = 64'h0000000000000000;
-    assign w_208 = v8_lid_x;
-    assign w_209 = (w_208 + w_206);
-    assign w_210 = 64'h0000000000000008;
-    assign w_211 = (w_209 == w_210);
-    assign w_212 = (w_211 ? w_207 : w_209);
-    assign w_213 = v9_lid_y;
-    assign w_214 = (w_213 + w_206);
-    assign w_215 = (w_211 ? w_214 : w_213);
-    assign w_216 = 64'h0000000000000000;
-    assign w_217 = 64'h0000000000000000;
-    assign w_218 = v10_lid_linear;
-    assign w_219 = 64'h0000000000000004;
-    assign w_220 = (w_218 * w_219);
-    assign w_221 = (w_217 + w_220);
-    assign oi_222 = obj5_wi_ty_re_beat;
-    assign oa_223 = (w_221 + {56'h00000000000000, oi_222});
-    assign v_225 = old_224[31:0];
-    assign w_226 = 64'h0000000000000000;
-    assign w_227 = (w_226 + w_220);
-    assign oi_229 = obj4_wi_tx_re_beat;
-    assign oa_230 = (q_228 + {56'h00000000000000, oi_229});
-    assign v_232 = old_231[31:0];
-    assign w_233 = {32'h00000000, A_base};
-    assign w_234 = 64'h0000000000000000;
-    assign w_235 = (w_234 + w_220);
-    assign oi_237 = obj3_wi_row_re_beat;
-    assign oa_238 = (q_236 + {56'h00000000000000, oi_237});
-    assign v_240 = old_239[31:0];
-    assign w_241 = arg_n;
-    assign w_242 = 64'h0000000000000000;
-    assign w_243 = (w_242 + w_220);
-    assign oi_245 = obj7_wi_t_re_beat;
-    assign oa_246 = (q_244 + {56'h00000000000000, oi_245});
-    assign v_248 = old_247[31:0];
-    assign w_249 = 64'h0000000000000000;
-    assign w_250 = (w_249 + w_220);
-    assign oi_252 = obj4_wi_tx_re_beat;
-    assign oa_253 = (q_251 + {56'h00000000000000, oi_252});
-    assign v_255 = old_254[31:0];
-    assign w_256 = (v_240 * w_241);
-    assign w_257 = 32'h00000008;
-    assign w_258 = (v_248 * w_257);
-    assign w_261 = (q_259 + q_260);
-    assign w_262 = (w_261 + v_255);
-    assign w_263 = {{32{w_262[31]}}, w_262[31:0]};
-    assign w_264 = (w_263 * w_219);
-    assign w_265 = (w_233 + w_264);
-    assign v_267 = ld_266[31:0];
-    assign w_268 = {{32{v_225[31]}}, v_225[31:0]};
-    assign w_269 = 64'h0000000000000020;
-    assign w_270 = (w_268 * w_269);
-    assign w_271 = (w_216 + w_270);
-    assign w_272 = {{32{v_232[31]}}, v_232[31:0]};
-    assign w_273 = (w_272 * w_219);
-    assign w_275 = (q_274 + w_273);
-    assign oi_277 = obj0_As_re_beat;
-    assign oa_278 = (q_276 + {56'h00000000000000, oi_277});
-    assign ow_279 = (v_267 >> ({24'h000000, oi_277} * 32'h00000008));
-    assign w_280 = 64'h0000000000000000;
-    assign w_281 = 64'h0000000000000000;
-    assign w_282 = (w_281 + w_220);
-    assign oi_284 = obj5_wi_ty_re_beat;
-    assign oa_285 = (q_283 + {56'h00000000000000, oi_284});
-    assign v_287 = old_286[31:0];
-    assign w_288 = 64'h0000000000000000;
-    assign w_289 = (w_288 + w_220);
-    assign oi_291 = obj4_wi_tx_re_beat;
-    assign oa_292 = (q_290 + {56'h00000000000000, oi_291});
-    assign v_294 = old_293[31:0];
-    assign w_295 = {32'h00000000, B_base};
-    assign w_296 = 64'h0000000000000000;
-    assign w_297 = (w_296 + w_220);
-    assign oi_299 = obj7_wi_t_re_beat;
-    assign oa_300 = (q_298 + {56'h00000000000000, oi_299});
-    assign v_302 = old_301[31:0];
-    assign w_303 = 64'h0000000000000000;
-    assign w_304 = (w_303 + w_220);
-    assign oi_306 = obj5_wi_ty_re_beat;
-    assign oa_307 = (q_305 + {56'h00000000000000, oi_306});
-    assign v_309 = old_308[31:0];
-    assign w_310 = arg_n;
-    assign w_311 = 64'h0000000000000000;
-    assign w_312 = (w_311 + w_220);
-    assign oi_314 = obj2_wi_col_re_beat;
-    assign oa_315 = (q_313 + {56'h00000000000000, oi_314});
-    assign v_317 = old_316[31:0];
-    assign w_318 = (v_302 * w_257);
-    assign w_320 = (q_319 + v_309);
-    assign w_321 = (w_320 * w_310);
-    assign w_323 = (q_322 + v_317);
-    assign w_324 = {{32{w_323[31]}}, w_323[31:0]};
-    assign w_325 = (w_324 * w_219);
-    assign w_326 = (w_295 + w_325);
-    assign v_328 = ld_327[31:0];
-    assign w_329 = {{32{v_287[31]}}, v_287[31:0]};
-    assign w_330 = (w_329 * w_269);
-    assign w_331 = (w_280 + w_330);
-    assign w_332 = {{32{v_294[31]}}, v_294[31:0]};
-    assign w_333 = (w_332 * w_219);
-    assign w_335 = (q_334 + w_333);
-    assign oi_337 = obj1_Bs_re_beat;
-    assign oa_338 = (q_336 + {56'h00000000000000, oi_337});
-    assign ow_339 = (v_328 >> ({24'h000000, oi_337} * 32'h00000008));
-    assign w_340 = v8_lid_x;
-    assign w_341 = v9_lid_y;
-    assign w_342 = 64'h0000000000000008;
-    assign w_343 = (w_341 * w_342);
-    assign w_344 = (w_340 + w_343);
-    assign w_345 = 64'h0000000000000000;
-    assign w_346 = v9_lid_y;
-    assign w_347 = 64'h0000000000000008;
-    assign w_348 = (w_346 < w_347);
-    assign w_350 = 64'h0000000000000001;
-    assign w_351 = 64'h0000000000000000;
-    assign w_352 = v8_lid_x;
-    assign w_353 = (w_352 + w_350);
-    assign w_354 = 64'h0000000000000008;
-    assign w_355 = (w_353 == w_354);
-    assign w_356 = (w_355 ? w_351 : w_353);
-    assign w_357 = v9_lid_y;
-    assign w_358 = (w_357 + w_350);
-    assign w_359 = (w_355 ? w_358 : w_357);
-    assign w_360 = 64'h0000000000000000;
-    assign w_361 = v10_lid_linear;
-    assign w_362 = 64'h0000000000000004;
-    assign w_363 = (w_361 * w_362);
-    assign w_364 = (w_360 + w_363);
-    assign oi_365 = obj7_wi_t_re_beat;
-    assign oa_366 = (w_364 + {56'h00000000000000, oi_365});
-    assign v_368 = old_367[31:0];
-    assign w_369 = arg_n;
-    assign w_370 = 32'h0000001f;
-    assign w_371 = (w_369[31] ? (~((~w_369) >> w_370)) : (w_369 >> w_370));
-    assign w_372 = 32'h0000001d;
-    assign w_373 = (w_371 >> w_372);
-    assign w_374 = (w_369 + w_373);
-    assign w_375 = 32'h00000003;
-    assign w_376 = (w_374[31] ? (~((~w_374) >> w_375)) : (w_374 >> w_375));
-    assign w_378 = ((v_368 ^ 32'h80000000) < (q_377 ^ 32'h80000000));
-    assign w_379 = 32'h00000000;
-    assign w_380 = {32'h00000000, group_0};
-    assign w_381 = v8_lid_x;
-    assign w_382 = 64'h0000000000000000;
-    assign w_383 = 64'h0000000000000000;
-    assign w_384 = v10_lid_linear;
-    assign w_385 = 64'h0000000000000004;
-    assign w_386 = (w_384 * w_385);
-    assign w_387 = (w_383 + w_386);
-    assign w_388 = w_380[31:0];
-    assign w_389 = 32'h00000008;
-    assign w_390 = (w_388 * w_389);
-    assign w_391 = w_381[31:0];
-    assign w_392 = (w_390 + w_391);
-    assign oi_393 = obj2_wi_col_re_beat;
-    assign oa_394 = (w_387 + {56'h00000000000000, oi_393});
-    assign ow_395 = (w_392 >> ({24'h000000, oi_393} * 32'h00000008));
-    assign w_396 = 32'h00000001;
-    assign w_397 = {32'h00000000, group_1};
-    assign w_398 = v9_lid_y;
+    assign bi_201 = u0_fp_fma_result;
+    assign bi_202 = v_174;
+    assign bi_203 = v_192;
+    assign bi_204 = v_199;
+    assign oi_206 = obj6_wi_acc_re_beat;
+    assign oa_207 = (q_195 + {56'h00000000000000, oi_206});
+    assign ow_208 = (r_205 >> ({24'h000000, oi_206} * 32'h00000008));
+    assign w_209 = 32'h00000000;
+    assign w_210 = v8_lid_x;
+    assign w_211 = v9_lid_y;
+    assign w_212 = w_210[7:0];
+    assign w_213 = w_211[7:0];
+    assign w_214 = 8'h08;
+    assign w_215 = (w_213 * w_214);
+    assign w_216 = (w_212 + w_215);
+    assign w_217 = {56'h00000000000000, w_216[7:0]};
+    assign w_218 = 64'h0000000000000000;
+    assign w_219 = v9_lid_y;
+    assign w_220 = w_219[7:0];
+    assign w_221 = 8'h08;
+    assign w_222 = (w_220 < w_221);
+    assign w_224 = v8_lid_x;
+    assign w_225 = w_224[7:0];
+    assign w_226 = 8'h01;
+    assign w_227 = (w_225 + w_226);
+    assign w_228 = 8'h08;
+    assign w_229 = (w_227 == w_228);
+    assign w_230 = 8'h00;
+    assign w_231 = (w_229 ? w_230 : w_227);
+    assign w_232 = {56'h00000000000000, w_231[7:0]};
+    assign w_233 = v9_lid_y;
+    assign w_234 = w_233[7:0];
+    assign w_235 = (w_234 + w_226);
+    assign w_236 = (w_229 ? w_235 : w_234);
+    assign w_237 = {56'h00000000000000, w_236[7:0]};
+    assign w_238 = 64'h0000000000000000;
+    assign w_239 = 64'h0000000000000000;
+    assign w_240 = v10_lid_linear;
+    assign w_241 = 64'h0000000000000004;
+    assign w_242 = (w_240 * w_241);
+    assign w_243 = (w_239 + w_242);
+    assign oi_244 = obj5_wi_ty_re_beat;
+    assign oa_245 = (w_243 + {56'h00000000000000, oi_244});
+    assign v_247 = old_246[31:0];
+    assign w_248 = {{32{v_247[31]}}, v_247[31:0]};
+    assign w_249 = 64'h0000000000000020;
+    assign w_250 = (w_248 * w_249);
+    assign w_251 = (w_238 + w_250);
+    assign w_252 = 64'h0000000000000000;
+    assign w_253 = (w_252 + w_242);
+    assign oi_255 = obj4_wi_tx_re_beat;
+    assign oa_256 = (q_254 + {56'h00000000000000, oi_255});
+    assign v_258 = old_257[31:0];
+    assign w_259 = {{32{v_258[31]}}, v_258[31:0]};
+    assign w_260 = (w_259 * w_241);
+    assign w_262 = (q_261 + w_260);
+    assign w_263 = {32'h00000000, A_base};
+    assign w_264 = 64'h0000000000000000;
+    assign w_265 = (w_264 + w_242);
+    assign oi_267 = obj3_wi_row_re_beat;
+    assign oa_268 = (q_266 + {56'h00000000000000, oi_267});
+    assign v_270 = old_269[31:0];
+    assign w_271 = arg_n;
+    assign w_272 = (v_270 * w_271);
+    assign w_273 = 64'h0000000000000000;
+    assign w_274 = (w_273 + w_242);
+    assign oi_276 = obj7_wi_t_re_beat;
+    assign oa_277 = (q_275 + {56'h00000000000000, oi_276});
+    assign v_279 = old_278[31:0];
+    assign w_280 = 32'h00000008;
+    assign w_281 = (v_279 * w_280);
+    assign w_284 = (q_282 + q_283);
+    assign w_285 = (w_284 + v_258);
+    assign w_286 = {{32{w_285[31]}}, w_285[31:0]};
+    assign w_287 = (w_286 * w_241);
+    assign w_288 = (w_263 + w_287);
+    assign v_290 = ld_289[31:0];
+    assign oi_292 = obj0_As_re_beat;
+    assign oa_293 = (q_291 + {56'h00000000000000, oi_292});
+    assign ow_294 = (v_290 >> ({24'h000000, oi_292} * 32'h00000008));
+    assign w_295 = 64'h0000000000000000;
+    assign w_296 = (w_295 + w_250);
+    assign w_298 = (q_297 + w_260);
+    assign w_299 = {32'h00000000, B_base};
+    assign w_300 = (w_281 + v_247);
+    assign w_301 = (w_300 * w_271);
+    assign w_302 = 64'h0000000000000000;
+    assign w_303 = (w_302 + w_242);
+    assign oi_305 = obj2_wi_col_re_beat;
+    assign oa_306 = (q_304 + {56'h00000000000000, oi_305});
+    assign v_308 = old_307[31:0];
+    assign w_310 = (q_309 + v_308);
+    assign w_311 = {{32{w_310[31]}}, w_310[31:0]};
+    assign w_312 = (w_311 * w_241);
+    assign w_313 = (w_299 + w_312);
+    assign v_315 = ld_314[31:0];
+    assign oi_317 = obj1_Bs_re_beat;
+    assign oa_318 = (q_316 + {56'h00000000000000, oi_317});
+    assign ow_319 = (v_315 >> ({24'h000000, oi_317} * 32'h00000008));
+    assign w_320 = v8_lid_x;
+    assign w_321 = v9_lid_y;
+    assign w_322 = w_320[7:0];
+    assign w_323 = w_321[7:0];
+    assign w_324 = 8'h08;
+    assign w_325 = (w_323 * w_324);
+    assign w_326 = (w_322 + w_325);
+    assign w_327 = {56'h00000000000000, w_326[7:0]};
+    assign w_328 = 64'h0000000000000000;
+    assign w_329 = v9_lid_y;
+    assign w_330 = w_329[7:0];
+    assign w_331 = 8'h08;
+    assign w_332 = (w_330 < w_331);
+    assign w_334 = v8_lid_x;
+    assign w_335 = w_334[7:0];
+    assign w_336 = 8'h01;
+    assign w_337 = (w_335 + w_336);
+    assign w_338 = 8'h08;
+    assign w_339 = (w_337 == w_338);
+    assign w_340 = 8'h00;
+    assign w_341 = (w_339 ? w_340 : w_337);
+    assign w_342 = {56'h00000000000000, w_341[7:0]};
+    assign w_343 = v9_lid_y;
+    assign w_344 = w_343[7:0];
+    assign w_345 = (w_344 + w_336);
+    assign w_346 = (w_339 ? w_345 : w_344);
+    assign w_347 = {56'h00000000000000, w_346[7:0]};
+    assign w_348 = 64'h0000000000000000;
+    assign w_349 = v10_lid_linear;
+    assign w_350 = 64'h0000000000000004;
+    assign w_351 = (w_349 * w_350);
+    assign w_352 = (w_348 + w_351);
+    assign oi_353 = obj7_wi_t_re_beat;
+    assign oa_354 = (w_352 + {56'h00000000000000, oi_353});
+    assign v_356 = old_355[31:0];
+    assign w_357 = arg_n;
+    assign w_358 = 32'h0000001f;
+    assign w_359 = (w_357[31] ? (~((~w_357) >> w_358)) : (w_357 >> w_358));
+    assign w_360 = 32'h0000001d;
+    assign w_361 = (w_359 >> w_360);
+    assign w_362 = (w_357 + w_361);
+    assign w_363 = 32'h00000003;
+    assign w_364 = (w_362[31] ? (~((~w_362) >> w_363)) : (w_362 >> w_363));
+    assign w_366 = ((v_356 ^ 32'h80000000) < (q_365 ^ 32'h80000000));
+    assign w_367 = 32'h00000000;
+    assign w_368 = {32'h00000000, group_0};
+    assign w_369 = v8_lid_x;
+    assign w_370 = 64'h0000000000000000;
+    assign w_371 = 64'h0000000000000000;
+    assign w_372 = v10_lid_linear;
+    assign w_373 = 64'h0000000000000004;
+    assign w_374 = (w_372 * w_373);
+    assign w_375 = (w_371 + w_374);
+    assign w_376 = w_368[31:0];
+    assign w_377 = 32'h00000008;
+    assign w_378 = (w_376 * w_377);
+    assign w_379 = w_369[31:0];
+    assign w_380 = (w_378 + w_379);
+    assign oi_381 = obj2_wi_col_re_beat;
+    assign oa_382 = (w_375 + {56'h00000000000000, oi_381});
+    assign ow_383 = (w_380 >> ({24'h000000, oi_381} * 32'h00000008));
+    assign w_384 = 32'h00000001;
+    assign w_385 = {32'h00000000, group_1};
+    assign w_386 = v9_lid_y;
+    assign w_387 = 64'h0000000000000000;
+    assign w_388 = 64'h0000000000000000;
+    assign w_389 = (w_388 + w_374);
+    assign w_390 = w_385[31:0];
+    assign w_391 = (w_390 * w_377);
+    assign w_392 = w_386[31:0];
+    assign w_393 = (w_391 + w_392);
+    assign oi_396 = obj3_wi_row_re_beat;
+    assign oa_397 = (q_394 + {56'h00000000000000, oi_396});
+    assign ow_398 = (q_395 >> ({24'h000000, oi_396} * 32'h00000008));
     assign w_399 = 64'h0000000000000000;
-    assign w_400 = 64'h0000000000000000;
-    assign w_401 = (w_400 + w_386);
-    assign w_402 = w_397[31:0];
-    assign w_403 = (w_402 * w_389);
-    assign w_404 = w_398[31:0];
-    assign w_405 = (w_403 + w_404);
-    assign oi_408 = obj3_wi_row_re_beat;
-    assign oa_409 = (q_406 + {56'h00000000000000, oi_408});
-    assign ow_410 = (q_407 >> ({24'h000000, oi_408} * 32'h00000008));
-    assign w_411 = v8_lid_x;
-    assign w_412 = 64'h0000000000000000;
-    assign w_413 = (w_412 + w_386);
-    assign w_414 = w_411[31:0];
-    assign oi_417 = obj4_wi_tx_re_beat;
-    assign oa_418 = (q_415 + {56'h00000000000000, oi_417});
-    assign ow_419 = (q_416 >> ({24'h000000, oi_417} * 32'h00000008));
-    assign w_420 = v9_lid_y;
-    assign w_421 = 64'h0000000000000000;
-    assign w_422 = (w_421 + w_386);
-    assign w_423 = w_420[31:0];
-    assign oi_426 = obj5_wi_ty_re_beat;
-    assign oa_427 = (q_424 + {56'h00000000000000, oi_426});
-    assign ow_428 = (q_425 >> ({24'h000000, oi_426} * 32'h00000008));
-    assign w_429 = 32'h00000000;
-    assign w_430 = 64'h0000000000000000;
-    assign w_431 = (w_430 + w_386);
-    assign oi_433 = obj6_wi_acc_re_beat;
-    assign oa_434 = (q_432 + {56'h00000000000000, oi_433});
-    assign ow_435 = (w_429 >> ({24'h000000, oi_433} * 32'h00000008));
-    assign w_436 = 64'h0000000000000000;
-    assign w_437 = (w_436 + w_386);
-    assign oi_439 = obj7_wi_t_re_beat;
-    assign oa_440 = (q_438 + {56'h00000000000000, oi_439});
-    assign ow_441 = (w_379 >> ({24'h000000, oi_439} * 32'h00000008));
-    assign w_442 = v8_lid_x;
-    assign w_443 = v9_lid_y;
-    assign w_444 = 64'h0000000000000008;
-    assign w_445 = (w_443 * w_444);
-    assign w_446 = (w_442 + w_445);
-    assign w_447 = 64'h0000000000000000;
+    assign w_400 = (w_399 + w_374);
+    assign oi_403 = obj4_wi_tx_re_beat;
+    assign oa_404 = (q_401 + {56'h00000000000000, oi_403});
+    assign ow_405 = (q_402 >> ({24'h000000, oi_403} * 32'h00000008));
+    assign w_406 = 64'h0000000000000000;
+    assign w_407 = (w_406 + w_374);
+    assign oi_410 = obj5_wi_ty_re_beat;
+    assign oa_411 = (q_408 + {56'h00000000000000, oi_410});
+    assign ow_412 = (q_409 >> ({24'h000000, oi_410} * 32'h00000008));
+    assign w_413 = 32'h00000000;
+    assign w_414 = 64'h0000000000000000;
+    assign w_415 = (w_414 + w_374);
+    assign oi_417 = obj6_wi_acc_re_beat;
+    assign oa_418 = (q_416 + {56'h00000000000000, oi_417});
+    assign ow_419 = (w_413 >> ({24'h000000, oi_417} * 32'h00000008));
+    assign w_420 = 64'h0000000000000000;
+    assign w_421 = (w_420 + w_374);
+    assign oi_423 = obj7_wi_t_re_beat;
+    assign oa_424 = (q_422 + {56'h00000000000000, oi_423});
+    assign ow_425 = (w_367 >> ({24'h000000, oi_423} * 32'h00000008));
+    assign w_426 = v8_lid_x;
+    assign w_427 = v9_lid_y;
+    assign w_428 = w_426[7:0];
+    assign w_429 = w_427[7:0];
+    assign w_430 = 8'h08;
+    assign w_431 = (w_429 * w_430);
+    assign w_432 = (w_428 + w_431);
+    assign w_433 = {56'h00000000000000, w_432[7:0]};
+    assign w_434 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -1136,132 +1122,131 @@ module matmul_datapath (
             if (((state == 16'h0000) && start)) gnext_1 <= local_size[63:32];
             if (((state == 16'h0000) && start)) gnext_2 <= local_size[95:64];
             if (((state == 16'h0000) && start)) launch_err <= 8'h00;
-            if (((state == 16'h0000) && start)) state <= 16'h005a;
+            if (((state == 16'h0000) && start)) state <= 16'h0054;
             if ((state == 16'h0001)) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));
             if ((state == 16'h0001)) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));
             if ((state == 16'h0001)) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
             if ((state == 16'h0001)) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);
             if ((state == 16'h0001)) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
             if ((state == 16'h0001)) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);
-            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0059);
+            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0053);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
             if ((state == 16'h0003)) state <= 16'h0006;
-            if ((state == 16'h0004)) state <= (q_4 ? 16'h000d : 16'h0001);
+            if ((state == 16'h0004)) state <= (q_5 ? 16'h000d : 16'h0001);
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) q_4 <= w_3;
+            if ((state == 16'h0006)) q_5 <= w_4;
             if ((state == 16'h0006)) state <= 16'h0004;
-            if ((state == 16'h0007)) v8_lid_x <= w_11;
-            if ((state == 16'h0007)) v9_lid_y <= w_14;
+            if ((state == 16'h0007)) v8_lid_x <= w_14;
+            if ((state == 16'h0007)) v9_lid_y <= w_19;
             if ((state == 16'h0007)) state <= 16'h0003;
-            if (((state == 16'h0008) && ((!1'h0) && obj3_wi_row_re_issued))) old_23 <= {obj3_wi_row_rdata, old_23[31:8]};  // matmul_tiled.cl:27:7
+            if (((state == 16'h0008) && ((!1'h0) && obj3_wi_row_re_issued))) old_28 <= {obj3_wi_row_rdata, old_28[31:8]};  // matmul_tiled.cl:27:7
             if (((state == 16'h0008) && ((!1'h0) && obj3_wi_row_re_issued))) obj3_wi_row_re_beat <= (obj3_wi_row_re_beat + 8'h01);  // matmul_tiled.cl:27:7
             if (((state == 16'h0008) && ((!1'h0) && (!obj3_wi_row_re_issued)))) obj3_wi_row_re_issued <= 1'h1;  // matmul_tiled.cl:27:7
             if (((state == 16'h0008) && ((!1'h0) && obj3_wi_row_re_issued))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:27:7
             if (((state == 16'h0008) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_beat <= 8'h00;  // matmul_tiled.cl:27:7
             if (((state == 16'h0008) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:27:7
-            if (((state == 16'h0008) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) q_28 <= w_27;  // matmul_tiled.cl:27:7
-            if (((state == 16'h0008) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) q_35 <= w_34;  // matmul_tiled.cl:27:7
+            if (((state == 16'h0008) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) q_34 <= w_33;  // matmul_tiled.cl:27:7
+            if (((state == 16'h0008) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) q_46 <= w_45;  // matmul_tiled.cl:27:7
             if (((state == 16'h0008) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) state <= 16'h0009;  // matmul_tiled.cl:27:7
-            if (((state == 16'h0009) && ((!1'h0) && obj2_wi_col_re_issued))) old_31 <= {obj2_wi_col_rdata, old_31[31:8]};  // matmul_tiled.cl:27:17
+            if (((state == 16'h0009) && ((!1'h0) && obj2_wi_col_re_issued))) old_37 <= {obj2_wi_col_rdata, old_37[31:8]};  // matmul_tiled.cl:27:17
             if (((state == 16'h0009) && ((!1'h0) && obj2_wi_col_re_issued))) obj2_wi_col_re_beat <= (obj2_wi_col_re_beat + 8'h01);  // matmul_tiled.cl:27:17
             if (((state == 16'h0009) && ((!1'h0) && (!obj2_wi_col_re_issued)))) obj2_wi_col_re_issued <= 1'h1;  // matmul_tiled.cl:27:17
             if (((state == 16'h0009) && ((!1'h0) && obj2_wi_col_re_issued))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:27:17
             if (((state == 16'h0009) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_beat <= 8'h00;  // matmul_tiled.cl:27:17
             if (((state == 16'h0009) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:27:17
-            if (((state == 16'h0009) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) q_41 <= w_40;  // matmul_tiled.cl:27:17
-            if (((state == 16'h0009) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) state <= 16'h000a;  // matmul_tiled.cl:27:17
-            if (((state == 16'h000a) && ((!1'h0) && obj6_wi_acc_re_issued))) old_38 <= {obj6_wi_acc_rdata, old_38[31:8]};  // matmul_tiled.cl:27:24
-            if (((state == 16'h000a) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:27:24
-            if (((state == 16'h000a) && ((!1'h0) && (!obj6_wi_acc_re_issued)))) obj6_wi_acc_re_issued <= 1'h1;  // matmul_tiled.cl:27:24
-            if (((state == 16'h000a) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:27:24
-            if (((state == 16'h000a) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:27:24
-            if (((state == 16'h000a) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:27:24
-            if (((state == 16'h000a) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h000c;  // matmul_tiled.cl:27:24
-            if ((state == 16'h000b)) state <= 16'h0007;
+            if (((state == 16'h0009) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) q_39 <= w_31;  // matmul_tiled.cl:27:17
+            if (((state == 16'h0009) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) state <= 16'h000b;  // matmul_tiled.cl:27:17
+            if ((state == 16'h000a)) state <= 16'h0007;
+            if (((state == 16'h000b) && ((!1'h0) && obj6_wi_acc_re_issued))) old_49 <= {obj6_wi_acc_rdata, old_49[31:8]};  // matmul_tiled.cl:27:24
+            if (((state == 16'h000b) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:27:24
+            if (((state == 16'h000b) && ((!1'h0) && (!obj6_wi_acc_re_issued)))) obj6_wi_acc_re_issued <= 1'h1;  // matmul_tiled.cl:27:24
+            if (((state == 16'h000b) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:27:24
+            if (((state == 16'h000b) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:27:24
+            if (((state == 16'h000b) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:27:24
+            if (((state == 16'h000b) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h000c;  // matmul_tiled.cl:27:24
             if (((state == 16'h000c) && ((((state == 16'h000c) && (!C_wr_issued)) && 1'h1) && C_wr_cmd_ready))) C_wr_issued <= 1'h1;  // matmul_tiled.cl:27:5
             if (((state == 16'h000c) && (((state == 16'h000c) && C_wr_issued) && C_wr_ready))) C_wr_beat <= (C_wr_beat + 8'h01);  // matmul_tiled.cl:27:5
             if (((state == 16'h000c) && ((((state == 16'h000c) && C_wr_issued) && C_wr_ready) && (C_wr_beat == 8'h00)))) C_wr_beat <= 8'h00;  // matmul_tiled.cl:27:5
             if (((state == 16'h000c) && ((((state == 16'h000c) && C_wr_issued) && C_wr_ready) && (C_wr_beat == 8'h00)))) C_wr_issued <= 1'h0;  // matmul_tiled.cl:27:5
             if (((state == 16'h000c) && ((((state == 16'h000c) && C_wr_issued) && C_wr_ready) && (C_wr_beat == 8'h00)))) state <= 16'h0007;  // matmul_tiled.cl:27:5
-            if ((state == 16'h000d)) v10_lid_linear <= w_50;
+            if ((state == 16'h000d)) v10_lid_linear <= w_58;
             if ((state == 16'h000d)) state <= 16'h0008;
-            if ((state == 16'h000e)) v8_lid_x <= w_51;
-            if ((state == 16'h000e)) v9_lid_y <= w_51;
+            if ((state == 16'h000e)) v8_lid_x <= w_59;
+            if ((state == 16'h000e)) v9_lid_y <= w_59;
             if ((state == 16'h000e)) state <= 16'h0003;
             if ((state == 16'h000f)) state <= 16'h0011;
-            if ((state == 16'h0010)) state <= (q_53 ? 16'h004a : 16'h000e);
-            if ((state == 16'h0011)) q_53 <= w_52;
+            if ((state == 16'h0010)) state <= (q_61 ? 16'h0044 : 16'h000e);
+            if ((state == 16'h0011)) q_61 <= w_60;
             if ((state == 16'h0011)) state <= 16'h0010;
             if ((state == 16'h0012)) state <= 16'h0014;
-            if ((state == 16'h0013)) state <= (q_57 ? 16'h001a : 16'h000f);
-            if ((state == 16'h0014)) q_57 <= w_56;
+            if ((state == 16'h0013)) state <= (q_66 ? 16'h001a : 16'h000f);
+            if ((state == 16'h0014)) q_66 <= w_65;
             if ((state == 16'h0014)) state <= 16'h0013;
-            if ((state == 16'h0015)) v8_lid_x <= w_64;
-            if ((state == 16'h0015)) v9_lid_y <= w_67;
+            if ((state == 16'h0015)) v8_lid_x <= w_75;
+            if ((state == 16'h0015)) v9_lid_y <= w_80;
             if ((state == 16'h0015)) state <= 16'h0012;
-            if (((state == 16'h0016) && ((!1'h0) && obj7_wi_t_re_issued))) old_75 <= {obj7_wi_t_rdata, old_75[31:8]};  // matmul_tiled.cl:18:21
+            if (((state == 16'h0016) && ((!1'h0) && obj7_wi_t_re_issued))) old_88 <= {obj7_wi_t_rdata, old_88[31:8]};  // matmul_tiled.cl:18:21
             if (((state == 16'h0016) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:21
             if (((state == 16'h0016) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:18:21
             if (((state == 16'h0016) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:21
             if (((state == 16'h0016) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:21
             if (((state == 16'h0016) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0016) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_85 <= w_84;  // matmul_tiled.cl:18:21
+            if (((state == 16'h0016) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_98 <= w_97;  // matmul_tiled.cl:18:21
             if (((state == 16'h0016) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0017;  // matmul_tiled.cl:18:21
-            if ((state == 16'h0017)) v7_group_cond0 <= w_86;
+            if ((state == 16'h0017)) v7_group_cond0 <= w_99;
             if ((state == 16'h0017)) state <= 16'h0015;
-            if (((state == 16'h0018) && ((!1'h0) && obj7_wi_t_re_issued))) old_94 <= {obj7_wi_t_rdata, old_94[31:8]};  // matmul_tiled.cl:18:33
+            if (((state == 16'h0018) && ((!1'h0) && obj7_wi_t_re_issued))) old_107 <= {obj7_wi_t_rdata, old_107[31:8]};  // matmul_tiled.cl:18:33
             if (((state == 16'h0018) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:33
             if (((state == 16'h0018) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:18:33
             if (((state == 16'h0018) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:33
             if (((state == 16'h0018) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:33
             if (((state == 16'h0018) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0018) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_100 <= w_97;  // matmul_tiled.cl:18:33
+            if (((state == 16'h0018) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_111 <= w_104;  // matmul_tiled.cl:18:33
             if (((state == 16'h0018) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0019;  // matmul_tiled.cl:18:33
             if (((state == 16'h0019) && 1'h1)) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:33
             if (((state == 16'h0019) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:33
             if (((state == 16'h0019) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:33
             if (((state == 16'h0019) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0016;  // matmul_tiled.cl:18:33
-            if ((state == 16'h001a)) v10_lid_linear <= w_108;
+            if ((state == 16'h001a)) v10_lid_linear <= w_122;
             if ((state == 16'h001a)) state <= 16'h0018;
-            if ((state == 16'h001b)) v8_lid_x <= w_109;
-            if ((state == 16'h001b)) v9_lid_y <= w_109;
+            if ((state == 16'h001b)) v8_lid_x <= w_123;
+            if ((state == 16'h001b)) v9_lid_y <= w_123;
             if ((state == 16'h001b)) state <= 16'h0012;
             if ((state == 16'h001c)) state <= 16'h001e;
-            if ((state == 16'h001d)) state <= (q_113 ? 16'h002f : 16'h001b);
-            if ((state == 16'h001e)) q_113 <= w_112;
+            if ((state == 16'h001d)) state <= (q_128 ? 16'h002f : 16'h001b);
+            if ((state == 16'h001e)) q_128 <= w_127;
             if ((state == 16'h001e)) state <= 16'h001d;
-            if ((state == 16'h001f)) v8_lid_x <= w_120;
-            if ((state == 16'h001f)) v9_lid_y <= w_123;
+            if ((state == 16'h001f)) v8_lid_x <= w_137;
+            if ((state == 16'h001f)) v9_lid_y <= w_142;
             if ((state == 16'h001f)) state <= 16'h001c;
             if ((state == 16'h0020)) state <= 16'h0022;
-            if ((state == 16'h0021)) state <= (q_127 ? 16'h0024 : 16'h001f);
-            if ((state == 16'h0022)) q_127 <= w_126;
+            if ((state == 16'h0021)) state <= (q_146 ? 16'h0024 : 16'h001f);
+            if ((state == 16'h0022)) q_146 <= w_145;
             if ((state == 16'h0022)) state <= 16'h0021;
-            if ((state == 16'h0023)) v6_k <= w_132;
+            if ((state == 16'h0023)) v6_k <= w_151;
             if ((state == 16'h0023)) state <= 16'h0020;
-            if (((state == 16'h0024) && ((!1'h0) && obj5_wi_ty_re_issued))) old_141 <= {obj5_wi_ty_rdata, old_141[31:8]};  // matmul_tiled.cl:24:26
+            if (((state == 16'h0024) && ((!1'h0) && obj5_wi_ty_re_issued))) old_160 <= {obj5_wi_ty_rdata, old_160[31:8]};  // matmul_tiled.cl:24:26
             if (((state == 16'h0024) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:24:26
             if (((state == 16'h0024) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:24:26
             if (((state == 16'h0024) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:24:26
             if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:24:26
             if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_150 <= w_149;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_160 <= w_159;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_170 <= w_167;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_178 <= w_177;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_191 <= w_190;  // matmul_tiled.cl:24:26
+            if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_169 <= w_168;  // matmul_tiled.cl:24:26
+            if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_180 <= w_179;  // matmul_tiled.cl:24:26
+            if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_187 <= w_177;  // matmul_tiled.cl:24:26
+            if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_195 <= w_194;  // matmul_tiled.cl:24:26
             if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h0027;  // matmul_tiled.cl:24:26
             if ((state == 16'h0025)) state <= 16'h0023;
             if ((state == 16'h0026)) state <= 16'h0023;
-            if (((state == 16'h0027) && ((!1'h0) && obj0_As_re_issued))) old_154 <= {obj0_As_rdata, old_154[31:8]};  // matmul_tiled.cl:24:23
+            if (((state == 16'h0027) && ((!1'h0) && obj0_As_re_issued))) old_173 <= {obj0_As_rdata, old_173[31:8]};  // matmul_tiled.cl:24:23
             if (((state == 16'h0027) && ((!1'h0) && obj0_As_re_issued))) obj0_As_re_beat <= (obj0_As_re_beat + 8'h01);  // matmul_tiled.cl:24:23
             if (((state == 16'h0027) && ((!1'h0) && (!obj0_As_re_issued)))) obj0_As_re_issued <= 1'h1;  // matmul_tiled.cl:24:23
             if (((state == 16'h0027) && ((!1'h0) && obj0_As_re_issued))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:24:23
             if (((state == 16'h0027) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) obj0_As_re_beat <= 8'h00;  // matmul_tiled.cl:24:23
             if (((state == 16'h0027) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:24:23
             if (((state == 16'h0027) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) state <= 16'h0028;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0028) && ((!1'h0) && obj4_wi_tx_re_issued))) old_163 <= {obj4_wi_tx_rdata, old_163[31:8]};  // matmul_tiled.cl:24:40
+            if (((state == 16'h0028) && ((!1'h0) && obj4_wi_tx_re_issued))) old_183 <= {obj4_wi_tx_rdata, old_183[31:8]};  // matmul_tiled.cl:24:40
             if (((state == 16'h0028) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:24:40
             if (((state == 16'h0028) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:24:40
             if (((state == 16'h0028) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:24:40
@@ -1269,14 +1254,14 @@ module matmul_datapath (
             if (((state == 16'h0028) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:24:40
             if (((state == 16'h0028) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h002a;  // matmul_tiled.cl:24:40
             if ((state == 16'h0029)) state <= 16'h0023;
-            if (((state == 16'h002a) && ((!1'h0) && obj1_Bs_re_issued))) old_174 <= {obj1_Bs_rdata, old_174[31:8]};  // matmul_tiled.cl:24:34
+            if (((state == 16'h002a) && ((!1'h0) && obj1_Bs_re_issued))) old_191 <= {obj1_Bs_rdata, old_191[31:8]};  // matmul_tiled.cl:24:34
             if (((state == 16'h002a) && ((!1'h0) && obj1_Bs_re_issued))) obj1_Bs_re_beat <= (obj1_Bs_re_beat + 8'h01);  // matmul_tiled.cl:24:34
             if (((state == 16'h002a) && ((!1'h0) && (!obj1_Bs_re_issued)))) obj1_Bs_re_issued <= 1'h1;  // matmul_tiled.cl:24:34
             if (((state == 16'h002a) && ((!1'h0) && obj1_Bs_re_issued))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:24:34
             if (((state == 16'h002a) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_beat <= 8'h00;  // matmul_tiled.cl:24:34
             if (((state == 16'h002a) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:24:34
             if (((state == 16'h002a) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) state <= 16'h002b;  // matmul_tiled.cl:24:34
-            if (((state == 16'h002b) && ((!1'h0) && obj6_wi_acc_re_issued))) old_181 <= {obj6_wi_acc_rdata, old_181[31:8]};  // matmul_tiled.cl:24:45
+            if (((state == 16'h002b) && ((!1'h0) && obj6_wi_acc_re_issued))) old_198 <= {obj6_wi_acc_rdata, old_198[31:8]};  // matmul_tiled.cl:24:45
             if (((state == 16'h002b) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:24:45
             if (((state == 16'h002b) && ((!1'h0) && (!obj6_wi_acc_re_issued)))) obj6_wi_acc_re_issued <= 1'h1;  // matmul_tiled.cl:24:45
             if (((state == 16'h002b) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:45
@@ -1285,263 +1270,222 @@ module matmul_datapath (
             if (((state == 16'h002b) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h002c;  // matmul_tiled.cl:24:45
             if (((state == 16'h002c) && 1'h1)) u0_fp_fma_issued <= 1'h1;
             if (((state == 16'h002c) && u0_fp_fma_valid)) u0_fp_fma_issued <= 1'h0;
-            if (((state == 16'h002c) && u0_fp_fma_valid)) r_188 <= (((&bi_185[30:23]) && (!(bi_185[22:0] == 23'h000000))) ? (bi_185 | 32'h00400000) : (((&bi_186[30:23]) && (!(bi_186[22:0] == 23'h000000))) ? (bi_186 | 32'h00400000) : (((((&bi_185[30:23]) && (bi_185[22:0] == 23'h000000)) && (bi_186[30:0] == 31'h00000000)) || ((bi_185[30:0] == 31'h00000000) && ((&bi_186[30:23]) && (bi_186[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_187[30:23]) && (!(bi_187[22:0] == 23'h000000))) ? (bi_187 | 32'h00400000) : ((((((&bi_185[30:23]) && (bi_185[22:0] == 23'h000000)) || ((&bi_186[30:23]) && (bi_186[22:0] == 23'h000000))) && ((&bi_187[30:23]) && (bi_187[22:0] == 23'h000000))) && ((bi_185[31] ^ bi_186[31]) != bi_187[31])) ? 32'hffc00000 : bi_184)))));
+            if (((state == 16'h002c) && u0_fp_fma_valid)) r_205 <= (((&bi_202[30:23]) && (!(bi_202[22:0] == 23'h000000))) ? (bi_202 | 32'h00400000) : (((&bi_203[30:23]) && (!(bi_203[22:0] == 23'h000000))) ? (bi_203 | 32'h00400000) : (((((&bi_202[30:23]) && (bi_202[22:0] == 23'h000000)) && (bi_203[30:0] == 31'h00000000)) || ((bi_202[30:0] == 31'h00000000) && ((&bi_203[30:23]) && (bi_203[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_204[30:23]) && (!(bi_204[22:0] == 23'h000000))) ? (bi_204 | 32'h00400000) : ((((((&bi_202[30:23]) && (bi_202[22:0] == 23'h000000)) || ((&bi_203[30:23]) && (bi_203[22:0] == 23'h000000))) && ((&bi_204[30:23]) && (bi_204[22:0] == 23'h000000))) && ((bi_202[31] ^ bi_203[31]) != bi_204[31])) ? 32'hffc00000 : bi_201)))));
             if (((state == 16'h002c) && u0_fp_fma_valid)) state <= 16'h002d;
             if (((state == 16'h002d) && 1'h1)) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:24:13
             if (((state == 16'h002d) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:24:13
             if (((state == 16'h002d) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:13
             if (((state == 16'h002d) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h0023;  // matmul_tiled.cl:24:13
-            if ((state == 16'h002e)) v6_k <= w_195;
+            if ((state == 16'h002e)) v6_k <= w_209;
             if ((state == 16'h002e)) state <= 16'h0020;
-            if ((state == 16'h002f)) v10_lid_linear <= w_200;
+            if ((state == 16'h002f)) v10_lid_linear <= w_217;
             if ((state == 16'h002f)) state <= 16'h002e;
-            if ((state == 16'h0030)) v8_lid_x <= w_201;
-            if ((state == 16'h0030)) v9_lid_y <= w_201;
+            if ((state == 16'h0030)) v8_lid_x <= w_218;
+            if ((state == 16'h0030)) v9_lid_y <= w_218;
             if ((state == 16'h0030)) state <= 16'h001c;
             if ((state == 16'h0031)) state <= 16'h0033;
-            if ((state == 16'h0032)) state <= (q_205 ? 16'h0049 : 16'h0030);
-            if ((state == 16'h0033)) q_205 <= w_204;
+            if ((state == 16'h0032)) state <= (q_223 ? 16'h0043 : 16'h0030);
+            if ((state == 16'h0033)) q_223 <= w_222;
             if ((state == 16'h0033)) state <= 16'h0032;
-            if ((state == 16'h0034)) v8_lid_x <= w_212;
-            if ((state == 16'h0034)) v9_lid_y <= w_215;
+            if ((state == 16'h0034)) v8_lid_x <= w_232;
+            if ((state == 16'h0034)) v9_lid_y <= w_237;
             if ((state == 16'h0034)) state <= 16'h0031;
-            if (((state == 16'h0035) && ((!1'h0) && obj5_wi_ty_re_issued))) old_224 <= {obj5_wi_ty_rdata, old_224[31:8]};  // matmul_tiled.cl:19:12
+            if (((state == 16'h0035) && ((!1'h0) && obj5_wi_ty_re_issued))) old_246 <= {obj5_wi_ty_rdata, old_246[31:8]};  // matmul_tiled.cl:19:12
             if (((state == 16'h0035) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:19:12
             if (((state == 16'h0035) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:19:12
             if (((state == 16'h0035) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:19:12
             if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:19:12
             if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_228 <= w_227;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_236 <= w_235;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_244 <= w_243;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_251 <= w_250;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_283 <= w_282;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_290 <= w_289;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_298 <= w_297;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_305 <= w_304;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_313 <= w_312;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h0036;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0036) && ((!1'h0) && obj4_wi_tx_re_issued))) old_231 <= {obj4_wi_tx_rdata, old_231[31:8]};  // matmul_tiled.cl:19:16
-            if (((state == 16'h0036) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:19:16
-            if (((state == 16'h0036) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0036) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0036) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0036) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0036) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) q_274 <= w_271;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0036) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h0037;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0037) && ((!1'h0) && obj3_wi_row_re_issued))) old_239 <= {obj3_wi_row_rdata, old_239[31:8]};  // matmul_tiled.cl:19:24
-            if (((state == 16'h0037) && ((!1'h0) && obj3_wi_row_re_issued))) obj3_wi_row_re_beat <= (obj3_wi_row_re_beat + 8'h01);  // matmul_tiled.cl:19:24
-            if (((state == 16'h0037) && ((!1'h0) && (!obj3_wi_row_re_issued)))) obj3_wi_row_re_issued <= 1'h1;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0037) && ((!1'h0) && obj3_wi_row_re_issued))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0037) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_beat <= 8'h00;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0037) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0037) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) q_276 <= w_275;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0037) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) state <= 16'h0038;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0038) && ((!1'h0) && obj7_wi_t_re_issued))) old_247 <= {obj7_wi_t_rdata, old_247[31:8]};  // matmul_tiled.cl:19:34
-            if (((state == 16'h0038) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:19:34
-            if (((state == 16'h0038) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:19:34
-            if (((state == 16'h0038) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:19:34
-            if (((state == 16'h0038) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:19:34
-            if (((state == 16'h0038) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:19:34
-            if (((state == 16'h0038) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_259 <= w_256;  // matmul_tiled.cl:19:34
-            if (((state == 16'h0038) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0039;  // matmul_tiled.cl:19:34
-            if (((state == 16'h0039) && ((!1'h0) && obj4_wi_tx_re_issued))) old_254 <= {obj4_wi_tx_rdata, old_254[31:8]};  // matmul_tiled.cl:19:43
-            if (((state == 16'h0039) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:19:43
-            if (((state == 16'h0039) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:19:43
-            if (((state == 16'h0039) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:19:43
-            if (((state == 16'h0039) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:19:43
-            if (((state == 16'h0039) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:19:43
-            if (((state == 16'h0039) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) q_260 <= w_258;  // matmul_tiled.cl:19:43
-            if (((state == 16'h0039) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h003b;  // matmul_tiled.cl:19:43
-            if ((state == 16'h003a)) state <= 16'h0034;
-            if (((state == 16'h003b) && ((((state == 16'h003b) && (!A_rd_issued)) && (1'h1 && C_wr_idle)) && A_rd_cmd_ready))) A_rd_issued <= 1'h1;  // matmul_tiled.cl:19:22
-            if (((state == 16'h003b) && (((state == 16'h003b) && A_rd_issued) && A_rd_valid))) ld_266 <= A_rd_data;  // matmul_tiled.cl:19:22
-            if (((state == 16'h003b) && (((state == 16'h003b) && A_rd_issued) && A_rd_valid))) A_rd_beat <= (A_rd_beat + 8'h01);  // matmul_tiled.cl:19:22
-            if (((state == 16'h003b) && ((((state == 16'h003b) && A_rd_issued) && A_rd_valid) && (A_rd_beat == 8'h00)))) A_rd_beat <= 8'h00;  // matmul_tiled.cl:19:22
-            if (((state == 16'h003b) && ((((state == 16'h003b) && A_rd_issued) && A_rd_valid) && (A_rd_beat == 8'h00)))) A_rd_issued <= 1'h0;  // matmul_tiled.cl:19:22
-            if (((state == 16'h003b) && ((((state == 16'h003b) && A_rd_issued) && A_rd_valid) && (A_rd_beat == 8'h00)))) state <= 16'h003e;  // matmul_tiled.cl:19:22
-            if ((state == 16'h003c)) state <= 16'h0034;
-            if ((state == 16'h003d)) state <= 16'h0034;
-            if (((state == 16'h003e) && 1'h1)) obj0_As_re_beat <= (obj0_As_re_beat + 8'h01);  // matmul_tiled.cl:19:9
-            if (((state == 16'h003e) && (1'h1 && (obj0_As_re_beat == 8'h03)))) obj0_As_re_beat <= 8'h00;  // matmul_tiled.cl:19:9
-            if (((state == 16'h003e) && (1'h1 && (obj0_As_re_beat == 8'h03)))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:19:9
-            if (((state == 16'h003e) && (1'h1 && (obj0_As_re_beat == 8'h03)))) state <= 16'h003f;  // matmul_tiled.cl:19:9
-            if (((state == 16'h003f) && ((!1'h0) && obj5_wi_ty_re_issued))) old_286 <= {obj5_wi_ty_rdata, old_286[31:8]};  // matmul_tiled.cl:20:12
-            if (((state == 16'h003f) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:20:12
-            if (((state == 16'h003f) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:20:12
-            if (((state == 16'h003f) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:20:12
-            if (((state == 16'h003f) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:20:12
-            if (((state == 16'h003f) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:20:12
-            if (((state == 16'h003f) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h0040;  // matmul_tiled.cl:20:12
-            if (((state == 16'h0040) && ((!1'h0) && obj4_wi_tx_re_issued))) old_293 <= {obj4_wi_tx_rdata, old_293[31:8]};  // matmul_tiled.cl:20:16
-            if (((state == 16'h0040) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:20:16
-            if (((state == 16'h0040) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:20:16
-            if (((state == 16'h0040) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:20:16
-            if (((state == 16'h0040) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:20:16
-            if (((state == 16'h0040) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:20:16
-            if (((state == 16'h0040) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) q_334 <= w_331;  // matmul_tiled.cl:20:16
-            if (((state == 16'h0040) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h0041;  // matmul_tiled.cl:20:16
-            if (((state == 16'h0041) && ((!1'h0) && obj7_wi_t_re_issued))) old_301 <= {obj7_wi_t_rdata, old_301[31:8]};  // matmul_tiled.cl:20:25
-            if (((state == 16'h0041) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:20:25
-            if (((state == 16'h0041) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:20:25
-            if (((state == 16'h0041) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:20:25
-            if (((state == 16'h0041) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:20:25
-            if (((state == 16'h0041) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:20:25
-            if (((state == 16'h0041) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_336 <= w_335;  // matmul_tiled.cl:20:25
-            if (((state == 16'h0041) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0042;  // matmul_tiled.cl:20:25
-            if (((state == 16'h0042) && ((!1'h0) && obj5_wi_ty_re_issued))) old_308 <= {obj5_wi_ty_rdata, old_308[31:8]};  // matmul_tiled.cl:20:34
-            if (((state == 16'h0042) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:20:34
-            if (((state == 16'h0042) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:20:34
-            if (((state == 16'h0042) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:20:34
-            if (((state == 16'h0042) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:20:34
-            if (((state == 16'h0042) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:20:34
-            if (((state == 16'h0042) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_319 <= w_318;  // matmul_tiled.cl:20:34
-            if (((state == 16'h0042) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h0043;  // matmul_tiled.cl:20:34
-            if (((state == 16'h0043) && ((!1'h0) && obj2_wi_col_re_issued))) old_316 <= {obj2_wi_col_rdata, old_316[31:8]};  // matmul_tiled.cl:20:44
-            if (((state == 16'h0043) && ((!1'h0) && obj2_wi_col_re_issued))) obj2_wi_col_re_beat <= (obj2_wi_col_re_beat + 8'h01);  // matmul_tiled.cl:20:44
-            if (((state == 16'h0043) && ((!1'h0) && (!obj2_wi_col_re_issued)))) obj2_wi_col_re_issued <= 1'h1;  // matmul_tiled.cl:20:44
-            if (((state == 16'h0043) && ((!1'h0) && obj2_wi_col_re_issued))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:20:44
-            if (((state == 16'h0043) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_beat <= 8'h00;  // matmul_tiled.cl:20:44
-            if (((state == 16'h0043) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:20:44
-            if (((state == 16'h0043) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) q_322 <= w_321;  // matmul_tiled.cl:20:44
-            if (((state == 16'h0043) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) state <= 16'h0045;  // matmul_tiled.cl:20:44
-            if ((state == 16'h0044)) state <= 16'h0034;
-            if (((state == 16'h0045) && ((((state == 16'h0045) && (!B_rd_issued)) && (1'h1 && C_wr_idle)) && B_rd_cmd_ready))) B_rd_issued <= 1'h1;  // matmul_tiled.cl:20:22
-            if (((state == 16'h0045) && (((state == 16'h0045) && B_rd_issued) && B_rd_valid))) ld_327 <= B_rd_data;  // matmul_tiled.cl:20:22
-            if (((state == 16'h0045) && (((state == 16'h0045) && B_rd_issued) && B_rd_valid))) B_rd_beat <= (B_rd_beat + 8'h01);  // matmul_tiled.cl:20:22
-            if (((state == 16'h0045) && ((((state == 16'h0045) && B_rd_issued) && B_rd_valid) && (B_rd_beat == 8'h00)))) B_rd_beat <= 8'h00;  // matmul_tiled.cl:20:22
-            if (((state == 16'h0045) && ((((state == 16'h0045) && B_rd_issued) && B_rd_valid) && (B_rd_beat == 8'h00)))) B_rd_issued <= 1'h0;  // matmul_tiled.cl:20:22
-            if (((state == 16'h0045) && ((((state == 16'h0045) && B_rd_issued) && B_rd_valid) && (B_rd_beat == 8'h00)))) state <= 16'h0048;  // matmul_tiled.cl:20:22
-            if ((state == 16'h0046)) state <= 16'h0034;
-            if ((state == 16'h0047)) state <= 16'h0034;
-            if (((state == 16'h0048) && 1'h1)) obj1_Bs_re_beat <= (obj1_Bs_re_beat + 8'h01);  // matmul_tiled.cl:20:9
-            if (((state == 16'h0048) && (1'h1 && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_beat <= 8'h00;  // matmul_tiled.cl:20:9
-            if (((state == 16'h0048) && (1'h1 && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:20:9
-            if (((state == 16'h0048) && (1'h1 && (obj1_Bs_re_beat == 8'h03)))) state <= 16'h0034;  // matmul_tiled.cl:20:9
-            if ((state == 16'h0049)) v10_lid_linear <= w_344;
-            if ((state == 16'h0049)) state <= 16'h0035;
-            if ((state == 16'h004a)) v8_lid_x <= w_345;
-            if ((state == 16'h004a)) v9_lid_y <= w_345;
-            if ((state == 16'h004a)) state <= 16'h0031;
-            if ((state == 16'h004b)) state <= 16'h004d;
-            if ((state == 16'h004c)) state <= (q_349 ? 16'h0058 : 16'h000f);
-            if ((state == 16'h004d)) q_349 <= w_348;
-            if ((state == 16'h004d)) state <= 16'h004c;
-            if ((state == 16'h004e)) v8_lid_x <= w_356;
-            if ((state == 16'h004e)) v9_lid_y <= w_359;
-            if ((state == 16'h004e)) state <= 16'h004b;
-            if (((state == 16'h004f) && ((!1'h0) && obj7_wi_t_re_issued))) old_367 <= {obj7_wi_t_rdata, old_367[31:8]};  // matmul_tiled.cl:18:21
-            if (((state == 16'h004f) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:21
-            if (((state == 16'h004f) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:18:21
-            if (((state == 16'h004f) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:21
-            if (((state == 16'h004f) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:21
-            if (((state == 16'h004f) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:21
-            if (((state == 16'h004f) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_377 <= w_376;  // matmul_tiled.cl:18:21
-            if (((state == 16'h004f) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0050;  // matmul_tiled.cl:18:21
-            if ((state == 16'h0050)) v7_group_cond0 <= w_378;
-            if ((state == 16'h0050)) state <= 16'h004e;
-            if ((state == 16'h0051)) state <= 16'h004f;
-            if (((state == 16'h0052) && 1'h1)) obj2_wi_col_re_beat <= (obj2_wi_col_re_beat + 8'h01);  // matmul_tiled.cl:12:9
-            if (((state == 16'h0052) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_beat <= 8'h00;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0052) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0052) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_406 <= w_401;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0052) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_407 <= w_405;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0052) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_415 <= w_413;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0052) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_416 <= w_414;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0052) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_424 <= w_422;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0052) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_425 <= w_423;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0052) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_432 <= w_431;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0052) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_438 <= w_437;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0052) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) state <= 16'h0053;  // matmul_tiled.cl:12:9
-            if (((state == 16'h0053) && 1'h1)) obj3_wi_row_re_beat <= (obj3_wi_row_re_beat + 8'h01);  // matmul_tiled.cl:13:9
-            if (((state == 16'h0053) && (1'h1 && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_beat <= 8'h00;  // matmul_tiled.cl:13:9
-            if (((state == 16'h0053) && (1'h1 && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:13:9
-            if (((state == 16'h0053) && (1'h1 && (obj3_wi_row_re_beat == 8'h03)))) state <= 16'h0054;  // matmul_tiled.cl:13:9
-            if (((state == 16'h0054) && 1'h1)) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:14:9
-            if (((state == 16'h0054) && (1'h1 && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:14:9
-            if (((state == 16'h0054) && (1'h1 && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:14:9
-            if (((state == 16'h0054) && (1'h1 && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h0055;  // matmul_tiled.cl:14:9
-            if (((state == 16'h0055) && 1'h1)) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:15:9
-            if (((state == 16'h0055) && (1'h1 && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:15:9
-            if (((state == 16'h0055) && (1'h1 && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:15:9
-            if (((state == 16'h0055) && (1'h1 && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h0056;  // matmul_tiled.cl:15:9
-            if (((state == 16'h0056) && 1'h1)) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:16:11
-            if (((state == 16'h0056) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:16:11
-            if (((state == 16'h0056) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:16:11
-            if (((state == 16'h0056) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h0057;  // matmul_tiled.cl:16:11
-            if (((state == 16'h0057) && 1'h1)) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:14
-            if (((state == 16'h0057) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:14
-            if (((state == 16'h0057) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:14
-            if (((state == 16'h0057) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h004f;  // matmul_tiled.cl:18:14
-            if ((state == 16'h0058)) v10_lid_linear <= w_446;
-            if ((state == 16'h0058)) state <= 16'h0052;
-            if ((state == 16'h0059)) v8_lid_x <= w_447;
-            if ((state == 16'h0059)) v9_lid_y <= w_447;
-            if ((state == 16'h0059)) state <= 16'h004b;
-            if (((state == 16'h005a) && ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
-            if ((state == 16'h005a)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0059);
+            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_254 <= w_253;  // matmul_tiled.cl:19:12
+            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_266 <= w_265;  // matmul_tiled.cl:19:12
+            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_275 <= w_274;  // matmul_tiled.cl:19:12
+            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_304 <= w_303;  // matmul_tiled.cl:19:12
+            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h0037;  // matmul_tiled.cl:19:12
+            if ((state == 16'h0036)) state <= 16'h0034;
+            if (((state == 16'h0037) && ((!1'h0) && obj4_wi_tx_re_issued))) old_257 <= {obj4_wi_tx_rdata, old_257[31:8]};  // matmul_tiled.cl:19:16
+            if (((state == 16'h0037) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:19:16
+            if (((state == 16'h0037) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:19:16
+            if (((state == 16'h0037) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:19:16
+            if (((state == 16'h0037) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:19:16
+            if (((state == 16'h0037) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:19:16
+            if (((state == 16'h0037) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) q_261 <= w_251;  // matmul_tiled.cl:19:16
+            if (((state == 16'h0037) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) q_297 <= w_296;  // matmul_tiled.cl:19:16
+            if (((state == 16'h0037) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h0039;  // matmul_tiled.cl:19:16
+            if ((state == 16'h0038)) state <= 16'h0034;
+            if (((state == 16'h0039) && ((!1'h0) && obj3_wi_row_re_issued))) old_269 <= {obj3_wi_row_rdata, old_269[31:8]};  // matmul_tiled.cl:19:24
+            if (((state == 16'h0039) && ((!1'h0) && obj3_wi_row_re_issued))) obj3_wi_row_re_beat <= (obj3_wi_row_re_beat + 8'h01);  // matmul_tiled.cl:19:24
+            if (((state == 16'h0039) && ((!1'h0) && (!obj3_wi_row_re_issued)))) obj3_wi_row_re_issued <= 1'h1;  // matmul_tiled.cl:19:24
+            if (((state == 16'h0039) && ((!1'h0) && obj3_wi_row_re_issued))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:19:24
+            if (((state == 16'h0039) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_beat <= 8'h00;  // matmul_tiled.cl:19:24
+            if (((state == 16'h0039) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:19:24
+            if (((state == 16'h0039) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) q_291 <= w_262;  // matmul_tiled.cl:19:24
+            if (((state == 16'h0039) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) q_316 <= w_298;  // matmul_tiled.cl:19:24
+            if (((state == 16'h0039) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) state <= 16'h003a;  // matmul_tiled.cl:19:24
+            if (((state == 16'h003a) && ((!1'h0) && obj7_wi_t_re_issued))) old_278 <= {obj7_wi_t_rdata, old_278[31:8]};  // matmul_tiled.cl:19:34
+            if (((state == 16'h003a) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:19:34
+            if (((state == 16'h003a) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:19:34
+            if (((state == 16'h003a) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:19:34
+            if (((state == 16'h003a) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:19:34
+            if (((state == 16'h003a) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:19:34
+            if (((state == 16'h003a) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_282 <= w_272;  // matmul_tiled.cl:19:34
+            if (((state == 16'h003a) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0042;  // matmul_tiled.cl:19:34
+            if ((state == 16'h003b)) state <= 16'h0034;
+            if (((state == 16'h003c) && ((((state == 16'h003c) && (!A_rd_issued)) && (1'h1 && C_wr_idle)) && A_rd_cmd_ready))) A_rd_issued <= 1'h1;  // matmul_tiled.cl:19:22
+            if (((state == 16'h003c) && (((state == 16'h003c) && A_rd_issued) && A_rd_valid))) ld_289 <= A_rd_data;  // matmul_tiled.cl:19:22
+            if (((state == 16'h003c) && (((state == 16'h003c) && A_rd_issued) && A_rd_valid))) A_rd_beat <= (A_rd_beat + 8'h01);  // matmul_tiled.cl:19:22
+            if (((state == 16'h003c) && ((((state == 16'h003c) && A_rd_issued) && A_rd_valid) && (A_rd_beat == 8'h00)))) A_rd_beat <= 8'h00;  // matmul_tiled.cl:19:22
+            if (((state == 16'h003c) && ((((state == 16'h003c) && A_rd_issued) && A_rd_valid) && (A_rd_beat == 8'h00)))) A_rd_issued <= 1'h0;  // matmul_tiled.cl:19:22
+            if (((state == 16'h003c) && ((((state == 16'h003c) && A_rd_issued) && A_rd_valid) && (A_rd_beat == 8'h00)))) state <= 16'h003d;  // matmul_tiled.cl:19:22
+            if (((state == 16'h003d) && 1'h1)) obj0_As_re_beat <= (obj0_As_re_beat + 8'h01);  // matmul_tiled.cl:19:9
+            if (((state == 16'h003d) && (1'h1 && (obj0_As_re_beat == 8'h03)))) obj0_As_re_beat <= 8'h00;  // matmul_tiled.cl:19:9
+            if (((state == 16'h003d) && (1'h1 && (obj0_As_re_beat == 8'h03)))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:19:9
+            if (((state == 16'h003d) && (1'h1 && (obj0_As_re_beat == 8'h03)))) state <= 16'h003e;  // matmul_tiled.cl:19:9
+            if (((state == 16'h003e) && ((!1'h0) && obj2_wi_col_re_issued))) old_307 <= {obj2_wi_col_rdata, old_307[31:8]};  // matmul_tiled.cl:20:44
+            if (((state == 16'h003e) && ((!1'h0) && obj2_wi_col_re_issued))) obj2_wi_col_re_beat <= (obj2_wi_col_re_beat + 8'h01);  // matmul_tiled.cl:20:44
+            if (((state == 16'h003e) && ((!1'h0) && (!obj2_wi_col_re_issued)))) obj2_wi_col_re_issued <= 1'h1;  // matmul_tiled.cl:20:44
+            if (((state == 16'h003e) && ((!1'h0) && obj2_wi_col_re_issued))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:20:44
+            if (((state == 16'h003e) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_beat <= 8'h00;  // matmul_tiled.cl:20:44
+            if (((state == 16'h003e) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:20:44
+            if (((state == 16'h003e) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) state <= 16'h0040;  // matmul_tiled.cl:20:44
+            if ((state == 16'h003f)) state <= 16'h0034;
+            if (((state == 16'h0040) && ((((state == 16'h0040) && (!B_rd_issued)) && (1'h1 && C_wr_idle)) && B_rd_cmd_ready))) B_rd_issued <= 1'h1;  // matmul_tiled.cl:20:22
+            if (((state == 16'h0040) && (((state == 16'h0040) && B_rd_issued) && B_rd_valid))) ld_314 <= B_rd_data;  // matmul_tiled.cl:20:22
+            if (((state == 16'h0040) && (((state == 16'h0040) && B_rd_issued) && B_rd_valid))) B_rd_beat <= (B_rd_beat + 8'h01);  // matmul_tiled.cl:20:22
+            if (((state == 16'h0040) && ((((state == 16'h0040) && B_rd_issued) && B_rd_valid) && (B_rd_beat == 8'h00)))) B_rd_beat <= 8'h00;  // matmul_tiled.cl:20:22
+            if (((state == 16'h0040) && ((((state == 16'h0040) && B_rd_issued) && B_rd_valid) && (B_rd_beat == 8'h00)))) B_rd_issued <= 1'h0;  // matmul_tiled.cl:20:22
+            if (((state == 16'h0040) && ((((state == 16'h0040) && B_rd_issued) && B_rd_valid) && (B_rd_beat == 8'h00)))) state <= 16'h0041;  // matmul_tiled.cl:20:22
+            if (((state == 16'h0041) && 1'h1)) obj1_Bs_re_beat <= (obj1_Bs_re_beat + 8'h01);  // matmul_tiled.cl:20:9
+            if (((state == 16'h0041) && (1'h1 && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_beat <= 8'h00;  // matmul_tiled.cl:20:9
+            if (((state == 16'h0041) && (1'h1 && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:20:9
+            if (((state == 16'h0041) && (1'h1 && (obj1_Bs_re_beat == 8'h03)))) state <= 16'h0034;  // matmul_tiled.cl:20:9
+            if ((state == 16'h0042)) q_283 <= w_281;
+            if ((state == 16'h0042)) q_309 <= w_301;
+            if ((state == 16'h0042)) state <= 16'h003c;
+            if ((state == 16'h0043)) v10_lid_linear <= w_327;
+            if ((state == 16'h0043)) state <= 16'h0035;
+            if ((state == 16'h0044)) v8_lid_x <= w_328;
+            if ((state == 16'h0044)) v9_lid_y <= w_328;
+            if ((state == 16'h0044)) state <= 16'h0031;
+            if ((state == 16'h0045)) state <= 16'h0047;
+            if ((state == 16'h0046)) state <= (q_333 ? 16'h0052 : 16'h000f);
+            if ((state == 16'h0047)) q_333 <= w_332;
+            if ((state == 16'h0047)) state <= 16'h0046;
+            if ((state == 16'h0048)) v8_lid_x <= w_342;
+            if ((state == 16'h0048)) v9_lid_y <= w_347;
+            if ((state == 16'h0048)) state <= 16'h0045;
+            if (((state == 16'h0049) && ((!1'h0) && obj7_wi_t_re_issued))) old_355 <= {obj7_wi_t_rdata, old_355[31:8]};  // matmul_tiled.cl:18:21
+            if (((state == 16'h0049) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:21
+            if (((state == 16'h0049) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:18:21
+            if (((state == 16'h0049) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:21
+            if (((state == 16'h0049) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:21
+            if (((state == 16'h0049) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:21
+            if (((state == 16'h0049) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_365 <= w_364;  // matmul_tiled.cl:18:21
+            if (((state == 16'h0049) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h004a;  // matmul_tiled.cl:18:21
+            if ((state == 16'h004a)) v7_group_cond0 <= w_366;
+            if ((state == 16'h004a)) state <= 16'h0048;
+            if ((state == 16'h004b)) state <= 16'h0049;
+            if (((state == 16'h004c) && 1'h1)) obj2_wi_col_re_beat <= (obj2_wi_col_re_beat + 8'h01);  // matmul_tiled.cl:12:9
+            if (((state == 16'h004c) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_beat <= 8'h00;  // matmul_tiled.cl:12:9
+            if (((state == 16'h004c) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:12:9
+            if (((state == 16'h004c) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_394 <= w_389;  // matmul_tiled.cl:12:9
+            if (((state == 16'h004c) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_395 <= w_393;  // matmul_tiled.cl:12:9
+            if (((state == 16'h004c) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_401 <= w_400;  // matmul_tiled.cl:12:9
+            if (((state == 16'h004c) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_402 <= w_379;  // matmul_tiled.cl:12:9
+            if (((state == 16'h004c) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_408 <= w_407;  // matmul_tiled.cl:12:9
+            if (((state == 16'h004c) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_409 <= w_392;  // matmul_tiled.cl:12:9
+            if (((state == 16'h004c) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_416 <= w_415;  // matmul_tiled.cl:12:9
+            if (((state == 16'h004c) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_422 <= w_421;  // matmul_tiled.cl:12:9
+            if (((state == 16'h004c) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) state <= 16'h004d;  // matmul_tiled.cl:12:9
+            if (((state == 16'h004d) && 1'h1)) obj3_wi_row_re_beat <= (obj3_wi_row_re_beat + 8'h01);  // matmul_tiled.cl:13:9
+            if (((state == 16'h004d) && (1'h1 && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_beat <= 8'h00;  // matmul_tiled.cl:13:9
+            if (((state == 16'h004d) && (1'h1 && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:13:9
+            if (((state == 16'h004d) && (1'h1 && (obj3_wi_row_re_beat == 8'h03)))) state <= 16'h004e;  // matmul_tiled.cl:13:9
+            if (((state == 16'h004e) && 1'h1)) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:14:9
+            if (((state == 16'h004e) && (1'h1 && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:14:9
+            if (((state == 16'h004e) && (1'h1 && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:14:9
+            if (((state == 16'h004e) && (1'h1 && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h004f;  // matmul_tiled.cl:14:9
+            if (((state == 16'h004f) && 1'h1)) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:15:9
+            if (((state == 16'h004f) && (1'h1 && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:15:9
+            if (((state == 16'h004f) && (1'h1 && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:15:9
+            if (((state == 16'h004f) && (1'h1 && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h0050;  // matmul_tiled.cl:15:9
+            if (((state == 16'h0050) && 1'h1)) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:16:11
+            if (((state == 16'h0050) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:16:11
+            if (((state == 16'h0050) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:16:11
+            if (((state == 16'h0050) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h0051;  // matmul_tiled.cl:16:11
+            if (((state == 16'h0051) && 1'h1)) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:14
+            if (((state == 16'h0051) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:14
+            if (((state == 16'h0051) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:14
+            if (((state == 16'h0051) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0049;  // matmul_tiled.cl:18:14
+            if ((state == 16'h0052)) v10_lid_linear <= w_433;
+            if ((state == 16'h0052)) state <= 16'h004c;
+            if ((state == 16'h0053)) v8_lid_x <= w_434;
+            if ((state == 16'h0053)) v9_lid_y <= w_434;
+            if ((state == 16'h0053)) state <= 16'h0045;
+            if (((state == 16'h0054) && ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
+            if ((state == 16'h0054)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0053);
         end
     end
-    assign A_rd_cmd_valid = (((state == 16'h003b) && (!A_rd_issued)) && (1'h1 && C_wr_idle));
-    assign A_rd_cmd_addr = ((((state == 16'h003b) && (!A_rd_issued)) && (1'h1 && C_wr_idle)) ? w_265[31:0] : 32'h00000000);
-    assign A_rd_cmd_len = ((((state == 16'h003b) && (!A_rd_issued)) && (1'h1 && C_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign A_rd_ready = ((state == 16'h003b) && A_rd_issued);
-    assign B_rd_cmd_valid = (((state == 16'h0045) && (!B_rd_issued)) && (1'h1 && C_wr_idle));
-    assign B_rd_cmd_addr = ((((state == 16'h0045) && (!B_rd_issued)) && (1'h1 && C_wr_idle)) ? w_326[31:0] : 32'h00000000);
-    assign B_rd_cmd_len = ((((state == 16'h0045) && (!B_rd_issued)) && (1'h1 && C_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign B_rd_ready = ((state == 16'h0045) && B_rd_issued);
+    assign A_rd_cmd_valid = (((state == 16'h003c) && (!A_rd_issued)) && (1'h1 && C_wr_idle));
+    assign A_rd_cmd_addr = ((((state == 16'h003c) && (!A_rd_issued)) && (1'h1 && C_wr_idle)) ? w_288[31:0] : 32'h00000000);
+    assign A_rd_cmd_len = ((((state == 16'h003c) && (!A_rd_issued)) && (1'h1 && C_wr_idle)) ? 32'h00000004 : 32'h00000000);
+    assign A_rd_ready = ((state == 16'h003c) && A_rd_issued);
+    assign B_rd_cmd_valid = (((state == 16'h0040) && (!B_rd_issued)) && (1'h1 && C_wr_idle));
+    assign B_rd_cmd_addr = ((((state == 16'h0040) && (!B_rd_issued)) && (1'h1 && C_wr_idle)) ? w_313[31:0] : 32'h00000000);
+    assign B_rd_cmd_len = ((((state == 16'h0040) && (!B_rd_issued)) && (1'h1 && C_wr_idle)) ? 32'h00000004 : 32'h00000000);
+    assign B_rd_ready = ((state == 16'h0040) && B_rd_issued);
     assign C_wr_cmd_valid = ((state == 16'h000c) && (!C_wr_issued));
-    assign C_wr_cmd_addr = (((state == 16'h000c) && (!C_wr_issued)) ? w_45[31:0] : 32'h00000000);
+    assign C_wr_cmd_addr = (((state == 16'h000c) && (!C_wr_issued)) ? w_43[31:0] : 32'h00000000);
     assign C_wr_cmd_len = (((state == 16'h000c) && (!C_wr_issued)) ? 32'h00000004 : 32'h00000000);
     assign C_wr_valid = ((state == 16'h000c) && C_wr_issued);
-    assign C_wr_data = (((state == 16'h000c) && C_wr_issued) ? v_39 : 32'h00000000);
+    assign C_wr_data = (((state == 16'h000c) && C_wr_issued) ? v_50 : 32'h00000000);
     assign C_wr_strb = (((state == 16'h000c) && C_wr_issued) ? 4'hf : 4'h0);
-    assign obj0_As_we = (state == 16'h003e);
-    assign obj0_As_waddr = ((state == 16'h003e) ? oa_278[7:0] : 8'h00);
-    assign obj0_As_wdata = ((state == 16'h003e) ? ow_279[7:0] : 8'h00);
+    assign obj0_As_we = (state == 16'h003d);
+    assign obj0_As_waddr = ((state == 16'h003d) ? oa_293[7:0] : 8'h00);
+    assign obj0_As_wdata = ((state == 16'h003d) ? ow_294[7:0] : 8'h00);
     assign obj0_As_re = (((state == 16'h0027) && (!1'h0)) && (!obj0_As_re_issued));
-    assign obj0_As_raddr = ((((state == 16'h0027) && (!1'h0)) && (!obj0_As_re_issued)) ? oa_153[7:0] : 8'h00);
-    assign obj1_Bs_we = (state == 16'h0048);
-    assign obj1_Bs_waddr = ((state == 16'h0048) ? oa_338[7:0] : 8'h00);
-    assign obj1_Bs_wdata = ((state == 16'h0048) ? ow_339[7:0] : 8'h00);
+    assign obj0_As_raddr = ((((state == 16'h0027) && (!1'h0)) && (!obj0_As_re_issued)) ? oa_172[7:0] : 8'h00);
+    assign obj1_Bs_we = (state == 16'h0041);
+    assign obj1_Bs_waddr = ((state == 16'h0041) ? oa_318[7:0] : 8'h00);
+    assign obj1_Bs_wdata = ((state == 16'h0041) ? ow_319[7:0] : 8'h00);
     assign obj1_Bs_re = (((state == 16'h002a) && (!1'h0)) && (!obj1_Bs_re_issued));
-    assign obj1_Bs_raddr = ((((state == 16'h002a) && (!1'h0)) && (!obj1_Bs_re_issued)) ? oa_173[7:0] : 8'h00);
-    assign obj2_wi_col_we = (state == 16'h0052);
-    assign obj2_wi_col_waddr = ((state == 16'h0052) ? oa_394[7:0] : 8'h00);
-    assign obj2_wi_col_wdata = ((state == 16'h0052) ? ow_395[7:0] : 8'h00);
-    assign obj2_wi_col_re = ((((state == 16'h0009) && (!1'h0)) && (!obj2_wi_col_re_issued)) || (((state == 16'h0043) && (!1'h0)) && (!obj2_wi_col_re_issued)));
-    assign obj2_wi_col_raddr = ((((state == 16'h0009) && (!1'h0)) && (!obj2_wi_col_re_issued)) ? oa_30[7:0] : ((((state == 16'h0043) && (!1'h0)) && (!obj2_wi_col_re_issued)) ? oa_315[7:0] : 8'h00));
-    assign obj3_wi_row_we = (state == 16'h0053);
-    assign obj3_wi_row_waddr = ((state == 16'h0053) ? oa_409[7:0] : 8'h00);
-    assign obj3_wi_row_wdata = ((state == 16'h0053) ? ow_410[7:0] : 8'h00);
-    assign obj3_wi_row_re = ((((state == 16'h0008) && (!1'h0)) && (!obj3_wi_row_re_issued)) || (((state == 16'h0037) && (!1'h0)) && (!obj3_wi_row_re_issued)));
-    assign obj3_wi_row_raddr = ((((state == 16'h0008) && (!1'h0)) && (!obj3_wi_row_re_issued)) ? oa_22[7:0] : ((((state == 16'h0037) && (!1'h0)) && (!obj3_wi_row_re_issued)) ? oa_238[7:0] : 8'h00));
-    assign obj4_wi_tx_we = (state == 16'h0054);
-    assign obj4_wi_tx_waddr = ((state == 16'h0054) ? oa_418[7:0] : 8'h00);
-    assign obj4_wi_tx_wdata = ((state == 16'h0054) ? ow_419[7:0] : 8'h00);
-    assign obj4_wi_tx_re = ((((((state == 16'h0028) && (!1'h0)) && (!obj4_wi_tx_re_issued)) || (((state == 16'h0036) && (!1'h0)) && (!obj4_wi_tx_re_issued))) || (((state == 16'h0039) && (!1'h0)) && (!obj4_wi_tx_re_issued))) || (((state == 16'h0040) && (!1'h0)) && (!obj4_wi_tx_re_issued)));
-    assign obj4_wi_tx_raddr = ((((state == 16'h0028) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_162[7:0] : ((((state == 16'h0036) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_230[7:0] : ((((state == 16'h0039) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_253[7:0] : ((((state == 16'h0040) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_292[7:0] : 8'h00))));
-    assign obj5_wi_ty_we = (state == 16'h0055);
-    assign obj5_wi_ty_waddr = ((state == 16'h0055) ? oa_427[7:0] : 8'h00);
-    assign obj5_wi_ty_wdata = ((state == 16'h0055) ? ow_428[7:0] : 8'h00);
-    assign obj5_wi_ty_re = ((((((state == 16'h0024) && (!1'h0)) && (!obj5_wi_ty_re_issued)) || (((state == 16'h0035) && (!1'h0)) && (!obj5_wi_ty_re_issued))) || (((state == 16'h003f) && (!1'h0)) && (!obj5_wi_ty_re_issued))) || (((state == 16'h0042) && (!1'h0)) && (!obj5_wi_ty_re_issued)));
-    assign obj5_wi_ty_raddr = ((((state == 16'h0024) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_140[7:0] : ((((state == 16'h0035) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_223[7:0] : ((((state == 16'h003f) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_285[7:0] : ((((state == 16'h0042) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_307[7:0] : 8'h00))));
-    assign obj6_wi_acc_we = ((state == 16'h002d) || (state == 16'h0056));
-    assign obj6_wi_acc_waddr = ((state == 16'h002d) ? oa_193[7:0] : ((state == 16'h0056) ? oa_434[7:0] : 8'h00));
-    assign obj6_wi_acc_wdata = ((state == 16'h002d) ? ow_194[7:0] : ((state == 16'h0056) ? ow_435[7:0] : 8'h00));
-    assign obj6_wi_acc_re = ((((state == 16'h000a) && (!1'h0)) && (!obj6_wi_acc_re_issued)) || (((state == 16'h002b) && (!1'h0)) && (!obj6_wi_acc_re_issued)));
-    assign obj6_wi_acc_raddr = ((((state == 16'h000a) && (!1'h0)) && (!obj6_wi_acc_re_issued)) ? oa_37[7:0] : ((((state == 16'h002b) && (!1'h0)) && (!obj6_wi_acc_re_issued)) ? oa_180[7:0] : 8'h00));
-    assign obj7_wi_t_we = ((state == 16'h0019) || (state == 16'h0057));
-    assign obj7_wi_t_waddr = ((state == 16'h0019) ? oa_102[7:0] : ((state == 16'h0057) ? oa_440[7:0] : 8'h00));
-    assign obj7_wi_t_wdata = ((state == 16'h0019) ? ow_103[7:0] : ((state == 16'h0057) ? ow_441[7:0] : 8'h00));
-    assign obj7_wi_t_re = (((((((state == 16'h0016) && (!1'h0)) && (!obj7_wi_t_re_issued)) || (((state == 16'h0018) && (!1'h0)) && (!obj7_wi_t_re_issued))) || (((state == 16'h0038) && (!1'h0)) && (!obj7_wi_t_re_issued))) || (((state == 16'h0041) && (!1'h0)) && (!obj7_wi_t_re_issued))) || (((state == 16'h004f) && (!1'h0)) && (!obj7_wi_t_re_issued)));
-    assign obj7_wi_t_raddr = ((((state == 16'h0016) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_74[7:0] : ((((state == 16'h0018) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_93[7:0] : ((((state == 16'h0038) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_246[7:0] : ((((state == 16'h0041) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_300[7:0] : ((((state == 16'h004f) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_366[7:0] : 8'h00)))));
-    assign go_183 = ((state == 16'h002c) && (!u0_fp_fma_issued));
+    assign obj1_Bs_raddr = ((((state == 16'h002a) && (!1'h0)) && (!obj1_Bs_re_issued)) ? oa_190[7:0] : 8'h00);
+    assign obj2_wi_col_we = (state == 16'h004c);
+    assign obj2_wi_col_waddr = ((state == 16'h004c) ? oa_382[7:0] : 8'h00);
+    assign obj2_wi_col_wdata = ((state == 16'h004c) ? ow_383[7:0] : 8'h00);
+    assign obj2_wi_col_re = ((((state == 16'h0009) && (!1'h0)) && (!obj2_wi_col_re_issued)) || (((state == 16'h003e) && (!1'h0)) && (!obj2_wi_col_re_issued)));
+    assign obj2_wi_col_raddr = ((((state == 16'h0009) && (!1'h0)) && (!obj2_wi_col_re_issued)) ? oa_36[7:0] : ((((state == 16'h003e) && (!1'h0)) && (!obj2_wi_col_re_issued)) ? oa_306[7:0] : 8'h00));
+    assign obj3_wi_row_we = (state == 16'h004d);
+    assign obj3_wi_row_waddr = ((state == 16'h004d) ? oa_397[7:0] : 8'h00);
+    assign obj3_wi_row_wdata = ((state == 16'h004d) ? ow_398[7:0] : 8'h00);
+    assign obj3_wi_row_re = ((((state == 16'h0008) && (!1'h0)) && (!obj3_wi_row_re_issued)) || (((state == 16'h0039) && (!1'h0)) && (!obj3_wi_row_re_issued)));
+    assign obj3_wi_row_raddr = ((((state == 16'h0008) && (!1'h0)) && (!obj3_wi_row_re_issued)) ? oa_27[7:0] : ((((state == 16'h0039) && (!1'h0)) && (!obj3_wi_row_re_issued)) ? oa_268[7:0] : 8'h00));
+    assign obj4_wi_tx_we = (state == 16'h004e);
+    assign obj4_wi_tx_waddr = ((state == 16'h004e) ? oa_404[7:0] : 8'h00);
+    assign obj4_wi_tx_wdata = ((state == 16'h004e) ? ow_405[7:0] : 8'h00);
+    assign obj4_wi_tx_re = ((((state == 16'h0028) && (!1'h0)) && (!obj4_wi_tx_re_issued)) || (((state == 16'h0037) && (!1'h0)) && (!obj4_wi_tx_re_issued)));
+    assign obj4_wi_tx_raddr = ((((state == 16'h0028) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_182[7:0] : ((((state == 16'h0037) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_256[7:0] : 8'h00));
+    assign obj5_wi_ty_we = (state == 16'h004f);
+    assign obj5_wi_ty_waddr = ((state == 16'h004f) ? oa_411[7:0] : 8'h00);
+    assign obj5_wi_ty_wdata = ((state == 16'h004f) ? ow_412[7:0] : 8'h00);
+    assign obj5_wi_ty_re = ((((state == 16'h0024) && (!1'h0)) && (!obj5_wi_ty_re_issued)) || (((state == 16'h0035) && (!1'h0)) && (!obj5_wi_ty_re_issued)));
+    assign obj5_wi_ty_raddr = ((((state == 16'h0024) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_159[7:0] : ((((state == 16'h0035) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_245[7:0] : 8'h00));
+    assign obj6_wi_acc_we = ((state == 16'h002d) || (state == 16'h0050));
+    assign obj6_wi_acc_waddr = ((state == 16'h002d) ? oa_207[7:0] : ((state == 16'h0050) ? oa_418[7:0] : 8'h00));
+    assign obj6_wi_acc_wdata = ((state == 16'h002d) ? ow_208[7:0] : ((state == 16'h0050) ? ow_419[7:0] : 8'h00));
+    assign obj6_wi_acc_re = ((((state == 16'h000b) && (!1'h0)) && (!obj6_wi_acc_re_issued)) || (((state == 16'h002b) && (!1'h0)) && (!obj6_wi_acc_re_issued)));
+    assign obj6_wi_acc_raddr = ((((state == 16'h000b) && (!1'h0)) && (!obj6_wi_acc_re_issued)) ? oa_48[7:0] : ((((state == 16'h002b) && (!1'h0)) && (!obj6_wi_acc_re_issued)) ? oa_197[7:0] : 8'h00));
+    assign obj7_wi_t_we = ((state == 16'h0019) || (state == 16'h0051));
+    assign obj7_wi_t_waddr = ((state == 16'h0019) ? oa_113[7:0] : ((state == 16'h0051) ? oa_424[7:0] : 8'h00));
+    assign obj7_wi_t_wdata = ((state == 16'h0019) ? ow_114[7:0] : ((state == 16'h0051) ? ow_425[7:0] : 8'h00));
+    assign obj7_wi_t_re = ((((((state == 16'h0016) && (!1'h0)) && (!obj7_wi_t_re_issued)) || (((state == 16'h0018) && (!1'h0)) && (!obj7_wi_t_re_issued))) || (((state == 16'h003a) && (!1'h0)) && (!obj7_wi_t_re_issued))) || (((state == 16'h0049) && (!1'h0)) && (!obj7_wi_t_re_issued)));
+    assign obj7_wi_t_raddr = ((((state == 16'h0016) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_87[7:0] : ((((state == 16'h0018) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_106[7:0] : ((((state == 16'h003a) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_277[7:0] : ((((state == 16'h0049) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_354[7:0] : 8'h00))));
+    assign go_200 = ((state == 16'h002c) && (!u0_fp_fma_issued));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, A_rd_last, B_rd_last, v0_col[31:0], v1_row[31:0], v2_tx[31:0], v3_ty[31:0], v4_acc[31:0], v5_t[31:0], oa_22[63:8], oa_30[63:8], oa_37[63:8], w_45[63:32], oa_74[63:8], oa_93[63:8], oa_102[63:8], ow_103[31:8],
-        w_128[31:8], oa_140[63:8], oa_153[63:8], oa_162[63:8], oa_173[63:8], oa_180[63:8], oa_193[63:8], ow_194[31:8], oa_223[63:8], oa_230[63:8], oa_238[63:8], oa_246[63:8], oa_253[63:8], w_265[63:32], oa_278[63:8], ow_279[31:8],
-        oa_285[63:8], oa_292[63:8], oa_300[63:8], oa_307[63:8], oa_315[63:8], w_326[63:32], oa_338[63:8], ow_339[31:8], oa_366[63:8], w_380[63:32], w_381[63:32], w_382[63:0], oa_394[63:8], ow_395[31:8], w_396[31:0], w_397[63:32],
-        w_398[63:32], w_399[63:0], oa_409[63:8], ow_410[31:8], w_411[63:32], oa_418[63:8], ow_419[31:8], w_420[63:32], oa_427[63:8], ow_428[31:8], oa_434[63:8], ow_435[31:8], oa_440[63:8], ow_441[31:8]};
+    wire ohls_unused = &{1'b0, A_rd_last, B_rd_last, v0_col[31:0], v1_row[31:0], v2_tx[31:0], v3_ty[31:0], v4_acc[31:0], v5_t[31:0], w_1[63:8], w_6[63:8], w_15[63:8], oa_27[63:8], oa_36[63:8], w_43[63:32], oa_48[63:8], w_51[63:8],
+        w_52[63:8], w_62[63:8], w_67[63:8], w_76[63:8], oa_87[63:8], oa_106[63:8], oa_113[63:8], ow_114[31:8], w_115[63:8], w_116[63:8], w_124[63:8], w_129[63:8], w_138[63:8], w_147[31:8], oa_159[63:8], oa_172[63:8],
+        oa_182[63:8], oa_190[63:8], oa_197[63:8], oa_207[63:8], ow_208[31:8], w_210[63:8], w_211[63:8], w_219[63:8], w_224[63:8], w_233[63:8], oa_245[63:8], oa_256[63:8], oa_268[63:8], oa_277[63:8], w_288[63:32], oa_293[63:8],
+        ow_294[31:8], oa_306[63:8], w_313[63:32], oa_318[63:8], ow_319[31:8], w_320[63:8], w_321[63:8], w_329[63:8], w_334[63:8], w_343[63:8], oa_354[63:8], w_368[63:32], w_369[63:32], w_370[63:0], oa_382[63:8], ow_383[31:8],
+        w_384[31:0], w_385[63:32], w_386[63:32], w_387[63:0], oa_397[63:8], ow_398[31:8], oa_404[63:8], ow_405[31:8], oa_411[63:8], ow_412[31:8], oa_418[63:8], ow_419[31:8], oa_424[63:8], ow_425[31:8], w_426[63:8], w_427[63:8]};
 endmodule
 `default_nettype wire

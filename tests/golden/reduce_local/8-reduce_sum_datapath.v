@@ -135,174 +135,155 @@ module reduce_sum_datapath (
     wire [63:0] oa_65;  // reduce_local.cl:10:59
     reg  [31:0] old_66;  // reduce_local.cl:10:59
     wire [31:0] v_67;
-    wire [63:0] w_68;  // reduce_local.cl:10:59
-    wire [63:0] w_69;  // reduce_local.cl:10:59
-    wire [31:0] w_70;  // reduce_local.cl:10:70
-    wire [31:0] w_71;  // reduce_local.cl:10:59
-    reg  [63:0] q_72;  // reduce_local.cl:10:59
-    wire [7:0]  oi_73;
-    wire [63:0] oa_74;  // reduce_local.cl:10:59
-    wire [31:0] ow_75;
-    wire [63:0] w_76;  // reduce_local.cl:4:6
-    wire [63:0] w_77;  // reduce_local.cl:4:6
-    wire [7:0]  w_78;  // reduce_local.cl:4:6
-    wire [7:0]  w_79;  // reduce_local.cl:4:6
-    wire        w_80;  // reduce_local.cl:4:6
-    reg         q_81;  // reduce_local.cl:4:6
-    wire [63:0] w_82;  // reduce_local.cl:4:6
+    wire [31:0] w_68;  // reduce_local.cl:10:70
+    wire [31:0] w_69;  // reduce_local.cl:10:59
+    reg  [63:0] q_70;  // reduce_local.cl:10:59
+    wire [7:0]  oi_71;
+    wire [63:0] oa_72;  // reduce_local.cl:10:59
+    wire [31:0] ow_73;
+    wire [63:0] w_74;  // reduce_local.cl:4:6
+    wire [63:0] w_75;  // reduce_local.cl:4:6
+    wire [7:0]  w_76;  // reduce_local.cl:4:6
+    wire [7:0]  w_77;  // reduce_local.cl:4:6
+    wire        w_78;  // reduce_local.cl:4:6
+    reg         q_79;  // reduce_local.cl:4:6
+    wire [63:0] w_80;  // reduce_local.cl:4:6
+    wire [7:0]  w_81;  // reduce_local.cl:4:6
+    wire [7:0]  w_82;  // reduce_local.cl:4:6
     wire [7:0]  w_83;  // reduce_local.cl:4:6
-    wire [7:0]  w_84;  // reduce_local.cl:4:6
-    wire [7:0]  w_85;  // reduce_local.cl:4:6
-    wire [63:0] w_86;  // reduce_local.cl:4:6
+    wire [63:0] w_84;  // reduce_local.cl:4:6
+    wire [63:0] w_85;  // reduce_local.cl:11:13
+    wire [63:0] w_86;  // reduce_local.cl:11:13
     wire [63:0] w_87;  // reduce_local.cl:11:13
     wire [63:0] w_88;  // reduce_local.cl:11:13
     wire [63:0] w_89;  // reduce_local.cl:11:13
-    wire [63:0] w_90;  // reduce_local.cl:11:13
-    wire [63:0] w_91;  // reduce_local.cl:11:13
-    wire [7:0]  oi_92;
-    wire [63:0] oa_93;  // reduce_local.cl:11:13
-    reg  [31:0] old_94;  // reduce_local.cl:11:13
-    wire [31:0] v_95;
-    wire [63:0] w_96;  // reduce_local.cl:11:19
-    wire [63:0] w_97;  // reduce_local.cl:11:19
-    reg  [63:0] q_98;  // reduce_local.cl:11:19
-    wire [7:0]  oi_99;
-    wire [63:0] oa_100;  // reduce_local.cl:11:19
-    reg  [31:0] old_101;  // reduce_local.cl:11:19
-    wire [31:0] v_102;
-    wire        w_103;  // reduce_local.cl:11:13
-    reg         q_104;  // reduce_local.cl:11:13
-    wire [63:0] w_105;  // reduce_local.cl:12:13
+    wire [7:0]  oi_90;
+    wire [63:0] oa_91;  // reduce_local.cl:11:13
+    reg  [31:0] old_92;  // reduce_local.cl:11:13
+    wire [31:0] v_93;
+    wire [63:0] w_94;  // reduce_local.cl:11:19
+    wire [63:0] w_95;  // reduce_local.cl:11:19
+    reg  [63:0] q_96;  // reduce_local.cl:11:19
+    wire [7:0]  oi_97;
+    wire [63:0] oa_98;  // reduce_local.cl:11:19
+    reg  [31:0] old_99;  // reduce_local.cl:11:19
+    wire [31:0] v_100;
+    wire        w_101;  // reduce_local.cl:11:13
+    reg         q_102;  // reduce_local.cl:11:13
+    wire [63:0] w_103;  // reduce_local.cl:12:13
+    wire [63:0] w_104;  // reduce_local.cl:12:21
+    wire [63:0] w_105;  // reduce_local.cl:12:21
     wire [63:0] w_106;  // reduce_local.cl:12:21
     wire [63:0] w_107;  // reduce_local.cl:12:21
     wire [63:0] w_108;  // reduce_local.cl:12:21
-    wire [63:0] w_109;  // reduce_local.cl:12:21
-    wire [63:0] w_110;  // reduce_local.cl:12:21
-    wire [7:0]  oi_111;
-    wire [63:0] oa_112;  // reduce_local.cl:12:21
-    reg  [31:0] old_113;  // reduce_local.cl:12:21
-    wire [31:0] v_114;
+    wire [7:0]  oi_109;
+    wire [63:0] oa_110;  // reduce_local.cl:12:21
+    reg  [31:0] old_111;  // reduce_local.cl:12:21
+    wire [31:0] v_112;
+    wire [63:0] w_113;  // reduce_local.cl:12:13
+    wire [63:0] w_114;  // reduce_local.cl:12:13
     wire [63:0] w_115;  // reduce_local.cl:12:13
-    wire [63:0] w_116;  // reduce_local.cl:12:13
-    wire [63:0] w_117;  // reduce_local.cl:12:13
-    wire [7:0]  oi_118;
-    wire [63:0] oa_119;  // reduce_local.cl:12:13
-    reg  [31:0] old_120;  // reduce_local.cl:12:13
-    wire [31:0] v_121;
-    wire [63:0] w_122;  // reduce_local.cl:12:29
-    wire [63:0] w_123;  // reduce_local.cl:12:37
-    wire [63:0] w_124;  // reduce_local.cl:12:37
-    reg  [63:0] q_125;  // reduce_local.cl:12:37
-    wire [7:0]  oi_126;
-    wire [63:0] oa_127;  // reduce_local.cl:12:37
-    reg  [31:0] old_128;  // reduce_local.cl:12:37
-    wire [31:0] v_129;
-    wire [63:0] w_130;  // reduce_local.cl:12:43
-    wire [63:0] w_131;  // reduce_local.cl:12:43
-    reg  [63:0] q_132;  // reduce_local.cl:12:43
-    wire [7:0]  oi_133;
-    wire [63:0] oa_134;  // reduce_local.cl:12:43
-    reg  [31:0] old_135;  // reduce_local.cl:12:43
-    wire [31:0] v_136;
-    wire [31:0] w_137;  // reduce_local.cl:12:37
-    wire [63:0] w_138;  // reduce_local.cl:12:29
-    wire [63:0] w_139;  // reduce_local.cl:12:29
-    wire [63:0] w_140;  // reduce_local.cl:12:29
-    wire [7:0]  oi_141;
-    wire [63:0] oa_142;  // reduce_local.cl:12:29
-    reg  [31:0] old_143;  // reduce_local.cl:12:29
-    wire [31:0] v_144;
-    wire [31:0] w_145;  // reduce_local.cl:12:13
-    reg  [63:0] q_146;  // reduce_local.cl:12:13
-    wire [7:0]  oi_147;
-    wire [63:0] oa_148;  // reduce_local.cl:12:13
-    wire [31:0] ow_149;
-    wire [63:0] w_150;  // reduce_local.cl:4:6
-    wire [63:0] w_151;  // reduce_local.cl:4:6
+    wire [7:0]  oi_116;
+    wire [63:0] oa_117;  // reduce_local.cl:12:13
+    reg  [31:0] old_118;  // reduce_local.cl:12:13
+    wire [31:0] v_119;
+    wire [63:0] w_120;  // reduce_local.cl:12:43
+    wire [63:0] w_121;  // reduce_local.cl:12:43
+    reg  [63:0] q_122;  // reduce_local.cl:12:43
+    wire [7:0]  oi_123;
+    wire [63:0] oa_124;  // reduce_local.cl:12:43
+    reg  [31:0] old_125;  // reduce_local.cl:12:43
+    wire [31:0] v_126;
+    wire [7:0]  w_127;  // reduce_local.cl:12:29
+    wire [7:0]  w_128;  // reduce_local.cl:12:29
+    reg  [7:0]  q_129;  // reduce_local.cl:12:29
+    wire [7:0]  w_130;  // reduce_local.cl:12:29
+    wire [63:0] w_131;  // reduce_local.cl:12:29
+    wire [63:0] w_132;  // reduce_local.cl:12:29
+    wire [63:0] w_133;  // reduce_local.cl:12:29
+    wire [7:0]  oi_134;
+    wire [63:0] oa_135;  // reduce_local.cl:12:29
+    reg  [31:0] old_136;  // reduce_local.cl:12:29
+    wire [31:0] v_137;
+    wire [31:0] w_138;  // reduce_local.cl:12:13
+    reg  [63:0] q_139;  // reduce_local.cl:12:13
+    wire [7:0]  oi_140;
+    wire [63:0] oa_141;  // reduce_local.cl:12:13
+    wire [31:0] ow_142;
+    wire [63:0] w_143;  // reduce_local.cl:4:6
+    wire [63:0] w_144;  // reduce_local.cl:4:6
+    wire [7:0]  w_145;  // reduce_local.cl:4:6
+    wire [7:0]  w_146;  // reduce_local.cl:4:6
+    wire        w_147;  // reduce_local.cl:4:6
+    reg         q_148;  // reduce_local.cl:4:6
+    wire [63:0] w_149;  // reduce_local.cl:4:6
+    wire [7:0]  w_150;  // reduce_local.cl:4:6
+    wire [7:0]  w_151;  // reduce_local.cl:4:6
     wire [7:0]  w_152;  // reduce_local.cl:4:6
-    wire [7:0]  w_153;  // reduce_local.cl:4:6
-    wire        w_154;  // reduce_local.cl:4:6
-    reg         q_155;  // reduce_local.cl:4:6
-    wire [63:0] w_156;  // reduce_local.cl:4:6
-    wire [7:0]  w_157;  // reduce_local.cl:4:6
-    wire [7:0]  w_158;  // reduce_local.cl:4:6
-    wire [7:0]  w_159;  // reduce_local.cl:4:6
-    wire [63:0] w_160;  // reduce_local.cl:4:6
-    wire [63:0] w_161;  // reduce_local.cl:10:47
-    wire [63:0] w_162;  // reduce_local.cl:10:47
-    wire [63:0] w_163;  // reduce_local.cl:10:47
-    wire [63:0] w_164;  // reduce_local.cl:10:47
-    wire [63:0] w_165;  // reduce_local.cl:10:47
-    wire [7:0]  oi_166;
-    wire [63:0] oa_167;  // reduce_local.cl:10:47
-    reg  [31:0] old_168;  // reduce_local.cl:10:47
-    wire [31:0] v_169;
-    wire [31:0] w_170;  // reduce_local.cl:10:56
-    wire        w_171;  // reduce_local.cl:10:47
-    wire [63:0] w_172;  // reduce_local.cl:10:15
-    wire [63:0] w_173;  // reduce_local.cl:10:15
-    wire [63:0] w_174;  // reduce_local.cl:10:15
-    wire [63:0] w_175;  // reduce_local.cl:10:15
-    wire [63:0] w_176;  // reduce_local.cl:10:15
-    wire [31:0] w_177;  // reduce_local.cl:10:24
-    wire [7:0]  oi_178;
-    wire [63:0] oa_179;  // reduce_local.cl:10:15
-    wire [31:0] ow_180;
-    wire [63:0] w_181;  // reduce_local.cl:4:6
-    wire [63:0] w_182;  // reduce_local.cl:4:6
+    wire [63:0] w_153;  // reduce_local.cl:4:6
+    wire [63:0] w_154;  // reduce_local.cl:10:47
+    wire [63:0] w_155;  // reduce_local.cl:10:47
+    wire [63:0] w_156;  // reduce_local.cl:10:47
+    wire [63:0] w_157;  // reduce_local.cl:10:47
+    wire [63:0] w_158;  // reduce_local.cl:10:47
+    wire [7:0]  oi_159;
+    wire [63:0] oa_160;  // reduce_local.cl:10:47
+    reg  [31:0] old_161;  // reduce_local.cl:10:47
+    wire [31:0] v_162;
+    wire [31:0] w_163;  // reduce_local.cl:10:56
+    wire        w_164;  // reduce_local.cl:10:47
+    wire [63:0] w_165;  // reduce_local.cl:10:15
+    wire [63:0] w_166;  // reduce_local.cl:10:15
+    wire [63:0] w_167;  // reduce_local.cl:10:15
+    wire [63:0] w_168;  // reduce_local.cl:10:15
+    wire [63:0] w_169;  // reduce_local.cl:10:15
+    wire [31:0] w_170;  // reduce_local.cl:10:24
+    wire [7:0]  oi_171;
+    wire [63:0] oa_172;  // reduce_local.cl:10:15
+    wire [31:0] ow_173;
+    wire [63:0] w_174;  // reduce_local.cl:4:6
+    wire [63:0] w_175;  // reduce_local.cl:4:6
+    wire [7:0]  w_176;  // reduce_local.cl:4:6
+    wire [7:0]  w_177;  // reduce_local.cl:4:6
+    wire        w_178;  // reduce_local.cl:4:6
+    reg         q_179;  // reduce_local.cl:4:6
+    wire [63:0] w_180;  // reduce_local.cl:4:6
+    wire [7:0]  w_181;  // reduce_local.cl:4:6
+    wire [7:0]  w_182;  // reduce_local.cl:4:6
     wire [7:0]  w_183;  // reduce_local.cl:4:6
-    wire [7:0]  w_184;  // reduce_local.cl:4:6
-    wire        w_185;  // reduce_local.cl:4:6
-    reg         q_186;  // reduce_local.cl:4:6
-    wire [63:0] w_187;  // reduce_local.cl:4:6
-    wire [7:0]  w_188;  // reduce_local.cl:4:6
-    wire [7:0]  w_189;  // reduce_local.cl:4:6
-    wire [7:0]  w_190;  // reduce_local.cl:4:6
-    wire [63:0] w_191;  // reduce_local.cl:4:6
-    wire [63:0] w_192;  // reduce_local.cl:6:16
-    wire [63:0] w_193;  // reduce_local.cl:6:10
-    wire [63:0] w_194;  // reduce_local.cl:6:10
-    wire [63:0] w_195;  // reduce_local.cl:6:10
-    wire [63:0] w_196;  // reduce_local.cl:6:10
-    wire [63:0] w_197;  // reduce_local.cl:6:10
-    wire [31:0] w_198;  // reduce_local.cl:6:16
-    wire [7:0]  oi_199;
-    wire [63:0] oa_200;  // reduce_local.cl:6:10
-    wire [31:0] ow_201;
-    wire [63:0] w_202;  // reduce_local.cl:7:5
-    wire [63:0] w_203;  // reduce_local.cl:7:13
-    wire [63:0] w_204;  // reduce_local.cl:7:13
-    reg  [63:0] q_205;  // reduce_local.cl:7:13
-    wire [7:0]  oi_206;
-    wire [63:0] oa_207;  // reduce_local.cl:7:13
-    reg  [31:0] old_208;  // reduce_local.cl:7:13
-    wire [31:0] v_209;
-    wire [63:0] w_210;  // reduce_local.cl:7:20
-    wire [31:0] w_211;  // reduce_local.cl:7:23
-    wire [63:0] w_212;  // reduce_local.cl:7:23
-    wire [63:0] w_213;  // reduce_local.cl:7:23
-    wire [63:0] w_214;  // reduce_local.cl:7:23
-    wire [31:0] w_215;  // reduce_local.cl:7:23
-    wire [31:0] w_216;  // reduce_local.cl:7:23
-    wire [31:0] w_217;  // reduce_local.cl:7:23
-    wire [31:0] w_218;  // reduce_local.cl:7:23
-    wire [31:0] w_219;  // reduce_local.cl:7:23
-    wire [63:0] w_220;  // reduce_local.cl:7:23
-    wire [63:0] w_221;  // reduce_local.cl:7:20
-    wire [63:0] w_222;  // reduce_local.cl:7:20
-    reg  [63:0] q_223;  // reduce_local.cl:7:20
+    wire [63:0] w_184;  // reduce_local.cl:4:6
+    wire [63:0] w_185;  // reduce_local.cl:6:16
+    wire [63:0] w_186;  // reduce_local.cl:6:10
+    wire [63:0] w_187;  // reduce_local.cl:6:10
+    wire [63:0] w_188;  // reduce_local.cl:6:10
+    wire [63:0] w_189;  // reduce_local.cl:6:10
+    wire [31:0] w_190;  // reduce_local.cl:6:16
+    wire [7:0]  oi_191;
+    wire [63:0] oa_192;  // reduce_local.cl:6:10
+    wire [31:0] ow_193;
+    wire [63:0] w_194;  // reduce_local.cl:7:5
+    wire [63:0] w_195;  // reduce_local.cl:7:20
+    wire [31:0] w_196;  // reduce_local.cl:7:23
+    wire [63:0] w_197;  // reduce_local.cl:7:23
+    wire [63:0] w_198;  // reduce_local.cl:7:23
+    wire [31:0] w_199;  // reduce_local.cl:7:23
+    wire [31:0] w_200;  // reduce_local.cl:7:23
+    wire [31:0] w_201;  // reduce_local.cl:7:23
+    wire [31:0] w_202;  // reduce_local.cl:7:23
+    wire [63:0] w_203;  // reduce_local.cl:7:23
+    wire [63:0] w_204;  // reduce_local.cl:7:20
+    wire [63:0] w_205;  // reduce_local.cl:7:20
+    reg  [63:0] q_206;  // reduce_local.cl:7:20
     reg         in_rd_issued;
     reg  [7:0]  in_rd_beat;
-    reg  [31:0] ld_224;  // reduce_local.cl:7:20
-    wire [31:0] v_225;
-    wire [63:0] w_226;  // reduce_local.cl:7:5
-    wire [63:0] w_227;  // reduce_local.cl:7:5
-    wire [63:0] w_228;  // reduce_local.cl:7:5
-    reg  [63:0] q_229;  // reduce_local.cl:7:5
-    wire [7:0]  oi_230;
-    wire [63:0] oa_231;  // reduce_local.cl:7:5
-    wire [31:0] ow_232;
-    wire [63:0] w_233;  // reduce_local.cl:4:6
+    reg  [31:0] ld_207;  // reduce_local.cl:7:20
+    wire [31:0] v_208;
+    wire [63:0] w_209;  // reduce_local.cl:7:5
+    reg  [63:0] q_210;  // reduce_local.cl:7:5
+    wire [7:0]  oi_211;
+    wire [63:0] oa_212;  // reduce_local.cl:7:5
+    wire [31:0] ow_213;
+    wire [63:0] w_214;  // reduce_local.cl:4:6
     reg  [7:0]  launch_err;
     reg         done_q;
     assign v0_lid = 32'h00000000;
@@ -411,150 +392,134 @@ module reduce_sum_datapath (
     assign oi_64 = obj1_wi_stride_re_beat;
     assign oa_65 = (w_63 + {56'h00000000000000, oi_64});
     assign v_67 = old_66[31:0];
-    assign w_68 = 64'h0000000000000000;
-    assign w_69 = (w_68 + w_62);
-    assign w_70 = 32'h00000001;
-    assign w_71 = (v_67 >> w_70);
-    assign oi_73 = obj1_wi_stride_re_beat;
-    assign oa_74 = (q_72 + {56'h00000000000000, oi_73});
-    assign ow_75 = (w_71 >> ({24'h000000, oi_73} * 32'h00000008));
-    assign w_76 = 64'h0000000000000000;
-    assign w_77 = v3_lid_x;
-    assign w_78 = w_77[7:0];
-    assign w_79 = 8'h80;
-    assign w_80 = (w_78 < w_79);
-    assign w_82 = v3_lid_x;
-    assign w_83 = w_82[7:0];
-    assign w_84 = 8'h01;
-    assign w_85 = (w_83 + w_84);
-    assign w_86 = {56'h00000000000000, w_85[7:0]};
-    assign w_87 = 64'h0000000000000000;
-    assign w_88 = v3_lid_x;
-    assign w_89 = 64'h0000000000000004;
-    assign w_90 = (w_88 * w_89);
-    assign w_91 = (w_87 + w_90);
-    assign oi_92 = obj0_wi_lid_re_beat;
-    assign oa_93 = (w_91 + {56'h00000000000000, oi_92});
-    assign v_95 = old_94[31:0];
-    assign w_96 = 64'h0000000000000000;
-    assign w_97 = (w_96 + w_90);
-    assign oi_99 = obj1_wi_stride_re_beat;
-    assign oa_100 = (q_98 + {56'h00000000000000, oi_99});
-    assign v_102 = old_101[31:0];
-    assign w_103 = (v_95 < v_102);
-    assign w_105 = 64'h0000000000000000;
-    assign w_106 = 64'h0000000000000000;
-    assign w_107 = v3_lid_x;
-    assign w_108 = 64'h0000000000000004;
-    assign w_109 = (w_107 * w_108);
-    assign w_110 = (w_106 + w_109);
-    assign oi_111 = obj0_wi_lid_re_beat;
-    assign oa_112 = (w_110 + {56'h00000000000000, oi_111});
-    assign v_114 = old_113[31:0];
-    assign w_115 = {32'h00000000, v_114[31:0]};
-    assign w_116 = (w_115 * w_108);
-    assign w_117 = (w_105 + w_116);
-    assign oi_118 = lbuf_scratch_re_beat;
-    assign oa_119 = (w_117 + {56'h00000000000000, oi_118});
-    assign v_121 = old_120[31:0];
-    assign w_122 = 64'h0000000000000000;
-    assign w_123 = 64'h0000000000000000;
-    assign w_124 = (w_123 + w_109);
-    assign oi_126 = obj0_wi_lid_re_beat;
-    assign oa_127 = (q_125 + {56'h00000000000000, oi_126});
-    assign v_129 = old_128[31:0];
-    assign w_130 = 64'h0000000000000000;
-    assign w_131 = (w_130 + w_109);
-    assign oi_133 = obj1_wi_stride_re_beat;
-    assign oa_134 = (q_132 + {56'h00000000000000, oi_133});
-    assign v_136 = old_135[31:0];
-    assign w_137 = (v_129 + v_136);
-    assign w_138 = {32'h00000000, w_137[31:0]};
-    assign w_139 = (w_138 * w_108);
-    assign w_140 = (w_122 + w_139);
-    assign oi_141 = lbuf_scratch_re_beat;
-    assign oa_142 = (w_140 + {56'h00000000000000, oi_141});
-    assign v_144 = old_143[31:0];
-    assign w_145 = (v_121 + v_144);
-    assign oi_147 = lbuf_scratch_re_beat;
-    assign oa_148 = (q_146 + {56'h00000000000000, oi_147});
-    assign ow_149 = (w_145 >> ({24'h000000, oi_147} * 32'h00000008));
-    assign w_150 = 64'h0000000000000000;
-    assign w_151 = v3_lid_x;
-    assign w_152 = w_151[7:0];
-    assign w_153 = 8'h80;
-    assign w_154 = (w_152 < w_153);
-    assign w_156 = v3_lid_x;
-    assign w_157 = w_156[7:0];
-    assign w_158 = 8'h01;
-    assign w_159 = (w_157 + w_158);
-    assign w_160 = {56'h00000000000000, w_159[7:0]};
-    assign w_161 = 64'h0000000000000000;
-    assign w_162 = v3_lid_x;
-    assign w_163 = 64'h0000000000000004;
-    assign w_164 = (w_162 * w_163);
-    assign w_165 = (w_161 + w_164);
-    assign oi_166 = obj1_wi_stride_re_beat;
-    assign oa_167 = (w_165 + {56'h00000000000000, oi_166});
-    assign v_169 = old_168[31:0];
-    assign w_170 = 32'h00000000;
-    assign w_171 = (v_169 > w_170);
-    assign w_172 = 64'h0000000000000000;
-    assign w_173 = v3_lid_x;
-    assign w_174 = 64'h0000000000000004;
-    assign w_175 = (w_173 * w_174);
-    assign w_176 = (w_172 + w_175);
-    assign w_177 = 32'h00000040;
-    assign oi_178 = obj1_wi_stride_re_beat;
-    assign oa_179 = (w_176 + {56'h00000000000000, oi_178});
-    assign ow_180 = (w_177 >> ({24'h000000, oi_178} * 32'h00000008));
-    assign w_181 = 64'h0000000000000000;
-    assign w_182 = v3_lid_x;
-    assign w_183 = w_182[7:0];
-    assign w_184 = 8'h80;
-    assign w_185 = (w_183 < w_184);
-    assign w_187 = v3_lid_x;
-    assign w_188 = w_187[7:0];
-    assign w_189 = 8'h01;
-    assign w_190 = (w_188 + w_189);
-    assign w_191 = {56'h00000000000000, w_190[7:0]};
-    assign w_192 = v3_lid_x;
-    assign w_193 = 64'h0000000000000000;
-    assign w_194 = v3_lid_x;
-    assign w_195 = 64'h0000000000000004;
-    assign w_196 = (w_194 * w_195);
-    assign w_197 = (w_193 + w_196);
-    assign w_198 = w_192[31:0];
-    assign oi_199 = obj0_wi_lid_re_beat;
-    assign oa_200 = (w_197 + {56'h00000000000000, oi_199});
-    assign ow_201 = (w_198 >> ({24'h000000, oi_199} * 32'h00000008));
-    assign w_202 = 64'h0000000000000000;
-    assign w_203 = 64'h0000000000000000;
-    assign w_204 = (w_203 + w_196);
-    assign oi_206 = obj0_wi_lid_re_beat;
-    assign oa_207 = (q_205 + {56'h00000000000000, oi_206});
-    assign v_209 = old_208[31:0];
-    assign w_210 = {32'h00000000, in_base};
-    assign w_211 = 32'h00000000;
-    assign w_212 = {32'h00000000, group_0};
-    assign w_213 = v3_lid_x;
+    assign w_68 = 32'h00000001;
+    assign w_69 = (v_67 >> w_68);
+    assign oi_71 = obj1_wi_stride_re_beat;
+    assign oa_72 = (q_70 + {56'h00000000000000, oi_71});
+    assign ow_73 = (w_69 >> ({24'h000000, oi_71} * 32'h00000008));
+    assign w_74 = 64'h0000000000000000;
+    assign w_75 = v3_lid_x;
+    assign w_76 = w_75[7:0];
+    assign w_77 = 8'h80;
+    assign w_78 = (w_76 < w_77);
+    assign w_80 = v3_lid_x;
+    assign w_81 = w_80[7:0];
+    assign w_82 = 8'h01;
+    assign w_83 = (w_81 + w_82);
+    assign w_84 = {56'h00000000000000, w_83[7:0]};
+    assign w_85 = 64'h0000000000000000;
+    assign w_86 = v3_lid_x;
+    assign w_87 = 64'h0000000000000004;
+    assign w_88 = (w_86 * w_87);
+    assign w_89 = (w_85 + w_88);
+    assign oi_90 = obj0_wi_lid_re_beat;
+    assign oa_91 = (w_89 + {56'h00000000000000, oi_90});
+    assign v_93 = old_92[31:0];
+    assign w_94 = 64'h0000000000000000;
+    assign w_95 = (w_94 + w_88);
+    assign oi_97 = obj1_wi_stride_re_beat;
+    assign oa_98 = (q_96 + {56'h00000000000000, oi_97});
+    assign v_100 = old_99[31:0];
+    assign w_101 = (v_93 < v_100);
+    assign w_103 = 64'h0000000000000000;
+    assign w_104 = 64'h0000000000000000;
+    assign w_105 = v3_lid_x;
+    assign w_106 = 64'h0000000000000004;
+    assign w_107 = (w_105 * w_106);
+    assign w_108 = (w_104 + w_107);
+    assign oi_109 = obj0_wi_lid_re_beat;
+    assign oa_110 = (w_108 + {56'h00000000000000, oi_109});
+    assign v_112 = old_111[31:0];
+    assign w_113 = {32'h00000000, v_112[31:0]};
+    assign w_114 = (w_113 * w_106);
+    assign w_115 = (w_103 + w_114);
+    assign oi_116 = lbuf_scratch_re_beat;
+    assign oa_117 = (w_115 + {56'h00000000000000, oi_116});
+    assign v_119 = old_118[31:0];
+    assign w_120 = 64'h0000000000000000;
+    assign w_121 = (w_120 + w_107);
+    assign oi_123 = obj1_wi_stride_re_beat;
+    assign oa_124 = (q_122 + {56'h00000000000000, oi_123});
+    assign v_126 = old_125[31:0];
+    assign w_127 = v_112[7:0];
+    assign w_128 = v_126[7:0];
+    assign w_130 = (q_129 + w_128);
+    assign w_131 = {56'h00000000000000, w_130[7:0]};
+    assign w_132 = (w_131 * w_106);
+    assign w_133 = (w_103 + w_132);
+    assign oi_134 = lbuf_scratch_re_beat;
+    assign oa_135 = (w_133 + {56'h00000000000000, oi_134});
+    assign v_137 = old_136[31:0];
+    assign w_138 = (v_119 + v_137);
+    assign oi_140 = lbuf_scratch_re_beat;
+    assign oa_141 = (q_139 + {56'h00000000000000, oi_140});
+    assign ow_142 = (w_138 >> ({24'h000000, oi_140} * 32'h00000008));
+    assign w_143 = 64'h0000000000000000;
+    assign w_144 = v3_lid_x;
+    assign w_145 = w_144[7:0];
+    assign w_146 = 8'h80;
+    assign w_147 = (w_145 < w_146);
+    assign w_149 = v3_lid_x;
+    assign w_150 = w_149[7:0];
+    assign w_151 = 8'h01;
+    assign w_152 = (w_150 + w_151);
+    assign w_153 = {56'h00000000000000, w_152[7:0]};
+    assign w_154 = 64'h0000000000000000;
+    assign w_155 = v3_lid_x;
+    assign w_156 = 64'h0000000000000004;
+    assign w_157 = (w_155 * w_156);
+    assign w_158 = (w_154 + w_157);
+    assign oi_159 = obj1_wi_stride_re_beat;
+    assign oa_160 = (w_158 + {56'h00000000000000, oi_159});
+    assign v_162 = old_161[31:0];
+    assign w_163 = 32'h00000000;
+    assign w_164 = (v_162 > w_163);
+    assign w_165 = 64'h0000000000000000;
+    assign w_166 = v3_lid_x;
+    assign w_167 = 64'h0000000000000004;
+    assign w_168 = (w_166 * w_167);
+    assign w_169 = (w_165 + w_168);
+    assign w_170 = 32'h00000040;
+    assign oi_171 = obj1_wi_stride_re_beat;
+    assign oa_172 = (w_169 + {56'h00000000000000, oi_171});
+    assign ow_173 = (w_170 >> ({24'h000000, oi_171} * 32'h00000008));
+    assign w_174 = 64'h0000000000000000;
+    assign w_175 = v3_lid_x;
+    assign w_176 = w_175[7:0];
+    assign w_177 = 8'h80;
+    assign w_178 = (w_176 < w_177);
+    assign w_180 = v3_lid_x;
+    assign w_181 = w_180[7:0];
+    assign w_182 = 8'h01;
+    assign w_183 = (w_181 + w_182);
+    assign w_184 = {56'h00000000000000, w_183[7:0]};
+    assign w_185 = v3_lid_x;
+    assign w_186 = 64'h0000000000000000;
+    assign w_187 = 64'h0000000000000004;
+    assign w_188 = (w_185 * w_187);
+    assign w_189 = (w_186 + w_188);
+    assign w_190 = w_185[31:0];
+    assign oi_191 = obj0_wi_lid_re_beat;
+    assign oa_192 = (w_189 + {56'h00000000000000, oi_191});
+    assign ow_193 = (w_190 >> ({24'h000000, oi_191} * 32'h00000008));
+    assign w_194 = 64'h0000000000000000;
+    assign w_195 = {32'h00000000, in_base};
+    assign w_196 = 32'h00000000;
+    assign w_197 = {32'h00000000, group_0};
+    assign w_198 = 64'h0000000000000000;
+    assign w_199 = w_197[31:0];
+    assign w_200 = 32'h00000080;
+    assign w_201 = (w_199 * w_200);
+    assign w_202 = (w_201 + w_190);
+    assign w_203 = {32'h00000000, w_202[31:0]};
+    assign w_204 = (w_203 * w_187);
+    assign w_205 = (w_195 + w_204);
+    assign v_208 = ld_207[31:0];
+    assign w_209 = (w_194 + w_188);
+    assign oi_211 = lbuf_scratch_re_beat;
+    assign oa_212 = (q_210 + {56'h00000000000000, oi_211});
+    assign ow_213 = (v_208 >> ({24'h000000, oi_211} * 32'h00000008));
     assign w_214 = 64'h0000000000000000;
-    assign w_215 = w_212[31:0];
-    assign w_216 = 32'h00000080;
-    assign w_217 = (w_215 * w_216);
-    assign w_218 = w_213[31:0];
-    assign w_219 = (w_217 + w_218);
-    assign w_220 = {32'h00000000, w_219[31:0]};
-    assign w_221 = (w_220 * w_195);
-    assign w_222 = (w_210 + w_221);
-    assign v_225 = ld_224[31:0];
-    assign w_226 = {32'h00000000, v_209[31:0]};
-    assign w_227 = (w_226 * w_195);
-    assign w_228 = (w_202 + w_227);
-    assign oi_230 = lbuf_scratch_re_beat;
-    assign oa_231 = (q_229 + {56'h00000000000000, oi_230});
-    assign ow_232 = (v_225 >> ({24'h000000, oi_230} * 32'h00000008));
-    assign w_233 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -582,14 +547,14 @@ module reduce_sum_datapath (
             if (((state == 16'h0000) && start)) gnext_1 <= local_size[63:32];
             if (((state == 16'h0000) && start)) gnext_2 <= local_size[95:64];
             if (((state == 16'h0000) && start)) launch_err <= 8'h00;
-            if (((state == 16'h0000) && start)) state <= 16'h003e;
+            if (((state == 16'h0000) && start)) state <= 16'h003b;
             if ((state == 16'h0001)) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));
             if ((state == 16'h0001)) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));
             if ((state == 16'h0001)) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
             if ((state == 16'h0001)) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);
             if ((state == 16'h0001)) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
             if ((state == 16'h0001)) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);
-            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h003d);
+            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h003a);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
             if ((state == 16'h0003)) state <= 16'h0006;
@@ -625,7 +590,7 @@ module reduce_sum_datapath (
             if ((state == 16'h000d)) v3_lid_x <= w_35;
             if ((state == 16'h000d)) state <= 16'h0003;
             if ((state == 16'h000e)) state <= 16'h0010;
-            if ((state == 16'h000f)) state <= (q_37 ? 16'h002a : 16'h000d);
+            if ((state == 16'h000f)) state <= (q_37 ? 16'h0029 : 16'h000d);
             if ((state == 16'h0010)) q_37 <= w_36;
             if ((state == 16'h0010)) state <= 16'h000f;
             if ((state == 16'h0011)) state <= 16'h0013;
@@ -649,172 +614,156 @@ module reduce_sum_datapath (
             if (((state == 16'h0017) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:59
             if (((state == 16'h0017) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:59
             if (((state == 16'h0017) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:59
-            if (((state == 16'h0017) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) q_72 <= w_69;  // reduce_local.cl:10:59
+            if (((state == 16'h0017) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) q_70 <= w_63;  // reduce_local.cl:10:59
             if (((state == 16'h0017) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0018;  // reduce_local.cl:10:59
             if (((state == 16'h0018) && 1'h1)) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:59
             if (((state == 16'h0018) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:59
             if (((state == 16'h0018) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:59
             if (((state == 16'h0018) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0015;  // reduce_local.cl:10:59
-            if ((state == 16'h0019)) v3_lid_x <= w_76;
+            if ((state == 16'h0019)) v3_lid_x <= w_74;
             if ((state == 16'h0019)) state <= 16'h0011;
             if ((state == 16'h001a)) state <= 16'h001c;
-            if ((state == 16'h001b)) state <= (q_81 ? 16'h001f : 16'h0019);
-            if ((state == 16'h001c)) q_81 <= w_80;
+            if ((state == 16'h001b)) state <= (q_79 ? 16'h001f : 16'h0019);
+            if ((state == 16'h001c)) q_79 <= w_78;
             if ((state == 16'h001c)) state <= 16'h001b;
-            if ((state == 16'h001d)) v3_lid_x <= w_86;
+            if ((state == 16'h001d)) v3_lid_x <= w_84;
             if ((state == 16'h001d)) state <= 16'h001a;
-            if ((state == 16'h001e)) state <= (q_104 ? 16'h0022 : 16'h001d);
-            if (((state == 16'h001f) && ((!1'h0) && obj0_wi_lid_re_issued))) old_94 <= {obj0_wi_lid_rdata, old_94[31:8]};  // reduce_local.cl:11:13
+            if ((state == 16'h001e)) state <= (q_102 ? 16'h0022 : 16'h001d);
+            if (((state == 16'h001f) && ((!1'h0) && obj0_wi_lid_re_issued))) old_92 <= {obj0_wi_lid_rdata, old_92[31:8]};  // reduce_local.cl:11:13
             if (((state == 16'h001f) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:11:13
             if (((state == 16'h001f) && ((!1'h0) && (!obj0_wi_lid_re_issued)))) obj0_wi_lid_re_issued <= 1'h1;  // reduce_local.cl:11:13
             if (((state == 16'h001f) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:11:13
             if (((state == 16'h001f) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:11:13
             if (((state == 16'h001f) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:11:13
-            if (((state == 16'h001f) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) q_98 <= w_97;  // reduce_local.cl:11:13
+            if (((state == 16'h001f) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) q_96 <= w_95;  // reduce_local.cl:11:13
             if (((state == 16'h001f) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h0020;  // reduce_local.cl:11:13
-            if (((state == 16'h0020) && ((!1'h0) && obj1_wi_stride_re_issued))) old_101 <= {obj1_wi_stride_rdata, old_101[31:8]};  // reduce_local.cl:11:19
+            if (((state == 16'h0020) && ((!1'h0) && obj1_wi_stride_re_issued))) old_99 <= {obj1_wi_stride_rdata, old_99[31:8]};  // reduce_local.cl:11:19
             if (((state == 16'h0020) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:11:19
             if (((state == 16'h0020) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:11:19
             if (((state == 16'h0020) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:11:19
             if (((state == 16'h0020) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:11:19
             if (((state == 16'h0020) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:11:19
             if (((state == 16'h0020) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0021;  // reduce_local.cl:11:19
-            if ((state == 16'h0021)) q_104 <= w_103;
+            if ((state == 16'h0021)) q_102 <= w_101;
             if ((state == 16'h0021)) state <= 16'h001e;
-            if (((state == 16'h0022) && ((!1'h0) && obj0_wi_lid_re_issued))) old_113 <= {obj0_wi_lid_rdata, old_113[31:8]};  // reduce_local.cl:12:21
+            if (((state == 16'h0022) && ((!1'h0) && obj0_wi_lid_re_issued))) old_111 <= {obj0_wi_lid_rdata, old_111[31:8]};  // reduce_local.cl:12:21
             if (((state == 16'h0022) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:12:21
             if (((state == 16'h0022) && ((!1'h0) && (!obj0_wi_lid_re_issued)))) obj0_wi_lid_re_issued <= 1'h1;  // reduce_local.cl:12:21
             if (((state == 16'h0022) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:12:21
             if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:12:21
             if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) q_125 <= w_124;  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) q_132 <= w_131;  // reduce_local.cl:12:21
+            if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) q_122 <= w_121;  // reduce_local.cl:12:21
             if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h0024;  // reduce_local.cl:12:21
             if ((state == 16'h0023)) state <= 16'h001d;
-            if (((state == 16'h0024) && ((!1'h0) && lbuf_scratch_re_issued))) old_120 <= {lbuf_scratch_rdata, old_120[31:8]};  // reduce_local.cl:12:13
+            if (((state == 16'h0024) && ((!1'h0) && lbuf_scratch_re_issued))) old_118 <= {lbuf_scratch_rdata, old_118[31:8]};  // reduce_local.cl:12:13
             if (((state == 16'h0024) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:12:13
             if (((state == 16'h0024) && ((!1'h0) && (!lbuf_scratch_re_issued)))) lbuf_scratch_re_issued <= 1'h1;  // reduce_local.cl:12:13
             if (((state == 16'h0024) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:13
             if (((state == 16'h0024) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:12:13
             if (((state == 16'h0024) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:13
-            if (((state == 16'h0024) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) q_146 <= w_117;  // reduce_local.cl:12:13
+            if (((state == 16'h0024) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) q_129 <= w_127;  // reduce_local.cl:12:13
+            if (((state == 16'h0024) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) q_139 <= w_115;  // reduce_local.cl:12:13
             if (((state == 16'h0024) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h0025;  // reduce_local.cl:12:13
-            if (((state == 16'h0025) && ((!1'h0) && obj0_wi_lid_re_issued))) old_128 <= {obj0_wi_lid_rdata, old_128[31:8]};  // reduce_local.cl:12:37
-            if (((state == 16'h0025) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:12:37
-            if (((state == 16'h0025) && ((!1'h0) && (!obj0_wi_lid_re_issued)))) obj0_wi_lid_re_issued <= 1'h1;  // reduce_local.cl:12:37
-            if (((state == 16'h0025) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:12:37
-            if (((state == 16'h0025) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:12:37
-            if (((state == 16'h0025) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:12:37
-            if (((state == 16'h0025) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h0026;  // reduce_local.cl:12:37
-            if (((state == 16'h0026) && ((!1'h0) && obj1_wi_stride_re_issued))) old_135 <= {obj1_wi_stride_rdata, old_135[31:8]};  // reduce_local.cl:12:43
-            if (((state == 16'h0026) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:12:43
-            if (((state == 16'h0026) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:12:43
-            if (((state == 16'h0026) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:12:43
-            if (((state == 16'h0026) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:12:43
-            if (((state == 16'h0026) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:12:43
-            if (((state == 16'h0026) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0028;  // reduce_local.cl:12:43
-            if ((state == 16'h0027)) state <= 16'h001d;
-            if (((state == 16'h0028) && ((!1'h0) && lbuf_scratch_re_issued))) old_143 <= {lbuf_scratch_rdata, old_143[31:8]};  // reduce_local.cl:12:29
-            if (((state == 16'h0028) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:12:29
-            if (((state == 16'h0028) && ((!1'h0) && (!lbuf_scratch_re_issued)))) lbuf_scratch_re_issued <= 1'h1;  // reduce_local.cl:12:29
-            if (((state == 16'h0028) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:29
-            if (((state == 16'h0028) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:12:29
-            if (((state == 16'h0028) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:29
-            if (((state == 16'h0028) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h0029;  // reduce_local.cl:12:29
-            if (((state == 16'h0029) && 1'h1)) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:12:13
-            if (((state == 16'h0029) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:12:13
-            if (((state == 16'h0029) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:13
-            if (((state == 16'h0029) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h001d;  // reduce_local.cl:12:13
-            if ((state == 16'h002a)) v3_lid_x <= w_150;
-            if ((state == 16'h002a)) state <= 16'h001a;
-            if ((state == 16'h002b)) state <= 16'h002d;
-            if ((state == 16'h002c)) state <= (q_155 ? 16'h0031 : 16'h000e);
-            if ((state == 16'h002d)) q_155 <= w_154;
-            if ((state == 16'h002d)) state <= 16'h002c;
-            if ((state == 16'h002e)) v3_lid_x <= w_160;
-            if ((state == 16'h002e)) state <= 16'h002b;
-            if (((state == 16'h002f) && ((!1'h0) && obj1_wi_stride_re_issued))) old_168 <= {obj1_wi_stride_rdata, old_168[31:8]};  // reduce_local.cl:10:47
-            if (((state == 16'h002f) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:47
-            if (((state == 16'h002f) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:10:47
-            if (((state == 16'h002f) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:47
-            if (((state == 16'h002f) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:47
-            if (((state == 16'h002f) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:47
-            if (((state == 16'h002f) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0030;  // reduce_local.cl:10:47
-            if ((state == 16'h0030)) v2_group_cond0 <= w_171;
-            if ((state == 16'h0030)) state <= 16'h002e;
-            if (((state == 16'h0031) && 1'h1)) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:15
-            if (((state == 16'h0031) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:15
-            if (((state == 16'h0031) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:15
-            if (((state == 16'h0031) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h002f;  // reduce_local.cl:10:15
-            if ((state == 16'h0032)) v3_lid_x <= w_181;
-            if ((state == 16'h0032)) state <= 16'h002b;
-            if ((state == 16'h0033)) state <= 16'h0035;
-            if ((state == 16'h0034)) state <= (q_186 ? 16'h0038 : 16'h0032);
-            if ((state == 16'h0035)) q_186 <= w_185;
-            if ((state == 16'h0035)) state <= 16'h0034;
-            if ((state == 16'h0036)) v3_lid_x <= w_191;
-            if ((state == 16'h0036)) state <= 16'h0033;
-            if ((state == 16'h0037)) state <= 16'h0036;
-            if (((state == 16'h0038) && 1'h1)) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:6:10
-            if (((state == 16'h0038) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:6:10
-            if (((state == 16'h0038) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:6:10
-            if (((state == 16'h0038) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) q_205 <= w_204;  // reduce_local.cl:6:10
-            if (((state == 16'h0038) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) q_223 <= w_222;  // reduce_local.cl:6:10
-            if (((state == 16'h0038) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h0039;  // reduce_local.cl:6:10
-            if (((state == 16'h0039) && ((!1'h0) && obj0_wi_lid_re_issued))) old_208 <= {obj0_wi_lid_rdata, old_208[31:8]};  // reduce_local.cl:7:13
-            if (((state == 16'h0039) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:7:13
-            if (((state == 16'h0039) && ((!1'h0) && (!obj0_wi_lid_re_issued)))) obj0_wi_lid_re_issued <= 1'h1;  // reduce_local.cl:7:13
-            if (((state == 16'h0039) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:7:13
-            if (((state == 16'h0039) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:7:13
-            if (((state == 16'h0039) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:7:13
-            if (((state == 16'h0039) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h003a;  // reduce_local.cl:7:13
-            if (((state == 16'h003a) && ((((state == 16'h003a) && (!in_rd_issued)) && (1'h1 && partial_wr_idle)) && in_rd_cmd_ready))) in_rd_issued <= 1'h1;  // reduce_local.cl:7:20
-            if (((state == 16'h003a) && (((state == 16'h003a) && in_rd_issued) && in_rd_valid))) ld_224 <= in_rd_data;  // reduce_local.cl:7:20
-            if (((state == 16'h003a) && (((state == 16'h003a) && in_rd_issued) && in_rd_valid))) in_rd_beat <= (in_rd_beat + 8'h01);  // reduce_local.cl:7:20
-            if (((state == 16'h003a) && ((((state == 16'h003a) && in_rd_issued) && in_rd_valid) && (in_rd_beat == 8'h00)))) in_rd_beat <= 8'h00;  // reduce_local.cl:7:20
-            if (((state == 16'h003a) && ((((state == 16'h003a) && in_rd_issued) && in_rd_valid) && (in_rd_beat == 8'h00)))) in_rd_issued <= 1'h0;  // reduce_local.cl:7:20
-            if (((state == 16'h003a) && ((((state == 16'h003a) && in_rd_issued) && in_rd_valid) && (in_rd_beat == 8'h00)))) q_229 <= w_228;  // reduce_local.cl:7:20
-            if (((state == 16'h003a) && ((((state == 16'h003a) && in_rd_issued) && in_rd_valid) && (in_rd_beat == 8'h00)))) state <= 16'h003c;  // reduce_local.cl:7:20
-            if ((state == 16'h003b)) state <= 16'h0036;
-            if (((state == 16'h003c) && 1'h1)) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:7:5
-            if (((state == 16'h003c) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:7:5
-            if (((state == 16'h003c) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:7:5
-            if (((state == 16'h003c) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h0036;  // reduce_local.cl:7:5
-            if ((state == 16'h003d)) v3_lid_x <= w_233;
-            if ((state == 16'h003d)) state <= 16'h0033;
-            if (((state == 16'h003e) && ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
-            if ((state == 16'h003e)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h003d);
+            if (((state == 16'h0025) && ((!1'h0) && obj1_wi_stride_re_issued))) old_125 <= {obj1_wi_stride_rdata, old_125[31:8]};  // reduce_local.cl:12:43
+            if (((state == 16'h0025) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:12:43
+            if (((state == 16'h0025) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:12:43
+            if (((state == 16'h0025) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:12:43
+            if (((state == 16'h0025) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:12:43
+            if (((state == 16'h0025) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:12:43
+            if (((state == 16'h0025) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0027;  // reduce_local.cl:12:43
+            if ((state == 16'h0026)) state <= 16'h001d;
+            if (((state == 16'h0027) && ((!1'h0) && lbuf_scratch_re_issued))) old_136 <= {lbuf_scratch_rdata, old_136[31:8]};  // reduce_local.cl:12:29
+            if (((state == 16'h0027) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:12:29
+            if (((state == 16'h0027) && ((!1'h0) && (!lbuf_scratch_re_issued)))) lbuf_scratch_re_issued <= 1'h1;  // reduce_local.cl:12:29
+            if (((state == 16'h0027) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:29
+            if (((state == 16'h0027) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:12:29
+            if (((state == 16'h0027) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:29
+            if (((state == 16'h0027) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h0028;  // reduce_local.cl:12:29
+            if (((state == 16'h0028) && 1'h1)) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:12:13
+            if (((state == 16'h0028) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:12:13
+            if (((state == 16'h0028) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:13
+            if (((state == 16'h0028) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h001d;  // reduce_local.cl:12:13
+            if ((state == 16'h0029)) v3_lid_x <= w_143;
+            if ((state == 16'h0029)) state <= 16'h001a;
+            if ((state == 16'h002a)) state <= 16'h002c;
+            if ((state == 16'h002b)) state <= (q_148 ? 16'h0030 : 16'h000e);
+            if ((state == 16'h002c)) q_148 <= w_147;
+            if ((state == 16'h002c)) state <= 16'h002b;
+            if ((state == 16'h002d)) v3_lid_x <= w_153;
+            if ((state == 16'h002d)) state <= 16'h002a;
+            if (((state == 16'h002e) && ((!1'h0) && obj1_wi_stride_re_issued))) old_161 <= {obj1_wi_stride_rdata, old_161[31:8]};  // reduce_local.cl:10:47
+            if (((state == 16'h002e) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:47
+            if (((state == 16'h002e) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:10:47
+            if (((state == 16'h002e) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:47
+            if (((state == 16'h002e) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:47
+            if (((state == 16'h002e) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:47
+            if (((state == 16'h002e) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h002f;  // reduce_local.cl:10:47
+            if ((state == 16'h002f)) v2_group_cond0 <= w_164;
+            if ((state == 16'h002f)) state <= 16'h002d;
+            if (((state == 16'h0030) && 1'h1)) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:15
+            if (((state == 16'h0030) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:15
+            if (((state == 16'h0030) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:15
+            if (((state == 16'h0030) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h002e;  // reduce_local.cl:10:15
+            if ((state == 16'h0031)) v3_lid_x <= w_174;
+            if ((state == 16'h0031)) state <= 16'h002a;
+            if ((state == 16'h0032)) state <= 16'h0034;
+            if ((state == 16'h0033)) state <= (q_179 ? 16'h0037 : 16'h0031);
+            if ((state == 16'h0034)) q_179 <= w_178;
+            if ((state == 16'h0034)) state <= 16'h0033;
+            if ((state == 16'h0035)) v3_lid_x <= w_184;
+            if ((state == 16'h0035)) state <= 16'h0032;
+            if ((state == 16'h0036)) state <= 16'h0035;
+            if (((state == 16'h0037) && 1'h1)) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:6:10
+            if (((state == 16'h0037) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:6:10
+            if (((state == 16'h0037) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:6:10
+            if (((state == 16'h0037) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) q_206 <= w_205;  // reduce_local.cl:6:10
+            if (((state == 16'h0037) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) q_210 <= w_209;  // reduce_local.cl:6:10
+            if (((state == 16'h0037) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h0038;  // reduce_local.cl:6:10
+            if (((state == 16'h0038) && ((((state == 16'h0038) && (!in_rd_issued)) && (1'h1 && partial_wr_idle)) && in_rd_cmd_ready))) in_rd_issued <= 1'h1;  // reduce_local.cl:7:20
+            if (((state == 16'h0038) && (((state == 16'h0038) && in_rd_issued) && in_rd_valid))) ld_207 <= in_rd_data;  // reduce_local.cl:7:20
+            if (((state == 16'h0038) && (((state == 16'h0038) && in_rd_issued) && in_rd_valid))) in_rd_beat <= (in_rd_beat + 8'h01);  // reduce_local.cl:7:20
+            if (((state == 16'h0038) && ((((state == 16'h0038) && in_rd_issued) && in_rd_valid) && (in_rd_beat == 8'h00)))) in_rd_beat <= 8'h00;  // reduce_local.cl:7:20
+            if (((state == 16'h0038) && ((((state == 16'h0038) && in_rd_issued) && in_rd_valid) && (in_rd_beat == 8'h00)))) in_rd_issued <= 1'h0;  // reduce_local.cl:7:20
+            if (((state == 16'h0038) && ((((state == 16'h0038) && in_rd_issued) && in_rd_valid) && (in_rd_beat == 8'h00)))) state <= 16'h0039;  // reduce_local.cl:7:20
+            if (((state == 16'h0039) && 1'h1)) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:7:5
+            if (((state == 16'h0039) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:7:5
+            if (((state == 16'h0039) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:7:5
+            if (((state == 16'h0039) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h0035;  // reduce_local.cl:7:5
+            if ((state == 16'h003a)) v3_lid_x <= w_214;
+            if ((state == 16'h003a)) state <= 16'h0032;
+            if (((state == 16'h003b) && ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
+            if ((state == 16'h003b)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h003a);
         end
     end
-    assign in_rd_cmd_valid = (((state == 16'h003a) && (!in_rd_issued)) && (1'h1 && partial_wr_idle));
-    assign in_rd_cmd_addr = ((((state == 16'h003a) && (!in_rd_issued)) && (1'h1 && partial_wr_idle)) ? q_223[31:0] : 32'h00000000);
-    assign in_rd_cmd_len = ((((state == 16'h003a) && (!in_rd_issued)) && (1'h1 && partial_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign in_rd_ready = ((state == 16'h003a) && in_rd_issued);
+    assign in_rd_cmd_valid = (((state == 16'h0038) && (!in_rd_issued)) && (1'h1 && partial_wr_idle));
+    assign in_rd_cmd_addr = ((((state == 16'h0038) && (!in_rd_issued)) && (1'h1 && partial_wr_idle)) ? q_206[31:0] : 32'h00000000);
+    assign in_rd_cmd_len = ((((state == 16'h0038) && (!in_rd_issued)) && (1'h1 && partial_wr_idle)) ? 32'h00000004 : 32'h00000000);
+    assign in_rd_ready = ((state == 16'h0038) && in_rd_issued);
     assign partial_wr_cmd_valid = ((state == 16'h000c) && (!partial_wr_issued));
     assign partial_wr_cmd_addr = (((state == 16'h000c) && (!partial_wr_issued)) ? q_34[31:0] : 32'h00000000);
     assign partial_wr_cmd_len = (((state == 16'h000c) && (!partial_wr_issued)) ? 32'h00000004 : 32'h00000000);
     assign partial_wr_valid = ((state == 16'h000c) && partial_wr_issued);
     assign partial_wr_data = (((state == 16'h000c) && partial_wr_issued) ? v_33 : 32'h00000000);
     assign partial_wr_strb = (((state == 16'h000c) && partial_wr_issued) ? 4'hf : 4'h0);
-    assign obj0_wi_lid_we = (state == 16'h0038);
-    assign obj0_wi_lid_waddr = ((state == 16'h0038) ? oa_200[8:0] : 9'h000);
-    assign obj0_wi_lid_wdata = ((state == 16'h0038) ? ow_201[7:0] : 8'h00);
-    assign obj0_wi_lid_re = (((((((state == 16'h0009) && (!1'h0)) && (!obj0_wi_lid_re_issued)) || (((state == 16'h001f) && (!1'h0)) && (!obj0_wi_lid_re_issued))) || (((state == 16'h0022) && (!1'h0)) && (!obj0_wi_lid_re_issued))) || (((state == 16'h0025) && (!1'h0)) && (!obj0_wi_lid_re_issued))) || (((state == 16'h0039) && (!1'h0)) && (!obj0_wi_lid_re_issued)));
-    assign obj0_wi_lid_raddr = ((((state == 16'h0009) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_17[8:0] : ((((state == 16'h001f) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_93[8:0] : ((((state == 16'h0022) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_112[8:0] : ((((state == 16'h0025) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_127[8:0] : ((((state == 16'h0039) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_207[8:0] : 9'h000)))));
-    assign obj1_wi_stride_we = ((state == 16'h0018) || (state == 16'h0031));
-    assign obj1_wi_stride_waddr = ((state == 16'h0018) ? oa_74[8:0] : ((state == 16'h0031) ? oa_179[8:0] : 9'h000));
-    assign obj1_wi_stride_wdata = ((state == 16'h0018) ? ow_75[7:0] : ((state == 16'h0031) ? ow_180[7:0] : 8'h00));
-    assign obj1_wi_stride_re = (((((((state == 16'h0015) && (!1'h0)) && (!obj1_wi_stride_re_issued)) || (((state == 16'h0017) && (!1'h0)) && (!obj1_wi_stride_re_issued))) || (((state == 16'h0020) && (!1'h0)) && (!obj1_wi_stride_re_issued))) || (((state == 16'h0026) && (!1'h0)) && (!obj1_wi_stride_re_issued))) || (((state == 16'h002f) && (!1'h0)) && (!obj1_wi_stride_re_issued)));
-    assign obj1_wi_stride_raddr = ((((state == 16'h0015) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_54[8:0] : ((((state == 16'h0017) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_65[8:0] : ((((state == 16'h0020) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_100[8:0] : ((((state == 16'h0026) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_134[8:0] : ((((state == 16'h002f) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_167[8:0] : 9'h000)))));
-    assign lbuf_scratch_we = ((state == 16'h0029) || (state == 16'h003c));
-    assign lbuf_scratch_waddr = ((state == 16'h0029) ? oa_148[15:0] : ((state == 16'h003c) ? oa_231[15:0] : 16'h0000));
-    assign lbuf_scratch_wdata = ((state == 16'h0029) ? ow_149[7:0] : ((state == 16'h003c) ? ow_232[7:0] : 8'h00));
-    assign lbuf_scratch_re = (((((state == 16'h000b) && (!1'h0)) && (!lbuf_scratch_re_issued)) || (((state == 16'h0024) && (!1'h0)) && (!lbuf_scratch_re_issued))) || (((state == 16'h0028) && (!1'h0)) && (!lbuf_scratch_re_issued)));
-    assign lbuf_scratch_raddr = ((((state == 16'h000b) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_31[15:0] : ((((state == 16'h0024) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_119[15:0] : ((((state == 16'h0028) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_142[15:0] : 16'h0000)));
+    assign obj0_wi_lid_we = (state == 16'h0037);
+    assign obj0_wi_lid_waddr = ((state == 16'h0037) ? oa_192[8:0] : 9'h000);
+    assign obj0_wi_lid_wdata = ((state == 16'h0037) ? ow_193[7:0] : 8'h00);
+    assign obj0_wi_lid_re = (((((state == 16'h0009) && (!1'h0)) && (!obj0_wi_lid_re_issued)) || (((state == 16'h001f) && (!1'h0)) && (!obj0_wi_lid_re_issued))) || (((state == 16'h0022) && (!1'h0)) && (!obj0_wi_lid_re_issued)));
+    assign obj0_wi_lid_raddr = ((((state == 16'h0009) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_17[8:0] : ((((state == 16'h001f) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_91[8:0] : ((((state == 16'h0022) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_110[8:0] : 9'h000)));
+    assign obj1_wi_stride_we = ((state == 16'h0018) || (state == 16'h0030));
+    assign obj1_wi_stride_waddr = ((state == 16'h0018) ? oa_72[8:0] : ((state == 16'h0030) ? oa_172[8:0] : 9'h000));
+    assign obj1_wi_stride_wdata = ((state == 16'h0018) ? ow_73[7:0] : ((state == 16'h0030) ? ow_173[7:0] : 8'h00));
+    assign obj1_wi_stride_re = (((((((state == 16'h0015) && (!1'h0)) && (!obj1_wi_stride_re_issued)) || (((state == 16'h0017) && (!1'h0)) && (!obj1_wi_stride_re_issued))) || (((state == 16'h0020) && (!1'h0)) && (!obj1_wi_stride_re_issued))) || (((state == 16'h0025) && (!1'h0)) && (!obj1_wi_stride_re_issued))) || (((state == 16'h002e) && (!1'h0)) && (!obj1_wi_stride_re_issued)));
+    assign obj1_wi_stride_raddr = ((((state == 16'h0015) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_54[8:0] : ((((state == 16'h0017) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_65[8:0] : ((((state == 16'h0020) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_98[8:0] : ((((state == 16'h0025) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_124[8:0] : ((((state == 16'h002e) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_160[8:0] : 9'h000)))));
+    assign lbuf_scratch_we = ((state == 16'h0028) || (state == 16'h0039));
+    assign lbuf_scratch_waddr = ((state == 16'h0028) ? oa_141[15:0] : ((state == 16'h0039) ? oa_212[15:0] : 16'h0000));
+    assign lbuf_scratch_wdata = ((state == 16'h0028) ? ow_142[7:0] : ((state == 16'h0039) ? ow_213[7:0] : 8'h00));
+    assign lbuf_scratch_re = (((((state == 16'h000b) && (!1'h0)) && (!lbuf_scratch_re_issued)) || (((state == 16'h0024) && (!1'h0)) && (!lbuf_scratch_re_issued))) || (((state == 16'h0027) && (!1'h0)) && (!lbuf_scratch_re_issued)));
+    assign lbuf_scratch_raddr = ((((state == 16'h000b) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_31[15:0] : ((((state == 16'h0024) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_117[15:0] : ((((state == 16'h0027) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_135[15:0] : 16'h0000)));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, scratch_local_size[31:0], in_rd_last, v0_lid[31:0], v1_stride[31:0], v4_lid_linear[63:0], w_1[63:8], w_6[63:8], oa_17[63:9], w_24[31:0], oa_31[63:16], q_34[63:32], w_38[63:8], w_43[63:8], oa_54[63:9], oa_65[63:9], oa_74[63:9],
-        ow_75[31:8], w_77[63:8], w_82[63:8], oa_93[63:9], oa_100[63:9], oa_112[63:9], oa_119[63:16], oa_127[63:9], oa_134[63:9], oa_142[63:16], oa_148[63:16], ow_149[31:8], w_151[63:8], w_156[63:8], oa_167[63:9], oa_179[63:9],
-        ow_180[31:8], w_182[63:8], w_187[63:8], w_192[63:32], oa_200[63:9], ow_201[31:8], oa_207[63:9], w_211[31:0], w_212[63:32], w_213[63:32], w_214[63:0], q_223[63:32], oa_231[63:16], ow_232[31:8]};
+    wire ohls_unused = &{1'b0, scratch_local_size[31:0], in_rd_last, v0_lid[31:0], v1_stride[31:0], v4_lid_linear[63:0], w_1[63:8], w_6[63:8], oa_17[63:9], w_24[31:0], oa_31[63:16], q_34[63:32], w_38[63:8], w_43[63:8], oa_54[63:9], oa_65[63:9], oa_72[63:9],
+        ow_73[31:8], w_75[63:8], w_80[63:8], oa_91[63:9], oa_98[63:9], oa_110[63:9], oa_117[63:16], oa_124[63:9], v_126[31:8], oa_135[63:16], oa_141[63:16], ow_142[31:8], w_144[63:8], w_149[63:8], oa_160[63:9], oa_172[63:9],
+        ow_173[31:8], w_175[63:8], w_180[63:8], oa_192[63:9], ow_193[31:8], w_196[31:0], w_197[63:32], w_198[63:0], q_206[63:32], oa_212[63:16], ow_213[31:8]};
 endmodule
 `default_nettype wire

@@ -99,104 +99,104 @@ module saxpy_datapath (
     wire [63:0] w_23;  // saxpy_unroll.cl:9:9
     wire [31:0] w_24;  // saxpy_unroll.cl:9:16
     wire [63:0] w_25;  // saxpy_unroll.cl:9:24
-    wire [31:0] w_26;  // saxpy_unroll.cl:9:26
-    wire [63:0] w_27;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_28;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_29;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_30;  // saxpy_unroll.cl:9:24
+    wire [63:0] w_26;  // saxpy_unroll.cl:9:24
     reg         x_rd_issued;
     reg  [7:0]  x_rd_beat;
-    reg  [31:0] ld_31;  // saxpy_unroll.cl:9:24
-    wire [31:0] v_32;
-    wire        go_33;
+    reg  [31:0] ld_27;  // saxpy_unroll.cl:9:24
+    wire [31:0] v_28;
+    wire        go_29;
     reg         u0_fp_mul_issued;
     wire        u0_fp_mul_valid;
     wire [31:0] u0_fp_mul_result;
-    wire [31:0] fnan_34;
-    reg  [31:0] r_35;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_36;  // saxpy_unroll.cl:9:31
-    wire [31:0] w_37;  // saxpy_unroll.cl:9:33
-    wire [63:0] w_38;  // saxpy_unroll.cl:9:31
-    wire [63:0] w_39;  // saxpy_unroll.cl:9:31
-    wire [63:0] w_40;  // saxpy_unroll.cl:9:31
-    wire [63:0] w_41;  // saxpy_unroll.cl:9:31
-    reg  [63:0] q_42;  // saxpy_unroll.cl:9:31
+    wire [31:0] fnan_30;
+    reg  [31:0] r_31;  // saxpy_unroll.cl:9:16
+    reg  [63:0] q_32;  // saxpy_unroll.cl:9:9
     reg         y_rd_issued;
     reg  [7:0]  y_rd_beat;
-    reg  [31:0] ld_43;  // saxpy_unroll.cl:9:31
-    wire [31:0] v_44;
-    wire        go_45;
+    reg  [31:0] ld_33;  // saxpy_unroll.cl:9:31
+    wire [31:0] v_34;
+    wire        go_35;
     reg         u1_fp_add_issued;
     wire        u1_fp_add_valid;
     wire [31:0] u1_fp_add_result;
-    wire [31:0] fnan_46;
-    reg  [31:0] r_47;  // saxpy_unroll.cl:9:16
-    reg  [63:0] q_48;  // saxpy_unroll.cl:9:9
+    wire [31:0] fnan_36;
+    reg  [31:0] r_37;  // saxpy_unroll.cl:9:16
     reg         y_wr_issued;
     reg  [7:0]  y_wr_beat;
     reg  [98:0] p1_valid;  // saxpy_unroll.cl:8:5
     reg         p1_admit;
     wire        p1_stall;
     wire        p1_en;
-    wire [31:0] pv_49;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_50;  // saxpy_unroll.cl:8:25
-    wire        pw_51;  // saxpy_unroll.cl:8:21
+    wire [31:0] pv_38;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_39;  // saxpy_unroll.cl:8:25
+    wire        pw_40;  // saxpy_unroll.cl:8:21
     reg         p1_go;
-    wire [63:0] w_52;  // saxpy_unroll.cl:9:9
-    wire [31:0] pv_53;  // saxpy_unroll.cl:9:11
-    wire [63:0] pw_54;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_55;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_56;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_57;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_58;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_59;  // saxpy_unroll.cl:9:24
-    wire [31:0] pv_60;  // saxpy_unroll.cl:9:26
-    wire [63:0] pw_61;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_62;  // saxpy_unroll.cl:9:24
-    wire [63:0] pw_63;  // saxpy_unroll.cl:9:24
-    wire [63:0] pw_64;  // saxpy_unroll.cl:9:24
-    wire [31:0] pld_65;  // saxpy_unroll.cl:9:24
-    wire        go_66;
-    wire        pu_67_valid;
-    wire [31:0] pu_67_result;
-    reg  [31:0] pd_68;
-    reg  [31:0] pd_69;
+    wire [63:0] w_41;  // saxpy_unroll.cl:9:9
+    wire [31:0] pv_42;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_43;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_44;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_45;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_46;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_47;  // saxpy_unroll.cl:9:16
+    wire [63:0] w_48;  // saxpy_unroll.cl:9:24
+    wire [63:0] pw_49;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_50;  // saxpy_unroll.cl:9:24
+    wire        go_51;
+    wire        pu_52_valid;
+    wire [31:0] pu_52_result;
+    reg  [31:0] pd_53;
+    reg  [31:0] pd_54;
+    reg  [31:0] pd_55;
+    reg  [31:0] pd_56;
+    reg  [31:0] pd_57;
+    reg  [31:0] pd_58;
+    reg  [31:0] pd_59;
+    reg  [31:0] pd_60;
+    wire [31:0] fnan_61;
+    wire [31:0] pw_62;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_63;  // saxpy_unroll.cl:9:9
+    wire [31:0] pld_64;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_65;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_66;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_67;  // saxpy_unroll.cl:9:31
+    wire        go_68;
+    wire        pu_69_valid;
+    wire [31:0] pu_69_result;
     reg  [31:0] pd_70;
     reg  [31:0] pd_71;
     reg  [31:0] pd_72;
     reg  [31:0] pd_73;
     reg  [31:0] pd_74;
     reg  [31:0] pd_75;
-    wire [31:0] fnan_76;
-    wire [31:0] pw_77;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_78;  // saxpy_unroll.cl:9:31
-    wire [31:0] pv_79;  // saxpy_unroll.cl:9:33
-    wire [63:0] pw_80;  // saxpy_unroll.cl:9:31
-    wire [63:0] w_81;  // saxpy_unroll.cl:9:31
-    wire [63:0] pw_82;  // saxpy_unroll.cl:9:31
-    wire [63:0] pw_83;  // saxpy_unroll.cl:9:31
-    reg  [63:0] pq_84;  // saxpy_unroll.cl:9:31
-    wire [31:0] pld_85;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_86;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_87;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_88;  // saxpy_unroll.cl:9:31
-    wire        go_89;
-    wire        pu_90_valid;
-    wire [31:0] pu_90_result;
-    reg  [31:0] pd_91;
-    reg  [31:0] pd_92;
-    reg  [31:0] pd_93;
-    reg  [31:0] pd_94;
-    reg  [31:0] pd_95;
-    reg  [31:0] pd_96;
-    reg  [31:0] pd_97;
-    reg  [31:0] pd_98;
-    reg  [31:0] pd_99;
-    reg  [31:0] pd_100;
-    reg  [31:0] pd_101;
-    reg  [31:0] pd_102;
-    wire [31:0] fnan_103;
-    wire [31:0] pw_104;  // saxpy_unroll.cl:9:16
+    reg  [31:0] pd_76;
+    reg  [31:0] pd_77;
+    reg  [31:0] pd_78;
+    reg  [31:0] pd_79;
+    reg  [31:0] pd_80;
+    reg  [31:0] pd_81;
+    wire [31:0] fnan_82;
+    wire [31:0] pw_83;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_84;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_85;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_86;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_87;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_88;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_89;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_90;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_91;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_92;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_93;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_94;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_95;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_96;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_97;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_98;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_99;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_100;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_101;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_102;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_103;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_104;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_105;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_106;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_107;  // saxpy_unroll.cl:9:9
@@ -229,34 +229,12 @@ module saxpy_datapath (
     reg  [63:0] pq_134;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_135;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_136;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_137;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_138;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_139;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_140;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_141;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_142;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_143;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_144;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_145;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_146;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_147;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_148;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_149;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_150;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_151;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_152;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_153;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_154;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_155;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_156;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_157;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_158;  // saxpy_unroll.cl:9:9
-    wire [31:0] pv_159;  // saxpy_unroll.cl:8:28
-    wire [31:0] w_160;  // saxpy_unroll.cl:8:28
-    wire [31:0] pw_161;  // saxpy_unroll.cl:8:28
+    wire [31:0] pv_137;  // saxpy_unroll.cl:8:28
+    wire [31:0] w_138;  // saxpy_unroll.cl:8:28
+    wire [31:0] pw_139;  // saxpy_unroll.cl:8:28
     reg         p1_apart;
-    wire [31:0] w_162;  // saxpy_unroll.cl:8:18
-    wire [63:0] w_163;  // saxpy_unroll.cl:5:6
+    wire [31:0] w_140;  // saxpy_unroll.cl:8:18
+    wire [63:0] w_141;  // saxpy_unroll.cl:5:6
     reg  [7:0]  launch_err;
     reg         done_q;
     assign v2_lid_linear = 64'h0000000000000000;
@@ -283,108 +261,88 @@ module saxpy_datapath (
     assign w_23 = (w_18 + w_22);
     assign w_24 = arg_alpha;
     assign w_25 = {32'h00000000, x_base};
-    assign w_26 = v0_i;
-    assign w_27 = {{32{w_26[31]}}, w_26[31:0]};
-    assign w_28 = 64'h0000000000000004;
-    assign w_29 = (w_27 * w_28);
-    assign w_30 = (w_25 + w_29);
-    assign v_32 = ld_31[31:0];
+    assign w_26 = (w_25 + w_22);
+    assign v_28 = ld_27[31:0];
 
     ohls_fp_mul u0_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_33),
+        .in_valid(go_29),
         .a(w_24),
-        .b(v_32),
+        .b(v_28),
         .out_valid(u0_fp_mul_valid),
         .result(u0_fp_mul_result)
     );
-    assign fnan_34 = u0_fp_mul_result;
-    assign w_36 = {32'h00000000, y_base};
-    assign w_37 = v0_i;
-    assign w_38 = {{32{w_37[31]}}, w_37[31:0]};
-    assign w_39 = 64'h0000000000000004;
-    assign w_40 = (w_38 * w_39);
-    assign w_41 = (w_36 + w_40);
-    assign v_44 = ld_43[31:0];
+    assign fnan_30 = u0_fp_mul_result;
+    assign v_34 = ld_33[31:0];
 
     ohls_fp_add u1_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_45),
-        .a(r_35),
-        .b(v_44),
+        .in_valid(go_35),
+        .a(r_31),
+        .b(v_34),
         .sub(1'h0),
         .out_valid(u1_fp_add_valid),
         .result(u1_fp_add_result)
     );
-    assign fnan_46 = u1_fp_add_result;
+    assign fnan_36 = u1_fp_add_result;
     assign p1_en = (!p1_stall);
-    assign pv_49 = v0_i;
-    assign w_50 = arg_n;
-    assign pw_51 = ((pv_49 ^ 32'h80000000) < (w_50 ^ 32'h80000000));
-    assign w_52 = {32'h00000000, y_base};
-    assign pv_53 = v0_i;
-    assign pw_54 = {{32{pv_53[31]}}, pv_53[31:0]};
-    assign w_55 = 64'h0000000000000004;
-    assign pw_56 = (pw_54 * w_55);
-    assign pw_57 = (w_52 + pw_56);
-    assign w_58 = arg_alpha;
-    assign w_59 = {32'h00000000, x_base};
-    assign pv_60 = v0_i;
-    assign pw_61 = {{32{pv_60[31]}}, pv_60[31:0]};
-    assign w_62 = 64'h0000000000000004;
-    assign pw_63 = (pw_61 * w_62);
-    assign pw_64 = (w_59 + pw_63);
-    assign pld_65 = x_ld_resp_data;
-    assign go_66 = 1'h1;
+    assign pv_38 = v0_i;
+    assign w_39 = arg_n;
+    assign pw_40 = ((pv_38 ^ 32'h80000000) < (w_39 ^ 32'h80000000));
+    assign w_41 = {32'h00000000, y_base};
+    assign pv_42 = v0_i;
+    assign pw_43 = {{32{pv_42[31]}}, pv_42[31:0]};
+    assign w_44 = 64'h0000000000000004;
+    assign pw_45 = (pw_43 * w_44);
+    assign pw_46 = (w_41 + pw_45);
+    assign w_47 = arg_alpha;
+    assign w_48 = {32'h00000000, x_base};
+    assign pw_49 = (w_48 + pw_45);
+    assign pld_50 = x_ld_resp_data;
+    assign go_51 = 1'h1;
 
-    ohls_fp_mul pu_67 (
+    ohls_fp_mul pu_52 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_66),
-        .a(w_58),
-        .b(pld_65),
-        .out_valid(pu_67_valid),
-        .result(pu_67_result)
+        .in_valid(go_51),
+        .a(w_47),
+        .b(pld_50),
+        .out_valid(pu_52_valid),
+        .result(pu_52_result)
     );
-    assign fnan_76 = pu_67_result;
-    assign pw_77 = (((&pd_71[30:23]) && (!(pd_71[22:0] == 23'h000000))) ? (pd_71 | 32'h00400000) : (((&pd_75[30:23]) && (!(pd_75[22:0] == 23'h000000))) ? (pd_75 | 32'h00400000) : (((((&pd_71[30:23]) && (pd_71[22:0] == 23'h000000)) && (pd_75[30:0] == 31'h00000000)) || ((pd_71[30:0] == 31'h00000000) && ((&pd_75[30:23]) && (pd_75[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_76)));
-    assign w_78 = {32'h00000000, y_base};
-    assign pv_79 = v0_i;
-    assign pw_80 = {{32{pv_79[31]}}, pv_79[31:0]};
-    assign w_81 = 64'h0000000000000004;
-    assign pw_82 = (pw_80 * w_81);
-    assign pw_83 = (w_78 + pw_82);
-    assign pld_85 = y_ld_resp_data;
-    assign go_89 = 1'h1;
+    assign fnan_61 = pu_52_result;
+    assign pw_62 = (((&pd_56[30:23]) && (!(pd_56[22:0] == 23'h000000))) ? (pd_56 | 32'h00400000) : (((&pd_60[30:23]) && (!(pd_60[22:0] == 23'h000000))) ? (pd_60 | 32'h00400000) : (((((&pd_56[30:23]) && (pd_56[22:0] == 23'h000000)) && (pd_60[30:0] == 31'h00000000)) || ((pd_56[30:0] == 31'h00000000) && ((&pd_60[30:23]) && (pd_60[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_61)));
+    assign pld_64 = y_ld_resp_data;
+    assign go_68 = 1'h1;
 
-    ohls_fp_add pu_90 (
+    ohls_fp_add pu_69 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_89),
-        .a(pw_77),
-        .b(pq_88),
+        .in_valid(go_68),
+        .a(pw_62),
+        .b(pq_67),
         .sub(1'h0),
-        .out_valid(pu_90_valid),
-        .result(pu_90_result)
+        .out_valid(pu_69_valid),
+        .result(pu_69_result)
     );
-    assign fnan_103 = pu_90_result;
-    assign pw_104 = (((&pd_96[30:23]) && (!(pd_96[22:0] == 23'h000000))) ? (pd_96 | 32'h00400000) : (((&pd_102[30:23]) && (!(pd_102[22:0] == 23'h000000))) ? (pd_102 | 32'h00400000) : (((((&pd_96[30:23]) && (pd_96[22:0] == 23'h000000)) && ((&pd_102[30:23]) && (pd_102[22:0] == 23'h000000))) && (!(pd_96[31] == pd_102[31]))) ? 32'hffc00000 : fnan_103)));
-    assign pv_159 = v0_i;
-    assign w_160 = 32'h00000001;
-    assign pw_161 = (pv_159 + w_160);
-    assign p1_stall = (((((((p1_valid[0] && 1'h1) && pw_51) && (!x_ld_req_ready)) || ((p1_valid[44] && 1'h1) && (!x_ld_resp_valid))) || ((p1_valid[1] && 1'h1) && (!y_ld_req_ready))) || ((p1_valid[45] && 1'h1) && (!y_ld_resp_valid))) || ((p1_valid[54] && 1'h1) && (!y_st_req_ready)));
+    assign fnan_82 = pu_69_result;
+    assign pw_83 = (((&pd_75[30:23]) && (!(pd_75[22:0] == 23'h000000))) ? (pd_75 | 32'h00400000) : (((&pd_81[30:23]) && (!(pd_81[22:0] == 23'h000000))) ? (pd_81 | 32'h00400000) : (((((&pd_75[30:23]) && (pd_75[22:0] == 23'h000000)) && ((&pd_81[30:23]) && (pd_81[22:0] == 23'h000000))) && (!(pd_75[31] == pd_81[31]))) ? 32'hffc00000 : fnan_82)));
+    assign pv_137 = v0_i;
+    assign w_138 = 32'h00000001;
+    assign pw_139 = (pv_137 + w_138);
+    assign p1_stall = (((((((p1_valid[0] && 1'h1) && pw_40) && (!x_ld_req_ready)) || ((p1_valid[44] && 1'h1) && (!x_ld_resp_valid))) || ((p1_valid[1] && 1'h1) && (!y_ld_req_ready))) || ((p1_valid[45] && 1'h1) && (!y_ld_resp_valid))) || ((p1_valid[54] && 1'h1) && (!y_st_req_ready)));
 
     always @(posedge clk) begin
         p1_apart <= (1'h1 && (((x_size == 32'h00000000) || (y_size == 32'h00000000)) || ((({1'h0, x_base} + {1'h0, x_size}) <= {1'h0, y_base}) || (({1'h0, y_base} + {1'h0, y_size}) <= {1'h0, x_base}))));
     end
-    assign w_162 = 32'h00000000;
-    assign w_163 = 64'h0000000000000000;
+    assign w_140 = 32'h00000000;
+    assign w_141 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -438,26 +396,25 @@ module saxpy_datapath (
             if ((state == 16'h000b)) state <= 16'h0008;
             if ((state == 16'h000c)) state <= 16'h000b;
             if (((state == 16'h000d) && ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) ld_31 <= x_rd_data;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) ld_27 <= x_rd_data;  // saxpy_unroll.cl:9:24
             if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // saxpy_unroll.cl:9:24
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:24
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_42 <= w_41;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_48 <= w_23;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_32 <= w_23;  // saxpy_unroll.cl:9:24
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h000f;  // saxpy_unroll.cl:9:24
             if (((state == 16'h000e) && 1'h1)) u0_fp_mul_issued <= 1'h1;
             if (((state == 16'h000e) && u0_fp_mul_valid)) u0_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000e) && u0_fp_mul_valid)) r_35 <= (((&w_24[30:23]) && (!(w_24[22:0] == 23'h000000))) ? (w_24 | 32'h00400000) : (((&v_32[30:23]) && (!(v_32[22:0] == 23'h000000))) ? (v_32 | 32'h00400000) : (((((&w_24[30:23]) && (w_24[22:0] == 23'h000000)) && (v_32[30:0] == 31'h00000000)) || ((w_24[30:0] == 31'h00000000) && ((&v_32[30:23]) && (v_32[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_34)));
+            if (((state == 16'h000e) && u0_fp_mul_valid)) r_31 <= (((&w_24[30:23]) && (!(w_24[22:0] == 23'h000000))) ? (w_24 | 32'h00400000) : (((&v_28[30:23]) && (!(v_28[22:0] == 23'h000000))) ? (v_28 | 32'h00400000) : (((((&w_24[30:23]) && (w_24[22:0] == 23'h000000)) && (v_28[30:0] == 31'h00000000)) || ((w_24[30:0] == 31'h00000000) && ((&v_28[30:23]) && (v_28[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_30)));
             if (((state == 16'h000e) && u0_fp_mul_valid)) state <= 16'h0010;
             if (((state == 16'h000f) && ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) && y_rd_cmd_ready))) y_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h000f) && (((state == 16'h000f) && y_rd_issued) && y_rd_valid))) ld_43 <= y_rd_data;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h000f) && (((state == 16'h000f) && y_rd_issued) && y_rd_valid))) ld_33 <= y_rd_data;  // saxpy_unroll.cl:9:31
             if (((state == 16'h000f) && (((state == 16'h000f) && y_rd_issued) && y_rd_valid))) y_rd_beat <= (y_rd_beat + 8'h01);  // saxpy_unroll.cl:9:31
             if (((state == 16'h000f) && ((((state == 16'h000f) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:31
             if (((state == 16'h000f) && ((((state == 16'h000f) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:31
             if (((state == 16'h000f) && ((((state == 16'h000f) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) state <= 16'h000e;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0010) && 1'h1)) u1_fp_add_issued <= 1'h1;
             if (((state == 16'h0010) && u1_fp_add_valid)) u1_fp_add_issued <= 1'h0;
-            if (((state == 16'h0010) && u1_fp_add_valid)) r_47 <= (((&r_35[30:23]) && (!(r_35[22:0] == 23'h000000))) ? (r_35 | 32'h00400000) : (((&v_44[30:23]) && (!(v_44[22:0] == 23'h000000))) ? (v_44 | 32'h00400000) : (((((&r_35[30:23]) && (r_35[22:0] == 23'h000000)) && ((&v_44[30:23]) && (v_44[22:0] == 23'h000000))) && (!(r_35[31] == v_44[31]))) ? 32'hffc00000 : fnan_46)));
+            if (((state == 16'h0010) && u1_fp_add_valid)) r_37 <= (((&r_31[30:23]) && (!(r_31[22:0] == 23'h000000))) ? (r_31 | 32'h00400000) : (((&v_34[30:23]) && (!(v_34[22:0] == 23'h000000))) ? (v_34 | 32'h00400000) : (((((&r_31[30:23]) && (r_31[22:0] == 23'h000000)) && ((&v_34[30:23]) && (v_34[22:0] == 23'h000000))) && (!(r_31[31] == v_34[31]))) ? 32'hffc00000 : fnan_36)));
             if (((state == 16'h0010) && u1_fp_add_valid)) state <= 16'h0011;
             if (((state == 16'h0011) && ((((state == 16'h0011) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0011) && (((state == 16'h0011) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // saxpy_unroll.cl:9:9
@@ -467,33 +424,54 @@ module saxpy_datapath (
             if (((state == 16'h0012) && (1'h1 && y_wr_idle))) p1_valid <= 99'h0000000000000000000000001;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0012) && (1'h1 && y_wr_idle))) p1_admit <= 1'h1;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0012) && (1'h1 && y_wr_idle))) state <= 16'h0013;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) p1_go <= pw_51;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p1_en)) pd_68 <= w_58;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p1_en)) pd_69 <= pd_68;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p1_en)) pd_70 <= pd_69;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) p1_go <= pw_40;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p1_en)) pd_53 <= w_47;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p1_en)) pd_54 <= pd_53;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p1_en)) pd_55 <= pd_54;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p1_en)) pd_56 <= pd_55;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p1_en)) pd_57 <= pld_50;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p1_en)) pd_58 <= pd_57;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p1_en)) pd_59 <= pd_58;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p1_en)) pd_60 <= pd_59;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p1_en)) pd_70 <= pw_62;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p1_en)) pd_71 <= pd_70;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p1_en)) pd_72 <= pld_65;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p1_en)) pd_72 <= pd_71;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p1_en)) pd_73 <= pd_72;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p1_en)) pd_74 <= pd_73;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p1_en)) pd_75 <= pd_74;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p1_en)) pd_91 <= pw_77;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p1_en)) pd_92 <= pd_91;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p1_en)) pd_93 <= pd_92;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p1_en)) pd_94 <= pd_93;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p1_en)) pd_95 <= pd_94;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p1_en)) pd_96 <= pd_95;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p1_en)) pd_97 <= pq_88;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p1_en)) pd_98 <= pd_97;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p1_en)) pd_99 <= pd_98;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p1_en)) pd_100 <= pd_99;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p1_en)) pd_101 <= pd_100;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p1_en)) pd_102 <= pd_101;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (((p1_valid[0] && 1'h1) && pw_51) && p1_en))) v0_i <= pw_161;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_84 <= pw_83;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_86 <= pld_85;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p1_en)) pd_76 <= pq_67;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p1_en)) pd_77 <= pd_76;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p1_en)) pd_78 <= pd_77;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p1_en)) pd_79 <= pd_78;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p1_en)) pd_80 <= pd_79;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p1_en)) pd_81 <= pd_80;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (((p1_valid[0] && 1'h1) && pw_40) && p1_en))) v0_i <= pw_139;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_63 <= pw_46;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_65 <= pld_64;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_66 <= pq_65;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_67 <= pq_66;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_84 <= pq_63;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_85 <= pq_84;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_86 <= pq_85;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p1_en))) pq_87 <= pq_86;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p1_en))) pq_88 <= pq_87;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_105 <= pw_57;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_89 <= pq_88;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_90 <= pq_89;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_91 <= pq_90;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_92 <= pq_91;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_93 <= pq_92;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_94 <= pq_93;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_95 <= pq_94;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_96 <= pq_95;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_97 <= pq_96;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_98 <= pq_97;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_99 <= pq_98;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_100 <= pq_99;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_101 <= pq_100;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_102 <= pq_101;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_103 <= pq_102;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_104 <= pq_103;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_105 <= pq_104;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p1_en))) pq_106 <= pq_105;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p1_en))) pq_107 <= pq_106;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p1_en))) pq_108 <= pq_107;  // saxpy_unroll.cl:8:5
@@ -525,71 +503,49 @@ module saxpy_datapath (
             if (((state == 16'h0013) && (1'h1 && p1_en))) pq_134 <= pq_133;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p1_en))) pq_135 <= pq_134;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p1_en))) pq_136 <= pq_135;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_137 <= pq_136;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_138 <= pq_137;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_139 <= pq_138;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_140 <= pq_139;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_141 <= pq_140;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_142 <= pq_141;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_143 <= pq_142;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_144 <= pq_143;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_145 <= pq_144;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_146 <= pq_145;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_147 <= pq_146;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_148 <= pq_147;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_149 <= pq_148;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_150 <= pq_149;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_151 <= pq_150;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_152 <= pq_151;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_153 <= pq_152;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_154 <= pq_153;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_155 <= pq_154;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_156 <= pq_155;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_157 <= pq_156;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) pq_158 <= pq_157;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) p1_valid <= {p1_valid[97], p1_valid[96], p1_valid[95], p1_valid[94], p1_valid[93], p1_valid[92], p1_valid[91], p1_valid[90], p1_valid[89], p1_valid[88], p1_valid[87], p1_valid[86], p1_valid[85], p1_valid[84], p1_valid[83], p1_valid[82], p1_valid[81], p1_valid[80], p1_valid[79], p1_valid[78], p1_valid[77], p1_valid[76], p1_valid[75], p1_valid[74], p1_valid[73], p1_valid[72], p1_valid[71], p1_valid[70], p1_valid[69], p1_valid[68], p1_valid[67], p1_valid[66], p1_valid[65], p1_valid[64], p1_valid[63], p1_valid[62], p1_valid[61], p1_valid[60], p1_valid[59], p1_valid[58], p1_valid[57], p1_valid[56], p1_valid[55], p1_valid[54], p1_valid[53], p1_valid[52], p1_valid[51], p1_valid[50], p1_valid[49], p1_valid[48], p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_51), (p1_admit && ((!(p1_valid[0] && (!pw_51))) || 1'h0))};  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_51))) || 1'h0));  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) p1_valid <= {p1_valid[97], p1_valid[96], p1_valid[95], p1_valid[94], p1_valid[93], p1_valid[92], p1_valid[91], p1_valid[90], p1_valid[89], p1_valid[88], p1_valid[87], p1_valid[86], p1_valid[85], p1_valid[84], p1_valid[83], p1_valid[82], p1_valid[81], p1_valid[80], p1_valid[79], p1_valid[78], p1_valid[77], p1_valid[76], p1_valid[75], p1_valid[74], p1_valid[73], p1_valid[72], p1_valid[71], p1_valid[70], p1_valid[69], p1_valid[68], p1_valid[67], p1_valid[66], p1_valid[65], p1_valid[64], p1_valid[63], p1_valid[62], p1_valid[61], p1_valid[60], p1_valid[59], p1_valid[58], p1_valid[57], p1_valid[56], p1_valid[55], p1_valid[54], p1_valid[53], p1_valid[52], p1_valid[51], p1_valid[50], p1_valid[49], p1_valid[48], p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_40), (p1_admit && ((!(p1_valid[0] && (!pw_40))) || 1'h0))};  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_40))) || 1'h0));  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (((((!p1_admit) && (p1_valid == 99'h0000000000000000000000000)) && x_ld_idle) && y_st_idle) && y_ld_idle))) state <= 16'h0007;  // saxpy_unroll.cl:8:5
             if ((state == 16'h0014)) state <= (p1_apart ? 16'h0012 : 16'h0008);
-            if ((state == 16'h0015)) v0_i <= w_162;
+            if ((state == 16'h0015)) v0_i <= w_140;
             if ((state == 16'h0015)) state <= 16'h0014;
-            if ((state == 16'h0016)) v1_lid_x <= w_163;
+            if ((state == 16'h0016)) v1_lid_x <= w_141;
             if ((state == 16'h0016)) state <= 16'h0003;
             if (((state == 16'h0017) && ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0017)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0016);
         end
     end
     assign x_rd_cmd_valid = (((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle));
-    assign x_rd_cmd_addr = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_30[31:0] : 32'h00000000);
+    assign x_rd_cmd_addr = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_26[31:0] : 32'h00000000);
     assign x_rd_cmd_len = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
     assign x_rd_ready = ((state == 16'h000d) && x_rd_issued);
-    assign x_ld_req_valid = (((p1_valid[0] && 1'h1) && pw_51) && p1_en);
-    assign x_ld_req_addr = (((p1_valid[0] && 1'h1) && pw_51) ? pw_64[31:0] : 32'h00000000);
+    assign x_ld_req_valid = (((p1_valid[0] && 1'h1) && pw_40) && p1_en);
+    assign x_ld_req_addr = (((p1_valid[0] && 1'h1) && pw_40) ? pw_49[31:0] : 32'h00000000);
     assign x_ld_resp_ready = ((p1_valid[44] && 1'h1) && p1_en);
     assign x_ld_flush = (state == 16'h0012);
     assign x_pipe = (state == 16'h0013);
     assign y_rd_cmd_valid = (((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle));
-    assign y_rd_cmd_addr = ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_42[31:0] : 32'h00000000);
+    assign y_rd_cmd_addr = ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_32[31:0] : 32'h00000000);
     assign y_rd_cmd_len = ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
     assign y_rd_ready = ((state == 16'h000f) && y_rd_issued);
     assign y_ld_req_valid = ((p1_valid[1] && 1'h1) && p1_en);
-    assign y_ld_req_addr = (p1_valid[1] ? pq_84[31:0] : 32'h00000000);
+    assign y_ld_req_addr = (p1_valid[1] ? pq_63[31:0] : 32'h00000000);
     assign y_ld_resp_ready = ((p1_valid[45] && 1'h1) && p1_en);
     assign y_ld_flush = (state == 16'h0012);
     assign y_st_req_valid = ((p1_valid[54] && 1'h1) && p1_en);
-    assign y_st_req_addr = (p1_valid[54] ? pq_158[31:0] : 32'h00000000);
-    assign y_st_req_data = (p1_valid[54] ? pw_104 : 32'h00000000);
+    assign y_st_req_addr = (p1_valid[54] ? pq_136[31:0] : 32'h00000000);
+    assign y_st_req_data = (p1_valid[54] ? pw_83 : 32'h00000000);
     assign y_pipe = ((state == 16'h0013) || (state == 16'h0013));
     assign y_wr_cmd_valid = ((state == 16'h0011) && (!y_wr_issued));
-    assign y_wr_cmd_addr = (((state == 16'h0011) && (!y_wr_issued)) ? q_48[31:0] : 32'h00000000);
+    assign y_wr_cmd_addr = (((state == 16'h0011) && (!y_wr_issued)) ? q_32[31:0] : 32'h00000000);
     assign y_wr_cmd_len = (((state == 16'h0011) && (!y_wr_issued)) ? 32'h00000004 : 32'h00000000);
     assign y_wr_valid = ((state == 16'h0011) && y_wr_issued);
-    assign y_wr_data = (((state == 16'h0011) && y_wr_issued) ? r_47 : 32'h00000000);
+    assign y_wr_data = (((state == 16'h0011) && y_wr_issued) ? r_37 : 32'h00000000);
     assign y_wr_strb = (((state == 16'h0011) && y_wr_issued) ? 4'hf : 4'h0);
-    assign go_33 = ((state == 16'h000e) && (!u0_fp_mul_issued));
-    assign go_45 = ((state == 16'h0010) && (!u1_fp_add_issued));
+    assign go_29 = ((state == 16'h000e) && (!u0_fp_mul_issued));
+    assign go_35 = ((state == 16'h0010) && (!u1_fp_add_issued));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, x_rd_last, y_rd_last, v2_lid_linear[63:0], w_1[63:8], w_6[63:8], w_30[63:32], q_42[63:32], q_48[63:32], p1_go, pw_64[63:32], pu_67_valid, pq_84[63:32], pu_90_valid, pq_158[63:32]};
+    wire ohls_unused = &{1'b0, x_rd_last, y_rd_last, v2_lid_linear[63:0], w_1[63:8], w_6[63:8], w_26[63:32], q_32[63:32], p1_go, pw_49[63:32], pu_52_valid, pu_69_valid, pq_136[63:32]};
 endmodule
 `default_nettype wire
