@@ -15,6 +15,7 @@ pub mod ir;
 pub mod launch;
 pub mod lower;
 pub mod mathlib;
+pub mod memory;
 pub mod opt;
 pub mod outdir;
 pub mod pipeline;

@@ -1,7 +1,8 @@
 //! Area table of the AXI memory units: the streaming load and store units next to the
 //! read and write masters they would replace, then the units at 16- and 32-byte elements,
-//! aligned and aligned to 4 bytes (spanning two beats), each synthesised alone with Yosys
-//! for Cyclone V (`synth_intel_alm`) at a 256-bit bus, printed as a Markdown table.
+//! aligned and aligned to 4 bytes (spanning two beats), and the store unit with per-store
+//! byte masks (STRB=1) at each of those shapes, each synthesised alone with Yosys for
+//! Cyclone V (`synth_intel_alm`) at a 256-bit bus, printed as a Markdown table.
 //!
 //! Run: `cargo run --release -p rtl-templates --example mem_area`
 
@@ -38,6 +39,12 @@ const UNITS: &[Unit] = &[
         &["ohls_mem_store.v"],
     ),
     (
+        "ohls_mem_store (STRB=1)",
+        "ohls_mem_store",
+        &[("STRB", 1)],
+        &["ohls_mem_store.v"],
+    ),
+    (
         "ohls_axi_rd (256-bit)",
         "ohls_axi_rd",
         &[("DATA_WIDTH", 256)],
@@ -68,7 +75,7 @@ type Row = (
 const SHAPES: &[(u32, u32)] = &[(16, 16), (32, 32), (16, 4), (32, 4)];
 
 /// Every row: the units above, then the load unit (both STREAM settings) and the store
-/// unit in each of `SHAPES`.
+/// unit (both STRB settings) in each of `SHAPES`.
 fn rows() -> Vec<Row> {
     let mut out: Vec<_> = UNITS
         .iter()
@@ -90,6 +97,14 @@ fn rows() -> Vec<Row> {
             format!("ohls_mem_store ({elem} B aligned to {align})"),
             "ohls_mem_store",
             shape.to_vec(),
+            &["ohls_mem_store.v"],
+        ));
+        let mut p = shape.to_vec();
+        p.push(("STRB", 1));
+        out.push((
+            format!("ohls_mem_store (STRB=1, {elem} B aligned to {align})"),
+            "ohls_mem_store",
+            p,
             &["ohls_mem_store.v"],
         ));
     }

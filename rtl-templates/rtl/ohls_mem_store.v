@@ -24,6 +24,22 @@
 // ALIGN_BYTES = ELEM_BYTES (the default) no store spans two beats and none of that logic
 // is built.
 //
+// Byte masks (STRB = 1): each store carries req_strb, one bit per byte of req_data, and
+// only the bytes whose bit is 1 are written: the mask takes the place of the element's
+// all-ones strobes before they are placed in the beat, so unmasked bytes are neither
+// strobed on W nor merged over bytes an earlier store put in the held beat. (e.g. vstore3
+// of floats through a 16-byte unit aligned to 4: mask 0x0fff.) A store spans two beats
+// only when a masked byte lies in the second one (so with spanning elements req_ready
+// depends on req_strb as it does on req_addr), so a 12-byte stride stream takes one
+// store per cycle and goes out as full-beat bursts, as a 16-byte one does. A store with
+// no masked byte is accepted and counted like any other: it merges into the held beat or
+// becomes the held beat with no strobes, which goes out as a W beat with WSTRB all low
+// when nothing else joins it (AXI4 allows it; the beat writes nothing). A mask whose bytes
+// all lie in the element's second beat still emits the first (then without strobes when
+// nothing else was held there). W data under bytes not strobed is whatever the register
+// held. With STRB = 0 (the default) req_strb is ignored (tie it to anything, e.g. all
+// ones) and the unit has the same logic as without the parameter.
+//
 // acked counts (wrapping) the stores whose write response has arrived, one per store
 // (a spanning store counts with its second beat, whose burst is answered last): a kernel
 // that has sent N stores is done with memory when acked has advanced by N, or simply
@@ -43,10 +59,16 @@
 //   ID_WIDTH, AXI_ID the AWID width and value
 //   ALIGN_BYTES      alignment of every store address (a power of two, 1..ELEM_BYTES;
 //                    default ELEM_BYTES). Below ELEM_BYTES an element may span two beats.
+//   STRB             1: per-store byte masks on req_strb; 0 (default): every store writes
+//                    its ELEM_BYTES bytes and req_strb is ignored
 // Ports
 //   clk, rst                                  clock; synchronous active-high reset
 //   req_valid, req_ready, req_addr, req_data  element stores (valid/ready; byte i of
 //                                             req_data goes to req_addr + i)
+//   req_strb                                  with STRB = 1, byte i of req_data is
+//                                             written only where req_strb[i] is 1; with
+//                                             STRB = 0 unused (the port is always there,
+//                                             so tie it off, e.g. to all ones)
 //   flush                                     write out what is held now
 //   m_aw*, m_w*, m_b*                         AXI4 write channels
 //   acked, err, idle                          status
@@ -61,7 +83,8 @@ module ohls_mem_store #(
     parameter ACK_WIDTH = 32,
     parameter ID_WIDTH = 1,
     parameter AXI_ID = 0,
-    parameter ALIGN_BYTES = ELEM_BYTES
+    parameter ALIGN_BYTES = ELEM_BYTES,
+    parameter STRB = 0
 ) (
     input  wire                    clk,
     input  wire                    rst,
@@ -69,6 +92,7 @@ module ohls_mem_store #(
     output wire                    req_ready,
     input  wire [ADDR_WIDTH-1:0]   req_addr,
     input  wire [8*ELEM_BYTES-1:0] req_data,
+    input  wire [ELEM_BYTES-1:0]   req_strb,
     input  wire                    flush,
     output reg                     m_awvalid,
     input  wire                    m_awready,
@@ -129,6 +153,9 @@ module ohls_mem_store #(
             || ALIGN_BYTES > ELEM_BYTES) begin : g_bad_align_bytes
             ohls_error_align_bytes_not_a_power_of_two_up_to_elem_bytes u_error ();
         end
+        if (STRB != 0 && STRB != 1) begin : g_bad_strb
+            ohls_error_strb_not_0_or_1 u_error ();
+        end
     endgenerate
 
     assign m_awsize = SIZE_I[2:0];
@@ -151,8 +178,9 @@ module ohls_mem_store #(
             wire unused_align = &{1'b0, req_addr[AB-1:0]};
         end
     endgenerate
-    // The element runs past its first beat (only possible when SPAN).
-    wire span_in = (SPAN != 0) && ({1'b0, pos} > LAST_POS);
+    // The store runs past its first beat (only possible when SPAN): its element does, or
+    // with STRB one of its masked bytes does (assigned below).
+    wire span_in;
     wire [PW+AB+2:0] off_bits = {pos, {(AB + 3) {1'b0}}};
     wire [PW+AB-1:0] off_bytes = off_bits[PW+AB+2:3];
     // The first beat's bytes, and with SPAN the second beat's (hi).
@@ -161,12 +189,28 @@ module ohls_mem_store #(
     wire [B-1:0] strb_hi;
     wire [DW-1:0] data_hi;
     generate
+        // Every byte of the element is written (STRB = 0: req_strb is not used, and the
+        // unit is built as it was before STRB), or (STRB = 1) those of its mask: the
+        // mask takes the place of the all-ones strobes.
+        if (STRB == 0) begin : g_all
+            assign span_in = (SPAN != 0) && ({1'b0, pos} > LAST_POS);
+        end
         if (SPAN == 0) begin : g_place
-            wire [B-1:0] ones = {B{1'b1}} >> (B - ELEM_BYTES);
+            wire [B-1:0] ones;
             wire [DW-1:0] wide;
             if (EW < DW) begin : g_pad
+                if (STRB == 0) begin : g_ones
+                    assign ones = {B{1'b1}} >> (B - ELEM_BYTES);
+                end else begin : g_req_strb
+                    assign ones = {{(B - ELEM_BYTES) {1'b0}}, req_strb};
+                end
                 assign wide = {{(DW - EW) {1'b0}}, req_data};
             end else begin : g_full
+                if (STRB == 0) begin : g_ones
+                    assign ones = {B{1'b1}};
+                end else begin : g_req_strb
+                    assign ones = req_strb;
+                end
                 assign wide = req_data;
             end
             assign strb_in = ones << off_bytes;
@@ -175,13 +219,23 @@ module ohls_mem_store #(
             assign data_hi = {DW{1'b0}};
         end else begin : g_place_span
             // A two-beat window: the element never reaches past its second beat.
-            wire [2*B-1:0] ones2 = {(2 * B) {1'b1}} >> (2 * B - ELEM_BYTES);
+            wire [2*B-1:0] ones2;
+            if (STRB == 0) begin : g_ones
+                assign ones2 = {(2 * B) {1'b1}} >> (2 * B - ELEM_BYTES);
+            end else begin : g_req_strb
+                assign ones2 = {{(2 * B - ELEM_BYTES) {1'b0}}, req_strb};
+            end
             wire [2*B-1:0] strb2 = ones2 << off_bytes;
             wire [2*DW-1:0] data2 = {{(2 * DW - EW) {1'b0}}, req_data} << off_bits;
             assign strb_in = strb2[B-1:0];
             assign data_in = data2[DW-1:0];
             assign strb_hi = strb2[2*B-1:B];
             assign data_hi = data2[2*DW-1:DW];
+        end
+    endgenerate
+    generate
+        if (STRB != 0) begin : g_strb
+            assign span_in = (SPAN != 0) && (strb_hi != {B{1'b0}});
         end
     endgenerate
     wire [DW-1:0] bits_in;
@@ -271,7 +325,10 @@ module ohls_mem_store #(
             end else if (accept) begin
                 cb_valid <= 1'b1;
                 cb_ba <= ba;
-                cb_data <= data_in;
+                // With STRB the bytes left unmasked are not strobed, so they may keep what
+                // the register held: the fresh beat and the merge share one mux.
+                cb_data <= (STRB != 0) ? ((cb_data & ~bits_in) | (data_in & bits_in))
+                                       : data_in;
                 cb_strb <= strb_in;
                 cb_n <= {{(NW - 1) {1'b0}}, 1'b1};
             end else if (emit) begin
@@ -434,5 +491,7 @@ module ohls_mem_store #(
     assign idle = !cb_valid && (ob_count == 9'd0) && !bq_valid && !m_awvalid
         && (outstanding == {OW{1'b0}});
 
-    wire unused_st = &{1'b0, m_bid};
+    // req_strb is not used with STRB = 0 (kept here rather than in a generate block, where
+    // the unit's Yosys area moved by about 120 ALMs through ABC's mapping alone).
+    wire unused_st = &{1'b0, m_bid, req_strb};
 endmodule

@@ -1,7 +1,8 @@
 //! `verilator --lint-only -Wall` and a Yosys elaboration check over every template, each
 //! file's module as the top with its default parameters; the modules a template
 //! instantiates are passed along. The streaming memory units are also linted in every
-//! configuration of bus width, element size and alignment.
+//! configuration of bus width, element size and alignment (the store unit with and
+//! without byte masks).
 
 use rtl_templates::verilator::lint;
 use rtl_templates::{template, template_files};
@@ -133,7 +134,7 @@ fn powers(max: u32) -> impl Iterator<Item = u32> {
 
 /// Every (unit, parameters) the compiler may instantiate: bus widths 32..256, element
 /// sizes up to the beat, alignments up to the element, the load unit with and without
-/// streams.
+/// streams, the store unit with and without byte masks (STRB).
 fn memory_unit_configs() -> Vec<(&'static str, Vec<(&'static str, u32)>)> {
     let mut out = Vec::new();
     for dw in [32, 64, 128, 256] {
@@ -144,7 +145,11 @@ fn memory_unit_configs() -> Vec<(&'static str, Vec<(&'static str, u32)>)> {
                     ("ELEM_BYTES", elem),
                     ("ALIGN_BYTES", align),
                 ];
-                out.push(("ohls_mem_store", p.clone()));
+                for strb in [0, 1] {
+                    let mut q = p.clone();
+                    q.push(("STRB", strb));
+                    out.push(("ohls_mem_store", q));
+                }
                 for stream in [0, 1] {
                     let mut q = p.clone();
                     q.push(("STREAM", stream));
@@ -160,7 +165,7 @@ fn memory_unit_configs() -> Vec<(&'static str, Vec<(&'static str, u32)>)> {
 fn memory_units_lint_clean_in_every_configuration() {
     let files = template_files();
     let configs = memory_unit_configs();
-    assert_eq!(configs.len(), 3 * (6 + 10 + 15 + 21));
+    assert_eq!(configs.len(), 4 * (6 + 10 + 15 + 21));
     // Two at a time: each lint is a short single-threaded verilator run.
     let halves: Vec<Vec<String>> = std::thread::scope(|sc| {
         let jobs: Vec<_> = (0..2)
@@ -200,7 +205,8 @@ fn memory_units_lint_clean_in_every_configuration() {
 }
 
 /// The Yosys front end elaborates the memory units in the new shapes at a 256-bit bus
-/// (wide aligned elements and elements spanning two beats).
+/// (wide aligned elements and elements spanning two beats), and the store unit with byte
+/// masks (STRB=1) at every one of those alignments.
 #[test]
 fn memory_units_elaborate_in_yosys_in_wide_and_misaligned_shapes() {
     let files = template_files();
@@ -208,8 +214,9 @@ fn memory_units_elaborate_in_yosys_in_wide_and_misaligned_shapes() {
     for (top, params) in memory_unit_configs() {
         let p: std::collections::BTreeMap<&str, u32> = params.iter().copied().collect();
         let (elem, align) = (p["ELEM_BYTES"], p["ALIGN_BYTES"]);
+        let strb = p.get("STRB") == Some(&1);
         if p["DATA_WIDTH"] != 256
-            || !(elem >= 16 || align < elem)
+            || !(elem >= 16 || align < elem || strb)
             || !matches!(align, 1 | 4 | 16 | 32)
         {
             continue;

@@ -8,6 +8,10 @@
 //! is covered (4, 16 and 32 bytes aligned; 16-byte elements aligned to 4 bytes and 32-byte
 //! ones aligned to 1, so they span two beats; 8-byte elements aligned to 2 on a 64-bit
 //! bus), with and without stream prefetching, and streams that end at a buffer's end.
+//! The store unit with byte masks (STRB=1) writes only each store's masked bytes: random
+//! masks in random traffic, stores of 12 of 16 bytes (vstore3) in a stride stream at one
+//! store per cycle in full-beat bursts, masks on spanning elements, stores that write
+//! nothing; built with STRB=0 it is driven with random req_strb bits, which it ignores.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -124,8 +128,13 @@ const fn shape(dw: u32, elem: u32, align: u32) -> Shape {
     Shape { dw, elem, align }
 }
 
-/// The bench compiled for `s` (its bus and element widths are C++ defines).
+/// The bench compiled for `s` (its bus and element widths, and the store unit's STRB,
+/// are C++ defines).
 fn build(top: &str, bench: &str, s: Shape, params: &[(&str, u32)]) -> PathBuf {
+    let strb = params
+        .iter()
+        .find(|(k, _)| *k == "STRB")
+        .map_or(0, |&(_, v)| v);
     let mut b = fifos(Build::new(top).source(template(&format!("{top}.v"))))
         .param("DATA_WIDTH", s.dw)
         .param("ELEM_BYTES", s.elem)
@@ -135,7 +144,7 @@ fn build(top: &str, bench: &str, s: Shape, params: &[(&str, u32)]) -> PathBuf {
     }
     b.flag("-CFLAGS")
         .flag(&format!(
-            "-DTB_DATA_WIDTH={} -DTB_ELEM_BYTES={}",
+            "-DTB_DATA_WIDTH={} -DTB_ELEM_BYTES={} -DTB_STRB={strb}",
             s.dw, s.elem
         ))
         .testbench(tb(bench))
@@ -157,7 +166,8 @@ fn store_unit_with(s: Shape, params: &[(&str, u32)]) -> PathBuf {
 }
 
 /// A bench's output: its lines, the numbers of its DONE line (cycles, bursts, beats and
-/// for stores full beats) and its bursts.
+/// for stores full beats, the cycle of the last store accepted and beats with no byte
+/// strobed) and its bursts.
 struct Run {
     lines: Vec<String>,
     done: Vec<u64>,
@@ -518,11 +528,27 @@ fn load_unit_stops_prefetching_at_the_buffer_end() {
 
 /// Runs the store bench and checks the final memory against the model.
 fn run_stores(exe: &Path, s: Shape, stores: &[(u32, Vec<u8>)], args: [&str; 5]) -> Run {
+    let all: Vec<(u32, Vec<u8>, Option<u32>)> =
+        stores.iter().map(|(a, v)| (*a, v.clone(), None)).collect();
+    run_masked_stores(exe, s, &all, args)
+}
+
+/// [`run_stores`] with a byte mask per store (bit j: byte j is written; `None`: all),
+/// for a unit built with STRB = 1.
+fn run_masked_stores(
+    exe: &Path,
+    s: Shape,
+    stores: &[(u32, Vec<u8>, Option<u32>)],
+    args: [&str; 5],
+) -> Run {
     let text: String = stores
         .iter()
-        .map(|(a, v)| {
+        .map(|(a, v, m)| {
             let hex: String = v.iter().map(|b| format!("{b:02x}")).collect();
-            format!("{a:x} {hex}\n")
+            match m {
+                Some(m) => format!("{a:x} {hex} {m:x}\n"),
+                None => format!("{a:x} {hex}\n"),
+            }
         })
         .collect();
     let file = scratch("stores.txt", &text);
@@ -534,9 +560,11 @@ fn run_stores(exe: &Path, s: Shape, stores: &[(u32, Vec<u8>)], args: [&str; 5]) 
     let _ = std::fs::remove_file(&file);
     let r = parse(&out);
     let mut model: BTreeMap<u32, u8> = BTreeMap::new();
-    for (a, v) in stores {
+    for (a, v, m) in stores {
         for (j, &b) in v.iter().enumerate() {
-            model.insert(a + j as u32, b);
+            if m.is_none_or(|m| m >> j & 1 == 1) {
+                model.insert(a + j as u32, b);
+            }
         }
     }
     let want: BTreeMap<u32, u8> = model
@@ -739,6 +767,220 @@ fn misaligned_elements_across_pages_and_in_one_beat_bursts() {
         ] {
             let stores = with_values(addrs, s.elem, seed);
             run_stores(&exe, s, &stores, [&sd, "20", "1", "1", "1"]);
+        }
+    }
+}
+
+/// Store units built with per-store byte masks.
+const STRB: &[(&str, u32)] = &[("STRB", 1)];
+
+/// The low `k` bytes of an element.
+fn low_bytes(k: u32) -> u32 {
+    if k >= 32 {
+        u32::MAX
+    } else {
+        (1 << k) - 1
+    }
+}
+
+/// A random mask for an `elem`-byte store: no byte, every byte, a run of bytes from the
+/// element's start (vstore3 and the like), a run anywhere, or random bytes.
+fn random_mask(r: &mut XorShift, elem: u32) -> u32 {
+    let e = u64::from(elem);
+    match r.below(8) {
+        0 => 0,
+        1 => low_bytes(elem),
+        2 | 3 => low_bytes(1 + r.below(e) as u32),
+        4 => {
+            let k = 1 + r.below(e) as u32;
+            low_bytes(k) << r.below(u64::from(elem - k) + 1)
+        }
+        _ => r.next() as u32 & low_bytes(elem),
+    }
+}
+
+/// Random values and random masks for the stores at `addrs`.
+fn with_masks(addrs: Vec<u32>, elem: u32, seed: u64) -> Vec<(u32, Vec<u8>, Option<u32>)> {
+    let mut r = XorShift(seed + 200);
+    with_values(addrs, elem, seed)
+        .into_iter()
+        .map(|(a, v)| (a, v, Some(random_mask(&mut r, elem))))
+        .collect()
+}
+
+/// Random traffic with random masks (a store's unmasked bytes carry random values too,
+/// so writing one shows in memory), 20% stalls everywhere, random B latency, flush now
+/// and then: the final memory equals the model's byte for byte, no byte is strobed that
+/// no accepted store wrote, and acked counts each store once, after its bytes are written
+/// (the bench checks both). Aligned and spanning shapes, wide and narrow buses.
+#[test]
+fn store_unit_writes_only_the_masked_bytes_of_random_stores() {
+    for s in [
+        ALIGNED4,
+        shape(256, 16, 16),
+        shape(256, 16, 4),
+        shape(256, 32, 1),
+        shape(64, 8, 2),
+        shape(32, 4, 1),
+    ] {
+        let exe = store_unit_with(s, STRB);
+        for seed in 51..=52u64 {
+            let sd = seed.to_string();
+            let mut sets = vec![accesses(seed, 3000, s.elem, s.align)];
+            if s.align < s.elem {
+                sets.push(walks(seed, 3000, s.align, s.dw / 8));
+            }
+            for addrs in sets {
+                let stores = with_masks(addrs, s.elem, seed);
+                run_masked_stores(&exe, s, &stores, [&sd, "20", "16", "4", "1"]);
+            }
+        }
+    }
+}
+
+/// Cycles a store stream may take beyond one per store with no stalls: TIMEOUT (8) before
+/// the held beat and the open burst are written, that burst's W beats (up to MAX_BURST,
+/// 16: they follow its AW), the bench's B latency (at most 22 cycles) and a few cycles of
+/// handshakes and of the bench's wait for idle.
+const STORE_LATENCY: u64 = 8 + 16 + 22 + 8;
+
+/// A stream of `n` stores of `len` bytes each at a stride of `len` (mask: the element's
+/// low `len` bytes) from `base`, no stalls: the memory is the model's, one store is
+/// accepted per cycle, every beat touched is written once and the bytes being contiguous,
+/// every beat but the first and last is full (no beat goes out without strobes), in
+/// 16-beat INCR bursts where the pages allow; the whole stream takes at most `n` +
+/// STORE_LATENCY cycles.
+fn check_masked_stride_stream(exe: &Path, s: Shape, base: u32, n: u32, len: u32) -> Run {
+    let b = s.dw / 8;
+    let addrs: Vec<u32> = (0..n).map(|i| base + len * i).collect();
+    let stores: Vec<_> = with_values(addrs, s.elem, 8)
+        .into_iter()
+        .map(|(a, v)| (a, v, Some(low_bytes(len))))
+        .collect();
+    let r = run_masked_stores(exe, s, &stores, ["8", "0", "16", "4", "0"]);
+    let end = base + len * n;
+    let beats = u64::from((end - 1) / b - base / b + 1);
+    let full = beats - u64::from(!base.is_multiple_of(b)) - u64::from(!end.is_multiple_of(b));
+    let what = format!("{len} of {} bytes {s:?} from {base:#x}", s.elem);
+    assert_eq!(
+        (r.beats(), r.done[3], r.done[5]),
+        (beats, full, 0),
+        "{what}: (beats, full, empty): {:?}",
+        r.bursts
+    );
+    let sixteen = r.bursts.iter().filter(|&&(_, k)| k == 16).count() as u64;
+    assert!(r.burst_count() <= sixteen + 2, "{what}: {:?}", r.bursts);
+    // The first store goes in at cycle 0, the last at cycle n - 1.
+    assert_eq!(r.done[4], u64::from(n) - 1, "{what}: last store accepted");
+    assert!(
+        r.cycles() <= u64::from(n) + STORE_LATENCY,
+        "{what}: {} cycles for {n} stores",
+        r.cycles()
+    );
+    eprintln!(
+        "masked stride stream {what}: {n} stores in {} cycles, {} bursts, {} beats",
+        r.cycles(),
+        r.burst_count(),
+        r.beats()
+    );
+    r
+}
+
+/// vstore3 of floats through a 16-byte unit aligned to 4 (mask 0x0fff, 12-byte stride),
+/// from anywhere in a beat and across 4 KiB pages; the same shape on narrower buses: 6 of
+/// 8 bytes aligned to 2 on 64 bits (vstore3 of halves), 3 of 4 aligned to 1 on 32 bits
+/// (vstore3 of chars).
+#[test]
+fn store_unit_writes_a_12_of_16_byte_stride_stream_as_full_beats_at_one_store_per_cycle() {
+    let s = shape(256, 16, 4);
+    let exe = store_unit_with(s, STRB);
+    for base in [0x10000, 0x10004, 0x1001c, 0x10ff4] {
+        check_masked_stride_stream(&exe, s, base, 4096, 12);
+    }
+    let s = shape(64, 8, 2);
+    let exe = store_unit_with(s, STRB);
+    for base in [0x10000, 0x10006] {
+        check_masked_stride_stream(&exe, s, base, 4096, 6);
+    }
+    let s = shape(32, 4, 1);
+    let exe = store_unit_with(s, STRB);
+    for base in [0x10000, 0x10003] {
+        check_masked_stride_stream(&exe, s, base, 4096, 3);
+    }
+}
+
+/// Masks against bytes already held: stores to one beat whose masks leave earlier stores'
+/// bytes alone, spanning stores whose masked bytes lie in one of their two beats only,
+/// stores with no masked byte (alone, among others, spanning), with and without stalls;
+/// and a stream of stores that write nothing: memory unchanged, every store counted.
+#[test]
+fn store_unit_masks_keep_earlier_bytes_and_empty_masks_write_nothing() {
+    let s = shape(256, 16, 4);
+    let exe = store_unit_with(s, STRB);
+    let v = |k: u8| -> Vec<u8> {
+        (0..16)
+            .map(|j| k.wrapping_mul(17).wrapping_add(j))
+            .collect()
+    };
+    let stores = vec![
+        (0x1000, v(1), Some(0xffff)),
+        (0x1000, v(2), Some(0x00ff)), // bytes 0..8 over the first store's
+        (0x1004, v(3), Some(0xf000)), // bytes 0x1010..0x1014 of the same beat
+        (0x1008, v(4), Some(0x0000)), // nothing, into the held beat
+        // Elements that span two beats, their masked bytes in one of them:
+        (0x101c, v(5), Some(0xfff0)), // 0x1020..0x102c, the second beat only
+        (0x101c, v(6), Some(0x000f)), // 0x101c..0x1020, the first beat only
+        (0x1038, v(7), Some(0x00f0)), // 0x103c..0x1040, the first beat only
+        (0x2000, v(8), Some(0x0000)), // nothing, a beat of its own
+        (0x201c, v(9), Some(0x0000)), // nothing, a spanning element
+        (0x3010, v(10), Some(0x0001)), // one byte at a time
+        (0x3010, v(11), Some(0x0002)),
+        (0x3010, v(12), Some(0x8000)),
+        (0x3018, v(13), Some(0x00f0)), // 0x301c..0x3020, the first beat only
+        (0x3018, v(14), Some(0x0f00)), // 0x3020..0x3024, the second beat only
+        (0x3018, v(15), Some(0x0000)),
+        (0x3018, v(16), Some(0x0ff0)), // 0x301c..0x3024, both beats
+    ];
+    for seed in 61..=66u64 {
+        let sd = seed.to_string();
+        let stall = if seed % 2 == 0 { "0" } else { "30" };
+        run_masked_stores(&exe, s, &stores, [&sd, stall, "16", "4", "0"]);
+    }
+    // 1000 stores that write nothing, a stream and scattered.
+    let mut addrs: Vec<u32> = (0..500).map(|i| 0x10004 + 12 * i).collect();
+    addrs.extend(accesses(67, 500, s.elem, s.align));
+    let none: Vec<_> = with_values(addrs, s.elem, 67)
+        .into_iter()
+        .map(|(a, v)| (a, v, Some(0)))
+        .collect();
+    for (sd, stall) in [("67", "0"), ("68", "20")] {
+        let r = run_masked_stores(&exe, s, &none, [sd, stall, "16", "4", "1"]);
+        assert_eq!(r.beats(), r.done[5], "every beat without strobes");
+    }
+}
+
+/// Random masks through a unit built for one-beat bursts with little room (MAX_BURST 1,
+/// one write in flight, a two-beat FIFO), spanning elements.
+#[test]
+fn store_unit_masks_in_one_beat_bursts() {
+    let s = shape(256, 16, 4);
+    let exe = store_unit_with(
+        s,
+        &[
+            ("STRB", 1),
+            ("MAX_BURST", 1),
+            ("MAX_OUTSTANDING", 1),
+            ("FIFO_DEPTH", 2),
+        ],
+    );
+    for seed in 71..=72u64 {
+        let sd = seed.to_string();
+        for addrs in [
+            accesses(seed, 2000, s.elem, s.align),
+            walks(seed, 2000, s.align, 32),
+        ] {
+            let stores = with_masks(addrs, s.elem, seed);
+            run_masked_stores(&exe, s, &stores, [&sd, "20", "1", "1", "1"]);
         }
     }
 }

@@ -2,7 +2,9 @@
 //! its minimum II would need, against which the simulated cycles are compared.
 //!
 //! Definition (over the group form, see [`DEFINITION`]):
-//! - an innermost loop (no loop inside) with N iterations: `N x II + depth`;
+//! - an innermost loop (no loop inside) with N iterations: `N x II + depth`, or where its
+//!   iterations move more global memory than the board's port carries in II cycles,
+//!   `N x bytes / port bytes per cycle + depth` (bound by bandwidth);
 //! - a loop holding loops runs its iterations one after another:
 //!   `N x (depth of its own blocks + sum of the ideals of the loops inside it)`;
 //! - a work-item loop nest (z, y, x) counts as one loop over the group's work-items
@@ -29,8 +31,8 @@ use crate::ir::{LoopId, LoopKind, Node, Region};
 use super::{Analysis, LaunchValues, LoopReport, Parts};
 
 /// The definition in one line, for tables.
-pub const DEFINITION: &str = "ideal = sum over the loop nest: innermost loops N x minII + \
-depth, outer loops N x (own depth + inner ideals); the work-item loops of all groups form \
+pub const DEFINITION: &str = "ideal = sum over the loop nest: innermost loops \
+max(N x minII, N x bytes / port bytes per cycle) + depth, outer loops N x (own depth + inner ideals); the work-item loops of all groups form \
 one loop of all work-items (groups x body with barriers); blocks outside loops their \
 schedule length, ifs the longer arm; data-dependent loops with the interpreter's counts: \
 iterations x minII + entries x depth";
@@ -72,6 +74,7 @@ pub fn ideal_cycles(
         .product();
     let items: u64 = local.iter().product();
     let barrier = kernel.has_barrier();
+    let port_bytes = (crate::project::shell_config_for(board).data_width / 8) as u64;
     let launch = Launch {
         groups,
         all: items.saturating_mul(groups),
@@ -81,6 +84,7 @@ pub fn ideal_cycles(
         m: Mode::Ideal,
         per_group: barrier,
         launch,
+        port_bytes,
     };
     let cycles = if barrier {
         ideal
@@ -94,6 +98,7 @@ pub fn ideal_cycles(
         m: Mode::Fsm,
         per_group: true,
         launch,
+        port_bytes,
     };
     let fsm_estimate = fsm
         .region(&a.group.body, items, 1)
@@ -127,6 +132,8 @@ struct Nest<'a> {
     /// The body is costed for one group (and multiplied by the groups after).
     per_group: bool,
     launch: Launch,
+    /// Bytes the board's global memory port moves per cycle.
+    port_bytes: u64,
 }
 
 impl Nest<'_> {
@@ -281,8 +288,14 @@ impl Nest<'_> {
             .report(inner_id)
             .ok_or_else(|| format!("internal: loop L{} was not analysed", inner_id.0))?;
         if let (Some(ii), Mode::Ideal) = (ir.min_ii, self.m) {
-            return Ok(t
-                .saturating_mul(ii as u64)
+            // The memory port moves `port_bytes` a cycle at best: a loop moving more per
+            // iteration than its II allows is bound by bandwidth instead.
+            let by_ii = t.saturating_mul(ii as u64);
+            let by_port = t
+                .saturating_mul(ir.global_bytes)
+                .div_ceil(self.port_bytes.max(1));
+            return Ok(by_ii
+                .max(by_port)
                 .saturating_add(e.saturating_mul(ir.depth)));
         }
         let l = a.group.lp(inner_id);

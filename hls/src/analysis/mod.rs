@@ -82,6 +82,10 @@ pub struct LoopReport {
     /// Cycles of one iteration's schedule (condition, body and latch blocks on the board
     /// library; the longer arm of each `if`), nested loops left out.
     pub depth: u64,
+    /// Bytes one iteration moves through global memory (its unguarded and guarded loads
+    /// and stores of buffers): over the board's memory port, a bound on the II no
+    /// pipeline beats (`global_bytes / port bytes per cycle`).
+    pub global_bytes: u64,
     /// Today's generator (block schedules as controller states, no overlap between
     /// iterations): the states of one iteration (the generator's own count per block)
     /// and the cycles they take, estimated with the library's latencies (nested loops
@@ -103,6 +107,8 @@ pub struct Parts<'a> {
     pub pipelines: &'a LoopSchedules,
     /// Which loops the datapath pipelines.
     pub plan: &'a crate::pipeline::PipelinePlan,
+    /// The on-chip memories' read replicas (read ports).
+    pub memory: &'a crate::memory::MemoryPlan,
     /// The generated controller's states per block.
     pub states: &'a Facts,
 }
@@ -146,7 +152,8 @@ impl<'a> Analysis<'a> {
         if env.local.is_none() {
             env.local = kernel.attrs.reqd_work_group_size;
         }
-        let lib = board.library();
+        let mut lib = board.library();
+        lib.limits.memory_read_ports = p.memory.read_ports();
         let costs = BlockCosts::new(g, &lib, p.schedule, p.states)?;
         let shapes = loops::shapes(g);
         let ndr_loops = loops::shapes(kernel);
@@ -279,6 +286,7 @@ impl<'a> Analysis<'a> {
                 rec_mii: rec,
                 ii_reason: reason,
                 depth: c.depth,
+                global_bytes: global_bytes(g, s),
                 fsm_states: c.states,
                 fsm_cycles_per_iteration: c.fsm_cycles,
             });
@@ -334,4 +342,31 @@ fn ivdep(h: &LoopHints) -> Option<String> {
             format!("{base} on {}", h.ivdep_arrays.join(", "))
         }
     })
+}
+
+/// Bytes the loads and stores of buffer arguments in one iteration of `s` move.
+fn global_bytes(g: &Kernel, s: &loops::LoopShape) -> u64 {
+    let mut n = 0u64;
+    for ib in &s.blocks {
+        let blk = g.block(ib.block);
+        for &o in &blk.order {
+            let op = blk.op(o);
+            let (space, ty) = match &op.kind {
+                crate::ir::OpKind::Load { space, .. } => (space, op.ty.clone()),
+                crate::ir::OpKind::Store { space, .. } => (
+                    space,
+                    blk.operands(o).get(1).and_then(|v| blk.op(*v).ty.clone()),
+                ),
+                _ => continue,
+            };
+            if matches!(
+                space,
+                crate::frontend::types::AddrSpace::Global
+                    | crate::frontend::types::AddrSpace::Constant
+            ) {
+                n += ty.map(|t| t.bits().div_ceil(8) as u64).unwrap_or(0);
+            }
+        }
+    }
+    n
 }

@@ -103,6 +103,10 @@ pub struct Limits {
     /// Read ports of each buffer or on-chip object (AXI read units, RAM read ports).
     pub read_ports: u32,
     pub write_ports: u32,
+    /// Per on-chip memory of the kernel at hand, its read ports where the `memory` stage
+    /// gave it more than `read_ports` (read replicas); not part of a board file.
+    #[serde(skip)]
+    pub memory_read_ports: BTreeMap<crate::ir::Base, u32>,
 }
 
 impl Limits {
@@ -111,6 +115,7 @@ impl Limits {
             units: BTreeMap::new(),
             read_ports: u32::MAX,
             write_ports: u32::MAX,
+            memory_read_ports: BTreeMap::new(),
         }
     }
 

@@ -3,11 +3,11 @@
 //! builds and tests (the shape of Cranelift's `Context::optimize` and Calyx's pass list).
 //!
 //! ```text
-//! lower (per program) -> mathlib -> workitems -> opt -> schedule -> modulo -> pipeline
-//!                     -> bind -> datapath -> shell -> analysis
+//! lower (per program) -> mathlib -> workitems -> opt -> memory -> schedule -> modulo
+//!                     -> pipeline -> bind -> datapath -> shell -> analysis
 //! ```
 //!
-//! Stages DESIGN.md names that are not built yet (`loops`, `memory`) are absent,
+//! Stages DESIGN.md names that are not built yet (`loops`) are absent,
 //! not stubs. Every stage's result is a typed value kept in [`Compiled`]; `build`,
 //! `run --engine sim`, the loop analysis, `report.json` and `report.html` read it, and no
 //! stage runs an earlier one again or reads another's results back from JSON.
@@ -42,6 +42,8 @@ pub struct Compiled {
     /// Per innermost loop, its checked modulo schedule (a side table; the datapath does
     /// not pipeline yet, the reports show the II it will reach).
     pub pipelines: LoopSchedules,
+    /// Per on-chip memory, its word, depth and read replicas.
+    pub memory: crate::memory::MemoryPlan,
     /// Which loops run as pipelines, why the others keep the FSM, and each buffer's
     /// memory paths.
     pub plan: crate::pipeline::PipelinePlan,
@@ -171,6 +173,13 @@ fn compile_full(
     verify(Stage::Opt, &group.kernel)?;
     keep(Stage::Opt, &group.kernel);
 
+    let memory = times.run(Stage::Memory, || {
+        crate::memory::plan(&group.kernel, cfg.local_max_bytes)
+    });
+    // The schedulers see each on-chip memory's read replicas as read ports.
+    let mut lib = lib;
+    lib.limits.memory_read_ports = memory.read_ports();
+
     let schedule = times.run(Stage::Schedule, || {
         schedule::schedule_kernel(&group.kernel, &lib, &lib.limits)
             .map_err(|e| one(Diagnostic::error(group.kernel.span, e.message)))
@@ -186,7 +195,7 @@ fn compile_full(
     })?;
 
     let plan = times.run(Stage::Pipeline, || {
-        crate::pipeline::plan(&group.kernel, &pipelines, &lib, cfg.data_width / 8)
+        crate::pipeline::plan(&group.kernel, &pipelines, &lib, cfg.data_width / 8, &memory)
     });
 
     let binding = times.run(Stage::Bind, || {
@@ -202,7 +211,7 @@ fn compile_full(
 
     let dp = times.run(Stage::Datapath, || {
         datapath::generate(
-            &kernel, &group, &schedule, &pipelines, &plan, &binding, sm, cfg,
+            &kernel, &group, &schedule, &pipelines, &plan, &memory, &binding, sm, cfg,
         )
     })?;
     let facts = dp.facts.clone();
@@ -217,6 +226,7 @@ fn compile_full(
         opt,
         schedule,
         pipelines,
+        memory,
         plan,
         binding,
         datapath: facts,
@@ -246,6 +256,7 @@ impl Compiled {
             schedule: &self.schedule,
             pipelines: &self.pipelines,
             plan: &self.plan,
+            memory: &self.memory,
             states: &self.datapath,
         }
     }

@@ -10,6 +10,7 @@ pub enum Stage {
     Mathlib,
     Workitems,
     Opt,
+    Memory,
     Schedule,
     Modulo,
     Pipeline,
@@ -21,10 +22,11 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage after lowering, in the order `compile` runs them.
-    pub const KERNEL: [Stage; 10] = [
+    pub const KERNEL: [Stage; 11] = [
         Stage::Mathlib,
         Stage::Workitems,
         Stage::Opt,
+        Stage::Memory,
         Stage::Schedule,
         Stage::Modulo,
         Stage::Pipeline,
@@ -40,6 +42,7 @@ impl Stage {
             Stage::Mathlib => "mathlib",
             Stage::Workitems => "workitems",
             Stage::Opt => "opt",
+            Stage::Memory => "memory",
             Stage::Schedule => "schedule",
             Stage::Modulo => "modulo",
             Stage::Pipeline => "pipeline",

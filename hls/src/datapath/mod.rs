@@ -142,6 +142,8 @@ pub(crate) struct Gen<'a> {
     pipe_facts: Vec<PipeFacts>,
     /// The NDRange kernel's `reqd_work_group_size`: the launch is checked against it.
     reqd: Option<[u64; 3]>,
+    /// The on-chip memories' words and replicas.
+    memory: &'a crate::memory::MemoryPlan,
 }
 
 /// One unit's handshake registers: `issued` is set once the state using the unit has
@@ -210,6 +212,7 @@ pub fn generate(
     schedule: &KernelSchedule,
     pipes: &LoopSchedules,
     plan: &PipelinePlan,
+    memory: &crate::memory::MemoryPlan,
     binding: &Binding,
     sm: &SourceMap,
     cfg: &ShellConfig,
@@ -221,6 +224,7 @@ pub fn generate(
         sched: schedule,
         pipes,
         plan,
+        memory,
         binding,
         reqd: kernel.attrs.reqd_work_group_size,
     };
@@ -240,6 +244,8 @@ struct Sides<'a> {
     pipes: &'a LoopSchedules,
     plan: &'a PipelinePlan,
     binding: &'a Binding,
+    /// The on-chip memories' words and replicas.
+    memory: &'a crate::memory::MemoryPlan,
     /// The NDRange kernel's `reqd_work_group_size` (the group form runs one work-item
     /// per group and says (1, 1, 1)).
     reqd: Option<[u64; 3]>,
@@ -360,6 +366,7 @@ fn build(
         pipe: None,
         pipe_facts: Vec::new(),
         reqd: sides.reqd,
+        memory: sides.memory,
     };
     g.objects()?;
     let body = g.region(&k.body, group_end, &control::Targets::default())?;

@@ -1,77 +1,111 @@
 //! Kernel objects (private arrays and structs, the group form's `__wi_*` storage,
-//! `__local` arrays and pointer arguments, `__constant` tables) as byte-wide
-//! `ohls_ram_1r1w` instances inside the datapath.
+//! `__local` arrays and pointer arguments, `__constant` tables) as `ohls_ram_1r1w`
+//! instances inside the datapath, shaped by the `memory` stage: words of the widest piece
+//! every access is made of, and read replicas (copies every write updates, each with a
+//! read port of its own) for pipelines that read a memory several times per iteration.
 //!
 //! A pointer into an object is its byte offset: the base is known statically from the
-//! access (`Base`), so `ObjectAddr` is 0 and `PtrAdd` adds. Byte-wide storage makes every
-//! size and every (packed, unaligned) offset the same simple case: an access holds its
-//! state for one cycle per byte written, two per byte read (the RAM's read is registered).
-//! One work-item runs at a time, so a read-modify-write in one state is atomic.
+//! access (`Base`), so `ObjectAddr` is 0 and `PtrAdd` adds. On the controller an access
+//! holds its state for one cycle per word written, two per word read (the RAM's read is
+//! registered), on replica 0; one work-item runs at a time there, so a read-modify-write
+//! in one state is atomic. Pipelines read and write single words (`pipe.rs`).
 
 use super::fsm::{Next, StateId};
 use super::ops::unsupported;
 use super::{port, Gen};
 use crate::diag::Diagnostic;
 use crate::ir::{AtomicOp, Base, BlockId, ObjectId, OpId, OpKind, ParamKind};
+use crate::memory::Layout;
 use crate::rtl::expr::{BinOp, Expr};
 use crate::rtl::netlist::{Instance, NetId, SrcLoc};
 
-/// The nets of one object's RAM (shared by every access, driven per state).
-#[derive(Clone, Copy, Debug)]
+/// The nets of one object's RAM copies: the write port they share, a read port each.
+#[derive(Clone, Debug)]
 pub struct Ram {
-    we: NetId,
-    waddr: NetId,
-    wdata: NetId,
-    re: NetId,
-    raddr: NetId,
-    rdata: NetId,
-    /// Address bits (`$clog2(DEPTH)` of the template).
-    aw: u32,
+    pub we: NetId,
+    pub waddr: NetId,
+    pub wdata: NetId,
+    /// Per replica: read enable, address, data (registered: the cycle after the enable).
+    pub reads: Vec<(NetId, NetId, NetId)>,
+    /// Word address bits (`$clog2(DEPTH)` of the template).
+    pub aw: u32,
+    /// Bytes per word.
+    pub word: u32,
+}
+
+impl Ram {
+    /// log2 of the word's bytes: a byte offset shifted right by it is a word address.
+    pub fn word_shift(&self) -> u32 {
+        self.word.trailing_zeros()
+    }
 }
 
 impl Gen<'_> {
     /// One RAM per object and per `__local` pointer argument (sized for the largest
-    /// launch the shell accepts).
+    /// launch the shell accepts), as the memory plan shapes it.
     pub fn objects(&mut self) -> Result<(), Diagnostic> {
+        let mut rams = Vec::new();
         for (i, o) in self.k.objects.iter().enumerate() {
+            let base = Base::Object(ObjectId(i as u32));
             let name = format!("obj{i}_{}", super::sanitize(&o.name));
-            self.new_ram(Base::Object(ObjectId(i as u32)), o.size, &name);
+            rams.push((base, o.size, name));
         }
         for (i, p) in self.k.params.iter().enumerate() {
             if p.kind == ParamKind::LocalBuffer {
                 let name = format!("lbuf_{}", super::sanitize(&p.name));
-                self.new_ram(Base::Param(i as u32), self.cfg.local_max_bytes, &name);
+                rams.push((Base::Param(i as u32), self.cfg.local_max_bytes, name));
             }
+        }
+        for (base, size, name) in rams {
+            let layout = self.memory.layout(base).copied().unwrap_or(Layout {
+                word: 1,
+                depth: size.max(1),
+                replicas: 1,
+            });
+            self.new_ram(base, layout, &name);
         }
         Ok(())
     }
 
-    fn new_ram(&mut self, base: Base, size: u64, name: &str) {
-        let depth = size.max(2);
+    fn new_ram(&mut self, base: Base, l: Layout, name: &str) {
+        let depth = l.depth.max(2);
         let aw = 64 - (depth - 1).leading_zeros();
+        let ww = 8 * l.word;
         let we = self.m.wire(&format!("{name}_we"), 1);
         let waddr = self.m.wire(&format!("{name}_waddr"), aw);
-        let wdata = self.m.wire(&format!("{name}_wdata"), 8);
-        let re = self.m.wire(&format!("{name}_re"), 1);
-        let raddr = self.m.wire(&format!("{name}_raddr"), aw);
-        let rdata = self.m.wire(&format!("{name}_rdata"), 8);
-        self.m.instance(
-            Instance::new("ohls_ram_1r1w", &format!("u_{name}"))
-                .param("WIDTH", 8)
-                .param("DEPTH", depth.min(i64::MAX as u64) as i64)
-                .param("BYTE_EN", 0)
-                .input("clk", 1, self.clk)
-                .input("we", 1, we)
-                .input("waddr", aw, waddr)
-                .input("wdata", 8, wdata)
-                .input("wbe", 1, Expr::lit(1, 1))
-                .input("re", 1, re)
-                .input("raddr", aw, raddr)
-                .output("rdata", 8, rdata),
-        );
-        // An object only read (or only written, or not used at all) still needs every
-        // RAM input driven: a never-true entry makes each net one the controller drives.
-        for (net, w) in [(we, 1), (waddr, aw), (wdata, 8), (re, 1), (raddr, aw)] {
+        let wdata = self.m.wire(&format!("{name}_wdata"), ww);
+        let mut reads = Vec::new();
+        for r in 0..l.replicas.max(1) {
+            let sfx = if r == 0 {
+                String::new()
+            } else {
+                format!("_r{r}")
+            };
+            let re = self.m.wire(&format!("{name}{sfx}_re"), 1);
+            let raddr = self.m.wire(&format!("{name}{sfx}_raddr"), aw);
+            let rdata = self.m.wire(&format!("{name}{sfx}_rdata"), ww);
+            self.m.instance(
+                Instance::new("ohls_ram_1r1w", &format!("u_{name}{sfx}"))
+                    .param("WIDTH", ww as i64)
+                    .param("DEPTH", depth.min(i64::MAX as u64) as i64)
+                    .param("BYTE_EN", 0)
+                    .input("clk", 1, self.clk)
+                    .input("we", 1, we)
+                    .input("waddr", aw, waddr)
+                    .input("wdata", ww, wdata)
+                    .input("wbe", 1, Expr::lit(1, 1))
+                    .input("re", 1, re)
+                    .input("raddr", aw, raddr)
+                    .output("rdata", ww, rdata),
+            );
+            // A copy nobody reads still needs its inputs driven: a never-true entry
+            // makes each net one the controller drives.
+            for (net, w) in [(re, 1), (raddr, aw)] {
+                self.fsm.drive(net, Expr::lit(1, 0), Expr::lit(w, 0));
+            }
+            reads.push((re, raddr, rdata));
+        }
+        for (net, w) in [(we, 1), (waddr, aw), (wdata, ww)] {
             self.fsm.drive(net, Expr::lit(1, 0), Expr::lit(w, 0));
         }
         self.objs.insert(
@@ -80,10 +114,9 @@ impl Gen<'_> {
                 we,
                 waddr,
                 wdata,
-                re,
-                raddr,
-                rdata,
+                reads,
                 aw,
+                word: l.word,
             },
         );
     }
@@ -91,13 +124,17 @@ impl Gen<'_> {
     /// States at the start of every group writing the objects' initial bytes (constant
     /// tables, initialised private arrays: RAM contents are undefined after configuration)
     /// and the host's bytes of by-value struct arguments; returns the entry, then `next`.
+    /// One state per word.
     pub fn object_inits(&mut self, next: StateId) -> Result<StateId, Diagnostic> {
         let mut writes: Vec<(Ram, u64, Expr)> = Vec::new();
         for (i, o) in self.k.objects.iter().enumerate() {
             let Some(init) = &o.init else { continue };
-            let ram = self.objs[&Base::Object(ObjectId(i as u32))];
-            for (j, byte) in init.iter().enumerate() {
-                writes.push((ram, j as u64, Expr::lit(8, *byte as u64)));
+            let ram = self.objs[&Base::Object(ObjectId(i as u32))].clone();
+            let wb = ram.word as usize;
+            for (j, chunk) in init.chunks(wb).enumerate() {
+                let mut word = vec![0u8; wb];
+                word[..chunk.len()].copy_from_slice(chunk);
+                writes.push((ram.clone(), j as u64, bytes_lit(&word)));
             }
         }
         for p in &self.k.params {
@@ -106,14 +143,18 @@ impl Gen<'_> {
             };
             let arg = port(&self.m, &format!("arg_{}", p.name))?;
             let bytes = (self.m.net(arg).width / 8).min(self.k.object(object).size as u32);
-            let ram = self.objs[&Base::Object(object)];
-            for j in 0..bytes {
-                let e = Expr::Slice {
-                    net: arg,
-                    hi: 8 * j + 7,
-                    lo: 8 * j,
+            let ram = self.objs[&Base::Object(object)].clone();
+            let wb = ram.word;
+            for j in 0..bytes.div_ceil(wb) {
+                let lo = 8 * j * wb;
+                let hi = (lo + 8 * wb - 1).min(8 * bytes - 1);
+                let e = Expr::Slice { net: arg, hi, lo };
+                let e = if hi - lo + 1 < 8 * wb {
+                    Expr::zext(e, 8 * wb - (hi - lo + 1))
+                } else {
+                    e
                 };
-                writes.push((ram, j as u64, e));
+                writes.push((ram.clone(), j as u64, e));
             }
         }
         let mut entry = next;
@@ -129,15 +170,16 @@ impl Gen<'_> {
         Ok(entry)
     }
 
-    /// A load, store or atomic on object memory: one state, byte by byte (the RAM's
-    /// `beat` counts bytes, its `issued` marks the cycle a read's data arrives).
+    /// A load, store or atomic on object memory: one state, word by word (the RAM's
+    /// `beat` counts words, its `issued` marks the cycle a read's data arrives).
     pub fn object_access(
         &mut self,
         b: BlockId,
         o: OpId,
         base: Base,
     ) -> Result<StateId, Diagnostic> {
-        let ram = self.objs[&base];
+        let ram = self.objs[&base].clone();
+        let (re, raddr, rdata) = ram.reads[0];
         let op = self.k.block(b).op(o).clone();
         let args = self.k.block(b).operands(o);
         let loc = SrcLoc::of_span(self.sm, op.span);
@@ -160,7 +202,9 @@ impl Gen<'_> {
             args.get(1).and_then(|a| self.k.block(b).op(*a).ty.clone())
         };
         let bits = vty.map(|t| t.bits()).unwrap_or(8);
-        let n = bits.div_ceil(8);
+        let ww = 8 * ram.word;
+        // Words of the access (the memory plan makes every access whole words).
+        let n = bits.div_ceil(ww);
         if 2 * n > 255 {
             return Err(unsupported("an object access this wide", op.span, self.sm));
         }
@@ -180,11 +224,11 @@ impl Gen<'_> {
         self.fsm.locate(s, Some(loc.clone()));
         let act = self.fsm.active(s);
         // The RAM's own handshake registers, named after its read-enable port.
-        let unit = self.m.net(ram.re).name.clone();
+        let unit = self.m.net(re).name.clone();
         let hs = self.handshake(&unit);
         let beat = Expr::Net(hs.beat);
         let lit8 = |v: u32| Expr::lit(8, v as u64);
-        // Reads take bytes 0..n, then writes (of an atomic) bytes n..2n as bytes 0..n.
+        // Reads take words 0..n, then writes (of an atomic) words n..2n as words 0..n.
         let in_write = if read && write {
             Expr::bin(BinOp::Ge, beat.clone(), lit8(n))
         } else {
@@ -202,43 +246,49 @@ impl Gen<'_> {
             beat.clone()
         };
         self.m.assign(idx, idx_e);
+        // The word address: the byte offset in words, plus the word at hand.
         let aname = self.fresh("oa");
         let addr = self.m.wire(&aname, pw);
         self.m.set_loc(addr, loc.clone());
+        let words = Expr::bin(
+            BinOp::Shr,
+            Expr::Net(ptr),
+            Expr::lit(pw, ram.word_shift() as u64),
+        );
         self.m.assign(
             addr,
-            Expr::bin(
-                BinOp::Add,
-                Expr::Net(ptr),
-                Expr::zext(Expr::Net(idx), pw - 8),
-            ),
+            Expr::bin(BinOp::Add, words, Expr::zext(Expr::Net(idx), pw - 8)),
         );
-        let ramaddr = Expr::Slice {
-            net: addr,
-            hi: ram.aw - 1,
-            lo: 0,
+        let ramaddr = if ram.aw <= pw {
+            Expr::Slice {
+                net: addr,
+                hi: ram.aw - 1,
+                lo: 0,
+            }
+        } else {
+            Expr::zext(Expr::Net(addr), ram.aw - pw)
         };
         let issued = Expr::Net(hs.issued);
-        let last_byte = |k: u32| Expr::bin(BinOp::Eq, beat.clone(), lit8(k));
+        let last_word = |k: u32| Expr::bin(BinOp::Eq, beat.clone(), lit8(k));
         let inc = Expr::bin(BinOp::Add, beat.clone(), lit8(1));
         let mut old = None;
         if read {
             let rphase = Expr::land(act.clone(), Expr::lnot(in_write.clone()));
             let first = Expr::land(rphase.clone(), Expr::lnot(issued.clone()));
-            self.fsm.drive(ram.re, first.clone(), Expr::lit(1, 1));
-            self.fsm.drive(ram.raddr, first, ramaddr.clone());
+            self.fsm.drive(re, first.clone(), Expr::lit(1, 1));
+            self.fsm.drive(raddr, first, ramaddr.clone());
             let name = self.fresh("old");
-            let buf = self.m.reg(&name, 8 * n);
+            let buf = self.m.reg(&name, ww * n);
             self.m.set_loc(buf, loc.clone());
             let shifted = if n == 1 {
-                Expr::Net(ram.rdata)
+                Expr::Net(rdata)
             } else {
                 Expr::Concat(vec![
-                    Expr::Net(ram.rdata),
+                    Expr::Net(rdata),
                     Expr::Slice {
                         net: buf,
-                        hi: 8 * n - 1,
-                        lo: 8,
+                        hi: ww * n - 1,
+                        lo: ww,
                     },
                 ])
             };
@@ -267,7 +317,7 @@ impl Gen<'_> {
             self.vals.insert((b, o), val);
             old = Some(val);
             if !write {
-                self.fsm.wait_for(s, Expr::land(got, last_byte(n - 1)));
+                self.fsm.wait_for(s, Expr::land(got, last_word(n - 1)));
             }
         }
         if write {
@@ -276,33 +326,34 @@ impl Gen<'_> {
                 _ => Expr::Net(self.value(b, args[1])?),
             };
             let wphase = Expr::land(act, in_write.clone());
-            let byte = if n == 1 {
-                Expr::zext(new, 8 - bits)
+            let data = if n == 1 {
+                Expr::zext(new, ww - bits)
             } else {
-                // Byte `idx` of the value: shift it down, keep the low byte.
+                // Word `idx` of the value: shift it down, keep the low word.
                 let name = self.fresh("ow");
-                let sh = self.m.wire(&name, 8 * n);
+                let all = ww * n;
+                let sh = self.m.wire(&name, all);
                 let amount = Expr::bin(
                     BinOp::Mul,
-                    Expr::zext(Expr::Net(idx), 8 * n - 8),
-                    Expr::lit(8 * n, 8),
+                    Expr::zext(Expr::Net(idx), all - 8),
+                    Expr::lit(all, ww as u64),
                 );
                 self.m.assign(
                     sh,
-                    Expr::bin(BinOp::Shr, Expr::zext(new, 8 * n - bits), amount),
+                    Expr::bin(BinOp::Shr, Expr::zext(new, all - bits), amount),
                 );
                 Expr::Slice {
                     net: sh,
-                    hi: 7,
+                    hi: ww - 1,
                     lo: 0,
                 }
             };
             self.fsm.drive(ram.we, wphase.clone(), Expr::lit(1, 1));
             self.fsm.drive(ram.waddr, wphase.clone(), ramaddr);
-            self.fsm.drive(ram.wdata, wphase, byte);
+            self.fsm.drive(ram.wdata, wphase, data);
             self.fsm.set_when(s, hs.beat, inc, in_write.clone());
             let end = if read { 2 * n - 1 } else { n - 1 };
-            self.fsm.wait_for(s, Expr::land(in_write, last_byte(end)));
+            self.fsm.wait_for(s, Expr::land(in_write, last_word(end)));
         }
         self.fsm.set(s, hs.beat, lit8(0));
         self.fsm.set(s, hs.issued, Expr::lit(1, 0));
@@ -353,5 +404,23 @@ impl Gen<'_> {
             ),
             AtomicOp::Load => o,
         })
+    }
+}
+
+/// `bytes` (little-endian) as a constant of their width.
+fn bytes_lit(bytes: &[u8]) -> Expr {
+    let chunks: Vec<Expr> = bytes
+        .chunks(8)
+        .rev()
+        .map(|c| {
+            let mut w = [0u8; 8];
+            w[..c.len()].copy_from_slice(c);
+            Expr::lit(8 * c.len() as u32, u64::from_le_bytes(w))
+        })
+        .collect();
+    if chunks.len() == 1 {
+        chunks.into_iter().next().unwrap_or(Expr::lit(8, 0))
+    } else {
+        Expr::Concat(chunks)
     }
 }

@@ -199,6 +199,8 @@ impl Gen<'_> {
         // Per variable, the value its last write commits.
         let mut committed: HashMap<VarId, (BlockId, OpId)> = HashMap::new();
         let mut buffers_used: Vec<(String, bool)> = Vec::new();
+        // Per on-chip memory and slot, the read copies taken so far.
+        let mut replicas_used: HashMap<(crate::ir::Base, u32), u32> = HashMap::new();
         for &(b, o) in &pl.ops {
             let t = cycle(&(b, o));
             let op = self.k.block(b).op(o).clone();
@@ -281,6 +283,66 @@ impl Gen<'_> {
                             .set_when(run, self.vars[v.0 as usize], Expr::Net(val), when);
                     }
                 }
+                OpKind::Load {
+                    base: Some(base), ..
+                } if self.objs.contains_key(base) => {
+                    let ram = self.objs[base].clone();
+                    let slot = t % ii;
+                    let used = replicas_used.entry((*base, slot)).or_insert(0u32);
+                    let Some(&(re, raddr, rdata)) = ram.reads.get(*used as usize) else {
+                        return Err(ierr(format!(
+                            "more reads of one memory in slot {slot} than it has copies"
+                        )));
+                    };
+                    *used += 1;
+                    let addr = self.pipe_value(&mut p, key(&alias, (b, args[0])), t)?;
+                    let at = self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?;
+                    let word = self.ram_word_addr(&ram, addr);
+                    let fire = Expr::land(at, Expr::Net(en));
+                    self.fsm.drive(re, fire.clone(), Expr::lit(1, 1));
+                    self.fsm.drive(raddr, fire, word);
+                    // The RAM's read is registered: the word is there the next cycle and
+                    // stays until the copy's next read (which a stall holds back).
+                    let width = op.ty.as_ref().map(|t| t.bits()).unwrap_or(8);
+                    let name = self.fresh("prd");
+                    let w = self.m.wire(&name, width);
+                    self.m.set_loc(w, oloc);
+                    self.m.assign(
+                        w,
+                        Expr::Slice {
+                            net: rdata,
+                            hi: width - 1,
+                            lo: 0,
+                        },
+                    );
+                    p.vals.insert(
+                        (b, o),
+                        Val {
+                            avail: Some(t + 1),
+                            wire: w,
+                            chain: Vec::new(),
+                        },
+                    );
+                }
+                OpKind::Store {
+                    base: Some(base), ..
+                } if self.objs.contains_key(base) => {
+                    let ram = self.objs[base].clone();
+                    let addr = self.pipe_value(&mut p, key(&alias, (b, args[0])), t)?;
+                    let data = self.pipe_value(&mut p, key(&alias, (b, args[1])), t)?;
+                    let at = self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?;
+                    let word = self.ram_word_addr(&ram, addr);
+                    let fire = Expr::land(at, Expr::Net(en));
+                    let dw = self.m.net(data).width;
+                    let value = if dw < 8 * ram.word {
+                        Expr::zext(Expr::Net(data), 8 * ram.word - dw)
+                    } else {
+                        Expr::Net(data)
+                    };
+                    self.fsm.drive(ram.we, fire.clone(), Expr::lit(1, 1));
+                    self.fsm.drive(ram.waddr, fire.clone(), word);
+                    self.fsm.drive(ram.wdata, fire, value);
+                }
                 OpKind::Load { base, .. } => {
                     let buf = self.buffer(*base, op.span)?;
                     buffers_used.push((buf.clone(), true));
@@ -354,7 +416,25 @@ impl Gen<'_> {
                             lo: 0,
                         },
                     );
-                    self.fsm.drive(rd, at.clone(), Expr::Net(data));
+                    // Zero-extended to the unit's element; a masked unit writes only the
+                    // store's own bytes.
+                    let (dw, uw) = (self.m.net(data).width, self.m.net(rd).width);
+                    let value = if dw < uw {
+                        Expr::zext(Expr::Net(data), uw - dw)
+                    } else {
+                        Expr::Net(data)
+                    };
+                    self.fsm.drive(rd, at.clone(), value);
+                    if let Some(strb) = self.m.port(&format!("{buf}_st_req_strb")) {
+                        let n = self.m.net(strb).width;
+                        let mine = dw.div_ceil(8).min(n);
+                        let mask = if mine >= 64 {
+                            u64::MAX
+                        } else {
+                            (1u64 << mine) - 1
+                        };
+                        self.fsm.drive(strb, at.clone(), Expr::lit(n, mask));
+                    }
                     self.fsm
                         .drive(rv, Expr::land(at.clone(), Expr::Net(en)), Expr::lit(1, 1));
                     p.stall_terms
@@ -579,6 +659,27 @@ impl Gen<'_> {
             cross_group: pl.cross_group.is_some(),
         });
         Ok(pre)
+    }
+
+    /// The word address in `ram` of byte offset `addr` (a pointer into the object).
+    fn ram_word_addr(&mut self, ram: &super::objects::Ram, addr: NetId) -> Expr {
+        let pw = self.m.net(addr).width;
+        let words = Expr::bin(
+            BinOp::Shr,
+            Expr::Net(addr),
+            Expr::lit(pw, ram.word_shift() as u64),
+        );
+        if ram.aw > pw {
+            return Expr::zext(words, ram.aw - pw);
+        }
+        let name = self.fresh("pwa");
+        let w = self.m.wire(&name, pw);
+        self.m.assign(w, words);
+        Expr::Slice {
+            net: w,
+            hi: ram.aw - 1,
+            lo: 0,
+        }
     }
 
     /// A side effect of an iteration at time `t` happens this cycle: the iteration is

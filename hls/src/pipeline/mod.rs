@@ -23,6 +23,7 @@ use crate::analysis::loops::{shapes, LoopShape};
 use crate::board::OpLibrary;
 use crate::frontend::types::AddrSpace;
 use crate::ir::{Base, BlockId, Kernel, LoopId, LoopKind, Node, OpId, OpKind, ParamKind, Ty};
+use crate::memory::MemoryPlan;
 use crate::schedule::loops::LoopSchedules;
 use crate::schedule::timing::op_timing;
 
@@ -67,6 +68,7 @@ pub fn plan(
     sched: &LoopSchedules,
     lib: &OpLibrary,
     max_elem_bytes: u32,
+    memory: &MemoryPlan,
 ) -> PipelinePlan {
     let mut out = PipelinePlan::default();
     let shapes = shapes(k);
@@ -74,11 +76,26 @@ pub fn plan(
         if !sched.loops.contains_key(&s.id) {
             continue;
         }
-        match check_loop(k, s, sched, &out.buffers, max_elem_bytes) {
+        match check_loop(k, s, sched, &out.buffers, max_elem_bytes, memory) {
             Ok((mut pl, uses)) => {
                 for &(b, o) in &pl.ops {
                     let t = op_timing(o, k.block(b), lib, &lib.limits);
                     pl.latency.insert((b, o), t.latency);
+                }
+                // Loads in flight per buffer: each waits its latency for its answer.
+                let ii = sched.loops.get(&s.id).map(|m| m.ii.max(1)).unwrap_or(1);
+                let mut uses = uses;
+                for (p, u) in uses.iter_mut() {
+                    let lat: u32 = pl
+                        .ops
+                        .iter()
+                        .filter(|x| {
+                            matches!(k.block(x.0).op(x.1).kind,
+                                OpKind::Load { base: Some(Base::Param(q)), .. } if q == *p)
+                        })
+                        .map(|x| pl.latency.get(x).copied().unwrap_or(1) / ii + 2)
+                        .sum();
+                    u.load_in_flight = lat + 8;
                 }
                 for (p, u) in uses {
                     let b = out.buffers.entry(p).or_default();
@@ -86,6 +103,8 @@ pub fn plan(
                     b.pipe_store = b.pipe_store.or(u.pipe_store);
                     b.load_align = min_align(b.load_align, u.load_align);
                     b.store_align = min_align(b.store_align, u.store_align);
+                    b.load_in_flight = b.load_in_flight.max(u.load_in_flight);
+                    b.store_strb |= u.store_strb;
                 }
                 pl.overlap = overlap_pairs(k, s, &pl);
                 for &(x, y) in &pl.overlap {
@@ -134,6 +153,52 @@ pub fn plan(
         }
     }
     out
+}
+
+/// Whether an access of `bytes` to on-chip memory `b` can run in loop `s`'s pipeline:
+/// one RAM word, and memory the overlapping iterations may share (in a work-item loop a
+/// private object is every work-item's own, which the group form keeps in one copy; the
+/// group form's per-work-item storage and read-only memories are safe).
+fn on_chip_access(
+    k: &Kernel,
+    s: &LoopShape,
+    memory: &MemoryPlan,
+    b: Base,
+    bytes: u32,
+    load: bool,
+) -> Result<(), String> {
+    let l = memory.layout(b).ok_or("no memory plan")?;
+    let name = match b {
+        Base::Object(o) => k.object(o).name.clone(),
+        Base::Param(p) => k.params[p as usize].name.clone(),
+    };
+    if bytes != l.word {
+        return Err(format!(
+            "a {bytes}-byte access to {name}, a memory of {}-byte words (not pipelined yet)",
+            l.word
+        ));
+    }
+    if let (Some(_), Base::Object(o)) = (s.work_item_dim, b) {
+        let obj = k.object(o);
+        let per_item = obj.name.starts_with("__wi");
+        let private = obj.space == AddrSpace::Private;
+        if private && !per_item && (!load || written(k, b)) {
+            return Err(format!(
+                "private array {name} is written: the work-items in flight would share it"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether any op of `k` stores to (or updates) memory `b`.
+fn written(k: &Kernel, b: Base) -> bool {
+    k.blocks.iter().any(|blk| {
+        blk.graph.node_weights().any(|o| match &o.kind {
+            OpKind::Store { base, .. } | OpKind::Atomic { base, .. } => *base == Some(b),
+            _ => false,
+        })
+    })
 }
 
 /// The smaller of two alignments, 0 meaning none is known yet.
@@ -208,6 +273,7 @@ fn check_loop(
     sched: &LoopSchedules,
     taken: &BTreeMap<u32, BufferPaths>,
     max_elem_bytes: u32,
+    memory: &MemoryPlan,
 ) -> Result<(PipeLoop, Uses), String> {
     let l = k.lp(s.id);
     let exit = match (l.kind, l.cond) {
@@ -303,25 +369,40 @@ fn check_loop(
                 };
                 let bytes = vty.map(|t| t.bits().div_ceil(8)).unwrap_or(0);
                 let global = matches!(space, AddrSpace::Global | AddrSpace::Constant);
+                // On-chip memory: a RAM word per access, at the RAM's fixed latency.
+                if let Some(b) = base.filter(|b| memory.layout(*b).is_some()) {
+                    on_chip_access(k, s, memory, b, bytes, load)?;
+                    continue;
+                }
                 let Some(Base::Param(p)) = base.filter(|_| global) else {
                     return Err(format!(
-                        "a {} access is not to a buffer argument (local and private \
-                         memories are not pipelined yet)",
+                        "a {} access through a pointer whose memory is not known",
                         space.name()
                     ));
                 };
                 if !is_buffer(k, p) {
                     return Err("an access through a non-buffer parameter".into());
                 }
-                if !bytes.is_power_of_two() || bytes > max_elem_bytes {
+                // A store of an odd size (`vstore3`) goes through the next power of two
+                // with a byte mask; a load would read bytes it was not asked for.
+                let unit_bytes = if load {
+                    bytes
+                } else {
+                    bytes.next_power_of_two()
+                };
+                if !unit_bytes.is_power_of_two() || unit_bytes > max_elem_bytes {
                     return Err(format!(
-                        "a {bytes}-byte access (the memory units take 1, 2, 4, ... up to \
-                         {max_elem_bytes} bytes, a bus beat)"
+                        "a {bytes}-byte {} (the memory units take 1, 2, 4, ... up to \
+                         {max_elem_bytes} bytes, a bus beat)",
+                        if load { "load" } else { "access" }
                     ));
                 }
+                let masked = unit_bytes != bytes;
+                let bytes = unit_bytes;
                 // Below its size, the alignment the unit must handle (two-beat elements).
                 let al = 1 << (*align).clamp(1, bytes).trailing_zeros();
                 let u = uses.entry(p).or_default();
+                u.store_strb |= masked;
                 if load {
                     u.load_align = min_align(u.load_align, al);
                 } else {
@@ -388,6 +469,10 @@ fn check_loop(
                 _ => continue,
             };
             let slot = ms.cycle.get(&(b, o)).copied().unwrap_or(0) % ms.ii.max(1);
+            // An on-chip memory has a read port per copy (the schedule counts them).
+            if load && base.is_some_and(|b| memory.layout(b).is_some()) {
+                continue;
+            }
             if !seen.insert((*base, load, slot)) {
                 return Err(format!(
                     "two {} of one buffer in the same cycle: its memory unit takes one per cycle",
@@ -396,11 +481,18 @@ fn check_loop(
             }
         }
     }
-    // Stores before loads in memory order: the units do not order them.
+    // Stores before loads in memory order: the global memory units do not order them
+    // (on-chip RAMs keep the schedule's order: their latency is fixed).
     let kind = |x: (BlockId, OpId)| &k.block(x.0).op(x.1).kind;
+    let global = |x: (BlockId, OpId)| match kind(x) {
+        OpKind::Load { base, .. } | OpKind::Store { base, .. } => {
+            !base.is_some_and(|b| memory.layout(b).is_some())
+        }
+        _ => true,
+    };
     for d in sched.mem_deps.get(&s.id).into_iter().flatten() {
-        let store = matches!(kind(d.from), OpKind::Store { .. });
-        let load = matches!(kind(d.to), OpKind::Load { .. });
+        let store = matches!(kind(d.from), OpKind::Store { .. }) && global(d.from);
+        let load = matches!(kind(d.to), OpKind::Load { .. }) && global(d.to);
         if store && load {
             return Err(format!(
                 "a load may read what a store of {} wrote: the memory units do not order \

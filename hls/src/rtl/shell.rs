@@ -132,6 +132,12 @@ pub struct BufferPaths {
     /// alignment (the unit then assembles it from two beats). 0: the element size.
     pub load_align: u32,
     pub store_align: u32,
+    /// Some store of the pipelines' store unit writes fewer bytes than its element (a
+    /// `vstore3`): the unit takes a byte mask per store (`STRB`, `NAME_st_req_strb`).
+    pub store_strb: bool,
+    /// The most loads of this buffer a pipeline has issued and not yet taken the answers
+    /// of (its load latency over its II, times its loads per iteration, and a margin).
+    pub load_in_flight: u32,
     /// The datapath reads the buffer's size register (`NAME_size`): a pipelined loop
     /// checks at its entry that this buffer does not overlap another.
     pub size: bool,
@@ -256,6 +262,9 @@ pub fn datapath_ports_with(
             m.input(&format!("{n}_st_req_ready"), 1);
             m.output(&format!("{n}_st_req_addr"), aw);
             m.output(&format!("{n}_st_req_data"), 8 * bytes);
+            if b.paths.store_strb {
+                m.output(&format!("{n}_st_req_strb"), bytes);
+            }
             m.input(&format!("{n}_st_idle"), 1);
         }
         if b.paths.shared() {
@@ -628,6 +637,11 @@ fn shell_module(
             read_units.push((sel, ports));
         }
         if let Some(bytes) = b.paths.pipe_load {
+            // The unit must take every request the pipeline has in flight without one
+            // being answered: a pipeline stalled on a full unit cannot take the answers
+            // that would empty it. Its data FIFO holds a beat per request at worst.
+            let reqs = b.paths.load_in_flight.max(64).next_power_of_two();
+            let fifo = reqs.max(cfg.max_burst);
             let ports = unit_ports(&mut m, "ld", false);
             let err = m.wire(&format!("{n}_ld_err"), 1);
             let idle = dpnet(&format!("{n}_ld_idle"));
@@ -637,9 +651,11 @@ fn shell_module(
                 .param("DATA_WIDTH", dw as i64)
                 .param("ADDR_WIDTH", aw as i64)
                 .param("ELEM_BYTES", bytes as i64)
-                .param("STREAM", 1)
+                .param("STREAM", 0)
                 .param("MAX_BURST", cfg.max_burst as i64)
-                .param("MAX_OUTSTANDING", LOAD_OUTSTANDING as i64)
+                .param("MAX_OUTSTANDING", reqs as i64)
+                .param("FIFO_DEPTH", fifo as i64)
+                .param("REQ_DEPTH", reqs as i64)
                 .param("ALIGN_BYTES", align_of(b.paths.load_align, bytes))
                 .input("clk", 1, clk)
                 .input("rst", 1, rst)
@@ -699,12 +715,22 @@ fn shell_module(
                 .param("MAX_BURST", cfg.max_burst as i64)
                 .param("MAX_OUTSTANDING", cfg.max_outstanding as i64)
                 .param("ALIGN_BYTES", align_of(b.paths.store_align, bytes))
+                .param("STRB", b.paths.store_strb as i64)
                 .input("clk", 1, clk)
                 .input("rst", 1, rst)
                 .input("req_valid", 1, dpnet(&format!("{n}_st_req_valid")))
                 .output("req_ready", 1, dpnet(&format!("{n}_st_req_ready")))
                 .input("req_addr", aw, dpnet(&format!("{n}_st_req_addr")))
                 .input("req_data", 8 * bytes, dpnet(&format!("{n}_st_req_data")))
+                .input(
+                    "req_strb",
+                    bytes,
+                    if b.paths.store_strb {
+                        Expr::Net(dpnet(&format!("{n}_st_req_strb")))
+                    } else {
+                        Expr::lit(bytes, u64::MAX >> (64 - bytes.min(64)))
+                    },
+                )
                 .input("flush", 1, Expr::lit(1, 0));
             st = with_master(st, &ports);
             m.instance(
@@ -754,11 +780,6 @@ fn shell_module(
     m.assign(err_code, Expr::mux(dp_failed, dp_err.into(), bus_err));
     Ok(m)
 }
-
-/// Bursts a pipeline's load unit keeps in flight: one-beat fetches (no prefetching past
-/// what was asked for, so no read leaves the buffer), enough of them to cover the
-/// memory's latency at one element per cycle.
-const LOAD_OUTSTANDING: u32 = 8;
 
 /// A master port's signals as a unit sees them: (suffix, width, driven by the unit, net).
 type UnitPorts = Vec<(&'static str, u32, bool, NetId)>;

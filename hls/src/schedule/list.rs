@@ -62,6 +62,11 @@ pub(crate) fn edge_delay(src: &OpTiming, dst: &OpTiming, data: bool) -> u32 {
 pub(crate) fn capacity(r: Resource, limits: &Limits) -> u32 {
     match r {
         Resource::Unit(c) => limits.units_of(c),
+        Resource::ReadPort(super::MemKey::Base(b)) => limits
+            .memory_read_ports
+            .get(&b)
+            .copied()
+            .unwrap_or(limits.read_ports),
         Resource::ReadPort(_) => limits.read_ports,
         Resource::WritePort(_) => limits.write_ports,
     }

@@ -226,6 +226,24 @@ fn pipeline_edges(k: &Kernel, l: LoopId, g: &mut LoopGraph<(BlockId, OpId)>) -> 
             }
         }
     }
+    // Writes of one variable in different blocks keep their program order: a pipeline's
+    // guarded write muxes its value over the write before it (`datapath::pipe`).
+    for a in 0..g.nodes.len() {
+        let OpKind::WriteVar(v) = kind(a) else {
+            continue;
+        };
+        let next =
+            (a + 1..g.nodes.len()).find(|&b| matches!(kind(b), OpKind::WriteVar(x) if x == v));
+        if let Some(b) = next.filter(|&b| g.nodes[b].key.0 != g.nodes[a].key.0) {
+            extra.push(DepEdge {
+                from: a,
+                to: b,
+                delay: 0,
+                distance: 0,
+                kind: DepKind::Order,
+            });
+        }
+    }
     g.edges.extend(extra);
     exit
 }

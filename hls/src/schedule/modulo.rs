@@ -195,7 +195,11 @@ impl<'a, K> Ims<'a, K> {
             }
             budget -= 1;
             let estart = self.estart(v);
-            let free = (estart..estart + self.ii).find(|&t| self.fits(v, t) && self.chain_ok(v, t));
+            // The modulo table repeats every II cycles, so a later cycle can only help a
+            // chain too long for the clock (its inputs then come from registers): look one
+            // more II ahead before forcing a place.
+            let free =
+                (estart..estart + 2 * self.ii).find(|&t| self.fits(v, t) && self.chain_ok(v, t));
             let t = match free {
                 Some(t) => t,
                 None => {

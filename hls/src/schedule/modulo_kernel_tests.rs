@@ -51,7 +51,6 @@ fn kernel_loops(dir: &str, board_name: &str, only: Option<&str>) -> Vec<Conforma
 
 /// Every pipelinable loop of a checked program on `board`, scheduled and checked.
 fn scheduled_loops(c: &crate::frontend::Checked, board: &Board) -> Vec<ConformanceLoop> {
-    let lib = board.library();
     let p = c.program.as_ref().expect("a program");
     let m = crate::lower::lower(p, &c.sources).expect("lowers");
     let mut out = Vec::new();
@@ -59,6 +58,9 @@ fn scheduled_loops(c: &crate::frontend::Checked, board: &Board) -> Vec<Conforman
         let cfg = crate::project::shell_config_for(board);
         let comp = crate::compile::compile(k, &c.sources, board, &cfg)
             .unwrap_or_else(|d| panic!("{}: {:?}", k.name, d.list));
+        // The on-chip memories' read copies are read ports (the memory stage's plan).
+        let mut lib = board.library();
+        lib.limits.memory_read_ports = comp.memory.read_ports();
         let reports = comp.loops;
         let g = comp.group.kernel;
         for shape in loops::shapes(&g) {

@@ -158,11 +158,33 @@ pub fn plan(k: &Kernel, tree: &Tree) -> Plan {
             users.entry(*o).or_default().push(i);
         }
     }
+    // Private objects nothing stores to (tables like `int lut[4] = {3, 1, 4, 1};`) hold
+    // their initial bytes in every work-item: one copy serves them all, set up once.
+    let stored: std::collections::HashSet<ObjectId> = k
+        .blocks
+        .iter()
+        .flat_map(|b| b.graph.node_weights())
+        .filter_map(|o| match o.kind {
+            crate::ir::OpKind::Store {
+                base: Some(crate::ir::Base::Object(id)),
+                ..
+            }
+            | crate::ir::OpKind::Atomic {
+                base: Some(crate::ir::Base::Object(id)),
+                ..
+            } => Some(id),
+            _ => None,
+        })
+        .collect();
     let mut replicated = Vec::new();
     let mut reinit = vec![Vec::new(); tree.segs.len()];
     for (i, o) in k.objects.iter().enumerate() {
         let id = ObjectId(i as u32);
         if o.space != AddrSpace::Private || struct_copies.contains(&id) {
+            continue;
+        }
+        let any_store = uses.iter().any(|u| u.unknown_private);
+        if o.init.is_some() && !stored.contains(&id) && !any_store {
             continue;
         }
         let Some(segs) = users.get(&id) else {

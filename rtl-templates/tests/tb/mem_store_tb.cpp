@@ -1,16 +1,19 @@
 // mem_store_tb: drives ohls_mem_store (TB_DATA_WIDTH-bit bus, TB_ELEM_BYTES-byte elements,
-// both compile-time defines, 256 and 4 by default) with the stores listed in a file
-// ("<hex addr> <value bytes in address order, hex>" a line, written by
-// tests/mem_units.rs), with random gaps, against an AXI4 write slave that stalls AW, W
-// and B at random, answers after a random latency and checks the burst rules (INCR,
-// full-width size, length <= MAX_BURST, no 4 KiB crossing, WLAST on each burst's last
-// beat only, outstanding <= MAX_OUTSTANDING), that no byte is strobed that no store
-// accepted so far covers, and that acked never counts a store before every byte of it
-// has been written (after its acceptance) by a burst whose B came back. Memory byte a
-// starts as mem_byte(a) (the Rust model's). When every store is sent it waits for idle
-// and checks that acked counts them all, then prints every byte that differs from its
-// start value ("M <addr> <byte>"), each burst ("A <addr> <beats>") and "DONE <cycles>
-// <bursts> <beats> <full beats>", and exits 1 on any mismatch.
+// TB_STRB the unit's STRB, all compile-time defines, 256, 4 and 0 by default) with the
+// stores listed in a file ("<hex addr> <value bytes in address order, hex> [<hex byte
+// mask>]" a line, written by tests/mem_units.rs; no mask means every byte; a mask needs
+// TB_STRB=1, and bit i of it is req_strb[i]), with random gaps, against an AXI4 write
+// slave that stalls AW, W and B at random, answers after a random latency and checks the
+// burst rules (INCR, full-width size, length <= MAX_BURST, no 4 KiB crossing, WLAST on
+// each burst's last beat only, outstanding <= MAX_OUTSTANDING), that no byte is strobed
+// that no store accepted so far covers (with masks: has written), and that acked never
+// counts a store before every byte it writes has been written (after its acceptance) by
+// a burst whose B came back. With TB_STRB=0 req_strb carries random bits, which the unit
+// must ignore. Memory byte a starts as mem_byte(a) (the Rust model's). When every store
+// is sent it waits for idle and checks that acked counts them all, then prints every
+// byte that differs from its start value ("M <addr> <byte>"), each burst ("A <addr>
+// <beats>") and "DONE <cycles> <bursts> <beats> <full beats> <last accept cycle> <beats
+// with no strobe>", and exits 1 on any mismatch.
 // Usage: sim STOREFILE SEED STALL% MAX_BURST MAX_OUTSTANDING FLUSH%
 #include "Vohls_mem_store.h"
 #include "verilated.h"
@@ -30,6 +33,9 @@
 #ifndef TB_ELEM_BYTES
 #define TB_ELEM_BYTES 4
 #endif
+#ifndef TB_STRB
+#define TB_STRB 0
+#endif
 
 namespace {
 int errors = 0;
@@ -46,6 +52,7 @@ uint64_t now = 0;
         }                                                                      \
     } while (0)
 std::mt19937_64 rng;
+std::mt19937_64 junk_rng;  // req_strb bits to be ignored (apart, so rng's draws are as before)
 bool chance(int percent) { return int(rng() % 100) < percent; }
 uint8_t mem_byte(uint32_t a) { return uint8_t((a ^ (a >> 7) ^ (a >> 13)) * 0x9du + 0x31u); }
 constexpr int B = TB_DATA_WIDTH / 8;
@@ -59,7 +66,9 @@ struct Burst {
 struct Store {
     uint32_t addr;
     uint8_t data[E];
+    uint64_t mask;  // bit i: byte i is written
 };
+constexpr uint64_t ALL = E >= 64 ? ~uint64_t(0) : (uint64_t(1) << E) - 1;
 
 // Ports up to 64 bits are integers, wider ones VlWide word arrays (little-endian words).
 template <typename T>
@@ -96,10 +105,19 @@ int main(int argc, char** argv) {
     if (FILE* f = std::fopen(argv[1], "r")) {
         unsigned a;
         char hex[65];
-        while (std::fscanf(f, "%x %64s", &a, hex) == 2) {
-            Store s{a, {}};
+        char line[256];
+        while (std::fgets(line, sizeof line, f)) {
+            unsigned long long m = ALL;
+            int got = std::sscanf(line, "%x %64s %llx", &a, hex, &m);
+            if (got < 2) continue;
+            Store s{a, {}, uint64_t(m)};
             if (std::strlen(hex) != size_t(2 * E)) {
                 std::printf("store at %x: %s is not %d bytes\n", a, hex, E);
+                return 2;
+            }
+            if ((s.mask & ~ALL) != 0 || (!TB_STRB && s.mask != ALL)) {
+                std::printf("store at %x: mask %llx does not fit a unit with STRB=%d\n", a, m,
+                            TB_STRB);
                 return 2;
             }
             for (int i = 0; i < E; i++) {
@@ -115,6 +133,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     rng.seed(std::strtoull(argv[2], nullptr, 10));
+    junk_rng.seed(std::strtoull(argv[2], nullptr, 10) + 1);
     int stall = std::atoi(argv[3]);
     int max_burst = std::atoi(argv[4]);
     int max_out = std::atoi(argv[5]);
@@ -147,7 +166,7 @@ int main(int argc, char** argv) {
     std::deque<std::pair<uint64_t, std::vector<std::pair<uint32_t, uint64_t>>>> b_q;  // B due, writes
     int open = 0;                                 // AWs accepted whose B was not sent
     bool b_presenting = false;
-    uint64_t bursts = 0, beats = 0, full = 0;
+    uint64_t bursts = 0, beats = 0, full = 0, empty = 0, last_accept = 0;
     uint64_t limit = 200000 + stores.size() * 200;
     uint64_t idle_since = 0;
     uint32_t acked_seen = 0;
@@ -158,6 +177,9 @@ int main(int argc, char** argv) {
         top->req_valid = hold;
         top->req_addr = hold ? stores[next].addr : 0;
         put_bytes(top->req_data, hold ? stores[next].data : zero, E);
+        // The mask, or (STRB=0, or no store offered) bits the unit must not heed.
+        uint64_t junk = junk_rng();
+        top->req_strb = (TB_STRB && hold ? stores[next].mask : junk) & ALL;
         top->flush = chance(flush_pct);
         top->m_awready = !chance(stall);
         top->m_wready = !chance(stall);
@@ -175,8 +197,10 @@ int main(int argc, char** argv) {
         CHECK(!top->m_bvalid || top->m_bready, "BREADY low while a response is offered");
         if (req_fire) {
             for (int i = 0; i < E; i++)
-                if (stores[next].addr + uint32_t(i) < MEM) stored[stores[next].addr + uint32_t(i)] = true;
+                if (((stores[next].mask >> i) & 1) && stores[next].addr + uint32_t(i) < MEM)
+                    stored[stores[next].addr + uint32_t(i)] = true;
             accepted_at.push_back(now);
+            last_accept = now;
         }
         if (aw_fire) {
             uint32_t a = top->m_awaddr;
@@ -206,9 +230,10 @@ int main(int argc, char** argv) {
             WBeat& w = w_buf.front();
             Burst& b = aw_q.front();
             uint32_t a = b.addr + uint32_t(b.idx * B);
-            bool all = true;
+            bool all = true, none = true;
             for (int i = 0; i < B; i++) {
                 all = all && w.strb[i];
+                none = none && !w.strb[i];
                 if (w.strb[i] && a + i < MEM) {
                     CHECK(stored[a + i], "byte 0x%x strobed, no store covers it", a + i);
                     mem[a + i] = w.data[i];
@@ -216,6 +241,7 @@ int main(int argc, char** argv) {
                 }
             }
             full += all;
+            empty += none;
             beats++;
             bool last = b.idx == b.beats - 1;
             CHECK(w.last == last, "WLAST %d on beat %d of %d", w.last, b.idx, b.beats);
@@ -241,7 +267,7 @@ int main(int argc, char** argv) {
             const Store& s = stores[acked_seen];
             for (int i = 0; i < E; i++) {
                 uint32_t a = s.addr + uint32_t(i);
-                if (a < MEM)
+                if (((s.mask >> i) & 1) && a < MEM)
                     CHECK(acked_write[a] > int64_t(accepted_at[acked_seen]),
                           "store %u (0x%x) acked before byte 0x%x was written", acked_seen,
                           s.addr, a);
@@ -259,7 +285,8 @@ int main(int argc, char** argv) {
     if (errors) return 1;
     for (uint32_t a = 0; a < MEM; a++)
         if (mem[a] != mem_byte(a)) std::printf("M %x %x\n", a, mem[a]);
-    std::printf("DONE %llu %llu %llu %llu\n", (unsigned long long)now, (unsigned long long)bursts,
-                (unsigned long long)beats, (unsigned long long)full);
+    std::printf("DONE %llu %llu %llu %llu %llu %llu\n", (unsigned long long)now,
+                (unsigned long long)bursts, (unsigned long long)beats, (unsigned long long)full,
+                (unsigned long long)last_accept, (unsigned long long)empty);
     return 0;
 }

@@ -45,17 +45,17 @@ module fir_datapath (
     reg  [63:0] v5_lid_x;
     wire [63:0] v6_lid_linear;
     wire        obj0_window_we;
-    wire [5:0]  obj0_window_waddr;
-    wire [7:0]  obj0_window_wdata;
+    wire [3:0]  obj0_window_waddr;
+    wire [31:0] obj0_window_wdata;
     wire        obj0_window_re;
-    wire [5:0]  obj0_window_raddr;
-    wire [7:0]  obj0_window_rdata;
+    wire [3:0]  obj0_window_raddr;
+    wire [31:0] obj0_window_rdata;
     wire        obj1_coeff_we;
-    wire [5:0]  obj1_coeff_waddr;
-    wire [7:0]  obj1_coeff_wdata;
+    wire [3:0]  obj1_coeff_waddr;
+    wire [31:0] obj1_coeff_wdata;
     wire        obj1_coeff_re;
-    wire [5:0]  obj1_coeff_raddr;
-    wire [7:0]  obj1_coeff_rdata;
+    wire [3:0]  obj1_coeff_raddr;
+    wire [31:0] obj1_coeff_rdata;
     wire [63:0] w_1;  // fir_constant.cl:12:6
     wire [7:0]  w_2;  // fir_constant.cl:12:6
     wire [7:0]  w_3;  // fir_constant.cl:12:6
@@ -82,162 +82,150 @@ module fir_datapath (
     wire [31:0] w_24;  // fir_constant.cl:28:16
     reg         y_wr_issued;
     reg  [7:0]  y_wr_beat;
-    wire [31:0] w_25;  // fir_constant.cl:26:25
+    reg  [2:0]  p4_valid;  // fir_constant.cl:26:9
+    reg         p4_admit;
+    reg  [2:0]  p4_slot;
+    wire        p4_stall;
+    wire        p4_en;
+    wire [31:0] pv_25;  // fir_constant.cl:26:25
     wire [31:0] w_26;  // fir_constant.cl:26:29
-    wire        w_27;  // fir_constant.cl:26:25
-    reg         q_28;  // fir_constant.cl:26:25
-    wire [31:0] w_29;  // fir_constant.cl:26:35
-    wire [7:0]  w_30;  // fir_constant.cl:26:35
-    wire [7:0]  w_31;  // fir_constant.cl:26:35
-    wire [7:0]  w_32;  // fir_constant.cl:26:35
-    wire [31:0] w_33;  // fir_constant.cl:26:35
-    wire [31:0] w_34;  // fir_constant.cl:27:13
-    wire [63:0] w_35;  // fir_constant.cl:27:20
-    wire [31:0] w_36;  // fir_constant.cl:27:26
-    wire [63:0] w_37;  // fir_constant.cl:27:20
-    wire [63:0] w_38;  // fir_constant.cl:27:20
-    wire [63:0] w_39;  // fir_constant.cl:27:20
-    wire [63:0] w_40;  // fir_constant.cl:27:20
-    reg         obj1_coeff_re_issued;
-    reg  [7:0]  obj1_coeff_re_beat;
-    wire [7:0]  oi_41;
-    wire [63:0] oa_42;  // fir_constant.cl:27:20
-    reg  [31:0] old_43;  // fir_constant.cl:27:20
-    wire [31:0] v_44;
-    wire [63:0] w_45;  // fir_constant.cl:27:31
-    wire [63:0] w_46;  // fir_constant.cl:27:31
-    reg  [63:0] q_47;  // fir_constant.cl:27:31
-    reg         obj0_window_re_issued;
-    reg  [7:0]  obj0_window_re_beat;
-    wire [7:0]  oi_48;
-    wire [63:0] oa_49;  // fir_constant.cl:27:31
-    reg  [31:0] old_50;  // fir_constant.cl:27:31
-    wire [31:0] v_51;
-    wire        go_52;
-    reg         u0_fp_mul_issued;
-    wire        u0_fp_mul_valid;
-    wire [31:0] u0_fp_mul_result;
+    wire        pw_27;  // fir_constant.cl:26:25
+    reg         p4_go;
+    wire [31:0] pv_28;  // fir_constant.cl:27:13
+    wire [63:0] w_29;  // fir_constant.cl:27:20
+    wire [31:0] pv_30;  // fir_constant.cl:27:26
+    wire [63:0] pw_31;  // fir_constant.cl:27:20
+    wire [63:0] w_32;  // fir_constant.cl:27:20
+    wire [63:0] pw_33;  // fir_constant.cl:27:20
+    wire [63:0] pw_34;  // fir_constant.cl:27:20
+    wire [63:0] pwa_35;
+    wire [31:0] prd_36;  // fir_constant.cl:27:20
+    wire [63:0] w_37;  // fir_constant.cl:27:31
+    wire [63:0] pw_38;  // fir_constant.cl:27:31
+    reg  [63:0] pq_39;  // fir_constant.cl:27:31
+    wire [63:0] pwa_40;
+    wire [31:0] prd_41;  // fir_constant.cl:27:31
+    reg  [31:0] pq_42;  // fir_constant.cl:27:20
+    wire        go_43;
+    wire        pu_44_valid;
+    wire [31:0] pu_44_result;
+    reg  [31:0] pd_45;
+    reg  [31:0] pd_46;
+    reg  [31:0] pd_47;
+    reg  [31:0] pd_48;
+    reg  [31:0] pd_49;
+    reg  [31:0] pd_50;
+    reg  [31:0] pd_51;
+    reg  [31:0] pd_52;
     wire [31:0] fnan_53;
-    reg  [31:0] r_54;  // fir_constant.cl:27:20
-    reg  [31:0] q_55;  // fir_constant.cl:27:13
-    wire        go_56;
-    reg         u1_fp_add_issued;
-    wire        u1_fp_add_valid;
-    wire [31:0] u1_fp_add_result;
-    wire [31:0] fnan_57;
-    reg  [31:0] r_58;  // fir_constant.cl:27:13
-    wire [63:0] w_59;  // fir_constant.cl:22:9
-    wire [63:0] w_60;  // fir_constant.cl:22:21
-    wire [31:0] w_61;  // fir_constant.cl:22:23
-    wire [63:0] w_62;  // fir_constant.cl:22:21
-    wire [63:0] w_63;  // fir_constant.cl:22:21
-    wire [63:0] w_64;  // fir_constant.cl:22:21
-    wire [63:0] w_65;  // fir_constant.cl:22:21
+    wire [31:0] pw_54;  // fir_constant.cl:27:20
+    wire        go_55;
+    wire        pu_56_valid;
+    wire [31:0] pu_56_result;
+    reg  [31:0] pd_57;
+    reg  [31:0] pd_58;
+    reg  [31:0] pd_59;
+    reg  [31:0] pd_60;
+    reg  [31:0] pd_61;
+    reg  [31:0] pd_62;
+    reg  [31:0] pd_63;
+    reg  [31:0] pd_64;
+    reg  [31:0] pd_65;
+    reg  [31:0] pd_66;
+    reg  [31:0] pd_67;
+    reg  [31:0] pd_68;
+    wire [31:0] fnan_69;
+    wire [31:0] pw_70;  // fir_constant.cl:27:13
+    wire [31:0] pv_71;  // fir_constant.cl:26:35
+    wire [7:0]  pw_72;  // fir_constant.cl:26:35
+    wire [7:0]  w_73;  // fir_constant.cl:26:35
+    wire [7:0]  pw_74;  // fir_constant.cl:26:35
+    wire [31:0] pw_75;  // fir_constant.cl:26:35
+    wire [63:0] w_76;  // fir_constant.cl:22:9
+    wire [63:0] w_77;  // fir_constant.cl:22:21
+    wire [31:0] w_78;  // fir_constant.cl:22:23
+    wire [63:0] w_79;  // fir_constant.cl:22:21
+    wire [63:0] w_80;  // fir_constant.cl:22:21
+    wire [63:0] w_81;  // fir_constant.cl:22:21
+    wire [63:0] w_82;  // fir_constant.cl:22:21
     reg         x_rd_issued;
     reg  [7:0]  x_rd_beat;
-    reg  [31:0] ld_66;  // fir_constant.cl:22:21
-    wire [31:0] v_67;
-    wire [7:0]  oi_68;
-    wire [63:0] oa_69;  // fir_constant.cl:22:9
-    wire [31:0] ow_70;
-    wire [31:0] w_71;  // fir_constant.cl:24:21
-    wire [31:0] w_72;  // fir_constant.cl:26:22
-    wire [31:0] w_73;  // fir_constant.cl:20:32
-    wire [31:0] w_74;  // fir_constant.cl:20:36
-    wire        w_75;  // fir_constant.cl:20:32
-    reg         q_76;  // fir_constant.cl:20:32
-    wire [31:0] w_77;  // fir_constant.cl:20:39
-    wire [31:0] w_78;  // fir_constant.cl:20:39
-    wire [31:0] w_79;  // fir_constant.cl:20:39
-    wire [63:0] w_80;  // fir_constant.cl:21:13
-    wire [31:0] w_81;  // fir_constant.cl:21:20
-    wire [63:0] w_82;  // fir_constant.cl:21:13
-    wire [63:0] w_83;  // fir_constant.cl:21:13
-    wire [63:0] w_84;  // fir_constant.cl:21:13
-    wire [63:0] w_85;  // fir_constant.cl:21:13
-    wire [31:0] w_86;  // fir_constant.cl:21:36
-    wire [31:0] w_87;  // fir_constant.cl:21:32
-    wire [63:0] w_88;  // fir_constant.cl:21:25
-    wire [63:0] w_89;  // fir_constant.cl:21:25
-    wire [63:0] w_90;  // fir_constant.cl:21:25
-    wire [7:0]  oi_91;
-    wire [63:0] oa_92;  // fir_constant.cl:21:25
-    reg  [31:0] old_93;  // fir_constant.cl:21:25
-    wire [31:0] v_94;
-    reg  [63:0] q_95;  // fir_constant.cl:21:13
-    wire [7:0]  oi_96;
-    wire [63:0] oa_97;  // fir_constant.cl:21:13
-    wire [31:0] ow_98;
-    wire [31:0] w_99;  // fir_constant.cl:20:22
-    wire [31:0] w_100;  // fir_constant.cl:18:18
-    wire [31:0] w_101;  // fir_constant.cl:15:21
-    wire [31:0] w_102;  // fir_constant.cl:15:25
-    wire        w_103;  // fir_constant.cl:15:21
-    reg         q_104;  // fir_constant.cl:15:21
-    wire [31:0] w_105;  // fir_constant.cl:15:31
-    wire [7:0]  w_106;  // fir_constant.cl:15:31
-    wire [7:0]  w_107;  // fir_constant.cl:15:31
-    wire [7:0]  w_108;  // fir_constant.cl:15:31
-    wire [31:0] w_109;  // fir_constant.cl:15:31
-    wire [63:0] w_110;  // fir_constant.cl:16:9
-    wire [31:0] w_111;  // fir_constant.cl:16:16
-    wire [63:0] w_112;  // fir_constant.cl:16:9
-    wire [63:0] w_113;  // fir_constant.cl:16:9
-    wire [63:0] w_114;  // fir_constant.cl:16:9
+    reg  [31:0] ld_83;  // fir_constant.cl:22:21
+    wire [31:0] v_84;
+    reg         obj0_window_re_issued;
+    reg  [7:0]  obj0_window_re_beat;
+    wire [7:0]  oi_85;
+    wire [63:0] oa_86;  // fir_constant.cl:22:9
+    wire [31:0] w_87;  // fir_constant.cl:24:21
+    wire [31:0] w_88;  // fir_constant.cl:26:22
+    reg  [2:0]  p3_valid;  // fir_constant.cl:20:9
+    reg         p3_admit;
+    wire        p3_stall;
+    wire        p3_en;
+    wire [31:0] pv_89;  // fir_constant.cl:20:32
+    wire [31:0] w_90;  // fir_constant.cl:20:36
+    wire        pw_91;  // fir_constant.cl:20:32
+    reg         p3_go;
+    wire [63:0] w_92;  // fir_constant.cl:21:13
+    wire [31:0] pv_93;  // fir_constant.cl:21:20
+    wire [63:0] pw_94;  // fir_constant.cl:21:13
+    wire [63:0] w_95;  // fir_constant.cl:21:13
+    wire [63:0] pw_96;  // fir_constant.cl:21:13
+    wire [63:0] pw_97;  // fir_constant.cl:21:13
+    wire [31:0] w_98;  // fir_constant.cl:21:36
+    wire [31:0] pw_99;  // fir_constant.cl:21:32
+    wire [63:0] pw_100;  // fir_constant.cl:21:25
+    wire [63:0] pw_101;  // fir_constant.cl:21:25
+    wire [63:0] pw_102;  // fir_constant.cl:21:25
+    wire [63:0] pwa_103;
+    wire [31:0] prd_104;  // fir_constant.cl:21:25
+    reg  [63:0] pq_105;  // fir_constant.cl:21:13
+    wire [63:0] pwa_106;
+    wire [31:0] pv_107;  // fir_constant.cl:20:39
+    wire [31:0] w_108;  // fir_constant.cl:20:39
+    wire [31:0] pw_109;  // fir_constant.cl:20:39
+    wire [31:0] w_110;  // fir_constant.cl:20:22
+    wire [31:0] w_111;  // fir_constant.cl:18:18
+    reg  [1:0]  p1_valid;  // fir_constant.cl:15:5
+    reg         p1_admit;
+    wire        p1_stall;
+    wire        p1_en;
+    wire [31:0] pv_112;  // fir_constant.cl:15:21
+    wire [31:0] w_113;  // fir_constant.cl:15:25
+    wire        pw_114;  // fir_constant.cl:15:21
+    reg         p1_go;
     wire [63:0] w_115;  // fir_constant.cl:16:9
-    wire [31:0] w_116;  // fir_constant.cl:16:21
-    wire [7:0]  oi_117;
-    wire [63:0] oa_118;  // fir_constant.cl:16:9
-    wire [31:0] ow_119;
-    wire [31:0] w_120;  // fir_constant.cl:15:18
-    wire [63:0] w_121;  // fir_constant.cl:12:6
+    wire [31:0] pv_116;  // fir_constant.cl:16:16
+    wire [63:0] pw_117;  // fir_constant.cl:16:9
+    wire [63:0] w_118;  // fir_constant.cl:16:9
+    wire [63:0] pw_119;  // fir_constant.cl:16:9
+    wire [63:0] pw_120;  // fir_constant.cl:16:9
+    wire [31:0] w_121;  // fir_constant.cl:16:21
+    wire [63:0] pwa_122;
+    wire [31:0] pv_123;  // fir_constant.cl:15:31
+    wire [7:0]  pw_124;  // fir_constant.cl:15:31
+    wire [7:0]  w_125;  // fir_constant.cl:15:31
+    wire [7:0]  pw_126;  // fir_constant.cl:15:31
+    wire [31:0] pw_127;  // fir_constant.cl:15:31
+    wire [31:0] w_128;  // fir_constant.cl:15:18
+    wire [63:0] w_129;  // fir_constant.cl:12:6
     reg  [7:0]  launch_err;
     reg         done_q;
     wire        obj1_coeff_we_any0_0;
     wire        obj1_coeff_we_any0_1;
-    wire        obj1_coeff_we_any0_2;
-    wire        obj1_coeff_we_any0_3;
-    wire        obj1_coeff_we_any0_4;
-    wire        obj1_coeff_we_any0_5;
-    wire        obj1_coeff_we_any0_6;
-    wire        obj1_coeff_we_any0_7;
     wire        obj1_coeff_waddr_any0_0;
-    wire [5:0]  obj1_coeff_waddr_sel0_0;
+    wire [3:0]  obj1_coeff_waddr_sel0_0;
     wire        obj1_coeff_waddr_any0_1;
-    wire [5:0]  obj1_coeff_waddr_sel0_1;
-    wire        obj1_coeff_waddr_any0_2;
-    wire [5:0]  obj1_coeff_waddr_sel0_2;
-    wire        obj1_coeff_waddr_any0_3;
-    wire [5:0]  obj1_coeff_waddr_sel0_3;
-    wire        obj1_coeff_waddr_any0_4;
-    wire [5:0]  obj1_coeff_waddr_sel0_4;
-    wire        obj1_coeff_waddr_any0_5;
-    wire [5:0]  obj1_coeff_waddr_sel0_5;
-    wire        obj1_coeff_waddr_any0_6;
-    wire [5:0]  obj1_coeff_waddr_sel0_6;
-    wire        obj1_coeff_waddr_any0_7;
-    wire [5:0]  obj1_coeff_waddr_sel0_7;
+    wire [3:0]  obj1_coeff_waddr_sel0_1;
     wire        obj1_coeff_wdata_any0_0;
-    wire [7:0]  obj1_coeff_wdata_sel0_0;
+    wire [31:0] obj1_coeff_wdata_sel0_0;
     wire        obj1_coeff_wdata_any0_1;
-    wire [7:0]  obj1_coeff_wdata_sel0_1;
-    wire        obj1_coeff_wdata_any0_2;
-    wire [7:0]  obj1_coeff_wdata_sel0_2;
-    wire        obj1_coeff_wdata_any0_3;
-    wire [7:0]  obj1_coeff_wdata_sel0_3;
-    wire        obj1_coeff_wdata_any0_4;
-    wire [7:0]  obj1_coeff_wdata_sel0_4;
-    wire        obj1_coeff_wdata_any0_5;
-    wire [7:0]  obj1_coeff_wdata_sel0_5;
-    wire        obj1_coeff_wdata_any0_6;
-    wire [7:0]  obj1_coeff_wdata_sel0_6;
-    wire        obj1_coeff_wdata_any0_7;
-    wire [7:0]  obj1_coeff_wdata_sel0_7;
+    wire [31:0] obj1_coeff_wdata_sel0_1;
     assign v6_lid_linear = 64'h0000000000000000;
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(64),
+        .WIDTH(32),
+        .DEPTH(16),
         .BYTE_EN(0)
     ) u_obj0_window (
         .clk(clk),
@@ -251,8 +239,8 @@ module fir_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(64),
+        .WIDTH(32),
+        .DEPTH(16),
         .BYTE_EN(0)
     ) u_obj1_coeff (
         .clk(clk),
@@ -286,112 +274,114 @@ module fir_datapath (
     assign w_22 = (w_20 * w_21);
     assign w_23 = (w_18 + w_22);
     assign w_24 = v3_acc;
-    assign w_25 = v4_k;
+    assign p4_en = (!p4_stall);
+    assign pv_25 = v4_k;
     assign w_26 = 32'h00000010;
-    assign w_27 = ((w_25 ^ 32'h80000000) < (w_26 ^ 32'h80000000));
-    assign w_29 = v4_k;
-    assign w_30 = w_29[7:0];
-    assign w_31 = 8'h01;
-    assign w_32 = (w_30 + w_31);
-    assign w_33 = {24'h000000, w_32[7:0]};
-    assign w_34 = v3_acc;
-    assign w_35 = 64'h0000000000000000;
-    assign w_36 = v4_k;
-    assign w_37 = {{32{w_36[31]}}, w_36[31:0]};
-    assign w_38 = 64'h0000000000000004;
-    assign w_39 = (w_37 * w_38);
-    assign w_40 = (w_35 + w_39);
-    assign oi_41 = obj1_coeff_re_beat;
-    assign oa_42 = (w_40 + {56'h00000000000000, oi_41});
-    assign v_44 = old_43[31:0];
-    assign w_45 = 64'h0000000000000000;
-    assign w_46 = (w_45 + w_39);
-    assign oi_48 = obj0_window_re_beat;
-    assign oa_49 = (q_47 + {56'h00000000000000, oi_48});
-    assign v_51 = old_50[31:0];
+    assign pw_27 = ((pv_25 ^ 32'h80000000) < (w_26 ^ 32'h80000000));
+    assign w_29 = 64'h0000000000000000;
+    assign pv_30 = v4_k;
+    assign pw_31 = {{32{pv_30[31]}}, pv_30[31:0]};
+    assign w_32 = 64'h0000000000000004;
+    assign pw_33 = (pw_31 * w_32);
+    assign pw_34 = (w_29 + pw_33);
+    assign pwa_35 = (pw_34 >> 64'h0000000000000002);
+    assign prd_36 = obj1_coeff_rdata[31:0];
+    assign w_37 = 64'h0000000000000000;
+    assign pw_38 = (w_37 + pw_33);
+    assign pwa_40 = (pq_39 >> 64'h0000000000000002);
+    assign prd_41 = obj0_window_rdata[31:0];
+    assign go_43 = (p4_slot == 3'h2);
 
-    ohls_fp_mul u0_fp_mul (
+    ohls_fp_mul pu_44 (
         .clk(clk),
         .rst(rst),
-        .en(1'h1),
-        .in_valid(go_52),
-        .a(v_44),
-        .b(v_51),
-        .out_valid(u0_fp_mul_valid),
-        .result(u0_fp_mul_result)
+        .en(p4_en),
+        .in_valid(go_43),
+        .a(pq_42),
+        .b(prd_41),
+        .out_valid(pu_44_valid),
+        .result(pu_44_result)
     );
-    assign fnan_53 = u0_fp_mul_result;
+    assign fnan_53 = pu_44_result;
+    assign pw_54 = (((&pd_48[30:23]) && (!(pd_48[22:0] == 23'h000000))) ? (pd_48 | 32'h00400000) : (((&pd_52[30:23]) && (!(pd_52[22:0] == 23'h000000))) ? (pd_52 | 32'h00400000) : (((((&pd_48[30:23]) && (pd_48[22:0] == 23'h000000)) && (pd_52[30:0] == 31'h00000000)) || ((pd_48[30:0] == 31'h00000000) && ((&pd_52[30:23]) && (pd_52[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_53)));
+    assign go_55 = (p4_slot == 3'h0);
 
-    ohls_fp_add u1_fp_add (
+    ohls_fp_add pu_56 (
         .clk(clk),
         .rst(rst),
-        .en(1'h1),
-        .in_valid(go_56),
-        .a(q_55),
-        .b(r_54),
+        .en(p4_en),
+        .in_valid(go_55),
+        .a(pv_28),
+        .b(pw_54),
         .sub(1'h0),
-        .out_valid(u1_fp_add_valid),
-        .result(u1_fp_add_result)
+        .out_valid(pu_56_valid),
+        .result(pu_56_result)
     );
-    assign fnan_57 = u1_fp_add_result;
-    assign w_59 = 64'h0000000000000000;
-    assign w_60 = {32'h00000000, x_base};
-    assign w_61 = v1_i;
-    assign w_62 = {{32{w_61[31]}}, w_61[31:0]};
-    assign w_63 = 64'h0000000000000004;
-    assign w_64 = (w_62 * w_63);
-    assign w_65 = (w_60 + w_64);
-    assign v_67 = ld_66[31:0];
-    assign oi_68 = obj0_window_re_beat;
-    assign oa_69 = (w_59 + {56'h00000000000000, oi_68});
-    assign ow_70 = (v_67 >> ({24'h000000, oi_68} * 32'h00000008));
-    assign w_71 = 32'h00000000;
-    assign w_72 = 32'h00000000;
-    assign w_73 = v2_k;
-    assign w_74 = 32'h00000000;
-    assign w_75 = ((w_73 ^ 32'h80000000) > (w_74 ^ 32'h80000000));
-    assign w_77 = v2_k;
-    assign w_78 = 32'h00000001;
-    assign w_79 = (w_77 - w_78);
-    assign w_80 = 64'h0000000000000000;
-    assign w_81 = v2_k;
-    assign w_82 = {{32{w_81[31]}}, w_81[31:0]};
-    assign w_83 = 64'h0000000000000004;
-    assign w_84 = (w_82 * w_83);
-    assign w_85 = (w_80 + w_84);
-    assign w_86 = 32'h00000001;
-    assign w_87 = (w_81 - w_86);
-    assign w_88 = {{32{w_87[31]}}, w_87[31:0]};
-    assign w_89 = (w_88 * w_83);
-    assign w_90 = (w_80 + w_89);
-    assign oi_91 = obj0_window_re_beat;
-    assign oa_92 = (w_90 + {56'h00000000000000, oi_91});
-    assign v_94 = old_93[31:0];
-    assign oi_96 = obj0_window_re_beat;
-    assign oa_97 = (q_95 + {56'h00000000000000, oi_96});
-    assign ow_98 = (v_94 >> ({24'h000000, oi_96} * 32'h00000008));
-    assign w_99 = 32'h0000000f;
-    assign w_100 = 32'h00000000;
-    assign w_101 = v0_k;
-    assign w_102 = 32'h00000010;
-    assign w_103 = ((w_101 ^ 32'h80000000) < (w_102 ^ 32'h80000000));
-    assign w_105 = v0_k;
-    assign w_106 = w_105[7:0];
-    assign w_107 = 8'h01;
-    assign w_108 = (w_106 + w_107);
-    assign w_109 = {24'h000000, w_108[7:0]};
-    assign w_110 = 64'h0000000000000000;
-    assign w_111 = v0_k;
-    assign w_112 = {{32{w_111[31]}}, w_111[31:0]};
-    assign w_113 = 64'h0000000000000004;
-    assign w_114 = (w_112 * w_113);
-    assign w_115 = (w_110 + w_114);
-    assign w_116 = 32'h00000000;
-    assign oi_117 = obj0_window_re_beat;
-    assign oa_118 = (w_115 + {56'h00000000000000, oi_117});
-    assign ow_119 = (w_116 >> ({24'h000000, oi_117} * 32'h00000008));
-    assign w_120 = 32'h00000000;
-    assign w_121 = 64'h0000000000000000;
+    assign fnan_69 = pu_56_result;
+    assign pw_70 = (((&pd_62[30:23]) && (!(pd_62[22:0] == 23'h000000))) ? (pd_62 | 32'h00400000) : (((&pd_68[30:23]) && (!(pd_68[22:0] == 23'h000000))) ? (pd_68 | 32'h00400000) : (((((&pd_62[30:23]) && (pd_62[22:0] == 23'h000000)) && ((&pd_68[30:23]) && (pd_68[22:0] == 23'h000000))) && (!(pd_62[31] == pd_68[31]))) ? 32'hffc00000 : fnan_69)));
+    assign pv_71 = v4_k;
+    assign pw_72 = pv_71[7:0];
+    assign w_73 = 8'h01;
+    assign pw_74 = (pw_72 + w_73);
+    assign pw_75 = {24'h000000, pw_74[7:0]};
+    assign pv_28 = (((p4_valid[2] && (p4_slot == 3'h0)) && p4_en) ? pw_70 : v3_acc);
+    assign p4_stall = 1'h0;
+    assign w_76 = 64'h0000000000000000;
+    assign w_77 = {32'h00000000, x_base};
+    assign w_78 = v1_i;
+    assign w_79 = {{32{w_78[31]}}, w_78[31:0]};
+    assign w_80 = 64'h0000000000000004;
+    assign w_81 = (w_79 * w_80);
+    assign w_82 = (w_77 + w_81);
+    assign v_84 = ld_83[31:0];
+    assign oi_85 = obj0_window_re_beat;
+    assign oa_86 = ((w_76 >> 64'h0000000000000002) + {56'h00000000000000, oi_85});
+    assign w_87 = 32'h00000000;
+    assign w_88 = 32'h00000000;
+    assign p3_en = (!p3_stall);
+    assign pv_89 = v2_k;
+    assign w_90 = 32'h00000000;
+    assign pw_91 = ((pv_89 ^ 32'h80000000) > (w_90 ^ 32'h80000000));
+    assign w_92 = 64'h0000000000000000;
+    assign pv_93 = v2_k;
+    assign pw_94 = {{32{pv_93[31]}}, pv_93[31:0]};
+    assign w_95 = 64'h0000000000000004;
+    assign pw_96 = (pw_94 * w_95);
+    assign pw_97 = (w_92 + pw_96);
+    assign w_98 = 32'h00000001;
+    assign pw_99 = (pv_93 - w_98);
+    assign pw_100 = {{32{pw_99[31]}}, pw_99[31:0]};
+    assign pw_101 = (pw_100 * w_95);
+    assign pw_102 = (w_92 + pw_101);
+    assign pwa_103 = (pw_102 >> 64'h0000000000000002);
+    assign prd_104 = obj0_window_rdata[31:0];
+    assign pwa_106 = (pq_105 >> 64'h0000000000000002);
+    assign pv_107 = v2_k;
+    assign w_108 = 32'h00000001;
+    assign pw_109 = (pv_107 - w_108);
+    assign p3_stall = 1'h0;
+    assign w_110 = 32'h0000000f;
+    assign w_111 = 32'h00000000;
+    assign p1_en = (!p1_stall);
+    assign pv_112 = v0_k;
+    assign w_113 = 32'h00000010;
+    assign pw_114 = ((pv_112 ^ 32'h80000000) < (w_113 ^ 32'h80000000));
+    assign w_115 = 64'h0000000000000000;
+    assign pv_116 = v0_k;
+    assign pw_117 = {{32{pv_116[31]}}, pv_116[31:0]};
+    assign w_118 = 64'h0000000000000004;
+    assign pw_119 = (pw_117 * w_118);
+    assign pw_120 = (w_115 + pw_119);
+    assign w_121 = 32'h00000000;
+    assign pwa_122 = (pw_120 >> 64'h0000000000000002);
+    assign pv_123 = v0_k;
+    assign pw_124 = pv_123[7:0];
+    assign w_125 = 8'h01;
+    assign pw_126 = (pw_124 + w_125);
+    assign pw_127 = {24'h000000, pw_126[7:0]};
+    assign p1_stall = 1'h0;
+    assign w_128 = 32'h00000000;
+    assign w_129 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -400,14 +390,20 @@ module fir_datapath (
             state <= 16'h0000;
             y_wr_issued <= 1'h0;
             y_wr_beat <= 8'h00;
-            obj1_coeff_re_issued <= 1'h0;
-            obj1_coeff_re_beat <= 8'h00;
-            obj0_window_re_issued <= 1'h0;
-            obj0_window_re_beat <= 8'h00;
-            u0_fp_mul_issued <= 1'h0;
-            u1_fp_add_issued <= 1'h0;
+            p4_valid <= 3'h0;
+            p4_admit <= 1'h0;
+            p4_slot <= 3'h0;
+            p4_go <= 1'h0;
             x_rd_issued <= 1'h0;
             x_rd_beat <= 8'h00;
+            obj0_window_re_issued <= 1'h0;
+            obj0_window_re_beat <= 8'h00;
+            p3_valid <= 3'h0;
+            p3_admit <= 1'h0;
+            p3_go <= 1'h0;
+            p1_valid <= 2'h0;
+            p1_admit <= 1'h0;
+            p1_go <= 1'h0;
             launch_err <= 8'h00;
             done_q <= 1'h0;
         end else begin
@@ -419,25 +415,25 @@ module fir_datapath (
             if (((state == 16'h0000) && start)) gnext_1 <= local_size[63:32];
             if (((state == 16'h0000) && start)) gnext_2 <= local_size[95:64];
             if (((state == 16'h0000) && start)) launch_err <= 8'h00;
-            if (((state == 16'h0000) && start)) state <= 16'h006c;
+            if (((state == 16'h0000) && start)) state <= 16'h002b;
             if ((state == 16'h0001)) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));
             if ((state == 16'h0001)) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));
             if ((state == 16'h0001)) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
             if ((state == 16'h0001)) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);
             if ((state == 16'h0001)) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
             if ((state == 16'h0001)) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);
-            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h006b);
+            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h002a);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
             if ((state == 16'h0003)) state <= 16'h0006;
-            if ((state == 16'h0004)) state <= (q_5 ? 16'h002a : 16'h0001);
+            if ((state == 16'h0004)) state <= (q_5 ? 16'h0019 : 16'h0001);
             if ((state == 16'h0005)) state <= 16'h0005;
             if ((state == 16'h0006)) q_5 <= w_4;
             if ((state == 16'h0006)) state <= 16'h0004;
             if ((state == 16'h0007)) v5_lid_x <= w_10;
             if ((state == 16'h0007)) state <= 16'h0003;
             if ((state == 16'h0008)) state <= 16'h000a;
-            if ((state == 16'h0009)) state <= (q_14 ? 16'h0022 : 16'h0007);
+            if ((state == 16'h0009)) state <= (q_14 ? 16'h0015 : 16'h0007);
             if ((state == 16'h000a)) q_14 <= w_13;
             if ((state == 16'h000a)) state <= 16'h0009;
             if ((state == 16'h000b)) v1_i <= w_17;
@@ -448,223 +444,130 @@ module fir_datapath (
             if (((state == 16'h000d) && ((((state == 16'h000d) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_beat <= 8'h00;  // fir_constant.cl:28:9
             if (((state == 16'h000d) && ((((state == 16'h000d) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // fir_constant.cl:28:9
             if (((state == 16'h000d) && ((((state == 16'h000d) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h000b;  // fir_constant.cl:28:9
-            if ((state == 16'h000e)) state <= 16'h0010;
-            if ((state == 16'h000f)) state <= (q_28 ? 16'h0013 : 16'h000d);
-            if ((state == 16'h0010)) q_28 <= w_27;
-            if ((state == 16'h0010)) state <= 16'h000f;
-            if ((state == 16'h0011)) v4_k <= w_33;
-            if ((state == 16'h0011)) state <= 16'h000e;
-            if ((state == 16'h0012)) state <= 16'h0011;
-            if (((state == 16'h0013) && ((!1'h0) && obj1_coeff_re_issued))) old_43 <= {obj1_coeff_rdata, old_43[31:8]};  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && ((!1'h0) && obj1_coeff_re_issued))) obj1_coeff_re_beat <= (obj1_coeff_re_beat + 8'h01);  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && ((!1'h0) && (!obj1_coeff_re_issued)))) obj1_coeff_re_issued <= 1'h1;  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && ((!1'h0) && obj1_coeff_re_issued))) obj1_coeff_re_issued <= 1'h0;  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) obj1_coeff_re_beat <= 8'h00;  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) obj1_coeff_re_issued <= 1'h0;  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) q_47 <= w_46;  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) q_55 <= w_34;  // fir_constant.cl:27:20
-            if (((state == 16'h0013) && (((!1'h0) && obj1_coeff_re_issued) && (obj1_coeff_re_beat == 8'h03)))) state <= 16'h0014;  // fir_constant.cl:27:20
-            if (((state == 16'h0014) && ((!1'h0) && obj0_window_re_issued))) old_50 <= {obj0_window_rdata, old_50[31:8]};  // fir_constant.cl:27:31
-            if (((state == 16'h0014) && ((!1'h0) && obj0_window_re_issued))) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:27:31
-            if (((state == 16'h0014) && ((!1'h0) && (!obj0_window_re_issued)))) obj0_window_re_issued <= 1'h1;  // fir_constant.cl:27:31
-            if (((state == 16'h0014) && ((!1'h0) && obj0_window_re_issued))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:27:31
-            if (((state == 16'h0014) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:27:31
-            if (((state == 16'h0014) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:27:31
-            if (((state == 16'h0014) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) state <= 16'h0015;  // fir_constant.cl:27:31
-            if (((state == 16'h0015) && 1'h1)) u0_fp_mul_issued <= 1'h1;
-            if (((state == 16'h0015) && u0_fp_mul_valid)) u0_fp_mul_issued <= 1'h0;
-            if (((state == 16'h0015) && u0_fp_mul_valid)) r_54 <= (((&v_44[30:23]) && (!(v_44[22:0] == 23'h000000))) ? (v_44 | 32'h00400000) : (((&v_51[30:23]) && (!(v_51[22:0] == 23'h000000))) ? (v_51 | 32'h00400000) : (((((&v_44[30:23]) && (v_44[22:0] == 23'h000000)) && (v_51[30:0] == 31'h00000000)) || ((v_44[30:0] == 31'h00000000) && ((&v_51[30:23]) && (v_51[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_53)));
-            if (((state == 16'h0015) && u0_fp_mul_valid)) state <= 16'h0016;
-            if (((state == 16'h0016) && 1'h1)) u1_fp_add_issued <= 1'h1;
-            if (((state == 16'h0016) && u1_fp_add_valid)) u1_fp_add_issued <= 1'h0;
-            if (((state == 16'h0016) && u1_fp_add_valid)) r_58 <= (((&q_55[30:23]) && (!(q_55[22:0] == 23'h000000))) ? (q_55 | 32'h00400000) : (((&r_54[30:23]) && (!(r_54[22:0] == 23'h000000))) ? (r_54 | 32'h00400000) : (((((&q_55[30:23]) && (q_55[22:0] == 23'h000000)) && ((&r_54[30:23]) && (r_54[22:0] == 23'h000000))) && (!(q_55[31] == r_54[31]))) ? 32'hffc00000 : fnan_57)));
-            if (((state == 16'h0016) && u1_fp_add_valid)) state <= 16'h0017;
-            if ((state == 16'h0017)) v3_acc <= r_58;
-            if ((state == 16'h0017)) state <= 16'h0011;
-            if ((state == 16'h0018)) v3_acc <= w_71;
-            if ((state == 16'h0018)) v4_k <= w_72;
-            if ((state == 16'h0018)) state <= 16'h001a;
-            if (((state == 16'h0019) && ((((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // fir_constant.cl:22:21
-            if (((state == 16'h0019) && (((state == 16'h0019) && x_rd_issued) && x_rd_valid))) ld_66 <= x_rd_data;  // fir_constant.cl:22:21
-            if (((state == 16'h0019) && (((state == 16'h0019) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // fir_constant.cl:22:21
-            if (((state == 16'h0019) && ((((state == 16'h0019) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // fir_constant.cl:22:21
-            if (((state == 16'h0019) && ((((state == 16'h0019) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // fir_constant.cl:22:21
-            if (((state == 16'h0019) && ((((state == 16'h0019) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h0018;  // fir_constant.cl:22:21
-            if (((state == 16'h001a) && 1'h1)) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:22:9
-            if (((state == 16'h001a) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:22:9
-            if (((state == 16'h001a) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:22:9
-            if (((state == 16'h001a) && (1'h1 && (obj0_window_re_beat == 8'h03)))) state <= 16'h000e;  // fir_constant.cl:22:9
-            if ((state == 16'h001b)) state <= 16'h001d;
-            if ((state == 16'h001c)) state <= (q_76 ? 16'h0020 : 16'h0019);
-            if ((state == 16'h001d)) q_76 <= w_75;
+            if (((state == 16'h000e) && (1'h1 && y_wr_idle))) p4_valid <= 3'h1;  // fir_constant.cl:26:9
+            if (((state == 16'h000e) && (1'h1 && y_wr_idle))) p4_admit <= 1'h1;  // fir_constant.cl:26:9
+            if (((state == 16'h000e) && (1'h1 && y_wr_idle))) p4_slot <= 3'h0;  // fir_constant.cl:26:9
+            if (((state == 16'h000e) && (1'h1 && y_wr_idle))) state <= 16'h000f;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && ((p4_slot == 3'h0) && p4_en))) p4_go <= pw_27;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_45 <= pq_42;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_46 <= pd_45;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_47 <= pd_46;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_48 <= pd_47;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_49 <= prd_41;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_50 <= pd_49;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_51 <= pd_50;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_52 <= pd_51;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_57 <= pv_28;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_58 <= pd_57;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_59 <= pd_58;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_60 <= pd_59;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_61 <= pd_60;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_62 <= pd_61;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_63 <= pw_54;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_64 <= pd_63;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_65 <= pd_64;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_66 <= pd_65;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_67 <= pd_66;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) pd_68 <= pd_67;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && ((p4_valid[2] && (p4_slot == 3'h0)) && p4_en))) v3_acc <= pw_70;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && (((p4_valid[0] && (p4_slot == 3'h0)) && pw_27) && p4_en))) v4_k <= pw_75;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && ((p4_slot == 3'h0) && p4_en))) pq_39 <= pw_38;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && ((p4_slot == 3'h1) && p4_en))) pq_42 <= prd_36;  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && ((p4_slot == 3'h5) && p4_en))) p4_valid <= {p4_valid[1], (p4_valid[0] && p4_go), (p4_admit && ((!(p4_valid[0] && (!p4_go))) || 1'h0))};  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && ((p4_slot == 3'h5) && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!p4_go))) || 1'h0));  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && p4_en)) p4_slot <= ((p4_slot == 3'h5) ? 3'h0 : (p4_slot + 3'h1));  // fir_constant.cl:26:9
+            if (((state == 16'h000f) && ((!p4_admit) && (p4_valid == 3'h0)))) state <= 16'h000d;  // fir_constant.cl:26:9
+            if ((state == 16'h0010)) v3_acc <= w_87;
+            if ((state == 16'h0010)) v4_k <= w_88;
+            if ((state == 16'h0010)) state <= 16'h0012;
+            if (((state == 16'h0011) && ((((state == 16'h0011) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // fir_constant.cl:22:21
+            if (((state == 16'h0011) && (((state == 16'h0011) && x_rd_issued) && x_rd_valid))) ld_83 <= x_rd_data;  // fir_constant.cl:22:21
+            if (((state == 16'h0011) && (((state == 16'h0011) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // fir_constant.cl:22:21
+            if (((state == 16'h0011) && ((((state == 16'h0011) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // fir_constant.cl:22:21
+            if (((state == 16'h0011) && ((((state == 16'h0011) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // fir_constant.cl:22:21
+            if (((state == 16'h0011) && ((((state == 16'h0011) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h0010;  // fir_constant.cl:22:21
+            if (((state == 16'h0012) && 1'h1)) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:22:9
+            if (((state == 16'h0012) && (1'h1 && (obj0_window_re_beat == 8'h00)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:22:9
+            if (((state == 16'h0012) && (1'h1 && (obj0_window_re_beat == 8'h00)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:22:9
+            if (((state == 16'h0012) && (1'h1 && (obj0_window_re_beat == 8'h00)))) state <= 16'h000e;  // fir_constant.cl:22:9
+            if (((state == 16'h0013) && (1'h1 && y_wr_idle))) p3_valid <= 3'h1;  // fir_constant.cl:20:9
+            if (((state == 16'h0013) && (1'h1 && y_wr_idle))) p3_admit <= 1'h1;  // fir_constant.cl:20:9
+            if (((state == 16'h0013) && (1'h1 && y_wr_idle))) state <= 16'h0014;  // fir_constant.cl:20:9
+            if (((state == 16'h0014) && (1'h1 && p3_en))) p3_go <= pw_91;  // fir_constant.cl:20:9
+            if (((state == 16'h0014) && (((p3_valid[0] && 1'h1) && pw_91) && p3_en))) v2_k <= pw_109;  // fir_constant.cl:20:9
+            if (((state == 16'h0014) && (1'h1 && p3_en))) pq_105 <= pw_97;  // fir_constant.cl:20:9
+            if (((state == 16'h0014) && (1'h1 && p3_en))) p3_valid <= {p3_valid[1], (p3_valid[0] && pw_91), (p3_admit && ((!(p3_valid[0] && (!pw_91))) || 1'h0))};  // fir_constant.cl:20:9
+            if (((state == 16'h0014) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_91))) || 1'h0));  // fir_constant.cl:20:9
+            if (((state == 16'h0014) && ((!p3_admit) && (p3_valid == 3'h0)))) state <= 16'h0011;  // fir_constant.cl:20:9
+            if ((state == 16'h0015)) v2_k <= w_110;
+            if ((state == 16'h0015)) state <= 16'h0013;
+            if ((state == 16'h0016)) v1_i <= w_111;
+            if ((state == 16'h0016)) state <= 16'h0008;
+            if (((state == 16'h0017) && (1'h1 && y_wr_idle))) p1_valid <= 2'h1;  // fir_constant.cl:15:5
+            if (((state == 16'h0017) && (1'h1 && y_wr_idle))) p1_admit <= 1'h1;  // fir_constant.cl:15:5
+            if (((state == 16'h0017) && (1'h1 && y_wr_idle))) state <= 16'h0018;  // fir_constant.cl:15:5
+            if (((state == 16'h0018) && (1'h1 && p1_en))) p1_go <= pw_114;  // fir_constant.cl:15:5
+            if (((state == 16'h0018) && (((p1_valid[0] && 1'h1) && pw_114) && p1_en))) v0_k <= pw_127;  // fir_constant.cl:15:5
+            if (((state == 16'h0018) && (1'h1 && p1_en))) p1_valid <= {(p1_valid[0] && pw_114), (p1_admit && ((!(p1_valid[0] && (!pw_114))) || 1'h0))};  // fir_constant.cl:15:5
+            if (((state == 16'h0018) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_114))) || 1'h0));  // fir_constant.cl:15:5
+            if (((state == 16'h0018) && ((!p1_admit) && (p1_valid == 2'h0)))) state <= 16'h0016;  // fir_constant.cl:15:5
+            if ((state == 16'h0019)) v0_k <= w_128;
+            if ((state == 16'h0019)) state <= 16'h0017;
+            if ((state == 16'h001a)) v5_lid_x <= w_129;
+            if ((state == 16'h001a)) state <= 16'h0003;
+            if ((state == 16'h001b)) state <= 16'h001a;
+            if ((state == 16'h001c)) state <= 16'h001b;
             if ((state == 16'h001d)) state <= 16'h001c;
-            if ((state == 16'h001e)) v2_k <= w_79;
-            if ((state == 16'h001e)) state <= 16'h001b;
+            if ((state == 16'h001e)) state <= 16'h001d;
             if ((state == 16'h001f)) state <= 16'h001e;
-            if (((state == 16'h0020) && ((!1'h0) && obj0_window_re_issued))) old_93 <= {obj0_window_rdata, old_93[31:8]};  // fir_constant.cl:21:25
-            if (((state == 16'h0020) && ((!1'h0) && obj0_window_re_issued))) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:21:25
-            if (((state == 16'h0020) && ((!1'h0) && (!obj0_window_re_issued)))) obj0_window_re_issued <= 1'h1;  // fir_constant.cl:21:25
-            if (((state == 16'h0020) && ((!1'h0) && obj0_window_re_issued))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:21:25
-            if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:21:25
-            if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:21:25
-            if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) q_95 <= w_85;  // fir_constant.cl:21:25
-            if (((state == 16'h0020) && (((!1'h0) && obj0_window_re_issued) && (obj0_window_re_beat == 8'h03)))) state <= 16'h0021;  // fir_constant.cl:21:25
-            if (((state == 16'h0021) && 1'h1)) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:21:13
-            if (((state == 16'h0021) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:21:13
-            if (((state == 16'h0021) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:21:13
-            if (((state == 16'h0021) && (1'h1 && (obj0_window_re_beat == 8'h03)))) state <= 16'h001e;  // fir_constant.cl:21:13
-            if ((state == 16'h0022)) v2_k <= w_99;
-            if ((state == 16'h0022)) state <= 16'h001b;
-            if ((state == 16'h0023)) v1_i <= w_100;
-            if ((state == 16'h0023)) state <= 16'h0008;
-            if ((state == 16'h0024)) state <= 16'h0026;
-            if ((state == 16'h0025)) state <= (q_104 ? 16'h0029 : 16'h0023);
-            if ((state == 16'h0026)) q_104 <= w_103;
+            if ((state == 16'h0020)) state <= 16'h001f;
+            if ((state == 16'h0021)) state <= 16'h0020;
+            if ((state == 16'h0022)) state <= 16'h0021;
+            if ((state == 16'h0023)) state <= 16'h0022;
+            if ((state == 16'h0024)) state <= 16'h0023;
+            if ((state == 16'h0025)) state <= 16'h0024;
             if ((state == 16'h0026)) state <= 16'h0025;
-            if ((state == 16'h0027)) v0_k <= w_109;
-            if ((state == 16'h0027)) state <= 16'h0024;
+            if ((state == 16'h0027)) state <= 16'h0026;
             if ((state == 16'h0028)) state <= 16'h0027;
-            if (((state == 16'h0029) && 1'h1)) obj0_window_re_beat <= (obj0_window_re_beat + 8'h01);  // fir_constant.cl:16:9
-            if (((state == 16'h0029) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_beat <= 8'h00;  // fir_constant.cl:16:9
-            if (((state == 16'h0029) && (1'h1 && (obj0_window_re_beat == 8'h03)))) obj0_window_re_issued <= 1'h0;  // fir_constant.cl:16:9
-            if (((state == 16'h0029) && (1'h1 && (obj0_window_re_beat == 8'h03)))) state <= 16'h0027;  // fir_constant.cl:16:9
-            if ((state == 16'h002a)) v0_k <= w_120;
-            if ((state == 16'h002a)) state <= 16'h0024;
-            if ((state == 16'h002b)) v5_lid_x <= w_121;
-            if ((state == 16'h002b)) state <= 16'h0003;
-            if ((state == 16'h002c)) state <= 16'h002b;
-            if ((state == 16'h002d)) state <= 16'h002c;
-            if ((state == 16'h002e)) state <= 16'h002d;
-            if ((state == 16'h002f)) state <= 16'h002e;
-            if ((state == 16'h0030)) state <= 16'h002f;
-            if ((state == 16'h0031)) state <= 16'h0030;
-            if ((state == 16'h0032)) state <= 16'h0031;
-            if ((state == 16'h0033)) state <= 16'h0032;
-            if ((state == 16'h0034)) state <= 16'h0033;
-            if ((state == 16'h0035)) state <= 16'h0034;
-            if ((state == 16'h0036)) state <= 16'h0035;
-            if ((state == 16'h0037)) state <= 16'h0036;
-            if ((state == 16'h0038)) state <= 16'h0037;
-            if ((state == 16'h0039)) state <= 16'h0038;
-            if ((state == 16'h003a)) state <= 16'h0039;
-            if ((state == 16'h003b)) state <= 16'h003a;
-            if ((state == 16'h003c)) state <= 16'h003b;
-            if ((state == 16'h003d)) state <= 16'h003c;
-            if ((state == 16'h003e)) state <= 16'h003d;
-            if ((state == 16'h003f)) state <= 16'h003e;
-            if ((state == 16'h0040)) state <= 16'h003f;
-            if ((state == 16'h0041)) state <= 16'h0040;
-            if ((state == 16'h0042)) state <= 16'h0041;
-            if ((state == 16'h0043)) state <= 16'h0042;
-            if ((state == 16'h0044)) state <= 16'h0043;
-            if ((state == 16'h0045)) state <= 16'h0044;
-            if ((state == 16'h0046)) state <= 16'h0045;
-            if ((state == 16'h0047)) state <= 16'h0046;
-            if ((state == 16'h0048)) state <= 16'h0047;
-            if ((state == 16'h0049)) state <= 16'h0048;
-            if ((state == 16'h004a)) state <= 16'h0049;
-            if ((state == 16'h004b)) state <= 16'h004a;
-            if ((state == 16'h004c)) state <= 16'h004b;
-            if ((state == 16'h004d)) state <= 16'h004c;
-            if ((state == 16'h004e)) state <= 16'h004d;
-            if ((state == 16'h004f)) state <= 16'h004e;
-            if ((state == 16'h0050)) state <= 16'h004f;
-            if ((state == 16'h0051)) state <= 16'h0050;
-            if ((state == 16'h0052)) state <= 16'h0051;
-            if ((state == 16'h0053)) state <= 16'h0052;
-            if ((state == 16'h0054)) state <= 16'h0053;
-            if ((state == 16'h0055)) state <= 16'h0054;
-            if ((state == 16'h0056)) state <= 16'h0055;
-            if ((state == 16'h0057)) state <= 16'h0056;
-            if ((state == 16'h0058)) state <= 16'h0057;
-            if ((state == 16'h0059)) state <= 16'h0058;
-            if ((state == 16'h005a)) state <= 16'h0059;
-            if ((state == 16'h005b)) state <= 16'h005a;
-            if ((state == 16'h005c)) state <= 16'h005b;
-            if ((state == 16'h005d)) state <= 16'h005c;
-            if ((state == 16'h005e)) state <= 16'h005d;
-            if ((state == 16'h005f)) state <= 16'h005e;
-            if ((state == 16'h0060)) state <= 16'h005f;
-            if ((state == 16'h0061)) state <= 16'h0060;
-            if ((state == 16'h0062)) state <= 16'h0061;
-            if ((state == 16'h0063)) state <= 16'h0062;
-            if ((state == 16'h0064)) state <= 16'h0063;
-            if ((state == 16'h0065)) state <= 16'h0064;
-            if ((state == 16'h0066)) state <= 16'h0065;
-            if ((state == 16'h0067)) state <= 16'h0066;
-            if ((state == 16'h0068)) state <= 16'h0067;
-            if ((state == 16'h0069)) state <= 16'h0068;
-            if ((state == 16'h006a)) state <= 16'h0069;
-            if ((state == 16'h006b)) state <= 16'h006a;
-            if (((state == 16'h006c) && ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
-            if ((state == 16'h006c)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h006b);
+            if ((state == 16'h0029)) state <= 16'h0028;
+            if ((state == 16'h002a)) state <= 16'h0029;
+            if (((state == 16'h002b) && ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
+            if ((state == 16'h002b)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h002a);
         end
     end
-    assign x_rd_cmd_valid = (((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle));
-    assign x_rd_cmd_addr = ((((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_65[31:0] : 32'h00000000);
-    assign x_rd_cmd_len = ((((state == 16'h0019) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign x_rd_ready = ((state == 16'h0019) && x_rd_issued);
+    assign x_rd_cmd_valid = (((state == 16'h0011) && (!x_rd_issued)) && (1'h1 && y_wr_idle));
+    assign x_rd_cmd_addr = ((((state == 16'h0011) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_82[31:0] : 32'h00000000);
+    assign x_rd_cmd_len = ((((state == 16'h0011) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
+    assign x_rd_ready = ((state == 16'h0011) && x_rd_issued);
     assign y_wr_cmd_valid = ((state == 16'h000d) && (!y_wr_issued));
     assign y_wr_cmd_addr = (((state == 16'h000d) && (!y_wr_issued)) ? w_23[31:0] : 32'h00000000);
     assign y_wr_cmd_len = (((state == 16'h000d) && (!y_wr_issued)) ? 32'h00000004 : 32'h00000000);
     assign y_wr_valid = ((state == 16'h000d) && y_wr_issued);
     assign y_wr_data = (((state == 16'h000d) && y_wr_issued) ? w_24 : 32'h00000000);
     assign y_wr_strb = (((state == 16'h000d) && y_wr_issued) ? 4'hf : 4'h0);
-    assign obj0_window_we = (((state == 16'h001a) || (state == 16'h0021)) || (state == 16'h0029));
-    assign obj0_window_waddr = ((state == 16'h001a) ? oa_69[5:0] : ((state == 16'h0021) ? oa_97[5:0] : ((state == 16'h0029) ? oa_118[5:0] : 6'h00)));
-    assign obj0_window_wdata = ((state == 16'h001a) ? ow_70[7:0] : ((state == 16'h0021) ? ow_98[7:0] : ((state == 16'h0029) ? ow_119[7:0] : 8'h00)));
-    assign obj0_window_re = ((((state == 16'h0014) && (!1'h0)) && (!obj0_window_re_issued)) || (((state == 16'h0020) && (!1'h0)) && (!obj0_window_re_issued)));
-    assign obj0_window_raddr = ((((state == 16'h0014) && (!1'h0)) && (!obj0_window_re_issued)) ? oa_49[5:0] : ((((state == 16'h0020) && (!1'h0)) && (!obj0_window_re_issued)) ? oa_92[5:0] : 6'h00));
-    assign obj1_coeff_we_any0_0 = ((((((((state == 16'h002c) || (state == 16'h002d)) || (state == 16'h002e)) || (state == 16'h002f)) || (state == 16'h0030)) || (state == 16'h0031)) || (state == 16'h0032)) || (state == 16'h0033));
-    assign obj1_coeff_we_any0_1 = ((((((((state == 16'h0034) || (state == 16'h0035)) || (state == 16'h0036)) || (state == 16'h0037)) || (state == 16'h0038)) || (state == 16'h0039)) || (state == 16'h003a)) || (state == 16'h003b));
-    assign obj1_coeff_we_any0_2 = ((((((((state == 16'h003c) || (state == 16'h003d)) || (state == 16'h003e)) || (state == 16'h003f)) || (state == 16'h0040)) || (state == 16'h0041)) || (state == 16'h0042)) || (state == 16'h0043));
-    assign obj1_coeff_we_any0_3 = ((((((((state == 16'h0044) || (state == 16'h0045)) || (state == 16'h0046)) || (state == 16'h0047)) || (state == 16'h0048)) || (state == 16'h0049)) || (state == 16'h004a)) || (state == 16'h004b));
-    assign obj1_coeff_we_any0_4 = ((((((((state == 16'h004c) || (state == 16'h004d)) || (state == 16'h004e)) || (state == 16'h004f)) || (state == 16'h0050)) || (state == 16'h0051)) || (state == 16'h0052)) || (state == 16'h0053));
-    assign obj1_coeff_we_any0_5 = ((((((((state == 16'h0054) || (state == 16'h0055)) || (state == 16'h0056)) || (state == 16'h0057)) || (state == 16'h0058)) || (state == 16'h0059)) || (state == 16'h005a)) || (state == 16'h005b));
-    assign obj1_coeff_we_any0_6 = ((((((((state == 16'h005c) || (state == 16'h005d)) || (state == 16'h005e)) || (state == 16'h005f)) || (state == 16'h0060)) || (state == 16'h0061)) || (state == 16'h0062)) || (state == 16'h0063));
-    assign obj1_coeff_we_any0_7 = ((((((((state == 16'h0064) || (state == 16'h0065)) || (state == 16'h0066)) || (state == 16'h0067)) || (state == 16'h0068)) || (state == 16'h0069)) || (state == 16'h006a)) || (state == 16'h006b));
-    assign obj1_coeff_we = (((((((obj1_coeff_we_any0_0 || obj1_coeff_we_any0_1) || obj1_coeff_we_any0_2) || obj1_coeff_we_any0_3) || obj1_coeff_we_any0_4) || obj1_coeff_we_any0_5) || obj1_coeff_we_any0_6) || obj1_coeff_we_any0_7);
-    assign obj1_coeff_waddr_any0_0 = ((((((((state == 16'h002c) || (state == 16'h002d)) || (state == 16'h002e)) || (state == 16'h002f)) || (state == 16'h0030)) || (state == 16'h0031)) || (state == 16'h0032)) || (state == 16'h0033));
-    assign obj1_coeff_waddr_sel0_0 = ((state == 16'h002c) ? 6'h3f : ((state == 16'h002d) ? 6'h3e : ((state == 16'h002e) ? 6'h3d : ((state == 16'h002f) ? 6'h3c : ((state == 16'h0030) ? 6'h3b : ((state == 16'h0031) ? 6'h3a : ((state == 16'h0032) ? 6'h39 : ((state == 16'h0033) ? 6'h38 : 6'h00))))))));
-    assign obj1_coeff_waddr_any0_1 = ((((((((state == 16'h0034) || (state == 16'h0035)) || (state == 16'h0036)) || (state == 16'h0037)) || (state == 16'h0038)) || (state == 16'h0039)) || (state == 16'h003a)) || (state == 16'h003b));
-    assign obj1_coeff_waddr_sel0_1 = ((state == 16'h0034) ? 6'h37 : ((state == 16'h0035) ? 6'h36 : ((state == 16'h0036) ? 6'h35 : ((state == 16'h0037) ? 6'h34 : ((state == 16'h0038) ? 6'h33 : ((state == 16'h0039) ? 6'h32 : ((state == 16'h003a) ? 6'h31 : ((state == 16'h003b) ? 6'h30 : 6'h00))))))));
-    assign obj1_coeff_waddr_any0_2 = ((((((((state == 16'h003c) || (state == 16'h003d)) || (state == 16'h003e)) || (state == 16'h003f)) || (state == 16'h0040)) || (state == 16'h0041)) || (state == 16'h0042)) || (state == 16'h0043));
-    assign obj1_coeff_waddr_sel0_2 = ((state == 16'h003c) ? 6'h2f : ((state == 16'h003d) ? 6'h2e : ((state == 16'h003e) ? 6'h2d : ((state == 16'h003f) ? 6'h2c : ((state == 16'h0040) ? 6'h2b : ((state == 16'h0041) ? 6'h2a : ((state == 16'h0042) ? 6'h29 : ((state == 16'h0043) ? 6'h28 : 6'h00))))))));
-    assign obj1_coeff_waddr_any0_3 = ((((((((state == 16'h0044) || (state == 16'h0045)) || (state == 16'h0046)) || (state == 16'h0047)) || (state == 16'h0048)) || (state == 16'h0049)) || (state == 16'h004a)) || (state == 16'h004b));
-    assign obj1_coeff_waddr_sel0_3 = ((state == 16'h0044) ? 6'h27 : ((state == 16'h0045) ? 6'h26 : ((state == 16'h0046) ? 6'h25 : ((state == 16'h0047) ? 6'h24 : ((state == 16'h0048) ? 6'h23 : ((state == 16'h0049) ? 6'h22 : ((state == 16'h004a) ? 6'h21 : ((state == 16'h004b) ? 6'h20 : 6'h00))))))));
-    assign obj1_coeff_waddr_any0_4 = ((((((((state == 16'h004c) || (state == 16'h004d)) || (state == 16'h004e)) || (state == 16'h004f)) || (state == 16'h0050)) || (state == 16'h0051)) || (state == 16'h0052)) || (state == 16'h0053));
-    assign obj1_coeff_waddr_sel0_4 = ((state == 16'h004c) ? 6'h1f : ((state == 16'h004d) ? 6'h1e : ((state == 16'h004e) ? 6'h1d : ((state == 16'h004f) ? 6'h1c : ((state == 16'h0050) ? 6'h1b : ((state == 16'h0051) ? 6'h1a : ((state == 16'h0052) ? 6'h19 : ((state == 16'h0053) ? 6'h18 : 6'h00))))))));
-    assign obj1_coeff_waddr_any0_5 = ((((((((state == 16'h0054) || (state == 16'h0055)) || (state == 16'h0056)) || (state == 16'h0057)) || (state == 16'h0058)) || (state == 16'h0059)) || (state == 16'h005a)) || (state == 16'h005b));
-    assign obj1_coeff_waddr_sel0_5 = ((state == 16'h0054) ? 6'h17 : ((state == 16'h0055) ? 6'h16 : ((state == 16'h0056) ? 6'h15 : ((state == 16'h0057) ? 6'h14 : ((state == 16'h0058) ? 6'h13 : ((state == 16'h0059) ? 6'h12 : ((state == 16'h005a) ? 6'h11 : ((state == 16'h005b) ? 6'h10 : 6'h00))))))));
-    assign obj1_coeff_waddr_any0_6 = ((((((((state == 16'h005c) || (state == 16'h005d)) || (state == 16'h005e)) || (state == 16'h005f)) || (state == 16'h0060)) || (state == 16'h0061)) || (state == 16'h0062)) || (state == 16'h0063));
-    assign obj1_coeff_waddr_sel0_6 = ((state == 16'h005c) ? 6'h0f : ((state == 16'h005d) ? 6'h0e : ((state == 16'h005e) ? 6'h0d : ((state == 16'h005f) ? 6'h0c : ((state == 16'h0060) ? 6'h0b : ((state == 16'h0061) ? 6'h0a : ((state == 16'h0062) ? 6'h09 : ((state == 16'h0063) ? 6'h08 : 6'h00))))))));
-    assign obj1_coeff_waddr_any0_7 = ((((((((state == 16'h0064) || (state == 16'h0065)) || (state == 16'h0066)) || (state == 16'h0067)) || (state == 16'h0068)) || (state == 16'h0069)) || (state == 16'h006a)) || (state == 16'h006b));
-    assign obj1_coeff_waddr_sel0_7 = ((state == 16'h0064) ? 6'h07 : ((state == 16'h0065) ? 6'h06 : ((state == 16'h0066) ? 6'h05 : ((state == 16'h0067) ? 6'h04 : ((state == 16'h0068) ? 6'h03 : ((state == 16'h0069) ? 6'h02 : ((state == 16'h006a) ? 6'h01 : ((state == 16'h006b) ? 6'h00 : 6'h00))))))));
-    assign obj1_coeff_waddr = (obj1_coeff_waddr_any0_0 ? obj1_coeff_waddr_sel0_0 : (obj1_coeff_waddr_any0_1 ? obj1_coeff_waddr_sel0_1 : (obj1_coeff_waddr_any0_2 ? obj1_coeff_waddr_sel0_2 : (obj1_coeff_waddr_any0_3 ? obj1_coeff_waddr_sel0_3 : (obj1_coeff_waddr_any0_4 ? obj1_coeff_waddr_sel0_4 : (obj1_coeff_waddr_any0_5 ? obj1_coeff_waddr_sel0_5 : (obj1_coeff_waddr_any0_6 ? obj1_coeff_waddr_sel0_6 : (obj1_coeff_waddr_any0_7 ? obj1_coeff_waddr_sel0_7 : 6'h00))))))));
-    assign obj1_coeff_wdata_any0_0 = ((((((((state == 16'h002c) || (state == 16'h002d)) || (state == 16'h002e)) || (state == 16'h002f)) || (state == 16'h0030)) || (state == 16'h0031)) || (state == 16'h0032)) || (state == 16'h0033));
-    assign obj1_coeff_wdata_sel0_0 = ((state == 16'h002c) ? 8'h3c : ((state == 16'h002d) ? 8'h4c : ((state == 16'h002e) ? 8'hcc : ((state == 16'h002f) ? 8'hcd : ((state == 16'h0030) ? 8'hbc : ((state == 16'h0031) ? 8'hcc : ((state == 16'h0032) ? 8'hcc : ((state == 16'h0033) ? 8'hcd : 8'h00))))))));
-    assign obj1_coeff_wdata_any0_1 = ((((((((state == 16'h0034) || (state == 16'h0035)) || (state == 16'h0036)) || (state == 16'h0037)) || (state == 16'h0038)) || (state == 16'h0039)) || (state == 16'h003a)) || (state == 16'h003b));
-    assign obj1_coeff_wdata_sel0_1 = ((state == 16'h0034) ? 8'h3d : ((state == 16'h0035) ? 8'h4c : ((state == 16'h0036) ? 8'hcc : ((state == 16'h0037) ? 8'hcd : ((state == 16'h0038) ? 8'hbd : ((state == 16'h0039) ? 8'h99 : ((state == 16'h003a) ? 8'h99 : ((state == 16'h003b) ? 8'h9a : 8'h00))))))));
-    assign obj1_coeff_wdata_any0_2 = ((((((((state == 16'h003c) || (state == 16'h003d)) || (state == 16'h003e)) || (state == 16'h003f)) || (state == 16'h0040)) || (state == 16'h0041)) || (state == 16'h0042)) || (state == 16'h0043));
-    assign obj1_coeff_wdata_sel0_2 = ((state == 16'h003c) ? 8'h3d : ((state == 16'h003d) ? 8'hcc : ((state == 16'h003e) ? 8'hcc : ((state == 16'h003f) ? 8'hcd : ((state == 16'h0040) ? 8'h3e : ((state == 16'h0041) ? 8'h00 : ((state == 16'h0042) ? 8'h00 : ((state == 16'h0043) ? 8'h00 : 8'h00))))))));
-    assign obj1_coeff_wdata_any0_3 = ((((((((state == 16'h0044) || (state == 16'h0045)) || (state == 16'h0046)) || (state == 16'h0047)) || (state == 16'h0048)) || (state == 16'h0049)) || (state == 16'h004a)) || (state == 16'h004b));
-    assign obj1_coeff_wdata_sel0_3 = ((state == 16'h0044) ? 8'h3e : ((state == 16'h0045) ? 8'h19 : ((state == 16'h0046) ? 8'h99 : ((state == 16'h0047) ? 8'h9a : ((state == 16'h0048) ? 8'h3e : ((state == 16'h0049) ? 8'h33 : ((state == 16'h004a) ? 8'h33 : ((state == 16'h004b) ? 8'h33 : 8'h00))))))));
-    assign obj1_coeff_wdata_any0_4 = ((((((((state == 16'h004c) || (state == 16'h004d)) || (state == 16'h004e)) || (state == 16'h004f)) || (state == 16'h0050)) || (state == 16'h0051)) || (state == 16'h0052)) || (state == 16'h0053));
-    assign obj1_coeff_wdata_sel0_4 = ((state == 16'h004c) ? 8'h3e : ((state == 16'h004d) ? 8'h33 : ((state == 16'h004e) ? 8'h33 : ((state == 16'h004f) ? 8'h33 : ((state == 16'h0050) ? 8'h3e : ((state == 16'h0051) ? 8'h19 : ((state == 16'h0052) ? 8'h99 : ((state == 16'h0053) ? 8'h9a : 8'h00))))))));
-    assign obj1_coeff_wdata_any0_5 = ((((((((state == 16'h0054) || (state == 16'h0055)) || (state == 16'h0056)) || (state == 16'h0057)) || (state == 16'h0058)) || (state == 16'h0059)) || (state == 16'h005a)) || (state == 16'h005b));
-    assign obj1_coeff_wdata_sel0_5 = ((state == 16'h0054) ? 8'h3e : ((state == 16'h0055) ? 8'h00 : ((state == 16'h0056) ? 8'h00 : ((state == 16'h0057) ? 8'h00 : ((state == 16'h0058) ? 8'h3d : ((state == 16'h0059) ? 8'hcc : ((state == 16'h005a) ? 8'hcc : ((state == 16'h005b) ? 8'hcd : 8'h00))))))));
-    assign obj1_coeff_wdata_any0_6 = ((((((((state == 16'h005c) || (state == 16'h005d)) || (state == 16'h005e)) || (state == 16'h005f)) || (state == 16'h0060)) || (state == 16'h0061)) || (state == 16'h0062)) || (state == 16'h0063));
-    assign obj1_coeff_wdata_sel0_6 = ((state == 16'h005c) ? 8'hbd : ((state == 16'h005d) ? 8'h99 : ((state == 16'h005e) ? 8'h99 : ((state == 16'h005f) ? 8'h9a : ((state == 16'h0060) ? 8'h3d : ((state == 16'h0061) ? 8'h4c : ((state == 16'h0062) ? 8'hcc : ((state == 16'h0063) ? 8'hcd : 8'h00))))))));
-    assign obj1_coeff_wdata_any0_7 = ((((((((state == 16'h0064) || (state == 16'h0065)) || (state == 16'h0066)) || (state == 16'h0067)) || (state == 16'h0068)) || (state == 16'h0069)) || (state == 16'h006a)) || (state == 16'h006b));
-    assign obj1_coeff_wdata_sel0_7 = ((state == 16'h0064) ? 8'hbc : ((state == 16'h0065) ? 8'hcc : ((state == 16'h0066) ? 8'hcc : ((state == 16'h0067) ? 8'hcd : ((state == 16'h0068) ? 8'h3c : ((state == 16'h0069) ? 8'h4c : ((state == 16'h006a) ? 8'hcc : ((state == 16'h006b) ? 8'hcd : 8'h00))))))));
-    assign obj1_coeff_wdata = (obj1_coeff_wdata_any0_0 ? obj1_coeff_wdata_sel0_0 : (obj1_coeff_wdata_any0_1 ? obj1_coeff_wdata_sel0_1 : (obj1_coeff_wdata_any0_2 ? obj1_coeff_wdata_sel0_2 : (obj1_coeff_wdata_any0_3 ? obj1_coeff_wdata_sel0_3 : (obj1_coeff_wdata_any0_4 ? obj1_coeff_wdata_sel0_4 : (obj1_coeff_wdata_any0_5 ? obj1_coeff_wdata_sel0_5 : (obj1_coeff_wdata_any0_6 ? obj1_coeff_wdata_sel0_6 : (obj1_coeff_wdata_any0_7 ? obj1_coeff_wdata_sel0_7 : 8'h00))))))));
-    assign obj1_coeff_re = (((state == 16'h0013) && (!1'h0)) && (!obj1_coeff_re_issued));
-    assign obj1_coeff_raddr = ((((state == 16'h0013) && (!1'h0)) && (!obj1_coeff_re_issued)) ? oa_42[5:0] : 6'h00);
-    assign go_52 = ((state == 16'h0015) && (!u0_fp_mul_issued));
-    assign go_56 = ((state == 16'h0016) && (!u1_fp_add_issued));
+    assign obj0_window_we = (((state == 16'h0012) || ((p3_valid[1] && 1'h1) && p3_en)) || (((p1_valid[0] && 1'h1) && pw_114) && p1_en));
+    assign obj0_window_waddr = ((state == 16'h0012) ? oa_86[3:0] : (((p3_valid[1] && 1'h1) && p3_en) ? pwa_106[3:0] : ((((p1_valid[0] && 1'h1) && pw_114) && p1_en) ? pwa_122[3:0] : 4'h0)));
+    assign obj0_window_wdata = ((state == 16'h0012) ? v_84 : (((p3_valid[1] && 1'h1) && p3_en) ? prd_104 : ((((p1_valid[0] && 1'h1) && pw_114) && p1_en) ? w_121 : 32'h00000000)));
+    assign obj0_window_re = ((((p4_valid[0] && (p4_slot == 3'h1)) && p4_go) && p4_en) || (((p3_valid[0] && 1'h1) && pw_91) && p3_en));
+    assign obj0_window_raddr = ((((p4_valid[0] && (p4_slot == 3'h1)) && p4_go) && p4_en) ? pwa_40[3:0] : ((((p3_valid[0] && 1'h1) && pw_91) && p3_en) ? pwa_103[3:0] : 4'h0));
+    assign obj1_coeff_we_any0_0 = ((((((((state == 16'h001b) || (state == 16'h001c)) || (state == 16'h001d)) || (state == 16'h001e)) || (state == 16'h001f)) || (state == 16'h0020)) || (state == 16'h0021)) || (state == 16'h0022));
+    assign obj1_coeff_we_any0_1 = ((((((((state == 16'h0023) || (state == 16'h0024)) || (state == 16'h0025)) || (state == 16'h0026)) || (state == 16'h0027)) || (state == 16'h0028)) || (state == 16'h0029)) || (state == 16'h002a));
+    assign obj1_coeff_we = (obj1_coeff_we_any0_0 || obj1_coeff_we_any0_1);
+    assign obj1_coeff_waddr_any0_0 = ((((((((state == 16'h001b) || (state == 16'h001c)) || (state == 16'h001d)) || (state == 16'h001e)) || (state == 16'h001f)) || (state == 16'h0020)) || (state == 16'h0021)) || (state == 16'h0022));
+    assign obj1_coeff_waddr_sel0_0 = ((state == 16'h001b) ? 4'hf : ((state == 16'h001c) ? 4'he : ((state == 16'h001d) ? 4'hd : ((state == 16'h001e) ? 4'hc : ((state == 16'h001f) ? 4'hb : ((state == 16'h0020) ? 4'ha : ((state == 16'h0021) ? 4'h9 : ((state == 16'h0022) ? 4'h8 : 4'h0))))))));
+    assign obj1_coeff_waddr_any0_1 = ((((((((state == 16'h0023) || (state == 16'h0024)) || (state == 16'h0025)) || (state == 16'h0026)) || (state == 16'h0027)) || (state == 16'h0028)) || (state == 16'h0029)) || (state == 16'h002a));
+    assign obj1_coeff_waddr_sel0_1 = ((state == 16'h0023) ? 4'h7 : ((state == 16'h0024) ? 4'h6 : ((state == 16'h0025) ? 4'h5 : ((state == 16'h0026) ? 4'h4 : ((state == 16'h0027) ? 4'h3 : ((state == 16'h0028) ? 4'h2 : ((state == 16'h0029) ? 4'h1 : ((state == 16'h002a) ? 4'h0 : 4'h0))))))));
+    assign obj1_coeff_waddr = (obj1_coeff_waddr_any0_0 ? obj1_coeff_waddr_sel0_0 : (obj1_coeff_waddr_any0_1 ? obj1_coeff_waddr_sel0_1 : 4'h0));
+    assign obj1_coeff_wdata_any0_0 = ((((((((state == 16'h001b) || (state == 16'h001c)) || (state == 16'h001d)) || (state == 16'h001e)) || (state == 16'h001f)) || (state == 16'h0020)) || (state == 16'h0021)) || (state == 16'h0022));
+    assign obj1_coeff_wdata_sel0_0 = ((state == 16'h001b) ? 32'h3c4ccccd : ((state == 16'h001c) ? 32'hbccccccd : ((state == 16'h001d) ? 32'h3d4ccccd : ((state == 16'h001e) ? 32'hbd99999a : ((state == 16'h001f) ? 32'h3dcccccd : ((state == 16'h0020) ? 32'h3e000000 : ((state == 16'h0021) ? 32'h3e19999a : ((state == 16'h0022) ? 32'h3e333333 : 32'h00000000))))))));
+    assign obj1_coeff_wdata_any0_1 = ((((((((state == 16'h0023) || (state == 16'h0024)) || (state == 16'h0025)) || (state == 16'h0026)) || (state == 16'h0027)) || (state == 16'h0028)) || (state == 16'h0029)) || (state == 16'h002a));
+    assign obj1_coeff_wdata_sel0_1 = ((state == 16'h0023) ? 32'h3e333333 : ((state == 16'h0024) ? 32'h3e19999a : ((state == 16'h0025) ? 32'h3e000000 : ((state == 16'h0026) ? 32'h3dcccccd : ((state == 16'h0027) ? 32'hbd99999a : ((state == 16'h0028) ? 32'h3d4ccccd : ((state == 16'h0029) ? 32'hbccccccd : ((state == 16'h002a) ? 32'h3c4ccccd : 32'h00000000))))))));
+    assign obj1_coeff_wdata = (obj1_coeff_wdata_any0_0 ? obj1_coeff_wdata_sel0_0 : (obj1_coeff_wdata_any0_1 ? obj1_coeff_wdata_sel0_1 : 32'h00000000));
+    assign obj1_coeff_re = (((p4_valid[0] && (p4_slot == 3'h0)) && pw_27) && p4_en);
+    assign obj1_coeff_raddr = ((((p4_valid[0] && (p4_slot == 3'h0)) && pw_27) && p4_en) ? pwa_35[3:0] : 4'h0);
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, x_rd_last, v6_lid_linear[63:0], w_1[63:8], w_6[63:8], w_23[63:32], w_29[31:8], oa_42[63:6], oa_49[63:6], w_65[63:32], oa_69[63:6], ow_70[31:8], oa_92[63:6], oa_97[63:6], ow_98[31:8], w_105[31:8], oa_118[63:6],
-        ow_119[31:8]};
+    wire ohls_unused = &{1'b0, x_rd_last, v6_lid_linear[63:0], w_1[63:8], w_6[63:8], w_23[63:32], pwa_35[63:4], pwa_40[63:4], pu_44_valid, pu_56_valid, pv_71[31:8], w_82[63:32], obj0_window_re_issued, oa_86[63:4], p3_go, pwa_103[63:4], pwa_106[63:4],
+        p1_go, pwa_122[63:4], pv_123[31:8]};
 endmodule
 `default_nettype wire

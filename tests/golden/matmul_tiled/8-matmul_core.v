@@ -127,79 +127,73 @@ module matmul_core (
     wire [31:0]  dp_B_base;
     wire [31:0]  dp_C_base;
     wire [31:0]  dp_arg_n;
-    wire         dp_A_rd_cmd_valid;
-    wire         dp_A_rd_cmd_ready;
-    wire [31:0]  dp_A_rd_cmd_addr;
-    wire [31:0]  dp_A_rd_cmd_len;
-    wire         dp_A_rd_valid;
-    wire         dp_A_rd_ready;
-    wire [31:0]  dp_A_rd_data;
-    wire         dp_A_rd_last;
-    wire         dp_B_rd_cmd_valid;
-    wire         dp_B_rd_cmd_ready;
-    wire [31:0]  dp_B_rd_cmd_addr;
-    wire [31:0]  dp_B_rd_cmd_len;
-    wire         dp_B_rd_valid;
-    wire         dp_B_rd_ready;
-    wire [31:0]  dp_B_rd_data;
-    wire         dp_B_rd_last;
-    wire         dp_C_wr_cmd_valid;
-    wire         dp_C_wr_cmd_ready;
-    wire [31:0]  dp_C_wr_cmd_addr;
-    wire [31:0]  dp_C_wr_cmd_len;
-    wire         dp_C_wr_valid;
-    wire         dp_C_wr_ready;
-    wire [31:0]  dp_C_wr_data;
-    wire [3:0]   dp_C_wr_strb;
-    wire         dp_C_wr_idle;
-    wire         A_rd_m_arvalid;
-    wire         A_rd_m_arready;
-    wire [31:0]  A_rd_m_araddr;
-    wire [7:0]   A_rd_m_arlen;
-    wire [2:0]   A_rd_m_arsize;
-    wire [1:0]   A_rd_m_arburst;
-    wire         A_rd_m_arid;
-    wire         A_rd_m_rvalid;
-    wire         A_rd_m_rready;
-    wire [31:0]  A_rd_m_rdata;
-    wire [1:0]   A_rd_m_rresp;
-    wire         A_rd_m_rlast;
-    wire         A_rd_m_rid;
-    wire         A_rd_idle;
-    wire         A_rd_err;
-    wire         B_rd_m_arvalid;
-    wire         B_rd_m_arready;
-    wire [31:0]  B_rd_m_araddr;
-    wire [7:0]   B_rd_m_arlen;
-    wire [2:0]   B_rd_m_arsize;
-    wire [1:0]   B_rd_m_arburst;
-    wire         B_rd_m_arid;
-    wire         B_rd_m_rvalid;
-    wire         B_rd_m_rready;
-    wire [31:0]  B_rd_m_rdata;
-    wire [1:0]   B_rd_m_rresp;
-    wire         B_rd_m_rlast;
-    wire         B_rd_m_rid;
-    wire         B_rd_idle;
-    wire         B_rd_err;
-    wire         C_wr_m_awvalid;
-    wire         C_wr_m_awready;
-    wire [31:0]  C_wr_m_awaddr;
-    wire [7:0]   C_wr_m_awlen;
-    wire [2:0]   C_wr_m_awsize;
-    wire [1:0]   C_wr_m_awburst;
-    wire         C_wr_m_awid;
-    wire         C_wr_m_wvalid;
-    wire         C_wr_m_wready;
-    wire [31:0]  C_wr_m_wdata;
-    wire [3:0]   C_wr_m_wstrb;
-    wire         C_wr_m_wlast;
-    wire         C_wr_m_bvalid;
-    wire         C_wr_m_bready;
-    wire [1:0]   C_wr_m_bresp;
-    wire         C_wr_m_bid;
-    wire         C_wr_idle;
-    wire         C_wr_err;
+    wire         dp_A_ld_req_valid;
+    wire         dp_A_ld_req_ready;
+    wire [31:0]  dp_A_ld_req_addr;
+    wire         dp_A_ld_resp_valid;
+    wire         dp_A_ld_resp_ready;
+    wire [31:0]  dp_A_ld_resp_data;
+    wire         dp_A_ld_flush;
+    wire         dp_A_ld_idle;
+    wire         dp_B_ld_req_valid;
+    wire         dp_B_ld_req_ready;
+    wire [31:0]  dp_B_ld_req_addr;
+    wire         dp_B_ld_resp_valid;
+    wire         dp_B_ld_resp_ready;
+    wire [31:0]  dp_B_ld_resp_data;
+    wire         dp_B_ld_flush;
+    wire         dp_B_ld_idle;
+    wire         dp_C_st_req_valid;
+    wire         dp_C_st_req_ready;
+    wire [31:0]  dp_C_st_req_addr;
+    wire [31:0]  dp_C_st_req_data;
+    wire         dp_C_st_idle;
+    wire         A_ld_m_arvalid;
+    wire         A_ld_m_arready;
+    wire [31:0]  A_ld_m_araddr;
+    wire [7:0]   A_ld_m_arlen;
+    wire [2:0]   A_ld_m_arsize;
+    wire [1:0]   A_ld_m_arburst;
+    wire         A_ld_m_arid;
+    wire         A_ld_m_rvalid;
+    wire         A_ld_m_rready;
+    wire [31:0]  A_ld_m_rdata;
+    wire [1:0]   A_ld_m_rresp;
+    wire         A_ld_m_rlast;
+    wire         A_ld_m_rid;
+    wire         A_ld_err;
+    wire         B_ld_m_arvalid;
+    wire         B_ld_m_arready;
+    wire [31:0]  B_ld_m_araddr;
+    wire [7:0]   B_ld_m_arlen;
+    wire [2:0]   B_ld_m_arsize;
+    wire [1:0]   B_ld_m_arburst;
+    wire         B_ld_m_arid;
+    wire         B_ld_m_rvalid;
+    wire         B_ld_m_rready;
+    wire [31:0]  B_ld_m_rdata;
+    wire [1:0]   B_ld_m_rresp;
+    wire         B_ld_m_rlast;
+    wire         B_ld_m_rid;
+    wire         B_ld_err;
+    wire         C_st_m_awvalid;
+    wire         C_st_m_awready;
+    wire [31:0]  C_st_m_awaddr;
+    wire [7:0]   C_st_m_awlen;
+    wire [2:0]   C_st_m_awsize;
+    wire [1:0]   C_st_m_awburst;
+    wire         C_st_m_awid;
+    wire         C_st_m_wvalid;
+    wire         C_st_m_wready;
+    wire [31:0]  C_st_m_wdata;
+    wire [3:0]   C_st_m_wstrb;
+    wire         C_st_m_wlast;
+    wire         C_st_m_bvalid;
+    wire         C_st_m_bready;
+    wire [1:0]   C_st_m_bresp;
+    wire         C_st_m_bid;
+    wire         C_st_err;
+    wire [31:0]  C_st_acked;
     wire         all_idle;
     reg          finishing;
     reg  [7:0]   dp_err;
@@ -247,52 +241,56 @@ module matmul_core (
 
     // ---- AXI4 master of buffer A
 
-    ohls_axi_rd #(
+    ohls_mem_load #(
         .DATA_WIDTH(32),
         .ADDR_WIDTH(32),
-        .LEN_WIDTH(32),
+        .ELEM_BYTES(4),
+        .STREAM(0),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(4)
-    ) u_rd_A (
+        .MAX_OUTSTANDING(64),
+        .FIFO_DEPTH(64),
+        .REQ_DEPTH(64),
+        .ALIGN_BYTES(4)
+    ) u_ld_A (
         .clk(clk),
         .rst(rst),
-        .cmd_valid(dp_A_rd_cmd_valid),
-        .cmd_ready(dp_A_rd_cmd_ready),
-        .cmd_addr(dp_A_rd_cmd_addr),
-        .cmd_len(dp_A_rd_cmd_len),
-        .out_valid(dp_A_rd_valid),
-        .out_ready(dp_A_rd_ready),
-        .out_data(dp_A_rd_data),
-        .out_last(dp_A_rd_last),
-        .m_arvalid(A_rd_m_arvalid),
-        .m_arready(A_rd_m_arready),
-        .m_araddr(A_rd_m_araddr),
-        .m_arlen(A_rd_m_arlen),
-        .m_arsize(A_rd_m_arsize),
-        .m_arburst(A_rd_m_arburst),
-        .m_arid(A_rd_m_arid),
-        .m_rvalid(A_rd_m_rvalid),
-        .m_rready(A_rd_m_rready),
-        .m_rdata(A_rd_m_rdata),
-        .m_rresp(A_rd_m_rresp),
-        .m_rlast(A_rd_m_rlast),
-        .m_rid(A_rd_m_rid),
-        .err(A_rd_err),
-        .idle(A_rd_idle)
+        .req_valid(dp_A_ld_req_valid),
+        .req_ready(dp_A_ld_req_ready),
+        .req_addr(dp_A_ld_req_addr),
+        .resp_valid(dp_A_ld_resp_valid),
+        .resp_ready(dp_A_ld_resp_ready),
+        .resp_data(dp_A_ld_resp_data),
+        .stream_end((args[31:0] + args[95:64])),
+        .flush(dp_A_ld_flush),
+        .m_arvalid(A_ld_m_arvalid),
+        .m_arready(A_ld_m_arready),
+        .m_araddr(A_ld_m_araddr),
+        .m_arlen(A_ld_m_arlen),
+        .m_arsize(A_ld_m_arsize),
+        .m_arburst(A_ld_m_arburst),
+        .m_arid(A_ld_m_arid),
+        .m_rvalid(A_ld_m_rvalid),
+        .m_rready(A_ld_m_rready),
+        .m_rdata(A_ld_m_rdata),
+        .m_rresp(A_ld_m_rresp),
+        .m_rlast(A_ld_m_rlast),
+        .m_rid(A_ld_m_rid),
+        .err(A_ld_err),
+        .idle(dp_A_ld_idle)
     );
-    assign m_A_arvalid = A_rd_m_arvalid;
-    assign A_rd_m_arready = m_A_arready;
-    assign m_A_araddr = A_rd_m_araddr;
-    assign m_A_arlen = A_rd_m_arlen;
-    assign m_A_arsize = A_rd_m_arsize;
-    assign m_A_arburst = A_rd_m_arburst;
-    assign m_A_arid = A_rd_m_arid;
-    assign A_rd_m_rvalid = m_A_rvalid;
-    assign m_A_rready = A_rd_m_rready;
-    assign A_rd_m_rdata = m_A_rdata;
-    assign A_rd_m_rresp = m_A_rresp;
-    assign A_rd_m_rlast = m_A_rlast;
-    assign A_rd_m_rid = m_A_rid;
+    assign m_A_arvalid = A_ld_m_arvalid;
+    assign A_ld_m_arready = m_A_arready;
+    assign m_A_araddr = A_ld_m_araddr;
+    assign m_A_arlen = A_ld_m_arlen;
+    assign m_A_arsize = A_ld_m_arsize;
+    assign m_A_arburst = A_ld_m_arburst;
+    assign m_A_arid = A_ld_m_arid;
+    assign A_ld_m_rvalid = m_A_rvalid;
+    assign m_A_rready = A_ld_m_rready;
+    assign A_ld_m_rdata = m_A_rdata;
+    assign A_ld_m_rresp = m_A_rresp;
+    assign A_ld_m_rlast = m_A_rlast;
+    assign A_ld_m_rid = m_A_rid;
     assign m_A_awvalid = 1'h0;
     assign m_A_awaddr = 32'h00000000;
     assign m_A_awlen = 8'h00;
@@ -307,52 +305,56 @@ module matmul_core (
 
     // ---- AXI4 master of buffer B
 
-    ohls_axi_rd #(
+    ohls_mem_load #(
         .DATA_WIDTH(32),
         .ADDR_WIDTH(32),
-        .LEN_WIDTH(32),
+        .ELEM_BYTES(4),
+        .STREAM(0),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(4)
-    ) u_rd_B (
+        .MAX_OUTSTANDING(64),
+        .FIFO_DEPTH(64),
+        .REQ_DEPTH(64),
+        .ALIGN_BYTES(4)
+    ) u_ld_B (
         .clk(clk),
         .rst(rst),
-        .cmd_valid(dp_B_rd_cmd_valid),
-        .cmd_ready(dp_B_rd_cmd_ready),
-        .cmd_addr(dp_B_rd_cmd_addr),
-        .cmd_len(dp_B_rd_cmd_len),
-        .out_valid(dp_B_rd_valid),
-        .out_ready(dp_B_rd_ready),
-        .out_data(dp_B_rd_data),
-        .out_last(dp_B_rd_last),
-        .m_arvalid(B_rd_m_arvalid),
-        .m_arready(B_rd_m_arready),
-        .m_araddr(B_rd_m_araddr),
-        .m_arlen(B_rd_m_arlen),
-        .m_arsize(B_rd_m_arsize),
-        .m_arburst(B_rd_m_arburst),
-        .m_arid(B_rd_m_arid),
-        .m_rvalid(B_rd_m_rvalid),
-        .m_rready(B_rd_m_rready),
-        .m_rdata(B_rd_m_rdata),
-        .m_rresp(B_rd_m_rresp),
-        .m_rlast(B_rd_m_rlast),
-        .m_rid(B_rd_m_rid),
-        .err(B_rd_err),
-        .idle(B_rd_idle)
+        .req_valid(dp_B_ld_req_valid),
+        .req_ready(dp_B_ld_req_ready),
+        .req_addr(dp_B_ld_req_addr),
+        .resp_valid(dp_B_ld_resp_valid),
+        .resp_ready(dp_B_ld_resp_ready),
+        .resp_data(dp_B_ld_resp_data),
+        .stream_end((args[127:96] + args[191:160])),
+        .flush(dp_B_ld_flush),
+        .m_arvalid(B_ld_m_arvalid),
+        .m_arready(B_ld_m_arready),
+        .m_araddr(B_ld_m_araddr),
+        .m_arlen(B_ld_m_arlen),
+        .m_arsize(B_ld_m_arsize),
+        .m_arburst(B_ld_m_arburst),
+        .m_arid(B_ld_m_arid),
+        .m_rvalid(B_ld_m_rvalid),
+        .m_rready(B_ld_m_rready),
+        .m_rdata(B_ld_m_rdata),
+        .m_rresp(B_ld_m_rresp),
+        .m_rlast(B_ld_m_rlast),
+        .m_rid(B_ld_m_rid),
+        .err(B_ld_err),
+        .idle(dp_B_ld_idle)
     );
-    assign m_B_arvalid = B_rd_m_arvalid;
-    assign B_rd_m_arready = m_B_arready;
-    assign m_B_araddr = B_rd_m_araddr;
-    assign m_B_arlen = B_rd_m_arlen;
-    assign m_B_arsize = B_rd_m_arsize;
-    assign m_B_arburst = B_rd_m_arburst;
-    assign m_B_arid = B_rd_m_arid;
-    assign B_rd_m_rvalid = m_B_rvalid;
-    assign m_B_rready = B_rd_m_rready;
-    assign B_rd_m_rdata = m_B_rdata;
-    assign B_rd_m_rresp = m_B_rresp;
-    assign B_rd_m_rlast = m_B_rlast;
-    assign B_rd_m_rid = m_B_rid;
+    assign m_B_arvalid = B_ld_m_arvalid;
+    assign B_ld_m_arready = m_B_arready;
+    assign m_B_araddr = B_ld_m_araddr;
+    assign m_B_arlen = B_ld_m_arlen;
+    assign m_B_arsize = B_ld_m_arsize;
+    assign m_B_arburst = B_ld_m_arburst;
+    assign m_B_arid = B_ld_m_arid;
+    assign B_ld_m_rvalid = m_B_rvalid;
+    assign m_B_rready = B_ld_m_rready;
+    assign B_ld_m_rdata = m_B_rdata;
+    assign B_ld_m_rresp = m_B_rresp;
+    assign B_ld_m_rlast = m_B_rlast;
+    assign B_ld_m_rid = m_B_rid;
     assign m_B_awvalid = 1'h0;
     assign m_B_awaddr = 32'h00000000;
     assign m_B_awlen = 8'h00;
@@ -374,59 +376,59 @@ module matmul_core (
     assign m_C_arid = 1'h0;
     assign m_C_rready = 1'h1;
 
-    ohls_axi_wr #(
+    ohls_mem_store #(
         .DATA_WIDTH(32),
         .ADDR_WIDTH(32),
-        .LEN_WIDTH(32),
+        .ELEM_BYTES(4),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(4)
-    ) u_wr_C (
+        .MAX_OUTSTANDING(4),
+        .ALIGN_BYTES(4),
+        .STRB(0)
+    ) u_st_C (
         .clk(clk),
         .rst(rst),
-        .cmd_valid(dp_C_wr_cmd_valid),
-        .cmd_ready(dp_C_wr_cmd_ready),
-        .cmd_addr(dp_C_wr_cmd_addr),
-        .cmd_len(dp_C_wr_cmd_len),
-        .in_valid(dp_C_wr_valid),
-        .in_ready(dp_C_wr_ready),
-        .in_data(dp_C_wr_data),
-        .in_strb(dp_C_wr_strb),
-        .m_awvalid(C_wr_m_awvalid),
-        .m_awready(C_wr_m_awready),
-        .m_awaddr(C_wr_m_awaddr),
-        .m_awlen(C_wr_m_awlen),
-        .m_awsize(C_wr_m_awsize),
-        .m_awburst(C_wr_m_awburst),
-        .m_awid(C_wr_m_awid),
-        .m_wvalid(C_wr_m_wvalid),
-        .m_wready(C_wr_m_wready),
-        .m_wdata(C_wr_m_wdata),
-        .m_wstrb(C_wr_m_wstrb),
-        .m_wlast(C_wr_m_wlast),
-        .m_bvalid(C_wr_m_bvalid),
-        .m_bready(C_wr_m_bready),
-        .m_bresp(C_wr_m_bresp),
-        .m_bid(C_wr_m_bid),
-        .err(C_wr_err),
-        .idle(C_wr_idle)
+        .req_valid(dp_C_st_req_valid),
+        .req_ready(dp_C_st_req_ready),
+        .req_addr(dp_C_st_req_addr),
+        .req_data(dp_C_st_req_data),
+        .req_strb(4'hf),
+        .flush(1'h0),
+        .m_awvalid(C_st_m_awvalid),
+        .m_awready(C_st_m_awready),
+        .m_awaddr(C_st_m_awaddr),
+        .m_awlen(C_st_m_awlen),
+        .m_awsize(C_st_m_awsize),
+        .m_awburst(C_st_m_awburst),
+        .m_awid(C_st_m_awid),
+        .m_wvalid(C_st_m_wvalid),
+        .m_wready(C_st_m_wready),
+        .m_wdata(C_st_m_wdata),
+        .m_wstrb(C_st_m_wstrb),
+        .m_wlast(C_st_m_wlast),
+        .m_bvalid(C_st_m_bvalid),
+        .m_bready(C_st_m_bready),
+        .m_bresp(C_st_m_bresp),
+        .m_bid(C_st_m_bid),
+        .acked(C_st_acked),
+        .err(C_st_err),
+        .idle(dp_C_st_idle)
     );
-    assign dp_C_wr_idle = C_wr_idle;
-    assign m_C_awvalid = C_wr_m_awvalid;
-    assign C_wr_m_awready = m_C_awready;
-    assign m_C_awaddr = C_wr_m_awaddr;
-    assign m_C_awlen = C_wr_m_awlen;
-    assign m_C_awsize = C_wr_m_awsize;
-    assign m_C_awburst = C_wr_m_awburst;
-    assign m_C_awid = C_wr_m_awid;
-    assign m_C_wvalid = C_wr_m_wvalid;
-    assign C_wr_m_wready = m_C_wready;
-    assign m_C_wdata = C_wr_m_wdata;
-    assign m_C_wstrb = C_wr_m_wstrb;
-    assign m_C_wlast = C_wr_m_wlast;
-    assign C_wr_m_bvalid = m_C_bvalid;
-    assign m_C_bready = C_wr_m_bready;
-    assign C_wr_m_bresp = m_C_bresp;
-    assign C_wr_m_bid = m_C_bid;
+    assign m_C_awvalid = C_st_m_awvalid;
+    assign C_st_m_awready = m_C_awready;
+    assign m_C_awaddr = C_st_m_awaddr;
+    assign m_C_awlen = C_st_m_awlen;
+    assign m_C_awsize = C_st_m_awsize;
+    assign m_C_awburst = C_st_m_awburst;
+    assign m_C_awid = C_st_m_awid;
+    assign m_C_wvalid = C_st_m_wvalid;
+    assign C_st_m_wready = m_C_wready;
+    assign m_C_wdata = C_st_m_wdata;
+    assign m_C_wstrb = C_st_m_wstrb;
+    assign m_C_wlast = C_st_m_wlast;
+    assign C_st_m_bvalid = m_C_bvalid;
+    assign m_C_bready = C_st_m_bready;
+    assign C_st_m_bresp = m_C_bresp;
+    assign C_st_m_bid = m_C_bid;
 
     // ---- Datapath
 
@@ -442,35 +444,31 @@ module matmul_core (
         .B_base(dp_B_base),
         .C_base(dp_C_base),
         .arg_n(dp_arg_n),
-        .A_rd_cmd_valid(dp_A_rd_cmd_valid),
-        .A_rd_cmd_ready(dp_A_rd_cmd_ready),
-        .A_rd_cmd_addr(dp_A_rd_cmd_addr),
-        .A_rd_cmd_len(dp_A_rd_cmd_len),
-        .A_rd_valid(dp_A_rd_valid),
-        .A_rd_ready(dp_A_rd_ready),
-        .A_rd_data(dp_A_rd_data),
-        .A_rd_last(dp_A_rd_last),
-        .B_rd_cmd_valid(dp_B_rd_cmd_valid),
-        .B_rd_cmd_ready(dp_B_rd_cmd_ready),
-        .B_rd_cmd_addr(dp_B_rd_cmd_addr),
-        .B_rd_cmd_len(dp_B_rd_cmd_len),
-        .B_rd_valid(dp_B_rd_valid),
-        .B_rd_ready(dp_B_rd_ready),
-        .B_rd_data(dp_B_rd_data),
-        .B_rd_last(dp_B_rd_last),
-        .C_wr_cmd_valid(dp_C_wr_cmd_valid),
-        .C_wr_cmd_ready(dp_C_wr_cmd_ready),
-        .C_wr_cmd_addr(dp_C_wr_cmd_addr),
-        .C_wr_cmd_len(dp_C_wr_cmd_len),
-        .C_wr_valid(dp_C_wr_valid),
-        .C_wr_ready(dp_C_wr_ready),
-        .C_wr_data(dp_C_wr_data),
-        .C_wr_strb(dp_C_wr_strb),
-        .C_wr_idle(dp_C_wr_idle)
+        .A_ld_req_valid(dp_A_ld_req_valid),
+        .A_ld_req_ready(dp_A_ld_req_ready),
+        .A_ld_req_addr(dp_A_ld_req_addr),
+        .A_ld_resp_valid(dp_A_ld_resp_valid),
+        .A_ld_resp_ready(dp_A_ld_resp_ready),
+        .A_ld_resp_data(dp_A_ld_resp_data),
+        .A_ld_flush(dp_A_ld_flush),
+        .A_ld_idle(dp_A_ld_idle),
+        .B_ld_req_valid(dp_B_ld_req_valid),
+        .B_ld_req_ready(dp_B_ld_req_ready),
+        .B_ld_req_addr(dp_B_ld_req_addr),
+        .B_ld_resp_valid(dp_B_ld_resp_valid),
+        .B_ld_resp_ready(dp_B_ld_resp_ready),
+        .B_ld_resp_data(dp_B_ld_resp_data),
+        .B_ld_flush(dp_B_ld_flush),
+        .B_ld_idle(dp_B_ld_idle),
+        .C_st_req_valid(dp_C_st_req_valid),
+        .C_st_req_ready(dp_C_st_req_ready),
+        .C_st_req_addr(dp_C_st_req_addr),
+        .C_st_req_data(dp_C_st_req_data),
+        .C_st_idle(dp_C_st_idle)
     );
 
     // ---- Completion: report done once every master is idle
-    assign all_idle = (&{A_rd_idle, B_rd_idle, C_wr_idle});
+    assign all_idle = (&{dp_A_ld_idle, dp_B_ld_idle, dp_C_st_idle});
 
     always @(posedge clk) begin
         if (rst) begin
@@ -484,10 +482,10 @@ module matmul_core (
             if (dp_done) dp_err <= dp_err_code;
         end
     end
-    assign err_code = ((dp_err != 8'h00) ? dp_err : {6'h00, (|{C_wr_err}), (|{A_rd_err, B_rd_err})});
+    assign err_code = ((dp_err != 8'h00) ? dp_err : {6'h00, (|{C_st_err}), (|{A_ld_err, B_ld_err})});
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, m_A_awready, m_A_wready, m_A_bvalid, m_A_bresp[1:0], m_A_bid, m_B_awready, m_B_wready, m_B_bvalid, m_B_bresp[1:0], m_B_bid, m_C_arready, m_C_rvalid, m_C_rdata[31:0], m_C_rresp[1:0], m_C_rlast, m_C_rid,
-        busy, args[95:32], args[191:128], args[287:224]};
+        busy, args[63:32], args[159:128], args[287:224], C_st_acked[31:0]};
 endmodule
 `default_nettype wire

@@ -13,31 +13,27 @@ module matmul_datapath (
     input  wire [31:0] B_base,
     input  wire [31:0] C_base,
     input  wire [31:0] arg_n,
-    output wire        A_rd_cmd_valid,
-    input  wire        A_rd_cmd_ready,
-    output wire [31:0] A_rd_cmd_addr,
-    output wire [31:0] A_rd_cmd_len,
-    input  wire        A_rd_valid,
-    output wire        A_rd_ready,
-    input  wire [31:0] A_rd_data,
-    input  wire        A_rd_last,
-    output wire        B_rd_cmd_valid,
-    input  wire        B_rd_cmd_ready,
-    output wire [31:0] B_rd_cmd_addr,
-    output wire [31:0] B_rd_cmd_len,
-    input  wire        B_rd_valid,
-    output wire        B_rd_ready,
-    input  wire [31:0] B_rd_data,
-    input  wire        B_rd_last,
-    output wire        C_wr_cmd_valid,
-    input  wire        C_wr_cmd_ready,
-    output wire [31:0] C_wr_cmd_addr,
-    output wire [31:0] C_wr_cmd_len,
-    output wire        C_wr_valid,
-    input  wire        C_wr_ready,
-    output wire [31:0] C_wr_data,
-    output wire [3:0]  C_wr_strb,
-    input  wire        C_wr_idle
+    output wire        A_ld_req_valid,
+    input  wire        A_ld_req_ready,
+    output wire [31:0] A_ld_req_addr,
+    input  wire        A_ld_resp_valid,
+    output wire        A_ld_resp_ready,
+    input  wire [31:0] A_ld_resp_data,
+    output wire        A_ld_flush,
+    input  wire        A_ld_idle,
+    output wire        B_ld_req_valid,
+    input  wire        B_ld_req_ready,
+    output wire [31:0] B_ld_req_addr,
+    input  wire        B_ld_resp_valid,
+    output wire        B_ld_resp_ready,
+    input  wire [31:0] B_ld_resp_data,
+    output wire        B_ld_flush,
+    input  wire        B_ld_idle,
+    output wire        C_st_req_valid,
+    input  wire        C_st_req_ready,
+    output wire [31:0] C_st_req_addr,
+    output wire [31:0] C_st_req_data,
+    input  wire        C_st_idle
 );
     reg  [15:0] state;
     reg  [31:0] group_0;
@@ -58,512 +54,756 @@ module matmul_datapath (
     reg  [63:0] v9_lid_y;
     reg  [63:0] v10_lid_linear;
     wire        obj0_As_we;
-    wire [7:0]  obj0_As_waddr;
-    wire [7:0]  obj0_As_wdata;
+    wire [5:0]  obj0_As_waddr;
+    wire [31:0] obj0_As_wdata;
     wire        obj0_As_re;
-    wire [7:0]  obj0_As_raddr;
-    wire [7:0]  obj0_As_rdata;
+    wire [5:0]  obj0_As_raddr;
+    wire [31:0] obj0_As_rdata;
     wire        obj1_Bs_we;
-    wire [7:0]  obj1_Bs_waddr;
-    wire [7:0]  obj1_Bs_wdata;
+    wire [5:0]  obj1_Bs_waddr;
+    wire [31:0] obj1_Bs_wdata;
     wire        obj1_Bs_re;
-    wire [7:0]  obj1_Bs_raddr;
-    wire [7:0]  obj1_Bs_rdata;
+    wire [5:0]  obj1_Bs_raddr;
+    wire [31:0] obj1_Bs_rdata;
     wire        obj2_wi_col_we;
-    wire [7:0]  obj2_wi_col_waddr;
-    wire [7:0]  obj2_wi_col_wdata;
+    wire [5:0]  obj2_wi_col_waddr;
+    wire [31:0] obj2_wi_col_wdata;
     wire        obj2_wi_col_re;
-    wire [7:0]  obj2_wi_col_raddr;
-    wire [7:0]  obj2_wi_col_rdata;
+    wire [5:0]  obj2_wi_col_raddr;
+    wire [31:0] obj2_wi_col_rdata;
     wire        obj3_wi_row_we;
-    wire [7:0]  obj3_wi_row_waddr;
-    wire [7:0]  obj3_wi_row_wdata;
+    wire [5:0]  obj3_wi_row_waddr;
+    wire [31:0] obj3_wi_row_wdata;
     wire        obj3_wi_row_re;
-    wire [7:0]  obj3_wi_row_raddr;
-    wire [7:0]  obj3_wi_row_rdata;
+    wire [5:0]  obj3_wi_row_raddr;
+    wire [31:0] obj3_wi_row_rdata;
     wire        obj4_wi_tx_we;
-    wire [7:0]  obj4_wi_tx_waddr;
-    wire [7:0]  obj4_wi_tx_wdata;
+    wire [5:0]  obj4_wi_tx_waddr;
+    wire [31:0] obj4_wi_tx_wdata;
     wire        obj4_wi_tx_re;
-    wire [7:0]  obj4_wi_tx_raddr;
-    wire [7:0]  obj4_wi_tx_rdata;
+    wire [5:0]  obj4_wi_tx_raddr;
+    wire [31:0] obj4_wi_tx_rdata;
     wire        obj5_wi_ty_we;
-    wire [7:0]  obj5_wi_ty_waddr;
-    wire [7:0]  obj5_wi_ty_wdata;
+    wire [5:0]  obj5_wi_ty_waddr;
+    wire [31:0] obj5_wi_ty_wdata;
     wire        obj5_wi_ty_re;
-    wire [7:0]  obj5_wi_ty_raddr;
-    wire [7:0]  obj5_wi_ty_rdata;
+    wire [5:0]  obj5_wi_ty_raddr;
+    wire [31:0] obj5_wi_ty_rdata;
     wire        obj6_wi_acc_we;
-    wire [7:0]  obj6_wi_acc_waddr;
-    wire [7:0]  obj6_wi_acc_wdata;
+    wire [5:0]  obj6_wi_acc_waddr;
+    wire [31:0] obj6_wi_acc_wdata;
     wire        obj6_wi_acc_re;
-    wire [7:0]  obj6_wi_acc_raddr;
-    wire [7:0]  obj6_wi_acc_rdata;
+    wire [5:0]  obj6_wi_acc_raddr;
+    wire [31:0] obj6_wi_acc_rdata;
     wire        obj7_wi_t_we;
-    wire [7:0]  obj7_wi_t_waddr;
-    wire [7:0]  obj7_wi_t_wdata;
+    wire [5:0]  obj7_wi_t_waddr;
+    wire [31:0] obj7_wi_t_wdata;
     wire        obj7_wi_t_re;
-    wire [7:0]  obj7_wi_t_raddr;
-    wire [7:0]  obj7_wi_t_rdata;
-    wire [63:0] w_1;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_2;  // matmul_tiled.cl:7:6
+    wire [5:0]  obj7_wi_t_raddr;
+    wire [31:0] obj7_wi_t_rdata;
+    wire        obj7_wi_t_r1_re;
+    wire [5:0]  obj7_wi_t_r1_raddr;
+    wire [31:0] obj7_wi_t_r1_rdata;
+    reg  [48:0] p6_valid;  // matmul_tiled.cl:7:6
+    reg         p6_admit;
+    wire        p6_stall;
+    wire        p6_en;
+    wire [63:0] pv_1;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_2;  // matmul_tiled.cl:7:6
     wire [7:0]  w_3;  // matmul_tiled.cl:7:6
-    wire        w_4;  // matmul_tiled.cl:7:6
-    reg         q_5;  // matmul_tiled.cl:7:6
-    wire [63:0] w_6;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_7;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_8;  // matmul_tiled.cl:7:6
+    wire        pw_4;  // matmul_tiled.cl:7:6
+    reg         p6_go;
+    wire [63:0] pv_5;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_6;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_7;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_8;  // matmul_tiled.cl:7:6
     wire [7:0]  w_9;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_10;  // matmul_tiled.cl:7:6
-    wire        w_11;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_12;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_13;  // matmul_tiled.cl:7:6
-    wire [63:0] w_14;  // matmul_tiled.cl:7:6
-    wire [63:0] w_15;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_16;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_17;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_18;  // matmul_tiled.cl:7:6
-    wire [63:0] w_19;  // matmul_tiled.cl:7:6
-    wire [63:0] w_20;  // matmul_tiled.cl:27:5
-    wire [63:0] w_21;  // matmul_tiled.cl:27:7
-    wire [63:0] w_22;  // matmul_tiled.cl:27:7
-    wire [63:0] w_23;  // matmul_tiled.cl:27:7
-    wire [63:0] w_24;  // matmul_tiled.cl:27:7
-    wire [63:0] w_25;  // matmul_tiled.cl:27:7
-    reg         obj3_wi_row_re_issued;
-    reg  [7:0]  obj3_wi_row_re_beat;
-    wire [7:0]  oi_26;
-    wire [63:0] oa_27;  // matmul_tiled.cl:27:7
-    reg  [31:0] old_28;  // matmul_tiled.cl:27:7
-    wire [31:0] v_29;
-    wire [31:0] w_30;  // matmul_tiled.cl:27:13
-    wire [31:0] w_31;  // matmul_tiled.cl:27:7
-    wire [63:0] w_32;  // matmul_tiled.cl:27:17
-    wire [63:0] w_33;  // matmul_tiled.cl:27:17
-    reg  [63:0] q_34;  // matmul_tiled.cl:27:17
-    reg         obj2_wi_col_re_issued;
-    reg  [7:0]  obj2_wi_col_re_beat;
-    wire [7:0]  oi_35;
-    wire [63:0] oa_36;  // matmul_tiled.cl:27:17
-    reg  [31:0] old_37;  // matmul_tiled.cl:27:17
-    wire [31:0] v_38;
-    reg  [31:0] q_39;  // matmul_tiled.cl:27:7
-    wire [31:0] w_40;  // matmul_tiled.cl:27:7
-    wire [63:0] w_41;  // matmul_tiled.cl:27:5
-    wire [63:0] w_42;  // matmul_tiled.cl:27:5
-    wire [63:0] w_43;  // matmul_tiled.cl:27:5
-    wire [63:0] w_44;  // matmul_tiled.cl:27:24
-    wire [63:0] w_45;  // matmul_tiled.cl:27:24
-    reg  [63:0] q_46;  // matmul_tiled.cl:27:24
-    reg         obj6_wi_acc_re_issued;
-    reg  [7:0]  obj6_wi_acc_re_beat;
-    wire [7:0]  oi_47;
-    wire [63:0] oa_48;  // matmul_tiled.cl:27:24
-    reg  [31:0] old_49;  // matmul_tiled.cl:27:24
-    wire [31:0] v_50;
-    reg         C_wr_issued;
-    reg  [7:0]  C_wr_beat;
-    wire [63:0] w_51;  // matmul_tiled.cl:7:6
-    wire [63:0] w_52;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_53;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_54;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_55;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_56;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_57;  // matmul_tiled.cl:7:6
-    wire [63:0] w_58;  // matmul_tiled.cl:7:6
-    wire [63:0] w_59;  // matmul_tiled.cl:7:6
-    wire        w_60;  // matmul_tiled.cl:18:5
-    reg         q_61;  // matmul_tiled.cl:18:5
-    wire [63:0] w_62;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_63;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_64;  // matmul_tiled.cl:7:6
-    wire        w_65;  // matmul_tiled.cl:7:6
-    reg         q_66;  // matmul_tiled.cl:7:6
-    wire [63:0] w_67;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_10;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_11;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_12;  // matmul_tiled.cl:7:6
+    wire [63:0] w_13;  // matmul_tiled.cl:27:5
+    wire [63:0] w_14;  // matmul_tiled.cl:27:7
+    wire [63:0] w_15;  // matmul_tiled.cl:27:7
+    wire [63:0] pw_16;  // matmul_tiled.cl:27:7
+    wire [63:0] pw_17;  // matmul_tiled.cl:27:7
+    wire [63:0] pwa_18;
+    wire [31:0] prd_19;  // matmul_tiled.cl:27:7
+    wire [31:0] w_20;  // matmul_tiled.cl:27:13
+    wire [31:0] pw_21;  // matmul_tiled.cl:27:7
+    wire [63:0] w_22;  // matmul_tiled.cl:27:17
+    wire [63:0] pw_23;  // matmul_tiled.cl:27:17
+    reg  [63:0] pq_24;  // matmul_tiled.cl:27:17
+    wire [63:0] pwa_25;
+    wire [31:0] prd_26;  // matmul_tiled.cl:27:17
+    reg  [31:0] pq_27;  // matmul_tiled.cl:27:7
+    reg  [31:0] pq_28;  // matmul_tiled.cl:27:7
+    reg  [31:0] pq_29;  // matmul_tiled.cl:27:7
+    reg  [31:0] pq_30;  // matmul_tiled.cl:27:17
+    reg  [31:0] pq_31;  // matmul_tiled.cl:27:17
+    wire [31:0] pw_32;  // matmul_tiled.cl:27:7
+    wire [63:0] pw_33;  // matmul_tiled.cl:27:5
+    wire [63:0] pw_34;  // matmul_tiled.cl:27:5
+    wire [63:0] pw_35;  // matmul_tiled.cl:27:5
+    wire [63:0] w_36;  // matmul_tiled.cl:27:24
+    wire [63:0] pw_37;  // matmul_tiled.cl:27:24
+    reg  [63:0] pq_38;  // matmul_tiled.cl:27:24
+    reg  [63:0] pq_39;  // matmul_tiled.cl:27:24
+    wire [63:0] pwa_40;
+    wire [31:0] prd_41;  // matmul_tiled.cl:27:24
+    reg  [31:0] pq_42;  // matmul_tiled.cl:27:24
+    wire [63:0] pv_43;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_44;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_45;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_46;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_47;  // matmul_tiled.cl:7:6
+    wire        pw_48;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_49;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_50;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_51;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_52;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_53;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_54;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_55;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_56;  // matmul_tiled.cl:7:6
+    wire [63:0] w_57;  // matmul_tiled.cl:7:6
+    wire        w_58;  // matmul_tiled.cl:18:5
+    reg         q_59;  // matmul_tiled.cl:18:5
+    reg  [3:0]  p5_valid;  // matmul_tiled.cl:7:6
+    reg         p5_admit;
+    wire        p5_stall;
+    wire        p5_en;
+    wire [63:0] pv_60;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_61;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_62;  // matmul_tiled.cl:7:6
+    wire        pw_63;  // matmul_tiled.cl:7:6
+    reg         p5_go;
+    wire [63:0] pv_64;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_65;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_66;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_67;  // matmul_tiled.cl:7:6
     wire [7:0]  w_68;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_69;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_70;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_71;  // matmul_tiled.cl:7:6
-    wire        w_72;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_73;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_74;  // matmul_tiled.cl:7:6
-    wire [63:0] w_75;  // matmul_tiled.cl:7:6
-    wire [63:0] w_76;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_77;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_78;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_79;  // matmul_tiled.cl:7:6
-    wire [63:0] w_80;  // matmul_tiled.cl:7:6
-    wire [63:0] w_81;  // matmul_tiled.cl:18:21
+    wire [7:0]  pw_69;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_70;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_71;  // matmul_tiled.cl:7:6
+    wire [63:0] w_72;  // matmul_tiled.cl:18:33
+    wire [63:0] w_73;  // matmul_tiled.cl:18:33
+    wire [63:0] pw_74;  // matmul_tiled.cl:18:33
+    wire [63:0] pw_75;  // matmul_tiled.cl:18:33
+    wire [63:0] pwa_76;
+    wire [31:0] prd_77;  // matmul_tiled.cl:18:33
+    wire [31:0] w_78;  // matmul_tiled.cl:18:33
+    wire [31:0] pw_79;  // matmul_tiled.cl:18:33
+    reg  [63:0] pq_80;  // matmul_tiled.cl:18:33
+    wire [63:0] pwa_81;
     wire [63:0] w_82;  // matmul_tiled.cl:18:21
     wire [63:0] w_83;  // matmul_tiled.cl:18:21
-    wire [63:0] w_84;  // matmul_tiled.cl:18:21
-    wire [63:0] w_85;  // matmul_tiled.cl:18:21
-    reg         obj7_wi_t_re_issued;
-    reg  [7:0]  obj7_wi_t_re_beat;
-    wire [7:0]  oi_86;
-    wire [63:0] oa_87;  // matmul_tiled.cl:18:21
-    reg  [31:0] old_88;  // matmul_tiled.cl:18:21
-    wire [31:0] v_89;
+    wire [63:0] pw_84;  // matmul_tiled.cl:18:21
+    wire [63:0] pw_85;  // matmul_tiled.cl:18:21
+    reg  [63:0] pq_86;  // matmul_tiled.cl:18:21
+    reg  [63:0] pq_87;  // matmul_tiled.cl:18:21
+    wire [63:0] pwa_88;
+    wire [31:0] prd_89;  // matmul_tiled.cl:18:21
     wire [31:0] w_90;  // matmul_tiled.cl:18:25
     wire [31:0] w_91;  // matmul_tiled.cl:18:25
-    wire [31:0] w_92;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_92;  // matmul_tiled.cl:18:25
     wire [31:0] w_93;  // matmul_tiled.cl:18:25
-    wire [31:0] w_94;  // matmul_tiled.cl:18:25
-    wire [31:0] w_95;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_94;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_95;  // matmul_tiled.cl:18:25
     wire [31:0] w_96;  // matmul_tiled.cl:18:25
-    wire [31:0] w_97;  // matmul_tiled.cl:18:25
-    reg  [31:0] q_98;  // matmul_tiled.cl:18:25
-    wire        w_99;  // matmul_tiled.cl:18:21
-    wire [63:0] w_100;  // matmul_tiled.cl:18:33
-    wire [63:0] w_101;  // matmul_tiled.cl:18:33
-    wire [63:0] w_102;  // matmul_tiled.cl:18:33
-    wire [63:0] w_103;  // matmul_tiled.cl:18:33
-    wire [63:0] w_104;  // matmul_tiled.cl:18:33
-    wire [7:0]  oi_105;
-    wire [63:0] oa_106;  // matmul_tiled.cl:18:33
-    reg  [31:0] old_107;  // matmul_tiled.cl:18:33
-    wire [31:0] v_108;
-    wire [31:0] w_109;  // matmul_tiled.cl:18:33
-    wire [31:0] w_110;  // matmul_tiled.cl:18:33
-    reg  [63:0] q_111;  // matmul_tiled.cl:18:33
-    wire [7:0]  oi_112;
-    wire [63:0] oa_113;  // matmul_tiled.cl:18:33
-    wire [31:0] ow_114;
-    wire [63:0] w_115;  // matmul_tiled.cl:7:6
+    wire [31:0] pw_97;  // matmul_tiled.cl:18:25
+    reg  [31:0] pq_98;  // matmul_tiled.cl:18:25
+    reg  [31:0] pq_99;  // matmul_tiled.cl:18:25
+    reg  [31:0] pq_100;  // matmul_tiled.cl:18:25
+    wire        pw_101;  // matmul_tiled.cl:18:21
+    wire [63:0] pv_102;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_103;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_104;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_105;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_106;  // matmul_tiled.cl:7:6
+    wire        pw_107;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_108;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_109;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_110;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_111;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_112;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_113;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_114;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_115;  // matmul_tiled.cl:7:6
     wire [63:0] w_116;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_117;  // matmul_tiled.cl:7:6
+    wire [63:0] w_117;  // matmul_tiled.cl:7:6
     wire [7:0]  w_118;  // matmul_tiled.cl:7:6
     wire [7:0]  w_119;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_120;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_121;  // matmul_tiled.cl:7:6
+    wire        w_120;  // matmul_tiled.cl:7:6
+    reg         q_121;  // matmul_tiled.cl:7:6
     wire [63:0] w_122;  // matmul_tiled.cl:7:6
-    wire [63:0] w_123;  // matmul_tiled.cl:7:6
-    wire [63:0] w_124;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_123;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_124;  // matmul_tiled.cl:7:6
     wire [7:0]  w_125;  // matmul_tiled.cl:7:6
     wire [7:0]  w_126;  // matmul_tiled.cl:7:6
     wire        w_127;  // matmul_tiled.cl:7:6
-    reg         q_128;  // matmul_tiled.cl:7:6
-    wire [63:0] w_129;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_130;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_131;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_128;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_129;  // matmul_tiled.cl:7:6
+    wire [63:0] w_130;  // matmul_tiled.cl:7:6
+    wire [63:0] w_131;  // matmul_tiled.cl:7:6
     wire [7:0]  w_132;  // matmul_tiled.cl:7:6
     wire [7:0]  w_133;  // matmul_tiled.cl:7:6
-    wire        w_134;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_135;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_136;  // matmul_tiled.cl:7:6
-    wire [63:0] w_137;  // matmul_tiled.cl:7:6
-    wire [63:0] w_138;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_139;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_140;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_141;  // matmul_tiled.cl:7:6
-    wire [63:0] w_142;  // matmul_tiled.cl:7:6
-    wire [31:0] w_143;  // matmul_tiled.cl:23:25
-    wire [31:0] w_144;  // matmul_tiled.cl:23:29
-    wire        w_145;  // matmul_tiled.cl:23:25
-    reg         q_146;  // matmul_tiled.cl:23:25
-    wire [31:0] w_147;  // matmul_tiled.cl:23:33
-    wire [7:0]  w_148;  // matmul_tiled.cl:23:33
-    wire [7:0]  w_149;  // matmul_tiled.cl:23:33
-    wire [7:0]  w_150;  // matmul_tiled.cl:23:33
-    wire [31:0] w_151;  // matmul_tiled.cl:23:33
-    wire [63:0] w_152;  // matmul_tiled.cl:24:23
-    wire [63:0] w_153;  // matmul_tiled.cl:24:26
-    wire [63:0] w_154;  // matmul_tiled.cl:24:26
-    wire [63:0] w_155;  // matmul_tiled.cl:24:26
-    wire [63:0] w_156;  // matmul_tiled.cl:24:26
-    wire [63:0] w_157;  // matmul_tiled.cl:24:26
-    reg         obj5_wi_ty_re_issued;
-    reg  [7:0]  obj5_wi_ty_re_beat;
-    wire [7:0]  oi_158;
-    wire [63:0] oa_159;  // matmul_tiled.cl:24:26
-    reg  [31:0] old_160;  // matmul_tiled.cl:24:26
-    wire [31:0] v_161;
-    wire [63:0] w_162;  // matmul_tiled.cl:24:23
-    wire [63:0] w_163;  // matmul_tiled.cl:24:23
-    wire [63:0] w_164;  // matmul_tiled.cl:24:23
-    wire [63:0] w_165;  // matmul_tiled.cl:24:23
-    wire [31:0] w_166;  // matmul_tiled.cl:24:30
-    wire [63:0] w_167;  // matmul_tiled.cl:24:23
-    wire [63:0] w_168;  // matmul_tiled.cl:24:23
-    reg  [63:0] q_169;  // matmul_tiled.cl:24:23
-    wire [63:0] w_170;  // matmul_tiled.cl:24:23
-    reg         obj0_As_re_issued;
-    reg  [7:0]  obj0_As_re_beat;
-    wire [7:0]  oi_171;
-    wire [63:0] oa_172;  // matmul_tiled.cl:24:23
-    reg  [31:0] old_173;  // matmul_tiled.cl:24:23
-    wire [31:0] v_174;
-    wire [63:0] w_175;  // matmul_tiled.cl:24:34
-    wire [63:0] w_176;  // matmul_tiled.cl:24:34
-    wire [63:0] w_177;  // matmul_tiled.cl:24:34
-    wire [63:0] w_178;  // matmul_tiled.cl:24:40
-    wire [63:0] w_179;  // matmul_tiled.cl:24:40
-    reg  [63:0] q_180;  // matmul_tiled.cl:24:40
-    reg         obj4_wi_tx_re_issued;
-    reg  [7:0]  obj4_wi_tx_re_beat;
-    wire [7:0]  oi_181;
-    wire [63:0] oa_182;  // matmul_tiled.cl:24:40
-    reg  [31:0] old_183;  // matmul_tiled.cl:24:40
-    wire [31:0] v_184;
-    wire [63:0] w_185;  // matmul_tiled.cl:24:34
-    wire [63:0] w_186;  // matmul_tiled.cl:24:34
-    reg  [63:0] q_187;  // matmul_tiled.cl:24:34
-    wire [63:0] w_188;  // matmul_tiled.cl:24:34
-    reg         obj1_Bs_re_issued;
-    reg  [7:0]  obj1_Bs_re_beat;
-    wire [7:0]  oi_189;
-    wire [63:0] oa_190;  // matmul_tiled.cl:24:34
-    reg  [31:0] old_191;  // matmul_tiled.cl:24:34
-    wire [31:0] v_192;
-    wire [63:0] w_193;  // matmul_tiled.cl:24:45
-    wire [63:0] w_194;  // matmul_tiled.cl:24:45
-    reg  [63:0] q_195;  // matmul_tiled.cl:24:45
-    wire [7:0]  oi_196;
-    wire [63:0] oa_197;  // matmul_tiled.cl:24:45
-    reg  [31:0] old_198;  // matmul_tiled.cl:24:45
-    wire [31:0] v_199;
-    wire        go_200;
-    reg         u0_fp_fma_issued;
-    wire        u0_fp_fma_valid;
-    wire [31:0] u0_fp_fma_result;
-    wire [31:0] bi_201;
-    wire [31:0] bi_202;
-    wire [31:0] bi_203;
-    wire [31:0] bi_204;
-    reg  [31:0] r_205;  // matmul_tiled.cl:24:19
-    wire [7:0]  oi_206;
-    wire [63:0] oa_207;  // matmul_tiled.cl:24:13
-    wire [31:0] ow_208;
-    wire [31:0] w_209;  // matmul_tiled.cl:23:22
+    wire [7:0]  w_134;  // matmul_tiled.cl:7:6
+    wire [63:0] w_135;  // matmul_tiled.cl:7:6
+    reg  [1:0]  p4_valid;  // matmul_tiled.cl:23:9
+    reg         p4_admit;
+    reg  [2:0]  p4_slot;
+    wire        p4_stall;
+    wire        p4_en;
+    wire [31:0] pv_136;  // matmul_tiled.cl:23:25
+    wire [31:0] w_137;  // matmul_tiled.cl:23:29
+    wire        pw_138;  // matmul_tiled.cl:23:25
+    reg         p4_go;
+    wire [63:0] w_139;  // matmul_tiled.cl:24:23
+    wire [63:0] w_140;  // matmul_tiled.cl:24:26
+    wire [63:0] pv_141;  // matmul_tiled.cl:24:26
+    wire [63:0] w_142;  // matmul_tiled.cl:24:26
+    wire [63:0] pw_143;  // matmul_tiled.cl:24:26
+    wire [63:0] pw_144;  // matmul_tiled.cl:24:26
+    wire [63:0] pwa_145;
+    wire [31:0] prd_146;  // matmul_tiled.cl:24:26
+    wire [63:0] pw_147;  // matmul_tiled.cl:24:23
+    wire [63:0] w_148;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_149;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_150;  // matmul_tiled.cl:24:23
+    wire [31:0] pv_151;  // matmul_tiled.cl:24:30
+    wire [63:0] pw_152;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_153;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_154;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_155;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_156;
+    wire [31:0] prd_157;  // matmul_tiled.cl:24:23
+    wire [63:0] w_158;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_159;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_160;  // matmul_tiled.cl:24:34
+    wire [63:0] w_161;  // matmul_tiled.cl:24:40
+    wire [63:0] pw_162;  // matmul_tiled.cl:24:40
+    reg  [63:0] pq_163;  // matmul_tiled.cl:24:40
+    wire [63:0] pwa_164;
+    wire [31:0] prd_165;  // matmul_tiled.cl:24:40
+    wire [63:0] pw_166;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_167;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_168;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_169;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_170;
+    wire [31:0] prd_171;  // matmul_tiled.cl:24:34
+    wire [63:0] w_172;  // matmul_tiled.cl:24:45
+    wire [63:0] pw_173;  // matmul_tiled.cl:24:45
+    reg  [63:0] pq_174;  // matmul_tiled.cl:24:45
+    wire [63:0] pwa_175;
+    wire [31:0] prd_176;  // matmul_tiled.cl:24:45
+    reg  [31:0] pq_177;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_178;  // matmul_tiled.cl:24:34
+    wire        go_179;
+    wire        pu_180_valid;
+    wire [31:0] pu_180_result;
+    wire [31:0] bi_181;
+    reg  [31:0] pd_182;
+    reg  [31:0] pd_183;
+    reg  [31:0] pd_184;
+    reg  [31:0] pd_185;
+    reg  [31:0] pd_186;
+    reg  [31:0] pd_187;
+    reg  [31:0] pd_188;
+    reg  [31:0] pd_189;
+    reg  [31:0] pd_190;
+    reg  [31:0] pd_191;
+    reg  [31:0] pd_192;
+    reg  [31:0] pd_193;
+    reg  [31:0] pd_194;
+    reg  [31:0] pd_195;
+    reg  [31:0] pd_196;
+    wire [31:0] bi_197;
+    wire [31:0] bi_198;
+    wire [31:0] bi_199;
+    wire [31:0] pw_200;  // matmul_tiled.cl:24:19
+    reg  [63:0] pq_201;  // matmul_tiled.cl:24:45
+    wire [63:0] pwa_202;
+    wire [31:0] pv_203;  // matmul_tiled.cl:23:33
+    wire [7:0]  pw_204;  // matmul_tiled.cl:23:33
+    wire [7:0]  w_205;  // matmul_tiled.cl:23:33
+    wire [7:0]  pw_206;  // matmul_tiled.cl:23:33
+    wire [31:0] pw_207;  // matmul_tiled.cl:23:33
+    wire [31:0] w_208;  // matmul_tiled.cl:23:22
+    wire [63:0] w_209;  // matmul_tiled.cl:7:6
     wire [63:0] w_210;  // matmul_tiled.cl:7:6
-    wire [63:0] w_211;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_211;  // matmul_tiled.cl:7:6
     wire [7:0]  w_212;  // matmul_tiled.cl:7:6
     wire [7:0]  w_213;  // matmul_tiled.cl:7:6
     wire [7:0]  w_214;  // matmul_tiled.cl:7:6
     wire [7:0]  w_215;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_216;  // matmul_tiled.cl:7:6
+    wire [63:0] w_216;  // matmul_tiled.cl:7:6
     wire [63:0] w_217;  // matmul_tiled.cl:7:6
-    wire [63:0] w_218;  // matmul_tiled.cl:7:6
-    wire [63:0] w_219;  // matmul_tiled.cl:7:6
+    reg  [97:0] p2_valid;  // matmul_tiled.cl:7:6
+    reg         p2_admit;
+    wire        p2_stall;
+    wire        p2_en;
+    wire [63:0] pv_218;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_219;  // matmul_tiled.cl:7:6
     wire [7:0]  w_220;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_221;  // matmul_tiled.cl:7:6
-    wire        w_222;  // matmul_tiled.cl:7:6
-    reg         q_223;  // matmul_tiled.cl:7:6
-    wire [63:0] w_224;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_225;  // matmul_tiled.cl:7:6
+    wire        pw_221;  // matmul_tiled.cl:7:6
+    reg         p2_go;
+    wire [63:0] pv_222;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_223;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_224;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_225;  // matmul_tiled.cl:7:6
     wire [7:0]  w_226;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_227;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_228;  // matmul_tiled.cl:7:6
-    wire        w_229;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_230;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_231;  // matmul_tiled.cl:7:6
-    wire [63:0] w_232;  // matmul_tiled.cl:7:6
-    wire [63:0] w_233;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_234;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_235;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_236;  // matmul_tiled.cl:7:6
-    wire [63:0] w_237;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_227;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_228;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_229;  // matmul_tiled.cl:7:6
+    wire [63:0] w_230;  // matmul_tiled.cl:19:9
+    wire [63:0] w_231;  // matmul_tiled.cl:19:12
+    wire [63:0] w_232;  // matmul_tiled.cl:19:12
+    wire [63:0] pw_233;  // matmul_tiled.cl:19:12
+    wire [63:0] pw_234;  // matmul_tiled.cl:19:12
+    wire [63:0] pwa_235;
+    wire [31:0] prd_236;  // matmul_tiled.cl:19:12
+    wire [63:0] pw_237;  // matmul_tiled.cl:19:9
     wire [63:0] w_238;  // matmul_tiled.cl:19:9
-    wire [63:0] w_239;  // matmul_tiled.cl:19:12
-    wire [63:0] w_240;  // matmul_tiled.cl:19:12
-    wire [63:0] w_241;  // matmul_tiled.cl:19:12
-    wire [63:0] w_242;  // matmul_tiled.cl:19:12
-    wire [63:0] w_243;  // matmul_tiled.cl:19:12
-    wire [7:0]  oi_244;
-    wire [63:0] oa_245;  // matmul_tiled.cl:19:12
-    reg  [31:0] old_246;  // matmul_tiled.cl:19:12
-    wire [31:0] v_247;
-    wire [63:0] w_248;  // matmul_tiled.cl:19:9
-    wire [63:0] w_249;  // matmul_tiled.cl:19:9
-    wire [63:0] w_250;  // matmul_tiled.cl:19:9
-    wire [63:0] w_251;  // matmul_tiled.cl:19:9
-    wire [63:0] w_252;  // matmul_tiled.cl:19:16
-    wire [63:0] w_253;  // matmul_tiled.cl:19:16
-    reg  [63:0] q_254;  // matmul_tiled.cl:19:16
-    wire [7:0]  oi_255;
-    wire [63:0] oa_256;  // matmul_tiled.cl:19:16
-    reg  [31:0] old_257;  // matmul_tiled.cl:19:16
-    wire [31:0] v_258;
-    wire [63:0] w_259;  // matmul_tiled.cl:19:9
-    wire [63:0] w_260;  // matmul_tiled.cl:19:9
-    reg  [63:0] q_261;  // matmul_tiled.cl:19:9
-    wire [63:0] w_262;  // matmul_tiled.cl:19:9
-    wire [63:0] w_263;  // matmul_tiled.cl:19:22
-    wire [63:0] w_264;  // matmul_tiled.cl:19:24
-    wire [63:0] w_265;  // matmul_tiled.cl:19:24
-    reg  [63:0] q_266;  // matmul_tiled.cl:19:24
-    wire [7:0]  oi_267;
-    wire [63:0] oa_268;  // matmul_tiled.cl:19:24
-    reg  [31:0] old_269;  // matmul_tiled.cl:19:24
-    wire [31:0] v_270;
-    wire [31:0] w_271;  // matmul_tiled.cl:19:30
-    wire [31:0] w_272;  // matmul_tiled.cl:19:24
-    wire [63:0] w_273;  // matmul_tiled.cl:19:34
-    wire [63:0] w_274;  // matmul_tiled.cl:19:34
-    reg  [63:0] q_275;  // matmul_tiled.cl:19:34
-    wire [7:0]  oi_276;
-    wire [63:0] oa_277;  // matmul_tiled.cl:19:34
-    reg  [31:0] old_278;  // matmul_tiled.cl:19:34
-    wire [31:0] v_279;
-    wire [31:0] w_280;  // matmul_tiled.cl:19:38
-    wire [31:0] w_281;  // matmul_tiled.cl:19:34
-    reg  [31:0] q_282;  // matmul_tiled.cl:19:24
-    reg  [31:0] q_283;  // matmul_tiled.cl:19:34
-    wire [31:0] w_284;  // matmul_tiled.cl:19:24
-    wire [31:0] w_285;  // matmul_tiled.cl:19:24
-    wire [63:0] w_286;  // matmul_tiled.cl:19:22
-    wire [63:0] w_287;  // matmul_tiled.cl:19:22
-    wire [63:0] w_288;  // matmul_tiled.cl:19:22
-    reg         A_rd_issued;
-    reg  [7:0]  A_rd_beat;
-    reg  [31:0] ld_289;  // matmul_tiled.cl:19:22
-    wire [31:0] v_290;
-    reg  [63:0] q_291;  // matmul_tiled.cl:19:9
-    wire [7:0]  oi_292;
-    wire [63:0] oa_293;  // matmul_tiled.cl:19:9
-    wire [31:0] ow_294;
-    wire [63:0] w_295;  // matmul_tiled.cl:20:9
-    wire [63:0] w_296;  // matmul_tiled.cl:20:9
-    reg  [63:0] q_297;  // matmul_tiled.cl:20:9
-    wire [63:0] w_298;  // matmul_tiled.cl:20:9
-    wire [63:0] w_299;  // matmul_tiled.cl:20:22
-    wire [31:0] w_300;  // matmul_tiled.cl:20:25
-    wire [31:0] w_301;  // matmul_tiled.cl:20:25
-    wire [63:0] w_302;  // matmul_tiled.cl:20:44
-    wire [63:0] w_303;  // matmul_tiled.cl:20:44
-    reg  [63:0] q_304;  // matmul_tiled.cl:20:44
-    wire [7:0]  oi_305;
-    wire [63:0] oa_306;  // matmul_tiled.cl:20:44
-    reg  [31:0] old_307;  // matmul_tiled.cl:20:44
-    wire [31:0] v_308;
-    reg  [31:0] q_309;  // matmul_tiled.cl:20:25
-    wire [31:0] w_310;  // matmul_tiled.cl:20:25
-    wire [63:0] w_311;  // matmul_tiled.cl:20:22
-    wire [63:0] w_312;  // matmul_tiled.cl:20:22
-    wire [63:0] w_313;  // matmul_tiled.cl:20:22
-    reg         B_rd_issued;
-    reg  [7:0]  B_rd_beat;
-    reg  [31:0] ld_314;  // matmul_tiled.cl:20:22
-    wire [31:0] v_315;
-    reg  [63:0] q_316;  // matmul_tiled.cl:20:9
-    wire [7:0]  oi_317;
-    wire [63:0] oa_318;  // matmul_tiled.cl:20:9
-    wire [31:0] ow_319;
-    wire [63:0] w_320;  // matmul_tiled.cl:7:6
-    wire [63:0] w_321;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_322;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_323;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_324;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_325;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_326;  // matmul_tiled.cl:7:6
-    wire [63:0] w_327;  // matmul_tiled.cl:7:6
-    wire [63:0] w_328;  // matmul_tiled.cl:7:6
-    wire [63:0] w_329;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_330;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_331;  // matmul_tiled.cl:7:6
-    wire        w_332;  // matmul_tiled.cl:7:6
-    reg         q_333;  // matmul_tiled.cl:7:6
-    wire [63:0] w_334;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_335;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_336;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_337;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_338;  // matmul_tiled.cl:7:6
-    wire        w_339;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_340;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_341;  // matmul_tiled.cl:7:6
-    wire [63:0] w_342;  // matmul_tiled.cl:7:6
-    wire [63:0] w_343;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_344;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_345;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_346;  // matmul_tiled.cl:7:6
-    wire [63:0] w_347;  // matmul_tiled.cl:7:6
-    wire [63:0] w_348;  // matmul_tiled.cl:18:21
-    wire [63:0] w_349;  // matmul_tiled.cl:18:21
-    wire [63:0] w_350;  // matmul_tiled.cl:18:21
-    wire [63:0] w_351;  // matmul_tiled.cl:18:21
-    wire [63:0] w_352;  // matmul_tiled.cl:18:21
-    wire [7:0]  oi_353;
-    wire [63:0] oa_354;  // matmul_tiled.cl:18:21
-    reg  [31:0] old_355;  // matmul_tiled.cl:18:21
-    wire [31:0] v_356;
-    wire [31:0] w_357;  // matmul_tiled.cl:18:25
-    wire [31:0] w_358;  // matmul_tiled.cl:18:25
-    wire [31:0] w_359;  // matmul_tiled.cl:18:25
-    wire [31:0] w_360;  // matmul_tiled.cl:18:25
-    wire [31:0] w_361;  // matmul_tiled.cl:18:25
-    wire [31:0] w_362;  // matmul_tiled.cl:18:25
-    wire [31:0] w_363;  // matmul_tiled.cl:18:25
-    wire [31:0] w_364;  // matmul_tiled.cl:18:25
-    reg  [31:0] q_365;  // matmul_tiled.cl:18:25
-    wire        w_366;  // matmul_tiled.cl:18:21
-    wire [31:0] w_367;  // matmul_tiled.cl:12:15
-    wire [63:0] w_368;  // matmul_tiled.cl:12:15
-    wire [63:0] w_369;  // matmul_tiled.cl:12:15
-    wire [63:0] w_370;  // matmul_tiled.cl:12:15
-    wire [63:0] w_371;  // matmul_tiled.cl:12:9
-    wire [63:0] w_372;  // matmul_tiled.cl:12:9
-    wire [63:0] w_373;  // matmul_tiled.cl:12:9
-    wire [63:0] w_374;  // matmul_tiled.cl:12:9
-    wire [63:0] w_375;  // matmul_tiled.cl:12:9
-    wire [31:0] w_376;  // matmul_tiled.cl:12:15
-    wire [31:0] w_377;  // matmul_tiled.cl:12:15
-    wire [31:0] w_378;  // matmul_tiled.cl:12:15
-    wire [31:0] w_379;  // matmul_tiled.cl:14:14
-    wire [31:0] w_380;  // matmul_tiled.cl:12:15
-    wire [7:0]  oi_381;
-    wire [63:0] oa_382;  // matmul_tiled.cl:12:9
-    wire [31:0] ow_383;
-    wire [31:0] w_384;  // matmul_tiled.cl:13:29
-    wire [63:0] w_385;  // matmul_tiled.cl:13:15
-    wire [63:0] w_386;  // matmul_tiled.cl:13:15
-    wire [63:0] w_387;  // matmul_tiled.cl:13:15
-    wire [63:0] w_388;  // matmul_tiled.cl:13:9
-    wire [63:0] w_389;  // matmul_tiled.cl:13:9
-    wire [31:0] w_390;  // matmul_tiled.cl:13:15
-    wire [31:0] w_391;  // matmul_tiled.cl:13:15
-    wire [31:0] w_392;  // matmul_tiled.cl:15:14
-    wire [31:0] w_393;  // matmul_tiled.cl:13:15
-    reg  [63:0] q_394;  // matmul_tiled.cl:13:9
-    reg  [31:0] q_395;  // matmul_tiled.cl:13:15
-    wire [7:0]  oi_396;
-    wire [63:0] oa_397;  // matmul_tiled.cl:13:9
-    wire [31:0] ow_398;
-    wire [63:0] w_399;  // matmul_tiled.cl:14:9
-    wire [63:0] w_400;  // matmul_tiled.cl:14:9
-    reg  [63:0] q_401;  // matmul_tiled.cl:14:9
-    reg  [31:0] q_402;  // matmul_tiled.cl:14:14
-    wire [7:0]  oi_403;
-    wire [63:0] oa_404;  // matmul_tiled.cl:14:9
-    wire [31:0] ow_405;
-    wire [63:0] w_406;  // matmul_tiled.cl:15:9
-    wire [63:0] w_407;  // matmul_tiled.cl:15:9
-    reg  [63:0] q_408;  // matmul_tiled.cl:15:9
-    reg  [31:0] q_409;  // matmul_tiled.cl:15:14
-    wire [7:0]  oi_410;
-    wire [63:0] oa_411;  // matmul_tiled.cl:15:9
-    wire [31:0] ow_412;
-    wire [31:0] w_413;  // matmul_tiled.cl:16:17
-    wire [63:0] w_414;  // matmul_tiled.cl:16:11
-    wire [63:0] w_415;  // matmul_tiled.cl:16:11
-    reg  [63:0] q_416;  // matmul_tiled.cl:16:11
-    wire [7:0]  oi_417;
-    wire [63:0] oa_418;  // matmul_tiled.cl:16:11
-    wire [31:0] ow_419;
-    wire [63:0] w_420;  // matmul_tiled.cl:18:14
-    wire [63:0] w_421;  // matmul_tiled.cl:18:14
-    reg  [63:0] q_422;  // matmul_tiled.cl:18:14
-    wire [7:0]  oi_423;
-    wire [63:0] oa_424;  // matmul_tiled.cl:18:14
-    wire [31:0] ow_425;
-    wire [63:0] w_426;  // matmul_tiled.cl:7:6
-    wire [63:0] w_427;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_428;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_429;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_430;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_431;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_432;  // matmul_tiled.cl:7:6
-    wire [63:0] w_433;  // matmul_tiled.cl:7:6
-    wire [63:0] w_434;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_239;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_240;  // matmul_tiled.cl:19:9
+    wire [63:0] w_241;  // matmul_tiled.cl:19:16
+    wire [63:0] pw_242;  // matmul_tiled.cl:19:16
+    reg  [63:0] pq_243;  // matmul_tiled.cl:19:16
+    wire [63:0] pwa_244;
+    wire [31:0] prd_245;  // matmul_tiled.cl:19:16
+    wire [63:0] pw_246;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_247;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_248;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_249;  // matmul_tiled.cl:19:9
+    wire [63:0] w_250;  // matmul_tiled.cl:19:22
+    wire [63:0] w_251;  // matmul_tiled.cl:19:24
+    wire [63:0] pw_252;  // matmul_tiled.cl:19:24
+    reg  [63:0] pq_253;  // matmul_tiled.cl:19:24
+    reg  [63:0] pq_254;  // matmul_tiled.cl:19:24
+    wire [63:0] pwa_255;
+    wire [31:0] prd_256;  // matmul_tiled.cl:19:24
+    wire [31:0] w_257;  // matmul_tiled.cl:19:30
+    wire [31:0] pw_258;  // matmul_tiled.cl:19:24
+    wire [63:0] w_259;  // matmul_tiled.cl:19:34
+    wire [63:0] pw_260;  // matmul_tiled.cl:19:34
+    reg  [63:0] pq_261;  // matmul_tiled.cl:19:34
+    reg  [63:0] pq_262;  // matmul_tiled.cl:19:34
+    reg  [63:0] pq_263;  // matmul_tiled.cl:19:34
+    wire [63:0] pwa_264;
+    wire [31:0] prd_265;  // matmul_tiled.cl:19:34
+    wire [31:0] w_266;  // matmul_tiled.cl:19:38
+    wire [31:0] pw_267;  // matmul_tiled.cl:19:34
+    reg  [31:0] pq_268;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_269;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_270;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_271;  // matmul_tiled.cl:19:34
+    reg  [31:0] pq_272;  // matmul_tiled.cl:19:34
+    wire [31:0] pw_273;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_274;  // matmul_tiled.cl:19:16
+    reg  [31:0] pq_275;  // matmul_tiled.cl:19:16
+    reg  [31:0] pq_276;  // matmul_tiled.cl:19:16
+    reg  [31:0] pq_277;  // matmul_tiled.cl:19:16
+    wire [31:0] pw_278;  // matmul_tiled.cl:19:24
+    wire [63:0] pw_279;  // matmul_tiled.cl:19:22
+    wire [63:0] pw_280;  // matmul_tiled.cl:19:22
+    wire [63:0] pw_281;  // matmul_tiled.cl:19:22
+    wire [31:0] pld_282;  // matmul_tiled.cl:19:22
+    reg  [63:0] pq_283;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_284;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_285;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_286;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_287;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_288;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_289;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_290;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_291;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_292;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_293;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_294;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_295;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_296;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_297;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_298;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_299;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_300;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_301;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_302;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_303;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_304;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_305;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_306;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_307;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_308;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_309;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_310;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_311;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_312;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_313;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_314;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_315;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_316;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_317;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_318;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_319;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_320;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_321;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_322;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_323;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_324;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_325;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_326;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_327;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_328;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_329;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_330;  // matmul_tiled.cl:19:9
+    wire [63:0] pwa_331;
+    wire [63:0] w_332;  // matmul_tiled.cl:20:9
+    wire [63:0] pw_333;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_334;  // matmul_tiled.cl:20:9
+    wire [63:0] pw_335;  // matmul_tiled.cl:20:9
+    wire [63:0] w_336;  // matmul_tiled.cl:20:22
+    reg  [31:0] pq_337;  // matmul_tiled.cl:19:12
+    reg  [31:0] pq_338;  // matmul_tiled.cl:19:12
+    reg  [31:0] pq_339;  // matmul_tiled.cl:19:12
+    wire [31:0] pw_340;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_341;  // matmul_tiled.cl:20:25
+    wire [63:0] w_342;  // matmul_tiled.cl:20:44
+    wire [63:0] pw_343;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_344;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_345;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_346;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_347;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_348;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_349;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_350;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_351;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_352;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_353;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_354;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_355;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_356;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_357;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_358;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_359;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_360;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_361;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_362;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_363;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_364;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_365;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_366;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_367;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_368;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_369;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_370;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_371;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_372;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_373;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_374;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_375;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_376;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_377;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_378;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_379;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_380;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_381;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_382;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_383;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_384;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_385;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_386;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_387;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_388;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_389;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_390;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_391;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_392;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_393;  // matmul_tiled.cl:20:44
+    reg  [63:0] pq_394;  // matmul_tiled.cl:20:44
+    wire [63:0] pwa_395;
+    wire [31:0] prd_396;  // matmul_tiled.cl:20:44
+    reg  [31:0] pq_397;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_398;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_399;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_400;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_401;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_402;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_403;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_404;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_405;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_406;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_407;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_408;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_409;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_410;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_411;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_412;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_413;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_414;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_415;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_416;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_417;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_418;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_419;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_420;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_421;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_422;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_423;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_424;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_425;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_426;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_427;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_428;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_429;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_430;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_431;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_432;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_433;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_434;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_435;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_436;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_437;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_438;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_439;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_440;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_441;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_442;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_443;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_444;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_445;  // matmul_tiled.cl:20:25
+    wire [63:0] pw_446;  // matmul_tiled.cl:20:22
+    wire [63:0] pw_447;  // matmul_tiled.cl:20:22
+    wire [63:0] pw_448;  // matmul_tiled.cl:20:22
+    wire [31:0] pld_449;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_450;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_451;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_452;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_453;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_454;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_455;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_456;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_457;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_458;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_459;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_460;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_461;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_462;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_463;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_464;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_465;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_466;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_467;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_468;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_469;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_470;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_471;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_472;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_473;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_474;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_475;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_476;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_477;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_478;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_479;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_480;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_481;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_482;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_483;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_484;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_485;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_486;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_487;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_488;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_489;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_490;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_491;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_492;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_493;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_494;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_495;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_496;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_497;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_498;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_499;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_500;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_501;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_502;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_503;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_504;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_505;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_506;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_507;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_508;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_509;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_510;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_511;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_512;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_513;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_514;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_515;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_516;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_517;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_518;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_519;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_520;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_521;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_522;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_523;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_524;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_525;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_526;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_527;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_528;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_529;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_530;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_531;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_532;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_533;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_534;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_535;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_536;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_537;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_538;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_539;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_540;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_541;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_542;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_543;  // matmul_tiled.cl:20:9
+    wire [63:0] pwa_544;
+    wire [63:0] pv_545;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_546;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_547;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_548;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_549;  // matmul_tiled.cl:7:6
+    wire        pw_550;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_551;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_552;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_553;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_554;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_555;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_556;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_557;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_558;  // matmul_tiled.cl:7:6
+    wire [63:0] w_559;  // matmul_tiled.cl:7:6
+    reg  [7:0]  p0_valid;  // matmul_tiled.cl:7:6
+    reg         p0_admit;
+    wire        p0_stall;
+    wire        p0_en;
+    wire [63:0] pv_560;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_561;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_562;  // matmul_tiled.cl:7:6
+    wire        pw_563;  // matmul_tiled.cl:7:6
+    reg         p0_go;
+    wire [63:0] pv_564;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_565;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_566;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_567;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_568;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_569;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_570;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_571;  // matmul_tiled.cl:7:6
+    wire [31:0] w_572;  // matmul_tiled.cl:12:15
+    wire [63:0] w_573;  // matmul_tiled.cl:12:15
+    wire [63:0] pv_574;  // matmul_tiled.cl:12:15
+    wire [63:0] w_575;  // matmul_tiled.cl:12:15
+    wire [63:0] w_576;  // matmul_tiled.cl:12:9
+    wire [63:0] w_577;  // matmul_tiled.cl:12:9
+    wire [63:0] pw_578;  // matmul_tiled.cl:12:9
+    wire [63:0] pw_579;  // matmul_tiled.cl:12:9
+    wire [31:0] pw_580;  // matmul_tiled.cl:12:15
+    wire [31:0] w_581;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_582;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_583;  // matmul_tiled.cl:14:14
+    wire [31:0] pw_584;  // matmul_tiled.cl:12:15
+    wire [63:0] pwa_585;
+    wire [31:0] w_586;  // matmul_tiled.cl:13:29
+    wire [63:0] w_587;  // matmul_tiled.cl:13:15
+    wire [63:0] pv_588;  // matmul_tiled.cl:13:15
+    wire [63:0] w_589;  // matmul_tiled.cl:13:15
+    wire [63:0] w_590;  // matmul_tiled.cl:13:9
+    wire [63:0] pw_591;  // matmul_tiled.cl:13:9
+    wire [31:0] pw_592;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_593;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_594;  // matmul_tiled.cl:15:14
+    wire [31:0] pw_595;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_596;  // matmul_tiled.cl:13:9
+    reg  [31:0] pq_597;  // matmul_tiled.cl:13:15
+    wire [63:0] pwa_598;
+    wire [63:0] w_599;  // matmul_tiled.cl:14:9
+    wire [63:0] pw_600;  // matmul_tiled.cl:14:9
+    reg  [63:0] pq_601;  // matmul_tiled.cl:14:9
+    reg  [63:0] pq_602;  // matmul_tiled.cl:14:9
+    reg  [31:0] pq_603;  // matmul_tiled.cl:14:14
+    reg  [31:0] pq_604;  // matmul_tiled.cl:14:14
+    wire [63:0] pwa_605;
+    wire [63:0] w_606;  // matmul_tiled.cl:15:9
+    wire [63:0] pw_607;  // matmul_tiled.cl:15:9
+    reg  [63:0] pq_608;  // matmul_tiled.cl:15:9
+    reg  [63:0] pq_609;  // matmul_tiled.cl:15:9
+    reg  [63:0] pq_610;  // matmul_tiled.cl:15:9
+    reg  [31:0] pq_611;  // matmul_tiled.cl:15:14
+    reg  [31:0] pq_612;  // matmul_tiled.cl:15:14
+    reg  [31:0] pq_613;  // matmul_tiled.cl:15:14
+    wire [63:0] pwa_614;
+    wire [31:0] w_615;  // matmul_tiled.cl:16:17
+    wire [63:0] w_616;  // matmul_tiled.cl:16:11
+    wire [63:0] pw_617;  // matmul_tiled.cl:16:11
+    reg  [63:0] pq_618;  // matmul_tiled.cl:16:11
+    reg  [63:0] pq_619;  // matmul_tiled.cl:16:11
+    reg  [63:0] pq_620;  // matmul_tiled.cl:16:11
+    reg  [63:0] pq_621;  // matmul_tiled.cl:16:11
+    wire [63:0] pwa_622;
+    wire [63:0] w_623;  // matmul_tiled.cl:18:14
+    wire [63:0] pw_624;  // matmul_tiled.cl:18:14
+    reg  [63:0] pq_625;  // matmul_tiled.cl:18:14
+    reg  [63:0] pq_626;  // matmul_tiled.cl:18:14
+    reg  [63:0] pq_627;  // matmul_tiled.cl:18:14
+    reg  [63:0] pq_628;  // matmul_tiled.cl:18:14
+    reg  [63:0] pq_629;  // matmul_tiled.cl:18:14
+    wire [63:0] pwa_630;
+    wire [63:0] w_631;  // matmul_tiled.cl:18:21
+    wire [63:0] w_632;  // matmul_tiled.cl:18:21
+    wire [63:0] pw_633;  // matmul_tiled.cl:18:21
+    wire [63:0] pw_634;  // matmul_tiled.cl:18:21
+    reg  [63:0] pq_635;  // matmul_tiled.cl:18:21
+    reg  [63:0] pq_636;  // matmul_tiled.cl:18:21
+    reg  [63:0] pq_637;  // matmul_tiled.cl:18:21
+    reg  [63:0] pq_638;  // matmul_tiled.cl:18:21
+    reg  [63:0] pq_639;  // matmul_tiled.cl:18:21
+    reg  [63:0] pq_640;  // matmul_tiled.cl:18:21
+    wire [63:0] pwa_641;
+    wire [31:0] prd_642;  // matmul_tiled.cl:18:21
+    wire [31:0] w_643;  // matmul_tiled.cl:18:25
+    wire [31:0] w_644;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_645;  // matmul_tiled.cl:18:25
+    wire [31:0] w_646;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_647;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_648;  // matmul_tiled.cl:18:25
+    wire [31:0] w_649;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_650;  // matmul_tiled.cl:18:25
+    reg  [31:0] pq_651;  // matmul_tiled.cl:18:25
+    reg  [31:0] pq_652;  // matmul_tiled.cl:18:25
+    reg  [31:0] pq_653;  // matmul_tiled.cl:18:25
+    reg  [31:0] pq_654;  // matmul_tiled.cl:18:25
+    reg  [31:0] pq_655;  // matmul_tiled.cl:18:25
+    reg  [31:0] pq_656;  // matmul_tiled.cl:18:25
+    reg  [31:0] pq_657;  // matmul_tiled.cl:18:25
+    wire        pw_658;  // matmul_tiled.cl:18:21
+    wire [63:0] pv_659;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_660;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_661;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_662;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_663;  // matmul_tiled.cl:7:6
+    wire        pw_664;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_665;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_666;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_667;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_668;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_669;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_670;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_671;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_672;  // matmul_tiled.cl:7:6
+    wire [63:0] w_673;  // matmul_tiled.cl:7:6
     reg  [7:0]  launch_err;
     reg         done_q;
     assign v0_col = 32'h00000000;
@@ -574,8 +814,8 @@ module matmul_datapath (
     assign v5_t = 32'h00000000;
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(256),
+        .WIDTH(32),
+        .DEPTH(64),
         .BYTE_EN(0)
     ) u_obj0_As (
         .clk(clk),
@@ -589,8 +829,8 @@ module matmul_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(256),
+        .WIDTH(32),
+        .DEPTH(64),
         .BYTE_EN(0)
     ) u_obj1_Bs (
         .clk(clk),
@@ -604,8 +844,8 @@ module matmul_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(256),
+        .WIDTH(32),
+        .DEPTH(64),
         .BYTE_EN(0)
     ) u_obj2_wi_col (
         .clk(clk),
@@ -619,8 +859,8 @@ module matmul_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(256),
+        .WIDTH(32),
+        .DEPTH(64),
         .BYTE_EN(0)
     ) u_obj3_wi_row (
         .clk(clk),
@@ -634,8 +874,8 @@ module matmul_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(256),
+        .WIDTH(32),
+        .DEPTH(64),
         .BYTE_EN(0)
     ) u_obj4_wi_tx (
         .clk(clk),
@@ -649,8 +889,8 @@ module matmul_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(256),
+        .WIDTH(32),
+        .DEPTH(64),
         .BYTE_EN(0)
     ) u_obj5_wi_ty (
         .clk(clk),
@@ -664,8 +904,8 @@ module matmul_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(256),
+        .WIDTH(32),
+        .DEPTH(64),
         .BYTE_EN(0)
     ) u_obj6_wi_acc (
         .clk(clk),
@@ -679,8 +919,8 @@ module matmul_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(256),
+        .WIDTH(32),
+        .DEPTH(64),
         .BYTE_EN(0)
     ) u_obj7_wi_t (
         .clk(clk),
@@ -692,425 +932,403 @@ module matmul_datapath (
         .raddr(obj7_wi_t_raddr),
         .rdata(obj7_wi_t_rdata)
     );
-    assign w_1 = v9_lid_y;
-    assign w_2 = w_1[7:0];
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj7_wi_t_r1 (
+        .clk(clk),
+        .we(obj7_wi_t_we),
+        .waddr(obj7_wi_t_waddr),
+        .wdata(obj7_wi_t_wdata),
+        .wbe(1'h1),
+        .re(obj7_wi_t_r1_re),
+        .raddr(obj7_wi_t_r1_raddr),
+        .rdata(obj7_wi_t_r1_rdata)
+    );
+    assign p6_en = (!p6_stall);
+    assign pv_1 = v9_lid_y;
+    assign pw_2 = pv_1[7:0];
     assign w_3 = 8'h08;
-    assign w_4 = (w_2 < w_3);
-    assign w_6 = v8_lid_x;
-    assign w_7 = w_6[7:0];
-    assign w_8 = 8'h01;
-    assign w_9 = (w_7 + w_8);
-    assign w_10 = 8'h08;
-    assign w_11 = (w_9 == w_10);
-    assign w_12 = 8'h00;
-    assign w_13 = (w_11 ? w_12 : w_9);
-    assign w_14 = {56'h00000000000000, w_13[7:0]};
-    assign w_15 = v9_lid_y;
-    assign w_16 = w_15[7:0];
-    assign w_17 = (w_16 + w_8);
-    assign w_18 = (w_11 ? w_17 : w_16);
-    assign w_19 = {56'h00000000000000, w_18[7:0]};
-    assign w_20 = {32'h00000000, C_base};
-    assign w_21 = 64'h0000000000000000;
-    assign w_22 = v10_lid_linear;
-    assign w_23 = 64'h0000000000000004;
-    assign w_24 = (w_22 * w_23);
-    assign w_25 = (w_21 + w_24);
-    assign oi_26 = obj3_wi_row_re_beat;
-    assign oa_27 = (w_25 + {56'h00000000000000, oi_26});
-    assign v_29 = old_28[31:0];
-    assign w_30 = arg_n;
-    assign w_31 = (v_29 * w_30);
-    assign w_32 = 64'h0000000000000000;
-    assign w_33 = (w_32 + w_24);
-    assign oi_35 = obj2_wi_col_re_beat;
-    assign oa_36 = (q_34 + {56'h00000000000000, oi_35});
-    assign v_38 = old_37[31:0];
-    assign w_40 = (q_39 + v_38);
-    assign w_41 = {{32{w_40[31]}}, w_40[31:0]};
-    assign w_42 = (w_41 * w_23);
-    assign w_43 = (w_20 + w_42);
-    assign w_44 = 64'h0000000000000000;
-    assign w_45 = (w_44 + w_24);
-    assign oi_47 = obj6_wi_acc_re_beat;
-    assign oa_48 = (q_46 + {56'h00000000000000, oi_47});
-    assign v_50 = old_49[31:0];
-    assign w_51 = v8_lid_x;
-    assign w_52 = v9_lid_y;
-    assign w_53 = w_51[7:0];
-    assign w_54 = w_52[7:0];
-    assign w_55 = 8'h08;
-    assign w_56 = (w_54 * w_55);
-    assign w_57 = (w_53 + w_56);
-    assign w_58 = {56'h00000000000000, w_57[7:0]};
-    assign w_59 = 64'h0000000000000000;
-    assign w_60 = v7_group_cond0;
-    assign w_62 = v9_lid_y;
-    assign w_63 = w_62[7:0];
-    assign w_64 = 8'h08;
-    assign w_65 = (w_63 < w_64);
-    assign w_67 = v8_lid_x;
-    assign w_68 = w_67[7:0];
-    assign w_69 = 8'h01;
-    assign w_70 = (w_68 + w_69);
-    assign w_71 = 8'h08;
-    assign w_72 = (w_70 == w_71);
-    assign w_73 = 8'h00;
-    assign w_74 = (w_72 ? w_73 : w_70);
-    assign w_75 = {56'h00000000000000, w_74[7:0]};
-    assign w_76 = v9_lid_y;
-    assign w_77 = w_76[7:0];
-    assign w_78 = (w_77 + w_69);
-    assign w_79 = (w_72 ? w_78 : w_77);
-    assign w_80 = {56'h00000000000000, w_79[7:0]};
-    assign w_81 = 64'h0000000000000000;
-    assign w_82 = v10_lid_linear;
+    assign pw_4 = (pw_2 < w_3);
+    assign pv_5 = v8_lid_x;
+    assign pv_6 = v9_lid_y;
+    assign pw_7 = pv_5[7:0];
+    assign pw_8 = pv_6[7:0];
+    assign w_9 = 8'h08;
+    assign pw_10 = (pw_8 * w_9);
+    assign pw_11 = (pw_7 + pw_10);
+    assign pw_12 = {56'h00000000000000, pw_11[7:0]};
+    assign w_13 = {32'h00000000, C_base};
+    assign w_14 = 64'h0000000000000000;
+    assign w_15 = 64'h0000000000000004;
+    assign pw_16 = (pw_12 * w_15);
+    assign pw_17 = (w_14 + pw_16);
+    assign pwa_18 = (pw_17 >> 64'h0000000000000002);
+    assign prd_19 = obj3_wi_row_rdata[31:0];
+    assign w_20 = arg_n;
+    assign pw_21 = (prd_19 * w_20);
+    assign w_22 = 64'h0000000000000000;
+    assign pw_23 = (w_22 + pw_16);
+    assign pwa_25 = (pq_24 >> 64'h0000000000000002);
+    assign prd_26 = obj2_wi_col_rdata[31:0];
+    assign pw_32 = (pq_29 + pq_31);
+    assign pw_33 = {{32{pw_32[31]}}, pw_32[31:0]};
+    assign pw_34 = (pw_33 * w_15);
+    assign pw_35 = (w_13 + pw_34);
+    assign w_36 = 64'h0000000000000000;
+    assign pw_37 = (w_36 + pw_16);
+    assign pwa_40 = (pq_39 >> 64'h0000000000000002);
+    assign prd_41 = obj6_wi_acc_rdata[31:0];
+    assign pv_43 = v8_lid_x;
+    assign pw_44 = pv_43[7:0];
+    assign w_45 = 8'h01;
+    assign pw_46 = (pw_44 + w_45);
+    assign w_47 = 8'h08;
+    assign pw_48 = (pw_46 == w_47);
+    assign w_49 = 8'h00;
+    assign pw_50 = (pw_48 ? w_49 : pw_46);
+    assign pw_51 = {56'h00000000000000, pw_50[7:0]};
+    assign pv_52 = v9_lid_y;
+    assign pw_53 = pv_52[7:0];
+    assign pw_54 = (pw_53 + w_45);
+    assign pw_55 = (pw_48 ? pw_54 : pw_53);
+    assign pw_56 = {56'h00000000000000, pw_55[7:0]};
+    assign p6_stall = ((p6_valid[4] && 1'h1) && (!C_st_req_ready));
+    assign w_57 = 64'h0000000000000000;
+    assign w_58 = v7_group_cond0;
+    assign p5_en = (!p5_stall);
+    assign pv_60 = v9_lid_y;
+    assign pw_61 = pv_60[7:0];
+    assign w_62 = 8'h08;
+    assign pw_63 = (pw_61 < w_62);
+    assign pv_64 = v8_lid_x;
+    assign pv_65 = v9_lid_y;
+    assign pw_66 = pv_64[7:0];
+    assign pw_67 = pv_65[7:0];
+    assign w_68 = 8'h08;
+    assign pw_69 = (pw_67 * w_68);
+    assign pw_70 = (pw_66 + pw_69);
+    assign pw_71 = {56'h00000000000000, pw_70[7:0]};
+    assign w_72 = 64'h0000000000000000;
+    assign w_73 = 64'h0000000000000004;
+    assign pw_74 = (pw_71 * w_73);
+    assign pw_75 = (w_72 + pw_74);
+    assign pwa_76 = (pw_75 >> 64'h0000000000000002);
+    assign prd_77 = obj7_wi_t_rdata[31:0];
+    assign w_78 = 32'h00000001;
+    assign pw_79 = (prd_77 + w_78);
+    assign pwa_81 = (pq_80 >> 64'h0000000000000002);
+    assign w_82 = 64'h0000000000000000;
     assign w_83 = 64'h0000000000000004;
-    assign w_84 = (w_82 * w_83);
-    assign w_85 = (w_81 + w_84);
-    assign oi_86 = obj7_wi_t_re_beat;
-    assign oa_87 = (w_85 + {56'h00000000000000, oi_86});
-    assign v_89 = old_88[31:0];
+    assign pw_84 = (pw_71 * w_83);
+    assign pw_85 = (w_82 + pw_84);
+    assign pwa_88 = (pq_87 >> 64'h0000000000000002);
+    assign prd_89 = obj7_wi_t_r1_rdata[31:0];
     assign w_90 = arg_n;
     assign w_91 = 32'h0000001f;
-    assign w_92 = (w_90[31] ? (~((~w_90) >> w_91)) : (w_90 >> w_91));
+    assign pw_92 = (w_90[31] ? (~((~w_90) >> w_91)) : (w_90 >> w_91));
     assign w_93 = 32'h0000001d;
-    assign w_94 = (w_92 >> w_93);
-    assign w_95 = (w_90 + w_94);
+    assign pw_94 = (pw_92 >> w_93);
+    assign pw_95 = (w_90 + pw_94);
     assign w_96 = 32'h00000003;
-    assign w_97 = (w_95[31] ? (~((~w_95) >> w_96)) : (w_95 >> w_96));
-    assign w_99 = ((v_89 ^ 32'h80000000) < (q_98 ^ 32'h80000000));
-    assign w_100 = 64'h0000000000000000;
-    assign w_101 = v10_lid_linear;
-    assign w_102 = 64'h0000000000000004;
-    assign w_103 = (w_101 * w_102);
-    assign w_104 = (w_100 + w_103);
-    assign oi_105 = obj7_wi_t_re_beat;
-    assign oa_106 = (w_104 + {56'h00000000000000, oi_105});
-    assign v_108 = old_107[31:0];
-    assign w_109 = 32'h00000001;
-    assign w_110 = (v_108 + w_109);
-    assign oi_112 = obj7_wi_t_re_beat;
-    assign oa_113 = (q_111 + {56'h00000000000000, oi_112});
-    assign ow_114 = (w_110 >> ({24'h000000, oi_112} * 32'h00000008));
-    assign w_115 = v8_lid_x;
-    assign w_116 = v9_lid_y;
-    assign w_117 = w_115[7:0];
-    assign w_118 = w_116[7:0];
+    assign pw_97 = (pw_95[31] ? (~((~pw_95) >> w_96)) : (pw_95 >> w_96));
+    assign pw_101 = ((prd_89 ^ 32'h80000000) < (pq_100 ^ 32'h80000000));
+    assign pv_102 = v8_lid_x;
+    assign pw_103 = pv_102[7:0];
+    assign w_104 = 8'h01;
+    assign pw_105 = (pw_103 + w_104);
+    assign w_106 = 8'h08;
+    assign pw_107 = (pw_105 == w_106);
+    assign w_108 = 8'h00;
+    assign pw_109 = (pw_107 ? w_108 : pw_105);
+    assign pw_110 = {56'h00000000000000, pw_109[7:0]};
+    assign pv_111 = v9_lid_y;
+    assign pw_112 = pv_111[7:0];
+    assign pw_113 = (pw_112 + w_104);
+    assign pw_114 = (pw_107 ? pw_113 : pw_112);
+    assign pw_115 = {56'h00000000000000, pw_114[7:0]};
+    assign p5_stall = 1'h0;
+    assign w_116 = 64'h0000000000000000;
+    assign w_117 = v9_lid_y;
+    assign w_118 = w_117[7:0];
     assign w_119 = 8'h08;
-    assign w_120 = (w_118 * w_119);
-    assign w_121 = (w_117 + w_120);
-    assign w_122 = {56'h00000000000000, w_121[7:0]};
-    assign w_123 = 64'h0000000000000000;
-    assign w_124 = v9_lid_y;
-    assign w_125 = w_124[7:0];
+    assign w_120 = (w_118 < w_119);
+    assign w_122 = v8_lid_x;
+    assign w_123 = w_122[7:0];
+    assign w_124 = 8'h01;
+    assign w_125 = (w_123 + w_124);
     assign w_126 = 8'h08;
-    assign w_127 = (w_125 < w_126);
-    assign w_129 = v8_lid_x;
-    assign w_130 = w_129[7:0];
-    assign w_131 = 8'h01;
-    assign w_132 = (w_130 + w_131);
-    assign w_133 = 8'h08;
-    assign w_134 = (w_132 == w_133);
-    assign w_135 = 8'h00;
-    assign w_136 = (w_134 ? w_135 : w_132);
-    assign w_137 = {56'h00000000000000, w_136[7:0]};
-    assign w_138 = v9_lid_y;
-    assign w_139 = w_138[7:0];
-    assign w_140 = (w_139 + w_131);
-    assign w_141 = (w_134 ? w_140 : w_139);
-    assign w_142 = {56'h00000000000000, w_141[7:0]};
-    assign w_143 = v6_k;
-    assign w_144 = 32'h00000008;
-    assign w_145 = ((w_143 ^ 32'h80000000) < (w_144 ^ 32'h80000000));
-    assign w_147 = v6_k;
-    assign w_148 = w_147[7:0];
-    assign w_149 = 8'h01;
-    assign w_150 = (w_148 + w_149);
-    assign w_151 = {24'h000000, w_150[7:0]};
-    assign w_152 = 64'h0000000000000000;
-    assign w_153 = 64'h0000000000000000;
-    assign w_154 = v10_lid_linear;
-    assign w_155 = 64'h0000000000000004;
-    assign w_156 = (w_154 * w_155);
-    assign w_157 = (w_153 + w_156);
-    assign oi_158 = obj5_wi_ty_re_beat;
-    assign oa_159 = (w_157 + {56'h00000000000000, oi_158});
-    assign v_161 = old_160[31:0];
-    assign w_162 = {{32{v_161[31]}}, v_161[31:0]};
-    assign w_163 = 64'h0000000000000020;
-    assign w_164 = (w_162 * w_163);
-    assign w_165 = (w_152 + w_164);
-    assign w_166 = v6_k;
-    assign w_167 = {{32{w_166[31]}}, w_166[31:0]};
-    assign w_168 = (w_167 * w_155);
-    assign w_170 = (w_165 + q_169);
-    assign oi_171 = obj0_As_re_beat;
-    assign oa_172 = (w_170 + {56'h00000000000000, oi_171});
-    assign v_174 = old_173[31:0];
-    assign w_175 = 64'h0000000000000000;
-    assign w_176 = (w_167 * w_163);
-    assign w_177 = (w_175 + w_176);
-    assign w_178 = 64'h0000000000000000;
-    assign w_179 = (w_178 + w_156);
-    assign oi_181 = obj4_wi_tx_re_beat;
-    assign oa_182 = (q_180 + {56'h00000000000000, oi_181});
-    assign v_184 = old_183[31:0];
-    assign w_185 = {{32{v_184[31]}}, v_184[31:0]};
-    assign w_186 = (w_185 * w_155);
-    assign w_188 = (q_187 + w_186);
-    assign oi_189 = obj1_Bs_re_beat;
-    assign oa_190 = (w_188 + {56'h00000000000000, oi_189});
-    assign v_192 = old_191[31:0];
-    assign w_193 = 64'h0000000000000000;
-    assign w_194 = (w_193 + w_156);
-    assign oi_196 = obj6_wi_acc_re_beat;
-    assign oa_197 = (q_195 + {56'h00000000000000, oi_196});
-    assign v_199 = old_198[31:0];
+    assign w_127 = (w_125 == w_126);
+    assign w_128 = 8'h00;
+    assign w_129 = (w_127 ? w_128 : w_125);
+    assign w_130 = {56'h00000000000000, w_129[7:0]};
+    assign w_131 = v9_lid_y;
+    assign w_132 = w_131[7:0];
+    assign w_133 = (w_132 + w_124);
+    assign w_134 = (w_127 ? w_133 : w_132);
+    assign w_135 = {56'h00000000000000, w_134[7:0]};
+    assign p4_en = (!p4_stall);
+    assign pv_136 = v6_k;
+    assign w_137 = 32'h00000008;
+    assign pw_138 = ((pv_136 ^ 32'h80000000) < (w_137 ^ 32'h80000000));
+    assign w_139 = 64'h0000000000000000;
+    assign w_140 = 64'h0000000000000000;
+    assign pv_141 = v10_lid_linear;
+    assign w_142 = 64'h0000000000000004;
+    assign pw_143 = (pv_141 * w_142);
+    assign pw_144 = (w_140 + pw_143);
+    assign pwa_145 = (pw_144 >> 64'h0000000000000002);
+    assign prd_146 = obj5_wi_ty_rdata[31:0];
+    assign pw_147 = {{32{prd_146[31]}}, prd_146[31:0]};
+    assign w_148 = 64'h0000000000000020;
+    assign pw_149 = (pw_147 * w_148);
+    assign pw_150 = (w_139 + pw_149);
+    assign pv_151 = v6_k;
+    assign pw_152 = {{32{pv_151[31]}}, pv_151[31:0]};
+    assign pw_153 = (pw_152 * w_142);
+    assign pw_155 = (pw_150 + pq_154);
+    assign pwa_156 = (pw_155 >> 64'h0000000000000002);
+    assign prd_157 = obj0_As_rdata[31:0];
+    assign w_158 = 64'h0000000000000000;
+    assign pw_159 = (pw_152 * w_148);
+    assign pw_160 = (w_158 + pw_159);
+    assign w_161 = 64'h0000000000000000;
+    assign pw_162 = (w_161 + pw_143);
+    assign pwa_164 = (pq_163 >> 64'h0000000000000002);
+    assign prd_165 = obj4_wi_tx_rdata[31:0];
+    assign pw_166 = {{32{prd_165[31]}}, prd_165[31:0]};
+    assign pw_167 = (pw_166 * w_142);
+    assign pw_169 = (pq_168 + pw_167);
+    assign pwa_170 = (pw_169 >> 64'h0000000000000002);
+    assign prd_171 = obj1_Bs_rdata[31:0];
+    assign w_172 = 64'h0000000000000000;
+    assign pw_173 = (w_172 + pw_143);
+    assign pwa_175 = (pq_174 >> 64'h0000000000000002);
+    assign prd_176 = obj6_wi_acc_rdata[31:0];
+    assign go_179 = (p4_slot == 3'h5);
 
-    ohls_fp_fma u0_fp_fma (
+    ohls_fp_fma pu_180 (
         .clk(clk),
         .rst(rst),
-        .en(1'h1),
-        .in_valid(go_200),
-        .a(v_174),
-        .b(v_192),
-        .c(v_199),
-        .out_valid(u0_fp_fma_valid),
-        .result(u0_fp_fma_result)
+        .en(p4_en),
+        .in_valid(go_179),
+        .a(pq_177),
+        .b(pq_178),
+        .c(prd_176),
+        .out_valid(pu_180_valid),
+        .result(pu_180_result)
     );
-    assign bi_201 = u0_fp_fma_result;
-    assign bi_202 = v_174;
-    assign bi_203 = v_192;
-    assign bi_204 = v_199;
-    assign oi_206 = obj6_wi_acc_re_beat;
-    assign oa_207 = (q_195 + {56'h00000000000000, oi_206});
-    assign ow_208 = (r_205 >> ({24'h000000, oi_206} * 32'h00000008));
-    assign w_209 = 32'h00000000;
-    assign w_210 = v8_lid_x;
-    assign w_211 = v9_lid_y;
+    assign bi_181 = pu_180_result;
+    assign bi_197 = pd_186;
+    assign bi_198 = pd_191;
+    assign bi_199 = pd_196;
+    assign pw_200 = (((&bi_197[30:23]) && (!(bi_197[22:0] == 23'h000000))) ? (bi_197 | 32'h00400000) : (((&bi_198[30:23]) && (!(bi_198[22:0] == 23'h000000))) ? (bi_198 | 32'h00400000) : (((((&bi_197[30:23]) && (bi_197[22:0] == 23'h000000)) && (bi_198[30:0] == 31'h00000000)) || ((bi_197[30:0] == 31'h00000000) && ((&bi_198[30:23]) && (bi_198[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_199[30:23]) && (!(bi_199[22:0] == 23'h000000))) ? (bi_199 | 32'h00400000) : ((((((&bi_197[30:23]) && (bi_197[22:0] == 23'h000000)) || ((&bi_198[30:23]) && (bi_198[22:0] == 23'h000000))) && ((&bi_199[30:23]) && (bi_199[22:0] == 23'h000000))) && ((bi_197[31] ^ bi_198[31]) != bi_199[31])) ? 32'hffc00000 : bi_181)))));
+    assign pwa_202 = (pq_201 >> 64'h0000000000000002);
+    assign pv_203 = v6_k;
+    assign pw_204 = pv_203[7:0];
+    assign w_205 = 8'h01;
+    assign pw_206 = (pw_204 + w_205);
+    assign pw_207 = {24'h000000, pw_206[7:0]};
+    assign p4_stall = 1'h0;
+    assign w_208 = 32'h00000000;
+    assign w_209 = v8_lid_x;
+    assign w_210 = v9_lid_y;
+    assign w_211 = w_209[7:0];
     assign w_212 = w_210[7:0];
-    assign w_213 = w_211[7:0];
-    assign w_214 = 8'h08;
-    assign w_215 = (w_213 * w_214);
-    assign w_216 = (w_212 + w_215);
-    assign w_217 = {56'h00000000000000, w_216[7:0]};
-    assign w_218 = 64'h0000000000000000;
-    assign w_219 = v9_lid_y;
-    assign w_220 = w_219[7:0];
-    assign w_221 = 8'h08;
-    assign w_222 = (w_220 < w_221);
-    assign w_224 = v8_lid_x;
-    assign w_225 = w_224[7:0];
-    assign w_226 = 8'h01;
-    assign w_227 = (w_225 + w_226);
-    assign w_228 = 8'h08;
-    assign w_229 = (w_227 == w_228);
-    assign w_230 = 8'h00;
-    assign w_231 = (w_229 ? w_230 : w_227);
-    assign w_232 = {56'h00000000000000, w_231[7:0]};
-    assign w_233 = v9_lid_y;
-    assign w_234 = w_233[7:0];
-    assign w_235 = (w_234 + w_226);
-    assign w_236 = (w_229 ? w_235 : w_234);
-    assign w_237 = {56'h00000000000000, w_236[7:0]};
-    assign w_238 = 64'h0000000000000000;
-    assign w_239 = 64'h0000000000000000;
-    assign w_240 = v10_lid_linear;
-    assign w_241 = 64'h0000000000000004;
-    assign w_242 = (w_240 * w_241);
-    assign w_243 = (w_239 + w_242);
-    assign oi_244 = obj5_wi_ty_re_beat;
-    assign oa_245 = (w_243 + {56'h00000000000000, oi_244});
-    assign v_247 = old_246[31:0];
-    assign w_248 = {{32{v_247[31]}}, v_247[31:0]};
-    assign w_249 = 64'h0000000000000020;
-    assign w_250 = (w_248 * w_249);
-    assign w_251 = (w_238 + w_250);
-    assign w_252 = 64'h0000000000000000;
-    assign w_253 = (w_252 + w_242);
-    assign oi_255 = obj4_wi_tx_re_beat;
-    assign oa_256 = (q_254 + {56'h00000000000000, oi_255});
-    assign v_258 = old_257[31:0];
-    assign w_259 = {{32{v_258[31]}}, v_258[31:0]};
-    assign w_260 = (w_259 * w_241);
-    assign w_262 = (q_261 + w_260);
-    assign w_263 = {32'h00000000, A_base};
-    assign w_264 = 64'h0000000000000000;
-    assign w_265 = (w_264 + w_242);
-    assign oi_267 = obj3_wi_row_re_beat;
-    assign oa_268 = (q_266 + {56'h00000000000000, oi_267});
-    assign v_270 = old_269[31:0];
-    assign w_271 = arg_n;
-    assign w_272 = (v_270 * w_271);
-    assign w_273 = 64'h0000000000000000;
-    assign w_274 = (w_273 + w_242);
-    assign oi_276 = obj7_wi_t_re_beat;
-    assign oa_277 = (q_275 + {56'h00000000000000, oi_276});
-    assign v_279 = old_278[31:0];
-    assign w_280 = 32'h00000008;
-    assign w_281 = (v_279 * w_280);
-    assign w_284 = (q_282 + q_283);
-    assign w_285 = (w_284 + v_258);
-    assign w_286 = {{32{w_285[31]}}, w_285[31:0]};
-    assign w_287 = (w_286 * w_241);
-    assign w_288 = (w_263 + w_287);
-    assign v_290 = ld_289[31:0];
-    assign oi_292 = obj0_As_re_beat;
-    assign oa_293 = (q_291 + {56'h00000000000000, oi_292});
-    assign ow_294 = (v_290 >> ({24'h000000, oi_292} * 32'h00000008));
-    assign w_295 = 64'h0000000000000000;
-    assign w_296 = (w_295 + w_250);
-    assign w_298 = (q_297 + w_260);
-    assign w_299 = {32'h00000000, B_base};
-    assign w_300 = (w_281 + v_247);
-    assign w_301 = (w_300 * w_271);
-    assign w_302 = 64'h0000000000000000;
-    assign w_303 = (w_302 + w_242);
-    assign oi_305 = obj2_wi_col_re_beat;
-    assign oa_306 = (q_304 + {56'h00000000000000, oi_305});
-    assign v_308 = old_307[31:0];
-    assign w_310 = (q_309 + v_308);
-    assign w_311 = {{32{w_310[31]}}, w_310[31:0]};
-    assign w_312 = (w_311 * w_241);
-    assign w_313 = (w_299 + w_312);
-    assign v_315 = ld_314[31:0];
-    assign oi_317 = obj1_Bs_re_beat;
-    assign oa_318 = (q_316 + {56'h00000000000000, oi_317});
-    assign ow_319 = (v_315 >> ({24'h000000, oi_317} * 32'h00000008));
-    assign w_320 = v8_lid_x;
-    assign w_321 = v9_lid_y;
-    assign w_322 = w_320[7:0];
-    assign w_323 = w_321[7:0];
-    assign w_324 = 8'h08;
-    assign w_325 = (w_323 * w_324);
-    assign w_326 = (w_322 + w_325);
-    assign w_327 = {56'h00000000000000, w_326[7:0]};
-    assign w_328 = 64'h0000000000000000;
-    assign w_329 = v9_lid_y;
-    assign w_330 = w_329[7:0];
-    assign w_331 = 8'h08;
-    assign w_332 = (w_330 < w_331);
-    assign w_334 = v8_lid_x;
-    assign w_335 = w_334[7:0];
-    assign w_336 = 8'h01;
-    assign w_337 = (w_335 + w_336);
-    assign w_338 = 8'h08;
-    assign w_339 = (w_337 == w_338);
-    assign w_340 = 8'h00;
-    assign w_341 = (w_339 ? w_340 : w_337);
-    assign w_342 = {56'h00000000000000, w_341[7:0]};
-    assign w_343 = v9_lid_y;
-    assign w_344 = w_343[7:0];
-    assign w_345 = (w_344 + w_336);
-    assign w_346 = (w_339 ? w_345 : w_344);
-    assign w_347 = {56'h00000000000000, w_346[7:0]};
-    assign w_348 = 64'h0000000000000000;
-    assign w_349 = v10_lid_linear;
-    assign w_350 = 64'h0000000000000004;
-    assign w_351 = (w_349 * w_350);
-    assign w_352 = (w_348 + w_351);
-    assign oi_353 = obj7_wi_t_re_beat;
-    assign oa_354 = (w_352 + {56'h00000000000000, oi_353});
-    assign v_356 = old_355[31:0];
-    assign w_357 = arg_n;
-    assign w_358 = 32'h0000001f;
-    assign w_359 = (w_357[31] ? (~((~w_357) >> w_358)) : (w_357 >> w_358));
-    assign w_360 = 32'h0000001d;
-    assign w_361 = (w_359 >> w_360);
-    assign w_362 = (w_357 + w_361);
-    assign w_363 = 32'h00000003;
-    assign w_364 = (w_362[31] ? (~((~w_362) >> w_363)) : (w_362 >> w_363));
-    assign w_366 = ((v_356 ^ 32'h80000000) < (q_365 ^ 32'h80000000));
-    assign w_367 = 32'h00000000;
-    assign w_368 = {32'h00000000, group_0};
-    assign w_369 = v8_lid_x;
-    assign w_370 = 64'h0000000000000000;
-    assign w_371 = 64'h0000000000000000;
-    assign w_372 = v10_lid_linear;
-    assign w_373 = 64'h0000000000000004;
-    assign w_374 = (w_372 * w_373);
-    assign w_375 = (w_371 + w_374);
-    assign w_376 = w_368[31:0];
-    assign w_377 = 32'h00000008;
-    assign w_378 = (w_376 * w_377);
-    assign w_379 = w_369[31:0];
-    assign w_380 = (w_378 + w_379);
-    assign oi_381 = obj2_wi_col_re_beat;
-    assign oa_382 = (w_375 + {56'h00000000000000, oi_381});
-    assign ow_383 = (w_380 >> ({24'h000000, oi_381} * 32'h00000008));
-    assign w_384 = 32'h00000001;
-    assign w_385 = {32'h00000000, group_1};
-    assign w_386 = v9_lid_y;
-    assign w_387 = 64'h0000000000000000;
-    assign w_388 = 64'h0000000000000000;
-    assign w_389 = (w_388 + w_374);
-    assign w_390 = w_385[31:0];
-    assign w_391 = (w_390 * w_377);
-    assign w_392 = w_386[31:0];
-    assign w_393 = (w_391 + w_392);
-    assign oi_396 = obj3_wi_row_re_beat;
-    assign oa_397 = (q_394 + {56'h00000000000000, oi_396});
-    assign ow_398 = (q_395 >> ({24'h000000, oi_396} * 32'h00000008));
-    assign w_399 = 64'h0000000000000000;
-    assign w_400 = (w_399 + w_374);
-    assign oi_403 = obj4_wi_tx_re_beat;
-    assign oa_404 = (q_401 + {56'h00000000000000, oi_403});
-    assign ow_405 = (q_402 >> ({24'h000000, oi_403} * 32'h00000008));
-    assign w_406 = 64'h0000000000000000;
-    assign w_407 = (w_406 + w_374);
-    assign oi_410 = obj5_wi_ty_re_beat;
-    assign oa_411 = (q_408 + {56'h00000000000000, oi_410});
-    assign ow_412 = (q_409 >> ({24'h000000, oi_410} * 32'h00000008));
-    assign w_413 = 32'h00000000;
-    assign w_414 = 64'h0000000000000000;
-    assign w_415 = (w_414 + w_374);
-    assign oi_417 = obj6_wi_acc_re_beat;
-    assign oa_418 = (q_416 + {56'h00000000000000, oi_417});
-    assign ow_419 = (w_413 >> ({24'h000000, oi_417} * 32'h00000008));
-    assign w_420 = 64'h0000000000000000;
-    assign w_421 = (w_420 + w_374);
-    assign oi_423 = obj7_wi_t_re_beat;
-    assign oa_424 = (q_422 + {56'h00000000000000, oi_423});
-    assign ow_425 = (w_367 >> ({24'h000000, oi_423} * 32'h00000008));
-    assign w_426 = v8_lid_x;
-    assign w_427 = v9_lid_y;
-    assign w_428 = w_426[7:0];
-    assign w_429 = w_427[7:0];
-    assign w_430 = 8'h08;
-    assign w_431 = (w_429 * w_430);
-    assign w_432 = (w_428 + w_431);
-    assign w_433 = {56'h00000000000000, w_432[7:0]};
-    assign w_434 = 64'h0000000000000000;
+    assign w_213 = 8'h08;
+    assign w_214 = (w_212 * w_213);
+    assign w_215 = (w_211 + w_214);
+    assign w_216 = {56'h00000000000000, w_215[7:0]};
+    assign w_217 = 64'h0000000000000000;
+    assign p2_en = (!p2_stall);
+    assign pv_218 = v9_lid_y;
+    assign pw_219 = pv_218[7:0];
+    assign w_220 = 8'h08;
+    assign pw_221 = (pw_219 < w_220);
+    assign pv_222 = v8_lid_x;
+    assign pv_223 = v9_lid_y;
+    assign pw_224 = pv_222[7:0];
+    assign pw_225 = pv_223[7:0];
+    assign w_226 = 8'h08;
+    assign pw_227 = (pw_225 * w_226);
+    assign pw_228 = (pw_224 + pw_227);
+    assign pw_229 = {56'h00000000000000, pw_228[7:0]};
+    assign w_230 = 64'h0000000000000000;
+    assign w_231 = 64'h0000000000000000;
+    assign w_232 = 64'h0000000000000004;
+    assign pw_233 = (pw_229 * w_232);
+    assign pw_234 = (w_231 + pw_233);
+    assign pwa_235 = (pw_234 >> 64'h0000000000000002);
+    assign prd_236 = obj5_wi_ty_rdata[31:0];
+    assign pw_237 = {{32{prd_236[31]}}, prd_236[31:0]};
+    assign w_238 = 64'h0000000000000020;
+    assign pw_239 = (pw_237 * w_238);
+    assign pw_240 = (w_230 + pw_239);
+    assign w_241 = 64'h0000000000000000;
+    assign pw_242 = (w_241 + pw_233);
+    assign pwa_244 = (pq_243 >> 64'h0000000000000002);
+    assign prd_245 = obj4_wi_tx_rdata[31:0];
+    assign pw_246 = {{32{prd_245[31]}}, prd_245[31:0]};
+    assign pw_247 = (pw_246 * w_232);
+    assign pw_249 = (pq_248 + pw_247);
+    assign w_250 = {32'h00000000, A_base};
+    assign w_251 = 64'h0000000000000000;
+    assign pw_252 = (w_251 + pw_233);
+    assign pwa_255 = (pq_254 >> 64'h0000000000000002);
+    assign prd_256 = obj3_wi_row_rdata[31:0];
+    assign w_257 = arg_n;
+    assign pw_258 = (prd_256 * w_257);
+    assign w_259 = 64'h0000000000000000;
+    assign pw_260 = (w_259 + pw_233);
+    assign pwa_264 = (pq_263 >> 64'h0000000000000002);
+    assign prd_265 = obj7_wi_t_rdata[31:0];
+    assign w_266 = 32'h00000008;
+    assign pw_267 = (prd_265 * w_266);
+    assign pw_273 = (pq_270 + pq_272);
+    assign pw_278 = (pw_273 + pq_277);
+    assign pw_279 = {{32{pw_278[31]}}, pw_278[31:0]};
+    assign pw_280 = (pw_279 * w_232);
+    assign pw_281 = (w_250 + pw_280);
+    assign pld_282 = A_ld_resp_data;
+    assign pwa_331 = (pq_330 >> 64'h0000000000000002);
+    assign w_332 = 64'h0000000000000000;
+    assign pw_333 = (w_332 + pw_239);
+    assign pw_335 = (pq_334 + pw_247);
+    assign w_336 = {32'h00000000, B_base};
+    assign pw_340 = (pw_267 + pq_339);
+    assign pw_341 = (pw_340 * w_257);
+    assign w_342 = 64'h0000000000000000;
+    assign pw_343 = (w_342 + pw_233);
+    assign pwa_395 = (pq_394 >> 64'h0000000000000002);
+    assign prd_396 = obj2_wi_col_rdata[31:0];
+    assign pw_445 = (pq_444 + prd_396);
+    assign pw_446 = {{32{pw_445[31]}}, pw_445[31:0]};
+    assign pw_447 = (pw_446 * w_232);
+    assign pw_448 = (w_336 + pw_447);
+    assign pld_449 = B_ld_resp_data;
+    assign pwa_544 = (pq_543 >> 64'h0000000000000002);
+    assign pv_545 = v8_lid_x;
+    assign pw_546 = pv_545[7:0];
+    assign w_547 = 8'h01;
+    assign pw_548 = (pw_546 + w_547);
+    assign w_549 = 8'h08;
+    assign pw_550 = (pw_548 == w_549);
+    assign w_551 = 8'h00;
+    assign pw_552 = (pw_550 ? w_551 : pw_548);
+    assign pw_553 = {56'h00000000000000, pw_552[7:0]};
+    assign pv_554 = v9_lid_y;
+    assign pw_555 = pv_554[7:0];
+    assign pw_556 = (pw_555 + w_547);
+    assign pw_557 = (pw_550 ? pw_556 : pw_555);
+    assign pw_558 = {56'h00000000000000, pw_557[7:0]};
+    assign p2_stall = (((((p2_valid[6] && 1'h1) && (!A_ld_req_ready)) || ((p2_valid[50] && 1'h1) && (!A_ld_resp_valid))) || ((p2_valid[52] && 1'h1) && (!B_ld_req_ready))) || ((p2_valid[96] && 1'h1) && (!B_ld_resp_valid)));
+    assign w_559 = 64'h0000000000000000;
+    assign p0_en = (!p0_stall);
+    assign pv_560 = v9_lid_y;
+    assign pw_561 = pv_560[7:0];
+    assign w_562 = 8'h08;
+    assign pw_563 = (pw_561 < w_562);
+    assign pv_564 = v8_lid_x;
+    assign pv_565 = v9_lid_y;
+    assign pw_566 = pv_564[7:0];
+    assign pw_567 = pv_565[7:0];
+    assign w_568 = 8'h08;
+    assign pw_569 = (pw_567 * w_568);
+    assign pw_570 = (pw_566 + pw_569);
+    assign pw_571 = {56'h00000000000000, pw_570[7:0]};
+    assign w_572 = 32'h00000000;
+    assign w_573 = {32'h00000000, group_0};
+    assign pv_574 = v8_lid_x;
+    assign w_575 = 64'h0000000000000000;
+    assign w_576 = 64'h0000000000000000;
+    assign w_577 = 64'h0000000000000004;
+    assign pw_578 = (pw_571 * w_577);
+    assign pw_579 = (w_576 + pw_578);
+    assign pw_580 = w_573[31:0];
+    assign w_581 = 32'h00000008;
+    assign pw_582 = (pw_580 * w_581);
+    assign pw_583 = pv_574[31:0];
+    assign pw_584 = (pw_582 + pw_583);
+    assign pwa_585 = (pw_579 >> 64'h0000000000000002);
+    assign w_586 = 32'h00000001;
+    assign w_587 = {32'h00000000, group_1};
+    assign pv_588 = v9_lid_y;
+    assign w_589 = 64'h0000000000000000;
+    assign w_590 = 64'h0000000000000000;
+    assign pw_591 = (w_590 + pw_578);
+    assign pw_592 = w_587[31:0];
+    assign pw_593 = (pw_592 * w_581);
+    assign pw_594 = pv_588[31:0];
+    assign pw_595 = (pw_593 + pw_594);
+    assign pwa_598 = (pq_596 >> 64'h0000000000000002);
+    assign w_599 = 64'h0000000000000000;
+    assign pw_600 = (w_599 + pw_578);
+    assign pwa_605 = (pq_602 >> 64'h0000000000000002);
+    assign w_606 = 64'h0000000000000000;
+    assign pw_607 = (w_606 + pw_578);
+    assign pwa_614 = (pq_610 >> 64'h0000000000000002);
+    assign w_615 = 32'h00000000;
+    assign w_616 = 64'h0000000000000000;
+    assign pw_617 = (w_616 + pw_578);
+    assign pwa_622 = (pq_621 >> 64'h0000000000000002);
+    assign w_623 = 64'h0000000000000000;
+    assign pw_624 = (w_623 + pw_578);
+    assign pwa_630 = (pq_629 >> 64'h0000000000000002);
+    assign w_631 = 64'h0000000000000000;
+    assign w_632 = 64'h0000000000000004;
+    assign pw_633 = (pw_571 * w_632);
+    assign pw_634 = (w_631 + pw_633);
+    assign pwa_641 = (pq_640 >> 64'h0000000000000002);
+    assign prd_642 = obj7_wi_t_rdata[31:0];
+    assign w_643 = arg_n;
+    assign w_644 = 32'h0000001f;
+    assign pw_645 = (w_643[31] ? (~((~w_643) >> w_644)) : (w_643 >> w_644));
+    assign w_646 = 32'h0000001d;
+    assign pw_647 = (pw_645 >> w_646);
+    assign pw_648 = (w_643 + pw_647);
+    assign w_649 = 32'h00000003;
+    assign pw_650 = (pw_648[31] ? (~((~pw_648) >> w_649)) : (pw_648 >> w_649));
+    assign pw_658 = ((prd_642 ^ 32'h80000000) < (pq_657 ^ 32'h80000000));
+    assign pv_659 = v8_lid_x;
+    assign pw_660 = pv_659[7:0];
+    assign w_661 = 8'h01;
+    assign pw_662 = (pw_660 + w_661);
+    assign w_663 = 8'h08;
+    assign pw_664 = (pw_662 == w_663);
+    assign w_665 = 8'h00;
+    assign pw_666 = (pw_664 ? w_665 : pw_662);
+    assign pw_667 = {56'h00000000000000, pw_666[7:0]};
+    assign pv_668 = v9_lid_y;
+    assign pw_669 = pv_668[7:0];
+    assign pw_670 = (pw_669 + w_661);
+    assign pw_671 = (pw_664 ? pw_670 : pw_669);
+    assign pw_672 = {56'h00000000000000, pw_671[7:0]};
+    assign p0_stall = 1'h0;
+    assign w_673 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
     always @(posedge clk) begin
         if (rst) begin
             state <= 16'h0000;
-            obj3_wi_row_re_issued <= 1'h0;
-            obj3_wi_row_re_beat <= 8'h00;
-            obj2_wi_col_re_issued <= 1'h0;
-            obj2_wi_col_re_beat <= 8'h00;
-            obj6_wi_acc_re_issued <= 1'h0;
-            obj6_wi_acc_re_beat <= 8'h00;
-            C_wr_issued <= 1'h0;
-            C_wr_beat <= 8'h00;
-            obj7_wi_t_re_issued <= 1'h0;
-            obj7_wi_t_re_beat <= 8'h00;
-            obj5_wi_ty_re_issued <= 1'h0;
-            obj5_wi_ty_re_beat <= 8'h00;
-            obj0_As_re_issued <= 1'h0;
-            obj0_As_re_beat <= 8'h00;
-            obj4_wi_tx_re_issued <= 1'h0;
-            obj4_wi_tx_re_beat <= 8'h00;
-            obj1_Bs_re_issued <= 1'h0;
-            obj1_Bs_re_beat <= 8'h00;
-            u0_fp_fma_issued <= 1'h0;
-            A_rd_issued <= 1'h0;
-            A_rd_beat <= 8'h00;
-            B_rd_issued <= 1'h0;
-            B_rd_beat <= 8'h00;
+            p6_valid <= 49'h0000000000000;
+            p6_admit <= 1'h0;
+            p6_go <= 1'h0;
+            p5_valid <= 4'h0;
+            p5_admit <= 1'h0;
+            p5_go <= 1'h0;
+            p4_valid <= 2'h0;
+            p4_admit <= 1'h0;
+            p4_slot <= 3'h0;
+            p4_go <= 1'h0;
+            p2_valid <= 98'h0000000000000000000000000;
+            p2_admit <= 1'h0;
+            p2_go <= 1'h0;
+            p0_valid <= 8'h00;
+            p0_admit <= 1'h0;
+            p0_go <= 1'h0;
             launch_err <= 8'h00;
             done_q <= 1'h0;
         end else begin
@@ -1122,370 +1340,494 @@ module matmul_datapath (
             if (((state == 16'h0000) && start)) gnext_1 <= local_size[63:32];
             if (((state == 16'h0000) && start)) gnext_2 <= local_size[95:64];
             if (((state == 16'h0000) && start)) launch_err <= 8'h00;
-            if (((state == 16'h0000) && start)) state <= 16'h0054;
+            if (((state == 16'h0000) && start)) state <= 16'h001c;
             if ((state == 16'h0001)) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));
             if ((state == 16'h0001)) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));
             if ((state == 16'h0001)) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
             if ((state == 16'h0001)) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);
             if ((state == 16'h0001)) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
             if ((state == 16'h0001)) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);
-            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0053);
+            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h001b);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
-            if ((state == 16'h0003)) state <= 16'h0006;
-            if ((state == 16'h0004)) state <= (q_5 ? 16'h000d : 16'h0001);
+            if (((state == 16'h0003) && 1'h1)) p6_valid <= 49'h0000000000001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0003) && 1'h1)) p6_admit <= 1'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p6_en))) p6_go <= pw_4;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p6_valid[0] && 1'h1) && pw_4) && p6_en))) v10_lid_linear <= pw_12;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p6_valid[0] && 1'h1) && pw_4) && p6_en))) v8_lid_x <= pw_51;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p6_valid[0] && 1'h1) && pw_4) && p6_en))) v9_lid_y <= pw_56;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p6_en))) pq_24 <= pw_23;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p6_en))) pq_27 <= pw_21;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p6_en))) pq_28 <= pq_27;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p6_en))) pq_29 <= pq_28;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p6_en))) pq_30 <= prd_26;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p6_en))) pq_31 <= pq_30;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p6_en))) pq_38 <= pw_37;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p6_en))) pq_39 <= pq_38;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p6_en))) pq_42 <= prd_41;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p6_en))) p6_valid <= {p6_valid[47], p6_valid[46], p6_valid[45], p6_valid[44], p6_valid[43], p6_valid[42], p6_valid[41], p6_valid[40], p6_valid[39], p6_valid[38], p6_valid[37], p6_valid[36], p6_valid[35], p6_valid[34], p6_valid[33], p6_valid[32], p6_valid[31], p6_valid[30], p6_valid[29], p6_valid[28], p6_valid[27], p6_valid[26], p6_valid[25], p6_valid[24], p6_valid[23], p6_valid[22], p6_valid[21], p6_valid[20], p6_valid[19], p6_valid[18], p6_valid[17], p6_valid[16], p6_valid[15], p6_valid[14], p6_valid[13], p6_valid[12], p6_valid[11], p6_valid[10], p6_valid[9], p6_valid[8], p6_valid[7], p6_valid[6], p6_valid[5], p6_valid[4], p6_valid[3], p6_valid[2], p6_valid[1], (p6_valid[0] && pw_4), (p6_admit && ((!(p6_valid[0] && (!pw_4))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p6_en))) p6_admit <= (p6_admit && ((!(p6_valid[0] && (!pw_4))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((!p6_admit) && (p6_valid == 49'h0000000000000)) && C_st_idle))) state <= 16'h0001;  // matmul_tiled.cl:7:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) q_5 <= w_4;
-            if ((state == 16'h0006)) state <= 16'h0004;
-            if ((state == 16'h0007)) v8_lid_x <= w_14;
-            if ((state == 16'h0007)) v9_lid_y <= w_19;
-            if ((state == 16'h0007)) state <= 16'h0003;
-            if (((state == 16'h0008) && ((!1'h0) && obj3_wi_row_re_issued))) old_28 <= {obj3_wi_row_rdata, old_28[31:8]};  // matmul_tiled.cl:27:7
-            if (((state == 16'h0008) && ((!1'h0) && obj3_wi_row_re_issued))) obj3_wi_row_re_beat <= (obj3_wi_row_re_beat + 8'h01);  // matmul_tiled.cl:27:7
-            if (((state == 16'h0008) && ((!1'h0) && (!obj3_wi_row_re_issued)))) obj3_wi_row_re_issued <= 1'h1;  // matmul_tiled.cl:27:7
-            if (((state == 16'h0008) && ((!1'h0) && obj3_wi_row_re_issued))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:27:7
-            if (((state == 16'h0008) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_beat <= 8'h00;  // matmul_tiled.cl:27:7
-            if (((state == 16'h0008) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:27:7
-            if (((state == 16'h0008) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) q_34 <= w_33;  // matmul_tiled.cl:27:7
-            if (((state == 16'h0008) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) q_46 <= w_45;  // matmul_tiled.cl:27:7
-            if (((state == 16'h0008) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) state <= 16'h0009;  // matmul_tiled.cl:27:7
-            if (((state == 16'h0009) && ((!1'h0) && obj2_wi_col_re_issued))) old_37 <= {obj2_wi_col_rdata, old_37[31:8]};  // matmul_tiled.cl:27:17
-            if (((state == 16'h0009) && ((!1'h0) && obj2_wi_col_re_issued))) obj2_wi_col_re_beat <= (obj2_wi_col_re_beat + 8'h01);  // matmul_tiled.cl:27:17
-            if (((state == 16'h0009) && ((!1'h0) && (!obj2_wi_col_re_issued)))) obj2_wi_col_re_issued <= 1'h1;  // matmul_tiled.cl:27:17
-            if (((state == 16'h0009) && ((!1'h0) && obj2_wi_col_re_issued))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:27:17
-            if (((state == 16'h0009) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_beat <= 8'h00;  // matmul_tiled.cl:27:17
-            if (((state == 16'h0009) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:27:17
-            if (((state == 16'h0009) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) q_39 <= w_31;  // matmul_tiled.cl:27:17
-            if (((state == 16'h0009) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) state <= 16'h000b;  // matmul_tiled.cl:27:17
-            if ((state == 16'h000a)) state <= 16'h0007;
-            if (((state == 16'h000b) && ((!1'h0) && obj6_wi_acc_re_issued))) old_49 <= {obj6_wi_acc_rdata, old_49[31:8]};  // matmul_tiled.cl:27:24
-            if (((state == 16'h000b) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:27:24
-            if (((state == 16'h000b) && ((!1'h0) && (!obj6_wi_acc_re_issued)))) obj6_wi_acc_re_issued <= 1'h1;  // matmul_tiled.cl:27:24
-            if (((state == 16'h000b) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:27:24
-            if (((state == 16'h000b) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:27:24
-            if (((state == 16'h000b) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:27:24
-            if (((state == 16'h000b) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h000c;  // matmul_tiled.cl:27:24
-            if (((state == 16'h000c) && ((((state == 16'h000c) && (!C_wr_issued)) && 1'h1) && C_wr_cmd_ready))) C_wr_issued <= 1'h1;  // matmul_tiled.cl:27:5
-            if (((state == 16'h000c) && (((state == 16'h000c) && C_wr_issued) && C_wr_ready))) C_wr_beat <= (C_wr_beat + 8'h01);  // matmul_tiled.cl:27:5
-            if (((state == 16'h000c) && ((((state == 16'h000c) && C_wr_issued) && C_wr_ready) && (C_wr_beat == 8'h00)))) C_wr_beat <= 8'h00;  // matmul_tiled.cl:27:5
-            if (((state == 16'h000c) && ((((state == 16'h000c) && C_wr_issued) && C_wr_ready) && (C_wr_beat == 8'h00)))) C_wr_issued <= 1'h0;  // matmul_tiled.cl:27:5
-            if (((state == 16'h000c) && ((((state == 16'h000c) && C_wr_issued) && C_wr_ready) && (C_wr_beat == 8'h00)))) state <= 16'h0007;  // matmul_tiled.cl:27:5
-            if ((state == 16'h000d)) v10_lid_linear <= w_58;
-            if ((state == 16'h000d)) state <= 16'h0008;
-            if ((state == 16'h000e)) v8_lid_x <= w_59;
-            if ((state == 16'h000e)) v9_lid_y <= w_59;
-            if ((state == 16'h000e)) state <= 16'h0003;
-            if ((state == 16'h000f)) state <= 16'h0011;
-            if ((state == 16'h0010)) state <= (q_61 ? 16'h0044 : 16'h000e);
-            if ((state == 16'h0011)) q_61 <= w_60;
-            if ((state == 16'h0011)) state <= 16'h0010;
-            if ((state == 16'h0012)) state <= 16'h0014;
-            if ((state == 16'h0013)) state <= (q_66 ? 16'h001a : 16'h000f);
-            if ((state == 16'h0014)) q_66 <= w_65;
+            if ((state == 16'h0006)) v8_lid_x <= w_57;
+            if ((state == 16'h0006)) v9_lid_y <= w_57;
+            if ((state == 16'h0006)) state <= 16'h0003;
+            if ((state == 16'h0007)) state <= 16'h0009;
+            if ((state == 16'h0008)) state <= (q_59 ? 16'h0018 : 16'h0006);
+            if ((state == 16'h0009)) q_59 <= w_58;
+            if ((state == 16'h0009)) state <= 16'h0008;
+            if (((state == 16'h000a) && 1'h1)) p5_valid <= 4'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000a) && 1'h1)) p5_admit <= 1'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000a) && 1'h1)) state <= 16'h000b;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p5_en))) p5_go <= pw_63;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (((p5_valid[0] && 1'h1) && pw_63) && p5_en))) v10_lid_linear <= pw_71;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && ((p5_valid[3] && 1'h1) && p5_en))) v7_group_cond0 <= pw_101;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (((p5_valid[0] && 1'h1) && pw_63) && p5_en))) v8_lid_x <= pw_110;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (((p5_valid[0] && 1'h1) && pw_63) && p5_en))) v9_lid_y <= pw_115;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p5_en))) pq_80 <= pw_75;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p5_en))) pq_86 <= pw_85;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p5_en))) pq_87 <= pq_86;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p5_en))) pq_98 <= pw_97;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p5_en))) pq_99 <= pq_98;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p5_en))) pq_100 <= pq_99;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p5_en))) p5_valid <= {p5_valid[2], p5_valid[1], (p5_valid[0] && pw_63), (p5_admit && ((!(p5_valid[0] && (!pw_63))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && (1'h1 && p5_en))) p5_admit <= (p5_admit && ((!(p5_valid[0] && (!pw_63))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && ((!p5_admit) && (p5_valid == 4'h0)))) state <= 16'h0007;  // matmul_tiled.cl:7:6
+            if ((state == 16'h000c)) v8_lid_x <= w_116;
+            if ((state == 16'h000c)) v9_lid_y <= w_116;
+            if ((state == 16'h000c)) state <= 16'h000a;
+            if ((state == 16'h000d)) state <= 16'h000f;
+            if ((state == 16'h000e)) state <= (q_121 ? 16'h0014 : 16'h000c);
+            if ((state == 16'h000f)) q_121 <= w_120;
+            if ((state == 16'h000f)) state <= 16'h000e;
+            if ((state == 16'h0010)) v8_lid_x <= w_130;
+            if ((state == 16'h0010)) v9_lid_y <= w_135;
+            if ((state == 16'h0010)) state <= 16'h000d;
+            if (((state == 16'h0011) && 1'h1)) p4_valid <= 2'h1;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0011) && 1'h1)) p4_admit <= 1'h1;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0011) && 1'h1)) p4_slot <= 3'h0;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0011) && 1'h1)) state <= 16'h0012;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && ((p4_slot == 3'h0) && p4_en))) p4_go <= pw_138;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_182 <= pq_177;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_183 <= pd_182;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_184 <= pd_183;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_185 <= pd_184;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_186 <= pd_185;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_187 <= pq_178;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_188 <= pd_187;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_189 <= pd_188;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_190 <= pd_189;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_191 <= pd_190;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_192 <= prd_176;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_193 <= pd_192;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_194 <= pd_193;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_195 <= pd_194;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) pd_196 <= pd_195;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && (((p4_valid[0] && (p4_slot == 3'h0)) && pw_138) && p4_en))) v6_k <= pw_207;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && ((p4_slot == 3'h0) && p4_en))) pq_154 <= pw_153;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && ((p4_slot == 3'h0) && p4_en))) pq_163 <= pw_162;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && ((p4_slot == 3'h0) && p4_en))) pq_168 <= pw_160;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && ((p4_slot == 3'h0) && p4_en))) pq_174 <= pw_173;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && ((p4_slot == 3'h2) && p4_en))) pq_177 <= prd_157;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && ((p4_slot == 3'h4) && p4_en))) pq_178 <= prd_171;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && ((p4_slot == 3'h0) && p4_en))) pq_201 <= pq_174;  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && ((p4_slot == 3'h6) && p4_en))) p4_valid <= {(p4_valid[0] && p4_go), (p4_admit && ((!(p4_valid[0] && (!p4_go))) || 1'h0))};  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && ((p4_slot == 3'h6) && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!p4_go))) || 1'h0));  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && p4_en)) p4_slot <= ((p4_slot == 3'h6) ? 3'h0 : (p4_slot + 3'h1));  // matmul_tiled.cl:23:9
+            if (((state == 16'h0012) && ((!p4_admit) && (p4_valid == 2'h0)))) state <= 16'h0010;  // matmul_tiled.cl:23:9
+            if ((state == 16'h0013)) v6_k <= w_208;
+            if ((state == 16'h0013)) state <= 16'h0011;
+            if ((state == 16'h0014)) v10_lid_linear <= w_216;
             if ((state == 16'h0014)) state <= 16'h0013;
-            if ((state == 16'h0015)) v8_lid_x <= w_75;
-            if ((state == 16'h0015)) v9_lid_y <= w_80;
-            if ((state == 16'h0015)) state <= 16'h0012;
-            if (((state == 16'h0016) && ((!1'h0) && obj7_wi_t_re_issued))) old_88 <= {obj7_wi_t_rdata, old_88[31:8]};  // matmul_tiled.cl:18:21
-            if (((state == 16'h0016) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:21
-            if (((state == 16'h0016) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0016) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0016) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0016) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0016) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_98 <= w_97;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0016) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0017;  // matmul_tiled.cl:18:21
-            if ((state == 16'h0017)) v7_group_cond0 <= w_99;
-            if ((state == 16'h0017)) state <= 16'h0015;
-            if (((state == 16'h0018) && ((!1'h0) && obj7_wi_t_re_issued))) old_107 <= {obj7_wi_t_rdata, old_107[31:8]};  // matmul_tiled.cl:18:33
-            if (((state == 16'h0018) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:33
-            if (((state == 16'h0018) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0018) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0018) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0018) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0018) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_111 <= w_104;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0018) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0019;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0019) && 1'h1)) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:33
-            if (((state == 16'h0019) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0019) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:33
-            if (((state == 16'h0019) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0016;  // matmul_tiled.cl:18:33
-            if ((state == 16'h001a)) v10_lid_linear <= w_122;
-            if ((state == 16'h001a)) state <= 16'h0018;
-            if ((state == 16'h001b)) v8_lid_x <= w_123;
-            if ((state == 16'h001b)) v9_lid_y <= w_123;
-            if ((state == 16'h001b)) state <= 16'h0012;
-            if ((state == 16'h001c)) state <= 16'h001e;
-            if ((state == 16'h001d)) state <= (q_128 ? 16'h002f : 16'h001b);
-            if ((state == 16'h001e)) q_128 <= w_127;
-            if ((state == 16'h001e)) state <= 16'h001d;
-            if ((state == 16'h001f)) v8_lid_x <= w_137;
-            if ((state == 16'h001f)) v9_lid_y <= w_142;
-            if ((state == 16'h001f)) state <= 16'h001c;
-            if ((state == 16'h0020)) state <= 16'h0022;
-            if ((state == 16'h0021)) state <= (q_146 ? 16'h0024 : 16'h001f);
-            if ((state == 16'h0022)) q_146 <= w_145;
-            if ((state == 16'h0022)) state <= 16'h0021;
-            if ((state == 16'h0023)) v6_k <= w_151;
-            if ((state == 16'h0023)) state <= 16'h0020;
-            if (((state == 16'h0024) && ((!1'h0) && obj5_wi_ty_re_issued))) old_160 <= {obj5_wi_ty_rdata, old_160[31:8]};  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_169 <= w_168;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_180 <= w_179;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_187 <= w_177;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_195 <= w_194;  // matmul_tiled.cl:24:26
-            if (((state == 16'h0024) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h0027;  // matmul_tiled.cl:24:26
-            if ((state == 16'h0025)) state <= 16'h0023;
-            if ((state == 16'h0026)) state <= 16'h0023;
-            if (((state == 16'h0027) && ((!1'h0) && obj0_As_re_issued))) old_173 <= {obj0_As_rdata, old_173[31:8]};  // matmul_tiled.cl:24:23
-            if (((state == 16'h0027) && ((!1'h0) && obj0_As_re_issued))) obj0_As_re_beat <= (obj0_As_re_beat + 8'h01);  // matmul_tiled.cl:24:23
-            if (((state == 16'h0027) && ((!1'h0) && (!obj0_As_re_issued)))) obj0_As_re_issued <= 1'h1;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0027) && ((!1'h0) && obj0_As_re_issued))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0027) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) obj0_As_re_beat <= 8'h00;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0027) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0027) && (((!1'h0) && obj0_As_re_issued) && (obj0_As_re_beat == 8'h03)))) state <= 16'h0028;  // matmul_tiled.cl:24:23
-            if (((state == 16'h0028) && ((!1'h0) && obj4_wi_tx_re_issued))) old_183 <= {obj4_wi_tx_rdata, old_183[31:8]};  // matmul_tiled.cl:24:40
-            if (((state == 16'h0028) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:24:40
-            if (((state == 16'h0028) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0028) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0028) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0028) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:24:40
-            if (((state == 16'h0028) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h002a;  // matmul_tiled.cl:24:40
-            if ((state == 16'h0029)) state <= 16'h0023;
-            if (((state == 16'h002a) && ((!1'h0) && obj1_Bs_re_issued))) old_191 <= {obj1_Bs_rdata, old_191[31:8]};  // matmul_tiled.cl:24:34
-            if (((state == 16'h002a) && ((!1'h0) && obj1_Bs_re_issued))) obj1_Bs_re_beat <= (obj1_Bs_re_beat + 8'h01);  // matmul_tiled.cl:24:34
-            if (((state == 16'h002a) && ((!1'h0) && (!obj1_Bs_re_issued)))) obj1_Bs_re_issued <= 1'h1;  // matmul_tiled.cl:24:34
-            if (((state == 16'h002a) && ((!1'h0) && obj1_Bs_re_issued))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:24:34
-            if (((state == 16'h002a) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_beat <= 8'h00;  // matmul_tiled.cl:24:34
-            if (((state == 16'h002a) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:24:34
-            if (((state == 16'h002a) && (((!1'h0) && obj1_Bs_re_issued) && (obj1_Bs_re_beat == 8'h03)))) state <= 16'h002b;  // matmul_tiled.cl:24:34
-            if (((state == 16'h002b) && ((!1'h0) && obj6_wi_acc_re_issued))) old_198 <= {obj6_wi_acc_rdata, old_198[31:8]};  // matmul_tiled.cl:24:45
-            if (((state == 16'h002b) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:24:45
-            if (((state == 16'h002b) && ((!1'h0) && (!obj6_wi_acc_re_issued)))) obj6_wi_acc_re_issued <= 1'h1;  // matmul_tiled.cl:24:45
-            if (((state == 16'h002b) && ((!1'h0) && obj6_wi_acc_re_issued))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:45
-            if (((state == 16'h002b) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:24:45
-            if (((state == 16'h002b) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:45
-            if (((state == 16'h002b) && (((!1'h0) && obj6_wi_acc_re_issued) && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h002c;  // matmul_tiled.cl:24:45
-            if (((state == 16'h002c) && 1'h1)) u0_fp_fma_issued <= 1'h1;
-            if (((state == 16'h002c) && u0_fp_fma_valid)) u0_fp_fma_issued <= 1'h0;
-            if (((state == 16'h002c) && u0_fp_fma_valid)) r_205 <= (((&bi_202[30:23]) && (!(bi_202[22:0] == 23'h000000))) ? (bi_202 | 32'h00400000) : (((&bi_203[30:23]) && (!(bi_203[22:0] == 23'h000000))) ? (bi_203 | 32'h00400000) : (((((&bi_202[30:23]) && (bi_202[22:0] == 23'h000000)) && (bi_203[30:0] == 31'h00000000)) || ((bi_202[30:0] == 31'h00000000) && ((&bi_203[30:23]) && (bi_203[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_204[30:23]) && (!(bi_204[22:0] == 23'h000000))) ? (bi_204 | 32'h00400000) : ((((((&bi_202[30:23]) && (bi_202[22:0] == 23'h000000)) || ((&bi_203[30:23]) && (bi_203[22:0] == 23'h000000))) && ((&bi_204[30:23]) && (bi_204[22:0] == 23'h000000))) && ((bi_202[31] ^ bi_203[31]) != bi_204[31])) ? 32'hffc00000 : bi_201)))));
-            if (((state == 16'h002c) && u0_fp_fma_valid)) state <= 16'h002d;
-            if (((state == 16'h002d) && 1'h1)) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:24:13
-            if (((state == 16'h002d) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:24:13
-            if (((state == 16'h002d) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:24:13
-            if (((state == 16'h002d) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h0023;  // matmul_tiled.cl:24:13
-            if ((state == 16'h002e)) v6_k <= w_209;
-            if ((state == 16'h002e)) state <= 16'h0020;
-            if ((state == 16'h002f)) v10_lid_linear <= w_217;
-            if ((state == 16'h002f)) state <= 16'h002e;
-            if ((state == 16'h0030)) v8_lid_x <= w_218;
-            if ((state == 16'h0030)) v9_lid_y <= w_218;
-            if ((state == 16'h0030)) state <= 16'h001c;
-            if ((state == 16'h0031)) state <= 16'h0033;
-            if ((state == 16'h0032)) state <= (q_223 ? 16'h0043 : 16'h0030);
-            if ((state == 16'h0033)) q_223 <= w_222;
-            if ((state == 16'h0033)) state <= 16'h0032;
-            if ((state == 16'h0034)) v8_lid_x <= w_232;
-            if ((state == 16'h0034)) v9_lid_y <= w_237;
-            if ((state == 16'h0034)) state <= 16'h0031;
-            if (((state == 16'h0035) && ((!1'h0) && obj5_wi_ty_re_issued))) old_246 <= {obj5_wi_ty_rdata, old_246[31:8]};  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && ((!1'h0) && (!obj5_wi_ty_re_issued)))) obj5_wi_ty_re_issued <= 1'h1;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && ((!1'h0) && obj5_wi_ty_re_issued))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_254 <= w_253;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_266 <= w_265;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_275 <= w_274;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) q_304 <= w_303;  // matmul_tiled.cl:19:12
-            if (((state == 16'h0035) && (((!1'h0) && obj5_wi_ty_re_issued) && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h0037;  // matmul_tiled.cl:19:12
-            if ((state == 16'h0036)) state <= 16'h0034;
-            if (((state == 16'h0037) && ((!1'h0) && obj4_wi_tx_re_issued))) old_257 <= {obj4_wi_tx_rdata, old_257[31:8]};  // matmul_tiled.cl:19:16
-            if (((state == 16'h0037) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:19:16
-            if (((state == 16'h0037) && ((!1'h0) && (!obj4_wi_tx_re_issued)))) obj4_wi_tx_re_issued <= 1'h1;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0037) && ((!1'h0) && obj4_wi_tx_re_issued))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0037) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0037) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0037) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) q_261 <= w_251;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0037) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) q_297 <= w_296;  // matmul_tiled.cl:19:16
-            if (((state == 16'h0037) && (((!1'h0) && obj4_wi_tx_re_issued) && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h0039;  // matmul_tiled.cl:19:16
-            if ((state == 16'h0038)) state <= 16'h0034;
-            if (((state == 16'h0039) && ((!1'h0) && obj3_wi_row_re_issued))) old_269 <= {obj3_wi_row_rdata, old_269[31:8]};  // matmul_tiled.cl:19:24
-            if (((state == 16'h0039) && ((!1'h0) && obj3_wi_row_re_issued))) obj3_wi_row_re_beat <= (obj3_wi_row_re_beat + 8'h01);  // matmul_tiled.cl:19:24
-            if (((state == 16'h0039) && ((!1'h0) && (!obj3_wi_row_re_issued)))) obj3_wi_row_re_issued <= 1'h1;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0039) && ((!1'h0) && obj3_wi_row_re_issued))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0039) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_beat <= 8'h00;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0039) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0039) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) q_291 <= w_262;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0039) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) q_316 <= w_298;  // matmul_tiled.cl:19:24
-            if (((state == 16'h0039) && (((!1'h0) && obj3_wi_row_re_issued) && (obj3_wi_row_re_beat == 8'h03)))) state <= 16'h003a;  // matmul_tiled.cl:19:24
-            if (((state == 16'h003a) && ((!1'h0) && obj7_wi_t_re_issued))) old_278 <= {obj7_wi_t_rdata, old_278[31:8]};  // matmul_tiled.cl:19:34
-            if (((state == 16'h003a) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:19:34
-            if (((state == 16'h003a) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:19:34
-            if (((state == 16'h003a) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:19:34
-            if (((state == 16'h003a) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:19:34
-            if (((state == 16'h003a) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:19:34
-            if (((state == 16'h003a) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_282 <= w_272;  // matmul_tiled.cl:19:34
-            if (((state == 16'h003a) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0042;  // matmul_tiled.cl:19:34
-            if ((state == 16'h003b)) state <= 16'h0034;
-            if (((state == 16'h003c) && ((((state == 16'h003c) && (!A_rd_issued)) && (1'h1 && C_wr_idle)) && A_rd_cmd_ready))) A_rd_issued <= 1'h1;  // matmul_tiled.cl:19:22
-            if (((state == 16'h003c) && (((state == 16'h003c) && A_rd_issued) && A_rd_valid))) ld_289 <= A_rd_data;  // matmul_tiled.cl:19:22
-            if (((state == 16'h003c) && (((state == 16'h003c) && A_rd_issued) && A_rd_valid))) A_rd_beat <= (A_rd_beat + 8'h01);  // matmul_tiled.cl:19:22
-            if (((state == 16'h003c) && ((((state == 16'h003c) && A_rd_issued) && A_rd_valid) && (A_rd_beat == 8'h00)))) A_rd_beat <= 8'h00;  // matmul_tiled.cl:19:22
-            if (((state == 16'h003c) && ((((state == 16'h003c) && A_rd_issued) && A_rd_valid) && (A_rd_beat == 8'h00)))) A_rd_issued <= 1'h0;  // matmul_tiled.cl:19:22
-            if (((state == 16'h003c) && ((((state == 16'h003c) && A_rd_issued) && A_rd_valid) && (A_rd_beat == 8'h00)))) state <= 16'h003d;  // matmul_tiled.cl:19:22
-            if (((state == 16'h003d) && 1'h1)) obj0_As_re_beat <= (obj0_As_re_beat + 8'h01);  // matmul_tiled.cl:19:9
-            if (((state == 16'h003d) && (1'h1 && (obj0_As_re_beat == 8'h03)))) obj0_As_re_beat <= 8'h00;  // matmul_tiled.cl:19:9
-            if (((state == 16'h003d) && (1'h1 && (obj0_As_re_beat == 8'h03)))) obj0_As_re_issued <= 1'h0;  // matmul_tiled.cl:19:9
-            if (((state == 16'h003d) && (1'h1 && (obj0_As_re_beat == 8'h03)))) state <= 16'h003e;  // matmul_tiled.cl:19:9
-            if (((state == 16'h003e) && ((!1'h0) && obj2_wi_col_re_issued))) old_307 <= {obj2_wi_col_rdata, old_307[31:8]};  // matmul_tiled.cl:20:44
-            if (((state == 16'h003e) && ((!1'h0) && obj2_wi_col_re_issued))) obj2_wi_col_re_beat <= (obj2_wi_col_re_beat + 8'h01);  // matmul_tiled.cl:20:44
-            if (((state == 16'h003e) && ((!1'h0) && (!obj2_wi_col_re_issued)))) obj2_wi_col_re_issued <= 1'h1;  // matmul_tiled.cl:20:44
-            if (((state == 16'h003e) && ((!1'h0) && obj2_wi_col_re_issued))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:20:44
-            if (((state == 16'h003e) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_beat <= 8'h00;  // matmul_tiled.cl:20:44
-            if (((state == 16'h003e) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:20:44
-            if (((state == 16'h003e) && (((!1'h0) && obj2_wi_col_re_issued) && (obj2_wi_col_re_beat == 8'h03)))) state <= 16'h0040;  // matmul_tiled.cl:20:44
-            if ((state == 16'h003f)) state <= 16'h0034;
-            if (((state == 16'h0040) && ((((state == 16'h0040) && (!B_rd_issued)) && (1'h1 && C_wr_idle)) && B_rd_cmd_ready))) B_rd_issued <= 1'h1;  // matmul_tiled.cl:20:22
-            if (((state == 16'h0040) && (((state == 16'h0040) && B_rd_issued) && B_rd_valid))) ld_314 <= B_rd_data;  // matmul_tiled.cl:20:22
-            if (((state == 16'h0040) && (((state == 16'h0040) && B_rd_issued) && B_rd_valid))) B_rd_beat <= (B_rd_beat + 8'h01);  // matmul_tiled.cl:20:22
-            if (((state == 16'h0040) && ((((state == 16'h0040) && B_rd_issued) && B_rd_valid) && (B_rd_beat == 8'h00)))) B_rd_beat <= 8'h00;  // matmul_tiled.cl:20:22
-            if (((state == 16'h0040) && ((((state == 16'h0040) && B_rd_issued) && B_rd_valid) && (B_rd_beat == 8'h00)))) B_rd_issued <= 1'h0;  // matmul_tiled.cl:20:22
-            if (((state == 16'h0040) && ((((state == 16'h0040) && B_rd_issued) && B_rd_valid) && (B_rd_beat == 8'h00)))) state <= 16'h0041;  // matmul_tiled.cl:20:22
-            if (((state == 16'h0041) && 1'h1)) obj1_Bs_re_beat <= (obj1_Bs_re_beat + 8'h01);  // matmul_tiled.cl:20:9
-            if (((state == 16'h0041) && (1'h1 && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_beat <= 8'h00;  // matmul_tiled.cl:20:9
-            if (((state == 16'h0041) && (1'h1 && (obj1_Bs_re_beat == 8'h03)))) obj1_Bs_re_issued <= 1'h0;  // matmul_tiled.cl:20:9
-            if (((state == 16'h0041) && (1'h1 && (obj1_Bs_re_beat == 8'h03)))) state <= 16'h0034;  // matmul_tiled.cl:20:9
-            if ((state == 16'h0042)) q_283 <= w_281;
-            if ((state == 16'h0042)) q_309 <= w_301;
-            if ((state == 16'h0042)) state <= 16'h003c;
-            if ((state == 16'h0043)) v10_lid_linear <= w_327;
-            if ((state == 16'h0043)) state <= 16'h0035;
-            if ((state == 16'h0044)) v8_lid_x <= w_328;
-            if ((state == 16'h0044)) v9_lid_y <= w_328;
-            if ((state == 16'h0044)) state <= 16'h0031;
-            if ((state == 16'h0045)) state <= 16'h0047;
-            if ((state == 16'h0046)) state <= (q_333 ? 16'h0052 : 16'h000f);
-            if ((state == 16'h0047)) q_333 <= w_332;
-            if ((state == 16'h0047)) state <= 16'h0046;
-            if ((state == 16'h0048)) v8_lid_x <= w_342;
-            if ((state == 16'h0048)) v9_lid_y <= w_347;
-            if ((state == 16'h0048)) state <= 16'h0045;
-            if (((state == 16'h0049) && ((!1'h0) && obj7_wi_t_re_issued))) old_355 <= {obj7_wi_t_rdata, old_355[31:8]};  // matmul_tiled.cl:18:21
-            if (((state == 16'h0049) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:21
-            if (((state == 16'h0049) && ((!1'h0) && (!obj7_wi_t_re_issued)))) obj7_wi_t_re_issued <= 1'h1;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0049) && ((!1'h0) && obj7_wi_t_re_issued))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0049) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0049) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0049) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) q_365 <= w_364;  // matmul_tiled.cl:18:21
-            if (((state == 16'h0049) && (((!1'h0) && obj7_wi_t_re_issued) && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h004a;  // matmul_tiled.cl:18:21
-            if ((state == 16'h004a)) v7_group_cond0 <= w_366;
-            if ((state == 16'h004a)) state <= 16'h0048;
-            if ((state == 16'h004b)) state <= 16'h0049;
-            if (((state == 16'h004c) && 1'h1)) obj2_wi_col_re_beat <= (obj2_wi_col_re_beat + 8'h01);  // matmul_tiled.cl:12:9
-            if (((state == 16'h004c) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_beat <= 8'h00;  // matmul_tiled.cl:12:9
-            if (((state == 16'h004c) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) obj2_wi_col_re_issued <= 1'h0;  // matmul_tiled.cl:12:9
-            if (((state == 16'h004c) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_394 <= w_389;  // matmul_tiled.cl:12:9
-            if (((state == 16'h004c) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_395 <= w_393;  // matmul_tiled.cl:12:9
-            if (((state == 16'h004c) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_401 <= w_400;  // matmul_tiled.cl:12:9
-            if (((state == 16'h004c) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_402 <= w_379;  // matmul_tiled.cl:12:9
-            if (((state == 16'h004c) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_408 <= w_407;  // matmul_tiled.cl:12:9
-            if (((state == 16'h004c) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_409 <= w_392;  // matmul_tiled.cl:12:9
-            if (((state == 16'h004c) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_416 <= w_415;  // matmul_tiled.cl:12:9
-            if (((state == 16'h004c) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) q_422 <= w_421;  // matmul_tiled.cl:12:9
-            if (((state == 16'h004c) && (1'h1 && (obj2_wi_col_re_beat == 8'h03)))) state <= 16'h004d;  // matmul_tiled.cl:12:9
-            if (((state == 16'h004d) && 1'h1)) obj3_wi_row_re_beat <= (obj3_wi_row_re_beat + 8'h01);  // matmul_tiled.cl:13:9
-            if (((state == 16'h004d) && (1'h1 && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_beat <= 8'h00;  // matmul_tiled.cl:13:9
-            if (((state == 16'h004d) && (1'h1 && (obj3_wi_row_re_beat == 8'h03)))) obj3_wi_row_re_issued <= 1'h0;  // matmul_tiled.cl:13:9
-            if (((state == 16'h004d) && (1'h1 && (obj3_wi_row_re_beat == 8'h03)))) state <= 16'h004e;  // matmul_tiled.cl:13:9
-            if (((state == 16'h004e) && 1'h1)) obj4_wi_tx_re_beat <= (obj4_wi_tx_re_beat + 8'h01);  // matmul_tiled.cl:14:9
-            if (((state == 16'h004e) && (1'h1 && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_beat <= 8'h00;  // matmul_tiled.cl:14:9
-            if (((state == 16'h004e) && (1'h1 && (obj4_wi_tx_re_beat == 8'h03)))) obj4_wi_tx_re_issued <= 1'h0;  // matmul_tiled.cl:14:9
-            if (((state == 16'h004e) && (1'h1 && (obj4_wi_tx_re_beat == 8'h03)))) state <= 16'h004f;  // matmul_tiled.cl:14:9
-            if (((state == 16'h004f) && 1'h1)) obj5_wi_ty_re_beat <= (obj5_wi_ty_re_beat + 8'h01);  // matmul_tiled.cl:15:9
-            if (((state == 16'h004f) && (1'h1 && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_beat <= 8'h00;  // matmul_tiled.cl:15:9
-            if (((state == 16'h004f) && (1'h1 && (obj5_wi_ty_re_beat == 8'h03)))) obj5_wi_ty_re_issued <= 1'h0;  // matmul_tiled.cl:15:9
-            if (((state == 16'h004f) && (1'h1 && (obj5_wi_ty_re_beat == 8'h03)))) state <= 16'h0050;  // matmul_tiled.cl:15:9
-            if (((state == 16'h0050) && 1'h1)) obj6_wi_acc_re_beat <= (obj6_wi_acc_re_beat + 8'h01);  // matmul_tiled.cl:16:11
-            if (((state == 16'h0050) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_beat <= 8'h00;  // matmul_tiled.cl:16:11
-            if (((state == 16'h0050) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) obj6_wi_acc_re_issued <= 1'h0;  // matmul_tiled.cl:16:11
-            if (((state == 16'h0050) && (1'h1 && (obj6_wi_acc_re_beat == 8'h03)))) state <= 16'h0051;  // matmul_tiled.cl:16:11
-            if (((state == 16'h0051) && 1'h1)) obj7_wi_t_re_beat <= (obj7_wi_t_re_beat + 8'h01);  // matmul_tiled.cl:18:14
-            if (((state == 16'h0051) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_beat <= 8'h00;  // matmul_tiled.cl:18:14
-            if (((state == 16'h0051) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) obj7_wi_t_re_issued <= 1'h0;  // matmul_tiled.cl:18:14
-            if (((state == 16'h0051) && (1'h1 && (obj7_wi_t_re_beat == 8'h03)))) state <= 16'h0049;  // matmul_tiled.cl:18:14
-            if ((state == 16'h0052)) v10_lid_linear <= w_433;
-            if ((state == 16'h0052)) state <= 16'h004c;
-            if ((state == 16'h0053)) v8_lid_x <= w_434;
-            if ((state == 16'h0053)) v9_lid_y <= w_434;
-            if ((state == 16'h0053)) state <= 16'h0045;
-            if (((state == 16'h0054) && ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
-            if ((state == 16'h0054)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0053);
+            if ((state == 16'h0015)) v8_lid_x <= w_217;
+            if ((state == 16'h0015)) v9_lid_y <= w_217;
+            if ((state == 16'h0015)) state <= 16'h000d;
+            if (((state == 16'h0016) && 1'h1)) p2_valid <= 98'h0000000000000000000000001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0016) && 1'h1)) p2_admit <= 1'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0016) && 1'h1)) state <= 16'h0017;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) p2_go <= pw_221;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (((p2_valid[0] && 1'h1) && pw_221) && p2_en))) v10_lid_linear <= pw_229;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (((p2_valid[0] && 1'h1) && pw_221) && p2_en))) v8_lid_x <= pw_553;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (((p2_valid[0] && 1'h1) && pw_221) && p2_en))) v9_lid_y <= pw_558;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_243 <= pw_242;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_248 <= pw_240;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_253 <= pw_252;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_254 <= pq_253;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_261 <= pw_260;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_262 <= pq_261;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_263 <= pq_262;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_268 <= pw_258;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_269 <= pq_268;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_270 <= pq_269;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_271 <= pw_267;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_272 <= pq_271;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_274 <= prd_245;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_275 <= pq_274;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_276 <= pq_275;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_277 <= pq_276;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_283 <= pw_249;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_284 <= pq_283;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_285 <= pq_284;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_286 <= pq_285;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_287 <= pq_286;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_288 <= pq_287;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_289 <= pq_288;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_290 <= pq_289;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_291 <= pq_290;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_292 <= pq_291;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_293 <= pq_292;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_294 <= pq_293;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_295 <= pq_294;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_296 <= pq_295;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_297 <= pq_296;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_298 <= pq_297;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_299 <= pq_298;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_300 <= pq_299;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_301 <= pq_300;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_302 <= pq_301;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_303 <= pq_302;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_304 <= pq_303;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_305 <= pq_304;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_306 <= pq_305;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_307 <= pq_306;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_308 <= pq_307;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_309 <= pq_308;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_310 <= pq_309;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_311 <= pq_310;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_312 <= pq_311;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_313 <= pq_312;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_314 <= pq_313;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_315 <= pq_314;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_316 <= pq_315;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_317 <= pq_316;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_318 <= pq_317;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_319 <= pq_318;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_320 <= pq_319;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_321 <= pq_320;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_322 <= pq_321;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_323 <= pq_322;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_324 <= pq_323;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_325 <= pq_324;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_326 <= pq_325;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_327 <= pq_326;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_328 <= pq_327;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_329 <= pq_328;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_330 <= pq_329;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_334 <= pw_333;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_337 <= prd_236;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_338 <= pq_337;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_339 <= pq_338;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_344 <= pw_343;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_345 <= pq_344;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_346 <= pq_345;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_347 <= pq_346;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_348 <= pq_347;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_349 <= pq_348;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_350 <= pq_349;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_351 <= pq_350;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_352 <= pq_351;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_353 <= pq_352;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_354 <= pq_353;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_355 <= pq_354;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_356 <= pq_355;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_357 <= pq_356;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_358 <= pq_357;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_359 <= pq_358;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_360 <= pq_359;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_361 <= pq_360;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_362 <= pq_361;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_363 <= pq_362;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_364 <= pq_363;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_365 <= pq_364;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_366 <= pq_365;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_367 <= pq_366;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_368 <= pq_367;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_369 <= pq_368;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_370 <= pq_369;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_371 <= pq_370;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_372 <= pq_371;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_373 <= pq_372;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_374 <= pq_373;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_375 <= pq_374;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_376 <= pq_375;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_377 <= pq_376;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_378 <= pq_377;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_379 <= pq_378;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_380 <= pq_379;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_381 <= pq_380;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_382 <= pq_381;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_383 <= pq_382;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_384 <= pq_383;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_385 <= pq_384;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_386 <= pq_385;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_387 <= pq_386;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_388 <= pq_387;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_389 <= pq_388;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_390 <= pq_389;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_391 <= pq_390;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_392 <= pq_391;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_393 <= pq_392;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_394 <= pq_393;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_397 <= pw_341;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_398 <= pq_397;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_399 <= pq_398;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_400 <= pq_399;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_401 <= pq_400;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_402 <= pq_401;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_403 <= pq_402;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_404 <= pq_403;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_405 <= pq_404;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_406 <= pq_405;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_407 <= pq_406;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_408 <= pq_407;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_409 <= pq_408;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_410 <= pq_409;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_411 <= pq_410;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_412 <= pq_411;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_413 <= pq_412;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_414 <= pq_413;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_415 <= pq_414;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_416 <= pq_415;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_417 <= pq_416;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_418 <= pq_417;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_419 <= pq_418;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_420 <= pq_419;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_421 <= pq_420;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_422 <= pq_421;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_423 <= pq_422;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_424 <= pq_423;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_425 <= pq_424;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_426 <= pq_425;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_427 <= pq_426;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_428 <= pq_427;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_429 <= pq_428;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_430 <= pq_429;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_431 <= pq_430;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_432 <= pq_431;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_433 <= pq_432;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_434 <= pq_433;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_435 <= pq_434;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_436 <= pq_435;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_437 <= pq_436;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_438 <= pq_437;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_439 <= pq_438;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_440 <= pq_439;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_441 <= pq_440;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_442 <= pq_441;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_443 <= pq_442;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_444 <= pq_443;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_450 <= pw_335;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_451 <= pq_450;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_452 <= pq_451;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_453 <= pq_452;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_454 <= pq_453;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_455 <= pq_454;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_456 <= pq_455;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_457 <= pq_456;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_458 <= pq_457;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_459 <= pq_458;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_460 <= pq_459;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_461 <= pq_460;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_462 <= pq_461;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_463 <= pq_462;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_464 <= pq_463;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_465 <= pq_464;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_466 <= pq_465;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_467 <= pq_466;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_468 <= pq_467;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_469 <= pq_468;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_470 <= pq_469;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_471 <= pq_470;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_472 <= pq_471;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_473 <= pq_472;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_474 <= pq_473;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_475 <= pq_474;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_476 <= pq_475;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_477 <= pq_476;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_478 <= pq_477;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_479 <= pq_478;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_480 <= pq_479;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_481 <= pq_480;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_482 <= pq_481;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_483 <= pq_482;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_484 <= pq_483;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_485 <= pq_484;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_486 <= pq_485;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_487 <= pq_486;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_488 <= pq_487;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_489 <= pq_488;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_490 <= pq_489;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_491 <= pq_490;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_492 <= pq_491;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_493 <= pq_492;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_494 <= pq_493;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_495 <= pq_494;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_496 <= pq_495;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_497 <= pq_496;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_498 <= pq_497;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_499 <= pq_498;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_500 <= pq_499;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_501 <= pq_500;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_502 <= pq_501;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_503 <= pq_502;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_504 <= pq_503;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_505 <= pq_504;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_506 <= pq_505;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_507 <= pq_506;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_508 <= pq_507;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_509 <= pq_508;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_510 <= pq_509;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_511 <= pq_510;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_512 <= pq_511;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_513 <= pq_512;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_514 <= pq_513;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_515 <= pq_514;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_516 <= pq_515;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_517 <= pq_516;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_518 <= pq_517;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_519 <= pq_518;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_520 <= pq_519;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_521 <= pq_520;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_522 <= pq_521;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_523 <= pq_522;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_524 <= pq_523;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_525 <= pq_524;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_526 <= pq_525;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_527 <= pq_526;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_528 <= pq_527;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_529 <= pq_528;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_530 <= pq_529;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_531 <= pq_530;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_532 <= pq_531;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_533 <= pq_532;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_534 <= pq_533;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_535 <= pq_534;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_536 <= pq_535;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_537 <= pq_536;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_538 <= pq_537;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_539 <= pq_538;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_540 <= pq_539;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_541 <= pq_540;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_542 <= pq_541;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) pq_543 <= pq_542;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) p2_valid <= {p2_valid[96], p2_valid[95], p2_valid[94], p2_valid[93], p2_valid[92], p2_valid[91], p2_valid[90], p2_valid[89], p2_valid[88], p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_221), (p2_admit && ((!(p2_valid[0] && (!pw_221))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_221))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0017) && ((((!p2_admit) && (p2_valid == 98'h0000000000000000000000000)) && A_ld_idle) && B_ld_idle))) state <= 16'h0015;  // matmul_tiled.cl:7:6
+            if ((state == 16'h0018)) v8_lid_x <= w_559;
+            if ((state == 16'h0018)) v9_lid_y <= w_559;
+            if ((state == 16'h0018)) state <= 16'h0016;
+            if (((state == 16'h0019) && 1'h1)) p0_valid <= 8'h01;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0019) && 1'h1)) p0_admit <= 1'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0019) && 1'h1)) state <= 16'h001a;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) p0_go <= pw_563;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (((p0_valid[0] && 1'h1) && pw_563) && p0_en))) v10_lid_linear <= pw_571;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && ((p0_valid[7] && 1'h1) && p0_en))) v7_group_cond0 <= pw_658;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (((p0_valid[0] && 1'h1) && pw_563) && p0_en))) v8_lid_x <= pw_667;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (((p0_valid[0] && 1'h1) && pw_563) && p0_en))) v9_lid_y <= pw_672;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_596 <= pw_591;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_597 <= pw_595;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_601 <= pw_600;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_602 <= pq_601;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_603 <= pw_583;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_604 <= pq_603;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_608 <= pw_607;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_609 <= pq_608;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_610 <= pq_609;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_611 <= pw_594;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_612 <= pq_611;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_613 <= pq_612;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_618 <= pw_617;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_619 <= pq_618;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_620 <= pq_619;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_621 <= pq_620;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_625 <= pw_624;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_626 <= pq_625;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_627 <= pq_626;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_628 <= pq_627;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_629 <= pq_628;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_635 <= pw_634;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_636 <= pq_635;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_637 <= pq_636;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_638 <= pq_637;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_639 <= pq_638;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_640 <= pq_639;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_651 <= pw_650;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_652 <= pq_651;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_653 <= pq_652;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_654 <= pq_653;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_655 <= pq_654;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_656 <= pq_655;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) pq_657 <= pq_656;  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) p0_valid <= {p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_563), (p0_admit && ((!(p0_valid[0] && (!pw_563))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_563))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h001a) && ((!p0_admit) && (p0_valid == 8'h00)))) state <= 16'h0007;  // matmul_tiled.cl:7:6
+            if ((state == 16'h001b)) v8_lid_x <= w_673;
+            if ((state == 16'h001b)) v9_lid_y <= w_673;
+            if ((state == 16'h001b)) state <= 16'h0019;
+            if (((state == 16'h001c) && ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
+            if ((state == 16'h001c)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h001b);
         end
     end
-    assign A_rd_cmd_valid = (((state == 16'h003c) && (!A_rd_issued)) && (1'h1 && C_wr_idle));
-    assign A_rd_cmd_addr = ((((state == 16'h003c) && (!A_rd_issued)) && (1'h1 && C_wr_idle)) ? w_288[31:0] : 32'h00000000);
-    assign A_rd_cmd_len = ((((state == 16'h003c) && (!A_rd_issued)) && (1'h1 && C_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign A_rd_ready = ((state == 16'h003c) && A_rd_issued);
-    assign B_rd_cmd_valid = (((state == 16'h0040) && (!B_rd_issued)) && (1'h1 && C_wr_idle));
-    assign B_rd_cmd_addr = ((((state == 16'h0040) && (!B_rd_issued)) && (1'h1 && C_wr_idle)) ? w_313[31:0] : 32'h00000000);
-    assign B_rd_cmd_len = ((((state == 16'h0040) && (!B_rd_issued)) && (1'h1 && C_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign B_rd_ready = ((state == 16'h0040) && B_rd_issued);
-    assign C_wr_cmd_valid = ((state == 16'h000c) && (!C_wr_issued));
-    assign C_wr_cmd_addr = (((state == 16'h000c) && (!C_wr_issued)) ? w_43[31:0] : 32'h00000000);
-    assign C_wr_cmd_len = (((state == 16'h000c) && (!C_wr_issued)) ? 32'h00000004 : 32'h00000000);
-    assign C_wr_valid = ((state == 16'h000c) && C_wr_issued);
-    assign C_wr_data = (((state == 16'h000c) && C_wr_issued) ? v_50 : 32'h00000000);
-    assign C_wr_strb = (((state == 16'h000c) && C_wr_issued) ? 4'hf : 4'h0);
-    assign obj0_As_we = (state == 16'h003d);
-    assign obj0_As_waddr = ((state == 16'h003d) ? oa_293[7:0] : 8'h00);
-    assign obj0_As_wdata = ((state == 16'h003d) ? ow_294[7:0] : 8'h00);
-    assign obj0_As_re = (((state == 16'h0027) && (!1'h0)) && (!obj0_As_re_issued));
-    assign obj0_As_raddr = ((((state == 16'h0027) && (!1'h0)) && (!obj0_As_re_issued)) ? oa_172[7:0] : 8'h00);
-    assign obj1_Bs_we = (state == 16'h0041);
-    assign obj1_Bs_waddr = ((state == 16'h0041) ? oa_318[7:0] : 8'h00);
-    assign obj1_Bs_wdata = ((state == 16'h0041) ? ow_319[7:0] : 8'h00);
-    assign obj1_Bs_re = (((state == 16'h002a) && (!1'h0)) && (!obj1_Bs_re_issued));
-    assign obj1_Bs_raddr = ((((state == 16'h002a) && (!1'h0)) && (!obj1_Bs_re_issued)) ? oa_190[7:0] : 8'h00);
-    assign obj2_wi_col_we = (state == 16'h004c);
-    assign obj2_wi_col_waddr = ((state == 16'h004c) ? oa_382[7:0] : 8'h00);
-    assign obj2_wi_col_wdata = ((state == 16'h004c) ? ow_383[7:0] : 8'h00);
-    assign obj2_wi_col_re = ((((state == 16'h0009) && (!1'h0)) && (!obj2_wi_col_re_issued)) || (((state == 16'h003e) && (!1'h0)) && (!obj2_wi_col_re_issued)));
-    assign obj2_wi_col_raddr = ((((state == 16'h0009) && (!1'h0)) && (!obj2_wi_col_re_issued)) ? oa_36[7:0] : ((((state == 16'h003e) && (!1'h0)) && (!obj2_wi_col_re_issued)) ? oa_306[7:0] : 8'h00));
-    assign obj3_wi_row_we = (state == 16'h004d);
-    assign obj3_wi_row_waddr = ((state == 16'h004d) ? oa_397[7:0] : 8'h00);
-    assign obj3_wi_row_wdata = ((state == 16'h004d) ? ow_398[7:0] : 8'h00);
-    assign obj3_wi_row_re = ((((state == 16'h0008) && (!1'h0)) && (!obj3_wi_row_re_issued)) || (((state == 16'h0039) && (!1'h0)) && (!obj3_wi_row_re_issued)));
-    assign obj3_wi_row_raddr = ((((state == 16'h0008) && (!1'h0)) && (!obj3_wi_row_re_issued)) ? oa_27[7:0] : ((((state == 16'h0039) && (!1'h0)) && (!obj3_wi_row_re_issued)) ? oa_268[7:0] : 8'h00));
-    assign obj4_wi_tx_we = (state == 16'h004e);
-    assign obj4_wi_tx_waddr = ((state == 16'h004e) ? oa_404[7:0] : 8'h00);
-    assign obj4_wi_tx_wdata = ((state == 16'h004e) ? ow_405[7:0] : 8'h00);
-    assign obj4_wi_tx_re = ((((state == 16'h0028) && (!1'h0)) && (!obj4_wi_tx_re_issued)) || (((state == 16'h0037) && (!1'h0)) && (!obj4_wi_tx_re_issued)));
-    assign obj4_wi_tx_raddr = ((((state == 16'h0028) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_182[7:0] : ((((state == 16'h0037) && (!1'h0)) && (!obj4_wi_tx_re_issued)) ? oa_256[7:0] : 8'h00));
-    assign obj5_wi_ty_we = (state == 16'h004f);
-    assign obj5_wi_ty_waddr = ((state == 16'h004f) ? oa_411[7:0] : 8'h00);
-    assign obj5_wi_ty_wdata = ((state == 16'h004f) ? ow_412[7:0] : 8'h00);
-    assign obj5_wi_ty_re = ((((state == 16'h0024) && (!1'h0)) && (!obj5_wi_ty_re_issued)) || (((state == 16'h0035) && (!1'h0)) && (!obj5_wi_ty_re_issued)));
-    assign obj5_wi_ty_raddr = ((((state == 16'h0024) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_159[7:0] : ((((state == 16'h0035) && (!1'h0)) && (!obj5_wi_ty_re_issued)) ? oa_245[7:0] : 8'h00));
-    assign obj6_wi_acc_we = ((state == 16'h002d) || (state == 16'h0050));
-    assign obj6_wi_acc_waddr = ((state == 16'h002d) ? oa_207[7:0] : ((state == 16'h0050) ? oa_418[7:0] : 8'h00));
-    assign obj6_wi_acc_wdata = ((state == 16'h002d) ? ow_208[7:0] : ((state == 16'h0050) ? ow_419[7:0] : 8'h00));
-    assign obj6_wi_acc_re = ((((state == 16'h000b) && (!1'h0)) && (!obj6_wi_acc_re_issued)) || (((state == 16'h002b) && (!1'h0)) && (!obj6_wi_acc_re_issued)));
-    assign obj6_wi_acc_raddr = ((((state == 16'h000b) && (!1'h0)) && (!obj6_wi_acc_re_issued)) ? oa_48[7:0] : ((((state == 16'h002b) && (!1'h0)) && (!obj6_wi_acc_re_issued)) ? oa_197[7:0] : 8'h00));
-    assign obj7_wi_t_we = ((state == 16'h0019) || (state == 16'h0051));
-    assign obj7_wi_t_waddr = ((state == 16'h0019) ? oa_113[7:0] : ((state == 16'h0051) ? oa_424[7:0] : 8'h00));
-    assign obj7_wi_t_wdata = ((state == 16'h0019) ? ow_114[7:0] : ((state == 16'h0051) ? ow_425[7:0] : 8'h00));
-    assign obj7_wi_t_re = ((((((state == 16'h0016) && (!1'h0)) && (!obj7_wi_t_re_issued)) || (((state == 16'h0018) && (!1'h0)) && (!obj7_wi_t_re_issued))) || (((state == 16'h003a) && (!1'h0)) && (!obj7_wi_t_re_issued))) || (((state == 16'h0049) && (!1'h0)) && (!obj7_wi_t_re_issued)));
-    assign obj7_wi_t_raddr = ((((state == 16'h0016) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_87[7:0] : ((((state == 16'h0018) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_106[7:0] : ((((state == 16'h003a) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_277[7:0] : ((((state == 16'h0049) && (!1'h0)) && (!obj7_wi_t_re_issued)) ? oa_354[7:0] : 8'h00))));
-    assign go_200 = ((state == 16'h002c) && (!u0_fp_fma_issued));
+    assign A_ld_req_valid = ((p2_valid[6] && 1'h1) && p2_en);
+    assign A_ld_req_addr = (p2_valid[6] ? pw_281[31:0] : 32'h00000000);
+    assign A_ld_resp_ready = ((p2_valid[50] && 1'h1) && p2_en);
+    assign A_ld_flush = (state == 16'h0016);
+    assign B_ld_req_valid = ((p2_valid[52] && 1'h1) && p2_en);
+    assign B_ld_req_addr = (p2_valid[52] ? pw_448[31:0] : 32'h00000000);
+    assign B_ld_resp_ready = ((p2_valid[96] && 1'h1) && p2_en);
+    assign B_ld_flush = (state == 16'h0016);
+    assign C_st_req_valid = ((p6_valid[4] && 1'h1) && p6_en);
+    assign C_st_req_addr = (p6_valid[4] ? pw_35[31:0] : 32'h00000000);
+    assign C_st_req_data = (p6_valid[4] ? pq_42 : 32'h00000000);
+    assign obj0_As_we = ((p2_valid[50] && 1'h1) && p2_en);
+    assign obj0_As_waddr = (((p2_valid[50] && 1'h1) && p2_en) ? pwa_331[5:0] : 6'h00);
+    assign obj0_As_wdata = (((p2_valid[50] && 1'h1) && p2_en) ? pld_282 : 32'h00000000);
+    assign obj0_As_re = (((p4_valid[0] && (p4_slot == 3'h1)) && p4_go) && p4_en);
+    assign obj0_As_raddr = ((((p4_valid[0] && (p4_slot == 3'h1)) && p4_go) && p4_en) ? pwa_156[5:0] : 6'h00);
+    assign obj1_Bs_we = ((p2_valid[96] && 1'h1) && p2_en);
+    assign obj1_Bs_waddr = (((p2_valid[96] && 1'h1) && p2_en) ? pwa_544[5:0] : 6'h00);
+    assign obj1_Bs_wdata = (((p2_valid[96] && 1'h1) && p2_en) ? pld_449 : 32'h00000000);
+    assign obj1_Bs_re = (((p4_valid[0] && (p4_slot == 3'h3)) && p4_go) && p4_en);
+    assign obj1_Bs_raddr = ((((p4_valid[0] && (p4_slot == 3'h3)) && p4_go) && p4_en) ? pwa_170[5:0] : 6'h00);
+    assign obj2_wi_col_we = (((p0_valid[0] && 1'h1) && pw_563) && p0_en);
+    assign obj2_wi_col_waddr = ((((p0_valid[0] && 1'h1) && pw_563) && p0_en) ? pwa_585[5:0] : 6'h00);
+    assign obj2_wi_col_wdata = ((((p0_valid[0] && 1'h1) && pw_563) && p0_en) ? pw_584 : 32'h00000000);
+    assign obj2_wi_col_re = (((p6_valid[1] && 1'h1) && p6_en) || ((p2_valid[51] && 1'h1) && p2_en));
+    assign obj2_wi_col_raddr = (((p6_valid[1] && 1'h1) && p6_en) ? pwa_25[5:0] : (((p2_valid[51] && 1'h1) && p2_en) ? pwa_395[5:0] : 6'h00));
+    assign obj3_wi_row_we = ((p0_valid[1] && 1'h1) && p0_en);
+    assign obj3_wi_row_waddr = (((p0_valid[1] && 1'h1) && p0_en) ? pwa_598[5:0] : 6'h00);
+    assign obj3_wi_row_wdata = (((p0_valid[1] && 1'h1) && p0_en) ? pq_597 : 32'h00000000);
+    assign obj3_wi_row_re = ((((p6_valid[0] && 1'h1) && pw_4) && p6_en) || ((p2_valid[2] && 1'h1) && p2_en));
+    assign obj3_wi_row_raddr = ((((p6_valid[0] && 1'h1) && pw_4) && p6_en) ? pwa_18[5:0] : (((p2_valid[2] && 1'h1) && p2_en) ? pwa_255[5:0] : 6'h00));
+    assign obj4_wi_tx_we = ((p0_valid[2] && 1'h1) && p0_en);
+    assign obj4_wi_tx_waddr = (((p0_valid[2] && 1'h1) && p0_en) ? pwa_605[5:0] : 6'h00);
+    assign obj4_wi_tx_wdata = (((p0_valid[2] && 1'h1) && p0_en) ? pq_604 : 32'h00000000);
+    assign obj4_wi_tx_re = ((((p4_valid[0] && (p4_slot == 3'h2)) && p4_go) && p4_en) || ((p2_valid[1] && 1'h1) && p2_en));
+    assign obj4_wi_tx_raddr = ((((p4_valid[0] && (p4_slot == 3'h2)) && p4_go) && p4_en) ? pwa_164[5:0] : (((p2_valid[1] && 1'h1) && p2_en) ? pwa_244[5:0] : 6'h00));
+    assign obj5_wi_ty_we = ((p0_valid[3] && 1'h1) && p0_en);
+    assign obj5_wi_ty_waddr = (((p0_valid[3] && 1'h1) && p0_en) ? pwa_614[5:0] : 6'h00);
+    assign obj5_wi_ty_wdata = (((p0_valid[3] && 1'h1) && p0_en) ? pq_613 : 32'h00000000);
+    assign obj5_wi_ty_re = ((((p4_valid[0] && (p4_slot == 3'h0)) && pw_138) && p4_en) || (((p2_valid[0] && 1'h1) && pw_221) && p2_en));
+    assign obj5_wi_ty_raddr = ((((p4_valid[0] && (p4_slot == 3'h0)) && pw_138) && p4_en) ? pwa_145[5:0] : ((((p2_valid[0] && 1'h1) && pw_221) && p2_en) ? pwa_235[5:0] : 6'h00));
+    assign obj6_wi_acc_we = (((p4_valid[1] && (p4_slot == 3'h3)) && p4_en) || ((p0_valid[4] && 1'h1) && p0_en));
+    assign obj6_wi_acc_waddr = (((p4_valid[1] && (p4_slot == 3'h3)) && p4_en) ? pwa_202[5:0] : (((p0_valid[4] && 1'h1) && p0_en) ? pwa_622[5:0] : 6'h00));
+    assign obj6_wi_acc_wdata = (((p4_valid[1] && (p4_slot == 3'h3)) && p4_en) ? pw_200 : (((p0_valid[4] && 1'h1) && p0_en) ? w_615 : 32'h00000000));
+    assign obj6_wi_acc_re = (((p6_valid[2] && 1'h1) && p6_en) || (((p4_valid[0] && (p4_slot == 3'h4)) && p4_go) && p4_en));
+    assign obj6_wi_acc_raddr = (((p6_valid[2] && 1'h1) && p6_en) ? pwa_40[5:0] : ((((p4_valid[0] && (p4_slot == 3'h4)) && p4_go) && p4_en) ? pwa_175[5:0] : 6'h00));
+    assign obj7_wi_t_we = (((p5_valid[1] && 1'h1) && p5_en) || ((p0_valid[5] && 1'h1) && p0_en));
+    assign obj7_wi_t_waddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_81[5:0] : (((p0_valid[5] && 1'h1) && p0_en) ? pwa_630[5:0] : 6'h00));
+    assign obj7_wi_t_wdata = (((p5_valid[1] && 1'h1) && p5_en) ? pw_79 : (((p0_valid[5] && 1'h1) && p0_en) ? w_572 : 32'h00000000));
+    assign obj7_wi_t_re = (((((p5_valid[0] && 1'h1) && pw_63) && p5_en) || ((p2_valid[3] && 1'h1) && p2_en)) || ((p0_valid[6] && 1'h1) && p0_en));
+    assign obj7_wi_t_raddr = ((((p5_valid[0] && 1'h1) && pw_63) && p5_en) ? pwa_76[5:0] : (((p2_valid[3] && 1'h1) && p2_en) ? pwa_264[5:0] : (((p0_valid[6] && 1'h1) && p0_en) ? pwa_641[5:0] : 6'h00)));
+    assign obj7_wi_t_r1_re = ((p5_valid[2] && 1'h1) && p5_en);
+    assign obj7_wi_t_r1_raddr = (((p5_valid[2] && 1'h1) && p5_en) ? pwa_88[5:0] : 6'h00);
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, A_rd_last, B_rd_last, v0_col[31:0], v1_row[31:0], v2_tx[31:0], v3_ty[31:0], v4_acc[31:0], v5_t[31:0], w_1[63:8], w_6[63:8], w_15[63:8], oa_27[63:8], oa_36[63:8], w_43[63:32], oa_48[63:8], w_51[63:8],
-        w_52[63:8], w_62[63:8], w_67[63:8], w_76[63:8], oa_87[63:8], oa_106[63:8], oa_113[63:8], ow_114[31:8], w_115[63:8], w_116[63:8], w_124[63:8], w_129[63:8], w_138[63:8], w_147[31:8], oa_159[63:8], oa_172[63:8],
-        oa_182[63:8], oa_190[63:8], oa_197[63:8], oa_207[63:8], ow_208[31:8], w_210[63:8], w_211[63:8], w_219[63:8], w_224[63:8], w_233[63:8], oa_245[63:8], oa_256[63:8], oa_268[63:8], oa_277[63:8], w_288[63:32], oa_293[63:8],
-        ow_294[31:8], oa_306[63:8], w_313[63:32], oa_318[63:8], ow_319[31:8], w_320[63:8], w_321[63:8], w_329[63:8], w_334[63:8], w_343[63:8], oa_354[63:8], w_368[63:32], w_369[63:32], w_370[63:0], oa_382[63:8], ow_383[31:8],
-        w_384[31:0], w_385[63:32], w_386[63:32], w_387[63:0], oa_397[63:8], ow_398[31:8], oa_404[63:8], ow_405[31:8], oa_411[63:8], ow_412[31:8], oa_418[63:8], ow_419[31:8], oa_424[63:8], ow_425[31:8], w_426[63:8], w_427[63:8]};
+    wire ohls_unused = &{1'b0, v0_col[31:0], v1_row[31:0], v2_tx[31:0], v3_ty[31:0], v4_acc[31:0], v5_t[31:0], pv_1[63:8], p6_go, pv_5[63:8], pv_6[63:8], pwa_18[63:6], pwa_25[63:6], pw_35[63:32], pwa_40[63:6], pv_43[63:8], pv_52[63:8],
+        pv_60[63:8], p5_go, pv_64[63:8], pv_65[63:8], pwa_76[63:6], pwa_81[63:6], pwa_88[63:6], pv_102[63:8], pv_111[63:8], w_117[63:8], w_122[63:8], w_131[63:8], pwa_145[63:6], pwa_156[63:6], pwa_164[63:6], pwa_170[63:6],
+        pwa_175[63:6], pu_180_valid, pwa_202[63:6], pv_203[31:8], w_209[63:8], w_210[63:8], pv_218[63:8], p2_go, pv_222[63:8], pv_223[63:8], pwa_235[63:6], pwa_244[63:6], pwa_255[63:6], pwa_264[63:6], pw_281[63:32], pwa_331[63:6],
+        pwa_395[63:6], pw_448[63:32], pwa_544[63:6], pv_545[63:8], pv_554[63:8], pv_560[63:8], p0_go, pv_564[63:8], pv_565[63:8], w_573[63:32], pv_574[63:32], w_575[63:0], pwa_585[63:6], w_586[31:0], w_587[63:32], pv_588[63:32],
+        w_589[63:0], pwa_598[63:6], pwa_605[63:6], pwa_614[63:6], pwa_622[63:6], pwa_630[63:6], pwa_641[63:6], pv_659[63:8], pv_668[63:8]};
 endmodule
 `default_nettype wire

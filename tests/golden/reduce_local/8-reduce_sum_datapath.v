@@ -12,23 +12,19 @@ module reduce_sum_datapath (
     input  wire [31:0] in_base,
     input  wire [31:0] partial_base,
     input  wire [31:0] scratch_local_size,
-    output wire        in_rd_cmd_valid,
-    input  wire        in_rd_cmd_ready,
-    output wire [31:0] in_rd_cmd_addr,
-    output wire [31:0] in_rd_cmd_len,
-    input  wire        in_rd_valid,
-    output wire        in_rd_ready,
-    input  wire [31:0] in_rd_data,
-    input  wire        in_rd_last,
-    output wire        partial_wr_cmd_valid,
-    input  wire        partial_wr_cmd_ready,
-    output wire [31:0] partial_wr_cmd_addr,
-    output wire [31:0] partial_wr_cmd_len,
-    output wire        partial_wr_valid,
-    input  wire        partial_wr_ready,
-    output wire [31:0] partial_wr_data,
-    output wire [3:0]  partial_wr_strb,
-    input  wire        partial_wr_idle
+    output wire        in_ld_req_valid,
+    input  wire        in_ld_req_ready,
+    output wire [31:0] in_ld_req_addr,
+    input  wire        in_ld_resp_valid,
+    output wire        in_ld_resp_ready,
+    input  wire [31:0] in_ld_resp_data,
+    output wire        in_ld_flush,
+    input  wire        in_ld_idle,
+    output wire        partial_st_req_valid,
+    input  wire        partial_st_req_ready,
+    output wire [31:0] partial_st_req_addr,
+    output wire [31:0] partial_st_req_data,
+    input  wire        partial_st_idle
 );
     reg  [15:0] state;
     reg  [31:0] group_0;
@@ -43,247 +39,288 @@ module reduce_sum_datapath (
     reg  [63:0] v3_lid_x;
     wire [63:0] v4_lid_linear;
     wire        obj0_wi_lid_we;
-    wire [8:0]  obj0_wi_lid_waddr;
-    wire [7:0]  obj0_wi_lid_wdata;
+    wire [6:0]  obj0_wi_lid_waddr;
+    wire [31:0] obj0_wi_lid_wdata;
     wire        obj0_wi_lid_re;
-    wire [8:0]  obj0_wi_lid_raddr;
-    wire [7:0]  obj0_wi_lid_rdata;
+    wire [6:0]  obj0_wi_lid_raddr;
+    wire [31:0] obj0_wi_lid_rdata;
+    wire        obj0_wi_lid_r1_re;
+    wire [6:0]  obj0_wi_lid_r1_raddr;
+    wire [31:0] obj0_wi_lid_r1_rdata;
     wire        obj1_wi_stride_we;
-    wire [8:0]  obj1_wi_stride_waddr;
-    wire [7:0]  obj1_wi_stride_wdata;
+    wire [6:0]  obj1_wi_stride_waddr;
+    wire [31:0] obj1_wi_stride_wdata;
     wire        obj1_wi_stride_re;
-    wire [8:0]  obj1_wi_stride_raddr;
-    wire [7:0]  obj1_wi_stride_rdata;
+    wire [6:0]  obj1_wi_stride_raddr;
+    wire [31:0] obj1_wi_stride_rdata;
+    wire        obj1_wi_stride_r1_re;
+    wire [6:0]  obj1_wi_stride_r1_raddr;
+    wire [31:0] obj1_wi_stride_r1_rdata;
     wire        lbuf_scratch_we;
-    wire [15:0] lbuf_scratch_waddr;
-    wire [7:0]  lbuf_scratch_wdata;
+    wire [13:0] lbuf_scratch_waddr;
+    wire [31:0] lbuf_scratch_wdata;
     wire        lbuf_scratch_re;
-    wire [15:0] lbuf_scratch_raddr;
-    wire [7:0]  lbuf_scratch_rdata;
-    wire [63:0] w_1;  // reduce_local.cl:4:6
-    wire [7:0]  w_2;  // reduce_local.cl:4:6
+    wire [13:0] lbuf_scratch_raddr;
+    wire [31:0] lbuf_scratch_rdata;
+    reg  [46:0] p5_valid;  // reduce_local.cl:4:6
+    reg         p5_admit;
+    wire        p5_stall;
+    wire        p5_en;
+    wire [63:0] pv_1;  // reduce_local.cl:4:6
+    wire [7:0]  pw_2;  // reduce_local.cl:4:6
     wire [7:0]  w_3;  // reduce_local.cl:4:6
-    wire        w_4;  // reduce_local.cl:4:6
-    reg         q_5;  // reduce_local.cl:4:6
-    wire [63:0] w_6;  // reduce_local.cl:4:6
-    wire [7:0]  w_7;  // reduce_local.cl:4:6
-    wire [7:0]  w_8;  // reduce_local.cl:4:6
-    wire [7:0]  w_9;  // reduce_local.cl:4:6
-    wire [63:0] w_10;  // reduce_local.cl:4:6
-    wire [63:0] w_11;  // reduce_local.cl:15:9
-    wire [63:0] w_12;  // reduce_local.cl:15:9
-    wire [63:0] w_13;  // reduce_local.cl:15:9
-    wire [63:0] w_14;  // reduce_local.cl:15:9
-    wire [63:0] w_15;  // reduce_local.cl:15:9
-    reg         obj0_wi_lid_re_issued;
-    reg  [7:0]  obj0_wi_lid_re_beat;
-    wire [7:0]  oi_16;
-    wire [63:0] oa_17;  // reduce_local.cl:15:9
-    reg  [31:0] old_18;  // reduce_local.cl:15:9
-    wire [31:0] v_19;
-    wire [31:0] w_20;  // reduce_local.cl:15:16
-    wire        w_21;  // reduce_local.cl:15:9
-    reg         q_22;  // reduce_local.cl:15:9
-    wire [63:0] w_23;  // reduce_local.cl:16:9
-    wire [31:0] w_24;  // reduce_local.cl:16:30
-    wire [63:0] w_25;  // reduce_local.cl:16:17
-    wire [63:0] w_26;  // reduce_local.cl:16:9
-    wire [63:0] w_27;  // reduce_local.cl:16:9
-    wire [63:0] w_28;  // reduce_local.cl:16:9
-    wire [63:0] w_29;  // reduce_local.cl:16:36
-    reg         lbuf_scratch_re_issued;
-    reg  [7:0]  lbuf_scratch_re_beat;
-    wire [7:0]  oi_30;
-    wire [63:0] oa_31;  // reduce_local.cl:16:36
-    reg  [31:0] old_32;  // reduce_local.cl:16:36
-    wire [31:0] v_33;
-    reg  [63:0] q_34;  // reduce_local.cl:16:9
-    reg         partial_wr_issued;
-    reg  [7:0]  partial_wr_beat;
-    wire [63:0] w_35;  // reduce_local.cl:4:6
-    wire        w_36;  // reduce_local.cl:10:5
-    reg         q_37;  // reduce_local.cl:10:5
-    wire [63:0] w_38;  // reduce_local.cl:4:6
-    wire [7:0]  w_39;  // reduce_local.cl:4:6
-    wire [7:0]  w_40;  // reduce_local.cl:4:6
-    wire        w_41;  // reduce_local.cl:4:6
-    reg         q_42;  // reduce_local.cl:4:6
-    wire [63:0] w_43;  // reduce_local.cl:4:6
-    wire [7:0]  w_44;  // reduce_local.cl:4:6
-    wire [7:0]  w_45;  // reduce_local.cl:4:6
-    wire [7:0]  w_46;  // reduce_local.cl:4:6
-    wire [63:0] w_47;  // reduce_local.cl:4:6
-    wire [63:0] w_48;  // reduce_local.cl:10:47
+    wire        pw_4;  // reduce_local.cl:4:6
+    reg         p5_go;
+    wire [63:0] w_5;  // reduce_local.cl:15:9
+    wire [63:0] pv_6;  // reduce_local.cl:15:9
+    wire [63:0] w_7;  // reduce_local.cl:15:9
+    wire [63:0] pw_8;  // reduce_local.cl:15:9
+    wire [63:0] pw_9;  // reduce_local.cl:15:9
+    wire [63:0] pwa_10;
+    wire [31:0] prd_11;  // reduce_local.cl:15:9
+    wire [31:0] w_12;  // reduce_local.cl:15:16
+    wire        pw_13;  // reduce_local.cl:15:9
+    wire [63:0] w_14;  // reduce_local.cl:16:9
+    wire [31:0] w_15;  // reduce_local.cl:16:30
+    wire [63:0] w_16;  // reduce_local.cl:16:17
+    wire [63:0] w_17;  // reduce_local.cl:16:9
+    wire [63:0] pw_18;  // reduce_local.cl:16:9
+    wire [63:0] pw_19;  // reduce_local.cl:16:9
+    wire [63:0] w_20;  // reduce_local.cl:16:36
+    wire [63:0] pwa_21;
+    wire [31:0] prd_22;  // reduce_local.cl:16:36
+    reg  [63:0] pq_23;  // reduce_local.cl:16:9
+    reg  [63:0] pq_24;  // reduce_local.cl:16:9
+    reg         pq_25;  // reduce_local.cl:15:9
+    wire [63:0] pv_26;  // reduce_local.cl:4:6
+    wire [7:0]  pw_27;  // reduce_local.cl:4:6
+    wire [7:0]  w_28;  // reduce_local.cl:4:6
+    wire [7:0]  pw_29;  // reduce_local.cl:4:6
+    wire [63:0] pw_30;  // reduce_local.cl:4:6
+    wire [63:0] w_31;  // reduce_local.cl:4:6
+    wire        w_32;  // reduce_local.cl:10:5
+    reg         q_33;  // reduce_local.cl:10:5
+    reg  [3:0]  p4_valid;  // reduce_local.cl:4:6
+    reg         p4_admit;
+    wire        p4_stall;
+    wire        p4_en;
+    wire [63:0] pv_34;  // reduce_local.cl:4:6
+    wire [7:0]  pw_35;  // reduce_local.cl:4:6
+    wire [7:0]  w_36;  // reduce_local.cl:4:6
+    wire        pw_37;  // reduce_local.cl:4:6
+    reg         p4_go;
+    wire [63:0] w_38;  // reduce_local.cl:10:59
+    wire [63:0] pv_39;  // reduce_local.cl:10:59
+    wire [63:0] w_40;  // reduce_local.cl:10:59
+    wire [63:0] pw_41;  // reduce_local.cl:10:59
+    wire [63:0] pw_42;  // reduce_local.cl:10:59
+    wire [63:0] pwa_43;
+    wire [31:0] prd_44;  // reduce_local.cl:10:59
+    wire [31:0] w_45;  // reduce_local.cl:10:70
+    wire [31:0] pw_46;  // reduce_local.cl:10:59
+    reg  [63:0] pq_47;  // reduce_local.cl:10:59
+    wire [63:0] pwa_48;
     wire [63:0] w_49;  // reduce_local.cl:10:47
-    wire [63:0] w_50;  // reduce_local.cl:10:47
+    wire [63:0] pv_50;  // reduce_local.cl:10:47
     wire [63:0] w_51;  // reduce_local.cl:10:47
-    wire [63:0] w_52;  // reduce_local.cl:10:47
-    reg         obj1_wi_stride_re_issued;
-    reg  [7:0]  obj1_wi_stride_re_beat;
-    wire [7:0]  oi_53;
-    wire [63:0] oa_54;  // reduce_local.cl:10:47
-    reg  [31:0] old_55;  // reduce_local.cl:10:47
-    wire [31:0] v_56;
-    wire [31:0] w_57;  // reduce_local.cl:10:56
-    wire        w_58;  // reduce_local.cl:10:47
-    wire [63:0] w_59;  // reduce_local.cl:10:59
-    wire [63:0] w_60;  // reduce_local.cl:10:59
-    wire [63:0] w_61;  // reduce_local.cl:10:59
-    wire [63:0] w_62;  // reduce_local.cl:10:59
-    wire [63:0] w_63;  // reduce_local.cl:10:59
-    wire [7:0]  oi_64;
-    wire [63:0] oa_65;  // reduce_local.cl:10:59
-    reg  [31:0] old_66;  // reduce_local.cl:10:59
-    wire [31:0] v_67;
-    wire [31:0] w_68;  // reduce_local.cl:10:70
-    wire [31:0] w_69;  // reduce_local.cl:10:59
-    reg  [63:0] q_70;  // reduce_local.cl:10:59
-    wire [7:0]  oi_71;
-    wire [63:0] oa_72;  // reduce_local.cl:10:59
-    wire [31:0] ow_73;
-    wire [63:0] w_74;  // reduce_local.cl:4:6
-    wire [63:0] w_75;  // reduce_local.cl:4:6
-    wire [7:0]  w_76;  // reduce_local.cl:4:6
-    wire [7:0]  w_77;  // reduce_local.cl:4:6
-    wire        w_78;  // reduce_local.cl:4:6
-    reg         q_79;  // reduce_local.cl:4:6
-    wire [63:0] w_80;  // reduce_local.cl:4:6
-    wire [7:0]  w_81;  // reduce_local.cl:4:6
-    wire [7:0]  w_82;  // reduce_local.cl:4:6
-    wire [7:0]  w_83;  // reduce_local.cl:4:6
-    wire [63:0] w_84;  // reduce_local.cl:4:6
-    wire [63:0] w_85;  // reduce_local.cl:11:13
-    wire [63:0] w_86;  // reduce_local.cl:11:13
-    wire [63:0] w_87;  // reduce_local.cl:11:13
-    wire [63:0] w_88;  // reduce_local.cl:11:13
-    wire [63:0] w_89;  // reduce_local.cl:11:13
-    wire [7:0]  oi_90;
-    wire [63:0] oa_91;  // reduce_local.cl:11:13
-    reg  [31:0] old_92;  // reduce_local.cl:11:13
-    wire [31:0] v_93;
-    wire [63:0] w_94;  // reduce_local.cl:11:19
-    wire [63:0] w_95;  // reduce_local.cl:11:19
-    reg  [63:0] q_96;  // reduce_local.cl:11:19
-    wire [7:0]  oi_97;
-    wire [63:0] oa_98;  // reduce_local.cl:11:19
-    reg  [31:0] old_99;  // reduce_local.cl:11:19
-    wire [31:0] v_100;
-    wire        w_101;  // reduce_local.cl:11:13
-    reg         q_102;  // reduce_local.cl:11:13
-    wire [63:0] w_103;  // reduce_local.cl:12:13
-    wire [63:0] w_104;  // reduce_local.cl:12:21
-    wire [63:0] w_105;  // reduce_local.cl:12:21
-    wire [63:0] w_106;  // reduce_local.cl:12:21
-    wire [63:0] w_107;  // reduce_local.cl:12:21
-    wire [63:0] w_108;  // reduce_local.cl:12:21
-    wire [7:0]  oi_109;
-    wire [63:0] oa_110;  // reduce_local.cl:12:21
-    reg  [31:0] old_111;  // reduce_local.cl:12:21
-    wire [31:0] v_112;
-    wire [63:0] w_113;  // reduce_local.cl:12:13
-    wire [63:0] w_114;  // reduce_local.cl:12:13
-    wire [63:0] w_115;  // reduce_local.cl:12:13
-    wire [7:0]  oi_116;
-    wire [63:0] oa_117;  // reduce_local.cl:12:13
-    reg  [31:0] old_118;  // reduce_local.cl:12:13
-    wire [31:0] v_119;
-    wire [63:0] w_120;  // reduce_local.cl:12:43
-    wire [63:0] w_121;  // reduce_local.cl:12:43
-    reg  [63:0] q_122;  // reduce_local.cl:12:43
-    wire [7:0]  oi_123;
-    wire [63:0] oa_124;  // reduce_local.cl:12:43
-    reg  [31:0] old_125;  // reduce_local.cl:12:43
-    wire [31:0] v_126;
-    wire [7:0]  w_127;  // reduce_local.cl:12:29
-    wire [7:0]  w_128;  // reduce_local.cl:12:29
-    reg  [7:0]  q_129;  // reduce_local.cl:12:29
-    wire [7:0]  w_130;  // reduce_local.cl:12:29
-    wire [63:0] w_131;  // reduce_local.cl:12:29
-    wire [63:0] w_132;  // reduce_local.cl:12:29
-    wire [63:0] w_133;  // reduce_local.cl:12:29
-    wire [7:0]  oi_134;
-    wire [63:0] oa_135;  // reduce_local.cl:12:29
-    reg  [31:0] old_136;  // reduce_local.cl:12:29
-    wire [31:0] v_137;
-    wire [31:0] w_138;  // reduce_local.cl:12:13
-    reg  [63:0] q_139;  // reduce_local.cl:12:13
-    wire [7:0]  oi_140;
-    wire [63:0] oa_141;  // reduce_local.cl:12:13
-    wire [31:0] ow_142;
-    wire [63:0] w_143;  // reduce_local.cl:4:6
-    wire [63:0] w_144;  // reduce_local.cl:4:6
-    wire [7:0]  w_145;  // reduce_local.cl:4:6
-    wire [7:0]  w_146;  // reduce_local.cl:4:6
-    wire        w_147;  // reduce_local.cl:4:6
-    reg         q_148;  // reduce_local.cl:4:6
-    wire [63:0] w_149;  // reduce_local.cl:4:6
-    wire [7:0]  w_150;  // reduce_local.cl:4:6
-    wire [7:0]  w_151;  // reduce_local.cl:4:6
+    wire [63:0] pw_52;  // reduce_local.cl:10:47
+    wire [63:0] pw_53;  // reduce_local.cl:10:47
+    reg  [63:0] pq_54;  // reduce_local.cl:10:47
+    reg  [63:0] pq_55;  // reduce_local.cl:10:47
+    wire [63:0] pwa_56;
+    wire [31:0] prd_57;  // reduce_local.cl:10:47
+    wire [31:0] w_58;  // reduce_local.cl:10:56
+    wire        pw_59;  // reduce_local.cl:10:47
+    wire [63:0] pv_60;  // reduce_local.cl:4:6
+    wire [7:0]  pw_61;  // reduce_local.cl:4:6
+    wire [7:0]  w_62;  // reduce_local.cl:4:6
+    wire [7:0]  pw_63;  // reduce_local.cl:4:6
+    wire [63:0] pw_64;  // reduce_local.cl:4:6
+    wire [63:0] w_65;  // reduce_local.cl:4:6
+    reg  [4:0]  p3_valid;  // reduce_local.cl:4:6
+    reg         p3_admit;
+    reg         p3_slot;
+    wire        p3_stall;
+    wire        p3_en;
+    wire [63:0] pv_66;  // reduce_local.cl:4:6
+    wire [7:0]  pw_67;  // reduce_local.cl:4:6
+    wire [7:0]  w_68;  // reduce_local.cl:4:6
+    wire        pw_69;  // reduce_local.cl:4:6
+    reg         p3_go;
+    wire [63:0] w_70;  // reduce_local.cl:11:13
+    wire [63:0] pv_71;  // reduce_local.cl:11:13
+    wire [63:0] w_72;  // reduce_local.cl:11:13
+    wire [63:0] pw_73;  // reduce_local.cl:11:13
+    wire [63:0] pw_74;  // reduce_local.cl:11:13
+    wire [63:0] pwa_75;
+    wire [31:0] prd_76;  // reduce_local.cl:11:13
+    wire [63:0] w_77;  // reduce_local.cl:11:19
+    wire [63:0] pw_78;  // reduce_local.cl:11:19
+    reg  [63:0] pq_79;  // reduce_local.cl:11:19
+    wire [63:0] pwa_80;
+    wire [31:0] prd_81;  // reduce_local.cl:11:19
+    reg  [31:0] pq_82;  // reduce_local.cl:11:13
+    wire        pw_83;  // reduce_local.cl:11:13
+    wire [63:0] w_84;  // reduce_local.cl:12:13
+    wire [63:0] w_85;  // reduce_local.cl:12:21
+    wire [63:0] pv_86;  // reduce_local.cl:12:21
+    wire [63:0] w_87;  // reduce_local.cl:12:21
+    wire [63:0] pw_88;  // reduce_local.cl:12:21
+    wire [63:0] pw_89;  // reduce_local.cl:12:21
+    reg  [63:0] pq_90;  // reduce_local.cl:12:21
+    wire [63:0] pwa_91;
+    wire [31:0] prd_92;  // reduce_local.cl:12:21
+    wire [63:0] pw_93;  // reduce_local.cl:12:13
+    wire [63:0] pw_94;  // reduce_local.cl:12:13
+    wire [63:0] pw_95;  // reduce_local.cl:12:13
+    reg         pq_96;  // reduce_local.cl:11:13
+    wire [63:0] pwa_97;
+    wire [31:0] prd_98;  // reduce_local.cl:12:13
+    wire [63:0] w_99;  // reduce_local.cl:12:43
+    wire [63:0] pw_100;  // reduce_local.cl:12:43
+    reg  [63:0] pq_101;  // reduce_local.cl:12:43
+    reg  [63:0] pq_102;  // reduce_local.cl:12:43
+    wire [63:0] pwa_103;
+    wire [31:0] prd_104;  // reduce_local.cl:12:43
+    wire [7:0]  pw_105;  // reduce_local.cl:12:29
+    wire [7:0]  pw_106;  // reduce_local.cl:12:29
+    reg  [7:0]  pq_107;  // reduce_local.cl:12:29
+    wire [7:0]  pw_108;  // reduce_local.cl:12:29
+    wire [63:0] pw_109;  // reduce_local.cl:12:29
+    wire [63:0] pw_110;  // reduce_local.cl:12:29
+    wire [63:0] pw_111;  // reduce_local.cl:12:29
+    reg  [63:0] pq_112;  // reduce_local.cl:12:29
+    reg         pq_113;  // reduce_local.cl:11:13
+    wire [63:0] pwa_114;
+    wire [31:0] prd_115;  // reduce_local.cl:12:29
+    reg  [31:0] pq_116;  // reduce_local.cl:12:13
+    reg  [31:0] pq_117;  // reduce_local.cl:12:13
+    wire [31:0] pw_118;  // reduce_local.cl:12:13
+    reg  [63:0] pq_119;  // reduce_local.cl:12:13
+    reg  [63:0] pq_120;  // reduce_local.cl:12:13
+    reg         pq_121;  // reduce_local.cl:11:13
+    wire [63:0] pwa_122;
+    wire [63:0] pv_123;  // reduce_local.cl:4:6
+    wire [7:0]  pw_124;  // reduce_local.cl:4:6
+    wire [7:0]  w_125;  // reduce_local.cl:4:6
+    wire [7:0]  pw_126;  // reduce_local.cl:4:6
+    wire [63:0] pw_127;  // reduce_local.cl:4:6
+    wire [63:0] w_128;  // reduce_local.cl:4:6
+    reg  [2:0]  p1_valid;  // reduce_local.cl:4:6
+    reg         p1_admit;
+    wire        p1_stall;
+    wire        p1_en;
+    wire [63:0] pv_129;  // reduce_local.cl:4:6
+    wire [7:0]  pw_130;  // reduce_local.cl:4:6
+    wire [7:0]  w_131;  // reduce_local.cl:4:6
+    wire        pw_132;  // reduce_local.cl:4:6
+    reg         p1_go;
+    wire [63:0] w_133;  // reduce_local.cl:10:15
+    wire [63:0] pv_134;  // reduce_local.cl:10:15
+    wire [63:0] w_135;  // reduce_local.cl:10:15
+    wire [63:0] pw_136;  // reduce_local.cl:10:15
+    wire [63:0] pw_137;  // reduce_local.cl:10:15
+    wire [31:0] w_138;  // reduce_local.cl:10:24
+    wire [63:0] pwa_139;
+    wire [63:0] w_140;  // reduce_local.cl:10:47
+    wire [63:0] pv_141;  // reduce_local.cl:10:47
+    wire [63:0] w_142;  // reduce_local.cl:10:47
+    wire [63:0] pw_143;  // reduce_local.cl:10:47
+    wire [63:0] pw_144;  // reduce_local.cl:10:47
+    reg  [63:0] pq_145;  // reduce_local.cl:10:47
+    wire [63:0] pwa_146;
+    wire [31:0] prd_147;  // reduce_local.cl:10:47
+    wire [31:0] w_148;  // reduce_local.cl:10:56
+    wire        pw_149;  // reduce_local.cl:10:47
+    wire [63:0] pv_150;  // reduce_local.cl:4:6
+    wire [7:0]  pw_151;  // reduce_local.cl:4:6
     wire [7:0]  w_152;  // reduce_local.cl:4:6
-    wire [63:0] w_153;  // reduce_local.cl:4:6
-    wire [63:0] w_154;  // reduce_local.cl:10:47
-    wire [63:0] w_155;  // reduce_local.cl:10:47
-    wire [63:0] w_156;  // reduce_local.cl:10:47
-    wire [63:0] w_157;  // reduce_local.cl:10:47
-    wire [63:0] w_158;  // reduce_local.cl:10:47
-    wire [7:0]  oi_159;
-    wire [63:0] oa_160;  // reduce_local.cl:10:47
-    reg  [31:0] old_161;  // reduce_local.cl:10:47
-    wire [31:0] v_162;
-    wire [31:0] w_163;  // reduce_local.cl:10:56
-    wire        w_164;  // reduce_local.cl:10:47
-    wire [63:0] w_165;  // reduce_local.cl:10:15
-    wire [63:0] w_166;  // reduce_local.cl:10:15
-    wire [63:0] w_167;  // reduce_local.cl:10:15
-    wire [63:0] w_168;  // reduce_local.cl:10:15
-    wire [63:0] w_169;  // reduce_local.cl:10:15
-    wire [31:0] w_170;  // reduce_local.cl:10:24
-    wire [7:0]  oi_171;
-    wire [63:0] oa_172;  // reduce_local.cl:10:15
-    wire [31:0] ow_173;
-    wire [63:0] w_174;  // reduce_local.cl:4:6
-    wire [63:0] w_175;  // reduce_local.cl:4:6
-    wire [7:0]  w_176;  // reduce_local.cl:4:6
-    wire [7:0]  w_177;  // reduce_local.cl:4:6
-    wire        w_178;  // reduce_local.cl:4:6
-    reg         q_179;  // reduce_local.cl:4:6
-    wire [63:0] w_180;  // reduce_local.cl:4:6
-    wire [7:0]  w_181;  // reduce_local.cl:4:6
-    wire [7:0]  w_182;  // reduce_local.cl:4:6
-    wire [7:0]  w_183;  // reduce_local.cl:4:6
-    wire [63:0] w_184;  // reduce_local.cl:4:6
-    wire [63:0] w_185;  // reduce_local.cl:6:16
-    wire [63:0] w_186;  // reduce_local.cl:6:10
-    wire [63:0] w_187;  // reduce_local.cl:6:10
-    wire [63:0] w_188;  // reduce_local.cl:6:10
-    wire [63:0] w_189;  // reduce_local.cl:6:10
-    wire [31:0] w_190;  // reduce_local.cl:6:16
-    wire [7:0]  oi_191;
-    wire [63:0] oa_192;  // reduce_local.cl:6:10
-    wire [31:0] ow_193;
-    wire [63:0] w_194;  // reduce_local.cl:7:5
-    wire [63:0] w_195;  // reduce_local.cl:7:20
-    wire [31:0] w_196;  // reduce_local.cl:7:23
-    wire [63:0] w_197;  // reduce_local.cl:7:23
-    wire [63:0] w_198;  // reduce_local.cl:7:23
-    wire [31:0] w_199;  // reduce_local.cl:7:23
-    wire [31:0] w_200;  // reduce_local.cl:7:23
-    wire [31:0] w_201;  // reduce_local.cl:7:23
-    wire [31:0] w_202;  // reduce_local.cl:7:23
-    wire [63:0] w_203;  // reduce_local.cl:7:23
-    wire [63:0] w_204;  // reduce_local.cl:7:20
-    wire [63:0] w_205;  // reduce_local.cl:7:20
-    reg  [63:0] q_206;  // reduce_local.cl:7:20
-    reg         in_rd_issued;
-    reg  [7:0]  in_rd_beat;
-    reg  [31:0] ld_207;  // reduce_local.cl:7:20
-    wire [31:0] v_208;
-    wire [63:0] w_209;  // reduce_local.cl:7:5
-    reg  [63:0] q_210;  // reduce_local.cl:7:5
-    wire [7:0]  oi_211;
-    wire [63:0] oa_212;  // reduce_local.cl:7:5
-    wire [31:0] ow_213;
-    wire [63:0] w_214;  // reduce_local.cl:4:6
+    wire [7:0]  pw_153;  // reduce_local.cl:4:6
+    wire [63:0] pw_154;  // reduce_local.cl:4:6
+    wire [63:0] w_155;  // reduce_local.cl:4:6
+    reg  [46:0] p0_valid;  // reduce_local.cl:4:6
+    reg         p0_admit;
+    wire        p0_stall;
+    wire        p0_en;
+    wire [63:0] pv_156;  // reduce_local.cl:4:6
+    wire [7:0]  pw_157;  // reduce_local.cl:4:6
+    wire [7:0]  w_158;  // reduce_local.cl:4:6
+    wire        pw_159;  // reduce_local.cl:4:6
+    reg         p0_go;
+    wire [63:0] pv_160;  // reduce_local.cl:6:16
+    wire [63:0] w_161;  // reduce_local.cl:6:10
+    wire [63:0] w_162;  // reduce_local.cl:6:10
+    wire [63:0] pw_163;  // reduce_local.cl:6:10
+    wire [63:0] pw_164;  // reduce_local.cl:6:10
+    wire [31:0] pw_165;  // reduce_local.cl:6:16
+    wire [63:0] pwa_166;
+    wire [63:0] w_167;  // reduce_local.cl:7:5
+    wire [63:0] w_168;  // reduce_local.cl:7:20
+    wire [31:0] w_169;  // reduce_local.cl:7:23
+    wire [63:0] w_170;  // reduce_local.cl:7:23
+    wire [63:0] w_171;  // reduce_local.cl:7:23
+    wire [31:0] pw_172;  // reduce_local.cl:7:23
+    wire [31:0] w_173;  // reduce_local.cl:7:23
+    wire [31:0] pw_174;  // reduce_local.cl:7:23
+    wire [31:0] pw_175;  // reduce_local.cl:7:23
+    wire [63:0] pw_176;  // reduce_local.cl:7:23
+    wire [63:0] pw_177;  // reduce_local.cl:7:20
+    wire [63:0] pw_178;  // reduce_local.cl:7:20
+    reg  [63:0] pq_179;  // reduce_local.cl:7:20
+    wire [31:0] pld_180;  // reduce_local.cl:7:20
+    wire [63:0] pw_181;  // reduce_local.cl:7:5
+    reg  [63:0] pq_182;  // reduce_local.cl:7:5
+    reg  [63:0] pq_183;  // reduce_local.cl:7:5
+    reg  [63:0] pq_184;  // reduce_local.cl:7:5
+    reg  [63:0] pq_185;  // reduce_local.cl:7:5
+    reg  [63:0] pq_186;  // reduce_local.cl:7:5
+    reg  [63:0] pq_187;  // reduce_local.cl:7:5
+    reg  [63:0] pq_188;  // reduce_local.cl:7:5
+    reg  [63:0] pq_189;  // reduce_local.cl:7:5
+    reg  [63:0] pq_190;  // reduce_local.cl:7:5
+    reg  [63:0] pq_191;  // reduce_local.cl:7:5
+    reg  [63:0] pq_192;  // reduce_local.cl:7:5
+    reg  [63:0] pq_193;  // reduce_local.cl:7:5
+    reg  [63:0] pq_194;  // reduce_local.cl:7:5
+    reg  [63:0] pq_195;  // reduce_local.cl:7:5
+    reg  [63:0] pq_196;  // reduce_local.cl:7:5
+    reg  [63:0] pq_197;  // reduce_local.cl:7:5
+    reg  [63:0] pq_198;  // reduce_local.cl:7:5
+    reg  [63:0] pq_199;  // reduce_local.cl:7:5
+    reg  [63:0] pq_200;  // reduce_local.cl:7:5
+    reg  [63:0] pq_201;  // reduce_local.cl:7:5
+    reg  [63:0] pq_202;  // reduce_local.cl:7:5
+    reg  [63:0] pq_203;  // reduce_local.cl:7:5
+    reg  [63:0] pq_204;  // reduce_local.cl:7:5
+    reg  [63:0] pq_205;  // reduce_local.cl:7:5
+    reg  [63:0] pq_206;  // reduce_local.cl:7:5
+    reg  [63:0] pq_207;  // reduce_local.cl:7:5
+    reg  [63:0] pq_208;  // reduce_local.cl:7:5
+    reg  [63:0] pq_209;  // reduce_local.cl:7:5
+    reg  [63:0] pq_210;  // reduce_local.cl:7:5
+    reg  [63:0] pq_211;  // reduce_local.cl:7:5
+    reg  [63:0] pq_212;  // reduce_local.cl:7:5
+    reg  [63:0] pq_213;  // reduce_local.cl:7:5
+    reg  [63:0] pq_214;  // reduce_local.cl:7:5
+    reg  [63:0] pq_215;  // reduce_local.cl:7:5
+    reg  [63:0] pq_216;  // reduce_local.cl:7:5
+    reg  [63:0] pq_217;  // reduce_local.cl:7:5
+    reg  [63:0] pq_218;  // reduce_local.cl:7:5
+    reg  [63:0] pq_219;  // reduce_local.cl:7:5
+    reg  [63:0] pq_220;  // reduce_local.cl:7:5
+    reg  [63:0] pq_221;  // reduce_local.cl:7:5
+    reg  [63:0] pq_222;  // reduce_local.cl:7:5
+    reg  [63:0] pq_223;  // reduce_local.cl:7:5
+    reg  [63:0] pq_224;  // reduce_local.cl:7:5
+    reg  [63:0] pq_225;  // reduce_local.cl:7:5
+    reg  [63:0] pq_226;  // reduce_local.cl:7:5
+    wire [63:0] pwa_227;
+    wire [63:0] pv_228;  // reduce_local.cl:4:6
+    wire [7:0]  pw_229;  // reduce_local.cl:4:6
+    wire [7:0]  w_230;  // reduce_local.cl:4:6
+    wire [7:0]  pw_231;  // reduce_local.cl:4:6
+    wire [63:0] pw_232;  // reduce_local.cl:4:6
+    wire [63:0] w_233;  // reduce_local.cl:4:6
     reg  [7:0]  launch_err;
     reg         done_q;
     assign v0_lid = 32'h00000000;
@@ -291,8 +328,8 @@ module reduce_sum_datapath (
     assign v4_lid_linear = 64'h0000000000000000;
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(512),
+        .WIDTH(32),
+        .DEPTH(128),
         .BYTE_EN(0)
     ) u_obj0_wi_lid (
         .clk(clk),
@@ -306,8 +343,23 @@ module reduce_sum_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(512),
+        .WIDTH(32),
+        .DEPTH(128),
+        .BYTE_EN(0)
+    ) u_obj0_wi_lid_r1 (
+        .clk(clk),
+        .we(obj0_wi_lid_we),
+        .waddr(obj0_wi_lid_waddr),
+        .wdata(obj0_wi_lid_wdata),
+        .wbe(1'h1),
+        .re(obj0_wi_lid_r1_re),
+        .raddr(obj0_wi_lid_r1_raddr),
+        .rdata(obj0_wi_lid_r1_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(128),
         .BYTE_EN(0)
     ) u_obj1_wi_stride (
         .clk(clk),
@@ -321,8 +373,23 @@ module reduce_sum_datapath (
     );
 
     ohls_ram_1r1w #(
-        .WIDTH(8),
-        .DEPTH(65536),
+        .WIDTH(32),
+        .DEPTH(128),
+        .BYTE_EN(0)
+    ) u_obj1_wi_stride_r1 (
+        .clk(clk),
+        .we(obj1_wi_stride_we),
+        .waddr(obj1_wi_stride_waddr),
+        .wdata(obj1_wi_stride_wdata),
+        .wbe(1'h1),
+        .re(obj1_wi_stride_r1_re),
+        .raddr(obj1_wi_stride_r1_raddr),
+        .rdata(obj1_wi_stride_r1_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(16384),
         .BYTE_EN(0)
     ) u_lbuf_scratch (
         .clk(clk),
@@ -334,208 +401,203 @@ module reduce_sum_datapath (
         .raddr(lbuf_scratch_raddr),
         .rdata(lbuf_scratch_rdata)
     );
-    assign w_1 = v3_lid_x;
-    assign w_2 = w_1[7:0];
+    assign p5_en = (!p5_stall);
+    assign pv_1 = v3_lid_x;
+    assign pw_2 = pv_1[7:0];
     assign w_3 = 8'h80;
-    assign w_4 = (w_2 < w_3);
-    assign w_6 = v3_lid_x;
-    assign w_7 = w_6[7:0];
-    assign w_8 = 8'h01;
-    assign w_9 = (w_7 + w_8);
-    assign w_10 = {56'h00000000000000, w_9[7:0]};
-    assign w_11 = 64'h0000000000000000;
-    assign w_12 = v3_lid_x;
-    assign w_13 = 64'h0000000000000004;
-    assign w_14 = (w_12 * w_13);
-    assign w_15 = (w_11 + w_14);
-    assign oi_16 = obj0_wi_lid_re_beat;
-    assign oa_17 = (w_15 + {56'h00000000000000, oi_16});
-    assign v_19 = old_18[31:0];
-    assign w_20 = 32'h00000000;
-    assign w_21 = (v_19 == w_20);
-    assign w_23 = {32'h00000000, partial_base};
-    assign w_24 = 32'h00000000;
-    assign w_25 = {32'h00000000, group_0};
-    assign w_26 = 64'h0000000000000004;
-    assign w_27 = (w_25 * w_26);
-    assign w_28 = (w_23 + w_27);
-    assign w_29 = 64'h0000000000000000;
-    assign oi_30 = lbuf_scratch_re_beat;
-    assign oa_31 = (w_29 + {56'h00000000000000, oi_30});
-    assign v_33 = old_32[31:0];
-    assign w_35 = 64'h0000000000000000;
-    assign w_36 = v2_group_cond0;
-    assign w_38 = v3_lid_x;
-    assign w_39 = w_38[7:0];
-    assign w_40 = 8'h80;
-    assign w_41 = (w_39 < w_40);
-    assign w_43 = v3_lid_x;
-    assign w_44 = w_43[7:0];
-    assign w_45 = 8'h01;
-    assign w_46 = (w_44 + w_45);
-    assign w_47 = {56'h00000000000000, w_46[7:0]};
-    assign w_48 = 64'h0000000000000000;
-    assign w_49 = v3_lid_x;
-    assign w_50 = 64'h0000000000000004;
-    assign w_51 = (w_49 * w_50);
-    assign w_52 = (w_48 + w_51);
-    assign oi_53 = obj1_wi_stride_re_beat;
-    assign oa_54 = (w_52 + {56'h00000000000000, oi_53});
-    assign v_56 = old_55[31:0];
-    assign w_57 = 32'h00000000;
-    assign w_58 = (v_56 > w_57);
-    assign w_59 = 64'h0000000000000000;
-    assign w_60 = v3_lid_x;
-    assign w_61 = 64'h0000000000000004;
-    assign w_62 = (w_60 * w_61);
-    assign w_63 = (w_59 + w_62);
-    assign oi_64 = obj1_wi_stride_re_beat;
-    assign oa_65 = (w_63 + {56'h00000000000000, oi_64});
-    assign v_67 = old_66[31:0];
-    assign w_68 = 32'h00000001;
-    assign w_69 = (v_67 >> w_68);
-    assign oi_71 = obj1_wi_stride_re_beat;
-    assign oa_72 = (q_70 + {56'h00000000000000, oi_71});
-    assign ow_73 = (w_69 >> ({24'h000000, oi_71} * 32'h00000008));
-    assign w_74 = 64'h0000000000000000;
-    assign w_75 = v3_lid_x;
-    assign w_76 = w_75[7:0];
-    assign w_77 = 8'h80;
-    assign w_78 = (w_76 < w_77);
-    assign w_80 = v3_lid_x;
-    assign w_81 = w_80[7:0];
-    assign w_82 = 8'h01;
-    assign w_83 = (w_81 + w_82);
-    assign w_84 = {56'h00000000000000, w_83[7:0]};
+    assign pw_4 = (pw_2 < w_3);
+    assign w_5 = 64'h0000000000000000;
+    assign pv_6 = v3_lid_x;
+    assign w_7 = 64'h0000000000000004;
+    assign pw_8 = (pv_6 * w_7);
+    assign pw_9 = (w_5 + pw_8);
+    assign pwa_10 = (pw_9 >> 64'h0000000000000002);
+    assign prd_11 = obj0_wi_lid_rdata[31:0];
+    assign w_12 = 32'h00000000;
+    assign pw_13 = (prd_11 == w_12);
+    assign w_14 = {32'h00000000, partial_base};
+    assign w_15 = 32'h00000000;
+    assign w_16 = {32'h00000000, group_0};
+    assign w_17 = 64'h0000000000000004;
+    assign pw_18 = (w_16 * w_17);
+    assign pw_19 = (w_14 + pw_18);
+    assign w_20 = 64'h0000000000000000;
+    assign pwa_21 = (w_20 >> 64'h0000000000000002);
+    assign prd_22 = lbuf_scratch_rdata[31:0];
+    assign pv_26 = v3_lid_x;
+    assign pw_27 = pv_26[7:0];
+    assign w_28 = 8'h01;
+    assign pw_29 = (pw_27 + w_28);
+    assign pw_30 = {56'h00000000000000, pw_29[7:0]};
+    assign p5_stall = (((p5_valid[2] && 1'h1) && (1'h1 && pq_25)) && (!partial_st_req_ready));
+    assign w_31 = 64'h0000000000000000;
+    assign w_32 = v2_group_cond0;
+    assign p4_en = (!p4_stall);
+    assign pv_34 = v3_lid_x;
+    assign pw_35 = pv_34[7:0];
+    assign w_36 = 8'h80;
+    assign pw_37 = (pw_35 < w_36);
+    assign w_38 = 64'h0000000000000000;
+    assign pv_39 = v3_lid_x;
+    assign w_40 = 64'h0000000000000004;
+    assign pw_41 = (pv_39 * w_40);
+    assign pw_42 = (w_38 + pw_41);
+    assign pwa_43 = (pw_42 >> 64'h0000000000000002);
+    assign prd_44 = obj1_wi_stride_rdata[31:0];
+    assign w_45 = 32'h00000001;
+    assign pw_46 = (prd_44 >> w_45);
+    assign pwa_48 = (pq_47 >> 64'h0000000000000002);
+    assign w_49 = 64'h0000000000000000;
+    assign pv_50 = v3_lid_x;
+    assign w_51 = 64'h0000000000000004;
+    assign pw_52 = (pv_50 * w_51);
+    assign pw_53 = (w_49 + pw_52);
+    assign pwa_56 = (pq_55 >> 64'h0000000000000002);
+    assign prd_57 = obj1_wi_stride_r1_rdata[31:0];
+    assign w_58 = 32'h00000000;
+    assign pw_59 = (prd_57 > w_58);
+    assign pv_60 = v3_lid_x;
+    assign pw_61 = pv_60[7:0];
+    assign w_62 = 8'h01;
+    assign pw_63 = (pw_61 + w_62);
+    assign pw_64 = {56'h00000000000000, pw_63[7:0]};
+    assign p4_stall = 1'h0;
+    assign w_65 = 64'h0000000000000000;
+    assign p3_en = (!p3_stall);
+    assign pv_66 = v3_lid_x;
+    assign pw_67 = pv_66[7:0];
+    assign w_68 = 8'h80;
+    assign pw_69 = (pw_67 < w_68);
+    assign w_70 = 64'h0000000000000000;
+    assign pv_71 = v3_lid_x;
+    assign w_72 = 64'h0000000000000004;
+    assign pw_73 = (pv_71 * w_72);
+    assign pw_74 = (w_70 + pw_73);
+    assign pwa_75 = (pw_74 >> 64'h0000000000000002);
+    assign prd_76 = obj0_wi_lid_rdata[31:0];
+    assign w_77 = 64'h0000000000000000;
+    assign pw_78 = (w_77 + pw_73);
+    assign pwa_80 = (pq_79 >> 64'h0000000000000002);
+    assign prd_81 = obj1_wi_stride_rdata[31:0];
+    assign pw_83 = (pq_82 < prd_81);
+    assign w_84 = 64'h0000000000000000;
     assign w_85 = 64'h0000000000000000;
-    assign w_86 = v3_lid_x;
+    assign pv_86 = v3_lid_x;
     assign w_87 = 64'h0000000000000004;
-    assign w_88 = (w_86 * w_87);
-    assign w_89 = (w_85 + w_88);
-    assign oi_90 = obj0_wi_lid_re_beat;
-    assign oa_91 = (w_89 + {56'h00000000000000, oi_90});
-    assign v_93 = old_92[31:0];
-    assign w_94 = 64'h0000000000000000;
-    assign w_95 = (w_94 + w_88);
-    assign oi_97 = obj1_wi_stride_re_beat;
-    assign oa_98 = (q_96 + {56'h00000000000000, oi_97});
-    assign v_100 = old_99[31:0];
-    assign w_101 = (v_93 < v_100);
-    assign w_103 = 64'h0000000000000000;
-    assign w_104 = 64'h0000000000000000;
-    assign w_105 = v3_lid_x;
-    assign w_106 = 64'h0000000000000004;
-    assign w_107 = (w_105 * w_106);
-    assign w_108 = (w_104 + w_107);
-    assign oi_109 = obj0_wi_lid_re_beat;
-    assign oa_110 = (w_108 + {56'h00000000000000, oi_109});
-    assign v_112 = old_111[31:0];
-    assign w_113 = {32'h00000000, v_112[31:0]};
-    assign w_114 = (w_113 * w_106);
-    assign w_115 = (w_103 + w_114);
-    assign oi_116 = lbuf_scratch_re_beat;
-    assign oa_117 = (w_115 + {56'h00000000000000, oi_116});
-    assign v_119 = old_118[31:0];
-    assign w_120 = 64'h0000000000000000;
-    assign w_121 = (w_120 + w_107);
-    assign oi_123 = obj1_wi_stride_re_beat;
-    assign oa_124 = (q_122 + {56'h00000000000000, oi_123});
-    assign v_126 = old_125[31:0];
-    assign w_127 = v_112[7:0];
-    assign w_128 = v_126[7:0];
-    assign w_130 = (q_129 + w_128);
-    assign w_131 = {56'h00000000000000, w_130[7:0]};
-    assign w_132 = (w_131 * w_106);
-    assign w_133 = (w_103 + w_132);
-    assign oi_134 = lbuf_scratch_re_beat;
-    assign oa_135 = (w_133 + {56'h00000000000000, oi_134});
-    assign v_137 = old_136[31:0];
-    assign w_138 = (v_119 + v_137);
-    assign oi_140 = lbuf_scratch_re_beat;
-    assign oa_141 = (q_139 + {56'h00000000000000, oi_140});
-    assign ow_142 = (w_138 >> ({24'h000000, oi_140} * 32'h00000008));
-    assign w_143 = 64'h0000000000000000;
-    assign w_144 = v3_lid_x;
-    assign w_145 = w_144[7:0];
-    assign w_146 = 8'h80;
-    assign w_147 = (w_145 < w_146);
-    assign w_149 = v3_lid_x;
-    assign w_150 = w_149[7:0];
-    assign w_151 = 8'h01;
-    assign w_152 = (w_150 + w_151);
-    assign w_153 = {56'h00000000000000, w_152[7:0]};
-    assign w_154 = 64'h0000000000000000;
-    assign w_155 = v3_lid_x;
-    assign w_156 = 64'h0000000000000004;
-    assign w_157 = (w_155 * w_156);
-    assign w_158 = (w_154 + w_157);
-    assign oi_159 = obj1_wi_stride_re_beat;
-    assign oa_160 = (w_158 + {56'h00000000000000, oi_159});
-    assign v_162 = old_161[31:0];
-    assign w_163 = 32'h00000000;
-    assign w_164 = (v_162 > w_163);
-    assign w_165 = 64'h0000000000000000;
-    assign w_166 = v3_lid_x;
-    assign w_167 = 64'h0000000000000004;
-    assign w_168 = (w_166 * w_167);
-    assign w_169 = (w_165 + w_168);
-    assign w_170 = 32'h00000040;
-    assign oi_171 = obj1_wi_stride_re_beat;
-    assign oa_172 = (w_169 + {56'h00000000000000, oi_171});
-    assign ow_173 = (w_170 >> ({24'h000000, oi_171} * 32'h00000008));
-    assign w_174 = 64'h0000000000000000;
-    assign w_175 = v3_lid_x;
-    assign w_176 = w_175[7:0];
-    assign w_177 = 8'h80;
-    assign w_178 = (w_176 < w_177);
-    assign w_180 = v3_lid_x;
-    assign w_181 = w_180[7:0];
-    assign w_182 = 8'h01;
-    assign w_183 = (w_181 + w_182);
-    assign w_184 = {56'h00000000000000, w_183[7:0]};
-    assign w_185 = v3_lid_x;
-    assign w_186 = 64'h0000000000000000;
-    assign w_187 = 64'h0000000000000004;
-    assign w_188 = (w_185 * w_187);
-    assign w_189 = (w_186 + w_188);
-    assign w_190 = w_185[31:0];
-    assign oi_191 = obj0_wi_lid_re_beat;
-    assign oa_192 = (w_189 + {56'h00000000000000, oi_191});
-    assign ow_193 = (w_190 >> ({24'h000000, oi_191} * 32'h00000008));
-    assign w_194 = 64'h0000000000000000;
-    assign w_195 = {32'h00000000, in_base};
-    assign w_196 = 32'h00000000;
-    assign w_197 = {32'h00000000, group_0};
-    assign w_198 = 64'h0000000000000000;
-    assign w_199 = w_197[31:0];
-    assign w_200 = 32'h00000080;
-    assign w_201 = (w_199 * w_200);
-    assign w_202 = (w_201 + w_190);
-    assign w_203 = {32'h00000000, w_202[31:0]};
-    assign w_204 = (w_203 * w_187);
-    assign w_205 = (w_195 + w_204);
-    assign v_208 = ld_207[31:0];
-    assign w_209 = (w_194 + w_188);
-    assign oi_211 = lbuf_scratch_re_beat;
-    assign oa_212 = (q_210 + {56'h00000000000000, oi_211});
-    assign ow_213 = (v_208 >> ({24'h000000, oi_211} * 32'h00000008));
-    assign w_214 = 64'h0000000000000000;
+    assign pw_88 = (pv_86 * w_87);
+    assign pw_89 = (w_85 + pw_88);
+    assign pwa_91 = (pq_90 >> 64'h0000000000000002);
+    assign prd_92 = obj0_wi_lid_r1_rdata[31:0];
+    assign pw_93 = {32'h00000000, prd_92[31:0]};
+    assign pw_94 = (pw_93 * w_87);
+    assign pw_95 = (w_84 + pw_94);
+    assign pwa_97 = (pw_95 >> 64'h0000000000000002);
+    assign prd_98 = lbuf_scratch_rdata[31:0];
+    assign w_99 = 64'h0000000000000000;
+    assign pw_100 = (w_99 + pw_88);
+    assign pwa_103 = (pq_102 >> 64'h0000000000000002);
+    assign prd_104 = obj1_wi_stride_rdata[31:0];
+    assign pw_105 = prd_92[7:0];
+    assign pw_106 = prd_104[7:0];
+    assign pw_108 = (pq_107 + pw_106);
+    assign pw_109 = {56'h00000000000000, pw_108[7:0]};
+    assign pw_110 = (pw_109 * w_87);
+    assign pw_111 = (w_84 + pw_110);
+    assign pwa_114 = (pq_112 >> 64'h0000000000000002);
+    assign prd_115 = lbuf_scratch_rdata[31:0];
+    assign pw_118 = (pq_117 + prd_115);
+    assign pwa_122 = (pq_120 >> 64'h0000000000000002);
+    assign pv_123 = v3_lid_x;
+    assign pw_124 = pv_123[7:0];
+    assign w_125 = 8'h01;
+    assign pw_126 = (pw_124 + w_125);
+    assign pw_127 = {56'h00000000000000, pw_126[7:0]};
+    assign p3_stall = 1'h0;
+    assign w_128 = 64'h0000000000000000;
+    assign p1_en = (!p1_stall);
+    assign pv_129 = v3_lid_x;
+    assign pw_130 = pv_129[7:0];
+    assign w_131 = 8'h80;
+    assign pw_132 = (pw_130 < w_131);
+    assign w_133 = 64'h0000000000000000;
+    assign pv_134 = v3_lid_x;
+    assign w_135 = 64'h0000000000000004;
+    assign pw_136 = (pv_134 * w_135);
+    assign pw_137 = (w_133 + pw_136);
+    assign w_138 = 32'h00000040;
+    assign pwa_139 = (pw_137 >> 64'h0000000000000002);
+    assign w_140 = 64'h0000000000000000;
+    assign pv_141 = v3_lid_x;
+    assign w_142 = 64'h0000000000000004;
+    assign pw_143 = (pv_141 * w_142);
+    assign pw_144 = (w_140 + pw_143);
+    assign pwa_146 = (pq_145 >> 64'h0000000000000002);
+    assign prd_147 = obj1_wi_stride_rdata[31:0];
+    assign w_148 = 32'h00000000;
+    assign pw_149 = (prd_147 > w_148);
+    assign pv_150 = v3_lid_x;
+    assign pw_151 = pv_150[7:0];
+    assign w_152 = 8'h01;
+    assign pw_153 = (pw_151 + w_152);
+    assign pw_154 = {56'h00000000000000, pw_153[7:0]};
+    assign p1_stall = 1'h0;
+    assign w_155 = 64'h0000000000000000;
+    assign p0_en = (!p0_stall);
+    assign pv_156 = v3_lid_x;
+    assign pw_157 = pv_156[7:0];
+    assign w_158 = 8'h80;
+    assign pw_159 = (pw_157 < w_158);
+    assign pv_160 = v3_lid_x;
+    assign w_161 = 64'h0000000000000000;
+    assign w_162 = 64'h0000000000000004;
+    assign pw_163 = (pv_160 * w_162);
+    assign pw_164 = (w_161 + pw_163);
+    assign pw_165 = pv_160[31:0];
+    assign pwa_166 = (pw_164 >> 64'h0000000000000002);
+    assign w_167 = 64'h0000000000000000;
+    assign w_168 = {32'h00000000, in_base};
+    assign w_169 = 32'h00000000;
+    assign w_170 = {32'h00000000, group_0};
+    assign w_171 = 64'h0000000000000000;
+    assign pw_172 = w_170[31:0];
+    assign w_173 = 32'h00000080;
+    assign pw_174 = (pw_172 * w_173);
+    assign pw_175 = (pw_174 + pw_165);
+    assign pw_176 = {32'h00000000, pw_175[31:0]};
+    assign pw_177 = (pw_176 * w_162);
+    assign pw_178 = (w_168 + pw_177);
+    assign pld_180 = in_ld_resp_data;
+    assign pw_181 = (w_167 + pw_163);
+    assign pwa_227 = (pq_226 >> 64'h0000000000000002);
+    assign pv_228 = v3_lid_x;
+    assign pw_229 = pv_228[7:0];
+    assign w_230 = 8'h01;
+    assign pw_231 = (pw_229 + w_230);
+    assign pw_232 = {56'h00000000000000, pw_231[7:0]};
+    assign p0_stall = (((p0_valid[1] && 1'h1) && (!in_ld_req_ready)) || ((p0_valid[45] && 1'h1) && (!in_ld_resp_valid)));
+    assign w_233 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
     always @(posedge clk) begin
         if (rst) begin
             state <= 16'h0000;
-            obj0_wi_lid_re_issued <= 1'h0;
-            obj0_wi_lid_re_beat <= 8'h00;
-            lbuf_scratch_re_issued <= 1'h0;
-            lbuf_scratch_re_beat <= 8'h00;
-            partial_wr_issued <= 1'h0;
-            partial_wr_beat <= 8'h00;
-            obj1_wi_stride_re_issued <= 1'h0;
-            obj1_wi_stride_re_beat <= 8'h00;
-            in_rd_issued <= 1'h0;
-            in_rd_beat <= 8'h00;
+            p5_valid <= 47'h000000000000;
+            p5_admit <= 1'h0;
+            p5_go <= 1'h0;
+            p4_valid <= 4'h0;
+            p4_admit <= 1'h0;
+            p4_go <= 1'h0;
+            p3_valid <= 5'h00;
+            p3_admit <= 1'h0;
+            p3_slot <= 1'h0;
+            p3_go <= 1'h0;
+            p1_valid <= 3'h0;
+            p1_admit <= 1'h0;
+            p1_go <= 1'h0;
+            p0_valid <= 47'h000000000000;
+            p0_admit <= 1'h0;
+            p0_go <= 1'h0;
             launch_err <= 8'h00;
             done_q <= 1'h0;
         end else begin
@@ -547,223 +609,176 @@ module reduce_sum_datapath (
             if (((state == 16'h0000) && start)) gnext_1 <= local_size[63:32];
             if (((state == 16'h0000) && start)) gnext_2 <= local_size[95:64];
             if (((state == 16'h0000) && start)) launch_err <= 8'h00;
-            if (((state == 16'h0000) && start)) state <= 16'h003b;
+            if (((state == 16'h0000) && start)) state <= 16'h0016;
             if ((state == 16'h0001)) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));
             if ((state == 16'h0001)) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));
             if ((state == 16'h0001)) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
             if ((state == 16'h0001)) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);
             if ((state == 16'h0001)) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
             if ((state == 16'h0001)) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);
-            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h003a);
+            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0015);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
-            if ((state == 16'h0003)) state <= 16'h0006;
-            if ((state == 16'h0004)) state <= (q_5 ? 16'h0009 : 16'h0001);
+            if (((state == 16'h0003) && 1'h1)) p5_valid <= 47'h000000000001;  // reduce_local.cl:4:6
+            if (((state == 16'h0003) && 1'h1)) p5_admit <= 1'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_go <= pw_4;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v3_lid_x <= pw_30;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_23 <= pw_19;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_24 <= pq_23;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_25 <= pw_13;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_valid <= {p5_valid[45], p5_valid[44], p5_valid[43], p5_valid[42], p5_valid[41], p5_valid[40], p5_valid[39], p5_valid[38], p5_valid[37], p5_valid[36], p5_valid[35], p5_valid[34], p5_valid[33], p5_valid[32], p5_valid[31], p5_valid[30], p5_valid[29], p5_valid[28], p5_valid[27], p5_valid[26], p5_valid[25], p5_valid[24], p5_valid[23], p5_valid[22], p5_valid[21], p5_valid[20], p5_valid[19], p5_valid[18], p5_valid[17], p5_valid[16], p5_valid[15], p5_valid[14], p5_valid[13], p5_valid[12], p5_valid[11], p5_valid[10], p5_valid[9], p5_valid[8], p5_valid[7], p5_valid[6], p5_valid[5], p5_valid[4], p5_valid[3], p5_valid[2], p5_valid[1], (p5_valid[0] && pw_4), (p5_admit && ((!(p5_valid[0] && (!pw_4))) || 1'h0))};  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_admit <= (p5_admit && ((!(p5_valid[0] && (!pw_4))) || 1'h0));  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (((!p5_admit) && (p5_valid == 47'h000000000000)) && partial_st_idle))) state <= 16'h0001;  // reduce_local.cl:4:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) q_5 <= w_4;
-            if ((state == 16'h0006)) state <= 16'h0004;
-            if ((state == 16'h0007)) v3_lid_x <= w_10;
-            if ((state == 16'h0007)) state <= 16'h0003;
-            if ((state == 16'h0008)) state <= (q_22 ? 16'h000b : 16'h0007);
-            if (((state == 16'h0009) && ((!1'h0) && obj0_wi_lid_re_issued))) old_18 <= {obj0_wi_lid_rdata, old_18[31:8]};  // reduce_local.cl:15:9
-            if (((state == 16'h0009) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:15:9
-            if (((state == 16'h0009) && ((!1'h0) && (!obj0_wi_lid_re_issued)))) obj0_wi_lid_re_issued <= 1'h1;  // reduce_local.cl:15:9
-            if (((state == 16'h0009) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:15:9
-            if (((state == 16'h0009) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:15:9
-            if (((state == 16'h0009) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:15:9
-            if (((state == 16'h0009) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h000a;  // reduce_local.cl:15:9
-            if ((state == 16'h000a)) q_22 <= w_21;
-            if ((state == 16'h000a)) state <= 16'h0008;
-            if (((state == 16'h000b) && ((!1'h0) && lbuf_scratch_re_issued))) old_32 <= {lbuf_scratch_rdata, old_32[31:8]};  // reduce_local.cl:16:36
-            if (((state == 16'h000b) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:16:36
-            if (((state == 16'h000b) && ((!1'h0) && (!lbuf_scratch_re_issued)))) lbuf_scratch_re_issued <= 1'h1;  // reduce_local.cl:16:36
-            if (((state == 16'h000b) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:16:36
-            if (((state == 16'h000b) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:16:36
-            if (((state == 16'h000b) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:16:36
-            if (((state == 16'h000b) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) q_34 <= w_28;  // reduce_local.cl:16:36
-            if (((state == 16'h000b) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h000c;  // reduce_local.cl:16:36
-            if (((state == 16'h000c) && ((((state == 16'h000c) && (!partial_wr_issued)) && 1'h1) && partial_wr_cmd_ready))) partial_wr_issued <= 1'h1;  // reduce_local.cl:16:9
-            if (((state == 16'h000c) && (((state == 16'h000c) && partial_wr_issued) && partial_wr_ready))) partial_wr_beat <= (partial_wr_beat + 8'h01);  // reduce_local.cl:16:9
-            if (((state == 16'h000c) && ((((state == 16'h000c) && partial_wr_issued) && partial_wr_ready) && (partial_wr_beat == 8'h00)))) partial_wr_beat <= 8'h00;  // reduce_local.cl:16:9
-            if (((state == 16'h000c) && ((((state == 16'h000c) && partial_wr_issued) && partial_wr_ready) && (partial_wr_beat == 8'h00)))) partial_wr_issued <= 1'h0;  // reduce_local.cl:16:9
-            if (((state == 16'h000c) && ((((state == 16'h000c) && partial_wr_issued) && partial_wr_ready) && (partial_wr_beat == 8'h00)))) state <= 16'h0007;  // reduce_local.cl:16:9
-            if ((state == 16'h000d)) v3_lid_x <= w_35;
-            if ((state == 16'h000d)) state <= 16'h0003;
-            if ((state == 16'h000e)) state <= 16'h0010;
-            if ((state == 16'h000f)) state <= (q_37 ? 16'h0029 : 16'h000d);
-            if ((state == 16'h0010)) q_37 <= w_36;
-            if ((state == 16'h0010)) state <= 16'h000f;
-            if ((state == 16'h0011)) state <= 16'h0013;
-            if ((state == 16'h0012)) state <= (q_42 ? 16'h0017 : 16'h000e);
-            if ((state == 16'h0013)) q_42 <= w_41;
-            if ((state == 16'h0013)) state <= 16'h0012;
-            if ((state == 16'h0014)) v3_lid_x <= w_47;
-            if ((state == 16'h0014)) state <= 16'h0011;
-            if (((state == 16'h0015) && ((!1'h0) && obj1_wi_stride_re_issued))) old_55 <= {obj1_wi_stride_rdata, old_55[31:8]};  // reduce_local.cl:10:47
-            if (((state == 16'h0015) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:47
-            if (((state == 16'h0015) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:10:47
-            if (((state == 16'h0015) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:47
-            if (((state == 16'h0015) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:47
-            if (((state == 16'h0015) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:47
-            if (((state == 16'h0015) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0016;  // reduce_local.cl:10:47
-            if ((state == 16'h0016)) v2_group_cond0 <= w_58;
-            if ((state == 16'h0016)) state <= 16'h0014;
-            if (((state == 16'h0017) && ((!1'h0) && obj1_wi_stride_re_issued))) old_66 <= {obj1_wi_stride_rdata, old_66[31:8]};  // reduce_local.cl:10:59
-            if (((state == 16'h0017) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:59
-            if (((state == 16'h0017) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:10:59
-            if (((state == 16'h0017) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:59
-            if (((state == 16'h0017) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:59
-            if (((state == 16'h0017) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:59
-            if (((state == 16'h0017) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) q_70 <= w_63;  // reduce_local.cl:10:59
-            if (((state == 16'h0017) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0018;  // reduce_local.cl:10:59
-            if (((state == 16'h0018) && 1'h1)) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:59
-            if (((state == 16'h0018) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:59
-            if (((state == 16'h0018) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:59
-            if (((state == 16'h0018) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0015;  // reduce_local.cl:10:59
-            if ((state == 16'h0019)) v3_lid_x <= w_74;
-            if ((state == 16'h0019)) state <= 16'h0011;
-            if ((state == 16'h001a)) state <= 16'h001c;
-            if ((state == 16'h001b)) state <= (q_79 ? 16'h001f : 16'h0019);
-            if ((state == 16'h001c)) q_79 <= w_78;
-            if ((state == 16'h001c)) state <= 16'h001b;
-            if ((state == 16'h001d)) v3_lid_x <= w_84;
-            if ((state == 16'h001d)) state <= 16'h001a;
-            if ((state == 16'h001e)) state <= (q_102 ? 16'h0022 : 16'h001d);
-            if (((state == 16'h001f) && ((!1'h0) && obj0_wi_lid_re_issued))) old_92 <= {obj0_wi_lid_rdata, old_92[31:8]};  // reduce_local.cl:11:13
-            if (((state == 16'h001f) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:11:13
-            if (((state == 16'h001f) && ((!1'h0) && (!obj0_wi_lid_re_issued)))) obj0_wi_lid_re_issued <= 1'h1;  // reduce_local.cl:11:13
-            if (((state == 16'h001f) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:11:13
-            if (((state == 16'h001f) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:11:13
-            if (((state == 16'h001f) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:11:13
-            if (((state == 16'h001f) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) q_96 <= w_95;  // reduce_local.cl:11:13
-            if (((state == 16'h001f) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h0020;  // reduce_local.cl:11:13
-            if (((state == 16'h0020) && ((!1'h0) && obj1_wi_stride_re_issued))) old_99 <= {obj1_wi_stride_rdata, old_99[31:8]};  // reduce_local.cl:11:19
-            if (((state == 16'h0020) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:11:19
-            if (((state == 16'h0020) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:11:19
-            if (((state == 16'h0020) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:11:19
-            if (((state == 16'h0020) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:11:19
-            if (((state == 16'h0020) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:11:19
-            if (((state == 16'h0020) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0021;  // reduce_local.cl:11:19
-            if ((state == 16'h0021)) q_102 <= w_101;
-            if ((state == 16'h0021)) state <= 16'h001e;
-            if (((state == 16'h0022) && ((!1'h0) && obj0_wi_lid_re_issued))) old_111 <= {obj0_wi_lid_rdata, old_111[31:8]};  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && ((!1'h0) && (!obj0_wi_lid_re_issued)))) obj0_wi_lid_re_issued <= 1'h1;  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && ((!1'h0) && obj0_wi_lid_re_issued))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) q_122 <= w_121;  // reduce_local.cl:12:21
-            if (((state == 16'h0022) && (((!1'h0) && obj0_wi_lid_re_issued) && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h0024;  // reduce_local.cl:12:21
-            if ((state == 16'h0023)) state <= 16'h001d;
-            if (((state == 16'h0024) && ((!1'h0) && lbuf_scratch_re_issued))) old_118 <= {lbuf_scratch_rdata, old_118[31:8]};  // reduce_local.cl:12:13
-            if (((state == 16'h0024) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:12:13
-            if (((state == 16'h0024) && ((!1'h0) && (!lbuf_scratch_re_issued)))) lbuf_scratch_re_issued <= 1'h1;  // reduce_local.cl:12:13
-            if (((state == 16'h0024) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:13
-            if (((state == 16'h0024) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:12:13
-            if (((state == 16'h0024) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:13
-            if (((state == 16'h0024) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) q_129 <= w_127;  // reduce_local.cl:12:13
-            if (((state == 16'h0024) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) q_139 <= w_115;  // reduce_local.cl:12:13
-            if (((state == 16'h0024) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h0025;  // reduce_local.cl:12:13
-            if (((state == 16'h0025) && ((!1'h0) && obj1_wi_stride_re_issued))) old_125 <= {obj1_wi_stride_rdata, old_125[31:8]};  // reduce_local.cl:12:43
-            if (((state == 16'h0025) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:12:43
-            if (((state == 16'h0025) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:12:43
-            if (((state == 16'h0025) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:12:43
-            if (((state == 16'h0025) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:12:43
-            if (((state == 16'h0025) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:12:43
-            if (((state == 16'h0025) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h0027;  // reduce_local.cl:12:43
-            if ((state == 16'h0026)) state <= 16'h001d;
-            if (((state == 16'h0027) && ((!1'h0) && lbuf_scratch_re_issued))) old_136 <= {lbuf_scratch_rdata, old_136[31:8]};  // reduce_local.cl:12:29
-            if (((state == 16'h0027) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:12:29
-            if (((state == 16'h0027) && ((!1'h0) && (!lbuf_scratch_re_issued)))) lbuf_scratch_re_issued <= 1'h1;  // reduce_local.cl:12:29
-            if (((state == 16'h0027) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:29
-            if (((state == 16'h0027) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:12:29
-            if (((state == 16'h0027) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:29
-            if (((state == 16'h0027) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h0028;  // reduce_local.cl:12:29
-            if (((state == 16'h0028) && 1'h1)) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:12:13
-            if (((state == 16'h0028) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:12:13
-            if (((state == 16'h0028) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:12:13
-            if (((state == 16'h0028) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h001d;  // reduce_local.cl:12:13
-            if ((state == 16'h0029)) v3_lid_x <= w_143;
-            if ((state == 16'h0029)) state <= 16'h001a;
-            if ((state == 16'h002a)) state <= 16'h002c;
-            if ((state == 16'h002b)) state <= (q_148 ? 16'h0030 : 16'h000e);
-            if ((state == 16'h002c)) q_148 <= w_147;
-            if ((state == 16'h002c)) state <= 16'h002b;
-            if ((state == 16'h002d)) v3_lid_x <= w_153;
-            if ((state == 16'h002d)) state <= 16'h002a;
-            if (((state == 16'h002e) && ((!1'h0) && obj1_wi_stride_re_issued))) old_161 <= {obj1_wi_stride_rdata, old_161[31:8]};  // reduce_local.cl:10:47
-            if (((state == 16'h002e) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:47
-            if (((state == 16'h002e) && ((!1'h0) && (!obj1_wi_stride_re_issued)))) obj1_wi_stride_re_issued <= 1'h1;  // reduce_local.cl:10:47
-            if (((state == 16'h002e) && ((!1'h0) && obj1_wi_stride_re_issued))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:47
-            if (((state == 16'h002e) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:47
-            if (((state == 16'h002e) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:47
-            if (((state == 16'h002e) && (((!1'h0) && obj1_wi_stride_re_issued) && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h002f;  // reduce_local.cl:10:47
-            if ((state == 16'h002f)) v2_group_cond0 <= w_164;
-            if ((state == 16'h002f)) state <= 16'h002d;
-            if (((state == 16'h0030) && 1'h1)) obj1_wi_stride_re_beat <= (obj1_wi_stride_re_beat + 8'h01);  // reduce_local.cl:10:15
-            if (((state == 16'h0030) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_beat <= 8'h00;  // reduce_local.cl:10:15
-            if (((state == 16'h0030) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) obj1_wi_stride_re_issued <= 1'h0;  // reduce_local.cl:10:15
-            if (((state == 16'h0030) && (1'h1 && (obj1_wi_stride_re_beat == 8'h03)))) state <= 16'h002e;  // reduce_local.cl:10:15
-            if ((state == 16'h0031)) v3_lid_x <= w_174;
-            if ((state == 16'h0031)) state <= 16'h002a;
-            if ((state == 16'h0032)) state <= 16'h0034;
-            if ((state == 16'h0033)) state <= (q_179 ? 16'h0037 : 16'h0031);
-            if ((state == 16'h0034)) q_179 <= w_178;
-            if ((state == 16'h0034)) state <= 16'h0033;
-            if ((state == 16'h0035)) v3_lid_x <= w_184;
-            if ((state == 16'h0035)) state <= 16'h0032;
-            if ((state == 16'h0036)) state <= 16'h0035;
-            if (((state == 16'h0037) && 1'h1)) obj0_wi_lid_re_beat <= (obj0_wi_lid_re_beat + 8'h01);  // reduce_local.cl:6:10
-            if (((state == 16'h0037) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_beat <= 8'h00;  // reduce_local.cl:6:10
-            if (((state == 16'h0037) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) obj0_wi_lid_re_issued <= 1'h0;  // reduce_local.cl:6:10
-            if (((state == 16'h0037) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) q_206 <= w_205;  // reduce_local.cl:6:10
-            if (((state == 16'h0037) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) q_210 <= w_209;  // reduce_local.cl:6:10
-            if (((state == 16'h0037) && (1'h1 && (obj0_wi_lid_re_beat == 8'h03)))) state <= 16'h0038;  // reduce_local.cl:6:10
-            if (((state == 16'h0038) && ((((state == 16'h0038) && (!in_rd_issued)) && (1'h1 && partial_wr_idle)) && in_rd_cmd_ready))) in_rd_issued <= 1'h1;  // reduce_local.cl:7:20
-            if (((state == 16'h0038) && (((state == 16'h0038) && in_rd_issued) && in_rd_valid))) ld_207 <= in_rd_data;  // reduce_local.cl:7:20
-            if (((state == 16'h0038) && (((state == 16'h0038) && in_rd_issued) && in_rd_valid))) in_rd_beat <= (in_rd_beat + 8'h01);  // reduce_local.cl:7:20
-            if (((state == 16'h0038) && ((((state == 16'h0038) && in_rd_issued) && in_rd_valid) && (in_rd_beat == 8'h00)))) in_rd_beat <= 8'h00;  // reduce_local.cl:7:20
-            if (((state == 16'h0038) && ((((state == 16'h0038) && in_rd_issued) && in_rd_valid) && (in_rd_beat == 8'h00)))) in_rd_issued <= 1'h0;  // reduce_local.cl:7:20
-            if (((state == 16'h0038) && ((((state == 16'h0038) && in_rd_issued) && in_rd_valid) && (in_rd_beat == 8'h00)))) state <= 16'h0039;  // reduce_local.cl:7:20
-            if (((state == 16'h0039) && 1'h1)) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:7:5
-            if (((state == 16'h0039) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:7:5
-            if (((state == 16'h0039) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:7:5
-            if (((state == 16'h0039) && (1'h1 && (lbuf_scratch_re_beat == 8'h03)))) state <= 16'h0035;  // reduce_local.cl:7:5
-            if ((state == 16'h003a)) v3_lid_x <= w_214;
-            if ((state == 16'h003a)) state <= 16'h0032;
-            if (((state == 16'h003b) && ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
-            if ((state == 16'h003b)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h003a);
+            if ((state == 16'h0006)) v3_lid_x <= w_31;
+            if ((state == 16'h0006)) state <= 16'h0003;
+            if ((state == 16'h0007)) state <= 16'h0009;
+            if ((state == 16'h0008)) state <= (q_33 ? 16'h000f : 16'h0006);
+            if ((state == 16'h0009)) q_33 <= w_32;
+            if ((state == 16'h0009)) state <= 16'h0008;
+            if (((state == 16'h000a) && 1'h1)) p4_valid <= 4'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h000a) && 1'h1)) p4_admit <= 1'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h000a) && 1'h1)) state <= 16'h000b;  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && (1'h1 && p4_en))) p4_go <= pw_37;  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && ((p4_valid[3] && 1'h1) && p4_en))) v2_group_cond0 <= pw_59;  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && (((p4_valid[0] && 1'h1) && pw_37) && p4_en))) v3_lid_x <= pw_64;  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_47 <= pw_42;  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_54 <= pw_53;  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_55 <= pq_54;  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && (1'h1 && p4_en))) p4_valid <= {p4_valid[2], p4_valid[1], (p4_valid[0] && pw_37), (p4_admit && ((!(p4_valid[0] && (!pw_37))) || 1'h0))};  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_37))) || 1'h0));  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && ((!p4_admit) && (p4_valid == 4'h0)))) state <= 16'h0007;  // reduce_local.cl:4:6
+            if ((state == 16'h000c)) v3_lid_x <= w_65;
+            if ((state == 16'h000c)) state <= 16'h000a;
+            if (((state == 16'h000d) && 1'h1)) p3_valid <= 5'h01;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && 1'h1)) p3_admit <= 1'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && 1'h1)) p3_slot <= 1'h0;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && 1'h1)) state <= 16'h000e;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) p3_go <= pw_69;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && (((p3_valid[0] && (p3_slot == 1'h0)) && pw_69) && p3_en))) v3_lid_x <= pw_127;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_79 <= pw_78;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) pq_82 <= prd_76;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_90 <= pw_89;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_96 <= pw_83;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_101 <= pw_100;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_102 <= pq_101;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) pq_107 <= pw_105;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) pq_112 <= pw_111;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_113 <= pq_96;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_116 <= prd_98;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_117 <= pq_116;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) pq_119 <= pw_95;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) pq_120 <= pq_119;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_121 <= pq_113;  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) p3_valid <= {p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && p3_go), (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0))};  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0));  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && p3_en)) p3_slot <= ((p3_slot == 1'h1) ? 1'h0 : (p3_slot + 1'h1));  // reduce_local.cl:4:6
+            if (((state == 16'h000e) && ((!p3_admit) && (p3_valid == 5'h00)))) state <= 16'h000c;  // reduce_local.cl:4:6
+            if ((state == 16'h000f)) v3_lid_x <= w_128;
+            if ((state == 16'h000f)) state <= 16'h000d;
+            if (((state == 16'h0010) && 1'h1)) p1_valid <= 3'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h0010) && 1'h1)) p1_admit <= 1'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h0010) && 1'h1)) state <= 16'h0011;  // reduce_local.cl:4:6
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_go <= pw_132;  // reduce_local.cl:4:6
+            if (((state == 16'h0011) && ((p1_valid[2] && 1'h1) && p1_en))) v2_group_cond0 <= pw_149;  // reduce_local.cl:4:6
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_132) && p1_en))) v3_lid_x <= pw_154;  // reduce_local.cl:4:6
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_145 <= pw_144;  // reduce_local.cl:4:6
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_valid <= {p1_valid[1], (p1_valid[0] && pw_132), (p1_admit && ((!(p1_valid[0] && (!pw_132))) || 1'h0))};  // reduce_local.cl:4:6
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_132))) || 1'h0));  // reduce_local.cl:4:6
+            if (((state == 16'h0011) && ((!p1_admit) && (p1_valid == 3'h0)))) state <= 16'h0007;  // reduce_local.cl:4:6
+            if ((state == 16'h0012)) v3_lid_x <= w_155;
+            if ((state == 16'h0012)) state <= 16'h0010;
+            if (((state == 16'h0013) && 1'h1)) p0_valid <= 47'h000000000001;  // reduce_local.cl:4:6
+            if (((state == 16'h0013) && 1'h1)) p0_admit <= 1'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h0013) && 1'h1)) state <= 16'h0014;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_go <= pw_159;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_159) && p0_en))) v3_lid_x <= pw_232;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_179 <= pw_178;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_182 <= pw_181;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_183 <= pq_182;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_184 <= pq_183;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_185 <= pq_184;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_186 <= pq_185;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_187 <= pq_186;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_188 <= pq_187;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_189 <= pq_188;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_190 <= pq_189;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_191 <= pq_190;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_192 <= pq_191;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_193 <= pq_192;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_194 <= pq_193;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_195 <= pq_194;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_196 <= pq_195;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_197 <= pq_196;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_198 <= pq_197;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_199 <= pq_198;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_200 <= pq_199;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_201 <= pq_200;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_202 <= pq_201;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_203 <= pq_202;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_204 <= pq_203;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_205 <= pq_204;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_206 <= pq_205;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_207 <= pq_206;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_208 <= pq_207;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_209 <= pq_208;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_210 <= pq_209;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_211 <= pq_210;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_212 <= pq_211;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_213 <= pq_212;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_214 <= pq_213;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_215 <= pq_214;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_216 <= pq_215;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_217 <= pq_216;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_218 <= pq_217;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_219 <= pq_218;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_220 <= pq_219;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_221 <= pq_220;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_222 <= pq_221;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_223 <= pq_222;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_224 <= pq_223;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_225 <= pq_224;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_226 <= pq_225;  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_valid <= {p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_159), (p0_admit && ((!(p0_valid[0] && (!pw_159))) || 1'h0))};  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_159))) || 1'h0));  // reduce_local.cl:4:6
+            if (((state == 16'h0014) && (((!p0_admit) && (p0_valid == 47'h000000000000)) && in_ld_idle))) state <= 16'h0012;  // reduce_local.cl:4:6
+            if ((state == 16'h0015)) v3_lid_x <= w_233;
+            if ((state == 16'h0015)) state <= 16'h0013;
+            if (((state == 16'h0016) && ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
+            if ((state == 16'h0016)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0015);
         end
     end
-    assign in_rd_cmd_valid = (((state == 16'h0038) && (!in_rd_issued)) && (1'h1 && partial_wr_idle));
-    assign in_rd_cmd_addr = ((((state == 16'h0038) && (!in_rd_issued)) && (1'h1 && partial_wr_idle)) ? q_206[31:0] : 32'h00000000);
-    assign in_rd_cmd_len = ((((state == 16'h0038) && (!in_rd_issued)) && (1'h1 && partial_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign in_rd_ready = ((state == 16'h0038) && in_rd_issued);
-    assign partial_wr_cmd_valid = ((state == 16'h000c) && (!partial_wr_issued));
-    assign partial_wr_cmd_addr = (((state == 16'h000c) && (!partial_wr_issued)) ? q_34[31:0] : 32'h00000000);
-    assign partial_wr_cmd_len = (((state == 16'h000c) && (!partial_wr_issued)) ? 32'h00000004 : 32'h00000000);
-    assign partial_wr_valid = ((state == 16'h000c) && partial_wr_issued);
-    assign partial_wr_data = (((state == 16'h000c) && partial_wr_issued) ? v_33 : 32'h00000000);
-    assign partial_wr_strb = (((state == 16'h000c) && partial_wr_issued) ? 4'hf : 4'h0);
-    assign obj0_wi_lid_we = (state == 16'h0037);
-    assign obj0_wi_lid_waddr = ((state == 16'h0037) ? oa_192[8:0] : 9'h000);
-    assign obj0_wi_lid_wdata = ((state == 16'h0037) ? ow_193[7:0] : 8'h00);
-    assign obj0_wi_lid_re = (((((state == 16'h0009) && (!1'h0)) && (!obj0_wi_lid_re_issued)) || (((state == 16'h001f) && (!1'h0)) && (!obj0_wi_lid_re_issued))) || (((state == 16'h0022) && (!1'h0)) && (!obj0_wi_lid_re_issued)));
-    assign obj0_wi_lid_raddr = ((((state == 16'h0009) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_17[8:0] : ((((state == 16'h001f) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_91[8:0] : ((((state == 16'h0022) && (!1'h0)) && (!obj0_wi_lid_re_issued)) ? oa_110[8:0] : 9'h000)));
-    assign obj1_wi_stride_we = ((state == 16'h0018) || (state == 16'h0030));
-    assign obj1_wi_stride_waddr = ((state == 16'h0018) ? oa_72[8:0] : ((state == 16'h0030) ? oa_172[8:0] : 9'h000));
-    assign obj1_wi_stride_wdata = ((state == 16'h0018) ? ow_73[7:0] : ((state == 16'h0030) ? ow_173[7:0] : 8'h00));
-    assign obj1_wi_stride_re = (((((((state == 16'h0015) && (!1'h0)) && (!obj1_wi_stride_re_issued)) || (((state == 16'h0017) && (!1'h0)) && (!obj1_wi_stride_re_issued))) || (((state == 16'h0020) && (!1'h0)) && (!obj1_wi_stride_re_issued))) || (((state == 16'h0025) && (!1'h0)) && (!obj1_wi_stride_re_issued))) || (((state == 16'h002e) && (!1'h0)) && (!obj1_wi_stride_re_issued)));
-    assign obj1_wi_stride_raddr = ((((state == 16'h0015) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_54[8:0] : ((((state == 16'h0017) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_65[8:0] : ((((state == 16'h0020) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_98[8:0] : ((((state == 16'h0025) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_124[8:0] : ((((state == 16'h002e) && (!1'h0)) && (!obj1_wi_stride_re_issued)) ? oa_160[8:0] : 9'h000)))));
-    assign lbuf_scratch_we = ((state == 16'h0028) || (state == 16'h0039));
-    assign lbuf_scratch_waddr = ((state == 16'h0028) ? oa_141[15:0] : ((state == 16'h0039) ? oa_212[15:0] : 16'h0000));
-    assign lbuf_scratch_wdata = ((state == 16'h0028) ? ow_142[7:0] : ((state == 16'h0039) ? ow_213[7:0] : 8'h00));
-    assign lbuf_scratch_re = (((((state == 16'h000b) && (!1'h0)) && (!lbuf_scratch_re_issued)) || (((state == 16'h0024) && (!1'h0)) && (!lbuf_scratch_re_issued))) || (((state == 16'h0027) && (!1'h0)) && (!lbuf_scratch_re_issued)));
-    assign lbuf_scratch_raddr = ((((state == 16'h000b) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_31[15:0] : ((((state == 16'h0024) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_117[15:0] : ((((state == 16'h0027) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_135[15:0] : 16'h0000)));
+    assign in_ld_req_valid = ((p0_valid[1] && 1'h1) && p0_en);
+    assign in_ld_req_addr = (p0_valid[1] ? pq_179[31:0] : 32'h00000000);
+    assign in_ld_resp_ready = ((p0_valid[45] && 1'h1) && p0_en);
+    assign in_ld_flush = (state == 16'h0013);
+    assign partial_st_req_valid = (((p5_valid[2] && 1'h1) && (1'h1 && pq_25)) && p5_en);
+    assign partial_st_req_addr = (((p5_valid[2] && 1'h1) && (1'h1 && pq_25)) ? pq_24[31:0] : 32'h00000000);
+    assign partial_st_req_data = (((p5_valid[2] && 1'h1) && (1'h1 && pq_25)) ? prd_22 : 32'h00000000);
+    assign obj0_wi_lid_we = (((p0_valid[0] && 1'h1) && pw_159) && p0_en);
+    assign obj0_wi_lid_waddr = ((((p0_valid[0] && 1'h1) && pw_159) && p0_en) ? pwa_166[6:0] : 7'h00);
+    assign obj0_wi_lid_wdata = ((((p0_valid[0] && 1'h1) && pw_159) && p0_en) ? pw_165 : 32'h00000000);
+    assign obj0_wi_lid_re = ((((p5_valid[0] && 1'h1) && pw_4) && p5_en) || (((p3_valid[0] && (p3_slot == 1'h0)) && pw_69) && p3_en));
+    assign obj0_wi_lid_raddr = ((((p5_valid[0] && 1'h1) && pw_4) && p5_en) ? pwa_10[6:0] : ((((p3_valid[0] && (p3_slot == 1'h0)) && pw_69) && p3_en) ? pwa_75[6:0] : 7'h00));
+    assign obj0_wi_lid_r1_re = (((p3_valid[1] && (p3_slot == 1'h0)) && (1'h1 && pw_83)) && p3_en);
+    assign obj0_wi_lid_r1_raddr = ((((p3_valid[1] && (p3_slot == 1'h0)) && (1'h1 && pw_83)) && p3_en) ? pwa_91[6:0] : 7'h00);
+    assign obj1_wi_stride_we = (((p4_valid[1] && 1'h1) && p4_en) || (((p1_valid[0] && 1'h1) && pw_132) && p1_en));
+    assign obj1_wi_stride_waddr = (((p4_valid[1] && 1'h1) && p4_en) ? pwa_48[6:0] : ((((p1_valid[0] && 1'h1) && pw_132) && p1_en) ? pwa_139[6:0] : 7'h00));
+    assign obj1_wi_stride_wdata = (((p4_valid[1] && 1'h1) && p4_en) ? pw_46 : ((((p1_valid[0] && 1'h1) && pw_132) && p1_en) ? w_138 : 32'h00000000));
+    assign obj1_wi_stride_re = ((((((p4_valid[0] && 1'h1) && pw_37) && p4_en) || (((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en)) || (((p3_valid[2] && (p3_slot == 1'h0)) && (1'h1 && pq_96)) && p3_en)) || ((p1_valid[1] && 1'h1) && p1_en));
+    assign obj1_wi_stride_raddr = ((((p4_valid[0] && 1'h1) && pw_37) && p4_en) ? pwa_43[6:0] : ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? pwa_80[6:0] : ((((p3_valid[2] && (p3_slot == 1'h0)) && (1'h1 && pq_96)) && p3_en) ? pwa_103[6:0] : (((p1_valid[1] && 1'h1) && p1_en) ? pwa_146[6:0] : 7'h00))));
+    assign obj1_wi_stride_r1_re = ((p4_valid[2] && 1'h1) && p4_en);
+    assign obj1_wi_stride_r1_raddr = (((p4_valid[2] && 1'h1) && p4_en) ? pwa_56[6:0] : 7'h00);
+    assign lbuf_scratch_we = ((((p3_valid[3] && (p3_slot == 1'h1)) && (1'h1 && pq_121)) && p3_en) || ((p0_valid[45] && 1'h1) && p0_en));
+    assign lbuf_scratch_waddr = ((((p3_valid[3] && (p3_slot == 1'h1)) && (1'h1 && pq_121)) && p3_en) ? pwa_122[13:0] : (((p0_valid[45] && 1'h1) && p0_en) ? pwa_227[13:0] : 14'h0000));
+    assign lbuf_scratch_wdata = ((((p3_valid[3] && (p3_slot == 1'h1)) && (1'h1 && pq_121)) && p3_en) ? pw_118 : (((p0_valid[45] && 1'h1) && p0_en) ? pld_180 : 32'h00000000));
+    assign lbuf_scratch_re = (((((p5_valid[1] && 1'h1) && (1'h1 && pw_13)) && p5_en) || (((p3_valid[1] && (p3_slot == 1'h1)) && (1'h1 && pq_96)) && p3_en)) || (((p3_valid[3] && (p3_slot == 1'h0)) && (1'h1 && pq_113)) && p3_en));
+    assign lbuf_scratch_raddr = ((((p5_valid[1] && 1'h1) && (1'h1 && pw_13)) && p5_en) ? pwa_21[13:0] : ((((p3_valid[1] && (p3_slot == 1'h1)) && (1'h1 && pq_96)) && p3_en) ? pwa_97[13:0] : ((((p3_valid[3] && (p3_slot == 1'h0)) && (1'h1 && pq_113)) && p3_en) ? pwa_114[13:0] : 14'h0000)));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, scratch_local_size[31:0], in_rd_last, v0_lid[31:0], v1_stride[31:0], v4_lid_linear[63:0], w_1[63:8], w_6[63:8], oa_17[63:9], w_24[31:0], oa_31[63:16], q_34[63:32], w_38[63:8], w_43[63:8], oa_54[63:9], oa_65[63:9], oa_72[63:9],
-        ow_73[31:8], w_75[63:8], w_80[63:8], oa_91[63:9], oa_98[63:9], oa_110[63:9], oa_117[63:16], oa_124[63:9], v_126[31:8], oa_135[63:16], oa_141[63:16], ow_142[31:8], w_144[63:8], w_149[63:8], oa_160[63:9], oa_172[63:9],
-        ow_173[31:8], w_175[63:8], w_180[63:8], oa_192[63:9], ow_193[31:8], w_196[31:0], w_197[63:32], w_198[63:0], q_206[63:32], oa_212[63:16], ow_213[31:8]};
+    wire ohls_unused = &{1'b0, scratch_local_size[31:0], v0_lid[31:0], v1_stride[31:0], v4_lid_linear[63:0], pv_1[63:8], p5_go, pwa_10[63:7], w_15[31:0], pwa_21[63:14], pq_24[63:32], pv_26[63:8], pv_34[63:8], p4_go, pwa_43[63:7], pwa_48[63:7], pwa_56[63:7],
+        pv_60[63:8], pv_66[63:8], pwa_75[63:7], pwa_80[63:7], pwa_91[63:7], pwa_97[63:14], pwa_103[63:7], prd_104[31:8], pwa_114[63:14], pwa_122[63:14], pv_123[63:8], pv_129[63:8], p1_go, pwa_139[63:7], pwa_146[63:7], pv_150[63:8],
+        pv_156[63:8], p0_go, pwa_166[63:7], w_169[31:0], w_170[63:32], w_171[63:0], pq_179[63:32], pwa_227[63:14], pv_228[63:8]};
 endmodule
 `default_nettype wire

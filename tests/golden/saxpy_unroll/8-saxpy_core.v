@@ -329,9 +329,11 @@ module saxpy_core (
         .DATA_WIDTH(32),
         .ADDR_WIDTH(32),
         .ELEM_BYTES(4),
-        .STREAM(1),
+        .STREAM(0),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(8),
+        .MAX_OUTSTANDING(64),
+        .FIFO_DEPTH(64),
+        .REQ_DEPTH(64),
         .ALIGN_BYTES(4)
     ) u_ld_x (
         .clk(clk),
@@ -431,9 +433,11 @@ module saxpy_core (
         .DATA_WIDTH(32),
         .ADDR_WIDTH(32),
         .ELEM_BYTES(4),
-        .STREAM(1),
+        .STREAM(0),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(8),
+        .MAX_OUTSTANDING(64),
+        .FIFO_DEPTH(64),
+        .REQ_DEPTH(64),
         .ALIGN_BYTES(4)
     ) u_ld_y (
         .clk(clk),
@@ -526,7 +530,8 @@ module saxpy_core (
         .ELEM_BYTES(4),
         .MAX_BURST(16),
         .MAX_OUTSTANDING(4),
-        .ALIGN_BYTES(4)
+        .ALIGN_BYTES(4),
+        .STRB(0)
     ) u_st_y (
         .clk(clk),
         .rst(rst),
@@ -534,6 +539,7 @@ module saxpy_core (
         .req_ready(dp_y_st_req_ready),
         .req_addr(dp_y_st_req_addr),
         .req_data(dp_y_st_req_data),
+        .req_strb(4'hf),
         .flush(1'h0),
         .m_awvalid(y_st_m_awvalid),
         .m_awready(y_st_m_awready),

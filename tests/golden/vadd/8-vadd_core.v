@@ -242,9 +242,11 @@ module vadd_core (
         .DATA_WIDTH(32),
         .ADDR_WIDTH(32),
         .ELEM_BYTES(4),
-        .STREAM(1),
+        .STREAM(0),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(8),
+        .MAX_OUTSTANDING(64),
+        .FIFO_DEPTH(64),
+        .REQ_DEPTH(64),
         .ALIGN_BYTES(4)
     ) u_ld_a (
         .clk(clk),
@@ -304,9 +306,11 @@ module vadd_core (
         .DATA_WIDTH(32),
         .ADDR_WIDTH(32),
         .ELEM_BYTES(4),
-        .STREAM(1),
+        .STREAM(0),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(8),
+        .MAX_OUTSTANDING(64),
+        .FIFO_DEPTH(64),
+        .REQ_DEPTH(64),
         .ALIGN_BYTES(4)
     ) u_ld_b (
         .clk(clk),
@@ -375,7 +379,8 @@ module vadd_core (
         .ELEM_BYTES(4),
         .MAX_BURST(16),
         .MAX_OUTSTANDING(4),
-        .ALIGN_BYTES(4)
+        .ALIGN_BYTES(4),
+        .STRB(0)
     ) u_st_c (
         .clk(clk),
         .rst(rst),
@@ -383,6 +388,7 @@ module vadd_core (
         .req_ready(dp_c_st_req_ready),
         .req_addr(dp_c_st_req_addr),
         .req_data(dp_c_st_req_data),
+        .req_strb(4'hf),
         .flush(1'h0),
         .m_awvalid(c_st_m_awvalid),
         .m_awready(c_st_m_awready),

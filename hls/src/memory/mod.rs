@@ -1,0 +1,204 @@
+//! The `memory` stage: the shape of every on-chip memory (the kernel's objects: private
+//! arrays and structs, `__local` arrays, `__constant` tables, the group form's per
+//! work-item storage; and `__local` pointer arguments). Per memory it picks the word
+//! (the widest piece every access is made of, so one RAM read serves a whole `float`
+//! rather than four bytes) and the number of read replicas (copies that every write
+//! updates, each with a read port of its own, so that a pipelined iteration reading an
+//! array several times still starts every cycle). The scheduler sees the replicas as read
+//! ports; the datapath builds the RAMs as planned.
+
+use std::collections::BTreeMap;
+
+use crate::analysis::loops::shapes;
+use crate::ir::{Base, Kernel, OpKind, ParamKind};
+
+/// The most read replicas of one memory.
+pub const MAX_REPLICAS: u32 = 8;
+/// Replication stops where the copies of one memory would pass this many bytes.
+pub const MAX_REPLICATED_BYTES: u64 = 64 * 1024;
+/// The widest RAM word, in bytes.
+pub const MAX_WORD: u32 = 32;
+
+/// The plan for every on-chip memory of a kernel.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MemoryPlan {
+    pub memories: BTreeMap<Base, Layout>,
+}
+
+/// One on-chip memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Bytes per RAM word: every access is a whole number of words at a word boundary.
+    pub word: u32,
+    /// Words per copy.
+    pub depth: u64,
+    /// Copies: each has its own read port; every write goes to all of them.
+    pub replicas: u32,
+}
+
+impl MemoryPlan {
+    /// Read ports per memory, for the schedulers (where more than the board's one).
+    pub fn read_ports(&self) -> BTreeMap<Base, u32> {
+        self.memories
+            .iter()
+            .filter(|(_, l)| l.replicas > 1)
+            .map(|(b, l)| (*b, l.replicas))
+            .collect()
+    }
+
+    pub fn layout(&self, b: Base) -> Option<&Layout> {
+        self.memories.get(&b)
+    }
+}
+
+/// Plans the on-chip memories of group-form kernel `k`; `__local` pointer arguments hold
+/// up to `local_max_bytes`.
+pub fn plan(k: &Kernel, local_max_bytes: u64) -> MemoryPlan {
+    let mut sizes: BTreeMap<Base, u64> = BTreeMap::new();
+    for (i, o) in k.objects.iter().enumerate() {
+        sizes.insert(Base::Object(crate::ir::ObjectId(i as u32)), o.size);
+    }
+    for (i, p) in k.params.iter().enumerate() {
+        if p.kind == ParamKind::LocalBuffer {
+            sizes.insert(Base::Param(i as u32), local_max_bytes);
+        }
+    }
+    // The word: the largest power of two dividing every access's size and offset.
+    let mut word: BTreeMap<Base, u32> = sizes.keys().map(|b| (*b, MAX_WORD)).collect();
+    for blk in &k.blocks {
+        for &o in &blk.order {
+            let op = blk.op(o);
+            let Some((base, bytes, align)) = access(blk, o) else {
+                continue;
+            };
+            let Some(w) = word.get_mut(&base) else {
+                continue;
+            };
+            let piece = lowbit(bytes).min(lowbit(align));
+            *w = (*w).min(piece);
+            if matches!(op.kind, OpKind::Atomic { .. }) {
+                // An atomic reads and writes its bytes in one state: keep it one word.
+                *w = (*w).min(lowbit(bytes));
+            }
+        }
+    }
+    // Replicas: the most reads of the memory in one iteration of a loop that holds no
+    // loop (a pipeline candidate).
+    let mut reads: BTreeMap<Base, u32> = BTreeMap::new();
+    for s in shapes(k).iter().filter(|s| s.inner.is_empty()) {
+        let mut here: BTreeMap<Base, u32> = BTreeMap::new();
+        for ib in &s.blocks {
+            let blk = k.block(ib.block);
+            for &o in &blk.order {
+                if let OpKind::Load { base: Some(b), .. } = blk.op(o).kind {
+                    if sizes.contains_key(&b) {
+                        *here.entry(b).or_default() += 1;
+                    }
+                }
+            }
+        }
+        for (b, n) in here {
+            let e = reads.entry(b).or_default();
+            *e = (*e).max(n);
+        }
+    }
+    let memories = sizes
+        .iter()
+        .map(|(b, &size)| {
+            let w = word[b].max(1);
+            let depth = size.div_ceil(w as u64).max(1);
+            let copies_fit = (MAX_REPLICATED_BYTES / (depth * w as u64).max(1)).max(1);
+            let want = reads.get(b).copied().unwrap_or(1).max(1);
+            let replicas = want.min(MAX_REPLICAS).min(copies_fit as u32).max(1);
+            (
+                *b,
+                Layout {
+                    word: w,
+                    depth,
+                    replicas,
+                },
+            )
+        })
+        .collect();
+    MemoryPlan { memories }
+}
+
+/// A load, store or atomic on memory `base`: its bytes and alignment.
+fn access(blk: &crate::ir::Block, o: crate::ir::OpId) -> Option<(Base, u32, u32)> {
+    let op = blk.op(o);
+    let (base, align, load) = match &op.kind {
+        OpKind::Load { base, align, .. } => (*base, *align, true),
+        OpKind::Store { base, align, .. } => (*base, *align, false),
+        OpKind::Atomic { base, .. } => (*base, 0, true),
+        _ => return None,
+    };
+    let ty = if load {
+        op.ty.clone()
+    } else {
+        let v = *blk.operands(o).get(1)?;
+        blk.op(v).ty.clone()
+    };
+    let bytes = ty.map(|t| t.bits().div_ceil(8)).unwrap_or(1).max(1);
+    // An atomic is naturally aligned (OpenCL requires it).
+    let align = if align == 0 { bytes } else { align };
+    Some((base?, bytes, align))
+}
+
+/// The largest power of two dividing `x` (`x` > 0).
+fn lowbit(x: u32) -> u32 {
+    1 << x.max(1).trailing_zeros()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan_of(src: &str) -> (Kernel, MemoryPlan) {
+        let c = crate::frontend::check_source("k.cl", src, &Default::default());
+        assert!(!c.has_errors(), "{:?}", c.diags.list);
+        let p = c.program.as_ref().expect("a program");
+        let m = crate::lower::lower(p, &c.sources).expect("lowers");
+        let k = m.kernels[0].clone();
+        let g = crate::workitems::to_group_form(&k).expect("group form");
+        let p = plan(&g.kernel, 1024);
+        (g.kernel, p)
+    }
+
+    fn by_name<'a>(k: &Kernel, p: &'a MemoryPlan, name: &str) -> &'a Layout {
+        let i = k
+            .objects
+            .iter()
+            .position(|o| o.name == name)
+            .unwrap_or_else(|| panic!("no object {name}"));
+        &p.memories[&Base::Object(crate::ir::ObjectId(i as u32))]
+    }
+
+    #[test]
+    fn a_float_array_gets_float_words_and_a_replica_per_read_of_an_iteration() {
+        let (k, p) = plan_of(
+            "__kernel __attribute__((reqd_work_group_size(16, 1, 1)))
+             void s(__global float *o) {
+                 __local float t[18];
+                 int i = get_local_id(0);
+                 t[i + 1] = o[i];
+                 barrier(CLK_LOCAL_MEM_FENCE);
+                 o[i] = t[i] + t[i + 1] + t[i + 2];
+             }",
+        );
+        let t = by_name(&k, &p, "t");
+        assert_eq!((t.word, t.depth, t.replicas), (4, 18, 3));
+    }
+
+    #[test]
+    fn a_byte_access_makes_byte_words() {
+        let (k, p) = plan_of(
+            "__kernel void s(__global uchar *o) {
+                 __local uint t[4];
+                 t[get_local_id(0) & 3] = 1;
+                 barrier(CLK_LOCAL_MEM_FENCE);
+                 o[get_global_id(0)] = ((__local uchar *)t)[get_local_id(0) & 15];
+             }",
+        );
+        assert_eq!(by_name(&k, &p, "t").word, 1);
+    }
+}
