@@ -53,7 +53,7 @@ pub fn slots(k: &Kernel) -> Vec<Option<u32>> {
                 continue;
             };
             let bits = match ty {
-                Some(Ty::I(w)) if matches!(w, 8 | 16 | 32 | 64) && align as u32 * 8 >= w as u32 => {
+                Some(Ty::I(w)) if matches!(w, 8 | 16 | 32 | 64) && align * 8 >= w as u32 => {
                     Some(w as u32)
                 }
                 _ => None,
