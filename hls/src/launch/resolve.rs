@@ -360,7 +360,7 @@ fn resolve_alias(
         }
         _ => return Err(format!("`{}` is not a buffer argument", s.arg)),
     };
-    if s.offset % SUB_BUFFER_ALIGN != 0 {
+    if !s.offset.is_multiple_of(SUB_BUFFER_ALIGN) {
         return Err(format!(
             "offset {} is not a multiple of {SUB_BUFFER_ALIGN} bytes (the sub-buffer alignment)",
             s.offset
