@@ -203,4 +203,33 @@ mod tests {
         assert!(b.order_preds(s).contains(&l1));
         assert!(!b.graph.contains_node(l1b.0));
     }
+
+    #[test]
+    fn a_store_of_a_forwarded_load_stays_after_the_memory_ops_before_the_load() {
+        let mut b = Block::default();
+        let store = |obj| OpKind::Store {
+            space: AddrSpace::Private,
+            base: Some(Base::Object(ObjectId(obj))),
+            align: 4,
+        };
+        let ptr = Some(Ty::Ptr(AddrSpace::Private));
+        let a = add(&mut b, OpKind::ObjectAddr(ObjectId(0)), ptr.clone(), &[]);
+        let c = add(&mut b, OpKind::ObjectAddr(ObjectId(1)), ptr, &[]);
+        let v = add(&mut b, OpKind::Const(vec![7]), Some(Ty::I(32)), &[]);
+        let s0 = add(&mut b, store(0), None, &[a, v]);
+        let load = OpKind::Load {
+            space: AddrSpace::Private,
+            base: Some(Base::Object(ObjectId(0))),
+            align: 4,
+        };
+        // The store after the load is ordered by its operand alone (`Block::add`).
+        let l = add(&mut b, load, Some(Ty::I(32)), &[a]);
+        let s1 = add(&mut b, store(1), None, &[c, l]);
+        let map = block(&mut b);
+        assert_eq!(map.get(&l), Some(&v));
+        assert_eq!(b.operands(s1), vec![c, v]);
+        assert!(petgraph::algo::has_path_connecting(
+            &b.graph, s0.0, s1.0, None
+        ));
+    }
 }

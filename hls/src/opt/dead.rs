@@ -83,9 +83,8 @@ pub fn kernel(k: &mut Kernel, conds: &HashSet<(BlockId, OpId)>) -> usize {
         }
         removed += gone.len();
         for (b, o) in gone {
-            let blk = k.block_mut(b);
-            blk.graph.remove_node(o.0);
-            blk.order.retain(|x| *x != o);
+            // A removed write keeps the reads before it ahead of the next write.
+            super::forward::remove(k.block_mut(b), o);
         }
     }
 }

@@ -16,8 +16,50 @@ use petgraph::Direction;
 
 use crate::ir::{Block, Edge, OpId, OpKind, VarId};
 
-/// Replaces every use of `old` by `new` and removes `old`. Its ordering edges are kept
-/// as edges from each op it followed to each op that followed it.
+/// Whether `b` must follow `a` in a block's order when both are there: two memory ops
+/// (the block orders each after the previous one), or two accesses of one variable.
+/// `Block::add` leaves the ordering edge out when the earlier op is an operand of the
+/// later one, so between such ops a data edge orders too.
+fn chained(a: &OpKind, b: &OpKind) -> bool {
+    let var = |k: &OpKind| match k {
+        OpKind::ReadVar(v) | OpKind::WriteVar(v) => Some(*v),
+        _ => None,
+    };
+    (a.is_memory() && b.is_memory()) || var(a).is_some_and(|v| var(b) == Some(v))
+}
+
+/// Removes `old` from `b` keeping the order it stood in: every op it followed (by an
+/// ordering edge, or as an operand chained to it) precedes every op that followed it
+/// (by an ordering edge, or as a user chained to it). Without the data edges, a store of
+/// a forwarded load's value would lose its place after the memory ops before the load,
+/// and the schedule could move it past a later load of the same place.
+pub fn remove(b: &mut Block, old: OpId) {
+    let kind = b.op(old).kind.clone();
+    let before: Vec<_> = b
+        .graph
+        .edges_directed(old.0, Direction::Incoming)
+        .filter(|e| *e.weight() == Edge::Order || chained(&b.graph[e.source()].kind, &kind))
+        .map(|e| e.source())
+        .collect();
+    let after: Vec<_> = b
+        .graph
+        .edges_directed(old.0, Direction::Outgoing)
+        .filter(|e| *e.weight() == Edge::Order || chained(&kind, &b.graph[e.target()].kind))
+        .map(|e| e.target())
+        .collect();
+    for &p in &before {
+        for &t in &after {
+            if p != t && b.graph.find_edge(p, t).is_none() {
+                b.graph.add_edge(p, t, Edge::Order);
+            }
+        }
+    }
+    b.graph.remove_node(old.0);
+    b.order.retain(|o| *o != old);
+}
+
+/// Replaces every use of `old` by `new` and removes `old`, keeping the order it stood
+/// in (`remove`).
 pub fn replace(b: &mut Block, old: OpId, new: OpId) {
     let uses: Vec<(petgraph::graph::NodeIndex<u32>, u8)> = b
         .graph
@@ -30,21 +72,7 @@ pub fn replace(b: &mut Block, old: OpId, new: OpId) {
     for (t, i) in uses {
         b.graph.add_edge(new.0, t, Edge::Data(i));
     }
-    let after: Vec<_> = b
-        .graph
-        .edges_directed(old.0, Direction::Outgoing)
-        .filter(|e| *e.weight() == Edge::Order)
-        .map(|e| e.target())
-        .collect();
-    for p in b.order_preds(old) {
-        for t in &after {
-            if b.graph.find_edge(p.0, *t).is_none() {
-                b.graph.add_edge(p.0, *t, Edge::Order);
-            }
-        }
-    }
-    b.graph.remove_node(old.0);
-    b.order.retain(|o| *o != old);
+    remove(b, old);
 }
 
 /// Forwards the reads of block `b`; returns each removed read with the op now standing
