@@ -13,6 +13,7 @@ pub mod frontend;
 pub mod interp;
 pub mod ir;
 pub mod launch;
+pub mod loops;
 pub mod lower;
 pub mod mathlib;
 pub mod memory;

@@ -98,6 +98,10 @@ const SUPPORTED: &[&str] = &[
     "include_parent",
     "uninit_private",
     "async_copy",
+    "unroll_factors",
+    "unroll_unknown",
+    "unroll_exits",
+    "fir_window",
 ];
 
 #[test]

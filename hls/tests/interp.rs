@@ -599,7 +599,7 @@ mod e2e {
     use std::path::{Path, PathBuf};
 
     use ocl_hls::frontend::{check_file, Options as FrontOptions};
-    use ocl_hls::interp::{run, ArgValue, InterpError, Launch, Options, Outcome};
+    use ocl_hls::interp::{run, InterpError, Options, Outcome};
     use ocl_hls::launch::{self, KernelSig, LaunchSpec};
 
     pub fn conformance_dir() -> PathBuf {
@@ -658,25 +658,12 @@ mod e2e {
             .iter()
             .find(|k| k.name == l.kernel)
             .ok_or("kernel not lowered")?;
-        let args = l
-            .args
-            .iter()
-            .map(|a| match &a.value {
-                launch::ArgValue::Buffer(b) => ArgValue::Buffer(b.bytes.clone()),
-                launch::ArgValue::Scalar { bytes, .. } => ArgValue::Value(bytes.clone()),
-                launch::ArgValue::Local { ty, count } => ArgValue::Local(ty.size() as u64 * count),
-            })
-            .collect();
-        let dims = |v: &[u64]| [0, 1, 2].map(|d| v.get(d).copied().unwrap_or(1));
-        let il = Launch {
-            work_dim: l.global.len() as u32,
-            global: dims(&l.global),
-            local: dims(&l.local),
-            args,
-        };
-        let outcome = run(kernel, &il, opts).map_err(|e: InterpError| {
+        // The engine's view of the launch: a `same_as` argument is its target's memory.
+        let il = ocl_hls::engine::interp_launch(&l);
+        let mut outcome = run(kernel, &il, opts).map_err(|e: InterpError| {
             ocl_hls::diag::render(&checked.sources, &e.to_diagnostic())
         })?;
+        outcome.buffers = l.with_aliases(outcome.buffers);
         Ok(Ran { launch: l, outcome })
     }
 }

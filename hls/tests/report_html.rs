@@ -279,16 +279,23 @@ fn loop_kernel_lists_each_loop_with_its_source_line() {
         "fir_constant's full unroll hints"
     );
     assert!(html.contains("<th>Min II</th>"), "the II analysis is shown");
+    // The tap loops are unrolled and the window is in registers.
     assert!(
-        html.contains("fir_constant.cl:27:"),
-        "the recurrence through acc names its line"
+        html.contains("<h3>Unrolling</h3>") && html.contains("fir_constant.cl:26:9"),
+        "the unrolled loops are listed"
+    );
+    assert!(
+        html.contains("<code>window</code>") && html.contains("is in registers: 16 of f32"),
+        "the window is in registers"
     );
     let graphs = svgs(&html);
     assert_eq!(graphs.len(), 1);
     well_formed(graphs[0]).unwrap_or_else(|e| panic!("svg: {e}"));
     assert!(graphs[0].contains("loop L0"), "loops are drawn as frames");
+    // The tap loop's frame carries its hint; it has no II of its own once unrolled,
+    // the sample loop that holds its copies has.
     assert!(
-        graphs[0].contains("line 26 · unroll · min II"),
+        graphs[0].contains("line 26 · unroll") && graphs[0].contains("line 18 · min II"),
         "loop frames carry their hints and II"
     );
 }

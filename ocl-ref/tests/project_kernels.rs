@@ -9,7 +9,12 @@ use ocl_hls::launch::half::{f16_bits_to_f64, f64_to_f16_bits};
 
 /// The kernels this file tests: one test function per name.
 const KERNELS: &[&str] = &[
+    "fir_window",
+    "unroll_exits",
+    "unroll_factors",
+    "unroll_unknown",
     "pipe_memory_deps",
+    "pipe_alias",
     "pipe_recurrences",
     "async_copy",
     "atomics_1x",
@@ -962,4 +967,167 @@ fn pipe_memory_deps() {
     }
     out[n] = (0..n).find(|&i| b[i] < -40).unwrap_or(n) as i32;
     assert_eq!(i32s(output(&r, "out")), out);
+}
+
+#[test]
+fn pipe_alias() {
+    // `dst` is `src` from element 32 on (`same_as`): POCL gets one buffer twice.
+    let r = project("pipe_alias");
+    let mut mem = i32s(input(&r, "src"));
+    let n = 200;
+    for i in 0..n {
+        mem[32 + i] = mem[i].wrapping_mul(3).wrapping_add(1);
+    }
+    let other: Vec<i32> = (0..n).map(|i| mem[i].wrapping_sub(mem[32 + i])).collect();
+    assert_eq!(i32s(output(&r, "src")), mem);
+    assert_eq!(i32s(output(&r, "dst")), mem[32..].to_vec());
+    assert_eq!(i32s(output(&r, "other")), other);
+}
+
+/// The iterations of `unroll_factors`'s loop `r`: (output slot, input index) in order.
+fn unroll_factors_iterations(r: usize) -> Vec<(usize, usize)> {
+    let up = |n: usize| (0..n).map(|i| (i, i)).collect::<Vec<_>>();
+    let down = |hi: usize, lo: usize| (lo..=hi).rev().map(|i| (i, i)).collect::<Vec<_>>();
+    match r {
+        0 | 4 | 8 | 12 => vec![],
+        1 => vec![(5, 5)],
+        2 => down(7, 1),
+        3 | 11 | 15 | 17 => up(1000),
+        5 | 9 | 13 => vec![(0, 0)],
+        6 | 10 | 16 => up(7),
+        7 => down(999, 0),
+        14 => down(6, 0),
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn unroll_factors() {
+    let r = project("unroll_factors");
+    let inp = u32s(input(&r, "in"));
+    let mut out = vec![7u32; 18000];
+    let mut sums = vec![0u32; 18];
+    for (loop_, sum) in sums.iter_mut().enumerate() {
+        let f = |v: u32| match loop_ / 4 {
+            0 => v.wrapping_add(2),
+            1 => v.wrapping_mul(3),
+            2 => v ^ 4,
+            3 => v.wrapping_sub(8),
+            _ => v.wrapping_add(loop_ as u32),
+        };
+        for (slot, i) in unroll_factors_iterations(loop_) {
+            out[loop_ * 1000 + slot] = f(inp[i]);
+            *sum = sum.wrapping_mul(3).wrapping_add(inp[i]);
+        }
+    }
+    assert_eq!(u32s(output(&r, "sums")), sums);
+    assert_eq!(u32s(output(&r, "out")), out);
+}
+
+#[test]
+fn unroll_unknown() {
+    let r = project("unroll_unknown");
+    let inp = u32s(input(&r, "in"));
+    let (mut out, mut sums) = (vec![3u32; 16000], vec![5u32; 16]);
+    let start = -17i32;
+    for (g, m) in [0usize, 1, 7, 1000].into_iter().enumerate() {
+        let o = g * 4000;
+        let mut s = 0u32;
+        for i in 0..m {
+            out[o + i] = inp[i] ^ 0x55;
+            s = s.wrapping_mul(3).wrapping_add(inp[i]);
+        }
+        sums[g * 4] = s;
+        s = 0;
+        for i in (0..m).rev() {
+            out[o + 1000 + i] = inp[i].wrapping_add(i as u32);
+            s = s.wrapping_mul(5).wrapping_add(inp[i]);
+        }
+        sums[g * 4 + 1] = s;
+        s = 0;
+        for j in 0..m {
+            let i = start + 3 * j as i32;
+            out[o + 2000 + j] = inp[j].wrapping_mul(7);
+            s = s.wrapping_mul(3).wrapping_add(i as u32);
+        }
+        sums[g * 4 + 2] = s;
+        s = 0;
+        for i in 0..m {
+            out[o + 3000 + i] = inp[i].wrapping_sub(1);
+            s = s.wrapping_mul(3).wrapping_add(inp[i]);
+        }
+        sums[g * 4 + 3] = s;
+    }
+    assert_eq!(u32s(output(&r, "sums")), sums);
+    assert_eq!(u32s(output(&r, "out")), out);
+}
+
+#[test]
+fn unroll_exits() {
+    let r = project("unroll_exits");
+    let inp = i32s(input(&r, "in"));
+    let n = 1000usize;
+    let mut out = vec![-1i32; 3400];
+    let mut k = 0;
+    while k < n && inp[k] <= 90 {
+        out[k] = inp[k] * 2;
+        k += 1;
+    }
+    out[1000] = k as i32;
+    out[1001] = inp[..16].iter().filter(|v| *v & 1 == 0).sum();
+    let mut acc = 0;
+    for i in 0..n {
+        if inp[i] >= 0 {
+            acc += inp[i];
+            out[1100 + i] = acc;
+        }
+    }
+    out[1002] = acc;
+    let mut j = 0;
+    while j < 10 && inp[j + 20] <= 80 {
+        out[2200 + j] = j as i32;
+        j += 1;
+    }
+    out[1003] = j as i32;
+    let mut m = 0;
+    loop {
+        out[2300 + m] = inp[m] + 1;
+        m += 3;
+        if m >= n {
+            break;
+        }
+    }
+    out[1004] = m as i32;
+    let (mut p, mut len) = (0, 0);
+    while inp[p] >= -95 {
+        len += 1;
+        if len >= n {
+            break;
+        }
+        p += 1;
+    }
+    out[1005] = len as i32;
+    assert!(
+        k < n && j < 10 && len < n,
+        "the spec's data takes every early exit"
+    );
+    assert_eq!(i32s(output(&r, "out")), out);
+}
+
+#[test]
+fn fir_window() {
+    let r = project("fir_window");
+    let x = i32s(input(&r, "x"));
+    let taps = [3i32, -1, 4, 1, -5, 9, 2, -6];
+    let mut y = vec![0i32; 2048];
+    for g in 0..32 {
+        let mut w = [0i32; 8];
+        for i in 0..64 {
+            w.rotate_right(1);
+            w[0] = x[g * 64 + i];
+            let acc = taps.iter().zip(&w).map(|(t, v)| t * v).sum::<i32>();
+            y[g * 64 + i] = acc * 5 - 3;
+        }
+    }
+    assert_eq!(i32s(output(&r, "y")), y);
 }

@@ -217,6 +217,33 @@ impl AffineLoop {
         AffineLoop { step, access }
     }
 
+    /// Bytes from access `a`'s address to access `b`'s in the same iteration, when both
+    /// are affine in the same terms.
+    pub fn offset(&self, a: (BlockId, OpId), b: (BlockId, OpId)) -> Option<i64> {
+        let ((fa, _), (fb, _)) = (self.access.get(&a)?, self.access.get(&b)?);
+        (fa.terms == fb.terms && fa.iv == fb.iv).then(|| fb.k.wrapping_sub(fa.k))
+    }
+
+    /// Bytes access `a`'s address moves from one iteration to the next, when known.
+    pub fn stride(&self, a: (BlockId, OpId)) -> Option<i64> {
+        let (f, _) = self.access.get(&a)?;
+        match (f.iv, self.step) {
+            (0, _) => Some(0),
+            (x, Some(s)) => x.checked_mul(s),
+            (_, None) => None,
+        }
+    }
+
+    /// Accesses `a` and `b` of one iteration provably touch different bytes.
+    pub fn apart(&self, a: (BlockId, OpId), b: (BlockId, OpId)) -> bool {
+        let (Some(d), Some((_, wa)), Some((_, wb))) =
+            (self.offset(a, b), self.access.get(&a), self.access.get(&b))
+        else {
+            return false;
+        };
+        d >= *wa as i64 || -d >= *wb as i64
+    }
+
     /// The dependence of access `to` in a later iteration on access `from`.
     pub fn dep(&self, from: (BlockId, OpId), to: (BlockId, OpId)) -> Dep {
         let (Some((f, wf)), Some((t, wt))) = (self.access.get(&from), self.access.get(&to)) else {

@@ -21,8 +21,9 @@
 //! gives them) every loop uses them, so a loop whose count depends on data, or inside a
 //! branch few work-items take, is counted for what really ran.
 //!
-//! Unroll hints are not applied (the loops are counted as written): today's generator
-//! does not unroll, and an unrolled loop would change both N and the II.
+//! Loops are counted as the `loops` stage left them: a main loop of an unrolling by F
+//! runs N / F iterations of F copies, its remainder loop N % F, and a fully unrolled
+//! loop is straight-line code of its enclosing block.
 
 use crate::board::Board;
 use crate::diag::SourceMap;

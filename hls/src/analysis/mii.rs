@@ -118,10 +118,27 @@ impl<'a> Iteration<'a> {
                     conditional: ib.conditional,
                 });
                 it.succ.push(Vec::new());
+                let buffer_of = |o: OpId| match &block.op(o).kind {
+                    OpKind::Load {
+                        base: Some(Base::Param(q)),
+                        ..
+                    }
+                    | OpKind::Store {
+                        base: Some(Base::Param(q)),
+                        ..
+                    } if k.is_buffer(*q) => Some(*q),
+                    _ => None,
+                };
+                let mine = buffer_of(id);
                 for p in preds(block, id) {
                     let Some(&j) = it.index.get(&(ib.block, p.op)) else {
                         continue;
                     };
+                    // Buffer accesses keep order by address (below), not in a chain: a
+                    // pipelined loop runs where its buffers do not overlap (versioning).
+                    if !p.data && mine.is_some() && buffer_of(p.op).is_some() {
+                        continue;
+                    }
                     let d = edge_delay(&it.ops[j].t, &it.ops[i].t, p.data);
                     let kind = if p.data {
                         DepKind::Data
@@ -129,6 +146,20 @@ impl<'a> Iteration<'a> {
                         DepKind::Order
                     };
                     it.succ[j].push((i, d, kind));
+                }
+                if let Some(q) = mine {
+                    let load = matches!(block.op(id).kind, OpKind::Load { .. });
+                    for j in first..i {
+                        let o = it.ops[j].op;
+                        let other_load = matches!(block.op(o).kind, OpKind::Load { .. });
+                        if buffer_of(o) == Some(q)
+                            && !(load && other_load)
+                            && !it.affine.apart((ib.block, o), (ib.block, id))
+                        {
+                            let d = order_gap(&it.ops[j].t, &it.ops[i].t);
+                            it.succ[j].push((i, d, DepKind::Order));
+                        }
+                    }
                 }
                 let kind = &block.op(id).kind;
                 // Values flow between blocks through variable registers (forwarded: a
@@ -158,6 +189,47 @@ impl<'a> Iteration<'a> {
             }
         }
         it
+    }
+
+    /// The accesses a wide group carries (`memory::widen`) hold no memory port of their
+    /// own: the group's issuer takes one for all.
+    pub fn share_ports(&mut self, wide: &crate::memory::widen::WideAccesses) {
+        for o in &mut self.ops {
+            if wide.rides_along((o.block, o.op)) {
+                o.t.demands.retain(|d| {
+                    !matches!(d.resource, Resource::ReadPort(_) | Resource::WritePort(_))
+                });
+            }
+        }
+    }
+
+    /// Every store of one iteration with a later load of the same iteration that may read
+    /// its bytes: the same memory (buffers that might alias are the loop versioning's
+    /// business), not proven apart by their affine addresses (the copies of an unrolled
+    /// body touch neighbouring elements).
+    pub fn stores_before_loads(&self) -> Vec<((BlockId, OpId), (BlockId, OpId))> {
+        let at = |i: usize| (self.ops[i].block, self.ops[i].op);
+        let mut out = Vec::new();
+        for a in 0..self.ops.len() {
+            let Some(ma) = self.ops[a].t.mem else {
+                continue;
+            };
+            if !matches!(self.kind(a), OpKind::Store { .. }) {
+                continue;
+            }
+            for b in a + 1..self.ops.len() {
+                let Some(mb) = self.ops[b].t.mem else {
+                    continue;
+                };
+                if matches!(self.kind(b), OpKind::Load { .. })
+                    && self.may_alias(ma, mb)
+                    && self.affine.dep(at(a), at(b)) != Dep::Never
+                {
+                    out.push((at(a), at(b)));
+                }
+            }
+        }
+        out
     }
 
     fn kind(&self, i: usize) -> &OpKind {

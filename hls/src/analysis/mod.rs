@@ -55,9 +55,13 @@ pub struct LoopReport {
     /// The trip count depends on data: it is the average per entry the interpreter
     /// counted for the launch given to the analysis.
     pub trip_measured: bool,
-    /// From the hints: "full", a factor, or "1 (not unrolled)". Not applied yet: the
-    /// II and depth below are those of the rolled loop.
+    /// The source's unroll hint: "full", a factor, or "1 (not unrolled)".
     pub unroll: Option<String>,
+    /// Copies of the source loop's body per iteration of this loop, as the `loops` stage
+    /// unrolled it (`None`: no hint and not unrolled), and what it made of the loop (a
+    /// main loop, its remainder, or why the hint was not applied).
+    pub unroll_applied: Option<u64>,
+    pub unroll_note: Option<String>,
     /// "ivdep", "ivdep(safelen N)", with "on a, b" when limited to arrays.
     pub ivdep: Option<String>,
     /// The II a modulo-scheduled implementation could reach: max(ResMII, RecMII).
@@ -73,6 +77,10 @@ pub struct LoopReport {
     /// Buffer pairs ("a/b") the pipeline needs apart: the core compares their address
     /// ranges at the loop's entry and runs the loop ordered when they overlap.
     pub overlap_checks: Vec<String>,
+    /// The wide accesses of a pipelined loop (`memory::widen`): per group, the buffer,
+    /// how many loads or stores it merges and its bytes, e.g. "x: 4 loads as one 16-byte
+    /// access at saxpy_unroll.cl:9:21".
+    pub wide_accesses: Vec<String>,
     /// Why the loop keeps the FSM (one iteration after another), when it does.
     pub not_pipelined: Option<String>,
     pub res_mii: Option<u32>,
@@ -111,6 +119,8 @@ pub struct Parts<'a> {
     pub memory: &'a crate::memory::MemoryPlan,
     /// The generated controller's states per block.
     pub states: &'a Facts,
+    /// What the `loops` stage unrolled (per group-form loop).
+    pub unroll: &'a crate::loops::LoopsReport,
 }
 
 /// Analyzes every loop of a compiled kernel on `board`, with nothing known about the
@@ -185,7 +195,14 @@ impl<'a> Analysis<'a> {
                         Some((iters + entries / 2).checked_div(entries).unwrap_or(0))
                     }),
             };
-            let it = Iteration::new(g, sm, s, &lib, &lib.limits);
+            // A main loop of an unrolling runs a share of the source loop's iterations.
+            let note = p.unroll.note(s.id);
+            let trip = match (trip, note) {
+                (Some(t), Some(n)) if s.work_item_dim.is_none() => Some(n.share.of(t)),
+                (t, _) => t,
+            };
+            let mut it = Iteration::new(g, sm, s, &lib, &lib.limits);
+            it.share_ports(&p.memory.wide);
             let c = costs.iteration(g, s.id);
             let (min_ii, res, rec, reason) = if l.kind == LoopKind::Once {
                 (None, None, None, "runs once (a switch)".to_string())
@@ -254,7 +271,15 @@ impl<'a> Analysis<'a> {
                 work_item_dim: s.work_item_dim.map(|d| d as u8),
                 trip_count: trip,
                 trip_measured: measured,
-                unroll: unroll(&l.hints),
+                unroll: note
+                    .and_then(|n| n.asked.as_deref())
+                    .map(|a| match a {
+                        "1" => "1 (not unrolled)".to_string(),
+                        other => other.to_string(),
+                    })
+                    .or_else(|| unroll(&l.hints)),
+                unroll_applied: note.map(|n| n.applied),
+                unroll_note: note.map(|n| n.note.clone()),
                 ivdep: ivdep(&l.hints),
                 min_ii,
                 scheduled_ii: p.pipelines.ii(s.id),
@@ -275,6 +300,12 @@ impl<'a> Analysis<'a> {
                             .map(|&(a, b)| format!("{}/{}", name(a), name(b)))
                             .collect()
                     })
+                    .unwrap_or_default(),
+                wide_accesses: p
+                    .plan
+                    .loops
+                    .get(&s.id)
+                    .map(|x| wide_accesses(g, sm, p.memory, &x.ops))
                     .unwrap_or_default(),
                 not_pipelined: p
                     .plan
@@ -369,4 +400,39 @@ fn global_bytes(g: &Kernel, s: &loops::LoopShape) -> u64 {
         }
     }
     n
+}
+
+/// The wide groups among a pipelined loop's ops, described for the report.
+fn wide_accesses(
+    g: &Kernel,
+    sm: &SourceMap,
+    memory: &crate::memory::MemoryPlan,
+    ops: &[(crate::ir::BlockId, crate::ir::OpId)],
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for &m in ops {
+        let Some(w) = memory.wide.group(m).filter(|w| w.lanes[0] == m) else {
+            continue;
+        };
+        let op = g.block(m.0).op(m.1);
+        let (what, buffer) = match op.kind {
+            crate::ir::OpKind::Load {
+                base: Some(crate::ir::Base::Param(p)),
+                ..
+            } => ("loads", p),
+            crate::ir::OpKind::Store {
+                base: Some(crate::ir::Base::Param(p)),
+                ..
+            } => ("stores", p),
+            _ => continue,
+        };
+        out.push(format!(
+            "{}: {} {what} as one {}-byte access at {}",
+            g.params[buffer as usize].name,
+            w.lanes.len(),
+            w.bytes(),
+            crate::rtl::netlist::SrcLoc::of_span(sm, op.span)
+        ));
+    }
+    out
 }

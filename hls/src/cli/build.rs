@@ -268,6 +268,7 @@ fn build_report(
             attributes: info.map(|i| i.attrs.clone()).unwrap_or_default(),
             loops: info.map(|i| i.loops.clone()).unwrap_or_default(),
             loop_analysis,
+            loop_transforms: b.compiled().map(|x| x.unroll.clone()),
             register_map: c.regmap.clone(),
             schedule: c.report.clone(),
         });

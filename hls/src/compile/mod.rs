@@ -3,12 +3,12 @@
 //! builds and tests (the shape of Cranelift's `Context::optimize` and Calyx's pass list).
 //!
 //! ```text
-//! lower (per program) -> mathlib -> workitems -> opt -> memory -> schedule -> modulo
-//!                     -> pipeline -> bind -> datapath -> shell -> analysis
+//! lower (per program) -> mathlib -> workitems -> loops -> opt -> memory -> schedule
+//!                     -> modulo -> pipeline -> bind -> datapath -> shell -> analysis
 //! ```
 //!
-//! Stages DESIGN.md names that are not built yet (`loops`) are absent,
-//! not stubs. Every stage's result is a typed value kept in [`Compiled`]; `build`,
+//! `loops` runs before `opt` (DESIGN.md lists it after): `opt`'s constant folding then
+//! cleans the unrolled copies. Every stage's result is a typed value kept in [`Compiled`]; `build`,
 //! `run --engine sim`, the loop analysis, `report.json` and `report.html` read it, and no
 //! stage runs an earlier one again or reads another's results back from JSON.
 
@@ -35,6 +35,8 @@ pub struct Compiled {
     pub kernel: Kernel,
     /// The kernel as loops over the work-items of a group: what the hardware runs.
     pub group: GroupForm,
+    /// What the `loops` stage unrolled, and the arrays it put in registers.
+    pub unroll: crate::loops::LoopsReport,
     /// What the `opt` stage rewrote in the group form.
     pub opt: crate::opt::OptReport,
     /// Per block of the group form, its checked list schedule (a side table).
@@ -167,6 +169,12 @@ fn compile_full(
     verify(Stage::Workitems, &group.kernel)?;
     keep(Stage::Workitems, &group.kernel);
 
+    let unroll = times.run(Stage::Loops, || {
+        crate::loops::run(&mut group.kernel, sm, &crate::loops::Options::default())
+    })?;
+    verify(Stage::Loops, &group.kernel)?;
+    keep(Stage::Loops, &group.kernel);
+
     let opt = times.run(Stage::Opt, || {
         crate::opt::run_group(&mut group, board, opt_options).map_err(one)
     })?;
@@ -174,7 +182,7 @@ fn compile_full(
     keep(Stage::Opt, &group.kernel);
 
     let memory = times.run(Stage::Memory, || {
-        crate::memory::plan(&group.kernel, cfg.local_max_bytes)
+        crate::memory::plan(&group.kernel, cfg.local_max_bytes, cfg.data_width / 8)
     });
     // The schedulers see each on-chip memory's read replicas as read ports.
     let mut lib = lib;
@@ -186,7 +194,7 @@ fn compile_full(
     })?;
 
     let pipelines = times.run(Stage::Modulo, || {
-        schedule::loops::schedule_loops(&group.kernel, sm, &lib).map_err(|e| {
+        schedule::loops::schedule_loops(&group.kernel, sm, &lib, &memory.wide).map_err(|e| {
             one(Diagnostic::error(
                 group.kernel.span,
                 format!("internal error: {e}"),
@@ -223,6 +231,7 @@ fn compile_full(
     let mut c = Compiled {
         kernel,
         group,
+        unroll,
         opt,
         schedule,
         pipelines,
@@ -258,6 +267,7 @@ impl Compiled {
             plan: &self.plan,
             memory: &self.memory,
             states: &self.datapath,
+            unroll: &self.unroll,
         }
     }
 }

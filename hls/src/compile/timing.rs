@@ -9,6 +9,7 @@ pub enum Stage {
     Lower,
     Mathlib,
     Workitems,
+    Loops,
     Opt,
     Memory,
     Schedule,
@@ -22,9 +23,10 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage after lowering, in the order `compile` runs them.
-    pub const KERNEL: [Stage; 11] = [
+    pub const KERNEL: [Stage; 12] = [
         Stage::Mathlib,
         Stage::Workitems,
+        Stage::Loops,
         Stage::Opt,
         Stage::Memory,
         Stage::Schedule,
@@ -41,6 +43,7 @@ impl Stage {
             Stage::Lower => "lower",
             Stage::Mathlib => "mathlib",
             Stage::Workitems => "workitems",
+            Stage::Loops => "loops",
             Stage::Opt => "opt",
             Stage::Memory => "memory",
             Stage::Schedule => "schedule",

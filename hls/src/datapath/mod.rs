@@ -537,12 +537,12 @@ impl Gen<'_> {
         // Quotients leave the divider in the order they entered: `got` counts them.
         let got = self.m.reg("div_got", 2);
         self.resets.push((got, Const::zero(2)));
-        for (d, &ng) in ngroups.iter().enumerate() {
+        for (d, &n) in ngroups.iter().enumerate() {
             let take = Expr::land(
                 Expr::Net(valid),
                 Expr::bin(BinOp::Eq, Expr::Net(got), Expr::lit(2, d as u64)),
             );
-            self.fsm.set_when(wait, ng, Expr::Net(quotient), take);
+            self.fsm.set_when(wait, n, Expr::Net(quotient), take);
         }
         self.fsm.set_when(
             wait,

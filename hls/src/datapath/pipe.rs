@@ -344,11 +344,20 @@ impl Gen<'_> {
                     self.fsm.drive(ram.wdata, fire, value);
                 }
                 OpKind::Load { base, .. } => {
+                    // A wide group's other members take their lanes of its issuer's answer.
+                    if self.memory.wide.rides_along((b, o)) {
+                        continue;
+                    }
+                    let group = self.memory.wide.group((b, o)).cloned();
                     let buf = self.buffer(*base, op.span)?;
                     buffers_used.push((buf.clone(), true));
                     let lat = pl.latency.get(&(b, o)).copied().unwrap_or(1).max(1);
                     let addr = self.pipe_value(&mut p, key(&alias, (b, args[0])), t)?;
                     let aw = self.cfg.addr_width;
+                    let below = group
+                        .as_ref()
+                        .and_then(|g| g.offset_of((b, o)))
+                        .unwrap_or(0);
                     let q = |g: &Gen, n: &str| port(&g.m, &format!("{buf}_ld_{n}"));
                     let (rv, rr, ra) = (
                         q(self, "req_valid")?,
@@ -361,15 +370,8 @@ impl Gen<'_> {
                         q(self, "resp_data")?,
                     );
                     let at = self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?;
-                    self.fsm.drive(
-                        ra,
-                        at.clone(),
-                        Expr::Slice {
-                            net: addr,
-                            hi: aw - 1,
-                            lo: 0,
-                        },
-                    );
+                    self.fsm
+                        .drive(ra, at.clone(), group_address(addr, aw, below));
                     self.fsm
                         .drive(rv, Expr::land(at.clone(), Expr::Net(en)), Expr::lit(1, 1));
                     p.stall_terms
@@ -382,23 +384,74 @@ impl Gen<'_> {
                         .push(Expr::land(atp, Expr::lnot(Expr::Net(sv))));
                     let (name, width) = (self.fresh("pld"), self.m.net(sd).width);
                     let w = self.m.wire(&name, width);
-                    self.m.set_loc(w, oloc);
+                    self.m.set_loc(w, oloc.clone());
                     self.m.assign(w, Expr::Net(sd));
-                    p.vals.insert(
-                        (b, o),
-                        Val {
-                            avail: Some(tp),
-                            wire: w,
-                            chain: Vec::new(),
-                        },
-                    );
+                    let lanes = match &group {
+                        Some(g) => g
+                            .lanes
+                            .iter()
+                            .enumerate()
+                            .map(|(i, m)| (*m, i as u32 * g.lane_bytes * 8, g.lane_bytes * 8))
+                            .collect(),
+                        None => vec![((b, o), 0, width)],
+                    };
+                    for (m, lo, bits) in lanes {
+                        let wire = if bits == width {
+                            w
+                        } else {
+                            let name = self.fresh("pln");
+                            let lane = self.m.wire(&name, bits);
+                            self.m.set_loc(lane, oloc.clone());
+                            self.m.assign(
+                                lane,
+                                Expr::Slice {
+                                    net: w,
+                                    hi: lo + bits - 1,
+                                    lo,
+                                },
+                            );
+                            lane
+                        };
+                        p.vals.insert(
+                            m,
+                            Val {
+                                avail: Some(tp),
+                                wire,
+                                chain: Vec::new(),
+                            },
+                        );
+                    }
                 }
                 OpKind::Store { base, .. } => {
+                    // A wide group's issuer (its last member) writes every member's lane.
+                    if self.memory.wide.rides_along((b, o)) {
+                        continue;
+                    }
+                    let group = self.memory.wide.group((b, o)).cloned();
                     let buf = self.buffer(*base, op.span)?;
                     buffers_used.push((buf.clone(), false));
                     let aw = self.cfg.addr_width;
                     let addr = self.pipe_value(&mut p, key(&alias, (b, args[0])), t)?;
-                    let data = self.pipe_value(&mut p, key(&alias, (b, args[1])), t)?;
+                    let below = group
+                        .as_ref()
+                        .and_then(|g| g.offset_of((b, o)))
+                        .unwrap_or(0);
+                    let data = match &group {
+                        None => self.pipe_value(&mut p, key(&alias, (b, args[1])), t)?,
+                        Some(g) => {
+                            let mut parts = Vec::new();
+                            for m in g.lanes.iter().rev() {
+                                let v = self.k.block(m.0).operands(m.1)[1];
+                                let n = self.pipe_value(&mut p, key(&alias, (m.0, v)), t)?;
+                                parts.push(Expr::Net(n));
+                            }
+                            let name = self.fresh("pst");
+                            let w = self.m.wire(&name, g.bytes() * 8);
+                            self.m.set_loc(w, oloc.clone());
+                            self.m.assign(w, Expr::Concat(parts));
+                            w
+                        }
+                    };
                     let q = |g: &Gen, n: &str| port(&g.m, &format!("{buf}_st_{n}"));
                     let (rv, rr, ra, rd) = (
                         q(self, "req_valid")?,
@@ -407,15 +460,8 @@ impl Gen<'_> {
                         q(self, "req_data")?,
                     );
                     let at = self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?;
-                    self.fsm.drive(
-                        ra,
-                        at.clone(),
-                        Expr::Slice {
-                            net: addr,
-                            hi: aw - 1,
-                            lo: 0,
-                        },
-                    );
+                    self.fsm
+                        .drive(ra, at.clone(), group_address(addr, aw, below));
                     // Zero-extended to the unit's element; a masked unit writes only the
                     // store's own bytes.
                     let (dw, uw) = (self.m.net(data).width, self.m.net(rd).width);
@@ -803,5 +849,20 @@ pub(super) fn unit_latency(module: &str, params: &[(&str, i64)]) -> Option<u32> 
         "ohls_int_to_fp" | "ohls_fp_to_int" => Some(2),
         "ohls_fp_to_half" | "ohls_half_to_fp" => Some(1),
         _ => None,
+    }
+}
+
+/// The low `aw` bits of address `addr` less `below` bytes: a wide group's address from one
+/// of its members'.
+fn group_address(addr: NetId, aw: u32, below: u32) -> Expr {
+    let a = Expr::Slice {
+        net: addr,
+        hi: aw - 1,
+        lo: 0,
+    };
+    if below == 0 {
+        a
+    } else {
+        Expr::bin(crate::rtl::expr::BinOp::Sub, a, Expr::lit(aw, below as u64))
     }
 }

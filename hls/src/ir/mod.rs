@@ -195,6 +195,13 @@ impl Kernel {
         &self.loops[id.0 as usize]
     }
 
+    /// Parameter `p` is a `__global` or `__constant` buffer (it gets an AXI master).
+    pub fn is_buffer(&self, p: u32) -> bool {
+        self.params
+            .get(p as usize)
+            .is_some_and(|x| matches!(x.kind, ParamKind::Buffer { .. }))
+    }
+
     /// Whether the kernel synchronises work-items (and so needs the work-item loop
     /// transformation rather than one loop over all work-items).
     pub fn has_barrier(&self) -> bool {

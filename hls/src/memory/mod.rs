@@ -5,7 +5,10 @@
 //! rather than four bytes) and the number of read replicas (copies that every write
 //! updates, each with a read port of its own, so that a pipelined iteration reading an
 //! array several times still starts every cycle). The scheduler sees the replicas as read
-//! ports; the datapath builds the RAMs as planned.
+//! ports; the datapath builds the RAMs as planned. Global accesses of one iteration to
+//! neighbouring elements of a buffer are grouped into wide accesses (`widen`).
+
+pub mod widen;
 
 use std::collections::BTreeMap;
 
@@ -23,6 +26,8 @@ pub const MAX_WORD: u32 = 32;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MemoryPlan {
     pub memories: BTreeMap<Base, Layout>,
+    /// Global accesses of one iteration merged into wide ones.
+    pub wide: widen::WideAccesses,
 }
 
 /// One on-chip memory.
@@ -53,7 +58,7 @@ impl MemoryPlan {
 
 /// Plans the on-chip memories of group-form kernel `k`; `__local` pointer arguments hold
 /// up to `local_max_bytes`.
-pub fn plan(k: &Kernel, local_max_bytes: u64) -> MemoryPlan {
+pub fn plan(k: &Kernel, local_max_bytes: u64, beat_bytes: u32) -> MemoryPlan {
     let mut sizes: BTreeMap<Base, u64> = BTreeMap::new();
     for (i, o) in k.objects.iter().enumerate() {
         sizes.insert(Base::Object(crate::ir::ObjectId(i as u32)), o.size);
@@ -120,7 +125,10 @@ pub fn plan(k: &Kernel, local_max_bytes: u64) -> MemoryPlan {
             )
         })
         .collect();
-    MemoryPlan { memories }
+    MemoryPlan {
+        memories,
+        wide: widen::plan(k, beat_bytes),
+    }
 }
 
 /// A load, store or atomic on memory `base`: its bytes and alignment.
@@ -160,7 +168,7 @@ mod tests {
         let m = crate::lower::lower(p, &c.sources).expect("lowers");
         let k = m.kernels[0].clone();
         let g = crate::workitems::to_group_form(&k).expect("group form");
-        let p = plan(&g.kernel, 1024);
+        let p = plan(&g.kernel, 1024, 32);
         (g.kernel, p)
     }
 

@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 use crate::analysis::loops::{shapes, LoopShape};
 use crate::board::OpLibrary;
 use crate::frontend::types::AddrSpace;
-use crate::ir::{Base, BlockId, Kernel, LoopId, LoopKind, Node, OpId, OpKind, ParamKind, Ty};
+use crate::ir::{Base, BlockId, Kernel, LoopId, LoopKind, Node, OpId, OpKind, Ty};
 use crate::memory::MemoryPlan;
 use crate::schedule::loops::LoopSchedules;
 use crate::schedule::timing::op_timing;
@@ -92,6 +92,7 @@ pub fn plan(
                         .filter(|x| {
                             matches!(k.block(x.0).op(x.1).kind,
                                 OpKind::Load { base: Some(Base::Param(q)), .. } if q == *p)
+                                && !memory.wide.rides_along(**x)
                         })
                         .map(|x| pl.latency.get(x).copied().unwrap_or(1) / ii + 2)
                         .sum();
@@ -105,6 +106,7 @@ pub fn plan(
                     b.store_align = min_align(b.store_align, u.store_align);
                     b.load_in_flight = b.load_in_flight.max(u.load_in_flight);
                     b.store_strb |= u.store_strb;
+                    b.load_scattered |= u.load_scattered;
                 }
                 pl.overlap = overlap_pairs(k, s, &pl);
                 for &(x, y) in &pl.overlap {
@@ -137,7 +139,7 @@ pub fn plan(
                 _ => continue,
             };
             if let Some(Base::Param(p)) = base {
-                if is_buffer(k, *p) {
+                if k.is_buffer(*p) {
                     let e = out.buffers.entry(*p).or_default();
                     e.fsm_read |= read;
                     e.fsm_write |= write;
@@ -207,12 +209,6 @@ fn min_align(a: u32, b: u32) -> u32 {
         (0, x) | (x, 0) => x,
         (x, y) => x.min(y),
     }
-}
-
-fn is_buffer(k: &Kernel, p: u32) -> bool {
-    k.params
-        .get(p as usize)
-        .is_some_and(|x| matches!(x.kind, ParamKind::Buffer { .. }))
 }
 
 /// The group body `[init block, work-item loop]`, the loop pipelined and the block only
@@ -367,7 +363,16 @@ fn check_loop(
                 } else {
                     blk.operands(o).get(1).and_then(|v| blk.op(*v).ty.clone())
                 };
-                let bytes = vty.map(|t| t.bits().div_ceil(8)).unwrap_or(0);
+                let mut bytes = vty.map(|t| t.bits().div_ceil(8)).unwrap_or(0);
+                let mut align = *align;
+                // A wide group: its issuer moves the whole group, the others ride along.
+                if memory.wide.rides_along((b, o)) {
+                    continue;
+                }
+                if let Some(g) = memory.wide.group((b, o)) {
+                    bytes = g.bytes();
+                    align = g.align;
+                }
                 let global = matches!(space, AddrSpace::Global | AddrSpace::Constant);
                 // On-chip memory: a RAM word per access, at the RAM's fixed latency.
                 if let Some(b) = base.filter(|b| memory.layout(*b).is_some()) {
@@ -380,7 +385,7 @@ fn check_loop(
                         space.name()
                     ));
                 };
-                if !is_buffer(k, p) {
+                if !k.is_buffer(p) {
                     return Err("an access through a non-buffer parameter".into());
                 }
                 // A store of an odd size (`vstore3`) goes through the next power of two
@@ -400,7 +405,7 @@ fn check_loop(
                 let masked = unit_bytes != bytes;
                 let bytes = unit_bytes;
                 // Below its size, the alignment the unit must handle (two-beat elements).
-                let al = 1 << (*align).clamp(1, bytes).trailing_zeros();
+                let al = 1 << align.clamp(1, bytes).trailing_zeros();
                 let u = uses.entry(p).or_default();
                 u.store_strb |= masked;
                 if load {
@@ -468,6 +473,9 @@ fn check_loop(
                 OpKind::Store { base, .. } => (false, base),
                 _ => continue,
             };
+            if memory.wide.rides_along((b, o)) {
+                continue;
+            }
             let slot = ms.cycle.get(&(b, o)).copied().unwrap_or(0) % ms.ii.max(1);
             // An on-chip memory has a read port per copy (the schedule counts them).
             if load && base.is_some_and(|b| memory.layout(b).is_some()) {
@@ -504,6 +512,33 @@ fn check_loop(
                 }
             ));
         }
+    }
+    // A buffer's load unit prefetches (STREAM) where the loop's only load of it walks
+    // through memory one element (or wide group) per iteration; other patterns would
+    // abandon streams whose prefetched beats fill the unit.
+    let aff = crate::analysis::affine::AffineLoop::new(k, s);
+    let mut issuers: BTreeMap<u32, Vec<(BlockId, OpId)>> = BTreeMap::new();
+    for &(b, o) in &ops {
+        if let OpKind::Load {
+            base: Some(Base::Param(p)),
+            ..
+        } = k.block(b).op(o).kind
+        {
+            if uses.get(&p).is_some_and(|u| u.pipe_load.is_some())
+                && !memory.wide.rides_along((b, o))
+            {
+                issuers.entry(p).or_default().push((b, o));
+            }
+        }
+    }
+    for (p, is) in issuers {
+        let u = uses.entry(p).or_default();
+        let bytes = u.pipe_load.unwrap_or(0) as i64;
+        let stream = match is.as_slice() {
+            [one] => !guards.contains_key(&one.0) && aff.stride(*one) == Some(bytes),
+            _ => false,
+        };
+        u.load_scattered |= !stream;
     }
     Ok((
         PipeLoop {

@@ -113,6 +113,10 @@ pub struct KernelReport {
     /// Per loop of the group form (work-item loops included): trip count, minimum II on
     /// the board with its reason, pipeline depth, and today's FSM cycles per iteration.
     pub loop_analysis: Vec<crate::analysis::LoopReport>,
+    /// What the `loops` stage did: per source loop the unroll factor asked for and
+    /// applied (and why they differ), the private arrays now in registers (and those
+    /// kept in memory, with why), the `__constant` tables whose loads became constants.
+    pub loop_transforms: Option<crate::loops::LoopsReport>,
     pub register_map: RegisterMap,
     /// The datapath generator's per-block schedule and FSM report, as it gives it.
     pub schedule: serde_json::Value,

@@ -43,6 +43,9 @@ pub fn summary(r: &BuildReport, out: &std::path::Path) -> String {
             if k.templates.len() == 1 { "" } else { "s" },
             schedule_note(&k.schedule)
         );
+        if let Some(t) = &k.loop_transforms {
+            s.push_str(&transforms(t));
+        }
         for l in &k.loop_analysis {
             let _ = writeln!(s, "    {}", loop_line(l));
         }
@@ -52,12 +55,52 @@ pub fn summary(r: &BuildReport, out: &std::path::Path) -> String {
     s
 }
 
+/// The `loops` stage's decisions: one line per unrolled (or not unrolled) source loop,
+/// one for the arrays now in registers and the tables folded.
+fn transforms(t: &crate::loops::LoopsReport) -> String {
+    let mut s = String::new();
+    for d in &t.unrolled {
+        let file = d.location.rsplit('/').next().unwrap_or(&d.location);
+        let _ = writeln!(
+            s,
+            "    unroll at {file}: asked {}, applied {} ({}){}",
+            d.asked,
+            d.applied,
+            d.how,
+            d.reason
+                .as_ref()
+                .map(|r| format!(": {r}"))
+                .unwrap_or_default()
+        );
+    }
+    if !t.registers.is_empty() {
+        let names: Vec<String> = t
+            .registers
+            .iter()
+            .map(|r| format!("{} ({} x {})", r.name, r.registers, r.types))
+            .collect();
+        let _ = writeln!(s, "    in registers: {}", names.join(", "));
+    }
+    if !t.folded_tables.is_empty() {
+        let names: Vec<String> = t
+            .folded_tables
+            .iter()
+            .map(|r| format!("{} ({} loads)", r.name, r.loads_folded))
+            .collect();
+        let _ = writeln!(s, "    constant tables folded: {}", names.join(", "));
+    }
+    s
+}
+
 /// One loop: pipelined at which II (and the minimum), or why it keeps the FSM.
 fn loop_line(l: &crate::analysis::LoopReport) -> String {
-    let head = format!("L{} {} at {}", l.id, l.name, l.location);
+    let head = match l.unroll_applied {
+        Some(a) if a > 1 => format!("L{} {} at {} (unrolled x{a})", l.id, l.name, l.location),
+        _ => format!("L{} {} at {}", l.id, l.name, l.location),
+    };
     match (l.pipelined, l.scheduled_ii) {
         (true, Some(ii)) => format!(
-            "{head}: pipelined, II {ii} (minimum {}), depth {}{}{}",
+            "{head}: pipelined, II {ii} (minimum {}), depth {}{}{}{}",
             l.min_ii.map(|x| x.to_string()).unwrap_or("?".into()),
             l.depth,
             if l.cross_group {
@@ -72,6 +115,11 @@ fn loop_line(l: &crate::analysis::LoopReport) -> String {
                     "; runs in order when {} overlap (checked at entry)",
                     l.overlap_checks.join(", ")
                 )
+            },
+            if l.wide_accesses.is_empty() {
+                String::new()
+            } else {
+                format!("; wide: {}", l.wide_accesses.join("; "))
             }
         ),
         _ => format!(

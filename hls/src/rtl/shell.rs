@@ -138,6 +138,10 @@ pub struct BufferPaths {
     /// The most loads of this buffer a pipeline has issued and not yet taken the answers
     /// of (its load latency over its II, times its loads per iteration, and a margin).
     pub load_in_flight: u32,
+    /// Some pipelined loop loads this buffer other than as one stride-1 stream (one load
+    /// or wide group per iteration, the next element each time): its load unit fetches
+    /// each request's own beats instead of prefetching (STREAM = 0).
+    pub load_scattered: bool,
     /// The datapath reads the buffer's size register (`NAME_size`): a pipelined loop
     /// checks at its entry that this buffer does not overlap another.
     pub size: bool,
@@ -651,7 +655,7 @@ fn shell_module(
                 .param("DATA_WIDTH", dw as i64)
                 .param("ADDR_WIDTH", aw as i64)
                 .param("ELEM_BYTES", bytes as i64)
-                .param("STREAM", 0)
+                .param("STREAM", i64::from(!b.paths.load_scattered))
                 .param("MAX_BURST", cfg.max_burst as i64)
                 .param("MAX_OUTSTANDING", reqs as i64)
                 .param("FIFO_DEPTH", fifo as i64)

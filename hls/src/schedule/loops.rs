@@ -52,6 +52,7 @@ pub fn schedule_loops(
     k: &Kernel,
     sm: &SourceMap,
     lib: &OpLibrary,
+    wide: &crate::memory::widen::WideAccesses,
 ) -> Result<LoopSchedules, String> {
     let mut out = LoopSchedules::default();
     for s in shapes(k) {
@@ -67,7 +68,8 @@ pub fn schedule_loops(
             );
             continue;
         }
-        let it = Iteration::new(k, sm, &s, lib, &lib.limits);
+        let mut it = Iteration::new(k, sm, &s, lib, &lib.limits);
+        it.share_ports(wide);
         let mut g = it.graph(&MemDeps::of_loop(k, &s));
         let exit = pipeline_edges(k, s.id, &mut g);
         let fail = |e: String| format!("kernel `{}` loop L{}: {e}", k.name, s.id.0);
@@ -101,16 +103,28 @@ pub fn schedule_loops(
             let (b, o) = g.nodes[i].key;
             k.block(b).op(o).kind.is_memory()
         };
-        let deps = g
-            .edges
-            .iter()
-            .filter(|e| e.from != e.to && memory(e.from) && memory(e.to))
-            .map(|e| MemDep {
-                from: g.nodes[e.from].key,
-                to: g.nodes[e.to].key,
-                distance: e.distance,
+        // Within an iteration, every store with a later load it may meet in program order
+        // (the graph's order edges keep only what the schedule needs, not every pair
+        // the memory units could reorder); across iterations, the carried edges.
+        let mut deps: Vec<MemDep> = it
+            .stores_before_loads()
+            .into_iter()
+            .map(|(from, to)| MemDep {
+                from,
+                to,
+                distance: 0,
             })
             .collect();
+        deps.extend(
+            g.edges
+                .iter()
+                .filter(|e| e.distance > 0 && memory(e.from) && memory(e.to))
+                .map(|e| MemDep {
+                    from: g.nodes[e.from].key,
+                    to: g.nodes[e.to].key,
+                    distance: e.distance,
+                }),
+        );
         out.mem_deps.insert(s.id, deps);
         out.loops.insert(s.id, sched);
     }

@@ -18,12 +18,61 @@ pub(super) fn section(
     ir: Option<&Kernel>,
     sm: &SourceMap,
 ) -> Vec<LoopReport> {
+    if let Some(t) = &kr.loop_transforms {
+        transforms(p, t);
+    }
     if kr.loop_analysis.is_empty() {
         hints(p, kr, ir, sm);
         Vec::new()
     } else {
         loop_analysis(p, &kr.loop_analysis, ir, sm);
         kr.loop_analysis.clone()
+    }
+}
+
+/// What the `loops` stage did: per source loop the unroll factor asked for and applied,
+/// and the private arrays now in registers (or kept in memory, with why).
+fn transforms(p: &mut String, t: &crate::loops::LoopsReport) {
+    if !t.unrolled.is_empty() {
+        p.push_str(
+            "<h3>Unrolling</h3>\n<table>\n<tr><th>Loop</th><th>Asked</th><th>Applied</th>\
+             <th>How</th><th>Why</th><th>Ops before / after</th></tr>\n",
+        );
+        for d in &t.unrolled {
+            let _ = writeln!(
+                p,
+                "<tr><td><code>{}</code></td><td>{}</td><td class=\"n\">{}</td><td>{}</td>\
+                 <td>{}</td><td class=\"n\">{} / {}</td></tr>",
+                escape(&d.location),
+                escape(&d.asked),
+                d.applied,
+                escape(&d.how),
+                escape(d.reason.as_deref().unwrap_or("—")),
+                d.ops_before,
+                d.ops_after
+            );
+        }
+        p.push_str("</table>\n");
+    }
+    for r in &t.registers {
+        let _ = writeln!(
+            p,
+            "<p>Private array <code>{}</code> ({}, {} bytes) is in registers: {} of {}.</p>",
+            escape(&r.name),
+            escape(&r.location),
+            r.bytes,
+            r.registers,
+            escape(&r.types)
+        );
+    }
+    for r in &t.kept_in_memory {
+        let _ = writeln!(
+            p,
+            "<p>Private array <code>{}</code> ({}) stays in memory: {}.</p>",
+            escape(&r.name),
+            escape(&r.location),
+            escape(&r.reason)
+        );
     }
 }
 
@@ -117,7 +166,10 @@ fn loop_analysis(p: &mut String, loops: &[LoopReport], ir: Option<&Kernel>, sm: 
             l.trip_count
                 .map(|t| t.to_string())
                 .unwrap_or_else(|| "?".into()),
-            escape(&opt(&l.unroll)),
+            escape(&match (&l.unroll, l.unroll_applied) {
+                (Some(u), Some(a)) => format!("{u} (applied {a})"),
+                (u, _) => opt(u),
+            }),
             escape(&opt(&l.ivdep)),
             escape(&ii),
             escape(&l.ii_reason),
@@ -133,7 +185,9 @@ fn loop_analysis(p: &mut String, loops: &[LoopReport], ir: Option<&Kernel>, sm: 
         "<p class=\"note\">Min II is what a pipelined implementation could reach (the larger \
          of the resource and recurrence bounds); today's generator runs each loop as a state \
          machine without overlapping iterations, so its II is the cycles per iteration in the last \
-         column. Unroll hints are shown but not applied yet.</p>\n",
+         column. Unroll shows the hint and the copies of the body each iteration of the loop runs \
+         (the loops stage's main and remainder loops share the source line; fully unrolled \
+         loops are gone).</p>\n",
     );
 }
 

@@ -96,6 +96,7 @@ module fir_core (
     wire [31:0]  dp_x_base;
     wire [31:0]  dp_y_base;
     wire [31:0]  dp_arg_n;
+    wire [31:0]  dp_x_size;
     wire         dp_x_rd_cmd_valid;
     wire         dp_x_rd_cmd_ready;
     wire [31:0]  dp_x_rd_cmd_addr;
@@ -104,6 +105,22 @@ module fir_core (
     wire         dp_x_rd_ready;
     wire [31:0]  dp_x_rd_data;
     wire         dp_x_rd_last;
+    wire         dp_x_ld_req_valid;
+    wire         dp_x_ld_req_ready;
+    wire [31:0]  dp_x_ld_req_addr;
+    wire         dp_x_ld_resp_valid;
+    wire         dp_x_ld_resp_ready;
+    wire [31:0]  dp_x_ld_resp_data;
+    wire         dp_x_ld_flush;
+    wire         dp_x_ld_idle;
+    wire         dp_x_pipe;
+    wire [31:0]  dp_y_size;
+    wire         dp_y_st_req_valid;
+    wire         dp_y_st_req_ready;
+    wire [31:0]  dp_y_st_req_addr;
+    wire [31:0]  dp_y_st_req_data;
+    wire         dp_y_st_idle;
+    wire         dp_y_pipe;
     wire         dp_y_wr_cmd_valid;
     wire         dp_y_wr_cmd_ready;
     wire [31:0]  dp_y_wr_cmd_addr;
@@ -128,6 +145,20 @@ module fir_core (
     wire         x_rd_m_rid;
     wire         x_rd_idle;
     wire         x_rd_err;
+    wire         x_ld_m_arvalid;
+    wire         x_ld_m_arready;
+    wire [31:0]  x_ld_m_araddr;
+    wire [7:0]   x_ld_m_arlen;
+    wire [2:0]   x_ld_m_arsize;
+    wire [1:0]   x_ld_m_arburst;
+    wire         x_ld_m_arid;
+    wire         x_ld_m_rvalid;
+    wire         x_ld_m_rready;
+    wire [31:0]  x_ld_m_rdata;
+    wire [1:0]   x_ld_m_rresp;
+    wire         x_ld_m_rlast;
+    wire         x_ld_m_rid;
+    wire         x_ld_err;
     wire         y_wr_m_awvalid;
     wire         y_wr_m_awready;
     wire [31:0]  y_wr_m_awaddr;
@@ -146,6 +177,24 @@ module fir_core (
     wire         y_wr_m_bid;
     wire         y_wr_idle;
     wire         y_wr_err;
+    wire         y_st_m_awvalid;
+    wire         y_st_m_awready;
+    wire [31:0]  y_st_m_awaddr;
+    wire [7:0]   y_st_m_awlen;
+    wire [2:0]   y_st_m_awsize;
+    wire [1:0]   y_st_m_awburst;
+    wire         y_st_m_awid;
+    wire         y_st_m_wvalid;
+    wire         y_st_m_wready;
+    wire [31:0]  y_st_m_wdata;
+    wire [3:0]   y_st_m_wstrb;
+    wire         y_st_m_wlast;
+    wire         y_st_m_bvalid;
+    wire         y_st_m_bready;
+    wire [1:0]   y_st_m_bresp;
+    wire         y_st_m_bid;
+    wire         y_st_err;
+    wire [31:0]  y_st_acked;
     wire         all_idle;
     reg          finishing;
     reg  [7:0]   dp_err;
@@ -187,7 +236,9 @@ module fir_core (
 
     // ---- Arguments, sliced from the argument registers
     assign dp_x_base = args[31:0];
+    assign dp_x_size = args[95:64];
     assign dp_y_base = args[127:96];
+    assign dp_y_size = args[191:160];
     assign dp_arg_n = args[223:192];
 
     // ---- AXI4 master of buffer x
@@ -225,19 +276,63 @@ module fir_core (
         .err(x_rd_err),
         .idle(x_rd_idle)
     );
-    assign m_x_arvalid = x_rd_m_arvalid;
-    assign x_rd_m_arready = m_x_arready;
-    assign m_x_araddr = x_rd_m_araddr;
-    assign m_x_arlen = x_rd_m_arlen;
-    assign m_x_arsize = x_rd_m_arsize;
-    assign m_x_arburst = x_rd_m_arburst;
-    assign m_x_arid = x_rd_m_arid;
-    assign x_rd_m_rvalid = m_x_rvalid;
-    assign m_x_rready = x_rd_m_rready;
+
+    ohls_mem_load #(
+        .DATA_WIDTH(32),
+        .ADDR_WIDTH(32),
+        .ELEM_BYTES(4),
+        .STREAM(1),
+        .MAX_BURST(16),
+        .MAX_OUTSTANDING(64),
+        .FIFO_DEPTH(64),
+        .REQ_DEPTH(64),
+        .ALIGN_BYTES(4)
+    ) u_ld_x (
+        .clk(clk),
+        .rst(rst),
+        .req_valid(dp_x_ld_req_valid),
+        .req_ready(dp_x_ld_req_ready),
+        .req_addr(dp_x_ld_req_addr),
+        .resp_valid(dp_x_ld_resp_valid),
+        .resp_ready(dp_x_ld_resp_ready),
+        .resp_data(dp_x_ld_resp_data),
+        .stream_end((args[31:0] + args[95:64])),
+        .flush(dp_x_ld_flush),
+        .m_arvalid(x_ld_m_arvalid),
+        .m_arready(x_ld_m_arready),
+        .m_araddr(x_ld_m_araddr),
+        .m_arlen(x_ld_m_arlen),
+        .m_arsize(x_ld_m_arsize),
+        .m_arburst(x_ld_m_arburst),
+        .m_arid(x_ld_m_arid),
+        .m_rvalid(x_ld_m_rvalid),
+        .m_rready(x_ld_m_rready),
+        .m_rdata(x_ld_m_rdata),
+        .m_rresp(x_ld_m_rresp),
+        .m_rlast(x_ld_m_rlast),
+        .m_rid(x_ld_m_rid),
+        .err(x_ld_err),
+        .idle(dp_x_ld_idle)
+    );
+    assign m_x_arvalid = ((!dp_x_pipe) ? x_rd_m_arvalid : x_ld_m_arvalid);
+    assign x_rd_m_arready = ((!dp_x_pipe) && m_x_arready);
+    assign x_ld_m_arready = (dp_x_pipe && m_x_arready);
+    assign m_x_araddr = ((!dp_x_pipe) ? x_rd_m_araddr : x_ld_m_araddr);
+    assign m_x_arlen = ((!dp_x_pipe) ? x_rd_m_arlen : x_ld_m_arlen);
+    assign m_x_arsize = ((!dp_x_pipe) ? x_rd_m_arsize : x_ld_m_arsize);
+    assign m_x_arburst = ((!dp_x_pipe) ? x_rd_m_arburst : x_ld_m_arburst);
+    assign m_x_arid = ((!dp_x_pipe) ? x_rd_m_arid : x_ld_m_arid);
+    assign x_rd_m_rvalid = ((!dp_x_pipe) && m_x_rvalid);
+    assign x_ld_m_rvalid = (dp_x_pipe && m_x_rvalid);
+    assign m_x_rready = ((!dp_x_pipe) ? x_rd_m_rready : x_ld_m_rready);
     assign x_rd_m_rdata = m_x_rdata;
+    assign x_ld_m_rdata = m_x_rdata;
     assign x_rd_m_rresp = m_x_rresp;
+    assign x_ld_m_rresp = m_x_rresp;
     assign x_rd_m_rlast = m_x_rlast;
+    assign x_ld_m_rlast = m_x_rlast;
     assign x_rd_m_rid = m_x_rid;
+    assign x_ld_m_rid = m_x_rid;
     assign m_x_awvalid = 1'h0;
     assign m_x_awaddr = 32'h00000000;
     assign m_x_awlen = 8'h00;
@@ -296,22 +391,65 @@ module fir_core (
         .idle(y_wr_idle)
     );
     assign dp_y_wr_idle = y_wr_idle;
-    assign m_y_awvalid = y_wr_m_awvalid;
-    assign y_wr_m_awready = m_y_awready;
-    assign m_y_awaddr = y_wr_m_awaddr;
-    assign m_y_awlen = y_wr_m_awlen;
-    assign m_y_awsize = y_wr_m_awsize;
-    assign m_y_awburst = y_wr_m_awburst;
-    assign m_y_awid = y_wr_m_awid;
-    assign m_y_wvalid = y_wr_m_wvalid;
-    assign y_wr_m_wready = m_y_wready;
-    assign m_y_wdata = y_wr_m_wdata;
-    assign m_y_wstrb = y_wr_m_wstrb;
-    assign m_y_wlast = y_wr_m_wlast;
-    assign y_wr_m_bvalid = m_y_bvalid;
-    assign m_y_bready = y_wr_m_bready;
+
+    ohls_mem_store #(
+        .DATA_WIDTH(32),
+        .ADDR_WIDTH(32),
+        .ELEM_BYTES(4),
+        .MAX_BURST(16),
+        .MAX_OUTSTANDING(4),
+        .ALIGN_BYTES(4),
+        .STRB(0)
+    ) u_st_y (
+        .clk(clk),
+        .rst(rst),
+        .req_valid(dp_y_st_req_valid),
+        .req_ready(dp_y_st_req_ready),
+        .req_addr(dp_y_st_req_addr),
+        .req_data(dp_y_st_req_data),
+        .req_strb(4'hf),
+        .flush(1'h0),
+        .m_awvalid(y_st_m_awvalid),
+        .m_awready(y_st_m_awready),
+        .m_awaddr(y_st_m_awaddr),
+        .m_awlen(y_st_m_awlen),
+        .m_awsize(y_st_m_awsize),
+        .m_awburst(y_st_m_awburst),
+        .m_awid(y_st_m_awid),
+        .m_wvalid(y_st_m_wvalid),
+        .m_wready(y_st_m_wready),
+        .m_wdata(y_st_m_wdata),
+        .m_wstrb(y_st_m_wstrb),
+        .m_wlast(y_st_m_wlast),
+        .m_bvalid(y_st_m_bvalid),
+        .m_bready(y_st_m_bready),
+        .m_bresp(y_st_m_bresp),
+        .m_bid(y_st_m_bid),
+        .acked(y_st_acked),
+        .err(y_st_err),
+        .idle(dp_y_st_idle)
+    );
+    assign m_y_awvalid = ((!dp_y_pipe) ? y_wr_m_awvalid : y_st_m_awvalid);
+    assign y_wr_m_awready = ((!dp_y_pipe) && m_y_awready);
+    assign y_st_m_awready = (dp_y_pipe && m_y_awready);
+    assign m_y_awaddr = ((!dp_y_pipe) ? y_wr_m_awaddr : y_st_m_awaddr);
+    assign m_y_awlen = ((!dp_y_pipe) ? y_wr_m_awlen : y_st_m_awlen);
+    assign m_y_awsize = ((!dp_y_pipe) ? y_wr_m_awsize : y_st_m_awsize);
+    assign m_y_awburst = ((!dp_y_pipe) ? y_wr_m_awburst : y_st_m_awburst);
+    assign m_y_awid = ((!dp_y_pipe) ? y_wr_m_awid : y_st_m_awid);
+    assign m_y_wvalid = ((!dp_y_pipe) ? y_wr_m_wvalid : y_st_m_wvalid);
+    assign y_wr_m_wready = ((!dp_y_pipe) && m_y_wready);
+    assign y_st_m_wready = (dp_y_pipe && m_y_wready);
+    assign m_y_wdata = ((!dp_y_pipe) ? y_wr_m_wdata : y_st_m_wdata);
+    assign m_y_wstrb = ((!dp_y_pipe) ? y_wr_m_wstrb : y_st_m_wstrb);
+    assign m_y_wlast = ((!dp_y_pipe) ? y_wr_m_wlast : y_st_m_wlast);
+    assign y_wr_m_bvalid = ((!dp_y_pipe) && m_y_bvalid);
+    assign y_st_m_bvalid = (dp_y_pipe && m_y_bvalid);
+    assign m_y_bready = ((!dp_y_pipe) ? y_wr_m_bready : y_st_m_bready);
     assign y_wr_m_bresp = m_y_bresp;
+    assign y_st_m_bresp = m_y_bresp;
     assign y_wr_m_bid = m_y_bid;
+    assign y_st_m_bid = m_y_bid;
 
     // ---- Datapath
 
@@ -326,6 +464,7 @@ module fir_core (
         .x_base(dp_x_base),
         .y_base(dp_y_base),
         .arg_n(dp_arg_n),
+        .x_size(dp_x_size),
         .x_rd_cmd_valid(dp_x_rd_cmd_valid),
         .x_rd_cmd_ready(dp_x_rd_cmd_ready),
         .x_rd_cmd_addr(dp_x_rd_cmd_addr),
@@ -334,6 +473,22 @@ module fir_core (
         .x_rd_ready(dp_x_rd_ready),
         .x_rd_data(dp_x_rd_data),
         .x_rd_last(dp_x_rd_last),
+        .x_ld_req_valid(dp_x_ld_req_valid),
+        .x_ld_req_ready(dp_x_ld_req_ready),
+        .x_ld_req_addr(dp_x_ld_req_addr),
+        .x_ld_resp_valid(dp_x_ld_resp_valid),
+        .x_ld_resp_ready(dp_x_ld_resp_ready),
+        .x_ld_resp_data(dp_x_ld_resp_data),
+        .x_ld_flush(dp_x_ld_flush),
+        .x_ld_idle(dp_x_ld_idle),
+        .x_pipe(dp_x_pipe),
+        .y_size(dp_y_size),
+        .y_st_req_valid(dp_y_st_req_valid),
+        .y_st_req_ready(dp_y_st_req_ready),
+        .y_st_req_addr(dp_y_st_req_addr),
+        .y_st_req_data(dp_y_st_req_data),
+        .y_st_idle(dp_y_st_idle),
+        .y_pipe(dp_y_pipe),
         .y_wr_cmd_valid(dp_y_wr_cmd_valid),
         .y_wr_cmd_ready(dp_y_wr_cmd_ready),
         .y_wr_cmd_addr(dp_y_wr_cmd_addr),
@@ -346,7 +501,7 @@ module fir_core (
     );
 
     // ---- Completion: report done once every master is idle
-    assign all_idle = (&{x_rd_idle, y_wr_idle});
+    assign all_idle = (&{x_rd_idle, dp_x_ld_idle, y_wr_idle, dp_y_st_idle});
 
     always @(posedge clk) begin
         if (rst) begin
@@ -360,9 +515,9 @@ module fir_core (
             if (dp_done) dp_err <= dp_err_code;
         end
     end
-    assign err_code = ((dp_err != 8'h00) ? dp_err : {6'h00, (|{y_wr_err}), (|{x_rd_err})});
+    assign err_code = ((dp_err != 8'h00) ? dp_err : {6'h00, (|{y_wr_err, y_st_err}), (|{x_rd_err, x_ld_err})});
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, m_x_awready, m_x_wready, m_x_bvalid, m_x_bresp[1:0], m_x_bid, m_y_arready, m_y_rvalid, m_y_rdata[31:0], m_y_rresp[1:0], m_y_rlast, m_y_rid, busy, args[95:32], args[191:128]};
+    wire ohls_unused = &{1'b0, m_x_awready, m_x_wready, m_x_bvalid, m_x_bresp[1:0], m_x_bid, m_y_arready, m_y_rvalid, m_y_rdata[31:0], m_y_rresp[1:0], m_y_rlast, m_y_rid, busy, args[63:32], args[159:128], y_st_acked[31:0]};
 endmodule
 `default_nettype wire

@@ -1,0 +1,308 @@
+//! Wide global accesses: the loads (stores) of one loop iteration that read (write)
+//! neighbouring elements of one buffer — the copies of an unrolled body, `y[i]`,
+//! `y[i + 1]`, ... — become one access of the buffer's memory unit, up to a bus beat, so
+//! that a pipelined loop unrolled by 4 still issues one request per buffer and cycle.
+//!
+//! The IR keeps the separate accesses (the FSM and an ordered version of the loop run
+//! them one by one); the groups are a side table the modulo scheduler (one memory port
+//! use per group) and the pipelined datapath (one request, lanes sliced out) read. A
+//! group's loads are issued with its first member (program order) and its stores with
+//! its last, so a member moves only past accesses to the same buffer that its affine
+//! address proves apart from it; accesses to other buffers are the loop versioning's
+//! business (a pipelined loop runs only where its buffers do not overlap).
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::analysis::affine::AffineLoop;
+use crate::analysis::loops::shapes;
+use crate::frontend::types::AddrSpace;
+use crate::ir::{Base, BlockId, Kernel, OpId, OpKind};
+
+type OpKey = (BlockId, OpId);
+
+/// One wide access.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WideGroup {
+    /// A load group: the member that issues the request (the first in program order);
+    /// a store group: the last.
+    pub issuer: OpKey,
+    /// The members from the lowest address up; member `i` is `lane_bytes` x `i` bytes
+    /// above the group's address.
+    pub lanes: Vec<OpKey>,
+    pub lane_bytes: u32,
+    /// The alignment the lowest member's access promises.
+    pub align: u32,
+}
+
+impl WideGroup {
+    /// Bytes the group moves.
+    pub fn bytes(&self) -> u32 {
+        self.lane_bytes * self.lanes.len() as u32
+    }
+
+    /// Bytes from the group's address to member `m`'s.
+    pub fn offset_of(&self, m: OpKey) -> Option<u32> {
+        let i = self.lanes.iter().position(|x| *x == m)?;
+        Some(i as u32 * self.lane_bytes)
+    }
+}
+
+/// Every wide group of a kernel.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WideAccesses {
+    pub groups: Vec<WideGroup>,
+    of: HashMap<OpKey, usize>,
+}
+
+impl WideAccesses {
+    /// The group access `m` belongs to.
+    pub fn group(&self, m: OpKey) -> Option<&WideGroup> {
+        self.of.get(&m).map(|&g| &self.groups[g])
+    }
+
+    /// Access `m` is merged into a group another member issues.
+    pub fn rides_along(&self, m: OpKey) -> bool {
+        self.group(m).is_some_and(|g| g.issuer != m)
+    }
+}
+
+/// A candidate: a global access of a buffer parameter.
+struct Access {
+    key: OpKey,
+    pos: usize,
+    load: bool,
+    param: u32,
+    bytes: u32,
+    ty: Option<crate::ir::Ty>,
+    align: u32,
+}
+
+/// The wide groups of `k`'s innermost loops, each at most `beat` bytes.
+pub fn plan(k: &Kernel, beat: u32) -> WideAccesses {
+    let mut out = WideAccesses::default();
+    for s in shapes(k) {
+        if !s.inner.is_empty() {
+            continue;
+        }
+        let aff = AffineLoop::new(k, &s);
+        for ib in &s.blocks {
+            let blk = k.block(ib.block);
+            let mut acc = Vec::new();
+            for (pos, &o) in blk.order.iter().enumerate() {
+                let op = blk.op(o);
+                let (load, space, base, align, ty) = match &op.kind {
+                    OpKind::Load { space, base, align } => {
+                        (true, space, base, align, op.ty.clone())
+                    }
+                    OpKind::Store { space, base, align } => (
+                        false,
+                        space,
+                        base,
+                        align,
+                        blk.operands(o).get(1).and_then(|v| blk.op(*v).ty.clone()),
+                    ),
+                    _ => continue,
+                };
+                let Some(Base::Param(p)) = base else { continue };
+                let buffer = k.is_buffer(*p);
+                let global = matches!(space, AddrSpace::Global | AddrSpace::Constant);
+                let bytes = ty.as_ref().map(|t| t.bits().div_ceil(8)).unwrap_or(0);
+                if !buffer || !global || !bytes.is_power_of_two() || bytes >= beat {
+                    continue;
+                }
+                acc.push(Access {
+                    key: (ib.block, o),
+                    pos,
+                    load,
+                    param: *p,
+                    bytes,
+                    ty,
+                    align: *align,
+                });
+            }
+            for g in block_groups(k, ib.block, &acc, &aff, beat) {
+                let i = out.groups.len();
+                for m in &g.lanes {
+                    out.of.insert(*m, i);
+                }
+                out.groups.push(g);
+            }
+        }
+    }
+    out
+}
+
+/// The groups of one block's accesses `acc`.
+fn block_groups(
+    k: &Kernel,
+    b: BlockId,
+    acc: &[Access],
+    aff: &AffineLoop,
+    beat: u32,
+) -> Vec<WideGroup> {
+    let blk = k.block(b);
+    let mut out = Vec::new();
+    let mut taken = vec![false; acc.len()];
+    for a in 0..acc.len() {
+        if taken[a] {
+            continue;
+        }
+        // Its class: same direction, buffer and type, addresses a known distance apart.
+        let mut class: BTreeMap<i64, usize> = BTreeMap::new();
+        let mut twice = false;
+        for (c, x) in acc.iter().enumerate() {
+            if taken[c] || x.load != acc[a].load || x.param != acc[a].param || x.ty != acc[a].ty {
+                continue;
+            }
+            if let Some(d) = aff.offset(acc[a].key, x.key) {
+                twice |= class.insert(d, c).is_some();
+            }
+        }
+        for &c in class.values() {
+            taken[c] = true;
+        }
+        // Two accesses of one address: left as they are (a lane is one access).
+        if twice {
+            continue;
+        }
+        // Runs of neighbours, cut into powers of two up to a beat.
+        let w = acc[a].bytes as i64;
+        let max_lanes = (beat / acc[a].bytes).max(1) as usize;
+        let entries: Vec<(i64, usize)> = class.into_iter().collect();
+        let mut i = 0;
+        while i < entries.len() {
+            let mut j = i + 1;
+            while j < entries.len() && entries[j].0 == entries[j - 1].0 + w {
+                j += 1;
+            }
+            let mut at = i;
+            while at < j {
+                let n = prev_power_of_two((j - at).min(max_lanes));
+                let lanes: Vec<usize> = entries[at..at + n].iter().map(|e| e.1).collect();
+                if n >= 2 && legal(blk, b, acc, &lanes, aff) {
+                    let issuer = if acc[lanes[0]].load {
+                        lanes.iter().min_by_key(|&&l| acc[l].pos)
+                    } else {
+                        lanes.iter().max_by_key(|&&l| acc[l].pos)
+                    };
+                    out.push(WideGroup {
+                        issuer: acc[*issuer.expect("lanes")].key,
+                        lanes: lanes.iter().map(|&l| acc[l].key).collect(),
+                        lane_bytes: acc[lanes[0]].bytes,
+                        align: acc[lanes[0]].align.max(1),
+                    });
+                    at += n;
+                } else {
+                    at += 1;
+                }
+            }
+            i = j;
+        }
+    }
+    out
+}
+
+fn prev_power_of_two(n: usize) -> usize {
+    if n == 0 {
+        0
+    } else {
+        1 << (usize::BITS - 1 - n.leading_zeros())
+    }
+}
+
+/// Whether every member may move to the issuer: loads up to the first member, stores down
+/// to the last, past nothing of their buffer that may touch their bytes and past no
+/// other side effect than loads and stores of other buffers.
+fn legal(
+    blk: &crate::ir::Block,
+    b: BlockId,
+    acc: &[Access],
+    lanes: &[usize],
+    aff: &AffineLoop,
+) -> bool {
+    let load = acc[lanes[0]].load;
+    let param = acc[lanes[0]].param;
+    let first = lanes.iter().map(|&l| acc[l].pos).min().unwrap_or(0);
+    let last = lanes.iter().map(|&l| acc[l].pos).max().unwrap_or(0);
+    let issuer = if load { first } else { last };
+    for &l in lanes {
+        let m = &acc[l];
+        let (lo, hi) = if load {
+            (issuer, m.pos)
+        } else {
+            (m.pos, issuer)
+        };
+        for pos in lo + 1..hi {
+            let o = blk.order[pos];
+            let here = (b, o);
+            let ok = match &blk.op(o).kind {
+                // Loads reorder freely with loads.
+                OpKind::Load { .. } if load => true,
+                OpKind::Load { base, .. } | OpKind::Store { base, .. } => {
+                    base.is_some_and(|x| x != Base::Param(param)) || aff.apart(here, m.key)
+                }
+                kind => !kind.is_memory(),
+            };
+            if !ok {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::prev_power_of_two;
+
+    #[test]
+    fn runs_are_cut_into_powers_of_two() {
+        assert_eq!(prev_power_of_two(1), 1);
+        assert_eq!(prev_power_of_two(3), 2);
+        assert_eq!(prev_power_of_two(4), 4);
+        assert_eq!(prev_power_of_two(7), 4);
+    }
+}
+
+#[cfg(test)]
+mod kernel_tests {
+    use crate::board::BoardSet;
+
+    /// The wide groups of the kernel in `src`, as (lanes, bytes) per group.
+    fn groups(src: &str) -> Vec<(usize, u32)> {
+        let c = crate::frontend::check_source("k.cl", src, &crate::frontend::Options::default());
+        assert!(!c.has_errors(), "{:?}", c.diags.list);
+        let m = crate::lower::lower(c.program.as_ref().unwrap(), &c.sources).unwrap();
+        let boards = BoardSet::builtin().unwrap();
+        let board = boards.get("sim").unwrap();
+        let cfg = crate::project::shell_config_for(board);
+        let comp = crate::compile::compile(&m.kernels[0], &c.sources, board, &cfg)
+            .unwrap_or_else(|d| panic!("{:?}", d.list));
+        comp.memory
+            .wide
+            .groups
+            .iter()
+            .map(|g| (g.lanes.len(), g.bytes()))
+            .collect()
+    }
+
+    #[test]
+    fn an_unrolled_bodys_neighbouring_accesses_become_one_wide_access_each() {
+        let src = "__kernel void k(__global const float *x, __global float *y, int n) {\n\
+                   __attribute__((opencl_unroll_hint(4)))\n\
+                   for (int i = 0; i < n; i++) y[i] = 2.0f * x[i] + y[i];\n}";
+        // x's loads, y's loads, y's stores: four floats each.
+        assert_eq!(groups(src), [(4, 16), (4, 16), (4, 16)]);
+    }
+
+    #[test]
+    fn a_store_between_loads_of_the_same_bytes_keeps_them_apart() {
+        // y[2i + 1] is loaded after a store to it: one load of y[2i] and y[2i + 1] at
+        // the first load would read the old value.
+        let src = "__kernel void k(__global float *y, __global float *z, int n, float v) {\n\
+                   for (int i = 0; i < n; i++) {\n\
+                   float a = y[2 * i]; y[2 * i + 1] = v; float b = y[2 * i + 1];\n\
+                   z[i] = a * b; }\n}";
+        assert_eq!(groups(src), []);
+    }
+}
