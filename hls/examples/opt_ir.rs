@@ -50,6 +50,9 @@ fn run(f: &Path, board_name: &str) -> Result<(), String> {
     for k in &module.kernels {
         let k = ocl_hls::mathlib::expand(k).map_err(|d| d.message)?;
         let mut g = ocl_hls::workitems::to_group_form(&k).map_err(|d| d.message)?;
+        // The loops stage runs before opt in the pipeline (`compile`).
+        ocl_hls::loops::run(&mut g.kernel, &checked.sources, &Default::default())
+            .map_err(|d| format!("loops stage: {:?}", d.list))?;
         println!("==== before\n{}", print_kernel(&g.kernel, None));
         let r =
             ocl_hls::opt::run_group(&mut g, board, &Default::default()).map_err(|d| d.message)?;

@@ -1,7 +1,7 @@
 //! The `opt` stage: equality saturation over the pure integer datapath of each block
 //! (the `egg` crate), extraction priced by the board's operator library, and the chosen
 //! expressions spliced back. Runs on the group-form kernel (after
-//! `workitems::to_group_form`, before scheduling); `ir::verify::verify_kernel` holds
+//! `workitems::to_group_form` and the `loops` stage, before scheduling); `ir::verify::verify_kernel` holds
 //! after it. A block is replaced only when the board prices the result lower (or equal
 //! with fewer ops), so the stage never makes a kernel costlier by its own measure.
 //!
