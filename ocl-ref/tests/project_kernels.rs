@@ -50,6 +50,8 @@ const KERNELS: &[&str] = &[
     "union_pun",
     "vec16_swizzle",
     "vec8_arith",
+    "vadd_simd",
+    "simd_lanes_odd",
 ];
 
 /// Kernels checked only by the three-way comparison (POCL = interpreter = Verilator in
@@ -1130,4 +1132,23 @@ fn fir_window() {
         }
     }
     assert_eq!(i32s(output(&r, "y")), y);
+}
+
+#[test]
+fn vadd_simd() {
+    let r = project("vadd_simd");
+    let (a, b) = (f32s(input(&r, "a")), f32s(input(&r, "b")));
+    let want: Vec<f32> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
+    assert_f32_bits("c", &f32s(output(&r, "c")), &want);
+}
+
+#[test]
+fn simd_lanes_odd() {
+    // 10 groups of 100 work-items: the local id restarts every 100.
+    let r = project("simd_lanes_odd");
+    let a = i32s(input(&r, "a"));
+    let want: Vec<i32> = (0..1000)
+        .map(|i| a[i].wrapping_mul(7).wrapping_add((i % 100) as i32))
+        .collect();
+    assert_eq!(i32s(output(&r, "out")), want);
 }

@@ -182,7 +182,14 @@ fn compile_full(
     keep(Stage::Opt, &group.kernel);
 
     let memory = times.run(Stage::Memory, || {
-        crate::memory::plan(&group.kernel, cfg.local_max_bytes, cfg.data_width / 8)
+        let launch = crate::opt::ranges::Launch::of(&group);
+        let ranges = crate::opt::ranges::analyze(&group.kernel, &launch);
+        crate::memory::plan(
+            &group.kernel,
+            &ranges,
+            cfg.local_max_bytes,
+            cfg.data_width / 8,
+        )
     });
     // The schedulers see each on-chip memory's read replicas as read ports.
     let mut lib = lib;

@@ -236,7 +236,8 @@ impl<'a> Unroller<'a> {
     /// replace it, or `None` to keep it as it is.
     fn unroll(&mut self, k: &mut Kernel, id: LoopId, before: &[Node]) -> Option<Vec<Node>> {
         let l = k.lp(id).clone();
-        if l.kind == LoopKind::Once || is_work_item_loop(k, &l) {
+        // A work-item loop has a hint only from `num_simd_work_items` (lanes).
+        if l.kind == LoopKind::Once || (is_work_item_loop(k, &l) && l.hints.unroll.is_none()) {
             return None;
         }
         let counted = counted::recognize(k, id, before);
@@ -389,6 +390,25 @@ impl<'a> Unroller<'a> {
                 self.decide(l, asked, f, how, None, (whole, after));
                 return Some(nodes);
             }
+        }
+        if is_work_item_loop(k, l) {
+            // Lanes behind exit tests would leave the work-item loop unpipelined: slower
+            // than one lane.
+            let reason = format!(
+                "lanes need a work-item loop with a known count: \
+                 reqd_work_group_size(X, 1, 1) with X a multiple of {f}; one work-item per cycle"
+            );
+            self.decide(
+                l,
+                asked,
+                1,
+                "not unrolled",
+                Some(reason.clone()),
+                (whole, whole),
+            );
+            self.note(id, asked, 1, reason, TripShare::All);
+            k.loops[id.0 as usize].hints.unroll = None;
+            return None;
         }
         let size = whole.saturating_mul(f as usize);
         if size > self.opts.max_ops {

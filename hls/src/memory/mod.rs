@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 
 use crate::analysis::loops::shapes;
 use crate::ir::{Base, Kernel, OpKind, ParamKind};
+use crate::opt::ranges::Ranges;
 
 /// The most read replicas of one memory.
 pub const MAX_REPLICAS: u32 = 8;
@@ -57,15 +58,17 @@ impl MemoryPlan {
 }
 
 /// Plans the on-chip memories of group-form kernel `k`; `__local` pointer arguments hold
-/// up to `local_max_bytes`.
-pub fn plan(k: &Kernel, local_max_bytes: u64, beat_bytes: u32) -> MemoryPlan {
+/// up to `local_max_bytes`, or as far as `ranges` bound their accesses.
+pub fn plan(k: &Kernel, ranges: &Ranges, local_max_bytes: u64, beat_bytes: u32) -> MemoryPlan {
     let mut sizes: BTreeMap<Base, u64> = BTreeMap::new();
     for (i, o) in k.objects.iter().enumerate() {
         sizes.insert(Base::Object(crate::ir::ObjectId(i as u32)), o.size);
     }
     for (i, p) in k.params.iter().enumerate() {
         if p.kind == ParamKind::LocalBuffer {
-            sizes.insert(Base::Param(i as u32), local_max_bytes);
+            let base = Base::Param(i as u32);
+            let reach = reach(k, ranges, base).unwrap_or(u64::MAX);
+            sizes.insert(base, reach.min(local_max_bytes).max(1));
         }
     }
     // The word: the largest power of two dividing every access's size and offset.
@@ -131,6 +134,54 @@ pub fn plan(k: &Kernel, local_max_bytes: u64, beat_bytes: u32) -> MemoryPlan {
     }
 }
 
+/// The bytes from the start of `__local` argument `base` that its accesses can reach:
+/// every address is the argument plus offsets the range analysis bounds. A launch may
+/// pass a larger buffer; a kernel reaching past its end is undefined, so the RAM needs
+/// no more. `None` when some address is not of that form (a pointer kept in a variable).
+fn reach(k: &Kernel, ranges: &Ranges, base: Base) -> Option<u64> {
+    let mut most = 0u64;
+    for (bi, blk) in k.blocks.iter().enumerate() {
+        let b = crate::ir::BlockId(bi as u32);
+        for &o in &blk.order {
+            let op = blk.op(o);
+            let on_base = match op.kind {
+                OpKind::Load { base: at, .. }
+                | OpKind::Store { base: at, .. }
+                | OpKind::Atomic { base: at, .. } => at == Some(base),
+                _ => false,
+            };
+            if !on_base {
+                continue;
+            }
+            let bytes = match &op.kind {
+                OpKind::Store { .. } => blk.op(blk.operands(o)[1]).ty.as_ref()?.store_size(),
+                _ => op.ty.as_ref()?.store_size(),
+            };
+            let from = offset(blk, b, ranges, blk.operands(o)[0])?;
+            most = most.max(from.checked_add(bytes)?);
+        }
+    }
+    Some(most)
+}
+
+/// The largest byte offset of pointer `p` (in block `b`) from the `__local` argument it
+/// is built on.
+fn offset(
+    blk: &crate::ir::Block,
+    b: crate::ir::BlockId,
+    ranges: &Ranges,
+    p: crate::ir::OpId,
+) -> Option<u64> {
+    match blk.op(p).kind {
+        OpKind::Param(_) => Some(0),
+        OpKind::PtrAdd => {
+            let a = blk.operands(p);
+            offset(blk, b, ranges, a[0])?.checked_add(ranges.op(b, a[1])?)
+        }
+        _ => None,
+    }
+}
+
 /// A load, store or atomic on memory `base`: its bytes and alignment.
 fn access(blk: &crate::ir::Block, o: crate::ir::OpId) -> Option<(Base, u32, u32)> {
     let op = blk.op(o);
@@ -168,7 +219,8 @@ mod tests {
         let m = crate::lower::lower(p, &c.sources).expect("lowers");
         let k = m.kernels[0].clone();
         let g = crate::workitems::to_group_form(&k).expect("group form");
-        let p = plan(&g.kernel, 1024, 32);
+        let ranges = crate::opt::ranges::analyze(&g.kernel, &crate::opt::ranges::Launch::of(&g));
+        let p = plan(&g.kernel, &ranges, 1024, 32);
         (g.kernel, p)
     }
 
@@ -195,6 +247,37 @@ mod tests {
         );
         let t = by_name(&k, &p, "t");
         assert_eq!((t.word, t.depth, t.replicas), (4, 18, 3));
+    }
+
+    #[test]
+    fn a_local_argument_holds_what_its_bounded_accesses_reach() {
+        // The work-item counter ends at 64 and s <= 32: the highest int reached is
+        // scratch[96] (the bound is loose by the counter's last step).
+        let (_, p) = plan_of(
+            "__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+             void r(__global int *o, __local int *scratch) {
+                 uint lid = get_local_id(0);
+                 scratch[lid] = o[lid];
+                 barrier(CLK_LOCAL_MEM_FENCE);
+                 for (uint s = 32; s > 0; s >>= 1) {
+                     if (lid < s)
+                         scratch[lid] += scratch[lid + s];
+                     barrier(CLK_LOCAL_MEM_FENCE);
+                 }
+                 o[lid] = scratch[lid];
+             }",
+        );
+        let l = &p.memories[&Base::Param(1)];
+        assert_eq!((l.word, l.depth, l.replicas), (4, 97, 2));
+        // An index the analysis cannot bound (signed, may be negative) keeps the maximum.
+        let (_, p) = plan_of(
+            "__kernel void r(__global int *o, __local int *scratch, int k) {
+                 scratch[get_local_id(0) + k] = 1;
+                 barrier(CLK_LOCAL_MEM_FENCE);
+                 o[0] = scratch[0];
+             }",
+        );
+        assert_eq!(p.memories[&Base::Param(1)].depth, 1024 / 4);
     }
 
     #[test]

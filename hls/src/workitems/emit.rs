@@ -3,7 +3,7 @@
 //! its condition variable, `return` turned into moving on to the next work-item.
 
 use crate::diag::{Diagnostic, Span};
-use crate::frontend::sema::summary::LoopHints;
+use crate::frontend::sema::summary::{LoopHints, UnrollInfo};
 use crate::frontend::types::AddrSpace;
 use crate::ir::{
     Base, BinOp, BlockId, CmpOp, Kernel, Loop, LoopId, LoopKind, Node, ObjectId, OpKind, Region,
@@ -18,6 +18,10 @@ pub struct Emitter<'a> {
     pub env: &'a IdEnv,
     pub st: &'a Storage,
     pub reinit: &'a [Vec<ObjectId>],
+    /// Per segment: run once per group (`once.rs`), without a work-item loop.
+    pub once: &'a [bool],
+    /// Variables computed again at the start of every segment that reads them.
+    pub remat: &'a std::collections::BTreeMap<VarId, super::remat::Expr>,
 }
 
 impl Emitter<'_> {
@@ -81,18 +85,75 @@ impl Emitter<'_> {
         let Some(&(outer, _)) = dims.last() else {
             return Err(Diagnostic::error(span, "internal: no work-item loop"));
         };
+        let seg_nodes = Region(tree.segs[i].nodes.clone());
+        if self.once[i] {
+            let mut s = SegRewrite {
+                em: self,
+                inner: None,
+                may_return: false,
+                own_loops: Vec::new(),
+                used_lin: false,
+                at: span,
+                escapes: Vec::new(),
+                cached: Default::default(),
+            };
+            return s.region(k, &seg_nodes);
+        }
+        // A per-work-item variable lives in a register while its work-item runs the
+        // segment: loaded once at the start, stored back once in the latch (which every
+        // way of ending the work-item reaches), rather than a private access per use.
+        let (read, written) = var_uses(k, &seg_nodes);
+        let cached: std::collections::BTreeSet<VarId> = read
+            .union(&written)
+            .filter(|v| self.st.vars.contains_key(v))
+            .copied()
+            .collect();
         let inner = new_loop(k, span);
+        // SIMD lanes: the work-item loop unrolled by the lane count, so that N work-items
+        // start every cycle (their neighbouring accesses become wide ones).
+        if let Some(n) = k.attrs.num_simd_work_items.filter(|n| *n > 1) {
+            k.loops[inner.0 as usize].hints.unroll = Some(UnrollInfo {
+                factor: Some(n),
+                spelling: format!("num_simd_work_items({n})"),
+            });
+        }
         let mut s = SegRewrite {
             em: self,
-            inner,
+            inner: Some(inner),
             may_return: tree.segs[i].tail,
             own_loops: Vec::new(),
             used_lin: false,
             at: span,
             escapes: Vec::new(),
+            cached: cached.iter().copied().collect(),
         };
-        let mut nodes = s.region(k, &Region(tree.segs[i].nodes.clone()))?;
-        let head = self.head(k, s.used_lin, &self.reinit[i]);
+        let mut nodes = s.region(k, &seg_nodes)?;
+        // The segment that computes a value reads it afterwards, except in a later round
+        // of a group-level loop.
+        let again: Vec<VarId> = read
+            .iter()
+            .filter(|v| {
+                self.remat.contains_key(v) && (!written.contains(v) || tree.segs[i].in_loop)
+            })
+            .copied()
+            .collect();
+        if !again.is_empty() {
+            let b = k.new_block();
+            for v in again {
+                self.remat[&v].write(k.block_mut(b), v);
+            }
+            s.block(k, b);
+            nodes.insert(0, Node::Block(b));
+        }
+        let latch = k.new_block();
+        let back: Vec<VarId> = cached
+            .iter()
+            .filter(|v| written.contains(v))
+            .copied()
+            .collect();
+        let latch_lin = self.store_back(k.block_mut(latch), span, &back);
+        self.step(k.block_mut(latch), span, &dims);
+        let head = self.head(k, s.used_lin || latch_lin, &self.reinit[i], &cached);
         if let Some(h) = head {
             nodes.insert(0, Node::Block(h));
         }
@@ -106,8 +167,6 @@ impl Emitter<'_> {
         };
         let (l, n) = (x.local_id(outer), x.local_size(outer));
         let c = x.add(OpKind::Cmp(CmpOp::ULt), Some(Ty::I(1)), &[l, n]);
-        let latch = k.new_block();
-        self.step(k.block_mut(latch), span, &dims);
         let init = k.new_block();
         let mut x = Expander {
             b: k.block_mut(init),
@@ -181,10 +240,49 @@ impl Emitter<'_> {
         }
     }
 
-    /// The block starting each work-item: its linear id, and fresh initial bytes of the
-    /// single private objects that have some.
-    fn head(&self, k: &mut Kernel, lin: bool, reinit: &[ObjectId]) -> Option<BlockId> {
-        if !lin && reinit.is_empty() {
+    /// Stores the registers of per-work-item variables `vars` back to their slots;
+    /// returns whether it read the linear id.
+    fn store_back(&self, b: &mut crate::ir::Block, span: Span, vars: &[VarId]) -> bool {
+        let mut x = Expander {
+            b,
+            env: self.env,
+            span,
+            used_lin: false,
+        };
+        for v in vars {
+            let val = x.add(OpKind::ReadVar(*v), Some(self.st.tys[v].clone()), &[]);
+            let (p, slot) = self.slot_ptr(&mut x, *v);
+            let store = OpKind::Store {
+                space: AddrSpace::Private,
+                base: Some(Base::Object(slot.object)),
+                align: slot.align,
+            };
+            x.add(store, None, &[p, val]);
+        }
+        x.used_lin
+    }
+
+    fn slot_ptr(&self, x: &mut Expander, v: VarId) -> (crate::ir::OpId, rewrite::Slot) {
+        let slot = self.st.vars[&v];
+        let ptr = Some(Ty::Ptr(AddrSpace::Private));
+        let a = x.add(OpKind::ObjectAddr(slot.object), ptr.clone(), &[]);
+        let l = x.lin();
+        let s = x.c64(slot.stride);
+        let off = x.add(OpKind::Binary(BinOp::Mul), Some(Ty::I(64)), &[l, s]);
+        (x.add(OpKind::PtrAdd, ptr, &[a, off]), slot)
+    }
+
+    /// The block starting each work-item: its linear id, fresh initial bytes of the
+    /// single private objects that have some, and the registers of the per-work-item
+    /// variables the segment uses.
+    fn head(
+        &self,
+        k: &mut Kernel,
+        lin: bool,
+        reinit: &[ObjectId],
+        cached: &std::collections::BTreeSet<VarId>,
+    ) -> Option<BlockId> {
+        if !lin && reinit.is_empty() && cached.is_empty() {
             return None;
         }
         let b = k.new_block();
@@ -202,12 +300,24 @@ impl Emitter<'_> {
             span,
             used_lin: false,
         };
-        if lin {
+        let flat = self.env.lid[1].is_some() || self.env.lid[2].is_some();
+        if lin || (flat && !cached.is_empty()) {
             let v = x.compute_lin();
             x.add(OpKind::WriteVar(self.env.lin), None, &[v]);
         }
         for (o, bytes, align) in objects {
             store_bytes(&mut x, o, &bytes, align);
+        }
+        for v in cached {
+            let ty = self.st.tys[v].clone();
+            let (p, slot) = self.slot_ptr(&mut x, *v);
+            let load = OpKind::Load {
+                space: AddrSpace::Private,
+                base: Some(Base::Object(slot.object)),
+                align: slot.align,
+            };
+            let val = x.add(load, Some(ty), &[p]);
+            x.add(OpKind::WriteVar(*v), None, &[val]);
         }
         Some(b)
     }
@@ -242,6 +352,57 @@ fn store_bytes(x: &mut Expander, o: ObjectId, bytes: &[u8], align: u64) {
     }
 }
 
+/// The variables read and written anywhere in `r`.
+fn var_uses(
+    k: &Kernel,
+    r: &Region,
+) -> (
+    std::collections::BTreeSet<VarId>,
+    std::collections::BTreeSet<VarId>,
+) {
+    fn block(k: &Kernel, b: BlockId, read: &mut BTreeSet<VarId>, written: &mut BTreeSet<VarId>) {
+        let blk = k.block(b);
+        for &o in &blk.order {
+            match blk.op(o).kind {
+                OpKind::ReadVar(v) => {
+                    read.insert(v);
+                }
+                OpKind::WriteVar(v) => {
+                    written.insert(v);
+                }
+                _ => {}
+            }
+        }
+    }
+    fn region(k: &Kernel, r: &Region, read: &mut BTreeSet<VarId>, written: &mut BTreeSet<VarId>) {
+        for n in &r.0 {
+            match n {
+                Node::Block(b) => block(k, *b, read, written),
+                Node::If {
+                    cond, then, els, ..
+                } => {
+                    block(k, cond.0, read, written);
+                    region(k, then, read, written);
+                    region(k, els, read, written);
+                }
+                Node::Loop(id) => {
+                    let l = k.lp(*id);
+                    if let Some((c, _)) = l.cond {
+                        block(k, c, read, written);
+                    }
+                    region(k, &l.body, read, written);
+                    region(k, &l.latch, read, written);
+                }
+                Node::Break(_) | Node::Continue(_) | Node::Return => {}
+            }
+        }
+    }
+    use std::collections::BTreeSet;
+    let (mut read, mut written) = (BTreeSet::new(), BTreeSet::new());
+    region(k, r, &mut read, &mut written);
+    (read, written)
+}
+
 fn new_loop(k: &mut Kernel, span: Span) -> LoopId {
     k.loops.push(Loop {
         kind: LoopKind::While,
@@ -274,7 +435,8 @@ fn read_cond(k: &mut Kernel, v: VarId, span: Span) -> (BlockId, crate::ir::OpId)
 /// Rewrites the nodes of one segment.
 struct SegRewrite<'a, 'b> {
     em: &'a Emitter<'b>,
-    inner: LoopId,
+    /// The work-item loop; `None` for a run-once segment (which has no way out).
+    inner: Option<LoopId>,
     may_return: bool,
     own_loops: Vec<LoopId>,
     used_lin: bool,
@@ -282,6 +444,8 @@ struct SegRewrite<'a, 'b> {
     at: Span,
     /// Where the group goes after this segment, with the flag variable recording it.
     escapes: Vec<(Leave, VarId)>,
+    /// Per-work-item variables held in a register (see [`Emitter::seg`]).
+    cached: std::collections::HashSet<VarId>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -302,6 +466,15 @@ impl Leave {
 }
 
 impl SegRewrite<'_, '_> {
+    /// Ends the work-item: continues the work-item loop. A run-once segment has no way
+    /// out (`once.rs`), so it never gets here.
+    fn next_item(&self) -> Node {
+        match self.inner {
+            Some(l) => Node::Continue(l),
+            None => Node::Return,
+        }
+    }
+
     /// Records that work-items leave this way: sets the flag and ends the work-item's
     /// segment. The group follows after the segment (the way is uniform: checked when
     /// cutting).
@@ -320,7 +493,7 @@ impl SegRewrite<'_, '_> {
             }
         };
         out.push(Node::Block(set_flag(k, flag, true)));
-        Node::Continue(self.inner)
+        self.next_item()
     }
 
     fn block(
@@ -328,7 +501,7 @@ impl SegRewrite<'_, '_> {
         k: &mut Kernel,
         b: BlockId,
     ) -> std::collections::HashMap<crate::ir::OpId, crate::ir::OpId> {
-        let (map, lin) = rewrite::block(k, b, self.em.env, self.em.st);
+        let (map, lin) = rewrite::block(k, b, self.em.env, self.em.st, &self.cached);
         self.used_lin |= lin;
         map
     }
@@ -380,7 +553,7 @@ impl SegRewrite<'_, '_> {
                     self.leave(k, Leave::Continue(*l), &mut out)
                 }
                 Node::Break(_) | Node::Continue(_) => n.clone(),
-                Node::Return if self.may_return => Node::Continue(self.inner),
+                Node::Return if self.may_return => self.next_item(),
                 Node::Return => self.leave(k, Leave::Return, &mut out),
             };
             out.push(node);

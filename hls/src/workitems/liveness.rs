@@ -116,7 +116,8 @@ pub struct Plan {
     pub reinit: Vec<Vec<ObjectId>>,
 }
 
-pub fn plan(k: &Kernel, tree: &Tree) -> Plan {
+/// `scalars` hold the same value in every work-item (`once.rs`): one copy serves all.
+pub fn plan(k: &Kernel, tree: &Tree, scalars: &HashSet<VarId>) -> Plan {
     let uses: Vec<SegUse> = tree
         .segs
         .iter()
@@ -131,13 +132,14 @@ pub fn plan(k: &Kernel, tree: &Tree) -> Plan {
     let mut promoted = Vec::new();
     for v in 0..k.vars.len() {
         let v = VarId(v as u32);
-        let needed = uses.iter().enumerate().any(|(i, u)| {
-            u.exposed.contains(&v)
-                && uses
-                    .iter()
-                    .enumerate()
-                    .any(|(j, w)| w.written.contains(&v) && (i != j || tree.segs[i].in_loop))
-        });
+        let needed = !scalars.contains(&v)
+            && uses.iter().enumerate().any(|(i, u)| {
+                u.exposed.contains(&v)
+                    && uses
+                        .iter()
+                        .enumerate()
+                        .any(|(j, w)| w.written.contains(&v) && (i != j || tree.segs[i].in_loop))
+            });
         if needed {
             promoted.push(v);
         }

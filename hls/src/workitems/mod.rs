@@ -35,7 +35,9 @@ mod compact;
 mod emit;
 mod ids;
 mod liveness;
+mod once;
 mod regions;
+mod remat;
 mod rewrite;
 mod split;
 mod structs;
@@ -94,7 +96,12 @@ pub fn to_group_form(k: &ir::Kernel) -> Result<GroupForm, Diagnostic> {
     structs::private_copies(&mut out);
     let barriers = split::split_barriers(&mut out)?;
     let tree = regions::build(&mut out, &barriers)?;
-    let plan = liveness::plan(&out, &tree);
+    let once = once::find(&out, &tree);
+    let mut plan = liveness::plan(&out, &tree, &once.scalars);
+    // Only what would otherwise be kept per work-item is computed again.
+    let mut remat = remat::find(&out, &tree);
+    remat.vars.retain(|v, _| plan.promoted.contains(v));
+    plan.promoted.retain(|v| !remat.vars.contains_key(v));
     if max_items > MAX_STORED_ITEMS && !(plan.promoted.is_empty() && plan.replicated.is_empty()) {
         return Err(Diagnostic::error(
             k.span,
@@ -111,6 +118,8 @@ pub fn to_group_form(k: &ir::Kernel) -> Result<GroupForm, Diagnostic> {
         env: &env,
         st: &st,
         reinit: &plan.reinit,
+        once: &once.segs,
+        remat: &remat.vars,
     };
     out.body = em.body(&mut out, &tree)?;
     compact::compact(&mut out);
@@ -135,8 +144,10 @@ pub fn to_group_form(k: &ir::Kernel) -> Result<GroupForm, Diagnostic> {
 /// Creates the per-work-item arrays of promoted variables and widens replicated objects.
 fn storage(k: &mut ir::Kernel, plan: &liveness::Plan, items: u64) -> rewrite::Storage {
     let mut vars = HashMap::new();
+    let mut tys = HashMap::new();
     for &v in &plan.promoted {
         let var = k.var(v).clone();
+        tys.insert(v, var.ty.clone());
         let stride = var.ty.store_size().next_power_of_two();
         let object = k.new_object(Object {
             name: format!("__wi_{}", var.name),
@@ -164,7 +175,7 @@ fn storage(k: &mut ir::Kernel, plan: &liveness::Plan, items: u64) -> rewrite::St
         }
         objects.insert(o, stride);
     }
-    rewrite::Storage { vars, objects }
+    rewrite::Storage { vars, tys, objects }
 }
 
 /// The loop counters and local sizes; appends the hidden parameters when the sizes are

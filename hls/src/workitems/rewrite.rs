@@ -21,12 +21,21 @@ pub struct Slot {
 
 pub struct Storage {
     pub vars: HashMap<VarId, Slot>,
+    /// The types of the variables in `vars`.
+    pub tys: HashMap<VarId, Ty>,
     /// Replicated private objects: the bytes of one work-item's copy.
     pub objects: HashMap<ObjectId, u64>,
 }
 
-/// Rebuilds block `b`; returns the new id of every old op that has a result.
-pub fn block(k: &mut Kernel, b: BlockId, env: &IdEnv, st: &Storage) -> (HashMap<OpId, OpId>, bool) {
+/// Rebuilds block `b`; returns the new id of every old op that has a result. Variables in
+/// `cached` stay variables: the segment keeps them in a register.
+pub fn block(
+    k: &mut Kernel,
+    b: BlockId,
+    env: &IdEnv,
+    st: &Storage,
+    cached: &std::collections::HashSet<VarId>,
+) -> (HashMap<OpId, OpId>, bool) {
     let old = std::mem::take(k.block_mut(b));
     let mut new = Block::default();
     let mut map = HashMap::new();
@@ -55,7 +64,7 @@ pub fn block(k: &mut Kernel, b: BlockId, env: &IdEnv, st: &Storage) -> (HashMap<
                     None => x.add(op.kind.clone(), op.ty.clone(), &args),
                 }
             }
-            OpKind::ReadVar(v) if st.vars.contains_key(v) => {
+            OpKind::ReadVar(v) if st.vars.contains_key(v) && !cached.contains(v) => {
                 let s = st.vars[v];
                 let p = slot_ptr(&mut x, s, &mut at);
                 let load = OpKind::Load {
@@ -65,7 +74,7 @@ pub fn block(k: &mut Kernel, b: BlockId, env: &IdEnv, st: &Storage) -> (HashMap<
                 };
                 x.add(load, op.ty.clone(), &[p])
             }
-            OpKind::WriteVar(v) if st.vars.contains_key(v) => {
+            OpKind::WriteVar(v) if st.vars.contains_key(v) && !cached.contains(v) => {
                 let s = st.vars[v];
                 let p = slot_ptr(&mut x, s, &mut at);
                 let store = OpKind::Store {

@@ -42,10 +42,16 @@ module matmul_datapath (
     reg  [31:0] gnext_0;
     reg  [31:0] gnext_1;
     reg  [31:0] gnext_2;
-    reg         v0_group_cond0;
-    reg  [63:0] v1_lid_x;
-    reg  [63:0] v2_lid_y;
-    reg  [63:0] v3_lid_linear;
+    reg  [31:0] v0_col;
+    reg  [31:0] v1_row;
+    reg  [31:0] v2_tx;
+    reg  [31:0] v3_ty;
+    reg  [31:0] v4_acc;
+    reg  [31:0] v5_t;
+    reg         v6_group_cond0;
+    reg  [63:0] v7_lid_x;
+    reg  [63:0] v8_lid_y;
+    reg  [63:0] v9_lid_linear;
     wire        obj0_As_we;
     wire [5:0]  obj0_As_waddr;
     wire [31:0] obj0_As_wdata;
@@ -100,227 +106,189 @@ module matmul_datapath (
     wire        obj1_Bs_r7_re;
     wire [5:0]  obj1_Bs_r7_raddr;
     wire [31:0] obj1_Bs_r7_rdata;
-    wire        obj2_wi_col_we;
-    wire [5:0]  obj2_wi_col_waddr;
-    wire [31:0] obj2_wi_col_wdata;
-    wire        obj2_wi_col_re;
-    wire [5:0]  obj2_wi_col_raddr;
-    wire [31:0] obj2_wi_col_rdata;
-    wire        obj3_wi_row_we;
-    wire [5:0]  obj3_wi_row_waddr;
-    wire [31:0] obj3_wi_row_wdata;
-    wire        obj3_wi_row_re;
-    wire [5:0]  obj3_wi_row_raddr;
-    wire [31:0] obj3_wi_row_rdata;
-    wire        obj4_wi_tx_we;
-    wire [5:0]  obj4_wi_tx_waddr;
-    wire [31:0] obj4_wi_tx_wdata;
-    wire        obj4_wi_tx_re;
-    wire [5:0]  obj4_wi_tx_raddr;
-    wire [31:0] obj4_wi_tx_rdata;
-    wire        obj5_wi_ty_we;
-    wire [5:0]  obj5_wi_ty_waddr;
-    wire [31:0] obj5_wi_ty_wdata;
-    wire        obj5_wi_ty_re;
-    wire [5:0]  obj5_wi_ty_raddr;
-    wire [31:0] obj5_wi_ty_rdata;
-    wire        obj6_wi_acc_we;
-    wire [5:0]  obj6_wi_acc_waddr;
-    wire [31:0] obj6_wi_acc_wdata;
-    wire        obj6_wi_acc_re;
-    wire [5:0]  obj6_wi_acc_raddr;
-    wire [31:0] obj6_wi_acc_rdata;
-    wire        obj7_wi_t_we;
-    wire [5:0]  obj7_wi_t_waddr;
-    wire [31:0] obj7_wi_t_wdata;
-    wire        obj7_wi_t_re;
-    wire [5:0]  obj7_wi_t_raddr;
-    wire [31:0] obj7_wi_t_rdata;
-    wire        obj7_wi_t_r1_re;
-    wire [5:0]  obj7_wi_t_r1_raddr;
-    wire [31:0] obj7_wi_t_r1_rdata;
-    reg  [48:0] p5_valid;  // matmul_tiled.cl:7:6
-    reg         p5_admit;
-    wire        p5_stall;
-    wire        p5_en;
+    wire        obj2_wi_acc_we;
+    wire [5:0]  obj2_wi_acc_waddr;
+    wire [31:0] obj2_wi_acc_wdata;
+    wire        obj2_wi_acc_re;
+    wire [5:0]  obj2_wi_acc_raddr;
+    wire [31:0] obj2_wi_acc_rdata;
+    reg  [47:0] p4_valid;  // matmul_tiled.cl:7:6
+    reg         p4_admit;
+    wire        p4_stall;
+    wire        p4_en;
     wire [63:0] pv_1;  // matmul_tiled.cl:7:6
     wire [7:0]  pw_2;  // matmul_tiled.cl:7:6
     wire [7:0]  w_3;  // matmul_tiled.cl:7:6
     wire        pw_4;  // matmul_tiled.cl:7:6
-    reg         p5_go;
+    reg         p4_go;
     wire [63:0] pv_5;  // matmul_tiled.cl:7:6
     wire [63:0] pv_6;  // matmul_tiled.cl:7:6
     wire [7:0]  pw_7;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_8;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_9;  // matmul_tiled.cl:7:6
+    wire [63:0] w_8;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_9;  // matmul_tiled.cl:7:6
     wire [7:0]  pw_10;  // matmul_tiled.cl:7:6
     wire [7:0]  pw_11;  // matmul_tiled.cl:7:6
     wire [63:0] pw_12;  // matmul_tiled.cl:7:6
-    wire [63:0] w_13;  // matmul_tiled.cl:27:5
-    wire [63:0] w_14;  // matmul_tiled.cl:27:7
-    wire [63:0] w_15;  // matmul_tiled.cl:27:7
-    wire [63:0] pw_16;  // matmul_tiled.cl:27:7
-    wire [63:0] pw_17;  // matmul_tiled.cl:27:7
-    wire [63:0] pwa_18;
-    wire [31:0] prd_19;  // matmul_tiled.cl:27:7
-    wire [31:0] w_20;  // matmul_tiled.cl:27:13
-    wire [31:0] pw_21;  // matmul_tiled.cl:27:7
-    wire [63:0] w_22;  // matmul_tiled.cl:27:17
-    wire [63:0] pw_23;  // matmul_tiled.cl:27:17
-    reg  [63:0] pq_24;  // matmul_tiled.cl:27:17
-    wire [63:0] pwa_25;
-    wire [31:0] prd_26;  // matmul_tiled.cl:27:17
-    reg  [31:0] pq_27;  // matmul_tiled.cl:27:7
-    reg  [31:0] pq_28;  // matmul_tiled.cl:27:7
-    reg  [31:0] pq_29;  // matmul_tiled.cl:27:7
-    reg  [31:0] pq_30;  // matmul_tiled.cl:27:17
-    reg  [31:0] pq_31;  // matmul_tiled.cl:27:17
-    wire [31:0] pw_32;  // matmul_tiled.cl:27:7
-    wire [63:0] pw_33;  // matmul_tiled.cl:27:5
-    wire [63:0] pw_34;  // matmul_tiled.cl:27:5
-    wire [63:0] pw_35;  // matmul_tiled.cl:27:5
-    wire [63:0] w_36;  // matmul_tiled.cl:27:24
-    wire [63:0] pw_37;  // matmul_tiled.cl:27:24
-    reg  [63:0] pq_38;  // matmul_tiled.cl:27:24
-    reg  [63:0] pq_39;  // matmul_tiled.cl:27:24
-    wire [63:0] pwa_40;
-    wire [31:0] prd_41;  // matmul_tiled.cl:27:24
-    reg  [31:0] pq_42;  // matmul_tiled.cl:27:24
-    wire [63:0] pv_43;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_44;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_45;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_46;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_47;  // matmul_tiled.cl:7:6
-    wire        pw_48;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_49;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_50;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_51;  // matmul_tiled.cl:7:6
+    wire [63:0] w_13;  // matmul_tiled.cl:7:6
+    wire [63:0] w_14;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_15;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_16;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_17;
+    wire [31:0] prd_18;  // matmul_tiled.cl:7:6
+    wire [31:0] w_19;  // matmul_tiled.cl:12:15
+    wire [63:0] w_20;  // matmul_tiled.cl:12:15
+    wire [63:0] pv_21;  // matmul_tiled.cl:12:15
+    wire [63:0] w_22;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_23;  // matmul_tiled.cl:12:15
+    wire [31:0] w_24;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_25;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_26;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_27;  // matmul_tiled.cl:12:15
+    wire [31:0] w_28;  // matmul_tiled.cl:13:29
+    wire [63:0] w_29;  // matmul_tiled.cl:13:15
+    wire [63:0] pv_30;  // matmul_tiled.cl:13:15
+    wire [63:0] w_31;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_32;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_33;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_34;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_35;  // matmul_tiled.cl:13:15
+    wire [63:0] w_36;  // matmul_tiled.cl:27:5
+    wire [31:0] w_37;  // matmul_tiled.cl:27:13
+    wire [31:0] pw_38;  // matmul_tiled.cl:27:7
+    reg  [31:0] pq_39;  // matmul_tiled.cl:27:7
+    reg  [31:0] pq_40;  // matmul_tiled.cl:27:7
+    reg  [31:0] pq_41;  // matmul_tiled.cl:27:7
+    reg  [31:0] pq_42;  // matmul_tiled.cl:12:15
+    reg  [31:0] pq_43;  // matmul_tiled.cl:12:15
+    reg  [31:0] pq_44;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_45;  // matmul_tiled.cl:27:7
+    wire [63:0] pw_46;  // matmul_tiled.cl:27:5
+    wire [63:0] w_47;  // matmul_tiled.cl:27:5
+    wire [63:0] pw_48;  // matmul_tiled.cl:27:5
+    wire [63:0] pw_49;  // matmul_tiled.cl:27:5
+    reg  [31:0] pq_50;  // matmul_tiled.cl:7:6
+    reg  [31:0] pq_51;  // matmul_tiled.cl:7:6
     wire [63:0] pv_52;  // matmul_tiled.cl:7:6
     wire [7:0]  pw_53;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_54;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_54;  // matmul_tiled.cl:7:6
     wire [7:0]  pw_55;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_56;  // matmul_tiled.cl:7:6
-    wire [63:0] w_57;  // matmul_tiled.cl:7:6
-    wire        w_58;  // matmul_tiled.cl:18:5
-    reg         q_59;  // matmul_tiled.cl:18:5
-    reg  [3:0]  p4_valid;  // matmul_tiled.cl:7:6
-    reg         p4_admit;
-    wire        p4_stall;
-    wire        p4_en;
-    wire [63:0] pv_60;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_61;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_62;  // matmul_tiled.cl:7:6
-    wire        pw_63;  // matmul_tiled.cl:7:6
-    reg         p4_go;
-    wire [63:0] pv_64;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_65;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_66;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_67;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_68;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_69;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_70;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_71;  // matmul_tiled.cl:7:6
-    wire [63:0] w_72;  // matmul_tiled.cl:18:33
-    wire [63:0] w_73;  // matmul_tiled.cl:18:33
-    wire [63:0] pw_74;  // matmul_tiled.cl:18:33
-    wire [63:0] pw_75;  // matmul_tiled.cl:18:33
-    wire [63:0] pwa_76;
-    wire [31:0] prd_77;  // matmul_tiled.cl:18:33
-    wire [31:0] w_78;  // matmul_tiled.cl:18:33
-    wire [31:0] pw_79;  // matmul_tiled.cl:18:33
-    reg  [63:0] pq_80;  // matmul_tiled.cl:18:33
-    wire [63:0] pwa_81;
-    wire [63:0] w_82;  // matmul_tiled.cl:18:21
-    wire [63:0] w_83;  // matmul_tiled.cl:18:21
-    wire [63:0] pw_84;  // matmul_tiled.cl:18:21
-    wire [63:0] pw_85;  // matmul_tiled.cl:18:21
-    reg  [63:0] pq_86;  // matmul_tiled.cl:18:21
-    reg  [63:0] pq_87;  // matmul_tiled.cl:18:21
-    wire [63:0] pwa_88;
-    wire [31:0] prd_89;  // matmul_tiled.cl:18:21
-    wire [31:0] w_90;  // matmul_tiled.cl:18:25
-    wire [31:0] w_91;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_92;  // matmul_tiled.cl:18:25
-    wire [31:0] w_93;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_94;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_95;  // matmul_tiled.cl:18:25
-    wire [31:0] w_96;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_97;  // matmul_tiled.cl:18:25
-    reg  [31:0] pq_98;  // matmul_tiled.cl:18:25
-    reg  [31:0] pq_99;  // matmul_tiled.cl:18:25
-    reg  [31:0] pq_100;  // matmul_tiled.cl:18:25
-    wire        pw_101;  // matmul_tiled.cl:18:21
-    wire [63:0] pv_102;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_103;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_104;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_105;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_106;  // matmul_tiled.cl:7:6
-    wire        pw_107;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_108;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_109;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_110;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_111;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_112;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_113;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_114;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_115;  // matmul_tiled.cl:7:6
-    wire [63:0] w_116;  // matmul_tiled.cl:7:6
-    reg  [9:0]  p3_valid;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_56;  // matmul_tiled.cl:7:6
+    wire        pw_57;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_58;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_59;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_60;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_61;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_62;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_63;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_64;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_65;  // matmul_tiled.cl:7:6
+    wire [63:0] w_66;  // matmul_tiled.cl:7:6
+    wire        w_67;  // matmul_tiled.cl:18:5
+    reg         q_68;  // matmul_tiled.cl:18:5
+    wire [31:0] w_69;  // matmul_tiled.cl:18:21
+    wire [31:0] w_70;  // matmul_tiled.cl:18:25
+    wire [31:0] w_71;  // matmul_tiled.cl:18:25
+    wire [31:0] w_72;  // matmul_tiled.cl:18:25
+    wire [31:0] w_73;  // matmul_tiled.cl:18:25
+    wire [31:0] w_74;  // matmul_tiled.cl:18:25
+    wire [31:0] w_75;  // matmul_tiled.cl:18:25
+    wire [31:0] w_76;  // matmul_tiled.cl:18:25
+    wire [31:0] w_77;  // matmul_tiled.cl:18:25
+    wire        w_78;  // matmul_tiled.cl:18:21
+    wire [31:0] w_79;  // matmul_tiled.cl:18:33
+    wire [31:0] w_80;  // matmul_tiled.cl:18:33
+    wire [31:0] w_81;  // matmul_tiled.cl:18:33
+    reg  [44:0] p3_valid;  // matmul_tiled.cl:7:6
     reg         p3_admit;
-    reg  [2:0]  p3_slot;
     wire        p3_stall;
     wire        p3_en;
-    wire [63:0] pv_117;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_118;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_119;  // matmul_tiled.cl:7:6
-    wire        pw_120;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_82;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_83;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_84;  // matmul_tiled.cl:7:6
+    wire        pw_85;  // matmul_tiled.cl:7:6
     reg         p3_go;
-    wire [63:0] pv_121;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_122;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_123;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_124;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_125;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_126;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_127;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_128;  // matmul_tiled.cl:7:6
-    wire [63:0] w_129;  // matmul_tiled.cl:24:23
-    wire [63:0] w_130;  // matmul_tiled.cl:24:26
-    wire [63:0] w_131;  // matmul_tiled.cl:24:26
-    wire [63:0] pw_132;  // matmul_tiled.cl:24:26
-    wire [63:0] pw_133;  // matmul_tiled.cl:24:26
-    wire [63:0] pwa_134;
-    wire [31:0] prd_135;  // matmul_tiled.cl:24:26
-    wire [63:0] pw_136;  // matmul_tiled.cl:24:23
-    wire [63:0] w_137;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_138;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_139;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_140;
-    wire [31:0] prd_141;  // matmul_tiled.cl:24:23
-    wire [63:0] w_142;  // matmul_tiled.cl:24:34
-    wire [63:0] w_143;  // matmul_tiled.cl:24:40
-    wire [63:0] pw_144;  // matmul_tiled.cl:24:40
-    reg  [63:0] pq_145;  // matmul_tiled.cl:24:40
+    wire [63:0] pv_86;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_87;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_88;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_89;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_90;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_91;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_92;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_93;  // matmul_tiled.cl:7:6
+    wire [63:0] w_94;  // matmul_tiled.cl:7:6
+    wire [63:0] w_95;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_96;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_97;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_98;
+    wire [31:0] prd_99;  // matmul_tiled.cl:7:6
+    wire [31:0] pw_100;  // matmul_tiled.cl:14:14
+    wire [31:0] pw_101;  // matmul_tiled.cl:15:14
+    wire [63:0] w_102;  // matmul_tiled.cl:24:23
+    wire [63:0] w_103;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_104;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_105;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_106;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_107;
+    wire [31:0] prd_108;  // matmul_tiled.cl:24:23
+    wire [63:0] w_109;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_110;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_111;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_112;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_113;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_114;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_115;
+    wire [31:0] prd_116;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_117;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_118;  // matmul_tiled.cl:7:6
+    reg  [31:0] pq_119;  // matmul_tiled.cl:7:6
+    wire        go_120;
+    wire        pu_121_valid;
+    wire [31:0] pu_121_result;
+    wire [31:0] bi_122;
+    reg  [31:0] pd_123;
+    reg  [31:0] pd_124;
+    reg  [31:0] pd_125;
+    reg  [31:0] pd_126;
+    reg  [31:0] pd_127;
+    reg  [31:0] pd_128;
+    reg  [31:0] pd_129;
+    reg  [31:0] pd_130;
+    reg  [31:0] pd_131;
+    reg  [31:0] pd_132;
+    reg  [31:0] pd_133;
+    reg  [31:0] pd_134;
+    reg  [31:0] pd_135;
+    reg  [31:0] pd_136;
+    reg  [31:0] pd_137;
+    wire [31:0] bi_138;
+    wire [31:0] bi_139;
+    wire [31:0] bi_140;
+    wire [31:0] pw_141;  // matmul_tiled.cl:24:19
+    wire [63:0] pw_142;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_143;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_144;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_145;  // matmul_tiled.cl:24:23
     wire [63:0] pwa_146;
-    wire [31:0] prd_147;  // matmul_tiled.cl:24:40
+    wire [31:0] prd_147;  // matmul_tiled.cl:24:23
     wire [63:0] pw_148;  // matmul_tiled.cl:24:34
     wire [63:0] pw_149;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_150;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_151;
-    wire [31:0] prd_152;  // matmul_tiled.cl:24:34
-    wire [63:0] w_153;  // matmul_tiled.cl:24:45
-    wire [63:0] pw_154;  // matmul_tiled.cl:24:45
-    reg  [63:0] pq_155;  // matmul_tiled.cl:24:45
-    wire [63:0] pwa_156;
-    wire [31:0] prd_157;  // matmul_tiled.cl:24:45
+    reg  [63:0] pq_150;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_151;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_152;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_153;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_154;
+    wire [31:0] prd_155;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_156;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_157;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_158;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_159;  // matmul_tiled.cl:24:34
-    wire        go_160;
-    wire        pu_161_valid;
-    wire [31:0] pu_161_result;
-    wire [31:0] bi_162;
-    reg  [31:0] pd_163;
-    reg  [31:0] pd_164;
-    reg  [31:0] pd_165;
+    reg  [31:0] pq_159;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_160;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_161;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_162;  // matmul_tiled.cl:24:34
+    wire        go_163;
+    wire        pu_164_valid;
+    wire [31:0] pu_164_result;
+    wire [31:0] bi_165;
     reg  [31:0] pd_166;
     reg  [31:0] pd_167;
     reg  [31:0] pd_168;
@@ -333,118 +301,117 @@ module matmul_datapath (
     reg  [31:0] pd_175;
     reg  [31:0] pd_176;
     reg  [31:0] pd_177;
-    wire [31:0] bi_178;
-    wire [31:0] bi_179;
-    wire [31:0] bi_180;
-    wire [31:0] pw_181;  // matmul_tiled.cl:24:19
-    reg  [63:0] pq_182;  // matmul_tiled.cl:24:45
-    wire [63:0] pwa_183;
-    wire [63:0] pw_184;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_185;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_186;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_187;
-    wire [31:0] prd_188;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_189;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_190;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_191;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_192;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_193;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_194;
-    wire [31:0] prd_195;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_196;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_197;  // matmul_tiled.cl:24:19
-    wire        go_198;
-    wire        pu_199_valid;
-    wire [31:0] pu_199_result;
-    wire [31:0] bi_200;
-    reg  [31:0] pd_201;
-    reg  [31:0] pd_202;
-    reg  [31:0] pd_203;
-    reg  [31:0] pd_204;
-    reg  [31:0] pd_205;
-    reg  [31:0] pd_206;
-    reg  [31:0] pd_207;
-    reg  [31:0] pd_208;
-    reg  [31:0] pd_209;
-    reg  [31:0] pd_210;
-    reg  [31:0] pd_211;
-    reg  [31:0] pd_212;
-    reg  [31:0] pd_213;
-    reg  [31:0] pd_214;
-    reg  [31:0] pd_215;
-    wire [31:0] bi_216;
-    wire [31:0] bi_217;
-    wire [31:0] bi_218;
-    wire [31:0] pw_219;  // matmul_tiled.cl:24:19
-    reg  [63:0] pq_220;  // matmul_tiled.cl:24:45
-    reg  [31:0] pq_221;  // matmul_tiled.cl:24:19
-    wire [63:0] pwa_222;
-    wire [63:0] w_223;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_224;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_225;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_226;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_227;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_228;
-    wire [31:0] prd_229;  // matmul_tiled.cl:24:23
-    wire [63:0] w_230;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_231;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_232;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_233;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_234;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_235;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_236;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_237;
-    wire [31:0] prd_238;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_239;  // matmul_tiled.cl:24:23
-    wire        go_240;
-    wire        pu_241_valid;
-    wire [31:0] pu_241_result;
-    wire [31:0] bi_242;
-    reg  [31:0] pd_243;
-    reg  [31:0] pd_244;
-    reg  [31:0] pd_245;
-    reg  [31:0] pd_246;
-    reg  [31:0] pd_247;
-    reg  [31:0] pd_248;
-    reg  [31:0] pd_249;
-    reg  [31:0] pd_250;
-    reg  [31:0] pd_251;
-    reg  [31:0] pd_252;
-    reg  [31:0] pd_253;
-    reg  [31:0] pd_254;
-    reg  [31:0] pd_255;
-    reg  [31:0] pd_256;
-    reg  [31:0] pd_257;
-    wire [31:0] bi_258;
-    wire [31:0] bi_259;
-    wire [31:0] bi_260;
-    wire [31:0] pw_261;  // matmul_tiled.cl:24:19
-    reg  [63:0] pq_262;  // matmul_tiled.cl:24:45
-    reg  [31:0] pq_263;  // matmul_tiled.cl:24:19
-    wire [63:0] pwa_264;
-    wire [63:0] w_265;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_266;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_267;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_268;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_269;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_270;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_271;
-    wire [31:0] prd_272;  // matmul_tiled.cl:24:23
-    wire [63:0] w_273;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_274;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_275;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_276;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_277;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_278;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_279;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_280;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_281;
-    wire [31:0] prd_282;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_283;  // matmul_tiled.cl:24:23
-    wire        go_284;
-    wire        pu_285_valid;
-    wire [31:0] pu_285_result;
-    wire [31:0] bi_286;
+    reg  [31:0] pd_178;
+    reg  [31:0] pd_179;
+    reg  [31:0] pd_180;
+    wire [31:0] bi_181;
+    wire [31:0] bi_182;
+    wire [31:0] bi_183;
+    wire [31:0] pw_184;  // matmul_tiled.cl:24:19
+    wire [63:0] w_185;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_186;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_187;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_188;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_189;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_190;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_191;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_192;
+    wire [31:0] prd_193;  // matmul_tiled.cl:24:23
+    wire [63:0] w_194;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_195;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_196;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_197;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_198;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_199;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_200;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_201;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_202;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_203;
+    wire [31:0] prd_204;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_205;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_206;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_207;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_208;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_209;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_210;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_211;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_212;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_213;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_214;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_215;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_216;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_217;  // matmul_tiled.cl:24:34
+    wire        go_218;
+    wire        pu_219_valid;
+    wire [31:0] pu_219_result;
+    wire [31:0] bi_220;
+    reg  [31:0] pd_221;
+    reg  [31:0] pd_222;
+    reg  [31:0] pd_223;
+    reg  [31:0] pd_224;
+    reg  [31:0] pd_225;
+    reg  [31:0] pd_226;
+    reg  [31:0] pd_227;
+    reg  [31:0] pd_228;
+    reg  [31:0] pd_229;
+    reg  [31:0] pd_230;
+    reg  [31:0] pd_231;
+    reg  [31:0] pd_232;
+    reg  [31:0] pd_233;
+    reg  [31:0] pd_234;
+    reg  [31:0] pd_235;
+    wire [31:0] bi_236;
+    wire [31:0] bi_237;
+    wire [31:0] bi_238;
+    wire [31:0] pw_239;  // matmul_tiled.cl:24:19
+    wire [63:0] w_240;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_241;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_242;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_243;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_244;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_245;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_246;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_247;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_248;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_249;
+    wire [31:0] prd_250;  // matmul_tiled.cl:24:23
+    wire [63:0] w_251;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_252;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_253;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_254;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_255;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_256;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_257;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_258;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_259;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_260;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_261;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_262;
+    wire [31:0] prd_263;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_264;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_265;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_266;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_267;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_268;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_269;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_270;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_271;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_272;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_273;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_274;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_275;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_276;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_277;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_278;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_279;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_280;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_281;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_282;  // matmul_tiled.cl:24:34
+    wire        go_283;
+    wire        pu_284_valid;
+    wire [31:0] pu_284_result;
+    wire [31:0] bi_285;
+    reg  [31:0] pd_286;
     reg  [31:0] pd_287;
     reg  [31:0] pd_288;
     reg  [31:0] pd_289;
@@ -459,16 +426,16 @@ module matmul_datapath (
     reg  [31:0] pd_298;
     reg  [31:0] pd_299;
     reg  [31:0] pd_300;
-    reg  [31:0] pd_301;
+    wire [31:0] bi_301;
     wire [31:0] bi_302;
     wire [31:0] bi_303;
-    wire [31:0] bi_304;
-    wire [31:0] pw_305;  // matmul_tiled.cl:24:19
-    reg  [63:0] pq_306;  // matmul_tiled.cl:24:45
-    reg  [31:0] pq_307;  // matmul_tiled.cl:24:19
-    wire [63:0] pwa_308;
-    wire [63:0] w_309;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_310;  // matmul_tiled.cl:24:23
+    wire [31:0] pw_304;  // matmul_tiled.cl:24:19
+    wire [63:0] w_305;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_306;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_307;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_308;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_309;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_310;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_311;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_312;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_313;  // matmul_tiled.cl:24:23
@@ -478,689 +445,767 @@ module matmul_datapath (
     wire [31:0] prd_317;  // matmul_tiled.cl:24:23
     wire [63:0] w_318;  // matmul_tiled.cl:24:34
     wire [63:0] pw_319;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_320;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_321;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_320;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_321;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_322;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_323;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_324;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_325;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_326;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_327;
-    wire [31:0] prd_328;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_329;  // matmul_tiled.cl:24:23
-    wire        go_330;
-    wire        pu_331_valid;
-    wire [31:0] pu_331_result;
-    wire [31:0] bi_332;
-    reg  [31:0] pd_333;
-    reg  [31:0] pd_334;
-    reg  [31:0] pd_335;
-    reg  [31:0] pd_336;
-    reg  [31:0] pd_337;
-    reg  [31:0] pd_338;
-    reg  [31:0] pd_339;
-    reg  [31:0] pd_340;
-    reg  [31:0] pd_341;
-    reg  [31:0] pd_342;
-    reg  [31:0] pd_343;
-    reg  [31:0] pd_344;
-    reg  [31:0] pd_345;
-    reg  [31:0] pd_346;
-    reg  [31:0] pd_347;
-    wire [31:0] bi_348;
-    wire [31:0] bi_349;
-    wire [31:0] bi_350;
-    wire [31:0] pw_351;  // matmul_tiled.cl:24:19
-    reg  [63:0] pq_352;  // matmul_tiled.cl:24:45
-    reg  [31:0] pq_353;  // matmul_tiled.cl:24:19
-    wire [63:0] pwa_354;
-    wire [63:0] w_355;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_356;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_357;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_358;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_359;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_360;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_361;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_362;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_363;
-    wire [31:0] prd_364;  // matmul_tiled.cl:24:23
-    wire [63:0] w_365;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_366;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_367;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_368;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_369;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_370;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_371;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_372;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_373;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_374;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_375;
-    wire [31:0] prd_376;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_377;  // matmul_tiled.cl:24:23
-    wire        go_378;
-    wire        pu_379_valid;
-    wire [31:0] pu_379_result;
-    wire [31:0] bi_380;
-    reg  [31:0] pd_381;
-    reg  [31:0] pd_382;
-    reg  [31:0] pd_383;
-    reg  [31:0] pd_384;
-    reg  [31:0] pd_385;
-    reg  [31:0] pd_386;
-    reg  [31:0] pd_387;
-    reg  [31:0] pd_388;
-    reg  [31:0] pd_389;
-    reg  [31:0] pd_390;
-    reg  [31:0] pd_391;
-    reg  [31:0] pd_392;
-    reg  [31:0] pd_393;
-    reg  [31:0] pd_394;
-    reg  [31:0] pd_395;
-    wire [31:0] bi_396;
-    wire [31:0] bi_397;
-    wire [31:0] bi_398;
-    wire [31:0] pw_399;  // matmul_tiled.cl:24:19
-    reg  [63:0] pq_400;  // matmul_tiled.cl:24:45
-    reg  [31:0] pq_401;  // matmul_tiled.cl:24:19
-    wire [63:0] pwa_402;
-    wire [63:0] w_403;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_404;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_405;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_406;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_407;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_408;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_409;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_410;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_411;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_412;
-    wire [31:0] prd_413;  // matmul_tiled.cl:24:23
-    wire [63:0] w_414;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_415;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_416;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_417;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_418;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_419;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_420;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_421;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_422;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_423;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_424;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_425;
-    wire [31:0] prd_426;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_327;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_328;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_329;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_330;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_331;
+    wire [31:0] prd_332;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_333;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_334;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_335;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_336;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_337;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_338;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_339;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_340;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_341;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_342;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_343;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_344;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_345;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_346;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_347;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_348;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_349;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_350;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_351;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_352;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_353;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_354;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_355;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_356;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_357;  // matmul_tiled.cl:24:34
+    wire        go_358;
+    wire        pu_359_valid;
+    wire [31:0] pu_359_result;
+    wire [31:0] bi_360;
+    reg  [31:0] pd_361;
+    reg  [31:0] pd_362;
+    reg  [31:0] pd_363;
+    reg  [31:0] pd_364;
+    reg  [31:0] pd_365;
+    reg  [31:0] pd_366;
+    reg  [31:0] pd_367;
+    reg  [31:0] pd_368;
+    reg  [31:0] pd_369;
+    reg  [31:0] pd_370;
+    reg  [31:0] pd_371;
+    reg  [31:0] pd_372;
+    reg  [31:0] pd_373;
+    reg  [31:0] pd_374;
+    reg  [31:0] pd_375;
+    wire [31:0] bi_376;
+    wire [31:0] bi_377;
+    wire [31:0] bi_378;
+    wire [31:0] pw_379;  // matmul_tiled.cl:24:19
+    wire [63:0] w_380;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_381;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_382;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_383;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_384;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_385;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_386;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_387;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_388;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_389;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_390;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_391;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_392;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_393;
+    wire [31:0] prd_394;  // matmul_tiled.cl:24:23
+    wire [63:0] w_395;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_396;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_397;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_398;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_399;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_400;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_401;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_402;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_403;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_404;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_405;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_406;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_407;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_408;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_409;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_410;
+    wire [31:0] prd_411;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_412;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_413;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_414;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_415;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_416;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_417;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_418;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_419;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_420;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_421;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_422;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_423;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_424;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_425;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_426;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_427;  // matmul_tiled.cl:24:23
-    wire        go_428;
-    wire        pu_429_valid;
-    wire [31:0] pu_429_result;
-    wire [31:0] bi_430;
-    reg  [31:0] pd_431;
-    reg  [31:0] pd_432;
-    reg  [31:0] pd_433;
-    reg  [31:0] pd_434;
-    reg  [31:0] pd_435;
-    reg  [31:0] pd_436;
-    reg  [31:0] pd_437;
-    reg  [31:0] pd_438;
-    reg  [31:0] pd_439;
-    reg  [31:0] pd_440;
-    reg  [31:0] pd_441;
-    reg  [31:0] pd_442;
-    reg  [31:0] pd_443;
-    reg  [31:0] pd_444;
-    reg  [31:0] pd_445;
-    wire [31:0] bi_446;
-    wire [31:0] bi_447;
-    wire [31:0] bi_448;
-    wire [31:0] pw_449;  // matmul_tiled.cl:24:19
-    reg  [63:0] pq_450;  // matmul_tiled.cl:24:45
-    reg  [31:0] pq_451;  // matmul_tiled.cl:24:19
-    wire [63:0] pwa_452;
-    wire [63:0] w_453;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_454;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_455;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_456;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_457;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_458;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_459;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_460;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_461;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_462;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_463;
-    wire [31:0] prd_464;  // matmul_tiled.cl:24:23
-    wire [63:0] w_465;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_466;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_467;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_468;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_469;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_470;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_471;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_472;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_473;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_474;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_475;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_476;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_477;
-    wire [31:0] prd_478;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_479;  // matmul_tiled.cl:24:23
-    wire        go_480;
-    wire        pu_481_valid;
-    wire [31:0] pu_481_result;
-    wire [31:0] bi_482;
-    reg  [31:0] pd_483;
-    reg  [31:0] pd_484;
-    reg  [31:0] pd_485;
-    reg  [31:0] pd_486;
-    reg  [31:0] pd_487;
-    reg  [31:0] pd_488;
-    reg  [31:0] pd_489;
-    reg  [31:0] pd_490;
-    reg  [31:0] pd_491;
-    reg  [31:0] pd_492;
-    reg  [31:0] pd_493;
-    reg  [31:0] pd_494;
-    reg  [31:0] pd_495;
-    reg  [31:0] pd_496;
-    reg  [31:0] pd_497;
-    wire [31:0] bi_498;
-    wire [31:0] bi_499;
-    wire [31:0] bi_500;
-    wire [31:0] pw_501;  // matmul_tiled.cl:24:19
-    reg  [63:0] pq_502;  // matmul_tiled.cl:24:45
-    reg  [63:0] pq_503;  // matmul_tiled.cl:24:45
-    reg  [31:0] pq_504;  // matmul_tiled.cl:24:19
-    wire [63:0] pwa_505;
-    wire [63:0] pv_506;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_507;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_508;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_509;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_510;  // matmul_tiled.cl:7:6
-    wire        pw_511;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_512;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_513;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_514;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_515;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_516;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_517;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_518;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_519;  // matmul_tiled.cl:7:6
-    wire [63:0] w_520;  // matmul_tiled.cl:7:6
-    reg  [97:0] p2_valid;  // matmul_tiled.cl:7:6
+    reg  [31:0] pq_428;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_429;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_430;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_431;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_432;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_433;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_434;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_435;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_436;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_437;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_438;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_439;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_440;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_441;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_442;  // matmul_tiled.cl:24:34
+    wire        go_443;
+    wire        pu_444_valid;
+    wire [31:0] pu_444_result;
+    wire [31:0] bi_445;
+    reg  [31:0] pd_446;
+    reg  [31:0] pd_447;
+    reg  [31:0] pd_448;
+    reg  [31:0] pd_449;
+    reg  [31:0] pd_450;
+    reg  [31:0] pd_451;
+    reg  [31:0] pd_452;
+    reg  [31:0] pd_453;
+    reg  [31:0] pd_454;
+    reg  [31:0] pd_455;
+    reg  [31:0] pd_456;
+    reg  [31:0] pd_457;
+    reg  [31:0] pd_458;
+    reg  [31:0] pd_459;
+    reg  [31:0] pd_460;
+    wire [31:0] bi_461;
+    wire [31:0] bi_462;
+    wire [31:0] bi_463;
+    wire [31:0] pw_464;  // matmul_tiled.cl:24:19
+    wire [63:0] w_465;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_466;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_467;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_468;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_469;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_470;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_471;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_472;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_473;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_474;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_475;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_476;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_477;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_478;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_479;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_480;
+    wire [31:0] prd_481;  // matmul_tiled.cl:24:23
+    wire [63:0] w_482;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_483;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_484;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_485;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_486;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_487;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_488;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_489;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_490;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_491;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_492;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_493;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_494;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_495;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_496;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_497;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_498;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_499;
+    wire [31:0] prd_500;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_501;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_502;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_503;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_504;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_505;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_506;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_507;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_508;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_509;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_510;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_511;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_512;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_513;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_514;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_515;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_516;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_517;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_518;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_519;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_520;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_521;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_522;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_523;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_524;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_525;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_526;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_527;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_528;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_529;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_530;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_531;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_532;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_533;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_534;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_535;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_536;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_537;  // matmul_tiled.cl:24:34
+    wire        go_538;
+    wire        pu_539_valid;
+    wire [31:0] pu_539_result;
+    wire [31:0] bi_540;
+    reg  [31:0] pd_541;
+    reg  [31:0] pd_542;
+    reg  [31:0] pd_543;
+    reg  [31:0] pd_544;
+    reg  [31:0] pd_545;
+    reg  [31:0] pd_546;
+    reg  [31:0] pd_547;
+    reg  [31:0] pd_548;
+    reg  [31:0] pd_549;
+    reg  [31:0] pd_550;
+    reg  [31:0] pd_551;
+    reg  [31:0] pd_552;
+    reg  [31:0] pd_553;
+    reg  [31:0] pd_554;
+    reg  [31:0] pd_555;
+    wire [31:0] bi_556;
+    wire [31:0] bi_557;
+    wire [31:0] bi_558;
+    wire [31:0] pw_559;  // matmul_tiled.cl:24:19
+    wire [63:0] w_560;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_561;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_562;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_563;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_564;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_565;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_566;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_567;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_568;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_569;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_570;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_571;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_572;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_573;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_574;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_575;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_576;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_577;
+    wire [31:0] prd_578;  // matmul_tiled.cl:24:23
+    wire [63:0] w_579;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_580;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_581;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_582;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_583;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_584;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_585;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_586;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_587;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_588;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_589;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_590;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_591;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_592;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_593;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_594;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_595;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_596;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_597;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_598;
+    wire [31:0] prd_599;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_600;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_601;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_602;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_603;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_604;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_605;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_606;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_607;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_608;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_609;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_610;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_611;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_612;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_613;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_614;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_615;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_616;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_617;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_618;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_619;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_620;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_621;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_622;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_623;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_624;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_625;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_626;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_627;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_628;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_629;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_630;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_631;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_632;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_633;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_634;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_635;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_636;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_637;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_638;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_639;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_640;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_641;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_642;  // matmul_tiled.cl:24:34
+    wire        go_643;
+    wire        pu_644_valid;
+    wire [31:0] pu_644_result;
+    wire [31:0] bi_645;
+    reg  [31:0] pd_646;
+    reg  [31:0] pd_647;
+    reg  [31:0] pd_648;
+    reg  [31:0] pd_649;
+    reg  [31:0] pd_650;
+    reg  [31:0] pd_651;
+    reg  [31:0] pd_652;
+    reg  [31:0] pd_653;
+    reg  [31:0] pd_654;
+    reg  [31:0] pd_655;
+    reg  [31:0] pd_656;
+    reg  [31:0] pd_657;
+    reg  [31:0] pd_658;
+    reg  [31:0] pd_659;
+    reg  [31:0] pd_660;
+    wire [31:0] bi_661;
+    wire [31:0] bi_662;
+    wire [31:0] bi_663;
+    wire [31:0] pw_664;  // matmul_tiled.cl:24:19
+    wire [63:0] w_665;  // matmul_tiled.cl:7:6
+    wire [63:0] w_666;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_667;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_668;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_669;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_670;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_671;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_672;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_673;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_674;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_675;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_676;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_677;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_678;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_679;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_680;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_681;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_682;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_683;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_684;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_685;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_686;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_687;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_688;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_689;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_690;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_691;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_692;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_693;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_694;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_695;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_696;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_697;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_698;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_699;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_700;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_701;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_702;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_703;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_704;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_705;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_706;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_707;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_708;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_709;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_710;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_711;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_712;
+    wire [63:0] pv_713;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_714;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_715;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_716;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_717;  // matmul_tiled.cl:7:6
+    wire        pw_718;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_719;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_720;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_721;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_722;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_723;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_724;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_725;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_726;  // matmul_tiled.cl:7:6
+    wire [63:0] w_727;  // matmul_tiled.cl:7:6
+    reg  [93:0] p2_valid;  // matmul_tiled.cl:7:6
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
-    wire [63:0] pv_521;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_522;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_523;  // matmul_tiled.cl:7:6
-    wire        pw_524;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_728;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_729;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_730;  // matmul_tiled.cl:7:6
+    wire        pw_731;  // matmul_tiled.cl:7:6
     reg         p2_go;
-    wire [63:0] pv_525;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_526;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_527;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_528;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_529;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_530;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_531;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_532;  // matmul_tiled.cl:7:6
-    wire [63:0] w_533;  // matmul_tiled.cl:19:9
-    wire [63:0] w_534;  // matmul_tiled.cl:19:12
-    wire [63:0] w_535;  // matmul_tiled.cl:19:12
-    wire [63:0] pw_536;  // matmul_tiled.cl:19:12
-    wire [63:0] pw_537;  // matmul_tiled.cl:19:12
-    wire [63:0] pwa_538;
-    wire [31:0] prd_539;  // matmul_tiled.cl:19:12
-    wire [63:0] pw_540;  // matmul_tiled.cl:19:9
-    wire [63:0] w_541;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_542;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_543;  // matmul_tiled.cl:19:9
-    wire [63:0] w_544;  // matmul_tiled.cl:19:16
-    wire [63:0] pw_545;  // matmul_tiled.cl:19:16
-    reg  [63:0] pq_546;  // matmul_tiled.cl:19:16
-    wire [63:0] pwa_547;
-    wire [31:0] prd_548;  // matmul_tiled.cl:19:16
-    wire [63:0] pw_549;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_550;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_551;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_552;  // matmul_tiled.cl:19:9
-    wire [63:0] w_553;  // matmul_tiled.cl:19:22
-    wire [63:0] w_554;  // matmul_tiled.cl:19:24
-    wire [63:0] pw_555;  // matmul_tiled.cl:19:24
-    reg  [63:0] pq_556;  // matmul_tiled.cl:19:24
-    reg  [63:0] pq_557;  // matmul_tiled.cl:19:24
-    wire [63:0] pwa_558;
-    wire [31:0] prd_559;  // matmul_tiled.cl:19:24
-    wire [31:0] w_560;  // matmul_tiled.cl:19:30
-    wire [31:0] pw_561;  // matmul_tiled.cl:19:24
-    wire [63:0] w_562;  // matmul_tiled.cl:19:34
-    wire [63:0] pw_563;  // matmul_tiled.cl:19:34
-    reg  [63:0] pq_564;  // matmul_tiled.cl:19:34
-    reg  [63:0] pq_565;  // matmul_tiled.cl:19:34
-    reg  [63:0] pq_566;  // matmul_tiled.cl:19:34
-    wire [63:0] pwa_567;
-    wire [31:0] prd_568;  // matmul_tiled.cl:19:34
-    wire [31:0] w_569;  // matmul_tiled.cl:19:38
-    wire [31:0] pw_570;  // matmul_tiled.cl:19:34
-    reg  [31:0] pq_571;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_572;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_573;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_574;  // matmul_tiled.cl:19:34
-    reg  [31:0] pq_575;  // matmul_tiled.cl:19:34
-    wire [31:0] pw_576;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_577;  // matmul_tiled.cl:19:16
-    reg  [31:0] pq_578;  // matmul_tiled.cl:19:16
-    reg  [31:0] pq_579;  // matmul_tiled.cl:19:16
-    reg  [31:0] pq_580;  // matmul_tiled.cl:19:16
-    wire [31:0] pw_581;  // matmul_tiled.cl:19:24
-    wire [63:0] pw_582;  // matmul_tiled.cl:19:22
-    wire [63:0] pw_583;  // matmul_tiled.cl:19:22
-    wire [63:0] pw_584;  // matmul_tiled.cl:19:22
-    wire [31:0] pld_585;  // matmul_tiled.cl:19:22
-    reg  [63:0] pq_586;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_587;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_588;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_589;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_590;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_591;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_592;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_593;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_594;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_595;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_596;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_597;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_598;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_599;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_600;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_601;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_602;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_603;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_604;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_605;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_606;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_607;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_608;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_609;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_610;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_611;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_612;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_613;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_614;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_615;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_616;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_617;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_618;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_619;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_620;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_621;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_622;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_623;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_624;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_625;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_626;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_627;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_628;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_629;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_630;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_631;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_632;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_633;  // matmul_tiled.cl:19:9
-    wire [63:0] pwa_634;
-    wire [63:0] w_635;  // matmul_tiled.cl:20:9
-    wire [63:0] pw_636;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_637;  // matmul_tiled.cl:20:9
-    wire [63:0] pw_638;  // matmul_tiled.cl:20:9
-    wire [63:0] w_639;  // matmul_tiled.cl:20:22
-    reg  [31:0] pq_640;  // matmul_tiled.cl:19:12
-    reg  [31:0] pq_641;  // matmul_tiled.cl:19:12
-    reg  [31:0] pq_642;  // matmul_tiled.cl:19:12
-    wire [31:0] pw_643;  // matmul_tiled.cl:20:25
-    wire [31:0] pw_644;  // matmul_tiled.cl:20:25
-    wire [63:0] w_645;  // matmul_tiled.cl:20:44
-    wire [63:0] pw_646;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_647;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_648;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_649;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_650;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_651;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_652;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_653;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_654;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_655;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_656;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_657;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_658;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_659;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_660;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_661;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_662;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_663;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_664;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_665;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_666;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_667;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_668;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_669;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_670;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_671;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_672;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_673;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_674;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_675;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_676;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_677;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_678;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_679;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_680;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_681;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_682;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_683;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_684;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_685;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_686;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_687;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_688;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_689;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_690;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_691;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_692;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_693;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_694;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_695;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_696;  // matmul_tiled.cl:20:44
-    reg  [63:0] pq_697;  // matmul_tiled.cl:20:44
-    wire [63:0] pwa_698;
-    wire [31:0] prd_699;  // matmul_tiled.cl:20:44
-    reg  [31:0] pq_700;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_701;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_702;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_703;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_704;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_705;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_706;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_707;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_708;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_709;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_710;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_711;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_712;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_713;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_714;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_715;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_716;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_717;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_718;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_719;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_720;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_721;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_722;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_723;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_724;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_725;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_726;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_727;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_728;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_729;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_730;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_731;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_732;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_733;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_734;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_735;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_736;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_737;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_738;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_739;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_740;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_741;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_742;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_743;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_744;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_745;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_746;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_747;  // matmul_tiled.cl:20:25
-    wire [31:0] pw_748;  // matmul_tiled.cl:20:25
-    wire [63:0] pw_749;  // matmul_tiled.cl:20:22
-    wire [63:0] pw_750;  // matmul_tiled.cl:20:22
-    wire [63:0] pw_751;  // matmul_tiled.cl:20:22
-    wire [31:0] pld_752;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_753;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_754;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_755;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_756;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_757;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_758;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_759;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_760;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_761;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_762;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_763;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_764;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_765;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_766;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_767;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_768;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_769;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_770;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_771;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_772;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_773;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_774;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_775;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_776;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_777;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_778;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_779;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_780;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_781;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_782;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_783;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_784;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_785;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_786;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_787;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_788;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_789;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_790;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_791;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_792;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_793;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_794;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_795;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_796;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_797;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_798;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_799;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_800;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_801;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_802;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_803;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_804;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_805;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_806;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_807;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_808;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_809;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_810;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_811;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_812;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_813;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_814;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_815;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_816;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_817;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_818;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_819;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_820;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_821;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_822;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_823;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_824;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_825;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_826;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_827;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_828;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_829;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_830;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_831;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_832;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_833;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_834;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_835;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_836;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_837;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_838;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_839;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_840;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_841;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_842;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_843;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_844;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_845;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_846;  // matmul_tiled.cl:20:9
-    wire [63:0] pwa_847;
-    wire [63:0] pv_848;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_849;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_850;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_851;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_852;  // matmul_tiled.cl:7:6
-    wire        pw_853;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_854;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_855;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_856;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_857;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_858;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_859;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_860;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_861;  // matmul_tiled.cl:7:6
-    wire [63:0] w_862;  // matmul_tiled.cl:7:6
-    reg  [7:0]  p0_valid;  // matmul_tiled.cl:7:6
+    wire [31:0] w_732;  // matmul_tiled.cl:12:15
+    wire [63:0] w_733;  // matmul_tiled.cl:12:15
+    wire [63:0] pv_734;  // matmul_tiled.cl:12:15
+    wire [63:0] w_735;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_736;  // matmul_tiled.cl:12:15
+    wire [31:0] w_737;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_738;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_739;  // matmul_tiled.cl:14:14
+    wire [31:0] pw_740;  // matmul_tiled.cl:12:15
+    wire [31:0] w_741;  // matmul_tiled.cl:13:29
+    wire [63:0] w_742;  // matmul_tiled.cl:13:15
+    wire [63:0] pv_743;  // matmul_tiled.cl:13:15
+    wire [63:0] w_744;  // matmul_tiled.cl:13:15
+    wire [63:0] w_745;  // matmul_tiled.cl:12:15
+    wire [63:0] pw_746;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_747;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_748;  // matmul_tiled.cl:15:14
+    wire [31:0] pw_749;  // matmul_tiled.cl:13:15
+    wire [63:0] w_750;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_751;  // matmul_tiled.cl:19:9
+    wire [63:0] w_752;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_753;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_754;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_755;  // matmul_tiled.cl:19:9
+    wire [63:0] w_756;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_757;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_758;  // matmul_tiled.cl:19:9
+    wire [63:0] w_759;  // matmul_tiled.cl:19:22
+    wire [31:0] w_760;  // matmul_tiled.cl:19:30
+    wire [31:0] pw_761;  // matmul_tiled.cl:19:24
+    wire [31:0] pv_762;  // matmul_tiled.cl:19:34
+    wire [31:0] w_763;  // matmul_tiled.cl:19:38
+    wire [31:0] pw_764;  // matmul_tiled.cl:19:34
+    reg  [31:0] pq_765;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_766;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_767;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_768;  // matmul_tiled.cl:19:34
+    reg  [31:0] pq_769;  // matmul_tiled.cl:19:34
+    reg  [31:0] pq_770;  // matmul_tiled.cl:19:34
+    wire [31:0] pw_771;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_772;  // matmul_tiled.cl:14:14
+    reg  [31:0] pq_773;  // matmul_tiled.cl:14:14
+    reg  [31:0] pq_774;  // matmul_tiled.cl:14:14
+    wire [31:0] pw_775;  // matmul_tiled.cl:19:24
+    wire [63:0] pw_776;  // matmul_tiled.cl:19:22
+    wire [63:0] pw_777;  // matmul_tiled.cl:19:22
+    wire [63:0] pw_778;  // matmul_tiled.cl:19:22
+    wire [31:0] pld_779;  // matmul_tiled.cl:19:22
+    reg  [63:0] pq_780;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_781;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_782;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_783;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_784;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_785;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_786;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_787;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_788;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_789;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_790;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_791;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_792;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_793;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_794;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_795;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_796;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_797;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_798;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_799;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_800;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_801;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_802;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_803;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_804;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_805;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_806;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_807;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_808;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_809;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_810;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_811;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_812;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_813;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_814;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_815;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_816;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_817;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_818;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_819;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_820;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_821;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_822;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_823;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_824;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_825;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_826;  // matmul_tiled.cl:19:9
+    wire [63:0] pwa_827;
+    wire [63:0] w_828;  // matmul_tiled.cl:20:9
+    wire [63:0] pw_829;  // matmul_tiled.cl:20:9
+    wire [63:0] pw_830;  // matmul_tiled.cl:20:9
+    wire [63:0] w_831;  // matmul_tiled.cl:20:22
+    wire [31:0] pw_832;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_833;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_834;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_835;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_836;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_837;  // matmul_tiled.cl:12:15
+    reg  [31:0] pq_838;  // matmul_tiled.cl:12:15
+    reg  [31:0] pq_839;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_840;  // matmul_tiled.cl:20:25
+    wire [63:0] pw_841;  // matmul_tiled.cl:20:22
+    wire [63:0] pw_842;  // matmul_tiled.cl:20:22
+    wire [63:0] pw_843;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_844;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_845;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_846;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_847;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_848;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_849;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_850;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_851;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_852;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_853;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_854;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_855;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_856;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_857;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_858;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_859;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_860;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_861;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_862;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_863;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_864;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_865;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_866;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_867;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_868;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_869;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_870;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_871;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_872;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_873;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_874;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_875;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_876;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_877;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_878;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_879;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_880;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_881;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_882;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_883;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_884;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_885;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_886;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_887;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_888;  // matmul_tiled.cl:20:22
+    wire [31:0] pld_889;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_890;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_891;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_892;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_893;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_894;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_895;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_896;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_897;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_898;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_899;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_900;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_901;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_902;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_903;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_904;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_905;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_906;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_907;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_908;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_909;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_910;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_911;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_912;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_913;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_914;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_915;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_916;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_917;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_918;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_919;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_920;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_921;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_922;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_923;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_924;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_925;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_926;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_927;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_928;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_929;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_930;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_931;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_932;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_933;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_934;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_935;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_936;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_937;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_938;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_939;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_940;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_941;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_942;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_943;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_944;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_945;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_946;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_947;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_948;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_949;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_950;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_951;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_952;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_953;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_954;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_955;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_956;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_957;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_958;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_959;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_960;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_961;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_962;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_963;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_964;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_965;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_966;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_967;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_968;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_969;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_970;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_971;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_972;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_973;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_974;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_975;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_976;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_977;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_978;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_979;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_980;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_981;  // matmul_tiled.cl:20:9
+    wire [63:0] pwa_982;
+    wire [63:0] pv_983;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_984;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_985;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_986;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_987;  // matmul_tiled.cl:7:6
+    wire        pw_988;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_989;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_990;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_991;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_992;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_993;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_994;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_995;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_996;  // matmul_tiled.cl:7:6
+    wire [63:0] w_997;  // matmul_tiled.cl:7:6
+    reg  [2:0]  p0_valid;  // matmul_tiled.cl:7:6
     reg         p0_admit;
     wire        p0_stall;
     wire        p0_en;
-    wire [63:0] pv_863;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_864;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_865;  // matmul_tiled.cl:7:6
-    wire        pw_866;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_998;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_999;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_1000;  // matmul_tiled.cl:7:6
+    wire        pw_1001;  // matmul_tiled.cl:7:6
     reg         p0_go;
-    wire [63:0] pv_867;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_868;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_869;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_870;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_871;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_872;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_873;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_874;  // matmul_tiled.cl:7:6
-    wire [31:0] w_875;  // matmul_tiled.cl:12:15
-    wire [63:0] w_876;  // matmul_tiled.cl:12:15
-    wire [63:0] pv_877;  // matmul_tiled.cl:12:15
-    wire [63:0] w_878;  // matmul_tiled.cl:12:15
-    wire [63:0] w_879;  // matmul_tiled.cl:12:9
-    wire [63:0] w_880;  // matmul_tiled.cl:12:9
-    wire [63:0] pw_881;  // matmul_tiled.cl:12:9
-    wire [63:0] pw_882;  // matmul_tiled.cl:12:9
-    wire [31:0] pw_883;  // matmul_tiled.cl:12:15
-    wire [31:0] w_884;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_885;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_886;  // matmul_tiled.cl:14:14
-    wire [31:0] pw_887;  // matmul_tiled.cl:12:15
-    wire [63:0] pwa_888;
-    wire [31:0] w_889;  // matmul_tiled.cl:13:29
-    wire [63:0] w_890;  // matmul_tiled.cl:13:15
-    wire [63:0] pv_891;  // matmul_tiled.cl:13:15
-    wire [63:0] w_892;  // matmul_tiled.cl:13:15
-    wire [63:0] w_893;  // matmul_tiled.cl:13:9
-    wire [63:0] pw_894;  // matmul_tiled.cl:13:9
-    wire [31:0] pw_895;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_896;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_897;  // matmul_tiled.cl:15:14
-    wire [31:0] pw_898;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_899;  // matmul_tiled.cl:13:9
-    reg  [31:0] pq_900;  // matmul_tiled.cl:13:15
-    wire [63:0] pwa_901;
-    wire [63:0] w_902;  // matmul_tiled.cl:14:9
-    wire [63:0] pw_903;  // matmul_tiled.cl:14:9
-    reg  [63:0] pq_904;  // matmul_tiled.cl:14:9
-    reg  [63:0] pq_905;  // matmul_tiled.cl:14:9
-    reg  [31:0] pq_906;  // matmul_tiled.cl:14:14
-    reg  [31:0] pq_907;  // matmul_tiled.cl:14:14
-    wire [63:0] pwa_908;
-    wire [63:0] w_909;  // matmul_tiled.cl:15:9
-    wire [63:0] pw_910;  // matmul_tiled.cl:15:9
-    reg  [63:0] pq_911;  // matmul_tiled.cl:15:9
-    reg  [63:0] pq_912;  // matmul_tiled.cl:15:9
-    reg  [63:0] pq_913;  // matmul_tiled.cl:15:9
-    reg  [31:0] pq_914;  // matmul_tiled.cl:15:14
-    reg  [31:0] pq_915;  // matmul_tiled.cl:15:14
-    reg  [31:0] pq_916;  // matmul_tiled.cl:15:14
-    wire [63:0] pwa_917;
-    wire [31:0] w_918;  // matmul_tiled.cl:16:17
-    wire [63:0] w_919;  // matmul_tiled.cl:16:11
-    wire [63:0] pw_920;  // matmul_tiled.cl:16:11
-    reg  [63:0] pq_921;  // matmul_tiled.cl:16:11
-    reg  [63:0] pq_922;  // matmul_tiled.cl:16:11
-    reg  [63:0] pq_923;  // matmul_tiled.cl:16:11
-    reg  [63:0] pq_924;  // matmul_tiled.cl:16:11
-    wire [63:0] pwa_925;
-    wire [63:0] w_926;  // matmul_tiled.cl:18:14
-    wire [63:0] pw_927;  // matmul_tiled.cl:18:14
-    reg  [63:0] pq_928;  // matmul_tiled.cl:18:14
-    reg  [63:0] pq_929;  // matmul_tiled.cl:18:14
-    reg  [63:0] pq_930;  // matmul_tiled.cl:18:14
-    reg  [63:0] pq_931;  // matmul_tiled.cl:18:14
-    reg  [63:0] pq_932;  // matmul_tiled.cl:18:14
-    wire [63:0] pwa_933;
-    wire [63:0] w_934;  // matmul_tiled.cl:18:21
-    wire [63:0] w_935;  // matmul_tiled.cl:18:21
-    wire [63:0] pw_936;  // matmul_tiled.cl:18:21
-    wire [63:0] pw_937;  // matmul_tiled.cl:18:21
-    reg  [63:0] pq_938;  // matmul_tiled.cl:18:21
-    reg  [63:0] pq_939;  // matmul_tiled.cl:18:21
-    reg  [63:0] pq_940;  // matmul_tiled.cl:18:21
-    reg  [63:0] pq_941;  // matmul_tiled.cl:18:21
-    reg  [63:0] pq_942;  // matmul_tiled.cl:18:21
-    reg  [63:0] pq_943;  // matmul_tiled.cl:18:21
-    wire [63:0] pwa_944;
-    wire [31:0] prd_945;  // matmul_tiled.cl:18:21
-    wire [31:0] w_946;  // matmul_tiled.cl:18:25
-    wire [31:0] w_947;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_948;  // matmul_tiled.cl:18:25
-    wire [31:0] w_949;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_950;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_951;  // matmul_tiled.cl:18:25
-    wire [31:0] w_952;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_953;  // matmul_tiled.cl:18:25
-    reg  [31:0] pq_954;  // matmul_tiled.cl:18:25
-    reg  [31:0] pq_955;  // matmul_tiled.cl:18:25
-    reg  [31:0] pq_956;  // matmul_tiled.cl:18:25
-    reg  [31:0] pq_957;  // matmul_tiled.cl:18:25
-    reg  [31:0] pq_958;  // matmul_tiled.cl:18:25
-    reg  [31:0] pq_959;  // matmul_tiled.cl:18:25
-    reg  [31:0] pq_960;  // matmul_tiled.cl:18:25
-    wire        pw_961;  // matmul_tiled.cl:18:21
-    wire [63:0] pv_962;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_963;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_964;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_965;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_966;  // matmul_tiled.cl:7:6
-    wire        pw_967;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_968;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_969;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_970;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_971;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_972;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_973;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_974;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_975;  // matmul_tiled.cl:7:6
-    wire [63:0] w_976;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_1002;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_1003;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_1004;  // matmul_tiled.cl:7:6
+    wire [63:0] w_1005;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1006;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_1007;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_1008;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1009;  // matmul_tiled.cl:7:6
+    wire [63:0] w_1010;  // matmul_tiled.cl:7:6
+    wire [63:0] w_1011;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1012;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1013;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_1014;
+    wire [31:0] prd_1015;  // matmul_tiled.cl:7:6
+    wire [31:0] w_1016;  // matmul_tiled.cl:12:15
+    wire [63:0] w_1017;  // matmul_tiled.cl:12:15
+    wire [63:0] pv_1018;  // matmul_tiled.cl:12:15
+    wire [63:0] w_1019;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_1020;  // matmul_tiled.cl:12:15
+    wire [31:0] w_1021;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_1022;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_1023;  // matmul_tiled.cl:14:14
+    wire [31:0] pw_1024;  // matmul_tiled.cl:12:15
+    wire [31:0] w_1025;  // matmul_tiled.cl:13:29
+    wire [63:0] w_1026;  // matmul_tiled.cl:13:15
+    wire [63:0] pv_1027;  // matmul_tiled.cl:13:15
+    wire [63:0] w_1028;  // matmul_tiled.cl:13:15
+    wire [63:0] w_1029;  // matmul_tiled.cl:12:15
+    wire [63:0] pw_1030;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_1031;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_1032;  // matmul_tiled.cl:15:14
+    wire [31:0] pw_1033;  // matmul_tiled.cl:13:15
+    wire [31:0] w_1034;  // matmul_tiled.cl:16:17
+    wire [31:0] w_1035;  // matmul_tiled.cl:18:25
+    wire [31:0] w_1036;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_1037;  // matmul_tiled.cl:18:25
+    wire [31:0] w_1038;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_1039;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_1040;  // matmul_tiled.cl:18:25
+    wire [31:0] w_1041;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_1042;  // matmul_tiled.cl:18:25
+    wire        pw_1043;  // matmul_tiled.cl:18:21
+    wire [63:0] w_1044;  // matmul_tiled.cl:7:6
+    wire [63:0] w_1045;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1046;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1047;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_1048;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_1049;
+    wire [63:0] pv_1050;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_1051;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_1052;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_1053;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_1054;  // matmul_tiled.cl:7:6
+    wire        pw_1055;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_1056;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_1057;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1058;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_1059;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_1060;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_1061;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_1062;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1063;  // matmul_tiled.cl:7:6
+    wire [63:0] w_1064;  // matmul_tiled.cl:7:6
     reg  [7:0]  launch_err;
     reg         done_q;
-    wire        obj6_wi_acc_we_any0_0;
-    wire        obj6_wi_acc_we_any0_1;
-    wire        obj6_wi_acc_waddr_any0_0;
-    wire [5:0]  obj6_wi_acc_waddr_sel0_0;
-    wire        obj6_wi_acc_waddr_any0_1;
-    wire [5:0]  obj6_wi_acc_waddr_sel0_1;
-    wire        obj6_wi_acc_wdata_any0_0;
-    wire [31:0] obj6_wi_acc_wdata_sel0_0;
-    wire        obj6_wi_acc_wdata_any0_1;
-    wire [31:0] obj6_wi_acc_wdata_sel0_1;
 
     ohls_ram_1r1w #(
         .WIDTH(32),
@@ -1406,664 +1451,506 @@ module matmul_datapath (
         .WIDTH(32),
         .DEPTH(64),
         .BYTE_EN(0)
-    ) u_obj2_wi_col (
+    ) u_obj2_wi_acc (
         .clk(clk),
-        .we(obj2_wi_col_we),
-        .waddr(obj2_wi_col_waddr),
-        .wdata(obj2_wi_col_wdata),
+        .we(obj2_wi_acc_we),
+        .waddr(obj2_wi_acc_waddr),
+        .wdata(obj2_wi_acc_wdata),
         .wbe(1'h1),
-        .re(obj2_wi_col_re),
-        .raddr(obj2_wi_col_raddr),
-        .rdata(obj2_wi_col_rdata)
+        .re(obj2_wi_acc_re),
+        .raddr(obj2_wi_acc_raddr),
+        .rdata(obj2_wi_acc_rdata)
     );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj3_wi_row (
-        .clk(clk),
-        .we(obj3_wi_row_we),
-        .waddr(obj3_wi_row_waddr),
-        .wdata(obj3_wi_row_wdata),
-        .wbe(1'h1),
-        .re(obj3_wi_row_re),
-        .raddr(obj3_wi_row_raddr),
-        .rdata(obj3_wi_row_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj4_wi_tx (
-        .clk(clk),
-        .we(obj4_wi_tx_we),
-        .waddr(obj4_wi_tx_waddr),
-        .wdata(obj4_wi_tx_wdata),
-        .wbe(1'h1),
-        .re(obj4_wi_tx_re),
-        .raddr(obj4_wi_tx_raddr),
-        .rdata(obj4_wi_tx_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj5_wi_ty (
-        .clk(clk),
-        .we(obj5_wi_ty_we),
-        .waddr(obj5_wi_ty_waddr),
-        .wdata(obj5_wi_ty_wdata),
-        .wbe(1'h1),
-        .re(obj5_wi_ty_re),
-        .raddr(obj5_wi_ty_raddr),
-        .rdata(obj5_wi_ty_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj6_wi_acc (
-        .clk(clk),
-        .we(obj6_wi_acc_we),
-        .waddr(obj6_wi_acc_waddr),
-        .wdata(obj6_wi_acc_wdata),
-        .wbe(1'h1),
-        .re(obj6_wi_acc_re),
-        .raddr(obj6_wi_acc_raddr),
-        .rdata(obj6_wi_acc_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj7_wi_t (
-        .clk(clk),
-        .we(obj7_wi_t_we),
-        .waddr(obj7_wi_t_waddr),
-        .wdata(obj7_wi_t_wdata),
-        .wbe(1'h1),
-        .re(obj7_wi_t_re),
-        .raddr(obj7_wi_t_raddr),
-        .rdata(obj7_wi_t_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(64),
-        .BYTE_EN(0)
-    ) u_obj7_wi_t_r1 (
-        .clk(clk),
-        .we(obj7_wi_t_we),
-        .waddr(obj7_wi_t_waddr),
-        .wdata(obj7_wi_t_wdata),
-        .wbe(1'h1),
-        .re(obj7_wi_t_r1_re),
-        .raddr(obj7_wi_t_r1_raddr),
-        .rdata(obj7_wi_t_r1_rdata)
-    );
-    assign p5_en = (!p5_stall);
-    assign pv_1 = v2_lid_y;
+    assign p4_en = (!p4_stall);
+    assign pv_1 = v8_lid_y;
     assign pw_2 = pv_1[7:0];
     assign w_3 = 8'h08;
     assign pw_4 = (pw_2 < w_3);
-    assign pv_5 = v1_lid_x;
-    assign pv_6 = v2_lid_y;
+    assign pv_5 = v7_lid_x;
+    assign pv_6 = v8_lid_y;
     assign pw_7 = pv_5[7:0];
-    assign pw_8 = pv_6[7:0];
-    assign w_9 = 8'h08;
-    assign pw_10 = (pw_8 * w_9);
+    assign w_8 = 64'h0000000000000008;
+    assign pw_9 = (pv_6 * w_8);
+    assign pw_10 = pw_9[7:0];
     assign pw_11 = (pw_7 + pw_10);
     assign pw_12 = {56'h00000000000000, pw_11[7:0]};
-    assign w_13 = {32'h00000000, C_base};
-    assign w_14 = 64'h0000000000000000;
-    assign w_15 = 64'h0000000000000004;
-    assign pw_16 = (pw_12 * w_15);
-    assign pw_17 = (w_14 + pw_16);
-    assign pwa_18 = (pw_17 >> 64'h0000000000000002);
-    assign prd_19 = obj3_wi_row_rdata[31:0];
-    assign w_20 = arg_n;
-    assign pw_21 = (prd_19 * w_20);
+    assign w_13 = 64'h0000000000000000;
+    assign w_14 = 64'h0000000000000004;
+    assign pw_15 = (pw_12 * w_14);
+    assign pw_16 = (w_13 + pw_15);
+    assign pwa_17 = (pw_16 >> 64'h0000000000000002);
+    assign prd_18 = obj2_wi_acc_rdata[31:0];
+    assign w_19 = 32'h00000000;
+    assign w_20 = {32'h00000000, group_0};
+    assign pv_21 = v7_lid_x;
     assign w_22 = 64'h0000000000000000;
-    assign pw_23 = (w_22 + pw_16);
-    assign pwa_25 = (pq_24 >> 64'h0000000000000002);
-    assign prd_26 = obj2_wi_col_rdata[31:0];
-    assign pw_32 = (pq_29 + pq_31);
-    assign pw_33 = {{32{pw_32[31]}}, pw_32[31:0]};
-    assign pw_34 = (pw_33 * w_15);
-    assign pw_35 = (w_13 + pw_34);
-    assign w_36 = 64'h0000000000000000;
-    assign pw_37 = (w_36 + pw_16);
-    assign pwa_40 = (pq_39 >> 64'h0000000000000002);
-    assign prd_41 = obj6_wi_acc_rdata[31:0];
-    assign pv_43 = v1_lid_x;
-    assign pw_44 = pv_43[7:0];
-    assign w_45 = 8'h01;
-    assign pw_46 = (pw_44 + w_45);
-    assign w_47 = 8'h08;
-    assign pw_48 = (pw_46 == w_47);
-    assign w_49 = 8'h00;
-    assign pw_50 = (pw_48 ? w_49 : pw_46);
-    assign pw_51 = {56'h00000000000000, pw_50[7:0]};
-    assign pv_52 = v2_lid_y;
+    assign pw_23 = w_20[31:0];
+    assign w_24 = 32'h00000008;
+    assign pw_25 = (pw_23 * w_24);
+    assign pw_26 = pv_21[31:0];
+    assign pw_27 = (pw_25 + pw_26);
+    assign w_28 = 32'h00000001;
+    assign w_29 = {32'h00000000, group_1};
+    assign pv_30 = v8_lid_y;
+    assign w_31 = 64'h0000000000000000;
+    assign pw_32 = w_29[31:0];
+    assign pw_33 = (pw_32 * w_24);
+    assign pw_34 = pv_30[31:0];
+    assign pw_35 = (pw_33 + pw_34);
+    assign w_36 = {32'h00000000, C_base};
+    assign w_37 = arg_n;
+    assign pw_38 = (pw_35 * w_37);
+    assign pw_45 = (pq_41 + pq_44);
+    assign pw_46 = {{32{pw_45[31]}}, pw_45[31:0]};
+    assign w_47 = 64'h0000000000000004;
+    assign pw_48 = (pw_46 * w_47);
+    assign pw_49 = (w_36 + pw_48);
+    assign pv_52 = v7_lid_x;
     assign pw_53 = pv_52[7:0];
-    assign pw_54 = (pw_53 + w_45);
-    assign pw_55 = (pw_48 ? pw_54 : pw_53);
-    assign pw_56 = {56'h00000000000000, pw_55[7:0]};
-    assign p5_stall = ((p5_valid[4] && 1'h1) && (!C_st_req_ready));
-    assign w_57 = 64'h0000000000000000;
-    assign w_58 = v0_group_cond0;
-    assign p4_en = (!p4_stall);
-    assign pv_60 = v2_lid_y;
-    assign pw_61 = pv_60[7:0];
-    assign w_62 = 8'h08;
-    assign pw_63 = (pw_61 < w_62);
-    assign pv_64 = v1_lid_x;
-    assign pv_65 = v2_lid_y;
-    assign pw_66 = pv_64[7:0];
-    assign pw_67 = pv_65[7:0];
-    assign w_68 = 8'h08;
-    assign pw_69 = (pw_67 * w_68);
-    assign pw_70 = (pw_66 + pw_69);
-    assign pw_71 = {56'h00000000000000, pw_70[7:0]};
-    assign w_72 = 64'h0000000000000000;
-    assign w_73 = 64'h0000000000000004;
-    assign pw_74 = (pw_71 * w_73);
-    assign pw_75 = (w_72 + pw_74);
-    assign pwa_76 = (pw_75 >> 64'h0000000000000002);
-    assign prd_77 = obj7_wi_t_rdata[31:0];
-    assign w_78 = 32'h00000001;
-    assign pw_79 = (prd_77 + w_78);
-    assign pwa_81 = (pq_80 >> 64'h0000000000000002);
-    assign w_82 = 64'h0000000000000000;
-    assign w_83 = 64'h0000000000000004;
-    assign pw_84 = (pw_71 * w_83);
-    assign pw_85 = (w_82 + pw_84);
-    assign pwa_88 = (pq_87 >> 64'h0000000000000002);
-    assign prd_89 = obj7_wi_t_r1_rdata[31:0];
-    assign w_90 = arg_n;
-    assign w_91 = 32'h0000001f;
-    assign pw_92 = (w_90[31] ? (~((~w_90) >> w_91)) : (w_90 >> w_91));
-    assign w_93 = 32'h0000001d;
-    assign pw_94 = (pw_92 >> w_93);
-    assign pw_95 = (w_90 + pw_94);
-    assign w_96 = 32'h00000003;
-    assign pw_97 = (pw_95[31] ? (~((~pw_95) >> w_96)) : (pw_95 >> w_96));
-    assign pw_101 = ((prd_89 ^ 32'h80000000) < (pq_100 ^ 32'h80000000));
-    assign pv_102 = v1_lid_x;
-    assign pw_103 = pv_102[7:0];
-    assign w_104 = 8'h01;
-    assign pw_105 = (pw_103 + w_104);
-    assign w_106 = 8'h08;
-    assign pw_107 = (pw_105 == w_106);
-    assign w_108 = 8'h00;
-    assign pw_109 = (pw_107 ? w_108 : pw_105);
-    assign pw_110 = {56'h00000000000000, pw_109[7:0]};
-    assign pv_111 = v2_lid_y;
-    assign pw_112 = pv_111[7:0];
-    assign pw_113 = (pw_112 + w_104);
-    assign pw_114 = (pw_107 ? pw_113 : pw_112);
-    assign pw_115 = {56'h00000000000000, pw_114[7:0]};
-    assign p4_stall = 1'h0;
-    assign w_116 = 64'h0000000000000000;
+    assign w_54 = 8'h01;
+    assign pw_55 = (pw_53 + w_54);
+    assign w_56 = 8'h08;
+    assign pw_57 = (pw_55 == w_56);
+    assign w_58 = 8'h00;
+    assign pw_59 = (pw_57 ? w_58 : pw_55);
+    assign pw_60 = {56'h00000000000000, pw_59[7:0]};
+    assign pv_61 = v8_lid_y;
+    assign pw_62 = pv_61[7:0];
+    assign pw_63 = (pw_62 + w_54);
+    assign pw_64 = (pw_57 ? pw_63 : pw_62);
+    assign pw_65 = {56'h00000000000000, pw_64[7:0]};
+    assign p4_stall = ((p4_valid[3] && 1'h1) && (!C_st_req_ready));
+    assign w_66 = 64'h0000000000000000;
+    assign w_67 = v6_group_cond0;
+    assign w_69 = v5_t;
+    assign w_70 = arg_n;
+    assign w_71 = 32'h0000001f;
+    assign w_72 = (w_70[31] ? (~((~w_70) >> w_71)) : (w_70 >> w_71));
+    assign w_73 = 32'h0000001d;
+    assign w_74 = (w_72 >> w_73);
+    assign w_75 = (w_70 + w_74);
+    assign w_76 = 32'h00000003;
+    assign w_77 = (w_75[31] ? (~((~w_75) >> w_76)) : (w_75 >> w_76));
+    assign w_78 = ((w_69 ^ 32'h80000000) < (w_77 ^ 32'h80000000));
+    assign w_79 = v5_t;
+    assign w_80 = 32'h00000001;
+    assign w_81 = (w_79 + w_80);
     assign p3_en = (!p3_stall);
-    assign pv_117 = v2_lid_y;
-    assign pw_118 = pv_117[7:0];
-    assign w_119 = 8'h08;
-    assign pw_120 = (pw_118 < w_119);
-    assign pv_121 = v1_lid_x;
-    assign pv_122 = v2_lid_y;
-    assign pw_123 = pv_121[7:0];
-    assign pw_124 = pv_122[7:0];
-    assign w_125 = 8'h08;
-    assign pw_126 = (pw_124 * w_125);
-    assign pw_127 = (pw_123 + pw_126);
-    assign pw_128 = {56'h00000000000000, pw_127[7:0]};
-    assign w_129 = 64'h0000000000000000;
-    assign w_130 = 64'h0000000000000000;
-    assign w_131 = 64'h0000000000000004;
-    assign pw_132 = (pw_128 * w_131);
-    assign pw_133 = (w_130 + pw_132);
-    assign pwa_134 = (pw_133 >> 64'h0000000000000002);
-    assign prd_135 = obj5_wi_ty_rdata[31:0];
-    assign pw_136 = {{32{prd_135[31]}}, prd_135[31:0]};
-    assign w_137 = 64'h0000000000000020;
-    assign pw_138 = (pw_136 * w_137);
-    assign pw_139 = (w_129 + pw_138);
-    assign pwa_140 = (pw_139 >> 64'h0000000000000002);
-    assign prd_141 = obj0_As_rdata[31:0];
-    assign w_142 = 64'h0000000000000000;
-    assign w_143 = 64'h0000000000000000;
-    assign pw_144 = (w_143 + pw_132);
+    assign pv_82 = v8_lid_y;
+    assign pw_83 = pv_82[7:0];
+    assign w_84 = 8'h08;
+    assign pw_85 = (pw_83 < w_84);
+    assign pv_86 = v7_lid_x;
+    assign pv_87 = v8_lid_y;
+    assign pw_88 = pv_86[7:0];
+    assign pw_89 = pv_87[7:0];
+    assign w_90 = 8'h08;
+    assign pw_91 = (pw_89 * w_90);
+    assign pw_92 = (pw_88 + pw_91);
+    assign pw_93 = {56'h00000000000000, pw_92[7:0]};
+    assign w_94 = 64'h0000000000000000;
+    assign w_95 = 64'h0000000000000004;
+    assign pw_96 = (pw_93 * w_95);
+    assign pw_97 = (w_94 + pw_96);
+    assign pwa_98 = (pw_97 >> 64'h0000000000000002);
+    assign prd_99 = obj2_wi_acc_rdata[31:0];
+    assign pw_100 = pv_86[31:0];
+    assign pw_101 = pv_87[31:0];
+    assign w_102 = 64'h0000000000000000;
+    assign w_103 = 64'h0000000000000020;
+    assign pw_104 = (pv_87 * w_103);
+    assign pw_105 = (w_102 + pw_104);
+    assign pwa_107 = (pq_106 >> 64'h0000000000000002);
+    assign prd_108 = obj0_As_rdata[31:0];
+    assign w_109 = 64'h0000000000000000;
+    assign pw_110 = {{32{pw_100[31]}}, pw_100[31:0]};
+    assign pw_111 = (pw_110 * w_95);
+    assign pw_112 = (w_109 + pw_111);
+    assign pwa_115 = (pq_114 >> 64'h0000000000000002);
+    assign prd_116 = obj1_Bs_rdata[31:0];
+    assign go_120 = 1'h1;
+
+    ohls_fp_fma pu_121 (
+        .clk(clk),
+        .rst(rst),
+        .en(p3_en),
+        .in_valid(go_120),
+        .a(pq_117),
+        .b(prd_116),
+        .c(pq_119),
+        .out_valid(pu_121_valid),
+        .result(pu_121_result)
+    );
+    assign bi_122 = pu_121_result;
+    assign bi_138 = pd_127;
+    assign bi_139 = pd_132;
+    assign bi_140 = pd_137;
+    assign pw_141 = (((&bi_138[30:23]) && (!(bi_138[22:0] == 23'h000000))) ? (bi_138 | 32'h00400000) : (((&bi_139[30:23]) && (!(bi_139[22:0] == 23'h000000))) ? (bi_139 | 32'h00400000) : (((((&bi_138[30:23]) && (bi_138[22:0] == 23'h000000)) && (bi_139[30:0] == 31'h00000000)) || ((bi_138[30:0] == 31'h00000000) && ((&bi_139[30:23]) && (bi_139[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_140[30:23]) && (!(bi_140[22:0] == 23'h000000))) ? (bi_140 | 32'h00400000) : ((((((&bi_138[30:23]) && (bi_138[22:0] == 23'h000000)) || ((&bi_139[30:23]) && (bi_139[22:0] == 23'h000000))) && ((&bi_140[30:23]) && (bi_140[22:0] == 23'h000000))) && ((bi_138[31] ^ bi_139[31]) != bi_140[31])) ? 32'hffc00000 : bi_122)))));
+    assign pw_142 = (pw_105 + w_95);
     assign pwa_146 = (pq_145 >> 64'h0000000000000002);
-    assign prd_147 = obj4_wi_tx_rdata[31:0];
-    assign pw_148 = {{32{prd_147[31]}}, prd_147[31:0]};
-    assign pw_149 = (pw_148 * w_131);
-    assign pw_150 = (w_142 + pw_149);
-    assign pwa_151 = (pw_150 >> 64'h0000000000000002);
-    assign prd_152 = obj1_Bs_rdata[31:0];
-    assign w_153 = 64'h0000000000000000;
-    assign pw_154 = (w_153 + pw_132);
-    assign pwa_156 = (pq_155 >> 64'h0000000000000002);
-    assign prd_157 = obj6_wi_acc_rdata[31:0];
-    assign go_160 = (p3_slot == 3'h5);
+    assign prd_147 = obj0_As_r1_rdata[31:0];
+    assign pw_148 = (w_109 + w_103);
+    assign pw_149 = (pw_148 + pw_111);
+    assign pwa_154 = (pq_153 >> 64'h0000000000000002);
+    assign prd_155 = obj1_Bs_r1_rdata[31:0];
+    assign go_163 = 1'h1;
 
-    ohls_fp_fma pu_161 (
+    ohls_fp_fma pu_164 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_160),
-        .a(pq_158),
-        .b(pq_159),
-        .c(prd_157),
-        .out_valid(pu_161_valid),
-        .result(pu_161_result)
+        .in_valid(go_163),
+        .a(pq_159),
+        .b(pq_162),
+        .c(pw_141),
+        .out_valid(pu_164_valid),
+        .result(pu_164_result)
     );
-    assign bi_162 = pu_161_result;
-    assign bi_178 = pd_167;
-    assign bi_179 = pd_172;
-    assign bi_180 = pd_177;
-    assign pw_181 = (((&bi_178[30:23]) && (!(bi_178[22:0] == 23'h000000))) ? (bi_178 | 32'h00400000) : (((&bi_179[30:23]) && (!(bi_179[22:0] == 23'h000000))) ? (bi_179 | 32'h00400000) : (((((&bi_178[30:23]) && (bi_178[22:0] == 23'h000000)) && (bi_179[30:0] == 31'h00000000)) || ((bi_178[30:0] == 31'h00000000) && ((&bi_179[30:23]) && (bi_179[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_180[30:23]) && (!(bi_180[22:0] == 23'h000000))) ? (bi_180 | 32'h00400000) : ((((((&bi_178[30:23]) && (bi_178[22:0] == 23'h000000)) || ((&bi_179[30:23]) && (bi_179[22:0] == 23'h000000))) && ((&bi_180[30:23]) && (bi_180[22:0] == 23'h000000))) && ((bi_178[31] ^ bi_179[31]) != bi_180[31])) ? 32'hffc00000 : bi_162)))));
-    assign pwa_183 = (pq_182 >> 64'h0000000000000002);
-    assign pw_184 = (pw_139 + w_131);
-    assign pwa_187 = (pq_186 >> 64'h0000000000000002);
-    assign prd_188 = obj0_As_rdata[31:0];
-    assign pw_189 = (w_142 + w_137);
-    assign pw_191 = (pq_190 + pw_149);
-    assign pwa_194 = (pq_193 >> 64'h0000000000000002);
-    assign prd_195 = obj1_Bs_rdata[31:0];
-    assign go_198 = (p3_slot == 3'h5);
+    assign bi_165 = pu_164_result;
+    assign bi_181 = pd_170;
+    assign bi_182 = pd_175;
+    assign bi_183 = pd_180;
+    assign pw_184 = (((&bi_181[30:23]) && (!(bi_181[22:0] == 23'h000000))) ? (bi_181 | 32'h00400000) : (((&bi_182[30:23]) && (!(bi_182[22:0] == 23'h000000))) ? (bi_182 | 32'h00400000) : (((((&bi_181[30:23]) && (bi_181[22:0] == 23'h000000)) && (bi_182[30:0] == 31'h00000000)) || ((bi_181[30:0] == 31'h00000000) && ((&bi_182[30:23]) && (bi_182[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_183[30:23]) && (!(bi_183[22:0] == 23'h000000))) ? (bi_183 | 32'h00400000) : ((((((&bi_181[30:23]) && (bi_181[22:0] == 23'h000000)) || ((&bi_182[30:23]) && (bi_182[22:0] == 23'h000000))) && ((&bi_183[30:23]) && (bi_183[22:0] == 23'h000000))) && ((bi_181[31] ^ bi_182[31]) != bi_183[31])) ? 32'hffc00000 : bi_165)))));
+    assign w_185 = 64'h0000000000000008;
+    assign pw_186 = (pw_105 + w_185);
+    assign pwa_192 = (pq_191 >> 64'h0000000000000002);
+    assign prd_193 = obj0_As_r2_rdata[31:0];
+    assign w_194 = 64'h0000000000000040;
+    assign pw_195 = (w_109 + w_194);
+    assign pw_196 = (pw_195 + pw_111);
+    assign pwa_203 = (pq_202 >> 64'h0000000000000002);
+    assign prd_204 = obj1_Bs_r2_rdata[31:0];
+    assign go_218 = 1'h1;
 
-    ohls_fp_fma pu_199 (
+    ohls_fp_fma pu_219 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_198),
-        .a(pq_196),
-        .b(prd_195),
-        .c(pq_197),
-        .out_valid(pu_199_valid),
-        .result(pu_199_result)
+        .in_valid(go_218),
+        .a(pq_211),
+        .b(pq_217),
+        .c(pw_184),
+        .out_valid(pu_219_valid),
+        .result(pu_219_result)
     );
-    assign bi_200 = pu_199_result;
-    assign bi_216 = pd_205;
-    assign bi_217 = pd_210;
-    assign bi_218 = pd_215;
-    assign pw_219 = (((&bi_216[30:23]) && (!(bi_216[22:0] == 23'h000000))) ? (bi_216 | 32'h00400000) : (((&bi_217[30:23]) && (!(bi_217[22:0] == 23'h000000))) ? (bi_217 | 32'h00400000) : (((((&bi_216[30:23]) && (bi_216[22:0] == 23'h000000)) && (bi_217[30:0] == 31'h00000000)) || ((bi_216[30:0] == 31'h00000000) && ((&bi_217[30:23]) && (bi_217[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_218[30:23]) && (!(bi_218[22:0] == 23'h000000))) ? (bi_218 | 32'h00400000) : ((((((&bi_216[30:23]) && (bi_216[22:0] == 23'h000000)) || ((&bi_217[30:23]) && (bi_217[22:0] == 23'h000000))) && ((&bi_218[30:23]) && (bi_218[22:0] == 23'h000000))) && ((bi_216[31] ^ bi_217[31]) != bi_218[31])) ? 32'hffc00000 : bi_200)))));
-    assign pwa_222 = (pq_220 >> 64'h0000000000000002);
-    assign w_223 = 64'h0000000000000008;
-    assign pw_224 = (pw_139 + w_223);
-    assign pwa_228 = (pq_227 >> 64'h0000000000000002);
-    assign prd_229 = obj0_As_rdata[31:0];
-    assign w_230 = 64'h0000000000000040;
-    assign pw_231 = (w_142 + w_230);
-    assign pw_233 = (pq_232 + pw_149);
-    assign pwa_237 = (pq_236 >> 64'h0000000000000002);
-    assign prd_238 = obj1_Bs_rdata[31:0];
-    assign go_240 = (p3_slot == 3'h6);
+    assign bi_220 = pu_219_result;
+    assign bi_236 = pd_225;
+    assign bi_237 = pd_230;
+    assign bi_238 = pd_235;
+    assign pw_239 = (((&bi_236[30:23]) && (!(bi_236[22:0] == 23'h000000))) ? (bi_236 | 32'h00400000) : (((&bi_237[30:23]) && (!(bi_237[22:0] == 23'h000000))) ? (bi_237 | 32'h00400000) : (((((&bi_236[30:23]) && (bi_236[22:0] == 23'h000000)) && (bi_237[30:0] == 31'h00000000)) || ((bi_236[30:0] == 31'h00000000) && ((&bi_237[30:23]) && (bi_237[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_238[30:23]) && (!(bi_238[22:0] == 23'h000000))) ? (bi_238 | 32'h00400000) : ((((((&bi_236[30:23]) && (bi_236[22:0] == 23'h000000)) || ((&bi_237[30:23]) && (bi_237[22:0] == 23'h000000))) && ((&bi_238[30:23]) && (bi_238[22:0] == 23'h000000))) && ((bi_236[31] ^ bi_237[31]) != bi_238[31])) ? 32'hffc00000 : bi_220)))));
+    assign w_240 = 64'h000000000000000c;
+    assign pw_241 = (pw_105 + w_240);
+    assign pwa_249 = (pq_248 >> 64'h0000000000000002);
+    assign prd_250 = obj0_As_r3_rdata[31:0];
+    assign w_251 = 64'h0000000000000060;
+    assign pw_252 = (w_109 + w_251);
+    assign pw_253 = (pw_252 + pw_111);
+    assign pwa_262 = (pq_261 >> 64'h0000000000000002);
+    assign prd_263 = obj1_Bs_r3_rdata[31:0];
+    assign go_283 = 1'h1;
 
-    ohls_fp_fma pu_241 (
+    ohls_fp_fma pu_284 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_240),
-        .a(pq_239),
-        .b(prd_238),
-        .c(pq_221),
-        .out_valid(pu_241_valid),
-        .result(pu_241_result)
+        .in_valid(go_283),
+        .a(pq_273),
+        .b(pq_282),
+        .c(pw_239),
+        .out_valid(pu_284_valid),
+        .result(pu_284_result)
     );
-    assign bi_242 = pu_241_result;
-    assign bi_258 = pd_247;
-    assign bi_259 = pd_252;
-    assign bi_260 = pd_257;
-    assign pw_261 = (((&bi_258[30:23]) && (!(bi_258[22:0] == 23'h000000))) ? (bi_258 | 32'h00400000) : (((&bi_259[30:23]) && (!(bi_259[22:0] == 23'h000000))) ? (bi_259 | 32'h00400000) : (((((&bi_258[30:23]) && (bi_258[22:0] == 23'h000000)) && (bi_259[30:0] == 31'h00000000)) || ((bi_258[30:0] == 31'h00000000) && ((&bi_259[30:23]) && (bi_259[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_260[30:23]) && (!(bi_260[22:0] == 23'h000000))) ? (bi_260 | 32'h00400000) : ((((((&bi_258[30:23]) && (bi_258[22:0] == 23'h000000)) || ((&bi_259[30:23]) && (bi_259[22:0] == 23'h000000))) && ((&bi_260[30:23]) && (bi_260[22:0] == 23'h000000))) && ((bi_258[31] ^ bi_259[31]) != bi_260[31])) ? 32'hffc00000 : bi_242)))));
-    assign pwa_264 = (pq_262 >> 64'h0000000000000002);
-    assign w_265 = 64'h000000000000000c;
-    assign pw_266 = (pw_139 + w_265);
-    assign pwa_271 = (pq_270 >> 64'h0000000000000002);
-    assign prd_272 = obj0_As_rdata[31:0];
-    assign w_273 = 64'h0000000000000060;
-    assign pw_274 = (w_142 + w_273);
-    assign pw_276 = (pq_275 + pw_149);
-    assign pwa_281 = (pq_280 >> 64'h0000000000000002);
-    assign prd_282 = obj1_Bs_rdata[31:0];
-    assign go_284 = (p3_slot == 3'h7);
-
-    ohls_fp_fma pu_285 (
-        .clk(clk),
-        .rst(rst),
-        .en(p3_en),
-        .in_valid(go_284),
-        .a(pq_283),
-        .b(prd_282),
-        .c(pq_263),
-        .out_valid(pu_285_valid),
-        .result(pu_285_result)
-    );
-    assign bi_286 = pu_285_result;
-    assign bi_302 = pd_291;
-    assign bi_303 = pd_296;
-    assign bi_304 = pd_301;
-    assign pw_305 = (((&bi_302[30:23]) && (!(bi_302[22:0] == 23'h000000))) ? (bi_302 | 32'h00400000) : (((&bi_303[30:23]) && (!(bi_303[22:0] == 23'h000000))) ? (bi_303 | 32'h00400000) : (((((&bi_302[30:23]) && (bi_302[22:0] == 23'h000000)) && (bi_303[30:0] == 31'h00000000)) || ((bi_302[30:0] == 31'h00000000) && ((&bi_303[30:23]) && (bi_303[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_304[30:23]) && (!(bi_304[22:0] == 23'h000000))) ? (bi_304 | 32'h00400000) : ((((((&bi_302[30:23]) && (bi_302[22:0] == 23'h000000)) || ((&bi_303[30:23]) && (bi_303[22:0] == 23'h000000))) && ((&bi_304[30:23]) && (bi_304[22:0] == 23'h000000))) && ((bi_302[31] ^ bi_303[31]) != bi_304[31])) ? 32'hffc00000 : bi_286)))));
-    assign pwa_308 = (pq_306 >> 64'h0000000000000002);
-    assign w_309 = 64'h0000000000000010;
-    assign pw_310 = (pw_139 + w_309);
+    assign bi_285 = pu_284_result;
+    assign bi_301 = pd_290;
+    assign bi_302 = pd_295;
+    assign bi_303 = pd_300;
+    assign pw_304 = (((&bi_301[30:23]) && (!(bi_301[22:0] == 23'h000000))) ? (bi_301 | 32'h00400000) : (((&bi_302[30:23]) && (!(bi_302[22:0] == 23'h000000))) ? (bi_302 | 32'h00400000) : (((((&bi_301[30:23]) && (bi_301[22:0] == 23'h000000)) && (bi_302[30:0] == 31'h00000000)) || ((bi_301[30:0] == 31'h00000000) && ((&bi_302[30:23]) && (bi_302[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_303[30:23]) && (!(bi_303[22:0] == 23'h000000))) ? (bi_303 | 32'h00400000) : ((((((&bi_301[30:23]) && (bi_301[22:0] == 23'h000000)) || ((&bi_302[30:23]) && (bi_302[22:0] == 23'h000000))) && ((&bi_303[30:23]) && (bi_303[22:0] == 23'h000000))) && ((bi_301[31] ^ bi_302[31]) != bi_303[31])) ? 32'hffc00000 : bi_285)))));
+    assign w_305 = 64'h0000000000000010;
+    assign pw_306 = (pw_105 + w_305);
     assign pwa_316 = (pq_315 >> 64'h0000000000000002);
-    assign prd_317 = obj0_As_rdata[31:0];
+    assign prd_317 = obj0_As_r4_rdata[31:0];
     assign w_318 = 64'h0000000000000080;
-    assign pw_319 = (w_142 + w_318);
-    assign pw_321 = (pq_320 + pw_149);
-    assign pwa_327 = (pq_326 >> 64'h0000000000000002);
-    assign prd_328 = obj1_Bs_rdata[31:0];
-    assign go_330 = (p3_slot == 3'h0);
+    assign pw_319 = (w_109 + w_318);
+    assign pw_320 = (pw_319 + pw_111);
+    assign pwa_331 = (pq_330 >> 64'h0000000000000002);
+    assign prd_332 = obj1_Bs_r4_rdata[31:0];
+    assign go_358 = 1'h1;
 
-    ohls_fp_fma pu_331 (
+    ohls_fp_fma pu_359 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_330),
-        .a(pq_329),
-        .b(prd_328),
-        .c(pq_307),
-        .out_valid(pu_331_valid),
-        .result(pu_331_result)
+        .in_valid(go_358),
+        .a(pq_345),
+        .b(pq_357),
+        .c(pw_304),
+        .out_valid(pu_359_valid),
+        .result(pu_359_result)
     );
-    assign bi_332 = pu_331_result;
-    assign bi_348 = pd_337;
-    assign bi_349 = pd_342;
-    assign bi_350 = pd_347;
-    assign pw_351 = (((&bi_348[30:23]) && (!(bi_348[22:0] == 23'h000000))) ? (bi_348 | 32'h00400000) : (((&bi_349[30:23]) && (!(bi_349[22:0] == 23'h000000))) ? (bi_349 | 32'h00400000) : (((((&bi_348[30:23]) && (bi_348[22:0] == 23'h000000)) && (bi_349[30:0] == 31'h00000000)) || ((bi_348[30:0] == 31'h00000000) && ((&bi_349[30:23]) && (bi_349[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_350[30:23]) && (!(bi_350[22:0] == 23'h000000))) ? (bi_350 | 32'h00400000) : ((((((&bi_348[30:23]) && (bi_348[22:0] == 23'h000000)) || ((&bi_349[30:23]) && (bi_349[22:0] == 23'h000000))) && ((&bi_350[30:23]) && (bi_350[22:0] == 23'h000000))) && ((bi_348[31] ^ bi_349[31]) != bi_350[31])) ? 32'hffc00000 : bi_332)))));
-    assign pwa_354 = (pq_352 >> 64'h0000000000000002);
-    assign w_355 = 64'h0000000000000014;
-    assign pw_356 = (pw_139 + w_355);
-    assign pwa_363 = (pq_362 >> 64'h0000000000000002);
-    assign prd_364 = obj0_As_rdata[31:0];
-    assign w_365 = 64'h00000000000000a0;
-    assign pw_366 = (w_142 + w_365);
-    assign pw_368 = (pq_367 + pw_149);
-    assign pwa_375 = (pq_374 >> 64'h0000000000000002);
-    assign prd_376 = obj1_Bs_rdata[31:0];
-    assign go_378 = (p3_slot == 3'h1);
+    assign bi_360 = pu_359_result;
+    assign bi_376 = pd_365;
+    assign bi_377 = pd_370;
+    assign bi_378 = pd_375;
+    assign pw_379 = (((&bi_376[30:23]) && (!(bi_376[22:0] == 23'h000000))) ? (bi_376 | 32'h00400000) : (((&bi_377[30:23]) && (!(bi_377[22:0] == 23'h000000))) ? (bi_377 | 32'h00400000) : (((((&bi_376[30:23]) && (bi_376[22:0] == 23'h000000)) && (bi_377[30:0] == 31'h00000000)) || ((bi_376[30:0] == 31'h00000000) && ((&bi_377[30:23]) && (bi_377[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_378[30:23]) && (!(bi_378[22:0] == 23'h000000))) ? (bi_378 | 32'h00400000) : ((((((&bi_376[30:23]) && (bi_376[22:0] == 23'h000000)) || ((&bi_377[30:23]) && (bi_377[22:0] == 23'h000000))) && ((&bi_378[30:23]) && (bi_378[22:0] == 23'h000000))) && ((bi_376[31] ^ bi_377[31]) != bi_378[31])) ? 32'hffc00000 : bi_360)))));
+    assign w_380 = 64'h0000000000000014;
+    assign pw_381 = (pw_105 + w_380);
+    assign pwa_393 = (pq_392 >> 64'h0000000000000002);
+    assign prd_394 = obj0_As_r5_rdata[31:0];
+    assign w_395 = 64'h00000000000000a0;
+    assign pw_396 = (w_109 + w_395);
+    assign pw_397 = (pw_396 + pw_111);
+    assign pwa_410 = (pq_409 >> 64'h0000000000000002);
+    assign prd_411 = obj1_Bs_r5_rdata[31:0];
+    assign go_443 = 1'h1;
 
-    ohls_fp_fma pu_379 (
+    ohls_fp_fma pu_444 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_378),
-        .a(pq_377),
-        .b(prd_376),
-        .c(pq_353),
-        .out_valid(pu_379_valid),
-        .result(pu_379_result)
-    );
-    assign bi_380 = pu_379_result;
-    assign bi_396 = pd_385;
-    assign bi_397 = pd_390;
-    assign bi_398 = pd_395;
-    assign pw_399 = (((&bi_396[30:23]) && (!(bi_396[22:0] == 23'h000000))) ? (bi_396 | 32'h00400000) : (((&bi_397[30:23]) && (!(bi_397[22:0] == 23'h000000))) ? (bi_397 | 32'h00400000) : (((((&bi_396[30:23]) && (bi_396[22:0] == 23'h000000)) && (bi_397[30:0] == 31'h00000000)) || ((bi_396[30:0] == 31'h00000000) && ((&bi_397[30:23]) && (bi_397[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_398[30:23]) && (!(bi_398[22:0] == 23'h000000))) ? (bi_398 | 32'h00400000) : ((((((&bi_396[30:23]) && (bi_396[22:0] == 23'h000000)) || ((&bi_397[30:23]) && (bi_397[22:0] == 23'h000000))) && ((&bi_398[30:23]) && (bi_398[22:0] == 23'h000000))) && ((bi_396[31] ^ bi_397[31]) != bi_398[31])) ? 32'hffc00000 : bi_380)))));
-    assign pwa_402 = (pq_400 >> 64'h0000000000000002);
-    assign w_403 = 64'h0000000000000018;
-    assign pw_404 = (pw_139 + w_403);
-    assign pwa_412 = (pq_411 >> 64'h0000000000000002);
-    assign prd_413 = obj0_As_rdata[31:0];
-    assign w_414 = 64'h00000000000000c0;
-    assign pw_415 = (w_142 + w_414);
-    assign pw_417 = (pq_416 + pw_149);
-    assign pwa_425 = (pq_424 >> 64'h0000000000000002);
-    assign prd_426 = obj1_Bs_rdata[31:0];
-    assign go_428 = (p3_slot == 3'h2);
-
-    ohls_fp_fma pu_429 (
-        .clk(clk),
-        .rst(rst),
-        .en(p3_en),
-        .in_valid(go_428),
+        .in_valid(go_443),
         .a(pq_427),
-        .b(prd_426),
-        .c(pq_401),
-        .out_valid(pu_429_valid),
-        .result(pu_429_result)
+        .b(pq_442),
+        .c(pw_379),
+        .out_valid(pu_444_valid),
+        .result(pu_444_result)
     );
-    assign bi_430 = pu_429_result;
-    assign bi_446 = pd_435;
-    assign bi_447 = pd_440;
-    assign bi_448 = pd_445;
-    assign pw_449 = (((&bi_446[30:23]) && (!(bi_446[22:0] == 23'h000000))) ? (bi_446 | 32'h00400000) : (((&bi_447[30:23]) && (!(bi_447[22:0] == 23'h000000))) ? (bi_447 | 32'h00400000) : (((((&bi_446[30:23]) && (bi_446[22:0] == 23'h000000)) && (bi_447[30:0] == 31'h00000000)) || ((bi_446[30:0] == 31'h00000000) && ((&bi_447[30:23]) && (bi_447[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_448[30:23]) && (!(bi_448[22:0] == 23'h000000))) ? (bi_448 | 32'h00400000) : ((((((&bi_446[30:23]) && (bi_446[22:0] == 23'h000000)) || ((&bi_447[30:23]) && (bi_447[22:0] == 23'h000000))) && ((&bi_448[30:23]) && (bi_448[22:0] == 23'h000000))) && ((bi_446[31] ^ bi_447[31]) != bi_448[31])) ? 32'hffc00000 : bi_430)))));
-    assign pwa_452 = (pq_450 >> 64'h0000000000000002);
-    assign w_453 = 64'h000000000000001c;
-    assign pw_454 = (pw_139 + w_453);
-    assign pwa_463 = (pq_462 >> 64'h0000000000000002);
-    assign prd_464 = obj0_As_r1_rdata[31:0];
-    assign w_465 = 64'h00000000000000e0;
-    assign pw_466 = (w_142 + w_465);
-    assign pw_468 = (pq_467 + pw_149);
-    assign pwa_477 = (pq_476 >> 64'h0000000000000002);
-    assign prd_478 = obj1_Bs_rdata[31:0];
-    assign go_480 = (p3_slot == 3'h3);
+    assign bi_445 = pu_444_result;
+    assign bi_461 = pd_450;
+    assign bi_462 = pd_455;
+    assign bi_463 = pd_460;
+    assign pw_464 = (((&bi_461[30:23]) && (!(bi_461[22:0] == 23'h000000))) ? (bi_461 | 32'h00400000) : (((&bi_462[30:23]) && (!(bi_462[22:0] == 23'h000000))) ? (bi_462 | 32'h00400000) : (((((&bi_461[30:23]) && (bi_461[22:0] == 23'h000000)) && (bi_462[30:0] == 31'h00000000)) || ((bi_461[30:0] == 31'h00000000) && ((&bi_462[30:23]) && (bi_462[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_463[30:23]) && (!(bi_463[22:0] == 23'h000000))) ? (bi_463 | 32'h00400000) : ((((((&bi_461[30:23]) && (bi_461[22:0] == 23'h000000)) || ((&bi_462[30:23]) && (bi_462[22:0] == 23'h000000))) && ((&bi_463[30:23]) && (bi_463[22:0] == 23'h000000))) && ((bi_461[31] ^ bi_462[31]) != bi_463[31])) ? 32'hffc00000 : bi_445)))));
+    assign w_465 = 64'h0000000000000018;
+    assign pw_466 = (pw_105 + w_465);
+    assign pwa_480 = (pq_479 >> 64'h0000000000000002);
+    assign prd_481 = obj0_As_r6_rdata[31:0];
+    assign w_482 = 64'h00000000000000c0;
+    assign pw_483 = (w_109 + w_482);
+    assign pw_484 = (pw_483 + pw_111);
+    assign pwa_499 = (pq_498 >> 64'h0000000000000002);
+    assign prd_500 = obj1_Bs_r6_rdata[31:0];
+    assign go_538 = 1'h1;
 
-    ohls_fp_fma pu_481 (
+    ohls_fp_fma pu_539 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_480),
-        .a(pq_479),
-        .b(prd_478),
-        .c(pq_451),
-        .out_valid(pu_481_valid),
-        .result(pu_481_result)
+        .in_valid(go_538),
+        .a(pq_519),
+        .b(pq_537),
+        .c(pw_464),
+        .out_valid(pu_539_valid),
+        .result(pu_539_result)
     );
-    assign bi_482 = pu_481_result;
-    assign bi_498 = pd_487;
-    assign bi_499 = pd_492;
-    assign bi_500 = pd_497;
-    assign pw_501 = (((&bi_498[30:23]) && (!(bi_498[22:0] == 23'h000000))) ? (bi_498 | 32'h00400000) : (((&bi_499[30:23]) && (!(bi_499[22:0] == 23'h000000))) ? (bi_499 | 32'h00400000) : (((((&bi_498[30:23]) && (bi_498[22:0] == 23'h000000)) && (bi_499[30:0] == 31'h00000000)) || ((bi_498[30:0] == 31'h00000000) && ((&bi_499[30:23]) && (bi_499[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_500[30:23]) && (!(bi_500[22:0] == 23'h000000))) ? (bi_500 | 32'h00400000) : ((((((&bi_498[30:23]) && (bi_498[22:0] == 23'h000000)) || ((&bi_499[30:23]) && (bi_499[22:0] == 23'h000000))) && ((&bi_500[30:23]) && (bi_500[22:0] == 23'h000000))) && ((bi_498[31] ^ bi_499[31]) != bi_500[31])) ? 32'hffc00000 : bi_482)))));
-    assign pwa_505 = (pq_503 >> 64'h0000000000000002);
-    assign pv_506 = v1_lid_x;
-    assign pw_507 = pv_506[7:0];
-    assign w_508 = 8'h01;
-    assign pw_509 = (pw_507 + w_508);
-    assign w_510 = 8'h08;
-    assign pw_511 = (pw_509 == w_510);
-    assign w_512 = 8'h00;
-    assign pw_513 = (pw_511 ? w_512 : pw_509);
-    assign pw_514 = {56'h00000000000000, pw_513[7:0]};
-    assign pv_515 = v2_lid_y;
-    assign pw_516 = pv_515[7:0];
-    assign pw_517 = (pw_516 + w_508);
-    assign pw_518 = (pw_511 ? pw_517 : pw_516);
-    assign pw_519 = {56'h00000000000000, pw_518[7:0]};
+    assign bi_540 = pu_539_result;
+    assign bi_556 = pd_545;
+    assign bi_557 = pd_550;
+    assign bi_558 = pd_555;
+    assign pw_559 = (((&bi_556[30:23]) && (!(bi_556[22:0] == 23'h000000))) ? (bi_556 | 32'h00400000) : (((&bi_557[30:23]) && (!(bi_557[22:0] == 23'h000000))) ? (bi_557 | 32'h00400000) : (((((&bi_556[30:23]) && (bi_556[22:0] == 23'h000000)) && (bi_557[30:0] == 31'h00000000)) || ((bi_556[30:0] == 31'h00000000) && ((&bi_557[30:23]) && (bi_557[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_558[30:23]) && (!(bi_558[22:0] == 23'h000000))) ? (bi_558 | 32'h00400000) : ((((((&bi_556[30:23]) && (bi_556[22:0] == 23'h000000)) || ((&bi_557[30:23]) && (bi_557[22:0] == 23'h000000))) && ((&bi_558[30:23]) && (bi_558[22:0] == 23'h000000))) && ((bi_556[31] ^ bi_557[31]) != bi_558[31])) ? 32'hffc00000 : bi_540)))));
+    assign w_560 = 64'h000000000000001c;
+    assign pw_561 = (pw_105 + w_560);
+    assign pwa_577 = (pq_576 >> 64'h0000000000000002);
+    assign prd_578 = obj0_As_r7_rdata[31:0];
+    assign w_579 = 64'h00000000000000e0;
+    assign pw_580 = (w_109 + w_579);
+    assign pw_581 = (pw_580 + pw_111);
+    assign pwa_598 = (pq_597 >> 64'h0000000000000002);
+    assign prd_599 = obj1_Bs_r7_rdata[31:0];
+    assign go_643 = 1'h1;
+
+    ohls_fp_fma pu_644 (
+        .clk(clk),
+        .rst(rst),
+        .en(p3_en),
+        .in_valid(go_643),
+        .a(pq_621),
+        .b(pq_642),
+        .c(pw_559),
+        .out_valid(pu_644_valid),
+        .result(pu_644_result)
+    );
+    assign bi_645 = pu_644_result;
+    assign bi_661 = pd_650;
+    assign bi_662 = pd_655;
+    assign bi_663 = pd_660;
+    assign pw_664 = (((&bi_661[30:23]) && (!(bi_661[22:0] == 23'h000000))) ? (bi_661 | 32'h00400000) : (((&bi_662[30:23]) && (!(bi_662[22:0] == 23'h000000))) ? (bi_662 | 32'h00400000) : (((((&bi_661[30:23]) && (bi_661[22:0] == 23'h000000)) && (bi_662[30:0] == 31'h00000000)) || ((bi_661[30:0] == 31'h00000000) && ((&bi_662[30:23]) && (bi_662[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_663[30:23]) && (!(bi_663[22:0] == 23'h000000))) ? (bi_663 | 32'h00400000) : ((((((&bi_661[30:23]) && (bi_661[22:0] == 23'h000000)) || ((&bi_662[30:23]) && (bi_662[22:0] == 23'h000000))) && ((&bi_663[30:23]) && (bi_663[22:0] == 23'h000000))) && ((bi_661[31] ^ bi_662[31]) != bi_663[31])) ? 32'hffc00000 : bi_645)))));
+    assign w_665 = 64'h0000000000000000;
+    assign w_666 = 64'h0000000000000004;
+    assign pw_667 = (pw_93 * w_666);
+    assign pw_668 = (w_665 + pw_667);
+    assign pwa_712 = (pq_711 >> 64'h0000000000000002);
+    assign pv_713 = v7_lid_x;
+    assign pw_714 = pv_713[7:0];
+    assign w_715 = 8'h01;
+    assign pw_716 = (pw_714 + w_715);
+    assign w_717 = 8'h08;
+    assign pw_718 = (pw_716 == w_717);
+    assign w_719 = 8'h00;
+    assign pw_720 = (pw_718 ? w_719 : pw_716);
+    assign pw_721 = {56'h00000000000000, pw_720[7:0]};
+    assign pv_722 = v8_lid_y;
+    assign pw_723 = pv_722[7:0];
+    assign pw_724 = (pw_723 + w_715);
+    assign pw_725 = (pw_718 ? pw_724 : pw_723);
+    assign pw_726 = {56'h00000000000000, pw_725[7:0]};
     assign p3_stall = 1'h0;
-    assign w_520 = 64'h0000000000000000;
+    assign w_727 = 64'h0000000000000000;
     assign p2_en = (!p2_stall);
-    assign pv_521 = v2_lid_y;
-    assign pw_522 = pv_521[7:0];
-    assign w_523 = 8'h08;
-    assign pw_524 = (pw_522 < w_523);
-    assign pv_525 = v1_lid_x;
-    assign pv_526 = v2_lid_y;
-    assign pw_527 = pv_525[7:0];
-    assign pw_528 = pv_526[7:0];
-    assign w_529 = 8'h08;
-    assign pw_530 = (pw_528 * w_529);
-    assign pw_531 = (pw_527 + pw_530);
-    assign pw_532 = {56'h00000000000000, pw_531[7:0]};
-    assign w_533 = 64'h0000000000000000;
-    assign w_534 = 64'h0000000000000000;
-    assign w_535 = 64'h0000000000000004;
-    assign pw_536 = (pw_532 * w_535);
-    assign pw_537 = (w_534 + pw_536);
-    assign pwa_538 = (pw_537 >> 64'h0000000000000002);
-    assign prd_539 = obj5_wi_ty_rdata[31:0];
-    assign pw_540 = {{32{prd_539[31]}}, prd_539[31:0]};
-    assign w_541 = 64'h0000000000000020;
-    assign pw_542 = (pw_540 * w_541);
-    assign pw_543 = (w_533 + pw_542);
-    assign w_544 = 64'h0000000000000000;
-    assign pw_545 = (w_544 + pw_536);
-    assign pwa_547 = (pq_546 >> 64'h0000000000000002);
-    assign prd_548 = obj4_wi_tx_rdata[31:0];
-    assign pw_549 = {{32{prd_548[31]}}, prd_548[31:0]};
-    assign pw_550 = (pw_549 * w_535);
-    assign pw_552 = (pq_551 + pw_550);
-    assign w_553 = {32'h00000000, A_base};
-    assign w_554 = 64'h0000000000000000;
-    assign pw_555 = (w_554 + pw_536);
-    assign pwa_558 = (pq_557 >> 64'h0000000000000002);
-    assign prd_559 = obj3_wi_row_rdata[31:0];
-    assign w_560 = arg_n;
-    assign pw_561 = (prd_559 * w_560);
-    assign w_562 = 64'h0000000000000000;
-    assign pw_563 = (w_562 + pw_536);
-    assign pwa_567 = (pq_566 >> 64'h0000000000000002);
-    assign prd_568 = obj7_wi_t_rdata[31:0];
-    assign w_569 = 32'h00000008;
-    assign pw_570 = (prd_568 * w_569);
-    assign pw_576 = (pq_573 + pq_575);
-    assign pw_581 = (pw_576 + pq_580);
-    assign pw_582 = {{32{pw_581[31]}}, pw_581[31:0]};
-    assign pw_583 = (pw_582 * w_535);
-    assign pw_584 = (w_553 + pw_583);
-    assign pld_585 = A_ld_resp_data;
-    assign pwa_634 = (pq_633 >> 64'h0000000000000002);
-    assign w_635 = 64'h0000000000000000;
-    assign pw_636 = (w_635 + pw_542);
-    assign pw_638 = (pq_637 + pw_550);
-    assign w_639 = {32'h00000000, B_base};
-    assign pw_643 = (pw_570 + pq_642);
-    assign pw_644 = (pw_643 * w_560);
-    assign w_645 = 64'h0000000000000000;
-    assign pw_646 = (w_645 + pw_536);
-    assign pwa_698 = (pq_697 >> 64'h0000000000000002);
-    assign prd_699 = obj2_wi_col_rdata[31:0];
-    assign pw_748 = (pq_747 + prd_699);
-    assign pw_749 = {{32{pw_748[31]}}, pw_748[31:0]};
-    assign pw_750 = (pw_749 * w_535);
-    assign pw_751 = (w_639 + pw_750);
-    assign pld_752 = B_ld_resp_data;
-    assign pwa_847 = (pq_846 >> 64'h0000000000000002);
-    assign pv_848 = v1_lid_x;
-    assign pw_849 = pv_848[7:0];
-    assign w_850 = 8'h01;
-    assign pw_851 = (pw_849 + w_850);
-    assign w_852 = 8'h08;
-    assign pw_853 = (pw_851 == w_852);
-    assign w_854 = 8'h00;
-    assign pw_855 = (pw_853 ? w_854 : pw_851);
-    assign pw_856 = {56'h00000000000000, pw_855[7:0]};
-    assign pv_857 = v2_lid_y;
-    assign pw_858 = pv_857[7:0];
-    assign pw_859 = (pw_858 + w_850);
-    assign pw_860 = (pw_853 ? pw_859 : pw_858);
-    assign pw_861 = {56'h00000000000000, pw_860[7:0]};
-    assign p2_stall = (((((p2_valid[6] && 1'h1) && (!A_ld_req_ready)) || ((p2_valid[50] && 1'h1) && (!A_ld_resp_valid))) || ((p2_valid[52] && 1'h1) && (!B_ld_req_ready))) || ((p2_valid[96] && 1'h1) && (!B_ld_resp_valid)));
-    assign w_862 = 64'h0000000000000000;
+    assign pv_728 = v8_lid_y;
+    assign pw_729 = pv_728[7:0];
+    assign w_730 = 8'h08;
+    assign pw_731 = (pw_729 < w_730);
+    assign w_732 = 32'h00000000;
+    assign w_733 = {32'h00000000, group_0};
+    assign pv_734 = v7_lid_x;
+    assign w_735 = 64'h0000000000000000;
+    assign pw_736 = w_733[31:0];
+    assign w_737 = 32'h00000008;
+    assign pw_738 = (pw_736 * w_737);
+    assign pw_739 = pv_734[31:0];
+    assign pw_740 = (pw_738 + pw_739);
+    assign w_741 = 32'h00000001;
+    assign w_742 = {32'h00000000, group_1};
+    assign pv_743 = v8_lid_y;
+    assign w_744 = 64'h0000000000000000;
+    assign w_745 = 64'h0000000000000008;
+    assign pw_746 = (w_742 * w_745);
+    assign pw_747 = pw_746[31:0];
+    assign pw_748 = pv_743[31:0];
+    assign pw_749 = (pw_747 + pw_748);
+    assign w_750 = 64'h0000000000000000;
+    assign pw_751 = {{32{pw_748[31]}}, pw_748[31:0]};
+    assign w_752 = 64'h0000000000000020;
+    assign pw_753 = (pw_751 * w_752);
+    assign pw_754 = (w_750 + pw_753);
+    assign pw_755 = {{32{pw_739[31]}}, pw_739[31:0]};
+    assign w_756 = 64'h0000000000000004;
+    assign pw_757 = (pw_755 * w_756);
+    assign pw_758 = (pw_754 + pw_757);
+    assign w_759 = {32'h00000000, A_base};
+    assign w_760 = arg_n;
+    assign pw_761 = (pw_749 * w_760);
+    assign pv_762 = v5_t;
+    assign w_763 = 32'h00000008;
+    assign pw_764 = (pv_762 * w_763);
+    assign pw_771 = (pq_767 + pq_770);
+    assign pw_775 = (pw_771 + pq_774);
+    assign pw_776 = {{32{pw_775[31]}}, pw_775[31:0]};
+    assign pw_777 = (pw_776 * w_756);
+    assign pw_778 = (w_759 + pw_777);
+    assign pld_779 = A_ld_resp_data;
+    assign pwa_827 = (pq_826 >> 64'h0000000000000002);
+    assign w_828 = 64'h0000000000000000;
+    assign pw_829 = (w_828 + pw_753);
+    assign pw_830 = (pw_829 + pw_757);
+    assign w_831 = {32'h00000000, B_base};
+    assign pw_832 = (pw_764 + pw_748);
+    assign pw_833 = (pw_832 * w_760);
+    assign pw_840 = (pq_836 + pq_839);
+    assign pw_841 = {{32{pw_840[31]}}, pw_840[31:0]};
+    assign pw_842 = (pw_841 * w_756);
+    assign pw_843 = (w_831 + pw_842);
+    assign pld_889 = B_ld_resp_data;
+    assign pwa_982 = (pq_981 >> 64'h0000000000000002);
+    assign pv_983 = v7_lid_x;
+    assign pw_984 = pv_983[7:0];
+    assign w_985 = 8'h01;
+    assign pw_986 = (pw_984 + w_985);
+    assign w_987 = 8'h08;
+    assign pw_988 = (pw_986 == w_987);
+    assign w_989 = 8'h00;
+    assign pw_990 = (pw_988 ? w_989 : pw_986);
+    assign pw_991 = {56'h00000000000000, pw_990[7:0]};
+    assign pv_992 = v8_lid_y;
+    assign pw_993 = pv_992[7:0];
+    assign pw_994 = (pw_993 + w_985);
+    assign pw_995 = (pw_988 ? pw_994 : pw_993);
+    assign pw_996 = {56'h00000000000000, pw_995[7:0]};
+    assign p2_stall = (((((p2_valid[3] && 1'h1) && (!A_ld_req_ready)) || ((p2_valid[47] && 1'h1) && (!A_ld_resp_valid))) || ((p2_valid[48] && 1'h1) && (!B_ld_req_ready))) || ((p2_valid[92] && 1'h1) && (!B_ld_resp_valid)));
+    assign w_997 = 64'h0000000000000000;
     assign p0_en = (!p0_stall);
-    assign pv_863 = v2_lid_y;
-    assign pw_864 = pv_863[7:0];
-    assign w_865 = 8'h08;
-    assign pw_866 = (pw_864 < w_865);
-    assign pv_867 = v1_lid_x;
-    assign pv_868 = v2_lid_y;
-    assign pw_869 = pv_867[7:0];
-    assign pw_870 = pv_868[7:0];
-    assign w_871 = 8'h08;
-    assign pw_872 = (pw_870 * w_871);
-    assign pw_873 = (pw_869 + pw_872);
-    assign pw_874 = {56'h00000000000000, pw_873[7:0]};
-    assign w_875 = 32'h00000000;
-    assign w_876 = {32'h00000000, group_0};
-    assign pv_877 = v1_lid_x;
-    assign w_878 = 64'h0000000000000000;
-    assign w_879 = 64'h0000000000000000;
-    assign w_880 = 64'h0000000000000004;
-    assign pw_881 = (pw_874 * w_880);
-    assign pw_882 = (w_879 + pw_881);
-    assign pw_883 = w_876[31:0];
-    assign w_884 = 32'h00000008;
-    assign pw_885 = (pw_883 * w_884);
-    assign pw_886 = pv_877[31:0];
-    assign pw_887 = (pw_885 + pw_886);
-    assign pwa_888 = (pw_882 >> 64'h0000000000000002);
-    assign w_889 = 32'h00000001;
-    assign w_890 = {32'h00000000, group_1};
-    assign pv_891 = v2_lid_y;
-    assign w_892 = 64'h0000000000000000;
-    assign w_893 = 64'h0000000000000000;
-    assign pw_894 = (w_893 + pw_881);
-    assign pw_895 = w_890[31:0];
-    assign pw_896 = (pw_895 * w_884);
-    assign pw_897 = pv_891[31:0];
-    assign pw_898 = (pw_896 + pw_897);
-    assign pwa_901 = (pq_899 >> 64'h0000000000000002);
-    assign w_902 = 64'h0000000000000000;
-    assign pw_903 = (w_902 + pw_881);
-    assign pwa_908 = (pq_905 >> 64'h0000000000000002);
-    assign w_909 = 64'h0000000000000000;
-    assign pw_910 = (w_909 + pw_881);
-    assign pwa_917 = (pq_913 >> 64'h0000000000000002);
-    assign w_918 = 32'h00000000;
-    assign w_919 = 64'h0000000000000000;
-    assign pw_920 = (w_919 + pw_881);
-    assign pwa_925 = (pq_924 >> 64'h0000000000000002);
-    assign w_926 = 64'h0000000000000000;
-    assign pw_927 = (w_926 + pw_881);
-    assign pwa_933 = (pq_932 >> 64'h0000000000000002);
-    assign w_934 = 64'h0000000000000000;
-    assign w_935 = 64'h0000000000000004;
-    assign pw_936 = (pw_874 * w_935);
-    assign pw_937 = (w_934 + pw_936);
-    assign pwa_944 = (pq_943 >> 64'h0000000000000002);
-    assign prd_945 = obj7_wi_t_rdata[31:0];
-    assign w_946 = arg_n;
-    assign w_947 = 32'h0000001f;
-    assign pw_948 = (w_946[31] ? (~((~w_946) >> w_947)) : (w_946 >> w_947));
-    assign w_949 = 32'h0000001d;
-    assign pw_950 = (pw_948 >> w_949);
-    assign pw_951 = (w_946 + pw_950);
-    assign w_952 = 32'h00000003;
-    assign pw_953 = (pw_951[31] ? (~((~pw_951) >> w_952)) : (pw_951 >> w_952));
-    assign pw_961 = ((prd_945 ^ 32'h80000000) < (pq_960 ^ 32'h80000000));
-    assign pv_962 = v1_lid_x;
-    assign pw_963 = pv_962[7:0];
-    assign w_964 = 8'h01;
-    assign pw_965 = (pw_963 + w_964);
-    assign w_966 = 8'h08;
-    assign pw_967 = (pw_965 == w_966);
-    assign w_968 = 8'h00;
-    assign pw_969 = (pw_967 ? w_968 : pw_965);
-    assign pw_970 = {56'h00000000000000, pw_969[7:0]};
-    assign pv_971 = v2_lid_y;
-    assign pw_972 = pv_971[7:0];
-    assign pw_973 = (pw_972 + w_964);
-    assign pw_974 = (pw_967 ? pw_973 : pw_972);
-    assign pw_975 = {56'h00000000000000, pw_974[7:0]};
+    assign pv_998 = v8_lid_y;
+    assign pw_999 = pv_998[7:0];
+    assign w_1000 = 8'h08;
+    assign pw_1001 = (pw_999 < w_1000);
+    assign pv_1002 = v7_lid_x;
+    assign pv_1003 = v8_lid_y;
+    assign pw_1004 = pv_1002[7:0];
+    assign w_1005 = 64'h0000000000000008;
+    assign pw_1006 = (pv_1003 * w_1005);
+    assign pw_1007 = pw_1006[7:0];
+    assign pw_1008 = (pw_1004 + pw_1007);
+    assign pw_1009 = {56'h00000000000000, pw_1008[7:0]};
+    assign w_1010 = 64'h0000000000000000;
+    assign w_1011 = 64'h0000000000000004;
+    assign pw_1012 = (pw_1009 * w_1011);
+    assign pw_1013 = (w_1010 + pw_1012);
+    assign pwa_1014 = (pw_1013 >> 64'h0000000000000002);
+    assign prd_1015 = obj2_wi_acc_rdata[31:0];
+    assign w_1016 = 32'h00000000;
+    assign w_1017 = {32'h00000000, group_0};
+    assign pv_1018 = v7_lid_x;
+    assign w_1019 = 64'h0000000000000000;
+    assign pw_1020 = w_1017[31:0];
+    assign w_1021 = 32'h00000008;
+    assign pw_1022 = (pw_1020 * w_1021);
+    assign pw_1023 = pv_1018[31:0];
+    assign pw_1024 = (pw_1022 + pw_1023);
+    assign w_1025 = 32'h00000001;
+    assign w_1026 = {32'h00000000, group_1};
+    assign pv_1027 = v8_lid_y;
+    assign w_1028 = 64'h0000000000000000;
+    assign w_1029 = 64'h0000000000000008;
+    assign pw_1030 = (w_1026 * w_1029);
+    assign pw_1031 = pw_1030[31:0];
+    assign pw_1032 = pv_1027[31:0];
+    assign pw_1033 = (pw_1031 + pw_1032);
+    assign w_1034 = 32'h00000000;
+    assign w_1035 = arg_n;
+    assign w_1036 = 32'h0000001f;
+    assign pw_1037 = (w_1035[31] ? (~((~w_1035) >> w_1036)) : (w_1035 >> w_1036));
+    assign w_1038 = 32'h0000001d;
+    assign pw_1039 = (pw_1037 >> w_1038);
+    assign pw_1040 = (w_1035 + pw_1039);
+    assign w_1041 = 32'h00000003;
+    assign pw_1042 = (pw_1040[31] ? (~((~pw_1040) >> w_1041)) : (pw_1040 >> w_1041));
+    assign pw_1043 = ((w_1016 ^ 32'h80000000) < (pw_1042 ^ 32'h80000000));
+    assign w_1044 = 64'h0000000000000000;
+    assign w_1045 = 64'h0000000000000004;
+    assign pw_1046 = (pw_1009 * w_1045);
+    assign pw_1047 = (w_1044 + pw_1046);
+    assign pwa_1049 = (pq_1048 >> 64'h0000000000000002);
+    assign pv_1050 = v7_lid_x;
+    assign pw_1051 = pv_1050[7:0];
+    assign w_1052 = 8'h01;
+    assign pw_1053 = (pw_1051 + w_1052);
+    assign w_1054 = 8'h08;
+    assign pw_1055 = (pw_1053 == w_1054);
+    assign w_1056 = 8'h00;
+    assign pw_1057 = (pw_1055 ? w_1056 : pw_1053);
+    assign pw_1058 = {56'h00000000000000, pw_1057[7:0]};
+    assign pv_1059 = v8_lid_y;
+    assign pw_1060 = pv_1059[7:0];
+    assign pw_1061 = (pw_1060 + w_1052);
+    assign pw_1062 = (pw_1055 ? pw_1061 : pw_1060);
+    assign pw_1063 = {56'h00000000000000, pw_1062[7:0]};
     assign p0_stall = 1'h0;
-    assign w_976 = 64'h0000000000000000;
+    assign w_1064 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
     always @(posedge clk) begin
         if (rst) begin
             state <= 16'h0000;
-            p5_valid <= 49'h0000000000000;
-            p5_admit <= 1'h0;
-            p5_go <= 1'h0;
-            p4_valid <= 4'h0;
+            p4_valid <= 48'h000000000000;
             p4_admit <= 1'h0;
             p4_go <= 1'h0;
-            p3_valid <= 10'h000;
+            p3_valid <= 45'h000000000000;
             p3_admit <= 1'h0;
-            p3_slot <= 3'h0;
             p3_go <= 1'h0;
-            p2_valid <= 98'h0000000000000000000000000;
+            p2_valid <= 94'h000000000000000000000000;
             p2_admit <= 1'h0;
             p2_go <= 1'h0;
-            p0_valid <= 8'h00;
+            p0_valid <= 3'h0;
             p0_admit <= 1'h0;
             p0_go <= 1'h0;
             launch_err <= 8'h00;
@@ -2077,728 +1964,843 @@ module matmul_datapath (
             if (((state == 16'h0000) && start)) gnext_1 <= local_size[63:32];
             if (((state == 16'h0000) && start)) gnext_2 <= local_size[95:64];
             if (((state == 16'h0000) && start)) launch_err <= 8'h00;
-            if (((state == 16'h0000) && start)) state <= 16'h0016;
+            if (((state == 16'h0000) && start)) state <= 16'h0015;
             if ((state == 16'h0001)) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));
             if ((state == 16'h0001)) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));
             if ((state == 16'h0001)) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
             if ((state == 16'h0001)) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);
             if ((state == 16'h0001)) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
             if ((state == 16'h0001)) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);
-            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0015);
+            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0014);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
-            if (((state == 16'h0003) && 1'h1)) p5_valid <= 49'h0000000000001;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0003) && 1'h1)) p5_admit <= 1'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0003) && 1'h1)) p4_valid <= 48'h000000000001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0003) && 1'h1)) p4_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_go <= pw_4;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v3_lid_linear <= pw_12;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v1_lid_x <= pw_51;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v2_lid_y <= pw_56;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_24 <= pw_23;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_27 <= pw_21;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_28 <= pq_27;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_29 <= pq_28;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_30 <= prd_26;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_31 <= pq_30;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_38 <= pw_37;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_39 <= pq_38;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_42 <= prd_41;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_valid <= {p5_valid[47], p5_valid[46], p5_valid[45], p5_valid[44], p5_valid[43], p5_valid[42], p5_valid[41], p5_valid[40], p5_valid[39], p5_valid[38], p5_valid[37], p5_valid[36], p5_valid[35], p5_valid[34], p5_valid[33], p5_valid[32], p5_valid[31], p5_valid[30], p5_valid[29], p5_valid[28], p5_valid[27], p5_valid[26], p5_valid[25], p5_valid[24], p5_valid[23], p5_valid[22], p5_valid[21], p5_valid[20], p5_valid[19], p5_valid[18], p5_valid[17], p5_valid[16], p5_valid[15], p5_valid[14], p5_valid[13], p5_valid[12], p5_valid[11], p5_valid[10], p5_valid[9], p5_valid[8], p5_valid[7], p5_valid[6], p5_valid[5], p5_valid[4], p5_valid[3], p5_valid[2], p5_valid[1], (p5_valid[0] && pw_4), (p5_admit && ((!(p5_valid[0] && (!pw_4))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_admit <= (p5_admit && ((!(p5_valid[0] && (!pw_4))) || 1'h0));  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((!p5_admit) && (p5_valid == 49'h0000000000000)) && C_st_idle))) state <= 16'h0001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_go <= pw_4;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v9_lid_linear <= pw_12;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && ((p4_valid[1] && 1'h1) && p4_en))) v4_acc <= prd_18;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v0_col <= pw_27;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v1_row <= pw_35;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v7_lid_x <= pw_60;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v8_lid_y <= pw_65;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_39 <= pw_38;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_40 <= pq_39;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_41 <= pq_40;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_42 <= pw_27;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_43 <= pq_42;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_44 <= pq_43;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_50 <= prd_18;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_51 <= pq_50;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_valid <= {p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_4), (p4_admit && ((!(p4_valid[0] && (!pw_4))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_4))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((!p4_admit) && (p4_valid == 48'h000000000000)) && C_st_idle))) state <= 16'h0001;  // matmul_tiled.cl:7:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v1_lid_x <= w_57;
-            if ((state == 16'h0006)) v2_lid_y <= w_57;
+            if ((state == 16'h0006)) v7_lid_x <= w_66;
+            if ((state == 16'h0006)) v8_lid_y <= w_66;
             if ((state == 16'h0006)) state <= 16'h0003;
             if ((state == 16'h0007)) state <= 16'h0009;
-            if ((state == 16'h0008)) state <= (q_59 ? 16'h0012 : 16'h0006);
-            if ((state == 16'h0009)) q_59 <= w_58;
+            if ((state == 16'h0008)) state <= (q_68 ? 16'h0011 : 16'h0006);
+            if ((state == 16'h0009)) q_68 <= w_67;
             if ((state == 16'h0009)) state <= 16'h0008;
-            if (((state == 16'h000a) && 1'h1)) p4_valid <= 4'h1;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000a) && 1'h1)) p4_admit <= 1'h1;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000a) && 1'h1)) state <= 16'h000b;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) p4_go <= pw_63;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && (((p4_valid[0] && 1'h1) && pw_63) && p4_en))) v3_lid_linear <= pw_71;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && ((p4_valid[3] && 1'h1) && p4_en))) v0_group_cond0 <= pw_101;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && (((p4_valid[0] && 1'h1) && pw_63) && p4_en))) v1_lid_x <= pw_110;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && (((p4_valid[0] && 1'h1) && pw_63) && p4_en))) v2_lid_y <= pw_115;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_80 <= pw_75;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_86 <= pw_85;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_87 <= pq_86;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_98 <= pw_97;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_99 <= pq_98;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_100 <= pq_99;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) p4_valid <= {p4_valid[2], p4_valid[1], (p4_valid[0] && pw_63), (p4_admit && ((!(p4_valid[0] && (!pw_63))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_63))) || 1'h0));  // matmul_tiled.cl:7:6
-            if (((state == 16'h000b) && ((!p4_admit) && (p4_valid == 4'h0)))) state <= 16'h0007;  // matmul_tiled.cl:7:6
-            if ((state == 16'h000c)) v1_lid_x <= w_116;
-            if ((state == 16'h000c)) v2_lid_y <= w_116;
-            if ((state == 16'h000c)) state <= 16'h000a;
-            if (((state == 16'h000d) && 1'h1)) p3_valid <= 10'h001;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && 1'h1)) p3_admit <= 1'h1;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && 1'h1)) p3_slot <= 3'h0;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && 1'h1)) state <= 16'h000e;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) p3_go <= pw_120;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && (((p3_valid[0] && (p3_slot == 3'h0)) && pw_120) && p3_en))) v3_lid_linear <= pw_128;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_163 <= pq_158;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_164 <= pd_163;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_165 <= pd_164;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_166 <= pd_165;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_167 <= pd_166;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_168 <= pq_159;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_169 <= pd_168;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_170 <= pd_169;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_171 <= pd_170;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_172 <= pd_171;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_173 <= prd_157;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_174 <= pd_173;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_175 <= pd_174;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_176 <= pd_175;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_177 <= pd_176;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_201 <= pq_196;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_202 <= pd_201;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_203 <= pd_202;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_204 <= pd_203;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_205 <= pd_204;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_206 <= prd_195;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_207 <= pd_206;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_208 <= pd_207;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_209 <= pd_208;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_210 <= pd_209;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_211 <= pq_197;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_212 <= pd_211;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_213 <= pd_212;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_214 <= pd_213;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_215 <= pd_214;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_243 <= pq_239;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_244 <= pd_243;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_245 <= pd_244;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_246 <= pd_245;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_247 <= pd_246;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_248 <= prd_238;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_249 <= pd_248;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_250 <= pd_249;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_251 <= pd_250;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_252 <= pd_251;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_253 <= pq_221;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_254 <= pd_253;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_255 <= pd_254;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_256 <= pd_255;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_257 <= pd_256;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_287 <= pq_283;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_288 <= pd_287;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_289 <= pd_288;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_290 <= pd_289;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_291 <= pd_290;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_292 <= prd_282;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_293 <= pd_292;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_294 <= pd_293;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_295 <= pd_294;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_296 <= pd_295;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_297 <= pq_263;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_298 <= pd_297;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_299 <= pd_298;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_300 <= pd_299;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_301 <= pd_300;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_333 <= pq_329;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_334 <= pd_333;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_335 <= pd_334;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_336 <= pd_335;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_337 <= pd_336;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_338 <= prd_328;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_339 <= pd_338;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_340 <= pd_339;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_341 <= pd_340;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_342 <= pd_341;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_343 <= pq_307;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_344 <= pd_343;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_345 <= pd_344;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_346 <= pd_345;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_347 <= pd_346;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_381 <= pq_377;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_382 <= pd_381;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_383 <= pd_382;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_384 <= pd_383;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_385 <= pd_384;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_386 <= prd_376;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_387 <= pd_386;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_388 <= pd_387;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_389 <= pd_388;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_390 <= pd_389;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_391 <= pq_353;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_392 <= pd_391;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_393 <= pd_392;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_394 <= pd_393;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_395 <= pd_394;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_431 <= pq_427;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_432 <= pd_431;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_433 <= pd_432;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_434 <= pd_433;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_435 <= pd_434;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_436 <= prd_426;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_437 <= pd_436;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_438 <= pd_437;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_439 <= pd_438;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_440 <= pd_439;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_441 <= pq_401;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_442 <= pd_441;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_443 <= pd_442;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_444 <= pd_443;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_445 <= pd_444;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_483 <= pq_479;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_484 <= pd_483;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_485 <= pd_484;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_486 <= pd_485;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_487 <= pd_486;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_488 <= prd_478;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_489 <= pd_488;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_490 <= pd_489;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_491 <= pd_490;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_492 <= pd_491;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_493 <= pq_451;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_494 <= pd_493;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_495 <= pd_494;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_496 <= pd_495;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) pd_497 <= pd_496;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && (((p3_valid[0] && (p3_slot == 3'h0)) && pw_120) && p3_en))) v1_lid_x <= pw_514;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && (((p3_valid[0] && (p3_slot == 3'h0)) && pw_120) && p3_en))) v2_lid_y <= pw_519;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_145 <= pw_144;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_155 <= pw_154;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h2) && p3_en))) pq_158 <= prd_141;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h4) && p3_en))) pq_159 <= prd_152;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_182 <= pq_155;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_185 <= pw_184;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_186 <= pq_185;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_190 <= pw_189;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_192 <= pw_191;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_193 <= pq_192;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h4) && p3_en))) pq_196 <= prd_188;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h2) && p3_en))) pq_197 <= pw_181;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_220 <= pq_182;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h2) && p3_en))) pq_221 <= pw_219;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_225 <= pw_224;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_226 <= pq_225;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_227 <= pq_226;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_232 <= pw_231;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_234 <= pw_233;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_235 <= pq_234;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_236 <= pq_235;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h5) && p3_en))) pq_239 <= prd_229;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_262 <= pq_220;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_263 <= pw_261;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_267 <= pw_266;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_268 <= pq_267;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_269 <= pq_268;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_270 <= pq_269;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_275 <= pw_274;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_277 <= pw_276;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_278 <= pq_277;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_279 <= pq_278;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_280 <= pq_279;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h6) && p3_en))) pq_283 <= prd_272;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_306 <= pq_262;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h4) && p3_en))) pq_307 <= pw_305;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_311 <= pw_310;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_312 <= pq_311;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_313 <= pq_312;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_314 <= pq_313;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_315 <= pq_314;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_320 <= pw_319;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_322 <= pw_321;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_323 <= pq_322;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_324 <= pq_323;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_325 <= pq_324;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_326 <= pq_325;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h7) && p3_en))) pq_329 <= prd_317;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_352 <= pq_306;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h5) && p3_en))) pq_353 <= pw_351;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_357 <= pw_356;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_358 <= pq_357;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_359 <= pq_358;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_360 <= pq_359;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_361 <= pq_360;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_362 <= pq_361;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_367 <= pw_366;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_369 <= pw_368;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_370 <= pq_369;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_371 <= pq_370;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_372 <= pq_371;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_373 <= pq_372;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_374 <= pq_373;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_377 <= prd_364;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_400 <= pq_352;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h6) && p3_en))) pq_401 <= pw_399;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_405 <= pw_404;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_406 <= pq_405;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_407 <= pq_406;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_408 <= pq_407;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_409 <= pq_408;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_410 <= pq_409;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_411 <= pq_410;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_416 <= pw_415;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_418 <= pw_417;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_419 <= pq_418;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_420 <= pq_419;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_421 <= pq_420;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_422 <= pq_421;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_423 <= pq_422;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_424 <= pq_423;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_427 <= prd_413;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_450 <= pq_400;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h7) && p3_en))) pq_451 <= pw_449;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_455 <= pw_454;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_456 <= pq_455;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_457 <= pq_456;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_458 <= pq_457;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_459 <= pq_458;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_460 <= pq_459;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_461 <= pq_460;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h1) && p3_en))) pq_462 <= pq_461;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_467 <= pw_466;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_469 <= pw_468;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_470 <= pq_469;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_471 <= pq_470;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_472 <= pq_471;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_473 <= pq_472;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_474 <= pq_473;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_475 <= pq_474;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h3) && p3_en))) pq_476 <= pq_475;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h2) && p3_en))) pq_479 <= prd_464;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_502 <= pq_450;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_503 <= pq_502;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h0) && p3_en))) pq_504 <= pw_501;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h7) && p3_en))) p3_valid <= {p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && p3_go), (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((p3_slot == 3'h7) && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0));  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && p3_en)) p3_slot <= ((p3_slot == 3'h7) ? 3'h0 : (p3_slot + 3'h1));  // matmul_tiled.cl:7:6
-            if (((state == 16'h000e) && ((!p3_admit) && (p3_valid == 10'h000)))) state <= 16'h000c;  // matmul_tiled.cl:7:6
-            if ((state == 16'h000f)) v1_lid_x <= w_520;
-            if ((state == 16'h000f)) v2_lid_y <= w_520;
-            if ((state == 16'h000f)) state <= 16'h000d;
-            if (((state == 16'h0010) && 1'h1)) p2_valid <= 98'h0000000000000000000000001;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && 1'h1)) p2_admit <= 1'h1;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && 1'h1)) state <= 16'h0011;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) p2_go <= pw_524;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (((p2_valid[0] && 1'h1) && pw_524) && p2_en))) v3_lid_linear <= pw_532;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (((p2_valid[0] && 1'h1) && pw_524) && p2_en))) v1_lid_x <= pw_856;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (((p2_valid[0] && 1'h1) && pw_524) && p2_en))) v2_lid_y <= pw_861;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_546 <= pw_545;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_551 <= pw_543;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_556 <= pw_555;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_557 <= pq_556;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_564 <= pw_563;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_565 <= pq_564;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_566 <= pq_565;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_571 <= pw_561;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_572 <= pq_571;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_573 <= pq_572;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_574 <= pw_570;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_575 <= pq_574;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_577 <= prd_548;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_578 <= pq_577;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_579 <= pq_578;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_580 <= pq_579;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_586 <= pw_552;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_587 <= pq_586;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_588 <= pq_587;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_589 <= pq_588;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_590 <= pq_589;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_591 <= pq_590;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_592 <= pq_591;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_593 <= pq_592;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_594 <= pq_593;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_595 <= pq_594;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_596 <= pq_595;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_597 <= pq_596;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_598 <= pq_597;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_599 <= pq_598;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_600 <= pq_599;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_601 <= pq_600;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_602 <= pq_601;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_603 <= pq_602;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_604 <= pq_603;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_605 <= pq_604;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_606 <= pq_605;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_607 <= pq_606;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_608 <= pq_607;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_609 <= pq_608;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_610 <= pq_609;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_611 <= pq_610;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_612 <= pq_611;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_613 <= pq_612;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_614 <= pq_613;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_615 <= pq_614;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_616 <= pq_615;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_617 <= pq_616;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_618 <= pq_617;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_619 <= pq_618;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_620 <= pq_619;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_621 <= pq_620;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_622 <= pq_621;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_623 <= pq_622;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_624 <= pq_623;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_625 <= pq_624;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_626 <= pq_625;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_627 <= pq_626;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_628 <= pq_627;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_629 <= pq_628;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_630 <= pq_629;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_631 <= pq_630;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_632 <= pq_631;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_633 <= pq_632;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_637 <= pw_636;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_640 <= prd_539;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_641 <= pq_640;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_642 <= pq_641;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_647 <= pw_646;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_648 <= pq_647;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_649 <= pq_648;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_650 <= pq_649;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_651 <= pq_650;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_652 <= pq_651;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_653 <= pq_652;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_654 <= pq_653;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_655 <= pq_654;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_656 <= pq_655;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_657 <= pq_656;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_658 <= pq_657;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_659 <= pq_658;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_660 <= pq_659;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_661 <= pq_660;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_662 <= pq_661;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_663 <= pq_662;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_664 <= pq_663;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_665 <= pq_664;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_666 <= pq_665;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_667 <= pq_666;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_668 <= pq_667;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_669 <= pq_668;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_670 <= pq_669;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_671 <= pq_670;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_672 <= pq_671;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_673 <= pq_672;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_674 <= pq_673;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_675 <= pq_674;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_676 <= pq_675;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_677 <= pq_676;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_678 <= pq_677;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_679 <= pq_678;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_680 <= pq_679;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_681 <= pq_680;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_682 <= pq_681;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_683 <= pq_682;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_684 <= pq_683;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_685 <= pq_684;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_686 <= pq_685;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_687 <= pq_686;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_688 <= pq_687;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_689 <= pq_688;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_690 <= pq_689;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_691 <= pq_690;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_692 <= pq_691;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_693 <= pq_692;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_694 <= pq_693;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_695 <= pq_694;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_696 <= pq_695;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_697 <= pq_696;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_700 <= pw_644;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_701 <= pq_700;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_702 <= pq_701;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_703 <= pq_702;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_704 <= pq_703;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_705 <= pq_704;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_706 <= pq_705;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_707 <= pq_706;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_708 <= pq_707;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_709 <= pq_708;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_710 <= pq_709;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_711 <= pq_710;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_712 <= pq_711;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_713 <= pq_712;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_714 <= pq_713;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_715 <= pq_714;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_716 <= pq_715;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_717 <= pq_716;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_718 <= pq_717;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_719 <= pq_718;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_720 <= pq_719;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_721 <= pq_720;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_722 <= pq_721;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_723 <= pq_722;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_724 <= pq_723;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_725 <= pq_724;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_726 <= pq_725;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_727 <= pq_726;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_728 <= pq_727;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_729 <= pq_728;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_730 <= pq_729;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_731 <= pq_730;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_732 <= pq_731;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_733 <= pq_732;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_734 <= pq_733;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_735 <= pq_734;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_736 <= pq_735;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_737 <= pq_736;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_738 <= pq_737;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_739 <= pq_738;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_740 <= pq_739;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_741 <= pq_740;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_742 <= pq_741;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_743 <= pq_742;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_744 <= pq_743;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_745 <= pq_744;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_746 <= pq_745;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_747 <= pq_746;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_753 <= pw_638;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_754 <= pq_753;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_755 <= pq_754;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_756 <= pq_755;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_757 <= pq_756;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_758 <= pq_757;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_759 <= pq_758;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_760 <= pq_759;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_761 <= pq_760;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_762 <= pq_761;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_763 <= pq_762;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_764 <= pq_763;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_765 <= pq_764;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_766 <= pq_765;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_767 <= pq_766;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_768 <= pq_767;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_769 <= pq_768;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_770 <= pq_769;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_771 <= pq_770;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_772 <= pq_771;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_773 <= pq_772;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_774 <= pq_773;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_775 <= pq_774;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_776 <= pq_775;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_777 <= pq_776;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_778 <= pq_777;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_779 <= pq_778;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_780 <= pq_779;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_781 <= pq_780;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_782 <= pq_781;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_783 <= pq_782;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_784 <= pq_783;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_785 <= pq_784;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_786 <= pq_785;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_787 <= pq_786;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_788 <= pq_787;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_789 <= pq_788;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_790 <= pq_789;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_791 <= pq_790;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_792 <= pq_791;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_793 <= pq_792;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_794 <= pq_793;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_795 <= pq_794;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_796 <= pq_795;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_797 <= pq_796;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_798 <= pq_797;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_799 <= pq_798;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_800 <= pq_799;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_801 <= pq_800;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_802 <= pq_801;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_803 <= pq_802;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_804 <= pq_803;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_805 <= pq_804;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_806 <= pq_805;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_807 <= pq_806;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_808 <= pq_807;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_809 <= pq_808;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_810 <= pq_809;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_811 <= pq_810;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_812 <= pq_811;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_813 <= pq_812;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_814 <= pq_813;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_815 <= pq_814;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_816 <= pq_815;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_817 <= pq_816;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_818 <= pq_817;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_819 <= pq_818;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_820 <= pq_819;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_821 <= pq_820;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_822 <= pq_821;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_823 <= pq_822;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_824 <= pq_823;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_825 <= pq_824;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_826 <= pq_825;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_827 <= pq_826;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_828 <= pq_827;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_829 <= pq_828;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_830 <= pq_829;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_831 <= pq_830;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_832 <= pq_831;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_833 <= pq_832;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_834 <= pq_833;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_835 <= pq_834;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_836 <= pq_835;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_837 <= pq_836;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_838 <= pq_837;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_839 <= pq_838;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_840 <= pq_839;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_841 <= pq_840;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_842 <= pq_841;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_843 <= pq_842;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_844 <= pq_843;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_845 <= pq_844;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) pq_846 <= pq_845;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) p2_valid <= {p2_valid[96], p2_valid[95], p2_valid[94], p2_valid[93], p2_valid[92], p2_valid[91], p2_valid[90], p2_valid[89], p2_valid[88], p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_524), (p2_admit && ((!(p2_valid[0] && (!pw_524))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_524))) || 1'h0));  // matmul_tiled.cl:7:6
-            if (((state == 16'h0011) && ((((!p2_admit) && (p2_valid == 98'h0000000000000000000000000)) && A_ld_idle) && B_ld_idle))) state <= 16'h000f;  // matmul_tiled.cl:7:6
-            if ((state == 16'h0012)) v1_lid_x <= w_862;
-            if ((state == 16'h0012)) v2_lid_y <= w_862;
-            if ((state == 16'h0012)) state <= 16'h0010;
-            if (((state == 16'h0013) && 1'h1)) p0_valid <= 8'h01;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && 1'h1)) p0_admit <= 1'h1;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && 1'h1)) state <= 16'h0014;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_go <= pw_866;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_866) && p0_en))) v3_lid_linear <= pw_874;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && ((p0_valid[7] && 1'h1) && p0_en))) v0_group_cond0 <= pw_961;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_866) && p0_en))) v1_lid_x <= pw_970;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_866) && p0_en))) v2_lid_y <= pw_975;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_899 <= pw_894;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_900 <= pw_898;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_904 <= pw_903;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_905 <= pq_904;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_906 <= pw_886;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_907 <= pq_906;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_911 <= pw_910;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_912 <= pq_911;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_913 <= pq_912;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_914 <= pw_897;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_915 <= pq_914;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_916 <= pq_915;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_921 <= pw_920;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_922 <= pq_921;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_923 <= pq_922;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_924 <= pq_923;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_928 <= pw_927;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_929 <= pq_928;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_930 <= pq_929;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_931 <= pq_930;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_932 <= pq_931;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_938 <= pw_937;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_939 <= pq_938;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_940 <= pq_939;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_941 <= pq_940;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_942 <= pq_941;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_943 <= pq_942;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_954 <= pw_953;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_955 <= pq_954;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_956 <= pq_955;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_957 <= pq_956;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_958 <= pq_957;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_959 <= pq_958;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_960 <= pq_959;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_valid <= {p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_866), (p0_admit && ((!(p0_valid[0] && (!pw_866))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_866))) || 1'h0));  // matmul_tiled.cl:7:6
-            if (((state == 16'h0014) && ((!p0_admit) && (p0_valid == 8'h00)))) state <= 16'h0007;  // matmul_tiled.cl:7:6
-            if ((state == 16'h0015)) v1_lid_x <= w_976;
-            if ((state == 16'h0015)) v2_lid_y <= w_976;
-            if ((state == 16'h0015)) state <= 16'h0013;
-            if (((state == 16'h0016) && ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
-            if ((state == 16'h0016)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0015);
+            if ((state == 16'h000a)) v6_group_cond0 <= w_78;
+            if ((state == 16'h000a)) state <= 16'h0007;
+            if ((state == 16'h000b)) v5_t <= w_81;
+            if ((state == 16'h000b)) state <= 16'h000a;
+            if (((state == 16'h000c) && 1'h1)) p3_valid <= 45'h000000000001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && 1'h1)) p3_admit <= 1'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && 1'h1)) state <= 16'h000d;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) p3_go <= pw_85;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v9_lid_linear <= pw_93;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v2_tx <= pw_100;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v3_ty <= pw_101;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_123 <= pq_117;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_124 <= pd_123;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_125 <= pd_124;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_126 <= pd_125;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_127 <= pd_126;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_128 <= prd_116;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_129 <= pd_128;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_130 <= pd_129;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_131 <= pd_130;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_132 <= pd_131;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_133 <= pq_119;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_134 <= pd_133;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_135 <= pd_134;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_136 <= pd_135;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_137 <= pd_136;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_166 <= pq_159;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_167 <= pd_166;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_168 <= pd_167;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_169 <= pd_168;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_170 <= pd_169;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_171 <= pq_162;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_172 <= pd_171;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_173 <= pd_172;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_174 <= pd_173;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_175 <= pd_174;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_176 <= pw_141;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_177 <= pd_176;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_178 <= pd_177;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_179 <= pd_178;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_180 <= pd_179;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_221 <= pq_211;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_222 <= pd_221;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_223 <= pd_222;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_224 <= pd_223;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_225 <= pd_224;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_226 <= pq_217;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_227 <= pd_226;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_228 <= pd_227;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_229 <= pd_228;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_230 <= pd_229;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_231 <= pw_184;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_232 <= pd_231;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_233 <= pd_232;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_234 <= pd_233;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_235 <= pd_234;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_286 <= pq_273;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_287 <= pd_286;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_288 <= pd_287;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_289 <= pd_288;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_290 <= pd_289;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_291 <= pq_282;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_292 <= pd_291;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_293 <= pd_292;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_294 <= pd_293;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_295 <= pd_294;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_296 <= pw_239;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_297 <= pd_296;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_298 <= pd_297;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_299 <= pd_298;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_300 <= pd_299;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_361 <= pq_345;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_362 <= pd_361;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_363 <= pd_362;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_364 <= pd_363;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_365 <= pd_364;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_366 <= pq_357;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_367 <= pd_366;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_368 <= pd_367;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_369 <= pd_368;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_370 <= pd_369;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_371 <= pw_304;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_372 <= pd_371;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_373 <= pd_372;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_374 <= pd_373;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_375 <= pd_374;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_446 <= pq_427;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_447 <= pd_446;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_448 <= pd_447;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_449 <= pd_448;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_450 <= pd_449;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_451 <= pq_442;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_452 <= pd_451;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_453 <= pd_452;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_454 <= pd_453;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_455 <= pd_454;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_456 <= pw_379;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_457 <= pd_456;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_458 <= pd_457;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_459 <= pd_458;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_460 <= pd_459;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_541 <= pq_519;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_542 <= pd_541;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_543 <= pd_542;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_544 <= pd_543;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_545 <= pd_544;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_546 <= pq_537;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_547 <= pd_546;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_548 <= pd_547;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_549 <= pd_548;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_550 <= pd_549;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_551 <= pw_464;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_552 <= pd_551;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_553 <= pd_552;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_554 <= pd_553;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_555 <= pd_554;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_646 <= pq_621;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_647 <= pd_646;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_648 <= pd_647;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_649 <= pd_648;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_650 <= pd_649;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_651 <= pq_642;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_652 <= pd_651;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_653 <= pd_652;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_654 <= pd_653;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_655 <= pd_654;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_656 <= pw_559;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_657 <= pd_656;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_658 <= pd_657;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_659 <= pd_658;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_660 <= pd_659;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && ((p3_valid[43] && 1'h1) && p3_en))) v4_acc <= pw_664;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v7_lid_x <= pw_721;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v8_lid_y <= pw_726;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_106 <= pw_105;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_113 <= pw_112;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_114 <= pq_113;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_117 <= prd_108;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_118 <= prd_99;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_119 <= pq_118;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_143 <= pw_142;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_144 <= pq_143;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_145 <= pq_144;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_150 <= pw_149;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_151 <= pq_150;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_152 <= pq_151;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_153 <= pq_152;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_156 <= prd_147;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_157 <= pq_156;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_158 <= pq_157;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_159 <= pq_158;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_160 <= prd_155;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_161 <= pq_160;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_162 <= pq_161;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_187 <= pw_186;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_188 <= pq_187;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_189 <= pq_188;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_190 <= pq_189;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_191 <= pq_190;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_197 <= pw_196;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_198 <= pq_197;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_199 <= pq_198;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_200 <= pq_199;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_201 <= pq_200;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_202 <= pq_201;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_205 <= prd_193;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_206 <= pq_205;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_207 <= pq_206;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_208 <= pq_207;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_209 <= pq_208;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_210 <= pq_209;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_211 <= pq_210;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_212 <= prd_204;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_213 <= pq_212;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_214 <= pq_213;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_215 <= pq_214;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_216 <= pq_215;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_217 <= pq_216;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_242 <= pw_241;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_243 <= pq_242;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_244 <= pq_243;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_245 <= pq_244;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_246 <= pq_245;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_247 <= pq_246;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_248 <= pq_247;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_254 <= pw_253;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_255 <= pq_254;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_256 <= pq_255;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_257 <= pq_256;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_258 <= pq_257;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_259 <= pq_258;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_260 <= pq_259;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_261 <= pq_260;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_264 <= prd_250;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_265 <= pq_264;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_266 <= pq_265;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_267 <= pq_266;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_268 <= pq_267;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_269 <= pq_268;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_270 <= pq_269;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_271 <= pq_270;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_272 <= pq_271;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_273 <= pq_272;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_274 <= prd_263;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_275 <= pq_274;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_276 <= pq_275;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_277 <= pq_276;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_278 <= pq_277;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_279 <= pq_278;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_280 <= pq_279;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_281 <= pq_280;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_282 <= pq_281;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_307 <= pw_306;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_308 <= pq_307;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_309 <= pq_308;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_310 <= pq_309;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_311 <= pq_310;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_312 <= pq_311;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_313 <= pq_312;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_314 <= pq_313;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_315 <= pq_314;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_321 <= pw_320;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_322 <= pq_321;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_323 <= pq_322;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_324 <= pq_323;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_325 <= pq_324;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_326 <= pq_325;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_327 <= pq_326;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_328 <= pq_327;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_329 <= pq_328;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_330 <= pq_329;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_333 <= prd_317;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_334 <= pq_333;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_335 <= pq_334;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_336 <= pq_335;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_337 <= pq_336;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_338 <= pq_337;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_339 <= pq_338;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_340 <= pq_339;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_341 <= pq_340;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_342 <= pq_341;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_343 <= pq_342;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_344 <= pq_343;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_345 <= pq_344;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_346 <= prd_332;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_347 <= pq_346;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_348 <= pq_347;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_349 <= pq_348;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_350 <= pq_349;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_351 <= pq_350;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_352 <= pq_351;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_353 <= pq_352;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_354 <= pq_353;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_355 <= pq_354;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_356 <= pq_355;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_357 <= pq_356;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_382 <= pw_381;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_383 <= pq_382;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_384 <= pq_383;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_385 <= pq_384;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_386 <= pq_385;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_387 <= pq_386;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_388 <= pq_387;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_389 <= pq_388;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_390 <= pq_389;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_391 <= pq_390;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_392 <= pq_391;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_398 <= pw_397;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_399 <= pq_398;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_400 <= pq_399;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_401 <= pq_400;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_402 <= pq_401;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_403 <= pq_402;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_404 <= pq_403;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_405 <= pq_404;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_406 <= pq_405;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_407 <= pq_406;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_408 <= pq_407;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_409 <= pq_408;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_412 <= prd_394;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_413 <= pq_412;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_414 <= pq_413;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_415 <= pq_414;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_416 <= pq_415;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_417 <= pq_416;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_418 <= pq_417;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_419 <= pq_418;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_420 <= pq_419;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_421 <= pq_420;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_422 <= pq_421;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_423 <= pq_422;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_424 <= pq_423;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_425 <= pq_424;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_426 <= pq_425;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_427 <= pq_426;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_428 <= prd_411;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_429 <= pq_428;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_430 <= pq_429;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_431 <= pq_430;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_432 <= pq_431;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_433 <= pq_432;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_434 <= pq_433;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_435 <= pq_434;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_436 <= pq_435;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_437 <= pq_436;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_438 <= pq_437;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_439 <= pq_438;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_440 <= pq_439;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_441 <= pq_440;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_442 <= pq_441;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_467 <= pw_466;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_468 <= pq_467;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_469 <= pq_468;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_470 <= pq_469;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_471 <= pq_470;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_472 <= pq_471;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_473 <= pq_472;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_474 <= pq_473;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_475 <= pq_474;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_476 <= pq_475;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_477 <= pq_476;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_478 <= pq_477;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_479 <= pq_478;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_485 <= pw_484;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_486 <= pq_485;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_487 <= pq_486;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_488 <= pq_487;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_489 <= pq_488;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_490 <= pq_489;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_491 <= pq_490;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_492 <= pq_491;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_493 <= pq_492;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_494 <= pq_493;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_495 <= pq_494;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_496 <= pq_495;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_497 <= pq_496;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_498 <= pq_497;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_501 <= prd_481;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_502 <= pq_501;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_503 <= pq_502;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_504 <= pq_503;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_505 <= pq_504;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_506 <= pq_505;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_507 <= pq_506;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_508 <= pq_507;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_509 <= pq_508;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_510 <= pq_509;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_511 <= pq_510;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_512 <= pq_511;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_513 <= pq_512;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_514 <= pq_513;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_515 <= pq_514;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_516 <= pq_515;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_517 <= pq_516;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_518 <= pq_517;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_519 <= pq_518;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_520 <= prd_500;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_521 <= pq_520;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_522 <= pq_521;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_523 <= pq_522;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_524 <= pq_523;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_525 <= pq_524;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_526 <= pq_525;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_527 <= pq_526;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_528 <= pq_527;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_529 <= pq_528;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_530 <= pq_529;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_531 <= pq_530;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_532 <= pq_531;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_533 <= pq_532;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_534 <= pq_533;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_535 <= pq_534;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_536 <= pq_535;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_537 <= pq_536;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_562 <= pw_561;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_563 <= pq_562;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_564 <= pq_563;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_565 <= pq_564;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_566 <= pq_565;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_567 <= pq_566;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_568 <= pq_567;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_569 <= pq_568;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_570 <= pq_569;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_571 <= pq_570;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_572 <= pq_571;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_573 <= pq_572;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_574 <= pq_573;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_575 <= pq_574;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_576 <= pq_575;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_582 <= pw_581;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_583 <= pq_582;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_584 <= pq_583;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_585 <= pq_584;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_586 <= pq_585;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_587 <= pq_586;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_588 <= pq_587;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_589 <= pq_588;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_590 <= pq_589;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_591 <= pq_590;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_592 <= pq_591;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_593 <= pq_592;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_594 <= pq_593;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_595 <= pq_594;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_596 <= pq_595;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_597 <= pq_596;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_600 <= prd_578;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_601 <= pq_600;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_602 <= pq_601;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_603 <= pq_602;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_604 <= pq_603;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_605 <= pq_604;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_606 <= pq_605;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_607 <= pq_606;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_608 <= pq_607;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_609 <= pq_608;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_610 <= pq_609;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_611 <= pq_610;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_612 <= pq_611;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_613 <= pq_612;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_614 <= pq_613;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_615 <= pq_614;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_616 <= pq_615;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_617 <= pq_616;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_618 <= pq_617;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_619 <= pq_618;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_620 <= pq_619;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_621 <= pq_620;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_622 <= prd_599;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_623 <= pq_622;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_624 <= pq_623;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_625 <= pq_624;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_626 <= pq_625;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_627 <= pq_626;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_628 <= pq_627;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_629 <= pq_628;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_630 <= pq_629;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_631 <= pq_630;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_632 <= pq_631;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_633 <= pq_632;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_634 <= pq_633;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_635 <= pq_634;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_636 <= pq_635;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_637 <= pq_636;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_638 <= pq_637;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_639 <= pq_638;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_640 <= pq_639;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_641 <= pq_640;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_642 <= pq_641;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_669 <= pw_668;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_670 <= pq_669;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_671 <= pq_670;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_672 <= pq_671;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_673 <= pq_672;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_674 <= pq_673;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_675 <= pq_674;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_676 <= pq_675;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_677 <= pq_676;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_678 <= pq_677;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_679 <= pq_678;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_680 <= pq_679;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_681 <= pq_680;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_682 <= pq_681;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_683 <= pq_682;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_684 <= pq_683;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_685 <= pq_684;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_686 <= pq_685;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_687 <= pq_686;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_688 <= pq_687;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_689 <= pq_688;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_690 <= pq_689;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_691 <= pq_690;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_692 <= pq_691;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_693 <= pq_692;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_694 <= pq_693;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_695 <= pq_694;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_696 <= pq_695;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_697 <= pq_696;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_698 <= pq_697;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_699 <= pq_698;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_700 <= pq_699;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_701 <= pq_700;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_702 <= pq_701;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_703 <= pq_702;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_704 <= pq_703;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_705 <= pq_704;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_706 <= pq_705;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_707 <= pq_706;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_708 <= pq_707;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_709 <= pq_708;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_710 <= pq_709;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_711 <= pq_710;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) p3_valid <= {p3_valid[43], p3_valid[42], p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_85), (p3_admit && ((!(p3_valid[0] && (!pw_85))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_85))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && ((!p3_admit) && (p3_valid == 45'h000000000000)))) state <= 16'h000b;  // matmul_tiled.cl:7:6
+            if ((state == 16'h000e)) v7_lid_x <= w_727;
+            if ((state == 16'h000e)) v8_lid_y <= w_727;
+            if ((state == 16'h000e)) state <= 16'h000c;
+            if (((state == 16'h000f) && 1'h1)) p2_valid <= 94'h000000000000000000000001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && 1'h1)) p2_admit <= 1'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && 1'h1)) state <= 16'h0010;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_go <= pw_731;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_731) && p2_en))) v0_col <= pw_740;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_731) && p2_en))) v1_row <= pw_749;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_731) && p2_en))) v2_tx <= pw_739;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_731) && p2_en))) v3_ty <= pw_748;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_731) && p2_en))) v7_lid_x <= pw_991;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_731) && p2_en))) v8_lid_y <= pw_996;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_765 <= pw_761;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_766 <= pq_765;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_767 <= pq_766;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_768 <= pw_764;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_769 <= pq_768;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_770 <= pq_769;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_772 <= pw_739;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_773 <= pq_772;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_774 <= pq_773;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_780 <= pw_758;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_781 <= pq_780;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_782 <= pq_781;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_783 <= pq_782;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_784 <= pq_783;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_785 <= pq_784;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_786 <= pq_785;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_787 <= pq_786;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_788 <= pq_787;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_789 <= pq_788;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_790 <= pq_789;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_791 <= pq_790;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_792 <= pq_791;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_793 <= pq_792;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_794 <= pq_793;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_795 <= pq_794;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_796 <= pq_795;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_797 <= pq_796;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_798 <= pq_797;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_799 <= pq_798;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_800 <= pq_799;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_801 <= pq_800;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_802 <= pq_801;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_803 <= pq_802;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_804 <= pq_803;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_805 <= pq_804;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_806 <= pq_805;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_807 <= pq_806;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_808 <= pq_807;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_809 <= pq_808;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_810 <= pq_809;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_811 <= pq_810;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_812 <= pq_811;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_813 <= pq_812;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_814 <= pq_813;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_815 <= pq_814;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_816 <= pq_815;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_817 <= pq_816;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_818 <= pq_817;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_819 <= pq_818;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_820 <= pq_819;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_821 <= pq_820;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_822 <= pq_821;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_823 <= pq_822;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_824 <= pq_823;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_825 <= pq_824;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_826 <= pq_825;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_834 <= pw_833;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_835 <= pq_834;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_836 <= pq_835;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_837 <= pw_740;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_838 <= pq_837;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_839 <= pq_838;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_844 <= pw_843;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_845 <= pq_844;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_846 <= pq_845;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_847 <= pq_846;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_848 <= pq_847;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_849 <= pq_848;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_850 <= pq_849;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_851 <= pq_850;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_852 <= pq_851;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_853 <= pq_852;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_854 <= pq_853;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_855 <= pq_854;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_856 <= pq_855;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_857 <= pq_856;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_858 <= pq_857;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_859 <= pq_858;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_860 <= pq_859;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_861 <= pq_860;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_862 <= pq_861;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_863 <= pq_862;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_864 <= pq_863;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_865 <= pq_864;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_866 <= pq_865;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_867 <= pq_866;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_868 <= pq_867;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_869 <= pq_868;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_870 <= pq_869;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_871 <= pq_870;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_872 <= pq_871;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_873 <= pq_872;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_874 <= pq_873;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_875 <= pq_874;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_876 <= pq_875;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_877 <= pq_876;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_878 <= pq_877;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_879 <= pq_878;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_880 <= pq_879;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_881 <= pq_880;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_882 <= pq_881;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_883 <= pq_882;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_884 <= pq_883;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_885 <= pq_884;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_886 <= pq_885;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_887 <= pq_886;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_888 <= pq_887;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_890 <= pw_830;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_891 <= pq_890;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_892 <= pq_891;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_893 <= pq_892;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_894 <= pq_893;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_895 <= pq_894;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_896 <= pq_895;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_897 <= pq_896;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_898 <= pq_897;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_899 <= pq_898;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_900 <= pq_899;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_901 <= pq_900;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_902 <= pq_901;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_903 <= pq_902;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_904 <= pq_903;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_905 <= pq_904;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_906 <= pq_905;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_907 <= pq_906;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_908 <= pq_907;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_909 <= pq_908;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_910 <= pq_909;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_911 <= pq_910;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_912 <= pq_911;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_913 <= pq_912;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_914 <= pq_913;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_915 <= pq_914;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_916 <= pq_915;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_917 <= pq_916;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_918 <= pq_917;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_919 <= pq_918;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_920 <= pq_919;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_921 <= pq_920;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_922 <= pq_921;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_923 <= pq_922;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_924 <= pq_923;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_925 <= pq_924;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_926 <= pq_925;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_927 <= pq_926;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_928 <= pq_927;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_929 <= pq_928;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_930 <= pq_929;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_931 <= pq_930;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_932 <= pq_931;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_933 <= pq_932;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_934 <= pq_933;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_935 <= pq_934;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_936 <= pq_935;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_937 <= pq_936;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_938 <= pq_937;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_939 <= pq_938;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_940 <= pq_939;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_941 <= pq_940;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_942 <= pq_941;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_943 <= pq_942;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_944 <= pq_943;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_945 <= pq_944;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_946 <= pq_945;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_947 <= pq_946;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_948 <= pq_947;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_949 <= pq_948;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_950 <= pq_949;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_951 <= pq_950;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_952 <= pq_951;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_953 <= pq_952;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_954 <= pq_953;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_955 <= pq_954;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_956 <= pq_955;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_957 <= pq_956;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_958 <= pq_957;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_959 <= pq_958;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_960 <= pq_959;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_961 <= pq_960;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_962 <= pq_961;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_963 <= pq_962;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_964 <= pq_963;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_965 <= pq_964;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_966 <= pq_965;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_967 <= pq_966;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_968 <= pq_967;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_969 <= pq_968;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_970 <= pq_969;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_971 <= pq_970;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_972 <= pq_971;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_973 <= pq_972;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_974 <= pq_973;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_975 <= pq_974;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_976 <= pq_975;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_977 <= pq_976;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_978 <= pq_977;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_979 <= pq_978;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_980 <= pq_979;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_981 <= pq_980;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_valid <= {p2_valid[92], p2_valid[91], p2_valid[90], p2_valid[89], p2_valid[88], p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_731), (p2_admit && ((!(p2_valid[0] && (!pw_731))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_731))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && ((((!p2_admit) && (p2_valid == 94'h000000000000000000000000)) && A_ld_idle) && B_ld_idle))) state <= 16'h000e;  // matmul_tiled.cl:7:6
+            if ((state == 16'h0011)) v7_lid_x <= w_997;
+            if ((state == 16'h0011)) v8_lid_y <= w_997;
+            if ((state == 16'h0011)) state <= 16'h000f;
+            if (((state == 16'h0012) && 1'h1)) p0_valid <= 3'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && 1'h1)) p0_admit <= 1'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && 1'h1)) state <= 16'h0013;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_go <= pw_1001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v9_lid_linear <= pw_1009;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v0_col <= pw_1024;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v1_row <= pw_1033;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v2_tx <= pw_1023;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v3_ty <= pw_1032;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && ((p0_valid[1] && 1'h1) && p0_en))) v4_acc <= w_1034;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v5_t <= w_1016;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v6_group_cond0 <= pw_1043;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v7_lid_x <= pw_1058;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v8_lid_y <= pw_1063;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) pq_1048 <= pw_1047;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_valid <= {p0_valid[1], (p0_valid[0] && pw_1001), (p0_admit && ((!(p0_valid[0] && (!pw_1001))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_1001))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && ((!p0_admit) && (p0_valid == 3'h0)))) state <= 16'h0007;  // matmul_tiled.cl:7:6
+            if ((state == 16'h0014)) v7_lid_x <= w_1064;
+            if ((state == 16'h0014)) v8_lid_y <= w_1064;
+            if ((state == 16'h0014)) state <= 16'h0012;
+            if (((state == 16'h0015) && ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
+            if ((state == 16'h0015)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0014);
         end
     end
-    assign A_ld_req_valid = ((p2_valid[6] && 1'h1) && p2_en);
-    assign A_ld_req_addr = (p2_valid[6] ? pw_584[31:0] : 32'h00000000);
-    assign A_ld_resp_ready = ((p2_valid[50] && 1'h1) && p2_en);
-    assign A_ld_flush = (state == 16'h0010);
-    assign B_ld_req_valid = ((p2_valid[52] && 1'h1) && p2_en);
-    assign B_ld_req_addr = (p2_valid[52] ? pw_751[31:0] : 32'h00000000);
-    assign B_ld_resp_ready = ((p2_valid[96] && 1'h1) && p2_en);
-    assign B_ld_flush = (state == 16'h0010);
-    assign C_st_req_valid = ((p5_valid[4] && 1'h1) && p5_en);
-    assign C_st_req_addr = (p5_valid[4] ? pw_35[31:0] : 32'h00000000);
-    assign C_st_req_data = (p5_valid[4] ? pq_42 : 32'h00000000);
-    assign obj0_As_we = ((p2_valid[50] && 1'h1) && p2_en);
-    assign obj0_As_waddr = (((p2_valid[50] && 1'h1) && p2_en) ? pwa_634[5:0] : 6'h00);
-    assign obj0_As_wdata = (((p2_valid[50] && 1'h1) && p2_en) ? pld_585 : 32'h00000000);
-    assign obj0_As_re = (((((((((p3_valid[0] && (p3_slot == 3'h1)) && p3_go) && p3_en) || ((p3_valid[1] && (p3_slot == 3'h3)) && p3_en)) || ((p3_valid[2] && (p3_slot == 3'h4)) && p3_en)) || ((p3_valid[3] && (p3_slot == 3'h5)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h6)) && p3_en)) || ((p3_valid[5] && (p3_slot == 3'h7)) && p3_en)) || ((p3_valid[7] && (p3_slot == 3'h0)) && p3_en));
-    assign obj0_As_raddr = ((((p3_valid[0] && (p3_slot == 3'h1)) && p3_go) && p3_en) ? pwa_140[5:0] : (((p3_valid[1] && (p3_slot == 3'h3)) && p3_en) ? pwa_187[5:0] : (((p3_valid[2] && (p3_slot == 3'h4)) && p3_en) ? pwa_228[5:0] : (((p3_valid[3] && (p3_slot == 3'h5)) && p3_en) ? pwa_271[5:0] : (((p3_valid[4] && (p3_slot == 3'h6)) && p3_en) ? pwa_316[5:0] : (((p3_valid[5] && (p3_slot == 3'h7)) && p3_en) ? pwa_363[5:0] : (((p3_valid[7] && (p3_slot == 3'h0)) && p3_en) ? pwa_412[5:0] : 6'h00)))))));
-    assign obj0_As_r1_re = ((p3_valid[8] && (p3_slot == 3'h1)) && p3_en);
-    assign obj0_As_r1_raddr = (((p3_valid[8] && (p3_slot == 3'h1)) && p3_en) ? pwa_463[5:0] : 6'h00);
-    assign obj0_As_r2_re = 1'h0;
-    assign obj0_As_r2_raddr = 6'h00;
-    assign obj0_As_r3_re = 1'h0;
-    assign obj0_As_r3_raddr = 6'h00;
-    assign obj0_As_r4_re = 1'h0;
-    assign obj0_As_r4_raddr = 6'h00;
-    assign obj0_As_r5_re = 1'h0;
-    assign obj0_As_r5_raddr = 6'h00;
-    assign obj0_As_r6_re = 1'h0;
-    assign obj0_As_r6_raddr = 6'h00;
-    assign obj0_As_r7_re = 1'h0;
-    assign obj0_As_r7_raddr = 6'h00;
-    assign obj1_Bs_we = ((p2_valid[96] && 1'h1) && p2_en);
-    assign obj1_Bs_waddr = (((p2_valid[96] && 1'h1) && p2_en) ? pwa_847[5:0] : 6'h00);
-    assign obj1_Bs_wdata = (((p2_valid[96] && 1'h1) && p2_en) ? pld_752 : 32'h00000000);
-    assign obj1_Bs_re = ((((((((((p3_valid[0] && (p3_slot == 3'h3)) && p3_go) && p3_en) || ((p3_valid[1] && (p3_slot == 3'h4)) && p3_en)) || ((p3_valid[2] && (p3_slot == 3'h5)) && p3_en)) || ((p3_valid[3] && (p3_slot == 3'h6)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h7)) && p3_en)) || ((p3_valid[6] && (p3_slot == 3'h0)) && p3_en)) || ((p3_valid[7] && (p3_slot == 3'h1)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h2)) && p3_en));
-    assign obj1_Bs_raddr = ((((p3_valid[0] && (p3_slot == 3'h3)) && p3_go) && p3_en) ? pwa_151[5:0] : (((p3_valid[1] && (p3_slot == 3'h4)) && p3_en) ? pwa_194[5:0] : (((p3_valid[2] && (p3_slot == 3'h5)) && p3_en) ? pwa_237[5:0] : (((p3_valid[3] && (p3_slot == 3'h6)) && p3_en) ? pwa_281[5:0] : (((p3_valid[4] && (p3_slot == 3'h7)) && p3_en) ? pwa_327[5:0] : (((p3_valid[6] && (p3_slot == 3'h0)) && p3_en) ? pwa_375[5:0] : (((p3_valid[7] && (p3_slot == 3'h1)) && p3_en) ? pwa_425[5:0] : (((p3_valid[8] && (p3_slot == 3'h2)) && p3_en) ? pwa_477[5:0] : 6'h00))))))));
-    assign obj1_Bs_r1_re = 1'h0;
-    assign obj1_Bs_r1_raddr = 6'h00;
-    assign obj1_Bs_r2_re = 1'h0;
-    assign obj1_Bs_r2_raddr = 6'h00;
-    assign obj1_Bs_r3_re = 1'h0;
-    assign obj1_Bs_r3_raddr = 6'h00;
-    assign obj1_Bs_r4_re = 1'h0;
-    assign obj1_Bs_r4_raddr = 6'h00;
-    assign obj1_Bs_r5_re = 1'h0;
-    assign obj1_Bs_r5_raddr = 6'h00;
-    assign obj1_Bs_r6_re = 1'h0;
-    assign obj1_Bs_r6_raddr = 6'h00;
-    assign obj1_Bs_r7_re = 1'h0;
-    assign obj1_Bs_r7_raddr = 6'h00;
-    assign obj2_wi_col_we = (((p0_valid[0] && 1'h1) && pw_866) && p0_en);
-    assign obj2_wi_col_waddr = ((((p0_valid[0] && 1'h1) && pw_866) && p0_en) ? pwa_888[5:0] : 6'h00);
-    assign obj2_wi_col_wdata = ((((p0_valid[0] && 1'h1) && pw_866) && p0_en) ? pw_887 : 32'h00000000);
-    assign obj2_wi_col_re = (((p5_valid[1] && 1'h1) && p5_en) || ((p2_valid[51] && 1'h1) && p2_en));
-    assign obj2_wi_col_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_25[5:0] : (((p2_valid[51] && 1'h1) && p2_en) ? pwa_698[5:0] : 6'h00));
-    assign obj3_wi_row_we = ((p0_valid[1] && 1'h1) && p0_en);
-    assign obj3_wi_row_waddr = (((p0_valid[1] && 1'h1) && p0_en) ? pwa_901[5:0] : 6'h00);
-    assign obj3_wi_row_wdata = (((p0_valid[1] && 1'h1) && p0_en) ? pq_900 : 32'h00000000);
-    assign obj3_wi_row_re = ((((p5_valid[0] && 1'h1) && pw_4) && p5_en) || ((p2_valid[2] && 1'h1) && p2_en));
-    assign obj3_wi_row_raddr = ((((p5_valid[0] && 1'h1) && pw_4) && p5_en) ? pwa_18[5:0] : (((p2_valid[2] && 1'h1) && p2_en) ? pwa_558[5:0] : 6'h00));
-    assign obj4_wi_tx_we = ((p0_valid[2] && 1'h1) && p0_en);
-    assign obj4_wi_tx_waddr = (((p0_valid[2] && 1'h1) && p0_en) ? pwa_908[5:0] : 6'h00);
-    assign obj4_wi_tx_wdata = (((p0_valid[2] && 1'h1) && p0_en) ? pq_907 : 32'h00000000);
-    assign obj4_wi_tx_re = ((((p3_valid[0] && (p3_slot == 3'h2)) && p3_go) && p3_en) || ((p2_valid[1] && 1'h1) && p2_en));
-    assign obj4_wi_tx_raddr = ((((p3_valid[0] && (p3_slot == 3'h2)) && p3_go) && p3_en) ? pwa_146[5:0] : (((p2_valid[1] && 1'h1) && p2_en) ? pwa_547[5:0] : 6'h00));
-    assign obj5_wi_ty_we = ((p0_valid[3] && 1'h1) && p0_en);
-    assign obj5_wi_ty_waddr = (((p0_valid[3] && 1'h1) && p0_en) ? pwa_917[5:0] : 6'h00);
-    assign obj5_wi_ty_wdata = (((p0_valid[3] && 1'h1) && p0_en) ? pq_916 : 32'h00000000);
-    assign obj5_wi_ty_re = ((((p3_valid[0] && (p3_slot == 3'h0)) && pw_120) && p3_en) || (((p2_valid[0] && 1'h1) && pw_524) && p2_en));
-    assign obj5_wi_ty_raddr = ((((p3_valid[0] && (p3_slot == 3'h0)) && pw_120) && p3_en) ? pwa_134[5:0] : ((((p2_valid[0] && 1'h1) && pw_524) && p2_en) ? pwa_538[5:0] : 6'h00));
-    assign obj6_wi_acc_we_any0_0 = (((((((((p3_valid[1] && (p3_slot == 3'h2)) && p3_en) || ((p3_valid[2] && (p3_slot == 3'h3)) && p3_en)) || ((p3_valid[3] && (p3_slot == 3'h4)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h5)) && p3_en)) || ((p3_valid[5] && (p3_slot == 3'h6)) && p3_en)) || ((p3_valid[6] && (p3_slot == 3'h7)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h0)) && p3_en)) || ((p3_valid[9] && (p3_slot == 3'h1)) && p3_en));
-    assign obj6_wi_acc_we_any0_1 = ((p0_valid[4] && 1'h1) && p0_en);
-    assign obj6_wi_acc_we = (obj6_wi_acc_we_any0_0 || obj6_wi_acc_we_any0_1);
-    assign obj6_wi_acc_waddr_any0_0 = (((((((((p3_valid[1] && (p3_slot == 3'h2)) && p3_en) || ((p3_valid[2] && (p3_slot == 3'h3)) && p3_en)) || ((p3_valid[3] && (p3_slot == 3'h4)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h5)) && p3_en)) || ((p3_valid[5] && (p3_slot == 3'h6)) && p3_en)) || ((p3_valid[6] && (p3_slot == 3'h7)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h0)) && p3_en)) || ((p3_valid[9] && (p3_slot == 3'h1)) && p3_en));
-    assign obj6_wi_acc_waddr_sel0_0 = (((p3_valid[1] && (p3_slot == 3'h2)) && p3_en) ? pwa_183[5:0] : (((p3_valid[2] && (p3_slot == 3'h3)) && p3_en) ? pwa_222[5:0] : (((p3_valid[3] && (p3_slot == 3'h4)) && p3_en) ? pwa_264[5:0] : (((p3_valid[4] && (p3_slot == 3'h5)) && p3_en) ? pwa_308[5:0] : (((p3_valid[5] && (p3_slot == 3'h6)) && p3_en) ? pwa_354[5:0] : (((p3_valid[6] && (p3_slot == 3'h7)) && p3_en) ? pwa_402[5:0] : (((p3_valid[8] && (p3_slot == 3'h0)) && p3_en) ? pwa_452[5:0] : (((p3_valid[9] && (p3_slot == 3'h1)) && p3_en) ? pwa_505[5:0] : 6'h00))))))));
-    assign obj6_wi_acc_waddr_any0_1 = ((p0_valid[4] && 1'h1) && p0_en);
-    assign obj6_wi_acc_waddr_sel0_1 = (((p0_valid[4] && 1'h1) && p0_en) ? pwa_925[5:0] : 6'h00);
-    assign obj6_wi_acc_waddr = (obj6_wi_acc_waddr_any0_0 ? obj6_wi_acc_waddr_sel0_0 : (obj6_wi_acc_waddr_any0_1 ? obj6_wi_acc_waddr_sel0_1 : 6'h00));
-    assign obj6_wi_acc_wdata_any0_0 = (((((((((p3_valid[1] && (p3_slot == 3'h2)) && p3_en) || ((p3_valid[2] && (p3_slot == 3'h3)) && p3_en)) || ((p3_valid[3] && (p3_slot == 3'h4)) && p3_en)) || ((p3_valid[4] && (p3_slot == 3'h5)) && p3_en)) || ((p3_valid[5] && (p3_slot == 3'h6)) && p3_en)) || ((p3_valid[6] && (p3_slot == 3'h7)) && p3_en)) || ((p3_valid[8] && (p3_slot == 3'h0)) && p3_en)) || ((p3_valid[9] && (p3_slot == 3'h1)) && p3_en));
-    assign obj6_wi_acc_wdata_sel0_0 = (((p3_valid[1] && (p3_slot == 3'h2)) && p3_en) ? pw_181 : (((p3_valid[2] && (p3_slot == 3'h3)) && p3_en) ? pq_221 : (((p3_valid[3] && (p3_slot == 3'h4)) && p3_en) ? pq_263 : (((p3_valid[4] && (p3_slot == 3'h5)) && p3_en) ? pq_307 : (((p3_valid[5] && (p3_slot == 3'h6)) && p3_en) ? pq_353 : (((p3_valid[6] && (p3_slot == 3'h7)) && p3_en) ? pq_401 : (((p3_valid[8] && (p3_slot == 3'h0)) && p3_en) ? pq_451 : (((p3_valid[9] && (p3_slot == 3'h1)) && p3_en) ? pq_504 : 32'h00000000))))))));
-    assign obj6_wi_acc_wdata_any0_1 = ((p0_valid[4] && 1'h1) && p0_en);
-    assign obj6_wi_acc_wdata_sel0_1 = (((p0_valid[4] && 1'h1) && p0_en) ? w_918 : 32'h00000000);
-    assign obj6_wi_acc_wdata = (obj6_wi_acc_wdata_any0_0 ? obj6_wi_acc_wdata_sel0_0 : (obj6_wi_acc_wdata_any0_1 ? obj6_wi_acc_wdata_sel0_1 : 32'h00000000));
-    assign obj6_wi_acc_re = (((p5_valid[2] && 1'h1) && p5_en) || (((p3_valid[0] && (p3_slot == 3'h4)) && p3_go) && p3_en));
-    assign obj6_wi_acc_raddr = (((p5_valid[2] && 1'h1) && p5_en) ? pwa_40[5:0] : ((((p3_valid[0] && (p3_slot == 3'h4)) && p3_go) && p3_en) ? pwa_156[5:0] : 6'h00));
-    assign obj7_wi_t_we = (((p4_valid[1] && 1'h1) && p4_en) || ((p0_valid[5] && 1'h1) && p0_en));
-    assign obj7_wi_t_waddr = (((p4_valid[1] && 1'h1) && p4_en) ? pwa_81[5:0] : (((p0_valid[5] && 1'h1) && p0_en) ? pwa_933[5:0] : 6'h00));
-    assign obj7_wi_t_wdata = (((p4_valid[1] && 1'h1) && p4_en) ? pw_79 : (((p0_valid[5] && 1'h1) && p0_en) ? w_875 : 32'h00000000));
-    assign obj7_wi_t_re = (((((p4_valid[0] && 1'h1) && pw_63) && p4_en) || ((p2_valid[3] && 1'h1) && p2_en)) || ((p0_valid[6] && 1'h1) && p0_en));
-    assign obj7_wi_t_raddr = ((((p4_valid[0] && 1'h1) && pw_63) && p4_en) ? pwa_76[5:0] : (((p2_valid[3] && 1'h1) && p2_en) ? pwa_567[5:0] : (((p0_valid[6] && 1'h1) && p0_en) ? pwa_944[5:0] : 6'h00)));
-    assign obj7_wi_t_r1_re = ((p4_valid[2] && 1'h1) && p4_en);
-    assign obj7_wi_t_r1_raddr = (((p4_valid[2] && 1'h1) && p4_en) ? pwa_88[5:0] : 6'h00);
+    assign A_ld_req_valid = ((p2_valid[3] && 1'h1) && p2_en);
+    assign A_ld_req_addr = (p2_valid[3] ? pw_778[31:0] : 32'h00000000);
+    assign A_ld_resp_ready = ((p2_valid[47] && 1'h1) && p2_en);
+    assign A_ld_flush = (state == 16'h000f);
+    assign B_ld_req_valid = ((p2_valid[48] && 1'h1) && p2_en);
+    assign B_ld_req_addr = (p2_valid[48] ? pq_888[31:0] : 32'h00000000);
+    assign B_ld_resp_ready = ((p2_valid[92] && 1'h1) && p2_en);
+    assign B_ld_flush = (state == 16'h000f);
+    assign C_st_req_valid = ((p4_valid[3] && 1'h1) && p4_en);
+    assign C_st_req_addr = (p4_valid[3] ? pw_49[31:0] : 32'h00000000);
+    assign C_st_req_data = (p4_valid[3] ? pq_51 : 32'h00000000);
+    assign obj0_As_we = ((p2_valid[47] && 1'h1) && p2_en);
+    assign obj0_As_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_827[5:0] : 6'h00);
+    assign obj0_As_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_779 : 32'h00000000);
+    assign obj0_As_re = ((p3_valid[1] && 1'h1) && p3_en);
+    assign obj0_As_raddr = (((p3_valid[1] && 1'h1) && p3_en) ? pwa_107[5:0] : 6'h00);
+    assign obj0_As_r1_re = ((p3_valid[3] && 1'h1) && p3_en);
+    assign obj0_As_r1_raddr = (((p3_valid[3] && 1'h1) && p3_en) ? pwa_146[5:0] : 6'h00);
+    assign obj0_As_r2_re = ((p3_valid[5] && 1'h1) && p3_en);
+    assign obj0_As_r2_raddr = (((p3_valid[5] && 1'h1) && p3_en) ? pwa_192[5:0] : 6'h00);
+    assign obj0_As_r3_re = ((p3_valid[7] && 1'h1) && p3_en);
+    assign obj0_As_r3_raddr = (((p3_valid[7] && 1'h1) && p3_en) ? pwa_249[5:0] : 6'h00);
+    assign obj0_As_r4_re = ((p3_valid[9] && 1'h1) && p3_en);
+    assign obj0_As_r4_raddr = (((p3_valid[9] && 1'h1) && p3_en) ? pwa_316[5:0] : 6'h00);
+    assign obj0_As_r5_re = ((p3_valid[11] && 1'h1) && p3_en);
+    assign obj0_As_r5_raddr = (((p3_valid[11] && 1'h1) && p3_en) ? pwa_393[5:0] : 6'h00);
+    assign obj0_As_r6_re = ((p3_valid[13] && 1'h1) && p3_en);
+    assign obj0_As_r6_raddr = (((p3_valid[13] && 1'h1) && p3_en) ? pwa_480[5:0] : 6'h00);
+    assign obj0_As_r7_re = ((p3_valid[15] && 1'h1) && p3_en);
+    assign obj0_As_r7_raddr = (((p3_valid[15] && 1'h1) && p3_en) ? pwa_577[5:0] : 6'h00);
+    assign obj1_Bs_we = ((p2_valid[92] && 1'h1) && p2_en);
+    assign obj1_Bs_waddr = (((p2_valid[92] && 1'h1) && p2_en) ? pwa_982[5:0] : 6'h00);
+    assign obj1_Bs_wdata = (((p2_valid[92] && 1'h1) && p2_en) ? pld_889 : 32'h00000000);
+    assign obj1_Bs_re = ((p3_valid[2] && 1'h1) && p3_en);
+    assign obj1_Bs_raddr = (((p3_valid[2] && 1'h1) && p3_en) ? pwa_115[5:0] : 6'h00);
+    assign obj1_Bs_r1_re = ((p3_valid[4] && 1'h1) && p3_en);
+    assign obj1_Bs_r1_raddr = (((p3_valid[4] && 1'h1) && p3_en) ? pwa_154[5:0] : 6'h00);
+    assign obj1_Bs_r2_re = ((p3_valid[6] && 1'h1) && p3_en);
+    assign obj1_Bs_r2_raddr = (((p3_valid[6] && 1'h1) && p3_en) ? pwa_203[5:0] : 6'h00);
+    assign obj1_Bs_r3_re = ((p3_valid[8] && 1'h1) && p3_en);
+    assign obj1_Bs_r3_raddr = (((p3_valid[8] && 1'h1) && p3_en) ? pwa_262[5:0] : 6'h00);
+    assign obj1_Bs_r4_re = ((p3_valid[10] && 1'h1) && p3_en);
+    assign obj1_Bs_r4_raddr = (((p3_valid[10] && 1'h1) && p3_en) ? pwa_331[5:0] : 6'h00);
+    assign obj1_Bs_r5_re = ((p3_valid[12] && 1'h1) && p3_en);
+    assign obj1_Bs_r5_raddr = (((p3_valid[12] && 1'h1) && p3_en) ? pwa_410[5:0] : 6'h00);
+    assign obj1_Bs_r6_re = ((p3_valid[14] && 1'h1) && p3_en);
+    assign obj1_Bs_r6_raddr = (((p3_valid[14] && 1'h1) && p3_en) ? pwa_499[5:0] : 6'h00);
+    assign obj1_Bs_r7_re = ((p3_valid[16] && 1'h1) && p3_en);
+    assign obj1_Bs_r7_raddr = (((p3_valid[16] && 1'h1) && p3_en) ? pwa_598[5:0] : 6'h00);
+    assign obj2_wi_acc_we = (((p3_valid[43] && 1'h1) && p3_en) || ((p0_valid[1] && 1'h1) && p0_en));
+    assign obj2_wi_acc_waddr = (((p3_valid[43] && 1'h1) && p3_en) ? pwa_712[5:0] : (((p0_valid[1] && 1'h1) && p0_en) ? pwa_1049[5:0] : 6'h00));
+    assign obj2_wi_acc_wdata = (((p3_valid[43] && 1'h1) && p3_en) ? pw_664 : (((p0_valid[1] && 1'h1) && p0_en) ? w_1034 : 32'h00000000));
+    assign obj2_wi_acc_re = (((((p4_valid[0] && 1'h1) && pw_4) && p4_en) || (((p3_valid[0] && 1'h1) && pw_85) && p3_en)) || (((p0_valid[0] && 1'h1) && pw_1001) && p0_en));
+    assign obj2_wi_acc_raddr = ((((p4_valid[0] && 1'h1) && pw_4) && p4_en) ? pwa_17[5:0] : ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_98[5:0] : ((((p0_valid[0] && 1'h1) && pw_1001) && p0_en) ? pwa_1014[5:0] : 6'h00)));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, v3_lid_linear[63:0], obj0_As_r2_rdata[31:0], obj0_As_r3_rdata[31:0], obj0_As_r4_rdata[31:0], obj0_As_r5_rdata[31:0], obj0_As_r6_rdata[31:0], obj0_As_r7_rdata[31:0], obj1_Bs_r1_rdata[31:0], obj1_Bs_r2_rdata[31:0], obj1_Bs_r3_rdata[31:0], obj1_Bs_r4_rdata[31:0], obj1_Bs_r5_rdata[31:0], obj1_Bs_r6_rdata[31:0], obj1_Bs_r7_rdata[31:0], pv_1[63:8], p5_go,
-        pv_5[63:8], pv_6[63:8], pwa_18[63:6], pwa_25[63:6], pw_35[63:32], pwa_40[63:6], pv_43[63:8], pv_52[63:8], pv_60[63:8], p4_go, pv_64[63:8], pv_65[63:8], pwa_76[63:6], pwa_81[63:6], pwa_88[63:6], pv_102[63:8],
-        pv_111[63:8], pv_117[63:8], pv_121[63:8], pv_122[63:8], pwa_134[63:6], pwa_140[63:6], pwa_146[63:6], pwa_151[63:6], pwa_156[63:6], pu_161_valid, pwa_183[63:6], pwa_187[63:6], pwa_194[63:6], pu_199_valid, pwa_222[63:6], pwa_228[63:6],
-        pwa_237[63:6], pu_241_valid, pwa_264[63:6], pwa_271[63:6], pwa_281[63:6], pu_285_valid, pwa_308[63:6], pwa_316[63:6], pwa_327[63:6], pu_331_valid, pwa_354[63:6], pwa_363[63:6], pwa_375[63:6], pu_379_valid, pwa_402[63:6], pwa_412[63:6],
-        pwa_425[63:6], pu_429_valid, pwa_452[63:6], pwa_463[63:6], pwa_477[63:6], pu_481_valid, pwa_505[63:6], pv_506[63:8], pv_515[63:8], pv_521[63:8], p2_go, pv_525[63:8], pv_526[63:8], pwa_538[63:6], pwa_547[63:6], pwa_558[63:6],
-        pwa_567[63:6], pw_584[63:32], pwa_634[63:6], pwa_698[63:6], pw_751[63:32], pwa_847[63:6], pv_848[63:8], pv_857[63:8], pv_863[63:8], p0_go, pv_867[63:8], pv_868[63:8], w_876[63:32], pv_877[63:32], w_878[63:0], pwa_888[63:6],
-        w_889[31:0], w_890[63:32], pv_891[63:32], w_892[63:0], pwa_901[63:6], pwa_908[63:6], pwa_917[63:6], pwa_925[63:6], pwa_933[63:6], pwa_944[63:6], pv_962[63:8], pv_971[63:8]};
+    wire ohls_unused = &{1'b0, v0_col[31:0], v1_row[31:0], v2_tx[31:0], v3_ty[31:0], v4_acc[31:0], v9_lid_linear[63:0], pv_1[63:8], p4_go, pv_5[63:8], pw_9[63:8], pwa_17[63:6], w_19[31:0], w_20[63:32], pv_21[63:32], w_22[63:0], w_28[31:0],
+        w_29[63:32], pv_30[63:32], w_31[63:0], pw_49[63:32], pv_52[63:8], pv_61[63:8], pv_82[63:8], p3_go, pv_86[63:32], pwa_98[63:6], pwa_107[63:6], pwa_115[63:6], pu_121_valid, pwa_146[63:6], pwa_154[63:6], pu_164_valid,
+        pwa_192[63:6], pwa_203[63:6], pu_219_valid, pwa_249[63:6], pwa_262[63:6], pu_284_valid, pwa_316[63:6], pwa_331[63:6], pu_359_valid, pwa_393[63:6], pwa_410[63:6], pu_444_valid, pwa_480[63:6], pwa_499[63:6], pu_539_valid, pwa_577[63:6],
+        pwa_598[63:6], pu_644_valid, pwa_712[63:6], pv_713[63:8], pv_722[63:8], pv_728[63:8], p2_go, w_732[31:0], w_733[63:32], pv_734[63:32], w_735[63:0], w_741[31:0], pv_743[63:32], w_744[63:0], pw_746[63:32], pw_778[63:32],
+        pwa_827[63:6], pq_888[63:32], pwa_982[63:6], pv_983[63:8], pv_992[63:8], pv_998[63:8], p0_go, pv_1002[63:8], pw_1006[63:8], pwa_1014[63:6], prd_1015[31:0], w_1017[63:32], pv_1018[63:32], w_1019[63:0], w_1025[31:0], pv_1027[63:32],
+        w_1028[63:0], pw_1030[63:32], pwa_1049[63:6], pv_1050[63:8], pv_1059[63:8]};
 endmodule
 `default_nettype wire

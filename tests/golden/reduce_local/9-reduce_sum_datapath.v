@@ -33,363 +33,191 @@ module reduce_sum_datapath (
     reg  [31:0] gnext_0;
     reg  [31:0] gnext_1;
     reg  [31:0] gnext_2;
-    wire [31:0] v0_lid;
-    wire [31:0] v1_stride;
+    reg  [31:0] v0_lid;
+    reg  [31:0] v1_stride;
     reg         v2_group_cond0;
     reg  [63:0] v3_lid_x;
     wire [63:0] v4_lid_linear;
-    wire        obj0_wi_lid_we;
-    wire [6:0]  obj0_wi_lid_waddr;
-    wire [31:0] obj0_wi_lid_wdata;
-    wire        obj0_wi_lid_re;
-    wire [6:0]  obj0_wi_lid_raddr;
-    wire [31:0] obj0_wi_lid_rdata;
-    wire        obj0_wi_lid_r1_re;
-    wire [6:0]  obj0_wi_lid_r1_raddr;
-    wire [31:0] obj0_wi_lid_r1_rdata;
-    wire        obj1_wi_stride_we;
-    wire [6:0]  obj1_wi_stride_waddr;
-    wire [31:0] obj1_wi_stride_wdata;
-    wire        obj1_wi_stride_re;
-    wire [6:0]  obj1_wi_stride_raddr;
-    wire [31:0] obj1_wi_stride_rdata;
-    wire        obj1_wi_stride_r1_re;
-    wire [6:0]  obj1_wi_stride_r1_raddr;
-    wire [31:0] obj1_wi_stride_r1_rdata;
     wire        lbuf_scratch_we;
-    wire [13:0] lbuf_scratch_waddr;
+    wire [7:0]  lbuf_scratch_waddr;
     wire [31:0] lbuf_scratch_wdata;
     wire        lbuf_scratch_re;
-    wire [13:0] lbuf_scratch_raddr;
+    wire [7:0]  lbuf_scratch_raddr;
     wire [31:0] lbuf_scratch_rdata;
-    reg  [46:0] p5_valid;  // reduce_local.cl:4:6
-    reg         p5_admit;
-    wire        p5_stall;
-    wire        p5_en;
+    wire        lbuf_scratch_r1_re;
+    wire [7:0]  lbuf_scratch_r1_raddr;
+    wire [31:0] lbuf_scratch_r1_rdata;
+    reg  [45:0] p3_valid;  // reduce_local.cl:4:6
+    reg         p3_admit;
+    wire        p3_stall;
+    wire        p3_en;
     wire [63:0] pv_1;  // reduce_local.cl:4:6
     wire [7:0]  pw_2;  // reduce_local.cl:4:6
     wire [7:0]  w_3;  // reduce_local.cl:4:6
     wire        pw_4;  // reduce_local.cl:4:6
-    reg         p5_go;
-    wire [63:0] w_5;  // reduce_local.cl:15:9
-    wire [63:0] pv_6;  // reduce_local.cl:15:9
-    wire [63:0] w_7;  // reduce_local.cl:15:9
-    wire [63:0] pw_8;  // reduce_local.cl:15:9
-    wire [63:0] pw_9;  // reduce_local.cl:15:9
-    wire [63:0] pwa_10;
-    wire [31:0] prd_11;  // reduce_local.cl:15:9
-    wire [31:0] w_12;  // reduce_local.cl:15:16
-    wire        pw_13;  // reduce_local.cl:15:9
-    wire [63:0] w_14;  // reduce_local.cl:16:9
-    wire [31:0] w_15;  // reduce_local.cl:16:30
-    wire [63:0] w_16;  // reduce_local.cl:16:17
-    wire [63:0] w_17;  // reduce_local.cl:16:9
-    wire [63:0] pw_18;  // reduce_local.cl:16:9
-    wire [63:0] pw_19;  // reduce_local.cl:16:9
-    wire [63:0] w_20;  // reduce_local.cl:16:36
-    wire [63:0] pwa_21;
-    wire [31:0] prd_22;  // reduce_local.cl:16:36
-    reg  [63:0] pq_23;  // reduce_local.cl:16:9
-    reg  [63:0] pq_24;  // reduce_local.cl:16:9
-    reg         pq_25;  // reduce_local.cl:15:9
-    wire [63:0] pv_26;  // reduce_local.cl:4:6
-    wire [7:0]  pw_27;  // reduce_local.cl:4:6
-    wire [7:0]  w_28;  // reduce_local.cl:4:6
-    wire [7:0]  pw_29;  // reduce_local.cl:4:6
-    wire [63:0] pw_30;  // reduce_local.cl:4:6
-    wire [63:0] w_31;  // reduce_local.cl:4:6
-    wire        w_32;  // reduce_local.cl:10:5
-    reg         q_33;  // reduce_local.cl:10:5
-    reg  [3:0]  p4_valid;  // reduce_local.cl:4:6
-    reg         p4_admit;
-    wire        p4_stall;
-    wire        p4_en;
+    reg         p3_go;
+    wire [63:0] pv_5;  // reduce_local.cl:6:16
+    wire [31:0] pw_6;  // reduce_local.cl:6:16
+    wire [31:0] w_7;  // reduce_local.cl:15:16
+    wire        pw_8;  // reduce_local.cl:15:9
+    wire [63:0] w_9;  // reduce_local.cl:16:9
+    wire [31:0] w_10;  // reduce_local.cl:16:30
+    wire [63:0] w_11;  // reduce_local.cl:16:17
+    wire [63:0] w_12;  // reduce_local.cl:16:9
+    wire [63:0] pw_13;  // reduce_local.cl:16:9
+    wire [63:0] pw_14;  // reduce_local.cl:16:9
+    wire [63:0] w_15;  // reduce_local.cl:16:36
+    wire [63:0] pwa_16;
+    wire [31:0] prd_17;  // reduce_local.cl:16:36
+    reg  [63:0] pq_18;  // reduce_local.cl:16:9
+    reg         pq_19;  // reduce_local.cl:15:9
+    wire [63:0] pv_20;  // reduce_local.cl:4:6
+    wire [7:0]  pw_21;  // reduce_local.cl:4:6
+    wire [7:0]  w_22;  // reduce_local.cl:4:6
+    wire [7:0]  pw_23;  // reduce_local.cl:4:6
+    wire [63:0] pw_24;  // reduce_local.cl:4:6
+    wire [63:0] w_25;  // reduce_local.cl:4:6
+    wire        w_26;  // reduce_local.cl:10:5
+    reg         q_27;  // reduce_local.cl:10:5
+    wire [31:0] w_28;  // reduce_local.cl:10:47
+    wire [31:0] w_29;  // reduce_local.cl:10:56
+    wire        w_30;  // reduce_local.cl:10:47
+    wire [31:0] w_31;  // reduce_local.cl:10:59
+    wire [31:0] w_32;  // reduce_local.cl:10:70
+    wire [31:0] w_33;  // reduce_local.cl:10:59
+    reg  [3:0]  p2_valid;  // reduce_local.cl:4:6
+    reg         p2_admit;
+    wire        p2_stall;
+    wire        p2_en;
     wire [63:0] pv_34;  // reduce_local.cl:4:6
     wire [7:0]  pw_35;  // reduce_local.cl:4:6
     wire [7:0]  w_36;  // reduce_local.cl:4:6
     wire        pw_37;  // reduce_local.cl:4:6
-    reg         p4_go;
-    wire [63:0] w_38;  // reduce_local.cl:10:59
-    wire [63:0] pv_39;  // reduce_local.cl:10:59
-    wire [63:0] w_40;  // reduce_local.cl:10:59
-    wire [63:0] pw_41;  // reduce_local.cl:10:59
-    wire [63:0] pw_42;  // reduce_local.cl:10:59
-    wire [63:0] pwa_43;
-    wire [31:0] prd_44;  // reduce_local.cl:10:59
-    wire [31:0] w_45;  // reduce_local.cl:10:70
-    wire [31:0] pw_46;  // reduce_local.cl:10:59
-    reg  [63:0] pq_47;  // reduce_local.cl:10:59
-    wire [63:0] pwa_48;
-    wire [63:0] w_49;  // reduce_local.cl:10:47
-    wire [63:0] pv_50;  // reduce_local.cl:10:47
-    wire [63:0] w_51;  // reduce_local.cl:10:47
-    wire [63:0] pw_52;  // reduce_local.cl:10:47
-    wire [63:0] pw_53;  // reduce_local.cl:10:47
-    reg  [63:0] pq_54;  // reduce_local.cl:10:47
-    reg  [63:0] pq_55;  // reduce_local.cl:10:47
-    wire [63:0] pwa_56;
-    wire [31:0] prd_57;  // reduce_local.cl:10:47
-    wire [31:0] w_58;  // reduce_local.cl:10:56
-    wire        pw_59;  // reduce_local.cl:10:47
-    wire [63:0] pv_60;  // reduce_local.cl:4:6
-    wire [7:0]  pw_61;  // reduce_local.cl:4:6
-    wire [7:0]  w_62;  // reduce_local.cl:4:6
-    wire [7:0]  pw_63;  // reduce_local.cl:4:6
-    wire [63:0] pw_64;  // reduce_local.cl:4:6
-    wire [63:0] w_65;  // reduce_local.cl:4:6
-    reg  [4:0]  p3_valid;  // reduce_local.cl:4:6
-    reg         p3_admit;
-    reg         p3_slot;
-    wire        p3_stall;
-    wire        p3_en;
+    reg         p2_go;
+    wire [63:0] pv_38;  // reduce_local.cl:6:16
+    wire [31:0] pw_39;  // reduce_local.cl:6:16
+    wire [31:0] pv_40;  // reduce_local.cl:11:19
+    wire        pw_41;  // reduce_local.cl:11:13
+    wire [63:0] w_42;  // reduce_local.cl:12:13
+    wire [63:0] pw_43;  // reduce_local.cl:12:13
+    wire [63:0] w_44;  // reduce_local.cl:12:13
+    wire [63:0] pw_45;  // reduce_local.cl:12:13
+    wire [63:0] pw_46;  // reduce_local.cl:12:13
+    wire [63:0] pwa_47;
+    wire [31:0] prd_48;  // reduce_local.cl:12:13
+    wire [31:0] pv_49;  // reduce_local.cl:12:43
+    wire [7:0]  pw_50;  // reduce_local.cl:12:29
+    wire [7:0]  pw_51;  // reduce_local.cl:12:29
+    wire [7:0]  pw_52;  // reduce_local.cl:12:29
+    wire [63:0] pw_53;  // reduce_local.cl:12:29
+    wire [63:0] pw_54;  // reduce_local.cl:12:29
+    wire [63:0] pw_55;  // reduce_local.cl:12:29
+    reg  [63:0] pq_56;  // reduce_local.cl:12:29
+    reg         pq_57;  // reduce_local.cl:11:13
+    wire [63:0] pwa_58;
+    wire [31:0] prd_59;  // reduce_local.cl:12:29
+    reg  [31:0] pq_60;  // reduce_local.cl:12:13
+    wire [31:0] pw_61;  // reduce_local.cl:12:13
+    reg  [63:0] pq_62;  // reduce_local.cl:12:13
+    reg  [63:0] pq_63;  // reduce_local.cl:12:13
+    reg         pq_64;  // reduce_local.cl:11:13
+    wire [63:0] pwa_65;
     wire [63:0] pv_66;  // reduce_local.cl:4:6
     wire [7:0]  pw_67;  // reduce_local.cl:4:6
     wire [7:0]  w_68;  // reduce_local.cl:4:6
-    wire        pw_69;  // reduce_local.cl:4:6
-    reg         p3_go;
-    wire [63:0] w_70;  // reduce_local.cl:11:13
-    wire [63:0] pv_71;  // reduce_local.cl:11:13
-    wire [63:0] w_72;  // reduce_local.cl:11:13
-    wire [63:0] pw_73;  // reduce_local.cl:11:13
-    wire [63:0] pw_74;  // reduce_local.cl:11:13
-    wire [63:0] pwa_75;
-    wire [31:0] prd_76;  // reduce_local.cl:11:13
-    wire [63:0] w_77;  // reduce_local.cl:11:19
-    wire [63:0] pw_78;  // reduce_local.cl:11:19
-    reg  [63:0] pq_79;  // reduce_local.cl:11:19
-    wire [63:0] pwa_80;
-    wire [31:0] prd_81;  // reduce_local.cl:11:19
-    reg  [31:0] pq_82;  // reduce_local.cl:11:13
-    wire        pw_83;  // reduce_local.cl:11:13
-    wire [63:0] w_84;  // reduce_local.cl:12:13
-    wire [63:0] w_85;  // reduce_local.cl:12:21
-    wire [63:0] pv_86;  // reduce_local.cl:12:21
-    wire [63:0] w_87;  // reduce_local.cl:12:21
-    wire [63:0] pw_88;  // reduce_local.cl:12:21
-    wire [63:0] pw_89;  // reduce_local.cl:12:21
-    reg  [63:0] pq_90;  // reduce_local.cl:12:21
-    wire [63:0] pwa_91;
-    wire [31:0] prd_92;  // reduce_local.cl:12:21
-    wire [63:0] pw_93;  // reduce_local.cl:12:13
-    wire [63:0] pw_94;  // reduce_local.cl:12:13
-    wire [63:0] pw_95;  // reduce_local.cl:12:13
-    reg         pq_96;  // reduce_local.cl:11:13
-    wire [63:0] pwa_97;
-    wire [31:0] prd_98;  // reduce_local.cl:12:13
-    wire [63:0] w_99;  // reduce_local.cl:12:43
-    wire [63:0] pw_100;  // reduce_local.cl:12:43
-    reg  [63:0] pq_101;  // reduce_local.cl:12:43
-    reg  [63:0] pq_102;  // reduce_local.cl:12:43
-    wire [63:0] pwa_103;
-    wire [31:0] prd_104;  // reduce_local.cl:12:43
-    wire [7:0]  pw_105;  // reduce_local.cl:12:29
-    wire [7:0]  pw_106;  // reduce_local.cl:12:29
-    reg  [7:0]  pq_107;  // reduce_local.cl:12:29
-    wire [7:0]  pw_108;  // reduce_local.cl:12:29
-    wire [63:0] pw_109;  // reduce_local.cl:12:29
-    wire [63:0] pw_110;  // reduce_local.cl:12:29
-    wire [63:0] pw_111;  // reduce_local.cl:12:29
-    reg  [63:0] pq_112;  // reduce_local.cl:12:29
-    reg         pq_113;  // reduce_local.cl:11:13
-    wire [63:0] pwa_114;
-    wire [31:0] prd_115;  // reduce_local.cl:12:29
-    reg  [31:0] pq_116;  // reduce_local.cl:12:13
-    reg  [31:0] pq_117;  // reduce_local.cl:12:13
-    wire [31:0] pw_118;  // reduce_local.cl:12:13
-    reg  [63:0] pq_119;  // reduce_local.cl:12:13
-    reg  [63:0] pq_120;  // reduce_local.cl:12:13
-    reg         pq_121;  // reduce_local.cl:11:13
-    wire [63:0] pwa_122;
-    wire [63:0] pv_123;  // reduce_local.cl:4:6
-    wire [7:0]  pw_124;  // reduce_local.cl:4:6
-    wire [7:0]  w_125;  // reduce_local.cl:4:6
-    wire [7:0]  pw_126;  // reduce_local.cl:4:6
-    wire [63:0] pw_127;  // reduce_local.cl:4:6
-    wire [63:0] w_128;  // reduce_local.cl:4:6
-    reg  [2:0]  p1_valid;  // reduce_local.cl:4:6
-    reg         p1_admit;
-    wire        p1_stall;
-    wire        p1_en;
-    wire [63:0] pv_129;  // reduce_local.cl:4:6
-    wire [7:0]  pw_130;  // reduce_local.cl:4:6
-    wire [7:0]  w_131;  // reduce_local.cl:4:6
-    wire        pw_132;  // reduce_local.cl:4:6
-    reg         p1_go;
-    wire [63:0] w_133;  // reduce_local.cl:10:15
-    wire [63:0] pv_134;  // reduce_local.cl:10:15
-    wire [63:0] w_135;  // reduce_local.cl:10:15
-    wire [63:0] pw_136;  // reduce_local.cl:10:15
-    wire [63:0] pw_137;  // reduce_local.cl:10:15
-    wire [31:0] w_138;  // reduce_local.cl:10:24
-    wire [63:0] pwa_139;
-    wire [63:0] w_140;  // reduce_local.cl:10:47
-    wire [63:0] pv_141;  // reduce_local.cl:10:47
-    wire [63:0] w_142;  // reduce_local.cl:10:47
-    wire [63:0] pw_143;  // reduce_local.cl:10:47
-    wire [63:0] pw_144;  // reduce_local.cl:10:47
-    reg  [63:0] pq_145;  // reduce_local.cl:10:47
-    wire [63:0] pwa_146;
-    wire [31:0] prd_147;  // reduce_local.cl:10:47
-    wire [31:0] w_148;  // reduce_local.cl:10:56
-    wire        pw_149;  // reduce_local.cl:10:47
-    wire [63:0] pv_150;  // reduce_local.cl:4:6
-    wire [7:0]  pw_151;  // reduce_local.cl:4:6
-    wire [7:0]  w_152;  // reduce_local.cl:4:6
-    wire [7:0]  pw_153;  // reduce_local.cl:4:6
-    wire [63:0] pw_154;  // reduce_local.cl:4:6
-    wire [63:0] w_155;  // reduce_local.cl:4:6
-    reg  [46:0] p0_valid;  // reduce_local.cl:4:6
+    wire [7:0]  pw_69;  // reduce_local.cl:4:6
+    wire [63:0] pw_70;  // reduce_local.cl:4:6
+    wire [63:0] w_71;  // reduce_local.cl:4:6
+    wire [31:0] w_72;  // reduce_local.cl:10:47
+    wire [31:0] w_73;  // reduce_local.cl:10:56
+    wire        w_74;  // reduce_local.cl:10:47
+    wire [31:0] w_75;  // reduce_local.cl:10:24
+    reg  [45:0] p0_valid;  // reduce_local.cl:4:6
     reg         p0_admit;
     wire        p0_stall;
     wire        p0_en;
-    wire [63:0] pv_156;  // reduce_local.cl:4:6
-    wire [7:0]  pw_157;  // reduce_local.cl:4:6
-    wire [7:0]  w_158;  // reduce_local.cl:4:6
-    wire        pw_159;  // reduce_local.cl:4:6
+    wire [63:0] pv_76;  // reduce_local.cl:4:6
+    wire [7:0]  pw_77;  // reduce_local.cl:4:6
+    wire [7:0]  w_78;  // reduce_local.cl:4:6
+    wire        pw_79;  // reduce_local.cl:4:6
     reg         p0_go;
-    wire [63:0] pv_160;  // reduce_local.cl:6:16
-    wire [63:0] w_161;  // reduce_local.cl:6:10
-    wire [63:0] w_162;  // reduce_local.cl:6:10
-    wire [63:0] pw_163;  // reduce_local.cl:6:10
-    wire [63:0] pw_164;  // reduce_local.cl:6:10
-    wire [31:0] pw_165;  // reduce_local.cl:6:16
-    wire [63:0] pwa_166;
-    wire [63:0] w_167;  // reduce_local.cl:7:5
-    wire [63:0] w_168;  // reduce_local.cl:7:20
-    wire [31:0] w_169;  // reduce_local.cl:7:23
-    wire [63:0] w_170;  // reduce_local.cl:7:23
-    wire [63:0] w_171;  // reduce_local.cl:7:23
-    wire [31:0] pw_172;  // reduce_local.cl:7:23
-    wire [31:0] w_173;  // reduce_local.cl:7:23
-    wire [31:0] pw_174;  // reduce_local.cl:7:23
-    wire [31:0] pw_175;  // reduce_local.cl:7:23
-    wire [63:0] pw_176;  // reduce_local.cl:7:23
-    wire [63:0] pw_177;  // reduce_local.cl:7:20
-    wire [63:0] pw_178;  // reduce_local.cl:7:20
-    reg  [63:0] pq_179;  // reduce_local.cl:7:20
-    wire [31:0] pld_180;  // reduce_local.cl:7:20
-    wire [63:0] pw_181;  // reduce_local.cl:7:5
-    reg  [63:0] pq_182;  // reduce_local.cl:7:5
-    reg  [63:0] pq_183;  // reduce_local.cl:7:5
-    reg  [63:0] pq_184;  // reduce_local.cl:7:5
-    reg  [63:0] pq_185;  // reduce_local.cl:7:5
-    reg  [63:0] pq_186;  // reduce_local.cl:7:5
-    reg  [63:0] pq_187;  // reduce_local.cl:7:5
-    reg  [63:0] pq_188;  // reduce_local.cl:7:5
-    reg  [63:0] pq_189;  // reduce_local.cl:7:5
-    reg  [63:0] pq_190;  // reduce_local.cl:7:5
-    reg  [63:0] pq_191;  // reduce_local.cl:7:5
-    reg  [63:0] pq_192;  // reduce_local.cl:7:5
-    reg  [63:0] pq_193;  // reduce_local.cl:7:5
-    reg  [63:0] pq_194;  // reduce_local.cl:7:5
-    reg  [63:0] pq_195;  // reduce_local.cl:7:5
-    reg  [63:0] pq_196;  // reduce_local.cl:7:5
-    reg  [63:0] pq_197;  // reduce_local.cl:7:5
-    reg  [63:0] pq_198;  // reduce_local.cl:7:5
-    reg  [63:0] pq_199;  // reduce_local.cl:7:5
-    reg  [63:0] pq_200;  // reduce_local.cl:7:5
-    reg  [63:0] pq_201;  // reduce_local.cl:7:5
-    reg  [63:0] pq_202;  // reduce_local.cl:7:5
-    reg  [63:0] pq_203;  // reduce_local.cl:7:5
-    reg  [63:0] pq_204;  // reduce_local.cl:7:5
-    reg  [63:0] pq_205;  // reduce_local.cl:7:5
-    reg  [63:0] pq_206;  // reduce_local.cl:7:5
-    reg  [63:0] pq_207;  // reduce_local.cl:7:5
-    reg  [63:0] pq_208;  // reduce_local.cl:7:5
-    reg  [63:0] pq_209;  // reduce_local.cl:7:5
-    reg  [63:0] pq_210;  // reduce_local.cl:7:5
-    reg  [63:0] pq_211;  // reduce_local.cl:7:5
-    reg  [63:0] pq_212;  // reduce_local.cl:7:5
-    reg  [63:0] pq_213;  // reduce_local.cl:7:5
-    reg  [63:0] pq_214;  // reduce_local.cl:7:5
-    reg  [63:0] pq_215;  // reduce_local.cl:7:5
-    reg  [63:0] pq_216;  // reduce_local.cl:7:5
-    reg  [63:0] pq_217;  // reduce_local.cl:7:5
-    reg  [63:0] pq_218;  // reduce_local.cl:7:5
-    reg  [63:0] pq_219;  // reduce_local.cl:7:5
-    reg  [63:0] pq_220;  // reduce_local.cl:7:5
-    reg  [63:0] pq_221;  // reduce_local.cl:7:5
-    reg  [63:0] pq_222;  // reduce_local.cl:7:5
-    reg  [63:0] pq_223;  // reduce_local.cl:7:5
-    reg  [63:0] pq_224;  // reduce_local.cl:7:5
-    reg  [63:0] pq_225;  // reduce_local.cl:7:5
-    reg  [63:0] pq_226;  // reduce_local.cl:7:5
-    wire [63:0] pwa_227;
-    wire [63:0] pv_228;  // reduce_local.cl:4:6
-    wire [7:0]  pw_229;  // reduce_local.cl:4:6
-    wire [7:0]  w_230;  // reduce_local.cl:4:6
-    wire [7:0]  pw_231;  // reduce_local.cl:4:6
-    wire [63:0] pw_232;  // reduce_local.cl:4:6
-    wire [63:0] w_233;  // reduce_local.cl:4:6
+    wire [63:0] pv_80;  // reduce_local.cl:6:16
+    wire [31:0] pw_81;  // reduce_local.cl:6:16
+    wire [63:0] w_82;  // reduce_local.cl:7:5
+    wire [63:0] w_83;  // reduce_local.cl:7:20
+    wire [31:0] w_84;  // reduce_local.cl:7:23
+    wire [63:0] w_85;  // reduce_local.cl:7:23
+    wire [63:0] w_86;  // reduce_local.cl:7:23
+    wire [31:0] pw_87;  // reduce_local.cl:7:23
+    wire [31:0] w_88;  // reduce_local.cl:7:23
+    wire [31:0] pw_89;  // reduce_local.cl:7:23
+    wire [31:0] pw_90;  // reduce_local.cl:7:23
+    wire [63:0] pw_91;  // reduce_local.cl:7:23
+    wire [63:0] w_92;  // reduce_local.cl:7:5
+    wire [63:0] pw_93;  // reduce_local.cl:7:20
+    wire [63:0] pw_94;  // reduce_local.cl:7:20
+    wire [31:0] pld_95;  // reduce_local.cl:7:20
+    wire [63:0] pw_96;  // reduce_local.cl:7:5
+    wire [63:0] pw_97;  // reduce_local.cl:7:5
+    wire [63:0] pw_98;  // reduce_local.cl:7:5
+    reg  [63:0] pq_99;  // reduce_local.cl:7:5
+    reg  [63:0] pq_100;  // reduce_local.cl:7:5
+    reg  [63:0] pq_101;  // reduce_local.cl:7:5
+    reg  [63:0] pq_102;  // reduce_local.cl:7:5
+    reg  [63:0] pq_103;  // reduce_local.cl:7:5
+    reg  [63:0] pq_104;  // reduce_local.cl:7:5
+    reg  [63:0] pq_105;  // reduce_local.cl:7:5
+    reg  [63:0] pq_106;  // reduce_local.cl:7:5
+    reg  [63:0] pq_107;  // reduce_local.cl:7:5
+    reg  [63:0] pq_108;  // reduce_local.cl:7:5
+    reg  [63:0] pq_109;  // reduce_local.cl:7:5
+    reg  [63:0] pq_110;  // reduce_local.cl:7:5
+    reg  [63:0] pq_111;  // reduce_local.cl:7:5
+    reg  [63:0] pq_112;  // reduce_local.cl:7:5
+    reg  [63:0] pq_113;  // reduce_local.cl:7:5
+    reg  [63:0] pq_114;  // reduce_local.cl:7:5
+    reg  [63:0] pq_115;  // reduce_local.cl:7:5
+    reg  [63:0] pq_116;  // reduce_local.cl:7:5
+    reg  [63:0] pq_117;  // reduce_local.cl:7:5
+    reg  [63:0] pq_118;  // reduce_local.cl:7:5
+    reg  [63:0] pq_119;  // reduce_local.cl:7:5
+    reg  [63:0] pq_120;  // reduce_local.cl:7:5
+    reg  [63:0] pq_121;  // reduce_local.cl:7:5
+    reg  [63:0] pq_122;  // reduce_local.cl:7:5
+    reg  [63:0] pq_123;  // reduce_local.cl:7:5
+    reg  [63:0] pq_124;  // reduce_local.cl:7:5
+    reg  [63:0] pq_125;  // reduce_local.cl:7:5
+    reg  [63:0] pq_126;  // reduce_local.cl:7:5
+    reg  [63:0] pq_127;  // reduce_local.cl:7:5
+    reg  [63:0] pq_128;  // reduce_local.cl:7:5
+    reg  [63:0] pq_129;  // reduce_local.cl:7:5
+    reg  [63:0] pq_130;  // reduce_local.cl:7:5
+    reg  [63:0] pq_131;  // reduce_local.cl:7:5
+    reg  [63:0] pq_132;  // reduce_local.cl:7:5
+    reg  [63:0] pq_133;  // reduce_local.cl:7:5
+    reg  [63:0] pq_134;  // reduce_local.cl:7:5
+    reg  [63:0] pq_135;  // reduce_local.cl:7:5
+    reg  [63:0] pq_136;  // reduce_local.cl:7:5
+    reg  [63:0] pq_137;  // reduce_local.cl:7:5
+    reg  [63:0] pq_138;  // reduce_local.cl:7:5
+    reg  [63:0] pq_139;  // reduce_local.cl:7:5
+    reg  [63:0] pq_140;  // reduce_local.cl:7:5
+    reg  [63:0] pq_141;  // reduce_local.cl:7:5
+    reg  [63:0] pq_142;  // reduce_local.cl:7:5
+    wire [63:0] pwa_143;
+    wire [63:0] pv_144;  // reduce_local.cl:4:6
+    wire [7:0]  pw_145;  // reduce_local.cl:4:6
+    wire [7:0]  w_146;  // reduce_local.cl:4:6
+    wire [7:0]  pw_147;  // reduce_local.cl:4:6
+    wire [63:0] pw_148;  // reduce_local.cl:4:6
+    wire [63:0] w_149;  // reduce_local.cl:4:6
     reg  [7:0]  launch_err;
     reg         done_q;
-    assign v0_lid = 32'h00000000;
-    assign v1_stride = 32'h00000000;
     assign v4_lid_linear = 64'h0000000000000000;
 
     ohls_ram_1r1w #(
         .WIDTH(32),
-        .DEPTH(128),
-        .BYTE_EN(0)
-    ) u_obj0_wi_lid (
-        .clk(clk),
-        .we(obj0_wi_lid_we),
-        .waddr(obj0_wi_lid_waddr),
-        .wdata(obj0_wi_lid_wdata),
-        .wbe(1'h1),
-        .re(obj0_wi_lid_re),
-        .raddr(obj0_wi_lid_raddr),
-        .rdata(obj0_wi_lid_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(128),
-        .BYTE_EN(0)
-    ) u_obj0_wi_lid_r1 (
-        .clk(clk),
-        .we(obj0_wi_lid_we),
-        .waddr(obj0_wi_lid_waddr),
-        .wdata(obj0_wi_lid_wdata),
-        .wbe(1'h1),
-        .re(obj0_wi_lid_r1_re),
-        .raddr(obj0_wi_lid_r1_raddr),
-        .rdata(obj0_wi_lid_r1_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(128),
-        .BYTE_EN(0)
-    ) u_obj1_wi_stride (
-        .clk(clk),
-        .we(obj1_wi_stride_we),
-        .waddr(obj1_wi_stride_waddr),
-        .wdata(obj1_wi_stride_wdata),
-        .wbe(1'h1),
-        .re(obj1_wi_stride_re),
-        .raddr(obj1_wi_stride_raddr),
-        .rdata(obj1_wi_stride_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(128),
-        .BYTE_EN(0)
-    ) u_obj1_wi_stride_r1 (
-        .clk(clk),
-        .we(obj1_wi_stride_we),
-        .waddr(obj1_wi_stride_waddr),
-        .wdata(obj1_wi_stride_wdata),
-        .wbe(1'h1),
-        .re(obj1_wi_stride_r1_re),
-        .raddr(obj1_wi_stride_r1_raddr),
-        .rdata(obj1_wi_stride_r1_rdata)
-    );
-
-    ohls_ram_1r1w #(
-        .WIDTH(32),
-        .DEPTH(16384),
+        .DEPTH(193),
         .BYTE_EN(0)
     ) u_lbuf_scratch (
         .clk(clk),
@@ -401,201 +229,136 @@ module reduce_sum_datapath (
         .raddr(lbuf_scratch_raddr),
         .rdata(lbuf_scratch_rdata)
     );
-    assign p5_en = (!p5_stall);
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(193),
+        .BYTE_EN(0)
+    ) u_lbuf_scratch_r1 (
+        .clk(clk),
+        .we(lbuf_scratch_we),
+        .waddr(lbuf_scratch_waddr),
+        .wdata(lbuf_scratch_wdata),
+        .wbe(1'h1),
+        .re(lbuf_scratch_r1_re),
+        .raddr(lbuf_scratch_r1_raddr),
+        .rdata(lbuf_scratch_r1_rdata)
+    );
+    assign p3_en = (!p3_stall);
     assign pv_1 = v3_lid_x;
     assign pw_2 = pv_1[7:0];
     assign w_3 = 8'h80;
     assign pw_4 = (pw_2 < w_3);
-    assign w_5 = 64'h0000000000000000;
-    assign pv_6 = v3_lid_x;
-    assign w_7 = 64'h0000000000000004;
-    assign pw_8 = (pv_6 * w_7);
-    assign pw_9 = (w_5 + pw_8);
-    assign pwa_10 = (pw_9 >> 64'h0000000000000002);
-    assign prd_11 = obj0_wi_lid_rdata[31:0];
-    assign w_12 = 32'h00000000;
-    assign pw_13 = (prd_11 == w_12);
-    assign w_14 = {32'h00000000, partial_base};
-    assign w_15 = 32'h00000000;
-    assign w_16 = {32'h00000000, group_0};
-    assign w_17 = 64'h0000000000000004;
-    assign pw_18 = (w_16 * w_17);
-    assign pw_19 = (w_14 + pw_18);
-    assign w_20 = 64'h0000000000000000;
-    assign pwa_21 = (w_20 >> 64'h0000000000000002);
-    assign prd_22 = lbuf_scratch_rdata[31:0];
-    assign pv_26 = v3_lid_x;
-    assign pw_27 = pv_26[7:0];
-    assign w_28 = 8'h01;
-    assign pw_29 = (pw_27 + w_28);
-    assign pw_30 = {56'h00000000000000, pw_29[7:0]};
-    assign p5_stall = (((p5_valid[2] && 1'h1) && (1'h1 && pq_25)) && (!partial_st_req_ready));
-    assign w_31 = 64'h0000000000000000;
-    assign w_32 = v2_group_cond0;
-    assign p4_en = (!p4_stall);
+    assign pv_5 = v3_lid_x;
+    assign pw_6 = pv_5[31:0];
+    assign w_7 = 32'h00000000;
+    assign pw_8 = (pw_6 == w_7);
+    assign w_9 = {32'h00000000, partial_base};
+    assign w_10 = 32'h00000000;
+    assign w_11 = {32'h00000000, group_0};
+    assign w_12 = 64'h0000000000000004;
+    assign pw_13 = (w_11 * w_12);
+    assign pw_14 = (w_9 + pw_13);
+    assign w_15 = 64'h0000000000000000;
+    assign pwa_16 = (w_15 >> 64'h0000000000000002);
+    assign prd_17 = lbuf_scratch_rdata[31:0];
+    assign pv_20 = v3_lid_x;
+    assign pw_21 = pv_20[7:0];
+    assign w_22 = 8'h01;
+    assign pw_23 = (pw_21 + w_22);
+    assign pw_24 = {56'h00000000000000, pw_23[7:0]};
+    assign p3_stall = (((p3_valid[1] && 1'h1) && (1'h1 && pq_19)) && (!partial_st_req_ready));
+    assign w_25 = 64'h0000000000000000;
+    assign w_26 = v2_group_cond0;
+    assign w_28 = v1_stride;
+    assign w_29 = 32'h00000000;
+    assign w_30 = (w_28 > w_29);
+    assign w_31 = v1_stride;
+    assign w_32 = 32'h00000001;
+    assign w_33 = (w_31 >> w_32);
+    assign p2_en = (!p2_stall);
     assign pv_34 = v3_lid_x;
     assign pw_35 = pv_34[7:0];
     assign w_36 = 8'h80;
     assign pw_37 = (pw_35 < w_36);
-    assign w_38 = 64'h0000000000000000;
-    assign pv_39 = v3_lid_x;
-    assign w_40 = 64'h0000000000000004;
-    assign pw_41 = (pv_39 * w_40);
-    assign pw_42 = (w_38 + pw_41);
-    assign pwa_43 = (pw_42 >> 64'h0000000000000002);
-    assign prd_44 = obj1_wi_stride_rdata[31:0];
-    assign w_45 = 32'h00000001;
-    assign pw_46 = (prd_44 >> w_45);
-    assign pwa_48 = (pq_47 >> 64'h0000000000000002);
-    assign w_49 = 64'h0000000000000000;
-    assign pv_50 = v3_lid_x;
-    assign w_51 = 64'h0000000000000004;
-    assign pw_52 = (pv_50 * w_51);
-    assign pw_53 = (w_49 + pw_52);
-    assign pwa_56 = (pq_55 >> 64'h0000000000000002);
-    assign prd_57 = obj1_wi_stride_r1_rdata[31:0];
-    assign w_58 = 32'h00000000;
-    assign pw_59 = (prd_57 > w_58);
-    assign pv_60 = v3_lid_x;
-    assign pw_61 = pv_60[7:0];
-    assign w_62 = 8'h01;
-    assign pw_63 = (pw_61 + w_62);
-    assign pw_64 = {56'h00000000000000, pw_63[7:0]};
-    assign p4_stall = 1'h0;
-    assign w_65 = 64'h0000000000000000;
-    assign p3_en = (!p3_stall);
+    assign pv_38 = v3_lid_x;
+    assign pw_39 = pv_38[31:0];
+    assign pv_40 = v1_stride;
+    assign pw_41 = (pw_39 < pv_40);
+    assign w_42 = 64'h0000000000000000;
+    assign pw_43 = {32'h00000000, pw_39[31:0]};
+    assign w_44 = 64'h0000000000000004;
+    assign pw_45 = (pw_43 * w_44);
+    assign pw_46 = (w_42 + pw_45);
+    assign pwa_47 = (pw_46 >> 64'h0000000000000002);
+    assign prd_48 = lbuf_scratch_rdata[31:0];
+    assign pv_49 = v1_stride;
+    assign pw_50 = pw_39[7:0];
+    assign pw_51 = pv_49[7:0];
+    assign pw_52 = (pw_50 + pw_51);
+    assign pw_53 = {56'h00000000000000, pw_52[7:0]};
+    assign pw_54 = (pw_53 * w_44);
+    assign pw_55 = (w_42 + pw_54);
+    assign pwa_58 = (pq_56 >> 64'h0000000000000002);
+    assign prd_59 = lbuf_scratch_r1_rdata[31:0];
+    assign pw_61 = (pq_60 + prd_59);
+    assign pwa_65 = (pq_63 >> 64'h0000000000000002);
     assign pv_66 = v3_lid_x;
     assign pw_67 = pv_66[7:0];
-    assign w_68 = 8'h80;
-    assign pw_69 = (pw_67 < w_68);
-    assign w_70 = 64'h0000000000000000;
-    assign pv_71 = v3_lid_x;
-    assign w_72 = 64'h0000000000000004;
-    assign pw_73 = (pv_71 * w_72);
-    assign pw_74 = (w_70 + pw_73);
-    assign pwa_75 = (pw_74 >> 64'h0000000000000002);
-    assign prd_76 = obj0_wi_lid_rdata[31:0];
-    assign w_77 = 64'h0000000000000000;
-    assign pw_78 = (w_77 + pw_73);
-    assign pwa_80 = (pq_79 >> 64'h0000000000000002);
-    assign prd_81 = obj1_wi_stride_rdata[31:0];
-    assign pw_83 = (pq_82 < prd_81);
-    assign w_84 = 64'h0000000000000000;
-    assign w_85 = 64'h0000000000000000;
-    assign pv_86 = v3_lid_x;
-    assign w_87 = 64'h0000000000000004;
-    assign pw_88 = (pv_86 * w_87);
-    assign pw_89 = (w_85 + pw_88);
-    assign pwa_91 = (pq_90 >> 64'h0000000000000002);
-    assign prd_92 = obj0_wi_lid_r1_rdata[31:0];
-    assign pw_93 = {32'h00000000, prd_92[31:0]};
-    assign pw_94 = (pw_93 * w_87);
-    assign pw_95 = (w_84 + pw_94);
-    assign pwa_97 = (pw_95 >> 64'h0000000000000002);
-    assign prd_98 = lbuf_scratch_rdata[31:0];
-    assign w_99 = 64'h0000000000000000;
-    assign pw_100 = (w_99 + pw_88);
-    assign pwa_103 = (pq_102 >> 64'h0000000000000002);
-    assign prd_104 = obj1_wi_stride_rdata[31:0];
-    assign pw_105 = prd_92[7:0];
-    assign pw_106 = prd_104[7:0];
-    assign pw_108 = (pq_107 + pw_106);
-    assign pw_109 = {56'h00000000000000, pw_108[7:0]};
-    assign pw_110 = (pw_109 * w_87);
-    assign pw_111 = (w_84 + pw_110);
-    assign pwa_114 = (pq_112 >> 64'h0000000000000002);
-    assign prd_115 = lbuf_scratch_rdata[31:0];
-    assign pw_118 = (pq_117 + prd_115);
-    assign pwa_122 = (pq_120 >> 64'h0000000000000002);
-    assign pv_123 = v3_lid_x;
-    assign pw_124 = pv_123[7:0];
-    assign w_125 = 8'h01;
-    assign pw_126 = (pw_124 + w_125);
-    assign pw_127 = {56'h00000000000000, pw_126[7:0]};
-    assign p3_stall = 1'h0;
-    assign w_128 = 64'h0000000000000000;
-    assign p1_en = (!p1_stall);
-    assign pv_129 = v3_lid_x;
-    assign pw_130 = pv_129[7:0];
-    assign w_131 = 8'h80;
-    assign pw_132 = (pw_130 < w_131);
-    assign w_133 = 64'h0000000000000000;
-    assign pv_134 = v3_lid_x;
-    assign w_135 = 64'h0000000000000004;
-    assign pw_136 = (pv_134 * w_135);
-    assign pw_137 = (w_133 + pw_136);
-    assign w_138 = 32'h00000040;
-    assign pwa_139 = (pw_137 >> 64'h0000000000000002);
-    assign w_140 = 64'h0000000000000000;
-    assign pv_141 = v3_lid_x;
-    assign w_142 = 64'h0000000000000004;
-    assign pw_143 = (pv_141 * w_142);
-    assign pw_144 = (w_140 + pw_143);
-    assign pwa_146 = (pq_145 >> 64'h0000000000000002);
-    assign prd_147 = obj1_wi_stride_rdata[31:0];
-    assign w_148 = 32'h00000000;
-    assign pw_149 = (prd_147 > w_148);
-    assign pv_150 = v3_lid_x;
-    assign pw_151 = pv_150[7:0];
-    assign w_152 = 8'h01;
-    assign pw_153 = (pw_151 + w_152);
-    assign pw_154 = {56'h00000000000000, pw_153[7:0]};
-    assign p1_stall = 1'h0;
-    assign w_155 = 64'h0000000000000000;
+    assign w_68 = 8'h01;
+    assign pw_69 = (pw_67 + w_68);
+    assign pw_70 = {56'h00000000000000, pw_69[7:0]};
+    assign p2_stall = 1'h0;
+    assign w_71 = 64'h0000000000000000;
+    assign w_72 = v1_stride;
+    assign w_73 = 32'h00000000;
+    assign w_74 = (w_72 > w_73);
+    assign w_75 = 32'h00000040;
     assign p0_en = (!p0_stall);
-    assign pv_156 = v3_lid_x;
-    assign pw_157 = pv_156[7:0];
-    assign w_158 = 8'h80;
-    assign pw_159 = (pw_157 < w_158);
-    assign pv_160 = v3_lid_x;
-    assign w_161 = 64'h0000000000000000;
-    assign w_162 = 64'h0000000000000004;
-    assign pw_163 = (pv_160 * w_162);
-    assign pw_164 = (w_161 + pw_163);
-    assign pw_165 = pv_160[31:0];
-    assign pwa_166 = (pw_164 >> 64'h0000000000000002);
-    assign w_167 = 64'h0000000000000000;
-    assign w_168 = {32'h00000000, in_base};
-    assign w_169 = 32'h00000000;
-    assign w_170 = {32'h00000000, group_0};
-    assign w_171 = 64'h0000000000000000;
-    assign pw_172 = w_170[31:0];
-    assign w_173 = 32'h00000080;
-    assign pw_174 = (pw_172 * w_173);
-    assign pw_175 = (pw_174 + pw_165);
-    assign pw_176 = {32'h00000000, pw_175[31:0]};
-    assign pw_177 = (pw_176 * w_162);
-    assign pw_178 = (w_168 + pw_177);
-    assign pld_180 = in_ld_resp_data;
-    assign pw_181 = (w_167 + pw_163);
-    assign pwa_227 = (pq_226 >> 64'h0000000000000002);
-    assign pv_228 = v3_lid_x;
-    assign pw_229 = pv_228[7:0];
-    assign w_230 = 8'h01;
-    assign pw_231 = (pw_229 + w_230);
-    assign pw_232 = {56'h00000000000000, pw_231[7:0]};
-    assign p0_stall = (((p0_valid[1] && 1'h1) && (!in_ld_req_ready)) || ((p0_valid[45] && 1'h1) && (!in_ld_resp_valid)));
-    assign w_233 = 64'h0000000000000000;
+    assign pv_76 = v3_lid_x;
+    assign pw_77 = pv_76[7:0];
+    assign w_78 = 8'h80;
+    assign pw_79 = (pw_77 < w_78);
+    assign pv_80 = v3_lid_x;
+    assign pw_81 = pv_80[31:0];
+    assign w_82 = 64'h0000000000000000;
+    assign w_83 = {32'h00000000, in_base};
+    assign w_84 = 32'h00000000;
+    assign w_85 = {32'h00000000, group_0};
+    assign w_86 = 64'h0000000000000000;
+    assign pw_87 = w_85[31:0];
+    assign w_88 = 32'h00000080;
+    assign pw_89 = (pw_87 * w_88);
+    assign pw_90 = (pw_89 + pw_81);
+    assign pw_91 = {32'h00000000, pw_90[31:0]};
+    assign w_92 = 64'h0000000000000004;
+    assign pw_93 = (pw_91 * w_92);
+    assign pw_94 = (w_83 + pw_93);
+    assign pld_95 = in_ld_resp_data;
+    assign pw_96 = {32'h00000000, pw_81[31:0]};
+    assign pw_97 = (pw_96 * w_92);
+    assign pw_98 = (w_82 + pw_97);
+    assign pwa_143 = (pq_142 >> 64'h0000000000000002);
+    assign pv_144 = v3_lid_x;
+    assign pw_145 = pv_144[7:0];
+    assign w_146 = 8'h01;
+    assign pw_147 = (pw_145 + w_146);
+    assign pw_148 = {56'h00000000000000, pw_147[7:0]};
+    assign p0_stall = ((((p0_valid[0] && 1'h1) && pw_79) && (!in_ld_req_ready)) || ((p0_valid[44] && 1'h1) && (!in_ld_resp_valid)));
+    assign w_149 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
     always @(posedge clk) begin
         if (rst) begin
             state <= 16'h0000;
-            p5_valid <= 47'h000000000000;
-            p5_admit <= 1'h0;
-            p5_go <= 1'h0;
-            p4_valid <= 4'h0;
-            p4_admit <= 1'h0;
-            p4_go <= 1'h0;
-            p3_valid <= 5'h00;
+            p3_valid <= 46'h000000000000;
             p3_admit <= 1'h0;
-            p3_slot <= 1'h0;
             p3_go <= 1'h0;
-            p1_valid <= 3'h0;
-            p1_admit <= 1'h0;
-            p1_go <= 1'h0;
-            p0_valid <= 47'h000000000000;
+            p2_valid <= 4'h0;
+            p2_admit <= 1'h0;
+            p2_go <= 1'h0;
+            p0_valid <= 46'h000000000000;
             p0_admit <= 1'h0;
             p0_go <= 1'h0;
             launch_err <= 8'h00;
@@ -609,176 +372,135 @@ module reduce_sum_datapath (
             if (((state == 16'h0000) && start)) gnext_1 <= local_size[63:32];
             if (((state == 16'h0000) && start)) gnext_2 <= local_size[95:64];
             if (((state == 16'h0000) && start)) launch_err <= 8'h00;
-            if (((state == 16'h0000) && start)) state <= 16'h0016;
+            if (((state == 16'h0000) && start)) state <= 16'h0014;
             if ((state == 16'h0001)) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));
             if ((state == 16'h0001)) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));
             if ((state == 16'h0001)) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
             if ((state == 16'h0001)) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);
             if ((state == 16'h0001)) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
             if ((state == 16'h0001)) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);
-            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0015);
+            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0013);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
-            if (((state == 16'h0003) && 1'h1)) p5_valid <= 47'h000000000001;  // reduce_local.cl:4:6
-            if (((state == 16'h0003) && 1'h1)) p5_admit <= 1'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h0003) && 1'h1)) p3_valid <= 46'h000000000001;  // reduce_local.cl:4:6
+            if (((state == 16'h0003) && 1'h1)) p3_admit <= 1'h1;  // reduce_local.cl:4:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_go <= pw_4;  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v3_lid_x <= pw_30;  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_23 <= pw_19;  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_24 <= pq_23;  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_25 <= pw_13;  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_valid <= {p5_valid[45], p5_valid[44], p5_valid[43], p5_valid[42], p5_valid[41], p5_valid[40], p5_valid[39], p5_valid[38], p5_valid[37], p5_valid[36], p5_valid[35], p5_valid[34], p5_valid[33], p5_valid[32], p5_valid[31], p5_valid[30], p5_valid[29], p5_valid[28], p5_valid[27], p5_valid[26], p5_valid[25], p5_valid[24], p5_valid[23], p5_valid[22], p5_valid[21], p5_valid[20], p5_valid[19], p5_valid[18], p5_valid[17], p5_valid[16], p5_valid[15], p5_valid[14], p5_valid[13], p5_valid[12], p5_valid[11], p5_valid[10], p5_valid[9], p5_valid[8], p5_valid[7], p5_valid[6], p5_valid[5], p5_valid[4], p5_valid[3], p5_valid[2], p5_valid[1], (p5_valid[0] && pw_4), (p5_admit && ((!(p5_valid[0] && (!pw_4))) || 1'h0))};  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_admit <= (p5_admit && ((!(p5_valid[0] && (!pw_4))) || 1'h0));  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (((!p5_admit) && (p5_valid == 47'h000000000000)) && partial_st_idle))) state <= 16'h0001;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (1'h1 && p3_en))) p3_go <= pw_4;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (((p3_valid[0] && 1'h1) && pw_4) && p3_en))) v0_lid <= pw_6;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (((p3_valid[0] && 1'h1) && pw_4) && p3_en))) v3_lid_x <= pw_24;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (1'h1 && p3_en))) pq_18 <= pw_14;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (1'h1 && p3_en))) pq_19 <= pw_8;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (1'h1 && p3_en))) p3_valid <= {p3_valid[44], p3_valid[43], p3_valid[42], p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_4), (p3_admit && ((!(p3_valid[0] && (!pw_4))) || 1'h0))};  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_4))) || 1'h0));  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (((!p3_admit) && (p3_valid == 46'h000000000000)) && partial_st_idle))) state <= 16'h0001;  // reduce_local.cl:4:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v3_lid_x <= w_31;
+            if ((state == 16'h0006)) v3_lid_x <= w_25;
             if ((state == 16'h0006)) state <= 16'h0003;
             if ((state == 16'h0007)) state <= 16'h0009;
-            if ((state == 16'h0008)) state <= (q_33 ? 16'h000f : 16'h0006);
-            if ((state == 16'h0009)) q_33 <= w_32;
+            if ((state == 16'h0008)) state <= (q_27 ? 16'h000e : 16'h0006);
+            if ((state == 16'h0009)) q_27 <= w_26;
             if ((state == 16'h0009)) state <= 16'h0008;
-            if (((state == 16'h000a) && 1'h1)) p4_valid <= 4'h1;  // reduce_local.cl:4:6
-            if (((state == 16'h000a) && 1'h1)) p4_admit <= 1'h1;  // reduce_local.cl:4:6
-            if (((state == 16'h000a) && 1'h1)) state <= 16'h000b;  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) p4_go <= pw_37;  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && ((p4_valid[3] && 1'h1) && p4_en))) v2_group_cond0 <= pw_59;  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && (((p4_valid[0] && 1'h1) && pw_37) && p4_en))) v3_lid_x <= pw_64;  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_47 <= pw_42;  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_54 <= pw_53;  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) pq_55 <= pq_54;  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) p4_valid <= {p4_valid[2], p4_valid[1], (p4_valid[0] && pw_37), (p4_admit && ((!(p4_valid[0] && (!pw_37))) || 1'h0))};  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_37))) || 1'h0));  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && ((!p4_admit) && (p4_valid == 4'h0)))) state <= 16'h0007;  // reduce_local.cl:4:6
-            if ((state == 16'h000c)) v3_lid_x <= w_65;
-            if ((state == 16'h000c)) state <= 16'h000a;
-            if (((state == 16'h000d) && 1'h1)) p3_valid <= 5'h01;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && 1'h1)) p3_admit <= 1'h1;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && 1'h1)) p3_slot <= 1'h0;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && 1'h1)) state <= 16'h000e;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) p3_go <= pw_69;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && (((p3_valid[0] && (p3_slot == 1'h0)) && pw_69) && p3_en))) v3_lid_x <= pw_127;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_79 <= pw_78;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) pq_82 <= prd_76;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_90 <= pw_89;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_96 <= pw_83;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_101 <= pw_100;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_102 <= pq_101;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) pq_107 <= pw_105;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) pq_112 <= pw_111;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_113 <= pq_96;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_116 <= prd_98;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_117 <= pq_116;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) pq_119 <= pw_95;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) pq_120 <= pq_119;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h0) && p3_en))) pq_121 <= pq_113;  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) p3_valid <= {p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && p3_go), (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0))};  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((p3_slot == 1'h1) && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0));  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && p3_en)) p3_slot <= ((p3_slot == 1'h1) ? 1'h0 : (p3_slot + 1'h1));  // reduce_local.cl:4:6
-            if (((state == 16'h000e) && ((!p3_admit) && (p3_valid == 5'h00)))) state <= 16'h000c;  // reduce_local.cl:4:6
-            if ((state == 16'h000f)) v3_lid_x <= w_128;
-            if ((state == 16'h000f)) state <= 16'h000d;
-            if (((state == 16'h0010) && 1'h1)) p1_valid <= 3'h1;  // reduce_local.cl:4:6
-            if (((state == 16'h0010) && 1'h1)) p1_admit <= 1'h1;  // reduce_local.cl:4:6
-            if (((state == 16'h0010) && 1'h1)) state <= 16'h0011;  // reduce_local.cl:4:6
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_go <= pw_132;  // reduce_local.cl:4:6
-            if (((state == 16'h0011) && ((p1_valid[2] && 1'h1) && p1_en))) v2_group_cond0 <= pw_149;  // reduce_local.cl:4:6
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_132) && p1_en))) v3_lid_x <= pw_154;  // reduce_local.cl:4:6
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_145 <= pw_144;  // reduce_local.cl:4:6
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_valid <= {p1_valid[1], (p1_valid[0] && pw_132), (p1_admit && ((!(p1_valid[0] && (!pw_132))) || 1'h0))};  // reduce_local.cl:4:6
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_132))) || 1'h0));  // reduce_local.cl:4:6
-            if (((state == 16'h0011) && ((!p1_admit) && (p1_valid == 3'h0)))) state <= 16'h0007;  // reduce_local.cl:4:6
-            if ((state == 16'h0012)) v3_lid_x <= w_155;
-            if ((state == 16'h0012)) state <= 16'h0010;
-            if (((state == 16'h0013) && 1'h1)) p0_valid <= 47'h000000000001;  // reduce_local.cl:4:6
-            if (((state == 16'h0013) && 1'h1)) p0_admit <= 1'h1;  // reduce_local.cl:4:6
-            if (((state == 16'h0013) && 1'h1)) state <= 16'h0014;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_go <= pw_159;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_159) && p0_en))) v3_lid_x <= pw_232;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_179 <= pw_178;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_182 <= pw_181;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_183 <= pq_182;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_184 <= pq_183;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_185 <= pq_184;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_186 <= pq_185;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_187 <= pq_186;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_188 <= pq_187;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_189 <= pq_188;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_190 <= pq_189;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_191 <= pq_190;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_192 <= pq_191;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_193 <= pq_192;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_194 <= pq_193;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_195 <= pq_194;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_196 <= pq_195;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_197 <= pq_196;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_198 <= pq_197;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_199 <= pq_198;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_200 <= pq_199;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_201 <= pq_200;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_202 <= pq_201;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_203 <= pq_202;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_204 <= pq_203;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_205 <= pq_204;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_206 <= pq_205;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_207 <= pq_206;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_208 <= pq_207;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_209 <= pq_208;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_210 <= pq_209;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_211 <= pq_210;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_212 <= pq_211;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_213 <= pq_212;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_214 <= pq_213;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_215 <= pq_214;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_216 <= pq_215;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_217 <= pq_216;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_218 <= pq_217;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_219 <= pq_218;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_220 <= pq_219;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_221 <= pq_220;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_222 <= pq_221;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_223 <= pq_222;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_224 <= pq_223;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_225 <= pq_224;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_226 <= pq_225;  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_valid <= {p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_159), (p0_admit && ((!(p0_valid[0] && (!pw_159))) || 1'h0))};  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_159))) || 1'h0));  // reduce_local.cl:4:6
-            if (((state == 16'h0014) && (((!p0_admit) && (p0_valid == 47'h000000000000)) && in_ld_idle))) state <= 16'h0012;  // reduce_local.cl:4:6
-            if ((state == 16'h0015)) v3_lid_x <= w_233;
-            if ((state == 16'h0015)) state <= 16'h0013;
-            if (((state == 16'h0016) && ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
-            if ((state == 16'h0016)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0015);
+            if ((state == 16'h000a)) v2_group_cond0 <= w_30;
+            if ((state == 16'h000a)) state <= 16'h0007;
+            if ((state == 16'h000b)) v1_stride <= w_33;
+            if ((state == 16'h000b)) state <= 16'h000a;
+            if (((state == 16'h000c) && 1'h1)) p2_valid <= 4'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h000c) && 1'h1)) p2_admit <= 1'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h000c) && 1'h1)) state <= 16'h000d;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) p2_go <= pw_37;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (((p2_valid[0] && 1'h1) && pw_37) && p2_en))) v0_lid <= pw_39;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (((p2_valid[0] && 1'h1) && pw_37) && p2_en))) v3_lid_x <= pw_70;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_56 <= pw_55;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_57 <= pw_41;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_60 <= prd_48;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_62 <= pw_46;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_63 <= pq_62;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_64 <= pq_57;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) p2_valid <= {p2_valid[2], p2_valid[1], (p2_valid[0] && pw_37), (p2_admit && ((!(p2_valid[0] && (!pw_37))) || 1'h0))};  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_37))) || 1'h0));  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && ((!p2_admit) && (p2_valid == 4'h0)))) state <= 16'h000b;  // reduce_local.cl:4:6
+            if ((state == 16'h000e)) v3_lid_x <= w_71;
+            if ((state == 16'h000e)) state <= 16'h000c;
+            if ((state == 16'h000f)) v2_group_cond0 <= w_74;
+            if ((state == 16'h000f)) state <= 16'h0007;
+            if ((state == 16'h0010)) v1_stride <= w_75;
+            if ((state == 16'h0010)) state <= 16'h000f;
+            if (((state == 16'h0011) && 1'h1)) p0_valid <= 46'h000000000001;  // reduce_local.cl:4:6
+            if (((state == 16'h0011) && 1'h1)) p0_admit <= 1'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h0011) && 1'h1)) state <= 16'h0012;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_go <= pw_79;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_79) && p0_en))) v0_lid <= pw_81;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_79) && p0_en))) v3_lid_x <= pw_148;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_99 <= pw_98;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_100 <= pq_99;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_101 <= pq_100;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_102 <= pq_101;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_103 <= pq_102;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_104 <= pq_103;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_105 <= pq_104;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_106 <= pq_105;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_107 <= pq_106;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_108 <= pq_107;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_109 <= pq_108;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_110 <= pq_109;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_111 <= pq_110;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_112 <= pq_111;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_113 <= pq_112;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_114 <= pq_113;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_115 <= pq_114;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_116 <= pq_115;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_117 <= pq_116;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_118 <= pq_117;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_119 <= pq_118;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_120 <= pq_119;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_121 <= pq_120;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_122 <= pq_121;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_123 <= pq_122;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_124 <= pq_123;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_125 <= pq_124;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_126 <= pq_125;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_127 <= pq_126;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_128 <= pq_127;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_129 <= pq_128;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_130 <= pq_129;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_131 <= pq_130;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_132 <= pq_131;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_133 <= pq_132;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_134 <= pq_133;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_135 <= pq_134;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_136 <= pq_135;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_137 <= pq_136;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_138 <= pq_137;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_139 <= pq_138;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_140 <= pq_139;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_141 <= pq_140;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_142 <= pq_141;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_valid <= {p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_79), (p0_admit && ((!(p0_valid[0] && (!pw_79))) || 1'h0))};  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_79))) || 1'h0));  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (((!p0_admit) && (p0_valid == 46'h000000000000)) && in_ld_idle))) state <= 16'h0010;  // reduce_local.cl:4:6
+            if ((state == 16'h0013)) v3_lid_x <= w_149;
+            if ((state == 16'h0013)) state <= 16'h0011;
+            if (((state == 16'h0014) && ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
+            if ((state == 16'h0014)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0013);
         end
     end
-    assign in_ld_req_valid = ((p0_valid[1] && 1'h1) && p0_en);
-    assign in_ld_req_addr = (p0_valid[1] ? pq_179[31:0] : 32'h00000000);
-    assign in_ld_resp_ready = ((p0_valid[45] && 1'h1) && p0_en);
-    assign in_ld_flush = (state == 16'h0013);
-    assign partial_st_req_valid = (((p5_valid[2] && 1'h1) && (1'h1 && pq_25)) && p5_en);
-    assign partial_st_req_addr = (((p5_valid[2] && 1'h1) && (1'h1 && pq_25)) ? pq_24[31:0] : 32'h00000000);
-    assign partial_st_req_data = (((p5_valid[2] && 1'h1) && (1'h1 && pq_25)) ? prd_22 : 32'h00000000);
-    assign obj0_wi_lid_we = (((p0_valid[0] && 1'h1) && pw_159) && p0_en);
-    assign obj0_wi_lid_waddr = ((((p0_valid[0] && 1'h1) && pw_159) && p0_en) ? pwa_166[6:0] : 7'h00);
-    assign obj0_wi_lid_wdata = ((((p0_valid[0] && 1'h1) && pw_159) && p0_en) ? pw_165 : 32'h00000000);
-    assign obj0_wi_lid_re = ((((p5_valid[0] && 1'h1) && pw_4) && p5_en) || (((p3_valid[0] && (p3_slot == 1'h0)) && pw_69) && p3_en));
-    assign obj0_wi_lid_raddr = ((((p5_valid[0] && 1'h1) && pw_4) && p5_en) ? pwa_10[6:0] : ((((p3_valid[0] && (p3_slot == 1'h0)) && pw_69) && p3_en) ? pwa_75[6:0] : 7'h00));
-    assign obj0_wi_lid_r1_re = (((p3_valid[1] && (p3_slot == 1'h0)) && (1'h1 && pw_83)) && p3_en);
-    assign obj0_wi_lid_r1_raddr = ((((p3_valid[1] && (p3_slot == 1'h0)) && (1'h1 && pw_83)) && p3_en) ? pwa_91[6:0] : 7'h00);
-    assign obj1_wi_stride_we = (((p4_valid[1] && 1'h1) && p4_en) || (((p1_valid[0] && 1'h1) && pw_132) && p1_en));
-    assign obj1_wi_stride_waddr = (((p4_valid[1] && 1'h1) && p4_en) ? pwa_48[6:0] : ((((p1_valid[0] && 1'h1) && pw_132) && p1_en) ? pwa_139[6:0] : 7'h00));
-    assign obj1_wi_stride_wdata = (((p4_valid[1] && 1'h1) && p4_en) ? pw_46 : ((((p1_valid[0] && 1'h1) && pw_132) && p1_en) ? w_138 : 32'h00000000));
-    assign obj1_wi_stride_re = ((((((p4_valid[0] && 1'h1) && pw_37) && p4_en) || (((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en)) || (((p3_valid[2] && (p3_slot == 1'h0)) && (1'h1 && pq_96)) && p3_en)) || ((p1_valid[1] && 1'h1) && p1_en));
-    assign obj1_wi_stride_raddr = ((((p4_valid[0] && 1'h1) && pw_37) && p4_en) ? pwa_43[6:0] : ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? pwa_80[6:0] : ((((p3_valid[2] && (p3_slot == 1'h0)) && (1'h1 && pq_96)) && p3_en) ? pwa_103[6:0] : (((p1_valid[1] && 1'h1) && p1_en) ? pwa_146[6:0] : 7'h00))));
-    assign obj1_wi_stride_r1_re = ((p4_valid[2] && 1'h1) && p4_en);
-    assign obj1_wi_stride_r1_raddr = (((p4_valid[2] && 1'h1) && p4_en) ? pwa_56[6:0] : 7'h00);
-    assign lbuf_scratch_we = ((((p3_valid[3] && (p3_slot == 1'h1)) && (1'h1 && pq_121)) && p3_en) || ((p0_valid[45] && 1'h1) && p0_en));
-    assign lbuf_scratch_waddr = ((((p3_valid[3] && (p3_slot == 1'h1)) && (1'h1 && pq_121)) && p3_en) ? pwa_122[13:0] : (((p0_valid[45] && 1'h1) && p0_en) ? pwa_227[13:0] : 14'h0000));
-    assign lbuf_scratch_wdata = ((((p3_valid[3] && (p3_slot == 1'h1)) && (1'h1 && pq_121)) && p3_en) ? pw_118 : (((p0_valid[45] && 1'h1) && p0_en) ? pld_180 : 32'h00000000));
-    assign lbuf_scratch_re = (((((p5_valid[1] && 1'h1) && (1'h1 && pw_13)) && p5_en) || (((p3_valid[1] && (p3_slot == 1'h1)) && (1'h1 && pq_96)) && p3_en)) || (((p3_valid[3] && (p3_slot == 1'h0)) && (1'h1 && pq_113)) && p3_en));
-    assign lbuf_scratch_raddr = ((((p5_valid[1] && 1'h1) && (1'h1 && pw_13)) && p5_en) ? pwa_21[13:0] : ((((p3_valid[1] && (p3_slot == 1'h1)) && (1'h1 && pq_96)) && p3_en) ? pwa_97[13:0] : ((((p3_valid[3] && (p3_slot == 1'h0)) && (1'h1 && pq_113)) && p3_en) ? pwa_114[13:0] : 14'h0000)));
+    assign in_ld_req_valid = (((p0_valid[0] && 1'h1) && pw_79) && p0_en);
+    assign in_ld_req_addr = (((p0_valid[0] && 1'h1) && pw_79) ? pw_94[31:0] : 32'h00000000);
+    assign in_ld_resp_ready = ((p0_valid[44] && 1'h1) && p0_en);
+    assign in_ld_flush = (state == 16'h0011);
+    assign partial_st_req_valid = (((p3_valid[1] && 1'h1) && (1'h1 && pq_19)) && p3_en);
+    assign partial_st_req_addr = (((p3_valid[1] && 1'h1) && (1'h1 && pq_19)) ? pq_18[31:0] : 32'h00000000);
+    assign partial_st_req_data = (((p3_valid[1] && 1'h1) && (1'h1 && pq_19)) ? prd_17 : 32'h00000000);
+    assign lbuf_scratch_we = ((((p2_valid[2] && 1'h1) && (1'h1 && pq_64)) && p2_en) || ((p0_valid[44] && 1'h1) && p0_en));
+    assign lbuf_scratch_waddr = ((((p2_valid[2] && 1'h1) && (1'h1 && pq_64)) && p2_en) ? pwa_65[7:0] : (((p0_valid[44] && 1'h1) && p0_en) ? pwa_143[7:0] : 8'h00));
+    assign lbuf_scratch_wdata = ((((p2_valid[2] && 1'h1) && (1'h1 && pq_64)) && p2_en) ? pw_61 : (((p0_valid[44] && 1'h1) && p0_en) ? pld_95 : 32'h00000000));
+    assign lbuf_scratch_re = (((((p3_valid[0] && 1'h1) && pw_4) && (1'h1 && pw_8)) && p3_en) || ((((p2_valid[0] && 1'h1) && pw_37) && (1'h1 && pw_41)) && p2_en));
+    assign lbuf_scratch_raddr = (((((p3_valid[0] && 1'h1) && pw_4) && (1'h1 && pw_8)) && p3_en) ? pwa_16[7:0] : (((((p2_valid[0] && 1'h1) && pw_37) && (1'h1 && pw_41)) && p2_en) ? pwa_47[7:0] : 8'h00));
+    assign lbuf_scratch_r1_re = (((p2_valid[1] && 1'h1) && (1'h1 && pq_57)) && p2_en);
+    assign lbuf_scratch_r1_raddr = ((((p2_valid[1] && 1'h1) && (1'h1 && pq_57)) && p2_en) ? pwa_58[7:0] : 8'h00);
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, scratch_local_size[31:0], v0_lid[31:0], v1_stride[31:0], v4_lid_linear[63:0], pv_1[63:8], p5_go, pwa_10[63:7], w_15[31:0], pwa_21[63:14], pq_24[63:32], pv_26[63:8], pv_34[63:8], p4_go, pwa_43[63:7], pwa_48[63:7], pwa_56[63:7],
-        pv_60[63:8], pv_66[63:8], pwa_75[63:7], pwa_80[63:7], pwa_91[63:7], pwa_97[63:14], pwa_103[63:7], prd_104[31:8], pwa_114[63:14], pwa_122[63:14], pv_123[63:8], pv_129[63:8], p1_go, pwa_139[63:7], pwa_146[63:7], pv_150[63:8],
-        pv_156[63:8], p0_go, pwa_166[63:7], w_169[31:0], w_170[63:32], w_171[63:0], pq_179[63:32], pwa_227[63:14], pv_228[63:8]};
+    wire ohls_unused = &{1'b0, scratch_local_size[31:0], v0_lid[31:0], v4_lid_linear[63:0], pv_1[63:8], p3_go, pv_5[63:32], w_10[31:0], pwa_16[63:8], pq_18[63:32], pv_20[63:8], pv_34[63:8], p2_go, pv_38[63:32], pwa_47[63:8], pv_49[31:8], pwa_58[63:8],
+        pwa_65[63:8], pv_66[63:8], pv_76[63:8], p0_go, pv_80[63:32], w_84[31:0], w_85[63:32], w_86[63:0], pw_94[63:32], pwa_143[63:8], pv_144[63:8]};
 endmodule
 `default_nettype wire
