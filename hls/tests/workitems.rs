@@ -244,7 +244,7 @@ fn barrier_in_a_loop_becomes_a_group_level_loop_around_work_item_loops() {
         [
             "1:loop", "2:latch:", // loads into scratch
             // the first stride and its test (after the barrier): once per group
-            "1:loop",   // the stride loop at group level
+            "1:loop", // the stride loop at group level
             "2:loop", "3:if", "3:latch:", // one reduction step
             // after its barrier: the next stride and its test, once per group
             "1:loop", "2:if", "2:latch:", // the final store by work-item 0

@@ -96,6 +96,7 @@ impl<'a> Iteration<'a> {
         shape: &LoopShape,
         lib: &OpLibrary,
         limits: &Limits,
+        ranges: Option<&crate::opt::ranges::Ranges>,
     ) -> Iteration<'a> {
         let mut it = Iteration {
             k,
@@ -103,7 +104,7 @@ impl<'a> Iteration<'a> {
             ops: Vec::new(),
             index: HashMap::new(),
             succ: Vec::new(),
-            affine: AffineLoop::new(k, shape),
+            affine: AffineLoop::new(k, shape, ranges),
             issued_by: HashMap::new(),
         };
         let mut last_mem: Option<usize> = None;

@@ -78,13 +78,13 @@ struct Access {
 }
 
 /// The wide groups of `k`'s innermost loops, each at most `beat` bytes.
-pub fn plan(k: &Kernel, beat: u32) -> WideAccesses {
+pub fn plan(k: &Kernel, beat: u32, ranges: Option<&crate::opt::ranges::Ranges>) -> WideAccesses {
     let mut out = WideAccesses::default();
     for s in shapes(k) {
         if !s.inner.is_empty() {
             continue;
         }
-        let aff = AffineLoop::new(k, &s);
+        let aff = AffineLoop::new(k, &s, ranges);
         for ib in &s.blocks {
             let blk = k.block(ib.block);
             let mut acc = Vec::new();

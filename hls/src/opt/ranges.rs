@@ -65,7 +65,7 @@ impl Launch {
 }
 
 /// The bounds: per block, per integer op.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Ranges {
     ops: Vec<HashMap<OpId, u64>>,
     pub vars: Vec<u64>,
