@@ -139,11 +139,16 @@ impl AffineLoop {
             None => (None, None),
         };
         let mut defined: HashMap<VarId, Option<Affine>> = HashMap::new();
+        // Values whose affine form is their unsigned value and may have the sign bit
+        // set (a truncation that passes, and what is computed from it): a
+        // sign-extension of one does not keep it. Variables written with one.
+        let mut big_vars: HashSet<VarId> = HashSet::new();
         let mut access = HashMap::new();
         for ib in &shape.blocks {
             let block = k.block(ib.block);
             let mut val: HashMap<OpId, Option<Affine>> = HashMap::new();
             let ex = &exact[&ib.block];
+            let mut big: HashSet<OpId> = HashSet::new();
             for &id in &block.order {
                 let op = block.op(id);
                 let args = block.operands(id);
@@ -197,7 +202,7 @@ impl AffineLoop {
                         from_signed: true,
                         sat: false,
                         ..
-                    }) => {
+                    }) if !args.iter().any(|a| big.contains(a)) => {
                         let from = args
                             .first()
                             .and_then(|a| int_bits(block.op(*a).ty.as_ref()));
@@ -228,6 +233,23 @@ impl AffineLoop {
                 };
                 if let (Some(w), Some(addr)) = (width, arg(0)) {
                     access.insert((ib.block, id), (addr, w));
+                }
+                let small = int_bits(op.ty.as_ref())
+                    .zip(ex.get(&id))
+                    .is_some_and(|(t, b)| *b <= mask(t - 1));
+                let is_big = !small
+                    && match op.kind {
+                        OpKind::Conv(_) if passes(block, id, ex) => true,
+                        OpKind::ReadVar(v) => big_vars.contains(&v),
+                        _ => args.iter().any(|a| big.contains(a)),
+                    };
+                if let OpKind::WriteVar(v) = op.kind {
+                    if args.iter().any(|a| big.contains(a)) {
+                        big_vars.insert(v);
+                    }
+                }
+                if is_big {
+                    big.insert(id);
                 }
                 val.insert(id, a);
             }
@@ -364,7 +386,8 @@ fn induction(
 
 /// Whether op `o` is a zero-extension or truncation (not saturating) that keeps its
 /// operand's value, by `ex` (`exact`): the operand's unsigned value is its affine value
-/// and fits the result below its sign bit, so a sign-extension after it keeps it too.
+/// and fits the result (a truncated value may have its sign bit set, which `new` keeps
+/// sign-extensions of it from passing).
 fn passes(block: &Block, o: OpId, ex: &HashMap<OpId, u64>) -> bool {
     let op = block.op(o);
     if !matches!(
@@ -380,15 +403,15 @@ fn passes(block: &Block, o: OpId, ex: &HashMap<OpId, u64>) -> bool {
     let (Some(&a), Some(t)) = (block.operands(o).first(), int_bits(op.ty.as_ref())) else {
         return false;
     };
-    int_bits(block.op(a).ty.as_ref()).is_some() && ex.get(&a).is_some_and(|b| *b <= mask(t - 1))
+    int_bits(block.op(a).ty.as_ref()).is_some() && ex.get(&a).is_some_and(|b| *b <= mask(t))
 }
 
 /// Per integer op of block `b`, a bound on its value when its unsigned value is the one
 /// the affine analysis gives it: leaves (variables, work-item functions) below their
 /// sign bit by the range analysis; constants below their sign bit (the analysis reads
 /// constants signed); sums, products and left shifts of such values that do not wrap
-/// at their width; zero-extensions of them, and truncations and sign-extensions of them
-/// below the narrow sign bit. The `opt` stage builds index arithmetic of values that fit
+/// at their width; zero-extensions and truncations of them that fit, and
+/// sign-extensions of them below the narrow sign bit. The `opt` stage builds index arithmetic of values that fit
 /// 32 bits at 32 bits and zero-extends it back; this shows that keeps the addresses.
 /// Empty without a range analysis.
 fn exact(k: &Kernel, b: BlockId, ranges: Option<&Ranges>) -> HashMap<OpId, u64> {
@@ -429,11 +452,11 @@ fn exact(k: &Kernel, b: BlockId, ranges: Option<&Ranges>) -> HashMap<OpId, u64> 
                     .first()
                     .and_then(|a| int_bits(block.op(*a).ty.as_ref()));
                 match (ex(0), from) {
-                    // Zero-extension keeps the value; truncation when it fits below the
-                    // narrow sign bit; sign-extension when its sign bit is clear.
+                    // Zero-extension keeps the value; truncation when it fits;
+                    // sign-extension when its sign bit is clear.
                     (Some(x), Some(f)) if f < t && !from_signed => Some(x),
                     (Some(x), Some(f)) if f < t => Some(x).filter(|x| *x <= mask(f - 1)),
-                    (Some(x), Some(_)) => Some(x).filter(|x| *x <= mask(t - 1)),
+                    (Some(x), Some(_)) => fits(x),
                     _ => None,
                 }
             }
