@@ -138,12 +138,14 @@ mod tests {
             void k(__global int *a) {
                 __local int t[16];
                 int lx = get_local_id(0) + 1;
-                t[lx - 1] = a[lx];
+                int v = a[lx];
+                t[lx - 1] = v;
                 barrier(CLK_LOCAL_MEM_FENCE);
-                a[lx] = t[16 - lx];
+                a[lx] = t[16 - lx] + v;
             }",
         );
-        assert_eq!(slot(&k, "__wi_lx"), Some(32));
+        // (`lx`, a cheap function of the ids, is computed again after the barrier.)
+        assert_eq!(slot(&k, "__wi_v"), Some(32));
         assert_eq!(slot(&k, "t"), Some(32));
     }
 
