@@ -4,8 +4,11 @@
 //! with the geometric mean of the ALM ratio.
 //!
 //! Run: `cargo build -p ocl-hls && cargo run -p ocl-hls --example opt_bench [KERNEL...]`
-//! (default: every conformance kernel; two Yosys runs each, minutes per kernel). Needs
-//! `yosys` on PATH (`bash scripts/install-deps.sh`).
+//! (default: every conformance kernel; two Yosys runs each, minutes per kernel, run at
+//! the same time). Needs `yosys` on PATH (`bash scripts/install-deps.sh`). With
+//! `OHLS_BENCH_BEFORE=PATH` naming another `ocl-hls` binary (an earlier build of the
+//! stage), its build with the stage on is a third column: the table before and after a
+//! change of the stage in one run (`--no-opt` does not depend on the stage).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -52,13 +55,10 @@ fn opt_millis(stdout: &str) -> f64 {
         .sum()
 }
 
-fn build(bin: &Path, cl: &Path, opt: bool) -> Result<Measured, String> {
+fn build(bin: &Path, cl: &Path, opt: bool, tag: &str) -> Result<Measured, String> {
     let stem = cl.file_stem().unwrap_or_default().to_string_lossy();
-    let out = std::env::temp_dir().join(format!(
-        "ohls-optbench-{}-{stem}-{}",
-        std::process::id(),
-        if opt { "on" } else { "off" }
-    ));
+    let out =
+        std::env::temp_dir().join(format!("ohls-optbench-{}-{stem}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let mut cmd = Command::new(bin);
     cmd.arg("build").arg(cl).args([
@@ -115,33 +115,88 @@ fn main() -> ExitCode {
             && (wanted.is_empty() || wanted.iter().any(|w| *w == stem))
     });
     files.sort();
-    println!("| kernel | ALMs off | ALMs on | ALMs change | DSPs off | DSPs on | opt stage (ms) |");
-    println!("|---|---:|---:|---:|---:|---:|---:|");
-    let (mut logs, mut n) = (0.0f64, 0u32);
+    let before = std::env::var_os("OHLS_BENCH_BEFORE").map(PathBuf::from);
+    match &before {
+        Some(_) => {
+            println!(
+                "| kernel | ALMs off | ALMs on before | ALMs on | change before | change | \
+                 DSPs off | DSPs on before | DSPs on | opt stage (ms) |"
+            );
+            println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        }
+        None => {
+            println!(
+                "| kernel | ALMs off | ALMs on | ALMs change | DSPs off | DSPs on | opt stage (ms) |"
+            );
+            println!("|---|---:|---:|---:|---:|---:|---:|");
+        }
+    }
+    let pct = |on: u64, off: u64| (on as f64 / off.max(1) as f64 - 1.0) * 100.0;
+    let (mut logs, mut logs_before, mut n) = (0.0f64, 0.0f64, 0u32);
     for cl in &files {
         let name = cl.file_stem().unwrap_or_default().to_string_lossy();
         eprintln!("{name} ...");
-        match (build(&bin, cl, false), build(&bin, cl, true)) {
-            (Ok(off), Ok(on)) => {
-                let ratio = on.alms as f64 / off.alms.max(1) as f64;
-                logs += ratio.ln();
-                n += 1;
+        // The builds run at once: each is one Yosys process.
+        let (off, on, was) = std::thread::scope(|s| {
+            let off = s.spawn(|| build(&bin, cl, false, "off"));
+            let was = before
+                .as_ref()
+                .map(|b| s.spawn(|| build(b, cl, true, "before")));
+            let on = build(&bin, cl, true, "on");
+            let join = |h: std::thread::ScopedJoinHandle<'_, Result<Measured, String>>| {
+                h.join()
+                    .unwrap_or_else(|_| Err("a build thread failed".into()))
+            };
+            (join(off), on, was.map(join))
+        });
+        let (off, on) = match (off, on) {
+            (Ok(off), Ok(on)) => (off, on),
+            (Err(e), _) | (_, Err(e)) => {
+                println!("| {name} | {e} | | | | | |");
+                continue;
+            }
+        };
+        let ratio = on.alms as f64 / off.alms.max(1) as f64;
+        logs += ratio.ln();
+        n += 1;
+        match was {
+            Some(Ok(was)) => {
+                logs_before += (was.alms as f64 / off.alms.max(1) as f64).ln();
                 println!(
-                    "| {name} | {} | {} | {:+.1}% | {} | {} | {:.1} |",
+                    "| {name} | {} | {} | {} | {:+.1}% | {:+.1}% | {} | {} | {} | {:.1} |",
                     off.alms,
+                    was.alms,
                     on.alms,
-                    (ratio - 1.0) * 100.0,
+                    pct(was.alms, off.alms),
+                    pct(on.alms, off.alms),
                     off.dsps,
+                    was.dsps,
                     on.dsps,
                     on.opt_ms
                 );
             }
-            (Err(e), _) | (_, Err(e)) => println!("| {name} | {e} | | | | | |"),
+            Some(Err(e)) => println!("| {name} | {} | {e} | {} | | | | | | |", off.alms, on.alms),
+            None => println!(
+                "| {name} | {} | {} | {:+.1}% | {} | {} | {:.1} |",
+                off.alms,
+                on.alms,
+                pct(on.alms, off.alms),
+                off.dsps,
+                on.dsps,
+                on.opt_ms
+            ),
         }
     }
+    let mean = |l: f64| (l / n.max(1) as f64).exp();
     println!(
         "\n{n} kernels: geometric mean of ALMs on/off {:.3}",
-        (logs / n.max(1) as f64).exp()
+        mean(logs)
     );
+    if before.is_some() {
+        println!(
+            "before: geometric mean of ALMs on/off {:.3}",
+            mean(logs_before)
+        );
+    }
     ExitCode::SUCCESS
 }

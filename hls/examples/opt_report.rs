@@ -66,6 +66,10 @@ fn main() {
                 continue;
             };
             let mut g = g;
+            // The loops stage runs before opt in the pipeline (`compile`).
+            if ocl_hls::loops::run(&mut g.kernel, &checked.sources, &Default::default()).is_err() {
+                continue;
+            }
             let r = match ocl_hls::opt::run_group(&mut g, board, &Default::default()) {
                 Ok(r) => r,
                 Err(d) => {

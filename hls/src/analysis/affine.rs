@@ -4,7 +4,9 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::ir::{BinOp, BlockId, Conv, Kernel, ObjectId, OpId, OpKind, Ty, VarId};
+use crate::ir::{BinOp, Block, BlockId, Conv, Kernel, ObjectId, OpId, OpKind, Ty, VarId};
+use crate::opt::lang::mask;
+use crate::opt::ranges::Ranges;
 
 use super::loops::LoopShape;
 
@@ -113,7 +115,10 @@ fn int_bits(ty: Option<&Ty>) -> Option<u32> {
 }
 
 impl AffineLoop {
-    pub fn new(k: &Kernel, shape: &LoopShape) -> AffineLoop {
+    /// The analysis of loop `shape`; with the range analysis of `k` (`opt::ranges`), an
+    /// address also passes through the zero-extensions and truncations it proves
+    /// exact (`exact`), as the `opt` stage's narrowed index arithmetic has them.
+    pub fn new(k: &Kernel, shape: &LoopShape, ranges: Option<&Ranges>) -> AffineLoop {
         let mut written: HashMap<VarId, (u32, bool)> = HashMap::new();
         for ib in &shape.blocks {
             for o in k.block(ib.block).graph.node_weights() {
@@ -124,15 +129,26 @@ impl AffineLoop {
                 }
             }
         }
-        let (iv, step) = match induction(k, shape, &written) {
+        let exact: HashMap<BlockId, HashMap<OpId, u64>> = shape
+            .blocks
+            .iter()
+            .map(|ib| (ib.block, exact(k, ib.block, ranges)))
+            .collect();
+        let (iv, step) = match induction(k, shape, &written, &exact) {
             Some((v, s)) => (Some(v), Some(s)),
             None => (None, None),
         };
         let mut defined: HashMap<VarId, Option<Affine>> = HashMap::new();
+        // Values whose affine form is their unsigned value and may have the sign bit
+        // set (a truncation that passes, and what is computed from it): a
+        // sign-extension of one does not keep it. Variables written with one.
+        let mut big_vars: HashSet<VarId> = HashSet::new();
         let mut access = HashMap::new();
         for ib in &shape.blocks {
             let block = k.block(ib.block);
             let mut val: HashMap<OpId, Option<Affine>> = HashMap::new();
+            let ex = &exact[&ib.block];
+            let mut big: HashSet<OpId> = HashSet::new();
             for &id in &block.order {
                 let op = block.op(id);
                 let args = block.operands(id);
@@ -186,7 +202,7 @@ impl AffineLoop {
                         from_signed: true,
                         sat: false,
                         ..
-                    }) => {
+                    }) if !args.iter().any(|a| big.contains(a)) => {
                         let from = args
                             .first()
                             .and_then(|a| int_bits(block.op(*a).ty.as_ref()));
@@ -196,17 +212,13 @@ impl AffineLoop {
                             _ => None,
                         }
                     }
-                    // A work-item loop's counter stays below 2^32 (the core's size
-                    // registers are 32 bits wide): `uint lid = get_local_id(0)` and its
-                    // widening back to an index keep its value.
+                    // A zero-extension or truncation the range analysis proves keeps
+                    // the value (see `exact`).
                     OpKind::Conv(Conv::Int {
                         from_signed: false,
                         sat: false,
                         ..
-                    }) if shape.work_item_dim.is_some() => {
-                        let to = int_bits(op.ty.as_ref()).unwrap_or(0);
-                        arg(0).filter(|x| x.iv == 1 && x.k == 0 && x.terms.is_empty() && to >= 32)
-                    }
+                    }) if passes(block, id, ex) => arg(0),
                     _ => None,
                 };
                 let width = match &op.kind {
@@ -221,6 +233,23 @@ impl AffineLoop {
                 };
                 if let (Some(w), Some(addr)) = (width, arg(0)) {
                     access.insert((ib.block, id), (addr, w));
+                }
+                let small = int_bits(op.ty.as_ref())
+                    .zip(ex.get(&id))
+                    .is_some_and(|(t, b)| *b <= mask(t - 1));
+                let is_big = !small
+                    && match op.kind {
+                        OpKind::Conv(_) if passes(block, id, ex) => true,
+                        OpKind::ReadVar(v) => big_vars.contains(&v),
+                        _ => args.iter().any(|a| big.contains(a)),
+                    };
+                if let OpKind::WriteVar(v) = op.kind {
+                    if args.iter().any(|a| big.contains(a)) {
+                        big_vars.insert(v);
+                    }
+                }
+                if is_big {
+                    big.insert(id);
                 }
                 val.insert(id, a);
             }
@@ -300,6 +329,7 @@ fn induction(
     k: &Kernel,
     shape: &LoopShape,
     written: &HashMap<VarId, (u32, bool)>,
+    exact: &HashMap<BlockId, HashMap<OpId, u64>>,
 ) -> Option<(VarId, i64)> {
     let once: HashSet<VarId> = written
         .iter()
@@ -318,6 +348,16 @@ fn induction(
             let Some(&val) = block.operands(id).first() else {
                 continue;
             };
+            // Exact casts around the sum and its operands (a narrowed counter) keep the
+            // values.
+            let ex = &exact[&ib.block];
+            let peel = |mut o: OpId| {
+                while passes(block, o, ex) {
+                    o = block.operands(o)[0];
+                }
+                o
+            };
+            let val = peel(val);
             let sum = block.op(val);
             let sign = match sum.kind {
                 OpKind::Binary(BinOp::Add) => 1,
@@ -325,7 +365,7 @@ fn induction(
                 _ => continue,
             };
             let bits = int_bits(sum.ty.as_ref()).unwrap_or(64);
-            let ops = block.operands(val);
+            let ops: Vec<OpId> = block.operands(val).into_iter().map(peel).collect();
             let is_v = |o: &OpId| matches!(block.op(*o).kind, OpKind::ReadVar(x) if x == v);
             let konst = |o: &OpId| match &block.op(*o).kind {
                 OpKind::Const(l) if l.len() == 1 => Some(signed(l[0], bits)),
@@ -342,4 +382,89 @@ fn induction(
         }
     }
     None
+}
+
+/// Whether op `o` is a zero-extension or truncation (not saturating) that keeps its
+/// operand's value, by `ex` (`exact`): the operand's unsigned value is its affine value
+/// and fits the result (a truncated value may have its sign bit set, which `new` keeps
+/// sign-extensions of it from passing).
+fn passes(block: &Block, o: OpId, ex: &HashMap<OpId, u64>) -> bool {
+    let op = block.op(o);
+    if !matches!(
+        op.kind,
+        OpKind::Conv(Conv::Int {
+            from_signed: false,
+            sat: false,
+            ..
+        })
+    ) {
+        return false;
+    }
+    let (Some(&a), Some(t)) = (block.operands(o).first(), int_bits(op.ty.as_ref())) else {
+        return false;
+    };
+    int_bits(block.op(a).ty.as_ref()).is_some() && ex.get(&a).is_some_and(|b| *b <= mask(t))
+}
+
+/// Per integer op of block `b`, a bound on its value when its unsigned value is the one
+/// the affine analysis gives it: leaves (variables, work-item functions) below their
+/// sign bit by the range analysis; constants below their sign bit (the analysis reads
+/// constants signed); sums, products and left shifts of such values that do not wrap
+/// at their width; zero-extensions and truncations of them that fit, and
+/// sign-extensions of them below the narrow sign bit. The `opt` stage builds index arithmetic of values that fit
+/// 32 bits at 32 bits and zero-extends it back; this shows that keeps the addresses.
+/// Empty without a range analysis.
+fn exact(k: &Kernel, b: BlockId, ranges: Option<&Ranges>) -> HashMap<OpId, u64> {
+    let mut out: HashMap<OpId, u64> = HashMap::new();
+    let Some(r) = ranges else {
+        return out;
+    };
+    let block = k.block(b);
+    for &id in &block.order {
+        let op = block.op(id);
+        let Some(t) = int_bits(op.ty.as_ref()) else {
+            continue;
+        };
+        let args = block.operands(id);
+        let ex = |n: usize| args.get(n).and_then(|a| out.get(a).copied());
+        let fits = |v: u64| (v <= mask(t)).then_some(v);
+        let bound = match &op.kind {
+            OpKind::Const(l) if l.len() == 1 => Some(l[0] & mask(t)).filter(|c| *c <= mask(t - 1)),
+            OpKind::ReadVar(_) | OpKind::WorkItem(_) => r.op(b, id).filter(|h| *h <= mask(t - 1)),
+            OpKind::Binary(BinOp::Add) => ex(0)
+                .zip(ex(1))
+                .and_then(|(x, y)| x.checked_add(y))
+                .and_then(fits),
+            OpKind::Binary(BinOp::Mul) => ex(0)
+                .zip(ex(1))
+                .and_then(|(x, y)| x.checked_mul(y))
+                .and_then(fits),
+            OpKind::Binary(BinOp::Shl) => ex(0).zip(ex(1)).and_then(|(x, s)| {
+                let s = u32::try_from(s).ok().filter(|s| *s < t)?;
+                (x.leading_zeros() >= s).then(|| x << s).and_then(fits)
+            }),
+            OpKind::Conv(Conv::Int {
+                from_signed,
+                sat: false,
+                ..
+            }) => {
+                let from = args
+                    .first()
+                    .and_then(|a| int_bits(block.op(*a).ty.as_ref()));
+                match (ex(0), from) {
+                    // Zero-extension keeps the value; truncation when it fits;
+                    // sign-extension when its sign bit is clear.
+                    (Some(x), Some(f)) if f < t && !from_signed => Some(x),
+                    (Some(x), Some(f)) if f < t => Some(x).filter(|x| *x <= mask(f - 1)),
+                    (Some(x), Some(_)) => fits(x),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        if let Some(v) = bound {
+            out.insert(id, v);
+        }
+    }
+    out
 }

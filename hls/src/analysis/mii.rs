@@ -67,6 +67,9 @@ pub struct Iteration<'a> {
     /// Successors with the cycles the edge demands and its kind; always to a later index.
     succ: Vec<Vec<(usize, u32, DepKind)>>,
     affine: AffineLoop,
+    /// A wide group's riding members (`share_ports`): the index of the issuer that moves
+    /// their bytes.
+    issued_by: HashMap<usize, usize>,
 }
 
 struct IterOp {
@@ -93,6 +96,7 @@ impl<'a> Iteration<'a> {
         shape: &LoopShape,
         lib: &OpLibrary,
         limits: &Limits,
+        ranges: Option<&crate::opt::ranges::Ranges>,
     ) -> Iteration<'a> {
         let mut it = Iteration {
             k,
@@ -100,7 +104,8 @@ impl<'a> Iteration<'a> {
             ops: Vec::new(),
             index: HashMap::new(),
             succ: Vec::new(),
-            affine: AffineLoop::new(k, shape),
+            affine: AffineLoop::new(k, shape, ranges),
+            issued_by: HashMap::new(),
         };
         let mut last_mem: Option<usize> = None;
         let mut writes: HashMap<crate::ir::VarId, Vec<usize>> = HashMap::new();
@@ -192,14 +197,55 @@ impl<'a> Iteration<'a> {
     }
 
     /// The accesses a wide group carries (`memory::widen`) hold no memory port of their
-    /// own: the group's issuer takes one for all.
+    /// own: the group's issuer takes one for all. The issuer also moves every member's
+    /// bytes, so it is tied to them: a store group's issuer (its last member) starts no
+    /// earlier than any member (it writes their values), a load group's members no
+    /// earlier than the issuer (its first member: their lanes come with its answer); and
+    /// a member's ordering with the iteration's other memory accesses is the issuer's
+    /// (a store member's bytes are written when its issuer runs, a load member's read
+    /// when its issuer runs).
     pub fn share_ports(&mut self, wide: &crate::memory::widen::WideAccesses) {
-        for o in &mut self.ops {
+        let mut riders = Vec::new();
+        for (i, o) in self.ops.iter_mut().enumerate() {
             if wide.rides_along((o.block, o.op)) {
                 o.t.demands.retain(|d| {
                     !matches!(d.resource, Resource::ReadPort(_) | Resource::WritePort(_))
                 });
+                riders.push(i);
             }
+        }
+        for m in riders {
+            let key = (self.ops[m].block, self.ops[m].op);
+            let Some(&g) = wide.group(key).and_then(|w| self.index.get(&w.issuer)) else {
+                continue;
+            };
+            let load = matches!(self.kind(m), OpKind::Load { .. });
+            if load {
+                // Issuer first in program order: g < m.
+                self.succ[g].push((m, 0, DepKind::Order));
+                for x in 0..m {
+                    let into: Vec<(u32, DepKind)> = self.succ[x]
+                        .iter()
+                        .filter(|e| e.0 == m && e.2 == DepKind::Order)
+                        .map(|e| (e.1, e.2))
+                        .collect();
+                    if x != g && x < g {
+                        for (d, k) in into {
+                            self.succ[x].push((g, d, k));
+                        }
+                    }
+                }
+            } else {
+                // Issuer last in program order: m < g.
+                self.succ[m].push((g, 0, DepKind::Order));
+                let out: Vec<(usize, u32, DepKind)> = self.succ[m]
+                    .iter()
+                    .filter(|e| e.0 > g && e.2 == DepKind::Order)
+                    .copied()
+                    .collect();
+                self.succ[g].extend(out);
+            }
+            self.issued_by.insert(m, g);
         }
     }
 
@@ -372,9 +418,11 @@ impl<'a> Iteration<'a> {
         }
         for c in self.carried(mem).0 {
             let var = matches!(self.kind(c.from), OpKind::WriteVar(_));
+            // A riding member's bytes move when its issuer runs.
+            let at = |i: usize| self.issued_by.get(&i).copied().unwrap_or(i);
             edges.push(DepEdge {
-                from: c.from,
-                to: c.to,
+                from: at(c.from),
+                to: at(c.to),
                 delay: c.delay,
                 distance: c.distance.min(u32::MAX as u64) as u32,
                 // A variable's value is forwarded to the later iteration's read.

@@ -201,7 +201,7 @@ impl<'a> Analysis<'a> {
                 (Some(t), Some(n)) if s.work_item_dim.is_none() => Some(n.share.of(t)),
                 (t, _) => t,
             };
-            let mut it = Iteration::new(g, sm, s, &lib, &lib.limits);
+            let mut it = Iteration::new(g, sm, s, &lib, &lib.limits, Some(&p.memory.ranges));
             it.share_ports(&p.memory.wide);
             let c = costs.iteration(g, s.id);
             let (min_ii, res, rec, reason) = if l.kind == LoopKind::Once {

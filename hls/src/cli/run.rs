@@ -40,6 +40,9 @@ pub struct RunArgs {
     /// interpreter reads zero bytes)
     #[arg(long)]
     pub strict: bool,
+    /// With --engine sim: generate the core without the opt stage (as `build --no-opt`)
+    #[arg(long)]
+    pub no_opt: bool,
     #[command(flatten)]
     pub math: super::MathArgs,
 }
@@ -55,6 +58,12 @@ pub fn run(args: &RunArgs) -> u8 {
         eprintln!("ocl-hls: error: --trace needs --engine sim (the interpreter has no waveform)");
         return 1;
     }
+    if args.no_opt && !matches!(args.engine, EngineArg::Sim) {
+        eprintln!(
+            "ocl-hls: error: --no-opt needs --engine sim (the interpreter runs no opt stage)"
+        );
+        return 1;
+    }
     let opts = RunOptions {
         engine: match args.engine {
             EngineArg::Interp => Engine::Interp,
@@ -64,6 +73,11 @@ pub fn run(args: &RunArgs) -> u8 {
         check_hints: args.check_hints,
         trace: args.trace.clone(),
         strict: args.strict,
+        opt: crate::opt::Options {
+            enabled: !args.no_opt,
+            math: args.math.flags(),
+            ..crate::opt::Options::default()
+        },
         ..RunOptions::default()
     };
     let result = match engine::run_file(&args.source.file, &args.spec, &opts) {

@@ -201,12 +201,13 @@ fn compile_full(
     })?;
 
     let pipelines = times.run(Stage::Modulo, || {
-        schedule::loops::schedule_loops(&group.kernel, sm, &lib, &memory.wide).map_err(|e| {
-            one(Diagnostic::error(
-                group.kernel.span,
-                format!("internal error: {e}"),
-            ))
-        })
+        schedule::loops::schedule_loops(&group.kernel, sm, &lib, &memory.wide, Some(&memory.ranges))
+            .map_err(|e| {
+                one(Diagnostic::error(
+                    group.kernel.span,
+                    format!("internal error: {e}"),
+                ))
+            })
     })?;
 
     let plan = times.run(Stage::Pipeline, || {

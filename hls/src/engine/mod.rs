@@ -40,6 +40,9 @@ pub struct RunOptions {
     pub trace: Option<PathBuf>,
     /// Reads of never-written private memory stop the run instead of warning (interp).
     pub strict: bool,
+    /// The opt stage's options for the generated core (sim only; `--no-opt`, the
+    /// floating-point build options).
+    pub opt: crate::opt::Options,
 }
 
 impl Default for RunOptions {
@@ -51,6 +54,7 @@ impl Default for RunOptions {
             max_group: 256,
             trace: None,
             strict: false,
+            opt: crate::opt::Options::default(),
         }
     }
 }
@@ -120,7 +124,7 @@ pub fn run_file(cl: &Path, spec_path: &Path, opts: &RunOptions) -> Result<RunRes
     let mut warnings = Vec::new();
     let (finals, work_items) = match opts.engine {
         Engine::Sim => {
-            let (bufs, c) = sim_run(kernel, &checked.sources, &l, opts.trace.as_deref())?;
+            let (bufs, c) = sim_run(kernel, &checked.sources, &l, opts)?;
             cycles = Some(c);
             let items = l.global.iter().product();
             (bufs, items)
@@ -200,13 +204,13 @@ pub fn sim_model(
 type SimFinals = (Vec<Option<Vec<u8>>>, u64);
 
 /// Generates the core of `kernel` for the `sim` board, builds it (cached by content) and
-/// runs the launch (writing a waveform to `trace` when given); returns the final buffers
+/// runs the launch (writing a waveform to `opts.trace` when given); returns the final buffers
 /// and the cycle count.
 fn sim_run(
     kernel: &crate::ir::Kernel,
     sm: &SourceMap,
     l: &launch::Launch,
-    trace: Option<&Path>,
+    opts: &RunOptions,
 ) -> Result<SimFinals, RunError> {
     use ocl_hls_sim::{SimArg, SimLaunch};
     let boards = crate::board::BoardSet::builtin().map_err(|e| err(format!("{e:?}")))?;
@@ -214,8 +218,8 @@ fn sim_run(
         .get("sim")
         .ok_or_else(|| err("the built-in boards have no `sim` board"))?;
     let cfg = crate::project::shell_config_for(board);
-    let compiled =
-        crate::compile::compile(kernel, sm, board, &cfg).map_err(|d| RunError::rendered(sm, &d))?;
+    let compiled = crate::compile::compile_opt(kernel, sm, board, &cfg, &opts.opt)
+        .map_err(|d| RunError::rendered(sm, &d))?;
     let model = sim_model(&compiled.core, &cfg)?;
     let u32s = |v: &[u64]| [0, 1, 2].map(|d| v.get(d).copied().unwrap_or(1) as u32);
     let args = l
@@ -239,7 +243,7 @@ fn sim_run(
         args,
     };
     let out = model
-        .run(&launch, &mem_config()?, 50_000_000, trace)
+        .run(&launch, &mem_config()?, 50_000_000, opts.trace.as_deref())
         .map_err(err)?;
     Ok((out.buffers, out.cycles))
 }

@@ -29,6 +29,9 @@ pub struct MemoryPlan {
     pub memories: BTreeMap<Base, Layout>,
     /// Global accesses of one iteration merged into wide ones.
     pub wide: widen::WideAccesses,
+    /// The range analysis of the kernel planned (after `opt`), which the address
+    /// analysis of the later stages reads (`analysis::affine`).
+    pub ranges: Ranges,
 }
 
 /// One on-chip memory.
@@ -130,7 +133,8 @@ pub fn plan(k: &Kernel, ranges: &Ranges, local_max_bytes: u64, beat_bytes: u32) 
         .collect();
     MemoryPlan {
         memories,
-        wide: widen::plan(k, beat_bytes),
+        wide: widen::plan(k, beat_bytes, Some(ranges)),
+        ranges: ranges.clone(),
     }
 }
 

@@ -78,13 +78,13 @@ struct Access {
 }
 
 /// The wide groups of `k`'s innermost loops, each at most `beat` bytes.
-pub fn plan(k: &Kernel, beat: u32) -> WideAccesses {
+pub fn plan(k: &Kernel, beat: u32, ranges: Option<&crate::opt::ranges::Ranges>) -> WideAccesses {
     let mut out = WideAccesses::default();
     for s in shapes(k) {
         if !s.inner.is_empty() {
             continue;
         }
-        let aff = AffineLoop::new(k, &s);
+        let aff = AffineLoop::new(k, &s, ranges);
         for ib in &s.blocks {
             let blk = k.block(ib.block);
             let mut acc = Vec::new();
@@ -304,5 +304,17 @@ mod kernel_tests {
                    float a = y[2 * i]; y[2 * i + 1] = v; float b = y[2 * i + 1];\n\
                    z[i] = a * b; }\n}";
         assert_eq!(groups(src), []);
+    }
+
+    #[test]
+    fn stores_through_the_opt_stages_narrowed_index_arithmetic_still_merge() {
+        // The opt stage builds the work-item index at 32 bits and zero-extends it (ids
+        // below 2^32 by the launch); the address analysis must see through that.
+        let src = "__kernel __attribute__((reqd_work_group_size(32, 1, 1)))
+                   void k(__global const int *a, __global int *out) {
+                   size_t i = get_global_id(0); int x = a[i]; size_t o = i * 4;
+                   out[o] = x; out[o + 1] = x + 1; out[o + 2] = x * 3; out[o + 3] = x ^ 5;
+}";
+        assert_eq!(groups(src), [(4, 16)]);
     }
 }

@@ -6,10 +6,10 @@
 
 use egg::{CostFunction, Id, Language};
 
-use super::facts::{konst, width, Graph};
+use super::facts::{hi, konst, width, Graph};
 use super::lang::{Bin, Node};
 use crate::board::{Board, OpClass, OpLibrary};
-use crate::ir::{Block, OpKind};
+use crate::ir::{Block, OpId, OpKind};
 use crate::schedule::classify::shape;
 
 /// How the parts of a unit's cost add up.
@@ -110,7 +110,16 @@ impl Pricer {
         let mut p = Price::default();
         for &o in &b.order {
             let s = shape(o, b);
-            let mut q = self.price(s.class, s.width, s.lanes);
+            let width = match s.class {
+                OpClass::IntMul if s.lanes == 1 => b
+                    .operands(o)
+                    .iter()
+                    .map(|a| ir_bits(b, *a, 4))
+                    .max()
+                    .unwrap_or(s.width),
+                _ => s.width,
+            };
+            let mut q = self.price(s.class, width, s.lanes);
             if matches!(b.op(o).kind, OpKind::Const(_)) {
                 q.ops = 0;
             }
@@ -120,9 +129,53 @@ impl Pricer {
     }
 }
 
+/// The bits the values of IR op `o` need, as far as its shape tells (constants,
+/// zero-extensions, masks, logical right shifts; `depth` ops deep): what synthesis keeps
+/// of a multiplier's input.
+fn ir_bits(b: &Block, o: OpId, depth: u32) -> u32 {
+    use crate::ir::{BinOp, Conv, Ty};
+    let op = b.op(o);
+    let full = match op.ty {
+        Some(Ty::I(w)) => w as u32,
+        _ => 64,
+    };
+    let args = b.operands(o);
+    let konst = |a: OpId| match &b.op(a).kind {
+        OpKind::Const(v) if v.len() == 1 => Some(v[0]),
+        _ => None,
+    };
+    let bits = match &op.kind {
+        OpKind::Const(v) if v.len() == 1 => 64 - v[0].leading_zeros(),
+        _ if depth == 0 => full,
+        OpKind::Conv(Conv::Int {
+            from_signed: false,
+            sat: false,
+            ..
+        }) => ir_bits(b, args[0], depth - 1),
+        OpKind::Binary(BinOp::And) => match konst(args[1]) {
+            Some(k) => (64 - k.leading_zeros()).min(ir_bits(b, args[0], depth - 1)),
+            None => full,
+        },
+        OpKind::Binary(BinOp::LShr) => match konst(args[1]) {
+            Some(k) if k < full as u64 => ir_bits(b, args[0], depth - 1).saturating_sub(k as u32),
+            _ => full,
+        },
+        _ => full,
+    };
+    bits.clamp(1, full)
+}
+
+/// The bits a class's values need (its bound's length), at most its width.
+fn needed_bits(g: &Graph, id: egg::Id) -> u32 {
+    (64 - hi(g, id).leading_zeros()).clamp(1, width(g, id))
+}
+
 /// The unit class of an e-node, as `schedule::classify` gives it for the IR op it
 /// becomes (constant shift counts and power-of-two multiplies and unsigned divisions are
-/// wiring there).
+/// wiring there), and its width. A multiply is priced at the bits its operands need:
+/// synthesis drops a multiplier's constant-zero high input bits (Yosys `wreduce`), so a
+/// 64-bit product of a zero-extended 32-bit value and a 30-bit constant is a 32-bit
+/// multiplier.
 pub fn class(g: &Graph, n: &Node) -> (OpClass, u32) {
     let ch = n.children();
     let w = |i: usize| width(g, ch[i]);
@@ -144,7 +197,11 @@ pub fn class(g: &Graph, n: &Node) -> (OpClass, u32) {
                 Bin::Shl | Bin::LShr | Bin::AShr => OpClass::Shift,
                 Bin::And | Bin::Or | Bin::Xor => OpClass::IntLogic,
             };
-            (class, w(0))
+            let width = match class {
+                OpClass::IntMul => needed_bits(g, ch[0]).max(needed_bits(g, ch[1])),
+                _ => w(0),
+            };
+            (class, width)
         }
         Node::Neg(_) => (OpClass::IntAdd, w(0)),
         Node::Not(_) => (OpClass::IntLogic, w(0)),

@@ -264,6 +264,8 @@ fn corpus() -> Vec<String> {
         "(srem {x} -7i{w})",
         "(srem {x} 10i{w})",
         "(udiv {x} 200i{w})",
+        "(add (udiv {x} {y}) (urem {x} {y}))",
+        "(add (sdiv {x} {y}) (srem {x} {y}))",
     ];
     let cmps = [
         "eq", "ne", "ult", "ule", "ugt", "uge", "slt", "sle", "sgt", "sge",
@@ -291,6 +293,12 @@ fn corpus() -> Vec<String> {
         "(ashr (and {x} 255i{w}) 3i{w})",
         "(select {b} (and {x} 255i{w}) (and {y} 15i{w}))",
         "(sub (and {x} 255i{w}) (and {y} 15i{w}))",
+        "(sub (and {x} 127i{w}) (and {y} 127i{w}))",
+        "(sdiv (and {x} 255i{w}) (and {y} 15i{w}))",
+        "(srem (lshr {x} 1i{w}) (and {y} 15i{w}))",
+        "(udiv (and {x} 4095i{w}) 12i{w})",
+        "(udiv (and {x} 7i{w}) 12i{w})",
+        "(urem (and {x} 65535i{w}) 1000i{w})",
     ];
     for w in [8u8, 16, 32, 64] {
         let (x, y, b) = (leaf(w, false), leaf(w, true), leaf(1, false));
@@ -349,6 +357,19 @@ fn corpus() -> Vec<String> {
                     ));
                 }
             }
+        }
+        for n in LEAF_WIDTHS
+            .into_iter()
+            .filter(|n| *n > 1 && *n < w && w > 8)
+        {
+            let x = leaf(n, false);
+            // Bounded operands, so that the sums cannot wrap; and one that may.
+            let small = format!("(lshr {x} 2i{n})");
+            v.push(format!("(sext{w} (add {small} -1i{n}))"));
+            v.push(format!("(sext{w} (add {small} 1i{n}))"));
+            v.push(format!("(sext{w} (add {x} 1i{n}))"));
+            v.push(format!("(zext{w} (add {small} 3i{n}))"));
+            v.push(format!("(zext{w} (add {x} 3i{n}))"));
         }
         if w > 1 {
             let x = leaf(1, false);
@@ -521,5 +542,38 @@ fn a_sum_that_may_carry_out_of_32_bits_stays_wide() {
     assert_eq!(
         best("(add (zext64 in6) (zext64 in7))"),
         "(add (zext64 in6) (zext64 in7))"
+    );
+}
+
+#[test]
+fn a_quotient_of_a_value_below_the_divisor_is_zero() {
+    assert_eq!(best("(udiv (and in6 255i32) 1000i32)"), "0i32");
+}
+
+#[test]
+fn an_even_divisor_is_shifted_out_and_the_multiplier_sized_by_the_bound() {
+    // x < 4096: x / 12 = (x >> 2) / 3 on 10 bits, M = 683 (10 bits), p = 11.
+    assert_eq!(
+        best("(udiv (and in6 4095i32) 12i32)"),
+        "(lshr (mul (lshr (and in6 4095i32) 2i32) 683i32) 11i32)"
+    );
+}
+
+#[test]
+fn a_signed_division_of_values_that_are_not_negative_is_unsigned() {
+    assert_eq!(
+        best("(sdiv (lshr in6 1i32) (and in7 255i32))"),
+        "(udiv (lshr in6 1i32) (zext32 (trunc8 in7)))"
+    );
+}
+
+#[test]
+fn an_index_minus_one_is_extended_before_the_subtraction() {
+    // The sum of a value below 2^29 and -1 cannot wrap at 32 bits: the constant part
+    // moves out (-72 = 2^64 - 72), and the multiply by 72 is two shifts and an add.
+    assert_eq!(
+        best("(mul (sext64 (add (lshr in6 3i32) -1i32)) 72i64)"),
+        "(add (add (shl (sext64 (lshr in6 3i32)) 3i64) (shl (sext64 (lshr in6 3i32)) 6i64)) \
+         18446744073709551544i64)"
     );
 }

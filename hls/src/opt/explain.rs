@@ -3,12 +3,13 @@
 //! language, region inputs as `inN`), and the board's price of each. The saving of one
 //! root is an estimate: a subexpression two roots share is priced in both.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 
-use egg::{Extractor, Id, Language, RecExpr};
+use egg::{Id, Language, RecExpr};
 
-use super::cost::{NodeCost, Pricer};
-use super::facts::{Facts, Graph};
+use super::cost::Pricer;
+use super::extract::Choice;
+use super::facts::Graph;
 use super::lang::Node;
 use super::region::Region;
 use crate::diag::Span;
@@ -35,53 +36,94 @@ pub struct BlockRules {
     pub fired: BTreeMap<String, usize>,
 }
 
+/// Tree nodes (shared parts counted at every use) above which an expression is not
+/// printed: its text would grow with every level of sharing.
+const MAX_PRINTED: u64 = 400;
+
+/// `e` as text, or its size when the text would be too long.
+pub fn text(e: &RecExpr<Node>) -> String {
+    let mut size: Vec<u64> = Vec::with_capacity(e.as_ref().len());
+    for n in e.as_ref() {
+        let s = n
+            .children()
+            .iter()
+            .fold(1u64, |acc, c| acc.saturating_add(size[usize::from(*c)]));
+        size.push(s);
+    }
+    match size.last() {
+        Some(s) if *s > MAX_PRINTED => format!("<{s} nodes>"),
+        _ => e.to_string(),
+    }
+}
+
 /// The old expression of root `o`, as the region's e-nodes (children in the tree, not
 /// classes), and the price of its ops.
 fn old_tree(old: &Block, r: &Region, o: OpId, pricer: &Pricer) -> (String, f64) {
-    let mut expr: RecExpr<Node> = RecExpr::default();
-    let mut seen = HashSet::new();
-    let mut cost = 0.0;
-    add_old(old, r, o, &mut expr, &mut seen, &mut cost, pricer);
-    (expr.to_string(), cost)
+    let mut w = OldTree {
+        old,
+        leaves: r
+            .leaves
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (*l, i as u32))
+            .collect(),
+        expr: RecExpr::default(),
+        built: HashMap::new(),
+        cost: 0.0,
+        pricer,
+    };
+    w.add(o);
+    (text(&w.expr), w.cost)
 }
 
-fn add_old(
-    old: &Block,
-    r: &Region,
-    o: OpId,
-    expr: &mut RecExpr<Node>,
-    seen: &mut HashSet<OpId>,
-    cost: &mut f64,
-    pricer: &Pricer,
-) -> Id {
-    if let Some(i) = r.leaves.iter().position(|l| *l == o) {
-        return expr.add(Node::Leaf(i as u32));
+struct OldTree<'a> {
+    old: &'a Block,
+    leaves: HashMap<OpId, u32>,
+    expr: RecExpr<Node>,
+    built: HashMap<OpId, Id>,
+    cost: f64,
+    pricer: &'a Pricer,
+}
+
+impl OldTree<'_> {
+    fn add(&mut self, o: OpId) -> Id {
+        if let Some(i) = self.built.get(&o) {
+            return *i;
+        }
+        let id = self.build(o);
+        self.built.insert(o, id);
+        id
     }
-    let args = old.operands(o);
-    let kids: Vec<Id> = args
-        .iter()
-        .map(|a| add_old(old, r, *a, expr, seen, cost, pricer))
-        .collect();
-    if seen.insert(o) {
+
+    fn build(&mut self, o: OpId) -> Id {
+        if let Some(i) = self.leaves.get(&o) {
+            return self.expr.add(Node::Leaf(*i));
+        }
+        let old = self.old;
+        let args = old.operands(o);
+        let kids: Vec<Id> = args.iter().map(|a| self.add(*a)).collect();
         let s = shape(o, old);
-        *cost += pricer.price(s.class, s.width, s.lanes).score;
+        self.cost += self.pricer.price(s.class, s.width, s.lanes).score;
+        let node = match old.op(o).kind {
+            crate::ir::OpKind::PtrAdd => Node::PtrAdd([Id::from(0usize); 2]),
+            // Every other op of the region is one `node_of` knows.
+            _ => match super::region::node_of(old, o) {
+                Some(n) => n,
+                None => return self.expr.add(Node::Leaf(u32::MAX)),
+            },
+        };
+        // A cast to its own width is no e-node: the operand stands for it.
+        if matches!(node, Node::ZExt(..) | Node::SExt(..) | Node::Trunc(..))
+            && old.op(o).ty == old.op(args[0]).ty
+        {
+            return kids[0];
+        }
+        let mut node = node;
+        for (c, k) in node.children_mut().iter_mut().zip(&kids) {
+            *c = *k;
+        }
+        self.expr.add(node)
     }
-    let node = match old.op(o).kind {
-        crate::ir::OpKind::PtrAdd => Node::PtrAdd([Id::from(0usize); 2]),
-        // Every other op of the region is one `node_of` knows.
-        _ => super::region::node_of(old, o).expect("a pure op"),
-    };
-    // A cast to its own width is no e-node: the operand stands for it.
-    if matches!(node, Node::ZExt(..) | Node::SExt(..) | Node::Trunc(..))
-        && old.op(o).ty == old.op(args[0]).ty
-    {
-        return kids[0];
-    }
-    let mut node = node;
-    for (c, k) in node.children_mut().iter_mut().zip(&kids) {
-        *c = *k;
-    }
-    expr.add(node)
 }
 
 /// The rewrites of a replaced block: every root whose chosen expression differs from the
@@ -91,15 +133,15 @@ pub fn block(
     old: &Block,
     r: &Region,
     g: &Graph,
-    ext: &Extractor<'_, NodeCost<'_>, Node, Facts>,
+    choice: &Choice,
     pricer: &Pricer,
 ) -> Vec<Rewrite> {
     let mut out = Vec::new();
     for &o in &r.roots {
         let class = g.find(r.class_of[&o]);
         let (before, cost_before) = old_tree(old, r, o, pricer);
-        let (cost_after, best) = ext.find_best(class);
-        let after = best.to_string();
+        let (best, cost_after) = choice.expr(g, class);
+        let after = text(&best);
         let computing = best
             .as_ref()
             .iter()

@@ -1,23 +1,35 @@
 //! The `opt` stage: equality saturation over the pure integer datapath of each block
 //! (the `egg` crate), extraction priced by the board's operator library, and the chosen
 //! expressions spliced back. Runs on the group-form kernel (after
-//! `workitems::to_group_form`, before scheduling); `ir::verify::verify_kernel` holds
+//! `workitems::to_group_form` and the `loops` stage, before scheduling); `ir::verify::verify_kernel` holds
 //! after it. A block is replaced only when the board prices the result lower (or equal
 //! with fewer ops), so the stage never makes a kernel costlier by its own measure.
+//!
+//! Before the e-graphs, each block's copies of one value are merged: variable reads
+//! after a write in the block (`forward.rs`), equal pure ops and loads of object places
+//! the block already stored or read (`cse.rs`); then dead writes and ops go (`dead.rs`).
+//! The e-graph then sees whole expressions, and extraction (`extract.rs`) prices the
+//! shared parts once.
 //!
 //! Floating point is untouched: rewriting it needs the fast-math build options
 //! (`-cl-fast-relaxed-math`, `-cl-mad-enable`...), which `build` and `run` take
 //! (`fast_math.rs`) but no rule uses yet.
-//! Bit-width narrowing: the range analysis (`ranges.rs`) bounds every integer op of the
-//! kernel, the e-class analysis carries the bounds, and the narrowing rules build an op
-//! whose values fit fewer bits at that width (`rules/narrow.rs`).
+//! Bit-width narrowing: the range analysis (`ranges.rs`, with the contents of kernel
+//! objects, `objects.rs`) bounds every integer op of the kernel, the e-class analysis
+//! carries the bounds, and the narrowing rules build an op whose values fit fewer bits
+//! at that width (`rules/narrow.rs`).
 
 pub mod bounds;
 pub mod cost;
+pub mod cse;
+pub mod dead;
 pub mod explain;
+pub mod extract;
 pub mod facts;
 pub mod fast_math;
+pub mod forward;
 pub mod lang;
+pub mod objects;
 pub mod ranges;
 pub mod region;
 pub mod rules;
@@ -29,13 +41,13 @@ mod examples;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::{Duration, Instant};
 
-use egg::{Extractor, Runner, StopReason};
+use egg::{Runner, StopReason};
 
 use crate::board::Board;
 use crate::diag::Diagnostic;
 use crate::ir::{BlockId, Kernel, Node as CNode, OpId, Region as CRegion};
 use crate::workitems::GroupForm;
-use cost::{NodeCost, Price, Pricer};
+use cost::{Price, Pricer};
 pub use ranges::Launch;
 
 /// Bounds on the saturation of one block.
@@ -83,6 +95,11 @@ pub struct OptReport {
     pub kernel: String,
     /// The stage was turned off (`--no-opt`): nothing below was computed.
     pub disabled: bool,
+    /// Ops that were the value of an earlier op of their block (variable reads after
+    /// writes, `forward.rs`; common subexpressions and loads of stored values, `cse.rs`),
+    /// and dead ops removed (`dead.rs`).
+    pub forwarded: usize,
+    pub removed: usize,
     /// Blocks with a pure region, and those replaced by a cheaper one.
     pub regions: usize,
     pub replaced: usize,
@@ -99,6 +116,9 @@ pub struct OptReport {
     /// Per replaced block, the roots whose expression changed (`--explain-rewrites`).
     pub rewrites: Vec<explain::Rewrite>,
     pub millis: f64,
+    /// Of `millis`: equality saturation, and extraction (`extract.rs`).
+    pub saturate_ms: f64,
+    pub extract_ms: f64,
 }
 
 /// Optimises every block of a kernel for `board`, knowing nothing of its launch beyond
@@ -137,13 +157,23 @@ pub fn run_with(
     limits: Limits,
 ) -> Result<OptReport, Diagnostic> {
     let start = Instant::now();
-    let ranges = ranges::analyze(kernel, launch);
     let pricer = Pricer::new(board);
-    let rewrites = rules::rewrites();
     let mut report = OptReport {
         kernel: kernel.name.clone(),
+        before: pricer.kernel(kernel),
         ..OptReport::default()
     };
+    for i in 0..kernel.blocks.len() {
+        for pass in [forward::block, cse::block] {
+            let map = pass(&mut kernel.blocks[i]);
+            report.forwarded += map.len();
+            remap_conditions(kernel, BlockId(i as u32), &map);
+        }
+    }
+    let cond_set: HashSet<(BlockId, OpId)> = conditions(kernel).into_iter().collect();
+    report.removed = dead::kernel(kernel, &cond_set);
+    let ranges = ranges::analyze(kernel, launch);
+    let rewrites = rules::rewrites();
     let mut conds: HashMap<BlockId, Vec<OpId>> = HashMap::new();
     for (b, o) in conditions(kernel) {
         conds.entry(b).or_default().push(o);
@@ -152,16 +182,15 @@ pub fn run_with(
         let bid = BlockId(i as u32);
         let old = &kernel.blocks[i];
         let before = pricer.block(old);
-        report.before += before;
         let cs = conds.get(&bid).cloned().unwrap_or_default();
         let cset: HashSet<OpId> = cs.iter().copied().collect();
         let hi = |o: OpId| ranges.op(bid, o);
         let Some(region) = region::build(old, &cset, &hi) else {
-            report.after += before;
             continue;
         };
         report.regions += 1;
         let mut block_fired: BTreeMap<String, usize> = BTreeMap::new();
+        let t0 = Instant::now();
         let mut runner = Runner::default()
             .with_egraph(region.graph.clone())
             .with_node_limit(limits.nodes)
@@ -179,34 +208,32 @@ pub fn run_with(
             }
         }
         let g = std::mem::take(&mut runner.egraph);
-        let cost = NodeCost {
-            g: &g,
-            pricer: &pricer,
-        };
-        let ext = Extractor::new(&g, cost);
-        let mut replaced = false;
-        if let Some((new, map)) = splice::splice(old, &region, &g, &ext, &cs) {
-            let after = pricer.block(&new);
-            let cheaper = after.score < before.score - 1e-6
-                || (after.score <= before.score + 1e-6 && after.ops < before.ops);
+        let roots: Vec<egg::Id> = region.roots.iter().map(|o| region.class_of[o]).collect();
+        let t1 = Instant::now();
+        let choice = extract::Choice::new(&g, &pricer, &roots);
+        report.saturate_ms += (t1 - t0).as_secs_f64() * 1e3;
+        report.extract_ms += t1.elapsed().as_secs_f64() * 1e3;
+        // The block's computation and the chosen one, priced alike in the e-graph (which
+        // knows the bounds of values, and so the multipliers synthesis builds).
+        let was = extract::original_price(&g, &pricer, &region.orig);
+        if let Some((new, map)) = splice::splice(old, &region, &g, &choice, &cs) {
+            let ops = pricer.block(&new).ops;
+            let cheaper =
+                choice.price < was - 1e-6 || (choice.price <= was + 1e-6 && ops < before.ops);
             if cheaper {
-                let changes = explain::block(bid, old, &region, &g, &ext, &pricer);
+                let changes = explain::block(bid, old, &region, &g, &choice, &pricer);
                 report.rewrites.extend(changes);
                 report.block_rules.push(explain::BlockRules {
                     block: bid.0,
                     fired: block_fired,
                 });
-                report.after += after;
                 kernel.blocks[i] = new;
                 remap_conditions(kernel, bid, &map);
                 report.replaced += 1;
-                replaced = true;
             }
         }
-        if !replaced {
-            report.after += before;
-        }
     }
+    report.after = pricer.kernel(kernel);
     crate::ir::verify::verify_kernel(kernel).map_err(|e| {
         Diagnostic::error(
             kernel.span,

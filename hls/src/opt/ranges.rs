@@ -65,10 +65,13 @@ impl Launch {
 }
 
 /// The bounds: per block, per integer op.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Ranges {
     ops: Vec<HashMap<OpId, u64>>,
     pub vars: Vec<u64>,
+    /// Per kernel object, the bound of what its loads read (`objects.rs`), all ones at
+    /// 64 bits when unbounded.
+    pub objects: Vec<u64>,
 }
 
 impl Ranges {
@@ -218,7 +221,13 @@ fn step(k: &Kernel, b: BlockId, w: OpId, var: VarId, bits: u32) -> Option<u64> {
 }
 
 /// Bounds of every op of block `b` given the variables' bounds.
-fn block_bounds(k: &Kernel, b: BlockId, launch: &Launch, vars: &[u64]) -> HashMap<OpId, u64> {
+fn block_bounds(
+    k: &Kernel,
+    b: BlockId,
+    launch: &Launch,
+    vars: &[u64],
+    objects: &[u64],
+) -> HashMap<OpId, u64> {
     let blk = k.block(b);
     let mut out: HashMap<OpId, u64> = HashMap::new();
     for &o in &blk.order {
@@ -245,6 +254,9 @@ fn block_bounds(k: &Kernel, b: BlockId, launch: &Launch, vars: &[u64]) -> HashMa
         };
         let hi = match &op.kind {
             OpKind::ReadVar(v) => vars[v.0 as usize],
+            kind if super::objects::loaded(kind).is_some() => super::objects::loaded(kind)
+                .and_then(|obj| objects.get(obj.0 as usize).copied())
+                .unwrap_or(u64::MAX),
             OpKind::WorkItem(f) => work_item(*f, dim(), launch),
             OpKind::Param(p) if *p as usize >= launch.hidden_from => {
                 let d = *p as usize - launch.hidden_from;
@@ -339,18 +351,53 @@ pub fn analyze(k: &Kernel, launch: &Launch) -> Ranges {
             by_write.insert(*w, i);
         }
     }
-    let top = |v: usize| int_bits(Some(&k.vars[v].ty)).map_or(u64::MAX, mask);
+    // The group form's local-id counters run from 0 to the local size (the work-item
+    // loop ends when the last one reaches it), however their steps are written.
+    let counter_max = |v: usize| {
+        LIDS.iter()
+            .position(|n| *n == k.vars[v].name)
+            .map(|d| launch.max_local[d])
+    };
+    let width_top = |v: usize| int_bits(Some(&k.vars[v].ty)).map_or(u64::MAX, mask);
+    let top = |v: usize| counter_max(v).map_or(width_top(v), |m| m.min(width_top(v)));
     let mut vars = vec![0u64; k.vars.len()];
     for (v, slot) in vars.iter_mut().enumerate() {
         if int_bits(Some(&k.vars[v].ty)).is_none() {
             *slot = u64::MAX;
         }
     }
+    let slots = super::objects::slots(k);
+    let obj_start = |i: usize| match slots[i] {
+        Some(w) => super::objects::initial_max(&k.objects[i], w),
+        None => u64::MAX,
+    };
+    let mut objects: Vec<u64> = (0..k.objects.len()).map(obj_start).collect();
     let mut round = 0;
     loop {
         let ops: Vec<HashMap<OpId, u64>> = (0..k.blocks.len())
-            .map(|b| block_bounds(k, BlockId(b as u32), launch, &vars))
+            .map(|b| block_bounds(k, BlockId(b as u32), launch, &vars, &objects))
             .collect();
+        let mut next_objects: Vec<u64> = (0..k.objects.len()).map(obj_start).collect();
+        for (b, blk) in k.blocks.iter().enumerate() {
+            for &o in &blk.order {
+                let OpKind::Store {
+                    base: Some(crate::ir::Base::Object(obj)),
+                    ..
+                } = blk.op(o).kind
+                else {
+                    continue;
+                };
+                let i = obj.0 as usize;
+                let Some(w) = slots.get(i).copied().flatten() else {
+                    continue;
+                };
+                let value = blk.operands(o).get(1).copied();
+                let hi = value
+                    .and_then(|v| ops[b].get(&v).copied())
+                    .unwrap_or(mask(w));
+                next_objects[i] = next_objects[i].max(hi.min(mask(w)));
+            }
+        }
         // Never written, an integer variable reads zero; other types are not bounded.
         let mut next: Vec<u64> = (0..vars.len())
             .map(|v| match int_bits(Some(&k.vars[v].ty)) {
@@ -367,7 +414,7 @@ pub fn analyze(k: &Kernel, launch: &Launch) -> Ranges {
                 let bid = BlockId(b as u32);
                 let value = blk.operands(o)[0];
                 let hi = match by_write.get(&(bid, o)) {
-                    Some(c) => counted(&counters[*c], &ops, &vars, top(v)),
+                    Some(c) => counted(&counters[*c], &ops, &vars, width_top(v)),
                     None => ops[b].get(&value).copied().unwrap_or(top(v)),
                 };
                 next[v] = next[v].max(hi.min(top(v)));
@@ -380,11 +427,17 @@ pub fn analyze(k: &Kernel, launch: &Launch) -> Ranges {
                     next[v] = top(v);
                 }
             }
+            for (i, o) in next_objects.iter_mut().enumerate() {
+                if *o > objects[i] {
+                    *o = slots[i].map_or(u64::MAX, mask);
+                }
+            }
         }
-        if next == vars {
-            return Ranges { ops, vars };
+        if next == vars && next_objects == objects {
+            return Ranges { ops, vars, objects };
         }
         vars = next;
+        objects = next_objects;
     }
 }
 

@@ -22,6 +22,9 @@ pub struct Region {
     pub leaves: Vec<OpId>,
     /// Pure ops something outside the region reads.
     pub roots: Vec<OpId>,
+    /// The e-node each computing op of the block was (children as the classes they were
+    /// then): the block as it is, to price against the chosen one.
+    pub orig: Vec<(OpId, Node)>,
     /// The span of the first op of each class, for the ops rebuilt from it.
     pub spans: HashMap<Id, Span>,
 }
@@ -166,6 +169,7 @@ pub fn build(b: &Block, conds: &HashSet<OpId>, hi: &dyn Fn(OpId) -> Option<u64>)
     let mut leaf_of: HashMap<OpId, Id> = HashMap::new();
     let mut leaves = Vec::new();
     let mut spans = HashMap::new();
+    let mut orig = Vec::new();
     for &o in &b.order {
         if !pure.contains(&o) {
             continue;
@@ -193,7 +197,12 @@ pub fn build(b: &Block, conds: &HashSet<OpId>, hi: &dyn Fn(OpId) -> Option<u64>)
             args.push(id);
         }
         let id = match node(b, o, &args) {
-            Ok(n) => g.add(n),
+            Ok(n) => {
+                if !matches!(n, Node::Const(..)) {
+                    orig.push((o, n.clone()));
+                }
+                g.add(n)
+            }
             Err(same) => same,
         };
         // The range analysis may know more than the e-node's operands say (a relation
@@ -225,6 +234,7 @@ pub fn build(b: &Block, conds: &HashSet<OpId>, hi: &dyn Fn(OpId) -> Option<u64>)
         class_of,
         leaves,
         roots,
+        orig,
         spans,
     })
 }

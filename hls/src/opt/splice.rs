@@ -5,9 +5,9 @@
 
 use std::collections::HashMap;
 
-use egg::{Extractor, Id};
+use egg::Id;
 
-use super::cost::NodeCost;
+use super::extract::Choice;
 use super::facts::{Graph, Kind};
 use super::lang::{Bin, ICmp, Node};
 use super::region::Region;
@@ -53,11 +53,11 @@ const ZEXT: Conv = Conv::Int {
     sat: false,
 };
 
-struct Builder<'a, 'e> {
+struct Builder<'a> {
     old: &'a Block,
     r: &'a Region,
     g: &'a Graph,
-    ext: &'a Extractor<'e, NodeCost<'e>, Node, super::facts::Facts>,
+    choice: &'a Choice,
     new: Block,
     /// Old opaque op -> its copy.
     kept: HashMap<OpId, OpId>,
@@ -65,7 +65,7 @@ struct Builder<'a, 'e> {
     built: HashMap<Id, OpId>,
 }
 
-impl Builder<'_, '_> {
+impl Builder<'_> {
     fn add(&mut self, kind: OpKind, ty: Option<Ty>, span: Span, args: &[OpId]) -> OpId {
         let id = OpId(self.new.graph.add_node(Op { kind, ty, span }));
         for (i, a) in args.iter().enumerate() {
@@ -83,7 +83,7 @@ impl Builder<'_, '_> {
             return Some(*o);
         }
         let span = self.r.spans.get(&id).copied().unwrap_or(span);
-        let node = self.ext.find_best_node(id).clone();
+        let node = self.choice.node(self.g, id)?.clone();
         let ty = match self.g[id].data.kind {
             Kind::Int(w) => Ty::I(w),
             Kind::Ptr(s) => Ty::Ptr(s),
@@ -120,18 +120,18 @@ impl Builder<'_, '_> {
 
 /// The rebuilt block and, for every op in `conds`, its new id; `None` when the
 /// expressions cannot be placed in the old order.
-pub fn splice<'e>(
+pub fn splice(
     old: &Block,
     r: &Region,
     g: &Graph,
-    ext: &Extractor<'e, NodeCost<'e>, Node, super::facts::Facts>,
+    choice: &Choice,
     conds: &[OpId],
 ) -> Option<(Block, HashMap<OpId, OpId>)> {
     let mut b = Builder {
         old,
         r,
         g,
-        ext,
+        choice,
         new: Block::default(),
         kept: HashMap::new(),
         built: HashMap::new(),

@@ -516,7 +516,7 @@ fn check_loop(
     // A buffer's load unit prefetches (STREAM) where the loop's only load of it walks
     // through memory one element (or wide group) per iteration; other patterns would
     // abandon streams whose prefetched beats fill the unit.
-    let aff = crate::analysis::affine::AffineLoop::new(k, s);
+    let aff = crate::analysis::affine::AffineLoop::new(k, s, Some(&memory.ranges));
     let mut issuers: BTreeMap<u32, Vec<(BlockId, OpId)>> = BTreeMap::new();
     for &(b, o) in &ops {
         if let OpKind::Load {

@@ -53,6 +53,7 @@ pub fn schedule_loops(
     sm: &SourceMap,
     lib: &OpLibrary,
     wide: &crate::memory::widen::WideAccesses,
+    ranges: Option<&crate::opt::ranges::Ranges>,
 ) -> Result<LoopSchedules, String> {
     let mut out = LoopSchedules::default();
     for s in shapes(k) {
@@ -68,7 +69,7 @@ pub fn schedule_loops(
             );
             continue;
         }
-        let mut it = Iteration::new(k, sm, &s, lib, &lib.limits);
+        let mut it = Iteration::new(k, sm, &s, lib, &lib.limits, ranges);
         it.share_ports(wide);
         let mut g = it.graph(&MemDeps::of_loop(k, &s));
         let exit = pipeline_edges(k, s.id, &mut g);

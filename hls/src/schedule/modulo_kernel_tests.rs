@@ -68,7 +68,7 @@ fn scheduled_loops(c: &crate::frontend::Checked, board: &Board) -> Vec<Conforman
                 continue;
             };
             let Some(min_ii) = r.min_ii else { continue };
-            let mut it = Iteration::new(&g, &c.sources, &shape, &lib, &lib.limits);
+            let mut it = Iteration::new(&g, &c.sources, &shape, &lib, &lib.limits, None);
             it.share_ports(&comp.memory.wide);
             let graph = it.graph(&MemDeps::of_loop(&g, &shape));
             let s = modulo_schedule(&graph, lib.period_ns, &lib.limits)

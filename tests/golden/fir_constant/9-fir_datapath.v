@@ -218,166 +218,167 @@ module fir_datapath (
     wire [31:0]  u15_fp_add_result;
     wire [31:0]  fnan_96;
     reg  [31:0]  r_97;  // fir_constant.cl:27:13
-    wire [31:0]  w_98;  // fir_constant.cl:27:20
-    wire         go_99;
+    wire         go_98;
     reg          u16_fp_mul_issued;
     wire         u16_fp_mul_valid;
     wire [31:0]  u16_fp_mul_result;
-    wire [31:0]  fnan_100;
-    reg  [31:0]  r_101;  // fir_constant.cl:27:20
-    wire         go_102;
+    wire [31:0]  fnan_99;
+    reg  [31:0]  r_100;  // fir_constant.cl:27:20
+    wire         go_101;
     reg          u17_fp_add_issued;
     wire         u17_fp_add_valid;
     wire [31:0]  u17_fp_add_result;
-    wire [31:0]  fnan_103;
-    reg  [31:0]  r_104;  // fir_constant.cl:27:13
-    wire [31:0]  w_105;  // fir_constant.cl:27:20
-    wire         go_106;
+    wire [31:0]  fnan_102;
+    reg  [31:0]  r_103;  // fir_constant.cl:27:13
+    wire         go_104;
     reg          u18_fp_mul_issued;
     wire         u18_fp_mul_valid;
     wire [31:0]  u18_fp_mul_result;
-    wire [31:0]  fnan_107;
-    reg  [31:0]  r_108;  // fir_constant.cl:27:20
-    wire         go_109;
+    wire [31:0]  fnan_105;
+    reg  [31:0]  r_106;  // fir_constant.cl:27:20
+    wire         go_107;
     reg          u19_fp_add_issued;
     wire         u19_fp_add_valid;
     wire [31:0]  u19_fp_add_result;
-    wire [31:0]  fnan_110;
-    reg  [31:0]  r_111;  // fir_constant.cl:27:13
-    wire [31:0]  w_112;  // fir_constant.cl:27:20
-    wire         go_113;
+    wire [31:0]  fnan_108;
+    reg  [31:0]  r_109;  // fir_constant.cl:27:13
+    wire         go_110;
     reg          u20_fp_mul_issued;
     wire         u20_fp_mul_valid;
     wire [31:0]  u20_fp_mul_result;
-    wire [31:0]  fnan_114;
-    reg  [31:0]  r_115;  // fir_constant.cl:27:20
-    wire         go_116;
+    wire [31:0]  fnan_111;
+    reg  [31:0]  r_112;  // fir_constant.cl:27:20
+    wire         go_113;
     reg          u21_fp_add_issued;
     wire         u21_fp_add_valid;
     wire [31:0]  u21_fp_add_result;
-    wire [31:0]  fnan_117;
-    reg  [31:0]  r_118;  // fir_constant.cl:27:13
-    wire [31:0]  w_119;  // fir_constant.cl:27:20
-    wire         go_120;
+    wire [31:0]  fnan_114;
+    reg  [31:0]  r_115;  // fir_constant.cl:27:13
+    wire         go_116;
     reg          u22_fp_mul_issued;
     wire         u22_fp_mul_valid;
     wire [31:0]  u22_fp_mul_result;
-    wire [31:0]  fnan_121;
-    reg  [31:0]  r_122;  // fir_constant.cl:27:20
-    wire         go_123;
+    wire [31:0]  fnan_117;
+    reg  [31:0]  r_118;  // fir_constant.cl:27:20
+    wire         go_119;
     reg          u23_fp_add_issued;
     wire         u23_fp_add_valid;
     wire [31:0]  u23_fp_add_result;
-    wire [31:0]  fnan_124;
-    reg  [31:0]  r_125;  // fir_constant.cl:27:13
-    wire [31:0]  w_126;  // fir_constant.cl:27:20
-    wire         go_127;
+    wire [31:0]  fnan_120;
+    reg  [31:0]  r_121;  // fir_constant.cl:27:13
+    wire         go_122;
     reg          u24_fp_mul_issued;
     wire         u24_fp_mul_valid;
     wire [31:0]  u24_fp_mul_result;
-    wire [31:0]  fnan_128;
-    reg  [31:0]  r_129;  // fir_constant.cl:27:20
-    wire         go_130;
+    wire [31:0]  fnan_123;
+    reg  [31:0]  r_124;  // fir_constant.cl:27:20
+    wire         go_125;
     reg          u25_fp_add_issued;
     wire         u25_fp_add_valid;
     wire [31:0]  u25_fp_add_result;
-    wire [31:0]  fnan_131;
-    reg  [31:0]  r_132;  // fir_constant.cl:27:13
-    wire [31:0]  w_133;  // fir_constant.cl:27:20
-    wire         go_134;
+    wire [31:0]  fnan_126;
+    reg  [31:0]  r_127;  // fir_constant.cl:27:13
+    wire         go_128;
     reg          u26_fp_mul_issued;
     wire         u26_fp_mul_valid;
     wire [31:0]  u26_fp_mul_result;
-    wire [31:0]  fnan_135;
-    reg  [31:0]  r_136;  // fir_constant.cl:27:20
-    wire         go_137;
+    wire [31:0]  fnan_129;
+    reg  [31:0]  r_130;  // fir_constant.cl:27:20
+    wire         go_131;
     reg          u27_fp_add_issued;
     wire         u27_fp_add_valid;
     wire [31:0]  u27_fp_add_result;
-    wire [31:0]  fnan_138;
-    reg  [31:0]  r_139;  // fir_constant.cl:27:13
-    wire [31:0]  w_140;  // fir_constant.cl:27:20
-    wire         go_141;
+    wire [31:0]  fnan_132;
+    reg  [31:0]  r_133;  // fir_constant.cl:27:13
+    wire         go_134;
     reg          u28_fp_mul_issued;
     wire         u28_fp_mul_valid;
     wire [31:0]  u28_fp_mul_result;
-    wire [31:0]  fnan_142;
-    reg  [31:0]  r_143;  // fir_constant.cl:27:20
-    wire         go_144;
+    wire [31:0]  fnan_135;
+    reg  [31:0]  r_136;  // fir_constant.cl:27:20
+    wire         go_137;
     reg          u29_fp_add_issued;
     wire         u29_fp_add_valid;
     wire [31:0]  u29_fp_add_result;
-    wire [31:0]  fnan_145;
-    reg  [31:0]  r_146;  // fir_constant.cl:27:13
-    wire [31:0]  w_147;  // fir_constant.cl:27:20
-    wire         go_148;
+    wire [31:0]  fnan_138;
+    reg  [31:0]  r_139;  // fir_constant.cl:27:13
+    wire         go_140;
     reg          u30_fp_mul_issued;
     wire         u30_fp_mul_valid;
     wire [31:0]  u30_fp_mul_result;
-    wire [31:0]  fnan_149;
-    reg  [31:0]  r_150;  // fir_constant.cl:27:20
-    wire         go_151;
+    wire [31:0]  fnan_141;
+    reg  [31:0]  r_142;  // fir_constant.cl:27:20
+    wire         go_143;
     reg          u31_fp_add_issued;
     wire         u31_fp_add_valid;
     wire [31:0]  u31_fp_add_result;
-    wire [31:0]  fnan_152;
-    reg  [31:0]  r_153;  // fir_constant.cl:27:13
-    wire [63:0]  w_154;  // fir_constant.cl:28:9
-    wire [31:0]  w_155;  // fir_constant.cl:28:11
-    wire [63:0]  w_156;  // fir_constant.cl:28:9
-    wire [63:0]  w_157;  // fir_constant.cl:28:9
-    wire [63:0]  w_158;  // fir_constant.cl:28:9
-    wire [63:0]  w_159;  // fir_constant.cl:28:9
-    reg  [63:0]  q_160;  // fir_constant.cl:28:9
+    wire [31:0]  fnan_144;
+    reg  [31:0]  r_145;  // fir_constant.cl:27:13
+    wire [63:0]  w_146;  // fir_constant.cl:28:9
+    wire [63:0]  w_147;  // fir_constant.cl:28:9
+    reg  [63:0]  q_148;  // fir_constant.cl:28:9
     reg          y_wr_issued;
     reg  [7:0]   y_wr_beat;
+    reg          got_149;
+    reg          got_150;
+    reg          got_151;
+    reg          got_152;
+    reg          got_153;
+    reg          got_154;
+    reg          got_155;
+    reg          got_156;
+    reg          got_157;
+    reg          got_158;
+    reg          got_159;
+    reg          got_160;
     reg          got_161;
     reg          got_162;
     reg          got_163;
-    reg          got_164;
-    reg          got_165;
-    reg          got_166;
-    reg          got_167;
-    reg          got_168;
-    reg          got_169;
-    reg          got_170;
-    reg          got_171;
-    reg          got_172;
-    reg          got_173;
-    reg          got_174;
-    reg          got_175;
     reg  [188:0] p1_valid;  // fir_constant.cl:18:5
     reg          p1_admit;
     wire         p1_stall;
     wire         p1_en;
-    wire [31:0]  pv_176;  // fir_constant.cl:18:21
-    wire [31:0]  w_177;  // fir_constant.cl:18:25
-    wire         pw_178;  // fir_constant.cl:18:21
+    wire [31:0]  pv_164;  // fir_constant.cl:18:21
+    wire [31:0]  w_165;  // fir_constant.cl:18:25
+    wire         pw_166;  // fir_constant.cl:18:21
     reg          p1_go;
+    wire [31:0]  pv_167;  // fir_constant.cl:21:25
+    wire [31:0]  pv_168;  // fir_constant.cl:21:25
+    wire [31:0]  pv_169;  // fir_constant.cl:21:25
+    wire [31:0]  pv_170;  // fir_constant.cl:21:25
+    wire [31:0]  pv_171;  // fir_constant.cl:21:25
+    wire [31:0]  pv_172;  // fir_constant.cl:21:25
+    wire [31:0]  pv_173;  // fir_constant.cl:21:25
+    wire [31:0]  pv_174;  // fir_constant.cl:21:25
+    wire [31:0]  pv_175;  // fir_constant.cl:21:25
+    wire [31:0]  pv_176;  // fir_constant.cl:21:25
+    wire [31:0]  pv_177;  // fir_constant.cl:21:25
+    wire [31:0]  pv_178;  // fir_constant.cl:21:25
     wire [31:0]  pv_179;  // fir_constant.cl:21:25
     wire [31:0]  pv_180;  // fir_constant.cl:21:25
     wire [31:0]  pv_181;  // fir_constant.cl:21:25
-    wire [31:0]  pv_182;  // fir_constant.cl:21:25
-    wire [31:0]  pv_183;  // fir_constant.cl:21:25
-    wire [31:0]  pv_184;  // fir_constant.cl:21:25
-    wire [31:0]  pv_185;  // fir_constant.cl:21:25
-    wire [31:0]  pv_186;  // fir_constant.cl:21:25
-    wire [31:0]  pv_187;  // fir_constant.cl:21:25
-    wire [31:0]  pv_188;  // fir_constant.cl:21:25
-    wire [31:0]  pv_189;  // fir_constant.cl:21:25
-    wire [31:0]  pv_190;  // fir_constant.cl:21:25
-    wire [31:0]  pv_191;  // fir_constant.cl:21:25
-    wire [31:0]  pv_192;  // fir_constant.cl:21:25
-    wire [31:0]  pv_193;  // fir_constant.cl:21:25
-    wire [63:0]  w_194;  // fir_constant.cl:22:21
-    wire [31:0]  pv_195;  // fir_constant.cl:22:23
-    wire [63:0]  pw_196;  // fir_constant.cl:22:21
-    wire [63:0]  w_197;  // fir_constant.cl:22:21
-    wire [63:0]  pw_198;  // fir_constant.cl:22:21
-    wire [63:0]  pw_199;  // fir_constant.cl:22:21
-    wire [31:0]  pld_200;  // fir_constant.cl:22:21
-    wire [31:0]  w_201;  // fir_constant.cl:24:21
-    wire [31:0]  w_202;  // fir_constant.cl:27:20
+    wire [63:0]  w_182;  // fir_constant.cl:22:21
+    wire [31:0]  pv_183;  // fir_constant.cl:22:23
+    wire [63:0]  pw_184;  // fir_constant.cl:22:21
+    wire [63:0]  w_185;  // fir_constant.cl:22:21
+    wire [63:0]  pw_186;  // fir_constant.cl:22:21
+    wire [63:0]  pw_187;  // fir_constant.cl:22:21
+    wire [31:0]  pld_188;  // fir_constant.cl:22:21
+    wire [31:0]  w_189;  // fir_constant.cl:24:21
+    wire [31:0]  w_190;  // fir_constant.cl:27:20
+    wire         go_191;
+    wire         pu_192_valid;
+    wire [31:0]  pu_192_result;
+    reg  [31:0]  pd_193;
+    reg  [31:0]  pd_194;
+    reg  [31:0]  pd_195;
+    reg  [31:0]  pd_196;
+    reg  [31:0]  pd_197;
+    reg  [31:0]  pd_198;
+    reg  [31:0]  pd_199;
+    reg  [31:0]  pd_200;
+    wire [31:0]  fnan_201;
+    wire [31:0]  pw_202;  // fir_constant.cl:27:20
     wire         go_203;
     wire         pu_204_valid;
     wire [31:0]  pu_204_result;
@@ -389,16 +390,16 @@ module fir_datapath (
     reg  [31:0]  pd_210;
     reg  [31:0]  pd_211;
     reg  [31:0]  pd_212;
-    wire [31:0]  fnan_213;
-    wire [31:0]  pw_214;  // fir_constant.cl:27:20
-    wire         go_215;
-    wire         pu_216_valid;
-    wire [31:0]  pu_216_result;
-    reg  [31:0]  pd_217;
-    reg  [31:0]  pd_218;
-    reg  [31:0]  pd_219;
-    reg  [31:0]  pd_220;
-    reg  [31:0]  pd_221;
+    reg  [31:0]  pd_213;
+    reg  [31:0]  pd_214;
+    reg  [31:0]  pd_215;
+    reg  [31:0]  pd_216;
+    wire [31:0]  fnan_217;
+    wire [31:0]  pw_218;  // fir_constant.cl:27:13
+    wire [31:0]  w_219;  // fir_constant.cl:27:20
+    wire         go_220;
+    wire         pu_221_valid;
+    wire [31:0]  pu_221_result;
     reg  [31:0]  pd_222;
     reg  [31:0]  pd_223;
     reg  [31:0]  pd_224;
@@ -406,37 +407,37 @@ module fir_datapath (
     reg  [31:0]  pd_226;
     reg  [31:0]  pd_227;
     reg  [31:0]  pd_228;
-    wire [31:0]  fnan_229;
-    wire [31:0]  pw_230;  // fir_constant.cl:27:13
-    wire [31:0]  w_231;  // fir_constant.cl:27:20
-    wire         go_232;
-    wire         pu_233_valid;
-    wire [31:0]  pu_233_result;
-    reg  [31:0]  pd_234;
-    reg  [31:0]  pd_235;
-    reg  [31:0]  pd_236;
-    reg  [31:0]  pd_237;
-    reg  [31:0]  pd_238;
-    reg  [31:0]  pd_239;
-    reg  [31:0]  pd_240;
+    reg  [31:0]  pd_229;
+    wire [31:0]  fnan_230;
+    wire [31:0]  pw_231;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_232;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_233;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_234;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_235;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_236;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_237;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_238;  // fir_constant.cl:27:20
+    wire         go_239;
+    wire         pu_240_valid;
+    wire [31:0]  pu_240_result;
     reg  [31:0]  pd_241;
-    wire [31:0]  fnan_242;
-    wire [31:0]  pw_243;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_244;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_245;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_246;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_247;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_248;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_249;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_250;  // fir_constant.cl:27:20
-    wire         go_251;
-    wire         pu_252_valid;
-    wire [31:0]  pu_252_result;
-    reg  [31:0]  pd_253;
-    reg  [31:0]  pd_254;
-    reg  [31:0]  pd_255;
-    reg  [31:0]  pd_256;
-    reg  [31:0]  pd_257;
+    reg  [31:0]  pd_242;
+    reg  [31:0]  pd_243;
+    reg  [31:0]  pd_244;
+    reg  [31:0]  pd_245;
+    reg  [31:0]  pd_246;
+    reg  [31:0]  pd_247;
+    reg  [31:0]  pd_248;
+    reg  [31:0]  pd_249;
+    reg  [31:0]  pd_250;
+    reg  [31:0]  pd_251;
+    reg  [31:0]  pd_252;
+    wire [31:0]  fnan_253;
+    wire [31:0]  pw_254;  // fir_constant.cl:27:13
+    wire [31:0]  w_255;  // fir_constant.cl:27:20
+    wire         go_256;
+    wire         pu_257_valid;
+    wire [31:0]  pu_257_result;
     reg  [31:0]  pd_258;
     reg  [31:0]  pd_259;
     reg  [31:0]  pd_260;
@@ -444,44 +445,44 @@ module fir_datapath (
     reg  [31:0]  pd_262;
     reg  [31:0]  pd_263;
     reg  [31:0]  pd_264;
-    wire [31:0]  fnan_265;
-    wire [31:0]  pw_266;  // fir_constant.cl:27:13
-    wire [31:0]  w_267;  // fir_constant.cl:27:20
-    wire         go_268;
-    wire         pu_269_valid;
-    wire [31:0]  pu_269_result;
-    reg  [31:0]  pd_270;
-    reg  [31:0]  pd_271;
-    reg  [31:0]  pd_272;
-    reg  [31:0]  pd_273;
-    reg  [31:0]  pd_274;
-    reg  [31:0]  pd_275;
-    reg  [31:0]  pd_276;
-    reg  [31:0]  pd_277;
-    wire [31:0]  fnan_278;
-    wire [31:0]  pw_279;  // fir_constant.cl:27:20
+    reg  [31:0]  pd_265;
+    wire [31:0]  fnan_266;
+    wire [31:0]  pw_267;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_268;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_269;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_270;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_271;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_272;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_273;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_274;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_275;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_276;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_277;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_278;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_279;  // fir_constant.cl:27:20
     reg  [31:0]  pq_280;  // fir_constant.cl:27:20
     reg  [31:0]  pq_281;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_282;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_283;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_284;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_285;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_286;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_287;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_288;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_289;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_290;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_291;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_292;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_293;  // fir_constant.cl:27:20
-    wire         go_294;
-    wire         pu_295_valid;
-    wire [31:0]  pu_295_result;
-    reg  [31:0]  pd_296;
-    reg  [31:0]  pd_297;
-    reg  [31:0]  pd_298;
-    reg  [31:0]  pd_299;
-    reg  [31:0]  pd_300;
+    wire         go_282;
+    wire         pu_283_valid;
+    wire [31:0]  pu_283_result;
+    reg  [31:0]  pd_284;
+    reg  [31:0]  pd_285;
+    reg  [31:0]  pd_286;
+    reg  [31:0]  pd_287;
+    reg  [31:0]  pd_288;
+    reg  [31:0]  pd_289;
+    reg  [31:0]  pd_290;
+    reg  [31:0]  pd_291;
+    reg  [31:0]  pd_292;
+    reg  [31:0]  pd_293;
+    reg  [31:0]  pd_294;
+    reg  [31:0]  pd_295;
+    wire [31:0]  fnan_296;
+    wire [31:0]  pw_297;  // fir_constant.cl:27:13
+    wire [31:0]  w_298;  // fir_constant.cl:27:20
+    wire         go_299;
+    wire         pu_300_valid;
+    wire [31:0]  pu_300_result;
     reg  [31:0]  pd_301;
     reg  [31:0]  pd_302;
     reg  [31:0]  pd_303;
@@ -489,22 +490,21 @@ module fir_datapath (
     reg  [31:0]  pd_305;
     reg  [31:0]  pd_306;
     reg  [31:0]  pd_307;
-    wire [31:0]  fnan_308;
-    wire [31:0]  pw_309;  // fir_constant.cl:27:13
-    wire [31:0]  w_310;  // fir_constant.cl:27:20
-    wire         go_311;
-    wire         pu_312_valid;
-    wire [31:0]  pu_312_result;
-    reg  [31:0]  pd_313;
-    reg  [31:0]  pd_314;
-    reg  [31:0]  pd_315;
-    reg  [31:0]  pd_316;
-    reg  [31:0]  pd_317;
-    reg  [31:0]  pd_318;
-    reg  [31:0]  pd_319;
-    reg  [31:0]  pd_320;
-    wire [31:0]  fnan_321;
-    wire [31:0]  pw_322;  // fir_constant.cl:27:20
+    reg  [31:0]  pd_308;
+    wire [31:0]  fnan_309;
+    wire [31:0]  pw_310;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_311;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_312;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_313;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_314;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_315;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_316;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_317;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_318;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_319;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_320;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_321;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_322;  // fir_constant.cl:27:20
     reg  [31:0]  pq_323;  // fir_constant.cl:27:20
     reg  [31:0]  pq_324;  // fir_constant.cl:27:20
     reg  [31:0]  pq_325;  // fir_constant.cl:27:20
@@ -514,26 +514,27 @@ module fir_datapath (
     reg  [31:0]  pq_329;  // fir_constant.cl:27:20
     reg  [31:0]  pq_330;  // fir_constant.cl:27:20
     reg  [31:0]  pq_331;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_332;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_333;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_334;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_335;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_336;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_337;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_338;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_339;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_340;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_341;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_342;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_343;  // fir_constant.cl:27:20
-    wire         go_344;
-    wire         pu_345_valid;
-    wire [31:0]  pu_345_result;
-    reg  [31:0]  pd_346;
-    reg  [31:0]  pd_347;
-    reg  [31:0]  pd_348;
-    reg  [31:0]  pd_349;
-    reg  [31:0]  pd_350;
+    wire         go_332;
+    wire         pu_333_valid;
+    wire [31:0]  pu_333_result;
+    reg  [31:0]  pd_334;
+    reg  [31:0]  pd_335;
+    reg  [31:0]  pd_336;
+    reg  [31:0]  pd_337;
+    reg  [31:0]  pd_338;
+    reg  [31:0]  pd_339;
+    reg  [31:0]  pd_340;
+    reg  [31:0]  pd_341;
+    reg  [31:0]  pd_342;
+    reg  [31:0]  pd_343;
+    reg  [31:0]  pd_344;
+    reg  [31:0]  pd_345;
+    wire [31:0]  fnan_346;
+    wire [31:0]  pw_347;  // fir_constant.cl:27:13
+    wire [31:0]  w_348;  // fir_constant.cl:27:20
+    wire         go_349;
+    wire         pu_350_valid;
+    wire [31:0]  pu_350_result;
     reg  [31:0]  pd_351;
     reg  [31:0]  pd_352;
     reg  [31:0]  pd_353;
@@ -541,22 +542,21 @@ module fir_datapath (
     reg  [31:0]  pd_355;
     reg  [31:0]  pd_356;
     reg  [31:0]  pd_357;
-    wire [31:0]  fnan_358;
-    wire [31:0]  pw_359;  // fir_constant.cl:27:13
-    wire [31:0]  w_360;  // fir_constant.cl:27:20
-    wire         go_361;
-    wire         pu_362_valid;
-    wire [31:0]  pu_362_result;
-    reg  [31:0]  pd_363;
-    reg  [31:0]  pd_364;
-    reg  [31:0]  pd_365;
-    reg  [31:0]  pd_366;
-    reg  [31:0]  pd_367;
-    reg  [31:0]  pd_368;
-    reg  [31:0]  pd_369;
-    reg  [31:0]  pd_370;
-    wire [31:0]  fnan_371;
-    wire [31:0]  pw_372;  // fir_constant.cl:27:20
+    reg  [31:0]  pd_358;
+    wire [31:0]  fnan_359;
+    wire [31:0]  pw_360;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_361;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_362;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_363;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_364;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_365;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_366;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_367;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_368;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_369;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_370;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_371;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_372;  // fir_constant.cl:27:20
     reg  [31:0]  pq_373;  // fir_constant.cl:27:20
     reg  [31:0]  pq_374;  // fir_constant.cl:27:20
     reg  [31:0]  pq_375;  // fir_constant.cl:27:20
@@ -573,26 +573,27 @@ module fir_datapath (
     reg  [31:0]  pq_386;  // fir_constant.cl:27:20
     reg  [31:0]  pq_387;  // fir_constant.cl:27:20
     reg  [31:0]  pq_388;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_389;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_390;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_391;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_392;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_393;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_394;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_395;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_396;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_397;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_398;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_399;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_400;  // fir_constant.cl:27:20
-    wire         go_401;
-    wire         pu_402_valid;
-    wire [31:0]  pu_402_result;
-    reg  [31:0]  pd_403;
-    reg  [31:0]  pd_404;
-    reg  [31:0]  pd_405;
-    reg  [31:0]  pd_406;
-    reg  [31:0]  pd_407;
+    wire         go_389;
+    wire         pu_390_valid;
+    wire [31:0]  pu_390_result;
+    reg  [31:0]  pd_391;
+    reg  [31:0]  pd_392;
+    reg  [31:0]  pd_393;
+    reg  [31:0]  pd_394;
+    reg  [31:0]  pd_395;
+    reg  [31:0]  pd_396;
+    reg  [31:0]  pd_397;
+    reg  [31:0]  pd_398;
+    reg  [31:0]  pd_399;
+    reg  [31:0]  pd_400;
+    reg  [31:0]  pd_401;
+    reg  [31:0]  pd_402;
+    wire [31:0]  fnan_403;
+    wire [31:0]  pw_404;  // fir_constant.cl:27:13
+    wire [31:0]  w_405;  // fir_constant.cl:27:20
+    wire         go_406;
+    wire         pu_407_valid;
+    wire [31:0]  pu_407_result;
     reg  [31:0]  pd_408;
     reg  [31:0]  pd_409;
     reg  [31:0]  pd_410;
@@ -600,22 +601,21 @@ module fir_datapath (
     reg  [31:0]  pd_412;
     reg  [31:0]  pd_413;
     reg  [31:0]  pd_414;
-    wire [31:0]  fnan_415;
-    wire [31:0]  pw_416;  // fir_constant.cl:27:13
-    wire [31:0]  w_417;  // fir_constant.cl:27:20
-    wire         go_418;
-    wire         pu_419_valid;
-    wire [31:0]  pu_419_result;
-    reg  [31:0]  pd_420;
-    reg  [31:0]  pd_421;
-    reg  [31:0]  pd_422;
-    reg  [31:0]  pd_423;
-    reg  [31:0]  pd_424;
-    reg  [31:0]  pd_425;
-    reg  [31:0]  pd_426;
-    reg  [31:0]  pd_427;
-    wire [31:0]  fnan_428;
-    wire [31:0]  pw_429;  // fir_constant.cl:27:20
+    reg  [31:0]  pd_415;
+    wire [31:0]  fnan_416;
+    wire [31:0]  pw_417;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_418;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_419;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_420;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_421;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_422;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_423;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_424;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_425;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_426;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_427;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_428;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_429;  // fir_constant.cl:27:20
     reg  [31:0]  pq_430;  // fir_constant.cl:27:20
     reg  [31:0]  pq_431;  // fir_constant.cl:27:20
     reg  [31:0]  pq_432;  // fir_constant.cl:27:20
@@ -639,26 +639,27 @@ module fir_datapath (
     reg  [31:0]  pq_450;  // fir_constant.cl:27:20
     reg  [31:0]  pq_451;  // fir_constant.cl:27:20
     reg  [31:0]  pq_452;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_453;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_454;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_455;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_456;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_457;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_458;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_459;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_460;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_461;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_462;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_463;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_464;  // fir_constant.cl:27:20
-    wire         go_465;
-    wire         pu_466_valid;
-    wire [31:0]  pu_466_result;
-    reg  [31:0]  pd_467;
-    reg  [31:0]  pd_468;
-    reg  [31:0]  pd_469;
-    reg  [31:0]  pd_470;
-    reg  [31:0]  pd_471;
+    wire         go_453;
+    wire         pu_454_valid;
+    wire [31:0]  pu_454_result;
+    reg  [31:0]  pd_455;
+    reg  [31:0]  pd_456;
+    reg  [31:0]  pd_457;
+    reg  [31:0]  pd_458;
+    reg  [31:0]  pd_459;
+    reg  [31:0]  pd_460;
+    reg  [31:0]  pd_461;
+    reg  [31:0]  pd_462;
+    reg  [31:0]  pd_463;
+    reg  [31:0]  pd_464;
+    reg  [31:0]  pd_465;
+    reg  [31:0]  pd_466;
+    wire [31:0]  fnan_467;
+    wire [31:0]  pw_468;  // fir_constant.cl:27:13
+    wire [31:0]  w_469;  // fir_constant.cl:27:20
+    wire         go_470;
+    wire         pu_471_valid;
+    wire [31:0]  pu_471_result;
     reg  [31:0]  pd_472;
     reg  [31:0]  pd_473;
     reg  [31:0]  pd_474;
@@ -666,22 +667,21 @@ module fir_datapath (
     reg  [31:0]  pd_476;
     reg  [31:0]  pd_477;
     reg  [31:0]  pd_478;
-    wire [31:0]  fnan_479;
-    wire [31:0]  pw_480;  // fir_constant.cl:27:13
-    wire [31:0]  w_481;  // fir_constant.cl:27:20
-    wire         go_482;
-    wire         pu_483_valid;
-    wire [31:0]  pu_483_result;
-    reg  [31:0]  pd_484;
-    reg  [31:0]  pd_485;
-    reg  [31:0]  pd_486;
-    reg  [31:0]  pd_487;
-    reg  [31:0]  pd_488;
-    reg  [31:0]  pd_489;
-    reg  [31:0]  pd_490;
-    reg  [31:0]  pd_491;
-    wire [31:0]  fnan_492;
-    wire [31:0]  pw_493;  // fir_constant.cl:27:20
+    reg  [31:0]  pd_479;
+    wire [31:0]  fnan_480;
+    wire [31:0]  pw_481;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_482;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_483;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_484;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_485;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_486;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_487;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_488;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_489;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_490;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_491;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_492;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_493;  // fir_constant.cl:27:20
     reg  [31:0]  pq_494;  // fir_constant.cl:27:20
     reg  [31:0]  pq_495;  // fir_constant.cl:27:20
     reg  [31:0]  pq_496;  // fir_constant.cl:27:20
@@ -712,26 +712,27 @@ module fir_datapath (
     reg  [31:0]  pq_521;  // fir_constant.cl:27:20
     reg  [31:0]  pq_522;  // fir_constant.cl:27:20
     reg  [31:0]  pq_523;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_524;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_525;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_526;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_527;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_528;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_529;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_530;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_531;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_532;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_533;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_534;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_535;  // fir_constant.cl:27:20
-    wire         go_536;
-    wire         pu_537_valid;
-    wire [31:0]  pu_537_result;
-    reg  [31:0]  pd_538;
-    reg  [31:0]  pd_539;
-    reg  [31:0]  pd_540;
-    reg  [31:0]  pd_541;
-    reg  [31:0]  pd_542;
+    wire         go_524;
+    wire         pu_525_valid;
+    wire [31:0]  pu_525_result;
+    reg  [31:0]  pd_526;
+    reg  [31:0]  pd_527;
+    reg  [31:0]  pd_528;
+    reg  [31:0]  pd_529;
+    reg  [31:0]  pd_530;
+    reg  [31:0]  pd_531;
+    reg  [31:0]  pd_532;
+    reg  [31:0]  pd_533;
+    reg  [31:0]  pd_534;
+    reg  [31:0]  pd_535;
+    reg  [31:0]  pd_536;
+    reg  [31:0]  pd_537;
+    wire [31:0]  fnan_538;
+    wire [31:0]  pw_539;  // fir_constant.cl:27:13
+    wire [31:0]  w_540;  // fir_constant.cl:27:20
+    wire         go_541;
+    wire         pu_542_valid;
+    wire [31:0]  pu_542_result;
     reg  [31:0]  pd_543;
     reg  [31:0]  pd_544;
     reg  [31:0]  pd_545;
@@ -739,22 +740,21 @@ module fir_datapath (
     reg  [31:0]  pd_547;
     reg  [31:0]  pd_548;
     reg  [31:0]  pd_549;
-    wire [31:0]  fnan_550;
-    wire [31:0]  pw_551;  // fir_constant.cl:27:13
-    wire [31:0]  w_552;  // fir_constant.cl:27:20
-    wire         go_553;
-    wire         pu_554_valid;
-    wire [31:0]  pu_554_result;
-    reg  [31:0]  pd_555;
-    reg  [31:0]  pd_556;
-    reg  [31:0]  pd_557;
-    reg  [31:0]  pd_558;
-    reg  [31:0]  pd_559;
-    reg  [31:0]  pd_560;
-    reg  [31:0]  pd_561;
-    reg  [31:0]  pd_562;
-    wire [31:0]  fnan_563;
-    wire [31:0]  pw_564;  // fir_constant.cl:27:20
+    reg  [31:0]  pd_550;
+    wire [31:0]  fnan_551;
+    wire [31:0]  pw_552;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_553;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_554;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_555;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_556;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_557;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_558;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_559;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_560;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_561;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_562;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_563;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_564;  // fir_constant.cl:27:20
     reg  [31:0]  pq_565;  // fir_constant.cl:27:20
     reg  [31:0]  pq_566;  // fir_constant.cl:27:20
     reg  [31:0]  pq_567;  // fir_constant.cl:27:20
@@ -792,25 +792,26 @@ module fir_datapath (
     reg  [31:0]  pq_599;  // fir_constant.cl:27:20
     reg  [31:0]  pq_600;  // fir_constant.cl:27:20
     reg  [31:0]  pq_601;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_602;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_603;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_604;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_605;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_606;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_607;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_608;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_609;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_610;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_611;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_612;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_613;  // fir_constant.cl:27:20
-    wire         go_614;
-    wire         pu_615_valid;
-    wire [31:0]  pu_615_result;
-    reg  [31:0]  pd_616;
-    reg  [31:0]  pd_617;
-    reg  [31:0]  pd_618;
-    reg  [31:0]  pd_619;
+    wire         go_602;
+    wire         pu_603_valid;
+    wire [31:0]  pu_603_result;
+    reg  [31:0]  pd_604;
+    reg  [31:0]  pd_605;
+    reg  [31:0]  pd_606;
+    reg  [31:0]  pd_607;
+    reg  [31:0]  pd_608;
+    reg  [31:0]  pd_609;
+    reg  [31:0]  pd_610;
+    reg  [31:0]  pd_611;
+    reg  [31:0]  pd_612;
+    reg  [31:0]  pd_613;
+    reg  [31:0]  pd_614;
+    reg  [31:0]  pd_615;
+    wire [31:0]  fnan_616;
+    wire [31:0]  pw_617;  // fir_constant.cl:27:13
+    wire         go_618;
+    wire         pu_619_valid;
+    wire [31:0]  pu_619_result;
     reg  [31:0]  pd_620;
     reg  [31:0]  pd_621;
     reg  [31:0]  pd_622;
@@ -820,21 +821,20 @@ module fir_datapath (
     reg  [31:0]  pd_626;
     reg  [31:0]  pd_627;
     wire [31:0]  fnan_628;
-    wire [31:0]  pw_629;  // fir_constant.cl:27:13
-    wire [31:0]  w_630;  // fir_constant.cl:27:20
-    wire         go_631;
-    wire         pu_632_valid;
-    wire [31:0]  pu_632_result;
-    reg  [31:0]  pd_633;
-    reg  [31:0]  pd_634;
-    reg  [31:0]  pd_635;
-    reg  [31:0]  pd_636;
-    reg  [31:0]  pd_637;
-    reg  [31:0]  pd_638;
-    reg  [31:0]  pd_639;
-    reg  [31:0]  pd_640;
-    wire [31:0]  fnan_641;
-    wire [31:0]  pw_642;  // fir_constant.cl:27:20
+    wire [31:0]  pw_629;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_630;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_631;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_632;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_633;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_634;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_635;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_636;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_637;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_638;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_639;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_640;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_641;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_642;  // fir_constant.cl:27:20
     reg  [31:0]  pq_643;  // fir_constant.cl:27:20
     reg  [31:0]  pq_644;  // fir_constant.cl:27:20
     reg  [31:0]  pq_645;  // fir_constant.cl:27:20
@@ -878,25 +878,26 @@ module fir_datapath (
     reg  [31:0]  pq_683;  // fir_constant.cl:27:20
     reg  [31:0]  pq_684;  // fir_constant.cl:27:20
     reg  [31:0]  pq_685;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_686;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_687;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_688;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_689;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_690;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_691;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_692;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_693;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_694;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_695;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_696;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_697;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_698;  // fir_constant.cl:27:20
-    wire         go_699;
-    wire         pu_700_valid;
-    wire [31:0]  pu_700_result;
-    reg  [31:0]  pd_701;
-    reg  [31:0]  pd_702;
-    reg  [31:0]  pd_703;
+    wire         go_686;
+    wire         pu_687_valid;
+    wire [31:0]  pu_687_result;
+    reg  [31:0]  pd_688;
+    reg  [31:0]  pd_689;
+    reg  [31:0]  pd_690;
+    reg  [31:0]  pd_691;
+    reg  [31:0]  pd_692;
+    reg  [31:0]  pd_693;
+    reg  [31:0]  pd_694;
+    reg  [31:0]  pd_695;
+    reg  [31:0]  pd_696;
+    reg  [31:0]  pd_697;
+    reg  [31:0]  pd_698;
+    reg  [31:0]  pd_699;
+    wire [31:0]  fnan_700;
+    wire [31:0]  pw_701;  // fir_constant.cl:27:13
+    wire         go_702;
+    wire         pu_703_valid;
+    wire [31:0]  pu_703_result;
     reg  [31:0]  pd_704;
     reg  [31:0]  pd_705;
     reg  [31:0]  pd_706;
@@ -905,23 +906,22 @@ module fir_datapath (
     reg  [31:0]  pd_709;
     reg  [31:0]  pd_710;
     reg  [31:0]  pd_711;
-    reg  [31:0]  pd_712;
-    wire [31:0]  fnan_713;
-    wire [31:0]  pw_714;  // fir_constant.cl:27:13
-    wire [31:0]  w_715;  // fir_constant.cl:27:20
-    wire         go_716;
-    wire         pu_717_valid;
-    wire [31:0]  pu_717_result;
-    reg  [31:0]  pd_718;
-    reg  [31:0]  pd_719;
-    reg  [31:0]  pd_720;
-    reg  [31:0]  pd_721;
-    reg  [31:0]  pd_722;
-    reg  [31:0]  pd_723;
-    reg  [31:0]  pd_724;
-    reg  [31:0]  pd_725;
-    wire [31:0]  fnan_726;
-    wire [31:0]  pw_727;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_712;
+    wire [31:0]  pw_713;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_714;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_715;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_716;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_717;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_718;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_719;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_720;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_721;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_722;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_723;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_724;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_725;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_726;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_727;  // fir_constant.cl:27:20
     reg  [31:0]  pq_728;  // fir_constant.cl:27:20
     reg  [31:0]  pq_729;  // fir_constant.cl:27:20
     reg  [31:0]  pq_730;  // fir_constant.cl:27:20
@@ -971,25 +971,26 @@ module fir_datapath (
     reg  [31:0]  pq_774;  // fir_constant.cl:27:20
     reg  [31:0]  pq_775;  // fir_constant.cl:27:20
     reg  [31:0]  pq_776;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_777;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_778;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_779;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_780;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_781;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_782;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_783;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_784;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_785;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_786;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_787;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_788;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_789;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_790;  // fir_constant.cl:27:20
-    wire         go_791;
-    wire         pu_792_valid;
-    wire [31:0]  pu_792_result;
-    reg  [31:0]  pd_793;
-    reg  [31:0]  pd_794;
+    wire         go_777;
+    wire         pu_778_valid;
+    wire [31:0]  pu_778_result;
+    reg  [31:0]  pd_779;
+    reg  [31:0]  pd_780;
+    reg  [31:0]  pd_781;
+    reg  [31:0]  pd_782;
+    reg  [31:0]  pd_783;
+    reg  [31:0]  pd_784;
+    reg  [31:0]  pd_785;
+    reg  [31:0]  pd_786;
+    reg  [31:0]  pd_787;
+    reg  [31:0]  pd_788;
+    reg  [31:0]  pd_789;
+    reg  [31:0]  pd_790;
+    wire [31:0]  fnan_791;
+    wire [31:0]  pw_792;  // fir_constant.cl:27:13
+    wire         go_793;
+    wire         pu_794_valid;
+    wire [31:0]  pu_794_result;
     reg  [31:0]  pd_795;
     reg  [31:0]  pd_796;
     reg  [31:0]  pd_797;
@@ -998,24 +999,23 @@ module fir_datapath (
     reg  [31:0]  pd_800;
     reg  [31:0]  pd_801;
     reg  [31:0]  pd_802;
-    reg  [31:0]  pd_803;
-    reg  [31:0]  pd_804;
-    wire [31:0]  fnan_805;
-    wire [31:0]  pw_806;  // fir_constant.cl:27:13
-    wire [31:0]  w_807;  // fir_constant.cl:27:20
-    wire         go_808;
-    wire         pu_809_valid;
-    wire [31:0]  pu_809_result;
-    reg  [31:0]  pd_810;
-    reg  [31:0]  pd_811;
-    reg  [31:0]  pd_812;
-    reg  [31:0]  pd_813;
-    reg  [31:0]  pd_814;
-    reg  [31:0]  pd_815;
-    reg  [31:0]  pd_816;
-    reg  [31:0]  pd_817;
-    wire [31:0]  fnan_818;
-    wire [31:0]  pw_819;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_803;
+    wire [31:0]  pw_804;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_805;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_806;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_807;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_808;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_809;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_810;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_811;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_812;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_813;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_814;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_815;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_816;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_817;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_818;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_819;  // fir_constant.cl:27:20
     reg  [31:0]  pq_820;  // fir_constant.cl:27:20
     reg  [31:0]  pq_821;  // fir_constant.cl:27:20
     reg  [31:0]  pq_822;  // fir_constant.cl:27:20
@@ -1071,25 +1071,26 @@ module fir_datapath (
     reg  [31:0]  pq_872;  // fir_constant.cl:27:20
     reg  [31:0]  pq_873;  // fir_constant.cl:27:20
     reg  [31:0]  pq_874;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_875;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_876;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_877;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_878;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_879;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_880;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_881;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_882;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_883;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_884;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_885;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_886;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_887;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_888;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_889;  // fir_constant.cl:27:20
-    wire         go_890;
-    wire         pu_891_valid;
-    wire [31:0]  pu_891_result;
-    reg  [31:0]  pd_892;
+    wire         go_875;
+    wire         pu_876_valid;
+    wire [31:0]  pu_876_result;
+    reg  [31:0]  pd_877;
+    reg  [31:0]  pd_878;
+    reg  [31:0]  pd_879;
+    reg  [31:0]  pd_880;
+    reg  [31:0]  pd_881;
+    reg  [31:0]  pd_882;
+    reg  [31:0]  pd_883;
+    reg  [31:0]  pd_884;
+    reg  [31:0]  pd_885;
+    reg  [31:0]  pd_886;
+    reg  [31:0]  pd_887;
+    reg  [31:0]  pd_888;
+    wire [31:0]  fnan_889;
+    wire [31:0]  pw_890;  // fir_constant.cl:27:13
+    wire         go_891;
+    wire         pu_892_valid;
+    wire [31:0]  pu_892_result;
     reg  [31:0]  pd_893;
     reg  [31:0]  pd_894;
     reg  [31:0]  pd_895;
@@ -1098,25 +1099,24 @@ module fir_datapath (
     reg  [31:0]  pd_898;
     reg  [31:0]  pd_899;
     reg  [31:0]  pd_900;
-    reg  [31:0]  pd_901;
-    reg  [31:0]  pd_902;
-    reg  [31:0]  pd_903;
-    wire [31:0]  fnan_904;
-    wire [31:0]  pw_905;  // fir_constant.cl:27:13
-    wire [31:0]  w_906;  // fir_constant.cl:27:20
-    wire         go_907;
-    wire         pu_908_valid;
-    wire [31:0]  pu_908_result;
-    reg  [31:0]  pd_909;
-    reg  [31:0]  pd_910;
-    reg  [31:0]  pd_911;
-    reg  [31:0]  pd_912;
-    reg  [31:0]  pd_913;
-    reg  [31:0]  pd_914;
-    reg  [31:0]  pd_915;
-    reg  [31:0]  pd_916;
-    wire [31:0]  fnan_917;
-    wire [31:0]  pw_918;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_901;
+    wire [31:0]  pw_902;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_903;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_904;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_905;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_906;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_907;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_908;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_909;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_910;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_911;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_912;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_913;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_914;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_915;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_916;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_917;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_918;  // fir_constant.cl:27:20
     reg  [31:0]  pq_919;  // fir_constant.cl:27:20
     reg  [31:0]  pq_920;  // fir_constant.cl:27:20
     reg  [31:0]  pq_921;  // fir_constant.cl:27:20
@@ -1178,22 +1178,23 @@ module fir_datapath (
     reg  [31:0]  pq_977;  // fir_constant.cl:27:20
     reg  [31:0]  pq_978;  // fir_constant.cl:27:20
     reg  [31:0]  pq_979;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_980;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_981;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_982;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_983;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_984;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_985;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_986;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_987;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_988;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_989;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_990;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_991;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_992;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_993;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_994;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_995;  // fir_constant.cl:27:20
+    wire         go_980;
+    wire         pu_981_valid;
+    wire [31:0]  pu_981_result;
+    reg  [31:0]  pd_982;
+    reg  [31:0]  pd_983;
+    reg  [31:0]  pd_984;
+    reg  [31:0]  pd_985;
+    reg  [31:0]  pd_986;
+    reg  [31:0]  pd_987;
+    reg  [31:0]  pd_988;
+    reg  [31:0]  pd_989;
+    reg  [31:0]  pd_990;
+    reg  [31:0]  pd_991;
+    reg  [31:0]  pd_992;
+    reg  [31:0]  pd_993;
+    wire [31:0]  fnan_994;
+    wire [31:0]  pw_995;  // fir_constant.cl:27:13
     wire         go_996;
     wire         pu_997_valid;
     wire [31:0]  pu_997_result;
@@ -1205,26 +1206,25 @@ module fir_datapath (
     reg  [31:0]  pd_1003;
     reg  [31:0]  pd_1004;
     reg  [31:0]  pd_1005;
-    reg  [31:0]  pd_1006;
-    reg  [31:0]  pd_1007;
-    reg  [31:0]  pd_1008;
-    reg  [31:0]  pd_1009;
-    wire [31:0]  fnan_1010;
-    wire [31:0]  pw_1011;  // fir_constant.cl:27:13
-    wire [31:0]  w_1012;  // fir_constant.cl:27:20
-    wire         go_1013;
-    wire         pu_1014_valid;
-    wire [31:0]  pu_1014_result;
-    reg  [31:0]  pd_1015;
-    reg  [31:0]  pd_1016;
-    reg  [31:0]  pd_1017;
-    reg  [31:0]  pd_1018;
-    reg  [31:0]  pd_1019;
-    reg  [31:0]  pd_1020;
-    reg  [31:0]  pd_1021;
-    reg  [31:0]  pd_1022;
-    wire [31:0]  fnan_1023;
-    wire [31:0]  pw_1024;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_1006;
+    wire [31:0]  pw_1007;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1008;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1009;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1010;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1011;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1012;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1013;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1014;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1015;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1016;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1017;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1018;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1019;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1020;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1021;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1022;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1023;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1024;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1025;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1026;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1027;  // fir_constant.cl:27:20
@@ -1292,26 +1292,27 @@ module fir_datapath (
     reg  [31:0]  pq_1089;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1090;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1091;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1092;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1093;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1094;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1095;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1096;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1097;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1098;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1099;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1100;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1101;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1102;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1103;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1104;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1105;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1106;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1107;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1108;  // fir_constant.cl:27:20
-    wire         go_1109;
-    wire         pu_1110_valid;
-    wire [31:0]  pu_1110_result;
+    wire         go_1092;
+    wire         pu_1093_valid;
+    wire [31:0]  pu_1093_result;
+    reg  [31:0]  pd_1094;
+    reg  [31:0]  pd_1095;
+    reg  [31:0]  pd_1096;
+    reg  [31:0]  pd_1097;
+    reg  [31:0]  pd_1098;
+    reg  [31:0]  pd_1099;
+    reg  [31:0]  pd_1100;
+    reg  [31:0]  pd_1101;
+    reg  [31:0]  pd_1102;
+    reg  [31:0]  pd_1103;
+    reg  [31:0]  pd_1104;
+    reg  [31:0]  pd_1105;
+    wire [31:0]  fnan_1106;
+    wire [31:0]  pw_1107;  // fir_constant.cl:27:13
+    wire         go_1108;
+    wire         pu_1109_valid;
+    wire [31:0]  pu_1109_result;
+    reg  [31:0]  pd_1110;
     reg  [31:0]  pd_1111;
     reg  [31:0]  pd_1112;
     reg  [31:0]  pd_1113;
@@ -1319,27 +1320,26 @@ module fir_datapath (
     reg  [31:0]  pd_1115;
     reg  [31:0]  pd_1116;
     reg  [31:0]  pd_1117;
-    reg  [31:0]  pd_1118;
-    reg  [31:0]  pd_1119;
-    reg  [31:0]  pd_1120;
-    reg  [31:0]  pd_1121;
-    reg  [31:0]  pd_1122;
-    wire [31:0]  fnan_1123;
-    wire [31:0]  pw_1124;  // fir_constant.cl:27:13
-    wire [31:0]  w_1125;  // fir_constant.cl:27:20
-    wire         go_1126;
-    wire         pu_1127_valid;
-    wire [31:0]  pu_1127_result;
-    reg  [31:0]  pd_1128;
-    reg  [31:0]  pd_1129;
-    reg  [31:0]  pd_1130;
-    reg  [31:0]  pd_1131;
-    reg  [31:0]  pd_1132;
-    reg  [31:0]  pd_1133;
-    reg  [31:0]  pd_1134;
-    reg  [31:0]  pd_1135;
-    wire [31:0]  fnan_1136;
-    wire [31:0]  pw_1137;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_1118;
+    wire [31:0]  pw_1119;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1120;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1121;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1122;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1123;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1124;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1125;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1126;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1127;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1128;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1129;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1130;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1131;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1132;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1133;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1134;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1135;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1136;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1137;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1138;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1139;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1140;  // fir_constant.cl:27:20
@@ -1413,55 +1413,55 @@ module fir_datapath (
     reg  [31:0]  pq_1208;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1209;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1210;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1211;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1212;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1213;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1214;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1215;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1216;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1217;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1218;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1219;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1220;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1221;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1222;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1223;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1224;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1225;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1226;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1227;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1228;  // fir_constant.cl:27:20
-    wire         go_1229;
-    wire         pu_1230_valid;
-    wire [31:0]  pu_1230_result;
+    wire         go_1211;
+    wire         pu_1212_valid;
+    wire [31:0]  pu_1212_result;
+    reg  [31:0]  pd_1213;
+    reg  [31:0]  pd_1214;
+    reg  [31:0]  pd_1215;
+    reg  [31:0]  pd_1216;
+    reg  [31:0]  pd_1217;
+    reg  [31:0]  pd_1218;
+    reg  [31:0]  pd_1219;
+    reg  [31:0]  pd_1220;
+    reg  [31:0]  pd_1221;
+    reg  [31:0]  pd_1222;
+    reg  [31:0]  pd_1223;
+    reg  [31:0]  pd_1224;
+    wire [31:0]  fnan_1225;
+    wire [31:0]  pw_1226;  // fir_constant.cl:27:13
+    wire         go_1227;
+    wire         pu_1228_valid;
+    wire [31:0]  pu_1228_result;
+    reg  [31:0]  pd_1229;
+    reg  [31:0]  pd_1230;
     reg  [31:0]  pd_1231;
     reg  [31:0]  pd_1232;
     reg  [31:0]  pd_1233;
     reg  [31:0]  pd_1234;
     reg  [31:0]  pd_1235;
     reg  [31:0]  pd_1236;
-    reg  [31:0]  pd_1237;
-    reg  [31:0]  pd_1238;
-    reg  [31:0]  pd_1239;
-    reg  [31:0]  pd_1240;
-    reg  [31:0]  pd_1241;
-    reg  [31:0]  pd_1242;
-    wire [31:0]  fnan_1243;
-    wire [31:0]  pw_1244;  // fir_constant.cl:27:13
-    wire [31:0]  w_1245;  // fir_constant.cl:27:20
-    wire         go_1246;
-    wire         pu_1247_valid;
-    wire [31:0]  pu_1247_result;
-    reg  [31:0]  pd_1248;
-    reg  [31:0]  pd_1249;
-    reg  [31:0]  pd_1250;
-    reg  [31:0]  pd_1251;
-    reg  [31:0]  pd_1252;
-    reg  [31:0]  pd_1253;
-    reg  [31:0]  pd_1254;
-    reg  [31:0]  pd_1255;
-    wire [31:0]  fnan_1256;
-    wire [31:0]  pw_1257;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_1237;
+    wire [31:0]  pw_1238;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1239;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1240;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1241;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1242;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1243;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1244;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1245;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1246;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1247;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1248;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1249;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1250;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1251;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1252;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1253;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1254;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1255;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1256;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1257;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1258;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1259;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1260;  // fir_constant.cl:27:20
@@ -1541,56 +1541,56 @@ module fir_datapath (
     reg  [31:0]  pq_1334;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1335;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1336;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1337;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1338;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1339;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1340;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1341;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1342;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1343;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1344;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1345;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1346;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1347;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1348;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1349;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1350;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1351;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1352;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1353;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1354;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1355;  // fir_constant.cl:27:20
-    wire         go_1356;
-    wire         pu_1357_valid;
-    wire [31:0]  pu_1357_result;
+    wire         go_1337;
+    wire         pu_1338_valid;
+    wire [31:0]  pu_1338_result;
+    reg  [31:0]  pd_1339;
+    reg  [31:0]  pd_1340;
+    reg  [31:0]  pd_1341;
+    reg  [31:0]  pd_1342;
+    reg  [31:0]  pd_1343;
+    reg  [31:0]  pd_1344;
+    reg  [31:0]  pd_1345;
+    reg  [31:0]  pd_1346;
+    reg  [31:0]  pd_1347;
+    reg  [31:0]  pd_1348;
+    reg  [31:0]  pd_1349;
+    reg  [31:0]  pd_1350;
+    wire [31:0]  fnan_1351;
+    wire [31:0]  pw_1352;  // fir_constant.cl:27:13
+    wire         go_1353;
+    wire         pu_1354_valid;
+    wire [31:0]  pu_1354_result;
+    reg  [31:0]  pd_1355;
+    reg  [31:0]  pd_1356;
+    reg  [31:0]  pd_1357;
     reg  [31:0]  pd_1358;
     reg  [31:0]  pd_1359;
     reg  [31:0]  pd_1360;
     reg  [31:0]  pd_1361;
     reg  [31:0]  pd_1362;
-    reg  [31:0]  pd_1363;
-    reg  [31:0]  pd_1364;
-    reg  [31:0]  pd_1365;
-    reg  [31:0]  pd_1366;
-    reg  [31:0]  pd_1367;
-    reg  [31:0]  pd_1368;
-    reg  [31:0]  pd_1369;
-    wire [31:0]  fnan_1370;
-    wire [31:0]  pw_1371;  // fir_constant.cl:27:13
-    wire [31:0]  w_1372;  // fir_constant.cl:27:20
-    wire         go_1373;
-    wire         pu_1374_valid;
-    wire [31:0]  pu_1374_result;
-    reg  [31:0]  pd_1375;
-    reg  [31:0]  pd_1376;
-    reg  [31:0]  pd_1377;
-    reg  [31:0]  pd_1378;
-    reg  [31:0]  pd_1379;
-    reg  [31:0]  pd_1380;
-    reg  [31:0]  pd_1381;
-    reg  [31:0]  pd_1382;
-    wire [31:0]  fnan_1383;
-    wire [31:0]  pw_1384;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_1363;
+    wire [31:0]  pw_1364;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1365;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1366;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1367;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1368;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1369;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1370;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1371;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1372;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1373;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1374;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1375;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1376;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1377;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1378;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1379;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1380;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1381;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1382;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1383;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1384;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1385;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1386;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1387;  // fir_constant.cl:27:20
@@ -1676,49 +1676,49 @@ module fir_datapath (
     reg  [31:0]  pq_1467;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1468;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1469;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1470;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1471;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1472;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1473;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1474;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1475;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1476;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1477;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1478;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1479;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1480;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1481;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1482;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1483;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1484;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1485;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1486;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1487;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1488;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1489;  // fir_constant.cl:27:20
-    wire         go_1490;
-    wire         pu_1491_valid;
-    wire [31:0]  pu_1491_result;
-    reg  [31:0]  pd_1492;
-    reg  [31:0]  pd_1493;
-    reg  [31:0]  pd_1494;
-    reg  [31:0]  pd_1495;
-    reg  [31:0]  pd_1496;
-    reg  [31:0]  pd_1497;
-    reg  [31:0]  pd_1498;
-    reg  [31:0]  pd_1499;
-    reg  [31:0]  pd_1500;
-    reg  [31:0]  pd_1501;
-    reg  [31:0]  pd_1502;
-    reg  [31:0]  pd_1503;
-    wire [31:0]  fnan_1504;
-    wire [31:0]  pw_1505;  // fir_constant.cl:27:13
-    wire [63:0]  w_1506;  // fir_constant.cl:28:9
-    wire [31:0]  pv_1507;  // fir_constant.cl:28:11
-    wire [63:0]  pw_1508;  // fir_constant.cl:28:9
-    wire [63:0]  w_1509;  // fir_constant.cl:28:9
-    wire [63:0]  pw_1510;  // fir_constant.cl:28:9
-    wire [63:0]  pw_1511;  // fir_constant.cl:28:9
+    wire         go_1470;
+    wire         pu_1471_valid;
+    wire [31:0]  pu_1471_result;
+    reg  [31:0]  pd_1472;
+    reg  [31:0]  pd_1473;
+    reg  [31:0]  pd_1474;
+    reg  [31:0]  pd_1475;
+    reg  [31:0]  pd_1476;
+    reg  [31:0]  pd_1477;
+    reg  [31:0]  pd_1478;
+    reg  [31:0]  pd_1479;
+    reg  [31:0]  pd_1480;
+    reg  [31:0]  pd_1481;
+    reg  [31:0]  pd_1482;
+    reg  [31:0]  pd_1483;
+    wire [31:0]  fnan_1484;
+    wire [31:0]  pw_1485;  // fir_constant.cl:27:13
+    wire [63:0]  w_1486;  // fir_constant.cl:28:9
+    wire [63:0]  pw_1487;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1488;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1489;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1490;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1491;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1492;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1493;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1494;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1495;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1496;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1497;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1498;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1499;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1500;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1501;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1502;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1503;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1504;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1505;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1506;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1507;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1508;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1509;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1510;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1511;  // fir_constant.cl:28:9
     reg  [63:0]  pq_1512;  // fir_constant.cl:28:9
     reg  [63:0]  pq_1513;  // fir_constant.cl:28:9
     reg  [63:0]  pq_1514;  // fir_constant.cl:28:9
@@ -1839,51 +1839,13 @@ module fir_datapath (
     reg  [63:0]  pq_1629;  // fir_constant.cl:28:9
     reg  [63:0]  pq_1630;  // fir_constant.cl:28:9
     reg  [63:0]  pq_1631;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1632;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1633;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1634;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1635;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1636;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1637;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1638;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1639;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1640;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1641;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1642;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1643;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1644;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1645;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1646;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1647;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1648;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1649;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1650;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1651;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1652;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1653;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1654;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1655;  // fir_constant.cl:28:9
-    wire [31:0]  pv_1656;  // fir_constant.cl:18:28
-    wire [31:0]  w_1657;  // fir_constant.cl:18:28
-    wire [31:0]  pw_1658;  // fir_constant.cl:18:28
+    wire [31:0]  pv_1632;  // fir_constant.cl:18:28
+    wire [31:0]  w_1633;  // fir_constant.cl:18:28
+    wire [31:0]  pw_1634;  // fir_constant.cl:18:28
     reg          p1_apart;
-    wire [31:0]  w_1659;  // fir_constant.cl:16:21
-    wire [31:0]  w_1660;  // fir_constant.cl:16:21
-    wire [31:0]  w_1661;  // fir_constant.cl:16:21
-    wire [31:0]  w_1662;  // fir_constant.cl:16:21
-    wire [31:0]  w_1663;  // fir_constant.cl:16:21
-    wire [31:0]  w_1664;  // fir_constant.cl:16:21
-    wire [31:0]  w_1665;  // fir_constant.cl:16:21
-    wire [31:0]  w_1666;  // fir_constant.cl:16:21
-    wire [31:0]  w_1667;  // fir_constant.cl:16:21
-    wire [31:0]  w_1668;  // fir_constant.cl:16:21
-    wire [31:0]  w_1669;  // fir_constant.cl:16:21
-    wire [31:0]  w_1670;  // fir_constant.cl:16:21
-    wire [31:0]  w_1671;  // fir_constant.cl:16:21
-    wire [31:0]  w_1672;  // fir_constant.cl:16:21
-    wire [31:0]  w_1673;  // fir_constant.cl:16:21
-    wire [31:0]  w_1674;  // fir_constant.cl:18:18
-    wire [63:0]  w_1675;  // fir_constant.cl:12:6
+    wire [31:0]  w_1635;  // fir_constant.cl:16:21
+    wire [31:0]  w_1636;  // fir_constant.cl:18:18
+    wire [63:0]  w_1637;  // fir_constant.cl:12:6
     reg  [7:0]   launch_err;
     reg          done_q;
     assign w_1 = v1_lid_x;
@@ -2132,758 +2094,720 @@ module fir_datapath (
         .result(u15_fp_add_result)
     );
     assign fnan_96 = u15_fp_add_result;
-    assign w_98 = 32'h3e333333;
 
     ohls_fp_mul u16_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_99),
-        .a(w_98),
+        .in_valid(go_98),
+        .a(w_91),
         .b(w_25),
         .out_valid(u16_fp_mul_valid),
         .result(u16_fp_mul_result)
     );
-    assign fnan_100 = u16_fp_mul_result;
+    assign fnan_99 = u16_fp_mul_result;
 
     ohls_fp_add u17_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_102),
+        .in_valid(go_101),
         .a(r_97),
-        .b(r_101),
+        .b(r_100),
         .sub(1'h0),
         .out_valid(u17_fp_add_valid),
         .result(u17_fp_add_result)
     );
-    assign fnan_103 = u17_fp_add_result;
-    assign w_105 = 32'h3e19999a;
+    assign fnan_102 = u17_fp_add_result;
 
     ohls_fp_mul u18_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_106),
-        .a(w_105),
+        .in_valid(go_104),
+        .a(w_84),
         .b(w_24),
         .out_valid(u18_fp_mul_valid),
         .result(u18_fp_mul_result)
     );
-    assign fnan_107 = u18_fp_mul_result;
+    assign fnan_105 = u18_fp_mul_result;
 
     ohls_fp_add u19_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_109),
-        .a(r_104),
-        .b(r_108),
+        .in_valid(go_107),
+        .a(r_103),
+        .b(r_106),
         .sub(1'h0),
         .out_valid(u19_fp_add_valid),
         .result(u19_fp_add_result)
     );
-    assign fnan_110 = u19_fp_add_result;
-    assign w_112 = 32'h3e000000;
+    assign fnan_108 = u19_fp_add_result;
 
     ohls_fp_mul u20_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_113),
-        .a(w_112),
+        .in_valid(go_110),
+        .a(w_77),
         .b(w_23),
         .out_valid(u20_fp_mul_valid),
         .result(u20_fp_mul_result)
     );
-    assign fnan_114 = u20_fp_mul_result;
+    assign fnan_111 = u20_fp_mul_result;
 
     ohls_fp_add u21_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_116),
-        .a(r_111),
-        .b(r_115),
+        .in_valid(go_113),
+        .a(r_109),
+        .b(r_112),
         .sub(1'h0),
         .out_valid(u21_fp_add_valid),
         .result(u21_fp_add_result)
     );
-    assign fnan_117 = u21_fp_add_result;
-    assign w_119 = 32'h3dcccccd;
+    assign fnan_114 = u21_fp_add_result;
 
     ohls_fp_mul u22_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_120),
-        .a(w_119),
+        .in_valid(go_116),
+        .a(w_70),
         .b(w_22),
         .out_valid(u22_fp_mul_valid),
         .result(u22_fp_mul_result)
     );
-    assign fnan_121 = u22_fp_mul_result;
+    assign fnan_117 = u22_fp_mul_result;
 
     ohls_fp_add u23_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_123),
-        .a(r_118),
-        .b(r_122),
+        .in_valid(go_119),
+        .a(r_115),
+        .b(r_118),
         .sub(1'h0),
         .out_valid(u23_fp_add_valid),
         .result(u23_fp_add_result)
     );
-    assign fnan_124 = u23_fp_add_result;
-    assign w_126 = 32'hbd99999a;
+    assign fnan_120 = u23_fp_add_result;
 
     ohls_fp_mul u24_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_127),
-        .a(w_126),
+        .in_valid(go_122),
+        .a(w_63),
         .b(w_21),
         .out_valid(u24_fp_mul_valid),
         .result(u24_fp_mul_result)
     );
-    assign fnan_128 = u24_fp_mul_result;
+    assign fnan_123 = u24_fp_mul_result;
 
     ohls_fp_add u25_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_130),
-        .a(r_125),
-        .b(r_129),
+        .in_valid(go_125),
+        .a(r_121),
+        .b(r_124),
         .sub(1'h0),
         .out_valid(u25_fp_add_valid),
         .result(u25_fp_add_result)
     );
-    assign fnan_131 = u25_fp_add_result;
-    assign w_133 = 32'h3d4ccccd;
+    assign fnan_126 = u25_fp_add_result;
 
     ohls_fp_mul u26_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_134),
-        .a(w_133),
+        .in_valid(go_128),
+        .a(w_56),
         .b(w_20),
         .out_valid(u26_fp_mul_valid),
         .result(u26_fp_mul_result)
     );
-    assign fnan_135 = u26_fp_mul_result;
+    assign fnan_129 = u26_fp_mul_result;
 
     ohls_fp_add u27_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_137),
-        .a(r_132),
-        .b(r_136),
+        .in_valid(go_131),
+        .a(r_127),
+        .b(r_130),
         .sub(1'h0),
         .out_valid(u27_fp_add_valid),
         .result(u27_fp_add_result)
     );
-    assign fnan_138 = u27_fp_add_result;
-    assign w_140 = 32'hbccccccd;
+    assign fnan_132 = u27_fp_add_result;
 
     ohls_fp_mul u28_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_141),
-        .a(w_140),
+        .in_valid(go_134),
+        .a(w_49),
         .b(w_19),
         .out_valid(u28_fp_mul_valid),
         .result(u28_fp_mul_result)
     );
-    assign fnan_142 = u28_fp_mul_result;
+    assign fnan_135 = u28_fp_mul_result;
 
     ohls_fp_add u29_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_144),
-        .a(r_139),
-        .b(r_143),
+        .in_valid(go_137),
+        .a(r_133),
+        .b(r_136),
         .sub(1'h0),
         .out_valid(u29_fp_add_valid),
         .result(u29_fp_add_result)
     );
-    assign fnan_145 = u29_fp_add_result;
-    assign w_147 = 32'h3c4ccccd;
+    assign fnan_138 = u29_fp_add_result;
 
     ohls_fp_mul u30_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_148),
-        .a(w_147),
+        .in_valid(go_140),
+        .a(w_42),
         .b(w_18),
         .out_valid(u30_fp_mul_valid),
         .result(u30_fp_mul_result)
     );
-    assign fnan_149 = u30_fp_mul_result;
+    assign fnan_141 = u30_fp_mul_result;
 
     ohls_fp_add u31_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_151),
-        .a(r_146),
-        .b(r_150),
+        .in_valid(go_143),
+        .a(r_139),
+        .b(r_142),
         .sub(1'h0),
         .out_valid(u31_fp_add_valid),
         .result(u31_fp_add_result)
     );
-    assign fnan_152 = u31_fp_add_result;
-    assign w_154 = {32'h00000000, y_base};
-    assign w_155 = v0_i;
-    assign w_156 = {{32{w_155[31]}}, w_155[31:0]};
-    assign w_157 = 64'h0000000000000004;
-    assign w_158 = (w_156 * w_157);
-    assign w_159 = (w_154 + w_158);
+    assign fnan_144 = u31_fp_add_result;
+    assign w_146 = {32'h00000000, y_base};
+    assign w_147 = (w_146 + w_37);
     assign p1_en = (!p1_stall);
-    assign pv_176 = v0_i;
-    assign w_177 = arg_n;
-    assign pw_178 = ((pv_176 ^ 32'h80000000) < (w_177 ^ 32'h80000000));
-    assign w_194 = {32'h00000000, x_base};
-    assign pv_195 = v0_i;
-    assign pw_196 = {{32{pv_195[31]}}, pv_195[31:0]};
-    assign w_197 = 64'h0000000000000004;
-    assign pw_198 = (pw_196 * w_197);
-    assign pw_199 = (w_194 + pw_198);
-    assign pld_200 = x_ld_resp_data;
-    assign w_201 = 32'h00000000;
-    assign w_202 = 32'h3c4ccccd;
+    assign pv_164 = v0_i;
+    assign w_165 = arg_n;
+    assign pw_166 = ((pv_164 ^ 32'h80000000) < (w_165 ^ 32'h80000000));
+    assign w_182 = {32'h00000000, x_base};
+    assign pv_183 = v0_i;
+    assign pw_184 = {{32{pv_183[31]}}, pv_183[31:0]};
+    assign w_185 = 64'h0000000000000004;
+    assign pw_186 = (pw_184 * w_185);
+    assign pw_187 = (w_182 + pw_186);
+    assign pld_188 = x_ld_resp_data;
+    assign w_189 = 32'h00000000;
+    assign w_190 = 32'h3c4ccccd;
+    assign go_191 = 1'h1;
+
+    ohls_fp_mul pu_192 (
+        .clk(clk),
+        .rst(rst),
+        .en(p1_en),
+        .in_valid(go_191),
+        .a(w_190),
+        .b(pld_188),
+        .out_valid(pu_192_valid),
+        .result(pu_192_result)
+    );
+    assign fnan_201 = pu_192_result;
+    assign pw_202 = (((&pd_196[30:23]) && (!(pd_196[22:0] == 23'h000000))) ? (pd_196 | 32'h00400000) : (((&pd_200[30:23]) && (!(pd_200[22:0] == 23'h000000))) ? (pd_200 | 32'h00400000) : (((((&pd_196[30:23]) && (pd_196[22:0] == 23'h000000)) && (pd_200[30:0] == 31'h00000000)) || ((pd_196[30:0] == 31'h00000000) && ((&pd_200[30:23]) && (pd_200[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_201)));
     assign go_203 = 1'h1;
 
-    ohls_fp_mul pu_204 (
+    ohls_fp_add pu_204 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
         .in_valid(go_203),
-        .a(w_202),
-        .b(pld_200),
+        .a(w_189),
+        .b(pw_202),
+        .sub(1'h0),
         .out_valid(pu_204_valid),
         .result(pu_204_result)
     );
-    assign fnan_213 = pu_204_result;
-    assign pw_214 = (((&pd_208[30:23]) && (!(pd_208[22:0] == 23'h000000))) ? (pd_208 | 32'h00400000) : (((&pd_212[30:23]) && (!(pd_212[22:0] == 23'h000000))) ? (pd_212 | 32'h00400000) : (((((&pd_208[30:23]) && (pd_208[22:0] == 23'h000000)) && (pd_212[30:0] == 31'h00000000)) || ((pd_208[30:0] == 31'h00000000) && ((&pd_212[30:23]) && (pd_212[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_213)));
-    assign go_215 = 1'h1;
+    assign fnan_217 = pu_204_result;
+    assign pw_218 = (((&pd_210[30:23]) && (!(pd_210[22:0] == 23'h000000))) ? (pd_210 | 32'h00400000) : (((&pd_216[30:23]) && (!(pd_216[22:0] == 23'h000000))) ? (pd_216 | 32'h00400000) : (((((&pd_210[30:23]) && (pd_210[22:0] == 23'h000000)) && ((&pd_216[30:23]) && (pd_216[22:0] == 23'h000000))) && (!(pd_210[31] == pd_216[31]))) ? 32'hffc00000 : fnan_217)));
+    assign w_219 = 32'hbccccccd;
+    assign go_220 = 1'h1;
 
-    ohls_fp_add pu_216 (
+    ohls_fp_mul pu_221 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_215),
-        .a(w_201),
-        .b(pw_214),
+        .in_valid(go_220),
+        .a(w_219),
+        .b(pv_181),
+        .out_valid(pu_221_valid),
+        .result(pu_221_result)
+    );
+    assign fnan_230 = pu_221_result;
+    assign pw_231 = (((&pd_225[30:23]) && (!(pd_225[22:0] == 23'h000000))) ? (pd_225 | 32'h00400000) : (((&pd_229[30:23]) && (!(pd_229[22:0] == 23'h000000))) ? (pd_229 | 32'h00400000) : (((((&pd_225[30:23]) && (pd_225[22:0] == 23'h000000)) && (pd_229[30:0] == 31'h00000000)) || ((pd_225[30:0] == 31'h00000000) && ((&pd_229[30:23]) && (pd_229[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_230)));
+    assign go_239 = 1'h1;
+
+    ohls_fp_add pu_240 (
+        .clk(clk),
+        .rst(rst),
+        .en(p1_en),
+        .in_valid(go_239),
+        .a(pw_218),
+        .b(pq_238),
         .sub(1'h0),
-        .out_valid(pu_216_valid),
-        .result(pu_216_result)
+        .out_valid(pu_240_valid),
+        .result(pu_240_result)
     );
-    assign fnan_229 = pu_216_result;
-    assign pw_230 = (((&pd_222[30:23]) && (!(pd_222[22:0] == 23'h000000))) ? (pd_222 | 32'h00400000) : (((&pd_228[30:23]) && (!(pd_228[22:0] == 23'h000000))) ? (pd_228 | 32'h00400000) : (((((&pd_222[30:23]) && (pd_222[22:0] == 23'h000000)) && ((&pd_228[30:23]) && (pd_228[22:0] == 23'h000000))) && (!(pd_222[31] == pd_228[31]))) ? 32'hffc00000 : fnan_229)));
-    assign w_231 = 32'hbccccccd;
-    assign go_232 = 1'h1;
+    assign fnan_253 = pu_240_result;
+    assign pw_254 = (((&pd_246[30:23]) && (!(pd_246[22:0] == 23'h000000))) ? (pd_246 | 32'h00400000) : (((&pd_252[30:23]) && (!(pd_252[22:0] == 23'h000000))) ? (pd_252 | 32'h00400000) : (((((&pd_246[30:23]) && (pd_246[22:0] == 23'h000000)) && ((&pd_252[30:23]) && (pd_252[22:0] == 23'h000000))) && (!(pd_246[31] == pd_252[31]))) ? 32'hffc00000 : fnan_253)));
+    assign w_255 = 32'h3d4ccccd;
+    assign go_256 = 1'h1;
 
-    ohls_fp_mul pu_233 (
+    ohls_fp_mul pu_257 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_232),
-        .a(w_231),
-        .b(pv_193),
-        .out_valid(pu_233_valid),
-        .result(pu_233_result)
+        .in_valid(go_256),
+        .a(w_255),
+        .b(pv_180),
+        .out_valid(pu_257_valid),
+        .result(pu_257_result)
     );
-    assign fnan_242 = pu_233_result;
-    assign pw_243 = (((&pd_237[30:23]) && (!(pd_237[22:0] == 23'h000000))) ? (pd_237 | 32'h00400000) : (((&pd_241[30:23]) && (!(pd_241[22:0] == 23'h000000))) ? (pd_241 | 32'h00400000) : (((((&pd_237[30:23]) && (pd_237[22:0] == 23'h000000)) && (pd_241[30:0] == 31'h00000000)) || ((pd_237[30:0] == 31'h00000000) && ((&pd_241[30:23]) && (pd_241[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_242)));
-    assign go_251 = 1'h1;
+    assign fnan_266 = pu_257_result;
+    assign pw_267 = (((&pd_261[30:23]) && (!(pd_261[22:0] == 23'h000000))) ? (pd_261 | 32'h00400000) : (((&pd_265[30:23]) && (!(pd_265[22:0] == 23'h000000))) ? (pd_265 | 32'h00400000) : (((((&pd_261[30:23]) && (pd_261[22:0] == 23'h000000)) && (pd_265[30:0] == 31'h00000000)) || ((pd_261[30:0] == 31'h00000000) && ((&pd_265[30:23]) && (pd_265[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_266)));
+    assign go_282 = 1'h1;
 
-    ohls_fp_add pu_252 (
+    ohls_fp_add pu_283 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_251),
-        .a(pw_230),
-        .b(pq_250),
+        .in_valid(go_282),
+        .a(pw_254),
+        .b(pq_281),
         .sub(1'h0),
-        .out_valid(pu_252_valid),
-        .result(pu_252_result)
+        .out_valid(pu_283_valid),
+        .result(pu_283_result)
     );
-    assign fnan_265 = pu_252_result;
-    assign pw_266 = (((&pd_258[30:23]) && (!(pd_258[22:0] == 23'h000000))) ? (pd_258 | 32'h00400000) : (((&pd_264[30:23]) && (!(pd_264[22:0] == 23'h000000))) ? (pd_264 | 32'h00400000) : (((((&pd_258[30:23]) && (pd_258[22:0] == 23'h000000)) && ((&pd_264[30:23]) && (pd_264[22:0] == 23'h000000))) && (!(pd_258[31] == pd_264[31]))) ? 32'hffc00000 : fnan_265)));
-    assign w_267 = 32'h3d4ccccd;
-    assign go_268 = 1'h1;
+    assign fnan_296 = pu_283_result;
+    assign pw_297 = (((&pd_289[30:23]) && (!(pd_289[22:0] == 23'h000000))) ? (pd_289 | 32'h00400000) : (((&pd_295[30:23]) && (!(pd_295[22:0] == 23'h000000))) ? (pd_295 | 32'h00400000) : (((((&pd_289[30:23]) && (pd_289[22:0] == 23'h000000)) && ((&pd_295[30:23]) && (pd_295[22:0] == 23'h000000))) && (!(pd_289[31] == pd_295[31]))) ? 32'hffc00000 : fnan_296)));
+    assign w_298 = 32'hbd99999a;
+    assign go_299 = 1'h1;
 
-    ohls_fp_mul pu_269 (
+    ohls_fp_mul pu_300 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_268),
-        .a(w_267),
-        .b(pv_192),
-        .out_valid(pu_269_valid),
-        .result(pu_269_result)
+        .in_valid(go_299),
+        .a(w_298),
+        .b(pv_179),
+        .out_valid(pu_300_valid),
+        .result(pu_300_result)
     );
-    assign fnan_278 = pu_269_result;
-    assign pw_279 = (((&pd_273[30:23]) && (!(pd_273[22:0] == 23'h000000))) ? (pd_273 | 32'h00400000) : (((&pd_277[30:23]) && (!(pd_277[22:0] == 23'h000000))) ? (pd_277 | 32'h00400000) : (((((&pd_273[30:23]) && (pd_273[22:0] == 23'h000000)) && (pd_277[30:0] == 31'h00000000)) || ((pd_273[30:0] == 31'h00000000) && ((&pd_277[30:23]) && (pd_277[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_278)));
-    assign go_294 = 1'h1;
+    assign fnan_309 = pu_300_result;
+    assign pw_310 = (((&pd_304[30:23]) && (!(pd_304[22:0] == 23'h000000))) ? (pd_304 | 32'h00400000) : (((&pd_308[30:23]) && (!(pd_308[22:0] == 23'h000000))) ? (pd_308 | 32'h00400000) : (((((&pd_304[30:23]) && (pd_304[22:0] == 23'h000000)) && (pd_308[30:0] == 31'h00000000)) || ((pd_304[30:0] == 31'h00000000) && ((&pd_308[30:23]) && (pd_308[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_309)));
+    assign go_332 = 1'h1;
 
-    ohls_fp_add pu_295 (
+    ohls_fp_add pu_333 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_294),
-        .a(pw_266),
-        .b(pq_293),
+        .in_valid(go_332),
+        .a(pw_297),
+        .b(pq_331),
         .sub(1'h0),
-        .out_valid(pu_295_valid),
-        .result(pu_295_result)
+        .out_valid(pu_333_valid),
+        .result(pu_333_result)
     );
-    assign fnan_308 = pu_295_result;
-    assign pw_309 = (((&pd_301[30:23]) && (!(pd_301[22:0] == 23'h000000))) ? (pd_301 | 32'h00400000) : (((&pd_307[30:23]) && (!(pd_307[22:0] == 23'h000000))) ? (pd_307 | 32'h00400000) : (((((&pd_301[30:23]) && (pd_301[22:0] == 23'h000000)) && ((&pd_307[30:23]) && (pd_307[22:0] == 23'h000000))) && (!(pd_301[31] == pd_307[31]))) ? 32'hffc00000 : fnan_308)));
-    assign w_310 = 32'hbd99999a;
-    assign go_311 = 1'h1;
+    assign fnan_346 = pu_333_result;
+    assign pw_347 = (((&pd_339[30:23]) && (!(pd_339[22:0] == 23'h000000))) ? (pd_339 | 32'h00400000) : (((&pd_345[30:23]) && (!(pd_345[22:0] == 23'h000000))) ? (pd_345 | 32'h00400000) : (((((&pd_339[30:23]) && (pd_339[22:0] == 23'h000000)) && ((&pd_345[30:23]) && (pd_345[22:0] == 23'h000000))) && (!(pd_339[31] == pd_345[31]))) ? 32'hffc00000 : fnan_346)));
+    assign w_348 = 32'h3dcccccd;
+    assign go_349 = 1'h1;
 
-    ohls_fp_mul pu_312 (
+    ohls_fp_mul pu_350 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_311),
-        .a(w_310),
-        .b(pv_191),
-        .out_valid(pu_312_valid),
-        .result(pu_312_result)
+        .in_valid(go_349),
+        .a(w_348),
+        .b(pv_178),
+        .out_valid(pu_350_valid),
+        .result(pu_350_result)
     );
-    assign fnan_321 = pu_312_result;
-    assign pw_322 = (((&pd_316[30:23]) && (!(pd_316[22:0] == 23'h000000))) ? (pd_316 | 32'h00400000) : (((&pd_320[30:23]) && (!(pd_320[22:0] == 23'h000000))) ? (pd_320 | 32'h00400000) : (((((&pd_316[30:23]) && (pd_316[22:0] == 23'h000000)) && (pd_320[30:0] == 31'h00000000)) || ((pd_316[30:0] == 31'h00000000) && ((&pd_320[30:23]) && (pd_320[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_321)));
-    assign go_344 = 1'h1;
+    assign fnan_359 = pu_350_result;
+    assign pw_360 = (((&pd_354[30:23]) && (!(pd_354[22:0] == 23'h000000))) ? (pd_354 | 32'h00400000) : (((&pd_358[30:23]) && (!(pd_358[22:0] == 23'h000000))) ? (pd_358 | 32'h00400000) : (((((&pd_354[30:23]) && (pd_354[22:0] == 23'h000000)) && (pd_358[30:0] == 31'h00000000)) || ((pd_354[30:0] == 31'h00000000) && ((&pd_358[30:23]) && (pd_358[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_359)));
+    assign go_389 = 1'h1;
 
-    ohls_fp_add pu_345 (
+    ohls_fp_add pu_390 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_344),
-        .a(pw_309),
-        .b(pq_343),
+        .in_valid(go_389),
+        .a(pw_347),
+        .b(pq_388),
         .sub(1'h0),
-        .out_valid(pu_345_valid),
-        .result(pu_345_result)
+        .out_valid(pu_390_valid),
+        .result(pu_390_result)
     );
-    assign fnan_358 = pu_345_result;
-    assign pw_359 = (((&pd_351[30:23]) && (!(pd_351[22:0] == 23'h000000))) ? (pd_351 | 32'h00400000) : (((&pd_357[30:23]) && (!(pd_357[22:0] == 23'h000000))) ? (pd_357 | 32'h00400000) : (((((&pd_351[30:23]) && (pd_351[22:0] == 23'h000000)) && ((&pd_357[30:23]) && (pd_357[22:0] == 23'h000000))) && (!(pd_351[31] == pd_357[31]))) ? 32'hffc00000 : fnan_358)));
-    assign w_360 = 32'h3dcccccd;
-    assign go_361 = 1'h1;
+    assign fnan_403 = pu_390_result;
+    assign pw_404 = (((&pd_396[30:23]) && (!(pd_396[22:0] == 23'h000000))) ? (pd_396 | 32'h00400000) : (((&pd_402[30:23]) && (!(pd_402[22:0] == 23'h000000))) ? (pd_402 | 32'h00400000) : (((((&pd_396[30:23]) && (pd_396[22:0] == 23'h000000)) && ((&pd_402[30:23]) && (pd_402[22:0] == 23'h000000))) && (!(pd_396[31] == pd_402[31]))) ? 32'hffc00000 : fnan_403)));
+    assign w_405 = 32'h3e000000;
+    assign go_406 = 1'h1;
 
-    ohls_fp_mul pu_362 (
+    ohls_fp_mul pu_407 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_361),
-        .a(w_360),
-        .b(pv_190),
-        .out_valid(pu_362_valid),
-        .result(pu_362_result)
+        .in_valid(go_406),
+        .a(w_405),
+        .b(pv_177),
+        .out_valid(pu_407_valid),
+        .result(pu_407_result)
     );
-    assign fnan_371 = pu_362_result;
-    assign pw_372 = (((&pd_366[30:23]) && (!(pd_366[22:0] == 23'h000000))) ? (pd_366 | 32'h00400000) : (((&pd_370[30:23]) && (!(pd_370[22:0] == 23'h000000))) ? (pd_370 | 32'h00400000) : (((((&pd_366[30:23]) && (pd_366[22:0] == 23'h000000)) && (pd_370[30:0] == 31'h00000000)) || ((pd_366[30:0] == 31'h00000000) && ((&pd_370[30:23]) && (pd_370[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_371)));
-    assign go_401 = 1'h1;
+    assign fnan_416 = pu_407_result;
+    assign pw_417 = (((&pd_411[30:23]) && (!(pd_411[22:0] == 23'h000000))) ? (pd_411 | 32'h00400000) : (((&pd_415[30:23]) && (!(pd_415[22:0] == 23'h000000))) ? (pd_415 | 32'h00400000) : (((((&pd_411[30:23]) && (pd_411[22:0] == 23'h000000)) && (pd_415[30:0] == 31'h00000000)) || ((pd_411[30:0] == 31'h00000000) && ((&pd_415[30:23]) && (pd_415[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_416)));
+    assign go_453 = 1'h1;
 
-    ohls_fp_add pu_402 (
+    ohls_fp_add pu_454 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_401),
-        .a(pw_359),
-        .b(pq_400),
+        .in_valid(go_453),
+        .a(pw_404),
+        .b(pq_452),
         .sub(1'h0),
-        .out_valid(pu_402_valid),
-        .result(pu_402_result)
+        .out_valid(pu_454_valid),
+        .result(pu_454_result)
     );
-    assign fnan_415 = pu_402_result;
-    assign pw_416 = (((&pd_408[30:23]) && (!(pd_408[22:0] == 23'h000000))) ? (pd_408 | 32'h00400000) : (((&pd_414[30:23]) && (!(pd_414[22:0] == 23'h000000))) ? (pd_414 | 32'h00400000) : (((((&pd_408[30:23]) && (pd_408[22:0] == 23'h000000)) && ((&pd_414[30:23]) && (pd_414[22:0] == 23'h000000))) && (!(pd_408[31] == pd_414[31]))) ? 32'hffc00000 : fnan_415)));
-    assign w_417 = 32'h3e000000;
-    assign go_418 = 1'h1;
+    assign fnan_467 = pu_454_result;
+    assign pw_468 = (((&pd_460[30:23]) && (!(pd_460[22:0] == 23'h000000))) ? (pd_460 | 32'h00400000) : (((&pd_466[30:23]) && (!(pd_466[22:0] == 23'h000000))) ? (pd_466 | 32'h00400000) : (((((&pd_460[30:23]) && (pd_460[22:0] == 23'h000000)) && ((&pd_466[30:23]) && (pd_466[22:0] == 23'h000000))) && (!(pd_460[31] == pd_466[31]))) ? 32'hffc00000 : fnan_467)));
+    assign w_469 = 32'h3e19999a;
+    assign go_470 = 1'h1;
 
-    ohls_fp_mul pu_419 (
+    ohls_fp_mul pu_471 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_418),
-        .a(w_417),
-        .b(pv_189),
-        .out_valid(pu_419_valid),
-        .result(pu_419_result)
+        .in_valid(go_470),
+        .a(w_469),
+        .b(pv_176),
+        .out_valid(pu_471_valid),
+        .result(pu_471_result)
     );
-    assign fnan_428 = pu_419_result;
-    assign pw_429 = (((&pd_423[30:23]) && (!(pd_423[22:0] == 23'h000000))) ? (pd_423 | 32'h00400000) : (((&pd_427[30:23]) && (!(pd_427[22:0] == 23'h000000))) ? (pd_427 | 32'h00400000) : (((((&pd_423[30:23]) && (pd_423[22:0] == 23'h000000)) && (pd_427[30:0] == 31'h00000000)) || ((pd_423[30:0] == 31'h00000000) && ((&pd_427[30:23]) && (pd_427[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_428)));
-    assign go_465 = 1'h1;
+    assign fnan_480 = pu_471_result;
+    assign pw_481 = (((&pd_475[30:23]) && (!(pd_475[22:0] == 23'h000000))) ? (pd_475 | 32'h00400000) : (((&pd_479[30:23]) && (!(pd_479[22:0] == 23'h000000))) ? (pd_479 | 32'h00400000) : (((((&pd_475[30:23]) && (pd_475[22:0] == 23'h000000)) && (pd_479[30:0] == 31'h00000000)) || ((pd_475[30:0] == 31'h00000000) && ((&pd_479[30:23]) && (pd_479[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_480)));
+    assign go_524 = 1'h1;
 
-    ohls_fp_add pu_466 (
+    ohls_fp_add pu_525 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_465),
-        .a(pw_416),
-        .b(pq_464),
+        .in_valid(go_524),
+        .a(pw_468),
+        .b(pq_523),
         .sub(1'h0),
-        .out_valid(pu_466_valid),
-        .result(pu_466_result)
+        .out_valid(pu_525_valid),
+        .result(pu_525_result)
     );
-    assign fnan_479 = pu_466_result;
-    assign pw_480 = (((&pd_472[30:23]) && (!(pd_472[22:0] == 23'h000000))) ? (pd_472 | 32'h00400000) : (((&pd_478[30:23]) && (!(pd_478[22:0] == 23'h000000))) ? (pd_478 | 32'h00400000) : (((((&pd_472[30:23]) && (pd_472[22:0] == 23'h000000)) && ((&pd_478[30:23]) && (pd_478[22:0] == 23'h000000))) && (!(pd_472[31] == pd_478[31]))) ? 32'hffc00000 : fnan_479)));
-    assign w_481 = 32'h3e19999a;
-    assign go_482 = 1'h1;
+    assign fnan_538 = pu_525_result;
+    assign pw_539 = (((&pd_531[30:23]) && (!(pd_531[22:0] == 23'h000000))) ? (pd_531 | 32'h00400000) : (((&pd_537[30:23]) && (!(pd_537[22:0] == 23'h000000))) ? (pd_537 | 32'h00400000) : (((((&pd_531[30:23]) && (pd_531[22:0] == 23'h000000)) && ((&pd_537[30:23]) && (pd_537[22:0] == 23'h000000))) && (!(pd_531[31] == pd_537[31]))) ? 32'hffc00000 : fnan_538)));
+    assign w_540 = 32'h3e333333;
+    assign go_541 = 1'h1;
 
-    ohls_fp_mul pu_483 (
+    ohls_fp_mul pu_542 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_482),
-        .a(w_481),
-        .b(pv_188),
-        .out_valid(pu_483_valid),
-        .result(pu_483_result)
+        .in_valid(go_541),
+        .a(w_540),
+        .b(pv_175),
+        .out_valid(pu_542_valid),
+        .result(pu_542_result)
     );
-    assign fnan_492 = pu_483_result;
-    assign pw_493 = (((&pd_487[30:23]) && (!(pd_487[22:0] == 23'h000000))) ? (pd_487 | 32'h00400000) : (((&pd_491[30:23]) && (!(pd_491[22:0] == 23'h000000))) ? (pd_491 | 32'h00400000) : (((((&pd_487[30:23]) && (pd_487[22:0] == 23'h000000)) && (pd_491[30:0] == 31'h00000000)) || ((pd_487[30:0] == 31'h00000000) && ((&pd_491[30:23]) && (pd_491[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_492)));
-    assign go_536 = 1'h1;
+    assign fnan_551 = pu_542_result;
+    assign pw_552 = (((&pd_546[30:23]) && (!(pd_546[22:0] == 23'h000000))) ? (pd_546 | 32'h00400000) : (((&pd_550[30:23]) && (!(pd_550[22:0] == 23'h000000))) ? (pd_550 | 32'h00400000) : (((((&pd_546[30:23]) && (pd_546[22:0] == 23'h000000)) && (pd_550[30:0] == 31'h00000000)) || ((pd_546[30:0] == 31'h00000000) && ((&pd_550[30:23]) && (pd_550[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_551)));
+    assign go_602 = 1'h1;
 
-    ohls_fp_add pu_537 (
+    ohls_fp_add pu_603 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_536),
-        .a(pw_480),
-        .b(pq_535),
+        .in_valid(go_602),
+        .a(pw_539),
+        .b(pq_601),
         .sub(1'h0),
-        .out_valid(pu_537_valid),
-        .result(pu_537_result)
+        .out_valid(pu_603_valid),
+        .result(pu_603_result)
     );
-    assign fnan_550 = pu_537_result;
-    assign pw_551 = (((&pd_543[30:23]) && (!(pd_543[22:0] == 23'h000000))) ? (pd_543 | 32'h00400000) : (((&pd_549[30:23]) && (!(pd_549[22:0] == 23'h000000))) ? (pd_549 | 32'h00400000) : (((((&pd_543[30:23]) && (pd_543[22:0] == 23'h000000)) && ((&pd_549[30:23]) && (pd_549[22:0] == 23'h000000))) && (!(pd_543[31] == pd_549[31]))) ? 32'hffc00000 : fnan_550)));
-    assign w_552 = 32'h3e333333;
-    assign go_553 = 1'h1;
+    assign fnan_616 = pu_603_result;
+    assign pw_617 = (((&pd_609[30:23]) && (!(pd_609[22:0] == 23'h000000))) ? (pd_609 | 32'h00400000) : (((&pd_615[30:23]) && (!(pd_615[22:0] == 23'h000000))) ? (pd_615 | 32'h00400000) : (((((&pd_609[30:23]) && (pd_609[22:0] == 23'h000000)) && ((&pd_615[30:23]) && (pd_615[22:0] == 23'h000000))) && (!(pd_609[31] == pd_615[31]))) ? 32'hffc00000 : fnan_616)));
+    assign go_618 = 1'h1;
 
-    ohls_fp_mul pu_554 (
+    ohls_fp_mul pu_619 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_553),
-        .a(w_552),
-        .b(pv_187),
-        .out_valid(pu_554_valid),
-        .result(pu_554_result)
+        .in_valid(go_618),
+        .a(w_540),
+        .b(pv_174),
+        .out_valid(pu_619_valid),
+        .result(pu_619_result)
     );
-    assign fnan_563 = pu_554_result;
-    assign pw_564 = (((&pd_558[30:23]) && (!(pd_558[22:0] == 23'h000000))) ? (pd_558 | 32'h00400000) : (((&pd_562[30:23]) && (!(pd_562[22:0] == 23'h000000))) ? (pd_562 | 32'h00400000) : (((((&pd_558[30:23]) && (pd_558[22:0] == 23'h000000)) && (pd_562[30:0] == 31'h00000000)) || ((pd_558[30:0] == 31'h00000000) && ((&pd_562[30:23]) && (pd_562[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_563)));
-    assign go_614 = 1'h1;
+    assign fnan_628 = pu_619_result;
+    assign pw_629 = (((&pd_623[30:23]) && (!(pd_623[22:0] == 23'h000000))) ? (pd_623 | 32'h00400000) : (((&pd_627[30:23]) && (!(pd_627[22:0] == 23'h000000))) ? (pd_627 | 32'h00400000) : (((((&pd_623[30:23]) && (pd_623[22:0] == 23'h000000)) && (pd_627[30:0] == 31'h00000000)) || ((pd_623[30:0] == 31'h00000000) && ((&pd_627[30:23]) && (pd_627[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_628)));
+    assign go_686 = 1'h1;
 
-    ohls_fp_add pu_615 (
+    ohls_fp_add pu_687 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_614),
-        .a(pw_551),
-        .b(pq_613),
+        .in_valid(go_686),
+        .a(pw_617),
+        .b(pq_685),
         .sub(1'h0),
-        .out_valid(pu_615_valid),
-        .result(pu_615_result)
+        .out_valid(pu_687_valid),
+        .result(pu_687_result)
     );
-    assign fnan_628 = pu_615_result;
-    assign pw_629 = (((&pd_621[30:23]) && (!(pd_621[22:0] == 23'h000000))) ? (pd_621 | 32'h00400000) : (((&pd_627[30:23]) && (!(pd_627[22:0] == 23'h000000))) ? (pd_627 | 32'h00400000) : (((((&pd_621[30:23]) && (pd_621[22:0] == 23'h000000)) && ((&pd_627[30:23]) && (pd_627[22:0] == 23'h000000))) && (!(pd_621[31] == pd_627[31]))) ? 32'hffc00000 : fnan_628)));
-    assign w_630 = 32'h3e333333;
-    assign go_631 = 1'h1;
+    assign fnan_700 = pu_687_result;
+    assign pw_701 = (((&pd_693[30:23]) && (!(pd_693[22:0] == 23'h000000))) ? (pd_693 | 32'h00400000) : (((&pd_699[30:23]) && (!(pd_699[22:0] == 23'h000000))) ? (pd_699 | 32'h00400000) : (((((&pd_693[30:23]) && (pd_693[22:0] == 23'h000000)) && ((&pd_699[30:23]) && (pd_699[22:0] == 23'h000000))) && (!(pd_693[31] == pd_699[31]))) ? 32'hffc00000 : fnan_700)));
+    assign go_702 = 1'h1;
 
-    ohls_fp_mul pu_632 (
+    ohls_fp_mul pu_703 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_631),
-        .a(w_630),
-        .b(pv_186),
-        .out_valid(pu_632_valid),
-        .result(pu_632_result)
+        .in_valid(go_702),
+        .a(w_469),
+        .b(pv_173),
+        .out_valid(pu_703_valid),
+        .result(pu_703_result)
     );
-    assign fnan_641 = pu_632_result;
-    assign pw_642 = (((&pd_636[30:23]) && (!(pd_636[22:0] == 23'h000000))) ? (pd_636 | 32'h00400000) : (((&pd_640[30:23]) && (!(pd_640[22:0] == 23'h000000))) ? (pd_640 | 32'h00400000) : (((((&pd_636[30:23]) && (pd_636[22:0] == 23'h000000)) && (pd_640[30:0] == 31'h00000000)) || ((pd_636[30:0] == 31'h00000000) && ((&pd_640[30:23]) && (pd_640[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_641)));
-    assign go_699 = 1'h1;
+    assign fnan_712 = pu_703_result;
+    assign pw_713 = (((&pd_707[30:23]) && (!(pd_707[22:0] == 23'h000000))) ? (pd_707 | 32'h00400000) : (((&pd_711[30:23]) && (!(pd_711[22:0] == 23'h000000))) ? (pd_711 | 32'h00400000) : (((((&pd_707[30:23]) && (pd_707[22:0] == 23'h000000)) && (pd_711[30:0] == 31'h00000000)) || ((pd_707[30:0] == 31'h00000000) && ((&pd_711[30:23]) && (pd_711[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_712)));
+    assign go_777 = 1'h1;
 
-    ohls_fp_add pu_700 (
+    ohls_fp_add pu_778 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_699),
-        .a(pw_629),
-        .b(pq_698),
+        .in_valid(go_777),
+        .a(pw_701),
+        .b(pq_776),
         .sub(1'h0),
-        .out_valid(pu_700_valid),
-        .result(pu_700_result)
+        .out_valid(pu_778_valid),
+        .result(pu_778_result)
     );
-    assign fnan_713 = pu_700_result;
-    assign pw_714 = (((&pd_706[30:23]) && (!(pd_706[22:0] == 23'h000000))) ? (pd_706 | 32'h00400000) : (((&pd_712[30:23]) && (!(pd_712[22:0] == 23'h000000))) ? (pd_712 | 32'h00400000) : (((((&pd_706[30:23]) && (pd_706[22:0] == 23'h000000)) && ((&pd_712[30:23]) && (pd_712[22:0] == 23'h000000))) && (!(pd_706[31] == pd_712[31]))) ? 32'hffc00000 : fnan_713)));
-    assign w_715 = 32'h3e19999a;
-    assign go_716 = 1'h1;
+    assign fnan_791 = pu_778_result;
+    assign pw_792 = (((&pd_784[30:23]) && (!(pd_784[22:0] == 23'h000000))) ? (pd_784 | 32'h00400000) : (((&pd_790[30:23]) && (!(pd_790[22:0] == 23'h000000))) ? (pd_790 | 32'h00400000) : (((((&pd_784[30:23]) && (pd_784[22:0] == 23'h000000)) && ((&pd_790[30:23]) && (pd_790[22:0] == 23'h000000))) && (!(pd_784[31] == pd_790[31]))) ? 32'hffc00000 : fnan_791)));
+    assign go_793 = 1'h1;
 
-    ohls_fp_mul pu_717 (
+    ohls_fp_mul pu_794 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_716),
-        .a(w_715),
-        .b(pv_185),
-        .out_valid(pu_717_valid),
-        .result(pu_717_result)
+        .in_valid(go_793),
+        .a(w_405),
+        .b(pv_172),
+        .out_valid(pu_794_valid),
+        .result(pu_794_result)
     );
-    assign fnan_726 = pu_717_result;
-    assign pw_727 = (((&pd_721[30:23]) && (!(pd_721[22:0] == 23'h000000))) ? (pd_721 | 32'h00400000) : (((&pd_725[30:23]) && (!(pd_725[22:0] == 23'h000000))) ? (pd_725 | 32'h00400000) : (((((&pd_721[30:23]) && (pd_721[22:0] == 23'h000000)) && (pd_725[30:0] == 31'h00000000)) || ((pd_721[30:0] == 31'h00000000) && ((&pd_725[30:23]) && (pd_725[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_726)));
-    assign go_791 = 1'h1;
+    assign fnan_803 = pu_794_result;
+    assign pw_804 = (((&pd_798[30:23]) && (!(pd_798[22:0] == 23'h000000))) ? (pd_798 | 32'h00400000) : (((&pd_802[30:23]) && (!(pd_802[22:0] == 23'h000000))) ? (pd_802 | 32'h00400000) : (((((&pd_798[30:23]) && (pd_798[22:0] == 23'h000000)) && (pd_802[30:0] == 31'h00000000)) || ((pd_798[30:0] == 31'h00000000) && ((&pd_802[30:23]) && (pd_802[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_803)));
+    assign go_875 = 1'h1;
 
-    ohls_fp_add pu_792 (
+    ohls_fp_add pu_876 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_791),
-        .a(pw_714),
-        .b(pq_790),
+        .in_valid(go_875),
+        .a(pw_792),
+        .b(pq_874),
         .sub(1'h0),
-        .out_valid(pu_792_valid),
-        .result(pu_792_result)
+        .out_valid(pu_876_valid),
+        .result(pu_876_result)
     );
-    assign fnan_805 = pu_792_result;
-    assign pw_806 = (((&pd_798[30:23]) && (!(pd_798[22:0] == 23'h000000))) ? (pd_798 | 32'h00400000) : (((&pd_804[30:23]) && (!(pd_804[22:0] == 23'h000000))) ? (pd_804 | 32'h00400000) : (((((&pd_798[30:23]) && (pd_798[22:0] == 23'h000000)) && ((&pd_804[30:23]) && (pd_804[22:0] == 23'h000000))) && (!(pd_798[31] == pd_804[31]))) ? 32'hffc00000 : fnan_805)));
-    assign w_807 = 32'h3e000000;
-    assign go_808 = 1'h1;
+    assign fnan_889 = pu_876_result;
+    assign pw_890 = (((&pd_882[30:23]) && (!(pd_882[22:0] == 23'h000000))) ? (pd_882 | 32'h00400000) : (((&pd_888[30:23]) && (!(pd_888[22:0] == 23'h000000))) ? (pd_888 | 32'h00400000) : (((((&pd_882[30:23]) && (pd_882[22:0] == 23'h000000)) && ((&pd_888[30:23]) && (pd_888[22:0] == 23'h000000))) && (!(pd_882[31] == pd_888[31]))) ? 32'hffc00000 : fnan_889)));
+    assign go_891 = 1'h1;
 
-    ohls_fp_mul pu_809 (
+    ohls_fp_mul pu_892 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_808),
-        .a(w_807),
-        .b(pv_184),
-        .out_valid(pu_809_valid),
-        .result(pu_809_result)
+        .in_valid(go_891),
+        .a(w_348),
+        .b(pv_171),
+        .out_valid(pu_892_valid),
+        .result(pu_892_result)
     );
-    assign fnan_818 = pu_809_result;
-    assign pw_819 = (((&pd_813[30:23]) && (!(pd_813[22:0] == 23'h000000))) ? (pd_813 | 32'h00400000) : (((&pd_817[30:23]) && (!(pd_817[22:0] == 23'h000000))) ? (pd_817 | 32'h00400000) : (((((&pd_813[30:23]) && (pd_813[22:0] == 23'h000000)) && (pd_817[30:0] == 31'h00000000)) || ((pd_813[30:0] == 31'h00000000) && ((&pd_817[30:23]) && (pd_817[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_818)));
-    assign go_890 = 1'h1;
+    assign fnan_901 = pu_892_result;
+    assign pw_902 = (((&pd_896[30:23]) && (!(pd_896[22:0] == 23'h000000))) ? (pd_896 | 32'h00400000) : (((&pd_900[30:23]) && (!(pd_900[22:0] == 23'h000000))) ? (pd_900 | 32'h00400000) : (((((&pd_896[30:23]) && (pd_896[22:0] == 23'h000000)) && (pd_900[30:0] == 31'h00000000)) || ((pd_896[30:0] == 31'h00000000) && ((&pd_900[30:23]) && (pd_900[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_901)));
+    assign go_980 = 1'h1;
 
-    ohls_fp_add pu_891 (
+    ohls_fp_add pu_981 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_890),
-        .a(pw_806),
-        .b(pq_889),
+        .in_valid(go_980),
+        .a(pw_890),
+        .b(pq_979),
         .sub(1'h0),
-        .out_valid(pu_891_valid),
-        .result(pu_891_result)
+        .out_valid(pu_981_valid),
+        .result(pu_981_result)
     );
-    assign fnan_904 = pu_891_result;
-    assign pw_905 = (((&pd_897[30:23]) && (!(pd_897[22:0] == 23'h000000))) ? (pd_897 | 32'h00400000) : (((&pd_903[30:23]) && (!(pd_903[22:0] == 23'h000000))) ? (pd_903 | 32'h00400000) : (((((&pd_897[30:23]) && (pd_897[22:0] == 23'h000000)) && ((&pd_903[30:23]) && (pd_903[22:0] == 23'h000000))) && (!(pd_897[31] == pd_903[31]))) ? 32'hffc00000 : fnan_904)));
-    assign w_906 = 32'h3dcccccd;
-    assign go_907 = 1'h1;
-
-    ohls_fp_mul pu_908 (
-        .clk(clk),
-        .rst(rst),
-        .en(p1_en),
-        .in_valid(go_907),
-        .a(w_906),
-        .b(pv_183),
-        .out_valid(pu_908_valid),
-        .result(pu_908_result)
-    );
-    assign fnan_917 = pu_908_result;
-    assign pw_918 = (((&pd_912[30:23]) && (!(pd_912[22:0] == 23'h000000))) ? (pd_912 | 32'h00400000) : (((&pd_916[30:23]) && (!(pd_916[22:0] == 23'h000000))) ? (pd_916 | 32'h00400000) : (((((&pd_912[30:23]) && (pd_912[22:0] == 23'h000000)) && (pd_916[30:0] == 31'h00000000)) || ((pd_912[30:0] == 31'h00000000) && ((&pd_916[30:23]) && (pd_916[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_917)));
+    assign fnan_994 = pu_981_result;
+    assign pw_995 = (((&pd_987[30:23]) && (!(pd_987[22:0] == 23'h000000))) ? (pd_987 | 32'h00400000) : (((&pd_993[30:23]) && (!(pd_993[22:0] == 23'h000000))) ? (pd_993 | 32'h00400000) : (((((&pd_987[30:23]) && (pd_987[22:0] == 23'h000000)) && ((&pd_993[30:23]) && (pd_993[22:0] == 23'h000000))) && (!(pd_987[31] == pd_993[31]))) ? 32'hffc00000 : fnan_994)));
     assign go_996 = 1'h1;
 
-    ohls_fp_add pu_997 (
+    ohls_fp_mul pu_997 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
         .in_valid(go_996),
-        .a(pw_905),
-        .b(pq_995),
-        .sub(1'h0),
+        .a(w_298),
+        .b(pv_170),
         .out_valid(pu_997_valid),
         .result(pu_997_result)
     );
-    assign fnan_1010 = pu_997_result;
-    assign pw_1011 = (((&pd_1003[30:23]) && (!(pd_1003[22:0] == 23'h000000))) ? (pd_1003 | 32'h00400000) : (((&pd_1009[30:23]) && (!(pd_1009[22:0] == 23'h000000))) ? (pd_1009 | 32'h00400000) : (((((&pd_1003[30:23]) && (pd_1003[22:0] == 23'h000000)) && ((&pd_1009[30:23]) && (pd_1009[22:0] == 23'h000000))) && (!(pd_1003[31] == pd_1009[31]))) ? 32'hffc00000 : fnan_1010)));
-    assign w_1012 = 32'hbd99999a;
-    assign go_1013 = 1'h1;
+    assign fnan_1006 = pu_997_result;
+    assign pw_1007 = (((&pd_1001[30:23]) && (!(pd_1001[22:0] == 23'h000000))) ? (pd_1001 | 32'h00400000) : (((&pd_1005[30:23]) && (!(pd_1005[22:0] == 23'h000000))) ? (pd_1005 | 32'h00400000) : (((((&pd_1001[30:23]) && (pd_1001[22:0] == 23'h000000)) && (pd_1005[30:0] == 31'h00000000)) || ((pd_1001[30:0] == 31'h00000000) && ((&pd_1005[30:23]) && (pd_1005[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1006)));
+    assign go_1092 = 1'h1;
 
-    ohls_fp_mul pu_1014 (
+    ohls_fp_add pu_1093 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1013),
-        .a(w_1012),
-        .b(pv_182),
-        .out_valid(pu_1014_valid),
-        .result(pu_1014_result)
-    );
-    assign fnan_1023 = pu_1014_result;
-    assign pw_1024 = (((&pd_1018[30:23]) && (!(pd_1018[22:0] == 23'h000000))) ? (pd_1018 | 32'h00400000) : (((&pd_1022[30:23]) && (!(pd_1022[22:0] == 23'h000000))) ? (pd_1022 | 32'h00400000) : (((((&pd_1018[30:23]) && (pd_1018[22:0] == 23'h000000)) && (pd_1022[30:0] == 31'h00000000)) || ((pd_1018[30:0] == 31'h00000000) && ((&pd_1022[30:23]) && (pd_1022[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1023)));
-    assign go_1109 = 1'h1;
-
-    ohls_fp_add pu_1110 (
-        .clk(clk),
-        .rst(rst),
-        .en(p1_en),
-        .in_valid(go_1109),
-        .a(pw_1011),
-        .b(pq_1108),
+        .in_valid(go_1092),
+        .a(pw_995),
+        .b(pq_1091),
         .sub(1'h0),
-        .out_valid(pu_1110_valid),
-        .result(pu_1110_result)
+        .out_valid(pu_1093_valid),
+        .result(pu_1093_result)
     );
-    assign fnan_1123 = pu_1110_result;
-    assign pw_1124 = (((&pd_1116[30:23]) && (!(pd_1116[22:0] == 23'h000000))) ? (pd_1116 | 32'h00400000) : (((&pd_1122[30:23]) && (!(pd_1122[22:0] == 23'h000000))) ? (pd_1122 | 32'h00400000) : (((((&pd_1116[30:23]) && (pd_1116[22:0] == 23'h000000)) && ((&pd_1122[30:23]) && (pd_1122[22:0] == 23'h000000))) && (!(pd_1116[31] == pd_1122[31]))) ? 32'hffc00000 : fnan_1123)));
-    assign w_1125 = 32'h3d4ccccd;
-    assign go_1126 = 1'h1;
+    assign fnan_1106 = pu_1093_result;
+    assign pw_1107 = (((&pd_1099[30:23]) && (!(pd_1099[22:0] == 23'h000000))) ? (pd_1099 | 32'h00400000) : (((&pd_1105[30:23]) && (!(pd_1105[22:0] == 23'h000000))) ? (pd_1105 | 32'h00400000) : (((((&pd_1099[30:23]) && (pd_1099[22:0] == 23'h000000)) && ((&pd_1105[30:23]) && (pd_1105[22:0] == 23'h000000))) && (!(pd_1099[31] == pd_1105[31]))) ? 32'hffc00000 : fnan_1106)));
+    assign go_1108 = 1'h1;
 
-    ohls_fp_mul pu_1127 (
+    ohls_fp_mul pu_1109 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1126),
-        .a(w_1125),
-        .b(pv_181),
-        .out_valid(pu_1127_valid),
-        .result(pu_1127_result)
+        .in_valid(go_1108),
+        .a(w_255),
+        .b(pv_169),
+        .out_valid(pu_1109_valid),
+        .result(pu_1109_result)
     );
-    assign fnan_1136 = pu_1127_result;
-    assign pw_1137 = (((&pd_1131[30:23]) && (!(pd_1131[22:0] == 23'h000000))) ? (pd_1131 | 32'h00400000) : (((&pd_1135[30:23]) && (!(pd_1135[22:0] == 23'h000000))) ? (pd_1135 | 32'h00400000) : (((((&pd_1131[30:23]) && (pd_1131[22:0] == 23'h000000)) && (pd_1135[30:0] == 31'h00000000)) || ((pd_1131[30:0] == 31'h00000000) && ((&pd_1135[30:23]) && (pd_1135[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1136)));
-    assign go_1229 = 1'h1;
+    assign fnan_1118 = pu_1109_result;
+    assign pw_1119 = (((&pd_1113[30:23]) && (!(pd_1113[22:0] == 23'h000000))) ? (pd_1113 | 32'h00400000) : (((&pd_1117[30:23]) && (!(pd_1117[22:0] == 23'h000000))) ? (pd_1117 | 32'h00400000) : (((((&pd_1113[30:23]) && (pd_1113[22:0] == 23'h000000)) && (pd_1117[30:0] == 31'h00000000)) || ((pd_1113[30:0] == 31'h00000000) && ((&pd_1117[30:23]) && (pd_1117[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1118)));
+    assign go_1211 = 1'h1;
 
-    ohls_fp_add pu_1230 (
+    ohls_fp_add pu_1212 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1229),
-        .a(pw_1124),
-        .b(pq_1228),
+        .in_valid(go_1211),
+        .a(pw_1107),
+        .b(pq_1210),
         .sub(1'h0),
-        .out_valid(pu_1230_valid),
-        .result(pu_1230_result)
+        .out_valid(pu_1212_valid),
+        .result(pu_1212_result)
     );
-    assign fnan_1243 = pu_1230_result;
-    assign pw_1244 = (((&pd_1236[30:23]) && (!(pd_1236[22:0] == 23'h000000))) ? (pd_1236 | 32'h00400000) : (((&pd_1242[30:23]) && (!(pd_1242[22:0] == 23'h000000))) ? (pd_1242 | 32'h00400000) : (((((&pd_1236[30:23]) && (pd_1236[22:0] == 23'h000000)) && ((&pd_1242[30:23]) && (pd_1242[22:0] == 23'h000000))) && (!(pd_1236[31] == pd_1242[31]))) ? 32'hffc00000 : fnan_1243)));
-    assign w_1245 = 32'hbccccccd;
-    assign go_1246 = 1'h1;
+    assign fnan_1225 = pu_1212_result;
+    assign pw_1226 = (((&pd_1218[30:23]) && (!(pd_1218[22:0] == 23'h000000))) ? (pd_1218 | 32'h00400000) : (((&pd_1224[30:23]) && (!(pd_1224[22:0] == 23'h000000))) ? (pd_1224 | 32'h00400000) : (((((&pd_1218[30:23]) && (pd_1218[22:0] == 23'h000000)) && ((&pd_1224[30:23]) && (pd_1224[22:0] == 23'h000000))) && (!(pd_1218[31] == pd_1224[31]))) ? 32'hffc00000 : fnan_1225)));
+    assign go_1227 = 1'h1;
 
-    ohls_fp_mul pu_1247 (
+    ohls_fp_mul pu_1228 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1246),
-        .a(w_1245),
-        .b(pv_180),
-        .out_valid(pu_1247_valid),
-        .result(pu_1247_result)
+        .in_valid(go_1227),
+        .a(w_219),
+        .b(pv_168),
+        .out_valid(pu_1228_valid),
+        .result(pu_1228_result)
     );
-    assign fnan_1256 = pu_1247_result;
-    assign pw_1257 = (((&pd_1251[30:23]) && (!(pd_1251[22:0] == 23'h000000))) ? (pd_1251 | 32'h00400000) : (((&pd_1255[30:23]) && (!(pd_1255[22:0] == 23'h000000))) ? (pd_1255 | 32'h00400000) : (((((&pd_1251[30:23]) && (pd_1251[22:0] == 23'h000000)) && (pd_1255[30:0] == 31'h00000000)) || ((pd_1251[30:0] == 31'h00000000) && ((&pd_1255[30:23]) && (pd_1255[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1256)));
-    assign go_1356 = 1'h1;
+    assign fnan_1237 = pu_1228_result;
+    assign pw_1238 = (((&pd_1232[30:23]) && (!(pd_1232[22:0] == 23'h000000))) ? (pd_1232 | 32'h00400000) : (((&pd_1236[30:23]) && (!(pd_1236[22:0] == 23'h000000))) ? (pd_1236 | 32'h00400000) : (((((&pd_1232[30:23]) && (pd_1232[22:0] == 23'h000000)) && (pd_1236[30:0] == 31'h00000000)) || ((pd_1232[30:0] == 31'h00000000) && ((&pd_1236[30:23]) && (pd_1236[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1237)));
+    assign go_1337 = 1'h1;
 
-    ohls_fp_add pu_1357 (
+    ohls_fp_add pu_1338 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1356),
-        .a(pw_1244),
-        .b(pq_1355),
+        .in_valid(go_1337),
+        .a(pw_1226),
+        .b(pq_1336),
         .sub(1'h0),
-        .out_valid(pu_1357_valid),
-        .result(pu_1357_result)
+        .out_valid(pu_1338_valid),
+        .result(pu_1338_result)
     );
-    assign fnan_1370 = pu_1357_result;
-    assign pw_1371 = (((&pd_1363[30:23]) && (!(pd_1363[22:0] == 23'h000000))) ? (pd_1363 | 32'h00400000) : (((&pd_1369[30:23]) && (!(pd_1369[22:0] == 23'h000000))) ? (pd_1369 | 32'h00400000) : (((((&pd_1363[30:23]) && (pd_1363[22:0] == 23'h000000)) && ((&pd_1369[30:23]) && (pd_1369[22:0] == 23'h000000))) && (!(pd_1363[31] == pd_1369[31]))) ? 32'hffc00000 : fnan_1370)));
-    assign w_1372 = 32'h3c4ccccd;
-    assign go_1373 = 1'h1;
+    assign fnan_1351 = pu_1338_result;
+    assign pw_1352 = (((&pd_1344[30:23]) && (!(pd_1344[22:0] == 23'h000000))) ? (pd_1344 | 32'h00400000) : (((&pd_1350[30:23]) && (!(pd_1350[22:0] == 23'h000000))) ? (pd_1350 | 32'h00400000) : (((((&pd_1344[30:23]) && (pd_1344[22:0] == 23'h000000)) && ((&pd_1350[30:23]) && (pd_1350[22:0] == 23'h000000))) && (!(pd_1344[31] == pd_1350[31]))) ? 32'hffc00000 : fnan_1351)));
+    assign go_1353 = 1'h1;
 
-    ohls_fp_mul pu_1374 (
+    ohls_fp_mul pu_1354 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1373),
-        .a(w_1372),
-        .b(pv_179),
-        .out_valid(pu_1374_valid),
-        .result(pu_1374_result)
+        .in_valid(go_1353),
+        .a(w_190),
+        .b(pv_167),
+        .out_valid(pu_1354_valid),
+        .result(pu_1354_result)
     );
-    assign fnan_1383 = pu_1374_result;
-    assign pw_1384 = (((&pd_1378[30:23]) && (!(pd_1378[22:0] == 23'h000000))) ? (pd_1378 | 32'h00400000) : (((&pd_1382[30:23]) && (!(pd_1382[22:0] == 23'h000000))) ? (pd_1382 | 32'h00400000) : (((((&pd_1378[30:23]) && (pd_1378[22:0] == 23'h000000)) && (pd_1382[30:0] == 31'h00000000)) || ((pd_1378[30:0] == 31'h00000000) && ((&pd_1382[30:23]) && (pd_1382[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1383)));
-    assign go_1490 = 1'h1;
+    assign fnan_1363 = pu_1354_result;
+    assign pw_1364 = (((&pd_1358[30:23]) && (!(pd_1358[22:0] == 23'h000000))) ? (pd_1358 | 32'h00400000) : (((&pd_1362[30:23]) && (!(pd_1362[22:0] == 23'h000000))) ? (pd_1362 | 32'h00400000) : (((((&pd_1358[30:23]) && (pd_1358[22:0] == 23'h000000)) && (pd_1362[30:0] == 31'h00000000)) || ((pd_1358[30:0] == 31'h00000000) && ((&pd_1362[30:23]) && (pd_1362[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1363)));
+    assign go_1470 = 1'h1;
 
-    ohls_fp_add pu_1491 (
+    ohls_fp_add pu_1471 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1490),
-        .a(pw_1371),
-        .b(pq_1489),
+        .in_valid(go_1470),
+        .a(pw_1352),
+        .b(pq_1469),
         .sub(1'h0),
-        .out_valid(pu_1491_valid),
-        .result(pu_1491_result)
+        .out_valid(pu_1471_valid),
+        .result(pu_1471_result)
     );
-    assign fnan_1504 = pu_1491_result;
-    assign pw_1505 = (((&pd_1497[30:23]) && (!(pd_1497[22:0] == 23'h000000))) ? (pd_1497 | 32'h00400000) : (((&pd_1503[30:23]) && (!(pd_1503[22:0] == 23'h000000))) ? (pd_1503 | 32'h00400000) : (((((&pd_1497[30:23]) && (pd_1497[22:0] == 23'h000000)) && ((&pd_1503[30:23]) && (pd_1503[22:0] == 23'h000000))) && (!(pd_1497[31] == pd_1503[31]))) ? 32'hffc00000 : fnan_1504)));
-    assign w_1506 = {32'h00000000, y_base};
-    assign pv_1507 = v0_i;
-    assign pw_1508 = {{32{pv_1507[31]}}, pv_1507[31:0]};
-    assign w_1509 = 64'h0000000000000004;
-    assign pw_1510 = (pw_1508 * w_1509);
-    assign pw_1511 = (w_1506 + pw_1510);
-    assign pv_1656 = v0_i;
-    assign w_1657 = 32'h00000001;
-    assign pw_1658 = (pv_1656 + w_1657);
-    assign pv_179 = (((p1_valid[30] && 1'h1) && p1_en) ? pv_180 : v16_window_14);
-    assign pv_180 = (((p1_valid[31] && 1'h1) && p1_en) ? pv_181 : v15_window_13);
-    assign pv_181 = (((p1_valid[32] && 1'h1) && p1_en) ? pv_182 : v14_window_12);
-    assign pv_182 = (((p1_valid[33] && 1'h1) && p1_en) ? pv_183 : v13_window_11);
-    assign pv_183 = (((p1_valid[34] && 1'h1) && p1_en) ? pv_184 : v12_window_10);
-    assign pv_184 = (((p1_valid[35] && 1'h1) && p1_en) ? pv_185 : v11_window_9);
-    assign pv_185 = (((p1_valid[36] && 1'h1) && p1_en) ? pv_186 : v10_window_8);
-    assign pv_186 = (((p1_valid[37] && 1'h1) && p1_en) ? pv_187 : v9_window_7);
-    assign pv_187 = (((p1_valid[38] && 1'h1) && p1_en) ? pv_188 : v8_window_6);
-    assign pv_188 = (((p1_valid[39] && 1'h1) && p1_en) ? pv_189 : v7_window_5);
-    assign pv_189 = (((p1_valid[40] && 1'h1) && p1_en) ? pv_190 : v6_window_4);
-    assign pv_190 = (((p1_valid[41] && 1'h1) && p1_en) ? pv_191 : v5_window_3);
-    assign pv_191 = (((p1_valid[42] && 1'h1) && p1_en) ? pv_192 : v4_window_2);
-    assign pv_192 = (((p1_valid[43] && 1'h1) && p1_en) ? pv_193 : v3_window_1);
-    assign pv_193 = (((p1_valid[44] && 1'h1) && p1_en) ? pld_200 : v2_window_0);
-    assign p1_stall = (((((p1_valid[0] && 1'h1) && pw_178) && (!x_ld_req_ready)) || ((p1_valid[44] && 1'h1) && (!x_ld_resp_valid))) || ((p1_valid[144] && 1'h1) && (!y_st_req_ready)));
+    assign fnan_1484 = pu_1471_result;
+    assign pw_1485 = (((&pd_1477[30:23]) && (!(pd_1477[22:0] == 23'h000000))) ? (pd_1477 | 32'h00400000) : (((&pd_1483[30:23]) && (!(pd_1483[22:0] == 23'h000000))) ? (pd_1483 | 32'h00400000) : (((((&pd_1477[30:23]) && (pd_1477[22:0] == 23'h000000)) && ((&pd_1483[30:23]) && (pd_1483[22:0] == 23'h000000))) && (!(pd_1477[31] == pd_1483[31]))) ? 32'hffc00000 : fnan_1484)));
+    assign w_1486 = {32'h00000000, y_base};
+    assign pw_1487 = (w_1486 + pw_186);
+    assign pv_1632 = v0_i;
+    assign w_1633 = 32'h00000001;
+    assign pw_1634 = (pv_1632 + w_1633);
+    assign pv_167 = (((p1_valid[30] && 1'h1) && p1_en) ? pv_168 : v16_window_14);
+    assign pv_168 = (((p1_valid[31] && 1'h1) && p1_en) ? pv_169 : v15_window_13);
+    assign pv_169 = (((p1_valid[32] && 1'h1) && p1_en) ? pv_170 : v14_window_12);
+    assign pv_170 = (((p1_valid[33] && 1'h1) && p1_en) ? pv_171 : v13_window_11);
+    assign pv_171 = (((p1_valid[34] && 1'h1) && p1_en) ? pv_172 : v12_window_10);
+    assign pv_172 = (((p1_valid[35] && 1'h1) && p1_en) ? pv_173 : v11_window_9);
+    assign pv_173 = (((p1_valid[36] && 1'h1) && p1_en) ? pv_174 : v10_window_8);
+    assign pv_174 = (((p1_valid[37] && 1'h1) && p1_en) ? pv_175 : v9_window_7);
+    assign pv_175 = (((p1_valid[38] && 1'h1) && p1_en) ? pv_176 : v8_window_6);
+    assign pv_176 = (((p1_valid[39] && 1'h1) && p1_en) ? pv_177 : v7_window_5);
+    assign pv_177 = (((p1_valid[40] && 1'h1) && p1_en) ? pv_178 : v6_window_4);
+    assign pv_178 = (((p1_valid[41] && 1'h1) && p1_en) ? pv_179 : v5_window_3);
+    assign pv_179 = (((p1_valid[42] && 1'h1) && p1_en) ? pv_180 : v4_window_2);
+    assign pv_180 = (((p1_valid[43] && 1'h1) && p1_en) ? pv_181 : v3_window_1);
+    assign pv_181 = (((p1_valid[44] && 1'h1) && p1_en) ? pld_188 : v2_window_0);
+    assign p1_stall = (((((p1_valid[0] && 1'h1) && pw_166) && (!x_ld_req_ready)) || ((p1_valid[44] && 1'h1) && (!x_ld_resp_valid))) || ((p1_valid[144] && 1'h1) && (!y_st_req_ready)));
 
     always @(posedge clk) begin
         p1_apart <= (1'h1 && (((x_size == 32'h00000000) || (y_size == 32'h00000000)) || ((({1'h0, x_base} + {1'h0, x_size}) <= {1'h0, y_base}) || (({1'h0, y_base} + {1'h0, y_size}) <= {1'h0, x_base}))));
     end
-    assign w_1659 = 32'h00000000;
-    assign w_1660 = 32'h00000000;
-    assign w_1661 = 32'h00000000;
-    assign w_1662 = 32'h00000000;
-    assign w_1663 = 32'h00000000;
-    assign w_1664 = 32'h00000000;
-    assign w_1665 = 32'h00000000;
-    assign w_1666 = 32'h00000000;
-    assign w_1667 = 32'h00000000;
-    assign w_1668 = 32'h00000000;
-    assign w_1669 = 32'h00000000;
-    assign w_1670 = 32'h00000000;
-    assign w_1671 = 32'h00000000;
-    assign w_1672 = 32'h00000000;
-    assign w_1673 = 32'h00000000;
-    assign w_1674 = 32'h00000000;
-    assign w_1675 = 64'h0000000000000000;
+    assign w_1635 = 32'h00000000;
+    assign w_1636 = 32'h00000000;
+    assign w_1637 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -2926,21 +2850,21 @@ module fir_datapath (
             u31_fp_add_issued <= 1'h0;
             y_wr_issued <= 1'h0;
             y_wr_beat <= 8'h00;
+            got_149 <= 1'h0;
+            got_150 <= 1'h0;
+            got_151 <= 1'h0;
+            got_152 <= 1'h0;
+            got_153 <= 1'h0;
+            got_154 <= 1'h0;
+            got_155 <= 1'h0;
+            got_156 <= 1'h0;
+            got_157 <= 1'h0;
+            got_158 <= 1'h0;
+            got_159 <= 1'h0;
+            got_160 <= 1'h0;
             got_161 <= 1'h0;
             got_162 <= 1'h0;
             got_163 <= 1'h0;
-            got_164 <= 1'h0;
-            got_165 <= 1'h0;
-            got_166 <= 1'h0;
-            got_167 <= 1'h0;
-            got_168 <= 1'h0;
-            got_169 <= 1'h0;
-            got_170 <= 1'h0;
-            got_171 <= 1'h0;
-            got_172 <= 1'h0;
-            got_173 <= 1'h0;
-            got_174 <= 1'h0;
-            got_175 <= 1'h0;
             p1_valid <= 189'h000000000000000000000000000000000000000000000000;
             p1_admit <= 1'h0;
             p1_go <= 1'h0;
@@ -2978,97 +2902,97 @@ module fir_datapath (
             if ((state == 16'h000a)) state <= 16'h0009;
             if ((state == 16'h000b)) v0_i <= w_17;
             if ((state == 16'h000b)) state <= 16'h0008;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) v16_window_14 <= w_19;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) v15_window_13 <= w_20;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) v14_window_12 <= w_21;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) v13_window_11 <= w_22;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) v12_window_10 <= w_23;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) v11_window_9 <= w_24;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) v10_window_8 <= w_25;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) v9_window_7 <= w_26;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) v8_window_6 <= w_27;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) v7_window_5 <= w_28;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) v6_window_4 <= w_29;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) v5_window_3 <= w_30;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) v4_window_2 <= w_31;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) v3_window_1 <= w_32;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v16_window_14 <= w_19;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v15_window_13 <= w_20;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v14_window_12 <= w_21;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v13_window_11 <= w_22;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v12_window_10 <= w_23;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v11_window_9 <= w_24;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v10_window_8 <= w_25;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v9_window_7 <= w_26;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v8_window_6 <= w_27;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v7_window_5 <= w_28;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v6_window_4 <= w_29;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v5_window_3 <= w_30;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v4_window_2 <= w_31;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v3_window_1 <= w_32;
             if (((state == 16'h000c) && 1'h1)) u2_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) u2_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u2_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u4_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) u4_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u4_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u6_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) u6_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u6_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u8_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) u8_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u8_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u10_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) u10_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u10_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u12_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) u12_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u12_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u14_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) u14_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u14_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u16_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) u16_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u16_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u18_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) u18_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u18_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u20_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) u20_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u20_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u22_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) u22_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u22_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u24_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) u24_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u24_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u26_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) u26_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u26_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u28_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) u28_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u28_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u30_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) u30_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) q_160 <= w_159;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u30_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) q_148 <= w_147;
             if (((state == 16'h000c) && u2_fp_mul_valid)) r_52 <= (((&w_49[30:23]) && (!1'h0)) ? (w_49 | 32'h00400000) : (((&w_32[30:23]) && (!(w_32[22:0] == 23'h000000))) ? (w_32 | 32'h00400000) : (((((&w_49[30:23]) && 1'h0) && (w_32[30:0] == 31'h00000000)) || (1'h0 && ((&w_32[30:23]) && (w_32[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_51)));
-            if (((state == 16'h000c) && u2_fp_mul_valid)) got_161 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) got_161 <= 1'h0;
+            if (((state == 16'h000c) && u2_fp_mul_valid)) got_149 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_149 <= 1'h0;
             if (((state == 16'h000c) && u4_fp_mul_valid)) r_59 <= (((&w_56[30:23]) && (!1'h0)) ? (w_56 | 32'h00400000) : (((&w_31[30:23]) && (!(w_31[22:0] == 23'h000000))) ? (w_31 | 32'h00400000) : (((((&w_56[30:23]) && 1'h0) && (w_31[30:0] == 31'h00000000)) || (1'h0 && ((&w_31[30:23]) && (w_31[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_58)));
-            if (((state == 16'h000c) && u4_fp_mul_valid)) got_162 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) got_162 <= 1'h0;
+            if (((state == 16'h000c) && u4_fp_mul_valid)) got_150 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_150 <= 1'h0;
             if (((state == 16'h000c) && u6_fp_mul_valid)) r_66 <= (((&w_63[30:23]) && (!1'h0)) ? (w_63 | 32'h00400000) : (((&w_30[30:23]) && (!(w_30[22:0] == 23'h000000))) ? (w_30 | 32'h00400000) : (((((&w_63[30:23]) && 1'h0) && (w_30[30:0] == 31'h00000000)) || (1'h0 && ((&w_30[30:23]) && (w_30[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_65)));
-            if (((state == 16'h000c) && u6_fp_mul_valid)) got_163 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) got_163 <= 1'h0;
+            if (((state == 16'h000c) && u6_fp_mul_valid)) got_151 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_151 <= 1'h0;
             if (((state == 16'h000c) && u8_fp_mul_valid)) r_73 <= (((&w_70[30:23]) && (!1'h0)) ? (w_70 | 32'h00400000) : (((&w_29[30:23]) && (!(w_29[22:0] == 23'h000000))) ? (w_29 | 32'h00400000) : (((((&w_70[30:23]) && 1'h0) && (w_29[30:0] == 31'h00000000)) || (1'h0 && ((&w_29[30:23]) && (w_29[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_72)));
-            if (((state == 16'h000c) && u8_fp_mul_valid)) got_164 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) got_164 <= 1'h0;
+            if (((state == 16'h000c) && u8_fp_mul_valid)) got_152 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_152 <= 1'h0;
             if (((state == 16'h000c) && u10_fp_mul_valid)) r_80 <= (((&w_77[30:23]) && (!1'h1)) ? (w_77 | 32'h00400000) : (((&w_28[30:23]) && (!(w_28[22:0] == 23'h000000))) ? (w_28 | 32'h00400000) : (((((&w_77[30:23]) && 1'h1) && (w_28[30:0] == 31'h00000000)) || (1'h0 && ((&w_28[30:23]) && (w_28[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_79)));
-            if (((state == 16'h000c) && u10_fp_mul_valid)) got_165 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) got_165 <= 1'h0;
+            if (((state == 16'h000c) && u10_fp_mul_valid)) got_153 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_153 <= 1'h0;
             if (((state == 16'h000c) && u12_fp_mul_valid)) r_87 <= (((&w_84[30:23]) && (!1'h0)) ? (w_84 | 32'h00400000) : (((&w_27[30:23]) && (!(w_27[22:0] == 23'h000000))) ? (w_27 | 32'h00400000) : (((((&w_84[30:23]) && 1'h0) && (w_27[30:0] == 31'h00000000)) || (1'h0 && ((&w_27[30:23]) && (w_27[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_86)));
-            if (((state == 16'h000c) && u12_fp_mul_valid)) got_166 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) got_166 <= 1'h0;
+            if (((state == 16'h000c) && u12_fp_mul_valid)) got_154 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_154 <= 1'h0;
             if (((state == 16'h000c) && u14_fp_mul_valid)) r_94 <= (((&w_91[30:23]) && (!1'h0)) ? (w_91 | 32'h00400000) : (((&w_26[30:23]) && (!(w_26[22:0] == 23'h000000))) ? (w_26 | 32'h00400000) : (((((&w_91[30:23]) && 1'h0) && (w_26[30:0] == 31'h00000000)) || (1'h0 && ((&w_26[30:23]) && (w_26[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_93)));
-            if (((state == 16'h000c) && u14_fp_mul_valid)) got_167 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) got_167 <= 1'h0;
-            if (((state == 16'h000c) && u16_fp_mul_valid)) r_101 <= (((&w_98[30:23]) && (!1'h0)) ? (w_98 | 32'h00400000) : (((&w_25[30:23]) && (!(w_25[22:0] == 23'h000000))) ? (w_25 | 32'h00400000) : (((((&w_98[30:23]) && 1'h0) && (w_25[30:0] == 31'h00000000)) || (1'h0 && ((&w_25[30:23]) && (w_25[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_100)));
-            if (((state == 16'h000c) && u16_fp_mul_valid)) got_168 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) got_168 <= 1'h0;
-            if (((state == 16'h000c) && u18_fp_mul_valid)) r_108 <= (((&w_105[30:23]) && (!1'h0)) ? (w_105 | 32'h00400000) : (((&w_24[30:23]) && (!(w_24[22:0] == 23'h000000))) ? (w_24 | 32'h00400000) : (((((&w_105[30:23]) && 1'h0) && (w_24[30:0] == 31'h00000000)) || (1'h0 && ((&w_24[30:23]) && (w_24[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_107)));
-            if (((state == 16'h000c) && u18_fp_mul_valid)) got_169 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) got_169 <= 1'h0;
-            if (((state == 16'h000c) && u20_fp_mul_valid)) r_115 <= (((&w_112[30:23]) && (!1'h1)) ? (w_112 | 32'h00400000) : (((&w_23[30:23]) && (!(w_23[22:0] == 23'h000000))) ? (w_23 | 32'h00400000) : (((((&w_112[30:23]) && 1'h1) && (w_23[30:0] == 31'h00000000)) || (1'h0 && ((&w_23[30:23]) && (w_23[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_114)));
-            if (((state == 16'h000c) && u20_fp_mul_valid)) got_170 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) got_170 <= 1'h0;
-            if (((state == 16'h000c) && u22_fp_mul_valid)) r_122 <= (((&w_119[30:23]) && (!1'h0)) ? (w_119 | 32'h00400000) : (((&w_22[30:23]) && (!(w_22[22:0] == 23'h000000))) ? (w_22 | 32'h00400000) : (((((&w_119[30:23]) && 1'h0) && (w_22[30:0] == 31'h00000000)) || (1'h0 && ((&w_22[30:23]) && (w_22[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_121)));
-            if (((state == 16'h000c) && u22_fp_mul_valid)) got_171 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) got_171 <= 1'h0;
-            if (((state == 16'h000c) && u24_fp_mul_valid)) r_129 <= (((&w_126[30:23]) && (!1'h0)) ? (w_126 | 32'h00400000) : (((&w_21[30:23]) && (!(w_21[22:0] == 23'h000000))) ? (w_21 | 32'h00400000) : (((((&w_126[30:23]) && 1'h0) && (w_21[30:0] == 31'h00000000)) || (1'h0 && ((&w_21[30:23]) && (w_21[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_128)));
-            if (((state == 16'h000c) && u24_fp_mul_valid)) got_172 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) got_172 <= 1'h0;
-            if (((state == 16'h000c) && u26_fp_mul_valid)) r_136 <= (((&w_133[30:23]) && (!1'h0)) ? (w_133 | 32'h00400000) : (((&w_20[30:23]) && (!(w_20[22:0] == 23'h000000))) ? (w_20 | 32'h00400000) : (((((&w_133[30:23]) && 1'h0) && (w_20[30:0] == 31'h00000000)) || (1'h0 && ((&w_20[30:23]) && (w_20[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_135)));
-            if (((state == 16'h000c) && u26_fp_mul_valid)) got_173 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) got_173 <= 1'h0;
-            if (((state == 16'h000c) && u28_fp_mul_valid)) r_143 <= (((&w_140[30:23]) && (!1'h0)) ? (w_140 | 32'h00400000) : (((&w_19[30:23]) && (!(w_19[22:0] == 23'h000000))) ? (w_19 | 32'h00400000) : (((((&w_140[30:23]) && 1'h0) && (w_19[30:0] == 31'h00000000)) || (1'h0 && ((&w_19[30:23]) && (w_19[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_142)));
-            if (((state == 16'h000c) && u28_fp_mul_valid)) got_174 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) got_174 <= 1'h0;
-            if (((state == 16'h000c) && u30_fp_mul_valid)) r_150 <= (((&w_147[30:23]) && (!1'h0)) ? (w_147 | 32'h00400000) : (((&w_18[30:23]) && (!(w_18[22:0] == 23'h000000))) ? (w_18 | 32'h00400000) : (((((&w_147[30:23]) && 1'h0) && (w_18[30:0] == 31'h00000000)) || (1'h0 && ((&w_18[30:23]) && (w_18[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_149)));
-            if (((state == 16'h000c) && u30_fp_mul_valid)) got_175 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) got_175 <= 1'h0;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_161 || u2_fp_mul_valid)) && (got_162 || u4_fp_mul_valid)) && (got_163 || u6_fp_mul_valid)) && (got_164 || u8_fp_mul_valid)) && (got_165 || u10_fp_mul_valid)) && (got_166 || u12_fp_mul_valid)) && (got_167 || u14_fp_mul_valid)) && (got_168 || u16_fp_mul_valid)) && (got_169 || u18_fp_mul_valid)) && (got_170 || u20_fp_mul_valid)) && (got_171 || u22_fp_mul_valid)) && (got_172 || u24_fp_mul_valid)) && (got_173 || u26_fp_mul_valid)) && (got_174 || u28_fp_mul_valid)) && (got_175 || u30_fp_mul_valid)))) state <= 16'h000e;
+            if (((state == 16'h000c) && u14_fp_mul_valid)) got_155 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_155 <= 1'h0;
+            if (((state == 16'h000c) && u16_fp_mul_valid)) r_100 <= (((&w_91[30:23]) && (!1'h0)) ? (w_91 | 32'h00400000) : (((&w_25[30:23]) && (!(w_25[22:0] == 23'h000000))) ? (w_25 | 32'h00400000) : (((((&w_91[30:23]) && 1'h0) && (w_25[30:0] == 31'h00000000)) || (1'h0 && ((&w_25[30:23]) && (w_25[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_99)));
+            if (((state == 16'h000c) && u16_fp_mul_valid)) got_156 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_156 <= 1'h0;
+            if (((state == 16'h000c) && u18_fp_mul_valid)) r_106 <= (((&w_84[30:23]) && (!1'h0)) ? (w_84 | 32'h00400000) : (((&w_24[30:23]) && (!(w_24[22:0] == 23'h000000))) ? (w_24 | 32'h00400000) : (((((&w_84[30:23]) && 1'h0) && (w_24[30:0] == 31'h00000000)) || (1'h0 && ((&w_24[30:23]) && (w_24[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_105)));
+            if (((state == 16'h000c) && u18_fp_mul_valid)) got_157 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_157 <= 1'h0;
+            if (((state == 16'h000c) && u20_fp_mul_valid)) r_112 <= (((&w_77[30:23]) && (!1'h1)) ? (w_77 | 32'h00400000) : (((&w_23[30:23]) && (!(w_23[22:0] == 23'h000000))) ? (w_23 | 32'h00400000) : (((((&w_77[30:23]) && 1'h1) && (w_23[30:0] == 31'h00000000)) || (1'h0 && ((&w_23[30:23]) && (w_23[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_111)));
+            if (((state == 16'h000c) && u20_fp_mul_valid)) got_158 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_158 <= 1'h0;
+            if (((state == 16'h000c) && u22_fp_mul_valid)) r_118 <= (((&w_70[30:23]) && (!1'h0)) ? (w_70 | 32'h00400000) : (((&w_22[30:23]) && (!(w_22[22:0] == 23'h000000))) ? (w_22 | 32'h00400000) : (((((&w_70[30:23]) && 1'h0) && (w_22[30:0] == 31'h00000000)) || (1'h0 && ((&w_22[30:23]) && (w_22[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_117)));
+            if (((state == 16'h000c) && u22_fp_mul_valid)) got_159 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_159 <= 1'h0;
+            if (((state == 16'h000c) && u24_fp_mul_valid)) r_124 <= (((&w_63[30:23]) && (!1'h0)) ? (w_63 | 32'h00400000) : (((&w_21[30:23]) && (!(w_21[22:0] == 23'h000000))) ? (w_21 | 32'h00400000) : (((((&w_63[30:23]) && 1'h0) && (w_21[30:0] == 31'h00000000)) || (1'h0 && ((&w_21[30:23]) && (w_21[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_123)));
+            if (((state == 16'h000c) && u24_fp_mul_valid)) got_160 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_160 <= 1'h0;
+            if (((state == 16'h000c) && u26_fp_mul_valid)) r_130 <= (((&w_56[30:23]) && (!1'h0)) ? (w_56 | 32'h00400000) : (((&w_20[30:23]) && (!(w_20[22:0] == 23'h000000))) ? (w_20 | 32'h00400000) : (((((&w_56[30:23]) && 1'h0) && (w_20[30:0] == 31'h00000000)) || (1'h0 && ((&w_20[30:23]) && (w_20[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_129)));
+            if (((state == 16'h000c) && u26_fp_mul_valid)) got_161 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_161 <= 1'h0;
+            if (((state == 16'h000c) && u28_fp_mul_valid)) r_136 <= (((&w_49[30:23]) && (!1'h0)) ? (w_49 | 32'h00400000) : (((&w_19[30:23]) && (!(w_19[22:0] == 23'h000000))) ? (w_19 | 32'h00400000) : (((((&w_49[30:23]) && 1'h0) && (w_19[30:0] == 31'h00000000)) || (1'h0 && ((&w_19[30:23]) && (w_19[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_135)));
+            if (((state == 16'h000c) && u28_fp_mul_valid)) got_162 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_162 <= 1'h0;
+            if (((state == 16'h000c) && u30_fp_mul_valid)) r_142 <= (((&w_42[30:23]) && (!1'h0)) ? (w_42 | 32'h00400000) : (((&w_18[30:23]) && (!(w_18[22:0] == 23'h000000))) ? (w_18 | 32'h00400000) : (((((&w_42[30:23]) && 1'h0) && (w_18[30:0] == 31'h00000000)) || (1'h0 && ((&w_18[30:23]) && (w_18[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_141)));
+            if (((state == 16'h000c) && u30_fp_mul_valid)) got_163 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_163 <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) state <= 16'h000e;
             if (((state == 16'h000d) && ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // fir_constant.cl:22:21
             if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) ld_39 <= x_rd_data;  // fir_constant.cl:22:21
             if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // fir_constant.cl:22:21
@@ -3114,35 +3038,35 @@ module fir_datapath (
             if (((state == 16'h0016) && u15_fp_add_valid)) state <= 16'h0017;
             if (((state == 16'h0017) && 1'h1)) u17_fp_add_issued <= 1'h1;
             if (((state == 16'h0017) && u17_fp_add_valid)) u17_fp_add_issued <= 1'h0;
-            if (((state == 16'h0017) && u17_fp_add_valid)) r_104 <= (((&r_97[30:23]) && (!(r_97[22:0] == 23'h000000))) ? (r_97 | 32'h00400000) : (((&r_101[30:23]) && (!(r_101[22:0] == 23'h000000))) ? (r_101 | 32'h00400000) : (((((&r_97[30:23]) && (r_97[22:0] == 23'h000000)) && ((&r_101[30:23]) && (r_101[22:0] == 23'h000000))) && (!(r_97[31] == r_101[31]))) ? 32'hffc00000 : fnan_103)));
+            if (((state == 16'h0017) && u17_fp_add_valid)) r_103 <= (((&r_97[30:23]) && (!(r_97[22:0] == 23'h000000))) ? (r_97 | 32'h00400000) : (((&r_100[30:23]) && (!(r_100[22:0] == 23'h000000))) ? (r_100 | 32'h00400000) : (((((&r_97[30:23]) && (r_97[22:0] == 23'h000000)) && ((&r_100[30:23]) && (r_100[22:0] == 23'h000000))) && (!(r_97[31] == r_100[31]))) ? 32'hffc00000 : fnan_102)));
             if (((state == 16'h0017) && u17_fp_add_valid)) state <= 16'h0018;
             if (((state == 16'h0018) && 1'h1)) u19_fp_add_issued <= 1'h1;
             if (((state == 16'h0018) && u19_fp_add_valid)) u19_fp_add_issued <= 1'h0;
-            if (((state == 16'h0018) && u19_fp_add_valid)) r_111 <= (((&r_104[30:23]) && (!(r_104[22:0] == 23'h000000))) ? (r_104 | 32'h00400000) : (((&r_108[30:23]) && (!(r_108[22:0] == 23'h000000))) ? (r_108 | 32'h00400000) : (((((&r_104[30:23]) && (r_104[22:0] == 23'h000000)) && ((&r_108[30:23]) && (r_108[22:0] == 23'h000000))) && (!(r_104[31] == r_108[31]))) ? 32'hffc00000 : fnan_110)));
+            if (((state == 16'h0018) && u19_fp_add_valid)) r_109 <= (((&r_103[30:23]) && (!(r_103[22:0] == 23'h000000))) ? (r_103 | 32'h00400000) : (((&r_106[30:23]) && (!(r_106[22:0] == 23'h000000))) ? (r_106 | 32'h00400000) : (((((&r_103[30:23]) && (r_103[22:0] == 23'h000000)) && ((&r_106[30:23]) && (r_106[22:0] == 23'h000000))) && (!(r_103[31] == r_106[31]))) ? 32'hffc00000 : fnan_108)));
             if (((state == 16'h0018) && u19_fp_add_valid)) state <= 16'h0019;
             if (((state == 16'h0019) && 1'h1)) u21_fp_add_issued <= 1'h1;
             if (((state == 16'h0019) && u21_fp_add_valid)) u21_fp_add_issued <= 1'h0;
-            if (((state == 16'h0019) && u21_fp_add_valid)) r_118 <= (((&r_111[30:23]) && (!(r_111[22:0] == 23'h000000))) ? (r_111 | 32'h00400000) : (((&r_115[30:23]) && (!(r_115[22:0] == 23'h000000))) ? (r_115 | 32'h00400000) : (((((&r_111[30:23]) && (r_111[22:0] == 23'h000000)) && ((&r_115[30:23]) && (r_115[22:0] == 23'h000000))) && (!(r_111[31] == r_115[31]))) ? 32'hffc00000 : fnan_117)));
+            if (((state == 16'h0019) && u21_fp_add_valid)) r_115 <= (((&r_109[30:23]) && (!(r_109[22:0] == 23'h000000))) ? (r_109 | 32'h00400000) : (((&r_112[30:23]) && (!(r_112[22:0] == 23'h000000))) ? (r_112 | 32'h00400000) : (((((&r_109[30:23]) && (r_109[22:0] == 23'h000000)) && ((&r_112[30:23]) && (r_112[22:0] == 23'h000000))) && (!(r_109[31] == r_112[31]))) ? 32'hffc00000 : fnan_114)));
             if (((state == 16'h0019) && u21_fp_add_valid)) state <= 16'h001a;
             if (((state == 16'h001a) && 1'h1)) u23_fp_add_issued <= 1'h1;
             if (((state == 16'h001a) && u23_fp_add_valid)) u23_fp_add_issued <= 1'h0;
-            if (((state == 16'h001a) && u23_fp_add_valid)) r_125 <= (((&r_118[30:23]) && (!(r_118[22:0] == 23'h000000))) ? (r_118 | 32'h00400000) : (((&r_122[30:23]) && (!(r_122[22:0] == 23'h000000))) ? (r_122 | 32'h00400000) : (((((&r_118[30:23]) && (r_118[22:0] == 23'h000000)) && ((&r_122[30:23]) && (r_122[22:0] == 23'h000000))) && (!(r_118[31] == r_122[31]))) ? 32'hffc00000 : fnan_124)));
+            if (((state == 16'h001a) && u23_fp_add_valid)) r_121 <= (((&r_115[30:23]) && (!(r_115[22:0] == 23'h000000))) ? (r_115 | 32'h00400000) : (((&r_118[30:23]) && (!(r_118[22:0] == 23'h000000))) ? (r_118 | 32'h00400000) : (((((&r_115[30:23]) && (r_115[22:0] == 23'h000000)) && ((&r_118[30:23]) && (r_118[22:0] == 23'h000000))) && (!(r_115[31] == r_118[31]))) ? 32'hffc00000 : fnan_120)));
             if (((state == 16'h001a) && u23_fp_add_valid)) state <= 16'h001b;
             if (((state == 16'h001b) && 1'h1)) u25_fp_add_issued <= 1'h1;
             if (((state == 16'h001b) && u25_fp_add_valid)) u25_fp_add_issued <= 1'h0;
-            if (((state == 16'h001b) && u25_fp_add_valid)) r_132 <= (((&r_125[30:23]) && (!(r_125[22:0] == 23'h000000))) ? (r_125 | 32'h00400000) : (((&r_129[30:23]) && (!(r_129[22:0] == 23'h000000))) ? (r_129 | 32'h00400000) : (((((&r_125[30:23]) && (r_125[22:0] == 23'h000000)) && ((&r_129[30:23]) && (r_129[22:0] == 23'h000000))) && (!(r_125[31] == r_129[31]))) ? 32'hffc00000 : fnan_131)));
+            if (((state == 16'h001b) && u25_fp_add_valid)) r_127 <= (((&r_121[30:23]) && (!(r_121[22:0] == 23'h000000))) ? (r_121 | 32'h00400000) : (((&r_124[30:23]) && (!(r_124[22:0] == 23'h000000))) ? (r_124 | 32'h00400000) : (((((&r_121[30:23]) && (r_121[22:0] == 23'h000000)) && ((&r_124[30:23]) && (r_124[22:0] == 23'h000000))) && (!(r_121[31] == r_124[31]))) ? 32'hffc00000 : fnan_126)));
             if (((state == 16'h001b) && u25_fp_add_valid)) state <= 16'h001c;
             if (((state == 16'h001c) && 1'h1)) u27_fp_add_issued <= 1'h1;
             if (((state == 16'h001c) && u27_fp_add_valid)) u27_fp_add_issued <= 1'h0;
-            if (((state == 16'h001c) && u27_fp_add_valid)) r_139 <= (((&r_132[30:23]) && (!(r_132[22:0] == 23'h000000))) ? (r_132 | 32'h00400000) : (((&r_136[30:23]) && (!(r_136[22:0] == 23'h000000))) ? (r_136 | 32'h00400000) : (((((&r_132[30:23]) && (r_132[22:0] == 23'h000000)) && ((&r_136[30:23]) && (r_136[22:0] == 23'h000000))) && (!(r_132[31] == r_136[31]))) ? 32'hffc00000 : fnan_138)));
+            if (((state == 16'h001c) && u27_fp_add_valid)) r_133 <= (((&r_127[30:23]) && (!(r_127[22:0] == 23'h000000))) ? (r_127 | 32'h00400000) : (((&r_130[30:23]) && (!(r_130[22:0] == 23'h000000))) ? (r_130 | 32'h00400000) : (((((&r_127[30:23]) && (r_127[22:0] == 23'h000000)) && ((&r_130[30:23]) && (r_130[22:0] == 23'h000000))) && (!(r_127[31] == r_130[31]))) ? 32'hffc00000 : fnan_132)));
             if (((state == 16'h001c) && u27_fp_add_valid)) state <= 16'h001d;
             if (((state == 16'h001d) && 1'h1)) u29_fp_add_issued <= 1'h1;
             if (((state == 16'h001d) && u29_fp_add_valid)) u29_fp_add_issued <= 1'h0;
-            if (((state == 16'h001d) && u29_fp_add_valid)) r_146 <= (((&r_139[30:23]) && (!(r_139[22:0] == 23'h000000))) ? (r_139 | 32'h00400000) : (((&r_143[30:23]) && (!(r_143[22:0] == 23'h000000))) ? (r_143 | 32'h00400000) : (((((&r_139[30:23]) && (r_139[22:0] == 23'h000000)) && ((&r_143[30:23]) && (r_143[22:0] == 23'h000000))) && (!(r_139[31] == r_143[31]))) ? 32'hffc00000 : fnan_145)));
+            if (((state == 16'h001d) && u29_fp_add_valid)) r_139 <= (((&r_133[30:23]) && (!(r_133[22:0] == 23'h000000))) ? (r_133 | 32'h00400000) : (((&r_136[30:23]) && (!(r_136[22:0] == 23'h000000))) ? (r_136 | 32'h00400000) : (((((&r_133[30:23]) && (r_133[22:0] == 23'h000000)) && ((&r_136[30:23]) && (r_136[22:0] == 23'h000000))) && (!(r_133[31] == r_136[31]))) ? 32'hffc00000 : fnan_138)));
             if (((state == 16'h001d) && u29_fp_add_valid)) state <= 16'h001e;
             if (((state == 16'h001e) && 1'h1)) u31_fp_add_issued <= 1'h1;
             if (((state == 16'h001e) && u31_fp_add_valid)) u31_fp_add_issued <= 1'h0;
-            if (((state == 16'h001e) && u31_fp_add_valid)) r_153 <= (((&r_146[30:23]) && (!(r_146[22:0] == 23'h000000))) ? (r_146 | 32'h00400000) : (((&r_150[30:23]) && (!(r_150[22:0] == 23'h000000))) ? (r_150 | 32'h00400000) : (((((&r_146[30:23]) && (r_146[22:0] == 23'h000000)) && ((&r_150[30:23]) && (r_150[22:0] == 23'h000000))) && (!(r_146[31] == r_150[31]))) ? 32'hffc00000 : fnan_152)));
+            if (((state == 16'h001e) && u31_fp_add_valid)) r_145 <= (((&r_139[30:23]) && (!(r_139[22:0] == 23'h000000))) ? (r_139 | 32'h00400000) : (((&r_142[30:23]) && (!(r_142[22:0] == 23'h000000))) ? (r_142 | 32'h00400000) : (((((&r_139[30:23]) && (r_139[22:0] == 23'h000000)) && ((&r_142[30:23]) && (r_142[22:0] == 23'h000000))) && (!(r_139[31] == r_142[31]))) ? 32'hffc00000 : fnan_144)));
             if (((state == 16'h001e) && u31_fp_add_valid)) state <= 16'h001f;
             if (((state == 16'h001f) && ((((state == 16'h001f) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // fir_constant.cl:28:9
             if (((state == 16'h001f) && (((state == 16'h001f) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // fir_constant.cl:28:9
@@ -3152,365 +3076,377 @@ module fir_datapath (
             if (((state == 16'h0020) && (1'h1 && y_wr_idle))) p1_valid <= 189'h000000000000000000000000000000000000000000000001;  // fir_constant.cl:18:5
             if (((state == 16'h0020) && (1'h1 && y_wr_idle))) p1_admit <= 1'h1;  // fir_constant.cl:18:5
             if (((state == 16'h0020) && (1'h1 && y_wr_idle))) state <= 16'h0021;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_go <= pw_178;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[30] && 1'h1) && p1_en))) v16_window_14 <= pv_180;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[31] && 1'h1) && p1_en))) v15_window_13 <= pv_181;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[32] && 1'h1) && p1_en))) v14_window_12 <= pv_182;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[33] && 1'h1) && p1_en))) v13_window_11 <= pv_183;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[34] && 1'h1) && p1_en))) v12_window_10 <= pv_184;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[35] && 1'h1) && p1_en))) v11_window_9 <= pv_185;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[36] && 1'h1) && p1_en))) v10_window_8 <= pv_186;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[37] && 1'h1) && p1_en))) v9_window_7 <= pv_187;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[38] && 1'h1) && p1_en))) v8_window_6 <= pv_188;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[39] && 1'h1) && p1_en))) v7_window_5 <= pv_189;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[40] && 1'h1) && p1_en))) v6_window_4 <= pv_190;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[41] && 1'h1) && p1_en))) v5_window_3 <= pv_191;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[42] && 1'h1) && p1_en))) v4_window_2 <= pv_192;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[43] && 1'h1) && p1_en))) v3_window_1 <= pv_193;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[44] && 1'h1) && p1_en))) v2_window_0 <= pld_200;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_205 <= w_202;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_go <= pw_166;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[30] && 1'h1) && p1_en))) v16_window_14 <= pv_168;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[31] && 1'h1) && p1_en))) v15_window_13 <= pv_169;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[32] && 1'h1) && p1_en))) v14_window_12 <= pv_170;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[33] && 1'h1) && p1_en))) v13_window_11 <= pv_171;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[34] && 1'h1) && p1_en))) v12_window_10 <= pv_172;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[35] && 1'h1) && p1_en))) v11_window_9 <= pv_173;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[36] && 1'h1) && p1_en))) v10_window_8 <= pv_174;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[37] && 1'h1) && p1_en))) v9_window_7 <= pv_175;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[38] && 1'h1) && p1_en))) v8_window_6 <= pv_176;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[39] && 1'h1) && p1_en))) v7_window_5 <= pv_177;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[40] && 1'h1) && p1_en))) v6_window_4 <= pv_178;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[41] && 1'h1) && p1_en))) v5_window_3 <= pv_179;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[42] && 1'h1) && p1_en))) v4_window_2 <= pv_180;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[43] && 1'h1) && p1_en))) v3_window_1 <= pv_181;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[44] && 1'h1) && p1_en))) v2_window_0 <= pld_188;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_193 <= w_190;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_194 <= pd_193;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_195 <= pd_194;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_196 <= pd_195;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_197 <= pld_188;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_198 <= pd_197;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_199 <= pd_198;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_200 <= pd_199;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_205 <= w_189;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_206 <= pd_205;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_207 <= pd_206;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_208 <= pd_207;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_209 <= pld_200;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_209 <= pd_208;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_210 <= pd_209;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_211 <= pd_210;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_211 <= pw_202;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_212 <= pd_211;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_217 <= w_201;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_218 <= pd_217;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_219 <= pd_218;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_220 <= pd_219;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_221 <= pd_220;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_222 <= pd_221;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_223 <= pw_214;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_213 <= pd_212;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_214 <= pd_213;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_215 <= pd_214;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_216 <= pd_215;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_222 <= w_219;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_223 <= pd_222;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_224 <= pd_223;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_225 <= pd_224;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_226 <= pd_225;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_226 <= pv_181;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_227 <= pd_226;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_228 <= pd_227;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_234 <= w_231;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_235 <= pd_234;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_236 <= pd_235;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_237 <= pd_236;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_238 <= pv_193;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_239 <= pd_238;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_240 <= pd_239;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_241 <= pd_240;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_253 <= pw_230;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_254 <= pd_253;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_255 <= pd_254;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_256 <= pd_255;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_257 <= pd_256;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_258 <= pd_257;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_259 <= pq_250;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_229 <= pd_228;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_241 <= pw_218;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_242 <= pd_241;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_243 <= pd_242;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_244 <= pd_243;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_245 <= pd_244;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_246 <= pd_245;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_247 <= pq_238;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_248 <= pd_247;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_249 <= pd_248;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_250 <= pd_249;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_251 <= pd_250;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_252 <= pd_251;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_258 <= w_255;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_259 <= pd_258;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_260 <= pd_259;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_261 <= pd_260;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_262 <= pd_261;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_262 <= pv_180;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_263 <= pd_262;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_264 <= pd_263;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_270 <= w_267;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_271 <= pd_270;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_272 <= pd_271;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_273 <= pd_272;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_274 <= pv_192;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_275 <= pd_274;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_276 <= pd_275;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_277 <= pd_276;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_296 <= pw_266;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_297 <= pd_296;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_298 <= pd_297;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_299 <= pd_298;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_300 <= pd_299;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_301 <= pd_300;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_302 <= pq_293;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_265 <= pd_264;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_284 <= pw_254;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_285 <= pd_284;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_286 <= pd_285;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_287 <= pd_286;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_288 <= pd_287;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_289 <= pd_288;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_290 <= pq_281;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_291 <= pd_290;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_292 <= pd_291;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_293 <= pd_292;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_294 <= pd_293;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_295 <= pd_294;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_301 <= w_298;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_302 <= pd_301;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_303 <= pd_302;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_304 <= pd_303;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_305 <= pd_304;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_305 <= pv_179;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_306 <= pd_305;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_307 <= pd_306;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_313 <= w_310;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_314 <= pd_313;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_315 <= pd_314;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_316 <= pd_315;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_317 <= pv_191;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_318 <= pd_317;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_319 <= pd_318;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_320 <= pd_319;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_346 <= pw_309;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_347 <= pd_346;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_348 <= pd_347;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_349 <= pd_348;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_350 <= pd_349;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_351 <= pd_350;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_352 <= pq_343;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_308 <= pd_307;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_334 <= pw_297;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_335 <= pd_334;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_336 <= pd_335;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_337 <= pd_336;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_338 <= pd_337;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_339 <= pd_338;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_340 <= pq_331;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_341 <= pd_340;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_342 <= pd_341;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_343 <= pd_342;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_344 <= pd_343;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_345 <= pd_344;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_351 <= w_348;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_352 <= pd_351;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_353 <= pd_352;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_354 <= pd_353;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_355 <= pd_354;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_355 <= pv_178;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_356 <= pd_355;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_357 <= pd_356;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_363 <= w_360;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_364 <= pd_363;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_365 <= pd_364;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_366 <= pd_365;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_367 <= pv_190;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_368 <= pd_367;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_369 <= pd_368;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_370 <= pd_369;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_403 <= pw_359;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_404 <= pd_403;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_405 <= pd_404;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_406 <= pd_405;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_407 <= pd_406;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_408 <= pd_407;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_409 <= pq_400;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_358 <= pd_357;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_391 <= pw_347;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_392 <= pd_391;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_393 <= pd_392;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_394 <= pd_393;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_395 <= pd_394;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_396 <= pd_395;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_397 <= pq_388;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_398 <= pd_397;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_399 <= pd_398;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_400 <= pd_399;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_401 <= pd_400;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_402 <= pd_401;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_408 <= w_405;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_409 <= pd_408;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_410 <= pd_409;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_411 <= pd_410;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_412 <= pd_411;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_412 <= pv_177;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_413 <= pd_412;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_414 <= pd_413;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_420 <= w_417;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_421 <= pd_420;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_422 <= pd_421;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_423 <= pd_422;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_424 <= pv_189;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_425 <= pd_424;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_426 <= pd_425;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_427 <= pd_426;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_467 <= pw_416;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_468 <= pd_467;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_469 <= pd_468;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_470 <= pd_469;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_471 <= pd_470;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_472 <= pd_471;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_473 <= pq_464;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_415 <= pd_414;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_455 <= pw_404;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_456 <= pd_455;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_457 <= pd_456;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_458 <= pd_457;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_459 <= pd_458;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_460 <= pd_459;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_461 <= pq_452;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_462 <= pd_461;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_463 <= pd_462;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_464 <= pd_463;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_465 <= pd_464;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_466 <= pd_465;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_472 <= w_469;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_473 <= pd_472;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_474 <= pd_473;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_475 <= pd_474;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_476 <= pd_475;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_476 <= pv_176;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_477 <= pd_476;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_478 <= pd_477;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_484 <= w_481;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_485 <= pd_484;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_486 <= pd_485;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_487 <= pd_486;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_488 <= pv_188;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_489 <= pd_488;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_490 <= pd_489;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_491 <= pd_490;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_538 <= pw_480;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_539 <= pd_538;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_540 <= pd_539;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_541 <= pd_540;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_542 <= pd_541;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_543 <= pd_542;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_544 <= pq_535;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_479 <= pd_478;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_526 <= pw_468;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_527 <= pd_526;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_528 <= pd_527;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_529 <= pd_528;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_530 <= pd_529;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_531 <= pd_530;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_532 <= pq_523;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_533 <= pd_532;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_534 <= pd_533;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_535 <= pd_534;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_536 <= pd_535;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_537 <= pd_536;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_543 <= w_540;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_544 <= pd_543;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_545 <= pd_544;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_546 <= pd_545;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_547 <= pd_546;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_547 <= pv_175;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_548 <= pd_547;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_549 <= pd_548;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_555 <= w_552;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_556 <= pd_555;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_557 <= pd_556;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_558 <= pd_557;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_559 <= pv_187;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_560 <= pd_559;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_561 <= pd_560;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_562 <= pd_561;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_616 <= pw_551;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_617 <= pd_616;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_618 <= pd_617;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_619 <= pd_618;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_620 <= pd_619;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_550 <= pd_549;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_604 <= pw_539;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_605 <= pd_604;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_606 <= pd_605;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_607 <= pd_606;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_608 <= pd_607;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_609 <= pd_608;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_610 <= pq_601;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_611 <= pd_610;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_612 <= pd_611;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_613 <= pd_612;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_614 <= pd_613;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_615 <= pd_614;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_620 <= w_540;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_621 <= pd_620;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_622 <= pq_613;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_622 <= pd_621;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_623 <= pd_622;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_624 <= pd_623;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_624 <= pv_174;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_625 <= pd_624;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_626 <= pd_625;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_627 <= pd_626;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_633 <= w_630;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_634 <= pd_633;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_635 <= pd_634;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_636 <= pd_635;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_637 <= pv_186;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_638 <= pd_637;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_639 <= pd_638;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_640 <= pd_639;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_701 <= pw_629;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_702 <= pd_701;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_703 <= pd_702;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_704 <= pd_703;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_688 <= pw_617;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_689 <= pd_688;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_690 <= pd_689;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_691 <= pd_690;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_692 <= pd_691;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_693 <= pd_692;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_694 <= pq_685;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_695 <= pd_694;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_696 <= pd_695;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_697 <= pd_696;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_698 <= pd_697;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_699 <= pd_698;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_704 <= w_469;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_705 <= pd_704;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_706 <= pd_705;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_707 <= pq_698;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_708 <= pd_707;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_707 <= pd_706;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_708 <= pv_173;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_709 <= pd_708;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_710 <= pd_709;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_711 <= pd_710;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_712 <= pd_711;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_718 <= w_715;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_719 <= pd_718;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_720 <= pd_719;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_721 <= pd_720;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_722 <= pv_185;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_723 <= pd_722;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_724 <= pd_723;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_725 <= pd_724;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_793 <= pw_714;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_794 <= pd_793;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_795 <= pd_794;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_779 <= pw_701;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_780 <= pd_779;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_781 <= pd_780;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_782 <= pd_781;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_783 <= pd_782;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_784 <= pd_783;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_785 <= pq_776;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_786 <= pd_785;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_787 <= pd_786;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_788 <= pd_787;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_789 <= pd_788;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_790 <= pd_789;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_795 <= w_405;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_796 <= pd_795;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_797 <= pd_796;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_798 <= pd_797;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_799 <= pq_790;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_799 <= pv_172;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_800 <= pd_799;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_801 <= pd_800;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_802 <= pd_801;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_803 <= pd_802;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_804 <= pd_803;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_810 <= w_807;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_811 <= pd_810;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_812 <= pd_811;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_813 <= pd_812;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_814 <= pv_184;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_815 <= pd_814;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_816 <= pd_815;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_817 <= pd_816;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_892 <= pw_806;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_893 <= pd_892;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_877 <= pw_792;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_878 <= pd_877;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_879 <= pd_878;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_880 <= pd_879;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_881 <= pd_880;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_882 <= pd_881;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_883 <= pq_874;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_884 <= pd_883;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_885 <= pd_884;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_886 <= pd_885;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_887 <= pd_886;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_888 <= pd_887;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_893 <= w_348;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_894 <= pd_893;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_895 <= pd_894;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_896 <= pd_895;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_897 <= pd_896;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_898 <= pq_889;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_897 <= pv_171;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_898 <= pd_897;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_899 <= pd_898;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_900 <= pd_899;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_901 <= pd_900;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_902 <= pd_901;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_903 <= pd_902;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_909 <= w_906;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_910 <= pd_909;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_911 <= pd_910;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_912 <= pd_911;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_913 <= pv_183;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_914 <= pd_913;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_915 <= pd_914;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_916 <= pd_915;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_998 <= pw_905;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_982 <= pw_890;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_983 <= pd_982;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_984 <= pd_983;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_985 <= pd_984;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_986 <= pd_985;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_987 <= pd_986;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_988 <= pq_979;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_989 <= pd_988;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_990 <= pd_989;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_991 <= pd_990;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_992 <= pd_991;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_993 <= pd_992;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_998 <= w_298;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_999 <= pd_998;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1000 <= pd_999;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1001 <= pd_1000;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1002 <= pd_1001;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1002 <= pv_170;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1003 <= pd_1002;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1004 <= pq_995;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1004 <= pd_1003;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1005 <= pd_1004;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1006 <= pd_1005;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1007 <= pd_1006;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1008 <= pd_1007;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1009 <= pd_1008;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1015 <= w_1012;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1016 <= pd_1015;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1017 <= pd_1016;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1018 <= pd_1017;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1019 <= pv_182;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1020 <= pd_1019;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1021 <= pd_1020;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1022 <= pd_1021;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1111 <= pw_1011;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1094 <= pw_995;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1095 <= pd_1094;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1096 <= pd_1095;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1097 <= pd_1096;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1098 <= pd_1097;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1099 <= pd_1098;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1100 <= pq_1091;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1101 <= pd_1100;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1102 <= pd_1101;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1103 <= pd_1102;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1104 <= pd_1103;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1105 <= pd_1104;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1110 <= w_255;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1111 <= pd_1110;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1112 <= pd_1111;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1113 <= pd_1112;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1114 <= pd_1113;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1114 <= pv_169;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1115 <= pd_1114;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1116 <= pd_1115;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1117 <= pq_1108;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1118 <= pd_1117;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1119 <= pd_1118;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1120 <= pd_1119;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1121 <= pd_1120;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1122 <= pd_1121;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1128 <= w_1125;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1129 <= pd_1128;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1130 <= pd_1129;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1131 <= pd_1130;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1132 <= pv_181;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1133 <= pd_1132;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1134 <= pd_1133;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1135 <= pd_1134;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1231 <= pw_1124;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1117 <= pd_1116;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1213 <= pw_1107;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1214 <= pd_1213;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1215 <= pd_1214;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1216 <= pd_1215;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1217 <= pd_1216;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1218 <= pd_1217;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1219 <= pq_1210;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1220 <= pd_1219;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1221 <= pd_1220;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1222 <= pd_1221;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1223 <= pd_1222;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1224 <= pd_1223;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1229 <= w_219;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1230 <= pd_1229;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1231 <= pd_1230;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1232 <= pd_1231;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1233 <= pd_1232;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1233 <= pv_168;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1234 <= pd_1233;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1235 <= pd_1234;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1236 <= pd_1235;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1237 <= pq_1228;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1238 <= pd_1237;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1239 <= pd_1238;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1240 <= pd_1239;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1241 <= pd_1240;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1242 <= pd_1241;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1248 <= w_1245;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1249 <= pd_1248;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1250 <= pd_1249;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1251 <= pd_1250;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1252 <= pv_180;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1253 <= pd_1252;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1254 <= pd_1253;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1255 <= pd_1254;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1358 <= pw_1244;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1359 <= pd_1358;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1339 <= pw_1226;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1340 <= pd_1339;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1341 <= pd_1340;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1342 <= pd_1341;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1343 <= pd_1342;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1344 <= pd_1343;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1345 <= pq_1336;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1346 <= pd_1345;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1347 <= pd_1346;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1348 <= pd_1347;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1349 <= pd_1348;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1350 <= pd_1349;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1355 <= w_190;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1356 <= pd_1355;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1357 <= pd_1356;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1358 <= pd_1357;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1359 <= pv_167;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1360 <= pd_1359;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1361 <= pd_1360;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1362 <= pd_1361;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1363 <= pd_1362;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1364 <= pq_1355;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1365 <= pd_1364;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1366 <= pd_1365;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1367 <= pd_1366;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1368 <= pd_1367;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1369 <= pd_1368;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1375 <= w_1372;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1376 <= pd_1375;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1377 <= pd_1376;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1378 <= pd_1377;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1379 <= pv_179;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1380 <= pd_1379;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1381 <= pd_1380;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1382 <= pd_1381;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1492 <= pw_1371;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1493 <= pd_1492;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1494 <= pd_1493;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1495 <= pd_1494;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1496 <= pd_1495;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1497 <= pd_1496;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1498 <= pq_1489;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1499 <= pd_1498;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1500 <= pd_1499;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1501 <= pd_1500;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1502 <= pd_1501;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1503 <= pd_1502;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (((p1_valid[0] && 1'h1) && pw_178) && p1_en))) v0_i <= pw_1658;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_244 <= pw_243;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_245 <= pq_244;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_246 <= pq_245;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_247 <= pq_246;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_248 <= pq_247;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_249 <= pq_248;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_250 <= pq_249;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_280 <= pw_279;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1472 <= pw_1352;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1473 <= pd_1472;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1474 <= pd_1473;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1475 <= pd_1474;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1476 <= pd_1475;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1477 <= pd_1476;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1478 <= pq_1469;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1479 <= pd_1478;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1480 <= pd_1479;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1481 <= pd_1480;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1482 <= pd_1481;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1483 <= pd_1482;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (((p1_valid[0] && 1'h1) && pw_166) && p1_en))) v0_i <= pw_1634;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_232 <= pw_231;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_233 <= pq_232;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_234 <= pq_233;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_235 <= pq_234;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_236 <= pq_235;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_237 <= pq_236;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_238 <= pq_237;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_268 <= pw_267;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_269 <= pq_268;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_270 <= pq_269;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_271 <= pq_270;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_272 <= pq_271;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_273 <= pq_272;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_274 <= pq_273;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_275 <= pq_274;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_276 <= pq_275;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_277 <= pq_276;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_278 <= pq_277;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_279 <= pq_278;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_280 <= pq_279;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_281 <= pq_280;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_282 <= pq_281;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_283 <= pq_282;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_284 <= pq_283;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_285 <= pq_284;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_286 <= pq_285;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_287 <= pq_286;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_288 <= pq_287;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_289 <= pq_288;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_290 <= pq_289;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_291 <= pq_290;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_292 <= pq_291;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_293 <= pq_292;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_323 <= pw_322;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_311 <= pw_310;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_312 <= pq_311;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_313 <= pq_312;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_314 <= pq_313;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_315 <= pq_314;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_316 <= pq_315;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_317 <= pq_316;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_318 <= pq_317;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_319 <= pq_318;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_320 <= pq_319;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_321 <= pq_320;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_322 <= pq_321;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_323 <= pq_322;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_324 <= pq_323;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_325 <= pq_324;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_326 <= pq_325;  // fir_constant.cl:18:5
@@ -3519,19 +3455,19 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_329 <= pq_328;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_330 <= pq_329;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_331 <= pq_330;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_332 <= pq_331;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_333 <= pq_332;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_334 <= pq_333;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_335 <= pq_334;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_336 <= pq_335;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_337 <= pq_336;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_338 <= pq_337;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_339 <= pq_338;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_340 <= pq_339;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_341 <= pq_340;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_342 <= pq_341;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_343 <= pq_342;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_373 <= pw_372;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_361 <= pw_360;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_362 <= pq_361;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_363 <= pq_362;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_364 <= pq_363;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_365 <= pq_364;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_366 <= pq_365;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_367 <= pq_366;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_368 <= pq_367;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_369 <= pq_368;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_370 <= pq_369;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_371 <= pq_370;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_372 <= pq_371;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_373 <= pq_372;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_374 <= pq_373;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_375 <= pq_374;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_376 <= pq_375;  // fir_constant.cl:18:5
@@ -3547,19 +3483,19 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_386 <= pq_385;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_387 <= pq_386;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_388 <= pq_387;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_389 <= pq_388;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_390 <= pq_389;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_391 <= pq_390;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_392 <= pq_391;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_393 <= pq_392;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_394 <= pq_393;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_395 <= pq_394;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_396 <= pq_395;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_397 <= pq_396;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_398 <= pq_397;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_399 <= pq_398;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_400 <= pq_399;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_430 <= pw_429;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_418 <= pw_417;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_419 <= pq_418;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_420 <= pq_419;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_421 <= pq_420;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_422 <= pq_421;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_423 <= pq_422;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_424 <= pq_423;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_425 <= pq_424;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_426 <= pq_425;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_427 <= pq_426;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_428 <= pq_427;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_429 <= pq_428;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_430 <= pq_429;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_431 <= pq_430;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_432 <= pq_431;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_433 <= pq_432;  // fir_constant.cl:18:5
@@ -3582,19 +3518,19 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_450 <= pq_449;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_451 <= pq_450;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_452 <= pq_451;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_453 <= pq_452;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_454 <= pq_453;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_455 <= pq_454;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_456 <= pq_455;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_457 <= pq_456;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_458 <= pq_457;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_459 <= pq_458;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_460 <= pq_459;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_461 <= pq_460;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_462 <= pq_461;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_463 <= pq_462;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_464 <= pq_463;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_494 <= pw_493;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_482 <= pw_481;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_483 <= pq_482;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_484 <= pq_483;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_485 <= pq_484;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_486 <= pq_485;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_487 <= pq_486;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_488 <= pq_487;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_489 <= pq_488;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_490 <= pq_489;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_491 <= pq_490;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_492 <= pq_491;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_493 <= pq_492;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_494 <= pq_493;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_495 <= pq_494;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_496 <= pq_495;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_497 <= pq_496;  // fir_constant.cl:18:5
@@ -3624,19 +3560,19 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_521 <= pq_520;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_522 <= pq_521;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_523 <= pq_522;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_524 <= pq_523;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_525 <= pq_524;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_526 <= pq_525;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_527 <= pq_526;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_528 <= pq_527;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_529 <= pq_528;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_530 <= pq_529;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_531 <= pq_530;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_532 <= pq_531;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_533 <= pq_532;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_534 <= pq_533;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_535 <= pq_534;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_565 <= pw_564;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_553 <= pw_552;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_554 <= pq_553;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_555 <= pq_554;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_556 <= pq_555;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_557 <= pq_556;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_558 <= pq_557;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_559 <= pq_558;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_560 <= pq_559;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_561 <= pq_560;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_562 <= pq_561;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_563 <= pq_562;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_564 <= pq_563;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_565 <= pq_564;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_566 <= pq_565;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_567 <= pq_566;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_568 <= pq_567;  // fir_constant.cl:18:5
@@ -3673,19 +3609,20 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_599 <= pq_598;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_600 <= pq_599;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_601 <= pq_600;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_602 <= pq_601;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_603 <= pq_602;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_604 <= pq_603;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_605 <= pq_604;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_606 <= pq_605;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_607 <= pq_606;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_608 <= pq_607;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_609 <= pq_608;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_610 <= pq_609;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_611 <= pq_610;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_612 <= pq_611;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_613 <= pq_612;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_643 <= pw_642;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_630 <= pw_629;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_631 <= pq_630;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_632 <= pq_631;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_633 <= pq_632;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_634 <= pq_633;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_635 <= pq_634;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_636 <= pq_635;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_637 <= pq_636;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_638 <= pq_637;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_639 <= pq_638;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_640 <= pq_639;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_641 <= pq_640;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_642 <= pq_641;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_643 <= pq_642;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_644 <= pq_643;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_645 <= pq_644;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_646 <= pq_645;  // fir_constant.cl:18:5
@@ -3728,20 +3665,21 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_683 <= pq_682;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_684 <= pq_683;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_685 <= pq_684;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_686 <= pq_685;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_687 <= pq_686;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_688 <= pq_687;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_689 <= pq_688;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_690 <= pq_689;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_691 <= pq_690;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_692 <= pq_691;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_693 <= pq_692;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_694 <= pq_693;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_695 <= pq_694;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_696 <= pq_695;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_697 <= pq_696;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_698 <= pq_697;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_728 <= pw_727;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_714 <= pw_713;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_715 <= pq_714;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_716 <= pq_715;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_717 <= pq_716;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_718 <= pq_717;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_719 <= pq_718;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_720 <= pq_719;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_721 <= pq_720;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_722 <= pq_721;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_723 <= pq_722;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_724 <= pq_723;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_725 <= pq_724;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_726 <= pq_725;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_727 <= pq_726;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_728 <= pq_727;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_729 <= pq_728;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_730 <= pq_729;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_731 <= pq_730;  // fir_constant.cl:18:5
@@ -3790,21 +3728,22 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_774 <= pq_773;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_775 <= pq_774;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_776 <= pq_775;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_777 <= pq_776;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_778 <= pq_777;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_779 <= pq_778;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_780 <= pq_779;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_781 <= pq_780;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_782 <= pq_781;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_783 <= pq_782;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_784 <= pq_783;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_785 <= pq_784;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_786 <= pq_785;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_787 <= pq_786;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_788 <= pq_787;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_789 <= pq_788;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_790 <= pq_789;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_820 <= pw_819;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_805 <= pw_804;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_806 <= pq_805;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_807 <= pq_806;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_808 <= pq_807;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_809 <= pq_808;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_810 <= pq_809;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_811 <= pq_810;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_812 <= pq_811;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_813 <= pq_812;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_814 <= pq_813;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_815 <= pq_814;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_816 <= pq_815;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_817 <= pq_816;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_818 <= pq_817;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_819 <= pq_818;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_820 <= pq_819;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_821 <= pq_820;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_822 <= pq_821;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_823 <= pq_822;  // fir_constant.cl:18:5
@@ -3859,22 +3798,23 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_872 <= pq_871;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_873 <= pq_872;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_874 <= pq_873;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_875 <= pq_874;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_876 <= pq_875;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_877 <= pq_876;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_878 <= pq_877;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_879 <= pq_878;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_880 <= pq_879;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_881 <= pq_880;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_882 <= pq_881;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_883 <= pq_882;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_884 <= pq_883;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_885 <= pq_884;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_886 <= pq_885;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_887 <= pq_886;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_888 <= pq_887;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_889 <= pq_888;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_919 <= pw_918;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_903 <= pw_902;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_904 <= pq_903;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_905 <= pq_904;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_906 <= pq_905;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_907 <= pq_906;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_908 <= pq_907;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_909 <= pq_908;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_910 <= pq_909;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_911 <= pq_910;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_912 <= pq_911;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_913 <= pq_912;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_914 <= pq_913;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_915 <= pq_914;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_916 <= pq_915;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_917 <= pq_916;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_918 <= pq_917;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_919 <= pq_918;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_920 <= pq_919;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_921 <= pq_920;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_922 <= pq_921;  // fir_constant.cl:18:5
@@ -3935,23 +3875,24 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_977 <= pq_976;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_978 <= pq_977;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_979 <= pq_978;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_980 <= pq_979;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_981 <= pq_980;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_982 <= pq_981;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_983 <= pq_982;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_984 <= pq_983;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_985 <= pq_984;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_986 <= pq_985;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_987 <= pq_986;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_988 <= pq_987;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_989 <= pq_988;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_990 <= pq_989;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_991 <= pq_990;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_992 <= pq_991;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_993 <= pq_992;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_994 <= pq_993;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_995 <= pq_994;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1025 <= pw_1024;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1008 <= pw_1007;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1009 <= pq_1008;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1010 <= pq_1009;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1011 <= pq_1010;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1012 <= pq_1011;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1013 <= pq_1012;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1014 <= pq_1013;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1015 <= pq_1014;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1016 <= pq_1015;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1017 <= pq_1016;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1018 <= pq_1017;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1019 <= pq_1018;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1020 <= pq_1019;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1021 <= pq_1020;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1022 <= pq_1021;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1023 <= pq_1022;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1024 <= pq_1023;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1025 <= pq_1024;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1026 <= pq_1025;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1027 <= pq_1026;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1028 <= pq_1027;  // fir_constant.cl:18:5
@@ -4018,24 +3959,25 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1089 <= pq_1088;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1090 <= pq_1089;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1091 <= pq_1090;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1092 <= pq_1091;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1093 <= pq_1092;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1094 <= pq_1093;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1095 <= pq_1094;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1096 <= pq_1095;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1097 <= pq_1096;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1098 <= pq_1097;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1099 <= pq_1098;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1100 <= pq_1099;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1101 <= pq_1100;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1102 <= pq_1101;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1103 <= pq_1102;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1104 <= pq_1103;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1105 <= pq_1104;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1106 <= pq_1105;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1107 <= pq_1106;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1108 <= pq_1107;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1138 <= pw_1137;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1120 <= pw_1119;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1121 <= pq_1120;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1122 <= pq_1121;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1123 <= pq_1122;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1124 <= pq_1123;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1125 <= pq_1124;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1126 <= pq_1125;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1127 <= pq_1126;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1128 <= pq_1127;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1129 <= pq_1128;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1130 <= pq_1129;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1131 <= pq_1130;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1132 <= pq_1131;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1133 <= pq_1132;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1134 <= pq_1133;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1135 <= pq_1134;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1136 <= pq_1135;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1137 <= pq_1136;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1138 <= pq_1137;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1139 <= pq_1138;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1140 <= pq_1139;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1141 <= pq_1140;  // fir_constant.cl:18:5
@@ -4108,25 +4050,26 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1208 <= pq_1207;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1209 <= pq_1208;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1210 <= pq_1209;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1211 <= pq_1210;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1212 <= pq_1211;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1213 <= pq_1212;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1214 <= pq_1213;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1215 <= pq_1214;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1216 <= pq_1215;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1217 <= pq_1216;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1218 <= pq_1217;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1219 <= pq_1218;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1220 <= pq_1219;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1221 <= pq_1220;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1222 <= pq_1221;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1223 <= pq_1222;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1224 <= pq_1223;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1225 <= pq_1224;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1226 <= pq_1225;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1227 <= pq_1226;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1228 <= pq_1227;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1258 <= pw_1257;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1239 <= pw_1238;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1240 <= pq_1239;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1241 <= pq_1240;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1242 <= pq_1241;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1243 <= pq_1242;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1244 <= pq_1243;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1245 <= pq_1244;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1246 <= pq_1245;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1247 <= pq_1246;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1248 <= pq_1247;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1249 <= pq_1248;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1250 <= pq_1249;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1251 <= pq_1250;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1252 <= pq_1251;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1253 <= pq_1252;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1254 <= pq_1253;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1255 <= pq_1254;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1256 <= pq_1255;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1257 <= pq_1256;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1258 <= pq_1257;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1259 <= pq_1258;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1260 <= pq_1259;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1261 <= pq_1260;  // fir_constant.cl:18:5
@@ -4205,26 +4148,27 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1334 <= pq_1333;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1335 <= pq_1334;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1336 <= pq_1335;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1337 <= pq_1336;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1338 <= pq_1337;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1339 <= pq_1338;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1340 <= pq_1339;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1341 <= pq_1340;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1342 <= pq_1341;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1343 <= pq_1342;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1344 <= pq_1343;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1345 <= pq_1344;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1346 <= pq_1345;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1347 <= pq_1346;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1348 <= pq_1347;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1349 <= pq_1348;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1350 <= pq_1349;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1351 <= pq_1350;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1352 <= pq_1351;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1353 <= pq_1352;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1354 <= pq_1353;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1355 <= pq_1354;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1385 <= pw_1384;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1365 <= pw_1364;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1366 <= pq_1365;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1367 <= pq_1366;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1368 <= pq_1367;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1369 <= pq_1368;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1370 <= pq_1369;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1371 <= pq_1370;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1372 <= pq_1371;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1373 <= pq_1372;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1374 <= pq_1373;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1375 <= pq_1374;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1376 <= pq_1375;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1377 <= pq_1376;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1378 <= pq_1377;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1379 <= pq_1378;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1380 <= pq_1379;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1381 <= pq_1380;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1382 <= pq_1381;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1383 <= pq_1382;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1384 <= pq_1383;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1385 <= pq_1384;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1386 <= pq_1385;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1387 <= pq_1386;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1388 <= pq_1387;  // fir_constant.cl:18:5
@@ -4309,27 +4253,31 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1467 <= pq_1466;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1468 <= pq_1467;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1469 <= pq_1468;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1470 <= pq_1469;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1471 <= pq_1470;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1472 <= pq_1471;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1473 <= pq_1472;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1474 <= pq_1473;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1475 <= pq_1474;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1476 <= pq_1475;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1477 <= pq_1476;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1478 <= pq_1477;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1479 <= pq_1478;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1480 <= pq_1479;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1481 <= pq_1480;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1482 <= pq_1481;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1483 <= pq_1482;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1484 <= pq_1483;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1485 <= pq_1484;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1486 <= pq_1485;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1487 <= pq_1486;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1488 <= pq_1487;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1488 <= pw_1487;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1489 <= pq_1488;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1512 <= pw_1511;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1490 <= pq_1489;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1491 <= pq_1490;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1492 <= pq_1491;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1493 <= pq_1492;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1494 <= pq_1493;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1495 <= pq_1494;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1496 <= pq_1495;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1497 <= pq_1496;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1498 <= pq_1497;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1499 <= pq_1498;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1500 <= pq_1499;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1501 <= pq_1500;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1502 <= pq_1501;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1503 <= pq_1502;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1504 <= pq_1503;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1505 <= pq_1504;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1506 <= pq_1505;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1507 <= pq_1506;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1508 <= pq_1507;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1509 <= pq_1508;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1510 <= pq_1509;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1511 <= pq_1510;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1512 <= pq_1511;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1513 <= pq_1512;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1514 <= pq_1513;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1515 <= pq_1514;  // fir_constant.cl:18:5
@@ -4449,52 +4397,28 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1629 <= pq_1628;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1630 <= pq_1629;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1631 <= pq_1630;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1632 <= pq_1631;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1633 <= pq_1632;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1634 <= pq_1633;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1635 <= pq_1634;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1636 <= pq_1635;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1637 <= pq_1636;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1638 <= pq_1637;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1639 <= pq_1638;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1640 <= pq_1639;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1641 <= pq_1640;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1642 <= pq_1641;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1643 <= pq_1642;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1644 <= pq_1643;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1645 <= pq_1644;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1646 <= pq_1645;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1647 <= pq_1646;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1648 <= pq_1647;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1649 <= pq_1648;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1650 <= pq_1649;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1651 <= pq_1650;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1652 <= pq_1651;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1653 <= pq_1652;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1654 <= pq_1653;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1655 <= pq_1654;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_valid <= {p1_valid[187], p1_valid[186], p1_valid[185], p1_valid[184], p1_valid[183], p1_valid[182], p1_valid[181], p1_valid[180], p1_valid[179], p1_valid[178], p1_valid[177], p1_valid[176], p1_valid[175], p1_valid[174], p1_valid[173], p1_valid[172], p1_valid[171], p1_valid[170], p1_valid[169], p1_valid[168], p1_valid[167], p1_valid[166], p1_valid[165], p1_valid[164], p1_valid[163], p1_valid[162], p1_valid[161], p1_valid[160], p1_valid[159], p1_valid[158], p1_valid[157], p1_valid[156], p1_valid[155], p1_valid[154], p1_valid[153], p1_valid[152], p1_valid[151], p1_valid[150], p1_valid[149], p1_valid[148], p1_valid[147], p1_valid[146], p1_valid[145], p1_valid[144], p1_valid[143], p1_valid[142], p1_valid[141], p1_valid[140], p1_valid[139], p1_valid[138], p1_valid[137], p1_valid[136], p1_valid[135], p1_valid[134], p1_valid[133], p1_valid[132], p1_valid[131], p1_valid[130], p1_valid[129], p1_valid[128], p1_valid[127], p1_valid[126], p1_valid[125], p1_valid[124], p1_valid[123], p1_valid[122], p1_valid[121], p1_valid[120], p1_valid[119], p1_valid[118], p1_valid[117], p1_valid[116], p1_valid[115], p1_valid[114], p1_valid[113], p1_valid[112], p1_valid[111], p1_valid[110], p1_valid[109], p1_valid[108], p1_valid[107], p1_valid[106], p1_valid[105], p1_valid[104], p1_valid[103], p1_valid[102], p1_valid[101], p1_valid[100], p1_valid[99], p1_valid[98], p1_valid[97], p1_valid[96], p1_valid[95], p1_valid[94], p1_valid[93], p1_valid[92], p1_valid[91], p1_valid[90], p1_valid[89], p1_valid[88], p1_valid[87], p1_valid[86], p1_valid[85], p1_valid[84], p1_valid[83], p1_valid[82], p1_valid[81], p1_valid[80], p1_valid[79], p1_valid[78], p1_valid[77], p1_valid[76], p1_valid[75], p1_valid[74], p1_valid[73], p1_valid[72], p1_valid[71], p1_valid[70], p1_valid[69], p1_valid[68], p1_valid[67], p1_valid[66], p1_valid[65], p1_valid[64], p1_valid[63], p1_valid[62], p1_valid[61], p1_valid[60], p1_valid[59], p1_valid[58], p1_valid[57], p1_valid[56], p1_valid[55], p1_valid[54], p1_valid[53], p1_valid[52], p1_valid[51], p1_valid[50], p1_valid[49], p1_valid[48], p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_178), (p1_admit && ((!(p1_valid[0] && (!pw_178))) || 1'h0))};  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_178))) || 1'h0));  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_valid <= {p1_valid[187], p1_valid[186], p1_valid[185], p1_valid[184], p1_valid[183], p1_valid[182], p1_valid[181], p1_valid[180], p1_valid[179], p1_valid[178], p1_valid[177], p1_valid[176], p1_valid[175], p1_valid[174], p1_valid[173], p1_valid[172], p1_valid[171], p1_valid[170], p1_valid[169], p1_valid[168], p1_valid[167], p1_valid[166], p1_valid[165], p1_valid[164], p1_valid[163], p1_valid[162], p1_valid[161], p1_valid[160], p1_valid[159], p1_valid[158], p1_valid[157], p1_valid[156], p1_valid[155], p1_valid[154], p1_valid[153], p1_valid[152], p1_valid[151], p1_valid[150], p1_valid[149], p1_valid[148], p1_valid[147], p1_valid[146], p1_valid[145], p1_valid[144], p1_valid[143], p1_valid[142], p1_valid[141], p1_valid[140], p1_valid[139], p1_valid[138], p1_valid[137], p1_valid[136], p1_valid[135], p1_valid[134], p1_valid[133], p1_valid[132], p1_valid[131], p1_valid[130], p1_valid[129], p1_valid[128], p1_valid[127], p1_valid[126], p1_valid[125], p1_valid[124], p1_valid[123], p1_valid[122], p1_valid[121], p1_valid[120], p1_valid[119], p1_valid[118], p1_valid[117], p1_valid[116], p1_valid[115], p1_valid[114], p1_valid[113], p1_valid[112], p1_valid[111], p1_valid[110], p1_valid[109], p1_valid[108], p1_valid[107], p1_valid[106], p1_valid[105], p1_valid[104], p1_valid[103], p1_valid[102], p1_valid[101], p1_valid[100], p1_valid[99], p1_valid[98], p1_valid[97], p1_valid[96], p1_valid[95], p1_valid[94], p1_valid[93], p1_valid[92], p1_valid[91], p1_valid[90], p1_valid[89], p1_valid[88], p1_valid[87], p1_valid[86], p1_valid[85], p1_valid[84], p1_valid[83], p1_valid[82], p1_valid[81], p1_valid[80], p1_valid[79], p1_valid[78], p1_valid[77], p1_valid[76], p1_valid[75], p1_valid[74], p1_valid[73], p1_valid[72], p1_valid[71], p1_valid[70], p1_valid[69], p1_valid[68], p1_valid[67], p1_valid[66], p1_valid[65], p1_valid[64], p1_valid[63], p1_valid[62], p1_valid[61], p1_valid[60], p1_valid[59], p1_valid[58], p1_valid[57], p1_valid[56], p1_valid[55], p1_valid[54], p1_valid[53], p1_valid[52], p1_valid[51], p1_valid[50], p1_valid[49], p1_valid[48], p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_166), (p1_admit && ((!(p1_valid[0] && (!pw_166))) || 1'h0))};  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_166))) || 1'h0));  // fir_constant.cl:18:5
             if (((state == 16'h0021) && ((((!p1_admit) && (p1_valid == 189'h000000000000000000000000000000000000000000000000)) && x_ld_idle) && y_st_idle))) state <= 16'h0007;  // fir_constant.cl:18:5
             if ((state == 16'h0022)) state <= (p1_apart ? 16'h0020 : 16'h0008);
-            if ((state == 16'h0023)) v2_window_0 <= w_1659;
-            if ((state == 16'h0023)) v3_window_1 <= w_1660;
-            if ((state == 16'h0023)) v4_window_2 <= w_1661;
-            if ((state == 16'h0023)) v5_window_3 <= w_1662;
-            if ((state == 16'h0023)) v6_window_4 <= w_1663;
-            if ((state == 16'h0023)) v7_window_5 <= w_1664;
-            if ((state == 16'h0023)) v8_window_6 <= w_1665;
-            if ((state == 16'h0023)) v9_window_7 <= w_1666;
-            if ((state == 16'h0023)) v10_window_8 <= w_1667;
-            if ((state == 16'h0023)) v11_window_9 <= w_1668;
-            if ((state == 16'h0023)) v12_window_10 <= w_1669;
-            if ((state == 16'h0023)) v13_window_11 <= w_1670;
-            if ((state == 16'h0023)) v14_window_12 <= w_1671;
-            if ((state == 16'h0023)) v15_window_13 <= w_1672;
-            if ((state == 16'h0023)) v16_window_14 <= w_1673;
-            if ((state == 16'h0023)) v0_i <= w_1674;
+            if ((state == 16'h0023)) v2_window_0 <= w_1635;
+            if ((state == 16'h0023)) v3_window_1 <= w_1635;
+            if ((state == 16'h0023)) v4_window_2 <= w_1635;
+            if ((state == 16'h0023)) v5_window_3 <= w_1635;
+            if ((state == 16'h0023)) v6_window_4 <= w_1635;
+            if ((state == 16'h0023)) v7_window_5 <= w_1635;
+            if ((state == 16'h0023)) v8_window_6 <= w_1635;
+            if ((state == 16'h0023)) v9_window_7 <= w_1635;
+            if ((state == 16'h0023)) v10_window_8 <= w_1635;
+            if ((state == 16'h0023)) v11_window_9 <= w_1635;
+            if ((state == 16'h0023)) v12_window_10 <= w_1635;
+            if ((state == 16'h0023)) v13_window_11 <= w_1635;
+            if ((state == 16'h0023)) v14_window_12 <= w_1635;
+            if ((state == 16'h0023)) v15_window_13 <= w_1635;
+            if ((state == 16'h0023)) v16_window_14 <= w_1635;
+            if ((state == 16'h0023)) v0_i <= w_1636;
             if ((state == 16'h0023)) state <= 16'h0022;
-            if ((state == 16'h0024)) v1_lid_x <= w_1675;
+            if ((state == 16'h0024)) v1_lid_x <= w_1637;
             if ((state == 16'h0024)) state <= 16'h0003;
             if (((state == 16'h0025) && ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0025)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0024);
@@ -4504,20 +4428,20 @@ module fir_datapath (
     assign x_rd_cmd_addr = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_38[31:0] : 32'h00000000);
     assign x_rd_cmd_len = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
     assign x_rd_ready = ((state == 16'h000d) && x_rd_issued);
-    assign x_ld_req_valid = (((p1_valid[0] && 1'h1) && pw_178) && p1_en);
-    assign x_ld_req_addr = (((p1_valid[0] && 1'h1) && pw_178) ? pw_199[31:0] : 32'h00000000);
+    assign x_ld_req_valid = (((p1_valid[0] && 1'h1) && pw_166) && p1_en);
+    assign x_ld_req_addr = (((p1_valid[0] && 1'h1) && pw_166) ? pw_187[31:0] : 32'h00000000);
     assign x_ld_resp_ready = ((p1_valid[44] && 1'h1) && p1_en);
     assign x_ld_flush = (state == 16'h0020);
     assign x_pipe = (state == 16'h0021);
     assign y_st_req_valid = ((p1_valid[144] && 1'h1) && p1_en);
-    assign y_st_req_addr = (p1_valid[144] ? pq_1655[31:0] : 32'h00000000);
-    assign y_st_req_data = (p1_valid[144] ? pw_1505 : 32'h00000000);
+    assign y_st_req_addr = (p1_valid[144] ? pq_1631[31:0] : 32'h00000000);
+    assign y_st_req_data = (p1_valid[144] ? pw_1485 : 32'h00000000);
     assign y_pipe = (state == 16'h0021);
     assign y_wr_cmd_valid = ((state == 16'h001f) && (!y_wr_issued));
-    assign y_wr_cmd_addr = (((state == 16'h001f) && (!y_wr_issued)) ? q_160[31:0] : 32'h00000000);
+    assign y_wr_cmd_addr = (((state == 16'h001f) && (!y_wr_issued)) ? q_148[31:0] : 32'h00000000);
     assign y_wr_cmd_len = (((state == 16'h001f) && (!y_wr_issued)) ? 32'h00000004 : 32'h00000000);
     assign y_wr_valid = ((state == 16'h001f) && y_wr_issued);
-    assign y_wr_data = (((state == 16'h001f) && y_wr_issued) ? r_153 : 32'h00000000);
+    assign y_wr_data = (((state == 16'h001f) && y_wr_issued) ? r_145 : 32'h00000000);
     assign y_wr_strb = (((state == 16'h001f) && y_wr_issued) ? 4'hf : 4'h0);
     assign go_43 = ((state == 16'h000e) && (!u0_fp_mul_issued));
     assign go_46 = ((state == 16'h000f) && (!u1_fp_add_issued));
@@ -4535,26 +4459,26 @@ module fir_datapath (
     assign go_88 = ((state == 16'h0015) && (!u13_fp_add_issued));
     assign go_92 = ((state == 16'h000c) && (!u14_fp_mul_issued));
     assign go_95 = ((state == 16'h0016) && (!u15_fp_add_issued));
-    assign go_99 = ((state == 16'h000c) && (!u16_fp_mul_issued));
-    assign go_102 = ((state == 16'h0017) && (!u17_fp_add_issued));
-    assign go_106 = ((state == 16'h000c) && (!u18_fp_mul_issued));
-    assign go_109 = ((state == 16'h0018) && (!u19_fp_add_issued));
-    assign go_113 = ((state == 16'h000c) && (!u20_fp_mul_issued));
-    assign go_116 = ((state == 16'h0019) && (!u21_fp_add_issued));
-    assign go_120 = ((state == 16'h000c) && (!u22_fp_mul_issued));
-    assign go_123 = ((state == 16'h001a) && (!u23_fp_add_issued));
-    assign go_127 = ((state == 16'h000c) && (!u24_fp_mul_issued));
-    assign go_130 = ((state == 16'h001b) && (!u25_fp_add_issued));
-    assign go_134 = ((state == 16'h000c) && (!u26_fp_mul_issued));
-    assign go_137 = ((state == 16'h001c) && (!u27_fp_add_issued));
-    assign go_141 = ((state == 16'h000c) && (!u28_fp_mul_issued));
-    assign go_144 = ((state == 16'h001d) && (!u29_fp_add_issued));
-    assign go_148 = ((state == 16'h000c) && (!u30_fp_mul_issued));
-    assign go_151 = ((state == 16'h001e) && (!u31_fp_add_issued));
+    assign go_98 = ((state == 16'h000c) && (!u16_fp_mul_issued));
+    assign go_101 = ((state == 16'h0017) && (!u17_fp_add_issued));
+    assign go_104 = ((state == 16'h000c) && (!u18_fp_mul_issued));
+    assign go_107 = ((state == 16'h0018) && (!u19_fp_add_issued));
+    assign go_110 = ((state == 16'h000c) && (!u20_fp_mul_issued));
+    assign go_113 = ((state == 16'h0019) && (!u21_fp_add_issued));
+    assign go_116 = ((state == 16'h000c) && (!u22_fp_mul_issued));
+    assign go_119 = ((state == 16'h001a) && (!u23_fp_add_issued));
+    assign go_122 = ((state == 16'h000c) && (!u24_fp_mul_issued));
+    assign go_125 = ((state == 16'h001b) && (!u25_fp_add_issued));
+    assign go_128 = ((state == 16'h000c) && (!u26_fp_mul_issued));
+    assign go_131 = ((state == 16'h001c) && (!u27_fp_add_issued));
+    assign go_134 = ((state == 16'h000c) && (!u28_fp_mul_issued));
+    assign go_137 = ((state == 16'h001d) && (!u29_fp_add_issued));
+    assign go_140 = ((state == 16'h000c) && (!u30_fp_mul_issued));
+    assign go_143 = ((state == 16'h001e) && (!u31_fp_add_issued));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, x_rd_last, w_1[63:8], w_6[63:8], w_38[63:32], q_160[63:32], p1_go, pw_199[63:32], pu_204_valid, pu_216_valid, pu_233_valid, pu_252_valid, pu_269_valid, pu_295_valid, pu_312_valid, pu_345_valid, pu_362_valid,
-        pu_402_valid, pu_419_valid, pu_466_valid, pu_483_valid, pu_537_valid, pu_554_valid, pu_615_valid, pu_632_valid, pu_700_valid, pu_717_valid, pu_792_valid, pu_809_valid, pu_891_valid, pu_908_valid, pu_997_valid, pu_1014_valid,
-        pu_1110_valid, pu_1127_valid, pu_1230_valid, pu_1247_valid, pu_1357_valid, pu_1374_valid, pu_1491_valid, pq_1655[63:32]};
+    wire ohls_unused = &{1'b0, x_rd_last, w_1[63:8], w_6[63:8], w_38[63:32], q_148[63:32], p1_go, pw_187[63:32], pu_192_valid, pu_204_valid, pu_221_valid, pu_240_valid, pu_257_valid, pu_283_valid, pu_300_valid, pu_333_valid, pu_350_valid,
+        pu_390_valid, pu_407_valid, pu_454_valid, pu_471_valid, pu_525_valid, pu_542_valid, pu_603_valid, pu_619_valid, pu_687_valid, pu_703_valid, pu_778_valid, pu_794_valid, pu_876_valid, pu_892_valid, pu_981_valid, pu_997_valid,
+        pu_1093_valid, pu_1109_valid, pu_1212_valid, pu_1228_valid, pu_1338_valid, pu_1354_valid, pu_1471_valid, pq_1631[63:32]};
 endmodule
 `default_nettype wire

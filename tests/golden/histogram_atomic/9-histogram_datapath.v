@@ -60,10 +60,10 @@ module histogram_datapath (
     wire        p2_stall;
     wire        p2_en;
     wire [63:0] pv_1;  // histogram_atomic.cl:6:6
-    wire [63:0] w_2;  // histogram_atomic.cl:6:6
-    wire        pw_3;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_2;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_3;  // histogram_atomic.cl:6:6
+    wire        pw_4;  // histogram_atomic.cl:6:6
     reg         p2_go;
-    wire [31:0] w_4;  // histogram_atomic.cl:9:29
     wire [63:0] pv_5;  // histogram_atomic.cl:9:16
     wire [31:0] pw_6;  // histogram_atomic.cl:9:16
     wire [63:0] w_7;  // histogram_atomic.cl:17:17
@@ -73,13 +73,13 @@ module histogram_datapath (
     wire [63:0] pw_11;  // histogram_atomic.cl:17:17
     wire [63:0] w_12;  // histogram_atomic.cl:17:28
     wire [63:0] pw_13;  // histogram_atomic.cl:17:28
-    wire [63:0] w_14;  // histogram_atomic.cl:17:28
-    wire [63:0] pw_15;  // histogram_atomic.cl:17:28
-    wire [63:0] pw_16;  // histogram_atomic.cl:17:28
-    wire [63:0] pwa_17;
-    wire [31:0] prd_18;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_19;  // histogram_atomic.cl:17:17
-    wire [31:0] pld_20;  // histogram_atomic.cl:17:5
+    wire [63:0] pwa_14;
+    wire [31:0] prd_15;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_16;  // histogram_atomic.cl:17:17
+    wire [31:0] pld_17;  // histogram_atomic.cl:17:5
+    reg  [31:0] pq_18;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_19;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_20;  // histogram_atomic.cl:17:28
     reg  [31:0] pq_21;  // histogram_atomic.cl:17:28
     reg  [31:0] pq_22;  // histogram_atomic.cl:17:28
     reg  [31:0] pq_23;  // histogram_atomic.cl:17:28
@@ -121,10 +121,10 @@ module histogram_datapath (
     reg  [31:0] pq_59;  // histogram_atomic.cl:17:28
     reg  [31:0] pq_60;  // histogram_atomic.cl:17:28
     reg  [31:0] pq_61;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_62;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_63;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_64;  // histogram_atomic.cl:17:28
-    wire [31:0] pw_65;  // histogram_atomic.cl:17:5
+    wire [31:0] pw_62;  // histogram_atomic.cl:17:5
+    reg  [63:0] pq_63;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_64;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_65;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_66;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_67;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_68;  // histogram_atomic.cl:17:17
@@ -166,20 +166,20 @@ module histogram_datapath (
     reg  [63:0] pq_104;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_105;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_106;  // histogram_atomic.cl:17:17
-    reg  [63:0] pq_107;  // histogram_atomic.cl:17:17
-    reg  [63:0] pq_108;  // histogram_atomic.cl:17:17
-    reg  [63:0] pq_109;  // histogram_atomic.cl:17:17
-    wire [63:0] w_110;  // histogram_atomic.cl:6:6
-    wire [63:0] pv_111;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_112;  // histogram_atomic.cl:6:6
-    wire [63:0] w_113;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_107;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_108;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_109;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_110;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_111;  // histogram_atomic.cl:6:6
+    wire [63:0] w_112;  // histogram_atomic.cl:6:6
     reg  [23:0] p1_valid;  // histogram_atomic.cl:6:6
     reg         p1_admit;
     reg         p1_slot;
     wire        p1_stall;
     wire        p1_en;
-    wire [63:0] pv_114;  // histogram_atomic.cl:6:6
-    wire [63:0] w_115;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_113;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_114;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_115;  // histogram_atomic.cl:6:6
     wire        pw_116;  // histogram_atomic.cl:6:6
     reg         p1_go;
     wire        pv_117;  // histogram_atomic.cl:13:5
@@ -250,36 +250,38 @@ module histogram_datapath (
     wire        pm_182;  // histogram_atomic.cl:13:5
     wire        w_183;  // histogram_atomic.cl:13:5
     wire        pm_184;  // histogram_atomic.cl:13:5
-    wire [63:0] w_185;  // histogram_atomic.cl:6:6
-    wire [63:0] pv_186;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_187;  // histogram_atomic.cl:6:6
-    wire [63:0] pv_188;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_189;  // histogram_atomic.cl:6:6
-    wire        w_190;  // histogram_atomic.cl:13:5
-    wire [63:0] w_191;  // histogram_atomic.cl:6:6
-    reg  [2:0]  p0_valid;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_185;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_186;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_187;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_188;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_189;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_190;  // histogram_atomic.cl:6:6
+    wire        w_191;  // histogram_atomic.cl:13:5
+    wire [63:0] w_192;  // histogram_atomic.cl:6:6
+    reg  [1:0]  p0_valid;  // histogram_atomic.cl:6:6
     reg         p0_admit;
     wire        p0_stall;
     wire        p0_en;
-    wire [63:0] pv_192;  // histogram_atomic.cl:6:6
-    wire [63:0] w_193;  // histogram_atomic.cl:6:6
-    wire        pw_194;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_193;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_194;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_195;  // histogram_atomic.cl:6:6
+    wire        pw_196;  // histogram_atomic.cl:6:6
     reg         p0_go;
-    wire [31:0] w_195;  // histogram_atomic.cl:9:29
-    wire [63:0] pv_196;  // histogram_atomic.cl:9:16
-    wire [31:0] pw_197;  // histogram_atomic.cl:9:16
-    wire [63:0] w_198;  // histogram_atomic.cl:10:5
-    reg  [31:0] pq_199;  // histogram_atomic.cl:9:16
-    wire [63:0] pw_200;  // histogram_atomic.cl:10:5
-    wire [63:0] w_201;  // histogram_atomic.cl:10:5
-    wire [63:0] pw_202;  // histogram_atomic.cl:10:5
+    wire [31:0] w_197;  // histogram_atomic.cl:9:29
+    wire [63:0] pv_198;  // histogram_atomic.cl:9:16
+    wire [31:0] pw_199;  // histogram_atomic.cl:9:16
+    wire [63:0] w_200;  // histogram_atomic.cl:10:5
+    wire [63:0] pw_201;  // histogram_atomic.cl:10:5
+    wire [63:0] w_202;  // histogram_atomic.cl:10:5
     wire [63:0] pw_203;  // histogram_atomic.cl:10:5
-    wire [31:0] w_204;  // histogram_atomic.cl:10:23
+    wire [63:0] pw_204;  // histogram_atomic.cl:10:5
     wire [63:0] pwa_205;
-    wire [63:0] w_206;  // histogram_atomic.cl:6:6
-    wire [63:0] pv_207;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_208;  // histogram_atomic.cl:6:6
-    wire [63:0] w_209;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_206;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_207;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_208;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_209;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_210;  // histogram_atomic.cl:6:6
+    wire [63:0] w_211;  // histogram_atomic.cl:6:6
     reg  [7:0]  launch_err;
     reg         done_q;
 
@@ -299,9 +301,9 @@ module histogram_datapath (
     );
     assign p2_en = (!p2_stall);
     assign pv_1 = v2_lid_x;
-    assign w_2 = 64'h0000000000000040;
-    assign pw_3 = (pv_1 < w_2);
-    assign w_4 = 32'h00000000;
+    assign pw_2 = pv_1[7:0];
+    assign w_3 = 8'h40;
+    assign pw_4 = (pw_2 < w_3);
     assign pv_5 = v2_lid_x;
     assign pw_6 = pv_5[31:0];
     assign w_7 = {32'h00000000, hist_base};
@@ -310,23 +312,23 @@ module histogram_datapath (
     assign pw_10 = (pw_8 * w_9);
     assign pw_11 = (w_7 + pw_10);
     assign w_12 = 64'h0000000000000000;
-    assign pw_13 = {32'h00000000, pw_6[31:0]};
-    assign w_14 = 64'h0000000000000004;
-    assign pw_15 = (pw_13 * w_14);
-    assign pw_16 = (w_12 + pw_15);
-    assign pwa_17 = (pw_16 >> 64'h0000000000000002);
-    assign prd_18 = obj0_local_hist_rdata[31:0];
-    assign pld_20 = hist_ld_resp_data;
-    assign pw_65 = (pld_20 + pq_64);
-    assign w_110 = 64'h0000000000000001;
-    assign pv_111 = v2_lid_x;
-    assign pw_112 = (pv_111 + w_110);
+    assign pw_13 = (w_12 + pw_10);
+    assign pwa_14 = (pw_13 >> 64'h0000000000000002);
+    assign prd_15 = obj0_local_hist_rdata[31:0];
+    assign pld_17 = hist_ld_resp_data;
+    assign pw_62 = (pld_17 + pq_61);
+    assign pv_107 = v2_lid_x;
+    assign pw_108 = pv_107[7:0];
+    assign w_109 = 8'h01;
+    assign pw_110 = (pw_108 + w_109);
+    assign pw_111 = {56'h00000000000000, pw_110[7:0]};
     assign p2_stall = ((((p2_valid[1] && 1'h1) && (!hist_ld_req_ready)) || ((p2_valid[45] && 1'h1) && (!hist_ld_resp_valid))) || ((p2_valid[45] && 1'h1) && (!hist_st_req_ready)));
-    assign w_113 = 64'h0000000000000000;
+    assign w_112 = 64'h0000000000000000;
     assign p1_en = (!p1_stall);
-    assign pv_114 = v2_lid_x;
-    assign w_115 = 64'h0000000000000040;
-    assign pw_116 = (pv_114 < w_115);
+    assign pv_113 = v2_lid_x;
+    assign pw_114 = pv_113[7:0];
+    assign w_115 = 8'h40;
+    assign pw_116 = (pw_114 < w_115);
     assign pv_117 = v3_first1;
     assign w_118 = 32'h00000000;
     assign w_119 = {32'h00000000, group_0};
@@ -371,33 +373,36 @@ module histogram_datapath (
     assign pm_182 = ((1'h1 && (!pw_131)) ? w_181 : pm_180);
     assign w_183 = 1'h1;
     assign pm_184 = ((1'h1 && (!pw_131)) ? w_183 : pm_129);
-    assign w_185 = 64'h0000000000000001;
-    assign pv_186 = v2_lid_x;
-    assign pw_187 = (pv_186 + w_185);
-    assign pv_188 = v2_lid_x;
-    assign pw_189 = (pm_182 ? pw_187 : pv_188);
+    assign pv_185 = v2_lid_x;
+    assign pw_186 = pv_185[7:0];
+    assign w_187 = 8'h01;
+    assign pw_188 = (pw_186 + w_187);
+    assign pw_189 = (pm_182 ? pw_188 : pw_186);
+    assign pw_190 = {56'h00000000000000, pw_189[7:0]};
     assign p1_stall = (((((p1_valid[0] && (p1_slot == 1'h0)) && pw_116) && (1'h1 && pw_131)) && (!data_ld_req_ready)) || (((p1_valid[22] && (p1_slot == 1'h0)) && (1'h1 && pq_157)) && (!data_ld_resp_valid)));
-    assign w_190 = 1'h1;
-    assign w_191 = 64'h0000000000000000;
+    assign w_191 = 1'h1;
+    assign w_192 = 64'h0000000000000000;
     assign p0_en = (!p0_stall);
-    assign pv_192 = v2_lid_x;
-    assign w_193 = 64'h0000000000000040;
-    assign pw_194 = (pv_192 < w_193);
-    assign w_195 = 32'h00000000;
-    assign pv_196 = v2_lid_x;
-    assign pw_197 = pv_196[31:0];
-    assign w_198 = 64'h0000000000000000;
-    assign pw_200 = {32'h00000000, pq_199[31:0]};
-    assign w_201 = 64'h0000000000000004;
-    assign pw_202 = (pw_200 * w_201);
-    assign pw_203 = (w_198 + pw_202);
-    assign w_204 = 32'h00000000;
-    assign pwa_205 = (pw_203 >> 64'h0000000000000002);
-    assign w_206 = 64'h0000000000000001;
-    assign pv_207 = v2_lid_x;
-    assign pw_208 = (pv_207 + w_206);
+    assign pv_193 = v2_lid_x;
+    assign pw_194 = pv_193[7:0];
+    assign w_195 = 8'h40;
+    assign pw_196 = (pw_194 < w_195);
+    assign w_197 = 32'h00000000;
+    assign pv_198 = v2_lid_x;
+    assign pw_199 = pv_198[31:0];
+    assign w_200 = 64'h0000000000000000;
+    assign pw_201 = {32'h00000000, pw_199[31:0]};
+    assign w_202 = 64'h0000000000000004;
+    assign pw_203 = (pw_201 * w_202);
+    assign pw_204 = (w_200 + pw_203);
+    assign pwa_205 = (pw_204 >> 64'h0000000000000002);
+    assign pv_206 = v2_lid_x;
+    assign pw_207 = pv_206[7:0];
+    assign w_208 = 8'h01;
+    assign pw_209 = (pw_207 + w_208);
+    assign pw_210 = {56'h00000000000000, pw_209[7:0]};
     assign p0_stall = 1'h0;
-    assign w_209 = 64'h0000000000000000;
+    assign w_211 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -411,7 +416,7 @@ module histogram_datapath (
             p1_admit <= 1'h0;
             p1_slot <= 1'h0;
             p1_go <= 1'h0;
-            p0_valid <= 3'h0;
+            p0_valid <= 2'h0;
             p0_admit <= 1'h0;
             p0_go <= 1'h0;
             launch_err <= 8'h00;
@@ -438,11 +443,14 @@ module histogram_datapath (
             if (((state == 16'h0003) && 1'h1)) p2_valid <= 90'h00000000000000000000001;  // histogram_atomic.cl:6:6
             if (((state == 16'h0003) && 1'h1)) p2_admit <= 1'h1;  // histogram_atomic.cl:6:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) p2_go <= pw_3;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (((p2_valid[0] && 1'h1) && pw_3) && p2_en))) v0_lid <= pw_6;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (((p2_valid[0] && 1'h1) && pw_3) && p2_en))) v2_lid_x <= pw_112;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_19 <= pw_11;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_21 <= prd_18;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p2_en))) p2_go <= pw_4;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (((p2_valid[0] && 1'h1) && pw_4) && p2_en))) v0_lid <= pw_6;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (((p2_valid[0] && 1'h1) && pw_4) && p2_en))) v2_lid_x <= pw_111;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_16 <= pw_11;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_18 <= prd_15;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_19 <= pq_18;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_20 <= pq_19;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_21 <= pq_20;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_22 <= pq_21;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_23 <= pq_22;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_24 <= pq_23;  // histogram_atomic.cl:6:6
@@ -483,10 +491,10 @@ module histogram_datapath (
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_59 <= pq_58;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_60 <= pq_59;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_61 <= pq_60;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_62 <= pq_61;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_63 <= pq_62;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_63 <= pq_16;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_64 <= pq_63;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_66 <= pq_19;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_65 <= pq_64;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_66 <= pq_65;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_67 <= pq_66;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_68 <= pq_67;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_69 <= pq_68;  // histogram_atomic.cl:6:6
@@ -527,14 +535,11 @@ module histogram_datapath (
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_104 <= pq_103;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_105 <= pq_104;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_106 <= pq_105;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_107 <= pq_106;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_108 <= pq_107;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_109 <= pq_108;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) p2_valid <= {p2_valid[88], p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_3), (p2_admit && ((!(p2_valid[0] && (!pw_3))) || 1'h0))};  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_3))) || 1'h0));  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p2_en))) p2_valid <= {p2_valid[88], p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_4), (p2_admit && ((!(p2_valid[0] && (!pw_4))) || 1'h0))};  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_4))) || 1'h0));  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && ((((!p2_admit) && (p2_valid == 90'h00000000000000000000000)) && hist_st_idle) && hist_ld_idle))) state <= 16'h0001;  // histogram_atomic.cl:6:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v2_lid_x <= w_113;
+            if ((state == 16'h0006)) v2_lid_x <= w_112;
             if ((state == 16'h0006)) state <= 16'h0003;
             if (((state == 16'h0007) && 1'h1)) p1_valid <= 24'h000001;  // histogram_atomic.cl:6:6
             if (((state == 16'h0007) && 1'h1)) p1_admit <= 1'h1;  // histogram_atomic.cl:6:6
@@ -544,7 +549,7 @@ module histogram_datapath (
             if (((state == 16'h0008) && (((p1_valid[0] && (p1_slot == 1'h0)) && pw_116) && p1_en))) v1_i <= pm_178;  // histogram_atomic.cl:6:6
             if (((state == 16'h0008) && (((p1_valid[0] && (p1_slot == 1'h0)) && pw_116) && p1_en))) v4_advance1 <= pm_182;  // histogram_atomic.cl:6:6
             if (((state == 16'h0008) && (((p1_valid[0] && (p1_slot == 1'h0)) && pw_116) && p1_en))) v3_first1 <= pm_184;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && (((p1_valid[0] && (p1_slot == 1'h0)) && pw_116) && p1_en))) v2_lid_x <= pw_189;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0008) && (((p1_valid[0] && (p1_slot == 1'h0)) && pw_116) && p1_en))) v2_lid_x <= pw_190;  // histogram_atomic.cl:6:6
             if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_136 <= pw_131;  // histogram_atomic.cl:6:6
             if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_137 <= pq_136;  // histogram_atomic.cl:6:6
             if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_138 <= pq_137;  // histogram_atomic.cl:6:6
@@ -573,21 +578,20 @@ module histogram_datapath (
             if (((state == 16'h0008) && ((p1_slot == 1'h1) && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0));  // histogram_atomic.cl:6:6
             if (((state == 16'h0008) && p1_en)) p1_slot <= ((p1_slot == 1'h1) ? 1'h0 : (p1_slot + 1'h1));  // histogram_atomic.cl:6:6
             if (((state == 16'h0008) && (((!p1_admit) && (p1_valid == 24'h000000)) && data_ld_idle))) state <= 16'h0006;  // histogram_atomic.cl:6:6
-            if ((state == 16'h0009)) v3_first1 <= w_190;
+            if ((state == 16'h0009)) v3_first1 <= w_191;
             if ((state == 16'h0009)) state <= 16'h0007;
-            if ((state == 16'h000a)) v2_lid_x <= w_191;
+            if ((state == 16'h000a)) v2_lid_x <= w_192;
             if ((state == 16'h000a)) state <= 16'h0009;
-            if (((state == 16'h000b) && 1'h1)) p0_valid <= 3'h1;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && 1'h1)) p0_valid <= 2'h1;  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && 1'h1)) p0_admit <= 1'h1;  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && 1'h1)) state <= 16'h000c;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000c) && (1'h1 && p0_en))) p0_go <= pw_194;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000c) && (((p0_valid[0] && 1'h1) && pw_194) && p0_en))) v0_lid <= pw_197;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000c) && (((p0_valid[0] && 1'h1) && pw_194) && p0_en))) v2_lid_x <= pw_208;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000c) && (1'h1 && p0_en))) pq_199 <= pw_197;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000c) && (1'h1 && p0_en))) p0_valid <= {p0_valid[1], (p0_valid[0] && pw_194), (p0_admit && ((!(p0_valid[0] && (!pw_194))) || 1'h0))};  // histogram_atomic.cl:6:6
-            if (((state == 16'h000c) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_194))) || 1'h0));  // histogram_atomic.cl:6:6
-            if (((state == 16'h000c) && ((!p0_admit) && (p0_valid == 3'h0)))) state <= 16'h000a;  // histogram_atomic.cl:6:6
-            if ((state == 16'h000d)) v2_lid_x <= w_209;
+            if (((state == 16'h000c) && (1'h1 && p0_en))) p0_go <= pw_196;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000c) && (((p0_valid[0] && 1'h1) && pw_196) && p0_en))) v0_lid <= pw_199;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000c) && (((p0_valid[0] && 1'h1) && pw_196) && p0_en))) v2_lid_x <= pw_210;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000c) && (1'h1 && p0_en))) p0_valid <= {(p0_valid[0] && pw_196), (p0_admit && ((!(p0_valid[0] && (!pw_196))) || 1'h0))};  // histogram_atomic.cl:6:6
+            if (((state == 16'h000c) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_196))) || 1'h0));  // histogram_atomic.cl:6:6
+            if (((state == 16'h000c) && ((!p0_admit) && (p0_valid == 2'h0)))) state <= 16'h000a;  // histogram_atomic.cl:6:6
+            if ((state == 16'h000d)) v2_lid_x <= w_211;
             if ((state == 16'h000d)) state <= 16'h000b;
             if ((state == 16'h000e)) ngroups_0 <= (global_size[31:0] >> 32'h00000006);
             if ((state == 16'h000e)) ngroups_1 <= (global_size[63:32] >> 32'h00000000);
@@ -602,20 +606,20 @@ module histogram_datapath (
     assign data_ld_resp_ready = (((p1_valid[22] && (p1_slot == 1'h0)) && (1'h1 && pq_157)) && p1_en);
     assign data_ld_flush = (state == 16'h0007);
     assign hist_ld_req_valid = ((p2_valid[1] && 1'h1) && p2_en);
-    assign hist_ld_req_addr = (p2_valid[1] ? pq_19[31:0] : 32'h00000000);
+    assign hist_ld_req_addr = (p2_valid[1] ? pq_16[31:0] : 32'h00000000);
     assign hist_ld_resp_ready = ((p2_valid[45] && 1'h1) && p2_en);
     assign hist_ld_flush = (state == 16'h0003);
     assign hist_st_req_valid = ((p2_valid[45] && 1'h1) && p2_en);
-    assign hist_st_req_addr = (p2_valid[45] ? pq_109[31:0] : 32'h00000000);
-    assign hist_st_req_data = (p2_valid[45] ? pw_65 : 32'h00000000);
-    assign obj0_local_hist_we = ((((p1_valid[22] && (p1_slot == 1'h1)) && (1'h1 && pq_170)) && p1_en) || ((p0_valid[1] && 1'h1) && p0_en));
-    assign obj0_local_hist_waddr = ((((p1_valid[22] && (p1_slot == 1'h1)) && (1'h1 && pq_170)) && p1_en) ? pwa_171[5:0] : (((p0_valid[1] && 1'h1) && p0_en) ? pwa_205[5:0] : 6'h00));
-    assign obj0_local_hist_wdata = ((((p1_valid[22] && (p1_slot == 1'h1)) && (1'h1 && pq_170)) && p1_en) ? pw_168 : (((p0_valid[1] && 1'h1) && p0_en) ? w_204 : 32'h00000000));
-    assign obj0_local_hist_re = ((((p2_valid[0] && 1'h1) && pw_3) && p2_en) || (((p1_valid[22] && (p1_slot == 1'h0)) && (1'h1 && pq_157)) && p1_en));
-    assign obj0_local_hist_raddr = ((((p2_valid[0] && 1'h1) && pw_3) && p2_en) ? pwa_17[5:0] : ((((p1_valid[22] && (p1_slot == 1'h0)) && (1'h1 && pq_157)) && p1_en) ? pwa_165[5:0] : 6'h00));
+    assign hist_st_req_addr = (p2_valid[45] ? pq_106[31:0] : 32'h00000000);
+    assign hist_st_req_data = (p2_valid[45] ? pw_62 : 32'h00000000);
+    assign obj0_local_hist_we = ((((p1_valid[22] && (p1_slot == 1'h1)) && (1'h1 && pq_170)) && p1_en) || (((p0_valid[0] && 1'h1) && pw_196) && p0_en));
+    assign obj0_local_hist_waddr = ((((p1_valid[22] && (p1_slot == 1'h1)) && (1'h1 && pq_170)) && p1_en) ? pwa_171[5:0] : ((((p0_valid[0] && 1'h1) && pw_196) && p0_en) ? pwa_205[5:0] : 6'h00));
+    assign obj0_local_hist_wdata = ((((p1_valid[22] && (p1_slot == 1'h1)) && (1'h1 && pq_170)) && p1_en) ? pw_168 : ((((p0_valid[0] && 1'h1) && pw_196) && p0_en) ? w_197 : 32'h00000000));
+    assign obj0_local_hist_re = ((((p2_valid[0] && 1'h1) && pw_4) && p2_en) || (((p1_valid[22] && (p1_slot == 1'h0)) && (1'h1 && pq_157)) && p1_en));
+    assign obj0_local_hist_raddr = ((((p2_valid[0] && 1'h1) && pw_4) && p2_en) ? pwa_14[5:0] : ((((p1_valid[22] && (p1_slot == 1'h0)) && (1'h1 && pq_157)) && p1_en) ? pwa_165[5:0] : 6'h00));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, ngroups_1[31:0], ngroups_2[31:0], v0_lid[31:0], p2_go, w_4[31:0], pv_5[63:32], pwa_17[63:6], pq_109[63:32], w_118[31:0], w_119[63:32], pv_120[63:32], w_121[63:0], pw_135[63:32], pwa_165[63:6], pwa_171[63:6], w_172[31:0],
-        w_173[63:32], p0_go, w_195[31:0], pv_196[63:32], pwa_205[63:6]};
+    wire ohls_unused = &{1'b0, ngroups_1[31:0], ngroups_2[31:0], v0_lid[31:0], pv_1[63:8], p2_go, pv_5[63:32], pwa_14[63:6], pq_106[63:32], pv_107[63:8], pv_113[63:8], w_118[31:0], w_119[63:32], pv_120[63:32], w_121[63:0], pw_135[63:32], pwa_165[63:6],
+        pwa_171[63:6], w_172[31:0], w_173[63:32], pv_185[63:8], pv_193[63:8], p0_go, pv_198[63:32], pwa_205[63:6], pv_206[63:8]};
 endmodule
 `default_nettype wire

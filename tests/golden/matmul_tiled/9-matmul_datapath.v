@@ -117,178 +117,178 @@ module matmul_datapath (
     wire        p4_stall;
     wire        p4_en;
     wire [63:0] pv_1;  // matmul_tiled.cl:7:6
-    wire [63:0] w_2;  // matmul_tiled.cl:7:6
-    wire        pw_3;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_2;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_3;  // matmul_tiled.cl:7:6
+    wire        pw_4;  // matmul_tiled.cl:7:6
     reg         p4_go;
-    wire [63:0] pv_4;  // matmul_tiled.cl:7:6
     wire [63:0] pv_5;  // matmul_tiled.cl:7:6
-    wire [63:0] w_6;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_7;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_8;  // matmul_tiled.cl:7:6
-    wire [63:0] w_9;  // matmul_tiled.cl:7:6
-    wire [63:0] w_10;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_11;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_6;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_7;  // matmul_tiled.cl:7:6
+    wire [63:0] w_8;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_9;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_10;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_11;  // matmul_tiled.cl:7:6
     wire [63:0] pw_12;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_13;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_14;
-    wire [31:0] prd_15;  // matmul_tiled.cl:7:6
-    wire [31:0] w_16;  // matmul_tiled.cl:12:15
-    wire [63:0] w_17;  // matmul_tiled.cl:12:15
-    wire [63:0] pv_18;  // matmul_tiled.cl:12:15
-    wire [63:0] w_19;  // matmul_tiled.cl:12:15
+    wire [63:0] w_13;  // matmul_tiled.cl:7:6
+    wire [63:0] w_14;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_15;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_16;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_17;
+    wire [31:0] prd_18;  // matmul_tiled.cl:7:6
+    wire [31:0] w_19;  // matmul_tiled.cl:12:15
     wire [63:0] w_20;  // matmul_tiled.cl:12:15
-    wire [63:0] pw_21;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_22;  // matmul_tiled.cl:12:15
+    wire [63:0] pv_21;  // matmul_tiled.cl:12:15
+    wire [63:0] w_22;  // matmul_tiled.cl:12:15
     wire [31:0] pw_23;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_24;  // matmul_tiled.cl:12:15
-    wire [31:0] w_25;  // matmul_tiled.cl:13:29
-    wire [63:0] w_26;  // matmul_tiled.cl:13:15
-    wire [63:0] pv_27;  // matmul_tiled.cl:13:15
-    wire [63:0] w_28;  // matmul_tiled.cl:13:15
-    wire [63:0] pw_29;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_30;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_31;  // matmul_tiled.cl:13:15
+    wire [31:0] w_24;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_25;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_26;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_27;  // matmul_tiled.cl:12:15
+    wire [31:0] w_28;  // matmul_tiled.cl:13:29
+    wire [63:0] w_29;  // matmul_tiled.cl:13:15
+    wire [63:0] pv_30;  // matmul_tiled.cl:13:15
+    wire [63:0] w_31;  // matmul_tiled.cl:13:15
     wire [31:0] pw_32;  // matmul_tiled.cl:13:15
-    wire [63:0] w_33;  // matmul_tiled.cl:27:5
-    wire [31:0] w_34;  // matmul_tiled.cl:27:13
-    wire [31:0] pw_35;  // matmul_tiled.cl:27:7
-    reg  [31:0] pq_36;  // matmul_tiled.cl:27:7
-    reg  [31:0] pq_37;  // matmul_tiled.cl:27:7
-    reg  [31:0] pq_38;  // matmul_tiled.cl:27:7
-    reg  [31:0] pq_39;  // matmul_tiled.cl:12:15
-    reg  [31:0] pq_40;  // matmul_tiled.cl:12:15
-    reg  [31:0] pq_41;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_42;  // matmul_tiled.cl:27:7
-    wire [63:0] pw_43;  // matmul_tiled.cl:27:5
-    wire [63:0] w_44;  // matmul_tiled.cl:27:5
-    wire [63:0] pw_45;  // matmul_tiled.cl:27:5
+    wire [31:0] pw_33;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_34;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_35;  // matmul_tiled.cl:13:15
+    wire [63:0] w_36;  // matmul_tiled.cl:27:5
+    wire [31:0] w_37;  // matmul_tiled.cl:27:13
+    wire [31:0] pw_38;  // matmul_tiled.cl:27:7
+    reg  [31:0] pq_39;  // matmul_tiled.cl:27:7
+    reg  [31:0] pq_40;  // matmul_tiled.cl:27:7
+    reg  [31:0] pq_41;  // matmul_tiled.cl:27:7
+    reg  [31:0] pq_42;  // matmul_tiled.cl:12:15
+    reg  [31:0] pq_43;  // matmul_tiled.cl:12:15
+    reg  [31:0] pq_44;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_45;  // matmul_tiled.cl:27:7
     wire [63:0] pw_46;  // matmul_tiled.cl:27:5
-    reg  [31:0] pq_47;  // matmul_tiled.cl:7:6
-    wire [63:0] w_48;  // matmul_tiled.cl:7:6
-    wire [63:0] w_49;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_50;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_51;  // matmul_tiled.cl:7:6
-    wire [63:0] w_52;  // matmul_tiled.cl:7:6
-    wire        pw_53;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_54;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_55;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_56;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_57;  // matmul_tiled.cl:7:6
-    wire [63:0] w_58;  // matmul_tiled.cl:7:6
-    wire        w_59;  // matmul_tiled.cl:18:5
-    reg         q_60;  // matmul_tiled.cl:18:5
-    wire [31:0] w_61;  // matmul_tiled.cl:18:21
-    wire [31:0] w_62;  // matmul_tiled.cl:18:25
-    wire [31:0] w_63;  // matmul_tiled.cl:18:25
-    wire [31:0] w_64;  // matmul_tiled.cl:18:25
-    wire [31:0] w_65;  // matmul_tiled.cl:18:25
-    wire [31:0] w_66;  // matmul_tiled.cl:18:25
-    wire [31:0] w_67;  // matmul_tiled.cl:18:25
-    wire [31:0] w_68;  // matmul_tiled.cl:18:25
-    wire [31:0] w_69;  // matmul_tiled.cl:18:25
-    wire        w_70;  // matmul_tiled.cl:18:21
-    wire [31:0] w_71;  // matmul_tiled.cl:18:33
-    wire [31:0] w_72;  // matmul_tiled.cl:18:33
-    wire [31:0] w_73;  // matmul_tiled.cl:18:33
+    wire [63:0] w_47;  // matmul_tiled.cl:27:5
+    wire [63:0] pw_48;  // matmul_tiled.cl:27:5
+    wire [63:0] pw_49;  // matmul_tiled.cl:27:5
+    reg  [31:0] pq_50;  // matmul_tiled.cl:7:6
+    reg  [31:0] pq_51;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_52;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_53;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_54;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_55;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_56;  // matmul_tiled.cl:7:6
+    wire        pw_57;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_58;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_59;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_60;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_61;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_62;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_63;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_64;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_65;  // matmul_tiled.cl:7:6
+    wire [63:0] w_66;  // matmul_tiled.cl:7:6
+    wire        w_67;  // matmul_tiled.cl:18:5
+    reg         q_68;  // matmul_tiled.cl:18:5
+    wire [31:0] w_69;  // matmul_tiled.cl:18:21
+    wire [31:0] w_70;  // matmul_tiled.cl:18:25
+    wire [31:0] w_71;  // matmul_tiled.cl:18:25
+    wire [31:0] w_72;  // matmul_tiled.cl:18:25
+    wire [31:0] w_73;  // matmul_tiled.cl:18:25
+    wire [31:0] w_74;  // matmul_tiled.cl:18:25
+    wire [31:0] w_75;  // matmul_tiled.cl:18:25
+    wire [31:0] w_76;  // matmul_tiled.cl:18:25
+    wire [31:0] w_77;  // matmul_tiled.cl:18:25
+    wire        w_78;  // matmul_tiled.cl:18:21
+    wire [31:0] w_79;  // matmul_tiled.cl:18:33
+    wire [31:0] w_80;  // matmul_tiled.cl:18:33
+    wire [31:0] w_81;  // matmul_tiled.cl:18:33
     reg  [44:0] p3_valid;  // matmul_tiled.cl:7:6
     reg         p3_admit;
     wire        p3_stall;
     wire        p3_en;
-    wire [63:0] pv_74;  // matmul_tiled.cl:7:6
-    wire [63:0] w_75;  // matmul_tiled.cl:7:6
-    wire        pw_76;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_82;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_83;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_84;  // matmul_tiled.cl:7:6
+    wire        pw_85;  // matmul_tiled.cl:7:6
     reg         p3_go;
-    wire [63:0] pv_77;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_78;  // matmul_tiled.cl:7:6
-    wire [63:0] w_79;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_80;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_81;  // matmul_tiled.cl:7:6
-    wire [63:0] w_82;  // matmul_tiled.cl:7:6
-    wire [63:0] w_83;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_84;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_85;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_86;
-    wire [31:0] prd_87;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_88;  // matmul_tiled.cl:14:14
-    wire [31:0] pw_89;  // matmul_tiled.cl:14:14
-    wire [63:0] pv_90;  // matmul_tiled.cl:15:14
-    wire [31:0] pw_91;  // matmul_tiled.cl:15:14
-    wire [63:0] w_92;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_93;  // matmul_tiled.cl:24:23
-    wire [63:0] w_94;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_95;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_96;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_97;  // matmul_tiled.cl:24:23
+    wire [63:0] pv_86;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_87;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_88;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_89;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_90;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_91;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_92;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_93;  // matmul_tiled.cl:7:6
+    wire [63:0] w_94;  // matmul_tiled.cl:7:6
+    wire [63:0] w_95;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_96;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_97;  // matmul_tiled.cl:7:6
     wire [63:0] pwa_98;
-    wire [31:0] prd_99;  // matmul_tiled.cl:24:23
-    wire [63:0] w_100;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_101;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_102;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_103;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_104;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_105;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_106;
-    wire [31:0] prd_107;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_108;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_109;  // matmul_tiled.cl:7:6
-    reg  [31:0] pq_110;  // matmul_tiled.cl:7:6
-    wire        go_111;
-    wire        pu_112_valid;
-    wire [31:0] pu_112_result;
-    wire [31:0] bi_113;
-    reg  [31:0] pd_114;
-    reg  [31:0] pd_115;
-    reg  [31:0] pd_116;
-    reg  [31:0] pd_117;
-    reg  [31:0] pd_118;
-    reg  [31:0] pd_119;
-    reg  [31:0] pd_120;
-    reg  [31:0] pd_121;
-    reg  [31:0] pd_122;
+    wire [31:0] prd_99;  // matmul_tiled.cl:7:6
+    wire [31:0] pw_100;  // matmul_tiled.cl:14:14
+    wire [31:0] pw_101;  // matmul_tiled.cl:15:14
+    wire [63:0] w_102;  // matmul_tiled.cl:24:23
+    wire [63:0] w_103;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_104;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_105;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_106;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_107;
+    wire [31:0] prd_108;  // matmul_tiled.cl:24:23
+    wire [63:0] w_109;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_110;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_111;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_112;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_113;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_114;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_115;
+    wire [31:0] prd_116;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_117;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_118;  // matmul_tiled.cl:7:6
+    reg  [31:0] pq_119;  // matmul_tiled.cl:7:6
+    wire        go_120;
+    wire        pu_121_valid;
+    wire [31:0] pu_121_result;
+    wire [31:0] bi_122;
     reg  [31:0] pd_123;
     reg  [31:0] pd_124;
     reg  [31:0] pd_125;
     reg  [31:0] pd_126;
     reg  [31:0] pd_127;
     reg  [31:0] pd_128;
-    wire [31:0] bi_129;
-    wire [31:0] bi_130;
-    wire [31:0] bi_131;
-    wire [31:0] pw_132;  // matmul_tiled.cl:24:19
-    wire [63:0] w_133;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_134;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_135;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_136;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_137;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_138;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_139;
-    wire [31:0] prd_140;  // matmul_tiled.cl:24:23
-    wire [63:0] w_141;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_142;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_143;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_144;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_145;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_146;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_147;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_148;
-    wire [31:0] prd_149;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_150;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_151;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_152;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_153;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_154;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_155;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_156;  // matmul_tiled.cl:24:34
-    wire        go_157;
-    wire        pu_158_valid;
-    wire [31:0] pu_158_result;
-    wire [31:0] bi_159;
-    reg  [31:0] pd_160;
-    reg  [31:0] pd_161;
-    reg  [31:0] pd_162;
-    reg  [31:0] pd_163;
-    reg  [31:0] pd_164;
-    reg  [31:0] pd_165;
+    reg  [31:0] pd_129;
+    reg  [31:0] pd_130;
+    reg  [31:0] pd_131;
+    reg  [31:0] pd_132;
+    reg  [31:0] pd_133;
+    reg  [31:0] pd_134;
+    reg  [31:0] pd_135;
+    reg  [31:0] pd_136;
+    reg  [31:0] pd_137;
+    wire [31:0] bi_138;
+    wire [31:0] bi_139;
+    wire [31:0] bi_140;
+    wire [31:0] pw_141;  // matmul_tiled.cl:24:19
+    wire [63:0] pw_142;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_143;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_144;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_145;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_146;
+    wire [31:0] prd_147;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_148;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_149;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_150;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_151;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_152;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_153;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_154;
+    wire [31:0] prd_155;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_156;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_157;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_158;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_159;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_160;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_161;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_162;  // matmul_tiled.cl:24:34
+    wire        go_163;
+    wire        pu_164_valid;
+    wire [31:0] pu_164_result;
+    wire [31:0] bi_165;
     reg  [31:0] pd_166;
     reg  [31:0] pd_167;
     reg  [31:0] pd_168;
@@ -298,53 +298,53 @@ module matmul_datapath (
     reg  [31:0] pd_172;
     reg  [31:0] pd_173;
     reg  [31:0] pd_174;
-    wire [31:0] bi_175;
-    wire [31:0] bi_176;
-    wire [31:0] bi_177;
-    wire [31:0] pw_178;  // matmul_tiled.cl:24:19
-    wire [63:0] w_179;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_180;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_181;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_182;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_183;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_184;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_185;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_186;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_187;
-    wire [31:0] prd_188;  // matmul_tiled.cl:24:23
-    wire [63:0] w_189;  // matmul_tiled.cl:24:34
-    wire [63:0] w_190;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_191;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_192;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_193;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_194;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_195;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_196;  // matmul_tiled.cl:24:34
+    reg  [31:0] pd_175;
+    reg  [31:0] pd_176;
+    reg  [31:0] pd_177;
+    reg  [31:0] pd_178;
+    reg  [31:0] pd_179;
+    reg  [31:0] pd_180;
+    wire [31:0] bi_181;
+    wire [31:0] bi_182;
+    wire [31:0] bi_183;
+    wire [31:0] pw_184;  // matmul_tiled.cl:24:19
+    wire [63:0] w_185;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_186;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_187;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_188;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_189;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_190;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_191;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_192;
+    wire [31:0] prd_193;  // matmul_tiled.cl:24:23
+    wire [63:0] w_194;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_195;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_196;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_197;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_198;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_199;
-    wire [31:0] prd_200;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_201;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_202;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_203;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_204;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_199;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_200;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_201;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_202;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_203;
+    wire [31:0] prd_204;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_205;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_206;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_207;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_208;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_209;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_210;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_211;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_208;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_209;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_210;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_211;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_212;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_213;  // matmul_tiled.cl:24:34
-    wire        go_214;
-    wire        pu_215_valid;
-    wire [31:0] pu_215_result;
-    wire [31:0] bi_216;
-    reg  [31:0] pd_217;
-    reg  [31:0] pd_218;
-    reg  [31:0] pd_219;
-    reg  [31:0] pd_220;
+    reg  [31:0] pq_214;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_215;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_216;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_217;  // matmul_tiled.cl:24:34
+    wire        go_218;
+    wire        pu_219_valid;
+    wire [31:0] pu_219_result;
+    wire [31:0] bi_220;
     reg  [31:0] pd_221;
     reg  [31:0] pd_222;
     reg  [31:0] pd_223;
@@ -356,28 +356,28 @@ module matmul_datapath (
     reg  [31:0] pd_229;
     reg  [31:0] pd_230;
     reg  [31:0] pd_231;
-    wire [31:0] bi_232;
-    wire [31:0] bi_233;
-    wire [31:0] bi_234;
-    wire [31:0] pw_235;  // matmul_tiled.cl:24:19
-    wire [63:0] w_236;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_237;  // matmul_tiled.cl:24:23
-    wire [63:0] w_238;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_239;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_240;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_241;  // matmul_tiled.cl:24:23
+    reg  [31:0] pd_232;
+    reg  [31:0] pd_233;
+    reg  [31:0] pd_234;
+    reg  [31:0] pd_235;
+    wire [31:0] bi_236;
+    wire [31:0] bi_237;
+    wire [31:0] bi_238;
+    wire [31:0] pw_239;  // matmul_tiled.cl:24:19
+    wire [63:0] w_240;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_241;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_242;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_243;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_244;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_245;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_246;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_247;
-    wire [31:0] prd_248;  // matmul_tiled.cl:24:23
-    wire [63:0] w_249;  // matmul_tiled.cl:24:34
-    wire [63:0] w_250;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_251;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_247;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_248;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_249;
+    wire [31:0] prd_250;  // matmul_tiled.cl:24:23
+    wire [63:0] w_251;  // matmul_tiled.cl:24:34
     wire [63:0] pw_252;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_253;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_253;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_254;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_255;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_256;  // matmul_tiled.cl:24:34
@@ -385,9 +385,9 @@ module matmul_datapath (
     reg  [63:0] pq_258;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_259;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_260;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_261;
-    wire [31:0] prd_262;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_263;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_261;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_262;
+    wire [31:0] prd_263;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_264;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_265;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_266;  // matmul_tiled.cl:24:23
@@ -397,7 +397,7 @@ module matmul_datapath (
     reg  [31:0] pq_270;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_271;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_272;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_273;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_273;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_274;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_275;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_276;  // matmul_tiled.cl:24:34
@@ -406,11 +406,11 @@ module matmul_datapath (
     reg  [31:0] pq_279;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_280;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_281;  // matmul_tiled.cl:24:34
-    wire        go_282;
-    wire        pu_283_valid;
-    wire [31:0] pu_283_result;
-    wire [31:0] bi_284;
-    reg  [31:0] pd_285;
+    reg  [31:0] pq_282;  // matmul_tiled.cl:24:34
+    wire        go_283;
+    wire        pu_284_valid;
+    wire [31:0] pu_284_result;
+    wire [31:0] bi_285;
     reg  [31:0] pd_286;
     reg  [31:0] pd_287;
     reg  [31:0] pd_288;
@@ -425,14 +425,14 @@ module matmul_datapath (
     reg  [31:0] pd_297;
     reg  [31:0] pd_298;
     reg  [31:0] pd_299;
-    wire [31:0] bi_300;
+    reg  [31:0] pd_300;
     wire [31:0] bi_301;
     wire [31:0] bi_302;
-    wire [31:0] pw_303;  // matmul_tiled.cl:24:19
-    wire [63:0] w_304;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_305;  // matmul_tiled.cl:24:23
-    wire [63:0] w_306;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_307;  // matmul_tiled.cl:24:23
+    wire [31:0] bi_303;
+    wire [31:0] pw_304;  // matmul_tiled.cl:24:19
+    wire [63:0] w_305;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_306;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_307;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_308;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_309;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_310;  // matmul_tiled.cl:24:23
@@ -441,13 +441,13 @@ module matmul_datapath (
     reg  [63:0] pq_313;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_314;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_315;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_316;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_317;
-    wire [31:0] prd_318;  // matmul_tiled.cl:24:23
-    wire [63:0] w_319;  // matmul_tiled.cl:24:34
-    wire [63:0] w_320;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_321;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_322;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_316;
+    wire [31:0] prd_317;  // matmul_tiled.cl:24:23
+    wire [63:0] w_318;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_319;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_320;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_321;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_322;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_323;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_324;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_325;  // matmul_tiled.cl:24:34
@@ -456,10 +456,10 @@ module matmul_datapath (
     reg  [63:0] pq_328;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_329;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_330;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_331;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_332;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_333;
-    wire [31:0] prd_334;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_331;
+    wire [31:0] prd_332;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_333;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_334;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_335;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_336;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_337;  // matmul_tiled.cl:24:23
@@ -471,8 +471,8 @@ module matmul_datapath (
     reg  [31:0] pq_343;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_344;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_345;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_346;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_347;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_346;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_347;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_348;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_349;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_350;  // matmul_tiled.cl:24:34
@@ -483,12 +483,12 @@ module matmul_datapath (
     reg  [31:0] pq_355;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_356;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_357;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_358;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_359;  // matmul_tiled.cl:24:34
-    wire        go_360;
-    wire        pu_361_valid;
-    wire [31:0] pu_361_result;
-    wire [31:0] bi_362;
+    wire        go_358;
+    wire        pu_359_valid;
+    wire [31:0] pu_359_result;
+    wire [31:0] bi_360;
+    reg  [31:0] pd_361;
+    reg  [31:0] pd_362;
     reg  [31:0] pd_363;
     reg  [31:0] pd_364;
     reg  [31:0] pd_365;
@@ -502,16 +502,16 @@ module matmul_datapath (
     reg  [31:0] pd_373;
     reg  [31:0] pd_374;
     reg  [31:0] pd_375;
-    reg  [31:0] pd_376;
-    reg  [31:0] pd_377;
+    wire [31:0] bi_376;
+    wire [31:0] bi_377;
     wire [31:0] bi_378;
-    wire [31:0] bi_379;
-    wire [31:0] bi_380;
-    wire [31:0] pw_381;  // matmul_tiled.cl:24:19
-    wire [63:0] w_382;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_383;  // matmul_tiled.cl:24:23
-    wire [63:0] w_384;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_385;  // matmul_tiled.cl:24:23
+    wire [31:0] pw_379;  // matmul_tiled.cl:24:19
+    wire [63:0] w_380;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_381;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_382;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_383;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_384;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_385;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_386;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_387;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_388;  // matmul_tiled.cl:24:23
@@ -519,16 +519,16 @@ module matmul_datapath (
     reg  [63:0] pq_390;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_391;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_392;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_393;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_394;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_395;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_396;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_397;
-    wire [31:0] prd_398;  // matmul_tiled.cl:24:23
-    wire [63:0] w_399;  // matmul_tiled.cl:24:34
-    wire [63:0] w_400;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_401;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_402;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_393;
+    wire [31:0] prd_394;  // matmul_tiled.cl:24:23
+    wire [63:0] w_395;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_396;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_397;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_398;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_399;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_400;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_401;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_402;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_403;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_404;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_405;  // matmul_tiled.cl:24:34
@@ -536,13 +536,13 @@ module matmul_datapath (
     reg  [63:0] pq_407;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_408;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_409;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_410;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_411;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_412;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_413;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_414;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_415;
-    wire [31:0] prd_416;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_410;
+    wire [31:0] prd_411;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_412;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_413;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_414;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_415;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_416;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_417;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_418;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_419;  // matmul_tiled.cl:24:23
@@ -554,11 +554,11 @@ module matmul_datapath (
     reg  [31:0] pq_425;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_426;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_427;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_428;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_429;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_430;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_431;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_432;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_428;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_429;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_430;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_431;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_432;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_433;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_434;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_435;  // matmul_tiled.cl:24:34
@@ -569,15 +569,15 @@ module matmul_datapath (
     reg  [31:0] pq_440;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_441;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_442;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_443;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_444;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_445;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_446;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_447;  // matmul_tiled.cl:24:34
-    wire        go_448;
-    wire        pu_449_valid;
-    wire [31:0] pu_449_result;
-    wire [31:0] bi_450;
+    wire        go_443;
+    wire        pu_444_valid;
+    wire [31:0] pu_444_result;
+    wire [31:0] bi_445;
+    reg  [31:0] pd_446;
+    reg  [31:0] pd_447;
+    reg  [31:0] pd_448;
+    reg  [31:0] pd_449;
+    reg  [31:0] pd_450;
     reg  [31:0] pd_451;
     reg  [31:0] pd_452;
     reg  [31:0] pd_453;
@@ -588,54 +588,54 @@ module matmul_datapath (
     reg  [31:0] pd_458;
     reg  [31:0] pd_459;
     reg  [31:0] pd_460;
-    reg  [31:0] pd_461;
-    reg  [31:0] pd_462;
-    reg  [31:0] pd_463;
-    reg  [31:0] pd_464;
-    reg  [31:0] pd_465;
-    wire [31:0] bi_466;
-    wire [31:0] bi_467;
-    wire [31:0] bi_468;
-    wire [31:0] pw_469;  // matmul_tiled.cl:24:19
-    wire [63:0] w_470;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_471;  // matmul_tiled.cl:24:23
-    wire [63:0] w_472;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_473;  // matmul_tiled.cl:24:23
+    wire [31:0] bi_461;
+    wire [31:0] bi_462;
+    wire [31:0] bi_463;
+    wire [31:0] pw_464;  // matmul_tiled.cl:24:19
+    wire [63:0] w_465;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_466;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_467;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_468;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_469;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_470;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_471;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_472;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_473;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_474;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_475;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_476;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_477;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_478;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_479;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_480;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_481;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_482;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_483;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_484;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_485;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_486;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_487;
-    wire [31:0] prd_488;  // matmul_tiled.cl:24:23
-    wire [63:0] w_489;  // matmul_tiled.cl:24:34
-    wire [63:0] w_490;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_491;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_492;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_480;
+    wire [31:0] prd_481;  // matmul_tiled.cl:24:23
+    wire [63:0] w_482;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_483;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_484;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_485;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_486;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_487;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_488;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_489;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_490;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_491;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_492;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_493;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_494;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_495;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_496;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_497;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_498;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_499;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_500;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_501;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_502;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_503;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_504;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_505;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_506;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_507;
-    wire [31:0] prd_508;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_499;
+    wire [31:0] prd_500;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_501;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_502;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_503;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_504;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_505;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_506;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_507;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_508;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_509;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_510;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_511;  // matmul_tiled.cl:24:23
@@ -647,14 +647,14 @@ module matmul_datapath (
     reg  [31:0] pq_517;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_518;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_519;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_520;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_521;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_522;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_523;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_524;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_525;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_526;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_527;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_520;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_521;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_522;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_523;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_524;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_525;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_526;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_527;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_528;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_529;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_530;  // matmul_tiled.cl:24:34
@@ -665,18 +665,18 @@ module matmul_datapath (
     reg  [31:0] pq_535;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_536;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_537;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_538;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_539;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_540;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_541;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_542;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_543;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_544;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_545;  // matmul_tiled.cl:24:34
-    wire        go_546;
-    wire        pu_547_valid;
-    wire [31:0] pu_547_result;
-    wire [31:0] bi_548;
+    wire        go_538;
+    wire        pu_539_valid;
+    wire [31:0] pu_539_result;
+    wire [31:0] bi_540;
+    reg  [31:0] pd_541;
+    reg  [31:0] pd_542;
+    reg  [31:0] pd_543;
+    reg  [31:0] pd_544;
+    reg  [31:0] pd_545;
+    reg  [31:0] pd_546;
+    reg  [31:0] pd_547;
+    reg  [31:0] pd_548;
     reg  [31:0] pd_549;
     reg  [31:0] pd_550;
     reg  [31:0] pd_551;
@@ -684,61 +684,61 @@ module matmul_datapath (
     reg  [31:0] pd_553;
     reg  [31:0] pd_554;
     reg  [31:0] pd_555;
-    reg  [31:0] pd_556;
-    reg  [31:0] pd_557;
-    reg  [31:0] pd_558;
-    reg  [31:0] pd_559;
-    reg  [31:0] pd_560;
-    reg  [31:0] pd_561;
-    reg  [31:0] pd_562;
-    reg  [31:0] pd_563;
-    wire [31:0] bi_564;
-    wire [31:0] bi_565;
-    wire [31:0] bi_566;
-    wire [31:0] pw_567;  // matmul_tiled.cl:24:19
-    wire [63:0] w_568;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_569;  // matmul_tiled.cl:24:23
-    wire [63:0] w_570;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_571;  // matmul_tiled.cl:24:23
+    wire [31:0] bi_556;
+    wire [31:0] bi_557;
+    wire [31:0] bi_558;
+    wire [31:0] pw_559;  // matmul_tiled.cl:24:19
+    wire [63:0] w_560;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_561;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_562;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_563;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_564;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_565;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_566;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_567;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_568;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_569;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_570;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_571;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_572;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_573;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_574;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_575;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_576;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_577;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_578;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_579;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_580;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_581;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_582;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_583;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_584;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_585;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_586;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_587;
-    wire [31:0] prd_588;  // matmul_tiled.cl:24:23
-    wire [63:0] w_589;  // matmul_tiled.cl:24:34
-    wire [63:0] w_590;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_591;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_592;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_577;
+    wire [31:0] prd_578;  // matmul_tiled.cl:24:23
+    wire [63:0] w_579;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_580;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_581;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_582;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_583;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_584;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_585;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_586;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_587;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_588;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_589;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_590;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_591;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_592;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_593;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_594;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_595;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_596;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_597;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_598;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_599;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_600;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_601;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_602;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_603;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_604;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_605;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_606;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_607;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_608;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_609;
-    wire [31:0] prd_610;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_598;
+    wire [31:0] prd_599;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_600;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_601;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_602;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_603;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_604;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_605;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_606;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_607;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_608;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_609;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_610;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_611;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_612;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_613;  // matmul_tiled.cl:24:23
@@ -750,17 +750,17 @@ module matmul_datapath (
     reg  [31:0] pq_619;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_620;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_621;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_622;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_623;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_624;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_625;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_626;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_627;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_628;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_629;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_630;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_631;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_632;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_622;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_623;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_624;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_625;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_626;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_627;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_628;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_629;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_630;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_631;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_632;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_633;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_634;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_635;  // matmul_tiled.cl:24:34
@@ -771,44 +771,44 @@ module matmul_datapath (
     reg  [31:0] pq_640;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_641;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_642;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_643;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_644;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_645;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_646;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_647;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_648;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_649;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_650;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_651;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_652;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_653;  // matmul_tiled.cl:24:34
-    wire        go_654;
-    wire        pu_655_valid;
-    wire [31:0] pu_655_result;
-    wire [31:0] bi_656;
+    wire        go_643;
+    wire        pu_644_valid;
+    wire [31:0] pu_644_result;
+    wire [31:0] bi_645;
+    reg  [31:0] pd_646;
+    reg  [31:0] pd_647;
+    reg  [31:0] pd_648;
+    reg  [31:0] pd_649;
+    reg  [31:0] pd_650;
+    reg  [31:0] pd_651;
+    reg  [31:0] pd_652;
+    reg  [31:0] pd_653;
+    reg  [31:0] pd_654;
+    reg  [31:0] pd_655;
+    reg  [31:0] pd_656;
     reg  [31:0] pd_657;
     reg  [31:0] pd_658;
     reg  [31:0] pd_659;
     reg  [31:0] pd_660;
-    reg  [31:0] pd_661;
-    reg  [31:0] pd_662;
-    reg  [31:0] pd_663;
-    reg  [31:0] pd_664;
-    reg  [31:0] pd_665;
-    reg  [31:0] pd_666;
-    reg  [31:0] pd_667;
-    reg  [31:0] pd_668;
-    reg  [31:0] pd_669;
-    reg  [31:0] pd_670;
-    reg  [31:0] pd_671;
-    wire [31:0] bi_672;
-    wire [31:0] bi_673;
-    wire [31:0] bi_674;
-    wire [31:0] pw_675;  // matmul_tiled.cl:24:19
-    wire [63:0] w_676;  // matmul_tiled.cl:7:6
-    wire [63:0] w_677;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_678;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_679;  // matmul_tiled.cl:7:6
+    wire [31:0] bi_661;
+    wire [31:0] bi_662;
+    wire [31:0] bi_663;
+    wire [31:0] pw_664;  // matmul_tiled.cl:24:19
+    wire [63:0] w_665;  // matmul_tiled.cl:7:6
+    wire [63:0] w_666;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_667;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_668;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_669;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_670;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_671;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_672;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_673;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_674;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_675;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_676;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_677;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_678;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_679;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_680;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_681;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_682;  // matmul_tiled.cl:7:6
@@ -841,89 +841,89 @@ module matmul_datapath (
     reg  [63:0] pq_709;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_710;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_711;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_712;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_713;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_714;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_715;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_716;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_717;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_718;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_719;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_720;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_721;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_722;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_723;
-    wire [63:0] w_724;  // matmul_tiled.cl:7:6
-    wire [63:0] w_725;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_726;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_727;  // matmul_tiled.cl:7:6
-    wire [63:0] w_728;  // matmul_tiled.cl:7:6
-    wire        pw_729;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_730;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_731;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_732;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_733;  // matmul_tiled.cl:7:6
-    wire [63:0] w_734;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_712;
+    wire [63:0] pv_713;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_714;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_715;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_716;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_717;  // matmul_tiled.cl:7:6
+    wire        pw_718;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_719;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_720;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_721;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_722;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_723;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_724;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_725;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_726;  // matmul_tiled.cl:7:6
+    wire [63:0] w_727;  // matmul_tiled.cl:7:6
     reg  [93:0] p2_valid;  // matmul_tiled.cl:7:6
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
-    wire [63:0] pv_735;  // matmul_tiled.cl:7:6
-    wire [63:0] w_736;  // matmul_tiled.cl:7:6
-    wire        pw_737;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_728;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_729;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_730;  // matmul_tiled.cl:7:6
+    wire        pw_731;  // matmul_tiled.cl:7:6
     reg         p2_go;
-    wire [31:0] w_738;  // matmul_tiled.cl:12:15
-    wire [63:0] w_739;  // matmul_tiled.cl:12:15
-    wire [63:0] pv_740;  // matmul_tiled.cl:12:15
-    wire [63:0] w_741;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_742;  // matmul_tiled.cl:12:15
-    wire [31:0] w_743;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_744;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_745;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_746;  // matmul_tiled.cl:12:15
-    wire [31:0] w_747;  // matmul_tiled.cl:13:29
-    wire [63:0] w_748;  // matmul_tiled.cl:13:15
-    wire [63:0] pv_749;  // matmul_tiled.cl:13:15
-    wire [63:0] w_750;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_751;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_752;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_753;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_754;  // matmul_tiled.cl:13:15
-    wire [63:0] pv_755;  // matmul_tiled.cl:14:14
-    wire [31:0] pw_756;  // matmul_tiled.cl:14:14
-    wire [63:0] pv_757;  // matmul_tiled.cl:15:14
-    wire [31:0] pw_758;  // matmul_tiled.cl:15:14
-    wire [63:0] w_759;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_760;  // matmul_tiled.cl:19:9
-    wire [63:0] w_761;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_762;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_763;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_764;  // matmul_tiled.cl:19:9
-    wire [63:0] w_765;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_766;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_767;  // matmul_tiled.cl:19:9
-    wire [63:0] w_768;  // matmul_tiled.cl:19:22
-    wire [31:0] w_769;  // matmul_tiled.cl:19:30
-    wire [31:0] pw_770;  // matmul_tiled.cl:19:24
-    wire [31:0] pv_771;  // matmul_tiled.cl:19:34
-    wire [31:0] w_772;  // matmul_tiled.cl:19:38
-    wire [31:0] pw_773;  // matmul_tiled.cl:19:34
-    reg  [31:0] pq_774;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_775;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_776;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_777;  // matmul_tiled.cl:19:34
-    reg  [31:0] pq_778;  // matmul_tiled.cl:19:34
-    reg  [31:0] pq_779;  // matmul_tiled.cl:19:34
-    wire [31:0] pw_780;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_781;  // matmul_tiled.cl:14:14
-    reg  [31:0] pq_782;  // matmul_tiled.cl:14:14
-    reg  [31:0] pq_783;  // matmul_tiled.cl:14:14
-    wire [31:0] pw_784;  // matmul_tiled.cl:19:24
-    wire [63:0] pw_785;  // matmul_tiled.cl:19:22
-    wire [63:0] w_786;  // matmul_tiled.cl:19:22
-    wire [63:0] pw_787;  // matmul_tiled.cl:19:22
-    wire [63:0] pw_788;  // matmul_tiled.cl:19:22
-    wire [31:0] pld_789;  // matmul_tiled.cl:19:22
+    wire [31:0] w_732;  // matmul_tiled.cl:12:15
+    wire [63:0] w_733;  // matmul_tiled.cl:12:15
+    wire [63:0] pv_734;  // matmul_tiled.cl:12:15
+    wire [63:0] w_735;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_736;  // matmul_tiled.cl:12:15
+    wire [31:0] w_737;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_738;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_739;  // matmul_tiled.cl:14:14
+    wire [31:0] pw_740;  // matmul_tiled.cl:12:15
+    wire [31:0] w_741;  // matmul_tiled.cl:13:29
+    wire [63:0] w_742;  // matmul_tiled.cl:13:15
+    wire [63:0] pv_743;  // matmul_tiled.cl:13:15
+    wire [63:0] w_744;  // matmul_tiled.cl:13:15
+    wire [63:0] w_745;  // matmul_tiled.cl:12:15
+    wire [63:0] pw_746;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_747;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_748;  // matmul_tiled.cl:15:14
+    wire [31:0] pw_749;  // matmul_tiled.cl:13:15
+    wire [63:0] w_750;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_751;  // matmul_tiled.cl:19:9
+    wire [63:0] w_752;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_753;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_754;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_755;  // matmul_tiled.cl:19:9
+    wire [63:0] w_756;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_757;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_758;  // matmul_tiled.cl:19:9
+    wire [63:0] w_759;  // matmul_tiled.cl:19:22
+    wire [31:0] w_760;  // matmul_tiled.cl:19:30
+    wire [31:0] pw_761;  // matmul_tiled.cl:19:24
+    wire [31:0] pv_762;  // matmul_tiled.cl:19:34
+    wire [31:0] w_763;  // matmul_tiled.cl:19:38
+    wire [31:0] pw_764;  // matmul_tiled.cl:19:34
+    reg  [31:0] pq_765;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_766;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_767;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_768;  // matmul_tiled.cl:19:34
+    reg  [31:0] pq_769;  // matmul_tiled.cl:19:34
+    reg  [31:0] pq_770;  // matmul_tiled.cl:19:34
+    wire [31:0] pw_771;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_772;  // matmul_tiled.cl:14:14
+    reg  [31:0] pq_773;  // matmul_tiled.cl:14:14
+    reg  [31:0] pq_774;  // matmul_tiled.cl:14:14
+    wire [31:0] pw_775;  // matmul_tiled.cl:19:24
+    wire [63:0] pw_776;  // matmul_tiled.cl:19:22
+    wire [63:0] pw_777;  // matmul_tiled.cl:19:22
+    wire [63:0] pw_778;  // matmul_tiled.cl:19:22
+    wire [31:0] pld_779;  // matmul_tiled.cl:19:22
+    reg  [63:0] pq_780;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_781;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_782;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_783;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_784;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_785;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_786;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_787;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_788;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_789;  // matmul_tiled.cl:19:9
     reg  [63:0] pq_790;  // matmul_tiled.cl:19:9
     reg  [63:0] pq_791;  // matmul_tiled.cl:19:9
     reg  [63:0] pq_792;  // matmul_tiled.cl:19:9
@@ -961,44 +961,44 @@ module matmul_datapath (
     reg  [63:0] pq_824;  // matmul_tiled.cl:19:9
     reg  [63:0] pq_825;  // matmul_tiled.cl:19:9
     reg  [63:0] pq_826;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_827;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_828;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_829;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_830;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_831;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_832;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_833;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_834;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_835;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_836;  // matmul_tiled.cl:19:9
-    wire [63:0] pwa_837;
-    wire [63:0] w_838;  // matmul_tiled.cl:20:9
-    wire [63:0] pw_839;  // matmul_tiled.cl:20:9
-    wire [63:0] w_840;  // matmul_tiled.cl:20:9
-    wire [63:0] pw_841;  // matmul_tiled.cl:20:9
-    wire [63:0] pw_842;  // matmul_tiled.cl:20:9
-    wire [63:0] pw_843;  // matmul_tiled.cl:20:9
-    wire [63:0] w_844;  // matmul_tiled.cl:20:9
-    wire [63:0] pw_845;  // matmul_tiled.cl:20:9
-    wire [63:0] pw_846;  // matmul_tiled.cl:20:9
-    wire [63:0] w_847;  // matmul_tiled.cl:20:22
-    wire [31:0] pv_848;  // matmul_tiled.cl:20:25
-    wire [31:0] w_849;  // matmul_tiled.cl:20:29
-    wire [31:0] pw_850;  // matmul_tiled.cl:20:25
-    wire [31:0] pw_851;  // matmul_tiled.cl:20:25
-    wire [31:0] w_852;  // matmul_tiled.cl:20:40
-    wire [31:0] pw_853;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_854;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_855;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_856;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_857;  // matmul_tiled.cl:12:15
-    reg  [31:0] pq_858;  // matmul_tiled.cl:12:15
-    reg  [31:0] pq_859;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_860;  // matmul_tiled.cl:20:25
-    wire [63:0] pw_861;  // matmul_tiled.cl:20:22
-    wire [63:0] w_862;  // matmul_tiled.cl:20:22
-    wire [63:0] pw_863;  // matmul_tiled.cl:20:22
-    wire [63:0] pw_864;  // matmul_tiled.cl:20:22
+    wire [63:0] pwa_827;
+    wire [63:0] w_828;  // matmul_tiled.cl:20:9
+    wire [63:0] pw_829;  // matmul_tiled.cl:20:9
+    wire [63:0] pw_830;  // matmul_tiled.cl:20:9
+    wire [63:0] w_831;  // matmul_tiled.cl:20:22
+    wire [31:0] pw_832;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_833;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_834;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_835;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_836;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_837;  // matmul_tiled.cl:12:15
+    reg  [31:0] pq_838;  // matmul_tiled.cl:12:15
+    reg  [31:0] pq_839;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_840;  // matmul_tiled.cl:20:25
+    wire [63:0] pw_841;  // matmul_tiled.cl:20:22
+    wire [63:0] pw_842;  // matmul_tiled.cl:20:22
+    wire [63:0] pw_843;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_844;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_845;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_846;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_847;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_848;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_849;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_850;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_851;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_852;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_853;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_854;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_855;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_856;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_857;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_858;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_859;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_860;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_861;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_862;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_863;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_864;  // matmul_tiled.cl:20:22
     reg  [63:0] pq_865;  // matmul_tiled.cl:20:22
     reg  [63:0] pq_866;  // matmul_tiled.cl:20:22
     reg  [63:0] pq_867;  // matmul_tiled.cl:20:22
@@ -1023,28 +1023,28 @@ module matmul_datapath (
     reg  [63:0] pq_886;  // matmul_tiled.cl:20:22
     reg  [63:0] pq_887;  // matmul_tiled.cl:20:22
     reg  [63:0] pq_888;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_889;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_890;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_891;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_892;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_893;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_894;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_895;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_896;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_897;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_898;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_899;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_900;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_901;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_902;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_903;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_904;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_905;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_906;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_907;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_908;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_909;  // matmul_tiled.cl:20:22
-    wire [31:0] pld_910;  // matmul_tiled.cl:20:22
+    wire [31:0] pld_889;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_890;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_891;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_892;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_893;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_894;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_895;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_896;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_897;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_898;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_899;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_900;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_901;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_902;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_903;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_904;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_905;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_906;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_907;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_908;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_909;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_910;  // matmul_tiled.cl:20:9
     reg  [63:0] pq_911;  // matmul_tiled.cl:20:9
     reg  [63:0] pq_912;  // matmul_tiled.cl:20:9
     reg  [63:0] pq_913;  // matmul_tiled.cl:20:9
@@ -1116,108 +1116,94 @@ module matmul_datapath (
     reg  [63:0] pq_979;  // matmul_tiled.cl:20:9
     reg  [63:0] pq_980;  // matmul_tiled.cl:20:9
     reg  [63:0] pq_981;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_982;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_983;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_984;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_985;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_986;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_987;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_988;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_989;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_990;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_991;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_992;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_993;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_994;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_995;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_996;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_997;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_998;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_999;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_1000;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_1001;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_1002;  // matmul_tiled.cl:20:9
-    wire [63:0] pwa_1003;
-    wire [63:0] w_1004;  // matmul_tiled.cl:7:6
-    wire [63:0] w_1005;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_1006;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_1007;  // matmul_tiled.cl:7:6
-    wire [63:0] w_1008;  // matmul_tiled.cl:7:6
-    wire        pw_1009;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_1010;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_1011;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_1012;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_1013;  // matmul_tiled.cl:7:6
-    wire [63:0] w_1014;  // matmul_tiled.cl:7:6
-    reg  [3:0]  p0_valid;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_982;
+    wire [63:0] pv_983;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_984;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_985;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_986;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_987;  // matmul_tiled.cl:7:6
+    wire        pw_988;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_989;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_990;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_991;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_992;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_993;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_994;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_995;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_996;  // matmul_tiled.cl:7:6
+    wire [63:0] w_997;  // matmul_tiled.cl:7:6
+    reg  [2:0]  p0_valid;  // matmul_tiled.cl:7:6
     reg         p0_admit;
     wire        p0_stall;
     wire        p0_en;
-    wire [63:0] pv_1015;  // matmul_tiled.cl:7:6
-    wire [63:0] w_1016;  // matmul_tiled.cl:7:6
-    wire        pw_1017;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_998;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_999;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_1000;  // matmul_tiled.cl:7:6
+    wire        pw_1001;  // matmul_tiled.cl:7:6
     reg         p0_go;
-    wire [63:0] pv_1018;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_1019;  // matmul_tiled.cl:7:6
-    wire [63:0] w_1020;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_1021;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_1022;  // matmul_tiled.cl:7:6
-    wire [63:0] w_1023;  // matmul_tiled.cl:7:6
-    wire [63:0] w_1024;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_1025;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_1026;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_1027;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_1028;
-    wire [31:0] prd_1029;  // matmul_tiled.cl:7:6
-    wire [31:0] w_1030;  // matmul_tiled.cl:12:15
-    wire [63:0] w_1031;  // matmul_tiled.cl:12:15
-    wire [63:0] pv_1032;  // matmul_tiled.cl:12:15
-    wire [63:0] w_1033;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_1034;  // matmul_tiled.cl:12:15
-    wire [31:0] w_1035;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_1036;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_1037;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_1038;  // matmul_tiled.cl:12:15
-    wire [31:0] w_1039;  // matmul_tiled.cl:13:29
-    wire [63:0] w_1040;  // matmul_tiled.cl:13:15
-    wire [63:0] pv_1041;  // matmul_tiled.cl:13:15
-    wire [63:0] w_1042;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_1043;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_1044;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_1045;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_1046;  // matmul_tiled.cl:13:15
-    wire [63:0] pv_1047;  // matmul_tiled.cl:14:14
-    wire [31:0] pw_1048;  // matmul_tiled.cl:14:14
-    wire [63:0] pv_1049;  // matmul_tiled.cl:15:14
-    wire [31:0] pw_1050;  // matmul_tiled.cl:15:14
-    wire [31:0] w_1051;  // matmul_tiled.cl:16:17
-    wire [31:0] w_1052;  // matmul_tiled.cl:18:25
-    wire [31:0] w_1053;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_1054;  // matmul_tiled.cl:18:25
-    wire [31:0] w_1055;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_1056;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_1057;  // matmul_tiled.cl:18:25
-    wire [31:0] w_1058;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_1059;  // matmul_tiled.cl:18:25
-    wire        pw_1060;  // matmul_tiled.cl:18:21
-    wire [63:0] w_1061;  // matmul_tiled.cl:7:6
-    wire [63:0] w_1062;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_1002;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_1003;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_1004;  // matmul_tiled.cl:7:6
+    wire [63:0] w_1005;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1006;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_1007;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_1008;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1009;  // matmul_tiled.cl:7:6
+    wire [63:0] w_1010;  // matmul_tiled.cl:7:6
+    wire [63:0] w_1011;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1012;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1013;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_1014;
+    wire [31:0] prd_1015;  // matmul_tiled.cl:7:6
+    wire [31:0] w_1016;  // matmul_tiled.cl:12:15
+    wire [63:0] w_1017;  // matmul_tiled.cl:12:15
+    wire [63:0] pv_1018;  // matmul_tiled.cl:12:15
+    wire [63:0] w_1019;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_1020;  // matmul_tiled.cl:12:15
+    wire [31:0] w_1021;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_1022;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_1023;  // matmul_tiled.cl:14:14
+    wire [31:0] pw_1024;  // matmul_tiled.cl:12:15
+    wire [31:0] w_1025;  // matmul_tiled.cl:13:29
+    wire [63:0] w_1026;  // matmul_tiled.cl:13:15
+    wire [63:0] pv_1027;  // matmul_tiled.cl:13:15
+    wire [63:0] w_1028;  // matmul_tiled.cl:13:15
+    wire [63:0] w_1029;  // matmul_tiled.cl:12:15
+    wire [63:0] pw_1030;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_1031;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_1032;  // matmul_tiled.cl:15:14
+    wire [31:0] pw_1033;  // matmul_tiled.cl:13:15
+    wire [31:0] w_1034;  // matmul_tiled.cl:16:17
+    wire [31:0] w_1035;  // matmul_tiled.cl:18:25
+    wire [31:0] w_1036;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_1037;  // matmul_tiled.cl:18:25
+    wire [31:0] w_1038;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_1039;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_1040;  // matmul_tiled.cl:18:25
+    wire [31:0] w_1041;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_1042;  // matmul_tiled.cl:18:25
+    wire        pw_1043;  // matmul_tiled.cl:18:21
+    wire [63:0] w_1044;  // matmul_tiled.cl:7:6
+    wire [63:0] w_1045;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1046;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1047;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_1048;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_1049;
+    wire [63:0] pv_1050;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_1051;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_1052;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_1053;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_1054;  // matmul_tiled.cl:7:6
+    wire        pw_1055;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_1056;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_1057;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_1058;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_1059;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_1060;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_1061;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_1062;  // matmul_tiled.cl:7:6
     wire [63:0] pw_1063;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_1064;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_1065;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_1066;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_1067;
-    wire [63:0] w_1068;  // matmul_tiled.cl:7:6
-    wire [63:0] w_1069;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_1070;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_1071;  // matmul_tiled.cl:7:6
-    wire [63:0] w_1072;  // matmul_tiled.cl:7:6
-    wire        pw_1073;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_1074;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_1075;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_1076;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_1077;  // matmul_tiled.cl:7:6
-    wire [63:0] w_1078;  // matmul_tiled.cl:7:6
+    wire [63:0] w_1064;  // matmul_tiled.cl:7:6
     reg  [7:0]  launch_err;
     reg         done_q;
 
@@ -1477,490 +1463,478 @@ module matmul_datapath (
     );
     assign p4_en = (!p4_stall);
     assign pv_1 = v8_lid_y;
-    assign w_2 = 64'h0000000000000008;
-    assign pw_3 = (pv_1 < w_2);
-    assign pv_4 = v7_lid_x;
-    assign pv_5 = v8_lid_y;
-    assign w_6 = 64'h0000000000000008;
-    assign pw_7 = (pv_5 * w_6);
-    assign pw_8 = (pv_4 + pw_7);
-    assign w_9 = 64'h0000000000000000;
-    assign w_10 = 64'h0000000000000004;
-    assign pw_12 = (pq_11 * w_10);
-    assign pw_13 = (w_9 + pw_12);
-    assign pwa_14 = (pw_13 >> 64'h0000000000000002);
-    assign prd_15 = obj2_wi_acc_rdata[31:0];
-    assign w_16 = 32'h00000000;
-    assign w_17 = {32'h00000000, group_0};
-    assign pv_18 = v7_lid_x;
-    assign w_19 = 64'h0000000000000000;
-    assign w_20 = 64'h0000000000000008;
-    assign pw_21 = (w_17 * w_20);
-    assign pw_22 = pw_21[31:0];
-    assign pw_23 = pv_18[31:0];
-    assign pw_24 = (pw_22 + pw_23);
-    assign w_25 = 32'h00000001;
-    assign w_26 = {32'h00000000, group_1};
-    assign pv_27 = v8_lid_y;
-    assign w_28 = 64'h0000000000000000;
-    assign pw_29 = (w_26 * w_20);
-    assign pw_30 = pw_29[31:0];
-    assign pw_31 = pv_27[31:0];
-    assign pw_32 = (pw_30 + pw_31);
-    assign w_33 = {32'h00000000, C_base};
-    assign w_34 = arg_n;
-    assign pw_35 = (pw_32 * w_34);
-    assign pw_42 = (pq_38 + pq_41);
-    assign pw_43 = {{32{pw_42[31]}}, pw_42[31:0]};
-    assign w_44 = 64'h0000000000000004;
-    assign pw_45 = (pw_43 * w_44);
-    assign pw_46 = (w_33 + pw_45);
-    assign w_48 = 64'h0000000000000001;
-    assign w_49 = 64'h0000000000000000;
-    assign pv_50 = v7_lid_x;
-    assign pw_51 = (pv_50 + w_48);
-    assign w_52 = 64'h0000000000000008;
-    assign pw_53 = (pw_51 == w_52);
-    assign pw_54 = (pw_53 ? w_49 : pw_51);
-    assign pv_55 = v8_lid_y;
-    assign pw_56 = (pv_55 + w_48);
-    assign pw_57 = (pw_53 ? pw_56 : pv_55);
+    assign pw_2 = pv_1[7:0];
+    assign w_3 = 8'h08;
+    assign pw_4 = (pw_2 < w_3);
+    assign pv_5 = v7_lid_x;
+    assign pv_6 = v8_lid_y;
+    assign pw_7 = pv_5[7:0];
+    assign w_8 = 64'h0000000000000008;
+    assign pw_9 = (pv_6 * w_8);
+    assign pw_10 = pw_9[7:0];
+    assign pw_11 = (pw_7 + pw_10);
+    assign pw_12 = {56'h00000000000000, pw_11[7:0]};
+    assign w_13 = 64'h0000000000000000;
+    assign w_14 = 64'h0000000000000004;
+    assign pw_15 = (pw_12 * w_14);
+    assign pw_16 = (w_13 + pw_15);
+    assign pwa_17 = (pw_16 >> 64'h0000000000000002);
+    assign prd_18 = obj2_wi_acc_rdata[31:0];
+    assign w_19 = 32'h00000000;
+    assign w_20 = {32'h00000000, group_0};
+    assign pv_21 = v7_lid_x;
+    assign w_22 = 64'h0000000000000000;
+    assign pw_23 = w_20[31:0];
+    assign w_24 = 32'h00000008;
+    assign pw_25 = (pw_23 * w_24);
+    assign pw_26 = pv_21[31:0];
+    assign pw_27 = (pw_25 + pw_26);
+    assign w_28 = 32'h00000001;
+    assign w_29 = {32'h00000000, group_1};
+    assign pv_30 = v8_lid_y;
+    assign w_31 = 64'h0000000000000000;
+    assign pw_32 = w_29[31:0];
+    assign pw_33 = (pw_32 * w_24);
+    assign pw_34 = pv_30[31:0];
+    assign pw_35 = (pw_33 + pw_34);
+    assign w_36 = {32'h00000000, C_base};
+    assign w_37 = arg_n;
+    assign pw_38 = (pw_35 * w_37);
+    assign pw_45 = (pq_41 + pq_44);
+    assign pw_46 = {{32{pw_45[31]}}, pw_45[31:0]};
+    assign w_47 = 64'h0000000000000004;
+    assign pw_48 = (pw_46 * w_47);
+    assign pw_49 = (w_36 + pw_48);
+    assign pv_52 = v7_lid_x;
+    assign pw_53 = pv_52[7:0];
+    assign w_54 = 8'h01;
+    assign pw_55 = (pw_53 + w_54);
+    assign w_56 = 8'h08;
+    assign pw_57 = (pw_55 == w_56);
+    assign w_58 = 8'h00;
+    assign pw_59 = (pw_57 ? w_58 : pw_55);
+    assign pw_60 = {56'h00000000000000, pw_59[7:0]};
+    assign pv_61 = v8_lid_y;
+    assign pw_62 = pv_61[7:0];
+    assign pw_63 = (pw_62 + w_54);
+    assign pw_64 = (pw_57 ? pw_63 : pw_62);
+    assign pw_65 = {56'h00000000000000, pw_64[7:0]};
     assign p4_stall = ((p4_valid[3] && 1'h1) && (!C_st_req_ready));
-    assign w_58 = 64'h0000000000000000;
-    assign w_59 = v6_group_cond0;
-    assign w_61 = v5_t;
-    assign w_62 = arg_n;
-    assign w_63 = 32'h0000001f;
-    assign w_64 = (w_62[31] ? (~((~w_62) >> w_63)) : (w_62 >> w_63));
-    assign w_65 = 32'h0000001d;
-    assign w_66 = (w_64 >> w_65);
-    assign w_67 = (w_62 + w_66);
-    assign w_68 = 32'h00000003;
-    assign w_69 = (w_67[31] ? (~((~w_67) >> w_68)) : (w_67 >> w_68));
-    assign w_70 = ((w_61 ^ 32'h80000000) < (w_69 ^ 32'h80000000));
-    assign w_71 = v5_t;
-    assign w_72 = 32'h00000001;
-    assign w_73 = (w_71 + w_72);
+    assign w_66 = 64'h0000000000000000;
+    assign w_67 = v6_group_cond0;
+    assign w_69 = v5_t;
+    assign w_70 = arg_n;
+    assign w_71 = 32'h0000001f;
+    assign w_72 = (w_70[31] ? (~((~w_70) >> w_71)) : (w_70 >> w_71));
+    assign w_73 = 32'h0000001d;
+    assign w_74 = (w_72 >> w_73);
+    assign w_75 = (w_70 + w_74);
+    assign w_76 = 32'h00000003;
+    assign w_77 = (w_75[31] ? (~((~w_75) >> w_76)) : (w_75 >> w_76));
+    assign w_78 = ((w_69 ^ 32'h80000000) < (w_77 ^ 32'h80000000));
+    assign w_79 = v5_t;
+    assign w_80 = 32'h00000001;
+    assign w_81 = (w_79 + w_80);
     assign p3_en = (!p3_stall);
-    assign pv_74 = v8_lid_y;
-    assign w_75 = 64'h0000000000000008;
-    assign pw_76 = (pv_74 < w_75);
-    assign pv_77 = v7_lid_x;
-    assign pv_78 = v8_lid_y;
-    assign w_79 = 64'h0000000000000008;
-    assign pw_80 = (pv_78 * w_79);
-    assign pw_81 = (pv_77 + pw_80);
-    assign w_82 = 64'h0000000000000000;
-    assign w_83 = 64'h0000000000000004;
-    assign pw_84 = (pw_81 * w_83);
-    assign pw_85 = (w_82 + pw_84);
-    assign pwa_86 = (pw_85 >> 64'h0000000000000002);
-    assign prd_87 = obj2_wi_acc_rdata[31:0];
-    assign pv_88 = v7_lid_x;
-    assign pw_89 = pv_88[31:0];
-    assign pv_90 = v8_lid_y;
-    assign pw_91 = pv_90[31:0];
-    assign w_92 = 64'h0000000000000000;
-    assign pw_93 = {{32{pw_91[31]}}, pw_91[31:0]};
-    assign w_94 = 64'h0000000000000020;
-    assign pw_95 = (pw_93 * w_94);
-    assign pw_96 = (w_92 + pw_95);
-    assign pwa_98 = (pq_97 >> 64'h0000000000000002);
-    assign prd_99 = obj0_As_rdata[31:0];
-    assign w_100 = 64'h0000000000000000;
-    assign pw_101 = {{32{pw_89[31]}}, pw_89[31:0]};
-    assign pw_102 = (pw_101 * w_83);
-    assign pw_103 = (w_100 + pw_102);
-    assign pwa_106 = (pq_105 >> 64'h0000000000000002);
-    assign prd_107 = obj1_Bs_rdata[31:0];
-    assign go_111 = 1'h1;
+    assign pv_82 = v8_lid_y;
+    assign pw_83 = pv_82[7:0];
+    assign w_84 = 8'h08;
+    assign pw_85 = (pw_83 < w_84);
+    assign pv_86 = v7_lid_x;
+    assign pv_87 = v8_lid_y;
+    assign pw_88 = pv_86[7:0];
+    assign pw_89 = pv_87[7:0];
+    assign w_90 = 8'h08;
+    assign pw_91 = (pw_89 * w_90);
+    assign pw_92 = (pw_88 + pw_91);
+    assign pw_93 = {56'h00000000000000, pw_92[7:0]};
+    assign w_94 = 64'h0000000000000000;
+    assign w_95 = 64'h0000000000000004;
+    assign pw_96 = (pw_93 * w_95);
+    assign pw_97 = (w_94 + pw_96);
+    assign pwa_98 = (pw_97 >> 64'h0000000000000002);
+    assign prd_99 = obj2_wi_acc_rdata[31:0];
+    assign pw_100 = pv_86[31:0];
+    assign pw_101 = pv_87[31:0];
+    assign w_102 = 64'h0000000000000000;
+    assign w_103 = 64'h0000000000000020;
+    assign pw_104 = (pv_87 * w_103);
+    assign pw_105 = (w_102 + pw_104);
+    assign pwa_107 = (pq_106 >> 64'h0000000000000002);
+    assign prd_108 = obj0_As_rdata[31:0];
+    assign w_109 = 64'h0000000000000000;
+    assign pw_110 = {{32{pw_100[31]}}, pw_100[31:0]};
+    assign pw_111 = (pw_110 * w_95);
+    assign pw_112 = (w_109 + pw_111);
+    assign pwa_115 = (pq_114 >> 64'h0000000000000002);
+    assign prd_116 = obj1_Bs_rdata[31:0];
+    assign go_120 = 1'h1;
 
-    ohls_fp_fma pu_112 (
+    ohls_fp_fma pu_121 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_111),
-        .a(pq_108),
-        .b(prd_107),
-        .c(pq_110),
-        .out_valid(pu_112_valid),
-        .result(pu_112_result)
+        .in_valid(go_120),
+        .a(pq_117),
+        .b(prd_116),
+        .c(pq_119),
+        .out_valid(pu_121_valid),
+        .result(pu_121_result)
     );
-    assign bi_113 = pu_112_result;
-    assign bi_129 = pd_118;
-    assign bi_130 = pd_123;
-    assign bi_131 = pd_128;
-    assign pw_132 = (((&bi_129[30:23]) && (!(bi_129[22:0] == 23'h000000))) ? (bi_129 | 32'h00400000) : (((&bi_130[30:23]) && (!(bi_130[22:0] == 23'h000000))) ? (bi_130 | 32'h00400000) : (((((&bi_129[30:23]) && (bi_129[22:0] == 23'h000000)) && (bi_130[30:0] == 31'h00000000)) || ((bi_129[30:0] == 31'h00000000) && ((&bi_130[30:23]) && (bi_130[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_131[30:23]) && (!(bi_131[22:0] == 23'h000000))) ? (bi_131 | 32'h00400000) : ((((((&bi_129[30:23]) && (bi_129[22:0] == 23'h000000)) || ((&bi_130[30:23]) && (bi_130[22:0] == 23'h000000))) && ((&bi_131[30:23]) && (bi_131[22:0] == 23'h000000))) && ((bi_129[31] ^ bi_130[31]) != bi_131[31])) ? 32'hffc00000 : bi_113)))));
-    assign w_133 = 64'h0000000000000000;
-    assign pw_134 = (w_133 + pw_95);
-    assign pw_135 = (pw_134 + w_83);
-    assign pwa_139 = (pq_138 >> 64'h0000000000000002);
-    assign prd_140 = obj0_As_r1_rdata[31:0];
-    assign w_141 = 64'h0000000000000000;
-    assign pw_142 = (w_141 + w_94);
-    assign pw_143 = (pw_142 + pw_102);
-    assign pwa_148 = (pq_147 >> 64'h0000000000000002);
-    assign prd_149 = obj1_Bs_r1_rdata[31:0];
-    assign go_157 = 1'h1;
+    assign bi_122 = pu_121_result;
+    assign bi_138 = pd_127;
+    assign bi_139 = pd_132;
+    assign bi_140 = pd_137;
+    assign pw_141 = (((&bi_138[30:23]) && (!(bi_138[22:0] == 23'h000000))) ? (bi_138 | 32'h00400000) : (((&bi_139[30:23]) && (!(bi_139[22:0] == 23'h000000))) ? (bi_139 | 32'h00400000) : (((((&bi_138[30:23]) && (bi_138[22:0] == 23'h000000)) && (bi_139[30:0] == 31'h00000000)) || ((bi_138[30:0] == 31'h00000000) && ((&bi_139[30:23]) && (bi_139[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_140[30:23]) && (!(bi_140[22:0] == 23'h000000))) ? (bi_140 | 32'h00400000) : ((((((&bi_138[30:23]) && (bi_138[22:0] == 23'h000000)) || ((&bi_139[30:23]) && (bi_139[22:0] == 23'h000000))) && ((&bi_140[30:23]) && (bi_140[22:0] == 23'h000000))) && ((bi_138[31] ^ bi_139[31]) != bi_140[31])) ? 32'hffc00000 : bi_122)))));
+    assign pw_142 = (pw_105 + w_95);
+    assign pwa_146 = (pq_145 >> 64'h0000000000000002);
+    assign prd_147 = obj0_As_r1_rdata[31:0];
+    assign pw_148 = (w_109 + w_103);
+    assign pw_149 = (pw_148 + pw_111);
+    assign pwa_154 = (pq_153 >> 64'h0000000000000002);
+    assign prd_155 = obj1_Bs_r1_rdata[31:0];
+    assign go_163 = 1'h1;
 
-    ohls_fp_fma pu_158 (
+    ohls_fp_fma pu_164 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_157),
-        .a(pq_153),
-        .b(pq_156),
-        .c(pw_132),
-        .out_valid(pu_158_valid),
-        .result(pu_158_result)
+        .in_valid(go_163),
+        .a(pq_159),
+        .b(pq_162),
+        .c(pw_141),
+        .out_valid(pu_164_valid),
+        .result(pu_164_result)
     );
-    assign bi_159 = pu_158_result;
-    assign bi_175 = pd_164;
-    assign bi_176 = pd_169;
-    assign bi_177 = pd_174;
-    assign pw_178 = (((&bi_175[30:23]) && (!(bi_175[22:0] == 23'h000000))) ? (bi_175 | 32'h00400000) : (((&bi_176[30:23]) && (!(bi_176[22:0] == 23'h000000))) ? (bi_176 | 32'h00400000) : (((((&bi_175[30:23]) && (bi_175[22:0] == 23'h000000)) && (bi_176[30:0] == 31'h00000000)) || ((bi_175[30:0] == 31'h00000000) && ((&bi_176[30:23]) && (bi_176[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_177[30:23]) && (!(bi_177[22:0] == 23'h000000))) ? (bi_177 | 32'h00400000) : ((((((&bi_175[30:23]) && (bi_175[22:0] == 23'h000000)) || ((&bi_176[30:23]) && (bi_176[22:0] == 23'h000000))) && ((&bi_177[30:23]) && (bi_177[22:0] == 23'h000000))) && ((bi_175[31] ^ bi_176[31]) != bi_177[31])) ? 32'hffc00000 : bi_159)))));
-    assign w_179 = 64'h0000000000000000;
-    assign pw_180 = (w_179 + pw_95);
-    assign pw_181 = (pw_180 + w_79);
-    assign pwa_187 = (pq_186 >> 64'h0000000000000002);
-    assign prd_188 = obj0_As_r2_rdata[31:0];
-    assign w_189 = 64'h0000000000000000;
-    assign w_190 = 64'h0000000000000040;
-    assign pw_191 = (w_189 + w_190);
-    assign pw_192 = (pw_191 + pw_102);
-    assign pwa_199 = (pq_198 >> 64'h0000000000000002);
-    assign prd_200 = obj1_Bs_r2_rdata[31:0];
-    assign go_214 = 1'h1;
+    assign bi_165 = pu_164_result;
+    assign bi_181 = pd_170;
+    assign bi_182 = pd_175;
+    assign bi_183 = pd_180;
+    assign pw_184 = (((&bi_181[30:23]) && (!(bi_181[22:0] == 23'h000000))) ? (bi_181 | 32'h00400000) : (((&bi_182[30:23]) && (!(bi_182[22:0] == 23'h000000))) ? (bi_182 | 32'h00400000) : (((((&bi_181[30:23]) && (bi_181[22:0] == 23'h000000)) && (bi_182[30:0] == 31'h00000000)) || ((bi_181[30:0] == 31'h00000000) && ((&bi_182[30:23]) && (bi_182[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_183[30:23]) && (!(bi_183[22:0] == 23'h000000))) ? (bi_183 | 32'h00400000) : ((((((&bi_181[30:23]) && (bi_181[22:0] == 23'h000000)) || ((&bi_182[30:23]) && (bi_182[22:0] == 23'h000000))) && ((&bi_183[30:23]) && (bi_183[22:0] == 23'h000000))) && ((bi_181[31] ^ bi_182[31]) != bi_183[31])) ? 32'hffc00000 : bi_165)))));
+    assign w_185 = 64'h0000000000000008;
+    assign pw_186 = (pw_105 + w_185);
+    assign pwa_192 = (pq_191 >> 64'h0000000000000002);
+    assign prd_193 = obj0_As_r2_rdata[31:0];
+    assign w_194 = 64'h0000000000000040;
+    assign pw_195 = (w_109 + w_194);
+    assign pw_196 = (pw_195 + pw_111);
+    assign pwa_203 = (pq_202 >> 64'h0000000000000002);
+    assign prd_204 = obj1_Bs_r2_rdata[31:0];
+    assign go_218 = 1'h1;
 
-    ohls_fp_fma pu_215 (
+    ohls_fp_fma pu_219 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_214),
-        .a(pq_207),
-        .b(pq_213),
-        .c(pw_178),
-        .out_valid(pu_215_valid),
-        .result(pu_215_result)
+        .in_valid(go_218),
+        .a(pq_211),
+        .b(pq_217),
+        .c(pw_184),
+        .out_valid(pu_219_valid),
+        .result(pu_219_result)
     );
-    assign bi_216 = pu_215_result;
-    assign bi_232 = pd_221;
-    assign bi_233 = pd_226;
-    assign bi_234 = pd_231;
-    assign pw_235 = (((&bi_232[30:23]) && (!(bi_232[22:0] == 23'h000000))) ? (bi_232 | 32'h00400000) : (((&bi_233[30:23]) && (!(bi_233[22:0] == 23'h000000))) ? (bi_233 | 32'h00400000) : (((((&bi_232[30:23]) && (bi_232[22:0] == 23'h000000)) && (bi_233[30:0] == 31'h00000000)) || ((bi_232[30:0] == 31'h00000000) && ((&bi_233[30:23]) && (bi_233[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_234[30:23]) && (!(bi_234[22:0] == 23'h000000))) ? (bi_234 | 32'h00400000) : ((((((&bi_232[30:23]) && (bi_232[22:0] == 23'h000000)) || ((&bi_233[30:23]) && (bi_233[22:0] == 23'h000000))) && ((&bi_234[30:23]) && (bi_234[22:0] == 23'h000000))) && ((bi_232[31] ^ bi_233[31]) != bi_234[31])) ? 32'hffc00000 : bi_216)))));
-    assign w_236 = 64'h0000000000000000;
-    assign pw_237 = (w_236 + pw_95);
-    assign w_238 = 64'h000000000000000c;
-    assign pw_239 = (pw_237 + w_238);
-    assign pwa_247 = (pq_246 >> 64'h0000000000000002);
-    assign prd_248 = obj0_As_r3_rdata[31:0];
-    assign w_249 = 64'h0000000000000000;
-    assign w_250 = 64'h0000000000000060;
-    assign pw_251 = (w_249 + w_250);
-    assign pw_252 = (pw_251 + pw_102);
-    assign pwa_261 = (pq_260 >> 64'h0000000000000002);
-    assign prd_262 = obj1_Bs_r3_rdata[31:0];
-    assign go_282 = 1'h1;
+    assign bi_220 = pu_219_result;
+    assign bi_236 = pd_225;
+    assign bi_237 = pd_230;
+    assign bi_238 = pd_235;
+    assign pw_239 = (((&bi_236[30:23]) && (!(bi_236[22:0] == 23'h000000))) ? (bi_236 | 32'h00400000) : (((&bi_237[30:23]) && (!(bi_237[22:0] == 23'h000000))) ? (bi_237 | 32'h00400000) : (((((&bi_236[30:23]) && (bi_236[22:0] == 23'h000000)) && (bi_237[30:0] == 31'h00000000)) || ((bi_236[30:0] == 31'h00000000) && ((&bi_237[30:23]) && (bi_237[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_238[30:23]) && (!(bi_238[22:0] == 23'h000000))) ? (bi_238 | 32'h00400000) : ((((((&bi_236[30:23]) && (bi_236[22:0] == 23'h000000)) || ((&bi_237[30:23]) && (bi_237[22:0] == 23'h000000))) && ((&bi_238[30:23]) && (bi_238[22:0] == 23'h000000))) && ((bi_236[31] ^ bi_237[31]) != bi_238[31])) ? 32'hffc00000 : bi_220)))));
+    assign w_240 = 64'h000000000000000c;
+    assign pw_241 = (pw_105 + w_240);
+    assign pwa_249 = (pq_248 >> 64'h0000000000000002);
+    assign prd_250 = obj0_As_r3_rdata[31:0];
+    assign w_251 = 64'h0000000000000060;
+    assign pw_252 = (w_109 + w_251);
+    assign pw_253 = (pw_252 + pw_111);
+    assign pwa_262 = (pq_261 >> 64'h0000000000000002);
+    assign prd_263 = obj1_Bs_r3_rdata[31:0];
+    assign go_283 = 1'h1;
 
-    ohls_fp_fma pu_283 (
+    ohls_fp_fma pu_284 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_282),
-        .a(pq_272),
-        .b(pq_281),
-        .c(pw_235),
-        .out_valid(pu_283_valid),
-        .result(pu_283_result)
+        .in_valid(go_283),
+        .a(pq_273),
+        .b(pq_282),
+        .c(pw_239),
+        .out_valid(pu_284_valid),
+        .result(pu_284_result)
     );
-    assign bi_284 = pu_283_result;
-    assign bi_300 = pd_289;
-    assign bi_301 = pd_294;
-    assign bi_302 = pd_299;
-    assign pw_303 = (((&bi_300[30:23]) && (!(bi_300[22:0] == 23'h000000))) ? (bi_300 | 32'h00400000) : (((&bi_301[30:23]) && (!(bi_301[22:0] == 23'h000000))) ? (bi_301 | 32'h00400000) : (((((&bi_300[30:23]) && (bi_300[22:0] == 23'h000000)) && (bi_301[30:0] == 31'h00000000)) || ((bi_300[30:0] == 31'h00000000) && ((&bi_301[30:23]) && (bi_301[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_302[30:23]) && (!(bi_302[22:0] == 23'h000000))) ? (bi_302 | 32'h00400000) : ((((((&bi_300[30:23]) && (bi_300[22:0] == 23'h000000)) || ((&bi_301[30:23]) && (bi_301[22:0] == 23'h000000))) && ((&bi_302[30:23]) && (bi_302[22:0] == 23'h000000))) && ((bi_300[31] ^ bi_301[31]) != bi_302[31])) ? 32'hffc00000 : bi_284)))));
-    assign w_304 = 64'h0000000000000000;
-    assign pw_305 = (w_304 + pw_95);
-    assign w_306 = 64'h0000000000000010;
-    assign pw_307 = (pw_305 + w_306);
-    assign pwa_317 = (pq_316 >> 64'h0000000000000002);
-    assign prd_318 = obj0_As_r4_rdata[31:0];
-    assign w_319 = 64'h0000000000000000;
-    assign w_320 = 64'h0000000000000080;
-    assign pw_321 = (w_319 + w_320);
-    assign pw_322 = (pw_321 + pw_102);
-    assign pwa_333 = (pq_332 >> 64'h0000000000000002);
-    assign prd_334 = obj1_Bs_r4_rdata[31:0];
-    assign go_360 = 1'h1;
+    assign bi_285 = pu_284_result;
+    assign bi_301 = pd_290;
+    assign bi_302 = pd_295;
+    assign bi_303 = pd_300;
+    assign pw_304 = (((&bi_301[30:23]) && (!(bi_301[22:0] == 23'h000000))) ? (bi_301 | 32'h00400000) : (((&bi_302[30:23]) && (!(bi_302[22:0] == 23'h000000))) ? (bi_302 | 32'h00400000) : (((((&bi_301[30:23]) && (bi_301[22:0] == 23'h000000)) && (bi_302[30:0] == 31'h00000000)) || ((bi_301[30:0] == 31'h00000000) && ((&bi_302[30:23]) && (bi_302[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_303[30:23]) && (!(bi_303[22:0] == 23'h000000))) ? (bi_303 | 32'h00400000) : ((((((&bi_301[30:23]) && (bi_301[22:0] == 23'h000000)) || ((&bi_302[30:23]) && (bi_302[22:0] == 23'h000000))) && ((&bi_303[30:23]) && (bi_303[22:0] == 23'h000000))) && ((bi_301[31] ^ bi_302[31]) != bi_303[31])) ? 32'hffc00000 : bi_285)))));
+    assign w_305 = 64'h0000000000000010;
+    assign pw_306 = (pw_105 + w_305);
+    assign pwa_316 = (pq_315 >> 64'h0000000000000002);
+    assign prd_317 = obj0_As_r4_rdata[31:0];
+    assign w_318 = 64'h0000000000000080;
+    assign pw_319 = (w_109 + w_318);
+    assign pw_320 = (pw_319 + pw_111);
+    assign pwa_331 = (pq_330 >> 64'h0000000000000002);
+    assign prd_332 = obj1_Bs_r4_rdata[31:0];
+    assign go_358 = 1'h1;
 
-    ohls_fp_fma pu_361 (
+    ohls_fp_fma pu_359 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_360),
-        .a(pq_347),
-        .b(pq_359),
-        .c(pw_303),
-        .out_valid(pu_361_valid),
-        .result(pu_361_result)
+        .in_valid(go_358),
+        .a(pq_345),
+        .b(pq_357),
+        .c(pw_304),
+        .out_valid(pu_359_valid),
+        .result(pu_359_result)
     );
-    assign bi_362 = pu_361_result;
-    assign bi_378 = pd_367;
-    assign bi_379 = pd_372;
-    assign bi_380 = pd_377;
-    assign pw_381 = (((&bi_378[30:23]) && (!(bi_378[22:0] == 23'h000000))) ? (bi_378 | 32'h00400000) : (((&bi_379[30:23]) && (!(bi_379[22:0] == 23'h000000))) ? (bi_379 | 32'h00400000) : (((((&bi_378[30:23]) && (bi_378[22:0] == 23'h000000)) && (bi_379[30:0] == 31'h00000000)) || ((bi_378[30:0] == 31'h00000000) && ((&bi_379[30:23]) && (bi_379[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_380[30:23]) && (!(bi_380[22:0] == 23'h000000))) ? (bi_380 | 32'h00400000) : ((((((&bi_378[30:23]) && (bi_378[22:0] == 23'h000000)) || ((&bi_379[30:23]) && (bi_379[22:0] == 23'h000000))) && ((&bi_380[30:23]) && (bi_380[22:0] == 23'h000000))) && ((bi_378[31] ^ bi_379[31]) != bi_380[31])) ? 32'hffc00000 : bi_362)))));
-    assign w_382 = 64'h0000000000000000;
-    assign pw_383 = (w_382 + pw_95);
-    assign w_384 = 64'h0000000000000014;
-    assign pw_385 = (pw_383 + w_384);
-    assign pwa_397 = (pq_396 >> 64'h0000000000000002);
-    assign prd_398 = obj0_As_r5_rdata[31:0];
-    assign w_399 = 64'h0000000000000000;
-    assign w_400 = 64'h00000000000000a0;
-    assign pw_401 = (w_399 + w_400);
-    assign pw_402 = (pw_401 + pw_102);
-    assign pwa_415 = (pq_414 >> 64'h0000000000000002);
-    assign prd_416 = obj1_Bs_r5_rdata[31:0];
-    assign go_448 = 1'h1;
+    assign bi_360 = pu_359_result;
+    assign bi_376 = pd_365;
+    assign bi_377 = pd_370;
+    assign bi_378 = pd_375;
+    assign pw_379 = (((&bi_376[30:23]) && (!(bi_376[22:0] == 23'h000000))) ? (bi_376 | 32'h00400000) : (((&bi_377[30:23]) && (!(bi_377[22:0] == 23'h000000))) ? (bi_377 | 32'h00400000) : (((((&bi_376[30:23]) && (bi_376[22:0] == 23'h000000)) && (bi_377[30:0] == 31'h00000000)) || ((bi_376[30:0] == 31'h00000000) && ((&bi_377[30:23]) && (bi_377[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_378[30:23]) && (!(bi_378[22:0] == 23'h000000))) ? (bi_378 | 32'h00400000) : ((((((&bi_376[30:23]) && (bi_376[22:0] == 23'h000000)) || ((&bi_377[30:23]) && (bi_377[22:0] == 23'h000000))) && ((&bi_378[30:23]) && (bi_378[22:0] == 23'h000000))) && ((bi_376[31] ^ bi_377[31]) != bi_378[31])) ? 32'hffc00000 : bi_360)))));
+    assign w_380 = 64'h0000000000000014;
+    assign pw_381 = (pw_105 + w_380);
+    assign pwa_393 = (pq_392 >> 64'h0000000000000002);
+    assign prd_394 = obj0_As_r5_rdata[31:0];
+    assign w_395 = 64'h00000000000000a0;
+    assign pw_396 = (w_109 + w_395);
+    assign pw_397 = (pw_396 + pw_111);
+    assign pwa_410 = (pq_409 >> 64'h0000000000000002);
+    assign prd_411 = obj1_Bs_r5_rdata[31:0];
+    assign go_443 = 1'h1;
 
-    ohls_fp_fma pu_449 (
+    ohls_fp_fma pu_444 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_448),
-        .a(pq_432),
-        .b(pq_447),
-        .c(pw_381),
-        .out_valid(pu_449_valid),
-        .result(pu_449_result)
+        .in_valid(go_443),
+        .a(pq_427),
+        .b(pq_442),
+        .c(pw_379),
+        .out_valid(pu_444_valid),
+        .result(pu_444_result)
     );
-    assign bi_450 = pu_449_result;
-    assign bi_466 = pd_455;
-    assign bi_467 = pd_460;
-    assign bi_468 = pd_465;
-    assign pw_469 = (((&bi_466[30:23]) && (!(bi_466[22:0] == 23'h000000))) ? (bi_466 | 32'h00400000) : (((&bi_467[30:23]) && (!(bi_467[22:0] == 23'h000000))) ? (bi_467 | 32'h00400000) : (((((&bi_466[30:23]) && (bi_466[22:0] == 23'h000000)) && (bi_467[30:0] == 31'h00000000)) || ((bi_466[30:0] == 31'h00000000) && ((&bi_467[30:23]) && (bi_467[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_468[30:23]) && (!(bi_468[22:0] == 23'h000000))) ? (bi_468 | 32'h00400000) : ((((((&bi_466[30:23]) && (bi_466[22:0] == 23'h000000)) || ((&bi_467[30:23]) && (bi_467[22:0] == 23'h000000))) && ((&bi_468[30:23]) && (bi_468[22:0] == 23'h000000))) && ((bi_466[31] ^ bi_467[31]) != bi_468[31])) ? 32'hffc00000 : bi_450)))));
-    assign w_470 = 64'h0000000000000000;
-    assign pw_471 = (w_470 + pw_95);
-    assign w_472 = 64'h0000000000000018;
-    assign pw_473 = (pw_471 + w_472);
-    assign pwa_487 = (pq_486 >> 64'h0000000000000002);
-    assign prd_488 = obj0_As_r6_rdata[31:0];
-    assign w_489 = 64'h0000000000000000;
-    assign w_490 = 64'h00000000000000c0;
-    assign pw_491 = (w_489 + w_490);
-    assign pw_492 = (pw_491 + pw_102);
-    assign pwa_507 = (pq_506 >> 64'h0000000000000002);
-    assign prd_508 = obj1_Bs_r6_rdata[31:0];
-    assign go_546 = 1'h1;
+    assign bi_445 = pu_444_result;
+    assign bi_461 = pd_450;
+    assign bi_462 = pd_455;
+    assign bi_463 = pd_460;
+    assign pw_464 = (((&bi_461[30:23]) && (!(bi_461[22:0] == 23'h000000))) ? (bi_461 | 32'h00400000) : (((&bi_462[30:23]) && (!(bi_462[22:0] == 23'h000000))) ? (bi_462 | 32'h00400000) : (((((&bi_461[30:23]) && (bi_461[22:0] == 23'h000000)) && (bi_462[30:0] == 31'h00000000)) || ((bi_461[30:0] == 31'h00000000) && ((&bi_462[30:23]) && (bi_462[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_463[30:23]) && (!(bi_463[22:0] == 23'h000000))) ? (bi_463 | 32'h00400000) : ((((((&bi_461[30:23]) && (bi_461[22:0] == 23'h000000)) || ((&bi_462[30:23]) && (bi_462[22:0] == 23'h000000))) && ((&bi_463[30:23]) && (bi_463[22:0] == 23'h000000))) && ((bi_461[31] ^ bi_462[31]) != bi_463[31])) ? 32'hffc00000 : bi_445)))));
+    assign w_465 = 64'h0000000000000018;
+    assign pw_466 = (pw_105 + w_465);
+    assign pwa_480 = (pq_479 >> 64'h0000000000000002);
+    assign prd_481 = obj0_As_r6_rdata[31:0];
+    assign w_482 = 64'h00000000000000c0;
+    assign pw_483 = (w_109 + w_482);
+    assign pw_484 = (pw_483 + pw_111);
+    assign pwa_499 = (pq_498 >> 64'h0000000000000002);
+    assign prd_500 = obj1_Bs_r6_rdata[31:0];
+    assign go_538 = 1'h1;
 
-    ohls_fp_fma pu_547 (
+    ohls_fp_fma pu_539 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_546),
-        .a(pq_527),
-        .b(pq_545),
-        .c(pw_469),
-        .out_valid(pu_547_valid),
-        .result(pu_547_result)
+        .in_valid(go_538),
+        .a(pq_519),
+        .b(pq_537),
+        .c(pw_464),
+        .out_valid(pu_539_valid),
+        .result(pu_539_result)
     );
-    assign bi_548 = pu_547_result;
-    assign bi_564 = pd_553;
-    assign bi_565 = pd_558;
-    assign bi_566 = pd_563;
-    assign pw_567 = (((&bi_564[30:23]) && (!(bi_564[22:0] == 23'h000000))) ? (bi_564 | 32'h00400000) : (((&bi_565[30:23]) && (!(bi_565[22:0] == 23'h000000))) ? (bi_565 | 32'h00400000) : (((((&bi_564[30:23]) && (bi_564[22:0] == 23'h000000)) && (bi_565[30:0] == 31'h00000000)) || ((bi_564[30:0] == 31'h00000000) && ((&bi_565[30:23]) && (bi_565[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_566[30:23]) && (!(bi_566[22:0] == 23'h000000))) ? (bi_566 | 32'h00400000) : ((((((&bi_564[30:23]) && (bi_564[22:0] == 23'h000000)) || ((&bi_565[30:23]) && (bi_565[22:0] == 23'h000000))) && ((&bi_566[30:23]) && (bi_566[22:0] == 23'h000000))) && ((bi_564[31] ^ bi_565[31]) != bi_566[31])) ? 32'hffc00000 : bi_548)))));
-    assign w_568 = 64'h0000000000000000;
-    assign pw_569 = (w_568 + pw_95);
-    assign w_570 = 64'h000000000000001c;
-    assign pw_571 = (pw_569 + w_570);
-    assign pwa_587 = (pq_586 >> 64'h0000000000000002);
-    assign prd_588 = obj0_As_r7_rdata[31:0];
-    assign w_589 = 64'h0000000000000000;
-    assign w_590 = 64'h00000000000000e0;
-    assign pw_591 = (w_589 + w_590);
-    assign pw_592 = (pw_591 + pw_102);
-    assign pwa_609 = (pq_608 >> 64'h0000000000000002);
-    assign prd_610 = obj1_Bs_r7_rdata[31:0];
-    assign go_654 = 1'h1;
+    assign bi_540 = pu_539_result;
+    assign bi_556 = pd_545;
+    assign bi_557 = pd_550;
+    assign bi_558 = pd_555;
+    assign pw_559 = (((&bi_556[30:23]) && (!(bi_556[22:0] == 23'h000000))) ? (bi_556 | 32'h00400000) : (((&bi_557[30:23]) && (!(bi_557[22:0] == 23'h000000))) ? (bi_557 | 32'h00400000) : (((((&bi_556[30:23]) && (bi_556[22:0] == 23'h000000)) && (bi_557[30:0] == 31'h00000000)) || ((bi_556[30:0] == 31'h00000000) && ((&bi_557[30:23]) && (bi_557[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_558[30:23]) && (!(bi_558[22:0] == 23'h000000))) ? (bi_558 | 32'h00400000) : ((((((&bi_556[30:23]) && (bi_556[22:0] == 23'h000000)) || ((&bi_557[30:23]) && (bi_557[22:0] == 23'h000000))) && ((&bi_558[30:23]) && (bi_558[22:0] == 23'h000000))) && ((bi_556[31] ^ bi_557[31]) != bi_558[31])) ? 32'hffc00000 : bi_540)))));
+    assign w_560 = 64'h000000000000001c;
+    assign pw_561 = (pw_105 + w_560);
+    assign pwa_577 = (pq_576 >> 64'h0000000000000002);
+    assign prd_578 = obj0_As_r7_rdata[31:0];
+    assign w_579 = 64'h00000000000000e0;
+    assign pw_580 = (w_109 + w_579);
+    assign pw_581 = (pw_580 + pw_111);
+    assign pwa_598 = (pq_597 >> 64'h0000000000000002);
+    assign prd_599 = obj1_Bs_r7_rdata[31:0];
+    assign go_643 = 1'h1;
 
-    ohls_fp_fma pu_655 (
+    ohls_fp_fma pu_644 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_654),
-        .a(pq_632),
-        .b(pq_653),
-        .c(pw_567),
-        .out_valid(pu_655_valid),
-        .result(pu_655_result)
+        .in_valid(go_643),
+        .a(pq_621),
+        .b(pq_642),
+        .c(pw_559),
+        .out_valid(pu_644_valid),
+        .result(pu_644_result)
     );
-    assign bi_656 = pu_655_result;
-    assign bi_672 = pd_661;
-    assign bi_673 = pd_666;
-    assign bi_674 = pd_671;
-    assign pw_675 = (((&bi_672[30:23]) && (!(bi_672[22:0] == 23'h000000))) ? (bi_672 | 32'h00400000) : (((&bi_673[30:23]) && (!(bi_673[22:0] == 23'h000000))) ? (bi_673 | 32'h00400000) : (((((&bi_672[30:23]) && (bi_672[22:0] == 23'h000000)) && (bi_673[30:0] == 31'h00000000)) || ((bi_672[30:0] == 31'h00000000) && ((&bi_673[30:23]) && (bi_673[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_674[30:23]) && (!(bi_674[22:0] == 23'h000000))) ? (bi_674 | 32'h00400000) : ((((((&bi_672[30:23]) && (bi_672[22:0] == 23'h000000)) || ((&bi_673[30:23]) && (bi_673[22:0] == 23'h000000))) && ((&bi_674[30:23]) && (bi_674[22:0] == 23'h000000))) && ((bi_672[31] ^ bi_673[31]) != bi_674[31])) ? 32'hffc00000 : bi_656)))));
-    assign w_676 = 64'h0000000000000000;
-    assign w_677 = 64'h0000000000000004;
-    assign pw_678 = (pw_81 * w_677);
-    assign pw_679 = (w_676 + pw_678);
-    assign pwa_723 = (pq_722 >> 64'h0000000000000002);
-    assign w_724 = 64'h0000000000000001;
-    assign w_725 = 64'h0000000000000000;
-    assign pv_726 = v7_lid_x;
-    assign pw_727 = (pv_726 + w_724);
-    assign w_728 = 64'h0000000000000008;
-    assign pw_729 = (pw_727 == w_728);
-    assign pw_730 = (pw_729 ? w_725 : pw_727);
-    assign pv_731 = v8_lid_y;
-    assign pw_732 = (pv_731 + w_724);
-    assign pw_733 = (pw_729 ? pw_732 : pv_731);
+    assign bi_645 = pu_644_result;
+    assign bi_661 = pd_650;
+    assign bi_662 = pd_655;
+    assign bi_663 = pd_660;
+    assign pw_664 = (((&bi_661[30:23]) && (!(bi_661[22:0] == 23'h000000))) ? (bi_661 | 32'h00400000) : (((&bi_662[30:23]) && (!(bi_662[22:0] == 23'h000000))) ? (bi_662 | 32'h00400000) : (((((&bi_661[30:23]) && (bi_661[22:0] == 23'h000000)) && (bi_662[30:0] == 31'h00000000)) || ((bi_661[30:0] == 31'h00000000) && ((&bi_662[30:23]) && (bi_662[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_663[30:23]) && (!(bi_663[22:0] == 23'h000000))) ? (bi_663 | 32'h00400000) : ((((((&bi_661[30:23]) && (bi_661[22:0] == 23'h000000)) || ((&bi_662[30:23]) && (bi_662[22:0] == 23'h000000))) && ((&bi_663[30:23]) && (bi_663[22:0] == 23'h000000))) && ((bi_661[31] ^ bi_662[31]) != bi_663[31])) ? 32'hffc00000 : bi_645)))));
+    assign w_665 = 64'h0000000000000000;
+    assign w_666 = 64'h0000000000000004;
+    assign pw_667 = (pw_93 * w_666);
+    assign pw_668 = (w_665 + pw_667);
+    assign pwa_712 = (pq_711 >> 64'h0000000000000002);
+    assign pv_713 = v7_lid_x;
+    assign pw_714 = pv_713[7:0];
+    assign w_715 = 8'h01;
+    assign pw_716 = (pw_714 + w_715);
+    assign w_717 = 8'h08;
+    assign pw_718 = (pw_716 == w_717);
+    assign w_719 = 8'h00;
+    assign pw_720 = (pw_718 ? w_719 : pw_716);
+    assign pw_721 = {56'h00000000000000, pw_720[7:0]};
+    assign pv_722 = v8_lid_y;
+    assign pw_723 = pv_722[7:0];
+    assign pw_724 = (pw_723 + w_715);
+    assign pw_725 = (pw_718 ? pw_724 : pw_723);
+    assign pw_726 = {56'h00000000000000, pw_725[7:0]};
     assign p3_stall = 1'h0;
-    assign w_734 = 64'h0000000000000000;
+    assign w_727 = 64'h0000000000000000;
     assign p2_en = (!p2_stall);
-    assign pv_735 = v8_lid_y;
-    assign w_736 = 64'h0000000000000008;
-    assign pw_737 = (pv_735 < w_736);
-    assign w_738 = 32'h00000000;
-    assign w_739 = {32'h00000000, group_0};
-    assign pv_740 = v7_lid_x;
-    assign w_741 = 64'h0000000000000000;
-    assign pw_742 = w_739[31:0];
-    assign w_743 = 32'h00000008;
-    assign pw_744 = (pw_742 * w_743);
-    assign pw_745 = pv_740[31:0];
-    assign pw_746 = (pw_744 + pw_745);
-    assign w_747 = 32'h00000001;
-    assign w_748 = {32'h00000000, group_1};
-    assign pv_749 = v8_lid_y;
+    assign pv_728 = v8_lid_y;
+    assign pw_729 = pv_728[7:0];
+    assign w_730 = 8'h08;
+    assign pw_731 = (pw_729 < w_730);
+    assign w_732 = 32'h00000000;
+    assign w_733 = {32'h00000000, group_0};
+    assign pv_734 = v7_lid_x;
+    assign w_735 = 64'h0000000000000000;
+    assign pw_736 = w_733[31:0];
+    assign w_737 = 32'h00000008;
+    assign pw_738 = (pw_736 * w_737);
+    assign pw_739 = pv_734[31:0];
+    assign pw_740 = (pw_738 + pw_739);
+    assign w_741 = 32'h00000001;
+    assign w_742 = {32'h00000000, group_1};
+    assign pv_743 = v8_lid_y;
+    assign w_744 = 64'h0000000000000000;
+    assign w_745 = 64'h0000000000000008;
+    assign pw_746 = (w_742 * w_745);
+    assign pw_747 = pw_746[31:0];
+    assign pw_748 = pv_743[31:0];
+    assign pw_749 = (pw_747 + pw_748);
     assign w_750 = 64'h0000000000000000;
-    assign pw_751 = w_748[31:0];
-    assign pw_752 = (pw_751 * w_743);
-    assign pw_753 = pv_749[31:0];
-    assign pw_754 = (pw_752 + pw_753);
-    assign pv_755 = v7_lid_x;
-    assign pw_756 = pv_755[31:0];
-    assign pv_757 = v8_lid_y;
-    assign pw_758 = pv_757[31:0];
-    assign w_759 = 64'h0000000000000000;
-    assign pw_760 = {{32{pw_758[31]}}, pw_758[31:0]};
-    assign w_761 = 64'h0000000000000020;
-    assign pw_762 = (pw_760 * w_761);
-    assign pw_763 = (w_759 + pw_762);
-    assign pw_764 = {{32{pw_756[31]}}, pw_756[31:0]};
-    assign w_765 = 64'h0000000000000004;
-    assign pw_766 = (pw_764 * w_765);
-    assign pw_767 = (pw_763 + pw_766);
-    assign w_768 = {32'h00000000, A_base};
-    assign w_769 = arg_n;
-    assign pw_770 = (pw_754 * w_769);
-    assign pv_771 = v5_t;
-    assign w_772 = 32'h00000008;
-    assign pw_773 = (pv_771 * w_772);
-    assign pw_780 = (pq_776 + pq_779);
-    assign pw_784 = (pw_780 + pq_783);
-    assign pw_785 = {{32{pw_784[31]}}, pw_784[31:0]};
-    assign w_786 = 64'h0000000000000004;
-    assign pw_787 = (pw_785 * w_786);
-    assign pw_788 = (w_768 + pw_787);
-    assign pld_789 = A_ld_resp_data;
-    assign pwa_837 = (pq_836 >> 64'h0000000000000002);
-    assign w_838 = 64'h0000000000000000;
-    assign pw_839 = {{32{pw_758[31]}}, pw_758[31:0]};
-    assign w_840 = 64'h0000000000000020;
-    assign pw_841 = (pw_839 * w_840);
-    assign pw_842 = (w_838 + pw_841);
-    assign pw_843 = {{32{pw_756[31]}}, pw_756[31:0]};
-    assign w_844 = 64'h0000000000000004;
-    assign pw_845 = (pw_843 * w_844);
-    assign pw_846 = (pw_842 + pw_845);
-    assign w_847 = {32'h00000000, B_base};
-    assign pv_848 = v5_t;
-    assign w_849 = 32'h00000008;
-    assign pw_850 = (pv_848 * w_849);
-    assign pw_851 = (pw_850 + pw_758);
-    assign w_852 = arg_n;
-    assign pw_853 = (pw_851 * w_852);
-    assign pw_860 = (pq_856 + pq_859);
-    assign pw_861 = {{32{pw_860[31]}}, pw_860[31:0]};
-    assign w_862 = 64'h0000000000000004;
-    assign pw_863 = (pw_861 * w_862);
-    assign pw_864 = (w_847 + pw_863);
-    assign pld_910 = B_ld_resp_data;
-    assign pwa_1003 = (pq_1002 >> 64'h0000000000000002);
-    assign w_1004 = 64'h0000000000000001;
-    assign w_1005 = 64'h0000000000000000;
-    assign pv_1006 = v7_lid_x;
-    assign pw_1007 = (pv_1006 + w_1004);
-    assign w_1008 = 64'h0000000000000008;
-    assign pw_1009 = (pw_1007 == w_1008);
-    assign pw_1010 = (pw_1009 ? w_1005 : pw_1007);
-    assign pv_1011 = v8_lid_y;
-    assign pw_1012 = (pv_1011 + w_1004);
-    assign pw_1013 = (pw_1009 ? pw_1012 : pv_1011);
+    assign pw_751 = {{32{pw_748[31]}}, pw_748[31:0]};
+    assign w_752 = 64'h0000000000000020;
+    assign pw_753 = (pw_751 * w_752);
+    assign pw_754 = (w_750 + pw_753);
+    assign pw_755 = {{32{pw_739[31]}}, pw_739[31:0]};
+    assign w_756 = 64'h0000000000000004;
+    assign pw_757 = (pw_755 * w_756);
+    assign pw_758 = (pw_754 + pw_757);
+    assign w_759 = {32'h00000000, A_base};
+    assign w_760 = arg_n;
+    assign pw_761 = (pw_749 * w_760);
+    assign pv_762 = v5_t;
+    assign w_763 = 32'h00000008;
+    assign pw_764 = (pv_762 * w_763);
+    assign pw_771 = (pq_767 + pq_770);
+    assign pw_775 = (pw_771 + pq_774);
+    assign pw_776 = {{32{pw_775[31]}}, pw_775[31:0]};
+    assign pw_777 = (pw_776 * w_756);
+    assign pw_778 = (w_759 + pw_777);
+    assign pld_779 = A_ld_resp_data;
+    assign pwa_827 = (pq_826 >> 64'h0000000000000002);
+    assign w_828 = 64'h0000000000000000;
+    assign pw_829 = (w_828 + pw_753);
+    assign pw_830 = (pw_829 + pw_757);
+    assign w_831 = {32'h00000000, B_base};
+    assign pw_832 = (pw_764 + pw_748);
+    assign pw_833 = (pw_832 * w_760);
+    assign pw_840 = (pq_836 + pq_839);
+    assign pw_841 = {{32{pw_840[31]}}, pw_840[31:0]};
+    assign pw_842 = (pw_841 * w_756);
+    assign pw_843 = (w_831 + pw_842);
+    assign pld_889 = B_ld_resp_data;
+    assign pwa_982 = (pq_981 >> 64'h0000000000000002);
+    assign pv_983 = v7_lid_x;
+    assign pw_984 = pv_983[7:0];
+    assign w_985 = 8'h01;
+    assign pw_986 = (pw_984 + w_985);
+    assign w_987 = 8'h08;
+    assign pw_988 = (pw_986 == w_987);
+    assign w_989 = 8'h00;
+    assign pw_990 = (pw_988 ? w_989 : pw_986);
+    assign pw_991 = {56'h00000000000000, pw_990[7:0]};
+    assign pv_992 = v8_lid_y;
+    assign pw_993 = pv_992[7:0];
+    assign pw_994 = (pw_993 + w_985);
+    assign pw_995 = (pw_988 ? pw_994 : pw_993);
+    assign pw_996 = {56'h00000000000000, pw_995[7:0]};
     assign p2_stall = (((((p2_valid[3] && 1'h1) && (!A_ld_req_ready)) || ((p2_valid[47] && 1'h1) && (!A_ld_resp_valid))) || ((p2_valid[48] && 1'h1) && (!B_ld_req_ready))) || ((p2_valid[92] && 1'h1) && (!B_ld_resp_valid)));
-    assign w_1014 = 64'h0000000000000000;
+    assign w_997 = 64'h0000000000000000;
     assign p0_en = (!p0_stall);
-    assign pv_1015 = v8_lid_y;
-    assign w_1016 = 64'h0000000000000008;
-    assign pw_1017 = (pv_1015 < w_1016);
+    assign pv_998 = v8_lid_y;
+    assign pw_999 = pv_998[7:0];
+    assign w_1000 = 8'h08;
+    assign pw_1001 = (pw_999 < w_1000);
+    assign pv_1002 = v7_lid_x;
+    assign pv_1003 = v8_lid_y;
+    assign pw_1004 = pv_1002[7:0];
+    assign w_1005 = 64'h0000000000000008;
+    assign pw_1006 = (pv_1003 * w_1005);
+    assign pw_1007 = pw_1006[7:0];
+    assign pw_1008 = (pw_1004 + pw_1007);
+    assign pw_1009 = {56'h00000000000000, pw_1008[7:0]};
+    assign w_1010 = 64'h0000000000000000;
+    assign w_1011 = 64'h0000000000000004;
+    assign pw_1012 = (pw_1009 * w_1011);
+    assign pw_1013 = (w_1010 + pw_1012);
+    assign pwa_1014 = (pw_1013 >> 64'h0000000000000002);
+    assign prd_1015 = obj2_wi_acc_rdata[31:0];
+    assign w_1016 = 32'h00000000;
+    assign w_1017 = {32'h00000000, group_0};
     assign pv_1018 = v7_lid_x;
-    assign pv_1019 = v8_lid_y;
-    assign w_1020 = 64'h0000000000000008;
-    assign pw_1021 = (pv_1019 * w_1020);
-    assign pw_1022 = (pv_1018 + pw_1021);
-    assign w_1023 = 64'h0000000000000000;
-    assign w_1024 = 64'h0000000000000004;
-    assign pw_1026 = (pq_1025 * w_1024);
-    assign pw_1027 = (w_1023 + pw_1026);
-    assign pwa_1028 = (pw_1027 >> 64'h0000000000000002);
-    assign prd_1029 = obj2_wi_acc_rdata[31:0];
-    assign w_1030 = 32'h00000000;
-    assign w_1031 = {32'h00000000, group_0};
-    assign pv_1032 = v7_lid_x;
-    assign w_1033 = 64'h0000000000000000;
-    assign pw_1034 = w_1031[31:0];
-    assign w_1035 = 32'h00000008;
-    assign pw_1036 = (pw_1034 * w_1035);
-    assign pw_1037 = pv_1032[31:0];
-    assign pw_1038 = (pw_1036 + pw_1037);
-    assign w_1039 = 32'h00000001;
-    assign w_1040 = {32'h00000000, group_1};
-    assign pv_1041 = v8_lid_y;
-    assign w_1042 = 64'h0000000000000000;
-    assign pw_1043 = w_1040[31:0];
-    assign pw_1044 = (pw_1043 * w_1035);
-    assign pw_1045 = pv_1041[31:0];
-    assign pw_1046 = (pw_1044 + pw_1045);
-    assign pv_1047 = v7_lid_x;
-    assign pw_1048 = pv_1047[31:0];
-    assign pv_1049 = v8_lid_y;
-    assign pw_1050 = pv_1049[31:0];
-    assign w_1051 = 32'h00000000;
-    assign w_1052 = arg_n;
-    assign w_1053 = 32'h0000001f;
-    assign pw_1054 = (w_1052[31] ? (~((~w_1052) >> w_1053)) : (w_1052 >> w_1053));
-    assign w_1055 = 32'h0000001d;
-    assign pw_1056 = (pw_1054 >> w_1055);
-    assign pw_1057 = (w_1052 + pw_1056);
-    assign w_1058 = 32'h00000003;
-    assign pw_1059 = (pw_1057[31] ? (~((~pw_1057) >> w_1058)) : (pw_1057 >> w_1058));
-    assign pw_1060 = ((w_1030 ^ 32'h80000000) < (pw_1059 ^ 32'h80000000));
-    assign w_1061 = 64'h0000000000000000;
-    assign w_1062 = 64'h0000000000000004;
-    assign pw_1063 = (pw_1022 * w_1062);
-    assign pw_1064 = (w_1061 + pw_1063);
-    assign pwa_1067 = (pq_1066 >> 64'h0000000000000002);
-    assign w_1068 = 64'h0000000000000001;
-    assign w_1069 = 64'h0000000000000000;
-    assign pv_1070 = v7_lid_x;
-    assign pw_1071 = (pv_1070 + w_1068);
-    assign w_1072 = 64'h0000000000000008;
-    assign pw_1073 = (pw_1071 == w_1072);
-    assign pw_1074 = (pw_1073 ? w_1069 : pw_1071);
-    assign pv_1075 = v8_lid_y;
-    assign pw_1076 = (pv_1075 + w_1068);
-    assign pw_1077 = (pw_1073 ? pw_1076 : pv_1075);
+    assign w_1019 = 64'h0000000000000000;
+    assign pw_1020 = w_1017[31:0];
+    assign w_1021 = 32'h00000008;
+    assign pw_1022 = (pw_1020 * w_1021);
+    assign pw_1023 = pv_1018[31:0];
+    assign pw_1024 = (pw_1022 + pw_1023);
+    assign w_1025 = 32'h00000001;
+    assign w_1026 = {32'h00000000, group_1};
+    assign pv_1027 = v8_lid_y;
+    assign w_1028 = 64'h0000000000000000;
+    assign w_1029 = 64'h0000000000000008;
+    assign pw_1030 = (w_1026 * w_1029);
+    assign pw_1031 = pw_1030[31:0];
+    assign pw_1032 = pv_1027[31:0];
+    assign pw_1033 = (pw_1031 + pw_1032);
+    assign w_1034 = 32'h00000000;
+    assign w_1035 = arg_n;
+    assign w_1036 = 32'h0000001f;
+    assign pw_1037 = (w_1035[31] ? (~((~w_1035) >> w_1036)) : (w_1035 >> w_1036));
+    assign w_1038 = 32'h0000001d;
+    assign pw_1039 = (pw_1037 >> w_1038);
+    assign pw_1040 = (w_1035 + pw_1039);
+    assign w_1041 = 32'h00000003;
+    assign pw_1042 = (pw_1040[31] ? (~((~pw_1040) >> w_1041)) : (pw_1040 >> w_1041));
+    assign pw_1043 = ((w_1016 ^ 32'h80000000) < (pw_1042 ^ 32'h80000000));
+    assign w_1044 = 64'h0000000000000000;
+    assign w_1045 = 64'h0000000000000004;
+    assign pw_1046 = (pw_1009 * w_1045);
+    assign pw_1047 = (w_1044 + pw_1046);
+    assign pwa_1049 = (pq_1048 >> 64'h0000000000000002);
+    assign pv_1050 = v7_lid_x;
+    assign pw_1051 = pv_1050[7:0];
+    assign w_1052 = 8'h01;
+    assign pw_1053 = (pw_1051 + w_1052);
+    assign w_1054 = 8'h08;
+    assign pw_1055 = (pw_1053 == w_1054);
+    assign w_1056 = 8'h00;
+    assign pw_1057 = (pw_1055 ? w_1056 : pw_1053);
+    assign pw_1058 = {56'h00000000000000, pw_1057[7:0]};
+    assign pv_1059 = v8_lid_y;
+    assign pw_1060 = pv_1059[7:0];
+    assign pw_1061 = (pw_1060 + w_1052);
+    assign pw_1062 = (pw_1055 ? pw_1061 : pw_1060);
+    assign pw_1063 = {56'h00000000000000, pw_1062[7:0]};
     assign p0_stall = 1'h0;
-    assign w_1078 = 64'h0000000000000000;
+    assign w_1064 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -1976,7 +1950,7 @@ module matmul_datapath (
             p2_valid <= 94'h000000000000000000000000;
             p2_admit <= 1'h0;
             p2_go <= 1'h0;
-            p0_valid <= 4'h0;
+            p0_valid <= 3'h0;
             p0_admit <= 1'h0;
             p0_go <= 1'h0;
             launch_err <= 8'h00;
@@ -2003,227 +1977,226 @@ module matmul_datapath (
             if (((state == 16'h0003) && 1'h1)) p4_valid <= 48'h000000000001;  // matmul_tiled.cl:7:6
             if (((state == 16'h0003) && 1'h1)) p4_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_go <= pw_3;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_3) && p4_en))) v9_lid_linear <= pw_8;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && ((p4_valid[2] && 1'h1) && p4_en))) v4_acc <= prd_15;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_3) && p4_en))) v0_col <= pw_24;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_3) && p4_en))) v1_row <= pw_32;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_3) && p4_en))) v7_lid_x <= pw_54;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_3) && p4_en))) v8_lid_y <= pw_57;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_11 <= pw_8;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_36 <= pw_35;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_37 <= pq_36;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_38 <= pq_37;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_39 <= pw_24;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_go <= pw_4;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v9_lid_linear <= pw_12;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && ((p4_valid[1] && 1'h1) && p4_en))) v4_acc <= prd_18;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v0_col <= pw_27;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v1_row <= pw_35;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v7_lid_x <= pw_60;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v8_lid_y <= pw_65;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_39 <= pw_38;  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_40 <= pq_39;  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_41 <= pq_40;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_47 <= prd_15;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_valid <= {p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_3), (p4_admit && ((!(p4_valid[0] && (!pw_3))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_3))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_42 <= pw_27;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_43 <= pq_42;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_44 <= pq_43;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_50 <= prd_18;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_51 <= pq_50;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_valid <= {p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_4), (p4_admit && ((!(p4_valid[0] && (!pw_4))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_4))) || 1'h0));  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (((!p4_admit) && (p4_valid == 48'h000000000000)) && C_st_idle))) state <= 16'h0001;  // matmul_tiled.cl:7:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v7_lid_x <= w_58;
-            if ((state == 16'h0006)) v8_lid_y <= w_58;
+            if ((state == 16'h0006)) v7_lid_x <= w_66;
+            if ((state == 16'h0006)) v8_lid_y <= w_66;
             if ((state == 16'h0006)) state <= 16'h0003;
             if ((state == 16'h0007)) state <= 16'h0009;
-            if ((state == 16'h0008)) state <= (q_60 ? 16'h0011 : 16'h0006);
-            if ((state == 16'h0009)) q_60 <= w_59;
+            if ((state == 16'h0008)) state <= (q_68 ? 16'h0011 : 16'h0006);
+            if ((state == 16'h0009)) q_68 <= w_67;
             if ((state == 16'h0009)) state <= 16'h0008;
-            if ((state == 16'h000a)) v6_group_cond0 <= w_70;
+            if ((state == 16'h000a)) v6_group_cond0 <= w_78;
             if ((state == 16'h000a)) state <= 16'h0007;
-            if ((state == 16'h000b)) v5_t <= w_73;
+            if ((state == 16'h000b)) v5_t <= w_81;
             if ((state == 16'h000b)) state <= 16'h000a;
             if (((state == 16'h000c) && 1'h1)) p3_valid <= 45'h000000000001;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && 1'h1)) p3_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && 1'h1)) state <= 16'h000d;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) p3_go <= pw_76;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_76) && p3_en))) v9_lid_linear <= pw_81;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_76) && p3_en))) v2_tx <= pw_89;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_76) && p3_en))) v3_ty <= pw_91;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_114 <= pq_108;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_115 <= pd_114;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_116 <= pd_115;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_117 <= pd_116;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_118 <= pd_117;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_119 <= prd_107;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_120 <= pd_119;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_121 <= pd_120;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_122 <= pd_121;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_123 <= pd_122;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_124 <= pq_110;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) p3_go <= pw_85;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v9_lid_linear <= pw_93;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v2_tx <= pw_100;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v3_ty <= pw_101;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_123 <= pq_117;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_124 <= pd_123;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_125 <= pd_124;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_126 <= pd_125;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_127 <= pd_126;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_128 <= pd_127;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_160 <= pq_153;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_161 <= pd_160;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_162 <= pd_161;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_163 <= pd_162;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_164 <= pd_163;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_165 <= pq_156;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_166 <= pd_165;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_128 <= prd_116;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_129 <= pd_128;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_130 <= pd_129;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_131 <= pd_130;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_132 <= pd_131;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_133 <= pq_119;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_134 <= pd_133;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_135 <= pd_134;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_136 <= pd_135;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_137 <= pd_136;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_166 <= pq_159;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_167 <= pd_166;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_168 <= pd_167;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_169 <= pd_168;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_170 <= pw_132;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_171 <= pd_170;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_170 <= pd_169;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_171 <= pq_162;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_172 <= pd_171;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_173 <= pd_172;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_174 <= pd_173;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_217 <= pq_207;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_218 <= pd_217;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_219 <= pd_218;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_220 <= pd_219;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_221 <= pd_220;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_222 <= pq_213;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_175 <= pd_174;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_176 <= pw_141;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_177 <= pd_176;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_178 <= pd_177;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_179 <= pd_178;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_180 <= pd_179;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_221 <= pq_211;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_222 <= pd_221;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_223 <= pd_222;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_224 <= pd_223;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_225 <= pd_224;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_226 <= pd_225;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_227 <= pw_178;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_226 <= pq_217;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_227 <= pd_226;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_228 <= pd_227;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_229 <= pd_228;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_230 <= pd_229;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_231 <= pd_230;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_285 <= pq_272;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_286 <= pd_285;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_231 <= pw_184;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_232 <= pd_231;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_233 <= pd_232;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_234 <= pd_233;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_235 <= pd_234;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_286 <= pq_273;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_287 <= pd_286;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_288 <= pd_287;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_289 <= pd_288;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_290 <= pq_281;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_291 <= pd_290;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_290 <= pd_289;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_291 <= pq_282;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_292 <= pd_291;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_293 <= pd_292;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_294 <= pd_293;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_295 <= pw_235;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_296 <= pd_295;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_295 <= pd_294;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_296 <= pw_239;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_297 <= pd_296;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_298 <= pd_297;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_299 <= pd_298;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_363 <= pq_347;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_300 <= pd_299;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_361 <= pq_345;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_362 <= pd_361;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_363 <= pd_362;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_364 <= pd_363;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_365 <= pd_364;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_366 <= pd_365;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_366 <= pq_357;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_367 <= pd_366;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_368 <= pq_359;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_368 <= pd_367;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_369 <= pd_368;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_370 <= pd_369;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_371 <= pd_370;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_371 <= pw_304;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_372 <= pd_371;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_373 <= pw_303;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_373 <= pd_372;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_374 <= pd_373;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_375 <= pd_374;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_376 <= pd_375;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_377 <= pd_376;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_451 <= pq_432;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_446 <= pq_427;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_447 <= pd_446;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_448 <= pd_447;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_449 <= pd_448;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_450 <= pd_449;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_451 <= pq_442;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_452 <= pd_451;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_453 <= pd_452;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_454 <= pd_453;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_455 <= pd_454;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_456 <= pq_447;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_456 <= pw_379;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_457 <= pd_456;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_458 <= pd_457;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_459 <= pd_458;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_460 <= pd_459;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_461 <= pw_381;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_462 <= pd_461;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_463 <= pd_462;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_464 <= pd_463;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_465 <= pd_464;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_549 <= pq_527;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_541 <= pq_519;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_542 <= pd_541;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_543 <= pd_542;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_544 <= pd_543;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_545 <= pd_544;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_546 <= pq_537;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_547 <= pd_546;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_548 <= pd_547;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_549 <= pd_548;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_550 <= pd_549;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_551 <= pd_550;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_551 <= pw_464;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_552 <= pd_551;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_553 <= pd_552;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_554 <= pq_545;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_554 <= pd_553;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_555 <= pd_554;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_556 <= pd_555;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_557 <= pd_556;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_558 <= pd_557;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_559 <= pw_469;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_560 <= pd_559;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_561 <= pd_560;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_562 <= pd_561;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_563 <= pd_562;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_657 <= pq_632;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_646 <= pq_621;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_647 <= pd_646;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_648 <= pd_647;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_649 <= pd_648;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_650 <= pd_649;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_651 <= pq_642;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_652 <= pd_651;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_653 <= pd_652;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_654 <= pd_653;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_655 <= pd_654;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_656 <= pw_559;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_657 <= pd_656;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_658 <= pd_657;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_659 <= pd_658;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_660 <= pd_659;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_661 <= pd_660;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_662 <= pq_653;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_663 <= pd_662;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_664 <= pd_663;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_665 <= pd_664;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_666 <= pd_665;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_667 <= pw_567;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_668 <= pd_667;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_669 <= pd_668;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_670 <= pd_669;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_671 <= pd_670;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && ((p3_valid[43] && 1'h1) && p3_en))) v4_acc <= pw_675;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_76) && p3_en))) v7_lid_x <= pw_730;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_76) && p3_en))) v8_lid_y <= pw_733;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_97 <= pw_96;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_104 <= pw_103;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_105 <= pq_104;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_108 <= prd_99;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_109 <= prd_87;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_110 <= pq_109;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_136 <= pw_135;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_137 <= pq_136;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_138 <= pq_137;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_144 <= pw_143;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && ((p3_valid[43] && 1'h1) && p3_en))) v4_acc <= pw_664;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v7_lid_x <= pw_721;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v8_lid_y <= pw_726;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_106 <= pw_105;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_113 <= pw_112;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_114 <= pq_113;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_117 <= prd_108;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_118 <= prd_99;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_119 <= pq_118;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_143 <= pw_142;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_144 <= pq_143;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_145 <= pq_144;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_146 <= pq_145;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_147 <= pq_146;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_150 <= prd_140;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_150 <= pw_149;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_151 <= pq_150;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_152 <= pq_151;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_153 <= pq_152;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_154 <= prd_149;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_155 <= pq_154;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_156 <= pq_155;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_182 <= pw_181;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_183 <= pq_182;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_184 <= pq_183;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_185 <= pq_184;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_186 <= pq_185;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_193 <= pw_192;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_194 <= pq_193;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_195 <= pq_194;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_196 <= pq_195;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_197 <= pq_196;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_156 <= prd_147;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_157 <= pq_156;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_158 <= pq_157;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_159 <= pq_158;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_160 <= prd_155;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_161 <= pq_160;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_162 <= pq_161;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_187 <= pw_186;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_188 <= pq_187;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_189 <= pq_188;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_190 <= pq_189;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_191 <= pq_190;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_197 <= pw_196;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_198 <= pq_197;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_201 <= prd_188;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_199 <= pq_198;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_200 <= pq_199;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_201 <= pq_200;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_202 <= pq_201;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_203 <= pq_202;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_204 <= pq_203;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_205 <= pq_204;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_205 <= prd_193;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_206 <= pq_205;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_207 <= pq_206;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_208 <= prd_200;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_208 <= pq_207;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_209 <= pq_208;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_210 <= pq_209;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_211 <= pq_210;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_212 <= pq_211;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_212 <= prd_204;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_213 <= pq_212;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_240 <= pw_239;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_241 <= pq_240;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_242 <= pq_241;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_214 <= pq_213;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_215 <= pq_214;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_216 <= pq_215;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_217 <= pq_216;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_242 <= pw_241;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_243 <= pq_242;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_244 <= pq_243;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_245 <= pq_244;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_246 <= pq_245;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_253 <= pw_252;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_254 <= pq_253;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_247 <= pq_246;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_248 <= pq_247;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_254 <= pw_253;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_255 <= pq_254;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_256 <= pq_255;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_257 <= pq_256;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_258 <= pq_257;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_259 <= pq_258;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_260 <= pq_259;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_263 <= prd_248;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_264 <= pq_263;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_261 <= pq_260;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_264 <= prd_250;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_265 <= pq_264;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_266 <= pq_265;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_267 <= pq_266;  // matmul_tiled.cl:7:6
@@ -2232,8 +2205,8 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_270 <= pq_269;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_271 <= pq_270;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_272 <= pq_271;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_273 <= prd_262;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_274 <= pq_273;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_273 <= pq_272;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_274 <= prd_263;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_275 <= pq_274;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_276 <= pq_275;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_277 <= pq_276;  // matmul_tiled.cl:7:6
@@ -2241,7 +2214,9 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_279 <= pq_278;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_280 <= pq_279;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_281 <= pq_280;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_308 <= pw_307;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_282 <= pq_281;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_307 <= pw_306;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_308 <= pq_307;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_309 <= pq_308;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_310 <= pq_309;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_311 <= pq_310;  // matmul_tiled.cl:7:6
@@ -2249,8 +2224,9 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_313 <= pq_312;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_314 <= pq_313;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_315 <= pq_314;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_316 <= pq_315;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_323 <= pw_322;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_321 <= pw_320;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_322 <= pq_321;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_323 <= pq_322;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_324 <= pq_323;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_325 <= pq_324;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_326 <= pq_325;  // matmul_tiled.cl:7:6
@@ -2258,9 +2234,9 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_328 <= pq_327;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_329 <= pq_328;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_330 <= pq_329;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_331 <= pq_330;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_332 <= pq_331;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_335 <= prd_318;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_333 <= prd_317;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_334 <= pq_333;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_335 <= pq_334;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_336 <= pq_335;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_337 <= pq_336;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_338 <= pq_337;  // matmul_tiled.cl:7:6
@@ -2271,9 +2247,9 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_343 <= pq_342;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_344 <= pq_343;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_345 <= pq_344;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_346 <= pq_345;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_346 <= prd_332;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_347 <= pq_346;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_348 <= prd_334;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_348 <= pq_347;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_349 <= pq_348;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_350 <= pq_349;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_351 <= pq_350;  // matmul_tiled.cl:7:6
@@ -2283,32 +2259,35 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_355 <= pq_354;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_356 <= pq_355;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_357 <= pq_356;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_358 <= pq_357;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_359 <= pq_358;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_386 <= pw_385;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_382 <= pw_381;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_383 <= pq_382;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_384 <= pq_383;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_385 <= pq_384;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_386 <= pq_385;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_387 <= pq_386;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_388 <= pq_387;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_389 <= pq_388;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_390 <= pq_389;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_391 <= pq_390;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_392 <= pq_391;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_393 <= pq_392;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_394 <= pq_393;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_395 <= pq_394;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_396 <= pq_395;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_403 <= pw_402;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_398 <= pw_397;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_399 <= pq_398;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_400 <= pq_399;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_401 <= pq_400;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_402 <= pq_401;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_403 <= pq_402;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_404 <= pq_403;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_405 <= pq_404;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_406 <= pq_405;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_407 <= pq_406;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_408 <= pq_407;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_409 <= pq_408;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_410 <= pq_409;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_411 <= pq_410;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_412 <= pq_411;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_412 <= prd_394;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_413 <= pq_412;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_414 <= pq_413;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_417 <= prd_398;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_415 <= pq_414;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_416 <= pq_415;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_417 <= pq_416;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_418 <= pq_417;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_419 <= pq_418;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_420 <= pq_419;  // matmul_tiled.cl:7:6
@@ -2319,12 +2298,12 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_425 <= pq_424;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_426 <= pq_425;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_427 <= pq_426;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_428 <= pq_427;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_428 <= prd_411;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_429 <= pq_428;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_430 <= pq_429;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_431 <= pq_430;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_432 <= pq_431;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_433 <= prd_416;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_433 <= pq_432;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_434 <= pq_433;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_435 <= pq_434;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_436 <= pq_435;  // matmul_tiled.cl:7:6
@@ -2334,39 +2313,42 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_440 <= pq_439;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_441 <= pq_440;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_442 <= pq_441;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_443 <= pq_442;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_444 <= pq_443;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_445 <= pq_444;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_446 <= pq_445;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_447 <= pq_446;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_474 <= pw_473;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_467 <= pw_466;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_468 <= pq_467;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_469 <= pq_468;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_470 <= pq_469;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_471 <= pq_470;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_472 <= pq_471;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_473 <= pq_472;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_474 <= pq_473;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_475 <= pq_474;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_476 <= pq_475;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_477 <= pq_476;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_478 <= pq_477;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_479 <= pq_478;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_480 <= pq_479;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_481 <= pq_480;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_482 <= pq_481;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_483 <= pq_482;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_484 <= pq_483;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_485 <= pq_484;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_485 <= pw_484;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_486 <= pq_485;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_493 <= pw_492;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_487 <= pq_486;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_488 <= pq_487;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_489 <= pq_488;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_490 <= pq_489;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_491 <= pq_490;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_492 <= pq_491;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_493 <= pq_492;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_494 <= pq_493;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_495 <= pq_494;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_496 <= pq_495;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_497 <= pq_496;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_498 <= pq_497;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_499 <= pq_498;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_500 <= pq_499;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_501 <= pq_500;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_501 <= prd_481;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_502 <= pq_501;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_503 <= pq_502;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_504 <= pq_503;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_505 <= pq_504;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_506 <= pq_505;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_509 <= prd_488;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_507 <= pq_506;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_508 <= pq_507;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_509 <= pq_508;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_510 <= pq_509;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_511 <= pq_510;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_512 <= pq_511;  // matmul_tiled.cl:7:6
@@ -2377,7 +2359,7 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_517 <= pq_516;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_518 <= pq_517;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_519 <= pq_518;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_520 <= pq_519;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_520 <= prd_500;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_521 <= pq_520;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_522 <= pq_521;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_523 <= pq_522;  // matmul_tiled.cl:7:6
@@ -2385,7 +2367,7 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_525 <= pq_524;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_526 <= pq_525;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_527 <= pq_526;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_528 <= prd_508;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_528 <= pq_527;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_529 <= pq_528;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_530 <= pq_529;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_531 <= pq_530;  // matmul_tiled.cl:7:6
@@ -2395,37 +2377,38 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_535 <= pq_534;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_536 <= pq_535;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_537 <= pq_536;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_538 <= pq_537;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_539 <= pq_538;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_540 <= pq_539;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_541 <= pq_540;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_542 <= pq_541;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_543 <= pq_542;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_544 <= pq_543;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_545 <= pq_544;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_572 <= pw_571;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_562 <= pw_561;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_563 <= pq_562;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_564 <= pq_563;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_565 <= pq_564;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_566 <= pq_565;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_567 <= pq_566;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_568 <= pq_567;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_569 <= pq_568;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_570 <= pq_569;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_571 <= pq_570;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_572 <= pq_571;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_573 <= pq_572;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_574 <= pq_573;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_575 <= pq_574;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_576 <= pq_575;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_577 <= pq_576;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_578 <= pq_577;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_579 <= pq_578;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_580 <= pq_579;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_581 <= pq_580;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_582 <= pq_581;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_582 <= pw_581;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_583 <= pq_582;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_584 <= pq_583;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_585 <= pq_584;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_586 <= pq_585;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_593 <= pw_592;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_587 <= pq_586;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_588 <= pq_587;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_589 <= pq_588;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_590 <= pq_589;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_591 <= pq_590;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_592 <= pq_591;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_593 <= pq_592;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_594 <= pq_593;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_595 <= pq_594;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_596 <= pq_595;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_597 <= pq_596;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_598 <= pq_597;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_599 <= pq_598;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_600 <= pq_599;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_600 <= prd_578;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_601 <= pq_600;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_602 <= pq_601;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_603 <= pq_602;  // matmul_tiled.cl:7:6
@@ -2434,7 +2417,9 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_606 <= pq_605;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_607 <= pq_606;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_608 <= pq_607;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_611 <= prd_588;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_609 <= pq_608;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_610 <= pq_609;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_611 <= pq_610;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_612 <= pq_611;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_613 <= pq_612;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_614 <= pq_613;  // matmul_tiled.cl:7:6
@@ -2445,7 +2430,7 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_619 <= pq_618;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_620 <= pq_619;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_621 <= pq_620;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_622 <= pq_621;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_622 <= prd_599;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_623 <= pq_622;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_624 <= pq_623;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_625 <= pq_624;  // matmul_tiled.cl:7:6
@@ -2456,7 +2441,7 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_630 <= pq_629;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_631 <= pq_630;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_632 <= pq_631;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_633 <= prd_610;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_633 <= pq_632;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_634 <= pq_633;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_635 <= pq_634;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_636 <= pq_635;  // matmul_tiled.cl:7:6
@@ -2466,18 +2451,18 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_640 <= pq_639;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_641 <= pq_640;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_642 <= pq_641;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_643 <= pq_642;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_644 <= pq_643;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_645 <= pq_644;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_646 <= pq_645;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_647 <= pq_646;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_648 <= pq_647;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_649 <= pq_648;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_650 <= pq_649;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_651 <= pq_650;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_652 <= pq_651;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_653 <= pq_652;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_680 <= pw_679;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_669 <= pw_668;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_670 <= pq_669;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_671 <= pq_670;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_672 <= pq_671;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_673 <= pq_672;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_674 <= pq_673;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_675 <= pq_674;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_676 <= pq_675;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_677 <= pq_676;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_678 <= pq_677;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_679 <= pq_678;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_680 <= pq_679;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_681 <= pq_680;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_682 <= pq_681;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_683 <= pq_682;  // matmul_tiled.cl:7:6
@@ -2509,43 +2494,42 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_709 <= pq_708;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_710 <= pq_709;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_711 <= pq_710;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_712 <= pq_711;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_713 <= pq_712;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_714 <= pq_713;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_715 <= pq_714;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_716 <= pq_715;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_717 <= pq_716;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_718 <= pq_717;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_719 <= pq_718;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_720 <= pq_719;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_721 <= pq_720;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_722 <= pq_721;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) p3_valid <= {p3_valid[43], p3_valid[42], p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_76), (p3_admit && ((!(p3_valid[0] && (!pw_76))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_76))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) p3_valid <= {p3_valid[43], p3_valid[42], p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_85), (p3_admit && ((!(p3_valid[0] && (!pw_85))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_85))) || 1'h0));  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && ((!p3_admit) && (p3_valid == 45'h000000000000)))) state <= 16'h000b;  // matmul_tiled.cl:7:6
-            if ((state == 16'h000e)) v7_lid_x <= w_734;
-            if ((state == 16'h000e)) v8_lid_y <= w_734;
+            if ((state == 16'h000e)) v7_lid_x <= w_727;
+            if ((state == 16'h000e)) v8_lid_y <= w_727;
             if ((state == 16'h000e)) state <= 16'h000c;
             if (((state == 16'h000f) && 1'h1)) p2_valid <= 94'h000000000000000000000001;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && 1'h1)) p2_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && 1'h1)) state <= 16'h0010;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_go <= pw_737;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_737) && p2_en))) v0_col <= pw_746;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_737) && p2_en))) v1_row <= pw_754;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_737) && p2_en))) v2_tx <= pw_756;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_737) && p2_en))) v3_ty <= pw_758;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_737) && p2_en))) v7_lid_x <= pw_1010;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_737) && p2_en))) v8_lid_y <= pw_1013;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_774 <= pw_770;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_775 <= pq_774;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_776 <= pq_775;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_777 <= pw_773;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_778 <= pq_777;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_779 <= pq_778;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_781 <= pw_756;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_go <= pw_731;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_731) && p2_en))) v0_col <= pw_740;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_731) && p2_en))) v1_row <= pw_749;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_731) && p2_en))) v2_tx <= pw_739;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_731) && p2_en))) v3_ty <= pw_748;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_731) && p2_en))) v7_lid_x <= pw_991;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_731) && p2_en))) v8_lid_y <= pw_996;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_765 <= pw_761;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_766 <= pq_765;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_767 <= pq_766;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_768 <= pw_764;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_769 <= pq_768;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_770 <= pq_769;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_772 <= pw_739;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_773 <= pq_772;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_774 <= pq_773;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_780 <= pw_758;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_781 <= pq_780;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_782 <= pq_781;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_783 <= pq_782;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_790 <= pw_767;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_784 <= pq_783;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_785 <= pq_784;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_786 <= pq_785;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_787 <= pq_786;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_788 <= pq_787;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_789 <= pq_788;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_790 <= pq_789;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_791 <= pq_790;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_792 <= pq_791;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_793 <= pq_792;  // matmul_tiled.cl:7:6
@@ -2582,23 +2566,34 @@ module matmul_datapath (
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_824 <= pq_823;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_825 <= pq_824;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_826 <= pq_825;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_827 <= pq_826;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_828 <= pq_827;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_829 <= pq_828;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_830 <= pq_829;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_831 <= pq_830;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_832 <= pq_831;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_833 <= pq_832;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_834 <= pq_833;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_834 <= pw_833;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_835 <= pq_834;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_836 <= pq_835;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_854 <= pw_853;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_837 <= pw_740;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_838 <= pq_837;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_839 <= pq_838;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_844 <= pw_843;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_845 <= pq_844;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_846 <= pq_845;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_847 <= pq_846;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_848 <= pq_847;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_849 <= pq_848;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_850 <= pq_849;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_851 <= pq_850;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_852 <= pq_851;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_853 <= pq_852;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_854 <= pq_853;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_855 <= pq_854;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_856 <= pq_855;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_857 <= pw_746;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_857 <= pq_856;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_858 <= pq_857;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_859 <= pq_858;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_865 <= pw_864;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_860 <= pq_859;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_861 <= pq_860;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_862 <= pq_861;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_863 <= pq_862;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_864 <= pq_863;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_865 <= pq_864;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_866 <= pq_865;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_867 <= pq_866;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_868 <= pq_867;  // matmul_tiled.cl:7:6
@@ -2622,8 +2617,7 @@ module matmul_datapath (
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_886 <= pq_885;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_887 <= pq_886;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_888 <= pq_887;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_889 <= pq_888;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_890 <= pq_889;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_890 <= pw_830;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_891 <= pq_890;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_892 <= pq_891;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_893 <= pq_892;  // matmul_tiled.cl:7:6
@@ -2643,7 +2637,8 @@ module matmul_datapath (
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_907 <= pq_906;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_908 <= pq_907;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_909 <= pq_908;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_911 <= pw_846;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_910 <= pq_909;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_911 <= pq_910;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_912 <= pq_911;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_913 <= pq_912;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_914 <= pq_913;  // matmul_tiled.cl:7:6
@@ -2714,120 +2709,98 @@ module matmul_datapath (
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_979 <= pq_978;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_980 <= pq_979;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_981 <= pq_980;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_982 <= pq_981;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_983 <= pq_982;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_984 <= pq_983;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_985 <= pq_984;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_986 <= pq_985;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_987 <= pq_986;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_988 <= pq_987;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_989 <= pq_988;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_990 <= pq_989;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_991 <= pq_990;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_992 <= pq_991;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_993 <= pq_992;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_994 <= pq_993;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_995 <= pq_994;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_996 <= pq_995;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_997 <= pq_996;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_998 <= pq_997;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_999 <= pq_998;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_1000 <= pq_999;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_1001 <= pq_1000;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_1002 <= pq_1001;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_valid <= {p2_valid[92], p2_valid[91], p2_valid[90], p2_valid[89], p2_valid[88], p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_737), (p2_admit && ((!(p2_valid[0] && (!pw_737))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_737))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_valid <= {p2_valid[92], p2_valid[91], p2_valid[90], p2_valid[89], p2_valid[88], p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_731), (p2_admit && ((!(p2_valid[0] && (!pw_731))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_731))) || 1'h0));  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && ((((!p2_admit) && (p2_valid == 94'h000000000000000000000000)) && A_ld_idle) && B_ld_idle))) state <= 16'h000e;  // matmul_tiled.cl:7:6
-            if ((state == 16'h0011)) v7_lid_x <= w_1014;
-            if ((state == 16'h0011)) v8_lid_y <= w_1014;
+            if ((state == 16'h0011)) v7_lid_x <= w_997;
+            if ((state == 16'h0011)) v8_lid_y <= w_997;
             if ((state == 16'h0011)) state <= 16'h000f;
-            if (((state == 16'h0012) && 1'h1)) p0_valid <= 4'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && 1'h1)) p0_valid <= 3'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h0012) && 1'h1)) p0_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h0012) && 1'h1)) state <= 16'h0013;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_go <= pw_1017;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1017) && p0_en))) v9_lid_linear <= pw_1022;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1017) && p0_en))) v0_col <= pw_1038;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1017) && p0_en))) v1_row <= pw_1046;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1017) && p0_en))) v2_tx <= pw_1048;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1017) && p0_en))) v3_ty <= pw_1050;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && ((p0_valid[2] && 1'h1) && p0_en))) v4_acc <= w_1051;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1017) && p0_en))) v5_t <= w_1030;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1017) && p0_en))) v6_group_cond0 <= pw_1060;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1017) && p0_en))) v7_lid_x <= pw_1074;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1017) && p0_en))) v8_lid_y <= pw_1077;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (1'h1 && p0_en))) pq_1025 <= pw_1022;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (1'h1 && p0_en))) pq_1065 <= pw_1064;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (1'h1 && p0_en))) pq_1066 <= pq_1065;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_valid <= {p0_valid[2], p0_valid[1], (p0_valid[0] && pw_1017), (p0_admit && ((!(p0_valid[0] && (!pw_1017))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_1017))) || 1'h0));  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && ((!p0_admit) && (p0_valid == 4'h0)))) state <= 16'h0007;  // matmul_tiled.cl:7:6
-            if ((state == 16'h0014)) v7_lid_x <= w_1078;
-            if ((state == 16'h0014)) v8_lid_y <= w_1078;
+            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_go <= pw_1001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v9_lid_linear <= pw_1009;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v0_col <= pw_1024;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v1_row <= pw_1033;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v2_tx <= pw_1023;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v3_ty <= pw_1032;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && ((p0_valid[1] && 1'h1) && p0_en))) v4_acc <= w_1034;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v5_t <= w_1016;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v6_group_cond0 <= pw_1043;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v7_lid_x <= pw_1058;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v8_lid_y <= pw_1063;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) pq_1048 <= pw_1047;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_valid <= {p0_valid[1], (p0_valid[0] && pw_1001), (p0_admit && ((!(p0_valid[0] && (!pw_1001))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_1001))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && ((!p0_admit) && (p0_valid == 3'h0)))) state <= 16'h0007;  // matmul_tiled.cl:7:6
+            if ((state == 16'h0014)) v7_lid_x <= w_1064;
+            if ((state == 16'h0014)) v8_lid_y <= w_1064;
             if ((state == 16'h0014)) state <= 16'h0012;
             if (((state == 16'h0015) && ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0015)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0014);
         end
     end
     assign A_ld_req_valid = ((p2_valid[3] && 1'h1) && p2_en);
-    assign A_ld_req_addr = (p2_valid[3] ? pw_788[31:0] : 32'h00000000);
+    assign A_ld_req_addr = (p2_valid[3] ? pw_778[31:0] : 32'h00000000);
     assign A_ld_resp_ready = ((p2_valid[47] && 1'h1) && p2_en);
     assign A_ld_flush = (state == 16'h000f);
     assign B_ld_req_valid = ((p2_valid[48] && 1'h1) && p2_en);
-    assign B_ld_req_addr = (p2_valid[48] ? pq_909[31:0] : 32'h00000000);
+    assign B_ld_req_addr = (p2_valid[48] ? pq_888[31:0] : 32'h00000000);
     assign B_ld_resp_ready = ((p2_valid[92] && 1'h1) && p2_en);
     assign B_ld_flush = (state == 16'h000f);
     assign C_st_req_valid = ((p4_valid[3] && 1'h1) && p4_en);
-    assign C_st_req_addr = (p4_valid[3] ? pw_46[31:0] : 32'h00000000);
-    assign C_st_req_data = (p4_valid[3] ? pq_47 : 32'h00000000);
+    assign C_st_req_addr = (p4_valid[3] ? pw_49[31:0] : 32'h00000000);
+    assign C_st_req_data = (p4_valid[3] ? pq_51 : 32'h00000000);
     assign obj0_As_we = ((p2_valid[47] && 1'h1) && p2_en);
-    assign obj0_As_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_837[5:0] : 6'h00);
-    assign obj0_As_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_789 : 32'h00000000);
+    assign obj0_As_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_827[5:0] : 6'h00);
+    assign obj0_As_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_779 : 32'h00000000);
     assign obj0_As_re = ((p3_valid[1] && 1'h1) && p3_en);
-    assign obj0_As_raddr = (((p3_valid[1] && 1'h1) && p3_en) ? pwa_98[5:0] : 6'h00);
+    assign obj0_As_raddr = (((p3_valid[1] && 1'h1) && p3_en) ? pwa_107[5:0] : 6'h00);
     assign obj0_As_r1_re = ((p3_valid[3] && 1'h1) && p3_en);
-    assign obj0_As_r1_raddr = (((p3_valid[3] && 1'h1) && p3_en) ? pwa_139[5:0] : 6'h00);
+    assign obj0_As_r1_raddr = (((p3_valid[3] && 1'h1) && p3_en) ? pwa_146[5:0] : 6'h00);
     assign obj0_As_r2_re = ((p3_valid[5] && 1'h1) && p3_en);
-    assign obj0_As_r2_raddr = (((p3_valid[5] && 1'h1) && p3_en) ? pwa_187[5:0] : 6'h00);
+    assign obj0_As_r2_raddr = (((p3_valid[5] && 1'h1) && p3_en) ? pwa_192[5:0] : 6'h00);
     assign obj0_As_r3_re = ((p3_valid[7] && 1'h1) && p3_en);
-    assign obj0_As_r3_raddr = (((p3_valid[7] && 1'h1) && p3_en) ? pwa_247[5:0] : 6'h00);
+    assign obj0_As_r3_raddr = (((p3_valid[7] && 1'h1) && p3_en) ? pwa_249[5:0] : 6'h00);
     assign obj0_As_r4_re = ((p3_valid[9] && 1'h1) && p3_en);
-    assign obj0_As_r4_raddr = (((p3_valid[9] && 1'h1) && p3_en) ? pwa_317[5:0] : 6'h00);
+    assign obj0_As_r4_raddr = (((p3_valid[9] && 1'h1) && p3_en) ? pwa_316[5:0] : 6'h00);
     assign obj0_As_r5_re = ((p3_valid[11] && 1'h1) && p3_en);
-    assign obj0_As_r5_raddr = (((p3_valid[11] && 1'h1) && p3_en) ? pwa_397[5:0] : 6'h00);
+    assign obj0_As_r5_raddr = (((p3_valid[11] && 1'h1) && p3_en) ? pwa_393[5:0] : 6'h00);
     assign obj0_As_r6_re = ((p3_valid[13] && 1'h1) && p3_en);
-    assign obj0_As_r6_raddr = (((p3_valid[13] && 1'h1) && p3_en) ? pwa_487[5:0] : 6'h00);
+    assign obj0_As_r6_raddr = (((p3_valid[13] && 1'h1) && p3_en) ? pwa_480[5:0] : 6'h00);
     assign obj0_As_r7_re = ((p3_valid[15] && 1'h1) && p3_en);
-    assign obj0_As_r7_raddr = (((p3_valid[15] && 1'h1) && p3_en) ? pwa_587[5:0] : 6'h00);
+    assign obj0_As_r7_raddr = (((p3_valid[15] && 1'h1) && p3_en) ? pwa_577[5:0] : 6'h00);
     assign obj1_Bs_we = ((p2_valid[92] && 1'h1) && p2_en);
-    assign obj1_Bs_waddr = (((p2_valid[92] && 1'h1) && p2_en) ? pwa_1003[5:0] : 6'h00);
-    assign obj1_Bs_wdata = (((p2_valid[92] && 1'h1) && p2_en) ? pld_910 : 32'h00000000);
+    assign obj1_Bs_waddr = (((p2_valid[92] && 1'h1) && p2_en) ? pwa_982[5:0] : 6'h00);
+    assign obj1_Bs_wdata = (((p2_valid[92] && 1'h1) && p2_en) ? pld_889 : 32'h00000000);
     assign obj1_Bs_re = ((p3_valid[2] && 1'h1) && p3_en);
-    assign obj1_Bs_raddr = (((p3_valid[2] && 1'h1) && p3_en) ? pwa_106[5:0] : 6'h00);
+    assign obj1_Bs_raddr = (((p3_valid[2] && 1'h1) && p3_en) ? pwa_115[5:0] : 6'h00);
     assign obj1_Bs_r1_re = ((p3_valid[4] && 1'h1) && p3_en);
-    assign obj1_Bs_r1_raddr = (((p3_valid[4] && 1'h1) && p3_en) ? pwa_148[5:0] : 6'h00);
+    assign obj1_Bs_r1_raddr = (((p3_valid[4] && 1'h1) && p3_en) ? pwa_154[5:0] : 6'h00);
     assign obj1_Bs_r2_re = ((p3_valid[6] && 1'h1) && p3_en);
-    assign obj1_Bs_r2_raddr = (((p3_valid[6] && 1'h1) && p3_en) ? pwa_199[5:0] : 6'h00);
+    assign obj1_Bs_r2_raddr = (((p3_valid[6] && 1'h1) && p3_en) ? pwa_203[5:0] : 6'h00);
     assign obj1_Bs_r3_re = ((p3_valid[8] && 1'h1) && p3_en);
-    assign obj1_Bs_r3_raddr = (((p3_valid[8] && 1'h1) && p3_en) ? pwa_261[5:0] : 6'h00);
+    assign obj1_Bs_r3_raddr = (((p3_valid[8] && 1'h1) && p3_en) ? pwa_262[5:0] : 6'h00);
     assign obj1_Bs_r4_re = ((p3_valid[10] && 1'h1) && p3_en);
-    assign obj1_Bs_r4_raddr = (((p3_valid[10] && 1'h1) && p3_en) ? pwa_333[5:0] : 6'h00);
+    assign obj1_Bs_r4_raddr = (((p3_valid[10] && 1'h1) && p3_en) ? pwa_331[5:0] : 6'h00);
     assign obj1_Bs_r5_re = ((p3_valid[12] && 1'h1) && p3_en);
-    assign obj1_Bs_r5_raddr = (((p3_valid[12] && 1'h1) && p3_en) ? pwa_415[5:0] : 6'h00);
+    assign obj1_Bs_r5_raddr = (((p3_valid[12] && 1'h1) && p3_en) ? pwa_410[5:0] : 6'h00);
     assign obj1_Bs_r6_re = ((p3_valid[14] && 1'h1) && p3_en);
-    assign obj1_Bs_r6_raddr = (((p3_valid[14] && 1'h1) && p3_en) ? pwa_507[5:0] : 6'h00);
+    assign obj1_Bs_r6_raddr = (((p3_valid[14] && 1'h1) && p3_en) ? pwa_499[5:0] : 6'h00);
     assign obj1_Bs_r7_re = ((p3_valid[16] && 1'h1) && p3_en);
-    assign obj1_Bs_r7_raddr = (((p3_valid[16] && 1'h1) && p3_en) ? pwa_609[5:0] : 6'h00);
-    assign obj2_wi_acc_we = (((p3_valid[43] && 1'h1) && p3_en) || ((p0_valid[2] && 1'h1) && p0_en));
-    assign obj2_wi_acc_waddr = (((p3_valid[43] && 1'h1) && p3_en) ? pwa_723[5:0] : (((p0_valid[2] && 1'h1) && p0_en) ? pwa_1067[5:0] : 6'h00));
-    assign obj2_wi_acc_wdata = (((p3_valid[43] && 1'h1) && p3_en) ? pw_675 : (((p0_valid[2] && 1'h1) && p0_en) ? w_1051 : 32'h00000000));
-    assign obj2_wi_acc_re = ((((p4_valid[1] && 1'h1) && p4_en) || (((p3_valid[0] && 1'h1) && pw_76) && p3_en)) || ((p0_valid[1] && 1'h1) && p0_en));
-    assign obj2_wi_acc_raddr = (((p4_valid[1] && 1'h1) && p4_en) ? pwa_14[5:0] : ((((p3_valid[0] && 1'h1) && pw_76) && p3_en) ? pwa_86[5:0] : (((p0_valid[1] && 1'h1) && p0_en) ? pwa_1028[5:0] : 6'h00)));
+    assign obj1_Bs_r7_raddr = (((p3_valid[16] && 1'h1) && p3_en) ? pwa_598[5:0] : 6'h00);
+    assign obj2_wi_acc_we = (((p3_valid[43] && 1'h1) && p3_en) || ((p0_valid[1] && 1'h1) && p0_en));
+    assign obj2_wi_acc_waddr = (((p3_valid[43] && 1'h1) && p3_en) ? pwa_712[5:0] : (((p0_valid[1] && 1'h1) && p0_en) ? pwa_1049[5:0] : 6'h00));
+    assign obj2_wi_acc_wdata = (((p3_valid[43] && 1'h1) && p3_en) ? pw_664 : (((p0_valid[1] && 1'h1) && p0_en) ? w_1034 : 32'h00000000));
+    assign obj2_wi_acc_re = (((((p4_valid[0] && 1'h1) && pw_4) && p4_en) || (((p3_valid[0] && 1'h1) && pw_85) && p3_en)) || (((p0_valid[0] && 1'h1) && pw_1001) && p0_en));
+    assign obj2_wi_acc_raddr = ((((p4_valid[0] && 1'h1) && pw_4) && p4_en) ? pwa_17[5:0] : ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_98[5:0] : ((((p0_valid[0] && 1'h1) && pw_1001) && p0_en) ? pwa_1014[5:0] : 6'h00)));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, v0_col[31:0], v1_row[31:0], v2_tx[31:0], v3_ty[31:0], v4_acc[31:0], v9_lid_linear[63:0], p4_go, pwa_14[63:6], w_16[31:0], pv_18[63:32], w_19[63:0], pw_21[63:32], w_25[31:0], pv_27[63:32], w_28[63:0], pw_29[63:32],
-        pw_46[63:32], p3_go, pwa_86[63:6], pv_88[63:32], pv_90[63:32], pwa_98[63:6], pwa_106[63:6], pu_112_valid, pwa_139[63:6], pwa_148[63:6], pu_158_valid, pwa_187[63:6], pwa_199[63:6], pu_215_valid, pwa_247[63:6], pwa_261[63:6],
-        pu_283_valid, pwa_317[63:6], pwa_333[63:6], pu_361_valid, pwa_397[63:6], pwa_415[63:6], pu_449_valid, pwa_487[63:6], pwa_507[63:6], pu_547_valid, pwa_587[63:6], pwa_609[63:6], pu_655_valid, pwa_723[63:6], p2_go, w_738[31:0],
-        w_739[63:32], pv_740[63:32], w_741[63:0], w_747[31:0], w_748[63:32], pv_749[63:32], w_750[63:0], pv_755[63:32], pv_757[63:32], pw_788[63:32], pwa_837[63:6], pq_909[63:32], pwa_1003[63:6], p0_go, pwa_1028[63:6], prd_1029[31:0],
-        w_1031[63:32], pv_1032[63:32], w_1033[63:0], w_1039[31:0], w_1040[63:32], pv_1041[63:32], w_1042[63:0], pv_1047[63:32], pv_1049[63:32], pwa_1067[63:6]};
+    wire ohls_unused = &{1'b0, v0_col[31:0], v1_row[31:0], v2_tx[31:0], v3_ty[31:0], v4_acc[31:0], v9_lid_linear[63:0], pv_1[63:8], p4_go, pv_5[63:8], pw_9[63:8], pwa_17[63:6], w_19[31:0], w_20[63:32], pv_21[63:32], w_22[63:0], w_28[31:0],
+        w_29[63:32], pv_30[63:32], w_31[63:0], pw_49[63:32], pv_52[63:8], pv_61[63:8], pv_82[63:8], p3_go, pv_86[63:32], pwa_98[63:6], pwa_107[63:6], pwa_115[63:6], pu_121_valid, pwa_146[63:6], pwa_154[63:6], pu_164_valid,
+        pwa_192[63:6], pwa_203[63:6], pu_219_valid, pwa_249[63:6], pwa_262[63:6], pu_284_valid, pwa_316[63:6], pwa_331[63:6], pu_359_valid, pwa_393[63:6], pwa_410[63:6], pu_444_valid, pwa_480[63:6], pwa_499[63:6], pu_539_valid, pwa_577[63:6],
+        pwa_598[63:6], pu_644_valid, pwa_712[63:6], pv_713[63:8], pv_722[63:8], pv_728[63:8], p2_go, w_732[31:0], w_733[63:32], pv_734[63:32], w_735[63:0], w_741[31:0], pv_743[63:32], w_744[63:0], pw_746[63:32], pw_778[63:32],
+        pwa_827[63:6], pq_888[63:32], pwa_982[63:6], pv_983[63:8], pv_992[63:8], pv_998[63:8], p0_go, pv_1002[63:8], pw_1006[63:8], pwa_1014[63:6], prd_1015[31:0], w_1017[63:32], pv_1018[63:32], w_1019[63:0], w_1025[31:0], pv_1027[63:32],
+        w_1028[63:0], pw_1030[63:32], pwa_1049[63:6], pv_1050[63:8], pv_1059[63:8]};
 endmodule
 `default_nettype wire

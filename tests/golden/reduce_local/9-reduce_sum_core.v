@@ -191,7 +191,7 @@ module reduce_sum_core (
         .DATA_WIDTH(32),
         .ADDR_WIDTH(32),
         .ELEM_BYTES(4),
-        .STREAM(0),
+        .STREAM(1),
         .MAX_BURST(16),
         .MAX_OUTSTANDING(64),
         .FIFO_DEPTH(64),

@@ -39,13 +39,13 @@ module reduce_sum_datapath (
     reg  [63:0] v3_lid_x;
     wire [63:0] v4_lid_linear;
     wire        lbuf_scratch_we;
-    wire [8:0]  lbuf_scratch_waddr;
+    wire [7:0]  lbuf_scratch_waddr;
     wire [31:0] lbuf_scratch_wdata;
     wire        lbuf_scratch_re;
-    wire [8:0]  lbuf_scratch_raddr;
+    wire [7:0]  lbuf_scratch_raddr;
     wire [31:0] lbuf_scratch_rdata;
     wire        lbuf_scratch_r1_re;
-    wire [8:0]  lbuf_scratch_r1_raddr;
+    wire [7:0]  lbuf_scratch_r1_raddr;
     wire [31:0] lbuf_scratch_r1_rdata;
     reg  [45:0] p3_valid;  // reduce_local.cl:4:6
     reg         p3_admit;
@@ -56,117 +56,117 @@ module reduce_sum_datapath (
     wire [7:0]  w_3;  // reduce_local.cl:4:6
     wire        pw_4;  // reduce_local.cl:4:6
     reg         p3_go;
-    wire [31:0] w_5;  // reduce_local.cl:6:29
-    wire [63:0] pv_6;  // reduce_local.cl:6:16
-    wire [31:0] pw_7;  // reduce_local.cl:6:16
-    wire [31:0] w_8;  // reduce_local.cl:15:16
-    wire        pw_9;  // reduce_local.cl:15:9
-    wire [63:0] w_10;  // reduce_local.cl:16:9
-    wire [31:0] w_11;  // reduce_local.cl:16:30
-    wire [63:0] w_12;  // reduce_local.cl:16:17
-    wire [63:0] w_13;  // reduce_local.cl:16:9
+    wire [63:0] pv_5;  // reduce_local.cl:6:16
+    wire [31:0] pw_6;  // reduce_local.cl:6:16
+    wire [31:0] w_7;  // reduce_local.cl:15:16
+    wire        pw_8;  // reduce_local.cl:15:9
+    wire [63:0] w_9;  // reduce_local.cl:16:9
+    wire [31:0] w_10;  // reduce_local.cl:16:30
+    wire [63:0] w_11;  // reduce_local.cl:16:17
+    wire [63:0] w_12;  // reduce_local.cl:16:9
+    wire [63:0] pw_13;  // reduce_local.cl:16:9
     wire [63:0] pw_14;  // reduce_local.cl:16:9
-    wire [63:0] pw_15;  // reduce_local.cl:16:9
-    wire [63:0] w_16;  // reduce_local.cl:16:36
-    wire [63:0] pwa_17;
-    wire [31:0] prd_18;  // reduce_local.cl:16:36
-    reg  [63:0] pq_19;  // reduce_local.cl:16:9
-    reg         pq_20;  // reduce_local.cl:15:9
-    wire [63:0] pv_21;  // reduce_local.cl:4:6
-    wire [7:0]  pw_22;  // reduce_local.cl:4:6
-    wire [7:0]  w_23;  // reduce_local.cl:4:6
-    wire [7:0]  pw_24;  // reduce_local.cl:4:6
-    wire [63:0] pw_25;  // reduce_local.cl:4:6
-    wire [63:0] w_26;  // reduce_local.cl:4:6
-    wire        w_27;  // reduce_local.cl:10:5
-    reg         q_28;  // reduce_local.cl:10:5
-    wire [31:0] w_29;  // reduce_local.cl:10:47
-    wire [31:0] w_30;  // reduce_local.cl:10:56
-    wire        w_31;  // reduce_local.cl:10:47
-    wire [31:0] w_32;  // reduce_local.cl:10:59
-    wire [31:0] w_33;  // reduce_local.cl:10:70
-    wire [31:0] w_34;  // reduce_local.cl:10:59
+    wire [63:0] w_15;  // reduce_local.cl:16:36
+    wire [63:0] pwa_16;
+    wire [31:0] prd_17;  // reduce_local.cl:16:36
+    reg  [63:0] pq_18;  // reduce_local.cl:16:9
+    reg         pq_19;  // reduce_local.cl:15:9
+    wire [63:0] pv_20;  // reduce_local.cl:4:6
+    wire [7:0]  pw_21;  // reduce_local.cl:4:6
+    wire [7:0]  w_22;  // reduce_local.cl:4:6
+    wire [7:0]  pw_23;  // reduce_local.cl:4:6
+    wire [63:0] pw_24;  // reduce_local.cl:4:6
+    wire [63:0] w_25;  // reduce_local.cl:4:6
+    wire        w_26;  // reduce_local.cl:10:5
+    reg         q_27;  // reduce_local.cl:10:5
+    wire [31:0] w_28;  // reduce_local.cl:10:47
+    wire [31:0] w_29;  // reduce_local.cl:10:56
+    wire        w_30;  // reduce_local.cl:10:47
+    wire [31:0] w_31;  // reduce_local.cl:10:59
+    wire [31:0] w_32;  // reduce_local.cl:10:70
+    wire [31:0] w_33;  // reduce_local.cl:10:59
     reg  [3:0]  p2_valid;  // reduce_local.cl:4:6
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
-    wire [63:0] pv_35;  // reduce_local.cl:4:6
-    wire [7:0]  pw_36;  // reduce_local.cl:4:6
-    wire [7:0]  w_37;  // reduce_local.cl:4:6
-    wire        pw_38;  // reduce_local.cl:4:6
+    wire [63:0] pv_34;  // reduce_local.cl:4:6
+    wire [7:0]  pw_35;  // reduce_local.cl:4:6
+    wire [7:0]  w_36;  // reduce_local.cl:4:6
+    wire        pw_37;  // reduce_local.cl:4:6
     reg         p2_go;
-    wire [31:0] w_39;  // reduce_local.cl:6:29
-    wire [63:0] pv_40;  // reduce_local.cl:6:16
-    wire [31:0] pw_41;  // reduce_local.cl:6:16
-    wire [31:0] pv_42;  // reduce_local.cl:11:19
-    wire        pw_43;  // reduce_local.cl:11:13
+    wire [63:0] pv_38;  // reduce_local.cl:6:16
+    wire [31:0] pw_39;  // reduce_local.cl:6:16
+    wire [31:0] pv_40;  // reduce_local.cl:11:19
+    wire        pw_41;  // reduce_local.cl:11:13
+    wire [63:0] w_42;  // reduce_local.cl:12:13
+    wire [63:0] pw_43;  // reduce_local.cl:12:13
     wire [63:0] w_44;  // reduce_local.cl:12:13
     wire [63:0] pw_45;  // reduce_local.cl:12:13
-    wire [63:0] w_46;  // reduce_local.cl:12:13
-    wire [63:0] pw_47;  // reduce_local.cl:12:13
-    wire [63:0] pw_48;  // reduce_local.cl:12:13
-    wire [63:0] pwa_49;
-    wire [31:0] prd_50;  // reduce_local.cl:12:13
-    wire [63:0] w_51;  // reduce_local.cl:12:29
-    wire [31:0] pv_52;  // reduce_local.cl:12:43
-    wire [15:0] pw_53;  // reduce_local.cl:12:29
-    wire [15:0] pw_54;  // reduce_local.cl:12:29
-    wire [15:0] pw_55;  // reduce_local.cl:12:29
-    wire [15:0] w_56;  // reduce_local.cl:12:29
-    wire [15:0] pw_57;  // reduce_local.cl:12:29
-    wire [63:0] pw_58;  // reduce_local.cl:12:29
-    wire [63:0] pw_59;  // reduce_local.cl:12:29
-    reg  [63:0] pq_60;  // reduce_local.cl:12:29
-    reg         pq_61;  // reduce_local.cl:11:13
-    wire [63:0] pwa_62;
-    wire [31:0] prd_63;  // reduce_local.cl:12:29
-    reg  [31:0] pq_64;  // reduce_local.cl:12:13
-    wire [31:0] pw_65;  // reduce_local.cl:12:13
-    reg  [63:0] pq_66;  // reduce_local.cl:12:13
-    reg  [63:0] pq_67;  // reduce_local.cl:12:13
-    reg         pq_68;  // reduce_local.cl:11:13
-    wire [63:0] pwa_69;
-    wire [63:0] pv_70;  // reduce_local.cl:4:6
-    wire [7:0]  pw_71;  // reduce_local.cl:4:6
-    wire [7:0]  w_72;  // reduce_local.cl:4:6
-    wire [7:0]  pw_73;  // reduce_local.cl:4:6
-    wire [63:0] pw_74;  // reduce_local.cl:4:6
-    wire [63:0] w_75;  // reduce_local.cl:4:6
-    wire [31:0] w_76;  // reduce_local.cl:10:47
-    wire [31:0] w_77;  // reduce_local.cl:10:56
-    wire        w_78;  // reduce_local.cl:10:47
-    wire [31:0] w_79;  // reduce_local.cl:10:24
+    wire [63:0] pw_46;  // reduce_local.cl:12:13
+    wire [63:0] pwa_47;
+    wire [31:0] prd_48;  // reduce_local.cl:12:13
+    wire [31:0] pv_49;  // reduce_local.cl:12:43
+    wire [7:0]  pw_50;  // reduce_local.cl:12:29
+    wire [7:0]  pw_51;  // reduce_local.cl:12:29
+    wire [7:0]  pw_52;  // reduce_local.cl:12:29
+    wire [63:0] pw_53;  // reduce_local.cl:12:29
+    wire [63:0] pw_54;  // reduce_local.cl:12:29
+    wire [63:0] pw_55;  // reduce_local.cl:12:29
+    reg  [63:0] pq_56;  // reduce_local.cl:12:29
+    reg         pq_57;  // reduce_local.cl:11:13
+    wire [63:0] pwa_58;
+    wire [31:0] prd_59;  // reduce_local.cl:12:29
+    reg  [31:0] pq_60;  // reduce_local.cl:12:13
+    wire [31:0] pw_61;  // reduce_local.cl:12:13
+    reg  [63:0] pq_62;  // reduce_local.cl:12:13
+    reg  [63:0] pq_63;  // reduce_local.cl:12:13
+    reg         pq_64;  // reduce_local.cl:11:13
+    wire [63:0] pwa_65;
+    wire [63:0] pv_66;  // reduce_local.cl:4:6
+    wire [7:0]  pw_67;  // reduce_local.cl:4:6
+    wire [7:0]  w_68;  // reduce_local.cl:4:6
+    wire [7:0]  pw_69;  // reduce_local.cl:4:6
+    wire [63:0] pw_70;  // reduce_local.cl:4:6
+    wire [63:0] w_71;  // reduce_local.cl:4:6
+    wire [31:0] w_72;  // reduce_local.cl:10:47
+    wire [31:0] w_73;  // reduce_local.cl:10:56
+    wire        w_74;  // reduce_local.cl:10:47
+    wire [31:0] w_75;  // reduce_local.cl:10:24
     reg  [45:0] p0_valid;  // reduce_local.cl:4:6
     reg         p0_admit;
     wire        p0_stall;
     wire        p0_en;
-    wire [63:0] pv_80;  // reduce_local.cl:4:6
-    wire [7:0]  pw_81;  // reduce_local.cl:4:6
-    wire [7:0]  w_82;  // reduce_local.cl:4:6
-    wire        pw_83;  // reduce_local.cl:4:6
+    wire [63:0] pv_76;  // reduce_local.cl:4:6
+    wire [7:0]  pw_77;  // reduce_local.cl:4:6
+    wire [7:0]  w_78;  // reduce_local.cl:4:6
+    wire        pw_79;  // reduce_local.cl:4:6
     reg         p0_go;
-    wire [63:0] pv_84;  // reduce_local.cl:6:16
-    wire [31:0] pw_85;  // reduce_local.cl:6:16
-    wire [63:0] w_86;  // reduce_local.cl:7:5
-    wire [63:0] w_87;  // reduce_local.cl:7:20
+    wire [63:0] pv_80;  // reduce_local.cl:6:16
+    wire [31:0] pw_81;  // reduce_local.cl:6:16
+    wire [63:0] w_82;  // reduce_local.cl:7:5
+    wire [63:0] w_83;  // reduce_local.cl:7:20
+    wire [31:0] w_84;  // reduce_local.cl:7:23
+    wire [63:0] w_85;  // reduce_local.cl:7:23
+    wire [63:0] w_86;  // reduce_local.cl:7:23
+    wire [31:0] pw_87;  // reduce_local.cl:7:23
     wire [31:0] w_88;  // reduce_local.cl:7:23
-    wire [63:0] w_89;  // reduce_local.cl:7:23
-    wire [63:0] pv_90;  // reduce_local.cl:7:23
-    wire [63:0] w_91;  // reduce_local.cl:7:23
-    wire [31:0] pw_92;  // reduce_local.cl:7:23
-    wire [31:0] w_93;  // reduce_local.cl:7:23
-    wire [31:0] pw_94;  // reduce_local.cl:7:23
-    wire [31:0] pw_95;  // reduce_local.cl:7:23
-    wire [31:0] pw_96;  // reduce_local.cl:7:23
-    wire [63:0] pw_97;  // reduce_local.cl:7:23
-    wire [63:0] w_98;  // reduce_local.cl:7:5
-    wire [63:0] pw_99;  // reduce_local.cl:7:20
-    wire [63:0] pw_100;  // reduce_local.cl:7:20
-    wire [31:0] pld_101;  // reduce_local.cl:7:20
-    reg  [31:0] pq_102;  // reduce_local.cl:6:16
-    wire [63:0] pw_103;  // reduce_local.cl:7:5
-    wire [63:0] pw_104;  // reduce_local.cl:7:5
-    wire [63:0] pw_105;  // reduce_local.cl:7:5
+    wire [31:0] pw_89;  // reduce_local.cl:7:23
+    wire [31:0] pw_90;  // reduce_local.cl:7:23
+    wire [63:0] pw_91;  // reduce_local.cl:7:23
+    wire [63:0] w_92;  // reduce_local.cl:7:5
+    wire [63:0] pw_93;  // reduce_local.cl:7:20
+    wire [63:0] pw_94;  // reduce_local.cl:7:20
+    wire [31:0] pld_95;  // reduce_local.cl:7:20
+    wire [63:0] pw_96;  // reduce_local.cl:7:5
+    wire [63:0] pw_97;  // reduce_local.cl:7:5
+    wire [63:0] pw_98;  // reduce_local.cl:7:5
+    reg  [63:0] pq_99;  // reduce_local.cl:7:5
+    reg  [63:0] pq_100;  // reduce_local.cl:7:5
+    reg  [63:0] pq_101;  // reduce_local.cl:7:5
+    reg  [63:0] pq_102;  // reduce_local.cl:7:5
+    reg  [63:0] pq_103;  // reduce_local.cl:7:5
+    reg  [63:0] pq_104;  // reduce_local.cl:7:5
+    reg  [63:0] pq_105;  // reduce_local.cl:7:5
     reg  [63:0] pq_106;  // reduce_local.cl:7:5
     reg  [63:0] pq_107;  // reduce_local.cl:7:5
     reg  [63:0] pq_108;  // reduce_local.cl:7:5
@@ -204,26 +204,20 @@ module reduce_sum_datapath (
     reg  [63:0] pq_140;  // reduce_local.cl:7:5
     reg  [63:0] pq_141;  // reduce_local.cl:7:5
     reg  [63:0] pq_142;  // reduce_local.cl:7:5
-    reg  [63:0] pq_143;  // reduce_local.cl:7:5
-    reg  [63:0] pq_144;  // reduce_local.cl:7:5
-    reg  [63:0] pq_145;  // reduce_local.cl:7:5
-    reg  [63:0] pq_146;  // reduce_local.cl:7:5
-    reg  [63:0] pq_147;  // reduce_local.cl:7:5
-    reg  [63:0] pq_148;  // reduce_local.cl:7:5
-    wire [63:0] pwa_149;
-    wire [63:0] pv_150;  // reduce_local.cl:4:6
-    wire [7:0]  pw_151;  // reduce_local.cl:4:6
-    wire [7:0]  w_152;  // reduce_local.cl:4:6
-    wire [7:0]  pw_153;  // reduce_local.cl:4:6
-    wire [63:0] pw_154;  // reduce_local.cl:4:6
-    wire [63:0] w_155;  // reduce_local.cl:4:6
+    wire [63:0] pwa_143;
+    wire [63:0] pv_144;  // reduce_local.cl:4:6
+    wire [7:0]  pw_145;  // reduce_local.cl:4:6
+    wire [7:0]  w_146;  // reduce_local.cl:4:6
+    wire [7:0]  pw_147;  // reduce_local.cl:4:6
+    wire [63:0] pw_148;  // reduce_local.cl:4:6
+    wire [63:0] w_149;  // reduce_local.cl:4:6
     reg  [7:0]  launch_err;
     reg         done_q;
     assign v4_lid_linear = 64'h0000000000000000;
 
     ohls_ram_1r1w #(
         .WIDTH(32),
-        .DEPTH(320),
+        .DEPTH(193),
         .BYTE_EN(0)
     ) u_lbuf_scratch (
         .clk(clk),
@@ -238,7 +232,7 @@ module reduce_sum_datapath (
 
     ohls_ram_1r1w #(
         .WIDTH(32),
-        .DEPTH(320),
+        .DEPTH(193),
         .BYTE_EN(0)
     ) u_lbuf_scratch_r1 (
         .clk(clk),
@@ -255,109 +249,103 @@ module reduce_sum_datapath (
     assign pw_2 = pv_1[7:0];
     assign w_3 = 8'h80;
     assign pw_4 = (pw_2 < w_3);
-    assign w_5 = 32'h00000000;
-    assign pv_6 = v3_lid_x;
-    assign pw_7 = pv_6[31:0];
-    assign w_8 = 32'h00000000;
-    assign pw_9 = (pw_7 == w_8);
-    assign w_10 = {32'h00000000, partial_base};
-    assign w_11 = 32'h00000000;
-    assign w_12 = {32'h00000000, group_0};
-    assign w_13 = 64'h0000000000000004;
-    assign pw_14 = (w_12 * w_13);
-    assign pw_15 = (w_10 + pw_14);
-    assign w_16 = 64'h0000000000000000;
-    assign pwa_17 = (w_16 >> 64'h0000000000000002);
-    assign prd_18 = lbuf_scratch_rdata[31:0];
-    assign pv_21 = v3_lid_x;
-    assign pw_22 = pv_21[7:0];
-    assign w_23 = 8'h01;
-    assign pw_24 = (pw_22 + w_23);
-    assign pw_25 = {56'h00000000000000, pw_24[7:0]};
-    assign p3_stall = (((p3_valid[1] && 1'h1) && (1'h1 && pq_20)) && (!partial_st_req_ready));
-    assign w_26 = 64'h0000000000000000;
-    assign w_27 = v2_group_cond0;
-    assign w_29 = v1_stride;
-    assign w_30 = 32'h00000000;
-    assign w_31 = (w_29 > w_30);
-    assign w_32 = v1_stride;
-    assign w_33 = 32'h00000001;
-    assign w_34 = (w_32 >> w_33);
+    assign pv_5 = v3_lid_x;
+    assign pw_6 = pv_5[31:0];
+    assign w_7 = 32'h00000000;
+    assign pw_8 = (pw_6 == w_7);
+    assign w_9 = {32'h00000000, partial_base};
+    assign w_10 = 32'h00000000;
+    assign w_11 = {32'h00000000, group_0};
+    assign w_12 = 64'h0000000000000004;
+    assign pw_13 = (w_11 * w_12);
+    assign pw_14 = (w_9 + pw_13);
+    assign w_15 = 64'h0000000000000000;
+    assign pwa_16 = (w_15 >> 64'h0000000000000002);
+    assign prd_17 = lbuf_scratch_rdata[31:0];
+    assign pv_20 = v3_lid_x;
+    assign pw_21 = pv_20[7:0];
+    assign w_22 = 8'h01;
+    assign pw_23 = (pw_21 + w_22);
+    assign pw_24 = {56'h00000000000000, pw_23[7:0]};
+    assign p3_stall = (((p3_valid[1] && 1'h1) && (1'h1 && pq_19)) && (!partial_st_req_ready));
+    assign w_25 = 64'h0000000000000000;
+    assign w_26 = v2_group_cond0;
+    assign w_28 = v1_stride;
+    assign w_29 = 32'h00000000;
+    assign w_30 = (w_28 > w_29);
+    assign w_31 = v1_stride;
+    assign w_32 = 32'h00000001;
+    assign w_33 = (w_31 >> w_32);
     assign p2_en = (!p2_stall);
-    assign pv_35 = v3_lid_x;
-    assign pw_36 = pv_35[7:0];
-    assign w_37 = 8'h80;
-    assign pw_38 = (pw_36 < w_37);
-    assign w_39 = 32'h00000000;
-    assign pv_40 = v3_lid_x;
-    assign pw_41 = pv_40[31:0];
-    assign pv_42 = v1_stride;
-    assign pw_43 = (pw_41 < pv_42);
-    assign w_44 = 64'h0000000000000000;
-    assign pw_45 = {32'h00000000, pw_41[31:0]};
-    assign w_46 = 64'h0000000000000004;
-    assign pw_47 = (pw_45 * w_46);
-    assign pw_48 = (w_44 + pw_47);
-    assign pwa_49 = (pw_48 >> 64'h0000000000000002);
-    assign prd_50 = lbuf_scratch_rdata[31:0];
-    assign w_51 = 64'h0000000000000000;
-    assign pv_52 = v1_stride;
-    assign pw_53 = pw_41[15:0];
-    assign pw_54 = pv_52[15:0];
-    assign pw_55 = (pw_53 + pw_54);
-    assign w_56 = 16'h0004;
-    assign pw_57 = (pw_55 * w_56);
-    assign pw_58 = {48'h000000000000, pw_57[15:0]};
-    assign pw_59 = (w_51 + pw_58);
-    assign pwa_62 = (pq_60 >> 64'h0000000000000002);
-    assign prd_63 = lbuf_scratch_r1_rdata[31:0];
-    assign pw_65 = (pq_64 + prd_63);
-    assign pwa_69 = (pq_67 >> 64'h0000000000000002);
-    assign pv_70 = v3_lid_x;
-    assign pw_71 = pv_70[7:0];
-    assign w_72 = 8'h01;
-    assign pw_73 = (pw_71 + w_72);
-    assign pw_74 = {56'h00000000000000, pw_73[7:0]};
+    assign pv_34 = v3_lid_x;
+    assign pw_35 = pv_34[7:0];
+    assign w_36 = 8'h80;
+    assign pw_37 = (pw_35 < w_36);
+    assign pv_38 = v3_lid_x;
+    assign pw_39 = pv_38[31:0];
+    assign pv_40 = v1_stride;
+    assign pw_41 = (pw_39 < pv_40);
+    assign w_42 = 64'h0000000000000000;
+    assign pw_43 = {32'h00000000, pw_39[31:0]};
+    assign w_44 = 64'h0000000000000004;
+    assign pw_45 = (pw_43 * w_44);
+    assign pw_46 = (w_42 + pw_45);
+    assign pwa_47 = (pw_46 >> 64'h0000000000000002);
+    assign prd_48 = lbuf_scratch_rdata[31:0];
+    assign pv_49 = v1_stride;
+    assign pw_50 = pw_39[7:0];
+    assign pw_51 = pv_49[7:0];
+    assign pw_52 = (pw_50 + pw_51);
+    assign pw_53 = {56'h00000000000000, pw_52[7:0]};
+    assign pw_54 = (pw_53 * w_44);
+    assign pw_55 = (w_42 + pw_54);
+    assign pwa_58 = (pq_56 >> 64'h0000000000000002);
+    assign prd_59 = lbuf_scratch_r1_rdata[31:0];
+    assign pw_61 = (pq_60 + prd_59);
+    assign pwa_65 = (pq_63 >> 64'h0000000000000002);
+    assign pv_66 = v3_lid_x;
+    assign pw_67 = pv_66[7:0];
+    assign w_68 = 8'h01;
+    assign pw_69 = (pw_67 + w_68);
+    assign pw_70 = {56'h00000000000000, pw_69[7:0]};
     assign p2_stall = 1'h0;
-    assign w_75 = 64'h0000000000000000;
-    assign w_76 = v1_stride;
-    assign w_77 = 32'h00000000;
-    assign w_78 = (w_76 > w_77);
-    assign w_79 = 32'h00000040;
+    assign w_71 = 64'h0000000000000000;
+    assign w_72 = v1_stride;
+    assign w_73 = 32'h00000000;
+    assign w_74 = (w_72 > w_73);
+    assign w_75 = 32'h00000040;
     assign p0_en = (!p0_stall);
+    assign pv_76 = v3_lid_x;
+    assign pw_77 = pv_76[7:0];
+    assign w_78 = 8'h80;
+    assign pw_79 = (pw_77 < w_78);
     assign pv_80 = v3_lid_x;
-    assign pw_81 = pv_80[7:0];
-    assign w_82 = 8'h80;
-    assign pw_83 = (pw_81 < w_82);
-    assign pv_84 = v3_lid_x;
-    assign pw_85 = pv_84[31:0];
+    assign pw_81 = pv_80[31:0];
+    assign w_82 = 64'h0000000000000000;
+    assign w_83 = {32'h00000000, in_base};
+    assign w_84 = 32'h00000000;
+    assign w_85 = {32'h00000000, group_0};
     assign w_86 = 64'h0000000000000000;
-    assign w_87 = {32'h00000000, in_base};
-    assign w_88 = 32'h00000000;
-    assign w_89 = {32'h00000000, group_0};
-    assign pv_90 = v3_lid_x;
-    assign w_91 = 64'h0000000000000000;
-    assign pw_92 = w_89[31:0];
-    assign w_93 = 32'h00000080;
-    assign pw_94 = (pw_92 * w_93);
-    assign pw_95 = pv_90[31:0];
-    assign pw_96 = (pw_94 + pw_95);
-    assign pw_97 = {32'h00000000, pw_96[31:0]};
-    assign w_98 = 64'h0000000000000004;
-    assign pw_99 = (pw_97 * w_98);
-    assign pw_100 = (w_87 + pw_99);
-    assign pld_101 = in_ld_resp_data;
-    assign pw_103 = {32'h00000000, pq_102[31:0]};
-    assign pw_104 = (pw_103 * w_98);
-    assign pw_105 = (w_86 + pw_104);
-    assign pwa_149 = (pq_148 >> 64'h0000000000000002);
-    assign pv_150 = v3_lid_x;
-    assign pw_151 = pv_150[7:0];
-    assign w_152 = 8'h01;
-    assign pw_153 = (pw_151 + w_152);
-    assign pw_154 = {56'h00000000000000, pw_153[7:0]};
-    assign p0_stall = ((((p0_valid[0] && 1'h1) && pw_83) && (!in_ld_req_ready)) || ((p0_valid[44] && 1'h1) && (!in_ld_resp_valid)));
-    assign w_155 = 64'h0000000000000000;
+    assign pw_87 = w_85[31:0];
+    assign w_88 = 32'h00000080;
+    assign pw_89 = (pw_87 * w_88);
+    assign pw_90 = (pw_89 + pw_81);
+    assign pw_91 = {32'h00000000, pw_90[31:0]};
+    assign w_92 = 64'h0000000000000004;
+    assign pw_93 = (pw_91 * w_92);
+    assign pw_94 = (w_83 + pw_93);
+    assign pld_95 = in_ld_resp_data;
+    assign pw_96 = {32'h00000000, pw_81[31:0]};
+    assign pw_97 = (pw_96 * w_92);
+    assign pw_98 = (w_82 + pw_97);
+    assign pwa_143 = (pq_142 >> 64'h0000000000000002);
+    assign pv_144 = v3_lid_x;
+    assign pw_145 = pv_144[7:0];
+    assign w_146 = 8'h01;
+    assign pw_147 = (pw_145 + w_146);
+    assign pw_148 = {56'h00000000000000, pw_147[7:0]};
+    assign p0_stall = ((((p0_valid[0] && 1'h1) && pw_79) && (!in_ld_req_ready)) || ((p0_valid[44] && 1'h1) && (!in_ld_resp_valid)));
+    assign w_149 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -398,53 +386,59 @@ module reduce_sum_datapath (
             if (((state == 16'h0003) && 1'h1)) p3_admit <= 1'h1;  // reduce_local.cl:4:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // reduce_local.cl:4:6
             if (((state == 16'h0004) && (1'h1 && p3_en))) p3_go <= pw_4;  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (((p3_valid[0] && 1'h1) && pw_4) && p3_en))) v0_lid <= pw_7;  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (((p3_valid[0] && 1'h1) && pw_4) && p3_en))) v3_lid_x <= pw_25;  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (1'h1 && p3_en))) pq_19 <= pw_15;  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (1'h1 && p3_en))) pq_20 <= pw_9;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (((p3_valid[0] && 1'h1) && pw_4) && p3_en))) v0_lid <= pw_6;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (((p3_valid[0] && 1'h1) && pw_4) && p3_en))) v3_lid_x <= pw_24;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (1'h1 && p3_en))) pq_18 <= pw_14;  // reduce_local.cl:4:6
+            if (((state == 16'h0004) && (1'h1 && p3_en))) pq_19 <= pw_8;  // reduce_local.cl:4:6
             if (((state == 16'h0004) && (1'h1 && p3_en))) p3_valid <= {p3_valid[44], p3_valid[43], p3_valid[42], p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_4), (p3_admit && ((!(p3_valid[0] && (!pw_4))) || 1'h0))};  // reduce_local.cl:4:6
             if (((state == 16'h0004) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_4))) || 1'h0));  // reduce_local.cl:4:6
             if (((state == 16'h0004) && (((!p3_admit) && (p3_valid == 46'h000000000000)) && partial_st_idle))) state <= 16'h0001;  // reduce_local.cl:4:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v3_lid_x <= w_26;
+            if ((state == 16'h0006)) v3_lid_x <= w_25;
             if ((state == 16'h0006)) state <= 16'h0003;
             if ((state == 16'h0007)) state <= 16'h0009;
-            if ((state == 16'h0008)) state <= (q_28 ? 16'h000e : 16'h0006);
-            if ((state == 16'h0009)) q_28 <= w_27;
+            if ((state == 16'h0008)) state <= (q_27 ? 16'h000e : 16'h0006);
+            if ((state == 16'h0009)) q_27 <= w_26;
             if ((state == 16'h0009)) state <= 16'h0008;
-            if ((state == 16'h000a)) v2_group_cond0 <= w_31;
+            if ((state == 16'h000a)) v2_group_cond0 <= w_30;
             if ((state == 16'h000a)) state <= 16'h0007;
-            if ((state == 16'h000b)) v1_stride <= w_34;
+            if ((state == 16'h000b)) v1_stride <= w_33;
             if ((state == 16'h000b)) state <= 16'h000a;
             if (((state == 16'h000c) && 1'h1)) p2_valid <= 4'h1;  // reduce_local.cl:4:6
             if (((state == 16'h000c) && 1'h1)) p2_admit <= 1'h1;  // reduce_local.cl:4:6
             if (((state == 16'h000c) && 1'h1)) state <= 16'h000d;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && (1'h1 && p2_en))) p2_go <= pw_38;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && (((p2_valid[0] && 1'h1) && pw_38) && p2_en))) v0_lid <= pw_41;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && (((p2_valid[0] && 1'h1) && pw_38) && p2_en))) v3_lid_x <= pw_74;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_60 <= pw_59;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_61 <= pw_43;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_64 <= prd_50;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_66 <= pw_48;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_67 <= pq_66;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_68 <= pq_61;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && (1'h1 && p2_en))) p2_valid <= {p2_valid[2], p2_valid[1], (p2_valid[0] && pw_38), (p2_admit && ((!(p2_valid[0] && (!pw_38))) || 1'h0))};  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_38))) || 1'h0));  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) p2_go <= pw_37;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (((p2_valid[0] && 1'h1) && pw_37) && p2_en))) v0_lid <= pw_39;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (((p2_valid[0] && 1'h1) && pw_37) && p2_en))) v3_lid_x <= pw_70;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_56 <= pw_55;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_57 <= pw_41;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_60 <= prd_48;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_62 <= pw_46;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_63 <= pq_62;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_64 <= pq_57;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) p2_valid <= {p2_valid[2], p2_valid[1], (p2_valid[0] && pw_37), (p2_admit && ((!(p2_valid[0] && (!pw_37))) || 1'h0))};  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_37))) || 1'h0));  // reduce_local.cl:4:6
             if (((state == 16'h000d) && ((!p2_admit) && (p2_valid == 4'h0)))) state <= 16'h000b;  // reduce_local.cl:4:6
-            if ((state == 16'h000e)) v3_lid_x <= w_75;
+            if ((state == 16'h000e)) v3_lid_x <= w_71;
             if ((state == 16'h000e)) state <= 16'h000c;
-            if ((state == 16'h000f)) v2_group_cond0 <= w_78;
+            if ((state == 16'h000f)) v2_group_cond0 <= w_74;
             if ((state == 16'h000f)) state <= 16'h0007;
-            if ((state == 16'h0010)) v1_stride <= w_79;
+            if ((state == 16'h0010)) v1_stride <= w_75;
             if ((state == 16'h0010)) state <= 16'h000f;
             if (((state == 16'h0011) && 1'h1)) p0_valid <= 46'h000000000001;  // reduce_local.cl:4:6
             if (((state == 16'h0011) && 1'h1)) p0_admit <= 1'h1;  // reduce_local.cl:4:6
             if (((state == 16'h0011) && 1'h1)) state <= 16'h0012;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_go <= pw_83;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_83) && p0_en))) v0_lid <= pw_85;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_83) && p0_en))) v3_lid_x <= pw_154;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_102 <= pw_85;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_106 <= pw_105;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_go <= pw_79;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_79) && p0_en))) v0_lid <= pw_81;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_79) && p0_en))) v3_lid_x <= pw_148;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_99 <= pw_98;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_100 <= pq_99;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_101 <= pq_100;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_102 <= pq_101;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_103 <= pq_102;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_104 <= pq_103;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_105 <= pq_104;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_106 <= pq_105;  // reduce_local.cl:4:6
             if (((state == 16'h0012) && (1'h1 && p0_en))) pq_107 <= pq_106;  // reduce_local.cl:4:6
             if (((state == 16'h0012) && (1'h1 && p0_en))) pq_108 <= pq_107;  // reduce_local.cl:4:6
             if (((state == 16'h0012) && (1'h1 && p0_en))) pq_109 <= pq_108;  // reduce_local.cl:4:6
@@ -481,38 +475,32 @@ module reduce_sum_datapath (
             if (((state == 16'h0012) && (1'h1 && p0_en))) pq_140 <= pq_139;  // reduce_local.cl:4:6
             if (((state == 16'h0012) && (1'h1 && p0_en))) pq_141 <= pq_140;  // reduce_local.cl:4:6
             if (((state == 16'h0012) && (1'h1 && p0_en))) pq_142 <= pq_141;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_143 <= pq_142;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_144 <= pq_143;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_145 <= pq_144;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_146 <= pq_145;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_147 <= pq_146;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_148 <= pq_147;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_valid <= {p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_83), (p0_admit && ((!(p0_valid[0] && (!pw_83))) || 1'h0))};  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_83))) || 1'h0));  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_valid <= {p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_79), (p0_admit && ((!(p0_valid[0] && (!pw_79))) || 1'h0))};  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_79))) || 1'h0));  // reduce_local.cl:4:6
             if (((state == 16'h0012) && (((!p0_admit) && (p0_valid == 46'h000000000000)) && in_ld_idle))) state <= 16'h0010;  // reduce_local.cl:4:6
-            if ((state == 16'h0013)) v3_lid_x <= w_155;
+            if ((state == 16'h0013)) v3_lid_x <= w_149;
             if ((state == 16'h0013)) state <= 16'h0011;
             if (((state == 16'h0014) && ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0014)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0013);
         end
     end
-    assign in_ld_req_valid = (((p0_valid[0] && 1'h1) && pw_83) && p0_en);
-    assign in_ld_req_addr = (((p0_valid[0] && 1'h1) && pw_83) ? pw_100[31:0] : 32'h00000000);
+    assign in_ld_req_valid = (((p0_valid[0] && 1'h1) && pw_79) && p0_en);
+    assign in_ld_req_addr = (((p0_valid[0] && 1'h1) && pw_79) ? pw_94[31:0] : 32'h00000000);
     assign in_ld_resp_ready = ((p0_valid[44] && 1'h1) && p0_en);
     assign in_ld_flush = (state == 16'h0011);
-    assign partial_st_req_valid = (((p3_valid[1] && 1'h1) && (1'h1 && pq_20)) && p3_en);
-    assign partial_st_req_addr = (((p3_valid[1] && 1'h1) && (1'h1 && pq_20)) ? pq_19[31:0] : 32'h00000000);
-    assign partial_st_req_data = (((p3_valid[1] && 1'h1) && (1'h1 && pq_20)) ? prd_18 : 32'h00000000);
-    assign lbuf_scratch_we = ((((p2_valid[2] && 1'h1) && (1'h1 && pq_68)) && p2_en) || ((p0_valid[44] && 1'h1) && p0_en));
-    assign lbuf_scratch_waddr = ((((p2_valid[2] && 1'h1) && (1'h1 && pq_68)) && p2_en) ? pwa_69[8:0] : (((p0_valid[44] && 1'h1) && p0_en) ? pwa_149[8:0] : 9'h000));
-    assign lbuf_scratch_wdata = ((((p2_valid[2] && 1'h1) && (1'h1 && pq_68)) && p2_en) ? pw_65 : (((p0_valid[44] && 1'h1) && p0_en) ? pld_101 : 32'h00000000));
-    assign lbuf_scratch_re = (((((p3_valid[0] && 1'h1) && pw_4) && (1'h1 && pw_9)) && p3_en) || ((((p2_valid[0] && 1'h1) && pw_38) && (1'h1 && pw_43)) && p2_en));
-    assign lbuf_scratch_raddr = (((((p3_valid[0] && 1'h1) && pw_4) && (1'h1 && pw_9)) && p3_en) ? pwa_17[8:0] : (((((p2_valid[0] && 1'h1) && pw_38) && (1'h1 && pw_43)) && p2_en) ? pwa_49[8:0] : 9'h000));
-    assign lbuf_scratch_r1_re = (((p2_valid[1] && 1'h1) && (1'h1 && pq_61)) && p2_en);
-    assign lbuf_scratch_r1_raddr = ((((p2_valid[1] && 1'h1) && (1'h1 && pq_61)) && p2_en) ? pwa_62[8:0] : 9'h000);
+    assign partial_st_req_valid = (((p3_valid[1] && 1'h1) && (1'h1 && pq_19)) && p3_en);
+    assign partial_st_req_addr = (((p3_valid[1] && 1'h1) && (1'h1 && pq_19)) ? pq_18[31:0] : 32'h00000000);
+    assign partial_st_req_data = (((p3_valid[1] && 1'h1) && (1'h1 && pq_19)) ? prd_17 : 32'h00000000);
+    assign lbuf_scratch_we = ((((p2_valid[2] && 1'h1) && (1'h1 && pq_64)) && p2_en) || ((p0_valid[44] && 1'h1) && p0_en));
+    assign lbuf_scratch_waddr = ((((p2_valid[2] && 1'h1) && (1'h1 && pq_64)) && p2_en) ? pwa_65[7:0] : (((p0_valid[44] && 1'h1) && p0_en) ? pwa_143[7:0] : 8'h00));
+    assign lbuf_scratch_wdata = ((((p2_valid[2] && 1'h1) && (1'h1 && pq_64)) && p2_en) ? pw_61 : (((p0_valid[44] && 1'h1) && p0_en) ? pld_95 : 32'h00000000));
+    assign lbuf_scratch_re = (((((p3_valid[0] && 1'h1) && pw_4) && (1'h1 && pw_8)) && p3_en) || ((((p2_valid[0] && 1'h1) && pw_37) && (1'h1 && pw_41)) && p2_en));
+    assign lbuf_scratch_raddr = (((((p3_valid[0] && 1'h1) && pw_4) && (1'h1 && pw_8)) && p3_en) ? pwa_16[7:0] : (((((p2_valid[0] && 1'h1) && pw_37) && (1'h1 && pw_41)) && p2_en) ? pwa_47[7:0] : 8'h00));
+    assign lbuf_scratch_r1_re = (((p2_valid[1] && 1'h1) && (1'h1 && pq_57)) && p2_en);
+    assign lbuf_scratch_r1_raddr = ((((p2_valid[1] && 1'h1) && (1'h1 && pq_57)) && p2_en) ? pwa_58[7:0] : 8'h00);
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, scratch_local_size[31:0], v0_lid[31:0], v4_lid_linear[63:0], pv_1[63:8], p3_go, w_5[31:0], pv_6[63:32], w_11[31:0], pwa_17[63:9], pq_19[63:32], pv_21[63:8], pv_35[63:8], p2_go, w_39[31:0], pv_40[63:32], pwa_49[63:9],
-        pv_52[31:16], pwa_62[63:9], pwa_69[63:9], pv_70[63:8], pv_80[63:8], p0_go, pv_84[63:32], w_88[31:0], w_89[63:32], pv_90[63:32], w_91[63:0], pw_100[63:32], pwa_149[63:9], pv_150[63:8]};
+    wire ohls_unused = &{1'b0, scratch_local_size[31:0], v0_lid[31:0], v4_lid_linear[63:0], pv_1[63:8], p3_go, pv_5[63:32], w_10[31:0], pwa_16[63:8], pq_18[63:32], pv_20[63:8], pv_34[63:8], p2_go, pv_38[63:32], pwa_47[63:8], pv_49[31:8], pwa_58[63:8],
+        pwa_65[63:8], pv_66[63:8], pv_76[63:8], p0_go, pv_80[63:32], w_84[31:0], w_85[63:32], w_86[63:0], pw_94[63:32], pwa_143[63:8], pv_144[63:8]};
 endmodule
 `default_nettype wire

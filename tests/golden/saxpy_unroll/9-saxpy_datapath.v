@@ -98,104 +98,104 @@ module saxpy_datapath (
     wire [63:0] w_23;  // saxpy_unroll.cl:9:9
     wire [31:0] w_24;  // saxpy_unroll.cl:9:16
     wire [63:0] w_25;  // saxpy_unroll.cl:9:24
-    wire [31:0] w_26;  // saxpy_unroll.cl:9:26
-    wire [63:0] w_27;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_28;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_29;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_30;  // saxpy_unroll.cl:9:24
+    wire [63:0] w_26;  // saxpy_unroll.cl:9:24
     reg         x_rd_issued;
     reg  [7:0]  x_rd_beat;
-    reg  [31:0] ld_31;  // saxpy_unroll.cl:9:24
-    wire [31:0] v_32;
-    wire        go_33;
+    reg  [31:0] ld_27;  // saxpy_unroll.cl:9:24
+    wire [31:0] v_28;
+    wire        go_29;
     reg         u8_fp_mul_issued;
     wire        u8_fp_mul_valid;
     wire [31:0] u8_fp_mul_result;
-    wire [31:0] fnan_34;
-    reg  [31:0] r_35;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_36;  // saxpy_unroll.cl:9:31
-    wire [31:0] w_37;  // saxpy_unroll.cl:9:33
-    wire [63:0] w_38;  // saxpy_unroll.cl:9:31
-    wire [63:0] w_39;  // saxpy_unroll.cl:9:31
-    wire [63:0] w_40;  // saxpy_unroll.cl:9:31
-    wire [63:0] w_41;  // saxpy_unroll.cl:9:31
-    reg  [63:0] q_42;  // saxpy_unroll.cl:9:31
+    wire [31:0] fnan_30;
+    reg  [31:0] r_31;  // saxpy_unroll.cl:9:16
+    reg  [63:0] q_32;  // saxpy_unroll.cl:9:9
     reg         y_rd_issued;
     reg  [7:0]  y_rd_beat;
-    reg  [31:0] ld_43;  // saxpy_unroll.cl:9:31
-    wire [31:0] v_44;
-    wire        go_45;
+    reg  [31:0] ld_33;  // saxpy_unroll.cl:9:31
+    wire [31:0] v_34;
+    wire        go_35;
     reg         u9_fp_add_issued;
     wire        u9_fp_add_valid;
     wire [31:0] u9_fp_add_result;
-    wire [31:0] fnan_46;
-    reg  [31:0] r_47;  // saxpy_unroll.cl:9:16
-    reg  [63:0] q_48;  // saxpy_unroll.cl:9:9
+    wire [31:0] fnan_36;
+    reg  [31:0] r_37;  // saxpy_unroll.cl:9:16
     reg         y_wr_issued;
     reg  [7:0]  y_wr_beat;
     reg  [98:0] p2_valid;  // saxpy_unroll.cl:8:5
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
-    wire [31:0] pv_49;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_50;  // saxpy_unroll.cl:8:25
-    wire        pw_51;  // saxpy_unroll.cl:8:21
+    wire [31:0] pv_38;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_39;  // saxpy_unroll.cl:8:25
+    wire        pw_40;  // saxpy_unroll.cl:8:21
     reg         p2_go;
-    wire [63:0] w_52;  // saxpy_unroll.cl:9:9
-    wire [31:0] pv_53;  // saxpy_unroll.cl:9:11
-    wire [63:0] pw_54;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_55;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_56;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_57;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_58;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_59;  // saxpy_unroll.cl:9:24
-    wire [31:0] pv_60;  // saxpy_unroll.cl:9:26
-    wire [63:0] pw_61;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_62;  // saxpy_unroll.cl:9:24
-    wire [63:0] pw_63;  // saxpy_unroll.cl:9:24
-    wire [63:0] pw_64;  // saxpy_unroll.cl:9:24
-    wire [31:0] pld_65;  // saxpy_unroll.cl:9:24
-    wire        go_66;
-    wire        pu_67_valid;
-    wire [31:0] pu_67_result;
-    reg  [31:0] pd_68;
-    reg  [31:0] pd_69;
+    wire [63:0] w_41;  // saxpy_unroll.cl:9:9
+    wire [31:0] pv_42;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_43;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_44;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_45;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_46;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_47;  // saxpy_unroll.cl:9:16
+    wire [63:0] w_48;  // saxpy_unroll.cl:9:24
+    wire [63:0] pw_49;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_50;  // saxpy_unroll.cl:9:24
+    wire        go_51;
+    wire        pu_52_valid;
+    wire [31:0] pu_52_result;
+    reg  [31:0] pd_53;
+    reg  [31:0] pd_54;
+    reg  [31:0] pd_55;
+    reg  [31:0] pd_56;
+    reg  [31:0] pd_57;
+    reg  [31:0] pd_58;
+    reg  [31:0] pd_59;
+    reg  [31:0] pd_60;
+    wire [31:0] fnan_61;
+    wire [31:0] pw_62;  // saxpy_unroll.cl:9:16
+    wire [31:0] pld_63;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_64;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_65;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_66;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_67;  // saxpy_unroll.cl:9:31
+    wire        go_68;
+    wire        pu_69_valid;
+    wire [31:0] pu_69_result;
     reg  [31:0] pd_70;
     reg  [31:0] pd_71;
     reg  [31:0] pd_72;
     reg  [31:0] pd_73;
     reg  [31:0] pd_74;
     reg  [31:0] pd_75;
-    wire [31:0] fnan_76;
-    wire [31:0] pw_77;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_78;  // saxpy_unroll.cl:9:31
-    wire [31:0] pv_79;  // saxpy_unroll.cl:9:33
-    wire [63:0] pw_80;  // saxpy_unroll.cl:9:31
-    wire [63:0] w_81;  // saxpy_unroll.cl:9:31
-    wire [63:0] pw_82;  // saxpy_unroll.cl:9:31
-    wire [63:0] pw_83;  // saxpy_unroll.cl:9:31
-    wire [31:0] pld_84;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_85;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_86;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_87;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_88;  // saxpy_unroll.cl:9:31
-    wire        go_89;
-    wire        pu_90_valid;
-    wire [31:0] pu_90_result;
-    reg  [31:0] pd_91;
-    reg  [31:0] pd_92;
-    reg  [31:0] pd_93;
-    reg  [31:0] pd_94;
-    reg  [31:0] pd_95;
-    reg  [31:0] pd_96;
-    reg  [31:0] pd_97;
-    reg  [31:0] pd_98;
-    reg  [31:0] pd_99;
-    reg  [31:0] pd_100;
-    reg  [31:0] pd_101;
-    reg  [31:0] pd_102;
-    wire [31:0] fnan_103;
-    wire [31:0] pw_104;  // saxpy_unroll.cl:9:16
+    reg  [31:0] pd_76;
+    reg  [31:0] pd_77;
+    reg  [31:0] pd_78;
+    reg  [31:0] pd_79;
+    reg  [31:0] pd_80;
+    reg  [31:0] pd_81;
+    wire [31:0] fnan_82;
+    wire [31:0] pw_83;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_84;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_85;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_86;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_87;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_88;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_89;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_90;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_91;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_92;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_93;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_94;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_95;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_96;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_97;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_98;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_99;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_100;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_101;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_102;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_103;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_104;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_105;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_106;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_107;  // saxpy_unroll.cl:9:9
@@ -229,265 +229,269 @@ module saxpy_datapath (
     reg  [63:0] pq_135;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_136;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_137;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_138;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_139;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_140;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_141;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_142;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_143;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_144;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_145;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_146;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_147;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_148;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_149;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_150;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_151;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_152;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_153;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_154;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_155;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_156;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_157;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_158;  // saxpy_unroll.cl:9:9
-    wire [31:0] pv_159;  // saxpy_unroll.cl:8:28
-    wire [31:0] w_160;  // saxpy_unroll.cl:8:28
-    wire [31:0] pw_161;  // saxpy_unroll.cl:8:28
+    wire [31:0] pv_138;  // saxpy_unroll.cl:8:28
+    wire [31:0] w_139;  // saxpy_unroll.cl:8:28
+    wire [31:0] pw_140;  // saxpy_unroll.cl:8:28
     reg         p2_apart;
-    wire [31:0] w_162;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_163;  // saxpy_unroll.cl:8:25
-    wire        w_164;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_165;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_166;  // saxpy_unroll.cl:8:21
-    wire        w_167;  // saxpy_unroll.cl:8:21
-    wire        w_168;  // saxpy_unroll.cl:8:21
-    reg         q_169;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_170;  // saxpy_unroll.cl:8:5
-    wire [31:0] w_171;  // saxpy_unroll.cl:8:5
-    wire [31:0] w_172;  // saxpy_unroll.cl:8:5
-    wire [63:0] w_173;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_174;  // saxpy_unroll.cl:9:11
-    wire [63:0] w_175;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_176;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_177;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_178;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_179;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_180;  // saxpy_unroll.cl:9:24
-    wire [31:0] w_181;  // saxpy_unroll.cl:9:26
-    wire [63:0] w_182;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_183;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_184;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_185;  // saxpy_unroll.cl:9:24
-    reg  [31:0] ld_186;  // saxpy_unroll.cl:9:24
-    wire [31:0] v_187;
-    wire        go_188;
+    wire [31:0] w_141;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_142;  // saxpy_unroll.cl:8:25
+    wire        w_143;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_144;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_145;  // saxpy_unroll.cl:8:21
+    wire        w_146;  // saxpy_unroll.cl:8:21
+    wire        w_147;  // saxpy_unroll.cl:8:21
+    reg         q_148;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_149;  // saxpy_unroll.cl:8:5
+    wire [31:0] w_150;  // saxpy_unroll.cl:8:5
+    wire [31:0] w_151;  // saxpy_unroll.cl:8:5
+    wire [63:0] w_152;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_153;  // saxpy_unroll.cl:9:11
+    wire [63:0] w_154;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_155;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_156;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_157;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_158;  // saxpy_unroll.cl:9:16
+    wire [63:0] w_159;  // saxpy_unroll.cl:9:24
+    wire [63:0] w_160;  // saxpy_unroll.cl:9:24
+    reg  [31:0] ld_161;  // saxpy_unroll.cl:9:24
+    wire [31:0] v_162;
+    wire        go_163;
     reg         u0_fp_mul_issued;
     wire        u0_fp_mul_valid;
     wire [31:0] u0_fp_mul_result;
-    wire [31:0] fnan_189;
-    reg  [31:0] r_190;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_191;  // saxpy_unroll.cl:9:31
-    wire [31:0] w_192;  // saxpy_unroll.cl:9:33
-    wire [63:0] w_193;  // saxpy_unroll.cl:9:31
-    wire [63:0] w_194;  // saxpy_unroll.cl:9:31
-    wire [63:0] w_195;  // saxpy_unroll.cl:9:31
-    wire [63:0] w_196;  // saxpy_unroll.cl:9:31
-    reg  [63:0] q_197;  // saxpy_unroll.cl:9:31
-    reg  [31:0] ld_198;  // saxpy_unroll.cl:9:31
-    wire [31:0] v_199;
-    wire        go_200;
+    wire [31:0] fnan_164;
+    reg  [31:0] r_165;  // saxpy_unroll.cl:9:16
+    reg  [63:0] q_166;  // saxpy_unroll.cl:9:9
+    reg  [31:0] ld_167;  // saxpy_unroll.cl:9:31
+    wire [31:0] v_168;
+    wire        go_169;
     reg         u1_fp_add_issued;
     wire        u1_fp_add_valid;
     wire [31:0] u1_fp_add_result;
-    wire [31:0] fnan_201;
-    reg  [31:0] r_202;  // saxpy_unroll.cl:9:16
-    reg  [63:0] q_203;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_204;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_205;  // saxpy_unroll.cl:9:11
-    wire [31:0] w_206;  // saxpy_unroll.cl:9:11
-    wire [31:0] w_207;  // saxpy_unroll.cl:9:11
-    wire [63:0] w_208;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_209;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_210;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_211;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_212;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_213;  // saxpy_unroll.cl:9:24
-    wire [31:0] w_214;  // saxpy_unroll.cl:9:26
-    wire [31:0] w_215;  // saxpy_unroll.cl:9:26
-    wire [31:0] w_216;  // saxpy_unroll.cl:9:26
-    wire [63:0] w_217;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_218;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_219;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_220;  // saxpy_unroll.cl:9:24
-    reg  [63:0] q_221;  // saxpy_unroll.cl:9:24
-    reg  [31:0] ld_222;  // saxpy_unroll.cl:9:24
-    wire [31:0] v_223;
-    wire        go_224;
+    wire [31:0] fnan_170;
+    reg  [31:0] r_171;  // saxpy_unroll.cl:9:16
+    wire [31:0] w_172;  // saxpy_unroll.cl:9:11
+    wire [31:0] w_173;  // saxpy_unroll.cl:9:11
+    wire [63:0] w_174;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_175;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_176;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_177;  // saxpy_unroll.cl:9:24
+    reg  [63:0] q_178;  // saxpy_unroll.cl:9:24
+    reg  [31:0] ld_179;  // saxpy_unroll.cl:9:24
+    wire [31:0] v_180;
+    wire        go_181;
     reg         u2_fp_mul_issued;
     wire        u2_fp_mul_valid;
     wire [31:0] u2_fp_mul_result;
-    wire [31:0] fnan_225;
-    reg  [31:0] r_226;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_227;  // saxpy_unroll.cl:9:31
-    wire [31:0] w_228;  // saxpy_unroll.cl:9:33
-    wire [31:0] w_229;  // saxpy_unroll.cl:9:33
-    wire [31:0] w_230;  // saxpy_unroll.cl:9:33
-    wire [63:0] w_231;  // saxpy_unroll.cl:9:31
-    wire [63:0] w_232;  // saxpy_unroll.cl:9:31
-    wire [63:0] w_233;  // saxpy_unroll.cl:9:31
-    wire [63:0] w_234;  // saxpy_unroll.cl:9:31
-    reg  [63:0] q_235;  // saxpy_unroll.cl:9:31
-    reg  [31:0] ld_236;  // saxpy_unroll.cl:9:31
-    wire [31:0] v_237;
-    wire        go_238;
+    wire [31:0] fnan_182;
+    reg  [31:0] r_183;  // saxpy_unroll.cl:9:16
+    reg  [63:0] q_184;  // saxpy_unroll.cl:9:9
+    reg  [31:0] ld_185;  // saxpy_unroll.cl:9:31
+    wire [31:0] v_186;
+    wire        go_187;
     reg         u3_fp_add_issued;
     wire        u3_fp_add_valid;
     wire [31:0] u3_fp_add_result;
-    wire [31:0] fnan_239;
-    reg  [31:0] r_240;  // saxpy_unroll.cl:9:16
-    reg  [63:0] q_241;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_242;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_243;  // saxpy_unroll.cl:9:11
-    wire [31:0] w_244;  // saxpy_unroll.cl:9:11
-    wire [31:0] w_245;  // saxpy_unroll.cl:9:11
-    wire [63:0] w_246;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_247;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_248;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_249;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_250;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_251;  // saxpy_unroll.cl:9:24
-    wire [31:0] w_252;  // saxpy_unroll.cl:9:26
-    wire [31:0] w_253;  // saxpy_unroll.cl:9:26
-    wire [31:0] w_254;  // saxpy_unroll.cl:9:26
-    wire [63:0] w_255;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_256;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_257;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_258;  // saxpy_unroll.cl:9:24
-    reg  [63:0] q_259;  // saxpy_unroll.cl:9:24
-    reg  [31:0] ld_260;  // saxpy_unroll.cl:9:24
-    wire [31:0] v_261;
-    wire        go_262;
+    wire [31:0] fnan_188;
+    reg  [31:0] r_189;  // saxpy_unroll.cl:9:16
+    wire [31:0] w_190;  // saxpy_unroll.cl:9:11
+    wire [31:0] w_191;  // saxpy_unroll.cl:9:11
+    wire [63:0] w_192;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_193;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_194;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_195;  // saxpy_unroll.cl:9:24
+    reg  [63:0] q_196;  // saxpy_unroll.cl:9:24
+    reg  [31:0] ld_197;  // saxpy_unroll.cl:9:24
+    wire [31:0] v_198;
+    wire        go_199;
     reg         u4_fp_mul_issued;
     wire        u4_fp_mul_valid;
     wire [31:0] u4_fp_mul_result;
-    wire [31:0] fnan_263;
-    reg  [31:0] r_264;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_265;  // saxpy_unroll.cl:9:31
-    wire [31:0] w_266;  // saxpy_unroll.cl:9:33
-    wire [31:0] w_267;  // saxpy_unroll.cl:9:33
-    wire [31:0] w_268;  // saxpy_unroll.cl:9:33
-    wire [63:0] w_269;  // saxpy_unroll.cl:9:31
-    wire [63:0] w_270;  // saxpy_unroll.cl:9:31
-    wire [63:0] w_271;  // saxpy_unroll.cl:9:31
-    wire [63:0] w_272;  // saxpy_unroll.cl:9:31
-    reg  [63:0] q_273;  // saxpy_unroll.cl:9:31
-    reg  [31:0] ld_274;  // saxpy_unroll.cl:9:31
-    wire [31:0] v_275;
-    wire        go_276;
+    wire [31:0] fnan_200;
+    reg  [31:0] r_201;  // saxpy_unroll.cl:9:16
+    reg  [63:0] q_202;  // saxpy_unroll.cl:9:9
+    reg  [31:0] ld_203;  // saxpy_unroll.cl:9:31
+    wire [31:0] v_204;
+    wire        go_205;
     reg         u5_fp_add_issued;
     wire        u5_fp_add_valid;
     wire [31:0] u5_fp_add_result;
-    wire [31:0] fnan_277;
-    reg  [31:0] r_278;  // saxpy_unroll.cl:9:16
-    reg  [63:0] q_279;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_280;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_281;  // saxpy_unroll.cl:9:11
-    wire [31:0] w_282;  // saxpy_unroll.cl:9:11
-    wire [31:0] w_283;  // saxpy_unroll.cl:9:11
-    wire [63:0] w_284;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_285;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_286;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_287;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_288;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_289;  // saxpy_unroll.cl:9:24
-    wire [31:0] w_290;  // saxpy_unroll.cl:9:26
-    wire [31:0] w_291;  // saxpy_unroll.cl:9:26
-    wire [31:0] w_292;  // saxpy_unroll.cl:9:26
-    wire [63:0] w_293;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_294;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_295;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_296;  // saxpy_unroll.cl:9:24
-    reg  [63:0] q_297;  // saxpy_unroll.cl:9:24
-    reg  [31:0] ld_298;  // saxpy_unroll.cl:9:24
-    wire [31:0] v_299;
-    wire        go_300;
+    wire [31:0] fnan_206;
+    reg  [31:0] r_207;  // saxpy_unroll.cl:9:16
+    wire [31:0] w_208;  // saxpy_unroll.cl:9:11
+    wire [31:0] w_209;  // saxpy_unroll.cl:9:11
+    wire [63:0] w_210;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_211;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_212;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_213;  // saxpy_unroll.cl:9:24
+    reg  [63:0] q_214;  // saxpy_unroll.cl:9:24
+    reg  [31:0] ld_215;  // saxpy_unroll.cl:9:24
+    wire [31:0] v_216;
+    wire        go_217;
     reg         u6_fp_mul_issued;
     wire        u6_fp_mul_valid;
     wire [31:0] u6_fp_mul_result;
-    wire [31:0] fnan_301;
-    reg  [31:0] r_302;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_303;  // saxpy_unroll.cl:9:31
-    wire [31:0] w_304;  // saxpy_unroll.cl:9:33
-    wire [31:0] w_305;  // saxpy_unroll.cl:9:33
-    wire [31:0] w_306;  // saxpy_unroll.cl:9:33
-    wire [63:0] w_307;  // saxpy_unroll.cl:9:31
-    wire [63:0] w_308;  // saxpy_unroll.cl:9:31
-    wire [63:0] w_309;  // saxpy_unroll.cl:9:31
-    wire [63:0] w_310;  // saxpy_unroll.cl:9:31
-    reg  [63:0] q_311;  // saxpy_unroll.cl:9:31
-    reg  [31:0] ld_312;  // saxpy_unroll.cl:9:31
-    wire [31:0] v_313;
-    wire        go_314;
+    wire [31:0] fnan_218;
+    reg  [31:0] r_219;  // saxpy_unroll.cl:9:16
+    reg  [63:0] q_220;  // saxpy_unroll.cl:9:9
+    reg  [31:0] ld_221;  // saxpy_unroll.cl:9:31
+    wire [31:0] v_222;
+    wire        go_223;
     reg         u7_fp_add_issued;
     wire        u7_fp_add_valid;
     wire [31:0] u7_fp_add_result;
-    wire [31:0] fnan_315;
-    reg  [31:0] r_316;  // saxpy_unroll.cl:9:16
-    reg  [63:0] q_317;  // saxpy_unroll.cl:9:9
+    wire [31:0] fnan_224;
+    reg  [31:0] r_225;  // saxpy_unroll.cl:9:16
     reg  [25:0] p1_valid;  // saxpy_unroll.cl:8:5
     reg         p1_admit;
     reg  [1:0]  p1_slot;
     wire        p1_stall;
     wire        p1_en;
-    wire [31:0] pv_318;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_319;  // saxpy_unroll.cl:8:25
-    wire        pw_320;  // saxpy_unroll.cl:8:21
-    wire [31:0] pw_321;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_322;  // saxpy_unroll.cl:8:21
-    wire        pw_323;  // saxpy_unroll.cl:8:21
-    wire        pw_324;  // saxpy_unroll.cl:8:21
+    wire [31:0] pv_226;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_227;  // saxpy_unroll.cl:8:25
+    wire        pw_228;  // saxpy_unroll.cl:8:21
+    wire [31:0] pw_229;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_230;  // saxpy_unroll.cl:8:21
+    wire        pw_231;  // saxpy_unroll.cl:8:21
+    wire        pw_232;  // saxpy_unroll.cl:8:21
     reg         p1_go;
-    wire [63:0] w_325;  // saxpy_unroll.cl:9:9
-    wire [31:0] pv_326;  // saxpy_unroll.cl:9:11
-    wire [63:0] pw_327;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_328;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_329;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_330;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_331;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_332;  // saxpy_unroll.cl:9:24
-    wire [31:0] pv_333;  // saxpy_unroll.cl:9:26
-    wire [63:0] pw_334;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_335;  // saxpy_unroll.cl:9:24
-    wire [63:0] pw_336;  // saxpy_unroll.cl:9:24
-    wire [63:0] pw_337;  // saxpy_unroll.cl:9:24
-    wire [31:0] pld_338;  // saxpy_unroll.cl:9:24
-    wire        go_339;
-    wire        pu_340_valid;
-    wire [31:0] pu_340_result;
-    reg  [31:0] pd_341;
-    reg  [31:0] pd_342;
-    reg  [31:0] pd_343;
-    reg  [31:0] pd_344;
-    reg  [31:0] pd_345;
-    reg  [31:0] pd_346;
-    reg  [31:0] pd_347;
-    reg  [31:0] pd_348;
-    wire [31:0] fnan_349;
-    wire [31:0] pw_350;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_351;  // saxpy_unroll.cl:9:31
-    wire [31:0] pv_352;  // saxpy_unroll.cl:9:33
-    wire [63:0] pw_353;  // saxpy_unroll.cl:9:31
-    wire [63:0] w_354;  // saxpy_unroll.cl:9:31
-    wire [63:0] pw_355;  // saxpy_unroll.cl:9:31
-    wire [63:0] pw_356;  // saxpy_unroll.cl:9:31
-    wire [31:0] pld_357;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_358;  // saxpy_unroll.cl:9:31
-    wire        go_359;
-    wire        pu_360_valid;
-    wire [31:0] pu_360_result;
-    reg  [31:0] pd_361;
-    reg  [31:0] pd_362;
-    reg  [31:0] pd_363;
+    wire [63:0] w_233;  // saxpy_unroll.cl:9:9
+    wire [31:0] pv_234;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_235;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_236;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_237;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_238;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_239;  // saxpy_unroll.cl:9:16
+    wire [63:0] w_240;  // saxpy_unroll.cl:9:24
+    wire [63:0] pw_241;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_242;  // saxpy_unroll.cl:9:24
+    wire        go_243;
+    wire        pu_244_valid;
+    wire [31:0] pu_244_result;
+    reg  [31:0] pd_245;
+    reg  [31:0] pd_246;
+    reg  [31:0] pd_247;
+    reg  [31:0] pd_248;
+    reg  [31:0] pd_249;
+    reg  [31:0] pd_250;
+    reg  [31:0] pd_251;
+    reg  [31:0] pd_252;
+    wire [31:0] fnan_253;
+    wire [31:0] pw_254;  // saxpy_unroll.cl:9:16
+    wire [31:0] pld_255;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_256;  // saxpy_unroll.cl:9:31
+    wire        go_257;
+    wire        pu_258_valid;
+    wire [31:0] pu_258_result;
+    reg  [31:0] pd_259;
+    reg  [31:0] pd_260;
+    reg  [31:0] pd_261;
+    reg  [31:0] pd_262;
+    reg  [31:0] pd_263;
+    reg  [31:0] pd_264;
+    reg  [31:0] pd_265;
+    reg  [31:0] pd_266;
+    reg  [31:0] pd_267;
+    reg  [31:0] pd_268;
+    reg  [31:0] pd_269;
+    reg  [31:0] pd_270;
+    wire [31:0] fnan_271;
+    wire [31:0] pw_272;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_273;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_274;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_275;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_276;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_277;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_278;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_279;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_280;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_281;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_282;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_283;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_284;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_285;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_286;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_287;  // saxpy_unroll.cl:9:11
+    wire [31:0] pw_288;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_289;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_290;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_291;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_292;  // saxpy_unroll.cl:9:24
+    reg  [63:0] pq_293;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_294;  // saxpy_unroll.cl:9:24
+    wire        go_295;
+    wire        pu_296_valid;
+    wire [31:0] pu_296_result;
+    reg  [31:0] pd_297;
+    reg  [31:0] pd_298;
+    reg  [31:0] pd_299;
+    reg  [31:0] pd_300;
+    reg  [31:0] pd_301;
+    reg  [31:0] pd_302;
+    reg  [31:0] pd_303;
+    reg  [31:0] pd_304;
+    wire [31:0] fnan_305;
+    wire [31:0] pw_306;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_307;  // saxpy_unroll.cl:9:9
+    wire [31:0] pld_308;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_309;  // saxpy_unroll.cl:9:31
+    wire        go_310;
+    wire        pu_311_valid;
+    wire [31:0] pu_311_result;
+    reg  [31:0] pd_312;
+    reg  [31:0] pd_313;
+    reg  [31:0] pd_314;
+    reg  [31:0] pd_315;
+    reg  [31:0] pd_316;
+    reg  [31:0] pd_317;
+    reg  [31:0] pd_318;
+    reg  [31:0] pd_319;
+    reg  [31:0] pd_320;
+    reg  [31:0] pd_321;
+    reg  [31:0] pd_322;
+    reg  [31:0] pd_323;
+    wire [31:0] fnan_324;
+    wire [31:0] pw_325;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_326;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_327;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_328;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_329;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_330;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_331;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_332;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_333;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_334;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_335;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_336;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_337;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_338;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_339;  // saxpy_unroll.cl:9:11
+    wire [31:0] pw_340;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_341;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_342;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_343;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_344;  // saxpy_unroll.cl:9:24
+    reg  [63:0] pq_345;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_346;  // saxpy_unroll.cl:9:24
+    wire        go_347;
+    wire        pu_348_valid;
+    wire [31:0] pu_348_result;
+    reg  [31:0] pd_349;
+    reg  [31:0] pd_350;
+    reg  [31:0] pd_351;
+    reg  [31:0] pd_352;
+    reg  [31:0] pd_353;
+    reg  [31:0] pd_354;
+    reg  [31:0] pd_355;
+    reg  [31:0] pd_356;
+    wire [31:0] fnan_357;
+    wire [31:0] pw_358;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_359;  // saxpy_unroll.cl:9:9
+    wire [31:0] pld_360;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_361;  // saxpy_unroll.cl:9:31
+    wire        go_362;
+    wire        pu_363_valid;
+    wire [31:0] pu_363_result;
     reg  [31:0] pd_364;
     reg  [31:0] pd_365;
     reg  [31:0] pd_366;
@@ -497,11 +501,11 @@ module saxpy_datapath (
     reg  [31:0] pd_370;
     reg  [31:0] pd_371;
     reg  [31:0] pd_372;
-    wire [31:0] fnan_373;
-    wire [31:0] pw_374;  // saxpy_unroll.cl:9:16
-    reg  [63:0] pq_375;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_376;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_377;  // saxpy_unroll.cl:9:9
+    reg  [31:0] pd_373;
+    reg  [31:0] pd_374;
+    reg  [31:0] pd_375;
+    wire [31:0] fnan_376;
+    wire [31:0] pw_377;  // saxpy_unroll.cl:9:16
     reg  [63:0] pq_378;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_379;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_380;  // saxpy_unroll.cl:9:9
@@ -513,235 +517,69 @@ module saxpy_datapath (
     reg  [63:0] pq_386;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_387;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_388;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_389;  // saxpy_unroll.cl:9:9
-    wire [31:0] pv_390;  // saxpy_unroll.cl:9:11
+    reg  [63:0] pq_389;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_390;  // saxpy_unroll.cl:9:9
     wire [31:0] w_391;  // saxpy_unroll.cl:9:11
     wire [31:0] pw_392;  // saxpy_unroll.cl:9:11
     wire [63:0] pw_393;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_394;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_394;  // saxpy_unroll.cl:9:9
     wire [63:0] pw_395;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_396;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_397;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_398;  // saxpy_unroll.cl:9:24
-    wire [31:0] pv_399;  // saxpy_unroll.cl:9:26
-    wire [31:0] w_400;  // saxpy_unroll.cl:9:26
-    wire [31:0] pw_401;  // saxpy_unroll.cl:9:26
-    wire [63:0] pw_402;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_403;  // saxpy_unroll.cl:9:24
-    wire [63:0] pw_404;  // saxpy_unroll.cl:9:24
-    wire [63:0] pw_405;  // saxpy_unroll.cl:9:24
-    reg  [63:0] pq_406;  // saxpy_unroll.cl:9:24
-    wire [31:0] pld_407;  // saxpy_unroll.cl:9:24
-    wire        go_408;
-    wire        pu_409_valid;
-    wire [31:0] pu_409_result;
-    reg  [31:0] pd_410;
-    reg  [31:0] pd_411;
-    reg  [31:0] pd_412;
-    reg  [31:0] pd_413;
-    reg  [31:0] pd_414;
-    reg  [31:0] pd_415;
+    wire [63:0] pw_396;  // saxpy_unroll.cl:9:24
+    reg  [63:0] pq_397;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_398;  // saxpy_unroll.cl:9:24
+    wire        go_399;
+    wire        pu_400_valid;
+    wire [31:0] pu_400_result;
+    reg  [31:0] pd_401;
+    reg  [31:0] pd_402;
+    reg  [31:0] pd_403;
+    reg  [31:0] pd_404;
+    reg  [31:0] pd_405;
+    reg  [31:0] pd_406;
+    reg  [31:0] pd_407;
+    reg  [31:0] pd_408;
+    wire [31:0] fnan_409;
+    wire [31:0] pw_410;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_411;  // saxpy_unroll.cl:9:9
+    wire [31:0] pld_412;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_413;  // saxpy_unroll.cl:9:31
+    wire        go_414;
+    wire        pu_415_valid;
+    wire [31:0] pu_415_result;
     reg  [31:0] pd_416;
     reg  [31:0] pd_417;
-    wire [31:0] fnan_418;
-    wire [31:0] pw_419;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_420;  // saxpy_unroll.cl:9:31
-    wire [31:0] pv_421;  // saxpy_unroll.cl:9:33
-    wire [31:0] w_422;  // saxpy_unroll.cl:9:33
-    wire [31:0] pw_423;  // saxpy_unroll.cl:9:33
-    wire [63:0] pw_424;  // saxpy_unroll.cl:9:31
-    wire [63:0] w_425;  // saxpy_unroll.cl:9:31
-    wire [63:0] pw_426;  // saxpy_unroll.cl:9:31
-    wire [63:0] pw_427;  // saxpy_unroll.cl:9:31
-    reg  [63:0] pq_428;  // saxpy_unroll.cl:9:31
-    wire [31:0] pld_429;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_430;  // saxpy_unroll.cl:9:31
-    wire        go_431;
-    wire        pu_432_valid;
-    wire [31:0] pu_432_result;
-    reg  [31:0] pd_433;
-    reg  [31:0] pd_434;
-    reg  [31:0] pd_435;
-    reg  [31:0] pd_436;
-    reg  [31:0] pd_437;
-    reg  [31:0] pd_438;
-    reg  [31:0] pd_439;
-    reg  [31:0] pd_440;
-    reg  [31:0] pd_441;
-    reg  [31:0] pd_442;
-    reg  [31:0] pd_443;
-    reg  [31:0] pd_444;
-    wire [31:0] fnan_445;
-    wire [31:0] pw_446;  // saxpy_unroll.cl:9:16
-    reg  [63:0] pq_447;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_448;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_449;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_450;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_451;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_452;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_453;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_454;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_455;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_456;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_457;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_458;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_459;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_460;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_461;  // saxpy_unroll.cl:9:9
-    wire [31:0] pv_462;  // saxpy_unroll.cl:9:11
-    wire [31:0] w_463;  // saxpy_unroll.cl:9:11
-    wire [31:0] pw_464;  // saxpy_unroll.cl:9:11
-    wire [63:0] pw_465;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_466;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_467;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_468;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_469;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_470;  // saxpy_unroll.cl:9:24
-    wire [31:0] pv_471;  // saxpy_unroll.cl:9:26
-    wire [31:0] w_472;  // saxpy_unroll.cl:9:26
-    wire [31:0] pw_473;  // saxpy_unroll.cl:9:26
-    wire [63:0] pw_474;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_475;  // saxpy_unroll.cl:9:24
-    wire [63:0] pw_476;  // saxpy_unroll.cl:9:24
-    wire [63:0] pw_477;  // saxpy_unroll.cl:9:24
-    reg  [63:0] pq_478;  // saxpy_unroll.cl:9:24
-    wire [31:0] pld_479;  // saxpy_unroll.cl:9:24
-    wire        go_480;
-    wire        pu_481_valid;
-    wire [31:0] pu_481_result;
-    reg  [31:0] pd_482;
-    reg  [31:0] pd_483;
-    reg  [31:0] pd_484;
-    reg  [31:0] pd_485;
-    reg  [31:0] pd_486;
-    reg  [31:0] pd_487;
-    reg  [31:0] pd_488;
-    reg  [31:0] pd_489;
-    wire [31:0] fnan_490;
-    wire [31:0] pw_491;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_492;  // saxpy_unroll.cl:9:31
-    wire [31:0] pv_493;  // saxpy_unroll.cl:9:33
-    wire [31:0] w_494;  // saxpy_unroll.cl:9:33
-    wire [31:0] pw_495;  // saxpy_unroll.cl:9:33
-    wire [63:0] pw_496;  // saxpy_unroll.cl:9:31
-    wire [63:0] w_497;  // saxpy_unroll.cl:9:31
-    wire [63:0] pw_498;  // saxpy_unroll.cl:9:31
-    wire [63:0] pw_499;  // saxpy_unroll.cl:9:31
-    reg  [63:0] pq_500;  // saxpy_unroll.cl:9:31
-    wire [31:0] pld_501;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_502;  // saxpy_unroll.cl:9:31
-    wire        go_503;
-    wire        pu_504_valid;
-    wire [31:0] pu_504_result;
-    reg  [31:0] pd_505;
-    reg  [31:0] pd_506;
-    reg  [31:0] pd_507;
-    reg  [31:0] pd_508;
-    reg  [31:0] pd_509;
-    reg  [31:0] pd_510;
-    reg  [31:0] pd_511;
-    reg  [31:0] pd_512;
-    reg  [31:0] pd_513;
-    reg  [31:0] pd_514;
-    reg  [31:0] pd_515;
-    reg  [31:0] pd_516;
-    wire [31:0] fnan_517;
-    wire [31:0] pw_518;  // saxpy_unroll.cl:9:16
-    reg  [63:0] pq_519;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_520;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_521;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_522;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_523;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_524;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_525;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_526;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_527;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_528;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_529;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_530;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_531;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_532;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_533;  // saxpy_unroll.cl:9:9
-    wire [31:0] pv_534;  // saxpy_unroll.cl:9:11
-    wire [31:0] w_535;  // saxpy_unroll.cl:9:11
-    wire [31:0] pw_536;  // saxpy_unroll.cl:9:11
-    wire [63:0] pw_537;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_538;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_539;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_540;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_541;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_542;  // saxpy_unroll.cl:9:24
-    wire [31:0] pv_543;  // saxpy_unroll.cl:9:26
-    wire [31:0] w_544;  // saxpy_unroll.cl:9:26
-    wire [31:0] pw_545;  // saxpy_unroll.cl:9:26
-    wire [63:0] pw_546;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_547;  // saxpy_unroll.cl:9:24
-    wire [63:0] pw_548;  // saxpy_unroll.cl:9:24
-    wire [63:0] pw_549;  // saxpy_unroll.cl:9:24
-    reg  [63:0] pq_550;  // saxpy_unroll.cl:9:24
-    wire [31:0] pld_551;  // saxpy_unroll.cl:9:24
-    wire        go_552;
-    wire        pu_553_valid;
-    wire [31:0] pu_553_result;
-    reg  [31:0] pd_554;
-    reg  [31:0] pd_555;
-    reg  [31:0] pd_556;
-    reg  [31:0] pd_557;
-    reg  [31:0] pd_558;
-    reg  [31:0] pd_559;
-    reg  [31:0] pd_560;
-    reg  [31:0] pd_561;
-    wire [31:0] fnan_562;
-    wire [31:0] pw_563;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_564;  // saxpy_unroll.cl:9:31
-    wire [31:0] pv_565;  // saxpy_unroll.cl:9:33
-    wire [31:0] w_566;  // saxpy_unroll.cl:9:33
-    wire [31:0] pw_567;  // saxpy_unroll.cl:9:33
-    wire [63:0] pw_568;  // saxpy_unroll.cl:9:31
-    wire [63:0] w_569;  // saxpy_unroll.cl:9:31
-    wire [63:0] pw_570;  // saxpy_unroll.cl:9:31
-    wire [63:0] pw_571;  // saxpy_unroll.cl:9:31
-    reg  [63:0] pq_572;  // saxpy_unroll.cl:9:31
-    wire [31:0] pld_573;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_574;  // saxpy_unroll.cl:9:31
-    wire        go_575;
-    wire        pu_576_valid;
-    wire [31:0] pu_576_result;
-    reg  [31:0] pd_577;
-    reg  [31:0] pd_578;
-    reg  [31:0] pd_579;
-    reg  [31:0] pd_580;
-    reg  [31:0] pd_581;
-    reg  [31:0] pd_582;
-    reg  [31:0] pd_583;
-    reg  [31:0] pd_584;
-    reg  [31:0] pd_585;
-    reg  [31:0] pd_586;
-    reg  [31:0] pd_587;
-    reg  [31:0] pd_588;
-    wire [31:0] fnan_589;
-    wire [31:0] pw_590;  // saxpy_unroll.cl:9:16
-    reg  [63:0] pq_591;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_592;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_593;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_594;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_595;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_596;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_597;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_598;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_599;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_600;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_601;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_602;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_603;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_604;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_605;  // saxpy_unroll.cl:9:9
-    wire [31:0] pv_606;  // saxpy_unroll.cl:8:5
-    wire [31:0] w_607;  // saxpy_unroll.cl:8:5
-    wire [31:0] pw_608;  // saxpy_unroll.cl:8:5
+    reg  [31:0] pd_418;
+    reg  [31:0] pd_419;
+    reg  [31:0] pd_420;
+    reg  [31:0] pd_421;
+    reg  [31:0] pd_422;
+    reg  [31:0] pd_423;
+    reg  [31:0] pd_424;
+    reg  [31:0] pd_425;
+    reg  [31:0] pd_426;
+    reg  [31:0] pd_427;
+    wire [31:0] fnan_428;
+    wire [31:0] pw_429;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_430;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_431;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_432;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_433;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_434;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_435;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_436;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_437;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_438;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_439;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_440;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_441;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_442;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_443;  // saxpy_unroll.cl:9:9
+    wire [31:0] pv_444;  // saxpy_unroll.cl:8:5
+    wire [31:0] w_445;  // saxpy_unroll.cl:8:5
+    wire [31:0] pw_446;  // saxpy_unroll.cl:8:5
     reg         p1_apart;
-    wire [31:0] w_609;  // saxpy_unroll.cl:8:18
-    wire [63:0] w_610;  // saxpy_unroll.cl:5:6
+    wire [31:0] w_447;  // saxpy_unroll.cl:8:18
+    wire [63:0] w_448;  // saxpy_unroll.cl:5:6
     reg  [7:0]  launch_err;
     reg         done_q;
     assign w_1 = v1_lid_x;
@@ -767,554 +605,400 @@ module saxpy_datapath (
     assign w_23 = (w_18 + w_22);
     assign w_24 = arg_alpha;
     assign w_25 = {32'h00000000, x_base};
-    assign w_26 = v0_i;
-    assign w_27 = {{32{w_26[31]}}, w_26[31:0]};
-    assign w_28 = 64'h0000000000000004;
-    assign w_29 = (w_27 * w_28);
-    assign w_30 = (w_25 + w_29);
-    assign v_32 = ld_31[31:0];
+    assign w_26 = (w_25 + w_22);
+    assign v_28 = ld_27[31:0];
 
     ohls_fp_mul u8_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_33),
+        .in_valid(go_29),
         .a(w_24),
-        .b(v_32),
+        .b(v_28),
         .out_valid(u8_fp_mul_valid),
         .result(u8_fp_mul_result)
     );
-    assign fnan_34 = u8_fp_mul_result;
-    assign w_36 = {32'h00000000, y_base};
-    assign w_37 = v0_i;
-    assign w_38 = {{32{w_37[31]}}, w_37[31:0]};
-    assign w_39 = 64'h0000000000000004;
-    assign w_40 = (w_38 * w_39);
-    assign w_41 = (w_36 + w_40);
-    assign v_44 = ld_43[31:0];
+    assign fnan_30 = u8_fp_mul_result;
+    assign v_34 = ld_33[31:0];
 
     ohls_fp_add u9_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_45),
-        .a(r_35),
-        .b(v_44),
+        .in_valid(go_35),
+        .a(r_31),
+        .b(v_34),
         .sub(1'h0),
         .out_valid(u9_fp_add_valid),
         .result(u9_fp_add_result)
     );
-    assign fnan_46 = u9_fp_add_result;
+    assign fnan_36 = u9_fp_add_result;
     assign p2_en = (!p2_stall);
-    assign pv_49 = v0_i;
-    assign w_50 = arg_n;
-    assign pw_51 = ((pv_49 ^ 32'h80000000) < (w_50 ^ 32'h80000000));
-    assign w_52 = {32'h00000000, y_base};
-    assign pv_53 = v0_i;
-    assign pw_54 = {{32{pv_53[31]}}, pv_53[31:0]};
-    assign w_55 = 64'h0000000000000004;
-    assign pw_56 = (pw_54 * w_55);
-    assign pw_57 = (w_52 + pw_56);
-    assign w_58 = arg_alpha;
-    assign w_59 = {32'h00000000, x_base};
-    assign pv_60 = v0_i;
-    assign pw_61 = {{32{pv_60[31]}}, pv_60[31:0]};
-    assign w_62 = 64'h0000000000000004;
-    assign pw_63 = (pw_61 * w_62);
-    assign pw_64 = (w_59 + pw_63);
-    assign pld_65 = x_ld_resp_data;
-    assign go_66 = 1'h1;
+    assign pv_38 = v0_i;
+    assign w_39 = arg_n;
+    assign pw_40 = ((pv_38 ^ 32'h80000000) < (w_39 ^ 32'h80000000));
+    assign w_41 = {32'h00000000, y_base};
+    assign pv_42 = v0_i;
+    assign pw_43 = {{32{pv_42[31]}}, pv_42[31:0]};
+    assign w_44 = 64'h0000000000000004;
+    assign pw_45 = (pw_43 * w_44);
+    assign pw_46 = (w_41 + pw_45);
+    assign w_47 = arg_alpha;
+    assign w_48 = {32'h00000000, x_base};
+    assign pw_49 = (w_48 + pw_45);
+    assign pld_50 = x_ld_resp_data;
+    assign go_51 = 1'h1;
 
-    ohls_fp_mul pu_67 (
+    ohls_fp_mul pu_52 (
         .clk(clk),
         .rst(rst),
         .en(p2_en),
-        .in_valid(go_66),
-        .a(w_58),
-        .b(pld_65),
-        .out_valid(pu_67_valid),
-        .result(pu_67_result)
+        .in_valid(go_51),
+        .a(w_47),
+        .b(pld_50),
+        .out_valid(pu_52_valid),
+        .result(pu_52_result)
     );
-    assign fnan_76 = pu_67_result;
-    assign pw_77 = (((&pd_71[30:23]) && (!(pd_71[22:0] == 23'h000000))) ? (pd_71 | 32'h00400000) : (((&pd_75[30:23]) && (!(pd_75[22:0] == 23'h000000))) ? (pd_75 | 32'h00400000) : (((((&pd_71[30:23]) && (pd_71[22:0] == 23'h000000)) && (pd_75[30:0] == 31'h00000000)) || ((pd_71[30:0] == 31'h00000000) && ((&pd_75[30:23]) && (pd_75[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_76)));
-    assign w_78 = {32'h00000000, y_base};
-    assign pv_79 = v0_i;
-    assign pw_80 = {{32{pv_79[31]}}, pv_79[31:0]};
-    assign w_81 = 64'h0000000000000004;
-    assign pw_82 = (pw_80 * w_81);
-    assign pw_83 = (w_78 + pw_82);
-    assign pld_84 = y_ld_resp_data;
-    assign go_89 = 1'h1;
+    assign fnan_61 = pu_52_result;
+    assign pw_62 = (((&pd_56[30:23]) && (!(pd_56[22:0] == 23'h000000))) ? (pd_56 | 32'h00400000) : (((&pd_60[30:23]) && (!(pd_60[22:0] == 23'h000000))) ? (pd_60 | 32'h00400000) : (((((&pd_56[30:23]) && (pd_56[22:0] == 23'h000000)) && (pd_60[30:0] == 31'h00000000)) || ((pd_56[30:0] == 31'h00000000) && ((&pd_60[30:23]) && (pd_60[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_61)));
+    assign pld_63 = y_ld_resp_data;
+    assign go_68 = 1'h1;
 
-    ohls_fp_add pu_90 (
+    ohls_fp_add pu_69 (
         .clk(clk),
         .rst(rst),
         .en(p2_en),
-        .in_valid(go_89),
-        .a(pw_77),
-        .b(pq_88),
+        .in_valid(go_68),
+        .a(pw_62),
+        .b(pq_67),
         .sub(1'h0),
-        .out_valid(pu_90_valid),
-        .result(pu_90_result)
+        .out_valid(pu_69_valid),
+        .result(pu_69_result)
     );
-    assign fnan_103 = pu_90_result;
-    assign pw_104 = (((&pd_96[30:23]) && (!(pd_96[22:0] == 23'h000000))) ? (pd_96 | 32'h00400000) : (((&pd_102[30:23]) && (!(pd_102[22:0] == 23'h000000))) ? (pd_102 | 32'h00400000) : (((((&pd_96[30:23]) && (pd_96[22:0] == 23'h000000)) && ((&pd_102[30:23]) && (pd_102[22:0] == 23'h000000))) && (!(pd_96[31] == pd_102[31]))) ? 32'hffc00000 : fnan_103)));
-    assign pv_159 = v0_i;
-    assign w_160 = 32'h00000001;
-    assign pw_161 = (pv_159 + w_160);
-    assign p2_stall = (((((((p2_valid[0] && 1'h1) && pw_51) && (!x_ld_req_ready)) || ((p2_valid[44] && 1'h1) && (!x_ld_resp_valid))) || (((p2_valid[0] && 1'h1) && pw_51) && (!y_ld_req_ready))) || ((p2_valid[44] && 1'h1) && (!y_ld_resp_valid))) || ((p2_valid[54] && 1'h1) && (!y_st_req_ready)));
+    assign fnan_82 = pu_69_result;
+    assign pw_83 = (((&pd_75[30:23]) && (!(pd_75[22:0] == 23'h000000))) ? (pd_75 | 32'h00400000) : (((&pd_81[30:23]) && (!(pd_81[22:0] == 23'h000000))) ? (pd_81 | 32'h00400000) : (((((&pd_75[30:23]) && (pd_75[22:0] == 23'h000000)) && ((&pd_81[30:23]) && (pd_81[22:0] == 23'h000000))) && (!(pd_75[31] == pd_81[31]))) ? 32'hffc00000 : fnan_82)));
+    assign pv_138 = v0_i;
+    assign w_139 = 32'h00000001;
+    assign pw_140 = (pv_138 + w_139);
+    assign p2_stall = (((((((p2_valid[0] && 1'h1) && pw_40) && (!x_ld_req_ready)) || ((p2_valid[44] && 1'h1) && (!x_ld_resp_valid))) || (((p2_valid[0] && 1'h1) && pw_40) && (!y_ld_req_ready))) || ((p2_valid[44] && 1'h1) && (!y_ld_resp_valid))) || ((p2_valid[54] && 1'h1) && (!y_st_req_ready)));
 
     always @(posedge clk) begin
         p2_apart <= (1'h1 && (((x_size == 32'h00000000) || (y_size == 32'h00000000)) || ((({1'h0, x_base} + {1'h0, x_size}) <= {1'h0, y_base}) || (({1'h0, y_base} + {1'h0, y_size}) <= {1'h0, x_base}))));
     end
-    assign w_162 = v0_i;
-    assign w_163 = arg_n;
-    assign w_164 = ((w_162 ^ 32'h80000000) < (w_163 ^ 32'h80000000));
-    assign w_165 = (w_163 - w_162);
-    assign w_166 = 32'h00000003;
-    assign w_167 = (w_165 > w_166);
-    assign w_168 = (w_164 & w_167);
-    assign w_170 = v0_i;
-    assign w_171 = 32'h00000004;
-    assign w_172 = (w_170 + w_171);
-    assign w_173 = {32'h00000000, y_base};
-    assign w_174 = v0_i;
-    assign w_175 = {{32{w_174[31]}}, w_174[31:0]};
-    assign w_176 = 64'h0000000000000004;
-    assign w_177 = (w_175 * w_176);
-    assign w_178 = (w_173 + w_177);
-    assign w_179 = arg_alpha;
-    assign w_180 = {32'h00000000, x_base};
-    assign w_181 = v0_i;
-    assign w_182 = {{32{w_181[31]}}, w_181[31:0]};
-    assign w_183 = 64'h0000000000000004;
-    assign w_184 = (w_182 * w_183);
-    assign w_185 = (w_180 + w_184);
-    assign v_187 = ld_186[31:0];
+    assign w_141 = v0_i;
+    assign w_142 = arg_n;
+    assign w_143 = ((w_141 ^ 32'h80000000) < (w_142 ^ 32'h80000000));
+    assign w_144 = (w_142 - w_141);
+    assign w_145 = 32'h00000003;
+    assign w_146 = (w_144 > w_145);
+    assign w_147 = (w_143 & w_146);
+    assign w_149 = v0_i;
+    assign w_150 = 32'h00000004;
+    assign w_151 = (w_149 + w_150);
+    assign w_152 = {32'h00000000, y_base};
+    assign w_153 = v0_i;
+    assign w_154 = {{32{w_153[31]}}, w_153[31:0]};
+    assign w_155 = 64'h0000000000000004;
+    assign w_156 = (w_154 * w_155);
+    assign w_157 = (w_152 + w_156);
+    assign w_158 = arg_alpha;
+    assign w_159 = {32'h00000000, x_base};
+    assign w_160 = (w_159 + w_156);
+    assign v_162 = ld_161[31:0];
 
     ohls_fp_mul u0_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_188),
-        .a(w_179),
-        .b(v_187),
+        .in_valid(go_163),
+        .a(w_158),
+        .b(v_162),
         .out_valid(u0_fp_mul_valid),
         .result(u0_fp_mul_result)
     );
-    assign fnan_189 = u0_fp_mul_result;
-    assign w_191 = {32'h00000000, y_base};
-    assign w_192 = v0_i;
-    assign w_193 = {{32{w_192[31]}}, w_192[31:0]};
-    assign w_194 = 64'h0000000000000004;
-    assign w_195 = (w_193 * w_194);
-    assign w_196 = (w_191 + w_195);
-    assign v_199 = ld_198[31:0];
+    assign fnan_164 = u0_fp_mul_result;
+    assign v_168 = ld_167[31:0];
 
     ohls_fp_add u1_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_200),
-        .a(r_190),
-        .b(v_199),
+        .in_valid(go_169),
+        .a(r_165),
+        .b(v_168),
         .sub(1'h0),
         .out_valid(u1_fp_add_valid),
         .result(u1_fp_add_result)
     );
-    assign fnan_201 = u1_fp_add_result;
-    assign w_204 = {32'h00000000, y_base};
-    assign w_205 = v0_i;
-    assign w_206 = 32'h00000001;
-    assign w_207 = (w_205 + w_206);
-    assign w_208 = {{32{w_207[31]}}, w_207[31:0]};
-    assign w_209 = 64'h0000000000000004;
-    assign w_210 = (w_208 * w_209);
-    assign w_211 = (w_204 + w_210);
-    assign w_212 = arg_alpha;
-    assign w_213 = {32'h00000000, x_base};
-    assign w_214 = v0_i;
-    assign w_215 = 32'h00000001;
-    assign w_216 = (w_214 + w_215);
-    assign w_217 = {{32{w_216[31]}}, w_216[31:0]};
-    assign w_218 = 64'h0000000000000004;
-    assign w_219 = (w_217 * w_218);
-    assign w_220 = (w_213 + w_219);
-    assign v_223 = ld_222[31:0];
+    assign fnan_170 = u1_fp_add_result;
+    assign w_172 = 32'h00000001;
+    assign w_173 = (w_153 + w_172);
+    assign w_174 = {{32{w_173[31]}}, w_173[31:0]};
+    assign w_175 = (w_174 * w_155);
+    assign w_176 = (w_152 + w_175);
+    assign w_177 = (w_159 + w_175);
+    assign v_180 = ld_179[31:0];
 
     ohls_fp_mul u2_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_224),
-        .a(w_212),
-        .b(v_223),
+        .in_valid(go_181),
+        .a(w_158),
+        .b(v_180),
         .out_valid(u2_fp_mul_valid),
         .result(u2_fp_mul_result)
     );
-    assign fnan_225 = u2_fp_mul_result;
-    assign w_227 = {32'h00000000, y_base};
-    assign w_228 = v0_i;
-    assign w_229 = 32'h00000001;
-    assign w_230 = (w_228 + w_229);
-    assign w_231 = {{32{w_230[31]}}, w_230[31:0]};
-    assign w_232 = 64'h0000000000000004;
-    assign w_233 = (w_231 * w_232);
-    assign w_234 = (w_227 + w_233);
-    assign v_237 = ld_236[31:0];
+    assign fnan_182 = u2_fp_mul_result;
+    assign v_186 = ld_185[31:0];
 
     ohls_fp_add u3_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_238),
-        .a(r_226),
-        .b(v_237),
+        .in_valid(go_187),
+        .a(r_183),
+        .b(v_186),
         .sub(1'h0),
         .out_valid(u3_fp_add_valid),
         .result(u3_fp_add_result)
     );
-    assign fnan_239 = u3_fp_add_result;
-    assign w_242 = {32'h00000000, y_base};
-    assign w_243 = v0_i;
-    assign w_244 = 32'h00000002;
-    assign w_245 = (w_243 + w_244);
-    assign w_246 = {{32{w_245[31]}}, w_245[31:0]};
-    assign w_247 = 64'h0000000000000004;
-    assign w_248 = (w_246 * w_247);
-    assign w_249 = (w_242 + w_248);
-    assign w_250 = arg_alpha;
-    assign w_251 = {32'h00000000, x_base};
-    assign w_252 = v0_i;
-    assign w_253 = 32'h00000002;
-    assign w_254 = (w_252 + w_253);
-    assign w_255 = {{32{w_254[31]}}, w_254[31:0]};
-    assign w_256 = 64'h0000000000000004;
-    assign w_257 = (w_255 * w_256);
-    assign w_258 = (w_251 + w_257);
-    assign v_261 = ld_260[31:0];
+    assign fnan_188 = u3_fp_add_result;
+    assign w_190 = 32'h00000002;
+    assign w_191 = (w_153 + w_190);
+    assign w_192 = {{32{w_191[31]}}, w_191[31:0]};
+    assign w_193 = (w_192 * w_155);
+    assign w_194 = (w_152 + w_193);
+    assign w_195 = (w_159 + w_193);
+    assign v_198 = ld_197[31:0];
 
     ohls_fp_mul u4_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_262),
-        .a(w_250),
-        .b(v_261),
+        .in_valid(go_199),
+        .a(w_158),
+        .b(v_198),
         .out_valid(u4_fp_mul_valid),
         .result(u4_fp_mul_result)
     );
-    assign fnan_263 = u4_fp_mul_result;
-    assign w_265 = {32'h00000000, y_base};
-    assign w_266 = v0_i;
-    assign w_267 = 32'h00000002;
-    assign w_268 = (w_266 + w_267);
-    assign w_269 = {{32{w_268[31]}}, w_268[31:0]};
-    assign w_270 = 64'h0000000000000004;
-    assign w_271 = (w_269 * w_270);
-    assign w_272 = (w_265 + w_271);
-    assign v_275 = ld_274[31:0];
+    assign fnan_200 = u4_fp_mul_result;
+    assign v_204 = ld_203[31:0];
 
     ohls_fp_add u5_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_276),
-        .a(r_264),
-        .b(v_275),
+        .in_valid(go_205),
+        .a(r_201),
+        .b(v_204),
         .sub(1'h0),
         .out_valid(u5_fp_add_valid),
         .result(u5_fp_add_result)
     );
-    assign fnan_277 = u5_fp_add_result;
-    assign w_280 = {32'h00000000, y_base};
-    assign w_281 = v0_i;
-    assign w_282 = 32'h00000003;
-    assign w_283 = (w_281 + w_282);
-    assign w_284 = {{32{w_283[31]}}, w_283[31:0]};
-    assign w_285 = 64'h0000000000000004;
-    assign w_286 = (w_284 * w_285);
-    assign w_287 = (w_280 + w_286);
-    assign w_288 = arg_alpha;
-    assign w_289 = {32'h00000000, x_base};
-    assign w_290 = v0_i;
-    assign w_291 = 32'h00000003;
-    assign w_292 = (w_290 + w_291);
-    assign w_293 = {{32{w_292[31]}}, w_292[31:0]};
-    assign w_294 = 64'h0000000000000004;
-    assign w_295 = (w_293 * w_294);
-    assign w_296 = (w_289 + w_295);
-    assign v_299 = ld_298[31:0];
+    assign fnan_206 = u5_fp_add_result;
+    assign w_208 = 32'h00000003;
+    assign w_209 = (w_153 + w_208);
+    assign w_210 = {{32{w_209[31]}}, w_209[31:0]};
+    assign w_211 = (w_210 * w_155);
+    assign w_212 = (w_152 + w_211);
+    assign w_213 = (w_159 + w_211);
+    assign v_216 = ld_215[31:0];
 
     ohls_fp_mul u6_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_300),
-        .a(w_288),
-        .b(v_299),
+        .in_valid(go_217),
+        .a(w_158),
+        .b(v_216),
         .out_valid(u6_fp_mul_valid),
         .result(u6_fp_mul_result)
     );
-    assign fnan_301 = u6_fp_mul_result;
-    assign w_303 = {32'h00000000, y_base};
-    assign w_304 = v0_i;
-    assign w_305 = 32'h00000003;
-    assign w_306 = (w_304 + w_305);
-    assign w_307 = {{32{w_306[31]}}, w_306[31:0]};
-    assign w_308 = 64'h0000000000000004;
-    assign w_309 = (w_307 * w_308);
-    assign w_310 = (w_303 + w_309);
-    assign v_313 = ld_312[31:0];
+    assign fnan_218 = u6_fp_mul_result;
+    assign v_222 = ld_221[31:0];
 
     ohls_fp_add u7_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_314),
-        .a(r_302),
-        .b(v_313),
+        .in_valid(go_223),
+        .a(r_219),
+        .b(v_222),
         .sub(1'h0),
         .out_valid(u7_fp_add_valid),
         .result(u7_fp_add_result)
     );
-    assign fnan_315 = u7_fp_add_result;
+    assign fnan_224 = u7_fp_add_result;
     assign p1_en = (!p1_stall);
-    assign pv_318 = v0_i;
-    assign w_319 = arg_n;
-    assign pw_320 = ((pv_318 ^ 32'h80000000) < (w_319 ^ 32'h80000000));
-    assign pw_321 = (w_319 - pv_318);
-    assign w_322 = 32'h00000003;
-    assign pw_323 = (pw_321 > w_322);
-    assign pw_324 = (pw_320 & pw_323);
-    assign w_325 = {32'h00000000, y_base};
-    assign pv_326 = v0_i;
-    assign pw_327 = {{32{pv_326[31]}}, pv_326[31:0]};
-    assign w_328 = 64'h0000000000000004;
-    assign pw_329 = (pw_327 * w_328);
-    assign pw_330 = (w_325 + pw_329);
-    assign w_331 = arg_alpha;
-    assign w_332 = {32'h00000000, x_base};
-    assign pv_333 = v0_i;
-    assign pw_334 = {{32{pv_333[31]}}, pv_333[31:0]};
-    assign w_335 = 64'h0000000000000004;
-    assign pw_336 = (pw_334 * w_335);
-    assign pw_337 = (w_332 + pw_336);
-    assign pld_338 = x_ld_resp_data;
-    assign go_339 = (p1_slot == 2'h0);
+    assign pv_226 = v0_i;
+    assign w_227 = arg_n;
+    assign pw_228 = ((pv_226 ^ 32'h80000000) < (w_227 ^ 32'h80000000));
+    assign pw_229 = (w_227 - pv_226);
+    assign w_230 = 32'h00000003;
+    assign pw_231 = (pw_229 > w_230);
+    assign pw_232 = (pw_228 & pw_231);
+    assign w_233 = {32'h00000000, y_base};
+    assign pv_234 = v0_i;
+    assign pw_235 = {{32{pv_234[31]}}, pv_234[31:0]};
+    assign w_236 = 64'h0000000000000004;
+    assign pw_237 = (pw_235 * w_236);
+    assign pw_238 = (w_233 + pw_237);
+    assign w_239 = arg_alpha;
+    assign w_240 = {32'h00000000, x_base};
+    assign pw_241 = (w_240 + pw_237);
+    assign pld_242 = x_ld_resp_data;
+    assign go_243 = (p1_slot == 2'h0);
 
-    ohls_fp_mul pu_340 (
+    ohls_fp_mul pu_244 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_339),
-        .a(w_331),
-        .b(pld_338),
-        .out_valid(pu_340_valid),
-        .result(pu_340_result)
+        .in_valid(go_243),
+        .a(w_239),
+        .b(pld_242),
+        .out_valid(pu_244_valid),
+        .result(pu_244_result)
     );
-    assign fnan_349 = pu_340_result;
-    assign pw_350 = (((&pd_344[30:23]) && (!(pd_344[22:0] == 23'h000000))) ? (pd_344 | 32'h00400000) : (((&pd_348[30:23]) && (!(pd_348[22:0] == 23'h000000))) ? (pd_348 | 32'h00400000) : (((((&pd_344[30:23]) && (pd_344[22:0] == 23'h000000)) && (pd_348[30:0] == 31'h00000000)) || ((pd_344[30:0] == 31'h00000000) && ((&pd_348[30:23]) && (pd_348[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_349)));
-    assign w_351 = {32'h00000000, y_base};
-    assign pv_352 = v0_i;
-    assign pw_353 = {{32{pv_352[31]}}, pv_352[31:0]};
-    assign w_354 = 64'h0000000000000004;
-    assign pw_355 = (pw_353 * w_354);
-    assign pw_356 = (w_351 + pw_355);
-    assign pld_357 = y_ld_resp_data;
-    assign go_359 = (p1_slot == 2'h0);
+    assign fnan_253 = pu_244_result;
+    assign pw_254 = (((&pd_248[30:23]) && (!(pd_248[22:0] == 23'h000000))) ? (pd_248 | 32'h00400000) : (((&pd_252[30:23]) && (!(pd_252[22:0] == 23'h000000))) ? (pd_252 | 32'h00400000) : (((((&pd_248[30:23]) && (pd_248[22:0] == 23'h000000)) && (pd_252[30:0] == 31'h00000000)) || ((pd_248[30:0] == 31'h00000000) && ((&pd_252[30:23]) && (pd_252[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_253)));
+    assign pld_255 = y_ld_resp_data;
+    assign go_257 = (p1_slot == 2'h0);
 
-    ohls_fp_add pu_360 (
+    ohls_fp_add pu_258 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_359),
-        .a(pw_350),
-        .b(pq_358),
+        .in_valid(go_257),
+        .a(pw_254),
+        .b(pq_256),
         .sub(1'h0),
-        .out_valid(pu_360_valid),
-        .result(pu_360_result)
+        .out_valid(pu_258_valid),
+        .result(pu_258_result)
     );
-    assign fnan_373 = pu_360_result;
-    assign pw_374 = (((&pd_366[30:23]) && (!(pd_366[22:0] == 23'h000000))) ? (pd_366 | 32'h00400000) : (((&pd_372[30:23]) && (!(pd_372[22:0] == 23'h000000))) ? (pd_372 | 32'h00400000) : (((((&pd_366[30:23]) && (pd_366[22:0] == 23'h000000)) && ((&pd_372[30:23]) && (pd_372[22:0] == 23'h000000))) && (!(pd_366[31] == pd_372[31]))) ? 32'hffc00000 : fnan_373)));
-    assign w_389 = {32'h00000000, y_base};
-    assign pv_390 = v0_i;
-    assign w_391 = 32'h00000001;
-    assign pw_392 = (pv_390 + w_391);
+    assign fnan_271 = pu_258_result;
+    assign pw_272 = (((&pd_264[30:23]) && (!(pd_264[22:0] == 23'h000000))) ? (pd_264 | 32'h00400000) : (((&pd_270[30:23]) && (!(pd_270[22:0] == 23'h000000))) ? (pd_270 | 32'h00400000) : (((((&pd_264[30:23]) && (pd_264[22:0] == 23'h000000)) && ((&pd_270[30:23]) && (pd_270[22:0] == 23'h000000))) && (!(pd_264[31] == pd_270[31]))) ? 32'hffc00000 : fnan_271)));
+    assign w_287 = 32'h00000001;
+    assign pw_288 = (pv_234 + w_287);
+    assign pw_289 = {{32{pw_288[31]}}, pw_288[31:0]};
+    assign pw_290 = (pw_289 * w_236);
+    assign pw_291 = (w_233 + pw_290);
+    assign pw_292 = (w_240 + pw_290);
+    assign pld_294 = x_ld_resp_data;
+    assign go_295 = (p1_slot == 2'h1);
+
+    ohls_fp_mul pu_296 (
+        .clk(clk),
+        .rst(rst),
+        .en(p1_en),
+        .in_valid(go_295),
+        .a(w_239),
+        .b(pld_294),
+        .out_valid(pu_296_valid),
+        .result(pu_296_result)
+    );
+    assign fnan_305 = pu_296_result;
+    assign pw_306 = (((&pd_300[30:23]) && (!(pd_300[22:0] == 23'h000000))) ? (pd_300 | 32'h00400000) : (((&pd_304[30:23]) && (!(pd_304[22:0] == 23'h000000))) ? (pd_304 | 32'h00400000) : (((((&pd_300[30:23]) && (pd_300[22:0] == 23'h000000)) && (pd_304[30:0] == 31'h00000000)) || ((pd_300[30:0] == 31'h00000000) && ((&pd_304[30:23]) && (pd_304[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_305)));
+    assign pld_308 = y_ld_resp_data;
+    assign go_310 = (p1_slot == 2'h1);
+
+    ohls_fp_add pu_311 (
+        .clk(clk),
+        .rst(rst),
+        .en(p1_en),
+        .in_valid(go_310),
+        .a(pw_306),
+        .b(pq_309),
+        .sub(1'h0),
+        .out_valid(pu_311_valid),
+        .result(pu_311_result)
+    );
+    assign fnan_324 = pu_311_result;
+    assign pw_325 = (((&pd_317[30:23]) && (!(pd_317[22:0] == 23'h000000))) ? (pd_317 | 32'h00400000) : (((&pd_323[30:23]) && (!(pd_323[22:0] == 23'h000000))) ? (pd_323 | 32'h00400000) : (((((&pd_317[30:23]) && (pd_317[22:0] == 23'h000000)) && ((&pd_323[30:23]) && (pd_323[22:0] == 23'h000000))) && (!(pd_317[31] == pd_323[31]))) ? 32'hffc00000 : fnan_324)));
+    assign w_339 = 32'h00000002;
+    assign pw_340 = (pv_234 + w_339);
+    assign pw_341 = {{32{pw_340[31]}}, pw_340[31:0]};
+    assign pw_342 = (pw_341 * w_236);
+    assign pw_343 = (w_233 + pw_342);
+    assign pw_344 = (w_240 + pw_342);
+    assign pld_346 = x_ld_resp_data;
+    assign go_347 = (p1_slot == 2'h2);
+
+    ohls_fp_mul pu_348 (
+        .clk(clk),
+        .rst(rst),
+        .en(p1_en),
+        .in_valid(go_347),
+        .a(w_239),
+        .b(pld_346),
+        .out_valid(pu_348_valid),
+        .result(pu_348_result)
+    );
+    assign fnan_357 = pu_348_result;
+    assign pw_358 = (((&pd_352[30:23]) && (!(pd_352[22:0] == 23'h000000))) ? (pd_352 | 32'h00400000) : (((&pd_356[30:23]) && (!(pd_356[22:0] == 23'h000000))) ? (pd_356 | 32'h00400000) : (((((&pd_352[30:23]) && (pd_352[22:0] == 23'h000000)) && (pd_356[30:0] == 31'h00000000)) || ((pd_352[30:0] == 31'h00000000) && ((&pd_356[30:23]) && (pd_356[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_357)));
+    assign pld_360 = y_ld_resp_data;
+    assign go_362 = (p1_slot == 2'h2);
+
+    ohls_fp_add pu_363 (
+        .clk(clk),
+        .rst(rst),
+        .en(p1_en),
+        .in_valid(go_362),
+        .a(pw_358),
+        .b(pq_361),
+        .sub(1'h0),
+        .out_valid(pu_363_valid),
+        .result(pu_363_result)
+    );
+    assign fnan_376 = pu_363_result;
+    assign pw_377 = (((&pd_369[30:23]) && (!(pd_369[22:0] == 23'h000000))) ? (pd_369 | 32'h00400000) : (((&pd_375[30:23]) && (!(pd_375[22:0] == 23'h000000))) ? (pd_375 | 32'h00400000) : (((((&pd_369[30:23]) && (pd_369[22:0] == 23'h000000)) && ((&pd_375[30:23]) && (pd_375[22:0] == 23'h000000))) && (!(pd_369[31] == pd_375[31]))) ? 32'hffc00000 : fnan_376)));
+    assign w_391 = 32'h00000003;
+    assign pw_392 = (pv_234 + w_391);
     assign pw_393 = {{32{pw_392[31]}}, pw_392[31:0]};
-    assign w_394 = 64'h0000000000000004;
-    assign pw_395 = (pw_393 * w_394);
-    assign pw_396 = (w_389 + pw_395);
-    assign w_397 = arg_alpha;
-    assign w_398 = {32'h00000000, x_base};
-    assign pv_399 = v0_i;
-    assign w_400 = 32'h00000001;
-    assign pw_401 = (pv_399 + w_400);
-    assign pw_402 = {{32{pw_401[31]}}, pw_401[31:0]};
-    assign w_403 = 64'h0000000000000004;
-    assign pw_404 = (pw_402 * w_403);
-    assign pw_405 = (w_398 + pw_404);
-    assign pld_407 = x_ld_resp_data;
-    assign go_408 = (p1_slot == 2'h1);
+    assign pw_394 = (pw_393 * w_236);
+    assign pw_395 = (w_233 + pw_394);
+    assign pw_396 = (w_240 + pw_394);
+    assign pld_398 = x_ld_resp_data;
+    assign go_399 = (p1_slot == 2'h3);
 
-    ohls_fp_mul pu_409 (
+    ohls_fp_mul pu_400 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_408),
-        .a(w_397),
-        .b(pld_407),
-        .out_valid(pu_409_valid),
-        .result(pu_409_result)
+        .in_valid(go_399),
+        .a(w_239),
+        .b(pld_398),
+        .out_valid(pu_400_valid),
+        .result(pu_400_result)
     );
-    assign fnan_418 = pu_409_result;
-    assign pw_419 = (((&pd_413[30:23]) && (!(pd_413[22:0] == 23'h000000))) ? (pd_413 | 32'h00400000) : (((&pd_417[30:23]) && (!(pd_417[22:0] == 23'h000000))) ? (pd_417 | 32'h00400000) : (((((&pd_413[30:23]) && (pd_413[22:0] == 23'h000000)) && (pd_417[30:0] == 31'h00000000)) || ((pd_413[30:0] == 31'h00000000) && ((&pd_417[30:23]) && (pd_417[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_418)));
-    assign w_420 = {32'h00000000, y_base};
-    assign pv_421 = v0_i;
-    assign w_422 = 32'h00000001;
-    assign pw_423 = (pv_421 + w_422);
-    assign pw_424 = {{32{pw_423[31]}}, pw_423[31:0]};
-    assign w_425 = 64'h0000000000000004;
-    assign pw_426 = (pw_424 * w_425);
-    assign pw_427 = (w_420 + pw_426);
-    assign pld_429 = y_ld_resp_data;
-    assign go_431 = (p1_slot == 2'h1);
+    assign fnan_409 = pu_400_result;
+    assign pw_410 = (((&pd_404[30:23]) && (!(pd_404[22:0] == 23'h000000))) ? (pd_404 | 32'h00400000) : (((&pd_408[30:23]) && (!(pd_408[22:0] == 23'h000000))) ? (pd_408 | 32'h00400000) : (((((&pd_404[30:23]) && (pd_404[22:0] == 23'h000000)) && (pd_408[30:0] == 31'h00000000)) || ((pd_404[30:0] == 31'h00000000) && ((&pd_408[30:23]) && (pd_408[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_409)));
+    assign pld_412 = y_ld_resp_data;
+    assign go_414 = (p1_slot == 2'h3);
 
-    ohls_fp_add pu_432 (
+    ohls_fp_add pu_415 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_431),
-        .a(pw_419),
-        .b(pq_430),
+        .in_valid(go_414),
+        .a(pw_410),
+        .b(pq_413),
         .sub(1'h0),
-        .out_valid(pu_432_valid),
-        .result(pu_432_result)
+        .out_valid(pu_415_valid),
+        .result(pu_415_result)
     );
-    assign fnan_445 = pu_432_result;
-    assign pw_446 = (((&pd_438[30:23]) && (!(pd_438[22:0] == 23'h000000))) ? (pd_438 | 32'h00400000) : (((&pd_444[30:23]) && (!(pd_444[22:0] == 23'h000000))) ? (pd_444 | 32'h00400000) : (((((&pd_438[30:23]) && (pd_438[22:0] == 23'h000000)) && ((&pd_444[30:23]) && (pd_444[22:0] == 23'h000000))) && (!(pd_438[31] == pd_444[31]))) ? 32'hffc00000 : fnan_445)));
-    assign w_461 = {32'h00000000, y_base};
-    assign pv_462 = v0_i;
-    assign w_463 = 32'h00000002;
-    assign pw_464 = (pv_462 + w_463);
-    assign pw_465 = {{32{pw_464[31]}}, pw_464[31:0]};
-    assign w_466 = 64'h0000000000000004;
-    assign pw_467 = (pw_465 * w_466);
-    assign pw_468 = (w_461 + pw_467);
-    assign w_469 = arg_alpha;
-    assign w_470 = {32'h00000000, x_base};
-    assign pv_471 = v0_i;
-    assign w_472 = 32'h00000002;
-    assign pw_473 = (pv_471 + w_472);
-    assign pw_474 = {{32{pw_473[31]}}, pw_473[31:0]};
-    assign w_475 = 64'h0000000000000004;
-    assign pw_476 = (pw_474 * w_475);
-    assign pw_477 = (w_470 + pw_476);
-    assign pld_479 = x_ld_resp_data;
-    assign go_480 = (p1_slot == 2'h2);
-
-    ohls_fp_mul pu_481 (
-        .clk(clk),
-        .rst(rst),
-        .en(p1_en),
-        .in_valid(go_480),
-        .a(w_469),
-        .b(pld_479),
-        .out_valid(pu_481_valid),
-        .result(pu_481_result)
-    );
-    assign fnan_490 = pu_481_result;
-    assign pw_491 = (((&pd_485[30:23]) && (!(pd_485[22:0] == 23'h000000))) ? (pd_485 | 32'h00400000) : (((&pd_489[30:23]) && (!(pd_489[22:0] == 23'h000000))) ? (pd_489 | 32'h00400000) : (((((&pd_485[30:23]) && (pd_485[22:0] == 23'h000000)) && (pd_489[30:0] == 31'h00000000)) || ((pd_485[30:0] == 31'h00000000) && ((&pd_489[30:23]) && (pd_489[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_490)));
-    assign w_492 = {32'h00000000, y_base};
-    assign pv_493 = v0_i;
-    assign w_494 = 32'h00000002;
-    assign pw_495 = (pv_493 + w_494);
-    assign pw_496 = {{32{pw_495[31]}}, pw_495[31:0]};
-    assign w_497 = 64'h0000000000000004;
-    assign pw_498 = (pw_496 * w_497);
-    assign pw_499 = (w_492 + pw_498);
-    assign pld_501 = y_ld_resp_data;
-    assign go_503 = (p1_slot == 2'h2);
-
-    ohls_fp_add pu_504 (
-        .clk(clk),
-        .rst(rst),
-        .en(p1_en),
-        .in_valid(go_503),
-        .a(pw_491),
-        .b(pq_502),
-        .sub(1'h0),
-        .out_valid(pu_504_valid),
-        .result(pu_504_result)
-    );
-    assign fnan_517 = pu_504_result;
-    assign pw_518 = (((&pd_510[30:23]) && (!(pd_510[22:0] == 23'h000000))) ? (pd_510 | 32'h00400000) : (((&pd_516[30:23]) && (!(pd_516[22:0] == 23'h000000))) ? (pd_516 | 32'h00400000) : (((((&pd_510[30:23]) && (pd_510[22:0] == 23'h000000)) && ((&pd_516[30:23]) && (pd_516[22:0] == 23'h000000))) && (!(pd_510[31] == pd_516[31]))) ? 32'hffc00000 : fnan_517)));
-    assign w_533 = {32'h00000000, y_base};
-    assign pv_534 = v0_i;
-    assign w_535 = 32'h00000003;
-    assign pw_536 = (pv_534 + w_535);
-    assign pw_537 = {{32{pw_536[31]}}, pw_536[31:0]};
-    assign w_538 = 64'h0000000000000004;
-    assign pw_539 = (pw_537 * w_538);
-    assign pw_540 = (w_533 + pw_539);
-    assign w_541 = arg_alpha;
-    assign w_542 = {32'h00000000, x_base};
-    assign pv_543 = v0_i;
-    assign w_544 = 32'h00000003;
-    assign pw_545 = (pv_543 + w_544);
-    assign pw_546 = {{32{pw_545[31]}}, pw_545[31:0]};
-    assign w_547 = 64'h0000000000000004;
-    assign pw_548 = (pw_546 * w_547);
-    assign pw_549 = (w_542 + pw_548);
-    assign pld_551 = x_ld_resp_data;
-    assign go_552 = (p1_slot == 2'h3);
-
-    ohls_fp_mul pu_553 (
-        .clk(clk),
-        .rst(rst),
-        .en(p1_en),
-        .in_valid(go_552),
-        .a(w_541),
-        .b(pld_551),
-        .out_valid(pu_553_valid),
-        .result(pu_553_result)
-    );
-    assign fnan_562 = pu_553_result;
-    assign pw_563 = (((&pd_557[30:23]) && (!(pd_557[22:0] == 23'h000000))) ? (pd_557 | 32'h00400000) : (((&pd_561[30:23]) && (!(pd_561[22:0] == 23'h000000))) ? (pd_561 | 32'h00400000) : (((((&pd_557[30:23]) && (pd_557[22:0] == 23'h000000)) && (pd_561[30:0] == 31'h00000000)) || ((pd_557[30:0] == 31'h00000000) && ((&pd_561[30:23]) && (pd_561[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_562)));
-    assign w_564 = {32'h00000000, y_base};
-    assign pv_565 = v0_i;
-    assign w_566 = 32'h00000003;
-    assign pw_567 = (pv_565 + w_566);
-    assign pw_568 = {{32{pw_567[31]}}, pw_567[31:0]};
-    assign w_569 = 64'h0000000000000004;
-    assign pw_570 = (pw_568 * w_569);
-    assign pw_571 = (w_564 + pw_570);
-    assign pld_573 = y_ld_resp_data;
-    assign go_575 = (p1_slot == 2'h3);
-
-    ohls_fp_add pu_576 (
-        .clk(clk),
-        .rst(rst),
-        .en(p1_en),
-        .in_valid(go_575),
-        .a(pw_563),
-        .b(pq_574),
-        .sub(1'h0),
-        .out_valid(pu_576_valid),
-        .result(pu_576_result)
-    );
-    assign fnan_589 = pu_576_result;
-    assign pw_590 = (((&pd_582[30:23]) && (!(pd_582[22:0] == 23'h000000))) ? (pd_582 | 32'h00400000) : (((&pd_588[30:23]) && (!(pd_588[22:0] == 23'h000000))) ? (pd_588 | 32'h00400000) : (((((&pd_582[30:23]) && (pd_582[22:0] == 23'h000000)) && ((&pd_588[30:23]) && (pd_588[22:0] == 23'h000000))) && (!(pd_582[31] == pd_588[31]))) ? 32'hffc00000 : fnan_589)));
-    assign pv_606 = v0_i;
-    assign w_607 = 32'h00000004;
-    assign pw_608 = (pv_606 + w_607);
-    assign p1_stall = ((((((((((((((((((((((p1_valid[0] && (p1_slot == 2'h0)) && pw_324) && (!x_ld_req_ready)) || ((p1_valid[11] && (p1_slot == 2'h0)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_324) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h0)) && (!y_ld_resp_valid))) || ((p1_valid[13] && (p1_slot == 2'h2)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h1)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h1)) && (!y_ld_resp_valid))) || ((p1_valid[13] && (p1_slot == 2'h3)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h2)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h2)) && (!y_ld_resp_valid))) || ((p1_valid[14] && (p1_slot == 2'h0)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h3)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h3)) && (!y_ld_resp_valid))) || ((p1_valid[14] && (p1_slot == 2'h1)) && (!y_st_req_ready)));
+    assign fnan_428 = pu_415_result;
+    assign pw_429 = (((&pd_421[30:23]) && (!(pd_421[22:0] == 23'h000000))) ? (pd_421 | 32'h00400000) : (((&pd_427[30:23]) && (!(pd_427[22:0] == 23'h000000))) ? (pd_427 | 32'h00400000) : (((((&pd_421[30:23]) && (pd_421[22:0] == 23'h000000)) && ((&pd_427[30:23]) && (pd_427[22:0] == 23'h000000))) && (!(pd_421[31] == pd_427[31]))) ? 32'hffc00000 : fnan_428)));
+    assign pv_444 = v0_i;
+    assign w_445 = 32'h00000004;
+    assign pw_446 = (pv_444 + w_445);
+    assign p1_stall = ((((((((((((((((((((((p1_valid[0] && (p1_slot == 2'h0)) && pw_232) && (!x_ld_req_ready)) || ((p1_valid[11] && (p1_slot == 2'h0)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_232) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h0)) && (!y_ld_resp_valid))) || ((p1_valid[13] && (p1_slot == 2'h2)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h1)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h1)) && (!y_ld_resp_valid))) || ((p1_valid[13] && (p1_slot == 2'h3)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h2)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h2)) && (!y_ld_resp_valid))) || ((p1_valid[14] && (p1_slot == 2'h0)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h3)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h3)) && (!y_ld_resp_valid))) || ((p1_valid[14] && (p1_slot == 2'h1)) && (!y_st_req_ready)));
 
     always @(posedge clk) begin
         p1_apart <= (1'h1 && (((x_size == 32'h00000000) || (y_size == 32'h00000000)) || ((({1'h0, x_base} + {1'h0, x_size}) <= {1'h0, y_base}) || (({1'h0, y_base} + {1'h0, y_size}) <= {1'h0, x_base}))));
     end
-    assign w_609 = 32'h00000000;
-    assign w_610 = 64'h0000000000000000;
+    assign w_447 = 32'h00000000;
+    assign w_448 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -1380,26 +1064,25 @@ module saxpy_datapath (
             if ((state == 16'h000b)) state <= 16'h0008;
             if ((state == 16'h000c)) state <= 16'h000b;
             if (((state == 16'h000d) && ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) ld_31 <= x_rd_data;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) ld_27 <= x_rd_data;  // saxpy_unroll.cl:9:24
             if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // saxpy_unroll.cl:9:24
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:24
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_42 <= w_41;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_48 <= w_23;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_32 <= w_23;  // saxpy_unroll.cl:9:24
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h000f;  // saxpy_unroll.cl:9:24
             if (((state == 16'h000e) && 1'h1)) u8_fp_mul_issued <= 1'h1;
             if (((state == 16'h000e) && u8_fp_mul_valid)) u8_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000e) && u8_fp_mul_valid)) r_35 <= (((&w_24[30:23]) && (!(w_24[22:0] == 23'h000000))) ? (w_24 | 32'h00400000) : (((&v_32[30:23]) && (!(v_32[22:0] == 23'h000000))) ? (v_32 | 32'h00400000) : (((((&w_24[30:23]) && (w_24[22:0] == 23'h000000)) && (v_32[30:0] == 31'h00000000)) || ((w_24[30:0] == 31'h00000000) && ((&v_32[30:23]) && (v_32[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_34)));
+            if (((state == 16'h000e) && u8_fp_mul_valid)) r_31 <= (((&w_24[30:23]) && (!(w_24[22:0] == 23'h000000))) ? (w_24 | 32'h00400000) : (((&v_28[30:23]) && (!(v_28[22:0] == 23'h000000))) ? (v_28 | 32'h00400000) : (((((&w_24[30:23]) && (w_24[22:0] == 23'h000000)) && (v_28[30:0] == 31'h00000000)) || ((w_24[30:0] == 31'h00000000) && ((&v_28[30:23]) && (v_28[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_30)));
             if (((state == 16'h000e) && u8_fp_mul_valid)) state <= 16'h0010;
             if (((state == 16'h000f) && ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) && y_rd_cmd_ready))) y_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h000f) && (((state == 16'h000f) && y_rd_issued) && y_rd_valid))) ld_43 <= y_rd_data;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h000f) && (((state == 16'h000f) && y_rd_issued) && y_rd_valid))) ld_33 <= y_rd_data;  // saxpy_unroll.cl:9:31
             if (((state == 16'h000f) && (((state == 16'h000f) && y_rd_issued) && y_rd_valid))) y_rd_beat <= (y_rd_beat + 8'h01);  // saxpy_unroll.cl:9:31
             if (((state == 16'h000f) && ((((state == 16'h000f) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:31
             if (((state == 16'h000f) && ((((state == 16'h000f) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:31
             if (((state == 16'h000f) && ((((state == 16'h000f) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) state <= 16'h000e;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0010) && 1'h1)) u9_fp_add_issued <= 1'h1;
             if (((state == 16'h0010) && u9_fp_add_valid)) u9_fp_add_issued <= 1'h0;
-            if (((state == 16'h0010) && u9_fp_add_valid)) r_47 <= (((&r_35[30:23]) && (!(r_35[22:0] == 23'h000000))) ? (r_35 | 32'h00400000) : (((&v_44[30:23]) && (!(v_44[22:0] == 23'h000000))) ? (v_44 | 32'h00400000) : (((((&r_35[30:23]) && (r_35[22:0] == 23'h000000)) && ((&v_44[30:23]) && (v_44[22:0] == 23'h000000))) && (!(r_35[31] == v_44[31]))) ? 32'hffc00000 : fnan_46)));
+            if (((state == 16'h0010) && u9_fp_add_valid)) r_37 <= (((&r_31[30:23]) && (!(r_31[22:0] == 23'h000000))) ? (r_31 | 32'h00400000) : (((&v_34[30:23]) && (!(v_34[22:0] == 23'h000000))) ? (v_34 | 32'h00400000) : (((((&r_31[30:23]) && (r_31[22:0] == 23'h000000)) && ((&v_34[30:23]) && (v_34[22:0] == 23'h000000))) && (!(r_31[31] == v_34[31]))) ? 32'hffc00000 : fnan_36)));
             if (((state == 16'h0010) && u9_fp_add_valid)) state <= 16'h0011;
             if (((state == 16'h0011) && ((((state == 16'h0011) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0011) && (((state == 16'h0011) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // saxpy_unroll.cl:9:9
@@ -1409,33 +1092,54 @@ module saxpy_datapath (
             if (((state == 16'h0012) && (1'h1 && y_wr_idle))) p2_valid <= 99'h0000000000000000000000001;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0012) && (1'h1 && y_wr_idle))) p2_admit <= 1'h1;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0012) && (1'h1 && y_wr_idle))) state <= 16'h0013;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_go <= pw_51;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_68 <= w_58;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_69 <= pd_68;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_70 <= pd_69;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_go <= pw_40;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_53 <= w_47;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_54 <= pd_53;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_55 <= pd_54;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_56 <= pd_55;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_57 <= pld_50;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_58 <= pd_57;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_59 <= pd_58;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_60 <= pd_59;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_70 <= pw_62;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_71 <= pd_70;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_72 <= pld_65;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_72 <= pd_71;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_73 <= pd_72;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_74 <= pd_73;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_75 <= pd_74;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_91 <= pw_77;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_92 <= pd_91;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_93 <= pd_92;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_94 <= pd_93;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_95 <= pd_94;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_96 <= pd_95;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_97 <= pq_88;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_98 <= pd_97;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_99 <= pd_98;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_100 <= pd_99;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_101 <= pd_100;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_102 <= pd_101;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (((p2_valid[0] && 1'h1) && pw_51) && p2_en))) v0_i <= pw_161;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_85 <= pld_84;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_76 <= pq_67;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_77 <= pd_76;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_78 <= pd_77;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_79 <= pd_78;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_80 <= pd_79;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_81 <= pd_80;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (((p2_valid[0] && 1'h1) && pw_40) && p2_en))) v0_i <= pw_140;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_64 <= pld_63;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_65 <= pq_64;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_66 <= pq_65;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_67 <= pq_66;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_84 <= pw_46;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_85 <= pq_84;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_86 <= pq_85;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_87 <= pq_86;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_88 <= pq_87;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_105 <= pw_57;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_89 <= pq_88;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_90 <= pq_89;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_91 <= pq_90;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_92 <= pq_91;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_93 <= pq_92;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_94 <= pq_93;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_95 <= pq_94;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_96 <= pq_95;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_97 <= pq_96;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_98 <= pq_97;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_99 <= pq_98;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_100 <= pq_99;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_101 <= pq_100;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_102 <= pq_101;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_103 <= pq_102;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_104 <= pq_103;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_105 <= pq_104;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_106 <= pq_105;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_107 <= pq_106;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_108 <= pq_107;  // saxpy_unroll.cl:8:5
@@ -1468,68 +1172,43 @@ module saxpy_datapath (
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_135 <= pq_134;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_136 <= pq_135;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_137 <= pq_136;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_138 <= pq_137;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_139 <= pq_138;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_140 <= pq_139;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_141 <= pq_140;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_142 <= pq_141;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_143 <= pq_142;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_144 <= pq_143;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_145 <= pq_144;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_146 <= pq_145;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_147 <= pq_146;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_148 <= pq_147;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_149 <= pq_148;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_150 <= pq_149;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_151 <= pq_150;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_152 <= pq_151;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_153 <= pq_152;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_154 <= pq_153;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_155 <= pq_154;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_156 <= pq_155;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_157 <= pq_156;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_158 <= pq_157;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_valid <= {p2_valid[97], p2_valid[96], p2_valid[95], p2_valid[94], p2_valid[93], p2_valid[92], p2_valid[91], p2_valid[90], p2_valid[89], p2_valid[88], p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_51), (p2_admit && ((!(p2_valid[0] && (!pw_51))) || 1'h0))};  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_51))) || 1'h0));  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_valid <= {p2_valid[97], p2_valid[96], p2_valid[95], p2_valid[94], p2_valid[93], p2_valid[92], p2_valid[91], p2_valid[90], p2_valid[89], p2_valid[88], p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_40), (p2_admit && ((!(p2_valid[0] && (!pw_40))) || 1'h0))};  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_40))) || 1'h0));  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (((((!p2_admit) && (p2_valid == 99'h0000000000000000000000000)) && x_ld_idle) && y_st_idle) && y_ld_idle))) state <= 16'h0007;  // saxpy_unroll.cl:8:5
             if ((state == 16'h0014)) state <= (p2_apart ? 16'h0012 : 16'h0008);
             if ((state == 16'h0015)) state <= 16'h0017;
-            if ((state == 16'h0016)) state <= (q_169 ? 16'h001a : 16'h0014);
-            if ((state == 16'h0017)) q_169 <= w_168;
+            if ((state == 16'h0016)) state <= (q_148 ? 16'h001a : 16'h0014);
+            if ((state == 16'h0017)) q_148 <= w_147;
             if ((state == 16'h0017)) state <= 16'h0016;
-            if ((state == 16'h0018)) v0_i <= w_172;
+            if ((state == 16'h0018)) v0_i <= w_151;
             if ((state == 16'h0018)) state <= 16'h0015;
             if ((state == 16'h0019)) state <= 16'h0018;
             if (((state == 16'h001a) && ((((state == 16'h001a) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && (((state == 16'h001a) && x_rd_issued) && x_rd_valid))) ld_186 <= x_rd_data;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && (((state == 16'h001a) && x_rd_issued) && x_rd_valid))) ld_161 <= x_rd_data;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001a) && (((state == 16'h001a) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // saxpy_unroll.cl:9:24
             if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_197 <= w_196;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_203 <= w_178;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_221 <= w_220;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_235 <= w_234;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_241 <= w_211;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_259 <= w_258;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_273 <= w_272;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_279 <= w_249;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_297 <= w_296;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_311 <= w_310;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_317 <= w_287;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_166 <= w_157;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_178 <= w_177;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_184 <= w_176;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_196 <= w_195;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_202 <= w_194;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_214 <= w_213;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_220 <= w_212;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h001c;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001b) && 1'h1)) u0_fp_mul_issued <= 1'h1;
             if (((state == 16'h001b) && u0_fp_mul_valid)) u0_fp_mul_issued <= 1'h0;
-            if (((state == 16'h001b) && u0_fp_mul_valid)) r_190 <= (((&w_179[30:23]) && (!(w_179[22:0] == 23'h000000))) ? (w_179 | 32'h00400000) : (((&v_187[30:23]) && (!(v_187[22:0] == 23'h000000))) ? (v_187 | 32'h00400000) : (((((&w_179[30:23]) && (w_179[22:0] == 23'h000000)) && (v_187[30:0] == 31'h00000000)) || ((w_179[30:0] == 31'h00000000) && ((&v_187[30:23]) && (v_187[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_189)));
+            if (((state == 16'h001b) && u0_fp_mul_valid)) r_165 <= (((&w_158[30:23]) && (!(w_158[22:0] == 23'h000000))) ? (w_158 | 32'h00400000) : (((&v_162[30:23]) && (!(v_162[22:0] == 23'h000000))) ? (v_162 | 32'h00400000) : (((((&w_158[30:23]) && (w_158[22:0] == 23'h000000)) && (v_162[30:0] == 31'h00000000)) || ((w_158[30:0] == 31'h00000000) && ((&v_162[30:23]) && (v_162[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_164)));
             if (((state == 16'h001b) && u0_fp_mul_valid)) state <= 16'h001d;
             if (((state == 16'h001c) && ((((state == 16'h001c) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) && y_rd_cmd_ready))) y_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h001c) && (((state == 16'h001c) && y_rd_issued) && y_rd_valid))) ld_198 <= y_rd_data;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h001c) && (((state == 16'h001c) && y_rd_issued) && y_rd_valid))) ld_167 <= y_rd_data;  // saxpy_unroll.cl:9:31
             if (((state == 16'h001c) && (((state == 16'h001c) && y_rd_issued) && y_rd_valid))) y_rd_beat <= (y_rd_beat + 8'h01);  // saxpy_unroll.cl:9:31
             if (((state == 16'h001c) && ((((state == 16'h001c) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:31
             if (((state == 16'h001c) && ((((state == 16'h001c) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:31
             if (((state == 16'h001c) && ((((state == 16'h001c) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) state <= 16'h001b;  // saxpy_unroll.cl:9:31
             if (((state == 16'h001d) && 1'h1)) u1_fp_add_issued <= 1'h1;
             if (((state == 16'h001d) && u1_fp_add_valid)) u1_fp_add_issued <= 1'h0;
-            if (((state == 16'h001d) && u1_fp_add_valid)) r_202 <= (((&r_190[30:23]) && (!(r_190[22:0] == 23'h000000))) ? (r_190 | 32'h00400000) : (((&v_199[30:23]) && (!(v_199[22:0] == 23'h000000))) ? (v_199 | 32'h00400000) : (((((&r_190[30:23]) && (r_190[22:0] == 23'h000000)) && ((&v_199[30:23]) && (v_199[22:0] == 23'h000000))) && (!(r_190[31] == v_199[31]))) ? 32'hffc00000 : fnan_201)));
+            if (((state == 16'h001d) && u1_fp_add_valid)) r_171 <= (((&r_165[30:23]) && (!(r_165[22:0] == 23'h000000))) ? (r_165 | 32'h00400000) : (((&v_168[30:23]) && (!(v_168[22:0] == 23'h000000))) ? (v_168 | 32'h00400000) : (((((&r_165[30:23]) && (r_165[22:0] == 23'h000000)) && ((&v_168[30:23]) && (v_168[22:0] == 23'h000000))) && (!(r_165[31] == v_168[31]))) ? 32'hffc00000 : fnan_170)));
             if (((state == 16'h001d) && u1_fp_add_valid)) state <= 16'h001e;
             if (((state == 16'h001e) && ((((state == 16'h001e) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // saxpy_unroll.cl:9:9
             if (((state == 16'h001e) && (((state == 16'h001e) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // saxpy_unroll.cl:9:9
@@ -1537,24 +1216,24 @@ module saxpy_datapath (
             if (((state == 16'h001e) && ((((state == 16'h001e) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // saxpy_unroll.cl:9:9
             if (((state == 16'h001e) && ((((state == 16'h001e) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h001f;  // saxpy_unroll.cl:9:9
             if (((state == 16'h001f) && ((((state == 16'h001f) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001f) && (((state == 16'h001f) && x_rd_issued) && x_rd_valid))) ld_222 <= x_rd_data;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001f) && (((state == 16'h001f) && x_rd_issued) && x_rd_valid))) ld_179 <= x_rd_data;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001f) && (((state == 16'h001f) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // saxpy_unroll.cl:9:24
             if (((state == 16'h001f) && ((((state == 16'h001f) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001f) && ((((state == 16'h001f) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001f) && ((((state == 16'h001f) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h0021;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0020) && 1'h1)) u2_fp_mul_issued <= 1'h1;
             if (((state == 16'h0020) && u2_fp_mul_valid)) u2_fp_mul_issued <= 1'h0;
-            if (((state == 16'h0020) && u2_fp_mul_valid)) r_226 <= (((&w_212[30:23]) && (!(w_212[22:0] == 23'h000000))) ? (w_212 | 32'h00400000) : (((&v_223[30:23]) && (!(v_223[22:0] == 23'h000000))) ? (v_223 | 32'h00400000) : (((((&w_212[30:23]) && (w_212[22:0] == 23'h000000)) && (v_223[30:0] == 31'h00000000)) || ((w_212[30:0] == 31'h00000000) && ((&v_223[30:23]) && (v_223[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_225)));
+            if (((state == 16'h0020) && u2_fp_mul_valid)) r_183 <= (((&w_158[30:23]) && (!(w_158[22:0] == 23'h000000))) ? (w_158 | 32'h00400000) : (((&v_180[30:23]) && (!(v_180[22:0] == 23'h000000))) ? (v_180 | 32'h00400000) : (((((&w_158[30:23]) && (w_158[22:0] == 23'h000000)) && (v_180[30:0] == 31'h00000000)) || ((w_158[30:0] == 31'h00000000) && ((&v_180[30:23]) && (v_180[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_182)));
             if (((state == 16'h0020) && u2_fp_mul_valid)) state <= 16'h0022;
             if (((state == 16'h0021) && ((((state == 16'h0021) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) && y_rd_cmd_ready))) y_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h0021) && (((state == 16'h0021) && y_rd_issued) && y_rd_valid))) ld_236 <= y_rd_data;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h0021) && (((state == 16'h0021) && y_rd_issued) && y_rd_valid))) ld_185 <= y_rd_data;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0021) && (((state == 16'h0021) && y_rd_issued) && y_rd_valid))) y_rd_beat <= (y_rd_beat + 8'h01);  // saxpy_unroll.cl:9:31
             if (((state == 16'h0021) && ((((state == 16'h0021) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0021) && ((((state == 16'h0021) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0021) && ((((state == 16'h0021) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) state <= 16'h0020;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0022) && 1'h1)) u3_fp_add_issued <= 1'h1;
             if (((state == 16'h0022) && u3_fp_add_valid)) u3_fp_add_issued <= 1'h0;
-            if (((state == 16'h0022) && u3_fp_add_valid)) r_240 <= (((&r_226[30:23]) && (!(r_226[22:0] == 23'h000000))) ? (r_226 | 32'h00400000) : (((&v_237[30:23]) && (!(v_237[22:0] == 23'h000000))) ? (v_237 | 32'h00400000) : (((((&r_226[30:23]) && (r_226[22:0] == 23'h000000)) && ((&v_237[30:23]) && (v_237[22:0] == 23'h000000))) && (!(r_226[31] == v_237[31]))) ? 32'hffc00000 : fnan_239)));
+            if (((state == 16'h0022) && u3_fp_add_valid)) r_189 <= (((&r_183[30:23]) && (!(r_183[22:0] == 23'h000000))) ? (r_183 | 32'h00400000) : (((&v_186[30:23]) && (!(v_186[22:0] == 23'h000000))) ? (v_186 | 32'h00400000) : (((((&r_183[30:23]) && (r_183[22:0] == 23'h000000)) && ((&v_186[30:23]) && (v_186[22:0] == 23'h000000))) && (!(r_183[31] == v_186[31]))) ? 32'hffc00000 : fnan_188)));
             if (((state == 16'h0022) && u3_fp_add_valid)) state <= 16'h0023;
             if (((state == 16'h0023) && ((((state == 16'h0023) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0023) && (((state == 16'h0023) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // saxpy_unroll.cl:9:9
@@ -1562,24 +1241,24 @@ module saxpy_datapath (
             if (((state == 16'h0023) && ((((state == 16'h0023) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0023) && ((((state == 16'h0023) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h0024;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0024) && ((((state == 16'h0024) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h0024) && (((state == 16'h0024) && x_rd_issued) && x_rd_valid))) ld_260 <= x_rd_data;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h0024) && (((state == 16'h0024) && x_rd_issued) && x_rd_valid))) ld_197 <= x_rd_data;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0024) && (((state == 16'h0024) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // saxpy_unroll.cl:9:24
             if (((state == 16'h0024) && ((((state == 16'h0024) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0024) && ((((state == 16'h0024) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0024) && ((((state == 16'h0024) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h0026;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0025) && 1'h1)) u4_fp_mul_issued <= 1'h1;
             if (((state == 16'h0025) && u4_fp_mul_valid)) u4_fp_mul_issued <= 1'h0;
-            if (((state == 16'h0025) && u4_fp_mul_valid)) r_264 <= (((&w_250[30:23]) && (!(w_250[22:0] == 23'h000000))) ? (w_250 | 32'h00400000) : (((&v_261[30:23]) && (!(v_261[22:0] == 23'h000000))) ? (v_261 | 32'h00400000) : (((((&w_250[30:23]) && (w_250[22:0] == 23'h000000)) && (v_261[30:0] == 31'h00000000)) || ((w_250[30:0] == 31'h00000000) && ((&v_261[30:23]) && (v_261[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_263)));
+            if (((state == 16'h0025) && u4_fp_mul_valid)) r_201 <= (((&w_158[30:23]) && (!(w_158[22:0] == 23'h000000))) ? (w_158 | 32'h00400000) : (((&v_198[30:23]) && (!(v_198[22:0] == 23'h000000))) ? (v_198 | 32'h00400000) : (((((&w_158[30:23]) && (w_158[22:0] == 23'h000000)) && (v_198[30:0] == 31'h00000000)) || ((w_158[30:0] == 31'h00000000) && ((&v_198[30:23]) && (v_198[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_200)));
             if (((state == 16'h0025) && u4_fp_mul_valid)) state <= 16'h0027;
             if (((state == 16'h0026) && ((((state == 16'h0026) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) && y_rd_cmd_ready))) y_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h0026) && (((state == 16'h0026) && y_rd_issued) && y_rd_valid))) ld_274 <= y_rd_data;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h0026) && (((state == 16'h0026) && y_rd_issued) && y_rd_valid))) ld_203 <= y_rd_data;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0026) && (((state == 16'h0026) && y_rd_issued) && y_rd_valid))) y_rd_beat <= (y_rd_beat + 8'h01);  // saxpy_unroll.cl:9:31
             if (((state == 16'h0026) && ((((state == 16'h0026) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0026) && ((((state == 16'h0026) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0026) && ((((state == 16'h0026) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) state <= 16'h0025;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0027) && 1'h1)) u5_fp_add_issued <= 1'h1;
             if (((state == 16'h0027) && u5_fp_add_valid)) u5_fp_add_issued <= 1'h0;
-            if (((state == 16'h0027) && u5_fp_add_valid)) r_278 <= (((&r_264[30:23]) && (!(r_264[22:0] == 23'h000000))) ? (r_264 | 32'h00400000) : (((&v_275[30:23]) && (!(v_275[22:0] == 23'h000000))) ? (v_275 | 32'h00400000) : (((((&r_264[30:23]) && (r_264[22:0] == 23'h000000)) && ((&v_275[30:23]) && (v_275[22:0] == 23'h000000))) && (!(r_264[31] == v_275[31]))) ? 32'hffc00000 : fnan_277)));
+            if (((state == 16'h0027) && u5_fp_add_valid)) r_207 <= (((&r_201[30:23]) && (!(r_201[22:0] == 23'h000000))) ? (r_201 | 32'h00400000) : (((&v_204[30:23]) && (!(v_204[22:0] == 23'h000000))) ? (v_204 | 32'h00400000) : (((((&r_201[30:23]) && (r_201[22:0] == 23'h000000)) && ((&v_204[30:23]) && (v_204[22:0] == 23'h000000))) && (!(r_201[31] == v_204[31]))) ? 32'hffc00000 : fnan_206)));
             if (((state == 16'h0027) && u5_fp_add_valid)) state <= 16'h0028;
             if (((state == 16'h0028) && ((((state == 16'h0028) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0028) && (((state == 16'h0028) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // saxpy_unroll.cl:9:9
@@ -1587,24 +1266,24 @@ module saxpy_datapath (
             if (((state == 16'h0028) && ((((state == 16'h0028) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0028) && ((((state == 16'h0028) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h0029;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0029) && ((((state == 16'h0029) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h0029) && (((state == 16'h0029) && x_rd_issued) && x_rd_valid))) ld_298 <= x_rd_data;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h0029) && (((state == 16'h0029) && x_rd_issued) && x_rd_valid))) ld_215 <= x_rd_data;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0029) && (((state == 16'h0029) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // saxpy_unroll.cl:9:24
             if (((state == 16'h0029) && ((((state == 16'h0029) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0029) && ((((state == 16'h0029) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0029) && ((((state == 16'h0029) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h002b;  // saxpy_unroll.cl:9:24
             if (((state == 16'h002a) && 1'h1)) u6_fp_mul_issued <= 1'h1;
             if (((state == 16'h002a) && u6_fp_mul_valid)) u6_fp_mul_issued <= 1'h0;
-            if (((state == 16'h002a) && u6_fp_mul_valid)) r_302 <= (((&w_288[30:23]) && (!(w_288[22:0] == 23'h000000))) ? (w_288 | 32'h00400000) : (((&v_299[30:23]) && (!(v_299[22:0] == 23'h000000))) ? (v_299 | 32'h00400000) : (((((&w_288[30:23]) && (w_288[22:0] == 23'h000000)) && (v_299[30:0] == 31'h00000000)) || ((w_288[30:0] == 31'h00000000) && ((&v_299[30:23]) && (v_299[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_301)));
+            if (((state == 16'h002a) && u6_fp_mul_valid)) r_219 <= (((&w_158[30:23]) && (!(w_158[22:0] == 23'h000000))) ? (w_158 | 32'h00400000) : (((&v_216[30:23]) && (!(v_216[22:0] == 23'h000000))) ? (v_216 | 32'h00400000) : (((((&w_158[30:23]) && (w_158[22:0] == 23'h000000)) && (v_216[30:0] == 31'h00000000)) || ((w_158[30:0] == 31'h00000000) && ((&v_216[30:23]) && (v_216[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_218)));
             if (((state == 16'h002a) && u6_fp_mul_valid)) state <= 16'h002c;
             if (((state == 16'h002b) && ((((state == 16'h002b) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) && y_rd_cmd_ready))) y_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h002b) && (((state == 16'h002b) && y_rd_issued) && y_rd_valid))) ld_312 <= y_rd_data;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h002b) && (((state == 16'h002b) && y_rd_issued) && y_rd_valid))) ld_221 <= y_rd_data;  // saxpy_unroll.cl:9:31
             if (((state == 16'h002b) && (((state == 16'h002b) && y_rd_issued) && y_rd_valid))) y_rd_beat <= (y_rd_beat + 8'h01);  // saxpy_unroll.cl:9:31
             if (((state == 16'h002b) && ((((state == 16'h002b) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:31
             if (((state == 16'h002b) && ((((state == 16'h002b) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:31
             if (((state == 16'h002b) && ((((state == 16'h002b) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) state <= 16'h002a;  // saxpy_unroll.cl:9:31
             if (((state == 16'h002c) && 1'h1)) u7_fp_add_issued <= 1'h1;
             if (((state == 16'h002c) && u7_fp_add_valid)) u7_fp_add_issued <= 1'h0;
-            if (((state == 16'h002c) && u7_fp_add_valid)) r_316 <= (((&r_302[30:23]) && (!(r_302[22:0] == 23'h000000))) ? (r_302 | 32'h00400000) : (((&v_313[30:23]) && (!(v_313[22:0] == 23'h000000))) ? (v_313 | 32'h00400000) : (((((&r_302[30:23]) && (r_302[22:0] == 23'h000000)) && ((&v_313[30:23]) && (v_313[22:0] == 23'h000000))) && (!(r_302[31] == v_313[31]))) ? 32'hffc00000 : fnan_315)));
+            if (((state == 16'h002c) && u7_fp_add_valid)) r_225 <= (((&r_219[30:23]) && (!(r_219[22:0] == 23'h000000))) ? (r_219 | 32'h00400000) : (((&v_222[30:23]) && (!(v_222[22:0] == 23'h000000))) ? (v_222 | 32'h00400000) : (((((&r_219[30:23]) && (r_219[22:0] == 23'h000000)) && ((&v_222[30:23]) && (v_222[22:0] == 23'h000000))) && (!(r_219[31] == v_222[31]))) ? 32'hffc00000 : fnan_224)));
             if (((state == 16'h002c) && u7_fp_add_valid)) state <= 16'h002d;
             if (((state == 16'h002d) && ((((state == 16'h002d) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // saxpy_unroll.cl:9:9
             if (((state == 16'h002d) && (((state == 16'h002d) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // saxpy_unroll.cl:9:9
@@ -1615,93 +1294,123 @@ module saxpy_datapath (
             if (((state == 16'h002e) && (1'h1 && y_wr_idle))) p1_admit <= 1'h1;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002e) && (1'h1 && y_wr_idle))) p1_slot <= 2'h0;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002e) && (1'h1 && y_wr_idle))) state <= 16'h002f;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) p1_go <= pw_324;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_341 <= w_331;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_342 <= pd_341;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_343 <= pd_342;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_344 <= pd_343;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_345 <= pld_338;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_346 <= pd_345;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_347 <= pd_346;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_348 <= pd_347;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_361 <= pw_350;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_362 <= pd_361;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_363 <= pd_362;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_364 <= pd_363;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) p1_go <= pw_232;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_245 <= w_239;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_246 <= pd_245;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_247 <= pd_246;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_248 <= pd_247;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_249 <= pld_242;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_250 <= pd_249;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_251 <= pd_250;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_252 <= pd_251;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_259 <= pw_254;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_260 <= pd_259;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_261 <= pd_260;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_262 <= pd_261;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_263 <= pd_262;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_264 <= pd_263;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_265 <= pq_256;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_266 <= pd_265;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_267 <= pd_266;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_268 <= pd_267;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_269 <= pd_268;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_270 <= pd_269;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_297 <= w_239;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_298 <= pd_297;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_299 <= pd_298;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_300 <= pd_299;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_301 <= pld_294;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_302 <= pd_301;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_303 <= pd_302;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_304 <= pd_303;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_312 <= pw_306;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_313 <= pd_312;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_314 <= pd_313;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_315 <= pd_314;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_316 <= pd_315;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_317 <= pd_316;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_318 <= pq_309;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_319 <= pd_318;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_320 <= pd_319;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_321 <= pd_320;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_322 <= pd_321;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_323 <= pd_322;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_349 <= w_239;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_350 <= pd_349;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_351 <= pd_350;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_352 <= pd_351;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_353 <= pld_346;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_354 <= pd_353;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_355 <= pd_354;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_356 <= pd_355;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_364 <= pw_358;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_365 <= pd_364;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_366 <= pd_365;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_367 <= pq_358;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_367 <= pd_366;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_368 <= pd_367;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_369 <= pd_368;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_370 <= pd_369;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_370 <= pq_361;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_371 <= pd_370;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_372 <= pd_371;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_410 <= w_397;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_411 <= pd_410;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_412 <= pd_411;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_413 <= pd_412;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_414 <= pld_407;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_415 <= pd_414;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_416 <= pd_415;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_373 <= pd_372;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_374 <= pd_373;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_375 <= pd_374;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_401 <= w_239;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_402 <= pd_401;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_403 <= pd_402;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_404 <= pd_403;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_405 <= pld_398;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_406 <= pd_405;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_407 <= pd_406;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_408 <= pd_407;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_416 <= pw_410;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_417 <= pd_416;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_433 <= pw_419;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_434 <= pd_433;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_435 <= pd_434;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_436 <= pd_435;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_437 <= pd_436;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_438 <= pd_437;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_439 <= pq_430;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_440 <= pd_439;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_441 <= pd_440;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_442 <= pd_441;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_443 <= pd_442;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_444 <= pd_443;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_482 <= w_469;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_483 <= pd_482;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_484 <= pd_483;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_485 <= pd_484;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_486 <= pld_479;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_487 <= pd_486;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_488 <= pd_487;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_489 <= pd_488;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_505 <= pw_491;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_506 <= pd_505;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_507 <= pd_506;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_508 <= pd_507;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_509 <= pd_508;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_510 <= pd_509;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_511 <= pq_502;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_512 <= pd_511;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_513 <= pd_512;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_514 <= pd_513;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_515 <= pd_514;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_516 <= pd_515;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_554 <= w_541;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_555 <= pd_554;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_556 <= pd_555;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_557 <= pd_556;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_558 <= pld_551;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_559 <= pd_558;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_560 <= pd_559;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_561 <= pd_560;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_577 <= pw_563;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_578 <= pd_577;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_579 <= pd_578;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_580 <= pd_579;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_581 <= pd_580;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_582 <= pd_581;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_583 <= pq_574;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_584 <= pd_583;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_585 <= pd_584;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_586 <= pd_585;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_587 <= pd_586;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_588 <= pd_587;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && (((p1_valid[0] && (p1_slot == 2'h0)) && pw_324) && p1_en))) v0_i <= pw_608;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_358 <= pld_357;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_375 <= pw_330;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_376 <= pq_375;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_377 <= pq_376;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_378 <= pq_377;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_418 <= pd_417;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_419 <= pd_418;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_420 <= pd_419;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_421 <= pd_420;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_422 <= pq_413;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_423 <= pd_422;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_424 <= pd_423;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_425 <= pd_424;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_426 <= pd_425;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_427 <= pd_426;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && (((p1_valid[0] && (p1_slot == 2'h0)) && pw_232) && p1_en))) v0_i <= pw_446;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_256 <= pld_255;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_273 <= pw_238;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_274 <= pq_273;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_275 <= pq_274;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_276 <= pq_275;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_277 <= pq_276;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_278 <= pq_277;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_279 <= pq_278;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_280 <= pq_279;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_281 <= pq_280;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_282 <= pq_281;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_283 <= pq_282;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_284 <= pq_283;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_285 <= pq_284;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_286 <= pq_285;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_293 <= pw_292;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_307 <= pw_291;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h1) && p1_en))) pq_309 <= pld_308;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_326 <= pq_307;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_327 <= pq_326;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_328 <= pq_327;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_329 <= pq_328;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_330 <= pq_329;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_331 <= pq_330;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_332 <= pq_331;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_333 <= pq_332;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_334 <= pq_333;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_335 <= pq_334;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_336 <= pq_335;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_337 <= pq_336;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_338 <= pq_337;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_345 <= pw_344;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_359 <= pw_343;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h2) && p1_en))) pq_361 <= pld_360;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_378 <= pq_359;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_379 <= pq_378;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_380 <= pq_379;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_381 <= pq_380;  // saxpy_unroll.cl:8:5
@@ -1712,112 +1421,79 @@ module saxpy_datapath (
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_386 <= pq_385;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_387 <= pq_386;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_388 <= pq_387;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_406 <= pw_405;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_428 <= pw_427;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h1) && p1_en))) pq_430 <= pld_429;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_447 <= pw_396;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_448 <= pq_447;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_449 <= pq_448;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_450 <= pq_449;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_451 <= pq_450;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_452 <= pq_451;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_453 <= pq_452;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_454 <= pq_453;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_455 <= pq_454;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_456 <= pq_455;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_457 <= pq_456;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_458 <= pq_457;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_459 <= pq_458;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_460 <= pq_459;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_478 <= pw_477;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_500 <= pw_499;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h2) && p1_en))) pq_502 <= pld_501;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_519 <= pw_468;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_520 <= pq_519;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_521 <= pq_520;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_522 <= pq_521;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_523 <= pq_522;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_524 <= pq_523;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_525 <= pq_524;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_526 <= pq_525;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_527 <= pq_526;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_528 <= pq_527;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_529 <= pq_528;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_530 <= pq_529;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_531 <= pq_530;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_532 <= pq_531;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_550 <= pw_549;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_572 <= pw_571;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_574 <= pld_573;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_591 <= pw_540;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_592 <= pq_591;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_593 <= pq_592;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_594 <= pq_593;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_595 <= pq_594;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_596 <= pq_595;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_597 <= pq_596;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_598 <= pq_597;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_599 <= pq_598;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_600 <= pq_599;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_601 <= pq_600;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_602 <= pq_601;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_603 <= pq_602;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_604 <= pq_603;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_605 <= pq_604;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_389 <= pq_388;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_390 <= pq_389;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_397 <= pw_396;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_411 <= pw_395;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_413 <= pld_412;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_430 <= pq_411;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_431 <= pq_430;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_432 <= pq_431;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_433 <= pq_432;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_434 <= pq_433;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_435 <= pq_434;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_436 <= pq_435;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_437 <= pq_436;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_438 <= pq_437;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_439 <= pq_438;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_440 <= pq_439;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_441 <= pq_440;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_442 <= pq_441;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_443 <= pq_442;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) p1_valid <= {p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && p1_go), (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0))};  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0));  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) p1_slot <= ((p1_slot == 2'h3) ? 2'h0 : (p1_slot + 2'h1));  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && (((((!p1_admit) && (p1_valid == 26'h0000000)) && x_ld_idle) && y_st_idle) && y_ld_idle))) state <= 16'h0014;  // saxpy_unroll.cl:8:5
             if ((state == 16'h0030)) state <= (p1_apart ? 16'h002e : 16'h0015);
-            if ((state == 16'h0031)) v0_i <= w_609;
+            if ((state == 16'h0031)) v0_i <= w_447;
             if ((state == 16'h0031)) state <= 16'h0030;
-            if ((state == 16'h0032)) v1_lid_x <= w_610;
+            if ((state == 16'h0032)) v1_lid_x <= w_448;
             if ((state == 16'h0032)) state <= 16'h0003;
             if (((state == 16'h0033) && ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0033)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0032);
         end
     end
     assign x_rd_cmd_valid = (((((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) || (((state == 16'h001a) && (!x_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h001f) && (!x_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0024) && (!x_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0029) && (!x_rd_issued)) && (1'h1 && y_wr_idle)));
-    assign x_rd_cmd_addr = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_30[31:0] : ((((state == 16'h001a) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_185[31:0] : ((((state == 16'h001f) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_221[31:0] : ((((state == 16'h0024) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_259[31:0] : ((((state == 16'h0029) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_297[31:0] : 32'h00000000)))));
+    assign x_rd_cmd_addr = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_26[31:0] : ((((state == 16'h001a) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_160[31:0] : ((((state == 16'h001f) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_178[31:0] : ((((state == 16'h0024) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_196[31:0] : ((((state == 16'h0029) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_214[31:0] : 32'h00000000)))));
     assign x_rd_cmd_len = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h001a) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h001f) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0024) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0029) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000)))));
     assign x_rd_ready = ((((((state == 16'h000d) && x_rd_issued) || ((state == 16'h001a) && x_rd_issued)) || ((state == 16'h001f) && x_rd_issued)) || ((state == 16'h0024) && x_rd_issued)) || ((state == 16'h0029) && x_rd_issued));
-    assign x_ld_req_valid = (((((((p2_valid[0] && 1'h1) && pw_51) && p2_en) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_324) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && p1_en));
-    assign x_ld_req_addr = (((p2_valid[0] && 1'h1) && pw_51) ? pw_64[31:0] : (((p1_valid[0] && (p1_slot == 2'h0)) && pw_324) ? pw_337[31:0] : (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) ? pq_406[31:0] : (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) ? pq_478[31:0] : (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) ? pq_550[31:0] : 32'h00000000)))));
+    assign x_ld_req_valid = (((((((p2_valid[0] && 1'h1) && pw_40) && p2_en) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_232) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && p1_en));
+    assign x_ld_req_addr = (((p2_valid[0] && 1'h1) && pw_40) ? pw_49[31:0] : (((p1_valid[0] && (p1_slot == 2'h0)) && pw_232) ? pw_241[31:0] : (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) ? pq_293[31:0] : (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) ? pq_345[31:0] : (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) ? pq_397[31:0] : 32'h00000000)))));
     assign x_ld_resp_ready = ((((((p2_valid[44] && 1'h1) && p2_en) || ((p1_valid[11] && (p1_slot == 2'h0)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h1)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h2)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h3)) && p1_en));
     assign x_ld_flush = ((state == 16'h0012) || (state == 16'h002e));
     assign x_pipe = ((state == 16'h0013) || (state == 16'h002f));
     assign y_rd_cmd_valid = (((((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) || (((state == 16'h001c) && (!y_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0021) && (!y_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0026) && (!y_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h002b) && (!y_rd_issued)) && (1'h1 && y_wr_idle)));
-    assign y_rd_cmd_addr = ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_42[31:0] : ((((state == 16'h001c) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_197[31:0] : ((((state == 16'h0021) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_235[31:0] : ((((state == 16'h0026) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_273[31:0] : ((((state == 16'h002b) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_311[31:0] : 32'h00000000)))));
+    assign y_rd_cmd_addr = ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_32[31:0] : ((((state == 16'h001c) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_166[31:0] : ((((state == 16'h0021) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_184[31:0] : ((((state == 16'h0026) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_202[31:0] : ((((state == 16'h002b) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_220[31:0] : 32'h00000000)))));
     assign y_rd_cmd_len = ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h001c) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0021) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0026) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h002b) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000)))));
     assign y_rd_ready = ((((((state == 16'h000f) && y_rd_issued) || ((state == 16'h001c) && y_rd_issued)) || ((state == 16'h0021) && y_rd_issued)) || ((state == 16'h0026) && y_rd_issued)) || ((state == 16'h002b) && y_rd_issued));
-    assign y_ld_req_valid = (((((((p2_valid[0] && 1'h1) && pw_51) && p2_en) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_324) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && p1_en));
-    assign y_ld_req_addr = (((p2_valid[0] && 1'h1) && pw_51) ? pw_83[31:0] : (((p1_valid[0] && (p1_slot == 2'h0)) && pw_324) ? pw_356[31:0] : (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) ? pq_428[31:0] : (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) ? pq_500[31:0] : (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) ? pq_572[31:0] : 32'h00000000)))));
+    assign y_ld_req_valid = (((((((p2_valid[0] && 1'h1) && pw_40) && p2_en) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_232) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && p1_en));
+    assign y_ld_req_addr = (((p2_valid[0] && 1'h1) && pw_40) ? pw_46[31:0] : (((p1_valid[0] && (p1_slot == 2'h0)) && pw_232) ? pw_238[31:0] : (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) ? pq_307[31:0] : (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) ? pq_359[31:0] : (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) ? pq_411[31:0] : 32'h00000000)))));
     assign y_ld_resp_ready = ((((((p2_valid[44] && 1'h1) && p2_en) || ((p1_valid[11] && (p1_slot == 2'h0)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h1)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h2)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h3)) && p1_en));
     assign y_ld_flush = ((state == 16'h0012) || (state == 16'h002e));
     assign y_st_req_valid = ((((((p2_valid[54] && 1'h1) && p2_en) || ((p1_valid[13] && (p1_slot == 2'h2)) && p1_en)) || ((p1_valid[13] && (p1_slot == 2'h3)) && p1_en)) || ((p1_valid[14] && (p1_slot == 2'h0)) && p1_en)) || ((p1_valid[14] && (p1_slot == 2'h1)) && p1_en));
-    assign y_st_req_addr = (p2_valid[54] ? pq_158[31:0] : ((p1_valid[13] && (p1_slot == 2'h2)) ? pq_388[31:0] : ((p1_valid[13] && (p1_slot == 2'h3)) ? pq_460[31:0] : ((p1_valid[14] && (p1_slot == 2'h0)) ? pq_532[31:0] : ((p1_valid[14] && (p1_slot == 2'h1)) ? pq_605[31:0] : 32'h00000000)))));
-    assign y_st_req_data = (p2_valid[54] ? pw_104 : ((p1_valid[13] && (p1_slot == 2'h2)) ? pw_374 : ((p1_valid[13] && (p1_slot == 2'h3)) ? pw_446 : ((p1_valid[14] && (p1_slot == 2'h0)) ? pw_518 : ((p1_valid[14] && (p1_slot == 2'h1)) ? pw_590 : 32'h00000000)))));
+    assign y_st_req_addr = (p2_valid[54] ? pq_137[31:0] : ((p1_valid[13] && (p1_slot == 2'h2)) ? pq_286[31:0] : ((p1_valid[13] && (p1_slot == 2'h3)) ? pq_338[31:0] : ((p1_valid[14] && (p1_slot == 2'h0)) ? pq_390[31:0] : ((p1_valid[14] && (p1_slot == 2'h1)) ? pq_443[31:0] : 32'h00000000)))));
+    assign y_st_req_data = (p2_valid[54] ? pw_83 : ((p1_valid[13] && (p1_slot == 2'h2)) ? pw_272 : ((p1_valid[13] && (p1_slot == 2'h3)) ? pw_325 : ((p1_valid[14] && (p1_slot == 2'h0)) ? pw_377 : ((p1_valid[14] && (p1_slot == 2'h1)) ? pw_429 : 32'h00000000)))));
     assign y_pipe = ((((state == 16'h0013) || (state == 16'h0013)) || (state == 16'h002f)) || (state == 16'h002f));
     assign y_wr_cmd_valid = ((((((state == 16'h0011) && (!y_wr_issued)) || ((state == 16'h001e) && (!y_wr_issued))) || ((state == 16'h0023) && (!y_wr_issued))) || ((state == 16'h0028) && (!y_wr_issued))) || ((state == 16'h002d) && (!y_wr_issued)));
-    assign y_wr_cmd_addr = (((state == 16'h0011) && (!y_wr_issued)) ? q_48[31:0] : (((state == 16'h001e) && (!y_wr_issued)) ? q_203[31:0] : (((state == 16'h0023) && (!y_wr_issued)) ? q_241[31:0] : (((state == 16'h0028) && (!y_wr_issued)) ? q_279[31:0] : (((state == 16'h002d) && (!y_wr_issued)) ? q_317[31:0] : 32'h00000000)))));
+    assign y_wr_cmd_addr = (((state == 16'h0011) && (!y_wr_issued)) ? q_32[31:0] : (((state == 16'h001e) && (!y_wr_issued)) ? q_166[31:0] : (((state == 16'h0023) && (!y_wr_issued)) ? q_184[31:0] : (((state == 16'h0028) && (!y_wr_issued)) ? q_202[31:0] : (((state == 16'h002d) && (!y_wr_issued)) ? q_220[31:0] : 32'h00000000)))));
     assign y_wr_cmd_len = (((state == 16'h0011) && (!y_wr_issued)) ? 32'h00000004 : (((state == 16'h001e) && (!y_wr_issued)) ? 32'h00000004 : (((state == 16'h0023) && (!y_wr_issued)) ? 32'h00000004 : (((state == 16'h0028) && (!y_wr_issued)) ? 32'h00000004 : (((state == 16'h002d) && (!y_wr_issued)) ? 32'h00000004 : 32'h00000000)))));
     assign y_wr_valid = ((((((state == 16'h0011) && y_wr_issued) || ((state == 16'h001e) && y_wr_issued)) || ((state == 16'h0023) && y_wr_issued)) || ((state == 16'h0028) && y_wr_issued)) || ((state == 16'h002d) && y_wr_issued));
-    assign y_wr_data = (((state == 16'h0011) && y_wr_issued) ? r_47 : (((state == 16'h001e) && y_wr_issued) ? r_202 : (((state == 16'h0023) && y_wr_issued) ? r_240 : (((state == 16'h0028) && y_wr_issued) ? r_278 : (((state == 16'h002d) && y_wr_issued) ? r_316 : 32'h00000000)))));
+    assign y_wr_data = (((state == 16'h0011) && y_wr_issued) ? r_37 : (((state == 16'h001e) && y_wr_issued) ? r_171 : (((state == 16'h0023) && y_wr_issued) ? r_189 : (((state == 16'h0028) && y_wr_issued) ? r_207 : (((state == 16'h002d) && y_wr_issued) ? r_225 : 32'h00000000)))));
     assign y_wr_strb = (((state == 16'h0011) && y_wr_issued) ? 4'hf : (((state == 16'h001e) && y_wr_issued) ? 4'hf : (((state == 16'h0023) && y_wr_issued) ? 4'hf : (((state == 16'h0028) && y_wr_issued) ? 4'hf : (((state == 16'h002d) && y_wr_issued) ? 4'hf : 4'h0)))));
-    assign go_33 = ((state == 16'h000e) && (!u8_fp_mul_issued));
-    assign go_45 = ((state == 16'h0010) && (!u9_fp_add_issued));
-    assign go_188 = ((state == 16'h001b) && (!u0_fp_mul_issued));
-    assign go_200 = ((state == 16'h001d) && (!u1_fp_add_issued));
-    assign go_224 = ((state == 16'h0020) && (!u2_fp_mul_issued));
-    assign go_238 = ((state == 16'h0022) && (!u3_fp_add_issued));
-    assign go_262 = ((state == 16'h0025) && (!u4_fp_mul_issued));
-    assign go_276 = ((state == 16'h0027) && (!u5_fp_add_issued));
-    assign go_300 = ((state == 16'h002a) && (!u6_fp_mul_issued));
-    assign go_314 = ((state == 16'h002c) && (!u7_fp_add_issued));
+    assign go_29 = ((state == 16'h000e) && (!u8_fp_mul_issued));
+    assign go_35 = ((state == 16'h0010) && (!u9_fp_add_issued));
+    assign go_163 = ((state == 16'h001b) && (!u0_fp_mul_issued));
+    assign go_169 = ((state == 16'h001d) && (!u1_fp_add_issued));
+    assign go_181 = ((state == 16'h0020) && (!u2_fp_mul_issued));
+    assign go_187 = ((state == 16'h0022) && (!u3_fp_add_issued));
+    assign go_199 = ((state == 16'h0025) && (!u4_fp_mul_issued));
+    assign go_205 = ((state == 16'h0027) && (!u5_fp_add_issued));
+    assign go_217 = ((state == 16'h002a) && (!u6_fp_mul_issued));
+    assign go_223 = ((state == 16'h002c) && (!u7_fp_add_issued));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, x_rd_last, y_rd_last, w_1[63:8], w_6[63:8], w_30[63:32], q_42[63:32], q_48[63:32], p2_go, pw_64[63:32], pu_67_valid, pw_83[63:32], pu_90_valid, pq_158[63:32], w_185[63:32], q_197[63:32], q_203[63:32],
-        q_221[63:32], q_235[63:32], q_241[63:32], q_259[63:32], q_273[63:32], q_279[63:32], q_297[63:32], q_311[63:32], q_317[63:32], pw_337[63:32], pu_340_valid, pw_356[63:32], pu_360_valid, pq_388[63:32], pq_406[63:32], pu_409_valid,
-        pq_428[63:32], pu_432_valid, pq_460[63:32], pq_478[63:32], pu_481_valid, pq_500[63:32], pu_504_valid, pq_532[63:32], pq_550[63:32], pu_553_valid, pq_572[63:32], pu_576_valid, pq_605[63:32]};
+    wire ohls_unused = &{1'b0, x_rd_last, y_rd_last, w_1[63:8], w_6[63:8], w_26[63:32], q_32[63:32], p2_go, pw_49[63:32], pu_52_valid, pu_69_valid, pq_137[63:32], w_160[63:32], q_166[63:32], q_178[63:32], q_184[63:32], q_196[63:32],
+        q_202[63:32], q_214[63:32], q_220[63:32], pw_241[63:32], pu_244_valid, pu_258_valid, pq_286[63:32], pq_293[63:32], pu_296_valid, pu_311_valid, pq_338[63:32], pq_345[63:32], pu_348_valid, pu_363_valid, pq_390[63:32], pq_397[63:32],
+        pu_400_valid, pu_415_valid, pq_443[63:32]};
 endmodule
 `default_nettype wire

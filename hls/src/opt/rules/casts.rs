@@ -1,13 +1,15 @@
 //! Casts: chains of extensions and truncations collapsed, and truncation pushed into the
 //! operators whose low bits depend only on their operands' low bits, so that a
 //! computation widened only to be truncated (`(int)(i + j)` on `size_t`) is built at the
-//! narrow width. Made for every IR width, since a cast's width is part of its operator.
+//! narrow width; and an extension moved into a sum with a constant where the range
+//! analysis's bounds show the narrow sum cannot wrap. Made for every IR width, since a
+//! cast's width is part of its operator.
 
 use egg::{Id, Subst};
 
 use super::{build, v, Rule, WIDTHS};
-use crate::opt::facts::{konst, width, Graph};
-use crate::opt::lang::{Bin, Node};
+use crate::opt::facts::{hi, konst, width, Graph};
+use crate::opt::lang::{mask, Bin, Node};
 
 /// `x` brought to `w` bits by truncation or the given extension.
 fn resize(g: &mut Graph, x: Id, w: u32, signed: bool) -> Id {
@@ -92,6 +94,36 @@ fn ne_zext(g: &mut Graph, e: Id, s: &Subst) -> Option<Id> {
     cmp_zext(g, e, s, false)
 }
 
+/// `ext (x + c)` as `ext x + ext c` when the narrow sum cannot wrap (by `x`'s bound), so
+/// that the constant joins the wide arithmetic around it: `tile[ly - 1]` indexes with
+/// `sext(ly - 1) * 72`, which becomes `ly * 72 - 72`, and `ly * 72` is shared with
+/// `tile[ly]`.
+fn ext_add(g: &mut Graph, e: Id, s: &Subst, signed: bool) -> Option<Id> {
+    let (x, cst) = (v(s, "?x"), v(s, "?c"));
+    let (n, w, k, hx) = (width(g, x), width(g, e), konst(g, cst)?, hi(g, x));
+    let fits = if signed {
+        // x is not negative; the sum stays within the signed range.
+        let ks = crate::opt::lang::sext(k, n);
+        hx <= mask(n - 1) && (ks < 0 || hx.checked_add(ks as u64)? <= mask(n - 1))
+    } else {
+        hx.checked_add(k)? <= mask(n)
+    };
+    if !fits {
+        return None;
+    }
+    let wx = resize(g, x, w, signed);
+    let wc = resize(g, cst, w, signed);
+    Some(g.add(Node::Bin(Bin::Add, [wx, wc])))
+}
+
+fn sext_add(g: &mut Graph, e: Id, s: &Subst) -> Option<Id> {
+    ext_add(g, e, s, true)
+}
+
+fn zext_add(g: &mut Graph, e: Id, s: &Subst) -> Option<Id> {
+    ext_add(g, e, s, false)
+}
+
 pub fn rules() -> Vec<Rule> {
     let mut r = Vec::new();
     for w in WIDTHS {
@@ -148,6 +180,16 @@ pub fn rules() -> Vec<Rule> {
                     &format!("(trunc{w} ({op} ?a ?b))"),
                     *f,
                     &[],
+                ));
+            }
+        }
+        if w > 8 {
+            for (ext, f) in [("sext", sext_add as super::Builder), ("zext", zext_add)] {
+                r.push(build(
+                    &format!("{ext}{w}-add"),
+                    &format!("({ext}{w} (add ?x ?c))"),
+                    f,
+                    &[super::Cond::Const("?c"), super::Cond::NotConst("?x")],
                 ));
             }
         }

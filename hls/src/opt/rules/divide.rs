@@ -1,14 +1,15 @@
 //! Division and remainder by constants that are not powers of two, as a multiply by a
 //! "magic" reciprocal and a shift (Granlund and Montgomery; Hacker's Delight ch. 10):
 //! `x / d` is `(x * M) >> p` for `M = ceil(2^p / d)` once `M*d - 2^p <= 2^(p - n)`, with
-//! `n` the bits of `x`'s magnitude. The product is computed at 32 or 64 bits (the IR has
-//! no wider integers), so this applies to operands of up to 32 bits; the remainder is
-//! `x - (x / d) * d`, whose multiply the strength rules may turn into adds.
+//! `n` the bits of `x`'s magnitude (from its bound, for unsigned division). The product
+//! is computed at 32 or 64 bits (the IR has no wider integers), so this applies where
+//! `x` and `M` fit 64 bits together; the remainder is `x - (x / d) * d`, whose multiply
+//! the strength rules may turn into adds.
 
 use egg::{Id, Subst};
 
 use super::{build, c, v, Cond::*, Rule};
-use crate::opt::facts::{konst, width, Graph};
+use crate::opt::facts::{hi, konst, width, Graph};
 use crate::opt::lang::{sext, Bin, ICmp, Node};
 
 /// The smallest `(M, p)` with `p >= n` and `M*d - 2^p <= 2^(p-n)`.
@@ -28,11 +29,27 @@ fn bin(g: &mut Graph, op: Bin, a: Id, b: Id) -> Id {
     g.add(Node::Bin(op, [a, b]))
 }
 
-/// Unsigned `x / d` for `x` of `w <= 32` bits and `d` neither 0 nor a power of two.
+/// `x` brought to `w` bits: zero-extended or truncated.
+fn zext_to(g: &mut Graph, x: Id, w: u32) -> Id {
+    match width(g, x).cmp(&w) {
+        std::cmp::Ordering::Equal => x,
+        std::cmp::Ordering::Less => g.add(Node::ZExt(w as u8, x)),
+        std::cmp::Ordering::Greater => g.add(Node::Trunc(w as u8, x)),
+    }
+}
+
+/// Unsigned `x / d` for `d` neither 0 nor a power of two. The magic number is sized for
+/// the bits `x`'s values need (its bound), after the divisor's factor of two is shifted
+/// out of both (`x / 12 = (x >> 2) / 3`): the smaller the operands, the smaller the
+/// multiplier. `x` below `d` gives 0.
 fn udiv_magic(g: &mut Graph, x: Id, d: u64) -> Option<Id> {
     let w = width(g, x);
-    if w > 32 || d == 0 || d.is_power_of_two() {
+    if d == 0 || d.is_power_of_two() {
         return None;
+    }
+    let hx = hi(g, x);
+    if hx < d {
+        return Some(c(g, w, 0));
     }
     if d > 1u64 << (w - 1) {
         // The quotient is 0 or 1.
@@ -40,22 +57,28 @@ fn udiv_magic(g: &mut Graph, x: Id, d: u64) -> Option<Id> {
         let ge = g.add(Node::Cmp(ICmp::UGe, [x, dc]));
         return Some(g.add(Node::ZExt(w as u8, ge)));
     }
-    let (m, p) = magic(d, w);
-    let mbits = 128 - m.leading_zeros();
-    let wide = if w + mbits <= 32 { 32 } else { 64 };
-    let xw = if wide == w {
-        x
+    let s = d.trailing_zeros();
+    let (d, xs) = if s == 0 {
+        (d, x)
     } else {
-        g.add(Node::ZExt(wide as u8, x))
+        let sc = c(g, w, s as u64);
+        (d >> s, bin(g, Bin::LShr, x, sc))
     };
-    let q = if w + mbits <= 64 {
+    // The bits of x >> s.
+    let n = (64 - (hx >> s).leading_zeros()).max(1);
+    let (m, p) = magic(d, n);
+    let mbits = 128 - m.leading_zeros();
+    let q = if n + mbits <= 64 {
+        let wide = w.max(if n + mbits <= 32 { 32 } else { 64 });
+        let xw = zext_to(g, xs, wide);
         let mc = c(g, wide, m as u64);
         let prod = bin(g, Bin::Mul, xw, mc);
         let pc = c(g, wide, p as u64);
         bin(g, Bin::LShr, prod, pc)
-    } else {
-        // A 33-bit M at 32 bits: x*M = x*(M - 2^32) + (x << 32); the high part is added
-        // after the first shift, where it cannot overflow.
+    } else if n == 32 && mbits == 33 && p >= 32 {
+        // A 33-bit M for 32-bit x: x*M = x*(M - 2^32) + (x << 32); the high part is
+        // added after the first shift, where it cannot overflow.
+        let xw = zext_to(g, xs, 64);
         let mc = c(g, 64, (m - (1u128 << 32)) as u64);
         let prod = bin(g, Bin::Mul, xw, mc);
         let c32 = c(g, 64, 32);
@@ -63,12 +86,10 @@ fn udiv_magic(g: &mut Graph, x: Id, d: u64) -> Option<Id> {
         let sum = bin(g, Bin::Add, hi, xw);
         let pc = c(g, 64, (p - 32) as u64);
         bin(g, Bin::LShr, sum, pc)
-    };
-    Some(if wide == w {
-        q
     } else {
-        g.add(Node::Trunc(w as u8, q))
-    })
+        return None;
+    };
+    Some(zext_to(g, q, w))
 }
 
 /// Signed `x / d` (rounding toward zero) for `x` of `w <= 32` bits and `|d|` at least 3,

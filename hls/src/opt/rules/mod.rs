@@ -9,6 +9,7 @@
 mod address;
 mod casts;
 mod divide;
+mod divrem;
 mod fold;
 mod identities;
 mod narrow;
@@ -176,6 +177,7 @@ pub fn all() -> Vec<Rule> {
     v.extend(casts::rules());
     v.extend(strength::rules());
     v.extend(divide::rules());
+    v.extend(divrem::rules());
     v.extend(address::rules());
     v.extend(narrow::rules());
     v

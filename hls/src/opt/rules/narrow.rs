@@ -3,7 +3,9 @@
 //! done at the narrowest of 8, 16 or 32 bits that holds them and zero-extended back, so
 //! that a `size_t` address computation whose values fit 32 bits is built 32 bits wide.
 //! Each rule states the condition under which the narrow operation gives the same bits:
-//! no carry, product or shifted-out bit may leave the narrow width.
+//! no carry, product or shifted-out bit may leave the narrow width. Signed operations on
+//! values whose sign bits are clear become the unsigned ones (arithmetic shifts, division
+//! and remainder), which the other rules then narrow.
 
 use egg::{Id, Subst};
 
@@ -91,11 +93,42 @@ narrow_rules!(
     lshr = LShr
 );
 
+/// A difference of values below `2^(t-1)` lies strictly between `-2^(t-1)` and
+/// `2^(t-1)`: it is the `t`-bit difference sign-extended.
+fn sub(g: &mut Graph, e: Id, s: &Subst) -> Option<Id> {
+    let (a, b) = (v(s, "?a"), v(s, "?b"));
+    let w = width(g, e);
+    let t = [8u32, 16, 32]
+        .into_iter()
+        .find(|t| *t < w && hi(g, a).max(hi(g, b)) <= mask(t - 1))?;
+    let (ta, tb) = (trunc(g, a, t), trunc(g, b, t));
+    let n = g.add(Node::Bin(Bin::Sub, [ta, tb]));
+    Some(g.add(Node::SExt(w as u8, n)))
+}
+
 /// An arithmetic shift of a value whose sign bit is clear is a logical one.
 fn ashr(g: &mut Graph, e: Id, s: &Subst) -> Option<Id> {
     let (a, b) = (v(s, "?a"), v(s, "?b"));
     let w = width(g, e);
     (hi(g, a) <= mask(w - 1)).then(|| g.add(Node::Bin(Bin::LShr, [a, b])))
+}
+
+/// A signed division or remainder of values whose sign bits are clear is the unsigned
+/// one (also by zero: all ones, and the dividend).
+fn unsigned(op: Bin) -> impl Fn(&mut Graph, Id, &Subst) -> Option<Id> {
+    move |g: &mut Graph, e: Id, s: &Subst| {
+        let (a, b) = (v(s, "?a"), v(s, "?b"));
+        let top = mask(width(g, e) - 1);
+        (hi(g, a) <= top && hi(g, b) <= top).then(|| g.add(Node::Bin(op, [a, b])))
+    }
+}
+
+fn sdiv(g: &mut Graph, e: Id, s: &Subst) -> Option<Id> {
+    unsigned(Bin::UDiv)(g, e, s)
+}
+
+fn srem(g: &mut Graph, e: Id, s: &Subst) -> Option<Id> {
+    unsigned(Bin::URem)(g, e, s)
 }
 
 fn select(g: &mut Graph, e: Id, s: &Subst) -> Option<Id> {
@@ -158,7 +191,10 @@ pub fn rules() -> Vec<Rule> {
             &[],
         ));
     }
+    r.push(build("narrow-sub", "(sub ?a ?b)", sub, &[]));
     r.push(build("narrow-ashr", "(ashr ?a ?b)", ashr, &[]));
+    r.push(build("narrow-sdiv", "(sdiv ?a ?b)", sdiv, &[]));
+    r.push(build("narrow-srem", "(srem ?a ?b)", srem, &[]));
     r.push(build("narrow-select", "(select ?c ?x ?y)", select, &[]));
     r
 }
