@@ -68,7 +68,8 @@ fn scheduled_loops(c: &crate::frontend::Checked, board: &Board) -> Vec<Conforman
                 continue;
             };
             let Some(min_ii) = r.min_ii else { continue };
-            let mut it = Iteration::new(&g, &c.sources, &shape, &lib, &lib.limits, None);
+            let ranges = Some(&comp.memory.ranges);
+            let mut it = Iteration::new(&g, &c.sources, &shape, &lib, &lib.limits, ranges);
             it.share_ports(&comp.memory.wide);
             let graph = it.graph(&MemDeps::of_loop(&g, &shape));
             let s = modulo_schedule(&graph, lib.period_ns, &lib.limits)
@@ -158,9 +159,9 @@ fn every_project_kernel_loop_schedules_at_its_min_ii() {
     // Known misses, each with its reason: atomics_global's loop is one recurrence of 176
     // cycles with no slack (each work-item's 18 read-modify-writes of `s`, lowered to a
     // load and a store in group form) whose loads and stores also share `s`'s one port,
-    // so a port conflict on the cycle costs one more; the loop is not pipelined anyway
+    // so port conflicts on the cycle cost up to two more; the loop is not pipelined anyway
     // (a 4-byte access to a unit of 32-byte elements).
-    let known = [("atomics_global", 0usize, 1u32)];
+    let known = [("atomics_global", 0usize, 2u32)];
     let off: Vec<String> = loops
         .iter()
         .filter(|(k, id, min, s)| {
