@@ -4,7 +4,8 @@
 use crate::ir::{BlockId, Kernel, LoopId, LoopKind, Node, OpKind, Region};
 
 /// Names of the group-form local-id counters, by dimension (see `workitems`).
-const LID_VARS: [&str; 3] = ["__lid_x", "__lid_y", "__lid_z"];
+/// The group form's work-item counters (`workitems`), x, y, z.
+pub const LID_VARS: [&str; 3] = ["__lid_x", "__lid_y", "__lid_z"];
 
 /// One block of an iteration: where it sits and whether an `if` guards it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,7 +121,7 @@ fn flatten(r: &Region, cond: bool, me: LoopId, out: &mut Vec<IterBlock>, exit: &
 }
 
 /// The dimension of a group-form work-item loop: its latch steps a local-id counter.
-fn work_item_dim(k: &Kernel, id: LoopId) -> Option<usize> {
+pub fn work_item_dim(k: &Kernel, id: LoopId) -> Option<usize> {
     let l = k.lp(id);
     l.latch.0.iter().find_map(|n| {
         let Node::Block(b) = n else { return None };

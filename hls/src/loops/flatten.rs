@@ -20,12 +20,11 @@
 
 use std::collections::HashMap;
 
+use crate::analysis::loops::{all_blocks, work_item_dim, LID_VARS};
 use crate::diag::Span;
 use crate::ir::{
     Base, Block, BlockId, Kernel, LoopId, LoopKind, Node, OpId, OpKind, Region, Ty, VarId,
 };
-
-const LID_VARS: [&str; 3] = ["__lid_x", "__lid_y", "__lid_z"];
 
 /// Flattens every work-item loop of `k` that holds exactly one loop; returns how many.
 pub fn run(k: &mut Kernel) -> usize {
@@ -77,18 +76,6 @@ fn is_lid(k: &Kernel, v: VarId) -> bool {
     LID_VARS.contains(&k.var(v).name.as_str())
 }
 
-/// The latch steps a work-item counter.
-fn steps_work_items(k: &Kernel, latch: &Region) -> bool {
-    latch.0.iter().any(|n| match n {
-        Node::Block(b) => k
-            .block(*b)
-            .graph
-            .node_weights()
-            .any(|o| matches!(o.kind, OpKind::WriteVar(v) if is_lid(k, v))),
-        _ => false,
-    })
-}
-
 /// The work-item loop runs a constant number of work-items, more than one (a
 /// `reqd_work_group_size` kernel: its test compares with a constant).
 fn many_items(k: &Kernel, cond: Option<(BlockId, OpId)>) -> bool {
@@ -113,13 +100,11 @@ fn no_memory(k: &Kernel, nodes: &[Node]) -> bool {
                 }
             )
     };
-    nodes.iter().all(|n| match n {
-        Node::Block(b) => !k.block(*b).graph.node_weights().any(|o| slow(&o.kind)),
-        Node::If {
-            cond, then, els, ..
-        } => no_memory(k, &[Node::Block(cond.0)]) && no_memory(k, &then.0) && no_memory(k, &els.0),
-        _ => true,
-    })
+    let mut blocks = Vec::new();
+    all_blocks(k, &Region(nodes.to_vec()), &mut blocks);
+    blocks
+        .iter()
+        .all(|b| !k.block(*b).graph.node_weights().any(|o| slow(&o.kind)))
 }
 
 /// The inner loop's test reads only variables its own body or latch writes (its
@@ -128,31 +113,17 @@ fn no_memory(k: &Kernel, nodes: &[Node]) -> bool {
 /// in the pipelined datapath (kernel `wi_inner_loop` with its loop's length per
 /// work-item; not understood yet), so such loops are not flattened.
 fn test_reads_own_counters(k: &Kernel, cb: BlockId, body: &Region, latch: &Region) -> bool {
-    fn writes(k: &Kernel, r: &Region, out: &mut Vec<VarId>) {
-        for n in &r.0 {
-            match n {
-                Node::Block(b) => {
-                    out.extend(
-                        k.block(*b)
-                            .graph
-                            .node_weights()
-                            .filter_map(|o| match o.kind {
-                                OpKind::WriteVar(v) => Some(v),
-                                _ => None,
-                            }),
-                    )
-                }
-                Node::If { then, els, .. } => {
-                    writes(k, then, out);
-                    writes(k, els, out);
-                }
-                _ => {}
-            }
-        }
-    }
-    let mut own = Vec::new();
-    writes(k, body, &mut own);
-    writes(k, latch, &mut own);
+    let mut blocks = Vec::new();
+    all_blocks(k, body, &mut blocks);
+    all_blocks(k, latch, &mut blocks);
+    let own: Vec<VarId> = blocks
+        .iter()
+        .flat_map(|b| k.block(*b).graph.node_weights())
+        .filter_map(|o| match o.kind {
+            OpKind::WriteVar(v) => Some(v),
+            _ => None,
+        })
+        .collect();
     k.block(cb)
         .graph
         .node_weights()
@@ -182,7 +153,7 @@ fn flatten(k: &mut Kernel, w: LoopId) -> Option<BlockId> {
     let wl = k.lp(w).clone();
     if wl.kind != LoopKind::While
         || wl.hints.flattened
-        || !steps_work_items(k, &wl.latch)
+        || work_item_dim(k, w).is_none()
         || !many_items(k, wl.cond)
     {
         return None;

@@ -2,6 +2,8 @@
 //! (z outer, x inner: the interpreter's order of work-items), group-level control reading
 //! its condition variable, `return` turned into moving on to the next work-item.
 
+use std::collections::BTreeSet;
+
 use crate::diag::{Diagnostic, Span};
 use crate::frontend::sema::summary::{LoopHints, UnrollInfo};
 use crate::frontend::types::AddrSpace;
@@ -103,7 +105,7 @@ impl Emitter<'_> {
         // segment: loaded once at the start, stored back once in the latch (which every
         // way of ending the work-item reaches), rather than a private access per use.
         let (read, written) = var_uses(k, &seg_nodes);
-        let cached: std::collections::BTreeSet<VarId> = read
+        let cached: BTreeSet<VarId> = read
             .union(&written)
             .filter(|v| self.st.vars.contains_key(v))
             .copied()
@@ -280,7 +282,7 @@ impl Emitter<'_> {
         k: &mut Kernel,
         lin: bool,
         reinit: &[ObjectId],
-        cached: &std::collections::BTreeSet<VarId>,
+        cached: &BTreeSet<VarId>,
     ) -> Option<BlockId> {
         if !lin && reinit.is_empty() && cached.is_empty() {
             return None;
@@ -353,53 +355,21 @@ fn store_bytes(x: &mut Expander, o: ObjectId, bytes: &[u8], align: u64) {
 }
 
 /// The variables read and written anywhere in `r`.
-fn var_uses(
-    k: &Kernel,
-    r: &Region,
-) -> (
-    std::collections::BTreeSet<VarId>,
-    std::collections::BTreeSet<VarId>,
-) {
-    fn block(k: &Kernel, b: BlockId, read: &mut BTreeSet<VarId>, written: &mut BTreeSet<VarId>) {
-        let blk = k.block(b);
-        for &o in &blk.order {
-            match blk.op(o).kind {
-                OpKind::ReadVar(v) => {
-                    read.insert(v);
-                }
-                OpKind::WriteVar(v) => {
-                    written.insert(v);
-                }
-                _ => {}
-            }
-        }
-    }
-    fn region(k: &Kernel, r: &Region, read: &mut BTreeSet<VarId>, written: &mut BTreeSet<VarId>) {
-        for n in &r.0 {
-            match n {
-                Node::Block(b) => block(k, *b, read, written),
-                Node::If {
-                    cond, then, els, ..
-                } => {
-                    block(k, cond.0, read, written);
-                    region(k, then, read, written);
-                    region(k, els, read, written);
-                }
-                Node::Loop(id) => {
-                    let l = k.lp(*id);
-                    if let Some((c, _)) = l.cond {
-                        block(k, c, read, written);
-                    }
-                    region(k, &l.body, read, written);
-                    region(k, &l.latch, read, written);
-                }
-                Node::Break(_) | Node::Continue(_) | Node::Return => {}
-            }
-        }
-    }
-    use std::collections::BTreeSet;
+fn var_uses(k: &Kernel, r: &Region) -> (BTreeSet<VarId>, BTreeSet<VarId>) {
+    let mut blocks = Vec::new();
+    crate::analysis::loops::all_blocks(k, r, &mut blocks);
     let (mut read, mut written) = (BTreeSet::new(), BTreeSet::new());
-    region(k, r, &mut read, &mut written);
+    for o in blocks.iter().flat_map(|b| k.block(*b).graph.node_weights()) {
+        match o.kind {
+            OpKind::ReadVar(v) => {
+                read.insert(v);
+            }
+            OpKind::WriteVar(v) => {
+                written.insert(v);
+            }
+            _ => {}
+        }
+    }
     (read, written)
 }
 
