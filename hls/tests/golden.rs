@@ -15,6 +15,7 @@ const KERNELS: &[&str] = &[
     "saxpy_unroll",
     "fir_constant",
     "histogram_atomic",
+    "stencil2d_local",
     "matmul_tiled",
     "reduce_local",
 ];

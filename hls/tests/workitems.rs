@@ -245,9 +245,10 @@ fn barrier_in_a_loop_becomes_a_group_level_loop_around_work_item_loops() {
             "1:loop", "2:latch:", // loads into scratch
             // the first stride and its test (after the barrier): once per group
             "1:loop", // the stride loop at group level
-            "2:loop", "3:if", "3:latch:", // one reduction step
-            // after its barrier: the next stride and its test, once per group
-            "1:loop", "2:if", "2:latch:", // the final store by work-item 0
+            "2:loop", "3:if",
+            "3:latch:", // one reduction step
+                        // after its barrier: the next stride and its test, once per group
+                        // the final store by work-item 0: run once, for local id 0 (guards.rs)
         ],
         "{text}"
     );
@@ -868,4 +869,108 @@ void huge(__global int *out)
         e.contains("huge.cl:2:6") && e.contains("1048576 work-items"),
         "{e}"
     );
+}
+
+#[test]
+fn guarded_statements_at_a_segment_end_get_loops_of_their_own() {
+    // stencil2d_local: the four halo statements (`if (get_local_id(d) == c)`) run in
+    // loops over the other dimension, after the loop every work-item runs, which keeps
+    // no `if` of them.
+    let x = conformance("stencil2d_local");
+    let g = group_form(&x).unwrap();
+    let text = printed(&g);
+    assert_eq!(
+        shape(&text),
+        [
+            "1:loop", "2:latch:", // every work-item: its own element
+            "1:loop", "2:if", "2:latch:", // lid x = 0, over y: the left halo
+            "1:loop", "2:if", "2:latch:", // lid x = 15: the right halo
+            "1:loop", "2:if", "2:latch:", // lid y = 0, over x: the top halo
+            "1:loop", "2:if", "2:latch:", // lid y = 15: the bottom halo
+            "1:loop", "2:latch:", // after the barrier: the stencil
+        ],
+        "{text}"
+    );
+    let fixed: Vec<_> = g
+        .kernel
+        .loops
+        .iter()
+        .filter_map(|l| l.hints.fixed_id)
+        .collect();
+    assert_eq!(fixed, [(0, 0), (0, 15), (1, 0), (1, 15)], "{text}");
+    // `gx`, `gy`, `lx`, `ly` are recomputed in each loop, not kept per work-item.
+    assert!(!text.contains("__wi_"), "{text}");
+    same_buffers(&x, &g, &x.launch).unwrap();
+
+    // A 1-D group: the statement for one work-item runs once, without a loop.
+    let x = conformance("reduce_local");
+    let g = group_form(&x).unwrap();
+    let fixed: Vec<_> = g
+        .kernel
+        .loops
+        .iter()
+        .filter_map(|l| l.hints.fixed_id)
+        .collect();
+    assert!(fixed.is_empty(), "{fixed:?}");
+    same_buffers(&x, &g, &x.launch).unwrap();
+}
+
+#[test]
+fn guarded_statements_stay_where_splitting_would_reorder_a_work_item() {
+    let run = |name: &str, src: &str| {
+        let x = loaded(
+            name,
+            src,
+            Launch {
+                work_dim: 2,
+                global: [8, 8, 1],
+                local: [4, 4, 1],
+                args: vec![ArgValue::Buffer(i32s([0; 64]))],
+            },
+        );
+        let g = group_form(&x).unwrap();
+        same_buffers(&x, &g, &x.launch).unwrap();
+        (
+            g.kernel
+                .loops
+                .iter()
+                .filter(|l| l.hints.fixed_id.is_some())
+                .count(),
+            printed(&g),
+        )
+    };
+    let head = "__kernel __attribute__((reqd_work_group_size(4, 4, 1)))\n";
+    // Followed by a statement every work-item runs: moving it after that store would
+    // change what work-item (0, y) leaves in out[i].
+    let (n, text) = run(
+        "after",
+        &format!(
+            "{head}void after(__global int *out)\n{{\n    int i = get_global_id(1) * 8 + get_global_id(0);\n    if (get_local_id(0) == 0)\n        out[i] = 7;\n    out[i] += 1;\n}}\n"
+        ),
+    );
+    assert_eq!(n, 0, "{text}");
+    // A variable it writes is read after the barrier that ends its segment.
+    let (n, text) = run(
+        "written",
+        &format!(
+            "{head}void written(__global int *out)\n{{\n    int i = get_global_id(1) * 8 + get_global_id(0);\n    int v = 1;\n    out[i] = 2;\n    if (get_local_id(1) == 3)\n        v = out[i] * 5;\n    barrier(CLK_GLOBAL_MEM_FENCE);\n    out[i] = v;\n}}\n"
+        ),
+    );
+    assert_eq!(n, 0, "{text}");
+    // A work-item may return before it.
+    let (n, text) = run(
+        "early",
+        &format!(
+            "{head}void early(__global int *out)\n{{\n    int i = get_global_id(1) * 8 + get_global_id(0);\n    if (get_global_id(1) > 5)\n        return;\n    out[i] = 1;\n    if (get_local_id(0) == 2)\n        out[i] = 9;\n}}\n"
+        ),
+    );
+    assert_eq!(n, 0, "{text}");
+    // The same statement at the end, on its own: split (and still the same bytes).
+    let (n, text) = run(
+        "split",
+        &format!(
+            "{head}void split(__global int *out)\n{{\n    int i = get_global_id(1) * 8 + get_global_id(0);\n    out[i] = 1;\n    if (get_local_id(0) == 2)\n        out[i] += 9;\n    if (3 == get_local_id(1))\n        out[i] *= 3;\n}}\n"
+        ),
+    );
+    assert_eq!(n, 2, "{text}");
 }

@@ -72,6 +72,30 @@ pub struct Iteration<'a> {
     issued_by: HashMap<usize, usize>,
 }
 
+/// What a memory op does, for ordering the iteration's memory ops.
+#[derive(Clone, Copy, Debug)]
+enum Access {
+    /// A load (`write: false`), store or atomic on one memory.
+    Mem { mem: MemKey, write: bool },
+    /// A barrier, fence or pointer-writing builtin: ordered with every memory op.
+    Any,
+}
+
+impl Access {
+    fn of(kind: &OpKind, mem: Option<MemKey>) -> Option<Access> {
+        if !kind.is_memory() {
+            return None;
+        }
+        Some(match (kind, mem) {
+            (OpKind::Load { .. }, Some(mem)) => Access::Mem { mem, write: false },
+            (OpKind::Store { .. } | OpKind::Atomic { .. }, Some(mem)) => {
+                Access::Mem { mem, write: true }
+            }
+            _ => Access::Any,
+        })
+    }
+}
+
 struct IterOp {
     block: BlockId,
     op: OpId,
@@ -107,12 +131,12 @@ impl<'a> Iteration<'a> {
             affine: AffineLoop::new(k, shape, ranges),
             issued_by: HashMap::new(),
         };
-        let mut last_mem: Option<usize> = None;
         let mut writes: HashMap<crate::ir::VarId, Vec<usize>> = HashMap::new();
+        // The iteration's memory ops so far: (index, what it does to which memory).
+        let mut mem_ops: Vec<(usize, Access)> = Vec::new();
         for ib in &shape.blocks {
             let block = k.block(ib.block);
             let first = it.ops.len();
-            let mut first_mem = true;
             for &id in &block.order {
                 let i = it.ops.len();
                 it.index.insert((ib.block, id), i);
@@ -123,25 +147,15 @@ impl<'a> Iteration<'a> {
                     conditional: ib.conditional,
                 });
                 it.succ.push(Vec::new());
-                let buffer_of = |o: OpId| match &block.op(o).kind {
-                    OpKind::Load {
-                        base: Some(Base::Param(q)),
-                        ..
-                    }
-                    | OpKind::Store {
-                        base: Some(Base::Param(q)),
-                        ..
-                    } if k.is_buffer(*q) => Some(*q),
-                    _ => None,
-                };
-                let mine = buffer_of(id);
+                let kind = &block.op(id).kind;
+                let access = Access::of(kind, it.ops[i].t.mem);
                 for p in preds(block, id) {
                     let Some(&j) = it.index.get(&(ib.block, p.op)) else {
                         continue;
                     };
-                    // Buffer accesses keep order by address (below), not in a chain: a
-                    // pipelined loop runs where its buffers do not overlap (versioning).
-                    if !p.data && mine.is_some() && buffer_of(p.op).is_some() {
+                    // Memory ops are ordered by what they touch (below), not by the
+                    // block's chain of all of them.
+                    if !p.data && access.is_some() && mem_ops.iter().any(|m| m.0 == j) {
                         continue;
                     }
                     let d = edge_delay(&it.ops[j].t, &it.ops[i].t, p.data);
@@ -152,23 +166,17 @@ impl<'a> Iteration<'a> {
                     };
                     it.succ[j].push((i, d, kind));
                 }
-                if let Some(q) = mine {
-                    let load = matches!(block.op(id).kind, OpKind::Load { .. });
-                    for j in first..i {
-                        let o = it.ops[j].op;
-                        let other_load = matches!(block.op(o).kind, OpKind::Load { .. });
-                        if buffer_of(o) == Some(q)
-                            && !(load && other_load)
-                            && !it.affine.apart((ib.block, o), (ib.block, id))
-                        {
+                if let Some(a) = access {
+                    for &(j, b) in &mem_ops {
+                        if it.conflict(b, a, j, i) {
                             let d = order_gap(&it.ops[j].t, &it.ops[i].t);
                             it.succ[j].push((i, d, DepKind::Order));
                         }
                     }
+                    mem_ops.push((i, a));
                 }
-                let kind = &block.op(id).kind;
                 // Values flow between blocks through variable registers (forwarded: a
-                // pipeline reads the value where it is computed) ...
+                // pipeline reads the value where it is computed).
                 if let OpKind::ReadVar(v) = kind {
                     for &w in writes.get(v).into_iter().flatten() {
                         if w < first {
@@ -180,20 +188,29 @@ impl<'a> Iteration<'a> {
                 if let OpKind::WriteVar(v) = kind {
                     writes.entry(*v).or_default().push(i);
                 }
-                // ... and memory ops keep program order as the scheduler keeps it.
-                if kind.is_memory() {
-                    if let (Some(m), true) = (last_mem, first_mem) {
-                        if m < first {
-                            let d = order_gap(&it.ops[m].t, &it.ops[i].t);
-                            it.succ[m].push((i, d, DepKind::Order));
-                        }
-                    }
-                    first_mem = false;
-                    last_mem = Some(i);
-                }
             }
         }
         it
+    }
+
+    /// Whether memory op `a` (index `i`) must keep its program order after the earlier
+    /// memory op `b` (index `j`) of the same iteration: one of them writes, and they may
+    /// touch the same bytes. Different memories never meet (distinct buffers are the loop
+    /// versioning's business: a pipelined loop runs where they do not overlap); accesses
+    /// of one memory whose affine addresses are provably apart do not either. Barriers,
+    /// fences and builtins that write through a pointer keep their order with everything.
+    fn conflict(&self, b: Access, a: Access, j: usize, i: usize) -> bool {
+        match (b, a) {
+            (Access::Mem { mem: mb, write: wb }, Access::Mem { mem: ma, write: wa }) => {
+                (wa || wb)
+                    && self.may_alias(mb, ma)
+                    && !self.affine.apart(
+                        (self.ops[j].block, self.ops[j].op),
+                        (self.ops[i].block, self.ops[i].op),
+                    )
+            }
+            _ => true,
+        }
     }
 
     /// The accesses a wide group carries (`memory::widen`) hold no memory port of their

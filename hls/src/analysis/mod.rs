@@ -169,7 +169,10 @@ impl<'a> Analysis<'a> {
         let ndr_loops = loops::shapes(kernel);
         let mut reports = Vec::new();
         // Barrier-free regions, each with its own work-item loops: numbered for names.
-        let regions = shapes.iter().filter(|s| s.work_item_dim == Some(0)).count();
+        let main_loop = |s: &loops::LoopShape| {
+            s.work_item_dim == Some(0) && g.lp(s.id).hints.fixed_id.is_none()
+        };
+        let regions = shapes.iter().filter(|s| main_loop(s)).count();
         let mut seen = [0usize; 3];
         let mut ndr_of = std::collections::HashMap::new();
         for s in &shapes {
@@ -184,7 +187,10 @@ impl<'a> Analysis<'a> {
             let mut measured = false;
             let trip = match s.work_item_dim {
                 // The work-item loop is flat over the group's work-items (`workitems`).
-                Some(_) => env.local.map(|x| x.iter().product()),
+                Some(_) => env.local.map(|x| {
+                    let fixed = l.hints.fixed_id.map(|f| f.0);
+                    (0..3).filter(|d| Some(*d) != fixed).map(|d| x[d]).product()
+                }),
                 None if l.kind == LoopKind::Once => Some(1),
                 None => ndr
                     .and_then(|n| trip::trip_count(kernel, n.id, &env))
@@ -246,6 +252,16 @@ impl<'a> Analysis<'a> {
             reports.push(LoopReport {
                 id: s.id.0,
                 name: match s.work_item_dim {
+                    Some(d) if l.hints.fixed_id.is_some() => {
+                        let (f, c) = l.hints.fixed_id.unwrap_or_default();
+                        let [dim, fd] = [d, f].map(|x| ["x", "y", "z"][x]);
+                        let within = if regions > 1 {
+                            format!(" of region {}/{regions}", seen[0])
+                        } else {
+                            String::new()
+                        };
+                        format!("work-item loop ({dim}) over local id {fd} = {c}{within}")
+                    }
                     Some(d) => {
                         seen[d] += 1;
                         let dim = ["x", "y", "z"][d];

@@ -80,15 +80,18 @@ impl Emitter<'_> {
     /// rather than nested, so that a pipeline runs the whole group without draining at
     /// the end of each row; the latch steps x and carries into y and z.
     fn seg(&self, k: &mut Kernel, tree: &Tree, i: usize) -> Result<Vec<Node>, Diagnostic> {
-        let span = k.span;
+        // A segment split off by `guards.rs` loops over the other dimensions only.
+        let fixed = tree.segs[i].fixed.map(|(d, c, _)| (d, c));
+        let span = tree.segs[i].fixed.map_or(k.span, |f| f.2);
         let dims: Vec<(usize, VarId)> = (0..3)
+            .filter(|d| fixed.is_none_or(|f| f.0 != *d))
             .filter_map(|d| self.env.lid[d].map(|v| (d, v)))
             .collect();
-        let Some(&(outer, _)) = dims.last() else {
-            return Err(Diagnostic::error(span, "internal: no work-item loop"));
-        };
         let seg_nodes = Region(tree.segs[i].nodes.clone());
-        if self.once[i] {
+        // Run once: a segment every work-item would run alike, or one split off for a
+        // single work-item (its local id fixed, no other dimension to loop over).
+        let single = fixed.filter(|_| dims.is_empty());
+        if self.once[i] || single.is_some() {
             let mut s = SegRewrite {
                 em: self,
                 inner: None,
@@ -99,8 +102,45 @@ impl Emitter<'_> {
                 escapes: Vec::new(),
                 cached: Default::default(),
             };
-            return s.region(k, &seg_nodes);
+            let mut nodes = Vec::new();
+            if let Some((d, c)) = single.filter(|_| !self.once[i]) {
+                let var =
+                    self.env.lid[d].unwrap_or_else(|| unreachable!("dimension {d} has size 1"));
+                let b = k.new_block();
+                let mut x = Expander {
+                    b: k.block_mut(b),
+                    env: self.env,
+                    span,
+                    used_lin: false,
+                };
+                let c = x.c64(c);
+                x.add(OpKind::WriteVar(var), None, &[c]);
+                if self.env.lid[1].is_some() || self.env.lid[2].is_some() {
+                    let v = x.compute_lin();
+                    x.add(OpKind::WriteVar(self.env.lin), None, &[v]);
+                }
+                nodes.push(Node::Block(b));
+                let (read, _) = var_uses(k, &seg_nodes);
+                let again: Vec<VarId> = read
+                    .iter()
+                    .filter(|v| self.remat.contains_key(v))
+                    .copied()
+                    .collect();
+                if !again.is_empty() {
+                    let b = k.new_block();
+                    for v in again {
+                        self.remat[&v].write(k.block_mut(b), v);
+                    }
+                    s.block(k, b);
+                    nodes.push(Node::Block(b));
+                }
+            }
+            nodes.extend(s.region(k, &seg_nodes)?);
+            return Ok(nodes);
         }
+        let Some(&(outer, _)) = dims.last() else {
+            return Err(Diagnostic::error(span, "internal: no work-item loop"));
+        };
         // A per-work-item variable lives in a register while its work-item runs the
         // segment: loaded once at the start, stored back once in the latch (which every
         // way of ending the work-item reaches), rather than a private access per use.
@@ -111,6 +151,7 @@ impl Emitter<'_> {
             .copied()
             .collect();
         let inner = new_loop(k, span);
+        k.loops[inner.0 as usize].hints.fixed_id = fixed;
         // SIMD lanes: the work-item loop unrolled by the lane count, so that N work-items
         // start every cycle (their neighbouring accesses become wide ones).
         if let Some(n) = k.attrs.num_simd_work_items.filter(|n| *n > 1) {
@@ -179,6 +220,11 @@ impl Emitter<'_> {
         let zero = x.c64(0);
         for &(_, var) in &dims {
             x.add(OpKind::WriteVar(var), None, &[zero]);
+        }
+        if let Some((d, c)) = fixed {
+            let var = self.env.lid[d].unwrap_or_else(|| unreachable!("dimension {d} has size 1"));
+            let c = x.c64(c);
+            x.add(OpKind::WriteVar(var), None, &[c]);
         }
         let l = &mut k.loops[inner.0 as usize];
         l.cond = Some((cond, c));

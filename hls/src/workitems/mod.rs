@@ -34,6 +34,7 @@
 mod atomics;
 mod compact;
 mod emit;
+mod guards;
 mod ids;
 mod liveness;
 mod once;
@@ -96,7 +97,9 @@ pub fn to_group_form(k: &ir::Kernel) -> Result<GroupForm, Diagnostic> {
     let mut out = k.clone();
     structs::private_copies(&mut out);
     let barriers = split::split_barriers(&mut out)?;
-    let tree = regions::build(&mut out, &barriers)?;
+    let mut tree = regions::build(&mut out, &barriers)?;
+    let recomputable = remat::find(&out, &tree).vars;
+    guards::split(&out, &mut tree, &recomputable);
     let once = once::find(&out, &tree);
     let mut plan = liveness::plan(&out, &tree, &once.scalars);
     // Only what would otherwise be kept per work-item is computed again.

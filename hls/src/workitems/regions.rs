@@ -19,6 +19,9 @@ pub struct Seg {
     pub in_loop: bool,
     /// No barrier can follow it: a `return` there ends just its work-item.
     pub tail: bool,
+    /// Run only by the work-items whose local id in dimension `.0` is `.1` (`guards.rs`),
+    /// the statement at `.2`.
+    pub fixed: Option<(usize, u64, Span)>,
 }
 
 /// Where a region being cut sits.
@@ -154,6 +157,7 @@ impl Builder<'_> {
                 nodes: std::mem::take(cur),
                 in_loop,
                 tail,
+                fixed: None,
             });
             out.push(GNode::Seg(self.segs.len() - 1));
         }

@@ -54,13 +54,15 @@ fn cheap(kind: &OpKind) -> bool {
     }
 }
 
-/// The blocks at the top level of some segment (run by every work-item of it).
+/// The blocks at the top level of some segment (run by every work-item of it): its
+/// blocks and the blocks that compute the conditions of its `if`s.
 fn top_blocks(tree: &Tree) -> HashSet<BlockId> {
     tree.segs
         .iter()
         .flat_map(|s| &s.nodes)
         .filter_map(|n| match n {
             Node::Block(b) => Some(*b),
+            Node::If { cond, .. } => Some(cond.0),
             _ => None,
         })
         .collect()
@@ -142,6 +144,30 @@ fn build(k: &Kernel, defs: &BTreeMap<VarId, (BlockId, OpId)>, b: BlockId, o: OpI
 }
 
 impl Expr {
+    /// The dimension `d` when the value is `get_local_id(d)` itself, through integer
+    /// conversions that keep every id below `size[d]`.
+    pub fn local_id(&self, size: [u64; 3]) -> Option<usize> {
+        fn go(ops: &[ExprOp], i: usize, size: [u64; 3]) -> Option<usize> {
+            let op = &ops[i];
+            match (&op.kind, op.args.as_slice()) {
+                (OpKind::Conv(crate::ir::Conv::Int { .. }), [a]) => {
+                    let d = go(ops, *a, size)?;
+                    let bits = match op.ty {
+                        Some(Ty::I(n)) => n as u32,
+                        _ => return None,
+                    };
+                    (bits >= 64 || size[d] < 1u64 << (bits - 1)).then_some(d)
+                }
+                (OpKind::WorkItem(crate::ir::WorkItemFn::LocalId), [a]) => match &ops[*a].kind {
+                    OpKind::Const(w) if w.first().is_some_and(|d| *d < 3) => Some(w[0] as usize),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        go(&self.0, self.0.len().checked_sub(1)?, size)
+    }
+
     /// Adds the ops to `blk` and writes the value to `v`.
     pub fn write(&self, blk: &mut Block, v: VarId) {
         let mut ids: Vec<OpId> = Vec::new();

@@ -55,7 +55,7 @@ module histogram_datapath (
     wire        obj0_local_hist_re;
     wire [5:0]  obj0_local_hist_raddr;
     wire [31:0] obj0_local_hist_rdata;
-    reg  [89:0] p2_valid;  // histogram_atomic.cl:6:6
+    reg  [88:0] p2_valid;  // histogram_atomic.cl:6:6
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
@@ -75,8 +75,8 @@ module histogram_datapath (
     wire [63:0] pw_13;  // histogram_atomic.cl:17:28
     wire [63:0] pwa_14;
     wire [31:0] prd_15;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_16;  // histogram_atomic.cl:17:17
-    wire [31:0] pld_17;  // histogram_atomic.cl:17:5
+    wire [31:0] pld_16;  // histogram_atomic.cl:17:5
+    reg  [31:0] pq_17;  // histogram_atomic.cl:17:28
     reg  [31:0] pq_18;  // histogram_atomic.cl:17:28
     reg  [31:0] pq_19;  // histogram_atomic.cl:17:28
     reg  [31:0] pq_20;  // histogram_atomic.cl:17:28
@@ -119,9 +119,9 @@ module histogram_datapath (
     reg  [31:0] pq_57;  // histogram_atomic.cl:17:28
     reg  [31:0] pq_58;  // histogram_atomic.cl:17:28
     reg  [31:0] pq_59;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_60;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_61;  // histogram_atomic.cl:17:28
-    wire [31:0] pw_62;  // histogram_atomic.cl:17:5
+    wire [31:0] pw_60;  // histogram_atomic.cl:17:5
+    reg  [63:0] pq_61;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_62;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_63;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_64;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_65;  // histogram_atomic.cl:17:17
@@ -164,43 +164,43 @@ module histogram_datapath (
     reg  [63:0] pq_102;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_103;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_104;  // histogram_atomic.cl:17:17
-    reg  [63:0] pq_105;  // histogram_atomic.cl:17:17
-    reg  [63:0] pq_106;  // histogram_atomic.cl:17:17
-    wire [63:0] pv_107;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_105;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_106;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_107;  // histogram_atomic.cl:6:6
     wire [7:0]  pw_108;  // histogram_atomic.cl:6:6
-    wire [7:0]  w_109;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_110;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_111;  // histogram_atomic.cl:6:6
-    wire [63:0] w_112;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_109;  // histogram_atomic.cl:6:6
+    wire [63:0] w_110;  // histogram_atomic.cl:6:6
     reg  [23:0] p1_valid;  // histogram_atomic.cl:6:6
     reg         p1_admit;
     reg         p1_slot;
     wire        p1_stall;
     wire        p1_en;
-    wire [63:0] pv_113;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_114;  // histogram_atomic.cl:6:6
-    wire [7:0]  w_115;  // histogram_atomic.cl:6:6
-    wire        pw_116;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_111;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_112;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_113;  // histogram_atomic.cl:6:6
+    wire        pw_114;  // histogram_atomic.cl:6:6
     reg         p1_go;
-    wire        pv_117;  // histogram_atomic.cl:13:5
-    wire [31:0] w_118;  // histogram_atomic.cl:13:19
+    wire        pv_115;  // histogram_atomic.cl:13:5
+    wire [31:0] w_116;  // histogram_atomic.cl:13:19
+    wire [63:0] w_117;  // histogram_atomic.cl:13:19
+    wire [63:0] pv_118;  // histogram_atomic.cl:13:19
     wire [63:0] w_119;  // histogram_atomic.cl:13:19
-    wire [63:0] pv_120;  // histogram_atomic.cl:13:19
-    wire [63:0] w_121;  // histogram_atomic.cl:13:19
+    wire [31:0] pw_120;  // histogram_atomic.cl:13:19
+    wire [31:0] w_121;  // histogram_atomic.cl:13:19
     wire [31:0] pw_122;  // histogram_atomic.cl:13:19
-    wire [31:0] w_123;  // histogram_atomic.cl:13:19
+    wire [31:0] pw_123;  // histogram_atomic.cl:13:19
     wire [31:0] pw_124;  // histogram_atomic.cl:13:19
-    wire [31:0] pw_125;  // histogram_atomic.cl:13:19
-    wire [31:0] pw_126;  // histogram_atomic.cl:13:19
-    wire [31:0] pm_127;  // histogram_atomic.cl:13:15
-    wire        w_128;  // histogram_atomic.cl:13:5
-    wire        pm_129;  // histogram_atomic.cl:13:5
-    wire [31:0] w_130;  // histogram_atomic.cl:13:41
-    wire        pw_131;  // histogram_atomic.cl:13:37
-    wire [63:0] w_132;  // histogram_atomic.cl:14:21
-    wire [63:0] w_133;  // histogram_atomic.cl:14:32
-    wire [63:0] pw_134;  // histogram_atomic.cl:14:32
-    wire [63:0] pw_135;  // histogram_atomic.cl:14:32
+    wire [31:0] pm_125;  // histogram_atomic.cl:13:15
+    wire        w_126;  // histogram_atomic.cl:13:5
+    wire        pm_127;  // histogram_atomic.cl:13:5
+    wire [31:0] w_128;  // histogram_atomic.cl:13:41
+    wire        pw_129;  // histogram_atomic.cl:13:37
+    wire [63:0] w_130;  // histogram_atomic.cl:14:21
+    wire [63:0] w_131;  // histogram_atomic.cl:14:32
+    wire [63:0] pw_132;  // histogram_atomic.cl:14:32
+    wire [63:0] pw_133;  // histogram_atomic.cl:14:32
+    reg         pq_134;  // histogram_atomic.cl:13:37
+    reg         pq_135;  // histogram_atomic.cl:13:37
     reg         pq_136;  // histogram_atomic.cl:13:37
     reg         pq_137;  // histogram_atomic.cl:13:37
     reg         pq_138;  // histogram_atomic.cl:13:37
@@ -221,67 +221,65 @@ module histogram_datapath (
     reg         pq_153;  // histogram_atomic.cl:13:37
     reg         pq_154;  // histogram_atomic.cl:13:37
     reg         pq_155;  // histogram_atomic.cl:13:37
-    reg         pq_156;  // histogram_atomic.cl:13:37
-    reg         pq_157;  // histogram_atomic.cl:13:37
-    wire [7:0]  pld_158;  // histogram_atomic.cl:14:32
-    wire [7:0]  w_159;  // histogram_atomic.cl:14:21
-    wire [7:0]  pw_160;  // histogram_atomic.cl:14:21
+    wire [7:0]  pld_156;  // histogram_atomic.cl:14:32
+    wire [7:0]  w_157;  // histogram_atomic.cl:14:21
+    wire [7:0]  pw_158;  // histogram_atomic.cl:14:21
+    wire [63:0] pw_159;  // histogram_atomic.cl:14:21
+    wire [63:0] w_160;  // histogram_atomic.cl:14:21
     wire [63:0] pw_161;  // histogram_atomic.cl:14:21
-    wire [63:0] w_162;  // histogram_atomic.cl:14:21
-    wire [63:0] pw_163;  // histogram_atomic.cl:14:21
-    wire [63:0] pw_164;  // histogram_atomic.cl:14:21
-    wire [63:0] pwa_165;
-    wire [31:0] prd_166;  // histogram_atomic.cl:14:9
-    wire [31:0] w_167;  // histogram_atomic.cl:14:9
-    wire [31:0] pw_168;  // histogram_atomic.cl:14:9
-    reg  [63:0] pq_169;  // histogram_atomic.cl:14:21
-    reg         pq_170;  // histogram_atomic.cl:13:37
-    wire [63:0] pwa_171;
-    wire [31:0] w_172;  // histogram_atomic.cl:13:65
-    wire [63:0] w_173;  // histogram_atomic.cl:13:49
+    wire [63:0] pw_162;  // histogram_atomic.cl:14:21
+    wire [63:0] pwa_163;
+    wire [31:0] prd_164;  // histogram_atomic.cl:14:9
+    wire [31:0] w_165;  // histogram_atomic.cl:14:9
+    wire [31:0] pw_166;  // histogram_atomic.cl:14:9
+    reg  [63:0] pq_167;  // histogram_atomic.cl:14:21
+    reg         pq_168;  // histogram_atomic.cl:13:37
+    wire [63:0] pwa_169;
+    wire [31:0] w_170;  // histogram_atomic.cl:13:65
+    wire [63:0] w_171;  // histogram_atomic.cl:13:49
+    wire [31:0] pw_172;  // histogram_atomic.cl:13:44
+    wire [31:0] w_173;  // histogram_atomic.cl:13:44
     wire [31:0] pw_174;  // histogram_atomic.cl:13:44
-    wire [31:0] w_175;  // histogram_atomic.cl:13:44
-    wire [31:0] pw_176;  // histogram_atomic.cl:13:44
-    wire [31:0] pw_177;  // histogram_atomic.cl:13:44
-    wire [31:0] pm_178;  // histogram_atomic.cl:13:44
+    wire [31:0] pw_175;  // histogram_atomic.cl:13:44
+    wire [31:0] pm_176;  // histogram_atomic.cl:13:44
+    wire        w_177;  // histogram_atomic.cl:13:5
+    wire        pm_178;  // histogram_atomic.cl:13:5
     wire        w_179;  // histogram_atomic.cl:13:5
     wire        pm_180;  // histogram_atomic.cl:13:5
     wire        w_181;  // histogram_atomic.cl:13:5
     wire        pm_182;  // histogram_atomic.cl:13:5
-    wire        w_183;  // histogram_atomic.cl:13:5
-    wire        pm_184;  // histogram_atomic.cl:13:5
-    wire [63:0] pv_185;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_183;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_184;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_185;  // histogram_atomic.cl:6:6
     wire [7:0]  pw_186;  // histogram_atomic.cl:6:6
-    wire [7:0]  w_187;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_188;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_189;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_190;  // histogram_atomic.cl:6:6
-    wire        w_191;  // histogram_atomic.cl:13:5
-    wire [63:0] w_192;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_187;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_188;  // histogram_atomic.cl:6:6
+    wire        w_189;  // histogram_atomic.cl:13:5
+    wire [63:0] w_190;  // histogram_atomic.cl:6:6
     reg  [1:0]  p0_valid;  // histogram_atomic.cl:6:6
     reg         p0_admit;
     wire        p0_stall;
     wire        p0_en;
-    wire [63:0] pv_193;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_194;  // histogram_atomic.cl:6:6
-    wire [7:0]  w_195;  // histogram_atomic.cl:6:6
-    wire        pw_196;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_191;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_192;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_193;  // histogram_atomic.cl:6:6
+    wire        pw_194;  // histogram_atomic.cl:6:6
     reg         p0_go;
-    wire [31:0] w_197;  // histogram_atomic.cl:9:29
-    wire [63:0] pv_198;  // histogram_atomic.cl:9:16
-    wire [31:0] pw_199;  // histogram_atomic.cl:9:16
+    wire [31:0] w_195;  // histogram_atomic.cl:9:29
+    wire [63:0] pv_196;  // histogram_atomic.cl:9:16
+    wire [31:0] pw_197;  // histogram_atomic.cl:9:16
+    wire [63:0] w_198;  // histogram_atomic.cl:10:5
+    wire [63:0] pw_199;  // histogram_atomic.cl:10:5
     wire [63:0] w_200;  // histogram_atomic.cl:10:5
     wire [63:0] pw_201;  // histogram_atomic.cl:10:5
-    wire [63:0] w_202;  // histogram_atomic.cl:10:5
-    wire [63:0] pw_203;  // histogram_atomic.cl:10:5
-    wire [63:0] pw_204;  // histogram_atomic.cl:10:5
-    wire [63:0] pwa_205;
-    wire [63:0] pv_206;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_202;  // histogram_atomic.cl:10:5
+    wire [63:0] pwa_203;
+    wire [63:0] pv_204;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_205;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_206;  // histogram_atomic.cl:6:6
     wire [7:0]  pw_207;  // histogram_atomic.cl:6:6
-    wire [7:0]  w_208;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_209;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_210;  // histogram_atomic.cl:6:6
-    wire [63:0] w_211;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_208;  // histogram_atomic.cl:6:6
+    wire [63:0] w_209;  // histogram_atomic.cl:6:6
     reg  [7:0]  launch_err;
     reg         done_q;
 
@@ -315,101 +313,101 @@ module histogram_datapath (
     assign pw_13 = (w_12 + pw_10);
     assign pwa_14 = (pw_13 >> 64'h0000000000000002);
     assign prd_15 = obj0_local_hist_rdata[31:0];
-    assign pld_17 = hist_ld_resp_data;
-    assign pw_62 = (pld_17 + pq_61);
-    assign pv_107 = v2_lid_x;
-    assign pw_108 = pv_107[7:0];
-    assign w_109 = 8'h01;
-    assign pw_110 = (pw_108 + w_109);
-    assign pw_111 = {56'h00000000000000, pw_110[7:0]};
-    assign p2_stall = ((((p2_valid[1] && 1'h1) && (!hist_ld_req_ready)) || ((p2_valid[45] && 1'h1) && (!hist_ld_resp_valid))) || ((p2_valid[45] && 1'h1) && (!hist_st_req_ready)));
-    assign w_112 = 64'h0000000000000000;
+    assign pld_16 = hist_ld_resp_data;
+    assign pw_60 = (pld_16 + pq_59);
+    assign pv_105 = v2_lid_x;
+    assign pw_106 = pv_105[7:0];
+    assign w_107 = 8'h01;
+    assign pw_108 = (pw_106 + w_107);
+    assign pw_109 = {56'h00000000000000, pw_108[7:0]};
+    assign p2_stall = (((((p2_valid[0] && 1'h1) && pw_4) && (!hist_ld_req_ready)) || ((p2_valid[44] && 1'h1) && (!hist_ld_resp_valid))) || ((p2_valid[44] && 1'h1) && (!hist_st_req_ready)));
+    assign w_110 = 64'h0000000000000000;
     assign p1_en = (!p1_stall);
-    assign pv_113 = v2_lid_x;
-    assign pw_114 = pv_113[7:0];
-    assign w_115 = 8'h40;
-    assign pw_116 = (pw_114 < w_115);
-    assign pv_117 = v3_first1;
-    assign w_118 = 32'h00000000;
-    assign w_119 = {32'h00000000, group_0};
-    assign pv_120 = v2_lid_x;
-    assign w_121 = 64'h0000000000000000;
-    assign pw_122 = w_119[31:0];
-    assign w_123 = 32'h00000040;
-    assign pw_124 = (pw_122 * w_123);
-    assign pw_125 = pv_120[31:0];
-    assign pw_126 = (pw_124 + pw_125);
-    assign pm_127 = ((1'h1 && pv_117) ? pw_126 : v1_i);
-    assign w_128 = 1'h0;
-    assign pm_129 = ((1'h1 && pv_117) ? w_128 : v3_first1);
-    assign w_130 = arg_n;
-    assign pw_131 = (pm_127 < w_130);
-    assign w_132 = 64'h0000000000000000;
-    assign w_133 = {32'h00000000, data_base};
-    assign pw_134 = {32'h00000000, pm_127[31:0]};
-    assign pw_135 = (w_133 + pw_134);
-    assign pld_158 = data_ld_resp_data;
-    assign w_159 = 8'h3f;
-    assign pw_160 = (pld_158 & w_159);
-    assign pw_161 = {56'h00000000000000, pw_160[7:0]};
-    assign w_162 = 64'h0000000000000004;
-    assign pw_163 = (pw_161 * w_162);
-    assign pw_164 = (w_132 + pw_163);
-    assign pwa_165 = (pw_164 >> 64'h0000000000000002);
-    assign prd_166 = obj0_local_hist_rdata[31:0];
-    assign w_167 = 32'h00000001;
-    assign pw_168 = (prd_166 + w_167);
-    assign pwa_171 = (pq_169 >> 64'h0000000000000002);
-    assign w_172 = 32'h00000000;
-    assign w_173 = {32'h00000000, ngroups_0};
-    assign pw_174 = w_173[31:0];
-    assign w_175 = 32'h00000040;
-    assign pw_176 = (pw_174 * w_175);
-    assign pw_177 = (pm_127 + pw_176);
-    assign pm_178 = ((1'h1 && pw_131) ? pw_177 : pm_127);
-    assign w_179 = 1'h0;
-    assign pm_180 = ((1'h1 && pw_131) ? w_179 : v4_advance1);
+    assign pv_111 = v2_lid_x;
+    assign pw_112 = pv_111[7:0];
+    assign w_113 = 8'h40;
+    assign pw_114 = (pw_112 < w_113);
+    assign pv_115 = v3_first1;
+    assign w_116 = 32'h00000000;
+    assign w_117 = {32'h00000000, group_0};
+    assign pv_118 = v2_lid_x;
+    assign w_119 = 64'h0000000000000000;
+    assign pw_120 = w_117[31:0];
+    assign w_121 = 32'h00000040;
+    assign pw_122 = (pw_120 * w_121);
+    assign pw_123 = pv_118[31:0];
+    assign pw_124 = (pw_122 + pw_123);
+    assign pm_125 = ((1'h1 && pv_115) ? pw_124 : v1_i);
+    assign w_126 = 1'h0;
+    assign pm_127 = ((1'h1 && pv_115) ? w_126 : v3_first1);
+    assign w_128 = arg_n;
+    assign pw_129 = (pm_125 < w_128);
+    assign w_130 = 64'h0000000000000000;
+    assign w_131 = {32'h00000000, data_base};
+    assign pw_132 = {32'h00000000, pm_125[31:0]};
+    assign pw_133 = (w_131 + pw_132);
+    assign pld_156 = data_ld_resp_data;
+    assign w_157 = 8'h3f;
+    assign pw_158 = (pld_156 & w_157);
+    assign pw_159 = {56'h00000000000000, pw_158[7:0]};
+    assign w_160 = 64'h0000000000000004;
+    assign pw_161 = (pw_159 * w_160);
+    assign pw_162 = (w_130 + pw_161);
+    assign pwa_163 = (pw_162 >> 64'h0000000000000002);
+    assign prd_164 = obj0_local_hist_rdata[31:0];
+    assign w_165 = 32'h00000001;
+    assign pw_166 = (prd_164 + w_165);
+    assign pwa_169 = (pq_167 >> 64'h0000000000000002);
+    assign w_170 = 32'h00000000;
+    assign w_171 = {32'h00000000, ngroups_0};
+    assign pw_172 = w_171[31:0];
+    assign w_173 = 32'h00000040;
+    assign pw_174 = (pw_172 * w_173);
+    assign pw_175 = (pm_125 + pw_174);
+    assign pm_176 = ((1'h1 && pw_129) ? pw_175 : pm_125);
+    assign w_177 = 1'h0;
+    assign pm_178 = ((1'h1 && pw_129) ? w_177 : v4_advance1);
+    assign w_179 = 1'h1;
+    assign pm_180 = ((1'h1 && (!pw_129)) ? w_179 : pm_178);
     assign w_181 = 1'h1;
-    assign pm_182 = ((1'h1 && (!pw_131)) ? w_181 : pm_180);
-    assign w_183 = 1'h1;
-    assign pm_184 = ((1'h1 && (!pw_131)) ? w_183 : pm_129);
-    assign pv_185 = v2_lid_x;
-    assign pw_186 = pv_185[7:0];
-    assign w_187 = 8'h01;
-    assign pw_188 = (pw_186 + w_187);
-    assign pw_189 = (pm_182 ? pw_188 : pw_186);
-    assign pw_190 = {56'h00000000000000, pw_189[7:0]};
-    assign p1_stall = (((((p1_valid[0] && (p1_slot == 1'h0)) && pw_116) && (1'h1 && pw_131)) && (!data_ld_req_ready)) || (((p1_valid[22] && (p1_slot == 1'h0)) && (1'h1 && pq_157)) && (!data_ld_resp_valid)));
-    assign w_191 = 1'h1;
-    assign w_192 = 64'h0000000000000000;
+    assign pm_182 = ((1'h1 && (!pw_129)) ? w_181 : pm_127);
+    assign pv_183 = v2_lid_x;
+    assign pw_184 = pv_183[7:0];
+    assign w_185 = 8'h01;
+    assign pw_186 = (pw_184 + w_185);
+    assign pw_187 = (pm_180 ? pw_186 : pw_184);
+    assign pw_188 = {56'h00000000000000, pw_187[7:0]};
+    assign p1_stall = (((((p1_valid[0] && (p1_slot == 1'h0)) && pw_114) && (1'h1 && pw_129)) && (!data_ld_req_ready)) || (((p1_valid[22] && (p1_slot == 1'h0)) && (1'h1 && pq_155)) && (!data_ld_resp_valid)));
+    assign w_189 = 1'h1;
+    assign w_190 = 64'h0000000000000000;
     assign p0_en = (!p0_stall);
-    assign pv_193 = v2_lid_x;
-    assign pw_194 = pv_193[7:0];
-    assign w_195 = 8'h40;
-    assign pw_196 = (pw_194 < w_195);
-    assign w_197 = 32'h00000000;
-    assign pv_198 = v2_lid_x;
-    assign pw_199 = pv_198[31:0];
-    assign w_200 = 64'h0000000000000000;
-    assign pw_201 = {32'h00000000, pw_199[31:0]};
-    assign w_202 = 64'h0000000000000004;
-    assign pw_203 = (pw_201 * w_202);
-    assign pw_204 = (w_200 + pw_203);
-    assign pwa_205 = (pw_204 >> 64'h0000000000000002);
-    assign pv_206 = v2_lid_x;
-    assign pw_207 = pv_206[7:0];
-    assign w_208 = 8'h01;
-    assign pw_209 = (pw_207 + w_208);
-    assign pw_210 = {56'h00000000000000, pw_209[7:0]};
+    assign pv_191 = v2_lid_x;
+    assign pw_192 = pv_191[7:0];
+    assign w_193 = 8'h40;
+    assign pw_194 = (pw_192 < w_193);
+    assign w_195 = 32'h00000000;
+    assign pv_196 = v2_lid_x;
+    assign pw_197 = pv_196[31:0];
+    assign w_198 = 64'h0000000000000000;
+    assign pw_199 = {32'h00000000, pw_197[31:0]};
+    assign w_200 = 64'h0000000000000004;
+    assign pw_201 = (pw_199 * w_200);
+    assign pw_202 = (w_198 + pw_201);
+    assign pwa_203 = (pw_202 >> 64'h0000000000000002);
+    assign pv_204 = v2_lid_x;
+    assign pw_205 = pv_204[7:0];
+    assign w_206 = 8'h01;
+    assign pw_207 = (pw_205 + w_206);
+    assign pw_208 = {56'h00000000000000, pw_207[7:0]};
     assign p0_stall = 1'h0;
-    assign w_211 = 64'h0000000000000000;
+    assign w_209 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
     always @(posedge clk) begin
         if (rst) begin
             state <= 16'h0000;
-            p2_valid <= 90'h00000000000000000000000;
+            p2_valid <= 89'h00000000000000000000000;
             p2_admit <= 1'h0;
             p2_go <= 1'h0;
             p1_valid <= 24'h000000;
@@ -440,14 +438,14 @@ module histogram_datapath (
             if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h000d);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
-            if (((state == 16'h0003) && 1'h1)) p2_valid <= 90'h00000000000000000000001;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0003) && 1'h1)) p2_valid <= 89'h00000000000000000000001;  // histogram_atomic.cl:6:6
             if (((state == 16'h0003) && 1'h1)) p2_admit <= 1'h1;  // histogram_atomic.cl:6:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p2_en))) p2_go <= pw_4;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (((p2_valid[0] && 1'h1) && pw_4) && p2_en))) v0_lid <= pw_6;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (((p2_valid[0] && 1'h1) && pw_4) && p2_en))) v2_lid_x <= pw_111;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_16 <= pw_11;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_18 <= prd_15;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (((p2_valid[0] && 1'h1) && pw_4) && p2_en))) v2_lid_x <= pw_109;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_17 <= prd_15;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_18 <= pq_17;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_19 <= pq_18;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_20 <= pq_19;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_21 <= pq_20;  // histogram_atomic.cl:6:6
@@ -489,9 +487,9 @@ module histogram_datapath (
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_57 <= pq_56;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_58 <= pq_57;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_59 <= pq_58;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_60 <= pq_59;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_61 <= pq_60;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_63 <= pq_16;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_61 <= pw_11;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_62 <= pq_61;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_63 <= pq_62;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_64 <= pq_63;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_65 <= pq_64;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_66 <= pq_65;  // histogram_atomic.cl:6:6
@@ -533,24 +531,24 @@ module histogram_datapath (
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_102 <= pq_101;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_103 <= pq_102;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p2_en))) pq_104 <= pq_103;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_105 <= pq_104;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_106 <= pq_105;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) p2_valid <= {p2_valid[88], p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_4), (p2_admit && ((!(p2_valid[0] && (!pw_4))) || 1'h0))};  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p2_en))) p2_valid <= {p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_4), (p2_admit && ((!(p2_valid[0] && (!pw_4))) || 1'h0))};  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_4))) || 1'h0));  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && ((((!p2_admit) && (p2_valid == 90'h00000000000000000000000)) && hist_st_idle) && hist_ld_idle))) state <= 16'h0001;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && ((((!p2_admit) && (p2_valid == 89'h00000000000000000000000)) && hist_st_idle) && hist_ld_idle))) state <= 16'h0001;  // histogram_atomic.cl:6:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v2_lid_x <= w_112;
+            if ((state == 16'h0006)) v2_lid_x <= w_110;
             if ((state == 16'h0006)) state <= 16'h0003;
             if (((state == 16'h0007) && 1'h1)) p1_valid <= 24'h000001;  // histogram_atomic.cl:6:6
             if (((state == 16'h0007) && 1'h1)) p1_admit <= 1'h1;  // histogram_atomic.cl:6:6
             if (((state == 16'h0007) && 1'h1)) p1_slot <= 1'h0;  // histogram_atomic.cl:6:6
             if (((state == 16'h0007) && 1'h1)) state <= 16'h0008;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) p1_go <= pw_116;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && (((p1_valid[0] && (p1_slot == 1'h0)) && pw_116) && p1_en))) v1_i <= pm_178;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && (((p1_valid[0] && (p1_slot == 1'h0)) && pw_116) && p1_en))) v4_advance1 <= pm_182;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && (((p1_valid[0] && (p1_slot == 1'h0)) && pw_116) && p1_en))) v3_first1 <= pm_184;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && (((p1_valid[0] && (p1_slot == 1'h0)) && pw_116) && p1_en))) v2_lid_x <= pw_190;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_136 <= pw_131;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) p1_go <= pw_114;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0008) && (((p1_valid[0] && (p1_slot == 1'h0)) && pw_114) && p1_en))) v1_i <= pm_176;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0008) && (((p1_valid[0] && (p1_slot == 1'h0)) && pw_114) && p1_en))) v4_advance1 <= pm_180;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0008) && (((p1_valid[0] && (p1_slot == 1'h0)) && pw_114) && p1_en))) v3_first1 <= pm_182;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0008) && (((p1_valid[0] && (p1_slot == 1'h0)) && pw_114) && p1_en))) v2_lid_x <= pw_188;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_134 <= pw_129;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_135 <= pq_134;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_136 <= pq_135;  // histogram_atomic.cl:6:6
             if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_137 <= pq_136;  // histogram_atomic.cl:6:6
             if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_138 <= pq_137;  // histogram_atomic.cl:6:6
             if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_139 <= pq_138;  // histogram_atomic.cl:6:6
@@ -570,28 +568,26 @@ module histogram_datapath (
             if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_153 <= pq_152;  // histogram_atomic.cl:6:6
             if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_154 <= pq_153;  // histogram_atomic.cl:6:6
             if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_155 <= pq_154;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_156 <= pq_155;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_157 <= pq_156;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_169 <= pw_164;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_170 <= pq_157;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_167 <= pw_162;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_168 <= pq_155;  // histogram_atomic.cl:6:6
             if (((state == 16'h0008) && ((p1_slot == 1'h1) && p1_en))) p1_valid <= {p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && p1_go), (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0))};  // histogram_atomic.cl:6:6
             if (((state == 16'h0008) && ((p1_slot == 1'h1) && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0));  // histogram_atomic.cl:6:6
             if (((state == 16'h0008) && p1_en)) p1_slot <= ((p1_slot == 1'h1) ? 1'h0 : (p1_slot + 1'h1));  // histogram_atomic.cl:6:6
             if (((state == 16'h0008) && (((!p1_admit) && (p1_valid == 24'h000000)) && data_ld_idle))) state <= 16'h0006;  // histogram_atomic.cl:6:6
-            if ((state == 16'h0009)) v3_first1 <= w_191;
+            if ((state == 16'h0009)) v3_first1 <= w_189;
             if ((state == 16'h0009)) state <= 16'h0007;
-            if ((state == 16'h000a)) v2_lid_x <= w_192;
+            if ((state == 16'h000a)) v2_lid_x <= w_190;
             if ((state == 16'h000a)) state <= 16'h0009;
             if (((state == 16'h000b) && 1'h1)) p0_valid <= 2'h1;  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && 1'h1)) p0_admit <= 1'h1;  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && 1'h1)) state <= 16'h000c;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000c) && (1'h1 && p0_en))) p0_go <= pw_196;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000c) && (((p0_valid[0] && 1'h1) && pw_196) && p0_en))) v0_lid <= pw_199;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000c) && (((p0_valid[0] && 1'h1) && pw_196) && p0_en))) v2_lid_x <= pw_210;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000c) && (1'h1 && p0_en))) p0_valid <= {(p0_valid[0] && pw_196), (p0_admit && ((!(p0_valid[0] && (!pw_196))) || 1'h0))};  // histogram_atomic.cl:6:6
-            if (((state == 16'h000c) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_196))) || 1'h0));  // histogram_atomic.cl:6:6
+            if (((state == 16'h000c) && (1'h1 && p0_en))) p0_go <= pw_194;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000c) && (((p0_valid[0] && 1'h1) && pw_194) && p0_en))) v0_lid <= pw_197;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000c) && (((p0_valid[0] && 1'h1) && pw_194) && p0_en))) v2_lid_x <= pw_208;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000c) && (1'h1 && p0_en))) p0_valid <= {(p0_valid[0] && pw_194), (p0_admit && ((!(p0_valid[0] && (!pw_194))) || 1'h0))};  // histogram_atomic.cl:6:6
+            if (((state == 16'h000c) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_194))) || 1'h0));  // histogram_atomic.cl:6:6
             if (((state == 16'h000c) && ((!p0_admit) && (p0_valid == 2'h0)))) state <= 16'h000a;  // histogram_atomic.cl:6:6
-            if ((state == 16'h000d)) v2_lid_x <= w_211;
+            if ((state == 16'h000d)) v2_lid_x <= w_209;
             if ((state == 16'h000d)) state <= 16'h000b;
             if ((state == 16'h000e)) ngroups_0 <= (global_size[31:0] >> 32'h00000006);
             if ((state == 16'h000e)) ngroups_1 <= (global_size[63:32] >> 32'h00000000);
@@ -601,25 +597,25 @@ module histogram_datapath (
             if ((state == 16'h000f)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000040)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000003f) != 32'h00000000)) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h000e);
         end
     end
-    assign data_ld_req_valid = ((((p1_valid[0] && (p1_slot == 1'h0)) && pw_116) && (1'h1 && pw_131)) && p1_en);
-    assign data_ld_req_addr = ((((p1_valid[0] && (p1_slot == 1'h0)) && pw_116) && (1'h1 && pw_131)) ? pw_135[31:0] : 32'h00000000);
-    assign data_ld_resp_ready = (((p1_valid[22] && (p1_slot == 1'h0)) && (1'h1 && pq_157)) && p1_en);
+    assign data_ld_req_valid = ((((p1_valid[0] && (p1_slot == 1'h0)) && pw_114) && (1'h1 && pw_129)) && p1_en);
+    assign data_ld_req_addr = ((((p1_valid[0] && (p1_slot == 1'h0)) && pw_114) && (1'h1 && pw_129)) ? pw_133[31:0] : 32'h00000000);
+    assign data_ld_resp_ready = (((p1_valid[22] && (p1_slot == 1'h0)) && (1'h1 && pq_155)) && p1_en);
     assign data_ld_flush = (state == 16'h0007);
-    assign hist_ld_req_valid = ((p2_valid[1] && 1'h1) && p2_en);
-    assign hist_ld_req_addr = (p2_valid[1] ? pq_16[31:0] : 32'h00000000);
-    assign hist_ld_resp_ready = ((p2_valid[45] && 1'h1) && p2_en);
+    assign hist_ld_req_valid = (((p2_valid[0] && 1'h1) && pw_4) && p2_en);
+    assign hist_ld_req_addr = (((p2_valid[0] && 1'h1) && pw_4) ? pw_11[31:0] : 32'h00000000);
+    assign hist_ld_resp_ready = ((p2_valid[44] && 1'h1) && p2_en);
     assign hist_ld_flush = (state == 16'h0003);
-    assign hist_st_req_valid = ((p2_valid[45] && 1'h1) && p2_en);
-    assign hist_st_req_addr = (p2_valid[45] ? pq_106[31:0] : 32'h00000000);
-    assign hist_st_req_data = (p2_valid[45] ? pw_62 : 32'h00000000);
-    assign obj0_local_hist_we = ((((p1_valid[22] && (p1_slot == 1'h1)) && (1'h1 && pq_170)) && p1_en) || (((p0_valid[0] && 1'h1) && pw_196) && p0_en));
-    assign obj0_local_hist_waddr = ((((p1_valid[22] && (p1_slot == 1'h1)) && (1'h1 && pq_170)) && p1_en) ? pwa_171[5:0] : ((((p0_valid[0] && 1'h1) && pw_196) && p0_en) ? pwa_205[5:0] : 6'h00));
-    assign obj0_local_hist_wdata = ((((p1_valid[22] && (p1_slot == 1'h1)) && (1'h1 && pq_170)) && p1_en) ? pw_168 : ((((p0_valid[0] && 1'h1) && pw_196) && p0_en) ? w_197 : 32'h00000000));
-    assign obj0_local_hist_re = ((((p2_valid[0] && 1'h1) && pw_4) && p2_en) || (((p1_valid[22] && (p1_slot == 1'h0)) && (1'h1 && pq_157)) && p1_en));
-    assign obj0_local_hist_raddr = ((((p2_valid[0] && 1'h1) && pw_4) && p2_en) ? pwa_14[5:0] : ((((p1_valid[22] && (p1_slot == 1'h0)) && (1'h1 && pq_157)) && p1_en) ? pwa_165[5:0] : 6'h00));
+    assign hist_st_req_valid = ((p2_valid[44] && 1'h1) && p2_en);
+    assign hist_st_req_addr = (p2_valid[44] ? pq_104[31:0] : 32'h00000000);
+    assign hist_st_req_data = (p2_valid[44] ? pw_60 : 32'h00000000);
+    assign obj0_local_hist_we = ((((p1_valid[22] && (p1_slot == 1'h1)) && (1'h1 && pq_168)) && p1_en) || (((p0_valid[0] && 1'h1) && pw_194) && p0_en));
+    assign obj0_local_hist_waddr = ((((p1_valid[22] && (p1_slot == 1'h1)) && (1'h1 && pq_168)) && p1_en) ? pwa_169[5:0] : ((((p0_valid[0] && 1'h1) && pw_194) && p0_en) ? pwa_203[5:0] : 6'h00));
+    assign obj0_local_hist_wdata = ((((p1_valid[22] && (p1_slot == 1'h1)) && (1'h1 && pq_168)) && p1_en) ? pw_166 : ((((p0_valid[0] && 1'h1) && pw_194) && p0_en) ? w_195 : 32'h00000000));
+    assign obj0_local_hist_re = ((((p2_valid[0] && 1'h1) && pw_4) && p2_en) || (((p1_valid[22] && (p1_slot == 1'h0)) && (1'h1 && pq_155)) && p1_en));
+    assign obj0_local_hist_raddr = ((((p2_valid[0] && 1'h1) && pw_4) && p2_en) ? pwa_14[5:0] : ((((p1_valid[22] && (p1_slot == 1'h0)) && (1'h1 && pq_155)) && p1_en) ? pwa_163[5:0] : 6'h00));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, ngroups_1[31:0], ngroups_2[31:0], v0_lid[31:0], pv_1[63:8], p2_go, pv_5[63:32], pwa_14[63:6], pq_106[63:32], pv_107[63:8], pv_113[63:8], w_118[31:0], w_119[63:32], pv_120[63:32], w_121[63:0], pw_135[63:32], pwa_165[63:6],
-        pwa_171[63:6], w_172[31:0], w_173[63:32], pv_185[63:8], pv_193[63:8], p0_go, pv_198[63:32], pwa_205[63:6], pv_206[63:8]};
+    wire ohls_unused = &{1'b0, ngroups_1[31:0], ngroups_2[31:0], v0_lid[31:0], pv_1[63:8], p2_go, pv_5[63:32], pwa_14[63:6], pq_104[63:32], pv_105[63:8], pv_111[63:8], w_116[31:0], w_117[63:32], pv_118[63:32], w_119[63:0], pw_133[63:32], pwa_163[63:6],
+        pwa_169[63:6], w_170[31:0], w_171[63:32], pv_183[63:8], pv_191[63:8], p0_go, pv_196[63:32], pwa_203[63:6], pv_204[63:8]};
 endmodule
 `default_nettype wire

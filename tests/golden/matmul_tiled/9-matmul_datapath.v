@@ -198,7 +198,7 @@ module matmul_datapath (
     wire [31:0] w_79;  // matmul_tiled.cl:18:33
     wire [31:0] w_80;  // matmul_tiled.cl:18:33
     wire [31:0] w_81;  // matmul_tiled.cl:18:33
-    reg  [44:0] p3_valid;  // matmul_tiled.cl:7:6
+    reg  [42:0] p3_valid;  // matmul_tiled.cl:7:6
     reg         p3_admit;
     wire        p3_stall;
     wire        p3_en;
@@ -227,24 +227,24 @@ module matmul_datapath (
     wire [63:0] w_103;  // matmul_tiled.cl:24:23
     wire [63:0] pw_104;  // matmul_tiled.cl:24:23
     wire [63:0] pw_105;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_106;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_107;
-    wire [31:0] prd_108;  // matmul_tiled.cl:24:23
-    wire [63:0] w_109;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_106;
+    wire [31:0] prd_107;  // matmul_tiled.cl:24:23
+    wire [63:0] w_108;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_109;  // matmul_tiled.cl:24:34
     wire [63:0] pw_110;  // matmul_tiled.cl:24:34
     wire [63:0] pw_111;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_112;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_113;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_114;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_115;
-    wire [31:0] prd_116;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_117;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_118;  // matmul_tiled.cl:7:6
-    reg  [31:0] pq_119;  // matmul_tiled.cl:7:6
-    wire        go_120;
-    wire        pu_121_valid;
-    wire [31:0] pu_121_result;
-    wire [31:0] bi_122;
+    wire [63:0] pwa_112;
+    wire [31:0] prd_113;  // matmul_tiled.cl:24:34
+    wire        go_114;
+    wire        pu_115_valid;
+    wire [31:0] pu_115_result;
+    wire [31:0] bi_116;
+    reg  [31:0] pd_117;
+    reg  [31:0] pd_118;
+    reg  [31:0] pd_119;
+    reg  [31:0] pd_120;
+    reg  [31:0] pd_121;
+    reg  [31:0] pd_122;
     reg  [31:0] pd_123;
     reg  [31:0] pd_124;
     reg  [31:0] pd_125;
@@ -254,550 +254,550 @@ module matmul_datapath (
     reg  [31:0] pd_129;
     reg  [31:0] pd_130;
     reg  [31:0] pd_131;
-    reg  [31:0] pd_132;
-    reg  [31:0] pd_133;
-    reg  [31:0] pd_134;
-    reg  [31:0] pd_135;
-    reg  [31:0] pd_136;
-    reg  [31:0] pd_137;
-    wire [31:0] bi_138;
-    wire [31:0] bi_139;
-    wire [31:0] bi_140;
-    wire [31:0] pw_141;  // matmul_tiled.cl:24:19
-    wire [63:0] pw_142;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_143;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_144;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_145;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_146;
-    wire [31:0] prd_147;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_148;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_149;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_150;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_151;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_152;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_153;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_154;
-    wire [31:0] prd_155;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_156;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_157;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_158;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_159;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_160;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_161;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_162;  // matmul_tiled.cl:24:34
-    wire        go_163;
-    wire        pu_164_valid;
-    wire [31:0] pu_164_result;
-    wire [31:0] bi_165;
+    wire [31:0] bi_132;
+    wire [31:0] bi_133;
+    wire [31:0] bi_134;
+    wire [31:0] pw_135;  // matmul_tiled.cl:24:19
+    wire [63:0] pw_136;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_137;
+    wire [31:0] prd_138;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_139;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_140;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_141;
+    wire [31:0] prd_142;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_143;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_144;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_145;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_146;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_147;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_148;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_149;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_150;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_151;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_152;  // matmul_tiled.cl:24:34
+    wire        go_153;
+    wire        pu_154_valid;
+    wire [31:0] pu_154_result;
+    wire [31:0] bi_155;
+    reg  [31:0] pd_156;
+    reg  [31:0] pd_157;
+    reg  [31:0] pd_158;
+    reg  [31:0] pd_159;
+    reg  [31:0] pd_160;
+    reg  [31:0] pd_161;
+    reg  [31:0] pd_162;
+    reg  [31:0] pd_163;
+    reg  [31:0] pd_164;
+    reg  [31:0] pd_165;
     reg  [31:0] pd_166;
     reg  [31:0] pd_167;
     reg  [31:0] pd_168;
     reg  [31:0] pd_169;
     reg  [31:0] pd_170;
-    reg  [31:0] pd_171;
-    reg  [31:0] pd_172;
-    reg  [31:0] pd_173;
-    reg  [31:0] pd_174;
-    reg  [31:0] pd_175;
-    reg  [31:0] pd_176;
-    reg  [31:0] pd_177;
-    reg  [31:0] pd_178;
-    reg  [31:0] pd_179;
-    reg  [31:0] pd_180;
-    wire [31:0] bi_181;
-    wire [31:0] bi_182;
-    wire [31:0] bi_183;
-    wire [31:0] pw_184;  // matmul_tiled.cl:24:19
-    wire [63:0] w_185;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_186;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_187;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_188;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_189;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_190;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_191;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_192;
-    wire [31:0] prd_193;  // matmul_tiled.cl:24:23
-    wire [63:0] w_194;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_195;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_196;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_197;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_198;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_199;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_200;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_201;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_202;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_203;
-    wire [31:0] prd_204;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_205;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_206;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_207;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_208;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_209;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_210;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_211;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_212;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_213;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_214;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_215;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_216;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_217;  // matmul_tiled.cl:24:34
-    wire        go_218;
-    wire        pu_219_valid;
-    wire [31:0] pu_219_result;
-    wire [31:0] bi_220;
+    wire [31:0] bi_171;
+    wire [31:0] bi_172;
+    wire [31:0] bi_173;
+    wire [31:0] pw_174;  // matmul_tiled.cl:24:19
+    wire [63:0] w_175;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_176;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_177;
+    wire [31:0] prd_178;  // matmul_tiled.cl:24:23
+    wire [63:0] w_179;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_180;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_181;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_182;
+    wire [31:0] prd_183;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_184;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_185;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_186;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_187;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_188;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_189;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_190;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_191;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_192;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_193;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_194;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_195;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_196;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_197;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_198;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_199;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_200;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_201;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_202;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_203;  // matmul_tiled.cl:24:34
+    wire        go_204;
+    wire        pu_205_valid;
+    wire [31:0] pu_205_result;
+    wire [31:0] bi_206;
+    reg  [31:0] pd_207;
+    reg  [31:0] pd_208;
+    reg  [31:0] pd_209;
+    reg  [31:0] pd_210;
+    reg  [31:0] pd_211;
+    reg  [31:0] pd_212;
+    reg  [31:0] pd_213;
+    reg  [31:0] pd_214;
+    reg  [31:0] pd_215;
+    reg  [31:0] pd_216;
+    reg  [31:0] pd_217;
+    reg  [31:0] pd_218;
+    reg  [31:0] pd_219;
+    reg  [31:0] pd_220;
     reg  [31:0] pd_221;
-    reg  [31:0] pd_222;
-    reg  [31:0] pd_223;
-    reg  [31:0] pd_224;
-    reg  [31:0] pd_225;
-    reg  [31:0] pd_226;
-    reg  [31:0] pd_227;
-    reg  [31:0] pd_228;
-    reg  [31:0] pd_229;
-    reg  [31:0] pd_230;
-    reg  [31:0] pd_231;
-    reg  [31:0] pd_232;
-    reg  [31:0] pd_233;
-    reg  [31:0] pd_234;
-    reg  [31:0] pd_235;
-    wire [31:0] bi_236;
-    wire [31:0] bi_237;
-    wire [31:0] bi_238;
-    wire [31:0] pw_239;  // matmul_tiled.cl:24:19
-    wire [63:0] w_240;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_241;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_242;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_243;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_244;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_245;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_246;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_247;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_248;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_249;
-    wire [31:0] prd_250;  // matmul_tiled.cl:24:23
-    wire [63:0] w_251;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_252;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_253;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_254;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_255;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_256;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_257;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_258;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_259;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_260;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_261;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_262;
-    wire [31:0] prd_263;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_264;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_265;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_266;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_267;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_268;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_269;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_270;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_271;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_272;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_273;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_274;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_275;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_276;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_277;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_278;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_279;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_280;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_281;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_282;  // matmul_tiled.cl:24:34
-    wire        go_283;
-    wire        pu_284_valid;
-    wire [31:0] pu_284_result;
+    wire [31:0] bi_222;
+    wire [31:0] bi_223;
+    wire [31:0] bi_224;
+    wire [31:0] pw_225;  // matmul_tiled.cl:24:19
+    wire [63:0] w_226;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_227;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_228;
+    wire [31:0] prd_229;  // matmul_tiled.cl:24:23
+    wire [63:0] w_230;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_231;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_232;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_233;
+    wire [31:0] prd_234;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_235;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_236;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_237;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_238;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_239;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_240;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_241;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_242;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_243;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_244;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_245;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_246;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_247;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_248;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_249;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_250;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_251;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_252;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_253;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_254;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_255;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_256;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_257;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_258;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_259;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_260;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_261;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_262;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_263;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_264;  // matmul_tiled.cl:24:34
+    wire        go_265;
+    wire        pu_266_valid;
+    wire [31:0] pu_266_result;
+    wire [31:0] bi_267;
+    reg  [31:0] pd_268;
+    reg  [31:0] pd_269;
+    reg  [31:0] pd_270;
+    reg  [31:0] pd_271;
+    reg  [31:0] pd_272;
+    reg  [31:0] pd_273;
+    reg  [31:0] pd_274;
+    reg  [31:0] pd_275;
+    reg  [31:0] pd_276;
+    reg  [31:0] pd_277;
+    reg  [31:0] pd_278;
+    reg  [31:0] pd_279;
+    reg  [31:0] pd_280;
+    reg  [31:0] pd_281;
+    reg  [31:0] pd_282;
+    wire [31:0] bi_283;
+    wire [31:0] bi_284;
     wire [31:0] bi_285;
-    reg  [31:0] pd_286;
-    reg  [31:0] pd_287;
-    reg  [31:0] pd_288;
-    reg  [31:0] pd_289;
-    reg  [31:0] pd_290;
-    reg  [31:0] pd_291;
-    reg  [31:0] pd_292;
-    reg  [31:0] pd_293;
-    reg  [31:0] pd_294;
-    reg  [31:0] pd_295;
-    reg  [31:0] pd_296;
-    reg  [31:0] pd_297;
-    reg  [31:0] pd_298;
-    reg  [31:0] pd_299;
-    reg  [31:0] pd_300;
-    wire [31:0] bi_301;
-    wire [31:0] bi_302;
-    wire [31:0] bi_303;
-    wire [31:0] pw_304;  // matmul_tiled.cl:24:19
-    wire [63:0] w_305;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_306;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_307;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_308;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_309;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_310;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_311;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_312;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_313;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_314;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_315;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_316;
-    wire [31:0] prd_317;  // matmul_tiled.cl:24:23
-    wire [63:0] w_318;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_319;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_320;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_321;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_322;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_323;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_324;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_325;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_326;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_327;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_328;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_329;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_330;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_331;
-    wire [31:0] prd_332;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_333;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_334;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_335;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_336;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_337;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_338;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_339;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_340;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_341;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_342;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_343;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_344;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_345;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_346;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_347;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_348;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_349;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_350;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_351;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_352;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_353;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_354;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_355;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_356;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_357;  // matmul_tiled.cl:24:34
-    wire        go_358;
-    wire        pu_359_valid;
-    wire [31:0] pu_359_result;
-    wire [31:0] bi_360;
-    reg  [31:0] pd_361;
-    reg  [31:0] pd_362;
-    reg  [31:0] pd_363;
-    reg  [31:0] pd_364;
-    reg  [31:0] pd_365;
-    reg  [31:0] pd_366;
-    reg  [31:0] pd_367;
-    reg  [31:0] pd_368;
-    reg  [31:0] pd_369;
-    reg  [31:0] pd_370;
-    reg  [31:0] pd_371;
-    reg  [31:0] pd_372;
-    reg  [31:0] pd_373;
-    reg  [31:0] pd_374;
-    reg  [31:0] pd_375;
-    wire [31:0] bi_376;
-    wire [31:0] bi_377;
-    wire [31:0] bi_378;
-    wire [31:0] pw_379;  // matmul_tiled.cl:24:19
-    wire [63:0] w_380;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_381;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_382;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_383;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_384;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_385;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_386;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_387;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_388;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_389;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_390;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_391;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_392;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_393;
-    wire [31:0] prd_394;  // matmul_tiled.cl:24:23
-    wire [63:0] w_395;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_396;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_397;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_398;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_399;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_400;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_401;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_402;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_403;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_404;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_405;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_406;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_407;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_408;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_409;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_410;
-    wire [31:0] prd_411;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_412;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_413;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_414;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_415;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_416;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_417;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_418;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_419;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_420;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_421;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_422;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_423;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_424;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_425;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_426;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_427;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_428;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_429;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_430;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_431;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_432;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_433;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_434;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_435;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_436;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_437;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_438;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_439;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_440;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_441;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_442;  // matmul_tiled.cl:24:34
-    wire        go_443;
-    wire        pu_444_valid;
-    wire [31:0] pu_444_result;
-    wire [31:0] bi_445;
-    reg  [31:0] pd_446;
-    reg  [31:0] pd_447;
-    reg  [31:0] pd_448;
-    reg  [31:0] pd_449;
-    reg  [31:0] pd_450;
-    reg  [31:0] pd_451;
-    reg  [31:0] pd_452;
-    reg  [31:0] pd_453;
-    reg  [31:0] pd_454;
-    reg  [31:0] pd_455;
-    reg  [31:0] pd_456;
-    reg  [31:0] pd_457;
-    reg  [31:0] pd_458;
-    reg  [31:0] pd_459;
-    reg  [31:0] pd_460;
-    wire [31:0] bi_461;
-    wire [31:0] bi_462;
-    wire [31:0] bi_463;
-    wire [31:0] pw_464;  // matmul_tiled.cl:24:19
-    wire [63:0] w_465;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_466;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_467;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_468;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_469;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_470;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_471;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_472;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_473;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_474;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_475;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_476;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_477;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_478;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_479;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_480;
-    wire [31:0] prd_481;  // matmul_tiled.cl:24:23
-    wire [63:0] w_482;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_483;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_484;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_485;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_486;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_487;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_488;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_489;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_490;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_491;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_492;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_493;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_494;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_495;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_496;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_497;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_498;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_499;
-    wire [31:0] prd_500;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_501;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_502;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_503;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_504;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_505;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_506;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_507;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_508;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_509;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_510;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_511;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_512;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_513;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_514;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_515;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_516;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_517;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_518;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_519;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_520;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_521;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_522;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_523;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_524;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_525;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_526;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_527;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_528;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_529;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_530;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_531;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_532;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_533;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_534;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_535;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_536;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_537;  // matmul_tiled.cl:24:34
-    wire        go_538;
-    wire        pu_539_valid;
-    wire [31:0] pu_539_result;
-    wire [31:0] bi_540;
-    reg  [31:0] pd_541;
-    reg  [31:0] pd_542;
-    reg  [31:0] pd_543;
-    reg  [31:0] pd_544;
-    reg  [31:0] pd_545;
-    reg  [31:0] pd_546;
-    reg  [31:0] pd_547;
-    reg  [31:0] pd_548;
-    reg  [31:0] pd_549;
-    reg  [31:0] pd_550;
-    reg  [31:0] pd_551;
-    reg  [31:0] pd_552;
-    reg  [31:0] pd_553;
-    reg  [31:0] pd_554;
-    reg  [31:0] pd_555;
-    wire [31:0] bi_556;
-    wire [31:0] bi_557;
-    wire [31:0] bi_558;
-    wire [31:0] pw_559;  // matmul_tiled.cl:24:19
-    wire [63:0] w_560;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_561;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_562;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_563;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_564;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_565;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_566;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_567;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_568;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_569;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_570;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_571;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_572;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_573;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_574;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_575;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_576;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_577;
-    wire [31:0] prd_578;  // matmul_tiled.cl:24:23
-    wire [63:0] w_579;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_580;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_581;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_582;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_583;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_584;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_585;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_586;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_587;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_588;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_589;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_590;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_591;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_592;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_593;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_594;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_595;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_596;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_597;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_598;
-    wire [31:0] prd_599;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_600;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_601;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_602;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_603;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_604;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_605;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_606;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_607;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_608;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_609;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_610;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_611;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_612;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_613;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_614;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_615;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_616;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_617;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_618;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_619;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_620;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_621;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_622;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_623;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_624;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_625;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_626;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_627;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_628;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_629;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_630;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_631;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_632;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_633;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_634;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_635;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_636;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_637;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_638;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_639;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_640;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_641;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_642;  // matmul_tiled.cl:24:34
-    wire        go_643;
-    wire        pu_644_valid;
-    wire [31:0] pu_644_result;
-    wire [31:0] bi_645;
-    reg  [31:0] pd_646;
-    reg  [31:0] pd_647;
-    reg  [31:0] pd_648;
-    reg  [31:0] pd_649;
-    reg  [31:0] pd_650;
-    reg  [31:0] pd_651;
-    reg  [31:0] pd_652;
-    reg  [31:0] pd_653;
-    reg  [31:0] pd_654;
-    reg  [31:0] pd_655;
-    reg  [31:0] pd_656;
-    reg  [31:0] pd_657;
-    reg  [31:0] pd_658;
-    reg  [31:0] pd_659;
-    reg  [31:0] pd_660;
-    wire [31:0] bi_661;
-    wire [31:0] bi_662;
-    wire [31:0] bi_663;
-    wire [31:0] pw_664;  // matmul_tiled.cl:24:19
-    wire [63:0] w_665;  // matmul_tiled.cl:7:6
-    wire [63:0] w_666;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_667;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_668;  // matmul_tiled.cl:7:6
+    wire [31:0] pw_286;  // matmul_tiled.cl:24:19
+    wire [63:0] w_287;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_288;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_289;
+    wire [31:0] prd_290;  // matmul_tiled.cl:24:23
+    wire [63:0] w_291;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_292;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_293;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_294;
+    wire [31:0] prd_295;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_296;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_297;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_298;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_299;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_300;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_301;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_302;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_303;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_304;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_305;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_306;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_307;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_308;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_309;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_310;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_311;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_312;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_313;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_314;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_315;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_316;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_317;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_318;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_319;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_320;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_321;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_322;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_323;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_324;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_325;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_326;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_327;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_328;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_329;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_330;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_331;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_332;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_333;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_334;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_335;  // matmul_tiled.cl:24:34
+    wire        go_336;
+    wire        pu_337_valid;
+    wire [31:0] pu_337_result;
+    wire [31:0] bi_338;
+    reg  [31:0] pd_339;
+    reg  [31:0] pd_340;
+    reg  [31:0] pd_341;
+    reg  [31:0] pd_342;
+    reg  [31:0] pd_343;
+    reg  [31:0] pd_344;
+    reg  [31:0] pd_345;
+    reg  [31:0] pd_346;
+    reg  [31:0] pd_347;
+    reg  [31:0] pd_348;
+    reg  [31:0] pd_349;
+    reg  [31:0] pd_350;
+    reg  [31:0] pd_351;
+    reg  [31:0] pd_352;
+    reg  [31:0] pd_353;
+    wire [31:0] bi_354;
+    wire [31:0] bi_355;
+    wire [31:0] bi_356;
+    wire [31:0] pw_357;  // matmul_tiled.cl:24:19
+    wire [63:0] w_358;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_359;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_360;
+    wire [31:0] prd_361;  // matmul_tiled.cl:24:23
+    wire [63:0] w_362;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_363;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_364;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_365;
+    wire [31:0] prd_366;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_367;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_368;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_369;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_370;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_371;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_372;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_373;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_374;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_375;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_376;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_377;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_378;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_379;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_380;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_381;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_382;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_383;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_384;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_385;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_386;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_387;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_388;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_389;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_390;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_391;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_392;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_393;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_394;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_395;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_396;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_397;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_398;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_399;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_400;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_401;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_402;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_403;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_404;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_405;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_406;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_407;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_408;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_409;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_410;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_411;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_412;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_413;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_414;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_415;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_416;  // matmul_tiled.cl:24:34
+    wire        go_417;
+    wire        pu_418_valid;
+    wire [31:0] pu_418_result;
+    wire [31:0] bi_419;
+    reg  [31:0] pd_420;
+    reg  [31:0] pd_421;
+    reg  [31:0] pd_422;
+    reg  [31:0] pd_423;
+    reg  [31:0] pd_424;
+    reg  [31:0] pd_425;
+    reg  [31:0] pd_426;
+    reg  [31:0] pd_427;
+    reg  [31:0] pd_428;
+    reg  [31:0] pd_429;
+    reg  [31:0] pd_430;
+    reg  [31:0] pd_431;
+    reg  [31:0] pd_432;
+    reg  [31:0] pd_433;
+    reg  [31:0] pd_434;
+    wire [31:0] bi_435;
+    wire [31:0] bi_436;
+    wire [31:0] bi_437;
+    wire [31:0] pw_438;  // matmul_tiled.cl:24:19
+    wire [63:0] w_439;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_440;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_441;
+    wire [31:0] prd_442;  // matmul_tiled.cl:24:23
+    wire [63:0] w_443;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_444;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_445;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_446;
+    wire [31:0] prd_447;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_448;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_449;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_450;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_451;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_452;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_453;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_454;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_455;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_456;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_457;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_458;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_459;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_460;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_461;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_462;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_463;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_464;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_465;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_466;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_467;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_468;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_469;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_470;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_471;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_472;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_473;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_474;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_475;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_476;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_477;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_478;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_479;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_480;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_481;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_482;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_483;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_484;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_485;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_486;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_487;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_488;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_489;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_490;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_491;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_492;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_493;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_494;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_495;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_496;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_497;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_498;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_499;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_500;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_501;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_502;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_503;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_504;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_505;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_506;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_507;  // matmul_tiled.cl:24:34
+    wire        go_508;
+    wire        pu_509_valid;
+    wire [31:0] pu_509_result;
+    wire [31:0] bi_510;
+    reg  [31:0] pd_511;
+    reg  [31:0] pd_512;
+    reg  [31:0] pd_513;
+    reg  [31:0] pd_514;
+    reg  [31:0] pd_515;
+    reg  [31:0] pd_516;
+    reg  [31:0] pd_517;
+    reg  [31:0] pd_518;
+    reg  [31:0] pd_519;
+    reg  [31:0] pd_520;
+    reg  [31:0] pd_521;
+    reg  [31:0] pd_522;
+    reg  [31:0] pd_523;
+    reg  [31:0] pd_524;
+    reg  [31:0] pd_525;
+    wire [31:0] bi_526;
+    wire [31:0] bi_527;
+    wire [31:0] bi_528;
+    wire [31:0] pw_529;  // matmul_tiled.cl:24:19
+    wire [63:0] w_530;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_531;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_532;
+    wire [31:0] prd_533;  // matmul_tiled.cl:24:23
+    wire [63:0] w_534;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_535;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_536;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_537;
+    wire [31:0] prd_538;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_539;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_540;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_541;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_542;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_543;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_544;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_545;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_546;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_547;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_548;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_549;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_550;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_551;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_552;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_553;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_554;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_555;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_556;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_557;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_558;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_559;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_560;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_561;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_562;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_563;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_564;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_565;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_566;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_567;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_568;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_569;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_570;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_571;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_572;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_573;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_574;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_575;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_576;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_577;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_578;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_579;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_580;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_581;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_582;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_583;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_584;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_585;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_586;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_587;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_588;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_589;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_590;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_591;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_592;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_593;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_594;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_595;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_596;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_597;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_598;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_599;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_600;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_601;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_602;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_603;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_604;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_605;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_606;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_607;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_608;  // matmul_tiled.cl:24:34
+    wire        go_609;
+    wire        pu_610_valid;
+    wire [31:0] pu_610_result;
+    wire [31:0] bi_611;
+    reg  [31:0] pd_612;
+    reg  [31:0] pd_613;
+    reg  [31:0] pd_614;
+    reg  [31:0] pd_615;
+    reg  [31:0] pd_616;
+    reg  [31:0] pd_617;
+    reg  [31:0] pd_618;
+    reg  [31:0] pd_619;
+    reg  [31:0] pd_620;
+    reg  [31:0] pd_621;
+    reg  [31:0] pd_622;
+    reg  [31:0] pd_623;
+    reg  [31:0] pd_624;
+    reg  [31:0] pd_625;
+    reg  [31:0] pd_626;
+    wire [31:0] bi_627;
+    wire [31:0] bi_628;
+    wire [31:0] bi_629;
+    wire [31:0] pw_630;  // matmul_tiled.cl:24:19
+    wire [63:0] w_631;  // matmul_tiled.cl:7:6
+    wire [63:0] w_632;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_633;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_634;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_635;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_636;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_637;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_638;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_639;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_640;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_641;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_642;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_643;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_644;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_645;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_646;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_647;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_648;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_649;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_650;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_651;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_652;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_653;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_654;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_655;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_656;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_657;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_658;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_659;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_660;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_661;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_662;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_663;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_664;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_665;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_666;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_667;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_668;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_669;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_670;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_671;  // matmul_tiled.cl:7:6
@@ -805,115 +805,115 @@ module matmul_datapath (
     reg  [63:0] pq_673;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_674;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_675;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_676;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_677;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_678;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_679;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_680;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_681;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_682;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_683;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_684;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_685;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_686;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_687;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_688;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_689;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_690;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_691;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_692;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_693;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_694;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_695;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_696;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_697;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_698;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_699;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_700;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_701;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_702;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_703;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_704;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_705;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_706;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_707;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_708;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_709;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_710;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_711;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_712;
-    wire [63:0] pv_713;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_714;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_715;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_716;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_717;  // matmul_tiled.cl:7:6
-    wire        pw_718;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_719;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_720;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_721;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_722;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_723;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_724;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_725;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_726;  // matmul_tiled.cl:7:6
-    wire [63:0] w_727;  // matmul_tiled.cl:7:6
-    reg  [93:0] p2_valid;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_676;
+    wire [63:0] pv_677;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_678;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_679;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_680;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_681;  // matmul_tiled.cl:7:6
+    wire        pw_682;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_683;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_684;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_685;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_686;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_687;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_688;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_689;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_690;  // matmul_tiled.cl:7:6
+    wire [63:0] w_691;  // matmul_tiled.cl:7:6
+    reg  [48:0] p2_valid;  // matmul_tiled.cl:7:6
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
-    wire [63:0] pv_728;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_729;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_730;  // matmul_tiled.cl:7:6
-    wire        pw_731;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_692;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_693;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_694;  // matmul_tiled.cl:7:6
+    wire        pw_695;  // matmul_tiled.cl:7:6
     reg         p2_go;
-    wire [31:0] w_732;  // matmul_tiled.cl:12:15
-    wire [63:0] w_733;  // matmul_tiled.cl:12:15
-    wire [63:0] pv_734;  // matmul_tiled.cl:12:15
-    wire [63:0] w_735;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_736;  // matmul_tiled.cl:12:15
-    wire [31:0] w_737;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_738;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_739;  // matmul_tiled.cl:14:14
-    wire [31:0] pw_740;  // matmul_tiled.cl:12:15
-    wire [31:0] w_741;  // matmul_tiled.cl:13:29
-    wire [63:0] w_742;  // matmul_tiled.cl:13:15
-    wire [63:0] pv_743;  // matmul_tiled.cl:13:15
-    wire [63:0] w_744;  // matmul_tiled.cl:13:15
-    wire [63:0] w_745;  // matmul_tiled.cl:12:15
-    wire [63:0] pw_746;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_747;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_748;  // matmul_tiled.cl:15:14
-    wire [31:0] pw_749;  // matmul_tiled.cl:13:15
-    wire [63:0] w_750;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_751;  // matmul_tiled.cl:19:9
-    wire [63:0] w_752;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_753;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_754;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_755;  // matmul_tiled.cl:19:9
-    wire [63:0] w_756;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_757;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_758;  // matmul_tiled.cl:19:9
-    wire [63:0] w_759;  // matmul_tiled.cl:19:22
-    wire [31:0] w_760;  // matmul_tiled.cl:19:30
-    wire [31:0] pw_761;  // matmul_tiled.cl:19:24
-    wire [31:0] pv_762;  // matmul_tiled.cl:19:34
-    wire [31:0] w_763;  // matmul_tiled.cl:19:38
-    wire [31:0] pw_764;  // matmul_tiled.cl:19:34
-    reg  [31:0] pq_765;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_766;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_767;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_768;  // matmul_tiled.cl:19:34
-    reg  [31:0] pq_769;  // matmul_tiled.cl:19:34
-    reg  [31:0] pq_770;  // matmul_tiled.cl:19:34
-    wire [31:0] pw_771;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_772;  // matmul_tiled.cl:14:14
-    reg  [31:0] pq_773;  // matmul_tiled.cl:14:14
-    reg  [31:0] pq_774;  // matmul_tiled.cl:14:14
-    wire [31:0] pw_775;  // matmul_tiled.cl:19:24
-    wire [63:0] pw_776;  // matmul_tiled.cl:19:22
-    wire [63:0] pw_777;  // matmul_tiled.cl:19:22
-    wire [63:0] pw_778;  // matmul_tiled.cl:19:22
-    wire [31:0] pld_779;  // matmul_tiled.cl:19:22
+    wire [31:0] w_696;  // matmul_tiled.cl:12:15
+    wire [63:0] w_697;  // matmul_tiled.cl:12:15
+    wire [63:0] pv_698;  // matmul_tiled.cl:12:15
+    wire [63:0] w_699;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_700;  // matmul_tiled.cl:12:15
+    wire [31:0] w_701;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_702;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_703;  // matmul_tiled.cl:14:14
+    wire [31:0] pw_704;  // matmul_tiled.cl:12:15
+    wire [31:0] w_705;  // matmul_tiled.cl:13:29
+    wire [63:0] w_706;  // matmul_tiled.cl:13:15
+    wire [63:0] pv_707;  // matmul_tiled.cl:13:15
+    wire [63:0] w_708;  // matmul_tiled.cl:13:15
+    wire [63:0] w_709;  // matmul_tiled.cl:12:15
+    wire [63:0] pw_710;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_711;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_712;  // matmul_tiled.cl:15:14
+    wire [31:0] pw_713;  // matmul_tiled.cl:13:15
+    wire [63:0] w_714;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_715;  // matmul_tiled.cl:19:9
+    wire [63:0] w_716;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_717;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_718;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_719;  // matmul_tiled.cl:19:9
+    wire [63:0] w_720;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_721;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_722;  // matmul_tiled.cl:19:9
+    wire [63:0] w_723;  // matmul_tiled.cl:19:22
+    wire [31:0] w_724;  // matmul_tiled.cl:19:30
+    wire [31:0] pw_725;  // matmul_tiled.cl:19:24
+    wire [31:0] pv_726;  // matmul_tiled.cl:19:34
+    wire [31:0] w_727;  // matmul_tiled.cl:19:38
+    wire [31:0] pw_728;  // matmul_tiled.cl:19:34
+    reg  [31:0] pq_729;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_730;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_731;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_732;  // matmul_tiled.cl:19:34
+    reg  [31:0] pq_733;  // matmul_tiled.cl:19:34
+    reg  [31:0] pq_734;  // matmul_tiled.cl:19:34
+    wire [31:0] pw_735;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_736;  // matmul_tiled.cl:14:14
+    reg  [31:0] pq_737;  // matmul_tiled.cl:14:14
+    reg  [31:0] pq_738;  // matmul_tiled.cl:14:14
+    wire [31:0] pw_739;  // matmul_tiled.cl:19:24
+    wire [63:0] pw_740;  // matmul_tiled.cl:19:22
+    wire [63:0] pw_741;  // matmul_tiled.cl:19:22
+    wire [63:0] pw_742;  // matmul_tiled.cl:19:22
+    wire [31:0] pld_743;  // matmul_tiled.cl:19:22
+    reg  [63:0] pq_744;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_745;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_746;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_747;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_748;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_749;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_750;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_751;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_752;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_753;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_754;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_755;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_756;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_757;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_758;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_759;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_760;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_761;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_762;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_763;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_764;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_765;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_766;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_767;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_768;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_769;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_770;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_771;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_772;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_773;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_774;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_775;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_776;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_777;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_778;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_779;  // matmul_tiled.cl:19:9
     reg  [63:0] pq_780;  // matmul_tiled.cl:19:9
     reg  [63:0] pq_781;  // matmul_tiled.cl:19:9
     reg  [63:0] pq_782;  // matmul_tiled.cl:19:9
@@ -925,285 +925,159 @@ module matmul_datapath (
     reg  [63:0] pq_788;  // matmul_tiled.cl:19:9
     reg  [63:0] pq_789;  // matmul_tiled.cl:19:9
     reg  [63:0] pq_790;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_791;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_792;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_793;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_794;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_795;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_796;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_797;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_798;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_799;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_800;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_801;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_802;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_803;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_804;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_805;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_806;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_807;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_808;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_809;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_810;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_811;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_812;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_813;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_814;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_815;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_816;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_817;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_818;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_819;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_820;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_821;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_822;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_823;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_824;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_825;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_826;  // matmul_tiled.cl:19:9
-    wire [63:0] pwa_827;
-    wire [63:0] w_828;  // matmul_tiled.cl:20:9
-    wire [63:0] pw_829;  // matmul_tiled.cl:20:9
-    wire [63:0] pw_830;  // matmul_tiled.cl:20:9
-    wire [63:0] w_831;  // matmul_tiled.cl:20:22
-    wire [31:0] pw_832;  // matmul_tiled.cl:20:25
-    wire [31:0] pw_833;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_834;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_835;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_836;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_837;  // matmul_tiled.cl:12:15
-    reg  [31:0] pq_838;  // matmul_tiled.cl:12:15
-    reg  [31:0] pq_839;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_840;  // matmul_tiled.cl:20:25
-    wire [63:0] pw_841;  // matmul_tiled.cl:20:22
-    wire [63:0] pw_842;  // matmul_tiled.cl:20:22
-    wire [63:0] pw_843;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_844;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_845;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_846;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_847;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_848;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_849;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_850;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_851;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_852;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_853;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_854;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_855;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_856;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_857;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_858;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_859;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_860;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_861;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_862;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_863;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_864;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_865;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_866;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_867;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_868;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_869;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_870;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_871;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_872;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_873;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_874;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_875;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_876;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_877;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_878;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_879;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_880;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_881;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_882;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_883;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_884;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_885;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_886;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_887;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_888;  // matmul_tiled.cl:20:22
-    wire [31:0] pld_889;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_890;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_891;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_892;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_893;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_894;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_895;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_896;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_897;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_898;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_899;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_900;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_901;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_902;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_903;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_904;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_905;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_906;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_907;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_908;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_909;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_910;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_911;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_912;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_913;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_914;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_915;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_916;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_917;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_918;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_919;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_920;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_921;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_922;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_923;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_924;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_925;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_926;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_927;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_928;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_929;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_930;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_931;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_932;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_933;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_934;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_935;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_936;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_937;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_938;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_939;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_940;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_941;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_942;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_943;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_944;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_945;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_946;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_947;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_948;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_949;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_950;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_951;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_952;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_953;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_954;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_955;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_956;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_957;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_958;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_959;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_960;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_961;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_962;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_963;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_964;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_965;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_966;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_967;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_968;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_969;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_970;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_971;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_972;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_973;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_974;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_975;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_976;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_977;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_978;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_979;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_980;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_981;  // matmul_tiled.cl:20:9
-    wire [63:0] pwa_982;
-    wire [63:0] pv_983;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_984;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_985;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_986;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_987;  // matmul_tiled.cl:7:6
-    wire        pw_988;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_989;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_990;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_991;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_992;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_993;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_994;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_995;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_996;  // matmul_tiled.cl:7:6
-    wire [63:0] w_997;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_791;
+    wire [63:0] w_792;  // matmul_tiled.cl:20:9
+    wire [63:0] pw_793;  // matmul_tiled.cl:20:9
+    wire [63:0] pw_794;  // matmul_tiled.cl:20:9
+    wire [63:0] w_795;  // matmul_tiled.cl:20:22
+    wire [31:0] pw_796;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_797;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_798;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_799;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_800;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_801;  // matmul_tiled.cl:12:15
+    reg  [31:0] pq_802;  // matmul_tiled.cl:12:15
+    reg  [31:0] pq_803;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_804;  // matmul_tiled.cl:20:25
+    wire [63:0] pw_805;  // matmul_tiled.cl:20:22
+    wire [63:0] pw_806;  // matmul_tiled.cl:20:22
+    wire [63:0] pw_807;  // matmul_tiled.cl:20:22
+    wire [31:0] pld_808;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_809;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_810;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_811;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_812;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_813;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_814;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_815;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_816;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_817;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_818;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_819;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_820;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_821;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_822;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_823;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_824;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_825;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_826;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_827;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_828;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_829;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_830;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_831;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_832;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_833;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_834;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_835;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_836;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_837;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_838;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_839;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_840;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_841;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_842;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_843;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_844;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_845;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_846;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_847;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_848;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_849;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_850;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_851;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_852;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_853;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_854;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_855;  // matmul_tiled.cl:20:9
+    wire [63:0] pwa_856;
+    wire [63:0] pv_857;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_858;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_859;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_860;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_861;  // matmul_tiled.cl:7:6
+    wire        pw_862;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_863;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_864;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_865;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_866;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_867;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_868;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_869;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_870;  // matmul_tiled.cl:7:6
+    wire [63:0] w_871;  // matmul_tiled.cl:7:6
     reg  [2:0]  p0_valid;  // matmul_tiled.cl:7:6
     reg         p0_admit;
     wire        p0_stall;
     wire        p0_en;
-    wire [63:0] pv_998;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_999;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_1000;  // matmul_tiled.cl:7:6
-    wire        pw_1001;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_872;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_873;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_874;  // matmul_tiled.cl:7:6
+    wire        pw_875;  // matmul_tiled.cl:7:6
     reg         p0_go;
-    wire [63:0] pv_1002;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_1003;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_1004;  // matmul_tiled.cl:7:6
-    wire [63:0] w_1005;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_1006;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_1007;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_1008;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_1009;  // matmul_tiled.cl:7:6
-    wire [63:0] w_1010;  // matmul_tiled.cl:7:6
-    wire [63:0] w_1011;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_1012;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_1013;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_1014;
-    wire [31:0] prd_1015;  // matmul_tiled.cl:7:6
-    wire [31:0] w_1016;  // matmul_tiled.cl:12:15
-    wire [63:0] w_1017;  // matmul_tiled.cl:12:15
-    wire [63:0] pv_1018;  // matmul_tiled.cl:12:15
-    wire [63:0] w_1019;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_1020;  // matmul_tiled.cl:12:15
-    wire [31:0] w_1021;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_1022;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_1023;  // matmul_tiled.cl:14:14
-    wire [31:0] pw_1024;  // matmul_tiled.cl:12:15
-    wire [31:0] w_1025;  // matmul_tiled.cl:13:29
-    wire [63:0] w_1026;  // matmul_tiled.cl:13:15
-    wire [63:0] pv_1027;  // matmul_tiled.cl:13:15
-    wire [63:0] w_1028;  // matmul_tiled.cl:13:15
-    wire [63:0] w_1029;  // matmul_tiled.cl:12:15
-    wire [63:0] pw_1030;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_1031;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_1032;  // matmul_tiled.cl:15:14
-    wire [31:0] pw_1033;  // matmul_tiled.cl:13:15
-    wire [31:0] w_1034;  // matmul_tiled.cl:16:17
-    wire [31:0] w_1035;  // matmul_tiled.cl:18:25
-    wire [31:0] w_1036;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_1037;  // matmul_tiled.cl:18:25
-    wire [31:0] w_1038;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_1039;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_1040;  // matmul_tiled.cl:18:25
-    wire [31:0] w_1041;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_1042;  // matmul_tiled.cl:18:25
-    wire        pw_1043;  // matmul_tiled.cl:18:21
-    wire [63:0] w_1044;  // matmul_tiled.cl:7:6
-    wire [63:0] w_1045;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_1046;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_1047;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_1048;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_1049;
-    wire [63:0] pv_1050;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_1051;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_1052;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_1053;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_1054;  // matmul_tiled.cl:7:6
-    wire        pw_1055;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_1056;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_1057;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_1058;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_1059;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_1060;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_1061;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_1062;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_1063;  // matmul_tiled.cl:7:6
-    wire [63:0] w_1064;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_876;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_877;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_878;  // matmul_tiled.cl:7:6
+    wire [63:0] w_879;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_880;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_881;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_882;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_883;  // matmul_tiled.cl:7:6
+    wire [63:0] w_884;  // matmul_tiled.cl:7:6
+    wire [63:0] w_885;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_886;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_887;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_888;
+    wire [31:0] prd_889;  // matmul_tiled.cl:7:6
+    wire [31:0] w_890;  // matmul_tiled.cl:12:15
+    wire [63:0] w_891;  // matmul_tiled.cl:12:15
+    wire [63:0] pv_892;  // matmul_tiled.cl:12:15
+    wire [63:0] w_893;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_894;  // matmul_tiled.cl:12:15
+    wire [31:0] w_895;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_896;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_897;  // matmul_tiled.cl:14:14
+    wire [31:0] pw_898;  // matmul_tiled.cl:12:15
+    wire [31:0] w_899;  // matmul_tiled.cl:13:29
+    wire [63:0] w_900;  // matmul_tiled.cl:13:15
+    wire [63:0] pv_901;  // matmul_tiled.cl:13:15
+    wire [63:0] w_902;  // matmul_tiled.cl:13:15
+    wire [63:0] w_903;  // matmul_tiled.cl:12:15
+    wire [63:0] pw_904;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_905;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_906;  // matmul_tiled.cl:15:14
+    wire [31:0] pw_907;  // matmul_tiled.cl:13:15
+    wire [31:0] w_908;  // matmul_tiled.cl:16:17
+    wire [31:0] w_909;  // matmul_tiled.cl:18:25
+    wire [31:0] w_910;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_911;  // matmul_tiled.cl:18:25
+    wire [31:0] w_912;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_913;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_914;  // matmul_tiled.cl:18:25
+    wire [31:0] w_915;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_916;  // matmul_tiled.cl:18:25
+    wire        pw_917;  // matmul_tiled.cl:18:21
+    wire [63:0] w_918;  // matmul_tiled.cl:7:6
+    wire [63:0] w_919;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_920;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_921;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_922;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_923;
+    wire [63:0] pv_924;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_925;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_926;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_927;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_928;  // matmul_tiled.cl:7:6
+    wire        pw_929;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_930;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_931;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_932;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_933;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_934;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_935;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_936;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_937;  // matmul_tiled.cl:7:6
+    wire [63:0] w_938;  // matmul_tiled.cl:7:6
     reg  [7:0]  launch_err;
     reg         done_q;
 
@@ -1560,381 +1434,381 @@ module matmul_datapath (
     assign w_103 = 64'h0000000000000020;
     assign pw_104 = (pv_87 * w_103);
     assign pw_105 = (w_102 + pw_104);
-    assign pwa_107 = (pq_106 >> 64'h0000000000000002);
-    assign prd_108 = obj0_As_rdata[31:0];
-    assign w_109 = 64'h0000000000000000;
-    assign pw_110 = {{32{pw_100[31]}}, pw_100[31:0]};
-    assign pw_111 = (pw_110 * w_95);
-    assign pw_112 = (w_109 + pw_111);
-    assign pwa_115 = (pq_114 >> 64'h0000000000000002);
-    assign prd_116 = obj1_Bs_rdata[31:0];
-    assign go_120 = 1'h1;
+    assign pwa_106 = (pw_105 >> 64'h0000000000000002);
+    assign prd_107 = obj0_As_rdata[31:0];
+    assign w_108 = 64'h0000000000000000;
+    assign pw_109 = {{32{pw_100[31]}}, pw_100[31:0]};
+    assign pw_110 = (pw_109 * w_95);
+    assign pw_111 = (w_108 + pw_110);
+    assign pwa_112 = (pw_111 >> 64'h0000000000000002);
+    assign prd_113 = obj1_Bs_rdata[31:0];
+    assign go_114 = 1'h1;
 
-    ohls_fp_fma pu_121 (
+    ohls_fp_fma pu_115 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_120),
-        .a(pq_117),
-        .b(prd_116),
-        .c(pq_119),
-        .out_valid(pu_121_valid),
-        .result(pu_121_result)
+        .in_valid(go_114),
+        .a(prd_107),
+        .b(prd_113),
+        .c(prd_99),
+        .out_valid(pu_115_valid),
+        .result(pu_115_result)
     );
-    assign bi_122 = pu_121_result;
-    assign bi_138 = pd_127;
-    assign bi_139 = pd_132;
-    assign bi_140 = pd_137;
-    assign pw_141 = (((&bi_138[30:23]) && (!(bi_138[22:0] == 23'h000000))) ? (bi_138 | 32'h00400000) : (((&bi_139[30:23]) && (!(bi_139[22:0] == 23'h000000))) ? (bi_139 | 32'h00400000) : (((((&bi_138[30:23]) && (bi_138[22:0] == 23'h000000)) && (bi_139[30:0] == 31'h00000000)) || ((bi_138[30:0] == 31'h00000000) && ((&bi_139[30:23]) && (bi_139[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_140[30:23]) && (!(bi_140[22:0] == 23'h000000))) ? (bi_140 | 32'h00400000) : ((((((&bi_138[30:23]) && (bi_138[22:0] == 23'h000000)) || ((&bi_139[30:23]) && (bi_139[22:0] == 23'h000000))) && ((&bi_140[30:23]) && (bi_140[22:0] == 23'h000000))) && ((bi_138[31] ^ bi_139[31]) != bi_140[31])) ? 32'hffc00000 : bi_122)))));
-    assign pw_142 = (pw_105 + w_95);
-    assign pwa_146 = (pq_145 >> 64'h0000000000000002);
-    assign prd_147 = obj0_As_r1_rdata[31:0];
-    assign pw_148 = (w_109 + w_103);
-    assign pw_149 = (pw_148 + pw_111);
-    assign pwa_154 = (pq_153 >> 64'h0000000000000002);
-    assign prd_155 = obj1_Bs_r1_rdata[31:0];
-    assign go_163 = 1'h1;
+    assign bi_116 = pu_115_result;
+    assign bi_132 = pd_121;
+    assign bi_133 = pd_126;
+    assign bi_134 = pd_131;
+    assign pw_135 = (((&bi_132[30:23]) && (!(bi_132[22:0] == 23'h000000))) ? (bi_132 | 32'h00400000) : (((&bi_133[30:23]) && (!(bi_133[22:0] == 23'h000000))) ? (bi_133 | 32'h00400000) : (((((&bi_132[30:23]) && (bi_132[22:0] == 23'h000000)) && (bi_133[30:0] == 31'h00000000)) || ((bi_132[30:0] == 31'h00000000) && ((&bi_133[30:23]) && (bi_133[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_134[30:23]) && (!(bi_134[22:0] == 23'h000000))) ? (bi_134 | 32'h00400000) : ((((((&bi_132[30:23]) && (bi_132[22:0] == 23'h000000)) || ((&bi_133[30:23]) && (bi_133[22:0] == 23'h000000))) && ((&bi_134[30:23]) && (bi_134[22:0] == 23'h000000))) && ((bi_132[31] ^ bi_133[31]) != bi_134[31])) ? 32'hffc00000 : bi_116)))));
+    assign pw_136 = (pw_105 + w_95);
+    assign pwa_137 = (pw_136 >> 64'h0000000000000002);
+    assign prd_138 = obj0_As_r1_rdata[31:0];
+    assign pw_139 = (w_108 + w_103);
+    assign pw_140 = (pw_139 + pw_110);
+    assign pwa_141 = (pw_140 >> 64'h0000000000000002);
+    assign prd_142 = obj1_Bs_r1_rdata[31:0];
+    assign go_153 = 1'h1;
 
-    ohls_fp_fma pu_164 (
+    ohls_fp_fma pu_154 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_163),
-        .a(pq_159),
-        .b(pq_162),
-        .c(pw_141),
-        .out_valid(pu_164_valid),
-        .result(pu_164_result)
+        .in_valid(go_153),
+        .a(pq_147),
+        .b(pq_152),
+        .c(pw_135),
+        .out_valid(pu_154_valid),
+        .result(pu_154_result)
     );
-    assign bi_165 = pu_164_result;
-    assign bi_181 = pd_170;
-    assign bi_182 = pd_175;
-    assign bi_183 = pd_180;
-    assign pw_184 = (((&bi_181[30:23]) && (!(bi_181[22:0] == 23'h000000))) ? (bi_181 | 32'h00400000) : (((&bi_182[30:23]) && (!(bi_182[22:0] == 23'h000000))) ? (bi_182 | 32'h00400000) : (((((&bi_181[30:23]) && (bi_181[22:0] == 23'h000000)) && (bi_182[30:0] == 31'h00000000)) || ((bi_181[30:0] == 31'h00000000) && ((&bi_182[30:23]) && (bi_182[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_183[30:23]) && (!(bi_183[22:0] == 23'h000000))) ? (bi_183 | 32'h00400000) : ((((((&bi_181[30:23]) && (bi_181[22:0] == 23'h000000)) || ((&bi_182[30:23]) && (bi_182[22:0] == 23'h000000))) && ((&bi_183[30:23]) && (bi_183[22:0] == 23'h000000))) && ((bi_181[31] ^ bi_182[31]) != bi_183[31])) ? 32'hffc00000 : bi_165)))));
-    assign w_185 = 64'h0000000000000008;
-    assign pw_186 = (pw_105 + w_185);
-    assign pwa_192 = (pq_191 >> 64'h0000000000000002);
-    assign prd_193 = obj0_As_r2_rdata[31:0];
-    assign w_194 = 64'h0000000000000040;
-    assign pw_195 = (w_109 + w_194);
-    assign pw_196 = (pw_195 + pw_111);
-    assign pwa_203 = (pq_202 >> 64'h0000000000000002);
-    assign prd_204 = obj1_Bs_r2_rdata[31:0];
-    assign go_218 = 1'h1;
+    assign bi_155 = pu_154_result;
+    assign bi_171 = pd_160;
+    assign bi_172 = pd_165;
+    assign bi_173 = pd_170;
+    assign pw_174 = (((&bi_171[30:23]) && (!(bi_171[22:0] == 23'h000000))) ? (bi_171 | 32'h00400000) : (((&bi_172[30:23]) && (!(bi_172[22:0] == 23'h000000))) ? (bi_172 | 32'h00400000) : (((((&bi_171[30:23]) && (bi_171[22:0] == 23'h000000)) && (bi_172[30:0] == 31'h00000000)) || ((bi_171[30:0] == 31'h00000000) && ((&bi_172[30:23]) && (bi_172[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_173[30:23]) && (!(bi_173[22:0] == 23'h000000))) ? (bi_173 | 32'h00400000) : ((((((&bi_171[30:23]) && (bi_171[22:0] == 23'h000000)) || ((&bi_172[30:23]) && (bi_172[22:0] == 23'h000000))) && ((&bi_173[30:23]) && (bi_173[22:0] == 23'h000000))) && ((bi_171[31] ^ bi_172[31]) != bi_173[31])) ? 32'hffc00000 : bi_155)))));
+    assign w_175 = 64'h0000000000000008;
+    assign pw_176 = (pw_105 + w_175);
+    assign pwa_177 = (pw_176 >> 64'h0000000000000002);
+    assign prd_178 = obj0_As_r2_rdata[31:0];
+    assign w_179 = 64'h0000000000000040;
+    assign pw_180 = (w_108 + w_179);
+    assign pw_181 = (pw_180 + pw_110);
+    assign pwa_182 = (pw_181 >> 64'h0000000000000002);
+    assign prd_183 = obj1_Bs_r2_rdata[31:0];
+    assign go_204 = 1'h1;
 
-    ohls_fp_fma pu_219 (
+    ohls_fp_fma pu_205 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_218),
-        .a(pq_211),
-        .b(pq_217),
-        .c(pw_184),
-        .out_valid(pu_219_valid),
-        .result(pu_219_result)
+        .in_valid(go_204),
+        .a(pq_193),
+        .b(pq_203),
+        .c(pw_174),
+        .out_valid(pu_205_valid),
+        .result(pu_205_result)
     );
-    assign bi_220 = pu_219_result;
-    assign bi_236 = pd_225;
-    assign bi_237 = pd_230;
-    assign bi_238 = pd_235;
-    assign pw_239 = (((&bi_236[30:23]) && (!(bi_236[22:0] == 23'h000000))) ? (bi_236 | 32'h00400000) : (((&bi_237[30:23]) && (!(bi_237[22:0] == 23'h000000))) ? (bi_237 | 32'h00400000) : (((((&bi_236[30:23]) && (bi_236[22:0] == 23'h000000)) && (bi_237[30:0] == 31'h00000000)) || ((bi_236[30:0] == 31'h00000000) && ((&bi_237[30:23]) && (bi_237[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_238[30:23]) && (!(bi_238[22:0] == 23'h000000))) ? (bi_238 | 32'h00400000) : ((((((&bi_236[30:23]) && (bi_236[22:0] == 23'h000000)) || ((&bi_237[30:23]) && (bi_237[22:0] == 23'h000000))) && ((&bi_238[30:23]) && (bi_238[22:0] == 23'h000000))) && ((bi_236[31] ^ bi_237[31]) != bi_238[31])) ? 32'hffc00000 : bi_220)))));
-    assign w_240 = 64'h000000000000000c;
-    assign pw_241 = (pw_105 + w_240);
-    assign pwa_249 = (pq_248 >> 64'h0000000000000002);
-    assign prd_250 = obj0_As_r3_rdata[31:0];
-    assign w_251 = 64'h0000000000000060;
-    assign pw_252 = (w_109 + w_251);
-    assign pw_253 = (pw_252 + pw_111);
-    assign pwa_262 = (pq_261 >> 64'h0000000000000002);
-    assign prd_263 = obj1_Bs_r3_rdata[31:0];
-    assign go_283 = 1'h1;
+    assign bi_206 = pu_205_result;
+    assign bi_222 = pd_211;
+    assign bi_223 = pd_216;
+    assign bi_224 = pd_221;
+    assign pw_225 = (((&bi_222[30:23]) && (!(bi_222[22:0] == 23'h000000))) ? (bi_222 | 32'h00400000) : (((&bi_223[30:23]) && (!(bi_223[22:0] == 23'h000000))) ? (bi_223 | 32'h00400000) : (((((&bi_222[30:23]) && (bi_222[22:0] == 23'h000000)) && (bi_223[30:0] == 31'h00000000)) || ((bi_222[30:0] == 31'h00000000) && ((&bi_223[30:23]) && (bi_223[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_224[30:23]) && (!(bi_224[22:0] == 23'h000000))) ? (bi_224 | 32'h00400000) : ((((((&bi_222[30:23]) && (bi_222[22:0] == 23'h000000)) || ((&bi_223[30:23]) && (bi_223[22:0] == 23'h000000))) && ((&bi_224[30:23]) && (bi_224[22:0] == 23'h000000))) && ((bi_222[31] ^ bi_223[31]) != bi_224[31])) ? 32'hffc00000 : bi_206)))));
+    assign w_226 = 64'h000000000000000c;
+    assign pw_227 = (pw_105 + w_226);
+    assign pwa_228 = (pw_227 >> 64'h0000000000000002);
+    assign prd_229 = obj0_As_r3_rdata[31:0];
+    assign w_230 = 64'h0000000000000060;
+    assign pw_231 = (w_108 + w_230);
+    assign pw_232 = (pw_231 + pw_110);
+    assign pwa_233 = (pw_232 >> 64'h0000000000000002);
+    assign prd_234 = obj1_Bs_r3_rdata[31:0];
+    assign go_265 = 1'h1;
 
-    ohls_fp_fma pu_284 (
+    ohls_fp_fma pu_266 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_283),
-        .a(pq_273),
-        .b(pq_282),
-        .c(pw_239),
-        .out_valid(pu_284_valid),
-        .result(pu_284_result)
+        .in_valid(go_265),
+        .a(pq_249),
+        .b(pq_264),
+        .c(pw_225),
+        .out_valid(pu_266_valid),
+        .result(pu_266_result)
     );
-    assign bi_285 = pu_284_result;
-    assign bi_301 = pd_290;
-    assign bi_302 = pd_295;
-    assign bi_303 = pd_300;
-    assign pw_304 = (((&bi_301[30:23]) && (!(bi_301[22:0] == 23'h000000))) ? (bi_301 | 32'h00400000) : (((&bi_302[30:23]) && (!(bi_302[22:0] == 23'h000000))) ? (bi_302 | 32'h00400000) : (((((&bi_301[30:23]) && (bi_301[22:0] == 23'h000000)) && (bi_302[30:0] == 31'h00000000)) || ((bi_301[30:0] == 31'h00000000) && ((&bi_302[30:23]) && (bi_302[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_303[30:23]) && (!(bi_303[22:0] == 23'h000000))) ? (bi_303 | 32'h00400000) : ((((((&bi_301[30:23]) && (bi_301[22:0] == 23'h000000)) || ((&bi_302[30:23]) && (bi_302[22:0] == 23'h000000))) && ((&bi_303[30:23]) && (bi_303[22:0] == 23'h000000))) && ((bi_301[31] ^ bi_302[31]) != bi_303[31])) ? 32'hffc00000 : bi_285)))));
-    assign w_305 = 64'h0000000000000010;
-    assign pw_306 = (pw_105 + w_305);
-    assign pwa_316 = (pq_315 >> 64'h0000000000000002);
-    assign prd_317 = obj0_As_r4_rdata[31:0];
-    assign w_318 = 64'h0000000000000080;
-    assign pw_319 = (w_109 + w_318);
-    assign pw_320 = (pw_319 + pw_111);
-    assign pwa_331 = (pq_330 >> 64'h0000000000000002);
-    assign prd_332 = obj1_Bs_r4_rdata[31:0];
-    assign go_358 = 1'h1;
+    assign bi_267 = pu_266_result;
+    assign bi_283 = pd_272;
+    assign bi_284 = pd_277;
+    assign bi_285 = pd_282;
+    assign pw_286 = (((&bi_283[30:23]) && (!(bi_283[22:0] == 23'h000000))) ? (bi_283 | 32'h00400000) : (((&bi_284[30:23]) && (!(bi_284[22:0] == 23'h000000))) ? (bi_284 | 32'h00400000) : (((((&bi_283[30:23]) && (bi_283[22:0] == 23'h000000)) && (bi_284[30:0] == 31'h00000000)) || ((bi_283[30:0] == 31'h00000000) && ((&bi_284[30:23]) && (bi_284[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_285[30:23]) && (!(bi_285[22:0] == 23'h000000))) ? (bi_285 | 32'h00400000) : ((((((&bi_283[30:23]) && (bi_283[22:0] == 23'h000000)) || ((&bi_284[30:23]) && (bi_284[22:0] == 23'h000000))) && ((&bi_285[30:23]) && (bi_285[22:0] == 23'h000000))) && ((bi_283[31] ^ bi_284[31]) != bi_285[31])) ? 32'hffc00000 : bi_267)))));
+    assign w_287 = 64'h0000000000000010;
+    assign pw_288 = (pw_105 + w_287);
+    assign pwa_289 = (pw_288 >> 64'h0000000000000002);
+    assign prd_290 = obj0_As_r4_rdata[31:0];
+    assign w_291 = 64'h0000000000000080;
+    assign pw_292 = (w_108 + w_291);
+    assign pw_293 = (pw_292 + pw_110);
+    assign pwa_294 = (pw_293 >> 64'h0000000000000002);
+    assign prd_295 = obj1_Bs_r4_rdata[31:0];
+    assign go_336 = 1'h1;
 
-    ohls_fp_fma pu_359 (
+    ohls_fp_fma pu_337 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_358),
-        .a(pq_345),
-        .b(pq_357),
-        .c(pw_304),
-        .out_valid(pu_359_valid),
-        .result(pu_359_result)
+        .in_valid(go_336),
+        .a(pq_315),
+        .b(pq_335),
+        .c(pw_286),
+        .out_valid(pu_337_valid),
+        .result(pu_337_result)
     );
-    assign bi_360 = pu_359_result;
-    assign bi_376 = pd_365;
-    assign bi_377 = pd_370;
-    assign bi_378 = pd_375;
-    assign pw_379 = (((&bi_376[30:23]) && (!(bi_376[22:0] == 23'h000000))) ? (bi_376 | 32'h00400000) : (((&bi_377[30:23]) && (!(bi_377[22:0] == 23'h000000))) ? (bi_377 | 32'h00400000) : (((((&bi_376[30:23]) && (bi_376[22:0] == 23'h000000)) && (bi_377[30:0] == 31'h00000000)) || ((bi_376[30:0] == 31'h00000000) && ((&bi_377[30:23]) && (bi_377[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_378[30:23]) && (!(bi_378[22:0] == 23'h000000))) ? (bi_378 | 32'h00400000) : ((((((&bi_376[30:23]) && (bi_376[22:0] == 23'h000000)) || ((&bi_377[30:23]) && (bi_377[22:0] == 23'h000000))) && ((&bi_378[30:23]) && (bi_378[22:0] == 23'h000000))) && ((bi_376[31] ^ bi_377[31]) != bi_378[31])) ? 32'hffc00000 : bi_360)))));
-    assign w_380 = 64'h0000000000000014;
-    assign pw_381 = (pw_105 + w_380);
-    assign pwa_393 = (pq_392 >> 64'h0000000000000002);
-    assign prd_394 = obj0_As_r5_rdata[31:0];
-    assign w_395 = 64'h00000000000000a0;
-    assign pw_396 = (w_109 + w_395);
-    assign pw_397 = (pw_396 + pw_111);
-    assign pwa_410 = (pq_409 >> 64'h0000000000000002);
-    assign prd_411 = obj1_Bs_r5_rdata[31:0];
-    assign go_443 = 1'h1;
+    assign bi_338 = pu_337_result;
+    assign bi_354 = pd_343;
+    assign bi_355 = pd_348;
+    assign bi_356 = pd_353;
+    assign pw_357 = (((&bi_354[30:23]) && (!(bi_354[22:0] == 23'h000000))) ? (bi_354 | 32'h00400000) : (((&bi_355[30:23]) && (!(bi_355[22:0] == 23'h000000))) ? (bi_355 | 32'h00400000) : (((((&bi_354[30:23]) && (bi_354[22:0] == 23'h000000)) && (bi_355[30:0] == 31'h00000000)) || ((bi_354[30:0] == 31'h00000000) && ((&bi_355[30:23]) && (bi_355[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_356[30:23]) && (!(bi_356[22:0] == 23'h000000))) ? (bi_356 | 32'h00400000) : ((((((&bi_354[30:23]) && (bi_354[22:0] == 23'h000000)) || ((&bi_355[30:23]) && (bi_355[22:0] == 23'h000000))) && ((&bi_356[30:23]) && (bi_356[22:0] == 23'h000000))) && ((bi_354[31] ^ bi_355[31]) != bi_356[31])) ? 32'hffc00000 : bi_338)))));
+    assign w_358 = 64'h0000000000000014;
+    assign pw_359 = (pw_105 + w_358);
+    assign pwa_360 = (pw_359 >> 64'h0000000000000002);
+    assign prd_361 = obj0_As_r5_rdata[31:0];
+    assign w_362 = 64'h00000000000000a0;
+    assign pw_363 = (w_108 + w_362);
+    assign pw_364 = (pw_363 + pw_110);
+    assign pwa_365 = (pw_364 >> 64'h0000000000000002);
+    assign prd_366 = obj1_Bs_r5_rdata[31:0];
+    assign go_417 = 1'h1;
 
-    ohls_fp_fma pu_444 (
+    ohls_fp_fma pu_418 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_443),
-        .a(pq_427),
-        .b(pq_442),
-        .c(pw_379),
-        .out_valid(pu_444_valid),
-        .result(pu_444_result)
+        .in_valid(go_417),
+        .a(pq_391),
+        .b(pq_416),
+        .c(pw_357),
+        .out_valid(pu_418_valid),
+        .result(pu_418_result)
     );
-    assign bi_445 = pu_444_result;
-    assign bi_461 = pd_450;
-    assign bi_462 = pd_455;
-    assign bi_463 = pd_460;
-    assign pw_464 = (((&bi_461[30:23]) && (!(bi_461[22:0] == 23'h000000))) ? (bi_461 | 32'h00400000) : (((&bi_462[30:23]) && (!(bi_462[22:0] == 23'h000000))) ? (bi_462 | 32'h00400000) : (((((&bi_461[30:23]) && (bi_461[22:0] == 23'h000000)) && (bi_462[30:0] == 31'h00000000)) || ((bi_461[30:0] == 31'h00000000) && ((&bi_462[30:23]) && (bi_462[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_463[30:23]) && (!(bi_463[22:0] == 23'h000000))) ? (bi_463 | 32'h00400000) : ((((((&bi_461[30:23]) && (bi_461[22:0] == 23'h000000)) || ((&bi_462[30:23]) && (bi_462[22:0] == 23'h000000))) && ((&bi_463[30:23]) && (bi_463[22:0] == 23'h000000))) && ((bi_461[31] ^ bi_462[31]) != bi_463[31])) ? 32'hffc00000 : bi_445)))));
-    assign w_465 = 64'h0000000000000018;
-    assign pw_466 = (pw_105 + w_465);
-    assign pwa_480 = (pq_479 >> 64'h0000000000000002);
-    assign prd_481 = obj0_As_r6_rdata[31:0];
-    assign w_482 = 64'h00000000000000c0;
-    assign pw_483 = (w_109 + w_482);
-    assign pw_484 = (pw_483 + pw_111);
-    assign pwa_499 = (pq_498 >> 64'h0000000000000002);
-    assign prd_500 = obj1_Bs_r6_rdata[31:0];
-    assign go_538 = 1'h1;
+    assign bi_419 = pu_418_result;
+    assign bi_435 = pd_424;
+    assign bi_436 = pd_429;
+    assign bi_437 = pd_434;
+    assign pw_438 = (((&bi_435[30:23]) && (!(bi_435[22:0] == 23'h000000))) ? (bi_435 | 32'h00400000) : (((&bi_436[30:23]) && (!(bi_436[22:0] == 23'h000000))) ? (bi_436 | 32'h00400000) : (((((&bi_435[30:23]) && (bi_435[22:0] == 23'h000000)) && (bi_436[30:0] == 31'h00000000)) || ((bi_435[30:0] == 31'h00000000) && ((&bi_436[30:23]) && (bi_436[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_437[30:23]) && (!(bi_437[22:0] == 23'h000000))) ? (bi_437 | 32'h00400000) : ((((((&bi_435[30:23]) && (bi_435[22:0] == 23'h000000)) || ((&bi_436[30:23]) && (bi_436[22:0] == 23'h000000))) && ((&bi_437[30:23]) && (bi_437[22:0] == 23'h000000))) && ((bi_435[31] ^ bi_436[31]) != bi_437[31])) ? 32'hffc00000 : bi_419)))));
+    assign w_439 = 64'h0000000000000018;
+    assign pw_440 = (pw_105 + w_439);
+    assign pwa_441 = (pw_440 >> 64'h0000000000000002);
+    assign prd_442 = obj0_As_r6_rdata[31:0];
+    assign w_443 = 64'h00000000000000c0;
+    assign pw_444 = (w_108 + w_443);
+    assign pw_445 = (pw_444 + pw_110);
+    assign pwa_446 = (pw_445 >> 64'h0000000000000002);
+    assign prd_447 = obj1_Bs_r6_rdata[31:0];
+    assign go_508 = 1'h1;
 
-    ohls_fp_fma pu_539 (
+    ohls_fp_fma pu_509 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_538),
-        .a(pq_519),
-        .b(pq_537),
-        .c(pw_464),
-        .out_valid(pu_539_valid),
-        .result(pu_539_result)
+        .in_valid(go_508),
+        .a(pq_477),
+        .b(pq_507),
+        .c(pw_438),
+        .out_valid(pu_509_valid),
+        .result(pu_509_result)
     );
-    assign bi_540 = pu_539_result;
-    assign bi_556 = pd_545;
-    assign bi_557 = pd_550;
-    assign bi_558 = pd_555;
-    assign pw_559 = (((&bi_556[30:23]) && (!(bi_556[22:0] == 23'h000000))) ? (bi_556 | 32'h00400000) : (((&bi_557[30:23]) && (!(bi_557[22:0] == 23'h000000))) ? (bi_557 | 32'h00400000) : (((((&bi_556[30:23]) && (bi_556[22:0] == 23'h000000)) && (bi_557[30:0] == 31'h00000000)) || ((bi_556[30:0] == 31'h00000000) && ((&bi_557[30:23]) && (bi_557[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_558[30:23]) && (!(bi_558[22:0] == 23'h000000))) ? (bi_558 | 32'h00400000) : ((((((&bi_556[30:23]) && (bi_556[22:0] == 23'h000000)) || ((&bi_557[30:23]) && (bi_557[22:0] == 23'h000000))) && ((&bi_558[30:23]) && (bi_558[22:0] == 23'h000000))) && ((bi_556[31] ^ bi_557[31]) != bi_558[31])) ? 32'hffc00000 : bi_540)))));
-    assign w_560 = 64'h000000000000001c;
-    assign pw_561 = (pw_105 + w_560);
-    assign pwa_577 = (pq_576 >> 64'h0000000000000002);
-    assign prd_578 = obj0_As_r7_rdata[31:0];
-    assign w_579 = 64'h00000000000000e0;
-    assign pw_580 = (w_109 + w_579);
-    assign pw_581 = (pw_580 + pw_111);
-    assign pwa_598 = (pq_597 >> 64'h0000000000000002);
-    assign prd_599 = obj1_Bs_r7_rdata[31:0];
-    assign go_643 = 1'h1;
+    assign bi_510 = pu_509_result;
+    assign bi_526 = pd_515;
+    assign bi_527 = pd_520;
+    assign bi_528 = pd_525;
+    assign pw_529 = (((&bi_526[30:23]) && (!(bi_526[22:0] == 23'h000000))) ? (bi_526 | 32'h00400000) : (((&bi_527[30:23]) && (!(bi_527[22:0] == 23'h000000))) ? (bi_527 | 32'h00400000) : (((((&bi_526[30:23]) && (bi_526[22:0] == 23'h000000)) && (bi_527[30:0] == 31'h00000000)) || ((bi_526[30:0] == 31'h00000000) && ((&bi_527[30:23]) && (bi_527[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_528[30:23]) && (!(bi_528[22:0] == 23'h000000))) ? (bi_528 | 32'h00400000) : ((((((&bi_526[30:23]) && (bi_526[22:0] == 23'h000000)) || ((&bi_527[30:23]) && (bi_527[22:0] == 23'h000000))) && ((&bi_528[30:23]) && (bi_528[22:0] == 23'h000000))) && ((bi_526[31] ^ bi_527[31]) != bi_528[31])) ? 32'hffc00000 : bi_510)))));
+    assign w_530 = 64'h000000000000001c;
+    assign pw_531 = (pw_105 + w_530);
+    assign pwa_532 = (pw_531 >> 64'h0000000000000002);
+    assign prd_533 = obj0_As_r7_rdata[31:0];
+    assign w_534 = 64'h00000000000000e0;
+    assign pw_535 = (w_108 + w_534);
+    assign pw_536 = (pw_535 + pw_110);
+    assign pwa_537 = (pw_536 >> 64'h0000000000000002);
+    assign prd_538 = obj1_Bs_r7_rdata[31:0];
+    assign go_609 = 1'h1;
 
-    ohls_fp_fma pu_644 (
+    ohls_fp_fma pu_610 (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_643),
-        .a(pq_621),
-        .b(pq_642),
-        .c(pw_559),
-        .out_valid(pu_644_valid),
-        .result(pu_644_result)
+        .in_valid(go_609),
+        .a(pq_573),
+        .b(pq_608),
+        .c(pw_529),
+        .out_valid(pu_610_valid),
+        .result(pu_610_result)
     );
-    assign bi_645 = pu_644_result;
-    assign bi_661 = pd_650;
-    assign bi_662 = pd_655;
-    assign bi_663 = pd_660;
-    assign pw_664 = (((&bi_661[30:23]) && (!(bi_661[22:0] == 23'h000000))) ? (bi_661 | 32'h00400000) : (((&bi_662[30:23]) && (!(bi_662[22:0] == 23'h000000))) ? (bi_662 | 32'h00400000) : (((((&bi_661[30:23]) && (bi_661[22:0] == 23'h000000)) && (bi_662[30:0] == 31'h00000000)) || ((bi_661[30:0] == 31'h00000000) && ((&bi_662[30:23]) && (bi_662[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_663[30:23]) && (!(bi_663[22:0] == 23'h000000))) ? (bi_663 | 32'h00400000) : ((((((&bi_661[30:23]) && (bi_661[22:0] == 23'h000000)) || ((&bi_662[30:23]) && (bi_662[22:0] == 23'h000000))) && ((&bi_663[30:23]) && (bi_663[22:0] == 23'h000000))) && ((bi_661[31] ^ bi_662[31]) != bi_663[31])) ? 32'hffc00000 : bi_645)))));
-    assign w_665 = 64'h0000000000000000;
-    assign w_666 = 64'h0000000000000004;
-    assign pw_667 = (pw_93 * w_666);
-    assign pw_668 = (w_665 + pw_667);
-    assign pwa_712 = (pq_711 >> 64'h0000000000000002);
-    assign pv_713 = v7_lid_x;
-    assign pw_714 = pv_713[7:0];
-    assign w_715 = 8'h01;
-    assign pw_716 = (pw_714 + w_715);
-    assign w_717 = 8'h08;
-    assign pw_718 = (pw_716 == w_717);
-    assign w_719 = 8'h00;
-    assign pw_720 = (pw_718 ? w_719 : pw_716);
-    assign pw_721 = {56'h00000000000000, pw_720[7:0]};
-    assign pv_722 = v8_lid_y;
-    assign pw_723 = pv_722[7:0];
-    assign pw_724 = (pw_723 + w_715);
-    assign pw_725 = (pw_718 ? pw_724 : pw_723);
-    assign pw_726 = {56'h00000000000000, pw_725[7:0]};
+    assign bi_611 = pu_610_result;
+    assign bi_627 = pd_616;
+    assign bi_628 = pd_621;
+    assign bi_629 = pd_626;
+    assign pw_630 = (((&bi_627[30:23]) && (!(bi_627[22:0] == 23'h000000))) ? (bi_627 | 32'h00400000) : (((&bi_628[30:23]) && (!(bi_628[22:0] == 23'h000000))) ? (bi_628 | 32'h00400000) : (((((&bi_627[30:23]) && (bi_627[22:0] == 23'h000000)) && (bi_628[30:0] == 31'h00000000)) || ((bi_627[30:0] == 31'h00000000) && ((&bi_628[30:23]) && (bi_628[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_629[30:23]) && (!(bi_629[22:0] == 23'h000000))) ? (bi_629 | 32'h00400000) : ((((((&bi_627[30:23]) && (bi_627[22:0] == 23'h000000)) || ((&bi_628[30:23]) && (bi_628[22:0] == 23'h000000))) && ((&bi_629[30:23]) && (bi_629[22:0] == 23'h000000))) && ((bi_627[31] ^ bi_628[31]) != bi_629[31])) ? 32'hffc00000 : bi_611)))));
+    assign w_631 = 64'h0000000000000000;
+    assign w_632 = 64'h0000000000000004;
+    assign pw_633 = (pw_93 * w_632);
+    assign pw_634 = (w_631 + pw_633);
+    assign pwa_676 = (pq_675 >> 64'h0000000000000002);
+    assign pv_677 = v7_lid_x;
+    assign pw_678 = pv_677[7:0];
+    assign w_679 = 8'h01;
+    assign pw_680 = (pw_678 + w_679);
+    assign w_681 = 8'h08;
+    assign pw_682 = (pw_680 == w_681);
+    assign w_683 = 8'h00;
+    assign pw_684 = (pw_682 ? w_683 : pw_680);
+    assign pw_685 = {56'h00000000000000, pw_684[7:0]};
+    assign pv_686 = v8_lid_y;
+    assign pw_687 = pv_686[7:0];
+    assign pw_688 = (pw_687 + w_679);
+    assign pw_689 = (pw_682 ? pw_688 : pw_687);
+    assign pw_690 = {56'h00000000000000, pw_689[7:0]};
     assign p3_stall = 1'h0;
-    assign w_727 = 64'h0000000000000000;
+    assign w_691 = 64'h0000000000000000;
     assign p2_en = (!p2_stall);
-    assign pv_728 = v8_lid_y;
-    assign pw_729 = pv_728[7:0];
-    assign w_730 = 8'h08;
-    assign pw_731 = (pw_729 < w_730);
-    assign w_732 = 32'h00000000;
-    assign w_733 = {32'h00000000, group_0};
-    assign pv_734 = v7_lid_x;
-    assign w_735 = 64'h0000000000000000;
-    assign pw_736 = w_733[31:0];
-    assign w_737 = 32'h00000008;
-    assign pw_738 = (pw_736 * w_737);
-    assign pw_739 = pv_734[31:0];
-    assign pw_740 = (pw_738 + pw_739);
-    assign w_741 = 32'h00000001;
-    assign w_742 = {32'h00000000, group_1};
-    assign pv_743 = v8_lid_y;
-    assign w_744 = 64'h0000000000000000;
-    assign w_745 = 64'h0000000000000008;
-    assign pw_746 = (w_742 * w_745);
-    assign pw_747 = pw_746[31:0];
-    assign pw_748 = pv_743[31:0];
-    assign pw_749 = (pw_747 + pw_748);
-    assign w_750 = 64'h0000000000000000;
-    assign pw_751 = {{32{pw_748[31]}}, pw_748[31:0]};
-    assign w_752 = 64'h0000000000000020;
-    assign pw_753 = (pw_751 * w_752);
-    assign pw_754 = (w_750 + pw_753);
-    assign pw_755 = {{32{pw_739[31]}}, pw_739[31:0]};
-    assign w_756 = 64'h0000000000000004;
-    assign pw_757 = (pw_755 * w_756);
-    assign pw_758 = (pw_754 + pw_757);
-    assign w_759 = {32'h00000000, A_base};
-    assign w_760 = arg_n;
-    assign pw_761 = (pw_749 * w_760);
-    assign pv_762 = v5_t;
-    assign w_763 = 32'h00000008;
-    assign pw_764 = (pv_762 * w_763);
-    assign pw_771 = (pq_767 + pq_770);
-    assign pw_775 = (pw_771 + pq_774);
-    assign pw_776 = {{32{pw_775[31]}}, pw_775[31:0]};
-    assign pw_777 = (pw_776 * w_756);
-    assign pw_778 = (w_759 + pw_777);
-    assign pld_779 = A_ld_resp_data;
-    assign pwa_827 = (pq_826 >> 64'h0000000000000002);
-    assign w_828 = 64'h0000000000000000;
-    assign pw_829 = (w_828 + pw_753);
-    assign pw_830 = (pw_829 + pw_757);
-    assign w_831 = {32'h00000000, B_base};
-    assign pw_832 = (pw_764 + pw_748);
-    assign pw_833 = (pw_832 * w_760);
-    assign pw_840 = (pq_836 + pq_839);
-    assign pw_841 = {{32{pw_840[31]}}, pw_840[31:0]};
-    assign pw_842 = (pw_841 * w_756);
-    assign pw_843 = (w_831 + pw_842);
-    assign pld_889 = B_ld_resp_data;
-    assign pwa_982 = (pq_981 >> 64'h0000000000000002);
-    assign pv_983 = v7_lid_x;
-    assign pw_984 = pv_983[7:0];
-    assign w_985 = 8'h01;
-    assign pw_986 = (pw_984 + w_985);
-    assign w_987 = 8'h08;
-    assign pw_988 = (pw_986 == w_987);
-    assign w_989 = 8'h00;
-    assign pw_990 = (pw_988 ? w_989 : pw_986);
-    assign pw_991 = {56'h00000000000000, pw_990[7:0]};
-    assign pv_992 = v8_lid_y;
-    assign pw_993 = pv_992[7:0];
-    assign pw_994 = (pw_993 + w_985);
-    assign pw_995 = (pw_988 ? pw_994 : pw_993);
-    assign pw_996 = {56'h00000000000000, pw_995[7:0]};
-    assign p2_stall = (((((p2_valid[3] && 1'h1) && (!A_ld_req_ready)) || ((p2_valid[47] && 1'h1) && (!A_ld_resp_valid))) || ((p2_valid[48] && 1'h1) && (!B_ld_req_ready))) || ((p2_valid[92] && 1'h1) && (!B_ld_resp_valid)));
-    assign w_997 = 64'h0000000000000000;
+    assign pv_692 = v8_lid_y;
+    assign pw_693 = pv_692[7:0];
+    assign w_694 = 8'h08;
+    assign pw_695 = (pw_693 < w_694);
+    assign w_696 = 32'h00000000;
+    assign w_697 = {32'h00000000, group_0};
+    assign pv_698 = v7_lid_x;
+    assign w_699 = 64'h0000000000000000;
+    assign pw_700 = w_697[31:0];
+    assign w_701 = 32'h00000008;
+    assign pw_702 = (pw_700 * w_701);
+    assign pw_703 = pv_698[31:0];
+    assign pw_704 = (pw_702 + pw_703);
+    assign w_705 = 32'h00000001;
+    assign w_706 = {32'h00000000, group_1};
+    assign pv_707 = v8_lid_y;
+    assign w_708 = 64'h0000000000000000;
+    assign w_709 = 64'h0000000000000008;
+    assign pw_710 = (w_706 * w_709);
+    assign pw_711 = pw_710[31:0];
+    assign pw_712 = pv_707[31:0];
+    assign pw_713 = (pw_711 + pw_712);
+    assign w_714 = 64'h0000000000000000;
+    assign pw_715 = {{32{pw_712[31]}}, pw_712[31:0]};
+    assign w_716 = 64'h0000000000000020;
+    assign pw_717 = (pw_715 * w_716);
+    assign pw_718 = (w_714 + pw_717);
+    assign pw_719 = {{32{pw_703[31]}}, pw_703[31:0]};
+    assign w_720 = 64'h0000000000000004;
+    assign pw_721 = (pw_719 * w_720);
+    assign pw_722 = (pw_718 + pw_721);
+    assign w_723 = {32'h00000000, A_base};
+    assign w_724 = arg_n;
+    assign pw_725 = (pw_713 * w_724);
+    assign pv_726 = v5_t;
+    assign w_727 = 32'h00000008;
+    assign pw_728 = (pv_726 * w_727);
+    assign pw_735 = (pq_731 + pq_734);
+    assign pw_739 = (pw_735 + pq_738);
+    assign pw_740 = {{32{pw_739[31]}}, pw_739[31:0]};
+    assign pw_741 = (pw_740 * w_720);
+    assign pw_742 = (w_723 + pw_741);
+    assign pld_743 = A_ld_resp_data;
+    assign pwa_791 = (pq_790 >> 64'h0000000000000002);
+    assign w_792 = 64'h0000000000000000;
+    assign pw_793 = (w_792 + pw_717);
+    assign pw_794 = (pw_793 + pw_721);
+    assign w_795 = {32'h00000000, B_base};
+    assign pw_796 = (pw_728 + pw_712);
+    assign pw_797 = (pw_796 * w_724);
+    assign pw_804 = (pq_800 + pq_803);
+    assign pw_805 = {{32{pw_804[31]}}, pw_804[31:0]};
+    assign pw_806 = (pw_805 * w_720);
+    assign pw_807 = (w_795 + pw_806);
+    assign pld_808 = B_ld_resp_data;
+    assign pwa_856 = (pq_855 >> 64'h0000000000000002);
+    assign pv_857 = v7_lid_x;
+    assign pw_858 = pv_857[7:0];
+    assign w_859 = 8'h01;
+    assign pw_860 = (pw_858 + w_859);
+    assign w_861 = 8'h08;
+    assign pw_862 = (pw_860 == w_861);
+    assign w_863 = 8'h00;
+    assign pw_864 = (pw_862 ? w_863 : pw_860);
+    assign pw_865 = {56'h00000000000000, pw_864[7:0]};
+    assign pv_866 = v8_lid_y;
+    assign pw_867 = pv_866[7:0];
+    assign pw_868 = (pw_867 + w_859);
+    assign pw_869 = (pw_862 ? pw_868 : pw_867);
+    assign pw_870 = {56'h00000000000000, pw_869[7:0]};
+    assign p2_stall = (((((p2_valid[3] && 1'h1) && (!A_ld_req_ready)) || ((p2_valid[47] && 1'h1) && (!A_ld_resp_valid))) || ((p2_valid[3] && 1'h1) && (!B_ld_req_ready))) || ((p2_valid[47] && 1'h1) && (!B_ld_resp_valid)));
+    assign w_871 = 64'h0000000000000000;
     assign p0_en = (!p0_stall);
-    assign pv_998 = v8_lid_y;
-    assign pw_999 = pv_998[7:0];
-    assign w_1000 = 8'h08;
-    assign pw_1001 = (pw_999 < w_1000);
-    assign pv_1002 = v7_lid_x;
-    assign pv_1003 = v8_lid_y;
-    assign pw_1004 = pv_1002[7:0];
-    assign w_1005 = 64'h0000000000000008;
-    assign pw_1006 = (pv_1003 * w_1005);
-    assign pw_1007 = pw_1006[7:0];
-    assign pw_1008 = (pw_1004 + pw_1007);
-    assign pw_1009 = {56'h00000000000000, pw_1008[7:0]};
-    assign w_1010 = 64'h0000000000000000;
-    assign w_1011 = 64'h0000000000000004;
-    assign pw_1012 = (pw_1009 * w_1011);
-    assign pw_1013 = (w_1010 + pw_1012);
-    assign pwa_1014 = (pw_1013 >> 64'h0000000000000002);
-    assign prd_1015 = obj2_wi_acc_rdata[31:0];
-    assign w_1016 = 32'h00000000;
-    assign w_1017 = {32'h00000000, group_0};
-    assign pv_1018 = v7_lid_x;
-    assign w_1019 = 64'h0000000000000000;
-    assign pw_1020 = w_1017[31:0];
-    assign w_1021 = 32'h00000008;
-    assign pw_1022 = (pw_1020 * w_1021);
-    assign pw_1023 = pv_1018[31:0];
-    assign pw_1024 = (pw_1022 + pw_1023);
-    assign w_1025 = 32'h00000001;
-    assign w_1026 = {32'h00000000, group_1};
-    assign pv_1027 = v8_lid_y;
-    assign w_1028 = 64'h0000000000000000;
-    assign w_1029 = 64'h0000000000000008;
-    assign pw_1030 = (w_1026 * w_1029);
-    assign pw_1031 = pw_1030[31:0];
-    assign pw_1032 = pv_1027[31:0];
-    assign pw_1033 = (pw_1031 + pw_1032);
-    assign w_1034 = 32'h00000000;
-    assign w_1035 = arg_n;
-    assign w_1036 = 32'h0000001f;
-    assign pw_1037 = (w_1035[31] ? (~((~w_1035) >> w_1036)) : (w_1035 >> w_1036));
-    assign w_1038 = 32'h0000001d;
-    assign pw_1039 = (pw_1037 >> w_1038);
-    assign pw_1040 = (w_1035 + pw_1039);
-    assign w_1041 = 32'h00000003;
-    assign pw_1042 = (pw_1040[31] ? (~((~pw_1040) >> w_1041)) : (pw_1040 >> w_1041));
-    assign pw_1043 = ((w_1016 ^ 32'h80000000) < (pw_1042 ^ 32'h80000000));
-    assign w_1044 = 64'h0000000000000000;
-    assign w_1045 = 64'h0000000000000004;
-    assign pw_1046 = (pw_1009 * w_1045);
-    assign pw_1047 = (w_1044 + pw_1046);
-    assign pwa_1049 = (pq_1048 >> 64'h0000000000000002);
-    assign pv_1050 = v7_lid_x;
-    assign pw_1051 = pv_1050[7:0];
-    assign w_1052 = 8'h01;
-    assign pw_1053 = (pw_1051 + w_1052);
-    assign w_1054 = 8'h08;
-    assign pw_1055 = (pw_1053 == w_1054);
-    assign w_1056 = 8'h00;
-    assign pw_1057 = (pw_1055 ? w_1056 : pw_1053);
-    assign pw_1058 = {56'h00000000000000, pw_1057[7:0]};
-    assign pv_1059 = v8_lid_y;
-    assign pw_1060 = pv_1059[7:0];
-    assign pw_1061 = (pw_1060 + w_1052);
-    assign pw_1062 = (pw_1055 ? pw_1061 : pw_1060);
-    assign pw_1063 = {56'h00000000000000, pw_1062[7:0]};
+    assign pv_872 = v8_lid_y;
+    assign pw_873 = pv_872[7:0];
+    assign w_874 = 8'h08;
+    assign pw_875 = (pw_873 < w_874);
+    assign pv_876 = v7_lid_x;
+    assign pv_877 = v8_lid_y;
+    assign pw_878 = pv_876[7:0];
+    assign w_879 = 64'h0000000000000008;
+    assign pw_880 = (pv_877 * w_879);
+    assign pw_881 = pw_880[7:0];
+    assign pw_882 = (pw_878 + pw_881);
+    assign pw_883 = {56'h00000000000000, pw_882[7:0]};
+    assign w_884 = 64'h0000000000000000;
+    assign w_885 = 64'h0000000000000004;
+    assign pw_886 = (pw_883 * w_885);
+    assign pw_887 = (w_884 + pw_886);
+    assign pwa_888 = (pw_887 >> 64'h0000000000000002);
+    assign prd_889 = obj2_wi_acc_rdata[31:0];
+    assign w_890 = 32'h00000000;
+    assign w_891 = {32'h00000000, group_0};
+    assign pv_892 = v7_lid_x;
+    assign w_893 = 64'h0000000000000000;
+    assign pw_894 = w_891[31:0];
+    assign w_895 = 32'h00000008;
+    assign pw_896 = (pw_894 * w_895);
+    assign pw_897 = pv_892[31:0];
+    assign pw_898 = (pw_896 + pw_897);
+    assign w_899 = 32'h00000001;
+    assign w_900 = {32'h00000000, group_1};
+    assign pv_901 = v8_lid_y;
+    assign w_902 = 64'h0000000000000000;
+    assign w_903 = 64'h0000000000000008;
+    assign pw_904 = (w_900 * w_903);
+    assign pw_905 = pw_904[31:0];
+    assign pw_906 = pv_901[31:0];
+    assign pw_907 = (pw_905 + pw_906);
+    assign w_908 = 32'h00000000;
+    assign w_909 = arg_n;
+    assign w_910 = 32'h0000001f;
+    assign pw_911 = (w_909[31] ? (~((~w_909) >> w_910)) : (w_909 >> w_910));
+    assign w_912 = 32'h0000001d;
+    assign pw_913 = (pw_911 >> w_912);
+    assign pw_914 = (w_909 + pw_913);
+    assign w_915 = 32'h00000003;
+    assign pw_916 = (pw_914[31] ? (~((~pw_914) >> w_915)) : (pw_914 >> w_915));
+    assign pw_917 = ((w_890 ^ 32'h80000000) < (pw_916 ^ 32'h80000000));
+    assign w_918 = 64'h0000000000000000;
+    assign w_919 = 64'h0000000000000004;
+    assign pw_920 = (pw_883 * w_919);
+    assign pw_921 = (w_918 + pw_920);
+    assign pwa_923 = (pq_922 >> 64'h0000000000000002);
+    assign pv_924 = v7_lid_x;
+    assign pw_925 = pv_924[7:0];
+    assign w_926 = 8'h01;
+    assign pw_927 = (pw_925 + w_926);
+    assign w_928 = 8'h08;
+    assign pw_929 = (pw_927 == w_928);
+    assign w_930 = 8'h00;
+    assign pw_931 = (pw_929 ? w_930 : pw_927);
+    assign pw_932 = {56'h00000000000000, pw_931[7:0]};
+    assign pv_933 = v8_lid_y;
+    assign pw_934 = pv_933[7:0];
+    assign pw_935 = (pw_934 + w_926);
+    assign pw_936 = (pw_929 ? pw_935 : pw_934);
+    assign pw_937 = {56'h00000000000000, pw_936[7:0]};
     assign p0_stall = 1'h0;
-    assign w_1064 = 64'h0000000000000000;
+    assign w_938 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -1944,10 +1818,10 @@ module matmul_datapath (
             p4_valid <= 48'h000000000000;
             p4_admit <= 1'h0;
             p4_go <= 1'h0;
-            p3_valid <= 45'h000000000000;
+            p3_valid <= 43'h00000000000;
             p3_admit <= 1'h0;
             p3_go <= 1'h0;
-            p2_valid <= 94'h000000000000000000000000;
+            p2_valid <= 49'h0000000000000;
             p2_admit <= 1'h0;
             p2_go <= 1'h0;
             p0_valid <= 3'h0;
@@ -2007,188 +1881,186 @@ module matmul_datapath (
             if ((state == 16'h000a)) state <= 16'h0007;
             if ((state == 16'h000b)) v5_t <= w_81;
             if ((state == 16'h000b)) state <= 16'h000a;
-            if (((state == 16'h000c) && 1'h1)) p3_valid <= 45'h000000000001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && 1'h1)) p3_valid <= 43'h00000000001;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && 1'h1)) p3_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && 1'h1)) state <= 16'h000d;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) p3_go <= pw_85;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v9_lid_linear <= pw_93;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v2_tx <= pw_100;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v3_ty <= pw_101;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_123 <= pq_117;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_117 <= prd_107;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_118 <= pd_117;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_119 <= pd_118;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_120 <= pd_119;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_121 <= pd_120;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_122 <= prd_113;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_123 <= pd_122;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_124 <= pd_123;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_125 <= pd_124;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_126 <= pd_125;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_127 <= pd_126;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_128 <= prd_116;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_127 <= prd_99;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_128 <= pd_127;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_129 <= pd_128;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_130 <= pd_129;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_131 <= pd_130;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_132 <= pd_131;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_133 <= pq_119;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_134 <= pd_133;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_135 <= pd_134;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_136 <= pd_135;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_137 <= pd_136;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_166 <= pq_159;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_156 <= pq_147;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_157 <= pd_156;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_158 <= pd_157;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_159 <= pd_158;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_160 <= pd_159;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_161 <= pq_152;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_162 <= pd_161;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_163 <= pd_162;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_164 <= pd_163;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_165 <= pd_164;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_166 <= pw_135;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_167 <= pd_166;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_168 <= pd_167;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_169 <= pd_168;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_170 <= pd_169;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_171 <= pq_162;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_172 <= pd_171;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_173 <= pd_172;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_174 <= pd_173;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_175 <= pd_174;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_176 <= pw_141;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_177 <= pd_176;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_178 <= pd_177;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_179 <= pd_178;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_180 <= pd_179;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_221 <= pq_211;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_222 <= pd_221;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_223 <= pd_222;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_224 <= pd_223;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_225 <= pd_224;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_226 <= pq_217;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_227 <= pd_226;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_228 <= pd_227;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_229 <= pd_228;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_230 <= pd_229;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_231 <= pw_184;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_232 <= pd_231;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_233 <= pd_232;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_234 <= pd_233;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_235 <= pd_234;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_286 <= pq_273;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_287 <= pd_286;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_288 <= pd_287;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_289 <= pd_288;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_290 <= pd_289;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_291 <= pq_282;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_292 <= pd_291;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_293 <= pd_292;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_294 <= pd_293;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_295 <= pd_294;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_296 <= pw_239;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_297 <= pd_296;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_298 <= pd_297;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_299 <= pd_298;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_300 <= pd_299;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_361 <= pq_345;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_362 <= pd_361;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_363 <= pd_362;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_364 <= pd_363;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_365 <= pd_364;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_366 <= pq_357;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_367 <= pd_366;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_368 <= pd_367;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_369 <= pd_368;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_370 <= pd_369;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_371 <= pw_304;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_372 <= pd_371;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_373 <= pd_372;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_374 <= pd_373;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_375 <= pd_374;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_446 <= pq_427;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_447 <= pd_446;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_448 <= pd_447;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_449 <= pd_448;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_450 <= pd_449;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_451 <= pq_442;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_452 <= pd_451;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_453 <= pd_452;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_454 <= pd_453;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_455 <= pd_454;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_456 <= pw_379;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_457 <= pd_456;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_458 <= pd_457;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_459 <= pd_458;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_460 <= pd_459;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_541 <= pq_519;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_542 <= pd_541;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_543 <= pd_542;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_544 <= pd_543;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_545 <= pd_544;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_546 <= pq_537;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_547 <= pd_546;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_548 <= pd_547;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_549 <= pd_548;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_550 <= pd_549;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_551 <= pw_464;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_552 <= pd_551;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_553 <= pd_552;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_554 <= pd_553;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_555 <= pd_554;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_646 <= pq_621;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_647 <= pd_646;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_648 <= pd_647;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_649 <= pd_648;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_650 <= pd_649;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_651 <= pq_642;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_652 <= pd_651;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_653 <= pd_652;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_654 <= pd_653;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_655 <= pd_654;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_656 <= pw_559;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_657 <= pd_656;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_658 <= pd_657;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_659 <= pd_658;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_660 <= pd_659;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && ((p3_valid[43] && 1'h1) && p3_en))) v4_acc <= pw_664;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v7_lid_x <= pw_721;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v8_lid_y <= pw_726;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_106 <= pw_105;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_113 <= pw_112;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_114 <= pq_113;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_117 <= prd_108;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_118 <= prd_99;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_119 <= pq_118;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_143 <= pw_142;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_207 <= pq_193;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_208 <= pd_207;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_209 <= pd_208;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_210 <= pd_209;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_211 <= pd_210;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_212 <= pq_203;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_213 <= pd_212;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_214 <= pd_213;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_215 <= pd_214;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_216 <= pd_215;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_217 <= pw_174;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_218 <= pd_217;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_219 <= pd_218;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_220 <= pd_219;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_221 <= pd_220;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_268 <= pq_249;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_269 <= pd_268;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_270 <= pd_269;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_271 <= pd_270;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_272 <= pd_271;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_273 <= pq_264;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_274 <= pd_273;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_275 <= pd_274;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_276 <= pd_275;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_277 <= pd_276;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_278 <= pw_225;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_279 <= pd_278;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_280 <= pd_279;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_281 <= pd_280;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_282 <= pd_281;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_339 <= pq_315;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_340 <= pd_339;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_341 <= pd_340;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_342 <= pd_341;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_343 <= pd_342;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_344 <= pq_335;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_345 <= pd_344;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_346 <= pd_345;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_347 <= pd_346;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_348 <= pd_347;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_349 <= pw_286;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_350 <= pd_349;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_351 <= pd_350;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_352 <= pd_351;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_353 <= pd_352;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_420 <= pq_391;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_421 <= pd_420;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_422 <= pd_421;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_423 <= pd_422;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_424 <= pd_423;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_425 <= pq_416;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_426 <= pd_425;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_427 <= pd_426;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_428 <= pd_427;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_429 <= pd_428;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_430 <= pw_357;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_431 <= pd_430;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_432 <= pd_431;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_433 <= pd_432;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_434 <= pd_433;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_511 <= pq_477;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_512 <= pd_511;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_513 <= pd_512;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_514 <= pd_513;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_515 <= pd_514;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_516 <= pq_507;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_517 <= pd_516;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_518 <= pd_517;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_519 <= pd_518;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_520 <= pd_519;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_521 <= pw_438;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_522 <= pd_521;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_523 <= pd_522;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_524 <= pd_523;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_525 <= pd_524;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_612 <= pq_573;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_613 <= pd_612;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_614 <= pd_613;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_615 <= pd_614;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_616 <= pd_615;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_617 <= pq_608;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_618 <= pd_617;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_619 <= pd_618;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_620 <= pd_619;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_621 <= pd_620;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_622 <= pw_529;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_623 <= pd_622;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_624 <= pd_623;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_625 <= pd_624;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_626 <= pd_625;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && ((p3_valid[41] && 1'h1) && p3_en))) v4_acc <= pw_630;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v7_lid_x <= pw_685;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v8_lid_y <= pw_690;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_143 <= prd_138;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_144 <= pq_143;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_145 <= pq_144;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_150 <= pw_149;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_146 <= pq_145;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_147 <= pq_146;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_148 <= prd_142;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_149 <= pq_148;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_150 <= pq_149;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_151 <= pq_150;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_152 <= pq_151;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_153 <= pq_152;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_156 <= prd_147;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_157 <= pq_156;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_158 <= pq_157;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_159 <= pq_158;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_160 <= prd_155;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_161 <= pq_160;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_162 <= pq_161;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_187 <= pw_186;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_184 <= prd_178;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_185 <= pq_184;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_186 <= pq_185;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_187 <= pq_186;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_188 <= pq_187;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_189 <= pq_188;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_190 <= pq_189;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_191 <= pq_190;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_197 <= pw_196;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_192 <= pq_191;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_193 <= pq_192;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_194 <= prd_183;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_195 <= pq_194;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_196 <= pq_195;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_197 <= pq_196;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_198 <= pq_197;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_199 <= pq_198;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_200 <= pq_199;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_201 <= pq_200;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_202 <= pq_201;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_205 <= prd_193;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_206 <= pq_205;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_207 <= pq_206;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_208 <= pq_207;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_209 <= pq_208;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_210 <= pq_209;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_211 <= pq_210;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_212 <= prd_204;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_213 <= pq_212;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_214 <= pq_213;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_215 <= pq_214;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_216 <= pq_215;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_217 <= pq_216;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_242 <= pw_241;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_203 <= pq_202;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_235 <= prd_229;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_236 <= pq_235;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_237 <= pq_236;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_238 <= pq_237;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_239 <= pq_238;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_240 <= pq_239;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_241 <= pq_240;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_242 <= pq_241;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_243 <= pq_242;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_244 <= pq_243;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_245 <= pq_244;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_246 <= pq_245;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_247 <= pq_246;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_248 <= pq_247;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_254 <= pw_253;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_249 <= pq_248;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_250 <= prd_234;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_251 <= pq_250;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_252 <= pq_251;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_253 <= pq_252;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_254 <= pq_253;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_255 <= pq_254;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_256 <= pq_255;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_257 <= pq_256;  // matmul_tiled.cl:7:6
@@ -2196,26 +2068,21 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_259 <= pq_258;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_260 <= pq_259;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_261 <= pq_260;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_264 <= prd_250;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_265 <= pq_264;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_266 <= pq_265;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_267 <= pq_266;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_268 <= pq_267;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_269 <= pq_268;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_270 <= pq_269;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_271 <= pq_270;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_272 <= pq_271;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_273 <= pq_272;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_274 <= prd_263;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_275 <= pq_274;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_276 <= pq_275;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_277 <= pq_276;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_278 <= pq_277;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_279 <= pq_278;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_280 <= pq_279;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_281 <= pq_280;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_282 <= pq_281;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_307 <= pw_306;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_262 <= pq_261;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_263 <= pq_262;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_264 <= pq_263;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_296 <= prd_290;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_297 <= pq_296;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_298 <= pq_297;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_299 <= pq_298;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_300 <= pq_299;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_301 <= pq_300;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_302 <= pq_301;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_303 <= pq_302;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_304 <= pq_303;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_305 <= pq_304;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_306 <= pq_305;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_307 <= pq_306;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_308 <= pq_307;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_309 <= pq_308;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_310 <= pq_309;  // matmul_tiled.cl:7:6
@@ -2224,7 +2091,12 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_313 <= pq_312;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_314 <= pq_313;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_315 <= pq_314;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_321 <= pw_320;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_316 <= prd_295;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_317 <= pq_316;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_318 <= pq_317;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_319 <= pq_318;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_320 <= pq_319;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_321 <= pq_320;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_322 <= pq_321;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_323 <= pq_322;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_324 <= pq_323;  // matmul_tiled.cl:7:6
@@ -2234,32 +2106,27 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_328 <= pq_327;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_329 <= pq_328;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_330 <= pq_329;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_333 <= prd_317;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_331 <= pq_330;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_332 <= pq_331;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_333 <= pq_332;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_334 <= pq_333;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_335 <= pq_334;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_336 <= pq_335;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_337 <= pq_336;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_338 <= pq_337;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_339 <= pq_338;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_340 <= pq_339;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_341 <= pq_340;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_342 <= pq_341;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_343 <= pq_342;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_344 <= pq_343;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_345 <= pq_344;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_346 <= prd_332;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_347 <= pq_346;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_348 <= pq_347;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_349 <= pq_348;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_350 <= pq_349;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_351 <= pq_350;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_352 <= pq_351;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_353 <= pq_352;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_354 <= pq_353;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_355 <= pq_354;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_356 <= pq_355;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_357 <= pq_356;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_382 <= pw_381;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_367 <= prd_361;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_368 <= pq_367;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_369 <= pq_368;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_370 <= pq_369;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_371 <= pq_370;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_372 <= pq_371;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_373 <= pq_372;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_374 <= pq_373;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_375 <= pq_374;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_376 <= pq_375;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_377 <= pq_376;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_378 <= pq_377;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_379 <= pq_378;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_380 <= pq_379;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_381 <= pq_380;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_382 <= pq_381;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_383 <= pq_382;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_384 <= pq_383;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_385 <= pq_384;  // matmul_tiled.cl:7:6
@@ -2269,8 +2136,13 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_389 <= pq_388;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_390 <= pq_389;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_391 <= pq_390;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_392 <= pq_391;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_398 <= pw_397;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_392 <= prd_366;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_393 <= pq_392;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_394 <= pq_393;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_395 <= pq_394;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_396 <= pq_395;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_397 <= pq_396;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_398 <= pq_397;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_399 <= pq_398;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_400 <= pq_399;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_401 <= pq_400;  // matmul_tiled.cl:7:6
@@ -2282,38 +2154,33 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_407 <= pq_406;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_408 <= pq_407;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_409 <= pq_408;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_412 <= prd_394;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_410 <= pq_409;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_411 <= pq_410;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_412 <= pq_411;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_413 <= pq_412;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_414 <= pq_413;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_415 <= pq_414;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_416 <= pq_415;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_417 <= pq_416;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_418 <= pq_417;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_419 <= pq_418;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_420 <= pq_419;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_421 <= pq_420;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_422 <= pq_421;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_423 <= pq_422;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_424 <= pq_423;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_425 <= pq_424;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_426 <= pq_425;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_427 <= pq_426;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_428 <= prd_411;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_429 <= pq_428;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_430 <= pq_429;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_431 <= pq_430;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_432 <= pq_431;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_433 <= pq_432;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_434 <= pq_433;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_435 <= pq_434;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_436 <= pq_435;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_437 <= pq_436;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_438 <= pq_437;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_439 <= pq_438;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_440 <= pq_439;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_441 <= pq_440;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_442 <= pq_441;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_467 <= pw_466;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_448 <= prd_442;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_449 <= pq_448;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_450 <= pq_449;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_451 <= pq_450;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_452 <= pq_451;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_453 <= pq_452;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_454 <= pq_453;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_455 <= pq_454;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_456 <= pq_455;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_457 <= pq_456;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_458 <= pq_457;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_459 <= pq_458;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_460 <= pq_459;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_461 <= pq_460;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_462 <= pq_461;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_463 <= pq_462;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_464 <= pq_463;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_465 <= pq_464;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_466 <= pq_465;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_467 <= pq_466;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_468 <= pq_467;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_469 <= pq_468;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_470 <= pq_469;  // matmul_tiled.cl:7:6
@@ -2324,9 +2191,14 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_475 <= pq_474;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_476 <= pq_475;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_477 <= pq_476;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_478 <= pq_477;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_478 <= prd_447;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_479 <= pq_478;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_485 <= pw_484;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_480 <= pq_479;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_481 <= pq_480;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_482 <= pq_481;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_483 <= pq_482;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_484 <= pq_483;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_485 <= pq_484;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_486 <= pq_485;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_487 <= pq_486;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_488 <= pq_487;  // matmul_tiled.cl:7:6
@@ -2340,44 +2212,39 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_496 <= pq_495;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_497 <= pq_496;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_498 <= pq_497;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_501 <= prd_481;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_499 <= pq_498;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_500 <= pq_499;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_501 <= pq_500;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_502 <= pq_501;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_503 <= pq_502;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_504 <= pq_503;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_505 <= pq_504;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_506 <= pq_505;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_507 <= pq_506;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_508 <= pq_507;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_509 <= pq_508;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_510 <= pq_509;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_511 <= pq_510;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_512 <= pq_511;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_513 <= pq_512;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_514 <= pq_513;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_515 <= pq_514;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_516 <= pq_515;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_517 <= pq_516;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_518 <= pq_517;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_519 <= pq_518;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_520 <= prd_500;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_521 <= pq_520;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_522 <= pq_521;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_523 <= pq_522;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_524 <= pq_523;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_525 <= pq_524;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_526 <= pq_525;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_527 <= pq_526;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_528 <= pq_527;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_529 <= pq_528;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_530 <= pq_529;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_531 <= pq_530;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_532 <= pq_531;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_533 <= pq_532;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_534 <= pq_533;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_535 <= pq_534;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_536 <= pq_535;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_537 <= pq_536;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_562 <= pw_561;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_539 <= prd_533;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_540 <= pq_539;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_541 <= pq_540;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_542 <= pq_541;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_543 <= pq_542;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_544 <= pq_543;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_545 <= pq_544;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_546 <= pq_545;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_547 <= pq_546;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_548 <= pq_547;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_549 <= pq_548;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_550 <= pq_549;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_551 <= pq_550;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_552 <= pq_551;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_553 <= pq_552;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_554 <= pq_553;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_555 <= pq_554;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_556 <= pq_555;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_557 <= pq_556;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_558 <= pq_557;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_559 <= pq_558;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_560 <= pq_559;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_561 <= pq_560;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_562 <= pq_561;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_563 <= pq_562;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_564 <= pq_563;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_565 <= pq_564;  // matmul_tiled.cl:7:6
@@ -2389,10 +2256,15 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_571 <= pq_570;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_572 <= pq_571;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_573 <= pq_572;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_574 <= pq_573;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_574 <= prd_538;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_575 <= pq_574;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_576 <= pq_575;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_582 <= pw_581;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_577 <= pq_576;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_578 <= pq_577;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_579 <= pq_578;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_580 <= pq_579;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_581 <= pq_580;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_582 <= pq_581;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_583 <= pq_582;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_584 <= pq_583;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_585 <= pq_584;  // matmul_tiled.cl:7:6
@@ -2408,7 +2280,9 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_595 <= pq_594;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_596 <= pq_595;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_597 <= pq_596;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_600 <= prd_578;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_598 <= pq_597;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_599 <= pq_598;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_600 <= pq_599;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_601 <= pq_600;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_602 <= pq_601;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_603 <= pq_602;  // matmul_tiled.cl:7:6
@@ -2417,33 +2291,7 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_606 <= pq_605;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_607 <= pq_606;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_608 <= pq_607;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_609 <= pq_608;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_610 <= pq_609;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_611 <= pq_610;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_612 <= pq_611;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_613 <= pq_612;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_614 <= pq_613;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_615 <= pq_614;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_616 <= pq_615;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_617 <= pq_616;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_618 <= pq_617;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_619 <= pq_618;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_620 <= pq_619;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_621 <= pq_620;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_622 <= prd_599;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_623 <= pq_622;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_624 <= pq_623;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_625 <= pq_624;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_626 <= pq_625;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_627 <= pq_626;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_628 <= pq_627;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_629 <= pq_628;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_630 <= pq_629;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_631 <= pq_630;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_632 <= pq_631;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_633 <= pq_632;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_634 <= pq_633;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_635 <= pq_634;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_635 <= pw_634;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_636 <= pq_635;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_637 <= pq_636;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_638 <= pq_637;  // matmul_tiled.cl:7:6
@@ -2451,75 +2299,101 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_640 <= pq_639;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_641 <= pq_640;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_642 <= pq_641;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_669 <= pw_668;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_643 <= pq_642;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_644 <= pq_643;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_645 <= pq_644;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_646 <= pq_645;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_647 <= pq_646;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_648 <= pq_647;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_649 <= pq_648;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_650 <= pq_649;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_651 <= pq_650;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_652 <= pq_651;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_653 <= pq_652;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_654 <= pq_653;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_655 <= pq_654;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_656 <= pq_655;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_657 <= pq_656;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_658 <= pq_657;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_659 <= pq_658;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_660 <= pq_659;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_661 <= pq_660;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_662 <= pq_661;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_663 <= pq_662;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_664 <= pq_663;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_665 <= pq_664;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_666 <= pq_665;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_667 <= pq_666;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_668 <= pq_667;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_669 <= pq_668;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_670 <= pq_669;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_671 <= pq_670;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_672 <= pq_671;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_673 <= pq_672;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_674 <= pq_673;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_675 <= pq_674;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_676 <= pq_675;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_677 <= pq_676;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_678 <= pq_677;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_679 <= pq_678;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_680 <= pq_679;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_681 <= pq_680;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_682 <= pq_681;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_683 <= pq_682;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_684 <= pq_683;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_685 <= pq_684;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_686 <= pq_685;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_687 <= pq_686;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_688 <= pq_687;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_689 <= pq_688;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_690 <= pq_689;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_691 <= pq_690;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_692 <= pq_691;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_693 <= pq_692;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_694 <= pq_693;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_695 <= pq_694;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_696 <= pq_695;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_697 <= pq_696;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_698 <= pq_697;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_699 <= pq_698;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_700 <= pq_699;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_701 <= pq_700;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_702 <= pq_701;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_703 <= pq_702;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_704 <= pq_703;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_705 <= pq_704;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_706 <= pq_705;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_707 <= pq_706;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_708 <= pq_707;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_709 <= pq_708;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_710 <= pq_709;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_711 <= pq_710;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) p3_valid <= {p3_valid[43], p3_valid[42], p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_85), (p3_admit && ((!(p3_valid[0] && (!pw_85))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) p3_valid <= {p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_85), (p3_admit && ((!(p3_valid[0] && (!pw_85))) || 1'h0))};  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_85))) || 1'h0));  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && ((!p3_admit) && (p3_valid == 45'h000000000000)))) state <= 16'h000b;  // matmul_tiled.cl:7:6
-            if ((state == 16'h000e)) v7_lid_x <= w_727;
-            if ((state == 16'h000e)) v8_lid_y <= w_727;
+            if (((state == 16'h000d) && ((!p3_admit) && (p3_valid == 43'h00000000000)))) state <= 16'h000b;  // matmul_tiled.cl:7:6
+            if ((state == 16'h000e)) v7_lid_x <= w_691;
+            if ((state == 16'h000e)) v8_lid_y <= w_691;
             if ((state == 16'h000e)) state <= 16'h000c;
-            if (((state == 16'h000f) && 1'h1)) p2_valid <= 94'h000000000000000000000001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && 1'h1)) p2_valid <= 49'h0000000000001;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && 1'h1)) p2_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && 1'h1)) state <= 16'h0010;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_go <= pw_731;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_731) && p2_en))) v0_col <= pw_740;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_731) && p2_en))) v1_row <= pw_749;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_731) && p2_en))) v2_tx <= pw_739;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_731) && p2_en))) v3_ty <= pw_748;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_731) && p2_en))) v7_lid_x <= pw_991;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_731) && p2_en))) v8_lid_y <= pw_996;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_765 <= pw_761;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_go <= pw_695;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_695) && p2_en))) v0_col <= pw_704;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_695) && p2_en))) v1_row <= pw_713;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_695) && p2_en))) v2_tx <= pw_703;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_695) && p2_en))) v3_ty <= pw_712;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_695) && p2_en))) v7_lid_x <= pw_865;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_695) && p2_en))) v8_lid_y <= pw_870;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_729 <= pw_725;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_730 <= pq_729;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_731 <= pq_730;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_732 <= pw_728;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_733 <= pq_732;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_734 <= pq_733;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_736 <= pw_703;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_737 <= pq_736;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_738 <= pq_737;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_744 <= pw_722;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_745 <= pq_744;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_746 <= pq_745;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_747 <= pq_746;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_748 <= pq_747;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_749 <= pq_748;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_750 <= pq_749;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_751 <= pq_750;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_752 <= pq_751;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_753 <= pq_752;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_754 <= pq_753;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_755 <= pq_754;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_756 <= pq_755;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_757 <= pq_756;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_758 <= pq_757;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_759 <= pq_758;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_760 <= pq_759;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_761 <= pq_760;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_762 <= pq_761;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_763 <= pq_762;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_764 <= pq_763;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_765 <= pq_764;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_766 <= pq_765;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_767 <= pq_766;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_768 <= pw_764;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_768 <= pq_767;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_769 <= pq_768;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_770 <= pq_769;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_772 <= pw_739;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_771 <= pq_770;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_772 <= pq_771;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_773 <= pq_772;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_774 <= pq_773;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_780 <= pw_758;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_775 <= pq_774;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_776 <= pq_775;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_777 <= pq_776;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_778 <= pq_777;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_779 <= pq_778;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_780 <= pq_779;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_781 <= pq_780;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_782 <= pq_781;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_783 <= pq_782;  // matmul_tiled.cl:7:6
@@ -2530,25 +2404,13 @@ module matmul_datapath (
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_788 <= pq_787;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_789 <= pq_788;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_790 <= pq_789;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_791 <= pq_790;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_792 <= pq_791;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_793 <= pq_792;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_794 <= pq_793;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_795 <= pq_794;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_796 <= pq_795;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_797 <= pq_796;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_798 <= pq_797;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_798 <= pw_797;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_799 <= pq_798;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_800 <= pq_799;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_801 <= pq_800;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_801 <= pw_704;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_802 <= pq_801;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_803 <= pq_802;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_804 <= pq_803;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_805 <= pq_804;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_806 <= pq_805;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_807 <= pq_806;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_808 <= pq_807;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_809 <= pq_808;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_809 <= pw_794;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_810 <= pq_809;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_811 <= pq_810;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_812 <= pq_811;  // matmul_tiled.cl:7:6
@@ -2566,13 +2428,24 @@ module matmul_datapath (
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_824 <= pq_823;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_825 <= pq_824;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_826 <= pq_825;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_834 <= pw_833;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_827 <= pq_826;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_828 <= pq_827;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_829 <= pq_828;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_830 <= pq_829;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_831 <= pq_830;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_832 <= pq_831;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_833 <= pq_832;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_834 <= pq_833;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_835 <= pq_834;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_836 <= pq_835;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_837 <= pw_740;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_837 <= pq_836;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_838 <= pq_837;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_839 <= pq_838;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_844 <= pw_843;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_840 <= pq_839;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_841 <= pq_840;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_842 <= pq_841;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_843 <= pq_842;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_844 <= pq_843;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_845 <= pq_844;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_846 <= pq_845;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_847 <= pq_846;  // matmul_tiled.cl:7:6
@@ -2584,223 +2457,98 @@ module matmul_datapath (
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_853 <= pq_852;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_854 <= pq_853;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_855 <= pq_854;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_856 <= pq_855;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_857 <= pq_856;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_858 <= pq_857;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_859 <= pq_858;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_860 <= pq_859;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_861 <= pq_860;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_862 <= pq_861;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_863 <= pq_862;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_864 <= pq_863;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_865 <= pq_864;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_866 <= pq_865;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_867 <= pq_866;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_868 <= pq_867;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_869 <= pq_868;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_870 <= pq_869;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_871 <= pq_870;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_872 <= pq_871;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_873 <= pq_872;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_874 <= pq_873;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_875 <= pq_874;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_876 <= pq_875;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_877 <= pq_876;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_878 <= pq_877;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_879 <= pq_878;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_880 <= pq_879;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_881 <= pq_880;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_882 <= pq_881;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_883 <= pq_882;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_884 <= pq_883;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_885 <= pq_884;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_886 <= pq_885;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_887 <= pq_886;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_888 <= pq_887;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_890 <= pw_830;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_891 <= pq_890;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_892 <= pq_891;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_893 <= pq_892;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_894 <= pq_893;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_895 <= pq_894;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_896 <= pq_895;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_897 <= pq_896;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_898 <= pq_897;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_899 <= pq_898;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_900 <= pq_899;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_901 <= pq_900;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_902 <= pq_901;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_903 <= pq_902;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_904 <= pq_903;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_905 <= pq_904;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_906 <= pq_905;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_907 <= pq_906;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_908 <= pq_907;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_909 <= pq_908;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_910 <= pq_909;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_911 <= pq_910;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_912 <= pq_911;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_913 <= pq_912;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_914 <= pq_913;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_915 <= pq_914;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_916 <= pq_915;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_917 <= pq_916;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_918 <= pq_917;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_919 <= pq_918;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_920 <= pq_919;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_921 <= pq_920;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_922 <= pq_921;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_923 <= pq_922;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_924 <= pq_923;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_925 <= pq_924;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_926 <= pq_925;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_927 <= pq_926;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_928 <= pq_927;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_929 <= pq_928;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_930 <= pq_929;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_931 <= pq_930;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_932 <= pq_931;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_933 <= pq_932;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_934 <= pq_933;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_935 <= pq_934;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_936 <= pq_935;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_937 <= pq_936;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_938 <= pq_937;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_939 <= pq_938;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_940 <= pq_939;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_941 <= pq_940;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_942 <= pq_941;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_943 <= pq_942;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_944 <= pq_943;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_945 <= pq_944;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_946 <= pq_945;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_947 <= pq_946;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_948 <= pq_947;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_949 <= pq_948;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_950 <= pq_949;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_951 <= pq_950;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_952 <= pq_951;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_953 <= pq_952;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_954 <= pq_953;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_955 <= pq_954;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_956 <= pq_955;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_957 <= pq_956;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_958 <= pq_957;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_959 <= pq_958;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_960 <= pq_959;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_961 <= pq_960;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_962 <= pq_961;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_963 <= pq_962;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_964 <= pq_963;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_965 <= pq_964;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_966 <= pq_965;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_967 <= pq_966;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_968 <= pq_967;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_969 <= pq_968;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_970 <= pq_969;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_971 <= pq_970;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_972 <= pq_971;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_973 <= pq_972;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_974 <= pq_973;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_975 <= pq_974;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_976 <= pq_975;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_977 <= pq_976;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_978 <= pq_977;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_979 <= pq_978;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_980 <= pq_979;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_981 <= pq_980;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_valid <= {p2_valid[92], p2_valid[91], p2_valid[90], p2_valid[89], p2_valid[88], p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_731), (p2_admit && ((!(p2_valid[0] && (!pw_731))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_731))) || 1'h0));  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && ((((!p2_admit) && (p2_valid == 94'h000000000000000000000000)) && A_ld_idle) && B_ld_idle))) state <= 16'h000e;  // matmul_tiled.cl:7:6
-            if ((state == 16'h0011)) v7_lid_x <= w_997;
-            if ((state == 16'h0011)) v8_lid_y <= w_997;
+            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_695), (p2_admit && ((!(p2_valid[0] && (!pw_695))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_695))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && ((((!p2_admit) && (p2_valid == 49'h0000000000000)) && A_ld_idle) && B_ld_idle))) state <= 16'h000e;  // matmul_tiled.cl:7:6
+            if ((state == 16'h0011)) v7_lid_x <= w_871;
+            if ((state == 16'h0011)) v8_lid_y <= w_871;
             if ((state == 16'h0011)) state <= 16'h000f;
             if (((state == 16'h0012) && 1'h1)) p0_valid <= 3'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h0012) && 1'h1)) p0_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h0012) && 1'h1)) state <= 16'h0013;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_go <= pw_1001;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v9_lid_linear <= pw_1009;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v0_col <= pw_1024;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v1_row <= pw_1033;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v2_tx <= pw_1023;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v3_ty <= pw_1032;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && ((p0_valid[1] && 1'h1) && p0_en))) v4_acc <= w_1034;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v5_t <= w_1016;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v6_group_cond0 <= pw_1043;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v7_lid_x <= pw_1058;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_1001) && p0_en))) v8_lid_y <= pw_1063;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (1'h1 && p0_en))) pq_1048 <= pw_1047;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_valid <= {p0_valid[1], (p0_valid[0] && pw_1001), (p0_admit && ((!(p0_valid[0] && (!pw_1001))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_1001))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_go <= pw_875;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_875) && p0_en))) v9_lid_linear <= pw_883;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_875) && p0_en))) v0_col <= pw_898;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_875) && p0_en))) v1_row <= pw_907;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_875) && p0_en))) v2_tx <= pw_897;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_875) && p0_en))) v3_ty <= pw_906;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && ((p0_valid[1] && 1'h1) && p0_en))) v4_acc <= w_908;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_875) && p0_en))) v5_t <= w_890;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_875) && p0_en))) v6_group_cond0 <= pw_917;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_875) && p0_en))) v7_lid_x <= pw_932;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_875) && p0_en))) v8_lid_y <= pw_937;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) pq_922 <= pw_921;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_valid <= {p0_valid[1], (p0_valid[0] && pw_875), (p0_admit && ((!(p0_valid[0] && (!pw_875))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_875))) || 1'h0));  // matmul_tiled.cl:7:6
             if (((state == 16'h0013) && ((!p0_admit) && (p0_valid == 3'h0)))) state <= 16'h0007;  // matmul_tiled.cl:7:6
-            if ((state == 16'h0014)) v7_lid_x <= w_1064;
-            if ((state == 16'h0014)) v8_lid_y <= w_1064;
+            if ((state == 16'h0014)) v7_lid_x <= w_938;
+            if ((state == 16'h0014)) v8_lid_y <= w_938;
             if ((state == 16'h0014)) state <= 16'h0012;
             if (((state == 16'h0015) && ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0015)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0014);
         end
     end
     assign A_ld_req_valid = ((p2_valid[3] && 1'h1) && p2_en);
-    assign A_ld_req_addr = (p2_valid[3] ? pw_778[31:0] : 32'h00000000);
+    assign A_ld_req_addr = (p2_valid[3] ? pw_742[31:0] : 32'h00000000);
     assign A_ld_resp_ready = ((p2_valid[47] && 1'h1) && p2_en);
     assign A_ld_flush = (state == 16'h000f);
-    assign B_ld_req_valid = ((p2_valid[48] && 1'h1) && p2_en);
-    assign B_ld_req_addr = (p2_valid[48] ? pq_888[31:0] : 32'h00000000);
-    assign B_ld_resp_ready = ((p2_valid[92] && 1'h1) && p2_en);
+    assign B_ld_req_valid = ((p2_valid[3] && 1'h1) && p2_en);
+    assign B_ld_req_addr = (p2_valid[3] ? pw_807[31:0] : 32'h00000000);
+    assign B_ld_resp_ready = ((p2_valid[47] && 1'h1) && p2_en);
     assign B_ld_flush = (state == 16'h000f);
     assign C_st_req_valid = ((p4_valid[3] && 1'h1) && p4_en);
     assign C_st_req_addr = (p4_valid[3] ? pw_49[31:0] : 32'h00000000);
     assign C_st_req_data = (p4_valid[3] ? pq_51 : 32'h00000000);
     assign obj0_As_we = ((p2_valid[47] && 1'h1) && p2_en);
-    assign obj0_As_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_827[5:0] : 6'h00);
-    assign obj0_As_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_779 : 32'h00000000);
-    assign obj0_As_re = ((p3_valid[1] && 1'h1) && p3_en);
-    assign obj0_As_raddr = (((p3_valid[1] && 1'h1) && p3_en) ? pwa_107[5:0] : 6'h00);
-    assign obj0_As_r1_re = ((p3_valid[3] && 1'h1) && p3_en);
-    assign obj0_As_r1_raddr = (((p3_valid[3] && 1'h1) && p3_en) ? pwa_146[5:0] : 6'h00);
-    assign obj0_As_r2_re = ((p3_valid[5] && 1'h1) && p3_en);
-    assign obj0_As_r2_raddr = (((p3_valid[5] && 1'h1) && p3_en) ? pwa_192[5:0] : 6'h00);
-    assign obj0_As_r3_re = ((p3_valid[7] && 1'h1) && p3_en);
-    assign obj0_As_r3_raddr = (((p3_valid[7] && 1'h1) && p3_en) ? pwa_249[5:0] : 6'h00);
-    assign obj0_As_r4_re = ((p3_valid[9] && 1'h1) && p3_en);
-    assign obj0_As_r4_raddr = (((p3_valid[9] && 1'h1) && p3_en) ? pwa_316[5:0] : 6'h00);
-    assign obj0_As_r5_re = ((p3_valid[11] && 1'h1) && p3_en);
-    assign obj0_As_r5_raddr = (((p3_valid[11] && 1'h1) && p3_en) ? pwa_393[5:0] : 6'h00);
-    assign obj0_As_r6_re = ((p3_valid[13] && 1'h1) && p3_en);
-    assign obj0_As_r6_raddr = (((p3_valid[13] && 1'h1) && p3_en) ? pwa_480[5:0] : 6'h00);
-    assign obj0_As_r7_re = ((p3_valid[15] && 1'h1) && p3_en);
-    assign obj0_As_r7_raddr = (((p3_valid[15] && 1'h1) && p3_en) ? pwa_577[5:0] : 6'h00);
-    assign obj1_Bs_we = ((p2_valid[92] && 1'h1) && p2_en);
-    assign obj1_Bs_waddr = (((p2_valid[92] && 1'h1) && p2_en) ? pwa_982[5:0] : 6'h00);
-    assign obj1_Bs_wdata = (((p2_valid[92] && 1'h1) && p2_en) ? pld_889 : 32'h00000000);
-    assign obj1_Bs_re = ((p3_valid[2] && 1'h1) && p3_en);
-    assign obj1_Bs_raddr = (((p3_valid[2] && 1'h1) && p3_en) ? pwa_115[5:0] : 6'h00);
-    assign obj1_Bs_r1_re = ((p3_valid[4] && 1'h1) && p3_en);
-    assign obj1_Bs_r1_raddr = (((p3_valid[4] && 1'h1) && p3_en) ? pwa_154[5:0] : 6'h00);
-    assign obj1_Bs_r2_re = ((p3_valid[6] && 1'h1) && p3_en);
-    assign obj1_Bs_r2_raddr = (((p3_valid[6] && 1'h1) && p3_en) ? pwa_203[5:0] : 6'h00);
-    assign obj1_Bs_r3_re = ((p3_valid[8] && 1'h1) && p3_en);
-    assign obj1_Bs_r3_raddr = (((p3_valid[8] && 1'h1) && p3_en) ? pwa_262[5:0] : 6'h00);
-    assign obj1_Bs_r4_re = ((p3_valid[10] && 1'h1) && p3_en);
-    assign obj1_Bs_r4_raddr = (((p3_valid[10] && 1'h1) && p3_en) ? pwa_331[5:0] : 6'h00);
-    assign obj1_Bs_r5_re = ((p3_valid[12] && 1'h1) && p3_en);
-    assign obj1_Bs_r5_raddr = (((p3_valid[12] && 1'h1) && p3_en) ? pwa_410[5:0] : 6'h00);
-    assign obj1_Bs_r6_re = ((p3_valid[14] && 1'h1) && p3_en);
-    assign obj1_Bs_r6_raddr = (((p3_valid[14] && 1'h1) && p3_en) ? pwa_499[5:0] : 6'h00);
-    assign obj1_Bs_r7_re = ((p3_valid[16] && 1'h1) && p3_en);
-    assign obj1_Bs_r7_raddr = (((p3_valid[16] && 1'h1) && p3_en) ? pwa_598[5:0] : 6'h00);
-    assign obj2_wi_acc_we = (((p3_valid[43] && 1'h1) && p3_en) || ((p0_valid[1] && 1'h1) && p0_en));
-    assign obj2_wi_acc_waddr = (((p3_valid[43] && 1'h1) && p3_en) ? pwa_712[5:0] : (((p0_valid[1] && 1'h1) && p0_en) ? pwa_1049[5:0] : 6'h00));
-    assign obj2_wi_acc_wdata = (((p3_valid[43] && 1'h1) && p3_en) ? pw_664 : (((p0_valid[1] && 1'h1) && p0_en) ? w_1034 : 32'h00000000));
-    assign obj2_wi_acc_re = (((((p4_valid[0] && 1'h1) && pw_4) && p4_en) || (((p3_valid[0] && 1'h1) && pw_85) && p3_en)) || (((p0_valid[0] && 1'h1) && pw_1001) && p0_en));
-    assign obj2_wi_acc_raddr = ((((p4_valid[0] && 1'h1) && pw_4) && p4_en) ? pwa_17[5:0] : ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_98[5:0] : ((((p0_valid[0] && 1'h1) && pw_1001) && p0_en) ? pwa_1014[5:0] : 6'h00)));
+    assign obj0_As_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_791[5:0] : 6'h00);
+    assign obj0_As_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_743 : 32'h00000000);
+    assign obj0_As_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
+    assign obj0_As_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_106[5:0] : 6'h00);
+    assign obj0_As_r1_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
+    assign obj0_As_r1_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_137[5:0] : 6'h00);
+    assign obj0_As_r2_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
+    assign obj0_As_r2_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_177[5:0] : 6'h00);
+    assign obj0_As_r3_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
+    assign obj0_As_r3_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_228[5:0] : 6'h00);
+    assign obj0_As_r4_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
+    assign obj0_As_r4_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_289[5:0] : 6'h00);
+    assign obj0_As_r5_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
+    assign obj0_As_r5_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_360[5:0] : 6'h00);
+    assign obj0_As_r6_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
+    assign obj0_As_r6_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_441[5:0] : 6'h00);
+    assign obj0_As_r7_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
+    assign obj0_As_r7_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_532[5:0] : 6'h00);
+    assign obj1_Bs_we = ((p2_valid[47] && 1'h1) && p2_en);
+    assign obj1_Bs_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_856[5:0] : 6'h00);
+    assign obj1_Bs_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_808 : 32'h00000000);
+    assign obj1_Bs_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
+    assign obj1_Bs_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_112[5:0] : 6'h00);
+    assign obj1_Bs_r1_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
+    assign obj1_Bs_r1_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_141[5:0] : 6'h00);
+    assign obj1_Bs_r2_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
+    assign obj1_Bs_r2_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_182[5:0] : 6'h00);
+    assign obj1_Bs_r3_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
+    assign obj1_Bs_r3_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_233[5:0] : 6'h00);
+    assign obj1_Bs_r4_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
+    assign obj1_Bs_r4_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_294[5:0] : 6'h00);
+    assign obj1_Bs_r5_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
+    assign obj1_Bs_r5_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_365[5:0] : 6'h00);
+    assign obj1_Bs_r6_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
+    assign obj1_Bs_r6_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_446[5:0] : 6'h00);
+    assign obj1_Bs_r7_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
+    assign obj1_Bs_r7_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_537[5:0] : 6'h00);
+    assign obj2_wi_acc_we = (((p3_valid[41] && 1'h1) && p3_en) || ((p0_valid[1] && 1'h1) && p0_en));
+    assign obj2_wi_acc_waddr = (((p3_valid[41] && 1'h1) && p3_en) ? pwa_676[5:0] : (((p0_valid[1] && 1'h1) && p0_en) ? pwa_923[5:0] : 6'h00));
+    assign obj2_wi_acc_wdata = (((p3_valid[41] && 1'h1) && p3_en) ? pw_630 : (((p0_valid[1] && 1'h1) && p0_en) ? w_908 : 32'h00000000));
+    assign obj2_wi_acc_re = (((((p4_valid[0] && 1'h1) && pw_4) && p4_en) || (((p3_valid[0] && 1'h1) && pw_85) && p3_en)) || (((p0_valid[0] && 1'h1) && pw_875) && p0_en));
+    assign obj2_wi_acc_raddr = ((((p4_valid[0] && 1'h1) && pw_4) && p4_en) ? pwa_17[5:0] : ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_98[5:0] : ((((p0_valid[0] && 1'h1) && pw_875) && p0_en) ? pwa_888[5:0] : 6'h00)));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, v0_col[31:0], v1_row[31:0], v2_tx[31:0], v3_ty[31:0], v4_acc[31:0], v9_lid_linear[63:0], pv_1[63:8], p4_go, pv_5[63:8], pw_9[63:8], pwa_17[63:6], w_19[31:0], w_20[63:32], pv_21[63:32], w_22[63:0], w_28[31:0],
-        w_29[63:32], pv_30[63:32], w_31[63:0], pw_49[63:32], pv_52[63:8], pv_61[63:8], pv_82[63:8], p3_go, pv_86[63:32], pwa_98[63:6], pwa_107[63:6], pwa_115[63:6], pu_121_valid, pwa_146[63:6], pwa_154[63:6], pu_164_valid,
-        pwa_192[63:6], pwa_203[63:6], pu_219_valid, pwa_249[63:6], pwa_262[63:6], pu_284_valid, pwa_316[63:6], pwa_331[63:6], pu_359_valid, pwa_393[63:6], pwa_410[63:6], pu_444_valid, pwa_480[63:6], pwa_499[63:6], pu_539_valid, pwa_577[63:6],
-        pwa_598[63:6], pu_644_valid, pwa_712[63:6], pv_713[63:8], pv_722[63:8], pv_728[63:8], p2_go, w_732[31:0], w_733[63:32], pv_734[63:32], w_735[63:0], w_741[31:0], pv_743[63:32], w_744[63:0], pw_746[63:32], pw_778[63:32],
-        pwa_827[63:6], pq_888[63:32], pwa_982[63:6], pv_983[63:8], pv_992[63:8], pv_998[63:8], p0_go, pv_1002[63:8], pw_1006[63:8], pwa_1014[63:6], prd_1015[31:0], w_1017[63:32], pv_1018[63:32], w_1019[63:0], w_1025[31:0], pv_1027[63:32],
-        w_1028[63:0], pw_1030[63:32], pwa_1049[63:6], pv_1050[63:8], pv_1059[63:8]};
+        w_29[63:32], pv_30[63:32], w_31[63:0], pw_49[63:32], pv_52[63:8], pv_61[63:8], pv_82[63:8], p3_go, pv_86[63:32], pwa_98[63:6], pwa_106[63:6], pwa_112[63:6], pu_115_valid, pwa_137[63:6], pwa_141[63:6], pu_154_valid,
+        pwa_177[63:6], pwa_182[63:6], pu_205_valid, pwa_228[63:6], pwa_233[63:6], pu_266_valid, pwa_289[63:6], pwa_294[63:6], pu_337_valid, pwa_360[63:6], pwa_365[63:6], pu_418_valid, pwa_441[63:6], pwa_446[63:6], pu_509_valid, pwa_532[63:6],
+        pwa_537[63:6], pu_610_valid, pwa_676[63:6], pv_677[63:8], pv_686[63:8], pv_692[63:8], p2_go, w_696[31:0], w_697[63:32], pv_698[63:32], w_699[63:0], w_705[31:0], pv_707[63:32], w_708[63:0], pw_710[63:32], pw_742[63:32],
+        pwa_791[63:6], pw_807[63:32], pwa_856[63:6], pv_857[63:8], pv_866[63:8], pv_872[63:8], p0_go, pv_876[63:8], pw_880[63:8], pwa_888[63:6], prd_889[31:0], w_891[63:32], pv_892[63:32], w_893[63:0], w_899[31:0], pv_901[63:32],
+        w_902[63:0], pw_904[63:32], pwa_923[63:6], pv_924[63:8], pv_933[63:8]};
 endmodule
 `default_nettype wire

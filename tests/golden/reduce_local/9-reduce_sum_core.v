@@ -104,11 +104,15 @@ module reduce_sum_core (
     wire [31:0]  dp_in_ld_resp_data;
     wire         dp_in_ld_flush;
     wire         dp_in_ld_idle;
-    wire         dp_partial_st_req_valid;
-    wire         dp_partial_st_req_ready;
-    wire [31:0]  dp_partial_st_req_addr;
-    wire [31:0]  dp_partial_st_req_data;
-    wire         dp_partial_st_idle;
+    wire         dp_partial_wr_cmd_valid;
+    wire         dp_partial_wr_cmd_ready;
+    wire [31:0]  dp_partial_wr_cmd_addr;
+    wire [31:0]  dp_partial_wr_cmd_len;
+    wire         dp_partial_wr_valid;
+    wire         dp_partial_wr_ready;
+    wire [31:0]  dp_partial_wr_data;
+    wire [3:0]   dp_partial_wr_strb;
+    wire         dp_partial_wr_idle;
     wire         in_ld_m_arvalid;
     wire         in_ld_m_arready;
     wire [31:0]  in_ld_m_araddr;
@@ -123,24 +127,24 @@ module reduce_sum_core (
     wire         in_ld_m_rlast;
     wire         in_ld_m_rid;
     wire         in_ld_err;
-    wire         partial_st_m_awvalid;
-    wire         partial_st_m_awready;
-    wire [31:0]  partial_st_m_awaddr;
-    wire [7:0]   partial_st_m_awlen;
-    wire [2:0]   partial_st_m_awsize;
-    wire [1:0]   partial_st_m_awburst;
-    wire         partial_st_m_awid;
-    wire         partial_st_m_wvalid;
-    wire         partial_st_m_wready;
-    wire [31:0]  partial_st_m_wdata;
-    wire [3:0]   partial_st_m_wstrb;
-    wire         partial_st_m_wlast;
-    wire         partial_st_m_bvalid;
-    wire         partial_st_m_bready;
-    wire [1:0]   partial_st_m_bresp;
-    wire         partial_st_m_bid;
-    wire         partial_st_err;
-    wire [31:0]  partial_st_acked;
+    wire         partial_wr_m_awvalid;
+    wire         partial_wr_m_awready;
+    wire [31:0]  partial_wr_m_awaddr;
+    wire [7:0]   partial_wr_m_awlen;
+    wire [2:0]   partial_wr_m_awsize;
+    wire [1:0]   partial_wr_m_awburst;
+    wire         partial_wr_m_awid;
+    wire         partial_wr_m_wvalid;
+    wire         partial_wr_m_wready;
+    wire [31:0]  partial_wr_m_wdata;
+    wire [3:0]   partial_wr_m_wstrb;
+    wire         partial_wr_m_wlast;
+    wire         partial_wr_m_bvalid;
+    wire         partial_wr_m_bready;
+    wire [1:0]   partial_wr_m_bresp;
+    wire         partial_wr_m_bid;
+    wire         partial_wr_idle;
+    wire         partial_wr_err;
     wire         all_idle;
     reg          finishing;
     reg  [7:0]   dp_err;
@@ -258,59 +262,59 @@ module reduce_sum_core (
     assign m_partial_arid = 1'h0;
     assign m_partial_rready = 1'h1;
 
-    ohls_mem_store #(
+    ohls_axi_wr #(
         .DATA_WIDTH(32),
         .ADDR_WIDTH(32),
-        .ELEM_BYTES(4),
+        .LEN_WIDTH(32),
         .MAX_BURST(16),
-        .MAX_OUTSTANDING(4),
-        .ALIGN_BYTES(4),
-        .STRB(0)
-    ) u_st_partial (
+        .MAX_OUTSTANDING(4)
+    ) u_wr_partial (
         .clk(clk),
         .rst(rst),
-        .req_valid(dp_partial_st_req_valid),
-        .req_ready(dp_partial_st_req_ready),
-        .req_addr(dp_partial_st_req_addr),
-        .req_data(dp_partial_st_req_data),
-        .req_strb(4'hf),
-        .flush(1'h0),
-        .m_awvalid(partial_st_m_awvalid),
-        .m_awready(partial_st_m_awready),
-        .m_awaddr(partial_st_m_awaddr),
-        .m_awlen(partial_st_m_awlen),
-        .m_awsize(partial_st_m_awsize),
-        .m_awburst(partial_st_m_awburst),
-        .m_awid(partial_st_m_awid),
-        .m_wvalid(partial_st_m_wvalid),
-        .m_wready(partial_st_m_wready),
-        .m_wdata(partial_st_m_wdata),
-        .m_wstrb(partial_st_m_wstrb),
-        .m_wlast(partial_st_m_wlast),
-        .m_bvalid(partial_st_m_bvalid),
-        .m_bready(partial_st_m_bready),
-        .m_bresp(partial_st_m_bresp),
-        .m_bid(partial_st_m_bid),
-        .acked(partial_st_acked),
-        .err(partial_st_err),
-        .idle(dp_partial_st_idle)
+        .cmd_valid(dp_partial_wr_cmd_valid),
+        .cmd_ready(dp_partial_wr_cmd_ready),
+        .cmd_addr(dp_partial_wr_cmd_addr),
+        .cmd_len(dp_partial_wr_cmd_len),
+        .in_valid(dp_partial_wr_valid),
+        .in_ready(dp_partial_wr_ready),
+        .in_data(dp_partial_wr_data),
+        .in_strb(dp_partial_wr_strb),
+        .m_awvalid(partial_wr_m_awvalid),
+        .m_awready(partial_wr_m_awready),
+        .m_awaddr(partial_wr_m_awaddr),
+        .m_awlen(partial_wr_m_awlen),
+        .m_awsize(partial_wr_m_awsize),
+        .m_awburst(partial_wr_m_awburst),
+        .m_awid(partial_wr_m_awid),
+        .m_wvalid(partial_wr_m_wvalid),
+        .m_wready(partial_wr_m_wready),
+        .m_wdata(partial_wr_m_wdata),
+        .m_wstrb(partial_wr_m_wstrb),
+        .m_wlast(partial_wr_m_wlast),
+        .m_bvalid(partial_wr_m_bvalid),
+        .m_bready(partial_wr_m_bready),
+        .m_bresp(partial_wr_m_bresp),
+        .m_bid(partial_wr_m_bid),
+        .err(partial_wr_err),
+        .idle(partial_wr_idle)
     );
-    assign m_partial_awvalid = partial_st_m_awvalid;
-    assign partial_st_m_awready = m_partial_awready;
-    assign m_partial_awaddr = partial_st_m_awaddr;
-    assign m_partial_awlen = partial_st_m_awlen;
-    assign m_partial_awsize = partial_st_m_awsize;
-    assign m_partial_awburst = partial_st_m_awburst;
-    assign m_partial_awid = partial_st_m_awid;
-    assign m_partial_wvalid = partial_st_m_wvalid;
-    assign partial_st_m_wready = m_partial_wready;
-    assign m_partial_wdata = partial_st_m_wdata;
-    assign m_partial_wstrb = partial_st_m_wstrb;
-    assign m_partial_wlast = partial_st_m_wlast;
-    assign partial_st_m_bvalid = m_partial_bvalid;
-    assign m_partial_bready = partial_st_m_bready;
-    assign partial_st_m_bresp = m_partial_bresp;
-    assign partial_st_m_bid = m_partial_bid;
+    assign dp_partial_wr_idle = partial_wr_idle;
+    assign m_partial_awvalid = partial_wr_m_awvalid;
+    assign partial_wr_m_awready = m_partial_awready;
+    assign m_partial_awaddr = partial_wr_m_awaddr;
+    assign m_partial_awlen = partial_wr_m_awlen;
+    assign m_partial_awsize = partial_wr_m_awsize;
+    assign m_partial_awburst = partial_wr_m_awburst;
+    assign m_partial_awid = partial_wr_m_awid;
+    assign m_partial_wvalid = partial_wr_m_wvalid;
+    assign partial_wr_m_wready = m_partial_wready;
+    assign m_partial_wdata = partial_wr_m_wdata;
+    assign m_partial_wstrb = partial_wr_m_wstrb;
+    assign m_partial_wlast = partial_wr_m_wlast;
+    assign partial_wr_m_bvalid = m_partial_bvalid;
+    assign m_partial_bready = partial_wr_m_bready;
+    assign partial_wr_m_bresp = m_partial_bresp;
+    assign partial_wr_m_bid = m_partial_bid;
 
     // ---- Datapath
 
@@ -333,15 +337,19 @@ module reduce_sum_core (
         .in_ld_resp_data(dp_in_ld_resp_data),
         .in_ld_flush(dp_in_ld_flush),
         .in_ld_idle(dp_in_ld_idle),
-        .partial_st_req_valid(dp_partial_st_req_valid),
-        .partial_st_req_ready(dp_partial_st_req_ready),
-        .partial_st_req_addr(dp_partial_st_req_addr),
-        .partial_st_req_data(dp_partial_st_req_data),
-        .partial_st_idle(dp_partial_st_idle)
+        .partial_wr_cmd_valid(dp_partial_wr_cmd_valid),
+        .partial_wr_cmd_ready(dp_partial_wr_cmd_ready),
+        .partial_wr_cmd_addr(dp_partial_wr_cmd_addr),
+        .partial_wr_cmd_len(dp_partial_wr_cmd_len),
+        .partial_wr_valid(dp_partial_wr_valid),
+        .partial_wr_ready(dp_partial_wr_ready),
+        .partial_wr_data(dp_partial_wr_data),
+        .partial_wr_strb(dp_partial_wr_strb),
+        .partial_wr_idle(dp_partial_wr_idle)
     );
 
     // ---- Completion: report done once every master is idle
-    assign all_idle = (&{dp_in_ld_idle, dp_partial_st_idle});
+    assign all_idle = (&{dp_in_ld_idle, partial_wr_idle});
 
     always @(posedge clk) begin
         if (rst) begin
@@ -355,9 +363,9 @@ module reduce_sum_core (
             if (dp_done) dp_err <= dp_err_code;
         end
     end
-    assign err_code = ((dp_err != 8'h00) ? dp_err : {6'h00, (|{partial_st_err}), (|{in_ld_err})});
+    assign err_code = ((dp_err != 8'h00) ? dp_err : {6'h00, (|{partial_wr_err}), (|{in_ld_err})});
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, m_in_awready, m_in_wready, m_in_bvalid, m_in_bresp[1:0], m_in_bid, m_partial_arready, m_partial_rvalid, m_partial_rdata[31:0], m_partial_rresp[1:0], m_partial_rlast, m_partial_rid, busy, args[63:32], args[191:128], partial_st_acked[31:0]};
+    wire ohls_unused = &{1'b0, m_in_awready, m_in_wready, m_in_bvalid, m_in_bresp[1:0], m_in_bid, m_partial_arready, m_partial_rvalid, m_partial_rdata[31:0], m_partial_rresp[1:0], m_partial_rlast, m_partial_rid, busy, args[63:32], args[191:128]};
 endmodule
 `default_nettype wire

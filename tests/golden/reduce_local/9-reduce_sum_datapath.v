@@ -20,11 +20,15 @@ module reduce_sum_datapath (
     input  wire [31:0] in_ld_resp_data,
     output wire        in_ld_flush,
     input  wire        in_ld_idle,
-    output wire        partial_st_req_valid,
-    input  wire        partial_st_req_ready,
-    output wire [31:0] partial_st_req_addr,
-    output wire [31:0] partial_st_req_data,
-    input  wire        partial_st_idle
+    output wire        partial_wr_cmd_valid,
+    input  wire        partial_wr_cmd_ready,
+    output wire [31:0] partial_wr_cmd_addr,
+    output wire [31:0] partial_wr_cmd_len,
+    output wire        partial_wr_valid,
+    input  wire        partial_wr_ready,
+    output wire [31:0] partial_wr_data,
+    output wire [3:0]  partial_wr_strb,
+    input  wire        partial_wr_idle
 );
     reg  [15:0] state;
     reg  [31:0] group_0;
@@ -47,119 +51,118 @@ module reduce_sum_datapath (
     wire        lbuf_scratch_r1_re;
     wire [7:0]  lbuf_scratch_r1_raddr;
     wire [31:0] lbuf_scratch_r1_rdata;
-    reg  [45:0] p3_valid;  // reduce_local.cl:4:6
-    reg         p3_admit;
-    wire        p3_stall;
-    wire        p3_en;
-    wire [63:0] pv_1;  // reduce_local.cl:4:6
-    wire [7:0]  pw_2;  // reduce_local.cl:4:6
-    wire [7:0]  w_3;  // reduce_local.cl:4:6
-    wire        pw_4;  // reduce_local.cl:4:6
-    reg         p3_go;
-    wire [63:0] pv_5;  // reduce_local.cl:6:16
-    wire [31:0] pw_6;  // reduce_local.cl:6:16
-    wire [31:0] w_7;  // reduce_local.cl:15:16
-    wire        pw_8;  // reduce_local.cl:15:9
-    wire [63:0] w_9;  // reduce_local.cl:16:9
-    wire [31:0] w_10;  // reduce_local.cl:16:30
-    wire [63:0] w_11;  // reduce_local.cl:16:17
-    wire [63:0] w_12;  // reduce_local.cl:16:9
-    wire [63:0] pw_13;  // reduce_local.cl:16:9
-    wire [63:0] pw_14;  // reduce_local.cl:16:9
-    wire [63:0] w_15;  // reduce_local.cl:16:36
-    wire [63:0] pwa_16;
-    wire [31:0] prd_17;  // reduce_local.cl:16:36
-    reg  [63:0] pq_18;  // reduce_local.cl:16:9
-    reg         pq_19;  // reduce_local.cl:15:9
-    wire [63:0] pv_20;  // reduce_local.cl:4:6
-    wire [7:0]  pw_21;  // reduce_local.cl:4:6
-    wire [7:0]  w_22;  // reduce_local.cl:4:6
-    wire [7:0]  pw_23;  // reduce_local.cl:4:6
-    wire [63:0] pw_24;  // reduce_local.cl:4:6
-    wire [63:0] w_25;  // reduce_local.cl:4:6
-    wire        w_26;  // reduce_local.cl:10:5
-    reg         q_27;  // reduce_local.cl:10:5
-    wire [31:0] w_28;  // reduce_local.cl:10:47
-    wire [31:0] w_29;  // reduce_local.cl:10:56
-    wire        w_30;  // reduce_local.cl:10:47
-    wire [31:0] w_31;  // reduce_local.cl:10:59
-    wire [31:0] w_32;  // reduce_local.cl:10:70
-    wire [31:0] w_33;  // reduce_local.cl:10:59
-    reg  [3:0]  p2_valid;  // reduce_local.cl:4:6
+    wire [63:0] w_1;  // reduce_local.cl:16:9
+    wire [31:0] w_2;  // reduce_local.cl:16:30
+    wire [63:0] w_3;  // reduce_local.cl:16:17
+    wire [63:0] w_4;  // reduce_local.cl:16:9
+    wire [63:0] w_5;  // reduce_local.cl:16:9
+    wire [63:0] w_6;  // reduce_local.cl:16:9
+    wire [63:0] w_7;  // reduce_local.cl:16:36
+    reg         lbuf_scratch_re_issued;
+    reg  [7:0]  lbuf_scratch_re_beat;
+    wire [7:0]  oi_8;
+    wire [63:0] oa_9;  // reduce_local.cl:16:36
+    reg  [31:0] old_10;  // reduce_local.cl:16:36
+    wire [31:0] v_11;
+    reg  [63:0] q_12;  // reduce_local.cl:16:9
+    reg         partial_wr_issued;
+    reg  [7:0]  partial_wr_beat;
+    wire [63:0] w_13;  // reduce_local.cl:15:5
+    wire        w_14;  // reduce_local.cl:10:5
+    reg         q_15;  // reduce_local.cl:10:5
+    wire [31:0] w_16;  // reduce_local.cl:10:47
+    wire [31:0] w_17;  // reduce_local.cl:10:56
+    wire        w_18;  // reduce_local.cl:10:47
+    wire [31:0] w_19;  // reduce_local.cl:10:59
+    wire [31:0] w_20;  // reduce_local.cl:10:70
+    wire [31:0] w_21;  // reduce_local.cl:10:59
+    reg  [2:0]  p2_valid;  // reduce_local.cl:4:6
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
-    wire [63:0] pv_34;  // reduce_local.cl:4:6
-    wire [7:0]  pw_35;  // reduce_local.cl:4:6
-    wire [7:0]  w_36;  // reduce_local.cl:4:6
-    wire        pw_37;  // reduce_local.cl:4:6
+    wire [63:0] pv_22;  // reduce_local.cl:4:6
+    wire [7:0]  pw_23;  // reduce_local.cl:4:6
+    wire [7:0]  w_24;  // reduce_local.cl:4:6
+    wire        pw_25;  // reduce_local.cl:4:6
     reg         p2_go;
-    wire [63:0] pv_38;  // reduce_local.cl:6:16
-    wire [31:0] pw_39;  // reduce_local.cl:6:16
-    wire [31:0] pv_40;  // reduce_local.cl:11:19
-    wire        pw_41;  // reduce_local.cl:11:13
-    wire [63:0] w_42;  // reduce_local.cl:12:13
-    wire [63:0] pw_43;  // reduce_local.cl:12:13
-    wire [63:0] w_44;  // reduce_local.cl:12:13
-    wire [63:0] pw_45;  // reduce_local.cl:12:13
-    wire [63:0] pw_46;  // reduce_local.cl:12:13
-    wire [63:0] pwa_47;
-    wire [31:0] prd_48;  // reduce_local.cl:12:13
-    wire [31:0] pv_49;  // reduce_local.cl:12:43
-    wire [7:0]  pw_50;  // reduce_local.cl:12:29
-    wire [7:0]  pw_51;  // reduce_local.cl:12:29
-    wire [7:0]  pw_52;  // reduce_local.cl:12:29
-    wire [63:0] pw_53;  // reduce_local.cl:12:29
-    wire [63:0] pw_54;  // reduce_local.cl:12:29
-    wire [63:0] pw_55;  // reduce_local.cl:12:29
-    reg  [63:0] pq_56;  // reduce_local.cl:12:29
-    reg         pq_57;  // reduce_local.cl:11:13
-    wire [63:0] pwa_58;
-    wire [31:0] prd_59;  // reduce_local.cl:12:29
-    reg  [31:0] pq_60;  // reduce_local.cl:12:13
-    wire [31:0] pw_61;  // reduce_local.cl:12:13
-    reg  [63:0] pq_62;  // reduce_local.cl:12:13
-    reg  [63:0] pq_63;  // reduce_local.cl:12:13
-    reg         pq_64;  // reduce_local.cl:11:13
-    wire [63:0] pwa_65;
-    wire [63:0] pv_66;  // reduce_local.cl:4:6
-    wire [7:0]  pw_67;  // reduce_local.cl:4:6
-    wire [7:0]  w_68;  // reduce_local.cl:4:6
-    wire [7:0]  pw_69;  // reduce_local.cl:4:6
-    wire [63:0] pw_70;  // reduce_local.cl:4:6
-    wire [63:0] w_71;  // reduce_local.cl:4:6
-    wire [31:0] w_72;  // reduce_local.cl:10:47
-    wire [31:0] w_73;  // reduce_local.cl:10:56
-    wire        w_74;  // reduce_local.cl:10:47
-    wire [31:0] w_75;  // reduce_local.cl:10:24
+    wire [63:0] pv_26;  // reduce_local.cl:6:16
+    wire [31:0] pw_27;  // reduce_local.cl:6:16
+    wire [31:0] pv_28;  // reduce_local.cl:11:19
+    wire        pw_29;  // reduce_local.cl:11:13
+    wire [63:0] w_30;  // reduce_local.cl:12:13
+    wire [63:0] pw_31;  // reduce_local.cl:12:13
+    wire [63:0] w_32;  // reduce_local.cl:12:13
+    wire [63:0] pw_33;  // reduce_local.cl:12:13
+    wire [63:0] pw_34;  // reduce_local.cl:12:13
+    wire [63:0] pwa_35;
+    wire [31:0] prd_36;  // reduce_local.cl:12:13
+    wire [31:0] pv_37;  // reduce_local.cl:12:43
+    wire [7:0]  pw_38;  // reduce_local.cl:12:29
+    wire [7:0]  pw_39;  // reduce_local.cl:12:29
+    wire [7:0]  pw_40;  // reduce_local.cl:12:29
+    wire [63:0] pw_41;  // reduce_local.cl:12:29
+    wire [63:0] pw_42;  // reduce_local.cl:12:29
+    wire [63:0] pw_43;  // reduce_local.cl:12:29
+    wire [63:0] pwa_44;
+    wire [31:0] prd_45;  // reduce_local.cl:12:29
+    wire [31:0] pw_46;  // reduce_local.cl:12:13
+    reg  [63:0] pq_47;  // reduce_local.cl:12:13
+    reg         pq_48;  // reduce_local.cl:11:13
+    wire [63:0] pwa_49;
+    wire [63:0] pv_50;  // reduce_local.cl:4:6
+    wire [7:0]  pw_51;  // reduce_local.cl:4:6
+    wire [7:0]  w_52;  // reduce_local.cl:4:6
+    wire [7:0]  pw_53;  // reduce_local.cl:4:6
+    wire [63:0] pw_54;  // reduce_local.cl:4:6
+    wire [63:0] w_55;  // reduce_local.cl:4:6
+    wire [31:0] w_56;  // reduce_local.cl:10:47
+    wire [31:0] w_57;  // reduce_local.cl:10:56
+    wire        w_58;  // reduce_local.cl:10:47
+    wire [31:0] w_59;  // reduce_local.cl:10:24
     reg  [45:0] p0_valid;  // reduce_local.cl:4:6
     reg         p0_admit;
     wire        p0_stall;
     wire        p0_en;
-    wire [63:0] pv_76;  // reduce_local.cl:4:6
-    wire [7:0]  pw_77;  // reduce_local.cl:4:6
-    wire [7:0]  w_78;  // reduce_local.cl:4:6
-    wire        pw_79;  // reduce_local.cl:4:6
+    wire [63:0] pv_60;  // reduce_local.cl:4:6
+    wire [7:0]  pw_61;  // reduce_local.cl:4:6
+    wire [7:0]  w_62;  // reduce_local.cl:4:6
+    wire        pw_63;  // reduce_local.cl:4:6
     reg         p0_go;
-    wire [63:0] pv_80;  // reduce_local.cl:6:16
-    wire [31:0] pw_81;  // reduce_local.cl:6:16
-    wire [63:0] w_82;  // reduce_local.cl:7:5
-    wire [63:0] w_83;  // reduce_local.cl:7:20
-    wire [31:0] w_84;  // reduce_local.cl:7:23
-    wire [63:0] w_85;  // reduce_local.cl:7:23
-    wire [63:0] w_86;  // reduce_local.cl:7:23
-    wire [31:0] pw_87;  // reduce_local.cl:7:23
-    wire [31:0] w_88;  // reduce_local.cl:7:23
-    wire [31:0] pw_89;  // reduce_local.cl:7:23
-    wire [31:0] pw_90;  // reduce_local.cl:7:23
-    wire [63:0] pw_91;  // reduce_local.cl:7:23
-    wire [63:0] w_92;  // reduce_local.cl:7:5
-    wire [63:0] pw_93;  // reduce_local.cl:7:20
-    wire [63:0] pw_94;  // reduce_local.cl:7:20
-    wire [31:0] pld_95;  // reduce_local.cl:7:20
-    wire [63:0] pw_96;  // reduce_local.cl:7:5
-    wire [63:0] pw_97;  // reduce_local.cl:7:5
-    wire [63:0] pw_98;  // reduce_local.cl:7:5
+    wire [63:0] pv_64;  // reduce_local.cl:6:16
+    wire [31:0] pw_65;  // reduce_local.cl:6:16
+    wire [63:0] w_66;  // reduce_local.cl:7:5
+    wire [63:0] w_67;  // reduce_local.cl:7:20
+    wire [31:0] w_68;  // reduce_local.cl:7:23
+    wire [63:0] w_69;  // reduce_local.cl:7:23
+    wire [63:0] w_70;  // reduce_local.cl:7:23
+    wire [31:0] pw_71;  // reduce_local.cl:7:23
+    wire [31:0] w_72;  // reduce_local.cl:7:23
+    wire [31:0] pw_73;  // reduce_local.cl:7:23
+    wire [31:0] pw_74;  // reduce_local.cl:7:23
+    wire [63:0] pw_75;  // reduce_local.cl:7:23
+    wire [63:0] w_76;  // reduce_local.cl:7:5
+    wire [63:0] pw_77;  // reduce_local.cl:7:20
+    wire [63:0] pw_78;  // reduce_local.cl:7:20
+    wire [31:0] pld_79;  // reduce_local.cl:7:20
+    wire [63:0] pw_80;  // reduce_local.cl:7:5
+    wire [63:0] pw_81;  // reduce_local.cl:7:5
+    wire [63:0] pw_82;  // reduce_local.cl:7:5
+    reg  [63:0] pq_83;  // reduce_local.cl:7:5
+    reg  [63:0] pq_84;  // reduce_local.cl:7:5
+    reg  [63:0] pq_85;  // reduce_local.cl:7:5
+    reg  [63:0] pq_86;  // reduce_local.cl:7:5
+    reg  [63:0] pq_87;  // reduce_local.cl:7:5
+    reg  [63:0] pq_88;  // reduce_local.cl:7:5
+    reg  [63:0] pq_89;  // reduce_local.cl:7:5
+    reg  [63:0] pq_90;  // reduce_local.cl:7:5
+    reg  [63:0] pq_91;  // reduce_local.cl:7:5
+    reg  [63:0] pq_92;  // reduce_local.cl:7:5
+    reg  [63:0] pq_93;  // reduce_local.cl:7:5
+    reg  [63:0] pq_94;  // reduce_local.cl:7:5
+    reg  [63:0] pq_95;  // reduce_local.cl:7:5
+    reg  [63:0] pq_96;  // reduce_local.cl:7:5
+    reg  [63:0] pq_97;  // reduce_local.cl:7:5
+    reg  [63:0] pq_98;  // reduce_local.cl:7:5
     reg  [63:0] pq_99;  // reduce_local.cl:7:5
     reg  [63:0] pq_100;  // reduce_local.cl:7:5
     reg  [63:0] pq_101;  // reduce_local.cl:7:5
@@ -188,29 +191,13 @@ module reduce_sum_datapath (
     reg  [63:0] pq_124;  // reduce_local.cl:7:5
     reg  [63:0] pq_125;  // reduce_local.cl:7:5
     reg  [63:0] pq_126;  // reduce_local.cl:7:5
-    reg  [63:0] pq_127;  // reduce_local.cl:7:5
-    reg  [63:0] pq_128;  // reduce_local.cl:7:5
-    reg  [63:0] pq_129;  // reduce_local.cl:7:5
-    reg  [63:0] pq_130;  // reduce_local.cl:7:5
-    reg  [63:0] pq_131;  // reduce_local.cl:7:5
-    reg  [63:0] pq_132;  // reduce_local.cl:7:5
-    reg  [63:0] pq_133;  // reduce_local.cl:7:5
-    reg  [63:0] pq_134;  // reduce_local.cl:7:5
-    reg  [63:0] pq_135;  // reduce_local.cl:7:5
-    reg  [63:0] pq_136;  // reduce_local.cl:7:5
-    reg  [63:0] pq_137;  // reduce_local.cl:7:5
-    reg  [63:0] pq_138;  // reduce_local.cl:7:5
-    reg  [63:0] pq_139;  // reduce_local.cl:7:5
-    reg  [63:0] pq_140;  // reduce_local.cl:7:5
-    reg  [63:0] pq_141;  // reduce_local.cl:7:5
-    reg  [63:0] pq_142;  // reduce_local.cl:7:5
-    wire [63:0] pwa_143;
-    wire [63:0] pv_144;  // reduce_local.cl:4:6
-    wire [7:0]  pw_145;  // reduce_local.cl:4:6
-    wire [7:0]  w_146;  // reduce_local.cl:4:6
-    wire [7:0]  pw_147;  // reduce_local.cl:4:6
-    wire [63:0] pw_148;  // reduce_local.cl:4:6
-    wire [63:0] w_149;  // reduce_local.cl:4:6
+    wire [63:0] pwa_127;
+    wire [63:0] pv_128;  // reduce_local.cl:4:6
+    wire [7:0]  pw_129;  // reduce_local.cl:4:6
+    wire [7:0]  w_130;  // reduce_local.cl:4:6
+    wire [7:0]  pw_131;  // reduce_local.cl:4:6
+    wire [63:0] pw_132;  // reduce_local.cl:4:6
+    wire [63:0] w_133;  // reduce_local.cl:4:6
     reg  [7:0]  launch_err;
     reg         done_q;
     assign v4_lid_linear = 64'h0000000000000000;
@@ -244,118 +231,105 @@ module reduce_sum_datapath (
         .raddr(lbuf_scratch_r1_raddr),
         .rdata(lbuf_scratch_r1_rdata)
     );
-    assign p3_en = (!p3_stall);
-    assign pv_1 = v3_lid_x;
-    assign pw_2 = pv_1[7:0];
-    assign w_3 = 8'h80;
-    assign pw_4 = (pw_2 < w_3);
-    assign pv_5 = v3_lid_x;
-    assign pw_6 = pv_5[31:0];
-    assign w_7 = 32'h00000000;
-    assign pw_8 = (pw_6 == w_7);
-    assign w_9 = {32'h00000000, partial_base};
-    assign w_10 = 32'h00000000;
-    assign w_11 = {32'h00000000, group_0};
-    assign w_12 = 64'h0000000000000004;
-    assign pw_13 = (w_11 * w_12);
-    assign pw_14 = (w_9 + pw_13);
-    assign w_15 = 64'h0000000000000000;
-    assign pwa_16 = (w_15 >> 64'h0000000000000002);
-    assign prd_17 = lbuf_scratch_rdata[31:0];
-    assign pv_20 = v3_lid_x;
-    assign pw_21 = pv_20[7:0];
-    assign w_22 = 8'h01;
-    assign pw_23 = (pw_21 + w_22);
-    assign pw_24 = {56'h00000000000000, pw_23[7:0]};
-    assign p3_stall = (((p3_valid[1] && 1'h1) && (1'h1 && pq_19)) && (!partial_st_req_ready));
-    assign w_25 = 64'h0000000000000000;
-    assign w_26 = v2_group_cond0;
-    assign w_28 = v1_stride;
-    assign w_29 = 32'h00000000;
-    assign w_30 = (w_28 > w_29);
-    assign w_31 = v1_stride;
-    assign w_32 = 32'h00000001;
-    assign w_33 = (w_31 >> w_32);
+    assign w_1 = {32'h00000000, partial_base};
+    assign w_2 = 32'h00000000;
+    assign w_3 = {32'h00000000, group_0};
+    assign w_4 = 64'h0000000000000004;
+    assign w_5 = (w_3 * w_4);
+    assign w_6 = (w_1 + w_5);
+    assign w_7 = 64'h0000000000000000;
+    assign oi_8 = lbuf_scratch_re_beat;
+    assign oa_9 = ((w_7 >> 64'h0000000000000002) + {56'h00000000000000, oi_8});
+    assign v_11 = old_10[31:0];
+    assign w_13 = 64'h0000000000000000;
+    assign w_14 = v2_group_cond0;
+    assign w_16 = v1_stride;
+    assign w_17 = 32'h00000000;
+    assign w_18 = (w_16 > w_17);
+    assign w_19 = v1_stride;
+    assign w_20 = 32'h00000001;
+    assign w_21 = (w_19 >> w_20);
     assign p2_en = (!p2_stall);
-    assign pv_34 = v3_lid_x;
-    assign pw_35 = pv_34[7:0];
-    assign w_36 = 8'h80;
-    assign pw_37 = (pw_35 < w_36);
-    assign pv_38 = v3_lid_x;
-    assign pw_39 = pv_38[31:0];
-    assign pv_40 = v1_stride;
-    assign pw_41 = (pw_39 < pv_40);
-    assign w_42 = 64'h0000000000000000;
-    assign pw_43 = {32'h00000000, pw_39[31:0]};
-    assign w_44 = 64'h0000000000000004;
-    assign pw_45 = (pw_43 * w_44);
-    assign pw_46 = (w_42 + pw_45);
-    assign pwa_47 = (pw_46 >> 64'h0000000000000002);
-    assign prd_48 = lbuf_scratch_rdata[31:0];
-    assign pv_49 = v1_stride;
-    assign pw_50 = pw_39[7:0];
-    assign pw_51 = pv_49[7:0];
-    assign pw_52 = (pw_50 + pw_51);
-    assign pw_53 = {56'h00000000000000, pw_52[7:0]};
-    assign pw_54 = (pw_53 * w_44);
-    assign pw_55 = (w_42 + pw_54);
-    assign pwa_58 = (pq_56 >> 64'h0000000000000002);
-    assign prd_59 = lbuf_scratch_r1_rdata[31:0];
-    assign pw_61 = (pq_60 + prd_59);
-    assign pwa_65 = (pq_63 >> 64'h0000000000000002);
-    assign pv_66 = v3_lid_x;
-    assign pw_67 = pv_66[7:0];
-    assign w_68 = 8'h01;
-    assign pw_69 = (pw_67 + w_68);
-    assign pw_70 = {56'h00000000000000, pw_69[7:0]};
+    assign pv_22 = v3_lid_x;
+    assign pw_23 = pv_22[7:0];
+    assign w_24 = 8'h80;
+    assign pw_25 = (pw_23 < w_24);
+    assign pv_26 = v3_lid_x;
+    assign pw_27 = pv_26[31:0];
+    assign pv_28 = v1_stride;
+    assign pw_29 = (pw_27 < pv_28);
+    assign w_30 = 64'h0000000000000000;
+    assign pw_31 = {32'h00000000, pw_27[31:0]};
+    assign w_32 = 64'h0000000000000004;
+    assign pw_33 = (pw_31 * w_32);
+    assign pw_34 = (w_30 + pw_33);
+    assign pwa_35 = (pw_34 >> 64'h0000000000000002);
+    assign prd_36 = lbuf_scratch_rdata[31:0];
+    assign pv_37 = v1_stride;
+    assign pw_38 = pw_27[7:0];
+    assign pw_39 = pv_37[7:0];
+    assign pw_40 = (pw_38 + pw_39);
+    assign pw_41 = {56'h00000000000000, pw_40[7:0]};
+    assign pw_42 = (pw_41 * w_32);
+    assign pw_43 = (w_30 + pw_42);
+    assign pwa_44 = (pw_43 >> 64'h0000000000000002);
+    assign prd_45 = lbuf_scratch_r1_rdata[31:0];
+    assign pw_46 = (prd_36 + prd_45);
+    assign pwa_49 = (pq_47 >> 64'h0000000000000002);
+    assign pv_50 = v3_lid_x;
+    assign pw_51 = pv_50[7:0];
+    assign w_52 = 8'h01;
+    assign pw_53 = (pw_51 + w_52);
+    assign pw_54 = {56'h00000000000000, pw_53[7:0]};
     assign p2_stall = 1'h0;
-    assign w_71 = 64'h0000000000000000;
-    assign w_72 = v1_stride;
-    assign w_73 = 32'h00000000;
-    assign w_74 = (w_72 > w_73);
-    assign w_75 = 32'h00000040;
+    assign w_55 = 64'h0000000000000000;
+    assign w_56 = v1_stride;
+    assign w_57 = 32'h00000000;
+    assign w_58 = (w_56 > w_57);
+    assign w_59 = 32'h00000040;
     assign p0_en = (!p0_stall);
-    assign pv_76 = v3_lid_x;
-    assign pw_77 = pv_76[7:0];
-    assign w_78 = 8'h80;
-    assign pw_79 = (pw_77 < w_78);
-    assign pv_80 = v3_lid_x;
-    assign pw_81 = pv_80[31:0];
-    assign w_82 = 64'h0000000000000000;
-    assign w_83 = {32'h00000000, in_base};
-    assign w_84 = 32'h00000000;
-    assign w_85 = {32'h00000000, group_0};
-    assign w_86 = 64'h0000000000000000;
-    assign pw_87 = w_85[31:0];
-    assign w_88 = 32'h00000080;
-    assign pw_89 = (pw_87 * w_88);
-    assign pw_90 = (pw_89 + pw_81);
-    assign pw_91 = {32'h00000000, pw_90[31:0]};
-    assign w_92 = 64'h0000000000000004;
-    assign pw_93 = (pw_91 * w_92);
-    assign pw_94 = (w_83 + pw_93);
-    assign pld_95 = in_ld_resp_data;
-    assign pw_96 = {32'h00000000, pw_81[31:0]};
-    assign pw_97 = (pw_96 * w_92);
-    assign pw_98 = (w_82 + pw_97);
-    assign pwa_143 = (pq_142 >> 64'h0000000000000002);
-    assign pv_144 = v3_lid_x;
-    assign pw_145 = pv_144[7:0];
-    assign w_146 = 8'h01;
-    assign pw_147 = (pw_145 + w_146);
-    assign pw_148 = {56'h00000000000000, pw_147[7:0]};
-    assign p0_stall = ((((p0_valid[0] && 1'h1) && pw_79) && (!in_ld_req_ready)) || ((p0_valid[44] && 1'h1) && (!in_ld_resp_valid)));
-    assign w_149 = 64'h0000000000000000;
+    assign pv_60 = v3_lid_x;
+    assign pw_61 = pv_60[7:0];
+    assign w_62 = 8'h80;
+    assign pw_63 = (pw_61 < w_62);
+    assign pv_64 = v3_lid_x;
+    assign pw_65 = pv_64[31:0];
+    assign w_66 = 64'h0000000000000000;
+    assign w_67 = {32'h00000000, in_base};
+    assign w_68 = 32'h00000000;
+    assign w_69 = {32'h00000000, group_0};
+    assign w_70 = 64'h0000000000000000;
+    assign pw_71 = w_69[31:0];
+    assign w_72 = 32'h00000080;
+    assign pw_73 = (pw_71 * w_72);
+    assign pw_74 = (pw_73 + pw_65);
+    assign pw_75 = {32'h00000000, pw_74[31:0]};
+    assign w_76 = 64'h0000000000000004;
+    assign pw_77 = (pw_75 * w_76);
+    assign pw_78 = (w_67 + pw_77);
+    assign pld_79 = in_ld_resp_data;
+    assign pw_80 = {32'h00000000, pw_65[31:0]};
+    assign pw_81 = (pw_80 * w_76);
+    assign pw_82 = (w_66 + pw_81);
+    assign pwa_127 = (pq_126 >> 64'h0000000000000002);
+    assign pv_128 = v3_lid_x;
+    assign pw_129 = pv_128[7:0];
+    assign w_130 = 8'h01;
+    assign pw_131 = (pw_129 + w_130);
+    assign pw_132 = {56'h00000000000000, pw_131[7:0]};
+    assign p0_stall = ((((p0_valid[0] && 1'h1) && pw_63) && (!in_ld_req_ready)) || ((p0_valid[44] && 1'h1) && (!in_ld_resp_valid)));
+    assign w_133 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
     always @(posedge clk) begin
         if (rst) begin
             state <= 16'h0000;
-            p3_valid <= 46'h000000000000;
-            p3_admit <= 1'h0;
-            p3_go <= 1'h0;
-            p2_valid <= 4'h0;
+            lbuf_scratch_re_issued <= 1'h0;
+            lbuf_scratch_re_beat <= 8'h00;
+            partial_wr_issued <= 1'h0;
+            partial_wr_beat <= 8'h00;
+            p2_valid <= 3'h0;
             p2_admit <= 1'h0;
             p2_go <= 1'h0;
             p0_valid <= 46'h000000000000;
@@ -382,56 +356,70 @@ module reduce_sum_datapath (
             if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0013);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
-            if (((state == 16'h0003) && 1'h1)) p3_valid <= 46'h000000000001;  // reduce_local.cl:4:6
-            if (((state == 16'h0003) && 1'h1)) p3_admit <= 1'h1;  // reduce_local.cl:4:6
-            if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (1'h1 && p3_en))) p3_go <= pw_4;  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (((p3_valid[0] && 1'h1) && pw_4) && p3_en))) v0_lid <= pw_6;  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (((p3_valid[0] && 1'h1) && pw_4) && p3_en))) v3_lid_x <= pw_24;  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (1'h1 && p3_en))) pq_18 <= pw_14;  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (1'h1 && p3_en))) pq_19 <= pw_8;  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (1'h1 && p3_en))) p3_valid <= {p3_valid[44], p3_valid[43], p3_valid[42], p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_4), (p3_admit && ((!(p3_valid[0] && (!pw_4))) || 1'h0))};  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_4))) || 1'h0));  // reduce_local.cl:4:6
-            if (((state == 16'h0004) && (((!p3_admit) && (p3_valid == 46'h000000000000)) && partial_st_idle))) state <= 16'h0001;  // reduce_local.cl:4:6
-            if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v3_lid_x <= w_25;
-            if ((state == 16'h0006)) state <= 16'h0003;
+            if ((state == 16'h0003)) state <= 16'h0003;
+            if (((state == 16'h0004) && ((!1'h0) && lbuf_scratch_re_issued))) old_10 <= lbuf_scratch_rdata;  // reduce_local.cl:16:36
+            if (((state == 16'h0004) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_beat <= (lbuf_scratch_re_beat + 8'h01);  // reduce_local.cl:16:36
+            if (((state == 16'h0004) && ((!1'h0) && (!lbuf_scratch_re_issued)))) lbuf_scratch_re_issued <= 1'h1;  // reduce_local.cl:16:36
+            if (((state == 16'h0004) && ((!1'h0) && lbuf_scratch_re_issued))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:16:36
+            if (((state == 16'h0004) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h00)))) lbuf_scratch_re_beat <= 8'h00;  // reduce_local.cl:16:36
+            if (((state == 16'h0004) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h00)))) lbuf_scratch_re_issued <= 1'h0;  // reduce_local.cl:16:36
+            if (((state == 16'h0004) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h00)))) q_12 <= w_6;  // reduce_local.cl:16:36
+            if (((state == 16'h0004) && (((!1'h0) && lbuf_scratch_re_issued) && (lbuf_scratch_re_beat == 8'h00)))) state <= 16'h0005;  // reduce_local.cl:16:36
+            if (((state == 16'h0005) && ((((state == 16'h0005) && (!partial_wr_issued)) && 1'h1) && partial_wr_cmd_ready))) partial_wr_issued <= 1'h1;  // reduce_local.cl:16:9
+            if (((state == 16'h0005) && (((state == 16'h0005) && partial_wr_issued) && partial_wr_ready))) partial_wr_beat <= (partial_wr_beat + 8'h01);  // reduce_local.cl:16:9
+            if (((state == 16'h0005) && ((((state == 16'h0005) && partial_wr_issued) && partial_wr_ready) && (partial_wr_beat == 8'h00)))) partial_wr_beat <= 8'h00;  // reduce_local.cl:16:9
+            if (((state == 16'h0005) && ((((state == 16'h0005) && partial_wr_issued) && partial_wr_ready) && (partial_wr_beat == 8'h00)))) partial_wr_issued <= 1'h0;  // reduce_local.cl:16:9
+            if (((state == 16'h0005) && ((((state == 16'h0005) && partial_wr_issued) && partial_wr_ready) && (partial_wr_beat == 8'h00)))) state <= 16'h0001;  // reduce_local.cl:16:9
+            if ((state == 16'h0006)) v3_lid_x <= w_13;
+            if ((state == 16'h0006)) state <= 16'h0004;
             if ((state == 16'h0007)) state <= 16'h0009;
-            if ((state == 16'h0008)) state <= (q_27 ? 16'h000e : 16'h0006);
-            if ((state == 16'h0009)) q_27 <= w_26;
+            if ((state == 16'h0008)) state <= (q_15 ? 16'h000e : 16'h0006);
+            if ((state == 16'h0009)) q_15 <= w_14;
             if ((state == 16'h0009)) state <= 16'h0008;
-            if ((state == 16'h000a)) v2_group_cond0 <= w_30;
+            if ((state == 16'h000a)) v2_group_cond0 <= w_18;
             if ((state == 16'h000a)) state <= 16'h0007;
-            if ((state == 16'h000b)) v1_stride <= w_33;
+            if ((state == 16'h000b)) v1_stride <= w_21;
             if ((state == 16'h000b)) state <= 16'h000a;
-            if (((state == 16'h000c) && 1'h1)) p2_valid <= 4'h1;  // reduce_local.cl:4:6
-            if (((state == 16'h000c) && 1'h1)) p2_admit <= 1'h1;  // reduce_local.cl:4:6
-            if (((state == 16'h000c) && 1'h1)) state <= 16'h000d;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && (1'h1 && p2_en))) p2_go <= pw_37;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && (((p2_valid[0] && 1'h1) && pw_37) && p2_en))) v0_lid <= pw_39;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && (((p2_valid[0] && 1'h1) && pw_37) && p2_en))) v3_lid_x <= pw_70;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_56 <= pw_55;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_57 <= pw_41;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_60 <= prd_48;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_62 <= pw_46;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_63 <= pq_62;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_64 <= pq_57;  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && (1'h1 && p2_en))) p2_valid <= {p2_valid[2], p2_valid[1], (p2_valid[0] && pw_37), (p2_admit && ((!(p2_valid[0] && (!pw_37))) || 1'h0))};  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_37))) || 1'h0));  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && ((!p2_admit) && (p2_valid == 4'h0)))) state <= 16'h000b;  // reduce_local.cl:4:6
-            if ((state == 16'h000e)) v3_lid_x <= w_71;
+            if (((state == 16'h000c) && (1'h1 && partial_wr_idle))) p2_valid <= 3'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h000c) && (1'h1 && partial_wr_idle))) p2_admit <= 1'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h000c) && (1'h1 && partial_wr_idle))) state <= 16'h000d;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) p2_go <= pw_25;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (((p2_valid[0] && 1'h1) && pw_25) && p2_en))) v0_lid <= pw_27;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (((p2_valid[0] && 1'h1) && pw_25) && p2_en))) v3_lid_x <= pw_54;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_47 <= pw_34;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) pq_48 <= pw_29;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) p2_valid <= {p2_valid[1], (p2_valid[0] && pw_25), (p2_admit && ((!(p2_valid[0] && (!pw_25))) || 1'h0))};  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_25))) || 1'h0));  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && ((!p2_admit) && (p2_valid == 3'h0)))) state <= 16'h000b;  // reduce_local.cl:4:6
+            if ((state == 16'h000e)) v3_lid_x <= w_55;
             if ((state == 16'h000e)) state <= 16'h000c;
-            if ((state == 16'h000f)) v2_group_cond0 <= w_74;
+            if ((state == 16'h000f)) v2_group_cond0 <= w_58;
             if ((state == 16'h000f)) state <= 16'h0007;
-            if ((state == 16'h0010)) v1_stride <= w_75;
+            if ((state == 16'h0010)) v1_stride <= w_59;
             if ((state == 16'h0010)) state <= 16'h000f;
-            if (((state == 16'h0011) && 1'h1)) p0_valid <= 46'h000000000001;  // reduce_local.cl:4:6
-            if (((state == 16'h0011) && 1'h1)) p0_admit <= 1'h1;  // reduce_local.cl:4:6
-            if (((state == 16'h0011) && 1'h1)) state <= 16'h0012;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_go <= pw_79;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_79) && p0_en))) v0_lid <= pw_81;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_79) && p0_en))) v3_lid_x <= pw_148;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_99 <= pw_98;  // reduce_local.cl:4:6
+            if (((state == 16'h0011) && (1'h1 && partial_wr_idle))) p0_valid <= 46'h000000000001;  // reduce_local.cl:4:6
+            if (((state == 16'h0011) && (1'h1 && partial_wr_idle))) p0_admit <= 1'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h0011) && (1'h1 && partial_wr_idle))) state <= 16'h0012;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_go <= pw_63;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_63) && p0_en))) v0_lid <= pw_65;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_63) && p0_en))) v3_lid_x <= pw_132;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_83 <= pw_82;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_84 <= pq_83;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_85 <= pq_84;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_86 <= pq_85;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_87 <= pq_86;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_88 <= pq_87;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_89 <= pq_88;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_90 <= pq_89;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_91 <= pq_90;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_92 <= pq_91;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_93 <= pq_92;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_94 <= pq_93;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_95 <= pq_94;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_96 <= pq_95;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_97 <= pq_96;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_98 <= pq_97;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_99 <= pq_98;  // reduce_local.cl:4:6
             if (((state == 16'h0012) && (1'h1 && p0_en))) pq_100 <= pq_99;  // reduce_local.cl:4:6
             if (((state == 16'h0012) && (1'h1 && p0_en))) pq_101 <= pq_100;  // reduce_local.cl:4:6
             if (((state == 16'h0012) && (1'h1 && p0_en))) pq_102 <= pq_101;  // reduce_local.cl:4:6
@@ -459,48 +447,35 @@ module reduce_sum_datapath (
             if (((state == 16'h0012) && (1'h1 && p0_en))) pq_124 <= pq_123;  // reduce_local.cl:4:6
             if (((state == 16'h0012) && (1'h1 && p0_en))) pq_125 <= pq_124;  // reduce_local.cl:4:6
             if (((state == 16'h0012) && (1'h1 && p0_en))) pq_126 <= pq_125;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_127 <= pq_126;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_128 <= pq_127;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_129 <= pq_128;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_130 <= pq_129;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_131 <= pq_130;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_132 <= pq_131;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_133 <= pq_132;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_134 <= pq_133;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_135 <= pq_134;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_136 <= pq_135;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_137 <= pq_136;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_138 <= pq_137;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_139 <= pq_138;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_140 <= pq_139;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_141 <= pq_140;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_142 <= pq_141;  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_valid <= {p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_79), (p0_admit && ((!(p0_valid[0] && (!pw_79))) || 1'h0))};  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_79))) || 1'h0));  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_valid <= {p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_63), (p0_admit && ((!(p0_valid[0] && (!pw_63))) || 1'h0))};  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_63))) || 1'h0));  // reduce_local.cl:4:6
             if (((state == 16'h0012) && (((!p0_admit) && (p0_valid == 46'h000000000000)) && in_ld_idle))) state <= 16'h0010;  // reduce_local.cl:4:6
-            if ((state == 16'h0013)) v3_lid_x <= w_149;
+            if ((state == 16'h0013)) v3_lid_x <= w_133;
             if ((state == 16'h0013)) state <= 16'h0011;
             if (((state == 16'h0014) && ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0014)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0013);
         end
     end
-    assign in_ld_req_valid = (((p0_valid[0] && 1'h1) && pw_79) && p0_en);
-    assign in_ld_req_addr = (((p0_valid[0] && 1'h1) && pw_79) ? pw_94[31:0] : 32'h00000000);
+    assign in_ld_req_valid = (((p0_valid[0] && 1'h1) && pw_63) && p0_en);
+    assign in_ld_req_addr = (((p0_valid[0] && 1'h1) && pw_63) ? pw_78[31:0] : 32'h00000000);
     assign in_ld_resp_ready = ((p0_valid[44] && 1'h1) && p0_en);
     assign in_ld_flush = (state == 16'h0011);
-    assign partial_st_req_valid = (((p3_valid[1] && 1'h1) && (1'h1 && pq_19)) && p3_en);
-    assign partial_st_req_addr = (((p3_valid[1] && 1'h1) && (1'h1 && pq_19)) ? pq_18[31:0] : 32'h00000000);
-    assign partial_st_req_data = (((p3_valid[1] && 1'h1) && (1'h1 && pq_19)) ? prd_17 : 32'h00000000);
-    assign lbuf_scratch_we = ((((p2_valid[2] && 1'h1) && (1'h1 && pq_64)) && p2_en) || ((p0_valid[44] && 1'h1) && p0_en));
-    assign lbuf_scratch_waddr = ((((p2_valid[2] && 1'h1) && (1'h1 && pq_64)) && p2_en) ? pwa_65[7:0] : (((p0_valid[44] && 1'h1) && p0_en) ? pwa_143[7:0] : 8'h00));
-    assign lbuf_scratch_wdata = ((((p2_valid[2] && 1'h1) && (1'h1 && pq_64)) && p2_en) ? pw_61 : (((p0_valid[44] && 1'h1) && p0_en) ? pld_95 : 32'h00000000));
-    assign lbuf_scratch_re = (((((p3_valid[0] && 1'h1) && pw_4) && (1'h1 && pw_8)) && p3_en) || ((((p2_valid[0] && 1'h1) && pw_37) && (1'h1 && pw_41)) && p2_en));
-    assign lbuf_scratch_raddr = (((((p3_valid[0] && 1'h1) && pw_4) && (1'h1 && pw_8)) && p3_en) ? pwa_16[7:0] : (((((p2_valid[0] && 1'h1) && pw_37) && (1'h1 && pw_41)) && p2_en) ? pwa_47[7:0] : 8'h00));
-    assign lbuf_scratch_r1_re = (((p2_valid[1] && 1'h1) && (1'h1 && pq_57)) && p2_en);
-    assign lbuf_scratch_r1_raddr = ((((p2_valid[1] && 1'h1) && (1'h1 && pq_57)) && p2_en) ? pwa_58[7:0] : 8'h00);
+    assign partial_wr_cmd_valid = ((state == 16'h0005) && (!partial_wr_issued));
+    assign partial_wr_cmd_addr = (((state == 16'h0005) && (!partial_wr_issued)) ? q_12[31:0] : 32'h00000000);
+    assign partial_wr_cmd_len = (((state == 16'h0005) && (!partial_wr_issued)) ? 32'h00000004 : 32'h00000000);
+    assign partial_wr_valid = ((state == 16'h0005) && partial_wr_issued);
+    assign partial_wr_data = (((state == 16'h0005) && partial_wr_issued) ? v_11 : 32'h00000000);
+    assign partial_wr_strb = (((state == 16'h0005) && partial_wr_issued) ? 4'hf : 4'h0);
+    assign lbuf_scratch_we = ((((p2_valid[1] && 1'h1) && (1'h1 && pq_48)) && p2_en) || ((p0_valid[44] && 1'h1) && p0_en));
+    assign lbuf_scratch_waddr = ((((p2_valid[1] && 1'h1) && (1'h1 && pq_48)) && p2_en) ? pwa_49[7:0] : (((p0_valid[44] && 1'h1) && p0_en) ? pwa_127[7:0] : 8'h00));
+    assign lbuf_scratch_wdata = ((((p2_valid[1] && 1'h1) && (1'h1 && pq_48)) && p2_en) ? pw_46 : (((p0_valid[44] && 1'h1) && p0_en) ? pld_79 : 32'h00000000));
+    assign lbuf_scratch_re = ((((state == 16'h0004) && (!1'h0)) && (!lbuf_scratch_re_issued)) || ((((p2_valid[0] && 1'h1) && pw_25) && (1'h1 && pw_29)) && p2_en));
+    assign lbuf_scratch_raddr = ((((state == 16'h0004) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_9[7:0] : (((((p2_valid[0] && 1'h1) && pw_25) && (1'h1 && pw_29)) && p2_en) ? pwa_35[7:0] : 8'h00));
+    assign lbuf_scratch_r1_re = ((((p2_valid[0] && 1'h1) && pw_25) && (1'h1 && pw_29)) && p2_en);
+    assign lbuf_scratch_r1_raddr = (((((p2_valid[0] && 1'h1) && pw_25) && (1'h1 && pw_29)) && p2_en) ? pwa_44[7:0] : 8'h00);
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, scratch_local_size[31:0], v0_lid[31:0], v4_lid_linear[63:0], pv_1[63:8], p3_go, pv_5[63:32], w_10[31:0], pwa_16[63:8], pq_18[63:32], pv_20[63:8], pv_34[63:8], p2_go, pv_38[63:32], pwa_47[63:8], pv_49[31:8], pwa_58[63:8],
-        pwa_65[63:8], pv_66[63:8], pv_76[63:8], p0_go, pv_80[63:32], w_84[31:0], w_85[63:32], w_86[63:0], pw_94[63:32], pwa_143[63:8], pv_144[63:8]};
+    wire ohls_unused = &{1'b0, scratch_local_size[31:0], v0_lid[31:0], v4_lid_linear[63:0], w_2[31:0], oa_9[63:8], q_12[63:32], pv_22[63:8], p2_go, pv_26[63:32], pwa_35[63:8], pv_37[31:8], pwa_44[63:8], pwa_49[63:8], pv_50[63:8], pv_60[63:8], p0_go,
+        pv_64[63:32], w_68[31:0], w_69[63:32], w_70[63:0], pw_78[63:32], pwa_127[63:8], pv_128[63:8]};
 endmodule
 `default_nettype wire

@@ -38,6 +38,10 @@ pub struct LoopHints {
     /// it held (`loops/flatten.rs`), so consecutive iterations may be one work-item's.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub flattened: bool,
+    /// Not from the source: a work-item loop over only the work-items whose local id in
+    /// dimension `.0` is `.1` (`workitems/guards.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fixed_id: Option<(usize, u64)>,
 }
 
 /// `xcl_loop_tripcount(min, max[, avg])`; `avg` defaults to `(min + max) / 2`.
