@@ -974,3 +974,41 @@ fn guarded_statements_stay_where_splitting_would_reorder_a_work_item() {
     );
     assert_eq!(n, 2, "{text}");
 }
+
+#[test]
+fn grid_stride_loops_run_in_rounds_over_the_work_items() {
+    // histogram_atomic's `for (i = get_global_id(0); i < n; i += get_global_size(0))`:
+    // a group-level loop whose rounds are work-item loops, `i` and the activity flag kept
+    // per work-item, the `any` flag one register.
+    let x = conformance("histogram_atomic");
+    let g = group_form(&x).unwrap();
+    let text = printed(&g);
+    assert_eq!(
+        shape(&text),
+        [
+            "1:loop", "2:latch:", // local_hist[lid] = 0
+            "1:loop", "2:latch:", // i = gid; the first test
+            "1:loop",   // the rounds, while any work-item is still in its loop
+            "2:loop", "3:if", "3:latch:", // one iteration of each active work-item
+            "1:loop", "2:latch:", // merge into hist
+        ],
+        "{text}"
+    );
+    assert!(
+        text.contains("__wi_i") && text.contains("__wi___active"),
+        "{text}"
+    );
+    assert!(!text.contains("__wi___any_active"), "{text}");
+    same_buffers(&x, &g, &x.launch).unwrap();
+    // Work-items with different trip counts (n not a multiple of the global size), and
+    // none at all.
+    for n in [4001u32, 37, 0] {
+        let mut l = copy_launch(&x.launch);
+        l.args[2] = ArgValue::Value(n.to_le_bytes().to_vec());
+        same_buffers(&x, &g, &l).unwrap_or_else(|e| panic!("n = {n}: {e}"));
+    }
+    // A loop whose variable starts alike in every work-item stays where it is.
+    let x = load(&repo_kernels_dir().join("wi_inner_loop.cl")).unwrap();
+    let g = group_form(&x).unwrap();
+    assert!(!printed(&g).contains("__active"), "{}", printed(&g));
+}

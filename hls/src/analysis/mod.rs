@@ -90,6 +90,9 @@ pub struct LoopReport {
     /// Cycles of one iteration's schedule (condition, body and latch blocks on the board
     /// library; the longer arm of each `if`), nested loops left out.
     pub depth: u64,
+    /// Cycles from an iteration's start to its end in the loop's modulo schedule (the
+    /// pipeline's fill and drain), when it has one.
+    pub pipeline_depth: Option<u32>,
     /// Bytes one iteration moves through global memory (its unguarded and guarded loads
     /// and stores of buffers): over the board's memory port, a bound on the II no
     /// pipeline beats (`global_bytes / port bytes per cycle`).
@@ -326,6 +329,7 @@ impl<'a> Analysis<'a> {
                 rec_mii: rec,
                 ii_reason: reason,
                 depth: c.depth,
+                pipeline_depth: p.pipelines.loops.get(&s.id).map(|m| m.depth),
                 global_bytes: global_bytes(g, s),
                 fsm_states: c.states,
                 fsm_cycles_per_iteration: c.fsm_cycles,

@@ -102,7 +102,7 @@ fn loop_line(l: &crate::analysis::LoopReport) -> String {
         (true, Some(ii)) => format!(
             "{head}: pipelined, II {ii} (minimum {}), depth {}{}{}{}",
             l.min_ii.map(|x| x.to_string()).unwrap_or("?".into()),
-            l.depth,
+            l.pipeline_depth.map_or(l.depth, u64::from),
             if l.cross_group {
                 ", across work-groups"
             } else {

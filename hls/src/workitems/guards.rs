@@ -261,7 +261,7 @@ fn splittable(
 }
 
 /// Whether `r` can leave early: a `return`, or a `break`/`continue` of a loop outside it.
-fn leaves(k: &Kernel, r: &Region, own: &mut Vec<crate::ir::LoopId>) -> bool {
+pub(super) fn leaves(k: &Kernel, r: &Region, own: &mut Vec<crate::ir::LoopId>) -> bool {
     r.0.iter().any(|n| match n {
         Node::Block(_) => false,
         Node::If { then, els, .. } => leaves(k, then, own) || leaves(k, els, own),

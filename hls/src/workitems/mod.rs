@@ -36,6 +36,7 @@ mod compact;
 mod emit;
 mod guards;
 mod ids;
+mod interchange;
 mod liveness;
 mod once;
 mod regions;
@@ -98,9 +99,11 @@ pub fn to_group_form(k: &ir::Kernel) -> Result<GroupForm, Diagnostic> {
     structs::private_copies(&mut out);
     let barriers = split::split_barriers(&mut out)?;
     let mut tree = regions::build(&mut out, &barriers)?;
+    let shared = interchange::run(&mut out, &mut tree);
     let recomputable = remat::find(&out, &tree).vars;
     guards::split(&out, &mut tree, &recomputable);
-    let once = once::find(&out, &tree);
+    let mut once = once::find(&out, &tree);
+    once.scalars.extend(shared);
     let mut plan = liveness::plan(&out, &tree, &once.scalars);
     // Only what would otherwise be kept per work-item is computed again.
     let mut remat = remat::find(&out, &tree);

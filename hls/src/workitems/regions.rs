@@ -32,6 +32,7 @@ struct Place {
     tail: bool,
 }
 
+#[derive(Clone)]
 pub enum GNode {
     Seg(usize),
     If {

@@ -61,6 +61,11 @@ impl Varying {
         out
     }
 
+    /// Whether variable `v` may differ between work-items.
+    pub fn var(&self, v: VarId) -> bool {
+        self.vars.contains(&v)
+    }
+
     /// Whether op `o` of block `b` may differ between work-items.
     pub fn op(&self, k: &Kernel, b: BlockId, o: OpId) -> bool {
         self.block(k, b).contains(&o)

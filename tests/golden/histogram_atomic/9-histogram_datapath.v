@@ -46,24 +46,37 @@ module histogram_datapath (
     reg  [31:0] gnext_2;
     reg  [31:0] v0_lid;
     reg  [31:0] v1_i;
-    reg  [63:0] v2_lid_x;
-    reg         v3_first1;
-    reg         v4_advance1;
+    reg         v2_active;
+    reg         v3_any_active;
+    reg  [63:0] v4_lid_x;
+    wire [63:0] v5_lid_linear;
     wire        obj0_local_hist_we;
     wire [5:0]  obj0_local_hist_waddr;
     wire [31:0] obj0_local_hist_wdata;
     wire        obj0_local_hist_re;
     wire [5:0]  obj0_local_hist_raddr;
     wire [31:0] obj0_local_hist_rdata;
-    reg  [88:0] p2_valid;  // histogram_atomic.cl:6:6
-    reg         p2_admit;
-    wire        p2_stall;
-    wire        p2_en;
+    wire        obj1_wi_i_we;
+    wire [5:0]  obj1_wi_i_waddr;
+    wire [31:0] obj1_wi_i_wdata;
+    wire        obj1_wi_i_re;
+    wire [5:0]  obj1_wi_i_raddr;
+    wire [31:0] obj1_wi_i_rdata;
+    wire        obj2_wi__active_we;
+    wire [5:0]  obj2_wi__active_waddr;
+    wire [7:0]  obj2_wi__active_wdata;
+    wire        obj2_wi__active_re;
+    wire [5:0]  obj2_wi__active_raddr;
+    wire [7:0]  obj2_wi__active_rdata;
+    reg  [88:0] p4_valid;  // histogram_atomic.cl:6:6
+    reg         p4_admit;
+    wire        p4_stall;
+    wire        p4_en;
     wire [63:0] pv_1;  // histogram_atomic.cl:6:6
     wire [7:0]  pw_2;  // histogram_atomic.cl:6:6
     wire [7:0]  w_3;  // histogram_atomic.cl:6:6
     wire        pw_4;  // histogram_atomic.cl:6:6
-    reg         p2_go;
+    reg         p4_go;
     wire [63:0] pv_5;  // histogram_atomic.cl:9:16
     wire [31:0] pw_6;  // histogram_atomic.cl:9:16
     wire [63:0] w_7;  // histogram_atomic.cl:17:17
@@ -170,118 +183,189 @@ module histogram_datapath (
     wire [7:0]  pw_108;  // histogram_atomic.cl:6:6
     wire [63:0] pw_109;  // histogram_atomic.cl:6:6
     wire [63:0] w_110;  // histogram_atomic.cl:6:6
-    reg  [23:0] p1_valid;  // histogram_atomic.cl:6:6
+    wire        w_111;  // histogram_atomic.cl:13:5
+    reg         q_112;  // histogram_atomic.cl:13:5
+    reg  [23:0] p3_valid;  // histogram_atomic.cl:6:6
+    reg         p3_admit;
+    reg         p3_slot;
+    wire        p3_stall;
+    wire        p3_en;
+    wire [63:0] pv_113;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_114;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_115;  // histogram_atomic.cl:6:6
+    wire        pw_116;  // histogram_atomic.cl:6:6
+    reg         p3_go;
+    wire [63:0] w_117;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_118;  // histogram_atomic.cl:6:6
+    wire [63:0] w_119;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_120;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_121;  // histogram_atomic.cl:6:6
+    wire [63:0] pwa_122;
+    wire [31:0] prd_123;  // histogram_atomic.cl:6:6
+    wire [63:0] w_124;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_125;  // histogram_atomic.cl:6:6
+    wire [63:0] pwa_126;
+    wire        prd_127;  // histogram_atomic.cl:6:6
+    wire [63:0] w_128;  // histogram_atomic.cl:14:21
+    wire [63:0] w_129;  // histogram_atomic.cl:14:32
+    wire [63:0] pw_130;  // histogram_atomic.cl:14:32
+    wire [63:0] pw_131;  // histogram_atomic.cl:14:32
+    reg         pq_132;  // histogram_atomic.cl:6:6
+    reg         pq_133;  // histogram_atomic.cl:6:6
+    reg         pq_134;  // histogram_atomic.cl:6:6
+    reg         pq_135;  // histogram_atomic.cl:6:6
+    reg         pq_136;  // histogram_atomic.cl:6:6
+    reg         pq_137;  // histogram_atomic.cl:6:6
+    reg         pq_138;  // histogram_atomic.cl:6:6
+    reg         pq_139;  // histogram_atomic.cl:6:6
+    reg         pq_140;  // histogram_atomic.cl:6:6
+    reg         pq_141;  // histogram_atomic.cl:6:6
+    reg         pq_142;  // histogram_atomic.cl:6:6
+    reg         pq_143;  // histogram_atomic.cl:6:6
+    reg         pq_144;  // histogram_atomic.cl:6:6
+    reg         pq_145;  // histogram_atomic.cl:6:6
+    reg         pq_146;  // histogram_atomic.cl:6:6
+    reg         pq_147;  // histogram_atomic.cl:6:6
+    reg         pq_148;  // histogram_atomic.cl:6:6
+    reg         pq_149;  // histogram_atomic.cl:6:6
+    reg         pq_150;  // histogram_atomic.cl:6:6
+    reg         pq_151;  // histogram_atomic.cl:6:6
+    reg         pq_152;  // histogram_atomic.cl:6:6
+    reg         pq_153;  // histogram_atomic.cl:6:6
+    wire [7:0]  pld_154;  // histogram_atomic.cl:14:32
+    wire [7:0]  w_155;  // histogram_atomic.cl:14:21
+    wire [7:0]  pw_156;  // histogram_atomic.cl:14:21
+    wire [63:0] pw_157;  // histogram_atomic.cl:14:21
+    wire [63:0] w_158;  // histogram_atomic.cl:14:21
+    wire [63:0] pw_159;  // histogram_atomic.cl:14:21
+    wire [63:0] pw_160;  // histogram_atomic.cl:14:21
+    wire [63:0] pwa_161;
+    wire [31:0] prd_162;  // histogram_atomic.cl:14:9
+    wire [31:0] w_163;  // histogram_atomic.cl:14:9
+    wire [31:0] pw_164;  // histogram_atomic.cl:14:9
+    reg  [63:0] pq_165;  // histogram_atomic.cl:14:21
+    reg         pq_166;  // histogram_atomic.cl:6:6
+    wire [63:0] pwa_167;
+    wire [31:0] w_168;  // histogram_atomic.cl:13:65
+    wire [63:0] w_169;  // histogram_atomic.cl:13:49
+    wire [31:0] pw_170;  // histogram_atomic.cl:13:44
+    wire [31:0] w_171;  // histogram_atomic.cl:13:44
+    wire [31:0] pw_172;  // histogram_atomic.cl:13:44
+    reg  [31:0] pq_173;  // histogram_atomic.cl:13:44
+    wire [31:0] pw_174;  // histogram_atomic.cl:13:44
+    wire [31:0] pm_175;  // histogram_atomic.cl:13:44
+    wire [31:0] w_176;  // histogram_atomic.cl:13:41
+    wire        pw_177;  // histogram_atomic.cl:13:37
+    wire        pm_178;  // histogram_atomic.cl:13:5
+    wire        pv_179;  // histogram_atomic.cl:13:5
+    wire [63:0] pv_180;  // histogram_atomic.cl:13:5
+    wire [7:0]  pw_181;  // histogram_atomic.cl:13:5
+    wire [7:0]  w_182;  // histogram_atomic.cl:13:5
+    wire        pw_183;  // histogram_atomic.cl:13:5
+    reg         pq_184;  // histogram_atomic.cl:13:5
+    wire        pw_185;  // histogram_atomic.cl:13:5
+    reg         pq_186;  // histogram_atomic.cl:13:5
+    wire        pw_187;  // histogram_atomic.cl:13:5
+    wire [63:0] w_188;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_189;  // histogram_atomic.cl:6:6
+    wire [63:0] w_190;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_191;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_192;  // histogram_atomic.cl:6:6
+    reg  [63:0] pq_193;  // histogram_atomic.cl:6:6
+    wire [63:0] pwa_194;
+    wire [63:0] w_195;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_196;  // histogram_atomic.cl:6:6
+    reg  [63:0] pq_197;  // histogram_atomic.cl:6:6
+    wire [63:0] pwa_198;
+    wire [7:0]  pw_199;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_200;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_201;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_202;  // histogram_atomic.cl:6:6
+    wire [63:0] w_203;  // histogram_atomic.cl:6:6
+    reg  [2:0]  p1_valid;  // histogram_atomic.cl:6:6
     reg         p1_admit;
-    reg         p1_slot;
     wire        p1_stall;
     wire        p1_en;
-    wire [63:0] pv_111;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_112;  // histogram_atomic.cl:6:6
-    wire [7:0]  w_113;  // histogram_atomic.cl:6:6
-    wire        pw_114;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_204;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_205;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_206;  // histogram_atomic.cl:6:6
+    wire        pw_207;  // histogram_atomic.cl:6:6
     reg         p1_go;
-    wire        pv_115;  // histogram_atomic.cl:13:5
-    wire [31:0] w_116;  // histogram_atomic.cl:13:19
-    wire [63:0] w_117;  // histogram_atomic.cl:13:19
-    wire [63:0] pv_118;  // histogram_atomic.cl:13:19
-    wire [63:0] w_119;  // histogram_atomic.cl:13:19
-    wire [31:0] pw_120;  // histogram_atomic.cl:13:19
-    wire [31:0] w_121;  // histogram_atomic.cl:13:19
-    wire [31:0] pw_122;  // histogram_atomic.cl:13:19
-    wire [31:0] pw_123;  // histogram_atomic.cl:13:19
-    wire [31:0] pw_124;  // histogram_atomic.cl:13:19
-    wire [31:0] pm_125;  // histogram_atomic.cl:13:15
-    wire        w_126;  // histogram_atomic.cl:13:5
-    wire        pm_127;  // histogram_atomic.cl:13:5
-    wire [31:0] w_128;  // histogram_atomic.cl:13:41
-    wire        pw_129;  // histogram_atomic.cl:13:37
-    wire [63:0] w_130;  // histogram_atomic.cl:14:21
-    wire [63:0] w_131;  // histogram_atomic.cl:14:32
-    wire [63:0] pw_132;  // histogram_atomic.cl:14:32
-    wire [63:0] pw_133;  // histogram_atomic.cl:14:32
-    reg         pq_134;  // histogram_atomic.cl:13:37
-    reg         pq_135;  // histogram_atomic.cl:13:37
-    reg         pq_136;  // histogram_atomic.cl:13:37
-    reg         pq_137;  // histogram_atomic.cl:13:37
-    reg         pq_138;  // histogram_atomic.cl:13:37
-    reg         pq_139;  // histogram_atomic.cl:13:37
-    reg         pq_140;  // histogram_atomic.cl:13:37
-    reg         pq_141;  // histogram_atomic.cl:13:37
-    reg         pq_142;  // histogram_atomic.cl:13:37
-    reg         pq_143;  // histogram_atomic.cl:13:37
-    reg         pq_144;  // histogram_atomic.cl:13:37
-    reg         pq_145;  // histogram_atomic.cl:13:37
-    reg         pq_146;  // histogram_atomic.cl:13:37
-    reg         pq_147;  // histogram_atomic.cl:13:37
-    reg         pq_148;  // histogram_atomic.cl:13:37
-    reg         pq_149;  // histogram_atomic.cl:13:37
-    reg         pq_150;  // histogram_atomic.cl:13:37
-    reg         pq_151;  // histogram_atomic.cl:13:37
-    reg         pq_152;  // histogram_atomic.cl:13:37
-    reg         pq_153;  // histogram_atomic.cl:13:37
-    reg         pq_154;  // histogram_atomic.cl:13:37
-    reg         pq_155;  // histogram_atomic.cl:13:37
-    wire [7:0]  pld_156;  // histogram_atomic.cl:14:32
-    wire [7:0]  w_157;  // histogram_atomic.cl:14:21
-    wire [7:0]  pw_158;  // histogram_atomic.cl:14:21
-    wire [63:0] pw_159;  // histogram_atomic.cl:14:21
-    wire [63:0] w_160;  // histogram_atomic.cl:14:21
-    wire [63:0] pw_161;  // histogram_atomic.cl:14:21
-    wire [63:0] pw_162;  // histogram_atomic.cl:14:21
-    wire [63:0] pwa_163;
-    wire [31:0] prd_164;  // histogram_atomic.cl:14:9
-    wire [31:0] w_165;  // histogram_atomic.cl:14:9
-    wire [31:0] pw_166;  // histogram_atomic.cl:14:9
-    reg  [63:0] pq_167;  // histogram_atomic.cl:14:21
-    reg         pq_168;  // histogram_atomic.cl:13:37
-    wire [63:0] pwa_169;
-    wire [31:0] w_170;  // histogram_atomic.cl:13:65
-    wire [63:0] w_171;  // histogram_atomic.cl:13:49
-    wire [31:0] pw_172;  // histogram_atomic.cl:13:44
-    wire [31:0] w_173;  // histogram_atomic.cl:13:44
-    wire [31:0] pw_174;  // histogram_atomic.cl:13:44
-    wire [31:0] pw_175;  // histogram_atomic.cl:13:44
-    wire [31:0] pm_176;  // histogram_atomic.cl:13:44
-    wire        w_177;  // histogram_atomic.cl:13:5
-    wire        pm_178;  // histogram_atomic.cl:13:5
-    wire        w_179;  // histogram_atomic.cl:13:5
-    wire        pm_180;  // histogram_atomic.cl:13:5
-    wire        w_181;  // histogram_atomic.cl:13:5
-    wire        pm_182;  // histogram_atomic.cl:13:5
-    wire [63:0] pv_183;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_184;  // histogram_atomic.cl:6:6
-    wire [7:0]  w_185;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_186;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_187;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_188;  // histogram_atomic.cl:6:6
-    wire        w_189;  // histogram_atomic.cl:13:5
-    wire [63:0] w_190;  // histogram_atomic.cl:6:6
+    wire [63:0] w_208;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_209;  // histogram_atomic.cl:6:6
+    wire [63:0] w_210;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_211;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_212;  // histogram_atomic.cl:6:6
+    wire [63:0] pwa_213;
+    wire [31:0] prd_214;  // histogram_atomic.cl:6:6
+    wire [63:0] w_215;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_216;  // histogram_atomic.cl:6:6
+    wire [63:0] pwa_217;
+    wire        prd_218;  // histogram_atomic.cl:6:6
+    wire [31:0] w_219;  // histogram_atomic.cl:13:19
+    wire [63:0] w_220;  // histogram_atomic.cl:13:19
+    wire [63:0] pv_221;  // histogram_atomic.cl:13:19
+    wire [63:0] w_222;  // histogram_atomic.cl:13:19
+    wire [31:0] pw_223;  // histogram_atomic.cl:13:19
+    wire [31:0] w_224;  // histogram_atomic.cl:13:19
+    wire [31:0] pw_225;  // histogram_atomic.cl:13:19
+    wire [31:0] pw_226;  // histogram_atomic.cl:13:19
+    wire [31:0] pw_227;  // histogram_atomic.cl:13:19
+    reg  [31:0] pq_228;  // histogram_atomic.cl:13:19
+    wire [31:0] w_229;  // histogram_atomic.cl:13:41
+    wire        pw_230;  // histogram_atomic.cl:13:37
+    wire        pv_231;  // histogram_atomic.cl:13:5
+    wire [63:0] pv_232;  // histogram_atomic.cl:13:5
+    wire [7:0]  pw_233;  // histogram_atomic.cl:13:5
+    wire [7:0]  w_234;  // histogram_atomic.cl:13:5
+    wire        pw_235;  // histogram_atomic.cl:13:5
+    reg         pq_236;  // histogram_atomic.cl:13:5
+    wire        pw_237;  // histogram_atomic.cl:13:5
+    reg         pq_238;  // histogram_atomic.cl:13:5
+    wire        pw_239;  // histogram_atomic.cl:13:5
+    wire [63:0] w_240;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_241;  // histogram_atomic.cl:6:6
+    wire [63:0] w_242;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_243;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_244;  // histogram_atomic.cl:6:6
+    reg  [63:0] pq_245;  // histogram_atomic.cl:6:6
+    wire [63:0] pwa_246;
+    wire [63:0] w_247;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_248;  // histogram_atomic.cl:6:6
+    reg  [63:0] pq_249;  // histogram_atomic.cl:6:6
+    wire [63:0] pwa_250;
+    wire [7:0]  pw_251;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_252;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_253;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_254;  // histogram_atomic.cl:6:6
+    wire [63:0] w_255;  // histogram_atomic.cl:6:6
     reg  [1:0]  p0_valid;  // histogram_atomic.cl:6:6
     reg         p0_admit;
     wire        p0_stall;
     wire        p0_en;
-    wire [63:0] pv_191;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_192;  // histogram_atomic.cl:6:6
-    wire [7:0]  w_193;  // histogram_atomic.cl:6:6
-    wire        pw_194;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_256;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_257;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_258;  // histogram_atomic.cl:6:6
+    wire        pw_259;  // histogram_atomic.cl:6:6
     reg         p0_go;
-    wire [31:0] w_195;  // histogram_atomic.cl:9:29
-    wire [63:0] pv_196;  // histogram_atomic.cl:9:16
-    wire [31:0] pw_197;  // histogram_atomic.cl:9:16
-    wire [63:0] w_198;  // histogram_atomic.cl:10:5
-    wire [63:0] pw_199;  // histogram_atomic.cl:10:5
-    wire [63:0] w_200;  // histogram_atomic.cl:10:5
-    wire [63:0] pw_201;  // histogram_atomic.cl:10:5
-    wire [63:0] pw_202;  // histogram_atomic.cl:10:5
-    wire [63:0] pwa_203;
-    wire [63:0] pv_204;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_205;  // histogram_atomic.cl:6:6
-    wire [7:0]  w_206;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_207;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_208;  // histogram_atomic.cl:6:6
-    wire [63:0] w_209;  // histogram_atomic.cl:6:6
+    wire [31:0] w_260;  // histogram_atomic.cl:9:29
+    wire [63:0] pv_261;  // histogram_atomic.cl:9:16
+    wire [31:0] pw_262;  // histogram_atomic.cl:9:16
+    wire [63:0] w_263;  // histogram_atomic.cl:10:5
+    wire [63:0] pw_264;  // histogram_atomic.cl:10:5
+    wire [63:0] w_265;  // histogram_atomic.cl:10:5
+    wire [63:0] pw_266;  // histogram_atomic.cl:10:5
+    wire [63:0] pw_267;  // histogram_atomic.cl:10:5
+    wire [63:0] pwa_268;
+    wire [63:0] pv_269;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_270;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_271;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_272;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_273;  // histogram_atomic.cl:6:6
+    wire [63:0] w_274;  // histogram_atomic.cl:6:6
     reg  [7:0]  launch_err;
     reg         done_q;
+    assign v5_lid_linear = 64'h0000000000000000;
 
     ohls_ram_1r1w #(
         .WIDTH(32),
@@ -297,12 +381,42 @@ module histogram_datapath (
         .raddr(obj0_local_hist_raddr),
         .rdata(obj0_local_hist_rdata)
     );
-    assign p2_en = (!p2_stall);
-    assign pv_1 = v2_lid_x;
+
+    ohls_ram_1r1w #(
+        .WIDTH(32),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj1_wi_i (
+        .clk(clk),
+        .we(obj1_wi_i_we),
+        .waddr(obj1_wi_i_waddr),
+        .wdata(obj1_wi_i_wdata),
+        .wbe(1'h1),
+        .re(obj1_wi_i_re),
+        .raddr(obj1_wi_i_raddr),
+        .rdata(obj1_wi_i_rdata)
+    );
+
+    ohls_ram_1r1w #(
+        .WIDTH(8),
+        .DEPTH(64),
+        .BYTE_EN(0)
+    ) u_obj2_wi__active (
+        .clk(clk),
+        .we(obj2_wi__active_we),
+        .waddr(obj2_wi__active_waddr),
+        .wdata(obj2_wi__active_wdata),
+        .wbe(1'h1),
+        .re(obj2_wi__active_re),
+        .raddr(obj2_wi__active_raddr),
+        .rdata(obj2_wi__active_rdata)
+    );
+    assign p4_en = (!p4_stall);
+    assign pv_1 = v4_lid_x;
     assign pw_2 = pv_1[7:0];
     assign w_3 = 8'h40;
     assign pw_4 = (pw_2 < w_3);
-    assign pv_5 = v2_lid_x;
+    assign pv_5 = v4_lid_x;
     assign pw_6 = pv_5[31:0];
     assign w_7 = {32'h00000000, hist_base};
     assign pw_8 = {32'h00000000, pw_6[31:0]};
@@ -315,104 +429,163 @@ module histogram_datapath (
     assign prd_15 = obj0_local_hist_rdata[31:0];
     assign pld_16 = hist_ld_resp_data;
     assign pw_60 = (pld_16 + pq_59);
-    assign pv_105 = v2_lid_x;
+    assign pv_105 = v4_lid_x;
     assign pw_106 = pv_105[7:0];
     assign w_107 = 8'h01;
     assign pw_108 = (pw_106 + w_107);
     assign pw_109 = {56'h00000000000000, pw_108[7:0]};
-    assign p2_stall = (((((p2_valid[0] && 1'h1) && pw_4) && (!hist_ld_req_ready)) || ((p2_valid[44] && 1'h1) && (!hist_ld_resp_valid))) || ((p2_valid[44] && 1'h1) && (!hist_st_req_ready)));
+    assign p4_stall = (((((p4_valid[0] && 1'h1) && pw_4) && (!hist_ld_req_ready)) || ((p4_valid[44] && 1'h1) && (!hist_ld_resp_valid))) || ((p4_valid[44] && 1'h1) && (!hist_st_req_ready)));
     assign w_110 = 64'h0000000000000000;
+    assign w_111 = v3_any_active;
+    assign p3_en = (!p3_stall);
+    assign pv_113 = v4_lid_x;
+    assign pw_114 = pv_113[7:0];
+    assign w_115 = 8'h40;
+    assign pw_116 = (pw_114 < w_115);
+    assign w_117 = 64'h0000000000000000;
+    assign pv_118 = v4_lid_x;
+    assign w_119 = 64'h0000000000000004;
+    assign pw_120 = (pv_118 * w_119);
+    assign pw_121 = (w_117 + pw_120);
+    assign pwa_122 = (pw_121 >> 64'h0000000000000002);
+    assign prd_123 = obj1_wi_i_rdata[31:0];
+    assign w_124 = 64'h0000000000000000;
+    assign pw_125 = (w_124 + pv_118);
+    assign pwa_126 = (pw_125 >> 64'h0000000000000000);
+    assign prd_127 = obj2_wi__active_rdata[0];
+    assign w_128 = 64'h0000000000000000;
+    assign w_129 = {32'h00000000, data_base};
+    assign pw_130 = {32'h00000000, prd_123[31:0]};
+    assign pw_131 = (w_129 + pw_130);
+    assign pld_154 = data_ld_resp_data;
+    assign w_155 = 8'h3f;
+    assign pw_156 = (pld_154 & w_155);
+    assign pw_157 = {56'h00000000000000, pw_156[7:0]};
+    assign w_158 = 64'h0000000000000004;
+    assign pw_159 = (pw_157 * w_158);
+    assign pw_160 = (w_128 + pw_159);
+    assign pwa_161 = (pw_160 >> 64'h0000000000000002);
+    assign prd_162 = obj0_local_hist_rdata[31:0];
+    assign w_163 = 32'h00000001;
+    assign pw_164 = (prd_162 + w_163);
+    assign pwa_167 = (pq_165 >> 64'h0000000000000002);
+    assign w_168 = 32'h00000000;
+    assign w_169 = {32'h00000000, ngroups_0};
+    assign pw_170 = w_169[31:0];
+    assign w_171 = 32'h00000040;
+    assign pw_172 = (pw_170 * w_171);
+    assign pw_174 = (prd_123 + pq_173);
+    assign pm_175 = ((1'h1 && prd_127) ? pw_174 : prd_123);
+    assign w_176 = arg_n;
+    assign pw_177 = (pm_175 < w_176);
+    assign pm_178 = ((1'h1 && prd_127) ? pw_177 : prd_127);
+    assign pv_179 = v3_any_active;
+    assign pv_180 = v4_lid_x;
+    assign pw_181 = pv_180[7:0];
+    assign w_182 = 8'h00;
+    assign pw_183 = (pw_181 == w_182);
+    assign pw_185 = (pm_178 | pq_184);
+    assign pw_187 = (pq_186 ? pm_178 : pw_185);
+    assign w_188 = 64'h0000000000000000;
+    assign pv_189 = v4_lid_x;
+    assign w_190 = 64'h0000000000000004;
+    assign pw_191 = (pv_189 * w_190);
+    assign pw_192 = (w_188 + pw_191);
+    assign pwa_194 = (pq_193 >> 64'h0000000000000002);
+    assign w_195 = 64'h0000000000000000;
+    assign pw_196 = (w_195 + pv_189);
+    assign pwa_198 = (pq_197 >> 64'h0000000000000000);
+    assign pw_199 = pv_189[7:0];
+    assign w_200 = 8'h01;
+    assign pw_201 = (pw_199 + w_200);
+    assign pw_202 = {56'h00000000000000, pw_201[7:0]};
+    assign p3_stall = (((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && (1'h1 && prd_127)) && (!data_ld_req_ready)) || (((p3_valid[22] && (p3_slot == 1'h1)) && (1'h1 && pq_153)) && (!data_ld_resp_valid)));
+    assign w_203 = 64'h0000000000000000;
     assign p1_en = (!p1_stall);
-    assign pv_111 = v2_lid_x;
-    assign pw_112 = pv_111[7:0];
-    assign w_113 = 8'h40;
-    assign pw_114 = (pw_112 < w_113);
-    assign pv_115 = v3_first1;
-    assign w_116 = 32'h00000000;
-    assign w_117 = {32'h00000000, group_0};
-    assign pv_118 = v2_lid_x;
-    assign w_119 = 64'h0000000000000000;
-    assign pw_120 = w_117[31:0];
-    assign w_121 = 32'h00000040;
-    assign pw_122 = (pw_120 * w_121);
-    assign pw_123 = pv_118[31:0];
-    assign pw_124 = (pw_122 + pw_123);
-    assign pm_125 = ((1'h1 && pv_115) ? pw_124 : v1_i);
-    assign w_126 = 1'h0;
-    assign pm_127 = ((1'h1 && pv_115) ? w_126 : v3_first1);
-    assign w_128 = arg_n;
-    assign pw_129 = (pm_125 < w_128);
-    assign w_130 = 64'h0000000000000000;
-    assign w_131 = {32'h00000000, data_base};
-    assign pw_132 = {32'h00000000, pm_125[31:0]};
-    assign pw_133 = (w_131 + pw_132);
-    assign pld_156 = data_ld_resp_data;
-    assign w_157 = 8'h3f;
-    assign pw_158 = (pld_156 & w_157);
-    assign pw_159 = {56'h00000000000000, pw_158[7:0]};
-    assign w_160 = 64'h0000000000000004;
-    assign pw_161 = (pw_159 * w_160);
-    assign pw_162 = (w_130 + pw_161);
-    assign pwa_163 = (pw_162 >> 64'h0000000000000002);
-    assign prd_164 = obj0_local_hist_rdata[31:0];
-    assign w_165 = 32'h00000001;
-    assign pw_166 = (prd_164 + w_165);
-    assign pwa_169 = (pq_167 >> 64'h0000000000000002);
-    assign w_170 = 32'h00000000;
-    assign w_171 = {32'h00000000, ngroups_0};
-    assign pw_172 = w_171[31:0];
-    assign w_173 = 32'h00000040;
-    assign pw_174 = (pw_172 * w_173);
-    assign pw_175 = (pm_125 + pw_174);
-    assign pm_176 = ((1'h1 && pw_129) ? pw_175 : pm_125);
-    assign w_177 = 1'h0;
-    assign pm_178 = ((1'h1 && pw_129) ? w_177 : v4_advance1);
-    assign w_179 = 1'h1;
-    assign pm_180 = ((1'h1 && (!pw_129)) ? w_179 : pm_178);
-    assign w_181 = 1'h1;
-    assign pm_182 = ((1'h1 && (!pw_129)) ? w_181 : pm_127);
-    assign pv_183 = v2_lid_x;
-    assign pw_184 = pv_183[7:0];
-    assign w_185 = 8'h01;
-    assign pw_186 = (pw_184 + w_185);
-    assign pw_187 = (pm_180 ? pw_186 : pw_184);
-    assign pw_188 = {56'h00000000000000, pw_187[7:0]};
-    assign p1_stall = (((((p1_valid[0] && (p1_slot == 1'h0)) && pw_114) && (1'h1 && pw_129)) && (!data_ld_req_ready)) || (((p1_valid[22] && (p1_slot == 1'h0)) && (1'h1 && pq_155)) && (!data_ld_resp_valid)));
-    assign w_189 = 1'h1;
-    assign w_190 = 64'h0000000000000000;
-    assign p0_en = (!p0_stall);
-    assign pv_191 = v2_lid_x;
-    assign pw_192 = pv_191[7:0];
-    assign w_193 = 8'h40;
-    assign pw_194 = (pw_192 < w_193);
-    assign w_195 = 32'h00000000;
-    assign pv_196 = v2_lid_x;
-    assign pw_197 = pv_196[31:0];
-    assign w_198 = 64'h0000000000000000;
-    assign pw_199 = {32'h00000000, pw_197[31:0]};
-    assign w_200 = 64'h0000000000000004;
-    assign pw_201 = (pw_199 * w_200);
-    assign pw_202 = (w_198 + pw_201);
-    assign pwa_203 = (pw_202 >> 64'h0000000000000002);
-    assign pv_204 = v2_lid_x;
+    assign pv_204 = v4_lid_x;
     assign pw_205 = pv_204[7:0];
-    assign w_206 = 8'h01;
-    assign pw_207 = (pw_205 + w_206);
-    assign pw_208 = {56'h00000000000000, pw_207[7:0]};
+    assign w_206 = 8'h40;
+    assign pw_207 = (pw_205 < w_206);
+    assign w_208 = 64'h0000000000000000;
+    assign pv_209 = v4_lid_x;
+    assign w_210 = 64'h0000000000000004;
+    assign pw_211 = (pv_209 * w_210);
+    assign pw_212 = (w_208 + pw_211);
+    assign pwa_213 = (pw_212 >> 64'h0000000000000002);
+    assign prd_214 = obj1_wi_i_rdata[31:0];
+    assign w_215 = 64'h0000000000000000;
+    assign pw_216 = (w_215 + pv_209);
+    assign pwa_217 = (pw_216 >> 64'h0000000000000000);
+    assign prd_218 = obj2_wi__active_rdata[0];
+    assign w_219 = 32'h00000000;
+    assign w_220 = {32'h00000000, group_0};
+    assign pv_221 = v4_lid_x;
+    assign w_222 = 64'h0000000000000000;
+    assign pw_223 = w_220[31:0];
+    assign w_224 = 32'h00000040;
+    assign pw_225 = (pw_223 * w_224);
+    assign pw_226 = pv_221[31:0];
+    assign pw_227 = (pw_225 + pw_226);
+    assign w_229 = arg_n;
+    assign pw_230 = (pq_228 < w_229);
+    assign pv_232 = v4_lid_x;
+    assign pw_233 = pv_232[7:0];
+    assign w_234 = 8'h00;
+    assign pw_235 = (pw_233 == w_234);
+    assign pw_237 = (pw_230 | pq_236);
+    assign pw_239 = (pq_238 ? pw_230 : pw_237);
+    assign w_240 = 64'h0000000000000000;
+    assign pv_241 = v4_lid_x;
+    assign w_242 = 64'h0000000000000004;
+    assign pw_243 = (pv_241 * w_242);
+    assign pw_244 = (w_240 + pw_243);
+    assign pwa_246 = (pq_245 >> 64'h0000000000000002);
+    assign w_247 = 64'h0000000000000000;
+    assign pw_248 = (w_247 + pv_241);
+    assign pwa_250 = (pq_249 >> 64'h0000000000000000);
+    assign pw_251 = pv_241[7:0];
+    assign w_252 = 8'h01;
+    assign pw_253 = (pw_251 + w_252);
+    assign pw_254 = {56'h00000000000000, pw_253[7:0]};
+    assign pv_231 = (((p1_valid[1] && 1'h1) && p1_en) ? pw_239 : v3_any_active);
+    assign p1_stall = 1'h0;
+    assign w_255 = 64'h0000000000000000;
+    assign p0_en = (!p0_stall);
+    assign pv_256 = v4_lid_x;
+    assign pw_257 = pv_256[7:0];
+    assign w_258 = 8'h40;
+    assign pw_259 = (pw_257 < w_258);
+    assign w_260 = 32'h00000000;
+    assign pv_261 = v4_lid_x;
+    assign pw_262 = pv_261[31:0];
+    assign w_263 = 64'h0000000000000000;
+    assign pw_264 = {32'h00000000, pw_262[31:0]};
+    assign w_265 = 64'h0000000000000004;
+    assign pw_266 = (pw_264 * w_265);
+    assign pw_267 = (w_263 + pw_266);
+    assign pwa_268 = (pw_267 >> 64'h0000000000000002);
+    assign pv_269 = v4_lid_x;
+    assign pw_270 = pv_269[7:0];
+    assign w_271 = 8'h01;
+    assign pw_272 = (pw_270 + w_271);
+    assign pw_273 = {56'h00000000000000, pw_272[7:0]};
     assign p0_stall = 1'h0;
-    assign w_209 = 64'h0000000000000000;
+    assign w_274 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
     always @(posedge clk) begin
         if (rst) begin
             state <= 16'h0000;
-            p2_valid <= 89'h00000000000000000000000;
-            p2_admit <= 1'h0;
-            p2_go <= 1'h0;
-            p1_valid <= 24'h000000;
+            p4_valid <= 89'h00000000000000000000000;
+            p4_admit <= 1'h0;
+            p4_go <= 1'h0;
+            p3_valid <= 24'h000000;
+            p3_admit <= 1'h0;
+            p3_slot <= 1'h0;
+            p3_go <= 1'h0;
+            p1_valid <= 3'h0;
             p1_admit <= 1'h0;
-            p1_slot <= 1'h0;
             p1_go <= 1'h0;
             p0_valid <= 2'h0;
             p0_admit <= 1'h0;
@@ -428,194 +601,230 @@ module histogram_datapath (
             if (((state == 16'h0000) && start)) gnext_1 <= local_size[63:32];
             if (((state == 16'h0000) && start)) gnext_2 <= local_size[95:64];
             if (((state == 16'h0000) && start)) launch_err <= 8'h00;
-            if (((state == 16'h0000) && start)) state <= 16'h000f;
+            if (((state == 16'h0000) && start)) state <= 16'h0014;
             if ((state == 16'h0001)) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));
             if ((state == 16'h0001)) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));
             if ((state == 16'h0001)) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
             if ((state == 16'h0001)) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);
             if ((state == 16'h0001)) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
             if ((state == 16'h0001)) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);
-            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h000d);
+            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0012);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
-            if (((state == 16'h0003) && 1'h1)) p2_valid <= 89'h00000000000000000000001;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0003) && 1'h1)) p2_admit <= 1'h1;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0003) && 1'h1)) p4_valid <= 89'h00000000000000000000001;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0003) && 1'h1)) p4_admit <= 1'h1;  // histogram_atomic.cl:6:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) p2_go <= pw_4;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (((p2_valid[0] && 1'h1) && pw_4) && p2_en))) v0_lid <= pw_6;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (((p2_valid[0] && 1'h1) && pw_4) && p2_en))) v2_lid_x <= pw_109;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_17 <= prd_15;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_18 <= pq_17;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_19 <= pq_18;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_20 <= pq_19;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_21 <= pq_20;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_22 <= pq_21;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_23 <= pq_22;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_24 <= pq_23;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_25 <= pq_24;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_26 <= pq_25;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_27 <= pq_26;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_28 <= pq_27;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_29 <= pq_28;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_30 <= pq_29;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_31 <= pq_30;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_32 <= pq_31;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_33 <= pq_32;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_34 <= pq_33;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_35 <= pq_34;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_36 <= pq_35;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_37 <= pq_36;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_38 <= pq_37;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_39 <= pq_38;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_40 <= pq_39;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_41 <= pq_40;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_42 <= pq_41;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_43 <= pq_42;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_44 <= pq_43;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_45 <= pq_44;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_46 <= pq_45;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_47 <= pq_46;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_48 <= pq_47;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_49 <= pq_48;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_50 <= pq_49;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_51 <= pq_50;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_52 <= pq_51;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_53 <= pq_52;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_54 <= pq_53;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_55 <= pq_54;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_56 <= pq_55;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_57 <= pq_56;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_58 <= pq_57;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_59 <= pq_58;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_61 <= pw_11;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_62 <= pq_61;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_63 <= pq_62;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_64 <= pq_63;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_65 <= pq_64;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_66 <= pq_65;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_67 <= pq_66;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_68 <= pq_67;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_69 <= pq_68;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_70 <= pq_69;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_71 <= pq_70;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_72 <= pq_71;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_73 <= pq_72;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_74 <= pq_73;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_75 <= pq_74;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_76 <= pq_75;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_77 <= pq_76;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_78 <= pq_77;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_79 <= pq_78;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_80 <= pq_79;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_81 <= pq_80;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_82 <= pq_81;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_83 <= pq_82;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_84 <= pq_83;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_85 <= pq_84;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_86 <= pq_85;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_87 <= pq_86;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_88 <= pq_87;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_89 <= pq_88;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_90 <= pq_89;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_91 <= pq_90;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_92 <= pq_91;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_93 <= pq_92;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_94 <= pq_93;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_95 <= pq_94;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_96 <= pq_95;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_97 <= pq_96;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_98 <= pq_97;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_99 <= pq_98;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_100 <= pq_99;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_101 <= pq_100;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_102 <= pq_101;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_103 <= pq_102;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) pq_104 <= pq_103;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) p2_valid <= {p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_4), (p2_admit && ((!(p2_valid[0] && (!pw_4))) || 1'h0))};  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_4))) || 1'h0));  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && ((((!p2_admit) && (p2_valid == 89'h00000000000000000000000)) && hist_st_idle) && hist_ld_idle))) state <= 16'h0001;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_go <= pw_4;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v0_lid <= pw_6;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v4_lid_x <= pw_109;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_17 <= prd_15;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_18 <= pq_17;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_19 <= pq_18;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_20 <= pq_19;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_21 <= pq_20;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_22 <= pq_21;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_23 <= pq_22;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_24 <= pq_23;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_25 <= pq_24;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_26 <= pq_25;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_27 <= pq_26;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_28 <= pq_27;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_29 <= pq_28;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_30 <= pq_29;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_31 <= pq_30;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_32 <= pq_31;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_33 <= pq_32;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_34 <= pq_33;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_35 <= pq_34;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_36 <= pq_35;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_37 <= pq_36;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_38 <= pq_37;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_39 <= pq_38;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_40 <= pq_39;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_41 <= pq_40;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_42 <= pq_41;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_43 <= pq_42;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_44 <= pq_43;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_45 <= pq_44;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_46 <= pq_45;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_47 <= pq_46;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_48 <= pq_47;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_49 <= pq_48;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_50 <= pq_49;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_51 <= pq_50;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_52 <= pq_51;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_53 <= pq_52;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_54 <= pq_53;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_55 <= pq_54;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_56 <= pq_55;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_57 <= pq_56;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_58 <= pq_57;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_59 <= pq_58;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_61 <= pw_11;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_62 <= pq_61;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_63 <= pq_62;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_64 <= pq_63;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_65 <= pq_64;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_66 <= pq_65;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_67 <= pq_66;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_68 <= pq_67;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_69 <= pq_68;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_70 <= pq_69;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_71 <= pq_70;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_72 <= pq_71;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_73 <= pq_72;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_74 <= pq_73;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_75 <= pq_74;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_76 <= pq_75;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_77 <= pq_76;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_78 <= pq_77;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_79 <= pq_78;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_80 <= pq_79;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_81 <= pq_80;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_82 <= pq_81;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_83 <= pq_82;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_84 <= pq_83;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_85 <= pq_84;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_86 <= pq_85;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_87 <= pq_86;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_88 <= pq_87;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_89 <= pq_88;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_90 <= pq_89;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_91 <= pq_90;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_92 <= pq_91;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_93 <= pq_92;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_94 <= pq_93;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_95 <= pq_94;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_96 <= pq_95;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_97 <= pq_96;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_98 <= pq_97;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_99 <= pq_98;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_100 <= pq_99;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_101 <= pq_100;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_102 <= pq_101;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_103 <= pq_102;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_104 <= pq_103;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_valid <= {p4_valid[87], p4_valid[86], p4_valid[85], p4_valid[84], p4_valid[83], p4_valid[82], p4_valid[81], p4_valid[80], p4_valid[79], p4_valid[78], p4_valid[77], p4_valid[76], p4_valid[75], p4_valid[74], p4_valid[73], p4_valid[72], p4_valid[71], p4_valid[70], p4_valid[69], p4_valid[68], p4_valid[67], p4_valid[66], p4_valid[65], p4_valid[64], p4_valid[63], p4_valid[62], p4_valid[61], p4_valid[60], p4_valid[59], p4_valid[58], p4_valid[57], p4_valid[56], p4_valid[55], p4_valid[54], p4_valid[53], p4_valid[52], p4_valid[51], p4_valid[50], p4_valid[49], p4_valid[48], p4_valid[47], p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_4), (p4_admit && ((!(p4_valid[0] && (!pw_4))) || 1'h0))};  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_4))) || 1'h0));  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && ((((!p4_admit) && (p4_valid == 89'h00000000000000000000000)) && hist_st_idle) && hist_ld_idle))) state <= 16'h0001;  // histogram_atomic.cl:6:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v2_lid_x <= w_110;
+            if ((state == 16'h0006)) v4_lid_x <= w_110;
             if ((state == 16'h0006)) state <= 16'h0003;
-            if (((state == 16'h0007) && 1'h1)) p1_valid <= 24'h000001;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0007) && 1'h1)) p1_admit <= 1'h1;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0007) && 1'h1)) p1_slot <= 1'h0;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0007) && 1'h1)) state <= 16'h0008;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) p1_go <= pw_114;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && (((p1_valid[0] && (p1_slot == 1'h0)) && pw_114) && p1_en))) v1_i <= pm_176;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && (((p1_valid[0] && (p1_slot == 1'h0)) && pw_114) && p1_en))) v4_advance1 <= pm_180;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && (((p1_valid[0] && (p1_slot == 1'h0)) && pw_114) && p1_en))) v3_first1 <= pm_182;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && (((p1_valid[0] && (p1_slot == 1'h0)) && pw_114) && p1_en))) v2_lid_x <= pw_188;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_134 <= pw_129;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_135 <= pq_134;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_136 <= pq_135;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_137 <= pq_136;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_138 <= pq_137;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_139 <= pq_138;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_140 <= pq_139;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_141 <= pq_140;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_142 <= pq_141;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_143 <= pq_142;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_144 <= pq_143;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_145 <= pq_144;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_146 <= pq_145;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_147 <= pq_146;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_148 <= pq_147;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_149 <= pq_148;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_150 <= pq_149;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_151 <= pq_150;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_152 <= pq_151;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_153 <= pq_152;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_154 <= pq_153;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_155 <= pq_154;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_167 <= pw_162;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h0) && p1_en))) pq_168 <= pq_155;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h1) && p1_en))) p1_valid <= {p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && p1_go), (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0))};  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && ((p1_slot == 1'h1) && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0));  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && p1_en)) p1_slot <= ((p1_slot == 1'h1) ? 1'h0 : (p1_slot + 1'h1));  // histogram_atomic.cl:6:6
-            if (((state == 16'h0008) && (((!p1_admit) && (p1_valid == 24'h000000)) && data_ld_idle))) state <= 16'h0006;  // histogram_atomic.cl:6:6
-            if ((state == 16'h0009)) v3_first1 <= w_189;
-            if ((state == 16'h0009)) state <= 16'h0007;
-            if ((state == 16'h000a)) v2_lid_x <= w_190;
-            if ((state == 16'h000a)) state <= 16'h0009;
-            if (((state == 16'h000b) && 1'h1)) p0_valid <= 2'h1;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && 1'h1)) p0_admit <= 1'h1;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && 1'h1)) state <= 16'h000c;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000c) && (1'h1 && p0_en))) p0_go <= pw_194;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000c) && (((p0_valid[0] && 1'h1) && pw_194) && p0_en))) v0_lid <= pw_197;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000c) && (((p0_valid[0] && 1'h1) && pw_194) && p0_en))) v2_lid_x <= pw_208;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000c) && (1'h1 && p0_en))) p0_valid <= {(p0_valid[0] && pw_194), (p0_admit && ((!(p0_valid[0] && (!pw_194))) || 1'h0))};  // histogram_atomic.cl:6:6
-            if (((state == 16'h000c) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_194))) || 1'h0));  // histogram_atomic.cl:6:6
-            if (((state == 16'h000c) && ((!p0_admit) && (p0_valid == 2'h0)))) state <= 16'h000a;  // histogram_atomic.cl:6:6
-            if ((state == 16'h000d)) v2_lid_x <= w_209;
-            if ((state == 16'h000d)) state <= 16'h000b;
-            if ((state == 16'h000e)) ngroups_0 <= (global_size[31:0] >> 32'h00000006);
-            if ((state == 16'h000e)) ngroups_1 <= (global_size[63:32] >> 32'h00000000);
-            if ((state == 16'h000e)) ngroups_2 <= (global_size[95:64] >> 32'h00000000);
-            if ((state == 16'h000e)) state <= 16'h000d;
-            if (((state == 16'h000f) && ((((1'h0 || (local_size[31:0] != 32'h00000040)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000003f) != 32'h00000000)) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000040)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
-            if ((state == 16'h000f)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000040)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000003f) != 32'h00000000)) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h000e);
+            if ((state == 16'h0007)) state <= 16'h0009;
+            if ((state == 16'h0008)) state <= (q_112 ? 16'h000c : 16'h0006);
+            if ((state == 16'h0009)) q_112 <= w_111;
+            if ((state == 16'h0009)) state <= 16'h0008;
+            if (((state == 16'h000a) && 1'h1)) p3_valid <= 24'h000001;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000a) && 1'h1)) p3_admit <= 1'h1;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000a) && 1'h1)) p3_slot <= 1'h0;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000a) && 1'h1)) state <= 16'h000b;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) p3_go <= pw_116;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en))) v1_i <= pm_175;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en))) v2_active <= pm_178;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en))) v3_any_active <= pw_187;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 1'h0)) && pw_116) && p3_en))) v4_lid_x <= pw_202;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_132 <= prd_127;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_133 <= pq_132;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_134 <= pq_133;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_135 <= pq_134;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_136 <= pq_135;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_137 <= pq_136;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_138 <= pq_137;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_139 <= pq_138;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_140 <= pq_139;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_141 <= pq_140;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_142 <= pq_141;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_143 <= pq_142;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_144 <= pq_143;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_145 <= pq_144;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_146 <= pq_145;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_147 <= pq_146;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_148 <= pq_147;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_149 <= pq_148;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_150 <= pq_149;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_151 <= pq_150;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_152 <= pq_151;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_153 <= pq_152;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_165 <= pw_160;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_166 <= pq_153;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) pq_173 <= pw_172;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) pq_184 <= pv_179;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) pq_186 <= pw_183;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) pq_193 <= pw_192;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) pq_197 <= pw_196;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) p3_valid <= {p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && p3_go), (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0))};  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0));  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && p3_en)) p3_slot <= ((p3_slot == 1'h1) ? 1'h0 : (p3_slot + 1'h1));  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && (((!p3_admit) && (p3_valid == 24'h000000)) && data_ld_idle))) state <= 16'h0007;  // histogram_atomic.cl:6:6
+            if ((state == 16'h000c)) v4_lid_x <= w_203;
+            if ((state == 16'h000c)) state <= 16'h000a;
+            if (((state == 16'h000d) && 1'h1)) p1_valid <= 3'h1;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000d) && 1'h1)) p1_admit <= 1'h1;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000d) && 1'h1)) state <= 16'h000e;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (1'h1 && p1_en))) p1_go <= pw_207;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && ((p1_valid[1] && 1'h1) && p1_en))) v1_i <= pq_228;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && ((p1_valid[1] && 1'h1) && p1_en))) v2_active <= pw_230;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && ((p1_valid[1] && 1'h1) && p1_en))) v3_any_active <= pw_239;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (((p1_valid[0] && 1'h1) && pw_207) && p1_en))) v4_lid_x <= pw_254;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (1'h1 && p1_en))) pq_228 <= pw_227;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (1'h1 && p1_en))) pq_236 <= pv_231;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (1'h1 && p1_en))) pq_238 <= pw_235;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (1'h1 && p1_en))) pq_245 <= pw_244;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (1'h1 && p1_en))) pq_249 <= pw_248;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (1'h1 && p1_en))) p1_valid <= {p1_valid[1], (p1_valid[0] && pw_207), (p1_admit && ((!(p1_valid[0] && (!pw_207))) || 1'h0))};  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_207))) || 1'h0));  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && ((!p1_admit) && (p1_valid == 3'h0)))) state <= 16'h0007;  // histogram_atomic.cl:6:6
+            if ((state == 16'h000f)) v4_lid_x <= w_255;
+            if ((state == 16'h000f)) state <= 16'h000d;
+            if (((state == 16'h0010) && 1'h1)) p0_valid <= 2'h1;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0010) && 1'h1)) p0_admit <= 1'h1;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0010) && 1'h1)) state <= 16'h0011;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0011) && (1'h1 && p0_en))) p0_go <= pw_259;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0011) && (((p0_valid[0] && 1'h1) && pw_259) && p0_en))) v0_lid <= pw_262;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0011) && (((p0_valid[0] && 1'h1) && pw_259) && p0_en))) v4_lid_x <= pw_273;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0011) && (1'h1 && p0_en))) p0_valid <= {(p0_valid[0] && pw_259), (p0_admit && ((!(p0_valid[0] && (!pw_259))) || 1'h0))};  // histogram_atomic.cl:6:6
+            if (((state == 16'h0011) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_259))) || 1'h0));  // histogram_atomic.cl:6:6
+            if (((state == 16'h0011) && ((!p0_admit) && (p0_valid == 2'h0)))) state <= 16'h000f;  // histogram_atomic.cl:6:6
+            if ((state == 16'h0012)) v4_lid_x <= w_274;
+            if ((state == 16'h0012)) state <= 16'h0010;
+            if ((state == 16'h0013)) ngroups_0 <= (global_size[31:0] >> 32'h00000006);
+            if ((state == 16'h0013)) ngroups_1 <= (global_size[63:32] >> 32'h00000000);
+            if ((state == 16'h0013)) ngroups_2 <= (global_size[95:64] >> 32'h00000000);
+            if ((state == 16'h0013)) state <= 16'h0012;
+            if (((state == 16'h0014) && ((((1'h0 || (local_size[31:0] != 32'h00000040)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000003f) != 32'h00000000)) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000040)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
+            if ((state == 16'h0014)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000040)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000003f) != 32'h00000000)) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0013);
         end
     end
-    assign data_ld_req_valid = ((((p1_valid[0] && (p1_slot == 1'h0)) && pw_114) && (1'h1 && pw_129)) && p1_en);
-    assign data_ld_req_addr = ((((p1_valid[0] && (p1_slot == 1'h0)) && pw_114) && (1'h1 && pw_129)) ? pw_133[31:0] : 32'h00000000);
-    assign data_ld_resp_ready = (((p1_valid[22] && (p1_slot == 1'h0)) && (1'h1 && pq_155)) && p1_en);
-    assign data_ld_flush = (state == 16'h0007);
-    assign hist_ld_req_valid = (((p2_valid[0] && 1'h1) && pw_4) && p2_en);
-    assign hist_ld_req_addr = (((p2_valid[0] && 1'h1) && pw_4) ? pw_11[31:0] : 32'h00000000);
-    assign hist_ld_resp_ready = ((p2_valid[44] && 1'h1) && p2_en);
+    assign data_ld_req_valid = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && (1'h1 && prd_127)) && p3_en);
+    assign data_ld_req_addr = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && (1'h1 && prd_127)) ? pw_131[31:0] : 32'h00000000);
+    assign data_ld_resp_ready = (((p3_valid[22] && (p3_slot == 1'h1)) && (1'h1 && pq_153)) && p3_en);
+    assign data_ld_flush = (state == 16'h000a);
+    assign hist_ld_req_valid = (((p4_valid[0] && 1'h1) && pw_4) && p4_en);
+    assign hist_ld_req_addr = (((p4_valid[0] && 1'h1) && pw_4) ? pw_11[31:0] : 32'h00000000);
+    assign hist_ld_resp_ready = ((p4_valid[44] && 1'h1) && p4_en);
     assign hist_ld_flush = (state == 16'h0003);
-    assign hist_st_req_valid = ((p2_valid[44] && 1'h1) && p2_en);
-    assign hist_st_req_addr = (p2_valid[44] ? pq_104[31:0] : 32'h00000000);
-    assign hist_st_req_data = (p2_valid[44] ? pw_60 : 32'h00000000);
-    assign obj0_local_hist_we = ((((p1_valid[22] && (p1_slot == 1'h1)) && (1'h1 && pq_168)) && p1_en) || (((p0_valid[0] && 1'h1) && pw_194) && p0_en));
-    assign obj0_local_hist_waddr = ((((p1_valid[22] && (p1_slot == 1'h1)) && (1'h1 && pq_168)) && p1_en) ? pwa_169[5:0] : ((((p0_valid[0] && 1'h1) && pw_194) && p0_en) ? pwa_203[5:0] : 6'h00));
-    assign obj0_local_hist_wdata = ((((p1_valid[22] && (p1_slot == 1'h1)) && (1'h1 && pq_168)) && p1_en) ? pw_166 : ((((p0_valid[0] && 1'h1) && pw_194) && p0_en) ? w_195 : 32'h00000000));
-    assign obj0_local_hist_re = ((((p2_valid[0] && 1'h1) && pw_4) && p2_en) || (((p1_valid[22] && (p1_slot == 1'h0)) && (1'h1 && pq_155)) && p1_en));
-    assign obj0_local_hist_raddr = ((((p2_valid[0] && 1'h1) && pw_4) && p2_en) ? pwa_14[5:0] : ((((p1_valid[22] && (p1_slot == 1'h0)) && (1'h1 && pq_155)) && p1_en) ? pwa_163[5:0] : 6'h00));
+    assign hist_st_req_valid = ((p4_valid[44] && 1'h1) && p4_en);
+    assign hist_st_req_addr = (p4_valid[44] ? pq_104[31:0] : 32'h00000000);
+    assign hist_st_req_data = (p4_valid[44] ? pw_60 : 32'h00000000);
+    assign obj0_local_hist_we = ((((p3_valid[23] && (p3_slot == 1'h0)) && (1'h1 && pq_166)) && p3_en) || (((p0_valid[0] && 1'h1) && pw_259) && p0_en));
+    assign obj0_local_hist_waddr = ((((p3_valid[23] && (p3_slot == 1'h0)) && (1'h1 && pq_166)) && p3_en) ? pwa_167[5:0] : ((((p0_valid[0] && 1'h1) && pw_259) && p0_en) ? pwa_268[5:0] : 6'h00));
+    assign obj0_local_hist_wdata = ((((p3_valid[23] && (p3_slot == 1'h0)) && (1'h1 && pq_166)) && p3_en) ? pw_164 : ((((p0_valid[0] && 1'h1) && pw_259) && p0_en) ? w_260 : 32'h00000000));
+    assign obj0_local_hist_re = ((((p4_valid[0] && 1'h1) && pw_4) && p4_en) || (((p3_valid[22] && (p3_slot == 1'h1)) && (1'h1 && pq_153)) && p3_en));
+    assign obj0_local_hist_raddr = ((((p4_valid[0] && 1'h1) && pw_4) && p4_en) ? pwa_14[5:0] : ((((p3_valid[22] && (p3_slot == 1'h1)) && (1'h1 && pq_153)) && p3_en) ? pwa_161[5:0] : 6'h00));
+    assign obj1_wi_i_we = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) || ((p1_valid[1] && 1'h1) && p1_en));
+    assign obj1_wi_i_waddr = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? pwa_194[5:0] : (((p1_valid[1] && 1'h1) && p1_en) ? pwa_246[5:0] : 6'h00));
+    assign obj1_wi_i_wdata = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? pm_175 : (((p1_valid[1] && 1'h1) && p1_en) ? pq_228 : 32'h00000000));
+    assign obj1_wi_i_re = ((((p3_valid[0] && (p3_slot == 1'h0)) && pw_116) && p3_en) || (((p1_valid[0] && 1'h1) && pw_207) && p1_en));
+    assign obj1_wi_i_raddr = ((((p3_valid[0] && (p3_slot == 1'h0)) && pw_116) && p3_en) ? pwa_122[5:0] : ((((p1_valid[0] && 1'h1) && pw_207) && p1_en) ? pwa_213[5:0] : 6'h00));
+    assign obj2_wi__active_we = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) || ((p1_valid[1] && 1'h1) && p1_en));
+    assign obj2_wi__active_waddr = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? pwa_198[5:0] : (((p1_valid[1] && 1'h1) && p1_en) ? pwa_250[5:0] : 6'h00));
+    assign obj2_wi__active_wdata = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? {7'h00, pm_178} : (((p1_valid[1] && 1'h1) && p1_en) ? {7'h00, pw_230} : 8'h00));
+    assign obj2_wi__active_re = ((((p3_valid[0] && (p3_slot == 1'h0)) && pw_116) && p3_en) || (((p1_valid[0] && 1'h1) && pw_207) && p1_en));
+    assign obj2_wi__active_raddr = ((((p3_valid[0] && (p3_slot == 1'h0)) && pw_116) && p3_en) ? pwa_126[5:0] : ((((p1_valid[0] && 1'h1) && pw_207) && p1_en) ? pwa_217[5:0] : 6'h00));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, ngroups_1[31:0], ngroups_2[31:0], v0_lid[31:0], pv_1[63:8], p2_go, pv_5[63:32], pwa_14[63:6], pq_104[63:32], pv_105[63:8], pv_111[63:8], w_116[31:0], w_117[63:32], pv_118[63:32], w_119[63:0], pw_133[63:32], pwa_163[63:6],
-        pwa_169[63:6], w_170[31:0], w_171[63:32], pv_183[63:8], pv_191[63:8], p0_go, pv_196[63:32], pwa_203[63:6], pv_204[63:8]};
+    wire ohls_unused = &{1'b0, ngroups_1[31:0], ngroups_2[31:0], v0_lid[31:0], v1_i[31:0], v2_active, v5_lid_linear[63:0], obj2_wi__active_rdata[7:1], pv_1[63:8], p4_go, pv_5[63:32], pwa_14[63:6], pq_104[63:32], pv_105[63:8], pv_113[63:8], pwa_122[63:6], pwa_126[63:6],
+        pw_131[63:32], pwa_161[63:6], pwa_167[63:6], w_168[31:0], w_169[63:32], pv_180[63:8], pwa_194[63:6], pwa_198[63:6], pv_204[63:8], p1_go, pwa_213[63:6], prd_214[31:0], pwa_217[63:6], prd_218, w_219[31:0], w_220[63:32],
+        pv_221[63:32], w_222[63:0], pv_232[63:8], pwa_246[63:6], pwa_250[63:6], pv_256[63:8], p0_go, pv_261[63:32], pwa_268[63:6], pv_269[63:8]};
 endmodule
 `default_nettype wire
