@@ -181,3 +181,33 @@ fn sim_run_writes_a_waveform() {
     assert!(String::from_utf8_lossy(&r.stderr).contains("--trace needs --engine sim"));
     assert!(!out2.exists() && !vcd.exists(), "nothing written");
 }
+
+#[test]
+fn a_launch_with_another_local_size_than_reqd_fails_in_both_engines() {
+    // stencil2d_local sizes its tile for 16 x 16 work-items: a launch of 8 x 8 groups is
+    // refused with the kernel's required size, and nothing is written, in the
+    // interpreter and in Verilator alike (the core itself also refuses it: error code
+    // 0x10, `hls/tests/datapath.rs`).
+    let t = Tmp::new("local_size");
+    let spec = std::fs::read_to_string(shared("stencil2d_local.yaml")).unwrap();
+    assert!(spec.contains("local: [16, 16]"), "{spec}");
+    let bad = t.0.join("stencil_8x8.yaml");
+    std::fs::write(&bad, spec.replace("local: [16, 16]", "local: [8, 8]")).unwrap();
+    for engine in ["interp", "sim"] {
+        let out = t.0.join(engine);
+        let r = run(
+            &shared("stencil2d_local.cl"),
+            &bad,
+            &out,
+            &["--engine", engine],
+        );
+        let stderr = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(1), "{engine}: {stderr}");
+        assert!(
+            stderr
+                .contains("local [8, 8] differs from the kernel's reqd_work_group_size(16, 16, 1)"),
+            "{engine}: {stderr}"
+        );
+        assert!(!out.exists(), "{engine}");
+    }
+}

@@ -100,6 +100,7 @@ pub fn schedule_loops(
         if let Some(v) = check_modulo(&g, lib.period_ns, &lib.limits, &sched).first() {
             return Err(fail(format!("the modulo schedule breaks a rule: {v}")));
         }
+        gather_stores(&g, &mut sched, lib);
         let memory = |i: usize| {
             let (b, o) = g.nodes[i].key;
             k.block(b).op(o).kind.is_memory()
@@ -130,6 +131,46 @@ pub fn schedule_loops(
         out.loops.insert(s.id, sched);
     }
     Ok(out)
+}
+
+/// Stores of one iteration to one buffer go to that buffer's store unit, which builds
+/// bursts only of beats that arrive one after another: two stores scheduled far apart
+/// reach it interleaved with other iterations' stores (`out[16*i .. 16*i+7]` between
+/// `out[16*(i-8)+8 ..]`), so every beat becomes a burst of its own and the unit's
+/// outstanding bursts, not the II, set the pace. Each such store is moved as late as the
+/// rules allow (the checker decides) up to just before the next store to its buffer.
+fn gather_stores<K: Copy + Eq + std::hash::Hash + Ord>(
+    g: &LoopGraph<K>,
+    sched: &mut ModuloSchedule<K>,
+    lib: &OpLibrary,
+) {
+    use super::timing::Resource;
+    let mut by_buffer: BTreeMap<crate::ir::Base, Vec<usize>> = BTreeMap::new();
+    for (i, n) in g.nodes.iter().enumerate() {
+        let t = &n.timing;
+        let issues = t
+            .demands
+            .iter()
+            .any(|d| matches!(d.resource, Resource::WritePort(_)));
+        if let (true, true, Some(super::MemKey::Base(b @ crate::ir::Base::Param(_)))) =
+            (t.pure_write, issues, t.mem)
+        {
+            by_buffer.entry(b).or_default().push(i);
+        }
+    }
+    for stores in by_buffer.values().filter(|v| v.len() > 1) {
+        for w in (0..stores.len() - 1).rev() {
+            let (a, next) = (g.nodes[stores[w]].key, g.nodes[stores[w + 1]].key);
+            let (at, until) = (sched.cycle[&a], sched.cycle[&next]);
+            for t in (at + 1..until).rev() {
+                sched.cycle.insert(a, t);
+                if check_modulo(g, lib.period_ns, &lib.limits, sched).is_empty() {
+                    break;
+                }
+                sched.cycle.insert(a, at);
+            }
+        }
+    }
 }
 
 type OpKey = (BlockId, OpId);
