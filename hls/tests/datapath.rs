@@ -102,6 +102,8 @@ const SUPPORTED: &[&str] = &[
     "unroll_unknown",
     "unroll_exits",
     "fir_window",
+    "local_ptr_sizes",
+    "bank_conflict",
 ];
 
 #[test]

@@ -1,6 +1,7 @@
 //! `report.html` through the real binary: written beside report.json, well-formed (checked
 //! as XML, the SVG graphs on their own too), self-contained, holding each kernel's
-//! register offsets and loops' source lines, byte-identical on rebuild, with paths escaped.
+//! register offsets and loops' source lines, byte-identical on rebuild, with paths escaped;
+//! and the per-memory section (issue 14) in report.json, the page and the printed summary.
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
@@ -15,6 +16,11 @@ fn shared(name: &str) -> PathBuf {
 
 /// Builds `cl` for `board` into `out` without the (slow) Yosys estimates; the page.
 fn build(cl: &Path, board: &str, out: &Path) -> String {
+    build_printing(cl, board, out).0
+}
+
+/// [`build`], with the summary the build printed.
+fn build_printing(cl: &Path, board: &str, out: &Path) -> (String, String) {
     let r = Command::new(env!("CARGO_BIN_EXE_ocl-hls"))
         .args([
             "build".as_ref(),
@@ -33,7 +39,10 @@ fn build(cl: &Path, board: &str, out: &Path) -> String {
         String::from_utf8_lossy(&r.stdout),
         String::from_utf8_lossy(&r.stderr)
     );
-    std::fs::read_to_string(out.join("report.html")).expect("report.html written")
+    (
+        std::fs::read_to_string(out.join("report.html")).expect("report.html written"),
+        String::from_utf8_lossy(&r.stdout).into_owned(),
+    )
 }
 
 fn report_json(out: &Path) -> serde_json::Value {
@@ -371,4 +380,148 @@ fn every_kernel_of_a_file_gets_a_section() {
     // Marker ids must be unique across the page's graphs.
     assert!(html.contains("id=\"ah0\"") && html.contains("id=\"ah1\""));
     assert!(html.contains("Resource estimates") || html.contains("simulation only"));
+}
+
+fn project_kernel(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/kernels")
+        .join(name)
+}
+
+/// The `memories` entry named `name` of the only kernel of a report.
+fn memory<'a>(r: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    r["kernels"][0]["memories"]
+        .as_array()
+        .expect("a memories array")
+        .iter()
+        .find(|m| m["name"] == name)
+        .unwrap_or_else(|| panic!("no memory {name} in {}", r["kernels"][0]["memories"]))
+}
+
+/// The summary line of memory `name`.
+fn memory_line<'a>(stdout: &'a str, name: &str) -> &'a str {
+    stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with(&format!("memory {name} (")))
+        .unwrap_or_else(|| panic!("no summary line for {name}:\n{stdout}"))
+}
+
+#[test]
+fn memories_show_their_replicas_ports_and_no_conflict_where_banking_serves() {
+    let tmp = Tmp::new("mem-ok");
+    // matmul_tiled: the unrolled inner product reads As and Bs eight times per
+    // work-item, so each gets eight copies, and its loops keep II 1.
+    let out = tmp.0.join("matmul");
+    let (html, stdout) = build_printing(&shared("matmul_tiled.cl"), "de10", &out);
+    let r = report_json(&out);
+    for name in ["As", "Bs"] {
+        let m = memory(&r, name);
+        assert_eq!(m["space"], "__local");
+        assert_eq!(m["line"], if name == "As" { 9 } else { 10 });
+        assert_eq!(
+            (m["word_bytes"].as_u64(), m["depth"].as_u64()),
+            (Some(4), Some(64))
+        );
+        assert_eq!(m["replicas"], 8);
+        assert_eq!(
+            (m["read_ports"].as_u64(), m["write_ports"].as_u64()),
+            (Some(8), Some(1))
+        );
+        assert_eq!(m["bits"], 2048);
+        assert_eq!(m["m10k"]["total"], 8, "one 256 x 40 block per copy");
+        assert_eq!(m["conflicts"].as_array().map(Vec::len), Some(0));
+        let line = memory_line(&stdout, name);
+        assert!(
+            line.contains("8 replicas (8 read + 1 write port)"),
+            "{line}"
+        );
+        assert!(line.ends_with("no port conflict"), "{line}");
+    }
+    assert!(html.contains("<th>M10K</th>") && html.contains("<td><code>As</code></td>"));
+    // stencil2d_local: five reads of `tile` per work-item, five copies, no conflict.
+    let out = tmp.0.join("stencil");
+    let (_, stdout) = build_printing(&shared("stencil2d_local.cl"), "de10", &out);
+    let r = report_json(&out);
+    let t = memory(&r, "tile");
+    assert_eq!(
+        (t["depth"].as_u64(), t["replicas"].as_u64()),
+        (Some(324), Some(5))
+    );
+    assert_eq!(t["conflicts"].as_array().map(Vec::len), Some(0));
+    assert!(memory_line(&stdout, "tile").ends_with("no port conflict"));
+}
+
+#[test]
+fn a_conflict_no_banking_serves_is_reported_with_its_lines_and_ii() {
+    let tmp = Tmp::new("mem-conflict");
+    let out = tmp.0.join("bank_conflict");
+    let (html, stdout) = build_printing(&project_kernel("bank_conflict.cl"), "de10", &out);
+    let r = report_json(&out);
+    let t = memory(&r, "t");
+    let c = t["conflicts"].as_array().expect("conflicts");
+    assert_eq!(c.len(), 1, "{c:?}");
+    let c = &c[0];
+    assert_eq!(c["port"], "write");
+    assert_eq!(
+        (c["count"].as_u64(), c["ports"].as_u64()),
+        (Some(5), Some(1))
+    );
+    let lines: Vec<&str> = c["accesses"]
+        .as_array()
+        .expect("accesses")
+        .iter()
+        .filter_map(|a| a.as_str())
+        .collect();
+    assert_eq!(
+        lines,
+        (16..=20)
+            .map(|l| format!("bank_conflict.cl:{l}:5"))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(c["line"], 16);
+    assert_eq!((c["bound"].as_u64(), c["ii"].as_u64()), (Some(5), Some(5)));
+    assert_eq!(
+        (c["ii_without"].as_u64(), c["costs"].as_u64()),
+        (Some(1), Some(4))
+    );
+    // The loop it slows is the one whose II the loop analysis reports as 5.
+    let l = r["kernels"][0]["loop_analysis"]
+        .as_array()
+        .expect("loops")
+        .iter()
+        .find(|l| l["id"] == c["loop_id"])
+        .expect("the conflict's loop");
+    assert_eq!(l["scheduled_ii"], 5);
+    let line = memory_line(&stdout, "t");
+    assert!(
+        line.contains("5 stores at bank_conflict.cl:16:5")
+            && line.contains("on 1 write port: II 5 (1 without)"),
+        "{line}"
+    );
+    assert!(html.contains("on 1 write port: II 5 (1 without, 4 cycles per iteration)"));
+}
+
+#[test]
+fn local_arguments_of_launch_sizes_are_reported_and_never_versioned() {
+    let tmp = Tmp::new("mem-local-args");
+    let out = tmp.0.join("local_ptr_sizes");
+    // Stores to a `__local` argument beside an unrelated global load once made the
+    // pipeline compare the two's address ranges, and `__local` arguments have none.
+    let (_, stdout) = build_printing(&project_kernel("local_ptr_sizes.cl"), "de10", &out);
+    let r = report_json(&out);
+    for l in r["kernels"][0]["loop_analysis"].as_array().expect("loops") {
+        assert_eq!(l["overlap_checks"].as_array().map(Vec::len), Some(0), "{l}");
+    }
+    // Each sized by what its accesses reach (the work-item counter's exit value makes
+    // the bound one work-item loose): a float per 4 bytes, an int per 4 bytes.
+    let (a, b) = (memory(&r, "a"), memory(&r, "b"));
+    assert_eq!(
+        (a["space"].as_str(), b["space"].as_str()),
+        (Some("__local argument"), Some("__local argument"))
+    );
+    assert_eq!(
+        (a["depth"].as_u64(), b["depth"].as_u64()),
+        (Some(68), Some(32))
+    );
+    assert!(memory_line(&stdout, "b").contains("at local_ptr_sizes.cl:10:"));
 }

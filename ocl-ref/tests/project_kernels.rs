@@ -54,6 +54,8 @@ const KERNELS: &[&str] = &[
     "simd_lanes_odd",
     "wi_inner_loop",
     "wi_inner_flat",
+    "local_ptr_sizes",
+    "bank_conflict",
 ];
 
 /// Kernels checked only by the three-way comparison (POCL = interpreter = Verilator in
@@ -1190,4 +1192,53 @@ fn wi_inner_loop() {
 #[test]
 fn wi_inner_flat() {
     wi_inner("wi_inner_flat", |_| 6);
+}
+
+#[test]
+fn local_ptr_sizes() {
+    let r = project("local_ptr_sizes");
+    let x = f32s(input(&r, "x"));
+    let k = i32s(input(&r, "k"));
+    let out = f32s(output(&r, "out"));
+    let mut want = Vec::new();
+    for g in 0..4 {
+        // Each group's local copies: a holds its 64 floats of x, b its 16 ints of k.
+        let a = &x[64 * g..64 * g + 64];
+        let b = &k[16 * g..16 * g + 16];
+        for l in 0..16 {
+            let pick = (b[(l + 1) % 16] & 63) as usize;
+            want.push(a[pick] * b[l ^ 15] as f32 + a[4 * ((l + 3) % 16) + 2]);
+        }
+    }
+    assert_f32_bits("out", &out, &want);
+}
+
+#[test]
+fn bank_conflict() {
+    let r = project("bank_conflict");
+    let inp = u32s(input(&r, "in"));
+    let out = u32s(output(&r, "out"));
+    for g in 0..4 {
+        // Each work-item's four slots: its bytes rotated by its low two bits, then the
+        // slot its next two bits pick overwritten with its local id.
+        let slots: Vec<[u32; 4]> = (0..32)
+            .map(|l| {
+                let v = inp[32 * g + l];
+                let mut t = [0u32; 4];
+                for i in 0..4 {
+                    t[(v as usize + i) & 3] = (v >> (8 * i)) & 0xff;
+                }
+                t[(v as usize >> 2) & 3] = l as u32;
+                t
+            })
+            .collect();
+        for l in 0..32 {
+            let t = slots[(l + 1) % 32];
+            let want = t[0]
+                .wrapping_add(t[1].wrapping_mul(3))
+                .wrapping_add(t[2].wrapping_mul(5))
+                .wrapping_add(t[3].wrapping_mul(7));
+            assert_eq!(out[32 * g + l], want, "group {g}, work-item {l}");
+        }
+    }
 }

@@ -26,6 +26,21 @@ pub struct Bound {
     pub notes: Vec<String>,
 }
 
+/// What one limited resource (a unit class, a memory's read or write ports) costs one
+/// iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResBound {
+    pub resource: Resource,
+    /// `cycles / cap`, rounded up: the II this resource alone allows.
+    pub ii: u32,
+    /// Units (ports) of the resource.
+    pub cap: u32,
+    /// Unit cycles the iteration's ops hold it.
+    pub cycles: u64,
+    /// Where the ops holding it come from, in program order (one per op).
+    pub ops: Vec<SrcLoc>,
+}
+
 /// Which memory dependences cross iterations.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MemDeps {
@@ -309,34 +324,52 @@ impl<'a> Iteration<'a> {
     /// ResMII: per unit class and memory port, the cycles all ops of one iteration hold
     /// it, over the units the board allows.
     pub fn res_mii(&self, limits: &Limits) -> Bound {
-        let mut use_: BTreeMap<Resource, (u64, u32)> = BTreeMap::new();
-        for o in &self.ops {
-            for d in &o.t.demands {
-                let e = use_.entry(d.resource).or_default();
-                e.0 += d.units as u64 * d.cycles as u64;
-                e.1 += 1;
-            }
-        }
         let mut best = Bound {
             ii: 1,
             reason: String::new(),
             notes: Vec::new(),
         };
-        for (r, (cycles, ops)) in use_ {
-            let cap = capacity(r, limits);
-            if cap == u32::MAX || cap == 0 {
-                continue;
-            }
-            let ii = cycles.div_ceil(cap as u64).min(u32::MAX as u64) as u32;
-            if ii > best.ii {
+        for u in self.res_bounds(limits) {
+            if u.ii > best.ii {
                 best = Bound {
-                    ii,
-                    reason: self.res_reason(ii, r, cap, cycles, ops),
+                    ii: u.ii,
+                    reason: self.res_reason(u.ii, u.resource, u.cap, u.cycles, u.ops.len() as u32),
                     notes: Vec::new(),
                 };
             }
         }
         best
+    }
+
+    /// The bound each limited resource puts on the II on its own, in resource order
+    /// (ResMII is the largest): the per-memory report reads which memory's ports bind
+    /// a loop, and what the II would be without them, from these rather than from the
+    /// reason text.
+    pub fn res_bounds(&self, limits: &Limits) -> Vec<ResBound> {
+        let mut use_: BTreeMap<Resource, (u64, Vec<SrcLoc>)> = BTreeMap::new();
+        for (i, o) in self.ops.iter().enumerate() {
+            for d in &o.t.demands {
+                let e = use_.entry(d.resource).or_default();
+                e.0 += d.units as u64 * d.cycles as u64;
+                e.1.push(self.loc(i));
+            }
+        }
+        use_.into_iter()
+            .filter_map(|(resource, (cycles, ops))| {
+                let cap = capacity(resource, limits);
+                if cap == u32::MAX || cap == 0 {
+                    return None;
+                }
+                let ii = cycles.div_ceil(cap as u64).min(u32::MAX as u64) as u32;
+                Some(ResBound {
+                    resource,
+                    ii,
+                    cap,
+                    cycles,
+                    ops,
+                })
+            })
+            .collect()
     }
 
     fn res_reason(&self, ii: u32, r: Resource, cap: u32, cycles: u64, ops: u32) -> String {

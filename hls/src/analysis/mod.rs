@@ -8,6 +8,7 @@ pub mod cost;
 pub mod counts;
 pub mod ideal;
 pub mod loops;
+pub mod memories;
 pub mod mii;
 pub mod trip;
 
@@ -26,6 +27,7 @@ use crate::schedule::loops::LoopSchedules;
 use crate::schedule::KernelSchedule;
 
 pub use ideal::{ideal_cycles, Ideal};
+pub use memories::MemoryReport;
 pub use trip::LaunchValues;
 
 use cost::BlockCosts;
@@ -142,6 +144,18 @@ pub fn analyze_for_launch(
     Ok(Analysis::new(p, sm, board, env)?.reports)
 }
 
+/// [`analyze`] and the report of every on-chip memory, which reads the loops' resource
+/// bounds (what the build reports show).
+pub fn analyze_with_memories(
+    p: &Parts,
+    sm: &SourceMap,
+    board: &Board,
+) -> Result<(Vec<LoopReport>, Vec<MemoryReport>), String> {
+    let a = Analysis::new(p, sm, board, &LaunchValues::default())?;
+    let mems = memories::report(p.group, sm, p.memory, &a.reports, &a.bounds);
+    Ok((a.reports, mems))
+}
+
 /// The group form with its loop reports and block costs (what `ideal` needs too).
 pub(crate) struct Analysis<'a> {
     pub group: &'a Kernel,
@@ -151,6 +165,8 @@ pub(crate) struct Analysis<'a> {
     pub env: LaunchValues,
     /// Per group-form loop, the NDRange loop it came from (work-item loops have none).
     pub ndr: std::collections::HashMap<LoopId, LoopId>,
+    /// Per innermost loop analysed, each limited resource's bound and the RecMII.
+    pub bounds: Vec<memories::LoopBounds>,
 }
 
 impl<'a> Analysis<'a> {
@@ -178,6 +194,7 @@ impl<'a> Analysis<'a> {
         let regions = shapes.iter().filter(|s| main_loop(s)).count();
         let mut seen = [0usize; 3];
         let mut ndr_of = std::collections::HashMap::new();
+        let mut bounds = Vec::new();
         for s in &shapes {
             let l = g.lp(s.id);
             let loc = SrcLoc::of_span(sm, l.span);
@@ -237,6 +254,11 @@ impl<'a> Analysis<'a> {
                 let deps = MemDeps::of_loop(g, s);
                 let res = it.res_mii(&lib.limits);
                 let rec = it.rec_mii(&deps);
+                bounds.push(memories::LoopBounds {
+                    id: s.id,
+                    res: it.res_bounds(&lib.limits),
+                    rec_ii: rec.ii,
+                });
                 let ii = res.ii.max(rec.ii).max(1);
                 let mut reason = if ii <= 1 {
                     "1: no loop-carried dependence".to_string()
@@ -342,6 +364,7 @@ impl<'a> Analysis<'a> {
             shapes,
             env,
             ndr: ndr_of,
+            bounds,
         })
     }
 

@@ -269,6 +269,7 @@ fn build_report(
             loops: info.map(|i| i.loops.clone()).unwrap_or_default(),
             loop_analysis,
             loop_transforms: b.compiled().map(|x| x.unroll.clone()),
+            memories: b.compiled().map(|x| x.memories.clone()).unwrap_or_default(),
             register_map: c.regmap.clone(),
             schedule: c.report.clone(),
         });

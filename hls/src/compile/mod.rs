@@ -57,6 +57,9 @@ pub struct Compiled {
     pub core: CoreRtl,
     /// Per loop (work-item loops included): minimum II, depth, bounds, at its source line.
     pub loops: Vec<LoopReport>,
+    /// Per on-chip memory: its RAM shape, ports, M10K estimate and the loops its ports
+    /// slow down.
+    pub memories: Vec<analysis::MemoryReport>,
     /// Wall-clock time of each stage.
     pub times: StageTimes,
 }
@@ -249,10 +252,11 @@ fn compile_full(
         datapath: facts,
         core,
         loops: Vec::new(),
+        memories: Vec::new(),
         times: StageTimes::default(),
     };
-    let loops = times.run(Stage::Analysis, || {
-        analysis::analyze(&c.parts(), sm, board).map_err(|e| {
+    let (loops, memories) = times.run(Stage::Analysis, || {
+        analysis::analyze_with_memories(&c.parts(), sm, board).map_err(|e| {
             one(Diagnostic::error(
                 c.kernel.span,
                 format!("kernel {}: loop analysis: {e}", c.kernel.name),
@@ -260,6 +264,7 @@ fn compile_full(
         })
     })?;
     c.loops = loops;
+    c.memories = memories;
     c.times = times;
     Ok(c)
 }

@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 use crate::analysis::loops::{shapes, LoopShape};
 use crate::board::OpLibrary;
 use crate::frontend::types::AddrSpace;
-use crate::ir::{Base, BlockId, Kernel, LoopId, LoopKind, Node, OpId, OpKind, Ty};
+use crate::ir::{Base, BlockId, Kernel, LoopId, LoopKind, Node, OpId, OpKind, ParamKind, Ty};
 use crate::memory::MemoryPlan;
 use crate::schedule::loops::LoopSchedules;
 use crate::schedule::timing::op_timing;
@@ -561,15 +561,23 @@ fn check_loop(
 /// for that load anyway.
 fn overlap_pairs(k: &Kernel, s: &LoopShape, pl: &PipeLoop) -> Vec<(u32, u32)> {
     let ops = &pl.ops;
+    // Only buffers the host allocates can overlap: each `__local` argument is its own RAM
+    // in the core (and has no address registers to compare).
+    let buffer = |p: u32| {
+        matches!(
+            k.params.get(p as usize).map(|x| &x.kind),
+            Some(ParamKind::Buffer { .. })
+        )
+    };
     let access = |x: (BlockId, OpId)| match &k.block(x.0).op(x.1).kind {
         OpKind::Load {
             base: Some(Base::Param(p)),
             ..
-        } => Some((*p, false)),
+        } if buffer(*p) => Some((*p, false)),
         OpKind::Store {
             base: Some(Base::Param(p)),
             ..
-        } => Some((*p, true)),
+        } if buffer(*p) => Some((*p, true)),
         _ => None,
     };
     let accesses: Vec<(usize, u32, bool)> = ops

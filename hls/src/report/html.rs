@@ -207,8 +207,8 @@ fn kernel(
     attributes(p, kr);
     regmap::table(p, kr);
     let analysis = loops::section(p, kr, ir, sm);
-    if let Some((k, c)) = built {
-        memory::table(p, k, &c.group.kernel, r, sm);
+    if let Some((_, c)) = built {
+        memory::table(p, kr, &c.group.kernel);
     }
     schedule(p, kr);
     resources::kernel(p, r, &kr.name);

@@ -117,6 +117,10 @@ pub struct KernelReport {
     /// applied (and why they differ), the private arrays now in registers (and those
     /// kept in memory, with why), the `__constant` tables whose loads became constants.
     pub loop_transforms: Option<crate::loops::LoopsReport>,
+    /// Per on-chip memory (arrays, `__local` arguments, private arrays kept in RAM,
+    /// `__constant` tables): word, depth, replicas, ports, bits, an M10K estimate, and
+    /// the pipelined loops whose II its ports bound.
+    pub memories: Vec<crate::analysis::MemoryReport>,
     pub register_map: RegisterMap,
     /// The datapath generator's per-block schedule and FSM report, as it gives it.
     pub schedule: serde_json::Value,

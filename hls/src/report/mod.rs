@@ -49,6 +49,9 @@ pub fn summary(r: &BuildReport, out: &std::path::Path) -> String {
         for l in &k.loop_analysis {
             let _ = writeln!(s, "    {}", loop_line(l));
         }
+        for m in &k.memories {
+            let _ = writeln!(s, "    {}", memory_line(m));
+        }
     }
     s.push_str(&crate::estimate::summary::text(&r.estimates));
     let _ = writeln!(s, "wrote {}", out.display());
@@ -127,6 +130,54 @@ fn loop_line(l: &crate::analysis::LoopReport) -> String {
             l.not_pipelined.as_deref().unwrap_or("no modulo schedule")
         ),
     }
+}
+
+/// One on-chip memory: its RAM, M10K estimate, and the loops its ports slow down.
+fn memory_line(m: &crate::analysis::MemoryReport) -> String {
+    let plural = |n: u64, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+    let at = m
+        .location
+        .as_ref()
+        .map(|l| format!(" at {l}"))
+        .unwrap_or_default();
+    let conflicts = if m.conflicts.is_empty() {
+        "no port conflict".to_string()
+    } else {
+        let each: Vec<String> = m
+            .conflicts
+            .iter()
+            .map(|c| {
+                let what = if c.port == "read" { "load" } else { "store" };
+                format!(
+                    "conflict in L{} {} at {}: {} at {} on {}: II {} ({} without)",
+                    c.loop_id,
+                    c.loop_name,
+                    c.loop_location,
+                    plural(c.count as u64, what),
+                    c.accesses.join(", "),
+                    plural(c.ports as u64, &format!("{} port", c.port)),
+                    c.ii,
+                    c.ii_without
+                )
+            })
+            .collect();
+        each.join("; ")
+    };
+    format!(
+        "memory {} ({}{at}): {} x {}-byte words, {} ({} read + {} write port{}), {} bits, \
+         {} M10K ({}); {conflicts}",
+        m.name,
+        m.space,
+        m.depth,
+        m.word_bytes,
+        plural(m.replicas as u64, "replica"),
+        m.read_ports,
+        m.write_ports,
+        if m.write_ports == 1 { "" } else { "s" },
+        m.bits * m.replicas as u64,
+        m.m10k.total,
+        m.m10k.shape
+    )
 }
 
 /// ", N FSM states" when the generator's report says so; nothing otherwise (its shape

@@ -1,73 +1,88 @@
-//! The memory table: each object the hardware holds (the group form's, so arrays kept
-//! per work-item show their real size), how it is built, and the variables in registers.
+//! The memory table: each on-chip memory the hardware accesses as the `memory` stage
+//! shaped it (the report's typed per-memory section: word, depth, replicas, ports, the
+//! M10K estimate, and the loops whose II its ports bound), and the variables in registers.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use super::escape;
-use crate::diag::SourceMap;
-use crate::ir::{Kernel, Object, OpKind, ParamKind};
-use crate::report::json::BuildReport;
+use crate::ir::{Kernel, OpKind};
+use crate::report::json::KernelReport;
 
-/// The objects of `k` as the hardware holds them (`group`, its group form), and its
-/// variables.
-pub(super) fn table(p: &mut String, k: &Kernel, group: &Kernel, r: &BuildReport, sm: &SourceMap) {
+/// The memories of `kr`, and the variables of `group` (its group form) in registers.
+pub(super) fn table(p: &mut String, kr: &KernelReport, group: &Kernel) {
     p.push_str("<h3>Memories</h3>\n");
-    // The hardware holds the group form's objects: arrays live across a barrier are
-    // replicated per work-item, and values live across one get their own `__wi_*` array.
-    let objects: &[Object] = &group.objects;
-    let locals: Vec<&crate::ir::Param> = k
-        .params
-        .iter()
-        .filter(|x| x.kind == ParamKind::LocalBuffer)
-        .collect();
-    if objects.is_empty() && locals.is_empty() {
+    if kr.memories.is_empty() {
         p.push_str(
-            "<p>No private arrays, <code>__local</code> or <code>__constant</code> objects.</p>\n",
+            "<p>No private arrays, <code>__local</code> or <code>__constant</code> objects \
+             in RAM.</p>\n",
         );
     } else {
         p.push_str(
-            "<table>\n<tr><th>Object</th><th>Space</th><th>Source size</th><th>Hardware size</th>\
-             <th>Implementation</th><th>Banks</th><th>Declared at</th></tr>\n",
+            "<table>\n<tr><th>Memory</th><th>Space</th><th>Declared at</th><th>Word</th>\
+             <th>Depth</th><th>Replicas</th><th>Read ports</th><th>Write ports</th>\
+             <th>Bits</th><th>M10K</th><th>Accesses</th><th>Port conflicts</th></tr>\n",
         );
-        for (i, o) in objects.iter().enumerate() {
-            let source_size = k
-                .objects
-                .get(i)
-                .map(|x| format!("{} B", x.size))
-                .unwrap_or_else(|| "— (added)".into());
-            let mut how = String::from("byte-wide RAM (ohls_ram_1r1w, 1 read + 1 write port)");
-            if o.init.is_some() {
-                how.push_str(", loaded with its initial bytes at each work-group's start");
-            }
-            if i >= k.objects.len() {
-                how.push_str("; holds a value per work-item across a barrier");
-            }
-            mem_row(
+        for m in &kr.memories {
+            let conflicts: Vec<String> = m
+                .conflicts
+                .iter()
+                .map(|c| {
+                    format!(
+                        "L{} {} at {}: {} {} access{} at {} on {} {} port{}: II {} ({} without, \
+                         {} cycle{} per iteration)",
+                        c.loop_id,
+                        c.loop_name,
+                        c.loop_location,
+                        c.count,
+                        c.port,
+                        if c.count == 1 { "" } else { "es" },
+                        c.accesses.join(", "),
+                        c.ports,
+                        c.port,
+                        if c.ports == 1 { "" } else { "s" },
+                        c.ii,
+                        c.ii_without,
+                        c.costs,
+                        if c.costs == 1 { "" } else { "s" }
+                    )
+                })
+                .collect();
+            let conflicts = if conflicts.is_empty() {
+                "none".to_string()
+            } else {
+                conflicts.join("; ")
+            };
+            let _ = writeln!(
                 p,
-                &o.name,
-                o.space.name(),
-                &source_size,
-                o.size,
-                &how,
-                &location(sm, o.span),
-            );
-        }
-        for x in &locals {
-            mem_row(
-                p,
-                &x.name,
-                "__local (argument)",
-                "set by the host",
-                r.bus.local_max_bytes,
-                "byte-wide RAM (ohls_ram_1r1w, 1 read + 1 write port), sized for the largest launch",
-                "",
+                "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td class=\"n\">{} B</td>\
+                 <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
+                 <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{} ({})</td>\
+                 <td class=\"n\">{} / {} / {}</td><td>{}</td></tr>",
+                escape(&m.name),
+                escape(&m.space),
+                escape(m.location.as_deref().unwrap_or("")),
+                m.word_bytes,
+                m.depth,
+                m.replicas,
+                m.read_ports,
+                m.write_ports,
+                m.bits * m.replicas as u64,
+                m.m10k.total,
+                escape(&m.m10k.shape),
+                m.loads,
+                m.stores,
+                m.atomics,
+                escape(&conflicts)
             );
         }
         p.push_str("</table>\n");
         p.push_str(
-            "<p class=\"note\">One bank per object: banking (e.g. from reqd_work_group_size) \
-             is not done by the generator yet.</p>\n",
+            "<p class=\"note\">Each copy is an <code>ohls_ram_1r1w</code> (one read, one write \
+             port); every write goes to all copies. Bits count all copies. Accesses are loads / \
+             stores / atomics in the hardware's kernel. M10K: Cyclone V blocks if every copy is \
+             placed in M10Ks, with the simple dual-port shape needing the fewest (Quartus may \
+             put a small memory in MLABs instead).</p>\n",
         );
     }
     // Variables promoted to `__wi_*` arrays are no longer read or written as variables in
@@ -95,34 +110,4 @@ pub(super) fn table(p: &mut String, k: &Kernel, group: &Kernel, r: &BuildReport,
             escape(&names.join(", "))
         );
     }
-}
-
-/// `file:line:col` of a span, or nothing for a span no compiled file holds.
-fn location(sm: &SourceMap, span: crate::diag::Span) -> String {
-    if (span.file.0 as usize) < sm.files().count() {
-        sm.location(span)
-    } else {
-        String::new()
-    }
-}
-
-fn mem_row(
-    p: &mut String,
-    name: &str,
-    space: &str,
-    source_size: &str,
-    bytes: u64,
-    how: &str,
-    at: &str,
-) {
-    let _ = writeln!(
-        p,
-        "<tr><td><code>{}</code></td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{bytes} B</td>\
-         <td>{}</td><td class=\"n\">1</td><td>{}</td></tr>",
-        escape(name),
-        escape(space),
-        escape(source_size),
-        escape(how),
-        escape(at)
-    );
 }
