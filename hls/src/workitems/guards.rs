@@ -69,7 +69,6 @@ pub fn split(k: &Kernel, tree: &mut Tree, remat: &BTreeMap<VarId, Expr>) {
                 fixed: Some((g.dim, g.value, g.span)),
             });
         }
-        // Left empty, the segment runs no loop (`insert` drops it).
         tree.segs[i].nodes = rest;
         let ids = extra.entry(i).or_default();
         for s in new_segs {
@@ -77,9 +76,15 @@ pub fn split(k: &Kernel, tree: &mut Tree, remat: &BTreeMap<VarId, Expr>) {
             ids.push(tree.segs.len() - 1);
         }
     }
-    if !extra.is_empty() {
-        tree.top = insert(std::mem::take(&mut tree.top), &extra, &tree.segs);
-    }
+    // Each split segment is followed by its new ones; left empty, it runs no loop.
+    let with: BTreeMap<usize, Vec<GNode>> = extra
+        .into_iter()
+        .map(|(i, new)| {
+            let own = (!tree.segs[i].nodes.is_empty()).then_some(i);
+            (i, own.into_iter().chain(new).map(GNode::Seg).collect())
+        })
+        .collect();
+    tree.splice(&with);
 }
 
 fn pure_block(k: &Kernel, b: BlockId) -> bool {
@@ -275,44 +280,4 @@ pub(super) fn leaves(k: &Kernel, r: &Region, own: &mut Vec<crate::ir::LoopId>) -
         Node::Break(l) | Node::Continue(l) => !own.contains(l),
         Node::Return => true,
     })
-}
-
-/// `nodes` with the new segments of `extra` right after the segment they came from, and
-/// without the segments left empty.
-fn insert(nodes: Vec<GNode>, extra: &BTreeMap<usize, Vec<usize>>, segs: &[Seg]) -> Vec<GNode> {
-    let mut out = Vec::new();
-    for n in nodes {
-        match n {
-            GNode::Seg(i) => {
-                if !segs[i].nodes.is_empty() {
-                    out.push(GNode::Seg(i));
-                }
-                out.extend(extra.get(&i).into_iter().flatten().map(|j| GNode::Seg(*j)));
-            }
-            GNode::If {
-                cvar,
-                then,
-                els,
-                span,
-            } => out.push(GNode::If {
-                cvar,
-                then: insert(then, extra, segs),
-                els: insert(els, extra, segs),
-                span,
-            }),
-            GNode::Loop {
-                id,
-                cvar,
-                body,
-                latch,
-            } => out.push(GNode::Loop {
-                id,
-                cvar,
-                body: insert(body, extra, segs),
-                latch: insert(latch, extra, segs),
-            }),
-            other => out.push(other),
-        }
-    }
-    out
 }

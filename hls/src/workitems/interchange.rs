@@ -44,7 +44,7 @@ pub fn run(k: &mut Kernel, tree: &mut Tree) -> HashSet<VarId> {
     }
     let varying = Varying::of(k);
     let count = tree.segs.len();
-    let mut replaced: Vec<(usize, Vec<GNode>)> = Vec::new();
+    let mut replaced: std::collections::BTreeMap<usize, Vec<GNode>> = Default::default();
     for i in 0..count {
         let seg = &tree.segs[i];
         if seg.fixed.is_some() {
@@ -130,11 +130,9 @@ pub fn run(k: &mut Kernel, tree: &mut Tree) -> HashSet<VarId> {
             });
             nodes.push(GNode::Seg(tree.segs.len() - 1));
         }
-        replaced.push((i, nodes));
+        replaced.insert(i, nodes);
     }
-    for (i, nodes) in replaced {
-        tree.top = replace(std::mem::take(&mut tree.top), i, &nodes);
-    }
+    tree.splice(&replaced);
     shared
 }
 
@@ -262,38 +260,4 @@ fn holds_loop(r: &Region) -> bool {
         Node::If { then, els, .. } => holds_loop(then) || holds_loop(els),
         _ => false,
     })
-}
-
-/// `nodes` with segment `i` replaced by `with`.
-fn replace(nodes: Vec<GNode>, i: usize, with: &[GNode]) -> Vec<GNode> {
-    let mut out = Vec::new();
-    for n in nodes {
-        match n {
-            GNode::Seg(j) if j == i => out.extend(with.iter().cloned()),
-            GNode::If {
-                cvar,
-                then,
-                els,
-                span,
-            } => out.push(GNode::If {
-                cvar,
-                then: replace(then, i, with),
-                els: replace(els, i, with),
-                span,
-            }),
-            GNode::Loop {
-                id,
-                cvar,
-                body,
-                latch,
-            } => out.push(GNode::Loop {
-                id,
-                cvar,
-                body: replace(body, i, with),
-                latch: replace(latch, i, with),
-            }),
-            other => out.push(other),
-        }
-    }
-    out
 }

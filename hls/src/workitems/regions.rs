@@ -57,6 +57,49 @@ pub struct Tree {
     pub segs: Vec<Seg>,
 }
 
+impl Tree {
+    /// Replaces every `GNode::Seg(i)` with a key in `with` by its nodes (later passes
+    /// split a segment into several, or put group-level control around one).
+    pub fn splice(&mut self, with: &std::collections::BTreeMap<usize, Vec<GNode>>) {
+        fn go(
+            nodes: Vec<GNode>,
+            with: &std::collections::BTreeMap<usize, Vec<GNode>>,
+        ) -> Vec<GNode> {
+            let mut out = Vec::new();
+            for n in nodes {
+                match n {
+                    GNode::Seg(i) if with.contains_key(&i) => out.extend(with[&i].iter().cloned()),
+                    GNode::If {
+                        cvar,
+                        then,
+                        els,
+                        span,
+                    } => out.push(GNode::If {
+                        cvar,
+                        then: go(then, with),
+                        els: go(els, with),
+                        span,
+                    }),
+                    GNode::Loop {
+                        id,
+                        cvar,
+                        body,
+                        latch,
+                    } => out.push(GNode::Loop {
+                        id,
+                        cvar,
+                        body: go(body, with),
+                        latch: go(latch, with),
+                    }),
+                    other => out.push(other),
+                }
+            }
+            out
+        }
+        self.top = go(std::mem::take(&mut self.top), with);
+    }
+}
+
 /// Builds the tree; `barriers` are the barrier-only blocks left by splitting.
 pub fn build(k: &mut Kernel, barriers: &HashSet<BlockId>) -> Result<Tree, Diagnostic> {
     let varying = Varying::of(k);
