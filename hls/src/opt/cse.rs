@@ -7,7 +7,10 @@
 //! or loaded there. The group form stores each work-item's values that live across a
 //! barrier and reads them back (`__wi_*` objects) at every use, so the reads of one such
 //! value in a block become one. (Other work-items writing a `__local` object between two
-//! accesses of one work-item, with no barrier, would be a data race.)
+//! accesses of one work-item, with no barrier, would be a data race.) Likewise a load of
+//! a buffer argument at the pointer the block just stored to, with no store to any
+//! buffer in between (buffers may overlap), is the stored value: `*cell = *cell * w + 1`
+//! after `out[idx] = ...` reads nothing back.
 //!
 //! Variable reads are `forward.rs`'s: two reads of one variable are one value only when
 //! they see the same write.
@@ -15,7 +18,7 @@
 use std::collections::HashMap;
 
 use super::forward::replace;
-use crate::ir::{Base, Block, ObjectId, OpId, OpKind, Ty};
+use crate::ir::{Base, Block, OpId, OpKind, Ty};
 
 /// What makes two ops the same value: their operation, result type and operands.
 fn key(b: &Block, o: OpId, args: &[OpId]) -> Option<String> {
@@ -28,22 +31,23 @@ fn key(b: &Block, o: OpId, args: &[OpId]) -> Option<String> {
 
 /// Per kernel object, what the block knows it holds since its last write: the value at
 /// a pointer, read as a type (what a store wrote, or what a load read).
-type Known = HashMap<ObjectId, Vec<(OpId, Option<Ty>, OpId)>>;
+type Known = HashMap<Base, Vec<(OpId, Option<Ty>, OpId)>>;
 
 /// What a memory op does to what the block knows of the objects.
 fn clobber(kind: &OpKind, known: &mut Known) {
     match kind {
         OpKind::Store {
-            base: Some(Base::Object(obj)),
+            base: Some(b @ Base::Object(_)),
             ..
         }
         | OpKind::Atomic {
-            base: Some(Base::Object(obj)),
+            base: Some(b @ Base::Object(_)),
             ..
         } => {
-            known.remove(obj);
+            known.remove(b);
         }
-        // A buffer argument's memory is never a kernel object's.
+        // A buffer argument's memory is never a kernel object's, but may be another
+        // buffer's.
         OpKind::Store {
             base: Some(Base::Param(_)),
             ..
@@ -51,17 +55,17 @@ fn clobber(kind: &OpKind, known: &mut Known) {
         | OpKind::Atomic {
             base: Some(Base::Param(_)),
             ..
-        }
-        | OpKind::Load { .. } => {}
+        } => known.retain(|b, _| matches!(b, Base::Object(_))),
+        OpKind::Load { .. } => {}
         k if k.is_memory() => known.clear(),
         _ => {}
     }
 }
 
-/// The value the block knows object `obj` holds at `ptr` as `ty`.
-fn recall(known: &Known, obj: ObjectId, ptr: OpId, ty: &Option<Ty>) -> Option<OpId> {
+/// The value the block knows memory `base` holds at `ptr` as `ty`.
+fn recall(known: &Known, base: Base, ptr: OpId, ty: &Option<Ty>) -> Option<OpId> {
     known
-        .get(&obj)?
+        .get(&base)?
         .iter()
         .find(|(p, t, _)| *p == ptr && t == ty)
         .map(|(_, _, v)| *v)
@@ -87,19 +91,37 @@ pub fn block(b: &mut Block) -> HashMap<OpId, OpId> {
                 ..
             } => {
                 let ty = b.op(o).ty.clone();
-                let v = recall(&known, *obj, args[0], &ty);
+                let v = recall(&known, Base::Object(*obj), args[0], &ty);
                 if v.is_none() {
-                    known.entry(*obj).or_default().push((args[0], ty, o));
+                    known
+                        .entry(Base::Object(*obj))
+                        .or_default()
+                        .push((args[0], ty, o));
                 }
                 v
             }
+            // Only what the block stored: a buffer read twice may have changed between
+            // (another core, `volatile`), one the block wrote holds what it wrote.
+            OpKind::Load {
+                base: Some(p @ Base::Param(_)),
+                ..
+            } => recall(&known, *p, args[0], &b.op(o).ty),
             OpKind::Store {
                 base: Some(Base::Object(obj)),
                 ..
             } => {
                 // The store may overlap anything known of the object but what it wrote.
                 let ty = b.op(args[1]).ty.clone();
-                known.insert(*obj, vec![(args[0], ty, args[1])]);
+                known.insert(Base::Object(*obj), vec![(args[0], ty, args[1])]);
+                None
+            }
+            OpKind::Store {
+                base: Some(p @ Base::Param(_)),
+                ..
+            } => {
+                clobber(kind, &mut known);
+                let ty = b.op(args[1]).ty.clone();
+                known.insert(*p, vec![(args[0], ty, args[1])]);
                 None
             }
             k if k.is_memory() => {
@@ -130,7 +152,7 @@ mod tests {
     use super::*;
     use crate::diag::Span;
     use crate::frontend::types::AddrSpace;
-    use crate::ir::WorkItemFn;
+    use crate::ir::{ObjectId, WorkItemFn};
 
     fn add(b: &mut Block, kind: OpKind, ty: Option<Ty>, args: &[OpId]) -> OpId {
         b.add(kind, ty, Span::default(), args)
@@ -231,5 +253,37 @@ mod tests {
         assert!(petgraph::algo::has_path_connecting(
             &b.graph, s0.0, s1.0, None
         ));
+    }
+
+    #[test]
+    fn a_load_of_what_the_block_stored_in_a_buffer_is_the_stored_value_until_any_buffer_store() {
+        let mut b = Block::default();
+        let global = AddrSpace::Global;
+        let store = |p| OpKind::Store {
+            space: global,
+            base: Some(Base::Param(p)),
+            align: 4,
+        };
+        let load = |p| OpKind::Load {
+            space: global,
+            base: Some(Base::Param(p)),
+            align: 4,
+        };
+        let ptr = Some(Ty::Ptr(global));
+        let out = add(&mut b, OpKind::Param(0), ptr.clone(), &[]);
+        let other = add(&mut b, OpKind::Param(1), ptr, &[]);
+        let v = add(&mut b, OpKind::Const(vec![7]), Some(Ty::I(32)), &[]);
+        add(&mut b, store(0), None, &[out, v]);
+        let l0 = add(&mut b, load(0), Some(Ty::I(32)), &[out]);
+        // Two loads of a buffer the block did not write stay two reads.
+        let r0 = add(&mut b, load(1), Some(Ty::I(32)), &[other]);
+        let r1 = add(&mut b, load(1), Some(Ty::I(32)), &[other]);
+        // A store to another buffer may overlap this one.
+        add(&mut b, store(1), None, &[other, v]);
+        let l1 = add(&mut b, load(0), Some(Ty::I(32)), &[out]);
+        let map = block(&mut b);
+        assert_eq!(map.get(&l0), Some(&v));
+        assert!(!map.contains_key(&r0) && !map.contains_key(&r1));
+        assert!(!map.contains_key(&l1));
     }
 }

@@ -227,6 +227,7 @@ fn block_bounds(
     launch: &Launch,
     vars: &[u64],
     objects: &[u64],
+    in_work_item_loop: bool,
 ) -> HashMap<OpId, u64> {
     let blk = k.block(b);
     let mut out: HashMap<OpId, u64> = HashMap::new();
@@ -253,6 +254,15 @@ fn block_bounds(
             _ => None,
         };
         let hi = match &op.kind {
+            // Past its loop's test a work-item counter is below its size (only the
+            // test sees the value that ends the loop).
+            OpKind::ReadVar(v) if in_work_item_loop => {
+                let name = k.vars[v.0 as usize].name.as_str();
+                match LIDS.iter().position(|n| *n == name) {
+                    Some(d) => vars[v.0 as usize].min(launch.max_local[d].saturating_sub(1)),
+                    None => vars[v.0 as usize],
+                }
+            }
             OpKind::ReadVar(v) => vars[v.0 as usize],
             kind if super::objects::loaded(kind).is_some() => super::objects::loaded(kind)
                 .and_then(|obj| objects.get(obj.0 as usize).copied())
@@ -372,10 +382,25 @@ pub fn analyze(k: &Kernel, launch: &Launch) -> Ranges {
         None => u64::MAX,
     };
     let mut objects: Vec<u64> = (0..k.objects.len()).map(obj_start).collect();
+    // The blocks of work-item loops' bodies and latches (not their tests).
+    let mut inside = std::collections::HashSet::new();
+    for l in 0..k.loops.len() {
+        let id = crate::ir::LoopId(l as u32);
+        if crate::analysis::loops::work_item_dim(k, id).is_some() {
+            let lp = k.lp(id);
+            let mut blocks = Vec::new();
+            crate::analysis::loops::all_blocks(k, &lp.body, &mut blocks);
+            crate::analysis::loops::all_blocks(k, &lp.latch, &mut blocks);
+            inside.extend(blocks);
+        }
+    }
     let mut round = 0;
     loop {
         let ops: Vec<HashMap<OpId, u64>> = (0..k.blocks.len())
-            .map(|b| block_bounds(k, BlockId(b as u32), launch, &vars, &objects))
+            .map(|b| {
+                let b = BlockId(b as u32);
+                block_bounds(k, b, launch, &vars, &objects, inside.contains(&b))
+            })
             .collect();
         let mut next_objects: Vec<u64> = (0..k.objects.len()).map(obj_start).collect();
         for (b, blk) in k.blocks.iter().enumerate() {

@@ -77,17 +77,17 @@ module fir_datapath (
     wire         w_4;  // fir_constant.cl:12:6
     reg          q_5;  // fir_constant.cl:12:6
     wire [63:0]  w_6;  // fir_constant.cl:12:6
-    wire [7:0]   w_7;  // fir_constant.cl:12:6
-    wire [7:0]   w_8;  // fir_constant.cl:12:6
-    wire [7:0]   w_9;  // fir_constant.cl:12:6
-    wire [63:0]  w_10;  // fir_constant.cl:12:6
-    wire [31:0]  w_11;  // fir_constant.cl:18:21
-    wire [31:0]  w_12;  // fir_constant.cl:18:25
-    wire         w_13;  // fir_constant.cl:18:21
-    reg          q_14;  // fir_constant.cl:18:21
-    wire [31:0]  w_15;  // fir_constant.cl:18:28
-    wire [31:0]  w_16;  // fir_constant.cl:18:28
-    wire [31:0]  w_17;  // fir_constant.cl:18:28
+    wire [63:0]  w_7;  // fir_constant.cl:12:6
+    wire [31:0]  w_8;  // fir_constant.cl:18:21
+    wire [31:0]  w_9;  // fir_constant.cl:18:25
+    wire         w_10;  // fir_constant.cl:18:21
+    reg          q_11;  // fir_constant.cl:18:21
+    wire [31:0]  w_12;  // fir_constant.cl:18:28
+    wire [31:0]  w_13;  // fir_constant.cl:18:28
+    wire [31:0]  w_14;  // fir_constant.cl:18:28
+    wire [31:0]  w_15;  // fir_constant.cl:21:25
+    wire [31:0]  w_16;  // fir_constant.cl:21:25
+    wire [31:0]  w_17;  // fir_constant.cl:21:25
     wire [31:0]  w_18;  // fir_constant.cl:21:25
     wire [31:0]  w_19;  // fir_constant.cl:21:25
     wire [31:0]  w_20;  // fir_constant.cl:21:25
@@ -100,225 +100,225 @@ module fir_datapath (
     wire [31:0]  w_27;  // fir_constant.cl:21:25
     wire [31:0]  w_28;  // fir_constant.cl:21:25
     wire [31:0]  w_29;  // fir_constant.cl:21:25
-    wire [31:0]  w_30;  // fir_constant.cl:21:25
-    wire [31:0]  w_31;  // fir_constant.cl:21:25
-    wire [31:0]  w_32;  // fir_constant.cl:21:25
+    wire [63:0]  w_30;  // fir_constant.cl:22:21
+    wire [31:0]  w_31;  // fir_constant.cl:22:23
+    wire [63:0]  w_32;  // fir_constant.cl:22:21
     wire [63:0]  w_33;  // fir_constant.cl:22:21
-    wire [31:0]  w_34;  // fir_constant.cl:22:23
+    wire [63:0]  w_34;  // fir_constant.cl:22:21
     wire [63:0]  w_35;  // fir_constant.cl:22:21
-    wire [63:0]  w_36;  // fir_constant.cl:22:21
-    wire [63:0]  w_37;  // fir_constant.cl:22:21
-    wire [63:0]  w_38;  // fir_constant.cl:22:21
     reg          x_rd_issued;
     reg  [7:0]   x_rd_beat;
-    reg  [31:0]  ld_39;  // fir_constant.cl:22:21
-    wire [31:0]  v_40;
-    wire [31:0]  w_41;  // fir_constant.cl:24:21
-    wire [31:0]  w_42;  // fir_constant.cl:27:20
-    wire         go_43;
+    reg  [31:0]  ld_36;  // fir_constant.cl:22:21
+    wire [31:0]  v_37;
+    wire [31:0]  w_38;  // fir_constant.cl:24:21
+    wire [31:0]  w_39;  // fir_constant.cl:27:20
+    wire         go_40;
     reg          u0_fp_mul_issued;
     wire         u0_fp_mul_valid;
     wire [31:0]  u0_fp_mul_result;
-    wire [31:0]  fnan_44;
-    reg  [31:0]  r_45;  // fir_constant.cl:27:20
-    wire         go_46;
+    wire [31:0]  fnan_41;
+    reg  [31:0]  r_42;  // fir_constant.cl:27:20
+    wire         go_43;
     reg          u1_fp_add_issued;
     wire         u1_fp_add_valid;
     wire [31:0]  u1_fp_add_result;
-    wire [31:0]  fnan_47;
-    reg  [31:0]  r_48;  // fir_constant.cl:27:13
-    wire [31:0]  w_49;  // fir_constant.cl:27:20
-    wire         go_50;
+    wire [31:0]  fnan_44;
+    reg  [31:0]  r_45;  // fir_constant.cl:27:13
+    wire [31:0]  w_46;  // fir_constant.cl:27:20
+    wire         go_47;
     reg          u2_fp_mul_issued;
     wire         u2_fp_mul_valid;
     wire [31:0]  u2_fp_mul_result;
-    wire [31:0]  fnan_51;
-    reg  [31:0]  r_52;  // fir_constant.cl:27:20
-    wire         go_53;
+    wire [31:0]  fnan_48;
+    reg  [31:0]  r_49;  // fir_constant.cl:27:20
+    wire         go_50;
     reg          u3_fp_add_issued;
     wire         u3_fp_add_valid;
     wire [31:0]  u3_fp_add_result;
-    wire [31:0]  fnan_54;
-    reg  [31:0]  r_55;  // fir_constant.cl:27:13
-    wire [31:0]  w_56;  // fir_constant.cl:27:20
-    wire         go_57;
+    wire [31:0]  fnan_51;
+    reg  [31:0]  r_52;  // fir_constant.cl:27:13
+    wire [31:0]  w_53;  // fir_constant.cl:27:20
+    wire         go_54;
     reg          u4_fp_mul_issued;
     wire         u4_fp_mul_valid;
     wire [31:0]  u4_fp_mul_result;
-    wire [31:0]  fnan_58;
-    reg  [31:0]  r_59;  // fir_constant.cl:27:20
-    wire         go_60;
+    wire [31:0]  fnan_55;
+    reg  [31:0]  r_56;  // fir_constant.cl:27:20
+    wire         go_57;
     reg          u5_fp_add_issued;
     wire         u5_fp_add_valid;
     wire [31:0]  u5_fp_add_result;
-    wire [31:0]  fnan_61;
-    reg  [31:0]  r_62;  // fir_constant.cl:27:13
-    wire [31:0]  w_63;  // fir_constant.cl:27:20
-    wire         go_64;
+    wire [31:0]  fnan_58;
+    reg  [31:0]  r_59;  // fir_constant.cl:27:13
+    wire [31:0]  w_60;  // fir_constant.cl:27:20
+    wire         go_61;
     reg          u6_fp_mul_issued;
     wire         u6_fp_mul_valid;
     wire [31:0]  u6_fp_mul_result;
-    wire [31:0]  fnan_65;
-    reg  [31:0]  r_66;  // fir_constant.cl:27:20
-    wire         go_67;
+    wire [31:0]  fnan_62;
+    reg  [31:0]  r_63;  // fir_constant.cl:27:20
+    wire         go_64;
     reg          u7_fp_add_issued;
     wire         u7_fp_add_valid;
     wire [31:0]  u7_fp_add_result;
-    wire [31:0]  fnan_68;
-    reg  [31:0]  r_69;  // fir_constant.cl:27:13
-    wire [31:0]  w_70;  // fir_constant.cl:27:20
-    wire         go_71;
+    wire [31:0]  fnan_65;
+    reg  [31:0]  r_66;  // fir_constant.cl:27:13
+    wire [31:0]  w_67;  // fir_constant.cl:27:20
+    wire         go_68;
     reg          u8_fp_mul_issued;
     wire         u8_fp_mul_valid;
     wire [31:0]  u8_fp_mul_result;
-    wire [31:0]  fnan_72;
-    reg  [31:0]  r_73;  // fir_constant.cl:27:20
-    wire         go_74;
+    wire [31:0]  fnan_69;
+    reg  [31:0]  r_70;  // fir_constant.cl:27:20
+    wire         go_71;
     reg          u9_fp_add_issued;
     wire         u9_fp_add_valid;
     wire [31:0]  u9_fp_add_result;
-    wire [31:0]  fnan_75;
-    reg  [31:0]  r_76;  // fir_constant.cl:27:13
-    wire [31:0]  w_77;  // fir_constant.cl:27:20
-    wire         go_78;
+    wire [31:0]  fnan_72;
+    reg  [31:0]  r_73;  // fir_constant.cl:27:13
+    wire [31:0]  w_74;  // fir_constant.cl:27:20
+    wire         go_75;
     reg          u10_fp_mul_issued;
     wire         u10_fp_mul_valid;
     wire [31:0]  u10_fp_mul_result;
-    wire [31:0]  fnan_79;
-    reg  [31:0]  r_80;  // fir_constant.cl:27:20
-    wire         go_81;
+    wire [31:0]  fnan_76;
+    reg  [31:0]  r_77;  // fir_constant.cl:27:20
+    wire         go_78;
     reg          u11_fp_add_issued;
     wire         u11_fp_add_valid;
     wire [31:0]  u11_fp_add_result;
-    wire [31:0]  fnan_82;
-    reg  [31:0]  r_83;  // fir_constant.cl:27:13
-    wire [31:0]  w_84;  // fir_constant.cl:27:20
-    wire         go_85;
+    wire [31:0]  fnan_79;
+    reg  [31:0]  r_80;  // fir_constant.cl:27:13
+    wire [31:0]  w_81;  // fir_constant.cl:27:20
+    wire         go_82;
     reg          u12_fp_mul_issued;
     wire         u12_fp_mul_valid;
     wire [31:0]  u12_fp_mul_result;
-    wire [31:0]  fnan_86;
-    reg  [31:0]  r_87;  // fir_constant.cl:27:20
-    wire         go_88;
+    wire [31:0]  fnan_83;
+    reg  [31:0]  r_84;  // fir_constant.cl:27:20
+    wire         go_85;
     reg          u13_fp_add_issued;
     wire         u13_fp_add_valid;
     wire [31:0]  u13_fp_add_result;
-    wire [31:0]  fnan_89;
-    reg  [31:0]  r_90;  // fir_constant.cl:27:13
-    wire [31:0]  w_91;  // fir_constant.cl:27:20
-    wire         go_92;
+    wire [31:0]  fnan_86;
+    reg  [31:0]  r_87;  // fir_constant.cl:27:13
+    wire [31:0]  w_88;  // fir_constant.cl:27:20
+    wire         go_89;
     reg          u14_fp_mul_issued;
     wire         u14_fp_mul_valid;
     wire [31:0]  u14_fp_mul_result;
-    wire [31:0]  fnan_93;
-    reg  [31:0]  r_94;  // fir_constant.cl:27:20
-    wire         go_95;
+    wire [31:0]  fnan_90;
+    reg  [31:0]  r_91;  // fir_constant.cl:27:20
+    wire         go_92;
     reg          u15_fp_add_issued;
     wire         u15_fp_add_valid;
     wire [31:0]  u15_fp_add_result;
-    wire [31:0]  fnan_96;
-    reg  [31:0]  r_97;  // fir_constant.cl:27:13
-    wire         go_98;
+    wire [31:0]  fnan_93;
+    reg  [31:0]  r_94;  // fir_constant.cl:27:13
+    wire         go_95;
     reg          u16_fp_mul_issued;
     wire         u16_fp_mul_valid;
     wire [31:0]  u16_fp_mul_result;
-    wire [31:0]  fnan_99;
-    reg  [31:0]  r_100;  // fir_constant.cl:27:20
-    wire         go_101;
+    wire [31:0]  fnan_96;
+    reg  [31:0]  r_97;  // fir_constant.cl:27:20
+    wire         go_98;
     reg          u17_fp_add_issued;
     wire         u17_fp_add_valid;
     wire [31:0]  u17_fp_add_result;
-    wire [31:0]  fnan_102;
-    reg  [31:0]  r_103;  // fir_constant.cl:27:13
-    wire         go_104;
+    wire [31:0]  fnan_99;
+    reg  [31:0]  r_100;  // fir_constant.cl:27:13
+    wire         go_101;
     reg          u18_fp_mul_issued;
     wire         u18_fp_mul_valid;
     wire [31:0]  u18_fp_mul_result;
-    wire [31:0]  fnan_105;
-    reg  [31:0]  r_106;  // fir_constant.cl:27:20
-    wire         go_107;
+    wire [31:0]  fnan_102;
+    reg  [31:0]  r_103;  // fir_constant.cl:27:20
+    wire         go_104;
     reg          u19_fp_add_issued;
     wire         u19_fp_add_valid;
     wire [31:0]  u19_fp_add_result;
-    wire [31:0]  fnan_108;
-    reg  [31:0]  r_109;  // fir_constant.cl:27:13
-    wire         go_110;
+    wire [31:0]  fnan_105;
+    reg  [31:0]  r_106;  // fir_constant.cl:27:13
+    wire         go_107;
     reg          u20_fp_mul_issued;
     wire         u20_fp_mul_valid;
     wire [31:0]  u20_fp_mul_result;
-    wire [31:0]  fnan_111;
-    reg  [31:0]  r_112;  // fir_constant.cl:27:20
-    wire         go_113;
+    wire [31:0]  fnan_108;
+    reg  [31:0]  r_109;  // fir_constant.cl:27:20
+    wire         go_110;
     reg          u21_fp_add_issued;
     wire         u21_fp_add_valid;
     wire [31:0]  u21_fp_add_result;
-    wire [31:0]  fnan_114;
-    reg  [31:0]  r_115;  // fir_constant.cl:27:13
-    wire         go_116;
+    wire [31:0]  fnan_111;
+    reg  [31:0]  r_112;  // fir_constant.cl:27:13
+    wire         go_113;
     reg          u22_fp_mul_issued;
     wire         u22_fp_mul_valid;
     wire [31:0]  u22_fp_mul_result;
-    wire [31:0]  fnan_117;
-    reg  [31:0]  r_118;  // fir_constant.cl:27:20
-    wire         go_119;
+    wire [31:0]  fnan_114;
+    reg  [31:0]  r_115;  // fir_constant.cl:27:20
+    wire         go_116;
     reg          u23_fp_add_issued;
     wire         u23_fp_add_valid;
     wire [31:0]  u23_fp_add_result;
-    wire [31:0]  fnan_120;
-    reg  [31:0]  r_121;  // fir_constant.cl:27:13
-    wire         go_122;
+    wire [31:0]  fnan_117;
+    reg  [31:0]  r_118;  // fir_constant.cl:27:13
+    wire         go_119;
     reg          u24_fp_mul_issued;
     wire         u24_fp_mul_valid;
     wire [31:0]  u24_fp_mul_result;
-    wire [31:0]  fnan_123;
-    reg  [31:0]  r_124;  // fir_constant.cl:27:20
-    wire         go_125;
+    wire [31:0]  fnan_120;
+    reg  [31:0]  r_121;  // fir_constant.cl:27:20
+    wire         go_122;
     reg          u25_fp_add_issued;
     wire         u25_fp_add_valid;
     wire [31:0]  u25_fp_add_result;
-    wire [31:0]  fnan_126;
-    reg  [31:0]  r_127;  // fir_constant.cl:27:13
-    wire         go_128;
+    wire [31:0]  fnan_123;
+    reg  [31:0]  r_124;  // fir_constant.cl:27:13
+    wire         go_125;
     reg          u26_fp_mul_issued;
     wire         u26_fp_mul_valid;
     wire [31:0]  u26_fp_mul_result;
-    wire [31:0]  fnan_129;
-    reg  [31:0]  r_130;  // fir_constant.cl:27:20
-    wire         go_131;
+    wire [31:0]  fnan_126;
+    reg  [31:0]  r_127;  // fir_constant.cl:27:20
+    wire         go_128;
     reg          u27_fp_add_issued;
     wire         u27_fp_add_valid;
     wire [31:0]  u27_fp_add_result;
-    wire [31:0]  fnan_132;
-    reg  [31:0]  r_133;  // fir_constant.cl:27:13
-    wire         go_134;
+    wire [31:0]  fnan_129;
+    reg  [31:0]  r_130;  // fir_constant.cl:27:13
+    wire         go_131;
     reg          u28_fp_mul_issued;
     wire         u28_fp_mul_valid;
     wire [31:0]  u28_fp_mul_result;
-    wire [31:0]  fnan_135;
-    reg  [31:0]  r_136;  // fir_constant.cl:27:20
-    wire         go_137;
+    wire [31:0]  fnan_132;
+    reg  [31:0]  r_133;  // fir_constant.cl:27:20
+    wire         go_134;
     reg          u29_fp_add_issued;
     wire         u29_fp_add_valid;
     wire [31:0]  u29_fp_add_result;
-    wire [31:0]  fnan_138;
-    reg  [31:0]  r_139;  // fir_constant.cl:27:13
-    wire         go_140;
+    wire [31:0]  fnan_135;
+    reg  [31:0]  r_136;  // fir_constant.cl:27:13
+    wire         go_137;
     reg          u30_fp_mul_issued;
     wire         u30_fp_mul_valid;
     wire [31:0]  u30_fp_mul_result;
-    wire [31:0]  fnan_141;
-    reg  [31:0]  r_142;  // fir_constant.cl:27:20
-    wire         go_143;
+    wire [31:0]  fnan_138;
+    reg  [31:0]  r_139;  // fir_constant.cl:27:20
+    wire         go_140;
     reg          u31_fp_add_issued;
     wire         u31_fp_add_valid;
     wire [31:0]  u31_fp_add_result;
-    wire [31:0]  fnan_144;
-    reg  [31:0]  r_145;  // fir_constant.cl:27:13
-    wire [63:0]  w_146;  // fir_constant.cl:28:9
-    wire [63:0]  w_147;  // fir_constant.cl:28:9
-    reg  [63:0]  q_148;  // fir_constant.cl:28:9
+    wire [31:0]  fnan_141;
+    reg  [31:0]  r_142;  // fir_constant.cl:27:13
+    wire [63:0]  w_143;  // fir_constant.cl:28:9
+    wire [63:0]  w_144;  // fir_constant.cl:28:9
+    reg  [63:0]  q_145;  // fir_constant.cl:28:9
     reg          y_wr_issued;
     reg  [7:0]   y_wr_beat;
+    reg          got_146;
+    reg          got_147;
+    reg          got_148;
     reg          got_149;
     reg          got_150;
     reg          got_151;
@@ -331,17 +331,17 @@ module fir_datapath (
     reg          got_158;
     reg          got_159;
     reg          got_160;
-    reg          got_161;
-    reg          got_162;
-    reg          got_163;
     reg  [188:0] p1_valid;  // fir_constant.cl:18:5
     reg          p1_admit;
     wire         p1_stall;
     wire         p1_en;
-    wire [31:0]  pv_164;  // fir_constant.cl:18:21
-    wire [31:0]  w_165;  // fir_constant.cl:18:25
-    wire         pw_166;  // fir_constant.cl:18:21
+    wire [31:0]  pv_161;  // fir_constant.cl:18:21
+    wire [31:0]  w_162;  // fir_constant.cl:18:25
+    wire         pw_163;  // fir_constant.cl:18:21
     reg          p1_go;
+    wire [31:0]  pv_164;  // fir_constant.cl:21:25
+    wire [31:0]  pv_165;  // fir_constant.cl:21:25
+    wire [31:0]  pv_166;  // fir_constant.cl:21:25
     wire [31:0]  pv_167;  // fir_constant.cl:21:25
     wire [31:0]  pv_168;  // fir_constant.cl:21:25
     wire [31:0]  pv_169;  // fir_constant.cl:21:25
@@ -354,34 +354,34 @@ module fir_datapath (
     wire [31:0]  pv_176;  // fir_constant.cl:21:25
     wire [31:0]  pv_177;  // fir_constant.cl:21:25
     wire [31:0]  pv_178;  // fir_constant.cl:21:25
-    wire [31:0]  pv_179;  // fir_constant.cl:21:25
-    wire [31:0]  pv_180;  // fir_constant.cl:21:25
-    wire [31:0]  pv_181;  // fir_constant.cl:21:25
+    wire [63:0]  w_179;  // fir_constant.cl:22:21
+    wire [31:0]  pv_180;  // fir_constant.cl:22:23
+    wire [63:0]  pw_181;  // fir_constant.cl:22:21
     wire [63:0]  w_182;  // fir_constant.cl:22:21
-    wire [31:0]  pv_183;  // fir_constant.cl:22:23
+    wire [63:0]  pw_183;  // fir_constant.cl:22:21
     wire [63:0]  pw_184;  // fir_constant.cl:22:21
-    wire [63:0]  w_185;  // fir_constant.cl:22:21
-    wire [63:0]  pw_186;  // fir_constant.cl:22:21
-    wire [63:0]  pw_187;  // fir_constant.cl:22:21
-    wire [31:0]  pld_188;  // fir_constant.cl:22:21
-    wire [31:0]  w_189;  // fir_constant.cl:24:21
-    wire [31:0]  w_190;  // fir_constant.cl:27:20
-    wire         go_191;
-    wire         pu_192_valid;
-    wire [31:0]  pu_192_result;
+    wire [31:0]  pld_185;  // fir_constant.cl:22:21
+    wire [31:0]  w_186;  // fir_constant.cl:24:21
+    wire [31:0]  w_187;  // fir_constant.cl:27:20
+    wire         go_188;
+    wire         pu_189_valid;
+    wire [31:0]  pu_189_result;
+    reg  [31:0]  pd_190;
+    reg  [31:0]  pd_191;
+    reg  [31:0]  pd_192;
     reg  [31:0]  pd_193;
     reg  [31:0]  pd_194;
     reg  [31:0]  pd_195;
     reg  [31:0]  pd_196;
     reg  [31:0]  pd_197;
-    reg  [31:0]  pd_198;
-    reg  [31:0]  pd_199;
-    reg  [31:0]  pd_200;
-    wire [31:0]  fnan_201;
-    wire [31:0]  pw_202;  // fir_constant.cl:27:20
-    wire         go_203;
-    wire         pu_204_valid;
-    wire [31:0]  pu_204_result;
+    wire [31:0]  fnan_198;
+    wire [31:0]  pw_199;  // fir_constant.cl:27:20
+    wire         go_200;
+    wire         pu_201_valid;
+    wire [31:0]  pu_201_result;
+    reg  [31:0]  pd_202;
+    reg  [31:0]  pd_203;
+    reg  [31:0]  pd_204;
     reg  [31:0]  pd_205;
     reg  [31:0]  pd_206;
     reg  [31:0]  pd_207;
@@ -391,35 +391,35 @@ module fir_datapath (
     reg  [31:0]  pd_211;
     reg  [31:0]  pd_212;
     reg  [31:0]  pd_213;
-    reg  [31:0]  pd_214;
-    reg  [31:0]  pd_215;
-    reg  [31:0]  pd_216;
-    wire [31:0]  fnan_217;
-    wire [31:0]  pw_218;  // fir_constant.cl:27:13
-    wire [31:0]  w_219;  // fir_constant.cl:27:20
-    wire         go_220;
-    wire         pu_221_valid;
-    wire [31:0]  pu_221_result;
+    wire [31:0]  fnan_214;
+    wire [31:0]  pw_215;  // fir_constant.cl:27:13
+    wire [31:0]  w_216;  // fir_constant.cl:27:20
+    wire         go_217;
+    wire         pu_218_valid;
+    wire [31:0]  pu_218_result;
+    reg  [31:0]  pd_219;
+    reg  [31:0]  pd_220;
+    reg  [31:0]  pd_221;
     reg  [31:0]  pd_222;
     reg  [31:0]  pd_223;
     reg  [31:0]  pd_224;
     reg  [31:0]  pd_225;
     reg  [31:0]  pd_226;
-    reg  [31:0]  pd_227;
-    reg  [31:0]  pd_228;
-    reg  [31:0]  pd_229;
-    wire [31:0]  fnan_230;
-    wire [31:0]  pw_231;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_227;
+    wire [31:0]  pw_228;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_229;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_230;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_231;  // fir_constant.cl:27:20
     reg  [31:0]  pq_232;  // fir_constant.cl:27:20
     reg  [31:0]  pq_233;  // fir_constant.cl:27:20
     reg  [31:0]  pq_234;  // fir_constant.cl:27:20
     reg  [31:0]  pq_235;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_236;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_237;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_238;  // fir_constant.cl:27:20
-    wire         go_239;
-    wire         pu_240_valid;
-    wire [31:0]  pu_240_result;
+    wire         go_236;
+    wire         pu_237_valid;
+    wire [31:0]  pu_237_result;
+    reg  [31:0]  pd_238;
+    reg  [31:0]  pd_239;
+    reg  [31:0]  pd_240;
     reg  [31:0]  pd_241;
     reg  [31:0]  pd_242;
     reg  [31:0]  pd_243;
@@ -429,25 +429,25 @@ module fir_datapath (
     reg  [31:0]  pd_247;
     reg  [31:0]  pd_248;
     reg  [31:0]  pd_249;
-    reg  [31:0]  pd_250;
-    reg  [31:0]  pd_251;
-    reg  [31:0]  pd_252;
-    wire [31:0]  fnan_253;
-    wire [31:0]  pw_254;  // fir_constant.cl:27:13
-    wire [31:0]  w_255;  // fir_constant.cl:27:20
-    wire         go_256;
-    wire         pu_257_valid;
-    wire [31:0]  pu_257_result;
+    wire [31:0]  fnan_250;
+    wire [31:0]  pw_251;  // fir_constant.cl:27:13
+    wire [31:0]  w_252;  // fir_constant.cl:27:20
+    wire         go_253;
+    wire         pu_254_valid;
+    wire [31:0]  pu_254_result;
+    reg  [31:0]  pd_255;
+    reg  [31:0]  pd_256;
+    reg  [31:0]  pd_257;
     reg  [31:0]  pd_258;
     reg  [31:0]  pd_259;
     reg  [31:0]  pd_260;
     reg  [31:0]  pd_261;
     reg  [31:0]  pd_262;
-    reg  [31:0]  pd_263;
-    reg  [31:0]  pd_264;
-    reg  [31:0]  pd_265;
-    wire [31:0]  fnan_266;
-    wire [31:0]  pw_267;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_263;
+    wire [31:0]  pw_264;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_265;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_266;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_267;  // fir_constant.cl:27:20
     reg  [31:0]  pq_268;  // fir_constant.cl:27:20
     reg  [31:0]  pq_269;  // fir_constant.cl:27:20
     reg  [31:0]  pq_270;  // fir_constant.cl:27:20
@@ -459,12 +459,12 @@ module fir_datapath (
     reg  [31:0]  pq_276;  // fir_constant.cl:27:20
     reg  [31:0]  pq_277;  // fir_constant.cl:27:20
     reg  [31:0]  pq_278;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_279;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_280;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_281;  // fir_constant.cl:27:20
-    wire         go_282;
-    wire         pu_283_valid;
-    wire [31:0]  pu_283_result;
+    wire         go_279;
+    wire         pu_280_valid;
+    wire [31:0]  pu_280_result;
+    reg  [31:0]  pd_281;
+    reg  [31:0]  pd_282;
+    reg  [31:0]  pd_283;
     reg  [31:0]  pd_284;
     reg  [31:0]  pd_285;
     reg  [31:0]  pd_286;
@@ -474,25 +474,25 @@ module fir_datapath (
     reg  [31:0]  pd_290;
     reg  [31:0]  pd_291;
     reg  [31:0]  pd_292;
-    reg  [31:0]  pd_293;
-    reg  [31:0]  pd_294;
-    reg  [31:0]  pd_295;
-    wire [31:0]  fnan_296;
-    wire [31:0]  pw_297;  // fir_constant.cl:27:13
-    wire [31:0]  w_298;  // fir_constant.cl:27:20
-    wire         go_299;
-    wire         pu_300_valid;
-    wire [31:0]  pu_300_result;
+    wire [31:0]  fnan_293;
+    wire [31:0]  pw_294;  // fir_constant.cl:27:13
+    wire [31:0]  w_295;  // fir_constant.cl:27:20
+    wire         go_296;
+    wire         pu_297_valid;
+    wire [31:0]  pu_297_result;
+    reg  [31:0]  pd_298;
+    reg  [31:0]  pd_299;
+    reg  [31:0]  pd_300;
     reg  [31:0]  pd_301;
     reg  [31:0]  pd_302;
     reg  [31:0]  pd_303;
     reg  [31:0]  pd_304;
     reg  [31:0]  pd_305;
-    reg  [31:0]  pd_306;
-    reg  [31:0]  pd_307;
-    reg  [31:0]  pd_308;
-    wire [31:0]  fnan_309;
-    wire [31:0]  pw_310;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_306;
+    wire [31:0]  pw_307;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_308;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_309;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_310;  // fir_constant.cl:27:20
     reg  [31:0]  pq_311;  // fir_constant.cl:27:20
     reg  [31:0]  pq_312;  // fir_constant.cl:27:20
     reg  [31:0]  pq_313;  // fir_constant.cl:27:20
@@ -511,12 +511,12 @@ module fir_datapath (
     reg  [31:0]  pq_326;  // fir_constant.cl:27:20
     reg  [31:0]  pq_327;  // fir_constant.cl:27:20
     reg  [31:0]  pq_328;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_329;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_330;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_331;  // fir_constant.cl:27:20
-    wire         go_332;
-    wire         pu_333_valid;
-    wire [31:0]  pu_333_result;
+    wire         go_329;
+    wire         pu_330_valid;
+    wire [31:0]  pu_330_result;
+    reg  [31:0]  pd_331;
+    reg  [31:0]  pd_332;
+    reg  [31:0]  pd_333;
     reg  [31:0]  pd_334;
     reg  [31:0]  pd_335;
     reg  [31:0]  pd_336;
@@ -526,25 +526,25 @@ module fir_datapath (
     reg  [31:0]  pd_340;
     reg  [31:0]  pd_341;
     reg  [31:0]  pd_342;
-    reg  [31:0]  pd_343;
-    reg  [31:0]  pd_344;
-    reg  [31:0]  pd_345;
-    wire [31:0]  fnan_346;
-    wire [31:0]  pw_347;  // fir_constant.cl:27:13
-    wire [31:0]  w_348;  // fir_constant.cl:27:20
-    wire         go_349;
-    wire         pu_350_valid;
-    wire [31:0]  pu_350_result;
+    wire [31:0]  fnan_343;
+    wire [31:0]  pw_344;  // fir_constant.cl:27:13
+    wire [31:0]  w_345;  // fir_constant.cl:27:20
+    wire         go_346;
+    wire         pu_347_valid;
+    wire [31:0]  pu_347_result;
+    reg  [31:0]  pd_348;
+    reg  [31:0]  pd_349;
+    reg  [31:0]  pd_350;
     reg  [31:0]  pd_351;
     reg  [31:0]  pd_352;
     reg  [31:0]  pd_353;
     reg  [31:0]  pd_354;
     reg  [31:0]  pd_355;
-    reg  [31:0]  pd_356;
-    reg  [31:0]  pd_357;
-    reg  [31:0]  pd_358;
-    wire [31:0]  fnan_359;
-    wire [31:0]  pw_360;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_356;
+    wire [31:0]  pw_357;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_358;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_359;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_360;  // fir_constant.cl:27:20
     reg  [31:0]  pq_361;  // fir_constant.cl:27:20
     reg  [31:0]  pq_362;  // fir_constant.cl:27:20
     reg  [31:0]  pq_363;  // fir_constant.cl:27:20
@@ -570,12 +570,12 @@ module fir_datapath (
     reg  [31:0]  pq_383;  // fir_constant.cl:27:20
     reg  [31:0]  pq_384;  // fir_constant.cl:27:20
     reg  [31:0]  pq_385;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_386;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_387;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_388;  // fir_constant.cl:27:20
-    wire         go_389;
-    wire         pu_390_valid;
-    wire [31:0]  pu_390_result;
+    wire         go_386;
+    wire         pu_387_valid;
+    wire [31:0]  pu_387_result;
+    reg  [31:0]  pd_388;
+    reg  [31:0]  pd_389;
+    reg  [31:0]  pd_390;
     reg  [31:0]  pd_391;
     reg  [31:0]  pd_392;
     reg  [31:0]  pd_393;
@@ -585,25 +585,25 @@ module fir_datapath (
     reg  [31:0]  pd_397;
     reg  [31:0]  pd_398;
     reg  [31:0]  pd_399;
-    reg  [31:0]  pd_400;
-    reg  [31:0]  pd_401;
-    reg  [31:0]  pd_402;
-    wire [31:0]  fnan_403;
-    wire [31:0]  pw_404;  // fir_constant.cl:27:13
-    wire [31:0]  w_405;  // fir_constant.cl:27:20
-    wire         go_406;
-    wire         pu_407_valid;
-    wire [31:0]  pu_407_result;
+    wire [31:0]  fnan_400;
+    wire [31:0]  pw_401;  // fir_constant.cl:27:13
+    wire [31:0]  w_402;  // fir_constant.cl:27:20
+    wire         go_403;
+    wire         pu_404_valid;
+    wire [31:0]  pu_404_result;
+    reg  [31:0]  pd_405;
+    reg  [31:0]  pd_406;
+    reg  [31:0]  pd_407;
     reg  [31:0]  pd_408;
     reg  [31:0]  pd_409;
     reg  [31:0]  pd_410;
     reg  [31:0]  pd_411;
     reg  [31:0]  pd_412;
-    reg  [31:0]  pd_413;
-    reg  [31:0]  pd_414;
-    reg  [31:0]  pd_415;
-    wire [31:0]  fnan_416;
-    wire [31:0]  pw_417;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_413;
+    wire [31:0]  pw_414;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_415;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_416;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_417;  // fir_constant.cl:27:20
     reg  [31:0]  pq_418;  // fir_constant.cl:27:20
     reg  [31:0]  pq_419;  // fir_constant.cl:27:20
     reg  [31:0]  pq_420;  // fir_constant.cl:27:20
@@ -636,12 +636,12 @@ module fir_datapath (
     reg  [31:0]  pq_447;  // fir_constant.cl:27:20
     reg  [31:0]  pq_448;  // fir_constant.cl:27:20
     reg  [31:0]  pq_449;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_450;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_451;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_452;  // fir_constant.cl:27:20
-    wire         go_453;
-    wire         pu_454_valid;
-    wire [31:0]  pu_454_result;
+    wire         go_450;
+    wire         pu_451_valid;
+    wire [31:0]  pu_451_result;
+    reg  [31:0]  pd_452;
+    reg  [31:0]  pd_453;
+    reg  [31:0]  pd_454;
     reg  [31:0]  pd_455;
     reg  [31:0]  pd_456;
     reg  [31:0]  pd_457;
@@ -651,25 +651,25 @@ module fir_datapath (
     reg  [31:0]  pd_461;
     reg  [31:0]  pd_462;
     reg  [31:0]  pd_463;
-    reg  [31:0]  pd_464;
-    reg  [31:0]  pd_465;
-    reg  [31:0]  pd_466;
-    wire [31:0]  fnan_467;
-    wire [31:0]  pw_468;  // fir_constant.cl:27:13
-    wire [31:0]  w_469;  // fir_constant.cl:27:20
-    wire         go_470;
-    wire         pu_471_valid;
-    wire [31:0]  pu_471_result;
+    wire [31:0]  fnan_464;
+    wire [31:0]  pw_465;  // fir_constant.cl:27:13
+    wire [31:0]  w_466;  // fir_constant.cl:27:20
+    wire         go_467;
+    wire         pu_468_valid;
+    wire [31:0]  pu_468_result;
+    reg  [31:0]  pd_469;
+    reg  [31:0]  pd_470;
+    reg  [31:0]  pd_471;
     reg  [31:0]  pd_472;
     reg  [31:0]  pd_473;
     reg  [31:0]  pd_474;
     reg  [31:0]  pd_475;
     reg  [31:0]  pd_476;
-    reg  [31:0]  pd_477;
-    reg  [31:0]  pd_478;
-    reg  [31:0]  pd_479;
-    wire [31:0]  fnan_480;
-    wire [31:0]  pw_481;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_477;
+    wire [31:0]  pw_478;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_479;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_480;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_481;  // fir_constant.cl:27:20
     reg  [31:0]  pq_482;  // fir_constant.cl:27:20
     reg  [31:0]  pq_483;  // fir_constant.cl:27:20
     reg  [31:0]  pq_484;  // fir_constant.cl:27:20
@@ -709,12 +709,12 @@ module fir_datapath (
     reg  [31:0]  pq_518;  // fir_constant.cl:27:20
     reg  [31:0]  pq_519;  // fir_constant.cl:27:20
     reg  [31:0]  pq_520;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_521;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_522;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_523;  // fir_constant.cl:27:20
-    wire         go_524;
-    wire         pu_525_valid;
-    wire [31:0]  pu_525_result;
+    wire         go_521;
+    wire         pu_522_valid;
+    wire [31:0]  pu_522_result;
+    reg  [31:0]  pd_523;
+    reg  [31:0]  pd_524;
+    reg  [31:0]  pd_525;
     reg  [31:0]  pd_526;
     reg  [31:0]  pd_527;
     reg  [31:0]  pd_528;
@@ -724,25 +724,25 @@ module fir_datapath (
     reg  [31:0]  pd_532;
     reg  [31:0]  pd_533;
     reg  [31:0]  pd_534;
-    reg  [31:0]  pd_535;
-    reg  [31:0]  pd_536;
-    reg  [31:0]  pd_537;
-    wire [31:0]  fnan_538;
-    wire [31:0]  pw_539;  // fir_constant.cl:27:13
-    wire [31:0]  w_540;  // fir_constant.cl:27:20
-    wire         go_541;
-    wire         pu_542_valid;
-    wire [31:0]  pu_542_result;
+    wire [31:0]  fnan_535;
+    wire [31:0]  pw_536;  // fir_constant.cl:27:13
+    wire [31:0]  w_537;  // fir_constant.cl:27:20
+    wire         go_538;
+    wire         pu_539_valid;
+    wire [31:0]  pu_539_result;
+    reg  [31:0]  pd_540;
+    reg  [31:0]  pd_541;
+    reg  [31:0]  pd_542;
     reg  [31:0]  pd_543;
     reg  [31:0]  pd_544;
     reg  [31:0]  pd_545;
     reg  [31:0]  pd_546;
     reg  [31:0]  pd_547;
-    reg  [31:0]  pd_548;
-    reg  [31:0]  pd_549;
-    reg  [31:0]  pd_550;
-    wire [31:0]  fnan_551;
-    wire [31:0]  pw_552;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_548;
+    wire [31:0]  pw_549;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_550;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_551;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_552;  // fir_constant.cl:27:20
     reg  [31:0]  pq_553;  // fir_constant.cl:27:20
     reg  [31:0]  pq_554;  // fir_constant.cl:27:20
     reg  [31:0]  pq_555;  // fir_constant.cl:27:20
@@ -789,12 +789,12 @@ module fir_datapath (
     reg  [31:0]  pq_596;  // fir_constant.cl:27:20
     reg  [31:0]  pq_597;  // fir_constant.cl:27:20
     reg  [31:0]  pq_598;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_599;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_600;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_601;  // fir_constant.cl:27:20
-    wire         go_602;
-    wire         pu_603_valid;
-    wire [31:0]  pu_603_result;
+    wire         go_599;
+    wire         pu_600_valid;
+    wire [31:0]  pu_600_result;
+    reg  [31:0]  pd_601;
+    reg  [31:0]  pd_602;
+    reg  [31:0]  pd_603;
     reg  [31:0]  pd_604;
     reg  [31:0]  pd_605;
     reg  [31:0]  pd_606;
@@ -804,24 +804,24 @@ module fir_datapath (
     reg  [31:0]  pd_610;
     reg  [31:0]  pd_611;
     reg  [31:0]  pd_612;
-    reg  [31:0]  pd_613;
-    reg  [31:0]  pd_614;
-    reg  [31:0]  pd_615;
-    wire [31:0]  fnan_616;
-    wire [31:0]  pw_617;  // fir_constant.cl:27:13
-    wire         go_618;
-    wire         pu_619_valid;
-    wire [31:0]  pu_619_result;
+    wire [31:0]  fnan_613;
+    wire [31:0]  pw_614;  // fir_constant.cl:27:13
+    wire         go_615;
+    wire         pu_616_valid;
+    wire [31:0]  pu_616_result;
+    reg  [31:0]  pd_617;
+    reg  [31:0]  pd_618;
+    reg  [31:0]  pd_619;
     reg  [31:0]  pd_620;
     reg  [31:0]  pd_621;
     reg  [31:0]  pd_622;
     reg  [31:0]  pd_623;
     reg  [31:0]  pd_624;
-    reg  [31:0]  pd_625;
-    reg  [31:0]  pd_626;
-    reg  [31:0]  pd_627;
-    wire [31:0]  fnan_628;
-    wire [31:0]  pw_629;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_625;
+    wire [31:0]  pw_626;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_627;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_628;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_629;  // fir_constant.cl:27:20
     reg  [31:0]  pq_630;  // fir_constant.cl:27:20
     reg  [31:0]  pq_631;  // fir_constant.cl:27:20
     reg  [31:0]  pq_632;  // fir_constant.cl:27:20
@@ -875,12 +875,12 @@ module fir_datapath (
     reg  [31:0]  pq_680;  // fir_constant.cl:27:20
     reg  [31:0]  pq_681;  // fir_constant.cl:27:20
     reg  [31:0]  pq_682;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_683;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_684;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_685;  // fir_constant.cl:27:20
-    wire         go_686;
-    wire         pu_687_valid;
-    wire [31:0]  pu_687_result;
+    wire         go_683;
+    wire         pu_684_valid;
+    wire [31:0]  pu_684_result;
+    reg  [31:0]  pd_685;
+    reg  [31:0]  pd_686;
+    reg  [31:0]  pd_687;
     reg  [31:0]  pd_688;
     reg  [31:0]  pd_689;
     reg  [31:0]  pd_690;
@@ -890,24 +890,24 @@ module fir_datapath (
     reg  [31:0]  pd_694;
     reg  [31:0]  pd_695;
     reg  [31:0]  pd_696;
-    reg  [31:0]  pd_697;
-    reg  [31:0]  pd_698;
-    reg  [31:0]  pd_699;
-    wire [31:0]  fnan_700;
-    wire [31:0]  pw_701;  // fir_constant.cl:27:13
-    wire         go_702;
-    wire         pu_703_valid;
-    wire [31:0]  pu_703_result;
+    wire [31:0]  fnan_697;
+    wire [31:0]  pw_698;  // fir_constant.cl:27:13
+    wire         go_699;
+    wire         pu_700_valid;
+    wire [31:0]  pu_700_result;
+    reg  [31:0]  pd_701;
+    reg  [31:0]  pd_702;
+    reg  [31:0]  pd_703;
     reg  [31:0]  pd_704;
     reg  [31:0]  pd_705;
     reg  [31:0]  pd_706;
     reg  [31:0]  pd_707;
     reg  [31:0]  pd_708;
-    reg  [31:0]  pd_709;
-    reg  [31:0]  pd_710;
-    reg  [31:0]  pd_711;
-    wire [31:0]  fnan_712;
-    wire [31:0]  pw_713;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_709;
+    wire [31:0]  pw_710;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_711;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_712;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_713;  // fir_constant.cl:27:20
     reg  [31:0]  pq_714;  // fir_constant.cl:27:20
     reg  [31:0]  pq_715;  // fir_constant.cl:27:20
     reg  [31:0]  pq_716;  // fir_constant.cl:27:20
@@ -968,12 +968,12 @@ module fir_datapath (
     reg  [31:0]  pq_771;  // fir_constant.cl:27:20
     reg  [31:0]  pq_772;  // fir_constant.cl:27:20
     reg  [31:0]  pq_773;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_774;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_775;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_776;  // fir_constant.cl:27:20
-    wire         go_777;
-    wire         pu_778_valid;
-    wire [31:0]  pu_778_result;
+    wire         go_774;
+    wire         pu_775_valid;
+    wire [31:0]  pu_775_result;
+    reg  [31:0]  pd_776;
+    reg  [31:0]  pd_777;
+    reg  [31:0]  pd_778;
     reg  [31:0]  pd_779;
     reg  [31:0]  pd_780;
     reg  [31:0]  pd_781;
@@ -983,24 +983,24 @@ module fir_datapath (
     reg  [31:0]  pd_785;
     reg  [31:0]  pd_786;
     reg  [31:0]  pd_787;
-    reg  [31:0]  pd_788;
-    reg  [31:0]  pd_789;
-    reg  [31:0]  pd_790;
-    wire [31:0]  fnan_791;
-    wire [31:0]  pw_792;  // fir_constant.cl:27:13
-    wire         go_793;
-    wire         pu_794_valid;
-    wire [31:0]  pu_794_result;
+    wire [31:0]  fnan_788;
+    wire [31:0]  pw_789;  // fir_constant.cl:27:13
+    wire         go_790;
+    wire         pu_791_valid;
+    wire [31:0]  pu_791_result;
+    reg  [31:0]  pd_792;
+    reg  [31:0]  pd_793;
+    reg  [31:0]  pd_794;
     reg  [31:0]  pd_795;
     reg  [31:0]  pd_796;
     reg  [31:0]  pd_797;
     reg  [31:0]  pd_798;
     reg  [31:0]  pd_799;
-    reg  [31:0]  pd_800;
-    reg  [31:0]  pd_801;
-    reg  [31:0]  pd_802;
-    wire [31:0]  fnan_803;
-    wire [31:0]  pw_804;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_800;
+    wire [31:0]  pw_801;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_802;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_803;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_804;  // fir_constant.cl:27:20
     reg  [31:0]  pq_805;  // fir_constant.cl:27:20
     reg  [31:0]  pq_806;  // fir_constant.cl:27:20
     reg  [31:0]  pq_807;  // fir_constant.cl:27:20
@@ -1068,12 +1068,12 @@ module fir_datapath (
     reg  [31:0]  pq_869;  // fir_constant.cl:27:20
     reg  [31:0]  pq_870;  // fir_constant.cl:27:20
     reg  [31:0]  pq_871;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_872;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_873;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_874;  // fir_constant.cl:27:20
-    wire         go_875;
-    wire         pu_876_valid;
-    wire [31:0]  pu_876_result;
+    wire         go_872;
+    wire         pu_873_valid;
+    wire [31:0]  pu_873_result;
+    reg  [31:0]  pd_874;
+    reg  [31:0]  pd_875;
+    reg  [31:0]  pd_876;
     reg  [31:0]  pd_877;
     reg  [31:0]  pd_878;
     reg  [31:0]  pd_879;
@@ -1083,24 +1083,24 @@ module fir_datapath (
     reg  [31:0]  pd_883;
     reg  [31:0]  pd_884;
     reg  [31:0]  pd_885;
-    reg  [31:0]  pd_886;
-    reg  [31:0]  pd_887;
-    reg  [31:0]  pd_888;
-    wire [31:0]  fnan_889;
-    wire [31:0]  pw_890;  // fir_constant.cl:27:13
-    wire         go_891;
-    wire         pu_892_valid;
-    wire [31:0]  pu_892_result;
+    wire [31:0]  fnan_886;
+    wire [31:0]  pw_887;  // fir_constant.cl:27:13
+    wire         go_888;
+    wire         pu_889_valid;
+    wire [31:0]  pu_889_result;
+    reg  [31:0]  pd_890;
+    reg  [31:0]  pd_891;
+    reg  [31:0]  pd_892;
     reg  [31:0]  pd_893;
     reg  [31:0]  pd_894;
     reg  [31:0]  pd_895;
     reg  [31:0]  pd_896;
     reg  [31:0]  pd_897;
-    reg  [31:0]  pd_898;
-    reg  [31:0]  pd_899;
-    reg  [31:0]  pd_900;
-    wire [31:0]  fnan_901;
-    wire [31:0]  pw_902;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_898;
+    wire [31:0]  pw_899;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_900;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_901;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_902;  // fir_constant.cl:27:20
     reg  [31:0]  pq_903;  // fir_constant.cl:27:20
     reg  [31:0]  pq_904;  // fir_constant.cl:27:20
     reg  [31:0]  pq_905;  // fir_constant.cl:27:20
@@ -1175,12 +1175,12 @@ module fir_datapath (
     reg  [31:0]  pq_974;  // fir_constant.cl:27:20
     reg  [31:0]  pq_975;  // fir_constant.cl:27:20
     reg  [31:0]  pq_976;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_977;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_978;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_979;  // fir_constant.cl:27:20
-    wire         go_980;
-    wire         pu_981_valid;
-    wire [31:0]  pu_981_result;
+    wire         go_977;
+    wire         pu_978_valid;
+    wire [31:0]  pu_978_result;
+    reg  [31:0]  pd_979;
+    reg  [31:0]  pd_980;
+    reg  [31:0]  pd_981;
     reg  [31:0]  pd_982;
     reg  [31:0]  pd_983;
     reg  [31:0]  pd_984;
@@ -1190,24 +1190,24 @@ module fir_datapath (
     reg  [31:0]  pd_988;
     reg  [31:0]  pd_989;
     reg  [31:0]  pd_990;
-    reg  [31:0]  pd_991;
-    reg  [31:0]  pd_992;
-    reg  [31:0]  pd_993;
-    wire [31:0]  fnan_994;
-    wire [31:0]  pw_995;  // fir_constant.cl:27:13
-    wire         go_996;
-    wire         pu_997_valid;
-    wire [31:0]  pu_997_result;
+    wire [31:0]  fnan_991;
+    wire [31:0]  pw_992;  // fir_constant.cl:27:13
+    wire         go_993;
+    wire         pu_994_valid;
+    wire [31:0]  pu_994_result;
+    reg  [31:0]  pd_995;
+    reg  [31:0]  pd_996;
+    reg  [31:0]  pd_997;
     reg  [31:0]  pd_998;
     reg  [31:0]  pd_999;
     reg  [31:0]  pd_1000;
     reg  [31:0]  pd_1001;
     reg  [31:0]  pd_1002;
-    reg  [31:0]  pd_1003;
-    reg  [31:0]  pd_1004;
-    reg  [31:0]  pd_1005;
-    wire [31:0]  fnan_1006;
-    wire [31:0]  pw_1007;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_1003;
+    wire [31:0]  pw_1004;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1005;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1006;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1007;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1008;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1009;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1010;  // fir_constant.cl:27:20
@@ -1289,12 +1289,12 @@ module fir_datapath (
     reg  [31:0]  pq_1086;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1087;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1088;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1089;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1090;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1091;  // fir_constant.cl:27:20
-    wire         go_1092;
-    wire         pu_1093_valid;
-    wire [31:0]  pu_1093_result;
+    wire         go_1089;
+    wire         pu_1090_valid;
+    wire [31:0]  pu_1090_result;
+    reg  [31:0]  pd_1091;
+    reg  [31:0]  pd_1092;
+    reg  [31:0]  pd_1093;
     reg  [31:0]  pd_1094;
     reg  [31:0]  pd_1095;
     reg  [31:0]  pd_1096;
@@ -1304,24 +1304,24 @@ module fir_datapath (
     reg  [31:0]  pd_1100;
     reg  [31:0]  pd_1101;
     reg  [31:0]  pd_1102;
-    reg  [31:0]  pd_1103;
-    reg  [31:0]  pd_1104;
-    reg  [31:0]  pd_1105;
-    wire [31:0]  fnan_1106;
-    wire [31:0]  pw_1107;  // fir_constant.cl:27:13
-    wire         go_1108;
-    wire         pu_1109_valid;
-    wire [31:0]  pu_1109_result;
+    wire [31:0]  fnan_1103;
+    wire [31:0]  pw_1104;  // fir_constant.cl:27:13
+    wire         go_1105;
+    wire         pu_1106_valid;
+    wire [31:0]  pu_1106_result;
+    reg  [31:0]  pd_1107;
+    reg  [31:0]  pd_1108;
+    reg  [31:0]  pd_1109;
     reg  [31:0]  pd_1110;
     reg  [31:0]  pd_1111;
     reg  [31:0]  pd_1112;
     reg  [31:0]  pd_1113;
     reg  [31:0]  pd_1114;
-    reg  [31:0]  pd_1115;
-    reg  [31:0]  pd_1116;
-    reg  [31:0]  pd_1117;
-    wire [31:0]  fnan_1118;
-    wire [31:0]  pw_1119;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_1115;
+    wire [31:0]  pw_1116;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1117;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1118;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1119;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1120;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1121;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1122;  // fir_constant.cl:27:20
@@ -1410,12 +1410,12 @@ module fir_datapath (
     reg  [31:0]  pq_1205;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1206;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1207;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1208;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1209;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1210;  // fir_constant.cl:27:20
-    wire         go_1211;
-    wire         pu_1212_valid;
-    wire [31:0]  pu_1212_result;
+    wire         go_1208;
+    wire         pu_1209_valid;
+    wire [31:0]  pu_1209_result;
+    reg  [31:0]  pd_1210;
+    reg  [31:0]  pd_1211;
+    reg  [31:0]  pd_1212;
     reg  [31:0]  pd_1213;
     reg  [31:0]  pd_1214;
     reg  [31:0]  pd_1215;
@@ -1425,24 +1425,24 @@ module fir_datapath (
     reg  [31:0]  pd_1219;
     reg  [31:0]  pd_1220;
     reg  [31:0]  pd_1221;
-    reg  [31:0]  pd_1222;
-    reg  [31:0]  pd_1223;
-    reg  [31:0]  pd_1224;
-    wire [31:0]  fnan_1225;
-    wire [31:0]  pw_1226;  // fir_constant.cl:27:13
-    wire         go_1227;
-    wire         pu_1228_valid;
-    wire [31:0]  pu_1228_result;
+    wire [31:0]  fnan_1222;
+    wire [31:0]  pw_1223;  // fir_constant.cl:27:13
+    wire         go_1224;
+    wire         pu_1225_valid;
+    wire [31:0]  pu_1225_result;
+    reg  [31:0]  pd_1226;
+    reg  [31:0]  pd_1227;
+    reg  [31:0]  pd_1228;
     reg  [31:0]  pd_1229;
     reg  [31:0]  pd_1230;
     reg  [31:0]  pd_1231;
     reg  [31:0]  pd_1232;
     reg  [31:0]  pd_1233;
-    reg  [31:0]  pd_1234;
-    reg  [31:0]  pd_1235;
-    reg  [31:0]  pd_1236;
-    wire [31:0]  fnan_1237;
-    wire [31:0]  pw_1238;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_1234;
+    wire [31:0]  pw_1235;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1236;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1237;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1238;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1239;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1240;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1241;  // fir_constant.cl:27:20
@@ -1538,12 +1538,12 @@ module fir_datapath (
     reg  [31:0]  pq_1331;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1332;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1333;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1334;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1335;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1336;  // fir_constant.cl:27:20
-    wire         go_1337;
-    wire         pu_1338_valid;
-    wire [31:0]  pu_1338_result;
+    wire         go_1334;
+    wire         pu_1335_valid;
+    wire [31:0]  pu_1335_result;
+    reg  [31:0]  pd_1336;
+    reg  [31:0]  pd_1337;
+    reg  [31:0]  pd_1338;
     reg  [31:0]  pd_1339;
     reg  [31:0]  pd_1340;
     reg  [31:0]  pd_1341;
@@ -1553,24 +1553,24 @@ module fir_datapath (
     reg  [31:0]  pd_1345;
     reg  [31:0]  pd_1346;
     reg  [31:0]  pd_1347;
-    reg  [31:0]  pd_1348;
-    reg  [31:0]  pd_1349;
-    reg  [31:0]  pd_1350;
-    wire [31:0]  fnan_1351;
-    wire [31:0]  pw_1352;  // fir_constant.cl:27:13
-    wire         go_1353;
-    wire         pu_1354_valid;
-    wire [31:0]  pu_1354_result;
+    wire [31:0]  fnan_1348;
+    wire [31:0]  pw_1349;  // fir_constant.cl:27:13
+    wire         go_1350;
+    wire         pu_1351_valid;
+    wire [31:0]  pu_1351_result;
+    reg  [31:0]  pd_1352;
+    reg  [31:0]  pd_1353;
+    reg  [31:0]  pd_1354;
     reg  [31:0]  pd_1355;
     reg  [31:0]  pd_1356;
     reg  [31:0]  pd_1357;
     reg  [31:0]  pd_1358;
     reg  [31:0]  pd_1359;
-    reg  [31:0]  pd_1360;
-    reg  [31:0]  pd_1361;
-    reg  [31:0]  pd_1362;
-    wire [31:0]  fnan_1363;
-    wire [31:0]  pw_1364;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_1360;
+    wire [31:0]  pw_1361;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1362;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1363;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1364;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1365;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1366;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1367;  // fir_constant.cl:27:20
@@ -1673,12 +1673,12 @@ module fir_datapath (
     reg  [31:0]  pq_1464;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1465;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1466;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1467;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1468;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1469;  // fir_constant.cl:27:20
-    wire         go_1470;
-    wire         pu_1471_valid;
-    wire [31:0]  pu_1471_result;
+    wire         go_1467;
+    wire         pu_1468_valid;
+    wire [31:0]  pu_1468_result;
+    reg  [31:0]  pd_1469;
+    reg  [31:0]  pd_1470;
+    reg  [31:0]  pd_1471;
     reg  [31:0]  pd_1472;
     reg  [31:0]  pd_1473;
     reg  [31:0]  pd_1474;
@@ -1688,13 +1688,13 @@ module fir_datapath (
     reg  [31:0]  pd_1478;
     reg  [31:0]  pd_1479;
     reg  [31:0]  pd_1480;
-    reg  [31:0]  pd_1481;
-    reg  [31:0]  pd_1482;
-    reg  [31:0]  pd_1483;
-    wire [31:0]  fnan_1484;
-    wire [31:0]  pw_1485;  // fir_constant.cl:27:13
-    wire [63:0]  w_1486;  // fir_constant.cl:28:9
-    wire [63:0]  pw_1487;  // fir_constant.cl:28:9
+    wire [31:0]  fnan_1481;
+    wire [31:0]  pw_1482;  // fir_constant.cl:27:13
+    wire [63:0]  w_1483;  // fir_constant.cl:28:9
+    wire [63:0]  pw_1484;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1485;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1486;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1487;  // fir_constant.cl:28:9
     reg  [63:0]  pq_1488;  // fir_constant.cl:28:9
     reg  [63:0]  pq_1489;  // fir_constant.cl:28:9
     reg  [63:0]  pq_1490;  // fir_constant.cl:28:9
@@ -1836,16 +1836,13 @@ module fir_datapath (
     reg  [63:0]  pq_1626;  // fir_constant.cl:28:9
     reg  [63:0]  pq_1627;  // fir_constant.cl:28:9
     reg  [63:0]  pq_1628;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1629;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1630;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1631;  // fir_constant.cl:28:9
-    wire [31:0]  pv_1632;  // fir_constant.cl:18:28
-    wire [31:0]  w_1633;  // fir_constant.cl:18:28
-    wire [31:0]  pw_1634;  // fir_constant.cl:18:28
+    wire [31:0]  pv_1629;  // fir_constant.cl:18:28
+    wire [31:0]  w_1630;  // fir_constant.cl:18:28
+    wire [31:0]  pw_1631;  // fir_constant.cl:18:28
     reg          p1_apart;
-    wire [31:0]  w_1635;  // fir_constant.cl:16:21
-    wire [31:0]  w_1636;  // fir_constant.cl:18:18
-    wire [63:0]  w_1637;  // fir_constant.cl:12:6
+    wire [31:0]  w_1632;  // fir_constant.cl:16:21
+    wire [31:0]  w_1633;  // fir_constant.cl:18:18
+    wire [63:0]  w_1634;  // fir_constant.cl:12:6
     reg  [7:0]   launch_err;
     reg          done_q;
     assign w_1 = v1_lid_x;
@@ -1853,961 +1850,958 @@ module fir_datapath (
     assign w_3 = 8'h01;
     assign w_4 = (w_2 < w_3);
     assign w_6 = v1_lid_x;
-    assign w_7 = w_6[7:0];
-    assign w_8 = 8'h01;
-    assign w_9 = (w_7 + w_8);
-    assign w_10 = {56'h00000000000000, w_9[7:0]};
-    assign w_11 = v0_i;
-    assign w_12 = arg_n;
-    assign w_13 = ((w_11 ^ 32'h80000000) < (w_12 ^ 32'h80000000));
-    assign w_15 = v0_i;
-    assign w_16 = 32'h00000001;
-    assign w_17 = (w_15 + w_16);
-    assign w_18 = v16_window_14;
-    assign w_19 = v15_window_13;
-    assign w_20 = v14_window_12;
-    assign w_21 = v13_window_11;
-    assign w_22 = v12_window_10;
-    assign w_23 = v11_window_9;
-    assign w_24 = v10_window_8;
-    assign w_25 = v9_window_7;
-    assign w_26 = v8_window_6;
-    assign w_27 = v7_window_5;
-    assign w_28 = v6_window_4;
-    assign w_29 = v5_window_3;
-    assign w_30 = v4_window_2;
-    assign w_31 = v3_window_1;
-    assign w_32 = v2_window_0;
-    assign w_33 = {32'h00000000, x_base};
-    assign w_34 = v0_i;
-    assign w_35 = {{32{w_34[31]}}, w_34[31:0]};
-    assign w_36 = 64'h0000000000000004;
-    assign w_37 = (w_35 * w_36);
-    assign w_38 = (w_33 + w_37);
-    assign v_40 = ld_39[31:0];
-    assign w_41 = 32'h00000000;
-    assign w_42 = 32'h3c4ccccd;
+    assign w_7 = 64'h0000000000000001;
+    assign w_8 = v0_i;
+    assign w_9 = arg_n;
+    assign w_10 = ((w_8 ^ 32'h80000000) < (w_9 ^ 32'h80000000));
+    assign w_12 = v0_i;
+    assign w_13 = 32'h00000001;
+    assign w_14 = (w_12 + w_13);
+    assign w_15 = v16_window_14;
+    assign w_16 = v15_window_13;
+    assign w_17 = v14_window_12;
+    assign w_18 = v13_window_11;
+    assign w_19 = v12_window_10;
+    assign w_20 = v11_window_9;
+    assign w_21 = v10_window_8;
+    assign w_22 = v9_window_7;
+    assign w_23 = v8_window_6;
+    assign w_24 = v7_window_5;
+    assign w_25 = v6_window_4;
+    assign w_26 = v5_window_3;
+    assign w_27 = v4_window_2;
+    assign w_28 = v3_window_1;
+    assign w_29 = v2_window_0;
+    assign w_30 = {32'h00000000, x_base};
+    assign w_31 = v0_i;
+    assign w_32 = {{32{w_31[31]}}, w_31[31:0]};
+    assign w_33 = 64'h0000000000000004;
+    assign w_34 = (w_32 * w_33);
+    assign w_35 = (w_30 + w_34);
+    assign v_37 = ld_36[31:0];
+    assign w_38 = 32'h00000000;
+    assign w_39 = 32'h3c4ccccd;
 
     ohls_fp_mul u0_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_43),
-        .a(w_42),
-        .b(v_40),
+        .in_valid(go_40),
+        .a(w_39),
+        .b(v_37),
         .out_valid(u0_fp_mul_valid),
         .result(u0_fp_mul_result)
     );
-    assign fnan_44 = u0_fp_mul_result;
+    assign fnan_41 = u0_fp_mul_result;
 
     ohls_fp_add u1_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_46),
-        .a(w_41),
-        .b(r_45),
+        .in_valid(go_43),
+        .a(w_38),
+        .b(r_42),
         .sub(1'h0),
         .out_valid(u1_fp_add_valid),
         .result(u1_fp_add_result)
     );
-    assign fnan_47 = u1_fp_add_result;
-    assign w_49 = 32'hbccccccd;
+    assign fnan_44 = u1_fp_add_result;
+    assign w_46 = 32'hbccccccd;
 
     ohls_fp_mul u2_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_50),
-        .a(w_49),
-        .b(w_32),
+        .in_valid(go_47),
+        .a(w_46),
+        .b(w_29),
         .out_valid(u2_fp_mul_valid),
         .result(u2_fp_mul_result)
     );
-    assign fnan_51 = u2_fp_mul_result;
+    assign fnan_48 = u2_fp_mul_result;
 
     ohls_fp_add u3_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_53),
-        .a(r_48),
-        .b(r_52),
+        .in_valid(go_50),
+        .a(r_45),
+        .b(r_49),
         .sub(1'h0),
         .out_valid(u3_fp_add_valid),
         .result(u3_fp_add_result)
     );
-    assign fnan_54 = u3_fp_add_result;
-    assign w_56 = 32'h3d4ccccd;
+    assign fnan_51 = u3_fp_add_result;
+    assign w_53 = 32'h3d4ccccd;
 
     ohls_fp_mul u4_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_57),
-        .a(w_56),
-        .b(w_31),
+        .in_valid(go_54),
+        .a(w_53),
+        .b(w_28),
         .out_valid(u4_fp_mul_valid),
         .result(u4_fp_mul_result)
     );
-    assign fnan_58 = u4_fp_mul_result;
+    assign fnan_55 = u4_fp_mul_result;
 
     ohls_fp_add u5_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_60),
-        .a(r_55),
-        .b(r_59),
+        .in_valid(go_57),
+        .a(r_52),
+        .b(r_56),
         .sub(1'h0),
         .out_valid(u5_fp_add_valid),
         .result(u5_fp_add_result)
     );
-    assign fnan_61 = u5_fp_add_result;
-    assign w_63 = 32'hbd99999a;
+    assign fnan_58 = u5_fp_add_result;
+    assign w_60 = 32'hbd99999a;
 
     ohls_fp_mul u6_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_64),
-        .a(w_63),
-        .b(w_30),
+        .in_valid(go_61),
+        .a(w_60),
+        .b(w_27),
         .out_valid(u6_fp_mul_valid),
         .result(u6_fp_mul_result)
     );
-    assign fnan_65 = u6_fp_mul_result;
+    assign fnan_62 = u6_fp_mul_result;
 
     ohls_fp_add u7_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_67),
-        .a(r_62),
-        .b(r_66),
+        .in_valid(go_64),
+        .a(r_59),
+        .b(r_63),
         .sub(1'h0),
         .out_valid(u7_fp_add_valid),
         .result(u7_fp_add_result)
     );
-    assign fnan_68 = u7_fp_add_result;
-    assign w_70 = 32'h3dcccccd;
+    assign fnan_65 = u7_fp_add_result;
+    assign w_67 = 32'h3dcccccd;
 
     ohls_fp_mul u8_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_71),
-        .a(w_70),
-        .b(w_29),
+        .in_valid(go_68),
+        .a(w_67),
+        .b(w_26),
         .out_valid(u8_fp_mul_valid),
         .result(u8_fp_mul_result)
     );
-    assign fnan_72 = u8_fp_mul_result;
+    assign fnan_69 = u8_fp_mul_result;
 
     ohls_fp_add u9_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_74),
-        .a(r_69),
-        .b(r_73),
+        .in_valid(go_71),
+        .a(r_66),
+        .b(r_70),
         .sub(1'h0),
         .out_valid(u9_fp_add_valid),
         .result(u9_fp_add_result)
     );
-    assign fnan_75 = u9_fp_add_result;
-    assign w_77 = 32'h3e000000;
+    assign fnan_72 = u9_fp_add_result;
+    assign w_74 = 32'h3e000000;
 
     ohls_fp_mul u10_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_78),
-        .a(w_77),
-        .b(w_28),
+        .in_valid(go_75),
+        .a(w_74),
+        .b(w_25),
         .out_valid(u10_fp_mul_valid),
         .result(u10_fp_mul_result)
     );
-    assign fnan_79 = u10_fp_mul_result;
+    assign fnan_76 = u10_fp_mul_result;
 
     ohls_fp_add u11_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_81),
-        .a(r_76),
-        .b(r_80),
+        .in_valid(go_78),
+        .a(r_73),
+        .b(r_77),
         .sub(1'h0),
         .out_valid(u11_fp_add_valid),
         .result(u11_fp_add_result)
     );
-    assign fnan_82 = u11_fp_add_result;
-    assign w_84 = 32'h3e19999a;
+    assign fnan_79 = u11_fp_add_result;
+    assign w_81 = 32'h3e19999a;
 
     ohls_fp_mul u12_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_85),
-        .a(w_84),
-        .b(w_27),
+        .in_valid(go_82),
+        .a(w_81),
+        .b(w_24),
         .out_valid(u12_fp_mul_valid),
         .result(u12_fp_mul_result)
     );
-    assign fnan_86 = u12_fp_mul_result;
+    assign fnan_83 = u12_fp_mul_result;
 
     ohls_fp_add u13_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_88),
-        .a(r_83),
-        .b(r_87),
+        .in_valid(go_85),
+        .a(r_80),
+        .b(r_84),
         .sub(1'h0),
         .out_valid(u13_fp_add_valid),
         .result(u13_fp_add_result)
     );
-    assign fnan_89 = u13_fp_add_result;
-    assign w_91 = 32'h3e333333;
+    assign fnan_86 = u13_fp_add_result;
+    assign w_88 = 32'h3e333333;
 
     ohls_fp_mul u14_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_92),
-        .a(w_91),
-        .b(w_26),
+        .in_valid(go_89),
+        .a(w_88),
+        .b(w_23),
         .out_valid(u14_fp_mul_valid),
         .result(u14_fp_mul_result)
     );
-    assign fnan_93 = u14_fp_mul_result;
+    assign fnan_90 = u14_fp_mul_result;
 
     ohls_fp_add u15_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_95),
-        .a(r_90),
-        .b(r_94),
+        .in_valid(go_92),
+        .a(r_87),
+        .b(r_91),
         .sub(1'h0),
         .out_valid(u15_fp_add_valid),
         .result(u15_fp_add_result)
     );
-    assign fnan_96 = u15_fp_add_result;
+    assign fnan_93 = u15_fp_add_result;
 
     ohls_fp_mul u16_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_98),
-        .a(w_91),
-        .b(w_25),
+        .in_valid(go_95),
+        .a(w_88),
+        .b(w_22),
         .out_valid(u16_fp_mul_valid),
         .result(u16_fp_mul_result)
     );
-    assign fnan_99 = u16_fp_mul_result;
+    assign fnan_96 = u16_fp_mul_result;
 
     ohls_fp_add u17_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_101),
-        .a(r_97),
-        .b(r_100),
+        .in_valid(go_98),
+        .a(r_94),
+        .b(r_97),
         .sub(1'h0),
         .out_valid(u17_fp_add_valid),
         .result(u17_fp_add_result)
     );
-    assign fnan_102 = u17_fp_add_result;
+    assign fnan_99 = u17_fp_add_result;
 
     ohls_fp_mul u18_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_104),
-        .a(w_84),
-        .b(w_24),
+        .in_valid(go_101),
+        .a(w_81),
+        .b(w_21),
         .out_valid(u18_fp_mul_valid),
         .result(u18_fp_mul_result)
     );
-    assign fnan_105 = u18_fp_mul_result;
+    assign fnan_102 = u18_fp_mul_result;
 
     ohls_fp_add u19_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_107),
-        .a(r_103),
-        .b(r_106),
+        .in_valid(go_104),
+        .a(r_100),
+        .b(r_103),
         .sub(1'h0),
         .out_valid(u19_fp_add_valid),
         .result(u19_fp_add_result)
     );
-    assign fnan_108 = u19_fp_add_result;
+    assign fnan_105 = u19_fp_add_result;
 
     ohls_fp_mul u20_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_110),
-        .a(w_77),
-        .b(w_23),
+        .in_valid(go_107),
+        .a(w_74),
+        .b(w_20),
         .out_valid(u20_fp_mul_valid),
         .result(u20_fp_mul_result)
     );
-    assign fnan_111 = u20_fp_mul_result;
+    assign fnan_108 = u20_fp_mul_result;
 
     ohls_fp_add u21_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_113),
-        .a(r_109),
-        .b(r_112),
+        .in_valid(go_110),
+        .a(r_106),
+        .b(r_109),
         .sub(1'h0),
         .out_valid(u21_fp_add_valid),
         .result(u21_fp_add_result)
     );
-    assign fnan_114 = u21_fp_add_result;
+    assign fnan_111 = u21_fp_add_result;
 
     ohls_fp_mul u22_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_116),
-        .a(w_70),
-        .b(w_22),
+        .in_valid(go_113),
+        .a(w_67),
+        .b(w_19),
         .out_valid(u22_fp_mul_valid),
         .result(u22_fp_mul_result)
     );
-    assign fnan_117 = u22_fp_mul_result;
+    assign fnan_114 = u22_fp_mul_result;
 
     ohls_fp_add u23_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_119),
-        .a(r_115),
-        .b(r_118),
+        .in_valid(go_116),
+        .a(r_112),
+        .b(r_115),
         .sub(1'h0),
         .out_valid(u23_fp_add_valid),
         .result(u23_fp_add_result)
     );
-    assign fnan_120 = u23_fp_add_result;
+    assign fnan_117 = u23_fp_add_result;
 
     ohls_fp_mul u24_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_122),
-        .a(w_63),
-        .b(w_21),
+        .in_valid(go_119),
+        .a(w_60),
+        .b(w_18),
         .out_valid(u24_fp_mul_valid),
         .result(u24_fp_mul_result)
     );
-    assign fnan_123 = u24_fp_mul_result;
+    assign fnan_120 = u24_fp_mul_result;
 
     ohls_fp_add u25_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_125),
-        .a(r_121),
-        .b(r_124),
+        .in_valid(go_122),
+        .a(r_118),
+        .b(r_121),
         .sub(1'h0),
         .out_valid(u25_fp_add_valid),
         .result(u25_fp_add_result)
     );
-    assign fnan_126 = u25_fp_add_result;
+    assign fnan_123 = u25_fp_add_result;
 
     ohls_fp_mul u26_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_128),
-        .a(w_56),
-        .b(w_20),
+        .in_valid(go_125),
+        .a(w_53),
+        .b(w_17),
         .out_valid(u26_fp_mul_valid),
         .result(u26_fp_mul_result)
     );
-    assign fnan_129 = u26_fp_mul_result;
+    assign fnan_126 = u26_fp_mul_result;
 
     ohls_fp_add u27_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_131),
-        .a(r_127),
-        .b(r_130),
+        .in_valid(go_128),
+        .a(r_124),
+        .b(r_127),
         .sub(1'h0),
         .out_valid(u27_fp_add_valid),
         .result(u27_fp_add_result)
     );
-    assign fnan_132 = u27_fp_add_result;
+    assign fnan_129 = u27_fp_add_result;
 
     ohls_fp_mul u28_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_134),
-        .a(w_49),
-        .b(w_19),
+        .in_valid(go_131),
+        .a(w_46),
+        .b(w_16),
         .out_valid(u28_fp_mul_valid),
         .result(u28_fp_mul_result)
     );
-    assign fnan_135 = u28_fp_mul_result;
+    assign fnan_132 = u28_fp_mul_result;
 
     ohls_fp_add u29_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_137),
-        .a(r_133),
-        .b(r_136),
+        .in_valid(go_134),
+        .a(r_130),
+        .b(r_133),
         .sub(1'h0),
         .out_valid(u29_fp_add_valid),
         .result(u29_fp_add_result)
     );
-    assign fnan_138 = u29_fp_add_result;
+    assign fnan_135 = u29_fp_add_result;
 
     ohls_fp_mul u30_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_140),
-        .a(w_42),
-        .b(w_18),
+        .in_valid(go_137),
+        .a(w_39),
+        .b(w_15),
         .out_valid(u30_fp_mul_valid),
         .result(u30_fp_mul_result)
     );
-    assign fnan_141 = u30_fp_mul_result;
+    assign fnan_138 = u30_fp_mul_result;
 
     ohls_fp_add u31_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_143),
-        .a(r_139),
-        .b(r_142),
+        .in_valid(go_140),
+        .a(r_136),
+        .b(r_139),
         .sub(1'h0),
         .out_valid(u31_fp_add_valid),
         .result(u31_fp_add_result)
     );
-    assign fnan_144 = u31_fp_add_result;
-    assign w_146 = {32'h00000000, y_base};
-    assign w_147 = (w_146 + w_37);
+    assign fnan_141 = u31_fp_add_result;
+    assign w_143 = {32'h00000000, y_base};
+    assign w_144 = (w_143 + w_34);
     assign p1_en = (!p1_stall);
-    assign pv_164 = v0_i;
-    assign w_165 = arg_n;
-    assign pw_166 = ((pv_164 ^ 32'h80000000) < (w_165 ^ 32'h80000000));
-    assign w_182 = {32'h00000000, x_base};
-    assign pv_183 = v0_i;
-    assign pw_184 = {{32{pv_183[31]}}, pv_183[31:0]};
-    assign w_185 = 64'h0000000000000004;
-    assign pw_186 = (pw_184 * w_185);
-    assign pw_187 = (w_182 + pw_186);
-    assign pld_188 = x_ld_resp_data;
-    assign w_189 = 32'h00000000;
-    assign w_190 = 32'h3c4ccccd;
-    assign go_191 = 1'h1;
+    assign pv_161 = v0_i;
+    assign w_162 = arg_n;
+    assign pw_163 = ((pv_161 ^ 32'h80000000) < (w_162 ^ 32'h80000000));
+    assign w_179 = {32'h00000000, x_base};
+    assign pv_180 = v0_i;
+    assign pw_181 = {{32{pv_180[31]}}, pv_180[31:0]};
+    assign w_182 = 64'h0000000000000004;
+    assign pw_183 = (pw_181 * w_182);
+    assign pw_184 = (w_179 + pw_183);
+    assign pld_185 = x_ld_resp_data;
+    assign w_186 = 32'h00000000;
+    assign w_187 = 32'h3c4ccccd;
+    assign go_188 = 1'h1;
 
-    ohls_fp_mul pu_192 (
+    ohls_fp_mul pu_189 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_191),
-        .a(w_190),
-        .b(pld_188),
-        .out_valid(pu_192_valid),
-        .result(pu_192_result)
+        .in_valid(go_188),
+        .a(w_187),
+        .b(pld_185),
+        .out_valid(pu_189_valid),
+        .result(pu_189_result)
     );
-    assign fnan_201 = pu_192_result;
-    assign pw_202 = (((&pd_196[30:23]) && (!(pd_196[22:0] == 23'h000000))) ? (pd_196 | 32'h00400000) : (((&pd_200[30:23]) && (!(pd_200[22:0] == 23'h000000))) ? (pd_200 | 32'h00400000) : (((((&pd_196[30:23]) && (pd_196[22:0] == 23'h000000)) && (pd_200[30:0] == 31'h00000000)) || ((pd_196[30:0] == 31'h00000000) && ((&pd_200[30:23]) && (pd_200[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_201)));
-    assign go_203 = 1'h1;
+    assign fnan_198 = pu_189_result;
+    assign pw_199 = (((&pd_193[30:23]) && (!(pd_193[22:0] == 23'h000000))) ? (pd_193 | 32'h00400000) : (((&pd_197[30:23]) && (!(pd_197[22:0] == 23'h000000))) ? (pd_197 | 32'h00400000) : (((((&pd_193[30:23]) && (pd_193[22:0] == 23'h000000)) && (pd_197[30:0] == 31'h00000000)) || ((pd_193[30:0] == 31'h00000000) && ((&pd_197[30:23]) && (pd_197[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_198)));
+    assign go_200 = 1'h1;
 
-    ohls_fp_add pu_204 (
+    ohls_fp_add pu_201 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_203),
-        .a(w_189),
-        .b(pw_202),
+        .in_valid(go_200),
+        .a(w_186),
+        .b(pw_199),
         .sub(1'h0),
-        .out_valid(pu_204_valid),
-        .result(pu_204_result)
+        .out_valid(pu_201_valid),
+        .result(pu_201_result)
     );
-    assign fnan_217 = pu_204_result;
-    assign pw_218 = (((&pd_210[30:23]) && (!(pd_210[22:0] == 23'h000000))) ? (pd_210 | 32'h00400000) : (((&pd_216[30:23]) && (!(pd_216[22:0] == 23'h000000))) ? (pd_216 | 32'h00400000) : (((((&pd_210[30:23]) && (pd_210[22:0] == 23'h000000)) && ((&pd_216[30:23]) && (pd_216[22:0] == 23'h000000))) && (!(pd_210[31] == pd_216[31]))) ? 32'hffc00000 : fnan_217)));
-    assign w_219 = 32'hbccccccd;
-    assign go_220 = 1'h1;
+    assign fnan_214 = pu_201_result;
+    assign pw_215 = (((&pd_207[30:23]) && (!(pd_207[22:0] == 23'h000000))) ? (pd_207 | 32'h00400000) : (((&pd_213[30:23]) && (!(pd_213[22:0] == 23'h000000))) ? (pd_213 | 32'h00400000) : (((((&pd_207[30:23]) && (pd_207[22:0] == 23'h000000)) && ((&pd_213[30:23]) && (pd_213[22:0] == 23'h000000))) && (!(pd_207[31] == pd_213[31]))) ? 32'hffc00000 : fnan_214)));
+    assign w_216 = 32'hbccccccd;
+    assign go_217 = 1'h1;
 
-    ohls_fp_mul pu_221 (
+    ohls_fp_mul pu_218 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_220),
-        .a(w_219),
-        .b(pv_181),
-        .out_valid(pu_221_valid),
-        .result(pu_221_result)
-    );
-    assign fnan_230 = pu_221_result;
-    assign pw_231 = (((&pd_225[30:23]) && (!(pd_225[22:0] == 23'h000000))) ? (pd_225 | 32'h00400000) : (((&pd_229[30:23]) && (!(pd_229[22:0] == 23'h000000))) ? (pd_229 | 32'h00400000) : (((((&pd_225[30:23]) && (pd_225[22:0] == 23'h000000)) && (pd_229[30:0] == 31'h00000000)) || ((pd_225[30:0] == 31'h00000000) && ((&pd_229[30:23]) && (pd_229[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_230)));
-    assign go_239 = 1'h1;
-
-    ohls_fp_add pu_240 (
-        .clk(clk),
-        .rst(rst),
-        .en(p1_en),
-        .in_valid(go_239),
-        .a(pw_218),
-        .b(pq_238),
-        .sub(1'h0),
-        .out_valid(pu_240_valid),
-        .result(pu_240_result)
-    );
-    assign fnan_253 = pu_240_result;
-    assign pw_254 = (((&pd_246[30:23]) && (!(pd_246[22:0] == 23'h000000))) ? (pd_246 | 32'h00400000) : (((&pd_252[30:23]) && (!(pd_252[22:0] == 23'h000000))) ? (pd_252 | 32'h00400000) : (((((&pd_246[30:23]) && (pd_246[22:0] == 23'h000000)) && ((&pd_252[30:23]) && (pd_252[22:0] == 23'h000000))) && (!(pd_246[31] == pd_252[31]))) ? 32'hffc00000 : fnan_253)));
-    assign w_255 = 32'h3d4ccccd;
-    assign go_256 = 1'h1;
-
-    ohls_fp_mul pu_257 (
-        .clk(clk),
-        .rst(rst),
-        .en(p1_en),
-        .in_valid(go_256),
-        .a(w_255),
-        .b(pv_180),
-        .out_valid(pu_257_valid),
-        .result(pu_257_result)
-    );
-    assign fnan_266 = pu_257_result;
-    assign pw_267 = (((&pd_261[30:23]) && (!(pd_261[22:0] == 23'h000000))) ? (pd_261 | 32'h00400000) : (((&pd_265[30:23]) && (!(pd_265[22:0] == 23'h000000))) ? (pd_265 | 32'h00400000) : (((((&pd_261[30:23]) && (pd_261[22:0] == 23'h000000)) && (pd_265[30:0] == 31'h00000000)) || ((pd_261[30:0] == 31'h00000000) && ((&pd_265[30:23]) && (pd_265[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_266)));
-    assign go_282 = 1'h1;
-
-    ohls_fp_add pu_283 (
-        .clk(clk),
-        .rst(rst),
-        .en(p1_en),
-        .in_valid(go_282),
-        .a(pw_254),
-        .b(pq_281),
-        .sub(1'h0),
-        .out_valid(pu_283_valid),
-        .result(pu_283_result)
-    );
-    assign fnan_296 = pu_283_result;
-    assign pw_297 = (((&pd_289[30:23]) && (!(pd_289[22:0] == 23'h000000))) ? (pd_289 | 32'h00400000) : (((&pd_295[30:23]) && (!(pd_295[22:0] == 23'h000000))) ? (pd_295 | 32'h00400000) : (((((&pd_289[30:23]) && (pd_289[22:0] == 23'h000000)) && ((&pd_295[30:23]) && (pd_295[22:0] == 23'h000000))) && (!(pd_289[31] == pd_295[31]))) ? 32'hffc00000 : fnan_296)));
-    assign w_298 = 32'hbd99999a;
-    assign go_299 = 1'h1;
-
-    ohls_fp_mul pu_300 (
-        .clk(clk),
-        .rst(rst),
-        .en(p1_en),
-        .in_valid(go_299),
-        .a(w_298),
-        .b(pv_179),
-        .out_valid(pu_300_valid),
-        .result(pu_300_result)
-    );
-    assign fnan_309 = pu_300_result;
-    assign pw_310 = (((&pd_304[30:23]) && (!(pd_304[22:0] == 23'h000000))) ? (pd_304 | 32'h00400000) : (((&pd_308[30:23]) && (!(pd_308[22:0] == 23'h000000))) ? (pd_308 | 32'h00400000) : (((((&pd_304[30:23]) && (pd_304[22:0] == 23'h000000)) && (pd_308[30:0] == 31'h00000000)) || ((pd_304[30:0] == 31'h00000000) && ((&pd_308[30:23]) && (pd_308[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_309)));
-    assign go_332 = 1'h1;
-
-    ohls_fp_add pu_333 (
-        .clk(clk),
-        .rst(rst),
-        .en(p1_en),
-        .in_valid(go_332),
-        .a(pw_297),
-        .b(pq_331),
-        .sub(1'h0),
-        .out_valid(pu_333_valid),
-        .result(pu_333_result)
-    );
-    assign fnan_346 = pu_333_result;
-    assign pw_347 = (((&pd_339[30:23]) && (!(pd_339[22:0] == 23'h000000))) ? (pd_339 | 32'h00400000) : (((&pd_345[30:23]) && (!(pd_345[22:0] == 23'h000000))) ? (pd_345 | 32'h00400000) : (((((&pd_339[30:23]) && (pd_339[22:0] == 23'h000000)) && ((&pd_345[30:23]) && (pd_345[22:0] == 23'h000000))) && (!(pd_339[31] == pd_345[31]))) ? 32'hffc00000 : fnan_346)));
-    assign w_348 = 32'h3dcccccd;
-    assign go_349 = 1'h1;
-
-    ohls_fp_mul pu_350 (
-        .clk(clk),
-        .rst(rst),
-        .en(p1_en),
-        .in_valid(go_349),
-        .a(w_348),
+        .in_valid(go_217),
+        .a(w_216),
         .b(pv_178),
-        .out_valid(pu_350_valid),
-        .result(pu_350_result)
+        .out_valid(pu_218_valid),
+        .result(pu_218_result)
     );
-    assign fnan_359 = pu_350_result;
-    assign pw_360 = (((&pd_354[30:23]) && (!(pd_354[22:0] == 23'h000000))) ? (pd_354 | 32'h00400000) : (((&pd_358[30:23]) && (!(pd_358[22:0] == 23'h000000))) ? (pd_358 | 32'h00400000) : (((((&pd_354[30:23]) && (pd_354[22:0] == 23'h000000)) && (pd_358[30:0] == 31'h00000000)) || ((pd_354[30:0] == 31'h00000000) && ((&pd_358[30:23]) && (pd_358[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_359)));
-    assign go_389 = 1'h1;
+    assign fnan_227 = pu_218_result;
+    assign pw_228 = (((&pd_222[30:23]) && (!(pd_222[22:0] == 23'h000000))) ? (pd_222 | 32'h00400000) : (((&pd_226[30:23]) && (!(pd_226[22:0] == 23'h000000))) ? (pd_226 | 32'h00400000) : (((((&pd_222[30:23]) && (pd_222[22:0] == 23'h000000)) && (pd_226[30:0] == 31'h00000000)) || ((pd_222[30:0] == 31'h00000000) && ((&pd_226[30:23]) && (pd_226[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_227)));
+    assign go_236 = 1'h1;
 
-    ohls_fp_add pu_390 (
+    ohls_fp_add pu_237 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_389),
-        .a(pw_347),
-        .b(pq_388),
+        .in_valid(go_236),
+        .a(pw_215),
+        .b(pq_235),
         .sub(1'h0),
-        .out_valid(pu_390_valid),
-        .result(pu_390_result)
+        .out_valid(pu_237_valid),
+        .result(pu_237_result)
     );
-    assign fnan_403 = pu_390_result;
-    assign pw_404 = (((&pd_396[30:23]) && (!(pd_396[22:0] == 23'h000000))) ? (pd_396 | 32'h00400000) : (((&pd_402[30:23]) && (!(pd_402[22:0] == 23'h000000))) ? (pd_402 | 32'h00400000) : (((((&pd_396[30:23]) && (pd_396[22:0] == 23'h000000)) && ((&pd_402[30:23]) && (pd_402[22:0] == 23'h000000))) && (!(pd_396[31] == pd_402[31]))) ? 32'hffc00000 : fnan_403)));
-    assign w_405 = 32'h3e000000;
-    assign go_406 = 1'h1;
+    assign fnan_250 = pu_237_result;
+    assign pw_251 = (((&pd_243[30:23]) && (!(pd_243[22:0] == 23'h000000))) ? (pd_243 | 32'h00400000) : (((&pd_249[30:23]) && (!(pd_249[22:0] == 23'h000000))) ? (pd_249 | 32'h00400000) : (((((&pd_243[30:23]) && (pd_243[22:0] == 23'h000000)) && ((&pd_249[30:23]) && (pd_249[22:0] == 23'h000000))) && (!(pd_243[31] == pd_249[31]))) ? 32'hffc00000 : fnan_250)));
+    assign w_252 = 32'h3d4ccccd;
+    assign go_253 = 1'h1;
 
-    ohls_fp_mul pu_407 (
+    ohls_fp_mul pu_254 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_406),
-        .a(w_405),
+        .in_valid(go_253),
+        .a(w_252),
         .b(pv_177),
-        .out_valid(pu_407_valid),
-        .result(pu_407_result)
+        .out_valid(pu_254_valid),
+        .result(pu_254_result)
     );
-    assign fnan_416 = pu_407_result;
-    assign pw_417 = (((&pd_411[30:23]) && (!(pd_411[22:0] == 23'h000000))) ? (pd_411 | 32'h00400000) : (((&pd_415[30:23]) && (!(pd_415[22:0] == 23'h000000))) ? (pd_415 | 32'h00400000) : (((((&pd_411[30:23]) && (pd_411[22:0] == 23'h000000)) && (pd_415[30:0] == 31'h00000000)) || ((pd_411[30:0] == 31'h00000000) && ((&pd_415[30:23]) && (pd_415[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_416)));
-    assign go_453 = 1'h1;
+    assign fnan_263 = pu_254_result;
+    assign pw_264 = (((&pd_258[30:23]) && (!(pd_258[22:0] == 23'h000000))) ? (pd_258 | 32'h00400000) : (((&pd_262[30:23]) && (!(pd_262[22:0] == 23'h000000))) ? (pd_262 | 32'h00400000) : (((((&pd_258[30:23]) && (pd_258[22:0] == 23'h000000)) && (pd_262[30:0] == 31'h00000000)) || ((pd_258[30:0] == 31'h00000000) && ((&pd_262[30:23]) && (pd_262[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_263)));
+    assign go_279 = 1'h1;
 
-    ohls_fp_add pu_454 (
+    ohls_fp_add pu_280 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_453),
-        .a(pw_404),
-        .b(pq_452),
+        .in_valid(go_279),
+        .a(pw_251),
+        .b(pq_278),
         .sub(1'h0),
-        .out_valid(pu_454_valid),
-        .result(pu_454_result)
+        .out_valid(pu_280_valid),
+        .result(pu_280_result)
     );
-    assign fnan_467 = pu_454_result;
-    assign pw_468 = (((&pd_460[30:23]) && (!(pd_460[22:0] == 23'h000000))) ? (pd_460 | 32'h00400000) : (((&pd_466[30:23]) && (!(pd_466[22:0] == 23'h000000))) ? (pd_466 | 32'h00400000) : (((((&pd_460[30:23]) && (pd_460[22:0] == 23'h000000)) && ((&pd_466[30:23]) && (pd_466[22:0] == 23'h000000))) && (!(pd_460[31] == pd_466[31]))) ? 32'hffc00000 : fnan_467)));
-    assign w_469 = 32'h3e19999a;
-    assign go_470 = 1'h1;
+    assign fnan_293 = pu_280_result;
+    assign pw_294 = (((&pd_286[30:23]) && (!(pd_286[22:0] == 23'h000000))) ? (pd_286 | 32'h00400000) : (((&pd_292[30:23]) && (!(pd_292[22:0] == 23'h000000))) ? (pd_292 | 32'h00400000) : (((((&pd_286[30:23]) && (pd_286[22:0] == 23'h000000)) && ((&pd_292[30:23]) && (pd_292[22:0] == 23'h000000))) && (!(pd_286[31] == pd_292[31]))) ? 32'hffc00000 : fnan_293)));
+    assign w_295 = 32'hbd99999a;
+    assign go_296 = 1'h1;
 
-    ohls_fp_mul pu_471 (
+    ohls_fp_mul pu_297 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_470),
-        .a(w_469),
+        .in_valid(go_296),
+        .a(w_295),
         .b(pv_176),
-        .out_valid(pu_471_valid),
-        .result(pu_471_result)
+        .out_valid(pu_297_valid),
+        .result(pu_297_result)
     );
-    assign fnan_480 = pu_471_result;
-    assign pw_481 = (((&pd_475[30:23]) && (!(pd_475[22:0] == 23'h000000))) ? (pd_475 | 32'h00400000) : (((&pd_479[30:23]) && (!(pd_479[22:0] == 23'h000000))) ? (pd_479 | 32'h00400000) : (((((&pd_475[30:23]) && (pd_475[22:0] == 23'h000000)) && (pd_479[30:0] == 31'h00000000)) || ((pd_475[30:0] == 31'h00000000) && ((&pd_479[30:23]) && (pd_479[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_480)));
-    assign go_524 = 1'h1;
+    assign fnan_306 = pu_297_result;
+    assign pw_307 = (((&pd_301[30:23]) && (!(pd_301[22:0] == 23'h000000))) ? (pd_301 | 32'h00400000) : (((&pd_305[30:23]) && (!(pd_305[22:0] == 23'h000000))) ? (pd_305 | 32'h00400000) : (((((&pd_301[30:23]) && (pd_301[22:0] == 23'h000000)) && (pd_305[30:0] == 31'h00000000)) || ((pd_301[30:0] == 31'h00000000) && ((&pd_305[30:23]) && (pd_305[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_306)));
+    assign go_329 = 1'h1;
 
-    ohls_fp_add pu_525 (
+    ohls_fp_add pu_330 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_524),
-        .a(pw_468),
-        .b(pq_523),
+        .in_valid(go_329),
+        .a(pw_294),
+        .b(pq_328),
         .sub(1'h0),
-        .out_valid(pu_525_valid),
-        .result(pu_525_result)
+        .out_valid(pu_330_valid),
+        .result(pu_330_result)
     );
-    assign fnan_538 = pu_525_result;
-    assign pw_539 = (((&pd_531[30:23]) && (!(pd_531[22:0] == 23'h000000))) ? (pd_531 | 32'h00400000) : (((&pd_537[30:23]) && (!(pd_537[22:0] == 23'h000000))) ? (pd_537 | 32'h00400000) : (((((&pd_531[30:23]) && (pd_531[22:0] == 23'h000000)) && ((&pd_537[30:23]) && (pd_537[22:0] == 23'h000000))) && (!(pd_531[31] == pd_537[31]))) ? 32'hffc00000 : fnan_538)));
-    assign w_540 = 32'h3e333333;
-    assign go_541 = 1'h1;
+    assign fnan_343 = pu_330_result;
+    assign pw_344 = (((&pd_336[30:23]) && (!(pd_336[22:0] == 23'h000000))) ? (pd_336 | 32'h00400000) : (((&pd_342[30:23]) && (!(pd_342[22:0] == 23'h000000))) ? (pd_342 | 32'h00400000) : (((((&pd_336[30:23]) && (pd_336[22:0] == 23'h000000)) && ((&pd_342[30:23]) && (pd_342[22:0] == 23'h000000))) && (!(pd_336[31] == pd_342[31]))) ? 32'hffc00000 : fnan_343)));
+    assign w_345 = 32'h3dcccccd;
+    assign go_346 = 1'h1;
 
-    ohls_fp_mul pu_542 (
+    ohls_fp_mul pu_347 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_541),
-        .a(w_540),
+        .in_valid(go_346),
+        .a(w_345),
         .b(pv_175),
-        .out_valid(pu_542_valid),
-        .result(pu_542_result)
+        .out_valid(pu_347_valid),
+        .result(pu_347_result)
     );
-    assign fnan_551 = pu_542_result;
-    assign pw_552 = (((&pd_546[30:23]) && (!(pd_546[22:0] == 23'h000000))) ? (pd_546 | 32'h00400000) : (((&pd_550[30:23]) && (!(pd_550[22:0] == 23'h000000))) ? (pd_550 | 32'h00400000) : (((((&pd_546[30:23]) && (pd_546[22:0] == 23'h000000)) && (pd_550[30:0] == 31'h00000000)) || ((pd_546[30:0] == 31'h00000000) && ((&pd_550[30:23]) && (pd_550[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_551)));
-    assign go_602 = 1'h1;
+    assign fnan_356 = pu_347_result;
+    assign pw_357 = (((&pd_351[30:23]) && (!(pd_351[22:0] == 23'h000000))) ? (pd_351 | 32'h00400000) : (((&pd_355[30:23]) && (!(pd_355[22:0] == 23'h000000))) ? (pd_355 | 32'h00400000) : (((((&pd_351[30:23]) && (pd_351[22:0] == 23'h000000)) && (pd_355[30:0] == 31'h00000000)) || ((pd_351[30:0] == 31'h00000000) && ((&pd_355[30:23]) && (pd_355[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_356)));
+    assign go_386 = 1'h1;
 
-    ohls_fp_add pu_603 (
+    ohls_fp_add pu_387 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_602),
-        .a(pw_539),
-        .b(pq_601),
+        .in_valid(go_386),
+        .a(pw_344),
+        .b(pq_385),
         .sub(1'h0),
-        .out_valid(pu_603_valid),
-        .result(pu_603_result)
+        .out_valid(pu_387_valid),
+        .result(pu_387_result)
     );
-    assign fnan_616 = pu_603_result;
-    assign pw_617 = (((&pd_609[30:23]) && (!(pd_609[22:0] == 23'h000000))) ? (pd_609 | 32'h00400000) : (((&pd_615[30:23]) && (!(pd_615[22:0] == 23'h000000))) ? (pd_615 | 32'h00400000) : (((((&pd_609[30:23]) && (pd_609[22:0] == 23'h000000)) && ((&pd_615[30:23]) && (pd_615[22:0] == 23'h000000))) && (!(pd_609[31] == pd_615[31]))) ? 32'hffc00000 : fnan_616)));
-    assign go_618 = 1'h1;
+    assign fnan_400 = pu_387_result;
+    assign pw_401 = (((&pd_393[30:23]) && (!(pd_393[22:0] == 23'h000000))) ? (pd_393 | 32'h00400000) : (((&pd_399[30:23]) && (!(pd_399[22:0] == 23'h000000))) ? (pd_399 | 32'h00400000) : (((((&pd_393[30:23]) && (pd_393[22:0] == 23'h000000)) && ((&pd_399[30:23]) && (pd_399[22:0] == 23'h000000))) && (!(pd_393[31] == pd_399[31]))) ? 32'hffc00000 : fnan_400)));
+    assign w_402 = 32'h3e000000;
+    assign go_403 = 1'h1;
 
-    ohls_fp_mul pu_619 (
+    ohls_fp_mul pu_404 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_618),
-        .a(w_540),
+        .in_valid(go_403),
+        .a(w_402),
         .b(pv_174),
-        .out_valid(pu_619_valid),
-        .result(pu_619_result)
+        .out_valid(pu_404_valid),
+        .result(pu_404_result)
     );
-    assign fnan_628 = pu_619_result;
-    assign pw_629 = (((&pd_623[30:23]) && (!(pd_623[22:0] == 23'h000000))) ? (pd_623 | 32'h00400000) : (((&pd_627[30:23]) && (!(pd_627[22:0] == 23'h000000))) ? (pd_627 | 32'h00400000) : (((((&pd_623[30:23]) && (pd_623[22:0] == 23'h000000)) && (pd_627[30:0] == 31'h00000000)) || ((pd_623[30:0] == 31'h00000000) && ((&pd_627[30:23]) && (pd_627[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_628)));
-    assign go_686 = 1'h1;
+    assign fnan_413 = pu_404_result;
+    assign pw_414 = (((&pd_408[30:23]) && (!(pd_408[22:0] == 23'h000000))) ? (pd_408 | 32'h00400000) : (((&pd_412[30:23]) && (!(pd_412[22:0] == 23'h000000))) ? (pd_412 | 32'h00400000) : (((((&pd_408[30:23]) && (pd_408[22:0] == 23'h000000)) && (pd_412[30:0] == 31'h00000000)) || ((pd_408[30:0] == 31'h00000000) && ((&pd_412[30:23]) && (pd_412[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_413)));
+    assign go_450 = 1'h1;
 
-    ohls_fp_add pu_687 (
+    ohls_fp_add pu_451 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_686),
-        .a(pw_617),
-        .b(pq_685),
+        .in_valid(go_450),
+        .a(pw_401),
+        .b(pq_449),
         .sub(1'h0),
-        .out_valid(pu_687_valid),
-        .result(pu_687_result)
+        .out_valid(pu_451_valid),
+        .result(pu_451_result)
     );
-    assign fnan_700 = pu_687_result;
-    assign pw_701 = (((&pd_693[30:23]) && (!(pd_693[22:0] == 23'h000000))) ? (pd_693 | 32'h00400000) : (((&pd_699[30:23]) && (!(pd_699[22:0] == 23'h000000))) ? (pd_699 | 32'h00400000) : (((((&pd_693[30:23]) && (pd_693[22:0] == 23'h000000)) && ((&pd_699[30:23]) && (pd_699[22:0] == 23'h000000))) && (!(pd_693[31] == pd_699[31]))) ? 32'hffc00000 : fnan_700)));
-    assign go_702 = 1'h1;
+    assign fnan_464 = pu_451_result;
+    assign pw_465 = (((&pd_457[30:23]) && (!(pd_457[22:0] == 23'h000000))) ? (pd_457 | 32'h00400000) : (((&pd_463[30:23]) && (!(pd_463[22:0] == 23'h000000))) ? (pd_463 | 32'h00400000) : (((((&pd_457[30:23]) && (pd_457[22:0] == 23'h000000)) && ((&pd_463[30:23]) && (pd_463[22:0] == 23'h000000))) && (!(pd_457[31] == pd_463[31]))) ? 32'hffc00000 : fnan_464)));
+    assign w_466 = 32'h3e19999a;
+    assign go_467 = 1'h1;
 
-    ohls_fp_mul pu_703 (
+    ohls_fp_mul pu_468 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_702),
-        .a(w_469),
+        .in_valid(go_467),
+        .a(w_466),
         .b(pv_173),
-        .out_valid(pu_703_valid),
-        .result(pu_703_result)
+        .out_valid(pu_468_valid),
+        .result(pu_468_result)
     );
-    assign fnan_712 = pu_703_result;
-    assign pw_713 = (((&pd_707[30:23]) && (!(pd_707[22:0] == 23'h000000))) ? (pd_707 | 32'h00400000) : (((&pd_711[30:23]) && (!(pd_711[22:0] == 23'h000000))) ? (pd_711 | 32'h00400000) : (((((&pd_707[30:23]) && (pd_707[22:0] == 23'h000000)) && (pd_711[30:0] == 31'h00000000)) || ((pd_707[30:0] == 31'h00000000) && ((&pd_711[30:23]) && (pd_711[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_712)));
-    assign go_777 = 1'h1;
+    assign fnan_477 = pu_468_result;
+    assign pw_478 = (((&pd_472[30:23]) && (!(pd_472[22:0] == 23'h000000))) ? (pd_472 | 32'h00400000) : (((&pd_476[30:23]) && (!(pd_476[22:0] == 23'h000000))) ? (pd_476 | 32'h00400000) : (((((&pd_472[30:23]) && (pd_472[22:0] == 23'h000000)) && (pd_476[30:0] == 31'h00000000)) || ((pd_472[30:0] == 31'h00000000) && ((&pd_476[30:23]) && (pd_476[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_477)));
+    assign go_521 = 1'h1;
 
-    ohls_fp_add pu_778 (
+    ohls_fp_add pu_522 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_777),
-        .a(pw_701),
-        .b(pq_776),
+        .in_valid(go_521),
+        .a(pw_465),
+        .b(pq_520),
         .sub(1'h0),
-        .out_valid(pu_778_valid),
-        .result(pu_778_result)
+        .out_valid(pu_522_valid),
+        .result(pu_522_result)
     );
-    assign fnan_791 = pu_778_result;
-    assign pw_792 = (((&pd_784[30:23]) && (!(pd_784[22:0] == 23'h000000))) ? (pd_784 | 32'h00400000) : (((&pd_790[30:23]) && (!(pd_790[22:0] == 23'h000000))) ? (pd_790 | 32'h00400000) : (((((&pd_784[30:23]) && (pd_784[22:0] == 23'h000000)) && ((&pd_790[30:23]) && (pd_790[22:0] == 23'h000000))) && (!(pd_784[31] == pd_790[31]))) ? 32'hffc00000 : fnan_791)));
-    assign go_793 = 1'h1;
+    assign fnan_535 = pu_522_result;
+    assign pw_536 = (((&pd_528[30:23]) && (!(pd_528[22:0] == 23'h000000))) ? (pd_528 | 32'h00400000) : (((&pd_534[30:23]) && (!(pd_534[22:0] == 23'h000000))) ? (pd_534 | 32'h00400000) : (((((&pd_528[30:23]) && (pd_528[22:0] == 23'h000000)) && ((&pd_534[30:23]) && (pd_534[22:0] == 23'h000000))) && (!(pd_528[31] == pd_534[31]))) ? 32'hffc00000 : fnan_535)));
+    assign w_537 = 32'h3e333333;
+    assign go_538 = 1'h1;
 
-    ohls_fp_mul pu_794 (
+    ohls_fp_mul pu_539 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_793),
-        .a(w_405),
+        .in_valid(go_538),
+        .a(w_537),
         .b(pv_172),
-        .out_valid(pu_794_valid),
-        .result(pu_794_result)
+        .out_valid(pu_539_valid),
+        .result(pu_539_result)
     );
-    assign fnan_803 = pu_794_result;
-    assign pw_804 = (((&pd_798[30:23]) && (!(pd_798[22:0] == 23'h000000))) ? (pd_798 | 32'h00400000) : (((&pd_802[30:23]) && (!(pd_802[22:0] == 23'h000000))) ? (pd_802 | 32'h00400000) : (((((&pd_798[30:23]) && (pd_798[22:0] == 23'h000000)) && (pd_802[30:0] == 31'h00000000)) || ((pd_798[30:0] == 31'h00000000) && ((&pd_802[30:23]) && (pd_802[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_803)));
-    assign go_875 = 1'h1;
+    assign fnan_548 = pu_539_result;
+    assign pw_549 = (((&pd_543[30:23]) && (!(pd_543[22:0] == 23'h000000))) ? (pd_543 | 32'h00400000) : (((&pd_547[30:23]) && (!(pd_547[22:0] == 23'h000000))) ? (pd_547 | 32'h00400000) : (((((&pd_543[30:23]) && (pd_543[22:0] == 23'h000000)) && (pd_547[30:0] == 31'h00000000)) || ((pd_543[30:0] == 31'h00000000) && ((&pd_547[30:23]) && (pd_547[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_548)));
+    assign go_599 = 1'h1;
 
-    ohls_fp_add pu_876 (
+    ohls_fp_add pu_600 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_875),
-        .a(pw_792),
-        .b(pq_874),
+        .in_valid(go_599),
+        .a(pw_536),
+        .b(pq_598),
         .sub(1'h0),
-        .out_valid(pu_876_valid),
-        .result(pu_876_result)
+        .out_valid(pu_600_valid),
+        .result(pu_600_result)
     );
-    assign fnan_889 = pu_876_result;
-    assign pw_890 = (((&pd_882[30:23]) && (!(pd_882[22:0] == 23'h000000))) ? (pd_882 | 32'h00400000) : (((&pd_888[30:23]) && (!(pd_888[22:0] == 23'h000000))) ? (pd_888 | 32'h00400000) : (((((&pd_882[30:23]) && (pd_882[22:0] == 23'h000000)) && ((&pd_888[30:23]) && (pd_888[22:0] == 23'h000000))) && (!(pd_882[31] == pd_888[31]))) ? 32'hffc00000 : fnan_889)));
-    assign go_891 = 1'h1;
+    assign fnan_613 = pu_600_result;
+    assign pw_614 = (((&pd_606[30:23]) && (!(pd_606[22:0] == 23'h000000))) ? (pd_606 | 32'h00400000) : (((&pd_612[30:23]) && (!(pd_612[22:0] == 23'h000000))) ? (pd_612 | 32'h00400000) : (((((&pd_606[30:23]) && (pd_606[22:0] == 23'h000000)) && ((&pd_612[30:23]) && (pd_612[22:0] == 23'h000000))) && (!(pd_606[31] == pd_612[31]))) ? 32'hffc00000 : fnan_613)));
+    assign go_615 = 1'h1;
 
-    ohls_fp_mul pu_892 (
+    ohls_fp_mul pu_616 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_891),
-        .a(w_348),
+        .in_valid(go_615),
+        .a(w_537),
         .b(pv_171),
-        .out_valid(pu_892_valid),
-        .result(pu_892_result)
+        .out_valid(pu_616_valid),
+        .result(pu_616_result)
     );
-    assign fnan_901 = pu_892_result;
-    assign pw_902 = (((&pd_896[30:23]) && (!(pd_896[22:0] == 23'h000000))) ? (pd_896 | 32'h00400000) : (((&pd_900[30:23]) && (!(pd_900[22:0] == 23'h000000))) ? (pd_900 | 32'h00400000) : (((((&pd_896[30:23]) && (pd_896[22:0] == 23'h000000)) && (pd_900[30:0] == 31'h00000000)) || ((pd_896[30:0] == 31'h00000000) && ((&pd_900[30:23]) && (pd_900[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_901)));
-    assign go_980 = 1'h1;
+    assign fnan_625 = pu_616_result;
+    assign pw_626 = (((&pd_620[30:23]) && (!(pd_620[22:0] == 23'h000000))) ? (pd_620 | 32'h00400000) : (((&pd_624[30:23]) && (!(pd_624[22:0] == 23'h000000))) ? (pd_624 | 32'h00400000) : (((((&pd_620[30:23]) && (pd_620[22:0] == 23'h000000)) && (pd_624[30:0] == 31'h00000000)) || ((pd_620[30:0] == 31'h00000000) && ((&pd_624[30:23]) && (pd_624[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_625)));
+    assign go_683 = 1'h1;
 
-    ohls_fp_add pu_981 (
+    ohls_fp_add pu_684 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_980),
-        .a(pw_890),
-        .b(pq_979),
+        .in_valid(go_683),
+        .a(pw_614),
+        .b(pq_682),
         .sub(1'h0),
-        .out_valid(pu_981_valid),
-        .result(pu_981_result)
+        .out_valid(pu_684_valid),
+        .result(pu_684_result)
     );
-    assign fnan_994 = pu_981_result;
-    assign pw_995 = (((&pd_987[30:23]) && (!(pd_987[22:0] == 23'h000000))) ? (pd_987 | 32'h00400000) : (((&pd_993[30:23]) && (!(pd_993[22:0] == 23'h000000))) ? (pd_993 | 32'h00400000) : (((((&pd_987[30:23]) && (pd_987[22:0] == 23'h000000)) && ((&pd_993[30:23]) && (pd_993[22:0] == 23'h000000))) && (!(pd_987[31] == pd_993[31]))) ? 32'hffc00000 : fnan_994)));
-    assign go_996 = 1'h1;
+    assign fnan_697 = pu_684_result;
+    assign pw_698 = (((&pd_690[30:23]) && (!(pd_690[22:0] == 23'h000000))) ? (pd_690 | 32'h00400000) : (((&pd_696[30:23]) && (!(pd_696[22:0] == 23'h000000))) ? (pd_696 | 32'h00400000) : (((((&pd_690[30:23]) && (pd_690[22:0] == 23'h000000)) && ((&pd_696[30:23]) && (pd_696[22:0] == 23'h000000))) && (!(pd_690[31] == pd_696[31]))) ? 32'hffc00000 : fnan_697)));
+    assign go_699 = 1'h1;
 
-    ohls_fp_mul pu_997 (
+    ohls_fp_mul pu_700 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_996),
-        .a(w_298),
+        .in_valid(go_699),
+        .a(w_466),
         .b(pv_170),
-        .out_valid(pu_997_valid),
-        .result(pu_997_result)
+        .out_valid(pu_700_valid),
+        .result(pu_700_result)
     );
-    assign fnan_1006 = pu_997_result;
-    assign pw_1007 = (((&pd_1001[30:23]) && (!(pd_1001[22:0] == 23'h000000))) ? (pd_1001 | 32'h00400000) : (((&pd_1005[30:23]) && (!(pd_1005[22:0] == 23'h000000))) ? (pd_1005 | 32'h00400000) : (((((&pd_1001[30:23]) && (pd_1001[22:0] == 23'h000000)) && (pd_1005[30:0] == 31'h00000000)) || ((pd_1001[30:0] == 31'h00000000) && ((&pd_1005[30:23]) && (pd_1005[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1006)));
-    assign go_1092 = 1'h1;
+    assign fnan_709 = pu_700_result;
+    assign pw_710 = (((&pd_704[30:23]) && (!(pd_704[22:0] == 23'h000000))) ? (pd_704 | 32'h00400000) : (((&pd_708[30:23]) && (!(pd_708[22:0] == 23'h000000))) ? (pd_708 | 32'h00400000) : (((((&pd_704[30:23]) && (pd_704[22:0] == 23'h000000)) && (pd_708[30:0] == 31'h00000000)) || ((pd_704[30:0] == 31'h00000000) && ((&pd_708[30:23]) && (pd_708[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_709)));
+    assign go_774 = 1'h1;
 
-    ohls_fp_add pu_1093 (
+    ohls_fp_add pu_775 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1092),
-        .a(pw_995),
-        .b(pq_1091),
+        .in_valid(go_774),
+        .a(pw_698),
+        .b(pq_773),
         .sub(1'h0),
-        .out_valid(pu_1093_valid),
-        .result(pu_1093_result)
+        .out_valid(pu_775_valid),
+        .result(pu_775_result)
     );
-    assign fnan_1106 = pu_1093_result;
-    assign pw_1107 = (((&pd_1099[30:23]) && (!(pd_1099[22:0] == 23'h000000))) ? (pd_1099 | 32'h00400000) : (((&pd_1105[30:23]) && (!(pd_1105[22:0] == 23'h000000))) ? (pd_1105 | 32'h00400000) : (((((&pd_1099[30:23]) && (pd_1099[22:0] == 23'h000000)) && ((&pd_1105[30:23]) && (pd_1105[22:0] == 23'h000000))) && (!(pd_1099[31] == pd_1105[31]))) ? 32'hffc00000 : fnan_1106)));
-    assign go_1108 = 1'h1;
+    assign fnan_788 = pu_775_result;
+    assign pw_789 = (((&pd_781[30:23]) && (!(pd_781[22:0] == 23'h000000))) ? (pd_781 | 32'h00400000) : (((&pd_787[30:23]) && (!(pd_787[22:0] == 23'h000000))) ? (pd_787 | 32'h00400000) : (((((&pd_781[30:23]) && (pd_781[22:0] == 23'h000000)) && ((&pd_787[30:23]) && (pd_787[22:0] == 23'h000000))) && (!(pd_781[31] == pd_787[31]))) ? 32'hffc00000 : fnan_788)));
+    assign go_790 = 1'h1;
 
-    ohls_fp_mul pu_1109 (
+    ohls_fp_mul pu_791 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1108),
-        .a(w_255),
+        .in_valid(go_790),
+        .a(w_402),
         .b(pv_169),
-        .out_valid(pu_1109_valid),
-        .result(pu_1109_result)
+        .out_valid(pu_791_valid),
+        .result(pu_791_result)
     );
-    assign fnan_1118 = pu_1109_result;
-    assign pw_1119 = (((&pd_1113[30:23]) && (!(pd_1113[22:0] == 23'h000000))) ? (pd_1113 | 32'h00400000) : (((&pd_1117[30:23]) && (!(pd_1117[22:0] == 23'h000000))) ? (pd_1117 | 32'h00400000) : (((((&pd_1113[30:23]) && (pd_1113[22:0] == 23'h000000)) && (pd_1117[30:0] == 31'h00000000)) || ((pd_1113[30:0] == 31'h00000000) && ((&pd_1117[30:23]) && (pd_1117[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1118)));
-    assign go_1211 = 1'h1;
+    assign fnan_800 = pu_791_result;
+    assign pw_801 = (((&pd_795[30:23]) && (!(pd_795[22:0] == 23'h000000))) ? (pd_795 | 32'h00400000) : (((&pd_799[30:23]) && (!(pd_799[22:0] == 23'h000000))) ? (pd_799 | 32'h00400000) : (((((&pd_795[30:23]) && (pd_795[22:0] == 23'h000000)) && (pd_799[30:0] == 31'h00000000)) || ((pd_795[30:0] == 31'h00000000) && ((&pd_799[30:23]) && (pd_799[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_800)));
+    assign go_872 = 1'h1;
 
-    ohls_fp_add pu_1212 (
+    ohls_fp_add pu_873 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1211),
-        .a(pw_1107),
-        .b(pq_1210),
+        .in_valid(go_872),
+        .a(pw_789),
+        .b(pq_871),
         .sub(1'h0),
-        .out_valid(pu_1212_valid),
-        .result(pu_1212_result)
+        .out_valid(pu_873_valid),
+        .result(pu_873_result)
     );
-    assign fnan_1225 = pu_1212_result;
-    assign pw_1226 = (((&pd_1218[30:23]) && (!(pd_1218[22:0] == 23'h000000))) ? (pd_1218 | 32'h00400000) : (((&pd_1224[30:23]) && (!(pd_1224[22:0] == 23'h000000))) ? (pd_1224 | 32'h00400000) : (((((&pd_1218[30:23]) && (pd_1218[22:0] == 23'h000000)) && ((&pd_1224[30:23]) && (pd_1224[22:0] == 23'h000000))) && (!(pd_1218[31] == pd_1224[31]))) ? 32'hffc00000 : fnan_1225)));
-    assign go_1227 = 1'h1;
+    assign fnan_886 = pu_873_result;
+    assign pw_887 = (((&pd_879[30:23]) && (!(pd_879[22:0] == 23'h000000))) ? (pd_879 | 32'h00400000) : (((&pd_885[30:23]) && (!(pd_885[22:0] == 23'h000000))) ? (pd_885 | 32'h00400000) : (((((&pd_879[30:23]) && (pd_879[22:0] == 23'h000000)) && ((&pd_885[30:23]) && (pd_885[22:0] == 23'h000000))) && (!(pd_879[31] == pd_885[31]))) ? 32'hffc00000 : fnan_886)));
+    assign go_888 = 1'h1;
 
-    ohls_fp_mul pu_1228 (
+    ohls_fp_mul pu_889 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1227),
-        .a(w_219),
+        .in_valid(go_888),
+        .a(w_345),
         .b(pv_168),
-        .out_valid(pu_1228_valid),
-        .result(pu_1228_result)
+        .out_valid(pu_889_valid),
+        .result(pu_889_result)
     );
-    assign fnan_1237 = pu_1228_result;
-    assign pw_1238 = (((&pd_1232[30:23]) && (!(pd_1232[22:0] == 23'h000000))) ? (pd_1232 | 32'h00400000) : (((&pd_1236[30:23]) && (!(pd_1236[22:0] == 23'h000000))) ? (pd_1236 | 32'h00400000) : (((((&pd_1232[30:23]) && (pd_1232[22:0] == 23'h000000)) && (pd_1236[30:0] == 31'h00000000)) || ((pd_1232[30:0] == 31'h00000000) && ((&pd_1236[30:23]) && (pd_1236[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1237)));
-    assign go_1337 = 1'h1;
+    assign fnan_898 = pu_889_result;
+    assign pw_899 = (((&pd_893[30:23]) && (!(pd_893[22:0] == 23'h000000))) ? (pd_893 | 32'h00400000) : (((&pd_897[30:23]) && (!(pd_897[22:0] == 23'h000000))) ? (pd_897 | 32'h00400000) : (((((&pd_893[30:23]) && (pd_893[22:0] == 23'h000000)) && (pd_897[30:0] == 31'h00000000)) || ((pd_893[30:0] == 31'h00000000) && ((&pd_897[30:23]) && (pd_897[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_898)));
+    assign go_977 = 1'h1;
 
-    ohls_fp_add pu_1338 (
+    ohls_fp_add pu_978 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1337),
-        .a(pw_1226),
-        .b(pq_1336),
+        .in_valid(go_977),
+        .a(pw_887),
+        .b(pq_976),
         .sub(1'h0),
-        .out_valid(pu_1338_valid),
-        .result(pu_1338_result)
+        .out_valid(pu_978_valid),
+        .result(pu_978_result)
     );
-    assign fnan_1351 = pu_1338_result;
-    assign pw_1352 = (((&pd_1344[30:23]) && (!(pd_1344[22:0] == 23'h000000))) ? (pd_1344 | 32'h00400000) : (((&pd_1350[30:23]) && (!(pd_1350[22:0] == 23'h000000))) ? (pd_1350 | 32'h00400000) : (((((&pd_1344[30:23]) && (pd_1344[22:0] == 23'h000000)) && ((&pd_1350[30:23]) && (pd_1350[22:0] == 23'h000000))) && (!(pd_1344[31] == pd_1350[31]))) ? 32'hffc00000 : fnan_1351)));
-    assign go_1353 = 1'h1;
+    assign fnan_991 = pu_978_result;
+    assign pw_992 = (((&pd_984[30:23]) && (!(pd_984[22:0] == 23'h000000))) ? (pd_984 | 32'h00400000) : (((&pd_990[30:23]) && (!(pd_990[22:0] == 23'h000000))) ? (pd_990 | 32'h00400000) : (((((&pd_984[30:23]) && (pd_984[22:0] == 23'h000000)) && ((&pd_990[30:23]) && (pd_990[22:0] == 23'h000000))) && (!(pd_984[31] == pd_990[31]))) ? 32'hffc00000 : fnan_991)));
+    assign go_993 = 1'h1;
 
-    ohls_fp_mul pu_1354 (
+    ohls_fp_mul pu_994 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1353),
-        .a(w_190),
+        .in_valid(go_993),
+        .a(w_295),
         .b(pv_167),
-        .out_valid(pu_1354_valid),
-        .result(pu_1354_result)
+        .out_valid(pu_994_valid),
+        .result(pu_994_result)
     );
-    assign fnan_1363 = pu_1354_result;
-    assign pw_1364 = (((&pd_1358[30:23]) && (!(pd_1358[22:0] == 23'h000000))) ? (pd_1358 | 32'h00400000) : (((&pd_1362[30:23]) && (!(pd_1362[22:0] == 23'h000000))) ? (pd_1362 | 32'h00400000) : (((((&pd_1358[30:23]) && (pd_1358[22:0] == 23'h000000)) && (pd_1362[30:0] == 31'h00000000)) || ((pd_1358[30:0] == 31'h00000000) && ((&pd_1362[30:23]) && (pd_1362[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1363)));
-    assign go_1470 = 1'h1;
+    assign fnan_1003 = pu_994_result;
+    assign pw_1004 = (((&pd_998[30:23]) && (!(pd_998[22:0] == 23'h000000))) ? (pd_998 | 32'h00400000) : (((&pd_1002[30:23]) && (!(pd_1002[22:0] == 23'h000000))) ? (pd_1002 | 32'h00400000) : (((((&pd_998[30:23]) && (pd_998[22:0] == 23'h000000)) && (pd_1002[30:0] == 31'h00000000)) || ((pd_998[30:0] == 31'h00000000) && ((&pd_1002[30:23]) && (pd_1002[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1003)));
+    assign go_1089 = 1'h1;
 
-    ohls_fp_add pu_1471 (
+    ohls_fp_add pu_1090 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1470),
-        .a(pw_1352),
-        .b(pq_1469),
+        .in_valid(go_1089),
+        .a(pw_992),
+        .b(pq_1088),
         .sub(1'h0),
-        .out_valid(pu_1471_valid),
-        .result(pu_1471_result)
+        .out_valid(pu_1090_valid),
+        .result(pu_1090_result)
     );
-    assign fnan_1484 = pu_1471_result;
-    assign pw_1485 = (((&pd_1477[30:23]) && (!(pd_1477[22:0] == 23'h000000))) ? (pd_1477 | 32'h00400000) : (((&pd_1483[30:23]) && (!(pd_1483[22:0] == 23'h000000))) ? (pd_1483 | 32'h00400000) : (((((&pd_1477[30:23]) && (pd_1477[22:0] == 23'h000000)) && ((&pd_1483[30:23]) && (pd_1483[22:0] == 23'h000000))) && (!(pd_1477[31] == pd_1483[31]))) ? 32'hffc00000 : fnan_1484)));
-    assign w_1486 = {32'h00000000, y_base};
-    assign pw_1487 = (w_1486 + pw_186);
-    assign pv_1632 = v0_i;
-    assign w_1633 = 32'h00000001;
-    assign pw_1634 = (pv_1632 + w_1633);
-    assign pv_167 = (((p1_valid[30] && 1'h1) && p1_en) ? pv_168 : v16_window_14);
-    assign pv_168 = (((p1_valid[31] && 1'h1) && p1_en) ? pv_169 : v15_window_13);
-    assign pv_169 = (((p1_valid[32] && 1'h1) && p1_en) ? pv_170 : v14_window_12);
-    assign pv_170 = (((p1_valid[33] && 1'h1) && p1_en) ? pv_171 : v13_window_11);
-    assign pv_171 = (((p1_valid[34] && 1'h1) && p1_en) ? pv_172 : v12_window_10);
-    assign pv_172 = (((p1_valid[35] && 1'h1) && p1_en) ? pv_173 : v11_window_9);
-    assign pv_173 = (((p1_valid[36] && 1'h1) && p1_en) ? pv_174 : v10_window_8);
-    assign pv_174 = (((p1_valid[37] && 1'h1) && p1_en) ? pv_175 : v9_window_7);
-    assign pv_175 = (((p1_valid[38] && 1'h1) && p1_en) ? pv_176 : v8_window_6);
-    assign pv_176 = (((p1_valid[39] && 1'h1) && p1_en) ? pv_177 : v7_window_5);
-    assign pv_177 = (((p1_valid[40] && 1'h1) && p1_en) ? pv_178 : v6_window_4);
-    assign pv_178 = (((p1_valid[41] && 1'h1) && p1_en) ? pv_179 : v5_window_3);
-    assign pv_179 = (((p1_valid[42] && 1'h1) && p1_en) ? pv_180 : v4_window_2);
-    assign pv_180 = (((p1_valid[43] && 1'h1) && p1_en) ? pv_181 : v3_window_1);
-    assign pv_181 = (((p1_valid[44] && 1'h1) && p1_en) ? pld_188 : v2_window_0);
-    assign p1_stall = (((((p1_valid[0] && 1'h1) && pw_166) && (!x_ld_req_ready)) || ((p1_valid[44] && 1'h1) && (!x_ld_resp_valid))) || ((p1_valid[144] && 1'h1) && (!y_st_req_ready)));
+    assign fnan_1103 = pu_1090_result;
+    assign pw_1104 = (((&pd_1096[30:23]) && (!(pd_1096[22:0] == 23'h000000))) ? (pd_1096 | 32'h00400000) : (((&pd_1102[30:23]) && (!(pd_1102[22:0] == 23'h000000))) ? (pd_1102 | 32'h00400000) : (((((&pd_1096[30:23]) && (pd_1096[22:0] == 23'h000000)) && ((&pd_1102[30:23]) && (pd_1102[22:0] == 23'h000000))) && (!(pd_1096[31] == pd_1102[31]))) ? 32'hffc00000 : fnan_1103)));
+    assign go_1105 = 1'h1;
+
+    ohls_fp_mul pu_1106 (
+        .clk(clk),
+        .rst(rst),
+        .en(p1_en),
+        .in_valid(go_1105),
+        .a(w_252),
+        .b(pv_166),
+        .out_valid(pu_1106_valid),
+        .result(pu_1106_result)
+    );
+    assign fnan_1115 = pu_1106_result;
+    assign pw_1116 = (((&pd_1110[30:23]) && (!(pd_1110[22:0] == 23'h000000))) ? (pd_1110 | 32'h00400000) : (((&pd_1114[30:23]) && (!(pd_1114[22:0] == 23'h000000))) ? (pd_1114 | 32'h00400000) : (((((&pd_1110[30:23]) && (pd_1110[22:0] == 23'h000000)) && (pd_1114[30:0] == 31'h00000000)) || ((pd_1110[30:0] == 31'h00000000) && ((&pd_1114[30:23]) && (pd_1114[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1115)));
+    assign go_1208 = 1'h1;
+
+    ohls_fp_add pu_1209 (
+        .clk(clk),
+        .rst(rst),
+        .en(p1_en),
+        .in_valid(go_1208),
+        .a(pw_1104),
+        .b(pq_1207),
+        .sub(1'h0),
+        .out_valid(pu_1209_valid),
+        .result(pu_1209_result)
+    );
+    assign fnan_1222 = pu_1209_result;
+    assign pw_1223 = (((&pd_1215[30:23]) && (!(pd_1215[22:0] == 23'h000000))) ? (pd_1215 | 32'h00400000) : (((&pd_1221[30:23]) && (!(pd_1221[22:0] == 23'h000000))) ? (pd_1221 | 32'h00400000) : (((((&pd_1215[30:23]) && (pd_1215[22:0] == 23'h000000)) && ((&pd_1221[30:23]) && (pd_1221[22:0] == 23'h000000))) && (!(pd_1215[31] == pd_1221[31]))) ? 32'hffc00000 : fnan_1222)));
+    assign go_1224 = 1'h1;
+
+    ohls_fp_mul pu_1225 (
+        .clk(clk),
+        .rst(rst),
+        .en(p1_en),
+        .in_valid(go_1224),
+        .a(w_216),
+        .b(pv_165),
+        .out_valid(pu_1225_valid),
+        .result(pu_1225_result)
+    );
+    assign fnan_1234 = pu_1225_result;
+    assign pw_1235 = (((&pd_1229[30:23]) && (!(pd_1229[22:0] == 23'h000000))) ? (pd_1229 | 32'h00400000) : (((&pd_1233[30:23]) && (!(pd_1233[22:0] == 23'h000000))) ? (pd_1233 | 32'h00400000) : (((((&pd_1229[30:23]) && (pd_1229[22:0] == 23'h000000)) && (pd_1233[30:0] == 31'h00000000)) || ((pd_1229[30:0] == 31'h00000000) && ((&pd_1233[30:23]) && (pd_1233[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1234)));
+    assign go_1334 = 1'h1;
+
+    ohls_fp_add pu_1335 (
+        .clk(clk),
+        .rst(rst),
+        .en(p1_en),
+        .in_valid(go_1334),
+        .a(pw_1223),
+        .b(pq_1333),
+        .sub(1'h0),
+        .out_valid(pu_1335_valid),
+        .result(pu_1335_result)
+    );
+    assign fnan_1348 = pu_1335_result;
+    assign pw_1349 = (((&pd_1341[30:23]) && (!(pd_1341[22:0] == 23'h000000))) ? (pd_1341 | 32'h00400000) : (((&pd_1347[30:23]) && (!(pd_1347[22:0] == 23'h000000))) ? (pd_1347 | 32'h00400000) : (((((&pd_1341[30:23]) && (pd_1341[22:0] == 23'h000000)) && ((&pd_1347[30:23]) && (pd_1347[22:0] == 23'h000000))) && (!(pd_1341[31] == pd_1347[31]))) ? 32'hffc00000 : fnan_1348)));
+    assign go_1350 = 1'h1;
+
+    ohls_fp_mul pu_1351 (
+        .clk(clk),
+        .rst(rst),
+        .en(p1_en),
+        .in_valid(go_1350),
+        .a(w_187),
+        .b(pv_164),
+        .out_valid(pu_1351_valid),
+        .result(pu_1351_result)
+    );
+    assign fnan_1360 = pu_1351_result;
+    assign pw_1361 = (((&pd_1355[30:23]) && (!(pd_1355[22:0] == 23'h000000))) ? (pd_1355 | 32'h00400000) : (((&pd_1359[30:23]) && (!(pd_1359[22:0] == 23'h000000))) ? (pd_1359 | 32'h00400000) : (((((&pd_1355[30:23]) && (pd_1355[22:0] == 23'h000000)) && (pd_1359[30:0] == 31'h00000000)) || ((pd_1355[30:0] == 31'h00000000) && ((&pd_1359[30:23]) && (pd_1359[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1360)));
+    assign go_1467 = 1'h1;
+
+    ohls_fp_add pu_1468 (
+        .clk(clk),
+        .rst(rst),
+        .en(p1_en),
+        .in_valid(go_1467),
+        .a(pw_1349),
+        .b(pq_1466),
+        .sub(1'h0),
+        .out_valid(pu_1468_valid),
+        .result(pu_1468_result)
+    );
+    assign fnan_1481 = pu_1468_result;
+    assign pw_1482 = (((&pd_1474[30:23]) && (!(pd_1474[22:0] == 23'h000000))) ? (pd_1474 | 32'h00400000) : (((&pd_1480[30:23]) && (!(pd_1480[22:0] == 23'h000000))) ? (pd_1480 | 32'h00400000) : (((((&pd_1474[30:23]) && (pd_1474[22:0] == 23'h000000)) && ((&pd_1480[30:23]) && (pd_1480[22:0] == 23'h000000))) && (!(pd_1474[31] == pd_1480[31]))) ? 32'hffc00000 : fnan_1481)));
+    assign w_1483 = {32'h00000000, y_base};
+    assign pw_1484 = (w_1483 + pw_183);
+    assign pv_1629 = v0_i;
+    assign w_1630 = 32'h00000001;
+    assign pw_1631 = (pv_1629 + w_1630);
+    assign pv_164 = (((p1_valid[30] && 1'h1) && p1_en) ? pv_165 : v16_window_14);
+    assign pv_165 = (((p1_valid[31] && 1'h1) && p1_en) ? pv_166 : v15_window_13);
+    assign pv_166 = (((p1_valid[32] && 1'h1) && p1_en) ? pv_167 : v14_window_12);
+    assign pv_167 = (((p1_valid[33] && 1'h1) && p1_en) ? pv_168 : v13_window_11);
+    assign pv_168 = (((p1_valid[34] && 1'h1) && p1_en) ? pv_169 : v12_window_10);
+    assign pv_169 = (((p1_valid[35] && 1'h1) && p1_en) ? pv_170 : v11_window_9);
+    assign pv_170 = (((p1_valid[36] && 1'h1) && p1_en) ? pv_171 : v10_window_8);
+    assign pv_171 = (((p1_valid[37] && 1'h1) && p1_en) ? pv_172 : v9_window_7);
+    assign pv_172 = (((p1_valid[38] && 1'h1) && p1_en) ? pv_173 : v8_window_6);
+    assign pv_173 = (((p1_valid[39] && 1'h1) && p1_en) ? pv_174 : v7_window_5);
+    assign pv_174 = (((p1_valid[40] && 1'h1) && p1_en) ? pv_175 : v6_window_4);
+    assign pv_175 = (((p1_valid[41] && 1'h1) && p1_en) ? pv_176 : v5_window_3);
+    assign pv_176 = (((p1_valid[42] && 1'h1) && p1_en) ? pv_177 : v4_window_2);
+    assign pv_177 = (((p1_valid[43] && 1'h1) && p1_en) ? pv_178 : v3_window_1);
+    assign pv_178 = (((p1_valid[44] && 1'h1) && p1_en) ? pld_185 : v2_window_0);
+    assign p1_stall = (((((p1_valid[0] && 1'h1) && pw_163) && (!x_ld_req_ready)) || ((p1_valid[44] && 1'h1) && (!x_ld_resp_valid))) || ((p1_valid[144] && 1'h1) && (!y_st_req_ready)));
 
     always @(posedge clk) begin
         p1_apart <= (1'h1 && (((x_size == 32'h00000000) || (y_size == 32'h00000000)) || ((({1'h0, x_base} + {1'h0, x_size}) <= {1'h0, y_base}) || (({1'h0, y_base} + {1'h0, y_size}) <= {1'h0, x_base}))));
     end
-    assign w_1635 = 32'h00000000;
-    assign w_1636 = 32'h00000000;
-    assign w_1637 = 64'h0000000000000000;
+    assign w_1632 = 32'h00000000;
+    assign w_1633 = 32'h00000000;
+    assign w_1634 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -2850,6 +2844,9 @@ module fir_datapath (
             u31_fp_add_issued <= 1'h0;
             y_wr_issued <= 1'h0;
             y_wr_beat <= 8'h00;
+            got_146 <= 1'h0;
+            got_147 <= 1'h0;
+            got_148 <= 1'h0;
             got_149 <= 1'h0;
             got_150 <= 1'h0;
             got_151 <= 1'h0;
@@ -2862,9 +2859,6 @@ module fir_datapath (
             got_158 <= 1'h0;
             got_159 <= 1'h0;
             got_160 <= 1'h0;
-            got_161 <= 1'h0;
-            got_162 <= 1'h0;
-            got_163 <= 1'h0;
             p1_valid <= 189'h000000000000000000000000000000000000000000000000;
             p1_admit <= 1'h0;
             p1_go <= 1'h0;
@@ -2894,179 +2888,179 @@ module fir_datapath (
             if ((state == 16'h0005)) state <= 16'h0005;
             if ((state == 16'h0006)) q_5 <= w_4;
             if ((state == 16'h0006)) state <= 16'h0004;
-            if ((state == 16'h0007)) v1_lid_x <= w_10;
+            if ((state == 16'h0007)) v1_lid_x <= w_7;
             if ((state == 16'h0007)) state <= 16'h0003;
             if ((state == 16'h0008)) state <= 16'h000a;
-            if ((state == 16'h0009)) state <= (q_14 ? 16'h000d : 16'h0007);
-            if ((state == 16'h000a)) q_14 <= w_13;
+            if ((state == 16'h0009)) state <= (q_11 ? 16'h000d : 16'h0007);
+            if ((state == 16'h000a)) q_11 <= w_10;
             if ((state == 16'h000a)) state <= 16'h0009;
-            if ((state == 16'h000b)) v0_i <= w_17;
+            if ((state == 16'h000b)) v0_i <= w_14;
             if ((state == 16'h000b)) state <= 16'h0008;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v16_window_14 <= w_19;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v15_window_13 <= w_20;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v14_window_12 <= w_21;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v13_window_11 <= w_22;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v12_window_10 <= w_23;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v11_window_9 <= w_24;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v10_window_8 <= w_25;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v9_window_7 <= w_26;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v8_window_6 <= w_27;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v7_window_5 <= w_28;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v6_window_4 <= w_29;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v5_window_3 <= w_30;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v4_window_2 <= w_31;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) v3_window_1 <= w_32;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v16_window_14 <= w_16;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v15_window_13 <= w_17;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v14_window_12 <= w_18;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v13_window_11 <= w_19;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v12_window_10 <= w_20;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v11_window_9 <= w_21;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v10_window_8 <= w_22;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v9_window_7 <= w_23;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v8_window_6 <= w_24;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v7_window_5 <= w_25;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v6_window_4 <= w_26;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v5_window_3 <= w_27;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v4_window_2 <= w_28;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v3_window_1 <= w_29;
             if (((state == 16'h000c) && 1'h1)) u2_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u2_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u2_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u4_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u4_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u4_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u6_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u6_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u6_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u8_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u8_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u8_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u10_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u10_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u10_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u12_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u12_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u12_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u14_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u14_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u14_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u16_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u16_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u16_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u18_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u18_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u18_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u20_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u20_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u20_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u22_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u22_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u22_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u24_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u24_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u24_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u26_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u26_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u26_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u28_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u28_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u28_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u30_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) u30_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) q_148 <= w_147;
-            if (((state == 16'h000c) && u2_fp_mul_valid)) r_52 <= (((&w_49[30:23]) && (!1'h0)) ? (w_49 | 32'h00400000) : (((&w_32[30:23]) && (!(w_32[22:0] == 23'h000000))) ? (w_32 | 32'h00400000) : (((((&w_49[30:23]) && 1'h0) && (w_32[30:0] == 31'h00000000)) || (1'h0 && ((&w_32[30:23]) && (w_32[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_51)));
-            if (((state == 16'h000c) && u2_fp_mul_valid)) got_149 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_149 <= 1'h0;
-            if (((state == 16'h000c) && u4_fp_mul_valid)) r_59 <= (((&w_56[30:23]) && (!1'h0)) ? (w_56 | 32'h00400000) : (((&w_31[30:23]) && (!(w_31[22:0] == 23'h000000))) ? (w_31 | 32'h00400000) : (((((&w_56[30:23]) && 1'h0) && (w_31[30:0] == 31'h00000000)) || (1'h0 && ((&w_31[30:23]) && (w_31[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_58)));
-            if (((state == 16'h000c) && u4_fp_mul_valid)) got_150 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_150 <= 1'h0;
-            if (((state == 16'h000c) && u6_fp_mul_valid)) r_66 <= (((&w_63[30:23]) && (!1'h0)) ? (w_63 | 32'h00400000) : (((&w_30[30:23]) && (!(w_30[22:0] == 23'h000000))) ? (w_30 | 32'h00400000) : (((((&w_63[30:23]) && 1'h0) && (w_30[30:0] == 31'h00000000)) || (1'h0 && ((&w_30[30:23]) && (w_30[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_65)));
-            if (((state == 16'h000c) && u6_fp_mul_valid)) got_151 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_151 <= 1'h0;
-            if (((state == 16'h000c) && u8_fp_mul_valid)) r_73 <= (((&w_70[30:23]) && (!1'h0)) ? (w_70 | 32'h00400000) : (((&w_29[30:23]) && (!(w_29[22:0] == 23'h000000))) ? (w_29 | 32'h00400000) : (((((&w_70[30:23]) && 1'h0) && (w_29[30:0] == 31'h00000000)) || (1'h0 && ((&w_29[30:23]) && (w_29[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_72)));
-            if (((state == 16'h000c) && u8_fp_mul_valid)) got_152 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_152 <= 1'h0;
-            if (((state == 16'h000c) && u10_fp_mul_valid)) r_80 <= (((&w_77[30:23]) && (!1'h1)) ? (w_77 | 32'h00400000) : (((&w_28[30:23]) && (!(w_28[22:0] == 23'h000000))) ? (w_28 | 32'h00400000) : (((((&w_77[30:23]) && 1'h1) && (w_28[30:0] == 31'h00000000)) || (1'h0 && ((&w_28[30:23]) && (w_28[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_79)));
-            if (((state == 16'h000c) && u10_fp_mul_valid)) got_153 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_153 <= 1'h0;
-            if (((state == 16'h000c) && u12_fp_mul_valid)) r_87 <= (((&w_84[30:23]) && (!1'h0)) ? (w_84 | 32'h00400000) : (((&w_27[30:23]) && (!(w_27[22:0] == 23'h000000))) ? (w_27 | 32'h00400000) : (((((&w_84[30:23]) && 1'h0) && (w_27[30:0] == 31'h00000000)) || (1'h0 && ((&w_27[30:23]) && (w_27[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_86)));
-            if (((state == 16'h000c) && u12_fp_mul_valid)) got_154 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_154 <= 1'h0;
-            if (((state == 16'h000c) && u14_fp_mul_valid)) r_94 <= (((&w_91[30:23]) && (!1'h0)) ? (w_91 | 32'h00400000) : (((&w_26[30:23]) && (!(w_26[22:0] == 23'h000000))) ? (w_26 | 32'h00400000) : (((((&w_91[30:23]) && 1'h0) && (w_26[30:0] == 31'h00000000)) || (1'h0 && ((&w_26[30:23]) && (w_26[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_93)));
-            if (((state == 16'h000c) && u14_fp_mul_valid)) got_155 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_155 <= 1'h0;
-            if (((state == 16'h000c) && u16_fp_mul_valid)) r_100 <= (((&w_91[30:23]) && (!1'h0)) ? (w_91 | 32'h00400000) : (((&w_25[30:23]) && (!(w_25[22:0] == 23'h000000))) ? (w_25 | 32'h00400000) : (((((&w_91[30:23]) && 1'h0) && (w_25[30:0] == 31'h00000000)) || (1'h0 && ((&w_25[30:23]) && (w_25[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_99)));
-            if (((state == 16'h000c) && u16_fp_mul_valid)) got_156 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_156 <= 1'h0;
-            if (((state == 16'h000c) && u18_fp_mul_valid)) r_106 <= (((&w_84[30:23]) && (!1'h0)) ? (w_84 | 32'h00400000) : (((&w_24[30:23]) && (!(w_24[22:0] == 23'h000000))) ? (w_24 | 32'h00400000) : (((((&w_84[30:23]) && 1'h0) && (w_24[30:0] == 31'h00000000)) || (1'h0 && ((&w_24[30:23]) && (w_24[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_105)));
-            if (((state == 16'h000c) && u18_fp_mul_valid)) got_157 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_157 <= 1'h0;
-            if (((state == 16'h000c) && u20_fp_mul_valid)) r_112 <= (((&w_77[30:23]) && (!1'h1)) ? (w_77 | 32'h00400000) : (((&w_23[30:23]) && (!(w_23[22:0] == 23'h000000))) ? (w_23 | 32'h00400000) : (((((&w_77[30:23]) && 1'h1) && (w_23[30:0] == 31'h00000000)) || (1'h0 && ((&w_23[30:23]) && (w_23[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_111)));
-            if (((state == 16'h000c) && u20_fp_mul_valid)) got_158 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_158 <= 1'h0;
-            if (((state == 16'h000c) && u22_fp_mul_valid)) r_118 <= (((&w_70[30:23]) && (!1'h0)) ? (w_70 | 32'h00400000) : (((&w_22[30:23]) && (!(w_22[22:0] == 23'h000000))) ? (w_22 | 32'h00400000) : (((((&w_70[30:23]) && 1'h0) && (w_22[30:0] == 31'h00000000)) || (1'h0 && ((&w_22[30:23]) && (w_22[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_117)));
-            if (((state == 16'h000c) && u22_fp_mul_valid)) got_159 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_159 <= 1'h0;
-            if (((state == 16'h000c) && u24_fp_mul_valid)) r_124 <= (((&w_63[30:23]) && (!1'h0)) ? (w_63 | 32'h00400000) : (((&w_21[30:23]) && (!(w_21[22:0] == 23'h000000))) ? (w_21 | 32'h00400000) : (((((&w_63[30:23]) && 1'h0) && (w_21[30:0] == 31'h00000000)) || (1'h0 && ((&w_21[30:23]) && (w_21[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_123)));
-            if (((state == 16'h000c) && u24_fp_mul_valid)) got_160 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_160 <= 1'h0;
-            if (((state == 16'h000c) && u26_fp_mul_valid)) r_130 <= (((&w_56[30:23]) && (!1'h0)) ? (w_56 | 32'h00400000) : (((&w_20[30:23]) && (!(w_20[22:0] == 23'h000000))) ? (w_20 | 32'h00400000) : (((((&w_56[30:23]) && 1'h0) && (w_20[30:0] == 31'h00000000)) || (1'h0 && ((&w_20[30:23]) && (w_20[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_129)));
-            if (((state == 16'h000c) && u26_fp_mul_valid)) got_161 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_161 <= 1'h0;
-            if (((state == 16'h000c) && u28_fp_mul_valid)) r_136 <= (((&w_49[30:23]) && (!1'h0)) ? (w_49 | 32'h00400000) : (((&w_19[30:23]) && (!(w_19[22:0] == 23'h000000))) ? (w_19 | 32'h00400000) : (((((&w_49[30:23]) && 1'h0) && (w_19[30:0] == 31'h00000000)) || (1'h0 && ((&w_19[30:23]) && (w_19[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_135)));
-            if (((state == 16'h000c) && u28_fp_mul_valid)) got_162 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_162 <= 1'h0;
-            if (((state == 16'h000c) && u30_fp_mul_valid)) r_142 <= (((&w_42[30:23]) && (!1'h0)) ? (w_42 | 32'h00400000) : (((&w_18[30:23]) && (!(w_18[22:0] == 23'h000000))) ? (w_18 | 32'h00400000) : (((((&w_42[30:23]) && 1'h0) && (w_18[30:0] == 31'h00000000)) || (1'h0 && ((&w_18[30:23]) && (w_18[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_141)));
-            if (((state == 16'h000c) && u30_fp_mul_valid)) got_163 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) got_163 <= 1'h0;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_149 || u2_fp_mul_valid)) && (got_150 || u4_fp_mul_valid)) && (got_151 || u6_fp_mul_valid)) && (got_152 || u8_fp_mul_valid)) && (got_153 || u10_fp_mul_valid)) && (got_154 || u12_fp_mul_valid)) && (got_155 || u14_fp_mul_valid)) && (got_156 || u16_fp_mul_valid)) && (got_157 || u18_fp_mul_valid)) && (got_158 || u20_fp_mul_valid)) && (got_159 || u22_fp_mul_valid)) && (got_160 || u24_fp_mul_valid)) && (got_161 || u26_fp_mul_valid)) && (got_162 || u28_fp_mul_valid)) && (got_163 || u30_fp_mul_valid)))) state <= 16'h000e;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u30_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) q_145 <= w_144;
+            if (((state == 16'h000c) && u2_fp_mul_valid)) r_49 <= (((&w_46[30:23]) && (!1'h0)) ? (w_46 | 32'h00400000) : (((&w_29[30:23]) && (!(w_29[22:0] == 23'h000000))) ? (w_29 | 32'h00400000) : (((((&w_46[30:23]) && 1'h0) && (w_29[30:0] == 31'h00000000)) || (1'h0 && ((&w_29[30:23]) && (w_29[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_48)));
+            if (((state == 16'h000c) && u2_fp_mul_valid)) got_146 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_146 <= 1'h0;
+            if (((state == 16'h000c) && u4_fp_mul_valid)) r_56 <= (((&w_53[30:23]) && (!1'h0)) ? (w_53 | 32'h00400000) : (((&w_28[30:23]) && (!(w_28[22:0] == 23'h000000))) ? (w_28 | 32'h00400000) : (((((&w_53[30:23]) && 1'h0) && (w_28[30:0] == 31'h00000000)) || (1'h0 && ((&w_28[30:23]) && (w_28[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_55)));
+            if (((state == 16'h000c) && u4_fp_mul_valid)) got_147 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_147 <= 1'h0;
+            if (((state == 16'h000c) && u6_fp_mul_valid)) r_63 <= (((&w_60[30:23]) && (!1'h0)) ? (w_60 | 32'h00400000) : (((&w_27[30:23]) && (!(w_27[22:0] == 23'h000000))) ? (w_27 | 32'h00400000) : (((((&w_60[30:23]) && 1'h0) && (w_27[30:0] == 31'h00000000)) || (1'h0 && ((&w_27[30:23]) && (w_27[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_62)));
+            if (((state == 16'h000c) && u6_fp_mul_valid)) got_148 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_148 <= 1'h0;
+            if (((state == 16'h000c) && u8_fp_mul_valid)) r_70 <= (((&w_67[30:23]) && (!1'h0)) ? (w_67 | 32'h00400000) : (((&w_26[30:23]) && (!(w_26[22:0] == 23'h000000))) ? (w_26 | 32'h00400000) : (((((&w_67[30:23]) && 1'h0) && (w_26[30:0] == 31'h00000000)) || (1'h0 && ((&w_26[30:23]) && (w_26[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_69)));
+            if (((state == 16'h000c) && u8_fp_mul_valid)) got_149 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_149 <= 1'h0;
+            if (((state == 16'h000c) && u10_fp_mul_valid)) r_77 <= (((&w_74[30:23]) && (!1'h1)) ? (w_74 | 32'h00400000) : (((&w_25[30:23]) && (!(w_25[22:0] == 23'h000000))) ? (w_25 | 32'h00400000) : (((((&w_74[30:23]) && 1'h1) && (w_25[30:0] == 31'h00000000)) || (1'h0 && ((&w_25[30:23]) && (w_25[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_76)));
+            if (((state == 16'h000c) && u10_fp_mul_valid)) got_150 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_150 <= 1'h0;
+            if (((state == 16'h000c) && u12_fp_mul_valid)) r_84 <= (((&w_81[30:23]) && (!1'h0)) ? (w_81 | 32'h00400000) : (((&w_24[30:23]) && (!(w_24[22:0] == 23'h000000))) ? (w_24 | 32'h00400000) : (((((&w_81[30:23]) && 1'h0) && (w_24[30:0] == 31'h00000000)) || (1'h0 && ((&w_24[30:23]) && (w_24[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_83)));
+            if (((state == 16'h000c) && u12_fp_mul_valid)) got_151 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_151 <= 1'h0;
+            if (((state == 16'h000c) && u14_fp_mul_valid)) r_91 <= (((&w_88[30:23]) && (!1'h0)) ? (w_88 | 32'h00400000) : (((&w_23[30:23]) && (!(w_23[22:0] == 23'h000000))) ? (w_23 | 32'h00400000) : (((((&w_88[30:23]) && 1'h0) && (w_23[30:0] == 31'h00000000)) || (1'h0 && ((&w_23[30:23]) && (w_23[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_90)));
+            if (((state == 16'h000c) && u14_fp_mul_valid)) got_152 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_152 <= 1'h0;
+            if (((state == 16'h000c) && u16_fp_mul_valid)) r_97 <= (((&w_88[30:23]) && (!1'h0)) ? (w_88 | 32'h00400000) : (((&w_22[30:23]) && (!(w_22[22:0] == 23'h000000))) ? (w_22 | 32'h00400000) : (((((&w_88[30:23]) && 1'h0) && (w_22[30:0] == 31'h00000000)) || (1'h0 && ((&w_22[30:23]) && (w_22[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_96)));
+            if (((state == 16'h000c) && u16_fp_mul_valid)) got_153 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_153 <= 1'h0;
+            if (((state == 16'h000c) && u18_fp_mul_valid)) r_103 <= (((&w_81[30:23]) && (!1'h0)) ? (w_81 | 32'h00400000) : (((&w_21[30:23]) && (!(w_21[22:0] == 23'h000000))) ? (w_21 | 32'h00400000) : (((((&w_81[30:23]) && 1'h0) && (w_21[30:0] == 31'h00000000)) || (1'h0 && ((&w_21[30:23]) && (w_21[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_102)));
+            if (((state == 16'h000c) && u18_fp_mul_valid)) got_154 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_154 <= 1'h0;
+            if (((state == 16'h000c) && u20_fp_mul_valid)) r_109 <= (((&w_74[30:23]) && (!1'h1)) ? (w_74 | 32'h00400000) : (((&w_20[30:23]) && (!(w_20[22:0] == 23'h000000))) ? (w_20 | 32'h00400000) : (((((&w_74[30:23]) && 1'h1) && (w_20[30:0] == 31'h00000000)) || (1'h0 && ((&w_20[30:23]) && (w_20[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_108)));
+            if (((state == 16'h000c) && u20_fp_mul_valid)) got_155 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_155 <= 1'h0;
+            if (((state == 16'h000c) && u22_fp_mul_valid)) r_115 <= (((&w_67[30:23]) && (!1'h0)) ? (w_67 | 32'h00400000) : (((&w_19[30:23]) && (!(w_19[22:0] == 23'h000000))) ? (w_19 | 32'h00400000) : (((((&w_67[30:23]) && 1'h0) && (w_19[30:0] == 31'h00000000)) || (1'h0 && ((&w_19[30:23]) && (w_19[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_114)));
+            if (((state == 16'h000c) && u22_fp_mul_valid)) got_156 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_156 <= 1'h0;
+            if (((state == 16'h000c) && u24_fp_mul_valid)) r_121 <= (((&w_60[30:23]) && (!1'h0)) ? (w_60 | 32'h00400000) : (((&w_18[30:23]) && (!(w_18[22:0] == 23'h000000))) ? (w_18 | 32'h00400000) : (((((&w_60[30:23]) && 1'h0) && (w_18[30:0] == 31'h00000000)) || (1'h0 && ((&w_18[30:23]) && (w_18[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_120)));
+            if (((state == 16'h000c) && u24_fp_mul_valid)) got_157 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_157 <= 1'h0;
+            if (((state == 16'h000c) && u26_fp_mul_valid)) r_127 <= (((&w_53[30:23]) && (!1'h0)) ? (w_53 | 32'h00400000) : (((&w_17[30:23]) && (!(w_17[22:0] == 23'h000000))) ? (w_17 | 32'h00400000) : (((((&w_53[30:23]) && 1'h0) && (w_17[30:0] == 31'h00000000)) || (1'h0 && ((&w_17[30:23]) && (w_17[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_126)));
+            if (((state == 16'h000c) && u26_fp_mul_valid)) got_158 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_158 <= 1'h0;
+            if (((state == 16'h000c) && u28_fp_mul_valid)) r_133 <= (((&w_46[30:23]) && (!1'h0)) ? (w_46 | 32'h00400000) : (((&w_16[30:23]) && (!(w_16[22:0] == 23'h000000))) ? (w_16 | 32'h00400000) : (((((&w_46[30:23]) && 1'h0) && (w_16[30:0] == 31'h00000000)) || (1'h0 && ((&w_16[30:23]) && (w_16[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_132)));
+            if (((state == 16'h000c) && u28_fp_mul_valid)) got_159 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_159 <= 1'h0;
+            if (((state == 16'h000c) && u30_fp_mul_valid)) r_139 <= (((&w_39[30:23]) && (!1'h0)) ? (w_39 | 32'h00400000) : (((&w_15[30:23]) && (!(w_15[22:0] == 23'h000000))) ? (w_15 | 32'h00400000) : (((((&w_39[30:23]) && 1'h0) && (w_15[30:0] == 31'h00000000)) || (1'h0 && ((&w_15[30:23]) && (w_15[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_138)));
+            if (((state == 16'h000c) && u30_fp_mul_valid)) got_160 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_160 <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) state <= 16'h000e;
             if (((state == 16'h000d) && ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // fir_constant.cl:22:21
-            if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) ld_39 <= x_rd_data;  // fir_constant.cl:22:21
+            if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) ld_36 <= x_rd_data;  // fir_constant.cl:22:21
             if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // fir_constant.cl:22:21
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // fir_constant.cl:22:21
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // fir_constant.cl:22:21
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h000c;  // fir_constant.cl:22:21
-            if (((state == 16'h000e) && u0_fp_mul_valid)) v2_window_0 <= v_40;
+            if (((state == 16'h000e) && u0_fp_mul_valid)) v2_window_0 <= v_37;
             if (((state == 16'h000e) && 1'h1)) u0_fp_mul_issued <= 1'h1;
             if (((state == 16'h000e) && u0_fp_mul_valid)) u0_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000e) && u0_fp_mul_valid)) r_45 <= (((&w_42[30:23]) && (!1'h0)) ? (w_42 | 32'h00400000) : (((&v_40[30:23]) && (!(v_40[22:0] == 23'h000000))) ? (v_40 | 32'h00400000) : (((((&w_42[30:23]) && 1'h0) && (v_40[30:0] == 31'h00000000)) || (1'h0 && ((&v_40[30:23]) && (v_40[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_44)));
+            if (((state == 16'h000e) && u0_fp_mul_valid)) r_42 <= (((&w_39[30:23]) && (!1'h0)) ? (w_39 | 32'h00400000) : (((&v_37[30:23]) && (!(v_37[22:0] == 23'h000000))) ? (v_37 | 32'h00400000) : (((((&w_39[30:23]) && 1'h0) && (v_37[30:0] == 31'h00000000)) || (1'h0 && ((&v_37[30:23]) && (v_37[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_41)));
             if (((state == 16'h000e) && u0_fp_mul_valid)) state <= 16'h000f;
             if (((state == 16'h000f) && 1'h1)) u1_fp_add_issued <= 1'h1;
             if (((state == 16'h000f) && u1_fp_add_valid)) u1_fp_add_issued <= 1'h0;
-            if (((state == 16'h000f) && u1_fp_add_valid)) r_48 <= (((&w_41[30:23]) && (!1'h1)) ? (w_41 | 32'h00400000) : (((&r_45[30:23]) && (!(r_45[22:0] == 23'h000000))) ? (r_45 | 32'h00400000) : (((((&w_41[30:23]) && 1'h1) && ((&r_45[30:23]) && (r_45[22:0] == 23'h000000))) && (!(w_41[31] == r_45[31]))) ? 32'hffc00000 : fnan_47)));
+            if (((state == 16'h000f) && u1_fp_add_valid)) r_45 <= (((&w_38[30:23]) && (!1'h1)) ? (w_38 | 32'h00400000) : (((&r_42[30:23]) && (!(r_42[22:0] == 23'h000000))) ? (r_42 | 32'h00400000) : (((((&w_38[30:23]) && 1'h1) && ((&r_42[30:23]) && (r_42[22:0] == 23'h000000))) && (!(w_38[31] == r_42[31]))) ? 32'hffc00000 : fnan_44)));
             if (((state == 16'h000f) && u1_fp_add_valid)) state <= 16'h0010;
             if (((state == 16'h0010) && 1'h1)) u3_fp_add_issued <= 1'h1;
             if (((state == 16'h0010) && u3_fp_add_valid)) u3_fp_add_issued <= 1'h0;
-            if (((state == 16'h0010) && u3_fp_add_valid)) r_55 <= (((&r_48[30:23]) && (!(r_48[22:0] == 23'h000000))) ? (r_48 | 32'h00400000) : (((&r_52[30:23]) && (!(r_52[22:0] == 23'h000000))) ? (r_52 | 32'h00400000) : (((((&r_48[30:23]) && (r_48[22:0] == 23'h000000)) && ((&r_52[30:23]) && (r_52[22:0] == 23'h000000))) && (!(r_48[31] == r_52[31]))) ? 32'hffc00000 : fnan_54)));
+            if (((state == 16'h0010) && u3_fp_add_valid)) r_52 <= (((&r_45[30:23]) && (!(r_45[22:0] == 23'h000000))) ? (r_45 | 32'h00400000) : (((&r_49[30:23]) && (!(r_49[22:0] == 23'h000000))) ? (r_49 | 32'h00400000) : (((((&r_45[30:23]) && (r_45[22:0] == 23'h000000)) && ((&r_49[30:23]) && (r_49[22:0] == 23'h000000))) && (!(r_45[31] == r_49[31]))) ? 32'hffc00000 : fnan_51)));
             if (((state == 16'h0010) && u3_fp_add_valid)) state <= 16'h0011;
             if (((state == 16'h0011) && 1'h1)) u5_fp_add_issued <= 1'h1;
             if (((state == 16'h0011) && u5_fp_add_valid)) u5_fp_add_issued <= 1'h0;
-            if (((state == 16'h0011) && u5_fp_add_valid)) r_62 <= (((&r_55[30:23]) && (!(r_55[22:0] == 23'h000000))) ? (r_55 | 32'h00400000) : (((&r_59[30:23]) && (!(r_59[22:0] == 23'h000000))) ? (r_59 | 32'h00400000) : (((((&r_55[30:23]) && (r_55[22:0] == 23'h000000)) && ((&r_59[30:23]) && (r_59[22:0] == 23'h000000))) && (!(r_55[31] == r_59[31]))) ? 32'hffc00000 : fnan_61)));
+            if (((state == 16'h0011) && u5_fp_add_valid)) r_59 <= (((&r_52[30:23]) && (!(r_52[22:0] == 23'h000000))) ? (r_52 | 32'h00400000) : (((&r_56[30:23]) && (!(r_56[22:0] == 23'h000000))) ? (r_56 | 32'h00400000) : (((((&r_52[30:23]) && (r_52[22:0] == 23'h000000)) && ((&r_56[30:23]) && (r_56[22:0] == 23'h000000))) && (!(r_52[31] == r_56[31]))) ? 32'hffc00000 : fnan_58)));
             if (((state == 16'h0011) && u5_fp_add_valid)) state <= 16'h0012;
             if (((state == 16'h0012) && 1'h1)) u7_fp_add_issued <= 1'h1;
             if (((state == 16'h0012) && u7_fp_add_valid)) u7_fp_add_issued <= 1'h0;
-            if (((state == 16'h0012) && u7_fp_add_valid)) r_69 <= (((&r_62[30:23]) && (!(r_62[22:0] == 23'h000000))) ? (r_62 | 32'h00400000) : (((&r_66[30:23]) && (!(r_66[22:0] == 23'h000000))) ? (r_66 | 32'h00400000) : (((((&r_62[30:23]) && (r_62[22:0] == 23'h000000)) && ((&r_66[30:23]) && (r_66[22:0] == 23'h000000))) && (!(r_62[31] == r_66[31]))) ? 32'hffc00000 : fnan_68)));
+            if (((state == 16'h0012) && u7_fp_add_valid)) r_66 <= (((&r_59[30:23]) && (!(r_59[22:0] == 23'h000000))) ? (r_59 | 32'h00400000) : (((&r_63[30:23]) && (!(r_63[22:0] == 23'h000000))) ? (r_63 | 32'h00400000) : (((((&r_59[30:23]) && (r_59[22:0] == 23'h000000)) && ((&r_63[30:23]) && (r_63[22:0] == 23'h000000))) && (!(r_59[31] == r_63[31]))) ? 32'hffc00000 : fnan_65)));
             if (((state == 16'h0012) && u7_fp_add_valid)) state <= 16'h0013;
             if (((state == 16'h0013) && 1'h1)) u9_fp_add_issued <= 1'h1;
             if (((state == 16'h0013) && u9_fp_add_valid)) u9_fp_add_issued <= 1'h0;
-            if (((state == 16'h0013) && u9_fp_add_valid)) r_76 <= (((&r_69[30:23]) && (!(r_69[22:0] == 23'h000000))) ? (r_69 | 32'h00400000) : (((&r_73[30:23]) && (!(r_73[22:0] == 23'h000000))) ? (r_73 | 32'h00400000) : (((((&r_69[30:23]) && (r_69[22:0] == 23'h000000)) && ((&r_73[30:23]) && (r_73[22:0] == 23'h000000))) && (!(r_69[31] == r_73[31]))) ? 32'hffc00000 : fnan_75)));
+            if (((state == 16'h0013) && u9_fp_add_valid)) r_73 <= (((&r_66[30:23]) && (!(r_66[22:0] == 23'h000000))) ? (r_66 | 32'h00400000) : (((&r_70[30:23]) && (!(r_70[22:0] == 23'h000000))) ? (r_70 | 32'h00400000) : (((((&r_66[30:23]) && (r_66[22:0] == 23'h000000)) && ((&r_70[30:23]) && (r_70[22:0] == 23'h000000))) && (!(r_66[31] == r_70[31]))) ? 32'hffc00000 : fnan_72)));
             if (((state == 16'h0013) && u9_fp_add_valid)) state <= 16'h0014;
             if (((state == 16'h0014) && 1'h1)) u11_fp_add_issued <= 1'h1;
             if (((state == 16'h0014) && u11_fp_add_valid)) u11_fp_add_issued <= 1'h0;
-            if (((state == 16'h0014) && u11_fp_add_valid)) r_83 <= (((&r_76[30:23]) && (!(r_76[22:0] == 23'h000000))) ? (r_76 | 32'h00400000) : (((&r_80[30:23]) && (!(r_80[22:0] == 23'h000000))) ? (r_80 | 32'h00400000) : (((((&r_76[30:23]) && (r_76[22:0] == 23'h000000)) && ((&r_80[30:23]) && (r_80[22:0] == 23'h000000))) && (!(r_76[31] == r_80[31]))) ? 32'hffc00000 : fnan_82)));
+            if (((state == 16'h0014) && u11_fp_add_valid)) r_80 <= (((&r_73[30:23]) && (!(r_73[22:0] == 23'h000000))) ? (r_73 | 32'h00400000) : (((&r_77[30:23]) && (!(r_77[22:0] == 23'h000000))) ? (r_77 | 32'h00400000) : (((((&r_73[30:23]) && (r_73[22:0] == 23'h000000)) && ((&r_77[30:23]) && (r_77[22:0] == 23'h000000))) && (!(r_73[31] == r_77[31]))) ? 32'hffc00000 : fnan_79)));
             if (((state == 16'h0014) && u11_fp_add_valid)) state <= 16'h0015;
             if (((state == 16'h0015) && 1'h1)) u13_fp_add_issued <= 1'h1;
             if (((state == 16'h0015) && u13_fp_add_valid)) u13_fp_add_issued <= 1'h0;
-            if (((state == 16'h0015) && u13_fp_add_valid)) r_90 <= (((&r_83[30:23]) && (!(r_83[22:0] == 23'h000000))) ? (r_83 | 32'h00400000) : (((&r_87[30:23]) && (!(r_87[22:0] == 23'h000000))) ? (r_87 | 32'h00400000) : (((((&r_83[30:23]) && (r_83[22:0] == 23'h000000)) && ((&r_87[30:23]) && (r_87[22:0] == 23'h000000))) && (!(r_83[31] == r_87[31]))) ? 32'hffc00000 : fnan_89)));
+            if (((state == 16'h0015) && u13_fp_add_valid)) r_87 <= (((&r_80[30:23]) && (!(r_80[22:0] == 23'h000000))) ? (r_80 | 32'h00400000) : (((&r_84[30:23]) && (!(r_84[22:0] == 23'h000000))) ? (r_84 | 32'h00400000) : (((((&r_80[30:23]) && (r_80[22:0] == 23'h000000)) && ((&r_84[30:23]) && (r_84[22:0] == 23'h000000))) && (!(r_80[31] == r_84[31]))) ? 32'hffc00000 : fnan_86)));
             if (((state == 16'h0015) && u13_fp_add_valid)) state <= 16'h0016;
             if (((state == 16'h0016) && 1'h1)) u15_fp_add_issued <= 1'h1;
             if (((state == 16'h0016) && u15_fp_add_valid)) u15_fp_add_issued <= 1'h0;
-            if (((state == 16'h0016) && u15_fp_add_valid)) r_97 <= (((&r_90[30:23]) && (!(r_90[22:0] == 23'h000000))) ? (r_90 | 32'h00400000) : (((&r_94[30:23]) && (!(r_94[22:0] == 23'h000000))) ? (r_94 | 32'h00400000) : (((((&r_90[30:23]) && (r_90[22:0] == 23'h000000)) && ((&r_94[30:23]) && (r_94[22:0] == 23'h000000))) && (!(r_90[31] == r_94[31]))) ? 32'hffc00000 : fnan_96)));
+            if (((state == 16'h0016) && u15_fp_add_valid)) r_94 <= (((&r_87[30:23]) && (!(r_87[22:0] == 23'h000000))) ? (r_87 | 32'h00400000) : (((&r_91[30:23]) && (!(r_91[22:0] == 23'h000000))) ? (r_91 | 32'h00400000) : (((((&r_87[30:23]) && (r_87[22:0] == 23'h000000)) && ((&r_91[30:23]) && (r_91[22:0] == 23'h000000))) && (!(r_87[31] == r_91[31]))) ? 32'hffc00000 : fnan_93)));
             if (((state == 16'h0016) && u15_fp_add_valid)) state <= 16'h0017;
             if (((state == 16'h0017) && 1'h1)) u17_fp_add_issued <= 1'h1;
             if (((state == 16'h0017) && u17_fp_add_valid)) u17_fp_add_issued <= 1'h0;
-            if (((state == 16'h0017) && u17_fp_add_valid)) r_103 <= (((&r_97[30:23]) && (!(r_97[22:0] == 23'h000000))) ? (r_97 | 32'h00400000) : (((&r_100[30:23]) && (!(r_100[22:0] == 23'h000000))) ? (r_100 | 32'h00400000) : (((((&r_97[30:23]) && (r_97[22:0] == 23'h000000)) && ((&r_100[30:23]) && (r_100[22:0] == 23'h000000))) && (!(r_97[31] == r_100[31]))) ? 32'hffc00000 : fnan_102)));
+            if (((state == 16'h0017) && u17_fp_add_valid)) r_100 <= (((&r_94[30:23]) && (!(r_94[22:0] == 23'h000000))) ? (r_94 | 32'h00400000) : (((&r_97[30:23]) && (!(r_97[22:0] == 23'h000000))) ? (r_97 | 32'h00400000) : (((((&r_94[30:23]) && (r_94[22:0] == 23'h000000)) && ((&r_97[30:23]) && (r_97[22:0] == 23'h000000))) && (!(r_94[31] == r_97[31]))) ? 32'hffc00000 : fnan_99)));
             if (((state == 16'h0017) && u17_fp_add_valid)) state <= 16'h0018;
             if (((state == 16'h0018) && 1'h1)) u19_fp_add_issued <= 1'h1;
             if (((state == 16'h0018) && u19_fp_add_valid)) u19_fp_add_issued <= 1'h0;
-            if (((state == 16'h0018) && u19_fp_add_valid)) r_109 <= (((&r_103[30:23]) && (!(r_103[22:0] == 23'h000000))) ? (r_103 | 32'h00400000) : (((&r_106[30:23]) && (!(r_106[22:0] == 23'h000000))) ? (r_106 | 32'h00400000) : (((((&r_103[30:23]) && (r_103[22:0] == 23'h000000)) && ((&r_106[30:23]) && (r_106[22:0] == 23'h000000))) && (!(r_103[31] == r_106[31]))) ? 32'hffc00000 : fnan_108)));
+            if (((state == 16'h0018) && u19_fp_add_valid)) r_106 <= (((&r_100[30:23]) && (!(r_100[22:0] == 23'h000000))) ? (r_100 | 32'h00400000) : (((&r_103[30:23]) && (!(r_103[22:0] == 23'h000000))) ? (r_103 | 32'h00400000) : (((((&r_100[30:23]) && (r_100[22:0] == 23'h000000)) && ((&r_103[30:23]) && (r_103[22:0] == 23'h000000))) && (!(r_100[31] == r_103[31]))) ? 32'hffc00000 : fnan_105)));
             if (((state == 16'h0018) && u19_fp_add_valid)) state <= 16'h0019;
             if (((state == 16'h0019) && 1'h1)) u21_fp_add_issued <= 1'h1;
             if (((state == 16'h0019) && u21_fp_add_valid)) u21_fp_add_issued <= 1'h0;
-            if (((state == 16'h0019) && u21_fp_add_valid)) r_115 <= (((&r_109[30:23]) && (!(r_109[22:0] == 23'h000000))) ? (r_109 | 32'h00400000) : (((&r_112[30:23]) && (!(r_112[22:0] == 23'h000000))) ? (r_112 | 32'h00400000) : (((((&r_109[30:23]) && (r_109[22:0] == 23'h000000)) && ((&r_112[30:23]) && (r_112[22:0] == 23'h000000))) && (!(r_109[31] == r_112[31]))) ? 32'hffc00000 : fnan_114)));
+            if (((state == 16'h0019) && u21_fp_add_valid)) r_112 <= (((&r_106[30:23]) && (!(r_106[22:0] == 23'h000000))) ? (r_106 | 32'h00400000) : (((&r_109[30:23]) && (!(r_109[22:0] == 23'h000000))) ? (r_109 | 32'h00400000) : (((((&r_106[30:23]) && (r_106[22:0] == 23'h000000)) && ((&r_109[30:23]) && (r_109[22:0] == 23'h000000))) && (!(r_106[31] == r_109[31]))) ? 32'hffc00000 : fnan_111)));
             if (((state == 16'h0019) && u21_fp_add_valid)) state <= 16'h001a;
             if (((state == 16'h001a) && 1'h1)) u23_fp_add_issued <= 1'h1;
             if (((state == 16'h001a) && u23_fp_add_valid)) u23_fp_add_issued <= 1'h0;
-            if (((state == 16'h001a) && u23_fp_add_valid)) r_121 <= (((&r_115[30:23]) && (!(r_115[22:0] == 23'h000000))) ? (r_115 | 32'h00400000) : (((&r_118[30:23]) && (!(r_118[22:0] == 23'h000000))) ? (r_118 | 32'h00400000) : (((((&r_115[30:23]) && (r_115[22:0] == 23'h000000)) && ((&r_118[30:23]) && (r_118[22:0] == 23'h000000))) && (!(r_115[31] == r_118[31]))) ? 32'hffc00000 : fnan_120)));
+            if (((state == 16'h001a) && u23_fp_add_valid)) r_118 <= (((&r_112[30:23]) && (!(r_112[22:0] == 23'h000000))) ? (r_112 | 32'h00400000) : (((&r_115[30:23]) && (!(r_115[22:0] == 23'h000000))) ? (r_115 | 32'h00400000) : (((((&r_112[30:23]) && (r_112[22:0] == 23'h000000)) && ((&r_115[30:23]) && (r_115[22:0] == 23'h000000))) && (!(r_112[31] == r_115[31]))) ? 32'hffc00000 : fnan_117)));
             if (((state == 16'h001a) && u23_fp_add_valid)) state <= 16'h001b;
             if (((state == 16'h001b) && 1'h1)) u25_fp_add_issued <= 1'h1;
             if (((state == 16'h001b) && u25_fp_add_valid)) u25_fp_add_issued <= 1'h0;
-            if (((state == 16'h001b) && u25_fp_add_valid)) r_127 <= (((&r_121[30:23]) && (!(r_121[22:0] == 23'h000000))) ? (r_121 | 32'h00400000) : (((&r_124[30:23]) && (!(r_124[22:0] == 23'h000000))) ? (r_124 | 32'h00400000) : (((((&r_121[30:23]) && (r_121[22:0] == 23'h000000)) && ((&r_124[30:23]) && (r_124[22:0] == 23'h000000))) && (!(r_121[31] == r_124[31]))) ? 32'hffc00000 : fnan_126)));
+            if (((state == 16'h001b) && u25_fp_add_valid)) r_124 <= (((&r_118[30:23]) && (!(r_118[22:0] == 23'h000000))) ? (r_118 | 32'h00400000) : (((&r_121[30:23]) && (!(r_121[22:0] == 23'h000000))) ? (r_121 | 32'h00400000) : (((((&r_118[30:23]) && (r_118[22:0] == 23'h000000)) && ((&r_121[30:23]) && (r_121[22:0] == 23'h000000))) && (!(r_118[31] == r_121[31]))) ? 32'hffc00000 : fnan_123)));
             if (((state == 16'h001b) && u25_fp_add_valid)) state <= 16'h001c;
             if (((state == 16'h001c) && 1'h1)) u27_fp_add_issued <= 1'h1;
             if (((state == 16'h001c) && u27_fp_add_valid)) u27_fp_add_issued <= 1'h0;
-            if (((state == 16'h001c) && u27_fp_add_valid)) r_133 <= (((&r_127[30:23]) && (!(r_127[22:0] == 23'h000000))) ? (r_127 | 32'h00400000) : (((&r_130[30:23]) && (!(r_130[22:0] == 23'h000000))) ? (r_130 | 32'h00400000) : (((((&r_127[30:23]) && (r_127[22:0] == 23'h000000)) && ((&r_130[30:23]) && (r_130[22:0] == 23'h000000))) && (!(r_127[31] == r_130[31]))) ? 32'hffc00000 : fnan_132)));
+            if (((state == 16'h001c) && u27_fp_add_valid)) r_130 <= (((&r_124[30:23]) && (!(r_124[22:0] == 23'h000000))) ? (r_124 | 32'h00400000) : (((&r_127[30:23]) && (!(r_127[22:0] == 23'h000000))) ? (r_127 | 32'h00400000) : (((((&r_124[30:23]) && (r_124[22:0] == 23'h000000)) && ((&r_127[30:23]) && (r_127[22:0] == 23'h000000))) && (!(r_124[31] == r_127[31]))) ? 32'hffc00000 : fnan_129)));
             if (((state == 16'h001c) && u27_fp_add_valid)) state <= 16'h001d;
             if (((state == 16'h001d) && 1'h1)) u29_fp_add_issued <= 1'h1;
             if (((state == 16'h001d) && u29_fp_add_valid)) u29_fp_add_issued <= 1'h0;
-            if (((state == 16'h001d) && u29_fp_add_valid)) r_139 <= (((&r_133[30:23]) && (!(r_133[22:0] == 23'h000000))) ? (r_133 | 32'h00400000) : (((&r_136[30:23]) && (!(r_136[22:0] == 23'h000000))) ? (r_136 | 32'h00400000) : (((((&r_133[30:23]) && (r_133[22:0] == 23'h000000)) && ((&r_136[30:23]) && (r_136[22:0] == 23'h000000))) && (!(r_133[31] == r_136[31]))) ? 32'hffc00000 : fnan_138)));
+            if (((state == 16'h001d) && u29_fp_add_valid)) r_136 <= (((&r_130[30:23]) && (!(r_130[22:0] == 23'h000000))) ? (r_130 | 32'h00400000) : (((&r_133[30:23]) && (!(r_133[22:0] == 23'h000000))) ? (r_133 | 32'h00400000) : (((((&r_130[30:23]) && (r_130[22:0] == 23'h000000)) && ((&r_133[30:23]) && (r_133[22:0] == 23'h000000))) && (!(r_130[31] == r_133[31]))) ? 32'hffc00000 : fnan_135)));
             if (((state == 16'h001d) && u29_fp_add_valid)) state <= 16'h001e;
             if (((state == 16'h001e) && 1'h1)) u31_fp_add_issued <= 1'h1;
             if (((state == 16'h001e) && u31_fp_add_valid)) u31_fp_add_issued <= 1'h0;
-            if (((state == 16'h001e) && u31_fp_add_valid)) r_145 <= (((&r_139[30:23]) && (!(r_139[22:0] == 23'h000000))) ? (r_139 | 32'h00400000) : (((&r_142[30:23]) && (!(r_142[22:0] == 23'h000000))) ? (r_142 | 32'h00400000) : (((((&r_139[30:23]) && (r_139[22:0] == 23'h000000)) && ((&r_142[30:23]) && (r_142[22:0] == 23'h000000))) && (!(r_139[31] == r_142[31]))) ? 32'hffc00000 : fnan_144)));
+            if (((state == 16'h001e) && u31_fp_add_valid)) r_142 <= (((&r_136[30:23]) && (!(r_136[22:0] == 23'h000000))) ? (r_136 | 32'h00400000) : (((&r_139[30:23]) && (!(r_139[22:0] == 23'h000000))) ? (r_139 | 32'h00400000) : (((((&r_136[30:23]) && (r_136[22:0] == 23'h000000)) && ((&r_139[30:23]) && (r_139[22:0] == 23'h000000))) && (!(r_136[31] == r_139[31]))) ? 32'hffc00000 : fnan_141)));
             if (((state == 16'h001e) && u31_fp_add_valid)) state <= 16'h001f;
             if (((state == 16'h001f) && ((((state == 16'h001f) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // fir_constant.cl:28:9
             if (((state == 16'h001f) && (((state == 16'h001f) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // fir_constant.cl:28:9
@@ -3076,351 +3070,354 @@ module fir_datapath (
             if (((state == 16'h0020) && (1'h1 && y_wr_idle))) p1_valid <= 189'h000000000000000000000000000000000000000000000001;  // fir_constant.cl:18:5
             if (((state == 16'h0020) && (1'h1 && y_wr_idle))) p1_admit <= 1'h1;  // fir_constant.cl:18:5
             if (((state == 16'h0020) && (1'h1 && y_wr_idle))) state <= 16'h0021;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_go <= pw_166;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[30] && 1'h1) && p1_en))) v16_window_14 <= pv_168;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[31] && 1'h1) && p1_en))) v15_window_13 <= pv_169;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[32] && 1'h1) && p1_en))) v14_window_12 <= pv_170;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[33] && 1'h1) && p1_en))) v13_window_11 <= pv_171;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[34] && 1'h1) && p1_en))) v12_window_10 <= pv_172;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[35] && 1'h1) && p1_en))) v11_window_9 <= pv_173;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[36] && 1'h1) && p1_en))) v10_window_8 <= pv_174;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[37] && 1'h1) && p1_en))) v9_window_7 <= pv_175;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[38] && 1'h1) && p1_en))) v8_window_6 <= pv_176;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[39] && 1'h1) && p1_en))) v7_window_5 <= pv_177;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[40] && 1'h1) && p1_en))) v6_window_4 <= pv_178;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[41] && 1'h1) && p1_en))) v5_window_3 <= pv_179;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[42] && 1'h1) && p1_en))) v4_window_2 <= pv_180;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[43] && 1'h1) && p1_en))) v3_window_1 <= pv_181;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[44] && 1'h1) && p1_en))) v2_window_0 <= pld_188;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_193 <= w_190;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_194 <= pd_193;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_go <= pw_163;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[30] && 1'h1) && p1_en))) v16_window_14 <= pv_165;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[31] && 1'h1) && p1_en))) v15_window_13 <= pv_166;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[32] && 1'h1) && p1_en))) v14_window_12 <= pv_167;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[33] && 1'h1) && p1_en))) v13_window_11 <= pv_168;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[34] && 1'h1) && p1_en))) v12_window_10 <= pv_169;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[35] && 1'h1) && p1_en))) v11_window_9 <= pv_170;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[36] && 1'h1) && p1_en))) v10_window_8 <= pv_171;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[37] && 1'h1) && p1_en))) v9_window_7 <= pv_172;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[38] && 1'h1) && p1_en))) v8_window_6 <= pv_173;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[39] && 1'h1) && p1_en))) v7_window_5 <= pv_174;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[40] && 1'h1) && p1_en))) v6_window_4 <= pv_175;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[41] && 1'h1) && p1_en))) v5_window_3 <= pv_176;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[42] && 1'h1) && p1_en))) v4_window_2 <= pv_177;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[43] && 1'h1) && p1_en))) v3_window_1 <= pv_178;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[44] && 1'h1) && p1_en))) v2_window_0 <= pld_185;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_190 <= w_187;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_191 <= pd_190;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_192 <= pd_191;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_193 <= pd_192;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_194 <= pld_185;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_195 <= pd_194;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_196 <= pd_195;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_197 <= pld_188;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_198 <= pd_197;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_199 <= pd_198;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_200 <= pd_199;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_205 <= w_189;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_197 <= pd_196;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_202 <= w_186;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_203 <= pd_202;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_204 <= pd_203;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_205 <= pd_204;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_206 <= pd_205;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_207 <= pd_206;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_208 <= pd_207;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_208 <= pw_199;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_209 <= pd_208;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_210 <= pd_209;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_211 <= pw_202;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_211 <= pd_210;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_212 <= pd_211;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_213 <= pd_212;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_214 <= pd_213;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_215 <= pd_214;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_216 <= pd_215;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_222 <= w_219;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_223 <= pd_222;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_219 <= w_216;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_220 <= pd_219;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_221 <= pd_220;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_222 <= pd_221;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_223 <= pv_178;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_224 <= pd_223;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_225 <= pd_224;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_226 <= pv_181;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_227 <= pd_226;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_228 <= pd_227;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_229 <= pd_228;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_241 <= pw_218;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_226 <= pd_225;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_238 <= pw_215;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_239 <= pd_238;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_240 <= pd_239;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_241 <= pd_240;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_242 <= pd_241;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_243 <= pd_242;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_244 <= pd_243;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_244 <= pq_235;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_245 <= pd_244;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_246 <= pd_245;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_247 <= pq_238;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_247 <= pd_246;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_248 <= pd_247;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_249 <= pd_248;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_250 <= pd_249;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_251 <= pd_250;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_252 <= pd_251;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_258 <= w_255;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_259 <= pd_258;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_255 <= w_252;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_256 <= pd_255;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_257 <= pd_256;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_258 <= pd_257;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_259 <= pv_177;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_260 <= pd_259;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_261 <= pd_260;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_262 <= pv_180;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_263 <= pd_262;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_264 <= pd_263;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_265 <= pd_264;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_284 <= pw_254;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_262 <= pd_261;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_281 <= pw_251;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_282 <= pd_281;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_283 <= pd_282;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_284 <= pd_283;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_285 <= pd_284;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_286 <= pd_285;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_287 <= pd_286;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_287 <= pq_278;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_288 <= pd_287;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_289 <= pd_288;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_290 <= pq_281;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_290 <= pd_289;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_291 <= pd_290;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_292 <= pd_291;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_293 <= pd_292;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_294 <= pd_293;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_295 <= pd_294;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_301 <= w_298;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_302 <= pd_301;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_298 <= w_295;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_299 <= pd_298;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_300 <= pd_299;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_301 <= pd_300;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_302 <= pv_176;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_303 <= pd_302;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_304 <= pd_303;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_305 <= pv_179;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_306 <= pd_305;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_307 <= pd_306;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_308 <= pd_307;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_334 <= pw_297;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_305 <= pd_304;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_331 <= pw_294;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_332 <= pd_331;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_333 <= pd_332;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_334 <= pd_333;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_335 <= pd_334;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_336 <= pd_335;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_337 <= pd_336;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_337 <= pq_328;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_338 <= pd_337;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_339 <= pd_338;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_340 <= pq_331;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_340 <= pd_339;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_341 <= pd_340;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_342 <= pd_341;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_343 <= pd_342;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_344 <= pd_343;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_345 <= pd_344;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_351 <= w_348;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_352 <= pd_351;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_348 <= w_345;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_349 <= pd_348;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_350 <= pd_349;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_351 <= pd_350;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_352 <= pv_175;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_353 <= pd_352;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_354 <= pd_353;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_355 <= pv_178;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_356 <= pd_355;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_357 <= pd_356;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_358 <= pd_357;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_391 <= pw_347;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_355 <= pd_354;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_388 <= pw_344;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_389 <= pd_388;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_390 <= pd_389;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_391 <= pd_390;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_392 <= pd_391;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_393 <= pd_392;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_394 <= pd_393;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_394 <= pq_385;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_395 <= pd_394;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_396 <= pd_395;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_397 <= pq_388;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_397 <= pd_396;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_398 <= pd_397;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_399 <= pd_398;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_400 <= pd_399;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_401 <= pd_400;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_402 <= pd_401;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_408 <= w_405;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_409 <= pd_408;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_405 <= w_402;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_406 <= pd_405;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_407 <= pd_406;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_408 <= pd_407;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_409 <= pv_174;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_410 <= pd_409;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_411 <= pd_410;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_412 <= pv_177;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_413 <= pd_412;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_414 <= pd_413;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_415 <= pd_414;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_455 <= pw_404;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_412 <= pd_411;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_452 <= pw_401;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_453 <= pd_452;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_454 <= pd_453;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_455 <= pd_454;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_456 <= pd_455;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_457 <= pd_456;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_458 <= pd_457;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_458 <= pq_449;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_459 <= pd_458;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_460 <= pd_459;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_461 <= pq_452;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_461 <= pd_460;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_462 <= pd_461;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_463 <= pd_462;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_464 <= pd_463;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_465 <= pd_464;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_466 <= pd_465;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_472 <= w_469;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_473 <= pd_472;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_469 <= w_466;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_470 <= pd_469;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_471 <= pd_470;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_472 <= pd_471;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_473 <= pv_173;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_474 <= pd_473;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_475 <= pd_474;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_476 <= pv_176;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_477 <= pd_476;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_478 <= pd_477;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_479 <= pd_478;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_526 <= pw_468;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_476 <= pd_475;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_523 <= pw_465;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_524 <= pd_523;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_525 <= pd_524;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_526 <= pd_525;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_527 <= pd_526;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_528 <= pd_527;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_529 <= pd_528;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_529 <= pq_520;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_530 <= pd_529;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_531 <= pd_530;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_532 <= pq_523;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_532 <= pd_531;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_533 <= pd_532;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_534 <= pd_533;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_535 <= pd_534;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_536 <= pd_535;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_537 <= pd_536;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_543 <= w_540;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_544 <= pd_543;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_540 <= w_537;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_541 <= pd_540;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_542 <= pd_541;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_543 <= pd_542;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_544 <= pv_172;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_545 <= pd_544;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_546 <= pd_545;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_547 <= pv_175;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_548 <= pd_547;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_549 <= pd_548;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_550 <= pd_549;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_604 <= pw_539;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_547 <= pd_546;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_601 <= pw_536;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_602 <= pd_601;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_603 <= pd_602;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_604 <= pd_603;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_605 <= pd_604;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_606 <= pd_605;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_607 <= pd_606;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_607 <= pq_598;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_608 <= pd_607;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_609 <= pd_608;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_610 <= pq_601;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_610 <= pd_609;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_611 <= pd_610;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_612 <= pd_611;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_613 <= pd_612;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_614 <= pd_613;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_615 <= pd_614;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_620 <= w_540;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_621 <= pd_620;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_617 <= w_537;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_618 <= pd_617;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_619 <= pd_618;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_620 <= pd_619;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_621 <= pv_171;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_622 <= pd_621;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_623 <= pd_622;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_624 <= pv_174;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_625 <= pd_624;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_626 <= pd_625;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_627 <= pd_626;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_688 <= pw_617;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_624 <= pd_623;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_685 <= pw_614;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_686 <= pd_685;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_687 <= pd_686;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_688 <= pd_687;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_689 <= pd_688;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_690 <= pd_689;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_691 <= pd_690;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_691 <= pq_682;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_692 <= pd_691;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_693 <= pd_692;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_694 <= pq_685;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_694 <= pd_693;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_695 <= pd_694;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_696 <= pd_695;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_697 <= pd_696;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_698 <= pd_697;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_699 <= pd_698;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_704 <= w_469;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_705 <= pd_704;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_701 <= w_466;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_702 <= pd_701;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_703 <= pd_702;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_704 <= pd_703;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_705 <= pv_170;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_706 <= pd_705;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_707 <= pd_706;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_708 <= pv_173;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_709 <= pd_708;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_710 <= pd_709;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_711 <= pd_710;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_779 <= pw_701;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_708 <= pd_707;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_776 <= pw_698;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_777 <= pd_776;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_778 <= pd_777;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_779 <= pd_778;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_780 <= pd_779;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_781 <= pd_780;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_782 <= pd_781;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_782 <= pq_773;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_783 <= pd_782;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_784 <= pd_783;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_785 <= pq_776;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_785 <= pd_784;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_786 <= pd_785;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_787 <= pd_786;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_788 <= pd_787;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_789 <= pd_788;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_790 <= pd_789;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_795 <= w_405;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_796 <= pd_795;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_792 <= w_402;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_793 <= pd_792;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_794 <= pd_793;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_795 <= pd_794;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_796 <= pv_169;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_797 <= pd_796;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_798 <= pd_797;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_799 <= pv_172;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_800 <= pd_799;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_801 <= pd_800;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_802 <= pd_801;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_877 <= pw_792;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_799 <= pd_798;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_874 <= pw_789;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_875 <= pd_874;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_876 <= pd_875;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_877 <= pd_876;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_878 <= pd_877;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_879 <= pd_878;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_880 <= pd_879;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_880 <= pq_871;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_881 <= pd_880;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_882 <= pd_881;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_883 <= pq_874;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_883 <= pd_882;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_884 <= pd_883;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_885 <= pd_884;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_886 <= pd_885;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_887 <= pd_886;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_888 <= pd_887;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_893 <= w_348;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_894 <= pd_893;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_890 <= w_345;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_891 <= pd_890;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_892 <= pd_891;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_893 <= pd_892;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_894 <= pv_168;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_895 <= pd_894;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_896 <= pd_895;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_897 <= pv_171;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_898 <= pd_897;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_899 <= pd_898;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_900 <= pd_899;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_982 <= pw_890;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_897 <= pd_896;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_979 <= pw_887;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_980 <= pd_979;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_981 <= pd_980;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_982 <= pd_981;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_983 <= pd_982;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_984 <= pd_983;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_985 <= pd_984;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_985 <= pq_976;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_986 <= pd_985;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_987 <= pd_986;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_988 <= pq_979;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_988 <= pd_987;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_989 <= pd_988;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_990 <= pd_989;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_991 <= pd_990;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_992 <= pd_991;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_993 <= pd_992;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_998 <= w_298;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_999 <= pd_998;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_995 <= w_295;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_996 <= pd_995;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_997 <= pd_996;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_998 <= pd_997;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_999 <= pv_167;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1000 <= pd_999;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1001 <= pd_1000;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1002 <= pv_170;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1003 <= pd_1002;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1004 <= pd_1003;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1005 <= pd_1004;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1094 <= pw_995;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1002 <= pd_1001;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1091 <= pw_992;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1092 <= pd_1091;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1093 <= pd_1092;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1094 <= pd_1093;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1095 <= pd_1094;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1096 <= pd_1095;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1097 <= pd_1096;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1097 <= pq_1088;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1098 <= pd_1097;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1099 <= pd_1098;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1100 <= pq_1091;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1100 <= pd_1099;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1101 <= pd_1100;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1102 <= pd_1101;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1103 <= pd_1102;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1104 <= pd_1103;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1105 <= pd_1104;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1110 <= w_255;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1111 <= pd_1110;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1107 <= w_252;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1108 <= pd_1107;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1109 <= pd_1108;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1110 <= pd_1109;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1111 <= pv_166;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1112 <= pd_1111;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1113 <= pd_1112;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1114 <= pv_169;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1115 <= pd_1114;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1116 <= pd_1115;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1117 <= pd_1116;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1213 <= pw_1107;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1114 <= pd_1113;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1210 <= pw_1104;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1211 <= pd_1210;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1212 <= pd_1211;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1213 <= pd_1212;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1214 <= pd_1213;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1215 <= pd_1214;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1216 <= pd_1215;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1216 <= pq_1207;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1217 <= pd_1216;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1218 <= pd_1217;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1219 <= pq_1210;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1219 <= pd_1218;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1220 <= pd_1219;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1221 <= pd_1220;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1222 <= pd_1221;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1223 <= pd_1222;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1224 <= pd_1223;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1229 <= w_219;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1230 <= pd_1229;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1226 <= w_216;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1227 <= pd_1226;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1228 <= pd_1227;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1229 <= pd_1228;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1230 <= pv_165;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1231 <= pd_1230;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1232 <= pd_1231;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1233 <= pv_168;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1234 <= pd_1233;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1235 <= pd_1234;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1236 <= pd_1235;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1339 <= pw_1226;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1233 <= pd_1232;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1336 <= pw_1223;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1337 <= pd_1336;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1338 <= pd_1337;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1339 <= pd_1338;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1340 <= pd_1339;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1341 <= pd_1340;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1342 <= pd_1341;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1342 <= pq_1333;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1343 <= pd_1342;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1344 <= pd_1343;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1345 <= pq_1336;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1345 <= pd_1344;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1346 <= pd_1345;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1347 <= pd_1346;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1348 <= pd_1347;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1349 <= pd_1348;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1350 <= pd_1349;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1355 <= w_190;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1356 <= pd_1355;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1352 <= w_187;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1353 <= pd_1352;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1354 <= pd_1353;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1355 <= pd_1354;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1356 <= pv_164;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1357 <= pd_1356;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1358 <= pd_1357;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1359 <= pv_167;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1360 <= pd_1359;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1361 <= pd_1360;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1362 <= pd_1361;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1472 <= pw_1352;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1359 <= pd_1358;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1469 <= pw_1349;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1470 <= pd_1469;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1471 <= pd_1470;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1472 <= pd_1471;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1473 <= pd_1472;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1474 <= pd_1473;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1475 <= pd_1474;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1475 <= pq_1466;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1476 <= pd_1475;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1477 <= pd_1476;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1478 <= pq_1469;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1478 <= pd_1477;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1479 <= pd_1478;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1480 <= pd_1479;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1481 <= pd_1480;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1482 <= pd_1481;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1483 <= pd_1482;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (((p1_valid[0] && 1'h1) && pw_166) && p1_en))) v0_i <= pw_1634;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_232 <= pw_231;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (((p1_valid[0] && 1'h1) && pw_163) && p1_en))) v0_i <= pw_1631;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_229 <= pw_228;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_230 <= pq_229;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_231 <= pq_230;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_232 <= pq_231;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_233 <= pq_232;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_234 <= pq_233;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_235 <= pq_234;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_236 <= pq_235;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_237 <= pq_236;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_238 <= pq_237;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_268 <= pw_267;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_265 <= pw_264;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_266 <= pq_265;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_267 <= pq_266;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_268 <= pq_267;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_269 <= pq_268;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_270 <= pq_269;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_271 <= pq_270;  // fir_constant.cl:18:5
@@ -3431,10 +3428,10 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_276 <= pq_275;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_277 <= pq_276;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_278 <= pq_277;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_279 <= pq_278;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_280 <= pq_279;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_281 <= pq_280;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_311 <= pw_310;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_308 <= pw_307;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_309 <= pq_308;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_310 <= pq_309;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_311 <= pq_310;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_312 <= pq_311;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_313 <= pq_312;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_314 <= pq_313;  // fir_constant.cl:18:5
@@ -3452,10 +3449,10 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_326 <= pq_325;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_327 <= pq_326;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_328 <= pq_327;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_329 <= pq_328;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_330 <= pq_329;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_331 <= pq_330;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_361 <= pw_360;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_358 <= pw_357;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_359 <= pq_358;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_360 <= pq_359;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_361 <= pq_360;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_362 <= pq_361;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_363 <= pq_362;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_364 <= pq_363;  // fir_constant.cl:18:5
@@ -3480,10 +3477,10 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_383 <= pq_382;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_384 <= pq_383;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_385 <= pq_384;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_386 <= pq_385;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_387 <= pq_386;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_388 <= pq_387;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_418 <= pw_417;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_415 <= pw_414;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_416 <= pq_415;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_417 <= pq_416;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_418 <= pq_417;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_419 <= pq_418;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_420 <= pq_419;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_421 <= pq_420;  // fir_constant.cl:18:5
@@ -3515,10 +3512,10 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_447 <= pq_446;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_448 <= pq_447;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_449 <= pq_448;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_450 <= pq_449;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_451 <= pq_450;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_452 <= pq_451;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_482 <= pw_481;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_479 <= pw_478;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_480 <= pq_479;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_481 <= pq_480;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_482 <= pq_481;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_483 <= pq_482;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_484 <= pq_483;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_485 <= pq_484;  // fir_constant.cl:18:5
@@ -3557,10 +3554,10 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_518 <= pq_517;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_519 <= pq_518;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_520 <= pq_519;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_521 <= pq_520;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_522 <= pq_521;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_523 <= pq_522;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_553 <= pw_552;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_550 <= pw_549;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_551 <= pq_550;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_552 <= pq_551;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_553 <= pq_552;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_554 <= pq_553;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_555 <= pq_554;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_556 <= pq_555;  // fir_constant.cl:18:5
@@ -3606,10 +3603,10 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_596 <= pq_595;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_597 <= pq_596;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_598 <= pq_597;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_599 <= pq_598;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_600 <= pq_599;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_601 <= pq_600;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_630 <= pw_629;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_627 <= pw_626;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_628 <= pq_627;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_629 <= pq_628;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_630 <= pq_629;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_631 <= pq_630;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_632 <= pq_631;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_633 <= pq_632;  // fir_constant.cl:18:5
@@ -3662,10 +3659,10 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_680 <= pq_679;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_681 <= pq_680;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_682 <= pq_681;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_683 <= pq_682;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_684 <= pq_683;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_685 <= pq_684;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_714 <= pw_713;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_711 <= pw_710;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_712 <= pq_711;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_713 <= pq_712;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_714 <= pq_713;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_715 <= pq_714;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_716 <= pq_715;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_717 <= pq_716;  // fir_constant.cl:18:5
@@ -3725,10 +3722,10 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_771 <= pq_770;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_772 <= pq_771;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_773 <= pq_772;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_774 <= pq_773;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_775 <= pq_774;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_776 <= pq_775;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_805 <= pw_804;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_802 <= pw_801;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_803 <= pq_802;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_804 <= pq_803;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_805 <= pq_804;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_806 <= pq_805;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_807 <= pq_806;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_808 <= pq_807;  // fir_constant.cl:18:5
@@ -3795,10 +3792,10 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_869 <= pq_868;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_870 <= pq_869;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_871 <= pq_870;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_872 <= pq_871;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_873 <= pq_872;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_874 <= pq_873;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_903 <= pw_902;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_900 <= pw_899;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_901 <= pq_900;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_902 <= pq_901;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_903 <= pq_902;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_904 <= pq_903;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_905 <= pq_904;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_906 <= pq_905;  // fir_constant.cl:18:5
@@ -3872,10 +3869,10 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_974 <= pq_973;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_975 <= pq_974;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_976 <= pq_975;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_977 <= pq_976;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_978 <= pq_977;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_979 <= pq_978;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1008 <= pw_1007;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1005 <= pw_1004;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1006 <= pq_1005;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1007 <= pq_1006;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1008 <= pq_1007;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1009 <= pq_1008;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1010 <= pq_1009;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1011 <= pq_1010;  // fir_constant.cl:18:5
@@ -3956,10 +3953,10 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1086 <= pq_1085;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1087 <= pq_1086;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1088 <= pq_1087;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1089 <= pq_1088;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1090 <= pq_1089;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1091 <= pq_1090;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1120 <= pw_1119;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1117 <= pw_1116;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1118 <= pq_1117;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1119 <= pq_1118;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1120 <= pq_1119;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1121 <= pq_1120;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1122 <= pq_1121;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1123 <= pq_1122;  // fir_constant.cl:18:5
@@ -4047,10 +4044,10 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1205 <= pq_1204;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1206 <= pq_1205;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1207 <= pq_1206;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1208 <= pq_1207;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1209 <= pq_1208;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1210 <= pq_1209;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1239 <= pw_1238;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1236 <= pw_1235;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1237 <= pq_1236;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1238 <= pq_1237;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1239 <= pq_1238;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1240 <= pq_1239;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1241 <= pq_1240;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1242 <= pq_1241;  // fir_constant.cl:18:5
@@ -4145,10 +4142,10 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1331 <= pq_1330;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1332 <= pq_1331;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1333 <= pq_1332;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1334 <= pq_1333;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1335 <= pq_1334;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1336 <= pq_1335;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1365 <= pw_1364;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1362 <= pw_1361;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1363 <= pq_1362;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1364 <= pq_1363;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1365 <= pq_1364;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1366 <= pq_1365;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1367 <= pq_1366;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1368 <= pq_1367;  // fir_constant.cl:18:5
@@ -4250,10 +4247,10 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1464 <= pq_1463;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1465 <= pq_1464;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1466 <= pq_1465;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1467 <= pq_1466;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1468 <= pq_1467;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1469 <= pq_1468;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1488 <= pw_1487;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1485 <= pw_1484;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1486 <= pq_1485;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1487 <= pq_1486;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1488 <= pq_1487;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1489 <= pq_1488;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1490 <= pq_1489;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1491 <= pq_1490;  // fir_constant.cl:18:5
@@ -4394,91 +4391,88 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1626 <= pq_1625;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1627 <= pq_1626;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1628 <= pq_1627;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1629 <= pq_1628;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1630 <= pq_1629;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1631 <= pq_1630;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_valid <= {p1_valid[187], p1_valid[186], p1_valid[185], p1_valid[184], p1_valid[183], p1_valid[182], p1_valid[181], p1_valid[180], p1_valid[179], p1_valid[178], p1_valid[177], p1_valid[176], p1_valid[175], p1_valid[174], p1_valid[173], p1_valid[172], p1_valid[171], p1_valid[170], p1_valid[169], p1_valid[168], p1_valid[167], p1_valid[166], p1_valid[165], p1_valid[164], p1_valid[163], p1_valid[162], p1_valid[161], p1_valid[160], p1_valid[159], p1_valid[158], p1_valid[157], p1_valid[156], p1_valid[155], p1_valid[154], p1_valid[153], p1_valid[152], p1_valid[151], p1_valid[150], p1_valid[149], p1_valid[148], p1_valid[147], p1_valid[146], p1_valid[145], p1_valid[144], p1_valid[143], p1_valid[142], p1_valid[141], p1_valid[140], p1_valid[139], p1_valid[138], p1_valid[137], p1_valid[136], p1_valid[135], p1_valid[134], p1_valid[133], p1_valid[132], p1_valid[131], p1_valid[130], p1_valid[129], p1_valid[128], p1_valid[127], p1_valid[126], p1_valid[125], p1_valid[124], p1_valid[123], p1_valid[122], p1_valid[121], p1_valid[120], p1_valid[119], p1_valid[118], p1_valid[117], p1_valid[116], p1_valid[115], p1_valid[114], p1_valid[113], p1_valid[112], p1_valid[111], p1_valid[110], p1_valid[109], p1_valid[108], p1_valid[107], p1_valid[106], p1_valid[105], p1_valid[104], p1_valid[103], p1_valid[102], p1_valid[101], p1_valid[100], p1_valid[99], p1_valid[98], p1_valid[97], p1_valid[96], p1_valid[95], p1_valid[94], p1_valid[93], p1_valid[92], p1_valid[91], p1_valid[90], p1_valid[89], p1_valid[88], p1_valid[87], p1_valid[86], p1_valid[85], p1_valid[84], p1_valid[83], p1_valid[82], p1_valid[81], p1_valid[80], p1_valid[79], p1_valid[78], p1_valid[77], p1_valid[76], p1_valid[75], p1_valid[74], p1_valid[73], p1_valid[72], p1_valid[71], p1_valid[70], p1_valid[69], p1_valid[68], p1_valid[67], p1_valid[66], p1_valid[65], p1_valid[64], p1_valid[63], p1_valid[62], p1_valid[61], p1_valid[60], p1_valid[59], p1_valid[58], p1_valid[57], p1_valid[56], p1_valid[55], p1_valid[54], p1_valid[53], p1_valid[52], p1_valid[51], p1_valid[50], p1_valid[49], p1_valid[48], p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_166), (p1_admit && ((!(p1_valid[0] && (!pw_166))) || 1'h0))};  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_166))) || 1'h0));  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_valid <= {p1_valid[187], p1_valid[186], p1_valid[185], p1_valid[184], p1_valid[183], p1_valid[182], p1_valid[181], p1_valid[180], p1_valid[179], p1_valid[178], p1_valid[177], p1_valid[176], p1_valid[175], p1_valid[174], p1_valid[173], p1_valid[172], p1_valid[171], p1_valid[170], p1_valid[169], p1_valid[168], p1_valid[167], p1_valid[166], p1_valid[165], p1_valid[164], p1_valid[163], p1_valid[162], p1_valid[161], p1_valid[160], p1_valid[159], p1_valid[158], p1_valid[157], p1_valid[156], p1_valid[155], p1_valid[154], p1_valid[153], p1_valid[152], p1_valid[151], p1_valid[150], p1_valid[149], p1_valid[148], p1_valid[147], p1_valid[146], p1_valid[145], p1_valid[144], p1_valid[143], p1_valid[142], p1_valid[141], p1_valid[140], p1_valid[139], p1_valid[138], p1_valid[137], p1_valid[136], p1_valid[135], p1_valid[134], p1_valid[133], p1_valid[132], p1_valid[131], p1_valid[130], p1_valid[129], p1_valid[128], p1_valid[127], p1_valid[126], p1_valid[125], p1_valid[124], p1_valid[123], p1_valid[122], p1_valid[121], p1_valid[120], p1_valid[119], p1_valid[118], p1_valid[117], p1_valid[116], p1_valid[115], p1_valid[114], p1_valid[113], p1_valid[112], p1_valid[111], p1_valid[110], p1_valid[109], p1_valid[108], p1_valid[107], p1_valid[106], p1_valid[105], p1_valid[104], p1_valid[103], p1_valid[102], p1_valid[101], p1_valid[100], p1_valid[99], p1_valid[98], p1_valid[97], p1_valid[96], p1_valid[95], p1_valid[94], p1_valid[93], p1_valid[92], p1_valid[91], p1_valid[90], p1_valid[89], p1_valid[88], p1_valid[87], p1_valid[86], p1_valid[85], p1_valid[84], p1_valid[83], p1_valid[82], p1_valid[81], p1_valid[80], p1_valid[79], p1_valid[78], p1_valid[77], p1_valid[76], p1_valid[75], p1_valid[74], p1_valid[73], p1_valid[72], p1_valid[71], p1_valid[70], p1_valid[69], p1_valid[68], p1_valid[67], p1_valid[66], p1_valid[65], p1_valid[64], p1_valid[63], p1_valid[62], p1_valid[61], p1_valid[60], p1_valid[59], p1_valid[58], p1_valid[57], p1_valid[56], p1_valid[55], p1_valid[54], p1_valid[53], p1_valid[52], p1_valid[51], p1_valid[50], p1_valid[49], p1_valid[48], p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_163), (p1_admit && ((!(p1_valid[0] && (!pw_163))) || 1'h0))};  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_163))) || 1'h0));  // fir_constant.cl:18:5
             if (((state == 16'h0021) && ((((!p1_admit) && (p1_valid == 189'h000000000000000000000000000000000000000000000000)) && x_ld_idle) && y_st_idle))) state <= 16'h0007;  // fir_constant.cl:18:5
             if ((state == 16'h0022)) state <= (p1_apart ? 16'h0020 : 16'h0008);
-            if ((state == 16'h0023)) v2_window_0 <= w_1635;
-            if ((state == 16'h0023)) v3_window_1 <= w_1635;
-            if ((state == 16'h0023)) v4_window_2 <= w_1635;
-            if ((state == 16'h0023)) v5_window_3 <= w_1635;
-            if ((state == 16'h0023)) v6_window_4 <= w_1635;
-            if ((state == 16'h0023)) v7_window_5 <= w_1635;
-            if ((state == 16'h0023)) v8_window_6 <= w_1635;
-            if ((state == 16'h0023)) v9_window_7 <= w_1635;
-            if ((state == 16'h0023)) v10_window_8 <= w_1635;
-            if ((state == 16'h0023)) v11_window_9 <= w_1635;
-            if ((state == 16'h0023)) v12_window_10 <= w_1635;
-            if ((state == 16'h0023)) v13_window_11 <= w_1635;
-            if ((state == 16'h0023)) v14_window_12 <= w_1635;
-            if ((state == 16'h0023)) v15_window_13 <= w_1635;
-            if ((state == 16'h0023)) v16_window_14 <= w_1635;
-            if ((state == 16'h0023)) v0_i <= w_1636;
+            if ((state == 16'h0023)) v2_window_0 <= w_1632;
+            if ((state == 16'h0023)) v3_window_1 <= w_1632;
+            if ((state == 16'h0023)) v4_window_2 <= w_1632;
+            if ((state == 16'h0023)) v5_window_3 <= w_1632;
+            if ((state == 16'h0023)) v6_window_4 <= w_1632;
+            if ((state == 16'h0023)) v7_window_5 <= w_1632;
+            if ((state == 16'h0023)) v8_window_6 <= w_1632;
+            if ((state == 16'h0023)) v9_window_7 <= w_1632;
+            if ((state == 16'h0023)) v10_window_8 <= w_1632;
+            if ((state == 16'h0023)) v11_window_9 <= w_1632;
+            if ((state == 16'h0023)) v12_window_10 <= w_1632;
+            if ((state == 16'h0023)) v13_window_11 <= w_1632;
+            if ((state == 16'h0023)) v14_window_12 <= w_1632;
+            if ((state == 16'h0023)) v15_window_13 <= w_1632;
+            if ((state == 16'h0023)) v16_window_14 <= w_1632;
+            if ((state == 16'h0023)) v0_i <= w_1633;
             if ((state == 16'h0023)) state <= 16'h0022;
-            if ((state == 16'h0024)) v1_lid_x <= w_1637;
+            if ((state == 16'h0024)) v1_lid_x <= w_1634;
             if ((state == 16'h0024)) state <= 16'h0003;
             if (((state == 16'h0025) && ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0025)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0024);
         end
     end
     assign x_rd_cmd_valid = (((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle));
-    assign x_rd_cmd_addr = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_38[31:0] : 32'h00000000);
+    assign x_rd_cmd_addr = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_35[31:0] : 32'h00000000);
     assign x_rd_cmd_len = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
     assign x_rd_ready = ((state == 16'h000d) && x_rd_issued);
-    assign x_ld_req_valid = (((p1_valid[0] && 1'h1) && pw_166) && p1_en);
-    assign x_ld_req_addr = (((p1_valid[0] && 1'h1) && pw_166) ? pw_187[31:0] : 32'h00000000);
+    assign x_ld_req_valid = (((p1_valid[0] && 1'h1) && pw_163) && p1_en);
+    assign x_ld_req_addr = (((p1_valid[0] && 1'h1) && pw_163) ? pw_184[31:0] : 32'h00000000);
     assign x_ld_resp_ready = ((p1_valid[44] && 1'h1) && p1_en);
     assign x_ld_flush = (state == 16'h0020);
     assign x_pipe = (state == 16'h0021);
     assign y_st_req_valid = ((p1_valid[144] && 1'h1) && p1_en);
-    assign y_st_req_addr = (p1_valid[144] ? pq_1631[31:0] : 32'h00000000);
-    assign y_st_req_data = (p1_valid[144] ? pw_1485 : 32'h00000000);
+    assign y_st_req_addr = (p1_valid[144] ? pq_1628[31:0] : 32'h00000000);
+    assign y_st_req_data = (p1_valid[144] ? pw_1482 : 32'h00000000);
     assign y_pipe = (state == 16'h0021);
     assign y_wr_cmd_valid = ((state == 16'h001f) && (!y_wr_issued));
-    assign y_wr_cmd_addr = (((state == 16'h001f) && (!y_wr_issued)) ? q_148[31:0] : 32'h00000000);
+    assign y_wr_cmd_addr = (((state == 16'h001f) && (!y_wr_issued)) ? q_145[31:0] : 32'h00000000);
     assign y_wr_cmd_len = (((state == 16'h001f) && (!y_wr_issued)) ? 32'h00000004 : 32'h00000000);
     assign y_wr_valid = ((state == 16'h001f) && y_wr_issued);
-    assign y_wr_data = (((state == 16'h001f) && y_wr_issued) ? r_145 : 32'h00000000);
+    assign y_wr_data = (((state == 16'h001f) && y_wr_issued) ? r_142 : 32'h00000000);
     assign y_wr_strb = (((state == 16'h001f) && y_wr_issued) ? 4'hf : 4'h0);
-    assign go_43 = ((state == 16'h000e) && (!u0_fp_mul_issued));
-    assign go_46 = ((state == 16'h000f) && (!u1_fp_add_issued));
-    assign go_50 = ((state == 16'h000c) && (!u2_fp_mul_issued));
-    assign go_53 = ((state == 16'h0010) && (!u3_fp_add_issued));
-    assign go_57 = ((state == 16'h000c) && (!u4_fp_mul_issued));
-    assign go_60 = ((state == 16'h0011) && (!u5_fp_add_issued));
-    assign go_64 = ((state == 16'h000c) && (!u6_fp_mul_issued));
-    assign go_67 = ((state == 16'h0012) && (!u7_fp_add_issued));
-    assign go_71 = ((state == 16'h000c) && (!u8_fp_mul_issued));
-    assign go_74 = ((state == 16'h0013) && (!u9_fp_add_issued));
-    assign go_78 = ((state == 16'h000c) && (!u10_fp_mul_issued));
-    assign go_81 = ((state == 16'h0014) && (!u11_fp_add_issued));
-    assign go_85 = ((state == 16'h000c) && (!u12_fp_mul_issued));
-    assign go_88 = ((state == 16'h0015) && (!u13_fp_add_issued));
-    assign go_92 = ((state == 16'h000c) && (!u14_fp_mul_issued));
-    assign go_95 = ((state == 16'h0016) && (!u15_fp_add_issued));
-    assign go_98 = ((state == 16'h000c) && (!u16_fp_mul_issued));
-    assign go_101 = ((state == 16'h0017) && (!u17_fp_add_issued));
-    assign go_104 = ((state == 16'h000c) && (!u18_fp_mul_issued));
-    assign go_107 = ((state == 16'h0018) && (!u19_fp_add_issued));
-    assign go_110 = ((state == 16'h000c) && (!u20_fp_mul_issued));
-    assign go_113 = ((state == 16'h0019) && (!u21_fp_add_issued));
-    assign go_116 = ((state == 16'h000c) && (!u22_fp_mul_issued));
-    assign go_119 = ((state == 16'h001a) && (!u23_fp_add_issued));
-    assign go_122 = ((state == 16'h000c) && (!u24_fp_mul_issued));
-    assign go_125 = ((state == 16'h001b) && (!u25_fp_add_issued));
-    assign go_128 = ((state == 16'h000c) && (!u26_fp_mul_issued));
-    assign go_131 = ((state == 16'h001c) && (!u27_fp_add_issued));
-    assign go_134 = ((state == 16'h000c) && (!u28_fp_mul_issued));
-    assign go_137 = ((state == 16'h001d) && (!u29_fp_add_issued));
-    assign go_140 = ((state == 16'h000c) && (!u30_fp_mul_issued));
-    assign go_143 = ((state == 16'h001e) && (!u31_fp_add_issued));
+    assign go_40 = ((state == 16'h000e) && (!u0_fp_mul_issued));
+    assign go_43 = ((state == 16'h000f) && (!u1_fp_add_issued));
+    assign go_47 = ((state == 16'h000c) && (!u2_fp_mul_issued));
+    assign go_50 = ((state == 16'h0010) && (!u3_fp_add_issued));
+    assign go_54 = ((state == 16'h000c) && (!u4_fp_mul_issued));
+    assign go_57 = ((state == 16'h0011) && (!u5_fp_add_issued));
+    assign go_61 = ((state == 16'h000c) && (!u6_fp_mul_issued));
+    assign go_64 = ((state == 16'h0012) && (!u7_fp_add_issued));
+    assign go_68 = ((state == 16'h000c) && (!u8_fp_mul_issued));
+    assign go_71 = ((state == 16'h0013) && (!u9_fp_add_issued));
+    assign go_75 = ((state == 16'h000c) && (!u10_fp_mul_issued));
+    assign go_78 = ((state == 16'h0014) && (!u11_fp_add_issued));
+    assign go_82 = ((state == 16'h000c) && (!u12_fp_mul_issued));
+    assign go_85 = ((state == 16'h0015) && (!u13_fp_add_issued));
+    assign go_89 = ((state == 16'h000c) && (!u14_fp_mul_issued));
+    assign go_92 = ((state == 16'h0016) && (!u15_fp_add_issued));
+    assign go_95 = ((state == 16'h000c) && (!u16_fp_mul_issued));
+    assign go_98 = ((state == 16'h0017) && (!u17_fp_add_issued));
+    assign go_101 = ((state == 16'h000c) && (!u18_fp_mul_issued));
+    assign go_104 = ((state == 16'h0018) && (!u19_fp_add_issued));
+    assign go_107 = ((state == 16'h000c) && (!u20_fp_mul_issued));
+    assign go_110 = ((state == 16'h0019) && (!u21_fp_add_issued));
+    assign go_113 = ((state == 16'h000c) && (!u22_fp_mul_issued));
+    assign go_116 = ((state == 16'h001a) && (!u23_fp_add_issued));
+    assign go_119 = ((state == 16'h000c) && (!u24_fp_mul_issued));
+    assign go_122 = ((state == 16'h001b) && (!u25_fp_add_issued));
+    assign go_125 = ((state == 16'h000c) && (!u26_fp_mul_issued));
+    assign go_128 = ((state == 16'h001c) && (!u27_fp_add_issued));
+    assign go_131 = ((state == 16'h000c) && (!u28_fp_mul_issued));
+    assign go_134 = ((state == 16'h001d) && (!u29_fp_add_issued));
+    assign go_137 = ((state == 16'h000c) && (!u30_fp_mul_issued));
+    assign go_140 = ((state == 16'h001e) && (!u31_fp_add_issued));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, x_rd_last, w_1[63:8], w_6[63:8], w_38[63:32], q_148[63:32], p1_go, pw_187[63:32], pu_192_valid, pu_204_valid, pu_221_valid, pu_240_valid, pu_257_valid, pu_283_valid, pu_300_valid, pu_333_valid, pu_350_valid,
-        pu_390_valid, pu_407_valid, pu_454_valid, pu_471_valid, pu_525_valid, pu_542_valid, pu_603_valid, pu_619_valid, pu_687_valid, pu_703_valid, pu_778_valid, pu_794_valid, pu_876_valid, pu_892_valid, pu_981_valid, pu_997_valid,
-        pu_1093_valid, pu_1109_valid, pu_1212_valid, pu_1228_valid, pu_1338_valid, pu_1354_valid, pu_1471_valid, pq_1631[63:32]};
+    wire ohls_unused = &{1'b0, x_rd_last, w_1[63:8], w_6[63:0], w_35[63:32], q_145[63:32], p1_go, pw_184[63:32], pu_189_valid, pu_201_valid, pu_218_valid, pu_237_valid, pu_254_valid, pu_280_valid, pu_297_valid, pu_330_valid, pu_347_valid,
+        pu_387_valid, pu_404_valid, pu_451_valid, pu_468_valid, pu_522_valid, pu_539_valid, pu_600_valid, pu_616_valid, pu_684_valid, pu_700_valid, pu_775_valid, pu_791_valid, pu_873_valid, pu_889_valid, pu_978_valid, pu_994_valid,
+        pu_1090_valid, pu_1106_valid, pu_1209_valid, pu_1225_valid, pu_1335_valid, pu_1351_valid, pu_1468_valid, pq_1628[63:32]};
 endmodule
 `default_nettype wire

@@ -204,7 +204,7 @@ module reduce_sum_datapath (
 
     ohls_ram_1r1w #(
         .WIDTH(32),
-        .DEPTH(193),
+        .DEPTH(192),
         .BYTE_EN(0)
     ) u_lbuf_scratch (
         .clk(clk),
@@ -219,7 +219,7 @@ module reduce_sum_datapath (
 
     ohls_ram_1r1w #(
         .WIDTH(32),
-        .DEPTH(193),
+        .DEPTH(192),
         .BYTE_EN(0)
     ) u_lbuf_scratch_r1 (
         .clk(clk),

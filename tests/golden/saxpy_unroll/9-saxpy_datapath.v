@@ -79,88 +79,88 @@ module saxpy_datapath (
     wire        w_4;  // saxpy_unroll.cl:5:6
     reg         q_5;  // saxpy_unroll.cl:5:6
     wire [63:0] w_6;  // saxpy_unroll.cl:5:6
-    wire [7:0]  w_7;  // saxpy_unroll.cl:5:6
-    wire [7:0]  w_8;  // saxpy_unroll.cl:5:6
-    wire [7:0]  w_9;  // saxpy_unroll.cl:5:6
-    wire [63:0] w_10;  // saxpy_unroll.cl:5:6
-    wire [31:0] w_11;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_12;  // saxpy_unroll.cl:8:25
-    wire        w_13;  // saxpy_unroll.cl:8:21
-    reg         q_14;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_15;  // saxpy_unroll.cl:8:28
-    wire [31:0] w_16;  // saxpy_unroll.cl:8:28
-    wire [31:0] w_17;  // saxpy_unroll.cl:8:28
+    wire [63:0] w_7;  // saxpy_unroll.cl:5:6
+    wire [31:0] w_8;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_9;  // saxpy_unroll.cl:8:25
+    wire        w_10;  // saxpy_unroll.cl:8:21
+    reg         q_11;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_12;  // saxpy_unroll.cl:8:28
+    wire [31:0] w_13;  // saxpy_unroll.cl:8:28
+    wire [31:0] w_14;  // saxpy_unroll.cl:8:28
+    wire [63:0] w_15;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_16;  // saxpy_unroll.cl:9:11
+    wire [63:0] w_17;  // saxpy_unroll.cl:9:9
     wire [63:0] w_18;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_19;  // saxpy_unroll.cl:9:11
+    wire [63:0] w_19;  // saxpy_unroll.cl:9:9
     wire [63:0] w_20;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_21;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_22;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_23;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_24;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_25;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_26;  // saxpy_unroll.cl:9:24
+    wire [31:0] w_21;  // saxpy_unroll.cl:9:16
+    wire [63:0] w_22;  // saxpy_unroll.cl:9:24
+    wire [63:0] w_23;  // saxpy_unroll.cl:9:24
     reg         x_rd_issued;
     reg  [7:0]  x_rd_beat;
-    reg  [31:0] ld_27;  // saxpy_unroll.cl:9:24
-    wire [31:0] v_28;
-    wire        go_29;
+    reg  [31:0] ld_24;  // saxpy_unroll.cl:9:24
+    wire [31:0] v_25;
+    wire        go_26;
     reg         u8_fp_mul_issued;
     wire        u8_fp_mul_valid;
     wire [31:0] u8_fp_mul_result;
-    wire [31:0] fnan_30;
-    reg  [31:0] r_31;  // saxpy_unroll.cl:9:16
-    reg  [63:0] q_32;  // saxpy_unroll.cl:9:9
+    wire [31:0] fnan_27;
+    reg  [31:0] r_28;  // saxpy_unroll.cl:9:16
+    reg  [63:0] q_29;  // saxpy_unroll.cl:9:9
     reg         y_rd_issued;
     reg  [7:0]  y_rd_beat;
-    reg  [31:0] ld_33;  // saxpy_unroll.cl:9:31
-    wire [31:0] v_34;
-    wire        go_35;
+    reg  [31:0] ld_30;  // saxpy_unroll.cl:9:31
+    wire [31:0] v_31;
+    wire        go_32;
     reg         u9_fp_add_issued;
     wire        u9_fp_add_valid;
     wire [31:0] u9_fp_add_result;
-    wire [31:0] fnan_36;
-    reg  [31:0] r_37;  // saxpy_unroll.cl:9:16
+    wire [31:0] fnan_33;
+    reg  [31:0] r_34;  // saxpy_unroll.cl:9:16
     reg         y_wr_issued;
     reg  [7:0]  y_wr_beat;
     reg  [98:0] p2_valid;  // saxpy_unroll.cl:8:5
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
-    wire [31:0] pv_38;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_39;  // saxpy_unroll.cl:8:25
-    wire        pw_40;  // saxpy_unroll.cl:8:21
+    wire [31:0] pv_35;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_36;  // saxpy_unroll.cl:8:25
+    wire        pw_37;  // saxpy_unroll.cl:8:21
     reg         p2_go;
+    wire [63:0] w_38;  // saxpy_unroll.cl:9:9
+    wire [31:0] pv_39;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_40;  // saxpy_unroll.cl:9:9
     wire [63:0] w_41;  // saxpy_unroll.cl:9:9
-    wire [31:0] pv_42;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_42;  // saxpy_unroll.cl:9:9
     wire [63:0] pw_43;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_44;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_45;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_46;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_47;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_48;  // saxpy_unroll.cl:9:24
-    wire [63:0] pw_49;  // saxpy_unroll.cl:9:24
-    wire [31:0] pld_50;  // saxpy_unroll.cl:9:24
-    wire        go_51;
-    wire        pu_52_valid;
-    wire [31:0] pu_52_result;
+    wire [31:0] w_44;  // saxpy_unroll.cl:9:16
+    wire [63:0] w_45;  // saxpy_unroll.cl:9:24
+    wire [63:0] pw_46;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_47;  // saxpy_unroll.cl:9:24
+    wire        go_48;
+    wire        pu_49_valid;
+    wire [31:0] pu_49_result;
+    reg  [31:0] pd_50;
+    reg  [31:0] pd_51;
+    reg  [31:0] pd_52;
     reg  [31:0] pd_53;
     reg  [31:0] pd_54;
     reg  [31:0] pd_55;
     reg  [31:0] pd_56;
     reg  [31:0] pd_57;
-    reg  [31:0] pd_58;
-    reg  [31:0] pd_59;
-    reg  [31:0] pd_60;
-    wire [31:0] fnan_61;
-    wire [31:0] pw_62;  // saxpy_unroll.cl:9:16
-    wire [31:0] pld_63;  // saxpy_unroll.cl:9:31
+    wire [31:0] fnan_58;
+    wire [31:0] pw_59;  // saxpy_unroll.cl:9:16
+    wire [31:0] pld_60;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_61;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_62;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_63;  // saxpy_unroll.cl:9:31
     reg  [31:0] pq_64;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_65;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_66;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_67;  // saxpy_unroll.cl:9:31
-    wire        go_68;
-    wire        pu_69_valid;
-    wire [31:0] pu_69_result;
+    wire        go_65;
+    wire        pu_66_valid;
+    wire [31:0] pu_66_result;
+    reg  [31:0] pd_67;
+    reg  [31:0] pd_68;
+    reg  [31:0] pd_69;
     reg  [31:0] pd_70;
     reg  [31:0] pd_71;
     reg  [31:0] pd_72;
@@ -170,11 +170,11 @@ module saxpy_datapath (
     reg  [31:0] pd_76;
     reg  [31:0] pd_77;
     reg  [31:0] pd_78;
-    reg  [31:0] pd_79;
-    reg  [31:0] pd_80;
-    reg  [31:0] pd_81;
-    wire [31:0] fnan_82;
-    wire [31:0] pw_83;  // saxpy_unroll.cl:9:16
+    wire [31:0] fnan_79;
+    wire [31:0] pw_80;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_81;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_82;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_83;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_84;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_85;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_86;  // saxpy_unroll.cl:9:9
@@ -226,163 +226,163 @@ module saxpy_datapath (
     reg  [63:0] pq_132;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_133;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_134;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_135;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_136;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_137;  // saxpy_unroll.cl:9:9
-    wire [31:0] pv_138;  // saxpy_unroll.cl:8:28
-    wire [31:0] w_139;  // saxpy_unroll.cl:8:28
-    wire [31:0] pw_140;  // saxpy_unroll.cl:8:28
+    wire [31:0] pv_135;  // saxpy_unroll.cl:8:28
+    wire [31:0] w_136;  // saxpy_unroll.cl:8:28
+    wire [31:0] pw_137;  // saxpy_unroll.cl:8:28
     reg         p2_apart;
+    wire [31:0] w_138;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_139;  // saxpy_unroll.cl:8:25
+    wire        w_140;  // saxpy_unroll.cl:8:21
     wire [31:0] w_141;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_142;  // saxpy_unroll.cl:8:25
+    wire [31:0] w_142;  // saxpy_unroll.cl:8:21
     wire        w_143;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_144;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_145;  // saxpy_unroll.cl:8:21
-    wire        w_146;  // saxpy_unroll.cl:8:21
-    wire        w_147;  // saxpy_unroll.cl:8:21
-    reg         q_148;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_149;  // saxpy_unroll.cl:8:5
-    wire [31:0] w_150;  // saxpy_unroll.cl:8:5
-    wire [31:0] w_151;  // saxpy_unroll.cl:8:5
+    wire        w_144;  // saxpy_unroll.cl:8:21
+    reg         q_145;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_146;  // saxpy_unroll.cl:8:5
+    wire [31:0] w_147;  // saxpy_unroll.cl:8:5
+    wire [31:0] w_148;  // saxpy_unroll.cl:8:5
+    wire [63:0] w_149;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_150;  // saxpy_unroll.cl:9:11
+    wire [63:0] w_151;  // saxpy_unroll.cl:9:9
     wire [63:0] w_152;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_153;  // saxpy_unroll.cl:9:11
+    wire [63:0] w_153;  // saxpy_unroll.cl:9:9
     wire [63:0] w_154;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_155;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_156;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_157;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_158;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_159;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_160;  // saxpy_unroll.cl:9:24
-    reg  [31:0] ld_161;  // saxpy_unroll.cl:9:24
-    wire [31:0] v_162;
-    wire        go_163;
+    wire [31:0] w_155;  // saxpy_unroll.cl:9:16
+    wire [63:0] w_156;  // saxpy_unroll.cl:9:24
+    wire [63:0] w_157;  // saxpy_unroll.cl:9:24
+    reg  [31:0] ld_158;  // saxpy_unroll.cl:9:24
+    wire [31:0] v_159;
+    wire        go_160;
     reg         u0_fp_mul_issued;
     wire        u0_fp_mul_valid;
     wire [31:0] u0_fp_mul_result;
-    wire [31:0] fnan_164;
-    reg  [31:0] r_165;  // saxpy_unroll.cl:9:16
-    reg  [63:0] q_166;  // saxpy_unroll.cl:9:9
-    reg  [31:0] ld_167;  // saxpy_unroll.cl:9:31
-    wire [31:0] v_168;
-    wire        go_169;
+    wire [31:0] fnan_161;
+    reg  [31:0] r_162;  // saxpy_unroll.cl:9:16
+    reg  [63:0] q_163;  // saxpy_unroll.cl:9:9
+    reg  [31:0] ld_164;  // saxpy_unroll.cl:9:31
+    wire [31:0] v_165;
+    wire        go_166;
     reg         u1_fp_add_issued;
     wire        u1_fp_add_valid;
     wire [31:0] u1_fp_add_result;
-    wire [31:0] fnan_170;
-    reg  [31:0] r_171;  // saxpy_unroll.cl:9:16
-    wire [31:0] w_172;  // saxpy_unroll.cl:9:11
-    wire [31:0] w_173;  // saxpy_unroll.cl:9:11
-    wire [63:0] w_174;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_175;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_176;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_177;  // saxpy_unroll.cl:9:24
-    reg  [63:0] q_178;  // saxpy_unroll.cl:9:24
-    reg  [31:0] ld_179;  // saxpy_unroll.cl:9:24
-    wire [31:0] v_180;
-    wire        go_181;
+    wire [31:0] fnan_167;
+    reg  [31:0] r_168;  // saxpy_unroll.cl:9:16
+    wire [31:0] w_169;  // saxpy_unroll.cl:9:11
+    wire [31:0] w_170;  // saxpy_unroll.cl:9:11
+    wire [63:0] w_171;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_172;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_173;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_174;  // saxpy_unroll.cl:9:24
+    reg  [63:0] q_175;  // saxpy_unroll.cl:9:24
+    reg  [31:0] ld_176;  // saxpy_unroll.cl:9:24
+    wire [31:0] v_177;
+    wire        go_178;
     reg         u2_fp_mul_issued;
     wire        u2_fp_mul_valid;
     wire [31:0] u2_fp_mul_result;
-    wire [31:0] fnan_182;
-    reg  [31:0] r_183;  // saxpy_unroll.cl:9:16
-    reg  [63:0] q_184;  // saxpy_unroll.cl:9:9
-    reg  [31:0] ld_185;  // saxpy_unroll.cl:9:31
-    wire [31:0] v_186;
-    wire        go_187;
+    wire [31:0] fnan_179;
+    reg  [31:0] r_180;  // saxpy_unroll.cl:9:16
+    reg  [63:0] q_181;  // saxpy_unroll.cl:9:9
+    reg  [31:0] ld_182;  // saxpy_unroll.cl:9:31
+    wire [31:0] v_183;
+    wire        go_184;
     reg         u3_fp_add_issued;
     wire        u3_fp_add_valid;
     wire [31:0] u3_fp_add_result;
-    wire [31:0] fnan_188;
-    reg  [31:0] r_189;  // saxpy_unroll.cl:9:16
-    wire [31:0] w_190;  // saxpy_unroll.cl:9:11
-    wire [31:0] w_191;  // saxpy_unroll.cl:9:11
-    wire [63:0] w_192;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_193;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_194;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_195;  // saxpy_unroll.cl:9:24
-    reg  [63:0] q_196;  // saxpy_unroll.cl:9:24
-    reg  [31:0] ld_197;  // saxpy_unroll.cl:9:24
-    wire [31:0] v_198;
-    wire        go_199;
+    wire [31:0] fnan_185;
+    reg  [31:0] r_186;  // saxpy_unroll.cl:9:16
+    wire [31:0] w_187;  // saxpy_unroll.cl:9:11
+    wire [31:0] w_188;  // saxpy_unroll.cl:9:11
+    wire [63:0] w_189;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_190;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_191;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_192;  // saxpy_unroll.cl:9:24
+    reg  [63:0] q_193;  // saxpy_unroll.cl:9:24
+    reg  [31:0] ld_194;  // saxpy_unroll.cl:9:24
+    wire [31:0] v_195;
+    wire        go_196;
     reg         u4_fp_mul_issued;
     wire        u4_fp_mul_valid;
     wire [31:0] u4_fp_mul_result;
-    wire [31:0] fnan_200;
-    reg  [31:0] r_201;  // saxpy_unroll.cl:9:16
-    reg  [63:0] q_202;  // saxpy_unroll.cl:9:9
-    reg  [31:0] ld_203;  // saxpy_unroll.cl:9:31
-    wire [31:0] v_204;
-    wire        go_205;
+    wire [31:0] fnan_197;
+    reg  [31:0] r_198;  // saxpy_unroll.cl:9:16
+    reg  [63:0] q_199;  // saxpy_unroll.cl:9:9
+    reg  [31:0] ld_200;  // saxpy_unroll.cl:9:31
+    wire [31:0] v_201;
+    wire        go_202;
     reg         u5_fp_add_issued;
     wire        u5_fp_add_valid;
     wire [31:0] u5_fp_add_result;
-    wire [31:0] fnan_206;
-    reg  [31:0] r_207;  // saxpy_unroll.cl:9:16
-    wire [31:0] w_208;  // saxpy_unroll.cl:9:11
-    wire [31:0] w_209;  // saxpy_unroll.cl:9:11
-    wire [63:0] w_210;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_211;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_212;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_213;  // saxpy_unroll.cl:9:24
-    reg  [63:0] q_214;  // saxpy_unroll.cl:9:24
-    reg  [31:0] ld_215;  // saxpy_unroll.cl:9:24
-    wire [31:0] v_216;
-    wire        go_217;
+    wire [31:0] fnan_203;
+    reg  [31:0] r_204;  // saxpy_unroll.cl:9:16
+    wire [31:0] w_205;  // saxpy_unroll.cl:9:11
+    wire [31:0] w_206;  // saxpy_unroll.cl:9:11
+    wire [63:0] w_207;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_208;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_209;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_210;  // saxpy_unroll.cl:9:24
+    reg  [63:0] q_211;  // saxpy_unroll.cl:9:24
+    reg  [31:0] ld_212;  // saxpy_unroll.cl:9:24
+    wire [31:0] v_213;
+    wire        go_214;
     reg         u6_fp_mul_issued;
     wire        u6_fp_mul_valid;
     wire [31:0] u6_fp_mul_result;
-    wire [31:0] fnan_218;
-    reg  [31:0] r_219;  // saxpy_unroll.cl:9:16
-    reg  [63:0] q_220;  // saxpy_unroll.cl:9:9
-    reg  [31:0] ld_221;  // saxpy_unroll.cl:9:31
-    wire [31:0] v_222;
-    wire        go_223;
+    wire [31:0] fnan_215;
+    reg  [31:0] r_216;  // saxpy_unroll.cl:9:16
+    reg  [63:0] q_217;  // saxpy_unroll.cl:9:9
+    reg  [31:0] ld_218;  // saxpy_unroll.cl:9:31
+    wire [31:0] v_219;
+    wire        go_220;
     reg         u7_fp_add_issued;
     wire        u7_fp_add_valid;
     wire [31:0] u7_fp_add_result;
-    wire [31:0] fnan_224;
-    reg  [31:0] r_225;  // saxpy_unroll.cl:9:16
+    wire [31:0] fnan_221;
+    reg  [31:0] r_222;  // saxpy_unroll.cl:9:16
     reg  [25:0] p1_valid;  // saxpy_unroll.cl:8:5
     reg         p1_admit;
     reg  [1:0]  p1_slot;
     wire        p1_stall;
     wire        p1_en;
-    wire [31:0] pv_226;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_227;  // saxpy_unroll.cl:8:25
+    wire [31:0] pv_223;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_224;  // saxpy_unroll.cl:8:25
+    wire        pw_225;  // saxpy_unroll.cl:8:21
+    wire [31:0] pw_226;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_227;  // saxpy_unroll.cl:8:21
     wire        pw_228;  // saxpy_unroll.cl:8:21
-    wire [31:0] pw_229;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_230;  // saxpy_unroll.cl:8:21
-    wire        pw_231;  // saxpy_unroll.cl:8:21
-    wire        pw_232;  // saxpy_unroll.cl:8:21
+    wire        pw_229;  // saxpy_unroll.cl:8:21
     reg         p1_go;
+    wire [63:0] w_230;  // saxpy_unroll.cl:9:9
+    wire [31:0] pv_231;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_232;  // saxpy_unroll.cl:9:9
     wire [63:0] w_233;  // saxpy_unroll.cl:9:9
-    wire [31:0] pv_234;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_234;  // saxpy_unroll.cl:9:9
     wire [63:0] pw_235;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_236;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_237;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_238;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_239;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_240;  // saxpy_unroll.cl:9:24
-    wire [63:0] pw_241;  // saxpy_unroll.cl:9:24
-    wire [31:0] pld_242;  // saxpy_unroll.cl:9:24
-    wire        go_243;
-    wire        pu_244_valid;
-    wire [31:0] pu_244_result;
+    wire [31:0] w_236;  // saxpy_unroll.cl:9:16
+    wire [63:0] w_237;  // saxpy_unroll.cl:9:24
+    wire [63:0] pw_238;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_239;  // saxpy_unroll.cl:9:24
+    wire        go_240;
+    wire        pu_241_valid;
+    wire [31:0] pu_241_result;
+    reg  [31:0] pd_242;
+    reg  [31:0] pd_243;
+    reg  [31:0] pd_244;
     reg  [31:0] pd_245;
     reg  [31:0] pd_246;
     reg  [31:0] pd_247;
     reg  [31:0] pd_248;
     reg  [31:0] pd_249;
-    reg  [31:0] pd_250;
-    reg  [31:0] pd_251;
-    reg  [31:0] pd_252;
-    wire [31:0] fnan_253;
-    wire [31:0] pw_254;  // saxpy_unroll.cl:9:16
-    wire [31:0] pld_255;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_256;  // saxpy_unroll.cl:9:31
-    wire        go_257;
-    wire        pu_258_valid;
-    wire [31:0] pu_258_result;
+    wire [31:0] fnan_250;
+    wire [31:0] pw_251;  // saxpy_unroll.cl:9:16
+    wire [31:0] pld_252;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_253;  // saxpy_unroll.cl:9:31
+    wire        go_254;
+    wire        pu_255_valid;
+    wire [31:0] pu_255_result;
+    reg  [31:0] pd_256;
+    reg  [31:0] pd_257;
+    reg  [31:0] pd_258;
     reg  [31:0] pd_259;
     reg  [31:0] pd_260;
     reg  [31:0] pd_261;
@@ -392,11 +392,11 @@ module saxpy_datapath (
     reg  [31:0] pd_265;
     reg  [31:0] pd_266;
     reg  [31:0] pd_267;
-    reg  [31:0] pd_268;
-    reg  [31:0] pd_269;
-    reg  [31:0] pd_270;
-    wire [31:0] fnan_271;
-    wire [31:0] pw_272;  // saxpy_unroll.cl:9:16
+    wire [31:0] fnan_268;
+    wire [31:0] pw_269;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_270;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_271;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_272;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_273;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_274;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_275;  // saxpy_unroll.cl:9:9
@@ -408,36 +408,36 @@ module saxpy_datapath (
     reg  [63:0] pq_281;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_282;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_283;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_284;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_285;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_286;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_287;  // saxpy_unroll.cl:9:11
-    wire [31:0] pw_288;  // saxpy_unroll.cl:9:11
-    wire [63:0] pw_289;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_290;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_291;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_292;  // saxpy_unroll.cl:9:24
-    reg  [63:0] pq_293;  // saxpy_unroll.cl:9:24
-    wire [31:0] pld_294;  // saxpy_unroll.cl:9:24
-    wire        go_295;
-    wire        pu_296_valid;
-    wire [31:0] pu_296_result;
+    wire [31:0] w_284;  // saxpy_unroll.cl:9:11
+    wire [31:0] pw_285;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_286;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_287;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_288;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_289;  // saxpy_unroll.cl:9:24
+    reg  [63:0] pq_290;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_291;  // saxpy_unroll.cl:9:24
+    wire        go_292;
+    wire        pu_293_valid;
+    wire [31:0] pu_293_result;
+    reg  [31:0] pd_294;
+    reg  [31:0] pd_295;
+    reg  [31:0] pd_296;
     reg  [31:0] pd_297;
     reg  [31:0] pd_298;
     reg  [31:0] pd_299;
     reg  [31:0] pd_300;
     reg  [31:0] pd_301;
-    reg  [31:0] pd_302;
-    reg  [31:0] pd_303;
-    reg  [31:0] pd_304;
-    wire [31:0] fnan_305;
-    wire [31:0] pw_306;  // saxpy_unroll.cl:9:16
-    reg  [63:0] pq_307;  // saxpy_unroll.cl:9:9
-    wire [31:0] pld_308;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_309;  // saxpy_unroll.cl:9:31
-    wire        go_310;
-    wire        pu_311_valid;
-    wire [31:0] pu_311_result;
+    wire [31:0] fnan_302;
+    wire [31:0] pw_303;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_304;  // saxpy_unroll.cl:9:9
+    wire [31:0] pld_305;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_306;  // saxpy_unroll.cl:9:31
+    wire        go_307;
+    wire        pu_308_valid;
+    wire [31:0] pu_308_result;
+    reg  [31:0] pd_309;
+    reg  [31:0] pd_310;
+    reg  [31:0] pd_311;
     reg  [31:0] pd_312;
     reg  [31:0] pd_313;
     reg  [31:0] pd_314;
@@ -447,11 +447,11 @@ module saxpy_datapath (
     reg  [31:0] pd_318;
     reg  [31:0] pd_319;
     reg  [31:0] pd_320;
-    reg  [31:0] pd_321;
-    reg  [31:0] pd_322;
-    reg  [31:0] pd_323;
-    wire [31:0] fnan_324;
-    wire [31:0] pw_325;  // saxpy_unroll.cl:9:16
+    wire [31:0] fnan_321;
+    wire [31:0] pw_322;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_323;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_324;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_325;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_326;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_327;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_328;  // saxpy_unroll.cl:9:9
@@ -462,36 +462,36 @@ module saxpy_datapath (
     reg  [63:0] pq_333;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_334;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_335;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_336;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_337;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_338;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_339;  // saxpy_unroll.cl:9:11
-    wire [31:0] pw_340;  // saxpy_unroll.cl:9:11
-    wire [63:0] pw_341;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_342;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_343;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_344;  // saxpy_unroll.cl:9:24
-    reg  [63:0] pq_345;  // saxpy_unroll.cl:9:24
-    wire [31:0] pld_346;  // saxpy_unroll.cl:9:24
-    wire        go_347;
-    wire        pu_348_valid;
-    wire [31:0] pu_348_result;
+    wire [31:0] w_336;  // saxpy_unroll.cl:9:11
+    wire [31:0] pw_337;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_338;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_339;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_340;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_341;  // saxpy_unroll.cl:9:24
+    reg  [63:0] pq_342;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_343;  // saxpy_unroll.cl:9:24
+    wire        go_344;
+    wire        pu_345_valid;
+    wire [31:0] pu_345_result;
+    reg  [31:0] pd_346;
+    reg  [31:0] pd_347;
+    reg  [31:0] pd_348;
     reg  [31:0] pd_349;
     reg  [31:0] pd_350;
     reg  [31:0] pd_351;
     reg  [31:0] pd_352;
     reg  [31:0] pd_353;
-    reg  [31:0] pd_354;
-    reg  [31:0] pd_355;
-    reg  [31:0] pd_356;
-    wire [31:0] fnan_357;
-    wire [31:0] pw_358;  // saxpy_unroll.cl:9:16
-    reg  [63:0] pq_359;  // saxpy_unroll.cl:9:9
-    wire [31:0] pld_360;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_361;  // saxpy_unroll.cl:9:31
-    wire        go_362;
-    wire        pu_363_valid;
-    wire [31:0] pu_363_result;
+    wire [31:0] fnan_354;
+    wire [31:0] pw_355;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_356;  // saxpy_unroll.cl:9:9
+    wire [31:0] pld_357;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_358;  // saxpy_unroll.cl:9:31
+    wire        go_359;
+    wire        pu_360_valid;
+    wire [31:0] pu_360_result;
+    reg  [31:0] pd_361;
+    reg  [31:0] pd_362;
+    reg  [31:0] pd_363;
     reg  [31:0] pd_364;
     reg  [31:0] pd_365;
     reg  [31:0] pd_366;
@@ -501,11 +501,11 @@ module saxpy_datapath (
     reg  [31:0] pd_370;
     reg  [31:0] pd_371;
     reg  [31:0] pd_372;
-    reg  [31:0] pd_373;
-    reg  [31:0] pd_374;
-    reg  [31:0] pd_375;
-    wire [31:0] fnan_376;
-    wire [31:0] pw_377;  // saxpy_unroll.cl:9:16
+    wire [31:0] fnan_373;
+    wire [31:0] pw_374;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_375;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_376;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_377;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_378;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_379;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_380;  // saxpy_unroll.cl:9:9
@@ -516,36 +516,36 @@ module saxpy_datapath (
     reg  [63:0] pq_385;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_386;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_387;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_388;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_389;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_390;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_391;  // saxpy_unroll.cl:9:11
-    wire [31:0] pw_392;  // saxpy_unroll.cl:9:11
-    wire [63:0] pw_393;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_394;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_395;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_396;  // saxpy_unroll.cl:9:24
-    reg  [63:0] pq_397;  // saxpy_unroll.cl:9:24
-    wire [31:0] pld_398;  // saxpy_unroll.cl:9:24
-    wire        go_399;
-    wire        pu_400_valid;
-    wire [31:0] pu_400_result;
+    wire [31:0] w_388;  // saxpy_unroll.cl:9:11
+    wire [31:0] pw_389;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_390;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_391;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_392;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_393;  // saxpy_unroll.cl:9:24
+    reg  [63:0] pq_394;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_395;  // saxpy_unroll.cl:9:24
+    wire        go_396;
+    wire        pu_397_valid;
+    wire [31:0] pu_397_result;
+    reg  [31:0] pd_398;
+    reg  [31:0] pd_399;
+    reg  [31:0] pd_400;
     reg  [31:0] pd_401;
     reg  [31:0] pd_402;
     reg  [31:0] pd_403;
     reg  [31:0] pd_404;
     reg  [31:0] pd_405;
-    reg  [31:0] pd_406;
-    reg  [31:0] pd_407;
-    reg  [31:0] pd_408;
-    wire [31:0] fnan_409;
-    wire [31:0] pw_410;  // saxpy_unroll.cl:9:16
-    reg  [63:0] pq_411;  // saxpy_unroll.cl:9:9
-    wire [31:0] pld_412;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_413;  // saxpy_unroll.cl:9:31
-    wire        go_414;
-    wire        pu_415_valid;
-    wire [31:0] pu_415_result;
+    wire [31:0] fnan_406;
+    wire [31:0] pw_407;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_408;  // saxpy_unroll.cl:9:9
+    wire [31:0] pld_409;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_410;  // saxpy_unroll.cl:9:31
+    wire        go_411;
+    wire        pu_412_valid;
+    wire [31:0] pu_412_result;
+    reg  [31:0] pd_413;
+    reg  [31:0] pd_414;
+    reg  [31:0] pd_415;
     reg  [31:0] pd_416;
     reg  [31:0] pd_417;
     reg  [31:0] pd_418;
@@ -555,11 +555,11 @@ module saxpy_datapath (
     reg  [31:0] pd_422;
     reg  [31:0] pd_423;
     reg  [31:0] pd_424;
-    reg  [31:0] pd_425;
-    reg  [31:0] pd_426;
-    reg  [31:0] pd_427;
-    wire [31:0] fnan_428;
-    wire [31:0] pw_429;  // saxpy_unroll.cl:9:16
+    wire [31:0] fnan_425;
+    wire [31:0] pw_426;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_427;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_428;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_429;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_430;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_431;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_432;  // saxpy_unroll.cl:9:9
@@ -571,15 +571,12 @@ module saxpy_datapath (
     reg  [63:0] pq_438;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_439;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_440;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_441;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_442;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_443;  // saxpy_unroll.cl:9:9
-    wire [31:0] pv_444;  // saxpy_unroll.cl:8:5
-    wire [31:0] w_445;  // saxpy_unroll.cl:8:5
-    wire [31:0] pw_446;  // saxpy_unroll.cl:8:5
+    wire [31:0] pv_441;  // saxpy_unroll.cl:8:5
+    wire [31:0] w_442;  // saxpy_unroll.cl:8:5
+    wire [31:0] pw_443;  // saxpy_unroll.cl:8:5
     reg         p1_apart;
-    wire [31:0] w_447;  // saxpy_unroll.cl:8:18
-    wire [63:0] w_448;  // saxpy_unroll.cl:5:6
+    wire [31:0] w_444;  // saxpy_unroll.cl:8:18
+    wire [63:0] w_445;  // saxpy_unroll.cl:5:6
     reg  [7:0]  launch_err;
     reg         done_q;
     assign w_1 = v1_lid_x;
@@ -587,418 +584,415 @@ module saxpy_datapath (
     assign w_3 = 8'h01;
     assign w_4 = (w_2 < w_3);
     assign w_6 = v1_lid_x;
-    assign w_7 = w_6[7:0];
-    assign w_8 = 8'h01;
-    assign w_9 = (w_7 + w_8);
-    assign w_10 = {56'h00000000000000, w_9[7:0]};
-    assign w_11 = v0_i;
-    assign w_12 = arg_n;
-    assign w_13 = ((w_11 ^ 32'h80000000) < (w_12 ^ 32'h80000000));
-    assign w_15 = v0_i;
-    assign w_16 = 32'h00000001;
-    assign w_17 = (w_15 + w_16);
-    assign w_18 = {32'h00000000, y_base};
-    assign w_19 = v0_i;
-    assign w_20 = {{32{w_19[31]}}, w_19[31:0]};
-    assign w_21 = 64'h0000000000000004;
-    assign w_22 = (w_20 * w_21);
-    assign w_23 = (w_18 + w_22);
-    assign w_24 = arg_alpha;
-    assign w_25 = {32'h00000000, x_base};
-    assign w_26 = (w_25 + w_22);
-    assign v_28 = ld_27[31:0];
+    assign w_7 = 64'h0000000000000001;
+    assign w_8 = v0_i;
+    assign w_9 = arg_n;
+    assign w_10 = ((w_8 ^ 32'h80000000) < (w_9 ^ 32'h80000000));
+    assign w_12 = v0_i;
+    assign w_13 = 32'h00000001;
+    assign w_14 = (w_12 + w_13);
+    assign w_15 = {32'h00000000, y_base};
+    assign w_16 = v0_i;
+    assign w_17 = {{32{w_16[31]}}, w_16[31:0]};
+    assign w_18 = 64'h0000000000000004;
+    assign w_19 = (w_17 * w_18);
+    assign w_20 = (w_15 + w_19);
+    assign w_21 = arg_alpha;
+    assign w_22 = {32'h00000000, x_base};
+    assign w_23 = (w_22 + w_19);
+    assign v_25 = ld_24[31:0];
 
     ohls_fp_mul u8_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_29),
-        .a(w_24),
-        .b(v_28),
+        .in_valid(go_26),
+        .a(w_21),
+        .b(v_25),
         .out_valid(u8_fp_mul_valid),
         .result(u8_fp_mul_result)
     );
-    assign fnan_30 = u8_fp_mul_result;
-    assign v_34 = ld_33[31:0];
+    assign fnan_27 = u8_fp_mul_result;
+    assign v_31 = ld_30[31:0];
 
     ohls_fp_add u9_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_35),
-        .a(r_31),
-        .b(v_34),
+        .in_valid(go_32),
+        .a(r_28),
+        .b(v_31),
         .sub(1'h0),
         .out_valid(u9_fp_add_valid),
         .result(u9_fp_add_result)
     );
-    assign fnan_36 = u9_fp_add_result;
+    assign fnan_33 = u9_fp_add_result;
     assign p2_en = (!p2_stall);
-    assign pv_38 = v0_i;
-    assign w_39 = arg_n;
-    assign pw_40 = ((pv_38 ^ 32'h80000000) < (w_39 ^ 32'h80000000));
-    assign w_41 = {32'h00000000, y_base};
-    assign pv_42 = v0_i;
-    assign pw_43 = {{32{pv_42[31]}}, pv_42[31:0]};
-    assign w_44 = 64'h0000000000000004;
-    assign pw_45 = (pw_43 * w_44);
-    assign pw_46 = (w_41 + pw_45);
-    assign w_47 = arg_alpha;
-    assign w_48 = {32'h00000000, x_base};
-    assign pw_49 = (w_48 + pw_45);
-    assign pld_50 = x_ld_resp_data;
-    assign go_51 = 1'h1;
+    assign pv_35 = v0_i;
+    assign w_36 = arg_n;
+    assign pw_37 = ((pv_35 ^ 32'h80000000) < (w_36 ^ 32'h80000000));
+    assign w_38 = {32'h00000000, y_base};
+    assign pv_39 = v0_i;
+    assign pw_40 = {{32{pv_39[31]}}, pv_39[31:0]};
+    assign w_41 = 64'h0000000000000004;
+    assign pw_42 = (pw_40 * w_41);
+    assign pw_43 = (w_38 + pw_42);
+    assign w_44 = arg_alpha;
+    assign w_45 = {32'h00000000, x_base};
+    assign pw_46 = (w_45 + pw_42);
+    assign pld_47 = x_ld_resp_data;
+    assign go_48 = 1'h1;
 
-    ohls_fp_mul pu_52 (
+    ohls_fp_mul pu_49 (
         .clk(clk),
         .rst(rst),
         .en(p2_en),
-        .in_valid(go_51),
-        .a(w_47),
-        .b(pld_50),
-        .out_valid(pu_52_valid),
-        .result(pu_52_result)
+        .in_valid(go_48),
+        .a(w_44),
+        .b(pld_47),
+        .out_valid(pu_49_valid),
+        .result(pu_49_result)
     );
-    assign fnan_61 = pu_52_result;
-    assign pw_62 = (((&pd_56[30:23]) && (!(pd_56[22:0] == 23'h000000))) ? (pd_56 | 32'h00400000) : (((&pd_60[30:23]) && (!(pd_60[22:0] == 23'h000000))) ? (pd_60 | 32'h00400000) : (((((&pd_56[30:23]) && (pd_56[22:0] == 23'h000000)) && (pd_60[30:0] == 31'h00000000)) || ((pd_56[30:0] == 31'h00000000) && ((&pd_60[30:23]) && (pd_60[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_61)));
-    assign pld_63 = y_ld_resp_data;
-    assign go_68 = 1'h1;
+    assign fnan_58 = pu_49_result;
+    assign pw_59 = (((&pd_53[30:23]) && (!(pd_53[22:0] == 23'h000000))) ? (pd_53 | 32'h00400000) : (((&pd_57[30:23]) && (!(pd_57[22:0] == 23'h000000))) ? (pd_57 | 32'h00400000) : (((((&pd_53[30:23]) && (pd_53[22:0] == 23'h000000)) && (pd_57[30:0] == 31'h00000000)) || ((pd_53[30:0] == 31'h00000000) && ((&pd_57[30:23]) && (pd_57[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_58)));
+    assign pld_60 = y_ld_resp_data;
+    assign go_65 = 1'h1;
 
-    ohls_fp_add pu_69 (
+    ohls_fp_add pu_66 (
         .clk(clk),
         .rst(rst),
         .en(p2_en),
-        .in_valid(go_68),
-        .a(pw_62),
-        .b(pq_67),
+        .in_valid(go_65),
+        .a(pw_59),
+        .b(pq_64),
         .sub(1'h0),
-        .out_valid(pu_69_valid),
-        .result(pu_69_result)
+        .out_valid(pu_66_valid),
+        .result(pu_66_result)
     );
-    assign fnan_82 = pu_69_result;
-    assign pw_83 = (((&pd_75[30:23]) && (!(pd_75[22:0] == 23'h000000))) ? (pd_75 | 32'h00400000) : (((&pd_81[30:23]) && (!(pd_81[22:0] == 23'h000000))) ? (pd_81 | 32'h00400000) : (((((&pd_75[30:23]) && (pd_75[22:0] == 23'h000000)) && ((&pd_81[30:23]) && (pd_81[22:0] == 23'h000000))) && (!(pd_75[31] == pd_81[31]))) ? 32'hffc00000 : fnan_82)));
-    assign pv_138 = v0_i;
-    assign w_139 = 32'h00000001;
-    assign pw_140 = (pv_138 + w_139);
-    assign p2_stall = (((((((p2_valid[0] && 1'h1) && pw_40) && (!x_ld_req_ready)) || ((p2_valid[44] && 1'h1) && (!x_ld_resp_valid))) || (((p2_valid[0] && 1'h1) && pw_40) && (!y_ld_req_ready))) || ((p2_valid[44] && 1'h1) && (!y_ld_resp_valid))) || ((p2_valid[54] && 1'h1) && (!y_st_req_ready)));
+    assign fnan_79 = pu_66_result;
+    assign pw_80 = (((&pd_72[30:23]) && (!(pd_72[22:0] == 23'h000000))) ? (pd_72 | 32'h00400000) : (((&pd_78[30:23]) && (!(pd_78[22:0] == 23'h000000))) ? (pd_78 | 32'h00400000) : (((((&pd_72[30:23]) && (pd_72[22:0] == 23'h000000)) && ((&pd_78[30:23]) && (pd_78[22:0] == 23'h000000))) && (!(pd_72[31] == pd_78[31]))) ? 32'hffc00000 : fnan_79)));
+    assign pv_135 = v0_i;
+    assign w_136 = 32'h00000001;
+    assign pw_137 = (pv_135 + w_136);
+    assign p2_stall = (((((((p2_valid[0] && 1'h1) && pw_37) && (!x_ld_req_ready)) || ((p2_valid[44] && 1'h1) && (!x_ld_resp_valid))) || (((p2_valid[0] && 1'h1) && pw_37) && (!y_ld_req_ready))) || ((p2_valid[44] && 1'h1) && (!y_ld_resp_valid))) || ((p2_valid[54] && 1'h1) && (!y_st_req_ready)));
 
     always @(posedge clk) begin
         p2_apart <= (1'h1 && (((x_size == 32'h00000000) || (y_size == 32'h00000000)) || ((({1'h0, x_base} + {1'h0, x_size}) <= {1'h0, y_base}) || (({1'h0, y_base} + {1'h0, y_size}) <= {1'h0, x_base}))));
     end
-    assign w_141 = v0_i;
-    assign w_142 = arg_n;
-    assign w_143 = ((w_141 ^ 32'h80000000) < (w_142 ^ 32'h80000000));
-    assign w_144 = (w_142 - w_141);
-    assign w_145 = 32'h00000003;
-    assign w_146 = (w_144 > w_145);
-    assign w_147 = (w_143 & w_146);
-    assign w_149 = v0_i;
-    assign w_150 = 32'h00000004;
-    assign w_151 = (w_149 + w_150);
-    assign w_152 = {32'h00000000, y_base};
-    assign w_153 = v0_i;
-    assign w_154 = {{32{w_153[31]}}, w_153[31:0]};
-    assign w_155 = 64'h0000000000000004;
-    assign w_156 = (w_154 * w_155);
-    assign w_157 = (w_152 + w_156);
-    assign w_158 = arg_alpha;
-    assign w_159 = {32'h00000000, x_base};
-    assign w_160 = (w_159 + w_156);
-    assign v_162 = ld_161[31:0];
+    assign w_138 = v0_i;
+    assign w_139 = arg_n;
+    assign w_140 = ((w_138 ^ 32'h80000000) < (w_139 ^ 32'h80000000));
+    assign w_141 = (w_139 - w_138);
+    assign w_142 = 32'h00000003;
+    assign w_143 = (w_141 > w_142);
+    assign w_144 = (w_140 & w_143);
+    assign w_146 = v0_i;
+    assign w_147 = 32'h00000004;
+    assign w_148 = (w_146 + w_147);
+    assign w_149 = {32'h00000000, y_base};
+    assign w_150 = v0_i;
+    assign w_151 = {{32{w_150[31]}}, w_150[31:0]};
+    assign w_152 = 64'h0000000000000004;
+    assign w_153 = (w_151 * w_152);
+    assign w_154 = (w_149 + w_153);
+    assign w_155 = arg_alpha;
+    assign w_156 = {32'h00000000, x_base};
+    assign w_157 = (w_156 + w_153);
+    assign v_159 = ld_158[31:0];
 
     ohls_fp_mul u0_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_163),
-        .a(w_158),
-        .b(v_162),
+        .in_valid(go_160),
+        .a(w_155),
+        .b(v_159),
         .out_valid(u0_fp_mul_valid),
         .result(u0_fp_mul_result)
     );
-    assign fnan_164 = u0_fp_mul_result;
-    assign v_168 = ld_167[31:0];
+    assign fnan_161 = u0_fp_mul_result;
+    assign v_165 = ld_164[31:0];
 
     ohls_fp_add u1_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_169),
-        .a(r_165),
-        .b(v_168),
+        .in_valid(go_166),
+        .a(r_162),
+        .b(v_165),
         .sub(1'h0),
         .out_valid(u1_fp_add_valid),
         .result(u1_fp_add_result)
     );
-    assign fnan_170 = u1_fp_add_result;
-    assign w_172 = 32'h00000001;
-    assign w_173 = (w_153 + w_172);
-    assign w_174 = {{32{w_173[31]}}, w_173[31:0]};
-    assign w_175 = (w_174 * w_155);
-    assign w_176 = (w_152 + w_175);
-    assign w_177 = (w_159 + w_175);
-    assign v_180 = ld_179[31:0];
+    assign fnan_167 = u1_fp_add_result;
+    assign w_169 = 32'h00000001;
+    assign w_170 = (w_150 + w_169);
+    assign w_171 = {{32{w_170[31]}}, w_170[31:0]};
+    assign w_172 = (w_171 * w_152);
+    assign w_173 = (w_149 + w_172);
+    assign w_174 = (w_156 + w_172);
+    assign v_177 = ld_176[31:0];
 
     ohls_fp_mul u2_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_181),
-        .a(w_158),
-        .b(v_180),
+        .in_valid(go_178),
+        .a(w_155),
+        .b(v_177),
         .out_valid(u2_fp_mul_valid),
         .result(u2_fp_mul_result)
     );
-    assign fnan_182 = u2_fp_mul_result;
-    assign v_186 = ld_185[31:0];
+    assign fnan_179 = u2_fp_mul_result;
+    assign v_183 = ld_182[31:0];
 
     ohls_fp_add u3_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_187),
-        .a(r_183),
-        .b(v_186),
+        .in_valid(go_184),
+        .a(r_180),
+        .b(v_183),
         .sub(1'h0),
         .out_valid(u3_fp_add_valid),
         .result(u3_fp_add_result)
     );
-    assign fnan_188 = u3_fp_add_result;
-    assign w_190 = 32'h00000002;
-    assign w_191 = (w_153 + w_190);
-    assign w_192 = {{32{w_191[31]}}, w_191[31:0]};
-    assign w_193 = (w_192 * w_155);
-    assign w_194 = (w_152 + w_193);
-    assign w_195 = (w_159 + w_193);
-    assign v_198 = ld_197[31:0];
+    assign fnan_185 = u3_fp_add_result;
+    assign w_187 = 32'h00000002;
+    assign w_188 = (w_150 + w_187);
+    assign w_189 = {{32{w_188[31]}}, w_188[31:0]};
+    assign w_190 = (w_189 * w_152);
+    assign w_191 = (w_149 + w_190);
+    assign w_192 = (w_156 + w_190);
+    assign v_195 = ld_194[31:0];
 
     ohls_fp_mul u4_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_199),
-        .a(w_158),
-        .b(v_198),
+        .in_valid(go_196),
+        .a(w_155),
+        .b(v_195),
         .out_valid(u4_fp_mul_valid),
         .result(u4_fp_mul_result)
     );
-    assign fnan_200 = u4_fp_mul_result;
-    assign v_204 = ld_203[31:0];
+    assign fnan_197 = u4_fp_mul_result;
+    assign v_201 = ld_200[31:0];
 
     ohls_fp_add u5_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_205),
-        .a(r_201),
-        .b(v_204),
+        .in_valid(go_202),
+        .a(r_198),
+        .b(v_201),
         .sub(1'h0),
         .out_valid(u5_fp_add_valid),
         .result(u5_fp_add_result)
     );
-    assign fnan_206 = u5_fp_add_result;
-    assign w_208 = 32'h00000003;
-    assign w_209 = (w_153 + w_208);
-    assign w_210 = {{32{w_209[31]}}, w_209[31:0]};
-    assign w_211 = (w_210 * w_155);
-    assign w_212 = (w_152 + w_211);
-    assign w_213 = (w_159 + w_211);
-    assign v_216 = ld_215[31:0];
+    assign fnan_203 = u5_fp_add_result;
+    assign w_205 = 32'h00000003;
+    assign w_206 = (w_150 + w_205);
+    assign w_207 = {{32{w_206[31]}}, w_206[31:0]};
+    assign w_208 = (w_207 * w_152);
+    assign w_209 = (w_149 + w_208);
+    assign w_210 = (w_156 + w_208);
+    assign v_213 = ld_212[31:0];
 
     ohls_fp_mul u6_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_217),
-        .a(w_158),
-        .b(v_216),
+        .in_valid(go_214),
+        .a(w_155),
+        .b(v_213),
         .out_valid(u6_fp_mul_valid),
         .result(u6_fp_mul_result)
     );
-    assign fnan_218 = u6_fp_mul_result;
-    assign v_222 = ld_221[31:0];
+    assign fnan_215 = u6_fp_mul_result;
+    assign v_219 = ld_218[31:0];
 
     ohls_fp_add u7_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_223),
-        .a(r_219),
-        .b(v_222),
+        .in_valid(go_220),
+        .a(r_216),
+        .b(v_219),
         .sub(1'h0),
         .out_valid(u7_fp_add_valid),
         .result(u7_fp_add_result)
     );
-    assign fnan_224 = u7_fp_add_result;
+    assign fnan_221 = u7_fp_add_result;
     assign p1_en = (!p1_stall);
-    assign pv_226 = v0_i;
-    assign w_227 = arg_n;
-    assign pw_228 = ((pv_226 ^ 32'h80000000) < (w_227 ^ 32'h80000000));
-    assign pw_229 = (w_227 - pv_226);
-    assign w_230 = 32'h00000003;
-    assign pw_231 = (pw_229 > w_230);
-    assign pw_232 = (pw_228 & pw_231);
-    assign w_233 = {32'h00000000, y_base};
-    assign pv_234 = v0_i;
-    assign pw_235 = {{32{pv_234[31]}}, pv_234[31:0]};
-    assign w_236 = 64'h0000000000000004;
-    assign pw_237 = (pw_235 * w_236);
-    assign pw_238 = (w_233 + pw_237);
-    assign w_239 = arg_alpha;
-    assign w_240 = {32'h00000000, x_base};
-    assign pw_241 = (w_240 + pw_237);
-    assign pld_242 = x_ld_resp_data;
-    assign go_243 = (p1_slot == 2'h0);
+    assign pv_223 = v0_i;
+    assign w_224 = arg_n;
+    assign pw_225 = ((pv_223 ^ 32'h80000000) < (w_224 ^ 32'h80000000));
+    assign pw_226 = (w_224 - pv_223);
+    assign w_227 = 32'h00000003;
+    assign pw_228 = (pw_226 > w_227);
+    assign pw_229 = (pw_225 & pw_228);
+    assign w_230 = {32'h00000000, y_base};
+    assign pv_231 = v0_i;
+    assign pw_232 = {{32{pv_231[31]}}, pv_231[31:0]};
+    assign w_233 = 64'h0000000000000004;
+    assign pw_234 = (pw_232 * w_233);
+    assign pw_235 = (w_230 + pw_234);
+    assign w_236 = arg_alpha;
+    assign w_237 = {32'h00000000, x_base};
+    assign pw_238 = (w_237 + pw_234);
+    assign pld_239 = x_ld_resp_data;
+    assign go_240 = (p1_slot == 2'h0);
 
-    ohls_fp_mul pu_244 (
+    ohls_fp_mul pu_241 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_243),
-        .a(w_239),
-        .b(pld_242),
-        .out_valid(pu_244_valid),
-        .result(pu_244_result)
+        .in_valid(go_240),
+        .a(w_236),
+        .b(pld_239),
+        .out_valid(pu_241_valid),
+        .result(pu_241_result)
     );
-    assign fnan_253 = pu_244_result;
-    assign pw_254 = (((&pd_248[30:23]) && (!(pd_248[22:0] == 23'h000000))) ? (pd_248 | 32'h00400000) : (((&pd_252[30:23]) && (!(pd_252[22:0] == 23'h000000))) ? (pd_252 | 32'h00400000) : (((((&pd_248[30:23]) && (pd_248[22:0] == 23'h000000)) && (pd_252[30:0] == 31'h00000000)) || ((pd_248[30:0] == 31'h00000000) && ((&pd_252[30:23]) && (pd_252[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_253)));
-    assign pld_255 = y_ld_resp_data;
-    assign go_257 = (p1_slot == 2'h0);
+    assign fnan_250 = pu_241_result;
+    assign pw_251 = (((&pd_245[30:23]) && (!(pd_245[22:0] == 23'h000000))) ? (pd_245 | 32'h00400000) : (((&pd_249[30:23]) && (!(pd_249[22:0] == 23'h000000))) ? (pd_249 | 32'h00400000) : (((((&pd_245[30:23]) && (pd_245[22:0] == 23'h000000)) && (pd_249[30:0] == 31'h00000000)) || ((pd_245[30:0] == 31'h00000000) && ((&pd_249[30:23]) && (pd_249[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_250)));
+    assign pld_252 = y_ld_resp_data;
+    assign go_254 = (p1_slot == 2'h0);
 
-    ohls_fp_add pu_258 (
+    ohls_fp_add pu_255 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_257),
-        .a(pw_254),
-        .b(pq_256),
+        .in_valid(go_254),
+        .a(pw_251),
+        .b(pq_253),
         .sub(1'h0),
-        .out_valid(pu_258_valid),
-        .result(pu_258_result)
+        .out_valid(pu_255_valid),
+        .result(pu_255_result)
     );
-    assign fnan_271 = pu_258_result;
-    assign pw_272 = (((&pd_264[30:23]) && (!(pd_264[22:0] == 23'h000000))) ? (pd_264 | 32'h00400000) : (((&pd_270[30:23]) && (!(pd_270[22:0] == 23'h000000))) ? (pd_270 | 32'h00400000) : (((((&pd_264[30:23]) && (pd_264[22:0] == 23'h000000)) && ((&pd_270[30:23]) && (pd_270[22:0] == 23'h000000))) && (!(pd_264[31] == pd_270[31]))) ? 32'hffc00000 : fnan_271)));
-    assign w_287 = 32'h00000001;
-    assign pw_288 = (pv_234 + w_287);
-    assign pw_289 = {{32{pw_288[31]}}, pw_288[31:0]};
-    assign pw_290 = (pw_289 * w_236);
-    assign pw_291 = (w_233 + pw_290);
-    assign pw_292 = (w_240 + pw_290);
-    assign pld_294 = x_ld_resp_data;
-    assign go_295 = (p1_slot == 2'h1);
+    assign fnan_268 = pu_255_result;
+    assign pw_269 = (((&pd_261[30:23]) && (!(pd_261[22:0] == 23'h000000))) ? (pd_261 | 32'h00400000) : (((&pd_267[30:23]) && (!(pd_267[22:0] == 23'h000000))) ? (pd_267 | 32'h00400000) : (((((&pd_261[30:23]) && (pd_261[22:0] == 23'h000000)) && ((&pd_267[30:23]) && (pd_267[22:0] == 23'h000000))) && (!(pd_261[31] == pd_267[31]))) ? 32'hffc00000 : fnan_268)));
+    assign w_284 = 32'h00000001;
+    assign pw_285 = (pv_231 + w_284);
+    assign pw_286 = {{32{pw_285[31]}}, pw_285[31:0]};
+    assign pw_287 = (pw_286 * w_233);
+    assign pw_288 = (w_230 + pw_287);
+    assign pw_289 = (w_237 + pw_287);
+    assign pld_291 = x_ld_resp_data;
+    assign go_292 = (p1_slot == 2'h1);
 
-    ohls_fp_mul pu_296 (
+    ohls_fp_mul pu_293 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_295),
-        .a(w_239),
-        .b(pld_294),
-        .out_valid(pu_296_valid),
-        .result(pu_296_result)
+        .in_valid(go_292),
+        .a(w_236),
+        .b(pld_291),
+        .out_valid(pu_293_valid),
+        .result(pu_293_result)
     );
-    assign fnan_305 = pu_296_result;
-    assign pw_306 = (((&pd_300[30:23]) && (!(pd_300[22:0] == 23'h000000))) ? (pd_300 | 32'h00400000) : (((&pd_304[30:23]) && (!(pd_304[22:0] == 23'h000000))) ? (pd_304 | 32'h00400000) : (((((&pd_300[30:23]) && (pd_300[22:0] == 23'h000000)) && (pd_304[30:0] == 31'h00000000)) || ((pd_300[30:0] == 31'h00000000) && ((&pd_304[30:23]) && (pd_304[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_305)));
-    assign pld_308 = y_ld_resp_data;
-    assign go_310 = (p1_slot == 2'h1);
+    assign fnan_302 = pu_293_result;
+    assign pw_303 = (((&pd_297[30:23]) && (!(pd_297[22:0] == 23'h000000))) ? (pd_297 | 32'h00400000) : (((&pd_301[30:23]) && (!(pd_301[22:0] == 23'h000000))) ? (pd_301 | 32'h00400000) : (((((&pd_297[30:23]) && (pd_297[22:0] == 23'h000000)) && (pd_301[30:0] == 31'h00000000)) || ((pd_297[30:0] == 31'h00000000) && ((&pd_301[30:23]) && (pd_301[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_302)));
+    assign pld_305 = y_ld_resp_data;
+    assign go_307 = (p1_slot == 2'h1);
 
-    ohls_fp_add pu_311 (
+    ohls_fp_add pu_308 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_310),
-        .a(pw_306),
-        .b(pq_309),
+        .in_valid(go_307),
+        .a(pw_303),
+        .b(pq_306),
         .sub(1'h0),
-        .out_valid(pu_311_valid),
-        .result(pu_311_result)
+        .out_valid(pu_308_valid),
+        .result(pu_308_result)
     );
-    assign fnan_324 = pu_311_result;
-    assign pw_325 = (((&pd_317[30:23]) && (!(pd_317[22:0] == 23'h000000))) ? (pd_317 | 32'h00400000) : (((&pd_323[30:23]) && (!(pd_323[22:0] == 23'h000000))) ? (pd_323 | 32'h00400000) : (((((&pd_317[30:23]) && (pd_317[22:0] == 23'h000000)) && ((&pd_323[30:23]) && (pd_323[22:0] == 23'h000000))) && (!(pd_317[31] == pd_323[31]))) ? 32'hffc00000 : fnan_324)));
-    assign w_339 = 32'h00000002;
-    assign pw_340 = (pv_234 + w_339);
-    assign pw_341 = {{32{pw_340[31]}}, pw_340[31:0]};
-    assign pw_342 = (pw_341 * w_236);
-    assign pw_343 = (w_233 + pw_342);
-    assign pw_344 = (w_240 + pw_342);
-    assign pld_346 = x_ld_resp_data;
-    assign go_347 = (p1_slot == 2'h2);
+    assign fnan_321 = pu_308_result;
+    assign pw_322 = (((&pd_314[30:23]) && (!(pd_314[22:0] == 23'h000000))) ? (pd_314 | 32'h00400000) : (((&pd_320[30:23]) && (!(pd_320[22:0] == 23'h000000))) ? (pd_320 | 32'h00400000) : (((((&pd_314[30:23]) && (pd_314[22:0] == 23'h000000)) && ((&pd_320[30:23]) && (pd_320[22:0] == 23'h000000))) && (!(pd_314[31] == pd_320[31]))) ? 32'hffc00000 : fnan_321)));
+    assign w_336 = 32'h00000002;
+    assign pw_337 = (pv_231 + w_336);
+    assign pw_338 = {{32{pw_337[31]}}, pw_337[31:0]};
+    assign pw_339 = (pw_338 * w_233);
+    assign pw_340 = (w_230 + pw_339);
+    assign pw_341 = (w_237 + pw_339);
+    assign pld_343 = x_ld_resp_data;
+    assign go_344 = (p1_slot == 2'h2);
 
-    ohls_fp_mul pu_348 (
+    ohls_fp_mul pu_345 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_347),
-        .a(w_239),
-        .b(pld_346),
-        .out_valid(pu_348_valid),
-        .result(pu_348_result)
+        .in_valid(go_344),
+        .a(w_236),
+        .b(pld_343),
+        .out_valid(pu_345_valid),
+        .result(pu_345_result)
     );
-    assign fnan_357 = pu_348_result;
-    assign pw_358 = (((&pd_352[30:23]) && (!(pd_352[22:0] == 23'h000000))) ? (pd_352 | 32'h00400000) : (((&pd_356[30:23]) && (!(pd_356[22:0] == 23'h000000))) ? (pd_356 | 32'h00400000) : (((((&pd_352[30:23]) && (pd_352[22:0] == 23'h000000)) && (pd_356[30:0] == 31'h00000000)) || ((pd_352[30:0] == 31'h00000000) && ((&pd_356[30:23]) && (pd_356[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_357)));
-    assign pld_360 = y_ld_resp_data;
-    assign go_362 = (p1_slot == 2'h2);
+    assign fnan_354 = pu_345_result;
+    assign pw_355 = (((&pd_349[30:23]) && (!(pd_349[22:0] == 23'h000000))) ? (pd_349 | 32'h00400000) : (((&pd_353[30:23]) && (!(pd_353[22:0] == 23'h000000))) ? (pd_353 | 32'h00400000) : (((((&pd_349[30:23]) && (pd_349[22:0] == 23'h000000)) && (pd_353[30:0] == 31'h00000000)) || ((pd_349[30:0] == 31'h00000000) && ((&pd_353[30:23]) && (pd_353[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_354)));
+    assign pld_357 = y_ld_resp_data;
+    assign go_359 = (p1_slot == 2'h2);
 
-    ohls_fp_add pu_363 (
+    ohls_fp_add pu_360 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_362),
-        .a(pw_358),
-        .b(pq_361),
+        .in_valid(go_359),
+        .a(pw_355),
+        .b(pq_358),
         .sub(1'h0),
-        .out_valid(pu_363_valid),
-        .result(pu_363_result)
+        .out_valid(pu_360_valid),
+        .result(pu_360_result)
     );
-    assign fnan_376 = pu_363_result;
-    assign pw_377 = (((&pd_369[30:23]) && (!(pd_369[22:0] == 23'h000000))) ? (pd_369 | 32'h00400000) : (((&pd_375[30:23]) && (!(pd_375[22:0] == 23'h000000))) ? (pd_375 | 32'h00400000) : (((((&pd_369[30:23]) && (pd_369[22:0] == 23'h000000)) && ((&pd_375[30:23]) && (pd_375[22:0] == 23'h000000))) && (!(pd_369[31] == pd_375[31]))) ? 32'hffc00000 : fnan_376)));
-    assign w_391 = 32'h00000003;
-    assign pw_392 = (pv_234 + w_391);
-    assign pw_393 = {{32{pw_392[31]}}, pw_392[31:0]};
-    assign pw_394 = (pw_393 * w_236);
-    assign pw_395 = (w_233 + pw_394);
-    assign pw_396 = (w_240 + pw_394);
-    assign pld_398 = x_ld_resp_data;
-    assign go_399 = (p1_slot == 2'h3);
+    assign fnan_373 = pu_360_result;
+    assign pw_374 = (((&pd_366[30:23]) && (!(pd_366[22:0] == 23'h000000))) ? (pd_366 | 32'h00400000) : (((&pd_372[30:23]) && (!(pd_372[22:0] == 23'h000000))) ? (pd_372 | 32'h00400000) : (((((&pd_366[30:23]) && (pd_366[22:0] == 23'h000000)) && ((&pd_372[30:23]) && (pd_372[22:0] == 23'h000000))) && (!(pd_366[31] == pd_372[31]))) ? 32'hffc00000 : fnan_373)));
+    assign w_388 = 32'h00000003;
+    assign pw_389 = (pv_231 + w_388);
+    assign pw_390 = {{32{pw_389[31]}}, pw_389[31:0]};
+    assign pw_391 = (pw_390 * w_233);
+    assign pw_392 = (w_230 + pw_391);
+    assign pw_393 = (w_237 + pw_391);
+    assign pld_395 = x_ld_resp_data;
+    assign go_396 = (p1_slot == 2'h3);
 
-    ohls_fp_mul pu_400 (
+    ohls_fp_mul pu_397 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_399),
-        .a(w_239),
-        .b(pld_398),
-        .out_valid(pu_400_valid),
-        .result(pu_400_result)
+        .in_valid(go_396),
+        .a(w_236),
+        .b(pld_395),
+        .out_valid(pu_397_valid),
+        .result(pu_397_result)
     );
-    assign fnan_409 = pu_400_result;
-    assign pw_410 = (((&pd_404[30:23]) && (!(pd_404[22:0] == 23'h000000))) ? (pd_404 | 32'h00400000) : (((&pd_408[30:23]) && (!(pd_408[22:0] == 23'h000000))) ? (pd_408 | 32'h00400000) : (((((&pd_404[30:23]) && (pd_404[22:0] == 23'h000000)) && (pd_408[30:0] == 31'h00000000)) || ((pd_404[30:0] == 31'h00000000) && ((&pd_408[30:23]) && (pd_408[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_409)));
-    assign pld_412 = y_ld_resp_data;
-    assign go_414 = (p1_slot == 2'h3);
+    assign fnan_406 = pu_397_result;
+    assign pw_407 = (((&pd_401[30:23]) && (!(pd_401[22:0] == 23'h000000))) ? (pd_401 | 32'h00400000) : (((&pd_405[30:23]) && (!(pd_405[22:0] == 23'h000000))) ? (pd_405 | 32'h00400000) : (((((&pd_401[30:23]) && (pd_401[22:0] == 23'h000000)) && (pd_405[30:0] == 31'h00000000)) || ((pd_401[30:0] == 31'h00000000) && ((&pd_405[30:23]) && (pd_405[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_406)));
+    assign pld_409 = y_ld_resp_data;
+    assign go_411 = (p1_slot == 2'h3);
 
-    ohls_fp_add pu_415 (
+    ohls_fp_add pu_412 (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_414),
-        .a(pw_410),
-        .b(pq_413),
+        .in_valid(go_411),
+        .a(pw_407),
+        .b(pq_410),
         .sub(1'h0),
-        .out_valid(pu_415_valid),
-        .result(pu_415_result)
+        .out_valid(pu_412_valid),
+        .result(pu_412_result)
     );
-    assign fnan_428 = pu_415_result;
-    assign pw_429 = (((&pd_421[30:23]) && (!(pd_421[22:0] == 23'h000000))) ? (pd_421 | 32'h00400000) : (((&pd_427[30:23]) && (!(pd_427[22:0] == 23'h000000))) ? (pd_427 | 32'h00400000) : (((((&pd_421[30:23]) && (pd_421[22:0] == 23'h000000)) && ((&pd_427[30:23]) && (pd_427[22:0] == 23'h000000))) && (!(pd_421[31] == pd_427[31]))) ? 32'hffc00000 : fnan_428)));
-    assign pv_444 = v0_i;
-    assign w_445 = 32'h00000004;
-    assign pw_446 = (pv_444 + w_445);
-    assign p1_stall = ((((((((((((((((((((((p1_valid[0] && (p1_slot == 2'h0)) && pw_232) && (!x_ld_req_ready)) || ((p1_valid[11] && (p1_slot == 2'h0)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_232) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h0)) && (!y_ld_resp_valid))) || ((p1_valid[13] && (p1_slot == 2'h2)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h1)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h1)) && (!y_ld_resp_valid))) || ((p1_valid[13] && (p1_slot == 2'h3)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h2)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h2)) && (!y_ld_resp_valid))) || ((p1_valid[14] && (p1_slot == 2'h0)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h3)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h3)) && (!y_ld_resp_valid))) || ((p1_valid[14] && (p1_slot == 2'h1)) && (!y_st_req_ready)));
+    assign fnan_425 = pu_412_result;
+    assign pw_426 = (((&pd_418[30:23]) && (!(pd_418[22:0] == 23'h000000))) ? (pd_418 | 32'h00400000) : (((&pd_424[30:23]) && (!(pd_424[22:0] == 23'h000000))) ? (pd_424 | 32'h00400000) : (((((&pd_418[30:23]) && (pd_418[22:0] == 23'h000000)) && ((&pd_424[30:23]) && (pd_424[22:0] == 23'h000000))) && (!(pd_418[31] == pd_424[31]))) ? 32'hffc00000 : fnan_425)));
+    assign pv_441 = v0_i;
+    assign w_442 = 32'h00000004;
+    assign pw_443 = (pv_441 + w_442);
+    assign p1_stall = ((((((((((((((((((((((p1_valid[0] && (p1_slot == 2'h0)) && pw_229) && (!x_ld_req_ready)) || ((p1_valid[11] && (p1_slot == 2'h0)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_229) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h0)) && (!y_ld_resp_valid))) || ((p1_valid[13] && (p1_slot == 2'h2)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h1)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h1)) && (!y_ld_resp_valid))) || ((p1_valid[13] && (p1_slot == 2'h3)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h2)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h2)) && (!y_ld_resp_valid))) || ((p1_valid[14] && (p1_slot == 2'h0)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h3)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h3)) && (!y_ld_resp_valid))) || ((p1_valid[14] && (p1_slot == 2'h1)) && (!y_st_req_ready)));
 
     always @(posedge clk) begin
         p1_apart <= (1'h1 && (((x_size == 32'h00000000) || (y_size == 32'h00000000)) || ((({1'h0, x_base} + {1'h0, x_size}) <= {1'h0, y_base}) || (({1'h0, y_base} + {1'h0, y_size}) <= {1'h0, x_base}))));
     end
-    assign w_447 = 32'h00000000;
-    assign w_448 = 64'h0000000000000000;
+    assign w_444 = 32'h00000000;
+    assign w_445 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -1054,35 +1048,35 @@ module saxpy_datapath (
             if ((state == 16'h0005)) state <= 16'h0005;
             if ((state == 16'h0006)) q_5 <= w_4;
             if ((state == 16'h0006)) state <= 16'h0004;
-            if ((state == 16'h0007)) v1_lid_x <= w_10;
+            if ((state == 16'h0007)) v1_lid_x <= w_7;
             if ((state == 16'h0007)) state <= 16'h0003;
             if ((state == 16'h0008)) state <= 16'h000a;
-            if ((state == 16'h0009)) state <= (q_14 ? 16'h000d : 16'h0007);
-            if ((state == 16'h000a)) q_14 <= w_13;
+            if ((state == 16'h0009)) state <= (q_11 ? 16'h000d : 16'h0007);
+            if ((state == 16'h000a)) q_11 <= w_10;
             if ((state == 16'h000a)) state <= 16'h0009;
-            if ((state == 16'h000b)) v0_i <= w_17;
+            if ((state == 16'h000b)) v0_i <= w_14;
             if ((state == 16'h000b)) state <= 16'h0008;
             if ((state == 16'h000c)) state <= 16'h000b;
             if (((state == 16'h000d) && ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) ld_27 <= x_rd_data;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) ld_24 <= x_rd_data;  // saxpy_unroll.cl:9:24
             if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // saxpy_unroll.cl:9:24
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:24
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_32 <= w_23;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_29 <= w_20;  // saxpy_unroll.cl:9:24
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h000f;  // saxpy_unroll.cl:9:24
             if (((state == 16'h000e) && 1'h1)) u8_fp_mul_issued <= 1'h1;
             if (((state == 16'h000e) && u8_fp_mul_valid)) u8_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000e) && u8_fp_mul_valid)) r_31 <= (((&w_24[30:23]) && (!(w_24[22:0] == 23'h000000))) ? (w_24 | 32'h00400000) : (((&v_28[30:23]) && (!(v_28[22:0] == 23'h000000))) ? (v_28 | 32'h00400000) : (((((&w_24[30:23]) && (w_24[22:0] == 23'h000000)) && (v_28[30:0] == 31'h00000000)) || ((w_24[30:0] == 31'h00000000) && ((&v_28[30:23]) && (v_28[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_30)));
+            if (((state == 16'h000e) && u8_fp_mul_valid)) r_28 <= (((&w_21[30:23]) && (!(w_21[22:0] == 23'h000000))) ? (w_21 | 32'h00400000) : (((&v_25[30:23]) && (!(v_25[22:0] == 23'h000000))) ? (v_25 | 32'h00400000) : (((((&w_21[30:23]) && (w_21[22:0] == 23'h000000)) && (v_25[30:0] == 31'h00000000)) || ((w_21[30:0] == 31'h00000000) && ((&v_25[30:23]) && (v_25[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_27)));
             if (((state == 16'h000e) && u8_fp_mul_valid)) state <= 16'h0010;
             if (((state == 16'h000f) && ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) && y_rd_cmd_ready))) y_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h000f) && (((state == 16'h000f) && y_rd_issued) && y_rd_valid))) ld_33 <= y_rd_data;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h000f) && (((state == 16'h000f) && y_rd_issued) && y_rd_valid))) ld_30 <= y_rd_data;  // saxpy_unroll.cl:9:31
             if (((state == 16'h000f) && (((state == 16'h000f) && y_rd_issued) && y_rd_valid))) y_rd_beat <= (y_rd_beat + 8'h01);  // saxpy_unroll.cl:9:31
             if (((state == 16'h000f) && ((((state == 16'h000f) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:31
             if (((state == 16'h000f) && ((((state == 16'h000f) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:31
             if (((state == 16'h000f) && ((((state == 16'h000f) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) state <= 16'h000e;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0010) && 1'h1)) u9_fp_add_issued <= 1'h1;
             if (((state == 16'h0010) && u9_fp_add_valid)) u9_fp_add_issued <= 1'h0;
-            if (((state == 16'h0010) && u9_fp_add_valid)) r_37 <= (((&r_31[30:23]) && (!(r_31[22:0] == 23'h000000))) ? (r_31 | 32'h00400000) : (((&v_34[30:23]) && (!(v_34[22:0] == 23'h000000))) ? (v_34 | 32'h00400000) : (((((&r_31[30:23]) && (r_31[22:0] == 23'h000000)) && ((&v_34[30:23]) && (v_34[22:0] == 23'h000000))) && (!(r_31[31] == v_34[31]))) ? 32'hffc00000 : fnan_36)));
+            if (((state == 16'h0010) && u9_fp_add_valid)) r_34 <= (((&r_28[30:23]) && (!(r_28[22:0] == 23'h000000))) ? (r_28 | 32'h00400000) : (((&v_31[30:23]) && (!(v_31[22:0] == 23'h000000))) ? (v_31 | 32'h00400000) : (((((&r_28[30:23]) && (r_28[22:0] == 23'h000000)) && ((&v_31[30:23]) && (v_31[22:0] == 23'h000000))) && (!(r_28[31] == v_31[31]))) ? 32'hffc00000 : fnan_33)));
             if (((state == 16'h0010) && u9_fp_add_valid)) state <= 16'h0011;
             if (((state == 16'h0011) && ((((state == 16'h0011) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0011) && (((state == 16'h0011) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // saxpy_unroll.cl:9:9
@@ -1092,33 +1086,36 @@ module saxpy_datapath (
             if (((state == 16'h0012) && (1'h1 && y_wr_idle))) p2_valid <= 99'h0000000000000000000000001;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0012) && (1'h1 && y_wr_idle))) p2_admit <= 1'h1;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0012) && (1'h1 && y_wr_idle))) state <= 16'h0013;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_go <= pw_40;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_53 <= w_47;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_54 <= pd_53;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_go <= pw_37;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_50 <= w_44;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_51 <= pd_50;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_52 <= pd_51;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_53 <= pd_52;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_54 <= pld_47;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_55 <= pd_54;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_56 <= pd_55;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_57 <= pld_50;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_58 <= pd_57;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_59 <= pd_58;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_60 <= pd_59;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_70 <= pw_62;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_57 <= pd_56;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_67 <= pw_59;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_68 <= pd_67;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_69 <= pd_68;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_70 <= pd_69;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_71 <= pd_70;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_72 <= pd_71;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_73 <= pd_72;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_73 <= pq_64;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_74 <= pd_73;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_75 <= pd_74;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_76 <= pq_67;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_76 <= pd_75;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_77 <= pd_76;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_78 <= pd_77;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_79 <= pd_78;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_80 <= pd_79;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_81 <= pd_80;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (((p2_valid[0] && 1'h1) && pw_40) && p2_en))) v0_i <= pw_140;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_64 <= pld_63;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_65 <= pq_64;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_66 <= pq_65;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_67 <= pq_66;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_84 <= pw_46;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (((p2_valid[0] && 1'h1) && pw_37) && p2_en))) v0_i <= pw_137;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_61 <= pld_60;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_62 <= pq_61;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_63 <= pq_62;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_64 <= pq_63;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_81 <= pw_43;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_82 <= pq_81;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_83 <= pq_82;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_84 <= pq_83;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_85 <= pq_84;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_86 <= pq_85;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_87 <= pq_86;  // saxpy_unroll.cl:8:5
@@ -1169,46 +1166,43 @@ module saxpy_datapath (
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_132 <= pq_131;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_133 <= pq_132;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_134 <= pq_133;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_135 <= pq_134;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_136 <= pq_135;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_137 <= pq_136;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_valid <= {p2_valid[97], p2_valid[96], p2_valid[95], p2_valid[94], p2_valid[93], p2_valid[92], p2_valid[91], p2_valid[90], p2_valid[89], p2_valid[88], p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_40), (p2_admit && ((!(p2_valid[0] && (!pw_40))) || 1'h0))};  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_40))) || 1'h0));  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_valid <= {p2_valid[97], p2_valid[96], p2_valid[95], p2_valid[94], p2_valid[93], p2_valid[92], p2_valid[91], p2_valid[90], p2_valid[89], p2_valid[88], p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_37), (p2_admit && ((!(p2_valid[0] && (!pw_37))) || 1'h0))};  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_37))) || 1'h0));  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (((((!p2_admit) && (p2_valid == 99'h0000000000000000000000000)) && x_ld_idle) && y_st_idle) && y_ld_idle))) state <= 16'h0007;  // saxpy_unroll.cl:8:5
             if ((state == 16'h0014)) state <= (p2_apart ? 16'h0012 : 16'h0008);
             if ((state == 16'h0015)) state <= 16'h0017;
-            if ((state == 16'h0016)) state <= (q_148 ? 16'h001a : 16'h0014);
-            if ((state == 16'h0017)) q_148 <= w_147;
+            if ((state == 16'h0016)) state <= (q_145 ? 16'h001a : 16'h0014);
+            if ((state == 16'h0017)) q_145 <= w_144;
             if ((state == 16'h0017)) state <= 16'h0016;
-            if ((state == 16'h0018)) v0_i <= w_151;
+            if ((state == 16'h0018)) v0_i <= w_148;
             if ((state == 16'h0018)) state <= 16'h0015;
             if ((state == 16'h0019)) state <= 16'h0018;
             if (((state == 16'h001a) && ((((state == 16'h001a) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && (((state == 16'h001a) && x_rd_issued) && x_rd_valid))) ld_161 <= x_rd_data;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && (((state == 16'h001a) && x_rd_issued) && x_rd_valid))) ld_158 <= x_rd_data;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001a) && (((state == 16'h001a) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // saxpy_unroll.cl:9:24
             if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_166 <= w_157;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_178 <= w_177;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_184 <= w_176;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_196 <= w_195;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_202 <= w_194;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_214 <= w_213;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_220 <= w_212;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_163 <= w_154;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_175 <= w_174;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_181 <= w_173;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_193 <= w_192;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_199 <= w_191;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_211 <= w_210;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_217 <= w_209;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h001c;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001b) && 1'h1)) u0_fp_mul_issued <= 1'h1;
             if (((state == 16'h001b) && u0_fp_mul_valid)) u0_fp_mul_issued <= 1'h0;
-            if (((state == 16'h001b) && u0_fp_mul_valid)) r_165 <= (((&w_158[30:23]) && (!(w_158[22:0] == 23'h000000))) ? (w_158 | 32'h00400000) : (((&v_162[30:23]) && (!(v_162[22:0] == 23'h000000))) ? (v_162 | 32'h00400000) : (((((&w_158[30:23]) && (w_158[22:0] == 23'h000000)) && (v_162[30:0] == 31'h00000000)) || ((w_158[30:0] == 31'h00000000) && ((&v_162[30:23]) && (v_162[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_164)));
+            if (((state == 16'h001b) && u0_fp_mul_valid)) r_162 <= (((&w_155[30:23]) && (!(w_155[22:0] == 23'h000000))) ? (w_155 | 32'h00400000) : (((&v_159[30:23]) && (!(v_159[22:0] == 23'h000000))) ? (v_159 | 32'h00400000) : (((((&w_155[30:23]) && (w_155[22:0] == 23'h000000)) && (v_159[30:0] == 31'h00000000)) || ((w_155[30:0] == 31'h00000000) && ((&v_159[30:23]) && (v_159[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_161)));
             if (((state == 16'h001b) && u0_fp_mul_valid)) state <= 16'h001d;
             if (((state == 16'h001c) && ((((state == 16'h001c) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) && y_rd_cmd_ready))) y_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h001c) && (((state == 16'h001c) && y_rd_issued) && y_rd_valid))) ld_167 <= y_rd_data;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h001c) && (((state == 16'h001c) && y_rd_issued) && y_rd_valid))) ld_164 <= y_rd_data;  // saxpy_unroll.cl:9:31
             if (((state == 16'h001c) && (((state == 16'h001c) && y_rd_issued) && y_rd_valid))) y_rd_beat <= (y_rd_beat + 8'h01);  // saxpy_unroll.cl:9:31
             if (((state == 16'h001c) && ((((state == 16'h001c) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:31
             if (((state == 16'h001c) && ((((state == 16'h001c) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:31
             if (((state == 16'h001c) && ((((state == 16'h001c) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) state <= 16'h001b;  // saxpy_unroll.cl:9:31
             if (((state == 16'h001d) && 1'h1)) u1_fp_add_issued <= 1'h1;
             if (((state == 16'h001d) && u1_fp_add_valid)) u1_fp_add_issued <= 1'h0;
-            if (((state == 16'h001d) && u1_fp_add_valid)) r_171 <= (((&r_165[30:23]) && (!(r_165[22:0] == 23'h000000))) ? (r_165 | 32'h00400000) : (((&v_168[30:23]) && (!(v_168[22:0] == 23'h000000))) ? (v_168 | 32'h00400000) : (((((&r_165[30:23]) && (r_165[22:0] == 23'h000000)) && ((&v_168[30:23]) && (v_168[22:0] == 23'h000000))) && (!(r_165[31] == v_168[31]))) ? 32'hffc00000 : fnan_170)));
+            if (((state == 16'h001d) && u1_fp_add_valid)) r_168 <= (((&r_162[30:23]) && (!(r_162[22:0] == 23'h000000))) ? (r_162 | 32'h00400000) : (((&v_165[30:23]) && (!(v_165[22:0] == 23'h000000))) ? (v_165 | 32'h00400000) : (((((&r_162[30:23]) && (r_162[22:0] == 23'h000000)) && ((&v_165[30:23]) && (v_165[22:0] == 23'h000000))) && (!(r_162[31] == v_165[31]))) ? 32'hffc00000 : fnan_167)));
             if (((state == 16'h001d) && u1_fp_add_valid)) state <= 16'h001e;
             if (((state == 16'h001e) && ((((state == 16'h001e) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // saxpy_unroll.cl:9:9
             if (((state == 16'h001e) && (((state == 16'h001e) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // saxpy_unroll.cl:9:9
@@ -1216,24 +1210,24 @@ module saxpy_datapath (
             if (((state == 16'h001e) && ((((state == 16'h001e) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // saxpy_unroll.cl:9:9
             if (((state == 16'h001e) && ((((state == 16'h001e) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h001f;  // saxpy_unroll.cl:9:9
             if (((state == 16'h001f) && ((((state == 16'h001f) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001f) && (((state == 16'h001f) && x_rd_issued) && x_rd_valid))) ld_179 <= x_rd_data;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001f) && (((state == 16'h001f) && x_rd_issued) && x_rd_valid))) ld_176 <= x_rd_data;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001f) && (((state == 16'h001f) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // saxpy_unroll.cl:9:24
             if (((state == 16'h001f) && ((((state == 16'h001f) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001f) && ((((state == 16'h001f) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001f) && ((((state == 16'h001f) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h0021;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0020) && 1'h1)) u2_fp_mul_issued <= 1'h1;
             if (((state == 16'h0020) && u2_fp_mul_valid)) u2_fp_mul_issued <= 1'h0;
-            if (((state == 16'h0020) && u2_fp_mul_valid)) r_183 <= (((&w_158[30:23]) && (!(w_158[22:0] == 23'h000000))) ? (w_158 | 32'h00400000) : (((&v_180[30:23]) && (!(v_180[22:0] == 23'h000000))) ? (v_180 | 32'h00400000) : (((((&w_158[30:23]) && (w_158[22:0] == 23'h000000)) && (v_180[30:0] == 31'h00000000)) || ((w_158[30:0] == 31'h00000000) && ((&v_180[30:23]) && (v_180[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_182)));
+            if (((state == 16'h0020) && u2_fp_mul_valid)) r_180 <= (((&w_155[30:23]) && (!(w_155[22:0] == 23'h000000))) ? (w_155 | 32'h00400000) : (((&v_177[30:23]) && (!(v_177[22:0] == 23'h000000))) ? (v_177 | 32'h00400000) : (((((&w_155[30:23]) && (w_155[22:0] == 23'h000000)) && (v_177[30:0] == 31'h00000000)) || ((w_155[30:0] == 31'h00000000) && ((&v_177[30:23]) && (v_177[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_179)));
             if (((state == 16'h0020) && u2_fp_mul_valid)) state <= 16'h0022;
             if (((state == 16'h0021) && ((((state == 16'h0021) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) && y_rd_cmd_ready))) y_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h0021) && (((state == 16'h0021) && y_rd_issued) && y_rd_valid))) ld_185 <= y_rd_data;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h0021) && (((state == 16'h0021) && y_rd_issued) && y_rd_valid))) ld_182 <= y_rd_data;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0021) && (((state == 16'h0021) && y_rd_issued) && y_rd_valid))) y_rd_beat <= (y_rd_beat + 8'h01);  // saxpy_unroll.cl:9:31
             if (((state == 16'h0021) && ((((state == 16'h0021) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0021) && ((((state == 16'h0021) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0021) && ((((state == 16'h0021) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) state <= 16'h0020;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0022) && 1'h1)) u3_fp_add_issued <= 1'h1;
             if (((state == 16'h0022) && u3_fp_add_valid)) u3_fp_add_issued <= 1'h0;
-            if (((state == 16'h0022) && u3_fp_add_valid)) r_189 <= (((&r_183[30:23]) && (!(r_183[22:0] == 23'h000000))) ? (r_183 | 32'h00400000) : (((&v_186[30:23]) && (!(v_186[22:0] == 23'h000000))) ? (v_186 | 32'h00400000) : (((((&r_183[30:23]) && (r_183[22:0] == 23'h000000)) && ((&v_186[30:23]) && (v_186[22:0] == 23'h000000))) && (!(r_183[31] == v_186[31]))) ? 32'hffc00000 : fnan_188)));
+            if (((state == 16'h0022) && u3_fp_add_valid)) r_186 <= (((&r_180[30:23]) && (!(r_180[22:0] == 23'h000000))) ? (r_180 | 32'h00400000) : (((&v_183[30:23]) && (!(v_183[22:0] == 23'h000000))) ? (v_183 | 32'h00400000) : (((((&r_180[30:23]) && (r_180[22:0] == 23'h000000)) && ((&v_183[30:23]) && (v_183[22:0] == 23'h000000))) && (!(r_180[31] == v_183[31]))) ? 32'hffc00000 : fnan_185)));
             if (((state == 16'h0022) && u3_fp_add_valid)) state <= 16'h0023;
             if (((state == 16'h0023) && ((((state == 16'h0023) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0023) && (((state == 16'h0023) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // saxpy_unroll.cl:9:9
@@ -1241,24 +1235,24 @@ module saxpy_datapath (
             if (((state == 16'h0023) && ((((state == 16'h0023) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0023) && ((((state == 16'h0023) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h0024;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0024) && ((((state == 16'h0024) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h0024) && (((state == 16'h0024) && x_rd_issued) && x_rd_valid))) ld_197 <= x_rd_data;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h0024) && (((state == 16'h0024) && x_rd_issued) && x_rd_valid))) ld_194 <= x_rd_data;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0024) && (((state == 16'h0024) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // saxpy_unroll.cl:9:24
             if (((state == 16'h0024) && ((((state == 16'h0024) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0024) && ((((state == 16'h0024) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0024) && ((((state == 16'h0024) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h0026;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0025) && 1'h1)) u4_fp_mul_issued <= 1'h1;
             if (((state == 16'h0025) && u4_fp_mul_valid)) u4_fp_mul_issued <= 1'h0;
-            if (((state == 16'h0025) && u4_fp_mul_valid)) r_201 <= (((&w_158[30:23]) && (!(w_158[22:0] == 23'h000000))) ? (w_158 | 32'h00400000) : (((&v_198[30:23]) && (!(v_198[22:0] == 23'h000000))) ? (v_198 | 32'h00400000) : (((((&w_158[30:23]) && (w_158[22:0] == 23'h000000)) && (v_198[30:0] == 31'h00000000)) || ((w_158[30:0] == 31'h00000000) && ((&v_198[30:23]) && (v_198[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_200)));
+            if (((state == 16'h0025) && u4_fp_mul_valid)) r_198 <= (((&w_155[30:23]) && (!(w_155[22:0] == 23'h000000))) ? (w_155 | 32'h00400000) : (((&v_195[30:23]) && (!(v_195[22:0] == 23'h000000))) ? (v_195 | 32'h00400000) : (((((&w_155[30:23]) && (w_155[22:0] == 23'h000000)) && (v_195[30:0] == 31'h00000000)) || ((w_155[30:0] == 31'h00000000) && ((&v_195[30:23]) && (v_195[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_197)));
             if (((state == 16'h0025) && u4_fp_mul_valid)) state <= 16'h0027;
             if (((state == 16'h0026) && ((((state == 16'h0026) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) && y_rd_cmd_ready))) y_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h0026) && (((state == 16'h0026) && y_rd_issued) && y_rd_valid))) ld_203 <= y_rd_data;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h0026) && (((state == 16'h0026) && y_rd_issued) && y_rd_valid))) ld_200 <= y_rd_data;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0026) && (((state == 16'h0026) && y_rd_issued) && y_rd_valid))) y_rd_beat <= (y_rd_beat + 8'h01);  // saxpy_unroll.cl:9:31
             if (((state == 16'h0026) && ((((state == 16'h0026) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0026) && ((((state == 16'h0026) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0026) && ((((state == 16'h0026) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) state <= 16'h0025;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0027) && 1'h1)) u5_fp_add_issued <= 1'h1;
             if (((state == 16'h0027) && u5_fp_add_valid)) u5_fp_add_issued <= 1'h0;
-            if (((state == 16'h0027) && u5_fp_add_valid)) r_207 <= (((&r_201[30:23]) && (!(r_201[22:0] == 23'h000000))) ? (r_201 | 32'h00400000) : (((&v_204[30:23]) && (!(v_204[22:0] == 23'h000000))) ? (v_204 | 32'h00400000) : (((((&r_201[30:23]) && (r_201[22:0] == 23'h000000)) && ((&v_204[30:23]) && (v_204[22:0] == 23'h000000))) && (!(r_201[31] == v_204[31]))) ? 32'hffc00000 : fnan_206)));
+            if (((state == 16'h0027) && u5_fp_add_valid)) r_204 <= (((&r_198[30:23]) && (!(r_198[22:0] == 23'h000000))) ? (r_198 | 32'h00400000) : (((&v_201[30:23]) && (!(v_201[22:0] == 23'h000000))) ? (v_201 | 32'h00400000) : (((((&r_198[30:23]) && (r_198[22:0] == 23'h000000)) && ((&v_201[30:23]) && (v_201[22:0] == 23'h000000))) && (!(r_198[31] == v_201[31]))) ? 32'hffc00000 : fnan_203)));
             if (((state == 16'h0027) && u5_fp_add_valid)) state <= 16'h0028;
             if (((state == 16'h0028) && ((((state == 16'h0028) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0028) && (((state == 16'h0028) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // saxpy_unroll.cl:9:9
@@ -1266,24 +1260,24 @@ module saxpy_datapath (
             if (((state == 16'h0028) && ((((state == 16'h0028) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0028) && ((((state == 16'h0028) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h0029;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0029) && ((((state == 16'h0029) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h0029) && (((state == 16'h0029) && x_rd_issued) && x_rd_valid))) ld_215 <= x_rd_data;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h0029) && (((state == 16'h0029) && x_rd_issued) && x_rd_valid))) ld_212 <= x_rd_data;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0029) && (((state == 16'h0029) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // saxpy_unroll.cl:9:24
             if (((state == 16'h0029) && ((((state == 16'h0029) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0029) && ((((state == 16'h0029) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0029) && ((((state == 16'h0029) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h002b;  // saxpy_unroll.cl:9:24
             if (((state == 16'h002a) && 1'h1)) u6_fp_mul_issued <= 1'h1;
             if (((state == 16'h002a) && u6_fp_mul_valid)) u6_fp_mul_issued <= 1'h0;
-            if (((state == 16'h002a) && u6_fp_mul_valid)) r_219 <= (((&w_158[30:23]) && (!(w_158[22:0] == 23'h000000))) ? (w_158 | 32'h00400000) : (((&v_216[30:23]) && (!(v_216[22:0] == 23'h000000))) ? (v_216 | 32'h00400000) : (((((&w_158[30:23]) && (w_158[22:0] == 23'h000000)) && (v_216[30:0] == 31'h00000000)) || ((w_158[30:0] == 31'h00000000) && ((&v_216[30:23]) && (v_216[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_218)));
+            if (((state == 16'h002a) && u6_fp_mul_valid)) r_216 <= (((&w_155[30:23]) && (!(w_155[22:0] == 23'h000000))) ? (w_155 | 32'h00400000) : (((&v_213[30:23]) && (!(v_213[22:0] == 23'h000000))) ? (v_213 | 32'h00400000) : (((((&w_155[30:23]) && (w_155[22:0] == 23'h000000)) && (v_213[30:0] == 31'h00000000)) || ((w_155[30:0] == 31'h00000000) && ((&v_213[30:23]) && (v_213[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_215)));
             if (((state == 16'h002a) && u6_fp_mul_valid)) state <= 16'h002c;
             if (((state == 16'h002b) && ((((state == 16'h002b) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) && y_rd_cmd_ready))) y_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h002b) && (((state == 16'h002b) && y_rd_issued) && y_rd_valid))) ld_221 <= y_rd_data;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h002b) && (((state == 16'h002b) && y_rd_issued) && y_rd_valid))) ld_218 <= y_rd_data;  // saxpy_unroll.cl:9:31
             if (((state == 16'h002b) && (((state == 16'h002b) && y_rd_issued) && y_rd_valid))) y_rd_beat <= (y_rd_beat + 8'h01);  // saxpy_unroll.cl:9:31
             if (((state == 16'h002b) && ((((state == 16'h002b) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:31
             if (((state == 16'h002b) && ((((state == 16'h002b) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:31
             if (((state == 16'h002b) && ((((state == 16'h002b) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) state <= 16'h002a;  // saxpy_unroll.cl:9:31
             if (((state == 16'h002c) && 1'h1)) u7_fp_add_issued <= 1'h1;
             if (((state == 16'h002c) && u7_fp_add_valid)) u7_fp_add_issued <= 1'h0;
-            if (((state == 16'h002c) && u7_fp_add_valid)) r_225 <= (((&r_219[30:23]) && (!(r_219[22:0] == 23'h000000))) ? (r_219 | 32'h00400000) : (((&v_222[30:23]) && (!(v_222[22:0] == 23'h000000))) ? (v_222 | 32'h00400000) : (((((&r_219[30:23]) && (r_219[22:0] == 23'h000000)) && ((&v_222[30:23]) && (v_222[22:0] == 23'h000000))) && (!(r_219[31] == v_222[31]))) ? 32'hffc00000 : fnan_224)));
+            if (((state == 16'h002c) && u7_fp_add_valid)) r_222 <= (((&r_216[30:23]) && (!(r_216[22:0] == 23'h000000))) ? (r_216 | 32'h00400000) : (((&v_219[30:23]) && (!(v_219[22:0] == 23'h000000))) ? (v_219 | 32'h00400000) : (((((&r_216[30:23]) && (r_216[22:0] == 23'h000000)) && ((&v_219[30:23]) && (v_219[22:0] == 23'h000000))) && (!(r_216[31] == v_219[31]))) ? 32'hffc00000 : fnan_221)));
             if (((state == 16'h002c) && u7_fp_add_valid)) state <= 16'h002d;
             if (((state == 16'h002d) && ((((state == 16'h002d) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // saxpy_unroll.cl:9:9
             if (((state == 16'h002d) && (((state == 16'h002d) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // saxpy_unroll.cl:9:9
@@ -1294,90 +1288,93 @@ module saxpy_datapath (
             if (((state == 16'h002e) && (1'h1 && y_wr_idle))) p1_admit <= 1'h1;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002e) && (1'h1 && y_wr_idle))) p1_slot <= 2'h0;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002e) && (1'h1 && y_wr_idle))) state <= 16'h002f;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) p1_go <= pw_232;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_245 <= w_239;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_246 <= pd_245;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) p1_go <= pw_229;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_242 <= w_236;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_243 <= pd_242;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_244 <= pd_243;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_245 <= pd_244;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_246 <= pld_239;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_247 <= pd_246;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_248 <= pd_247;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_249 <= pld_242;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_250 <= pd_249;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_251 <= pd_250;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_252 <= pd_251;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_259 <= pw_254;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_249 <= pd_248;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_256 <= pw_251;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_257 <= pd_256;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_258 <= pd_257;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_259 <= pd_258;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_260 <= pd_259;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_261 <= pd_260;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_262 <= pd_261;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_262 <= pq_253;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_263 <= pd_262;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_264 <= pd_263;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_265 <= pq_256;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_265 <= pd_264;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_266 <= pd_265;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_267 <= pd_266;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_268 <= pd_267;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_269 <= pd_268;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_270 <= pd_269;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_297 <= w_239;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_298 <= pd_297;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_294 <= w_236;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_295 <= pd_294;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_296 <= pd_295;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_297 <= pd_296;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_298 <= pld_291;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_299 <= pd_298;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_300 <= pd_299;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_301 <= pld_294;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_302 <= pd_301;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_303 <= pd_302;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_304 <= pd_303;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_312 <= pw_306;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_301 <= pd_300;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_309 <= pw_303;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_310 <= pd_309;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_311 <= pd_310;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_312 <= pd_311;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_313 <= pd_312;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_314 <= pd_313;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_315 <= pd_314;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_315 <= pq_306;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_316 <= pd_315;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_317 <= pd_316;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_318 <= pq_309;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_318 <= pd_317;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_319 <= pd_318;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_320 <= pd_319;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_321 <= pd_320;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_322 <= pd_321;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_323 <= pd_322;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_349 <= w_239;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_350 <= pd_349;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_346 <= w_236;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_347 <= pd_346;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_348 <= pd_347;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_349 <= pd_348;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_350 <= pld_343;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_351 <= pd_350;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_352 <= pd_351;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_353 <= pld_346;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_354 <= pd_353;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_355 <= pd_354;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_356 <= pd_355;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_364 <= pw_358;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_353 <= pd_352;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_361 <= pw_355;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_362 <= pd_361;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_363 <= pd_362;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_364 <= pd_363;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_365 <= pd_364;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_366 <= pd_365;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_367 <= pd_366;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_367 <= pq_358;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_368 <= pd_367;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_369 <= pd_368;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_370 <= pq_361;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_370 <= pd_369;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_371 <= pd_370;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_372 <= pd_371;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_373 <= pd_372;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_374 <= pd_373;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_375 <= pd_374;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_401 <= w_239;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_402 <= pd_401;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_398 <= w_236;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_399 <= pd_398;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_400 <= pd_399;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_401 <= pd_400;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_402 <= pld_395;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_403 <= pd_402;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_404 <= pd_403;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_405 <= pld_398;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_406 <= pd_405;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_407 <= pd_406;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_408 <= pd_407;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_416 <= pw_410;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_405 <= pd_404;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_413 <= pw_407;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_414 <= pd_413;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_415 <= pd_414;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_416 <= pd_415;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_417 <= pd_416;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_418 <= pd_417;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_419 <= pd_418;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_419 <= pq_410;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_420 <= pd_419;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_421 <= pd_420;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_422 <= pq_413;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_422 <= pd_421;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_423 <= pd_422;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_424 <= pd_423;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_425 <= pd_424;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_426 <= pd_425;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_427 <= pd_426;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && (((p1_valid[0] && (p1_slot == 2'h0)) && pw_232) && p1_en))) v0_i <= pw_446;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_256 <= pld_255;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_273 <= pw_238;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && (((p1_valid[0] && (p1_slot == 2'h0)) && pw_229) && p1_en))) v0_i <= pw_443;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_253 <= pld_252;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_270 <= pw_235;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_271 <= pq_270;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_272 <= pq_271;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_273 <= pq_272;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_274 <= pq_273;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_275 <= pq_274;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_276 <= pq_275;  // saxpy_unroll.cl:8:5
@@ -1388,13 +1385,13 @@ module saxpy_datapath (
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_281 <= pq_280;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_282 <= pq_281;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_283 <= pq_282;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_284 <= pq_283;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_285 <= pq_284;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_286 <= pq_285;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_293 <= pw_292;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_307 <= pw_291;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h1) && p1_en))) pq_309 <= pld_308;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_326 <= pq_307;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_290 <= pw_289;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_304 <= pw_288;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h1) && p1_en))) pq_306 <= pld_305;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_323 <= pq_304;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_324 <= pq_323;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_325 <= pq_324;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_326 <= pq_325;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_327 <= pq_326;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_328 <= pq_327;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_329 <= pq_328;  // saxpy_unroll.cl:8:5
@@ -1404,13 +1401,13 @@ module saxpy_datapath (
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_333 <= pq_332;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_334 <= pq_333;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_335 <= pq_334;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_336 <= pq_335;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_337 <= pq_336;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_338 <= pq_337;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_345 <= pw_344;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_359 <= pw_343;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h2) && p1_en))) pq_361 <= pld_360;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_378 <= pq_359;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_342 <= pw_341;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_356 <= pw_340;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h2) && p1_en))) pq_358 <= pld_357;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_375 <= pq_356;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_376 <= pq_375;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_377 <= pq_376;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_378 <= pq_377;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_379 <= pq_378;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_380 <= pq_379;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_381 <= pq_380;  // saxpy_unroll.cl:8:5
@@ -1420,13 +1417,13 @@ module saxpy_datapath (
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_385 <= pq_384;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_386 <= pq_385;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_387 <= pq_386;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_388 <= pq_387;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_389 <= pq_388;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_390 <= pq_389;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_397 <= pw_396;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_411 <= pw_395;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_413 <= pld_412;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_430 <= pq_411;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_394 <= pw_393;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_408 <= pw_392;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_410 <= pld_409;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_427 <= pq_408;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_428 <= pq_427;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_429 <= pq_428;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_430 <= pq_429;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_431 <= pq_430;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_432 <= pq_431;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_433 <= pq_432;  // saxpy_unroll.cl:8:5
@@ -1437,63 +1434,60 @@ module saxpy_datapath (
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_438 <= pq_437;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_439 <= pq_438;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_440 <= pq_439;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_441 <= pq_440;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_442 <= pq_441;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_443 <= pq_442;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) p1_valid <= {p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && p1_go), (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0))};  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0));  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) p1_slot <= ((p1_slot == 2'h3) ? 2'h0 : (p1_slot + 2'h1));  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && (((((!p1_admit) && (p1_valid == 26'h0000000)) && x_ld_idle) && y_st_idle) && y_ld_idle))) state <= 16'h0014;  // saxpy_unroll.cl:8:5
             if ((state == 16'h0030)) state <= (p1_apart ? 16'h002e : 16'h0015);
-            if ((state == 16'h0031)) v0_i <= w_447;
+            if ((state == 16'h0031)) v0_i <= w_444;
             if ((state == 16'h0031)) state <= 16'h0030;
-            if ((state == 16'h0032)) v1_lid_x <= w_448;
+            if ((state == 16'h0032)) v1_lid_x <= w_445;
             if ((state == 16'h0032)) state <= 16'h0003;
             if (((state == 16'h0033) && ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0033)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0032);
         end
     end
     assign x_rd_cmd_valid = (((((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) || (((state == 16'h001a) && (!x_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h001f) && (!x_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0024) && (!x_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0029) && (!x_rd_issued)) && (1'h1 && y_wr_idle)));
-    assign x_rd_cmd_addr = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_26[31:0] : ((((state == 16'h001a) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_160[31:0] : ((((state == 16'h001f) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_178[31:0] : ((((state == 16'h0024) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_196[31:0] : ((((state == 16'h0029) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_214[31:0] : 32'h00000000)))));
+    assign x_rd_cmd_addr = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_23[31:0] : ((((state == 16'h001a) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_157[31:0] : ((((state == 16'h001f) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_175[31:0] : ((((state == 16'h0024) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_193[31:0] : ((((state == 16'h0029) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_211[31:0] : 32'h00000000)))));
     assign x_rd_cmd_len = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h001a) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h001f) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0024) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0029) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000)))));
     assign x_rd_ready = ((((((state == 16'h000d) && x_rd_issued) || ((state == 16'h001a) && x_rd_issued)) || ((state == 16'h001f) && x_rd_issued)) || ((state == 16'h0024) && x_rd_issued)) || ((state == 16'h0029) && x_rd_issued));
-    assign x_ld_req_valid = (((((((p2_valid[0] && 1'h1) && pw_40) && p2_en) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_232) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && p1_en));
-    assign x_ld_req_addr = (((p2_valid[0] && 1'h1) && pw_40) ? pw_49[31:0] : (((p1_valid[0] && (p1_slot == 2'h0)) && pw_232) ? pw_241[31:0] : (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) ? pq_293[31:0] : (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) ? pq_345[31:0] : (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) ? pq_397[31:0] : 32'h00000000)))));
+    assign x_ld_req_valid = (((((((p2_valid[0] && 1'h1) && pw_37) && p2_en) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_229) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && p1_en));
+    assign x_ld_req_addr = (((p2_valid[0] && 1'h1) && pw_37) ? pw_46[31:0] : (((p1_valid[0] && (p1_slot == 2'h0)) && pw_229) ? pw_238[31:0] : (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) ? pq_290[31:0] : (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) ? pq_342[31:0] : (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) ? pq_394[31:0] : 32'h00000000)))));
     assign x_ld_resp_ready = ((((((p2_valid[44] && 1'h1) && p2_en) || ((p1_valid[11] && (p1_slot == 2'h0)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h1)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h2)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h3)) && p1_en));
     assign x_ld_flush = ((state == 16'h0012) || (state == 16'h002e));
     assign x_pipe = ((state == 16'h0013) || (state == 16'h002f));
     assign y_rd_cmd_valid = (((((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) || (((state == 16'h001c) && (!y_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0021) && (!y_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0026) && (!y_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h002b) && (!y_rd_issued)) && (1'h1 && y_wr_idle)));
-    assign y_rd_cmd_addr = ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_32[31:0] : ((((state == 16'h001c) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_166[31:0] : ((((state == 16'h0021) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_184[31:0] : ((((state == 16'h0026) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_202[31:0] : ((((state == 16'h002b) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_220[31:0] : 32'h00000000)))));
+    assign y_rd_cmd_addr = ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_29[31:0] : ((((state == 16'h001c) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_163[31:0] : ((((state == 16'h0021) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_181[31:0] : ((((state == 16'h0026) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_199[31:0] : ((((state == 16'h002b) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_217[31:0] : 32'h00000000)))));
     assign y_rd_cmd_len = ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h001c) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0021) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0026) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h002b) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000)))));
     assign y_rd_ready = ((((((state == 16'h000f) && y_rd_issued) || ((state == 16'h001c) && y_rd_issued)) || ((state == 16'h0021) && y_rd_issued)) || ((state == 16'h0026) && y_rd_issued)) || ((state == 16'h002b) && y_rd_issued));
-    assign y_ld_req_valid = (((((((p2_valid[0] && 1'h1) && pw_40) && p2_en) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_232) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && p1_en));
-    assign y_ld_req_addr = (((p2_valid[0] && 1'h1) && pw_40) ? pw_46[31:0] : (((p1_valid[0] && (p1_slot == 2'h0)) && pw_232) ? pw_238[31:0] : (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) ? pq_307[31:0] : (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) ? pq_359[31:0] : (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) ? pq_411[31:0] : 32'h00000000)))));
+    assign y_ld_req_valid = (((((((p2_valid[0] && 1'h1) && pw_37) && p2_en) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_229) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && p1_en));
+    assign y_ld_req_addr = (((p2_valid[0] && 1'h1) && pw_37) ? pw_43[31:0] : (((p1_valid[0] && (p1_slot == 2'h0)) && pw_229) ? pw_235[31:0] : (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) ? pq_304[31:0] : (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) ? pq_356[31:0] : (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) ? pq_408[31:0] : 32'h00000000)))));
     assign y_ld_resp_ready = ((((((p2_valid[44] && 1'h1) && p2_en) || ((p1_valid[11] && (p1_slot == 2'h0)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h1)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h2)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h3)) && p1_en));
     assign y_ld_flush = ((state == 16'h0012) || (state == 16'h002e));
     assign y_st_req_valid = ((((((p2_valid[54] && 1'h1) && p2_en) || ((p1_valid[13] && (p1_slot == 2'h2)) && p1_en)) || ((p1_valid[13] && (p1_slot == 2'h3)) && p1_en)) || ((p1_valid[14] && (p1_slot == 2'h0)) && p1_en)) || ((p1_valid[14] && (p1_slot == 2'h1)) && p1_en));
-    assign y_st_req_addr = (p2_valid[54] ? pq_137[31:0] : ((p1_valid[13] && (p1_slot == 2'h2)) ? pq_286[31:0] : ((p1_valid[13] && (p1_slot == 2'h3)) ? pq_338[31:0] : ((p1_valid[14] && (p1_slot == 2'h0)) ? pq_390[31:0] : ((p1_valid[14] && (p1_slot == 2'h1)) ? pq_443[31:0] : 32'h00000000)))));
-    assign y_st_req_data = (p2_valid[54] ? pw_83 : ((p1_valid[13] && (p1_slot == 2'h2)) ? pw_272 : ((p1_valid[13] && (p1_slot == 2'h3)) ? pw_325 : ((p1_valid[14] && (p1_slot == 2'h0)) ? pw_377 : ((p1_valid[14] && (p1_slot == 2'h1)) ? pw_429 : 32'h00000000)))));
+    assign y_st_req_addr = (p2_valid[54] ? pq_134[31:0] : ((p1_valid[13] && (p1_slot == 2'h2)) ? pq_283[31:0] : ((p1_valid[13] && (p1_slot == 2'h3)) ? pq_335[31:0] : ((p1_valid[14] && (p1_slot == 2'h0)) ? pq_387[31:0] : ((p1_valid[14] && (p1_slot == 2'h1)) ? pq_440[31:0] : 32'h00000000)))));
+    assign y_st_req_data = (p2_valid[54] ? pw_80 : ((p1_valid[13] && (p1_slot == 2'h2)) ? pw_269 : ((p1_valid[13] && (p1_slot == 2'h3)) ? pw_322 : ((p1_valid[14] && (p1_slot == 2'h0)) ? pw_374 : ((p1_valid[14] && (p1_slot == 2'h1)) ? pw_426 : 32'h00000000)))));
     assign y_pipe = ((((state == 16'h0013) || (state == 16'h0013)) || (state == 16'h002f)) || (state == 16'h002f));
     assign y_wr_cmd_valid = ((((((state == 16'h0011) && (!y_wr_issued)) || ((state == 16'h001e) && (!y_wr_issued))) || ((state == 16'h0023) && (!y_wr_issued))) || ((state == 16'h0028) && (!y_wr_issued))) || ((state == 16'h002d) && (!y_wr_issued)));
-    assign y_wr_cmd_addr = (((state == 16'h0011) && (!y_wr_issued)) ? q_32[31:0] : (((state == 16'h001e) && (!y_wr_issued)) ? q_166[31:0] : (((state == 16'h0023) && (!y_wr_issued)) ? q_184[31:0] : (((state == 16'h0028) && (!y_wr_issued)) ? q_202[31:0] : (((state == 16'h002d) && (!y_wr_issued)) ? q_220[31:0] : 32'h00000000)))));
+    assign y_wr_cmd_addr = (((state == 16'h0011) && (!y_wr_issued)) ? q_29[31:0] : (((state == 16'h001e) && (!y_wr_issued)) ? q_163[31:0] : (((state == 16'h0023) && (!y_wr_issued)) ? q_181[31:0] : (((state == 16'h0028) && (!y_wr_issued)) ? q_199[31:0] : (((state == 16'h002d) && (!y_wr_issued)) ? q_217[31:0] : 32'h00000000)))));
     assign y_wr_cmd_len = (((state == 16'h0011) && (!y_wr_issued)) ? 32'h00000004 : (((state == 16'h001e) && (!y_wr_issued)) ? 32'h00000004 : (((state == 16'h0023) && (!y_wr_issued)) ? 32'h00000004 : (((state == 16'h0028) && (!y_wr_issued)) ? 32'h00000004 : (((state == 16'h002d) && (!y_wr_issued)) ? 32'h00000004 : 32'h00000000)))));
     assign y_wr_valid = ((((((state == 16'h0011) && y_wr_issued) || ((state == 16'h001e) && y_wr_issued)) || ((state == 16'h0023) && y_wr_issued)) || ((state == 16'h0028) && y_wr_issued)) || ((state == 16'h002d) && y_wr_issued));
-    assign y_wr_data = (((state == 16'h0011) && y_wr_issued) ? r_37 : (((state == 16'h001e) && y_wr_issued) ? r_171 : (((state == 16'h0023) && y_wr_issued) ? r_189 : (((state == 16'h0028) && y_wr_issued) ? r_207 : (((state == 16'h002d) && y_wr_issued) ? r_225 : 32'h00000000)))));
+    assign y_wr_data = (((state == 16'h0011) && y_wr_issued) ? r_34 : (((state == 16'h001e) && y_wr_issued) ? r_168 : (((state == 16'h0023) && y_wr_issued) ? r_186 : (((state == 16'h0028) && y_wr_issued) ? r_204 : (((state == 16'h002d) && y_wr_issued) ? r_222 : 32'h00000000)))));
     assign y_wr_strb = (((state == 16'h0011) && y_wr_issued) ? 4'hf : (((state == 16'h001e) && y_wr_issued) ? 4'hf : (((state == 16'h0023) && y_wr_issued) ? 4'hf : (((state == 16'h0028) && y_wr_issued) ? 4'hf : (((state == 16'h002d) && y_wr_issued) ? 4'hf : 4'h0)))));
-    assign go_29 = ((state == 16'h000e) && (!u8_fp_mul_issued));
-    assign go_35 = ((state == 16'h0010) && (!u9_fp_add_issued));
-    assign go_163 = ((state == 16'h001b) && (!u0_fp_mul_issued));
-    assign go_169 = ((state == 16'h001d) && (!u1_fp_add_issued));
-    assign go_181 = ((state == 16'h0020) && (!u2_fp_mul_issued));
-    assign go_187 = ((state == 16'h0022) && (!u3_fp_add_issued));
-    assign go_199 = ((state == 16'h0025) && (!u4_fp_mul_issued));
-    assign go_205 = ((state == 16'h0027) && (!u5_fp_add_issued));
-    assign go_217 = ((state == 16'h002a) && (!u6_fp_mul_issued));
-    assign go_223 = ((state == 16'h002c) && (!u7_fp_add_issued));
+    assign go_26 = ((state == 16'h000e) && (!u8_fp_mul_issued));
+    assign go_32 = ((state == 16'h0010) && (!u9_fp_add_issued));
+    assign go_160 = ((state == 16'h001b) && (!u0_fp_mul_issued));
+    assign go_166 = ((state == 16'h001d) && (!u1_fp_add_issued));
+    assign go_178 = ((state == 16'h0020) && (!u2_fp_mul_issued));
+    assign go_184 = ((state == 16'h0022) && (!u3_fp_add_issued));
+    assign go_196 = ((state == 16'h0025) && (!u4_fp_mul_issued));
+    assign go_202 = ((state == 16'h0027) && (!u5_fp_add_issued));
+    assign go_214 = ((state == 16'h002a) && (!u6_fp_mul_issued));
+    assign go_220 = ((state == 16'h002c) && (!u7_fp_add_issued));
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, x_rd_last, y_rd_last, w_1[63:8], w_6[63:8], w_26[63:32], q_32[63:32], p2_go, pw_49[63:32], pu_52_valid, pu_69_valid, pq_137[63:32], w_160[63:32], q_166[63:32], q_178[63:32], q_184[63:32], q_196[63:32],
-        q_202[63:32], q_214[63:32], q_220[63:32], pw_241[63:32], pu_244_valid, pu_258_valid, pq_286[63:32], pq_293[63:32], pu_296_valid, pu_311_valid, pq_338[63:32], pq_345[63:32], pu_348_valid, pu_363_valid, pq_390[63:32], pq_397[63:32],
-        pu_400_valid, pu_415_valid, pq_443[63:32]};
+    wire ohls_unused = &{1'b0, x_rd_last, y_rd_last, w_1[63:8], w_6[63:0], w_23[63:32], q_29[63:32], p2_go, pw_46[63:32], pu_49_valid, pu_66_valid, pq_134[63:32], w_157[63:32], q_163[63:32], q_175[63:32], q_181[63:32], q_193[63:32],
+        q_199[63:32], q_211[63:32], q_217[63:32], pw_238[63:32], pu_241_valid, pu_255_valid, pq_283[63:32], pq_290[63:32], pu_293_valid, pu_308_valid, pq_335[63:32], pq_342[63:32], pu_345_valid, pu_360_valid, pq_387[63:32], pq_394[63:32],
+        pu_397_valid, pu_412_valid, pq_440[63:32]};
 endmodule
 `default_nettype wire
