@@ -512,8 +512,7 @@ fn local_arguments_of_launch_sizes_are_reported_and_never_versioned() {
     for l in r["kernels"][0]["loop_analysis"].as_array().expect("loops") {
         assert_eq!(l["overlap_checks"].as_array().map(Vec::len), Some(0), "{l}");
     }
-    // Each sized by what its accesses reach (the work-item counter's exit value makes
-    // the bound one work-item loose): a float per 4 bytes, an int per 4 bytes.
+    // Each sized by what its accesses reach, exactly: 64 floats and 16 ints.
     let (a, b) = (memory(&r, "a"), memory(&r, "b"));
     assert_eq!(
         (a["space"].as_str(), b["space"].as_str()),
@@ -521,7 +520,7 @@ fn local_arguments_of_launch_sizes_are_reported_and_never_versioned() {
     );
     assert_eq!(
         (a["depth"].as_u64(), b["depth"].as_u64()),
-        (Some(68), Some(32))
+        (Some(64), Some(16))
     );
     assert!(memory_line(&stdout, "b").contains("at local_ptr_sizes.cl:10:"));
 }
