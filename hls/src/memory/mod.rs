@@ -255,8 +255,8 @@ mod tests {
 
     #[test]
     fn a_local_argument_holds_what_its_bounded_accesses_reach() {
-        // The work-item counter ends at 64 and s <= 32: the highest int reached is
-        // scratch[96] (the bound is loose by the counter's last step).
+        // Inside the loop the work-item counter is at most 63 and s <= 32: the highest
+        // int reached is scratch[95].
         let (_, p) = plan_of(
             "__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
              void r(__global int *o, __local int *scratch) {
@@ -272,7 +272,7 @@ mod tests {
              }",
         );
         let l = &p.memories[&Base::Param(1)];
-        assert_eq!((l.word, l.depth, l.replicas), (4, 97, 2));
+        assert_eq!((l.word, l.depth, l.replicas), (4, 96, 2));
         // An index the analysis cannot bound (signed, may be negative) keeps the maximum.
         let (_, p) = plan_of(
             "__kernel void r(__global int *o, __local int *scratch, int k) {
