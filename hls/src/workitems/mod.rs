@@ -28,6 +28,10 @@
 //!   like barrier conditions) and ends the group after the segment. `break`/`continue` of
 //!   a loop holding a barrier from work-item code likewise: a flag variable per way out
 //!   (`__leave_*`) is set, and the group follows it after the segment.
+//! - statements ending a segment under `if (get_local_id(d) == c)` get loops of their own
+//!   over the other dimensions (`guards.rs`), and a grid-stride loop runs in rounds over
+//!   the work-items under a group-level loop (`interchange.rs`): each work-item keeps its
+//!   program order, only the interleaving of work-items changes.
 //!
 //! The result keeps `reqd_work_group_size(1, 1, 1)`: one group-form work-item per group.
 
