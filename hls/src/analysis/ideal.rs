@@ -256,22 +256,12 @@ impl Nest<'_> {
             .iter()
             .find(|s| s.id == id)
             .ok_or_else(|| format!("internal: loop L{} has no shape", id.0))?;
-        // A loop over the work-items with one local id fixed (`workitems/guards.rs`) runs
-        // only those.
-        let local = a.env.local;
-        let only = |l: LoopId, n: u64| match (a.group.lp(l).hints.fixed_id, local) {
-            (Some((d, _)), Some(sizes)) => n / sizes[d].max(1),
-            _ => n,
-        };
         let (inner_id, e, t) = match (shape.work_item_dim, self.m) {
             // The generator runs every loop of the nest with its own control states.
             (Some(_), Mode::Fsm) => {
-                let n: u64 = a
-                    .env
-                    .local
-                    .map(|l| l.iter().product())
-                    .ok_or("the local size is unknown")?;
-                (id, entries, entries.saturating_mul(only(id, n)))
+                let local = a.env.local.ok_or("the local size is unknown")?;
+                let n = crate::analysis::loops::work_items(a.group, id, local);
+                (id, entries, entries.saturating_mul(n))
             }
             // A work-item nest: its innermost work-item loop over all its items.
             (Some(_), Mode::Ideal) => {
@@ -285,7 +275,13 @@ impl Nest<'_> {
                 {
                     at = next;
                 }
-                (at.id, entries, entries.saturating_mul(only(at.id, items)))
+                // A loop with a local id fixed runs only those work-items (`items` counts
+                // every group's).
+                let n = match (a.group.lp(at.id).hints.fixed_id, a.env.local) {
+                    (Some((d, _)), Some(local)) => items / local[d].max(1),
+                    _ => items,
+                };
+                (at.id, entries, entries.saturating_mul(n))
             }
             (None, _) => {
                 let (e, t) = self.counts(id, r, entries)?;

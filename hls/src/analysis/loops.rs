@@ -132,6 +132,16 @@ pub fn work_item_dim(k: &Kernel, id: LoopId) -> Option<usize> {
     })
 }
 
+/// The work-items a group-form work-item loop runs per group of `local` size: all of
+/// them, or those with one local id fixed (`workitems/guards.rs`).
+pub fn work_items(k: &Kernel, id: LoopId, local: [u64; 3]) -> u64 {
+    let fixed = k.lp(id).hints.fixed_id.map(|f| f.0);
+    (0..3)
+        .filter(|d| Some(*d) != fixed)
+        .map(|d| local[d])
+        .product()
+}
+
 /// Blocks of a region and its nested ifs and loops, in program order.
 pub fn all_blocks(k: &Kernel, r: &Region, out: &mut Vec<BlockId>) {
     for n in &r.0 {

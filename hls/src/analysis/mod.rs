@@ -207,10 +207,7 @@ impl<'a> Analysis<'a> {
             let mut measured = false;
             let trip = match s.work_item_dim {
                 // The work-item loop is flat over the group's work-items (`workitems`).
-                Some(_) => env.local.map(|x| {
-                    let fixed = l.hints.fixed_id.map(|f| f.0);
-                    (0..3).filter(|d| Some(*d) != fixed).map(|d| x[d]).product()
-                }),
+                Some(_) => env.local.map(|x| loops::work_items(g, s.id, x)),
                 None if l.kind == LoopKind::Once => Some(1),
                 None => ndr
                     .and_then(|n| trip::trip_count(kernel, n.id, &env))

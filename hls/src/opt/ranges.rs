@@ -12,6 +12,8 @@
 
 use std::collections::HashMap;
 
+use crate::analysis::loops::LID_VARS;
+
 use super::bounds::{self, Operand};
 use super::lang::mask;
 use super::region;
@@ -258,7 +260,7 @@ fn block_bounds(
             // test sees the value that ends the loop).
             OpKind::ReadVar(v) if in_work_item_loop => {
                 let name = k.vars[v.0 as usize].name.as_str();
-                match LIDS.iter().position(|n| *n == name) {
+                match LID_VARS.iter().position(|n| *n == name) {
                     Some(d) => vars[v.0 as usize].min(launch.max_local[d].saturating_sub(1)),
                     None => vars[v.0 as usize],
                 }
@@ -335,7 +337,7 @@ fn global_id(k: &Kernel, blk: &crate::ir::Block, o: OpId, launch: &Launch) -> bo
         (g == s).then_some(g)
     };
     let is_lid = |x: OpId, d: usize| match &blk.op(x).kind {
-        OpKind::ReadVar(v) => k.vars[v.0 as usize].name == LIDS[d],
+        OpKind::ReadVar(v) => k.vars[v.0 as usize].name == LID_VARS[d],
         OpKind::Const(v) => v.first() == Some(&0),
         _ => false,
     };
@@ -345,9 +347,6 @@ fn global_id(k: &Kernel, blk: &crate::ir::Block, o: OpId, launch: &Launch) -> bo
         _ => false,
     }
 }
-
-/// The work-item loop counters of the group form (see `workitems`).
-const LIDS: [&str; 3] = ["__lid_x", "__lid_y", "__lid_z"];
 
 /// Rounds before a still-growing variable is given up (bounded by its width only).
 const WIDEN_AFTER: usize = 6;
@@ -364,7 +363,8 @@ pub fn analyze(k: &Kernel, launch: &Launch) -> Ranges {
     // The group form's local-id counters run from 0 to the local size (the work-item
     // loop ends when the last one reaches it), however their steps are written.
     let counter_max = |v: usize| {
-        LIDS.iter()
+        LID_VARS
+            .iter()
             .position(|n| *n == k.vars[v].name)
             .map(|d| launch.max_local[d])
     };

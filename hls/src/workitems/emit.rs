@@ -121,19 +121,7 @@ impl Emitter<'_> {
                 }
                 nodes.push(Node::Block(b));
                 let (read, _) = var_uses(k, &seg_nodes);
-                let again: Vec<VarId> = read
-                    .iter()
-                    .filter(|v| self.remat.contains_key(v))
-                    .copied()
-                    .collect();
-                if !again.is_empty() {
-                    let b = k.new_block();
-                    for v in again {
-                        self.remat[&v].write(k.block_mut(b), v);
-                    }
-                    s.block(k, b);
-                    nodes.push(Node::Block(b));
-                }
+                nodes.extend(self.recompute(k, &mut s, read.into_iter()));
             }
             nodes.extend(s.region(k, &seg_nodes)?);
             return Ok(nodes);
@@ -173,20 +161,12 @@ impl Emitter<'_> {
         let mut nodes = s.region(k, &seg_nodes)?;
         // The segment that computes a value reads it afterwards, except in a later round
         // of a group-level loop.
-        let again: Vec<VarId> = read
+        let again = read
             .iter()
-            .filter(|v| {
-                self.remat.contains_key(v) && (!written.contains(v) || tree.segs[i].in_loop)
-            })
-            .copied()
-            .collect();
-        if !again.is_empty() {
-            let b = k.new_block();
-            for v in again {
-                self.remat[&v].write(k.block_mut(b), v);
-            }
-            s.block(k, b);
-            nodes.insert(0, Node::Block(b));
+            .filter(|v| !written.contains(v) || tree.segs[i].in_loop)
+            .copied();
+        if let Some(b) = self.recompute(k, &mut s, again) {
+            nodes.insert(0, b);
         }
         let latch = k.new_block();
         let back: Vec<VarId> = cached
@@ -249,6 +229,26 @@ impl Emitter<'_> {
             });
         }
         Ok(all)
+    }
+
+    /// A block computing again those of `vars` that are recomputed from ids (`remat.rs`),
+    /// rewritten for the segment; `None` when there are none.
+    fn recompute(
+        &self,
+        k: &mut Kernel,
+        s: &mut SegRewrite,
+        vars: impl Iterator<Item = VarId>,
+    ) -> Option<Node> {
+        let again: Vec<VarId> = vars.filter(|v| self.remat.contains_key(v)).collect();
+        if again.is_empty() {
+            return None;
+        }
+        let b = k.new_block();
+        for v in again {
+            self.remat[&v].write(k.block_mut(b), v);
+        }
+        s.block(k, b);
+        Some(Node::Block(b))
     }
 
     /// The latch of the flattened work-item loop: x steps; a counter that reaches its size
@@ -401,7 +401,7 @@ fn store_bytes(x: &mut Expander, o: ObjectId, bytes: &[u8], align: u64) {
 }
 
 /// The variables read and written anywhere in `r`.
-fn var_uses(k: &Kernel, r: &Region) -> (BTreeSet<VarId>, BTreeSet<VarId>) {
+pub(super) fn var_uses(k: &Kernel, r: &Region) -> (BTreeSet<VarId>, BTreeSet<VarId>) {
     let mut blocks = Vec::new();
     crate::analysis::loops::all_blocks(k, r, &mut blocks);
     let (mut read, mut written) = (BTreeSet::new(), BTreeSet::new());
@@ -419,7 +419,7 @@ fn var_uses(k: &Kernel, r: &Region) -> (BTreeSet<VarId>, BTreeSet<VarId>) {
     (read, written)
 }
 
-fn new_loop(k: &mut Kernel, span: Span) -> LoopId {
+pub(super) fn new_loop(k: &mut Kernel, span: Span) -> LoopId {
     k.loops.push(Loop {
         kind: LoopKind::While,
         cond: None,

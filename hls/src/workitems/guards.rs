@@ -150,9 +150,8 @@ fn local_id(
         // A variable holding the id (`uint lid = get_local_id(0);`).
         OpKind::ReadVar(v) => remat.get(v)?.local_id(size),
         OpKind::Conv(crate::ir::Conv::Int { .. }) => {
-            let bits = int_bits(blk.op(o).ty.as_ref()?)?;
             let d = local_id(k, b, blk.operands(o)[0], size, remat)?;
-            (bits >= 64 || size[d] < (1u64 << (bits - 1).min(63))).then_some(d)
+            super::remat::holds_ids(blk.op(o).ty.as_ref()?, size[d]).then_some(d)
         }
         OpKind::WorkItem(WorkItemFn::LocalId) => {
             let d = constant(k, b, blk.operands(o)[0])?;
@@ -162,16 +161,9 @@ fn local_id(
     }
 }
 
-fn int_bits(t: &crate::ir::Ty) -> Option<u32> {
-    match t {
-        crate::ir::Ty::I(n) => Some(*n as u32),
-        _ => None,
-    }
-}
-
 fn constant(k: &Kernel, b: BlockId, o: OpId) -> Option<u64> {
     let op = k.block(b).op(o);
-    match (&op.kind, int_bits(op.ty.as_ref()?)) {
+    match (&op.kind, crate::loops::fold::width(op.ty.as_ref()?)) {
         (OpKind::Const(words), Some(bits)) if bits <= 64 => {
             let v = *words.first()?;
             // Negative constants never equal a local id.
@@ -198,44 +190,26 @@ fn splittable(
     let mut blocks = Vec::new();
     crate::analysis::loops::all_blocks(k, then, &mut blocks);
     let mine: HashSet<BlockId> = blocks.iter().copied().collect();
-    let (mut read, mut written) = (HashSet::new(), HashSet::new());
-    for b in &blocks {
-        for o in k.block(*b).graph.node_weights() {
-            match &o.kind {
-                OpKind::ReadVar(v) => {
-                    read.insert(*v);
-                }
-                OpKind::WriteVar(v) => {
-                    written.insert(*v);
-                }
-                OpKind::Load { space, .. }
-                | OpKind::Store { space, .. }
-                | OpKind::Atomic { space, .. }
-                    if matches!(
-                        space,
-                        crate::frontend::types::AddrSpace::Private
-                            | crate::frontend::types::AddrSpace::Generic
-                    ) =>
-                {
-                    return false;
-                }
-                OpKind::ObjectAddr(obj)
-                    if k.object(*obj).space == crate::frontend::types::AddrSpace::Private =>
-                {
-                    return false;
-                }
-                kind if kind.is_memory()
-                    && !matches!(
-                        kind,
-                        OpKind::Load { .. } | OpKind::Store { .. } | OpKind::Atomic { .. }
-                    ) =>
-                {
-                    return false;
-                }
-                _ => {}
-            }
-        }
+    // Private memory would need per-work-item copies; barriers and fences or builtins
+    // writing through pointers keep their place.
+    let private = |space: &crate::frontend::types::AddrSpace| {
+        use crate::frontend::types::AddrSpace::{Generic, Private};
+        matches!(space, Private | Generic)
+    };
+    let movable = blocks
+        .iter()
+        .flat_map(|b| k.block(*b).graph.node_weights())
+        .all(|o| match &o.kind {
+            OpKind::Load { space, .. }
+            | OpKind::Store { space, .. }
+            | OpKind::Atomic { space, .. } => !private(space),
+            OpKind::ObjectAddr(obj) => !private(&k.object(*obj).space),
+            kind => !kind.is_memory(),
+        });
+    if !movable {
+        return false;
     }
+    let (read, written) = super::emit::var_uses(k, then);
     // Everything else the kernel runs: what it reads must not come from here.
     let mut outside = Vec::new();
     for (i, s) in tree.segs.iter().enumerate() {

@@ -23,9 +23,8 @@
 use std::collections::HashSet;
 
 use crate::diag::Span;
-use crate::frontend::sema::summary::LoopHints;
 use crate::ir::{
-    BinOp, BlockId, CmpOp, Kernel, Loop, LoopId, LoopKind, Node, OpId, OpKind, Region, Ty, VarId,
+    BinOp, BlockId, CmpOp, Kernel, LoopId, LoopKind, Node, OpId, OpKind, Region, Ty, VarId,
     WorkItemFn,
 };
 
@@ -103,15 +102,7 @@ pub fn run(k: &mut Kernel, tree: &mut Tree) -> HashSet<VarId> {
             fixed: None,
         });
         let round = tree.segs.len() - 1;
-        k.loops.push(Loop {
-            kind: LoopKind::While,
-            cond: None,
-            body: Region::default(),
-            latch: Region::default(),
-            hints: LoopHints::default(),
-            span,
-        });
-        let group_loop = LoopId(k.loops.len() as u32 - 1);
+        let group_loop = super::emit::new_loop(k, span);
         let mut nodes = vec![
             GNode::Seg(i),
             GNode::Loop {

@@ -143,6 +143,15 @@ fn build(k: &Kernel, defs: &BTreeMap<VarId, (BlockId, OpId)>, b: BlockId, o: OpI
     Some(Expr(out))
 }
 
+/// Whether integer type `ty` holds every local id below `size` as a non-negative value,
+/// so a conversion to it keeps an id's value.
+pub fn holds_ids(ty: &Ty, size: u64) -> bool {
+    match crate::loops::fold::width(ty) {
+        Some(bits) => bits >= 64 || size < 1u64 << (bits - 1),
+        None => false,
+    }
+}
+
 impl Expr {
     /// The dimension `d` when the value is `get_local_id(d)` itself, through integer
     /// conversions that keep every id below `size[d]`.
@@ -152,11 +161,7 @@ impl Expr {
             match (&op.kind, op.args.as_slice()) {
                 (OpKind::Conv(crate::ir::Conv::Int { .. }), [a]) => {
                     let d = go(ops, *a, size)?;
-                    let bits = match op.ty {
-                        Some(Ty::I(n)) => n as u32,
-                        _ => return None,
-                    };
-                    (bits >= 64 || size[d] < 1u64 << (bits - 1)).then_some(d)
+                    holds_ids(op.ty.as_ref()?, size[d]).then_some(d)
                 }
                 (OpKind::WorkItem(crate::ir::WorkItemFn::LocalId), [a]) => match &ops[*a].kind {
                     OpKind::Const(w) if w.first().is_some_and(|d| *d < 3) => Some(w[0] as usize),
