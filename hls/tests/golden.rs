@@ -1,4 +1,5 @@
-//! Golden files of the compile pipeline: for a handful of conformance kernels, the IR
+//! Golden files of the compile pipeline: for a handful of conformance kernels (the last
+//! kernel of each file), the IR
 //! after each IR stage, the schedule side table, the binding and the emitted Verilog are
 //! compared with `tests/golden/KERNEL/`, so a change in any stage's output shows up in
 //! review. `OCL_HLS_BLESS=1 cargo test -p ocl-hls --test golden` rewrites them.
@@ -18,6 +19,7 @@ const KERNELS: &[&str] = &[
     "stencil2d_local",
     "matmul_tiled",
     "reduce_local",
+    "ndrange3d",
 ];
 
 fn conformance(name: &str) -> PathBuf {
@@ -40,7 +42,7 @@ fn stage_outputs(name: &str) -> Vec<(String, String)> {
     assert!(!checked.has_errors(), "{name}: {:?}", checked.diags.list);
     let program = checked.program.as_ref().expect("a program");
     let module = compile::lower(program, &checked.sources).expect("lowers");
-    let k = &module.kernels[0];
+    let k = module.kernels.last().unwrap();
     let boards = BoardSet::builtin().expect("boards");
     let board = boards.get("sim").expect("sim board");
     let mut snap = Snapshots { stages: Vec::new() };

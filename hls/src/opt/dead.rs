@@ -4,14 +4,17 @@
 //! `o = i * 16; out[o] = ...` reads the product directly, `o` is written for nothing,
 //! and its register (and the chain that carries it through a pipeline) goes.
 //!
-//! Memory ops stay, used or not: a load may be the access that reports an out-of-bounds
-//! index.
+//! Memory ops stay, used or not (a load may be the access that reports an out-of-bounds
+//! index), except a buffer store that a later store of the block to the same pointer, of
+//! the same type, replaces with nothing in between that could read the buffer: the
+//! inlined `*cell = *cell * w + 1` after `out[idx] = ...` (whose load `cse.rs` forwards)
+//! would otherwise spend a second write-port slot per iteration.
 
 use std::collections::HashSet;
 
 use petgraph::Direction;
 
-use crate::ir::{BlockId, Kernel, OpId, OpKind, VarId};
+use crate::ir::{Base, BlockId, Kernel, OpId, OpKind, VarId};
 
 /// Whether `o` can go when nothing reads it.
 fn removable(k: &Kernel, b: BlockId, o: OpId, read: &HashSet<VarId>) -> bool {
@@ -55,6 +58,40 @@ fn overwritten(k: &Kernel, b: BlockId) -> Vec<OpId> {
     dead
 }
 
+/// Buffer stores of block `b` that a later store of the block to the same pointer value
+/// and type replaces, with no op between that might read buffer memory (a buffer load,
+/// an atomic, a barrier or fence, a built-in writing through a pointer).
+fn stored_over(k: &Kernel, b: BlockId) -> Vec<OpId> {
+    let blk = k.block(b);
+    let mut pending: std::collections::HashMap<OpId, (OpId, Option<crate::ir::Ty>)> =
+        Default::default();
+    let mut dead = Vec::new();
+    for &o in &blk.order {
+        match &blk.op(o).kind {
+            OpKind::Store {
+                base: Some(Base::Param(_)),
+                ..
+            } => {
+                let args = blk.operands(o);
+                let ty = blk.op(args[1]).ty.clone();
+                if let Some((w, wty)) = pending.insert(args[0], (o, ty.clone())) {
+                    if wty == ty {
+                        dead.push(w);
+                    }
+                }
+            }
+            OpKind::Store { .. }
+            | OpKind::Load {
+                base: Some(Base::Object(_)),
+                ..
+            } => {}
+            kind if kind.is_memory() => pending.clear(),
+            _ => {}
+        }
+    }
+    dead
+}
+
 /// Removes dead ops from `k` until none is left; `conds` are the ops the control
 /// structure reads. Returns how many ops went.
 pub fn kernel(k: &mut Kernel, conds: &HashSet<(BlockId, OpId)>) -> usize {
@@ -65,6 +102,7 @@ pub fn kernel(k: &mut Kernel, conds: &HashSet<(BlockId, OpId)>) -> usize {
         for i in 0..k.blocks.len() {
             let b = BlockId(i as u32);
             gone.extend(overwritten(k, b).into_iter().map(|o| (b, o)));
+            gone.extend(stored_over(k, b).into_iter().map(|o| (b, o)));
             let blk = k.block(b);
             for &o in &blk.order {
                 let unused = blk
@@ -149,5 +187,45 @@ mod tests {
         assert_eq!(k.blocks[0].order, vec![x, w1, r, w2]);
         assert!(!k.blocks[0].graph.contains_node(w0.0));
         assert!(crate::ir::verify::verify_kernel(&k).is_ok());
+    }
+
+    #[test]
+    fn a_buffer_store_the_block_stores_over_before_any_read_goes() {
+        let global = crate::frontend::types::AddrSpace::Global;
+        let store = |p| OpKind::Store {
+            space: global,
+            base: Some(Base::Param(p)),
+            align: 4,
+        };
+        let load = |p| OpKind::Load {
+            space: global,
+            base: Some(Base::Param(p)),
+            align: 4,
+        };
+        let mut b = Block::default();
+        let ptr = Some(Ty::Ptr(global));
+        let out = add(&mut b, OpKind::Param(1), ptr.clone(), &[]);
+        let other = add(&mut b, OpKind::Param(2), ptr, &[]);
+        let v = add(&mut b, OpKind::Const(vec![7]), Some(Ty::I(32)), &[]);
+        let w = add(&mut b, OpKind::Const(vec![9]), Some(Ty::I(32)), &[]);
+        let s0 = add(&mut b, store(1), None, &[out, v]);
+        // A store elsewhere between does not read `out`.
+        let s1 = add(&mut b, store(2), None, &[other, v]);
+        let s2 = add(&mut b, store(1), None, &[out, w]);
+        // A load of any buffer between keeps the store before it.
+        let l = add(&mut b, load(2), Some(Ty::I(32)), &[other]);
+        let s3 = add(&mut b, store(1), None, &[out, v]);
+        let mut k = kernel_of(vec![b], 0);
+        for name in ["out", "other"] {
+            k.params.push(crate::ir::Param {
+                name: name.into(),
+                ty: Ty::Ptr(global),
+                kind: crate::ir::ParamKind::Buffer { space: global },
+                span: Span::default(),
+            });
+        }
+        assert_eq!(kernel(&mut k, &HashSet::new()), 1);
+        assert_eq!(k.blocks[0].order, vec![out, other, v, w, s1, s2, l, s3]);
+        assert!(!k.blocks[0].graph.contains_node(s0.0));
     }
 }

@@ -222,7 +222,7 @@ fn cross_group(
     let [Node::Block(init), Node::Loop(l)] = k.body.0.as_slice() else {
         return None;
     };
-    if !k.objects.is_empty() || !plan.loops.contains_key(l) {
+    if !read_only_objects(k) || !plan.loops.contains_key(l) {
         return None;
     }
     let wi = shapes
@@ -258,6 +258,32 @@ fn cross_group(
             _ => true,
         });
     (wi && simple && early).then_some((*l, *init))
+}
+
+/// Whether every object of the kernel is a `__private` or `__constant` table nothing
+/// writes, and no `__local` argument: the same bytes for every work-item of every group, so the next group's
+/// work-items may start before the last group's finish. (A `__local` array is the
+/// group's; a written private array is the work-item's.)
+fn read_only_objects(k: &Kernel) -> bool {
+    let spaces = k
+        .objects
+        .iter()
+        .all(|o| matches!(o.space, AddrSpace::Private | AddrSpace::Constant));
+    let no_local_args = k
+        .params
+        .iter()
+        .all(|p| !matches!(p.kind, ParamKind::LocalBuffer));
+    spaces
+        && no_local_args
+        && k.blocks.iter().all(|b| {
+            b.order.iter().all(|&o| match &b.op(o).kind {
+                OpKind::Store { base, .. } | OpKind::Atomic { base, .. } => {
+                    matches!(base, Some(Base::Param(_)))
+                }
+                OpKind::Builtin(_) => !b.op(o).kind.is_memory(),
+                _ => true,
+            })
+        })
 }
 
 type Uses = Vec<(u32, BufferPaths)>;
