@@ -150,6 +150,7 @@ fn sim_matches_the_interpreter_or_refuses_clearly() {
         if sim.record.cycles.is_none_or(|c| c == 0) {
             failures.push(format!("{name}: no cycle count"));
         }
+        failures.extend(counter_faults(&name, &sim.record));
         // Bit for bit, except where the spec gives a buffer a ULP tolerance (the
         // transcendental built-ins), through the launch module's own comparison.
         for ((n, s), (_, i)) in sim.buffers.iter().zip(&int.buffers) {
@@ -183,6 +184,40 @@ fn sim_matches_the_interpreter_or_refuses_clearly() {
 /// math_builtins' `approx` buffer within OpenCL's own ULP bounds per function (exp 3,
 /// log 3, sin 4, cos 4, pow 16; the spec's tolerance is 16 for all), against the
 /// interpreter (host f64 libm rounded once to f32).
+/// What the pipelined loops' counters must satisfy in any run: a loop takes an
+/// iteration at most every II cycles, runs within the kernel's cycles, and passes its
+/// exit test at most as often as it takes an iteration in. vadd's one loop is known
+/// exactly: 1,024 work-items in 16 groups of 64, at II 1 (a group costs one exit test).
+fn counter_faults(name: &str, r: &ocl_hls::launch::output::RunRecord) -> Vec<String> {
+    let mut out = Vec::new();
+    let total = r.cycles.unwrap_or(0);
+    for l in &r.loops {
+        let ok = l.iterations <= l.admitted
+            && l.cycles <= total
+            && l.stall_cycles <= l.cycles
+            && (l.admitted == 0 || l.achieved_ii + 1e-9 >= l.ii as f64);
+        if !ok {
+            out.push(format!(
+                "{name}: counters of L{} make no sense: {l:?}",
+                l.lp
+            ));
+        }
+    }
+    if name == "vadd" {
+        let exact = matches!(r.loops.as_slice(), [l] if l.ii == 1
+            && l.iterations == 1024
+            && l.admitted == 1024 + 16
+            && l.achieved_ii < 1.05);
+        if !exact {
+            out.push(format!(
+                "vadd: expected one loop at II 1 over 1,024 work-items in 16 groups: {:?}",
+                r.loops
+            ));
+        }
+    }
+    out
+}
+
 fn opencl_bounds(sim: &[(String, Vec<u8>)], int: &[(String, Vec<u8>)]) -> Vec<String> {
     const BOUNDS: [(&str, u64); 5] = [("exp", 3), ("log", 3), ("sin", 4), ("cos", 4), ("pow", 16)];
     let find = |v: &[(String, Vec<u8>)]| {

@@ -56,6 +56,7 @@ impl RefRun {
             local: self.launch.local.clone(),
             args: self.launch.args.iter().map(|a| a.name.clone()).collect(),
             cycles: None,
+            loops: Vec::new(),
         }
     }
 

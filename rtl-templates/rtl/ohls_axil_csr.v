@@ -16,6 +16,9 @@
 //   0x3C MAGIC       R: 0x4F484C53 ("OHLS").
 //   0x40 + 4*i       ARG i (RW, i < NARGS). A 64-bit argument takes two consecutive
 //                    registers, low word first.
+//   0x100 + 4*i      COUNTER i (R, i < NCOUNTERS): the core's performance counters
+//                    (what each counts is the core's register map; writes are ignored
+//                    with OKAY).
 // Reads of addresses not listed return 0 with SLVERR; writes to them are ignored with
 // SLVERR. Writes to read-only registers (STATUS, NARGS, MAGIC) are ignored with OKAY.
 // The host must not change sizes or arguments while BUSY.
@@ -29,6 +32,7 @@
 //
 // Parameters
 //   NARGS       number of 32-bit argument registers (1..48)
+//   NCOUNTERS   number of read-only counter registers (0..64; ADDR_WIDTH >= 9 when > 0)
 //   ADDR_WIDTH  AXI address bits (>= 8)
 // Ports
 //   clk, rst                         clock; synchronous active-high reset
@@ -39,9 +43,12 @@
 //   busy       the kernel is running (between start and done)
 //   global_size, local_size   {dim2, dim1, dim0}, 32 bits each
 //   args       {arg NARGS-1, ..., arg 0}, 32 bits each
+//   counters   {counter NCOUNTERS-1, ..., counter 0}, 32 bits each (one unused word
+//              when NCOUNTERS is 0)
 //   irq        level interrupt
 module ohls_axil_csr #(
     parameter NARGS = 8,
+    parameter NCOUNTERS = 0,
     parameter ADDR_WIDTH = 12
 ) (
     input  wire                  clk,
@@ -70,12 +77,14 @@ module ohls_axil_csr #(
     output wire [95:0]           global_size,
     output wire [95:0]           local_size,
     output wire [NARGS*32-1:0]   args,
+    input  wire [(NCOUNTERS > 0 ? NCOUNTERS : 1)*32-1:0] counters,
     output wire                  irq
 );
     localparam [1:0] OKAY = 2'b00;
     localparam [1:0] SLVERR = 2'b10;
     localparam WA = ADDR_WIDTH - 2;  // word address bits
     localparam integer NARGS_I = NARGS;
+    localparam integer NCOUNTERS_I = NCOUNTERS;
 
     reg done_q;
     reg [7:0] err_q;
@@ -117,10 +126,23 @@ module ohls_axil_csr #(
             is_arg = (w >= 16) && ({{(32 - WA) {1'b0}}, w} < 16 + NARGS_I);
         end
     endfunction
+    function is_counter;
+        input [WA-1:0] w;
+        begin
+            is_counter = (WA > 6) && ({{(32 - WA) {1'b0}}, w} >= 64)
+                && ({{(32 - WA) {1'b0}}, w} < 64 + NCOUNTERS_I);
+        end
+    endfunction
     function mapped;
         input [WA-1:0] w;
         begin
-            mapped = (w <= 9) || (w == 14) || (w == 15) || is_arg(w);
+            mapped = (w <= 9) || (w == 14) || (w == 15) || is_arg(w) || is_counter(w);
+        end
+    endfunction
+    function [31:0] counter_index;
+        input [WA-1:0] w;
+        begin
+            counter_index = {{(32 - WA) {1'b0}}, w} - 32'd64;
         end
     endfunction
     function [31:0] arg_index;
@@ -206,6 +228,17 @@ module ohls_axil_csr #(
         end
     endgenerate
 
+    // Counter i of the flat input (index checked by is_counter).
+    function [31:0] counter_word;
+        input [31:0] i;
+        integer j;
+        begin
+            counter_word = 32'd0;
+            for (j = 0; j < (NCOUNTERS > 0 ? NCOUNTERS : 1); j = j + 1)
+                if (i == j) counter_word = counters[j*32+:32];
+        end
+    endfunction
+
     // Read channel.
     assign s_arready = !s_rvalid || s_rready;
     wire [WA-1:0] rd_word = s_araddr[ADDR_WIDTH-1:2];
@@ -221,7 +254,9 @@ module ohls_axil_csr #(
             7, 8, 9: rd_value = lsize[rd_word-7];
             14: rd_value = NARGS_I;
             15: rd_value = 32'h4F48_4C53;
-            default: if (is_arg(rd_word)) rd_value = arg[arg_index(rd_word)];
+            default:
+                if (is_arg(rd_word)) rd_value = arg[arg_index(rd_word)];
+                else if (is_counter(rd_word)) rd_value = counter_word(counter_index(rd_word));
         endcase
     end
 
@@ -249,4 +284,9 @@ module ohls_axil_csr #(
     endgenerate
 
     wire unused_addr = &{1'b0, s_awaddr[1:0], s_araddr[1:0]};
+    generate
+        if (NCOUNTERS == 0) begin : g_no_counters
+            wire unused_counters = &{1'b0, counters};
+        end
+    endgenerate
 endmodule

@@ -11,7 +11,7 @@
 
 namespace ohls {
 
-enum class LiteTag { None, Start, Status, Poll };
+enum class LiteTag { None, Start, Status, Poll, Counter };
 
 struct LiteOp {
     bool write;

@@ -53,6 +53,10 @@ std::string read_config(const std::string& dir, RunConfig& cfg) {
             uint32_t a = 0, v = 0;
             ok = bool(ls >> a >> v);
             cfg.csr.emplace_back(a, v);
+        } else if (key == "read") {
+            uint32_t a = 0;
+            ok = bool(ls >> a);
+            cfg.reads.push_back(a);
         } else if (key == "trace") {
             std::getline(ls >> std::ws, cfg.trace);
             ok = !cfg.trace.empty();
@@ -84,6 +88,7 @@ bool write_result(const std::string& dir, const RunConfig& cfg, const RunResult&
     for (const auto& s : res.stats)
         o << "stats " << s.first << " " << s.second.ar_bursts << " " << s.second.r_beats << " "
           << s.second.aw_bursts << " " << s.second.w_beats << "\n";
+    for (const auto& r : res.reads) o << "read " << r.first << " " << r.second << "\n";
     if (!res.done) o << "message\n" << res.message << "\n";
     return bool(o);
 }

@@ -18,6 +18,7 @@ struct RunConfig {
     Memory mem;
     std::vector<std::pair<uint32_t, uint32_t>> csr;  // (register, value) in order
     std::string trace;                               // "" for none
+    std::vector<uint32_t> reads;  // registers read after DONE (the core's counters)
 };
 
 struct RunResult {
@@ -26,6 +27,7 @@ struct RunResult {
     uint64_t start_cycle = 0, done_cycle = 0, total_cycles = 0;
     unsigned error_code = 0;
     std::vector<std::pair<std::string, Stats>> stats;
+    std::vector<std::pair<uint32_t, uint32_t>> reads;  // (register, value) after DONE
 };
 
 // Reads config.txt and the input buffers; returns an error message or "".

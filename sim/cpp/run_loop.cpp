@@ -1,8 +1,8 @@
 // run_loop.cpp: the cycle loop. Each cycle the memory models and the control port master
 // set their outputs from their state, the core settles, a shared bandwidth budget decides
 // which data beats may move, the protocol is checked, the clock rises and every side takes
-// its handshakes. The run ends when the core's irq reports DONE and STATUS has been read,
-// or with a Fault (cycle limit, stray address, protocol violation).
+// its handshakes. The run ends when the core's irq reports DONE and STATUS and the
+// registers the config lists (the core's counters) have been read, or with a Fault (cycle limit, stray address, protocol violation).
 #include "axi_slave.h"
 #include "axil_master.h"
 #include "ohls_sim.h"
@@ -174,8 +174,18 @@ struct Loop {
                     throw Fault("irq rose at cycle " + std::to_string(res.done_cycle) +
                                 " but STATUS (" + hex(lr.rdata) + ") has DONE clear");
                 res.error_code = (lr.rdata >> 8) & 0xff;
-                res.done = true;
-                return;
+                if (cfg.reads.empty()) {
+                    res.done = true;
+                    return;
+                }
+                for (uint32_t a : cfg.reads) lite.push({false, a, 0, LiteTag::Counter});
+            }
+            if (fin && lr.op.tag == LiteTag::Counter) {
+                res.reads.emplace_back(lr.op.addr, lr.rdata);
+                if (res.reads.size() == cfg.reads.size()) {
+                    res.done = true;
+                    return;
+                }
             }
         }
     }

@@ -229,6 +229,7 @@ mod tests {
     fn every_port_of_every_master_is_bound() {
         let desc = CoreDesc {
             error_codes: Vec::new(),
+            counters: Vec::new(),
             top: "k".into(),
             rtl: vec!["k.v".into()],
             csr_addr_width: 8,

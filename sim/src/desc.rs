@@ -41,6 +41,17 @@ pub struct CoreDesc {
     /// What each nonzero error code of the core means.
     #[serde(default)]
     pub error_codes: Vec<(u8, String)>,
+    /// Read-only registers the harness reads after DONE (the core's performance
+    /// counters), reported by name in the outcome.
+    #[serde(default)]
+    pub counters: Vec<CounterDesc>,
+}
+
+/// A read-only 32-bit register of the core read after every run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CounterDesc {
+    pub name: String,
+    pub offset: u32,
 }
 
 /// One kernel argument and its control registers.
@@ -124,6 +135,14 @@ impl CoreDesc {
         }
         for a in &self.args {
             self.validate_arg(a)?;
+        }
+        for c in &self.counters {
+            if c.offset & 3 != 0 || u64::from(c.offset) + 4 > 1u64 << self.csr_addr_width {
+                return Err(format!(
+                    "counter {}: register offset {:#x} is not a word of the {}-bit register space",
+                    c.name, c.offset, self.csr_addr_width
+                ));
+            }
         }
         Ok(())
     }

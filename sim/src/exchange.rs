@@ -44,6 +44,7 @@ pub fn write_inputs(
     mem: &MemConfig,
     cycle_limit: u64,
     trace: Option<&Path>,
+    reads: &[u32],
 ) -> Result<(), String> {
     let mut c = String::new();
     let _ = writeln!(c, "cycle_limit {cycle_limit}");
@@ -69,6 +70,9 @@ pub fn write_inputs(
     for (reg, value) in &plan.csr {
         let _ = writeln!(c, "csr {reg} {value}");
     }
+    for reg in reads {
+        let _ = writeln!(c, "read {reg}");
+    }
     if let Some(t) = trace {
         let abs = std::path::absolute(t).map_err(|e| format!("{}: {e}", t.display()))?;
         let _ = writeln!(c, "trace {}", abs.display());
@@ -86,6 +90,8 @@ pub struct RunResult {
     pub total_cycles: u64,
     pub error_code: u8,
     pub stats: Vec<MasterStats>,
+    /// (register, value) of the registers read after DONE.
+    pub reads: Vec<(u32, u32)>,
     pub message: String,
 }
 
@@ -122,6 +128,11 @@ pub fn read_result(dir: &Path) -> Result<RunResult, String> {
                     write_bursts: n()?,
                     write_beats: n()?,
                 });
+            }
+            "read" => {
+                let reg = num()? as u32;
+                let value = num()? as u32;
+                r.reads.push((reg, value));
             }
             "message" => {
                 r.message = lines.by_ref().collect::<Vec<_>>().join("\n");

@@ -136,4 +136,7 @@ pub struct SimOutcome {
     /// STATUS bits 15:8 at DONE (always 0 here: a nonzero code is returned as an error).
     pub error_code: u8,
     pub stats: Vec<MasterStats>,
+    /// The core's counters (`CoreDesc::counters`), read after DONE: (name, value).
+    #[serde(default)]
+    pub counters: Vec<(String, u32)>,
 }

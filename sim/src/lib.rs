@@ -10,7 +10,7 @@ pub mod layout;
 pub mod model;
 pub mod plan;
 
-pub use desc::{ArgDesc, ArgKind, CoreDesc, MasterDesc, MasterId};
+pub use desc::{ArgDesc, ArgKind, CoreDesc, CounterDesc, MasterDesc, MasterId};
 pub use launch::{MasterStats, MemConfig, SimArg, SimLaunch, SimOutcome, Stalls};
 pub use layout::Placement;
 pub use model::{SimModel, TraceFormat};

@@ -105,7 +105,8 @@ impl SimModel {
             _ => self.exe.clone(),
         };
         let dir = RunDir::new()?;
-        exchange::write_inputs(dir.path(), launch, &plan, mem, cycle_limit, trace)?;
+        let reads: Vec<u32> = self.desc.counters.iter().map(|c| c.offset).collect();
+        exchange::write_inputs(dir.path(), launch, &plan, mem, cycle_limit, trace, &reads)?;
         let out = Command::new(&exe)
             .arg(dir.path())
             .output()
@@ -144,11 +145,27 @@ impl SimModel {
                 _ => None,
             });
         }
+        let mut counters = Vec::with_capacity(self.desc.counters.len());
+        for c in &self.desc.counters {
+            let v = r
+                .reads
+                .iter()
+                .find(|(reg, _)| *reg == c.offset)
+                .map(|(_, v)| *v)
+                .ok_or_else(|| {
+                    format!(
+                        "simulation of {}: counter {} was not read",
+                        self.desc.top, c.name
+                    )
+                })?;
+            counters.push((c.name.clone(), v));
+        }
         Ok(SimOutcome {
             buffers,
             cycles,
             error_code: r.error_code,
             stats: r.stats,
+            counters,
         })
     }
 }

@@ -172,6 +172,7 @@ mod tests {
         };
         CoreDesc {
             error_codes: Vec::new(),
+            counters: Vec::new(),
             top: "k".into(),
             rtl: vec!["k.v".into()],
             csr_addr_width: 8,

@@ -96,15 +96,34 @@ pub fn run(args: &RunArgs) -> u8 {
     match engine::write_outputs(&args.out, &result) {
         Ok(files) => {
             let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-            super::out(&format!(
-                "ran {} on {}: {} work-items, global {:?}, local {:?}\nwrote {}\n",
+            let mut text = format!(
+                "ran {} on {}: {} work-items, global {:?}, local {:?}\n",
                 result.record.kernel,
                 result.record.engine,
                 result.work_items,
                 result.record.global,
                 result.record.local,
-                names.join(", ")
-            ));
+            );
+            if let Some(c) = result.record.cycles {
+                text.push_str(&format!("  {c} cycles from START to DONE\n"));
+            }
+            for l in &result.record.loops {
+                text.push_str(&format!(
+                    "  L{} {} at {}: II {} built, {:.2} achieved; {} iterations in {} cycles \
+                     ({:.2} per iteration, {} stalled)\n",
+                    l.lp,
+                    l.name,
+                    l.location,
+                    l.ii,
+                    l.achieved_ii,
+                    l.iterations,
+                    l.cycles,
+                    l.cycles_per_iteration,
+                    l.stall_cycles
+                ));
+            }
+            text.push_str(&format!("wrote {}\n", names.join(", ")));
+            super::out(&text);
             0
         }
         Err(e) => {

@@ -16,6 +16,7 @@
 mod builtins;
 mod control;
 mod convert;
+mod counters;
 mod double;
 mod fnan;
 mod fsm;
@@ -140,6 +141,8 @@ pub(crate) struct Gen<'a> {
     /// Set while a pipelined loop's op is generated: units follow the pipeline.
     pipe: Option<pipe::PipeCtx>,
     pipe_facts: Vec<PipeFacts>,
+    /// What each pipelined loop's performance counters count.
+    probes: Vec<counters::LoopProbe>,
     /// The NDRange kernel's `reqd_work_group_size`: the launch is checked against it.
     reqd: Option<[u64; 3]>,
     /// The on-chip memories' words and replicas.
@@ -228,8 +231,9 @@ pub fn generate(
         binding,
         reqd: kernel.attrs.reqd_work_group_size,
     };
-    let (module, facts) =
+    let (module, facts, counters) =
         build(&group.kernel, kernel.params.len(), sm, cfg, m, &sides).map_err(one)?;
+    let regmap = regmap.with_counters(counters);
     Ok(Datapath {
         module,
         regmap,
@@ -261,7 +265,8 @@ pub fn wrap(
     group_blocks: usize,
 ) -> Result<CoreRtl, Diagnostic> {
     let rtl_err = |e: crate::rtl::RtlError| Diagnostic::error(kernel.span, e.to_string());
-    let core = shell::build_core_with(kernel, cfg, dp.module, Some(&dp.paths)).map_err(rtl_err)?;
+    let core = shell::build_core_with(kernel, cfg, dp.module, Some(&dp.paths), &dp.regmap.counters)
+        .map_err(rtl_err)?;
     let files = core.emit().map_err(rtl_err)?;
     let templates = core.templates().map_err(rtl_err)?;
     let report = serde_json::json!({
@@ -291,7 +296,7 @@ fn build(
     cfg: &ShellConfig,
     mut m: Module,
     sides: &Sides,
-) -> Result<(Module, Facts), Diagnostic> {
+) -> Result<(Module, Facts, Vec<crate::rtl::regmap::RegCounter>), Diagnostic> {
     let clk = port(&m, "clk")?;
     let rst = port(&m, "rst")?;
     let start = port(&m, "start")?;
@@ -365,6 +370,7 @@ fn build(
         pipes: sides.pipes,
         pipe: None,
         pipe_facts: Vec::new(),
+        probes: Vec::new(),
         reqd: sides.reqd,
         memory: sides.memory,
     };
@@ -408,6 +414,7 @@ fn build(
         resets,
         blocks,
         pipe_facts,
+        probes,
         ..
     } = g;
     let driven = fsm
@@ -434,6 +441,7 @@ fn build(
     for (id, w) in idle_outs {
         m.assign(id, Expr::lit(w, 0));
     }
+    let counters = counters::add(&mut m, clk, rst, start, probes);
     Ok((
         m,
         Facts {
@@ -441,6 +449,7 @@ fn build(
             blocks,
             pipelines: pipe_facts,
         },
+        counters,
     ))
 }
 

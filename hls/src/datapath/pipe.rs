@@ -617,7 +617,7 @@ impl Gen<'_> {
             Expr::Net(admit),
             Expr::lor(Expr::lnot(exiting.clone()), keep_going.clone()),
         );
-        let mut bits = vec![admit_next.clone(), Expr::land(v0, dec)];
+        let mut bits = vec![admit_next.clone(), Expr::land(v0, dec.clone())];
         for s in 2..stages {
             bits.push(Expr::bit(valid, s - 1));
         }
@@ -697,6 +697,19 @@ impl Gen<'_> {
         self.fsm.wait_for(run, idle);
         self.fsm.goto(run, Next::Goto(next));
         self.cur_op = None;
+        let running = self.fsm.active(run);
+        let on = |e: Expr| Expr::land(running.clone(), e);
+        self.probes.push(super::counters::LoopProbe {
+            lp: id.0,
+            run: running.clone(),
+            issue: on(Expr::Net(admit)),
+            stall: on(Expr::Net(stall)),
+            admitted: on(Expr::land(end.clone(), Expr::bit(valid, 0))),
+            passed: on(Expr::land(
+                end.clone(),
+                Expr::land(Expr::bit(valid, 0), dec.clone()),
+            )),
+        });
         self.pipe_facts.push(PipeFacts {
             lp: id.0,
             ii,

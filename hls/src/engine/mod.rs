@@ -1,6 +1,8 @@
 //! Runs a kernel file with a launch spec on an engine: the pipeline `ocl-hls run` and the
 //! differential tests share (spec -> frontend -> lowering -> launch -> engine -> buffers).
 
+pub mod measured;
+
 use std::path::{Path, PathBuf};
 
 use crate::diag::{render, Diagnostics, SourceMap};
@@ -121,11 +123,13 @@ pub fn run_file(cl: &Path, spec_path: &Path, opts: &RunOptions) -> Result<RunRes
         .find(|k| k.name == l.kernel)
         .ok_or_else(|| err(format!("kernel `{}` was not lowered", l.kernel)))?;
     let mut cycles = None;
+    let mut loops = Vec::new();
     let mut warnings = Vec::new();
     let (finals, work_items) = match opts.engine {
         Engine::Sim => {
-            let (bufs, c) = sim_run(kernel, &checked.sources, &l, opts)?;
+            let (bufs, c, measured) = sim_run(kernel, &checked.sources, &l, opts)?;
             cycles = Some(c);
+            loops = measured;
             let items = l.global.iter().product();
             (bufs, items)
         }
@@ -158,6 +162,7 @@ pub fn run_file(cl: &Path, spec_path: &Path, opts: &RunOptions) -> Result<RunRes
         local: l.local.clone(),
         args: l.args.iter().map(|a| a.name.clone()).collect(),
         cycles,
+        loops,
     };
     Ok(RunResult {
         launch: l,
@@ -200,8 +205,9 @@ pub fn sim_model(
     ocl_hls_sim::SimModel::build(&desc).map_err(err)
 }
 
-/// Per argument the final buffer (`None` for non-buffers), and the cycle count.
-type SimFinals = (Vec<Option<Vec<u8>>>, u64);
+/// Per argument the final buffer (`None` for non-buffers), the cycle count and the
+/// pipelined loops as measured.
+type SimFinals = (Vec<Option<Vec<u8>>>, u64, Vec<measured::MeasuredLoop>);
 
 /// Generates the core of `kernel` for the `sim` board, builds it (cached by content) and
 /// runs the launch (writing a waveform to `opts.trace` when given); returns the final buffers
@@ -245,7 +251,12 @@ fn sim_run(
     let out = model
         .run(&launch, &mem_config()?, 50_000_000, opts.trace.as_deref())
         .map_err(err)?;
-    Ok((out.buffers, out.cycles))
+    let loops = measured::measure(
+        &out.counters,
+        &compiled.core.regmap.counters,
+        &compiled.loops,
+    );
+    Ok((out.buffers, out.cycles, loops))
 }
 
 /// The memory model's timing: the default, with random stalls on every channel when

@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::outdir::{write_tree_checked, Tree};
 
 /// `run.json`: what ran and how, as SPEC.md lists it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RunRecord {
     pub kernel: String,
     pub engine: String,
@@ -22,6 +22,9 @@ pub struct RunRecord {
     /// Cycles, for an engine that simulates hardware.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cycles: Option<u64>,
+    /// Per pipelined loop, what the core's counters measured (sim only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub loops: Vec<crate::engine::measured::MeasuredLoop>,
 }
 
 /// Checks that `dir` can receive a run's outputs, before a run spends time: it is absent,
@@ -98,6 +101,7 @@ mod tests {
             local: vec![2],
             args: vec!["a".into(), "n".into()],
             cycles: None,
+            loops: Vec::new(),
         }
     }
 

@@ -5,7 +5,7 @@
 use super::RtlError;
 use crate::frontend::types::AddrSpace;
 use crate::ir::{Kernel, ParamKind};
-use ocl_hls_sim::{ArgDesc, ArgKind, CoreDesc, MasterDesc, MasterId};
+use ocl_hls_sim::{ArgDesc, ArgKind, CoreDesc, CounterDesc, MasterDesc, MasterId};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -15,6 +15,11 @@ pub const ARGS_BASE: u32 = 0x40;
 pub const MAX_ARG_WORDS: u32 = 48;
 /// Register words of a buffer argument: the base address (low, high), the size in bytes.
 pub const BUFFER_WORDS: u32 = 3;
+/// First performance counter register of `ohls_axil_csr` (read-only, after the arguments'
+/// space; a core with counters has a 9-bit register address).
+pub const COUNTERS_BASE: u32 = 0x100;
+/// Most counter registers `ohls_axil_csr` takes.
+pub const MAX_COUNTERS: u32 = 64;
 
 /// The core's error codes (STATUS bits 15:8, sampled with DONE). The memory masters'
 /// error responses are bits 0 and 1; a launch the hardware was not built for ends at
@@ -67,6 +72,58 @@ pub struct RegisterMap {
     /// Width of the AXI4-Lite address.
     pub addr_width: u32,
     pub args: Vec<RegArg>,
+    /// Read-only performance counters from `COUNTERS_BASE`, one word each.
+    #[serde(default)]
+    pub counters: Vec<RegCounter>,
+}
+
+/// One performance counter of a pipelined loop: a 32-bit count, cleared at START,
+/// wrapping.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegCounter {
+    /// `L<loop>_<kind>`, the name the harness reports it by.
+    pub name: String,
+    #[serde(rename = "loop")]
+    pub lp: u32,
+    pub kind: CounterKind,
+    pub offset: u32,
+}
+
+/// What a loop's counter counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CounterKind {
+    /// Cycles the loop's controller state was active (fill, drain and stalls included).
+    Cycles,
+    /// Cycles it was taking iterations into its first stage, stalled or not.
+    Issue,
+    /// Cycles the pipeline stood stalled (a memory unit not ready).
+    Stall,
+    /// Iterations that entered the pipeline (the last one of each entry, or each
+    /// work-group, only runs the exit test).
+    Admitted,
+    /// Iterations that passed the exit test: the loop's trip count over the run.
+    Iterations,
+}
+
+impl CounterKind {
+    pub const ALL: [CounterKind; 5] = [
+        CounterKind::Cycles,
+        CounterKind::Issue,
+        CounterKind::Stall,
+        CounterKind::Admitted,
+        CounterKind::Iterations,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            CounterKind::Cycles => "cycles",
+            CounterKind::Issue => "issue",
+            CounterKind::Stall => "stall",
+            CounterKind::Admitted => "admitted",
+            CounterKind::Iterations => "iterations",
+        }
+    }
 }
 
 /// One kernel argument's registers: `words` consecutive 32-bit registers from `offset`,
@@ -156,6 +213,7 @@ impl RegisterMap {
             magic: 0x3C,
             addr_width: 8,
             args,
+            counters: Vec::new(),
         };
         let buffers: Vec<&RegArg> = map
             .args
@@ -189,6 +247,16 @@ impl RegisterMap {
             ));
         }
         Ok(map)
+    }
+
+    /// The map with performance counters from `COUNTERS_BASE` (the register address
+    /// grows to reach them).
+    pub fn with_counters(mut self, counters: Vec<RegCounter>) -> RegisterMap {
+        if !counters.is_empty() {
+            self.addr_width = self.addr_width.max(9);
+        }
+        self.counters = counters;
+        self
     }
 
     /// Words of all arguments together.
@@ -251,6 +319,14 @@ impl RegisterMap {
             error_codes: error_code::ALL
                 .iter()
                 .map(|(c, m)| (*c, m.to_string()))
+                .collect(),
+            counters: self
+                .counters
+                .iter()
+                .map(|c| CounterDesc {
+                    name: c.name.clone(),
+                    offset: c.offset,
+                })
                 .collect(),
         }
     }

@@ -286,6 +286,9 @@ pub fn datapath_ports_with(
             m.input(&format!("{n}_wr_idle"), 1);
         }
     }
+    if !map.counters.is_empty() {
+        m.output("counters", 32 * map.counters.len() as u32);
+    }
     m
 }
 
@@ -380,19 +383,20 @@ fn lite_ports(aw: u32) -> Vec<(&'static str, u32, bool)> {
 /// Builds the core of `k` around `datapath`, whose ports must be those of
 /// [`datapath_ports`] (its body is the caller's).
 pub fn build_core(k: &Kernel, cfg: &ShellConfig, datapath: Module) -> Result<Core, RtlError> {
-    build_core_with(k, cfg, datapath, None)
+    build_core_with(k, cfg, datapath, None, &[])
 }
 
 /// [`build_core`] for a datapath whose buffers have the memory paths `paths` (see
-/// [`datapath_ports_with`]).
+/// [`datapath_ports_with`]) and which drives the performance `counters`.
 pub fn build_core_with(
     k: &Kernel,
     cfg: &ShellConfig,
     datapath: Module,
     paths: Option<&Paths>,
+    counters: &[super::regmap::RegCounter],
 ) -> Result<Core, RtlError> {
     cfg.validate(&k.name)?;
-    let regmap = RegisterMap::for_kernel(k, cfg.local_max_bytes)?;
+    let regmap = RegisterMap::for_kernel(k, cfg.local_max_bytes)?.with_counters(counters.to_vec());
     let expected = datapath_ports_with(k, &regmap, cfg, paths);
     let want: Vec<_> = expected
         .ports()
@@ -486,8 +490,12 @@ fn shell_module(
     let args = m.wire("args", 32 * nargs);
     let core_done = m.reg("core_done", 1);
     let err_code = m.wire("err_code", 8);
+    // The datapath's loop counters, read-only registers of the control block.
+    let ncounters = map.counters.len() as u32;
+    let counters = (ncounters > 0).then(|| m.wire("dp_counters", 32 * ncounters));
     let mut csr = Instance::new("ohls_axil_csr", "u_csr")
         .param("NARGS", nargs as i64)
+        .param("NCOUNTERS", ncounters as i64)
         .param("ADDR_WIDTH", map.addr_width as i64)
         .input("clk", 1, clk)
         .input("rst", 1, rst);
@@ -506,6 +514,11 @@ fn shell_module(
         .output("global_size", 96, global_size)
         .output("local_size", 96, local_size)
         .output("args", 32 * nargs, args)
+        .input(
+            "counters",
+            32 * ncounters.max(1),
+            counters.map_or(Expr::lit(32, 0), Expr::Net),
+        )
         .output("irq", 1, irq);
     m.instance(csr);
 
@@ -518,6 +531,7 @@ fn shell_module(
             "start" => start,
             "global_size" => global_size,
             "local_size" => local_size,
+            "counters" if counters.is_some() => counters.unwrap_or(NetId(u32::MAX)),
             _ => m.wire(&format!("dp_{}", n.name), n.width),
         };
         dpn.push((n.name.clone(), n.width, n.dir, id));

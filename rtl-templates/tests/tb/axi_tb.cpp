@@ -359,7 +359,9 @@ struct Csr {
     bool kernel_running = false;
     uint64_t writes = 0, reads = 0, slverr = 0, starts = 0, orders[3] = {};
 
-    static bool mapped(uint32_t w) { return w <= 9 || w == 14 || w == 15 || (w >= 16 && w < 24); }
+    static bool mapped(uint32_t w) {
+        return w <= 9 || w == 14 || w == 15 || (w >= 16 && w < 24) || (w >= 64 && w < 67);
+    }
     uint32_t value(uint32_t w) const {
         switch (w) {
         case 1: return (err << 8) | (uint32_t(busy) << 1) | uint32_t(done);
@@ -369,6 +371,9 @@ struct Csr {
         case 7: case 8: case 9: return lsize[w - 7];
         case 14: return 8;
         case 15: return 0x4F484C53;
+        case 64: return ~args[0];
+        case 65: return 0xC0FFEE01;
+        case 66: return args[2];
         default: return (w >= 16 && w < 24) ? args[w - 16] : 0;
         }
     }
@@ -397,7 +402,7 @@ struct Csr {
         if (r < 2) w = rng() % 4;               // control / status / irq
         else if (r < 4) w = 4 + rng() % 6;      // sizes
         else if (r < 7) w = 16 + rng() % 8;     // arguments
-        else if (r < 8) w = 14 + rng() % 2;     // read-only info
+        else if (r < 8) w = chance(50) ? 14 + rng() % 2 : 64 + rng() % 4;  // read-only
         else w = rng() % 1024;                  // anything, often unmapped
         return w * 4 + ((rng() % 4 == 0) ? rng() % 4 : 0);
     }

@@ -177,7 +177,9 @@ module tb_axi (
     output wire c_werr,
     output wire c_widle
 );
-    ohls_axil_csr #(.NARGS(8), .ADDR_WIDTH(12)) csr (
+    // Counters: the inverted first argument, a constant, the third argument.
+    wire [95:0] k_counters = {k_args[95:64], 32'hC0FFEE01, ~k_args[31:0]};
+    ohls_axil_csr #(.NARGS(8), .NCOUNTERS(3), .ADDR_WIDTH(12)) csr (
         .clk(clk), .rst(rst),
         .s_awvalid(s_awvalid), .s_awready(s_awready), .s_awaddr(s_awaddr),
         .s_wvalid(s_wvalid), .s_wready(s_wready), .s_wdata(s_wdata), .s_wstrb(s_wstrb),
@@ -185,7 +187,8 @@ module tb_axi (
         .s_arvalid(s_arvalid), .s_arready(s_arready), .s_araddr(s_araddr),
         .s_rvalid(s_rvalid), .s_rready(s_rready), .s_rdata(s_rdata), .s_rresp(s_rresp),
         .start(k_start), .done(k_done), .err_code(k_err), .busy(k_busy),
-        .global_size(k_gsize), .local_size(k_lsize), .args(k_args), .irq(k_irq));
+        .global_size(k_gsize), .local_size(k_lsize), .args(k_args), .counters(k_counters),
+        .irq(k_irq));
     // config a: DATA_WIDTH 32, MAX_BURST 16, MAX_OUTSTANDING 4, read FIFO 64
     ohls_axi_rd #(.DATA_WIDTH(32), .ADDR_WIDTH(32), .LEN_WIDTH(32), .MAX_BURST(16),
                   .MAX_OUTSTANDING(4), .FIFO_DEPTH(64)) a_rd (

@@ -55,6 +55,7 @@ fn master(name: &str, data_width: u32, addr_width: u32) -> MasterDesc {
 pub fn vadd_desc() -> CoreDesc {
     CoreDesc {
         error_codes: Vec::new(),
+        counters: Vec::new(),
         top: "vadd_core".into(),
         rtl: sources("vadd_core.v"),
         csr_addr_width: 8,
@@ -100,6 +101,7 @@ pub fn vadd_desc() -> CoreDesc {
 pub fn scale_desc() -> CoreDesc {
     CoreDesc {
         error_codes: Vec::new(),
+        counters: Vec::new(),
         top: "scale_core".into(),
         rtl: sources("scale_core.v"),
         csr_addr_width: 8,
@@ -133,6 +135,7 @@ pub fn scale_desc() -> CoreDesc {
 pub fn raw_desc() -> CoreDesc {
     CoreDesc {
         error_codes: Vec::new(),
+        counters: Vec::new(),
         top: "raw_core".into(),
         rtl: sources("raw_core.v"),
         csr_addr_width: 8,

@@ -103,6 +103,7 @@ module raw_core (
         .global_size(global_size),
         .local_size(local_size),
         .args(args),
+        .counters(32'd0),
         .irq(irq)
     );
 

@@ -135,6 +135,7 @@ module scale_core (
         .global_size(global_size),
         .local_size(local_size),
         .args(args),
+        .counters(32'd0),
         .irq(irq)
     );
 

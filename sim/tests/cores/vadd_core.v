@@ -173,6 +173,7 @@ module vadd_core (
         .global_size(global_size),
         .local_size(local_size),
         .args(args),
+        .counters(32'd0),
         .irq(csr_irq)
     );
     assign irq = csr_irq && (fault_q != 4'd7);

@@ -10,7 +10,7 @@ module fir_core (
     output wire        irq,
     input  wire        s_axil_awvalid,
     output wire        s_axil_awready,
-    input  wire [7:0]  s_axil_awaddr,
+    input  wire [8:0]  s_axil_awaddr,
     input  wire        s_axil_wvalid,
     output wire        s_axil_wready,
     input  wire [31:0] s_axil_wdata,
@@ -20,7 +20,7 @@ module fir_core (
     output wire [1:0]  s_axil_bresp,
     input  wire        s_axil_arvalid,
     output wire        s_axil_arready,
-    input  wire [7:0]  s_axil_araddr,
+    input  wire [8:0]  s_axil_araddr,
     output wire        s_axil_rvalid,
     input  wire        s_axil_rready,
     output wire [31:0] s_axil_rdata,
@@ -91,6 +91,7 @@ module fir_core (
     wire [223:0] args;
     reg          core_done;
     wire [7:0]   err_code;
+    wire [159:0] dp_counters;
     wire         dp_done;
     wire [7:0]   dp_err_code;
     wire [31:0]  dp_x_base;
@@ -203,7 +204,8 @@ module fir_core (
 
     ohls_axil_csr #(
         .NARGS(7),
-        .ADDR_WIDTH(8)
+        .NCOUNTERS(5),
+        .ADDR_WIDTH(9)
     ) u_csr (
         .clk(clk),
         .rst(rst),
@@ -231,6 +233,7 @@ module fir_core (
         .global_size(global_size),
         .local_size(local_size),
         .args(args),
+        .counters(dp_counters),
         .irq(irq)
     );
 
@@ -497,7 +500,8 @@ module fir_core (
         .y_wr_ready(dp_y_wr_ready),
         .y_wr_data(dp_y_wr_data),
         .y_wr_strb(dp_y_wr_strb),
-        .y_wr_idle(dp_y_wr_idle)
+        .y_wr_idle(dp_y_wr_idle),
+        .counters(dp_counters)
     );
 
     // ---- Completion: report done once every master is idle

@@ -11,7 +11,7 @@ module matmul_core (
     output wire        irq,
     input  wire        s_axil_awvalid,
     output wire        s_axil_awready,
-    input  wire [7:0]  s_axil_awaddr,
+    input  wire [8:0]  s_axil_awaddr,
     input  wire        s_axil_wvalid,
     output wire        s_axil_wready,
     input  wire [31:0] s_axil_wdata,
@@ -21,7 +21,7 @@ module matmul_core (
     output wire [1:0]  s_axil_bresp,
     input  wire        s_axil_arvalid,
     output wire        s_axil_arready,
-    input  wire [7:0]  s_axil_araddr,
+    input  wire [8:0]  s_axil_araddr,
     output wire        s_axil_rvalid,
     input  wire        s_axil_rready,
     output wire [31:0] s_axil_rdata,
@@ -121,6 +121,7 @@ module matmul_core (
     wire [319:0] args;
     reg          core_done;
     wire [7:0]   err_code;
+    wire [639:0] dp_counters;
     wire         dp_done;
     wire [7:0]   dp_err_code;
     wire [31:0]  dp_A_base;
@@ -202,7 +203,8 @@ module matmul_core (
 
     ohls_axil_csr #(
         .NARGS(10),
-        .ADDR_WIDTH(8)
+        .NCOUNTERS(20),
+        .ADDR_WIDTH(9)
     ) u_csr (
         .clk(clk),
         .rst(rst),
@@ -230,6 +232,7 @@ module matmul_core (
         .global_size(global_size),
         .local_size(local_size),
         .args(args),
+        .counters(dp_counters),
         .irq(irq)
     );
 
@@ -464,7 +467,8 @@ module matmul_core (
         .C_st_req_ready(dp_C_st_req_ready),
         .C_st_req_addr(dp_C_st_req_addr),
         .C_st_req_data(dp_C_st_req_data),
-        .C_st_idle(dp_C_st_idle)
+        .C_st_idle(dp_C_st_idle),
+        .counters(dp_counters)
     );
 
     // ---- Completion: report done once every master is idle

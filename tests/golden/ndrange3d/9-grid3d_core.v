@@ -9,7 +9,7 @@ module grid3d_core (
     output wire        irq,
     input  wire        s_axil_awvalid,
     output wire        s_axil_awready,
-    input  wire [7:0]  s_axil_awaddr,
+    input  wire [8:0]  s_axil_awaddr,
     input  wire        s_axil_wvalid,
     output wire        s_axil_wready,
     input  wire [31:0] s_axil_wdata,
@@ -19,7 +19,7 @@ module grid3d_core (
     output wire [1:0]  s_axil_bresp,
     input  wire        s_axil_arvalid,
     output wire        s_axil_arready,
-    input  wire [7:0]  s_axil_araddr,
+    input  wire [8:0]  s_axil_araddr,
     output wire        s_axil_rvalid,
     input  wire        s_axil_rready,
     output wire [31:0] s_axil_rdata,
@@ -90,6 +90,7 @@ module grid3d_core (
     wire [191:0] args;
     reg          core_done;
     wire [7:0]   err_code;
+    wire [159:0] dp_counters;
     wire         dp_done;
     wire [7:0]   dp_err_code;
     wire [31:0]  dp_out_base;
@@ -147,7 +148,8 @@ module grid3d_core (
 
     ohls_axil_csr #(
         .NARGS(6),
-        .ADDR_WIDTH(8)
+        .NCOUNTERS(5),
+        .ADDR_WIDTH(9)
     ) u_csr (
         .clk(clk),
         .rst(rst),
@@ -175,6 +177,7 @@ module grid3d_core (
         .global_size(global_size),
         .local_size(local_size),
         .args(args),
+        .counters(dp_counters),
         .irq(irq)
     );
 
@@ -333,7 +336,8 @@ module grid3d_core (
         .base_ld_resp_ready(dp_base_ld_resp_ready),
         .base_ld_resp_data(dp_base_ld_resp_data),
         .base_ld_flush(dp_base_ld_flush),
-        .base_ld_idle(dp_base_ld_idle)
+        .base_ld_idle(dp_base_ld_idle),
+        .counters(dp_counters)
     );
 
     // ---- Completion: report done once every master is idle

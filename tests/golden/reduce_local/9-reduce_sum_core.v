@@ -10,7 +10,7 @@ module reduce_sum_core (
     output wire        irq,
     input  wire        s_axil_awvalid,
     output wire        s_axil_awready,
-    input  wire [7:0]  s_axil_awaddr,
+    input  wire [8:0]  s_axil_awaddr,
     input  wire        s_axil_wvalid,
     output wire        s_axil_wready,
     input  wire [31:0] s_axil_wdata,
@@ -20,7 +20,7 @@ module reduce_sum_core (
     output wire [1:0]  s_axil_bresp,
     input  wire        s_axil_arvalid,
     output wire        s_axil_arready,
-    input  wire [7:0]  s_axil_araddr,
+    input  wire [8:0]  s_axil_araddr,
     output wire        s_axil_rvalid,
     input  wire        s_axil_rready,
     output wire [31:0] s_axil_rdata,
@@ -91,6 +91,7 @@ module reduce_sum_core (
     wire [223:0] args;
     reg          core_done;
     wire [7:0]   err_code;
+    wire [319:0] dp_counters;
     wire         dp_done;
     wire [7:0]   dp_err_code;
     wire [31:0]  dp_in_base;
@@ -153,7 +154,8 @@ module reduce_sum_core (
 
     ohls_axil_csr #(
         .NARGS(7),
-        .ADDR_WIDTH(8)
+        .NCOUNTERS(10),
+        .ADDR_WIDTH(9)
     ) u_csr (
         .clk(clk),
         .rst(rst),
@@ -181,6 +183,7 @@ module reduce_sum_core (
         .global_size(global_size),
         .local_size(local_size),
         .args(args),
+        .counters(dp_counters),
         .irq(irq)
     );
 
@@ -345,7 +348,8 @@ module reduce_sum_core (
         .partial_wr_ready(dp_partial_wr_ready),
         .partial_wr_data(dp_partial_wr_data),
         .partial_wr_strb(dp_partial_wr_strb),
-        .partial_wr_idle(dp_partial_wr_idle)
+        .partial_wr_idle(dp_partial_wr_idle),
+        .counters(dp_counters)
     );
 
     // ---- Completion: report done once every master is idle

@@ -11,7 +11,7 @@ module stencil2d_core (
     output wire        irq,
     input  wire        s_axil_awvalid,
     output wire        s_axil_awready,
-    input  wire [7:0]  s_axil_awaddr,
+    input  wire [8:0]  s_axil_awaddr,
     input  wire        s_axil_wvalid,
     output wire        s_axil_wready,
     input  wire [31:0] s_axil_wdata,
@@ -21,7 +21,7 @@ module stencil2d_core (
     output wire [1:0]  s_axil_bresp,
     input  wire        s_axil_arvalid,
     output wire        s_axil_arready,
-    input  wire [7:0]  s_axil_araddr,
+    input  wire [8:0]  s_axil_araddr,
     output wire        s_axil_rvalid,
     input  wire        s_axil_rready,
     output wire [31:0] s_axil_rdata,
@@ -92,6 +92,7 @@ module stencil2d_core (
     wire [255:0] args;
     reg          core_done;
     wire [7:0]   err_code;
+    wire [959:0] dp_counters;
     wire         dp_done;
     wire [7:0]   dp_err_code;
     wire [31:0]  dp_in_base;
@@ -151,7 +152,8 @@ module stencil2d_core (
 
     ohls_axil_csr #(
         .NARGS(8),
-        .ADDR_WIDTH(8)
+        .NCOUNTERS(30),
+        .ADDR_WIDTH(9)
     ) u_csr (
         .clk(clk),
         .rst(rst),
@@ -179,6 +181,7 @@ module stencil2d_core (
         .global_size(global_size),
         .local_size(local_size),
         .args(args),
+        .counters(dp_counters),
         .irq(irq)
     );
 
@@ -341,7 +344,8 @@ module stencil2d_core (
         .out_st_req_ready(dp_out_st_req_ready),
         .out_st_req_addr(dp_out_st_req_addr),
         .out_st_req_data(dp_out_st_req_data),
-        .out_st_idle(dp_out_st_idle)
+        .out_st_idle(dp_out_st_idle),
+        .counters(dp_counters)
     );
 
     // ---- Completion: report done once every master is idle

@@ -10,7 +10,7 @@ module vadd_core (
     output wire        irq,
     input  wire        s_axil_awvalid,
     output wire        s_axil_awready,
-    input  wire [7:0]  s_axil_awaddr,
+    input  wire [8:0]  s_axil_awaddr,
     input  wire        s_axil_wvalid,
     output wire        s_axil_wready,
     input  wire [31:0] s_axil_wdata,
@@ -20,7 +20,7 @@ module vadd_core (
     output wire [1:0]  s_axil_bresp,
     input  wire        s_axil_arvalid,
     output wire        s_axil_arready,
-    input  wire [7:0]  s_axil_araddr,
+    input  wire [8:0]  s_axil_araddr,
     output wire        s_axil_rvalid,
     input  wire        s_axil_rready,
     output wire [31:0] s_axil_rdata,
@@ -120,6 +120,7 @@ module vadd_core (
     wire [287:0] args;
     reg          core_done;
     wire [7:0]   err_code;
+    wire [159:0] dp_counters;
     wire         dp_done;
     wire [7:0]   dp_err_code;
     wire [31:0]  dp_a_base;
@@ -200,7 +201,8 @@ module vadd_core (
 
     ohls_axil_csr #(
         .NARGS(9),
-        .ADDR_WIDTH(8)
+        .NCOUNTERS(5),
+        .ADDR_WIDTH(9)
     ) u_csr (
         .clk(clk),
         .rst(rst),
@@ -228,6 +230,7 @@ module vadd_core (
         .global_size(global_size),
         .local_size(local_size),
         .args(args),
+        .counters(dp_counters),
         .irq(irq)
     );
 
@@ -460,7 +463,8 @@ module vadd_core (
         .c_st_req_ready(dp_c_st_req_ready),
         .c_st_req_addr(dp_c_st_req_addr),
         .c_st_req_data(dp_c_st_req_data),
-        .c_st_idle(dp_c_st_idle)
+        .c_st_idle(dp_c_st_idle),
+        .counters(dp_counters)
     );
 
     // ---- Completion: report done once every master is idle
