@@ -222,7 +222,13 @@ impl Nest<'_> {
                 (false, false) => 1,
             }
             .max(1);
-            return Ok(((e + scale / 2) / scale, (t + scale / 2) / scale));
+            let (e, t) = ((e + scale / 2) / scale, (t + scale / 2) / scale);
+            // The interpreter counted the source loop; a main or remainder loop of its
+            // unrolling runs its share of each entry's iterations.
+            return Ok(match self.a.shares.get(&id) {
+                Some(share) if e > 0 => (e, e.saturating_mul(share.of((t + e / 2) / e))),
+                _ => (e, t),
+            });
         }
         let trip = r.trip_count.ok_or_else(|| {
             format!(

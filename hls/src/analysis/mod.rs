@@ -167,6 +167,8 @@ pub(crate) struct Analysis<'a> {
     pub ndr: std::collections::HashMap<LoopId, LoopId>,
     /// Per innermost loop analysed, each limited resource's bound and the RecMII.
     pub bounds: Vec<memories::LoopBounds>,
+    /// Per main or remainder loop of an unrolling, its share of the source loop's trip.
+    pub shares: std::collections::HashMap<LoopId, crate::loops::TripShare>,
 }
 
 impl<'a> Analysis<'a> {
@@ -362,6 +364,12 @@ impl<'a> Analysis<'a> {
             env,
             ndr: ndr_of,
             bounds,
+            shares: p
+                .unroll
+                .loops
+                .iter()
+                .map(|(id, n)| (LoopId(*id), n.share))
+                .collect(),
         })
     }
 

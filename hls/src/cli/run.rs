@@ -109,10 +109,12 @@ pub fn run(args: &RunArgs) -> u8 {
             }
             for l in &result.record.loops {
                 text.push_str(&format!(
-                    "  L{} {} at {}: II {} built, {:.2} achieved; {} iterations in {} cycles \
+                    "  L{} {}{} at {}: II {} built, {:.2} achieved; {} iterations in {} cycles \
                      ({:.2} per iteration, {} stalled)\n",
                     l.lp,
                     l.name,
+                    l.unroll
+                        .map_or(String::new(), |f| format!(" (unrolled x{f})")),
                     l.location,
                     l.ii,
                     l.achieved_ii,

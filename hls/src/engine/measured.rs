@@ -16,6 +16,9 @@ pub struct MeasuredLoop {
     pub location: String,
     /// The II the loop was built at.
     pub ii: u32,
+    /// Copies of the source body per iteration, when the loop is an unrolling's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unroll: Option<u64>,
     /// Cycles its first stage spent per iteration it took in, stalls included: the II
     /// the hardware achieved (equal to `ii` when memory kept up).
     pub achieved_ii: f64,
@@ -58,6 +61,7 @@ pub fn measure(
                 name: report.map_or_else(|| format!("L{lp}"), |l| l.name.clone()),
                 location: report.map_or_else(String::new, |l| l.location.clone()),
                 ii: report.and_then(|l| l.scheduled_ii).unwrap_or(0),
+                unroll: report.and_then(|l| l.unroll_applied),
                 achieved_ii: ratio(value(lp, CounterKind::Issue), admitted),
                 cycles,
                 stall_cycles: value(lp, CounterKind::Stall),
