@@ -25,9 +25,9 @@
 //! cycles. Kernels the generator refuses are listed with the refusal.
 //!
 //! A second table puts each pipelined loop's built II next to what the core's counters
-//! measured in the same Verilator run (`run.json`'s `loops`): the achieved II (cycles
-//! its first stage spent per iteration taken, stalls included), iterations, cycles per
-//! iteration and stall cycles. The footer gives the geometric mean of cycles / ideal over
+//! measured in the same Verilator run (`run.json`'s `loops`): the II measured (cycles its
+//! first stage spent per iteration taken, stalls excluded; it must equal the built II),
+//! the same with the memory's stalls, iterations, cycles per iteration and stall cycles. The footer gives the geometric mean of cycles / ideal over
 //! the kernels of the pipelining issue's criterion.
 
 use std::path::{Path, PathBuf};
@@ -214,26 +214,29 @@ fn main() {
         "\npipelined loops, built vs measured in Verilator (the core's counters, same runs):\n"
     );
     println!(
-        "{:<18} {:<5} {:<34} {:>5} {:>8} {:>10} {:>9} {:>8}  agree",
-        "kernel", "loop", "where", "II", "achieved", "iterations", "cyc/iter", "stalls"
+        "{:<18} {:<5} {:<34} {:>5} {:>8} {:>8} {:>10} {:>9} {:>8}  agree",
+        "kernel", "loop", "where", "II", "measured", "stalled", "iterations", "cyc/iter", "stalls"
     );
     let mut agree = 0;
     for (name, l) in &measured {
-        // Achieved within 5% of built: the stalls the memory model caused cost little.
-        let ok = l.admitted == 0 || l.achieved_ii <= l.ii as f64 * 1.05;
+        // The controller takes an iteration every II cycles it is not stalled; with the
+        // memory's stalls included the II is what the memory allowed.
+        let ok = l.admitted == 0 || (l.unstalled_ii - l.ii as f64).abs() < 1e-9;
         agree += usize::from(ok);
         let verdict = if l.admitted == 0 {
             "not entered".to_string()
-        } else if ok {
-            "yes".to_string()
-        } else {
+        } else if !ok {
+            "NO".to_string()
+        } else if l.achieved_ii > l.ii as f64 * 1.05 {
             format!(
-                "no: {:.0}% of its cycles stalled",
+                "yes; memory stalls {:.0}% of its cycles",
                 100.0 * l.stall_cycles as f64 / l.cycles.max(1) as f64
             )
+        } else {
+            "yes".to_string()
         };
         println!(
-            "{name:<18} L{:<4} {:<34} {:>5} {:>8.2} {:>10} {:>9.2} {:>8}  {verdict}",
+            "{name:<18} L{:<4} {:<34} {:>5} {:>8.2} {:>8.2} {:>10} {:>9.2} {:>8}  {verdict}",
             l.lp,
             format!(
                 "{}{} {}",
@@ -245,6 +248,7 @@ fn main() {
             .take(34)
             .collect::<String>(),
             l.ii,
+            l.unstalled_ii,
             l.achieved_ii,
             l.iterations,
             l.cycles_per_iteration,
@@ -252,7 +256,8 @@ fn main() {
         );
     }
     println!(
-        "{agree} of {} pipelined loops achieve their built II (within 5%)",
+        "{agree} of {} pipelined loops run at their built II when not stalled (`measured`; \
+         `stalled`: the II with the memory's stalls)",
         measured.len()
     );
     // The pipelining issue's criterion: geometric mean of cycles / ideal over these.

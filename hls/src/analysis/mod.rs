@@ -3,6 +3,7 @@
 //! implementation could reach on a board and why, its pipeline depth, and what today's
 //! generator spends per iteration; and the ideal cycle count of a launch built on them.
 
+pub mod accesses;
 pub mod affine;
 pub mod cost;
 pub mod counts;
@@ -83,6 +84,9 @@ pub struct LoopReport {
     /// how many loads or stores it merges and its bytes, e.g. "x: 4 loads as one 16-byte
     /// access at saxpy_unroll.cl:9:21".
     pub wide_accesses: Vec<String>,
+    /// A pipelined loop's memory accesses: the unit serving each, whether it streams,
+    /// and its burst size.
+    pub memory_accesses: Vec<String>,
     /// Why the loop keeps the FSM (one iteration after another), when it does.
     pub not_pipelined: Option<String>,
     pub res_mii: Option<u32>,
@@ -184,6 +188,7 @@ impl<'a> Analysis<'a> {
             env.local = kernel.attrs.reqd_work_group_size;
         }
         let mut lib = board.library();
+        let shell = crate::project::shell_config_for(board);
         lib.limits.memory_read_ports = p.memory.read_ports();
         let costs = BlockCosts::new(g, &lib, p.schedule, p.states)?;
         let shapes = loops::shapes(g);
@@ -339,6 +344,12 @@ impl<'a> Analysis<'a> {
                     .loops
                     .get(&s.id)
                     .map(|x| wide_accesses(g, sm, p.memory, &x.ops))
+                    .unwrap_or_default(),
+                memory_accesses: p
+                    .plan
+                    .loops
+                    .get(&s.id)
+                    .map(|x| accesses::describe(g, sm, s, x, p.plan, p.memory, &shell))
                     .unwrap_or_default(),
                 not_pipelined: p
                     .plan

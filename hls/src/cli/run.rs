@@ -109,7 +109,7 @@ pub fn run(args: &RunArgs) -> u8 {
             }
             for l in &result.record.loops {
                 text.push_str(&format!(
-                    "  L{} {}{} at {}: II {} built, {:.2} achieved; {} iterations in {} cycles \
+                    "  L{} {}{} at {}: II {} built, {:.2} run, {:.2} achieved with stalls; {} iterations in {} cycles \
                      ({:.2} per iteration, {} stalled)\n",
                     l.lp,
                     l.name,
@@ -117,6 +117,7 @@ pub fn run(args: &RunArgs) -> u8 {
                         .map_or(String::new(), |f| format!(" (unrolled x{f})")),
                     l.location,
                     l.ii,
+                    l.unstalled_ii,
                     l.achieved_ii,
                     l.iterations,
                     l.cycles,

@@ -1,6 +1,7 @@
 //! Performance counters of the pipelined loops, read from the control block after DONE:
 //! per loop the cycles its controller ran, the cycles it was taking new iterations, the
-//! cycles it stood stalled, the iterations it took and those that passed the exit test.
+//! cycles it stood stalled (of them, those while taking iterations), the iterations it
+//! took and those that passed the exit test.
 //! They turn "the report says II 1" into a measurement: `run --engine sim` and the cycles
 //! benchmark divide them into the achieved II and the cycles per iteration.
 
@@ -17,6 +18,8 @@ pub(crate) struct LoopProbe {
     pub issue: Expr,
     /// ... and the pipeline is stalled.
     pub stall: Expr,
+    /// ... stalled while taking an iteration in.
+    pub issue_stall: Expr,
     /// An iteration leaves stage 0.
     pub admitted: Expr,
     /// An iteration leaves stage 0 having passed the exit test.
@@ -46,6 +49,7 @@ pub(crate) fn add(
             probe.run,
             probe.issue,
             probe.stall,
+            probe.issue_stall,
             probe.admitted,
             probe.passed,
         ];

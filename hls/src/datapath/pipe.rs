@@ -704,6 +704,7 @@ impl Gen<'_> {
             run: running.clone(),
             issue: on(Expr::Net(admit)),
             stall: on(Expr::Net(stall)),
+            issue_stall: on(Expr::land(Expr::Net(admit), Expr::Net(stall))),
             admitted: on(Expr::land(end.clone(), Expr::bit(valid, 0))),
             passed: on(Expr::land(
                 end.clone(),

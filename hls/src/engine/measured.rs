@@ -19,8 +19,11 @@ pub struct MeasuredLoop {
     /// Copies of the source body per iteration, when the loop is an unrolling's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unroll: Option<u64>,
-    /// Cycles its first stage spent per iteration it took in, stalls included: the II
-    /// the hardware achieved (equal to `ii` when memory kept up).
+    /// Cycles its first stage spent per iteration it took in, stalls excluded: the II
+    /// the controller ran at (must equal `ii`).
+    pub unstalled_ii: f64,
+    /// The same with stalls included: the II the hardware achieved (equal to `ii` when
+    /// memory kept up).
     pub achieved_ii: f64,
     /// Cycles its controller ran (every entry: fill, drain and stalls included).
     pub cycles: u64,
@@ -62,6 +65,11 @@ pub fn measure(
                 location: report.map_or_else(String::new, |l| l.location.clone()),
                 ii: report.and_then(|l| l.scheduled_ii).unwrap_or(0),
                 unroll: report.and_then(|l| l.unroll_applied),
+                unstalled_ii: ratio(
+                    value(lp, CounterKind::Issue)
+                        - value(lp, CounterKind::IssueStall).min(value(lp, CounterKind::Issue)),
+                    admitted,
+                ),
                 achieved_ii: ratio(value(lp, CounterKind::Issue), admitted),
                 cycles,
                 stall_cycles: value(lp, CounterKind::Stall),

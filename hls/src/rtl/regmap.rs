@@ -99,6 +99,8 @@ pub enum CounterKind {
     Issue,
     /// Cycles the pipeline stood stalled (a memory unit not ready).
     Stall,
+    /// Cycles it stood stalled while taking iterations in.
+    IssueStall,
     /// Iterations that entered the pipeline (the last one of each entry, or each
     /// work-group, only runs the exit test).
     Admitted,
@@ -107,10 +109,11 @@ pub enum CounterKind {
 }
 
 impl CounterKind {
-    pub const ALL: [CounterKind; 5] = [
+    pub const ALL: [CounterKind; 6] = [
         CounterKind::Cycles,
         CounterKind::Issue,
         CounterKind::Stall,
+        CounterKind::IssueStall,
         CounterKind::Admitted,
         CounterKind::Iterations,
     ];
@@ -120,6 +123,7 @@ impl CounterKind {
             CounterKind::Cycles => "cycles",
             CounterKind::Issue => "issue",
             CounterKind::Stall => "stall",
+            CounterKind::IssueStall => "issue_stall",
             CounterKind::Admitted => "admitted",
             CounterKind::Iterations => "iterations",
         }

@@ -91,7 +91,7 @@ module fir_core (
     wire [223:0] args;
     reg          core_done;
     wire [7:0]   err_code;
-    wire [159:0] dp_counters;
+    wire [191:0] dp_counters;
     wire         dp_done;
     wire [7:0]   dp_err_code;
     wire [31:0]  dp_x_base;
@@ -204,7 +204,7 @@ module fir_core (
 
     ohls_axil_csr #(
         .NARGS(7),
-        .NCOUNTERS(5),
+        .NCOUNTERS(6),
         .ADDR_WIDTH(9)
     ) u_csr (
         .clk(clk),

@@ -46,7 +46,7 @@ module fir_datapath (
     output wire [31:0]  y_wr_data,
     output wire [3:0]   y_wr_strb,
     input  wire         y_wr_idle,
-    output wire [159:0] counters
+    output wire [191:0] counters
 );
     reg  [15:0]  state;
     reg  [31:0]  group_0;
@@ -1849,6 +1849,7 @@ module fir_datapath (
     reg  [31:0]  perf_l1_cycles;
     reg  [31:0]  perf_l1_issue;
     reg  [31:0]  perf_l1_stall;
+    reg  [31:0]  perf_l1_issue_stall;
     reg  [31:0]  perf_l1_admitted;
     reg  [31:0]  perf_l1_iterations;
     assign w_1 = v1_lid_x;
@@ -4481,17 +4482,19 @@ module fir_datapath (
             perf_l1_cycles <= 32'h00000000;
             perf_l1_issue <= 32'h00000000;
             perf_l1_stall <= 32'h00000000;
+            perf_l1_issue_stall <= 32'h00000000;
             perf_l1_admitted <= 32'h00000000;
             perf_l1_iterations <= 32'h00000000;
         end else begin
             if ((start || (state == 16'h0021))) perf_l1_cycles <= (start ? 32'h00000000 : (perf_l1_cycles + 32'h00000001));
             if ((start || ((state == 16'h0021) && p1_admit))) perf_l1_issue <= (start ? 32'h00000000 : (perf_l1_issue + 32'h00000001));
             if ((start || ((state == 16'h0021) && p1_stall))) perf_l1_stall <= (start ? 32'h00000000 : (perf_l1_stall + 32'h00000001));
+            if ((start || ((state == 16'h0021) && (p1_admit && p1_stall)))) perf_l1_issue_stall <= (start ? 32'h00000000 : (perf_l1_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h0021) && ((1'h1 && p1_en) && p1_valid[0])))) perf_l1_admitted <= (start ? 32'h00000000 : (perf_l1_admitted + 32'h00000001));
             if ((start || ((state == 16'h0021) && ((1'h1 && p1_en) && (p1_valid[0] && pw_163))))) perf_l1_iterations <= (start ? 32'h00000000 : (perf_l1_iterations + 32'h00000001));
         end
     end
-    assign counters = {perf_l1_iterations, perf_l1_admitted, perf_l1_stall, perf_l1_issue, perf_l1_cycles};
+    assign counters = {perf_l1_iterations, perf_l1_admitted, perf_l1_issue_stall, perf_l1_stall, perf_l1_issue, perf_l1_cycles};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, x_rd_last, w_1[63:8], w_6[63:0], w_35[63:32], q_145[63:32], p1_go, pw_184[63:32], pu_189_valid, pu_201_valid, pu_218_valid, pu_237_valid, pu_254_valid, pu_280_valid, pu_297_valid, pu_330_valid, pu_347_valid,

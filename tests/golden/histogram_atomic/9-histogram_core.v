@@ -91,7 +91,7 @@ module histogram_core (
     wire [223:0] args;
     reg          core_done;
     wire [7:0]   err_code;
-    wire [639:0] dp_counters;
+    wire [767:0] dp_counters;
     wire         dp_done;
     wire [7:0]   dp_err_code;
     wire [31:0]  dp_data_base;
@@ -172,7 +172,7 @@ module histogram_core (
 
     ohls_axil_csr #(
         .NARGS(7),
-        .NCOUNTERS(20),
+        .NCOUNTERS(24),
         .ADDR_WIDTH(9)
     ) u_csr (
         .clk(clk),

@@ -33,7 +33,7 @@ module histogram_datapath (
     output wire [31:0]  hist_st_req_addr,
     output wire [31:0]  hist_st_req_data,
     input  wire         hist_st_idle,
-    output wire [639:0] counters
+    output wire [767:0] counters
 );
     reg  [15:0] state;
     reg  [31:0] group_0;
@@ -369,21 +369,25 @@ module histogram_datapath (
     reg  [31:0] perf_l4_cycles;
     reg  [31:0] perf_l4_issue;
     reg  [31:0] perf_l4_stall;
+    reg  [31:0] perf_l4_issue_stall;
     reg  [31:0] perf_l4_admitted;
     reg  [31:0] perf_l4_iterations;
     reg  [31:0] perf_l3_cycles;
     reg  [31:0] perf_l3_issue;
     reg  [31:0] perf_l3_stall;
+    reg  [31:0] perf_l3_issue_stall;
     reg  [31:0] perf_l3_admitted;
     reg  [31:0] perf_l3_iterations;
     reg  [31:0] perf_l1_cycles;
     reg  [31:0] perf_l1_issue;
     reg  [31:0] perf_l1_stall;
+    reg  [31:0] perf_l1_issue_stall;
     reg  [31:0] perf_l1_admitted;
     reg  [31:0] perf_l1_iterations;
     reg  [31:0] perf_l0_cycles;
     reg  [31:0] perf_l0_issue;
     reg  [31:0] perf_l0_stall;
+    reg  [31:0] perf_l0_issue_stall;
     reg  [31:0] perf_l0_admitted;
     reg  [31:0] perf_l0_iterations;
     assign v5_lid_linear = 64'h0000000000000000;
@@ -848,47 +852,55 @@ module histogram_datapath (
             perf_l4_cycles <= 32'h00000000;
             perf_l4_issue <= 32'h00000000;
             perf_l4_stall <= 32'h00000000;
+            perf_l4_issue_stall <= 32'h00000000;
             perf_l4_admitted <= 32'h00000000;
             perf_l4_iterations <= 32'h00000000;
             perf_l3_cycles <= 32'h00000000;
             perf_l3_issue <= 32'h00000000;
             perf_l3_stall <= 32'h00000000;
+            perf_l3_issue_stall <= 32'h00000000;
             perf_l3_admitted <= 32'h00000000;
             perf_l3_iterations <= 32'h00000000;
             perf_l1_cycles <= 32'h00000000;
             perf_l1_issue <= 32'h00000000;
             perf_l1_stall <= 32'h00000000;
+            perf_l1_issue_stall <= 32'h00000000;
             perf_l1_admitted <= 32'h00000000;
             perf_l1_iterations <= 32'h00000000;
             perf_l0_cycles <= 32'h00000000;
             perf_l0_issue <= 32'h00000000;
             perf_l0_stall <= 32'h00000000;
+            perf_l0_issue_stall <= 32'h00000000;
             perf_l0_admitted <= 32'h00000000;
             perf_l0_iterations <= 32'h00000000;
         end else begin
             if ((start || (state == 16'h0004))) perf_l4_cycles <= (start ? 32'h00000000 : (perf_l4_cycles + 32'h00000001));
             if ((start || ((state == 16'h0004) && p4_admit))) perf_l4_issue <= (start ? 32'h00000000 : (perf_l4_issue + 32'h00000001));
             if ((start || ((state == 16'h0004) && p4_stall))) perf_l4_stall <= (start ? 32'h00000000 : (perf_l4_stall + 32'h00000001));
+            if ((start || ((state == 16'h0004) && (p4_admit && p4_stall)))) perf_l4_issue_stall <= (start ? 32'h00000000 : (perf_l4_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h0004) && ((1'h1 && p4_en) && p4_valid[0])))) perf_l4_admitted <= (start ? 32'h00000000 : (perf_l4_admitted + 32'h00000001));
             if ((start || ((state == 16'h0004) && ((1'h1 && p4_en) && (p4_valid[0] && pw_4))))) perf_l4_iterations <= (start ? 32'h00000000 : (perf_l4_iterations + 32'h00000001));
             if ((start || (state == 16'h000b))) perf_l3_cycles <= (start ? 32'h00000000 : (perf_l3_cycles + 32'h00000001));
             if ((start || ((state == 16'h000b) && p3_admit))) perf_l3_issue <= (start ? 32'h00000000 : (perf_l3_issue + 32'h00000001));
             if ((start || ((state == 16'h000b) && p3_stall))) perf_l3_stall <= (start ? 32'h00000000 : (perf_l3_stall + 32'h00000001));
+            if ((start || ((state == 16'h000b) && (p3_admit && p3_stall)))) perf_l3_issue_stall <= (start ? 32'h00000000 : (perf_l3_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h000b) && (((p3_slot == 1'h1) && p3_en) && p3_valid[0])))) perf_l3_admitted <= (start ? 32'h00000000 : (perf_l3_admitted + 32'h00000001));
             if ((start || ((state == 16'h000b) && (((p3_slot == 1'h1) && p3_en) && (p3_valid[0] && p3_go))))) perf_l3_iterations <= (start ? 32'h00000000 : (perf_l3_iterations + 32'h00000001));
             if ((start || (state == 16'h000e))) perf_l1_cycles <= (start ? 32'h00000000 : (perf_l1_cycles + 32'h00000001));
             if ((start || ((state == 16'h000e) && p1_admit))) perf_l1_issue <= (start ? 32'h00000000 : (perf_l1_issue + 32'h00000001));
             if ((start || ((state == 16'h000e) && p1_stall))) perf_l1_stall <= (start ? 32'h00000000 : (perf_l1_stall + 32'h00000001));
+            if ((start || ((state == 16'h000e) && (p1_admit && p1_stall)))) perf_l1_issue_stall <= (start ? 32'h00000000 : (perf_l1_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h000e) && ((1'h1 && p1_en) && p1_valid[0])))) perf_l1_admitted <= (start ? 32'h00000000 : (perf_l1_admitted + 32'h00000001));
             if ((start || ((state == 16'h000e) && ((1'h1 && p1_en) && (p1_valid[0] && pw_207))))) perf_l1_iterations <= (start ? 32'h00000000 : (perf_l1_iterations + 32'h00000001));
             if ((start || (state == 16'h0011))) perf_l0_cycles <= (start ? 32'h00000000 : (perf_l0_cycles + 32'h00000001));
             if ((start || ((state == 16'h0011) && p0_admit))) perf_l0_issue <= (start ? 32'h00000000 : (perf_l0_issue + 32'h00000001));
             if ((start || ((state == 16'h0011) && p0_stall))) perf_l0_stall <= (start ? 32'h00000000 : (perf_l0_stall + 32'h00000001));
+            if ((start || ((state == 16'h0011) && (p0_admit && p0_stall)))) perf_l0_issue_stall <= (start ? 32'h00000000 : (perf_l0_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h0011) && ((1'h1 && p0_en) && p0_valid[0])))) perf_l0_admitted <= (start ? 32'h00000000 : (perf_l0_admitted + 32'h00000001));
             if ((start || ((state == 16'h0011) && ((1'h1 && p0_en) && (p0_valid[0] && pw_259))))) perf_l0_iterations <= (start ? 32'h00000000 : (perf_l0_iterations + 32'h00000001));
         end
     end
-    assign counters = {perf_l0_iterations, perf_l0_admitted, perf_l0_stall, perf_l0_issue, perf_l0_cycles, perf_l1_iterations, perf_l1_admitted, perf_l1_stall, perf_l1_issue, perf_l1_cycles, perf_l3_iterations, perf_l3_admitted, perf_l3_stall, perf_l3_issue, perf_l3_cycles, perf_l4_iterations, perf_l4_admitted, perf_l4_stall, perf_l4_issue, perf_l4_cycles};
+    assign counters = {perf_l0_iterations, perf_l0_admitted, perf_l0_issue_stall, perf_l0_stall, perf_l0_issue, perf_l0_cycles, perf_l1_iterations, perf_l1_admitted, perf_l1_issue_stall, perf_l1_stall, perf_l1_issue, perf_l1_cycles, perf_l3_iterations, perf_l3_admitted, perf_l3_issue_stall, perf_l3_stall, perf_l3_issue, perf_l3_cycles, perf_l4_iterations, perf_l4_admitted, perf_l4_issue_stall, perf_l4_stall, perf_l4_issue, perf_l4_cycles};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, ngroups_1[31:0], ngroups_2[31:0], v0_lid[31:0], v1_i[31:0], v2_active, v5_lid_linear[63:0], obj2_wi__active_rdata[7:1], pv_1[63:8], p4_go, pv_5[63:32], pwa_14[63:6], pq_104[63:32], pv_105[63:8], pv_113[63:8], pwa_122[63:6], pwa_126[63:6],

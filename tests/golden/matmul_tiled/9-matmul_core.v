@@ -121,7 +121,7 @@ module matmul_core (
     wire [319:0] args;
     reg          core_done;
     wire [7:0]   err_code;
-    wire [639:0] dp_counters;
+    wire [767:0] dp_counters;
     wire         dp_done;
     wire [7:0]   dp_err_code;
     wire [31:0]  dp_A_base;
@@ -203,7 +203,7 @@ module matmul_core (
 
     ohls_axil_csr #(
         .NARGS(10),
-        .NCOUNTERS(20),
+        .NCOUNTERS(24),
         .ADDR_WIDTH(9)
     ) u_csr (
         .clk(clk),

@@ -34,7 +34,7 @@ module matmul_datapath (
     output wire [31:0]  C_st_req_addr,
     output wire [31:0]  C_st_req_data,
     input  wire         C_st_idle,
-    output wire [639:0] counters
+    output wire [767:0] counters
 );
     reg  [15:0] state;
     reg  [31:0] group_0;
@@ -1084,21 +1084,25 @@ module matmul_datapath (
     reg  [31:0] perf_l4_cycles;
     reg  [31:0] perf_l4_issue;
     reg  [31:0] perf_l4_stall;
+    reg  [31:0] perf_l4_issue_stall;
     reg  [31:0] perf_l4_admitted;
     reg  [31:0] perf_l4_iterations;
     reg  [31:0] perf_l3_cycles;
     reg  [31:0] perf_l3_issue;
     reg  [31:0] perf_l3_stall;
+    reg  [31:0] perf_l3_issue_stall;
     reg  [31:0] perf_l3_admitted;
     reg  [31:0] perf_l3_iterations;
     reg  [31:0] perf_l2_cycles;
     reg  [31:0] perf_l2_issue;
     reg  [31:0] perf_l2_stall;
+    reg  [31:0] perf_l2_issue_stall;
     reg  [31:0] perf_l2_admitted;
     reg  [31:0] perf_l2_iterations;
     reg  [31:0] perf_l0_cycles;
     reg  [31:0] perf_l0_issue;
     reg  [31:0] perf_l0_stall;
+    reg  [31:0] perf_l0_issue_stall;
     reg  [31:0] perf_l0_admitted;
     reg  [31:0] perf_l0_iterations;
 
@@ -2569,47 +2573,55 @@ module matmul_datapath (
             perf_l4_cycles <= 32'h00000000;
             perf_l4_issue <= 32'h00000000;
             perf_l4_stall <= 32'h00000000;
+            perf_l4_issue_stall <= 32'h00000000;
             perf_l4_admitted <= 32'h00000000;
             perf_l4_iterations <= 32'h00000000;
             perf_l3_cycles <= 32'h00000000;
             perf_l3_issue <= 32'h00000000;
             perf_l3_stall <= 32'h00000000;
+            perf_l3_issue_stall <= 32'h00000000;
             perf_l3_admitted <= 32'h00000000;
             perf_l3_iterations <= 32'h00000000;
             perf_l2_cycles <= 32'h00000000;
             perf_l2_issue <= 32'h00000000;
             perf_l2_stall <= 32'h00000000;
+            perf_l2_issue_stall <= 32'h00000000;
             perf_l2_admitted <= 32'h00000000;
             perf_l2_iterations <= 32'h00000000;
             perf_l0_cycles <= 32'h00000000;
             perf_l0_issue <= 32'h00000000;
             perf_l0_stall <= 32'h00000000;
+            perf_l0_issue_stall <= 32'h00000000;
             perf_l0_admitted <= 32'h00000000;
             perf_l0_iterations <= 32'h00000000;
         end else begin
             if ((start || (state == 16'h0004))) perf_l4_cycles <= (start ? 32'h00000000 : (perf_l4_cycles + 32'h00000001));
             if ((start || ((state == 16'h0004) && p4_admit))) perf_l4_issue <= (start ? 32'h00000000 : (perf_l4_issue + 32'h00000001));
             if ((start || ((state == 16'h0004) && p4_stall))) perf_l4_stall <= (start ? 32'h00000000 : (perf_l4_stall + 32'h00000001));
+            if ((start || ((state == 16'h0004) && (p4_admit && p4_stall)))) perf_l4_issue_stall <= (start ? 32'h00000000 : (perf_l4_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h0004) && ((1'h1 && p4_en) && p4_valid[0])))) perf_l4_admitted <= (start ? 32'h00000000 : (perf_l4_admitted + 32'h00000001));
             if ((start || ((state == 16'h0004) && ((1'h1 && p4_en) && (p4_valid[0] && pw_4))))) perf_l4_iterations <= (start ? 32'h00000000 : (perf_l4_iterations + 32'h00000001));
             if ((start || (state == 16'h000d))) perf_l3_cycles <= (start ? 32'h00000000 : (perf_l3_cycles + 32'h00000001));
             if ((start || ((state == 16'h000d) && p3_admit))) perf_l3_issue <= (start ? 32'h00000000 : (perf_l3_issue + 32'h00000001));
             if ((start || ((state == 16'h000d) && p3_stall))) perf_l3_stall <= (start ? 32'h00000000 : (perf_l3_stall + 32'h00000001));
+            if ((start || ((state == 16'h000d) && (p3_admit && p3_stall)))) perf_l3_issue_stall <= (start ? 32'h00000000 : (perf_l3_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h000d) && ((1'h1 && p3_en) && p3_valid[0])))) perf_l3_admitted <= (start ? 32'h00000000 : (perf_l3_admitted + 32'h00000001));
             if ((start || ((state == 16'h000d) && ((1'h1 && p3_en) && (p3_valid[0] && pw_85))))) perf_l3_iterations <= (start ? 32'h00000000 : (perf_l3_iterations + 32'h00000001));
             if ((start || (state == 16'h0010))) perf_l2_cycles <= (start ? 32'h00000000 : (perf_l2_cycles + 32'h00000001));
             if ((start || ((state == 16'h0010) && p2_admit))) perf_l2_issue <= (start ? 32'h00000000 : (perf_l2_issue + 32'h00000001));
             if ((start || ((state == 16'h0010) && p2_stall))) perf_l2_stall <= (start ? 32'h00000000 : (perf_l2_stall + 32'h00000001));
+            if ((start || ((state == 16'h0010) && (p2_admit && p2_stall)))) perf_l2_issue_stall <= (start ? 32'h00000000 : (perf_l2_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h0010) && ((1'h1 && p2_en) && p2_valid[0])))) perf_l2_admitted <= (start ? 32'h00000000 : (perf_l2_admitted + 32'h00000001));
             if ((start || ((state == 16'h0010) && ((1'h1 && p2_en) && (p2_valid[0] && pw_695))))) perf_l2_iterations <= (start ? 32'h00000000 : (perf_l2_iterations + 32'h00000001));
             if ((start || (state == 16'h0013))) perf_l0_cycles <= (start ? 32'h00000000 : (perf_l0_cycles + 32'h00000001));
             if ((start || ((state == 16'h0013) && p0_admit))) perf_l0_issue <= (start ? 32'h00000000 : (perf_l0_issue + 32'h00000001));
             if ((start || ((state == 16'h0013) && p0_stall))) perf_l0_stall <= (start ? 32'h00000000 : (perf_l0_stall + 32'h00000001));
+            if ((start || ((state == 16'h0013) && (p0_admit && p0_stall)))) perf_l0_issue_stall <= (start ? 32'h00000000 : (perf_l0_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h0013) && ((1'h1 && p0_en) && p0_valid[0])))) perf_l0_admitted <= (start ? 32'h00000000 : (perf_l0_admitted + 32'h00000001));
             if ((start || ((state == 16'h0013) && ((1'h1 && p0_en) && (p0_valid[0] && pw_875))))) perf_l0_iterations <= (start ? 32'h00000000 : (perf_l0_iterations + 32'h00000001));
         end
     end
-    assign counters = {perf_l0_iterations, perf_l0_admitted, perf_l0_stall, perf_l0_issue, perf_l0_cycles, perf_l2_iterations, perf_l2_admitted, perf_l2_stall, perf_l2_issue, perf_l2_cycles, perf_l3_iterations, perf_l3_admitted, perf_l3_stall, perf_l3_issue, perf_l3_cycles, perf_l4_iterations, perf_l4_admitted, perf_l4_stall, perf_l4_issue, perf_l4_cycles};
+    assign counters = {perf_l0_iterations, perf_l0_admitted, perf_l0_issue_stall, perf_l0_stall, perf_l0_issue, perf_l0_cycles, perf_l2_iterations, perf_l2_admitted, perf_l2_issue_stall, perf_l2_stall, perf_l2_issue, perf_l2_cycles, perf_l3_iterations, perf_l3_admitted, perf_l3_issue_stall, perf_l3_stall, perf_l3_issue, perf_l3_cycles, perf_l4_iterations, perf_l4_admitted, perf_l4_issue_stall, perf_l4_stall, perf_l4_issue, perf_l4_cycles};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, v0_col[31:0], v1_row[31:0], v2_tx[31:0], v3_ty[31:0], v4_acc[31:0], v9_lid_linear[63:0], pv_1[63:8], p4_go, pv_5[63:8], pw_9[63:8], pwa_17[63:6], w_19[31:0], w_20[63:32], pv_21[63:32], w_22[63:0], w_28[31:0],

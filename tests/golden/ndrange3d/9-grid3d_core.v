@@ -90,7 +90,7 @@ module grid3d_core (
     wire [191:0] args;
     reg          core_done;
     wire [7:0]   err_code;
-    wire [159:0] dp_counters;
+    wire [191:0] dp_counters;
     wire         dp_done;
     wire [7:0]   dp_err_code;
     wire [31:0]  dp_out_base;
@@ -148,7 +148,7 @@ module grid3d_core (
 
     ohls_axil_csr #(
         .NARGS(6),
-        .NCOUNTERS(5),
+        .NCOUNTERS(6),
         .ADDR_WIDTH(9)
     ) u_csr (
         .clk(clk),

@@ -24,7 +24,7 @@ module grid3d_datapath (
     input  wire [31:0]  base_ld_resp_data,
     output wire         base_ld_flush,
     input  wire         base_ld_idle,
-    output wire [159:0] counters
+    output wire [191:0] counters
 );
     reg  [15:0]  state;
     reg  [31:0]  group_0;
@@ -503,6 +503,7 @@ module grid3d_datapath (
     reg  [31:0]  perf_l0_cycles;
     reg  [31:0]  perf_l0_issue;
     reg  [31:0]  perf_l0_stall;
+    reg  [31:0]  perf_l0_issue_stall;
     reg  [31:0]  perf_l0_admitted;
     reg  [31:0]  perf_l0_iterations;
     assign v0_x = 64'h0000000000000000;
@@ -1069,17 +1070,19 @@ module grid3d_datapath (
             perf_l0_cycles <= 32'h00000000;
             perf_l0_issue <= 32'h00000000;
             perf_l0_stall <= 32'h00000000;
+            perf_l0_issue_stall <= 32'h00000000;
             perf_l0_admitted <= 32'h00000000;
             perf_l0_iterations <= 32'h00000000;
         end else begin
             if ((start || (state == 16'h0004))) perf_l0_cycles <= (start ? 32'h00000000 : (perf_l0_cycles + 32'h00000001));
             if ((start || ((state == 16'h0004) && p0_admit))) perf_l0_issue <= (start ? 32'h00000000 : (perf_l0_issue + 32'h00000001));
             if ((start || ((state == 16'h0004) && p0_stall))) perf_l0_stall <= (start ? 32'h00000000 : (perf_l0_stall + 32'h00000001));
+            if ((start || ((state == 16'h0004) && (p0_admit && p0_stall)))) perf_l0_issue_stall <= (start ? 32'h00000000 : (perf_l0_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h0004) && ((1'h1 && p0_en) && p0_valid[0])))) perf_l0_admitted <= (start ? 32'h00000000 : (perf_l0_admitted + 32'h00000001));
             if ((start || ((state == 16'h0004) && ((1'h1 && p0_en) && (p0_valid[0] && pw_5))))) perf_l0_iterations <= (start ? 32'h00000000 : (perf_l0_iterations + 32'h00000001));
         end
     end
-    assign counters = {perf_l0_iterations, perf_l0_admitted, perf_l0_stall, perf_l0_issue, perf_l0_cycles};
+    assign counters = {perf_l0_iterations, perf_l0_admitted, perf_l0_issue_stall, perf_l0_stall, perf_l0_issue, perf_l0_cycles};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, ngroups_2[31:0], v0_x[63:0], v1_y[63:0], v2_z[63:0], v3_idx[63:0], v4_cell[63:0], v5_w[31:0], v9_lid_linear[63:0], pv_1[63:8], w_2[63:8], p0_go, w_6[31:0], w_7[63:32], pv_9[63:32], w_10[63:0], pv_14[63:32],

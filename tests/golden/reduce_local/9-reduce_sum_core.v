@@ -91,7 +91,7 @@ module reduce_sum_core (
     wire [223:0] args;
     reg          core_done;
     wire [7:0]   err_code;
-    wire [319:0] dp_counters;
+    wire [383:0] dp_counters;
     wire         dp_done;
     wire [7:0]   dp_err_code;
     wire [31:0]  dp_in_base;
@@ -154,7 +154,7 @@ module reduce_sum_core (
 
     ohls_axil_csr #(
         .NARGS(7),
-        .NCOUNTERS(10),
+        .NCOUNTERS(12),
         .ADDR_WIDTH(9)
     ) u_csr (
         .clk(clk),

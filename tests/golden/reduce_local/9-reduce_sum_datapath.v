@@ -29,7 +29,7 @@ module reduce_sum_datapath (
     output wire [31:0]  partial_wr_data,
     output wire [3:0]   partial_wr_strb,
     input  wire         partial_wr_idle,
-    output wire [319:0] counters
+    output wire [383:0] counters
 );
     reg  [15:0] state;
     reg  [31:0] group_0;
@@ -204,11 +204,13 @@ module reduce_sum_datapath (
     reg  [31:0] perf_l2_cycles;
     reg  [31:0] perf_l2_issue;
     reg  [31:0] perf_l2_stall;
+    reg  [31:0] perf_l2_issue_stall;
     reg  [31:0] perf_l2_admitted;
     reg  [31:0] perf_l2_iterations;
     reg  [31:0] perf_l0_cycles;
     reg  [31:0] perf_l0_issue;
     reg  [31:0] perf_l0_stall;
+    reg  [31:0] perf_l0_issue_stall;
     reg  [31:0] perf_l0_admitted;
     reg  [31:0] perf_l0_iterations;
     assign v4_lid_linear = 64'h0000000000000000;
@@ -490,27 +492,31 @@ module reduce_sum_datapath (
             perf_l2_cycles <= 32'h00000000;
             perf_l2_issue <= 32'h00000000;
             perf_l2_stall <= 32'h00000000;
+            perf_l2_issue_stall <= 32'h00000000;
             perf_l2_admitted <= 32'h00000000;
             perf_l2_iterations <= 32'h00000000;
             perf_l0_cycles <= 32'h00000000;
             perf_l0_issue <= 32'h00000000;
             perf_l0_stall <= 32'h00000000;
+            perf_l0_issue_stall <= 32'h00000000;
             perf_l0_admitted <= 32'h00000000;
             perf_l0_iterations <= 32'h00000000;
         end else begin
             if ((start || (state == 16'h000d))) perf_l2_cycles <= (start ? 32'h00000000 : (perf_l2_cycles + 32'h00000001));
             if ((start || ((state == 16'h000d) && p2_admit))) perf_l2_issue <= (start ? 32'h00000000 : (perf_l2_issue + 32'h00000001));
             if ((start || ((state == 16'h000d) && p2_stall))) perf_l2_stall <= (start ? 32'h00000000 : (perf_l2_stall + 32'h00000001));
+            if ((start || ((state == 16'h000d) && (p2_admit && p2_stall)))) perf_l2_issue_stall <= (start ? 32'h00000000 : (perf_l2_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h000d) && ((1'h1 && p2_en) && p2_valid[0])))) perf_l2_admitted <= (start ? 32'h00000000 : (perf_l2_admitted + 32'h00000001));
             if ((start || ((state == 16'h000d) && ((1'h1 && p2_en) && (p2_valid[0] && pw_25))))) perf_l2_iterations <= (start ? 32'h00000000 : (perf_l2_iterations + 32'h00000001));
             if ((start || (state == 16'h0012))) perf_l0_cycles <= (start ? 32'h00000000 : (perf_l0_cycles + 32'h00000001));
             if ((start || ((state == 16'h0012) && p0_admit))) perf_l0_issue <= (start ? 32'h00000000 : (perf_l0_issue + 32'h00000001));
             if ((start || ((state == 16'h0012) && p0_stall))) perf_l0_stall <= (start ? 32'h00000000 : (perf_l0_stall + 32'h00000001));
+            if ((start || ((state == 16'h0012) && (p0_admit && p0_stall)))) perf_l0_issue_stall <= (start ? 32'h00000000 : (perf_l0_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h0012) && ((1'h1 && p0_en) && p0_valid[0])))) perf_l0_admitted <= (start ? 32'h00000000 : (perf_l0_admitted + 32'h00000001));
             if ((start || ((state == 16'h0012) && ((1'h1 && p0_en) && (p0_valid[0] && pw_63))))) perf_l0_iterations <= (start ? 32'h00000000 : (perf_l0_iterations + 32'h00000001));
         end
     end
-    assign counters = {perf_l0_iterations, perf_l0_admitted, perf_l0_stall, perf_l0_issue, perf_l0_cycles, perf_l2_iterations, perf_l2_admitted, perf_l2_stall, perf_l2_issue, perf_l2_cycles};
+    assign counters = {perf_l0_iterations, perf_l0_admitted, perf_l0_issue_stall, perf_l0_stall, perf_l0_issue, perf_l0_cycles, perf_l2_iterations, perf_l2_admitted, perf_l2_issue_stall, perf_l2_stall, perf_l2_issue, perf_l2_cycles};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, scratch_local_size[31:0], v0_lid[31:0], v4_lid_linear[63:0], w_2[31:0], oa_9[63:8], q_12[63:32], pv_22[63:8], p2_go, pv_26[63:32], pwa_35[63:8], pv_37[31:8], pwa_44[63:8], pwa_49[63:8], pv_50[63:8], pv_60[63:8], p0_go,

@@ -92,7 +92,7 @@ module saxpy_core (
     wire [255:0] args;
     reg          core_done;
     wire [7:0]   err_code;
-    wire [319:0] dp_counters;
+    wire [383:0] dp_counters;
     wire         dp_done;
     wire [7:0]   dp_err_code;
     wire [31:0]  dp_arg_alpha;
@@ -251,7 +251,7 @@ module saxpy_core (
 
     ohls_axil_csr #(
         .NARGS(8),
-        .NCOUNTERS(10),
+        .NCOUNTERS(12),
         .ADDR_WIDTH(9)
     ) u_csr (
         .clk(clk),

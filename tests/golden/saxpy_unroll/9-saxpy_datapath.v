@@ -63,7 +63,7 @@ module saxpy_datapath (
     output wire [31:0]  y_wr_data,
     output wire [3:0]   y_wr_strb,
     input  wire         y_wr_idle,
-    output wire [319:0] counters
+    output wire [383:0] counters
 );
     reg  [15:0] state;
     reg  [31:0] group_0;
@@ -583,11 +583,13 @@ module saxpy_datapath (
     reg  [31:0] perf_l2_cycles;
     reg  [31:0] perf_l2_issue;
     reg  [31:0] perf_l2_stall;
+    reg  [31:0] perf_l2_issue_stall;
     reg  [31:0] perf_l2_admitted;
     reg  [31:0] perf_l2_iterations;
     reg  [31:0] perf_l1_cycles;
     reg  [31:0] perf_l1_issue;
     reg  [31:0] perf_l1_stall;
+    reg  [31:0] perf_l1_issue_stall;
     reg  [31:0] perf_l1_admitted;
     reg  [31:0] perf_l1_iterations;
     assign w_1 = v1_lid_x;
@@ -1501,27 +1503,31 @@ module saxpy_datapath (
             perf_l2_cycles <= 32'h00000000;
             perf_l2_issue <= 32'h00000000;
             perf_l2_stall <= 32'h00000000;
+            perf_l2_issue_stall <= 32'h00000000;
             perf_l2_admitted <= 32'h00000000;
             perf_l2_iterations <= 32'h00000000;
             perf_l1_cycles <= 32'h00000000;
             perf_l1_issue <= 32'h00000000;
             perf_l1_stall <= 32'h00000000;
+            perf_l1_issue_stall <= 32'h00000000;
             perf_l1_admitted <= 32'h00000000;
             perf_l1_iterations <= 32'h00000000;
         end else begin
             if ((start || (state == 16'h0013))) perf_l2_cycles <= (start ? 32'h00000000 : (perf_l2_cycles + 32'h00000001));
             if ((start || ((state == 16'h0013) && p2_admit))) perf_l2_issue <= (start ? 32'h00000000 : (perf_l2_issue + 32'h00000001));
             if ((start || ((state == 16'h0013) && p2_stall))) perf_l2_stall <= (start ? 32'h00000000 : (perf_l2_stall + 32'h00000001));
+            if ((start || ((state == 16'h0013) && (p2_admit && p2_stall)))) perf_l2_issue_stall <= (start ? 32'h00000000 : (perf_l2_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h0013) && ((1'h1 && p2_en) && p2_valid[0])))) perf_l2_admitted <= (start ? 32'h00000000 : (perf_l2_admitted + 32'h00000001));
             if ((start || ((state == 16'h0013) && ((1'h1 && p2_en) && (p2_valid[0] && pw_37))))) perf_l2_iterations <= (start ? 32'h00000000 : (perf_l2_iterations + 32'h00000001));
             if ((start || (state == 16'h002f))) perf_l1_cycles <= (start ? 32'h00000000 : (perf_l1_cycles + 32'h00000001));
             if ((start || ((state == 16'h002f) && p1_admit))) perf_l1_issue <= (start ? 32'h00000000 : (perf_l1_issue + 32'h00000001));
             if ((start || ((state == 16'h002f) && p1_stall))) perf_l1_stall <= (start ? 32'h00000000 : (perf_l1_stall + 32'h00000001));
+            if ((start || ((state == 16'h002f) && (p1_admit && p1_stall)))) perf_l1_issue_stall <= (start ? 32'h00000000 : (perf_l1_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h002f) && (((p1_slot == 2'h3) && p1_en) && p1_valid[0])))) perf_l1_admitted <= (start ? 32'h00000000 : (perf_l1_admitted + 32'h00000001));
             if ((start || ((state == 16'h002f) && (((p1_slot == 2'h3) && p1_en) && (p1_valid[0] && p1_go))))) perf_l1_iterations <= (start ? 32'h00000000 : (perf_l1_iterations + 32'h00000001));
         end
     end
-    assign counters = {perf_l1_iterations, perf_l1_admitted, perf_l1_stall, perf_l1_issue, perf_l1_cycles, perf_l2_iterations, perf_l2_admitted, perf_l2_stall, perf_l2_issue, perf_l2_cycles};
+    assign counters = {perf_l1_iterations, perf_l1_admitted, perf_l1_issue_stall, perf_l1_stall, perf_l1_issue, perf_l1_cycles, perf_l2_iterations, perf_l2_admitted, perf_l2_issue_stall, perf_l2_stall, perf_l2_issue, perf_l2_cycles};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, x_rd_last, y_rd_last, w_1[63:8], w_6[63:0], w_23[63:32], q_29[63:32], p2_go, pw_46[63:32], pu_49_valid, pu_66_valid, pq_134[63:32], w_157[63:32], q_163[63:32], q_175[63:32], q_181[63:32], q_193[63:32],

@@ -85,74 +85,74 @@ module stencil2d_core (
     input  wire [1:0]  m_out_bresp,
     input  wire        m_out_bid
 );
-    wire         start;
-    wire         busy;
-    wire [95:0]  global_size;
-    wire [95:0]  local_size;
-    wire [255:0] args;
-    reg          core_done;
-    wire [7:0]   err_code;
-    wire [959:0] dp_counters;
-    wire         dp_done;
-    wire [7:0]   dp_err_code;
-    wire [31:0]  dp_in_base;
-    wire [31:0]  dp_out_base;
-    wire [31:0]  dp_arg_width;
-    wire [31:0]  dp_arg_height;
-    wire         dp_in_ld_req_valid;
-    wire         dp_in_ld_req_ready;
-    wire [31:0]  dp_in_ld_req_addr;
-    wire         dp_in_ld_resp_valid;
-    wire         dp_in_ld_resp_ready;
-    wire [31:0]  dp_in_ld_resp_data;
-    wire         dp_in_ld_flush;
-    wire         dp_in_ld_idle;
-    wire         dp_out_st_req_valid;
-    wire         dp_out_st_req_ready;
-    wire [31:0]  dp_out_st_req_addr;
-    wire [31:0]  dp_out_st_req_data;
-    wire         dp_out_st_idle;
-    wire         in_ld_m_arvalid;
-    wire         in_ld_m_arready;
-    wire [31:0]  in_ld_m_araddr;
-    wire [7:0]   in_ld_m_arlen;
-    wire [2:0]   in_ld_m_arsize;
-    wire [1:0]   in_ld_m_arburst;
-    wire         in_ld_m_arid;
-    wire         in_ld_m_rvalid;
-    wire         in_ld_m_rready;
-    wire [31:0]  in_ld_m_rdata;
-    wire [1:0]   in_ld_m_rresp;
-    wire         in_ld_m_rlast;
-    wire         in_ld_m_rid;
-    wire         in_ld_err;
-    wire         out_st_m_awvalid;
-    wire         out_st_m_awready;
-    wire [31:0]  out_st_m_awaddr;
-    wire [7:0]   out_st_m_awlen;
-    wire [2:0]   out_st_m_awsize;
-    wire [1:0]   out_st_m_awburst;
-    wire         out_st_m_awid;
-    wire         out_st_m_wvalid;
-    wire         out_st_m_wready;
-    wire [31:0]  out_st_m_wdata;
-    wire [3:0]   out_st_m_wstrb;
-    wire         out_st_m_wlast;
-    wire         out_st_m_bvalid;
-    wire         out_st_m_bready;
-    wire [1:0]   out_st_m_bresp;
-    wire         out_st_m_bid;
-    wire         out_st_err;
-    wire [31:0]  out_st_acked;
-    wire         all_idle;
-    reg          finishing;
-    reg  [7:0]   dp_err;
+    wire          start;
+    wire          busy;
+    wire [95:0]   global_size;
+    wire [95:0]   local_size;
+    wire [255:0]  args;
+    reg           core_done;
+    wire [7:0]    err_code;
+    wire [1151:0] dp_counters;
+    wire          dp_done;
+    wire [7:0]    dp_err_code;
+    wire [31:0]   dp_in_base;
+    wire [31:0]   dp_out_base;
+    wire [31:0]   dp_arg_width;
+    wire [31:0]   dp_arg_height;
+    wire          dp_in_ld_req_valid;
+    wire          dp_in_ld_req_ready;
+    wire [31:0]   dp_in_ld_req_addr;
+    wire          dp_in_ld_resp_valid;
+    wire          dp_in_ld_resp_ready;
+    wire [31:0]   dp_in_ld_resp_data;
+    wire          dp_in_ld_flush;
+    wire          dp_in_ld_idle;
+    wire          dp_out_st_req_valid;
+    wire          dp_out_st_req_ready;
+    wire [31:0]   dp_out_st_req_addr;
+    wire [31:0]   dp_out_st_req_data;
+    wire          dp_out_st_idle;
+    wire          in_ld_m_arvalid;
+    wire          in_ld_m_arready;
+    wire [31:0]   in_ld_m_araddr;
+    wire [7:0]    in_ld_m_arlen;
+    wire [2:0]    in_ld_m_arsize;
+    wire [1:0]    in_ld_m_arburst;
+    wire          in_ld_m_arid;
+    wire          in_ld_m_rvalid;
+    wire          in_ld_m_rready;
+    wire [31:0]   in_ld_m_rdata;
+    wire [1:0]    in_ld_m_rresp;
+    wire          in_ld_m_rlast;
+    wire          in_ld_m_rid;
+    wire          in_ld_err;
+    wire          out_st_m_awvalid;
+    wire          out_st_m_awready;
+    wire [31:0]   out_st_m_awaddr;
+    wire [7:0]    out_st_m_awlen;
+    wire [2:0]    out_st_m_awsize;
+    wire [1:0]    out_st_m_awburst;
+    wire          out_st_m_awid;
+    wire          out_st_m_wvalid;
+    wire          out_st_m_wready;
+    wire [31:0]   out_st_m_wdata;
+    wire [3:0]    out_st_m_wstrb;
+    wire          out_st_m_wlast;
+    wire          out_st_m_bvalid;
+    wire          out_st_m_bready;
+    wire [1:0]    out_st_m_bresp;
+    wire          out_st_m_bid;
+    wire          out_st_err;
+    wire [31:0]   out_st_acked;
+    wire          all_idle;
+    reg           finishing;
+    reg  [7:0]    dp_err;
 
     // ---- Control registers
 
     ohls_axil_csr #(
         .NARGS(8),
-        .NCOUNTERS(30),
+        .NCOUNTERS(36),
         .ADDR_WIDTH(9)
     ) u_csr (
         .clk(clk),

@@ -120,7 +120,7 @@ module vadd_core (
     wire [287:0] args;
     reg          core_done;
     wire [7:0]   err_code;
-    wire [159:0] dp_counters;
+    wire [191:0] dp_counters;
     wire         dp_done;
     wire [7:0]   dp_err_code;
     wire [31:0]  dp_a_base;
@@ -201,7 +201,7 @@ module vadd_core (
 
     ohls_axil_csr #(
         .NARGS(9),
-        .NCOUNTERS(5),
+        .NCOUNTERS(6),
         .ADDR_WIDTH(9)
     ) u_csr (
         .clk(clk),

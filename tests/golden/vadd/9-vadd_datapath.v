@@ -33,7 +33,7 @@ module vadd_datapath (
     output wire [31:0]  c_st_req_addr,
     output wire [31:0]  c_st_req_data,
     input  wire         c_st_idle,
-    output wire [159:0] counters
+    output wire [191:0] counters
 );
     reg  [15:0] state;
     reg  [31:0] group_0;
@@ -152,6 +152,7 @@ module vadd_datapath (
     reg  [31:0] perf_l0_cycles;
     reg  [31:0] perf_l0_issue;
     reg  [31:0] perf_l0_stall;
+    reg  [31:0] perf_l0_issue_stall;
     reg  [31:0] perf_l0_admitted;
     reg  [31:0] perf_l0_iterations;
     assign v0_i = 64'h0000000000000000;
@@ -334,17 +335,19 @@ module vadd_datapath (
             perf_l0_cycles <= 32'h00000000;
             perf_l0_issue <= 32'h00000000;
             perf_l0_stall <= 32'h00000000;
+            perf_l0_issue_stall <= 32'h00000000;
             perf_l0_admitted <= 32'h00000000;
             perf_l0_iterations <= 32'h00000000;
         end else begin
             if ((start || (state == 16'h0004))) perf_l0_cycles <= (start ? 32'h00000000 : (perf_l0_cycles + 32'h00000001));
             if ((start || ((state == 16'h0004) && p0_admit))) perf_l0_issue <= (start ? 32'h00000000 : (perf_l0_issue + 32'h00000001));
             if ((start || ((state == 16'h0004) && p0_stall))) perf_l0_stall <= (start ? 32'h00000000 : (perf_l0_stall + 32'h00000001));
+            if ((start || ((state == 16'h0004) && (p0_admit && p0_stall)))) perf_l0_issue_stall <= (start ? 32'h00000000 : (perf_l0_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h0004) && ((1'h1 && p0_en) && p0_valid[0])))) perf_l0_admitted <= (start ? 32'h00000000 : (perf_l0_admitted + 32'h00000001));
             if ((start || ((state == 16'h0004) && ((1'h1 && p0_en) && (p0_valid[0] && pw_4))))) perf_l0_iterations <= (start ? 32'h00000000 : (perf_l0_iterations + 32'h00000001));
         end
     end
-    assign counters = {perf_l0_iterations, perf_l0_admitted, perf_l0_stall, perf_l0_issue, perf_l0_cycles};
+    assign counters = {perf_l0_iterations, perf_l0_admitted, perf_l0_issue_stall, perf_l0_stall, perf_l0_issue, perf_l0_cycles};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, v0_i[63:0], v2_lid_linear[63:0], pv_1[63:8], p0_go, w_5[31:0], w_6[63:32], pv_7[63:32], w_8[63:0], pw_19[63:32], pw_22[63:32], pu_25_valid, pq_90[63:32], pv_91[63:8]};
