@@ -114,16 +114,18 @@ fn sim_matches_the_interpreter_or_refuses_clearly() {
     for cl in kernels() {
         let name = cl.file_stem().unwrap().to_string_lossy().into_owned();
         let spec = cl.with_extension("yaml");
-        let run = |engine| {
+        let run_with = |engine, stalls| {
             run_file(
                 &cl,
                 &spec,
                 &RunOptions {
                     engine,
+                    stalls,
                     ..RunOptions::default()
                 },
             )
         };
+        let run = |engine| run_with(engine, None);
         let sim = match run(Engine::Sim) {
             Ok(s) => s,
             Err(e) => {
@@ -151,6 +153,30 @@ fn sim_matches_the_interpreter_or_refuses_clearly() {
             failures.push(format!("{name}: no cycle count"));
         }
         failures.extend(counter_faults(&name, &sim.record));
+        // The same core with random stalls on every memory channel: other timing, the
+        // same bytes (the Verilator model is cached, only the run repeats).
+        let stalls = Some(ocl_hls_sim::Stalls {
+            seed: 7,
+            percent: 30,
+        });
+        match run_with(Engine::Sim, stalls) {
+            Ok(s) if s.buffers == sim.buffers => {
+                failures.extend(counter_faults(&format!("{name} (stalls)"), &s.record));
+            }
+            Ok(s) => {
+                let differ: Vec<&str> = s
+                    .buffers
+                    .iter()
+                    .zip(&sim.buffers)
+                    .filter(|(a, b)| a != b)
+                    .map(|(a, _)| a.0.as_str())
+                    .collect();
+                failures.push(format!(
+                    "{name}: with random memory stalls (30%, seed 7) buffers {differ:?} differ"
+                ));
+            }
+            Err(e) => failures.push(format!("{name}: with random memory stalls: {e}")),
+        }
         // Bit for bit, except where the spec gives a buffer a ULP tolerance (the
         // transcendental built-ins), through the launch module's own comparison.
         for ((n, s), (_, i)) in sim.buffers.iter().zip(&int.buffers) {

@@ -304,9 +304,15 @@ impl Nest<'_> {
             let by_port = t
                 .saturating_mul(ir.global_bytes)
                 .div_ceil(self.port_bytes.max(1));
-            return Ok(by_ii
-                .max(by_port)
-                .saturating_add(e.saturating_mul(ir.depth)));
+            // An entry that runs no iteration only tests (a remainder loop of an unrolling
+            // whose trip is a multiple of the factor): its condition, not the depth.
+            let fill = if t == 0 {
+                let l = a.group.lp(inner_id);
+                l.cond.map(|(b, _)| self.block(b)).unwrap_or(0)
+            } else {
+                ir.depth
+            };
+            return Ok(by_ii.max(by_port).saturating_add(e.saturating_mul(fill)));
         }
         let l = a.group.lp(inner_id);
         match self.m {

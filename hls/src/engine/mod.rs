@@ -45,6 +45,9 @@ pub struct RunOptions {
     /// The opt stage's options for the generated core (sim only; `--no-opt`, the
     /// floating-point build options).
     pub opt: crate::opt::Options,
+    /// Random stalls on every channel of the memory model (sim only); `None` takes them
+    /// from `OCL_HLS_SIM_STALLS=PERCENT[:SEED]`, if set.
+    pub stalls: Option<ocl_hls_sim::Stalls>,
 }
 
 impl Default for RunOptions {
@@ -57,6 +60,7 @@ impl Default for RunOptions {
             trace: None,
             strict: false,
             opt: crate::opt::Options::default(),
+            stalls: None,
         }
     }
 }
@@ -249,7 +253,12 @@ fn sim_run(
         args,
     };
     let out = model
-        .run(&launch, &mem_config()?, 50_000_000, opts.trace.as_deref())
+        .run(
+            &launch,
+            &mem_config(opts.stalls)?,
+            50_000_000,
+            opts.trace.as_deref(),
+        )
         .map_err(err)?;
     let loops = measured::measure(
         &out.counters,
@@ -260,10 +269,13 @@ fn sim_run(
 }
 
 /// The memory model's timing: the default, with random stalls on every channel when
-/// `OCL_HLS_SIM_STALLS=PERCENT[:SEED]` is set (a stalled run must give the same bytes).
-fn mem_config() -> Result<ocl_hls_sim::MemConfig, RunError> {
+/// asked for or `OCL_HLS_SIM_STALLS=PERCENT[:SEED]` is set (a stalled run must give the
+/// same bytes).
+fn mem_config(stalls: Option<ocl_hls_sim::Stalls>) -> Result<ocl_hls_sim::MemConfig, RunError> {
     let mut c = ocl_hls_sim::MemConfig::default();
-    if let Some(v) = std::env::var_os("OCL_HLS_SIM_STALLS") {
+    if stalls.is_some() {
+        c.stalls = stalls;
+    } else if let Some(v) = std::env::var_os("OCL_HLS_SIM_STALLS") {
         let v = v.to_string_lossy();
         let (p, seed) = v.split_once(':').unwrap_or((&v, "1"));
         let bad = || {
