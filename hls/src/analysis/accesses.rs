@@ -1,7 +1,9 @@
 //! What serves each memory access of a pipelined loop, for the report: the buffer's load
 //! or store unit and whether it streams (prefetched bursts for a load walking one element
 //! per iteration, combined bursts for stores to consecutive bytes) or serves each access
-//! on its own, with the burst size the bus allows; an on-chip memory's RAM and port.
+//! on its own, with the burst size the bus allows; an on-chip memory's RAM and ports.
+
+use serde::Serialize;
 
 use crate::analysis::affine::AffineLoop;
 use crate::analysis::loops::LoopShape;
@@ -12,7 +14,37 @@ use crate::pipeline::{PipeLoop, PipelinePlan};
 use crate::rtl::netlist::SrcLoc;
 use crate::rtl::shell::ShellConfig;
 
-/// One line per access of pipelined loop `s` (a wide group once, at its issuer).
+/// One access of a pipelined loop (a wide group once).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AccessReport {
+    /// The buffer argument or on-chip memory.
+    pub memory: String,
+    /// "load", "store" or "atomic".
+    pub op: &'static str,
+    pub location: String,
+    /// "load unit", "store unit", "on-chip RAM".
+    pub unit: &'static str,
+    /// Bytes per access (a wide group's whole width).
+    pub bytes: u32,
+    /// A global access served as a stream of bursts (one element per iteration).
+    pub streams: bool,
+    /// Stride in bytes between iterations, when the affine analysis knows it.
+    pub stride: Option<i64>,
+    /// How the unit serves it, in words.
+    pub how: String,
+}
+
+impl std::fmt::Display for AccessReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: {} at {}: {} ({} bytes), {}",
+            self.memory, self.op, self.location, self.unit, self.bytes, self.how
+        )
+    }
+}
+
+/// The accesses of pipelined loop `s`, in program order.
 pub fn describe(
     g: &Kernel,
     sm: &SourceMap,
@@ -21,7 +53,7 @@ pub fn describe(
     plan: &PipelinePlan,
     memory: &MemoryPlan,
     cfg: &ShellConfig,
-) -> Vec<String> {
+) -> Vec<AccessReport> {
     let aff = AffineLoop::new(g, s, Some(&memory.ranges));
     let beat = cfg.data_width / 8;
     let burst = format!("bursts of up to {} x {beat}-byte beats", cfg.max_burst);
@@ -30,78 +62,82 @@ pub fn describe(
         if memory.wide.rides_along(m) {
             continue;
         }
-        let op = g.block(m.0).op(m.1);
-        let (what, base, space) = match &op.kind {
-            OpKind::Load { base, space, .. } => ("load", *base, *space),
-            OpKind::Store { base, space, .. } => ("store", *base, *space),
-            OpKind::Atomic { base, space, .. } => ("atomic", *base, *space),
+        let blk = g.block(m.0);
+        let op = blk.op(m.1);
+        let (what, base) = match &op.kind {
+            OpKind::Load { base, .. } => ("load", *base),
+            OpKind::Store { base, .. } => ("store", *base),
+            OpKind::Atomic { base, .. } => ("atomic", *base),
             _ => continue,
         };
-        let loc = SrcLoc::of_span(sm, op.span);
-        let wide = memory.wide.group(m).map(|w| w.bytes());
-        let size = |bytes: Option<u32>| match (wide, bytes) {
-            (Some(w), _) => format!("{w}-byte wide access"),
-            (None, Some(b)) => format!("{b}-byte element"),
-            (None, None) => "element".to_string(),
+        // The bytes moved: the loaded value, the stored one (operand 1), a wide group's.
+        let value = match what {
+            "store" => blk.operands(m.1).get(1).and_then(|v| blk.op(*v).ty.clone()),
+            _ => op.ty.clone(),
         };
-        let line = match base {
+        let bytes = memory
+            .wide
+            .group(m)
+            .map(|w| w.bytes())
+            .or(value.map(|t| t.store_size() as u32))
+            .unwrap_or(0);
+        let name = |b: Base| match b {
+            Base::Object(o) => g.objects[o.0 as usize].name.clone(),
+            Base::Param(p) => g.params[p as usize].name.clone(),
+        };
+        let stride = aff.stride(m);
+        let mut a = AccessReport {
+            memory: base.map_or_else(|| "?".to_string(), name),
+            op: what,
+            location: SrcLoc::of_span(sm, op.span).to_string(),
+            unit: "",
+            bytes,
+            streams: false,
+            stride,
+            how: String::new(),
+        };
+        match base {
             Some(b) if memory.layout(b).is_some() => {
-                let l = memory.layout(b).copied();
-                let name = match b {
-                    Base::Object(o) => &g.objects[o.0 as usize].name,
-                    Base::Param(p) => &g.params[p as usize].name,
-                };
-                let ports = l.map_or(1, |l| l.replicas);
-                format!(
-                    "{name}: {what} at {loc}: on-chip RAM ({} {}-byte words, {} read port{}), one access per port per cycle",
-                    l.map_or(0, |l| l.depth),
-                    l.map_or(0, |l| l.word),
-                    ports,
+                let ports = memory.layout(b).map_or(1, |l| l.replicas);
+                a.unit = "on-chip RAM";
+                a.how = format!(
+                    "{ports} read port{} and 1 write port, one access each per cycle",
                     if ports == 1 { "" } else { "s" }
-                )
+                );
             }
             Some(Base::Param(p)) => {
-                let name = &g.params[p as usize].name;
                 let paths = plan.buffers.get(&p);
-                let stride = aff.stride(m);
                 match what {
                     "load" => {
-                        let bytes = paths.and_then(|x| x.pipe_load);
-                        let streams = paths.is_some_and(|x| !x.load_scattered);
-                        let how = if streams {
-                            format!(
-                                "streams (stride {} bytes): prefetched in {burst}",
-                                stride.unwrap_or(0)
-                            )
+                        a.unit = "load unit";
+                        a.streams = paths.is_some_and(|x| !x.load_scattered);
+                        a.how = if a.streams {
+                            format!("streams: prefetched in {burst}")
                         } else {
-                            "scattered: each access fetches its own beats (one request per cycle at best)"
-                                .to_string()
+                            "scattered: each access fetches its own beats".to_string()
                         };
-                        format!(
-                            "{name}: {what} at {loc}: load unit of {name} ({}), {how}",
-                            size(bytes)
-                        )
                     }
                     "store" => {
-                        let bytes = paths.and_then(|x| x.pipe_store);
-                        let step = wide.or(bytes).map(i64::from);
-                        let how = match stride {
-                            Some(st) if Some(st) == step => {
-                                format!("streams (stride {st} bytes): combined into {burst}")
-                            }
-                            _ => "scattered: a write of its own beat unless the next store is to the same or the following beat".to_string(),
+                        a.unit = "store unit";
+                        a.streams = stride == Some(i64::from(bytes));
+                        a.how = if a.streams {
+                            format!("streams: combined into {burst}")
+                        } else {
+                            "scattered: a write of its own unless the next store is to the same or the following beat".to_string()
                         };
-                        format!(
-                            "{name}: {what} at {loc}: store unit of {name} ({}), {how}",
-                            size(bytes)
-                        )
                     }
-                    _ => format!("{name}: {what} at {loc}: ordered through the buffer's port"),
+                    _ => {
+                        a.unit = "buffer port";
+                        a.how = "ordered with the buffer's other accesses".to_string();
+                    }
                 }
             }
-            _ => format!("{what} at {loc}: {}", space.name()),
-        };
-        out.push(line);
+            _ => {
+                a.unit = "memory";
+                a.how = "served in order".to_string();
+            }
+        }
+        out.push(a);
     }
     out
 }

@@ -86,7 +86,7 @@ pub struct LoopReport {
     pub wide_accesses: Vec<String>,
     /// A pipelined loop's memory accesses: the unit serving each, whether it streams,
     /// and its burst size.
-    pub memory_accesses: Vec<String>,
+    pub memory_accesses: Vec<accesses::AccessReport>,
     /// Why the loop keeps the FSM (one iteration after another), when it does.
     pub not_pipelined: Option<String>,
     pub res_mii: Option<u32>,

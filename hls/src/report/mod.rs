@@ -103,7 +103,7 @@ fn loop_line(l: &crate::analysis::LoopReport) -> String {
     };
     match (l.pipelined, l.scheduled_ii) {
         (true, Some(ii)) => format!(
-            "{head}: pipelined, II {ii} (minimum {}), depth {}{}{}{}",
+            "{head}: pipelined, II {ii} (minimum {}), depth {}{}{}{}{}",
             l.min_ii.map(|x| x.to_string()).unwrap_or("?".into()),
             l.pipeline_depth.map_or(l.depth, u64::from),
             if l.cross_group {
@@ -123,13 +123,40 @@ fn loop_line(l: &crate::analysis::LoopReport) -> String {
                 String::new()
             } else {
                 format!("; wide: {}", l.wide_accesses.join("; "))
-            }
+            },
+            global_accesses(&l.memory_accesses)
         ),
         _ => format!(
             "{head}: not pipelined: {}",
             l.not_pipelined.as_deref().unwrap_or("no modulo schedule")
         ),
     }
+}
+
+/// How the loop's buffer accesses are served: "; global: 2 streaming loads, 1 scattered
+/// store" (nothing without buffer accesses).
+fn global_accesses(a: &[crate::analysis::accesses::AccessReport]) -> String {
+    let mut kinds: Vec<(bool, &str, usize)> = Vec::new();
+    for x in a
+        .iter()
+        .filter(|x| x.unit == "load unit" || x.unit == "store unit")
+    {
+        match kinds.iter_mut().find(|k| k.0 == x.streams && k.1 == x.op) {
+            Some(k) => k.2 += 1,
+            None => kinds.push((x.streams, x.op, 1)),
+        }
+    }
+    if kinds.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = kinds
+        .iter()
+        .map(|(streams, op, n)| {
+            let how = if *streams { "streaming" } else { "scattered" };
+            format!("{n} {how} {op}{}", if *n == 1 { "" } else { "s" })
+        })
+        .collect();
+    format!("; global: {}", parts.join(", "))
 }
 
 /// One on-chip memory: its RAM, M10K estimate, and the loops its ports slow down.

@@ -145,7 +145,7 @@ fn loop_analysis(p: &mut String, loops: &[LoopReport], ir: Option<&Kernel>, sm: 
     }
     p.push_str(
         "<table>\n<tr><th>Loop</th><th>Source</th><th>Trips</th><th>Unroll</th><th>ivdep</th>\
-         <th>Min II</th><th>Why</th><th>Depth</th><th>Today</th></tr>\n",
+         <th>Min II</th><th>Why</th><th>Depth</th><th>Built</th><th>Memory accesses</th></tr>\n",
     );
     for l in loops {
         let ii = match (l.min_ii, l.res_mii, l.rec_mii) {
@@ -158,7 +158,7 @@ fn loop_analysis(p: &mut String, loops: &[LoopReport], ir: Option<&Kernel>, sm: 
             p,
             "<tr><td style=\"padding-left:{}em\">{}</td><td><code>{}</code><br/>\
              <code class=\"src\">{}</code></td><td class=\"n\">{}</td><td>{}</td><td>{}</td>\
-             <td class=\"n\">{}</td><td>{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
+             <td class=\"n\">{}</td><td>{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>",
             0.5 + f64::from(l.level),
             escape(&l.name),
             escape(&l.location),
@@ -174,21 +174,46 @@ fn loop_analysis(p: &mut String, loops: &[LoopReport], ir: Option<&Kernel>, sm: 
             escape(&ii),
             escape(&l.ii_reason),
             l.depth,
-            escape(&format!(
-                "{} cycles/iteration ({} states)",
-                l.fsm_cycles_per_iteration, l.fsm_states
-            ))
+            escape(&built(l)),
+            l.memory_accesses
+                .iter()
+                .map(|a| escape(&a.to_string()))
+                .collect::<Vec<_>>()
+                .join("<br/>")
         );
     }
     p.push_str("</table>\n");
     p.push_str(
         "<p class=\"note\">Min II is what a pipelined implementation could reach (the larger \
-         of the resource and recurrence bounds); today's generator runs each loop as a state \
-         machine without overlapping iterations, so its II is the cycles per iteration in the last \
-         column. Unroll shows the hint and the copies of the body each iteration of the loop runs \
+         of the resource and recurrence bounds); Built is what the core does: a pipeline at its \
+         II and depth, or a state machine without overlapping iterations (its cycles per \
+         iteration and why it is not pipelined). Memory accesses lists, for a pipelined loop, \
+         the unit serving each access and whether it streams; `run --engine sim` measures each \
+         pipeline's II with the core's counters (run.json). Unroll shows the hint and the copies of the body each iteration of the loop runs \
          (the loops stage's main and remainder loops share the source line; fully unrolled \
          loops are gone).</p>\n",
     );
+}
+
+/// What the core runs the loop as.
+fn built(l: &LoopReport) -> String {
+    match (l.pipelined, l.scheduled_ii) {
+        (true, Some(ii)) => format!(
+            "pipelined, II {ii}, depth {}{}",
+            l.pipeline_depth.map_or(l.depth, u64::from),
+            if l.cross_group {
+                ", across work-groups"
+            } else {
+                ""
+            }
+        ),
+        _ => format!(
+            "state machine, {} cycles/iteration ({} states): {}",
+            l.fsm_cycles_per_iteration,
+            l.fsm_states,
+            l.not_pipelined.as_deref().unwrap_or("no modulo schedule")
+        ),
+    }
 }
 
 /// The text of line `line` of the file `location` (`file:line:col`) names, looked up
