@@ -310,7 +310,10 @@ impl Nest<'_> {
                 let l = a.group.lp(inner_id);
                 l.cond.map(|(b, _)| self.block(b)).unwrap_or(0)
             } else {
-                ir.depth
+                // The list schedule's depth, or the built pipeline's where that is less
+                // (the modulo schedule overlaps what the list schedule chains).
+                ir.pipeline_depth
+                    .map_or(ir.depth, |d| ir.depth.min(u64::from(d)))
             };
             return Ok(by_ii.max(by_port).saturating_add(e.saturating_mul(fill)));
         }
