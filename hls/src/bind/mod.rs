@@ -46,6 +46,45 @@ impl Binding {
     }
 }
 
+/// One unit instance for the report: its instance name, operator class, II and the ops
+/// bound to it at their source lines.
+#[derive(Clone, Debug, Serialize)]
+pub struct UnitReport {
+    pub name: String,
+    pub class: OpClass,
+    pub ii: u32,
+    pub ops: Vec<String>,
+}
+
+impl Binding {
+    /// Every unit with its ops, for `report.json` (`k` is the kernel bound: the group form).
+    pub fn report(&self, k: &Kernel, sm: &crate::diag::SourceMap) -> Vec<UnitReport> {
+        self.units
+            .iter()
+            .map(|u| UnitReport {
+                name: u.name.clone(),
+                class: u.class,
+                ii: u.ii,
+                ops: u
+                    .ops
+                    .iter()
+                    .filter_map(|&(b, o)| {
+                        let blk = k.blocks.get(b as usize)?;
+                        let op = blk
+                            .graph
+                            .node_weight(petgraph::graph::NodeIndex::new(o as usize))?;
+                        Some(format!(
+                            "{} at {}",
+                            crate::ir::print::kind_text(&op.kind),
+                            crate::rtl::netlist::SrcLoc::of_span(sm, op.span)
+                        ))
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+}
+
 /// Classes built from a multi-cycle template instance: the ops the binding places.
 pub fn needs_unit(class: OpClass) -> bool {
     matches!(

@@ -270,6 +270,10 @@ fn build_report(
             loop_analysis,
             loop_transforms: b.compiled().map(|x| x.unroll.clone()),
             memories: b.compiled().map(|x| x.memories.clone()).unwrap_or_default(),
+            units: b
+                .compiled()
+                .map(|x| x.binding.report(&x.group.kernel, sm))
+                .unwrap_or_default(),
             register_map: c.regmap.clone(),
             schedule: c.report.clone(),
         });

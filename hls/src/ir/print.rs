@@ -254,7 +254,7 @@ impl Printer<'_> {
     }
 }
 
-fn kind_text(k: &OpKind) -> String {
+pub(crate) fn kind_text(k: &OpKind) -> String {
     match k {
         OpKind::Const(v) => {
             let lanes: Vec<String> = v.iter().map(|x| format!("{x:#x}")).collect();

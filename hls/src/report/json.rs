@@ -121,6 +121,9 @@ pub struct KernelReport {
     /// `__constant` tables): word, depth, replicas, ports, bits, an M10K estimate, and
     /// the pipelined loops whose II its ports bound.
     pub memories: Vec<crate::analysis::MemoryReport>,
+    /// Every multi-cycle unit instance (dividers, float units, math functions) and the
+    /// ops bound to it.
+    pub units: Vec<crate::bind::UnitReport>,
     pub register_map: RegisterMap,
     /// The datapath generator's per-block schedule and FSM report, as it gives it.
     pub schedule: serde_json::Value,

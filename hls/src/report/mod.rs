@@ -52,6 +52,9 @@ pub fn summary(r: &BuildReport, out: &std::path::Path) -> String {
         for m in &k.memories {
             let _ = writeln!(s, "    {}", memory_line(m));
         }
+        if let Some(line) = units_line(&k.units) {
+            let _ = writeln!(s, "    {line}");
+        }
     }
     s.push_str(&crate::estimate::summary::text(&r.estimates));
     let _ = writeln!(s, "wrote {}", out.display());
@@ -157,6 +160,24 @@ fn global_accesses(a: &[crate::analysis::accesses::AccessReport]) -> String {
         })
         .collect();
     format!("; global: {}", parts.join(", "))
+}
+
+/// The multi-cycle units by class: "units: 4 fp_add, 2 fp_mul (one per op)".
+fn units_line(units: &[crate::bind::UnitReport]) -> Option<String> {
+    if units.is_empty() {
+        return None;
+    }
+    let mut by: std::collections::BTreeMap<&str, usize> = Default::default();
+    for u in units {
+        *by.entry(u.class.name()).or_default() += 1;
+    }
+    let shared = units.iter().any(|u| u.ops.len() > 1);
+    let parts: Vec<String> = by.iter().map(|(c, n)| format!("{n} {c}")).collect();
+    Some(format!(
+        "units: {}{} (report.json `units` lists each with its ops)",
+        parts.join(", "),
+        if shared { "" } else { ", one per op" }
+    ))
 }
 
 /// One on-chip memory: its RAM, M10K estimate, and the loops its ports slow down.
