@@ -58,6 +58,7 @@ pub fn measure(
             let iterations = value(lp, CounterKind::Iterations);
             let admitted = value(lp, CounterKind::Admitted);
             let cycles = value(lp, CounterKind::Cycles);
+            let issue = value(lp, CounterKind::Issue);
             let ratio = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
             MeasuredLoop {
                 lp,
@@ -66,11 +67,10 @@ pub fn measure(
                 ii: report.and_then(|l| l.scheduled_ii).unwrap_or(0),
                 unroll: report.and_then(|l| l.unroll_applied),
                 unstalled_ii: ratio(
-                    value(lp, CounterKind::Issue)
-                        - value(lp, CounterKind::IssueStall).min(value(lp, CounterKind::Issue)),
+                    issue.saturating_sub(value(lp, CounterKind::IssueStall)),
                     admitted,
                 ),
-                achieved_ii: ratio(value(lp, CounterKind::Issue), admitted),
+                achieved_ii: ratio(issue, admitted),
                 cycles,
                 stall_cycles: value(lp, CounterKind::Stall),
                 iterations,

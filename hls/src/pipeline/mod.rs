@@ -280,7 +280,7 @@ fn read_only_objects(k: &Kernel) -> bool {
                 OpKind::Store { base, .. } | OpKind::Atomic { base, .. } => {
                     matches!(base, Some(Base::Param(_)))
                 }
-                OpKind::Builtin(_) => !b.op(o).kind.is_memory(),
+                kind @ OpKind::Builtin(_) => !kind.is_memory(),
                 _ => true,
             })
         })
