@@ -862,6 +862,11 @@ pub(super) fn unit_latency(module: &str, params: &[(&str, i64)]) -> Option<u32> 
         "ohls_div" => param("WIDTH").map(|w| w as u32 + 2),
         "ohls_int_to_fp" | "ohls_fp_to_int" => Some(2),
         "ohls_fp_to_half" | "ohls_half_to_fp" => Some(1),
+        // Binary64 units at their templates' default LATENCY (`datapath::double`).
+        "ohls_dp_add" => Some(6),
+        "ohls_dp_mul" => Some(4),
+        "ohls_dp_cmp" | "ohls_dp_from_fp32" | "ohls_dp_to_fp32" | "ohls_dp_to_half" => Some(1),
+        "ohls_dp_from_int" | "ohls_dp_to_int" => Some(2),
         _ => None,
     }
 }

@@ -204,6 +204,30 @@ fn written(k: &Kernel, b: Base) -> bool {
 }
 
 /// The smaller of two alignments, 0 meaning none is known yet.
+/// The bytes and alignment memory op `x` moves (a wide group's issuer: the whole
+/// group), or `None` when it rides along in another op's group.
+fn access_size(
+    k: &Kernel,
+    memory: &MemoryPlan,
+    x: (BlockId, OpId),
+    align: u32,
+) -> Option<(u32, u32)> {
+    if memory.wide.rides_along(x) {
+        return None;
+    }
+    if let Some(g) = memory.wide.group(x) {
+        return Some((g.bytes(), g.align));
+    }
+    let blk = k.block(x.0);
+    let op = blk.op(x.1);
+    let vty = if matches!(op.kind, OpKind::Load { .. }) {
+        op.ty.clone()
+    } else {
+        blk.operands(x.1).get(1).and_then(|v| blk.op(*v).ty.clone())
+    };
+    Some((vty.map(|t| t.bits().div_ceil(8)).unwrap_or(0), align))
+}
+
 fn min_align(a: u32, b: u32) -> u32 {
     match (a, b) {
         (0, x) | (x, 0) => x,
@@ -334,6 +358,20 @@ fn check_loop(
             return Err("its exit test has side effects (not pipelined yet)".into());
         }
     }
+    let mut widest_store: BTreeMap<u32, u32> = BTreeMap::new();
+    for &(b, o) in &ops {
+        if let OpKind::Store {
+            base: Some(Base::Param(p)),
+            align,
+            ..
+        } = k.block(b).op(o).kind
+        {
+            if let Some((bytes, _)) = access_size(k, memory, (b, o), align) {
+                let w = widest_store.entry(p).or_default();
+                *w = (*w).max(bytes.next_power_of_two());
+            }
+        }
+    }
     let mut uses: BTreeMap<u32, BufferPaths> = BTreeMap::new();
     for &(b, o) in &ops {
         let blk = k.block(b);
@@ -342,8 +380,23 @@ fn check_loop(
             .operands(o)
             .iter()
             .any(|a| is_f64(blk.op(*a).ty.as_ref()));
+        // Binary64 add, multiply, compare and conversions are pipelined units; the
+        // divider is iterative and no built-in has a binary64 unit.
         if is_f64(op.ty.as_ref()) || f64_operand {
-            return Err("double-precision arithmetic has no pipelined unit yet".into());
+            match &op.kind {
+                OpKind::Binary(crate::ir::BinOp::FDiv) => {
+                    return Err("a double-precision division (ohls_dp_div takes one \
+                                per 57 cycles)"
+                        .into())
+                }
+                OpKind::Builtin(c) => {
+                    return Err(format!(
+                        "built-in `{}` on doubles has no pipelined unit yet",
+                        c.name
+                    ))
+                }
+                _ => {}
+            }
         }
         let ok = match &op.kind {
             OpKind::Const(_)
@@ -384,21 +437,10 @@ fn check_loop(
                 .is_none_or(|a| matches!(blk.op(*a).kind, OpKind::Const(_))),
             OpKind::Load { space, base, align } | OpKind::Store { space, base, align } => {
                 let load = matches!(op.kind, OpKind::Load { .. });
-                let vty = if load {
-                    op.ty.clone()
-                } else {
-                    blk.operands(o).get(1).and_then(|v| blk.op(*v).ty.clone())
-                };
-                let mut bytes = vty.map(|t| t.bits().div_ceil(8)).unwrap_or(0);
-                let mut align = *align;
                 // A wide group: its issuer moves the whole group, the others ride along.
-                if memory.wide.rides_along((b, o)) {
+                let Some((bytes, align)) = access_size(k, memory, (b, o), *align) else {
                     continue;
-                }
-                if let Some(g) = memory.wide.group((b, o)) {
-                    bytes = g.bytes();
-                    align = g.align;
-                }
+                };
                 let global = matches!(space, AddrSpace::Global | AddrSpace::Constant);
                 // On-chip memory: a RAM word per access, at the RAM's fixed latency.
                 if let Some(b) = base.filter(|b| memory.layout(*b).is_some()) {
@@ -416,10 +458,14 @@ fn check_loop(
                 }
                 // A store of an odd size (`vstore3`) goes through the next power of two
                 // with a byte mask; a load would read bytes it was not asked for.
+                // Stores of several sizes share the widest one's unit, each writing its
+                // own bytes through the strobes.
                 let unit_bytes = if load {
                     bytes
                 } else {
-                    bytes.next_power_of_two()
+                    bytes
+                        .next_power_of_two()
+                        .max(widest_store.get(&p).copied().unwrap_or(0))
                 };
                 if !unit_bytes.is_power_of_two() || unit_bytes > max_elem_bytes {
                     return Err(format!(
@@ -688,8 +734,12 @@ const RELATIONAL: [&str; 18] = [
     "bitselect",
     "select",
 ];
-/// Float built-ins: wires, or one pipelined unit (`sqrt`, `fma` of `float`).
-const FLOAT_WIRES: [&str; 6] = ["fabs", "copysign", "fmin", "fmax", "sqrt", "fma"];
+/// Float built-ins: wires (`datapath::math_exact` builds the rounding functions and
+/// `clamp` as bit manipulation), or one pipelined unit (`sqrt`, `fma` of `float`).
+const FLOAT_WIRES: [&str; 12] = [
+    "fabs", "copysign", "fmin", "fmax", "sqrt", "fma", "floor", "ceil", "trunc", "round", "rint",
+    "clamp",
+];
 const INTEGER: [&str; 19] = [
     "abs", "clz", "ctz", "popcount", "abs_diff", "add_sat", "sub_sat", "hadd", "rhadd", "max",
     "min", "mul_hi", "rotate", "upsample", "mul24", "clamp", "mad_hi", "mad_sat", "mad24",
