@@ -2,17 +2,20 @@
 //! keyed by (block, op) that the datapath generator reads, never a decision it takes
 //! while it writes the netlist.
 //!
-//! Policy today: one instance per op (the FSM runs one block at a time and starts units
-//! in their op's state, so sharing would only save area). Sharing expensive units where
-//! a pipelined loop's II leaves them idle is the next step; the checker already holds
-//! the rule a shared unit must keep.
+//! Policy: the FSM runs one block at a time and starts units in their op's state, so
+//! there every op outside a pipelined loop has an instance of its own. In a pipelined loop
+//! an op occupies its unit in one slot of the modulo reservation table (`cycle % II`):
+//! ops of one shape in different slots share a fully pipelined unit, each driving its
+//! inputs in its own slot, so a loop at II 3 needs a third of the units.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 use crate::board::{OpClass, OpLibrary};
-use crate::ir::{BlockId, Kernel, OpId};
+use crate::ir::{BlockId, Kernel, LoopId, OpId};
+use crate::pipeline::PipelinePlan;
+use crate::schedule::loops::LoopSchedules;
 use crate::schedule::{classify, shape, KernelSchedule};
 
 /// A unit instance, an index into [`Binding::units`].
@@ -28,6 +31,9 @@ pub struct Unit {
     /// Initiation interval of the unit on the board (cycles before it takes a new op).
     pub ii: u32,
     pub ops: Vec<(u32, u32)>,
+    /// The pipelined loop whose ops share it (`None`: a unit of the FSM).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pipeline: Option<u32>,
 }
 
 /// The binding of one kernel (group form).
@@ -36,12 +42,22 @@ pub struct Binding {
     pub units: Vec<Unit>,
     #[serde(skip)]
     of: BTreeMap<(BlockId, OpId), UnitId>,
+    /// The units of pipelined loops' ops (a versioned loop's ops have one in each table:
+    /// its ordered version runs on the FSM).
+    #[serde(skip)]
+    piped: BTreeMap<(BlockId, OpId), UnitId>,
 }
 
 impl Binding {
-    /// The unit op `o` of block `b` runs on, when its class needs one.
+    /// The FSM unit op `o` of block `b` runs on, when its class needs one.
     pub fn unit(&self, b: BlockId, o: OpId) -> Option<(UnitId, &Unit)> {
         let id = *self.of.get(&(b, o))?;
+        Some((id, &self.units[id.0 as usize]))
+    }
+
+    /// The unit op `o` of block `b` runs on in its pipelined loop.
+    pub fn pipe_unit(&self, b: BlockId, o: OpId) -> Option<(UnitId, &Unit)> {
+        let id = *self.piped.get(&(b, o))?;
         Some((id, &self.units[id.0 as usize]))
     }
 }
@@ -53,6 +69,9 @@ pub struct UnitReport {
     pub name: String,
     pub class: OpClass,
     pub ii: u32,
+    /// The pipelined loop (`L<n>`) whose ops share it; absent for the FSM's units.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pipeline: Option<String>,
     pub ops: Vec<String>,
 }
 
@@ -65,6 +84,7 @@ impl Binding {
                 name: u.name.clone(),
                 class: u.class,
                 ii: u.ii,
+                pipeline: u.pipeline.map(|l| format!("L{l}")),
                 ops: u
                     .ops
                     .iter()
@@ -105,37 +125,195 @@ pub fn needs_unit(class: OpClass) -> bool {
     )
 }
 
-/// Binds every unit op of `k` to an instance of its own.
-pub fn bind(k: &Kernel, lib: &OpLibrary) -> Binding {
+/// What makes two ops interchangeable on one unit: the class, the op (its kind without
+/// operands) and every type, so that the datapath picks the same template and ports.
+fn sharing_key(k: &Kernel, b: BlockId, o: OpId) -> String {
+    let blk = k.block(b);
+    let op = blk.op(o);
+    let tys: Vec<String> = std::iter::once(op.ty.as_ref())
+        .chain(blk.operands(o).iter().map(|a| blk.op(*a).ty.as_ref()))
+        .map(|t| t.map(|t| t.to_string()).unwrap_or_default())
+        .collect();
+    format!(
+        "{} {} {}",
+        classify(o, blk).name(),
+        crate::ir::print::kind_text(&op.kind),
+        tys.join(",")
+    )
+}
+
+/// Binds every unit op of `k`: ops of the FSM (list schedules `sched`) to instances
+/// shared across cycles and blocks, ops of the pipelined loops of `plan` (modulo
+/// schedules `loops`) to instances shared across slots.
+pub fn bind(
+    k: &Kernel,
+    lib: &OpLibrary,
+    sched: &KernelSchedule,
+    loops: &LoopSchedules,
+    plan: &PipelinePlan,
+) -> Binding {
     let mut b = Binding::default();
+    let add = |b: &mut Binding, class: OpClass, width: u32, op: (BlockId, OpId), lp| {
+        let id = UnitId(b.units.len() as u32);
+        let prefix = match lp {
+            Some(LoopId(l)) => format!("p{l}u"),
+            None => "u".into(),
+        };
+        b.units.push(Unit {
+            class,
+            name: format!("{prefix}{}_{}", id.0, class.name()),
+            ii: lib.cost(class, width).ii.max(1),
+            ops: vec![(op.0 .0, op.1 .0.index() as u32)],
+            pipeline: lp.map(|l: LoopId| l.0),
+        });
+        id
+    };
+    // Pipelined loops: the first unit of the op's shape free in its slot.
+    let mut inside = std::collections::HashSet::new();
+    for (&lp, pl) in &plan.loops {
+        let Some(ms) = loops.loops.get(&lp) else {
+            continue;
+        };
+        if pl.overlap.is_empty() {
+            inside.extend(pl.ops.iter().copied());
+        }
+        let mut free: BTreeMap<String, Vec<(UnitId, Vec<u32>)>> = BTreeMap::new();
+        for &(bid, o) in &pl.ops {
+            let s = shape(o, k.block(bid));
+            if !needs_unit(s.class) {
+                continue;
+            }
+            let slot = ms.slot(&(bid, o)).unwrap_or(0);
+            let cands = free.entry(sharing_key(k, bid, o)).or_default();
+            let fully_pipelined = lib.cost(s.class, s.width).ii <= 1;
+            let found = cands
+                .iter_mut()
+                .find(|(_, slots)| fully_pipelined && !slots.contains(&slot));
+            let id = match found {
+                Some((id, slots)) => {
+                    slots.push(slot);
+                    b.units[id.0 as usize].ops.push((bid.0, o.0.index() as u32));
+                    *id
+                }
+                None => {
+                    let id = add(&mut b, s.class, s.width, (bid, o), Some(lp));
+                    cands.push((id, vec![slot]));
+                    id
+                }
+            };
+            b.piped.insert((bid, o), id);
+        }
+    }
+    // The FSM: everything not only in a pipelined loop. A cycle's state waits for the
+    // units it starts and keeps their results in registers, so a unit is free again in
+    // the block's next cycle it has not reserved (its II) and in any other block.
+    let mut free: BTreeMap<String, Vec<(UnitId, Taken)>> = BTreeMap::new();
     for (bi, blk) in k.blocks.iter().enumerate() {
         let bid = BlockId(bi as u32);
         for &o in &blk.order {
             let s = shape(o, blk);
-            if !needs_unit(s.class) {
+            if !needs_unit(s.class) || inside.contains(&(bid, o)) {
                 continue;
             }
-            let id = UnitId(b.units.len() as u32);
-            b.units.push(Unit {
-                class: s.class,
-                name: format!("u{}_{}", id.0, s.class.name()),
-                ii: lib.cost(s.class, s.width).ii.max(1),
-                ops: vec![(bid.0, o.0.index() as u32)],
-            });
+            let start = start_cycle(sched, bid, o);
+            let ii = lib.cost(s.class, s.width).ii.max(1);
+            let busy: Vec<(BlockId, u32)> = (start..start + ii).map(|c| (bid, c)).collect();
+            let cands = free.entry(sharing_key(k, bid, o)).or_default();
+            let found = cands
+                .iter_mut()
+                .find(|(_, taken)| busy.iter().all(|c| !taken.contains(c)));
+            let id = match found {
+                Some((id, taken)) => {
+                    taken.extend(busy);
+                    b.units[id.0 as usize].ops.push((bid.0, o.0.index() as u32));
+                    *id
+                }
+                None => {
+                    let id = add(&mut b, s.class, s.width, (bid, o), None);
+                    cands.push((id, busy));
+                    id
+                }
+            };
             b.of.insert((bid, o), id);
         }
     }
     b
 }
 
-/// Every broken rule of binding `b` for `k` scheduled as `sched`: each unit op is bound
-/// to a unit of its class, and two ops sharing a unit in one block never occupy it in the
-/// same cycle (blocks run one at a time).
-pub fn check(k: &Kernel, sched: &KernelSchedule, b: &Binding) -> Vec<String> {
+/// The (block, cycle) pairs an FSM unit is reserved in.
+type Taken = Vec<(BlockId, u32)>;
+
+/// The list schedule's start cycle of op `o` of block `b`.
+fn start_cycle(sched: &KernelSchedule, b: BlockId, o: OpId) -> u32 {
+    sched
+        .schedules
+        .get(b.0 as usize)
+        .and_then(|s| s.cycle.get(&o))
+        .copied()
+        .unwrap_or(0)
+}
+
+/// Every broken rule of binding `b` for `k` scheduled as `sched` (pipelined loops: `loops`
+/// and `plan`): each unit op is bound to a unit of its class, two ops sharing an FSM unit
+/// in one block never occupy it in the same cycle (blocks run one at a time), and two ops
+/// sharing a pipelined loop's unit start in different slots of its II.
+pub fn check(
+    k: &Kernel,
+    sched: &KernelSchedule,
+    loops: &LoopSchedules,
+    plan: &PipelinePlan,
+    b: &Binding,
+) -> Vec<String> {
     let mut v = Vec::new();
+    let mut inside = std::collections::HashSet::new();
+    for (lp, pl) in &plan.loops {
+        if pl.overlap.is_empty() {
+            inside.extend(pl.ops.iter().copied());
+        }
+        let Some(ms) = loops.loops.get(lp) else {
+            continue;
+        };
+        let mut taken: BTreeMap<(UnitId, u32), OpId> = BTreeMap::new();
+        for &(bid, o) in &pl.ops {
+            let class = classify(o, k.block(bid));
+            let Some((id, u)) = b.pipe_unit(bid, o) else {
+                if needs_unit(class) {
+                    v.push(format!(
+                        "L{} b{} op {}: a {class} op has no unit",
+                        lp.0,
+                        bid.0,
+                        o.0.index()
+                    ));
+                }
+                continue;
+            };
+            if u.class != class {
+                v.push(format!(
+                    "b{} op {}: a {class} op is bound to {} ({})",
+                    bid.0,
+                    o.0.index(),
+                    u.name,
+                    u.class
+                ));
+            }
+            let slot = ms.slot(&(bid, o)).unwrap_or(0);
+            if let Some(other) = taken.insert((id, slot), o) {
+                v.push(format!(
+                    "{}: ops {} and {} of L{} both start in slot {slot}",
+                    u.name,
+                    other.0.index(),
+                    o.0.index(),
+                    lp.0
+                ));
+            }
+        }
+    }
     for (bi, blk) in k.blocks.iter().enumerate() {
         let bid = BlockId(bi as u32);
         for &o in &blk.order {
+            if inside.contains(&(bid, o)) {
+                continue;
+            }
             let class = classify(o, blk);
             match (needs_unit(class), b.unit(bid, o)) {
                 (true, None) => v.push(format!(
@@ -152,18 +330,14 @@ pub fn check(k: &Kernel, sched: &KernelSchedule, b: &Binding) -> Vec<String> {
             }
         }
     }
-    for u in &b.units {
+    for u in b.units.iter().filter(|u| u.pipeline.is_none()) {
         let mut busy: BTreeMap<(u32, u32), u32> = BTreeMap::new();
         for &(bi, o) in &u.ops {
-            let start = sched
-                .schedules
-                .get(bi as usize)
-                .and_then(|s| {
-                    s.cycle
-                        .get(&OpId(petgraph::graph::NodeIndex::new(o as usize)))
-                })
-                .copied()
-                .unwrap_or(0);
+            let start = start_cycle(
+                sched,
+                BlockId(bi),
+                OpId(petgraph::graph::NodeIndex::new(o as usize)),
+            );
             for c in start..start + u.ii {
                 if let Some(other) = busy.insert((bi, c), o) {
                     v.push(format!(
@@ -193,6 +367,14 @@ mod tests {
         (g.kernel, s, lib)
     }
 
+    fn none() -> LoopSchedules {
+        LoopSchedules::default()
+    }
+
+    fn plan() -> PipelinePlan {
+        PipelinePlan::default()
+    }
+
     const SRC: &str = "__kernel void k(__global float *a, __global int *q) {
         int i = get_global_id(0);
         a[i] = a[i] * 2.0f + 1.0f;
@@ -200,32 +382,80 @@ mod tests {
     }";
 
     #[test]
-    fn every_unit_op_gets_its_own_instance() {
+    fn every_unit_op_gets_a_unit_of_its_class() {
         let (k, s, lib) = compiled(SRC);
-        let b = bind(&k, &lib);
+        let b = bind(&k, &lib, &s, &Default::default(), &Default::default());
         let classes: Vec<OpClass> = b.units.iter().map(|u| u.class).collect();
         assert!(classes.contains(&OpClass::FpMul), "{classes:?}");
         assert!(classes.contains(&OpClass::FpAdd), "{classes:?}");
         assert!(classes.contains(&OpClass::IntDiv), "{classes:?}");
+        // a[i] * 2.0f + 1.0f and q[i] / 3: one op of each class, nothing to share.
         assert!(b.units.iter().all(|u| u.ops.len() == 1));
-        assert_eq!(check(&k, &s, &b), Vec::<String>::new());
+        assert_eq!(check(&k, &s, &none(), &plan(), &b), Vec::<String>::new());
     }
 
     #[test]
     fn the_checker_rejects_a_unit_shared_in_one_cycle_and_a_missing_unit() {
         let (k, s, lib) = compiled(SRC);
-        let mut b = bind(&k, &lib);
+        let mut b = bind(&k, &lib, &s, &none(), &plan());
         // Two ops issued in the same cycle on one unit: build a block where that holds by
         // putting one op on its unit twice.
         let u = &mut b.units[0];
         let first = u.ops[0];
         u.ops.push(first);
-        let v = check(&k, &s, &b);
+        let v = check(&k, &s, &none(), &plan(), &b);
         assert!(v.iter().any(|m| m.contains("both use it")), "{v:?}");
-        let mut b = bind(&k, &lib);
+        let mut b = bind(&k, &lib, &s, &none(), &plan());
         let key = *b.of.keys().next().expect("a bound op");
         b.of.remove(&key);
-        let v = check(&k, &s, &b);
+        let v = check(&k, &s, &none(), &plan(), &b);
         assert!(v.iter().any(|m| m.contains("has no unit")), "{v:?}");
+    }
+
+    /// Two loads of one buffer hold its single port for two cycles: at II 2 the two
+    /// multiplies start in different slots and share one multiplier, which the checker
+    /// accepts and refuses once both are placed in one slot.
+    #[test]
+    fn a_pipelined_loop_at_ii_2_shares_a_unit_between_slots() {
+        let src = "__kernel void k(__global const float *a, __global float *o, int n) {
+            int i = get_global_id(0);
+            o[i] = a[i] * 3.0f + a[i + n] * 5.0f;
+        }";
+        let c = crate::frontend::check_source("k.cl", src, &Default::default());
+        let m = crate::compile::lower(c.program.as_ref().expect("program"), &c.sources)
+            .expect("lowering");
+        let boards = BoardSet::builtin().expect("boards");
+        let board = boards.get("sim").expect("sim");
+        let cfg = crate::project::shell_config_for(board);
+        let out = crate::compile::compile(&m.kernels[0], &c.sources, board, &cfg)
+            .unwrap_or_else(|d| panic!("{:?}", d.list));
+        let (lp, ms) = out.pipelines.loops.iter().next().expect("a pipelined loop");
+        assert_eq!(ms.ii, 2, "{lp:?}");
+        let b = &out.binding;
+        let muls: Vec<&Unit> = b
+            .units
+            .iter()
+            .filter(|u| u.class == OpClass::FpMul)
+            .collect();
+        assert_eq!(muls.len(), 1, "{muls:?}");
+        assert_eq!(muls[0].ops.len(), 2, "{muls:?}");
+        assert_eq!(muls[0].pipeline, Some(lp.0));
+        let k = &out.group.kernel;
+        let check_all =
+            |b: &Binding, sched: &LoopSchedules| check(k, &out.schedule, sched, &out.plan, b);
+        assert_eq!(check_all(b, &out.pipelines), Vec::<String>::new());
+        // Both multiplies in one slot: the shared unit would take two ops at once.
+        let mut sched = out.pipelines.clone();
+        let ms = sched.loops.get_mut(lp).expect("schedule");
+        let [x, y] = [muls[0].ops[0], muls[0].ops[1]].map(|(bb, o)| {
+            (
+                BlockId(bb),
+                OpId(petgraph::graph::NodeIndex::new(o as usize)),
+            )
+        });
+        let cx = ms.cycle[&x];
+        ms.cycle.insert(y, cx);
+        let v = check_all(b, &sched);
+        assert!(v.iter().any(|m| m.contains("both start in slot")), "{v:?}");
     }
 }

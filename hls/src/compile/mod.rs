@@ -218,8 +218,8 @@ fn compile_full(
     });
 
     let binding = times.run(Stage::Bind, || {
-        let b = bind::bind(&group.kernel, &lib);
-        match bind::check(&group.kernel, &schedule, &b).first() {
+        let b = bind::bind(&group.kernel, &lib, &schedule, &pipelines, &plan);
+        match bind::check(&group.kernel, &schedule, &pipelines, &plan, &b).first() {
             Some(v) => Err(one(Diagnostic::error(
                 group.kernel.span,
                 format!("internal error: the binding breaks a rule: {v}"),

@@ -140,6 +140,8 @@ pub(crate) struct Gen<'a> {
     pipes: &'a LoopSchedules,
     /// Set while a pipelined loop's op is generated: units follow the pipeline.
     pipe: Option<pipe::PipeCtx>,
+    /// The pipelined loops' shared units built so far, by instance name.
+    shared: HashMap<String, ops::SharedUnit>,
     pipe_facts: Vec<PipeFacts>,
     /// What each pipelined loop's performance counters count.
     probes: Vec<counters::LoopProbe>,
@@ -369,6 +371,7 @@ fn build(
         plan: sides.plan,
         pipes: sides.pipes,
         pipe: None,
+        shared: HashMap::new(),
         pipe_facts: Vec::new(),
         probes: Vec::new(),
         reqd: sides.reqd,

@@ -83,6 +83,27 @@ pub(super) enum Placed {
     Unit { done: Expr, value: Expr, reg: NetId },
 }
 
+/// When an op uses a shared unit: the cycle it starts it, the cycles its operands are
+/// on the inputs (a superset), and the unit's enable.
+pub(super) struct Use {
+    start: Expr,
+    operands: Expr,
+    en: Expr,
+}
+
+/// A unit that several ops share (`Gen::shared_unit`): its template, the nets its ops
+/// drive and read.
+#[derive(Clone)]
+pub(super) struct SharedUnit {
+    module: String,
+    params: Vec<(String, i64)>,
+    ports: Vec<Vec<(String, u32)>>,
+    in_valid: NetId,
+    valid: NetId,
+    inputs: Vec<Vec<NetId>>,
+    outputs: Vec<Vec<NetId>>,
+}
+
 impl Gen<'_> {
     fn ty_of(&self, b: BlockId, o: OpId) -> Ty {
         self.k.block(b).op(o).ty.clone().unwrap_or(Ty::I(1))
@@ -498,21 +519,60 @@ impl Gen<'_> {
         outs: &[(&str, u32)],
         pick: &dyn Fn(&[NetId]) -> Expr,
     ) -> Computed {
+        // In a pipeline: the op's unit as bound, started in the op's slot, moving with the
+        // pipeline; its fixed latency tells when the result is there.
+        let pipe = self.pipe.clone();
+        let bound = pipe.as_ref().and_then(|_| {
+            let lat = super::pipe::unit_latency(module, params);
+            if let Some(c) = self.pipe.as_mut() {
+                c.latency = lat;
+            }
+            let (b, o) = self.cur_op?;
+            let (_, u) = self.binding.pipe_unit(b, o)?;
+            Some((u.name.clone(), u.ops.len() > 1))
+        });
+        // A unit several ops share: in a pipeline each drives it in its own slot; in the
+        // FSM in its own state (which waits for the result before the next one starts).
+        let fsm_shared = match (&pipe, self.cur_op) {
+            (None, Some((b, o))) => self
+                .binding
+                .unit(b, o)
+                .filter(|(_, u)| u.ops.len() > 1)
+                .map(|(_, u)| u.name.clone()),
+            _ => None,
+        };
+        if let (Some((name, true)), Some(ctx)) = (&bound, &pipe) {
+            let when = Use {
+                start: ctx.issue.clone(),
+                operands: ctx.issue.clone(),
+                en: ctx.en.clone(),
+            };
+            return self.shared_unit(name, module, params, lanes, outs, pick, when);
+        }
+        if let Some(name) = fsm_shared {
+            let issued = self.unit_reg(&name, "issued", 1);
+            let act = self.fsm.active(s);
+            let first = Expr::land(act.clone(), Expr::lnot(Expr::Net(issued)));
+            self.fsm
+                .set_when(s, issued, Expr::lit(1, 1), Expr::lit(1, 1));
+            self.fsm.set(s, issued, Expr::lit(1, 0));
+            let when = Use {
+                start: first,
+                operands: act,
+                en: Expr::lit(1, 1),
+            };
+            return self.shared_unit(&name, module, params, lanes, outs, pick, when);
+        }
+        let bound = bound.map(|b| b.0);
         let in_valid = {
             let n = self.fresh("go");
             self.m.wire(&n, 1)
         };
-        // In a pipeline: a unit of its own, started in the op's slot, moving with the
-        // pipeline; its fixed latency tells when the result is there.
-        let pipe = self.pipe.clone();
         let (base, en) = match &pipe {
             Some(ctx) => {
                 self.m.assign(in_valid, ctx.issue.clone());
-                let lat = super::pipe::unit_latency(module, params);
-                if let Some(c) = self.pipe.as_mut() {
-                    c.latency = lat;
-                }
-                (self.fresh("pu"), ctx.en.clone())
+                let name = bound.unwrap_or_else(|| self.fresh("pu"));
+                (name, ctx.en.clone())
             }
             None => {
                 let base = self.bound_unit(module);
@@ -555,6 +615,109 @@ impl Gen<'_> {
         }
         Computed::Unit {
             done: Expr::Net(done.unwrap_or(in_valid)),
+            value: concat(values),
+        }
+    }
+
+    /// A unit several ops share (a pipelined loop's ops in different slots, or FSM ops in
+    /// different states): built by the first of them with its inputs as wires; each op
+    /// drives them (and `in_valid`) only when it is its turn (`when`), which the binding
+    /// makes exclusive, and reads the outputs its latency later, which the slots (or the
+    /// state waiting for the result) keep apart as well.
+    #[allow(clippy::too_many_arguments)]
+    fn shared_unit(
+        &mut self,
+        name: &str,
+        module: &str,
+        params: &[(&str, i64)],
+        lanes: Vec<Vec<(&str, u32, Expr)>>,
+        outs: &[(&str, u32)],
+        pick: &dyn Fn(&[NetId]) -> Expr,
+        when: Use,
+    ) -> Computed {
+        let shape = |lanes: &[Vec<(&str, u32, Expr)>]| -> Vec<Vec<(String, u32)>> {
+            lanes
+                .iter()
+                .map(|l| l.iter().map(|(p, w, _)| (p.to_string(), *w)).collect())
+                .collect()
+        };
+        let params_owned: Vec<(String, i64)> =
+            params.iter().map(|(p, v)| (p.to_string(), *v)).collect();
+        let fits = self.shared.get(name).is_some_and(|u| {
+            u.module == module && u.params == params_owned && u.ports == shape(&lanes)
+        });
+        if !fits && self.shared.contains_key(name) {
+            // Two ops the binding paired need different templates: a binder bug, which
+            // fails the generation with this message.
+            self.unbound.get_or_insert(Diagnostic::error(
+                self.k.span,
+                format!("internal error: ops bound to {name} need different units"),
+            ));
+        }
+        if !self.shared.contains_key(name) {
+            let in_valid = self.m.wire(&format!("{name}_go"), 1);
+            let many = lanes.len() > 1;
+            let mut inputs = Vec::new();
+            let mut outputs = Vec::new();
+            let mut valid = None;
+            for (lane, ins) in lanes.iter().enumerate() {
+                let inst_name = if many {
+                    format!("{name}_l{lane}")
+                } else {
+                    name.to_string()
+                };
+                let v = self.m.wire(&format!("{inst_name}_valid"), 1);
+                valid.get_or_insert(v);
+                let mut inst = Instance::new(module, &inst_name);
+                for (p, v) in params {
+                    inst = inst.param(p, *v);
+                }
+                inst = inst
+                    .input("clk", 1, self.clk)
+                    .input("rst", 1, self.rst)
+                    .input("en", 1, when.en.clone())
+                    .input("in_valid", 1, in_valid);
+                let mut lane_in = Vec::new();
+                for (p, w, _) in ins {
+                    let n = self.m.wire(&format!("{inst_name}_{p}_in"), *w);
+                    inst = inst.input(p, *w, n);
+                    lane_in.push(n);
+                }
+                inst = inst.output("out_valid", 1, v);
+                let mut onets = Vec::new();
+                for (p, w) in outs {
+                    let n = self.m.wire(&format!("{inst_name}_{p}"), *w);
+                    inst = inst.output(p, *w, n);
+                    onets.push(n);
+                }
+                self.m.instance(inst);
+                inputs.push(lane_in);
+                outputs.push(onets);
+            }
+            self.shared.insert(
+                name.to_string(),
+                SharedUnit {
+                    module: module.to_string(),
+                    params: params_owned,
+                    ports: shape(&lanes),
+                    in_valid,
+                    valid: valid.unwrap_or(in_valid),
+                    inputs,
+                    outputs,
+                },
+            );
+        }
+        let u = self.shared[name].clone();
+        self.fsm.drive(u.in_valid, when.start, Expr::lit(1, 1));
+        let mut values = Vec::new();
+        for (lane, ins) in lanes.into_iter().enumerate() {
+            for ((_, _, e), n) in ins.into_iter().zip(&u.inputs[lane]) {
+                self.fsm.drive(*n, when.operands.clone(), e);
+            }
+            values.push(pick(&u.outputs[lane]));
+        }
+        Computed::Unit {
+            done: Expr::Net(u.valid),
             value: concat(values),
         }
     }

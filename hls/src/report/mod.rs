@@ -162,7 +162,8 @@ fn global_accesses(a: &[crate::analysis::accesses::AccessReport]) -> String {
     format!("; global: {}", parts.join(", "))
 }
 
-/// The multi-cycle units by class: "units: 4 fp_add, 2 fp_mul (one per op)".
+/// The multi-cycle units by class and how many ops share them: "units: 4 fp_add,
+/// 2 fp_mul for 9 ops".
 fn units_line(units: &[crate::bind::UnitReport]) -> Option<String> {
     if units.is_empty() {
         return None;
@@ -171,12 +172,16 @@ fn units_line(units: &[crate::bind::UnitReport]) -> Option<String> {
     for u in units {
         *by.entry(u.class.name()).or_default() += 1;
     }
-    let shared = units.iter().any(|u| u.ops.len() > 1);
+    let ops: usize = units.iter().map(|u| u.ops.len()).sum();
     let parts: Vec<String> = by.iter().map(|(c, n)| format!("{n} {c}")).collect();
+    let sharing = if ops == units.len() {
+        ", one per op".to_string()
+    } else {
+        format!(" for {ops} ops")
+    };
     Some(format!(
-        "units: {}{} (report.json `units` lists each with its ops)",
+        "units: {}{sharing} (report.json `units` lists each with its ops)",
         parts.join(", "),
-        if shared { "" } else { ", one per op" }
     ))
 }
 
