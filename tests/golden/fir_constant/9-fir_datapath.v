@@ -113,291 +113,255 @@ module fir_datapath (
     wire [31:0]  v_37;
     wire [31:0]  w_38;  // fir_constant.cl:24:21
     wire [31:0]  w_39;  // fir_constant.cl:27:20
-    wire         go_40;
-    reg          u0_fp_mul_issued;
-    wire         u0_fp_mul_valid;
-    wire [31:0]  u0_fp_mul_result;
-    wire [31:0]  fnan_41;
-    reg  [31:0]  r_42;  // fir_constant.cl:27:20
-    wire         go_43;
-    reg          u1_fp_add_issued;
-    wire         u1_fp_add_valid;
-    wire [31:0]  u1_fp_add_result;
-    wire [31:0]  fnan_44;
-    reg  [31:0]  r_45;  // fir_constant.cl:27:13
-    wire [31:0]  w_46;  // fir_constant.cl:27:20
-    wire         go_47;
-    reg          u2_fp_mul_issued;
-    wire         u2_fp_mul_valid;
-    wire [31:0]  u2_fp_mul_result;
-    wire [31:0]  fnan_48;
-    reg  [31:0]  r_49;  // fir_constant.cl:27:20
+    reg          u32_fp_mul_issued;
+    wire         u32_fp_mul_go;
+    wire         u32_fp_mul_valid;
+    wire [31:0]  u32_fp_mul_a_in;
+    wire [31:0]  u32_fp_mul_b_in;
+    wire [31:0]  u32_fp_mul_result;
+    wire [31:0]  fnan_40;
+    reg  [31:0]  r_41;  // fir_constant.cl:27:20
+    reg          u33_fp_add_issued;
+    wire         u33_fp_add_go;
+    wire         u33_fp_add_valid;
+    wire [31:0]  u33_fp_add_a_in;
+    wire [31:0]  u33_fp_add_b_in;
+    wire         u33_fp_add_sub_in;
+    wire [31:0]  u33_fp_add_result;
+    wire [31:0]  fnan_42;
+    reg  [31:0]  r_43;  // fir_constant.cl:27:13
+    wire [31:0]  w_44;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_45;
+    reg  [31:0]  r_46;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_47;
+    reg  [31:0]  r_48;  // fir_constant.cl:27:13
+    wire [31:0]  w_49;  // fir_constant.cl:27:20
     wire         go_50;
-    reg          u3_fp_add_issued;
-    wire         u3_fp_add_valid;
-    wire [31:0]  u3_fp_add_result;
+    reg          u34_fp_mul_issued;
+    wire         u34_fp_mul_valid;
+    wire [31:0]  u34_fp_mul_result;
     wire [31:0]  fnan_51;
-    reg  [31:0]  r_52;  // fir_constant.cl:27:13
-    wire [31:0]  w_53;  // fir_constant.cl:27:20
-    wire         go_54;
-    reg          u4_fp_mul_issued;
-    wire         u4_fp_mul_valid;
-    wire [31:0]  u4_fp_mul_result;
-    wire [31:0]  fnan_55;
-    reg  [31:0]  r_56;  // fir_constant.cl:27:20
-    wire         go_57;
-    reg          u5_fp_add_issued;
-    wire         u5_fp_add_valid;
-    wire [31:0]  u5_fp_add_result;
-    wire [31:0]  fnan_58;
-    reg  [31:0]  r_59;  // fir_constant.cl:27:13
-    wire [31:0]  w_60;  // fir_constant.cl:27:20
-    wire         go_61;
-    reg          u6_fp_mul_issued;
-    wire         u6_fp_mul_valid;
-    wire [31:0]  u6_fp_mul_result;
-    wire [31:0]  fnan_62;
-    reg  [31:0]  r_63;  // fir_constant.cl:27:20
-    wire         go_64;
-    reg          u7_fp_add_issued;
-    wire         u7_fp_add_valid;
-    wire [31:0]  u7_fp_add_result;
+    reg  [31:0]  r_52;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_53;
+    reg  [31:0]  r_54;  // fir_constant.cl:27:13
+    wire [31:0]  w_55;  // fir_constant.cl:27:20
+    wire         go_56;
+    reg          u35_fp_mul_issued;
+    wire         u35_fp_mul_valid;
+    wire [31:0]  u35_fp_mul_result;
+    wire [31:0]  fnan_57;
+    reg  [31:0]  r_58;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_59;
+    reg  [31:0]  r_60;  // fir_constant.cl:27:13
+    wire [31:0]  w_61;  // fir_constant.cl:27:20
+    wire         go_62;
+    reg          u36_fp_mul_issued;
+    wire         u36_fp_mul_valid;
+    wire [31:0]  u36_fp_mul_result;
+    wire [31:0]  fnan_63;
+    reg  [31:0]  r_64;  // fir_constant.cl:27:20
     wire [31:0]  fnan_65;
     reg  [31:0]  r_66;  // fir_constant.cl:27:13
     wire [31:0]  w_67;  // fir_constant.cl:27:20
     wire         go_68;
-    reg          u8_fp_mul_issued;
-    wire         u8_fp_mul_valid;
-    wire [31:0]  u8_fp_mul_result;
+    reg          u37_fp_mul_issued;
+    wire         u37_fp_mul_valid;
+    wire [31:0]  u37_fp_mul_result;
     wire [31:0]  fnan_69;
     reg  [31:0]  r_70;  // fir_constant.cl:27:20
-    wire         go_71;
-    reg          u9_fp_add_issued;
-    wire         u9_fp_add_valid;
-    wire [31:0]  u9_fp_add_result;
-    wire [31:0]  fnan_72;
-    reg  [31:0]  r_73;  // fir_constant.cl:27:13
-    wire [31:0]  w_74;  // fir_constant.cl:27:20
-    wire         go_75;
-    reg          u10_fp_mul_issued;
-    wire         u10_fp_mul_valid;
-    wire [31:0]  u10_fp_mul_result;
-    wire [31:0]  fnan_76;
-    reg  [31:0]  r_77;  // fir_constant.cl:27:20
-    wire         go_78;
-    reg          u11_fp_add_issued;
-    wire         u11_fp_add_valid;
-    wire [31:0]  u11_fp_add_result;
-    wire [31:0]  fnan_79;
-    reg  [31:0]  r_80;  // fir_constant.cl:27:13
-    wire [31:0]  w_81;  // fir_constant.cl:27:20
-    wire         go_82;
-    reg          u12_fp_mul_issued;
-    wire         u12_fp_mul_valid;
-    wire [31:0]  u12_fp_mul_result;
+    wire [31:0]  fnan_71;
+    reg  [31:0]  r_72;  // fir_constant.cl:27:13
+    wire [31:0]  w_73;  // fir_constant.cl:27:20
+    wire         go_74;
+    reg          u38_fp_mul_issued;
+    wire         u38_fp_mul_valid;
+    wire [31:0]  u38_fp_mul_result;
+    wire [31:0]  fnan_75;
+    reg  [31:0]  r_76;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_77;
+    reg  [31:0]  r_78;  // fir_constant.cl:27:13
+    wire [31:0]  w_79;  // fir_constant.cl:27:20
+    wire         go_80;
+    reg          u39_fp_mul_issued;
+    wire         u39_fp_mul_valid;
+    wire [31:0]  u39_fp_mul_result;
+    wire [31:0]  fnan_81;
+    reg  [31:0]  r_82;  // fir_constant.cl:27:20
     wire [31:0]  fnan_83;
-    reg  [31:0]  r_84;  // fir_constant.cl:27:20
+    reg  [31:0]  r_84;  // fir_constant.cl:27:13
     wire         go_85;
-    reg          u13_fp_add_issued;
-    wire         u13_fp_add_valid;
-    wire [31:0]  u13_fp_add_result;
+    reg          u40_fp_mul_issued;
+    wire         u40_fp_mul_valid;
+    wire [31:0]  u40_fp_mul_result;
     wire [31:0]  fnan_86;
-    reg  [31:0]  r_87;  // fir_constant.cl:27:13
-    wire [31:0]  w_88;  // fir_constant.cl:27:20
-    wire         go_89;
-    reg          u14_fp_mul_issued;
-    wire         u14_fp_mul_valid;
-    wire [31:0]  u14_fp_mul_result;
-    wire [31:0]  fnan_90;
-    reg  [31:0]  r_91;  // fir_constant.cl:27:20
-    wire         go_92;
-    reg          u15_fp_add_issued;
-    wire         u15_fp_add_valid;
-    wire [31:0]  u15_fp_add_result;
+    reg  [31:0]  r_87;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_88;
+    reg  [31:0]  r_89;  // fir_constant.cl:27:13
+    wire         go_90;
+    reg          u41_fp_mul_issued;
+    wire         u41_fp_mul_valid;
+    wire [31:0]  u41_fp_mul_result;
+    wire [31:0]  fnan_91;
+    reg  [31:0]  r_92;  // fir_constant.cl:27:20
     wire [31:0]  fnan_93;
     reg  [31:0]  r_94;  // fir_constant.cl:27:13
     wire         go_95;
-    reg          u16_fp_mul_issued;
-    wire         u16_fp_mul_valid;
-    wire [31:0]  u16_fp_mul_result;
+    reg          u42_fp_mul_issued;
+    wire         u42_fp_mul_valid;
+    wire [31:0]  u42_fp_mul_result;
     wire [31:0]  fnan_96;
     reg  [31:0]  r_97;  // fir_constant.cl:27:20
-    wire         go_98;
-    reg          u17_fp_add_issued;
-    wire         u17_fp_add_valid;
-    wire [31:0]  u17_fp_add_result;
-    wire [31:0]  fnan_99;
-    reg  [31:0]  r_100;  // fir_constant.cl:27:13
-    wire         go_101;
-    reg          u18_fp_mul_issued;
-    wire         u18_fp_mul_valid;
-    wire [31:0]  u18_fp_mul_result;
-    wire [31:0]  fnan_102;
-    reg  [31:0]  r_103;  // fir_constant.cl:27:20
-    wire         go_104;
-    reg          u19_fp_add_issued;
-    wire         u19_fp_add_valid;
-    wire [31:0]  u19_fp_add_result;
-    wire [31:0]  fnan_105;
-    reg  [31:0]  r_106;  // fir_constant.cl:27:13
-    wire         go_107;
-    reg          u20_fp_mul_issued;
-    wire         u20_fp_mul_valid;
-    wire [31:0]  u20_fp_mul_result;
+    wire [31:0]  fnan_98;
+    reg  [31:0]  r_99;  // fir_constant.cl:27:13
+    wire         go_100;
+    reg          u43_fp_mul_issued;
+    wire         u43_fp_mul_valid;
+    wire [31:0]  u43_fp_mul_result;
+    wire [31:0]  fnan_101;
+    reg  [31:0]  r_102;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_103;
+    reg  [31:0]  r_104;  // fir_constant.cl:27:13
+    wire         go_105;
+    reg          u44_fp_mul_issued;
+    wire         u44_fp_mul_valid;
+    wire [31:0]  u44_fp_mul_result;
+    wire [31:0]  fnan_106;
+    reg  [31:0]  r_107;  // fir_constant.cl:27:20
     wire [31:0]  fnan_108;
-    reg  [31:0]  r_109;  // fir_constant.cl:27:20
+    reg  [31:0]  r_109;  // fir_constant.cl:27:13
     wire         go_110;
-    reg          u21_fp_add_issued;
-    wire         u21_fp_add_valid;
-    wire [31:0]  u21_fp_add_result;
+    reg          u45_fp_mul_issued;
+    wire         u45_fp_mul_valid;
+    wire [31:0]  u45_fp_mul_result;
     wire [31:0]  fnan_111;
-    reg  [31:0]  r_112;  // fir_constant.cl:27:13
-    wire         go_113;
-    reg          u22_fp_mul_issued;
-    wire         u22_fp_mul_valid;
-    wire [31:0]  u22_fp_mul_result;
-    wire [31:0]  fnan_114;
-    reg  [31:0]  r_115;  // fir_constant.cl:27:20
-    wire         go_116;
-    reg          u23_fp_add_issued;
-    wire         u23_fp_add_valid;
-    wire [31:0]  u23_fp_add_result;
-    wire [31:0]  fnan_117;
-    reg  [31:0]  r_118;  // fir_constant.cl:27:13
-    wire         go_119;
-    reg          u24_fp_mul_issued;
-    wire         u24_fp_mul_valid;
-    wire [31:0]  u24_fp_mul_result;
-    wire [31:0]  fnan_120;
-    reg  [31:0]  r_121;  // fir_constant.cl:27:20
-    wire         go_122;
-    reg          u25_fp_add_issued;
-    wire         u25_fp_add_valid;
-    wire [31:0]  u25_fp_add_result;
+    reg  [31:0]  r_112;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_113;
+    reg  [31:0]  r_114;  // fir_constant.cl:27:13
+    wire         go_115;
+    reg          u46_fp_mul_issued;
+    wire         u46_fp_mul_valid;
+    wire [31:0]  u46_fp_mul_result;
+    wire [31:0]  fnan_116;
+    reg  [31:0]  r_117;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_118;
+    reg  [31:0]  r_119;  // fir_constant.cl:27:13
+    wire         go_120;
+    reg          u47_fp_mul_issued;
+    wire         u47_fp_mul_valid;
+    wire [31:0]  u47_fp_mul_result;
+    wire [31:0]  fnan_121;
+    reg  [31:0]  r_122;  // fir_constant.cl:27:20
     wire [31:0]  fnan_123;
     reg  [31:0]  r_124;  // fir_constant.cl:27:13
-    wire         go_125;
-    reg          u26_fp_mul_issued;
-    wire         u26_fp_mul_valid;
-    wire [31:0]  u26_fp_mul_result;
-    wire [31:0]  fnan_126;
-    reg  [31:0]  r_127;  // fir_constant.cl:27:20
-    wire         go_128;
-    reg          u27_fp_add_issued;
-    wire         u27_fp_add_valid;
-    wire [31:0]  u27_fp_add_result;
-    wire [31:0]  fnan_129;
-    reg  [31:0]  r_130;  // fir_constant.cl:27:13
-    wire         go_131;
-    reg          u28_fp_mul_issued;
-    wire         u28_fp_mul_valid;
-    wire [31:0]  u28_fp_mul_result;
-    wire [31:0]  fnan_132;
-    reg  [31:0]  r_133;  // fir_constant.cl:27:20
-    wire         go_134;
-    reg          u29_fp_add_issued;
-    wire         u29_fp_add_valid;
-    wire [31:0]  u29_fp_add_result;
-    wire [31:0]  fnan_135;
-    reg  [31:0]  r_136;  // fir_constant.cl:27:13
-    wire         go_137;
-    reg          u30_fp_mul_issued;
-    wire         u30_fp_mul_valid;
-    wire [31:0]  u30_fp_mul_result;
-    wire [31:0]  fnan_138;
-    reg  [31:0]  r_139;  // fir_constant.cl:27:20
-    wire         go_140;
-    reg          u31_fp_add_issued;
-    wire         u31_fp_add_valid;
-    wire [31:0]  u31_fp_add_result;
-    wire [31:0]  fnan_141;
-    reg  [31:0]  r_142;  // fir_constant.cl:27:13
-    wire [63:0]  w_143;  // fir_constant.cl:28:9
-    wire [63:0]  w_144;  // fir_constant.cl:28:9
-    reg  [63:0]  q_145;  // fir_constant.cl:28:9
+    wire [63:0]  w_125;  // fir_constant.cl:28:9
+    wire [63:0]  w_126;  // fir_constant.cl:28:9
+    reg  [63:0]  q_127;  // fir_constant.cl:28:9
     reg          y_wr_issued;
     reg  [7:0]   y_wr_beat;
-    reg          got_146;
-    reg          got_147;
-    reg          got_148;
-    reg          got_149;
-    reg          got_150;
-    reg          got_151;
-    reg          got_152;
-    reg          got_153;
-    reg          got_154;
-    reg          got_155;
-    reg          got_156;
-    reg          got_157;
-    reg          got_158;
-    reg          got_159;
-    reg          got_160;
+    reg          got_128;
+    reg          got_129;
+    reg          got_130;
+    reg          got_131;
+    reg          got_132;
+    reg          got_133;
+    reg          got_134;
+    reg          got_135;
+    reg          got_136;
+    reg          got_137;
+    reg          got_138;
+    reg          got_139;
+    reg          got_140;
+    reg          got_141;
+    reg          got_142;
     reg  [188:0] p1_valid;  // fir_constant.cl:18:5
     reg          p1_admit;
     wire         p1_stall;
     wire         p1_en;
-    wire [31:0]  pv_161;  // fir_constant.cl:18:21
-    wire [31:0]  w_162;  // fir_constant.cl:18:25
-    wire         pw_163;  // fir_constant.cl:18:21
+    wire [31:0]  pv_143;  // fir_constant.cl:18:21
+    wire [31:0]  w_144;  // fir_constant.cl:18:25
+    wire         pw_145;  // fir_constant.cl:18:21
     reg          p1_go;
-    wire [31:0]  pv_164;  // fir_constant.cl:21:25
-    wire [31:0]  pv_165;  // fir_constant.cl:21:25
-    wire [31:0]  pv_166;  // fir_constant.cl:21:25
-    wire [31:0]  pv_167;  // fir_constant.cl:21:25
-    wire [31:0]  pv_168;  // fir_constant.cl:21:25
-    wire [31:0]  pv_169;  // fir_constant.cl:21:25
-    wire [31:0]  pv_170;  // fir_constant.cl:21:25
-    wire [31:0]  pv_171;  // fir_constant.cl:21:25
-    wire [31:0]  pv_172;  // fir_constant.cl:21:25
-    wire [31:0]  pv_173;  // fir_constant.cl:21:25
-    wire [31:0]  pv_174;  // fir_constant.cl:21:25
-    wire [31:0]  pv_175;  // fir_constant.cl:21:25
-    wire [31:0]  pv_176;  // fir_constant.cl:21:25
-    wire [31:0]  pv_177;  // fir_constant.cl:21:25
-    wire [31:0]  pv_178;  // fir_constant.cl:21:25
-    wire [63:0]  w_179;  // fir_constant.cl:22:21
-    wire [31:0]  pv_180;  // fir_constant.cl:22:23
-    wire [63:0]  pw_181;  // fir_constant.cl:22:21
-    wire [63:0]  w_182;  // fir_constant.cl:22:21
-    wire [63:0]  pw_183;  // fir_constant.cl:22:21
-    wire [63:0]  pw_184;  // fir_constant.cl:22:21
-    wire [31:0]  pld_185;  // fir_constant.cl:22:21
-    wire [31:0]  w_186;  // fir_constant.cl:24:21
-    wire [31:0]  w_187;  // fir_constant.cl:27:20
-    wire         go_188;
-    wire         pu_189_valid;
-    wire [31:0]  pu_189_result;
+    wire [31:0]  pv_146;  // fir_constant.cl:21:25
+    wire [31:0]  pv_147;  // fir_constant.cl:21:25
+    wire [31:0]  pv_148;  // fir_constant.cl:21:25
+    wire [31:0]  pv_149;  // fir_constant.cl:21:25
+    wire [31:0]  pv_150;  // fir_constant.cl:21:25
+    wire [31:0]  pv_151;  // fir_constant.cl:21:25
+    wire [31:0]  pv_152;  // fir_constant.cl:21:25
+    wire [31:0]  pv_153;  // fir_constant.cl:21:25
+    wire [31:0]  pv_154;  // fir_constant.cl:21:25
+    wire [31:0]  pv_155;  // fir_constant.cl:21:25
+    wire [31:0]  pv_156;  // fir_constant.cl:21:25
+    wire [31:0]  pv_157;  // fir_constant.cl:21:25
+    wire [31:0]  pv_158;  // fir_constant.cl:21:25
+    wire [31:0]  pv_159;  // fir_constant.cl:21:25
+    wire [31:0]  pv_160;  // fir_constant.cl:21:25
+    wire [63:0]  w_161;  // fir_constant.cl:22:21
+    wire [31:0]  pv_162;  // fir_constant.cl:22:23
+    wire [63:0]  pw_163;  // fir_constant.cl:22:21
+    wire [63:0]  w_164;  // fir_constant.cl:22:21
+    wire [63:0]  pw_165;  // fir_constant.cl:22:21
+    wire [63:0]  pw_166;  // fir_constant.cl:22:21
+    wire [31:0]  pld_167;  // fir_constant.cl:22:21
+    wire [31:0]  w_168;  // fir_constant.cl:24:21
+    wire [31:0]  w_169;  // fir_constant.cl:27:20
+    wire         go_170;
+    wire         p1u0_fp_mul_valid;
+    wire [31:0]  p1u0_fp_mul_result;
+    reg  [31:0]  pd_171;
+    reg  [31:0]  pd_172;
+    reg  [31:0]  pd_173;
+    reg  [31:0]  pd_174;
+    reg  [31:0]  pd_175;
+    reg  [31:0]  pd_176;
+    reg  [31:0]  pd_177;
+    reg  [31:0]  pd_178;
+    wire [31:0]  fnan_179;
+    wire [31:0]  pw_180;  // fir_constant.cl:27:20
+    wire         go_181;
+    wire         p1u1_fp_add_valid;
+    wire [31:0]  p1u1_fp_add_result;
+    reg  [31:0]  pd_182;
+    reg  [31:0]  pd_183;
+    reg  [31:0]  pd_184;
+    reg  [31:0]  pd_185;
+    reg  [31:0]  pd_186;
+    reg  [31:0]  pd_187;
+    reg  [31:0]  pd_188;
+    reg  [31:0]  pd_189;
     reg  [31:0]  pd_190;
     reg  [31:0]  pd_191;
     reg  [31:0]  pd_192;
     reg  [31:0]  pd_193;
-    reg  [31:0]  pd_194;
-    reg  [31:0]  pd_195;
-    reg  [31:0]  pd_196;
-    reg  [31:0]  pd_197;
-    wire [31:0]  fnan_198;
-    wire [31:0]  pw_199;  // fir_constant.cl:27:20
-    wire         go_200;
-    wire         pu_201_valid;
-    wire [31:0]  pu_201_result;
+    wire [31:0]  fnan_194;
+    wire [31:0]  pw_195;  // fir_constant.cl:27:13
+    wire [31:0]  w_196;  // fir_constant.cl:27:20
+    wire         go_197;
+    wire         p1u2_fp_mul_valid;
+    wire [31:0]  p1u2_fp_mul_result;
+    reg  [31:0]  pd_198;
+    reg  [31:0]  pd_199;
+    reg  [31:0]  pd_200;
+    reg  [31:0]  pd_201;
     reg  [31:0]  pd_202;
     reg  [31:0]  pd_203;
     reg  [31:0]  pd_204;
     reg  [31:0]  pd_205;
-    reg  [31:0]  pd_206;
-    reg  [31:0]  pd_207;
-    reg  [31:0]  pd_208;
-    reg  [31:0]  pd_209;
-    reg  [31:0]  pd_210;
-    reg  [31:0]  pd_211;
-    reg  [31:0]  pd_212;
-    reg  [31:0]  pd_213;
-    wire [31:0]  fnan_214;
-    wire [31:0]  pw_215;  // fir_constant.cl:27:13
-    wire [31:0]  w_216;  // fir_constant.cl:27:20
-    wire         go_217;
-    wire         pu_218_valid;
-    wire [31:0]  pu_218_result;
+    wire [31:0]  fnan_206;
+    wire [31:0]  pw_207;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_208;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_209;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_210;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_211;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_212;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_213;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_214;  // fir_constant.cl:27:20
+    wire         go_215;
+    wire         p1u3_fp_add_valid;
+    wire [31:0]  p1u3_fp_add_result;
+    reg  [31:0]  pd_216;
+    reg  [31:0]  pd_217;
+    reg  [31:0]  pd_218;
     reg  [31:0]  pd_219;
     reg  [31:0]  pd_220;
     reg  [31:0]  pd_221;
@@ -406,268 +370,276 @@ module fir_datapath (
     reg  [31:0]  pd_224;
     reg  [31:0]  pd_225;
     reg  [31:0]  pd_226;
-    wire [31:0]  fnan_227;
-    wire [31:0]  pw_228;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_229;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_230;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_231;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_232;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_233;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_234;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_235;  // fir_constant.cl:27:20
-    wire         go_236;
-    wire         pu_237_valid;
-    wire [31:0]  pu_237_result;
+    reg  [31:0]  pd_227;
+    wire [31:0]  fnan_228;
+    wire [31:0]  pw_229;  // fir_constant.cl:27:13
+    wire [31:0]  w_230;  // fir_constant.cl:27:20
+    wire         go_231;
+    wire         p1u4_fp_mul_valid;
+    wire [31:0]  p1u4_fp_mul_result;
+    reg  [31:0]  pd_232;
+    reg  [31:0]  pd_233;
+    reg  [31:0]  pd_234;
+    reg  [31:0]  pd_235;
+    reg  [31:0]  pd_236;
+    reg  [31:0]  pd_237;
     reg  [31:0]  pd_238;
     reg  [31:0]  pd_239;
-    reg  [31:0]  pd_240;
-    reg  [31:0]  pd_241;
-    reg  [31:0]  pd_242;
-    reg  [31:0]  pd_243;
-    reg  [31:0]  pd_244;
-    reg  [31:0]  pd_245;
-    reg  [31:0]  pd_246;
-    reg  [31:0]  pd_247;
-    reg  [31:0]  pd_248;
-    reg  [31:0]  pd_249;
-    wire [31:0]  fnan_250;
-    wire [31:0]  pw_251;  // fir_constant.cl:27:13
-    wire [31:0]  w_252;  // fir_constant.cl:27:20
-    wire         go_253;
-    wire         pu_254_valid;
-    wire [31:0]  pu_254_result;
-    reg  [31:0]  pd_255;
-    reg  [31:0]  pd_256;
+    wire [31:0]  fnan_240;
+    wire [31:0]  pw_241;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_242;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_243;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_244;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_245;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_246;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_247;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_248;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_249;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_250;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_251;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_252;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_253;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_254;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_255;  // fir_constant.cl:27:20
+    wire         go_256;
+    wire         p1u5_fp_add_valid;
+    wire [31:0]  p1u5_fp_add_result;
     reg  [31:0]  pd_257;
     reg  [31:0]  pd_258;
     reg  [31:0]  pd_259;
     reg  [31:0]  pd_260;
     reg  [31:0]  pd_261;
     reg  [31:0]  pd_262;
-    wire [31:0]  fnan_263;
-    wire [31:0]  pw_264;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_265;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_266;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_267;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_268;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_269;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_270;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_271;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_272;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_273;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_274;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_275;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_276;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_277;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_278;  // fir_constant.cl:27:20
-    wire         go_279;
-    wire         pu_280_valid;
-    wire [31:0]  pu_280_result;
-    reg  [31:0]  pd_281;
-    reg  [31:0]  pd_282;
-    reg  [31:0]  pd_283;
-    reg  [31:0]  pd_284;
-    reg  [31:0]  pd_285;
-    reg  [31:0]  pd_286;
-    reg  [31:0]  pd_287;
-    reg  [31:0]  pd_288;
-    reg  [31:0]  pd_289;
-    reg  [31:0]  pd_290;
-    reg  [31:0]  pd_291;
-    reg  [31:0]  pd_292;
-    wire [31:0]  fnan_293;
-    wire [31:0]  pw_294;  // fir_constant.cl:27:13
-    wire [31:0]  w_295;  // fir_constant.cl:27:20
-    wire         go_296;
-    wire         pu_297_valid;
-    wire [31:0]  pu_297_result;
-    reg  [31:0]  pd_298;
-    reg  [31:0]  pd_299;
-    reg  [31:0]  pd_300;
-    reg  [31:0]  pd_301;
-    reg  [31:0]  pd_302;
-    reg  [31:0]  pd_303;
-    reg  [31:0]  pd_304;
+    reg  [31:0]  pd_263;
+    reg  [31:0]  pd_264;
+    reg  [31:0]  pd_265;
+    reg  [31:0]  pd_266;
+    reg  [31:0]  pd_267;
+    reg  [31:0]  pd_268;
+    wire [31:0]  fnan_269;
+    wire [31:0]  pw_270;  // fir_constant.cl:27:13
+    wire [31:0]  w_271;  // fir_constant.cl:27:20
+    wire         go_272;
+    wire         p1u6_fp_mul_valid;
+    wire [31:0]  p1u6_fp_mul_result;
+    reg  [31:0]  pd_273;
+    reg  [31:0]  pd_274;
+    reg  [31:0]  pd_275;
+    reg  [31:0]  pd_276;
+    reg  [31:0]  pd_277;
+    reg  [31:0]  pd_278;
+    reg  [31:0]  pd_279;
+    reg  [31:0]  pd_280;
+    wire [31:0]  fnan_281;
+    wire [31:0]  pw_282;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_283;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_284;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_285;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_286;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_287;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_288;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_289;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_290;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_291;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_292;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_293;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_294;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_295;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_296;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_297;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_298;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_299;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_300;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_301;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_302;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_303;  // fir_constant.cl:27:20
+    wire         go_304;
+    wire         p1u7_fp_add_valid;
+    wire [31:0]  p1u7_fp_add_result;
     reg  [31:0]  pd_305;
-    wire [31:0]  fnan_306;
-    wire [31:0]  pw_307;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_308;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_309;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_310;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_311;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_312;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_313;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_314;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_315;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_316;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_317;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_318;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_319;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_320;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_321;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_322;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_323;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_324;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_325;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_326;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_327;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_328;  // fir_constant.cl:27:20
-    wire         go_329;
-    wire         pu_330_valid;
-    wire [31:0]  pu_330_result;
-    reg  [31:0]  pd_331;
-    reg  [31:0]  pd_332;
-    reg  [31:0]  pd_333;
-    reg  [31:0]  pd_334;
-    reg  [31:0]  pd_335;
-    reg  [31:0]  pd_336;
-    reg  [31:0]  pd_337;
-    reg  [31:0]  pd_338;
-    reg  [31:0]  pd_339;
-    reg  [31:0]  pd_340;
-    reg  [31:0]  pd_341;
-    reg  [31:0]  pd_342;
-    wire [31:0]  fnan_343;
-    wire [31:0]  pw_344;  // fir_constant.cl:27:13
-    wire [31:0]  w_345;  // fir_constant.cl:27:20
-    wire         go_346;
-    wire         pu_347_valid;
-    wire [31:0]  pu_347_result;
-    reg  [31:0]  pd_348;
-    reg  [31:0]  pd_349;
-    reg  [31:0]  pd_350;
-    reg  [31:0]  pd_351;
-    reg  [31:0]  pd_352;
-    reg  [31:0]  pd_353;
-    reg  [31:0]  pd_354;
-    reg  [31:0]  pd_355;
-    wire [31:0]  fnan_356;
-    wire [31:0]  pw_357;  // fir_constant.cl:27:20
+    reg  [31:0]  pd_306;
+    reg  [31:0]  pd_307;
+    reg  [31:0]  pd_308;
+    reg  [31:0]  pd_309;
+    reg  [31:0]  pd_310;
+    reg  [31:0]  pd_311;
+    reg  [31:0]  pd_312;
+    reg  [31:0]  pd_313;
+    reg  [31:0]  pd_314;
+    reg  [31:0]  pd_315;
+    reg  [31:0]  pd_316;
+    wire [31:0]  fnan_317;
+    wire [31:0]  pw_318;  // fir_constant.cl:27:13
+    wire [31:0]  w_319;  // fir_constant.cl:27:20
+    wire         go_320;
+    wire         p1u8_fp_mul_valid;
+    wire [31:0]  p1u8_fp_mul_result;
+    reg  [31:0]  pd_321;
+    reg  [31:0]  pd_322;
+    reg  [31:0]  pd_323;
+    reg  [31:0]  pd_324;
+    reg  [31:0]  pd_325;
+    reg  [31:0]  pd_326;
+    reg  [31:0]  pd_327;
+    reg  [31:0]  pd_328;
+    wire [31:0]  fnan_329;
+    wire [31:0]  pw_330;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_331;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_332;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_333;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_334;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_335;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_336;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_337;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_338;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_339;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_340;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_341;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_342;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_343;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_344;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_345;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_346;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_347;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_348;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_349;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_350;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_351;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_352;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_353;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_354;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_355;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_356;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_357;  // fir_constant.cl:27:20
     reg  [31:0]  pq_358;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_359;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_360;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_361;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_362;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_363;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_364;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_365;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_366;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_367;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_368;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_369;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_370;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_371;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_372;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_373;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_374;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_375;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_376;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_377;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_378;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_379;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_380;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_381;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_382;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_383;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_384;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_385;  // fir_constant.cl:27:20
-    wire         go_386;
-    wire         pu_387_valid;
-    wire [31:0]  pu_387_result;
-    reg  [31:0]  pd_388;
-    reg  [31:0]  pd_389;
-    reg  [31:0]  pd_390;
-    reg  [31:0]  pd_391;
-    reg  [31:0]  pd_392;
-    reg  [31:0]  pd_393;
-    reg  [31:0]  pd_394;
-    reg  [31:0]  pd_395;
-    reg  [31:0]  pd_396;
-    reg  [31:0]  pd_397;
-    reg  [31:0]  pd_398;
-    reg  [31:0]  pd_399;
-    wire [31:0]  fnan_400;
-    wire [31:0]  pw_401;  // fir_constant.cl:27:13
-    wire [31:0]  w_402;  // fir_constant.cl:27:20
-    wire         go_403;
-    wire         pu_404_valid;
-    wire [31:0]  pu_404_result;
-    reg  [31:0]  pd_405;
-    reg  [31:0]  pd_406;
-    reg  [31:0]  pd_407;
-    reg  [31:0]  pd_408;
-    reg  [31:0]  pd_409;
-    reg  [31:0]  pd_410;
-    reg  [31:0]  pd_411;
-    reg  [31:0]  pd_412;
-    wire [31:0]  fnan_413;
-    wire [31:0]  pw_414;  // fir_constant.cl:27:20
+    wire         go_359;
+    wire         p1u9_fp_add_valid;
+    wire [31:0]  p1u9_fp_add_result;
+    reg  [31:0]  pd_360;
+    reg  [31:0]  pd_361;
+    reg  [31:0]  pd_362;
+    reg  [31:0]  pd_363;
+    reg  [31:0]  pd_364;
+    reg  [31:0]  pd_365;
+    reg  [31:0]  pd_366;
+    reg  [31:0]  pd_367;
+    reg  [31:0]  pd_368;
+    reg  [31:0]  pd_369;
+    reg  [31:0]  pd_370;
+    reg  [31:0]  pd_371;
+    wire [31:0]  fnan_372;
+    wire [31:0]  pw_373;  // fir_constant.cl:27:13
+    wire [31:0]  w_374;  // fir_constant.cl:27:20
+    wire         go_375;
+    wire         p1u10_fp_mul_valid;
+    wire [31:0]  p1u10_fp_mul_result;
+    reg  [31:0]  pd_376;
+    reg  [31:0]  pd_377;
+    reg  [31:0]  pd_378;
+    reg  [31:0]  pd_379;
+    reg  [31:0]  pd_380;
+    reg  [31:0]  pd_381;
+    reg  [31:0]  pd_382;
+    reg  [31:0]  pd_383;
+    wire [31:0]  fnan_384;
+    wire [31:0]  pw_385;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_386;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_387;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_388;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_389;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_390;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_391;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_392;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_393;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_394;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_395;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_396;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_397;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_398;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_399;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_400;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_401;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_402;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_403;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_404;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_405;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_406;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_407;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_408;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_409;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_410;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_411;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_412;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_413;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_414;  // fir_constant.cl:27:20
     reg  [31:0]  pq_415;  // fir_constant.cl:27:20
     reg  [31:0]  pq_416;  // fir_constant.cl:27:20
     reg  [31:0]  pq_417;  // fir_constant.cl:27:20
     reg  [31:0]  pq_418;  // fir_constant.cl:27:20
     reg  [31:0]  pq_419;  // fir_constant.cl:27:20
     reg  [31:0]  pq_420;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_421;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_422;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_423;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_424;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_425;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_426;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_427;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_428;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_429;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_430;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_431;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_432;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_433;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_434;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_435;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_436;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_437;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_438;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_439;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_440;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_441;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_442;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_443;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_444;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_445;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_446;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_447;  // fir_constant.cl:27:20
+    wire         go_421;
+    wire         p1u11_fp_add_valid;
+    wire [31:0]  p1u11_fp_add_result;
+    reg  [31:0]  pd_422;
+    reg  [31:0]  pd_423;
+    reg  [31:0]  pd_424;
+    reg  [31:0]  pd_425;
+    reg  [31:0]  pd_426;
+    reg  [31:0]  pd_427;
+    reg  [31:0]  pd_428;
+    reg  [31:0]  pd_429;
+    reg  [31:0]  pd_430;
+    reg  [31:0]  pd_431;
+    reg  [31:0]  pd_432;
+    reg  [31:0]  pd_433;
+    wire [31:0]  fnan_434;
+    wire [31:0]  pw_435;  // fir_constant.cl:27:13
+    wire [31:0]  w_436;  // fir_constant.cl:27:20
+    wire         go_437;
+    wire         p1u12_fp_mul_valid;
+    wire [31:0]  p1u12_fp_mul_result;
+    reg  [31:0]  pd_438;
+    reg  [31:0]  pd_439;
+    reg  [31:0]  pd_440;
+    reg  [31:0]  pd_441;
+    reg  [31:0]  pd_442;
+    reg  [31:0]  pd_443;
+    reg  [31:0]  pd_444;
+    reg  [31:0]  pd_445;
+    wire [31:0]  fnan_446;
+    wire [31:0]  pw_447;  // fir_constant.cl:27:20
     reg  [31:0]  pq_448;  // fir_constant.cl:27:20
     reg  [31:0]  pq_449;  // fir_constant.cl:27:20
-    wire         go_450;
-    wire         pu_451_valid;
-    wire [31:0]  pu_451_result;
-    reg  [31:0]  pd_452;
-    reg  [31:0]  pd_453;
-    reg  [31:0]  pd_454;
-    reg  [31:0]  pd_455;
-    reg  [31:0]  pd_456;
-    reg  [31:0]  pd_457;
-    reg  [31:0]  pd_458;
-    reg  [31:0]  pd_459;
-    reg  [31:0]  pd_460;
-    reg  [31:0]  pd_461;
-    reg  [31:0]  pd_462;
-    reg  [31:0]  pd_463;
-    wire [31:0]  fnan_464;
-    wire [31:0]  pw_465;  // fir_constant.cl:27:13
-    wire [31:0]  w_466;  // fir_constant.cl:27:20
-    wire         go_467;
-    wire         pu_468_valid;
-    wire [31:0]  pu_468_result;
-    reg  [31:0]  pd_469;
-    reg  [31:0]  pd_470;
-    reg  [31:0]  pd_471;
-    reg  [31:0]  pd_472;
-    reg  [31:0]  pd_473;
-    reg  [31:0]  pd_474;
-    reg  [31:0]  pd_475;
-    reg  [31:0]  pd_476;
-    wire [31:0]  fnan_477;
-    wire [31:0]  pw_478;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_450;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_451;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_452;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_453;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_454;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_455;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_456;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_457;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_458;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_459;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_460;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_461;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_462;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_463;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_464;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_465;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_466;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_467;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_468;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_469;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_470;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_471;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_472;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_473;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_474;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_475;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_476;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_477;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_478;  // fir_constant.cl:27:20
     reg  [31:0]  pq_479;  // fir_constant.cl:27:20
     reg  [31:0]  pq_480;  // fir_constant.cl:27:20
     reg  [31:0]  pq_481;  // fir_constant.cl:27:20
@@ -679,68 +651,70 @@ module fir_datapath (
     reg  [31:0]  pq_487;  // fir_constant.cl:27:20
     reg  [31:0]  pq_488;  // fir_constant.cl:27:20
     reg  [31:0]  pq_489;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_490;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_491;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_492;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_493;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_494;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_495;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_496;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_497;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_498;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_499;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_500;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_501;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_502;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_503;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_504;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_505;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_506;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_507;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_508;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_509;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_510;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_511;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_512;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_513;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_514;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_515;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_516;  // fir_constant.cl:27:20
+    wire         go_490;
+    wire         p1u13_fp_add_valid;
+    wire [31:0]  p1u13_fp_add_result;
+    reg  [31:0]  pd_491;
+    reg  [31:0]  pd_492;
+    reg  [31:0]  pd_493;
+    reg  [31:0]  pd_494;
+    reg  [31:0]  pd_495;
+    reg  [31:0]  pd_496;
+    reg  [31:0]  pd_497;
+    reg  [31:0]  pd_498;
+    reg  [31:0]  pd_499;
+    reg  [31:0]  pd_500;
+    reg  [31:0]  pd_501;
+    reg  [31:0]  pd_502;
+    wire [31:0]  fnan_503;
+    wire [31:0]  pw_504;  // fir_constant.cl:27:13
+    wire [31:0]  w_505;  // fir_constant.cl:27:20
+    wire         go_506;
+    wire         p1u14_fp_mul_valid;
+    wire [31:0]  p1u14_fp_mul_result;
+    reg  [31:0]  pd_507;
+    reg  [31:0]  pd_508;
+    reg  [31:0]  pd_509;
+    reg  [31:0]  pd_510;
+    reg  [31:0]  pd_511;
+    reg  [31:0]  pd_512;
+    reg  [31:0]  pd_513;
+    reg  [31:0]  pd_514;
+    wire [31:0]  fnan_515;
+    wire [31:0]  pw_516;  // fir_constant.cl:27:20
     reg  [31:0]  pq_517;  // fir_constant.cl:27:20
     reg  [31:0]  pq_518;  // fir_constant.cl:27:20
     reg  [31:0]  pq_519;  // fir_constant.cl:27:20
     reg  [31:0]  pq_520;  // fir_constant.cl:27:20
-    wire         go_521;
-    wire         pu_522_valid;
-    wire [31:0]  pu_522_result;
-    reg  [31:0]  pd_523;
-    reg  [31:0]  pd_524;
-    reg  [31:0]  pd_525;
-    reg  [31:0]  pd_526;
-    reg  [31:0]  pd_527;
-    reg  [31:0]  pd_528;
-    reg  [31:0]  pd_529;
-    reg  [31:0]  pd_530;
-    reg  [31:0]  pd_531;
-    reg  [31:0]  pd_532;
-    reg  [31:0]  pd_533;
-    reg  [31:0]  pd_534;
-    wire [31:0]  fnan_535;
-    wire [31:0]  pw_536;  // fir_constant.cl:27:13
-    wire [31:0]  w_537;  // fir_constant.cl:27:20
-    wire         go_538;
-    wire         pu_539_valid;
-    wire [31:0]  pu_539_result;
-    reg  [31:0]  pd_540;
-    reg  [31:0]  pd_541;
-    reg  [31:0]  pd_542;
-    reg  [31:0]  pd_543;
-    reg  [31:0]  pd_544;
-    reg  [31:0]  pd_545;
-    reg  [31:0]  pd_546;
-    reg  [31:0]  pd_547;
-    wire [31:0]  fnan_548;
-    wire [31:0]  pw_549;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_521;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_522;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_523;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_524;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_525;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_526;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_527;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_528;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_529;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_530;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_531;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_532;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_533;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_534;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_535;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_536;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_537;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_538;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_539;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_540;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_541;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_542;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_543;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_544;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_545;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_546;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_547;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_548;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_549;  // fir_constant.cl:27:20
     reg  [31:0]  pq_550;  // fir_constant.cl:27:20
     reg  [31:0]  pq_551;  // fir_constant.cl:27:20
     reg  [31:0]  pq_552;  // fir_constant.cl:27:20
@@ -757,32 +731,36 @@ module fir_datapath (
     reg  [31:0]  pq_563;  // fir_constant.cl:27:20
     reg  [31:0]  pq_564;  // fir_constant.cl:27:20
     reg  [31:0]  pq_565;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_566;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_567;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_568;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_569;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_570;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_571;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_572;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_573;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_574;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_575;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_576;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_577;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_578;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_579;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_580;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_581;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_582;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_583;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_584;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_585;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_586;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_587;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_588;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_589;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_590;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_591;  // fir_constant.cl:27:20
+    wire         go_566;
+    wire         p1u15_fp_add_valid;
+    wire [31:0]  p1u15_fp_add_result;
+    reg  [31:0]  pd_567;
+    reg  [31:0]  pd_568;
+    reg  [31:0]  pd_569;
+    reg  [31:0]  pd_570;
+    reg  [31:0]  pd_571;
+    reg  [31:0]  pd_572;
+    reg  [31:0]  pd_573;
+    reg  [31:0]  pd_574;
+    reg  [31:0]  pd_575;
+    reg  [31:0]  pd_576;
+    reg  [31:0]  pd_577;
+    reg  [31:0]  pd_578;
+    wire [31:0]  fnan_579;
+    wire [31:0]  pw_580;  // fir_constant.cl:27:13
+    wire         go_581;
+    wire         p1u16_fp_mul_valid;
+    wire [31:0]  p1u16_fp_mul_result;
+    reg  [31:0]  pd_582;
+    reg  [31:0]  pd_583;
+    reg  [31:0]  pd_584;
+    reg  [31:0]  pd_585;
+    reg  [31:0]  pd_586;
+    reg  [31:0]  pd_587;
+    reg  [31:0]  pd_588;
+    reg  [31:0]  pd_589;
+    wire [31:0]  fnan_590;
+    wire [31:0]  pw_591;  // fir_constant.cl:27:20
     reg  [31:0]  pq_592;  // fir_constant.cl:27:20
     reg  [31:0]  pq_593;  // fir_constant.cl:27:20
     reg  [31:0]  pq_594;  // fir_constant.cl:27:20
@@ -790,36 +768,34 @@ module fir_datapath (
     reg  [31:0]  pq_596;  // fir_constant.cl:27:20
     reg  [31:0]  pq_597;  // fir_constant.cl:27:20
     reg  [31:0]  pq_598;  // fir_constant.cl:27:20
-    wire         go_599;
-    wire         pu_600_valid;
-    wire [31:0]  pu_600_result;
-    reg  [31:0]  pd_601;
-    reg  [31:0]  pd_602;
-    reg  [31:0]  pd_603;
-    reg  [31:0]  pd_604;
-    reg  [31:0]  pd_605;
-    reg  [31:0]  pd_606;
-    reg  [31:0]  pd_607;
-    reg  [31:0]  pd_608;
-    reg  [31:0]  pd_609;
-    reg  [31:0]  pd_610;
-    reg  [31:0]  pd_611;
-    reg  [31:0]  pd_612;
-    wire [31:0]  fnan_613;
-    wire [31:0]  pw_614;  // fir_constant.cl:27:13
-    wire         go_615;
-    wire         pu_616_valid;
-    wire [31:0]  pu_616_result;
-    reg  [31:0]  pd_617;
-    reg  [31:0]  pd_618;
-    reg  [31:0]  pd_619;
-    reg  [31:0]  pd_620;
-    reg  [31:0]  pd_621;
-    reg  [31:0]  pd_622;
-    reg  [31:0]  pd_623;
-    reg  [31:0]  pd_624;
-    wire [31:0]  fnan_625;
-    wire [31:0]  pw_626;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_599;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_600;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_601;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_602;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_603;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_604;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_605;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_606;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_607;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_608;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_609;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_610;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_611;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_612;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_613;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_614;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_615;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_616;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_617;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_618;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_619;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_620;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_621;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_622;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_623;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_624;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_625;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_626;  // fir_constant.cl:27:20
     reg  [31:0]  pq_627;  // fir_constant.cl:27:20
     reg  [31:0]  pq_628;  // fir_constant.cl:27:20
     reg  [31:0]  pq_629;  // fir_constant.cl:27:20
@@ -841,32 +817,36 @@ module fir_datapath (
     reg  [31:0]  pq_645;  // fir_constant.cl:27:20
     reg  [31:0]  pq_646;  // fir_constant.cl:27:20
     reg  [31:0]  pq_647;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_648;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_649;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_650;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_651;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_652;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_653;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_654;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_655;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_656;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_657;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_658;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_659;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_660;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_661;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_662;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_663;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_664;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_665;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_666;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_667;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_668;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_669;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_670;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_671;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_672;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_673;  // fir_constant.cl:27:20
+    wire         go_648;
+    wire         p1u17_fp_add_valid;
+    wire [31:0]  p1u17_fp_add_result;
+    reg  [31:0]  pd_649;
+    reg  [31:0]  pd_650;
+    reg  [31:0]  pd_651;
+    reg  [31:0]  pd_652;
+    reg  [31:0]  pd_653;
+    reg  [31:0]  pd_654;
+    reg  [31:0]  pd_655;
+    reg  [31:0]  pd_656;
+    reg  [31:0]  pd_657;
+    reg  [31:0]  pd_658;
+    reg  [31:0]  pd_659;
+    reg  [31:0]  pd_660;
+    wire [31:0]  fnan_661;
+    wire [31:0]  pw_662;  // fir_constant.cl:27:13
+    wire         go_663;
+    wire         p1u18_fp_mul_valid;
+    wire [31:0]  p1u18_fp_mul_result;
+    reg  [31:0]  pd_664;
+    reg  [31:0]  pd_665;
+    reg  [31:0]  pd_666;
+    reg  [31:0]  pd_667;
+    reg  [31:0]  pd_668;
+    reg  [31:0]  pd_669;
+    reg  [31:0]  pd_670;
+    reg  [31:0]  pd_671;
+    wire [31:0]  fnan_672;
+    wire [31:0]  pw_673;  // fir_constant.cl:27:20
     reg  [31:0]  pq_674;  // fir_constant.cl:27:20
     reg  [31:0]  pq_675;  // fir_constant.cl:27:20
     reg  [31:0]  pq_676;  // fir_constant.cl:27:20
@@ -876,36 +856,34 @@ module fir_datapath (
     reg  [31:0]  pq_680;  // fir_constant.cl:27:20
     reg  [31:0]  pq_681;  // fir_constant.cl:27:20
     reg  [31:0]  pq_682;  // fir_constant.cl:27:20
-    wire         go_683;
-    wire         pu_684_valid;
-    wire [31:0]  pu_684_result;
-    reg  [31:0]  pd_685;
-    reg  [31:0]  pd_686;
-    reg  [31:0]  pd_687;
-    reg  [31:0]  pd_688;
-    reg  [31:0]  pd_689;
-    reg  [31:0]  pd_690;
-    reg  [31:0]  pd_691;
-    reg  [31:0]  pd_692;
-    reg  [31:0]  pd_693;
-    reg  [31:0]  pd_694;
-    reg  [31:0]  pd_695;
-    reg  [31:0]  pd_696;
-    wire [31:0]  fnan_697;
-    wire [31:0]  pw_698;  // fir_constant.cl:27:13
-    wire         go_699;
-    wire         pu_700_valid;
-    wire [31:0]  pu_700_result;
-    reg  [31:0]  pd_701;
-    reg  [31:0]  pd_702;
-    reg  [31:0]  pd_703;
-    reg  [31:0]  pd_704;
-    reg  [31:0]  pd_705;
-    reg  [31:0]  pd_706;
-    reg  [31:0]  pd_707;
-    reg  [31:0]  pd_708;
-    wire [31:0]  fnan_709;
-    wire [31:0]  pw_710;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_683;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_684;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_685;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_686;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_687;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_688;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_689;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_690;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_691;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_692;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_693;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_694;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_695;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_696;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_697;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_698;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_699;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_700;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_701;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_702;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_703;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_704;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_705;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_706;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_707;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_708;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_709;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_710;  // fir_constant.cl:27:20
     reg  [31:0]  pq_711;  // fir_constant.cl:27:20
     reg  [31:0]  pq_712;  // fir_constant.cl:27:20
     reg  [31:0]  pq_713;  // fir_constant.cl:27:20
@@ -932,32 +910,36 @@ module fir_datapath (
     reg  [31:0]  pq_734;  // fir_constant.cl:27:20
     reg  [31:0]  pq_735;  // fir_constant.cl:27:20
     reg  [31:0]  pq_736;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_737;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_738;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_739;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_740;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_741;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_742;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_743;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_744;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_745;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_746;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_747;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_748;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_749;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_750;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_751;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_752;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_753;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_754;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_755;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_756;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_757;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_758;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_759;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_760;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_761;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_762;  // fir_constant.cl:27:20
+    wire         go_737;
+    wire         p1u19_fp_add_valid;
+    wire [31:0]  p1u19_fp_add_result;
+    reg  [31:0]  pd_738;
+    reg  [31:0]  pd_739;
+    reg  [31:0]  pd_740;
+    reg  [31:0]  pd_741;
+    reg  [31:0]  pd_742;
+    reg  [31:0]  pd_743;
+    reg  [31:0]  pd_744;
+    reg  [31:0]  pd_745;
+    reg  [31:0]  pd_746;
+    reg  [31:0]  pd_747;
+    reg  [31:0]  pd_748;
+    reg  [31:0]  pd_749;
+    wire [31:0]  fnan_750;
+    wire [31:0]  pw_751;  // fir_constant.cl:27:13
+    wire         go_752;
+    wire         p1u20_fp_mul_valid;
+    wire [31:0]  p1u20_fp_mul_result;
+    reg  [31:0]  pd_753;
+    reg  [31:0]  pd_754;
+    reg  [31:0]  pd_755;
+    reg  [31:0]  pd_756;
+    reg  [31:0]  pd_757;
+    reg  [31:0]  pd_758;
+    reg  [31:0]  pd_759;
+    reg  [31:0]  pd_760;
+    wire [31:0]  fnan_761;
+    wire [31:0]  pw_762;  // fir_constant.cl:27:20
     reg  [31:0]  pq_763;  // fir_constant.cl:27:20
     reg  [31:0]  pq_764;  // fir_constant.cl:27:20
     reg  [31:0]  pq_765;  // fir_constant.cl:27:20
@@ -969,36 +951,34 @@ module fir_datapath (
     reg  [31:0]  pq_771;  // fir_constant.cl:27:20
     reg  [31:0]  pq_772;  // fir_constant.cl:27:20
     reg  [31:0]  pq_773;  // fir_constant.cl:27:20
-    wire         go_774;
-    wire         pu_775_valid;
-    wire [31:0]  pu_775_result;
-    reg  [31:0]  pd_776;
-    reg  [31:0]  pd_777;
-    reg  [31:0]  pd_778;
-    reg  [31:0]  pd_779;
-    reg  [31:0]  pd_780;
-    reg  [31:0]  pd_781;
-    reg  [31:0]  pd_782;
-    reg  [31:0]  pd_783;
-    reg  [31:0]  pd_784;
-    reg  [31:0]  pd_785;
-    reg  [31:0]  pd_786;
-    reg  [31:0]  pd_787;
-    wire [31:0]  fnan_788;
-    wire [31:0]  pw_789;  // fir_constant.cl:27:13
-    wire         go_790;
-    wire         pu_791_valid;
-    wire [31:0]  pu_791_result;
-    reg  [31:0]  pd_792;
-    reg  [31:0]  pd_793;
-    reg  [31:0]  pd_794;
-    reg  [31:0]  pd_795;
-    reg  [31:0]  pd_796;
-    reg  [31:0]  pd_797;
-    reg  [31:0]  pd_798;
-    reg  [31:0]  pd_799;
-    wire [31:0]  fnan_800;
-    wire [31:0]  pw_801;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_774;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_775;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_776;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_777;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_778;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_779;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_780;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_781;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_782;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_783;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_784;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_785;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_786;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_787;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_788;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_789;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_790;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_791;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_792;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_793;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_794;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_795;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_796;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_797;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_798;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_799;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_800;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_801;  // fir_constant.cl:27:20
     reg  [31:0]  pq_802;  // fir_constant.cl:27:20
     reg  [31:0]  pq_803;  // fir_constant.cl:27:20
     reg  [31:0]  pq_804;  // fir_constant.cl:27:20
@@ -1030,32 +1010,36 @@ module fir_datapath (
     reg  [31:0]  pq_830;  // fir_constant.cl:27:20
     reg  [31:0]  pq_831;  // fir_constant.cl:27:20
     reg  [31:0]  pq_832;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_833;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_834;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_835;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_836;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_837;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_838;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_839;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_840;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_841;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_842;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_843;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_844;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_845;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_846;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_847;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_848;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_849;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_850;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_851;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_852;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_853;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_854;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_855;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_856;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_857;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_858;  // fir_constant.cl:27:20
+    wire         go_833;
+    wire         p1u21_fp_add_valid;
+    wire [31:0]  p1u21_fp_add_result;
+    reg  [31:0]  pd_834;
+    reg  [31:0]  pd_835;
+    reg  [31:0]  pd_836;
+    reg  [31:0]  pd_837;
+    reg  [31:0]  pd_838;
+    reg  [31:0]  pd_839;
+    reg  [31:0]  pd_840;
+    reg  [31:0]  pd_841;
+    reg  [31:0]  pd_842;
+    reg  [31:0]  pd_843;
+    reg  [31:0]  pd_844;
+    reg  [31:0]  pd_845;
+    wire [31:0]  fnan_846;
+    wire [31:0]  pw_847;  // fir_constant.cl:27:13
+    wire         go_848;
+    wire         p1u22_fp_mul_valid;
+    wire [31:0]  p1u22_fp_mul_result;
+    reg  [31:0]  pd_849;
+    reg  [31:0]  pd_850;
+    reg  [31:0]  pd_851;
+    reg  [31:0]  pd_852;
+    reg  [31:0]  pd_853;
+    reg  [31:0]  pd_854;
+    reg  [31:0]  pd_855;
+    reg  [31:0]  pd_856;
+    wire [31:0]  fnan_857;
+    wire [31:0]  pw_858;  // fir_constant.cl:27:20
     reg  [31:0]  pq_859;  // fir_constant.cl:27:20
     reg  [31:0]  pq_860;  // fir_constant.cl:27:20
     reg  [31:0]  pq_861;  // fir_constant.cl:27:20
@@ -1069,36 +1053,34 @@ module fir_datapath (
     reg  [31:0]  pq_869;  // fir_constant.cl:27:20
     reg  [31:0]  pq_870;  // fir_constant.cl:27:20
     reg  [31:0]  pq_871;  // fir_constant.cl:27:20
-    wire         go_872;
-    wire         pu_873_valid;
-    wire [31:0]  pu_873_result;
-    reg  [31:0]  pd_874;
-    reg  [31:0]  pd_875;
-    reg  [31:0]  pd_876;
-    reg  [31:0]  pd_877;
-    reg  [31:0]  pd_878;
-    reg  [31:0]  pd_879;
-    reg  [31:0]  pd_880;
-    reg  [31:0]  pd_881;
-    reg  [31:0]  pd_882;
-    reg  [31:0]  pd_883;
-    reg  [31:0]  pd_884;
-    reg  [31:0]  pd_885;
-    wire [31:0]  fnan_886;
-    wire [31:0]  pw_887;  // fir_constant.cl:27:13
-    wire         go_888;
-    wire         pu_889_valid;
-    wire [31:0]  pu_889_result;
-    reg  [31:0]  pd_890;
-    reg  [31:0]  pd_891;
-    reg  [31:0]  pd_892;
-    reg  [31:0]  pd_893;
-    reg  [31:0]  pd_894;
-    reg  [31:0]  pd_895;
-    reg  [31:0]  pd_896;
-    reg  [31:0]  pd_897;
-    wire [31:0]  fnan_898;
-    wire [31:0]  pw_899;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_872;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_873;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_874;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_875;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_876;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_877;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_878;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_879;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_880;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_881;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_882;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_883;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_884;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_885;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_886;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_887;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_888;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_889;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_890;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_891;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_892;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_893;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_894;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_895;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_896;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_897;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_898;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_899;  // fir_constant.cl:27:20
     reg  [31:0]  pq_900;  // fir_constant.cl:27:20
     reg  [31:0]  pq_901;  // fir_constant.cl:27:20
     reg  [31:0]  pq_902;  // fir_constant.cl:27:20
@@ -1135,32 +1117,36 @@ module fir_datapath (
     reg  [31:0]  pq_933;  // fir_constant.cl:27:20
     reg  [31:0]  pq_934;  // fir_constant.cl:27:20
     reg  [31:0]  pq_935;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_936;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_937;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_938;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_939;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_940;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_941;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_942;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_943;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_944;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_945;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_946;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_947;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_948;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_949;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_950;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_951;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_952;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_953;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_954;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_955;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_956;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_957;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_958;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_959;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_960;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_961;  // fir_constant.cl:27:20
+    wire         go_936;
+    wire         p1u23_fp_add_valid;
+    wire [31:0]  p1u23_fp_add_result;
+    reg  [31:0]  pd_937;
+    reg  [31:0]  pd_938;
+    reg  [31:0]  pd_939;
+    reg  [31:0]  pd_940;
+    reg  [31:0]  pd_941;
+    reg  [31:0]  pd_942;
+    reg  [31:0]  pd_943;
+    reg  [31:0]  pd_944;
+    reg  [31:0]  pd_945;
+    reg  [31:0]  pd_946;
+    reg  [31:0]  pd_947;
+    reg  [31:0]  pd_948;
+    wire [31:0]  fnan_949;
+    wire [31:0]  pw_950;  // fir_constant.cl:27:13
+    wire         go_951;
+    wire         p1u24_fp_mul_valid;
+    wire [31:0]  p1u24_fp_mul_result;
+    reg  [31:0]  pd_952;
+    reg  [31:0]  pd_953;
+    reg  [31:0]  pd_954;
+    reg  [31:0]  pd_955;
+    reg  [31:0]  pd_956;
+    reg  [31:0]  pd_957;
+    reg  [31:0]  pd_958;
+    reg  [31:0]  pd_959;
+    wire [31:0]  fnan_960;
+    wire [31:0]  pw_961;  // fir_constant.cl:27:20
     reg  [31:0]  pq_962;  // fir_constant.cl:27:20
     reg  [31:0]  pq_963;  // fir_constant.cl:27:20
     reg  [31:0]  pq_964;  // fir_constant.cl:27:20
@@ -1176,36 +1162,34 @@ module fir_datapath (
     reg  [31:0]  pq_974;  // fir_constant.cl:27:20
     reg  [31:0]  pq_975;  // fir_constant.cl:27:20
     reg  [31:0]  pq_976;  // fir_constant.cl:27:20
-    wire         go_977;
-    wire         pu_978_valid;
-    wire [31:0]  pu_978_result;
-    reg  [31:0]  pd_979;
-    reg  [31:0]  pd_980;
-    reg  [31:0]  pd_981;
-    reg  [31:0]  pd_982;
-    reg  [31:0]  pd_983;
-    reg  [31:0]  pd_984;
-    reg  [31:0]  pd_985;
-    reg  [31:0]  pd_986;
-    reg  [31:0]  pd_987;
-    reg  [31:0]  pd_988;
-    reg  [31:0]  pd_989;
-    reg  [31:0]  pd_990;
-    wire [31:0]  fnan_991;
-    wire [31:0]  pw_992;  // fir_constant.cl:27:13
-    wire         go_993;
-    wire         pu_994_valid;
-    wire [31:0]  pu_994_result;
-    reg  [31:0]  pd_995;
-    reg  [31:0]  pd_996;
-    reg  [31:0]  pd_997;
-    reg  [31:0]  pd_998;
-    reg  [31:0]  pd_999;
-    reg  [31:0]  pd_1000;
-    reg  [31:0]  pd_1001;
-    reg  [31:0]  pd_1002;
-    wire [31:0]  fnan_1003;
-    wire [31:0]  pw_1004;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_977;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_978;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_979;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_980;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_981;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_982;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_983;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_984;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_985;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_986;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_987;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_988;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_989;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_990;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_991;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_992;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_993;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_994;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_995;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_996;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_997;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_998;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_999;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1000;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1001;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1002;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1003;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1004;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1005;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1006;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1007;  // fir_constant.cl:27:20
@@ -1247,32 +1231,36 @@ module fir_datapath (
     reg  [31:0]  pq_1043;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1044;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1045;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1046;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1047;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1048;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1049;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1050;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1051;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1052;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1053;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1054;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1055;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1056;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1057;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1058;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1059;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1060;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1061;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1062;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1063;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1064;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1065;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1066;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1067;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1068;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1069;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1070;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1071;  // fir_constant.cl:27:20
+    wire         go_1046;
+    wire         p1u25_fp_add_valid;
+    wire [31:0]  p1u25_fp_add_result;
+    reg  [31:0]  pd_1047;
+    reg  [31:0]  pd_1048;
+    reg  [31:0]  pd_1049;
+    reg  [31:0]  pd_1050;
+    reg  [31:0]  pd_1051;
+    reg  [31:0]  pd_1052;
+    reg  [31:0]  pd_1053;
+    reg  [31:0]  pd_1054;
+    reg  [31:0]  pd_1055;
+    reg  [31:0]  pd_1056;
+    reg  [31:0]  pd_1057;
+    reg  [31:0]  pd_1058;
+    wire [31:0]  fnan_1059;
+    wire [31:0]  pw_1060;  // fir_constant.cl:27:13
+    wire         go_1061;
+    wire         p1u26_fp_mul_valid;
+    wire [31:0]  p1u26_fp_mul_result;
+    reg  [31:0]  pd_1062;
+    reg  [31:0]  pd_1063;
+    reg  [31:0]  pd_1064;
+    reg  [31:0]  pd_1065;
+    reg  [31:0]  pd_1066;
+    reg  [31:0]  pd_1067;
+    reg  [31:0]  pd_1068;
+    reg  [31:0]  pd_1069;
+    wire [31:0]  fnan_1070;
+    wire [31:0]  pw_1071;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1072;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1073;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1074;  // fir_constant.cl:27:20
@@ -1290,36 +1278,34 @@ module fir_datapath (
     reg  [31:0]  pq_1086;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1087;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1088;  // fir_constant.cl:27:20
-    wire         go_1089;
-    wire         pu_1090_valid;
-    wire [31:0]  pu_1090_result;
-    reg  [31:0]  pd_1091;
-    reg  [31:0]  pd_1092;
-    reg  [31:0]  pd_1093;
-    reg  [31:0]  pd_1094;
-    reg  [31:0]  pd_1095;
-    reg  [31:0]  pd_1096;
-    reg  [31:0]  pd_1097;
-    reg  [31:0]  pd_1098;
-    reg  [31:0]  pd_1099;
-    reg  [31:0]  pd_1100;
-    reg  [31:0]  pd_1101;
-    reg  [31:0]  pd_1102;
-    wire [31:0]  fnan_1103;
-    wire [31:0]  pw_1104;  // fir_constant.cl:27:13
-    wire         go_1105;
-    wire         pu_1106_valid;
-    wire [31:0]  pu_1106_result;
-    reg  [31:0]  pd_1107;
-    reg  [31:0]  pd_1108;
-    reg  [31:0]  pd_1109;
-    reg  [31:0]  pd_1110;
-    reg  [31:0]  pd_1111;
-    reg  [31:0]  pd_1112;
-    reg  [31:0]  pd_1113;
-    reg  [31:0]  pd_1114;
-    wire [31:0]  fnan_1115;
-    wire [31:0]  pw_1116;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1089;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1090;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1091;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1092;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1093;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1094;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1095;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1096;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1097;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1098;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1099;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1100;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1101;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1102;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1103;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1104;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1105;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1106;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1107;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1108;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1109;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1110;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1111;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1112;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1113;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1114;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1115;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1116;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1117;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1118;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1119;  // fir_constant.cl:27:20
@@ -1366,32 +1352,36 @@ module fir_datapath (
     reg  [31:0]  pq_1160;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1161;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1162;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1163;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1164;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1165;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1166;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1167;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1168;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1169;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1170;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1171;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1172;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1173;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1174;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1175;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1176;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1177;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1178;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1179;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1180;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1181;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1182;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1183;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1184;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1185;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1186;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1187;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1188;  // fir_constant.cl:27:20
+    wire         go_1163;
+    wire         p1u27_fp_add_valid;
+    wire [31:0]  p1u27_fp_add_result;
+    reg  [31:0]  pd_1164;
+    reg  [31:0]  pd_1165;
+    reg  [31:0]  pd_1166;
+    reg  [31:0]  pd_1167;
+    reg  [31:0]  pd_1168;
+    reg  [31:0]  pd_1169;
+    reg  [31:0]  pd_1170;
+    reg  [31:0]  pd_1171;
+    reg  [31:0]  pd_1172;
+    reg  [31:0]  pd_1173;
+    reg  [31:0]  pd_1174;
+    reg  [31:0]  pd_1175;
+    wire [31:0]  fnan_1176;
+    wire [31:0]  pw_1177;  // fir_constant.cl:27:13
+    wire         go_1178;
+    wire         p1u28_fp_mul_valid;
+    wire [31:0]  p1u28_fp_mul_result;
+    reg  [31:0]  pd_1179;
+    reg  [31:0]  pd_1180;
+    reg  [31:0]  pd_1181;
+    reg  [31:0]  pd_1182;
+    reg  [31:0]  pd_1183;
+    reg  [31:0]  pd_1184;
+    reg  [31:0]  pd_1185;
+    reg  [31:0]  pd_1186;
+    wire [31:0]  fnan_1187;
+    wire [31:0]  pw_1188;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1189;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1190;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1191;  // fir_constant.cl:27:20
@@ -1411,36 +1401,34 @@ module fir_datapath (
     reg  [31:0]  pq_1205;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1206;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1207;  // fir_constant.cl:27:20
-    wire         go_1208;
-    wire         pu_1209_valid;
-    wire [31:0]  pu_1209_result;
-    reg  [31:0]  pd_1210;
-    reg  [31:0]  pd_1211;
-    reg  [31:0]  pd_1212;
-    reg  [31:0]  pd_1213;
-    reg  [31:0]  pd_1214;
-    reg  [31:0]  pd_1215;
-    reg  [31:0]  pd_1216;
-    reg  [31:0]  pd_1217;
-    reg  [31:0]  pd_1218;
-    reg  [31:0]  pd_1219;
-    reg  [31:0]  pd_1220;
-    reg  [31:0]  pd_1221;
-    wire [31:0]  fnan_1222;
-    wire [31:0]  pw_1223;  // fir_constant.cl:27:13
-    wire         go_1224;
-    wire         pu_1225_valid;
-    wire [31:0]  pu_1225_result;
-    reg  [31:0]  pd_1226;
-    reg  [31:0]  pd_1227;
-    reg  [31:0]  pd_1228;
-    reg  [31:0]  pd_1229;
-    reg  [31:0]  pd_1230;
-    reg  [31:0]  pd_1231;
-    reg  [31:0]  pd_1232;
-    reg  [31:0]  pd_1233;
-    wire [31:0]  fnan_1234;
-    wire [31:0]  pw_1235;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1208;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1209;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1210;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1211;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1212;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1213;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1214;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1215;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1216;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1217;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1218;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1219;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1220;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1221;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1222;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1223;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1224;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1225;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1226;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1227;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1228;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1229;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1230;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1231;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1232;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1233;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1234;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1235;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1236;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1237;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1238;  // fir_constant.cl:27:20
@@ -1492,32 +1480,36 @@ module fir_datapath (
     reg  [31:0]  pq_1284;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1285;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1286;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1287;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1288;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1289;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1290;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1291;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1292;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1293;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1294;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1295;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1296;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1297;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1298;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1299;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1300;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1301;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1302;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1303;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1304;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1305;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1306;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1307;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1308;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1309;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1310;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1311;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1312;  // fir_constant.cl:27:20
+    wire         go_1287;
+    wire         p1u29_fp_add_valid;
+    wire [31:0]  p1u29_fp_add_result;
+    reg  [31:0]  pd_1288;
+    reg  [31:0]  pd_1289;
+    reg  [31:0]  pd_1290;
+    reg  [31:0]  pd_1291;
+    reg  [31:0]  pd_1292;
+    reg  [31:0]  pd_1293;
+    reg  [31:0]  pd_1294;
+    reg  [31:0]  pd_1295;
+    reg  [31:0]  pd_1296;
+    reg  [31:0]  pd_1297;
+    reg  [31:0]  pd_1298;
+    reg  [31:0]  pd_1299;
+    wire [31:0]  fnan_1300;
+    wire [31:0]  pw_1301;  // fir_constant.cl:27:13
+    wire         go_1302;
+    wire         p1u30_fp_mul_valid;
+    wire [31:0]  p1u30_fp_mul_result;
+    reg  [31:0]  pd_1303;
+    reg  [31:0]  pd_1304;
+    reg  [31:0]  pd_1305;
+    reg  [31:0]  pd_1306;
+    reg  [31:0]  pd_1307;
+    reg  [31:0]  pd_1308;
+    reg  [31:0]  pd_1309;
+    reg  [31:0]  pd_1310;
+    wire [31:0]  fnan_1311;
+    wire [31:0]  pw_1312;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1313;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1314;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1315;  // fir_constant.cl:27:20
@@ -1539,36 +1531,34 @@ module fir_datapath (
     reg  [31:0]  pq_1331;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1332;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1333;  // fir_constant.cl:27:20
-    wire         go_1334;
-    wire         pu_1335_valid;
-    wire [31:0]  pu_1335_result;
-    reg  [31:0]  pd_1336;
-    reg  [31:0]  pd_1337;
-    reg  [31:0]  pd_1338;
-    reg  [31:0]  pd_1339;
-    reg  [31:0]  pd_1340;
-    reg  [31:0]  pd_1341;
-    reg  [31:0]  pd_1342;
-    reg  [31:0]  pd_1343;
-    reg  [31:0]  pd_1344;
-    reg  [31:0]  pd_1345;
-    reg  [31:0]  pd_1346;
-    reg  [31:0]  pd_1347;
-    wire [31:0]  fnan_1348;
-    wire [31:0]  pw_1349;  // fir_constant.cl:27:13
-    wire         go_1350;
-    wire         pu_1351_valid;
-    wire [31:0]  pu_1351_result;
-    reg  [31:0]  pd_1352;
-    reg  [31:0]  pd_1353;
-    reg  [31:0]  pd_1354;
-    reg  [31:0]  pd_1355;
-    reg  [31:0]  pd_1356;
-    reg  [31:0]  pd_1357;
-    reg  [31:0]  pd_1358;
-    reg  [31:0]  pd_1359;
-    wire [31:0]  fnan_1360;
-    wire [31:0]  pw_1361;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1334;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1335;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1336;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1337;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1338;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1339;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1340;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1341;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1342;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1343;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1344;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1345;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1346;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1347;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1348;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1349;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1350;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1351;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1352;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1353;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1354;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1355;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1356;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1357;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1358;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1359;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1360;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_1361;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1362;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1363;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1364;  // fir_constant.cl:27:20
@@ -1625,74 +1615,75 @@ module fir_datapath (
     reg  [31:0]  pq_1415;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1416;  // fir_constant.cl:27:20
     reg  [31:0]  pq_1417;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1418;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1419;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1420;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1421;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1422;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1423;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1424;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1425;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1426;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1427;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1428;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1429;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1430;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1431;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1432;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1433;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1434;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1435;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1436;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1437;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1438;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1439;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1440;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1441;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1442;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1443;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1444;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1445;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1446;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1447;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1448;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1449;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1450;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1451;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1452;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1453;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1454;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1455;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1456;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1457;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1458;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1459;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1460;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1461;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1462;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1463;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1464;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1465;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1466;  // fir_constant.cl:27:20
-    wire         go_1467;
-    wire         pu_1468_valid;
-    wire [31:0]  pu_1468_result;
-    reg  [31:0]  pd_1469;
-    reg  [31:0]  pd_1470;
-    reg  [31:0]  pd_1471;
-    reg  [31:0]  pd_1472;
-    reg  [31:0]  pd_1473;
-    reg  [31:0]  pd_1474;
-    reg  [31:0]  pd_1475;
-    reg  [31:0]  pd_1476;
-    reg  [31:0]  pd_1477;
-    reg  [31:0]  pd_1478;
-    reg  [31:0]  pd_1479;
-    reg  [31:0]  pd_1480;
-    wire [31:0]  fnan_1481;
-    wire [31:0]  pw_1482;  // fir_constant.cl:27:13
-    wire [63:0]  w_1483;  // fir_constant.cl:28:9
-    wire [63:0]  pw_1484;  // fir_constant.cl:28:9
+    wire         go_1418;
+    wire         p1u31_fp_add_valid;
+    wire [31:0]  p1u31_fp_add_result;
+    reg  [31:0]  pd_1419;
+    reg  [31:0]  pd_1420;
+    reg  [31:0]  pd_1421;
+    reg  [31:0]  pd_1422;
+    reg  [31:0]  pd_1423;
+    reg  [31:0]  pd_1424;
+    reg  [31:0]  pd_1425;
+    reg  [31:0]  pd_1426;
+    reg  [31:0]  pd_1427;
+    reg  [31:0]  pd_1428;
+    reg  [31:0]  pd_1429;
+    reg  [31:0]  pd_1430;
+    wire [31:0]  fnan_1431;
+    wire [31:0]  pw_1432;  // fir_constant.cl:27:13
+    wire [63:0]  w_1433;  // fir_constant.cl:28:9
+    wire [63:0]  pw_1434;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1435;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1436;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1437;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1438;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1439;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1440;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1441;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1442;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1443;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1444;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1445;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1446;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1447;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1448;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1449;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1450;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1451;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1452;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1453;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1454;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1455;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1456;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1457;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1458;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1459;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1460;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1461;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1462;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1463;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1464;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1465;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1466;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1467;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1468;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1469;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1470;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1471;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1472;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1473;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1474;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1475;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1476;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1477;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1478;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1479;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1480;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1481;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1482;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1483;  // fir_constant.cl:28:9
+    reg  [63:0]  pq_1484;  // fir_constant.cl:28:9
     reg  [63:0]  pq_1485;  // fir_constant.cl:28:9
     reg  [63:0]  pq_1486;  // fir_constant.cl:28:9
     reg  [63:0]  pq_1487;  // fir_constant.cl:28:9
@@ -1787,65 +1778,29 @@ module fir_datapath (
     reg  [63:0]  pq_1576;  // fir_constant.cl:28:9
     reg  [63:0]  pq_1577;  // fir_constant.cl:28:9
     reg  [63:0]  pq_1578;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1579;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1580;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1581;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1582;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1583;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1584;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1585;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1586;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1587;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1588;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1589;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1590;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1591;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1592;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1593;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1594;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1595;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1596;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1597;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1598;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1599;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1600;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1601;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1602;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1603;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1604;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1605;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1606;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1607;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1608;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1609;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1610;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1611;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1612;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1613;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1614;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1615;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1616;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1617;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1618;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1619;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1620;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1621;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1622;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1623;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1624;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1625;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1626;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1627;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1628;  // fir_constant.cl:28:9
-    wire [31:0]  pv_1629;  // fir_constant.cl:18:28
-    wire [31:0]  w_1630;  // fir_constant.cl:18:28
-    wire [31:0]  pw_1631;  // fir_constant.cl:18:28
+    wire [31:0]  pv_1579;  // fir_constant.cl:18:28
+    wire [31:0]  w_1580;  // fir_constant.cl:18:28
+    wire [31:0]  pw_1581;  // fir_constant.cl:18:28
     reg          p1_apart;
-    wire [31:0]  w_1632;  // fir_constant.cl:16:21
-    wire [31:0]  w_1633;  // fir_constant.cl:18:18
-    wire [63:0]  w_1634;  // fir_constant.cl:12:6
+    wire [31:0]  w_1582;  // fir_constant.cl:16:21
+    wire [31:0]  w_1583;  // fir_constant.cl:18:18
+    wire [63:0]  w_1584;  // fir_constant.cl:12:6
     reg  [7:0]   launch_err;
     reg          done_q;
+    wire         u33_fp_add_go_any0_0;
+    wire         u33_fp_add_go_any0_1;
+    wire         u33_fp_add_a_in_any0_0;
+    wire [31:0]  u33_fp_add_a_in_sel0_0;
+    wire         u33_fp_add_a_in_any0_1;
+    wire [31:0]  u33_fp_add_a_in_sel0_1;
+    wire         u33_fp_add_b_in_any0_0;
+    wire [31:0]  u33_fp_add_b_in_sel0_0;
+    wire         u33_fp_add_b_in_any0_1;
+    wire [31:0]  u33_fp_add_b_in_sel0_1;
+    wire         u33_fp_add_sub_in_any0_0;
+    wire         u33_fp_add_sub_in_sel0_0;
+    wire         u33_fp_add_sub_in_any0_1;
+    wire         u33_fp_add_sub_in_sel0_1;
     reg  [31:0]  perf_l1_cycles;
     reg  [31:0]  perf_l1_issue;
     reg  [31:0]  perf_l1_stall;
@@ -1889,926 +1844,735 @@ module fir_datapath (
     assign w_38 = 32'h00000000;
     assign w_39 = 32'h3c4ccccd;
 
-    ohls_fp_mul u0_fp_mul (
+    ohls_fp_mul u32_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_40),
-        .a(w_39),
-        .b(v_37),
-        .out_valid(u0_fp_mul_valid),
-        .result(u0_fp_mul_result)
+        .in_valid(u32_fp_mul_go),
+        .a(u32_fp_mul_a_in),
+        .b(u32_fp_mul_b_in),
+        .out_valid(u32_fp_mul_valid),
+        .result(u32_fp_mul_result)
     );
-    assign fnan_41 = u0_fp_mul_result;
+    assign fnan_40 = u32_fp_mul_result;
 
-    ohls_fp_add u1_fp_add (
+    ohls_fp_add u33_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_43),
-        .a(w_38),
-        .b(r_42),
-        .sub(1'h0),
-        .out_valid(u1_fp_add_valid),
-        .result(u1_fp_add_result)
+        .in_valid(u33_fp_add_go),
+        .a(u33_fp_add_a_in),
+        .b(u33_fp_add_b_in),
+        .sub(u33_fp_add_sub_in),
+        .out_valid(u33_fp_add_valid),
+        .result(u33_fp_add_result)
     );
-    assign fnan_44 = u1_fp_add_result;
-    assign w_46 = 32'hbccccccd;
+    assign fnan_42 = u33_fp_add_result;
+    assign w_44 = 32'hbccccccd;
+    assign fnan_45 = u32_fp_mul_result;
+    assign fnan_47 = u33_fp_add_result;
+    assign w_49 = 32'h3d4ccccd;
 
-    ohls_fp_mul u2_fp_mul (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_47),
-        .a(w_46),
-        .b(w_29),
-        .out_valid(u2_fp_mul_valid),
-        .result(u2_fp_mul_result)
-    );
-    assign fnan_48 = u2_fp_mul_result;
-
-    ohls_fp_add u3_fp_add (
+    ohls_fp_mul u34_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
         .in_valid(go_50),
-        .a(r_45),
-        .b(r_49),
-        .sub(1'h0),
-        .out_valid(u3_fp_add_valid),
-        .result(u3_fp_add_result)
-    );
-    assign fnan_51 = u3_fp_add_result;
-    assign w_53 = 32'h3d4ccccd;
-
-    ohls_fp_mul u4_fp_mul (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_54),
-        .a(w_53),
+        .a(w_49),
         .b(w_28),
-        .out_valid(u4_fp_mul_valid),
-        .result(u4_fp_mul_result)
+        .out_valid(u34_fp_mul_valid),
+        .result(u34_fp_mul_result)
     );
-    assign fnan_55 = u4_fp_mul_result;
+    assign fnan_51 = u34_fp_mul_result;
+    assign fnan_53 = u33_fp_add_result;
+    assign w_55 = 32'hbd99999a;
 
-    ohls_fp_add u5_fp_add (
+    ohls_fp_mul u35_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_57),
-        .a(r_52),
-        .b(r_56),
-        .sub(1'h0),
-        .out_valid(u5_fp_add_valid),
-        .result(u5_fp_add_result)
-    );
-    assign fnan_58 = u5_fp_add_result;
-    assign w_60 = 32'hbd99999a;
-
-    ohls_fp_mul u6_fp_mul (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_61),
-        .a(w_60),
+        .in_valid(go_56),
+        .a(w_55),
         .b(w_27),
-        .out_valid(u6_fp_mul_valid),
-        .result(u6_fp_mul_result)
+        .out_valid(u35_fp_mul_valid),
+        .result(u35_fp_mul_result)
     );
-    assign fnan_62 = u6_fp_mul_result;
+    assign fnan_57 = u35_fp_mul_result;
+    assign fnan_59 = u33_fp_add_result;
+    assign w_61 = 32'h3dcccccd;
 
-    ohls_fp_add u7_fp_add (
+    ohls_fp_mul u36_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_64),
-        .a(r_59),
-        .b(r_63),
-        .sub(1'h0),
-        .out_valid(u7_fp_add_valid),
-        .result(u7_fp_add_result)
+        .in_valid(go_62),
+        .a(w_61),
+        .b(w_26),
+        .out_valid(u36_fp_mul_valid),
+        .result(u36_fp_mul_result)
     );
-    assign fnan_65 = u7_fp_add_result;
-    assign w_67 = 32'h3dcccccd;
+    assign fnan_63 = u36_fp_mul_result;
+    assign fnan_65 = u33_fp_add_result;
+    assign w_67 = 32'h3e000000;
 
-    ohls_fp_mul u8_fp_mul (
+    ohls_fp_mul u37_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
         .in_valid(go_68),
         .a(w_67),
-        .b(w_26),
-        .out_valid(u8_fp_mul_valid),
-        .result(u8_fp_mul_result)
-    );
-    assign fnan_69 = u8_fp_mul_result;
-
-    ohls_fp_add u9_fp_add (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_71),
-        .a(r_66),
-        .b(r_70),
-        .sub(1'h0),
-        .out_valid(u9_fp_add_valid),
-        .result(u9_fp_add_result)
-    );
-    assign fnan_72 = u9_fp_add_result;
-    assign w_74 = 32'h3e000000;
-
-    ohls_fp_mul u10_fp_mul (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_75),
-        .a(w_74),
         .b(w_25),
-        .out_valid(u10_fp_mul_valid),
-        .result(u10_fp_mul_result)
+        .out_valid(u37_fp_mul_valid),
+        .result(u37_fp_mul_result)
     );
-    assign fnan_76 = u10_fp_mul_result;
+    assign fnan_69 = u37_fp_mul_result;
+    assign fnan_71 = u33_fp_add_result;
+    assign w_73 = 32'h3e19999a;
 
-    ohls_fp_add u11_fp_add (
+    ohls_fp_mul u38_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_78),
-        .a(r_73),
-        .b(r_77),
-        .sub(1'h0),
-        .out_valid(u11_fp_add_valid),
-        .result(u11_fp_add_result)
-    );
-    assign fnan_79 = u11_fp_add_result;
-    assign w_81 = 32'h3e19999a;
-
-    ohls_fp_mul u12_fp_mul (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_82),
-        .a(w_81),
+        .in_valid(go_74),
+        .a(w_73),
         .b(w_24),
-        .out_valid(u12_fp_mul_valid),
-        .result(u12_fp_mul_result)
+        .out_valid(u38_fp_mul_valid),
+        .result(u38_fp_mul_result)
     );
-    assign fnan_83 = u12_fp_mul_result;
+    assign fnan_75 = u38_fp_mul_result;
+    assign fnan_77 = u33_fp_add_result;
+    assign w_79 = 32'h3e333333;
 
-    ohls_fp_add u13_fp_add (
+    ohls_fp_mul u39_fp_mul (
+        .clk(clk),
+        .rst(rst),
+        .en(1'h1),
+        .in_valid(go_80),
+        .a(w_79),
+        .b(w_23),
+        .out_valid(u39_fp_mul_valid),
+        .result(u39_fp_mul_result)
+    );
+    assign fnan_81 = u39_fp_mul_result;
+    assign fnan_83 = u33_fp_add_result;
+
+    ohls_fp_mul u40_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
         .in_valid(go_85),
-        .a(r_80),
-        .b(r_84),
-        .sub(1'h0),
-        .out_valid(u13_fp_add_valid),
-        .result(u13_fp_add_result)
+        .a(w_79),
+        .b(w_22),
+        .out_valid(u40_fp_mul_valid),
+        .result(u40_fp_mul_result)
     );
-    assign fnan_86 = u13_fp_add_result;
-    assign w_88 = 32'h3e333333;
+    assign fnan_86 = u40_fp_mul_result;
+    assign fnan_88 = u33_fp_add_result;
 
-    ohls_fp_mul u14_fp_mul (
+    ohls_fp_mul u41_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_89),
-        .a(w_88),
-        .b(w_23),
-        .out_valid(u14_fp_mul_valid),
-        .result(u14_fp_mul_result)
+        .in_valid(go_90),
+        .a(w_73),
+        .b(w_21),
+        .out_valid(u41_fp_mul_valid),
+        .result(u41_fp_mul_result)
     );
-    assign fnan_90 = u14_fp_mul_result;
+    assign fnan_91 = u41_fp_mul_result;
+    assign fnan_93 = u33_fp_add_result;
 
-    ohls_fp_add u15_fp_add (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_92),
-        .a(r_87),
-        .b(r_91),
-        .sub(1'h0),
-        .out_valid(u15_fp_add_valid),
-        .result(u15_fp_add_result)
-    );
-    assign fnan_93 = u15_fp_add_result;
-
-    ohls_fp_mul u16_fp_mul (
+    ohls_fp_mul u42_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
         .in_valid(go_95),
-        .a(w_88),
-        .b(w_22),
-        .out_valid(u16_fp_mul_valid),
-        .result(u16_fp_mul_result)
-    );
-    assign fnan_96 = u16_fp_mul_result;
-
-    ohls_fp_add u17_fp_add (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_98),
-        .a(r_94),
-        .b(r_97),
-        .sub(1'h0),
-        .out_valid(u17_fp_add_valid),
-        .result(u17_fp_add_result)
-    );
-    assign fnan_99 = u17_fp_add_result;
-
-    ohls_fp_mul u18_fp_mul (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_101),
-        .a(w_81),
-        .b(w_21),
-        .out_valid(u18_fp_mul_valid),
-        .result(u18_fp_mul_result)
-    );
-    assign fnan_102 = u18_fp_mul_result;
-
-    ohls_fp_add u19_fp_add (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_104),
-        .a(r_100),
-        .b(r_103),
-        .sub(1'h0),
-        .out_valid(u19_fp_add_valid),
-        .result(u19_fp_add_result)
-    );
-    assign fnan_105 = u19_fp_add_result;
-
-    ohls_fp_mul u20_fp_mul (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_107),
-        .a(w_74),
+        .a(w_67),
         .b(w_20),
-        .out_valid(u20_fp_mul_valid),
-        .result(u20_fp_mul_result)
+        .out_valid(u42_fp_mul_valid),
+        .result(u42_fp_mul_result)
     );
-    assign fnan_108 = u20_fp_mul_result;
+    assign fnan_96 = u42_fp_mul_result;
+    assign fnan_98 = u33_fp_add_result;
 
-    ohls_fp_add u21_fp_add (
+    ohls_fp_mul u43_fp_mul (
+        .clk(clk),
+        .rst(rst),
+        .en(1'h1),
+        .in_valid(go_100),
+        .a(w_61),
+        .b(w_19),
+        .out_valid(u43_fp_mul_valid),
+        .result(u43_fp_mul_result)
+    );
+    assign fnan_101 = u43_fp_mul_result;
+    assign fnan_103 = u33_fp_add_result;
+
+    ohls_fp_mul u44_fp_mul (
+        .clk(clk),
+        .rst(rst),
+        .en(1'h1),
+        .in_valid(go_105),
+        .a(w_55),
+        .b(w_18),
+        .out_valid(u44_fp_mul_valid),
+        .result(u44_fp_mul_result)
+    );
+    assign fnan_106 = u44_fp_mul_result;
+    assign fnan_108 = u33_fp_add_result;
+
+    ohls_fp_mul u45_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
         .in_valid(go_110),
-        .a(r_106),
-        .b(r_109),
-        .sub(1'h0),
-        .out_valid(u21_fp_add_valid),
-        .result(u21_fp_add_result)
-    );
-    assign fnan_111 = u21_fp_add_result;
-
-    ohls_fp_mul u22_fp_mul (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_113),
-        .a(w_67),
-        .b(w_19),
-        .out_valid(u22_fp_mul_valid),
-        .result(u22_fp_mul_result)
-    );
-    assign fnan_114 = u22_fp_mul_result;
-
-    ohls_fp_add u23_fp_add (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_116),
-        .a(r_112),
-        .b(r_115),
-        .sub(1'h0),
-        .out_valid(u23_fp_add_valid),
-        .result(u23_fp_add_result)
-    );
-    assign fnan_117 = u23_fp_add_result;
-
-    ohls_fp_mul u24_fp_mul (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_119),
-        .a(w_60),
-        .b(w_18),
-        .out_valid(u24_fp_mul_valid),
-        .result(u24_fp_mul_result)
-    );
-    assign fnan_120 = u24_fp_mul_result;
-
-    ohls_fp_add u25_fp_add (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_122),
-        .a(r_118),
-        .b(r_121),
-        .sub(1'h0),
-        .out_valid(u25_fp_add_valid),
-        .result(u25_fp_add_result)
-    );
-    assign fnan_123 = u25_fp_add_result;
-
-    ohls_fp_mul u26_fp_mul (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_125),
-        .a(w_53),
+        .a(w_49),
         .b(w_17),
-        .out_valid(u26_fp_mul_valid),
-        .result(u26_fp_mul_result)
+        .out_valid(u45_fp_mul_valid),
+        .result(u45_fp_mul_result)
     );
-    assign fnan_126 = u26_fp_mul_result;
+    assign fnan_111 = u45_fp_mul_result;
+    assign fnan_113 = u33_fp_add_result;
 
-    ohls_fp_add u27_fp_add (
+    ohls_fp_mul u46_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_128),
-        .a(r_124),
-        .b(r_127),
-        .sub(1'h0),
-        .out_valid(u27_fp_add_valid),
-        .result(u27_fp_add_result)
-    );
-    assign fnan_129 = u27_fp_add_result;
-
-    ohls_fp_mul u28_fp_mul (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_131),
-        .a(w_46),
+        .in_valid(go_115),
+        .a(w_44),
         .b(w_16),
-        .out_valid(u28_fp_mul_valid),
-        .result(u28_fp_mul_result)
+        .out_valid(u46_fp_mul_valid),
+        .result(u46_fp_mul_result)
     );
-    assign fnan_132 = u28_fp_mul_result;
+    assign fnan_116 = u46_fp_mul_result;
+    assign fnan_118 = u33_fp_add_result;
 
-    ohls_fp_add u29_fp_add (
+    ohls_fp_mul u47_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_134),
-        .a(r_130),
-        .b(r_133),
-        .sub(1'h0),
-        .out_valid(u29_fp_add_valid),
-        .result(u29_fp_add_result)
-    );
-    assign fnan_135 = u29_fp_add_result;
-
-    ohls_fp_mul u30_fp_mul (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_137),
+        .in_valid(go_120),
         .a(w_39),
         .b(w_15),
-        .out_valid(u30_fp_mul_valid),
-        .result(u30_fp_mul_result)
+        .out_valid(u47_fp_mul_valid),
+        .result(u47_fp_mul_result)
     );
-    assign fnan_138 = u30_fp_mul_result;
-
-    ohls_fp_add u31_fp_add (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_140),
-        .a(r_136),
-        .b(r_139),
-        .sub(1'h0),
-        .out_valid(u31_fp_add_valid),
-        .result(u31_fp_add_result)
-    );
-    assign fnan_141 = u31_fp_add_result;
-    assign w_143 = {32'h00000000, y_base};
-    assign w_144 = (w_143 + w_34);
+    assign fnan_121 = u47_fp_mul_result;
+    assign fnan_123 = u33_fp_add_result;
+    assign w_125 = {32'h00000000, y_base};
+    assign w_126 = (w_125 + w_34);
     assign p1_en = (!p1_stall);
-    assign pv_161 = v0_i;
-    assign w_162 = arg_n;
-    assign pw_163 = ((pv_161 ^ 32'h80000000) < (w_162 ^ 32'h80000000));
-    assign w_179 = {32'h00000000, x_base};
-    assign pv_180 = v0_i;
-    assign pw_181 = {{32{pv_180[31]}}, pv_180[31:0]};
-    assign w_182 = 64'h0000000000000004;
-    assign pw_183 = (pw_181 * w_182);
-    assign pw_184 = (w_179 + pw_183);
-    assign pld_185 = x_ld_resp_data;
-    assign w_186 = 32'h00000000;
-    assign w_187 = 32'h3c4ccccd;
-    assign go_188 = 1'h1;
+    assign pv_143 = v0_i;
+    assign w_144 = arg_n;
+    assign pw_145 = ((pv_143 ^ 32'h80000000) < (w_144 ^ 32'h80000000));
+    assign w_161 = {32'h00000000, x_base};
+    assign pv_162 = v0_i;
+    assign pw_163 = {{32{pv_162[31]}}, pv_162[31:0]};
+    assign w_164 = 64'h0000000000000004;
+    assign pw_165 = (pw_163 * w_164);
+    assign pw_166 = (w_161 + pw_165);
+    assign pld_167 = x_ld_resp_data;
+    assign w_168 = 32'h00000000;
+    assign w_169 = 32'h3c4ccccd;
+    assign go_170 = 1'h1;
 
-    ohls_fp_mul pu_189 (
+    ohls_fp_mul p1u0_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_188),
-        .a(w_187),
-        .b(pld_185),
-        .out_valid(pu_189_valid),
-        .result(pu_189_result)
+        .in_valid(go_170),
+        .a(w_169),
+        .b(pld_167),
+        .out_valid(p1u0_fp_mul_valid),
+        .result(p1u0_fp_mul_result)
     );
-    assign fnan_198 = pu_189_result;
-    assign pw_199 = (((&pd_193[30:23]) && (!(pd_193[22:0] == 23'h000000))) ? (pd_193 | 32'h00400000) : (((&pd_197[30:23]) && (!(pd_197[22:0] == 23'h000000))) ? (pd_197 | 32'h00400000) : (((((&pd_193[30:23]) && (pd_193[22:0] == 23'h000000)) && (pd_197[30:0] == 31'h00000000)) || ((pd_193[30:0] == 31'h00000000) && ((&pd_197[30:23]) && (pd_197[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_198)));
-    assign go_200 = 1'h1;
+    assign fnan_179 = p1u0_fp_mul_result;
+    assign pw_180 = (((&pd_174[30:23]) && (!(pd_174[22:0] == 23'h000000))) ? (pd_174 | 32'h00400000) : (((&pd_178[30:23]) && (!(pd_178[22:0] == 23'h000000))) ? (pd_178 | 32'h00400000) : (((((&pd_174[30:23]) && (pd_174[22:0] == 23'h000000)) && (pd_178[30:0] == 31'h00000000)) || ((pd_174[30:0] == 31'h00000000) && ((&pd_178[30:23]) && (pd_178[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_179)));
+    assign go_181 = 1'h1;
 
-    ohls_fp_add pu_201 (
+    ohls_fp_add p1u1_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_200),
-        .a(w_186),
-        .b(pw_199),
+        .in_valid(go_181),
+        .a(w_168),
+        .b(pw_180),
         .sub(1'h0),
-        .out_valid(pu_201_valid),
-        .result(pu_201_result)
+        .out_valid(p1u1_fp_add_valid),
+        .result(p1u1_fp_add_result)
     );
-    assign fnan_214 = pu_201_result;
-    assign pw_215 = (((&pd_207[30:23]) && (!(pd_207[22:0] == 23'h000000))) ? (pd_207 | 32'h00400000) : (((&pd_213[30:23]) && (!(pd_213[22:0] == 23'h000000))) ? (pd_213 | 32'h00400000) : (((((&pd_207[30:23]) && (pd_207[22:0] == 23'h000000)) && ((&pd_213[30:23]) && (pd_213[22:0] == 23'h000000))) && (!(pd_207[31] == pd_213[31]))) ? 32'hffc00000 : fnan_214)));
-    assign w_216 = 32'hbccccccd;
-    assign go_217 = 1'h1;
+    assign fnan_194 = p1u1_fp_add_result;
+    assign pw_195 = (((&pd_187[30:23]) && (!(pd_187[22:0] == 23'h000000))) ? (pd_187 | 32'h00400000) : (((&pd_193[30:23]) && (!(pd_193[22:0] == 23'h000000))) ? (pd_193 | 32'h00400000) : (((((&pd_187[30:23]) && (pd_187[22:0] == 23'h000000)) && ((&pd_193[30:23]) && (pd_193[22:0] == 23'h000000))) && (!(pd_187[31] == pd_193[31]))) ? 32'hffc00000 : fnan_194)));
+    assign w_196 = 32'hbccccccd;
+    assign go_197 = 1'h1;
 
-    ohls_fp_mul pu_218 (
+    ohls_fp_mul p1u2_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_217),
-        .a(w_216),
-        .b(pv_178),
-        .out_valid(pu_218_valid),
-        .result(pu_218_result)
+        .in_valid(go_197),
+        .a(w_196),
+        .b(pv_160),
+        .out_valid(p1u2_fp_mul_valid),
+        .result(p1u2_fp_mul_result)
     );
-    assign fnan_227 = pu_218_result;
-    assign pw_228 = (((&pd_222[30:23]) && (!(pd_222[22:0] == 23'h000000))) ? (pd_222 | 32'h00400000) : (((&pd_226[30:23]) && (!(pd_226[22:0] == 23'h000000))) ? (pd_226 | 32'h00400000) : (((((&pd_222[30:23]) && (pd_222[22:0] == 23'h000000)) && (pd_226[30:0] == 31'h00000000)) || ((pd_222[30:0] == 31'h00000000) && ((&pd_226[30:23]) && (pd_226[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_227)));
-    assign go_236 = 1'h1;
+    assign fnan_206 = p1u2_fp_mul_result;
+    assign pw_207 = (((&pd_201[30:23]) && (!(pd_201[22:0] == 23'h000000))) ? (pd_201 | 32'h00400000) : (((&pd_205[30:23]) && (!(pd_205[22:0] == 23'h000000))) ? (pd_205 | 32'h00400000) : (((((&pd_201[30:23]) && (pd_201[22:0] == 23'h000000)) && (pd_205[30:0] == 31'h00000000)) || ((pd_201[30:0] == 31'h00000000) && ((&pd_205[30:23]) && (pd_205[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_206)));
+    assign go_215 = 1'h1;
 
-    ohls_fp_add pu_237 (
+    ohls_fp_add p1u3_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_236),
-        .a(pw_215),
-        .b(pq_235),
+        .in_valid(go_215),
+        .a(pw_195),
+        .b(pq_214),
         .sub(1'h0),
-        .out_valid(pu_237_valid),
-        .result(pu_237_result)
+        .out_valid(p1u3_fp_add_valid),
+        .result(p1u3_fp_add_result)
     );
-    assign fnan_250 = pu_237_result;
-    assign pw_251 = (((&pd_243[30:23]) && (!(pd_243[22:0] == 23'h000000))) ? (pd_243 | 32'h00400000) : (((&pd_249[30:23]) && (!(pd_249[22:0] == 23'h000000))) ? (pd_249 | 32'h00400000) : (((((&pd_243[30:23]) && (pd_243[22:0] == 23'h000000)) && ((&pd_249[30:23]) && (pd_249[22:0] == 23'h000000))) && (!(pd_243[31] == pd_249[31]))) ? 32'hffc00000 : fnan_250)));
-    assign w_252 = 32'h3d4ccccd;
-    assign go_253 = 1'h1;
+    assign fnan_228 = p1u3_fp_add_result;
+    assign pw_229 = (((&pd_221[30:23]) && (!(pd_221[22:0] == 23'h000000))) ? (pd_221 | 32'h00400000) : (((&pd_227[30:23]) && (!(pd_227[22:0] == 23'h000000))) ? (pd_227 | 32'h00400000) : (((((&pd_221[30:23]) && (pd_221[22:0] == 23'h000000)) && ((&pd_227[30:23]) && (pd_227[22:0] == 23'h000000))) && (!(pd_221[31] == pd_227[31]))) ? 32'hffc00000 : fnan_228)));
+    assign w_230 = 32'h3d4ccccd;
+    assign go_231 = 1'h1;
 
-    ohls_fp_mul pu_254 (
+    ohls_fp_mul p1u4_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_253),
-        .a(w_252),
-        .b(pv_177),
-        .out_valid(pu_254_valid),
-        .result(pu_254_result)
+        .in_valid(go_231),
+        .a(w_230),
+        .b(pv_159),
+        .out_valid(p1u4_fp_mul_valid),
+        .result(p1u4_fp_mul_result)
     );
-    assign fnan_263 = pu_254_result;
-    assign pw_264 = (((&pd_258[30:23]) && (!(pd_258[22:0] == 23'h000000))) ? (pd_258 | 32'h00400000) : (((&pd_262[30:23]) && (!(pd_262[22:0] == 23'h000000))) ? (pd_262 | 32'h00400000) : (((((&pd_258[30:23]) && (pd_258[22:0] == 23'h000000)) && (pd_262[30:0] == 31'h00000000)) || ((pd_258[30:0] == 31'h00000000) && ((&pd_262[30:23]) && (pd_262[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_263)));
-    assign go_279 = 1'h1;
+    assign fnan_240 = p1u4_fp_mul_result;
+    assign pw_241 = (((&pd_235[30:23]) && (!(pd_235[22:0] == 23'h000000))) ? (pd_235 | 32'h00400000) : (((&pd_239[30:23]) && (!(pd_239[22:0] == 23'h000000))) ? (pd_239 | 32'h00400000) : (((((&pd_235[30:23]) && (pd_235[22:0] == 23'h000000)) && (pd_239[30:0] == 31'h00000000)) || ((pd_235[30:0] == 31'h00000000) && ((&pd_239[30:23]) && (pd_239[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_240)));
+    assign go_256 = 1'h1;
 
-    ohls_fp_add pu_280 (
+    ohls_fp_add p1u5_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_279),
-        .a(pw_251),
-        .b(pq_278),
+        .in_valid(go_256),
+        .a(pw_229),
+        .b(pq_255),
         .sub(1'h0),
-        .out_valid(pu_280_valid),
-        .result(pu_280_result)
+        .out_valid(p1u5_fp_add_valid),
+        .result(p1u5_fp_add_result)
     );
-    assign fnan_293 = pu_280_result;
-    assign pw_294 = (((&pd_286[30:23]) && (!(pd_286[22:0] == 23'h000000))) ? (pd_286 | 32'h00400000) : (((&pd_292[30:23]) && (!(pd_292[22:0] == 23'h000000))) ? (pd_292 | 32'h00400000) : (((((&pd_286[30:23]) && (pd_286[22:0] == 23'h000000)) && ((&pd_292[30:23]) && (pd_292[22:0] == 23'h000000))) && (!(pd_286[31] == pd_292[31]))) ? 32'hffc00000 : fnan_293)));
-    assign w_295 = 32'hbd99999a;
-    assign go_296 = 1'h1;
+    assign fnan_269 = p1u5_fp_add_result;
+    assign pw_270 = (((&pd_262[30:23]) && (!(pd_262[22:0] == 23'h000000))) ? (pd_262 | 32'h00400000) : (((&pd_268[30:23]) && (!(pd_268[22:0] == 23'h000000))) ? (pd_268 | 32'h00400000) : (((((&pd_262[30:23]) && (pd_262[22:0] == 23'h000000)) && ((&pd_268[30:23]) && (pd_268[22:0] == 23'h000000))) && (!(pd_262[31] == pd_268[31]))) ? 32'hffc00000 : fnan_269)));
+    assign w_271 = 32'hbd99999a;
+    assign go_272 = 1'h1;
 
-    ohls_fp_mul pu_297 (
+    ohls_fp_mul p1u6_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_296),
-        .a(w_295),
-        .b(pv_176),
-        .out_valid(pu_297_valid),
-        .result(pu_297_result)
+        .in_valid(go_272),
+        .a(w_271),
+        .b(pv_158),
+        .out_valid(p1u6_fp_mul_valid),
+        .result(p1u6_fp_mul_result)
     );
-    assign fnan_306 = pu_297_result;
-    assign pw_307 = (((&pd_301[30:23]) && (!(pd_301[22:0] == 23'h000000))) ? (pd_301 | 32'h00400000) : (((&pd_305[30:23]) && (!(pd_305[22:0] == 23'h000000))) ? (pd_305 | 32'h00400000) : (((((&pd_301[30:23]) && (pd_301[22:0] == 23'h000000)) && (pd_305[30:0] == 31'h00000000)) || ((pd_301[30:0] == 31'h00000000) && ((&pd_305[30:23]) && (pd_305[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_306)));
-    assign go_329 = 1'h1;
+    assign fnan_281 = p1u6_fp_mul_result;
+    assign pw_282 = (((&pd_276[30:23]) && (!(pd_276[22:0] == 23'h000000))) ? (pd_276 | 32'h00400000) : (((&pd_280[30:23]) && (!(pd_280[22:0] == 23'h000000))) ? (pd_280 | 32'h00400000) : (((((&pd_276[30:23]) && (pd_276[22:0] == 23'h000000)) && (pd_280[30:0] == 31'h00000000)) || ((pd_276[30:0] == 31'h00000000) && ((&pd_280[30:23]) && (pd_280[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_281)));
+    assign go_304 = 1'h1;
 
-    ohls_fp_add pu_330 (
+    ohls_fp_add p1u7_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_329),
-        .a(pw_294),
-        .b(pq_328),
+        .in_valid(go_304),
+        .a(pw_270),
+        .b(pq_303),
         .sub(1'h0),
-        .out_valid(pu_330_valid),
-        .result(pu_330_result)
+        .out_valid(p1u7_fp_add_valid),
+        .result(p1u7_fp_add_result)
     );
-    assign fnan_343 = pu_330_result;
-    assign pw_344 = (((&pd_336[30:23]) && (!(pd_336[22:0] == 23'h000000))) ? (pd_336 | 32'h00400000) : (((&pd_342[30:23]) && (!(pd_342[22:0] == 23'h000000))) ? (pd_342 | 32'h00400000) : (((((&pd_336[30:23]) && (pd_336[22:0] == 23'h000000)) && ((&pd_342[30:23]) && (pd_342[22:0] == 23'h000000))) && (!(pd_336[31] == pd_342[31]))) ? 32'hffc00000 : fnan_343)));
-    assign w_345 = 32'h3dcccccd;
-    assign go_346 = 1'h1;
+    assign fnan_317 = p1u7_fp_add_result;
+    assign pw_318 = (((&pd_310[30:23]) && (!(pd_310[22:0] == 23'h000000))) ? (pd_310 | 32'h00400000) : (((&pd_316[30:23]) && (!(pd_316[22:0] == 23'h000000))) ? (pd_316 | 32'h00400000) : (((((&pd_310[30:23]) && (pd_310[22:0] == 23'h000000)) && ((&pd_316[30:23]) && (pd_316[22:0] == 23'h000000))) && (!(pd_310[31] == pd_316[31]))) ? 32'hffc00000 : fnan_317)));
+    assign w_319 = 32'h3dcccccd;
+    assign go_320 = 1'h1;
 
-    ohls_fp_mul pu_347 (
+    ohls_fp_mul p1u8_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_346),
-        .a(w_345),
-        .b(pv_175),
-        .out_valid(pu_347_valid),
-        .result(pu_347_result)
+        .in_valid(go_320),
+        .a(w_319),
+        .b(pv_157),
+        .out_valid(p1u8_fp_mul_valid),
+        .result(p1u8_fp_mul_result)
     );
-    assign fnan_356 = pu_347_result;
-    assign pw_357 = (((&pd_351[30:23]) && (!(pd_351[22:0] == 23'h000000))) ? (pd_351 | 32'h00400000) : (((&pd_355[30:23]) && (!(pd_355[22:0] == 23'h000000))) ? (pd_355 | 32'h00400000) : (((((&pd_351[30:23]) && (pd_351[22:0] == 23'h000000)) && (pd_355[30:0] == 31'h00000000)) || ((pd_351[30:0] == 31'h00000000) && ((&pd_355[30:23]) && (pd_355[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_356)));
-    assign go_386 = 1'h1;
+    assign fnan_329 = p1u8_fp_mul_result;
+    assign pw_330 = (((&pd_324[30:23]) && (!(pd_324[22:0] == 23'h000000))) ? (pd_324 | 32'h00400000) : (((&pd_328[30:23]) && (!(pd_328[22:0] == 23'h000000))) ? (pd_328 | 32'h00400000) : (((((&pd_324[30:23]) && (pd_324[22:0] == 23'h000000)) && (pd_328[30:0] == 31'h00000000)) || ((pd_324[30:0] == 31'h00000000) && ((&pd_328[30:23]) && (pd_328[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_329)));
+    assign go_359 = 1'h1;
 
-    ohls_fp_add pu_387 (
+    ohls_fp_add p1u9_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_386),
-        .a(pw_344),
-        .b(pq_385),
+        .in_valid(go_359),
+        .a(pw_318),
+        .b(pq_358),
         .sub(1'h0),
-        .out_valid(pu_387_valid),
-        .result(pu_387_result)
+        .out_valid(p1u9_fp_add_valid),
+        .result(p1u9_fp_add_result)
     );
-    assign fnan_400 = pu_387_result;
-    assign pw_401 = (((&pd_393[30:23]) && (!(pd_393[22:0] == 23'h000000))) ? (pd_393 | 32'h00400000) : (((&pd_399[30:23]) && (!(pd_399[22:0] == 23'h000000))) ? (pd_399 | 32'h00400000) : (((((&pd_393[30:23]) && (pd_393[22:0] == 23'h000000)) && ((&pd_399[30:23]) && (pd_399[22:0] == 23'h000000))) && (!(pd_393[31] == pd_399[31]))) ? 32'hffc00000 : fnan_400)));
-    assign w_402 = 32'h3e000000;
-    assign go_403 = 1'h1;
+    assign fnan_372 = p1u9_fp_add_result;
+    assign pw_373 = (((&pd_365[30:23]) && (!(pd_365[22:0] == 23'h000000))) ? (pd_365 | 32'h00400000) : (((&pd_371[30:23]) && (!(pd_371[22:0] == 23'h000000))) ? (pd_371 | 32'h00400000) : (((((&pd_365[30:23]) && (pd_365[22:0] == 23'h000000)) && ((&pd_371[30:23]) && (pd_371[22:0] == 23'h000000))) && (!(pd_365[31] == pd_371[31]))) ? 32'hffc00000 : fnan_372)));
+    assign w_374 = 32'h3e000000;
+    assign go_375 = 1'h1;
 
-    ohls_fp_mul pu_404 (
+    ohls_fp_mul p1u10_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_403),
-        .a(w_402),
-        .b(pv_174),
-        .out_valid(pu_404_valid),
-        .result(pu_404_result)
+        .in_valid(go_375),
+        .a(w_374),
+        .b(pv_156),
+        .out_valid(p1u10_fp_mul_valid),
+        .result(p1u10_fp_mul_result)
     );
-    assign fnan_413 = pu_404_result;
-    assign pw_414 = (((&pd_408[30:23]) && (!(pd_408[22:0] == 23'h000000))) ? (pd_408 | 32'h00400000) : (((&pd_412[30:23]) && (!(pd_412[22:0] == 23'h000000))) ? (pd_412 | 32'h00400000) : (((((&pd_408[30:23]) && (pd_408[22:0] == 23'h000000)) && (pd_412[30:0] == 31'h00000000)) || ((pd_408[30:0] == 31'h00000000) && ((&pd_412[30:23]) && (pd_412[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_413)));
-    assign go_450 = 1'h1;
+    assign fnan_384 = p1u10_fp_mul_result;
+    assign pw_385 = (((&pd_379[30:23]) && (!(pd_379[22:0] == 23'h000000))) ? (pd_379 | 32'h00400000) : (((&pd_383[30:23]) && (!(pd_383[22:0] == 23'h000000))) ? (pd_383 | 32'h00400000) : (((((&pd_379[30:23]) && (pd_379[22:0] == 23'h000000)) && (pd_383[30:0] == 31'h00000000)) || ((pd_379[30:0] == 31'h00000000) && ((&pd_383[30:23]) && (pd_383[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_384)));
+    assign go_421 = 1'h1;
 
-    ohls_fp_add pu_451 (
+    ohls_fp_add p1u11_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_450),
-        .a(pw_401),
-        .b(pq_449),
+        .in_valid(go_421),
+        .a(pw_373),
+        .b(pq_420),
         .sub(1'h0),
-        .out_valid(pu_451_valid),
-        .result(pu_451_result)
+        .out_valid(p1u11_fp_add_valid),
+        .result(p1u11_fp_add_result)
     );
-    assign fnan_464 = pu_451_result;
-    assign pw_465 = (((&pd_457[30:23]) && (!(pd_457[22:0] == 23'h000000))) ? (pd_457 | 32'h00400000) : (((&pd_463[30:23]) && (!(pd_463[22:0] == 23'h000000))) ? (pd_463 | 32'h00400000) : (((((&pd_457[30:23]) && (pd_457[22:0] == 23'h000000)) && ((&pd_463[30:23]) && (pd_463[22:0] == 23'h000000))) && (!(pd_457[31] == pd_463[31]))) ? 32'hffc00000 : fnan_464)));
-    assign w_466 = 32'h3e19999a;
-    assign go_467 = 1'h1;
+    assign fnan_434 = p1u11_fp_add_result;
+    assign pw_435 = (((&pd_427[30:23]) && (!(pd_427[22:0] == 23'h000000))) ? (pd_427 | 32'h00400000) : (((&pd_433[30:23]) && (!(pd_433[22:0] == 23'h000000))) ? (pd_433 | 32'h00400000) : (((((&pd_427[30:23]) && (pd_427[22:0] == 23'h000000)) && ((&pd_433[30:23]) && (pd_433[22:0] == 23'h000000))) && (!(pd_427[31] == pd_433[31]))) ? 32'hffc00000 : fnan_434)));
+    assign w_436 = 32'h3e19999a;
+    assign go_437 = 1'h1;
 
-    ohls_fp_mul pu_468 (
+    ohls_fp_mul p1u12_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_467),
-        .a(w_466),
-        .b(pv_173),
-        .out_valid(pu_468_valid),
-        .result(pu_468_result)
+        .in_valid(go_437),
+        .a(w_436),
+        .b(pv_155),
+        .out_valid(p1u12_fp_mul_valid),
+        .result(p1u12_fp_mul_result)
     );
-    assign fnan_477 = pu_468_result;
-    assign pw_478 = (((&pd_472[30:23]) && (!(pd_472[22:0] == 23'h000000))) ? (pd_472 | 32'h00400000) : (((&pd_476[30:23]) && (!(pd_476[22:0] == 23'h000000))) ? (pd_476 | 32'h00400000) : (((((&pd_472[30:23]) && (pd_472[22:0] == 23'h000000)) && (pd_476[30:0] == 31'h00000000)) || ((pd_472[30:0] == 31'h00000000) && ((&pd_476[30:23]) && (pd_476[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_477)));
-    assign go_521 = 1'h1;
+    assign fnan_446 = p1u12_fp_mul_result;
+    assign pw_447 = (((&pd_441[30:23]) && (!(pd_441[22:0] == 23'h000000))) ? (pd_441 | 32'h00400000) : (((&pd_445[30:23]) && (!(pd_445[22:0] == 23'h000000))) ? (pd_445 | 32'h00400000) : (((((&pd_441[30:23]) && (pd_441[22:0] == 23'h000000)) && (pd_445[30:0] == 31'h00000000)) || ((pd_441[30:0] == 31'h00000000) && ((&pd_445[30:23]) && (pd_445[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_446)));
+    assign go_490 = 1'h1;
 
-    ohls_fp_add pu_522 (
+    ohls_fp_add p1u13_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_521),
-        .a(pw_465),
-        .b(pq_520),
+        .in_valid(go_490),
+        .a(pw_435),
+        .b(pq_489),
         .sub(1'h0),
-        .out_valid(pu_522_valid),
-        .result(pu_522_result)
+        .out_valid(p1u13_fp_add_valid),
+        .result(p1u13_fp_add_result)
     );
-    assign fnan_535 = pu_522_result;
-    assign pw_536 = (((&pd_528[30:23]) && (!(pd_528[22:0] == 23'h000000))) ? (pd_528 | 32'h00400000) : (((&pd_534[30:23]) && (!(pd_534[22:0] == 23'h000000))) ? (pd_534 | 32'h00400000) : (((((&pd_528[30:23]) && (pd_528[22:0] == 23'h000000)) && ((&pd_534[30:23]) && (pd_534[22:0] == 23'h000000))) && (!(pd_528[31] == pd_534[31]))) ? 32'hffc00000 : fnan_535)));
-    assign w_537 = 32'h3e333333;
-    assign go_538 = 1'h1;
+    assign fnan_503 = p1u13_fp_add_result;
+    assign pw_504 = (((&pd_496[30:23]) && (!(pd_496[22:0] == 23'h000000))) ? (pd_496 | 32'h00400000) : (((&pd_502[30:23]) && (!(pd_502[22:0] == 23'h000000))) ? (pd_502 | 32'h00400000) : (((((&pd_496[30:23]) && (pd_496[22:0] == 23'h000000)) && ((&pd_502[30:23]) && (pd_502[22:0] == 23'h000000))) && (!(pd_496[31] == pd_502[31]))) ? 32'hffc00000 : fnan_503)));
+    assign w_505 = 32'h3e333333;
+    assign go_506 = 1'h1;
 
-    ohls_fp_mul pu_539 (
+    ohls_fp_mul p1u14_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_538),
-        .a(w_537),
-        .b(pv_172),
-        .out_valid(pu_539_valid),
-        .result(pu_539_result)
+        .in_valid(go_506),
+        .a(w_505),
+        .b(pv_154),
+        .out_valid(p1u14_fp_mul_valid),
+        .result(p1u14_fp_mul_result)
     );
-    assign fnan_548 = pu_539_result;
-    assign pw_549 = (((&pd_543[30:23]) && (!(pd_543[22:0] == 23'h000000))) ? (pd_543 | 32'h00400000) : (((&pd_547[30:23]) && (!(pd_547[22:0] == 23'h000000))) ? (pd_547 | 32'h00400000) : (((((&pd_543[30:23]) && (pd_543[22:0] == 23'h000000)) && (pd_547[30:0] == 31'h00000000)) || ((pd_543[30:0] == 31'h00000000) && ((&pd_547[30:23]) && (pd_547[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_548)));
-    assign go_599 = 1'h1;
+    assign fnan_515 = p1u14_fp_mul_result;
+    assign pw_516 = (((&pd_510[30:23]) && (!(pd_510[22:0] == 23'h000000))) ? (pd_510 | 32'h00400000) : (((&pd_514[30:23]) && (!(pd_514[22:0] == 23'h000000))) ? (pd_514 | 32'h00400000) : (((((&pd_510[30:23]) && (pd_510[22:0] == 23'h000000)) && (pd_514[30:0] == 31'h00000000)) || ((pd_510[30:0] == 31'h00000000) && ((&pd_514[30:23]) && (pd_514[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_515)));
+    assign go_566 = 1'h1;
 
-    ohls_fp_add pu_600 (
+    ohls_fp_add p1u15_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_599),
-        .a(pw_536),
-        .b(pq_598),
+        .in_valid(go_566),
+        .a(pw_504),
+        .b(pq_565),
         .sub(1'h0),
-        .out_valid(pu_600_valid),
-        .result(pu_600_result)
+        .out_valid(p1u15_fp_add_valid),
+        .result(p1u15_fp_add_result)
     );
-    assign fnan_613 = pu_600_result;
-    assign pw_614 = (((&pd_606[30:23]) && (!(pd_606[22:0] == 23'h000000))) ? (pd_606 | 32'h00400000) : (((&pd_612[30:23]) && (!(pd_612[22:0] == 23'h000000))) ? (pd_612 | 32'h00400000) : (((((&pd_606[30:23]) && (pd_606[22:0] == 23'h000000)) && ((&pd_612[30:23]) && (pd_612[22:0] == 23'h000000))) && (!(pd_606[31] == pd_612[31]))) ? 32'hffc00000 : fnan_613)));
-    assign go_615 = 1'h1;
+    assign fnan_579 = p1u15_fp_add_result;
+    assign pw_580 = (((&pd_572[30:23]) && (!(pd_572[22:0] == 23'h000000))) ? (pd_572 | 32'h00400000) : (((&pd_578[30:23]) && (!(pd_578[22:0] == 23'h000000))) ? (pd_578 | 32'h00400000) : (((((&pd_572[30:23]) && (pd_572[22:0] == 23'h000000)) && ((&pd_578[30:23]) && (pd_578[22:0] == 23'h000000))) && (!(pd_572[31] == pd_578[31]))) ? 32'hffc00000 : fnan_579)));
+    assign go_581 = 1'h1;
 
-    ohls_fp_mul pu_616 (
+    ohls_fp_mul p1u16_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_615),
-        .a(w_537),
-        .b(pv_171),
-        .out_valid(pu_616_valid),
-        .result(pu_616_result)
+        .in_valid(go_581),
+        .a(w_505),
+        .b(pv_153),
+        .out_valid(p1u16_fp_mul_valid),
+        .result(p1u16_fp_mul_result)
     );
-    assign fnan_625 = pu_616_result;
-    assign pw_626 = (((&pd_620[30:23]) && (!(pd_620[22:0] == 23'h000000))) ? (pd_620 | 32'h00400000) : (((&pd_624[30:23]) && (!(pd_624[22:0] == 23'h000000))) ? (pd_624 | 32'h00400000) : (((((&pd_620[30:23]) && (pd_620[22:0] == 23'h000000)) && (pd_624[30:0] == 31'h00000000)) || ((pd_620[30:0] == 31'h00000000) && ((&pd_624[30:23]) && (pd_624[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_625)));
-    assign go_683 = 1'h1;
+    assign fnan_590 = p1u16_fp_mul_result;
+    assign pw_591 = (((&pd_585[30:23]) && (!(pd_585[22:0] == 23'h000000))) ? (pd_585 | 32'h00400000) : (((&pd_589[30:23]) && (!(pd_589[22:0] == 23'h000000))) ? (pd_589 | 32'h00400000) : (((((&pd_585[30:23]) && (pd_585[22:0] == 23'h000000)) && (pd_589[30:0] == 31'h00000000)) || ((pd_585[30:0] == 31'h00000000) && ((&pd_589[30:23]) && (pd_589[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_590)));
+    assign go_648 = 1'h1;
 
-    ohls_fp_add pu_684 (
+    ohls_fp_add p1u17_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_683),
-        .a(pw_614),
-        .b(pq_682),
+        .in_valid(go_648),
+        .a(pw_580),
+        .b(pq_647),
         .sub(1'h0),
-        .out_valid(pu_684_valid),
-        .result(pu_684_result)
+        .out_valid(p1u17_fp_add_valid),
+        .result(p1u17_fp_add_result)
     );
-    assign fnan_697 = pu_684_result;
-    assign pw_698 = (((&pd_690[30:23]) && (!(pd_690[22:0] == 23'h000000))) ? (pd_690 | 32'h00400000) : (((&pd_696[30:23]) && (!(pd_696[22:0] == 23'h000000))) ? (pd_696 | 32'h00400000) : (((((&pd_690[30:23]) && (pd_690[22:0] == 23'h000000)) && ((&pd_696[30:23]) && (pd_696[22:0] == 23'h000000))) && (!(pd_690[31] == pd_696[31]))) ? 32'hffc00000 : fnan_697)));
-    assign go_699 = 1'h1;
+    assign fnan_661 = p1u17_fp_add_result;
+    assign pw_662 = (((&pd_654[30:23]) && (!(pd_654[22:0] == 23'h000000))) ? (pd_654 | 32'h00400000) : (((&pd_660[30:23]) && (!(pd_660[22:0] == 23'h000000))) ? (pd_660 | 32'h00400000) : (((((&pd_654[30:23]) && (pd_654[22:0] == 23'h000000)) && ((&pd_660[30:23]) && (pd_660[22:0] == 23'h000000))) && (!(pd_654[31] == pd_660[31]))) ? 32'hffc00000 : fnan_661)));
+    assign go_663 = 1'h1;
 
-    ohls_fp_mul pu_700 (
+    ohls_fp_mul p1u18_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_699),
-        .a(w_466),
-        .b(pv_170),
-        .out_valid(pu_700_valid),
-        .result(pu_700_result)
+        .in_valid(go_663),
+        .a(w_436),
+        .b(pv_152),
+        .out_valid(p1u18_fp_mul_valid),
+        .result(p1u18_fp_mul_result)
     );
-    assign fnan_709 = pu_700_result;
-    assign pw_710 = (((&pd_704[30:23]) && (!(pd_704[22:0] == 23'h000000))) ? (pd_704 | 32'h00400000) : (((&pd_708[30:23]) && (!(pd_708[22:0] == 23'h000000))) ? (pd_708 | 32'h00400000) : (((((&pd_704[30:23]) && (pd_704[22:0] == 23'h000000)) && (pd_708[30:0] == 31'h00000000)) || ((pd_704[30:0] == 31'h00000000) && ((&pd_708[30:23]) && (pd_708[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_709)));
-    assign go_774 = 1'h1;
+    assign fnan_672 = p1u18_fp_mul_result;
+    assign pw_673 = (((&pd_667[30:23]) && (!(pd_667[22:0] == 23'h000000))) ? (pd_667 | 32'h00400000) : (((&pd_671[30:23]) && (!(pd_671[22:0] == 23'h000000))) ? (pd_671 | 32'h00400000) : (((((&pd_667[30:23]) && (pd_667[22:0] == 23'h000000)) && (pd_671[30:0] == 31'h00000000)) || ((pd_667[30:0] == 31'h00000000) && ((&pd_671[30:23]) && (pd_671[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_672)));
+    assign go_737 = 1'h1;
 
-    ohls_fp_add pu_775 (
+    ohls_fp_add p1u19_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_774),
-        .a(pw_698),
-        .b(pq_773),
+        .in_valid(go_737),
+        .a(pw_662),
+        .b(pq_736),
         .sub(1'h0),
-        .out_valid(pu_775_valid),
-        .result(pu_775_result)
+        .out_valid(p1u19_fp_add_valid),
+        .result(p1u19_fp_add_result)
     );
-    assign fnan_788 = pu_775_result;
-    assign pw_789 = (((&pd_781[30:23]) && (!(pd_781[22:0] == 23'h000000))) ? (pd_781 | 32'h00400000) : (((&pd_787[30:23]) && (!(pd_787[22:0] == 23'h000000))) ? (pd_787 | 32'h00400000) : (((((&pd_781[30:23]) && (pd_781[22:0] == 23'h000000)) && ((&pd_787[30:23]) && (pd_787[22:0] == 23'h000000))) && (!(pd_781[31] == pd_787[31]))) ? 32'hffc00000 : fnan_788)));
-    assign go_790 = 1'h1;
+    assign fnan_750 = p1u19_fp_add_result;
+    assign pw_751 = (((&pd_743[30:23]) && (!(pd_743[22:0] == 23'h000000))) ? (pd_743 | 32'h00400000) : (((&pd_749[30:23]) && (!(pd_749[22:0] == 23'h000000))) ? (pd_749 | 32'h00400000) : (((((&pd_743[30:23]) && (pd_743[22:0] == 23'h000000)) && ((&pd_749[30:23]) && (pd_749[22:0] == 23'h000000))) && (!(pd_743[31] == pd_749[31]))) ? 32'hffc00000 : fnan_750)));
+    assign go_752 = 1'h1;
 
-    ohls_fp_mul pu_791 (
+    ohls_fp_mul p1u20_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_790),
-        .a(w_402),
-        .b(pv_169),
-        .out_valid(pu_791_valid),
-        .result(pu_791_result)
+        .in_valid(go_752),
+        .a(w_374),
+        .b(pv_151),
+        .out_valid(p1u20_fp_mul_valid),
+        .result(p1u20_fp_mul_result)
     );
-    assign fnan_800 = pu_791_result;
-    assign pw_801 = (((&pd_795[30:23]) && (!(pd_795[22:0] == 23'h000000))) ? (pd_795 | 32'h00400000) : (((&pd_799[30:23]) && (!(pd_799[22:0] == 23'h000000))) ? (pd_799 | 32'h00400000) : (((((&pd_795[30:23]) && (pd_795[22:0] == 23'h000000)) && (pd_799[30:0] == 31'h00000000)) || ((pd_795[30:0] == 31'h00000000) && ((&pd_799[30:23]) && (pd_799[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_800)));
-    assign go_872 = 1'h1;
+    assign fnan_761 = p1u20_fp_mul_result;
+    assign pw_762 = (((&pd_756[30:23]) && (!(pd_756[22:0] == 23'h000000))) ? (pd_756 | 32'h00400000) : (((&pd_760[30:23]) && (!(pd_760[22:0] == 23'h000000))) ? (pd_760 | 32'h00400000) : (((((&pd_756[30:23]) && (pd_756[22:0] == 23'h000000)) && (pd_760[30:0] == 31'h00000000)) || ((pd_756[30:0] == 31'h00000000) && ((&pd_760[30:23]) && (pd_760[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_761)));
+    assign go_833 = 1'h1;
 
-    ohls_fp_add pu_873 (
+    ohls_fp_add p1u21_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_872),
-        .a(pw_789),
-        .b(pq_871),
+        .in_valid(go_833),
+        .a(pw_751),
+        .b(pq_832),
         .sub(1'h0),
-        .out_valid(pu_873_valid),
-        .result(pu_873_result)
+        .out_valid(p1u21_fp_add_valid),
+        .result(p1u21_fp_add_result)
     );
-    assign fnan_886 = pu_873_result;
-    assign pw_887 = (((&pd_879[30:23]) && (!(pd_879[22:0] == 23'h000000))) ? (pd_879 | 32'h00400000) : (((&pd_885[30:23]) && (!(pd_885[22:0] == 23'h000000))) ? (pd_885 | 32'h00400000) : (((((&pd_879[30:23]) && (pd_879[22:0] == 23'h000000)) && ((&pd_885[30:23]) && (pd_885[22:0] == 23'h000000))) && (!(pd_879[31] == pd_885[31]))) ? 32'hffc00000 : fnan_886)));
-    assign go_888 = 1'h1;
+    assign fnan_846 = p1u21_fp_add_result;
+    assign pw_847 = (((&pd_839[30:23]) && (!(pd_839[22:0] == 23'h000000))) ? (pd_839 | 32'h00400000) : (((&pd_845[30:23]) && (!(pd_845[22:0] == 23'h000000))) ? (pd_845 | 32'h00400000) : (((((&pd_839[30:23]) && (pd_839[22:0] == 23'h000000)) && ((&pd_845[30:23]) && (pd_845[22:0] == 23'h000000))) && (!(pd_839[31] == pd_845[31]))) ? 32'hffc00000 : fnan_846)));
+    assign go_848 = 1'h1;
 
-    ohls_fp_mul pu_889 (
+    ohls_fp_mul p1u22_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_888),
-        .a(w_345),
-        .b(pv_168),
-        .out_valid(pu_889_valid),
-        .result(pu_889_result)
+        .in_valid(go_848),
+        .a(w_319),
+        .b(pv_150),
+        .out_valid(p1u22_fp_mul_valid),
+        .result(p1u22_fp_mul_result)
     );
-    assign fnan_898 = pu_889_result;
-    assign pw_899 = (((&pd_893[30:23]) && (!(pd_893[22:0] == 23'h000000))) ? (pd_893 | 32'h00400000) : (((&pd_897[30:23]) && (!(pd_897[22:0] == 23'h000000))) ? (pd_897 | 32'h00400000) : (((((&pd_893[30:23]) && (pd_893[22:0] == 23'h000000)) && (pd_897[30:0] == 31'h00000000)) || ((pd_893[30:0] == 31'h00000000) && ((&pd_897[30:23]) && (pd_897[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_898)));
-    assign go_977 = 1'h1;
+    assign fnan_857 = p1u22_fp_mul_result;
+    assign pw_858 = (((&pd_852[30:23]) && (!(pd_852[22:0] == 23'h000000))) ? (pd_852 | 32'h00400000) : (((&pd_856[30:23]) && (!(pd_856[22:0] == 23'h000000))) ? (pd_856 | 32'h00400000) : (((((&pd_852[30:23]) && (pd_852[22:0] == 23'h000000)) && (pd_856[30:0] == 31'h00000000)) || ((pd_852[30:0] == 31'h00000000) && ((&pd_856[30:23]) && (pd_856[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_857)));
+    assign go_936 = 1'h1;
 
-    ohls_fp_add pu_978 (
+    ohls_fp_add p1u23_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_977),
-        .a(pw_887),
-        .b(pq_976),
+        .in_valid(go_936),
+        .a(pw_847),
+        .b(pq_935),
         .sub(1'h0),
-        .out_valid(pu_978_valid),
-        .result(pu_978_result)
+        .out_valid(p1u23_fp_add_valid),
+        .result(p1u23_fp_add_result)
     );
-    assign fnan_991 = pu_978_result;
-    assign pw_992 = (((&pd_984[30:23]) && (!(pd_984[22:0] == 23'h000000))) ? (pd_984 | 32'h00400000) : (((&pd_990[30:23]) && (!(pd_990[22:0] == 23'h000000))) ? (pd_990 | 32'h00400000) : (((((&pd_984[30:23]) && (pd_984[22:0] == 23'h000000)) && ((&pd_990[30:23]) && (pd_990[22:0] == 23'h000000))) && (!(pd_984[31] == pd_990[31]))) ? 32'hffc00000 : fnan_991)));
-    assign go_993 = 1'h1;
+    assign fnan_949 = p1u23_fp_add_result;
+    assign pw_950 = (((&pd_942[30:23]) && (!(pd_942[22:0] == 23'h000000))) ? (pd_942 | 32'h00400000) : (((&pd_948[30:23]) && (!(pd_948[22:0] == 23'h000000))) ? (pd_948 | 32'h00400000) : (((((&pd_942[30:23]) && (pd_942[22:0] == 23'h000000)) && ((&pd_948[30:23]) && (pd_948[22:0] == 23'h000000))) && (!(pd_942[31] == pd_948[31]))) ? 32'hffc00000 : fnan_949)));
+    assign go_951 = 1'h1;
 
-    ohls_fp_mul pu_994 (
+    ohls_fp_mul p1u24_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_993),
-        .a(w_295),
-        .b(pv_167),
-        .out_valid(pu_994_valid),
-        .result(pu_994_result)
+        .in_valid(go_951),
+        .a(w_271),
+        .b(pv_149),
+        .out_valid(p1u24_fp_mul_valid),
+        .result(p1u24_fp_mul_result)
     );
-    assign fnan_1003 = pu_994_result;
-    assign pw_1004 = (((&pd_998[30:23]) && (!(pd_998[22:0] == 23'h000000))) ? (pd_998 | 32'h00400000) : (((&pd_1002[30:23]) && (!(pd_1002[22:0] == 23'h000000))) ? (pd_1002 | 32'h00400000) : (((((&pd_998[30:23]) && (pd_998[22:0] == 23'h000000)) && (pd_1002[30:0] == 31'h00000000)) || ((pd_998[30:0] == 31'h00000000) && ((&pd_1002[30:23]) && (pd_1002[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1003)));
-    assign go_1089 = 1'h1;
+    assign fnan_960 = p1u24_fp_mul_result;
+    assign pw_961 = (((&pd_955[30:23]) && (!(pd_955[22:0] == 23'h000000))) ? (pd_955 | 32'h00400000) : (((&pd_959[30:23]) && (!(pd_959[22:0] == 23'h000000))) ? (pd_959 | 32'h00400000) : (((((&pd_955[30:23]) && (pd_955[22:0] == 23'h000000)) && (pd_959[30:0] == 31'h00000000)) || ((pd_955[30:0] == 31'h00000000) && ((&pd_959[30:23]) && (pd_959[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_960)));
+    assign go_1046 = 1'h1;
 
-    ohls_fp_add pu_1090 (
+    ohls_fp_add p1u25_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1089),
-        .a(pw_992),
-        .b(pq_1088),
+        .in_valid(go_1046),
+        .a(pw_950),
+        .b(pq_1045),
         .sub(1'h0),
-        .out_valid(pu_1090_valid),
-        .result(pu_1090_result)
+        .out_valid(p1u25_fp_add_valid),
+        .result(p1u25_fp_add_result)
     );
-    assign fnan_1103 = pu_1090_result;
-    assign pw_1104 = (((&pd_1096[30:23]) && (!(pd_1096[22:0] == 23'h000000))) ? (pd_1096 | 32'h00400000) : (((&pd_1102[30:23]) && (!(pd_1102[22:0] == 23'h000000))) ? (pd_1102 | 32'h00400000) : (((((&pd_1096[30:23]) && (pd_1096[22:0] == 23'h000000)) && ((&pd_1102[30:23]) && (pd_1102[22:0] == 23'h000000))) && (!(pd_1096[31] == pd_1102[31]))) ? 32'hffc00000 : fnan_1103)));
-    assign go_1105 = 1'h1;
+    assign fnan_1059 = p1u25_fp_add_result;
+    assign pw_1060 = (((&pd_1052[30:23]) && (!(pd_1052[22:0] == 23'h000000))) ? (pd_1052 | 32'h00400000) : (((&pd_1058[30:23]) && (!(pd_1058[22:0] == 23'h000000))) ? (pd_1058 | 32'h00400000) : (((((&pd_1052[30:23]) && (pd_1052[22:0] == 23'h000000)) && ((&pd_1058[30:23]) && (pd_1058[22:0] == 23'h000000))) && (!(pd_1052[31] == pd_1058[31]))) ? 32'hffc00000 : fnan_1059)));
+    assign go_1061 = 1'h1;
 
-    ohls_fp_mul pu_1106 (
+    ohls_fp_mul p1u26_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1105),
-        .a(w_252),
-        .b(pv_166),
-        .out_valid(pu_1106_valid),
-        .result(pu_1106_result)
+        .in_valid(go_1061),
+        .a(w_230),
+        .b(pv_148),
+        .out_valid(p1u26_fp_mul_valid),
+        .result(p1u26_fp_mul_result)
     );
-    assign fnan_1115 = pu_1106_result;
-    assign pw_1116 = (((&pd_1110[30:23]) && (!(pd_1110[22:0] == 23'h000000))) ? (pd_1110 | 32'h00400000) : (((&pd_1114[30:23]) && (!(pd_1114[22:0] == 23'h000000))) ? (pd_1114 | 32'h00400000) : (((((&pd_1110[30:23]) && (pd_1110[22:0] == 23'h000000)) && (pd_1114[30:0] == 31'h00000000)) || ((pd_1110[30:0] == 31'h00000000) && ((&pd_1114[30:23]) && (pd_1114[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1115)));
-    assign go_1208 = 1'h1;
+    assign fnan_1070 = p1u26_fp_mul_result;
+    assign pw_1071 = (((&pd_1065[30:23]) && (!(pd_1065[22:0] == 23'h000000))) ? (pd_1065 | 32'h00400000) : (((&pd_1069[30:23]) && (!(pd_1069[22:0] == 23'h000000))) ? (pd_1069 | 32'h00400000) : (((((&pd_1065[30:23]) && (pd_1065[22:0] == 23'h000000)) && (pd_1069[30:0] == 31'h00000000)) || ((pd_1065[30:0] == 31'h00000000) && ((&pd_1069[30:23]) && (pd_1069[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1070)));
+    assign go_1163 = 1'h1;
 
-    ohls_fp_add pu_1209 (
+    ohls_fp_add p1u27_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1208),
-        .a(pw_1104),
-        .b(pq_1207),
+        .in_valid(go_1163),
+        .a(pw_1060),
+        .b(pq_1162),
         .sub(1'h0),
-        .out_valid(pu_1209_valid),
-        .result(pu_1209_result)
+        .out_valid(p1u27_fp_add_valid),
+        .result(p1u27_fp_add_result)
     );
-    assign fnan_1222 = pu_1209_result;
-    assign pw_1223 = (((&pd_1215[30:23]) && (!(pd_1215[22:0] == 23'h000000))) ? (pd_1215 | 32'h00400000) : (((&pd_1221[30:23]) && (!(pd_1221[22:0] == 23'h000000))) ? (pd_1221 | 32'h00400000) : (((((&pd_1215[30:23]) && (pd_1215[22:0] == 23'h000000)) && ((&pd_1221[30:23]) && (pd_1221[22:0] == 23'h000000))) && (!(pd_1215[31] == pd_1221[31]))) ? 32'hffc00000 : fnan_1222)));
-    assign go_1224 = 1'h1;
+    assign fnan_1176 = p1u27_fp_add_result;
+    assign pw_1177 = (((&pd_1169[30:23]) && (!(pd_1169[22:0] == 23'h000000))) ? (pd_1169 | 32'h00400000) : (((&pd_1175[30:23]) && (!(pd_1175[22:0] == 23'h000000))) ? (pd_1175 | 32'h00400000) : (((((&pd_1169[30:23]) && (pd_1169[22:0] == 23'h000000)) && ((&pd_1175[30:23]) && (pd_1175[22:0] == 23'h000000))) && (!(pd_1169[31] == pd_1175[31]))) ? 32'hffc00000 : fnan_1176)));
+    assign go_1178 = 1'h1;
 
-    ohls_fp_mul pu_1225 (
+    ohls_fp_mul p1u28_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1224),
-        .a(w_216),
-        .b(pv_165),
-        .out_valid(pu_1225_valid),
-        .result(pu_1225_result)
+        .in_valid(go_1178),
+        .a(w_196),
+        .b(pv_147),
+        .out_valid(p1u28_fp_mul_valid),
+        .result(p1u28_fp_mul_result)
     );
-    assign fnan_1234 = pu_1225_result;
-    assign pw_1235 = (((&pd_1229[30:23]) && (!(pd_1229[22:0] == 23'h000000))) ? (pd_1229 | 32'h00400000) : (((&pd_1233[30:23]) && (!(pd_1233[22:0] == 23'h000000))) ? (pd_1233 | 32'h00400000) : (((((&pd_1229[30:23]) && (pd_1229[22:0] == 23'h000000)) && (pd_1233[30:0] == 31'h00000000)) || ((pd_1229[30:0] == 31'h00000000) && ((&pd_1233[30:23]) && (pd_1233[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1234)));
-    assign go_1334 = 1'h1;
+    assign fnan_1187 = p1u28_fp_mul_result;
+    assign pw_1188 = (((&pd_1182[30:23]) && (!(pd_1182[22:0] == 23'h000000))) ? (pd_1182 | 32'h00400000) : (((&pd_1186[30:23]) && (!(pd_1186[22:0] == 23'h000000))) ? (pd_1186 | 32'h00400000) : (((((&pd_1182[30:23]) && (pd_1182[22:0] == 23'h000000)) && (pd_1186[30:0] == 31'h00000000)) || ((pd_1182[30:0] == 31'h00000000) && ((&pd_1186[30:23]) && (pd_1186[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1187)));
+    assign go_1287 = 1'h1;
 
-    ohls_fp_add pu_1335 (
+    ohls_fp_add p1u29_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1334),
-        .a(pw_1223),
-        .b(pq_1333),
+        .in_valid(go_1287),
+        .a(pw_1177),
+        .b(pq_1286),
         .sub(1'h0),
-        .out_valid(pu_1335_valid),
-        .result(pu_1335_result)
+        .out_valid(p1u29_fp_add_valid),
+        .result(p1u29_fp_add_result)
     );
-    assign fnan_1348 = pu_1335_result;
-    assign pw_1349 = (((&pd_1341[30:23]) && (!(pd_1341[22:0] == 23'h000000))) ? (pd_1341 | 32'h00400000) : (((&pd_1347[30:23]) && (!(pd_1347[22:0] == 23'h000000))) ? (pd_1347 | 32'h00400000) : (((((&pd_1341[30:23]) && (pd_1341[22:0] == 23'h000000)) && ((&pd_1347[30:23]) && (pd_1347[22:0] == 23'h000000))) && (!(pd_1341[31] == pd_1347[31]))) ? 32'hffc00000 : fnan_1348)));
-    assign go_1350 = 1'h1;
+    assign fnan_1300 = p1u29_fp_add_result;
+    assign pw_1301 = (((&pd_1293[30:23]) && (!(pd_1293[22:0] == 23'h000000))) ? (pd_1293 | 32'h00400000) : (((&pd_1299[30:23]) && (!(pd_1299[22:0] == 23'h000000))) ? (pd_1299 | 32'h00400000) : (((((&pd_1293[30:23]) && (pd_1293[22:0] == 23'h000000)) && ((&pd_1299[30:23]) && (pd_1299[22:0] == 23'h000000))) && (!(pd_1293[31] == pd_1299[31]))) ? 32'hffc00000 : fnan_1300)));
+    assign go_1302 = 1'h1;
 
-    ohls_fp_mul pu_1351 (
+    ohls_fp_mul p1u30_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1350),
-        .a(w_187),
-        .b(pv_164),
-        .out_valid(pu_1351_valid),
-        .result(pu_1351_result)
+        .in_valid(go_1302),
+        .a(w_169),
+        .b(pv_146),
+        .out_valid(p1u30_fp_mul_valid),
+        .result(p1u30_fp_mul_result)
     );
-    assign fnan_1360 = pu_1351_result;
-    assign pw_1361 = (((&pd_1355[30:23]) && (!(pd_1355[22:0] == 23'h000000))) ? (pd_1355 | 32'h00400000) : (((&pd_1359[30:23]) && (!(pd_1359[22:0] == 23'h000000))) ? (pd_1359 | 32'h00400000) : (((((&pd_1355[30:23]) && (pd_1355[22:0] == 23'h000000)) && (pd_1359[30:0] == 31'h00000000)) || ((pd_1355[30:0] == 31'h00000000) && ((&pd_1359[30:23]) && (pd_1359[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1360)));
-    assign go_1467 = 1'h1;
+    assign fnan_1311 = p1u30_fp_mul_result;
+    assign pw_1312 = (((&pd_1306[30:23]) && (!(pd_1306[22:0] == 23'h000000))) ? (pd_1306 | 32'h00400000) : (((&pd_1310[30:23]) && (!(pd_1310[22:0] == 23'h000000))) ? (pd_1310 | 32'h00400000) : (((((&pd_1306[30:23]) && (pd_1306[22:0] == 23'h000000)) && (pd_1310[30:0] == 31'h00000000)) || ((pd_1306[30:0] == 31'h00000000) && ((&pd_1310[30:23]) && (pd_1310[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1311)));
+    assign go_1418 = 1'h1;
 
-    ohls_fp_add pu_1468 (
+    ohls_fp_add p1u31_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1467),
-        .a(pw_1349),
-        .b(pq_1466),
+        .in_valid(go_1418),
+        .a(pw_1301),
+        .b(pq_1417),
         .sub(1'h0),
-        .out_valid(pu_1468_valid),
-        .result(pu_1468_result)
+        .out_valid(p1u31_fp_add_valid),
+        .result(p1u31_fp_add_result)
     );
-    assign fnan_1481 = pu_1468_result;
-    assign pw_1482 = (((&pd_1474[30:23]) && (!(pd_1474[22:0] == 23'h000000))) ? (pd_1474 | 32'h00400000) : (((&pd_1480[30:23]) && (!(pd_1480[22:0] == 23'h000000))) ? (pd_1480 | 32'h00400000) : (((((&pd_1474[30:23]) && (pd_1474[22:0] == 23'h000000)) && ((&pd_1480[30:23]) && (pd_1480[22:0] == 23'h000000))) && (!(pd_1474[31] == pd_1480[31]))) ? 32'hffc00000 : fnan_1481)));
-    assign w_1483 = {32'h00000000, y_base};
-    assign pw_1484 = (w_1483 + pw_183);
-    assign pv_1629 = v0_i;
-    assign w_1630 = 32'h00000001;
-    assign pw_1631 = (pv_1629 + w_1630);
-    assign pv_164 = (((p1_valid[30] && 1'h1) && p1_en) ? pv_165 : v16_window_14);
-    assign pv_165 = (((p1_valid[31] && 1'h1) && p1_en) ? pv_166 : v15_window_13);
-    assign pv_166 = (((p1_valid[32] && 1'h1) && p1_en) ? pv_167 : v14_window_12);
-    assign pv_167 = (((p1_valid[33] && 1'h1) && p1_en) ? pv_168 : v13_window_11);
-    assign pv_168 = (((p1_valid[34] && 1'h1) && p1_en) ? pv_169 : v12_window_10);
-    assign pv_169 = (((p1_valid[35] && 1'h1) && p1_en) ? pv_170 : v11_window_9);
-    assign pv_170 = (((p1_valid[36] && 1'h1) && p1_en) ? pv_171 : v10_window_8);
-    assign pv_171 = (((p1_valid[37] && 1'h1) && p1_en) ? pv_172 : v9_window_7);
-    assign pv_172 = (((p1_valid[38] && 1'h1) && p1_en) ? pv_173 : v8_window_6);
-    assign pv_173 = (((p1_valid[39] && 1'h1) && p1_en) ? pv_174 : v7_window_5);
-    assign pv_174 = (((p1_valid[40] && 1'h1) && p1_en) ? pv_175 : v6_window_4);
-    assign pv_175 = (((p1_valid[41] && 1'h1) && p1_en) ? pv_176 : v5_window_3);
-    assign pv_176 = (((p1_valid[42] && 1'h1) && p1_en) ? pv_177 : v4_window_2);
-    assign pv_177 = (((p1_valid[43] && 1'h1) && p1_en) ? pv_178 : v3_window_1);
-    assign pv_178 = (((p1_valid[44] && 1'h1) && p1_en) ? pld_185 : v2_window_0);
-    assign p1_stall = (((((p1_valid[0] && 1'h1) && pw_163) && (!x_ld_req_ready)) || ((p1_valid[44] && 1'h1) && (!x_ld_resp_valid))) || ((p1_valid[144] && 1'h1) && (!y_st_req_ready)));
+    assign fnan_1431 = p1u31_fp_add_result;
+    assign pw_1432 = (((&pd_1424[30:23]) && (!(pd_1424[22:0] == 23'h000000))) ? (pd_1424 | 32'h00400000) : (((&pd_1430[30:23]) && (!(pd_1430[22:0] == 23'h000000))) ? (pd_1430 | 32'h00400000) : (((((&pd_1424[30:23]) && (pd_1424[22:0] == 23'h000000)) && ((&pd_1430[30:23]) && (pd_1430[22:0] == 23'h000000))) && (!(pd_1424[31] == pd_1430[31]))) ? 32'hffc00000 : fnan_1431)));
+    assign w_1433 = {32'h00000000, y_base};
+    assign pw_1434 = (w_1433 + pw_165);
+    assign pv_1579 = v0_i;
+    assign w_1580 = 32'h00000001;
+    assign pw_1581 = (pv_1579 + w_1580);
+    assign pv_146 = (((p1_valid[30] && 1'h1) && p1_en) ? pv_147 : v16_window_14);
+    assign pv_147 = (((p1_valid[31] && 1'h1) && p1_en) ? pv_148 : v15_window_13);
+    assign pv_148 = (((p1_valid[32] && 1'h1) && p1_en) ? pv_149 : v14_window_12);
+    assign pv_149 = (((p1_valid[33] && 1'h1) && p1_en) ? pv_150 : v13_window_11);
+    assign pv_150 = (((p1_valid[34] && 1'h1) && p1_en) ? pv_151 : v12_window_10);
+    assign pv_151 = (((p1_valid[35] && 1'h1) && p1_en) ? pv_152 : v11_window_9);
+    assign pv_152 = (((p1_valid[36] && 1'h1) && p1_en) ? pv_153 : v10_window_8);
+    assign pv_153 = (((p1_valid[37] && 1'h1) && p1_en) ? pv_154 : v9_window_7);
+    assign pv_154 = (((p1_valid[38] && 1'h1) && p1_en) ? pv_155 : v8_window_6);
+    assign pv_155 = (((p1_valid[39] && 1'h1) && p1_en) ? pv_156 : v7_window_5);
+    assign pv_156 = (((p1_valid[40] && 1'h1) && p1_en) ? pv_157 : v6_window_4);
+    assign pv_157 = (((p1_valid[41] && 1'h1) && p1_en) ? pv_158 : v5_window_3);
+    assign pv_158 = (((p1_valid[42] && 1'h1) && p1_en) ? pv_159 : v4_window_2);
+    assign pv_159 = (((p1_valid[43] && 1'h1) && p1_en) ? pv_160 : v3_window_1);
+    assign pv_160 = (((p1_valid[44] && 1'h1) && p1_en) ? pld_167 : v2_window_0);
+    assign p1_stall = (((((p1_valid[0] && 1'h1) && pw_145) && (!x_ld_req_ready)) || ((p1_valid[44] && 1'h1) && (!x_ld_resp_valid))) || ((p1_valid[144] && 1'h1) && (!y_st_req_ready)));
 
     always @(posedge clk) begin
         p1_apart <= (1'h1 && (((x_size == 32'h00000000) || (y_size == 32'h00000000)) || ((({1'h0, x_base} + {1'h0, x_size}) <= {1'h0, y_base}) || (({1'h0, y_base} + {1'h0, y_size}) <= {1'h0, x_base}))));
     end
-    assign w_1632 = 32'h00000000;
-    assign w_1633 = 32'h00000000;
-    assign w_1634 = 64'h0000000000000000;
+    assign w_1582 = 32'h00000000;
+    assign w_1583 = 32'h00000000;
+    assign w_1584 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -2817,55 +2581,39 @@ module fir_datapath (
             state <= 16'h0000;
             x_rd_issued <= 1'h0;
             x_rd_beat <= 8'h00;
-            u0_fp_mul_issued <= 1'h0;
-            u1_fp_add_issued <= 1'h0;
-            u2_fp_mul_issued <= 1'h0;
-            u3_fp_add_issued <= 1'h0;
-            u4_fp_mul_issued <= 1'h0;
-            u5_fp_add_issued <= 1'h0;
-            u6_fp_mul_issued <= 1'h0;
-            u7_fp_add_issued <= 1'h0;
-            u8_fp_mul_issued <= 1'h0;
-            u9_fp_add_issued <= 1'h0;
-            u10_fp_mul_issued <= 1'h0;
-            u11_fp_add_issued <= 1'h0;
-            u12_fp_mul_issued <= 1'h0;
-            u13_fp_add_issued <= 1'h0;
-            u14_fp_mul_issued <= 1'h0;
-            u15_fp_add_issued <= 1'h0;
-            u16_fp_mul_issued <= 1'h0;
-            u17_fp_add_issued <= 1'h0;
-            u18_fp_mul_issued <= 1'h0;
-            u19_fp_add_issued <= 1'h0;
-            u20_fp_mul_issued <= 1'h0;
-            u21_fp_add_issued <= 1'h0;
-            u22_fp_mul_issued <= 1'h0;
-            u23_fp_add_issued <= 1'h0;
-            u24_fp_mul_issued <= 1'h0;
-            u25_fp_add_issued <= 1'h0;
-            u26_fp_mul_issued <= 1'h0;
-            u27_fp_add_issued <= 1'h0;
-            u28_fp_mul_issued <= 1'h0;
-            u29_fp_add_issued <= 1'h0;
-            u30_fp_mul_issued <= 1'h0;
-            u31_fp_add_issued <= 1'h0;
+            u32_fp_mul_issued <= 1'h0;
+            u33_fp_add_issued <= 1'h0;
+            u34_fp_mul_issued <= 1'h0;
+            u35_fp_mul_issued <= 1'h0;
+            u36_fp_mul_issued <= 1'h0;
+            u37_fp_mul_issued <= 1'h0;
+            u38_fp_mul_issued <= 1'h0;
+            u39_fp_mul_issued <= 1'h0;
+            u40_fp_mul_issued <= 1'h0;
+            u41_fp_mul_issued <= 1'h0;
+            u42_fp_mul_issued <= 1'h0;
+            u43_fp_mul_issued <= 1'h0;
+            u44_fp_mul_issued <= 1'h0;
+            u45_fp_mul_issued <= 1'h0;
+            u46_fp_mul_issued <= 1'h0;
+            u47_fp_mul_issued <= 1'h0;
             y_wr_issued <= 1'h0;
             y_wr_beat <= 8'h00;
-            got_146 <= 1'h0;
-            got_147 <= 1'h0;
-            got_148 <= 1'h0;
-            got_149 <= 1'h0;
-            got_150 <= 1'h0;
-            got_151 <= 1'h0;
-            got_152 <= 1'h0;
-            got_153 <= 1'h0;
-            got_154 <= 1'h0;
-            got_155 <= 1'h0;
-            got_156 <= 1'h0;
-            got_157 <= 1'h0;
-            got_158 <= 1'h0;
-            got_159 <= 1'h0;
-            got_160 <= 1'h0;
+            got_128 <= 1'h0;
+            got_129 <= 1'h0;
+            got_130 <= 1'h0;
+            got_131 <= 1'h0;
+            got_132 <= 1'h0;
+            got_133 <= 1'h0;
+            got_134 <= 1'h0;
+            got_135 <= 1'h0;
+            got_136 <= 1'h0;
+            got_137 <= 1'h0;
+            got_138 <= 1'h0;
+            got_139 <= 1'h0;
+            got_140 <= 1'h0;
+            got_141 <= 1'h0;
+            got_142 <= 1'h0;
             p1_valid <= 189'h000000000000000000000000000000000000000000000000;
             p1_admit <= 1'h0;
             p1_go <= 1'h0;
@@ -2903,172 +2651,172 @@ module fir_datapath (
             if ((state == 16'h000a)) state <= 16'h0009;
             if ((state == 16'h000b)) v0_i <= w_14;
             if ((state == 16'h000b)) state <= 16'h0008;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v16_window_14 <= w_16;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v15_window_13 <= w_17;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v14_window_12 <= w_18;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v13_window_11 <= w_19;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v12_window_10 <= w_20;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v11_window_9 <= w_21;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v10_window_8 <= w_22;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v9_window_7 <= w_23;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v8_window_6 <= w_24;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v7_window_5 <= w_25;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v6_window_4 <= w_26;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v5_window_3 <= w_27;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v4_window_2 <= w_28;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) v3_window_1 <= w_29;
-            if (((state == 16'h000c) && 1'h1)) u2_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u2_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000c) && 1'h1)) u4_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u4_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000c) && 1'h1)) u6_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u6_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000c) && 1'h1)) u8_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u8_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000c) && 1'h1)) u10_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u10_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000c) && 1'h1)) u12_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u12_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000c) && 1'h1)) u14_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u14_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000c) && 1'h1)) u16_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u16_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000c) && 1'h1)) u18_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u18_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000c) && 1'h1)) u20_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u20_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000c) && 1'h1)) u22_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u22_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000c) && 1'h1)) u24_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u24_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000c) && 1'h1)) u26_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u26_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000c) && 1'h1)) u28_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u28_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000c) && 1'h1)) u30_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) u30_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) q_145 <= w_144;
-            if (((state == 16'h000c) && u2_fp_mul_valid)) r_49 <= (((&w_46[30:23]) && (!1'h0)) ? (w_46 | 32'h00400000) : (((&w_29[30:23]) && (!(w_29[22:0] == 23'h000000))) ? (w_29 | 32'h00400000) : (((((&w_46[30:23]) && 1'h0) && (w_29[30:0] == 31'h00000000)) || (1'h0 && ((&w_29[30:23]) && (w_29[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_48)));
-            if (((state == 16'h000c) && u2_fp_mul_valid)) got_146 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_146 <= 1'h0;
-            if (((state == 16'h000c) && u4_fp_mul_valid)) r_56 <= (((&w_53[30:23]) && (!1'h0)) ? (w_53 | 32'h00400000) : (((&w_28[30:23]) && (!(w_28[22:0] == 23'h000000))) ? (w_28 | 32'h00400000) : (((((&w_53[30:23]) && 1'h0) && (w_28[30:0] == 31'h00000000)) || (1'h0 && ((&w_28[30:23]) && (w_28[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_55)));
-            if (((state == 16'h000c) && u4_fp_mul_valid)) got_147 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_147 <= 1'h0;
-            if (((state == 16'h000c) && u6_fp_mul_valid)) r_63 <= (((&w_60[30:23]) && (!1'h0)) ? (w_60 | 32'h00400000) : (((&w_27[30:23]) && (!(w_27[22:0] == 23'h000000))) ? (w_27 | 32'h00400000) : (((((&w_60[30:23]) && 1'h0) && (w_27[30:0] == 31'h00000000)) || (1'h0 && ((&w_27[30:23]) && (w_27[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_62)));
-            if (((state == 16'h000c) && u6_fp_mul_valid)) got_148 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_148 <= 1'h0;
-            if (((state == 16'h000c) && u8_fp_mul_valid)) r_70 <= (((&w_67[30:23]) && (!1'h0)) ? (w_67 | 32'h00400000) : (((&w_26[30:23]) && (!(w_26[22:0] == 23'h000000))) ? (w_26 | 32'h00400000) : (((((&w_67[30:23]) && 1'h0) && (w_26[30:0] == 31'h00000000)) || (1'h0 && ((&w_26[30:23]) && (w_26[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_69)));
-            if (((state == 16'h000c) && u8_fp_mul_valid)) got_149 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_149 <= 1'h0;
-            if (((state == 16'h000c) && u10_fp_mul_valid)) r_77 <= (((&w_74[30:23]) && (!1'h1)) ? (w_74 | 32'h00400000) : (((&w_25[30:23]) && (!(w_25[22:0] == 23'h000000))) ? (w_25 | 32'h00400000) : (((((&w_74[30:23]) && 1'h1) && (w_25[30:0] == 31'h00000000)) || (1'h0 && ((&w_25[30:23]) && (w_25[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_76)));
-            if (((state == 16'h000c) && u10_fp_mul_valid)) got_150 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_150 <= 1'h0;
-            if (((state == 16'h000c) && u12_fp_mul_valid)) r_84 <= (((&w_81[30:23]) && (!1'h0)) ? (w_81 | 32'h00400000) : (((&w_24[30:23]) && (!(w_24[22:0] == 23'h000000))) ? (w_24 | 32'h00400000) : (((((&w_81[30:23]) && 1'h0) && (w_24[30:0] == 31'h00000000)) || (1'h0 && ((&w_24[30:23]) && (w_24[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_83)));
-            if (((state == 16'h000c) && u12_fp_mul_valid)) got_151 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_151 <= 1'h0;
-            if (((state == 16'h000c) && u14_fp_mul_valid)) r_91 <= (((&w_88[30:23]) && (!1'h0)) ? (w_88 | 32'h00400000) : (((&w_23[30:23]) && (!(w_23[22:0] == 23'h000000))) ? (w_23 | 32'h00400000) : (((((&w_88[30:23]) && 1'h0) && (w_23[30:0] == 31'h00000000)) || (1'h0 && ((&w_23[30:23]) && (w_23[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_90)));
-            if (((state == 16'h000c) && u14_fp_mul_valid)) got_152 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_152 <= 1'h0;
-            if (((state == 16'h000c) && u16_fp_mul_valid)) r_97 <= (((&w_88[30:23]) && (!1'h0)) ? (w_88 | 32'h00400000) : (((&w_22[30:23]) && (!(w_22[22:0] == 23'h000000))) ? (w_22 | 32'h00400000) : (((((&w_88[30:23]) && 1'h0) && (w_22[30:0] == 31'h00000000)) || (1'h0 && ((&w_22[30:23]) && (w_22[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_96)));
-            if (((state == 16'h000c) && u16_fp_mul_valid)) got_153 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_153 <= 1'h0;
-            if (((state == 16'h000c) && u18_fp_mul_valid)) r_103 <= (((&w_81[30:23]) && (!1'h0)) ? (w_81 | 32'h00400000) : (((&w_21[30:23]) && (!(w_21[22:0] == 23'h000000))) ? (w_21 | 32'h00400000) : (((((&w_81[30:23]) && 1'h0) && (w_21[30:0] == 31'h00000000)) || (1'h0 && ((&w_21[30:23]) && (w_21[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_102)));
-            if (((state == 16'h000c) && u18_fp_mul_valid)) got_154 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_154 <= 1'h0;
-            if (((state == 16'h000c) && u20_fp_mul_valid)) r_109 <= (((&w_74[30:23]) && (!1'h1)) ? (w_74 | 32'h00400000) : (((&w_20[30:23]) && (!(w_20[22:0] == 23'h000000))) ? (w_20 | 32'h00400000) : (((((&w_74[30:23]) && 1'h1) && (w_20[30:0] == 31'h00000000)) || (1'h0 && ((&w_20[30:23]) && (w_20[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_108)));
-            if (((state == 16'h000c) && u20_fp_mul_valid)) got_155 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_155 <= 1'h0;
-            if (((state == 16'h000c) && u22_fp_mul_valid)) r_115 <= (((&w_67[30:23]) && (!1'h0)) ? (w_67 | 32'h00400000) : (((&w_19[30:23]) && (!(w_19[22:0] == 23'h000000))) ? (w_19 | 32'h00400000) : (((((&w_67[30:23]) && 1'h0) && (w_19[30:0] == 31'h00000000)) || (1'h0 && ((&w_19[30:23]) && (w_19[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_114)));
-            if (((state == 16'h000c) && u22_fp_mul_valid)) got_156 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_156 <= 1'h0;
-            if (((state == 16'h000c) && u24_fp_mul_valid)) r_121 <= (((&w_60[30:23]) && (!1'h0)) ? (w_60 | 32'h00400000) : (((&w_18[30:23]) && (!(w_18[22:0] == 23'h000000))) ? (w_18 | 32'h00400000) : (((((&w_60[30:23]) && 1'h0) && (w_18[30:0] == 31'h00000000)) || (1'h0 && ((&w_18[30:23]) && (w_18[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_120)));
-            if (((state == 16'h000c) && u24_fp_mul_valid)) got_157 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_157 <= 1'h0;
-            if (((state == 16'h000c) && u26_fp_mul_valid)) r_127 <= (((&w_53[30:23]) && (!1'h0)) ? (w_53 | 32'h00400000) : (((&w_17[30:23]) && (!(w_17[22:0] == 23'h000000))) ? (w_17 | 32'h00400000) : (((((&w_53[30:23]) && 1'h0) && (w_17[30:0] == 31'h00000000)) || (1'h0 && ((&w_17[30:23]) && (w_17[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_126)));
-            if (((state == 16'h000c) && u26_fp_mul_valid)) got_158 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_158 <= 1'h0;
-            if (((state == 16'h000c) && u28_fp_mul_valid)) r_133 <= (((&w_46[30:23]) && (!1'h0)) ? (w_46 | 32'h00400000) : (((&w_16[30:23]) && (!(w_16[22:0] == 23'h000000))) ? (w_16 | 32'h00400000) : (((((&w_46[30:23]) && 1'h0) && (w_16[30:0] == 31'h00000000)) || (1'h0 && ((&w_16[30:23]) && (w_16[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_132)));
-            if (((state == 16'h000c) && u28_fp_mul_valid)) got_159 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_159 <= 1'h0;
-            if (((state == 16'h000c) && u30_fp_mul_valid)) r_139 <= (((&w_39[30:23]) && (!1'h0)) ? (w_39 | 32'h00400000) : (((&w_15[30:23]) && (!(w_15[22:0] == 23'h000000))) ? (w_15 | 32'h00400000) : (((((&w_39[30:23]) && 1'h0) && (w_15[30:0] == 31'h00000000)) || (1'h0 && ((&w_15[30:23]) && (w_15[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_138)));
-            if (((state == 16'h000c) && u30_fp_mul_valid)) got_160 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) got_160 <= 1'h0;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_146 || u2_fp_mul_valid)) && (got_147 || u4_fp_mul_valid)) && (got_148 || u6_fp_mul_valid)) && (got_149 || u8_fp_mul_valid)) && (got_150 || u10_fp_mul_valid)) && (got_151 || u12_fp_mul_valid)) && (got_152 || u14_fp_mul_valid)) && (got_153 || u16_fp_mul_valid)) && (got_154 || u18_fp_mul_valid)) && (got_155 || u20_fp_mul_valid)) && (got_156 || u22_fp_mul_valid)) && (got_157 || u24_fp_mul_valid)) && (got_158 || u26_fp_mul_valid)) && (got_159 || u28_fp_mul_valid)) && (got_160 || u30_fp_mul_valid)))) state <= 16'h000e;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v16_window_14 <= w_16;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v15_window_13 <= w_17;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v14_window_12 <= w_18;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v13_window_11 <= w_19;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v12_window_10 <= w_20;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v11_window_9 <= w_21;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v10_window_8 <= w_22;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v9_window_7 <= w_23;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v8_window_6 <= w_24;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v7_window_5 <= w_25;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v6_window_4 <= w_26;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v5_window_3 <= w_27;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v4_window_2 <= w_28;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v3_window_1 <= w_29;
+            if (((state == 16'h000c) && 1'h1)) u32_fp_mul_issued <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u32_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && 1'h1)) u34_fp_mul_issued <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u34_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && 1'h1)) u35_fp_mul_issued <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u35_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && 1'h1)) u36_fp_mul_issued <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u36_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && 1'h1)) u37_fp_mul_issued <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u37_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && 1'h1)) u38_fp_mul_issued <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u38_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && 1'h1)) u39_fp_mul_issued <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u39_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && 1'h1)) u40_fp_mul_issued <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u40_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && 1'h1)) u41_fp_mul_issued <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u41_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && 1'h1)) u42_fp_mul_issued <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u42_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && 1'h1)) u43_fp_mul_issued <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u43_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && 1'h1)) u44_fp_mul_issued <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u44_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && 1'h1)) u45_fp_mul_issued <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u45_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && 1'h1)) u46_fp_mul_issued <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u46_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && 1'h1)) u47_fp_mul_issued <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u47_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) q_127 <= w_126;
+            if (((state == 16'h000c) && u32_fp_mul_valid)) r_46 <= (((&w_44[30:23]) && (!1'h0)) ? (w_44 | 32'h00400000) : (((&w_29[30:23]) && (!(w_29[22:0] == 23'h000000))) ? (w_29 | 32'h00400000) : (((((&w_44[30:23]) && 1'h0) && (w_29[30:0] == 31'h00000000)) || (1'h0 && ((&w_29[30:23]) && (w_29[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_45)));
+            if (((state == 16'h000c) && u32_fp_mul_valid)) got_128 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_128 <= 1'h0;
+            if (((state == 16'h000c) && u34_fp_mul_valid)) r_52 <= (((&w_49[30:23]) && (!1'h0)) ? (w_49 | 32'h00400000) : (((&w_28[30:23]) && (!(w_28[22:0] == 23'h000000))) ? (w_28 | 32'h00400000) : (((((&w_49[30:23]) && 1'h0) && (w_28[30:0] == 31'h00000000)) || (1'h0 && ((&w_28[30:23]) && (w_28[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_51)));
+            if (((state == 16'h000c) && u34_fp_mul_valid)) got_129 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_129 <= 1'h0;
+            if (((state == 16'h000c) && u35_fp_mul_valid)) r_58 <= (((&w_55[30:23]) && (!1'h0)) ? (w_55 | 32'h00400000) : (((&w_27[30:23]) && (!(w_27[22:0] == 23'h000000))) ? (w_27 | 32'h00400000) : (((((&w_55[30:23]) && 1'h0) && (w_27[30:0] == 31'h00000000)) || (1'h0 && ((&w_27[30:23]) && (w_27[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_57)));
+            if (((state == 16'h000c) && u35_fp_mul_valid)) got_130 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_130 <= 1'h0;
+            if (((state == 16'h000c) && u36_fp_mul_valid)) r_64 <= (((&w_61[30:23]) && (!1'h0)) ? (w_61 | 32'h00400000) : (((&w_26[30:23]) && (!(w_26[22:0] == 23'h000000))) ? (w_26 | 32'h00400000) : (((((&w_61[30:23]) && 1'h0) && (w_26[30:0] == 31'h00000000)) || (1'h0 && ((&w_26[30:23]) && (w_26[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_63)));
+            if (((state == 16'h000c) && u36_fp_mul_valid)) got_131 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_131 <= 1'h0;
+            if (((state == 16'h000c) && u37_fp_mul_valid)) r_70 <= (((&w_67[30:23]) && (!1'h1)) ? (w_67 | 32'h00400000) : (((&w_25[30:23]) && (!(w_25[22:0] == 23'h000000))) ? (w_25 | 32'h00400000) : (((((&w_67[30:23]) && 1'h1) && (w_25[30:0] == 31'h00000000)) || (1'h0 && ((&w_25[30:23]) && (w_25[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_69)));
+            if (((state == 16'h000c) && u37_fp_mul_valid)) got_132 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_132 <= 1'h0;
+            if (((state == 16'h000c) && u38_fp_mul_valid)) r_76 <= (((&w_73[30:23]) && (!1'h0)) ? (w_73 | 32'h00400000) : (((&w_24[30:23]) && (!(w_24[22:0] == 23'h000000))) ? (w_24 | 32'h00400000) : (((((&w_73[30:23]) && 1'h0) && (w_24[30:0] == 31'h00000000)) || (1'h0 && ((&w_24[30:23]) && (w_24[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_75)));
+            if (((state == 16'h000c) && u38_fp_mul_valid)) got_133 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_133 <= 1'h0;
+            if (((state == 16'h000c) && u39_fp_mul_valid)) r_82 <= (((&w_79[30:23]) && (!1'h0)) ? (w_79 | 32'h00400000) : (((&w_23[30:23]) && (!(w_23[22:0] == 23'h000000))) ? (w_23 | 32'h00400000) : (((((&w_79[30:23]) && 1'h0) && (w_23[30:0] == 31'h00000000)) || (1'h0 && ((&w_23[30:23]) && (w_23[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_81)));
+            if (((state == 16'h000c) && u39_fp_mul_valid)) got_134 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_134 <= 1'h0;
+            if (((state == 16'h000c) && u40_fp_mul_valid)) r_87 <= (((&w_79[30:23]) && (!1'h0)) ? (w_79 | 32'h00400000) : (((&w_22[30:23]) && (!(w_22[22:0] == 23'h000000))) ? (w_22 | 32'h00400000) : (((((&w_79[30:23]) && 1'h0) && (w_22[30:0] == 31'h00000000)) || (1'h0 && ((&w_22[30:23]) && (w_22[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_86)));
+            if (((state == 16'h000c) && u40_fp_mul_valid)) got_135 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_135 <= 1'h0;
+            if (((state == 16'h000c) && u41_fp_mul_valid)) r_92 <= (((&w_73[30:23]) && (!1'h0)) ? (w_73 | 32'h00400000) : (((&w_21[30:23]) && (!(w_21[22:0] == 23'h000000))) ? (w_21 | 32'h00400000) : (((((&w_73[30:23]) && 1'h0) && (w_21[30:0] == 31'h00000000)) || (1'h0 && ((&w_21[30:23]) && (w_21[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_91)));
+            if (((state == 16'h000c) && u41_fp_mul_valid)) got_136 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_136 <= 1'h0;
+            if (((state == 16'h000c) && u42_fp_mul_valid)) r_97 <= (((&w_67[30:23]) && (!1'h1)) ? (w_67 | 32'h00400000) : (((&w_20[30:23]) && (!(w_20[22:0] == 23'h000000))) ? (w_20 | 32'h00400000) : (((((&w_67[30:23]) && 1'h1) && (w_20[30:0] == 31'h00000000)) || (1'h0 && ((&w_20[30:23]) && (w_20[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_96)));
+            if (((state == 16'h000c) && u42_fp_mul_valid)) got_137 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_137 <= 1'h0;
+            if (((state == 16'h000c) && u43_fp_mul_valid)) r_102 <= (((&w_61[30:23]) && (!1'h0)) ? (w_61 | 32'h00400000) : (((&w_19[30:23]) && (!(w_19[22:0] == 23'h000000))) ? (w_19 | 32'h00400000) : (((((&w_61[30:23]) && 1'h0) && (w_19[30:0] == 31'h00000000)) || (1'h0 && ((&w_19[30:23]) && (w_19[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_101)));
+            if (((state == 16'h000c) && u43_fp_mul_valid)) got_138 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_138 <= 1'h0;
+            if (((state == 16'h000c) && u44_fp_mul_valid)) r_107 <= (((&w_55[30:23]) && (!1'h0)) ? (w_55 | 32'h00400000) : (((&w_18[30:23]) && (!(w_18[22:0] == 23'h000000))) ? (w_18 | 32'h00400000) : (((((&w_55[30:23]) && 1'h0) && (w_18[30:0] == 31'h00000000)) || (1'h0 && ((&w_18[30:23]) && (w_18[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_106)));
+            if (((state == 16'h000c) && u44_fp_mul_valid)) got_139 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_139 <= 1'h0;
+            if (((state == 16'h000c) && u45_fp_mul_valid)) r_112 <= (((&w_49[30:23]) && (!1'h0)) ? (w_49 | 32'h00400000) : (((&w_17[30:23]) && (!(w_17[22:0] == 23'h000000))) ? (w_17 | 32'h00400000) : (((((&w_49[30:23]) && 1'h0) && (w_17[30:0] == 31'h00000000)) || (1'h0 && ((&w_17[30:23]) && (w_17[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_111)));
+            if (((state == 16'h000c) && u45_fp_mul_valid)) got_140 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_140 <= 1'h0;
+            if (((state == 16'h000c) && u46_fp_mul_valid)) r_117 <= (((&w_44[30:23]) && (!1'h0)) ? (w_44 | 32'h00400000) : (((&w_16[30:23]) && (!(w_16[22:0] == 23'h000000))) ? (w_16 | 32'h00400000) : (((((&w_44[30:23]) && 1'h0) && (w_16[30:0] == 31'h00000000)) || (1'h0 && ((&w_16[30:23]) && (w_16[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_116)));
+            if (((state == 16'h000c) && u46_fp_mul_valid)) got_141 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_141 <= 1'h0;
+            if (((state == 16'h000c) && u47_fp_mul_valid)) r_122 <= (((&w_39[30:23]) && (!1'h0)) ? (w_39 | 32'h00400000) : (((&w_15[30:23]) && (!(w_15[22:0] == 23'h000000))) ? (w_15 | 32'h00400000) : (((((&w_39[30:23]) && 1'h0) && (w_15[30:0] == 31'h00000000)) || (1'h0 && ((&w_15[30:23]) && (w_15[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_121)));
+            if (((state == 16'h000c) && u47_fp_mul_valid)) got_142 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_142 <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) state <= 16'h000e;
             if (((state == 16'h000d) && ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // fir_constant.cl:22:21
             if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) ld_36 <= x_rd_data;  // fir_constant.cl:22:21
             if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // fir_constant.cl:22:21
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // fir_constant.cl:22:21
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // fir_constant.cl:22:21
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h000c;  // fir_constant.cl:22:21
-            if (((state == 16'h000e) && u0_fp_mul_valid)) v2_window_0 <= v_37;
-            if (((state == 16'h000e) && 1'h1)) u0_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000e) && u0_fp_mul_valid)) u0_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000e) && u0_fp_mul_valid)) r_42 <= (((&w_39[30:23]) && (!1'h0)) ? (w_39 | 32'h00400000) : (((&v_37[30:23]) && (!(v_37[22:0] == 23'h000000))) ? (v_37 | 32'h00400000) : (((((&w_39[30:23]) && 1'h0) && (v_37[30:0] == 31'h00000000)) || (1'h0 && ((&v_37[30:23]) && (v_37[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_41)));
-            if (((state == 16'h000e) && u0_fp_mul_valid)) state <= 16'h000f;
-            if (((state == 16'h000f) && 1'h1)) u1_fp_add_issued <= 1'h1;
-            if (((state == 16'h000f) && u1_fp_add_valid)) u1_fp_add_issued <= 1'h0;
-            if (((state == 16'h000f) && u1_fp_add_valid)) r_45 <= (((&w_38[30:23]) && (!1'h1)) ? (w_38 | 32'h00400000) : (((&r_42[30:23]) && (!(r_42[22:0] == 23'h000000))) ? (r_42 | 32'h00400000) : (((((&w_38[30:23]) && 1'h1) && ((&r_42[30:23]) && (r_42[22:0] == 23'h000000))) && (!(w_38[31] == r_42[31]))) ? 32'hffc00000 : fnan_44)));
-            if (((state == 16'h000f) && u1_fp_add_valid)) state <= 16'h0010;
-            if (((state == 16'h0010) && 1'h1)) u3_fp_add_issued <= 1'h1;
-            if (((state == 16'h0010) && u3_fp_add_valid)) u3_fp_add_issued <= 1'h0;
-            if (((state == 16'h0010) && u3_fp_add_valid)) r_52 <= (((&r_45[30:23]) && (!(r_45[22:0] == 23'h000000))) ? (r_45 | 32'h00400000) : (((&r_49[30:23]) && (!(r_49[22:0] == 23'h000000))) ? (r_49 | 32'h00400000) : (((((&r_45[30:23]) && (r_45[22:0] == 23'h000000)) && ((&r_49[30:23]) && (r_49[22:0] == 23'h000000))) && (!(r_45[31] == r_49[31]))) ? 32'hffc00000 : fnan_51)));
-            if (((state == 16'h0010) && u3_fp_add_valid)) state <= 16'h0011;
-            if (((state == 16'h0011) && 1'h1)) u5_fp_add_issued <= 1'h1;
-            if (((state == 16'h0011) && u5_fp_add_valid)) u5_fp_add_issued <= 1'h0;
-            if (((state == 16'h0011) && u5_fp_add_valid)) r_59 <= (((&r_52[30:23]) && (!(r_52[22:0] == 23'h000000))) ? (r_52 | 32'h00400000) : (((&r_56[30:23]) && (!(r_56[22:0] == 23'h000000))) ? (r_56 | 32'h00400000) : (((((&r_52[30:23]) && (r_52[22:0] == 23'h000000)) && ((&r_56[30:23]) && (r_56[22:0] == 23'h000000))) && (!(r_52[31] == r_56[31]))) ? 32'hffc00000 : fnan_58)));
-            if (((state == 16'h0011) && u5_fp_add_valid)) state <= 16'h0012;
-            if (((state == 16'h0012) && 1'h1)) u7_fp_add_issued <= 1'h1;
-            if (((state == 16'h0012) && u7_fp_add_valid)) u7_fp_add_issued <= 1'h0;
-            if (((state == 16'h0012) && u7_fp_add_valid)) r_66 <= (((&r_59[30:23]) && (!(r_59[22:0] == 23'h000000))) ? (r_59 | 32'h00400000) : (((&r_63[30:23]) && (!(r_63[22:0] == 23'h000000))) ? (r_63 | 32'h00400000) : (((((&r_59[30:23]) && (r_59[22:0] == 23'h000000)) && ((&r_63[30:23]) && (r_63[22:0] == 23'h000000))) && (!(r_59[31] == r_63[31]))) ? 32'hffc00000 : fnan_65)));
-            if (((state == 16'h0012) && u7_fp_add_valid)) state <= 16'h0013;
-            if (((state == 16'h0013) && 1'h1)) u9_fp_add_issued <= 1'h1;
-            if (((state == 16'h0013) && u9_fp_add_valid)) u9_fp_add_issued <= 1'h0;
-            if (((state == 16'h0013) && u9_fp_add_valid)) r_73 <= (((&r_66[30:23]) && (!(r_66[22:0] == 23'h000000))) ? (r_66 | 32'h00400000) : (((&r_70[30:23]) && (!(r_70[22:0] == 23'h000000))) ? (r_70 | 32'h00400000) : (((((&r_66[30:23]) && (r_66[22:0] == 23'h000000)) && ((&r_70[30:23]) && (r_70[22:0] == 23'h000000))) && (!(r_66[31] == r_70[31]))) ? 32'hffc00000 : fnan_72)));
-            if (((state == 16'h0013) && u9_fp_add_valid)) state <= 16'h0014;
-            if (((state == 16'h0014) && 1'h1)) u11_fp_add_issued <= 1'h1;
-            if (((state == 16'h0014) && u11_fp_add_valid)) u11_fp_add_issued <= 1'h0;
-            if (((state == 16'h0014) && u11_fp_add_valid)) r_80 <= (((&r_73[30:23]) && (!(r_73[22:0] == 23'h000000))) ? (r_73 | 32'h00400000) : (((&r_77[30:23]) && (!(r_77[22:0] == 23'h000000))) ? (r_77 | 32'h00400000) : (((((&r_73[30:23]) && (r_73[22:0] == 23'h000000)) && ((&r_77[30:23]) && (r_77[22:0] == 23'h000000))) && (!(r_73[31] == r_77[31]))) ? 32'hffc00000 : fnan_79)));
-            if (((state == 16'h0014) && u11_fp_add_valid)) state <= 16'h0015;
-            if (((state == 16'h0015) && 1'h1)) u13_fp_add_issued <= 1'h1;
-            if (((state == 16'h0015) && u13_fp_add_valid)) u13_fp_add_issued <= 1'h0;
-            if (((state == 16'h0015) && u13_fp_add_valid)) r_87 <= (((&r_80[30:23]) && (!(r_80[22:0] == 23'h000000))) ? (r_80 | 32'h00400000) : (((&r_84[30:23]) && (!(r_84[22:0] == 23'h000000))) ? (r_84 | 32'h00400000) : (((((&r_80[30:23]) && (r_80[22:0] == 23'h000000)) && ((&r_84[30:23]) && (r_84[22:0] == 23'h000000))) && (!(r_80[31] == r_84[31]))) ? 32'hffc00000 : fnan_86)));
-            if (((state == 16'h0015) && u13_fp_add_valid)) state <= 16'h0016;
-            if (((state == 16'h0016) && 1'h1)) u15_fp_add_issued <= 1'h1;
-            if (((state == 16'h0016) && u15_fp_add_valid)) u15_fp_add_issued <= 1'h0;
-            if (((state == 16'h0016) && u15_fp_add_valid)) r_94 <= (((&r_87[30:23]) && (!(r_87[22:0] == 23'h000000))) ? (r_87 | 32'h00400000) : (((&r_91[30:23]) && (!(r_91[22:0] == 23'h000000))) ? (r_91 | 32'h00400000) : (((((&r_87[30:23]) && (r_87[22:0] == 23'h000000)) && ((&r_91[30:23]) && (r_91[22:0] == 23'h000000))) && (!(r_87[31] == r_91[31]))) ? 32'hffc00000 : fnan_93)));
-            if (((state == 16'h0016) && u15_fp_add_valid)) state <= 16'h0017;
-            if (((state == 16'h0017) && 1'h1)) u17_fp_add_issued <= 1'h1;
-            if (((state == 16'h0017) && u17_fp_add_valid)) u17_fp_add_issued <= 1'h0;
-            if (((state == 16'h0017) && u17_fp_add_valid)) r_100 <= (((&r_94[30:23]) && (!(r_94[22:0] == 23'h000000))) ? (r_94 | 32'h00400000) : (((&r_97[30:23]) && (!(r_97[22:0] == 23'h000000))) ? (r_97 | 32'h00400000) : (((((&r_94[30:23]) && (r_94[22:0] == 23'h000000)) && ((&r_97[30:23]) && (r_97[22:0] == 23'h000000))) && (!(r_94[31] == r_97[31]))) ? 32'hffc00000 : fnan_99)));
-            if (((state == 16'h0017) && u17_fp_add_valid)) state <= 16'h0018;
-            if (((state == 16'h0018) && 1'h1)) u19_fp_add_issued <= 1'h1;
-            if (((state == 16'h0018) && u19_fp_add_valid)) u19_fp_add_issued <= 1'h0;
-            if (((state == 16'h0018) && u19_fp_add_valid)) r_106 <= (((&r_100[30:23]) && (!(r_100[22:0] == 23'h000000))) ? (r_100 | 32'h00400000) : (((&r_103[30:23]) && (!(r_103[22:0] == 23'h000000))) ? (r_103 | 32'h00400000) : (((((&r_100[30:23]) && (r_100[22:0] == 23'h000000)) && ((&r_103[30:23]) && (r_103[22:0] == 23'h000000))) && (!(r_100[31] == r_103[31]))) ? 32'hffc00000 : fnan_105)));
-            if (((state == 16'h0018) && u19_fp_add_valid)) state <= 16'h0019;
-            if (((state == 16'h0019) && 1'h1)) u21_fp_add_issued <= 1'h1;
-            if (((state == 16'h0019) && u21_fp_add_valid)) u21_fp_add_issued <= 1'h0;
-            if (((state == 16'h0019) && u21_fp_add_valid)) r_112 <= (((&r_106[30:23]) && (!(r_106[22:0] == 23'h000000))) ? (r_106 | 32'h00400000) : (((&r_109[30:23]) && (!(r_109[22:0] == 23'h000000))) ? (r_109 | 32'h00400000) : (((((&r_106[30:23]) && (r_106[22:0] == 23'h000000)) && ((&r_109[30:23]) && (r_109[22:0] == 23'h000000))) && (!(r_106[31] == r_109[31]))) ? 32'hffc00000 : fnan_111)));
-            if (((state == 16'h0019) && u21_fp_add_valid)) state <= 16'h001a;
-            if (((state == 16'h001a) && 1'h1)) u23_fp_add_issued <= 1'h1;
-            if (((state == 16'h001a) && u23_fp_add_valid)) u23_fp_add_issued <= 1'h0;
-            if (((state == 16'h001a) && u23_fp_add_valid)) r_118 <= (((&r_112[30:23]) && (!(r_112[22:0] == 23'h000000))) ? (r_112 | 32'h00400000) : (((&r_115[30:23]) && (!(r_115[22:0] == 23'h000000))) ? (r_115 | 32'h00400000) : (((((&r_112[30:23]) && (r_112[22:0] == 23'h000000)) && ((&r_115[30:23]) && (r_115[22:0] == 23'h000000))) && (!(r_112[31] == r_115[31]))) ? 32'hffc00000 : fnan_117)));
-            if (((state == 16'h001a) && u23_fp_add_valid)) state <= 16'h001b;
-            if (((state == 16'h001b) && 1'h1)) u25_fp_add_issued <= 1'h1;
-            if (((state == 16'h001b) && u25_fp_add_valid)) u25_fp_add_issued <= 1'h0;
-            if (((state == 16'h001b) && u25_fp_add_valid)) r_124 <= (((&r_118[30:23]) && (!(r_118[22:0] == 23'h000000))) ? (r_118 | 32'h00400000) : (((&r_121[30:23]) && (!(r_121[22:0] == 23'h000000))) ? (r_121 | 32'h00400000) : (((((&r_118[30:23]) && (r_118[22:0] == 23'h000000)) && ((&r_121[30:23]) && (r_121[22:0] == 23'h000000))) && (!(r_118[31] == r_121[31]))) ? 32'hffc00000 : fnan_123)));
-            if (((state == 16'h001b) && u25_fp_add_valid)) state <= 16'h001c;
-            if (((state == 16'h001c) && 1'h1)) u27_fp_add_issued <= 1'h1;
-            if (((state == 16'h001c) && u27_fp_add_valid)) u27_fp_add_issued <= 1'h0;
-            if (((state == 16'h001c) && u27_fp_add_valid)) r_130 <= (((&r_124[30:23]) && (!(r_124[22:0] == 23'h000000))) ? (r_124 | 32'h00400000) : (((&r_127[30:23]) && (!(r_127[22:0] == 23'h000000))) ? (r_127 | 32'h00400000) : (((((&r_124[30:23]) && (r_124[22:0] == 23'h000000)) && ((&r_127[30:23]) && (r_127[22:0] == 23'h000000))) && (!(r_124[31] == r_127[31]))) ? 32'hffc00000 : fnan_129)));
-            if (((state == 16'h001c) && u27_fp_add_valid)) state <= 16'h001d;
-            if (((state == 16'h001d) && 1'h1)) u29_fp_add_issued <= 1'h1;
-            if (((state == 16'h001d) && u29_fp_add_valid)) u29_fp_add_issued <= 1'h0;
-            if (((state == 16'h001d) && u29_fp_add_valid)) r_136 <= (((&r_130[30:23]) && (!(r_130[22:0] == 23'h000000))) ? (r_130 | 32'h00400000) : (((&r_133[30:23]) && (!(r_133[22:0] == 23'h000000))) ? (r_133 | 32'h00400000) : (((((&r_130[30:23]) && (r_130[22:0] == 23'h000000)) && ((&r_133[30:23]) && (r_133[22:0] == 23'h000000))) && (!(r_130[31] == r_133[31]))) ? 32'hffc00000 : fnan_135)));
-            if (((state == 16'h001d) && u29_fp_add_valid)) state <= 16'h001e;
-            if (((state == 16'h001e) && 1'h1)) u31_fp_add_issued <= 1'h1;
-            if (((state == 16'h001e) && u31_fp_add_valid)) u31_fp_add_issued <= 1'h0;
-            if (((state == 16'h001e) && u31_fp_add_valid)) r_142 <= (((&r_136[30:23]) && (!(r_136[22:0] == 23'h000000))) ? (r_136 | 32'h00400000) : (((&r_139[30:23]) && (!(r_139[22:0] == 23'h000000))) ? (r_139 | 32'h00400000) : (((((&r_136[30:23]) && (r_136[22:0] == 23'h000000)) && ((&r_139[30:23]) && (r_139[22:0] == 23'h000000))) && (!(r_136[31] == r_139[31]))) ? 32'hffc00000 : fnan_141)));
-            if (((state == 16'h001e) && u31_fp_add_valid)) state <= 16'h001f;
+            if (((state == 16'h000e) && u32_fp_mul_valid)) v2_window_0 <= v_37;
+            if (((state == 16'h000e) && 1'h1)) u32_fp_mul_issued <= 1'h1;
+            if (((state == 16'h000e) && u32_fp_mul_valid)) u32_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000e) && u32_fp_mul_valid)) r_41 <= (((&w_39[30:23]) && (!1'h0)) ? (w_39 | 32'h00400000) : (((&v_37[30:23]) && (!(v_37[22:0] == 23'h000000))) ? (v_37 | 32'h00400000) : (((((&w_39[30:23]) && 1'h0) && (v_37[30:0] == 31'h00000000)) || (1'h0 && ((&v_37[30:23]) && (v_37[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_40)));
+            if (((state == 16'h000e) && u32_fp_mul_valid)) state <= 16'h000f;
+            if (((state == 16'h000f) && 1'h1)) u33_fp_add_issued <= 1'h1;
+            if (((state == 16'h000f) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
+            if (((state == 16'h000f) && u33_fp_add_valid)) r_43 <= (((&w_38[30:23]) && (!1'h1)) ? (w_38 | 32'h00400000) : (((&r_41[30:23]) && (!(r_41[22:0] == 23'h000000))) ? (r_41 | 32'h00400000) : (((((&w_38[30:23]) && 1'h1) && ((&r_41[30:23]) && (r_41[22:0] == 23'h000000))) && (!(w_38[31] == r_41[31]))) ? 32'hffc00000 : fnan_42)));
+            if (((state == 16'h000f) && u33_fp_add_valid)) state <= 16'h0010;
+            if (((state == 16'h0010) && 1'h1)) u33_fp_add_issued <= 1'h1;
+            if (((state == 16'h0010) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
+            if (((state == 16'h0010) && u33_fp_add_valid)) r_48 <= (((&r_43[30:23]) && (!(r_43[22:0] == 23'h000000))) ? (r_43 | 32'h00400000) : (((&r_46[30:23]) && (!(r_46[22:0] == 23'h000000))) ? (r_46 | 32'h00400000) : (((((&r_43[30:23]) && (r_43[22:0] == 23'h000000)) && ((&r_46[30:23]) && (r_46[22:0] == 23'h000000))) && (!(r_43[31] == r_46[31]))) ? 32'hffc00000 : fnan_47)));
+            if (((state == 16'h0010) && u33_fp_add_valid)) state <= 16'h0011;
+            if (((state == 16'h0011) && 1'h1)) u33_fp_add_issued <= 1'h1;
+            if (((state == 16'h0011) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
+            if (((state == 16'h0011) && u33_fp_add_valid)) r_54 <= (((&r_48[30:23]) && (!(r_48[22:0] == 23'h000000))) ? (r_48 | 32'h00400000) : (((&r_52[30:23]) && (!(r_52[22:0] == 23'h000000))) ? (r_52 | 32'h00400000) : (((((&r_48[30:23]) && (r_48[22:0] == 23'h000000)) && ((&r_52[30:23]) && (r_52[22:0] == 23'h000000))) && (!(r_48[31] == r_52[31]))) ? 32'hffc00000 : fnan_53)));
+            if (((state == 16'h0011) && u33_fp_add_valid)) state <= 16'h0012;
+            if (((state == 16'h0012) && 1'h1)) u33_fp_add_issued <= 1'h1;
+            if (((state == 16'h0012) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
+            if (((state == 16'h0012) && u33_fp_add_valid)) r_60 <= (((&r_54[30:23]) && (!(r_54[22:0] == 23'h000000))) ? (r_54 | 32'h00400000) : (((&r_58[30:23]) && (!(r_58[22:0] == 23'h000000))) ? (r_58 | 32'h00400000) : (((((&r_54[30:23]) && (r_54[22:0] == 23'h000000)) && ((&r_58[30:23]) && (r_58[22:0] == 23'h000000))) && (!(r_54[31] == r_58[31]))) ? 32'hffc00000 : fnan_59)));
+            if (((state == 16'h0012) && u33_fp_add_valid)) state <= 16'h0013;
+            if (((state == 16'h0013) && 1'h1)) u33_fp_add_issued <= 1'h1;
+            if (((state == 16'h0013) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
+            if (((state == 16'h0013) && u33_fp_add_valid)) r_66 <= (((&r_60[30:23]) && (!(r_60[22:0] == 23'h000000))) ? (r_60 | 32'h00400000) : (((&r_64[30:23]) && (!(r_64[22:0] == 23'h000000))) ? (r_64 | 32'h00400000) : (((((&r_60[30:23]) && (r_60[22:0] == 23'h000000)) && ((&r_64[30:23]) && (r_64[22:0] == 23'h000000))) && (!(r_60[31] == r_64[31]))) ? 32'hffc00000 : fnan_65)));
+            if (((state == 16'h0013) && u33_fp_add_valid)) state <= 16'h0014;
+            if (((state == 16'h0014) && 1'h1)) u33_fp_add_issued <= 1'h1;
+            if (((state == 16'h0014) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
+            if (((state == 16'h0014) && u33_fp_add_valid)) r_72 <= (((&r_66[30:23]) && (!(r_66[22:0] == 23'h000000))) ? (r_66 | 32'h00400000) : (((&r_70[30:23]) && (!(r_70[22:0] == 23'h000000))) ? (r_70 | 32'h00400000) : (((((&r_66[30:23]) && (r_66[22:0] == 23'h000000)) && ((&r_70[30:23]) && (r_70[22:0] == 23'h000000))) && (!(r_66[31] == r_70[31]))) ? 32'hffc00000 : fnan_71)));
+            if (((state == 16'h0014) && u33_fp_add_valid)) state <= 16'h0015;
+            if (((state == 16'h0015) && 1'h1)) u33_fp_add_issued <= 1'h1;
+            if (((state == 16'h0015) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
+            if (((state == 16'h0015) && u33_fp_add_valid)) r_78 <= (((&r_72[30:23]) && (!(r_72[22:0] == 23'h000000))) ? (r_72 | 32'h00400000) : (((&r_76[30:23]) && (!(r_76[22:0] == 23'h000000))) ? (r_76 | 32'h00400000) : (((((&r_72[30:23]) && (r_72[22:0] == 23'h000000)) && ((&r_76[30:23]) && (r_76[22:0] == 23'h000000))) && (!(r_72[31] == r_76[31]))) ? 32'hffc00000 : fnan_77)));
+            if (((state == 16'h0015) && u33_fp_add_valid)) state <= 16'h0016;
+            if (((state == 16'h0016) && 1'h1)) u33_fp_add_issued <= 1'h1;
+            if (((state == 16'h0016) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
+            if (((state == 16'h0016) && u33_fp_add_valid)) r_84 <= (((&r_78[30:23]) && (!(r_78[22:0] == 23'h000000))) ? (r_78 | 32'h00400000) : (((&r_82[30:23]) && (!(r_82[22:0] == 23'h000000))) ? (r_82 | 32'h00400000) : (((((&r_78[30:23]) && (r_78[22:0] == 23'h000000)) && ((&r_82[30:23]) && (r_82[22:0] == 23'h000000))) && (!(r_78[31] == r_82[31]))) ? 32'hffc00000 : fnan_83)));
+            if (((state == 16'h0016) && u33_fp_add_valid)) state <= 16'h0017;
+            if (((state == 16'h0017) && 1'h1)) u33_fp_add_issued <= 1'h1;
+            if (((state == 16'h0017) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
+            if (((state == 16'h0017) && u33_fp_add_valid)) r_89 <= (((&r_84[30:23]) && (!(r_84[22:0] == 23'h000000))) ? (r_84 | 32'h00400000) : (((&r_87[30:23]) && (!(r_87[22:0] == 23'h000000))) ? (r_87 | 32'h00400000) : (((((&r_84[30:23]) && (r_84[22:0] == 23'h000000)) && ((&r_87[30:23]) && (r_87[22:0] == 23'h000000))) && (!(r_84[31] == r_87[31]))) ? 32'hffc00000 : fnan_88)));
+            if (((state == 16'h0017) && u33_fp_add_valid)) state <= 16'h0018;
+            if (((state == 16'h0018) && 1'h1)) u33_fp_add_issued <= 1'h1;
+            if (((state == 16'h0018) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
+            if (((state == 16'h0018) && u33_fp_add_valid)) r_94 <= (((&r_89[30:23]) && (!(r_89[22:0] == 23'h000000))) ? (r_89 | 32'h00400000) : (((&r_92[30:23]) && (!(r_92[22:0] == 23'h000000))) ? (r_92 | 32'h00400000) : (((((&r_89[30:23]) && (r_89[22:0] == 23'h000000)) && ((&r_92[30:23]) && (r_92[22:0] == 23'h000000))) && (!(r_89[31] == r_92[31]))) ? 32'hffc00000 : fnan_93)));
+            if (((state == 16'h0018) && u33_fp_add_valid)) state <= 16'h0019;
+            if (((state == 16'h0019) && 1'h1)) u33_fp_add_issued <= 1'h1;
+            if (((state == 16'h0019) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
+            if (((state == 16'h0019) && u33_fp_add_valid)) r_99 <= (((&r_94[30:23]) && (!(r_94[22:0] == 23'h000000))) ? (r_94 | 32'h00400000) : (((&r_97[30:23]) && (!(r_97[22:0] == 23'h000000))) ? (r_97 | 32'h00400000) : (((((&r_94[30:23]) && (r_94[22:0] == 23'h000000)) && ((&r_97[30:23]) && (r_97[22:0] == 23'h000000))) && (!(r_94[31] == r_97[31]))) ? 32'hffc00000 : fnan_98)));
+            if (((state == 16'h0019) && u33_fp_add_valid)) state <= 16'h001a;
+            if (((state == 16'h001a) && 1'h1)) u33_fp_add_issued <= 1'h1;
+            if (((state == 16'h001a) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
+            if (((state == 16'h001a) && u33_fp_add_valid)) r_104 <= (((&r_99[30:23]) && (!(r_99[22:0] == 23'h000000))) ? (r_99 | 32'h00400000) : (((&r_102[30:23]) && (!(r_102[22:0] == 23'h000000))) ? (r_102 | 32'h00400000) : (((((&r_99[30:23]) && (r_99[22:0] == 23'h000000)) && ((&r_102[30:23]) && (r_102[22:0] == 23'h000000))) && (!(r_99[31] == r_102[31]))) ? 32'hffc00000 : fnan_103)));
+            if (((state == 16'h001a) && u33_fp_add_valid)) state <= 16'h001b;
+            if (((state == 16'h001b) && 1'h1)) u33_fp_add_issued <= 1'h1;
+            if (((state == 16'h001b) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
+            if (((state == 16'h001b) && u33_fp_add_valid)) r_109 <= (((&r_104[30:23]) && (!(r_104[22:0] == 23'h000000))) ? (r_104 | 32'h00400000) : (((&r_107[30:23]) && (!(r_107[22:0] == 23'h000000))) ? (r_107 | 32'h00400000) : (((((&r_104[30:23]) && (r_104[22:0] == 23'h000000)) && ((&r_107[30:23]) && (r_107[22:0] == 23'h000000))) && (!(r_104[31] == r_107[31]))) ? 32'hffc00000 : fnan_108)));
+            if (((state == 16'h001b) && u33_fp_add_valid)) state <= 16'h001c;
+            if (((state == 16'h001c) && 1'h1)) u33_fp_add_issued <= 1'h1;
+            if (((state == 16'h001c) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
+            if (((state == 16'h001c) && u33_fp_add_valid)) r_114 <= (((&r_109[30:23]) && (!(r_109[22:0] == 23'h000000))) ? (r_109 | 32'h00400000) : (((&r_112[30:23]) && (!(r_112[22:0] == 23'h000000))) ? (r_112 | 32'h00400000) : (((((&r_109[30:23]) && (r_109[22:0] == 23'h000000)) && ((&r_112[30:23]) && (r_112[22:0] == 23'h000000))) && (!(r_109[31] == r_112[31]))) ? 32'hffc00000 : fnan_113)));
+            if (((state == 16'h001c) && u33_fp_add_valid)) state <= 16'h001d;
+            if (((state == 16'h001d) && 1'h1)) u33_fp_add_issued <= 1'h1;
+            if (((state == 16'h001d) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
+            if (((state == 16'h001d) && u33_fp_add_valid)) r_119 <= (((&r_114[30:23]) && (!(r_114[22:0] == 23'h000000))) ? (r_114 | 32'h00400000) : (((&r_117[30:23]) && (!(r_117[22:0] == 23'h000000))) ? (r_117 | 32'h00400000) : (((((&r_114[30:23]) && (r_114[22:0] == 23'h000000)) && ((&r_117[30:23]) && (r_117[22:0] == 23'h000000))) && (!(r_114[31] == r_117[31]))) ? 32'hffc00000 : fnan_118)));
+            if (((state == 16'h001d) && u33_fp_add_valid)) state <= 16'h001e;
+            if (((state == 16'h001e) && 1'h1)) u33_fp_add_issued <= 1'h1;
+            if (((state == 16'h001e) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
+            if (((state == 16'h001e) && u33_fp_add_valid)) r_124 <= (((&r_119[30:23]) && (!(r_119[22:0] == 23'h000000))) ? (r_119 | 32'h00400000) : (((&r_122[30:23]) && (!(r_122[22:0] == 23'h000000))) ? (r_122 | 32'h00400000) : (((((&r_119[30:23]) && (r_119[22:0] == 23'h000000)) && ((&r_122[30:23]) && (r_122[22:0] == 23'h000000))) && (!(r_119[31] == r_122[31]))) ? 32'hffc00000 : fnan_123)));
+            if (((state == 16'h001e) && u33_fp_add_valid)) state <= 16'h001f;
             if (((state == 16'h001f) && ((((state == 16'h001f) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // fir_constant.cl:28:9
             if (((state == 16'h001f) && (((state == 16'h001f) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // fir_constant.cl:28:9
             if (((state == 16'h001f) && ((((state == 16'h001f) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_beat <= 8'h00;  // fir_constant.cl:28:9
@@ -3077,449 +2825,480 @@ module fir_datapath (
             if (((state == 16'h0020) && (1'h1 && y_wr_idle))) p1_valid <= 189'h000000000000000000000000000000000000000000000001;  // fir_constant.cl:18:5
             if (((state == 16'h0020) && (1'h1 && y_wr_idle))) p1_admit <= 1'h1;  // fir_constant.cl:18:5
             if (((state == 16'h0020) && (1'h1 && y_wr_idle))) state <= 16'h0021;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_go <= pw_163;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[30] && 1'h1) && p1_en))) v16_window_14 <= pv_165;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[31] && 1'h1) && p1_en))) v15_window_13 <= pv_166;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[32] && 1'h1) && p1_en))) v14_window_12 <= pv_167;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[33] && 1'h1) && p1_en))) v13_window_11 <= pv_168;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[34] && 1'h1) && p1_en))) v12_window_10 <= pv_169;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[35] && 1'h1) && p1_en))) v11_window_9 <= pv_170;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[36] && 1'h1) && p1_en))) v10_window_8 <= pv_171;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[37] && 1'h1) && p1_en))) v9_window_7 <= pv_172;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[38] && 1'h1) && p1_en))) v8_window_6 <= pv_173;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[39] && 1'h1) && p1_en))) v7_window_5 <= pv_174;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[40] && 1'h1) && p1_en))) v6_window_4 <= pv_175;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[41] && 1'h1) && p1_en))) v5_window_3 <= pv_176;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[42] && 1'h1) && p1_en))) v4_window_2 <= pv_177;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[43] && 1'h1) && p1_en))) v3_window_1 <= pv_178;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[44] && 1'h1) && p1_en))) v2_window_0 <= pld_185;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_190 <= w_187;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_go <= pw_145;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[30] && 1'h1) && p1_en))) v16_window_14 <= pv_147;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[31] && 1'h1) && p1_en))) v15_window_13 <= pv_148;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[32] && 1'h1) && p1_en))) v14_window_12 <= pv_149;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[33] && 1'h1) && p1_en))) v13_window_11 <= pv_150;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[34] && 1'h1) && p1_en))) v12_window_10 <= pv_151;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[35] && 1'h1) && p1_en))) v11_window_9 <= pv_152;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[36] && 1'h1) && p1_en))) v10_window_8 <= pv_153;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[37] && 1'h1) && p1_en))) v9_window_7 <= pv_154;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[38] && 1'h1) && p1_en))) v8_window_6 <= pv_155;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[39] && 1'h1) && p1_en))) v7_window_5 <= pv_156;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[40] && 1'h1) && p1_en))) v6_window_4 <= pv_157;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[41] && 1'h1) && p1_en))) v5_window_3 <= pv_158;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[42] && 1'h1) && p1_en))) v4_window_2 <= pv_159;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[43] && 1'h1) && p1_en))) v3_window_1 <= pv_160;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[44] && 1'h1) && p1_en))) v2_window_0 <= pld_167;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_171 <= w_169;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_172 <= pd_171;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_173 <= pd_172;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_174 <= pd_173;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_175 <= pld_167;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_176 <= pd_175;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_177 <= pd_176;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_178 <= pd_177;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_182 <= w_168;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_183 <= pd_182;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_184 <= pd_183;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_185 <= pd_184;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_186 <= pd_185;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_187 <= pd_186;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_188 <= pw_180;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_189 <= pd_188;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_190 <= pd_189;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_191 <= pd_190;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_192 <= pd_191;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_193 <= pd_192;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_194 <= pld_185;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_195 <= pd_194;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_196 <= pd_195;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_197 <= pd_196;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_202 <= w_186;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_198 <= w_196;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_199 <= pd_198;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_200 <= pd_199;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_201 <= pd_200;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_202 <= pv_160;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_203 <= pd_202;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_204 <= pd_203;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_205 <= pd_204;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_206 <= pd_205;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_207 <= pd_206;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_208 <= pw_199;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_209 <= pd_208;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_210 <= pd_209;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_211 <= pd_210;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_212 <= pd_211;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_213 <= pd_212;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_219 <= w_216;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_216 <= pw_195;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_217 <= pd_216;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_218 <= pd_217;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_219 <= pd_218;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_220 <= pd_219;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_221 <= pd_220;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_222 <= pd_221;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_223 <= pv_178;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_222 <= pq_214;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_223 <= pd_222;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_224 <= pd_223;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_225 <= pd_224;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_226 <= pd_225;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_238 <= pw_215;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_227 <= pd_226;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_232 <= w_230;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_233 <= pd_232;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_234 <= pd_233;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_235 <= pd_234;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_236 <= pv_159;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_237 <= pd_236;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_238 <= pd_237;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_239 <= pd_238;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_240 <= pd_239;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_241 <= pd_240;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_242 <= pd_241;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_243 <= pd_242;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_244 <= pq_235;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_245 <= pd_244;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_246 <= pd_245;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_247 <= pd_246;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_248 <= pd_247;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_249 <= pd_248;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_255 <= w_252;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_256 <= pd_255;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_257 <= pd_256;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_257 <= pw_229;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_258 <= pd_257;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_259 <= pv_177;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_259 <= pd_258;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_260 <= pd_259;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_261 <= pd_260;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_262 <= pd_261;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_281 <= pw_251;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_282 <= pd_281;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_283 <= pd_282;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_284 <= pd_283;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_285 <= pd_284;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_286 <= pd_285;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_287 <= pq_278;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_288 <= pd_287;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_289 <= pd_288;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_290 <= pd_289;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_291 <= pd_290;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_292 <= pd_291;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_298 <= w_295;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_299 <= pd_298;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_300 <= pd_299;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_301 <= pd_300;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_302 <= pv_176;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_303 <= pd_302;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_304 <= pd_303;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_305 <= pd_304;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_331 <= pw_294;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_332 <= pd_331;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_333 <= pd_332;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_334 <= pd_333;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_335 <= pd_334;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_336 <= pd_335;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_337 <= pq_328;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_338 <= pd_337;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_339 <= pd_338;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_340 <= pd_339;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_341 <= pd_340;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_342 <= pd_341;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_348 <= w_345;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_349 <= pd_348;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_350 <= pd_349;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_351 <= pd_350;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_352 <= pv_175;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_353 <= pd_352;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_354 <= pd_353;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_355 <= pd_354;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_388 <= pw_344;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_389 <= pd_388;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_390 <= pd_389;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_391 <= pd_390;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_392 <= pd_391;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_393 <= pd_392;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_394 <= pq_385;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_395 <= pd_394;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_396 <= pd_395;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_397 <= pd_396;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_398 <= pd_397;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_399 <= pd_398;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_405 <= w_402;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_406 <= pd_405;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_407 <= pd_406;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_408 <= pd_407;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_409 <= pv_174;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_410 <= pd_409;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_411 <= pd_410;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_412 <= pd_411;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_452 <= pw_401;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_453 <= pd_452;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_454 <= pd_453;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_455 <= pd_454;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_456 <= pd_455;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_457 <= pd_456;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_458 <= pq_449;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_459 <= pd_458;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_460 <= pd_459;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_461 <= pd_460;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_462 <= pd_461;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_463 <= pd_462;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_469 <= w_466;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_470 <= pd_469;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_471 <= pd_470;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_472 <= pd_471;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_473 <= pv_173;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_474 <= pd_473;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_475 <= pd_474;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_476 <= pd_475;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_523 <= pw_465;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_524 <= pd_523;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_525 <= pd_524;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_526 <= pd_525;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_527 <= pd_526;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_528 <= pd_527;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_529 <= pq_520;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_530 <= pd_529;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_531 <= pd_530;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_532 <= pd_531;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_533 <= pd_532;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_534 <= pd_533;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_540 <= w_537;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_541 <= pd_540;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_542 <= pd_541;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_543 <= pd_542;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_544 <= pv_172;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_545 <= pd_544;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_546 <= pd_545;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_547 <= pd_546;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_601 <= pw_536;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_602 <= pd_601;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_603 <= pd_602;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_604 <= pd_603;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_605 <= pd_604;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_606 <= pd_605;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_607 <= pq_598;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_608 <= pd_607;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_609 <= pd_608;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_610 <= pd_609;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_611 <= pd_610;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_612 <= pd_611;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_617 <= w_537;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_618 <= pd_617;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_619 <= pd_618;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_620 <= pd_619;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_621 <= pv_171;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_622 <= pd_621;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_623 <= pd_622;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_624 <= pd_623;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_685 <= pw_614;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_686 <= pd_685;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_687 <= pd_686;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_688 <= pd_687;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_689 <= pd_688;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_690 <= pd_689;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_691 <= pq_682;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_692 <= pd_691;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_693 <= pd_692;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_694 <= pd_693;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_695 <= pd_694;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_696 <= pd_695;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_701 <= w_466;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_702 <= pd_701;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_703 <= pd_702;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_704 <= pd_703;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_705 <= pv_170;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_706 <= pd_705;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_707 <= pd_706;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_708 <= pd_707;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_776 <= pw_698;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_777 <= pd_776;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_778 <= pd_777;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_779 <= pd_778;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_780 <= pd_779;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_781 <= pd_780;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_782 <= pq_773;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_783 <= pd_782;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_784 <= pd_783;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_785 <= pd_784;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_786 <= pd_785;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_787 <= pd_786;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_792 <= w_402;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_793 <= pd_792;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_794 <= pd_793;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_795 <= pd_794;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_796 <= pv_169;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_797 <= pd_796;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_798 <= pd_797;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_799 <= pd_798;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_874 <= pw_789;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_875 <= pd_874;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_876 <= pd_875;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_877 <= pd_876;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_878 <= pd_877;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_879 <= pd_878;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_880 <= pq_871;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_881 <= pd_880;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_882 <= pd_881;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_883 <= pd_882;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_884 <= pd_883;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_885 <= pd_884;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_890 <= w_345;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_891 <= pd_890;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_892 <= pd_891;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_893 <= pd_892;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_894 <= pv_168;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_895 <= pd_894;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_896 <= pd_895;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_897 <= pd_896;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_979 <= pw_887;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_980 <= pd_979;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_981 <= pd_980;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_982 <= pd_981;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_983 <= pd_982;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_984 <= pd_983;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_985 <= pq_976;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_986 <= pd_985;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_987 <= pd_986;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_988 <= pd_987;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_989 <= pd_988;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_990 <= pd_989;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_995 <= w_295;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_996 <= pd_995;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_997 <= pd_996;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_998 <= pd_997;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_999 <= pv_167;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1000 <= pd_999;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1001 <= pd_1000;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1002 <= pd_1001;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1091 <= pw_992;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1092 <= pd_1091;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1093 <= pd_1092;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1094 <= pd_1093;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1095 <= pd_1094;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1096 <= pd_1095;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1097 <= pq_1088;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1098 <= pd_1097;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1099 <= pd_1098;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1100 <= pd_1099;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1101 <= pd_1100;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1102 <= pd_1101;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1107 <= w_252;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1108 <= pd_1107;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1109 <= pd_1108;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1110 <= pd_1109;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1111 <= pv_166;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1112 <= pd_1111;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1113 <= pd_1112;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1114 <= pd_1113;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1210 <= pw_1104;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1211 <= pd_1210;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1212 <= pd_1211;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1213 <= pd_1212;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1214 <= pd_1213;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1215 <= pd_1214;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1216 <= pq_1207;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1217 <= pd_1216;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1218 <= pd_1217;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1219 <= pd_1218;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1220 <= pd_1219;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1221 <= pd_1220;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1226 <= w_216;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1227 <= pd_1226;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1228 <= pd_1227;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1229 <= pd_1228;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1230 <= pv_165;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1231 <= pd_1230;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1232 <= pd_1231;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1233 <= pd_1232;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1336 <= pw_1223;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1337 <= pd_1336;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1338 <= pd_1337;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1339 <= pd_1338;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1340 <= pd_1339;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1341 <= pd_1340;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1342 <= pq_1333;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1343 <= pd_1342;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1344 <= pd_1343;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1345 <= pd_1344;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1346 <= pd_1345;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1347 <= pd_1346;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1352 <= w_187;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1353 <= pd_1352;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1354 <= pd_1353;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1355 <= pd_1354;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1356 <= pv_164;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1357 <= pd_1356;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1358 <= pd_1357;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1359 <= pd_1358;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1469 <= pw_1349;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1470 <= pd_1469;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1471 <= pd_1470;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1472 <= pd_1471;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1473 <= pd_1472;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1474 <= pd_1473;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1475 <= pq_1466;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1476 <= pd_1475;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1477 <= pd_1476;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1478 <= pd_1477;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1479 <= pd_1478;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1480 <= pd_1479;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (((p1_valid[0] && 1'h1) && pw_163) && p1_en))) v0_i <= pw_1631;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_229 <= pw_228;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_230 <= pq_229;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_231 <= pq_230;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_232 <= pq_231;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_233 <= pq_232;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_234 <= pq_233;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_235 <= pq_234;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_265 <= pw_264;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_266 <= pq_265;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_267 <= pq_266;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_268 <= pq_267;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_269 <= pq_268;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_270 <= pq_269;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_271 <= pq_270;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_272 <= pq_271;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_273 <= pq_272;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_274 <= pq_273;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_275 <= pq_274;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_276 <= pq_275;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_277 <= pq_276;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_278 <= pq_277;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_308 <= pw_307;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_309 <= pq_308;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_310 <= pq_309;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_311 <= pq_310;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_312 <= pq_311;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_313 <= pq_312;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_314 <= pq_313;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_315 <= pq_314;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_316 <= pq_315;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_317 <= pq_316;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_318 <= pq_317;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_319 <= pq_318;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_320 <= pq_319;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_321 <= pq_320;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_322 <= pq_321;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_323 <= pq_322;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_324 <= pq_323;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_325 <= pq_324;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_326 <= pq_325;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_327 <= pq_326;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_328 <= pq_327;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_358 <= pw_357;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_359 <= pq_358;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_360 <= pq_359;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_361 <= pq_360;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_362 <= pq_361;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_363 <= pq_362;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_364 <= pq_363;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_365 <= pq_364;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_366 <= pq_365;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_367 <= pq_366;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_368 <= pq_367;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_369 <= pq_368;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_370 <= pq_369;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_371 <= pq_370;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_372 <= pq_371;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_373 <= pq_372;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_374 <= pq_373;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_375 <= pq_374;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_376 <= pq_375;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_377 <= pq_376;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_378 <= pq_377;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_379 <= pq_378;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_380 <= pq_379;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_381 <= pq_380;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_382 <= pq_381;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_383 <= pq_382;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_384 <= pq_383;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_385 <= pq_384;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_415 <= pw_414;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_263 <= pq_255;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_264 <= pd_263;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_265 <= pd_264;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_266 <= pd_265;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_267 <= pd_266;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_268 <= pd_267;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_273 <= w_271;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_274 <= pd_273;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_275 <= pd_274;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_276 <= pd_275;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_277 <= pv_158;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_278 <= pd_277;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_279 <= pd_278;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_280 <= pd_279;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_305 <= pw_270;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_306 <= pd_305;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_307 <= pd_306;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_308 <= pd_307;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_309 <= pd_308;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_310 <= pd_309;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_311 <= pq_303;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_312 <= pd_311;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_313 <= pd_312;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_314 <= pd_313;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_315 <= pd_314;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_316 <= pd_315;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_321 <= w_319;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_322 <= pd_321;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_323 <= pd_322;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_324 <= pd_323;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_325 <= pv_157;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_326 <= pd_325;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_327 <= pd_326;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_328 <= pd_327;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_360 <= pw_318;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_361 <= pd_360;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_362 <= pd_361;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_363 <= pd_362;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_364 <= pd_363;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_365 <= pd_364;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_366 <= pq_358;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_367 <= pd_366;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_368 <= pd_367;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_369 <= pd_368;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_370 <= pd_369;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_371 <= pd_370;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_376 <= w_374;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_377 <= pd_376;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_378 <= pd_377;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_379 <= pd_378;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_380 <= pv_156;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_381 <= pd_380;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_382 <= pd_381;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_383 <= pd_382;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_422 <= pw_373;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_423 <= pd_422;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_424 <= pd_423;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_425 <= pd_424;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_426 <= pd_425;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_427 <= pd_426;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_428 <= pq_420;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_429 <= pd_428;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_430 <= pd_429;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_431 <= pd_430;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_432 <= pd_431;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_433 <= pd_432;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_438 <= w_436;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_439 <= pd_438;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_440 <= pd_439;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_441 <= pd_440;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_442 <= pv_155;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_443 <= pd_442;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_444 <= pd_443;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_445 <= pd_444;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_491 <= pw_435;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_492 <= pd_491;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_493 <= pd_492;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_494 <= pd_493;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_495 <= pd_494;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_496 <= pd_495;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_497 <= pq_489;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_498 <= pd_497;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_499 <= pd_498;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_500 <= pd_499;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_501 <= pd_500;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_502 <= pd_501;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_507 <= w_505;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_508 <= pd_507;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_509 <= pd_508;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_510 <= pd_509;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_511 <= pv_154;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_512 <= pd_511;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_513 <= pd_512;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_514 <= pd_513;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_567 <= pw_504;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_568 <= pd_567;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_569 <= pd_568;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_570 <= pd_569;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_571 <= pd_570;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_572 <= pd_571;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_573 <= pq_565;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_574 <= pd_573;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_575 <= pd_574;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_576 <= pd_575;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_577 <= pd_576;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_578 <= pd_577;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_582 <= w_505;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_583 <= pd_582;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_584 <= pd_583;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_585 <= pd_584;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_586 <= pv_153;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_587 <= pd_586;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_588 <= pd_587;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_589 <= pd_588;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_649 <= pw_580;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_650 <= pd_649;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_651 <= pd_650;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_652 <= pd_651;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_653 <= pd_652;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_654 <= pd_653;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_655 <= pq_647;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_656 <= pd_655;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_657 <= pd_656;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_658 <= pd_657;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_659 <= pd_658;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_660 <= pd_659;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_664 <= w_436;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_665 <= pd_664;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_666 <= pd_665;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_667 <= pd_666;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_668 <= pv_152;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_669 <= pd_668;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_670 <= pd_669;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_671 <= pd_670;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_738 <= pw_662;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_739 <= pd_738;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_740 <= pd_739;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_741 <= pd_740;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_742 <= pd_741;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_743 <= pd_742;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_744 <= pq_736;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_745 <= pd_744;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_746 <= pd_745;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_747 <= pd_746;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_748 <= pd_747;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_749 <= pd_748;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_753 <= w_374;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_754 <= pd_753;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_755 <= pd_754;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_756 <= pd_755;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_757 <= pv_151;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_758 <= pd_757;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_759 <= pd_758;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_760 <= pd_759;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_834 <= pw_751;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_835 <= pd_834;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_836 <= pd_835;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_837 <= pd_836;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_838 <= pd_837;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_839 <= pd_838;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_840 <= pq_832;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_841 <= pd_840;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_842 <= pd_841;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_843 <= pd_842;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_844 <= pd_843;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_845 <= pd_844;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_849 <= w_319;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_850 <= pd_849;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_851 <= pd_850;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_852 <= pd_851;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_853 <= pv_150;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_854 <= pd_853;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_855 <= pd_854;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_856 <= pd_855;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_937 <= pw_847;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_938 <= pd_937;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_939 <= pd_938;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_940 <= pd_939;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_941 <= pd_940;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_942 <= pd_941;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_943 <= pq_935;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_944 <= pd_943;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_945 <= pd_944;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_946 <= pd_945;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_947 <= pd_946;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_948 <= pd_947;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_952 <= w_271;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_953 <= pd_952;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_954 <= pd_953;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_955 <= pd_954;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_956 <= pv_149;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_957 <= pd_956;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_958 <= pd_957;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_959 <= pd_958;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1047 <= pw_950;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1048 <= pd_1047;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1049 <= pd_1048;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1050 <= pd_1049;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1051 <= pd_1050;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1052 <= pd_1051;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1053 <= pq_1045;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1054 <= pd_1053;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1055 <= pd_1054;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1056 <= pd_1055;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1057 <= pd_1056;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1058 <= pd_1057;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1062 <= w_230;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1063 <= pd_1062;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1064 <= pd_1063;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1065 <= pd_1064;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1066 <= pv_148;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1067 <= pd_1066;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1068 <= pd_1067;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1069 <= pd_1068;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1164 <= pw_1060;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1165 <= pd_1164;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1166 <= pd_1165;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1167 <= pd_1166;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1168 <= pd_1167;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1169 <= pd_1168;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1170 <= pq_1162;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1171 <= pd_1170;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1172 <= pd_1171;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1173 <= pd_1172;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1174 <= pd_1173;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1175 <= pd_1174;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1179 <= w_196;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1180 <= pd_1179;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1181 <= pd_1180;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1182 <= pd_1181;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1183 <= pv_147;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1184 <= pd_1183;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1185 <= pd_1184;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1186 <= pd_1185;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1288 <= pw_1177;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1289 <= pd_1288;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1290 <= pd_1289;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1291 <= pd_1290;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1292 <= pd_1291;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1293 <= pd_1292;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1294 <= pq_1286;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1295 <= pd_1294;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1296 <= pd_1295;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1297 <= pd_1296;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1298 <= pd_1297;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1299 <= pd_1298;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1303 <= w_169;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1304 <= pd_1303;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1305 <= pd_1304;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1306 <= pd_1305;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1307 <= pv_146;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1308 <= pd_1307;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1309 <= pd_1308;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1310 <= pd_1309;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1419 <= pw_1301;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1420 <= pd_1419;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1421 <= pd_1420;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1422 <= pd_1421;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1423 <= pd_1422;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1424 <= pd_1423;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1425 <= pq_1417;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1426 <= pd_1425;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1427 <= pd_1426;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1428 <= pd_1427;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1429 <= pd_1428;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1430 <= pd_1429;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (((p1_valid[0] && 1'h1) && pw_145) && p1_en))) v0_i <= pw_1581;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_208 <= pw_207;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_209 <= pq_208;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_210 <= pq_209;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_211 <= pq_210;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_212 <= pq_211;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_213 <= pq_212;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_214 <= pq_213;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_242 <= pw_241;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_243 <= pq_242;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_244 <= pq_243;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_245 <= pq_244;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_246 <= pq_245;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_247 <= pq_246;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_248 <= pq_247;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_249 <= pq_248;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_250 <= pq_249;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_251 <= pq_250;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_252 <= pq_251;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_253 <= pq_252;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_254 <= pq_253;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_255 <= pq_254;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_283 <= pw_282;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_284 <= pq_283;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_285 <= pq_284;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_286 <= pq_285;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_287 <= pq_286;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_288 <= pq_287;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_289 <= pq_288;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_290 <= pq_289;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_291 <= pq_290;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_292 <= pq_291;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_293 <= pq_292;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_294 <= pq_293;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_295 <= pq_294;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_296 <= pq_295;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_297 <= pq_296;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_298 <= pq_297;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_299 <= pq_298;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_300 <= pq_299;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_301 <= pq_300;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_302 <= pq_301;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_303 <= pq_302;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_331 <= pw_330;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_332 <= pq_331;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_333 <= pq_332;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_334 <= pq_333;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_335 <= pq_334;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_336 <= pq_335;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_337 <= pq_336;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_338 <= pq_337;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_339 <= pq_338;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_340 <= pq_339;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_341 <= pq_340;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_342 <= pq_341;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_343 <= pq_342;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_344 <= pq_343;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_345 <= pq_344;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_346 <= pq_345;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_347 <= pq_346;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_348 <= pq_347;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_349 <= pq_348;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_350 <= pq_349;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_351 <= pq_350;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_352 <= pq_351;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_353 <= pq_352;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_354 <= pq_353;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_355 <= pq_354;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_356 <= pq_355;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_357 <= pq_356;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_358 <= pq_357;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_386 <= pw_385;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_387 <= pq_386;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_388 <= pq_387;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_389 <= pq_388;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_390 <= pq_389;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_391 <= pq_390;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_392 <= pq_391;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_393 <= pq_392;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_394 <= pq_393;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_395 <= pq_394;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_396 <= pq_395;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_397 <= pq_396;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_398 <= pq_397;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_399 <= pq_398;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_400 <= pq_399;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_401 <= pq_400;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_402 <= pq_401;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_403 <= pq_402;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_404 <= pq_403;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_405 <= pq_404;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_406 <= pq_405;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_407 <= pq_406;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_408 <= pq_407;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_409 <= pq_408;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_410 <= pq_409;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_411 <= pq_410;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_412 <= pq_411;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_413 <= pq_412;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_414 <= pq_413;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_415 <= pq_414;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_416 <= pq_415;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_417 <= pq_416;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_418 <= pq_417;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_419 <= pq_418;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_420 <= pq_419;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_421 <= pq_420;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_422 <= pq_421;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_423 <= pq_422;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_424 <= pq_423;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_425 <= pq_424;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_426 <= pq_425;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_427 <= pq_426;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_428 <= pq_427;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_429 <= pq_428;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_430 <= pq_429;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_431 <= pq_430;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_432 <= pq_431;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_433 <= pq_432;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_434 <= pq_433;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_435 <= pq_434;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_436 <= pq_435;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_437 <= pq_436;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_438 <= pq_437;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_439 <= pq_438;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_440 <= pq_439;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_441 <= pq_440;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_442 <= pq_441;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_443 <= pq_442;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_444 <= pq_443;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_445 <= pq_444;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_446 <= pq_445;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_447 <= pq_446;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_448 <= pq_447;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_448 <= pw_447;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_449 <= pq_448;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_479 <= pw_478;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_450 <= pq_449;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_451 <= pq_450;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_452 <= pq_451;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_453 <= pq_452;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_454 <= pq_453;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_455 <= pq_454;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_456 <= pq_455;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_457 <= pq_456;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_458 <= pq_457;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_459 <= pq_458;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_460 <= pq_459;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_461 <= pq_460;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_462 <= pq_461;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_463 <= pq_462;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_464 <= pq_463;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_465 <= pq_464;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_466 <= pq_465;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_467 <= pq_466;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_468 <= pq_467;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_469 <= pq_468;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_470 <= pq_469;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_471 <= pq_470;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_472 <= pq_471;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_473 <= pq_472;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_474 <= pq_473;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_475 <= pq_474;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_476 <= pq_475;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_477 <= pq_476;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_478 <= pq_477;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_479 <= pq_478;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_480 <= pq_479;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_481 <= pq_480;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_482 <= pq_481;  // fir_constant.cl:18:5
@@ -3530,38 +3309,40 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_487 <= pq_486;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_488 <= pq_487;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_489 <= pq_488;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_490 <= pq_489;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_491 <= pq_490;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_492 <= pq_491;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_493 <= pq_492;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_494 <= pq_493;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_495 <= pq_494;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_496 <= pq_495;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_497 <= pq_496;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_498 <= pq_497;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_499 <= pq_498;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_500 <= pq_499;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_501 <= pq_500;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_502 <= pq_501;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_503 <= pq_502;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_504 <= pq_503;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_505 <= pq_504;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_506 <= pq_505;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_507 <= pq_506;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_508 <= pq_507;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_509 <= pq_508;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_510 <= pq_509;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_511 <= pq_510;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_512 <= pq_511;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_513 <= pq_512;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_514 <= pq_513;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_515 <= pq_514;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_516 <= pq_515;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_517 <= pq_516;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_517 <= pw_516;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_518 <= pq_517;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_519 <= pq_518;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_520 <= pq_519;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_550 <= pw_549;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_521 <= pq_520;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_522 <= pq_521;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_523 <= pq_522;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_524 <= pq_523;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_525 <= pq_524;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_526 <= pq_525;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_527 <= pq_526;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_528 <= pq_527;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_529 <= pq_528;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_530 <= pq_529;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_531 <= pq_530;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_532 <= pq_531;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_533 <= pq_532;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_534 <= pq_533;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_535 <= pq_534;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_536 <= pq_535;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_537 <= pq_536;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_538 <= pq_537;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_539 <= pq_538;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_540 <= pq_539;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_541 <= pq_540;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_542 <= pq_541;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_543 <= pq_542;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_544 <= pq_543;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_545 <= pq_544;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_546 <= pq_545;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_547 <= pq_546;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_548 <= pq_547;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_549 <= pq_548;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_550 <= pq_549;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_551 <= pq_550;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_552 <= pq_551;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_553 <= pq_552;  // fir_constant.cl:18:5
@@ -3577,40 +3358,42 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_563 <= pq_562;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_564 <= pq_563;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_565 <= pq_564;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_566 <= pq_565;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_567 <= pq_566;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_568 <= pq_567;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_569 <= pq_568;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_570 <= pq_569;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_571 <= pq_570;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_572 <= pq_571;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_573 <= pq_572;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_574 <= pq_573;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_575 <= pq_574;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_576 <= pq_575;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_577 <= pq_576;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_578 <= pq_577;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_579 <= pq_578;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_580 <= pq_579;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_581 <= pq_580;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_582 <= pq_581;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_583 <= pq_582;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_584 <= pq_583;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_585 <= pq_584;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_586 <= pq_585;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_587 <= pq_586;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_588 <= pq_587;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_589 <= pq_588;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_590 <= pq_589;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_591 <= pq_590;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_592 <= pq_591;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_592 <= pw_591;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_593 <= pq_592;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_594 <= pq_593;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_595 <= pq_594;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_596 <= pq_595;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_597 <= pq_596;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_598 <= pq_597;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_627 <= pw_626;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_599 <= pq_598;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_600 <= pq_599;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_601 <= pq_600;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_602 <= pq_601;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_603 <= pq_602;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_604 <= pq_603;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_605 <= pq_604;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_606 <= pq_605;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_607 <= pq_606;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_608 <= pq_607;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_609 <= pq_608;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_610 <= pq_609;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_611 <= pq_610;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_612 <= pq_611;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_613 <= pq_612;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_614 <= pq_613;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_615 <= pq_614;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_616 <= pq_615;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_617 <= pq_616;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_618 <= pq_617;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_619 <= pq_618;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_620 <= pq_619;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_621 <= pq_620;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_622 <= pq_621;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_623 <= pq_622;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_624 <= pq_623;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_625 <= pq_624;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_626 <= pq_625;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_627 <= pq_626;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_628 <= pq_627;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_629 <= pq_628;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_630 <= pq_629;  // fir_constant.cl:18:5
@@ -3631,33 +3414,7 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_645 <= pq_644;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_646 <= pq_645;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_647 <= pq_646;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_648 <= pq_647;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_649 <= pq_648;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_650 <= pq_649;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_651 <= pq_650;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_652 <= pq_651;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_653 <= pq_652;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_654 <= pq_653;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_655 <= pq_654;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_656 <= pq_655;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_657 <= pq_656;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_658 <= pq_657;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_659 <= pq_658;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_660 <= pq_659;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_661 <= pq_660;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_662 <= pq_661;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_663 <= pq_662;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_664 <= pq_663;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_665 <= pq_664;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_666 <= pq_665;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_667 <= pq_666;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_668 <= pq_667;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_669 <= pq_668;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_670 <= pq_669;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_671 <= pq_670;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_672 <= pq_671;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_673 <= pq_672;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_674 <= pq_673;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_674 <= pw_673;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_675 <= pq_674;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_676 <= pq_675;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_677 <= pq_676;  // fir_constant.cl:18:5
@@ -3666,7 +3423,35 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_680 <= pq_679;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_681 <= pq_680;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_682 <= pq_681;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_711 <= pw_710;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_683 <= pq_682;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_684 <= pq_683;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_685 <= pq_684;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_686 <= pq_685;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_687 <= pq_686;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_688 <= pq_687;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_689 <= pq_688;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_690 <= pq_689;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_691 <= pq_690;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_692 <= pq_691;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_693 <= pq_692;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_694 <= pq_693;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_695 <= pq_694;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_696 <= pq_695;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_697 <= pq_696;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_698 <= pq_697;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_699 <= pq_698;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_700 <= pq_699;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_701 <= pq_700;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_702 <= pq_701;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_703 <= pq_702;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_704 <= pq_703;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_705 <= pq_704;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_706 <= pq_705;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_707 <= pq_706;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_708 <= pq_707;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_709 <= pq_708;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_710 <= pq_709;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_711 <= pq_710;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_712 <= pq_711;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_713 <= pq_712;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_714 <= pq_713;  // fir_constant.cl:18:5
@@ -3692,33 +3477,7 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_734 <= pq_733;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_735 <= pq_734;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_736 <= pq_735;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_737 <= pq_736;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_738 <= pq_737;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_739 <= pq_738;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_740 <= pq_739;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_741 <= pq_740;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_742 <= pq_741;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_743 <= pq_742;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_744 <= pq_743;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_745 <= pq_744;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_746 <= pq_745;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_747 <= pq_746;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_748 <= pq_747;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_749 <= pq_748;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_750 <= pq_749;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_751 <= pq_750;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_752 <= pq_751;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_753 <= pq_752;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_754 <= pq_753;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_755 <= pq_754;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_756 <= pq_755;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_757 <= pq_756;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_758 <= pq_757;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_759 <= pq_758;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_760 <= pq_759;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_761 <= pq_760;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_762 <= pq_761;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_763 <= pq_762;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_763 <= pw_762;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_764 <= pq_763;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_765 <= pq_764;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_766 <= pq_765;  // fir_constant.cl:18:5
@@ -3729,7 +3488,35 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_771 <= pq_770;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_772 <= pq_771;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_773 <= pq_772;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_802 <= pw_801;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_774 <= pq_773;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_775 <= pq_774;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_776 <= pq_775;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_777 <= pq_776;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_778 <= pq_777;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_779 <= pq_778;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_780 <= pq_779;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_781 <= pq_780;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_782 <= pq_781;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_783 <= pq_782;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_784 <= pq_783;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_785 <= pq_784;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_786 <= pq_785;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_787 <= pq_786;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_788 <= pq_787;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_789 <= pq_788;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_790 <= pq_789;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_791 <= pq_790;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_792 <= pq_791;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_793 <= pq_792;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_794 <= pq_793;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_795 <= pq_794;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_796 <= pq_795;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_797 <= pq_796;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_798 <= pq_797;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_799 <= pq_798;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_800 <= pq_799;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_801 <= pq_800;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_802 <= pq_801;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_803 <= pq_802;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_804 <= pq_803;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_805 <= pq_804;  // fir_constant.cl:18:5
@@ -3760,33 +3547,7 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_830 <= pq_829;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_831 <= pq_830;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_832 <= pq_831;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_833 <= pq_832;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_834 <= pq_833;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_835 <= pq_834;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_836 <= pq_835;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_837 <= pq_836;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_838 <= pq_837;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_839 <= pq_838;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_840 <= pq_839;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_841 <= pq_840;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_842 <= pq_841;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_843 <= pq_842;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_844 <= pq_843;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_845 <= pq_844;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_846 <= pq_845;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_847 <= pq_846;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_848 <= pq_847;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_849 <= pq_848;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_850 <= pq_849;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_851 <= pq_850;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_852 <= pq_851;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_853 <= pq_852;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_854 <= pq_853;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_855 <= pq_854;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_856 <= pq_855;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_857 <= pq_856;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_858 <= pq_857;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_859 <= pq_858;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_859 <= pw_858;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_860 <= pq_859;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_861 <= pq_860;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_862 <= pq_861;  // fir_constant.cl:18:5
@@ -3799,7 +3560,35 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_869 <= pq_868;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_870 <= pq_869;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_871 <= pq_870;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_900 <= pw_899;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_872 <= pq_871;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_873 <= pq_872;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_874 <= pq_873;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_875 <= pq_874;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_876 <= pq_875;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_877 <= pq_876;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_878 <= pq_877;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_879 <= pq_878;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_880 <= pq_879;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_881 <= pq_880;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_882 <= pq_881;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_883 <= pq_882;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_884 <= pq_883;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_885 <= pq_884;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_886 <= pq_885;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_887 <= pq_886;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_888 <= pq_887;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_889 <= pq_888;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_890 <= pq_889;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_891 <= pq_890;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_892 <= pq_891;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_893 <= pq_892;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_894 <= pq_893;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_895 <= pq_894;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_896 <= pq_895;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_897 <= pq_896;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_898 <= pq_897;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_899 <= pq_898;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_900 <= pq_899;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_901 <= pq_900;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_902 <= pq_901;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_903 <= pq_902;  // fir_constant.cl:18:5
@@ -3835,33 +3624,7 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_933 <= pq_932;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_934 <= pq_933;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_935 <= pq_934;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_936 <= pq_935;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_937 <= pq_936;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_938 <= pq_937;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_939 <= pq_938;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_940 <= pq_939;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_941 <= pq_940;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_942 <= pq_941;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_943 <= pq_942;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_944 <= pq_943;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_945 <= pq_944;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_946 <= pq_945;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_947 <= pq_946;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_948 <= pq_947;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_949 <= pq_948;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_950 <= pq_949;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_951 <= pq_950;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_952 <= pq_951;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_953 <= pq_952;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_954 <= pq_953;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_955 <= pq_954;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_956 <= pq_955;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_957 <= pq_956;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_958 <= pq_957;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_959 <= pq_958;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_960 <= pq_959;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_961 <= pq_960;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_962 <= pq_961;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_962 <= pw_961;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_963 <= pq_962;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_964 <= pq_963;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_965 <= pq_964;  // fir_constant.cl:18:5
@@ -3876,7 +3639,35 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_974 <= pq_973;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_975 <= pq_974;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_976 <= pq_975;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1005 <= pw_1004;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_977 <= pq_976;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_978 <= pq_977;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_979 <= pq_978;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_980 <= pq_979;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_981 <= pq_980;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_982 <= pq_981;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_983 <= pq_982;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_984 <= pq_983;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_985 <= pq_984;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_986 <= pq_985;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_987 <= pq_986;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_988 <= pq_987;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_989 <= pq_988;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_990 <= pq_989;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_991 <= pq_990;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_992 <= pq_991;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_993 <= pq_992;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_994 <= pq_993;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_995 <= pq_994;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_996 <= pq_995;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_997 <= pq_996;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_998 <= pq_997;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_999 <= pq_998;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1000 <= pq_999;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1001 <= pq_1000;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1002 <= pq_1001;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1003 <= pq_1002;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1004 <= pq_1003;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1005 <= pq_1004;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1006 <= pq_1005;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1007 <= pq_1006;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1008 <= pq_1007;  // fir_constant.cl:18:5
@@ -3917,33 +3708,7 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1043 <= pq_1042;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1044 <= pq_1043;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1045 <= pq_1044;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1046 <= pq_1045;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1047 <= pq_1046;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1048 <= pq_1047;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1049 <= pq_1048;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1050 <= pq_1049;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1051 <= pq_1050;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1052 <= pq_1051;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1053 <= pq_1052;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1054 <= pq_1053;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1055 <= pq_1054;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1056 <= pq_1055;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1057 <= pq_1056;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1058 <= pq_1057;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1059 <= pq_1058;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1060 <= pq_1059;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1061 <= pq_1060;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1062 <= pq_1061;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1063 <= pq_1062;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1064 <= pq_1063;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1065 <= pq_1064;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1066 <= pq_1065;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1067 <= pq_1066;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1068 <= pq_1067;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1069 <= pq_1068;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1070 <= pq_1069;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1071 <= pq_1070;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1072 <= pq_1071;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1072 <= pw_1071;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1073 <= pq_1072;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1074 <= pq_1073;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1075 <= pq_1074;  // fir_constant.cl:18:5
@@ -3960,7 +3725,35 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1086 <= pq_1085;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1087 <= pq_1086;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1088 <= pq_1087;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1117 <= pw_1116;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1089 <= pq_1088;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1090 <= pq_1089;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1091 <= pq_1090;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1092 <= pq_1091;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1093 <= pq_1092;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1094 <= pq_1093;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1095 <= pq_1094;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1096 <= pq_1095;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1097 <= pq_1096;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1098 <= pq_1097;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1099 <= pq_1098;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1100 <= pq_1099;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1101 <= pq_1100;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1102 <= pq_1101;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1103 <= pq_1102;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1104 <= pq_1103;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1105 <= pq_1104;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1106 <= pq_1105;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1107 <= pq_1106;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1108 <= pq_1107;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1109 <= pq_1108;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1110 <= pq_1109;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1111 <= pq_1110;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1112 <= pq_1111;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1113 <= pq_1112;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1114 <= pq_1113;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1115 <= pq_1114;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1116 <= pq_1115;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1117 <= pq_1116;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1118 <= pq_1117;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1119 <= pq_1118;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1120 <= pq_1119;  // fir_constant.cl:18:5
@@ -4006,33 +3799,7 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1160 <= pq_1159;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1161 <= pq_1160;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1162 <= pq_1161;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1163 <= pq_1162;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1164 <= pq_1163;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1165 <= pq_1164;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1166 <= pq_1165;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1167 <= pq_1166;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1168 <= pq_1167;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1169 <= pq_1168;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1170 <= pq_1169;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1171 <= pq_1170;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1172 <= pq_1171;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1173 <= pq_1172;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1174 <= pq_1173;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1175 <= pq_1174;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1176 <= pq_1175;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1177 <= pq_1176;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1178 <= pq_1177;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1179 <= pq_1178;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1180 <= pq_1179;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1181 <= pq_1180;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1182 <= pq_1181;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1183 <= pq_1182;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1184 <= pq_1183;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1185 <= pq_1184;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1186 <= pq_1185;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1187 <= pq_1186;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1188 <= pq_1187;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1189 <= pq_1188;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1189 <= pw_1188;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1190 <= pq_1189;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1191 <= pq_1190;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1192 <= pq_1191;  // fir_constant.cl:18:5
@@ -4051,7 +3818,35 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1205 <= pq_1204;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1206 <= pq_1205;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1207 <= pq_1206;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1236 <= pw_1235;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1208 <= pq_1207;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1209 <= pq_1208;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1210 <= pq_1209;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1211 <= pq_1210;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1212 <= pq_1211;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1213 <= pq_1212;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1214 <= pq_1213;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1215 <= pq_1214;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1216 <= pq_1215;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1217 <= pq_1216;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1218 <= pq_1217;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1219 <= pq_1218;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1220 <= pq_1219;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1221 <= pq_1220;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1222 <= pq_1221;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1223 <= pq_1222;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1224 <= pq_1223;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1225 <= pq_1224;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1226 <= pq_1225;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1227 <= pq_1226;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1228 <= pq_1227;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1229 <= pq_1228;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1230 <= pq_1229;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1231 <= pq_1230;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1232 <= pq_1231;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1233 <= pq_1232;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1234 <= pq_1233;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1235 <= pq_1234;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1236 <= pq_1235;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1237 <= pq_1236;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1238 <= pq_1237;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1239 <= pq_1238;  // fir_constant.cl:18:5
@@ -4102,33 +3897,7 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1284 <= pq_1283;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1285 <= pq_1284;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1286 <= pq_1285;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1287 <= pq_1286;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1288 <= pq_1287;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1289 <= pq_1288;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1290 <= pq_1289;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1291 <= pq_1290;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1292 <= pq_1291;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1293 <= pq_1292;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1294 <= pq_1293;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1295 <= pq_1294;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1296 <= pq_1295;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1297 <= pq_1296;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1298 <= pq_1297;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1299 <= pq_1298;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1300 <= pq_1299;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1301 <= pq_1300;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1302 <= pq_1301;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1303 <= pq_1302;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1304 <= pq_1303;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1305 <= pq_1304;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1306 <= pq_1305;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1307 <= pq_1306;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1308 <= pq_1307;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1309 <= pq_1308;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1310 <= pq_1309;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1311 <= pq_1310;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1312 <= pq_1311;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1313 <= pq_1312;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1313 <= pw_1312;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1314 <= pq_1313;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1315 <= pq_1314;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1316 <= pq_1315;  // fir_constant.cl:18:5
@@ -4149,7 +3918,35 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1331 <= pq_1330;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1332 <= pq_1331;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1333 <= pq_1332;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1362 <= pw_1361;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1334 <= pq_1333;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1335 <= pq_1334;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1336 <= pq_1335;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1337 <= pq_1336;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1338 <= pq_1337;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1339 <= pq_1338;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1340 <= pq_1339;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1341 <= pq_1340;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1342 <= pq_1341;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1343 <= pq_1342;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1344 <= pq_1343;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1345 <= pq_1344;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1346 <= pq_1345;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1347 <= pq_1346;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1348 <= pq_1347;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1349 <= pq_1348;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1350 <= pq_1349;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1351 <= pq_1350;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1352 <= pq_1351;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1353 <= pq_1352;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1354 <= pq_1353;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1355 <= pq_1354;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1356 <= pq_1355;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1357 <= pq_1356;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1358 <= pq_1357;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1359 <= pq_1358;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1360 <= pq_1359;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1361 <= pq_1360;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1362 <= pq_1361;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1363 <= pq_1362;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1364 <= pq_1363;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1365 <= pq_1364;  // fir_constant.cl:18:5
@@ -4205,24 +4002,7 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1415 <= pq_1414;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1416 <= pq_1415;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1417 <= pq_1416;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1418 <= pq_1417;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1419 <= pq_1418;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1420 <= pq_1419;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1421 <= pq_1420;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1422 <= pq_1421;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1423 <= pq_1422;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1424 <= pq_1423;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1425 <= pq_1424;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1426 <= pq_1425;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1427 <= pq_1426;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1428 <= pq_1427;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1429 <= pq_1428;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1430 <= pq_1429;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1431 <= pq_1430;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1432 <= pq_1431;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1433 <= pq_1432;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1434 <= pq_1433;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1435 <= pq_1434;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1435 <= pw_1434;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1436 <= pq_1435;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1437 <= pq_1436;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1438 <= pq_1437;  // fir_constant.cl:18:5
@@ -4254,7 +4034,25 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1464 <= pq_1463;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1465 <= pq_1464;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1466 <= pq_1465;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1485 <= pw_1484;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1467 <= pq_1466;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1468 <= pq_1467;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1469 <= pq_1468;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1470 <= pq_1469;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1471 <= pq_1470;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1472 <= pq_1471;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1473 <= pq_1472;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1474 <= pq_1473;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1475 <= pq_1474;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1476 <= pq_1475;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1477 <= pq_1476;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1478 <= pq_1477;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1479 <= pq_1478;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1480 <= pq_1479;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1481 <= pq_1480;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1482 <= pq_1481;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1483 <= pq_1482;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1484 <= pq_1483;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1485 <= pq_1484;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1486 <= pq_1485;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1487 <= pq_1486;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1488 <= pq_1487;  // fir_constant.cl:18:5
@@ -4348,78 +4146,28 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1576 <= pq_1575;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1577 <= pq_1576;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1578 <= pq_1577;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1579 <= pq_1578;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1580 <= pq_1579;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1581 <= pq_1580;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1582 <= pq_1581;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1583 <= pq_1582;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1584 <= pq_1583;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1585 <= pq_1584;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1586 <= pq_1585;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1587 <= pq_1586;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1588 <= pq_1587;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1589 <= pq_1588;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1590 <= pq_1589;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1591 <= pq_1590;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1592 <= pq_1591;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1593 <= pq_1592;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1594 <= pq_1593;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1595 <= pq_1594;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1596 <= pq_1595;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1597 <= pq_1596;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1598 <= pq_1597;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1599 <= pq_1598;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1600 <= pq_1599;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1601 <= pq_1600;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1602 <= pq_1601;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1603 <= pq_1602;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1604 <= pq_1603;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1605 <= pq_1604;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1606 <= pq_1605;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1607 <= pq_1606;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1608 <= pq_1607;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1609 <= pq_1608;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1610 <= pq_1609;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1611 <= pq_1610;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1612 <= pq_1611;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1613 <= pq_1612;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1614 <= pq_1613;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1615 <= pq_1614;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1616 <= pq_1615;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1617 <= pq_1616;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1618 <= pq_1617;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1619 <= pq_1618;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1620 <= pq_1619;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1621 <= pq_1620;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1622 <= pq_1621;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1623 <= pq_1622;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1624 <= pq_1623;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1625 <= pq_1624;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1626 <= pq_1625;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1627 <= pq_1626;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1628 <= pq_1627;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_valid <= {p1_valid[187], p1_valid[186], p1_valid[185], p1_valid[184], p1_valid[183], p1_valid[182], p1_valid[181], p1_valid[180], p1_valid[179], p1_valid[178], p1_valid[177], p1_valid[176], p1_valid[175], p1_valid[174], p1_valid[173], p1_valid[172], p1_valid[171], p1_valid[170], p1_valid[169], p1_valid[168], p1_valid[167], p1_valid[166], p1_valid[165], p1_valid[164], p1_valid[163], p1_valid[162], p1_valid[161], p1_valid[160], p1_valid[159], p1_valid[158], p1_valid[157], p1_valid[156], p1_valid[155], p1_valid[154], p1_valid[153], p1_valid[152], p1_valid[151], p1_valid[150], p1_valid[149], p1_valid[148], p1_valid[147], p1_valid[146], p1_valid[145], p1_valid[144], p1_valid[143], p1_valid[142], p1_valid[141], p1_valid[140], p1_valid[139], p1_valid[138], p1_valid[137], p1_valid[136], p1_valid[135], p1_valid[134], p1_valid[133], p1_valid[132], p1_valid[131], p1_valid[130], p1_valid[129], p1_valid[128], p1_valid[127], p1_valid[126], p1_valid[125], p1_valid[124], p1_valid[123], p1_valid[122], p1_valid[121], p1_valid[120], p1_valid[119], p1_valid[118], p1_valid[117], p1_valid[116], p1_valid[115], p1_valid[114], p1_valid[113], p1_valid[112], p1_valid[111], p1_valid[110], p1_valid[109], p1_valid[108], p1_valid[107], p1_valid[106], p1_valid[105], p1_valid[104], p1_valid[103], p1_valid[102], p1_valid[101], p1_valid[100], p1_valid[99], p1_valid[98], p1_valid[97], p1_valid[96], p1_valid[95], p1_valid[94], p1_valid[93], p1_valid[92], p1_valid[91], p1_valid[90], p1_valid[89], p1_valid[88], p1_valid[87], p1_valid[86], p1_valid[85], p1_valid[84], p1_valid[83], p1_valid[82], p1_valid[81], p1_valid[80], p1_valid[79], p1_valid[78], p1_valid[77], p1_valid[76], p1_valid[75], p1_valid[74], p1_valid[73], p1_valid[72], p1_valid[71], p1_valid[70], p1_valid[69], p1_valid[68], p1_valid[67], p1_valid[66], p1_valid[65], p1_valid[64], p1_valid[63], p1_valid[62], p1_valid[61], p1_valid[60], p1_valid[59], p1_valid[58], p1_valid[57], p1_valid[56], p1_valid[55], p1_valid[54], p1_valid[53], p1_valid[52], p1_valid[51], p1_valid[50], p1_valid[49], p1_valid[48], p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_163), (p1_admit && ((!(p1_valid[0] && (!pw_163))) || 1'h0))};  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_163))) || 1'h0));  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_valid <= {p1_valid[187], p1_valid[186], p1_valid[185], p1_valid[184], p1_valid[183], p1_valid[182], p1_valid[181], p1_valid[180], p1_valid[179], p1_valid[178], p1_valid[177], p1_valid[176], p1_valid[175], p1_valid[174], p1_valid[173], p1_valid[172], p1_valid[171], p1_valid[170], p1_valid[169], p1_valid[168], p1_valid[167], p1_valid[166], p1_valid[165], p1_valid[164], p1_valid[163], p1_valid[162], p1_valid[161], p1_valid[160], p1_valid[159], p1_valid[158], p1_valid[157], p1_valid[156], p1_valid[155], p1_valid[154], p1_valid[153], p1_valid[152], p1_valid[151], p1_valid[150], p1_valid[149], p1_valid[148], p1_valid[147], p1_valid[146], p1_valid[145], p1_valid[144], p1_valid[143], p1_valid[142], p1_valid[141], p1_valid[140], p1_valid[139], p1_valid[138], p1_valid[137], p1_valid[136], p1_valid[135], p1_valid[134], p1_valid[133], p1_valid[132], p1_valid[131], p1_valid[130], p1_valid[129], p1_valid[128], p1_valid[127], p1_valid[126], p1_valid[125], p1_valid[124], p1_valid[123], p1_valid[122], p1_valid[121], p1_valid[120], p1_valid[119], p1_valid[118], p1_valid[117], p1_valid[116], p1_valid[115], p1_valid[114], p1_valid[113], p1_valid[112], p1_valid[111], p1_valid[110], p1_valid[109], p1_valid[108], p1_valid[107], p1_valid[106], p1_valid[105], p1_valid[104], p1_valid[103], p1_valid[102], p1_valid[101], p1_valid[100], p1_valid[99], p1_valid[98], p1_valid[97], p1_valid[96], p1_valid[95], p1_valid[94], p1_valid[93], p1_valid[92], p1_valid[91], p1_valid[90], p1_valid[89], p1_valid[88], p1_valid[87], p1_valid[86], p1_valid[85], p1_valid[84], p1_valid[83], p1_valid[82], p1_valid[81], p1_valid[80], p1_valid[79], p1_valid[78], p1_valid[77], p1_valid[76], p1_valid[75], p1_valid[74], p1_valid[73], p1_valid[72], p1_valid[71], p1_valid[70], p1_valid[69], p1_valid[68], p1_valid[67], p1_valid[66], p1_valid[65], p1_valid[64], p1_valid[63], p1_valid[62], p1_valid[61], p1_valid[60], p1_valid[59], p1_valid[58], p1_valid[57], p1_valid[56], p1_valid[55], p1_valid[54], p1_valid[53], p1_valid[52], p1_valid[51], p1_valid[50], p1_valid[49], p1_valid[48], p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_145), (p1_admit && ((!(p1_valid[0] && (!pw_145))) || 1'h0))};  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_145))) || 1'h0));  // fir_constant.cl:18:5
             if (((state == 16'h0021) && ((((!p1_admit) && (p1_valid == 189'h000000000000000000000000000000000000000000000000)) && x_ld_idle) && y_st_idle))) state <= 16'h0007;  // fir_constant.cl:18:5
             if ((state == 16'h0022)) state <= (p1_apart ? 16'h0020 : 16'h0008);
-            if ((state == 16'h0023)) v2_window_0 <= w_1632;
-            if ((state == 16'h0023)) v3_window_1 <= w_1632;
-            if ((state == 16'h0023)) v4_window_2 <= w_1632;
-            if ((state == 16'h0023)) v5_window_3 <= w_1632;
-            if ((state == 16'h0023)) v6_window_4 <= w_1632;
-            if ((state == 16'h0023)) v7_window_5 <= w_1632;
-            if ((state == 16'h0023)) v8_window_6 <= w_1632;
-            if ((state == 16'h0023)) v9_window_7 <= w_1632;
-            if ((state == 16'h0023)) v10_window_8 <= w_1632;
-            if ((state == 16'h0023)) v11_window_9 <= w_1632;
-            if ((state == 16'h0023)) v12_window_10 <= w_1632;
-            if ((state == 16'h0023)) v13_window_11 <= w_1632;
-            if ((state == 16'h0023)) v14_window_12 <= w_1632;
-            if ((state == 16'h0023)) v15_window_13 <= w_1632;
-            if ((state == 16'h0023)) v16_window_14 <= w_1632;
-            if ((state == 16'h0023)) v0_i <= w_1633;
+            if ((state == 16'h0023)) v2_window_0 <= w_1582;
+            if ((state == 16'h0023)) v3_window_1 <= w_1582;
+            if ((state == 16'h0023)) v4_window_2 <= w_1582;
+            if ((state == 16'h0023)) v5_window_3 <= w_1582;
+            if ((state == 16'h0023)) v6_window_4 <= w_1582;
+            if ((state == 16'h0023)) v7_window_5 <= w_1582;
+            if ((state == 16'h0023)) v8_window_6 <= w_1582;
+            if ((state == 16'h0023)) v9_window_7 <= w_1582;
+            if ((state == 16'h0023)) v10_window_8 <= w_1582;
+            if ((state == 16'h0023)) v11_window_9 <= w_1582;
+            if ((state == 16'h0023)) v12_window_10 <= w_1582;
+            if ((state == 16'h0023)) v13_window_11 <= w_1582;
+            if ((state == 16'h0023)) v14_window_12 <= w_1582;
+            if ((state == 16'h0023)) v15_window_13 <= w_1582;
+            if ((state == 16'h0023)) v16_window_14 <= w_1582;
+            if ((state == 16'h0023)) v0_i <= w_1583;
             if ((state == 16'h0023)) state <= 16'h0022;
-            if ((state == 16'h0024)) v1_lid_x <= w_1634;
+            if ((state == 16'h0024)) v1_lid_x <= w_1584;
             if ((state == 16'h0024)) state <= 16'h0003;
             if (((state == 16'h0025) && ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0025)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0024);
@@ -4429,53 +4177,56 @@ module fir_datapath (
     assign x_rd_cmd_addr = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_35[31:0] : 32'h00000000);
     assign x_rd_cmd_len = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
     assign x_rd_ready = ((state == 16'h000d) && x_rd_issued);
-    assign x_ld_req_valid = (((p1_valid[0] && 1'h1) && pw_163) && p1_en);
-    assign x_ld_req_addr = (((p1_valid[0] && 1'h1) && pw_163) ? pw_184[31:0] : 32'h00000000);
+    assign x_ld_req_valid = (((p1_valid[0] && 1'h1) && pw_145) && p1_en);
+    assign x_ld_req_addr = (((p1_valid[0] && 1'h1) && pw_145) ? pw_166[31:0] : 32'h00000000);
     assign x_ld_resp_ready = ((p1_valid[44] && 1'h1) && p1_en);
     assign x_ld_flush = (state == 16'h0020);
     assign x_pipe = (state == 16'h0021);
     assign y_st_req_valid = ((p1_valid[144] && 1'h1) && p1_en);
-    assign y_st_req_addr = (p1_valid[144] ? pq_1628[31:0] : 32'h00000000);
-    assign y_st_req_data = (p1_valid[144] ? pw_1482 : 32'h00000000);
+    assign y_st_req_addr = (p1_valid[144] ? pq_1578[31:0] : 32'h00000000);
+    assign y_st_req_data = (p1_valid[144] ? pw_1432 : 32'h00000000);
     assign y_pipe = (state == 16'h0021);
     assign y_wr_cmd_valid = ((state == 16'h001f) && (!y_wr_issued));
-    assign y_wr_cmd_addr = (((state == 16'h001f) && (!y_wr_issued)) ? q_145[31:0] : 32'h00000000);
+    assign y_wr_cmd_addr = (((state == 16'h001f) && (!y_wr_issued)) ? q_127[31:0] : 32'h00000000);
     assign y_wr_cmd_len = (((state == 16'h001f) && (!y_wr_issued)) ? 32'h00000004 : 32'h00000000);
     assign y_wr_valid = ((state == 16'h001f) && y_wr_issued);
-    assign y_wr_data = (((state == 16'h001f) && y_wr_issued) ? r_142 : 32'h00000000);
+    assign y_wr_data = (((state == 16'h001f) && y_wr_issued) ? r_124 : 32'h00000000);
     assign y_wr_strb = (((state == 16'h001f) && y_wr_issued) ? 4'hf : 4'h0);
-    assign go_40 = ((state == 16'h000e) && (!u0_fp_mul_issued));
-    assign go_43 = ((state == 16'h000f) && (!u1_fp_add_issued));
-    assign go_47 = ((state == 16'h000c) && (!u2_fp_mul_issued));
-    assign go_50 = ((state == 16'h0010) && (!u3_fp_add_issued));
-    assign go_54 = ((state == 16'h000c) && (!u4_fp_mul_issued));
-    assign go_57 = ((state == 16'h0011) && (!u5_fp_add_issued));
-    assign go_61 = ((state == 16'h000c) && (!u6_fp_mul_issued));
-    assign go_64 = ((state == 16'h0012) && (!u7_fp_add_issued));
-    assign go_68 = ((state == 16'h000c) && (!u8_fp_mul_issued));
-    assign go_71 = ((state == 16'h0013) && (!u9_fp_add_issued));
-    assign go_75 = ((state == 16'h000c) && (!u10_fp_mul_issued));
-    assign go_78 = ((state == 16'h0014) && (!u11_fp_add_issued));
-    assign go_82 = ((state == 16'h000c) && (!u12_fp_mul_issued));
-    assign go_85 = ((state == 16'h0015) && (!u13_fp_add_issued));
-    assign go_89 = ((state == 16'h000c) && (!u14_fp_mul_issued));
-    assign go_92 = ((state == 16'h0016) && (!u15_fp_add_issued));
-    assign go_95 = ((state == 16'h000c) && (!u16_fp_mul_issued));
-    assign go_98 = ((state == 16'h0017) && (!u17_fp_add_issued));
-    assign go_101 = ((state == 16'h000c) && (!u18_fp_mul_issued));
-    assign go_104 = ((state == 16'h0018) && (!u19_fp_add_issued));
-    assign go_107 = ((state == 16'h000c) && (!u20_fp_mul_issued));
-    assign go_110 = ((state == 16'h0019) && (!u21_fp_add_issued));
-    assign go_113 = ((state == 16'h000c) && (!u22_fp_mul_issued));
-    assign go_116 = ((state == 16'h001a) && (!u23_fp_add_issued));
-    assign go_119 = ((state == 16'h000c) && (!u24_fp_mul_issued));
-    assign go_122 = ((state == 16'h001b) && (!u25_fp_add_issued));
-    assign go_125 = ((state == 16'h000c) && (!u26_fp_mul_issued));
-    assign go_128 = ((state == 16'h001c) && (!u27_fp_add_issued));
-    assign go_131 = ((state == 16'h000c) && (!u28_fp_mul_issued));
-    assign go_134 = ((state == 16'h001d) && (!u29_fp_add_issued));
-    assign go_137 = ((state == 16'h000c) && (!u30_fp_mul_issued));
-    assign go_140 = ((state == 16'h001e) && (!u31_fp_add_issued));
+    assign u32_fp_mul_go = (((state == 16'h000e) && (!u32_fp_mul_issued)) || ((state == 16'h000c) && (!u32_fp_mul_issued)));
+    assign u32_fp_mul_a_in = ((state == 16'h000e) ? w_39 : ((state == 16'h000c) ? w_44 : 32'h00000000));
+    assign u32_fp_mul_b_in = ((state == 16'h000e) ? v_37 : ((state == 16'h000c) ? w_29 : 32'h00000000));
+    assign u33_fp_add_go_any0_0 = (((((((((state == 16'h000f) && (!u33_fp_add_issued)) || ((state == 16'h0010) && (!u33_fp_add_issued))) || ((state == 16'h0011) && (!u33_fp_add_issued))) || ((state == 16'h0012) && (!u33_fp_add_issued))) || ((state == 16'h0013) && (!u33_fp_add_issued))) || ((state == 16'h0014) && (!u33_fp_add_issued))) || ((state == 16'h0015) && (!u33_fp_add_issued))) || ((state == 16'h0016) && (!u33_fp_add_issued)));
+    assign u33_fp_add_go_any0_1 = (((((((((state == 16'h0017) && (!u33_fp_add_issued)) || ((state == 16'h0018) && (!u33_fp_add_issued))) || ((state == 16'h0019) && (!u33_fp_add_issued))) || ((state == 16'h001a) && (!u33_fp_add_issued))) || ((state == 16'h001b) && (!u33_fp_add_issued))) || ((state == 16'h001c) && (!u33_fp_add_issued))) || ((state == 16'h001d) && (!u33_fp_add_issued))) || ((state == 16'h001e) && (!u33_fp_add_issued)));
+    assign u33_fp_add_go = (u33_fp_add_go_any0_0 || u33_fp_add_go_any0_1);
+    assign u33_fp_add_a_in_any0_0 = ((((((((state == 16'h000f) || (state == 16'h0010)) || (state == 16'h0011)) || (state == 16'h0012)) || (state == 16'h0013)) || (state == 16'h0014)) || (state == 16'h0015)) || (state == 16'h0016));
+    assign u33_fp_add_a_in_sel0_0 = ((state == 16'h000f) ? w_38 : ((state == 16'h0010) ? r_43 : ((state == 16'h0011) ? r_48 : ((state == 16'h0012) ? r_54 : ((state == 16'h0013) ? r_60 : ((state == 16'h0014) ? r_66 : ((state == 16'h0015) ? r_72 : ((state == 16'h0016) ? r_78 : 32'h00000000))))))));
+    assign u33_fp_add_a_in_any0_1 = ((((((((state == 16'h0017) || (state == 16'h0018)) || (state == 16'h0019)) || (state == 16'h001a)) || (state == 16'h001b)) || (state == 16'h001c)) || (state == 16'h001d)) || (state == 16'h001e));
+    assign u33_fp_add_a_in_sel0_1 = ((state == 16'h0017) ? r_84 : ((state == 16'h0018) ? r_89 : ((state == 16'h0019) ? r_94 : ((state == 16'h001a) ? r_99 : ((state == 16'h001b) ? r_104 : ((state == 16'h001c) ? r_109 : ((state == 16'h001d) ? r_114 : ((state == 16'h001e) ? r_119 : 32'h00000000))))))));
+    assign u33_fp_add_a_in = (u33_fp_add_a_in_any0_0 ? u33_fp_add_a_in_sel0_0 : (u33_fp_add_a_in_any0_1 ? u33_fp_add_a_in_sel0_1 : 32'h00000000));
+    assign u33_fp_add_b_in_any0_0 = ((((((((state == 16'h000f) || (state == 16'h0010)) || (state == 16'h0011)) || (state == 16'h0012)) || (state == 16'h0013)) || (state == 16'h0014)) || (state == 16'h0015)) || (state == 16'h0016));
+    assign u33_fp_add_b_in_sel0_0 = ((state == 16'h000f) ? r_41 : ((state == 16'h0010) ? r_46 : ((state == 16'h0011) ? r_52 : ((state == 16'h0012) ? r_58 : ((state == 16'h0013) ? r_64 : ((state == 16'h0014) ? r_70 : ((state == 16'h0015) ? r_76 : ((state == 16'h0016) ? r_82 : 32'h00000000))))))));
+    assign u33_fp_add_b_in_any0_1 = ((((((((state == 16'h0017) || (state == 16'h0018)) || (state == 16'h0019)) || (state == 16'h001a)) || (state == 16'h001b)) || (state == 16'h001c)) || (state == 16'h001d)) || (state == 16'h001e));
+    assign u33_fp_add_b_in_sel0_1 = ((state == 16'h0017) ? r_87 : ((state == 16'h0018) ? r_92 : ((state == 16'h0019) ? r_97 : ((state == 16'h001a) ? r_102 : ((state == 16'h001b) ? r_107 : ((state == 16'h001c) ? r_112 : ((state == 16'h001d) ? r_117 : ((state == 16'h001e) ? r_122 : 32'h00000000))))))));
+    assign u33_fp_add_b_in = (u33_fp_add_b_in_any0_0 ? u33_fp_add_b_in_sel0_0 : (u33_fp_add_b_in_any0_1 ? u33_fp_add_b_in_sel0_1 : 32'h00000000));
+    assign u33_fp_add_sub_in_any0_0 = ((((((((state == 16'h000f) || (state == 16'h0010)) || (state == 16'h0011)) || (state == 16'h0012)) || (state == 16'h0013)) || (state == 16'h0014)) || (state == 16'h0015)) || (state == 16'h0016));
+    assign u33_fp_add_sub_in_sel0_0 = ((state == 16'h000f) ? 1'h0 : ((state == 16'h0010) ? 1'h0 : ((state == 16'h0011) ? 1'h0 : ((state == 16'h0012) ? 1'h0 : ((state == 16'h0013) ? 1'h0 : ((state == 16'h0014) ? 1'h0 : ((state == 16'h0015) ? 1'h0 : ((state == 16'h0016) ? 1'h0 : 1'h0))))))));
+    assign u33_fp_add_sub_in_any0_1 = ((((((((state == 16'h0017) || (state == 16'h0018)) || (state == 16'h0019)) || (state == 16'h001a)) || (state == 16'h001b)) || (state == 16'h001c)) || (state == 16'h001d)) || (state == 16'h001e));
+    assign u33_fp_add_sub_in_sel0_1 = ((state == 16'h0017) ? 1'h0 : ((state == 16'h0018) ? 1'h0 : ((state == 16'h0019) ? 1'h0 : ((state == 16'h001a) ? 1'h0 : ((state == 16'h001b) ? 1'h0 : ((state == 16'h001c) ? 1'h0 : ((state == 16'h001d) ? 1'h0 : ((state == 16'h001e) ? 1'h0 : 1'h0))))))));
+    assign u33_fp_add_sub_in = (u33_fp_add_sub_in_any0_0 ? u33_fp_add_sub_in_sel0_0 : (u33_fp_add_sub_in_any0_1 ? u33_fp_add_sub_in_sel0_1 : 1'h0));
+    assign go_50 = ((state == 16'h000c) && (!u34_fp_mul_issued));
+    assign go_56 = ((state == 16'h000c) && (!u35_fp_mul_issued));
+    assign go_62 = ((state == 16'h000c) && (!u36_fp_mul_issued));
+    assign go_68 = ((state == 16'h000c) && (!u37_fp_mul_issued));
+    assign go_74 = ((state == 16'h000c) && (!u38_fp_mul_issued));
+    assign go_80 = ((state == 16'h000c) && (!u39_fp_mul_issued));
+    assign go_85 = ((state == 16'h000c) && (!u40_fp_mul_issued));
+    assign go_90 = ((state == 16'h000c) && (!u41_fp_mul_issued));
+    assign go_95 = ((state == 16'h000c) && (!u42_fp_mul_issued));
+    assign go_100 = ((state == 16'h000c) && (!u43_fp_mul_issued));
+    assign go_105 = ((state == 16'h000c) && (!u44_fp_mul_issued));
+    assign go_110 = ((state == 16'h000c) && (!u45_fp_mul_issued));
+    assign go_115 = ((state == 16'h000c) && (!u46_fp_mul_issued));
+    assign go_120 = ((state == 16'h000c) && (!u47_fp_mul_issued));
 
     always @(posedge clk) begin
         if (rst) begin
@@ -4491,14 +4242,14 @@ module fir_datapath (
             if ((start || ((state == 16'h0021) && p1_stall))) perf_l1_stall <= (start ? 32'h00000000 : (perf_l1_stall + 32'h00000001));
             if ((start || ((state == 16'h0021) && (p1_admit && p1_stall)))) perf_l1_issue_stall <= (start ? 32'h00000000 : (perf_l1_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h0021) && ((1'h1 && p1_en) && p1_valid[0])))) perf_l1_admitted <= (start ? 32'h00000000 : (perf_l1_admitted + 32'h00000001));
-            if ((start || ((state == 16'h0021) && ((1'h1 && p1_en) && (p1_valid[0] && pw_163))))) perf_l1_iterations <= (start ? 32'h00000000 : (perf_l1_iterations + 32'h00000001));
+            if ((start || ((state == 16'h0021) && ((1'h1 && p1_en) && (p1_valid[0] && pw_145))))) perf_l1_iterations <= (start ? 32'h00000000 : (perf_l1_iterations + 32'h00000001));
         end
     end
     assign counters = {perf_l1_iterations, perf_l1_admitted, perf_l1_issue_stall, perf_l1_stall, perf_l1_issue, perf_l1_cycles};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, x_rd_last, w_1[63:8], w_6[63:0], w_35[63:32], q_145[63:32], p1_go, pw_184[63:32], pu_189_valid, pu_201_valid, pu_218_valid, pu_237_valid, pu_254_valid, pu_280_valid, pu_297_valid, pu_330_valid, pu_347_valid,
-        pu_387_valid, pu_404_valid, pu_451_valid, pu_468_valid, pu_522_valid, pu_539_valid, pu_600_valid, pu_616_valid, pu_684_valid, pu_700_valid, pu_775_valid, pu_791_valid, pu_873_valid, pu_889_valid, pu_978_valid, pu_994_valid,
-        pu_1090_valid, pu_1106_valid, pu_1209_valid, pu_1225_valid, pu_1335_valid, pu_1351_valid, pu_1468_valid, pq_1628[63:32]};
+    wire ohls_unused = &{1'b0, x_rd_last, w_1[63:8], w_6[63:0], w_35[63:32], q_127[63:32], p1_go, pw_166[63:32], p1u0_fp_mul_valid, p1u1_fp_add_valid, p1u2_fp_mul_valid, p1u3_fp_add_valid, p1u4_fp_mul_valid, p1u5_fp_add_valid, p1u6_fp_mul_valid, p1u7_fp_add_valid, p1u8_fp_mul_valid,
+        p1u9_fp_add_valid, p1u10_fp_mul_valid, p1u11_fp_add_valid, p1u12_fp_mul_valid, p1u13_fp_add_valid, p1u14_fp_mul_valid, p1u15_fp_add_valid, p1u16_fp_mul_valid, p1u17_fp_add_valid, p1u18_fp_mul_valid, p1u19_fp_add_valid, p1u20_fp_mul_valid, p1u21_fp_add_valid, p1u22_fp_mul_valid, p1u23_fp_add_valid, p1u24_fp_mul_valid,
+        p1u25_fp_add_valid, p1u26_fp_mul_valid, p1u27_fp_add_valid, p1u28_fp_mul_valid, p1u29_fp_add_valid, p1u30_fp_mul_valid, p1u31_fp_add_valid, pq_1578[63:32]};
 endmodule
 `default_nettype wire

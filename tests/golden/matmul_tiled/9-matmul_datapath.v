@@ -237,9 +237,10 @@ module matmul_datapath (
     wire [63:0] pwa_112;
     wire [31:0] prd_113;  // matmul_tiled.cl:24:34
     wire        go_114;
-    wire        pu_115_valid;
-    wire [31:0] pu_115_result;
-    wire [31:0] bi_116;
+    wire        p3u0_fp_fma_valid;
+    wire [31:0] p3u0_fp_fma_result;
+    wire [31:0] bi_115;
+    reg  [31:0] pd_116;
     reg  [31:0] pd_117;
     reg  [31:0] pd_118;
     reg  [31:0] pd_119;
@@ -254,32 +255,33 @@ module matmul_datapath (
     reg  [31:0] pd_128;
     reg  [31:0] pd_129;
     reg  [31:0] pd_130;
-    reg  [31:0] pd_131;
+    wire [31:0] bi_131;
     wire [31:0] bi_132;
     wire [31:0] bi_133;
-    wire [31:0] bi_134;
-    wire [31:0] pw_135;  // matmul_tiled.cl:24:19
-    wire [63:0] pw_136;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_137;
-    wire [31:0] prd_138;  // matmul_tiled.cl:24:23
+    wire [31:0] pw_134;  // matmul_tiled.cl:24:19
+    wire [63:0] pw_135;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_136;
+    wire [31:0] prd_137;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_138;  // matmul_tiled.cl:24:34
     wire [63:0] pw_139;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_140;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_141;
-    wire [31:0] prd_142;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_140;
+    wire [31:0] prd_141;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_142;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_143;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_144;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_145;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_146;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_147;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_147;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_148;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_149;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_150;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_151;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_152;  // matmul_tiled.cl:24:34
-    wire        go_153;
-    wire        pu_154_valid;
-    wire [31:0] pu_154_result;
-    wire [31:0] bi_155;
+    wire        go_152;
+    wire        p3u1_fp_fma_valid;
+    wire [31:0] p3u1_fp_fma_result;
+    wire [31:0] bi_153;
+    reg  [31:0] pd_154;
+    reg  [31:0] pd_155;
     reg  [31:0] pd_156;
     reg  [31:0] pd_157;
     reg  [31:0] pd_158;
@@ -293,21 +295,21 @@ module matmul_datapath (
     reg  [31:0] pd_166;
     reg  [31:0] pd_167;
     reg  [31:0] pd_168;
-    reg  [31:0] pd_169;
-    reg  [31:0] pd_170;
+    wire [31:0] bi_169;
+    wire [31:0] bi_170;
     wire [31:0] bi_171;
-    wire [31:0] bi_172;
-    wire [31:0] bi_173;
-    wire [31:0] pw_174;  // matmul_tiled.cl:24:19
-    wire [63:0] w_175;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_176;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_177;
-    wire [31:0] prd_178;  // matmul_tiled.cl:24:23
-    wire [63:0] w_179;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_180;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_181;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_182;
-    wire [31:0] prd_183;  // matmul_tiled.cl:24:34
+    wire [31:0] pw_172;  // matmul_tiled.cl:24:19
+    wire [63:0] w_173;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_174;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_175;
+    wire [31:0] prd_176;  // matmul_tiled.cl:24:23
+    wire [63:0] w_177;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_178;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_179;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_180;
+    wire [31:0] prd_181;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_182;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_183;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_184;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_185;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_186;  // matmul_tiled.cl:24:23
@@ -316,8 +318,8 @@ module matmul_datapath (
     reg  [31:0] pq_189;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_190;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_191;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_192;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_193;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_192;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_193;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_194;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_195;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_196;  // matmul_tiled.cl:24:34
@@ -326,12 +328,13 @@ module matmul_datapath (
     reg  [31:0] pq_199;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_200;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_201;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_202;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_203;  // matmul_tiled.cl:24:34
-    wire        go_204;
-    wire        pu_205_valid;
-    wire [31:0] pu_205_result;
-    wire [31:0] bi_206;
+    wire        go_202;
+    wire        p3u2_fp_fma_valid;
+    wire [31:0] p3u2_fp_fma_result;
+    wire [31:0] bi_203;
+    reg  [31:0] pd_204;
+    reg  [31:0] pd_205;
+    reg  [31:0] pd_206;
     reg  [31:0] pd_207;
     reg  [31:0] pd_208;
     reg  [31:0] pd_209;
@@ -344,22 +347,22 @@ module matmul_datapath (
     reg  [31:0] pd_216;
     reg  [31:0] pd_217;
     reg  [31:0] pd_218;
-    reg  [31:0] pd_219;
-    reg  [31:0] pd_220;
-    reg  [31:0] pd_221;
-    wire [31:0] bi_222;
-    wire [31:0] bi_223;
-    wire [31:0] bi_224;
-    wire [31:0] pw_225;  // matmul_tiled.cl:24:19
-    wire [63:0] w_226;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_227;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_228;
-    wire [31:0] prd_229;  // matmul_tiled.cl:24:23
-    wire [63:0] w_230;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_231;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_232;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_233;
-    wire [31:0] prd_234;  // matmul_tiled.cl:24:34
+    wire [31:0] bi_219;
+    wire [31:0] bi_220;
+    wire [31:0] bi_221;
+    wire [31:0] pw_222;  // matmul_tiled.cl:24:19
+    wire [63:0] w_223;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_224;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_225;
+    wire [31:0] prd_226;  // matmul_tiled.cl:24:23
+    wire [63:0] w_227;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_228;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_229;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_230;
+    wire [31:0] prd_231;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_232;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_233;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_234;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_235;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_236;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_237;  // matmul_tiled.cl:24:23
@@ -372,9 +375,9 @@ module matmul_datapath (
     reg  [31:0] pq_244;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_245;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_246;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_247;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_248;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_249;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_247;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_248;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_249;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_250;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_251;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_252;  // matmul_tiled.cl:24:34
@@ -387,13 +390,14 @@ module matmul_datapath (
     reg  [31:0] pq_259;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_260;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_261;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_262;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_263;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_264;  // matmul_tiled.cl:24:34
-    wire        go_265;
-    wire        pu_266_valid;
-    wire [31:0] pu_266_result;
-    wire [31:0] bi_267;
+    wire        go_262;
+    wire        p3u3_fp_fma_valid;
+    wire [31:0] p3u3_fp_fma_result;
+    wire [31:0] bi_263;
+    reg  [31:0] pd_264;
+    reg  [31:0] pd_265;
+    reg  [31:0] pd_266;
+    reg  [31:0] pd_267;
     reg  [31:0] pd_268;
     reg  [31:0] pd_269;
     reg  [31:0] pd_270;
@@ -405,23 +409,23 @@ module matmul_datapath (
     reg  [31:0] pd_276;
     reg  [31:0] pd_277;
     reg  [31:0] pd_278;
-    reg  [31:0] pd_279;
-    reg  [31:0] pd_280;
-    reg  [31:0] pd_281;
-    reg  [31:0] pd_282;
-    wire [31:0] bi_283;
-    wire [31:0] bi_284;
-    wire [31:0] bi_285;
-    wire [31:0] pw_286;  // matmul_tiled.cl:24:19
-    wire [63:0] w_287;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_288;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_289;
-    wire [31:0] prd_290;  // matmul_tiled.cl:24:23
-    wire [63:0] w_291;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_292;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_293;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_294;
-    wire [31:0] prd_295;  // matmul_tiled.cl:24:34
+    wire [31:0] bi_279;
+    wire [31:0] bi_280;
+    wire [31:0] bi_281;
+    wire [31:0] pw_282;  // matmul_tiled.cl:24:19
+    wire [63:0] w_283;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_284;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_285;
+    wire [31:0] prd_286;  // matmul_tiled.cl:24:23
+    wire [63:0] w_287;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_288;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_289;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_290;
+    wire [31:0] prd_291;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_292;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_293;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_294;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_295;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_296;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_297;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_298;  // matmul_tiled.cl:24:23
@@ -438,10 +442,10 @@ module matmul_datapath (
     reg  [31:0] pq_309;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_310;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_311;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_312;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_313;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_314;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_315;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_312;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_313;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_314;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_315;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_316;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_317;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_318;  // matmul_tiled.cl:24:34
@@ -458,14 +462,15 @@ module matmul_datapath (
     reg  [31:0] pq_329;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_330;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_331;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_332;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_333;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_334;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_335;  // matmul_tiled.cl:24:34
-    wire        go_336;
-    wire        pu_337_valid;
-    wire [31:0] pu_337_result;
-    wire [31:0] bi_338;
+    wire        go_332;
+    wire        p3u4_fp_fma_valid;
+    wire [31:0] p3u4_fp_fma_result;
+    wire [31:0] bi_333;
+    reg  [31:0] pd_334;
+    reg  [31:0] pd_335;
+    reg  [31:0] pd_336;
+    reg  [31:0] pd_337;
+    reg  [31:0] pd_338;
     reg  [31:0] pd_339;
     reg  [31:0] pd_340;
     reg  [31:0] pd_341;
@@ -476,24 +481,24 @@ module matmul_datapath (
     reg  [31:0] pd_346;
     reg  [31:0] pd_347;
     reg  [31:0] pd_348;
-    reg  [31:0] pd_349;
-    reg  [31:0] pd_350;
-    reg  [31:0] pd_351;
-    reg  [31:0] pd_352;
-    reg  [31:0] pd_353;
-    wire [31:0] bi_354;
-    wire [31:0] bi_355;
-    wire [31:0] bi_356;
-    wire [31:0] pw_357;  // matmul_tiled.cl:24:19
-    wire [63:0] w_358;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_359;  // matmul_tiled.cl:24:23
+    wire [31:0] bi_349;
+    wire [31:0] bi_350;
+    wire [31:0] bi_351;
+    wire [31:0] pw_352;  // matmul_tiled.cl:24:19
+    wire [63:0] w_353;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_354;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_355;
+    wire [31:0] prd_356;  // matmul_tiled.cl:24:23
+    wire [63:0] w_357;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_358;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_359;  // matmul_tiled.cl:24:34
     wire [63:0] pwa_360;
-    wire [31:0] prd_361;  // matmul_tiled.cl:24:23
-    wire [63:0] w_362;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_363;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_364;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_365;
-    wire [31:0] prd_366;  // matmul_tiled.cl:24:34
+    wire [31:0] prd_361;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_362;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_363;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_364;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_365;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_366;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_367;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_368;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_369;  // matmul_tiled.cl:24:23
@@ -514,11 +519,11 @@ module matmul_datapath (
     reg  [31:0] pq_384;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_385;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_386;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_387;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_388;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_389;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_390;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_391;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_387;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_388;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_389;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_390;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_391;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_392;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_393;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_394;  // matmul_tiled.cl:24:34
@@ -539,15 +544,16 @@ module matmul_datapath (
     reg  [31:0] pq_409;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_410;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_411;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_412;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_413;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_414;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_415;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_416;  // matmul_tiled.cl:24:34
-    wire        go_417;
-    wire        pu_418_valid;
-    wire [31:0] pu_418_result;
-    wire [31:0] bi_419;
+    wire        go_412;
+    wire        p3u5_fp_fma_valid;
+    wire [31:0] p3u5_fp_fma_result;
+    wire [31:0] bi_413;
+    reg  [31:0] pd_414;
+    reg  [31:0] pd_415;
+    reg  [31:0] pd_416;
+    reg  [31:0] pd_417;
+    reg  [31:0] pd_418;
+    reg  [31:0] pd_419;
     reg  [31:0] pd_420;
     reg  [31:0] pd_421;
     reg  [31:0] pd_422;
@@ -557,25 +563,25 @@ module matmul_datapath (
     reg  [31:0] pd_426;
     reg  [31:0] pd_427;
     reg  [31:0] pd_428;
-    reg  [31:0] pd_429;
-    reg  [31:0] pd_430;
-    reg  [31:0] pd_431;
-    reg  [31:0] pd_432;
-    reg  [31:0] pd_433;
-    reg  [31:0] pd_434;
-    wire [31:0] bi_435;
-    wire [31:0] bi_436;
-    wire [31:0] bi_437;
-    wire [31:0] pw_438;  // matmul_tiled.cl:24:19
-    wire [63:0] w_439;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_440;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_441;
-    wire [31:0] prd_442;  // matmul_tiled.cl:24:23
-    wire [63:0] w_443;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_444;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_445;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_446;
-    wire [31:0] prd_447;  // matmul_tiled.cl:24:34
+    wire [31:0] bi_429;
+    wire [31:0] bi_430;
+    wire [31:0] bi_431;
+    wire [31:0] pw_432;  // matmul_tiled.cl:24:19
+    wire [63:0] w_433;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_434;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_435;
+    wire [31:0] prd_436;  // matmul_tiled.cl:24:23
+    wire [63:0] w_437;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_438;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_439;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_440;
+    wire [31:0] prd_441;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_442;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_443;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_444;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_445;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_446;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_447;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_448;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_449;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_450;  // matmul_tiled.cl:24:23
@@ -600,12 +606,12 @@ module matmul_datapath (
     reg  [31:0] pq_469;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_470;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_471;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_472;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_473;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_474;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_475;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_476;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_477;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_472;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_473;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_474;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_475;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_476;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_477;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_478;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_479;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_480;  // matmul_tiled.cl:24:34
@@ -630,16 +636,17 @@ module matmul_datapath (
     reg  [31:0] pq_499;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_500;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_501;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_502;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_503;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_504;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_505;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_506;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_507;  // matmul_tiled.cl:24:34
-    wire        go_508;
-    wire        pu_509_valid;
-    wire [31:0] pu_509_result;
-    wire [31:0] bi_510;
+    wire        go_502;
+    wire        p3u6_fp_fma_valid;
+    wire [31:0] p3u6_fp_fma_result;
+    wire [31:0] bi_503;
+    reg  [31:0] pd_504;
+    reg  [31:0] pd_505;
+    reg  [31:0] pd_506;
+    reg  [31:0] pd_507;
+    reg  [31:0] pd_508;
+    reg  [31:0] pd_509;
+    reg  [31:0] pd_510;
     reg  [31:0] pd_511;
     reg  [31:0] pd_512;
     reg  [31:0] pd_513;
@@ -648,26 +655,26 @@ module matmul_datapath (
     reg  [31:0] pd_516;
     reg  [31:0] pd_517;
     reg  [31:0] pd_518;
-    reg  [31:0] pd_519;
-    reg  [31:0] pd_520;
-    reg  [31:0] pd_521;
-    reg  [31:0] pd_522;
-    reg  [31:0] pd_523;
-    reg  [31:0] pd_524;
-    reg  [31:0] pd_525;
-    wire [31:0] bi_526;
-    wire [31:0] bi_527;
-    wire [31:0] bi_528;
-    wire [31:0] pw_529;  // matmul_tiled.cl:24:19
-    wire [63:0] w_530;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_531;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_532;
-    wire [31:0] prd_533;  // matmul_tiled.cl:24:23
-    wire [63:0] w_534;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_535;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_536;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_537;
-    wire [31:0] prd_538;  // matmul_tiled.cl:24:34
+    wire [31:0] bi_519;
+    wire [31:0] bi_520;
+    wire [31:0] bi_521;
+    wire [31:0] pw_522;  // matmul_tiled.cl:24:19
+    wire [63:0] w_523;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_524;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_525;
+    wire [31:0] prd_526;  // matmul_tiled.cl:24:23
+    wire [63:0] w_527;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_528;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_529;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_530;
+    wire [31:0] prd_531;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_532;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_533;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_534;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_535;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_536;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_537;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_538;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_539;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_540;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_541;  // matmul_tiled.cl:24:23
@@ -696,13 +703,13 @@ module matmul_datapath (
     reg  [31:0] pq_564;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_565;  // matmul_tiled.cl:24:23
     reg  [31:0] pq_566;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_567;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_568;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_569;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_570;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_571;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_572;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_573;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_567;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_568;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_569;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_570;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_571;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_572;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_573;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_574;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_575;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_576;  // matmul_tiled.cl:24:34
@@ -731,17 +738,18 @@ module matmul_datapath (
     reg  [31:0] pq_599;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_600;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_601;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_602;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_603;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_604;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_605;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_606;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_607;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_608;  // matmul_tiled.cl:24:34
-    wire        go_609;
-    wire        pu_610_valid;
-    wire [31:0] pu_610_result;
-    wire [31:0] bi_611;
+    wire        go_602;
+    wire        p3u7_fp_fma_valid;
+    wire [31:0] p3u7_fp_fma_result;
+    wire [31:0] bi_603;
+    reg  [31:0] pd_604;
+    reg  [31:0] pd_605;
+    reg  [31:0] pd_606;
+    reg  [31:0] pd_607;
+    reg  [31:0] pd_608;
+    reg  [31:0] pd_609;
+    reg  [31:0] pd_610;
+    reg  [31:0] pd_611;
     reg  [31:0] pd_612;
     reg  [31:0] pd_613;
     reg  [31:0] pd_614;
@@ -749,22 +757,22 @@ module matmul_datapath (
     reg  [31:0] pd_616;
     reg  [31:0] pd_617;
     reg  [31:0] pd_618;
-    reg  [31:0] pd_619;
-    reg  [31:0] pd_620;
-    reg  [31:0] pd_621;
-    reg  [31:0] pd_622;
-    reg  [31:0] pd_623;
-    reg  [31:0] pd_624;
-    reg  [31:0] pd_625;
-    reg  [31:0] pd_626;
-    wire [31:0] bi_627;
-    wire [31:0] bi_628;
-    wire [31:0] bi_629;
-    wire [31:0] pw_630;  // matmul_tiled.cl:24:19
-    wire [63:0] w_631;  // matmul_tiled.cl:7:6
-    wire [63:0] w_632;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_633;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_634;  // matmul_tiled.cl:7:6
+    wire [31:0] bi_619;
+    wire [31:0] bi_620;
+    wire [31:0] bi_621;
+    wire [31:0] pw_622;  // matmul_tiled.cl:24:19
+    wire [63:0] w_623;  // matmul_tiled.cl:7:6
+    wire [63:0] w_624;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_625;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_626;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_627;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_628;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_629;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_630;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_631;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_632;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_633;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_634;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_635;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_636;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_637;  // matmul_tiled.cl:7:6
@@ -798,87 +806,87 @@ module matmul_datapath (
     reg  [63:0] pq_665;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_666;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_667;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_668;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_669;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_670;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_671;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_672;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_673;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_674;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_675;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_676;
-    wire [63:0] pv_677;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_678;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_679;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_668;
+    wire [63:0] pv_669;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_670;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_671;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_672;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_673;  // matmul_tiled.cl:7:6
+    wire        pw_674;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_675;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_676;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_677;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_678;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_679;  // matmul_tiled.cl:7:6
     wire [7:0]  pw_680;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_681;  // matmul_tiled.cl:7:6
-    wire        pw_682;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_683;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_684;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_685;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_686;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_687;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_688;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_689;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_690;  // matmul_tiled.cl:7:6
-    wire [63:0] w_691;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_681;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_682;  // matmul_tiled.cl:7:6
+    wire [63:0] w_683;  // matmul_tiled.cl:7:6
     reg  [48:0] p2_valid;  // matmul_tiled.cl:7:6
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
-    wire [63:0] pv_692;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_693;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_694;  // matmul_tiled.cl:7:6
-    wire        pw_695;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_684;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_685;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_686;  // matmul_tiled.cl:7:6
+    wire        pw_687;  // matmul_tiled.cl:7:6
     reg         p2_go;
-    wire [31:0] w_696;  // matmul_tiled.cl:12:15
-    wire [63:0] w_697;  // matmul_tiled.cl:12:15
-    wire [63:0] pv_698;  // matmul_tiled.cl:12:15
-    wire [63:0] w_699;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_700;  // matmul_tiled.cl:12:15
-    wire [31:0] w_701;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_702;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_703;  // matmul_tiled.cl:14:14
-    wire [31:0] pw_704;  // matmul_tiled.cl:12:15
-    wire [31:0] w_705;  // matmul_tiled.cl:13:29
-    wire [63:0] w_706;  // matmul_tiled.cl:13:15
-    wire [63:0] pv_707;  // matmul_tiled.cl:13:15
-    wire [63:0] w_708;  // matmul_tiled.cl:13:15
-    wire [63:0] w_709;  // matmul_tiled.cl:12:15
-    wire [63:0] pw_710;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_711;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_712;  // matmul_tiled.cl:15:14
-    wire [31:0] pw_713;  // matmul_tiled.cl:13:15
-    wire [63:0] w_714;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_715;  // matmul_tiled.cl:19:9
-    wire [63:0] w_716;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_717;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_718;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_719;  // matmul_tiled.cl:19:9
-    wire [63:0] w_720;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_721;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_722;  // matmul_tiled.cl:19:9
-    wire [63:0] w_723;  // matmul_tiled.cl:19:22
-    wire [31:0] w_724;  // matmul_tiled.cl:19:30
-    wire [31:0] pw_725;  // matmul_tiled.cl:19:24
-    wire [31:0] pv_726;  // matmul_tiled.cl:19:34
-    wire [31:0] w_727;  // matmul_tiled.cl:19:38
-    wire [31:0] pw_728;  // matmul_tiled.cl:19:34
-    reg  [31:0] pq_729;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_730;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_731;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_732;  // matmul_tiled.cl:19:34
-    reg  [31:0] pq_733;  // matmul_tiled.cl:19:34
-    reg  [31:0] pq_734;  // matmul_tiled.cl:19:34
-    wire [31:0] pw_735;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_736;  // matmul_tiled.cl:14:14
-    reg  [31:0] pq_737;  // matmul_tiled.cl:14:14
-    reg  [31:0] pq_738;  // matmul_tiled.cl:14:14
-    wire [31:0] pw_739;  // matmul_tiled.cl:19:24
-    wire [63:0] pw_740;  // matmul_tiled.cl:19:22
-    wire [63:0] pw_741;  // matmul_tiled.cl:19:22
-    wire [63:0] pw_742;  // matmul_tiled.cl:19:22
-    wire [31:0] pld_743;  // matmul_tiled.cl:19:22
+    wire [31:0] w_688;  // matmul_tiled.cl:12:15
+    wire [63:0] w_689;  // matmul_tiled.cl:12:15
+    wire [63:0] pv_690;  // matmul_tiled.cl:12:15
+    wire [63:0] w_691;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_692;  // matmul_tiled.cl:12:15
+    wire [31:0] w_693;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_694;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_695;  // matmul_tiled.cl:14:14
+    wire [31:0] pw_696;  // matmul_tiled.cl:12:15
+    wire [31:0] w_697;  // matmul_tiled.cl:13:29
+    wire [63:0] w_698;  // matmul_tiled.cl:13:15
+    wire [63:0] pv_699;  // matmul_tiled.cl:13:15
+    wire [63:0] w_700;  // matmul_tiled.cl:13:15
+    wire [63:0] w_701;  // matmul_tiled.cl:12:15
+    wire [63:0] pw_702;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_703;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_704;  // matmul_tiled.cl:15:14
+    wire [31:0] pw_705;  // matmul_tiled.cl:13:15
+    wire [63:0] w_706;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_707;  // matmul_tiled.cl:19:9
+    wire [63:0] w_708;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_709;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_710;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_711;  // matmul_tiled.cl:19:9
+    wire [63:0] w_712;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_713;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_714;  // matmul_tiled.cl:19:9
+    wire [63:0] w_715;  // matmul_tiled.cl:19:22
+    wire [31:0] w_716;  // matmul_tiled.cl:19:30
+    wire [31:0] pw_717;  // matmul_tiled.cl:19:24
+    wire [31:0] pv_718;  // matmul_tiled.cl:19:34
+    wire [31:0] w_719;  // matmul_tiled.cl:19:38
+    wire [31:0] pw_720;  // matmul_tiled.cl:19:34
+    reg  [31:0] pq_721;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_722;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_723;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_724;  // matmul_tiled.cl:19:34
+    reg  [31:0] pq_725;  // matmul_tiled.cl:19:34
+    reg  [31:0] pq_726;  // matmul_tiled.cl:19:34
+    wire [31:0] pw_727;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_728;  // matmul_tiled.cl:14:14
+    reg  [31:0] pq_729;  // matmul_tiled.cl:14:14
+    reg  [31:0] pq_730;  // matmul_tiled.cl:14:14
+    wire [31:0] pw_731;  // matmul_tiled.cl:19:24
+    wire [63:0] pw_732;  // matmul_tiled.cl:19:22
+    wire [63:0] pw_733;  // matmul_tiled.cl:19:22
+    wire [63:0] pw_734;  // matmul_tiled.cl:19:22
+    wire [31:0] pld_735;  // matmul_tiled.cl:19:22
+    reg  [63:0] pq_736;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_737;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_738;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_739;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_740;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_741;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_742;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_743;  // matmul_tiled.cl:19:9
     reg  [63:0] pq_744;  // matmul_tiled.cl:19:9
     reg  [63:0] pq_745;  // matmul_tiled.cl:19:9
     reg  [63:0] pq_746;  // matmul_tiled.cl:19:9
@@ -918,32 +926,32 @@ module matmul_datapath (
     reg  [63:0] pq_780;  // matmul_tiled.cl:19:9
     reg  [63:0] pq_781;  // matmul_tiled.cl:19:9
     reg  [63:0] pq_782;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_783;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_784;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_785;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_786;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_787;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_788;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_789;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_790;  // matmul_tiled.cl:19:9
-    wire [63:0] pwa_791;
-    wire [63:0] w_792;  // matmul_tiled.cl:20:9
-    wire [63:0] pw_793;  // matmul_tiled.cl:20:9
-    wire [63:0] pw_794;  // matmul_tiled.cl:20:9
-    wire [63:0] w_795;  // matmul_tiled.cl:20:22
+    wire [63:0] pwa_783;
+    wire [63:0] w_784;  // matmul_tiled.cl:20:9
+    wire [63:0] pw_785;  // matmul_tiled.cl:20:9
+    wire [63:0] pw_786;  // matmul_tiled.cl:20:9
+    wire [63:0] w_787;  // matmul_tiled.cl:20:22
+    wire [31:0] pw_788;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_789;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_790;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_791;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_792;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_793;  // matmul_tiled.cl:12:15
+    reg  [31:0] pq_794;  // matmul_tiled.cl:12:15
+    reg  [31:0] pq_795;  // matmul_tiled.cl:12:15
     wire [31:0] pw_796;  // matmul_tiled.cl:20:25
-    wire [31:0] pw_797;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_798;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_799;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_800;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_801;  // matmul_tiled.cl:12:15
-    reg  [31:0] pq_802;  // matmul_tiled.cl:12:15
-    reg  [31:0] pq_803;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_804;  // matmul_tiled.cl:20:25
-    wire [63:0] pw_805;  // matmul_tiled.cl:20:22
-    wire [63:0] pw_806;  // matmul_tiled.cl:20:22
-    wire [63:0] pw_807;  // matmul_tiled.cl:20:22
-    wire [31:0] pld_808;  // matmul_tiled.cl:20:22
+    wire [63:0] pw_797;  // matmul_tiled.cl:20:22
+    wire [63:0] pw_798;  // matmul_tiled.cl:20:22
+    wire [63:0] pw_799;  // matmul_tiled.cl:20:22
+    wire [31:0] pld_800;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_801;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_802;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_803;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_804;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_805;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_806;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_807;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_808;  // matmul_tiled.cl:20:9
     reg  [63:0] pq_809;  // matmul_tiled.cl:20:9
     reg  [63:0] pq_810;  // matmul_tiled.cl:20:9
     reg  [63:0] pq_811;  // matmul_tiled.cl:20:9
@@ -983,102 +991,94 @@ module matmul_datapath (
     reg  [63:0] pq_845;  // matmul_tiled.cl:20:9
     reg  [63:0] pq_846;  // matmul_tiled.cl:20:9
     reg  [63:0] pq_847;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_848;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_849;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_850;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_851;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_852;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_853;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_854;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_855;  // matmul_tiled.cl:20:9
-    wire [63:0] pwa_856;
-    wire [63:0] pv_857;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_858;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_859;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_848;
+    wire [63:0] pv_849;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_850;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_851;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_852;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_853;  // matmul_tiled.cl:7:6
+    wire        pw_854;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_855;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_856;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_857;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_858;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_859;  // matmul_tiled.cl:7:6
     wire [7:0]  pw_860;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_861;  // matmul_tiled.cl:7:6
-    wire        pw_862;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_863;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_864;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_865;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_866;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_867;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_868;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_869;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_870;  // matmul_tiled.cl:7:6
-    wire [63:0] w_871;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_861;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_862;  // matmul_tiled.cl:7:6
+    wire [63:0] w_863;  // matmul_tiled.cl:7:6
     reg  [2:0]  p0_valid;  // matmul_tiled.cl:7:6
     reg         p0_admit;
     wire        p0_stall;
     wire        p0_en;
-    wire [63:0] pv_872;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_873;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_874;  // matmul_tiled.cl:7:6
-    wire        pw_875;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_864;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_865;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_866;  // matmul_tiled.cl:7:6
+    wire        pw_867;  // matmul_tiled.cl:7:6
     reg         p0_go;
-    wire [63:0] pv_876;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_877;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_878;  // matmul_tiled.cl:7:6
-    wire [63:0] w_879;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_880;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_881;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_882;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_883;  // matmul_tiled.cl:7:6
-    wire [63:0] w_884;  // matmul_tiled.cl:7:6
-    wire [63:0] w_885;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_886;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_887;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_888;
-    wire [31:0] prd_889;  // matmul_tiled.cl:7:6
-    wire [31:0] w_890;  // matmul_tiled.cl:12:15
-    wire [63:0] w_891;  // matmul_tiled.cl:12:15
-    wire [63:0] pv_892;  // matmul_tiled.cl:12:15
-    wire [63:0] w_893;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_894;  // matmul_tiled.cl:12:15
-    wire [31:0] w_895;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_896;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_897;  // matmul_tiled.cl:14:14
-    wire [31:0] pw_898;  // matmul_tiled.cl:12:15
-    wire [31:0] w_899;  // matmul_tiled.cl:13:29
-    wire [63:0] w_900;  // matmul_tiled.cl:13:15
-    wire [63:0] pv_901;  // matmul_tiled.cl:13:15
-    wire [63:0] w_902;  // matmul_tiled.cl:13:15
-    wire [63:0] w_903;  // matmul_tiled.cl:12:15
-    wire [63:0] pw_904;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_905;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_906;  // matmul_tiled.cl:15:14
-    wire [31:0] pw_907;  // matmul_tiled.cl:13:15
-    wire [31:0] w_908;  // matmul_tiled.cl:16:17
-    wire [31:0] w_909;  // matmul_tiled.cl:18:25
-    wire [31:0] w_910;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_911;  // matmul_tiled.cl:18:25
-    wire [31:0] w_912;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_913;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_914;  // matmul_tiled.cl:18:25
-    wire [31:0] w_915;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_916;  // matmul_tiled.cl:18:25
-    wire        pw_917;  // matmul_tiled.cl:18:21
-    wire [63:0] w_918;  // matmul_tiled.cl:7:6
-    wire [63:0] w_919;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_920;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_921;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_922;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_923;
-    wire [63:0] pv_924;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_925;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_926;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_868;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_869;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_870;  // matmul_tiled.cl:7:6
+    wire [63:0] w_871;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_872;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_873;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_874;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_875;  // matmul_tiled.cl:7:6
+    wire [63:0] w_876;  // matmul_tiled.cl:7:6
+    wire [63:0] w_877;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_878;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_879;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_880;
+    wire [31:0] prd_881;  // matmul_tiled.cl:7:6
+    wire [31:0] w_882;  // matmul_tiled.cl:12:15
+    wire [63:0] w_883;  // matmul_tiled.cl:12:15
+    wire [63:0] pv_884;  // matmul_tiled.cl:12:15
+    wire [63:0] w_885;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_886;  // matmul_tiled.cl:12:15
+    wire [31:0] w_887;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_888;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_889;  // matmul_tiled.cl:14:14
+    wire [31:0] pw_890;  // matmul_tiled.cl:12:15
+    wire [31:0] w_891;  // matmul_tiled.cl:13:29
+    wire [63:0] w_892;  // matmul_tiled.cl:13:15
+    wire [63:0] pv_893;  // matmul_tiled.cl:13:15
+    wire [63:0] w_894;  // matmul_tiled.cl:13:15
+    wire [63:0] w_895;  // matmul_tiled.cl:12:15
+    wire [63:0] pw_896;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_897;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_898;  // matmul_tiled.cl:15:14
+    wire [31:0] pw_899;  // matmul_tiled.cl:13:15
+    wire [31:0] w_900;  // matmul_tiled.cl:16:17
+    wire [31:0] w_901;  // matmul_tiled.cl:18:25
+    wire [31:0] w_902;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_903;  // matmul_tiled.cl:18:25
+    wire [31:0] w_904;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_905;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_906;  // matmul_tiled.cl:18:25
+    wire [31:0] w_907;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_908;  // matmul_tiled.cl:18:25
+    wire        pw_909;  // matmul_tiled.cl:18:21
+    wire [63:0] w_910;  // matmul_tiled.cl:7:6
+    wire [63:0] w_911;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_912;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_913;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_914;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_915;
+    wire [63:0] pv_916;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_917;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_918;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_919;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_920;  // matmul_tiled.cl:7:6
+    wire        pw_921;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_922;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_923;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_924;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_925;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_926;  // matmul_tiled.cl:7:6
     wire [7:0]  pw_927;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_928;  // matmul_tiled.cl:7:6
-    wire        pw_929;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_930;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_931;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_932;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_933;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_934;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_935;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_936;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_937;  // matmul_tiled.cl:7:6
-    wire [63:0] w_938;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_928;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_929;  // matmul_tiled.cl:7:6
+    wire [63:0] w_930;  // matmul_tiled.cl:7:6
     reg  [7:0]  launch_err;
     reg         done_q;
     reg  [31:0] perf_l4_cycles;
@@ -1469,7 +1469,7 @@ module matmul_datapath (
     assign prd_113 = obj1_Bs_rdata[31:0];
     assign go_114 = 1'h1;
 
-    ohls_fp_fma pu_115 (
+    ohls_fp_fma p3u0_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
@@ -1477,363 +1477,363 @@ module matmul_datapath (
         .a(prd_107),
         .b(prd_113),
         .c(prd_99),
-        .out_valid(pu_115_valid),
-        .result(pu_115_result)
+        .out_valid(p3u0_fp_fma_valid),
+        .result(p3u0_fp_fma_result)
     );
-    assign bi_116 = pu_115_result;
-    assign bi_132 = pd_121;
-    assign bi_133 = pd_126;
-    assign bi_134 = pd_131;
-    assign pw_135 = (((&bi_132[30:23]) && (!(bi_132[22:0] == 23'h000000))) ? (bi_132 | 32'h00400000) : (((&bi_133[30:23]) && (!(bi_133[22:0] == 23'h000000))) ? (bi_133 | 32'h00400000) : (((((&bi_132[30:23]) && (bi_132[22:0] == 23'h000000)) && (bi_133[30:0] == 31'h00000000)) || ((bi_132[30:0] == 31'h00000000) && ((&bi_133[30:23]) && (bi_133[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_134[30:23]) && (!(bi_134[22:0] == 23'h000000))) ? (bi_134 | 32'h00400000) : ((((((&bi_132[30:23]) && (bi_132[22:0] == 23'h000000)) || ((&bi_133[30:23]) && (bi_133[22:0] == 23'h000000))) && ((&bi_134[30:23]) && (bi_134[22:0] == 23'h000000))) && ((bi_132[31] ^ bi_133[31]) != bi_134[31])) ? 32'hffc00000 : bi_116)))));
-    assign pw_136 = (pw_105 + w_95);
-    assign pwa_137 = (pw_136 >> 64'h0000000000000002);
-    assign prd_138 = obj0_As_r1_rdata[31:0];
-    assign pw_139 = (w_108 + w_103);
-    assign pw_140 = (pw_139 + pw_110);
-    assign pwa_141 = (pw_140 >> 64'h0000000000000002);
-    assign prd_142 = obj1_Bs_r1_rdata[31:0];
-    assign go_153 = 1'h1;
+    assign bi_115 = p3u0_fp_fma_result;
+    assign bi_131 = pd_120;
+    assign bi_132 = pd_125;
+    assign bi_133 = pd_130;
+    assign pw_134 = (((&bi_131[30:23]) && (!(bi_131[22:0] == 23'h000000))) ? (bi_131 | 32'h00400000) : (((&bi_132[30:23]) && (!(bi_132[22:0] == 23'h000000))) ? (bi_132 | 32'h00400000) : (((((&bi_131[30:23]) && (bi_131[22:0] == 23'h000000)) && (bi_132[30:0] == 31'h00000000)) || ((bi_131[30:0] == 31'h00000000) && ((&bi_132[30:23]) && (bi_132[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_133[30:23]) && (!(bi_133[22:0] == 23'h000000))) ? (bi_133 | 32'h00400000) : ((((((&bi_131[30:23]) && (bi_131[22:0] == 23'h000000)) || ((&bi_132[30:23]) && (bi_132[22:0] == 23'h000000))) && ((&bi_133[30:23]) && (bi_133[22:0] == 23'h000000))) && ((bi_131[31] ^ bi_132[31]) != bi_133[31])) ? 32'hffc00000 : bi_115)))));
+    assign pw_135 = (pw_105 + w_95);
+    assign pwa_136 = (pw_135 >> 64'h0000000000000002);
+    assign prd_137 = obj0_As_r1_rdata[31:0];
+    assign pw_138 = (w_108 + w_103);
+    assign pw_139 = (pw_138 + pw_110);
+    assign pwa_140 = (pw_139 >> 64'h0000000000000002);
+    assign prd_141 = obj1_Bs_r1_rdata[31:0];
+    assign go_152 = 1'h1;
 
-    ohls_fp_fma pu_154 (
+    ohls_fp_fma p3u1_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_153),
-        .a(pq_147),
-        .b(pq_152),
-        .c(pw_135),
-        .out_valid(pu_154_valid),
-        .result(pu_154_result)
+        .in_valid(go_152),
+        .a(pq_146),
+        .b(pq_151),
+        .c(pw_134),
+        .out_valid(p3u1_fp_fma_valid),
+        .result(p3u1_fp_fma_result)
     );
-    assign bi_155 = pu_154_result;
-    assign bi_171 = pd_160;
-    assign bi_172 = pd_165;
-    assign bi_173 = pd_170;
-    assign pw_174 = (((&bi_171[30:23]) && (!(bi_171[22:0] == 23'h000000))) ? (bi_171 | 32'h00400000) : (((&bi_172[30:23]) && (!(bi_172[22:0] == 23'h000000))) ? (bi_172 | 32'h00400000) : (((((&bi_171[30:23]) && (bi_171[22:0] == 23'h000000)) && (bi_172[30:0] == 31'h00000000)) || ((bi_171[30:0] == 31'h00000000) && ((&bi_172[30:23]) && (bi_172[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_173[30:23]) && (!(bi_173[22:0] == 23'h000000))) ? (bi_173 | 32'h00400000) : ((((((&bi_171[30:23]) && (bi_171[22:0] == 23'h000000)) || ((&bi_172[30:23]) && (bi_172[22:0] == 23'h000000))) && ((&bi_173[30:23]) && (bi_173[22:0] == 23'h000000))) && ((bi_171[31] ^ bi_172[31]) != bi_173[31])) ? 32'hffc00000 : bi_155)))));
-    assign w_175 = 64'h0000000000000008;
-    assign pw_176 = (pw_105 + w_175);
-    assign pwa_177 = (pw_176 >> 64'h0000000000000002);
-    assign prd_178 = obj0_As_r2_rdata[31:0];
-    assign w_179 = 64'h0000000000000040;
-    assign pw_180 = (w_108 + w_179);
-    assign pw_181 = (pw_180 + pw_110);
-    assign pwa_182 = (pw_181 >> 64'h0000000000000002);
-    assign prd_183 = obj1_Bs_r2_rdata[31:0];
-    assign go_204 = 1'h1;
+    assign bi_153 = p3u1_fp_fma_result;
+    assign bi_169 = pd_158;
+    assign bi_170 = pd_163;
+    assign bi_171 = pd_168;
+    assign pw_172 = (((&bi_169[30:23]) && (!(bi_169[22:0] == 23'h000000))) ? (bi_169 | 32'h00400000) : (((&bi_170[30:23]) && (!(bi_170[22:0] == 23'h000000))) ? (bi_170 | 32'h00400000) : (((((&bi_169[30:23]) && (bi_169[22:0] == 23'h000000)) && (bi_170[30:0] == 31'h00000000)) || ((bi_169[30:0] == 31'h00000000) && ((&bi_170[30:23]) && (bi_170[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_171[30:23]) && (!(bi_171[22:0] == 23'h000000))) ? (bi_171 | 32'h00400000) : ((((((&bi_169[30:23]) && (bi_169[22:0] == 23'h000000)) || ((&bi_170[30:23]) && (bi_170[22:0] == 23'h000000))) && ((&bi_171[30:23]) && (bi_171[22:0] == 23'h000000))) && ((bi_169[31] ^ bi_170[31]) != bi_171[31])) ? 32'hffc00000 : bi_153)))));
+    assign w_173 = 64'h0000000000000008;
+    assign pw_174 = (pw_105 + w_173);
+    assign pwa_175 = (pw_174 >> 64'h0000000000000002);
+    assign prd_176 = obj0_As_r2_rdata[31:0];
+    assign w_177 = 64'h0000000000000040;
+    assign pw_178 = (w_108 + w_177);
+    assign pw_179 = (pw_178 + pw_110);
+    assign pwa_180 = (pw_179 >> 64'h0000000000000002);
+    assign prd_181 = obj1_Bs_r2_rdata[31:0];
+    assign go_202 = 1'h1;
 
-    ohls_fp_fma pu_205 (
+    ohls_fp_fma p3u2_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_204),
-        .a(pq_193),
-        .b(pq_203),
-        .c(pw_174),
-        .out_valid(pu_205_valid),
-        .result(pu_205_result)
+        .in_valid(go_202),
+        .a(pq_191),
+        .b(pq_201),
+        .c(pw_172),
+        .out_valid(p3u2_fp_fma_valid),
+        .result(p3u2_fp_fma_result)
     );
-    assign bi_206 = pu_205_result;
-    assign bi_222 = pd_211;
-    assign bi_223 = pd_216;
-    assign bi_224 = pd_221;
-    assign pw_225 = (((&bi_222[30:23]) && (!(bi_222[22:0] == 23'h000000))) ? (bi_222 | 32'h00400000) : (((&bi_223[30:23]) && (!(bi_223[22:0] == 23'h000000))) ? (bi_223 | 32'h00400000) : (((((&bi_222[30:23]) && (bi_222[22:0] == 23'h000000)) && (bi_223[30:0] == 31'h00000000)) || ((bi_222[30:0] == 31'h00000000) && ((&bi_223[30:23]) && (bi_223[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_224[30:23]) && (!(bi_224[22:0] == 23'h000000))) ? (bi_224 | 32'h00400000) : ((((((&bi_222[30:23]) && (bi_222[22:0] == 23'h000000)) || ((&bi_223[30:23]) && (bi_223[22:0] == 23'h000000))) && ((&bi_224[30:23]) && (bi_224[22:0] == 23'h000000))) && ((bi_222[31] ^ bi_223[31]) != bi_224[31])) ? 32'hffc00000 : bi_206)))));
-    assign w_226 = 64'h000000000000000c;
-    assign pw_227 = (pw_105 + w_226);
-    assign pwa_228 = (pw_227 >> 64'h0000000000000002);
-    assign prd_229 = obj0_As_r3_rdata[31:0];
-    assign w_230 = 64'h0000000000000060;
-    assign pw_231 = (w_108 + w_230);
-    assign pw_232 = (pw_231 + pw_110);
-    assign pwa_233 = (pw_232 >> 64'h0000000000000002);
-    assign prd_234 = obj1_Bs_r3_rdata[31:0];
-    assign go_265 = 1'h1;
+    assign bi_203 = p3u2_fp_fma_result;
+    assign bi_219 = pd_208;
+    assign bi_220 = pd_213;
+    assign bi_221 = pd_218;
+    assign pw_222 = (((&bi_219[30:23]) && (!(bi_219[22:0] == 23'h000000))) ? (bi_219 | 32'h00400000) : (((&bi_220[30:23]) && (!(bi_220[22:0] == 23'h000000))) ? (bi_220 | 32'h00400000) : (((((&bi_219[30:23]) && (bi_219[22:0] == 23'h000000)) && (bi_220[30:0] == 31'h00000000)) || ((bi_219[30:0] == 31'h00000000) && ((&bi_220[30:23]) && (bi_220[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_221[30:23]) && (!(bi_221[22:0] == 23'h000000))) ? (bi_221 | 32'h00400000) : ((((((&bi_219[30:23]) && (bi_219[22:0] == 23'h000000)) || ((&bi_220[30:23]) && (bi_220[22:0] == 23'h000000))) && ((&bi_221[30:23]) && (bi_221[22:0] == 23'h000000))) && ((bi_219[31] ^ bi_220[31]) != bi_221[31])) ? 32'hffc00000 : bi_203)))));
+    assign w_223 = 64'h000000000000000c;
+    assign pw_224 = (pw_105 + w_223);
+    assign pwa_225 = (pw_224 >> 64'h0000000000000002);
+    assign prd_226 = obj0_As_r3_rdata[31:0];
+    assign w_227 = 64'h0000000000000060;
+    assign pw_228 = (w_108 + w_227);
+    assign pw_229 = (pw_228 + pw_110);
+    assign pwa_230 = (pw_229 >> 64'h0000000000000002);
+    assign prd_231 = obj1_Bs_r3_rdata[31:0];
+    assign go_262 = 1'h1;
 
-    ohls_fp_fma pu_266 (
+    ohls_fp_fma p3u3_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_265),
-        .a(pq_249),
-        .b(pq_264),
-        .c(pw_225),
-        .out_valid(pu_266_valid),
-        .result(pu_266_result)
+        .in_valid(go_262),
+        .a(pq_246),
+        .b(pq_261),
+        .c(pw_222),
+        .out_valid(p3u3_fp_fma_valid),
+        .result(p3u3_fp_fma_result)
     );
-    assign bi_267 = pu_266_result;
-    assign bi_283 = pd_272;
-    assign bi_284 = pd_277;
-    assign bi_285 = pd_282;
-    assign pw_286 = (((&bi_283[30:23]) && (!(bi_283[22:0] == 23'h000000))) ? (bi_283 | 32'h00400000) : (((&bi_284[30:23]) && (!(bi_284[22:0] == 23'h000000))) ? (bi_284 | 32'h00400000) : (((((&bi_283[30:23]) && (bi_283[22:0] == 23'h000000)) && (bi_284[30:0] == 31'h00000000)) || ((bi_283[30:0] == 31'h00000000) && ((&bi_284[30:23]) && (bi_284[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_285[30:23]) && (!(bi_285[22:0] == 23'h000000))) ? (bi_285 | 32'h00400000) : ((((((&bi_283[30:23]) && (bi_283[22:0] == 23'h000000)) || ((&bi_284[30:23]) && (bi_284[22:0] == 23'h000000))) && ((&bi_285[30:23]) && (bi_285[22:0] == 23'h000000))) && ((bi_283[31] ^ bi_284[31]) != bi_285[31])) ? 32'hffc00000 : bi_267)))));
-    assign w_287 = 64'h0000000000000010;
-    assign pw_288 = (pw_105 + w_287);
-    assign pwa_289 = (pw_288 >> 64'h0000000000000002);
-    assign prd_290 = obj0_As_r4_rdata[31:0];
-    assign w_291 = 64'h0000000000000080;
-    assign pw_292 = (w_108 + w_291);
-    assign pw_293 = (pw_292 + pw_110);
-    assign pwa_294 = (pw_293 >> 64'h0000000000000002);
-    assign prd_295 = obj1_Bs_r4_rdata[31:0];
-    assign go_336 = 1'h1;
+    assign bi_263 = p3u3_fp_fma_result;
+    assign bi_279 = pd_268;
+    assign bi_280 = pd_273;
+    assign bi_281 = pd_278;
+    assign pw_282 = (((&bi_279[30:23]) && (!(bi_279[22:0] == 23'h000000))) ? (bi_279 | 32'h00400000) : (((&bi_280[30:23]) && (!(bi_280[22:0] == 23'h000000))) ? (bi_280 | 32'h00400000) : (((((&bi_279[30:23]) && (bi_279[22:0] == 23'h000000)) && (bi_280[30:0] == 31'h00000000)) || ((bi_279[30:0] == 31'h00000000) && ((&bi_280[30:23]) && (bi_280[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_281[30:23]) && (!(bi_281[22:0] == 23'h000000))) ? (bi_281 | 32'h00400000) : ((((((&bi_279[30:23]) && (bi_279[22:0] == 23'h000000)) || ((&bi_280[30:23]) && (bi_280[22:0] == 23'h000000))) && ((&bi_281[30:23]) && (bi_281[22:0] == 23'h000000))) && ((bi_279[31] ^ bi_280[31]) != bi_281[31])) ? 32'hffc00000 : bi_263)))));
+    assign w_283 = 64'h0000000000000010;
+    assign pw_284 = (pw_105 + w_283);
+    assign pwa_285 = (pw_284 >> 64'h0000000000000002);
+    assign prd_286 = obj0_As_r4_rdata[31:0];
+    assign w_287 = 64'h0000000000000080;
+    assign pw_288 = (w_108 + w_287);
+    assign pw_289 = (pw_288 + pw_110);
+    assign pwa_290 = (pw_289 >> 64'h0000000000000002);
+    assign prd_291 = obj1_Bs_r4_rdata[31:0];
+    assign go_332 = 1'h1;
 
-    ohls_fp_fma pu_337 (
+    ohls_fp_fma p3u4_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_336),
-        .a(pq_315),
-        .b(pq_335),
-        .c(pw_286),
-        .out_valid(pu_337_valid),
-        .result(pu_337_result)
+        .in_valid(go_332),
+        .a(pq_311),
+        .b(pq_331),
+        .c(pw_282),
+        .out_valid(p3u4_fp_fma_valid),
+        .result(p3u4_fp_fma_result)
     );
-    assign bi_338 = pu_337_result;
-    assign bi_354 = pd_343;
-    assign bi_355 = pd_348;
-    assign bi_356 = pd_353;
-    assign pw_357 = (((&bi_354[30:23]) && (!(bi_354[22:0] == 23'h000000))) ? (bi_354 | 32'h00400000) : (((&bi_355[30:23]) && (!(bi_355[22:0] == 23'h000000))) ? (bi_355 | 32'h00400000) : (((((&bi_354[30:23]) && (bi_354[22:0] == 23'h000000)) && (bi_355[30:0] == 31'h00000000)) || ((bi_354[30:0] == 31'h00000000) && ((&bi_355[30:23]) && (bi_355[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_356[30:23]) && (!(bi_356[22:0] == 23'h000000))) ? (bi_356 | 32'h00400000) : ((((((&bi_354[30:23]) && (bi_354[22:0] == 23'h000000)) || ((&bi_355[30:23]) && (bi_355[22:0] == 23'h000000))) && ((&bi_356[30:23]) && (bi_356[22:0] == 23'h000000))) && ((bi_354[31] ^ bi_355[31]) != bi_356[31])) ? 32'hffc00000 : bi_338)))));
-    assign w_358 = 64'h0000000000000014;
-    assign pw_359 = (pw_105 + w_358);
+    assign bi_333 = p3u4_fp_fma_result;
+    assign bi_349 = pd_338;
+    assign bi_350 = pd_343;
+    assign bi_351 = pd_348;
+    assign pw_352 = (((&bi_349[30:23]) && (!(bi_349[22:0] == 23'h000000))) ? (bi_349 | 32'h00400000) : (((&bi_350[30:23]) && (!(bi_350[22:0] == 23'h000000))) ? (bi_350 | 32'h00400000) : (((((&bi_349[30:23]) && (bi_349[22:0] == 23'h000000)) && (bi_350[30:0] == 31'h00000000)) || ((bi_349[30:0] == 31'h00000000) && ((&bi_350[30:23]) && (bi_350[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_351[30:23]) && (!(bi_351[22:0] == 23'h000000))) ? (bi_351 | 32'h00400000) : ((((((&bi_349[30:23]) && (bi_349[22:0] == 23'h000000)) || ((&bi_350[30:23]) && (bi_350[22:0] == 23'h000000))) && ((&bi_351[30:23]) && (bi_351[22:0] == 23'h000000))) && ((bi_349[31] ^ bi_350[31]) != bi_351[31])) ? 32'hffc00000 : bi_333)))));
+    assign w_353 = 64'h0000000000000014;
+    assign pw_354 = (pw_105 + w_353);
+    assign pwa_355 = (pw_354 >> 64'h0000000000000002);
+    assign prd_356 = obj0_As_r5_rdata[31:0];
+    assign w_357 = 64'h00000000000000a0;
+    assign pw_358 = (w_108 + w_357);
+    assign pw_359 = (pw_358 + pw_110);
     assign pwa_360 = (pw_359 >> 64'h0000000000000002);
-    assign prd_361 = obj0_As_r5_rdata[31:0];
-    assign w_362 = 64'h00000000000000a0;
-    assign pw_363 = (w_108 + w_362);
-    assign pw_364 = (pw_363 + pw_110);
-    assign pwa_365 = (pw_364 >> 64'h0000000000000002);
-    assign prd_366 = obj1_Bs_r5_rdata[31:0];
-    assign go_417 = 1'h1;
+    assign prd_361 = obj1_Bs_r5_rdata[31:0];
+    assign go_412 = 1'h1;
 
-    ohls_fp_fma pu_418 (
+    ohls_fp_fma p3u5_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_417),
-        .a(pq_391),
-        .b(pq_416),
-        .c(pw_357),
-        .out_valid(pu_418_valid),
-        .result(pu_418_result)
+        .in_valid(go_412),
+        .a(pq_386),
+        .b(pq_411),
+        .c(pw_352),
+        .out_valid(p3u5_fp_fma_valid),
+        .result(p3u5_fp_fma_result)
     );
-    assign bi_419 = pu_418_result;
-    assign bi_435 = pd_424;
-    assign bi_436 = pd_429;
-    assign bi_437 = pd_434;
-    assign pw_438 = (((&bi_435[30:23]) && (!(bi_435[22:0] == 23'h000000))) ? (bi_435 | 32'h00400000) : (((&bi_436[30:23]) && (!(bi_436[22:0] == 23'h000000))) ? (bi_436 | 32'h00400000) : (((((&bi_435[30:23]) && (bi_435[22:0] == 23'h000000)) && (bi_436[30:0] == 31'h00000000)) || ((bi_435[30:0] == 31'h00000000) && ((&bi_436[30:23]) && (bi_436[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_437[30:23]) && (!(bi_437[22:0] == 23'h000000))) ? (bi_437 | 32'h00400000) : ((((((&bi_435[30:23]) && (bi_435[22:0] == 23'h000000)) || ((&bi_436[30:23]) && (bi_436[22:0] == 23'h000000))) && ((&bi_437[30:23]) && (bi_437[22:0] == 23'h000000))) && ((bi_435[31] ^ bi_436[31]) != bi_437[31])) ? 32'hffc00000 : bi_419)))));
-    assign w_439 = 64'h0000000000000018;
-    assign pw_440 = (pw_105 + w_439);
-    assign pwa_441 = (pw_440 >> 64'h0000000000000002);
-    assign prd_442 = obj0_As_r6_rdata[31:0];
-    assign w_443 = 64'h00000000000000c0;
-    assign pw_444 = (w_108 + w_443);
-    assign pw_445 = (pw_444 + pw_110);
-    assign pwa_446 = (pw_445 >> 64'h0000000000000002);
-    assign prd_447 = obj1_Bs_r6_rdata[31:0];
-    assign go_508 = 1'h1;
+    assign bi_413 = p3u5_fp_fma_result;
+    assign bi_429 = pd_418;
+    assign bi_430 = pd_423;
+    assign bi_431 = pd_428;
+    assign pw_432 = (((&bi_429[30:23]) && (!(bi_429[22:0] == 23'h000000))) ? (bi_429 | 32'h00400000) : (((&bi_430[30:23]) && (!(bi_430[22:0] == 23'h000000))) ? (bi_430 | 32'h00400000) : (((((&bi_429[30:23]) && (bi_429[22:0] == 23'h000000)) && (bi_430[30:0] == 31'h00000000)) || ((bi_429[30:0] == 31'h00000000) && ((&bi_430[30:23]) && (bi_430[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_431[30:23]) && (!(bi_431[22:0] == 23'h000000))) ? (bi_431 | 32'h00400000) : ((((((&bi_429[30:23]) && (bi_429[22:0] == 23'h000000)) || ((&bi_430[30:23]) && (bi_430[22:0] == 23'h000000))) && ((&bi_431[30:23]) && (bi_431[22:0] == 23'h000000))) && ((bi_429[31] ^ bi_430[31]) != bi_431[31])) ? 32'hffc00000 : bi_413)))));
+    assign w_433 = 64'h0000000000000018;
+    assign pw_434 = (pw_105 + w_433);
+    assign pwa_435 = (pw_434 >> 64'h0000000000000002);
+    assign prd_436 = obj0_As_r6_rdata[31:0];
+    assign w_437 = 64'h00000000000000c0;
+    assign pw_438 = (w_108 + w_437);
+    assign pw_439 = (pw_438 + pw_110);
+    assign pwa_440 = (pw_439 >> 64'h0000000000000002);
+    assign prd_441 = obj1_Bs_r6_rdata[31:0];
+    assign go_502 = 1'h1;
 
-    ohls_fp_fma pu_509 (
+    ohls_fp_fma p3u6_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_508),
-        .a(pq_477),
-        .b(pq_507),
-        .c(pw_438),
-        .out_valid(pu_509_valid),
-        .result(pu_509_result)
+        .in_valid(go_502),
+        .a(pq_471),
+        .b(pq_501),
+        .c(pw_432),
+        .out_valid(p3u6_fp_fma_valid),
+        .result(p3u6_fp_fma_result)
     );
-    assign bi_510 = pu_509_result;
-    assign bi_526 = pd_515;
-    assign bi_527 = pd_520;
-    assign bi_528 = pd_525;
-    assign pw_529 = (((&bi_526[30:23]) && (!(bi_526[22:0] == 23'h000000))) ? (bi_526 | 32'h00400000) : (((&bi_527[30:23]) && (!(bi_527[22:0] == 23'h000000))) ? (bi_527 | 32'h00400000) : (((((&bi_526[30:23]) && (bi_526[22:0] == 23'h000000)) && (bi_527[30:0] == 31'h00000000)) || ((bi_526[30:0] == 31'h00000000) && ((&bi_527[30:23]) && (bi_527[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_528[30:23]) && (!(bi_528[22:0] == 23'h000000))) ? (bi_528 | 32'h00400000) : ((((((&bi_526[30:23]) && (bi_526[22:0] == 23'h000000)) || ((&bi_527[30:23]) && (bi_527[22:0] == 23'h000000))) && ((&bi_528[30:23]) && (bi_528[22:0] == 23'h000000))) && ((bi_526[31] ^ bi_527[31]) != bi_528[31])) ? 32'hffc00000 : bi_510)))));
-    assign w_530 = 64'h000000000000001c;
-    assign pw_531 = (pw_105 + w_530);
-    assign pwa_532 = (pw_531 >> 64'h0000000000000002);
-    assign prd_533 = obj0_As_r7_rdata[31:0];
-    assign w_534 = 64'h00000000000000e0;
-    assign pw_535 = (w_108 + w_534);
-    assign pw_536 = (pw_535 + pw_110);
-    assign pwa_537 = (pw_536 >> 64'h0000000000000002);
-    assign prd_538 = obj1_Bs_r7_rdata[31:0];
-    assign go_609 = 1'h1;
+    assign bi_503 = p3u6_fp_fma_result;
+    assign bi_519 = pd_508;
+    assign bi_520 = pd_513;
+    assign bi_521 = pd_518;
+    assign pw_522 = (((&bi_519[30:23]) && (!(bi_519[22:0] == 23'h000000))) ? (bi_519 | 32'h00400000) : (((&bi_520[30:23]) && (!(bi_520[22:0] == 23'h000000))) ? (bi_520 | 32'h00400000) : (((((&bi_519[30:23]) && (bi_519[22:0] == 23'h000000)) && (bi_520[30:0] == 31'h00000000)) || ((bi_519[30:0] == 31'h00000000) && ((&bi_520[30:23]) && (bi_520[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_521[30:23]) && (!(bi_521[22:0] == 23'h000000))) ? (bi_521 | 32'h00400000) : ((((((&bi_519[30:23]) && (bi_519[22:0] == 23'h000000)) || ((&bi_520[30:23]) && (bi_520[22:0] == 23'h000000))) && ((&bi_521[30:23]) && (bi_521[22:0] == 23'h000000))) && ((bi_519[31] ^ bi_520[31]) != bi_521[31])) ? 32'hffc00000 : bi_503)))));
+    assign w_523 = 64'h000000000000001c;
+    assign pw_524 = (pw_105 + w_523);
+    assign pwa_525 = (pw_524 >> 64'h0000000000000002);
+    assign prd_526 = obj0_As_r7_rdata[31:0];
+    assign w_527 = 64'h00000000000000e0;
+    assign pw_528 = (w_108 + w_527);
+    assign pw_529 = (pw_528 + pw_110);
+    assign pwa_530 = (pw_529 >> 64'h0000000000000002);
+    assign prd_531 = obj1_Bs_r7_rdata[31:0];
+    assign go_602 = 1'h1;
 
-    ohls_fp_fma pu_610 (
+    ohls_fp_fma p3u7_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_609),
-        .a(pq_573),
-        .b(pq_608),
-        .c(pw_529),
-        .out_valid(pu_610_valid),
-        .result(pu_610_result)
+        .in_valid(go_602),
+        .a(pq_566),
+        .b(pq_601),
+        .c(pw_522),
+        .out_valid(p3u7_fp_fma_valid),
+        .result(p3u7_fp_fma_result)
     );
-    assign bi_611 = pu_610_result;
-    assign bi_627 = pd_616;
-    assign bi_628 = pd_621;
-    assign bi_629 = pd_626;
-    assign pw_630 = (((&bi_627[30:23]) && (!(bi_627[22:0] == 23'h000000))) ? (bi_627 | 32'h00400000) : (((&bi_628[30:23]) && (!(bi_628[22:0] == 23'h000000))) ? (bi_628 | 32'h00400000) : (((((&bi_627[30:23]) && (bi_627[22:0] == 23'h000000)) && (bi_628[30:0] == 31'h00000000)) || ((bi_627[30:0] == 31'h00000000) && ((&bi_628[30:23]) && (bi_628[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_629[30:23]) && (!(bi_629[22:0] == 23'h000000))) ? (bi_629 | 32'h00400000) : ((((((&bi_627[30:23]) && (bi_627[22:0] == 23'h000000)) || ((&bi_628[30:23]) && (bi_628[22:0] == 23'h000000))) && ((&bi_629[30:23]) && (bi_629[22:0] == 23'h000000))) && ((bi_627[31] ^ bi_628[31]) != bi_629[31])) ? 32'hffc00000 : bi_611)))));
-    assign w_631 = 64'h0000000000000000;
-    assign w_632 = 64'h0000000000000004;
-    assign pw_633 = (pw_93 * w_632);
-    assign pw_634 = (w_631 + pw_633);
-    assign pwa_676 = (pq_675 >> 64'h0000000000000002);
-    assign pv_677 = v7_lid_x;
-    assign pw_678 = pv_677[7:0];
-    assign w_679 = 8'h01;
-    assign pw_680 = (pw_678 + w_679);
-    assign w_681 = 8'h08;
-    assign pw_682 = (pw_680 == w_681);
-    assign w_683 = 8'h00;
-    assign pw_684 = (pw_682 ? w_683 : pw_680);
-    assign pw_685 = {56'h00000000000000, pw_684[7:0]};
-    assign pv_686 = v8_lid_y;
-    assign pw_687 = pv_686[7:0];
-    assign pw_688 = (pw_687 + w_679);
-    assign pw_689 = (pw_682 ? pw_688 : pw_687);
-    assign pw_690 = {56'h00000000000000, pw_689[7:0]};
+    assign bi_603 = p3u7_fp_fma_result;
+    assign bi_619 = pd_608;
+    assign bi_620 = pd_613;
+    assign bi_621 = pd_618;
+    assign pw_622 = (((&bi_619[30:23]) && (!(bi_619[22:0] == 23'h000000))) ? (bi_619 | 32'h00400000) : (((&bi_620[30:23]) && (!(bi_620[22:0] == 23'h000000))) ? (bi_620 | 32'h00400000) : (((((&bi_619[30:23]) && (bi_619[22:0] == 23'h000000)) && (bi_620[30:0] == 31'h00000000)) || ((bi_619[30:0] == 31'h00000000) && ((&bi_620[30:23]) && (bi_620[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_621[30:23]) && (!(bi_621[22:0] == 23'h000000))) ? (bi_621 | 32'h00400000) : ((((((&bi_619[30:23]) && (bi_619[22:0] == 23'h000000)) || ((&bi_620[30:23]) && (bi_620[22:0] == 23'h000000))) && ((&bi_621[30:23]) && (bi_621[22:0] == 23'h000000))) && ((bi_619[31] ^ bi_620[31]) != bi_621[31])) ? 32'hffc00000 : bi_603)))));
+    assign w_623 = 64'h0000000000000000;
+    assign w_624 = 64'h0000000000000004;
+    assign pw_625 = (pw_93 * w_624);
+    assign pw_626 = (w_623 + pw_625);
+    assign pwa_668 = (pq_667 >> 64'h0000000000000002);
+    assign pv_669 = v7_lid_x;
+    assign pw_670 = pv_669[7:0];
+    assign w_671 = 8'h01;
+    assign pw_672 = (pw_670 + w_671);
+    assign w_673 = 8'h08;
+    assign pw_674 = (pw_672 == w_673);
+    assign w_675 = 8'h00;
+    assign pw_676 = (pw_674 ? w_675 : pw_672);
+    assign pw_677 = {56'h00000000000000, pw_676[7:0]};
+    assign pv_678 = v8_lid_y;
+    assign pw_679 = pv_678[7:0];
+    assign pw_680 = (pw_679 + w_671);
+    assign pw_681 = (pw_674 ? pw_680 : pw_679);
+    assign pw_682 = {56'h00000000000000, pw_681[7:0]};
     assign p3_stall = 1'h0;
-    assign w_691 = 64'h0000000000000000;
+    assign w_683 = 64'h0000000000000000;
     assign p2_en = (!p2_stall);
-    assign pv_692 = v8_lid_y;
-    assign pw_693 = pv_692[7:0];
-    assign w_694 = 8'h08;
-    assign pw_695 = (pw_693 < w_694);
-    assign w_696 = 32'h00000000;
-    assign w_697 = {32'h00000000, group_0};
-    assign pv_698 = v7_lid_x;
-    assign w_699 = 64'h0000000000000000;
-    assign pw_700 = w_697[31:0];
-    assign w_701 = 32'h00000008;
-    assign pw_702 = (pw_700 * w_701);
-    assign pw_703 = pv_698[31:0];
-    assign pw_704 = (pw_702 + pw_703);
-    assign w_705 = 32'h00000001;
-    assign w_706 = {32'h00000000, group_1};
-    assign pv_707 = v8_lid_y;
-    assign w_708 = 64'h0000000000000000;
-    assign w_709 = 64'h0000000000000008;
-    assign pw_710 = (w_706 * w_709);
-    assign pw_711 = pw_710[31:0];
-    assign pw_712 = pv_707[31:0];
-    assign pw_713 = (pw_711 + pw_712);
-    assign w_714 = 64'h0000000000000000;
-    assign pw_715 = {{32{pw_712[31]}}, pw_712[31:0]};
-    assign w_716 = 64'h0000000000000020;
-    assign pw_717 = (pw_715 * w_716);
-    assign pw_718 = (w_714 + pw_717);
-    assign pw_719 = {{32{pw_703[31]}}, pw_703[31:0]};
-    assign w_720 = 64'h0000000000000004;
-    assign pw_721 = (pw_719 * w_720);
-    assign pw_722 = (pw_718 + pw_721);
-    assign w_723 = {32'h00000000, A_base};
-    assign w_724 = arg_n;
-    assign pw_725 = (pw_713 * w_724);
-    assign pv_726 = v5_t;
-    assign w_727 = 32'h00000008;
-    assign pw_728 = (pv_726 * w_727);
-    assign pw_735 = (pq_731 + pq_734);
-    assign pw_739 = (pw_735 + pq_738);
-    assign pw_740 = {{32{pw_739[31]}}, pw_739[31:0]};
-    assign pw_741 = (pw_740 * w_720);
-    assign pw_742 = (w_723 + pw_741);
-    assign pld_743 = A_ld_resp_data;
-    assign pwa_791 = (pq_790 >> 64'h0000000000000002);
-    assign w_792 = 64'h0000000000000000;
-    assign pw_793 = (w_792 + pw_717);
-    assign pw_794 = (pw_793 + pw_721);
-    assign w_795 = {32'h00000000, B_base};
-    assign pw_796 = (pw_728 + pw_712);
-    assign pw_797 = (pw_796 * w_724);
-    assign pw_804 = (pq_800 + pq_803);
-    assign pw_805 = {{32{pw_804[31]}}, pw_804[31:0]};
-    assign pw_806 = (pw_805 * w_720);
-    assign pw_807 = (w_795 + pw_806);
-    assign pld_808 = B_ld_resp_data;
-    assign pwa_856 = (pq_855 >> 64'h0000000000000002);
-    assign pv_857 = v7_lid_x;
-    assign pw_858 = pv_857[7:0];
-    assign w_859 = 8'h01;
-    assign pw_860 = (pw_858 + w_859);
-    assign w_861 = 8'h08;
-    assign pw_862 = (pw_860 == w_861);
-    assign w_863 = 8'h00;
-    assign pw_864 = (pw_862 ? w_863 : pw_860);
-    assign pw_865 = {56'h00000000000000, pw_864[7:0]};
-    assign pv_866 = v8_lid_y;
-    assign pw_867 = pv_866[7:0];
-    assign pw_868 = (pw_867 + w_859);
-    assign pw_869 = (pw_862 ? pw_868 : pw_867);
-    assign pw_870 = {56'h00000000000000, pw_869[7:0]};
+    assign pv_684 = v8_lid_y;
+    assign pw_685 = pv_684[7:0];
+    assign w_686 = 8'h08;
+    assign pw_687 = (pw_685 < w_686);
+    assign w_688 = 32'h00000000;
+    assign w_689 = {32'h00000000, group_0};
+    assign pv_690 = v7_lid_x;
+    assign w_691 = 64'h0000000000000000;
+    assign pw_692 = w_689[31:0];
+    assign w_693 = 32'h00000008;
+    assign pw_694 = (pw_692 * w_693);
+    assign pw_695 = pv_690[31:0];
+    assign pw_696 = (pw_694 + pw_695);
+    assign w_697 = 32'h00000001;
+    assign w_698 = {32'h00000000, group_1};
+    assign pv_699 = v8_lid_y;
+    assign w_700 = 64'h0000000000000000;
+    assign w_701 = 64'h0000000000000008;
+    assign pw_702 = (w_698 * w_701);
+    assign pw_703 = pw_702[31:0];
+    assign pw_704 = pv_699[31:0];
+    assign pw_705 = (pw_703 + pw_704);
+    assign w_706 = 64'h0000000000000000;
+    assign pw_707 = {{32{pw_704[31]}}, pw_704[31:0]};
+    assign w_708 = 64'h0000000000000020;
+    assign pw_709 = (pw_707 * w_708);
+    assign pw_710 = (w_706 + pw_709);
+    assign pw_711 = {{32{pw_695[31]}}, pw_695[31:0]};
+    assign w_712 = 64'h0000000000000004;
+    assign pw_713 = (pw_711 * w_712);
+    assign pw_714 = (pw_710 + pw_713);
+    assign w_715 = {32'h00000000, A_base};
+    assign w_716 = arg_n;
+    assign pw_717 = (pw_705 * w_716);
+    assign pv_718 = v5_t;
+    assign w_719 = 32'h00000008;
+    assign pw_720 = (pv_718 * w_719);
+    assign pw_727 = (pq_723 + pq_726);
+    assign pw_731 = (pw_727 + pq_730);
+    assign pw_732 = {{32{pw_731[31]}}, pw_731[31:0]};
+    assign pw_733 = (pw_732 * w_712);
+    assign pw_734 = (w_715 + pw_733);
+    assign pld_735 = A_ld_resp_data;
+    assign pwa_783 = (pq_782 >> 64'h0000000000000002);
+    assign w_784 = 64'h0000000000000000;
+    assign pw_785 = (w_784 + pw_709);
+    assign pw_786 = (pw_785 + pw_713);
+    assign w_787 = {32'h00000000, B_base};
+    assign pw_788 = (pw_720 + pw_704);
+    assign pw_789 = (pw_788 * w_716);
+    assign pw_796 = (pq_792 + pq_795);
+    assign pw_797 = {{32{pw_796[31]}}, pw_796[31:0]};
+    assign pw_798 = (pw_797 * w_712);
+    assign pw_799 = (w_787 + pw_798);
+    assign pld_800 = B_ld_resp_data;
+    assign pwa_848 = (pq_847 >> 64'h0000000000000002);
+    assign pv_849 = v7_lid_x;
+    assign pw_850 = pv_849[7:0];
+    assign w_851 = 8'h01;
+    assign pw_852 = (pw_850 + w_851);
+    assign w_853 = 8'h08;
+    assign pw_854 = (pw_852 == w_853);
+    assign w_855 = 8'h00;
+    assign pw_856 = (pw_854 ? w_855 : pw_852);
+    assign pw_857 = {56'h00000000000000, pw_856[7:0]};
+    assign pv_858 = v8_lid_y;
+    assign pw_859 = pv_858[7:0];
+    assign pw_860 = (pw_859 + w_851);
+    assign pw_861 = (pw_854 ? pw_860 : pw_859);
+    assign pw_862 = {56'h00000000000000, pw_861[7:0]};
     assign p2_stall = (((((p2_valid[3] && 1'h1) && (!A_ld_req_ready)) || ((p2_valid[47] && 1'h1) && (!A_ld_resp_valid))) || ((p2_valid[3] && 1'h1) && (!B_ld_req_ready))) || ((p2_valid[47] && 1'h1) && (!B_ld_resp_valid)));
-    assign w_871 = 64'h0000000000000000;
+    assign w_863 = 64'h0000000000000000;
     assign p0_en = (!p0_stall);
-    assign pv_872 = v8_lid_y;
-    assign pw_873 = pv_872[7:0];
-    assign w_874 = 8'h08;
-    assign pw_875 = (pw_873 < w_874);
-    assign pv_876 = v7_lid_x;
-    assign pv_877 = v8_lid_y;
-    assign pw_878 = pv_876[7:0];
-    assign w_879 = 64'h0000000000000008;
-    assign pw_880 = (pv_877 * w_879);
-    assign pw_881 = pw_880[7:0];
-    assign pw_882 = (pw_878 + pw_881);
-    assign pw_883 = {56'h00000000000000, pw_882[7:0]};
-    assign w_884 = 64'h0000000000000000;
-    assign w_885 = 64'h0000000000000004;
-    assign pw_886 = (pw_883 * w_885);
-    assign pw_887 = (w_884 + pw_886);
-    assign pwa_888 = (pw_887 >> 64'h0000000000000002);
-    assign prd_889 = obj2_wi_acc_rdata[31:0];
-    assign w_890 = 32'h00000000;
-    assign w_891 = {32'h00000000, group_0};
-    assign pv_892 = v7_lid_x;
-    assign w_893 = 64'h0000000000000000;
-    assign pw_894 = w_891[31:0];
-    assign w_895 = 32'h00000008;
-    assign pw_896 = (pw_894 * w_895);
-    assign pw_897 = pv_892[31:0];
-    assign pw_898 = (pw_896 + pw_897);
-    assign w_899 = 32'h00000001;
-    assign w_900 = {32'h00000000, group_1};
-    assign pv_901 = v8_lid_y;
-    assign w_902 = 64'h0000000000000000;
-    assign w_903 = 64'h0000000000000008;
-    assign pw_904 = (w_900 * w_903);
-    assign pw_905 = pw_904[31:0];
-    assign pw_906 = pv_901[31:0];
-    assign pw_907 = (pw_905 + pw_906);
-    assign w_908 = 32'h00000000;
-    assign w_909 = arg_n;
-    assign w_910 = 32'h0000001f;
-    assign pw_911 = (w_909[31] ? (~((~w_909) >> w_910)) : (w_909 >> w_910));
-    assign w_912 = 32'h0000001d;
-    assign pw_913 = (pw_911 >> w_912);
-    assign pw_914 = (w_909 + pw_913);
-    assign w_915 = 32'h00000003;
-    assign pw_916 = (pw_914[31] ? (~((~pw_914) >> w_915)) : (pw_914 >> w_915));
-    assign pw_917 = ((w_890 ^ 32'h80000000) < (pw_916 ^ 32'h80000000));
-    assign w_918 = 64'h0000000000000000;
-    assign w_919 = 64'h0000000000000004;
-    assign pw_920 = (pw_883 * w_919);
-    assign pw_921 = (w_918 + pw_920);
-    assign pwa_923 = (pq_922 >> 64'h0000000000000002);
-    assign pv_924 = v7_lid_x;
-    assign pw_925 = pv_924[7:0];
-    assign w_926 = 8'h01;
-    assign pw_927 = (pw_925 + w_926);
-    assign w_928 = 8'h08;
-    assign pw_929 = (pw_927 == w_928);
-    assign w_930 = 8'h00;
-    assign pw_931 = (pw_929 ? w_930 : pw_927);
-    assign pw_932 = {56'h00000000000000, pw_931[7:0]};
-    assign pv_933 = v8_lid_y;
-    assign pw_934 = pv_933[7:0];
-    assign pw_935 = (pw_934 + w_926);
-    assign pw_936 = (pw_929 ? pw_935 : pw_934);
-    assign pw_937 = {56'h00000000000000, pw_936[7:0]};
+    assign pv_864 = v8_lid_y;
+    assign pw_865 = pv_864[7:0];
+    assign w_866 = 8'h08;
+    assign pw_867 = (pw_865 < w_866);
+    assign pv_868 = v7_lid_x;
+    assign pv_869 = v8_lid_y;
+    assign pw_870 = pv_868[7:0];
+    assign w_871 = 64'h0000000000000008;
+    assign pw_872 = (pv_869 * w_871);
+    assign pw_873 = pw_872[7:0];
+    assign pw_874 = (pw_870 + pw_873);
+    assign pw_875 = {56'h00000000000000, pw_874[7:0]};
+    assign w_876 = 64'h0000000000000000;
+    assign w_877 = 64'h0000000000000004;
+    assign pw_878 = (pw_875 * w_877);
+    assign pw_879 = (w_876 + pw_878);
+    assign pwa_880 = (pw_879 >> 64'h0000000000000002);
+    assign prd_881 = obj2_wi_acc_rdata[31:0];
+    assign w_882 = 32'h00000000;
+    assign w_883 = {32'h00000000, group_0};
+    assign pv_884 = v7_lid_x;
+    assign w_885 = 64'h0000000000000000;
+    assign pw_886 = w_883[31:0];
+    assign w_887 = 32'h00000008;
+    assign pw_888 = (pw_886 * w_887);
+    assign pw_889 = pv_884[31:0];
+    assign pw_890 = (pw_888 + pw_889);
+    assign w_891 = 32'h00000001;
+    assign w_892 = {32'h00000000, group_1};
+    assign pv_893 = v8_lid_y;
+    assign w_894 = 64'h0000000000000000;
+    assign w_895 = 64'h0000000000000008;
+    assign pw_896 = (w_892 * w_895);
+    assign pw_897 = pw_896[31:0];
+    assign pw_898 = pv_893[31:0];
+    assign pw_899 = (pw_897 + pw_898);
+    assign w_900 = 32'h00000000;
+    assign w_901 = arg_n;
+    assign w_902 = 32'h0000001f;
+    assign pw_903 = (w_901[31] ? (~((~w_901) >> w_902)) : (w_901 >> w_902));
+    assign w_904 = 32'h0000001d;
+    assign pw_905 = (pw_903 >> w_904);
+    assign pw_906 = (w_901 + pw_905);
+    assign w_907 = 32'h00000003;
+    assign pw_908 = (pw_906[31] ? (~((~pw_906) >> w_907)) : (pw_906 >> w_907));
+    assign pw_909 = ((w_882 ^ 32'h80000000) < (pw_908 ^ 32'h80000000));
+    assign w_910 = 64'h0000000000000000;
+    assign w_911 = 64'h0000000000000004;
+    assign pw_912 = (pw_875 * w_911);
+    assign pw_913 = (w_910 + pw_912);
+    assign pwa_915 = (pq_914 >> 64'h0000000000000002);
+    assign pv_916 = v7_lid_x;
+    assign pw_917 = pv_916[7:0];
+    assign w_918 = 8'h01;
+    assign pw_919 = (pw_917 + w_918);
+    assign w_920 = 8'h08;
+    assign pw_921 = (pw_919 == w_920);
+    assign w_922 = 8'h00;
+    assign pw_923 = (pw_921 ? w_922 : pw_919);
+    assign pw_924 = {56'h00000000000000, pw_923[7:0]};
+    assign pv_925 = v8_lid_y;
+    assign pw_926 = pv_925[7:0];
+    assign pw_927 = (pw_926 + w_918);
+    assign pw_928 = (pw_921 ? pw_927 : pw_926);
+    assign pw_929 = {56'h00000000000000, pw_928[7:0]};
     assign p0_stall = 1'h0;
-    assign w_938 = 64'h0000000000000000;
+    assign w_930 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -1913,140 +1913,142 @@ module matmul_datapath (
             if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v9_lid_linear <= pw_93;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v2_tx <= pw_100;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v3_ty <= pw_101;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_117 <= prd_107;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_116 <= prd_107;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_117 <= pd_116;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_118 <= pd_117;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_119 <= pd_118;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_120 <= pd_119;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_121 <= pd_120;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_122 <= prd_113;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_121 <= prd_113;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_122 <= pd_121;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_123 <= pd_122;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_124 <= pd_123;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_125 <= pd_124;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_126 <= pd_125;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_127 <= prd_99;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_126 <= prd_99;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_127 <= pd_126;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_128 <= pd_127;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_129 <= pd_128;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_130 <= pd_129;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_131 <= pd_130;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_156 <= pq_147;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_154 <= pq_146;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_155 <= pd_154;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_156 <= pd_155;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_157 <= pd_156;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_158 <= pd_157;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_159 <= pd_158;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_159 <= pq_151;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_160 <= pd_159;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_161 <= pq_152;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_161 <= pd_160;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_162 <= pd_161;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_163 <= pd_162;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_164 <= pd_163;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_164 <= pw_134;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_165 <= pd_164;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_166 <= pw_135;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_166 <= pd_165;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_167 <= pd_166;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_168 <= pd_167;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_169 <= pd_168;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_170 <= pd_169;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_207 <= pq_193;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_204 <= pq_191;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_205 <= pd_204;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_206 <= pd_205;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_207 <= pd_206;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_208 <= pd_207;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_209 <= pd_208;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_209 <= pq_201;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_210 <= pd_209;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_211 <= pd_210;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_212 <= pq_203;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_212 <= pd_211;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_213 <= pd_212;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_214 <= pd_213;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_214 <= pw_172;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_215 <= pd_214;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_216 <= pd_215;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_217 <= pw_174;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_217 <= pd_216;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_218 <= pd_217;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_219 <= pd_218;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_220 <= pd_219;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_221 <= pd_220;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_268 <= pq_249;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_269 <= pd_268;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_264 <= pq_246;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_265 <= pd_264;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_266 <= pd_265;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_267 <= pd_266;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_268 <= pd_267;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_269 <= pq_261;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_270 <= pd_269;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_271 <= pd_270;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_272 <= pd_271;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_273 <= pq_264;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_274 <= pd_273;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_273 <= pd_272;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_274 <= pw_222;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_275 <= pd_274;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_276 <= pd_275;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_277 <= pd_276;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_278 <= pw_225;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_279 <= pd_278;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_280 <= pd_279;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_281 <= pd_280;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_282 <= pd_281;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_339 <= pq_315;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_278 <= pd_277;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_334 <= pq_311;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_335 <= pd_334;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_336 <= pd_335;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_337 <= pd_336;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_338 <= pd_337;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_339 <= pq_331;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_340 <= pd_339;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_341 <= pd_340;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_342 <= pd_341;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_343 <= pd_342;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_344 <= pq_335;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_344 <= pw_282;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_345 <= pd_344;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_346 <= pd_345;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_347 <= pd_346;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_348 <= pd_347;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_349 <= pw_286;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_350 <= pd_349;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_351 <= pd_350;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_352 <= pd_351;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_353 <= pd_352;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_420 <= pq_391;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_414 <= pq_386;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_415 <= pd_414;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_416 <= pd_415;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_417 <= pd_416;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_418 <= pd_417;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_419 <= pq_411;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_420 <= pd_419;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_421 <= pd_420;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_422 <= pd_421;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_423 <= pd_422;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_424 <= pd_423;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_425 <= pq_416;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_424 <= pw_352;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_425 <= pd_424;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_426 <= pd_425;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_427 <= pd_426;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_428 <= pd_427;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_429 <= pd_428;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_430 <= pw_357;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_431 <= pd_430;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_432 <= pd_431;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_433 <= pd_432;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_434 <= pd_433;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_511 <= pq_477;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_504 <= pq_471;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_505 <= pd_504;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_506 <= pd_505;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_507 <= pd_506;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_508 <= pd_507;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_509 <= pq_501;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_510 <= pd_509;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_511 <= pd_510;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_512 <= pd_511;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_513 <= pd_512;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_514 <= pd_513;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_514 <= pw_432;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_515 <= pd_514;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_516 <= pq_507;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_516 <= pd_515;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_517 <= pd_516;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_518 <= pd_517;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_519 <= pd_518;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_520 <= pd_519;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_521 <= pw_438;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_522 <= pd_521;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_523 <= pd_522;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_524 <= pd_523;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_525 <= pd_524;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_612 <= pq_573;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_604 <= pq_566;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_605 <= pd_604;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_606 <= pd_605;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_607 <= pd_606;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_608 <= pd_607;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_609 <= pq_601;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_610 <= pd_609;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_611 <= pd_610;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_612 <= pd_611;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_613 <= pd_612;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_614 <= pd_613;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_614 <= pw_522;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_615 <= pd_614;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_616 <= pd_615;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_617 <= pq_608;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_617 <= pd_616;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_618 <= pd_617;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_619 <= pd_618;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_620 <= pd_619;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_621 <= pd_620;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_622 <= pw_529;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_623 <= pd_622;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_624 <= pd_623;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_625 <= pd_624;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_626 <= pd_625;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && ((p3_valid[41] && 1'h1) && p3_en))) v4_acc <= pw_630;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v7_lid_x <= pw_685;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v8_lid_y <= pw_690;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_143 <= prd_138;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && ((p3_valid[41] && 1'h1) && p3_en))) v4_acc <= pw_622;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v7_lid_x <= pw_677;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v8_lid_y <= pw_682;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_142 <= prd_137;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_143 <= pq_142;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_144 <= pq_143;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_145 <= pq_144;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_146 <= pq_145;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_147 <= pq_146;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_148 <= prd_142;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_147 <= prd_141;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_148 <= pq_147;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_149 <= pq_148;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_150 <= pq_149;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_151 <= pq_150;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_152 <= pq_151;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_184 <= prd_178;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_182 <= prd_176;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_183 <= pq_182;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_184 <= pq_183;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_185 <= pq_184;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_186 <= pq_185;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_187 <= pq_186;  // matmul_tiled.cl:7:6
@@ -2054,9 +2056,9 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_189 <= pq_188;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_190 <= pq_189;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_191 <= pq_190;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_192 <= pq_191;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_192 <= prd_181;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_193 <= pq_192;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_194 <= prd_183;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_194 <= pq_193;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_195 <= pq_194;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_196 <= pq_195;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_197 <= pq_196;  // matmul_tiled.cl:7:6
@@ -2064,9 +2066,10 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_199 <= pq_198;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_200 <= pq_199;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_201 <= pq_200;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_202 <= pq_201;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_203 <= pq_202;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_235 <= prd_229;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_232 <= prd_226;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_233 <= pq_232;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_234 <= pq_233;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_235 <= pq_234;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_236 <= pq_235;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_237 <= pq_236;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_238 <= pq_237;  // matmul_tiled.cl:7:6
@@ -2078,10 +2081,10 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_244 <= pq_243;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_245 <= pq_244;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_246 <= pq_245;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_247 <= pq_246;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_247 <= prd_231;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_248 <= pq_247;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_249 <= pq_248;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_250 <= prd_234;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_250 <= pq_249;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_251 <= pq_250;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_252 <= pq_251;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_253 <= pq_252;  // matmul_tiled.cl:7:6
@@ -2093,10 +2096,11 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_259 <= pq_258;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_260 <= pq_259;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_261 <= pq_260;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_262 <= pq_261;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_263 <= pq_262;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_264 <= pq_263;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_296 <= prd_290;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_292 <= prd_286;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_293 <= pq_292;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_294 <= pq_293;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_295 <= pq_294;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_296 <= pq_295;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_297 <= pq_296;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_298 <= pq_297;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_299 <= pq_298;  // matmul_tiled.cl:7:6
@@ -2112,11 +2116,11 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_309 <= pq_308;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_310 <= pq_309;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_311 <= pq_310;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_312 <= pq_311;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_312 <= prd_291;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_313 <= pq_312;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_314 <= pq_313;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_315 <= pq_314;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_316 <= prd_295;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_316 <= pq_315;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_317 <= pq_316;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_318 <= pq_317;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_319 <= pq_318;  // matmul_tiled.cl:7:6
@@ -2132,11 +2136,12 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_329 <= pq_328;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_330 <= pq_329;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_331 <= pq_330;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_332 <= pq_331;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_333 <= pq_332;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_334 <= pq_333;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_335 <= pq_334;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_367 <= prd_361;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_362 <= prd_356;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_363 <= pq_362;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_364 <= pq_363;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_365 <= pq_364;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_366 <= pq_365;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_367 <= pq_366;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_368 <= pq_367;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_369 <= pq_368;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_370 <= pq_369;  // matmul_tiled.cl:7:6
@@ -2156,12 +2161,12 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_384 <= pq_383;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_385 <= pq_384;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_386 <= pq_385;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_387 <= pq_386;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_387 <= prd_361;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_388 <= pq_387;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_389 <= pq_388;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_390 <= pq_389;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_391 <= pq_390;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_392 <= prd_366;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_392 <= pq_391;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_393 <= pq_392;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_394 <= pq_393;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_395 <= pq_394;  // matmul_tiled.cl:7:6
@@ -2181,12 +2186,13 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_409 <= pq_408;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_410 <= pq_409;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_411 <= pq_410;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_412 <= pq_411;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_413 <= pq_412;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_414 <= pq_413;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_415 <= pq_414;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_416 <= pq_415;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_448 <= prd_442;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_442 <= prd_436;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_443 <= pq_442;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_444 <= pq_443;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_445 <= pq_444;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_446 <= pq_445;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_447 <= pq_446;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_448 <= pq_447;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_449 <= pq_448;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_450 <= pq_449;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_451 <= pq_450;  // matmul_tiled.cl:7:6
@@ -2210,13 +2216,13 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_469 <= pq_468;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_470 <= pq_469;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_471 <= pq_470;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_472 <= pq_471;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_472 <= prd_441;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_473 <= pq_472;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_474 <= pq_473;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_475 <= pq_474;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_476 <= pq_475;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_477 <= pq_476;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_478 <= prd_447;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_478 <= pq_477;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_479 <= pq_478;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_480 <= pq_479;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_481 <= pq_480;  // matmul_tiled.cl:7:6
@@ -2240,13 +2246,14 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_499 <= pq_498;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_500 <= pq_499;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_501 <= pq_500;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_502 <= pq_501;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_503 <= pq_502;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_504 <= pq_503;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_505 <= pq_504;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_506 <= pq_505;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_507 <= pq_506;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_539 <= prd_533;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_532 <= prd_526;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_533 <= pq_532;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_534 <= pq_533;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_535 <= pq_534;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_536 <= pq_535;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_537 <= pq_536;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_538 <= pq_537;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_539 <= pq_538;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_540 <= pq_539;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_541 <= pq_540;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_542 <= pq_541;  // matmul_tiled.cl:7:6
@@ -2274,14 +2281,14 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_564 <= pq_563;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_565 <= pq_564;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_566 <= pq_565;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_567 <= pq_566;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_567 <= prd_531;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_568 <= pq_567;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_569 <= pq_568;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_570 <= pq_569;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_571 <= pq_570;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_572 <= pq_571;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_573 <= pq_572;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_574 <= prd_538;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_574 <= pq_573;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_575 <= pq_574;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_576 <= pq_575;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_577 <= pq_576;  // matmul_tiled.cl:7:6
@@ -2309,14 +2316,15 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_599 <= pq_598;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_600 <= pq_599;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_601 <= pq_600;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_602 <= pq_601;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_603 <= pq_602;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_604 <= pq_603;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_605 <= pq_604;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_606 <= pq_605;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_607 <= pq_606;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_608 <= pq_607;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_635 <= pw_634;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_627 <= pw_626;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_628 <= pq_627;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_629 <= pq_628;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_630 <= pq_629;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_631 <= pq_630;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_632 <= pq_631;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_633 <= pq_632;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_634 <= pq_633;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_635 <= pq_634;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_636 <= pq_635;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_637 <= pq_636;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_638 <= pq_637;  // matmul_tiled.cl:7:6
@@ -2349,40 +2357,40 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_665 <= pq_664;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_666 <= pq_665;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_667 <= pq_666;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_668 <= pq_667;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_669 <= pq_668;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_670 <= pq_669;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_671 <= pq_670;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_672 <= pq_671;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_673 <= pq_672;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_674 <= pq_673;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_675 <= pq_674;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) p3_valid <= {p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_85), (p3_admit && ((!(p3_valid[0] && (!pw_85))) || 1'h0))};  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_85))) || 1'h0));  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && ((!p3_admit) && (p3_valid == 43'h00000000000)))) state <= 16'h000b;  // matmul_tiled.cl:7:6
-            if ((state == 16'h000e)) v7_lid_x <= w_691;
-            if ((state == 16'h000e)) v8_lid_y <= w_691;
+            if ((state == 16'h000e)) v7_lid_x <= w_683;
+            if ((state == 16'h000e)) v8_lid_y <= w_683;
             if ((state == 16'h000e)) state <= 16'h000c;
             if (((state == 16'h000f) && 1'h1)) p2_valid <= 49'h0000000000001;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && 1'h1)) p2_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && 1'h1)) state <= 16'h0010;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_go <= pw_695;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_695) && p2_en))) v0_col <= pw_704;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_695) && p2_en))) v1_row <= pw_713;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_695) && p2_en))) v2_tx <= pw_703;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_695) && p2_en))) v3_ty <= pw_712;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_695) && p2_en))) v7_lid_x <= pw_865;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_695) && p2_en))) v8_lid_y <= pw_870;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_729 <= pw_725;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_go <= pw_687;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_687) && p2_en))) v0_col <= pw_696;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_687) && p2_en))) v1_row <= pw_705;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_687) && p2_en))) v2_tx <= pw_695;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_687) && p2_en))) v3_ty <= pw_704;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_687) && p2_en))) v7_lid_x <= pw_857;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_687) && p2_en))) v8_lid_y <= pw_862;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_721 <= pw_717;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_722 <= pq_721;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_723 <= pq_722;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_724 <= pw_720;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_725 <= pq_724;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_726 <= pq_725;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_728 <= pw_695;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_729 <= pq_728;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_730 <= pq_729;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_731 <= pq_730;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_732 <= pw_728;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_733 <= pq_732;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_734 <= pq_733;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_736 <= pw_703;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_736 <= pw_714;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_737 <= pq_736;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_738 <= pq_737;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_744 <= pw_722;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_739 <= pq_738;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_740 <= pq_739;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_741 <= pq_740;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_742 <= pq_741;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_743 <= pq_742;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_744 <= pq_743;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_745 <= pq_744;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_746 <= pq_745;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_747 <= pq_746;  // matmul_tiled.cl:7:6
@@ -2421,21 +2429,21 @@ module matmul_datapath (
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_780 <= pq_779;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_781 <= pq_780;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_782 <= pq_781;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_783 <= pq_782;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_784 <= pq_783;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_785 <= pq_784;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_786 <= pq_785;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_787 <= pq_786;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_788 <= pq_787;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_789 <= pq_788;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_790 <= pq_789;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_798 <= pw_797;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_799 <= pq_798;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_800 <= pq_799;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_801 <= pw_704;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_790 <= pw_789;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_791 <= pq_790;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_792 <= pq_791;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_793 <= pw_696;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_794 <= pq_793;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_795 <= pq_794;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_801 <= pw_786;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_802 <= pq_801;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_803 <= pq_802;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_809 <= pw_794;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_804 <= pq_803;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_805 <= pq_804;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_806 <= pq_805;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_807 <= pq_806;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_808 <= pq_807;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_809 <= pq_808;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_810 <= pq_809;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_811 <= pq_810;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_812 <= pq_811;  // matmul_tiled.cl:7:6
@@ -2474,99 +2482,91 @@ module matmul_datapath (
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_845 <= pq_844;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_846 <= pq_845;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_847 <= pq_846;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_848 <= pq_847;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_849 <= pq_848;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_850 <= pq_849;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_851 <= pq_850;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_852 <= pq_851;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_853 <= pq_852;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_854 <= pq_853;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_855 <= pq_854;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_695), (p2_admit && ((!(p2_valid[0] && (!pw_695))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_695))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_687), (p2_admit && ((!(p2_valid[0] && (!pw_687))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_687))) || 1'h0));  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && ((((!p2_admit) && (p2_valid == 49'h0000000000000)) && A_ld_idle) && B_ld_idle))) state <= 16'h000e;  // matmul_tiled.cl:7:6
-            if ((state == 16'h0011)) v7_lid_x <= w_871;
-            if ((state == 16'h0011)) v8_lid_y <= w_871;
+            if ((state == 16'h0011)) v7_lid_x <= w_863;
+            if ((state == 16'h0011)) v8_lid_y <= w_863;
             if ((state == 16'h0011)) state <= 16'h000f;
             if (((state == 16'h0012) && 1'h1)) p0_valid <= 3'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h0012) && 1'h1)) p0_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h0012) && 1'h1)) state <= 16'h0013;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_go <= pw_875;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_875) && p0_en))) v9_lid_linear <= pw_883;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_875) && p0_en))) v0_col <= pw_898;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_875) && p0_en))) v1_row <= pw_907;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_875) && p0_en))) v2_tx <= pw_897;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_875) && p0_en))) v3_ty <= pw_906;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && ((p0_valid[1] && 1'h1) && p0_en))) v4_acc <= w_908;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_875) && p0_en))) v5_t <= w_890;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_875) && p0_en))) v6_group_cond0 <= pw_917;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_875) && p0_en))) v7_lid_x <= pw_932;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_875) && p0_en))) v8_lid_y <= pw_937;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (1'h1 && p0_en))) pq_922 <= pw_921;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_valid <= {p0_valid[1], (p0_valid[0] && pw_875), (p0_admit && ((!(p0_valid[0] && (!pw_875))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_875))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_go <= pw_867;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_867) && p0_en))) v9_lid_linear <= pw_875;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_867) && p0_en))) v0_col <= pw_890;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_867) && p0_en))) v1_row <= pw_899;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_867) && p0_en))) v2_tx <= pw_889;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_867) && p0_en))) v3_ty <= pw_898;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && ((p0_valid[1] && 1'h1) && p0_en))) v4_acc <= w_900;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_867) && p0_en))) v5_t <= w_882;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_867) && p0_en))) v6_group_cond0 <= pw_909;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_867) && p0_en))) v7_lid_x <= pw_924;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_867) && p0_en))) v8_lid_y <= pw_929;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) pq_914 <= pw_913;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_valid <= {p0_valid[1], (p0_valid[0] && pw_867), (p0_admit && ((!(p0_valid[0] && (!pw_867))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_867))) || 1'h0));  // matmul_tiled.cl:7:6
             if (((state == 16'h0013) && ((!p0_admit) && (p0_valid == 3'h0)))) state <= 16'h0007;  // matmul_tiled.cl:7:6
-            if ((state == 16'h0014)) v7_lid_x <= w_938;
-            if ((state == 16'h0014)) v8_lid_y <= w_938;
+            if ((state == 16'h0014)) v7_lid_x <= w_930;
+            if ((state == 16'h0014)) v8_lid_y <= w_930;
             if ((state == 16'h0014)) state <= 16'h0012;
             if (((state == 16'h0015) && ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0015)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0014);
         end
     end
     assign A_ld_req_valid = ((p2_valid[3] && 1'h1) && p2_en);
-    assign A_ld_req_addr = (p2_valid[3] ? pw_742[31:0] : 32'h00000000);
+    assign A_ld_req_addr = (p2_valid[3] ? pw_734[31:0] : 32'h00000000);
     assign A_ld_resp_ready = ((p2_valid[47] && 1'h1) && p2_en);
     assign A_ld_flush = (state == 16'h000f);
     assign B_ld_req_valid = ((p2_valid[3] && 1'h1) && p2_en);
-    assign B_ld_req_addr = (p2_valid[3] ? pw_807[31:0] : 32'h00000000);
+    assign B_ld_req_addr = (p2_valid[3] ? pw_799[31:0] : 32'h00000000);
     assign B_ld_resp_ready = ((p2_valid[47] && 1'h1) && p2_en);
     assign B_ld_flush = (state == 16'h000f);
     assign C_st_req_valid = ((p4_valid[3] && 1'h1) && p4_en);
     assign C_st_req_addr = (p4_valid[3] ? pw_49[31:0] : 32'h00000000);
     assign C_st_req_data = (p4_valid[3] ? pq_51 : 32'h00000000);
     assign obj0_As_we = ((p2_valid[47] && 1'h1) && p2_en);
-    assign obj0_As_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_791[5:0] : 6'h00);
-    assign obj0_As_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_743 : 32'h00000000);
+    assign obj0_As_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_783[5:0] : 6'h00);
+    assign obj0_As_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_735 : 32'h00000000);
     assign obj0_As_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
     assign obj0_As_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_106[5:0] : 6'h00);
     assign obj0_As_r1_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj0_As_r1_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_137[5:0] : 6'h00);
+    assign obj0_As_r1_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_136[5:0] : 6'h00);
     assign obj0_As_r2_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj0_As_r2_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_177[5:0] : 6'h00);
+    assign obj0_As_r2_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_175[5:0] : 6'h00);
     assign obj0_As_r3_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj0_As_r3_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_228[5:0] : 6'h00);
+    assign obj0_As_r3_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_225[5:0] : 6'h00);
     assign obj0_As_r4_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj0_As_r4_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_289[5:0] : 6'h00);
+    assign obj0_As_r4_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_285[5:0] : 6'h00);
     assign obj0_As_r5_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj0_As_r5_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_360[5:0] : 6'h00);
+    assign obj0_As_r5_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_355[5:0] : 6'h00);
     assign obj0_As_r6_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj0_As_r6_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_441[5:0] : 6'h00);
+    assign obj0_As_r6_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_435[5:0] : 6'h00);
     assign obj0_As_r7_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj0_As_r7_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_532[5:0] : 6'h00);
+    assign obj0_As_r7_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_525[5:0] : 6'h00);
     assign obj1_Bs_we = ((p2_valid[47] && 1'h1) && p2_en);
-    assign obj1_Bs_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_856[5:0] : 6'h00);
-    assign obj1_Bs_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_808 : 32'h00000000);
+    assign obj1_Bs_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_848[5:0] : 6'h00);
+    assign obj1_Bs_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_800 : 32'h00000000);
     assign obj1_Bs_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
     assign obj1_Bs_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_112[5:0] : 6'h00);
     assign obj1_Bs_r1_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj1_Bs_r1_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_141[5:0] : 6'h00);
+    assign obj1_Bs_r1_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_140[5:0] : 6'h00);
     assign obj1_Bs_r2_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj1_Bs_r2_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_182[5:0] : 6'h00);
+    assign obj1_Bs_r2_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_180[5:0] : 6'h00);
     assign obj1_Bs_r3_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj1_Bs_r3_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_233[5:0] : 6'h00);
+    assign obj1_Bs_r3_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_230[5:0] : 6'h00);
     assign obj1_Bs_r4_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj1_Bs_r4_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_294[5:0] : 6'h00);
+    assign obj1_Bs_r4_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_290[5:0] : 6'h00);
     assign obj1_Bs_r5_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj1_Bs_r5_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_365[5:0] : 6'h00);
+    assign obj1_Bs_r5_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_360[5:0] : 6'h00);
     assign obj1_Bs_r6_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj1_Bs_r6_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_446[5:0] : 6'h00);
+    assign obj1_Bs_r6_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_440[5:0] : 6'h00);
     assign obj1_Bs_r7_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj1_Bs_r7_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_537[5:0] : 6'h00);
+    assign obj1_Bs_r7_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_530[5:0] : 6'h00);
     assign obj2_wi_acc_we = (((p3_valid[41] && 1'h1) && p3_en) || ((p0_valid[1] && 1'h1) && p0_en));
-    assign obj2_wi_acc_waddr = (((p3_valid[41] && 1'h1) && p3_en) ? pwa_676[5:0] : (((p0_valid[1] && 1'h1) && p0_en) ? pwa_923[5:0] : 6'h00));
-    assign obj2_wi_acc_wdata = (((p3_valid[41] && 1'h1) && p3_en) ? pw_630 : (((p0_valid[1] && 1'h1) && p0_en) ? w_908 : 32'h00000000));
-    assign obj2_wi_acc_re = (((((p4_valid[0] && 1'h1) && pw_4) && p4_en) || (((p3_valid[0] && 1'h1) && pw_85) && p3_en)) || (((p0_valid[0] && 1'h1) && pw_875) && p0_en));
-    assign obj2_wi_acc_raddr = ((((p4_valid[0] && 1'h1) && pw_4) && p4_en) ? pwa_17[5:0] : ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_98[5:0] : ((((p0_valid[0] && 1'h1) && pw_875) && p0_en) ? pwa_888[5:0] : 6'h00)));
+    assign obj2_wi_acc_waddr = (((p3_valid[41] && 1'h1) && p3_en) ? pwa_668[5:0] : (((p0_valid[1] && 1'h1) && p0_en) ? pwa_915[5:0] : 6'h00));
+    assign obj2_wi_acc_wdata = (((p3_valid[41] && 1'h1) && p3_en) ? pw_622 : (((p0_valid[1] && 1'h1) && p0_en) ? w_900 : 32'h00000000));
+    assign obj2_wi_acc_re = (((((p4_valid[0] && 1'h1) && pw_4) && p4_en) || (((p3_valid[0] && 1'h1) && pw_85) && p3_en)) || (((p0_valid[0] && 1'h1) && pw_867) && p0_en));
+    assign obj2_wi_acc_raddr = ((((p4_valid[0] && 1'h1) && pw_4) && p4_en) ? pwa_17[5:0] : ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_98[5:0] : ((((p0_valid[0] && 1'h1) && pw_867) && p0_en) ? pwa_880[5:0] : 6'h00)));
 
     always @(posedge clk) begin
         if (rst) begin
@@ -2612,23 +2612,23 @@ module matmul_datapath (
             if ((start || ((state == 16'h0010) && p2_stall))) perf_l2_stall <= (start ? 32'h00000000 : (perf_l2_stall + 32'h00000001));
             if ((start || ((state == 16'h0010) && (p2_admit && p2_stall)))) perf_l2_issue_stall <= (start ? 32'h00000000 : (perf_l2_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h0010) && ((1'h1 && p2_en) && p2_valid[0])))) perf_l2_admitted <= (start ? 32'h00000000 : (perf_l2_admitted + 32'h00000001));
-            if ((start || ((state == 16'h0010) && ((1'h1 && p2_en) && (p2_valid[0] && pw_695))))) perf_l2_iterations <= (start ? 32'h00000000 : (perf_l2_iterations + 32'h00000001));
+            if ((start || ((state == 16'h0010) && ((1'h1 && p2_en) && (p2_valid[0] && pw_687))))) perf_l2_iterations <= (start ? 32'h00000000 : (perf_l2_iterations + 32'h00000001));
             if ((start || (state == 16'h0013))) perf_l0_cycles <= (start ? 32'h00000000 : (perf_l0_cycles + 32'h00000001));
             if ((start || ((state == 16'h0013) && p0_admit))) perf_l0_issue <= (start ? 32'h00000000 : (perf_l0_issue + 32'h00000001));
             if ((start || ((state == 16'h0013) && p0_stall))) perf_l0_stall <= (start ? 32'h00000000 : (perf_l0_stall + 32'h00000001));
             if ((start || ((state == 16'h0013) && (p0_admit && p0_stall)))) perf_l0_issue_stall <= (start ? 32'h00000000 : (perf_l0_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h0013) && ((1'h1 && p0_en) && p0_valid[0])))) perf_l0_admitted <= (start ? 32'h00000000 : (perf_l0_admitted + 32'h00000001));
-            if ((start || ((state == 16'h0013) && ((1'h1 && p0_en) && (p0_valid[0] && pw_875))))) perf_l0_iterations <= (start ? 32'h00000000 : (perf_l0_iterations + 32'h00000001));
+            if ((start || ((state == 16'h0013) && ((1'h1 && p0_en) && (p0_valid[0] && pw_867))))) perf_l0_iterations <= (start ? 32'h00000000 : (perf_l0_iterations + 32'h00000001));
         end
     end
     assign counters = {perf_l0_iterations, perf_l0_admitted, perf_l0_issue_stall, perf_l0_stall, perf_l0_issue, perf_l0_cycles, perf_l2_iterations, perf_l2_admitted, perf_l2_issue_stall, perf_l2_stall, perf_l2_issue, perf_l2_cycles, perf_l3_iterations, perf_l3_admitted, perf_l3_issue_stall, perf_l3_stall, perf_l3_issue, perf_l3_cycles, perf_l4_iterations, perf_l4_admitted, perf_l4_issue_stall, perf_l4_stall, perf_l4_issue, perf_l4_cycles};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, v0_col[31:0], v1_row[31:0], v2_tx[31:0], v3_ty[31:0], v4_acc[31:0], v9_lid_linear[63:0], pv_1[63:8], p4_go, pv_5[63:8], pw_9[63:8], pwa_17[63:6], w_19[31:0], w_20[63:32], pv_21[63:32], w_22[63:0], w_28[31:0],
-        w_29[63:32], pv_30[63:32], w_31[63:0], pw_49[63:32], pv_52[63:8], pv_61[63:8], pv_82[63:8], p3_go, pv_86[63:32], pwa_98[63:6], pwa_106[63:6], pwa_112[63:6], pu_115_valid, pwa_137[63:6], pwa_141[63:6], pu_154_valid,
-        pwa_177[63:6], pwa_182[63:6], pu_205_valid, pwa_228[63:6], pwa_233[63:6], pu_266_valid, pwa_289[63:6], pwa_294[63:6], pu_337_valid, pwa_360[63:6], pwa_365[63:6], pu_418_valid, pwa_441[63:6], pwa_446[63:6], pu_509_valid, pwa_532[63:6],
-        pwa_537[63:6], pu_610_valid, pwa_676[63:6], pv_677[63:8], pv_686[63:8], pv_692[63:8], p2_go, w_696[31:0], w_697[63:32], pv_698[63:32], w_699[63:0], w_705[31:0], pv_707[63:32], w_708[63:0], pw_710[63:32], pw_742[63:32],
-        pwa_791[63:6], pw_807[63:32], pwa_856[63:6], pv_857[63:8], pv_866[63:8], pv_872[63:8], p0_go, pv_876[63:8], pw_880[63:8], pwa_888[63:6], prd_889[31:0], w_891[63:32], pv_892[63:32], w_893[63:0], w_899[31:0], pv_901[63:32],
-        w_902[63:0], pw_904[63:32], pwa_923[63:6], pv_924[63:8], pv_933[63:8]};
+        w_29[63:32], pv_30[63:32], w_31[63:0], pw_49[63:32], pv_52[63:8], pv_61[63:8], pv_82[63:8], p3_go, pv_86[63:32], pwa_98[63:6], pwa_106[63:6], pwa_112[63:6], p3u0_fp_fma_valid, pwa_136[63:6], pwa_140[63:6], p3u1_fp_fma_valid,
+        pwa_175[63:6], pwa_180[63:6], p3u2_fp_fma_valid, pwa_225[63:6], pwa_230[63:6], p3u3_fp_fma_valid, pwa_285[63:6], pwa_290[63:6], p3u4_fp_fma_valid, pwa_355[63:6], pwa_360[63:6], p3u5_fp_fma_valid, pwa_435[63:6], pwa_440[63:6], p3u6_fp_fma_valid, pwa_525[63:6],
+        pwa_530[63:6], p3u7_fp_fma_valid, pwa_668[63:6], pv_669[63:8], pv_678[63:8], pv_684[63:8], p2_go, w_688[31:0], w_689[63:32], pv_690[63:32], w_691[63:0], w_697[31:0], pv_699[63:32], w_700[63:0], pw_702[63:32], pw_734[63:32],
+        pwa_783[63:6], pw_799[63:32], pwa_848[63:6], pv_849[63:8], pv_858[63:8], pv_864[63:8], p0_go, pv_868[63:8], pw_872[63:8], pwa_880[63:6], prd_881[31:0], w_883[63:32], pv_884[63:32], w_885[63:0], w_891[31:0], pv_893[63:32],
+        w_894[63:0], pw_896[63:32], pwa_915[63:6], pv_916[63:8], pv_925[63:8]};
 endmodule
 `default_nettype wire

@@ -101,64 +101,73 @@ module saxpy_datapath (
     reg  [7:0]  x_rd_beat;
     reg  [31:0] ld_24;  // saxpy_unroll.cl:9:24
     wire [31:0] v_25;
-    wire        go_26;
-    reg         u8_fp_mul_issued;
-    wire        u8_fp_mul_valid;
-    wire [31:0] u8_fp_mul_result;
-    wire [31:0] fnan_27;
-    reg  [31:0] r_28;  // saxpy_unroll.cl:9:16
-    reg  [63:0] q_29;  // saxpy_unroll.cl:9:9
+    reg         u4_fp_mul_issued;
+    wire        u4_fp_mul_go;
+    wire        u4_fp_mul_valid;
+    wire [31:0] u4_fp_mul_a_in;
+    wire [31:0] u4_fp_mul_b_in;
+    wire [31:0] u4_fp_mul_result;
+    wire [31:0] fnan_26;
+    reg  [31:0] r_27;  // saxpy_unroll.cl:9:16
+    reg  [63:0] q_28;  // saxpy_unroll.cl:9:9
     reg         y_rd_issued;
     reg  [7:0]  y_rd_beat;
-    reg  [31:0] ld_30;  // saxpy_unroll.cl:9:31
-    wire [31:0] v_31;
-    wire        go_32;
-    reg         u9_fp_add_issued;
-    wire        u9_fp_add_valid;
-    wire [31:0] u9_fp_add_result;
-    wire [31:0] fnan_33;
-    reg  [31:0] r_34;  // saxpy_unroll.cl:9:16
+    reg  [31:0] ld_29;  // saxpy_unroll.cl:9:31
+    wire [31:0] v_30;
+    reg         u5_fp_add_issued;
+    wire        u5_fp_add_go;
+    wire        u5_fp_add_valid;
+    wire [31:0] u5_fp_add_a_in;
+    wire [31:0] u5_fp_add_b_in;
+    wire        u5_fp_add_sub_in;
+    wire [31:0] u5_fp_add_result;
+    wire [31:0] fnan_31;
+    reg  [31:0] r_32;  // saxpy_unroll.cl:9:16
     reg         y_wr_issued;
     reg  [7:0]  y_wr_beat;
     reg  [98:0] p2_valid;  // saxpy_unroll.cl:8:5
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
-    wire [31:0] pv_35;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_36;  // saxpy_unroll.cl:8:25
-    wire        pw_37;  // saxpy_unroll.cl:8:21
+    wire [31:0] pv_33;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_34;  // saxpy_unroll.cl:8:25
+    wire        pw_35;  // saxpy_unroll.cl:8:21
     reg         p2_go;
-    wire [63:0] w_38;  // saxpy_unroll.cl:9:9
-    wire [31:0] pv_39;  // saxpy_unroll.cl:9:11
+    wire [63:0] w_36;  // saxpy_unroll.cl:9:9
+    wire [31:0] pv_37;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_38;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_39;  // saxpy_unroll.cl:9:9
     wire [63:0] pw_40;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_41;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_42;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_43;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_44;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_45;  // saxpy_unroll.cl:9:24
-    wire [63:0] pw_46;  // saxpy_unroll.cl:9:24
-    wire [31:0] pld_47;  // saxpy_unroll.cl:9:24
-    wire        go_48;
-    wire        pu_49_valid;
-    wire [31:0] pu_49_result;
+    wire [63:0] pw_41;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_42;  // saxpy_unroll.cl:9:16
+    wire [63:0] w_43;  // saxpy_unroll.cl:9:24
+    wire [63:0] pw_44;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_45;  // saxpy_unroll.cl:9:24
+    wire        go_46;
+    wire        p2u2_fp_mul_valid;
+    wire [31:0] p2u2_fp_mul_result;
+    reg  [31:0] pd_47;
+    reg  [31:0] pd_48;
+    reg  [31:0] pd_49;
     reg  [31:0] pd_50;
     reg  [31:0] pd_51;
     reg  [31:0] pd_52;
     reg  [31:0] pd_53;
     reg  [31:0] pd_54;
-    reg  [31:0] pd_55;
-    reg  [31:0] pd_56;
-    reg  [31:0] pd_57;
-    wire [31:0] fnan_58;
-    wire [31:0] pw_59;  // saxpy_unroll.cl:9:16
-    wire [31:0] pld_60;  // saxpy_unroll.cl:9:31
+    wire [31:0] fnan_55;
+    wire [31:0] pw_56;  // saxpy_unroll.cl:9:16
+    wire [31:0] pld_57;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_58;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_59;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_60;  // saxpy_unroll.cl:9:31
     reg  [31:0] pq_61;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_62;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_63;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_64;  // saxpy_unroll.cl:9:31
-    wire        go_65;
-    wire        pu_66_valid;
-    wire [31:0] pu_66_result;
+    wire        go_62;
+    wire        p2u3_fp_add_valid;
+    wire [31:0] p2u3_fp_add_result;
+    reg  [31:0] pd_63;
+    reg  [31:0] pd_64;
+    reg  [31:0] pd_65;
+    reg  [31:0] pd_66;
     reg  [31:0] pd_67;
     reg  [31:0] pd_68;
     reg  [31:0] pd_69;
@@ -167,12 +176,12 @@ module saxpy_datapath (
     reg  [31:0] pd_72;
     reg  [31:0] pd_73;
     reg  [31:0] pd_74;
-    reg  [31:0] pd_75;
-    reg  [31:0] pd_76;
-    reg  [31:0] pd_77;
-    reg  [31:0] pd_78;
-    wire [31:0] fnan_79;
-    wire [31:0] pw_80;  // saxpy_unroll.cl:9:16
+    wire [31:0] fnan_75;
+    wire [31:0] pw_76;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_77;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_78;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_79;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_80;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_81;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_82;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_83;  // saxpy_unroll.cl:9:9
@@ -223,149 +232,135 @@ module saxpy_datapath (
     reg  [63:0] pq_128;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_129;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_130;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_131;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_132;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_133;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_134;  // saxpy_unroll.cl:9:9
-    wire [31:0] pv_135;  // saxpy_unroll.cl:8:28
-    wire [31:0] w_136;  // saxpy_unroll.cl:8:28
-    wire [31:0] pw_137;  // saxpy_unroll.cl:8:28
+    wire [31:0] pv_131;  // saxpy_unroll.cl:8:28
+    wire [31:0] w_132;  // saxpy_unroll.cl:8:28
+    wire [31:0] pw_133;  // saxpy_unroll.cl:8:28
     reg         p2_apart;
+    wire [31:0] w_134;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_135;  // saxpy_unroll.cl:8:25
+    wire        w_136;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_137;  // saxpy_unroll.cl:8:21
     wire [31:0] w_138;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_139;  // saxpy_unroll.cl:8:25
+    wire        w_139;  // saxpy_unroll.cl:8:21
     wire        w_140;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_141;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_142;  // saxpy_unroll.cl:8:21
-    wire        w_143;  // saxpy_unroll.cl:8:21
-    wire        w_144;  // saxpy_unroll.cl:8:21
-    reg         q_145;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_146;  // saxpy_unroll.cl:8:5
-    wire [31:0] w_147;  // saxpy_unroll.cl:8:5
-    wire [31:0] w_148;  // saxpy_unroll.cl:8:5
+    reg         q_141;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_142;  // saxpy_unroll.cl:8:5
+    wire [31:0] w_143;  // saxpy_unroll.cl:8:5
+    wire [31:0] w_144;  // saxpy_unroll.cl:8:5
+    wire [63:0] w_145;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_146;  // saxpy_unroll.cl:9:11
+    wire [63:0] w_147;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_148;  // saxpy_unroll.cl:9:9
     wire [63:0] w_149;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_150;  // saxpy_unroll.cl:9:11
-    wire [63:0] w_151;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_152;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_153;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_154;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_155;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_156;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_157;  // saxpy_unroll.cl:9:24
-    reg  [31:0] ld_158;  // saxpy_unroll.cl:9:24
-    wire [31:0] v_159;
-    wire        go_160;
-    reg         u0_fp_mul_issued;
-    wire        u0_fp_mul_valid;
-    wire [31:0] u0_fp_mul_result;
+    wire [63:0] w_150;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_151;  // saxpy_unroll.cl:9:16
+    wire [63:0] w_152;  // saxpy_unroll.cl:9:24
+    wire [63:0] w_153;  // saxpy_unroll.cl:9:24
+    reg  [31:0] ld_154;  // saxpy_unroll.cl:9:24
+    wire [31:0] v_155;
+    wire [31:0] fnan_156;
+    reg  [31:0] r_157;  // saxpy_unroll.cl:9:16
+    reg  [63:0] q_158;  // saxpy_unroll.cl:9:9
+    reg  [31:0] ld_159;  // saxpy_unroll.cl:9:31
+    wire [31:0] v_160;
     wire [31:0] fnan_161;
     reg  [31:0] r_162;  // saxpy_unroll.cl:9:16
-    reg  [63:0] q_163;  // saxpy_unroll.cl:9:9
-    reg  [31:0] ld_164;  // saxpy_unroll.cl:9:31
-    wire [31:0] v_165;
-    wire        go_166;
-    reg         u1_fp_add_issued;
-    wire        u1_fp_add_valid;
-    wire [31:0] u1_fp_add_result;
-    wire [31:0] fnan_167;
-    reg  [31:0] r_168;  // saxpy_unroll.cl:9:16
-    wire [31:0] w_169;  // saxpy_unroll.cl:9:11
-    wire [31:0] w_170;  // saxpy_unroll.cl:9:11
-    wire [63:0] w_171;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_172;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_173;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_174;  // saxpy_unroll.cl:9:24
-    reg  [63:0] q_175;  // saxpy_unroll.cl:9:24
-    reg  [31:0] ld_176;  // saxpy_unroll.cl:9:24
-    wire [31:0] v_177;
-    wire        go_178;
-    reg         u2_fp_mul_issued;
-    wire        u2_fp_mul_valid;
-    wire [31:0] u2_fp_mul_result;
-    wire [31:0] fnan_179;
-    reg  [31:0] r_180;  // saxpy_unroll.cl:9:16
-    reg  [63:0] q_181;  // saxpy_unroll.cl:9:9
-    reg  [31:0] ld_182;  // saxpy_unroll.cl:9:31
-    wire [31:0] v_183;
-    wire        go_184;
-    reg         u3_fp_add_issued;
-    wire        u3_fp_add_valid;
-    wire [31:0] u3_fp_add_result;
-    wire [31:0] fnan_185;
-    reg  [31:0] r_186;  // saxpy_unroll.cl:9:16
-    wire [31:0] w_187;  // saxpy_unroll.cl:9:11
-    wire [31:0] w_188;  // saxpy_unroll.cl:9:11
-    wire [63:0] w_189;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_190;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_191;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_192;  // saxpy_unroll.cl:9:24
-    reg  [63:0] q_193;  // saxpy_unroll.cl:9:24
-    reg  [31:0] ld_194;  // saxpy_unroll.cl:9:24
-    wire [31:0] v_195;
-    wire        go_196;
-    reg         u4_fp_mul_issued;
-    wire        u4_fp_mul_valid;
-    wire [31:0] u4_fp_mul_result;
-    wire [31:0] fnan_197;
-    reg  [31:0] r_198;  // saxpy_unroll.cl:9:16
-    reg  [63:0] q_199;  // saxpy_unroll.cl:9:9
-    reg  [31:0] ld_200;  // saxpy_unroll.cl:9:31
-    wire [31:0] v_201;
-    wire        go_202;
-    reg         u5_fp_add_issued;
-    wire        u5_fp_add_valid;
-    wire [31:0] u5_fp_add_result;
-    wire [31:0] fnan_203;
-    reg  [31:0] r_204;  // saxpy_unroll.cl:9:16
-    wire [31:0] w_205;  // saxpy_unroll.cl:9:11
-    wire [31:0] w_206;  // saxpy_unroll.cl:9:11
-    wire [63:0] w_207;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_208;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_209;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_210;  // saxpy_unroll.cl:9:24
-    reg  [63:0] q_211;  // saxpy_unroll.cl:9:24
-    reg  [31:0] ld_212;  // saxpy_unroll.cl:9:24
-    wire [31:0] v_213;
-    wire        go_214;
-    reg         u6_fp_mul_issued;
-    wire        u6_fp_mul_valid;
-    wire [31:0] u6_fp_mul_result;
-    wire [31:0] fnan_215;
-    reg  [31:0] r_216;  // saxpy_unroll.cl:9:16
-    reg  [63:0] q_217;  // saxpy_unroll.cl:9:9
-    reg  [31:0] ld_218;  // saxpy_unroll.cl:9:31
-    wire [31:0] v_219;
-    wire        go_220;
-    reg         u7_fp_add_issued;
-    wire        u7_fp_add_valid;
-    wire [31:0] u7_fp_add_result;
-    wire [31:0] fnan_221;
-    reg  [31:0] r_222;  // saxpy_unroll.cl:9:16
+    wire [31:0] w_163;  // saxpy_unroll.cl:9:11
+    wire [31:0] w_164;  // saxpy_unroll.cl:9:11
+    wire [63:0] w_165;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_166;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_167;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_168;  // saxpy_unroll.cl:9:24
+    reg  [63:0] q_169;  // saxpy_unroll.cl:9:24
+    reg  [31:0] ld_170;  // saxpy_unroll.cl:9:24
+    wire [31:0] v_171;
+    wire [31:0] fnan_172;
+    reg  [31:0] r_173;  // saxpy_unroll.cl:9:16
+    reg  [63:0] q_174;  // saxpy_unroll.cl:9:9
+    reg  [31:0] ld_175;  // saxpy_unroll.cl:9:31
+    wire [31:0] v_176;
+    wire [31:0] fnan_177;
+    reg  [31:0] r_178;  // saxpy_unroll.cl:9:16
+    wire [31:0] w_179;  // saxpy_unroll.cl:9:11
+    wire [31:0] w_180;  // saxpy_unroll.cl:9:11
+    wire [63:0] w_181;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_182;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_183;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_184;  // saxpy_unroll.cl:9:24
+    reg  [63:0] q_185;  // saxpy_unroll.cl:9:24
+    reg  [31:0] ld_186;  // saxpy_unroll.cl:9:24
+    wire [31:0] v_187;
+    wire [31:0] fnan_188;
+    reg  [31:0] r_189;  // saxpy_unroll.cl:9:16
+    reg  [63:0] q_190;  // saxpy_unroll.cl:9:9
+    reg  [31:0] ld_191;  // saxpy_unroll.cl:9:31
+    wire [31:0] v_192;
+    wire [31:0] fnan_193;
+    reg  [31:0] r_194;  // saxpy_unroll.cl:9:16
+    wire [31:0] w_195;  // saxpy_unroll.cl:9:11
+    wire [31:0] w_196;  // saxpy_unroll.cl:9:11
+    wire [63:0] w_197;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_198;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_199;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_200;  // saxpy_unroll.cl:9:24
+    reg  [63:0] q_201;  // saxpy_unroll.cl:9:24
+    reg  [31:0] ld_202;  // saxpy_unroll.cl:9:24
+    wire [31:0] v_203;
+    wire [31:0] fnan_204;
+    reg  [31:0] r_205;  // saxpy_unroll.cl:9:16
+    reg  [63:0] q_206;  // saxpy_unroll.cl:9:9
+    reg  [31:0] ld_207;  // saxpy_unroll.cl:9:31
+    wire [31:0] v_208;
+    wire [31:0] fnan_209;
+    reg  [31:0] r_210;  // saxpy_unroll.cl:9:16
     reg  [25:0] p1_valid;  // saxpy_unroll.cl:8:5
     reg         p1_admit;
     reg  [1:0]  p1_slot;
     wire        p1_stall;
     wire        p1_en;
-    wire [31:0] pv_223;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_224;  // saxpy_unroll.cl:8:25
-    wire        pw_225;  // saxpy_unroll.cl:8:21
-    wire [31:0] pw_226;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_227;  // saxpy_unroll.cl:8:21
-    wire        pw_228;  // saxpy_unroll.cl:8:21
-    wire        pw_229;  // saxpy_unroll.cl:8:21
+    wire [31:0] pv_211;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_212;  // saxpy_unroll.cl:8:25
+    wire        pw_213;  // saxpy_unroll.cl:8:21
+    wire [31:0] pw_214;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_215;  // saxpy_unroll.cl:8:21
+    wire        pw_216;  // saxpy_unroll.cl:8:21
+    wire        pw_217;  // saxpy_unroll.cl:8:21
     reg         p1_go;
-    wire [63:0] w_230;  // saxpy_unroll.cl:9:9
-    wire [31:0] pv_231;  // saxpy_unroll.cl:9:11
-    wire [63:0] pw_232;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_233;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_234;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_235;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_236;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_237;  // saxpy_unroll.cl:9:24
-    wire [63:0] pw_238;  // saxpy_unroll.cl:9:24
-    wire [31:0] pld_239;  // saxpy_unroll.cl:9:24
-    wire        go_240;
-    wire        pu_241_valid;
-    wire [31:0] pu_241_result;
+    wire [63:0] w_218;  // saxpy_unroll.cl:9:9
+    wire [31:0] pv_219;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_220;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_221;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_222;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_223;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_224;  // saxpy_unroll.cl:9:16
+    wire [63:0] w_225;  // saxpy_unroll.cl:9:24
+    wire [63:0] pw_226;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_227;  // saxpy_unroll.cl:9:24
+    wire        p1u0_fp_mul_go;
+    wire        p1u0_fp_mul_valid;
+    wire [31:0] p1u0_fp_mul_a_in;
+    wire [31:0] p1u0_fp_mul_b_in;
+    wire [31:0] p1u0_fp_mul_result;
+    reg  [31:0] pd_228;
+    reg  [31:0] pd_229;
+    reg  [31:0] pd_230;
+    reg  [31:0] pd_231;
+    reg  [31:0] pd_232;
+    reg  [31:0] pd_233;
+    reg  [31:0] pd_234;
+    reg  [31:0] pd_235;
+    wire [31:0] fnan_236;
+    wire [31:0] pw_237;  // saxpy_unroll.cl:9:16
+    wire [31:0] pld_238;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_239;  // saxpy_unroll.cl:9:31
+    wire        p1u1_fp_add_go;
+    wire        p1u1_fp_add_valid;
+    wire [31:0] p1u1_fp_add_a_in;
+    wire [31:0] p1u1_fp_add_b_in;
+    wire        p1u1_fp_add_sub_in;
+    wire [31:0] p1u1_fp_add_result;
+    reg  [31:0] pd_240;
+    reg  [31:0] pd_241;
     reg  [31:0] pd_242;
     reg  [31:0] pd_243;
     reg  [31:0] pd_244;
@@ -374,52 +369,50 @@ module saxpy_datapath (
     reg  [31:0] pd_247;
     reg  [31:0] pd_248;
     reg  [31:0] pd_249;
-    wire [31:0] fnan_250;
-    wire [31:0] pw_251;  // saxpy_unroll.cl:9:16
-    wire [31:0] pld_252;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_253;  // saxpy_unroll.cl:9:31
-    wire        go_254;
-    wire        pu_255_valid;
-    wire [31:0] pu_255_result;
-    reg  [31:0] pd_256;
-    reg  [31:0] pd_257;
-    reg  [31:0] pd_258;
-    reg  [31:0] pd_259;
-    reg  [31:0] pd_260;
-    reg  [31:0] pd_261;
-    reg  [31:0] pd_262;
-    reg  [31:0] pd_263;
-    reg  [31:0] pd_264;
-    reg  [31:0] pd_265;
-    reg  [31:0] pd_266;
-    reg  [31:0] pd_267;
-    wire [31:0] fnan_268;
-    wire [31:0] pw_269;  // saxpy_unroll.cl:9:16
-    reg  [63:0] pq_270;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_271;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_272;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_273;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_274;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_275;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_276;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_277;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_278;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_279;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_280;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_281;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_282;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_283;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_284;  // saxpy_unroll.cl:9:11
-    wire [31:0] pw_285;  // saxpy_unroll.cl:9:11
-    wire [63:0] pw_286;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_287;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_288;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_289;  // saxpy_unroll.cl:9:24
-    reg  [63:0] pq_290;  // saxpy_unroll.cl:9:24
-    wire [31:0] pld_291;  // saxpy_unroll.cl:9:24
-    wire        go_292;
-    wire        pu_293_valid;
-    wire [31:0] pu_293_result;
+    reg  [31:0] pd_250;
+    reg  [31:0] pd_251;
+    wire [31:0] fnan_252;
+    wire [31:0] pw_253;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_254;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_255;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_256;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_257;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_258;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_259;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_260;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_261;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_262;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_263;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_264;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_265;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_266;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_267;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_268;  // saxpy_unroll.cl:9:11
+    wire [31:0] pw_269;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_270;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_271;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_272;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_273;  // saxpy_unroll.cl:9:24
+    reg  [63:0] pq_274;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_275;  // saxpy_unroll.cl:9:24
+    reg  [31:0] pd_276;
+    reg  [31:0] pd_277;
+    reg  [31:0] pd_278;
+    reg  [31:0] pd_279;
+    reg  [31:0] pd_280;
+    reg  [31:0] pd_281;
+    reg  [31:0] pd_282;
+    reg  [31:0] pd_283;
+    wire [31:0] fnan_284;
+    wire [31:0] pw_285;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_286;  // saxpy_unroll.cl:9:9
+    wire [31:0] pld_287;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_288;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pd_289;
+    reg  [31:0] pd_290;
+    reg  [31:0] pd_291;
+    reg  [31:0] pd_292;
+    reg  [31:0] pd_293;
     reg  [31:0] pd_294;
     reg  [31:0] pd_295;
     reg  [31:0] pd_296;
@@ -427,157 +420,124 @@ module saxpy_datapath (
     reg  [31:0] pd_298;
     reg  [31:0] pd_299;
     reg  [31:0] pd_300;
-    reg  [31:0] pd_301;
-    wire [31:0] fnan_302;
-    wire [31:0] pw_303;  // saxpy_unroll.cl:9:16
+    wire [31:0] fnan_301;
+    wire [31:0] pw_302;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_303;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_304;  // saxpy_unroll.cl:9:9
-    wire [31:0] pld_305;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_306;  // saxpy_unroll.cl:9:31
-    wire        go_307;
-    wire        pu_308_valid;
-    wire [31:0] pu_308_result;
-    reg  [31:0] pd_309;
-    reg  [31:0] pd_310;
-    reg  [31:0] pd_311;
-    reg  [31:0] pd_312;
-    reg  [31:0] pd_313;
-    reg  [31:0] pd_314;
-    reg  [31:0] pd_315;
-    reg  [31:0] pd_316;
-    reg  [31:0] pd_317;
-    reg  [31:0] pd_318;
-    reg  [31:0] pd_319;
-    reg  [31:0] pd_320;
-    wire [31:0] fnan_321;
-    wire [31:0] pw_322;  // saxpy_unroll.cl:9:16
-    reg  [63:0] pq_323;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_324;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_325;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_326;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_327;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_328;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_329;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_330;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_331;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_332;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_333;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_305;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_306;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_307;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_308;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_309;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_310;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_311;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_312;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_313;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_314;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_315;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_316;  // saxpy_unroll.cl:9:11
+    wire [31:0] pw_317;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_318;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_319;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_320;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_321;  // saxpy_unroll.cl:9:24
+    reg  [63:0] pq_322;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_323;  // saxpy_unroll.cl:9:24
+    reg  [31:0] pd_324;
+    reg  [31:0] pd_325;
+    reg  [31:0] pd_326;
+    reg  [31:0] pd_327;
+    reg  [31:0] pd_328;
+    reg  [31:0] pd_329;
+    reg  [31:0] pd_330;
+    reg  [31:0] pd_331;
+    wire [31:0] fnan_332;
+    wire [31:0] pw_333;  // saxpy_unroll.cl:9:16
     reg  [63:0] pq_334;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_335;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_336;  // saxpy_unroll.cl:9:11
-    wire [31:0] pw_337;  // saxpy_unroll.cl:9:11
-    wire [63:0] pw_338;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_339;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_340;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_341;  // saxpy_unroll.cl:9:24
-    reg  [63:0] pq_342;  // saxpy_unroll.cl:9:24
-    wire [31:0] pld_343;  // saxpy_unroll.cl:9:24
-    wire        go_344;
-    wire        pu_345_valid;
-    wire [31:0] pu_345_result;
+    wire [31:0] pld_335;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_336;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pd_337;
+    reg  [31:0] pd_338;
+    reg  [31:0] pd_339;
+    reg  [31:0] pd_340;
+    reg  [31:0] pd_341;
+    reg  [31:0] pd_342;
+    reg  [31:0] pd_343;
+    reg  [31:0] pd_344;
+    reg  [31:0] pd_345;
     reg  [31:0] pd_346;
     reg  [31:0] pd_347;
     reg  [31:0] pd_348;
-    reg  [31:0] pd_349;
-    reg  [31:0] pd_350;
-    reg  [31:0] pd_351;
-    reg  [31:0] pd_352;
-    reg  [31:0] pd_353;
-    wire [31:0] fnan_354;
-    wire [31:0] pw_355;  // saxpy_unroll.cl:9:16
+    wire [31:0] fnan_349;
+    wire [31:0] pw_350;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_351;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_352;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_353;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_354;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_355;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_356;  // saxpy_unroll.cl:9:9
-    wire [31:0] pld_357;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_358;  // saxpy_unroll.cl:9:31
-    wire        go_359;
-    wire        pu_360_valid;
-    wire [31:0] pu_360_result;
-    reg  [31:0] pd_361;
-    reg  [31:0] pd_362;
-    reg  [31:0] pd_363;
-    reg  [31:0] pd_364;
-    reg  [31:0] pd_365;
-    reg  [31:0] pd_366;
-    reg  [31:0] pd_367;
-    reg  [31:0] pd_368;
-    reg  [31:0] pd_369;
-    reg  [31:0] pd_370;
-    reg  [31:0] pd_371;
+    reg  [63:0] pq_357;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_358;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_359;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_360;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_361;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_362;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_363;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_364;  // saxpy_unroll.cl:9:11
+    wire [31:0] pw_365;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_366;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_367;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_368;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_369;  // saxpy_unroll.cl:9:24
+    reg  [63:0] pq_370;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_371;  // saxpy_unroll.cl:9:24
     reg  [31:0] pd_372;
-    wire [31:0] fnan_373;
-    wire [31:0] pw_374;  // saxpy_unroll.cl:9:16
-    reg  [63:0] pq_375;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_376;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_377;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_378;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_379;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_380;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_381;  // saxpy_unroll.cl:9:9
+    reg  [31:0] pd_373;
+    reg  [31:0] pd_374;
+    reg  [31:0] pd_375;
+    reg  [31:0] pd_376;
+    reg  [31:0] pd_377;
+    reg  [31:0] pd_378;
+    reg  [31:0] pd_379;
+    wire [31:0] fnan_380;
+    wire [31:0] pw_381;  // saxpy_unroll.cl:9:16
     reg  [63:0] pq_382;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_383;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_384;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_385;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_386;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_387;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_388;  // saxpy_unroll.cl:9:11
-    wire [31:0] pw_389;  // saxpy_unroll.cl:9:11
-    wire [63:0] pw_390;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_391;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_392;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_393;  // saxpy_unroll.cl:9:24
-    reg  [63:0] pq_394;  // saxpy_unroll.cl:9:24
-    wire [31:0] pld_395;  // saxpy_unroll.cl:9:24
-    wire        go_396;
-    wire        pu_397_valid;
-    wire [31:0] pu_397_result;
-    reg  [31:0] pd_398;
-    reg  [31:0] pd_399;
-    reg  [31:0] pd_400;
-    reg  [31:0] pd_401;
-    reg  [31:0] pd_402;
-    reg  [31:0] pd_403;
-    reg  [31:0] pd_404;
-    reg  [31:0] pd_405;
-    wire [31:0] fnan_406;
-    wire [31:0] pw_407;  // saxpy_unroll.cl:9:16
+    wire [31:0] pld_383;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_384;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pd_385;
+    reg  [31:0] pd_386;
+    reg  [31:0] pd_387;
+    reg  [31:0] pd_388;
+    reg  [31:0] pd_389;
+    reg  [31:0] pd_390;
+    reg  [31:0] pd_391;
+    reg  [31:0] pd_392;
+    reg  [31:0] pd_393;
+    reg  [31:0] pd_394;
+    reg  [31:0] pd_395;
+    reg  [31:0] pd_396;
+    wire [31:0] fnan_397;
+    wire [31:0] pw_398;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_399;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_400;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_401;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_402;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_403;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_404;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_405;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_406;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_407;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_408;  // saxpy_unroll.cl:9:9
-    wire [31:0] pld_409;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_410;  // saxpy_unroll.cl:9:31
-    wire        go_411;
-    wire        pu_412_valid;
-    wire [31:0] pu_412_result;
-    reg  [31:0] pd_413;
-    reg  [31:0] pd_414;
-    reg  [31:0] pd_415;
-    reg  [31:0] pd_416;
-    reg  [31:0] pd_417;
-    reg  [31:0] pd_418;
-    reg  [31:0] pd_419;
-    reg  [31:0] pd_420;
-    reg  [31:0] pd_421;
-    reg  [31:0] pd_422;
-    reg  [31:0] pd_423;
-    reg  [31:0] pd_424;
-    wire [31:0] fnan_425;
-    wire [31:0] pw_426;  // saxpy_unroll.cl:9:16
-    reg  [63:0] pq_427;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_428;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_429;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_430;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_431;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_432;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_433;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_434;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_435;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_436;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_437;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_438;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_439;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_440;  // saxpy_unroll.cl:9:9
-    wire [31:0] pv_441;  // saxpy_unroll.cl:8:5
-    wire [31:0] w_442;  // saxpy_unroll.cl:8:5
-    wire [31:0] pw_443;  // saxpy_unroll.cl:8:5
+    reg  [63:0] pq_409;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_410;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_411;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_412;  // saxpy_unroll.cl:9:9
+    wire [31:0] pv_413;  // saxpy_unroll.cl:8:5
+    wire [31:0] w_414;  // saxpy_unroll.cl:8:5
+    wire [31:0] pw_415;  // saxpy_unroll.cl:8:5
     reg         p1_apart;
-    wire [31:0] w_444;  // saxpy_unroll.cl:8:18
-    wire [63:0] w_445;  // saxpy_unroll.cl:5:6
+    wire [31:0] w_416;  // saxpy_unroll.cl:8:18
+    wire [63:0] w_417;  // saxpy_unroll.cl:5:6
     reg  [7:0]  launch_err;
     reg         done_q;
     reg  [31:0] perf_l2_cycles;
@@ -615,397 +575,228 @@ module saxpy_datapath (
     assign w_23 = (w_22 + w_19);
     assign v_25 = ld_24[31:0];
 
-    ohls_fp_mul u8_fp_mul (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_26),
-        .a(w_21),
-        .b(v_25),
-        .out_valid(u8_fp_mul_valid),
-        .result(u8_fp_mul_result)
-    );
-    assign fnan_27 = u8_fp_mul_result;
-    assign v_31 = ld_30[31:0];
-
-    ohls_fp_add u9_fp_add (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_32),
-        .a(r_28),
-        .b(v_31),
-        .sub(1'h0),
-        .out_valid(u9_fp_add_valid),
-        .result(u9_fp_add_result)
-    );
-    assign fnan_33 = u9_fp_add_result;
-    assign p2_en = (!p2_stall);
-    assign pv_35 = v0_i;
-    assign w_36 = arg_n;
-    assign pw_37 = ((pv_35 ^ 32'h80000000) < (w_36 ^ 32'h80000000));
-    assign w_38 = {32'h00000000, y_base};
-    assign pv_39 = v0_i;
-    assign pw_40 = {{32{pv_39[31]}}, pv_39[31:0]};
-    assign w_41 = 64'h0000000000000004;
-    assign pw_42 = (pw_40 * w_41);
-    assign pw_43 = (w_38 + pw_42);
-    assign w_44 = arg_alpha;
-    assign w_45 = {32'h00000000, x_base};
-    assign pw_46 = (w_45 + pw_42);
-    assign pld_47 = x_ld_resp_data;
-    assign go_48 = 1'h1;
-
-    ohls_fp_mul pu_49 (
-        .clk(clk),
-        .rst(rst),
-        .en(p2_en),
-        .in_valid(go_48),
-        .a(w_44),
-        .b(pld_47),
-        .out_valid(pu_49_valid),
-        .result(pu_49_result)
-    );
-    assign fnan_58 = pu_49_result;
-    assign pw_59 = (((&pd_53[30:23]) && (!(pd_53[22:0] == 23'h000000))) ? (pd_53 | 32'h00400000) : (((&pd_57[30:23]) && (!(pd_57[22:0] == 23'h000000))) ? (pd_57 | 32'h00400000) : (((((&pd_53[30:23]) && (pd_53[22:0] == 23'h000000)) && (pd_57[30:0] == 31'h00000000)) || ((pd_53[30:0] == 31'h00000000) && ((&pd_57[30:23]) && (pd_57[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_58)));
-    assign pld_60 = y_ld_resp_data;
-    assign go_65 = 1'h1;
-
-    ohls_fp_add pu_66 (
-        .clk(clk),
-        .rst(rst),
-        .en(p2_en),
-        .in_valid(go_65),
-        .a(pw_59),
-        .b(pq_64),
-        .sub(1'h0),
-        .out_valid(pu_66_valid),
-        .result(pu_66_result)
-    );
-    assign fnan_79 = pu_66_result;
-    assign pw_80 = (((&pd_72[30:23]) && (!(pd_72[22:0] == 23'h000000))) ? (pd_72 | 32'h00400000) : (((&pd_78[30:23]) && (!(pd_78[22:0] == 23'h000000))) ? (pd_78 | 32'h00400000) : (((((&pd_72[30:23]) && (pd_72[22:0] == 23'h000000)) && ((&pd_78[30:23]) && (pd_78[22:0] == 23'h000000))) && (!(pd_72[31] == pd_78[31]))) ? 32'hffc00000 : fnan_79)));
-    assign pv_135 = v0_i;
-    assign w_136 = 32'h00000001;
-    assign pw_137 = (pv_135 + w_136);
-    assign p2_stall = (((((((p2_valid[0] && 1'h1) && pw_37) && (!x_ld_req_ready)) || ((p2_valid[44] && 1'h1) && (!x_ld_resp_valid))) || (((p2_valid[0] && 1'h1) && pw_37) && (!y_ld_req_ready))) || ((p2_valid[44] && 1'h1) && (!y_ld_resp_valid))) || ((p2_valid[54] && 1'h1) && (!y_st_req_ready)));
-
-    always @(posedge clk) begin
-        p2_apart <= (1'h1 && (((x_size == 32'h00000000) || (y_size == 32'h00000000)) || ((({1'h0, x_base} + {1'h0, x_size}) <= {1'h0, y_base}) || (({1'h0, y_base} + {1'h0, y_size}) <= {1'h0, x_base}))));
-    end
-    assign w_138 = v0_i;
-    assign w_139 = arg_n;
-    assign w_140 = ((w_138 ^ 32'h80000000) < (w_139 ^ 32'h80000000));
-    assign w_141 = (w_139 - w_138);
-    assign w_142 = 32'h00000003;
-    assign w_143 = (w_141 > w_142);
-    assign w_144 = (w_140 & w_143);
-    assign w_146 = v0_i;
-    assign w_147 = 32'h00000004;
-    assign w_148 = (w_146 + w_147);
-    assign w_149 = {32'h00000000, y_base};
-    assign w_150 = v0_i;
-    assign w_151 = {{32{w_150[31]}}, w_150[31:0]};
-    assign w_152 = 64'h0000000000000004;
-    assign w_153 = (w_151 * w_152);
-    assign w_154 = (w_149 + w_153);
-    assign w_155 = arg_alpha;
-    assign w_156 = {32'h00000000, x_base};
-    assign w_157 = (w_156 + w_153);
-    assign v_159 = ld_158[31:0];
-
-    ohls_fp_mul u0_fp_mul (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_160),
-        .a(w_155),
-        .b(v_159),
-        .out_valid(u0_fp_mul_valid),
-        .result(u0_fp_mul_result)
-    );
-    assign fnan_161 = u0_fp_mul_result;
-    assign v_165 = ld_164[31:0];
-
-    ohls_fp_add u1_fp_add (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_166),
-        .a(r_162),
-        .b(v_165),
-        .sub(1'h0),
-        .out_valid(u1_fp_add_valid),
-        .result(u1_fp_add_result)
-    );
-    assign fnan_167 = u1_fp_add_result;
-    assign w_169 = 32'h00000001;
-    assign w_170 = (w_150 + w_169);
-    assign w_171 = {{32{w_170[31]}}, w_170[31:0]};
-    assign w_172 = (w_171 * w_152);
-    assign w_173 = (w_149 + w_172);
-    assign w_174 = (w_156 + w_172);
-    assign v_177 = ld_176[31:0];
-
-    ohls_fp_mul u2_fp_mul (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_178),
-        .a(w_155),
-        .b(v_177),
-        .out_valid(u2_fp_mul_valid),
-        .result(u2_fp_mul_result)
-    );
-    assign fnan_179 = u2_fp_mul_result;
-    assign v_183 = ld_182[31:0];
-
-    ohls_fp_add u3_fp_add (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_184),
-        .a(r_180),
-        .b(v_183),
-        .sub(1'h0),
-        .out_valid(u3_fp_add_valid),
-        .result(u3_fp_add_result)
-    );
-    assign fnan_185 = u3_fp_add_result;
-    assign w_187 = 32'h00000002;
-    assign w_188 = (w_150 + w_187);
-    assign w_189 = {{32{w_188[31]}}, w_188[31:0]};
-    assign w_190 = (w_189 * w_152);
-    assign w_191 = (w_149 + w_190);
-    assign w_192 = (w_156 + w_190);
-    assign v_195 = ld_194[31:0];
-
     ohls_fp_mul u4_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_196),
-        .a(w_155),
-        .b(v_195),
+        .in_valid(u4_fp_mul_go),
+        .a(u4_fp_mul_a_in),
+        .b(u4_fp_mul_b_in),
         .out_valid(u4_fp_mul_valid),
         .result(u4_fp_mul_result)
     );
-    assign fnan_197 = u4_fp_mul_result;
-    assign v_201 = ld_200[31:0];
+    assign fnan_26 = u4_fp_mul_result;
+    assign v_30 = ld_29[31:0];
 
     ohls_fp_add u5_fp_add (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_202),
-        .a(r_198),
-        .b(v_201),
-        .sub(1'h0),
+        .in_valid(u5_fp_add_go),
+        .a(u5_fp_add_a_in),
+        .b(u5_fp_add_b_in),
+        .sub(u5_fp_add_sub_in),
         .out_valid(u5_fp_add_valid),
         .result(u5_fp_add_result)
     );
-    assign fnan_203 = u5_fp_add_result;
-    assign w_205 = 32'h00000003;
-    assign w_206 = (w_150 + w_205);
-    assign w_207 = {{32{w_206[31]}}, w_206[31:0]};
-    assign w_208 = (w_207 * w_152);
-    assign w_209 = (w_149 + w_208);
-    assign w_210 = (w_156 + w_208);
-    assign v_213 = ld_212[31:0];
+    assign fnan_31 = u5_fp_add_result;
+    assign p2_en = (!p2_stall);
+    assign pv_33 = v0_i;
+    assign w_34 = arg_n;
+    assign pw_35 = ((pv_33 ^ 32'h80000000) < (w_34 ^ 32'h80000000));
+    assign w_36 = {32'h00000000, y_base};
+    assign pv_37 = v0_i;
+    assign pw_38 = {{32{pv_37[31]}}, pv_37[31:0]};
+    assign w_39 = 64'h0000000000000004;
+    assign pw_40 = (pw_38 * w_39);
+    assign pw_41 = (w_36 + pw_40);
+    assign w_42 = arg_alpha;
+    assign w_43 = {32'h00000000, x_base};
+    assign pw_44 = (w_43 + pw_40);
+    assign pld_45 = x_ld_resp_data;
+    assign go_46 = 1'h1;
 
-    ohls_fp_mul u6_fp_mul (
+    ohls_fp_mul p2u2_fp_mul (
         .clk(clk),
         .rst(rst),
-        .en(1'h1),
-        .in_valid(go_214),
-        .a(w_155),
-        .b(v_213),
-        .out_valid(u6_fp_mul_valid),
-        .result(u6_fp_mul_result)
+        .en(p2_en),
+        .in_valid(go_46),
+        .a(w_42),
+        .b(pld_45),
+        .out_valid(p2u2_fp_mul_valid),
+        .result(p2u2_fp_mul_result)
     );
-    assign fnan_215 = u6_fp_mul_result;
-    assign v_219 = ld_218[31:0];
+    assign fnan_55 = p2u2_fp_mul_result;
+    assign pw_56 = (((&pd_50[30:23]) && (!(pd_50[22:0] == 23'h000000))) ? (pd_50 | 32'h00400000) : (((&pd_54[30:23]) && (!(pd_54[22:0] == 23'h000000))) ? (pd_54 | 32'h00400000) : (((((&pd_50[30:23]) && (pd_50[22:0] == 23'h000000)) && (pd_54[30:0] == 31'h00000000)) || ((pd_50[30:0] == 31'h00000000) && ((&pd_54[30:23]) && (pd_54[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_55)));
+    assign pld_57 = y_ld_resp_data;
+    assign go_62 = 1'h1;
 
-    ohls_fp_add u7_fp_add (
+    ohls_fp_add p2u3_fp_add (
         .clk(clk),
         .rst(rst),
-        .en(1'h1),
-        .in_valid(go_220),
-        .a(r_216),
-        .b(v_219),
+        .en(p2_en),
+        .in_valid(go_62),
+        .a(pw_56),
+        .b(pq_61),
         .sub(1'h0),
-        .out_valid(u7_fp_add_valid),
-        .result(u7_fp_add_result)
+        .out_valid(p2u3_fp_add_valid),
+        .result(p2u3_fp_add_result)
     );
-    assign fnan_221 = u7_fp_add_result;
+    assign fnan_75 = p2u3_fp_add_result;
+    assign pw_76 = (((&pd_68[30:23]) && (!(pd_68[22:0] == 23'h000000))) ? (pd_68 | 32'h00400000) : (((&pd_74[30:23]) && (!(pd_74[22:0] == 23'h000000))) ? (pd_74 | 32'h00400000) : (((((&pd_68[30:23]) && (pd_68[22:0] == 23'h000000)) && ((&pd_74[30:23]) && (pd_74[22:0] == 23'h000000))) && (!(pd_68[31] == pd_74[31]))) ? 32'hffc00000 : fnan_75)));
+    assign pv_131 = v0_i;
+    assign w_132 = 32'h00000001;
+    assign pw_133 = (pv_131 + w_132);
+    assign p2_stall = (((((((p2_valid[0] && 1'h1) && pw_35) && (!x_ld_req_ready)) || ((p2_valid[44] && 1'h1) && (!x_ld_resp_valid))) || (((p2_valid[0] && 1'h1) && pw_35) && (!y_ld_req_ready))) || ((p2_valid[44] && 1'h1) && (!y_ld_resp_valid))) || ((p2_valid[54] && 1'h1) && (!y_st_req_ready)));
+
+    always @(posedge clk) begin
+        p2_apart <= (1'h1 && (((x_size == 32'h00000000) || (y_size == 32'h00000000)) || ((({1'h0, x_base} + {1'h0, x_size}) <= {1'h0, y_base}) || (({1'h0, y_base} + {1'h0, y_size}) <= {1'h0, x_base}))));
+    end
+    assign w_134 = v0_i;
+    assign w_135 = arg_n;
+    assign w_136 = ((w_134 ^ 32'h80000000) < (w_135 ^ 32'h80000000));
+    assign w_137 = (w_135 - w_134);
+    assign w_138 = 32'h00000003;
+    assign w_139 = (w_137 > w_138);
+    assign w_140 = (w_136 & w_139);
+    assign w_142 = v0_i;
+    assign w_143 = 32'h00000004;
+    assign w_144 = (w_142 + w_143);
+    assign w_145 = {32'h00000000, y_base};
+    assign w_146 = v0_i;
+    assign w_147 = {{32{w_146[31]}}, w_146[31:0]};
+    assign w_148 = 64'h0000000000000004;
+    assign w_149 = (w_147 * w_148);
+    assign w_150 = (w_145 + w_149);
+    assign w_151 = arg_alpha;
+    assign w_152 = {32'h00000000, x_base};
+    assign w_153 = (w_152 + w_149);
+    assign v_155 = ld_154[31:0];
+    assign fnan_156 = u4_fp_mul_result;
+    assign v_160 = ld_159[31:0];
+    assign fnan_161 = u5_fp_add_result;
+    assign w_163 = 32'h00000001;
+    assign w_164 = (w_146 + w_163);
+    assign w_165 = {{32{w_164[31]}}, w_164[31:0]};
+    assign w_166 = (w_165 * w_148);
+    assign w_167 = (w_145 + w_166);
+    assign w_168 = (w_152 + w_166);
+    assign v_171 = ld_170[31:0];
+    assign fnan_172 = u4_fp_mul_result;
+    assign v_176 = ld_175[31:0];
+    assign fnan_177 = u5_fp_add_result;
+    assign w_179 = 32'h00000002;
+    assign w_180 = (w_146 + w_179);
+    assign w_181 = {{32{w_180[31]}}, w_180[31:0]};
+    assign w_182 = (w_181 * w_148);
+    assign w_183 = (w_145 + w_182);
+    assign w_184 = (w_152 + w_182);
+    assign v_187 = ld_186[31:0];
+    assign fnan_188 = u4_fp_mul_result;
+    assign v_192 = ld_191[31:0];
+    assign fnan_193 = u5_fp_add_result;
+    assign w_195 = 32'h00000003;
+    assign w_196 = (w_146 + w_195);
+    assign w_197 = {{32{w_196[31]}}, w_196[31:0]};
+    assign w_198 = (w_197 * w_148);
+    assign w_199 = (w_145 + w_198);
+    assign w_200 = (w_152 + w_198);
+    assign v_203 = ld_202[31:0];
+    assign fnan_204 = u4_fp_mul_result;
+    assign v_208 = ld_207[31:0];
+    assign fnan_209 = u5_fp_add_result;
     assign p1_en = (!p1_stall);
-    assign pv_223 = v0_i;
-    assign w_224 = arg_n;
-    assign pw_225 = ((pv_223 ^ 32'h80000000) < (w_224 ^ 32'h80000000));
-    assign pw_226 = (w_224 - pv_223);
-    assign w_227 = 32'h00000003;
-    assign pw_228 = (pw_226 > w_227);
-    assign pw_229 = (pw_225 & pw_228);
-    assign w_230 = {32'h00000000, y_base};
-    assign pv_231 = v0_i;
-    assign pw_232 = {{32{pv_231[31]}}, pv_231[31:0]};
-    assign w_233 = 64'h0000000000000004;
-    assign pw_234 = (pw_232 * w_233);
-    assign pw_235 = (w_230 + pw_234);
-    assign w_236 = arg_alpha;
-    assign w_237 = {32'h00000000, x_base};
-    assign pw_238 = (w_237 + pw_234);
-    assign pld_239 = x_ld_resp_data;
-    assign go_240 = (p1_slot == 2'h0);
+    assign pv_211 = v0_i;
+    assign w_212 = arg_n;
+    assign pw_213 = ((pv_211 ^ 32'h80000000) < (w_212 ^ 32'h80000000));
+    assign pw_214 = (w_212 - pv_211);
+    assign w_215 = 32'h00000003;
+    assign pw_216 = (pw_214 > w_215);
+    assign pw_217 = (pw_213 & pw_216);
+    assign w_218 = {32'h00000000, y_base};
+    assign pv_219 = v0_i;
+    assign pw_220 = {{32{pv_219[31]}}, pv_219[31:0]};
+    assign w_221 = 64'h0000000000000004;
+    assign pw_222 = (pw_220 * w_221);
+    assign pw_223 = (w_218 + pw_222);
+    assign w_224 = arg_alpha;
+    assign w_225 = {32'h00000000, x_base};
+    assign pw_226 = (w_225 + pw_222);
+    assign pld_227 = x_ld_resp_data;
 
-    ohls_fp_mul pu_241 (
+    ohls_fp_mul p1u0_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_240),
-        .a(w_236),
-        .b(pld_239),
-        .out_valid(pu_241_valid),
-        .result(pu_241_result)
+        .in_valid(p1u0_fp_mul_go),
+        .a(p1u0_fp_mul_a_in),
+        .b(p1u0_fp_mul_b_in),
+        .out_valid(p1u0_fp_mul_valid),
+        .result(p1u0_fp_mul_result)
     );
-    assign fnan_250 = pu_241_result;
-    assign pw_251 = (((&pd_245[30:23]) && (!(pd_245[22:0] == 23'h000000))) ? (pd_245 | 32'h00400000) : (((&pd_249[30:23]) && (!(pd_249[22:0] == 23'h000000))) ? (pd_249 | 32'h00400000) : (((((&pd_245[30:23]) && (pd_245[22:0] == 23'h000000)) && (pd_249[30:0] == 31'h00000000)) || ((pd_245[30:0] == 31'h00000000) && ((&pd_249[30:23]) && (pd_249[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_250)));
-    assign pld_252 = y_ld_resp_data;
-    assign go_254 = (p1_slot == 2'h0);
+    assign fnan_236 = p1u0_fp_mul_result;
+    assign pw_237 = (((&pd_231[30:23]) && (!(pd_231[22:0] == 23'h000000))) ? (pd_231 | 32'h00400000) : (((&pd_235[30:23]) && (!(pd_235[22:0] == 23'h000000))) ? (pd_235 | 32'h00400000) : (((((&pd_231[30:23]) && (pd_231[22:0] == 23'h000000)) && (pd_235[30:0] == 31'h00000000)) || ((pd_231[30:0] == 31'h00000000) && ((&pd_235[30:23]) && (pd_235[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_236)));
+    assign pld_238 = y_ld_resp_data;
 
-    ohls_fp_add pu_255 (
+    ohls_fp_add p1u1_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_254),
-        .a(pw_251),
-        .b(pq_253),
-        .sub(1'h0),
-        .out_valid(pu_255_valid),
-        .result(pu_255_result)
+        .in_valid(p1u1_fp_add_go),
+        .a(p1u1_fp_add_a_in),
+        .b(p1u1_fp_add_b_in),
+        .sub(p1u1_fp_add_sub_in),
+        .out_valid(p1u1_fp_add_valid),
+        .result(p1u1_fp_add_result)
     );
-    assign fnan_268 = pu_255_result;
-    assign pw_269 = (((&pd_261[30:23]) && (!(pd_261[22:0] == 23'h000000))) ? (pd_261 | 32'h00400000) : (((&pd_267[30:23]) && (!(pd_267[22:0] == 23'h000000))) ? (pd_267 | 32'h00400000) : (((((&pd_261[30:23]) && (pd_261[22:0] == 23'h000000)) && ((&pd_267[30:23]) && (pd_267[22:0] == 23'h000000))) && (!(pd_261[31] == pd_267[31]))) ? 32'hffc00000 : fnan_268)));
-    assign w_284 = 32'h00000001;
-    assign pw_285 = (pv_231 + w_284);
-    assign pw_286 = {{32{pw_285[31]}}, pw_285[31:0]};
-    assign pw_287 = (pw_286 * w_233);
-    assign pw_288 = (w_230 + pw_287);
-    assign pw_289 = (w_237 + pw_287);
-    assign pld_291 = x_ld_resp_data;
-    assign go_292 = (p1_slot == 2'h1);
-
-    ohls_fp_mul pu_293 (
-        .clk(clk),
-        .rst(rst),
-        .en(p1_en),
-        .in_valid(go_292),
-        .a(w_236),
-        .b(pld_291),
-        .out_valid(pu_293_valid),
-        .result(pu_293_result)
-    );
-    assign fnan_302 = pu_293_result;
-    assign pw_303 = (((&pd_297[30:23]) && (!(pd_297[22:0] == 23'h000000))) ? (pd_297 | 32'h00400000) : (((&pd_301[30:23]) && (!(pd_301[22:0] == 23'h000000))) ? (pd_301 | 32'h00400000) : (((((&pd_297[30:23]) && (pd_297[22:0] == 23'h000000)) && (pd_301[30:0] == 31'h00000000)) || ((pd_297[30:0] == 31'h00000000) && ((&pd_301[30:23]) && (pd_301[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_302)));
-    assign pld_305 = y_ld_resp_data;
-    assign go_307 = (p1_slot == 2'h1);
-
-    ohls_fp_add pu_308 (
-        .clk(clk),
-        .rst(rst),
-        .en(p1_en),
-        .in_valid(go_307),
-        .a(pw_303),
-        .b(pq_306),
-        .sub(1'h0),
-        .out_valid(pu_308_valid),
-        .result(pu_308_result)
-    );
-    assign fnan_321 = pu_308_result;
-    assign pw_322 = (((&pd_314[30:23]) && (!(pd_314[22:0] == 23'h000000))) ? (pd_314 | 32'h00400000) : (((&pd_320[30:23]) && (!(pd_320[22:0] == 23'h000000))) ? (pd_320 | 32'h00400000) : (((((&pd_314[30:23]) && (pd_314[22:0] == 23'h000000)) && ((&pd_320[30:23]) && (pd_320[22:0] == 23'h000000))) && (!(pd_314[31] == pd_320[31]))) ? 32'hffc00000 : fnan_321)));
-    assign w_336 = 32'h00000002;
-    assign pw_337 = (pv_231 + w_336);
-    assign pw_338 = {{32{pw_337[31]}}, pw_337[31:0]};
-    assign pw_339 = (pw_338 * w_233);
-    assign pw_340 = (w_230 + pw_339);
-    assign pw_341 = (w_237 + pw_339);
-    assign pld_343 = x_ld_resp_data;
-    assign go_344 = (p1_slot == 2'h2);
-
-    ohls_fp_mul pu_345 (
-        .clk(clk),
-        .rst(rst),
-        .en(p1_en),
-        .in_valid(go_344),
-        .a(w_236),
-        .b(pld_343),
-        .out_valid(pu_345_valid),
-        .result(pu_345_result)
-    );
-    assign fnan_354 = pu_345_result;
-    assign pw_355 = (((&pd_349[30:23]) && (!(pd_349[22:0] == 23'h000000))) ? (pd_349 | 32'h00400000) : (((&pd_353[30:23]) && (!(pd_353[22:0] == 23'h000000))) ? (pd_353 | 32'h00400000) : (((((&pd_349[30:23]) && (pd_349[22:0] == 23'h000000)) && (pd_353[30:0] == 31'h00000000)) || ((pd_349[30:0] == 31'h00000000) && ((&pd_353[30:23]) && (pd_353[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_354)));
-    assign pld_357 = y_ld_resp_data;
-    assign go_359 = (p1_slot == 2'h2);
-
-    ohls_fp_add pu_360 (
-        .clk(clk),
-        .rst(rst),
-        .en(p1_en),
-        .in_valid(go_359),
-        .a(pw_355),
-        .b(pq_358),
-        .sub(1'h0),
-        .out_valid(pu_360_valid),
-        .result(pu_360_result)
-    );
-    assign fnan_373 = pu_360_result;
-    assign pw_374 = (((&pd_366[30:23]) && (!(pd_366[22:0] == 23'h000000))) ? (pd_366 | 32'h00400000) : (((&pd_372[30:23]) && (!(pd_372[22:0] == 23'h000000))) ? (pd_372 | 32'h00400000) : (((((&pd_366[30:23]) && (pd_366[22:0] == 23'h000000)) && ((&pd_372[30:23]) && (pd_372[22:0] == 23'h000000))) && (!(pd_366[31] == pd_372[31]))) ? 32'hffc00000 : fnan_373)));
-    assign w_388 = 32'h00000003;
-    assign pw_389 = (pv_231 + w_388);
-    assign pw_390 = {{32{pw_389[31]}}, pw_389[31:0]};
-    assign pw_391 = (pw_390 * w_233);
-    assign pw_392 = (w_230 + pw_391);
-    assign pw_393 = (w_237 + pw_391);
-    assign pld_395 = x_ld_resp_data;
-    assign go_396 = (p1_slot == 2'h3);
-
-    ohls_fp_mul pu_397 (
-        .clk(clk),
-        .rst(rst),
-        .en(p1_en),
-        .in_valid(go_396),
-        .a(w_236),
-        .b(pld_395),
-        .out_valid(pu_397_valid),
-        .result(pu_397_result)
-    );
-    assign fnan_406 = pu_397_result;
-    assign pw_407 = (((&pd_401[30:23]) && (!(pd_401[22:0] == 23'h000000))) ? (pd_401 | 32'h00400000) : (((&pd_405[30:23]) && (!(pd_405[22:0] == 23'h000000))) ? (pd_405 | 32'h00400000) : (((((&pd_401[30:23]) && (pd_401[22:0] == 23'h000000)) && (pd_405[30:0] == 31'h00000000)) || ((pd_401[30:0] == 31'h00000000) && ((&pd_405[30:23]) && (pd_405[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_406)));
-    assign pld_409 = y_ld_resp_data;
-    assign go_411 = (p1_slot == 2'h3);
-
-    ohls_fp_add pu_412 (
-        .clk(clk),
-        .rst(rst),
-        .en(p1_en),
-        .in_valid(go_411),
-        .a(pw_407),
-        .b(pq_410),
-        .sub(1'h0),
-        .out_valid(pu_412_valid),
-        .result(pu_412_result)
-    );
-    assign fnan_425 = pu_412_result;
-    assign pw_426 = (((&pd_418[30:23]) && (!(pd_418[22:0] == 23'h000000))) ? (pd_418 | 32'h00400000) : (((&pd_424[30:23]) && (!(pd_424[22:0] == 23'h000000))) ? (pd_424 | 32'h00400000) : (((((&pd_418[30:23]) && (pd_418[22:0] == 23'h000000)) && ((&pd_424[30:23]) && (pd_424[22:0] == 23'h000000))) && (!(pd_418[31] == pd_424[31]))) ? 32'hffc00000 : fnan_425)));
-    assign pv_441 = v0_i;
-    assign w_442 = 32'h00000004;
-    assign pw_443 = (pv_441 + w_442);
-    assign p1_stall = ((((((((((((((((((((((p1_valid[0] && (p1_slot == 2'h0)) && pw_229) && (!x_ld_req_ready)) || ((p1_valid[11] && (p1_slot == 2'h0)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_229) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h0)) && (!y_ld_resp_valid))) || ((p1_valid[13] && (p1_slot == 2'h2)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h1)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h1)) && (!y_ld_resp_valid))) || ((p1_valid[13] && (p1_slot == 2'h3)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h2)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h2)) && (!y_ld_resp_valid))) || ((p1_valid[14] && (p1_slot == 2'h0)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h3)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h3)) && (!y_ld_resp_valid))) || ((p1_valid[14] && (p1_slot == 2'h1)) && (!y_st_req_ready)));
+    assign fnan_252 = p1u1_fp_add_result;
+    assign pw_253 = (((&pd_245[30:23]) && (!(pd_245[22:0] == 23'h000000))) ? (pd_245 | 32'h00400000) : (((&pd_251[30:23]) && (!(pd_251[22:0] == 23'h000000))) ? (pd_251 | 32'h00400000) : (((((&pd_245[30:23]) && (pd_245[22:0] == 23'h000000)) && ((&pd_251[30:23]) && (pd_251[22:0] == 23'h000000))) && (!(pd_245[31] == pd_251[31]))) ? 32'hffc00000 : fnan_252)));
+    assign w_268 = 32'h00000001;
+    assign pw_269 = (pv_219 + w_268);
+    assign pw_270 = {{32{pw_269[31]}}, pw_269[31:0]};
+    assign pw_271 = (pw_270 * w_221);
+    assign pw_272 = (w_218 + pw_271);
+    assign pw_273 = (w_225 + pw_271);
+    assign pld_275 = x_ld_resp_data;
+    assign fnan_284 = p1u0_fp_mul_result;
+    assign pw_285 = (((&pd_279[30:23]) && (!(pd_279[22:0] == 23'h000000))) ? (pd_279 | 32'h00400000) : (((&pd_283[30:23]) && (!(pd_283[22:0] == 23'h000000))) ? (pd_283 | 32'h00400000) : (((((&pd_279[30:23]) && (pd_279[22:0] == 23'h000000)) && (pd_283[30:0] == 31'h00000000)) || ((pd_279[30:0] == 31'h00000000) && ((&pd_283[30:23]) && (pd_283[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_284)));
+    assign pld_287 = y_ld_resp_data;
+    assign fnan_301 = p1u1_fp_add_result;
+    assign pw_302 = (((&pd_294[30:23]) && (!(pd_294[22:0] == 23'h000000))) ? (pd_294 | 32'h00400000) : (((&pd_300[30:23]) && (!(pd_300[22:0] == 23'h000000))) ? (pd_300 | 32'h00400000) : (((((&pd_294[30:23]) && (pd_294[22:0] == 23'h000000)) && ((&pd_300[30:23]) && (pd_300[22:0] == 23'h000000))) && (!(pd_294[31] == pd_300[31]))) ? 32'hffc00000 : fnan_301)));
+    assign w_316 = 32'h00000002;
+    assign pw_317 = (pv_219 + w_316);
+    assign pw_318 = {{32{pw_317[31]}}, pw_317[31:0]};
+    assign pw_319 = (pw_318 * w_221);
+    assign pw_320 = (w_218 + pw_319);
+    assign pw_321 = (w_225 + pw_319);
+    assign pld_323 = x_ld_resp_data;
+    assign fnan_332 = p1u0_fp_mul_result;
+    assign pw_333 = (((&pd_327[30:23]) && (!(pd_327[22:0] == 23'h000000))) ? (pd_327 | 32'h00400000) : (((&pd_331[30:23]) && (!(pd_331[22:0] == 23'h000000))) ? (pd_331 | 32'h00400000) : (((((&pd_327[30:23]) && (pd_327[22:0] == 23'h000000)) && (pd_331[30:0] == 31'h00000000)) || ((pd_327[30:0] == 31'h00000000) && ((&pd_331[30:23]) && (pd_331[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_332)));
+    assign pld_335 = y_ld_resp_data;
+    assign fnan_349 = p1u1_fp_add_result;
+    assign pw_350 = (((&pd_342[30:23]) && (!(pd_342[22:0] == 23'h000000))) ? (pd_342 | 32'h00400000) : (((&pd_348[30:23]) && (!(pd_348[22:0] == 23'h000000))) ? (pd_348 | 32'h00400000) : (((((&pd_342[30:23]) && (pd_342[22:0] == 23'h000000)) && ((&pd_348[30:23]) && (pd_348[22:0] == 23'h000000))) && (!(pd_342[31] == pd_348[31]))) ? 32'hffc00000 : fnan_349)));
+    assign w_364 = 32'h00000003;
+    assign pw_365 = (pv_219 + w_364);
+    assign pw_366 = {{32{pw_365[31]}}, pw_365[31:0]};
+    assign pw_367 = (pw_366 * w_221);
+    assign pw_368 = (w_218 + pw_367);
+    assign pw_369 = (w_225 + pw_367);
+    assign pld_371 = x_ld_resp_data;
+    assign fnan_380 = p1u0_fp_mul_result;
+    assign pw_381 = (((&pd_375[30:23]) && (!(pd_375[22:0] == 23'h000000))) ? (pd_375 | 32'h00400000) : (((&pd_379[30:23]) && (!(pd_379[22:0] == 23'h000000))) ? (pd_379 | 32'h00400000) : (((((&pd_375[30:23]) && (pd_375[22:0] == 23'h000000)) && (pd_379[30:0] == 31'h00000000)) || ((pd_375[30:0] == 31'h00000000) && ((&pd_379[30:23]) && (pd_379[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_380)));
+    assign pld_383 = y_ld_resp_data;
+    assign fnan_397 = p1u1_fp_add_result;
+    assign pw_398 = (((&pd_390[30:23]) && (!(pd_390[22:0] == 23'h000000))) ? (pd_390 | 32'h00400000) : (((&pd_396[30:23]) && (!(pd_396[22:0] == 23'h000000))) ? (pd_396 | 32'h00400000) : (((((&pd_390[30:23]) && (pd_390[22:0] == 23'h000000)) && ((&pd_396[30:23]) && (pd_396[22:0] == 23'h000000))) && (!(pd_390[31] == pd_396[31]))) ? 32'hffc00000 : fnan_397)));
+    assign pv_413 = v0_i;
+    assign w_414 = 32'h00000004;
+    assign pw_415 = (pv_413 + w_414);
+    assign p1_stall = ((((((((((((((((((((((p1_valid[0] && (p1_slot == 2'h0)) && pw_217) && (!x_ld_req_ready)) || ((p1_valid[11] && (p1_slot == 2'h0)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_217) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h0)) && (!y_ld_resp_valid))) || ((p1_valid[13] && (p1_slot == 2'h2)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h1)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h1)) && (!y_ld_resp_valid))) || ((p1_valid[13] && (p1_slot == 2'h3)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h2)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h2)) && (!y_ld_resp_valid))) || ((p1_valid[14] && (p1_slot == 2'h0)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h3)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h3)) && (!y_ld_resp_valid))) || ((p1_valid[14] && (p1_slot == 2'h1)) && (!y_st_req_ready)));
 
     always @(posedge clk) begin
         p1_apart <= (1'h1 && (((x_size == 32'h00000000) || (y_size == 32'h00000000)) || ((({1'h0, x_base} + {1'h0, x_size}) <= {1'h0, y_base}) || (({1'h0, y_base} + {1'h0, y_size}) <= {1'h0, x_base}))));
     end
-    assign w_444 = 32'h00000000;
-    assign w_445 = 64'h0000000000000000;
+    assign w_416 = 32'h00000000;
+    assign w_417 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -1014,23 +805,15 @@ module saxpy_datapath (
             state <= 16'h0000;
             x_rd_issued <= 1'h0;
             x_rd_beat <= 8'h00;
-            u8_fp_mul_issued <= 1'h0;
+            u4_fp_mul_issued <= 1'h0;
             y_rd_issued <= 1'h0;
             y_rd_beat <= 8'h00;
-            u9_fp_add_issued <= 1'h0;
+            u5_fp_add_issued <= 1'h0;
             y_wr_issued <= 1'h0;
             y_wr_beat <= 8'h00;
             p2_valid <= 99'h0000000000000000000000000;
             p2_admit <= 1'h0;
             p2_go <= 1'h0;
-            u0_fp_mul_issued <= 1'h0;
-            u1_fp_add_issued <= 1'h0;
-            u2_fp_mul_issued <= 1'h0;
-            u3_fp_add_issued <= 1'h0;
-            u4_fp_mul_issued <= 1'h0;
-            u5_fp_add_issued <= 1'h0;
-            u6_fp_mul_issued <= 1'h0;
-            u7_fp_add_issued <= 1'h0;
             p1_valid <= 26'h0000000;
             p1_admit <= 1'h0;
             p1_slot <= 2'h0;
@@ -1075,22 +858,22 @@ module saxpy_datapath (
             if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // saxpy_unroll.cl:9:24
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:24
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_29 <= w_20;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_28 <= w_20;  // saxpy_unroll.cl:9:24
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h000f;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h000e) && 1'h1)) u8_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000e) && u8_fp_mul_valid)) u8_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000e) && u8_fp_mul_valid)) r_28 <= (((&w_21[30:23]) && (!(w_21[22:0] == 23'h000000))) ? (w_21 | 32'h00400000) : (((&v_25[30:23]) && (!(v_25[22:0] == 23'h000000))) ? (v_25 | 32'h00400000) : (((((&w_21[30:23]) && (w_21[22:0] == 23'h000000)) && (v_25[30:0] == 31'h00000000)) || ((w_21[30:0] == 31'h00000000) && ((&v_25[30:23]) && (v_25[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_27)));
-            if (((state == 16'h000e) && u8_fp_mul_valid)) state <= 16'h0010;
+            if (((state == 16'h000e) && 1'h1)) u4_fp_mul_issued <= 1'h1;
+            if (((state == 16'h000e) && u4_fp_mul_valid)) u4_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000e) && u4_fp_mul_valid)) r_27 <= (((&w_21[30:23]) && (!(w_21[22:0] == 23'h000000))) ? (w_21 | 32'h00400000) : (((&v_25[30:23]) && (!(v_25[22:0] == 23'h000000))) ? (v_25 | 32'h00400000) : (((((&w_21[30:23]) && (w_21[22:0] == 23'h000000)) && (v_25[30:0] == 31'h00000000)) || ((w_21[30:0] == 31'h00000000) && ((&v_25[30:23]) && (v_25[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_26)));
+            if (((state == 16'h000e) && u4_fp_mul_valid)) state <= 16'h0010;
             if (((state == 16'h000f) && ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) && y_rd_cmd_ready))) y_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h000f) && (((state == 16'h000f) && y_rd_issued) && y_rd_valid))) ld_30 <= y_rd_data;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h000f) && (((state == 16'h000f) && y_rd_issued) && y_rd_valid))) ld_29 <= y_rd_data;  // saxpy_unroll.cl:9:31
             if (((state == 16'h000f) && (((state == 16'h000f) && y_rd_issued) && y_rd_valid))) y_rd_beat <= (y_rd_beat + 8'h01);  // saxpy_unroll.cl:9:31
             if (((state == 16'h000f) && ((((state == 16'h000f) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:31
             if (((state == 16'h000f) && ((((state == 16'h000f) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:31
             if (((state == 16'h000f) && ((((state == 16'h000f) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) state <= 16'h000e;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h0010) && 1'h1)) u9_fp_add_issued <= 1'h1;
-            if (((state == 16'h0010) && u9_fp_add_valid)) u9_fp_add_issued <= 1'h0;
-            if (((state == 16'h0010) && u9_fp_add_valid)) r_34 <= (((&r_28[30:23]) && (!(r_28[22:0] == 23'h000000))) ? (r_28 | 32'h00400000) : (((&v_31[30:23]) && (!(v_31[22:0] == 23'h000000))) ? (v_31 | 32'h00400000) : (((((&r_28[30:23]) && (r_28[22:0] == 23'h000000)) && ((&v_31[30:23]) && (v_31[22:0] == 23'h000000))) && (!(r_28[31] == v_31[31]))) ? 32'hffc00000 : fnan_33)));
-            if (((state == 16'h0010) && u9_fp_add_valid)) state <= 16'h0011;
+            if (((state == 16'h0010) && 1'h1)) u5_fp_add_issued <= 1'h1;
+            if (((state == 16'h0010) && u5_fp_add_valid)) u5_fp_add_issued <= 1'h0;
+            if (((state == 16'h0010) && u5_fp_add_valid)) r_32 <= (((&r_27[30:23]) && (!(r_27[22:0] == 23'h000000))) ? (r_27 | 32'h00400000) : (((&v_30[30:23]) && (!(v_30[22:0] == 23'h000000))) ? (v_30 | 32'h00400000) : (((((&r_27[30:23]) && (r_27[22:0] == 23'h000000)) && ((&v_30[30:23]) && (v_30[22:0] == 23'h000000))) && (!(r_27[31] == v_30[31]))) ? 32'hffc00000 : fnan_31)));
+            if (((state == 16'h0010) && u5_fp_add_valid)) state <= 16'h0011;
             if (((state == 16'h0011) && ((((state == 16'h0011) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0011) && (((state == 16'h0011) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // saxpy_unroll.cl:9:9
             if (((state == 16'h0011) && ((((state == 16'h0011) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_beat <= 8'h00;  // saxpy_unroll.cl:9:9
@@ -1099,33 +882,37 @@ module saxpy_datapath (
             if (((state == 16'h0012) && (1'h1 && y_wr_idle))) p2_valid <= 99'h0000000000000000000000001;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0012) && (1'h1 && y_wr_idle))) p2_admit <= 1'h1;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0012) && (1'h1 && y_wr_idle))) state <= 16'h0013;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_go <= pw_37;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_50 <= w_44;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_51 <= pd_50;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_go <= pw_35;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_47 <= w_42;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_48 <= pd_47;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_49 <= pd_48;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_50 <= pd_49;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_51 <= pld_45;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_52 <= pd_51;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_53 <= pd_52;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_54 <= pld_47;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_55 <= pd_54;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_56 <= pd_55;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_57 <= pd_56;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_67 <= pw_59;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_54 <= pd_53;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_63 <= pw_56;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_64 <= pd_63;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_65 <= pd_64;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_66 <= pd_65;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_67 <= pd_66;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_68 <= pd_67;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_69 <= pd_68;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_69 <= pq_61;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_70 <= pd_69;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_71 <= pd_70;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_72 <= pd_71;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_73 <= pq_64;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_73 <= pd_72;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_74 <= pd_73;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_75 <= pd_74;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_76 <= pd_75;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_77 <= pd_76;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_78 <= pd_77;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (((p2_valid[0] && 1'h1) && pw_37) && p2_en))) v0_i <= pw_137;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_61 <= pld_60;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_62 <= pq_61;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_63 <= pq_62;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_64 <= pq_63;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_81 <= pw_43;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (((p2_valid[0] && 1'h1) && pw_35) && p2_en))) v0_i <= pw_133;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_58 <= pld_57;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_59 <= pq_58;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_60 <= pq_59;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_61 <= pq_60;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_77 <= pw_41;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_78 <= pq_77;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_79 <= pq_78;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_80 <= pq_79;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_81 <= pq_80;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_82 <= pq_81;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_83 <= pq_82;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_84 <= pq_83;  // saxpy_unroll.cl:8:5
@@ -1175,97 +962,93 @@ module saxpy_datapath (
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_128 <= pq_127;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_129 <= pq_128;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_130 <= pq_129;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_131 <= pq_130;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_132 <= pq_131;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_133 <= pq_132;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_134 <= pq_133;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_valid <= {p2_valid[97], p2_valid[96], p2_valid[95], p2_valid[94], p2_valid[93], p2_valid[92], p2_valid[91], p2_valid[90], p2_valid[89], p2_valid[88], p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_37), (p2_admit && ((!(p2_valid[0] && (!pw_37))) || 1'h0))};  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_37))) || 1'h0));  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_valid <= {p2_valid[97], p2_valid[96], p2_valid[95], p2_valid[94], p2_valid[93], p2_valid[92], p2_valid[91], p2_valid[90], p2_valid[89], p2_valid[88], p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_35), (p2_admit && ((!(p2_valid[0] && (!pw_35))) || 1'h0))};  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_35))) || 1'h0));  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (((((!p2_admit) && (p2_valid == 99'h0000000000000000000000000)) && x_ld_idle) && y_st_idle) && y_ld_idle))) state <= 16'h0007;  // saxpy_unroll.cl:8:5
             if ((state == 16'h0014)) state <= (p2_apart ? 16'h0012 : 16'h0008);
             if ((state == 16'h0015)) state <= 16'h0017;
-            if ((state == 16'h0016)) state <= (q_145 ? 16'h001a : 16'h0014);
-            if ((state == 16'h0017)) q_145 <= w_144;
+            if ((state == 16'h0016)) state <= (q_141 ? 16'h001a : 16'h0014);
+            if ((state == 16'h0017)) q_141 <= w_140;
             if ((state == 16'h0017)) state <= 16'h0016;
-            if ((state == 16'h0018)) v0_i <= w_148;
+            if ((state == 16'h0018)) v0_i <= w_144;
             if ((state == 16'h0018)) state <= 16'h0015;
             if ((state == 16'h0019)) state <= 16'h0018;
             if (((state == 16'h001a) && ((((state == 16'h001a) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && (((state == 16'h001a) && x_rd_issued) && x_rd_valid))) ld_158 <= x_rd_data;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && (((state == 16'h001a) && x_rd_issued) && x_rd_valid))) ld_154 <= x_rd_data;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001a) && (((state == 16'h001a) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // saxpy_unroll.cl:9:24
             if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_163 <= w_154;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_175 <= w_174;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_181 <= w_173;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_193 <= w_192;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_199 <= w_191;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_211 <= w_210;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_217 <= w_209;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_158 <= w_150;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_169 <= w_168;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_174 <= w_167;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_185 <= w_184;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_190 <= w_183;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_201 <= w_200;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_206 <= w_199;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h001c;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001b) && 1'h1)) u0_fp_mul_issued <= 1'h1;
-            if (((state == 16'h001b) && u0_fp_mul_valid)) u0_fp_mul_issued <= 1'h0;
-            if (((state == 16'h001b) && u0_fp_mul_valid)) r_162 <= (((&w_155[30:23]) && (!(w_155[22:0] == 23'h000000))) ? (w_155 | 32'h00400000) : (((&v_159[30:23]) && (!(v_159[22:0] == 23'h000000))) ? (v_159 | 32'h00400000) : (((((&w_155[30:23]) && (w_155[22:0] == 23'h000000)) && (v_159[30:0] == 31'h00000000)) || ((w_155[30:0] == 31'h00000000) && ((&v_159[30:23]) && (v_159[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_161)));
-            if (((state == 16'h001b) && u0_fp_mul_valid)) state <= 16'h001d;
+            if (((state == 16'h001b) && 1'h1)) u4_fp_mul_issued <= 1'h1;
+            if (((state == 16'h001b) && u4_fp_mul_valid)) u4_fp_mul_issued <= 1'h0;
+            if (((state == 16'h001b) && u4_fp_mul_valid)) r_157 <= (((&w_151[30:23]) && (!(w_151[22:0] == 23'h000000))) ? (w_151 | 32'h00400000) : (((&v_155[30:23]) && (!(v_155[22:0] == 23'h000000))) ? (v_155 | 32'h00400000) : (((((&w_151[30:23]) && (w_151[22:0] == 23'h000000)) && (v_155[30:0] == 31'h00000000)) || ((w_151[30:0] == 31'h00000000) && ((&v_155[30:23]) && (v_155[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_156)));
+            if (((state == 16'h001b) && u4_fp_mul_valid)) state <= 16'h001d;
             if (((state == 16'h001c) && ((((state == 16'h001c) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) && y_rd_cmd_ready))) y_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h001c) && (((state == 16'h001c) && y_rd_issued) && y_rd_valid))) ld_164 <= y_rd_data;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h001c) && (((state == 16'h001c) && y_rd_issued) && y_rd_valid))) ld_159 <= y_rd_data;  // saxpy_unroll.cl:9:31
             if (((state == 16'h001c) && (((state == 16'h001c) && y_rd_issued) && y_rd_valid))) y_rd_beat <= (y_rd_beat + 8'h01);  // saxpy_unroll.cl:9:31
             if (((state == 16'h001c) && ((((state == 16'h001c) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:31
             if (((state == 16'h001c) && ((((state == 16'h001c) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:31
             if (((state == 16'h001c) && ((((state == 16'h001c) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) state <= 16'h001b;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h001d) && 1'h1)) u1_fp_add_issued <= 1'h1;
-            if (((state == 16'h001d) && u1_fp_add_valid)) u1_fp_add_issued <= 1'h0;
-            if (((state == 16'h001d) && u1_fp_add_valid)) r_168 <= (((&r_162[30:23]) && (!(r_162[22:0] == 23'h000000))) ? (r_162 | 32'h00400000) : (((&v_165[30:23]) && (!(v_165[22:0] == 23'h000000))) ? (v_165 | 32'h00400000) : (((((&r_162[30:23]) && (r_162[22:0] == 23'h000000)) && ((&v_165[30:23]) && (v_165[22:0] == 23'h000000))) && (!(r_162[31] == v_165[31]))) ? 32'hffc00000 : fnan_167)));
-            if (((state == 16'h001d) && u1_fp_add_valid)) state <= 16'h001e;
+            if (((state == 16'h001d) && 1'h1)) u5_fp_add_issued <= 1'h1;
+            if (((state == 16'h001d) && u5_fp_add_valid)) u5_fp_add_issued <= 1'h0;
+            if (((state == 16'h001d) && u5_fp_add_valid)) r_162 <= (((&r_157[30:23]) && (!(r_157[22:0] == 23'h000000))) ? (r_157 | 32'h00400000) : (((&v_160[30:23]) && (!(v_160[22:0] == 23'h000000))) ? (v_160 | 32'h00400000) : (((((&r_157[30:23]) && (r_157[22:0] == 23'h000000)) && ((&v_160[30:23]) && (v_160[22:0] == 23'h000000))) && (!(r_157[31] == v_160[31]))) ? 32'hffc00000 : fnan_161)));
+            if (((state == 16'h001d) && u5_fp_add_valid)) state <= 16'h001e;
             if (((state == 16'h001e) && ((((state == 16'h001e) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // saxpy_unroll.cl:9:9
             if (((state == 16'h001e) && (((state == 16'h001e) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // saxpy_unroll.cl:9:9
             if (((state == 16'h001e) && ((((state == 16'h001e) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_beat <= 8'h00;  // saxpy_unroll.cl:9:9
             if (((state == 16'h001e) && ((((state == 16'h001e) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // saxpy_unroll.cl:9:9
             if (((state == 16'h001e) && ((((state == 16'h001e) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h001f;  // saxpy_unroll.cl:9:9
             if (((state == 16'h001f) && ((((state == 16'h001f) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001f) && (((state == 16'h001f) && x_rd_issued) && x_rd_valid))) ld_176 <= x_rd_data;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001f) && (((state == 16'h001f) && x_rd_issued) && x_rd_valid))) ld_170 <= x_rd_data;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001f) && (((state == 16'h001f) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // saxpy_unroll.cl:9:24
             if (((state == 16'h001f) && ((((state == 16'h001f) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001f) && ((((state == 16'h001f) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001f) && ((((state == 16'h001f) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h0021;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h0020) && 1'h1)) u2_fp_mul_issued <= 1'h1;
-            if (((state == 16'h0020) && u2_fp_mul_valid)) u2_fp_mul_issued <= 1'h0;
-            if (((state == 16'h0020) && u2_fp_mul_valid)) r_180 <= (((&w_155[30:23]) && (!(w_155[22:0] == 23'h000000))) ? (w_155 | 32'h00400000) : (((&v_177[30:23]) && (!(v_177[22:0] == 23'h000000))) ? (v_177 | 32'h00400000) : (((((&w_155[30:23]) && (w_155[22:0] == 23'h000000)) && (v_177[30:0] == 31'h00000000)) || ((w_155[30:0] == 31'h00000000) && ((&v_177[30:23]) && (v_177[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_179)));
-            if (((state == 16'h0020) && u2_fp_mul_valid)) state <= 16'h0022;
+            if (((state == 16'h0020) && 1'h1)) u4_fp_mul_issued <= 1'h1;
+            if (((state == 16'h0020) && u4_fp_mul_valid)) u4_fp_mul_issued <= 1'h0;
+            if (((state == 16'h0020) && u4_fp_mul_valid)) r_173 <= (((&w_151[30:23]) && (!(w_151[22:0] == 23'h000000))) ? (w_151 | 32'h00400000) : (((&v_171[30:23]) && (!(v_171[22:0] == 23'h000000))) ? (v_171 | 32'h00400000) : (((((&w_151[30:23]) && (w_151[22:0] == 23'h000000)) && (v_171[30:0] == 31'h00000000)) || ((w_151[30:0] == 31'h00000000) && ((&v_171[30:23]) && (v_171[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_172)));
+            if (((state == 16'h0020) && u4_fp_mul_valid)) state <= 16'h0022;
             if (((state == 16'h0021) && ((((state == 16'h0021) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) && y_rd_cmd_ready))) y_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h0021) && (((state == 16'h0021) && y_rd_issued) && y_rd_valid))) ld_182 <= y_rd_data;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h0021) && (((state == 16'h0021) && y_rd_issued) && y_rd_valid))) ld_175 <= y_rd_data;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0021) && (((state == 16'h0021) && y_rd_issued) && y_rd_valid))) y_rd_beat <= (y_rd_beat + 8'h01);  // saxpy_unroll.cl:9:31
             if (((state == 16'h0021) && ((((state == 16'h0021) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0021) && ((((state == 16'h0021) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0021) && ((((state == 16'h0021) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) state <= 16'h0020;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h0022) && 1'h1)) u3_fp_add_issued <= 1'h1;
-            if (((state == 16'h0022) && u3_fp_add_valid)) u3_fp_add_issued <= 1'h0;
-            if (((state == 16'h0022) && u3_fp_add_valid)) r_186 <= (((&r_180[30:23]) && (!(r_180[22:0] == 23'h000000))) ? (r_180 | 32'h00400000) : (((&v_183[30:23]) && (!(v_183[22:0] == 23'h000000))) ? (v_183 | 32'h00400000) : (((((&r_180[30:23]) && (r_180[22:0] == 23'h000000)) && ((&v_183[30:23]) && (v_183[22:0] == 23'h000000))) && (!(r_180[31] == v_183[31]))) ? 32'hffc00000 : fnan_185)));
-            if (((state == 16'h0022) && u3_fp_add_valid)) state <= 16'h0023;
+            if (((state == 16'h0022) && 1'h1)) u5_fp_add_issued <= 1'h1;
+            if (((state == 16'h0022) && u5_fp_add_valid)) u5_fp_add_issued <= 1'h0;
+            if (((state == 16'h0022) && u5_fp_add_valid)) r_178 <= (((&r_173[30:23]) && (!(r_173[22:0] == 23'h000000))) ? (r_173 | 32'h00400000) : (((&v_176[30:23]) && (!(v_176[22:0] == 23'h000000))) ? (v_176 | 32'h00400000) : (((((&r_173[30:23]) && (r_173[22:0] == 23'h000000)) && ((&v_176[30:23]) && (v_176[22:0] == 23'h000000))) && (!(r_173[31] == v_176[31]))) ? 32'hffc00000 : fnan_177)));
+            if (((state == 16'h0022) && u5_fp_add_valid)) state <= 16'h0023;
             if (((state == 16'h0023) && ((((state == 16'h0023) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0023) && (((state == 16'h0023) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // saxpy_unroll.cl:9:9
             if (((state == 16'h0023) && ((((state == 16'h0023) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_beat <= 8'h00;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0023) && ((((state == 16'h0023) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0023) && ((((state == 16'h0023) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h0024;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0024) && ((((state == 16'h0024) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h0024) && (((state == 16'h0024) && x_rd_issued) && x_rd_valid))) ld_194 <= x_rd_data;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h0024) && (((state == 16'h0024) && x_rd_issued) && x_rd_valid))) ld_186 <= x_rd_data;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0024) && (((state == 16'h0024) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // saxpy_unroll.cl:9:24
             if (((state == 16'h0024) && ((((state == 16'h0024) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0024) && ((((state == 16'h0024) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0024) && ((((state == 16'h0024) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h0026;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0025) && 1'h1)) u4_fp_mul_issued <= 1'h1;
             if (((state == 16'h0025) && u4_fp_mul_valid)) u4_fp_mul_issued <= 1'h0;
-            if (((state == 16'h0025) && u4_fp_mul_valid)) r_198 <= (((&w_155[30:23]) && (!(w_155[22:0] == 23'h000000))) ? (w_155 | 32'h00400000) : (((&v_195[30:23]) && (!(v_195[22:0] == 23'h000000))) ? (v_195 | 32'h00400000) : (((((&w_155[30:23]) && (w_155[22:0] == 23'h000000)) && (v_195[30:0] == 31'h00000000)) || ((w_155[30:0] == 31'h00000000) && ((&v_195[30:23]) && (v_195[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_197)));
+            if (((state == 16'h0025) && u4_fp_mul_valid)) r_189 <= (((&w_151[30:23]) && (!(w_151[22:0] == 23'h000000))) ? (w_151 | 32'h00400000) : (((&v_187[30:23]) && (!(v_187[22:0] == 23'h000000))) ? (v_187 | 32'h00400000) : (((((&w_151[30:23]) && (w_151[22:0] == 23'h000000)) && (v_187[30:0] == 31'h00000000)) || ((w_151[30:0] == 31'h00000000) && ((&v_187[30:23]) && (v_187[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_188)));
             if (((state == 16'h0025) && u4_fp_mul_valid)) state <= 16'h0027;
             if (((state == 16'h0026) && ((((state == 16'h0026) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) && y_rd_cmd_ready))) y_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h0026) && (((state == 16'h0026) && y_rd_issued) && y_rd_valid))) ld_200 <= y_rd_data;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h0026) && (((state == 16'h0026) && y_rd_issued) && y_rd_valid))) ld_191 <= y_rd_data;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0026) && (((state == 16'h0026) && y_rd_issued) && y_rd_valid))) y_rd_beat <= (y_rd_beat + 8'h01);  // saxpy_unroll.cl:9:31
             if (((state == 16'h0026) && ((((state == 16'h0026) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0026) && ((((state == 16'h0026) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0026) && ((((state == 16'h0026) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) state <= 16'h0025;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0027) && 1'h1)) u5_fp_add_issued <= 1'h1;
             if (((state == 16'h0027) && u5_fp_add_valid)) u5_fp_add_issued <= 1'h0;
-            if (((state == 16'h0027) && u5_fp_add_valid)) r_204 <= (((&r_198[30:23]) && (!(r_198[22:0] == 23'h000000))) ? (r_198 | 32'h00400000) : (((&v_201[30:23]) && (!(v_201[22:0] == 23'h000000))) ? (v_201 | 32'h00400000) : (((((&r_198[30:23]) && (r_198[22:0] == 23'h000000)) && ((&v_201[30:23]) && (v_201[22:0] == 23'h000000))) && (!(r_198[31] == v_201[31]))) ? 32'hffc00000 : fnan_203)));
+            if (((state == 16'h0027) && u5_fp_add_valid)) r_194 <= (((&r_189[30:23]) && (!(r_189[22:0] == 23'h000000))) ? (r_189 | 32'h00400000) : (((&v_192[30:23]) && (!(v_192[22:0] == 23'h000000))) ? (v_192 | 32'h00400000) : (((((&r_189[30:23]) && (r_189[22:0] == 23'h000000)) && ((&v_192[30:23]) && (v_192[22:0] == 23'h000000))) && (!(r_189[31] == v_192[31]))) ? 32'hffc00000 : fnan_193)));
             if (((state == 16'h0027) && u5_fp_add_valid)) state <= 16'h0028;
             if (((state == 16'h0028) && ((((state == 16'h0028) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0028) && (((state == 16'h0028) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // saxpy_unroll.cl:9:9
@@ -1273,25 +1056,25 @@ module saxpy_datapath (
             if (((state == 16'h0028) && ((((state == 16'h0028) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0028) && ((((state == 16'h0028) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h0029;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0029) && ((((state == 16'h0029) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h0029) && (((state == 16'h0029) && x_rd_issued) && x_rd_valid))) ld_212 <= x_rd_data;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h0029) && (((state == 16'h0029) && x_rd_issued) && x_rd_valid))) ld_202 <= x_rd_data;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0029) && (((state == 16'h0029) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // saxpy_unroll.cl:9:24
             if (((state == 16'h0029) && ((((state == 16'h0029) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0029) && ((((state == 16'h0029) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0029) && ((((state == 16'h0029) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h002b;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h002a) && 1'h1)) u6_fp_mul_issued <= 1'h1;
-            if (((state == 16'h002a) && u6_fp_mul_valid)) u6_fp_mul_issued <= 1'h0;
-            if (((state == 16'h002a) && u6_fp_mul_valid)) r_216 <= (((&w_155[30:23]) && (!(w_155[22:0] == 23'h000000))) ? (w_155 | 32'h00400000) : (((&v_213[30:23]) && (!(v_213[22:0] == 23'h000000))) ? (v_213 | 32'h00400000) : (((((&w_155[30:23]) && (w_155[22:0] == 23'h000000)) && (v_213[30:0] == 31'h00000000)) || ((w_155[30:0] == 31'h00000000) && ((&v_213[30:23]) && (v_213[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_215)));
-            if (((state == 16'h002a) && u6_fp_mul_valid)) state <= 16'h002c;
+            if (((state == 16'h002a) && 1'h1)) u4_fp_mul_issued <= 1'h1;
+            if (((state == 16'h002a) && u4_fp_mul_valid)) u4_fp_mul_issued <= 1'h0;
+            if (((state == 16'h002a) && u4_fp_mul_valid)) r_205 <= (((&w_151[30:23]) && (!(w_151[22:0] == 23'h000000))) ? (w_151 | 32'h00400000) : (((&v_203[30:23]) && (!(v_203[22:0] == 23'h000000))) ? (v_203 | 32'h00400000) : (((((&w_151[30:23]) && (w_151[22:0] == 23'h000000)) && (v_203[30:0] == 31'h00000000)) || ((w_151[30:0] == 31'h00000000) && ((&v_203[30:23]) && (v_203[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_204)));
+            if (((state == 16'h002a) && u4_fp_mul_valid)) state <= 16'h002c;
             if (((state == 16'h002b) && ((((state == 16'h002b) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) && y_rd_cmd_ready))) y_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h002b) && (((state == 16'h002b) && y_rd_issued) && y_rd_valid))) ld_218 <= y_rd_data;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h002b) && (((state == 16'h002b) && y_rd_issued) && y_rd_valid))) ld_207 <= y_rd_data;  // saxpy_unroll.cl:9:31
             if (((state == 16'h002b) && (((state == 16'h002b) && y_rd_issued) && y_rd_valid))) y_rd_beat <= (y_rd_beat + 8'h01);  // saxpy_unroll.cl:9:31
             if (((state == 16'h002b) && ((((state == 16'h002b) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:31
             if (((state == 16'h002b) && ((((state == 16'h002b) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:31
             if (((state == 16'h002b) && ((((state == 16'h002b) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) state <= 16'h002a;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h002c) && 1'h1)) u7_fp_add_issued <= 1'h1;
-            if (((state == 16'h002c) && u7_fp_add_valid)) u7_fp_add_issued <= 1'h0;
-            if (((state == 16'h002c) && u7_fp_add_valid)) r_222 <= (((&r_216[30:23]) && (!(r_216[22:0] == 23'h000000))) ? (r_216 | 32'h00400000) : (((&v_219[30:23]) && (!(v_219[22:0] == 23'h000000))) ? (v_219 | 32'h00400000) : (((((&r_216[30:23]) && (r_216[22:0] == 23'h000000)) && ((&v_219[30:23]) && (v_219[22:0] == 23'h000000))) && (!(r_216[31] == v_219[31]))) ? 32'hffc00000 : fnan_221)));
-            if (((state == 16'h002c) && u7_fp_add_valid)) state <= 16'h002d;
+            if (((state == 16'h002c) && 1'h1)) u5_fp_add_issued <= 1'h1;
+            if (((state == 16'h002c) && u5_fp_add_valid)) u5_fp_add_issued <= 1'h0;
+            if (((state == 16'h002c) && u5_fp_add_valid)) r_210 <= (((&r_205[30:23]) && (!(r_205[22:0] == 23'h000000))) ? (r_205 | 32'h00400000) : (((&v_208[30:23]) && (!(v_208[22:0] == 23'h000000))) ? (v_208 | 32'h00400000) : (((((&r_205[30:23]) && (r_205[22:0] == 23'h000000)) && ((&v_208[30:23]) && (v_208[22:0] == 23'h000000))) && (!(r_205[31] == v_208[31]))) ? 32'hffc00000 : fnan_209)));
+            if (((state == 16'h002c) && u5_fp_add_valid)) state <= 16'h002d;
             if (((state == 16'h002d) && ((((state == 16'h002d) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // saxpy_unroll.cl:9:9
             if (((state == 16'h002d) && (((state == 16'h002d) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // saxpy_unroll.cl:9:9
             if (((state == 16'h002d) && ((((state == 16'h002d) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_beat <= 8'h00;  // saxpy_unroll.cl:9:9
@@ -1301,202 +1084,206 @@ module saxpy_datapath (
             if (((state == 16'h002e) && (1'h1 && y_wr_idle))) p1_admit <= 1'h1;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002e) && (1'h1 && y_wr_idle))) p1_slot <= 2'h0;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002e) && (1'h1 && y_wr_idle))) state <= 16'h002f;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) p1_go <= pw_229;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_242 <= w_236;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) p1_go <= pw_217;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_228 <= w_224;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_229 <= pd_228;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_230 <= pd_229;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_231 <= pd_230;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_232 <= pld_227;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_233 <= pd_232;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_234 <= pd_233;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_235 <= pd_234;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_240 <= pw_237;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_241 <= pd_240;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_242 <= pd_241;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_243 <= pd_242;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_244 <= pd_243;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_245 <= pd_244;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_246 <= pld_239;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_246 <= pq_239;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_247 <= pd_246;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_248 <= pd_247;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_249 <= pd_248;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_256 <= pw_251;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_257 <= pd_256;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_258 <= pd_257;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_259 <= pd_258;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_260 <= pd_259;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_261 <= pd_260;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_262 <= pq_253;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_263 <= pd_262;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_264 <= pd_263;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_265 <= pd_264;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_266 <= pd_265;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_267 <= pd_266;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_294 <= w_236;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_295 <= pd_294;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_250 <= pd_249;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_251 <= pd_250;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_276 <= w_224;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_277 <= pd_276;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_278 <= pd_277;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_279 <= pd_278;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_280 <= pld_275;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_281 <= pd_280;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_282 <= pd_281;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_283 <= pd_282;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_289 <= pw_285;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_290 <= pd_289;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_291 <= pd_290;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_292 <= pd_291;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_293 <= pd_292;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_294 <= pd_293;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_295 <= pq_288;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_296 <= pd_295;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_297 <= pd_296;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_298 <= pld_291;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_298 <= pd_297;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_299 <= pd_298;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_300 <= pd_299;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_301 <= pd_300;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_309 <= pw_303;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_310 <= pd_309;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_311 <= pd_310;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_312 <= pd_311;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_313 <= pd_312;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_314 <= pd_313;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_315 <= pq_306;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_316 <= pd_315;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_317 <= pd_316;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_318 <= pd_317;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_319 <= pd_318;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_320 <= pd_319;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_346 <= w_236;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_324 <= w_224;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_325 <= pd_324;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_326 <= pd_325;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_327 <= pd_326;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_328 <= pld_323;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_329 <= pd_328;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_330 <= pd_329;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_331 <= pd_330;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_337 <= pw_333;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_338 <= pd_337;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_339 <= pd_338;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_340 <= pd_339;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_341 <= pd_340;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_342 <= pd_341;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_343 <= pq_336;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_344 <= pd_343;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_345 <= pd_344;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_346 <= pd_345;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_347 <= pd_346;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_348 <= pd_347;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_349 <= pd_348;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_350 <= pld_343;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_351 <= pd_350;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_352 <= pd_351;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_353 <= pd_352;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_361 <= pw_355;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_362 <= pd_361;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_363 <= pd_362;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_364 <= pd_363;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_365 <= pd_364;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_366 <= pd_365;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_367 <= pq_358;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_368 <= pd_367;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_369 <= pd_368;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_370 <= pd_369;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_371 <= pd_370;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_372 <= pd_371;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_398 <= w_236;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_399 <= pd_398;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_400 <= pd_399;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_401 <= pd_400;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_402 <= pld_395;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_403 <= pd_402;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_404 <= pd_403;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_405 <= pd_404;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_413 <= pw_407;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_414 <= pd_413;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_415 <= pd_414;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_416 <= pd_415;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_417 <= pd_416;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_418 <= pd_417;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_419 <= pq_410;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_420 <= pd_419;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_421 <= pd_420;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_422 <= pd_421;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_423 <= pd_422;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_424 <= pd_423;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && (((p1_valid[0] && (p1_slot == 2'h0)) && pw_229) && p1_en))) v0_i <= pw_443;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_253 <= pld_252;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_270 <= pw_235;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_271 <= pq_270;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_272 <= pq_271;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_273 <= pq_272;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_274 <= pq_273;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_275 <= pq_274;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_276 <= pq_275;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_277 <= pq_276;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_278 <= pq_277;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_279 <= pq_278;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_280 <= pq_279;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_281 <= pq_280;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_282 <= pq_281;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_283 <= pq_282;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_290 <= pw_289;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_304 <= pw_288;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h1) && p1_en))) pq_306 <= pld_305;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_323 <= pq_304;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_324 <= pq_323;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_325 <= pq_324;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_326 <= pq_325;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_327 <= pq_326;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_328 <= pq_327;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_329 <= pq_328;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_330 <= pq_329;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_331 <= pq_330;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_332 <= pq_331;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_333 <= pq_332;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_334 <= pq_333;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_335 <= pq_334;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_342 <= pw_341;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_356 <= pw_340;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h2) && p1_en))) pq_358 <= pld_357;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_375 <= pq_356;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_376 <= pq_375;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_377 <= pq_376;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_378 <= pq_377;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_379 <= pq_378;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_380 <= pq_379;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_381 <= pq_380;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_382 <= pq_381;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_383 <= pq_382;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_384 <= pq_383;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_385 <= pq_384;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_386 <= pq_385;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_387 <= pq_386;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_394 <= pw_393;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_408 <= pw_392;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_410 <= pld_409;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_427 <= pq_408;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_428 <= pq_427;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_429 <= pq_428;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_430 <= pq_429;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_431 <= pq_430;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_432 <= pq_431;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_433 <= pq_432;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_434 <= pq_433;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_435 <= pq_434;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_436 <= pq_435;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_437 <= pq_436;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_438 <= pq_437;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_439 <= pq_438;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_440 <= pq_439;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_372 <= w_224;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_373 <= pd_372;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_374 <= pd_373;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_375 <= pd_374;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_376 <= pld_371;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_377 <= pd_376;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_378 <= pd_377;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_379 <= pd_378;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_385 <= pw_381;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_386 <= pd_385;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_387 <= pd_386;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_388 <= pd_387;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_389 <= pd_388;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_390 <= pd_389;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_391 <= pq_384;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_392 <= pd_391;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_393 <= pd_392;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_394 <= pd_393;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_395 <= pd_394;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_396 <= pd_395;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && (((p1_valid[0] && (p1_slot == 2'h0)) && pw_217) && p1_en))) v0_i <= pw_415;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_239 <= pld_238;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_254 <= pw_223;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_255 <= pq_254;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_256 <= pq_255;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_257 <= pq_256;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_258 <= pq_257;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_259 <= pq_258;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_260 <= pq_259;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_261 <= pq_260;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_262 <= pq_261;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_263 <= pq_262;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_264 <= pq_263;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_265 <= pq_264;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_266 <= pq_265;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_267 <= pq_266;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_274 <= pw_273;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_286 <= pw_272;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h1) && p1_en))) pq_288 <= pld_287;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_303 <= pq_286;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_304 <= pq_303;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_305 <= pq_304;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_306 <= pq_305;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_307 <= pq_306;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_308 <= pq_307;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_309 <= pq_308;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_310 <= pq_309;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_311 <= pq_310;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_312 <= pq_311;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_313 <= pq_312;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_314 <= pq_313;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_315 <= pq_314;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_322 <= pw_321;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_334 <= pw_320;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h2) && p1_en))) pq_336 <= pld_335;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_351 <= pq_334;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_352 <= pq_351;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_353 <= pq_352;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_354 <= pq_353;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_355 <= pq_354;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_356 <= pq_355;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_357 <= pq_356;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_358 <= pq_357;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_359 <= pq_358;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_360 <= pq_359;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_361 <= pq_360;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_362 <= pq_361;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_363 <= pq_362;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_370 <= pw_369;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_382 <= pw_368;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_384 <= pld_383;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_399 <= pq_382;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_400 <= pq_399;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_401 <= pq_400;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_402 <= pq_401;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_403 <= pq_402;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_404 <= pq_403;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_405 <= pq_404;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_406 <= pq_405;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_407 <= pq_406;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_408 <= pq_407;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_409 <= pq_408;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_410 <= pq_409;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_411 <= pq_410;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_412 <= pq_411;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) p1_valid <= {p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && p1_go), (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0))};  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0));  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) p1_slot <= ((p1_slot == 2'h3) ? 2'h0 : (p1_slot + 2'h1));  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && (((((!p1_admit) && (p1_valid == 26'h0000000)) && x_ld_idle) && y_st_idle) && y_ld_idle))) state <= 16'h0014;  // saxpy_unroll.cl:8:5
             if ((state == 16'h0030)) state <= (p1_apart ? 16'h002e : 16'h0015);
-            if ((state == 16'h0031)) v0_i <= w_444;
+            if ((state == 16'h0031)) v0_i <= w_416;
             if ((state == 16'h0031)) state <= 16'h0030;
-            if ((state == 16'h0032)) v1_lid_x <= w_445;
+            if ((state == 16'h0032)) v1_lid_x <= w_417;
             if ((state == 16'h0032)) state <= 16'h0003;
             if (((state == 16'h0033) && ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0033)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0032);
         end
     end
     assign x_rd_cmd_valid = (((((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) || (((state == 16'h001a) && (!x_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h001f) && (!x_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0024) && (!x_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0029) && (!x_rd_issued)) && (1'h1 && y_wr_idle)));
-    assign x_rd_cmd_addr = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_23[31:0] : ((((state == 16'h001a) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_157[31:0] : ((((state == 16'h001f) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_175[31:0] : ((((state == 16'h0024) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_193[31:0] : ((((state == 16'h0029) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_211[31:0] : 32'h00000000)))));
+    assign x_rd_cmd_addr = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_23[31:0] : ((((state == 16'h001a) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_153[31:0] : ((((state == 16'h001f) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_169[31:0] : ((((state == 16'h0024) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_185[31:0] : ((((state == 16'h0029) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_201[31:0] : 32'h00000000)))));
     assign x_rd_cmd_len = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h001a) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h001f) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0024) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0029) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000)))));
     assign x_rd_ready = ((((((state == 16'h000d) && x_rd_issued) || ((state == 16'h001a) && x_rd_issued)) || ((state == 16'h001f) && x_rd_issued)) || ((state == 16'h0024) && x_rd_issued)) || ((state == 16'h0029) && x_rd_issued));
-    assign x_ld_req_valid = (((((((p2_valid[0] && 1'h1) && pw_37) && p2_en) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_229) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && p1_en));
-    assign x_ld_req_addr = (((p2_valid[0] && 1'h1) && pw_37) ? pw_46[31:0] : (((p1_valid[0] && (p1_slot == 2'h0)) && pw_229) ? pw_238[31:0] : (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) ? pq_290[31:0] : (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) ? pq_342[31:0] : (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) ? pq_394[31:0] : 32'h00000000)))));
+    assign x_ld_req_valid = (((((((p2_valid[0] && 1'h1) && pw_35) && p2_en) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_217) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && p1_en));
+    assign x_ld_req_addr = (((p2_valid[0] && 1'h1) && pw_35) ? pw_44[31:0] : (((p1_valid[0] && (p1_slot == 2'h0)) && pw_217) ? pw_226[31:0] : (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) ? pq_274[31:0] : (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) ? pq_322[31:0] : (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) ? pq_370[31:0] : 32'h00000000)))));
     assign x_ld_resp_ready = ((((((p2_valid[44] && 1'h1) && p2_en) || ((p1_valid[11] && (p1_slot == 2'h0)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h1)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h2)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h3)) && p1_en));
     assign x_ld_flush = ((state == 16'h0012) || (state == 16'h002e));
     assign x_pipe = ((state == 16'h0013) || (state == 16'h002f));
     assign y_rd_cmd_valid = (((((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) || (((state == 16'h001c) && (!y_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0021) && (!y_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0026) && (!y_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h002b) && (!y_rd_issued)) && (1'h1 && y_wr_idle)));
-    assign y_rd_cmd_addr = ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_29[31:0] : ((((state == 16'h001c) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_163[31:0] : ((((state == 16'h0021) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_181[31:0] : ((((state == 16'h0026) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_199[31:0] : ((((state == 16'h002b) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_217[31:0] : 32'h00000000)))));
+    assign y_rd_cmd_addr = ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_28[31:0] : ((((state == 16'h001c) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_158[31:0] : ((((state == 16'h0021) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_174[31:0] : ((((state == 16'h0026) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_190[31:0] : ((((state == 16'h002b) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_206[31:0] : 32'h00000000)))));
     assign y_rd_cmd_len = ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h001c) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0021) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0026) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h002b) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000)))));
     assign y_rd_ready = ((((((state == 16'h000f) && y_rd_issued) || ((state == 16'h001c) && y_rd_issued)) || ((state == 16'h0021) && y_rd_issued)) || ((state == 16'h0026) && y_rd_issued)) || ((state == 16'h002b) && y_rd_issued));
-    assign y_ld_req_valid = (((((((p2_valid[0] && 1'h1) && pw_37) && p2_en) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_229) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && p1_en));
-    assign y_ld_req_addr = (((p2_valid[0] && 1'h1) && pw_37) ? pw_43[31:0] : (((p1_valid[0] && (p1_slot == 2'h0)) && pw_229) ? pw_235[31:0] : (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) ? pq_304[31:0] : (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) ? pq_356[31:0] : (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) ? pq_408[31:0] : 32'h00000000)))));
+    assign y_ld_req_valid = (((((((p2_valid[0] && 1'h1) && pw_35) && p2_en) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_217) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && p1_en));
+    assign y_ld_req_addr = (((p2_valid[0] && 1'h1) && pw_35) ? pw_41[31:0] : (((p1_valid[0] && (p1_slot == 2'h0)) && pw_217) ? pw_223[31:0] : (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) ? pq_286[31:0] : (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) ? pq_334[31:0] : (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) ? pq_382[31:0] : 32'h00000000)))));
     assign y_ld_resp_ready = ((((((p2_valid[44] && 1'h1) && p2_en) || ((p1_valid[11] && (p1_slot == 2'h0)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h1)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h2)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h3)) && p1_en));
     assign y_ld_flush = ((state == 16'h0012) || (state == 16'h002e));
     assign y_st_req_valid = ((((((p2_valid[54] && 1'h1) && p2_en) || ((p1_valid[13] && (p1_slot == 2'h2)) && p1_en)) || ((p1_valid[13] && (p1_slot == 2'h3)) && p1_en)) || ((p1_valid[14] && (p1_slot == 2'h0)) && p1_en)) || ((p1_valid[14] && (p1_slot == 2'h1)) && p1_en));
-    assign y_st_req_addr = (p2_valid[54] ? pq_134[31:0] : ((p1_valid[13] && (p1_slot == 2'h2)) ? pq_283[31:0] : ((p1_valid[13] && (p1_slot == 2'h3)) ? pq_335[31:0] : ((p1_valid[14] && (p1_slot == 2'h0)) ? pq_387[31:0] : ((p1_valid[14] && (p1_slot == 2'h1)) ? pq_440[31:0] : 32'h00000000)))));
-    assign y_st_req_data = (p2_valid[54] ? pw_80 : ((p1_valid[13] && (p1_slot == 2'h2)) ? pw_269 : ((p1_valid[13] && (p1_slot == 2'h3)) ? pw_322 : ((p1_valid[14] && (p1_slot == 2'h0)) ? pw_374 : ((p1_valid[14] && (p1_slot == 2'h1)) ? pw_426 : 32'h00000000)))));
+    assign y_st_req_addr = (p2_valid[54] ? pq_130[31:0] : ((p1_valid[13] && (p1_slot == 2'h2)) ? pq_267[31:0] : ((p1_valid[13] && (p1_slot == 2'h3)) ? pq_315[31:0] : ((p1_valid[14] && (p1_slot == 2'h0)) ? pq_363[31:0] : ((p1_valid[14] && (p1_slot == 2'h1)) ? pq_412[31:0] : 32'h00000000)))));
+    assign y_st_req_data = (p2_valid[54] ? pw_76 : ((p1_valid[13] && (p1_slot == 2'h2)) ? pw_253 : ((p1_valid[13] && (p1_slot == 2'h3)) ? pw_302 : ((p1_valid[14] && (p1_slot == 2'h0)) ? pw_350 : ((p1_valid[14] && (p1_slot == 2'h1)) ? pw_398 : 32'h00000000)))));
     assign y_pipe = ((((state == 16'h0013) || (state == 16'h0013)) || (state == 16'h002f)) || (state == 16'h002f));
     assign y_wr_cmd_valid = ((((((state == 16'h0011) && (!y_wr_issued)) || ((state == 16'h001e) && (!y_wr_issued))) || ((state == 16'h0023) && (!y_wr_issued))) || ((state == 16'h0028) && (!y_wr_issued))) || ((state == 16'h002d) && (!y_wr_issued)));
-    assign y_wr_cmd_addr = (((state == 16'h0011) && (!y_wr_issued)) ? q_29[31:0] : (((state == 16'h001e) && (!y_wr_issued)) ? q_163[31:0] : (((state == 16'h0023) && (!y_wr_issued)) ? q_181[31:0] : (((state == 16'h0028) && (!y_wr_issued)) ? q_199[31:0] : (((state == 16'h002d) && (!y_wr_issued)) ? q_217[31:0] : 32'h00000000)))));
+    assign y_wr_cmd_addr = (((state == 16'h0011) && (!y_wr_issued)) ? q_28[31:0] : (((state == 16'h001e) && (!y_wr_issued)) ? q_158[31:0] : (((state == 16'h0023) && (!y_wr_issued)) ? q_174[31:0] : (((state == 16'h0028) && (!y_wr_issued)) ? q_190[31:0] : (((state == 16'h002d) && (!y_wr_issued)) ? q_206[31:0] : 32'h00000000)))));
     assign y_wr_cmd_len = (((state == 16'h0011) && (!y_wr_issued)) ? 32'h00000004 : (((state == 16'h001e) && (!y_wr_issued)) ? 32'h00000004 : (((state == 16'h0023) && (!y_wr_issued)) ? 32'h00000004 : (((state == 16'h0028) && (!y_wr_issued)) ? 32'h00000004 : (((state == 16'h002d) && (!y_wr_issued)) ? 32'h00000004 : 32'h00000000)))));
     assign y_wr_valid = ((((((state == 16'h0011) && y_wr_issued) || ((state == 16'h001e) && y_wr_issued)) || ((state == 16'h0023) && y_wr_issued)) || ((state == 16'h0028) && y_wr_issued)) || ((state == 16'h002d) && y_wr_issued));
-    assign y_wr_data = (((state == 16'h0011) && y_wr_issued) ? r_34 : (((state == 16'h001e) && y_wr_issued) ? r_168 : (((state == 16'h0023) && y_wr_issued) ? r_186 : (((state == 16'h0028) && y_wr_issued) ? r_204 : (((state == 16'h002d) && y_wr_issued) ? r_222 : 32'h00000000)))));
+    assign y_wr_data = (((state == 16'h0011) && y_wr_issued) ? r_32 : (((state == 16'h001e) && y_wr_issued) ? r_162 : (((state == 16'h0023) && y_wr_issued) ? r_178 : (((state == 16'h0028) && y_wr_issued) ? r_194 : (((state == 16'h002d) && y_wr_issued) ? r_210 : 32'h00000000)))));
     assign y_wr_strb = (((state == 16'h0011) && y_wr_issued) ? 4'hf : (((state == 16'h001e) && y_wr_issued) ? 4'hf : (((state == 16'h0023) && y_wr_issued) ? 4'hf : (((state == 16'h0028) && y_wr_issued) ? 4'hf : (((state == 16'h002d) && y_wr_issued) ? 4'hf : 4'h0)))));
-    assign go_26 = ((state == 16'h000e) && (!u8_fp_mul_issued));
-    assign go_32 = ((state == 16'h0010) && (!u9_fp_add_issued));
-    assign go_160 = ((state == 16'h001b) && (!u0_fp_mul_issued));
-    assign go_166 = ((state == 16'h001d) && (!u1_fp_add_issued));
-    assign go_178 = ((state == 16'h0020) && (!u2_fp_mul_issued));
-    assign go_184 = ((state == 16'h0022) && (!u3_fp_add_issued));
-    assign go_196 = ((state == 16'h0025) && (!u4_fp_mul_issued));
-    assign go_202 = ((state == 16'h0027) && (!u5_fp_add_issued));
-    assign go_214 = ((state == 16'h002a) && (!u6_fp_mul_issued));
-    assign go_220 = ((state == 16'h002c) && (!u7_fp_add_issued));
+    assign u4_fp_mul_go = ((((((state == 16'h000e) && (!u4_fp_mul_issued)) || ((state == 16'h001b) && (!u4_fp_mul_issued))) || ((state == 16'h0020) && (!u4_fp_mul_issued))) || ((state == 16'h0025) && (!u4_fp_mul_issued))) || ((state == 16'h002a) && (!u4_fp_mul_issued)));
+    assign u4_fp_mul_a_in = ((state == 16'h000e) ? w_21 : ((state == 16'h001b) ? w_151 : ((state == 16'h0020) ? w_151 : ((state == 16'h0025) ? w_151 : ((state == 16'h002a) ? w_151 : 32'h00000000)))));
+    assign u4_fp_mul_b_in = ((state == 16'h000e) ? v_25 : ((state == 16'h001b) ? v_155 : ((state == 16'h0020) ? v_171 : ((state == 16'h0025) ? v_187 : ((state == 16'h002a) ? v_203 : 32'h00000000)))));
+    assign u5_fp_add_go = ((((((state == 16'h0010) && (!u5_fp_add_issued)) || ((state == 16'h001d) && (!u5_fp_add_issued))) || ((state == 16'h0022) && (!u5_fp_add_issued))) || ((state == 16'h0027) && (!u5_fp_add_issued))) || ((state == 16'h002c) && (!u5_fp_add_issued)));
+    assign u5_fp_add_a_in = ((state == 16'h0010) ? r_27 : ((state == 16'h001d) ? r_157 : ((state == 16'h0022) ? r_173 : ((state == 16'h0027) ? r_189 : ((state == 16'h002c) ? r_205 : 32'h00000000)))));
+    assign u5_fp_add_b_in = ((state == 16'h0010) ? v_30 : ((state == 16'h001d) ? v_160 : ((state == 16'h0022) ? v_176 : ((state == 16'h0027) ? v_192 : ((state == 16'h002c) ? v_208 : 32'h00000000)))));
+    assign u5_fp_add_sub_in = ((state == 16'h0010) ? 1'h0 : ((state == 16'h001d) ? 1'h0 : ((state == 16'h0022) ? 1'h0 : ((state == 16'h0027) ? 1'h0 : ((state == 16'h002c) ? 1'h0 : 1'h0)))));
+    assign p1u0_fp_mul_go = ((((p1_slot == 2'h0) || (p1_slot == 2'h1)) || (p1_slot == 2'h2)) || (p1_slot == 2'h3));
+    assign p1u0_fp_mul_a_in = ((p1_slot == 2'h0) ? w_224 : ((p1_slot == 2'h1) ? w_224 : ((p1_slot == 2'h2) ? w_224 : ((p1_slot == 2'h3) ? w_224 : 32'h00000000))));
+    assign p1u0_fp_mul_b_in = ((p1_slot == 2'h0) ? pld_227 : ((p1_slot == 2'h1) ? pld_275 : ((p1_slot == 2'h2) ? pld_323 : ((p1_slot == 2'h3) ? pld_371 : 32'h00000000))));
+    assign p1u1_fp_add_go = ((((p1_slot == 2'h0) || (p1_slot == 2'h1)) || (p1_slot == 2'h2)) || (p1_slot == 2'h3));
+    assign p1u1_fp_add_a_in = ((p1_slot == 2'h0) ? pw_237 : ((p1_slot == 2'h1) ? pw_285 : ((p1_slot == 2'h2) ? pw_333 : ((p1_slot == 2'h3) ? pw_381 : 32'h00000000))));
+    assign p1u1_fp_add_b_in = ((p1_slot == 2'h0) ? pq_239 : ((p1_slot == 2'h1) ? pq_288 : ((p1_slot == 2'h2) ? pq_336 : ((p1_slot == 2'h3) ? pq_384 : 32'h00000000))));
+    assign p1u1_fp_add_sub_in = ((p1_slot == 2'h0) ? 1'h0 : ((p1_slot == 2'h1) ? 1'h0 : ((p1_slot == 2'h2) ? 1'h0 : ((p1_slot == 2'h3) ? 1'h0 : 1'h0))));
 
     always @(posedge clk) begin
         if (rst) begin
@@ -1518,7 +1305,7 @@ module saxpy_datapath (
             if ((start || ((state == 16'h0013) && p2_stall))) perf_l2_stall <= (start ? 32'h00000000 : (perf_l2_stall + 32'h00000001));
             if ((start || ((state == 16'h0013) && (p2_admit && p2_stall)))) perf_l2_issue_stall <= (start ? 32'h00000000 : (perf_l2_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h0013) && ((1'h1 && p2_en) && p2_valid[0])))) perf_l2_admitted <= (start ? 32'h00000000 : (perf_l2_admitted + 32'h00000001));
-            if ((start || ((state == 16'h0013) && ((1'h1 && p2_en) && (p2_valid[0] && pw_37))))) perf_l2_iterations <= (start ? 32'h00000000 : (perf_l2_iterations + 32'h00000001));
+            if ((start || ((state == 16'h0013) && ((1'h1 && p2_en) && (p2_valid[0] && pw_35))))) perf_l2_iterations <= (start ? 32'h00000000 : (perf_l2_iterations + 32'h00000001));
             if ((start || (state == 16'h002f))) perf_l1_cycles <= (start ? 32'h00000000 : (perf_l1_cycles + 32'h00000001));
             if ((start || ((state == 16'h002f) && p1_admit))) perf_l1_issue <= (start ? 32'h00000000 : (perf_l1_issue + 32'h00000001));
             if ((start || ((state == 16'h002f) && p1_stall))) perf_l1_stall <= (start ? 32'h00000000 : (perf_l1_stall + 32'h00000001));
@@ -1530,8 +1317,7 @@ module saxpy_datapath (
     assign counters = {perf_l1_iterations, perf_l1_admitted, perf_l1_issue_stall, perf_l1_stall, perf_l1_issue, perf_l1_cycles, perf_l2_iterations, perf_l2_admitted, perf_l2_issue_stall, perf_l2_stall, perf_l2_issue, perf_l2_cycles};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, x_rd_last, y_rd_last, w_1[63:8], w_6[63:0], w_23[63:32], q_29[63:32], p2_go, pw_46[63:32], pu_49_valid, pu_66_valid, pq_134[63:32], w_157[63:32], q_163[63:32], q_175[63:32], q_181[63:32], q_193[63:32],
-        q_199[63:32], q_211[63:32], q_217[63:32], pw_238[63:32], pu_241_valid, pu_255_valid, pq_283[63:32], pq_290[63:32], pu_293_valid, pu_308_valid, pq_335[63:32], pq_342[63:32], pu_345_valid, pu_360_valid, pq_387[63:32], pq_394[63:32],
-        pu_397_valid, pu_412_valid, pq_440[63:32]};
+    wire ohls_unused = &{1'b0, x_rd_last, y_rd_last, w_1[63:8], w_6[63:0], w_23[63:32], q_28[63:32], p2_go, pw_44[63:32], p2u2_fp_mul_valid, p2u3_fp_add_valid, pq_130[63:32], w_153[63:32], q_158[63:32], q_169[63:32], q_174[63:32], q_185[63:32],
+        q_190[63:32], q_201[63:32], q_206[63:32], pw_226[63:32], p1u0_fp_mul_valid, p1u1_fp_add_valid, pq_267[63:32], pq_274[63:32], pq_315[63:32], pq_322[63:32], pq_363[63:32], pq_370[63:32], pq_412[63:32]};
 endmodule
 `default_nettype wire

@@ -121,8 +121,9 @@ module stencil2d_datapath (
     wire [63:0] pwa_45;
     wire [31:0] prd_46;  // stencil2d_local.cl:27:22
     wire        go_47;
-    wire        pu_48_valid;
-    wire [31:0] pu_48_result;
+    wire        p5u0_fp_mul_valid;
+    wire [31:0] p5u0_fp_mul_result;
+    reg  [31:0] pd_48;
     reg  [31:0] pd_49;
     reg  [31:0] pd_50;
     reg  [31:0] pd_51;
@@ -130,20 +131,21 @@ module stencil2d_datapath (
     reg  [31:0] pd_53;
     reg  [31:0] pd_54;
     reg  [31:0] pd_55;
-    reg  [31:0] pd_56;
-    wire [31:0] fnan_57;
-    wire [31:0] pw_58;  // stencil2d_local.cl:27:15
-    wire [31:0] w_59;  // stencil2d_local.cl:28:15
-    wire [63:0] w_60;  // stencil2d_local.cl:28:25
-    wire [63:0] pw_61;  // stencil2d_local.cl:28:25
-    wire [63:0] pwa_62;
-    wire [31:0] prd_63;  // stencil2d_local.cl:28:25
-    wire [63:0] pw_64;  // stencil2d_local.cl:28:44
-    wire [63:0] pwa_65;
-    wire [31:0] prd_66;  // stencil2d_local.cl:28:44
-    wire        go_67;
-    wire        pu_68_valid;
-    wire [31:0] pu_68_result;
+    wire [31:0] fnan_56;
+    wire [31:0] pw_57;  // stencil2d_local.cl:27:15
+    wire [31:0] w_58;  // stencil2d_local.cl:28:15
+    wire [63:0] w_59;  // stencil2d_local.cl:28:25
+    wire [63:0] pw_60;  // stencil2d_local.cl:28:25
+    wire [63:0] pwa_61;
+    wire [31:0] prd_62;  // stencil2d_local.cl:28:25
+    wire [63:0] pw_63;  // stencil2d_local.cl:28:44
+    wire [63:0] pwa_64;
+    wire [31:0] prd_65;  // stencil2d_local.cl:28:44
+    wire        go_66;
+    wire        p5u1_fp_add_valid;
+    wire [31:0] p5u1_fp_add_result;
+    reg  [31:0] pd_67;
+    reg  [31:0] pd_68;
     reg  [31:0] pd_69;
     reg  [31:0] pd_70;
     reg  [31:0] pd_71;
@@ -154,26 +156,27 @@ module stencil2d_datapath (
     reg  [31:0] pd_76;
     reg  [31:0] pd_77;
     reg  [31:0] pd_78;
-    reg  [31:0] pd_79;
-    reg  [31:0] pd_80;
-    wire [31:0] fnan_81;
-    wire [31:0] pw_82;  // stencil2d_local.cl:28:25
-    wire [63:0] w_83;  // stencil2d_local.cl:28:63
-    wire [63:0] pw_84;  // stencil2d_local.cl:28:63
-    reg  [63:0] pq_85;  // stencil2d_local.cl:28:63
-    reg  [63:0] pq_86;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_87;  // stencil2d_local.cl:28:63
-    wire [63:0] pwa_88;
-    wire [31:0] prd_89;  // stencil2d_local.cl:28:63
+    wire [31:0] fnan_79;
+    wire [31:0] pw_80;  // stencil2d_local.cl:28:25
+    wire [63:0] w_81;  // stencil2d_local.cl:28:63
+    wire [63:0] pw_82;  // stencil2d_local.cl:28:63
+    reg  [63:0] pq_83;  // stencil2d_local.cl:28:63
+    reg  [63:0] pq_84;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_85;  // stencil2d_local.cl:28:63
+    wire [63:0] pwa_86;
+    wire [31:0] prd_87;  // stencil2d_local.cl:28:63
+    reg  [31:0] pq_88;  // stencil2d_local.cl:28:63
+    reg  [31:0] pq_89;  // stencil2d_local.cl:28:63
     reg  [31:0] pq_90;  // stencil2d_local.cl:28:63
     reg  [31:0] pq_91;  // stencil2d_local.cl:28:63
     reg  [31:0] pq_92;  // stencil2d_local.cl:28:63
     reg  [31:0] pq_93;  // stencil2d_local.cl:28:63
-    reg  [31:0] pq_94;  // stencil2d_local.cl:28:63
-    reg  [31:0] pq_95;  // stencil2d_local.cl:28:63
-    wire        go_96;
-    wire        pu_97_valid;
-    wire [31:0] pu_97_result;
+    wire        go_94;
+    wire        p5u2_fp_add_valid;
+    wire [31:0] p5u2_fp_add_result;
+    reg  [31:0] pd_95;
+    reg  [31:0] pd_96;
+    reg  [31:0] pd_97;
     reg  [31:0] pd_98;
     reg  [31:0] pd_99;
     reg  [31:0] pd_100;
@@ -183,17 +186,17 @@ module stencil2d_datapath (
     reg  [31:0] pd_104;
     reg  [31:0] pd_105;
     reg  [31:0] pd_106;
-    reg  [31:0] pd_107;
-    reg  [31:0] pd_108;
-    reg  [31:0] pd_109;
-    wire [31:0] fnan_110;
-    wire [31:0] pw_111;  // stencil2d_local.cl:28:25
-    wire [63:0] w_112;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_113;  // stencil2d_local.cl:28:82
-    reg  [63:0] pq_114;  // stencil2d_local.cl:28:82
-    wire [63:0] pw_115;  // stencil2d_local.cl:28:82
-    wire [63:0] pwa_116;
-    wire [31:0] prd_117;  // stencil2d_local.cl:28:82
+    wire [31:0] fnan_107;
+    wire [31:0] pw_108;  // stencil2d_local.cl:28:25
+    wire [63:0] w_109;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_110;  // stencil2d_local.cl:28:82
+    reg  [63:0] pq_111;  // stencil2d_local.cl:28:82
+    wire [63:0] pw_112;  // stencil2d_local.cl:28:82
+    wire [63:0] pwa_113;
+    wire [31:0] prd_114;  // stencil2d_local.cl:28:82
+    reg  [31:0] pq_115;  // stencil2d_local.cl:28:82
+    reg  [31:0] pq_116;  // stencil2d_local.cl:28:82
+    reg  [31:0] pq_117;  // stencil2d_local.cl:28:82
     reg  [31:0] pq_118;  // stencil2d_local.cl:28:82
     reg  [31:0] pq_119;  // stencil2d_local.cl:28:82
     reg  [31:0] pq_120;  // stencil2d_local.cl:28:82
@@ -203,12 +206,13 @@ module stencil2d_datapath (
     reg  [31:0] pq_124;  // stencil2d_local.cl:28:82
     reg  [31:0] pq_125;  // stencil2d_local.cl:28:82
     reg  [31:0] pq_126;  // stencil2d_local.cl:28:82
-    reg  [31:0] pq_127;  // stencil2d_local.cl:28:82
-    reg  [31:0] pq_128;  // stencil2d_local.cl:28:82
-    reg  [31:0] pq_129;  // stencil2d_local.cl:28:82
-    wire        go_130;
-    wire        pu_131_valid;
-    wire [31:0] pu_131_result;
+    wire        go_127;
+    wire        p5u3_fp_add_valid;
+    wire [31:0] p5u3_fp_add_result;
+    reg  [31:0] pd_128;
+    reg  [31:0] pd_129;
+    reg  [31:0] pd_130;
+    reg  [31:0] pd_131;
     reg  [31:0] pd_132;
     reg  [31:0] pd_133;
     reg  [31:0] pd_134;
@@ -217,25 +221,26 @@ module stencil2d_datapath (
     reg  [31:0] pd_137;
     reg  [31:0] pd_138;
     reg  [31:0] pd_139;
-    reg  [31:0] pd_140;
-    reg  [31:0] pd_141;
-    reg  [31:0] pd_142;
+    wire [31:0] fnan_140;
+    wire [31:0] pw_141;  // stencil2d_local.cl:28:25
+    wire        go_142;
+    wire        p5u4_fp_mul_valid;
+    wire [31:0] p5u4_fp_mul_result;
     reg  [31:0] pd_143;
-    wire [31:0] fnan_144;
-    wire [31:0] pw_145;  // stencil2d_local.cl:28:25
-    wire        go_146;
-    wire        pu_147_valid;
-    wire [31:0] pu_147_result;
+    reg  [31:0] pd_144;
+    reg  [31:0] pd_145;
+    reg  [31:0] pd_146;
+    reg  [31:0] pd_147;
     reg  [31:0] pd_148;
     reg  [31:0] pd_149;
     reg  [31:0] pd_150;
-    reg  [31:0] pd_151;
-    reg  [31:0] pd_152;
-    reg  [31:0] pd_153;
-    reg  [31:0] pd_154;
-    reg  [31:0] pd_155;
-    wire [31:0] fnan_156;
-    wire [31:0] pw_157;  // stencil2d_local.cl:28:15
+    wire [31:0] fnan_151;
+    wire [31:0] pw_152;  // stencil2d_local.cl:28:15
+    reg  [31:0] pq_153;  // stencil2d_local.cl:27:15
+    reg  [31:0] pq_154;  // stencil2d_local.cl:27:15
+    reg  [31:0] pq_155;  // stencil2d_local.cl:27:15
+    reg  [31:0] pq_156;  // stencil2d_local.cl:27:15
+    reg  [31:0] pq_157;  // stencil2d_local.cl:27:15
     reg  [31:0] pq_158;  // stencil2d_local.cl:27:15
     reg  [31:0] pq_159;  // stencil2d_local.cl:27:15
     reg  [31:0] pq_160;  // stencil2d_local.cl:27:15
@@ -249,41 +254,42 @@ module stencil2d_datapath (
     reg  [31:0] pq_168;  // stencil2d_local.cl:27:15
     reg  [31:0] pq_169;  // stencil2d_local.cl:27:15
     reg  [31:0] pq_170;  // stencil2d_local.cl:27:15
-    reg  [31:0] pq_171;  // stencil2d_local.cl:27:15
-    reg  [31:0] pq_172;  // stencil2d_local.cl:27:15
-    reg  [31:0] pq_173;  // stencil2d_local.cl:27:15
-    reg  [31:0] pq_174;  // stencil2d_local.cl:27:15
-    reg  [31:0] pq_175;  // stencil2d_local.cl:27:15
-    wire        go_176;
-    wire        pu_177_valid;
-    wire [31:0] pu_177_result;
+    wire        go_171;
+    wire        p5u5_fp_add_valid;
+    wire [31:0] p5u5_fp_add_result;
+    reg  [31:0] pd_172;
+    reg  [31:0] pd_173;
+    reg  [31:0] pd_174;
+    reg  [31:0] pd_175;
+    reg  [31:0] pd_176;
+    reg  [31:0] pd_177;
     reg  [31:0] pd_178;
     reg  [31:0] pd_179;
     reg  [31:0] pd_180;
     reg  [31:0] pd_181;
     reg  [31:0] pd_182;
     reg  [31:0] pd_183;
-    reg  [31:0] pd_184;
-    reg  [31:0] pd_185;
-    reg  [31:0] pd_186;
-    reg  [31:0] pd_187;
-    reg  [31:0] pd_188;
-    reg  [31:0] pd_189;
-    wire [31:0] fnan_190;
-    wire [31:0] pw_191;  // stencil2d_local.cl:27:15
-    wire [63:0] w_192;  // stencil2d_local.cl:29:5
-    wire [31:0] w_193;  // stencil2d_local.cl:29:14
-    wire [31:0] pw_194;  // stencil2d_local.cl:29:9
-    reg  [31:0] pq_195;  // stencil2d_local.cl:29:9
-    reg  [31:0] pq_196;  // stencil2d_local.cl:29:9
-    reg  [31:0] pq_197;  // stencil2d_local.cl:29:9
-    reg  [31:0] pq_198;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_199;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_200;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_201;  // stencil2d_local.cl:29:9
-    wire [63:0] pw_202;  // stencil2d_local.cl:29:5
-    wire [63:0] pw_203;  // stencil2d_local.cl:29:5
-    wire [63:0] pw_204;  // stencil2d_local.cl:29:5
+    wire [31:0] fnan_184;
+    wire [31:0] pw_185;  // stencil2d_local.cl:27:15
+    wire [63:0] w_186;  // stencil2d_local.cl:29:5
+    wire [31:0] w_187;  // stencil2d_local.cl:29:14
+    wire [31:0] pw_188;  // stencil2d_local.cl:29:9
+    reg  [31:0] pq_189;  // stencil2d_local.cl:29:9
+    reg  [31:0] pq_190;  // stencil2d_local.cl:29:9
+    reg  [31:0] pq_191;  // stencil2d_local.cl:29:9
+    reg  [31:0] pq_192;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_193;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_194;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_195;  // stencil2d_local.cl:29:9
+    wire [63:0] pw_196;  // stencil2d_local.cl:29:5
+    wire [63:0] pw_197;  // stencil2d_local.cl:29:5
+    wire [63:0] pw_198;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_199;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_200;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_201;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_202;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_203;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_204;  // stencil2d_local.cl:29:5
     reg  [63:0] pq_205;  // stencil2d_local.cl:29:5
     reg  [63:0] pq_206;  // stencil2d_local.cl:29:5
     reg  [63:0] pq_207;  // stencil2d_local.cl:29:5
@@ -305,84 +311,84 @@ module stencil2d_datapath (
     reg  [63:0] pq_223;  // stencil2d_local.cl:29:5
     reg  [63:0] pq_224;  // stencil2d_local.cl:29:5
     reg  [63:0] pq_225;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_226;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_227;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_228;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_229;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_230;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_231;  // stencil2d_local.cl:29:5
-    wire [63:0] pv_232;  // stencil2d_local.cl:7:6
+    wire [63:0] pv_226;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_227;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_228;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_229;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_230;  // stencil2d_local.cl:7:6
+    wire        pw_231;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_232;  // stencil2d_local.cl:7:6
     wire [7:0]  pw_233;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_234;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_235;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_236;  // stencil2d_local.cl:7:6
-    wire        pw_237;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_238;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_239;  // stencil2d_local.cl:7:6
-    wire [63:0] pw_240;  // stencil2d_local.cl:7:6
-    wire [63:0] pv_241;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_242;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_243;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_244;  // stencil2d_local.cl:7:6
-    wire [63:0] pw_245;  // stencil2d_local.cl:7:6
-    wire [63:0] w_246;  // stencil2d_local.cl:7:6
+    wire [63:0] pw_234;  // stencil2d_local.cl:7:6
+    wire [63:0] pv_235;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_236;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_237;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_238;  // stencil2d_local.cl:7:6
+    wire [63:0] pw_239;  // stencil2d_local.cl:7:6
+    wire [63:0] w_240;  // stencil2d_local.cl:7:6
     reg  [48:0] p4_valid;  // stencil2d_local.cl:23:5
     reg         p4_admit;
     wire        p4_stall;
     wire        p4_en;
-    wire [63:0] pv_247;  // stencil2d_local.cl:23:5
-    wire [7:0]  pw_248;  // stencil2d_local.cl:23:5
-    wire [7:0]  w_249;  // stencil2d_local.cl:23:5
-    wire        pw_250;  // stencil2d_local.cl:23:5
+    wire [63:0] pv_241;  // stencil2d_local.cl:23:5
+    wire [7:0]  pw_242;  // stencil2d_local.cl:23:5
+    wire [7:0]  w_243;  // stencil2d_local.cl:23:5
+    wire        pw_244;  // stencil2d_local.cl:23:5
     reg         p4_go;
-    wire [31:0] w_251;  // stencil2d_local.cl:11:14
-    wire [63:0] w_252;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_253;  // stencil2d_local.cl:11:14
-    wire [63:0] w_254;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_255;  // stencil2d_local.cl:11:14
-    wire [31:0] w_256;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_257;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_258;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_259;  // stencil2d_local.cl:11:14
-    wire [31:0] w_260;  // stencil2d_local.cl:12:14
-    wire [63:0] w_261;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_262;  // stencil2d_local.cl:12:14
-    wire [63:0] w_263;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_264;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_265;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_266;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_267;  // stencil2d_local.cl:12:14
-    wire [7:0]  pw_268;  // stencil2d_local.cl:13:14
-    wire [7:0]  w_269;  // stencil2d_local.cl:13:14
-    wire [7:0]  pw_270;  // stencil2d_local.cl:13:14
-    wire [31:0] pw_271;  // stencil2d_local.cl:13:14
-    wire [63:0] w_272;  // stencil2d_local.cl:24:9
-    wire [63:0] w_273;  // stencil2d_local.cl:24:9
-    wire [63:0] pw_274;  // stencil2d_local.cl:24:9
-    wire [63:0] pw_275;  // stencil2d_local.cl:24:9
-    wire [63:0] w_276;  // stencil2d_local.cl:24:9
-    wire [63:0] pw_277;  // stencil2d_local.cl:24:9
-    wire [63:0] pw_278;  // stencil2d_local.cl:24:9
-    wire [31:0] w_279;  // stencil2d_local.cl:24:35
-    wire [31:0] w_280;  // stencil2d_local.cl:24:44
-    wire [31:0] pw_281;  // stencil2d_local.cl:24:35
-    wire        pw_282;  // stencil2d_local.cl:24:30
-    wire [63:0] w_283;  // stencil2d_local.cl:24:48
-    wire [31:0] w_284;  // stencil2d_local.cl:24:57
-    wire [31:0] pw_285;  // stencil2d_local.cl:24:52
-    wire [31:0] w_286;  // stencil2d_local.cl:24:62
-    wire [31:0] pw_287;  // stencil2d_local.cl:24:52
-    reg  [31:0] pq_288;  // stencil2d_local.cl:24:52
-    reg  [31:0] pq_289;  // stencil2d_local.cl:24:52
-    reg  [31:0] pq_290;  // stencil2d_local.cl:24:52
-    reg  [31:0] pq_291;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_292;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_293;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_294;  // stencil2d_local.cl:24:52
-    wire [63:0] pw_295;  // stencil2d_local.cl:24:48
-    wire [63:0] w_296;  // stencil2d_local.cl:24:48
-    wire [63:0] pw_297;  // stencil2d_local.cl:24:48
-    wire [63:0] pw_298;  // stencil2d_local.cl:24:48
+    wire [31:0] w_245;  // stencil2d_local.cl:11:14
+    wire [63:0] w_246;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_247;  // stencil2d_local.cl:11:14
+    wire [63:0] w_248;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_249;  // stencil2d_local.cl:11:14
+    wire [31:0] w_250;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_251;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_252;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_253;  // stencil2d_local.cl:11:14
+    wire [31:0] w_254;  // stencil2d_local.cl:12:14
+    wire [63:0] w_255;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_256;  // stencil2d_local.cl:12:14
+    wire [63:0] w_257;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_258;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_259;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_260;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_261;  // stencil2d_local.cl:12:14
+    wire [7:0]  pw_262;  // stencil2d_local.cl:13:14
+    wire [7:0]  w_263;  // stencil2d_local.cl:13:14
+    wire [7:0]  pw_264;  // stencil2d_local.cl:13:14
+    wire [31:0] pw_265;  // stencil2d_local.cl:13:14
+    wire [63:0] w_266;  // stencil2d_local.cl:24:9
+    wire [63:0] w_267;  // stencil2d_local.cl:24:9
+    wire [63:0] pw_268;  // stencil2d_local.cl:24:9
+    wire [63:0] pw_269;  // stencil2d_local.cl:24:9
+    wire [63:0] w_270;  // stencil2d_local.cl:24:9
+    wire [63:0] pw_271;  // stencil2d_local.cl:24:9
+    wire [63:0] pw_272;  // stencil2d_local.cl:24:9
+    wire [31:0] w_273;  // stencil2d_local.cl:24:35
+    wire [31:0] w_274;  // stencil2d_local.cl:24:44
+    wire [31:0] pw_275;  // stencil2d_local.cl:24:35
+    wire        pw_276;  // stencil2d_local.cl:24:30
+    wire [63:0] w_277;  // stencil2d_local.cl:24:48
+    wire [31:0] w_278;  // stencil2d_local.cl:24:57
+    wire [31:0] pw_279;  // stencil2d_local.cl:24:52
+    wire [31:0] w_280;  // stencil2d_local.cl:24:62
+    wire [31:0] pw_281;  // stencil2d_local.cl:24:52
+    reg  [31:0] pq_282;  // stencil2d_local.cl:24:52
+    reg  [31:0] pq_283;  // stencil2d_local.cl:24:52
+    reg  [31:0] pq_284;  // stencil2d_local.cl:24:52
+    reg  [31:0] pq_285;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_286;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_287;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_288;  // stencil2d_local.cl:24:52
+    wire [63:0] pw_289;  // stencil2d_local.cl:24:48
+    wire [63:0] w_290;  // stencil2d_local.cl:24:48
+    wire [63:0] pw_291;  // stencil2d_local.cl:24:48
+    wire [63:0] pw_292;  // stencil2d_local.cl:24:48
+    reg         pq_293;  // stencil2d_local.cl:24:30
+    reg         pq_294;  // stencil2d_local.cl:24:30
+    reg         pq_295;  // stencil2d_local.cl:24:30
+    reg         pq_296;  // stencil2d_local.cl:24:30
+    reg         pq_297;  // stencil2d_local.cl:24:30
+    reg         pq_298;  // stencil2d_local.cl:24:30
     reg         pq_299;  // stencil2d_local.cl:24:30
     reg         pq_300;  // stencil2d_local.cl:24:30
     reg         pq_301;  // stencil2d_local.cl:24:30
@@ -424,16 +430,16 @@ module stencil2d_datapath (
     reg         pq_337;  // stencil2d_local.cl:24:30
     reg         pq_338;  // stencil2d_local.cl:24:30
     reg         pq_339;  // stencil2d_local.cl:24:30
-    reg         pq_340;  // stencil2d_local.cl:24:30
-    reg         pq_341;  // stencil2d_local.cl:24:30
-    reg         pq_342;  // stencil2d_local.cl:24:30
-    reg         pq_343;  // stencil2d_local.cl:24:30
-    reg         pq_344;  // stencil2d_local.cl:24:30
-    reg         pq_345;  // stencil2d_local.cl:24:30
-    wire [31:0] pld_346;  // stencil2d_local.cl:24:48
-    wire [31:0] pm_347;  // stencil2d_local.cl:24:30
-    wire [31:0] w_348;  // stencil2d_local.cl:24:76
-    wire [31:0] pm_349;  // stencil2d_local.cl:24:30
+    wire [31:0] pld_340;  // stencil2d_local.cl:24:48
+    wire [31:0] pm_341;  // stencil2d_local.cl:24:30
+    wire [31:0] w_342;  // stencil2d_local.cl:24:76
+    wire [31:0] pm_343;  // stencil2d_local.cl:24:30
+    reg  [63:0] pq_344;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_345;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_346;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_347;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_348;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_349;  // stencil2d_local.cl:24:9
     reg  [63:0] pq_350;  // stencil2d_local.cl:24:9
     reg  [63:0] pq_351;  // stencil2d_local.cl:24:9
     reg  [63:0] pq_352;  // stencil2d_local.cl:24:9
@@ -475,73 +481,73 @@ module stencil2d_datapath (
     reg  [63:0] pq_388;  // stencil2d_local.cl:24:9
     reg  [63:0] pq_389;  // stencil2d_local.cl:24:9
     reg  [63:0] pq_390;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_391;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_392;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_393;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_394;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_395;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_396;  // stencil2d_local.cl:24:9
-    wire [63:0] pwa_397;
-    wire [63:0] pv_398;  // stencil2d_local.cl:23:5
-    wire [7:0]  pw_399;  // stencil2d_local.cl:23:5
-    wire [7:0]  w_400;  // stencil2d_local.cl:23:5
-    wire [7:0]  pw_401;  // stencil2d_local.cl:23:5
-    wire [63:0] pw_402;  // stencil2d_local.cl:23:5
-    wire [63:0] w_403;  // stencil2d_local.cl:23:5
-    wire [63:0] w_404;  // stencil2d_local.cl:23:5
+    wire [63:0] pwa_391;
+    wire [63:0] pv_392;  // stencil2d_local.cl:23:5
+    wire [7:0]  pw_393;  // stencil2d_local.cl:23:5
+    wire [7:0]  w_394;  // stencil2d_local.cl:23:5
+    wire [7:0]  pw_395;  // stencil2d_local.cl:23:5
+    wire [63:0] pw_396;  // stencil2d_local.cl:23:5
+    wire [63:0] w_397;  // stencil2d_local.cl:23:5
+    wire [63:0] w_398;  // stencil2d_local.cl:23:5
     reg  [48:0] p3_valid;  // stencil2d_local.cl:21:5
     reg         p3_admit;
     wire        p3_stall;
     wire        p3_en;
-    wire [63:0] pv_405;  // stencil2d_local.cl:21:5
-    wire [7:0]  pw_406;  // stencil2d_local.cl:21:5
-    wire [7:0]  w_407;  // stencil2d_local.cl:21:5
-    wire        pw_408;  // stencil2d_local.cl:21:5
+    wire [63:0] pv_399;  // stencil2d_local.cl:21:5
+    wire [7:0]  pw_400;  // stencil2d_local.cl:21:5
+    wire [7:0]  w_401;  // stencil2d_local.cl:21:5
+    wire        pw_402;  // stencil2d_local.cl:21:5
     reg         p3_go;
-    wire [31:0] w_409;  // stencil2d_local.cl:11:14
-    wire [63:0] w_410;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_411;  // stencil2d_local.cl:11:14
-    wire [63:0] w_412;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_413;  // stencil2d_local.cl:11:14
-    wire [31:0] w_414;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_415;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_416;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_417;  // stencil2d_local.cl:11:14
-    wire [31:0] w_418;  // stencil2d_local.cl:12:14
-    wire [63:0] w_419;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_420;  // stencil2d_local.cl:12:14
-    wire [63:0] w_421;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_422;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_423;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_424;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_425;  // stencil2d_local.cl:12:14
-    wire [7:0]  pw_426;  // stencil2d_local.cl:13:14
-    wire [7:0]  w_427;  // stencil2d_local.cl:13:14
-    wire [7:0]  pw_428;  // stencil2d_local.cl:13:14
-    wire [31:0] pw_429;  // stencil2d_local.cl:13:14
-    wire [63:0] w_430;  // stencil2d_local.cl:22:9
-    wire [63:0] pw_431;  // stencil2d_local.cl:22:9
-    wire [63:0] w_432;  // stencil2d_local.cl:22:9
-    wire [63:0] pw_433;  // stencil2d_local.cl:22:9
-    wire [63:0] pw_434;  // stencil2d_local.cl:22:9
-    wire [31:0] w_435;  // stencil2d_local.cl:22:28
-    wire        pw_436;  // stencil2d_local.cl:22:23
-    wire [63:0] w_437;  // stencil2d_local.cl:22:32
-    wire [31:0] w_438;  // stencil2d_local.cl:22:41
-    wire [31:0] pw_439;  // stencil2d_local.cl:22:36
-    wire [31:0] w_440;  // stencil2d_local.cl:22:46
-    wire [31:0] pw_441;  // stencil2d_local.cl:22:36
-    reg  [31:0] pq_442;  // stencil2d_local.cl:22:36
-    reg  [31:0] pq_443;  // stencil2d_local.cl:22:36
-    reg  [31:0] pq_444;  // stencil2d_local.cl:22:36
-    reg  [31:0] pq_445;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_446;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_447;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_448;  // stencil2d_local.cl:22:36
-    wire [63:0] pw_449;  // stencil2d_local.cl:22:32
-    wire [63:0] w_450;  // stencil2d_local.cl:22:32
-    wire [63:0] pw_451;  // stencil2d_local.cl:22:32
-    wire [63:0] pw_452;  // stencil2d_local.cl:22:32
+    wire [31:0] w_403;  // stencil2d_local.cl:11:14
+    wire [63:0] w_404;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_405;  // stencil2d_local.cl:11:14
+    wire [63:0] w_406;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_407;  // stencil2d_local.cl:11:14
+    wire [31:0] w_408;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_409;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_410;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_411;  // stencil2d_local.cl:11:14
+    wire [31:0] w_412;  // stencil2d_local.cl:12:14
+    wire [63:0] w_413;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_414;  // stencil2d_local.cl:12:14
+    wire [63:0] w_415;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_416;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_417;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_418;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_419;  // stencil2d_local.cl:12:14
+    wire [7:0]  pw_420;  // stencil2d_local.cl:13:14
+    wire [7:0]  w_421;  // stencil2d_local.cl:13:14
+    wire [7:0]  pw_422;  // stencil2d_local.cl:13:14
+    wire [31:0] pw_423;  // stencil2d_local.cl:13:14
+    wire [63:0] w_424;  // stencil2d_local.cl:22:9
+    wire [63:0] pw_425;  // stencil2d_local.cl:22:9
+    wire [63:0] w_426;  // stencil2d_local.cl:22:9
+    wire [63:0] pw_427;  // stencil2d_local.cl:22:9
+    wire [63:0] pw_428;  // stencil2d_local.cl:22:9
+    wire [31:0] w_429;  // stencil2d_local.cl:22:28
+    wire        pw_430;  // stencil2d_local.cl:22:23
+    wire [63:0] w_431;  // stencil2d_local.cl:22:32
+    wire [31:0] w_432;  // stencil2d_local.cl:22:41
+    wire [31:0] pw_433;  // stencil2d_local.cl:22:36
+    wire [31:0] w_434;  // stencil2d_local.cl:22:46
+    wire [31:0] pw_435;  // stencil2d_local.cl:22:36
+    reg  [31:0] pq_436;  // stencil2d_local.cl:22:36
+    reg  [31:0] pq_437;  // stencil2d_local.cl:22:36
+    reg  [31:0] pq_438;  // stencil2d_local.cl:22:36
+    reg  [31:0] pq_439;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_440;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_441;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_442;  // stencil2d_local.cl:22:36
+    wire [63:0] pw_443;  // stencil2d_local.cl:22:32
+    wire [63:0] w_444;  // stencil2d_local.cl:22:32
+    wire [63:0] pw_445;  // stencil2d_local.cl:22:32
+    wire [63:0] pw_446;  // stencil2d_local.cl:22:32
+    reg         pq_447;  // stencil2d_local.cl:22:23
+    reg         pq_448;  // stencil2d_local.cl:22:23
+    reg         pq_449;  // stencil2d_local.cl:22:23
+    reg         pq_450;  // stencil2d_local.cl:22:23
+    reg         pq_451;  // stencil2d_local.cl:22:23
+    reg         pq_452;  // stencil2d_local.cl:22:23
     reg         pq_453;  // stencil2d_local.cl:22:23
     reg         pq_454;  // stencil2d_local.cl:22:23
     reg         pq_455;  // stencil2d_local.cl:22:23
@@ -583,16 +589,16 @@ module stencil2d_datapath (
     reg         pq_491;  // stencil2d_local.cl:22:23
     reg         pq_492;  // stencil2d_local.cl:22:23
     reg         pq_493;  // stencil2d_local.cl:22:23
-    reg         pq_494;  // stencil2d_local.cl:22:23
-    reg         pq_495;  // stencil2d_local.cl:22:23
-    reg         pq_496;  // stencil2d_local.cl:22:23
-    reg         pq_497;  // stencil2d_local.cl:22:23
-    reg         pq_498;  // stencil2d_local.cl:22:23
-    reg         pq_499;  // stencil2d_local.cl:22:23
-    wire [31:0] pld_500;  // stencil2d_local.cl:22:32
-    wire [31:0] pm_501;  // stencil2d_local.cl:22:23
-    wire [31:0] w_502;  // stencil2d_local.cl:22:60
-    wire [31:0] pm_503;  // stencil2d_local.cl:22:23
+    wire [31:0] pld_494;  // stencil2d_local.cl:22:32
+    wire [31:0] pm_495;  // stencil2d_local.cl:22:23
+    wire [31:0] w_496;  // stencil2d_local.cl:22:60
+    wire [31:0] pm_497;  // stencil2d_local.cl:22:23
+    reg  [63:0] pq_498;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_499;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_500;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_501;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_502;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_503;  // stencil2d_local.cl:22:9
     reg  [63:0] pq_504;  // stencil2d_local.cl:22:9
     reg  [63:0] pq_505;  // stencil2d_local.cl:22:9
     reg  [63:0] pq_506;  // stencil2d_local.cl:22:9
@@ -634,80 +640,80 @@ module stencil2d_datapath (
     reg  [63:0] pq_542;  // stencil2d_local.cl:22:9
     reg  [63:0] pq_543;  // stencil2d_local.cl:22:9
     reg  [63:0] pq_544;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_545;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_546;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_547;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_548;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_549;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_550;  // stencil2d_local.cl:22:9
-    wire [63:0] pwa_551;
-    wire [63:0] pv_552;  // stencil2d_local.cl:21:5
-    wire [7:0]  pw_553;  // stencil2d_local.cl:21:5
-    wire [7:0]  w_554;  // stencil2d_local.cl:21:5
-    wire [7:0]  pw_555;  // stencil2d_local.cl:21:5
-    wire [63:0] pw_556;  // stencil2d_local.cl:21:5
-    wire [63:0] w_557;  // stencil2d_local.cl:21:5
+    wire [63:0] pwa_545;
+    wire [63:0] pv_546;  // stencil2d_local.cl:21:5
+    wire [7:0]  pw_547;  // stencil2d_local.cl:21:5
+    wire [7:0]  w_548;  // stencil2d_local.cl:21:5
+    wire [7:0]  pw_549;  // stencil2d_local.cl:21:5
+    wire [63:0] pw_550;  // stencil2d_local.cl:21:5
+    wire [63:0] w_551;  // stencil2d_local.cl:21:5
     reg  [48:0] p2_valid;  // stencil2d_local.cl:19:5
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
-    wire [63:0] pv_558;  // stencil2d_local.cl:19:5
-    wire [7:0]  pw_559;  // stencil2d_local.cl:19:5
-    wire [7:0]  w_560;  // stencil2d_local.cl:19:5
-    wire        pw_561;  // stencil2d_local.cl:19:5
+    wire [63:0] pv_552;  // stencil2d_local.cl:19:5
+    wire [7:0]  pw_553;  // stencil2d_local.cl:19:5
+    wire [7:0]  w_554;  // stencil2d_local.cl:19:5
+    wire        pw_555;  // stencil2d_local.cl:19:5
     reg         p2_go;
-    wire [31:0] w_562;  // stencil2d_local.cl:11:14
-    wire [63:0] w_563;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_564;  // stencil2d_local.cl:11:14
-    wire [63:0] w_565;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_566;  // stencil2d_local.cl:11:14
-    wire [31:0] w_567;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_568;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_569;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_570;  // stencil2d_local.cl:11:14
-    wire [31:0] w_571;  // stencil2d_local.cl:12:14
-    wire [63:0] w_572;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_573;  // stencil2d_local.cl:12:14
-    wire [63:0] w_574;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_575;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_576;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_577;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_578;  // stencil2d_local.cl:12:14
-    wire [7:0]  pw_579;  // stencil2d_local.cl:14:14
-    wire [7:0]  w_580;  // stencil2d_local.cl:14:14
-    wire [7:0]  pw_581;  // stencil2d_local.cl:14:14
-    wire [31:0] pw_582;  // stencil2d_local.cl:14:14
-    wire [63:0] w_583;  // stencil2d_local.cl:20:9
-    wire [31:0] w_584;  // stencil2d_local.cl:20:35
-    wire [15:0] pw_585;  // stencil2d_local.cl:20:9
-    wire [15:0] w_586;  // stencil2d_local.cl:20:9
-    wire [15:0] pw_587;  // stencil2d_local.cl:20:9
-    wire [15:0] w_588;  // stencil2d_local.cl:20:9
-    wire [15:0] pw_589;  // stencil2d_local.cl:20:9
-    wire [15:0] pw_590;  // stencil2d_local.cl:20:9
-    wire [63:0] pw_591;  // stencil2d_local.cl:20:9
-    wire [63:0] pw_592;  // stencil2d_local.cl:20:9
-    wire [63:0] w_593;  // stencil2d_local.cl:20:9
-    wire [63:0] pw_594;  // stencil2d_local.cl:20:9
-    wire [31:0] w_595;  // stencil2d_local.cl:20:43
-    wire [31:0] pw_596;  // stencil2d_local.cl:20:35
-    wire        pw_597;  // stencil2d_local.cl:20:30
-    wire [63:0] w_598;  // stencil2d_local.cl:20:47
-    wire [31:0] w_599;  // stencil2d_local.cl:20:55
-    wire [31:0] pw_600;  // stencil2d_local.cl:20:50
-    reg  [31:0] pq_601;  // stencil2d_local.cl:20:50
-    reg  [31:0] pq_602;  // stencil2d_local.cl:20:50
-    reg  [31:0] pq_603;  // stencil2d_local.cl:20:50
-    reg  [31:0] pq_604;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_605;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_606;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_607;  // stencil2d_local.cl:20:50
-    wire [31:0] w_608;  // stencil2d_local.cl:20:68
-    wire [31:0] pw_609;  // stencil2d_local.cl:20:50
-    wire [63:0] pw_610;  // stencil2d_local.cl:20:47
-    wire [63:0] w_611;  // stencil2d_local.cl:20:47
-    wire [63:0] pw_612;  // stencil2d_local.cl:20:47
-    wire [63:0] pw_613;  // stencil2d_local.cl:20:47
+    wire [31:0] w_556;  // stencil2d_local.cl:11:14
+    wire [63:0] w_557;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_558;  // stencil2d_local.cl:11:14
+    wire [63:0] w_559;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_560;  // stencil2d_local.cl:11:14
+    wire [31:0] w_561;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_562;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_563;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_564;  // stencil2d_local.cl:11:14
+    wire [31:0] w_565;  // stencil2d_local.cl:12:14
+    wire [63:0] w_566;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_567;  // stencil2d_local.cl:12:14
+    wire [63:0] w_568;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_569;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_570;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_571;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_572;  // stencil2d_local.cl:12:14
+    wire [7:0]  pw_573;  // stencil2d_local.cl:14:14
+    wire [7:0]  w_574;  // stencil2d_local.cl:14:14
+    wire [7:0]  pw_575;  // stencil2d_local.cl:14:14
+    wire [31:0] pw_576;  // stencil2d_local.cl:14:14
+    wire [63:0] w_577;  // stencil2d_local.cl:20:9
+    wire [31:0] w_578;  // stencil2d_local.cl:20:35
+    wire [15:0] pw_579;  // stencil2d_local.cl:20:9
+    wire [15:0] w_580;  // stencil2d_local.cl:20:9
+    wire [15:0] pw_581;  // stencil2d_local.cl:20:9
+    wire [15:0] w_582;  // stencil2d_local.cl:20:9
+    wire [15:0] pw_583;  // stencil2d_local.cl:20:9
+    wire [15:0] pw_584;  // stencil2d_local.cl:20:9
+    wire [63:0] pw_585;  // stencil2d_local.cl:20:9
+    wire [63:0] pw_586;  // stencil2d_local.cl:20:9
+    wire [63:0] w_587;  // stencil2d_local.cl:20:9
+    wire [63:0] pw_588;  // stencil2d_local.cl:20:9
+    wire [31:0] w_589;  // stencil2d_local.cl:20:43
+    wire [31:0] pw_590;  // stencil2d_local.cl:20:35
+    wire        pw_591;  // stencil2d_local.cl:20:30
+    wire [63:0] w_592;  // stencil2d_local.cl:20:47
+    wire [31:0] w_593;  // stencil2d_local.cl:20:55
+    wire [31:0] pw_594;  // stencil2d_local.cl:20:50
+    reg  [31:0] pq_595;  // stencil2d_local.cl:20:50
+    reg  [31:0] pq_596;  // stencil2d_local.cl:20:50
+    reg  [31:0] pq_597;  // stencil2d_local.cl:20:50
+    reg  [31:0] pq_598;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_599;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_600;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_601;  // stencil2d_local.cl:20:50
+    wire [31:0] w_602;  // stencil2d_local.cl:20:68
+    wire [31:0] pw_603;  // stencil2d_local.cl:20:50
+    wire [63:0] pw_604;  // stencil2d_local.cl:20:47
+    wire [63:0] w_605;  // stencil2d_local.cl:20:47
+    wire [63:0] pw_606;  // stencil2d_local.cl:20:47
+    wire [63:0] pw_607;  // stencil2d_local.cl:20:47
+    reg         pq_608;  // stencil2d_local.cl:20:30
+    reg         pq_609;  // stencil2d_local.cl:20:30
+    reg         pq_610;  // stencil2d_local.cl:20:30
+    reg         pq_611;  // stencil2d_local.cl:20:30
+    reg         pq_612;  // stencil2d_local.cl:20:30
+    reg         pq_613;  // stencil2d_local.cl:20:30
     reg         pq_614;  // stencil2d_local.cl:20:30
     reg         pq_615;  // stencil2d_local.cl:20:30
     reg         pq_616;  // stencil2d_local.cl:20:30
@@ -749,16 +755,16 @@ module stencil2d_datapath (
     reg         pq_652;  // stencil2d_local.cl:20:30
     reg         pq_653;  // stencil2d_local.cl:20:30
     reg         pq_654;  // stencil2d_local.cl:20:30
-    reg         pq_655;  // stencil2d_local.cl:20:30
-    reg         pq_656;  // stencil2d_local.cl:20:30
-    reg         pq_657;  // stencil2d_local.cl:20:30
-    reg         pq_658;  // stencil2d_local.cl:20:30
-    reg         pq_659;  // stencil2d_local.cl:20:30
-    reg         pq_660;  // stencil2d_local.cl:20:30
-    wire [31:0] pld_661;  // stencil2d_local.cl:20:47
-    wire [31:0] pm_662;  // stencil2d_local.cl:20:30
-    wire [31:0] w_663;  // stencil2d_local.cl:20:73
-    wire [31:0] pm_664;  // stencil2d_local.cl:20:30
+    wire [31:0] pld_655;  // stencil2d_local.cl:20:47
+    wire [31:0] pm_656;  // stencil2d_local.cl:20:30
+    wire [31:0] w_657;  // stencil2d_local.cl:20:73
+    wire [31:0] pm_658;  // stencil2d_local.cl:20:30
+    reg  [63:0] pq_659;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_660;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_661;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_662;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_663;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_664;  // stencil2d_local.cl:20:9
     reg  [63:0] pq_665;  // stencil2d_local.cl:20:9
     reg  [63:0] pq_666;  // stencil2d_local.cl:20:9
     reg  [63:0] pq_667;  // stencil2d_local.cl:20:9
@@ -800,77 +806,77 @@ module stencil2d_datapath (
     reg  [63:0] pq_703;  // stencil2d_local.cl:20:9
     reg  [63:0] pq_704;  // stencil2d_local.cl:20:9
     reg  [63:0] pq_705;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_706;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_707;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_708;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_709;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_710;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_711;  // stencil2d_local.cl:20:9
-    wire [63:0] pwa_712;
-    wire [63:0] pv_713;  // stencil2d_local.cl:19:5
-    wire [7:0]  pw_714;  // stencil2d_local.cl:19:5
-    wire [7:0]  w_715;  // stencil2d_local.cl:19:5
-    wire [7:0]  pw_716;  // stencil2d_local.cl:19:5
-    wire [63:0] pw_717;  // stencil2d_local.cl:19:5
-    wire [63:0] w_718;  // stencil2d_local.cl:19:5
-    wire [63:0] w_719;  // stencil2d_local.cl:19:5
+    wire [63:0] pwa_706;
+    wire [63:0] pv_707;  // stencil2d_local.cl:19:5
+    wire [7:0]  pw_708;  // stencil2d_local.cl:19:5
+    wire [7:0]  w_709;  // stencil2d_local.cl:19:5
+    wire [7:0]  pw_710;  // stencil2d_local.cl:19:5
+    wire [63:0] pw_711;  // stencil2d_local.cl:19:5
+    wire [63:0] w_712;  // stencil2d_local.cl:19:5
+    wire [63:0] w_713;  // stencil2d_local.cl:19:5
     reg  [48:0] p1_valid;  // stencil2d_local.cl:17:5
     reg         p1_admit;
     wire        p1_stall;
     wire        p1_en;
-    wire [63:0] pv_720;  // stencil2d_local.cl:17:5
-    wire [7:0]  pw_721;  // stencil2d_local.cl:17:5
-    wire [7:0]  w_722;  // stencil2d_local.cl:17:5
-    wire        pw_723;  // stencil2d_local.cl:17:5
+    wire [63:0] pv_714;  // stencil2d_local.cl:17:5
+    wire [7:0]  pw_715;  // stencil2d_local.cl:17:5
+    wire [7:0]  w_716;  // stencil2d_local.cl:17:5
+    wire        pw_717;  // stencil2d_local.cl:17:5
     reg         p1_go;
-    wire [31:0] w_724;  // stencil2d_local.cl:11:14
-    wire [63:0] w_725;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_726;  // stencil2d_local.cl:11:14
-    wire [63:0] w_727;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_728;  // stencil2d_local.cl:11:14
-    wire [31:0] w_729;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_730;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_731;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_732;  // stencil2d_local.cl:11:14
-    wire [31:0] w_733;  // stencil2d_local.cl:12:14
-    wire [63:0] w_734;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_735;  // stencil2d_local.cl:12:14
-    wire [63:0] w_736;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_737;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_738;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_739;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_740;  // stencil2d_local.cl:12:14
-    wire [7:0]  pw_741;  // stencil2d_local.cl:14:14
-    wire [7:0]  w_742;  // stencil2d_local.cl:14:14
-    wire [7:0]  pw_743;  // stencil2d_local.cl:14:14
-    wire [31:0] pw_744;  // stencil2d_local.cl:14:14
-    wire [63:0] w_745;  // stencil2d_local.cl:18:9
-    wire [15:0] pw_746;  // stencil2d_local.cl:18:9
-    wire [15:0] w_747;  // stencil2d_local.cl:18:9
-    wire [15:0] pw_748;  // stencil2d_local.cl:18:9
-    wire [15:0] w_749;  // stencil2d_local.cl:18:9
-    wire [15:0] pw_750;  // stencil2d_local.cl:18:9
-    wire [15:0] pw_751;  // stencil2d_local.cl:18:9
-    wire [63:0] pw_752;  // stencil2d_local.cl:18:9
-    wire [63:0] pw_753;  // stencil2d_local.cl:18:9
-    wire [31:0] w_754;  // stencil2d_local.cl:18:28
-    wire        pw_755;  // stencil2d_local.cl:18:23
-    wire [63:0] w_756;  // stencil2d_local.cl:18:32
-    wire [31:0] w_757;  // stencil2d_local.cl:18:40
-    wire [31:0] pw_758;  // stencil2d_local.cl:18:35
-    reg  [31:0] pq_759;  // stencil2d_local.cl:18:35
-    reg  [31:0] pq_760;  // stencil2d_local.cl:18:35
-    reg  [31:0] pq_761;  // stencil2d_local.cl:18:35
-    reg  [31:0] pq_762;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_763;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_764;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_765;  // stencil2d_local.cl:18:35
-    wire [31:0] w_766;  // stencil2d_local.cl:18:53
-    wire [31:0] pw_767;  // stencil2d_local.cl:18:35
-    wire [63:0] pw_768;  // stencil2d_local.cl:18:32
-    wire [63:0] w_769;  // stencil2d_local.cl:18:32
-    wire [63:0] pw_770;  // stencil2d_local.cl:18:32
-    wire [63:0] pw_771;  // stencil2d_local.cl:18:32
+    wire [31:0] w_718;  // stencil2d_local.cl:11:14
+    wire [63:0] w_719;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_720;  // stencil2d_local.cl:11:14
+    wire [63:0] w_721;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_722;  // stencil2d_local.cl:11:14
+    wire [31:0] w_723;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_724;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_725;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_726;  // stencil2d_local.cl:11:14
+    wire [31:0] w_727;  // stencil2d_local.cl:12:14
+    wire [63:0] w_728;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_729;  // stencil2d_local.cl:12:14
+    wire [63:0] w_730;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_731;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_732;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_733;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_734;  // stencil2d_local.cl:12:14
+    wire [7:0]  pw_735;  // stencil2d_local.cl:14:14
+    wire [7:0]  w_736;  // stencil2d_local.cl:14:14
+    wire [7:0]  pw_737;  // stencil2d_local.cl:14:14
+    wire [31:0] pw_738;  // stencil2d_local.cl:14:14
+    wire [63:0] w_739;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_740;  // stencil2d_local.cl:18:9
+    wire [15:0] w_741;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_742;  // stencil2d_local.cl:18:9
+    wire [15:0] w_743;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_744;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_745;  // stencil2d_local.cl:18:9
+    wire [63:0] pw_746;  // stencil2d_local.cl:18:9
+    wire [63:0] pw_747;  // stencil2d_local.cl:18:9
+    wire [31:0] w_748;  // stencil2d_local.cl:18:28
+    wire        pw_749;  // stencil2d_local.cl:18:23
+    wire [63:0] w_750;  // stencil2d_local.cl:18:32
+    wire [31:0] w_751;  // stencil2d_local.cl:18:40
+    wire [31:0] pw_752;  // stencil2d_local.cl:18:35
+    reg  [31:0] pq_753;  // stencil2d_local.cl:18:35
+    reg  [31:0] pq_754;  // stencil2d_local.cl:18:35
+    reg  [31:0] pq_755;  // stencil2d_local.cl:18:35
+    reg  [31:0] pq_756;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_757;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_758;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_759;  // stencil2d_local.cl:18:35
+    wire [31:0] w_760;  // stencil2d_local.cl:18:53
+    wire [31:0] pw_761;  // stencil2d_local.cl:18:35
+    wire [63:0] pw_762;  // stencil2d_local.cl:18:32
+    wire [63:0] w_763;  // stencil2d_local.cl:18:32
+    wire [63:0] pw_764;  // stencil2d_local.cl:18:32
+    wire [63:0] pw_765;  // stencil2d_local.cl:18:32
+    reg         pq_766;  // stencil2d_local.cl:18:23
+    reg         pq_767;  // stencil2d_local.cl:18:23
+    reg         pq_768;  // stencil2d_local.cl:18:23
+    reg         pq_769;  // stencil2d_local.cl:18:23
+    reg         pq_770;  // stencil2d_local.cl:18:23
+    reg         pq_771;  // stencil2d_local.cl:18:23
     reg         pq_772;  // stencil2d_local.cl:18:23
     reg         pq_773;  // stencil2d_local.cl:18:23
     reg         pq_774;  // stencil2d_local.cl:18:23
@@ -912,16 +918,16 @@ module stencil2d_datapath (
     reg         pq_810;  // stencil2d_local.cl:18:23
     reg         pq_811;  // stencil2d_local.cl:18:23
     reg         pq_812;  // stencil2d_local.cl:18:23
-    reg         pq_813;  // stencil2d_local.cl:18:23
-    reg         pq_814;  // stencil2d_local.cl:18:23
-    reg         pq_815;  // stencil2d_local.cl:18:23
-    reg         pq_816;  // stencil2d_local.cl:18:23
-    reg         pq_817;  // stencil2d_local.cl:18:23
-    reg         pq_818;  // stencil2d_local.cl:18:23
-    wire [31:0] pld_819;  // stencil2d_local.cl:18:32
-    wire [31:0] pm_820;  // stencil2d_local.cl:18:23
-    wire [31:0] w_821;  // stencil2d_local.cl:18:58
-    wire [31:0] pm_822;  // stencil2d_local.cl:18:23
+    wire [31:0] pld_813;  // stencil2d_local.cl:18:32
+    wire [31:0] pm_814;  // stencil2d_local.cl:18:23
+    wire [31:0] w_815;  // stencil2d_local.cl:18:58
+    wire [31:0] pm_816;  // stencil2d_local.cl:18:23
+    reg  [63:0] pq_817;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_818;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_819;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_820;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_821;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_822;  // stencil2d_local.cl:18:9
     reg  [63:0] pq_823;  // stencil2d_local.cl:18:9
     reg  [63:0] pq_824;  // stencil2d_local.cl:18:9
     reg  [63:0] pq_825;  // stencil2d_local.cl:18:9
@@ -963,81 +969,81 @@ module stencil2d_datapath (
     reg  [63:0] pq_861;  // stencil2d_local.cl:18:9
     reg  [63:0] pq_862;  // stencil2d_local.cl:18:9
     reg  [63:0] pq_863;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_864;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_865;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_866;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_867;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_868;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_869;  // stencil2d_local.cl:18:9
-    wire [63:0] pwa_870;
-    wire [63:0] pv_871;  // stencil2d_local.cl:17:5
-    wire [7:0]  pw_872;  // stencil2d_local.cl:17:5
-    wire [7:0]  w_873;  // stencil2d_local.cl:17:5
-    wire [7:0]  pw_874;  // stencil2d_local.cl:17:5
-    wire [63:0] pw_875;  // stencil2d_local.cl:17:5
-    wire [63:0] w_876;  // stencil2d_local.cl:17:5
+    wire [63:0] pwa_864;
+    wire [63:0] pv_865;  // stencil2d_local.cl:17:5
+    wire [7:0]  pw_866;  // stencil2d_local.cl:17:5
+    wire [7:0]  w_867;  // stencil2d_local.cl:17:5
+    wire [7:0]  pw_868;  // stencil2d_local.cl:17:5
+    wire [63:0] pw_869;  // stencil2d_local.cl:17:5
+    wire [63:0] w_870;  // stencil2d_local.cl:17:5
     reg  [48:0] p0_valid;  // stencil2d_local.cl:7:6
     reg         p0_admit;
     wire        p0_stall;
     wire        p0_en;
-    wire [63:0] pv_877;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_878;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_879;  // stencil2d_local.cl:7:6
-    wire        pw_880;  // stencil2d_local.cl:7:6
+    wire [63:0] pv_871;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_872;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_873;  // stencil2d_local.cl:7:6
+    wire        pw_874;  // stencil2d_local.cl:7:6
     reg         p0_go;
-    wire [31:0] w_881;  // stencil2d_local.cl:11:14
-    wire [63:0] w_882;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_883;  // stencil2d_local.cl:11:14
-    wire [63:0] w_884;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_885;  // stencil2d_local.cl:11:14
-    wire [31:0] w_886;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_887;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_888;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_889;  // stencil2d_local.cl:11:14
-    wire [31:0] w_890;  // stencil2d_local.cl:12:14
-    wire [63:0] w_891;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_892;  // stencil2d_local.cl:12:14
-    wire [63:0] w_893;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_894;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_895;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_896;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_897;  // stencil2d_local.cl:12:14
-    wire [7:0]  pw_898;  // stencil2d_local.cl:13:14
-    wire [7:0]  w_899;  // stencil2d_local.cl:13:14
-    wire [7:0]  pw_900;  // stencil2d_local.cl:13:14
-    wire [31:0] pw_901;  // stencil2d_local.cl:13:14
-    wire [7:0]  pw_902;  // stencil2d_local.cl:14:14
-    wire [7:0]  pw_903;  // stencil2d_local.cl:14:14
-    wire [31:0] pw_904;  // stencil2d_local.cl:14:14
-    wire [63:0] w_905;  // stencil2d_local.cl:16:5
-    wire [63:0] w_906;  // stencil2d_local.cl:16:20
-    wire [31:0] w_907;  // stencil2d_local.cl:16:28
-    wire [31:0] pw_908;  // stencil2d_local.cl:16:23
-    reg  [31:0] pq_909;  // stencil2d_local.cl:16:23
-    reg  [31:0] pq_910;  // stencil2d_local.cl:16:23
-    reg  [31:0] pq_911;  // stencil2d_local.cl:16:23
-    reg  [31:0] pq_912;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_913;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_914;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_915;  // stencil2d_local.cl:16:23
-    wire [63:0] pw_916;  // stencil2d_local.cl:16:20
-    wire [63:0] w_917;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_918;  // stencil2d_local.cl:16:20
-    wire [63:0] pw_919;  // stencil2d_local.cl:16:20
-    wire [31:0] pld_920;  // stencil2d_local.cl:16:20
-    wire [15:0] pw_921;  // stencil2d_local.cl:16:5
-    wire [15:0] w_922;  // stencil2d_local.cl:16:5
-    wire [15:0] pw_923;  // stencil2d_local.cl:16:5
-    wire [15:0] w_924;  // stencil2d_local.cl:16:5
-    wire [15:0] pw_925;  // stencil2d_local.cl:16:5
-    wire [15:0] pw_926;  // stencil2d_local.cl:16:5
-    wire [15:0] w_927;  // stencil2d_local.cl:16:5
-    wire [15:0] pw_928;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_929;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_930;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_931;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_932;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_933;  // stencil2d_local.cl:16:5
+    wire [31:0] w_875;  // stencil2d_local.cl:11:14
+    wire [63:0] w_876;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_877;  // stencil2d_local.cl:11:14
+    wire [63:0] w_878;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_879;  // stencil2d_local.cl:11:14
+    wire [31:0] w_880;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_881;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_882;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_883;  // stencil2d_local.cl:11:14
+    wire [31:0] w_884;  // stencil2d_local.cl:12:14
+    wire [63:0] w_885;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_886;  // stencil2d_local.cl:12:14
+    wire [63:0] w_887;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_888;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_889;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_890;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_891;  // stencil2d_local.cl:12:14
+    wire [7:0]  pw_892;  // stencil2d_local.cl:13:14
+    wire [7:0]  w_893;  // stencil2d_local.cl:13:14
+    wire [7:0]  pw_894;  // stencil2d_local.cl:13:14
+    wire [31:0] pw_895;  // stencil2d_local.cl:13:14
+    wire [7:0]  pw_896;  // stencil2d_local.cl:14:14
+    wire [7:0]  pw_897;  // stencil2d_local.cl:14:14
+    wire [31:0] pw_898;  // stencil2d_local.cl:14:14
+    wire [63:0] w_899;  // stencil2d_local.cl:16:5
+    wire [63:0] w_900;  // stencil2d_local.cl:16:20
+    wire [31:0] w_901;  // stencil2d_local.cl:16:28
+    wire [31:0] pw_902;  // stencil2d_local.cl:16:23
+    reg  [31:0] pq_903;  // stencil2d_local.cl:16:23
+    reg  [31:0] pq_904;  // stencil2d_local.cl:16:23
+    reg  [31:0] pq_905;  // stencil2d_local.cl:16:23
+    reg  [31:0] pq_906;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_907;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_908;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_909;  // stencil2d_local.cl:16:23
+    wire [63:0] pw_910;  // stencil2d_local.cl:16:20
+    wire [63:0] w_911;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_912;  // stencil2d_local.cl:16:20
+    wire [63:0] pw_913;  // stencil2d_local.cl:16:20
+    wire [31:0] pld_914;  // stencil2d_local.cl:16:20
+    wire [15:0] pw_915;  // stencil2d_local.cl:16:5
+    wire [15:0] w_916;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_917;  // stencil2d_local.cl:16:5
+    wire [15:0] w_918;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_919;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_920;  // stencil2d_local.cl:16:5
+    wire [15:0] w_921;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_922;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_923;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_924;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_925;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_926;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_927;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_928;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_929;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_930;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_931;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_932;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_933;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_934;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_935;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_936;  // stencil2d_local.cl:16:5
@@ -1079,28 +1085,22 @@ module stencil2d_datapath (
     reg  [63:0] pq_972;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_973;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_974;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_975;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_976;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_977;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_978;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_979;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_980;  // stencil2d_local.cl:16:5
-    wire [63:0] pwa_981;
-    wire [63:0] pv_982;  // stencil2d_local.cl:7:6
+    wire [63:0] pwa_975;
+    wire [63:0] pv_976;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_977;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_978;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_979;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_980;  // stencil2d_local.cl:7:6
+    wire        pw_981;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_982;  // stencil2d_local.cl:7:6
     wire [7:0]  pw_983;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_984;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_985;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_986;  // stencil2d_local.cl:7:6
-    wire        pw_987;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_988;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_989;  // stencil2d_local.cl:7:6
-    wire [63:0] pw_990;  // stencil2d_local.cl:7:6
-    wire [63:0] pv_991;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_992;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_993;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_994;  // stencil2d_local.cl:7:6
-    wire [63:0] pw_995;  // stencil2d_local.cl:7:6
-    wire [63:0] w_996;  // stencil2d_local.cl:7:6
+    wire [63:0] pw_984;  // stencil2d_local.cl:7:6
+    wire [63:0] pv_985;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_986;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_987;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_988;  // stencil2d_local.cl:7:6
+    wire [63:0] pw_989;  // stencil2d_local.cl:7:6
+    wire [63:0] w_990;  // stencil2d_local.cl:7:6
     reg  [7:0]  launch_err;
     reg         done_q;
     reg  [31:0] perf_l5_cycles;
@@ -1264,440 +1264,440 @@ module stencil2d_datapath (
     assign prd_46 = obj0_tile_rdata[31:0];
     assign go_47 = 1'h1;
 
-    ohls_fp_mul pu_48 (
+    ohls_fp_mul p5u0_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
         .in_valid(go_47),
         .a(w_30),
         .b(prd_46),
-        .out_valid(pu_48_valid),
-        .result(pu_48_result)
+        .out_valid(p5u0_fp_mul_valid),
+        .result(p5u0_fp_mul_result)
     );
-    assign fnan_57 = pu_48_result;
-    assign pw_58 = (((&pd_52[30:23]) && (!(pd_52[22:0] == 23'h000000))) ? (pd_52 | 32'h00400000) : (((&pd_56[30:23]) && (!(pd_56[22:0] == 23'h000000))) ? (pd_56 | 32'h00400000) : (((((&pd_52[30:23]) && (pd_52[22:0] == 23'h000000)) && (pd_56[30:0] == 31'h00000000)) || ((pd_52[30:0] == 31'h00000000) && ((&pd_56[30:23]) && (pd_56[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_57)));
-    assign w_59 = 32'h3e000000;
-    assign w_60 = 64'hfffffffffffffffc;
-    assign pw_61 = (pq_44 + w_60);
-    assign pwa_62 = (pw_61 >> 64'h0000000000000002);
-    assign prd_63 = obj0_tile_r1_rdata[31:0];
-    assign pw_64 = (pq_44 + w_41);
-    assign pwa_65 = (pw_64 >> 64'h0000000000000002);
-    assign prd_66 = obj0_tile_r2_rdata[31:0];
-    assign go_67 = 1'h1;
+    assign fnan_56 = p5u0_fp_mul_result;
+    assign pw_57 = (((&pd_51[30:23]) && (!(pd_51[22:0] == 23'h000000))) ? (pd_51 | 32'h00400000) : (((&pd_55[30:23]) && (!(pd_55[22:0] == 23'h000000))) ? (pd_55 | 32'h00400000) : (((((&pd_51[30:23]) && (pd_51[22:0] == 23'h000000)) && (pd_55[30:0] == 31'h00000000)) || ((pd_51[30:0] == 31'h00000000) && ((&pd_55[30:23]) && (pd_55[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_56)));
+    assign w_58 = 32'h3e000000;
+    assign w_59 = 64'hfffffffffffffffc;
+    assign pw_60 = (pq_44 + w_59);
+    assign pwa_61 = (pw_60 >> 64'h0000000000000002);
+    assign prd_62 = obj0_tile_r1_rdata[31:0];
+    assign pw_63 = (pq_44 + w_41);
+    assign pwa_64 = (pw_63 >> 64'h0000000000000002);
+    assign prd_65 = obj0_tile_r2_rdata[31:0];
+    assign go_66 = 1'h1;
 
-    ohls_fp_add pu_68 (
+    ohls_fp_add p5u1_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_67),
-        .a(prd_63),
-        .b(prd_66),
+        .in_valid(go_66),
+        .a(prd_62),
+        .b(prd_65),
         .sub(1'h0),
-        .out_valid(pu_68_valid),
-        .result(pu_68_result)
+        .out_valid(p5u1_fp_add_valid),
+        .result(p5u1_fp_add_result)
     );
-    assign fnan_81 = pu_68_result;
-    assign pw_82 = (((&pd_74[30:23]) && (!(pd_74[22:0] == 23'h000000))) ? (pd_74 | 32'h00400000) : (((&pd_80[30:23]) && (!(pd_80[22:0] == 23'h000000))) ? (pd_80 | 32'h00400000) : (((((&pd_74[30:23]) && (pd_74[22:0] == 23'h000000)) && ((&pd_80[30:23]) && (pd_80[22:0] == 23'h000000))) && (!(pd_74[31] == pd_80[31]))) ? 32'hffc00000 : fnan_81)));
-    assign w_83 = 64'hffffffffffffffb8;
-    assign pw_84 = (pw_39 + w_83);
-    assign pw_87 = (pq_85 + pq_86);
-    assign pwa_88 = (pw_87 >> 64'h0000000000000002);
-    assign prd_89 = obj0_tile_r3_rdata[31:0];
-    assign go_96 = 1'h1;
+    assign fnan_79 = p5u1_fp_add_result;
+    assign pw_80 = (((&pd_72[30:23]) && (!(pd_72[22:0] == 23'h000000))) ? (pd_72 | 32'h00400000) : (((&pd_78[30:23]) && (!(pd_78[22:0] == 23'h000000))) ? (pd_78 | 32'h00400000) : (((((&pd_72[30:23]) && (pd_72[22:0] == 23'h000000)) && ((&pd_78[30:23]) && (pd_78[22:0] == 23'h000000))) && (!(pd_72[31] == pd_78[31]))) ? 32'hffc00000 : fnan_79)));
+    assign w_81 = 64'hffffffffffffffb8;
+    assign pw_82 = (pw_39 + w_81);
+    assign pw_85 = (pq_83 + pq_84);
+    assign pwa_86 = (pw_85 >> 64'h0000000000000002);
+    assign prd_87 = obj0_tile_r3_rdata[31:0];
+    assign go_94 = 1'h1;
 
-    ohls_fp_add pu_97 (
+    ohls_fp_add p5u2_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_96),
-        .a(pw_82),
-        .b(pq_95),
+        .in_valid(go_94),
+        .a(pw_80),
+        .b(pq_93),
         .sub(1'h0),
-        .out_valid(pu_97_valid),
-        .result(pu_97_result)
+        .out_valid(p5u2_fp_add_valid),
+        .result(p5u2_fp_add_result)
     );
-    assign fnan_110 = pu_97_result;
-    assign pw_111 = (((&pd_103[30:23]) && (!(pd_103[22:0] == 23'h000000))) ? (pd_103 | 32'h00400000) : (((&pd_109[30:23]) && (!(pd_109[22:0] == 23'h000000))) ? (pd_109 | 32'h00400000) : (((((&pd_103[30:23]) && (pd_103[22:0] == 23'h000000)) && ((&pd_109[30:23]) && (pd_109[22:0] == 23'h000000))) && (!(pd_103[31] == pd_109[31]))) ? 32'hffc00000 : fnan_110)));
-    assign w_112 = 64'h0000000000000048;
-    assign pw_113 = (pw_39 + w_112);
-    assign pw_115 = (pq_114 + pq_86);
-    assign pwa_116 = (pw_115 >> 64'h0000000000000002);
-    assign prd_117 = obj0_tile_r4_rdata[31:0];
-    assign go_130 = 1'h1;
+    assign fnan_107 = p5u2_fp_add_result;
+    assign pw_108 = (((&pd_100[30:23]) && (!(pd_100[22:0] == 23'h000000))) ? (pd_100 | 32'h00400000) : (((&pd_106[30:23]) && (!(pd_106[22:0] == 23'h000000))) ? (pd_106 | 32'h00400000) : (((((&pd_100[30:23]) && (pd_100[22:0] == 23'h000000)) && ((&pd_106[30:23]) && (pd_106[22:0] == 23'h000000))) && (!(pd_100[31] == pd_106[31]))) ? 32'hffc00000 : fnan_107)));
+    assign w_109 = 64'h0000000000000048;
+    assign pw_110 = (pw_39 + w_109);
+    assign pw_112 = (pq_111 + pq_84);
+    assign pwa_113 = (pw_112 >> 64'h0000000000000002);
+    assign prd_114 = obj0_tile_r4_rdata[31:0];
+    assign go_127 = 1'h1;
 
-    ohls_fp_add pu_131 (
+    ohls_fp_add p5u3_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_130),
-        .a(pw_111),
-        .b(pq_129),
+        .in_valid(go_127),
+        .a(pw_108),
+        .b(pq_126),
         .sub(1'h0),
-        .out_valid(pu_131_valid),
-        .result(pu_131_result)
+        .out_valid(p5u3_fp_add_valid),
+        .result(p5u3_fp_add_result)
     );
-    assign fnan_144 = pu_131_result;
-    assign pw_145 = (((&pd_137[30:23]) && (!(pd_137[22:0] == 23'h000000))) ? (pd_137 | 32'h00400000) : (((&pd_143[30:23]) && (!(pd_143[22:0] == 23'h000000))) ? (pd_143 | 32'h00400000) : (((((&pd_137[30:23]) && (pd_137[22:0] == 23'h000000)) && ((&pd_143[30:23]) && (pd_143[22:0] == 23'h000000))) && (!(pd_137[31] == pd_143[31]))) ? 32'hffc00000 : fnan_144)));
-    assign go_146 = 1'h1;
+    assign fnan_140 = p5u3_fp_add_result;
+    assign pw_141 = (((&pd_133[30:23]) && (!(pd_133[22:0] == 23'h000000))) ? (pd_133 | 32'h00400000) : (((&pd_139[30:23]) && (!(pd_139[22:0] == 23'h000000))) ? (pd_139 | 32'h00400000) : (((((&pd_133[30:23]) && (pd_133[22:0] == 23'h000000)) && ((&pd_139[30:23]) && (pd_139[22:0] == 23'h000000))) && (!(pd_133[31] == pd_139[31]))) ? 32'hffc00000 : fnan_140)));
+    assign go_142 = 1'h1;
 
-    ohls_fp_mul pu_147 (
+    ohls_fp_mul p5u4_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_146),
-        .a(w_59),
-        .b(pw_145),
-        .out_valid(pu_147_valid),
-        .result(pu_147_result)
+        .in_valid(go_142),
+        .a(w_58),
+        .b(pw_141),
+        .out_valid(p5u4_fp_mul_valid),
+        .result(p5u4_fp_mul_result)
     );
-    assign fnan_156 = pu_147_result;
-    assign pw_157 = (((&pd_151[30:23]) && (!(pd_151[22:0] == 23'h000000))) ? (pd_151 | 32'h00400000) : (((&pd_155[30:23]) && (!(pd_155[22:0] == 23'h000000))) ? (pd_155 | 32'h00400000) : (((((&pd_151[30:23]) && (pd_151[22:0] == 23'h000000)) && (pd_155[30:0] == 31'h00000000)) || ((pd_151[30:0] == 31'h00000000) && ((&pd_155[30:23]) && (pd_155[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_156)));
-    assign go_176 = 1'h1;
+    assign fnan_151 = p5u4_fp_mul_result;
+    assign pw_152 = (((&pd_146[30:23]) && (!(pd_146[22:0] == 23'h000000))) ? (pd_146 | 32'h00400000) : (((&pd_150[30:23]) && (!(pd_150[22:0] == 23'h000000))) ? (pd_150 | 32'h00400000) : (((((&pd_146[30:23]) && (pd_146[22:0] == 23'h000000)) && (pd_150[30:0] == 31'h00000000)) || ((pd_146[30:0] == 31'h00000000) && ((&pd_150[30:23]) && (pd_150[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_151)));
+    assign go_171 = 1'h1;
 
-    ohls_fp_add pu_177 (
+    ohls_fp_add p5u5_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_176),
-        .a(pq_175),
-        .b(pw_157),
+        .in_valid(go_171),
+        .a(pq_170),
+        .b(pw_152),
         .sub(1'h0),
-        .out_valid(pu_177_valid),
-        .result(pu_177_result)
+        .out_valid(p5u5_fp_add_valid),
+        .result(p5u5_fp_add_result)
     );
-    assign fnan_190 = pu_177_result;
-    assign pw_191 = (((&pd_183[30:23]) && (!(pd_183[22:0] == 23'h000000))) ? (pd_183 | 32'h00400000) : (((&pd_189[30:23]) && (!(pd_189[22:0] == 23'h000000))) ? (pd_189 | 32'h00400000) : (((((&pd_183[30:23]) && (pd_183[22:0] == 23'h000000)) && ((&pd_189[30:23]) && (pd_189[22:0] == 23'h000000))) && (!(pd_183[31] == pd_189[31]))) ? 32'hffc00000 : fnan_190)));
-    assign w_192 = {32'h00000000, out_base};
-    assign w_193 = arg_width;
-    assign pw_194 = (pw_22 * w_193);
-    assign pw_201 = (pq_197 + pq_200);
-    assign pw_202 = {{32{pw_201[31]}}, pw_201[31:0]};
-    assign pw_203 = (pw_202 * w_41);
-    assign pw_204 = (w_192 + pw_203);
-    assign pv_232 = v13_lid_x;
-    assign pw_233 = pv_232[7:0];
-    assign w_234 = 8'h01;
-    assign pw_235 = (pw_233 + w_234);
-    assign w_236 = 8'h10;
-    assign pw_237 = (pw_235 == w_236);
-    assign w_238 = 8'h00;
-    assign pw_239 = (pw_237 ? w_238 : pw_235);
-    assign pw_240 = {56'h00000000000000, pw_239[7:0]};
-    assign pv_241 = v14_lid_y;
-    assign pw_242 = pv_241[7:0];
-    assign pw_243 = (pw_242 + w_234);
-    assign pw_244 = (pw_237 ? pw_243 : pw_242);
-    assign pw_245 = {56'h00000000000000, pw_244[7:0]};
+    assign fnan_184 = p5u5_fp_add_result;
+    assign pw_185 = (((&pd_177[30:23]) && (!(pd_177[22:0] == 23'h000000))) ? (pd_177 | 32'h00400000) : (((&pd_183[30:23]) && (!(pd_183[22:0] == 23'h000000))) ? (pd_183 | 32'h00400000) : (((((&pd_177[30:23]) && (pd_177[22:0] == 23'h000000)) && ((&pd_183[30:23]) && (pd_183[22:0] == 23'h000000))) && (!(pd_177[31] == pd_183[31]))) ? 32'hffc00000 : fnan_184)));
+    assign w_186 = {32'h00000000, out_base};
+    assign w_187 = arg_width;
+    assign pw_188 = (pw_22 * w_187);
+    assign pw_195 = (pq_191 + pq_194);
+    assign pw_196 = {{32{pw_195[31]}}, pw_195[31:0]};
+    assign pw_197 = (pw_196 * w_41);
+    assign pw_198 = (w_186 + pw_197);
+    assign pv_226 = v13_lid_x;
+    assign pw_227 = pv_226[7:0];
+    assign w_228 = 8'h01;
+    assign pw_229 = (pw_227 + w_228);
+    assign w_230 = 8'h10;
+    assign pw_231 = (pw_229 == w_230);
+    assign w_232 = 8'h00;
+    assign pw_233 = (pw_231 ? w_232 : pw_229);
+    assign pw_234 = {56'h00000000000000, pw_233[7:0]};
+    assign pv_235 = v14_lid_y;
+    assign pw_236 = pv_235[7:0];
+    assign pw_237 = (pw_236 + w_228);
+    assign pw_238 = (pw_231 ? pw_237 : pw_236);
+    assign pw_239 = {56'h00000000000000, pw_238[7:0]};
     assign p5_stall = ((p5_valid[30] && 1'h1) && (!out_st_req_ready));
-    assign w_246 = 64'h0000000000000000;
+    assign w_240 = 64'h0000000000000000;
     assign p4_en = (!p4_stall);
+    assign pv_241 = v13_lid_x;
+    assign pw_242 = pv_241[7:0];
+    assign w_243 = 8'h10;
+    assign pw_244 = (pw_242 < w_243);
+    assign w_245 = 32'h00000000;
+    assign w_246 = {32'h00000000, group_0};
     assign pv_247 = v13_lid_x;
-    assign pw_248 = pv_247[7:0];
-    assign w_249 = 8'h10;
-    assign pw_250 = (pw_248 < w_249);
-    assign w_251 = 32'h00000000;
-    assign w_252 = {32'h00000000, group_0};
-    assign pv_253 = v13_lid_x;
-    assign w_254 = 64'h0000000000000000;
-    assign pw_255 = w_252[31:0];
-    assign w_256 = 32'h00000010;
-    assign pw_257 = (pw_255 * w_256);
-    assign pw_258 = pv_253[31:0];
-    assign pw_259 = (pw_257 + pw_258);
-    assign w_260 = 32'h00000001;
-    assign w_261 = {32'h00000000, group_1};
-    assign pv_262 = v14_lid_y;
-    assign w_263 = 64'h0000000000000000;
-    assign pw_264 = w_261[31:0];
-    assign pw_265 = (pw_264 * w_256);
-    assign pw_266 = pv_262[31:0];
-    assign pw_267 = (pw_265 + pw_266);
-    assign pw_268 = pv_253[7:0];
-    assign w_269 = 8'h01;
-    assign pw_270 = (pw_268 + w_269);
-    assign pw_271 = {24'h000000, pw_270[7:0]};
-    assign w_272 = 64'h0000000000000000;
-    assign w_273 = 64'h00000000000004c8;
-    assign pw_274 = (w_272 + w_273);
-    assign pw_275 = {{32{pw_271[31]}}, pw_271[31:0]};
-    assign w_276 = 64'h0000000000000004;
-    assign pw_277 = (pw_275 * w_276);
-    assign pw_278 = (pw_274 + pw_277);
-    assign w_279 = arg_height;
-    assign w_280 = 32'h00000001;
-    assign pw_281 = (w_279 - w_280);
-    assign pw_282 = ((pw_267 ^ 32'h80000000) < (pw_281 ^ 32'h80000000));
-    assign w_283 = {32'h00000000, in_base};
-    assign w_284 = 32'h00000001;
-    assign pw_285 = (pw_267 + w_284);
-    assign w_286 = arg_width;
-    assign pw_287 = (pw_285 * w_286);
-    assign pw_294 = (pq_290 + pq_293);
-    assign pw_295 = {{32{pw_294[31]}}, pw_294[31:0]};
-    assign w_296 = 64'h0000000000000004;
-    assign pw_297 = (pw_295 * w_296);
-    assign pw_298 = (w_283 + pw_297);
-    assign pld_346 = in_ld_resp_data;
-    assign pm_347 = ((1'h1 && pq_345) ? pld_346 : v10_cond);
-    assign w_348 = 32'h00000000;
-    assign pm_349 = ((1'h1 && (!pq_345)) ? w_348 : pm_347);
-    assign pwa_397 = (pq_396 >> 64'h0000000000000002);
-    assign pv_398 = v13_lid_x;
-    assign pw_399 = pv_398[7:0];
-    assign w_400 = 8'h01;
-    assign pw_401 = (pw_399 + w_400);
-    assign pw_402 = {56'h00000000000000, pw_401[7:0]};
-    assign p4_stall = ((((p4_valid[3] && 1'h1) && (1'h1 && pq_301)) && (!in_ld_req_ready)) || (((p4_valid[47] && 1'h1) && (1'h1 && pq_345)) && (!in_ld_resp_valid)));
-    assign w_403 = 64'h0000000000000000;
-    assign w_404 = 64'h000000000000000f;
+    assign w_248 = 64'h0000000000000000;
+    assign pw_249 = w_246[31:0];
+    assign w_250 = 32'h00000010;
+    assign pw_251 = (pw_249 * w_250);
+    assign pw_252 = pv_247[31:0];
+    assign pw_253 = (pw_251 + pw_252);
+    assign w_254 = 32'h00000001;
+    assign w_255 = {32'h00000000, group_1};
+    assign pv_256 = v14_lid_y;
+    assign w_257 = 64'h0000000000000000;
+    assign pw_258 = w_255[31:0];
+    assign pw_259 = (pw_258 * w_250);
+    assign pw_260 = pv_256[31:0];
+    assign pw_261 = (pw_259 + pw_260);
+    assign pw_262 = pv_247[7:0];
+    assign w_263 = 8'h01;
+    assign pw_264 = (pw_262 + w_263);
+    assign pw_265 = {24'h000000, pw_264[7:0]};
+    assign w_266 = 64'h0000000000000000;
+    assign w_267 = 64'h00000000000004c8;
+    assign pw_268 = (w_266 + w_267);
+    assign pw_269 = {{32{pw_265[31]}}, pw_265[31:0]};
+    assign w_270 = 64'h0000000000000004;
+    assign pw_271 = (pw_269 * w_270);
+    assign pw_272 = (pw_268 + pw_271);
+    assign w_273 = arg_height;
+    assign w_274 = 32'h00000001;
+    assign pw_275 = (w_273 - w_274);
+    assign pw_276 = ((pw_261 ^ 32'h80000000) < (pw_275 ^ 32'h80000000));
+    assign w_277 = {32'h00000000, in_base};
+    assign w_278 = 32'h00000001;
+    assign pw_279 = (pw_261 + w_278);
+    assign w_280 = arg_width;
+    assign pw_281 = (pw_279 * w_280);
+    assign pw_288 = (pq_284 + pq_287);
+    assign pw_289 = {{32{pw_288[31]}}, pw_288[31:0]};
+    assign w_290 = 64'h0000000000000004;
+    assign pw_291 = (pw_289 * w_290);
+    assign pw_292 = (w_277 + pw_291);
+    assign pld_340 = in_ld_resp_data;
+    assign pm_341 = ((1'h1 && pq_339) ? pld_340 : v10_cond);
+    assign w_342 = 32'h00000000;
+    assign pm_343 = ((1'h1 && (!pq_339)) ? w_342 : pm_341);
+    assign pwa_391 = (pq_390 >> 64'h0000000000000002);
+    assign pv_392 = v13_lid_x;
+    assign pw_393 = pv_392[7:0];
+    assign w_394 = 8'h01;
+    assign pw_395 = (pw_393 + w_394);
+    assign pw_396 = {56'h00000000000000, pw_395[7:0]};
+    assign p4_stall = ((((p4_valid[3] && 1'h1) && (1'h1 && pq_295)) && (!in_ld_req_ready)) || (((p4_valid[47] && 1'h1) && (1'h1 && pq_339)) && (!in_ld_resp_valid)));
+    assign w_397 = 64'h0000000000000000;
+    assign w_398 = 64'h000000000000000f;
     assign p3_en = (!p3_stall);
+    assign pv_399 = v13_lid_x;
+    assign pw_400 = pv_399[7:0];
+    assign w_401 = 8'h10;
+    assign pw_402 = (pw_400 < w_401);
+    assign w_403 = 32'h00000000;
+    assign w_404 = {32'h00000000, group_0};
     assign pv_405 = v13_lid_x;
-    assign pw_406 = pv_405[7:0];
-    assign w_407 = 8'h10;
-    assign pw_408 = (pw_406 < w_407);
-    assign w_409 = 32'h00000000;
-    assign w_410 = {32'h00000000, group_0};
-    assign pv_411 = v13_lid_x;
-    assign w_412 = 64'h0000000000000000;
-    assign pw_413 = w_410[31:0];
-    assign w_414 = 32'h00000010;
-    assign pw_415 = (pw_413 * w_414);
-    assign pw_416 = pv_411[31:0];
-    assign pw_417 = (pw_415 + pw_416);
-    assign w_418 = 32'h00000001;
-    assign w_419 = {32'h00000000, group_1};
-    assign pv_420 = v14_lid_y;
-    assign w_421 = 64'h0000000000000000;
-    assign pw_422 = w_419[31:0];
-    assign pw_423 = (pw_422 * w_414);
-    assign pw_424 = pv_420[31:0];
-    assign pw_425 = (pw_423 + pw_424);
-    assign pw_426 = pv_411[7:0];
-    assign w_427 = 8'h01;
-    assign pw_428 = (pw_426 + w_427);
-    assign pw_429 = {24'h000000, pw_428[7:0]};
-    assign w_430 = 64'h0000000000000000;
-    assign pw_431 = {{32{pw_429[31]}}, pw_429[31:0]};
-    assign w_432 = 64'h0000000000000004;
-    assign pw_433 = (pw_431 * w_432);
-    assign pw_434 = (w_430 + pw_433);
-    assign w_435 = 32'h00000000;
-    assign pw_436 = ((pw_425 ^ 32'h80000000) > (w_435 ^ 32'h80000000));
-    assign w_437 = {32'h00000000, in_base};
-    assign w_438 = 32'h00000001;
-    assign pw_439 = (pw_425 - w_438);
-    assign w_440 = arg_width;
-    assign pw_441 = (pw_439 * w_440);
-    assign pw_448 = (pq_444 + pq_447);
-    assign pw_449 = {{32{pw_448[31]}}, pw_448[31:0]};
-    assign w_450 = 64'h0000000000000004;
-    assign pw_451 = (pw_449 * w_450);
-    assign pw_452 = (w_437 + pw_451);
-    assign pld_500 = in_ld_resp_data;
-    assign pm_501 = ((1'h1 && pq_499) ? pld_500 : v8_cond);
-    assign w_502 = 32'h00000000;
-    assign pm_503 = ((1'h1 && (!pq_499)) ? w_502 : pm_501);
-    assign pwa_551 = (pq_550 >> 64'h0000000000000002);
-    assign pv_552 = v13_lid_x;
-    assign pw_553 = pv_552[7:0];
-    assign w_554 = 8'h01;
-    assign pw_555 = (pw_553 + w_554);
-    assign pw_556 = {56'h00000000000000, pw_555[7:0]};
-    assign p3_stall = ((((p3_valid[3] && 1'h1) && (1'h1 && pq_455)) && (!in_ld_req_ready)) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_499)) && (!in_ld_resp_valid)));
-    assign w_557 = 64'h0000000000000000;
+    assign w_406 = 64'h0000000000000000;
+    assign pw_407 = w_404[31:0];
+    assign w_408 = 32'h00000010;
+    assign pw_409 = (pw_407 * w_408);
+    assign pw_410 = pv_405[31:0];
+    assign pw_411 = (pw_409 + pw_410);
+    assign w_412 = 32'h00000001;
+    assign w_413 = {32'h00000000, group_1};
+    assign pv_414 = v14_lid_y;
+    assign w_415 = 64'h0000000000000000;
+    assign pw_416 = w_413[31:0];
+    assign pw_417 = (pw_416 * w_408);
+    assign pw_418 = pv_414[31:0];
+    assign pw_419 = (pw_417 + pw_418);
+    assign pw_420 = pv_405[7:0];
+    assign w_421 = 8'h01;
+    assign pw_422 = (pw_420 + w_421);
+    assign pw_423 = {24'h000000, pw_422[7:0]};
+    assign w_424 = 64'h0000000000000000;
+    assign pw_425 = {{32{pw_423[31]}}, pw_423[31:0]};
+    assign w_426 = 64'h0000000000000004;
+    assign pw_427 = (pw_425 * w_426);
+    assign pw_428 = (w_424 + pw_427);
+    assign w_429 = 32'h00000000;
+    assign pw_430 = ((pw_419 ^ 32'h80000000) > (w_429 ^ 32'h80000000));
+    assign w_431 = {32'h00000000, in_base};
+    assign w_432 = 32'h00000001;
+    assign pw_433 = (pw_419 - w_432);
+    assign w_434 = arg_width;
+    assign pw_435 = (pw_433 * w_434);
+    assign pw_442 = (pq_438 + pq_441);
+    assign pw_443 = {{32{pw_442[31]}}, pw_442[31:0]};
+    assign w_444 = 64'h0000000000000004;
+    assign pw_445 = (pw_443 * w_444);
+    assign pw_446 = (w_431 + pw_445);
+    assign pld_494 = in_ld_resp_data;
+    assign pm_495 = ((1'h1 && pq_493) ? pld_494 : v8_cond);
+    assign w_496 = 32'h00000000;
+    assign pm_497 = ((1'h1 && (!pq_493)) ? w_496 : pm_495);
+    assign pwa_545 = (pq_544 >> 64'h0000000000000002);
+    assign pv_546 = v13_lid_x;
+    assign pw_547 = pv_546[7:0];
+    assign w_548 = 8'h01;
+    assign pw_549 = (pw_547 + w_548);
+    assign pw_550 = {56'h00000000000000, pw_549[7:0]};
+    assign p3_stall = ((((p3_valid[3] && 1'h1) && (1'h1 && pq_449)) && (!in_ld_req_ready)) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_493)) && (!in_ld_resp_valid)));
+    assign w_551 = 64'h0000000000000000;
     assign p2_en = (!p2_stall);
-    assign pv_558 = v14_lid_y;
-    assign pw_559 = pv_558[7:0];
-    assign w_560 = 8'h10;
-    assign pw_561 = (pw_559 < w_560);
-    assign w_562 = 32'h00000000;
-    assign w_563 = {32'h00000000, group_0};
-    assign pv_564 = v13_lid_x;
-    assign w_565 = 64'h0000000000000000;
-    assign pw_566 = w_563[31:0];
-    assign w_567 = 32'h00000010;
-    assign pw_568 = (pw_566 * w_567);
-    assign pw_569 = pv_564[31:0];
-    assign pw_570 = (pw_568 + pw_569);
-    assign w_571 = 32'h00000001;
-    assign w_572 = {32'h00000000, group_1};
-    assign pv_573 = v14_lid_y;
-    assign w_574 = 64'h0000000000000000;
-    assign pw_575 = w_572[31:0];
-    assign pw_576 = (pw_575 * w_567);
-    assign pw_577 = pv_573[31:0];
-    assign pw_578 = (pw_576 + pw_577);
-    assign pw_579 = pv_573[7:0];
-    assign w_580 = 8'h01;
-    assign pw_581 = (pw_579 + w_580);
-    assign pw_582 = {24'h000000, pw_581[7:0]};
-    assign w_583 = 64'h0000000000000000;
-    assign w_584 = arg_width;
-    assign pw_585 = pw_582[15:0];
-    assign w_586 = 16'h0003;
-    assign pw_587 = (pw_585 << w_586);
-    assign w_588 = 16'h0006;
-    assign pw_589 = (pw_585 << w_588);
-    assign pw_590 = (pw_587 + pw_589);
-    assign pw_591 = {48'h000000000000, pw_590[15:0]};
-    assign pw_592 = (w_583 + pw_591);
-    assign w_593 = 64'h0000000000000044;
-    assign pw_594 = (pw_592 + w_593);
-    assign w_595 = 32'h00000001;
-    assign pw_596 = (w_584 - w_595);
-    assign pw_597 = ((pw_570 ^ 32'h80000000) < (pw_596 ^ 32'h80000000));
-    assign w_598 = {32'h00000000, in_base};
-    assign w_599 = arg_width;
-    assign pw_600 = (pw_578 * w_599);
-    assign pw_607 = (pq_603 + pq_606);
-    assign w_608 = 32'h00000001;
-    assign pw_609 = (pw_607 + w_608);
-    assign pw_610 = {{32{pw_609[31]}}, pw_609[31:0]};
-    assign w_611 = 64'h0000000000000004;
-    assign pw_612 = (pw_610 * w_611);
-    assign pw_613 = (w_598 + pw_612);
-    assign pld_661 = in_ld_resp_data;
-    assign pm_662 = ((1'h1 && pq_660) ? pld_661 : v6_cond);
-    assign w_663 = 32'h00000000;
-    assign pm_664 = ((1'h1 && (!pq_660)) ? w_663 : pm_662);
-    assign pwa_712 = (pq_711 >> 64'h0000000000000002);
-    assign pv_713 = v14_lid_y;
-    assign pw_714 = pv_713[7:0];
-    assign w_715 = 8'h01;
-    assign pw_716 = (pw_714 + w_715);
-    assign pw_717 = {56'h00000000000000, pw_716[7:0]};
-    assign p2_stall = ((((p2_valid[3] && 1'h1) && (1'h1 && pq_616)) && (!in_ld_req_ready)) || (((p2_valid[47] && 1'h1) && (1'h1 && pq_660)) && (!in_ld_resp_valid)));
-    assign w_718 = 64'h0000000000000000;
-    assign w_719 = 64'h000000000000000f;
+    assign pv_552 = v14_lid_y;
+    assign pw_553 = pv_552[7:0];
+    assign w_554 = 8'h10;
+    assign pw_555 = (pw_553 < w_554);
+    assign w_556 = 32'h00000000;
+    assign w_557 = {32'h00000000, group_0};
+    assign pv_558 = v13_lid_x;
+    assign w_559 = 64'h0000000000000000;
+    assign pw_560 = w_557[31:0];
+    assign w_561 = 32'h00000010;
+    assign pw_562 = (pw_560 * w_561);
+    assign pw_563 = pv_558[31:0];
+    assign pw_564 = (pw_562 + pw_563);
+    assign w_565 = 32'h00000001;
+    assign w_566 = {32'h00000000, group_1};
+    assign pv_567 = v14_lid_y;
+    assign w_568 = 64'h0000000000000000;
+    assign pw_569 = w_566[31:0];
+    assign pw_570 = (pw_569 * w_561);
+    assign pw_571 = pv_567[31:0];
+    assign pw_572 = (pw_570 + pw_571);
+    assign pw_573 = pv_567[7:0];
+    assign w_574 = 8'h01;
+    assign pw_575 = (pw_573 + w_574);
+    assign pw_576 = {24'h000000, pw_575[7:0]};
+    assign w_577 = 64'h0000000000000000;
+    assign w_578 = arg_width;
+    assign pw_579 = pw_576[15:0];
+    assign w_580 = 16'h0003;
+    assign pw_581 = (pw_579 << w_580);
+    assign w_582 = 16'h0006;
+    assign pw_583 = (pw_579 << w_582);
+    assign pw_584 = (pw_581 + pw_583);
+    assign pw_585 = {48'h000000000000, pw_584[15:0]};
+    assign pw_586 = (w_577 + pw_585);
+    assign w_587 = 64'h0000000000000044;
+    assign pw_588 = (pw_586 + w_587);
+    assign w_589 = 32'h00000001;
+    assign pw_590 = (w_578 - w_589);
+    assign pw_591 = ((pw_564 ^ 32'h80000000) < (pw_590 ^ 32'h80000000));
+    assign w_592 = {32'h00000000, in_base};
+    assign w_593 = arg_width;
+    assign pw_594 = (pw_572 * w_593);
+    assign pw_601 = (pq_597 + pq_600);
+    assign w_602 = 32'h00000001;
+    assign pw_603 = (pw_601 + w_602);
+    assign pw_604 = {{32{pw_603[31]}}, pw_603[31:0]};
+    assign w_605 = 64'h0000000000000004;
+    assign pw_606 = (pw_604 * w_605);
+    assign pw_607 = (w_592 + pw_606);
+    assign pld_655 = in_ld_resp_data;
+    assign pm_656 = ((1'h1 && pq_654) ? pld_655 : v6_cond);
+    assign w_657 = 32'h00000000;
+    assign pm_658 = ((1'h1 && (!pq_654)) ? w_657 : pm_656);
+    assign pwa_706 = (pq_705 >> 64'h0000000000000002);
+    assign pv_707 = v14_lid_y;
+    assign pw_708 = pv_707[7:0];
+    assign w_709 = 8'h01;
+    assign pw_710 = (pw_708 + w_709);
+    assign pw_711 = {56'h00000000000000, pw_710[7:0]};
+    assign p2_stall = ((((p2_valid[3] && 1'h1) && (1'h1 && pq_610)) && (!in_ld_req_ready)) || (((p2_valid[47] && 1'h1) && (1'h1 && pq_654)) && (!in_ld_resp_valid)));
+    assign w_712 = 64'h0000000000000000;
+    assign w_713 = 64'h000000000000000f;
     assign p1_en = (!p1_stall);
-    assign pv_720 = v14_lid_y;
-    assign pw_721 = pv_720[7:0];
-    assign w_722 = 8'h10;
-    assign pw_723 = (pw_721 < w_722);
-    assign w_724 = 32'h00000000;
-    assign w_725 = {32'h00000000, group_0};
-    assign pv_726 = v13_lid_x;
-    assign w_727 = 64'h0000000000000000;
-    assign pw_728 = w_725[31:0];
-    assign w_729 = 32'h00000010;
-    assign pw_730 = (pw_728 * w_729);
-    assign pw_731 = pv_726[31:0];
-    assign pw_732 = (pw_730 + pw_731);
-    assign w_733 = 32'h00000001;
-    assign w_734 = {32'h00000000, group_1};
-    assign pv_735 = v14_lid_y;
-    assign w_736 = 64'h0000000000000000;
-    assign pw_737 = w_734[31:0];
-    assign pw_738 = (pw_737 * w_729);
-    assign pw_739 = pv_735[31:0];
-    assign pw_740 = (pw_738 + pw_739);
-    assign pw_741 = pv_735[7:0];
-    assign w_742 = 8'h01;
-    assign pw_743 = (pw_741 + w_742);
-    assign pw_744 = {24'h000000, pw_743[7:0]};
-    assign w_745 = 64'h0000000000000000;
-    assign pw_746 = pw_744[15:0];
-    assign w_747 = 16'h0003;
-    assign pw_748 = (pw_746 << w_747);
-    assign w_749 = 16'h0006;
-    assign pw_750 = (pw_746 << w_749);
-    assign pw_751 = (pw_748 + pw_750);
-    assign pw_752 = {48'h000000000000, pw_751[15:0]};
-    assign pw_753 = (w_745 + pw_752);
-    assign w_754 = 32'h00000000;
-    assign pw_755 = ((pw_732 ^ 32'h80000000) > (w_754 ^ 32'h80000000));
-    assign w_756 = {32'h00000000, in_base};
-    assign w_757 = arg_width;
-    assign pw_758 = (pw_740 * w_757);
-    assign pw_765 = (pq_761 + pq_764);
-    assign w_766 = 32'h00000001;
-    assign pw_767 = (pw_765 - w_766);
-    assign pw_768 = {{32{pw_767[31]}}, pw_767[31:0]};
-    assign w_769 = 64'h0000000000000004;
-    assign pw_770 = (pw_768 * w_769);
-    assign pw_771 = (w_756 + pw_770);
-    assign pld_819 = in_ld_resp_data;
-    assign pm_820 = ((1'h1 && pq_818) ? pld_819 : v4_cond);
-    assign w_821 = 32'h00000000;
-    assign pm_822 = ((1'h1 && (!pq_818)) ? w_821 : pm_820);
-    assign pwa_870 = (pq_869 >> 64'h0000000000000002);
+    assign pv_714 = v14_lid_y;
+    assign pw_715 = pv_714[7:0];
+    assign w_716 = 8'h10;
+    assign pw_717 = (pw_715 < w_716);
+    assign w_718 = 32'h00000000;
+    assign w_719 = {32'h00000000, group_0};
+    assign pv_720 = v13_lid_x;
+    assign w_721 = 64'h0000000000000000;
+    assign pw_722 = w_719[31:0];
+    assign w_723 = 32'h00000010;
+    assign pw_724 = (pw_722 * w_723);
+    assign pw_725 = pv_720[31:0];
+    assign pw_726 = (pw_724 + pw_725);
+    assign w_727 = 32'h00000001;
+    assign w_728 = {32'h00000000, group_1};
+    assign pv_729 = v14_lid_y;
+    assign w_730 = 64'h0000000000000000;
+    assign pw_731 = w_728[31:0];
+    assign pw_732 = (pw_731 * w_723);
+    assign pw_733 = pv_729[31:0];
+    assign pw_734 = (pw_732 + pw_733);
+    assign pw_735 = pv_729[7:0];
+    assign w_736 = 8'h01;
+    assign pw_737 = (pw_735 + w_736);
+    assign pw_738 = {24'h000000, pw_737[7:0]};
+    assign w_739 = 64'h0000000000000000;
+    assign pw_740 = pw_738[15:0];
+    assign w_741 = 16'h0003;
+    assign pw_742 = (pw_740 << w_741);
+    assign w_743 = 16'h0006;
+    assign pw_744 = (pw_740 << w_743);
+    assign pw_745 = (pw_742 + pw_744);
+    assign pw_746 = {48'h000000000000, pw_745[15:0]};
+    assign pw_747 = (w_739 + pw_746);
+    assign w_748 = 32'h00000000;
+    assign pw_749 = ((pw_726 ^ 32'h80000000) > (w_748 ^ 32'h80000000));
+    assign w_750 = {32'h00000000, in_base};
+    assign w_751 = arg_width;
+    assign pw_752 = (pw_734 * w_751);
+    assign pw_759 = (pq_755 + pq_758);
+    assign w_760 = 32'h00000001;
+    assign pw_761 = (pw_759 - w_760);
+    assign pw_762 = {{32{pw_761[31]}}, pw_761[31:0]};
+    assign w_763 = 64'h0000000000000004;
+    assign pw_764 = (pw_762 * w_763);
+    assign pw_765 = (w_750 + pw_764);
+    assign pld_813 = in_ld_resp_data;
+    assign pm_814 = ((1'h1 && pq_812) ? pld_813 : v4_cond);
+    assign w_815 = 32'h00000000;
+    assign pm_816 = ((1'h1 && (!pq_812)) ? w_815 : pm_814);
+    assign pwa_864 = (pq_863 >> 64'h0000000000000002);
+    assign pv_865 = v14_lid_y;
+    assign pw_866 = pv_865[7:0];
+    assign w_867 = 8'h01;
+    assign pw_868 = (pw_866 + w_867);
+    assign pw_869 = {56'h00000000000000, pw_868[7:0]};
+    assign p1_stall = ((((p1_valid[3] && 1'h1) && (1'h1 && pq_768)) && (!in_ld_req_ready)) || (((p1_valid[47] && 1'h1) && (1'h1 && pq_812)) && (!in_ld_resp_valid)));
+    assign w_870 = 64'h0000000000000000;
+    assign p0_en = (!p0_stall);
     assign pv_871 = v14_lid_y;
     assign pw_872 = pv_871[7:0];
-    assign w_873 = 8'h01;
-    assign pw_874 = (pw_872 + w_873);
-    assign pw_875 = {56'h00000000000000, pw_874[7:0]};
-    assign p1_stall = ((((p1_valid[3] && 1'h1) && (1'h1 && pq_774)) && (!in_ld_req_ready)) || (((p1_valid[47] && 1'h1) && (1'h1 && pq_818)) && (!in_ld_resp_valid)));
-    assign w_876 = 64'h0000000000000000;
-    assign p0_en = (!p0_stall);
-    assign pv_877 = v14_lid_y;
-    assign pw_878 = pv_877[7:0];
-    assign w_879 = 8'h10;
-    assign pw_880 = (pw_878 < w_879);
-    assign w_881 = 32'h00000000;
-    assign w_882 = {32'h00000000, group_0};
-    assign pv_883 = v13_lid_x;
-    assign w_884 = 64'h0000000000000000;
-    assign pw_885 = w_882[31:0];
-    assign w_886 = 32'h00000010;
-    assign pw_887 = (pw_885 * w_886);
-    assign pw_888 = pv_883[31:0];
-    assign pw_889 = (pw_887 + pw_888);
-    assign w_890 = 32'h00000001;
-    assign w_891 = {32'h00000000, group_1};
-    assign pv_892 = v14_lid_y;
-    assign w_893 = 64'h0000000000000000;
-    assign pw_894 = w_891[31:0];
-    assign pw_895 = (pw_894 * w_886);
-    assign pw_896 = pv_892[31:0];
-    assign pw_897 = (pw_895 + pw_896);
-    assign pw_898 = pv_883[7:0];
-    assign w_899 = 8'h01;
-    assign pw_900 = (pw_898 + w_899);
-    assign pw_901 = {24'h000000, pw_900[7:0]};
-    assign pw_902 = pv_892[7:0];
-    assign pw_903 = (pw_902 + w_899);
-    assign pw_904 = {24'h000000, pw_903[7:0]};
-    assign w_905 = 64'h0000000000000000;
-    assign w_906 = {32'h00000000, in_base};
-    assign w_907 = arg_width;
-    assign pw_908 = (pw_897 * w_907);
-    assign pw_915 = (pq_911 + pq_914);
-    assign pw_916 = {{32{pw_915[31]}}, pw_915[31:0]};
-    assign w_917 = 64'h0000000000000004;
-    assign pw_918 = (pw_916 * w_917);
-    assign pw_919 = (w_906 + pw_918);
-    assign pld_920 = in_ld_resp_data;
-    assign pw_921 = pv_892[15:0];
-    assign w_922 = 16'h0003;
-    assign pw_923 = (pw_921 << w_922);
-    assign w_924 = 16'h0006;
-    assign pw_925 = (pw_921 << w_924);
-    assign pw_926 = (pw_923 + pw_925);
-    assign w_927 = 16'h0048;
-    assign pw_928 = (pw_926 + w_927);
-    assign pw_929 = {48'h000000000000, pw_928[15:0]};
-    assign pw_930 = (w_905 + pw_929);
-    assign pw_931 = {56'h00000000000000, pw_900[7:0]};
-    assign pw_932 = (pw_931 * w_917);
-    assign pw_933 = (pw_930 + pw_932);
-    assign pwa_981 = (pq_980 >> 64'h0000000000000002);
-    assign pv_982 = v13_lid_x;
-    assign pw_983 = pv_982[7:0];
-    assign w_984 = 8'h01;
-    assign pw_985 = (pw_983 + w_984);
-    assign w_986 = 8'h10;
-    assign pw_987 = (pw_985 == w_986);
-    assign w_988 = 8'h00;
-    assign pw_989 = (pw_987 ? w_988 : pw_985);
-    assign pw_990 = {56'h00000000000000, pw_989[7:0]};
-    assign pv_991 = v14_lid_y;
-    assign pw_992 = pv_991[7:0];
-    assign pw_993 = (pw_992 + w_984);
-    assign pw_994 = (pw_987 ? pw_993 : pw_992);
-    assign pw_995 = {56'h00000000000000, pw_994[7:0]};
+    assign w_873 = 8'h10;
+    assign pw_874 = (pw_872 < w_873);
+    assign w_875 = 32'h00000000;
+    assign w_876 = {32'h00000000, group_0};
+    assign pv_877 = v13_lid_x;
+    assign w_878 = 64'h0000000000000000;
+    assign pw_879 = w_876[31:0];
+    assign w_880 = 32'h00000010;
+    assign pw_881 = (pw_879 * w_880);
+    assign pw_882 = pv_877[31:0];
+    assign pw_883 = (pw_881 + pw_882);
+    assign w_884 = 32'h00000001;
+    assign w_885 = {32'h00000000, group_1};
+    assign pv_886 = v14_lid_y;
+    assign w_887 = 64'h0000000000000000;
+    assign pw_888 = w_885[31:0];
+    assign pw_889 = (pw_888 * w_880);
+    assign pw_890 = pv_886[31:0];
+    assign pw_891 = (pw_889 + pw_890);
+    assign pw_892 = pv_877[7:0];
+    assign w_893 = 8'h01;
+    assign pw_894 = (pw_892 + w_893);
+    assign pw_895 = {24'h000000, pw_894[7:0]};
+    assign pw_896 = pv_886[7:0];
+    assign pw_897 = (pw_896 + w_893);
+    assign pw_898 = {24'h000000, pw_897[7:0]};
+    assign w_899 = 64'h0000000000000000;
+    assign w_900 = {32'h00000000, in_base};
+    assign w_901 = arg_width;
+    assign pw_902 = (pw_891 * w_901);
+    assign pw_909 = (pq_905 + pq_908);
+    assign pw_910 = {{32{pw_909[31]}}, pw_909[31:0]};
+    assign w_911 = 64'h0000000000000004;
+    assign pw_912 = (pw_910 * w_911);
+    assign pw_913 = (w_900 + pw_912);
+    assign pld_914 = in_ld_resp_data;
+    assign pw_915 = pv_886[15:0];
+    assign w_916 = 16'h0003;
+    assign pw_917 = (pw_915 << w_916);
+    assign w_918 = 16'h0006;
+    assign pw_919 = (pw_915 << w_918);
+    assign pw_920 = (pw_917 + pw_919);
+    assign w_921 = 16'h0048;
+    assign pw_922 = (pw_920 + w_921);
+    assign pw_923 = {48'h000000000000, pw_922[15:0]};
+    assign pw_924 = (w_899 + pw_923);
+    assign pw_925 = {56'h00000000000000, pw_894[7:0]};
+    assign pw_926 = (pw_925 * w_911);
+    assign pw_927 = (pw_924 + pw_926);
+    assign pwa_975 = (pq_974 >> 64'h0000000000000002);
+    assign pv_976 = v13_lid_x;
+    assign pw_977 = pv_976[7:0];
+    assign w_978 = 8'h01;
+    assign pw_979 = (pw_977 + w_978);
+    assign w_980 = 8'h10;
+    assign pw_981 = (pw_979 == w_980);
+    assign w_982 = 8'h00;
+    assign pw_983 = (pw_981 ? w_982 : pw_979);
+    assign pw_984 = {56'h00000000000000, pw_983[7:0]};
+    assign pv_985 = v14_lid_y;
+    assign pw_986 = pv_985[7:0];
+    assign pw_987 = (pw_986 + w_978);
+    assign pw_988 = (pw_981 ? pw_987 : pw_986);
+    assign pw_989 = {56'h00000000000000, pw_988[7:0]};
     assign p0_stall = (((p0_valid[3] && 1'h1) && (!in_ld_req_ready)) || ((p0_valid[47] && 1'h1) && (!in_ld_resp_valid)));
-    assign w_996 = 64'h0000000000000000;
+    assign w_990 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -1751,83 +1751,86 @@ module stencil2d_datapath (
             if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v1_gy <= pw_22;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v2_lx <= pw_26;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v3_ly <= pw_29;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_49 <= w_30;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_48 <= w_30;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_49 <= pd_48;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_50 <= pd_49;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_51 <= pd_50;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_52 <= pd_51;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_53 <= prd_46;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_52 <= prd_46;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_53 <= pd_52;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_54 <= pd_53;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_55 <= pd_54;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_56 <= pd_55;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_69 <= prd_63;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_67 <= prd_62;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_68 <= pd_67;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_69 <= pd_68;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_70 <= pd_69;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_71 <= pd_70;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_72 <= pd_71;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_73 <= pd_72;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_73 <= prd_65;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_74 <= pd_73;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_75 <= prd_66;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_75 <= pd_74;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_76 <= pd_75;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_77 <= pd_76;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_78 <= pd_77;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_79 <= pd_78;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_80 <= pd_79;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_98 <= pw_82;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_95 <= pw_80;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_96 <= pd_95;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_97 <= pd_96;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_98 <= pd_97;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_99 <= pd_98;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_100 <= pd_99;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_101 <= pd_100;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_101 <= pq_93;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_102 <= pd_101;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_103 <= pd_102;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_104 <= pq_95;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_104 <= pd_103;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_105 <= pd_104;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_106 <= pd_105;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_107 <= pd_106;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_108 <= pd_107;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_109 <= pd_108;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_132 <= pw_111;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_128 <= pw_108;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_129 <= pd_128;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_130 <= pd_129;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_131 <= pd_130;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_132 <= pd_131;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_133 <= pd_132;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_134 <= pd_133;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_134 <= pq_126;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_135 <= pd_134;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_136 <= pd_135;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_137 <= pd_136;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_138 <= pq_129;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_138 <= pd_137;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_139 <= pd_138;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_140 <= pd_139;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_141 <= pd_140;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_142 <= pd_141;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_143 <= pd_142;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_148 <= w_59;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_143 <= w_58;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_144 <= pd_143;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_145 <= pd_144;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_146 <= pd_145;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_147 <= pw_141;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_148 <= pd_147;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_149 <= pd_148;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_150 <= pd_149;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_151 <= pd_150;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_152 <= pw_145;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_153 <= pd_152;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_154 <= pd_153;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_155 <= pd_154;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_178 <= pq_175;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_172 <= pq_170;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_173 <= pd_172;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_174 <= pd_173;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_175 <= pd_174;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_176 <= pd_175;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_177 <= pd_176;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_178 <= pw_152;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_179 <= pd_178;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_180 <= pd_179;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_181 <= pd_180;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_182 <= pd_181;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_183 <= pd_182;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_184 <= pw_157;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_185 <= pd_184;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_186 <= pd_185;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_187 <= pd_186;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_188 <= pd_187;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_189 <= pd_188;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v13_lid_x <= pw_240;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v14_lid_y <= pw_245;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v13_lid_x <= pw_234;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v14_lid_y <= pw_239;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_44 <= pw_43;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_85 <= pw_84;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_86 <= pw_42;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_90 <= prd_89;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_83 <= pw_82;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_84 <= pw_42;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_88 <= prd_87;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_89 <= pq_88;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_90 <= pq_89;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_91 <= pq_90;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_92 <= pq_91;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_93 <= pq_92;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_94 <= pq_93;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_95 <= pq_94;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_114 <= pw_113;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_118 <= prd_117;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_111 <= pw_110;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_115 <= prd_114;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_116 <= pq_115;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_117 <= pq_116;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_118 <= pq_117;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_119 <= pq_118;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_120 <= pq_119;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_121 <= pq_120;  // stencil2d_local.cl:7:6
@@ -1836,10 +1839,12 @@ module stencil2d_datapath (
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_124 <= pq_123;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_125 <= pq_124;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_126 <= pq_125;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_127 <= pq_126;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_128 <= pq_127;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_129 <= pq_128;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_158 <= pw_58;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_153 <= pw_57;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_154 <= pq_153;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_155 <= pq_154;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_156 <= pq_155;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_157 <= pq_156;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_158 <= pq_157;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_159 <= pq_158;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_160 <= pq_159;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_161 <= pq_160;  // stencil2d_local.cl:7:6
@@ -1852,18 +1857,19 @@ module stencil2d_datapath (
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_168 <= pq_167;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_169 <= pq_168;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_170 <= pq_169;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_171 <= pq_170;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_172 <= pq_171;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_173 <= pq_172;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_174 <= pq_173;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_175 <= pq_174;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_195 <= pw_194;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_196 <= pq_195;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_197 <= pq_196;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_198 <= pw_13;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_199 <= pq_198;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_189 <= pw_188;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_190 <= pq_189;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_191 <= pq_190;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_192 <= pw_13;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_193 <= pq_192;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_194 <= pq_193;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_199 <= pw_198;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_200 <= pq_199;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_205 <= pw_204;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_201 <= pq_200;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_202 <= pq_201;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_203 <= pq_202;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_204 <= pq_203;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_205 <= pq_204;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_206 <= pq_205;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_207 <= pq_206;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_208 <= pq_207;  // stencil2d_local.cl:7:6
@@ -1884,36 +1890,36 @@ module stencil2d_datapath (
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_223 <= pq_222;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_224 <= pq_223;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_225 <= pq_224;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_226 <= pq_225;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_227 <= pq_226;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_228 <= pq_227;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_229 <= pq_228;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_230 <= pq_229;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_231 <= pq_230;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) p5_valid <= {p5_valid[73], p5_valid[72], p5_valid[71], p5_valid[70], p5_valid[69], p5_valid[68], p5_valid[67], p5_valid[66], p5_valid[65], p5_valid[64], p5_valid[63], p5_valid[62], p5_valid[61], p5_valid[60], p5_valid[59], p5_valid[58], p5_valid[57], p5_valid[56], p5_valid[55], p5_valid[54], p5_valid[53], p5_valid[52], p5_valid[51], p5_valid[50], p5_valid[49], p5_valid[48], p5_valid[47], p5_valid[46], p5_valid[45], p5_valid[44], p5_valid[43], p5_valid[42], p5_valid[41], p5_valid[40], p5_valid[39], p5_valid[38], p5_valid[37], p5_valid[36], p5_valid[35], p5_valid[34], p5_valid[33], p5_valid[32], p5_valid[31], p5_valid[30], p5_valid[29], p5_valid[28], p5_valid[27], p5_valid[26], p5_valid[25], p5_valid[24], p5_valid[23], p5_valid[22], p5_valid[21], p5_valid[20], p5_valid[19], p5_valid[18], p5_valid[17], p5_valid[16], p5_valid[15], p5_valid[14], p5_valid[13], p5_valid[12], p5_valid[11], p5_valid[10], p5_valid[9], p5_valid[8], p5_valid[7], p5_valid[6], p5_valid[5], p5_valid[4], p5_valid[3], p5_valid[2], p5_valid[1], (p5_valid[0] && pw_4), (p5_admit && ((!(p5_valid[0] && (!pw_4))) || 1'h0))};  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) p5_admit <= (p5_admit && ((!(p5_valid[0] && (!pw_4))) || 1'h0));  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (((!p5_admit) && (p5_valid == 75'h0000000000000000000)) && out_st_idle))) state <= 16'h0001;  // stencil2d_local.cl:7:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v13_lid_x <= w_246;
-            if ((state == 16'h0006)) v14_lid_y <= w_246;
+            if ((state == 16'h0006)) v13_lid_x <= w_240;
+            if ((state == 16'h0006)) v14_lid_y <= w_240;
             if ((state == 16'h0006)) state <= 16'h0003;
             if (((state == 16'h0007) && 1'h1)) p4_valid <= 49'h0000000000001;  // stencil2d_local.cl:23:5
             if (((state == 16'h0007) && 1'h1)) p4_admit <= 1'h1;  // stencil2d_local.cl:23:5
             if (((state == 16'h0007) && 1'h1)) state <= 16'h0008;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_go <= pw_250;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_250) && p4_en))) v0_gx <= pw_259;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_250) && p4_en))) v1_gy <= pw_267;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_250) && p4_en))) v2_lx <= pw_271;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_250) && p4_en))) v11_tmp <= pw_278;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && ((p4_valid[47] && 1'h1) && p4_en))) v10_cond <= pm_349;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_250) && p4_en))) v13_lid_x <= pw_402;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_288 <= pw_287;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_289 <= pq_288;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_290 <= pq_289;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_291 <= pw_259;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_292 <= pq_291;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_293 <= pq_292;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_299 <= pw_282;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_go <= pw_244;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_244) && p4_en))) v0_gx <= pw_253;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_244) && p4_en))) v1_gy <= pw_261;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_244) && p4_en))) v2_lx <= pw_265;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_244) && p4_en))) v11_tmp <= pw_272;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && ((p4_valid[47] && 1'h1) && p4_en))) v10_cond <= pm_343;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_244) && p4_en))) v13_lid_x <= pw_396;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_282 <= pw_281;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_283 <= pq_282;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_284 <= pq_283;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_285 <= pw_253;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_286 <= pq_285;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_287 <= pq_286;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_293 <= pw_276;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_294 <= pq_293;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_295 <= pq_294;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_296 <= pq_295;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_297 <= pq_296;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_298 <= pq_297;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_299 <= pq_298;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_300 <= pq_299;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_301 <= pq_300;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_302 <= pq_301;  // stencil2d_local.cl:23:5
@@ -1954,13 +1960,13 @@ module stencil2d_datapath (
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_337 <= pq_336;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_338 <= pq_337;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_339 <= pq_338;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_340 <= pq_339;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_341 <= pq_340;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_342 <= pq_341;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_343 <= pq_342;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_344 <= pq_343;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_344 <= pw_272;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_345 <= pq_344;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_350 <= pw_278;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_346 <= pq_345;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_347 <= pq_346;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_348 <= pq_347;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_349 <= pq_348;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_350 <= pq_349;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_351 <= pq_350;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_352 <= pq_351;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_353 <= pq_352;  // stencil2d_local.cl:23:5
@@ -2001,35 +2007,35 @@ module stencil2d_datapath (
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_388 <= pq_387;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_389 <= pq_388;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_390 <= pq_389;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_391 <= pq_390;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_392 <= pq_391;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_393 <= pq_392;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_394 <= pq_393;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_395 <= pq_394;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_396 <= pq_395;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_valid <= {p4_valid[47], p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_250), (p4_admit && ((!(p4_valid[0] && (!pw_250))) || 1'h0))};  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_250))) || 1'h0));  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_valid <= {p4_valid[47], p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_244), (p4_admit && ((!(p4_valid[0] && (!pw_244))) || 1'h0))};  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_244))) || 1'h0));  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (((!p4_admit) && (p4_valid == 49'h0000000000000)) && in_ld_idle))) state <= 16'h0006;  // stencil2d_local.cl:23:5
-            if ((state == 16'h0009)) v13_lid_x <= w_403;
-            if ((state == 16'h0009)) v14_lid_y <= w_404;
+            if ((state == 16'h0009)) v13_lid_x <= w_397;
+            if ((state == 16'h0009)) v14_lid_y <= w_398;
             if ((state == 16'h0009)) state <= 16'h0007;
             if (((state == 16'h000a) && 1'h1)) p3_valid <= 49'h0000000000001;  // stencil2d_local.cl:21:5
             if (((state == 16'h000a) && 1'h1)) p3_admit <= 1'h1;  // stencil2d_local.cl:21:5
             if (((state == 16'h000a) && 1'h1)) state <= 16'h000b;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_go <= pw_408;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_408) && p3_en))) v0_gx <= pw_417;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_408) && p3_en))) v1_gy <= pw_425;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_408) && p3_en))) v2_lx <= pw_429;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_408) && p3_en))) v9_tmp <= pw_434;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && ((p3_valid[47] && 1'h1) && p3_en))) v8_cond <= pm_503;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_408) && p3_en))) v13_lid_x <= pw_556;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_442 <= pw_441;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_443 <= pq_442;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_444 <= pq_443;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_445 <= pw_417;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_446 <= pq_445;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_447 <= pq_446;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_453 <= pw_436;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_go <= pw_402;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_402) && p3_en))) v0_gx <= pw_411;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_402) && p3_en))) v1_gy <= pw_419;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_402) && p3_en))) v2_lx <= pw_423;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_402) && p3_en))) v9_tmp <= pw_428;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && ((p3_valid[47] && 1'h1) && p3_en))) v8_cond <= pm_497;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_402) && p3_en))) v13_lid_x <= pw_550;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_436 <= pw_435;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_437 <= pq_436;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_438 <= pq_437;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_439 <= pw_411;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_440 <= pq_439;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_441 <= pq_440;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_447 <= pw_430;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_448 <= pq_447;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_449 <= pq_448;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_450 <= pq_449;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_451 <= pq_450;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_452 <= pq_451;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_453 <= pq_452;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_454 <= pq_453;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_455 <= pq_454;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_456 <= pq_455;  // stencil2d_local.cl:21:5
@@ -2070,13 +2076,13 @@ module stencil2d_datapath (
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_491 <= pq_490;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_492 <= pq_491;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_493 <= pq_492;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_494 <= pq_493;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_495 <= pq_494;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_496 <= pq_495;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_497 <= pq_496;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_498 <= pq_497;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_498 <= pw_428;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_499 <= pq_498;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_504 <= pw_434;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_500 <= pq_499;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_501 <= pq_500;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_502 <= pq_501;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_503 <= pq_502;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_504 <= pq_503;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_505 <= pq_504;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_506 <= pq_505;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_507 <= pq_506;  // stencil2d_local.cl:21:5
@@ -2117,35 +2123,35 @@ module stencil2d_datapath (
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_542 <= pq_541;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_543 <= pq_542;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_544 <= pq_543;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_545 <= pq_544;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_546 <= pq_545;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_547 <= pq_546;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_548 <= pq_547;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_549 <= pq_548;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_550 <= pq_549;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_valid <= {p3_valid[47], p3_valid[46], p3_valid[45], p3_valid[44], p3_valid[43], p3_valid[42], p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_408), (p3_admit && ((!(p3_valid[0] && (!pw_408))) || 1'h0))};  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_408))) || 1'h0));  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_valid <= {p3_valid[47], p3_valid[46], p3_valid[45], p3_valid[44], p3_valid[43], p3_valid[42], p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_402), (p3_admit && ((!(p3_valid[0] && (!pw_402))) || 1'h0))};  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_402))) || 1'h0));  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (((!p3_admit) && (p3_valid == 49'h0000000000000)) && in_ld_idle))) state <= 16'h0009;  // stencil2d_local.cl:21:5
-            if ((state == 16'h000c)) v13_lid_x <= w_557;
-            if ((state == 16'h000c)) v14_lid_y <= w_557;
+            if ((state == 16'h000c)) v13_lid_x <= w_551;
+            if ((state == 16'h000c)) v14_lid_y <= w_551;
             if ((state == 16'h000c)) state <= 16'h000a;
             if (((state == 16'h000d) && 1'h1)) p2_valid <= 49'h0000000000001;  // stencil2d_local.cl:19:5
             if (((state == 16'h000d) && 1'h1)) p2_admit <= 1'h1;  // stencil2d_local.cl:19:5
             if (((state == 16'h000d) && 1'h1)) state <= 16'h000e;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_go <= pw_561;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_561) && p2_en))) v0_gx <= pw_570;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_561) && p2_en))) v1_gy <= pw_578;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_561) && p2_en))) v3_ly <= pw_582;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_561) && p2_en))) v7_tmp <= pw_594;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && ((p2_valid[47] && 1'h1) && p2_en))) v6_cond <= pm_664;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_561) && p2_en))) v14_lid_y <= pw_717;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_601 <= pw_600;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_602 <= pq_601;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_603 <= pq_602;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_604 <= pw_570;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_605 <= pq_604;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_606 <= pq_605;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_614 <= pw_597;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_go <= pw_555;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_555) && p2_en))) v0_gx <= pw_564;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_555) && p2_en))) v1_gy <= pw_572;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_555) && p2_en))) v3_ly <= pw_576;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_555) && p2_en))) v7_tmp <= pw_588;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && ((p2_valid[47] && 1'h1) && p2_en))) v6_cond <= pm_658;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_555) && p2_en))) v14_lid_y <= pw_711;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_595 <= pw_594;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_596 <= pq_595;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_597 <= pq_596;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_598 <= pw_564;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_599 <= pq_598;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_600 <= pq_599;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_608 <= pw_591;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_609 <= pq_608;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_610 <= pq_609;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_611 <= pq_610;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_612 <= pq_611;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_613 <= pq_612;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_614 <= pq_613;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_615 <= pq_614;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_616 <= pq_615;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_617 <= pq_616;  // stencil2d_local.cl:19:5
@@ -2186,13 +2192,13 @@ module stencil2d_datapath (
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_652 <= pq_651;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_653 <= pq_652;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_654 <= pq_653;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_655 <= pq_654;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_656 <= pq_655;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_657 <= pq_656;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_658 <= pq_657;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_659 <= pq_658;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_659 <= pw_588;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_660 <= pq_659;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_665 <= pw_594;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_661 <= pq_660;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_662 <= pq_661;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_663 <= pq_662;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_664 <= pq_663;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_665 <= pq_664;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_666 <= pq_665;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_667 <= pq_666;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_668 <= pq_667;  // stencil2d_local.cl:19:5
@@ -2233,35 +2239,35 @@ module stencil2d_datapath (
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_703 <= pq_702;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_704 <= pq_703;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_705 <= pq_704;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_706 <= pq_705;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_707 <= pq_706;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_708 <= pq_707;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_709 <= pq_708;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_710 <= pq_709;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_711 <= pq_710;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_561), (p2_admit && ((!(p2_valid[0] && (!pw_561))) || 1'h0))};  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_561))) || 1'h0));  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_555), (p2_admit && ((!(p2_valid[0] && (!pw_555))) || 1'h0))};  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_555))) || 1'h0));  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (((!p2_admit) && (p2_valid == 49'h0000000000000)) && in_ld_idle))) state <= 16'h000c;  // stencil2d_local.cl:19:5
-            if ((state == 16'h000f)) v14_lid_y <= w_718;
-            if ((state == 16'h000f)) v13_lid_x <= w_719;
+            if ((state == 16'h000f)) v14_lid_y <= w_712;
+            if ((state == 16'h000f)) v13_lid_x <= w_713;
             if ((state == 16'h000f)) state <= 16'h000d;
             if (((state == 16'h0010) && 1'h1)) p1_valid <= 49'h0000000000001;  // stencil2d_local.cl:17:5
             if (((state == 16'h0010) && 1'h1)) p1_admit <= 1'h1;  // stencil2d_local.cl:17:5
             if (((state == 16'h0010) && 1'h1)) state <= 16'h0011;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_go <= pw_723;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_723) && p1_en))) v0_gx <= pw_732;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_723) && p1_en))) v1_gy <= pw_740;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_723) && p1_en))) v3_ly <= pw_744;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_723) && p1_en))) v5_tmp <= pw_753;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && ((p1_valid[47] && 1'h1) && p1_en))) v4_cond <= pm_822;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_723) && p1_en))) v14_lid_y <= pw_875;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_759 <= pw_758;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_760 <= pq_759;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_761 <= pq_760;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_762 <= pw_732;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_763 <= pq_762;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_764 <= pq_763;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_772 <= pw_755;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_go <= pw_717;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_717) && p1_en))) v0_gx <= pw_726;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_717) && p1_en))) v1_gy <= pw_734;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_717) && p1_en))) v3_ly <= pw_738;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_717) && p1_en))) v5_tmp <= pw_747;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && ((p1_valid[47] && 1'h1) && p1_en))) v4_cond <= pm_816;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_717) && p1_en))) v14_lid_y <= pw_869;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_753 <= pw_752;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_754 <= pq_753;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_755 <= pq_754;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_756 <= pw_726;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_757 <= pq_756;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_758 <= pq_757;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_766 <= pw_749;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_767 <= pq_766;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_768 <= pq_767;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_769 <= pq_768;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_770 <= pq_769;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_771 <= pq_770;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_772 <= pq_771;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_773 <= pq_772;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_774 <= pq_773;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_775 <= pq_774;  // stencil2d_local.cl:17:5
@@ -2302,13 +2308,13 @@ module stencil2d_datapath (
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_810 <= pq_809;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_811 <= pq_810;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_812 <= pq_811;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_813 <= pq_812;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_814 <= pq_813;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_815 <= pq_814;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_816 <= pq_815;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_817 <= pq_816;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_817 <= pw_747;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_818 <= pq_817;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_823 <= pw_753;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_819 <= pq_818;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_820 <= pq_819;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_821 <= pq_820;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_822 <= pq_821;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_823 <= pq_822;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_824 <= pq_823;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_825 <= pq_824;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_826 <= pq_825;  // stencil2d_local.cl:17:5
@@ -2349,35 +2355,35 @@ module stencil2d_datapath (
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_861 <= pq_860;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_862 <= pq_861;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_863 <= pq_862;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_864 <= pq_863;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_865 <= pq_864;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_866 <= pq_865;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_867 <= pq_866;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_868 <= pq_867;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_869 <= pq_868;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_valid <= {p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_723), (p1_admit && ((!(p1_valid[0] && (!pw_723))) || 1'h0))};  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_723))) || 1'h0));  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_valid <= {p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_717), (p1_admit && ((!(p1_valid[0] && (!pw_717))) || 1'h0))};  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_717))) || 1'h0));  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (((!p1_admit) && (p1_valid == 49'h0000000000000)) && in_ld_idle))) state <= 16'h000f;  // stencil2d_local.cl:17:5
-            if ((state == 16'h0012)) v14_lid_y <= w_876;
-            if ((state == 16'h0012)) v13_lid_x <= w_876;
+            if ((state == 16'h0012)) v14_lid_y <= w_870;
+            if ((state == 16'h0012)) v13_lid_x <= w_870;
             if ((state == 16'h0012)) state <= 16'h0010;
             if (((state == 16'h0013) && 1'h1)) p0_valid <= 49'h0000000000001;  // stencil2d_local.cl:7:6
             if (((state == 16'h0013) && 1'h1)) p0_admit <= 1'h1;  // stencil2d_local.cl:7:6
             if (((state == 16'h0013) && 1'h1)) state <= 16'h0014;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_go <= pw_880;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_880) && p0_en))) v0_gx <= pw_889;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_880) && p0_en))) v1_gy <= pw_897;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_880) && p0_en))) v2_lx <= pw_901;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_880) && p0_en))) v3_ly <= pw_904;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_880) && p0_en))) v13_lid_x <= pw_990;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_880) && p0_en))) v14_lid_y <= pw_995;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_909 <= pw_908;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_910 <= pq_909;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_911 <= pq_910;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_912 <= pw_889;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_913 <= pq_912;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_914 <= pq_913;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_934 <= pw_933;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_go <= pw_874;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_874) && p0_en))) v0_gx <= pw_883;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_874) && p0_en))) v1_gy <= pw_891;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_874) && p0_en))) v2_lx <= pw_895;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_874) && p0_en))) v3_ly <= pw_898;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_874) && p0_en))) v13_lid_x <= pw_984;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_874) && p0_en))) v14_lid_y <= pw_989;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_903 <= pw_902;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_904 <= pq_903;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_905 <= pq_904;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_906 <= pw_883;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_907 <= pq_906;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_908 <= pq_907;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_928 <= pw_927;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_929 <= pq_928;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_930 <= pq_929;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_931 <= pq_930;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_932 <= pq_931;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_933 <= pq_932;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_934 <= pq_933;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_935 <= pq_934;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_936 <= pq_935;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_937 <= pq_936;  // stencil2d_local.cl:7:6
@@ -2418,42 +2424,36 @@ module stencil2d_datapath (
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_972 <= pq_971;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_973 <= pq_972;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_974 <= pq_973;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_975 <= pq_974;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_976 <= pq_975;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_977 <= pq_976;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_978 <= pq_977;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_979 <= pq_978;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_980 <= pq_979;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_valid <= {p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_880), (p0_admit && ((!(p0_valid[0] && (!pw_880))) || 1'h0))};  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_880))) || 1'h0));  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_valid <= {p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_874), (p0_admit && ((!(p0_valid[0] && (!pw_874))) || 1'h0))};  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_874))) || 1'h0));  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (((!p0_admit) && (p0_valid == 49'h0000000000000)) && in_ld_idle))) state <= 16'h0012;  // stencil2d_local.cl:7:6
-            if ((state == 16'h0015)) v13_lid_x <= w_996;
-            if ((state == 16'h0015)) v14_lid_y <= w_996;
+            if ((state == 16'h0015)) v13_lid_x <= w_990;
+            if ((state == 16'h0015)) v14_lid_y <= w_990;
             if ((state == 16'h0015)) state <= 16'h0013;
             if (((state == 16'h0016) && ((((1'h0 || (local_size[31:0] != 32'h00000010)) || (local_size[63:32] != 32'h00000010)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000000f) != 32'h00000000)) || ((global_size[63:32] & 32'h0000000f) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000010)) || (local_size[63:32] != 32'h00000010)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0016)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000010)) || (local_size[63:32] != 32'h00000010)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000000f) != 32'h00000000)) || ((global_size[63:32] & 32'h0000000f) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0015);
         end
     end
-    assign in_ld_req_valid = (((((((p4_valid[3] && 1'h1) && (1'h1 && pq_301)) && p4_en) || (((p3_valid[3] && 1'h1) && (1'h1 && pq_455)) && p3_en)) || (((p2_valid[3] && 1'h1) && (1'h1 && pq_616)) && p2_en)) || (((p1_valid[3] && 1'h1) && (1'h1 && pq_774)) && p1_en)) || ((p0_valid[3] && 1'h1) && p0_en));
-    assign in_ld_req_addr = (((p4_valid[3] && 1'h1) && (1'h1 && pq_301)) ? pw_298[31:0] : (((p3_valid[3] && 1'h1) && (1'h1 && pq_455)) ? pw_452[31:0] : (((p2_valid[3] && 1'h1) && (1'h1 && pq_616)) ? pw_613[31:0] : (((p1_valid[3] && 1'h1) && (1'h1 && pq_774)) ? pw_771[31:0] : (p0_valid[3] ? pw_919[31:0] : 32'h00000000)))));
-    assign in_ld_resp_ready = (((((((p4_valid[47] && 1'h1) && (1'h1 && pq_345)) && p4_en) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_499)) && p3_en)) || (((p2_valid[47] && 1'h1) && (1'h1 && pq_660)) && p2_en)) || (((p1_valid[47] && 1'h1) && (1'h1 && pq_818)) && p1_en)) || ((p0_valid[47] && 1'h1) && p0_en));
+    assign in_ld_req_valid = (((((((p4_valid[3] && 1'h1) && (1'h1 && pq_295)) && p4_en) || (((p3_valid[3] && 1'h1) && (1'h1 && pq_449)) && p3_en)) || (((p2_valid[3] && 1'h1) && (1'h1 && pq_610)) && p2_en)) || (((p1_valid[3] && 1'h1) && (1'h1 && pq_768)) && p1_en)) || ((p0_valid[3] && 1'h1) && p0_en));
+    assign in_ld_req_addr = (((p4_valid[3] && 1'h1) && (1'h1 && pq_295)) ? pw_292[31:0] : (((p3_valid[3] && 1'h1) && (1'h1 && pq_449)) ? pw_446[31:0] : (((p2_valid[3] && 1'h1) && (1'h1 && pq_610)) ? pw_607[31:0] : (((p1_valid[3] && 1'h1) && (1'h1 && pq_768)) ? pw_765[31:0] : (p0_valid[3] ? pw_913[31:0] : 32'h00000000)))));
+    assign in_ld_resp_ready = (((((((p4_valid[47] && 1'h1) && (1'h1 && pq_339)) && p4_en) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_493)) && p3_en)) || (((p2_valid[47] && 1'h1) && (1'h1 && pq_654)) && p2_en)) || (((p1_valid[47] && 1'h1) && (1'h1 && pq_812)) && p1_en)) || ((p0_valid[47] && 1'h1) && p0_en));
     assign in_ld_flush = (((((state == 16'h0007) || (state == 16'h000a)) || (state == 16'h000d)) || (state == 16'h0010)) || (state == 16'h0013));
     assign out_st_req_valid = ((p5_valid[30] && 1'h1) && p5_en);
-    assign out_st_req_addr = (p5_valid[30] ? pq_231[31:0] : 32'h00000000);
-    assign out_st_req_data = (p5_valid[30] ? pw_191 : 32'h00000000);
+    assign out_st_req_addr = (p5_valid[30] ? pq_225[31:0] : 32'h00000000);
+    assign out_st_req_data = (p5_valid[30] ? pw_185 : 32'h00000000);
     assign obj0_tile_we = ((((((p4_valid[47] && 1'h1) && p4_en) || ((p3_valid[47] && 1'h1) && p3_en)) || ((p2_valid[47] && 1'h1) && p2_en)) || ((p1_valid[47] && 1'h1) && p1_en)) || ((p0_valid[47] && 1'h1) && p0_en));
-    assign obj0_tile_waddr = (((p4_valid[47] && 1'h1) && p4_en) ? pwa_397[8:0] : (((p3_valid[47] && 1'h1) && p3_en) ? pwa_551[8:0] : (((p2_valid[47] && 1'h1) && p2_en) ? pwa_712[8:0] : (((p1_valid[47] && 1'h1) && p1_en) ? pwa_870[8:0] : (((p0_valid[47] && 1'h1) && p0_en) ? pwa_981[8:0] : 9'h000)))));
-    assign obj0_tile_wdata = (((p4_valid[47] && 1'h1) && p4_en) ? pm_349 : (((p3_valid[47] && 1'h1) && p3_en) ? pm_503 : (((p2_valid[47] && 1'h1) && p2_en) ? pm_664 : (((p1_valid[47] && 1'h1) && p1_en) ? pm_822 : (((p0_valid[47] && 1'h1) && p0_en) ? pld_920 : 32'h00000000)))));
+    assign obj0_tile_waddr = (((p4_valid[47] && 1'h1) && p4_en) ? pwa_391[8:0] : (((p3_valid[47] && 1'h1) && p3_en) ? pwa_545[8:0] : (((p2_valid[47] && 1'h1) && p2_en) ? pwa_706[8:0] : (((p1_valid[47] && 1'h1) && p1_en) ? pwa_864[8:0] : (((p0_valid[47] && 1'h1) && p0_en) ? pwa_975[8:0] : 9'h000)))));
+    assign obj0_tile_wdata = (((p4_valid[47] && 1'h1) && p4_en) ? pm_343 : (((p3_valid[47] && 1'h1) && p3_en) ? pm_497 : (((p2_valid[47] && 1'h1) && p2_en) ? pm_658 : (((p1_valid[47] && 1'h1) && p1_en) ? pm_816 : (((p0_valid[47] && 1'h1) && p0_en) ? pld_914 : 32'h00000000)))));
     assign obj0_tile_re = ((p5_valid[1] && 1'h1) && p5_en);
     assign obj0_tile_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_45[8:0] : 9'h000);
     assign obj0_tile_r1_re = ((p5_valid[1] && 1'h1) && p5_en);
-    assign obj0_tile_r1_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_62[8:0] : 9'h000);
+    assign obj0_tile_r1_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_61[8:0] : 9'h000);
     assign obj0_tile_r2_re = ((p5_valid[1] && 1'h1) && p5_en);
-    assign obj0_tile_r2_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_65[8:0] : 9'h000);
+    assign obj0_tile_r2_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_64[8:0] : 9'h000);
     assign obj0_tile_r3_re = ((p5_valid[1] && 1'h1) && p5_en);
-    assign obj0_tile_r3_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_88[8:0] : 9'h000);
+    assign obj0_tile_r3_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_86[8:0] : 9'h000);
     assign obj0_tile_r4_re = ((p5_valid[1] && 1'h1) && p5_en);
-    assign obj0_tile_r4_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_116[8:0] : 9'h000);
+    assign obj0_tile_r4_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_113[8:0] : 9'h000);
 
     always @(posedge clk) begin
         if (rst) begin
@@ -2505,42 +2505,42 @@ module stencil2d_datapath (
             if ((start || ((state == 16'h0008) && p4_stall))) perf_l4_stall <= (start ? 32'h00000000 : (perf_l4_stall + 32'h00000001));
             if ((start || ((state == 16'h0008) && (p4_admit && p4_stall)))) perf_l4_issue_stall <= (start ? 32'h00000000 : (perf_l4_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h0008) && ((1'h1 && p4_en) && p4_valid[0])))) perf_l4_admitted <= (start ? 32'h00000000 : (perf_l4_admitted + 32'h00000001));
-            if ((start || ((state == 16'h0008) && ((1'h1 && p4_en) && (p4_valid[0] && pw_250))))) perf_l4_iterations <= (start ? 32'h00000000 : (perf_l4_iterations + 32'h00000001));
+            if ((start || ((state == 16'h0008) && ((1'h1 && p4_en) && (p4_valid[0] && pw_244))))) perf_l4_iterations <= (start ? 32'h00000000 : (perf_l4_iterations + 32'h00000001));
             if ((start || (state == 16'h000b))) perf_l3_cycles <= (start ? 32'h00000000 : (perf_l3_cycles + 32'h00000001));
             if ((start || ((state == 16'h000b) && p3_admit))) perf_l3_issue <= (start ? 32'h00000000 : (perf_l3_issue + 32'h00000001));
             if ((start || ((state == 16'h000b) && p3_stall))) perf_l3_stall <= (start ? 32'h00000000 : (perf_l3_stall + 32'h00000001));
             if ((start || ((state == 16'h000b) && (p3_admit && p3_stall)))) perf_l3_issue_stall <= (start ? 32'h00000000 : (perf_l3_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h000b) && ((1'h1 && p3_en) && p3_valid[0])))) perf_l3_admitted <= (start ? 32'h00000000 : (perf_l3_admitted + 32'h00000001));
-            if ((start || ((state == 16'h000b) && ((1'h1 && p3_en) && (p3_valid[0] && pw_408))))) perf_l3_iterations <= (start ? 32'h00000000 : (perf_l3_iterations + 32'h00000001));
+            if ((start || ((state == 16'h000b) && ((1'h1 && p3_en) && (p3_valid[0] && pw_402))))) perf_l3_iterations <= (start ? 32'h00000000 : (perf_l3_iterations + 32'h00000001));
             if ((start || (state == 16'h000e))) perf_l2_cycles <= (start ? 32'h00000000 : (perf_l2_cycles + 32'h00000001));
             if ((start || ((state == 16'h000e) && p2_admit))) perf_l2_issue <= (start ? 32'h00000000 : (perf_l2_issue + 32'h00000001));
             if ((start || ((state == 16'h000e) && p2_stall))) perf_l2_stall <= (start ? 32'h00000000 : (perf_l2_stall + 32'h00000001));
             if ((start || ((state == 16'h000e) && (p2_admit && p2_stall)))) perf_l2_issue_stall <= (start ? 32'h00000000 : (perf_l2_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h000e) && ((1'h1 && p2_en) && p2_valid[0])))) perf_l2_admitted <= (start ? 32'h00000000 : (perf_l2_admitted + 32'h00000001));
-            if ((start || ((state == 16'h000e) && ((1'h1 && p2_en) && (p2_valid[0] && pw_561))))) perf_l2_iterations <= (start ? 32'h00000000 : (perf_l2_iterations + 32'h00000001));
+            if ((start || ((state == 16'h000e) && ((1'h1 && p2_en) && (p2_valid[0] && pw_555))))) perf_l2_iterations <= (start ? 32'h00000000 : (perf_l2_iterations + 32'h00000001));
             if ((start || (state == 16'h0011))) perf_l1_cycles <= (start ? 32'h00000000 : (perf_l1_cycles + 32'h00000001));
             if ((start || ((state == 16'h0011) && p1_admit))) perf_l1_issue <= (start ? 32'h00000000 : (perf_l1_issue + 32'h00000001));
             if ((start || ((state == 16'h0011) && p1_stall))) perf_l1_stall <= (start ? 32'h00000000 : (perf_l1_stall + 32'h00000001));
             if ((start || ((state == 16'h0011) && (p1_admit && p1_stall)))) perf_l1_issue_stall <= (start ? 32'h00000000 : (perf_l1_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h0011) && ((1'h1 && p1_en) && p1_valid[0])))) perf_l1_admitted <= (start ? 32'h00000000 : (perf_l1_admitted + 32'h00000001));
-            if ((start || ((state == 16'h0011) && ((1'h1 && p1_en) && (p1_valid[0] && pw_723))))) perf_l1_iterations <= (start ? 32'h00000000 : (perf_l1_iterations + 32'h00000001));
+            if ((start || ((state == 16'h0011) && ((1'h1 && p1_en) && (p1_valid[0] && pw_717))))) perf_l1_iterations <= (start ? 32'h00000000 : (perf_l1_iterations + 32'h00000001));
             if ((start || (state == 16'h0014))) perf_l0_cycles <= (start ? 32'h00000000 : (perf_l0_cycles + 32'h00000001));
             if ((start || ((state == 16'h0014) && p0_admit))) perf_l0_issue <= (start ? 32'h00000000 : (perf_l0_issue + 32'h00000001));
             if ((start || ((state == 16'h0014) && p0_stall))) perf_l0_stall <= (start ? 32'h00000000 : (perf_l0_stall + 32'h00000001));
             if ((start || ((state == 16'h0014) && (p0_admit && p0_stall)))) perf_l0_issue_stall <= (start ? 32'h00000000 : (perf_l0_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h0014) && ((1'h1 && p0_en) && p0_valid[0])))) perf_l0_admitted <= (start ? 32'h00000000 : (perf_l0_admitted + 32'h00000001));
-            if ((start || ((state == 16'h0014) && ((1'h1 && p0_en) && (p0_valid[0] && pw_880))))) perf_l0_iterations <= (start ? 32'h00000000 : (perf_l0_iterations + 32'h00000001));
+            if ((start || ((state == 16'h0014) && ((1'h1 && p0_en) && (p0_valid[0] && pw_874))))) perf_l0_iterations <= (start ? 32'h00000000 : (perf_l0_iterations + 32'h00000001));
         end
     end
     assign counters = {perf_l0_iterations, perf_l0_admitted, perf_l0_issue_stall, perf_l0_stall, perf_l0_issue, perf_l0_cycles, perf_l1_iterations, perf_l1_admitted, perf_l1_issue_stall, perf_l1_stall, perf_l1_issue, perf_l1_cycles, perf_l2_iterations, perf_l2_admitted, perf_l2_issue_stall, perf_l2_stall, perf_l2_issue, perf_l2_cycles, perf_l3_iterations, perf_l3_admitted, perf_l3_issue_stall, perf_l3_stall, perf_l3_issue, perf_l3_cycles, perf_l4_iterations, perf_l4_admitted, perf_l4_issue_stall, perf_l4_stall, perf_l4_issue, perf_l4_cycles, perf_l5_iterations, perf_l5_admitted, perf_l5_issue_stall, perf_l5_stall, perf_l5_issue, perf_l5_cycles};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, v0_gx[31:0], v1_gy[31:0], v2_lx[31:0], v3_ly[31:0], v5_tmp[63:0], v7_tmp[63:0], v9_tmp[63:0], v11_tmp[63:0], v12_v[31:0], v15_lid_linear[63:0], pv_1[63:8], p5_go, w_5[31:0], w_6[63:32], pv_7[63:32], w_8[63:0],
-        w_14[31:0], pv_16[63:32], w_17[63:0], pw_19[63:32], pwa_45[63:9], pu_48_valid, pwa_62[63:9], pwa_65[63:9], pu_68_valid, pwa_88[63:9], pu_97_valid, pwa_116[63:9], pu_131_valid, pu_147_valid, pu_177_valid, pq_231[63:32],
-        pv_232[63:8], pv_241[63:8], pv_247[63:8], p4_go, w_251[31:0], w_252[63:32], pv_253[63:32], w_254[63:0], w_260[31:0], w_261[63:32], pv_262[63:32], w_263[63:0], pw_298[63:32], pwa_397[63:9], pv_398[63:8], pv_405[63:8],
-        p3_go, w_409[31:0], w_410[63:32], pv_411[63:32], w_412[63:0], w_418[31:0], w_419[63:32], pv_420[63:32], w_421[63:0], pw_452[63:32], pwa_551[63:9], pv_552[63:8], pv_558[63:8], p2_go, w_562[31:0], w_563[63:32],
-        pv_564[63:32], w_565[63:0], w_571[31:0], w_572[63:32], pv_573[63:32], w_574[63:0], pw_613[63:32], pwa_712[63:9], pv_713[63:8], pv_720[63:8], p1_go, w_724[31:0], w_725[63:32], pv_726[63:32], w_727[63:0], w_733[31:0],
-        w_734[63:32], pv_735[63:32], w_736[63:0], pw_771[63:32], pwa_870[63:9], pv_871[63:8], pv_877[63:8], p0_go, w_881[31:0], w_882[63:32], pv_883[63:32], w_884[63:0], w_890[31:0], w_891[63:32], pv_892[63:32], w_893[63:0],
-        pw_919[63:32], pwa_981[63:9], pv_982[63:8], pv_991[63:8]};
+        w_14[31:0], pv_16[63:32], w_17[63:0], pw_19[63:32], pwa_45[63:9], p5u0_fp_mul_valid, pwa_61[63:9], pwa_64[63:9], p5u1_fp_add_valid, pwa_86[63:9], p5u2_fp_add_valid, pwa_113[63:9], p5u3_fp_add_valid, p5u4_fp_mul_valid, p5u5_fp_add_valid, pq_225[63:32],
+        pv_226[63:8], pv_235[63:8], pv_241[63:8], p4_go, w_245[31:0], w_246[63:32], pv_247[63:32], w_248[63:0], w_254[31:0], w_255[63:32], pv_256[63:32], w_257[63:0], pw_292[63:32], pwa_391[63:9], pv_392[63:8], pv_399[63:8],
+        p3_go, w_403[31:0], w_404[63:32], pv_405[63:32], w_406[63:0], w_412[31:0], w_413[63:32], pv_414[63:32], w_415[63:0], pw_446[63:32], pwa_545[63:9], pv_546[63:8], pv_552[63:8], p2_go, w_556[31:0], w_557[63:32],
+        pv_558[63:32], w_559[63:0], w_565[31:0], w_566[63:32], pv_567[63:32], w_568[63:0], pw_607[63:32], pwa_706[63:9], pv_707[63:8], pv_714[63:8], p1_go, w_718[31:0], w_719[63:32], pv_720[63:32], w_721[63:0], w_727[31:0],
+        w_728[63:32], pv_729[63:32], w_730[63:0], pw_765[63:32], pwa_864[63:9], pv_865[63:8], pv_871[63:8], p0_go, w_875[31:0], w_876[63:32], pv_877[63:32], w_878[63:0], w_884[31:0], w_885[63:32], pv_886[63:32], w_887[63:0],
+        pw_913[63:32], pwa_975[63:9], pv_976[63:8], pv_985[63:8]};
 endmodule
 `default_nettype wire
