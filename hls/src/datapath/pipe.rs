@@ -580,7 +580,9 @@ impl Gen<'_> {
             let tw = cycle(&wk);
             let src = committed[&v];
             let val = self.pipe_value(&mut p, src, tw)?;
-            let fire = Expr::land(p.at(tw), Expr::Net(en));
+            // Not gated by `en`: a stall freezes writer and reader alike, and the stall
+            // itself may depend on this read (an exit test gating a memory request).
+            let fire = p.at(tw);
             self.m.assign(
                 w,
                 Expr::mux(fire, Expr::Net(val), Expr::Net(self.vars[v.0 as usize])),

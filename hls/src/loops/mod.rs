@@ -10,12 +10,14 @@
 //! `opt` the unrolled code to fold instead of the rolled loop.)
 //!
 //! Passes, in order: `unroll` (with `merge` joining the straight-line runs it leaves),
-//! `tables`, `registers`, `flatten` (a work-item loop with the loop it holds),
+//! `tables`, `registers`, `exits` (`break` and `continue` as flags, so the loop can be
+//! pipelined), `flatten` (a work-item loop with the loop it holds),
 //! `forward` (on the blocks the others made), `compact`.
 
 pub mod compact;
 pub mod copy;
 pub mod counted;
+pub mod exits;
 pub mod flatten;
 pub mod fold;
 pub mod forward;
@@ -186,9 +188,10 @@ pub fn run(k: &mut Kernel, sm: &SourceMap, opts: &Options) -> Result<LoopsReport
     let (regs, kept) = registers::run(k, sm, opts, &mut made);
     report.registers = regs;
     report.kept_in_memory = kept;
+    let flagged = exits::run(k);
     let flattened = flatten::run(k);
     let unrolled = report.unrolled.iter().any(|d| d.how != "not unrolled");
-    if made.is_empty() && !unrolled && flattened == 0 {
+    if made.is_empty() && !unrolled && flattened == 0 && flagged == 0 {
         report.loops = notes.into_iter().map(|(l, n)| (l.0, n)).collect();
         return Ok(report);
     }

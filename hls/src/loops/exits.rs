@@ -1,0 +1,316 @@
+//! Early exits as flags: an innermost `while` loop whose body leaves by `break` or
+//! `continue` becomes one whose body always runs to its end, so that if-conversion can
+//! make it one predicated region and the modulo scheduler can pipeline it. A `break`
+//! clears the loop's `go` flag (which the exit test now also needs) and a `continue` or
+//! `break` sets `skip`, which guards everything after it in the iteration; the latch runs
+//! only while `go` holds, as it ran only after an iteration that did not break.
+//!
+//! The exit test runs once more after a `break` than before (it reads `go` there), so the
+//! pass leaves loops whose test block reads memory or divides alone: that extra run must
+//! not touch anything the program did not. Loops holding loops, `return`, or exits to an
+//! outer loop keep their control flow.
+
+use crate::diag::Span;
+use crate::ir::{BinOp, BlockId, Kernel, LoopId, LoopKind, Node, OpKind, Region, Ty, VarId};
+
+/// Rewrites every loop of `k` it can; returns how many.
+pub fn run(k: &mut Kernel) -> usize {
+    let mut n = 0;
+    for i in 0..k.loops.len() {
+        let id = LoopId(i as u32);
+        if placed(k, id) && rewritable(k, id) {
+            rewrite(k, id);
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Whether loop `id` is still part of the kernel's control tree.
+fn placed(k: &Kernel, id: LoopId) -> bool {
+    fn find(k: &Kernel, r: &Region, id: LoopId) -> bool {
+        r.0.iter().any(|n| match n {
+            Node::Loop(l) if *l == id => true,
+            Node::Loop(l) => {
+                let lp = k.lp(*l);
+                find(k, &lp.body, id) || find(k, &lp.latch, id)
+            }
+            Node::If { then, els, .. } => find(k, then, id) || find(k, els, id),
+            _ => false,
+        })
+    }
+    find(k, &k.body, id)
+}
+
+/// An innermost `while` loop leaving only itself, by `break` or `continue` in its body,
+/// with a test block free of memory accesses and division.
+fn rewritable(k: &Kernel, id: LoopId) -> bool {
+    let l = k.lp(id);
+    let (LoopKind::While, Some((cb, _))) = (l.kind, l.cond) else {
+        return false;
+    };
+    let blk = k.block(cb);
+    let harmless = blk.order.iter().all(|o| match &blk.op(*o).kind {
+        OpKind::Load { .. }
+        | OpKind::Store { .. }
+        | OpKind::Atomic { .. }
+        | OpKind::Barrier { .. }
+        | OpKind::WriteVar(_) => false,
+        OpKind::Binary(b) => !matches!(b, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem),
+        OpKind::Builtin(_) => false,
+        _ => true,
+    });
+    let mut exits = false;
+    harmless
+        && only_own_exits(&l.body, id, &mut exits)
+        && exits
+        && only_own_exits(&l.latch, id, &mut false)
+        && !has_exit(&l.latch)
+}
+
+/// No nested loop, no `return`, no exit of another loop; notes whether `id` is left.
+fn only_own_exits(r: &Region, id: LoopId, exits: &mut bool) -> bool {
+    r.0.iter().all(|n| match n {
+        Node::Block(_) => true,
+        Node::If { then, els, .. } => {
+            only_own_exits(then, id, exits) && only_own_exits(els, id, exits)
+        }
+        Node::Break(l) | Node::Continue(l) if *l == id => {
+            *exits = true;
+            true
+        }
+        _ => false,
+    })
+}
+
+fn has_exit(r: &Region) -> bool {
+    r.0.iter().any(|n| match n {
+        Node::Break(_) | Node::Continue(_) | Node::Return => true,
+        Node::If { then, els, .. } => has_exit(then) || has_exit(els),
+        _ => false,
+    })
+}
+
+/// The flags of one rewritten loop.
+struct Flags {
+    go: VarId,
+    skip: VarId,
+    span: Span,
+    brk: bool,
+}
+
+fn rewrite(k: &mut Kernel, id: LoopId) {
+    let span = k.lp(id).span;
+    let go = k.new_var(&format!("L{}.go", id.0), Ty::I(1), span);
+    let skip = k.new_var(&format!("L{}.skip", id.0), Ty::I(1), span);
+    let mut f = Flags {
+        go,
+        skip,
+        span,
+        brk: false,
+    };
+    // go = 1 before the loop.
+    let pre = write_const(k, &f, go, 1);
+    insert_before(k, id, pre);
+    // The test: the source's, and go.
+    let (cb, test) = k.lp(id).cond.expect("a while loop's test");
+    let blk = k.block_mut(cb);
+    let g = blk.add(OpKind::ReadVar(go), Some(Ty::I(1)), span, &[]);
+    let both = blk.add(OpKind::Binary(BinOp::And), Some(Ty::I(1)), span, &[test, g]);
+    k.loops[id.0 as usize].cond = Some((cb, both));
+    // The body: skip = 0 first, then the exits as flag writes.
+    let body = std::mem::take(&mut k.loops[id.0 as usize].body);
+    let start = write_const(k, &f, skip, 0);
+    let mut nodes = vec![Node::Block(start)];
+    nodes.extend(flagged(k, &mut f, id, body.0).0);
+    k.loops[id.0 as usize].body = Region(nodes);
+    // The latch ran only after an iteration that did not break.
+    if f.brk {
+        let latch = std::mem::take(&mut k.loops[id.0 as usize].latch);
+        if !latch.0.is_empty() {
+            let (tb, t) = read_flag(k, &f, go, false);
+            k.loops[id.0 as usize].latch = Region(vec![Node::If {
+                cond: (tb, t),
+                then: latch,
+                els: Region::default(),
+                span,
+            }]);
+        }
+    }
+}
+
+/// `nodes` with loop `id`'s exits as flag writes and whatever follows a possible exit
+/// guarded by `!skip`; also whether the region may exit.
+fn flagged(k: &mut Kernel, f: &mut Flags, id: LoopId, nodes: Vec<Node>) -> (Vec<Node>, bool) {
+    let mut out = Vec::new();
+    let mut rest = nodes.into_iter();
+    while let Some(n) = rest.next() {
+        let exits = match n {
+            Node::Break(l) if l == id => {
+                f.brk = true;
+                let b = k.new_block();
+                write_into(k, f, b, f.go, 0);
+                write_into(k, f, b, f.skip, 1);
+                out.push(Node::Block(b));
+                true
+            }
+            Node::Continue(l) if l == id => {
+                let b = write_const(k, f, f.skip, 1);
+                out.push(Node::Block(b));
+                true
+            }
+            Node::If {
+                cond,
+                then,
+                els,
+                span,
+            } => {
+                let (then, a) = flagged(k, f, id, then.0);
+                let (els, b) = flagged(k, f, id, els.0);
+                out.push(Node::If {
+                    cond,
+                    then: Region(then),
+                    els: Region(els),
+                    span,
+                });
+                a || b
+            }
+            other => {
+                out.push(other);
+                false
+            }
+        };
+        if exits {
+            let tail: Vec<Node> = rest.collect();
+            if !tail.is_empty() {
+                let (tail, _) = flagged(k, f, id, tail);
+                let (tb, t) = read_flag(k, f, f.skip, true);
+                out.push(Node::If {
+                    cond: (tb, t),
+                    then: Region(tail),
+                    els: Region::default(),
+                    span: f.span,
+                });
+            }
+            return (out, true);
+        }
+    }
+    (out, false)
+}
+
+/// A new block writing `value` to flag `v`.
+fn write_const(k: &mut Kernel, f: &Flags, v: VarId, value: u64) -> BlockId {
+    let b = k.new_block();
+    write_into(k, f, b, v, value);
+    b
+}
+
+fn write_into(k: &mut Kernel, f: &Flags, b: BlockId, v: VarId, value: u64) {
+    let blk = k.block_mut(b);
+    let c = blk.add(OpKind::Const(vec![value]), Some(Ty::I(1)), f.span, &[]);
+    blk.add(OpKind::WriteVar(v), None, f.span, &[c]);
+}
+
+/// A new block testing flag `v` (`negate`: that it is clear).
+fn read_flag(k: &mut Kernel, f: &Flags, v: VarId, negate: bool) -> (BlockId, crate::ir::OpId) {
+    let b = k.new_block();
+    let blk = k.block_mut(b);
+    let r = blk.add(OpKind::ReadVar(v), Some(Ty::I(1)), f.span, &[]);
+    if !negate {
+        return (b, r);
+    }
+    let one = blk.add(OpKind::Const(vec![1]), Some(Ty::I(1)), f.span, &[]);
+    let t = blk.add(
+        OpKind::Binary(BinOp::Xor),
+        Some(Ty::I(1)),
+        f.span,
+        &[r, one],
+    );
+    (b, t)
+}
+
+/// Puts block `pre` right before loop `id`, in the kernel's body or the loop holding it.
+fn insert_before(k: &mut Kernel, id: LoopId, pre: BlockId) {
+    if insert_in(&mut k.body, id, pre) {
+        return;
+    }
+    for l in &mut k.loops {
+        if insert_in(&mut l.body, id, pre) || insert_in(&mut l.latch, id, pre) {
+            return;
+        }
+    }
+}
+
+/// Inserts `pre` before `Loop(id)` in `r` or the `if`s it holds (not in nested loops,
+/// which are regions of their own).
+fn insert_in(r: &mut Region, id: LoopId, pre: BlockId) -> bool {
+    if let Some(i) =
+        r.0.iter()
+            .position(|n| matches!(n, Node::Loop(l) if *l == id))
+    {
+        r.0.insert(i, Node::Block(pre));
+        return true;
+    }
+    r.0.iter_mut().any(|n| match n {
+        Node::If { then, els, .. } => insert_in(then, id, pre) || insert_in(els, id, pre),
+        _ => false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::board::BoardSet;
+
+    /// Collatz steps with a `break` and a `continue`: the loop loses both and is
+    /// pipelined; a loop whose test reads memory keeps its `break`.
+    #[test]
+    fn a_loop_with_break_and_continue_is_pipelined_and_one_testing_memory_is_left_alone() {
+        let src = "__kernel void k(__global const uint *in, __global int *out, int limit) {
+            uint v = in[get_global_id(0)];
+            int steps = 0;
+            while (v != 1) {
+                if (steps >= limit)
+                    break;
+                steps++;
+                if ((v & 1) == 0) {
+                    v >>= 1;
+                    continue;
+                }
+                v = 3 * v + 1;
+            }
+            int j = 0;
+            while (in[j] != 0) {
+                if (j == limit)
+                    break;
+                j++;
+            }
+            out[get_global_id(0)] = steps + j;
+        }";
+        let c = crate::frontend::check_source("k.cl", src, &Default::default());
+        let m = crate::compile::lower(c.program.as_ref().expect("program"), &c.sources)
+            .expect("lowering");
+        let boards = BoardSet::builtin().expect("boards");
+        let board = boards.get("sim").expect("sim");
+        let cfg = crate::project::shell_config_for(board);
+        let out = crate::compile::compile(&m.kernels[0], &c.sources, board, &cfg)
+            .unwrap_or_else(|d| panic!("{:?}", d.list));
+        let k = &out.group.kernel;
+        let flagged: Vec<_> = k.vars.iter().filter(|v| v.name.ends_with(".go")).collect();
+        assert_eq!(flagged.len(), 1, "{:?}", k.vars);
+        let collatz = crate::analysis::loops::shapes(k)
+            .into_iter()
+            .find(|s| s.work_item_dim.is_none() && !s.early_exit && s.inner.is_empty())
+            .expect("a loop without exits");
+        assert!(
+            out.plan.loops.contains_key(&collatz.id),
+            "not pipelined: {:?}",
+            out.plan.fallback
+        );
+        let left = out
+            .plan
+            .fallback
+            .values()
+            .any(|why| why.contains("leaves early"));
+        assert!(left, "{:?}", out.plan.fallback);
+    }
+}
