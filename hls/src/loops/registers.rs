@@ -20,7 +20,7 @@ use super::{KeptArray, Options, RegisterArray};
 use crate::diag::SourceMap;
 use crate::frontend::types::AddrSpace;
 use crate::ir::{
-    Base, Block, BlockId, Edge, Kernel, Node, ObjectId, OpId, OpKind, ParamKind, Ty, VarId,
+    Base, BinOp, Block, BlockId, Edge, Kernel, Node, ObjectId, OpId, OpKind, ParamKind, Ty, VarId,
 };
 
 /// One access of an object: where, at which byte offset, of which type.
@@ -163,6 +163,23 @@ fn slots(accs: &[Access], size: u64) -> Result<BTreeMap<u64, Ty>, String> {
     Ok(by)
 }
 
+/// An access byte registers can serve: an integer, float or vector of them, of at most
+/// 8 bytes (assembled in a 64-bit integer).
+fn byte_addressable(a: &Access) -> bool {
+    castable(&a.ty) && (a.ty.elem().is_int() || a.ty.elem().is_float()) && a.ty.store_size() <= 8
+}
+
+/// One `i8` slot per byte some access touches.
+fn byte_slots(accs: &[Access]) -> Option<BTreeMap<u64, Ty>> {
+    let mut by = BTreeMap::new();
+    for a in accs {
+        for j in 0..a.ty.store_size() {
+            by.insert(a.offset.checked_add(j)?, Ty::I(8));
+        }
+    }
+    Some(by)
+}
+
 /// A type whose bits fill its bytes exactly (so a bitcast keeps memory's meaning).
 fn castable(t: &Ty) -> bool {
     !t.is_ptr() && t.lanes() != 3 && t.bits() as u64 == t.store_size() * 8
@@ -236,7 +253,13 @@ pub fn run(
                     o.size, opts.max_register_bytes
                 ));
             }
-            let s = slots(&a, o.size)?;
+            // Overlapping accesses of different widths: one register per byte, each
+            // access split into or assembled from its bytes (a struct copied in as
+            // one wide load and read field by field).
+            let s = match slots(&a, o.size) {
+                Err(e) if a.iter().all(byte_addressable) => byte_slots(&a).ok_or(e)?,
+                other => other?,
+            };
             if s.len() > opts.max_register_slots {
                 return Err(format!(
                     "{} elements is more than the {} kept in registers",
@@ -338,11 +361,23 @@ fn rewrite(
     plan: &HashMap<ObjectId, (Vec<Access>, Vec<Slot>)>,
     made: &mut Vec<BlockId>,
 ) {
-    let mut per_block: HashMap<BlockId, HashMap<OpId, (&Access, &Slot)>> = HashMap::new();
+    let mut per_block: HashMap<BlockId, HashMap<OpId, (&Access, Vec<&Slot>)>> = HashMap::new();
     for (accs, slots) in plan.values() {
         for a in accs {
-            if let Some(s) = slots.iter().find(|s| s.offset == a.offset) {
-                per_block.entry(a.block).or_default().insert(a.op, (a, s));
+            let end = a.offset + a.ty.store_size();
+            let mine: Vec<&Slot> = match slots.iter().find(|s| s.offset == a.offset) {
+                // Its own slot, or the bytes it covers.
+                Some(s) if s.ty.store_size() == a.ty.store_size() => vec![s],
+                _ => slots
+                    .iter()
+                    .filter(|s| s.offset >= a.offset && s.offset < end)
+                    .collect(),
+            };
+            if !mine.is_empty() {
+                per_block
+                    .entry(a.block)
+                    .or_default()
+                    .insert(a.op, (a, mine));
             }
         }
     }
@@ -352,8 +387,12 @@ fn rewrite(
         let subs = &per_block[&b];
         let old = k.block(b);
         let (new, map) = rebuild(old, |out, id, args| {
-            let (a, s) = subs.get(&id)?;
+            let (a, mine) = subs.get(&id)?;
             let span = old.op(id).span;
+            if mine.len() > 1 || mine[0].ty.store_size() != a.ty.store_size() {
+                return Some(by_bytes(out, a, mine, args, span));
+            }
+            let s = mine[0];
             if a.store {
                 let mut v = *args.get(1)?;
                 if a.ty != s.ty {
@@ -372,6 +411,76 @@ fn rewrite(
         *k.block_mut(b) = new;
         super::remap_conditions(k, b, &map);
         made.push(b);
+    }
+}
+
+/// Access `a` over the byte registers `bytes` (in address order): a store writes each
+/// byte of its value, a load ORs the bytes it reads into place (little-endian).
+fn by_bytes(
+    out: &mut Block,
+    a: &Access,
+    bytes: &[&Slot],
+    args: &[OpId],
+    span: crate::diag::Span,
+) -> OpId {
+    let w = (a.ty.store_size() * 8) as u8;
+    let int = Ty::I(w);
+    let zext = OpKind::Conv(crate::ir::Conv::Int {
+        from_signed: false,
+        to_signed: false,
+        sat: false,
+    });
+    let shift = |out: &mut Block, op: BinOp, v: OpId, by: u64| -> OpId {
+        if by == 0 {
+            return v;
+        }
+        let c = out.add(OpKind::Const(vec![by]), Some(int.clone()), span, &[]);
+        out.add(OpKind::Binary(op), Some(int.clone()), span, &[v, c])
+    };
+    if a.store {
+        let mut v = args[1];
+        if a.ty != int {
+            v = out.add(OpKind::Bitcast, Some(int.clone()), span, &[v]);
+        }
+        let mut last = v;
+        for s in bytes {
+            let at = (s.offset - a.offset) * 8;
+            let moved = shift(out, BinOp::LShr, v, at);
+            let byte = if w == 8 {
+                moved
+            } else {
+                out.add(zext.clone(), Some(Ty::I(8)), span, &[moved])
+            };
+            last = out.add(OpKind::WriteVar(s.var), None, span, &[byte]);
+        }
+        last
+    } else {
+        let mut acc: Option<OpId> = None;
+        for s in bytes {
+            let r = out.add(OpKind::ReadVar(s.var), Some(Ty::I(8)), span, &[]);
+            let wide = if w == 8 {
+                r
+            } else {
+                out.add(zext.clone(), Some(int.clone()), span, &[r])
+            };
+            let placed = shift(out, BinOp::Shl, wide, (s.offset - a.offset) * 8);
+            acc = Some(match acc {
+                None => placed,
+                Some(x) => out.add(
+                    OpKind::Binary(BinOp::Or),
+                    Some(int.clone()),
+                    span,
+                    &[x, placed],
+                ),
+            });
+        }
+        let v =
+            acc.unwrap_or_else(|| out.add(OpKind::Const(vec![0]), Some(int.clone()), span, &[]));
+        if a.ty != int {
+            out.add(OpKind::Bitcast, Some(a.ty.clone()), span, &[v])
+        } else {
+            v
+        }
     }
 }
 

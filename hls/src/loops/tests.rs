@@ -247,3 +247,20 @@ fn a_loop_holding_a_barrier_stays_rolled_and_says_why() {
     assert!(why.contains("barrier"), "{why}");
     assert!(!ir.contains("[unroll"), "{ir}");
 }
+
+#[test]
+fn a_struct_copied_whole_and_read_by_field_becomes_byte_registers() {
+    let src = "struct rec { char a; int x[2] __attribute__((packed)); };\n\
+               __kernel __attribute__((reqd_work_group_size(1, 1, 1)))\n\
+               void k(__global const struct rec *recs, __global int *out)\n{\n\
+               struct rec r = recs[get_global_id(0)];\n\
+               out[get_global_id(0)] = r.x[0] - r.x[1] + r.a;\n}\n";
+    let (ir, r) = stage(src).expect("stage");
+    let regs: Vec<_> = r
+        .registers
+        .iter()
+        .map(|x| (x.name.as_str(), x.registers, x.types.as_str()))
+        .collect();
+    assert_eq!(regs, vec![("r", 9, "i8")], "{:?}", r.kept_in_memory);
+    assert!(!ir.contains("object o0 r"), "{ir}");
+}
