@@ -93,6 +93,9 @@ pub struct LoopReport {
     pub rec_mii: Option<u32>,
     /// Why `min_ii` is what it is, starting with the number.
     pub ii_reason: String,
+    /// Why the pipeline runs above `min_ii`, when it does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ii_raised: Option<String>,
     /// Cycles of one iteration's schedule (condition, body and latch blocks on the board
     /// library; the longer arm of each `if`), nested loops left out.
     pub depth: u64,
@@ -359,6 +362,7 @@ impl<'a> Analysis<'a> {
                     .cloned(),
                 res_mii: res,
                 rec_mii: rec,
+                ii_raised: raised(s.id, min_ii, p),
                 ii_reason: reason,
                 depth: c.depth,
                 pipeline_depth: p.pipelines.loops.get(&s.id).map(|m| m.depth),
@@ -366,6 +370,39 @@ impl<'a> Analysis<'a> {
                 fsm_states: c.states,
                 fsm_cycles_per_iteration: c.fsm_cycles,
             });
+        }
+        /// Why pipelined loop `id` runs above `min_ii`: its exit test comes late in the
+        /// iteration (the next one is admitted once it is known), a recurrence through an
+        /// `if`'s condition (guards are not in `min_ii`'s graph), or the schedule found no
+        /// slot for every op at a lower II.
+        fn raised(id: crate::ir::LoopId, min_ii: Option<u32>, p: &Parts) -> Option<String> {
+            let pl = p.plan.loops.get(&id)?;
+            let ms = p.pipelines.loops.get(&id)?;
+            if ms.ii <= min_ii.unwrap_or(1) {
+                return None;
+            }
+            let ready = ms.cycle.get(&pl.exit).copied().unwrap_or(0)
+                + pl.latency.get(&pl.exit).copied().unwrap_or(0);
+            Some(if ready + 1 >= ms.ii {
+                format!(
+                    "{}: the exit test is known {ready} cycles into an iteration (after the \
+                     values its `if`s and guarded writes wait for), and the next iteration \
+                     is admitted only then",
+                    ms.ii
+                )
+            } else if ms.mii >= ms.ii {
+                format!(
+                    "{}: a value the next iteration reads is written under an `if` whose \
+                     condition takes that long (the write waits for its condition)",
+                    ms.ii
+                )
+            } else {
+                format!(
+                    "{}: no modulo schedule of the if-converted body at a lower II (units, \
+                     ports and the clock period)",
+                    ms.ii
+                )
+            })
         }
         Ok(Analysis {
             group: g,

@@ -465,10 +465,11 @@ fn affine_ivdep_still_removes_an_unprovable_dependence() {
 
 #[test]
 fn the_fsm_estimate_counts_the_generators_states_per_block() {
-    // A built-in without a pipelined unit keeps the loop on the FSM.
+    // A binary64 division (no pipelined unit) keeps the loop on the FSM.
     let (k, sm) = kernel(
         "__kernel void vadd(__global const float *a, __global const float *b, \
-         __global float *c) { int i = get_global_id(0); c[i] = a[i] + floor(b[i]); }",
+         __global float *c) { int i = get_global_id(0); \
+         c[i] = a[i] + (float)((double)b[i] / 3.0); }",
     );
     let board = sim();
     let c = compiled(&k, &sm, &board);
@@ -493,4 +494,31 @@ fn the_fsm_estimate_counts_the_generators_states_per_block() {
         r.fsm_cycles_per_iteration >= lat as u64 + r.fsm_states,
         "{r:?}"
     );
+}
+
+/// A search loop whose `break` depends on a load: pipelined well above the minimum the
+/// analysis finds without the if-conversion's guards, and the report says why.
+#[test]
+fn a_pipeline_above_its_minimum_ii_says_why() {
+    let (k, sm) = kernel(
+        "__kernel void k(__global const int *row, __global int *out, int width) {\n\
+         int j = 0;\n\
+         while (1) {\n\
+         if (j == width || row[j] < 0)\n\
+         break;\n\
+         j++;\n\
+         }\n\
+         out[0] = j;\n\
+         }\n",
+    );
+    let ls = loops_for(&k, &sm, &sim(), &LaunchValues::default());
+    let l = ls
+        .iter()
+        .find(|l| l.pipelined && l.work_item_dim.is_none())
+        .expect("the search loop is pipelined");
+    let (ii, min) = (l.scheduled_ii.expect("ii"), l.min_ii.expect("min"));
+    assert!(ii > min, "{ii} vs {min}");
+    let why = l.ii_raised.as_deref().expect("a reason");
+    assert!(why.starts_with(&format!("{ii}: ")), "{why}");
+    assert!(why.contains("under an `if`"), "{why}");
 }

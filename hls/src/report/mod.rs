@@ -106,8 +106,13 @@ fn loop_line(l: &crate::analysis::LoopReport) -> String {
     };
     match (l.pipelined, l.scheduled_ii) {
         (true, Some(ii)) => format!(
-            "{head}: pipelined, II {ii} (minimum {}), depth {}{}{}{}{}",
+            "{head}: pipelined, II {ii} (minimum {}{}), depth {}{}{}{}{}",
             l.min_ii.map(|x| x.to_string()).unwrap_or("?".into()),
+            l.ii_raised
+                .as_deref()
+                .and_then(|r| r.split_once(": "))
+                .map(|(_, why)| format!("; {why}"))
+                .unwrap_or_default(),
             l.pipeline_depth.map_or(l.depth, u64::from),
             if l.cross_group {
                 ", across work-groups"

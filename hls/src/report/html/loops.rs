@@ -172,7 +172,10 @@ fn loop_analysis(p: &mut String, loops: &[LoopReport], ir: Option<&Kernel>, sm: 
             }),
             escape(&opt(&l.ivdep)),
             escape(&ii),
-            escape(&l.ii_reason),
+            escape(&match &l.ii_raised {
+                Some(r) => format!("{}; runs at {r}", l.ii_reason),
+                None => l.ii_reason.clone(),
+            }),
             l.depth,
             escape(&built(l)),
             l.memory_accesses
