@@ -114,6 +114,27 @@ pub(super) fn is_accepted(name: &str) -> bool {
     ACCEPTED.contains(&name)
 }
 
+/// The vendors' memory-shaping hints among [`ACCEPTED`]: the `memory` stage chooses words
+/// and read replicas from the accesses instead, so each gets a warning, not silence.
+const MEMORY_HINTS: &[&str] = &[
+    "xcl_array_partition",
+    "xcl_array_reshape",
+    "numbanks",
+    "bankwidth",
+    "singlepump",
+    "doublepump",
+    "memory",
+    "register",
+    "numreadports",
+    "numwriteports",
+    "merge",
+    "bank_bits",
+    "private_copies",
+    "max_replicates",
+    "simple_dual_port",
+    "force_pow2_depth",
+];
+
 impl Checker<'_> {
     pub(super) fn unknown_attr(&mut self, a: &Attribute) {
         self.warning(
@@ -266,6 +287,15 @@ impl Checker<'_> {
                         format!("'{}' attribute only applies to loops", spelling(a)),
                     );
                 }
+                n if MEMORY_HINTS.contains(&n) => self.warning(
+                    a.name_span,
+                    format!(
+                        "'{}' is not acted on: ocl-hls shapes on-chip memories from their \
+                         accesses (RAM words and read replicas; the build summary's \
+                         `memory` lines say what it chose)",
+                        spelling(a)
+                    ),
+                ),
                 n if is_accepted(n) => {}
                 _ => self.unknown_attr(a),
             }

@@ -171,6 +171,31 @@ fn kernel_summary_lists_attrs_params_and_loops() {
 }
 
 #[test]
+fn memory_shaping_hints_warn_that_they_are_not_acted_on() {
+    let (_, d, _) = check_src(
+        "__kernel void k(__global int *o) {\n\
+         __local int t[64] __attribute__((numbanks(4), bankwidth(4)));\n\
+         int w[4] __attribute__((register));\n\
+         t[0] = 1; w[0] = t[0]; o[0] = w[0];\n}",
+    );
+    let warnings: Vec<_> = d
+        .list
+        .iter()
+        .filter(|x| x.severity == Severity::Warning)
+        .map(|x| x.message.clone())
+        .collect();
+    for name in ["'numbanks'", "'bankwidth'", "'register'"] {
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains(name) && w.contains("not acted on")),
+            "{name}: {warnings:?}"
+        );
+    }
+    assert!(!d.has_errors());
+}
+
+#[test]
 fn unknown_attributes_and_pragmas_warn() {
     let (_, d, _) = check_src(
         "#pragma frobnicate\n__kernel __attribute__((foo)) void k(__global int *o) {\n [[cl::bar]] for (;;) break;\n}",
