@@ -49,10 +49,6 @@ impl B<'_> {
         self.bin(BinOp::FMul, F64, a, b)
     }
 
-    pub fn fdiv(&mut self, a: OpId, b: OpId) -> OpId {
-        self.bin(BinOp::FDiv, F64, a, b)
-    }
-
     /// `a * c` for a constant `c`.
     pub fn fmulc(&mut self, a: OpId, c: f64) -> OpId {
         let c = self.f(c);

@@ -133,11 +133,11 @@ fn log_core(b: &mut B, a: OpId) -> OpId {
     b.fadd(eh, low)
 }
 
-/// `n / d` for f64 `d` in [1.7, 2.5], to about 2^-46 relative error without an f64
-/// division (`ohls_dp_div` takes one per 57 cycles and would bound a pipelined loop's
-/// II): a binary32 reciprocal (relative error below 2^-23) and one correction step,
-/// `q = q0 + r (n - d q0)`, which squares the error.
-fn quotient(b: &mut B, n: OpId, d: OpId) -> OpId {
+/// `n / d` for f64 `d` within binary32's normal range, to about 2^-46 relative error
+/// without an f64 division (`ohls_dp_div` takes one per 57 cycles and would bound a
+/// pipelined loop's II): a binary32 reciprocal (relative error below 2^-23) and one
+/// correction step, `q = q0 + r (n - d q0)`, which squares the error.
+pub(super) fn quotient(b: &mut B, n: OpId, d: OpId) -> OpId {
     let d32 = b.f64_to_f32(d);
     let one = b.bits(F32, 1.0f32.to_bits() as u64);
     let r32 = b.bin(BinOp::FDiv, F32, one, d32);

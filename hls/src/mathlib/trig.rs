@@ -146,9 +146,11 @@ pub(super) fn trig(b: &mut B, x: OpId, f: Fun) -> OpId {
     let odd = b.icmpc(CmpOp::Ne, qodd, 0);
     let v = match f {
         Fun::Tan => {
-            // tan = sin/cos in even quadrants, -cos/sin in odd ones.
-            let t = b.fdiv(s, c);
-            let ct = b.fdiv(c, s);
+            // tan = sin/cos in even quadrants, -cos/sin in odd ones (there |s| is far
+            // above binary32's smallest normal: no binary32 argument lies that close to
+            // an odd multiple of pi/2, so the binary32 reciprocal of s is exact enough).
+            let t = super::explog::quotient(b, s, c);
+            let ct = super::explog::quotient(b, c, s);
             let nct = b.fneg(F64, ct);
             b.sel(F64, odd, nct, t)
         }
