@@ -2550,21 +2550,21 @@ module fir_datapath (
     assign pv_1579 = v0_i;
     assign w_1580 = 32'h00000001;
     assign pw_1581 = (pv_1579 + w_1580);
-    assign pv_146 = (((p1_valid[30] && 1'h1) && p1_en) ? pv_147 : v16_window_14);
-    assign pv_147 = (((p1_valid[31] && 1'h1) && p1_en) ? pv_148 : v15_window_13);
-    assign pv_148 = (((p1_valid[32] && 1'h1) && p1_en) ? pv_149 : v14_window_12);
-    assign pv_149 = (((p1_valid[33] && 1'h1) && p1_en) ? pv_150 : v13_window_11);
-    assign pv_150 = (((p1_valid[34] && 1'h1) && p1_en) ? pv_151 : v12_window_10);
-    assign pv_151 = (((p1_valid[35] && 1'h1) && p1_en) ? pv_152 : v11_window_9);
-    assign pv_152 = (((p1_valid[36] && 1'h1) && p1_en) ? pv_153 : v10_window_8);
-    assign pv_153 = (((p1_valid[37] && 1'h1) && p1_en) ? pv_154 : v9_window_7);
-    assign pv_154 = (((p1_valid[38] && 1'h1) && p1_en) ? pv_155 : v8_window_6);
-    assign pv_155 = (((p1_valid[39] && 1'h1) && p1_en) ? pv_156 : v7_window_5);
-    assign pv_156 = (((p1_valid[40] && 1'h1) && p1_en) ? pv_157 : v6_window_4);
-    assign pv_157 = (((p1_valid[41] && 1'h1) && p1_en) ? pv_158 : v5_window_3);
-    assign pv_158 = (((p1_valid[42] && 1'h1) && p1_en) ? pv_159 : v4_window_2);
-    assign pv_159 = (((p1_valid[43] && 1'h1) && p1_en) ? pv_160 : v3_window_1);
-    assign pv_160 = (((p1_valid[44] && 1'h1) && p1_en) ? pld_167 : v2_window_0);
+    assign pv_146 = ((p1_valid[30] && 1'h1) ? pv_147 : v16_window_14);
+    assign pv_147 = ((p1_valid[31] && 1'h1) ? pv_148 : v15_window_13);
+    assign pv_148 = ((p1_valid[32] && 1'h1) ? pv_149 : v14_window_12);
+    assign pv_149 = ((p1_valid[33] && 1'h1) ? pv_150 : v13_window_11);
+    assign pv_150 = ((p1_valid[34] && 1'h1) ? pv_151 : v12_window_10);
+    assign pv_151 = ((p1_valid[35] && 1'h1) ? pv_152 : v11_window_9);
+    assign pv_152 = ((p1_valid[36] && 1'h1) ? pv_153 : v10_window_8);
+    assign pv_153 = ((p1_valid[37] && 1'h1) ? pv_154 : v9_window_7);
+    assign pv_154 = ((p1_valid[38] && 1'h1) ? pv_155 : v8_window_6);
+    assign pv_155 = ((p1_valid[39] && 1'h1) ? pv_156 : v7_window_5);
+    assign pv_156 = ((p1_valid[40] && 1'h1) ? pv_157 : v6_window_4);
+    assign pv_157 = ((p1_valid[41] && 1'h1) ? pv_158 : v5_window_3);
+    assign pv_158 = ((p1_valid[42] && 1'h1) ? pv_159 : v4_window_2);
+    assign pv_159 = ((p1_valid[43] && 1'h1) ? pv_160 : v3_window_1);
+    assign pv_160 = ((p1_valid[44] && 1'h1) ? pld_167 : v2_window_0);
     assign p1_stall = (((((p1_valid[0] && 1'h1) && pw_145) && (!x_ld_req_ready)) || ((p1_valid[44] && 1'h1) && (!x_ld_resp_valid))) || ((p1_valid[144] && 1'h1) && (!y_st_req_ready)));
 
     always @(posedge clk) begin

@@ -572,7 +572,7 @@ module histogram_datapath (
     assign w_252 = 8'h01;
     assign pw_253 = (pw_251 + w_252);
     assign pw_254 = {56'h00000000000000, pw_253[7:0]};
-    assign pv_231 = (((p1_valid[1] && 1'h1) && p1_en) ? pw_239 : v3_any_active);
+    assign pv_231 = ((p1_valid[1] && 1'h1) ? pw_239 : v3_any_active);
     assign p1_stall = 1'h0;
     assign w_255 = 64'h0000000000000000;
     assign p0_en = (!p0_stall);
