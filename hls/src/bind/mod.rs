@@ -2,11 +2,12 @@
 //! keyed by (block, op) that the datapath generator reads, never a decision it takes
 //! while it writes the netlist.
 //!
-//! Policy: the FSM runs one block at a time and starts units in their op's state, so
-//! there every op outside a pipelined loop has an instance of its own. In a pipelined loop
-//! an op occupies its unit in one slot of the modulo reservation table (`cycle % II`):
-//! ops of one shape in different slots share a fully pipelined unit, each driving its
-//! inputs in its own slot, so a loop at II 3 needs a third of the units.
+//! Policy: ops of one shape (class, op and types: the same template) share a unit where
+//! their reservations do not meet. In a pipelined loop an op reserves its fully pipelined
+//! unit in one slot of the modulo reservation table (`cycle % II`), so a loop at II 3
+//! needs about a third of the units. The FSM runs one block at a time and a state waits
+//! for the units it starts, so there an op reserves its unit for its II from its start
+//! cycle in its block.
 
 use std::collections::BTreeMap;
 
@@ -169,45 +170,33 @@ pub fn bind(
         id
     };
     // Pipelined loops: the first unit of the op's shape free in its slot.
-    let mut inside = std::collections::HashSet::new();
     for (&lp, pl) in &plan.loops {
         let Some(ms) = loops.loops.get(&lp) else {
             continue;
         };
-        if pl.overlap.is_empty() {
-            inside.extend(pl.ops.iter().copied());
-        }
-        let mut free: BTreeMap<String, Vec<(UnitId, Vec<u32>)>> = BTreeMap::new();
+        let mut free: Free<u32> = BTreeMap::new();
         for &(bid, o) in &pl.ops {
             let s = shape(o, k.block(bid));
             if !needs_unit(s.class) {
                 continue;
             }
-            let slot = ms.slot(&(bid, o)).unwrap_or(0);
-            let cands = free.entry(sharing_key(k, bid, o)).or_default();
-            let fully_pipelined = lib.cost(s.class, s.width).ii <= 1;
-            let found = cands
-                .iter_mut()
-                .find(|(_, slots)| fully_pipelined && !slots.contains(&slot));
-            let id = match found {
-                Some((id, slots)) => {
-                    slots.push(slot);
-                    b.units[id.0 as usize].ops.push((bid.0, o.0.index() as u32));
-                    *id
-                }
-                None => {
-                    let id = add(&mut b, s.class, s.width, (bid, o), Some(lp));
-                    cands.push((id, vec![slot]));
-                    id
-                }
+            // A unit taking a new op less often than every cycle is the op's alone.
+            let busy = match lib.cost(s.class, s.width).ii {
+                0 | 1 => vec![ms.slot(&(bid, o)).unwrap_or(0)],
+                _ => (0..ms.ii.max(1)).collect(),
             };
+            let cands = free.entry(sharing_key(k, bid, o)).or_default();
+            let id = place(&mut b, cands, busy, (bid, o), |b| {
+                add(b, s.class, s.width, (bid, o), Some(lp))
+            });
             b.piped.insert((bid, o), id);
         }
     }
+    let inside = plan.pipeline_only();
     // The FSM: everything not only in a pipelined loop. A cycle's state waits for the
     // units it starts and keeps their results in registers, so a unit is free again in
     // the block's next cycle it has not reserved (its II) and in any other block.
-    let mut free: BTreeMap<String, Vec<(UnitId, Taken)>> = BTreeMap::new();
+    let mut free: Free<(BlockId, u32)> = BTreeMap::new();
     for (bi, blk) in k.blocks.iter().enumerate() {
         let bid = BlockId(bi as u32);
         for &o in &blk.order {
@@ -219,29 +208,42 @@ pub fn bind(
             let ii = lib.cost(s.class, s.width).ii.max(1);
             let busy: Vec<(BlockId, u32)> = (start..start + ii).map(|c| (bid, c)).collect();
             let cands = free.entry(sharing_key(k, bid, o)).or_default();
-            let found = cands
-                .iter_mut()
-                .find(|(_, taken)| busy.iter().all(|c| !taken.contains(c)));
-            let id = match found {
-                Some((id, taken)) => {
-                    taken.extend(busy);
-                    b.units[id.0 as usize].ops.push((bid.0, o.0.index() as u32));
-                    *id
-                }
-                None => {
-                    let id = add(&mut b, s.class, s.width, (bid, o), None);
-                    cands.push((id, busy));
-                    id
-                }
-            };
+            let id = place(&mut b, cands, busy, (bid, o), |b| {
+                add(b, s.class, s.width, (bid, o), None)
+            });
             b.of.insert((bid, o), id);
         }
     }
     b
 }
 
-/// The (block, cycle) pairs an FSM unit is reserved in.
-type Taken = Vec<(BlockId, u32)>;
+/// Per sharing key, the units of that shape with what each is reserved in (slots of a
+/// pipelined loop, or (block, cycle)s of the FSM).
+type Free<R> = BTreeMap<String, Vec<(UnitId, Vec<R>)>>;
+
+/// Binds `op`, reserving `busy`, to the first unit of `cands` none of whose reservations
+/// meets it, or to a unit `new` makes when there is none.
+fn place<R: PartialEq>(
+    b: &mut Binding,
+    cands: &mut Vec<(UnitId, Vec<R>)>,
+    busy: Vec<R>,
+    op: (BlockId, OpId),
+    new: impl FnOnce(&mut Binding) -> UnitId,
+) -> UnitId {
+    let free = cands
+        .iter_mut()
+        .find(|(_, taken)| busy.iter().all(|r| !taken.contains(r)));
+    if let Some((id, taken)) = free {
+        taken.extend(busy);
+        b.units[id.0 as usize]
+            .ops
+            .push((op.0 .0, op.1 .0.index() as u32));
+        return *id;
+    }
+    let id = new(b);
+    cands.push((id, busy));
+    id
+}
 
 /// The list schedule's start cycle of op `o` of block `b`.
 fn start_cycle(sched: &KernelSchedule, b: BlockId, o: OpId) -> u32 {
@@ -265,11 +267,8 @@ pub fn check(
     b: &Binding,
 ) -> Vec<String> {
     let mut v = Vec::new();
-    let mut inside = std::collections::HashSet::new();
+    let inside = plan.pipeline_only();
     for (lp, pl) in &plan.loops {
-        if pl.overlap.is_empty() {
-            inside.extend(pl.ops.iter().copied());
-        }
         let Some(ms) = loops.loops.get(lp) else {
             continue;
         };

@@ -594,16 +594,15 @@ impl Gen<'_> {
         n
     }
 
-    /// `net` pulses in the first cycle of state `s` (unit `unit`'s `issued` flag marks
-    /// it done; cleared when the state leaves).
-    fn issue(&mut self, s: StateId, unit: &str, net: NetId) {
+    /// True in the first cycle of state `s` only: when unit `unit` is started there (its
+    /// `issued` flag marks it done; cleared when the state leaves).
+    fn issue(&mut self, s: StateId, unit: &str) -> Expr {
         let issued = self.unit_reg(unit, "issued", 1);
         let act = self.fsm.active(s);
-        let first = Expr::land(act, Expr::lnot(Expr::Net(issued)));
-        self.fsm.drive(net, first.clone(), Expr::lit(1, 1));
         self.fsm
             .set_when(s, issued, Expr::lit(1, 1), Expr::lit(1, 1));
         self.fsm.set(s, issued, Expr::lit(1, 0));
+        Expr::land(act, Expr::lnot(Expr::Net(issued)))
     }
 
     /// The next group's counters (x fastest), as register updates, and whether this group

@@ -91,13 +91,32 @@ pub(super) struct Use {
     en: Expr,
 }
 
+/// What a unit template instance is: module, parameters and per lane its input ports.
+#[derive(Clone, PartialEq, Eq)]
+struct Signature {
+    module: String,
+    params: Vec<(String, i64)>,
+    ports: Vec<Vec<(String, u32)>>,
+}
+
+impl Signature {
+    fn of(module: &str, params: &[(&str, i64)], lanes: &[Vec<(&str, u32, Expr)>]) -> Signature {
+        Signature {
+            module: module.to_string(),
+            params: params.iter().map(|(p, v)| (p.to_string(), *v)).collect(),
+            ports: lanes
+                .iter()
+                .map(|l| l.iter().map(|(p, w, _)| (p.to_string(), *w)).collect())
+                .collect(),
+        }
+    }
+}
+
 /// A unit that several ops share (`Gen::shared_unit`): its template, the nets its ops
 /// drive and read.
 #[derive(Clone)]
 pub(super) struct SharedUnit {
-    module: String,
-    params: Vec<(String, i64)>,
-    ports: Vec<Vec<(String, u32)>>,
+    sig: Signature,
     in_valid: NetId,
     valid: NetId,
     inputs: Vec<Vec<NetId>>,
@@ -522,48 +541,32 @@ impl Gen<'_> {
         // In a pipeline: the op's unit as bound, started in the op's slot, moving with the
         // pipeline; its fixed latency tells when the result is there.
         let pipe = self.pipe.clone();
-        let bound = pipe.as_ref().and_then(|_| {
-            let lat = super::pipe::unit_latency(module, params);
-            if let Some(c) = self.pipe.as_mut() {
-                c.latency = lat;
-            }
-            let (b, o) = self.cur_op?;
-            let (_, u) = self.binding.pipe_unit(b, o)?;
-            Some((u.name.clone(), u.ops.len() > 1))
+        if let Some(c) = self.pipe.as_mut() {
+            c.latency = super::pipe::unit_latency(module, params);
+        }
+        let bound = self.cur_op.and_then(|(b, o)| match pipe {
+            Some(_) => self.binding.pipe_unit(b, o),
+            None => self.binding.unit(b, o),
         });
         // A unit several ops share: in a pipeline each drives it in its own slot; in the
         // FSM in its own state (which waits for the result before the next one starts).
-        let fsm_shared = match (&pipe, self.cur_op) {
-            (None, Some((b, o))) => self
-                .binding
-                .unit(b, o)
-                .filter(|(_, u)| u.ops.len() > 1)
-                .map(|(_, u)| u.name.clone()),
-            _ => None,
-        };
-        if let (Some((name, true)), Some(ctx)) = (&bound, &pipe) {
-            let when = Use {
-                start: ctx.issue.clone(),
-                operands: ctx.issue.clone(),
-                en: ctx.en.clone(),
-            };
-            return self.shared_unit(name, module, params, lanes, outs, pick, when);
-        }
-        if let Some(name) = fsm_shared {
-            let issued = self.unit_reg(&name, "issued", 1);
-            let act = self.fsm.active(s);
-            let first = Expr::land(act.clone(), Expr::lnot(Expr::Net(issued)));
-            self.fsm
-                .set_when(s, issued, Expr::lit(1, 1), Expr::lit(1, 1));
-            self.fsm.set(s, issued, Expr::lit(1, 0));
-            let when = Use {
-                start: first,
-                operands: act,
-                en: Expr::lit(1, 1),
+        if let Some((_, u)) = bound.filter(|(_, u)| u.ops.len() > 1) {
+            let name = u.name.clone();
+            let when = match &pipe {
+                Some(ctx) => Use {
+                    start: ctx.issue.clone(),
+                    operands: ctx.issue.clone(),
+                    en: ctx.en.clone(),
+                },
+                None => Use {
+                    start: self.issue(s, &name),
+                    operands: self.fsm.active(s),
+                    en: Expr::lit(1, 1),
+                },
             };
             return self.shared_unit(&name, module, params, lanes, outs, pick, when);
         }
-        let bound = bound.map(|b| b.0);
+        let bound = bound.map(|(_, u)| u.name.clone());
         let in_valid = {
             let n = self.fresh("go");
             self.m.wire(&n, 1)
@@ -576,7 +579,8 @@ impl Gen<'_> {
             }
             None => {
                 let base = self.bound_unit(module);
-                self.issue(s, &base, in_valid);
+                let first = self.issue(s, &base);
+                self.fsm.drive(in_valid, first, Expr::lit(1, 1));
                 (base, Expr::lit(1, 1))
             }
         };
@@ -635,77 +639,21 @@ impl Gen<'_> {
         pick: &dyn Fn(&[NetId]) -> Expr,
         when: Use,
     ) -> Computed {
-        let shape = |lanes: &[Vec<(&str, u32, Expr)>]| -> Vec<Vec<(String, u32)>> {
-            lanes
-                .iter()
-                .map(|l| l.iter().map(|(p, w, _)| (p.to_string(), *w)).collect())
-                .collect()
-        };
-        let params_owned: Vec<(String, i64)> =
-            params.iter().map(|(p, v)| (p.to_string(), *v)).collect();
-        let fits = self.shared.get(name).is_some_and(|u| {
-            u.module == module && u.params == params_owned && u.ports == shape(&lanes)
-        });
-        if !fits && self.shared.contains_key(name) {
+        let sig = Signature::of(module, params, &lanes);
+        match self.shared.get(name).map(|u| u.sig == sig) {
             // Two ops the binding paired need different templates: a binder bug, which
             // fails the generation with this message.
-            self.unbound.get_or_insert(Diagnostic::error(
-                self.k.span,
-                format!("internal error: ops bound to {name} need different units"),
-            ));
-        }
-        if !self.shared.contains_key(name) {
-            let in_valid = self.m.wire(&format!("{name}_go"), 1);
-            let many = lanes.len() > 1;
-            let mut inputs = Vec::new();
-            let mut outputs = Vec::new();
-            let mut valid = None;
-            for (lane, ins) in lanes.iter().enumerate() {
-                let inst_name = if many {
-                    format!("{name}_l{lane}")
-                } else {
-                    name.to_string()
-                };
-                let v = self.m.wire(&format!("{inst_name}_valid"), 1);
-                valid.get_or_insert(v);
-                let mut inst = Instance::new(module, &inst_name);
-                for (p, v) in params {
-                    inst = inst.param(p, *v);
-                }
-                inst = inst
-                    .input("clk", 1, self.clk)
-                    .input("rst", 1, self.rst)
-                    .input("en", 1, when.en.clone())
-                    .input("in_valid", 1, in_valid);
-                let mut lane_in = Vec::new();
-                for (p, w, _) in ins {
-                    let n = self.m.wire(&format!("{inst_name}_{p}_in"), *w);
-                    inst = inst.input(p, *w, n);
-                    lane_in.push(n);
-                }
-                inst = inst.output("out_valid", 1, v);
-                let mut onets = Vec::new();
-                for (p, w) in outs {
-                    let n = self.m.wire(&format!("{inst_name}_{p}"), *w);
-                    inst = inst.output(p, *w, n);
-                    onets.push(n);
-                }
-                self.m.instance(inst);
-                inputs.push(lane_in);
-                outputs.push(onets);
+            Some(false) => {
+                self.unbound.get_or_insert(Diagnostic::error(
+                    self.k.span,
+                    format!("internal error: ops bound to {name} need different units"),
+                ));
             }
-            self.shared.insert(
-                name.to_string(),
-                SharedUnit {
-                    module: module.to_string(),
-                    params: params_owned,
-                    ports: shape(&lanes),
-                    in_valid,
-                    valid: valid.unwrap_or(in_valid),
-                    inputs,
-                    outputs,
-                },
-            );
+            Some(true) => {}
+            None => {
+                let u = self.build_shared(name, sig, params, &lanes, outs, when.en.clone());
+                self.shared.insert(name.to_string(), u);
+            }
         }
         let u = self.shared[name].clone();
         self.fsm.drive(u.in_valid, when.start, Expr::lit(1, 1));
@@ -719,6 +667,64 @@ impl Gen<'_> {
         Computed::Unit {
             done: Expr::Net(u.valid),
             value: concat(values),
+        }
+    }
+
+    /// The instances (one per lane) of a shared unit, their inputs as wires to drive.
+    fn build_shared(
+        &mut self,
+        name: &str,
+        sig: Signature,
+        params: &[(&str, i64)],
+        lanes: &[Vec<(&str, u32, Expr)>],
+        outs: &[(&str, u32)],
+        en: Expr,
+    ) -> SharedUnit {
+        let in_valid = self.m.wire(&format!("{name}_go"), 1);
+        let many = lanes.len() > 1;
+        let mut inputs = Vec::new();
+        let mut outputs = Vec::new();
+        let mut valid = None;
+        for (lane, ins) in lanes.iter().enumerate() {
+            let inst_name = if many {
+                format!("{name}_l{lane}")
+            } else {
+                name.to_string()
+            };
+            let v = self.m.wire(&format!("{inst_name}_valid"), 1);
+            valid.get_or_insert(v);
+            let mut inst = Instance::new(&sig.module, &inst_name);
+            for (p, v) in params {
+                inst = inst.param(p, *v);
+            }
+            inst = inst
+                .input("clk", 1, self.clk)
+                .input("rst", 1, self.rst)
+                .input("en", 1, en.clone())
+                .input("in_valid", 1, in_valid);
+            let mut lane_in = Vec::new();
+            for (p, w, _) in ins {
+                let n = self.m.wire(&format!("{inst_name}_{p}_in"), *w);
+                inst = inst.input(p, *w, n);
+                lane_in.push(n);
+            }
+            inst = inst.output("out_valid", 1, v);
+            let mut onets = Vec::new();
+            for (p, w) in outs {
+                let n = self.m.wire(&format!("{inst_name}_{p}"), *w);
+                inst = inst.output(p, *w, n);
+                onets.push(n);
+            }
+            self.m.instance(inst);
+            inputs.push(lane_in);
+            outputs.push(onets);
+        }
+        SharedUnit {
+            sig,
+            in_valid,
+            valid: valid.unwrap_or(in_valid),
+            inputs,
+            outputs,
         }
     }
 

@@ -60,12 +60,12 @@ fn rewritable(k: &Kernel, id: LoopId) -> bool {
         OpKind::Builtin(_) => false,
         _ => true,
     });
-    let mut exits = false;
+    let (mut exits, mut latch_exits) = (false, false);
     harmless
         && only_own_exits(&l.body, id, &mut exits)
         && exits
-        && only_own_exits(&l.latch, id, &mut false)
-        && !has_exit(&l.latch)
+        && only_own_exits(&l.latch, id, &mut latch_exits)
+        && !latch_exits
 }
 
 /// No nested loop, no `return`, no exit of another loop; notes whether `id` is left.
@@ -79,14 +79,6 @@ fn only_own_exits(r: &Region, id: LoopId, exits: &mut bool) -> bool {
             *exits = true;
             true
         }
-        _ => false,
-    })
-}
-
-fn has_exit(r: &Region) -> bool {
-    r.0.iter().any(|n| match n {
-        Node::Break(_) | Node::Continue(_) | Node::Return => true,
-        Node::If { then, els, .. } => has_exit(then) || has_exit(els),
         _ => false,
     })
 }

@@ -39,6 +39,18 @@ pub struct PipelinePlan {
     pub buffers: BTreeMap<u32, BufferPaths>,
 }
 
+impl PipelinePlan {
+    /// The ops only a pipeline runs: those of pipelined loops without an ordered FSM
+    /// version (loop versioning runs a loop's ops on the FSM too where buffers may overlap).
+    pub fn pipeline_only(&self) -> std::collections::HashSet<(BlockId, OpId)> {
+        self.loops
+            .values()
+            .filter(|pl| pl.overlap.is_empty())
+            .flat_map(|pl| pl.ops.iter().copied())
+            .collect()
+    }
+}
+
 /// One pipelined loop.
 #[derive(Clone, Debug)]
 pub struct PipeLoop {
@@ -122,10 +134,7 @@ pub fn plan(
     }
     // The FSM's accesses: every memory op outside the pipelined loops, and those of
     // versioned loops (their ordered version runs on the FSM).
-    let mut inside = std::collections::HashSet::new();
-    for pl in out.loops.values().filter(|pl| pl.overlap.is_empty()) {
-        inside.extend(pl.ops.iter().copied());
-    }
+    let inside = out.pipeline_only();
     for (bi, blk) in k.blocks.iter().enumerate() {
         let b = BlockId(bi as u32);
         for &o in &blk.order {
@@ -203,7 +212,6 @@ fn written(k: &Kernel, b: Base) -> bool {
     })
 }
 
-/// The smaller of two alignments, 0 meaning none is known yet.
 /// The bytes and alignment memory op `x` moves (a wide group's issuer: the whole
 /// group), or `None` when it rides along in another op's group.
 fn access_size(
@@ -228,6 +236,7 @@ fn access_size(
     Some((vty.map(|t| t.bits().div_ceil(8)).unwrap_or(0), align))
 }
 
+/// The smaller of two alignments, 0 meaning none is known yet.
 fn min_align(a: u32, b: u32) -> u32 {
     match (a, b) {
         (0, x) | (x, 0) => x,
