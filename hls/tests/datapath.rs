@@ -104,6 +104,7 @@ const SUPPORTED: &[&str] = &[
     "fir_window",
     "local_ptr_sizes",
     "bank_conflict",
+    "local_banks",
 ];
 
 #[test]

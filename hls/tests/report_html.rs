@@ -452,6 +452,39 @@ fn memories_show_their_replicas_ports_and_no_conflict_where_banking_serves() {
 }
 
 #[test]
+fn stores_to_neighbouring_words_are_served_by_cyclic_banks_at_ii_1() {
+    let tmp = Tmp::new("mem-banks");
+    let out = tmp.0.join("local_banks");
+    let (html, stdout) = build_printing(&project_kernel("local_banks.cl"), "de10", &out);
+    let r = report_json(&out);
+    let t = memory(&r, "t");
+    assert_eq!(
+        (t["banks"].as_u64(), t["replicas"].as_u64()),
+        (Some(4), Some(1))
+    );
+    assert_eq!(
+        (t["read_ports"].as_u64(), t["write_ports"].as_u64()),
+        (Some(4), Some(4))
+    );
+    assert_eq!(t["m10k"]["total"], 4, "one 256 x 40 block per bank");
+    assert_eq!(t["conflicts"].as_array().map(Vec::len), Some(0));
+    // Every work-item loop (four stores, four loads, one load at any bank) starts a
+    // work-item per cycle.
+    let loops = r["kernels"][0]["loop_analysis"].as_array().expect("loops");
+    assert_eq!(loops.len(), 3);
+    for l in loops {
+        assert_eq!(l["scheduled_ii"], 1, "{l}");
+    }
+    let line = memory_line(&stdout, "t");
+    assert!(
+        line.contains("4 cyclic banks (4 read + 4 write ports)")
+            && line.ends_with("no port conflict"),
+        "{line}"
+    );
+    assert!(html.contains("<td class=\"n\">4 banks</td>"));
+}
+
+#[test]
 fn a_conflict_no_banking_serves_is_reported_with_its_lines_and_ii() {
     let tmp = Tmp::new("mem-conflict");
     let out = tmp.0.join("bank_conflict");

@@ -274,6 +274,26 @@ impl AffineLoop {
         }
     }
 
+    /// Bytes from access `a`'s address to access `b`'s, both moving a multiple of
+    /// `modulus` bytes per iteration: then `b`'s address modulo `modulus` stays this far
+    /// from `a`'s in every iteration (what makes their RAM banks differ by a constant,
+    /// `memory::banks`).
+    pub fn offset_in_step(
+        &self,
+        a: (BlockId, OpId),
+        b: (BlockId, OpId),
+        modulus: i64,
+    ) -> Option<i64> {
+        let d = self.offset(a, b)?;
+        let s = self.stride(a)?;
+        (modulus > 0 && s.rem_euclid(modulus) == 0).then_some(d)
+    }
+
+    /// The bytes access `a` reads or writes.
+    pub fn width(&self, a: (BlockId, OpId)) -> Option<u64> {
+        self.access.get(&a).map(|(_, w)| *w)
+    }
+
     /// Accesses `a` and `b` of one iteration provably touch different bytes.
     pub fn apart(&self, a: (BlockId, OpId), b: (BlockId, OpId)) -> bool {
         let (Some(d), Some((_, wa)), Some((_, wb))) =
@@ -410,7 +430,7 @@ fn passes(block: &Block, o: OpId, ex: &HashMap<OpId, u64>) -> bool {
 /// the affine analysis gives it: leaves (variables, work-item functions) below their
 /// sign bit by the range analysis; constants below their sign bit (the analysis reads
 /// constants signed); sums, products and left shifts of such values that do not wrap
-/// at their width; zero-extensions and truncations of them that fit, and
+/// at their width, a constant minus such a value no larger than it; zero-extensions and truncations of them that fit, and
 /// sign-extensions of them below the narrow sign bit. The `opt` stage builds index arithmetic of values that fit
 /// 32 bits at 32 bits and zero-extends it back; this shows that keeps the addresses.
 /// Empty without a range analysis.
@@ -435,6 +455,16 @@ fn exact(k: &Kernel, b: BlockId, ranges: Option<&Ranges>) -> HashMap<OpId, u64> 
                 .zip(ex(1))
                 .and_then(|(x, y)| x.checked_add(y))
                 .and_then(fits),
+            // A constant minus a value no larger than it does not wrap.
+            OpKind::Binary(BinOp::Sub) => args
+                .first()
+                .and_then(|a| match &block.op(*a).kind {
+                    OpKind::Const(l) if l.len() == 1 => Some(l[0] & mask(t)),
+                    _ => None,
+                })
+                .zip(ex(1))
+                .and_then(|(c, y)| (y <= c).then_some(c))
+                .and_then(|c| ex(0).is_some().then_some(c)),
             OpKind::Binary(BinOp::Mul) => ex(0)
                 .zip(ex(1))
                 .and_then(|(x, y)| x.checked_mul(y))

@@ -33,6 +33,8 @@ pub struct MemoryReport {
     pub depth: u64,
     /// Copies, each with its own read port; every write goes to all of them.
     pub replicas: u32,
+    /// Cyclic banks (1: none), each a read and a write lane (`memory::banks`).
+    pub banks: u32,
     pub read_ports: u32,
     pub write_ports: u32,
     /// Bits of one copy (`8 * word_bytes * depth`).
@@ -170,12 +172,17 @@ pub(crate) fn report(
             word_bytes: l.word,
             depth: l.depth,
             replicas: l.replicas,
+            banks: l.banks,
             // The datapath builds each copy as `ohls_ram_1r1w`: one read port per copy,
-            // one write port shared by all.
-            read_ports: l.replicas,
-            write_ports: 1,
+            // one write port shared by all; or the banks, a read and a write lane each.
+            read_ports: l.replicas.max(l.banks),
+            write_ports: l.banks,
             bits,
-            m10k: m10k(8 * l.word as u64, l.depth, l.replicas),
+            m10k: if l.banks > 1 {
+                m10k(8 * l.word as u64, l.depth.div_ceil(l.banks as u64), l.banks)
+            } else {
+                m10k(8 * l.word as u64, l.depth, l.replicas)
+            },
             loads,
             stores,
             atomics,

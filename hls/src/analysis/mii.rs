@@ -205,7 +205,43 @@ impl<'a> Iteration<'a> {
                 }
             }
         }
+        it.bank_lanes(limits);
         it
+    }
+
+    /// On a banked memory an access outside its loop's bank group (`memory::banks`) may
+    /// hit any bank: it takes every lane of its kind.
+    fn bank_lanes(&mut self, limits: &Limits) {
+        for (&base, lanes) in &limits.memory_banks {
+            for write in [false, true] {
+                let mine: Vec<usize> = (0..self.ops.len())
+                    .filter(|&i| {
+                        let o = &self.ops[i];
+                        o.t.mem == Some(MemKey::Base(base))
+                            && match self.k.block(o.block).op(o.op).kind {
+                                OpKind::Load { .. } => !write,
+                                OpKind::Store { .. } => write,
+                                _ => false,
+                            }
+                    })
+                    .collect();
+                let at: Vec<_> = mine
+                    .iter()
+                    .map(|&i| (self.ops[i].block, self.ops[i].op))
+                    .collect();
+                let group = crate::memory::banks::group(&self.affine, &at, lanes.banks, lanes.word);
+                for (&i, a) in mine.iter().zip(&at) {
+                    if group.contains(a) {
+                        continue;
+                    }
+                    for d in &mut self.ops[i].t.demands {
+                        if matches!(d.resource, Resource::ReadPort(_) | Resource::WritePort(_)) {
+                            d.units = lanes.banks;
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Whether memory op `a` (index `i`) must keep its program order after the earlier

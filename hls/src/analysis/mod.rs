@@ -192,7 +192,7 @@ impl<'a> Analysis<'a> {
         }
         let mut lib = board.library();
         let shell = crate::project::shell_config_for(board);
-        lib.limits.memory_read_ports = p.memory.read_ports();
+        p.memory.set_ports(&mut lib.limits);
         let costs = BlockCosts::new(g, &lib, p.schedule, p.states)?;
         let shapes = loops::shapes(g);
         let ndr_loops = loops::shapes(kernel);

@@ -107,6 +107,10 @@ pub struct Limits {
     /// gave it more than `read_ports` (read replicas); not part of a board file.
     #[serde(skip)]
     pub memory_read_ports: BTreeMap<crate::ir::Base, u32>,
+    /// Per banked on-chip memory of the kernel at hand, its banks: as many write lanes,
+    /// and an access outside a bank group takes them all (`memory::banks`).
+    #[serde(skip)]
+    pub memory_banks: BTreeMap<crate::ir::Base, crate::memory::banks::Lanes>,
 }
 
 impl Limits {
@@ -116,6 +120,7 @@ impl Limits {
             read_ports: u32::MAX,
             write_ports: u32::MAX,
             memory_read_ports: BTreeMap::new(),
+            memory_banks: BTreeMap::new(),
         }
     }
 

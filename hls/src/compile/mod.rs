@@ -194,9 +194,9 @@ fn compile_full(
             cfg.data_width / 8,
         )
     });
-    // The schedulers see each on-chip memory's read replicas as read ports.
+    // The schedulers see each on-chip memory's read replicas and banks as ports.
     let mut lib = lib;
-    lib.limits.memory_read_ports = memory.read_ports();
+    memory.set_ports(&mut lib.limits);
 
     let schedule = times.run(Stage::Schedule, || {
         schedule::schedule_kernel(&group.kernel, &lib, &lib.limits)

@@ -19,14 +19,20 @@ use crate::memory::Layout;
 use crate::rtl::expr::{BinOp, Expr};
 use crate::rtl::netlist::{Instance, NetId, SrcLoc};
 
-/// The nets of one object's RAM copies: the write port they share, a read port each.
+/// The nets of one object's RAM copies: the write port they share, a read port each; or
+/// of its banks (`memory::banks`): a read and a write lane per bank, each taking a whole
+/// word address and reaching any bank.
 #[derive(Clone, Debug)]
 pub struct Ram {
+    /// The write port (lane 0 of a banked memory), which the controller uses.
     pub we: NetId,
     pub waddr: NetId,
     pub wdata: NetId,
-    /// Per replica: read enable, address, data (registered: the cycle after the enable).
+    /// Per replica or read lane: read enable, address, data (registered: the cycle after
+    /// the enable).
     pub reads: Vec<(NetId, NetId, NetId)>,
+    /// Per write lane (one unless banked): enable, address, data.
+    pub writes: Vec<(NetId, NetId, NetId)>,
     /// Word address bits (`$clog2(DEPTH)` of the template).
     pub aw: u32,
     /// Bytes per word.
@@ -61,8 +67,13 @@ impl Gen<'_> {
                 word: 1,
                 depth: size.max(1),
                 replicas: 1,
+                banks: 1,
             });
-            self.new_ram(base, layout, &name);
+            if layout.banks > 1 {
+                self.new_banked_ram(base, layout, &name);
+            } else {
+                self.new_ram(base, layout, &name);
+            }
         }
         Ok(())
     }
@@ -115,6 +126,79 @@ impl Gen<'_> {
                 waddr,
                 wdata,
                 reads,
+                writes: vec![(we, waddr, wdata)],
+                aw,
+                word: l.word,
+            },
+        );
+    }
+
+    /// A memory of `l.banks` cyclic banks: one `ohls_banked_ram` whose lanes route each
+    /// word address to its bank (the schedulers keep two lanes of a cycle off one bank).
+    fn new_banked_ram(&mut self, base: Base, l: Layout, name: &str) {
+        let n = l.banks;
+        let depth = l.depth.div_ceil(n as u64).max(2) * n as u64;
+        let aw = 64 - (depth - 1).leading_zeros();
+        let ww = 8 * l.word;
+        let rdata_all = self.m.wire(&format!("{name}_rdata_lanes"), n * ww);
+        let (mut reads, mut writes) = (Vec::new(), Vec::new());
+        for i in 0..n {
+            let sfx = if i == 0 {
+                String::new()
+            } else {
+                format!("_l{i}")
+            };
+            let w = |g: &mut Self, what: &str, width: u32| {
+                g.m.wire(&format!("{name}{sfx}_{what}"), width)
+            };
+            let (we, waddr, wdata) = (w(self, "we", 1), w(self, "waddr", aw), w(self, "wdata", ww));
+            let (re, raddr, rdata) = (w(self, "re", 1), w(self, "raddr", aw), w(self, "rdata", ww));
+            self.m.assign(
+                rdata,
+                Expr::Slice {
+                    net: rdata_all,
+                    hi: (i + 1) * ww - 1,
+                    lo: i * ww,
+                },
+            );
+            // A lane nobody uses still needs its inputs driven.
+            for (net, width) in [(we, 1), (waddr, aw), (wdata, ww), (re, 1), (raddr, aw)] {
+                self.fsm.drive(net, Expr::lit(1, 0), Expr::lit(width, 0));
+            }
+            reads.push((re, raddr, rdata));
+            writes.push((we, waddr, wdata));
+        }
+        // Lane i is bits [i*W +: W] of each vector port: the highest lane comes first.
+        let cat = |f: &dyn Fn(&(NetId, NetId, NetId)) -> NetId, lanes: &[(NetId, NetId, NetId)]| {
+            Expr::Concat(lanes.iter().rev().map(|l| Expr::Net(f(l))).collect())
+        };
+        let rd_conflict = self.m.wire(&format!("{name}_rd_conflict"), n);
+        let wr_conflict = self.m.wire(&format!("{name}_wr_conflict"), n);
+        self.m.instance(
+            Instance::new("ohls_banked_ram", &format!("u_{name}"))
+                .param("WIDTH", ww as i64)
+                .param("DEPTH", depth.min(i64::MAX as u64) as i64)
+                .param("NBANKS", n as i64)
+                .param("MAPPING", 0)
+                .input("clk", 1, self.clk)
+                .input("wr_en", n, cat(&|l| l.0, &writes))
+                .input("wr_addr", n * aw, cat(&|l| l.1, &writes))
+                .input("wr_data", n * ww, cat(&|l| l.2, &writes))
+                .input("rd_en", n, cat(&|l| l.0, &reads))
+                .input("rd_addr", n * aw, cat(&|l| l.1, &reads))
+                .output("rd_data", n * ww, rdata_all)
+                .output("rd_conflict", n, rd_conflict)
+                .output("wr_conflict", n, wr_conflict),
+        );
+        let (we, waddr, wdata) = writes[0];
+        self.objs.insert(
+            base,
+            Ram {
+                we,
+                waddr,
+                wdata,
+                reads,
+                writes,
                 aw,
                 word: l.word,
             },

@@ -201,6 +201,8 @@ impl Gen<'_> {
         let mut buffers_used: Vec<(String, bool)> = Vec::new();
         // Per on-chip memory and slot, the read copies taken so far.
         let mut replicas_used: HashMap<(crate::ir::Base, u32), u32> = HashMap::new();
+        // Per on-chip memory and slot, the write lanes taken so far (one unless banked).
+        let mut lanes_used: HashMap<(crate::ir::Base, u32), u32> = HashMap::new();
         for &(b, o) in &pl.ops {
             let t = cycle(&(b, o));
             let op = self.k.block(b).op(o).clone();
@@ -328,6 +330,14 @@ impl Gen<'_> {
                     base: Some(base), ..
                 } if self.objs.contains_key(base) => {
                     let ram = self.objs[base].clone();
+                    let slot = t % ii;
+                    let used = lanes_used.entry((*base, slot)).or_insert(0u32);
+                    let Some(&(we, waddr, wdata)) = ram.writes.get(*used as usize) else {
+                        return Err(ierr(format!(
+                            "more writes of one memory in slot {slot} than it has lanes"
+                        )));
+                    };
+                    *used += 1;
                     let addr = self.pipe_value(&mut p, key(&alias, (b, args[0])), t)?;
                     let data = self.pipe_value(&mut p, key(&alias, (b, args[1])), t)?;
                     let at = self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?;
@@ -339,9 +349,9 @@ impl Gen<'_> {
                     } else {
                         Expr::Net(data)
                     };
-                    self.fsm.drive(ram.we, fire.clone(), Expr::lit(1, 1));
-                    self.fsm.drive(ram.waddr, fire.clone(), word);
-                    self.fsm.drive(ram.wdata, fire, value);
+                    self.fsm.drive(we, fire.clone(), Expr::lit(1, 1));
+                    self.fsm.drive(waddr, fire.clone(), word);
+                    self.fsm.drive(wdata, fire, value);
                 }
                 OpKind::Load { base, .. } => {
                     // A wide group's other members take their lanes of its issuer's answer.

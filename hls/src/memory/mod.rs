@@ -6,8 +6,11 @@
 //! updates, each with a read port of its own, so that a pipelined iteration reading an
 //! array several times still starts every cycle). The scheduler sees the replicas as read
 //! ports; the datapath builds the RAMs as planned. Global accesses of one iteration to
-//! neighbouring elements of a buffer are grouped into wide accesses (`widen`).
+//! neighbouring elements of a buffer are grouped into wide accesses (`widen`). A memory
+//! that a pipelined iteration writes several times where cyclic banks would let the
+//! writes share a cycle is banked instead of replicated (`banks`).
 
+pub mod banks;
 pub mod widen;
 
 use std::collections::BTreeMap;
@@ -43,16 +46,33 @@ pub struct Layout {
     pub depth: u64,
     /// Copies: each has its own read port; every write goes to all of them.
     pub replicas: u32,
+    /// Cyclic banks (1: none), each with a read and a write lane (`banks`); a banked
+    /// memory has one copy.
+    pub banks: u32,
 }
 
 impl MemoryPlan {
-    /// Read ports per memory, for the schedulers (where more than the board's one).
-    pub fn read_ports(&self) -> BTreeMap<Base, u32> {
-        self.memories
+    /// Gives the schedulers each memory's ports: read replicas as read ports, banks as
+    /// lanes (see `banks`).
+    pub fn set_ports(&self, limits: &mut crate::board::oplib::Limits) {
+        limits.memory_read_ports = self
+            .memories
             .iter()
-            .filter(|(_, l)| l.replicas > 1)
-            .map(|(b, l)| (*b, l.replicas))
-            .collect()
+            .filter(|(_, l)| l.replicas > 1 || l.banks > 1)
+            .map(|(b, l)| (*b, l.replicas.max(l.banks)))
+            .collect();
+        limits.memory_banks = self
+            .memories
+            .iter()
+            .filter(|(_, l)| l.banks > 1)
+            .map(|(b, l)| {
+                let lanes = banks::Lanes {
+                    banks: l.banks,
+                    word: l.word,
+                };
+                (*b, lanes)
+            })
+            .collect();
     }
 
     pub fn layout(&self, b: Base) -> Option<&Layout> {
@@ -95,24 +115,19 @@ pub fn plan(k: &Kernel, ranges: &Ranges, local_max_bytes: u64, beat_bytes: u32) 
     }
     // Replicas: the most reads of the memory in one iteration of a loop that holds no
     // loop (a pipeline candidate).
+    let candidates: Vec<Candidate> = shapes(k)
+        .iter()
+        .filter(|s| s.inner.is_empty())
+        .map(|s| Candidate::new(k, s, ranges, &sizes))
+        .collect();
     let mut reads: BTreeMap<Base, u32> = BTreeMap::new();
-    for s in shapes(k).iter().filter(|s| s.inner.is_empty()) {
-        let mut here: BTreeMap<Base, u32> = BTreeMap::new();
-        for ib in &s.blocks {
-            let blk = k.block(ib.block);
-            for &o in &blk.order {
-                if let OpKind::Load { base: Some(b), .. } = blk.op(o).kind {
-                    if sizes.contains_key(&b) {
-                        *here.entry(b).or_default() += 1;
-                    }
-                }
-            }
-        }
-        for (b, n) in here {
-            let e = reads.entry(b).or_default();
-            *e = (*e).max(n);
+    for c in &candidates {
+        for (b, (r, _)) in &c.accesses {
+            let e = reads.entry(*b).or_default();
+            *e = (*e).max(r.len() as u32);
         }
     }
+    let atomic = atomic_memories(k);
     let memories = sizes
         .iter()
         .map(|(b, &size)| {
@@ -121,12 +136,18 @@ pub fn plan(k: &Kernel, ranges: &Ranges, local_max_bytes: u64, beat_bytes: u32) 
             let copies_fit = (MAX_REPLICATED_BYTES / (depth * w as u64).max(1)).max(1);
             let want = reads.get(b).copied().unwrap_or(1).max(1);
             let replicas = want.min(MAX_REPLICAS).min(copies_fit as u32).max(1);
+            let banks = if atomic.contains(b) {
+                1
+            } else {
+                bank_count(&candidates, *b, w, depth, replicas)
+            };
             (
                 *b,
                 Layout {
                     word: w,
                     depth,
-                    replicas,
+                    replicas: if banks > 1 { 1 } else { replicas },
+                    banks,
                 },
             )
         })
@@ -136,6 +157,105 @@ pub fn plan(k: &Kernel, ranges: &Ranges, local_max_bytes: u64, beat_bytes: u32) 
         wide: widen::plan(k, beat_bytes, Some(ranges)),
         ranges: ranges.clone(),
     }
+}
+
+/// A pipeline candidate (a loop holding no loop): its address analysis and, per on-chip
+/// memory, the loads and the stores of one iteration.
+struct Candidate {
+    affine: crate::analysis::affine::AffineLoop,
+    accesses: BTreeMap<Base, (Vec<banks::At>, Vec<banks::At>)>,
+}
+
+impl Candidate {
+    fn new(
+        k: &Kernel,
+        s: &crate::analysis::loops::LoopShape,
+        ranges: &Ranges,
+        memories: &BTreeMap<Base, u64>,
+    ) -> Candidate {
+        let mut accesses: BTreeMap<Base, (Vec<banks::At>, Vec<banks::At>)> = BTreeMap::new();
+        for ib in &s.blocks {
+            let blk = k.block(ib.block);
+            for &o in &blk.order {
+                let (b, load) = match blk.op(o).kind {
+                    OpKind::Load { base: Some(b), .. } => (b, true),
+                    OpKind::Store { base: Some(b), .. } => (b, false),
+                    _ => continue,
+                };
+                if memories.contains_key(&b) {
+                    let e = accesses.entry(b).or_default();
+                    if load { &mut e.0 } else { &mut e.1 }.push((ib.block, o));
+                }
+            }
+        }
+        Candidate {
+            affine: crate::analysis::affine::AffineLoop::new(k, s, Some(ranges)),
+            accesses,
+        }
+    }
+
+    /// Cycles per iteration the ports of memory `b` need: with `replicas` copies and one
+    /// write port, or with `banks` cyclic banks.
+    fn port_cycles(&self, b: Base, word: u32, replicas: u32, banks: u32) -> u64 {
+        let Some((reads, writes)) = self.accesses.get(&b) else {
+            return 0;
+        };
+        if banks <= 1 {
+            return (reads.len() as u64)
+                .div_ceil(replicas.max(1) as u64)
+                .max(writes.len() as u64);
+        }
+        [reads, writes]
+            .iter()
+            .map(|a| {
+                let g = banks::group(&self.affine, a, banks, word).len();
+                banks::lane_cycles(a.len(), g, banks)
+            })
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// The banks of memory `b` (`word`-byte words, `depth` words), or 1: banks only where
+/// they make no candidate's port cycles per iteration worse than `replicas` copies and
+/// one better (the slowest such candidate the fastest, then the fewest banks).
+fn bank_count(candidates: &[Candidate], b: Base, word: u32, depth: u64, replicas: u32) -> u32 {
+    let cycles = |banks: u32| -> Vec<u64> {
+        candidates
+            .iter()
+            .map(|c| c.port_cycles(b, word, replicas, banks))
+            .collect()
+    };
+    let copies = cycles(1);
+    let mut best: Option<(u64, u32)> = None;
+    for n in banks::BANK_COUNTS {
+        if depth < 2 * n as u64 {
+            break;
+        }
+        let banked = cycles(n);
+        let no_worse = banked.iter().zip(&copies).all(|(x, c)| x <= c);
+        if !no_worse || banked == copies {
+            continue;
+        }
+        let worst = banked.iter().copied().max().unwrap_or(0);
+        if best.is_none_or(|(w, _)| worst < w) {
+            best = Some((worst, n));
+        }
+    }
+    best.map_or(1, |(_, n)| n)
+}
+
+/// Memories an atomic updates: they keep one bank (an atomic reads and writes its word
+/// in one state through the controller's port).
+fn atomic_memories(k: &Kernel) -> std::collections::BTreeSet<Base> {
+    k.blocks
+        .iter()
+        .flat_map(|blk| blk.graph.node_weights())
+        .filter_map(|op| match op.kind {
+            OpKind::Atomic { base, .. } => base,
+            _ => None,
+        })
+        .collect()
 }
 
 /// The bytes from the start of `__local` argument `base` that its accesses can reach:
@@ -282,6 +402,63 @@ mod tests {
              }",
         );
         assert_eq!(p.memories[&Base::Param(1)].depth, 1024 / 4);
+    }
+
+    #[test]
+    fn four_stores_to_neighbouring_words_bank_the_array_four_ways() {
+        let (k, p) = plan_of(
+            "__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+             void s(__global uint *o) {
+                 __local uint t[256];
+                 uint l = get_local_id(0);
+                 uint v = o[get_global_id(0)];
+                 t[4 * l] = v; t[4 * l + 1] = v + 1; t[4 * l + 2] = v + 2; t[4 * l + 3] = v;
+                 barrier(CLK_LOCAL_MEM_FENCE);
+                 o[get_global_id(0)] = t[4 * (63 - l)] + t[4 * (63 - l) + 1]
+                     + t[4 * (63 - l) + 2] + t[4 * (63 - l) + 3];
+             }",
+        );
+        let t = by_name(&k, &p, "t");
+        assert_eq!((t.word, t.depth, t.replicas, t.banks), (4, 256, 1, 4));
+    }
+
+    #[test]
+    fn stores_at_data_dependent_words_keep_one_bank() {
+        // No bank count keeps the five stores apart: the array stays one RAM (II 5).
+        let (k, p) = plan_of(
+            "__kernel __attribute__((reqd_work_group_size(32, 1, 1)))
+             void s(__global uint *o) {
+                 __local uint t[128];
+                 uint l = get_local_id(0);
+                 uint v = o[get_global_id(0)];
+                 uint r = v & 3;
+                 t[4 * l + r] = 1; t[4 * l + ((r + 1) & 3)] = 2;
+                 t[4 * l + ((r + 2) & 3)] = 3; t[4 * l + ((r + 3) & 3)] = 4;
+                 t[4 * l + ((v >> 2) & 3)] = 5;
+                 barrier(CLK_LOCAL_MEM_FENCE);
+                 o[get_global_id(0)] = t[4 * ((l + 1) % 32)];
+             }",
+        );
+        assert_eq!(by_name(&k, &p, "t").banks, 1);
+    }
+
+    #[test]
+    fn banks_that_would_slow_another_loop_are_not_chosen() {
+        // Banks would let the two stores share a cycle, but the second loop's two loads
+        // (one lane apart from nothing: `k` is unknown) would then take every lane each
+        // where two read replicas serve them in one cycle.
+        let (k, p) = plan_of(
+            "__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+             void s(__global uint *o, uint k) {
+                 __local uint t[128];
+                 uint l = get_local_id(0);
+                 t[2 * l] = o[l]; t[2 * l + 1] = l;
+                 barrier(CLK_LOCAL_MEM_FENCE);
+                 o[l] = t[l] + t[(l * k) & 127];
+             }",
+        );
+        let t = by_name(&k, &p, "t");
+        assert_eq!((t.banks, t.replicas), (1, 2));
     }
 
     #[test]

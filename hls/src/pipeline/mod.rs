@@ -558,8 +558,10 @@ fn check_loop(
                 continue;
             }
             let slot = ms.cycle.get(&(b, o)).copied().unwrap_or(0) % ms.ii.max(1);
-            // An on-chip memory has a read port per copy (the schedule counts them).
-            if load && base.is_some_and(|b| memory.layout(b).is_some()) {
+            // An on-chip memory has a read port per copy, and a banked one a write lane
+            // per bank (the schedule counts them).
+            let lanes = base.and_then(|b| memory.layout(b)).map(|l| (load, l.banks));
+            if matches!(lanes, Some((true, _))) || lanes.is_some_and(|(_, n)| n > 1) {
                 continue;
             }
             if !seen.insert((*base, load, slot)) {

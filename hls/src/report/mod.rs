@@ -228,7 +228,11 @@ fn memory_line(m: &crate::analysis::MemoryReport) -> String {
         m.space,
         m.depth,
         m.word_bytes,
-        plural(m.replicas as u64, "replica"),
+        if m.banks > 1 {
+            format!("{} cyclic banks", m.banks)
+        } else {
+            plural(m.replicas as u64, "replica")
+        },
         m.read_ports,
         m.write_ports,
         if m.write_ports == 1 { "" } else { "s" },

@@ -68,6 +68,10 @@ pub(crate) fn capacity(r: Resource, limits: &Limits) -> u32 {
             .copied()
             .unwrap_or(limits.read_ports),
         Resource::ReadPort(_) => limits.read_ports,
+        Resource::WritePort(super::MemKey::Base(b)) => limits
+            .memory_banks
+            .get(&b)
+            .map_or(limits.write_ports, |l| l.banks),
         Resource::WritePort(_) => limits.write_ports,
     }
 }

@@ -60,7 +60,7 @@ fn scheduled_loops(c: &crate::frontend::Checked, board: &Board) -> Vec<Conforman
             .unwrap_or_else(|d| panic!("{}: {:?}", k.name, d.list));
         // The on-chip memories' read copies are read ports (the memory stage's plan).
         let mut lib = board.library();
-        lib.limits.memory_read_ports = comp.memory.read_ports();
+        comp.memory.set_ports(&mut lib.limits);
         let reports = comp.loops;
         let g = comp.group.kernel;
         for shape in loops::shapes(&g) {

@@ -64,7 +64,11 @@ pub(super) fn table(p: &mut String, kr: &KernelReport, group: &Kernel) {
                 escape(m.location.as_deref().unwrap_or("")),
                 m.word_bytes,
                 m.depth,
-                m.replicas,
+                if m.banks > 1 {
+                    format!("{} banks", m.banks)
+                } else {
+                    m.replicas.to_string()
+                },
                 m.read_ports,
                 m.write_ports,
                 m.bits * m.replicas as u64,
