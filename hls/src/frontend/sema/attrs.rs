@@ -114,8 +114,8 @@ pub(super) fn is_accepted(name: &str) -> bool {
     ACCEPTED.contains(&name)
 }
 
-/// The vendors' memory-shaping hints among [`ACCEPTED`]: the `memory` stage chooses words
-/// and read replicas from the accesses instead, so each gets a warning, not silence.
+/// The vendors' memory-shaping hints among [`ACCEPTED`]: the `memory` stage chooses words,
+/// read replicas and banks from the accesses instead, so each gets a warning, not silence.
 const MEMORY_HINTS: &[&str] = &[
     "xcl_array_partition",
     "xcl_array_reshape",
@@ -291,8 +291,8 @@ impl Checker<'_> {
                     a.name_span,
                     format!(
                         "'{}' is not acted on: ocl-hls shapes on-chip memories from their \
-                         accesses (RAM words and read replicas; the build summary's \
-                         `memory` lines say what it chose)",
+                         accesses (RAM words, read replicas and cyclic banks; the build \
+                         summary's `memory` lines say what it chose)",
                         spelling(a)
                     ),
                 ),
