@@ -105,6 +105,7 @@ const SUPPORTED: &[&str] = &[
     "local_ptr_sizes",
     "bank_conflict",
     "local_banks",
+    "memory_attrs",
 ];
 
 #[test]

@@ -485,6 +485,38 @@ fn stores_to_neighbouring_words_are_served_by_cyclic_banks_at_ii_1() {
 }
 
 #[test]
+fn banks_and_replica_caps_the_source_asks_for_are_built() {
+    let tmp = Tmp::new("mem-attrs");
+    let out = tmp.0.join("memory_attrs");
+    let (_, stdout) = build_printing(&project_kernel("memory_attrs.cl"), "de10", &out);
+    let r = report_json(&out);
+    let shape = |name: &str| {
+        let m = memory(&r, name);
+        (m["banks"].as_u64(), m["replicas"].as_u64())
+    };
+    assert_eq!(shape("a"), (Some(2), Some(1)), "numbanks(2)");
+    assert_eq!(
+        shape("b"),
+        (Some(4), Some(1)),
+        "xcl_array_partition(cyclic, 4, 2)"
+    );
+    assert_eq!(shape("c"), (Some(1), Some(1)), "max_replicates(1)");
+    assert_eq!(
+        shape("d"),
+        (Some(1), Some(1)),
+        "a block partition is not acted on"
+    );
+    assert!(memory_line(&stdout, "a").contains("2 cyclic banks"));
+    // `c`'s three reads per work-item on its one copy cost the loop its II.
+    let c = memory(&r, "c");
+    assert!(c["conflicts"]
+        .as_array()
+        .expect("conflicts")
+        .iter()
+        .any(|x| x["port"] == "read" && x["ii"] == 3));
+}
+
+#[test]
 fn a_conflict_no_banking_serves_is_reported_with_its_lines_and_ii() {
     let tmp = Tmp::new("mem-conflict");
     let out = tmp.0.join("bank_conflict");

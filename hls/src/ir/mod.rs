@@ -81,6 +81,8 @@ pub struct Object {
     /// `None` leaves the memory uninitialised (reads before writes are reported).
     pub init: Option<Vec<u8>>,
     pub span: Span,
+    /// What the source's memory attributes ask of its RAM (banks, replicas).
+    pub hints: crate::frontend::sema::MemoryHints,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -133,11 +133,18 @@ impl Lowerer<'_> {
                 return Ok(Storage::Object(*o, AddrSpace::Local));
             }
             let o = self.new_object(&sym.name, &sym.ty, AddrSpace::Local, sym.align, sym.span)?;
+            self.k.objects[o.0 as usize].hints = self.hints_of(sid);
             self.locals.insert(sid, o);
             return Ok(Storage::Object(o, AddrSpace::Local));
         }
         let o = self.new_object(&sym.name, &sym.ty, AddrSpace::Private, sym.align, sym.span)?;
+        self.k.objects[o.0 as usize].hints = self.hints_of(sid);
         Ok(Storage::Object(o, AddrSpace::Private))
+    }
+
+    /// What symbol `sid`'s memory attributes ask of its RAM.
+    fn hints_of(&self, sid: SymbolId) -> crate::frontend::sema::MemoryHints {
+        self.p.memory_hints.get(&sid).copied().unwrap_or_default()
     }
 
     fn taken_in_any_frame(&self, sid: SymbolId) -> bool {
@@ -162,6 +169,7 @@ impl Lowerer<'_> {
             align: align.max(1),
             init: None,
             span,
+            hints: Default::default(),
         }))
     }
 

@@ -398,6 +398,7 @@ impl Lowerer<'_> {
             align: 1,
             init: Some(init),
             span,
+            hints: Default::default(),
         });
         self.strings.insert(bytes.to_vec(), o);
         o

@@ -8,7 +8,9 @@
 //! ports; the datapath builds the RAMs as planned. Global accesses of one iteration to
 //! neighbouring elements of a buffer are grouped into wide accesses (`widen`). A memory
 //! that a pipelined iteration writes several times where cyclic banks would let the
-//! writes share a cycle is banked instead of replicated (`banks`).
+//! writes share a cycle is banked instead of replicated (`banks`). The source's
+//! `numbanks` / `xcl_array_partition(cyclic, ...)` set the banks and `max_replicates`
+//! caps the replicas.
 
 pub mod banks;
 pub mod widen;
@@ -134,12 +136,21 @@ pub fn plan(k: &Kernel, ranges: &Ranges, local_max_bytes: u64, beat_bytes: u32) 
             let w = word[b].max(1);
             let depth = size.div_ceil(w as u64).max(1);
             let copies_fit = (MAX_REPLICATED_BYTES / (depth * w as u64).max(1)).max(1);
+            let hints = match b {
+                Base::Object(o) => k.object(*o).hints,
+                Base::Param(_) => Default::default(),
+            };
             let want = reads.get(b).copied().unwrap_or(1).max(1);
-            let replicas = want.min(MAX_REPLICAS).min(copies_fit as u32).max(1);
-            let banks = if atomic.contains(b) {
-                1
-            } else {
-                bank_count(&candidates, *b, w, depth, replicas)
+            let replicas = want
+                .min(MAX_REPLICAS)
+                .min(copies_fit as u32)
+                .min(hints.max_replicates.unwrap_or(u32::MAX))
+                .max(1);
+            // `numbanks` / `xcl_array_partition` decide; an atomic keeps one bank.
+            let banks = match hints.banks {
+                Some(n) if !atomic.contains(b) => n.max(1),
+                _ if atomic.contains(b) => 1,
+                _ => bank_count(&candidates, *b, w, depth, replicas),
             };
             (
                 *b,

@@ -178,6 +178,7 @@ mod tests {
             align: 4,
             init: Some(vec![1, 0, 0, 0, 0, 2, 0, 0]),
             span: Default::default(),
+            hints: Default::default(),
         };
         assert_eq!(initial_max(&obj, 32), 0x200);
         assert_eq!(initial_max(&obj, 8), 2);

@@ -168,6 +168,7 @@ fn storage(k: &mut ir::Kernel, plan: &liveness::Plan, items: u64) -> rewrite::St
             align: stride,
             init: None,
             span: var.span,
+            hints: Default::default(),
         });
         let slot = rewrite::Slot {
             object,

@@ -26,6 +26,11 @@ pub(super) struct DeclAttrs {
     pub packed: bool,
     pub endian: Option<(Endian, Span)>,
     pub max_size: Option<(u64, Span)>,
+    /// `numbanks(N)` and `max_replicates(N)` of a variable.
+    pub memory: super::MemoryHints,
+    /// `xcl_array_partition(cyclic, N, dim)`: N, dim and where, for the variable's
+    /// checker to match against the array's dimensions.
+    pub partition: Option<(u32, u32, Span)>,
 }
 
 /// Kernel function attributes (validated in `kernel_attrs.rs`).
@@ -113,6 +118,9 @@ pub(super) fn spelling(a: &Attribute) -> String {
 pub(super) fn is_accepted(name: &str) -> bool {
     ACCEPTED.contains(&name)
 }
+
+/// The most banks `numbanks` and `xcl_array_partition` may ask for.
+pub(super) const MAX_BANKS: u64 = 16;
 
 /// The vendors' memory-shaping hints among [`ACCEPTED`]: the `memory` stage chooses words,
 /// read replicas and banks from the accesses instead, so each gets a warning, not silence.
@@ -287,6 +295,26 @@ impl Checker<'_> {
                         format!("'{}' attribute only applies to loops", spelling(a)),
                     );
                 }
+                "numbanks" if site == AttrSite::Variable => match self.positive_arg(a, false) {
+                    Some(Some(n)) if n.is_power_of_two() && n <= MAX_BANKS => {
+                        out.memory.banks = Some(n as u32)
+                    }
+                    Some(_) => self.error(
+                        a.span,
+                        format!("numbanks takes a power of two from 1 to {MAX_BANKS}"),
+                    ),
+                    None => {}
+                },
+                "max_replicates" if site == AttrSite::Variable => {
+                    if let Some(Some(n)) = self.positive_arg(a, false) {
+                        out.memory.max_replicates = Some(n.min(u32::MAX as u64) as u32);
+                    }
+                }
+                "xcl_array_partition" if site == AttrSite::Variable => {
+                    if let Some(p) = self.partition_args(a) {
+                        out.partition = Some((p.0, p.1, a.span));
+                    }
+                }
                 n if MEMORY_HINTS.contains(&n) => self.warning(
                     a.name_span,
                     format!(
@@ -298,6 +326,68 @@ impl Checker<'_> {
                 ),
                 n if is_accepted(n) => {}
                 _ => self.unknown_attr(a),
+            }
+        }
+    }
+
+    /// `xcl_array_partition(cyclic, factor, dim)`: factor and dim when the partition is
+    /// cyclic by a power of two up to [`MAX_BANKS`]; a warning for the kinds not acted on
+    /// (`block`, `complete`), an error for malformed arguments.
+    fn partition_args(&mut self, a: &Attribute) -> Option<(u32, u32)> {
+        let args = a.args.as_deref().unwrap_or(&[]);
+        let kind = match args.first() {
+            Some(AttrArg::Expr(e)) => match &e.kind {
+                ExprKind::Ident(i) => Some(i.name.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let num = |g: &mut Self, e: &AttrArg| match e {
+            AttrArg::Expr(e) => g.rvalue(e).and_then(|_| g.value_of(e)),
+            AttrArg::Type(_) => None,
+        };
+        match (kind.as_deref(), args.len()) {
+            (Some("cyclic"), 3) => {
+                let (f, d) = (num(self, &args[1]), num(self, &args[2]));
+                match (f, d) {
+                    (Some(f), Some(d))
+                        if f > 0
+                            && (f as u128).is_power_of_two()
+                            && f as u64 <= MAX_BANKS
+                            && d >= 1 =>
+                    {
+                        Some((f as u32, d.min(u32::MAX as i128) as u32))
+                    }
+                    _ => {
+                        self.error(
+                            a.span,
+                            format!(
+                                "xcl_array_partition(cyclic, factor, dim) takes a power-of-two \
+                                 factor from 1 to {MAX_BANKS} and a dimension from 1"
+                            ),
+                        );
+                        None
+                    }
+                }
+            }
+            (Some("block" | "complete"), _) => {
+                self.warning(
+                    a.name_span,
+                    format!(
+                        "'xcl_array_partition({}, ...)' is not acted on: ocl-hls banks arrays \
+                         cyclically (xcl_array_partition(cyclic, N, dim) or numbanks(N))",
+                        kind.unwrap_or_default()
+                    ),
+                );
+                None
+            }
+            _ => {
+                self.error(
+                    a.span,
+                    "xcl_array_partition takes (cyclic, factor, dim), (block, factor, dim) or \
+                     (complete, dim)",
+                );
+                None
             }
         }
     }

@@ -159,6 +159,7 @@ impl Checker<'_> {
         });
         self.bind_declarator(id.declarator.id, sid);
         self.scopes.declare(&name.name, sid);
+        self.memory_hints_of(sid, &res.ty, &a);
         match &id.init {
             Some(init) => {
                 if space == AddrSpace::Local {
@@ -347,5 +348,49 @@ impl Checker<'_> {
 
     pub(super) fn sym(&self, s: SymbolId) -> &Symbol {
         &self.symbols[s.0 as usize]
+    }
+}
+
+impl Checker<'_> {
+    /// Records what `numbanks`, `xcl_array_partition(cyclic, N, dim)` and
+    /// `max_replicates` ask of variable `sid`'s memory. A cyclic partition acts on the
+    /// array's innermost dimension when its extent is a multiple of N (then element `i`
+    /// of the flattened array is in bank `i mod N`); on another dimension it is not acted
+    /// on, with a warning.
+    fn memory_hints_of(&mut self, sid: SymbolId, ty: &Type, a: &DeclAttrs) {
+        let mut hints = a.memory;
+        let mut dims = Vec::new();
+        let mut t = ty;
+        while let Type::Array(e, n) = t {
+            dims.push(n.unwrap_or(0));
+            t = e;
+        }
+        if let Some((n, dim, span)) = a.partition {
+            if dims.len() as u32 == dim && dims.last().is_some_and(|x| x % n as u64 == 0) {
+                hints.banks = Some(hints.banks.map_or(n, |b| b.max(n)));
+            } else {
+                self.warning(
+                    span,
+                    format!(
+                        "'xcl_array_partition(cyclic, {n}, {dim})' is not acted on: ocl-hls \
+                         banks an array cyclically along its innermost dimension (dim {}) \
+                         when its extent is a multiple of the factor",
+                        dims.len().max(1)
+                    ),
+                );
+            }
+        }
+        if hints == Default::default() {
+            return;
+        }
+        if dims.is_empty() {
+            self.warning(
+                self.symbols[sid.0 as usize].span,
+                "memory attributes (numbanks, max_replicates, xcl_array_partition) apply to \
+                 arrays; ignored here",
+            );
+            return;
+        }
+        self.memory_hints.insert(sid, hints);
     }
 }

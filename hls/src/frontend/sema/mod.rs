@@ -40,7 +40,9 @@ use crate::frontend::ast::{DeclaratorId, Expr, Ident, Item, StmtId, TranslationU
 use crate::frontend::types::{AddrSpace, Quals, Scalar, Type};
 
 pub use program::*;
-pub use summary::{IvdepInfo, KernelAttrs, KernelInfo, LoopHints, LoopInfo, ParamInfo, UnrollInfo};
+pub use summary::{
+    IvdepInfo, KernelAttrs, KernelInfo, LoopHints, LoopInfo, MemoryHints, ParamInfo, UnrollInfo,
+};
 
 #[derive(Clone, Debug)]
 pub struct SemaOptions {
@@ -105,6 +107,8 @@ struct Checker<'a> {
     functions: Vec<FunctionInfo>,
     inits: HashMap<DeclaratorId, Vec<InitEntry>>,
     loop_hints: HashMap<StmtId, LoopHints>,
+    /// Memory-shaping attributes of variables.
+    memory_hints: HashMap<SymbolId, MemoryHints>,
     fp_contract: Vec<(Span, FpContract)>,
     /// `cl_khr_fp16` is enabled at this point of the source.
     fp16: bool,
@@ -143,6 +147,7 @@ impl<'a> Checker<'a> {
             functions: Vec::new(),
             inits: HashMap::new(),
             loop_hints: HashMap::new(),
+            memory_hints: HashMap::new(),
             fp_contract: Vec::new(),
             fp16: false,
             func: None,
@@ -168,6 +173,7 @@ impl<'a> Checker<'a> {
             inits: self.inits,
             kernels,
             loop_hints: self.loop_hints,
+            memory_hints: self.memory_hints,
             fp_contract: self.fp_contract,
         }
     }

@@ -159,6 +159,8 @@ pub struct Program {
     pub inits: HashMap<DeclaratorId, Vec<InitEntry>>,
     pub kernels: Vec<KernelInfo>,
     pub loop_hints: HashMap<StmtId, LoopHints>,
+    /// Memory-shaping attributes of variables (`numbanks`, `max_replicates`, ...).
+    pub memory_hints: HashMap<SymbolId, super::summary::MemoryHints>,
     /// Each `FP_CONTRACT` pragma in source order: where it stands and the state it sets.
     pub fp_contract: Vec<(Span, FpContract)>,
 }

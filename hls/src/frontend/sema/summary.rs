@@ -105,3 +105,13 @@ pub struct KernelInfo {
     pub attrs: KernelAttrs,
     pub loops: Vec<LoopInfo>,
 }
+
+/// What a variable's memory-shaping attributes ask of its on-chip memory (`numbanks`,
+/// `xcl_array_partition(cyclic, N, dim)`, `max_replicates`); the `memory` stage honours them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MemoryHints {
+    /// Cyclic banks over the array's elements (a power of two).
+    pub banks: Option<u32>,
+    /// The most read replicas.
+    pub max_replicates: Option<u32>,
+}

@@ -174,7 +174,7 @@ fn kernel_summary_lists_attrs_params_and_loops() {
 fn memory_shaping_hints_warn_that_they_are_not_acted_on() {
     let (_, d, _) = check_src(
         "__kernel void k(__global int *o) {\n\
-         __local int t[64] __attribute__((numbanks(4), bankwidth(4)));\n\
+         __local int t[64] __attribute__((bankwidth(4)));\n\
          int w[4] __attribute__((register));\n\
          t[0] = 1; w[0] = t[0]; o[0] = w[0];\n}",
     );
@@ -184,7 +184,7 @@ fn memory_shaping_hints_warn_that_they_are_not_acted_on() {
         .filter(|x| x.severity == Severity::Warning)
         .map(|x| x.message.clone())
         .collect();
-    for name in ["'numbanks'", "'bankwidth'", "'register'"] {
+    for name in ["'bankwidth'", "'register'"] {
         assert!(
             warnings
                 .iter()
@@ -193,6 +193,47 @@ fn memory_shaping_hints_warn_that_they_are_not_acted_on() {
         );
     }
     assert!(!d.has_errors());
+}
+
+#[test]
+fn banks_and_replicas_asked_for_are_recorded_per_array() {
+    let (p, d, _) = check_src(
+        "__kernel void k(__global int *o) {\n\
+         __local int a[64] __attribute__((numbanks(4)));\n\
+         __local int b[8][4] __attribute__((xcl_array_partition(cyclic, 2, 2)));\n\
+         __local int c[8][4] __attribute__((xcl_array_partition(cyclic, 2, 1)));\n\
+         __local int e[16] __attribute__((max_replicates(2)));\n\
+         a[0] = 1; b[0][0] = 1; c[0][0] = 1; e[0] = 1;\n\
+         o[0] = a[0] + b[0][0] + c[0][0] + e[0];\n}",
+    );
+    assert!(!d.has_errors(), "{:?}", d.list);
+    let of = |name: &str| {
+        p.symbols
+            .iter()
+            .position(|s| s.name == name)
+            .and_then(|i| p.memory_hints.get(&super::SymbolId(i as u32)).copied())
+    };
+    assert_eq!(of("a").and_then(|h| h.banks), Some(4));
+    assert_eq!(of("b").and_then(|h| h.banks), Some(2));
+    // An outer dimension's cyclic partition is not a cyclic bank of the flat array.
+    assert_eq!(of("c"), None);
+    assert!(d.list.iter().any(|x| x.severity == Severity::Warning
+        && x.message
+            .contains("'xcl_array_partition(cyclic, 2, 1)' is not acted on")));
+    assert_eq!(of("e").and_then(|h| h.max_replicates), Some(2));
+    // Malformed requests are errors.
+    for bad in [
+        "numbanks(3)",
+        "numbanks(32)",
+        "xcl_array_partition(cyclic, 3, 1)",
+        "xcl_array_partition(diagonal)",
+    ] {
+        let (_, d, _) = check_src(&format!(
+            "__kernel void k(__global int *o) {{ __local int t[64] __attribute__(({bad})); \
+             t[0] = 1; o[0] = t[0]; }}"
+        ));
+        assert!(d.has_errors(), "{bad}");
+    }
 }
 
 #[test]
