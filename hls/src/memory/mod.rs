@@ -228,8 +228,9 @@ impl Candidate {
 }
 
 /// The banks of memory `b` (`word`-byte words, `depth` words), or 1: banks only where
-/// they make no candidate's port cycles per iteration worse than `replicas` copies and
-/// one better (the slowest such candidate the fastest, then the fewest banks).
+/// they make no candidate's port cycles per iteration worse than `replicas` copies, and
+/// either one better or the same in fewer M10K blocks (copies multiply the bits, banks
+/// split them); the slowest candidate the fastest, then the fewest blocks and banks.
 fn bank_count(candidates: &[Candidate], b: Base, word: u32, depth: u64, replicas: u32) -> u32 {
     let cycles = |banks: u32| -> Vec<u64> {
         candidates
@@ -237,23 +238,28 @@ fn bank_count(candidates: &[Candidate], b: Base, word: u32, depth: u64, replicas
             .map(|c| c.port_cycles(b, word, replicas, banks))
             .collect()
     };
+    let blocks = |banks: u32, copies: u32| {
+        crate::analysis::memories::m10k(8 * word as u64, depth.div_ceil(banks as u64), copies).total
+    };
     let copies = cycles(1);
-    let mut best: Option<(u64, u32)> = None;
+    let copied_blocks = blocks(1, replicas);
+    let mut best: Option<(u64, u64, u32)> = None;
     for n in banks::BANK_COUNTS {
         if depth < 2 * n as u64 {
             break;
         }
         let banked = cycles(n);
         let no_worse = banked.iter().zip(&copies).all(|(x, c)| x <= c);
-        if !no_worse || banked == copies {
+        let m10k = blocks(n, n);
+        if !no_worse || (banked == copies && m10k >= copied_blocks) {
             continue;
         }
-        let worst = banked.iter().copied().max().unwrap_or(0);
-        if best.is_none_or(|(w, _)| worst < w) {
-            best = Some((worst, n));
+        let key = (banked.iter().copied().max().unwrap_or(0), m10k, n);
+        if best.is_none_or(|b| key < b) {
+            best = Some(key);
         }
     }
-    best.map_or(1, |(_, n)| n)
+    best.map_or(1, |(_, _, n)| n)
 }
 
 /// Memories an atomic updates: they keep one bank (an atomic reads and writes its word
@@ -470,6 +476,25 @@ mod tests {
         );
         let t = by_name(&k, &p, "t");
         assert_eq!((t.banks, t.replicas), (1, 2));
+    }
+
+    #[test]
+    fn a_large_array_read_in_groups_is_banked_rather_than_copied() {
+        // Four reads per work-item at neighbouring words: four copies of 16 KiB or four
+        // banks of 4 KiB serve them at the same II; the banks take a quarter of the M10Ks.
+        let (k, p) = plan_of(
+            "__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+             void s(__global uint *o) {
+                 __local uint t[4096];
+                 uint l = get_local_id(0);
+                 for (uint i = l; i < 4096; i += 64)
+                     t[i] = i;
+                 barrier(CLK_LOCAL_MEM_FENCE);
+                 o[l] = t[4 * l] + t[4 * l + 1] + t[4 * l + 2] + t[4 * l + 3];
+             }",
+        );
+        let t = by_name(&k, &p, "t");
+        assert_eq!((t.replicas, t.banks), (1, 4));
     }
 
     #[test]
