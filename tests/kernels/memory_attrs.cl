@@ -2,7 +2,8 @@
 // xcl_array_partition(cyclic, 4, 2) bank `a` and `b` (element i of the flattened array
 // in bank i % N), so each work-item's neighbouring stores share a cycle;
 // max_replicates(1) keeps `c` in one copy, so its three reads per work-item take three
-// cycles; a block partition is not acted on (a warning) and `d` stays one RAM.
+// cycles; a block partition is not acted on (a warning) and `d` stays one RAM. The
+// data-dependent update of `a` may hit either bank: it takes both lanes.
 #define WG 64
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void memory_attrs(__global const uint *in, __global uint *out)
@@ -14,6 +15,7 @@ void memory_attrs(__global const uint *in, __global uint *out)
     uint lid = get_local_id(0);
     uint v = in[get_global_id(0)];
     a[2 * lid] = v; a[2 * lid + 1] = v + 1;
+    a[2 * lid + (v & 1)] ^= v >> 5;
     b[lid][0] = v; b[lid][1] = v * 3; b[lid][2] = v ^ 9; b[lid][3] = 1;
     c[lid] = v; c[lid + WG] = v >> 1; c[lid + 2 * WG] = v << 1;
     d[lid] = v;
