@@ -107,29 +107,6 @@ fn no_memory(k: &Kernel, nodes: &[Node]) -> bool {
         .all(|b| !k.block(*b).graph.node_weights().any(|o| slow(&o.kind)))
 }
 
-/// The inner loop's test reads only variables its own body or latch writes (its
-/// counters), besides constants and parameters. A test reading a value the work-item
-/// computed before the loop (`j < m`, `m` from its first iteration) gives wrong results
-/// in the pipelined datapath (kernel `wi_inner_loop` with its loop's length per
-/// work-item; not understood yet), so such loops are not flattened.
-fn test_reads_own_counters(k: &Kernel, cb: BlockId, body: &Region, latch: &Region) -> bool {
-    let mut blocks = Vec::new();
-    all_blocks(k, body, &mut blocks);
-    all_blocks(k, latch, &mut blocks);
-    let own: Vec<VarId> = blocks
-        .iter()
-        .flat_map(|b| k.block(*b).graph.node_weights())
-        .filter_map(|o| match o.kind {
-            OpKind::WriteVar(v) => Some(v),
-            _ => None,
-        })
-        .collect();
-    k.block(cb)
-        .graph
-        .node_weights()
-        .all(|o| !matches!(o.kind, OpKind::ReadVar(v) if !own.contains(&v)))
-}
-
 /// Straight-line or branching code: no loop, nothing leaving early.
 fn plain(nodes: &[Node]) -> bool {
     nodes.iter().all(|n| match n {
@@ -173,7 +150,7 @@ fn flatten(k: &mut Kernel, w: LoopId) -> Option<BlockId> {
         && plain(&il.latch.0)
         && plain(&wl.latch.0);
     let (cb, cop) = il.cond?;
-    if !ok || !test_reads_own_counters(k, cb, &il.body, &il.latch) {
+    if !ok {
         return None;
     }
     let span = il.span;
