@@ -517,6 +517,29 @@ fn banks_and_replica_caps_the_source_asks_for_are_built() {
 }
 
 #[test]
+fn a_streaming_work_item_loop_with_bandwidth_to_spare_suggests_lanes() {
+    let tmp = Tmp::new("lanes-fit");
+    // vadd moves 4 bytes per work-item through each buffer's unit; a beat is 32.
+    let out = tmp.0.join("vadd");
+    let (_, stdout) = build_printing(&shared("vadd.cl"), "sim", &out);
+    let r = report_json(&out);
+    let l = &r["kernels"][0]["loop_analysis"][0];
+    assert_eq!(
+        l["lanes_fit"],
+        "8 work-items per cycle would fit the memory ports (4 of 32 bytes per cycle on the \
+         busiest buffer's unit): num_simd_work_items(8)"
+    );
+    assert!(
+        stdout.contains("; bandwidth to spare: 8 work-items per cycle"),
+        "{stdout}"
+    );
+    // With the lanes asked for, nothing more to suggest.
+    let out = tmp.0.join("vadd_simd");
+    let (_, stdout) = build_printing(&project_kernel("vadd_simd.cl"), "sim", &out);
+    assert!(!stdout.contains("bandwidth to spare"), "{stdout}");
+}
+
+#[test]
 fn a_conflict_no_banking_serves_is_reported_with_its_lines_and_ii() {
     let tmp = Tmp::new("mem-conflict");
     let out = tmp.0.join("bank_conflict");

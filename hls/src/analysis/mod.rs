@@ -96,6 +96,11 @@ pub struct LoopReport {
     /// Why the pipeline runs above `min_ii`, when it does.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ii_raised: Option<String>,
+    /// A work-item loop at II 1 whose global accesses all stream and leave the memory
+    /// ports bandwidth to spare: how many work-items per cycle would fit
+    /// (`num_simd_work_items`), and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lanes_fit: Option<String>,
     /// Cycles of one iteration's schedule (condition, body and latch blocks on the board
     /// library; the longer arm of each `if`), nested loops left out.
     pub depth: u64,
@@ -363,6 +368,7 @@ impl<'a> Analysis<'a> {
                 res_mii: res,
                 rec_mii: rec,
                 ii_raised: raised(s.id, min_ii, p),
+                lanes_fit: None,
                 ii_reason: reason,
                 depth: c.depth,
                 pipeline_depth: p.pipelines.loops.get(&s.id).map(|m| m.depth),
@@ -370,6 +376,10 @@ impl<'a> Analysis<'a> {
                 fsm_states: c.states,
                 fsm_cycles_per_iteration: c.fsm_cycles,
             });
+            if let Some(r) = reports.last_mut() {
+                let x = kernel.attrs.reqd_work_group_size.map(|r| r[0]);
+                r.lanes_fit = lanes_fit(r, (shell.data_width / 8) as u64, x);
+            }
         }
         /// Why pipelined loop `id` runs above `min_ii`: its exit test comes late in the
         /// iteration (the next one is admitted once it is known), a recurrence through an
@@ -524,4 +534,37 @@ fn wide_accesses(
         ));
     }
     out
+}
+
+/// Work-items per cycle that would fit the memory ports of work-item loop `l` (x, at
+/// II 1, one work-item per iteration): every access of the loop is a global one that
+/// streams, and the widest use of one buffer's unit moves at most `port_bytes` / N bytes
+/// per work-item; N a power of two from 2 to 16 dividing the required work-group x size
+/// `x` (which `num_simd_work_items` needs).
+fn lanes_fit(l: &LoopReport, port_bytes: u64, x: Option<u64>) -> Option<String> {
+    if l.work_item_dim != Some(0)
+        || !l.pipelined
+        || l.scheduled_ii != Some(1)
+        || l.unroll_applied.is_some_and(|a| a > 1)
+        || l.memory_accesses.is_empty()
+    {
+        return None;
+    }
+    let mut per: std::collections::BTreeMap<(&str, &str), u64> = Default::default();
+    for a in &l.memory_accesses {
+        if !(a.unit == "load unit" || a.unit == "store unit") || !a.streams {
+            return None;
+        }
+        *per.entry((a.memory.as_str(), a.op)).or_default() += a.bytes as u64;
+    }
+    let widest = per.values().copied().max()?.max(1);
+    let items = x?;
+    let n = (1..=4)
+        .map(|e| 1u64 << e)
+        .filter(|n| n * widest <= port_bytes && items % n == 0)
+        .max()?;
+    Some(format!(
+        "{n} work-items per cycle would fit the memory ports ({widest} of {port_bytes} bytes \
+         per cycle on the busiest buffer's unit): num_simd_work_items({n})"
+    ))
 }

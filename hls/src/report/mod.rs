@@ -106,7 +106,7 @@ fn loop_line(l: &crate::analysis::LoopReport) -> String {
     };
     match (l.pipelined, l.scheduled_ii) {
         (true, Some(ii)) => format!(
-            "{head}: pipelined, II {ii} (minimum {}{}), depth {}{}{}{}{}",
+            "{head}: pipelined, II {ii} (minimum {}{}), depth {}{}{}{}{}{}",
             l.min_ii.map(|x| x.to_string()).unwrap_or("?".into()),
             l.ii_raised
                 .as_deref()
@@ -132,7 +132,11 @@ fn loop_line(l: &crate::analysis::LoopReport) -> String {
             } else {
                 format!("; wide: {}", l.wide_accesses.join("; "))
             },
-            global_accesses(&l.memory_accesses)
+            global_accesses(&l.memory_accesses),
+            l.lanes_fit
+                .as_deref()
+                .map(|x| format!("; bandwidth to spare: {x}"))
+                .unwrap_or_default()
         ),
         _ => format!(
             "{head}: not pipelined: {}",
