@@ -209,349 +209,352 @@ impl Gen<'_> {
             let args = self.k.block(b).operands(o);
             let oloc = SrcLoc::of_span(self.sm, op.span);
             self.cur_op = Some((b, o));
-            match &op.kind {
-                OpKind::ReadVar(v) => {
-                    if let Some(src) = ssa.get(v).copied() {
-                        // The value written earlier in this iteration: users read it.
-                        alias.insert((b, o), src);
-                        continue;
-                    }
-                    let reg = self.vars[v.0 as usize];
-                    let (name, width) = (self.fresh("pv"), self.m.net(reg).width);
-                    let w = self.m.wire(&name, width);
-                    self.m.set_loc(w, oloc);
-                    match last_write.get(v) {
-                        Some(wk) => {
-                            let tw = cycle(wk);
-                            if tw > t + ii {
-                                return Err(ierr(format!(
-                                    "variable {} is written at cycle {tw}, after the next \
-                                     iteration reads it at {}",
-                                    self.k.vars[v.0 as usize].name,
-                                    t + ii
-                                )));
-                            }
-                            if tw == t + ii {
-                                forwards.push((w, *v));
-                            } else {
-                                self.m.assign(w, Expr::Net(reg));
-                            }
+            // Every op reaches the exit test below, free ones and aliases too.
+            'op: {
+                match &op.kind {
+                    OpKind::ReadVar(v) => {
+                        if let Some(src) = ssa.get(v).copied() {
+                            // The value written earlier in this iteration: users read it.
+                            alias.insert((b, o), src);
+                            break 'op;
                         }
-                        None => self.m.assign(w, Expr::Net(reg)),
-                    }
-                    let avail = last_write.contains_key(v).then_some(t);
-                    p.vals.insert(
-                        (b, o),
-                        Val {
-                            avail,
-                            wire: w,
-                            chain: Vec::new(),
-                        },
-                    );
-                }
-                OpKind::WriteVar(v) => {
-                    let mut src = key(&alias, (b, args[0]));
-                    if let Some(guard) = pl.guards.get(&b) {
-                        // If-converted: the new value where the guard holds, else the
-                        // value before (an earlier write, or the register, which holds the
-                        // previous iteration's value until this iteration's last write).
-                        let new = self.pipe_value(&mut p, src, t)?;
-                        let prior = match ssa.get(v).copied() {
-                            Some(k) => self.pipe_value(&mut p, k, t)?,
-                            None => self.vars[v.0 as usize],
-                        };
-                        let g = self.pipe_guard(&mut p, guard, t, &alias)?;
-                        let (name, width) = (self.fresh("pm"), self.m.net(new).width);
+                        let reg = self.vars[v.0 as usize];
+                        let (name, width) = (self.fresh("pv"), self.m.net(reg).width);
                         let w = self.m.wire(&name, width);
                         self.m.set_loc(w, oloc);
-                        self.m
-                            .assign(w, Expr::mux(g, Expr::Net(new), Expr::Net(prior)));
-                        p.vals.insert(
-                            (b, o),
-                            Val {
-                                avail: Some(t),
-                                wire: w,
-                                chain: Vec::new(),
-                            },
-                        );
-                        src = (b, o);
-                    }
-                    ssa.insert(*v, src);
-                    if last_write.get(v) == Some(&(b, o)) {
-                        committed.insert(*v, src);
-                        let val = self.pipe_value(&mut p, src, t)?;
-                        let when = Expr::land(p.at(t), Expr::Net(en));
-                        self.fsm
-                            .set_when(run, self.vars[v.0 as usize], Expr::Net(val), when);
-                    }
-                }
-                OpKind::Load {
-                    base: Some(base), ..
-                } if self.objs.contains_key(base) => {
-                    let ram = self.objs[base].clone();
-                    let slot = t % ii;
-                    let used = replicas_used.entry((*base, slot)).or_insert(0u32);
-                    let Some(&(re, raddr, rdata)) = ram.reads.get(*used as usize) else {
-                        return Err(ierr(format!(
-                            "more reads of one memory in slot {slot} than it has copies"
-                        )));
-                    };
-                    *used += 1;
-                    let addr = self.pipe_value(&mut p, key(&alias, (b, args[0])), t)?;
-                    let at = self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?;
-                    let word = self.ram_word_addr(&ram, addr);
-                    let fire = Expr::land(at, Expr::Net(en));
-                    self.fsm.drive(re, fire.clone(), Expr::lit(1, 1));
-                    self.fsm.drive(raddr, fire, word);
-                    // The RAM's read is registered: the word is there the next cycle and
-                    // stays until the copy's next read (which a stall holds back).
-                    let width = op.ty.as_ref().map(|t| t.bits()).unwrap_or(8);
-                    let name = self.fresh("prd");
-                    let w = self.m.wire(&name, width);
-                    self.m.set_loc(w, oloc);
-                    self.m.assign(
-                        w,
-                        Expr::Slice {
-                            net: rdata,
-                            hi: width - 1,
-                            lo: 0,
-                        },
-                    );
-                    p.vals.insert(
-                        (b, o),
-                        Val {
-                            avail: Some(t + 1),
-                            wire: w,
-                            chain: Vec::new(),
-                        },
-                    );
-                }
-                OpKind::Store {
-                    base: Some(base), ..
-                } if self.objs.contains_key(base) => {
-                    let ram = self.objs[base].clone();
-                    let slot = t % ii;
-                    let used = lanes_used.entry((*base, slot)).or_insert(0u32);
-                    let Some(&(we, waddr, wdata)) = ram.writes.get(*used as usize) else {
-                        return Err(ierr(format!(
-                            "more writes of one memory in slot {slot} than it has lanes"
-                        )));
-                    };
-                    *used += 1;
-                    let addr = self.pipe_value(&mut p, key(&alias, (b, args[0])), t)?;
-                    let data = self.pipe_value(&mut p, key(&alias, (b, args[1])), t)?;
-                    let at = self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?;
-                    let word = self.ram_word_addr(&ram, addr);
-                    let fire = Expr::land(at, Expr::Net(en));
-                    let dw = self.m.net(data).width;
-                    let value = if dw < 8 * ram.word {
-                        Expr::zext(Expr::Net(data), 8 * ram.word - dw)
-                    } else {
-                        Expr::Net(data)
-                    };
-                    self.fsm.drive(we, fire.clone(), Expr::lit(1, 1));
-                    self.fsm.drive(waddr, fire.clone(), word);
-                    self.fsm.drive(wdata, fire, value);
-                }
-                OpKind::Load { base, .. } => {
-                    // A wide group's other members take their lanes of its issuer's answer.
-                    if self.memory.wide.rides_along((b, o)) {
-                        continue;
-                    }
-                    let group = self.memory.wide.group((b, o)).cloned();
-                    let buf = self.buffer(*base, op.span)?;
-                    buffers_used.push((buf.clone(), true));
-                    let lat = pl.latency.get(&(b, o)).copied().unwrap_or(1).max(1);
-                    let addr = self.pipe_value(&mut p, key(&alias, (b, args[0])), t)?;
-                    let aw = self.cfg.addr_width;
-                    let below = group
-                        .as_ref()
-                        .and_then(|g| g.offset_of((b, o)))
-                        .unwrap_or(0);
-                    let q = |g: &Gen, n: &str| port(&g.m, &format!("{buf}_ld_{n}"));
-                    let (rv, rr, ra) = (
-                        q(self, "req_valid")?,
-                        q(self, "req_ready")?,
-                        q(self, "req_addr")?,
-                    );
-                    let (sv, sr, sd) = (
-                        q(self, "resp_valid")?,
-                        q(self, "resp_ready")?,
-                        q(self, "resp_data")?,
-                    );
-                    let at = self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?;
-                    self.fsm
-                        .drive(ra, at.clone(), group_address(addr, aw, below));
-                    self.fsm
-                        .drive(rv, Expr::land(at.clone(), Expr::Net(en)), Expr::lit(1, 1));
-                    p.stall_terms
-                        .push(Expr::land(at, Expr::lnot(Expr::Net(rr))));
-                    let tp = t + lat;
-                    let atp = self.pipe_at(&mut p, pl.guards.get(&b), tp, &alias)?;
-                    self.fsm
-                        .drive(sr, Expr::land(atp.clone(), Expr::Net(en)), Expr::lit(1, 1));
-                    p.stall_terms
-                        .push(Expr::land(atp, Expr::lnot(Expr::Net(sv))));
-                    let (name, width) = (self.fresh("pld"), self.m.net(sd).width);
-                    let w = self.m.wire(&name, width);
-                    self.m.set_loc(w, oloc.clone());
-                    self.m.assign(w, Expr::Net(sd));
-                    let lanes = match &group {
-                        Some(g) => g
-                            .lanes
-                            .iter()
-                            .enumerate()
-                            .map(|(i, m)| (*m, i as u32 * g.lane_bytes * 8, g.lane_bytes * 8))
-                            .collect(),
-                        None => vec![((b, o), 0, width)],
-                    };
-                    for (m, lo, bits) in lanes {
-                        let wire = if bits == width {
-                            w
-                        } else {
-                            let name = self.fresh("pln");
-                            let lane = self.m.wire(&name, bits);
-                            self.m.set_loc(lane, oloc.clone());
-                            self.m.assign(
-                                lane,
-                                Expr::Slice {
-                                    net: w,
-                                    hi: lo + bits - 1,
-                                    lo,
-                                },
-                            );
-                            lane
-                        };
-                        p.vals.insert(
-                            m,
-                            Val {
-                                avail: Some(tp),
-                                wire,
-                                chain: Vec::new(),
-                            },
-                        );
-                    }
-                }
-                OpKind::Store { base, .. } => {
-                    // A wide group's issuer (its last member) writes every member's lane.
-                    if self.memory.wide.rides_along((b, o)) {
-                        continue;
-                    }
-                    let group = self.memory.wide.group((b, o)).cloned();
-                    let buf = self.buffer(*base, op.span)?;
-                    buffers_used.push((buf.clone(), false));
-                    let aw = self.cfg.addr_width;
-                    let addr = self.pipe_value(&mut p, key(&alias, (b, args[0])), t)?;
-                    let below = group
-                        .as_ref()
-                        .and_then(|g| g.offset_of((b, o)))
-                        .unwrap_or(0);
-                    let data = match &group {
-                        None => self.pipe_value(&mut p, key(&alias, (b, args[1])), t)?,
-                        Some(g) => {
-                            let mut parts = Vec::new();
-                            for m in g.lanes.iter().rev() {
-                                let v = self.k.block(m.0).operands(m.1)[1];
-                                let n = self.pipe_value(&mut p, key(&alias, (m.0, v)), t)?;
-                                parts.push(Expr::Net(n));
+                        match last_write.get(v) {
+                            Some(wk) => {
+                                let tw = cycle(wk);
+                                if tw > t + ii {
+                                    return Err(ierr(format!(
+                                        "variable {} is written at cycle {tw}, after the next \
+                                     iteration reads it at {}",
+                                        self.k.vars[v.0 as usize].name,
+                                        t + ii
+                                    )));
+                                }
+                                if tw == t + ii {
+                                    forwards.push((w, *v));
+                                } else {
+                                    self.m.assign(w, Expr::Net(reg));
+                                }
                             }
-                            let name = self.fresh("pst");
-                            let w = self.m.wire(&name, g.bytes() * 8);
-                            self.m.set_loc(w, oloc.clone());
-                            self.m.assign(w, Expr::Concat(parts));
-                            w
+                            None => self.m.assign(w, Expr::Net(reg)),
                         }
-                    };
-                    let q = |g: &Gen, n: &str| port(&g.m, &format!("{buf}_st_{n}"));
-                    let (rv, rr, ra, rd) = (
-                        q(self, "req_valid")?,
-                        q(self, "req_ready")?,
-                        q(self, "req_addr")?,
-                        q(self, "req_data")?,
-                    );
-                    let at = self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?;
-                    self.fsm
-                        .drive(ra, at.clone(), group_address(addr, aw, below));
-                    // Zero-extended to the unit's element; a masked unit writes only the
-                    // store's own bytes.
-                    let (dw, uw) = (self.m.net(data).width, self.m.net(rd).width);
-                    let value = if dw < uw {
-                        Expr::zext(Expr::Net(data), uw - dw)
-                    } else {
-                        Expr::Net(data)
-                    };
-                    self.fsm.drive(rd, at.clone(), value);
-                    if let Some(strb) = self.m.port(&format!("{buf}_st_req_strb")) {
-                        let n = self.m.net(strb).width;
-                        let mine = dw.div_ceil(8).min(n);
-                        let mask = if mine >= 64 {
-                            u64::MAX
-                        } else {
-                            (1u64 << mine) - 1
-                        };
-                        self.fsm.drive(strb, at.clone(), Expr::lit(n, mask));
-                    }
-                    self.fsm
-                        .drive(rv, Expr::land(at.clone(), Expr::Net(en)), Expr::lit(1, 1));
-                    p.stall_terms
-                        .push(Expr::land(at, Expr::lnot(Expr::Net(rr))));
-                }
-                _ => {
-                    if self.op_free(b, o)? {
-                        let wire = self.vals[&(b, o)];
-                        // The group counters change under a loop running across groups:
-                        // an iteration keeps the group it was admitted in.
-                        let moving = pl.cross_group.is_some()
-                            && matches!(op.kind, OpKind::WorkItem(WorkItemFn::GroupId));
-                        let avail = moving.then_some(0);
+                        let avail = last_write.contains_key(v).then_some(t);
                         p.vals.insert(
                             (b, o),
                             Val {
                                 avail,
-                                wire,
+                                wire: w,
                                 chain: Vec::new(),
                             },
                         );
-                        continue;
                     }
-                    for a in &args {
-                        let n = self.pipe_value(&mut p, key(&alias, (b, *a)), t)?;
-                        self.vals.insert((b, *a), n);
+                    OpKind::WriteVar(v) => {
+                        let mut src = key(&alias, (b, args[0]));
+                        if let Some(guard) = pl.guards.get(&b) {
+                            // If-converted: the new value where the guard holds, else the
+                            // value before (an earlier write, or the register, which holds the
+                            // previous iteration's value until this iteration's last write).
+                            let new = self.pipe_value(&mut p, src, t)?;
+                            let prior = match ssa.get(v).copied() {
+                                Some(k) => self.pipe_value(&mut p, k, t)?,
+                                None => self.vars[v.0 as usize],
+                            };
+                            let g = self.pipe_guard(&mut p, guard, t, &alias)?;
+                            let (name, width) = (self.fresh("pm"), self.m.net(new).width);
+                            let w = self.m.wire(&name, width);
+                            self.m.set_loc(w, oloc);
+                            self.m
+                                .assign(w, Expr::mux(g, Expr::Net(new), Expr::Net(prior)));
+                            p.vals.insert(
+                                (b, o),
+                                Val {
+                                    avail: Some(t),
+                                    wire: w,
+                                    chain: Vec::new(),
+                                },
+                            );
+                            src = (b, o);
+                        }
+                        ssa.insert(*v, src);
+                        if last_write.get(v) == Some(&(b, o)) {
+                            committed.insert(*v, src);
+                            let val = self.pipe_value(&mut p, src, t)?;
+                            let when = Expr::land(p.at(t), Expr::Net(en));
+                            self.fsm
+                                .set_when(run, self.vars[v.0 as usize], Expr::Net(val), when);
+                        }
                     }
-                    self.pipe = Some(PipeCtx {
-                        en: Expr::Net(en),
-                        issue: p.in_slot(t),
-                        latency: None,
-                        run,
-                    });
-                    let c = self.compute(scratch, b, o);
-                    let ctx = self.pipe.take();
-                    let c = c?;
-                    let width = op.ty.as_ref().map(|t| t.bits()).unwrap_or(1);
-                    let name = self.fresh("pw");
-                    let w = self.m.wire(&name, width);
-                    self.m.set_loc(w, oloc);
-                    let avail = match c {
-                        super::ops::Computed::Comb(e) => {
-                            self.m.assign(w, e);
-                            t
+                    OpKind::Load {
+                        base: Some(base), ..
+                    } if self.objs.contains_key(base) => {
+                        let ram = self.objs[base].clone();
+                        let slot = t % ii;
+                        let used = replicas_used.entry((*base, slot)).or_insert(0u32);
+                        let Some(&(re, raddr, rdata)) = ram.reads.get(*used as usize) else {
+                            return Err(ierr(format!(
+                                "more reads of one memory in slot {slot} than it has copies"
+                            )));
+                        };
+                        *used += 1;
+                        let addr = self.pipe_value(&mut p, key(&alias, (b, args[0])), t)?;
+                        let at = self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?;
+                        let word = self.ram_word_addr(&ram, addr);
+                        let fire = Expr::land(at, Expr::Net(en));
+                        self.fsm.drive(re, fire.clone(), Expr::lit(1, 1));
+                        self.fsm.drive(raddr, fire, word);
+                        // The RAM's read is registered: the word is there the next cycle and
+                        // stays until the copy's next read (which a stall holds back).
+                        let width = op.ty.as_ref().map(|t| t.bits()).unwrap_or(8);
+                        let name = self.fresh("prd");
+                        let w = self.m.wire(&name, width);
+                        self.m.set_loc(w, oloc);
+                        self.m.assign(
+                            w,
+                            Expr::Slice {
+                                net: rdata,
+                                hi: width - 1,
+                                lo: 0,
+                            },
+                        );
+                        p.vals.insert(
+                            (b, o),
+                            Val {
+                                avail: Some(t + 1),
+                                wire: w,
+                                chain: Vec::new(),
+                            },
+                        );
+                    }
+                    OpKind::Store {
+                        base: Some(base), ..
+                    } if self.objs.contains_key(base) => {
+                        let ram = self.objs[base].clone();
+                        let slot = t % ii;
+                        let used = lanes_used.entry((*base, slot)).or_insert(0u32);
+                        let Some(&(we, waddr, wdata)) = ram.writes.get(*used as usize) else {
+                            return Err(ierr(format!(
+                                "more writes of one memory in slot {slot} than it has lanes"
+                            )));
+                        };
+                        *used += 1;
+                        let addr = self.pipe_value(&mut p, key(&alias, (b, args[0])), t)?;
+                        let data = self.pipe_value(&mut p, key(&alias, (b, args[1])), t)?;
+                        let at = self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?;
+                        let word = self.ram_word_addr(&ram, addr);
+                        let fire = Expr::land(at, Expr::Net(en));
+                        let dw = self.m.net(data).width;
+                        let value = if dw < 8 * ram.word {
+                            Expr::zext(Expr::Net(data), 8 * ram.word - dw)
+                        } else {
+                            Expr::Net(data)
+                        };
+                        self.fsm.drive(we, fire.clone(), Expr::lit(1, 1));
+                        self.fsm.drive(waddr, fire.clone(), word);
+                        self.fsm.drive(wdata, fire, value);
+                    }
+                    OpKind::Load { base, .. } => {
+                        // A wide group's other members take their lanes of its issuer's answer.
+                        if self.memory.wide.rides_along((b, o)) {
+                            break 'op;
                         }
-                        super::ops::Computed::Unit { value, .. } => {
-                            self.m.assign(w, value);
-                            let lat = ctx.and_then(|c| c.latency).ok_or_else(|| {
-                                ierr("a unit of unknown latency in a pipeline".into())
-                            })?;
-                            t + lat
+                        let group = self.memory.wide.group((b, o)).cloned();
+                        let buf = self.buffer(*base, op.span)?;
+                        buffers_used.push((buf.clone(), true));
+                        let lat = pl.latency.get(&(b, o)).copied().unwrap_or(1).max(1);
+                        let addr = self.pipe_value(&mut p, key(&alias, (b, args[0])), t)?;
+                        let aw = self.cfg.addr_width;
+                        let below = group
+                            .as_ref()
+                            .and_then(|g| g.offset_of((b, o)))
+                            .unwrap_or(0);
+                        let q = |g: &Gen, n: &str| port(&g.m, &format!("{buf}_ld_{n}"));
+                        let (rv, rr, ra) = (
+                            q(self, "req_valid")?,
+                            q(self, "req_ready")?,
+                            q(self, "req_addr")?,
+                        );
+                        let (sv, sr, sd) = (
+                            q(self, "resp_valid")?,
+                            q(self, "resp_ready")?,
+                            q(self, "resp_data")?,
+                        );
+                        let at = self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?;
+                        self.fsm
+                            .drive(ra, at.clone(), group_address(addr, aw, below));
+                        self.fsm
+                            .drive(rv, Expr::land(at.clone(), Expr::Net(en)), Expr::lit(1, 1));
+                        p.stall_terms
+                            .push(Expr::land(at, Expr::lnot(Expr::Net(rr))));
+                        let tp = t + lat;
+                        let atp = self.pipe_at(&mut p, pl.guards.get(&b), tp, &alias)?;
+                        self.fsm
+                            .drive(sr, Expr::land(atp.clone(), Expr::Net(en)), Expr::lit(1, 1));
+                        p.stall_terms
+                            .push(Expr::land(atp, Expr::lnot(Expr::Net(sv))));
+                        let (name, width) = (self.fresh("pld"), self.m.net(sd).width);
+                        let w = self.m.wire(&name, width);
+                        self.m.set_loc(w, oloc.clone());
+                        self.m.assign(w, Expr::Net(sd));
+                        let lanes = match &group {
+                            Some(g) => g
+                                .lanes
+                                .iter()
+                                .enumerate()
+                                .map(|(i, m)| (*m, i as u32 * g.lane_bytes * 8, g.lane_bytes * 8))
+                                .collect(),
+                            None => vec![((b, o), 0, width)],
+                        };
+                        for (m, lo, bits) in lanes {
+                            let wire = if bits == width {
+                                w
+                            } else {
+                                let name = self.fresh("pln");
+                                let lane = self.m.wire(&name, bits);
+                                self.m.set_loc(lane, oloc.clone());
+                                self.m.assign(
+                                    lane,
+                                    Expr::Slice {
+                                        net: w,
+                                        hi: lo + bits - 1,
+                                        lo,
+                                    },
+                                );
+                                lane
+                            };
+                            p.vals.insert(
+                                m,
+                                Val {
+                                    avail: Some(tp),
+                                    wire,
+                                    chain: Vec::new(),
+                                },
+                            );
                         }
-                    };
-                    p.vals.insert(
-                        (b, o),
-                        Val {
-                            avail: Some(avail),
-                            wire: w,
-                            chain: Vec::new(),
-                        },
-                    );
+                    }
+                    OpKind::Store { base, .. } => {
+                        // A wide group's issuer (its last member) writes every member's lane.
+                        if self.memory.wide.rides_along((b, o)) {
+                            break 'op;
+                        }
+                        let group = self.memory.wide.group((b, o)).cloned();
+                        let buf = self.buffer(*base, op.span)?;
+                        buffers_used.push((buf.clone(), false));
+                        let aw = self.cfg.addr_width;
+                        let addr = self.pipe_value(&mut p, key(&alias, (b, args[0])), t)?;
+                        let below = group
+                            .as_ref()
+                            .and_then(|g| g.offset_of((b, o)))
+                            .unwrap_or(0);
+                        let data = match &group {
+                            None => self.pipe_value(&mut p, key(&alias, (b, args[1])), t)?,
+                            Some(g) => {
+                                let mut parts = Vec::new();
+                                for m in g.lanes.iter().rev() {
+                                    let v = self.k.block(m.0).operands(m.1)[1];
+                                    let n = self.pipe_value(&mut p, key(&alias, (m.0, v)), t)?;
+                                    parts.push(Expr::Net(n));
+                                }
+                                let name = self.fresh("pst");
+                                let w = self.m.wire(&name, g.bytes() * 8);
+                                self.m.set_loc(w, oloc.clone());
+                                self.m.assign(w, Expr::Concat(parts));
+                                w
+                            }
+                        };
+                        let q = |g: &Gen, n: &str| port(&g.m, &format!("{buf}_st_{n}"));
+                        let (rv, rr, ra, rd) = (
+                            q(self, "req_valid")?,
+                            q(self, "req_ready")?,
+                            q(self, "req_addr")?,
+                            q(self, "req_data")?,
+                        );
+                        let at = self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?;
+                        self.fsm
+                            .drive(ra, at.clone(), group_address(addr, aw, below));
+                        // Zero-extended to the unit's element; a masked unit writes only the
+                        // store's own bytes.
+                        let (dw, uw) = (self.m.net(data).width, self.m.net(rd).width);
+                        let value = if dw < uw {
+                            Expr::zext(Expr::Net(data), uw - dw)
+                        } else {
+                            Expr::Net(data)
+                        };
+                        self.fsm.drive(rd, at.clone(), value);
+                        if let Some(strb) = self.m.port(&format!("{buf}_st_req_strb")) {
+                            let n = self.m.net(strb).width;
+                            let mine = dw.div_ceil(8).min(n);
+                            let mask = if mine >= 64 {
+                                u64::MAX
+                            } else {
+                                (1u64 << mine) - 1
+                            };
+                            self.fsm.drive(strb, at.clone(), Expr::lit(n, mask));
+                        }
+                        self.fsm
+                            .drive(rv, Expr::land(at.clone(), Expr::Net(en)), Expr::lit(1, 1));
+                        p.stall_terms
+                            .push(Expr::land(at, Expr::lnot(Expr::Net(rr))));
+                    }
+                    _ => {
+                        if self.op_free(b, o)? {
+                            let wire = self.vals[&(b, o)];
+                            // The group counters change under a loop running across groups:
+                            // an iteration keeps the group it was admitted in.
+                            let moving = pl.cross_group.is_some()
+                                && matches!(op.kind, OpKind::WorkItem(WorkItemFn::GroupId));
+                            let avail = moving.then_some(0);
+                            p.vals.insert(
+                                (b, o),
+                                Val {
+                                    avail,
+                                    wire,
+                                    chain: Vec::new(),
+                                },
+                            );
+                            break 'op;
+                        }
+                        for a in &args {
+                            let n = self.pipe_value(&mut p, key(&alias, (b, *a)), t)?;
+                            self.vals.insert((b, *a), n);
+                        }
+                        self.pipe = Some(PipeCtx {
+                            en: Expr::Net(en),
+                            issue: p.in_slot(t),
+                            latency: None,
+                            run,
+                        });
+                        let c = self.compute(scratch, b, o);
+                        let ctx = self.pipe.take();
+                        let c = c?;
+                        let width = op.ty.as_ref().map(|t| t.bits()).unwrap_or(1);
+                        let name = self.fresh("pw");
+                        let w = self.m.wire(&name, width);
+                        self.m.set_loc(w, oloc);
+                        let avail = match c {
+                            super::ops::Computed::Comb(e) => {
+                                self.m.assign(w, e);
+                                t
+                            }
+                            super::ops::Computed::Unit { value, .. } => {
+                                self.m.assign(w, value);
+                                let lat = ctx.and_then(|c| c.latency).ok_or_else(|| {
+                                    ierr("a unit of unknown latency in a pipeline".into())
+                                })?;
+                                t + lat
+                            }
+                        };
+                        p.vals.insert(
+                            (b, o),
+                            Val {
+                                avail: Some(avail),
+                                wire: w,
+                                chain: Vec::new(),
+                            },
+                        );
+                    }
                 }
             }
             if (b, o) == pl.exit {
