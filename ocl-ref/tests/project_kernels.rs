@@ -56,6 +56,9 @@ const KERNELS: &[&str] = &[
     "wi_inner_flat",
     "local_ptr_sizes",
     "bank_conflict",
+    "local_banks",
+    "memory_attrs",
+    "zero_trip",
 ];
 
 /// Kernels checked only by the three-way comparison (POCL = interpreter = Verilator in
@@ -1240,5 +1243,78 @@ fn bank_conflict() {
                 .wrapping_add(t[3].wrapping_mul(7));
             assert_eq!(out[32 * g + l], want, "group {g}, work-item {l}");
         }
+    }
+}
+
+#[test]
+fn local_banks() {
+    let r = project("local_banks");
+    let inp = u32s(input(&r, "in"));
+    let out = u32s(output(&r, "out"));
+    for g in 0..4 {
+        // Work-item l stored four words from its input; it reads those of 63 - l, then
+        // one word its own input picks.
+        let t: Vec<u32> = (0..64)
+            .flat_map(|l| {
+                let v = inp[64 * g + l];
+                [v, v ^ 0x5a5a_5a5a, v >> 3, v.wrapping_mul(7)]
+            })
+            .collect();
+        for l in 0..64 {
+            let j = 63 - l;
+            let s = t[4 * j]
+                .wrapping_add(t[4 * j + 1].wrapping_mul(3))
+                .wrapping_add(t[4 * j + 2].wrapping_mul(5))
+                .wrapping_add(t[4 * j + 3].wrapping_mul(7));
+            let v = inp[64 * g + l];
+            assert_eq!(
+                out[64 * g + l],
+                s ^ t[(v & 255) as usize],
+                "group {g}, item {l}"
+            );
+        }
+    }
+}
+
+#[test]
+fn memory_attrs() {
+    let r = project("memory_attrs");
+    let inp = u32s(input(&r, "in"));
+    let out = u32s(output(&r, "out"));
+    for g in 0..4 {
+        let v = |l: usize| inp[64 * g + l];
+        // What work-item l left in a, b, c and d.
+        let a = |l: usize| {
+            let mut w = [v(l), v(l).wrapping_add(1)];
+            w[(v(l) & 1) as usize] ^= v(l) >> 5;
+            w
+        };
+        for l in 0..64 {
+            let j = 63 - l;
+            let x = v(j);
+            let want = a(j)[0]
+                .wrapping_add(a(j)[1])
+                .wrapping_add(x)
+                .wrapping_add(x.wrapping_mul(3))
+                .wrapping_add(x ^ 9)
+                .wrapping_add(1)
+                .wrapping_add(x)
+                .wrapping_add(x >> 1)
+                .wrapping_add(x << 1)
+                .wrapping_add(x);
+            assert_eq!(out[64 * g + l], want, "group {g}, item {l}");
+        }
+    }
+}
+
+#[test]
+fn zero_trip() {
+    let r = project("zero_trip");
+    let inp = u32s(input(&r, "in"));
+    let out = u32s(output(&r, "out"));
+    // Neither loop runs: s is the input, t is s ^ 0x55.
+    for g in 0..32 {
+        let s = inp[g];
+        assert_eq!(out[g], s.wrapping_add(s ^ 0x55), "work-item {g}");
     }
 }
