@@ -2,7 +2,9 @@
 //! `__local` arrays and pointer arguments, `__constant` tables) as `ohls_ram_1r1w`
 //! instances inside the datapath, shaped by the `memory` stage: words of the widest piece
 //! every access is made of, and read replicas (copies every write updates, each with a
-//! read port of its own) for pipelines that read a memory several times per iteration.
+//! read port of its own) for pipelines that read a memory several times per iteration,
+//! or cyclic banks (`ohls_banked_ram`, a read and a write lane per bank) for pipelines
+//! whose accesses of one iteration the `memory` stage found in different banks.
 //!
 //! A pointer into an object is its byte offset: the base is known statically from the
 //! access (`Base`), so `ObjectAddr` is 0 and `PtrAdd` adds. On the controller an access

@@ -199,10 +199,9 @@ impl Gen<'_> {
         // Per variable, the value its last write commits.
         let mut committed: HashMap<VarId, (BlockId, OpId)> = HashMap::new();
         let mut buffers_used: Vec<(String, bool)> = Vec::new();
-        // Per on-chip memory and slot, the read copies taken so far.
-        let mut replicas_used: HashMap<(crate::ir::Base, u32), u32> = HashMap::new();
-        // Per on-chip memory and slot, the write lanes taken so far (one unless banked).
-        let mut lanes_used: HashMap<(crate::ir::Base, u32), u32> = HashMap::new();
+        // Per on-chip memory, direction (write?) and slot: the read copies or write lanes
+        // taken so far.
+        let mut ports_used: PortsUsed = HashMap::new();
         for &(b, o) in &pl.ops {
             let t = cycle(&(b, o));
             let op = self.k.block(b).op(o).clone();
@@ -291,14 +290,14 @@ impl Gen<'_> {
                         base: Some(base), ..
                     } if self.objs.contains_key(base) => {
                         let ram = self.objs[base].clone();
-                        let slot = t % ii;
-                        let used = replicas_used.entry((*base, slot)).or_insert(0u32);
-                        let Some(&(re, raddr, rdata)) = ram.reads.get(*used as usize) else {
-                            return Err(ierr(format!(
-                                "more reads of one memory in slot {slot} than it has copies"
-                            )));
-                        };
-                        *used += 1;
+                        let (re, raddr, rdata) =
+                            next_port(&mut ports_used, &ram.reads, (*base, false, t % ii))
+                                .ok_or_else(|| {
+                                    ierr(
+                                        "more reads of one memory in a slot than it has copies"
+                                            .into(),
+                                    )
+                                })?;
                         let addr = self.pipe_value(&mut p, key(&alias, (b, args[0])), t)?;
                         let at = self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?;
                         let word = self.ram_word_addr(&ram, addr);
@@ -332,14 +331,14 @@ impl Gen<'_> {
                         base: Some(base), ..
                     } if self.objs.contains_key(base) => {
                         let ram = self.objs[base].clone();
-                        let slot = t % ii;
-                        let used = lanes_used.entry((*base, slot)).or_insert(0u32);
-                        let Some(&(we, waddr, wdata)) = ram.writes.get(*used as usize) else {
-                            return Err(ierr(format!(
-                                "more writes of one memory in slot {slot} than it has lanes"
-                            )));
-                        };
-                        *used += 1;
+                        let (we, waddr, wdata) =
+                            next_port(&mut ports_used, &ram.writes, (*base, true, t % ii))
+                                .ok_or_else(|| {
+                                    ierr(
+                                        "more writes of one memory in a slot than it has lanes"
+                                            .into(),
+                                    )
+                                })?;
                         let addr = self.pipe_value(&mut p, key(&alias, (b, args[0])), t)?;
                         let data = self.pipe_value(&mut p, key(&alias, (b, args[1])), t)?;
                         let at = self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?;
@@ -899,4 +898,20 @@ fn group_address(addr: NetId, aw: u32, below: u32) -> Expr {
     } else {
         Expr::bin(crate::rtl::expr::BinOp::Sub, a, Expr::lit(aw, below as u64))
     }
+}
+
+/// Per on-chip memory, direction (write?) and slot, the ports taken so far.
+type PortsUsed = HashMap<(crate::ir::Base, bool, u32), usize>;
+
+/// The next of `ports` (read copies or write lanes of a memory) free in a slot: the
+/// schedule keeps their number within what the memory has.
+fn next_port(
+    used: &mut PortsUsed,
+    ports: &[(NetId, NetId, NetId)],
+    at: (crate::ir::Base, bool, u32),
+) -> Option<(NetId, NetId, NetId)> {
+    let n = used.entry(at).or_insert(0);
+    let port = ports.get(*n).copied()?;
+    *n += 1;
+    Some(port)
 }
