@@ -209,36 +209,26 @@ impl<'a> Iteration<'a> {
         it
     }
 
-    /// On a banked memory an access outside its loop's bank group (`memory::banks`) may
-    /// hit any bank: it takes every lane of its kind.
+    /// On a banked memory an access outside its loop's bank group (`memory::banks`, as
+    /// the memory plan found it) may hit any bank: it takes every lane of its kind.
     fn bank_lanes(&mut self, limits: &Limits) {
-        for (&base, lanes) in &limits.memory_banks {
-            for write in [false, true] {
-                let mine: Vec<usize> = (0..self.ops.len())
-                    .filter(|&i| {
-                        let o = &self.ops[i];
-                        o.t.mem == Some(MemKey::Base(base))
-                            && match self.k.block(o.block).op(o.op).kind {
-                                OpKind::Load { .. } => !write,
-                                OpKind::Store { .. } => write,
-                                _ => false,
-                            }
-                    })
-                    .collect();
-                let at: Vec<_> = mine
-                    .iter()
-                    .map(|&i| (self.ops[i].block, self.ops[i].op))
-                    .collect();
-                let group = crate::memory::banks::group(&self.affine, &at, lanes.banks, lanes.word);
-                for (&i, a) in mine.iter().zip(&at) {
-                    if group.contains(a) {
-                        continue;
-                    }
-                    for d in &mut self.ops[i].t.demands {
-                        if matches!(d.resource, Resource::ReadPort(_) | Resource::WritePort(_)) {
-                            d.units = lanes.banks;
-                        }
-                    }
+        for o in &mut self.ops {
+            let Some(MemKey::Base(base)) = o.t.mem else {
+                continue;
+            };
+            let Some(&banks) = limits.memory_banks.get(&base) else {
+                continue;
+            };
+            let plain = matches!(
+                self.k.block(o.block).op(o.op).kind,
+                OpKind::Load { .. } | OpKind::Store { .. }
+            );
+            if !plain || limits.memory_bank_groups.contains(&(o.block, o.op)) {
+                continue;
+            }
+            for d in &mut o.t.demands {
+                if matches!(d.resource, Resource::ReadPort(_) | Resource::WritePort(_)) {
+                    d.units = banks;
                 }
             }
         }

@@ -110,7 +110,10 @@ pub struct Limits {
     /// Per banked on-chip memory of the kernel at hand, its banks: as many write lanes,
     /// and an access outside a bank group takes them all (`memory::banks`).
     #[serde(skip)]
-    pub memory_banks: BTreeMap<crate::ir::Base, crate::memory::banks::Lanes>,
+    pub memory_banks: BTreeMap<crate::ir::Base, u32>,
+    /// The accesses of banked memories in their loop's bank group (one lane each).
+    #[serde(skip)]
+    pub memory_bank_groups: std::collections::BTreeSet<crate::memory::banks::At>,
 }
 
 impl Limits {
@@ -121,6 +124,7 @@ impl Limits {
             write_ports: u32::MAX,
             memory_read_ports: BTreeMap::new(),
             memory_banks: BTreeMap::new(),
+            memory_bank_groups: Default::default(),
         }
     }
 

@@ -15,14 +15,6 @@ use crate::ir::{BlockId, OpId};
 /// An access: its block and op.
 pub type At = (BlockId, OpId);
 
-/// A banked memory as the schedulers see it: `banks` read and write lanes over words of
-/// `word` bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Lanes {
-    pub banks: u32,
-    pub word: u32,
-}
-
 /// Bank counts tried, smallest first.
 pub const BANK_COUNTS: [u32; 3] = [2, 4, 8];
 

@@ -37,6 +37,9 @@ pub struct MemoryPlan {
     /// The range analysis of the kernel planned (after `opt`), which the address
     /// analysis of the later stages reads (`analysis::affine`).
     pub ranges: Ranges,
+    /// The accesses of banked memories that form their loop's bank group (`banks`): each
+    /// takes one lane; any other access of a banked memory takes them all.
+    pub bank_groups: std::collections::BTreeSet<banks::At>,
 }
 
 /// One on-chip memory.
@@ -67,14 +70,9 @@ impl MemoryPlan {
             .memories
             .iter()
             .filter(|(_, l)| l.banks > 1)
-            .map(|(b, l)| {
-                let lanes = banks::Lanes {
-                    banks: l.banks,
-                    word: l.word,
-                };
-                (*b, lanes)
-            })
+            .map(|(b, l)| (*b, l.banks))
             .collect();
+        limits.memory_bank_groups = self.bank_groups.clone();
     }
 
     pub fn layout(&self, b: Base) -> Option<&Layout> {
@@ -162,9 +160,21 @@ pub fn plan(k: &Kernel, ranges: &Ranges, local_max_bytes: u64, beat_bytes: u32) 
                 },
             )
         })
-        .collect();
+        .collect::<BTreeMap<Base, Layout>>();
+    // Per banked memory and candidate, the group its lanes serve one each.
+    let mut bank_groups = std::collections::BTreeSet::new();
+    for (b, l) in memories.iter().filter(|(_, l)| l.banks > 1) {
+        for c in &candidates {
+            if let Some((reads, writes)) = c.accesses.get(b) {
+                for a in [reads, writes] {
+                    bank_groups.extend(banks::group(&c.affine, a, l.banks, l.word));
+                }
+            }
+        }
+    }
     MemoryPlan {
         memories,
+        bank_groups,
         wide: widen::plan(k, beat_bytes, Some(ranges)),
         ranges: ranges.clone(),
     }

@@ -71,7 +71,8 @@ pub(crate) fn capacity(r: Resource, limits: &Limits) -> u32 {
         Resource::WritePort(super::MemKey::Base(b)) => limits
             .memory_banks
             .get(&b)
-            .map_or(limits.write_ports, |l| l.banks),
+            .copied()
+            .unwrap_or(limits.write_ports),
         Resource::WritePort(_) => limits.write_ports,
     }
 }
