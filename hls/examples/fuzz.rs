@@ -35,6 +35,24 @@ fn usage() -> String {
         .into()
 }
 
+const HELP: &str = "\
+Generates one well-defined random OpenCL kernel per seed and runs it on POCL, in the
+interpreter and in Verilator; failing kernels are reduced and saved with their specs.
+
+  --seeds A-B          seeds to run (default 1-20); one seed: --seeds 7
+  --jobs N             kernels checked at once (default 2)
+  --no-sim             skip Verilator (POCL and the interpreter only)
+  --small              the small generator CI uses
+  --print              print each seed's kernel instead of checking it
+  --reduce-budget N    reduction steps per failing kernel (default 40; 0: save unreduced)
+  --out DIR            where failing kernels go (default tests/fuzz)
+  --work DIR           scratch folders (default target/fuzz)
+
+examples:
+  cargo run --release -p ocl-hls --example fuzz -- --seeds 1-500 --jobs 2
+  cargo run --release -p ocl-hls --example fuzz -- --seeds 20114 --reduce-budget 0
+";
+
 fn parse() -> Result<Args, String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut a = Args {
@@ -73,6 +91,10 @@ fn parse() -> Result<Args, String> {
             "--no-sim" => a.sim = false,
             "--small" => a.small = true,
             "--print" => a.print = true,
+            "-h" | "--help" => {
+                print!("{}\n\n{HELP}", usage());
+                std::process::exit(0);
+            }
             _ => return Err(format!("unknown option {k}; {}", usage())),
         }
     }

@@ -217,29 +217,10 @@ impl Gen<'_> {
                             alias.insert((b, o), src);
                             break 'op;
                         }
-                        let reg = self.vars[v.0 as usize];
-                        let (name, width) = (self.fresh("pv"), self.m.net(reg).width);
-                        let w = self.m.wire(&name, width);
-                        self.m.set_loc(w, oloc);
-                        match last_write.get(v) {
-                            Some(wk) => {
-                                let tw = cycle(wk);
-                                if tw > t + ii {
-                                    return Err(ierr(format!(
-                                        "variable {} is written at cycle {tw}, after the next \
-                                     iteration reads it at {}",
-                                        self.k.vars[v.0 as usize].name,
-                                        t + ii
-                                    )));
-                                }
-                                if tw == t + ii {
-                                    forwards.push((w, *v));
-                                } else {
-                                    self.m.assign(w, Expr::Net(reg));
-                                }
-                            }
-                            None => self.m.assign(w, Expr::Net(reg)),
-                        }
+                        let tw = last_write.get(v).map(cycle);
+                        let w = self
+                            .register_read(*v, (t, ii), tw, &mut forwards, oloc)
+                            .map_err(ierr)?;
                         let avail = last_write.contains_key(v).then_some(t);
                         p.vals.insert(
                             (b, o),
@@ -257,9 +238,20 @@ impl Gen<'_> {
                             // value before (an earlier write, or the register, which holds the
                             // previous iteration's value until this iteration's last write).
                             let new = self.pipe_value(&mut p, src, t)?;
+                            // Before any write of this iteration: the register, forwarded
+                            // like a read when the previous iteration's last write lands in
+                            // this very cycle.
                             let prior = match ssa.get(v).copied() {
                                 Some(k) => self.pipe_value(&mut p, k, t)?,
-                                None => self.vars[v.0 as usize],
+                                None => self
+                                    .register_read(
+                                        *v,
+                                        (t, ii),
+                                        last_write.get(v).map(cycle),
+                                        &mut forwards,
+                                        oloc.clone(),
+                                    )
+                                    .map_err(ierr)?,
                             };
                             let g = self.pipe_guard(&mut p, guard, t, &alias)?;
                             let (name, width) = (self.fresh("pm"), self.m.net(new).width);
@@ -754,6 +746,37 @@ impl Gen<'_> {
             hi: ram.aw - 1,
             lo: 0,
         }
+    }
+
+    /// Variable `v`'s register as an iteration reads it at cycle `t`, before the
+    /// iteration's own first write: a wire that takes the previous iteration's last
+    /// write when that lands in cycle `t` too (`forwards` connects it once the written
+    /// value exists), the register otherwise.
+    fn register_read(
+        &mut self,
+        v: VarId,
+        (t, ii): (u32, u32),
+        last_write_at: Option<u32>,
+        forwards: &mut Vec<(NetId, VarId)>,
+        loc: SrcLoc,
+    ) -> Result<NetId, String> {
+        let reg = self.vars[v.0 as usize];
+        let (name, width) = (self.fresh("pv"), self.m.net(reg).width);
+        let w = self.m.wire(&name, width);
+        self.m.set_loc(w, loc);
+        match last_write_at {
+            Some(tw) if tw > t + ii => {
+                return Err(format!(
+                    "variable {} is written at cycle {tw}, after the next iteration reads it \
+                     at {}",
+                    self.k.vars[v.0 as usize].name,
+                    t + ii
+                ))
+            }
+            Some(tw) if tw == t + ii => forwards.push((w, v)),
+            _ => self.m.assign(w, Expr::Net(reg)),
+        }
+        Ok(w)
     }
 
     /// A side effect of an iteration at time `t` happens this cycle: the iteration is
