@@ -431,10 +431,10 @@ module stencil2d_datapath (
     reg         pq_338;  // stencil2d_local.cl:24:30
     reg         pq_339;  // stencil2d_local.cl:24:30
     wire [31:0] pld_340;  // stencil2d_local.cl:24:48
-    wire [31:0] pm_341;  // stencil2d_local.cl:24:30
-    wire [31:0] w_342;  // stencil2d_local.cl:24:76
-    wire [31:0] pm_343;  // stencil2d_local.cl:24:30
-    reg  [63:0] pq_344;  // stencil2d_local.cl:24:9
+    wire [31:0] pv_341;  // stencil2d_local.cl:24:30
+    wire [31:0] pm_342;  // stencil2d_local.cl:24:30
+    wire [31:0] w_343;  // stencil2d_local.cl:24:76
+    wire [31:0] pm_344;  // stencil2d_local.cl:24:30
     reg  [63:0] pq_345;  // stencil2d_local.cl:24:9
     reg  [63:0] pq_346;  // stencil2d_local.cl:24:9
     reg  [63:0] pq_347;  // stencil2d_local.cl:24:9
@@ -481,68 +481,68 @@ module stencil2d_datapath (
     reg  [63:0] pq_388;  // stencil2d_local.cl:24:9
     reg  [63:0] pq_389;  // stencil2d_local.cl:24:9
     reg  [63:0] pq_390;  // stencil2d_local.cl:24:9
-    wire [63:0] pwa_391;
-    wire [63:0] pv_392;  // stencil2d_local.cl:23:5
-    wire [7:0]  pw_393;  // stencil2d_local.cl:23:5
-    wire [7:0]  w_394;  // stencil2d_local.cl:23:5
-    wire [7:0]  pw_395;  // stencil2d_local.cl:23:5
-    wire [63:0] pw_396;  // stencil2d_local.cl:23:5
-    wire [63:0] w_397;  // stencil2d_local.cl:23:5
+    reg  [63:0] pq_391;  // stencil2d_local.cl:24:9
+    wire [63:0] pwa_392;
+    wire [63:0] pv_393;  // stencil2d_local.cl:23:5
+    wire [7:0]  pw_394;  // stencil2d_local.cl:23:5
+    wire [7:0]  w_395;  // stencil2d_local.cl:23:5
+    wire [7:0]  pw_396;  // stencil2d_local.cl:23:5
+    wire [63:0] pw_397;  // stencil2d_local.cl:23:5
     wire [63:0] w_398;  // stencil2d_local.cl:23:5
+    wire [63:0] w_399;  // stencil2d_local.cl:23:5
     reg  [48:0] p3_valid;  // stencil2d_local.cl:21:5
     reg         p3_admit;
     wire        p3_stall;
     wire        p3_en;
-    wire [63:0] pv_399;  // stencil2d_local.cl:21:5
-    wire [7:0]  pw_400;  // stencil2d_local.cl:21:5
-    wire [7:0]  w_401;  // stencil2d_local.cl:21:5
-    wire        pw_402;  // stencil2d_local.cl:21:5
+    wire [63:0] pv_400;  // stencil2d_local.cl:21:5
+    wire [7:0]  pw_401;  // stencil2d_local.cl:21:5
+    wire [7:0]  w_402;  // stencil2d_local.cl:21:5
+    wire        pw_403;  // stencil2d_local.cl:21:5
     reg         p3_go;
-    wire [31:0] w_403;  // stencil2d_local.cl:11:14
-    wire [63:0] w_404;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_405;  // stencil2d_local.cl:11:14
-    wire [63:0] w_406;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_407;  // stencil2d_local.cl:11:14
-    wire [31:0] w_408;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_409;  // stencil2d_local.cl:11:14
+    wire [31:0] w_404;  // stencil2d_local.cl:11:14
+    wire [63:0] w_405;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_406;  // stencil2d_local.cl:11:14
+    wire [63:0] w_407;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_408;  // stencil2d_local.cl:11:14
+    wire [31:0] w_409;  // stencil2d_local.cl:11:14
     wire [31:0] pw_410;  // stencil2d_local.cl:11:14
     wire [31:0] pw_411;  // stencil2d_local.cl:11:14
-    wire [31:0] w_412;  // stencil2d_local.cl:12:14
-    wire [63:0] w_413;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_414;  // stencil2d_local.cl:12:14
-    wire [63:0] w_415;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_416;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_412;  // stencil2d_local.cl:11:14
+    wire [31:0] w_413;  // stencil2d_local.cl:12:14
+    wire [63:0] w_414;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_415;  // stencil2d_local.cl:12:14
+    wire [63:0] w_416;  // stencil2d_local.cl:12:14
     wire [31:0] pw_417;  // stencil2d_local.cl:12:14
     wire [31:0] pw_418;  // stencil2d_local.cl:12:14
     wire [31:0] pw_419;  // stencil2d_local.cl:12:14
-    wire [7:0]  pw_420;  // stencil2d_local.cl:13:14
-    wire [7:0]  w_421;  // stencil2d_local.cl:13:14
-    wire [7:0]  pw_422;  // stencil2d_local.cl:13:14
-    wire [31:0] pw_423;  // stencil2d_local.cl:13:14
-    wire [63:0] w_424;  // stencil2d_local.cl:22:9
-    wire [63:0] pw_425;  // stencil2d_local.cl:22:9
-    wire [63:0] w_426;  // stencil2d_local.cl:22:9
-    wire [63:0] pw_427;  // stencil2d_local.cl:22:9
+    wire [31:0] pw_420;  // stencil2d_local.cl:12:14
+    wire [7:0]  pw_421;  // stencil2d_local.cl:13:14
+    wire [7:0]  w_422;  // stencil2d_local.cl:13:14
+    wire [7:0]  pw_423;  // stencil2d_local.cl:13:14
+    wire [31:0] pw_424;  // stencil2d_local.cl:13:14
+    wire [63:0] w_425;  // stencil2d_local.cl:22:9
+    wire [63:0] pw_426;  // stencil2d_local.cl:22:9
+    wire [63:0] w_427;  // stencil2d_local.cl:22:9
     wire [63:0] pw_428;  // stencil2d_local.cl:22:9
-    wire [31:0] w_429;  // stencil2d_local.cl:22:28
-    wire        pw_430;  // stencil2d_local.cl:22:23
-    wire [63:0] w_431;  // stencil2d_local.cl:22:32
-    wire [31:0] w_432;  // stencil2d_local.cl:22:41
-    wire [31:0] pw_433;  // stencil2d_local.cl:22:36
-    wire [31:0] w_434;  // stencil2d_local.cl:22:46
-    wire [31:0] pw_435;  // stencil2d_local.cl:22:36
-    reg  [31:0] pq_436;  // stencil2d_local.cl:22:36
+    wire [63:0] pw_429;  // stencil2d_local.cl:22:9
+    wire [31:0] w_430;  // stencil2d_local.cl:22:28
+    wire        pw_431;  // stencil2d_local.cl:22:23
+    wire [63:0] w_432;  // stencil2d_local.cl:22:32
+    wire [31:0] w_433;  // stencil2d_local.cl:22:41
+    wire [31:0] pw_434;  // stencil2d_local.cl:22:36
+    wire [31:0] w_435;  // stencil2d_local.cl:22:46
+    wire [31:0] pw_436;  // stencil2d_local.cl:22:36
     reg  [31:0] pq_437;  // stencil2d_local.cl:22:36
     reg  [31:0] pq_438;  // stencil2d_local.cl:22:36
-    reg  [31:0] pq_439;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_439;  // stencil2d_local.cl:22:36
     reg  [31:0] pq_440;  // stencil2d_local.cl:11:14
     reg  [31:0] pq_441;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_442;  // stencil2d_local.cl:22:36
-    wire [63:0] pw_443;  // stencil2d_local.cl:22:32
-    wire [63:0] w_444;  // stencil2d_local.cl:22:32
-    wire [63:0] pw_445;  // stencil2d_local.cl:22:32
+    reg  [31:0] pq_442;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_443;  // stencil2d_local.cl:22:36
+    wire [63:0] pw_444;  // stencil2d_local.cl:22:32
+    wire [63:0] w_445;  // stencil2d_local.cl:22:32
     wire [63:0] pw_446;  // stencil2d_local.cl:22:32
-    reg         pq_447;  // stencil2d_local.cl:22:23
+    wire [63:0] pw_447;  // stencil2d_local.cl:22:32
     reg         pq_448;  // stencil2d_local.cl:22:23
     reg         pq_449;  // stencil2d_local.cl:22:23
     reg         pq_450;  // stencil2d_local.cl:22:23
@@ -589,12 +589,12 @@ module stencil2d_datapath (
     reg         pq_491;  // stencil2d_local.cl:22:23
     reg         pq_492;  // stencil2d_local.cl:22:23
     reg         pq_493;  // stencil2d_local.cl:22:23
-    wire [31:0] pld_494;  // stencil2d_local.cl:22:32
-    wire [31:0] pm_495;  // stencil2d_local.cl:22:23
-    wire [31:0] w_496;  // stencil2d_local.cl:22:60
+    reg         pq_494;  // stencil2d_local.cl:22:23
+    wire [31:0] pld_495;  // stencil2d_local.cl:22:32
+    wire [31:0] pv_496;  // stencil2d_local.cl:22:23
     wire [31:0] pm_497;  // stencil2d_local.cl:22:23
-    reg  [63:0] pq_498;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_499;  // stencil2d_local.cl:22:9
+    wire [31:0] w_498;  // stencil2d_local.cl:22:60
+    wire [31:0] pm_499;  // stencil2d_local.cl:22:23
     reg  [63:0] pq_500;  // stencil2d_local.cl:22:9
     reg  [63:0] pq_501;  // stencil2d_local.cl:22:9
     reg  [63:0] pq_502;  // stencil2d_local.cl:22:9
@@ -640,76 +640,76 @@ module stencil2d_datapath (
     reg  [63:0] pq_542;  // stencil2d_local.cl:22:9
     reg  [63:0] pq_543;  // stencil2d_local.cl:22:9
     reg  [63:0] pq_544;  // stencil2d_local.cl:22:9
-    wire [63:0] pwa_545;
-    wire [63:0] pv_546;  // stencil2d_local.cl:21:5
-    wire [7:0]  pw_547;  // stencil2d_local.cl:21:5
-    wire [7:0]  w_548;  // stencil2d_local.cl:21:5
+    reg  [63:0] pq_545;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_546;  // stencil2d_local.cl:22:9
+    wire [63:0] pwa_547;
+    wire [63:0] pv_548;  // stencil2d_local.cl:21:5
     wire [7:0]  pw_549;  // stencil2d_local.cl:21:5
-    wire [63:0] pw_550;  // stencil2d_local.cl:21:5
-    wire [63:0] w_551;  // stencil2d_local.cl:21:5
+    wire [7:0]  w_550;  // stencil2d_local.cl:21:5
+    wire [7:0]  pw_551;  // stencil2d_local.cl:21:5
+    wire [63:0] pw_552;  // stencil2d_local.cl:21:5
+    wire [63:0] w_553;  // stencil2d_local.cl:21:5
     reg  [48:0] p2_valid;  // stencil2d_local.cl:19:5
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
-    wire [63:0] pv_552;  // stencil2d_local.cl:19:5
-    wire [7:0]  pw_553;  // stencil2d_local.cl:19:5
-    wire [7:0]  w_554;  // stencil2d_local.cl:19:5
-    wire        pw_555;  // stencil2d_local.cl:19:5
+    wire [63:0] pv_554;  // stencil2d_local.cl:19:5
+    wire [7:0]  pw_555;  // stencil2d_local.cl:19:5
+    wire [7:0]  w_556;  // stencil2d_local.cl:19:5
+    wire        pw_557;  // stencil2d_local.cl:19:5
     reg         p2_go;
-    wire [31:0] w_556;  // stencil2d_local.cl:11:14
-    wire [63:0] w_557;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_558;  // stencil2d_local.cl:11:14
+    wire [31:0] w_558;  // stencil2d_local.cl:11:14
     wire [63:0] w_559;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_560;  // stencil2d_local.cl:11:14
-    wire [31:0] w_561;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_560;  // stencil2d_local.cl:11:14
+    wire [63:0] w_561;  // stencil2d_local.cl:11:14
     wire [31:0] pw_562;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_563;  // stencil2d_local.cl:11:14
+    wire [31:0] w_563;  // stencil2d_local.cl:11:14
     wire [31:0] pw_564;  // stencil2d_local.cl:11:14
-    wire [31:0] w_565;  // stencil2d_local.cl:12:14
-    wire [63:0] w_566;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_567;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_565;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_566;  // stencil2d_local.cl:11:14
+    wire [31:0] w_567;  // stencil2d_local.cl:12:14
     wire [63:0] w_568;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_569;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_570;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_569;  // stencil2d_local.cl:12:14
+    wire [63:0] w_570;  // stencil2d_local.cl:12:14
     wire [31:0] pw_571;  // stencil2d_local.cl:12:14
     wire [31:0] pw_572;  // stencil2d_local.cl:12:14
-    wire [7:0]  pw_573;  // stencil2d_local.cl:14:14
-    wire [7:0]  w_574;  // stencil2d_local.cl:14:14
+    wire [31:0] pw_573;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_574;  // stencil2d_local.cl:12:14
     wire [7:0]  pw_575;  // stencil2d_local.cl:14:14
-    wire [31:0] pw_576;  // stencil2d_local.cl:14:14
-    wire [63:0] w_577;  // stencil2d_local.cl:20:9
-    wire [31:0] w_578;  // stencil2d_local.cl:20:35
-    wire [15:0] pw_579;  // stencil2d_local.cl:20:9
-    wire [15:0] w_580;  // stencil2d_local.cl:20:9
+    wire [7:0]  w_576;  // stencil2d_local.cl:14:14
+    wire [7:0]  pw_577;  // stencil2d_local.cl:14:14
+    wire [31:0] pw_578;  // stencil2d_local.cl:14:14
+    wire [63:0] w_579;  // stencil2d_local.cl:20:9
+    wire [31:0] w_580;  // stencil2d_local.cl:20:35
     wire [15:0] pw_581;  // stencil2d_local.cl:20:9
     wire [15:0] w_582;  // stencil2d_local.cl:20:9
     wire [15:0] pw_583;  // stencil2d_local.cl:20:9
-    wire [15:0] pw_584;  // stencil2d_local.cl:20:9
-    wire [63:0] pw_585;  // stencil2d_local.cl:20:9
-    wire [63:0] pw_586;  // stencil2d_local.cl:20:9
-    wire [63:0] w_587;  // stencil2d_local.cl:20:9
+    wire [15:0] w_584;  // stencil2d_local.cl:20:9
+    wire [15:0] pw_585;  // stencil2d_local.cl:20:9
+    wire [15:0] pw_586;  // stencil2d_local.cl:20:9
+    wire [63:0] pw_587;  // stencil2d_local.cl:20:9
     wire [63:0] pw_588;  // stencil2d_local.cl:20:9
-    wire [31:0] w_589;  // stencil2d_local.cl:20:43
-    wire [31:0] pw_590;  // stencil2d_local.cl:20:35
-    wire        pw_591;  // stencil2d_local.cl:20:30
-    wire [63:0] w_592;  // stencil2d_local.cl:20:47
-    wire [31:0] w_593;  // stencil2d_local.cl:20:55
-    wire [31:0] pw_594;  // stencil2d_local.cl:20:50
-    reg  [31:0] pq_595;  // stencil2d_local.cl:20:50
-    reg  [31:0] pq_596;  // stencil2d_local.cl:20:50
+    wire [63:0] w_589;  // stencil2d_local.cl:20:9
+    wire [63:0] pw_590;  // stencil2d_local.cl:20:9
+    wire [31:0] w_591;  // stencil2d_local.cl:20:43
+    wire [31:0] pw_592;  // stencil2d_local.cl:20:35
+    wire        pw_593;  // stencil2d_local.cl:20:30
+    wire [63:0] w_594;  // stencil2d_local.cl:20:47
+    wire [31:0] w_595;  // stencil2d_local.cl:20:55
+    wire [31:0] pw_596;  // stencil2d_local.cl:20:50
     reg  [31:0] pq_597;  // stencil2d_local.cl:20:50
-    reg  [31:0] pq_598;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_599;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_598;  // stencil2d_local.cl:20:50
+    reg  [31:0] pq_599;  // stencil2d_local.cl:20:50
     reg  [31:0] pq_600;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_601;  // stencil2d_local.cl:20:50
-    wire [31:0] w_602;  // stencil2d_local.cl:20:68
+    reg  [31:0] pq_601;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_602;  // stencil2d_local.cl:11:14
     wire [31:0] pw_603;  // stencil2d_local.cl:20:50
-    wire [63:0] pw_604;  // stencil2d_local.cl:20:47
-    wire [63:0] w_605;  // stencil2d_local.cl:20:47
+    wire [31:0] w_604;  // stencil2d_local.cl:20:68
+    wire [31:0] pw_605;  // stencil2d_local.cl:20:50
     wire [63:0] pw_606;  // stencil2d_local.cl:20:47
-    wire [63:0] pw_607;  // stencil2d_local.cl:20:47
-    reg         pq_608;  // stencil2d_local.cl:20:30
-    reg         pq_609;  // stencil2d_local.cl:20:30
+    wire [63:0] w_607;  // stencil2d_local.cl:20:47
+    wire [63:0] pw_608;  // stencil2d_local.cl:20:47
+    wire [63:0] pw_609;  // stencil2d_local.cl:20:47
     reg         pq_610;  // stencil2d_local.cl:20:30
     reg         pq_611;  // stencil2d_local.cl:20:30
     reg         pq_612;  // stencil2d_local.cl:20:30
@@ -755,13 +755,13 @@ module stencil2d_datapath (
     reg         pq_652;  // stencil2d_local.cl:20:30
     reg         pq_653;  // stencil2d_local.cl:20:30
     reg         pq_654;  // stencil2d_local.cl:20:30
-    wire [31:0] pld_655;  // stencil2d_local.cl:20:47
-    wire [31:0] pm_656;  // stencil2d_local.cl:20:30
-    wire [31:0] w_657;  // stencil2d_local.cl:20:73
-    wire [31:0] pm_658;  // stencil2d_local.cl:20:30
-    reg  [63:0] pq_659;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_660;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_661;  // stencil2d_local.cl:20:9
+    reg         pq_655;  // stencil2d_local.cl:20:30
+    reg         pq_656;  // stencil2d_local.cl:20:30
+    wire [31:0] pld_657;  // stencil2d_local.cl:20:47
+    wire [31:0] pv_658;  // stencil2d_local.cl:20:30
+    wire [31:0] pm_659;  // stencil2d_local.cl:20:30
+    wire [31:0] w_660;  // stencil2d_local.cl:20:73
+    wire [31:0] pm_661;  // stencil2d_local.cl:20:30
     reg  [63:0] pq_662;  // stencil2d_local.cl:20:9
     reg  [63:0] pq_663;  // stencil2d_local.cl:20:9
     reg  [63:0] pq_664;  // stencil2d_local.cl:20:9
@@ -806,74 +806,74 @@ module stencil2d_datapath (
     reg  [63:0] pq_703;  // stencil2d_local.cl:20:9
     reg  [63:0] pq_704;  // stencil2d_local.cl:20:9
     reg  [63:0] pq_705;  // stencil2d_local.cl:20:9
-    wire [63:0] pwa_706;
-    wire [63:0] pv_707;  // stencil2d_local.cl:19:5
-    wire [7:0]  pw_708;  // stencil2d_local.cl:19:5
-    wire [7:0]  w_709;  // stencil2d_local.cl:19:5
-    wire [7:0]  pw_710;  // stencil2d_local.cl:19:5
-    wire [63:0] pw_711;  // stencil2d_local.cl:19:5
-    wire [63:0] w_712;  // stencil2d_local.cl:19:5
-    wire [63:0] w_713;  // stencil2d_local.cl:19:5
+    reg  [63:0] pq_706;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_707;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_708;  // stencil2d_local.cl:20:9
+    wire [63:0] pwa_709;
+    wire [63:0] pv_710;  // stencil2d_local.cl:19:5
+    wire [7:0]  pw_711;  // stencil2d_local.cl:19:5
+    wire [7:0]  w_712;  // stencil2d_local.cl:19:5
+    wire [7:0]  pw_713;  // stencil2d_local.cl:19:5
+    wire [63:0] pw_714;  // stencil2d_local.cl:19:5
+    wire [63:0] w_715;  // stencil2d_local.cl:19:5
+    wire [63:0] w_716;  // stencil2d_local.cl:19:5
     reg  [48:0] p1_valid;  // stencil2d_local.cl:17:5
     reg         p1_admit;
     wire        p1_stall;
     wire        p1_en;
-    wire [63:0] pv_714;  // stencil2d_local.cl:17:5
-    wire [7:0]  pw_715;  // stencil2d_local.cl:17:5
-    wire [7:0]  w_716;  // stencil2d_local.cl:17:5
-    wire        pw_717;  // stencil2d_local.cl:17:5
+    wire [63:0] pv_717;  // stencil2d_local.cl:17:5
+    wire [7:0]  pw_718;  // stencil2d_local.cl:17:5
+    wire [7:0]  w_719;  // stencil2d_local.cl:17:5
+    wire        pw_720;  // stencil2d_local.cl:17:5
     reg         p1_go;
-    wire [31:0] w_718;  // stencil2d_local.cl:11:14
-    wire [63:0] w_719;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_720;  // stencil2d_local.cl:11:14
-    wire [63:0] w_721;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_722;  // stencil2d_local.cl:11:14
-    wire [31:0] w_723;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_724;  // stencil2d_local.cl:11:14
+    wire [31:0] w_721;  // stencil2d_local.cl:11:14
+    wire [63:0] w_722;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_723;  // stencil2d_local.cl:11:14
+    wire [63:0] w_724;  // stencil2d_local.cl:11:14
     wire [31:0] pw_725;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_726;  // stencil2d_local.cl:11:14
-    wire [31:0] w_727;  // stencil2d_local.cl:12:14
-    wire [63:0] w_728;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_729;  // stencil2d_local.cl:12:14
-    wire [63:0] w_730;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_731;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_732;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_733;  // stencil2d_local.cl:12:14
+    wire [31:0] w_726;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_727;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_728;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_729;  // stencil2d_local.cl:11:14
+    wire [31:0] w_730;  // stencil2d_local.cl:12:14
+    wire [63:0] w_731;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_732;  // stencil2d_local.cl:12:14
+    wire [63:0] w_733;  // stencil2d_local.cl:12:14
     wire [31:0] pw_734;  // stencil2d_local.cl:12:14
-    wire [7:0]  pw_735;  // stencil2d_local.cl:14:14
-    wire [7:0]  w_736;  // stencil2d_local.cl:14:14
-    wire [7:0]  pw_737;  // stencil2d_local.cl:14:14
-    wire [31:0] pw_738;  // stencil2d_local.cl:14:14
-    wire [63:0] w_739;  // stencil2d_local.cl:18:9
-    wire [15:0] pw_740;  // stencil2d_local.cl:18:9
-    wire [15:0] w_741;  // stencil2d_local.cl:18:9
-    wire [15:0] pw_742;  // stencil2d_local.cl:18:9
-    wire [15:0] w_743;  // stencil2d_local.cl:18:9
-    wire [15:0] pw_744;  // stencil2d_local.cl:18:9
+    wire [31:0] pw_735;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_736;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_737;  // stencil2d_local.cl:12:14
+    wire [7:0]  pw_738;  // stencil2d_local.cl:14:14
+    wire [7:0]  w_739;  // stencil2d_local.cl:14:14
+    wire [7:0]  pw_740;  // stencil2d_local.cl:14:14
+    wire [31:0] pw_741;  // stencil2d_local.cl:14:14
+    wire [63:0] w_742;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_743;  // stencil2d_local.cl:18:9
+    wire [15:0] w_744;  // stencil2d_local.cl:18:9
     wire [15:0] pw_745;  // stencil2d_local.cl:18:9
-    wire [63:0] pw_746;  // stencil2d_local.cl:18:9
-    wire [63:0] pw_747;  // stencil2d_local.cl:18:9
-    wire [31:0] w_748;  // stencil2d_local.cl:18:28
-    wire        pw_749;  // stencil2d_local.cl:18:23
-    wire [63:0] w_750;  // stencil2d_local.cl:18:32
-    wire [31:0] w_751;  // stencil2d_local.cl:18:40
-    wire [31:0] pw_752;  // stencil2d_local.cl:18:35
-    reg  [31:0] pq_753;  // stencil2d_local.cl:18:35
-    reg  [31:0] pq_754;  // stencil2d_local.cl:18:35
-    reg  [31:0] pq_755;  // stencil2d_local.cl:18:35
-    reg  [31:0] pq_756;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_757;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_758;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_759;  // stencil2d_local.cl:18:35
-    wire [31:0] w_760;  // stencil2d_local.cl:18:53
-    wire [31:0] pw_761;  // stencil2d_local.cl:18:35
-    wire [63:0] pw_762;  // stencil2d_local.cl:18:32
-    wire [63:0] w_763;  // stencil2d_local.cl:18:32
-    wire [63:0] pw_764;  // stencil2d_local.cl:18:32
+    wire [15:0] w_746;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_747;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_748;  // stencil2d_local.cl:18:9
+    wire [63:0] pw_749;  // stencil2d_local.cl:18:9
+    wire [63:0] pw_750;  // stencil2d_local.cl:18:9
+    wire [31:0] w_751;  // stencil2d_local.cl:18:28
+    wire        pw_752;  // stencil2d_local.cl:18:23
+    wire [63:0] w_753;  // stencil2d_local.cl:18:32
+    wire [31:0] w_754;  // stencil2d_local.cl:18:40
+    wire [31:0] pw_755;  // stencil2d_local.cl:18:35
+    reg  [31:0] pq_756;  // stencil2d_local.cl:18:35
+    reg  [31:0] pq_757;  // stencil2d_local.cl:18:35
+    reg  [31:0] pq_758;  // stencil2d_local.cl:18:35
+    reg  [31:0] pq_759;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_760;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_761;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_762;  // stencil2d_local.cl:18:35
+    wire [31:0] w_763;  // stencil2d_local.cl:18:53
+    wire [31:0] pw_764;  // stencil2d_local.cl:18:35
     wire [63:0] pw_765;  // stencil2d_local.cl:18:32
-    reg         pq_766;  // stencil2d_local.cl:18:23
-    reg         pq_767;  // stencil2d_local.cl:18:23
-    reg         pq_768;  // stencil2d_local.cl:18:23
+    wire [63:0] w_766;  // stencil2d_local.cl:18:32
+    wire [63:0] pw_767;  // stencil2d_local.cl:18:32
+    wire [63:0] pw_768;  // stencil2d_local.cl:18:32
     reg         pq_769;  // stencil2d_local.cl:18:23
     reg         pq_770;  // stencil2d_local.cl:18:23
     reg         pq_771;  // stencil2d_local.cl:18:23
@@ -918,14 +918,14 @@ module stencil2d_datapath (
     reg         pq_810;  // stencil2d_local.cl:18:23
     reg         pq_811;  // stencil2d_local.cl:18:23
     reg         pq_812;  // stencil2d_local.cl:18:23
-    wire [31:0] pld_813;  // stencil2d_local.cl:18:32
-    wire [31:0] pm_814;  // stencil2d_local.cl:18:23
-    wire [31:0] w_815;  // stencil2d_local.cl:18:58
-    wire [31:0] pm_816;  // stencil2d_local.cl:18:23
-    reg  [63:0] pq_817;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_818;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_819;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_820;  // stencil2d_local.cl:18:9
+    reg         pq_813;  // stencil2d_local.cl:18:23
+    reg         pq_814;  // stencil2d_local.cl:18:23
+    reg         pq_815;  // stencil2d_local.cl:18:23
+    wire [31:0] pld_816;  // stencil2d_local.cl:18:32
+    wire [31:0] pv_817;  // stencil2d_local.cl:18:23
+    wire [31:0] pm_818;  // stencil2d_local.cl:18:23
+    wire [31:0] w_819;  // stencil2d_local.cl:18:58
+    wire [31:0] pm_820;  // stencil2d_local.cl:18:23
     reg  [63:0] pq_821;  // stencil2d_local.cl:18:9
     reg  [63:0] pq_822;  // stencil2d_local.cl:18:9
     reg  [63:0] pq_823;  // stencil2d_local.cl:18:9
@@ -969,79 +969,79 @@ module stencil2d_datapath (
     reg  [63:0] pq_861;  // stencil2d_local.cl:18:9
     reg  [63:0] pq_862;  // stencil2d_local.cl:18:9
     reg  [63:0] pq_863;  // stencil2d_local.cl:18:9
-    wire [63:0] pwa_864;
-    wire [63:0] pv_865;  // stencil2d_local.cl:17:5
-    wire [7:0]  pw_866;  // stencil2d_local.cl:17:5
-    wire [7:0]  w_867;  // stencil2d_local.cl:17:5
-    wire [7:0]  pw_868;  // stencil2d_local.cl:17:5
-    wire [63:0] pw_869;  // stencil2d_local.cl:17:5
-    wire [63:0] w_870;  // stencil2d_local.cl:17:5
+    reg  [63:0] pq_864;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_865;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_866;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_867;  // stencil2d_local.cl:18:9
+    wire [63:0] pwa_868;
+    wire [63:0] pv_869;  // stencil2d_local.cl:17:5
+    wire [7:0]  pw_870;  // stencil2d_local.cl:17:5
+    wire [7:0]  w_871;  // stencil2d_local.cl:17:5
+    wire [7:0]  pw_872;  // stencil2d_local.cl:17:5
+    wire [63:0] pw_873;  // stencil2d_local.cl:17:5
+    wire [63:0] w_874;  // stencil2d_local.cl:17:5
     reg  [48:0] p0_valid;  // stencil2d_local.cl:7:6
     reg         p0_admit;
     wire        p0_stall;
     wire        p0_en;
-    wire [63:0] pv_871;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_872;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_873;  // stencil2d_local.cl:7:6
-    wire        pw_874;  // stencil2d_local.cl:7:6
+    wire [63:0] pv_875;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_876;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_877;  // stencil2d_local.cl:7:6
+    wire        pw_878;  // stencil2d_local.cl:7:6
     reg         p0_go;
-    wire [31:0] w_875;  // stencil2d_local.cl:11:14
-    wire [63:0] w_876;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_877;  // stencil2d_local.cl:11:14
-    wire [63:0] w_878;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_879;  // stencil2d_local.cl:11:14
-    wire [31:0] w_880;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_881;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_882;  // stencil2d_local.cl:11:14
+    wire [31:0] w_879;  // stencil2d_local.cl:11:14
+    wire [63:0] w_880;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_881;  // stencil2d_local.cl:11:14
+    wire [63:0] w_882;  // stencil2d_local.cl:11:14
     wire [31:0] pw_883;  // stencil2d_local.cl:11:14
-    wire [31:0] w_884;  // stencil2d_local.cl:12:14
-    wire [63:0] w_885;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_886;  // stencil2d_local.cl:12:14
-    wire [63:0] w_887;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_888;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_889;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_890;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_891;  // stencil2d_local.cl:12:14
-    wire [7:0]  pw_892;  // stencil2d_local.cl:13:14
-    wire [7:0]  w_893;  // stencil2d_local.cl:13:14
-    wire [7:0]  pw_894;  // stencil2d_local.cl:13:14
-    wire [31:0] pw_895;  // stencil2d_local.cl:13:14
-    wire [7:0]  pw_896;  // stencil2d_local.cl:14:14
-    wire [7:0]  pw_897;  // stencil2d_local.cl:14:14
-    wire [31:0] pw_898;  // stencil2d_local.cl:14:14
-    wire [63:0] w_899;  // stencil2d_local.cl:16:5
-    wire [63:0] w_900;  // stencil2d_local.cl:16:20
-    wire [31:0] w_901;  // stencil2d_local.cl:16:28
-    wire [31:0] pw_902;  // stencil2d_local.cl:16:23
-    reg  [31:0] pq_903;  // stencil2d_local.cl:16:23
-    reg  [31:0] pq_904;  // stencil2d_local.cl:16:23
-    reg  [31:0] pq_905;  // stencil2d_local.cl:16:23
-    reg  [31:0] pq_906;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_907;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_908;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_909;  // stencil2d_local.cl:16:23
-    wire [63:0] pw_910;  // stencil2d_local.cl:16:20
-    wire [63:0] w_911;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_912;  // stencil2d_local.cl:16:20
-    wire [63:0] pw_913;  // stencil2d_local.cl:16:20
-    wire [31:0] pld_914;  // stencil2d_local.cl:16:20
-    wire [15:0] pw_915;  // stencil2d_local.cl:16:5
-    wire [15:0] w_916;  // stencil2d_local.cl:16:5
-    wire [15:0] pw_917;  // stencil2d_local.cl:16:5
-    wire [15:0] w_918;  // stencil2d_local.cl:16:5
+    wire [31:0] w_884;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_885;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_886;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_887;  // stencil2d_local.cl:11:14
+    wire [31:0] w_888;  // stencil2d_local.cl:12:14
+    wire [63:0] w_889;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_890;  // stencil2d_local.cl:12:14
+    wire [63:0] w_891;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_892;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_893;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_894;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_895;  // stencil2d_local.cl:12:14
+    wire [7:0]  pw_896;  // stencil2d_local.cl:13:14
+    wire [7:0]  w_897;  // stencil2d_local.cl:13:14
+    wire [7:0]  pw_898;  // stencil2d_local.cl:13:14
+    wire [31:0] pw_899;  // stencil2d_local.cl:13:14
+    wire [7:0]  pw_900;  // stencil2d_local.cl:14:14
+    wire [7:0]  pw_901;  // stencil2d_local.cl:14:14
+    wire [31:0] pw_902;  // stencil2d_local.cl:14:14
+    wire [63:0] w_903;  // stencil2d_local.cl:16:5
+    wire [63:0] w_904;  // stencil2d_local.cl:16:20
+    wire [31:0] w_905;  // stencil2d_local.cl:16:28
+    wire [31:0] pw_906;  // stencil2d_local.cl:16:23
+    reg  [31:0] pq_907;  // stencil2d_local.cl:16:23
+    reg  [31:0] pq_908;  // stencil2d_local.cl:16:23
+    reg  [31:0] pq_909;  // stencil2d_local.cl:16:23
+    reg  [31:0] pq_910;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_911;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_912;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_913;  // stencil2d_local.cl:16:23
+    wire [63:0] pw_914;  // stencil2d_local.cl:16:20
+    wire [63:0] w_915;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_916;  // stencil2d_local.cl:16:20
+    wire [63:0] pw_917;  // stencil2d_local.cl:16:20
+    wire [31:0] pld_918;  // stencil2d_local.cl:16:20
     wire [15:0] pw_919;  // stencil2d_local.cl:16:5
-    wire [15:0] pw_920;  // stencil2d_local.cl:16:5
-    wire [15:0] w_921;  // stencil2d_local.cl:16:5
-    wire [15:0] pw_922;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_923;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_924;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_925;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_926;  // stencil2d_local.cl:16:5
+    wire [15:0] w_920;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_921;  // stencil2d_local.cl:16:5
+    wire [15:0] w_922;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_923;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_924;  // stencil2d_local.cl:16:5
+    wire [15:0] w_925;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_926;  // stencil2d_local.cl:16:5
     wire [63:0] pw_927;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_928;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_929;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_930;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_931;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_928;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_929;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_930;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_931;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_932;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_933;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_934;  // stencil2d_local.cl:16:5
@@ -1085,22 +1085,26 @@ module stencil2d_datapath (
     reg  [63:0] pq_972;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_973;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_974;  // stencil2d_local.cl:16:5
-    wire [63:0] pwa_975;
-    wire [63:0] pv_976;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_977;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_978;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_979;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_980;  // stencil2d_local.cl:7:6
-    wire        pw_981;  // stencil2d_local.cl:7:6
+    reg  [63:0] pq_975;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_976;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_977;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_978;  // stencil2d_local.cl:16:5
+    wire [63:0] pwa_979;
+    wire [63:0] pv_980;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_981;  // stencil2d_local.cl:7:6
     wire [7:0]  w_982;  // stencil2d_local.cl:7:6
     wire [7:0]  pw_983;  // stencil2d_local.cl:7:6
-    wire [63:0] pw_984;  // stencil2d_local.cl:7:6
-    wire [63:0] pv_985;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_986;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_984;  // stencil2d_local.cl:7:6
+    wire        pw_985;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_986;  // stencil2d_local.cl:7:6
     wire [7:0]  pw_987;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_988;  // stencil2d_local.cl:7:6
-    wire [63:0] pw_989;  // stencil2d_local.cl:7:6
-    wire [63:0] w_990;  // stencil2d_local.cl:7:6
+    wire [63:0] pw_988;  // stencil2d_local.cl:7:6
+    wire [63:0] pv_989;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_990;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_991;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_992;  // stencil2d_local.cl:7:6
+    wire [63:0] pw_993;  // stencil2d_local.cl:7:6
+    wire [63:0] w_994;  // stencil2d_local.cl:7:6
     reg  [7:0]  launch_err;
     reg         done_q;
     reg  [31:0] perf_l5_cycles;
@@ -1439,265 +1443,269 @@ module stencil2d_datapath (
     assign pw_291 = (pw_289 * w_290);
     assign pw_292 = (w_277 + pw_291);
     assign pld_340 = in_ld_resp_data;
-    assign pm_341 = ((1'h1 && pq_339) ? pld_340 : v10_cond);
-    assign w_342 = 32'h00000000;
-    assign pm_343 = ((1'h1 && (!pq_339)) ? w_342 : pm_341);
-    assign pwa_391 = (pq_390 >> 64'h0000000000000002);
-    assign pv_392 = v13_lid_x;
-    assign pw_393 = pv_392[7:0];
-    assign w_394 = 8'h01;
-    assign pw_395 = (pw_393 + w_394);
-    assign pw_396 = {56'h00000000000000, pw_395[7:0]};
+    assign pv_341 = v10_cond;
+    assign pm_342 = ((1'h1 && pq_339) ? pld_340 : pv_341);
+    assign w_343 = 32'h00000000;
+    assign pm_344 = ((1'h1 && (!pq_339)) ? w_343 : pm_342);
+    assign pwa_392 = (pq_391 >> 64'h0000000000000002);
+    assign pv_393 = v13_lid_x;
+    assign pw_394 = pv_393[7:0];
+    assign w_395 = 8'h01;
+    assign pw_396 = (pw_394 + w_395);
+    assign pw_397 = {56'h00000000000000, pw_396[7:0]};
     assign p4_stall = ((((p4_valid[3] && 1'h1) && (1'h1 && pq_295)) && (!in_ld_req_ready)) || (((p4_valid[47] && 1'h1) && (1'h1 && pq_339)) && (!in_ld_resp_valid)));
-    assign w_397 = 64'h0000000000000000;
-    assign w_398 = 64'h000000000000000f;
+    assign w_398 = 64'h0000000000000000;
+    assign w_399 = 64'h000000000000000f;
     assign p3_en = (!p3_stall);
-    assign pv_399 = v13_lid_x;
-    assign pw_400 = pv_399[7:0];
-    assign w_401 = 8'h10;
-    assign pw_402 = (pw_400 < w_401);
-    assign w_403 = 32'h00000000;
-    assign w_404 = {32'h00000000, group_0};
-    assign pv_405 = v13_lid_x;
-    assign w_406 = 64'h0000000000000000;
-    assign pw_407 = w_404[31:0];
-    assign w_408 = 32'h00000010;
-    assign pw_409 = (pw_407 * w_408);
-    assign pw_410 = pv_405[31:0];
-    assign pw_411 = (pw_409 + pw_410);
-    assign w_412 = 32'h00000001;
-    assign w_413 = {32'h00000000, group_1};
-    assign pv_414 = v14_lid_y;
-    assign w_415 = 64'h0000000000000000;
-    assign pw_416 = w_413[31:0];
-    assign pw_417 = (pw_416 * w_408);
-    assign pw_418 = pv_414[31:0];
-    assign pw_419 = (pw_417 + pw_418);
-    assign pw_420 = pv_405[7:0];
-    assign w_421 = 8'h01;
-    assign pw_422 = (pw_420 + w_421);
-    assign pw_423 = {24'h000000, pw_422[7:0]};
-    assign w_424 = 64'h0000000000000000;
-    assign pw_425 = {{32{pw_423[31]}}, pw_423[31:0]};
-    assign w_426 = 64'h0000000000000004;
-    assign pw_427 = (pw_425 * w_426);
-    assign pw_428 = (w_424 + pw_427);
-    assign w_429 = 32'h00000000;
-    assign pw_430 = ((pw_419 ^ 32'h80000000) > (w_429 ^ 32'h80000000));
-    assign w_431 = {32'h00000000, in_base};
-    assign w_432 = 32'h00000001;
-    assign pw_433 = (pw_419 - w_432);
-    assign w_434 = arg_width;
-    assign pw_435 = (pw_433 * w_434);
-    assign pw_442 = (pq_438 + pq_441);
-    assign pw_443 = {{32{pw_442[31]}}, pw_442[31:0]};
-    assign w_444 = 64'h0000000000000004;
-    assign pw_445 = (pw_443 * w_444);
-    assign pw_446 = (w_431 + pw_445);
-    assign pld_494 = in_ld_resp_data;
-    assign pm_495 = ((1'h1 && pq_493) ? pld_494 : v8_cond);
-    assign w_496 = 32'h00000000;
-    assign pm_497 = ((1'h1 && (!pq_493)) ? w_496 : pm_495);
-    assign pwa_545 = (pq_544 >> 64'h0000000000000002);
-    assign pv_546 = v13_lid_x;
-    assign pw_547 = pv_546[7:0];
-    assign w_548 = 8'h01;
-    assign pw_549 = (pw_547 + w_548);
-    assign pw_550 = {56'h00000000000000, pw_549[7:0]};
-    assign p3_stall = ((((p3_valid[3] && 1'h1) && (1'h1 && pq_449)) && (!in_ld_req_ready)) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_493)) && (!in_ld_resp_valid)));
-    assign w_551 = 64'h0000000000000000;
+    assign pv_400 = v13_lid_x;
+    assign pw_401 = pv_400[7:0];
+    assign w_402 = 8'h10;
+    assign pw_403 = (pw_401 < w_402);
+    assign w_404 = 32'h00000000;
+    assign w_405 = {32'h00000000, group_0};
+    assign pv_406 = v13_lid_x;
+    assign w_407 = 64'h0000000000000000;
+    assign pw_408 = w_405[31:0];
+    assign w_409 = 32'h00000010;
+    assign pw_410 = (pw_408 * w_409);
+    assign pw_411 = pv_406[31:0];
+    assign pw_412 = (pw_410 + pw_411);
+    assign w_413 = 32'h00000001;
+    assign w_414 = {32'h00000000, group_1};
+    assign pv_415 = v14_lid_y;
+    assign w_416 = 64'h0000000000000000;
+    assign pw_417 = w_414[31:0];
+    assign pw_418 = (pw_417 * w_409);
+    assign pw_419 = pv_415[31:0];
+    assign pw_420 = (pw_418 + pw_419);
+    assign pw_421 = pv_406[7:0];
+    assign w_422 = 8'h01;
+    assign pw_423 = (pw_421 + w_422);
+    assign pw_424 = {24'h000000, pw_423[7:0]};
+    assign w_425 = 64'h0000000000000000;
+    assign pw_426 = {{32{pw_424[31]}}, pw_424[31:0]};
+    assign w_427 = 64'h0000000000000004;
+    assign pw_428 = (pw_426 * w_427);
+    assign pw_429 = (w_425 + pw_428);
+    assign w_430 = 32'h00000000;
+    assign pw_431 = ((pw_420 ^ 32'h80000000) > (w_430 ^ 32'h80000000));
+    assign w_432 = {32'h00000000, in_base};
+    assign w_433 = 32'h00000001;
+    assign pw_434 = (pw_420 - w_433);
+    assign w_435 = arg_width;
+    assign pw_436 = (pw_434 * w_435);
+    assign pw_443 = (pq_439 + pq_442);
+    assign pw_444 = {{32{pw_443[31]}}, pw_443[31:0]};
+    assign w_445 = 64'h0000000000000004;
+    assign pw_446 = (pw_444 * w_445);
+    assign pw_447 = (w_432 + pw_446);
+    assign pld_495 = in_ld_resp_data;
+    assign pv_496 = v8_cond;
+    assign pm_497 = ((1'h1 && pq_494) ? pld_495 : pv_496);
+    assign w_498 = 32'h00000000;
+    assign pm_499 = ((1'h1 && (!pq_494)) ? w_498 : pm_497);
+    assign pwa_547 = (pq_546 >> 64'h0000000000000002);
+    assign pv_548 = v13_lid_x;
+    assign pw_549 = pv_548[7:0];
+    assign w_550 = 8'h01;
+    assign pw_551 = (pw_549 + w_550);
+    assign pw_552 = {56'h00000000000000, pw_551[7:0]};
+    assign p3_stall = ((((p3_valid[3] && 1'h1) && (1'h1 && pq_450)) && (!in_ld_req_ready)) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_494)) && (!in_ld_resp_valid)));
+    assign w_553 = 64'h0000000000000000;
     assign p2_en = (!p2_stall);
-    assign pv_552 = v14_lid_y;
-    assign pw_553 = pv_552[7:0];
-    assign w_554 = 8'h10;
-    assign pw_555 = (pw_553 < w_554);
-    assign w_556 = 32'h00000000;
-    assign w_557 = {32'h00000000, group_0};
-    assign pv_558 = v13_lid_x;
-    assign w_559 = 64'h0000000000000000;
-    assign pw_560 = w_557[31:0];
-    assign w_561 = 32'h00000010;
-    assign pw_562 = (pw_560 * w_561);
-    assign pw_563 = pv_558[31:0];
-    assign pw_564 = (pw_562 + pw_563);
-    assign w_565 = 32'h00000001;
-    assign w_566 = {32'h00000000, group_1};
-    assign pv_567 = v14_lid_y;
-    assign w_568 = 64'h0000000000000000;
-    assign pw_569 = w_566[31:0];
-    assign pw_570 = (pw_569 * w_561);
-    assign pw_571 = pv_567[31:0];
-    assign pw_572 = (pw_570 + pw_571);
-    assign pw_573 = pv_567[7:0];
-    assign w_574 = 8'h01;
-    assign pw_575 = (pw_573 + w_574);
-    assign pw_576 = {24'h000000, pw_575[7:0]};
-    assign w_577 = 64'h0000000000000000;
-    assign w_578 = arg_width;
-    assign pw_579 = pw_576[15:0];
-    assign w_580 = 16'h0003;
-    assign pw_581 = (pw_579 << w_580);
-    assign w_582 = 16'h0006;
-    assign pw_583 = (pw_579 << w_582);
-    assign pw_584 = (pw_581 + pw_583);
-    assign pw_585 = {48'h000000000000, pw_584[15:0]};
-    assign pw_586 = (w_577 + pw_585);
-    assign w_587 = 64'h0000000000000044;
-    assign pw_588 = (pw_586 + w_587);
-    assign w_589 = 32'h00000001;
-    assign pw_590 = (w_578 - w_589);
-    assign pw_591 = ((pw_564 ^ 32'h80000000) < (pw_590 ^ 32'h80000000));
-    assign w_592 = {32'h00000000, in_base};
-    assign w_593 = arg_width;
-    assign pw_594 = (pw_572 * w_593);
-    assign pw_601 = (pq_597 + pq_600);
-    assign w_602 = 32'h00000001;
-    assign pw_603 = (pw_601 + w_602);
-    assign pw_604 = {{32{pw_603[31]}}, pw_603[31:0]};
-    assign w_605 = 64'h0000000000000004;
-    assign pw_606 = (pw_604 * w_605);
-    assign pw_607 = (w_592 + pw_606);
-    assign pld_655 = in_ld_resp_data;
-    assign pm_656 = ((1'h1 && pq_654) ? pld_655 : v6_cond);
-    assign w_657 = 32'h00000000;
-    assign pm_658 = ((1'h1 && (!pq_654)) ? w_657 : pm_656);
-    assign pwa_706 = (pq_705 >> 64'h0000000000000002);
-    assign pv_707 = v14_lid_y;
-    assign pw_708 = pv_707[7:0];
-    assign w_709 = 8'h01;
-    assign pw_710 = (pw_708 + w_709);
-    assign pw_711 = {56'h00000000000000, pw_710[7:0]};
-    assign p2_stall = ((((p2_valid[3] && 1'h1) && (1'h1 && pq_610)) && (!in_ld_req_ready)) || (((p2_valid[47] && 1'h1) && (1'h1 && pq_654)) && (!in_ld_resp_valid)));
-    assign w_712 = 64'h0000000000000000;
-    assign w_713 = 64'h000000000000000f;
+    assign pv_554 = v14_lid_y;
+    assign pw_555 = pv_554[7:0];
+    assign w_556 = 8'h10;
+    assign pw_557 = (pw_555 < w_556);
+    assign w_558 = 32'h00000000;
+    assign w_559 = {32'h00000000, group_0};
+    assign pv_560 = v13_lid_x;
+    assign w_561 = 64'h0000000000000000;
+    assign pw_562 = w_559[31:0];
+    assign w_563 = 32'h00000010;
+    assign pw_564 = (pw_562 * w_563);
+    assign pw_565 = pv_560[31:0];
+    assign pw_566 = (pw_564 + pw_565);
+    assign w_567 = 32'h00000001;
+    assign w_568 = {32'h00000000, group_1};
+    assign pv_569 = v14_lid_y;
+    assign w_570 = 64'h0000000000000000;
+    assign pw_571 = w_568[31:0];
+    assign pw_572 = (pw_571 * w_563);
+    assign pw_573 = pv_569[31:0];
+    assign pw_574 = (pw_572 + pw_573);
+    assign pw_575 = pv_569[7:0];
+    assign w_576 = 8'h01;
+    assign pw_577 = (pw_575 + w_576);
+    assign pw_578 = {24'h000000, pw_577[7:0]};
+    assign w_579 = 64'h0000000000000000;
+    assign w_580 = arg_width;
+    assign pw_581 = pw_578[15:0];
+    assign w_582 = 16'h0003;
+    assign pw_583 = (pw_581 << w_582);
+    assign w_584 = 16'h0006;
+    assign pw_585 = (pw_581 << w_584);
+    assign pw_586 = (pw_583 + pw_585);
+    assign pw_587 = {48'h000000000000, pw_586[15:0]};
+    assign pw_588 = (w_579 + pw_587);
+    assign w_589 = 64'h0000000000000044;
+    assign pw_590 = (pw_588 + w_589);
+    assign w_591 = 32'h00000001;
+    assign pw_592 = (w_580 - w_591);
+    assign pw_593 = ((pw_566 ^ 32'h80000000) < (pw_592 ^ 32'h80000000));
+    assign w_594 = {32'h00000000, in_base};
+    assign w_595 = arg_width;
+    assign pw_596 = (pw_574 * w_595);
+    assign pw_603 = (pq_599 + pq_602);
+    assign w_604 = 32'h00000001;
+    assign pw_605 = (pw_603 + w_604);
+    assign pw_606 = {{32{pw_605[31]}}, pw_605[31:0]};
+    assign w_607 = 64'h0000000000000004;
+    assign pw_608 = (pw_606 * w_607);
+    assign pw_609 = (w_594 + pw_608);
+    assign pld_657 = in_ld_resp_data;
+    assign pv_658 = v6_cond;
+    assign pm_659 = ((1'h1 && pq_656) ? pld_657 : pv_658);
+    assign w_660 = 32'h00000000;
+    assign pm_661 = ((1'h1 && (!pq_656)) ? w_660 : pm_659);
+    assign pwa_709 = (pq_708 >> 64'h0000000000000002);
+    assign pv_710 = v14_lid_y;
+    assign pw_711 = pv_710[7:0];
+    assign w_712 = 8'h01;
+    assign pw_713 = (pw_711 + w_712);
+    assign pw_714 = {56'h00000000000000, pw_713[7:0]};
+    assign p2_stall = ((((p2_valid[3] && 1'h1) && (1'h1 && pq_612)) && (!in_ld_req_ready)) || (((p2_valid[47] && 1'h1) && (1'h1 && pq_656)) && (!in_ld_resp_valid)));
+    assign w_715 = 64'h0000000000000000;
+    assign w_716 = 64'h000000000000000f;
     assign p1_en = (!p1_stall);
-    assign pv_714 = v14_lid_y;
-    assign pw_715 = pv_714[7:0];
-    assign w_716 = 8'h10;
-    assign pw_717 = (pw_715 < w_716);
-    assign w_718 = 32'h00000000;
-    assign w_719 = {32'h00000000, group_0};
-    assign pv_720 = v13_lid_x;
-    assign w_721 = 64'h0000000000000000;
-    assign pw_722 = w_719[31:0];
-    assign w_723 = 32'h00000010;
-    assign pw_724 = (pw_722 * w_723);
-    assign pw_725 = pv_720[31:0];
-    assign pw_726 = (pw_724 + pw_725);
-    assign w_727 = 32'h00000001;
-    assign w_728 = {32'h00000000, group_1};
-    assign pv_729 = v14_lid_y;
-    assign w_730 = 64'h0000000000000000;
-    assign pw_731 = w_728[31:0];
-    assign pw_732 = (pw_731 * w_723);
-    assign pw_733 = pv_729[31:0];
-    assign pw_734 = (pw_732 + pw_733);
-    assign pw_735 = pv_729[7:0];
-    assign w_736 = 8'h01;
-    assign pw_737 = (pw_735 + w_736);
-    assign pw_738 = {24'h000000, pw_737[7:0]};
-    assign w_739 = 64'h0000000000000000;
-    assign pw_740 = pw_738[15:0];
-    assign w_741 = 16'h0003;
-    assign pw_742 = (pw_740 << w_741);
-    assign w_743 = 16'h0006;
-    assign pw_744 = (pw_740 << w_743);
-    assign pw_745 = (pw_742 + pw_744);
-    assign pw_746 = {48'h000000000000, pw_745[15:0]};
-    assign pw_747 = (w_739 + pw_746);
-    assign w_748 = 32'h00000000;
-    assign pw_749 = ((pw_726 ^ 32'h80000000) > (w_748 ^ 32'h80000000));
-    assign w_750 = {32'h00000000, in_base};
-    assign w_751 = arg_width;
-    assign pw_752 = (pw_734 * w_751);
-    assign pw_759 = (pq_755 + pq_758);
-    assign w_760 = 32'h00000001;
-    assign pw_761 = (pw_759 - w_760);
-    assign pw_762 = {{32{pw_761[31]}}, pw_761[31:0]};
-    assign w_763 = 64'h0000000000000004;
-    assign pw_764 = (pw_762 * w_763);
-    assign pw_765 = (w_750 + pw_764);
-    assign pld_813 = in_ld_resp_data;
-    assign pm_814 = ((1'h1 && pq_812) ? pld_813 : v4_cond);
-    assign w_815 = 32'h00000000;
-    assign pm_816 = ((1'h1 && (!pq_812)) ? w_815 : pm_814);
-    assign pwa_864 = (pq_863 >> 64'h0000000000000002);
-    assign pv_865 = v14_lid_y;
-    assign pw_866 = pv_865[7:0];
-    assign w_867 = 8'h01;
-    assign pw_868 = (pw_866 + w_867);
-    assign pw_869 = {56'h00000000000000, pw_868[7:0]};
-    assign p1_stall = ((((p1_valid[3] && 1'h1) && (1'h1 && pq_768)) && (!in_ld_req_ready)) || (((p1_valid[47] && 1'h1) && (1'h1 && pq_812)) && (!in_ld_resp_valid)));
-    assign w_870 = 64'h0000000000000000;
+    assign pv_717 = v14_lid_y;
+    assign pw_718 = pv_717[7:0];
+    assign w_719 = 8'h10;
+    assign pw_720 = (pw_718 < w_719);
+    assign w_721 = 32'h00000000;
+    assign w_722 = {32'h00000000, group_0};
+    assign pv_723 = v13_lid_x;
+    assign w_724 = 64'h0000000000000000;
+    assign pw_725 = w_722[31:0];
+    assign w_726 = 32'h00000010;
+    assign pw_727 = (pw_725 * w_726);
+    assign pw_728 = pv_723[31:0];
+    assign pw_729 = (pw_727 + pw_728);
+    assign w_730 = 32'h00000001;
+    assign w_731 = {32'h00000000, group_1};
+    assign pv_732 = v14_lid_y;
+    assign w_733 = 64'h0000000000000000;
+    assign pw_734 = w_731[31:0];
+    assign pw_735 = (pw_734 * w_726);
+    assign pw_736 = pv_732[31:0];
+    assign pw_737 = (pw_735 + pw_736);
+    assign pw_738 = pv_732[7:0];
+    assign w_739 = 8'h01;
+    assign pw_740 = (pw_738 + w_739);
+    assign pw_741 = {24'h000000, pw_740[7:0]};
+    assign w_742 = 64'h0000000000000000;
+    assign pw_743 = pw_741[15:0];
+    assign w_744 = 16'h0003;
+    assign pw_745 = (pw_743 << w_744);
+    assign w_746 = 16'h0006;
+    assign pw_747 = (pw_743 << w_746);
+    assign pw_748 = (pw_745 + pw_747);
+    assign pw_749 = {48'h000000000000, pw_748[15:0]};
+    assign pw_750 = (w_742 + pw_749);
+    assign w_751 = 32'h00000000;
+    assign pw_752 = ((pw_729 ^ 32'h80000000) > (w_751 ^ 32'h80000000));
+    assign w_753 = {32'h00000000, in_base};
+    assign w_754 = arg_width;
+    assign pw_755 = (pw_737 * w_754);
+    assign pw_762 = (pq_758 + pq_761);
+    assign w_763 = 32'h00000001;
+    assign pw_764 = (pw_762 - w_763);
+    assign pw_765 = {{32{pw_764[31]}}, pw_764[31:0]};
+    assign w_766 = 64'h0000000000000004;
+    assign pw_767 = (pw_765 * w_766);
+    assign pw_768 = (w_753 + pw_767);
+    assign pld_816 = in_ld_resp_data;
+    assign pv_817 = v4_cond;
+    assign pm_818 = ((1'h1 && pq_815) ? pld_816 : pv_817);
+    assign w_819 = 32'h00000000;
+    assign pm_820 = ((1'h1 && (!pq_815)) ? w_819 : pm_818);
+    assign pwa_868 = (pq_867 >> 64'h0000000000000002);
+    assign pv_869 = v14_lid_y;
+    assign pw_870 = pv_869[7:0];
+    assign w_871 = 8'h01;
+    assign pw_872 = (pw_870 + w_871);
+    assign pw_873 = {56'h00000000000000, pw_872[7:0]};
+    assign p1_stall = ((((p1_valid[3] && 1'h1) && (1'h1 && pq_771)) && (!in_ld_req_ready)) || (((p1_valid[47] && 1'h1) && (1'h1 && pq_815)) && (!in_ld_resp_valid)));
+    assign w_874 = 64'h0000000000000000;
     assign p0_en = (!p0_stall);
-    assign pv_871 = v14_lid_y;
-    assign pw_872 = pv_871[7:0];
-    assign w_873 = 8'h10;
-    assign pw_874 = (pw_872 < w_873);
-    assign w_875 = 32'h00000000;
-    assign w_876 = {32'h00000000, group_0};
-    assign pv_877 = v13_lid_x;
-    assign w_878 = 64'h0000000000000000;
-    assign pw_879 = w_876[31:0];
-    assign w_880 = 32'h00000010;
-    assign pw_881 = (pw_879 * w_880);
-    assign pw_882 = pv_877[31:0];
-    assign pw_883 = (pw_881 + pw_882);
-    assign w_884 = 32'h00000001;
-    assign w_885 = {32'h00000000, group_1};
-    assign pv_886 = v14_lid_y;
-    assign w_887 = 64'h0000000000000000;
-    assign pw_888 = w_885[31:0];
-    assign pw_889 = (pw_888 * w_880);
-    assign pw_890 = pv_886[31:0];
-    assign pw_891 = (pw_889 + pw_890);
-    assign pw_892 = pv_877[7:0];
-    assign w_893 = 8'h01;
-    assign pw_894 = (pw_892 + w_893);
-    assign pw_895 = {24'h000000, pw_894[7:0]};
-    assign pw_896 = pv_886[7:0];
-    assign pw_897 = (pw_896 + w_893);
-    assign pw_898 = {24'h000000, pw_897[7:0]};
-    assign w_899 = 64'h0000000000000000;
-    assign w_900 = {32'h00000000, in_base};
-    assign w_901 = arg_width;
-    assign pw_902 = (pw_891 * w_901);
-    assign pw_909 = (pq_905 + pq_908);
-    assign pw_910 = {{32{pw_909[31]}}, pw_909[31:0]};
-    assign w_911 = 64'h0000000000000004;
-    assign pw_912 = (pw_910 * w_911);
-    assign pw_913 = (w_900 + pw_912);
-    assign pld_914 = in_ld_resp_data;
-    assign pw_915 = pv_886[15:0];
-    assign w_916 = 16'h0003;
-    assign pw_917 = (pw_915 << w_916);
-    assign w_918 = 16'h0006;
-    assign pw_919 = (pw_915 << w_918);
-    assign pw_920 = (pw_917 + pw_919);
-    assign w_921 = 16'h0048;
-    assign pw_922 = (pw_920 + w_921);
-    assign pw_923 = {48'h000000000000, pw_922[15:0]};
-    assign pw_924 = (w_899 + pw_923);
-    assign pw_925 = {56'h00000000000000, pw_894[7:0]};
-    assign pw_926 = (pw_925 * w_911);
-    assign pw_927 = (pw_924 + pw_926);
-    assign pwa_975 = (pq_974 >> 64'h0000000000000002);
-    assign pv_976 = v13_lid_x;
-    assign pw_977 = pv_976[7:0];
-    assign w_978 = 8'h01;
-    assign pw_979 = (pw_977 + w_978);
-    assign w_980 = 8'h10;
-    assign pw_981 = (pw_979 == w_980);
-    assign w_982 = 8'h00;
-    assign pw_983 = (pw_981 ? w_982 : pw_979);
-    assign pw_984 = {56'h00000000000000, pw_983[7:0]};
-    assign pv_985 = v14_lid_y;
-    assign pw_986 = pv_985[7:0];
-    assign pw_987 = (pw_986 + w_978);
-    assign pw_988 = (pw_981 ? pw_987 : pw_986);
-    assign pw_989 = {56'h00000000000000, pw_988[7:0]};
+    assign pv_875 = v14_lid_y;
+    assign pw_876 = pv_875[7:0];
+    assign w_877 = 8'h10;
+    assign pw_878 = (pw_876 < w_877);
+    assign w_879 = 32'h00000000;
+    assign w_880 = {32'h00000000, group_0};
+    assign pv_881 = v13_lid_x;
+    assign w_882 = 64'h0000000000000000;
+    assign pw_883 = w_880[31:0];
+    assign w_884 = 32'h00000010;
+    assign pw_885 = (pw_883 * w_884);
+    assign pw_886 = pv_881[31:0];
+    assign pw_887 = (pw_885 + pw_886);
+    assign w_888 = 32'h00000001;
+    assign w_889 = {32'h00000000, group_1};
+    assign pv_890 = v14_lid_y;
+    assign w_891 = 64'h0000000000000000;
+    assign pw_892 = w_889[31:0];
+    assign pw_893 = (pw_892 * w_884);
+    assign pw_894 = pv_890[31:0];
+    assign pw_895 = (pw_893 + pw_894);
+    assign pw_896 = pv_881[7:0];
+    assign w_897 = 8'h01;
+    assign pw_898 = (pw_896 + w_897);
+    assign pw_899 = {24'h000000, pw_898[7:0]};
+    assign pw_900 = pv_890[7:0];
+    assign pw_901 = (pw_900 + w_897);
+    assign pw_902 = {24'h000000, pw_901[7:0]};
+    assign w_903 = 64'h0000000000000000;
+    assign w_904 = {32'h00000000, in_base};
+    assign w_905 = arg_width;
+    assign pw_906 = (pw_895 * w_905);
+    assign pw_913 = (pq_909 + pq_912);
+    assign pw_914 = {{32{pw_913[31]}}, pw_913[31:0]};
+    assign w_915 = 64'h0000000000000004;
+    assign pw_916 = (pw_914 * w_915);
+    assign pw_917 = (w_904 + pw_916);
+    assign pld_918 = in_ld_resp_data;
+    assign pw_919 = pv_890[15:0];
+    assign w_920 = 16'h0003;
+    assign pw_921 = (pw_919 << w_920);
+    assign w_922 = 16'h0006;
+    assign pw_923 = (pw_919 << w_922);
+    assign pw_924 = (pw_921 + pw_923);
+    assign w_925 = 16'h0048;
+    assign pw_926 = (pw_924 + w_925);
+    assign pw_927 = {48'h000000000000, pw_926[15:0]};
+    assign pw_928 = (w_903 + pw_927);
+    assign pw_929 = {56'h00000000000000, pw_898[7:0]};
+    assign pw_930 = (pw_929 * w_915);
+    assign pw_931 = (pw_928 + pw_930);
+    assign pwa_979 = (pq_978 >> 64'h0000000000000002);
+    assign pv_980 = v13_lid_x;
+    assign pw_981 = pv_980[7:0];
+    assign w_982 = 8'h01;
+    assign pw_983 = (pw_981 + w_982);
+    assign w_984 = 8'h10;
+    assign pw_985 = (pw_983 == w_984);
+    assign w_986 = 8'h00;
+    assign pw_987 = (pw_985 ? w_986 : pw_983);
+    assign pw_988 = {56'h00000000000000, pw_987[7:0]};
+    assign pv_989 = v14_lid_y;
+    assign pw_990 = pv_989[7:0];
+    assign pw_991 = (pw_990 + w_982);
+    assign pw_992 = (pw_985 ? pw_991 : pw_990);
+    assign pw_993 = {56'h00000000000000, pw_992[7:0]};
     assign p0_stall = (((p0_valid[3] && 1'h1) && (!in_ld_req_ready)) || ((p0_valid[47] && 1'h1) && (!in_ld_resp_valid)));
-    assign w_990 = 64'h0000000000000000;
+    assign w_994 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -1905,8 +1913,8 @@ module stencil2d_datapath (
             if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_244) && p4_en))) v1_gy <= pw_261;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_244) && p4_en))) v2_lx <= pw_265;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_244) && p4_en))) v11_tmp <= pw_272;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && ((p4_valid[47] && 1'h1) && p4_en))) v10_cond <= pm_343;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_244) && p4_en))) v13_lid_x <= pw_396;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && ((p4_valid[47] && 1'h1) && p4_en))) v10_cond <= pm_344;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_244) && p4_en))) v13_lid_x <= pw_397;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_282 <= pw_281;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_283 <= pq_282;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_284 <= pq_283;  // stencil2d_local.cl:23:5
@@ -1960,8 +1968,7 @@ module stencil2d_datapath (
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_337 <= pq_336;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_338 <= pq_337;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_339 <= pq_338;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_344 <= pw_272;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_345 <= pq_344;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_345 <= pw_272;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_346 <= pq_345;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_347 <= pq_346;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_348 <= pq_347;  // stencil2d_local.cl:23:5
@@ -2007,30 +2014,30 @@ module stencil2d_datapath (
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_388 <= pq_387;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_389 <= pq_388;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_390 <= pq_389;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_391 <= pq_390;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) p4_valid <= {p4_valid[47], p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_244), (p4_admit && ((!(p4_valid[0] && (!pw_244))) || 1'h0))};  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_244))) || 1'h0));  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (((!p4_admit) && (p4_valid == 49'h0000000000000)) && in_ld_idle))) state <= 16'h0006;  // stencil2d_local.cl:23:5
-            if ((state == 16'h0009)) v13_lid_x <= w_397;
-            if ((state == 16'h0009)) v14_lid_y <= w_398;
+            if ((state == 16'h0009)) v13_lid_x <= w_398;
+            if ((state == 16'h0009)) v14_lid_y <= w_399;
             if ((state == 16'h0009)) state <= 16'h0007;
             if (((state == 16'h000a) && 1'h1)) p3_valid <= 49'h0000000000001;  // stencil2d_local.cl:21:5
             if (((state == 16'h000a) && 1'h1)) p3_admit <= 1'h1;  // stencil2d_local.cl:21:5
             if (((state == 16'h000a) && 1'h1)) state <= 16'h000b;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_go <= pw_402;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_402) && p3_en))) v0_gx <= pw_411;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_402) && p3_en))) v1_gy <= pw_419;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_402) && p3_en))) v2_lx <= pw_423;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_402) && p3_en))) v9_tmp <= pw_428;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && ((p3_valid[47] && 1'h1) && p3_en))) v8_cond <= pm_497;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_402) && p3_en))) v13_lid_x <= pw_550;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_436 <= pw_435;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_437 <= pq_436;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_go <= pw_403;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_403) && p3_en))) v0_gx <= pw_412;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_403) && p3_en))) v1_gy <= pw_420;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_403) && p3_en))) v2_lx <= pw_424;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_403) && p3_en))) v9_tmp <= pw_429;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && ((p3_valid[47] && 1'h1) && p3_en))) v8_cond <= pm_499;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_403) && p3_en))) v13_lid_x <= pw_552;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_437 <= pw_436;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_438 <= pq_437;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_439 <= pw_411;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_440 <= pq_439;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_439 <= pq_438;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_440 <= pw_412;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_441 <= pq_440;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_447 <= pw_430;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_448 <= pq_447;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_442 <= pq_441;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_448 <= pw_431;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_449 <= pq_448;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_450 <= pq_449;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_451 <= pq_450;  // stencil2d_local.cl:21:5
@@ -2076,9 +2083,8 @@ module stencil2d_datapath (
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_491 <= pq_490;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_492 <= pq_491;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_493 <= pq_492;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_498 <= pw_428;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_499 <= pq_498;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_500 <= pq_499;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_494 <= pq_493;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_500 <= pw_429;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_501 <= pq_500;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_502 <= pq_501;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_503 <= pq_502;  // stencil2d_local.cl:21:5
@@ -2123,31 +2129,31 @@ module stencil2d_datapath (
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_542 <= pq_541;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_543 <= pq_542;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_544 <= pq_543;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_valid <= {p3_valid[47], p3_valid[46], p3_valid[45], p3_valid[44], p3_valid[43], p3_valid[42], p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_402), (p3_admit && ((!(p3_valid[0] && (!pw_402))) || 1'h0))};  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_402))) || 1'h0));  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_545 <= pq_544;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_546 <= pq_545;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_valid <= {p3_valid[47], p3_valid[46], p3_valid[45], p3_valid[44], p3_valid[43], p3_valid[42], p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_403), (p3_admit && ((!(p3_valid[0] && (!pw_403))) || 1'h0))};  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_403))) || 1'h0));  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (((!p3_admit) && (p3_valid == 49'h0000000000000)) && in_ld_idle))) state <= 16'h0009;  // stencil2d_local.cl:21:5
-            if ((state == 16'h000c)) v13_lid_x <= w_551;
-            if ((state == 16'h000c)) v14_lid_y <= w_551;
+            if ((state == 16'h000c)) v13_lid_x <= w_553;
+            if ((state == 16'h000c)) v14_lid_y <= w_553;
             if ((state == 16'h000c)) state <= 16'h000a;
             if (((state == 16'h000d) && 1'h1)) p2_valid <= 49'h0000000000001;  // stencil2d_local.cl:19:5
             if (((state == 16'h000d) && 1'h1)) p2_admit <= 1'h1;  // stencil2d_local.cl:19:5
             if (((state == 16'h000d) && 1'h1)) state <= 16'h000e;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_go <= pw_555;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_555) && p2_en))) v0_gx <= pw_564;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_555) && p2_en))) v1_gy <= pw_572;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_555) && p2_en))) v3_ly <= pw_576;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_555) && p2_en))) v7_tmp <= pw_588;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && ((p2_valid[47] && 1'h1) && p2_en))) v6_cond <= pm_658;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_555) && p2_en))) v14_lid_y <= pw_711;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_595 <= pw_594;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_596 <= pq_595;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_597 <= pq_596;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_598 <= pw_564;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_go <= pw_557;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_557) && p2_en))) v0_gx <= pw_566;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_557) && p2_en))) v1_gy <= pw_574;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_557) && p2_en))) v3_ly <= pw_578;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_557) && p2_en))) v7_tmp <= pw_590;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && ((p2_valid[47] && 1'h1) && p2_en))) v6_cond <= pm_661;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_557) && p2_en))) v14_lid_y <= pw_714;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_597 <= pw_596;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_598 <= pq_597;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_599 <= pq_598;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_600 <= pq_599;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_608 <= pw_591;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_609 <= pq_608;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_610 <= pq_609;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_600 <= pw_566;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_601 <= pq_600;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_602 <= pq_601;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_610 <= pw_593;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_611 <= pq_610;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_612 <= pq_611;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_613 <= pq_612;  // stencil2d_local.cl:19:5
@@ -2192,10 +2198,9 @@ module stencil2d_datapath (
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_652 <= pq_651;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_653 <= pq_652;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_654 <= pq_653;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_659 <= pw_588;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_660 <= pq_659;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_661 <= pq_660;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_662 <= pq_661;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_655 <= pq_654;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_656 <= pq_655;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_662 <= pw_590;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_663 <= pq_662;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_664 <= pq_663;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_665 <= pq_664;  // stencil2d_local.cl:19:5
@@ -2239,32 +2244,32 @@ module stencil2d_datapath (
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_703 <= pq_702;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_704 <= pq_703;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_705 <= pq_704;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_555), (p2_admit && ((!(p2_valid[0] && (!pw_555))) || 1'h0))};  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_555))) || 1'h0));  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_706 <= pq_705;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_707 <= pq_706;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_708 <= pq_707;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_557), (p2_admit && ((!(p2_valid[0] && (!pw_557))) || 1'h0))};  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_557))) || 1'h0));  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (((!p2_admit) && (p2_valid == 49'h0000000000000)) && in_ld_idle))) state <= 16'h000c;  // stencil2d_local.cl:19:5
-            if ((state == 16'h000f)) v14_lid_y <= w_712;
-            if ((state == 16'h000f)) v13_lid_x <= w_713;
+            if ((state == 16'h000f)) v14_lid_y <= w_715;
+            if ((state == 16'h000f)) v13_lid_x <= w_716;
             if ((state == 16'h000f)) state <= 16'h000d;
             if (((state == 16'h0010) && 1'h1)) p1_valid <= 49'h0000000000001;  // stencil2d_local.cl:17:5
             if (((state == 16'h0010) && 1'h1)) p1_admit <= 1'h1;  // stencil2d_local.cl:17:5
             if (((state == 16'h0010) && 1'h1)) state <= 16'h0011;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_go <= pw_717;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_717) && p1_en))) v0_gx <= pw_726;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_717) && p1_en))) v1_gy <= pw_734;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_717) && p1_en))) v3_ly <= pw_738;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_717) && p1_en))) v5_tmp <= pw_747;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && ((p1_valid[47] && 1'h1) && p1_en))) v4_cond <= pm_816;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_717) && p1_en))) v14_lid_y <= pw_869;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_753 <= pw_752;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_754 <= pq_753;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_755 <= pq_754;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_756 <= pw_726;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_go <= pw_720;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_720) && p1_en))) v0_gx <= pw_729;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_720) && p1_en))) v1_gy <= pw_737;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_720) && p1_en))) v3_ly <= pw_741;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_720) && p1_en))) v5_tmp <= pw_750;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && ((p1_valid[47] && 1'h1) && p1_en))) v4_cond <= pm_820;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_720) && p1_en))) v14_lid_y <= pw_873;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_756 <= pw_755;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_757 <= pq_756;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_758 <= pq_757;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_766 <= pw_749;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_767 <= pq_766;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_768 <= pq_767;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_769 <= pq_768;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_759 <= pw_729;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_760 <= pq_759;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_761 <= pq_760;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_769 <= pw_752;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_770 <= pq_769;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_771 <= pq_770;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_772 <= pq_771;  // stencil2d_local.cl:17:5
@@ -2308,11 +2313,10 @@ module stencil2d_datapath (
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_810 <= pq_809;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_811 <= pq_810;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_812 <= pq_811;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_817 <= pw_747;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_818 <= pq_817;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_819 <= pq_818;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_820 <= pq_819;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_821 <= pq_820;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_813 <= pq_812;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_814 <= pq_813;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_815 <= pq_814;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_821 <= pw_750;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_822 <= pq_821;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_823 <= pq_822;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_824 <= pq_823;  // stencil2d_local.cl:17:5
@@ -2355,33 +2359,33 @@ module stencil2d_datapath (
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_861 <= pq_860;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_862 <= pq_861;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_863 <= pq_862;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_valid <= {p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_717), (p1_admit && ((!(p1_valid[0] && (!pw_717))) || 1'h0))};  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_717))) || 1'h0));  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_864 <= pq_863;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_865 <= pq_864;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_866 <= pq_865;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_867 <= pq_866;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_valid <= {p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_720), (p1_admit && ((!(p1_valid[0] && (!pw_720))) || 1'h0))};  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_720))) || 1'h0));  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (((!p1_admit) && (p1_valid == 49'h0000000000000)) && in_ld_idle))) state <= 16'h000f;  // stencil2d_local.cl:17:5
-            if ((state == 16'h0012)) v14_lid_y <= w_870;
-            if ((state == 16'h0012)) v13_lid_x <= w_870;
+            if ((state == 16'h0012)) v14_lid_y <= w_874;
+            if ((state == 16'h0012)) v13_lid_x <= w_874;
             if ((state == 16'h0012)) state <= 16'h0010;
             if (((state == 16'h0013) && 1'h1)) p0_valid <= 49'h0000000000001;  // stencil2d_local.cl:7:6
             if (((state == 16'h0013) && 1'h1)) p0_admit <= 1'h1;  // stencil2d_local.cl:7:6
             if (((state == 16'h0013) && 1'h1)) state <= 16'h0014;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_go <= pw_874;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_874) && p0_en))) v0_gx <= pw_883;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_874) && p0_en))) v1_gy <= pw_891;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_874) && p0_en))) v2_lx <= pw_895;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_874) && p0_en))) v3_ly <= pw_898;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_874) && p0_en))) v13_lid_x <= pw_984;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_874) && p0_en))) v14_lid_y <= pw_989;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_903 <= pw_902;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_904 <= pq_903;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_905 <= pq_904;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_906 <= pw_883;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_907 <= pq_906;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_go <= pw_878;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_878) && p0_en))) v0_gx <= pw_887;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_878) && p0_en))) v1_gy <= pw_895;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_878) && p0_en))) v2_lx <= pw_899;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_878) && p0_en))) v3_ly <= pw_902;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_878) && p0_en))) v13_lid_x <= pw_988;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_878) && p0_en))) v14_lid_y <= pw_993;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_907 <= pw_906;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_908 <= pq_907;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_928 <= pw_927;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_929 <= pq_928;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_930 <= pq_929;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_931 <= pq_930;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_932 <= pq_931;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_909 <= pq_908;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_910 <= pw_887;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_911 <= pq_910;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_912 <= pq_911;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_932 <= pw_931;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_933 <= pq_932;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_934 <= pq_933;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_935 <= pq_934;  // stencil2d_local.cl:7:6
@@ -2424,26 +2428,30 @@ module stencil2d_datapath (
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_972 <= pq_971;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_973 <= pq_972;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_974 <= pq_973;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_valid <= {p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_874), (p0_admit && ((!(p0_valid[0] && (!pw_874))) || 1'h0))};  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_874))) || 1'h0));  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_975 <= pq_974;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_976 <= pq_975;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_977 <= pq_976;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_978 <= pq_977;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_valid <= {p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_878), (p0_admit && ((!(p0_valid[0] && (!pw_878))) || 1'h0))};  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_878))) || 1'h0));  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (((!p0_admit) && (p0_valid == 49'h0000000000000)) && in_ld_idle))) state <= 16'h0012;  // stencil2d_local.cl:7:6
-            if ((state == 16'h0015)) v13_lid_x <= w_990;
-            if ((state == 16'h0015)) v14_lid_y <= w_990;
+            if ((state == 16'h0015)) v13_lid_x <= w_994;
+            if ((state == 16'h0015)) v14_lid_y <= w_994;
             if ((state == 16'h0015)) state <= 16'h0013;
             if (((state == 16'h0016) && ((((1'h0 || (local_size[31:0] != 32'h00000010)) || (local_size[63:32] != 32'h00000010)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000000f) != 32'h00000000)) || ((global_size[63:32] & 32'h0000000f) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000010)) || (local_size[63:32] != 32'h00000010)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0016)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000010)) || (local_size[63:32] != 32'h00000010)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000000f) != 32'h00000000)) || ((global_size[63:32] & 32'h0000000f) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0015);
         end
     end
-    assign in_ld_req_valid = (((((((p4_valid[3] && 1'h1) && (1'h1 && pq_295)) && p4_en) || (((p3_valid[3] && 1'h1) && (1'h1 && pq_449)) && p3_en)) || (((p2_valid[3] && 1'h1) && (1'h1 && pq_610)) && p2_en)) || (((p1_valid[3] && 1'h1) && (1'h1 && pq_768)) && p1_en)) || ((p0_valid[3] && 1'h1) && p0_en));
-    assign in_ld_req_addr = (((p4_valid[3] && 1'h1) && (1'h1 && pq_295)) ? pw_292[31:0] : (((p3_valid[3] && 1'h1) && (1'h1 && pq_449)) ? pw_446[31:0] : (((p2_valid[3] && 1'h1) && (1'h1 && pq_610)) ? pw_607[31:0] : (((p1_valid[3] && 1'h1) && (1'h1 && pq_768)) ? pw_765[31:0] : (p0_valid[3] ? pw_913[31:0] : 32'h00000000)))));
-    assign in_ld_resp_ready = (((((((p4_valid[47] && 1'h1) && (1'h1 && pq_339)) && p4_en) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_493)) && p3_en)) || (((p2_valid[47] && 1'h1) && (1'h1 && pq_654)) && p2_en)) || (((p1_valid[47] && 1'h1) && (1'h1 && pq_812)) && p1_en)) || ((p0_valid[47] && 1'h1) && p0_en));
+    assign in_ld_req_valid = (((((((p4_valid[3] && 1'h1) && (1'h1 && pq_295)) && p4_en) || (((p3_valid[3] && 1'h1) && (1'h1 && pq_450)) && p3_en)) || (((p2_valid[3] && 1'h1) && (1'h1 && pq_612)) && p2_en)) || (((p1_valid[3] && 1'h1) && (1'h1 && pq_771)) && p1_en)) || ((p0_valid[3] && 1'h1) && p0_en));
+    assign in_ld_req_addr = (((p4_valid[3] && 1'h1) && (1'h1 && pq_295)) ? pw_292[31:0] : (((p3_valid[3] && 1'h1) && (1'h1 && pq_450)) ? pw_447[31:0] : (((p2_valid[3] && 1'h1) && (1'h1 && pq_612)) ? pw_609[31:0] : (((p1_valid[3] && 1'h1) && (1'h1 && pq_771)) ? pw_768[31:0] : (p0_valid[3] ? pw_917[31:0] : 32'h00000000)))));
+    assign in_ld_resp_ready = (((((((p4_valid[47] && 1'h1) && (1'h1 && pq_339)) && p4_en) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_494)) && p3_en)) || (((p2_valid[47] && 1'h1) && (1'h1 && pq_656)) && p2_en)) || (((p1_valid[47] && 1'h1) && (1'h1 && pq_815)) && p1_en)) || ((p0_valid[47] && 1'h1) && p0_en));
     assign in_ld_flush = (((((state == 16'h0007) || (state == 16'h000a)) || (state == 16'h000d)) || (state == 16'h0010)) || (state == 16'h0013));
     assign out_st_req_valid = ((p5_valid[30] && 1'h1) && p5_en);
     assign out_st_req_addr = (p5_valid[30] ? pq_225[31:0] : 32'h00000000);
     assign out_st_req_data = (p5_valid[30] ? pw_185 : 32'h00000000);
     assign obj0_tile_we = ((((((p4_valid[47] && 1'h1) && p4_en) || ((p3_valid[47] && 1'h1) && p3_en)) || ((p2_valid[47] && 1'h1) && p2_en)) || ((p1_valid[47] && 1'h1) && p1_en)) || ((p0_valid[47] && 1'h1) && p0_en));
-    assign obj0_tile_waddr = (((p4_valid[47] && 1'h1) && p4_en) ? pwa_391[8:0] : (((p3_valid[47] && 1'h1) && p3_en) ? pwa_545[8:0] : (((p2_valid[47] && 1'h1) && p2_en) ? pwa_706[8:0] : (((p1_valid[47] && 1'h1) && p1_en) ? pwa_864[8:0] : (((p0_valid[47] && 1'h1) && p0_en) ? pwa_975[8:0] : 9'h000)))));
-    assign obj0_tile_wdata = (((p4_valid[47] && 1'h1) && p4_en) ? pm_343 : (((p3_valid[47] && 1'h1) && p3_en) ? pm_497 : (((p2_valid[47] && 1'h1) && p2_en) ? pm_658 : (((p1_valid[47] && 1'h1) && p1_en) ? pm_816 : (((p0_valid[47] && 1'h1) && p0_en) ? pld_914 : 32'h00000000)))));
+    assign obj0_tile_waddr = (((p4_valid[47] && 1'h1) && p4_en) ? pwa_392[8:0] : (((p3_valid[47] && 1'h1) && p3_en) ? pwa_547[8:0] : (((p2_valid[47] && 1'h1) && p2_en) ? pwa_709[8:0] : (((p1_valid[47] && 1'h1) && p1_en) ? pwa_868[8:0] : (((p0_valid[47] && 1'h1) && p0_en) ? pwa_979[8:0] : 9'h000)))));
+    assign obj0_tile_wdata = (((p4_valid[47] && 1'h1) && p4_en) ? pm_344 : (((p3_valid[47] && 1'h1) && p3_en) ? pm_499 : (((p2_valid[47] && 1'h1) && p2_en) ? pm_661 : (((p1_valid[47] && 1'h1) && p1_en) ? pm_820 : (((p0_valid[47] && 1'h1) && p0_en) ? pld_918 : 32'h00000000)))));
     assign obj0_tile_re = ((p5_valid[1] && 1'h1) && p5_en);
     assign obj0_tile_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_45[8:0] : 9'h000);
     assign obj0_tile_r1_re = ((p5_valid[1] && 1'h1) && p5_en);
@@ -2511,25 +2519,25 @@ module stencil2d_datapath (
             if ((start || ((state == 16'h000b) && p3_stall))) perf_l3_stall <= (start ? 32'h00000000 : (perf_l3_stall + 32'h00000001));
             if ((start || ((state == 16'h000b) && (p3_admit && p3_stall)))) perf_l3_issue_stall <= (start ? 32'h00000000 : (perf_l3_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h000b) && ((1'h1 && p3_en) && p3_valid[0])))) perf_l3_admitted <= (start ? 32'h00000000 : (perf_l3_admitted + 32'h00000001));
-            if ((start || ((state == 16'h000b) && ((1'h1 && p3_en) && (p3_valid[0] && pw_402))))) perf_l3_iterations <= (start ? 32'h00000000 : (perf_l3_iterations + 32'h00000001));
+            if ((start || ((state == 16'h000b) && ((1'h1 && p3_en) && (p3_valid[0] && pw_403))))) perf_l3_iterations <= (start ? 32'h00000000 : (perf_l3_iterations + 32'h00000001));
             if ((start || (state == 16'h000e))) perf_l2_cycles <= (start ? 32'h00000000 : (perf_l2_cycles + 32'h00000001));
             if ((start || ((state == 16'h000e) && p2_admit))) perf_l2_issue <= (start ? 32'h00000000 : (perf_l2_issue + 32'h00000001));
             if ((start || ((state == 16'h000e) && p2_stall))) perf_l2_stall <= (start ? 32'h00000000 : (perf_l2_stall + 32'h00000001));
             if ((start || ((state == 16'h000e) && (p2_admit && p2_stall)))) perf_l2_issue_stall <= (start ? 32'h00000000 : (perf_l2_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h000e) && ((1'h1 && p2_en) && p2_valid[0])))) perf_l2_admitted <= (start ? 32'h00000000 : (perf_l2_admitted + 32'h00000001));
-            if ((start || ((state == 16'h000e) && ((1'h1 && p2_en) && (p2_valid[0] && pw_555))))) perf_l2_iterations <= (start ? 32'h00000000 : (perf_l2_iterations + 32'h00000001));
+            if ((start || ((state == 16'h000e) && ((1'h1 && p2_en) && (p2_valid[0] && pw_557))))) perf_l2_iterations <= (start ? 32'h00000000 : (perf_l2_iterations + 32'h00000001));
             if ((start || (state == 16'h0011))) perf_l1_cycles <= (start ? 32'h00000000 : (perf_l1_cycles + 32'h00000001));
             if ((start || ((state == 16'h0011) && p1_admit))) perf_l1_issue <= (start ? 32'h00000000 : (perf_l1_issue + 32'h00000001));
             if ((start || ((state == 16'h0011) && p1_stall))) perf_l1_stall <= (start ? 32'h00000000 : (perf_l1_stall + 32'h00000001));
             if ((start || ((state == 16'h0011) && (p1_admit && p1_stall)))) perf_l1_issue_stall <= (start ? 32'h00000000 : (perf_l1_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h0011) && ((1'h1 && p1_en) && p1_valid[0])))) perf_l1_admitted <= (start ? 32'h00000000 : (perf_l1_admitted + 32'h00000001));
-            if ((start || ((state == 16'h0011) && ((1'h1 && p1_en) && (p1_valid[0] && pw_717))))) perf_l1_iterations <= (start ? 32'h00000000 : (perf_l1_iterations + 32'h00000001));
+            if ((start || ((state == 16'h0011) && ((1'h1 && p1_en) && (p1_valid[0] && pw_720))))) perf_l1_iterations <= (start ? 32'h00000000 : (perf_l1_iterations + 32'h00000001));
             if ((start || (state == 16'h0014))) perf_l0_cycles <= (start ? 32'h00000000 : (perf_l0_cycles + 32'h00000001));
             if ((start || ((state == 16'h0014) && p0_admit))) perf_l0_issue <= (start ? 32'h00000000 : (perf_l0_issue + 32'h00000001));
             if ((start || ((state == 16'h0014) && p0_stall))) perf_l0_stall <= (start ? 32'h00000000 : (perf_l0_stall + 32'h00000001));
             if ((start || ((state == 16'h0014) && (p0_admit && p0_stall)))) perf_l0_issue_stall <= (start ? 32'h00000000 : (perf_l0_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h0014) && ((1'h1 && p0_en) && p0_valid[0])))) perf_l0_admitted <= (start ? 32'h00000000 : (perf_l0_admitted + 32'h00000001));
-            if ((start || ((state == 16'h0014) && ((1'h1 && p0_en) && (p0_valid[0] && pw_874))))) perf_l0_iterations <= (start ? 32'h00000000 : (perf_l0_iterations + 32'h00000001));
+            if ((start || ((state == 16'h0014) && ((1'h1 && p0_en) && (p0_valid[0] && pw_878))))) perf_l0_iterations <= (start ? 32'h00000000 : (perf_l0_iterations + 32'h00000001));
         end
     end
     assign counters = {perf_l0_iterations, perf_l0_admitted, perf_l0_issue_stall, perf_l0_stall, perf_l0_issue, perf_l0_cycles, perf_l1_iterations, perf_l1_admitted, perf_l1_issue_stall, perf_l1_stall, perf_l1_issue, perf_l1_cycles, perf_l2_iterations, perf_l2_admitted, perf_l2_issue_stall, perf_l2_stall, perf_l2_issue, perf_l2_cycles, perf_l3_iterations, perf_l3_admitted, perf_l3_issue_stall, perf_l3_stall, perf_l3_issue, perf_l3_cycles, perf_l4_iterations, perf_l4_admitted, perf_l4_issue_stall, perf_l4_stall, perf_l4_issue, perf_l4_cycles, perf_l5_iterations, perf_l5_admitted, perf_l5_issue_stall, perf_l5_stall, perf_l5_issue, perf_l5_cycles};
@@ -2537,10 +2545,10 @@ module stencil2d_datapath (
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, v0_gx[31:0], v1_gy[31:0], v2_lx[31:0], v3_ly[31:0], v5_tmp[63:0], v7_tmp[63:0], v9_tmp[63:0], v11_tmp[63:0], v12_v[31:0], v15_lid_linear[63:0], pv_1[63:8], p5_go, w_5[31:0], w_6[63:32], pv_7[63:32], w_8[63:0],
         w_14[31:0], pv_16[63:32], w_17[63:0], pw_19[63:32], pwa_45[63:9], p5u0_fp_mul_valid, pwa_61[63:9], pwa_64[63:9], p5u1_fp_add_valid, pwa_86[63:9], p5u2_fp_add_valid, pwa_113[63:9], p5u3_fp_add_valid, p5u4_fp_mul_valid, p5u5_fp_add_valid, pq_225[63:32],
-        pv_226[63:8], pv_235[63:8], pv_241[63:8], p4_go, w_245[31:0], w_246[63:32], pv_247[63:32], w_248[63:0], w_254[31:0], w_255[63:32], pv_256[63:32], w_257[63:0], pw_292[63:32], pwa_391[63:9], pv_392[63:8], pv_399[63:8],
-        p3_go, w_403[31:0], w_404[63:32], pv_405[63:32], w_406[63:0], w_412[31:0], w_413[63:32], pv_414[63:32], w_415[63:0], pw_446[63:32], pwa_545[63:9], pv_546[63:8], pv_552[63:8], p2_go, w_556[31:0], w_557[63:32],
-        pv_558[63:32], w_559[63:0], w_565[31:0], w_566[63:32], pv_567[63:32], w_568[63:0], pw_607[63:32], pwa_706[63:9], pv_707[63:8], pv_714[63:8], p1_go, w_718[31:0], w_719[63:32], pv_720[63:32], w_721[63:0], w_727[31:0],
-        w_728[63:32], pv_729[63:32], w_730[63:0], pw_765[63:32], pwa_864[63:9], pv_865[63:8], pv_871[63:8], p0_go, w_875[31:0], w_876[63:32], pv_877[63:32], w_878[63:0], w_884[31:0], w_885[63:32], pv_886[63:32], w_887[63:0],
-        pw_913[63:32], pwa_975[63:9], pv_976[63:8], pv_985[63:8]};
+        pv_226[63:8], pv_235[63:8], pv_241[63:8], p4_go, w_245[31:0], w_246[63:32], pv_247[63:32], w_248[63:0], w_254[31:0], w_255[63:32], pv_256[63:32], w_257[63:0], pw_292[63:32], pwa_392[63:9], pv_393[63:8], pv_400[63:8],
+        p3_go, w_404[31:0], w_405[63:32], pv_406[63:32], w_407[63:0], w_413[31:0], w_414[63:32], pv_415[63:32], w_416[63:0], pw_447[63:32], pwa_547[63:9], pv_548[63:8], pv_554[63:8], p2_go, w_558[31:0], w_559[63:32],
+        pv_560[63:32], w_561[63:0], w_567[31:0], w_568[63:32], pv_569[63:32], w_570[63:0], pw_609[63:32], pwa_709[63:9], pv_710[63:8], pv_717[63:8], p1_go, w_721[31:0], w_722[63:32], pv_723[63:32], w_724[63:0], w_730[31:0],
+        w_731[63:32], pv_732[63:32], w_733[63:0], pw_768[63:32], pwa_868[63:9], pv_869[63:8], pv_875[63:8], p0_go, w_879[31:0], w_880[63:32], pv_881[63:32], w_882[63:0], w_888[31:0], w_889[63:32], pv_890[63:32], w_891[63:0],
+        pw_917[63:32], pwa_979[63:9], pv_980[63:8], pv_989[63:8]};
 endmodule
 `default_nettype wire
