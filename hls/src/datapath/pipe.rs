@@ -372,9 +372,28 @@ impl Gen<'_> {
                             q(self, "resp_ready")?,
                             q(self, "resp_data")?,
                         );
+                        // An access narrower than the unit's element asks for the element
+                        // holding it and takes its own bytes from the answer (the plan
+                        // makes sure it does not straddle two).
+                        let unit_bits = self.m.net(sd).width;
+                        let own_bits = match &group {
+                            Some(g) => g.bytes() * 8,
+                            None => op
+                                .ty
+                                .as_ref()
+                                .map_or(unit_bits, |t| t.bits().div_ceil(8) * 8),
+                        };
+                        let narrow = own_bits < unit_bits;
                         let at = self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?;
-                        self.fsm
-                            .drive(ra, at.clone(), group_address(addr, aw, below));
+                        let req = group_address(addr, aw, below);
+                        let req = if narrow {
+                            let below_unit = (unit_bits / 8 - 1) as u64;
+                            let keep = !below_unit & (u64::MAX >> (64 - aw.min(64)));
+                            Expr::bin(BinOp::And, req, Expr::lit(aw, keep))
+                        } else {
+                            req
+                        };
+                        self.fsm.drive(ra, at.clone(), req);
                         self.fsm
                             .drive(rv, Expr::land(at.clone(), Expr::Net(en)), Expr::lit(1, 1));
                         p.stall_terms
@@ -385,10 +404,40 @@ impl Gen<'_> {
                             .drive(sr, Expr::land(atp.clone(), Expr::Net(en)), Expr::lit(1, 1));
                         p.stall_terms
                             .push(Expr::land(atp, Expr::lnot(Expr::Net(sv))));
-                        let (name, width) = (self.fresh("pld"), self.m.net(sd).width);
+                        let (name, width) = (self.fresh("pld"), own_bits);
                         let w = self.m.wire(&name, width);
                         self.m.set_loc(w, oloc.clone());
-                        self.m.assign(w, Expr::Net(sd));
+                        if narrow {
+                            // The access's byte offset in the element, from its address as
+                            // the iteration holds it when the answer arrives.
+                            let a_tp = self.pipe_value(&mut p, key(&alias, (b, args[0])), tp)?;
+                            let off_bits = (unit_bits / 8).trailing_zeros();
+                            let name = self.fresh("plo");
+                            let base = self.m.wire(&name, aw);
+                            self.m.assign(base, group_address(a_tp, aw, below));
+                            let shift = Expr::Concat(vec![
+                                Expr::Slice {
+                                    net: base,
+                                    hi: off_bits - 1,
+                                    lo: 0,
+                                },
+                                Expr::lit(3, 0),
+                            ]);
+                            let name = self.fresh("pls");
+                            let shifted = self.m.wire(&name, unit_bits);
+                            self.m
+                                .assign(shifted, Expr::bin(BinOp::Shr, Expr::Net(sd), shift));
+                            self.m.assign(
+                                w,
+                                Expr::Slice {
+                                    net: shifted,
+                                    hi: width - 1,
+                                    lo: 0,
+                                },
+                            );
+                        } else {
+                            self.m.assign(w, Expr::Net(sd));
+                        }
                         let lanes = match &group {
                             Some(g) => g
                                 .lanes

@@ -80,6 +80,7 @@ struct Access {
 /// The wide groups of `k`'s innermost loops, each at most `beat` bytes.
 pub fn plan(k: &Kernel, beat: u32, ranges: Option<&crate::opt::ranges::Ranges>) -> WideAccesses {
     let mut out = WideAccesses::default();
+    let (mut groups, mut singles) = (Vec::new(), Vec::new());
     for s in shapes(k) {
         if !s.inner.is_empty() {
             continue;
@@ -120,26 +121,46 @@ pub fn plan(k: &Kernel, beat: u32, ranges: Option<&crate::opt::ranges::Ranges>) 
                     align: *align,
                 });
             }
-            for g in block_groups(k, ib.block, &acc, &aff, beat) {
-                let i = out.groups.len();
-                for m in &g.lanes {
-                    out.of.insert(*m, i);
-                }
-                out.groups.push(g);
-            }
+            singles.extend(acc.iter().filter(|a| a.load).map(|a| (a.param, a.bytes)));
+            groups.extend(block_groups(k, ib.block, &acc, &aff, beat));
         }
+    }
+    // A buffer's loads share one unit as wide as the widest (see `pipeline`); a narrower
+    // access goes through it only when it lies within one of its elements, so a load
+    // group less aligned than its size and narrower than the unit is left as its members.
+    let mut unit: BTreeMap<u32, u32> = BTreeMap::new();
+    for (p, bytes) in singles.into_iter().chain(
+        groups
+            .iter()
+            .filter(|g| g.load)
+            .map(|g| (g.param, g.group.bytes())),
+    ) {
+        let u = unit.entry(p).or_default();
+        *u = (*u).max(bytes);
+    }
+    for g in groups {
+        let bytes = g.group.bytes();
+        if g.load && bytes < unit[&g.param] && g.group.align < bytes {
+            continue;
+        }
+        let i = out.groups.len();
+        for m in &g.group.lanes {
+            out.of.insert(*m, i);
+        }
+        out.groups.push(g.group);
     }
     out
 }
 
+/// A group as `block_groups` finds it, with its buffer and direction.
+struct Found {
+    group: WideGroup,
+    param: u32,
+    load: bool,
+}
+
 /// The groups of one block's accesses `acc`.
-fn block_groups(
-    k: &Kernel,
-    b: BlockId,
-    acc: &[Access],
-    aff: &AffineLoop,
-    beat: u32,
-) -> Vec<WideGroup> {
+fn block_groups(k: &Kernel, b: BlockId, acc: &[Access], aff: &AffineLoop, beat: u32) -> Vec<Found> {
     let blk = k.block(b);
     let mut out = Vec::new();
     let mut taken = vec![false; acc.len()];
@@ -148,56 +169,85 @@ fn block_groups(
             continue;
         }
         // Its class: same direction, buffer and type, addresses a known distance apart.
-        let mut class: BTreeMap<i64, usize> = BTreeMap::new();
-        let mut twice = false;
+        // An address accessed twice (a value loaded again after a store elsewhere that
+        // might alias it) gives a second layer: each layer's neighbours group on their
+        // own, so every lane is one access.
+        let mut class: BTreeMap<i64, Vec<usize>> = BTreeMap::new();
         for (c, x) in acc.iter().enumerate() {
             if taken[c] || x.load != acc[a].load || x.param != acc[a].param || x.ty != acc[a].ty {
                 continue;
             }
             if let Some(d) = aff.offset(acc[a].key, x.key) {
-                twice |= class.insert(d, c).is_some();
+                class.entry(d).or_default().push(c);
             }
         }
-        for &c in class.values() {
+        for &c in class.values().flatten() {
             taken[c] = true;
         }
-        // Two accesses of one address: left as they are (a lane is one access).
-        if twice {
-            continue;
+        let layers = class.values().map(Vec::len).max().unwrap_or(0);
+        for layer in 0..layers {
+            let entries: Vec<(i64, usize)> = class
+                .iter()
+                .filter_map(|(d, cs)| cs.get(layer).map(|&c| (*d, c)))
+                .collect();
+            out.extend(
+                group_runs(blk, b, acc, aff, beat, &entries)
+                    .into_iter()
+                    .map(|group| Found {
+                        group,
+                        param: acc[a].param,
+                        load: acc[a].load,
+                    }),
+            );
         }
-        // Runs of neighbours, cut into powers of two up to a beat.
-        let w = acc[a].bytes as i64;
-        let max_lanes = (beat / acc[a].bytes).max(1) as usize;
-        let entries: Vec<(i64, usize)> = class.into_iter().collect();
-        let mut i = 0;
-        while i < entries.len() {
-            let mut j = i + 1;
-            while j < entries.len() && entries[j].0 == entries[j - 1].0 + w {
-                j += 1;
-            }
-            let mut at = i;
-            while at < j {
-                let n = prev_power_of_two((j - at).min(max_lanes));
-                let lanes: Vec<usize> = entries[at..at + n].iter().map(|e| e.1).collect();
-                if n >= 2 && legal(blk, b, acc, &lanes, aff) {
-                    let issuer = if acc[lanes[0]].load {
-                        lanes.iter().min_by_key(|&&l| acc[l].pos)
-                    } else {
-                        lanes.iter().max_by_key(|&&l| acc[l].pos)
-                    };
-                    out.push(WideGroup {
-                        issuer: acc[*issuer.expect("lanes")].key,
-                        lanes: lanes.iter().map(|&l| acc[l].key).collect(),
-                        lane_bytes: acc[lanes[0]].bytes,
-                        align: acc[lanes[0]].align.max(1),
-                    });
-                    at += n;
+    }
+    out
+}
+
+/// The groups of one layer of a class (`entries`: distance and access, by distance):
+/// runs of neighbours cut into powers of two up to a beat.
+fn group_runs(
+    blk: &crate::ir::Block,
+    b: BlockId,
+    acc: &[Access],
+    aff: &AffineLoop,
+    beat: u32,
+    entries: &[(i64, usize)],
+) -> Vec<WideGroup> {
+    let mut out = Vec::new();
+    let Some(&(_, first)) = entries.first() else {
+        return out;
+    };
+    let w = acc[first].bytes as i64;
+    let max_lanes = (beat / acc[first].bytes).max(1) as usize;
+    let mut i = 0;
+    while i < entries.len() {
+        let mut j = i + 1;
+        while j < entries.len() && entries[j].0 == entries[j - 1].0 + w {
+            j += 1;
+        }
+        let mut at = i;
+        while at < j {
+            let n = prev_power_of_two((j - at).min(max_lanes));
+            let lanes: Vec<usize> = entries[at..at + n].iter().map(|e| e.1).collect();
+            if n >= 2 && legal(blk, b, acc, &lanes, aff) {
+                let issuer = if acc[lanes[0]].load {
+                    lanes.iter().min_by_key(|&&l| acc[l].pos)
                 } else {
-                    at += 1;
-                }
+                    lanes.iter().max_by_key(|&&l| acc[l].pos)
+                };
+                out.push(WideGroup {
+                    issuer: acc[*issuer.expect("lanes")].key,
+                    lanes: lanes.iter().map(|&l| acc[l].key).collect(),
+                    lane_bytes: acc[lanes[0]].bytes,
+                    align: acc[lanes[0]].align.max(1),
+                });
+                at += n;
+            } else {
+                at += 1;
             }
-            i = j;
         }
+        i = j;
     }
     out
 }
@@ -304,6 +354,31 @@ mod kernel_tests {
                    float a = y[2 * i]; y[2 * i + 1] = v; float b = y[2 * i + 1];\n\
                    z[i] = a * b; }\n}";
         assert_eq!(groups(src), []);
+    }
+
+    #[test]
+    fn values_loaded_twice_form_one_wide_access_per_layer() {
+        // in[i] is loaded again after the store to out (which might alias it): each of
+        // the two loads of every element joins its own 16-byte group.
+        let src = "__kernel void k(__global const uint *in, __global uint *out,\n\
+                   __global uint *sums) { uint s = 0;\n\
+                   __attribute__((opencl_unroll_hint(4)))\n\
+                   for (uint i = 0; i < 1000u; i++) { out[i] = in[i] ^ 4u; s = s * 3u + in[i]; }\n\
+                   sums[0] = s; }";
+        assert_eq!(groups(src), [(4, 16), (4, 16), (4, 16)]);
+    }
+
+    #[test]
+    fn a_load_group_less_aligned_than_its_size_and_narrower_than_the_unit_splits() {
+        // Loop 1's pairs x[i], x[i + 1] are 8 bytes aligned to 4; loop 2's groups make x's
+        // load unit 16 bytes wide, and an 8-byte element at a 4-byte boundary may
+        // straddle two of its elements: loop 1's pairs stay single loads.
+        let src = "__kernel void k(__global const uint *x, __global uint *y) {\n\
+                   __attribute__((opencl_unroll_hint(2)))\n\
+                   for (uint i = 0; i < 100u; i++) y[i] = x[i] + 1u;\n\
+                   __attribute__((opencl_unroll_hint(4)))\n\
+                   for (uint i = 0; i < 100u; i++) y[i] = x[i] * 3u;\n}";
+        assert_eq!(groups(src), [(2, 8), (4, 16), (4, 16)]);
     }
 
     #[test]

@@ -138,13 +138,36 @@ fn blocks(k: &Kernel, r: &CRegion, direct: &mut Vec<BlockId>, nested: &mut Vec<B
     }
 }
 
-/// The counter tested by loop `l`, if its condition and writes have the shape.
+/// The counter tested by loop `l`, if its condition and writes have the shape. A
+/// condition that is a conjunction (an unrolled loop's `i < n && n - i > 3`) bounds the
+/// counter by any of its compares.
 fn counter(k: &Kernel, l: usize) -> Option<Counter> {
     let lp = &k.loops[l];
     let (cb, co) = lp.cond?;
     if lp.kind != LoopKind::While {
         return None;
     }
+    let b = k.block(cb);
+    let mut todo = vec![co];
+    while let Some(o) = todo.pop() {
+        match b.op(o).kind {
+            OpKind::Binary(crate::ir::BinOp::And) if b.op(o).ty == Some(Ty::I(1)) => {
+                todo.extend(b.operands(o).iter().rev())
+            }
+            OpKind::Cmp(_) => {
+                if let Some(c) = counter_at(k, l, cb, o) {
+                    return Some(c);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Loop `l`'s counter as compare `co` of its test block `cb` shows it.
+fn counter_at(k: &Kernel, l: usize, cb: BlockId, co: OpId) -> Option<Counter> {
+    let lp = &k.loops[l];
     let b = k.block(cb);
     let OpKind::Cmp(c) = b.op(co).kind else {
         return None;
@@ -202,24 +225,44 @@ fn counter(k: &Kernel, l: usize) -> Option<Counter> {
 }
 
 /// The constant a write `var = var + c` adds (below the sign bit, so it only counts up).
+/// The sum may be computed narrower or wider and converted without sign (the `opt`
+/// stage narrows counters): a conversion that drops bits only makes the value smaller,
+/// so the counter's bound (its last tested value plus its steps) still holds.
 fn step(k: &Kernel, b: BlockId, w: OpId, var: VarId, bits: u32) -> Option<u64> {
     let blk = k.block(b);
-    let value = blk.operands(w)[0];
+    let unsigned_conv = |o: OpId| {
+        matches!(
+            blk.op(o).kind,
+            OpKind::Conv(crate::ir::Conv::Int {
+                from_signed: false,
+                sat: false,
+                ..
+            })
+        )
+    };
+    let through = |mut o: OpId| {
+        while unsigned_conv(o) {
+            o = blk.operands(o)[0];
+        }
+        o
+    };
+    let value = through(blk.operands(w)[0]);
     if blk.op(value).kind != OpKind::Binary(crate::ir::BinOp::Add) {
         return None;
     }
     let args = blk.operands(value);
+    let sum_bits = int_bits(blk.op(value).ty.as_ref())?.min(bits);
     let konst = |o: OpId| match &blk.op(o).kind {
-        OpKind::Const(v) if v.len() == 1 => Some(v[0] & mask(bits)),
+        OpKind::Const(v) if v.len() == 1 => Some(v[0] & mask(sum_bits)),
         _ => None,
     };
-    let reads = |o: OpId| blk.op(o).kind == OpKind::ReadVar(var);
+    let reads = |o: OpId| blk.op(through(o)).kind == OpKind::ReadVar(var);
     let c = match (reads(args[0]), reads(args[1])) {
         (true, _) => konst(args[1])?,
         (_, true) => konst(args[0])?,
         _ => return None,
     };
-    (c <= mask(bits - 1)).then_some(c)
+    (c <= mask(sum_bits - 1)).then_some(c)
 }
 
 /// Bounds of every op of block `b` given the variables' bounds.
@@ -526,6 +569,19 @@ mod tests {
         );
         assert_eq!(b["i"], 99 + 3);
         assert_eq!(b["j"], 11);
+    }
+
+    #[test]
+    fn a_conjunction_of_tests_and_a_narrowed_step_still_bound_the_counter() {
+        // An unrolled loop's test (`i < 1000 && 1000 - i > 3`) and a step the opt stage
+        // computes at 16 bits and zero-extends.
+        let b = var_bounds(
+            "__kernel void k(__global uint *a) {
+                uint i = 0;
+                while (i < 1000u && 1000u - i > 3u) { a[i] = i; i = (uint)(ushort)(i + 4u); }
+            }",
+        );
+        assert_eq!(b["i"], 999 + 4);
     }
 
     #[test]

@@ -84,11 +84,12 @@ pub fn plan(
 ) -> PipelinePlan {
     let mut out = PipelinePlan::default();
     let shapes = shapes(k);
+    let units = unit_sizes(k, &shapes, sched, memory, max_elem_bytes);
     for s in &shapes {
         if !sched.loops.contains_key(&s.id) {
             continue;
         }
-        match check_loop(k, s, sched, &out.buffers, max_elem_bytes, memory) {
+        match check_loop(k, s, sched, &units, max_elem_bytes, memory) {
             Ok((mut pl, uses)) => {
                 for &(b, o) in &pl.ops {
                     let t = op_timing(o, k.block(b), lib, &lib.limits);
@@ -236,6 +237,64 @@ fn access_size(
     Some((vty.map(|t| t.bits().div_ceil(8)).unwrap_or(0), align))
 }
 
+/// Per buffer parameter, the element size of its pipelined load and store units: the
+/// widest access of any innermost loop that may be pipelined, so that loops unrolled by
+/// different factors (and wide groups beside single accesses) share one unit per buffer
+/// and direction.
+#[derive(Default)]
+struct UnitSizes {
+    load: BTreeMap<u32, u32>,
+    store: BTreeMap<u32, u32>,
+}
+
+fn unit_sizes(
+    k: &Kernel,
+    shapes: &[LoopShape],
+    sched: &LoopSchedules,
+    memory: &MemoryPlan,
+    max_elem_bytes: u32,
+) -> UnitSizes {
+    let mut out = UnitSizes::default();
+    for s in shapes {
+        if !sched.loops.contains_key(&s.id) || !s.inner.is_empty() {
+            continue;
+        }
+        for ib in &s.blocks {
+            let blk = k.block(ib.block);
+            for &o in &blk.order {
+                let (load, p, align) = match blk.op(o).kind {
+                    OpKind::Load {
+                        base: Some(Base::Param(p)),
+                        align,
+                        ..
+                    } => (true, p, align),
+                    OpKind::Store {
+                        base: Some(Base::Param(p)),
+                        align,
+                        ..
+                    } => (false, p, align),
+                    _ => continue,
+                };
+                let Some((bytes, _)) = access_size(k, memory, (ib.block, o), align) else {
+                    continue;
+                };
+                // A load of an odd size is not pipelined: it must not widen the others.
+                if load && !bytes.is_power_of_two() {
+                    continue;
+                }
+                let bytes = bytes.next_power_of_two();
+                if bytes > max_elem_bytes {
+                    continue;
+                }
+                let w = if load { &mut out.load } else { &mut out.store };
+                let e = w.entry(p).or_default();
+                *e = (*e).max(bytes);
+            }
+        }
+    }
+    out
+}
+
 /// The smaller of two alignments, 0 meaning none is known yet.
 fn min_align(a: u32, b: u32) -> u32 {
     match (a, b) {
@@ -326,7 +385,7 @@ fn check_loop(
     k: &Kernel,
     s: &LoopShape,
     sched: &LoopSchedules,
-    taken: &BTreeMap<u32, BufferPaths>,
+    units: &UnitSizes,
     max_elem_bytes: u32,
     memory: &MemoryPlan,
 ) -> Result<(PipeLoop, Uses), String> {
@@ -365,20 +424,6 @@ fn check_loop(
     for &o in &cb.order {
         if matches!(cb.op(o).kind, OpKind::WriteVar(_)) || cb.op(o).kind.is_memory() {
             return Err("its exit test has side effects (not pipelined yet)".into());
-        }
-    }
-    let mut widest_store: BTreeMap<u32, u32> = BTreeMap::new();
-    for &(b, o) in &ops {
-        if let OpKind::Store {
-            base: Some(Base::Param(p)),
-            align,
-            ..
-        } = k.block(b).op(o).kind
-        {
-            if let Some((bytes, _)) = access_size(k, memory, (b, o), align) {
-                let w = widest_store.entry(p).or_default();
-                *w = (*w).max(bytes.next_power_of_two());
-            }
         }
     }
     let mut uses: BTreeMap<u32, BufferPaths> = BTreeMap::new();
@@ -465,17 +510,16 @@ fn check_loop(
                 if !k.is_buffer(p) {
                     return Err("an access through a non-buffer parameter".into());
                 }
-                // A store of an odd size (`vstore3`) goes through the next power of two
-                // with a byte mask; a load would read bytes it was not asked for.
-                // Stores of several sizes share the widest one's unit, each writing its
-                // own bytes through the strobes.
-                let unit_bytes = if load {
-                    bytes
-                } else {
-                    bytes
-                        .next_power_of_two()
-                        .max(widest_store.get(&p).copied().unwrap_or(0))
-                };
+                // Every pipelined access of a buffer in one direction goes through one
+                // unit, as wide as the widest of them in any loop (`unit_sizes`). A store
+                // of an odd size (`vstore3`) or narrower than the unit writes its own bytes
+                // through the strobes; a narrower load asks for the unit's element holding
+                // it (its address rounded down) and takes its bytes from the answer, so it
+                // must not straddle two elements.
+                let widest = if load { &units.load } else { &units.store };
+                let unit_bytes = bytes
+                    .next_power_of_two()
+                    .max(widest.get(&p).copied().unwrap_or(0));
                 if !unit_bytes.is_power_of_two() || unit_bytes > max_elem_bytes {
                     return Err(format!(
                         "a {bytes}-byte {} (the memory units take 1, 2, 4, ... up to \
@@ -483,34 +527,32 @@ fn check_loop(
                         if load { "load" } else { "access" }
                     ));
                 }
-                let masked = unit_bytes != bytes;
-                let bytes = unit_bytes;
-                // Below its size, the alignment the unit must handle (two-beat elements).
-                let al = 1 << align.clamp(1, bytes).trailing_zeros();
-                let u = uses.entry(p).or_default();
-                u.store_strb |= masked;
-                if load {
-                    u.load_align = min_align(u.load_align, al);
-                } else {
-                    u.store_align = min_align(u.store_align, al);
-                }
-                let earlier = taken.get(&p).copied().unwrap_or_default();
-                let name = &k.params[p as usize].name;
-                let slot = if load {
-                    (&mut u.pipe_load, earlier.pipe_load)
-                } else {
-                    (&mut u.pipe_store, earlier.pipe_store)
-                };
-                // One unit serves all of an iteration's loads (stores) of the buffer: the
-                // schedule gives them distinct slots (one port per buffer) and one latency,
-                // so responses come back in the order they are taken.
-                if slot.0.is_some_and(|b| b != bytes) || slot.1.is_some_and(|b| b != bytes) {
+                let narrow = unit_bytes != bytes;
+                if load && narrow && (!bytes.is_power_of_two() || align < bytes) {
                     return Err(format!(
-                        "buffer {name}'s memory unit moves {}-byte elements, this access {bytes}",
-                        slot.0.or(slot.1).unwrap_or(0)
+                        "a {bytes}-byte load aligned to {align} through buffer {}'s \
+                         {unit_bytes}-byte memory unit (it must lie within one of its \
+                         elements)",
+                        k.params[p as usize].name
                     ));
                 }
-                *slot.0 = Some(bytes);
+                // Below its size, the alignment the unit must handle (two-beat elements):
+                // a narrower load's request is aligned to the unit's element, a narrower
+                // store's is its own.
+                let al = if load && narrow {
+                    unit_bytes
+                } else {
+                    1 << align.clamp(1, unit_bytes).trailing_zeros()
+                };
+                let u = uses.entry(p).or_default();
+                if load {
+                    u.load_align = min_align(u.load_align, al);
+                    u.pipe_load = Some(unit_bytes);
+                } else {
+                    u.store_strb |= narrow;
+                    u.store_align = min_align(u.store_align, al);
+                    u.pipe_store = Some(unit_bytes);
+                }
                 true
             }
             _ => false,
@@ -616,9 +658,17 @@ fn check_loop(
     }
     for (p, is) in issuers {
         let u = uses.entry(p).or_default();
-        let bytes = u.pipe_load.unwrap_or(0) as i64;
+        // A walk one access (or wide group) at a time, whatever the unit's width: narrower
+        // accesses share its beats.
         let stream = match is.as_slice() {
-            [one] => !guards.contains_key(&one.0) && aff.stride(*one) == Some(bytes),
+            [one] => {
+                let own = match k.block(one.0).op(one.1).kind {
+                    OpKind::Load { align, .. } => access_size(k, memory, *one, align),
+                    _ => None,
+                };
+                !guards.contains_key(&one.0)
+                    && own.is_some_and(|(bytes, _)| aff.stride(*one) == Some(bytes as i64))
+            }
             _ => false,
         };
         u.load_scattered |= !stream;

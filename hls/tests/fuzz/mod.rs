@@ -83,7 +83,11 @@ pub struct Config {
 
 /// The `ocl-ref` binary (POCL runner): the newer of this workspace's builds.
 pub fn ocl_ref_binary() -> Result<PathBuf, String> {
-    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target");
+    // The target folder cargo builds into: CARGO_TARGET_DIR when set (worktrees sharing
+    // one checkout's sources keep their own), else the workspace's.
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
     ["debug/ocl-ref", "release/ocl-ref"]
         .iter()
         .map(|p| target.join(p))
