@@ -408,21 +408,30 @@ impl Gen<'_> {
                         let w = self.m.wire(&name, width);
                         self.m.set_loc(w, oloc.clone());
                         if narrow {
-                            // The access's byte offset in the element, from its address as
-                            // the iteration holds it when the answer arrives.
-                            let a_tp = self.pipe_value(&mut p, key(&alias, (b, args[0])), tp)?;
+                            // The access's byte offset in the element, taken from its
+                            // address with the request and kept until the answer arrives
+                            // (a few bits, not the address).
                             let off_bits = (unit_bits / 8).trailing_zeros();
-                            let name = self.fresh("plo");
+                            let name = self.fresh("pla");
                             let base = self.m.wire(&name, aw);
-                            self.m.assign(base, group_address(a_tp, aw, below));
-                            let shift = Expr::Concat(vec![
+                            self.m.assign(base, group_address(addr, aw, below));
+                            let name = self.fresh("plo");
+                            let off = self.m.wire(&name, off_bits);
+                            self.m.assign(
+                                off,
                                 Expr::Slice {
                                     net: base,
                                     hi: off_bits - 1,
                                     lo: 0,
                                 },
-                                Expr::lit(3, 0),
-                            ]);
+                            );
+                            let mut held = Val {
+                                avail: Some(t),
+                                wire: off,
+                                chain: Vec::new(),
+                            };
+                            let off_tp = self.delayed(p.ii, &mut p.chains, &mut held, tp);
+                            let shift = Expr::Concat(vec![Expr::Net(off_tp), Expr::lit(3, 0)]);
                             let name = self.fresh("pls");
                             let shifted = self.m.wire(&name, unit_bits);
                             self.m
@@ -875,16 +884,13 @@ impl Gen<'_> {
         k: (BlockId, OpId),
         t: u32,
     ) -> Result<NetId, Diagnostic> {
-        let Some(v) = p.vals.get(&k) else {
+        let Some(v) = p.vals.get_mut(&k) else {
             return Err(Diagnostic::error(
                 self.k.block(k.0).op(k.1).span,
                 "internal error: a pipelined op uses a value not computed before it",
             ));
         };
-        let Some(a) = v.avail else {
-            return Ok(v.wire);
-        };
-        if t < a {
+        if let Some(a) = v.avail.filter(|a| t < *a) {
             return Err(Diagnostic::error(
                 self.k.block(k.0).op(k.1).span,
                 format!(
@@ -892,25 +898,36 @@ impl Gen<'_> {
                 ),
             ));
         }
-        if t == a {
-            return Ok(v.wire);
-        }
-        let need = ((t - a - 1) / p.ii) as usize + 1;
+        Ok(self.delayed(p.ii, &mut p.chains, v, t))
+    }
+
+    /// Value `v` (available at or before `t`) as the iteration holds it at cycle `t`:
+    /// its wire, or the chain register holding it then (built on first use).
+    fn delayed(
+        &mut self,
+        ii: u32,
+        chains: &mut Vec<(NetId, NetId, u32)>,
+        v: &mut Val,
+        t: u32,
+    ) -> NetId {
+        let a = match v.avail {
+            Some(a) if t > a => a,
+            _ => return v.wire,
+        };
+        let need = ((t - a - 1) / ii) as usize + 1;
         let width = self.m.net(v.wire).width;
         let loc = self.m.net(v.wire).loc.clone();
-        while p.vals[&k].chain.len() < need {
-            let prev = p.vals[&k].chain.last().copied().unwrap_or(p.vals[&k].wire);
+        while v.chain.len() < need {
+            let prev = v.chain.last().copied().unwrap_or(v.wire);
             let name = self.fresh("pq");
             let r = self.m.reg(&name, width);
             if let Some(l) = loc.clone() {
                 self.m.set_loc(r, l);
             }
-            p.chains.push((r, prev, a % p.ii));
-            if let Some(x) = p.vals.get_mut(&k) {
-                x.chain.push(r);
-            }
+            chains.push((r, prev, a % ii));
+            v.chain.push(r);
         }
-        Ok(p.vals[&k].chain[need - 1])
+        v.chain[need - 1]
     }
 }
 

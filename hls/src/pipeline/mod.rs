@@ -515,7 +515,9 @@ fn check_loop(
                 // of an odd size (`vstore3`) or narrower than the unit writes its own bytes
                 // through the strobes; a narrower load asks for the unit's element holding
                 // it (its address rounded down) and takes its bytes from the answer, so it
-                // must not straddle two elements.
+                // must not straddle two elements. The schedule gives a loop's accesses of
+                // the unit distinct slots (one port per buffer) and one latency, so
+                // responses come back in the order they are taken.
                 let widest = if load { &units.load } else { &units.store };
                 let unit_bytes = bytes
                     .next_power_of_two()
