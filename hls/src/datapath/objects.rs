@@ -18,7 +18,7 @@ use super::{port, Gen};
 use crate::diag::Diagnostic;
 use crate::ir::{AtomicOp, Base, BlockId, ObjectId, OpId, OpKind, ParamKind};
 use crate::memory::Layout;
-use crate::rtl::expr::{BinOp, Expr};
+use crate::rtl::expr::{BinOp, Const, Expr};
 use crate::rtl::netlist::{Instance, NetId, SrcLoc};
 
 /// The nets of one object's RAM copies: the write port they share, a read port each; or
@@ -210,17 +210,31 @@ impl Gen<'_> {
     /// States at the start of every group writing the objects' initial bytes (constant
     /// tables, initialised private arrays: RAM contents are undefined after configuration)
     /// and the host's bytes of by-value struct arguments; returns the entry, then `next`.
-    /// One state per word.
+    /// One state per word, except for an image that repeats a short pattern (a private
+    /// array's initialiser, one copy per work-item of the group): one state that counts
+    /// through the words, so the controller does not grow with the group size.
     pub fn object_inits(&mut self, next: StateId) -> Result<StateId, Diagnostic> {
         let mut writes: Vec<(Ram, u64, Expr)> = Vec::new();
+        let mut loops: Vec<(Ram, Vec<Vec<u8>>, usize)> = Vec::new();
         for (i, o) in self.k.objects.iter().enumerate() {
             let Some(init) = &o.init else { continue };
             let ram = self.objs[&Base::Object(ObjectId(i as u32))].clone();
             let wb = ram.word as usize;
-            for (j, chunk) in init.chunks(wb).enumerate() {
-                let mut word = vec![0u8; wb];
-                word[..chunk.len()].copy_from_slice(chunk);
-                writes.push((ram.clone(), j as u64, bytes_lit(&word)));
+            let words: Vec<Vec<u8>> = init
+                .chunks(wb)
+                .map(|chunk| {
+                    let mut word = vec![0u8; wb];
+                    word[..chunk.len()].copy_from_slice(chunk);
+                    word
+                })
+                .collect();
+            match period(&words).filter(|_| words.len() > INIT_STATES_MAX) {
+                Some(p) => loops.push((ram, words, p)),
+                None => {
+                    for (j, word) in words.iter().enumerate() {
+                        writes.push((ram.clone(), j as u64, bytes_lit(word)));
+                    }
+                }
             }
         }
         for p in &self.k.params {
@@ -253,9 +267,52 @@ impl Gen<'_> {
             self.fsm.goto(s, Next::Goto(entry));
             entry = s;
         }
+        for (ram, words, p) in loops.into_iter().rev() {
+            entry = self.init_loop(&ram, &words, p, entry);
+        }
         Ok(entry)
     }
 
+    /// One state writing `words` into `ram`, a word per cycle, then going to `next`: an
+    /// address counter and a phase counter (wrapping at the period `p`) that selects the
+    /// word from a balanced mux over the pattern. Both counters end at zero, where reset
+    /// puts them, so the next group starts over.
+    fn init_loop(&mut self, ram: &Ram, words: &[Vec<u8>], p: usize, next: StateId) -> StateId {
+        let s = self.fsm.add();
+        let act = self.fsm.active(s);
+        let aw = ram.aw;
+        let addr_name = self.fresh("init_addr");
+        let addr = self.m.reg(&addr_name, aw);
+        let pb = (usize::BITS - (p.max(2) - 1).leading_zeros()).max(1);
+        let phase_name = self.fresh("init_phase");
+        let phase = self.m.reg(&phase_name, pb);
+        self.resets.push((addr, Const::zero(aw)));
+        self.resets.push((phase, Const::zero(pb)));
+        let last = Expr::bin(
+            BinOp::Eq,
+            Expr::Net(addr),
+            Expr::lit(aw, (words.len() - 1) as u64),
+        );
+        let wrap = Expr::lor(
+            last.clone(),
+            Expr::bin(BinOp::Eq, Expr::Net(phase), Expr::lit(pb, (p - 1) as u64)),
+        );
+        let pattern: Vec<Expr> = words[..p].iter().map(|w| bytes_lit(w)).collect();
+        self.fsm.drive(ram.we, act.clone(), Expr::lit(1, 1));
+        self.fsm.drive(ram.waddr, act.clone(), Expr::Net(addr));
+        self.fsm
+            .drive(ram.wdata, act, select_word(phase, pb, &pattern, 0));
+        let step = |n: NetId, w: u32| Expr::bin(BinOp::Add, Expr::Net(n), Expr::lit(w, 1));
+        self.fsm.set(
+            s,
+            addr,
+            Expr::mux(last.clone(), Expr::lit(aw, 0), step(addr, aw)),
+        );
+        self.fsm
+            .set(s, phase, Expr::mux(wrap, Expr::lit(pb, 0), step(phase, pb)));
+        self.fsm.goto(s, Next::Branch(last, next, s));
+        s
+    }
     /// A load, store or atomic on object memory: one state, word by word (the RAM's
     /// `beat` counts words, its `issued` marks the cycle a read's data arrives).
     pub fn object_access(
@@ -494,6 +551,31 @@ impl Gen<'_> {
 }
 
 /// `bytes` (little-endian) as a constant of their width.
+/// Object images up to this many words are written one state per word.
+const INIT_STATES_MAX: usize = 16;
+
+/// The shortest period (up to 64 words) that `words` repeat with, if any.
+fn period(words: &[Vec<u8>]) -> Option<usize> {
+    (1..=words.len().min(64)).find(|&p| words.iter().enumerate().all(|(j, w)| *w == words[j % p]))
+}
+
+/// `pattern[phase]` as a balanced mux over `phase`'s bits below `bit`, the entries from
+/// `base` (entries past the pattern, which the phase never reaches, repeat its first).
+fn select_word(phase: NetId, bit: u32, pattern: &[Expr], base: usize) -> Expr {
+    if bit == 0 {
+        return pattern.get(base).unwrap_or(&pattern[0]).clone();
+    }
+    let half = 1usize << (bit - 1);
+    if base + half >= pattern.len() {
+        return select_word(phase, bit - 1, pattern, base);
+    }
+    Expr::mux(
+        Expr::bit(phase, bit - 1),
+        select_word(phase, bit - 1, pattern, base + half),
+        select_word(phase, bit - 1, pattern, base),
+    )
+}
+
 fn bytes_lit(bytes: &[u8]) -> Expr {
     let chunks: Vec<Expr> = bytes
         .chunks(8)
@@ -508,5 +590,58 @@ fn bytes_lit(bytes: &[u8]) -> Expr {
         chunks.into_iter().next().unwrap_or(Expr::lit(8, 0))
     } else {
         Expr::Concat(chunks)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::period;
+    use crate::board::BoardSet;
+
+    #[test]
+    fn an_image_repeating_a_short_pattern_has_that_period() {
+        let w = |b: u8| vec![b, 0];
+        assert_eq!(period(&[w(1), w(2), w(1), w(2), w(1)]), Some(2));
+        assert_eq!(period(&vec![w(0); 40]), Some(1));
+        let distinct: Vec<Vec<u8>> = (0..100u8).map(w).collect();
+        assert_eq!(period(&distinct), None);
+    }
+
+    /// Controller states of the only kernel of `src` on the `sim` board.
+    fn states(src: &str) -> usize {
+        let c = crate::frontend::check_source("k.cl", src, &crate::frontend::Options::default());
+        assert!(!c.has_errors(), "{:?}", c.diags.list);
+        let m = crate::lower::lower(c.program.as_ref().unwrap(), &c.sources).unwrap();
+        let boards = BoardSet::builtin().unwrap();
+        let board = boards.get("sim").unwrap();
+        let cfg = crate::project::shell_config_for(board);
+        let comp = crate::compile::compile(&m.kernels[0], &c.sources, board, &cfg)
+            .unwrap_or_else(|d| panic!("{:?}", d.list));
+        comp.datapath.states
+    }
+
+    #[test]
+    fn a_private_arrays_initialiser_does_not_grow_the_controller_with_the_group() {
+        // Each of the group's work-items has its copy of `t`, initialised at the group's
+        // start: 256 copies of 8 words are one counting state, not 2,048.
+        let src = |n: u32| {
+            format!(
+                "__kernel __attribute__((reqd_work_group_size({n}, 1, 1)))
+                 void k(__global const int *in, __global int *out) {{
+                     __local int l[{n}];
+                     int t[8] = {{3, 1, 4, 1, 5, 9, 2, 6}};
+                     size_t i = get_global_id(0), j = get_local_id(0);
+                     t[in[i] & 7] += 1;
+                     l[j] = in[i];
+                     barrier(CLK_LOCAL_MEM_FENCE);
+                     out[i] = t[(l[({n} - 1) - j] >> 3) & 7];
+                 }}"
+            )
+        };
+        let (small, large) = (states(&src(4)), states(&src(256)));
+        assert!(
+            large <= small + 2,
+            "{small} states at 4 work-items, {large} at 256"
+        );
     }
 }
