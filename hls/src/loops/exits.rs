@@ -27,7 +27,7 @@ pub fn run(k: &mut Kernel) -> usize {
 }
 
 /// Whether loop `id` is still part of the kernel's control tree.
-fn placed(k: &Kernel, id: LoopId) -> bool {
+pub(super) fn placed(k: &Kernel, id: LoopId) -> bool {
     fn find(k: &Kernel, r: &Region, id: LoopId) -> bool {
         r.0.iter().any(|n| match n {
             Node::Loop(l) if *l == id => true,
@@ -49,8 +49,20 @@ fn rewritable(k: &Kernel, id: LoopId) -> bool {
     let (LoopKind::While, Some((cb, _))) = (l.kind, l.cond) else {
         return false;
     };
+    let (mut exits, mut latch_exits) = (false, false);
+    harmless_test(k, cb)
+        && only_own_exits(&l.body, id, &mut exits)
+        && exits
+        && only_own_exits(&l.latch, id, &mut latch_exits)
+        && !latch_exits
+}
+
+/// A test block that may run once more than the program runs it: no memory access, no
+/// variable write, no division (which could trap on values the program never divides
+/// by), no built-in call.
+pub(super) fn harmless_test(k: &Kernel, cb: BlockId) -> bool {
     let blk = k.block(cb);
-    let harmless = blk.order.iter().all(|o| match &blk.op(*o).kind {
+    blk.order.iter().all(|o| match &blk.op(*o).kind {
         OpKind::Load { .. }
         | OpKind::Store { .. }
         | OpKind::Atomic { .. }
@@ -59,13 +71,7 @@ fn rewritable(k: &Kernel, id: LoopId) -> bool {
         OpKind::Binary(b) => !matches!(b, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem),
         OpKind::Builtin(_) => false,
         _ => true,
-    });
-    let (mut exits, mut latch_exits) = (false, false);
-    harmless
-        && only_own_exits(&l.body, id, &mut exits)
-        && exits
-        && only_own_exits(&l.latch, id, &mut latch_exits)
-        && !latch_exits
+    })
 }
 
 /// No nested loop, no `return`, no exit of another loop; notes whether `id` is left.
@@ -222,7 +228,7 @@ fn read_flag(k: &mut Kernel, f: &Flags, v: VarId, negate: bool) -> (BlockId, cra
 }
 
 /// Puts block `pre` right before loop `id`, in the kernel's body or the loop holding it.
-fn insert_before(k: &mut Kernel, id: LoopId, pre: BlockId) {
+pub(super) fn insert_before(k: &mut Kernel, id: LoopId, pre: BlockId) {
     if insert_in(&mut k.body, id, pre) {
         return;
     }

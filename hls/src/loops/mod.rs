@@ -10,8 +10,8 @@
 //! `opt` the unrolled code to fold instead of the rolled loop.)
 //!
 //! Passes, in order: `unroll` (with `merge` joining the straight-line runs it leaves),
-//! `tables`, `registers`, `exits` (`break` and `continue` as flags, so the loop can be
-//! pipelined), `flatten` (a work-item loop with the loop it holds),
+//! `tables`, `registers`, `rotate` (a do-while loop's test to the start of its
+//! iteration), `exits` (`break` and `continue` as flags, so the loop can be pipelined), `flatten` (a work-item loop with the loop it holds),
 //! `forward` (on the blocks the others made), `compact`.
 
 pub mod compact;
@@ -23,6 +23,7 @@ pub mod fold;
 pub mod forward;
 pub mod merge;
 pub mod registers;
+pub mod rotate;
 pub mod tables;
 pub mod unroll;
 
@@ -188,7 +189,8 @@ pub fn run(k: &mut Kernel, sm: &SourceMap, opts: &Options) -> Result<LoopsReport
     let (regs, kept) = registers::run(k, sm, opts, &mut made);
     report.registers = regs;
     report.kept_in_memory = kept;
-    let flagged = exits::run(k);
+    let rotated = rotate::run(k);
+    let flagged = exits::run(k) + rotated;
     let flattened = flatten::run(k);
     let unrolled = report.unrolled.iter().any(|d| d.how != "not unrolled");
     if made.is_empty() && !unrolled && flattened == 0 && flagged == 0 {
