@@ -512,7 +512,9 @@ impl<'a> Iteration<'a> {
         let mut out = Vec::new();
         let mut notes = Vec::new();
         // Variables: a read not preceded by an unconditional write of the iteration sees
-        // the value of an earlier iteration.
+        // the value of an earlier iteration; so does a variable's first write when it is
+        // conditional (where its guard fails the variable keeps that value: a pipeline
+        // muxes the new value over the register).
         let mut written: HashMap<crate::ir::VarId, bool> = HashMap::new();
         let mut carried_reads = Vec::new();
         for i in 0..self.ops.len() {
@@ -521,6 +523,9 @@ impl<'a> Iteration<'a> {
                     carried_reads.push((i, *v))
                 }
                 OpKind::WriteVar(v) => {
+                    if self.ops[i].conditional && !written.contains_key(v) {
+                        carried_reads.push((i, *v));
+                    }
                     let e = written.entry(*v).or_default();
                     *e |= !self.ops[i].conditional;
                 }

@@ -522,3 +522,22 @@ fn a_pipeline_above_its_minimum_ii_says_why() {
     assert!(why.starts_with(&format!("{ii}: ")), "{why}");
     assert!(why.contains("under an `if`"), "{why}");
 }
+
+#[test]
+fn a_conditional_first_write_is_a_carried_read_the_schedule_keeps_within_one_ii() {
+    // `t` is written in both arms of an `if`: a constant in one (its write can come at
+    // once), a loaded value in the other (tens of cycles later). Where the first write's
+    // guard fails it keeps the register's value, which the previous iteration's last
+    // write must have reached: the schedule takes that as a carried dependence (the loop
+    // used to be refused, "written under an if 44 cycles before its last write").
+    let src = "__kernel void k(__global const int *x, __global int *y, int n) {
+        for (int i = 0; i < n; i++) {
+            int t;
+            if (i % 3 == 0) t = 5; else t = x[i];
+            y[i] = t;
+        }
+    }";
+    let r = run(src, &sim());
+    let l = source_loop(&r);
+    assert!(l.pipelined, "{l:?}");
+}
