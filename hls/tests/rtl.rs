@@ -208,12 +208,24 @@ fn constant_comparisons_are_folded_before_emission() {
     m.assign(wide, Expr::zext(a.into(), 32));
     let ones = m.wire("ones", 64);
     m.assign(ones, Expr::Const(Const::ones(64)));
+    // A signed 16-bit compare as the datapath spells it, `(x ^ 16'h8000) < (y ^
+    // 16'h8000)`, with `y` the constant -32768 (fuzz seed 20215: `min(.., ..)` of
+    // constants the opt stage keeps): nothing is below it.
+    let short_min = m.wire("short_min", 16);
+    m.assign(short_min, Expr::lit(16, 0x8000));
+    let flip = |e: Expr| Expr::bin(BinOp::Xor, e, Expr::lit(16, 0x8000));
+    let a16 = Expr::Slice {
+        net: a,
+        hi: 15,
+        lo: 0,
+    };
     let cases = [
         (BinOp::Lt, Expr::Net(a), Expr::Net(zero)),
         (BinOp::Ge, Expr::Net(a), Expr::Net(zero)),
         (BinOp::Ge, Expr::Net(ones), Expr::Net(wide)),
         (BinOp::Eq, Expr::Net(wide), Expr::Net(ones)),
         (BinOp::Gt, Expr::Net(wide), Expr::lit(64, 0xffff_ffff)),
+        (BinOp::Lt, flip(a16), flip(Expr::Net(short_min))),
     ];
     for (i, (op, x, y)) in cases.into_iter().enumerate() {
         let o = m.output(&format!("y{i}"), 1);
@@ -223,7 +235,7 @@ fn constant_comparisons_are_folded_before_emission() {
     let o = m.output("open", 1);
     m.assign(o, Expr::bin(BinOp::Lt, Expr::Net(wide), Expr::lit(64, 5)));
     let text = emit(&m).unwrap_or_else(|e| panic!("{e}"));
-    for (i, v) in ["0", "1", "1", "0", "0"].iter().enumerate() {
+    for (i, v) in ["0", "1", "1", "0", "0", "0"].iter().enumerate() {
         assert!(
             text.contains(&format!("assign y{i} = 1'h{v};")),
             "y{i} not folded to {v}:\n{text}"

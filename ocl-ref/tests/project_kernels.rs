@@ -71,6 +71,7 @@ const THREE_WAY_ONLY: &[&str] = &[
     "atomics_global",
     "convert_sat_wide",
     "fuzz_20114",
+    "fuzz_20215",
     "math_exact_bits",
     "nan_bits",
 ];

@@ -102,12 +102,35 @@ impl<'a> Ranges<'a> {
                 }
                 Some(acc)
             }
-            Expr::Bin(BinOp::And, a, b) => {
-                let (ra, rb) = (self.of(a, depth)?, self.of(b, depth)?);
-                Some(Range {
-                    lo: 0,
-                    hi: ra.hi.min(rb.hi),
-                })
+            Expr::Bin(op, a, b) => {
+                let (ra, rb) = (self.of(a, depth), self.of(b, depth));
+                let fw = full(w)?;
+                // Two constants (a signed compare's operands with their sign bits
+                // flipped, `x ^ 16'h8000`, once `x` is known): the value itself.
+                if let (Some(x), Some(y)) = (ra, rb) {
+                    if x.lo == x.hi && y.lo == y.hi {
+                        let (x, y) = (x.lo, y.lo);
+                        let v = match op {
+                            BinOp::And => Some(x & y),
+                            BinOp::Or => Some(x | y),
+                            BinOp::Xor => Some(x ^ y),
+                            BinOp::Add => Some(x.wrapping_add(y)),
+                            BinOp::Sub => Some(x.wrapping_sub(y)),
+                            _ => None,
+                        };
+                        if let Some(v) = v {
+                            let v = v & fw.hi;
+                            return Some(Range { lo: v, hi: v });
+                        }
+                    }
+                }
+                match (op, ra, rb) {
+                    (BinOp::And, Some(x), Some(y)) => Some(Range {
+                        lo: 0,
+                        hi: x.hi.min(y.hi),
+                    }),
+                    _ => Some(fw),
+                }
             }
             _ => full(w),
         }
