@@ -573,9 +573,14 @@ impl<'a> Iteration<'a> {
                         Some(d.max(floor))
                     }
                     Dep::SameIterationOnly | Dep::Never => {
-                        // Each unordered pair once; a store against itself says nothing.
+                        // Each unordered pair once; a store against itself says nothing;
+                        // an unrolled body's copies share their source lines, so a note
+                        // already given is not repeated.
                         if a < b {
-                            notes.push(self.affine_note(a, b, dep));
+                            let note = self.affine_note(a, b, dep);
+                            if !notes.contains(&note) {
+                                notes.push(note);
+                            }
                         }
                         None
                     }
