@@ -1,6 +1,6 @@
 //! The bounded fuzz run of CI: a few random well-defined kernels (hls/tests/fuzz) on
 //! POCL, in the interpreter and in Verilator must agree. The seeds come from the commit
-//! (`git rev-parse HEAD`, or `OCL_HLS_FUZZ_SEED`), so every commit explores new kernels
+//! (`git rev-parse HEAD`, or `OCL_HLS_RANDOM_SEED`), so every commit explores new kernels
 //! and a failure names the seed that reproduces it with the long-run command.
 
 mod fuzz;
@@ -11,8 +11,8 @@ use std::path::Path;
 const KERNELS: u64 = 2;
 
 fn base_seed() -> u64 {
-    if let Ok(s) = std::env::var("OCL_HLS_FUZZ_SEED") {
-        return s.trim().parse().expect("OCL_HLS_FUZZ_SEED is a number");
+    if let Ok(s) = std::env::var("OCL_HLS_RANDOM_SEED") {
+        return s.trim().parse().expect("OCL_HLS_RANDOM_SEED is a number");
     }
     let out = std::process::Command::new("git")
         .args(["rev-parse", "HEAD"])
