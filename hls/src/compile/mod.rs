@@ -314,3 +314,16 @@ pub fn compile_file(
     let c = compile(k, &checked.sources, board, cfg).map_err(|d| rendered(&checked.sources, &d))?;
     Ok((c, checked.sources))
 }
+
+/// For unit tests: the first kernel of `src` compiled for the built-in `sim` board
+/// (panics with the diagnostics when it does not check or compile).
+#[cfg(test)]
+pub(crate) fn compile_for_sim(src: &str) -> Compiled {
+    let c = crate::frontend::check_source("k.cl", src, &Default::default());
+    assert!(!c.has_errors(), "{:?}", c.diags.list);
+    let m = lower(c.program.as_ref().expect("a program"), &c.sources).expect("lowering");
+    let boards = crate::board::BoardSet::builtin().expect("boards");
+    let board = boards.get("sim").expect("the sim board");
+    let cfg = crate::project::shell_config_for(board);
+    compile(&m.kernels[0], &c.sources, board, &cfg).unwrap_or_else(|d| panic!("{:?}", d.list))
+}

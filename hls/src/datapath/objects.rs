@@ -596,7 +596,6 @@ fn bytes_lit(bytes: &[u8]) -> Expr {
 #[cfg(test)]
 mod tests {
     use super::period;
-    use crate::board::BoardSet;
 
     #[test]
     fn an_image_repeating_a_short_pattern_has_that_period() {
@@ -609,15 +608,7 @@ mod tests {
 
     /// Controller states of the only kernel of `src` on the `sim` board.
     fn states(src: &str) -> usize {
-        let c = crate::frontend::check_source("k.cl", src, &crate::frontend::Options::default());
-        assert!(!c.has_errors(), "{:?}", c.diags.list);
-        let m = crate::lower::lower(c.program.as_ref().unwrap(), &c.sources).unwrap();
-        let boards = BoardSet::builtin().unwrap();
-        let board = boards.get("sim").unwrap();
-        let cfg = crate::project::shell_config_for(board);
-        let comp = crate::compile::compile(&m.kernels[0], &c.sources, board, &cfg)
-            .unwrap_or_else(|d| panic!("{:?}", d.list));
-        comp.datapath.states
+        crate::compile::compile_for_sim(src).datapath.states
     }
 
     #[test]

@@ -385,13 +385,18 @@ impl Gen<'_> {
                         };
                         let narrow = own_bits < unit_bits;
                         let at = self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?;
-                        let req = group_address(addr, aw, below);
-                        let req = if narrow {
+                        // A narrower access's own address (its group's, for a wide one)
+                        // gives the request, rounded down, and its offset in the answer.
+                        let (req, own) = if narrow {
+                            let name = self.fresh("pla");
+                            let own = self.m.wire(&name, aw);
+                            self.m.assign(own, group_address(addr, aw, below));
                             let below_unit = (unit_bits / 8 - 1) as u64;
                             let keep = !below_unit & (u64::MAX >> (64 - aw.min(64)));
-                            Expr::bin(BinOp::And, req, Expr::lit(aw, keep))
+                            let req = Expr::bin(BinOp::And, Expr::Net(own), Expr::lit(aw, keep));
+                            (req, Some(own))
                         } else {
-                            req
+                            (group_address(addr, aw, below), None)
                         };
                         self.fsm.drive(ra, at.clone(), req);
                         self.fsm
@@ -407,20 +412,17 @@ impl Gen<'_> {
                         let (name, width) = (self.fresh("pld"), own_bits);
                         let w = self.m.wire(&name, width);
                         self.m.set_loc(w, oloc.clone());
-                        if narrow {
+                        if let Some(own) = own {
                             // The access's byte offset in the element, taken from its
                             // address with the request and kept until the answer arrives
                             // (a few bits, not the address).
                             let off_bits = (unit_bits / 8).trailing_zeros();
-                            let name = self.fresh("pla");
-                            let base = self.m.wire(&name, aw);
-                            self.m.assign(base, group_address(addr, aw, below));
                             let name = self.fresh("plo");
                             let off = self.m.wire(&name, off_bits);
                             self.m.assign(
                                 off,
                                 Expr::Slice {
-                                    net: base,
+                                    net: own,
                                     hi: off_bits - 1,
                                     lo: 0,
                                 },

@@ -108,7 +108,7 @@ fn rewrite(k: &mut Kernel, id: LoopId) {
         brk: false,
     };
     // go = 1 before the loop.
-    let pre = write_const(k, &f, go, 1);
+    let pre = write_const(k, span, go, 1);
     insert_before(k, id, pre);
     // The test: the source's, and go.
     let (cb, test) = k.lp(id).cond.expect("a while loop's test");
@@ -118,7 +118,7 @@ fn rewrite(k: &mut Kernel, id: LoopId) {
     k.loops[id.0 as usize].cond = Some((cb, both));
     // The body: skip = 0 first, then the exits as flag writes.
     let body = std::mem::take(&mut k.loops[id.0 as usize].body);
-    let start = write_const(k, &f, skip, 0);
+    let start = write_const(k, span, skip, 0);
     let mut nodes = vec![Node::Block(start)];
     nodes.extend(flagged(k, &mut f, id, body.0).0);
     k.loops[id.0 as usize].body = Region(nodes);
@@ -147,13 +147,13 @@ fn flagged(k: &mut Kernel, f: &mut Flags, id: LoopId, nodes: Vec<Node>) -> (Vec<
             Node::Break(l) if l == id => {
                 f.brk = true;
                 let b = k.new_block();
-                write_into(k, f, b, f.go, 0);
-                write_into(k, f, b, f.skip, 1);
+                write_into(k, f.span, b, f.go, 0);
+                write_into(k, f.span, b, f.skip, 1);
                 out.push(Node::Block(b));
                 true
             }
             Node::Continue(l) if l == id => {
-                let b = write_const(k, f, f.skip, 1);
+                let b = write_const(k, f.span, f.skip, 1);
                 out.push(Node::Block(b));
                 true
             }
@@ -197,16 +197,16 @@ fn flagged(k: &mut Kernel, f: &mut Flags, id: LoopId, nodes: Vec<Node>) -> (Vec<
 }
 
 /// A new block writing `value` to flag `v`.
-fn write_const(k: &mut Kernel, f: &Flags, v: VarId, value: u64) -> BlockId {
+pub(super) fn write_const(k: &mut Kernel, span: Span, v: VarId, value: u64) -> BlockId {
     let b = k.new_block();
-    write_into(k, f, b, v, value);
+    write_into(k, span, b, v, value);
     b
 }
 
-fn write_into(k: &mut Kernel, f: &Flags, b: BlockId, v: VarId, value: u64) {
+fn write_into(k: &mut Kernel, span: Span, b: BlockId, v: VarId, value: u64) {
     let blk = k.block_mut(b);
-    let c = blk.add(OpKind::Const(vec![value]), Some(Ty::I(1)), f.span, &[]);
-    blk.add(OpKind::WriteVar(v), None, f.span, &[c]);
+    let c = blk.add(OpKind::Const(vec![value]), Some(Ty::I(1)), span, &[]);
+    blk.add(OpKind::WriteVar(v), None, span, &[c]);
 }
 
 /// A new block testing flag `v` (`negate`: that it is clear).
@@ -257,7 +257,6 @@ fn insert_in(r: &mut Region, id: LoopId, pre: BlockId) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::board::BoardSet;
 
     /// Collatz steps with a `break` and a `continue`: the loop loses both and is
     /// pipelined; a loop whose test reads memory keeps its `break`.
@@ -284,14 +283,7 @@ mod tests {
             }
             out[get_global_id(0)] = steps + j;
         }";
-        let c = crate::frontend::check_source("k.cl", src, &Default::default());
-        let m = crate::compile::lower(c.program.as_ref().expect("program"), &c.sources)
-            .expect("lowering");
-        let boards = BoardSet::builtin().expect("boards");
-        let board = boards.get("sim").expect("sim");
-        let cfg = crate::project::shell_config_for(board);
-        let out = crate::compile::compile(&m.kernels[0], &c.sources, board, &cfg)
-            .unwrap_or_else(|d| panic!("{:?}", d.list));
+        let out = crate::compile::compile_for_sim(src);
         let k = &out.group.kernel;
         let flagged: Vec<_> = k.vars.iter().filter(|v| v.name.ends_with(".go")).collect();
         assert_eq!(flagged.len(), 1, "{:?}", k.vars);

@@ -11,7 +11,8 @@
 //!
 //! Passes, in order: `unroll` (with `merge` joining the straight-line runs it leaves),
 //! `tables`, `registers`, `rotate` (a do-while loop's test to the start of its
-//! iteration), `exits` (`break` and `continue` as flags, so the loop can be pipelined), `flatten` (a work-item loop with the loop it holds),
+//! iteration), `exits` (`break` and `continue` as flags, so the loop can be pipelined),
+//! `flatten` (a work-item loop with the loop it holds),
 //! `forward` (on the blocks the others made), `compact`.
 
 pub mod compact;

@@ -6,7 +6,7 @@
 //! division) and that hold no loop are rewritten; `exits` runs after and turns a
 //! `continue` in them into a flag like any while loop's.
 
-use super::exits::{harmless_test, insert_before, placed};
+use super::exits::{harmless_test, insert_before, placed, write_const};
 use crate::ir::{BinOp, Kernel, LoopId, LoopKind, Node, OpKind, Region, Ty};
 
 /// Rewrites every do-while loop of `k` it can; returns how many.
@@ -38,20 +38,13 @@ fn holds_loop(r: &Region) -> bool {
 fn rewrite(k: &mut Kernel, id: LoopId) {
     let span = k.lp(id).span;
     let first = k.new_var(&format!("L{}.first", id.0), Ty::I(1), span);
-    let set = |k: &mut Kernel, value: u64| {
-        let b = k.new_block();
-        let blk = k.block_mut(b);
-        let c = blk.add(OpKind::Const(vec![value]), Some(Ty::I(1)), span, &[]);
-        blk.add(OpKind::WriteVar(first), None, span, &[c]);
-        b
-    };
-    let pre = set(k, 1);
+    let pre = write_const(k, span, first, 1);
     insert_before(k, id, pre);
     let (cb, test) = k.lp(id).cond.expect("a do-while loop's test");
     let blk = k.block_mut(cb);
     let f = blk.add(OpKind::ReadVar(first), Some(Ty::I(1)), span, &[]);
     let either = blk.add(OpKind::Binary(BinOp::Or), Some(Ty::I(1)), span, &[f, test]);
-    let start = set(k, 0);
+    let start = write_const(k, span, first, 0);
     let l = &mut k.loops[id.0 as usize];
     l.cond = Some((cb, either));
     l.kind = LoopKind::While;
@@ -60,18 +53,9 @@ fn rewrite(k: &mut Kernel, id: LoopId) {
 
 #[cfg(test)]
 mod tests {
-    use crate::board::BoardSet;
-
     /// Whether the kernel's loop at `line` is pipelined on the `sim` board.
     fn pipelined_at(src: &str, line: u32) -> bool {
-        let c = crate::frontend::check_source("k.cl", src, &crate::frontend::Options::default());
-        assert!(!c.has_errors(), "{:?}", c.diags.list);
-        let m = crate::lower::lower(c.program.as_ref().unwrap(), &c.sources).unwrap();
-        let boards = BoardSet::builtin().unwrap();
-        let board = boards.get("sim").unwrap();
-        let cfg = crate::project::shell_config_for(board);
-        let comp = crate::compile::compile(&m.kernels[0], &c.sources, board, &cfg)
-            .unwrap_or_else(|d| panic!("{:?}", d.list));
+        let comp = crate::compile::compile_for_sim(src);
         let l = comp
             .loops
             .iter()

@@ -316,19 +316,11 @@ mod tests {
 
 #[cfg(test)]
 mod kernel_tests {
-    use crate::board::BoardSet;
 
     /// The wide groups of the kernel in `src`, as (lanes, bytes) per group.
     fn groups(src: &str) -> Vec<(usize, u32)> {
-        let c = crate::frontend::check_source("k.cl", src, &crate::frontend::Options::default());
-        assert!(!c.has_errors(), "{:?}", c.diags.list);
-        let m = crate::lower::lower(c.program.as_ref().unwrap(), &c.sources).unwrap();
-        let boards = BoardSet::builtin().unwrap();
-        let board = boards.get("sim").unwrap();
-        let cfg = crate::project::shell_config_for(board);
-        let comp = crate::compile::compile(&m.kernels[0], &c.sources, board, &cfg)
-            .unwrap_or_else(|d| panic!("{:?}", d.list));
-        comp.memory
+        crate::compile::compile_for_sim(src)
+            .memory
             .wide
             .groups
             .iter()
