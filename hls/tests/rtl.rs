@@ -226,6 +226,27 @@ fn constant_comparisons_are_folded_before_emission() {
         (BinOp::Eq, Expr::Net(wide), Expr::Net(ones)),
         (BinOp::Gt, Expr::Net(wide), Expr::lit(64, 0xffff_ffff)),
         (BinOp::Lt, flip(a16), flip(Expr::Net(short_min))),
+        // `max(UINT_MAX, x) < y` (fuzz seed 20436): the select's own compare folds,
+        // leaving `1'h1 ? 64'hff..ff : x`, which is all-ones.
+        (
+            BinOp::Lt,
+            Expr::Mux(
+                Box::new(Expr::bin(BinOp::Gt, Expr::Net(ones), Expr::Net(wide))),
+                Box::new(Expr::Net(ones)),
+                Box::new(Expr::Net(wide)),
+            ),
+            Expr::Net(wide),
+        ),
+        // `min(x, y * 0)` (seed 20470): the product is zero and nothing is below it.
+        (
+            BinOp::Lt,
+            Expr::Net(a),
+            Expr::Mux(
+                Box::new(Expr::bin(BinOp::Lt, Expr::Net(a), Expr::Net(zero))),
+                Box::new(Expr::Net(a)),
+                Box::new(Expr::bin(BinOp::Mul, Expr::Net(a), Expr::Net(zero))),
+            ),
+        ),
     ];
     for (i, (op, x, y)) in cases.into_iter().enumerate() {
         let o = m.output(&format!("y{i}"), 1);
@@ -235,7 +256,7 @@ fn constant_comparisons_are_folded_before_emission() {
     let o = m.output("open", 1);
     m.assign(o, Expr::bin(BinOp::Lt, Expr::Net(wide), Expr::lit(64, 5)));
     let text = emit(&m).unwrap_or_else(|e| panic!("{e}"));
-    for (i, v) in ["0", "1", "1", "0", "0", "0"].iter().enumerate() {
+    for (i, v) in ["0", "1", "1", "0", "0", "0", "0", "0"].iter().enumerate() {
         assert!(
             text.contains(&format!("assign y{i} = 1'h{v};")),
             "y{i} not folded to {v}:\n{text}"

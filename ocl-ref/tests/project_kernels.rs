@@ -72,6 +72,8 @@ const THREE_WAY_ONLY: &[&str] = &[
     "convert_sat_wide",
     "fuzz_20114",
     "fuzz_20215",
+    "fuzz_20436",
+    "fuzz_20470",
     "math_exact_bits",
     "nan_bits",
 ];

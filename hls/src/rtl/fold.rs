@@ -1,6 +1,6 @@
 //! Folds comparisons whose result the operands' value ranges already decide (`x >= 0`,
-//! `{32'h0, y} <= 64'hffff_ffff`): Verilator proves them constant through wires and
-//! refuses them (`UNSIGNED`, `CMPCONST`) under warnings-as-errors, so no emitted module
+//! `{32'h0, y} <= 64'hffff_ffff`, through selects and products with zero): Verilator
+//! proves them constant through wires and refuses them (`UNSIGNED`, `CMPCONST`) under warnings-as-errors, so no emitted module
 //! may contain one. Runs on a copy of the netlist just before printing.
 
 use std::collections::HashMap;
@@ -116,6 +116,9 @@ impl<'a> Ranges<'a> {
                             BinOp::Xor => Some(x ^ y),
                             BinOp::Add => Some(x.wrapping_add(y)),
                             BinOp::Sub => Some(x.wrapping_sub(y)),
+                            BinOp::Mul => Some(x.wrapping_mul(y)),
+                            BinOp::Shl => Some(if y >= 64 { 0 } else { x << y }),
+                            BinOp::Shr => Some(if y >= 64 { 0 } else { x >> y }),
                             _ => None,
                         };
                         if let Some(v) = v {
@@ -124,17 +127,53 @@ impl<'a> Ranges<'a> {
                         }
                     }
                 }
+                let zero = |r: Option<Range>| r == Some(Range { lo: 0, hi: 0 });
                 match (op, ra, rb) {
                     (BinOp::And, Some(x), Some(y)) => Some(Range {
                         lo: 0,
                         hi: x.hi.min(y.hi),
                     }),
+                    // `x * 0` (a product with a constant the opt stage kept): Verilator
+                    // propagates it and then sees the compare that reads it as constant.
+                    (BinOp::Mul, _, _) if zero(ra) || zero(rb) => Some(Range { lo: 0, hi: 0 }),
+                    _ if is_compare(*op) => match (ra, rb) {
+                        (Some(x), Some(y)) => Some(match decide(*op, x, y) {
+                            Some(v) => Range {
+                                lo: v as u64,
+                                hi: v as u64,
+                            },
+                            None => fw,
+                        }),
+                        _ => Some(fw),
+                    },
                     _ => Some(fw),
+                }
+            }
+            // A select whose condition is known is its arm; otherwise either arm's value.
+            Expr::Mux(c, t, f) => {
+                let (rt, rf) = (self.of(t, depth), self.of(f, depth));
+                match self.of(c, depth) {
+                    Some(Range { lo: 1, hi: 1 }) => rt,
+                    Some(Range { lo: 0, hi: 0 }) => rf,
+                    _ => match (rt, rf) {
+                        (Some(x), Some(y)) => Some(Range {
+                            lo: x.lo.min(y.lo),
+                            hi: x.hi.max(y.hi),
+                        }),
+                        _ => full(w),
+                    },
                 }
             }
             _ => full(w),
         }
     }
+}
+
+fn is_compare(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+    )
 }
 
 /// The comparison's value when the operand ranges decide it.
@@ -173,10 +212,7 @@ fn rewrite(e: &mut Expr, r: &mut Ranges) -> bool {
         Expr::Bin(op, a, b) => {
             changed |= rewrite(a, r);
             changed |= rewrite(b, r);
-            let compare = matches!(
-                op,
-                BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
-            );
+            let compare = is_compare(*op);
             let known = match compare.then(|| (r.of(a, 0), r.of(b, 0))) {
                 Some((Some(ra), Some(rb))) => decide(*op, ra, rb),
                 _ => None,
@@ -190,6 +226,18 @@ fn rewrite(e: &mut Expr, r: &mut Ranges) -> bool {
             changed |= rewrite(c, r);
             changed |= rewrite(t, r);
             changed |= rewrite(f, r);
+            // A select on a folded compare: Verilator would see the chosen arm's range
+            // (`1'h0 ? x : 32'hffffffff` then compared as all-ones).
+            let pick = match r.of(c, 0) {
+                Some(Range { lo: 1, hi: 1 }) => Some(true),
+                Some(Range { lo: 0, hi: 0 }) => Some(false),
+                _ => None,
+            };
+            if let Some(p) = pick {
+                let arm = if p { &mut **t } else { &mut **f };
+                *e = std::mem::replace(arm, Expr::lit(1, 0));
+                return true;
+            }
         }
     }
     changed
