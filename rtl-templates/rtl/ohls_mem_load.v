@@ -320,8 +320,10 @@ module ohls_mem_load #(
             else if (flush) stale <= 1'b1;
         end
     end
+    // A request in the last request's beat keeps that beat's second one: it was fetched
+    // (or demanded) right after it, whether or not this element needs it.
     always @(posedge clk) begin
-        if (accept) cur_span <= span_in;
+        if (accept) cur_span <= span_in || (same_beat && !fresh && cur_span);
     end
 
     // ---- Request queue: {tag, position} per pending request ----

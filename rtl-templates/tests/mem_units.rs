@@ -100,6 +100,28 @@ fn walks(seed: u64, n: usize, align: u32, beat: u32) -> Vec<u32> {
     out
 }
 
+/// Random walks that also step back inside the beat: after an element that spans two
+/// beats, one of the same first beat that does not (then one in the next beat, which the
+/// unit already fetched as the spanning element's second).
+fn zigzags(seed: u64, n: usize, elem: u32, align: u32, beat: u32) -> Vec<u32> {
+    let mut r = XorShift(seed.wrapping_mul(0x9e6c_63d0_676a_9a99) | 1);
+    let mask = !(align - 1);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut a = ((r.below((1 << 20) - 65536) as u32) & mask) + beat;
+        for _ in 0..1 + r.below(200) {
+            out.push(a);
+            a = match r.below(4) {
+                // Back to a spot earlier in the beat (the beat's start at most).
+                0 => a - ((r.below(u64::from(a % beat) + 1) as u32) & mask),
+                _ => a + ((r.below(u64::from(beat + elem) + 1) as u32) & mask),
+            };
+        }
+    }
+    out.truncate(n);
+    out
+}
+
 /// A file for the bench, named uniquely (tests run in parallel).
 fn scratch(name: &str, text: &str) -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
@@ -447,6 +469,8 @@ fn load_unit_serves_misaligned_elements_in_random_traffic() {
             run_loads(&exe, s, &reqs, &LoadRun::random(seed, true, "mix"));
             let reqs = walks(seed, 3000, s.align, s.dw / 8);
             run_loads(&exe, s, &reqs, &LoadRun::random(seed, true, "walks"));
+            let reqs = zigzags(seed, 3000, s.elem, s.align, s.dw / 8);
+            run_loads(&exe, s, &reqs, &LoadRun::random(seed, true, "zigzags"));
         }
     }
 }
@@ -466,6 +490,15 @@ fn load_unit_without_streams_reads_each_beat_of_misaligned_elements_once() {
         let reqs = walks(seed, 3000, s.align, 32);
         let r = run_loads(&exe, s, &reqs, &no_stream_run(seed, 20, "walks"));
         assert!(r.bursts.iter().all(|&(_, n)| n <= 2), "{:?}", r.bursts);
+    }
+    // Also 4-byte elements at 2-byte alignment (a packed struct's int after a short).
+    for s in [s, shape(256, 4, 2)] {
+        let exe = load_unit(s, NO_STREAM);
+        for seed in 31..=33u64 {
+            let reqs = zigzags(seed, 3000, s.elem, s.align, 32);
+            let r = run_loads(&exe, s, &reqs, &no_stream_run(seed, 20, "zigzags"));
+            assert!(r.bursts.iter().all(|&(_, n)| n <= 2), "{:?}", r.bursts);
+        }
     }
     let n = 4096;
     let base = 0x10004;
