@@ -40,6 +40,7 @@ const KERNELS: &[&str] = &[
     "loop_attr_labels",
     "name_mangling",
     "packed_aligned_array",
+    "packed_loads",
     "relational_vec",
     "scalar_args",
     "select_bitselect",
@@ -737,6 +738,28 @@ fn packed_aligned_array() {
         aw[0..2].copy_from_slice(&(delta.wrapping_sub(1)).to_le_bytes());
         aw[8..12].copy_from_slice(&(nv ^ i as i32).to_le_bytes());
         assert_eq!(a[16 * i..16 * i + 16], aw[..], "a[{i}] (padding untouched)");
+    }
+}
+
+#[test]
+fn packed_loads() {
+    let r = project("packed_loads");
+    let (recs, pairs) = (input(&r, "r"), input(&r, "p"));
+    let out = u64s(output(&r, "out"));
+    let le = |b: &[u8]| {
+        b.iter()
+            .rev()
+            .fold(0u64, |acc, &x| (acc << 8) | u64::from(x))
+    };
+    for i in 0..64 {
+        let x = &recs[15 * i..15 * i + 15];
+        let (tag, f, u, s) = (x[0], le(&x[1..5]), le(&x[5..13]), le(&x[13..15]));
+        let want = u.wrapping_add(s * u64::from(tag)).wrapping_add(f);
+        assert_eq!(out[2 * i], want, "out[{}]", 2 * i);
+        let p = &pairs[14 * i..14 * i + 14];
+        let (a, b, c) = (le(&p[0..2]), le(&p[2..6]) as u32 as i32, le(&p[6..14]));
+        let want = (c ^ i64::from(b) as u64).wrapping_add(a);
+        assert_eq!(out[2 * i + 1], want, "out[{}]", 2 * i + 1);
     }
 }
 

@@ -12,7 +12,8 @@
 //! Passes, in order: `unroll` (with `merge` joining the straight-line runs it leaves),
 //! `tables`, `registers`, `rotate` (a do-while loop's test to the start of its
 //! iteration), `exits` (`break` and `continue` as flags, so the loop can be pipelined),
-//! `flatten` (a work-item loop with the loop it holds),
+//! `flatten` (a work-item loop with the loop it holds), `split` (an under-aligned global
+//! load in a pipeline candidate into aligned pieces),
 //! `forward` (on the blocks the others made), `compact`.
 
 pub mod compact;
@@ -25,6 +26,7 @@ pub mod forward;
 pub mod merge;
 pub mod registers;
 pub mod rotate;
+pub mod split;
 pub mod tables;
 pub mod unroll;
 
@@ -156,6 +158,8 @@ pub struct LoopsReport {
     pub registers: Vec<RegisterArray>,
     pub kept_in_memory: Vec<KeptArray>,
     pub folded_tables: Vec<FoldedTable>,
+    /// Under-aligned global loads of pipeline candidates split into aligned pieces.
+    pub split_loads: usize,
     /// Per loop of the result (its id in the group form), what unrolling made of it.
     #[serde(skip)]
     pub loops: BTreeMap<u32, LoopNote>,
@@ -193,6 +197,7 @@ pub fn run(k: &mut Kernel, sm: &SourceMap, opts: &Options) -> Result<LoopsReport
     let rotated = rotate::run(k);
     let flagged = exits::run(k) + rotated;
     let flattened = flatten::run(k);
+    report.split_loads = split::run(k);
     let unrolled = report.unrolled.iter().any(|d| d.how != "not unrolled");
     if made.is_empty() && !unrolled && flattened == 0 && flagged == 0 {
         report.loops = notes.into_iter().map(|(l, n)| (l.0, n)).collect();
