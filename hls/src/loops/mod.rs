@@ -9,7 +9,8 @@
 //! scheduler work best on. (DESIGN.md lists `loops` after `opt`; running it first gives
 //! `opt` the unrolled code to fold instead of the rolled loop.)
 //!
-//! Passes, in order: `unroll` (with `merge` joining the straight-line runs it leaves),
+//! Passes, in order: `narrow` (a loop test on a promoted counter, `(int)i < 1000`, at
+//! the counter's width), `unroll` (with `merge` joining the straight-line runs it leaves),
 //! `tables`, `registers`, `rotate` (a do-while loop's test to the start of its
 //! iteration), `exits` (`break` and `continue` as flags, so the loop can be pipelined),
 //! `flatten` (a work-item loop with the loop it holds), `split` (an under-aligned global
@@ -24,6 +25,7 @@ pub mod flatten;
 pub mod fold;
 pub mod forward;
 pub mod merge;
+pub mod narrow;
 pub mod registers;
 pub mod rotate;
 pub mod split;
@@ -174,6 +176,7 @@ impl LoopsReport {
 /// Runs the stage on a group-form kernel. Errors (an unrolling over the size limit) are
 /// diagnostics at the loops, all of them.
 pub fn run(k: &mut Kernel, sm: &SourceMap, opts: &Options) -> Result<LoopsReport, Diagnostics> {
+    narrow::run(k);
     let mut u = unroll::Unroller::new(k, opts, sm);
     let body = std::mem::take(&mut k.body);
     k.body = u.region(k, body);

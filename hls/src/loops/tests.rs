@@ -264,3 +264,25 @@ fn a_struct_copied_whole_and_read_by_field_becomes_byte_registers() {
     assert_eq!(regs, vec![("r", 9, "i8")], "{:?}", r.kept_in_memory);
     assert!(!ir.contains("object o0 r"), "{ir}");
 }
+
+#[test]
+fn a_promoted_short_counter_is_a_counted_loop() {
+    // `i < 1000` on a `short i` compares `(int)i`; 1000 is a short, so the test narrows
+    // to 16 bits and the loop is counted: a main loop of 4 copies at fixed offsets and
+    // constant copies for the rest, no per-copy exit tests.
+    let (ir, r) = stage(&kernel(
+        "    #pragma unroll 4\n    for (short i = 0; i < 1000; i++)\n        a[i] = i;",
+    ))
+    .expect("stage");
+    assert!(ir.contains("i1 cmp(slt) %"), "{ir}");
+    assert!(!ir.contains(".go"), "exit flags: {ir}");
+    assert_eq!(r.unrolled[0].how, "main loop + straight-line remainder");
+    // A bound the counter cannot hold keeps the wide test (it never fails: the loop
+    // would run forever), and the loop is not counted.
+    let (ir, _) = stage(&kernel(
+        "    for (uchar i = 0; i < 300; i++) {\n        a[i] = i;\n        if (a[0] == 7) break;\n    }",
+    ))
+    .expect("stage");
+    assert!(ir.contains("i32 conv"), "{ir}");
+    assert!(!ir.contains("i8 const [0x2c]"), "{ir}");
+}
