@@ -95,7 +95,75 @@ pub enum Dep {
 pub struct AffineLoop {
     /// The induction variable's step per iteration, when the loop has one.
     step: Option<i64>,
+    /// A power of two every value of the induction variable is a multiple of.
+    iv_align: u64,
+    /// The buffer parameters: a pointer to a buffer's start is `BUFFER_ALIGN`-aligned.
+    buffers: HashSet<u32>,
     access: HashMap<(BlockId, OpId), (Affine, u64)>,
+}
+
+/// The alignment of every buffer's start in bytes: OpenCL's
+/// `CL_DEVICE_MEM_BASE_ADDR_ALIGN` of 1024 bits, which the sub-buffer offsets keep
+/// (`launch::resolve::SUB_BUFFER_ALIGN`) and the runtimes' allocations exceed.
+pub const BUFFER_ALIGN: u64 = 128;
+
+/// A power of two that divides every value variable `v` takes: the writes of `v` in the
+/// whole kernel are constants or `v` plus or minus constants (an unrolled counter:
+/// `i = 0`, `i += 4`, `i = 1000`), through integer casts, which keep the low bits.
+fn congruence(k: &Kernel, v: VarId) -> u64 {
+    let mut g: u64 = 0;
+    for blk in &k.blocks {
+        for &o in &blk.order {
+            if blk.op(o).kind != OpKind::WriteVar(v) {
+                continue;
+            }
+            let mut bits = 64u32;
+            let mut peel = |mut x: OpId| {
+                while let OpKind::Conv(Conv::Int { sat: false, .. }) = blk.op(x).kind {
+                    bits = bits.min(int_bits(blk.op(x).ty.as_ref()).unwrap_or(1));
+                    x = blk.operands(x)[0];
+                }
+                x
+            };
+            let Some(val) = blk.operands(o).first().map(|x| peel(*x)) else {
+                return 1;
+            };
+            let konst = |x: OpId| match &blk.op(x).kind {
+                OpKind::Const(l) if l.len() == 1 => Some(l[0]),
+                _ => None,
+            };
+            let is_v = |x: OpId| blk.op(x).kind == OpKind::ReadVar(v);
+            let c = match (&blk.op(val).kind, konst(val)) {
+                (_, Some(c)) => Some(c),
+                (OpKind::Binary(BinOp::Add | BinOp::Sub), _) => {
+                    let args: Vec<OpId> = blk.operands(val).into_iter().map(&mut peel).collect();
+                    match args[..] {
+                        [a, b] if is_v(a) => konst(b),
+                        [a, b] if is_v(b) && blk.op(val).kind == OpKind::Binary(BinOp::Add) => {
+                            konst(a)
+                        }
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            let Some(c) = c else { return 1 };
+            let c = if bits >= 64 {
+                c
+            } else {
+                c & ((1u64 << bits) - 1)
+            };
+            // Below the narrowest cast the low bits are all that is known.
+            let low = if c == 0 {
+                1u64 << (bits.min(63))
+            } else {
+                c & c.wrapping_neg()
+            };
+            let low = low.min(1u64 << (bits.min(63)));
+            g = if g == 0 { low } else { g.min(low) };
+        }
+    }
+    g.max(1)
 }
 
 /// Sign-extends the low `bits` of `v`.
@@ -254,7 +322,40 @@ impl AffineLoop {
                 val.insert(id, a);
             }
         }
-        AffineLoop { step, access }
+        AffineLoop {
+            step,
+            iv_align: iv.map_or(1, |v| congruence(k, v)),
+            buffers: (0..k.params.len() as u32)
+                .filter(|p| k.is_buffer(*p))
+                .collect(),
+            access,
+        }
+    }
+
+    /// A power of two access `a`'s address is a multiple of in every iteration (at most
+    /// `BUFFER_ALIGN`), from its affine form: a buffer's start, the induction variable's
+    /// congruence times its coefficient, the constant, and the other terms' coefficients.
+    pub fn align(&self, a: (BlockId, OpId)) -> Option<u64> {
+        let (f, _) = self.access.get(&a)?;
+        let low = |c: i64| {
+            let c = c as u64;
+            if c == 0 {
+                BUFFER_ALIGN
+            } else {
+                (c & c.wrapping_neg()).min(BUFFER_ALIGN)
+            }
+        };
+        let mut al = low(f.k);
+        if f.iv != 0 {
+            al = al.min(low(f.iv).saturating_mul(self.iv_align).min(BUFFER_ALIGN));
+        }
+        for (t, c) in &f.terms {
+            al = al.min(match t {
+                Term::Param(p) if *c == 1 && self.buffers.contains(p) => BUFFER_ALIGN,
+                _ => low(*c),
+            });
+        }
+        Some(al)
     }
 
     /// Bytes from access `a`'s address to access `b`'s in the same iteration, when both

@@ -240,7 +240,12 @@ fn group_runs(
                     issuer: acc[*issuer.expect("lanes")].key,
                     lanes: lanes.iter().map(|&l| acc[l].key).collect(),
                     lane_bytes: acc[lanes[0]].bytes,
-                    align: acc[lanes[0]].align.max(1),
+                    // The declared alignment, or what the address provably has (an
+                    // unrolled counter's multiples of 4 make `in[i]` 16-byte aligned).
+                    align: acc[lanes[0]].align.max(1).max(
+                        aff.align(acc[lanes[0]].key)
+                            .map_or(1, |a| a.min(u64::from(beat)) as u32),
+                    ),
                 });
                 at += n;
             } else {
@@ -362,15 +367,22 @@ mod kernel_tests {
 
     #[test]
     fn a_load_group_less_aligned_than_its_size_and_narrower_than_the_unit_splits() {
-        // Loop 1's pairs x[i], x[i + 1] are 8 bytes aligned to 4; loop 2's groups make x's
-        // load unit 16 bytes wide, and an 8-byte element at a 4-byte boundary may
+        // Loop 1's pairs x[i], x[i + 1] with i odd are 8 bytes at a 4-byte boundary;
+        // loop 2's groups make x's load unit 16 bytes wide, and such a pair may
         // straddle two of its elements: loop 1's pairs stay single loads.
-        let src = "__kernel void k(__global const uint *x, __global uint *y) {\n\
-                   __attribute__((opencl_unroll_hint(2)))\n\
-                   for (uint i = 0; i < 100u; i++) y[i] = x[i] + 1u;\n\
-                   __attribute__((opencl_unroll_hint(4)))\n\
-                   for (uint i = 0; i < 100u; i++) y[i] = x[i] * 3u;\n}";
-        assert_eq!(groups(src), [(2, 8), (4, 16), (4, 16)]);
+        let src = |start: u32| {
+            format!(
+                "__kernel void k(__global const uint *x, __global uint *y) {{\n\
+                 __attribute__((opencl_unroll_hint(2)))\n\
+                 for (uint i = {start}; i < 101u; i++) y[i] = x[i] + 1u;\n\
+                 __attribute__((opencl_unroll_hint(4)))\n\
+                 for (uint i = 0; i < 100u; i++) y[i] = x[i] * 3u;\n}}"
+            )
+        };
+        assert_eq!(groups(&src(1)), [(2, 8), (4, 16), (4, 16)]);
+        // From 0 the counter is even (writes 0, += 2, and its final 100... all even),
+        // so every pair is 8-byte aligned and lies in one 16-byte element.
+        assert_eq!(groups(&src(0)), [(2, 8), (2, 8), (4, 16), (4, 16)]);
     }
 
     #[test]
