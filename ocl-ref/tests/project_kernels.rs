@@ -1329,7 +1329,9 @@ fn memory_attrs() {
                 .wrapping_add(x)
                 .wrapping_add(x >> 1)
                 .wrapping_add(x << 1)
-                .wrapping_add(x);
+                .wrapping_add(x)
+                .wrapping_add(x.wrapping_add(7))
+                .wrapping_add(x >> 3);
             assert_eq!(out[64 * g + l], want, "group {g}, item {l}");
         }
     }

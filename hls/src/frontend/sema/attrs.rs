@@ -28,7 +28,8 @@ pub(super) struct DeclAttrs {
     pub max_size: Option<(u64, Span)>,
     /// `numbanks(N)` and `max_replicates(N)` of a variable.
     pub memory: super::MemoryHints,
-    /// `xcl_array_partition(cyclic, N, dim)`: N, dim and where, for the variable's
+    /// `xcl_array_partition(cyclic, N, dim)` (or `(complete, dim)`, N = 0): N, dim and
+    /// where, for the variable's
     /// checker to match against the array's dimensions.
     pub partition: Option<(u32, u32, Span)>,
 }
@@ -331,8 +332,9 @@ impl Checker<'_> {
     }
 
     /// `xcl_array_partition(cyclic, factor, dim)`: factor and dim when the partition is
-    /// cyclic by a power of two up to [`MAX_BANKS`]; a warning for the kinds not acted on
-    /// (`block`, `complete`), an error for malformed arguments.
+    /// cyclic by a power of two up to [`MAX_BANKS`]; `(complete, dim)`: factor 0 (the
+    /// declaration knows the extent); a warning for `block`, which is not acted on, an
+    /// error for malformed arguments.
     fn partition_args(&mut self, a: &Attribute) -> Option<(u32, u32)> {
         let args = a.args.as_deref().unwrap_or(&[]);
         let kind = match args.first() {
@@ -370,14 +372,23 @@ impl Checker<'_> {
                     }
                 }
             }
-            (Some("block" | "complete"), _) => {
+            (Some("complete"), 2) => match num(self, &args[1]) {
+                Some(d) if d >= 0 => Some((0, d.min(u32::MAX as i128) as u32)),
+                _ => {
+                    self.error(
+                        a.span,
+                        "xcl_array_partition(complete, dim) takes a dimension from 1 \
+                         (0: every dimension)",
+                    );
+                    None
+                }
+            },
+            (Some("block"), _) => {
                 self.warning(
                     a.name_span,
-                    format!(
-                        "'xcl_array_partition({}, ...)' is not acted on: ocl-hls banks arrays \
-                         cyclically (xcl_array_partition(cyclic, N, dim) or numbanks(N))",
-                        kind.unwrap_or_default()
-                    ),
+                    "'xcl_array_partition(block, ...)' is not acted on: ocl-hls banks arrays \
+                     cyclically (xcl_array_partition(cyclic, N, dim), (complete, dim) or \
+                     numbanks(N))",
                 );
                 None
             }

@@ -365,7 +365,33 @@ impl Checker<'_> {
             dims.push(n.unwrap_or(0));
             t = e;
         }
-        if let Some((n, dim, span)) = a.partition {
+        // A complete partition of the innermost dimension (or of every dimension, dim 0)
+        // is a cyclic one by that many elements: element `i` of the flat array in bank
+        // `i mod extent`, each index of the dimension in a memory of its own.
+        if let Some((0, dim, span)) = a.partition {
+            let extent = match dim {
+                0 => dims.iter().try_fold(1u64, |p, d| p.checked_mul(*d)),
+                d if d as usize == dims.len() => dims.last().copied(),
+                _ => None,
+            };
+            match extent {
+                Some(e) if e.is_power_of_two() && e <= super::attrs::MAX_BANKS => {
+                    let e = e as u32;
+                    hints.banks = Some(hints.banks.map_or(e, |b| b.max(e)));
+                }
+                _ => self.warning(
+                    span,
+                    format!(
+                        "'xcl_array_partition(complete, {dim})' is not acted on: ocl-hls \
+                         partitions completely the innermost dimension (dim {}) or the whole \
+                         array (dim 0) when it has a power of two up to {} elements (as \
+                         cyclic banks)",
+                        dims.len().max(1),
+                        super::attrs::MAX_BANKS
+                    ),
+                ),
+            }
+        } else if let Some((n, dim, span)) = a.partition {
             if dims.len() as u32 == dim && dims.last().is_some_and(|x| x % n as u64 == 0) {
                 hints.banks = Some(hints.banks.map_or(n, |b| b.max(n)));
             } else {

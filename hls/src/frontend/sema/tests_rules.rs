@@ -221,12 +221,35 @@ fn banks_and_replicas_asked_for_are_recorded_per_array() {
         && x.message
             .contains("'xcl_array_partition(cyclic, 2, 1)' is not acted on")));
     assert_eq!(of("e").and_then(|h| h.max_replicates), Some(2));
+    // Complete partitions: of the innermost dimension, of the whole array (dim 0).
+    let (p, d, _) = check_src(
+        "__kernel void k(__global int *o) {\n\
+         __local int f[8][4] __attribute__((xcl_array_partition(complete, 2)));\n\
+         int g[2][4] __attribute__((xcl_array_partition(complete, 0)));\n\
+         __local int h[64] __attribute__((xcl_array_partition(complete, 1)));\n\
+         f[0][0] = 1; g[0][0] = 1; h[0] = 1; o[0] = f[0][0] + g[0][0] + h[0];\n}",
+    );
+    assert!(!d.has_errors(), "{:?}", d.list);
+    let of = |name: &str| {
+        p.symbols
+            .iter()
+            .position(|s| s.name == name)
+            .and_then(|i| p.memory_hints.get(&super::SymbolId(i as u32)).copied())
+    };
+    assert_eq!(of("f").and_then(|h| h.banks), Some(4));
+    assert_eq!(of("g").and_then(|h| h.banks), Some(8));
+    // 64 memories are more banks than the tool builds: a warning, nothing asked.
+    assert_eq!(of("h"), None);
+    assert!(d.list.iter().any(|x| x.severity == Severity::Warning
+        && x.message
+            .contains("'xcl_array_partition(complete, 1)' is not acted on")));
     // Malformed requests are errors.
     for bad in [
         "numbanks(3)",
         "numbanks(32)",
         "xcl_array_partition(cyclic, 3, 1)",
         "xcl_array_partition(diagonal)",
+        "xcl_array_partition(complete)",
     ] {
         let (_, d, _) = check_src(&format!(
             "__kernel void k(__global int *o) {{ __local int t[64] __attribute__(({bad})); \
