@@ -246,7 +246,17 @@ impl AffineLoop {
                         None
                     }
                     OpKind::PtrAdd | OpKind::Binary(BinOp::Add) => {
-                        arg(0).zip(arg(1)).and_then(|(x, y)| x.add(&y, 1))
+                        let sum = arg(0).zip(arg(1)).and_then(|(x, y)| x.add(&y, 1));
+                        // A sum `exact` proves does not wrap, with a constant whose sign
+                        // bit is set (`4 * i + 44000` at 16 bits, as `opt` narrows an
+                        // index): the constant counts at its unsigned value.
+                        match int_bits(op.ty.as_ref()) {
+                            Some(t) if t < 64 && ex.contains_key(&id) => {
+                                let wide = args.iter().filter(|a| big_const(block, **a, t)).count();
+                                sum.and_then(|s| s.add(&Affine::konst((wide as i64) << t), 1))
+                            }
+                            _ => sum,
+                        }
                     }
                     OpKind::Binary(BinOp::Sub) => {
                         arg(0).zip(arg(1)).and_then(|(x, y)| x.add(&y, -1))
@@ -305,8 +315,14 @@ impl AffineLoop {
                 let small = int_bits(op.ty.as_ref())
                     .zip(ex.get(&id))
                     .is_some_and(|(t, b)| *b <= mask(t - 1));
+                // A sum that counted a constant unsigned is its unsigned value.
+                let unsigned_sum = matches!(op.kind, OpKind::Binary(BinOp::Add))
+                    && ex.contains_key(&id)
+                    && int_bits(op.ty.as_ref())
+                        .is_some_and(|t| args.iter().any(|a| big_const(block, *a, t)));
                 let is_big = !small
                     && match op.kind {
+                        _ if unsigned_sum => true,
                         OpKind::Conv(_) if passes(block, id, ex) => true,
                         OpKind::ReadVar(v) => big_vars.contains(&v),
                         _ => args.iter().any(|a| big.contains(a)),
@@ -509,6 +525,17 @@ fn induction(
 /// operand's value, by `ex` (`exact`): the operand's unsigned value is its affine value
 /// and fits the result (a truncated value may have its sign bit set, which `new` keeps
 /// sign-extensions of it from passing).
+/// A scalar integer constant of width `t` whose sign bit is set: the affine analysis reads
+/// it signed, an exact sum counts it unsigned.
+fn big_const(block: &Block, o: OpId, t: u32) -> bool {
+    match &block.op(o).kind {
+        OpKind::Const(l) if l.len() == 1 => {
+            int_bits(block.op(o).ty.as_ref()) == Some(t) && l[0] & mask(t) > mask(t - 1)
+        }
+        _ => false,
+    }
+}
+
 fn passes(block: &Block, o: OpId, ex: &HashMap<OpId, u64>) -> bool {
     let op = block.op(o);
     if !matches!(
@@ -552,10 +579,21 @@ fn exact(k: &Kernel, b: BlockId, ranges: Option<&Ranges>) -> HashMap<OpId, u64> 
         let bound = match &op.kind {
             OpKind::Const(l) if l.len() == 1 => Some(l[0] & mask(t)).filter(|c| *c <= mask(t - 1)),
             OpKind::ReadVar(_) | OpKind::WorkItem(_) => r.op(b, id).filter(|h| *h <= mask(t - 1)),
-            OpKind::Binary(BinOp::Add) => ex(0)
-                .zip(ex(1))
-                .and_then(|(x, y)| x.checked_add(y))
-                .and_then(fits),
+            // With a constant of any value, counted unsigned (see `big_const`).
+            OpKind::Binary(BinOp::Add) => {
+                let konst = |n: usize| {
+                    args.get(n).and_then(|a| match &block.op(*a).kind {
+                        OpKind::Const(l) if l.len() == 1 => Some(l[0] & mask(t)),
+                        _ => None,
+                    })
+                };
+                let exact_or_const = |n: usize| ex(n).or_else(|| konst(n));
+                exact_or_const(0)
+                    .zip(exact_or_const(1))
+                    .filter(|_| ex(0).is_some() || ex(1).is_some())
+                    .and_then(|(x, y)| x.checked_add(y))
+                    .and_then(fits)
+            }
             // A constant minus a value no larger than it does not wrap.
             OpKind::Binary(BinOp::Sub) => args
                 .first()

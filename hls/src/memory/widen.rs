@@ -386,6 +386,19 @@ mod kernel_tests {
     }
 
     #[test]
+    fn stores_at_an_offset_past_the_narrowed_sign_bit_still_merge() {
+        // `opt` builds `11000 + i` (bytes: 44000 + 4i, below 2^16) at 16 bits, where the
+        // constant 44000 has its sign bit set; the address is still 44000 + 4i.
+        let src = "__kernel __attribute__((reqd_work_group_size(1, 1, 1)))\n\
+                   void k(__global const uint *in, __global uint *out, __global uint *sums) {\n\
+                   uint s = 0;\n\
+                   __attribute__((opencl_unroll_hint(4)))\n\
+                   for (uint i = 0; i < 1000u; i++) { out[11000 + i] = in[i] ^ 4u; s = s * 3u + in[i]; }\n\
+                   sums[0] = s; }";
+        assert_eq!(groups(src), [(4, 16), (4, 16), (4, 16)]);
+    }
+
+    #[test]
     fn stores_through_the_opt_stages_narrowed_index_arithmetic_still_merge() {
         // The opt stage builds the work-item index at 32 bits and zero-extends it (ids
         // below 2^32 by the launch); the address analysis must see through that.
