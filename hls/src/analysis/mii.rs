@@ -85,6 +85,8 @@ pub struct Iteration<'a> {
     /// A wide group's riding members (`share_ports`): the index of the issuer that moves
     /// their bytes.
     issued_by: HashMap<usize, usize>,
+    /// The clock period: a chain of combinational ops longer than it takes more cycles.
+    period_ns: f64,
 }
 
 /// What a memory op does, for ordering the iteration's memory ops.
@@ -118,6 +120,11 @@ struct IterOp {
     conditional: bool,
 }
 
+/// A longest path within an iteration: its cycles, when its last result settles in the
+/// last of them (ns; 0 when registered), and its steps (each op with the cycles the path
+/// waits after it).
+type Longest = (u32, f64, Vec<(usize, u32)>);
+
 /// A dependence from one iteration to a later one.
 struct Carried {
     from: usize,
@@ -145,6 +152,7 @@ impl<'a> Iteration<'a> {
             succ: Vec::new(),
             affine: AffineLoop::new(k, shape, ranges),
             issued_by: HashMap::new(),
+            period_ns: lib.period_ns,
         };
         let mut writes: HashMap<crate::ir::VarId, Vec<usize>> = HashMap::new();
         // The iteration's memory ops so far: (index, what it does to which memory).
@@ -452,10 +460,14 @@ impl<'a> Iteration<'a> {
             notes: notes.clone(),
         };
         for c in carried {
-            let Some((len, path)) = self.longest(c.to, c.from) else {
+            let Some((len, settle, path)) = self.longest(c.to, c.from) else {
                 continue;
             };
-            let cycle = len as u64 + c.delay as u64;
+            // A recurrence of combinational ops only, its value forwarded to the next
+            // iteration within the cycle it settles in: the chains of consecutive
+            // iterations follow each other, so the part of a cycle it takes counts too.
+            let comb = c.delay == 0 && path.iter().all(|(i, _)| self.ops[*i].t.latency == 0);
+            let cycle = len as u64 + c.delay as u64 + u64::from(comb && settle > 0.0 && len > 0);
             let ii = cycle.div_ceil(c.distance.max(1)).min(u32::MAX as u64) as u32;
             if ii > best.ii {
                 best = Bound {
@@ -657,31 +669,58 @@ impl<'a> Iteration<'a> {
     }
 
     /// The longest path from `from` to `to` (cycles) and its steps (each op with the
-    /// cycles the path waits after it), when `to` is reachable.
-    fn longest(&self, from: usize, to: usize) -> Option<(u32, Vec<(usize, u32)>)> {
+    /// cycles the path waits after it), when `to` is reachable. Ops without latency chain
+    /// within a cycle as the scheduler chains them: while their summed delay fits the
+    /// clock period (a chain past it starts a new cycle, as a recurrence of 16 adders
+    /// takes several).
+    fn longest(&self, from: usize, to: usize) -> Option<Longest> {
         if from == to {
-            return Some((0, vec![(from, 0)]));
+            return Some((0, 0.0, vec![(from, 0)]));
         }
         if to < from {
             return None;
         }
         let n = to - from + 1;
-        let mut dist: Vec<Option<u32>> = vec![None; n];
+        // Per op: the cycle it starts in and when its result settles in that cycle (ns;
+        // 0 for a registered result).
+        let out = |i: usize, arrive: f64| {
+            let t = &self.ops[i].t;
+            if t.latency == 0 {
+                arrive + t.delay_ns
+            } else {
+                0.0
+            }
+        };
+        let mut dist: Vec<Option<(u32, f64)>> = vec![None; n];
         let mut prev = vec![usize::MAX; n];
-        dist[0] = Some(0);
+        dist[0] = Some((0, out(from, 0.0)));
         for i in from..=to {
-            let Some(d) = dist[i - from] else { continue };
-            for &(j, w, _) in &self.succ[i] {
+            let Some((d, ns)) = dist[i - from] else {
+                continue;
+            };
+            for &(j, w, kind) in &self.succ[i] {
                 if j > to {
                     continue;
                 }
-                let nd = d + w;
-                if dist[j - from].is_none_or(|x| nd > x) {
-                    dist[j - from] = Some(nd);
+                let (mut c, mut arrive) = if w > 0 || kind != DepKind::Data {
+                    (d + w, 0.0)
+                } else {
+                    (d, ns)
+                };
+                if arrive > 0.0 && arrive + self.ops[j].t.delay_ns > self.period_ns + 1e-9 {
+                    c += 1;
+                    arrive = 0.0;
+                }
+                let next = (c, out(j, arrive));
+                let later = |x: (u32, f64)| next.0 > x.0 || (next.0 == x.0 && next.1 > x.1);
+                if dist[j - from].is_none_or(later) {
+                    dist[j - from] = Some(next);
                     prev[j - from] = i;
                 }
             }
         }
+        let settle = dist[n - 1]?.1;
+        let dist: Vec<Option<u32>> = dist.into_iter().map(|x| x.map(|x| x.0)).collect();
         let len = dist[n - 1]?;
         let mut path = vec![(to, 0)];
         let mut at = to;
@@ -695,7 +734,7 @@ impl<'a> Iteration<'a> {
             at = p;
         }
         path.reverse();
-        Some((len, path))
+        Some((len, settle, path))
     }
 
     fn rec_reason(&self, ii: u32, c: &Carried, path: &[(usize, u32)]) -> String {
@@ -713,7 +752,16 @@ impl<'a> Iteration<'a> {
                 format!("{class} ({w} cycle{s})")
             })
             .collect();
-        let through = if units.is_empty() {
+        let comb = path.iter().all(|(i, _)| self.ops[*i].t.latency == 0);
+        let through = if comb && path.iter().any(|(_, w)| *w > 0) {
+            // A chain longer than the clock period (see `longest`).
+            let ns: f64 = path.iter().map(|(i, _)| self.ops[*i].t.delay_ns).sum();
+            format!(
+                "a chain of {} combinational ops ({ns:.1} ns at a {:.1} ns clock)",
+                path.len(),
+                self.period_ns
+            )
+        } else if units.is_empty() {
             "combinational logic and a register".to_string()
         } else {
             units.join(" + ")

@@ -160,11 +160,8 @@ fn every_project_kernel_loop_schedules_at_its_min_ii() {
     // cycles with no slack (each work-item's 18 read-modify-writes of `s`, lowered to a
     // load and a store in group form) whose loads and stores also share `s`'s one port,
     // so port conflicts on the cycle cost up to two more; the loop is not pipelined anyway
-    // (a 4-byte access to a unit of 32-byte elements). unroll_factors' x8 loop: its
-    // recurrence `s = s * 3u + in[i]` over 8 copies chains 16 adders, about 4 cycles at
-    // the sim board's clock, but the minimum-II analysis counts a chain of combinational
-    // ops as no cycles (its accesses alone allow II 2; without the recurrence it runs at 1).
-    let known = [("atomics_global", 0usize, 2u32), ("unroll_factors", 7, 2)];
+    // (a 4-byte access to a unit of 32-byte elements).
+    let known = [("atomics_global", 0usize, 2u32)];
     let off: Vec<String> = loops
         .iter()
         .filter(|(k, id, min, s)| {
