@@ -62,7 +62,7 @@ pub fn summary(r: &BuildReport, out: &std::path::Path) -> String {
 }
 
 /// The `loops` stage's decisions: one line per unrolled (or not unrolled) source loop,
-/// one for the arrays now in registers and the tables folded.
+/// one for the arrays now in registers, the tables folded and the loads split.
 fn transforms(t: &crate::loops::LoopsReport) -> String {
     let mut s = String::new();
     for d in &t.unrolled {
@@ -94,6 +94,14 @@ fn transforms(t: &crate::loops::LoopsReport) -> String {
             .map(|r| format!("{} ({} loads)", r.name, r.loads_folded))
             .collect();
         let _ = writeln!(s, "    constant tables folded: {}", names.join(", "));
+    }
+    if t.split_loads > 0 {
+        let _ = writeln!(
+            s,
+            "    under-aligned loads split into aligned pieces: {} (each narrower than its \
+             buffer's memory unit, which answers whole aligned elements)",
+            t.split_loads
+        );
     }
     s
 }
