@@ -195,6 +195,14 @@ fn memory_shaping_hints_warn_that_they_are_not_acted_on() {
     assert!(!d.has_errors());
 }
 
+/// The memory hints recorded for variable `name` of `p`.
+fn hints_of(p: &super::Program, name: &str) -> Option<super::MemoryHints> {
+    p.symbols
+        .iter()
+        .position(|s| s.name == name)
+        .and_then(|i| p.memory_hints.get(&super::SymbolId(i as u32)).copied())
+}
+
 #[test]
 fn banks_and_replicas_asked_for_are_recorded_per_array() {
     let (p, d, _) = check_src(
@@ -207,12 +215,7 @@ fn banks_and_replicas_asked_for_are_recorded_per_array() {
          o[0] = a[0] + b[0][0] + c[0][0] + e[0];\n}",
     );
     assert!(!d.has_errors(), "{:?}", d.list);
-    let of = |name: &str| {
-        p.symbols
-            .iter()
-            .position(|s| s.name == name)
-            .and_then(|i| p.memory_hints.get(&super::SymbolId(i as u32)).copied())
-    };
+    let of = |name: &str| hints_of(&p, name);
     assert_eq!(of("a").and_then(|h| h.banks), Some(4));
     assert_eq!(of("b").and_then(|h| h.banks), Some(2));
     // An outer dimension's cyclic partition is not a cyclic bank of the flat array.
@@ -230,12 +233,7 @@ fn banks_and_replicas_asked_for_are_recorded_per_array() {
          f[0][0] = 1; g[0][0] = 1; h[0] = 1; o[0] = f[0][0] + g[0][0] + h[0];\n}",
     );
     assert!(!d.has_errors(), "{:?}", d.list);
-    let of = |name: &str| {
-        p.symbols
-            .iter()
-            .position(|s| s.name == name)
-            .and_then(|i| p.memory_hints.get(&super::SymbolId(i as u32)).copied())
-    };
+    let of = |name: &str| hints_of(&p, name);
     assert_eq!(of("f").and_then(|h| h.banks), Some(4));
     assert_eq!(of("g").and_then(|h| h.banks), Some(8));
     // 64 memories are more banks than the tool builds: a warning, nothing asked.
