@@ -594,8 +594,8 @@ module grid3d_datapath (
     assign pw_119 = (pw_77 << w_16);
     assign w_120 = 32'h00000005;
     assign pw_121 = (pw_77 << w_120);
-    assign pw_122 = (pw_119 - pw_121);
-    assign w_123 = 32'h00000007;
+    assign pw_122 = (pw_119 + pw_121);
+    assign w_123 = 32'h00000006;
     assign pw_124 = (pw_77 << w_123);
     assign pw_125 = (pw_122 + pw_124);
     assign pw_126 = w_12[31:0];

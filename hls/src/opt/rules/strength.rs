@@ -29,6 +29,21 @@ pub fn signed_digits(k: u64, w: u32) -> Vec<(u32, i8)> {
     out
 }
 
+/// The digits a multiply by `k` (modulo `2^w`) expands into: its plain binary digits
+/// where they are no more than the signed ones (50 = 32 + 16 + 2, not 64 - 16 + 2), as
+/// sums of non-negative terms keep the range analysis' bounds (an address `50 x group +
+/// lid` stays provably affine); else the non-adjacent form.
+pub fn digits(k: u64, w: u32) -> Vec<(u32, i8)> {
+    let k = k & (u64::MAX >> (64 - w.clamp(1, 64)));
+    match signed_digits(k, w) {
+        d if (k.count_ones() as usize) <= d.len() => (0..w.min(64))
+            .filter(|b| k >> b & 1 == 1)
+            .map(|b| (b, 1))
+            .collect(),
+        d => d,
+    }
+}
+
 fn bin(g: &mut Graph, op: Bin, a: Id, b: Id) -> Id {
     g.add(Node::Bin(op, [a, b]))
 }
@@ -47,7 +62,7 @@ fn mul_digits(g: &mut Graph, _e: Id, s: &Subst) -> Option<Id> {
     let (x, k) = (v(s, "?x"), v(s, "?c"));
     let w = width(g, x);
     let k = konst(g, k)?;
-    let digits = signed_digits(k, w);
+    let digits = digits(k, w);
     let single_pow2 = digits.len() == 1 && digits[0].1 == 1;
     if digits.is_empty() || single_pow2 || digits.len() > MAX_DIGITS {
         return None;
@@ -144,7 +159,7 @@ pub fn rules() -> Vec<Rule> {
 
 #[cfg(test)]
 mod tests {
-    use super::signed_digits;
+    use super::{digits, signed_digits};
 
     #[test]
     fn digits_are_the_non_adjacent_form() {
@@ -153,5 +168,15 @@ mod tests {
         assert_eq!(signed_digits(7, 32), vec![(0, -1), (3, 1)]);
         // -4 at 8 bits: 252 = 256 - 4, and 256 vanishes modulo 2^8.
         assert_eq!(signed_digits(252, 8), vec![(2, -1)]);
+    }
+
+    #[test]
+    fn binary_digits_win_ties() {
+        // 50 = 32 + 16 + 2 (the signed form 64 - 16 + 2 has as many digits).
+        assert_eq!(digits(50, 32), vec![(1, 1), (4, 1), (5, 1)]);
+        assert_eq!(digits(10, 32), vec![(1, 1), (3, 1)]);
+        // Fewer signed digits still win: 7 = 8 - 1, 252 = -4 at 8 bits.
+        assert_eq!(digits(7, 32), vec![(0, -1), (3, 1)]);
+        assert_eq!(digits(252, 8), vec![(2, -1)]);
     }
 }
