@@ -216,7 +216,8 @@ fn sim_matches_the_interpreter_or_refuses_clearly() {
 /// What the pipelined loops' counters must satisfy in any run: a loop takes an
 /// iteration exactly every II cycles it is not stalled, runs within the kernel's cycles, and passes its
 /// exit test at most as often as it takes an iteration in. vadd's one loop is known
-/// exactly: 1,024 work-items in 16 groups of 64, at II 1 (a group costs one exit test).
+/// exactly: 1,024 work-items in 16 groups of 64, its lanes' worth per iteration, at II 1
+/// (a group costs one exit test).
 fn counter_faults(name: &str, r: &ocl_hls::launch::output::RunRecord) -> Vec<String> {
     let mut out = Vec::new();
     let total = r.cycles.unwrap_or(0);
@@ -235,10 +236,12 @@ fn counter_faults(name: &str, r: &ocl_hls::launch::output::RunRecord) -> Vec<Str
         }
     }
     if name == "vadd" {
+        // With the lanes the tool gives it (`unroll`), each iteration takes that many
+        // work-items; the memory port, not the pipeline, then sets the pace.
         let exact = matches!(r.loops.as_slice(), [l] if l.ii == 1
-            && l.iterations == 1024
-            && l.admitted == 1024 + 16
-            && l.achieved_ii < 1.05);
+            && l.iterations == 1024 / l.unroll.unwrap_or(1)
+            && l.admitted == l.iterations + 16
+            && l.achieved_ii < 2.0);
         if !exact {
             out.push(format!(
                 "vadd: expected one loop at II 1 over 1,024 work-items in 16 groups: {:?}",
@@ -310,5 +313,6 @@ fn the_core_refuses_a_launch_its_required_local_size_does_not_allow() {
     let e = run(1000, 64).expect_err("global size 1000 is not a multiple of 64");
     assert!(e.contains("error code 0x11"), "{e}");
     let ok = run(1024, 64).unwrap_or_else(|e| panic!("the required size must run: {e}"));
-    assert!(ok.cycles > 1024, "{}", ok.cycles);
+    // 12 KB through the 32-byte port: no run of it takes fewer than 384 cycles.
+    assert!(ok.cycles > 384, "{}", ok.cycles);
 }

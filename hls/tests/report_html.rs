@@ -517,15 +517,36 @@ fn banks_and_replica_caps_the_source_asks_for_are_built() {
 }
 
 #[test]
-fn a_streaming_work_item_loop_with_bandwidth_to_spare_suggests_lanes() {
+fn a_streaming_kernel_gets_lanes_and_says_why() {
     let tmp = Tmp::new("lanes-fit");
-    // vadd moves 4 bytes per work-item through each buffer's unit; a beat is 32.
+    // vadd moves 12 bytes per work-item through the one 32-byte port: 4 lanes fill it.
     let out = tmp.0.join("vadd");
     let (_, stdout) = build_printing(&shared("vadd.cl"), "sim", &out);
     let r = report_json(&out);
-    let l = &r["kernels"][0]["loop_analysis"][0];
+    let lanes = &r["kernels"][0]["lanes"];
     assert_eq!(
-        l["lanes_fit"],
+        (lanes["n"].as_u64(), lanes["from"].as_str()),
+        (Some(4), Some("tool"))
+    );
+    assert!(
+        stdout.contains("lanes: 4 work-items per cycle, chosen by ocl-hls: every access streams"),
+        "{stdout}"
+    );
+    assert_eq!(r["kernels"][0]["loop_analysis"][0]["unroll_applied"], 4);
+    assert!(!stdout.contains("bandwidth to spare"), "{stdout}");
+    // One lane asked for: the report still says how many would fit each buffer's unit.
+    let src = tmp.0.join("vadd_one.cl");
+    let text = std::fs::read_to_string(shared("vadd.cl")).unwrap().replace(
+        "__attribute__((reqd_work_group_size(64, 1, 1)))",
+        "__attribute__((reqd_work_group_size(64, 1, 1))) __attribute__((num_simd_work_items(1)))",
+    );
+    std::fs::write(&src, text).unwrap();
+    let out = tmp.0.join("vadd_one");
+    let (_, stdout) = build_printing(&src, "sim", &out);
+    let r = report_json(&out);
+    assert_eq!(r["kernels"][0]["lanes"]["n"], 1);
+    assert_eq!(
+        r["kernels"][0]["loop_analysis"][0]["lanes_fit"],
         "8 work-items per cycle would fit the memory ports (4 of 32 bytes per cycle on the \
          busiest buffer's unit): num_simd_work_items(8)"
     );

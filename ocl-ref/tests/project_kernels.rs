@@ -53,6 +53,7 @@ const KERNELS: &[&str] = &[
     "vec8_arith",
     "vadd_simd",
     "simd_lanes_odd",
+    "lanes_type_hint",
     "wi_inner_loop",
     "wi_inner_flat",
     "local_ptr_sizes",
@@ -1175,6 +1176,20 @@ fn vadd_simd() {
     let (a, b) = (f32s(input(&r, "a")), f32s(input(&r, "b")));
     let want: Vec<f32> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
     assert_f32_bits("c", &f32s(output(&r, "c")), &want);
+}
+
+#[test]
+fn lanes_type_hint() {
+    // float4 per work-item, its lanes reversed, times k, plus the local id (64 per group).
+    let r = project("lanes_type_hint");
+    let a = f32s(input(&r, "a"));
+    let want: Vec<f32> = (0..2048)
+        .map(|j| {
+            let (i, lane) = (j / 4, j % 4);
+            a[i * 4 + 3 - lane] * 1.5 + (i % 64) as f32
+        })
+        .collect();
+    assert_f32_bits("out", &f32s(output(&r, "out")), &want);
 }
 
 #[test]

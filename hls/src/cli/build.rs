@@ -269,6 +269,7 @@ fn build_report(
             loops: info.map(|i| i.loops.clone()).unwrap_or_default(),
             loop_analysis,
             loop_transforms: b.compiled().map(|x| x.unroll.clone()),
+            lanes: b.compiled().and_then(|x| x.group.lanes.clone()),
             memories: b.compiled().map(|x| x.memories.clone()).unwrap_or_default(),
             units: b
                 .compiled()

@@ -167,7 +167,12 @@ fn compile_full(
     keep(Stage::Mathlib, &kernel);
 
     let mut group = times.run(Stage::Workitems, || {
-        workitems::to_group_form(&kernel).map_err(one)
+        let lanes = workitems::lanes::choose(
+            &kernel,
+            (cfg.data_width / 8) as u64,
+            crate::loops::Options::default().max_ops,
+        );
+        workitems::to_group_form_with(&kernel, lanes).map_err(one)
     })?;
     verify(Stage::Workitems, &group.kernel)?;
     keep(Stage::Workitems, &group.kernel);

@@ -117,6 +117,9 @@ pub struct KernelReport {
     /// applied (and why they differ), the private arrays now in registers (and those
     /// kept in memory, with why), the `__constant` tables whose loads became constants.
     pub loop_transforms: Option<crate::loops::LoopsReport>,
+    /// Work-items per cycle (SIMD lanes): how many, asked by the source or chosen by the
+    /// tool, and why; absent when nothing asked for lanes and the tool chose none.
+    pub lanes: Option<crate::workitems::lanes::Lanes>,
     /// Per on-chip memory (arrays, `__local` arguments, private arrays kept in RAM,
     /// `__constant` tables): word, depth, replicas, ports, bits, an M10K estimate, and
     /// the pipelined loops whose II its ports bound.

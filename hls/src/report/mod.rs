@@ -43,6 +43,15 @@ pub fn summary(r: &BuildReport, out: &std::path::Path) -> String {
             if k.templates.len() == 1 { "" } else { "s" },
             schedule_note(&k.schedule)
         );
+        if let Some(l) = &k.lanes {
+            let _ = writeln!(
+                s,
+                "    lanes: {} work-item{} per cycle, {}",
+                l.n,
+                if l.n == 1 { "" } else { "s" },
+                l.why
+            );
+        }
         if let Some(t) = &k.loop_transforms {
             s.push_str(&transforms(t));
         }

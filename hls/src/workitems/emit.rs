@@ -24,6 +24,8 @@ pub struct Emitter<'a> {
     pub once: &'a [bool],
     /// Variables computed again at the start of every segment that reads them.
     pub remat: &'a std::collections::BTreeMap<VarId, super::remat::Expr>,
+    /// Work-items per cycle (more than 1) and how the source or the tool asked for them.
+    pub lanes: Option<(u64, String)>,
 }
 
 impl Emitter<'_> {
@@ -142,10 +144,10 @@ impl Emitter<'_> {
         k.loops[inner.0 as usize].hints.fixed_id = fixed;
         // SIMD lanes: the work-item loop unrolled by the lane count, so that N work-items
         // start every cycle (their neighbouring accesses become wide ones).
-        if let Some(n) = k.attrs.num_simd_work_items.filter(|n| *n > 1) {
+        if let Some((n, spelling)) = &self.lanes {
             k.loops[inner.0 as usize].hints.unroll = Some(UnrollInfo {
-                factor: Some(n),
-                spelling: format!("num_simd_work_items({n})"),
+                factor: Some(*n),
+                spelling: spelling.clone(),
             });
         }
         let mut s = SegRewrite {

@@ -22,12 +22,12 @@ use super::remat::Expr;
 /// Splits the trailing guarded statements of every segment of `tree` (a kernel with
 /// `reqd_work_group_size`): each becomes a segment of its own right after, with its
 /// dimension fixed. `remat` are the variables recomputable from ids.
-pub fn split(k: &Kernel, tree: &mut Tree, remat: &BTreeMap<VarId, Expr>) {
+pub fn split(k: &Kernel, tree: &mut Tree, remat: &BTreeMap<VarId, Expr>, lanes: u64) {
     let Some(size) = k.attrs.reqd_work_group_size else {
         return;
     };
     // Lanes unroll the work-item loop; a loop over the other dimensions would get them.
-    if k.attrs.num_simd_work_items.is_some_and(|n| n > 1) {
+    if lanes > 1 {
         return;
     }
     let mut extra: BTreeMap<usize, Vec<usize>> = BTreeMap::new();

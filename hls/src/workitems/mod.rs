@@ -41,6 +41,7 @@ mod emit;
 mod guards;
 mod ids;
 mod interchange;
+pub mod lanes;
 mod liveness;
 mod once;
 mod regions;
@@ -77,6 +78,8 @@ pub struct GroupForm {
     pub max_items: u64,
     /// Parameters appended at the end of `kernel.params` (0 or 3, see [`HIDDEN_PARAMS`]).
     pub hidden_params: usize,
+    /// Work-items per cycle, and why (`lanes.rs`); `None` or 1: one.
+    pub lanes: Option<lanes::Lanes>,
 }
 
 /// The work-group size bounds: `reqd_work_group_size` exactly, else the total of
@@ -95,9 +98,20 @@ pub fn limits(attrs: &crate::frontend::sema::summary::KernelAttrs) -> ([u64; 3],
     ([total; 3], total)
 }
 
-/// Transforms an NDRange kernel into group form. Errors carry spans (unsupported barrier
-/// placement, `return` before a barrier...).
+/// Transforms an NDRange kernel into group form with the lanes `num_simd_work_items` asks
+/// for (the compile pipeline chooses them with [`lanes::choose`] and calls
+/// [`to_group_form_with`]).
 pub fn to_group_form(k: &ir::Kernel) -> Result<GroupForm, Diagnostic> {
+    to_group_form_with(k, lanes::asked(k))
+}
+
+/// Transforms an NDRange kernel into group form, `lanes` work-items per cycle. Errors
+/// carry spans (unsupported barrier placement, `return` before a barrier...).
+pub fn to_group_form_with(
+    k: &ir::Kernel,
+    lanes: Option<lanes::Lanes>,
+) -> Result<GroupForm, Diagnostic> {
+    let n_lanes = lanes.as_ref().map_or(1, |l| l.n);
     let (max_local, max_items) = limits(&k.attrs);
     let mut out = k.clone();
     structs::private_copies(&mut out);
@@ -105,7 +119,7 @@ pub fn to_group_form(k: &ir::Kernel) -> Result<GroupForm, Diagnostic> {
     let mut tree = regions::build(&mut out, &barriers)?;
     let shared = interchange::run(&mut out, &mut tree);
     let recomputable = remat::find(&out, &tree).vars;
-    guards::split(&out, &mut tree, &recomputable);
+    guards::split(&out, &mut tree, &recomputable, n_lanes);
     let mut once = once::find(&out, &tree);
     once.scalars.extend(shared);
     let mut plan = liveness::plan(&out, &tree, &once.scalars);
@@ -131,6 +145,10 @@ pub fn to_group_form(k: &ir::Kernel) -> Result<GroupForm, Diagnostic> {
         reinit: &plan.reinit,
         once: &once.segs,
         remat: &remat.vars,
+        lanes: lanes
+            .as_ref()
+            .filter(|l| l.n > 1)
+            .map(|l| (l.n, l.spelling(k))),
     };
     out.body = em.body(&mut out, &tree)?;
     atomics::lower_group_atomics(&mut out);
@@ -150,6 +168,7 @@ pub fn to_group_form(k: &ir::Kernel) -> Result<GroupForm, Diagnostic> {
         max_local,
         max_items,
         hidden_params,
+        lanes,
     })
 }
 

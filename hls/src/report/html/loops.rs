@@ -18,6 +18,15 @@ pub(super) fn section(
     ir: Option<&Kernel>,
     sm: &SourceMap,
 ) -> Vec<LoopReport> {
+    if let Some(l) = &kr.lanes {
+        let _ = writeln!(
+            p,
+            "<p>Lanes: {} work-item{} per cycle, {}.</p>",
+            l.n,
+            if l.n == 1 { "" } else { "s" },
+            escape(&l.why)
+        );
+    }
     if let Some(t) = &kr.loop_transforms {
         transforms(p, t);
     }
