@@ -481,7 +481,7 @@ fn stores_to_neighbouring_words_are_served_by_cyclic_banks_at_ii_1() {
             && line.ends_with("no port conflict"),
         "{line}"
     );
-    assert!(html.contains("<td class=\"n\">4 banks</td>"));
+    assert!(html.contains("<td class=\"n\">4 cyclic banks</td>"));
 }
 
 #[test]
@@ -503,10 +503,13 @@ fn banks_and_replica_caps_the_source_asks_for_are_built() {
     assert_eq!(shape("c"), (Some(1), Some(1)), "max_replicates(1)");
     assert_eq!(
         shape("d"),
-        (Some(1), Some(1)),
-        "a block partition is not acted on"
+        (Some(4), Some(1)),
+        "xcl_array_partition(block, 4, 1)"
     );
+    assert_eq!(memory(&r, "d")["mapping"], "block");
+    assert_eq!(memory(&r, "a")["mapping"], "cyclic");
     assert!(memory_line(&stdout, "a").contains("2 cyclic banks"));
+    assert!(memory_line(&stdout, "d").contains("4 block banks"));
     // `c`'s three reads per work-item on its one copy cost the loop its II.
     let c = memory(&r, "c");
     assert!(c["conflicts"]

@@ -241,7 +241,7 @@ fn memory_line(m: &crate::analysis::MemoryReport) -> String {
         m.depth,
         m.word_bytes,
         if m.banks > 1 {
-            format!("{} cyclic banks", m.banks)
+            format!("{} {} banks", m.banks, m.mapping)
         } else {
             plural(m.replicas as u64, "replica")
         },
