@@ -520,6 +520,34 @@ fn banks_and_replica_caps_the_source_asks_for_are_built() {
 }
 
 #[test]
+fn a_bankwidth_the_plan_cannot_build_is_noted_on_the_memory_line() {
+    // bankwidth(4) is an int's size, but the byte loads through a cast make byte words.
+    let tmp = Tmp::new("bankwidth");
+    let cl = tmp.0.join("bw.cl");
+    std::fs::write(
+        &cl,
+        "__kernel __attribute__((reqd_work_group_size(16, 1, 1)))\n\
+         void bw(__global uchar *o) {\n\
+         __local uint t[16] __attribute__((bankwidth(4)));\n\
+         __local uint u[16] __attribute__((bankwidth(4)));\n\
+         t[get_local_id(0)] = get_local_id(0);\n\
+         u[get_local_id(0)] = get_local_id(0);\n\
+         barrier(CLK_LOCAL_MEM_FENCE);\n\
+         o[get_global_id(0)] = ((__local uchar *)t)[get_local_id(0)] + u[15 - get_local_id(0)];\n\
+         }\n",
+    )
+    .expect("write the kernel");
+    let (_, stdout) = build_printing(&cl, "sim", &tmp.0.join("out"));
+    let r = report_json(&tmp.0.join("out"));
+    assert_eq!(memory(&r, "t")["bankwidth_not_built"], 4);
+    assert!(memory(&r, "u")["bankwidth_not_built"].is_null());
+    assert!(
+        memory_line(&stdout, "t").contains("1-byte words (bankwidth(4) asked"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn a_streaming_work_item_loop_with_bandwidth_to_spare_suggests_lanes() {
     let tmp = Tmp::new("lanes-fit");
     // vadd moves 4 bytes per work-item through each buffer's unit; a beat is 32.

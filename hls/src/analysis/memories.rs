@@ -38,6 +38,10 @@ pub struct MemoryReport {
     /// Which bank a word is in: "cyclic" (word `a` in bank `a mod banks`) or "block"
     /// (`banks` runs of consecutive words).
     pub mapping: String,
+    /// The word `bankwidth(N)` asked for, when the plan built a narrower one (an access
+    /// of the memory narrower than its element: a word is the widest piece every access
+    /// is made of).
+    pub bankwidth_not_built: Option<u32>,
     pub read_ports: u32,
     pub write_ports: u32,
     /// Bits of one copy (`8 * word_bytes * depth`).
@@ -177,6 +181,11 @@ pub(crate) fn report(
             replicas: l.replicas,
             banks: l.banks,
             mapping: l.mapping.name().to_string(),
+            bankwidth_not_built: match b {
+                Base::Object(o) => g.objects.get(o.0 as usize).and_then(|x| x.hints.bankwidth),
+                Base::Param(_) => None,
+            }
+            .filter(|w| *w != l.word),
             // The datapath builds each copy as `ohls_ram_1r1w`: one read port per copy,
             // one write port shared by all; or the banks, a read and a write lane each.
             read_ports: l.replicas.max(l.banks),

@@ -233,9 +233,13 @@ fn memory_line(m: &crate::analysis::MemoryReport) -> String {
             .collect();
         each.join("; ")
     };
+    let asked = m
+        .bankwidth_not_built
+        .map(|w| format!(" (bankwidth({w}) asked; an access narrower than that splits it)"))
+        .unwrap_or_default();
     format!(
-        "memory {} ({}{at}): {} x {}-byte words, {} ({} read + {} write port{}), {} bits, \
-         {} M10K ({}); {conflicts}",
+        "memory {} ({}{at}): {} x {}-byte words{asked}, {} ({} read + {} write port{}), {} \
+         bits, {} M10K ({}); {conflicts}",
         m.name,
         m.space,
         m.depth,

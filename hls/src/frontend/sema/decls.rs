@@ -430,7 +430,9 @@ impl Checker<'_> {
             None => {}
         }
         if let Some((w, span)) = a.bankwidth {
-            self.bankwidth(t, w, span);
+            if self.bankwidth(t, w, span) {
+                hints.bankwidth = Some(w as u32);
+            }
         }
         if hints == Default::default() {
             return;
@@ -438,31 +440,32 @@ impl Checker<'_> {
         if dims.is_empty() {
             self.warning(
                 self.symbols[sid.0 as usize].span,
-                "memory attributes (numbanks, max_replicates, xcl_array_partition) apply to \
-                 arrays; ignored here",
+                "memory attributes (numbanks, max_replicates, xcl_array_partition, bankwidth) \
+                 apply to arrays; ignored here",
             );
             return;
         }
         self.memory_hints.insert(sid, hints);
     }
 
-    /// `bankwidth(w)` on memory elements of type `elem`: honoured as it stands when it is
-    /// the element's size (the `memory` stage makes a word of every whole, aligned
-    /// access: the element); a wider or narrower word would change how accesses map to
-    /// words, which the RAMs do not do, so those warn with the reason.
-    fn bankwidth(&mut self, elem: &Type, w: u64, span: Span) {
+    /// `bankwidth(w)` on memory elements of type `elem`: true when it is the element's
+    /// size, which the `memory` stage builds as it stands (a word per whole, aligned
+    /// access: the element; the report notes a narrower access that splits it). A wider
+    /// or narrower word would change how accesses map to words, which the datapath does
+    /// not do: those warn with the reason.
+    fn bankwidth(&mut self, elem: &Type, w: u64, span: Span) -> bool {
         let Some(size) = self.layout_of(elem).map(|l| l.size) else {
-            return;
+            return false;
         };
         let why = if w == size && w <= crate::memory::MAX_WORD as u64 {
-            return;
+            return true;
         } else if w > crate::memory::MAX_WORD as u64 {
             format!("the widest RAM word is {} bytes", crate::memory::MAX_WORD)
         } else if w > size {
             format!(
                 "a {w}-byte word would hold {} {size}-byte elements, and a store of one \
-                 needs byte enables or a read-modify-write of its word; the RAMs write \
-                 whole words",
+                 needs the RAM's byte enables, which the datapath does not drive (it \
+                 writes whole words)",
                 w / size.max(1)
             )
         } else {
@@ -479,5 +482,6 @@ impl Checker<'_> {
                  lines give the word built)"
             ),
         );
+        false
     }
 }

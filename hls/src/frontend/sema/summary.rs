@@ -116,6 +116,9 @@ pub struct MemoryHints {
     pub mapping: BankMapping,
     /// The most read replicas.
     pub max_replicates: Option<u32>,
+    /// `bankwidth(N)` where N is the element's size (sema warns about other widths): the
+    /// word the report checks the plan built.
+    pub bankwidth: Option<u32>,
 }
 
 /// Which bank a word of a banked memory lives in (`ohls_banked_ram`'s `MAPPING`).

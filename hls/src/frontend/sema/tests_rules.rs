@@ -259,6 +259,7 @@ fn banks_and_replicas_asked_for_are_recorded_per_array() {
             banks: Some(b),
             mapping: super::BankMapping::Block,
             max_replicates: None,
+            bankwidth: None,
         })
     };
     assert_eq!(hints_of(&p, "m"), block(4));
