@@ -106,6 +106,7 @@ const SUPPORTED: &[&str] = &[
     "bank_conflict",
     "local_banks",
     "memory_attrs",
+    "block_banks",
     "zero_trip",
 ];
 

@@ -481,7 +481,7 @@ fn stores_to_neighbouring_words_are_served_by_cyclic_banks_at_ii_1() {
             && line.ends_with("no port conflict"),
         "{line}"
     );
-    assert!(html.contains("<td class=\"n\">4 banks</td>"));
+    assert!(html.contains("<td class=\"n\">4 cyclic banks</td>"));
 }
 
 #[test]
@@ -503,10 +503,13 @@ fn banks_and_replica_caps_the_source_asks_for_are_built() {
     assert_eq!(shape("c"), (Some(1), Some(1)), "max_replicates(1)");
     assert_eq!(
         shape("d"),
-        (Some(1), Some(1)),
-        "a block partition is not acted on"
+        (Some(4), Some(1)),
+        "xcl_array_partition(block, 4, 1)"
     );
+    assert_eq!(memory(&r, "d")["mapping"], "block");
+    assert_eq!(memory(&r, "a")["mapping"], "cyclic");
     assert!(memory_line(&stdout, "a").contains("2 cyclic banks"));
+    assert!(memory_line(&stdout, "d").contains("4 block banks"));
     // `c`'s three reads per work-item on its one copy cost the loop its II.
     let c = memory(&r, "c");
     assert!(c["conflicts"]
@@ -514,6 +517,34 @@ fn banks_and_replica_caps_the_source_asks_for_are_built() {
         .expect("conflicts")
         .iter()
         .any(|x| x["port"] == "read" && x["ii"] == 3));
+}
+
+#[test]
+fn a_bankwidth_the_plan_cannot_build_is_noted_on_the_memory_line() {
+    // bankwidth(4) is an int's size, but the byte loads through a cast make byte words.
+    let tmp = Tmp::new("bankwidth");
+    let cl = tmp.0.join("bw.cl");
+    std::fs::write(
+        &cl,
+        "__kernel __attribute__((reqd_work_group_size(16, 1, 1)))\n\
+         void bw(__global uchar *o) {\n\
+         __local uint t[16] __attribute__((bankwidth(4)));\n\
+         __local uint u[16] __attribute__((bankwidth(4)));\n\
+         t[get_local_id(0)] = get_local_id(0);\n\
+         u[get_local_id(0)] = get_local_id(0);\n\
+         barrier(CLK_LOCAL_MEM_FENCE);\n\
+         o[get_global_id(0)] = ((__local uchar *)t)[get_local_id(0)] + u[15 - get_local_id(0)];\n\
+         }\n",
+    )
+    .expect("write the kernel");
+    let (_, stdout) = build_printing(&cl, "sim", &tmp.0.join("out"));
+    let r = report_json(&tmp.0.join("out"));
+    assert_eq!(memory(&r, "t")["bankwidth_not_built"], 4);
+    assert!(memory(&r, "u")["bankwidth_not_built"].is_null());
+    assert!(
+        memory_line(&stdout, "t").contains("1-byte words (bankwidth(4) asked"),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -60,6 +60,7 @@ const KERNELS: &[&str] = &[
     "bank_conflict",
     "local_banks",
     "memory_attrs",
+    "block_banks",
     "zero_trip",
 ];
 
@@ -1347,6 +1348,22 @@ fn memory_attrs() {
                 .wrapping_add(x)
                 .wrapping_add(x.wrapping_add(7))
                 .wrapping_add(x >> 3);
+            assert_eq!(out[64 * g + l], want, "group {g}, item {l}");
+        }
+    }
+}
+
+#[test]
+fn block_banks() {
+    let r = project("block_banks");
+    let inp = u32s(input(&r, "in"));
+    let out = u32s(output(&r, "out"));
+    for g in 0..4 {
+        // Work-item l of the group stored its pair at t[l] and t[l + 64].
+        let lo = |l: usize| inp[2 * (64 * g + l)];
+        let hi = |l: usize| inp[2 * (64 * g + l) + 1] ^ l as u32;
+        for l in 0..64 {
+            let want = lo(63 - l).wrapping_mul(3).wrapping_add(hi(l));
             assert_eq!(out[64 * g + l], want, "group {g}, item {l}");
         }
     }

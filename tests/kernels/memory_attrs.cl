@@ -2,8 +2,9 @@
 // xcl_array_partition(cyclic, 4, 2) bank `a` and `b` (element i of the flattened array
 // in bank i % N), so each work-item's neighbouring stores share a cycle;
 // max_replicates(1) keeps `c` in one copy, so its three reads per work-item take three
-// cycles; a block partition is not acted on (a warning) and `d` stays one RAM; a complete
-// partition of `e`'s inner dimension makes a bank per column. The data-dependent update
+// cycles; xcl_array_partition(block, 4, 1) makes `d` four banks of 16 consecutive words
+// (block_banks.cl shows what they are for); a complete partition of `e`'s inner
+// dimension makes a bank per column. The data-dependent update
 // of `a` may hit either bank: it takes both lanes.
 #define WG 64
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))

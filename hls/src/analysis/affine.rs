@@ -97,6 +97,14 @@ pub struct AffineLoop {
     step: Option<i64>,
     /// A power of two every value of the induction variable is a multiple of.
     iv_align: u64,
+    /// The most the induction variable is at the start of an iteration that runs the
+    /// body, when the range analysis bounds it below its sign bit (so it is never
+    /// negative): from the reads of it outside the loop's condition, which also sees
+    /// the value that ends the loop. With the condition's reads: `iv_max_cond`.
+    iv_max: Option<u64>,
+    iv_max_cond: Option<u64>,
+    /// The block of the loop's condition.
+    cond: Option<BlockId>,
     /// The buffer parameters: a pointer to a buffer's start is `BUFFER_ALIGN`-aligned.
     buffers: HashSet<u32>,
     access: HashMap<(BlockId, OpId), (Affine, u64)>,
@@ -212,6 +220,11 @@ impl AffineLoop {
         // sign-extension of one does not keep it. Variables written with one.
         let mut big_vars: HashSet<VarId> = HashSet::new();
         let mut access = HashMap::new();
+        // `None` until a read of the induction variable is seen; then a bound on all of
+        // them, or unbounded (`Some(None)`) once one is not bounded. Outside the
+        // condition, and with it.
+        let cond = k.lp(shape.id).cond.map(|(b, _)| b);
+        let mut iv_max: [Option<Option<u64>>; 2] = [None, None];
         for ib in &shape.blocks {
             let block = k.block(ib.block);
             let mut val: HashMap<OpId, Option<Affine>> = HashMap::new();
@@ -232,11 +245,22 @@ impl AffineLoop {
                         .map(|d| Affine::term(Term::Item(format!("{f:?}/{d}")))),
                     OpKind::ReadVar(v) => match defined.get(v) {
                         Some(x) => x.clone(),
-                        None if Some(*v) == iv => Some(Affine {
-                            iv: 1,
-                            k: 0,
-                            terms: BTreeMap::new(),
-                        }),
+                        None if Some(*v) == iv => {
+                            let bound = ex.get(&id).copied();
+                            let fold = |m: &mut Option<Option<u64>>| {
+                                let seen = m.unwrap_or(Some(0));
+                                *m = Some(seen.zip(bound).map(|(a, b)| a.max(b)));
+                            };
+                            if Some(ib.block) != cond {
+                                fold(&mut iv_max[0]);
+                            }
+                            fold(&mut iv_max[1]);
+                            Some(Affine {
+                                iv: 1,
+                                k: 0,
+                                terms: BTreeMap::new(),
+                            })
+                        }
                         None if written.contains_key(v) => None,
                         None => Some(Affine::term(Term::Var(*v))),
                     },
@@ -341,6 +365,9 @@ impl AffineLoop {
         AffineLoop {
             step,
             iv_align: iv.map_or(1, |v| congruence(k, v)),
+            iv_max: iv_max[0].flatten(),
+            iv_max_cond: iv_max[1].flatten(),
+            cond,
             buffers: (0..k.params.len() as u32)
                 .filter(|p| k.is_buffer(*p))
                 .collect(),
@@ -404,6 +431,32 @@ impl AffineLoop {
         let d = self.offset(a, b)?;
         let s = self.stride(a)?;
         (modulus > 0 && s.rem_euclid(modulus) == 0).then_some(d)
+    }
+
+    /// The lowest and highest byte offset of access `a` from the start of the object it
+    /// is in, over every iteration: when its address is the object's start plus `c * i +
+    /// k`, with the induction variable `i` between 0 and its bound (`iv_max`; an access
+    /// of the condition also runs with the value that ends the loop).
+    pub fn span(&self, a: (BlockId, OpId)) -> Option<(i64, i64)> {
+        let (f, _) = self.access.get(&a)?;
+        let mut terms = f.terms.iter();
+        match (terms.next(), terms.next()) {
+            (Some((Term::Object(_), 1)), None) => {}
+            _ => return None,
+        }
+        let most = if Some(a.0) == self.cond {
+            self.iv_max_cond
+        } else {
+            self.iv_max
+        };
+        let reach = match f.iv {
+            0 => 0,
+            c => c.checked_mul(i64::try_from(most?).ok()?)?,
+        };
+        Some((
+            f.k.checked_add(reach.min(0))?,
+            f.k.checked_add(reach.max(0))?,
+        ))
     }
 
     /// The bytes access `a` reads or writes.

@@ -33,8 +33,15 @@ pub struct MemoryReport {
     pub depth: u64,
     /// Copies, each with its own read port; every write goes to all of them.
     pub replicas: u32,
-    /// Cyclic banks (1: none), each a read and a write lane (`memory::banks`).
+    /// Banks (1: none), each a read and a write lane (`memory::banks`).
     pub banks: u32,
+    /// Which bank a word is in: "cyclic" (word `a` in bank `a mod banks`) or "block"
+    /// (`banks` runs of consecutive words).
+    pub mapping: String,
+    /// The word `bankwidth(N)` asked for, when the plan built a narrower one (an access
+    /// of the memory narrower than its element: a word is the widest piece every access
+    /// is made of).
+    pub bankwidth_not_built: Option<u32>,
     pub read_ports: u32,
     pub write_ports: u32,
     /// Bits of one copy (`8 * word_bytes * depth`).
@@ -173,6 +180,12 @@ pub(crate) fn report(
             depth: l.depth,
             replicas: l.replicas,
             banks: l.banks,
+            mapping: l.mapping.name().to_string(),
+            bankwidth_not_built: match b {
+                Base::Object(o) => g.objects.get(o.0 as usize).and_then(|x| x.hints.bankwidth),
+                Base::Param(_) => None,
+            }
+            .filter(|w| *w != l.word),
             // The datapath builds each copy as `ohls_ram_1r1w`: one read port per copy,
             // one write port shared by all; or the banks, a read and a write lane each.
             read_ports: l.replicas.max(l.banks),

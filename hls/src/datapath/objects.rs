@@ -3,7 +3,7 @@
 //! instances inside the datapath, shaped by the `memory` stage: words of the widest piece
 //! every access is made of, and read replicas (copies every write updates, each with a
 //! read port of its own) for pipelines that read a memory several times per iteration,
-//! or cyclic banks (`ohls_banked_ram`, a read and a write lane per bank) for pipelines
+//! or banks (`ohls_banked_ram`, a read and a write lane per bank) for pipelines
 //! whose accesses of one iteration the `memory` stage found in different banks.
 //!
 //! A pointer into an object is its byte offset: the base is known statically from the
@@ -70,6 +70,7 @@ impl Gen<'_> {
                 depth: size.max(1),
                 replicas: 1,
                 banks: 1,
+                mapping: crate::memory::BankMapping::Cyclic,
             });
             if layout.banks > 1 {
                 self.new_banked_ram(base, layout, &name);
@@ -135,8 +136,9 @@ impl Gen<'_> {
         );
     }
 
-    /// A memory of `l.banks` cyclic banks: one `ohls_banked_ram` whose lanes route each
-    /// word address to its bank (the schedulers keep two lanes of a cycle off one bank).
+    /// A memory of `l.banks` banks, cyclic or block (`l.mapping`): one `ohls_banked_ram`
+    /// whose lanes route each word address to its bank (the schedulers keep two lanes of
+    /// a cycle off one bank).
     fn new_banked_ram(&mut self, base: Base, l: Layout, name: &str) {
         let n = l.banks;
         let depth = l.depth.div_ceil(n as u64).max(2) * n as u64;
@@ -181,7 +183,7 @@ impl Gen<'_> {
                 .param("WIDTH", ww as i64)
                 .param("DEPTH", depth.min(i64::MAX as u64) as i64)
                 .param("NBANKS", n as i64)
-                .param("MAPPING", 0)
+                .param("MAPPING", l.mapping.param())
                 .input("clk", 1, self.clk)
                 .input("wr_en", n, cat(&|l| l.0, &writes))
                 .input("wr_addr", n * aw, cat(&|l| l.1, &writes))

@@ -9,8 +9,9 @@
 //! neighbouring elements of a buffer are grouped into wide accesses (`widen`). A memory
 //! that a pipelined iteration writes several times where cyclic banks would let the
 //! writes share a cycle is banked instead of replicated (`banks`). The source's
-//! `numbanks` / `xcl_array_partition(cyclic, ...)` set the banks and `max_replicates`
-//! caps the replicas.
+//! `numbanks` / `xcl_array_partition(cyclic | complete, ...)` set cyclic banks,
+//! `xcl_array_partition(block, ...)` block banks (runs of consecutive words), and
+//! `max_replicates` caps the replicas.
 
 pub mod banks;
 pub mod widen;
@@ -18,6 +19,7 @@ pub mod widen;
 use std::collections::BTreeMap;
 
 use crate::analysis::loops::shapes;
+pub use crate::frontend::sema::BankMapping;
 use crate::ir::{Base, Kernel, OpKind, ParamKind};
 use crate::opt::ranges::Ranges;
 
@@ -47,13 +49,30 @@ pub struct MemoryPlan {
 pub struct Layout {
     /// Bytes per RAM word: every access is a whole number of words at a word boundary.
     pub word: u32,
-    /// Words per copy.
+    /// Words per copy (of a block-banked memory: `banks` blocks of a power of two).
     pub depth: u64,
     /// Copies: each has its own read port; every write goes to all of them.
     pub replicas: u32,
-    /// Cyclic banks (1: none), each with a read and a write lane (`banks`); a banked
-    /// memory has one copy.
+    /// Banks (1: none), each with a read and a write lane (`banks`); a banked memory has
+    /// one copy.
     pub banks: u32,
+    /// Which bank a word is in (cyclic when not banked).
+    pub mapping: BankMapping,
+}
+
+impl Layout {
+    /// Words per bank.
+    pub fn bank_depth(&self) -> u64 {
+        self.depth.div_ceil(self.banks.max(1) as u64)
+    }
+}
+
+/// The depth of a memory of `depth` words in `banks` blocks: blocks of a power of two
+/// words (at least the two `ohls_banked_ram` needs), so that a word's bank is its
+/// address's high bits and its offset the low ones.
+pub fn block_depth(depth: u64, banks: u32) -> u64 {
+    let n = banks.max(1) as u64;
+    depth.div_ceil(n).max(2).next_power_of_two() * n
 }
 
 impl MemoryPlan {
@@ -145,10 +164,22 @@ pub fn plan(k: &Kernel, ranges: &Ranges, local_max_bytes: u64, beat_bytes: u32) 
                 .min(hints.max_replicates.unwrap_or(u32::MAX))
                 .max(1);
             // `numbanks` / `xcl_array_partition` decide; an atomic keeps one bank.
-            let banks = match hints.banks {
-                Some(n) if !atomic.contains(b) => n.max(1),
-                _ if atomic.contains(b) => 1,
-                _ => bank_count(&candidates, *b, w, depth, replicas),
+            let (banks, mapping) = match hints.banks {
+                Some(n) if !atomic.contains(b) => (n.max(1), hints.mapping),
+                _ if atomic.contains(b) => (1, BankMapping::Cyclic),
+                _ => (
+                    bank_count(&candidates, *b, w, depth, replicas),
+                    BankMapping::Cyclic,
+                ),
+            };
+            let mapping = if banks > 1 {
+                mapping
+            } else {
+                BankMapping::Cyclic
+            };
+            let depth = match mapping {
+                BankMapping::Block => block_depth(depth, banks),
+                BankMapping::Cyclic => depth,
             };
             (
                 *b,
@@ -157,6 +188,7 @@ pub fn plan(k: &Kernel, ranges: &Ranges, local_max_bytes: u64, beat_bytes: u32) 
                     depth,
                     replicas: if banks > 1 { 1 } else { replicas },
                     banks,
+                    mapping,
                 },
             )
         })
@@ -167,7 +199,10 @@ pub fn plan(k: &Kernel, ranges: &Ranges, local_max_bytes: u64, beat_bytes: u32) 
         for c in &candidates {
             if let Some((reads, writes)) = c.accesses.get(b) {
                 for a in [reads, writes] {
-                    bank_groups.extend(banks::group(&c.affine, a, l.banks, l.word));
+                    bank_groups.extend(match l.mapping {
+                        BankMapping::Cyclic => banks::group(&c.affine, a, l.banks, l.word),
+                        BankMapping::Block => banks::block_group(&c.affine, a, l),
+                    });
                 }
             }
         }
@@ -505,6 +540,54 @@ mod tests {
         );
         let t = by_name(&k, &p, "t");
         assert_eq!((t.replicas, t.banks), (1, 4));
+    }
+
+    #[test]
+    fn block_banks_group_accesses_that_stay_in_different_blocks() {
+        // t[l] stays in the first half and t[l + 64] in the second: two blocks serve
+        // both stores of an iteration, and both loads, in one cycle. u[l] and u[l + 32]
+        // may both be in block 0 (l < 64): not a group; nor is t's data-dependent load.
+        let (k, p) = plan_of(
+            "__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+             void s(__global uint *o) {
+                 __local uint t[128] __attribute__((xcl_array_partition(block, 2, 1)));
+                 __local uint u[128] __attribute__((xcl_array_partition(block, 2, 1)));
+                 uint l = get_local_id(0);
+                 uint v = o[get_global_id(0)];
+                 t[l] = v; t[l + 64] = v + 1;
+                 u[l] = v; u[l + 32] = v + 2;
+                 barrier(CLK_LOCAL_MEM_FENCE);
+                 o[get_global_id(0)] = t[63 - l] + t[l + 64] + u[l] + u[l + 32] + t[v & 127];
+             }",
+        );
+        let t = by_name(&k, &p, "t");
+        assert_eq!(
+            (t.word, t.depth, t.banks, t.mapping),
+            (4, 128, 2, BankMapping::Block)
+        );
+        let on = |name: &str| {
+            let i = k.objects.iter().position(|o| o.name == name).unwrap();
+            let b = Base::Object(crate::ir::ObjectId(i as u32));
+            p.bank_groups
+                .iter()
+                .filter(|(blk, o)| match k.block(*blk).op(*o).kind {
+                    OpKind::Load { base, .. } | OpKind::Store { base, .. } => base == Some(b),
+                    _ => false,
+                })
+                .count()
+        };
+        // t: two stores and two of the three loads; u: one store and one load (a group of
+        // one takes one lane).
+        assert_eq!(on("t"), 4);
+        assert_eq!(on("u"), 2);
+    }
+
+    #[test]
+    fn block_banks_are_a_power_of_two_words_each() {
+        // 96 words in 4 blocks: 32 words each (the last one unused), bank = address >> 5.
+        assert_eq!(block_depth(96, 4), 128);
+        assert_eq!(block_depth(128, 2), 128);
+        assert_eq!(block_depth(3, 2), 4);
     }
 
     #[test]

@@ -242,15 +242,19 @@ fn memory_line(m: &crate::analysis::MemoryReport) -> String {
             .collect();
         each.join("; ")
     };
+    let asked = m
+        .bankwidth_not_built
+        .map(|w| format!(" (bankwidth({w}) asked; an access narrower than that splits it)"))
+        .unwrap_or_default();
     format!(
-        "memory {} ({}{at}): {} x {}-byte words, {} ({} read + {} write port{}), {} bits, \
-         {} M10K ({}); {conflicts}",
+        "memory {} ({}{at}): {} x {}-byte words{asked}, {} ({} read + {} write port{}), {} \
+         bits, {} M10K ({}); {conflicts}",
         m.name,
         m.space,
         m.depth,
         m.word_bytes,
         if m.banks > 1 {
-            format!("{} cyclic banks", m.banks)
+            format!("{} {} banks", m.banks, m.mapping)
         } else {
             plural(m.replicas as u64, "replica")
         },

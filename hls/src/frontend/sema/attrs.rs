@@ -28,10 +28,22 @@ pub(super) struct DeclAttrs {
     pub max_size: Option<(u64, Span)>,
     /// `numbanks(N)` and `max_replicates(N)` of a variable.
     pub memory: super::MemoryHints,
-    /// `xcl_array_partition(cyclic, N, dim)` (or `(complete, dim)`, N = 0): N, dim and
-    /// where, for the variable's
+    /// `xcl_array_partition(kind, ..., dim)`: the kind, dim and where, for the variable's
     /// checker to match against the array's dimensions.
-    pub partition: Option<(u32, u32, Span)>,
+    pub partition: Option<(Partition, u32, Span)>,
+    /// `bankwidth(N)`: bytes per bank word, and where.
+    pub bankwidth: Option<(u64, Span)>,
+}
+
+/// What `xcl_array_partition` asks for (the dimension aside).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Partition {
+    /// `(cyclic, N, dim)`: element `i` of the dimension in part `i mod N`.
+    Cyclic(u32),
+    /// `(block, N, dim)`: N runs of consecutive elements of the dimension.
+    Block(u32),
+    /// `(complete, dim)`: a part per element of the dimension.
+    Complete,
 }
 
 /// Kernel function attributes (validated in `kernel_attrs.rs`).
@@ -312,10 +324,15 @@ impl Checker<'_> {
                     }
                 }
                 "xcl_array_partition" if site == AttrSite::Variable => {
-                    if let Some(p) = self.partition_args(a) {
-                        out.partition = Some((p.0, p.1, a.span));
+                    if let Some((p, dim)) = self.partition_args(a) {
+                        out.partition = Some((p, dim, a.span));
                     }
                 }
+                "bankwidth" if site == AttrSite::Variable => match self.positive_arg(a, false) {
+                    Some(Some(n)) if n.is_power_of_two() => out.bankwidth = Some((n, a.span)),
+                    Some(_) => self.error(a.span, "bankwidth takes a power of two (bytes)"),
+                    None => {}
+                },
                 n if MEMORY_HINTS.contains(&n) => self.warning(
                     a.name_span,
                     format!(
@@ -331,11 +348,10 @@ impl Checker<'_> {
         }
     }
 
-    /// `xcl_array_partition(cyclic, factor, dim)`: factor and dim when the partition is
-    /// cyclic by a power of two up to [`MAX_BANKS`]; `(complete, dim)`: factor 0 (the
-    /// declaration knows the extent); a warning for `block`, which is not acted on, an
-    /// error for malformed arguments.
-    fn partition_args(&mut self, a: &Attribute) -> Option<(u32, u32)> {
+    /// `xcl_array_partition(cyclic | block, factor, dim)` with a power-of-two factor up
+    /// to [`MAX_BANKS`], or `(complete, dim)`: the partition and its dimension; an error
+    /// for malformed arguments (the declaration's checker matches the dimension).
+    fn partition_args(&mut self, a: &Attribute) -> Option<(Partition, u32)> {
         let args = a.args.as_deref().unwrap_or(&[]);
         let kind = match args.first() {
             Some(AttrArg::Expr(e)) => match &e.kind {
@@ -348,8 +364,9 @@ impl Checker<'_> {
             AttrArg::Expr(e) => g.rvalue(e).and_then(|_| g.value_of(e)),
             AttrArg::Type(_) => None,
         };
+        let dim = |d: i128| d.min(u32::MAX as i128) as u32;
         match (kind.as_deref(), args.len()) {
-            (Some("cyclic"), 3) => {
+            (Some(k @ ("cyclic" | "block")), 3) => {
                 let (f, d) = (num(self, &args[1]), num(self, &args[2]));
                 match (f, d) {
                     (Some(f), Some(d))
@@ -358,13 +375,18 @@ impl Checker<'_> {
                             && f as u64 <= MAX_BANKS
                             && d >= 1 =>
                     {
-                        Some((f as u32, d.min(u32::MAX as i128) as u32))
+                        let p = if k == "cyclic" {
+                            Partition::Cyclic(f as u32)
+                        } else {
+                            Partition::Block(f as u32)
+                        };
+                        Some((p, dim(d)))
                     }
                     _ => {
                         self.error(
                             a.span,
                             format!(
-                                "xcl_array_partition(cyclic, factor, dim) takes a power-of-two \
+                                "xcl_array_partition({k}, factor, dim) takes a power-of-two \
                                  factor from 1 to {MAX_BANKS} and a dimension from 1"
                             ),
                         );
@@ -373,7 +395,7 @@ impl Checker<'_> {
                 }
             }
             (Some("complete"), 2) => match num(self, &args[1]) {
-                Some(d) if d >= 0 => Some((0, d.min(u32::MAX as i128) as u32)),
+                Some(d) if d >= 0 => Some((Partition::Complete, dim(d))),
                 _ => {
                     self.error(
                         a.span,
@@ -383,15 +405,6 @@ impl Checker<'_> {
                     None
                 }
             },
-            (Some("block"), _) => {
-                self.warning(
-                    a.name_span,
-                    "'xcl_array_partition(block, ...)' is not acted on: ocl-hls banks arrays \
-                     cyclically (xcl_array_partition(cyclic, N, dim), (complete, dim) or \
-                     numbanks(N))",
-                );
-                None
-            }
             _ => {
                 self.error(
                     a.span,

@@ -1,6 +1,7 @@
 //! Declarations: typedefs, variables (file scope and local, with their address-space
 //! rules and layout attributes), function prototypes and the symbols they declare.
 
+use crate::diag::Span;
 use crate::frontend::ast::{DeclSpecs, Declaration, InitDeclarator, StorageClass};
 use crate::frontend::types::{AddrSpace, FunctionType, Type};
 
@@ -352,12 +353,15 @@ impl Checker<'_> {
 }
 
 impl Checker<'_> {
-    /// Records what `numbanks`, `xcl_array_partition(cyclic, N, dim)` and
-    /// `max_replicates` ask of variable `sid`'s memory. A cyclic partition acts on the
-    /// array's innermost dimension when its extent is a multiple of N (then element `i`
-    /// of the flattened array is in bank `i mod N`); on another dimension it is not acted
-    /// on, with a warning.
+    /// Records what `numbanks`, `xcl_array_partition` and `max_replicates` ask of
+    /// variable `sid`'s memory. Partitions become banks of the flattened array: a cyclic
+    /// one of the innermost dimension when its extent is a multiple of N (element `i` in
+    /// bank `i mod N`), a complete one of the innermost dimension or of every dimension
+    /// (cyclic by that extent), a block one of the outermost dimension when its extent is
+    /// a multiple of N (N runs of consecutive elements). Others are not acted on, with a
+    /// warning that says what would be.
     fn memory_hints_of(&mut self, sid: SymbolId, ty: &Type, a: &DeclAttrs) {
+        use super::attrs::{Partition, MAX_BANKS};
         let mut hints = a.memory;
         let mut dims = Vec::new();
         let mut t = ty;
@@ -365,45 +369,69 @@ impl Checker<'_> {
             dims.push(n.unwrap_or(0));
             t = e;
         }
-        // A complete partition of the innermost dimension (or of every dimension, dim 0)
-        // is a cyclic one by that many elements: element `i` of the flat array in bank
-        // `i mod extent`, each index of the dimension in a memory of its own.
-        if let Some((0, dim, span)) = a.partition {
-            let extent = match dim {
-                0 => dims.iter().try_fold(1u64, |p, d| p.checked_mul(*d)),
-                d if d as usize == dims.len() => dims.last().copied(),
-                _ => None,
-            };
-            match extent {
-                Some(e) if e.is_power_of_two() && e <= super::attrs::MAX_BANKS => {
-                    let e = e as u32;
-                    hints.banks = Some(hints.banks.map_or(e, |b| b.max(e)));
+        let bank = |h: &mut super::MemoryHints, n: u32, m: super::BankMapping| {
+            h.banks = Some(h.banks.map_or(n, |b| b.max(n)));
+            h.mapping = m;
+        };
+        let innermost = dims.len().max(1);
+        match a.partition {
+            Some((Partition::Complete, dim, span)) => {
+                let extent = match dim {
+                    0 => dims.iter().try_fold(1u64, |p, d| p.checked_mul(*d)),
+                    d if d as usize == dims.len() => dims.last().copied(),
+                    _ => None,
+                };
+                match extent {
+                    Some(e) if e.is_power_of_two() && e <= MAX_BANKS => {
+                        bank(&mut hints, e as u32, super::BankMapping::Cyclic)
+                    }
+                    _ => self.warning(
+                        span,
+                        format!(
+                            "'xcl_array_partition(complete, {dim})' is not acted on: ocl-hls \
+                             partitions completely the innermost dimension (dim {innermost}) \
+                             or the whole array (dim 0) when it has a power of two up to \
+                             {MAX_BANKS} elements (as cyclic banks)"
+                        ),
+                    ),
                 }
-                _ => self.warning(
-                    span,
-                    format!(
-                        "'xcl_array_partition(complete, {dim})' is not acted on: ocl-hls \
-                         partitions completely the innermost dimension (dim {}) or the whole \
-                         array (dim 0) when it has a power of two up to {} elements (as \
-                         cyclic banks)",
-                        dims.len().max(1),
-                        super::attrs::MAX_BANKS
-                    ),
-                ),
             }
-        } else if let Some((n, dim, span)) = a.partition {
-            if dims.len() as u32 == dim && dims.last().is_some_and(|x| x % n as u64 == 0) {
-                hints.banks = Some(hints.banks.map_or(n, |b| b.max(n)));
-            } else {
-                self.warning(
-                    span,
-                    format!(
-                        "'xcl_array_partition(cyclic, {n}, {dim})' is not acted on: ocl-hls \
-                         banks an array cyclically along its innermost dimension (dim {}) \
-                         when its extent is a multiple of the factor",
-                        dims.len().max(1)
-                    ),
-                );
+            Some((Partition::Cyclic(n), dim, span)) => {
+                if dims.len() as u32 == dim && dims.last().is_some_and(|x| x % n as u64 == 0) {
+                    bank(&mut hints, n, super::BankMapping::Cyclic);
+                } else {
+                    self.warning(
+                        span,
+                        format!(
+                            "'xcl_array_partition(cyclic, {n}, {dim})' is not acted on: \
+                             ocl-hls banks an array cyclically along its innermost dimension \
+                             (dim {innermost}) when its extent is a multiple of the factor"
+                        ),
+                    );
+                }
+            }
+            // Blocks of the outermost dimension are runs of consecutive elements of the
+            // flattened array; blocks of an inner one interleave and are not.
+            Some((Partition::Block(n), dim, span)) => {
+                if dim == 1 && dims.first().is_some_and(|x| *x > 0 && x % n as u64 == 0) {
+                    bank(&mut hints, n, super::BankMapping::Block);
+                } else {
+                    self.warning(
+                        span,
+                        format!(
+                            "'xcl_array_partition(block, {n}, {dim})' is not acted on: ocl-hls \
+                             banks an array in blocks along its outermost dimension (dim 1) \
+                             when its extent is a multiple of the factor (blocks of an inner \
+                             dimension are not runs of the flattened array)"
+                        ),
+                    );
+                }
+            }
+            None => {}
+        }
+        if let Some((w, span)) = a.bankwidth {
+            if self.bankwidth(t, w, span) {
+                hints.bankwidth = Some(w as u32);
             }
         }
         if hints == Default::default() {
@@ -412,11 +440,48 @@ impl Checker<'_> {
         if dims.is_empty() {
             self.warning(
                 self.symbols[sid.0 as usize].span,
-                "memory attributes (numbanks, max_replicates, xcl_array_partition) apply to \
-                 arrays; ignored here",
+                "memory attributes (numbanks, max_replicates, xcl_array_partition, bankwidth) \
+                 apply to arrays; ignored here",
             );
             return;
         }
         self.memory_hints.insert(sid, hints);
+    }
+
+    /// `bankwidth(w)` on memory elements of type `elem`: true when it is the element's
+    /// size, which the `memory` stage builds as it stands (a word per whole, aligned
+    /// access: the element; the report notes a narrower access that splits it). A wider
+    /// or narrower word would change how accesses map to words, which the datapath does
+    /// not do: those warn with the reason.
+    fn bankwidth(&mut self, elem: &Type, w: u64, span: Span) -> bool {
+        let Some(size) = self.layout_of(elem).map(|l| l.size) else {
+            return false;
+        };
+        let why = if w == size && w <= crate::memory::MAX_WORD as u64 {
+            return true;
+        } else if w > crate::memory::MAX_WORD as u64 {
+            format!("the widest RAM word is {} bytes", crate::memory::MAX_WORD)
+        } else if w > size {
+            format!(
+                "a {w}-byte word would hold {} {size}-byte elements, and a store of one \
+                 needs the RAM's byte enables, which the datapath does not drive (it \
+                 writes whole words)",
+                w / size.max(1)
+            )
+        } else {
+            format!(
+                "a {w}-byte word would split each {size}-byte element over {} words, one \
+                 port cycle each; the RAMs keep an element in one word",
+                size / w
+            )
+        };
+        self.warning(
+            span,
+            format!(
+                "'bankwidth({w})' is not acted on: {why} (the build summary's `memory` \
+                 lines give the word built)"
+            ),
+        );
+        false
     }
 }

@@ -41,7 +41,8 @@ use crate::frontend::types::{AddrSpace, Quals, Scalar, Type};
 
 pub use program::*;
 pub use summary::{
-    IvdepInfo, KernelAttrs, KernelInfo, LoopHints, LoopInfo, MemoryHints, ParamInfo, UnrollInfo,
+    BankMapping, IvdepInfo, KernelAttrs, KernelInfo, LoopHints, LoopInfo, MemoryHints, ParamInfo,
+    UnrollInfo,
 };
 
 #[derive(Clone, Debug)]

@@ -107,11 +107,44 @@ pub struct KernelInfo {
 }
 
 /// What a variable's memory-shaping attributes ask of its on-chip memory (`numbanks`,
-/// `xcl_array_partition(cyclic, N, dim)`, `max_replicates`); the `memory` stage honours them.
+/// `xcl_array_partition(cyclic | block | complete, ...)`, `max_replicates`); the `memory`
+/// stage honours them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MemoryHints {
-    /// Cyclic banks over the array's elements (a power of two).
+    /// Banks over the array's elements (a power of two), laid out by `mapping`.
     pub banks: Option<u32>,
+    pub mapping: BankMapping,
     /// The most read replicas.
     pub max_replicates: Option<u32>,
+    /// `bankwidth(N)` where N is the element's size (sema warns about other widths): the
+    /// word the report checks the plan built.
+    pub bankwidth: Option<u32>,
+}
+
+/// Which bank a word of a banked memory lives in (`ohls_banked_ram`'s `MAPPING`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BankMapping {
+    /// Word `a` in bank `a mod N`: neighbours in different banks.
+    #[default]
+    Cyclic,
+    /// Word `a` in bank `a / (depth / N)`: N runs of consecutive words.
+    Block,
+}
+
+impl BankMapping {
+    pub fn name(self) -> &'static str {
+        match self {
+            BankMapping::Cyclic => "cyclic",
+            BankMapping::Block => "block",
+        }
+    }
+
+    /// The template's `MAPPING` parameter.
+    pub fn param(self) -> i64 {
+        match self {
+            BankMapping::Cyclic => 0,
+            BankMapping::Block => 1,
+        }
+    }
 }

@@ -174,7 +174,7 @@ fn kernel_summary_lists_attrs_params_and_loops() {
 fn memory_shaping_hints_warn_that_they_are_not_acted_on() {
     let (_, d, _) = check_src(
         "__kernel void k(__global int *o) {\n\
-         __local int t[64] __attribute__((bankwidth(4)));\n\
+         __local int t[64] __attribute__((bankwidth(8)));\n\
          int w[4] __attribute__((register));\n\
          t[0] = 1; w[0] = t[0]; o[0] = w[0];\n}",
     );
@@ -184,7 +184,7 @@ fn memory_shaping_hints_warn_that_they_are_not_acted_on() {
         .filter(|x| x.severity == Severity::Warning)
         .map(|x| x.message.clone())
         .collect();
-    for name in ["'bankwidth'", "'register'"] {
+    for name in ["'bankwidth(8)'", "'register'"] {
         assert!(
             warnings
                 .iter()
@@ -241,6 +241,41 @@ fn banks_and_replicas_asked_for_are_recorded_per_array() {
     assert!(d.list.iter().any(|x| x.severity == Severity::Warning
         && x.message
             .contains("'xcl_array_partition(complete, 1)' is not acted on")));
+    // Block partitions of the outermost dimension (of a 1-D array: the array) are runs of
+    // the flattened array; of an inner dimension, or by a factor that does not divide
+    // the extent, they warn.
+    let (p, d, _) = check_src(
+        "__kernel void k(__global int *o) {\n\
+         __local int m[128] __attribute__((xcl_array_partition(block, 4, 1)));\n\
+         __local int n[8][4] __attribute__((xcl_array_partition(block, 2, 1)));\n\
+         __local int q[8][4] __attribute__((xcl_array_partition(block, 2, 2)));\n\
+         __local int r[6] __attribute__((xcl_array_partition(block, 4, 1)));\n\
+         m[0] = 1; n[0][0] = 1; q[0][0] = 1; r[0] = 1;\n\
+         o[0] = m[0] + n[0][0] + q[0][0] + r[0];\n}",
+    );
+    assert!(!d.has_errors(), "{:?}", d.list);
+    let block = |b: u32| {
+        Some(super::MemoryHints {
+            banks: Some(b),
+            mapping: super::BankMapping::Block,
+            max_replicates: None,
+            bankwidth: None,
+        })
+    };
+    assert_eq!(hints_of(&p, "m"), block(4));
+    assert_eq!(hints_of(&p, "n"), block(2));
+    assert_eq!(hints_of(&p, "q"), None);
+    assert_eq!(hints_of(&p, "r"), None);
+    for bad in ["(block, 2, 2)", "(block, 4, 1)"] {
+        let what = format!("'xcl_array_partition{bad}' is not acted on");
+        assert!(
+            d.list
+                .iter()
+                .any(|x| x.severity == Severity::Warning && x.message.contains(&what)),
+            "{what}: {:?}",
+            d.list
+        );
+    }
     // Malformed requests are errors.
     for bad in [
         "numbanks(3)",
@@ -248,6 +283,10 @@ fn banks_and_replicas_asked_for_are_recorded_per_array() {
         "xcl_array_partition(cyclic, 3, 1)",
         "xcl_array_partition(diagonal)",
         "xcl_array_partition(complete)",
+        "xcl_array_partition(block, 3, 1)",
+        "xcl_array_partition(block, 32, 1)",
+        "xcl_array_partition(block, 2)",
+        "bankwidth(6)",
     ] {
         let (_, d, _) = check_src(&format!(
             "__kernel void k(__global int *o) {{ __local int t[64] __attribute__(({bad})); \
@@ -488,4 +527,31 @@ fn async_copy_events_are_event_t_or_the_constant_0() {
          async_work_group_copy(l, g, 8, n);\n}",
     );
     assert!(line == 3 && msg.contains("the constant 0"), "{line}: {msg}");
+}
+
+#[test]
+fn bankwidth_of_the_element_size_is_honoured_others_say_why_not() {
+    let (_, d, _) = check_src(
+        "__kernel void k(__global int *o) {\n\
+         __local int a[64] __attribute__((bankwidth(4)));\n\
+         __local float4 b[16] __attribute__((bankwidth(16)));\n\
+         __local short c[64] __attribute__((bankwidth(8)));\n\
+         __local long e[64] __attribute__((bankwidth(2)));\n\
+         __local int f[64] __attribute__((bankwidth(64)));\n\
+         a[0] = 1; b[0] = 1; c[0] = 1; e[0] = 1; f[0] = 1;\n\
+         o[0] = a[0] + (int)b[0].x + c[0] + (int)e[0] + f[0];\n}",
+    );
+    assert!(!d.has_errors(), "{:?}", d.list);
+    let warned = |w: &str| {
+        d.list
+            .iter()
+            .filter(|x| x.severity == Severity::Warning && x.message.contains(w))
+            .map(|x| x.message.clone())
+            .collect::<Vec<_>>()
+    };
+    assert!(warned("'bankwidth(4)'").is_empty());
+    assert!(warned("'bankwidth(16)'").is_empty());
+    assert!(warned("'bankwidth(8)'")[0].contains("byte enables"));
+    assert!(warned("'bankwidth(2)'")[0].contains("split each 8-byte element over 4 words"));
+    assert!(warned("'bankwidth(64)'")[0].contains("widest RAM word is 32 bytes"));
 }

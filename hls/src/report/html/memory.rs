@@ -65,7 +65,7 @@ pub(super) fn table(p: &mut String, kr: &KernelReport, group: &Kernel) {
                 m.word_bytes,
                 m.depth,
                 if m.banks > 1 {
-                    format!("{} banks", m.banks)
+                    format!("{} {} banks", m.banks, m.mapping)
                 } else {
                     m.replicas.to_string()
                 },
