@@ -54,6 +54,7 @@ const KERNELS: &[&str] = &[
     "vadd_simd",
     "simd_lanes_odd",
     "lanes_type_hint",
+    "lanes_guarded",
     "wi_inner_loop",
     "wi_inner_flat",
     "local_ptr_sizes",
@@ -1191,6 +1192,18 @@ fn lanes_type_hint() {
         })
         .collect();
     assert_f32_bits("out", &f32s(output(&r, "out")), &want);
+}
+
+#[test]
+fn lanes_guarded() {
+    // Work-items past n = 1001 leave c as it was.
+    let r = project("lanes_guarded");
+    let (a, b) = (f32s(input(&r, "a")), f32s(input(&r, "b")));
+    let mut want = f32s(input(&r, "c"));
+    for i in 0..1001 {
+        want[i] = a[i] * 2.0 + b[i];
+    }
+    assert_f32_bits("c", &f32s(output(&r, "c")), &want);
 }
 
 #[test]

@@ -202,6 +202,9 @@ impl Gen<'_> {
         // Per on-chip memory, direction (write?) and slot: the read copies or write lanes
         // taken so far.
         let mut ports_used: PortsUsed = HashMap::new();
+        // Wide loads' request conditions to fill in once every op is there: the blocks
+        // of their members, the time, the 1-bit wire.
+        let mut any_guard: Vec<(Vec<BlockId>, u32, NetId)> = Vec::new();
         for &(b, o) in &pl.ops {
             let t = cycle(&(b, o));
             let op = self.k.block(b).op(o).clone();
@@ -384,7 +387,28 @@ impl Gen<'_> {
                                 .map_or(unit_bits, |t| t.bits().div_ceil(8) * 8),
                         };
                         let narrow = own_bits < unit_bits;
-                        let at = self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?;
+                        let tp = t + lat;
+                        // A group with members under other guards is requested where any
+                        // member's guard holds; those guards' tests may come later in
+                        // program order (the schedule has them ready by `t`), so the
+                        // request's condition is filled in after the iteration's ops.
+                        let (at, atp) =
+                            match group.as_ref().filter(|g| g.lanes.iter().any(|m| m.0 != b)) {
+                                None => (
+                                    self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?,
+                                    self.pipe_at(&mut p, pl.guards.get(&b), tp, &alias)?,
+                                ),
+                                Some(g) => {
+                                    let (na, np) = (self.fresh("pgr"), self.fresh("pgr"));
+                                    let wa = self.m.wire(&na, 1);
+                                    let wp = self.m.wire(&np, 1);
+                                    let blocks: Vec<BlockId> =
+                                        g.lanes.iter().map(|m| m.0).collect();
+                                    any_guard.push((blocks.clone(), t, wa));
+                                    any_guard.push((blocks, tp, wp));
+                                    (Expr::Net(wa), Expr::Net(wp))
+                                }
+                            };
                         // A narrower access's own address (its group's, for a wide one)
                         // gives the request, rounded down, and its offset in the answer.
                         let (req, own) = if narrow {
@@ -403,8 +427,6 @@ impl Gen<'_> {
                             .drive(rv, Expr::land(at.clone(), Expr::Net(en)), Expr::lit(1, 1));
                         p.stall_terms
                             .push(Expr::land(at, Expr::lnot(Expr::Net(rr))));
-                        let tp = t + lat;
-                        let atp = self.pipe_at(&mut p, pl.guards.get(&b), tp, &alias)?;
                         self.fsm
                             .drive(sr, Expr::land(atp.clone(), Expr::Net(en)), Expr::lit(1, 1));
                         p.stall_terms
@@ -522,7 +544,25 @@ impl Gen<'_> {
                             q(self, "req_addr")?,
                             q(self, "req_data")?,
                         );
-                        let at = self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?;
+                        // A group with members under other guards writes where any
+                        // member's guard holds, each member's bytes where its own does.
+                        let cross = group.as_ref().filter(|g| g.lanes.iter().any(|m| m.0 != b));
+                        let (at, lane_strb) = match cross {
+                            None => (self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?, None),
+                            Some(g) => {
+                                let mut any = Expr::lit(1, 0);
+                                let mut parts = Vec::new();
+                                for m in g.lanes.iter().rev() {
+                                    let on = match pl.guards.get(&m.0) {
+                                        Some(gd) => self.pipe_guard(&mut p, gd, t, &alias)?,
+                                        None => Expr::lit(1, 1),
+                                    };
+                                    any = Expr::lor(any, on.clone());
+                                    parts.extend((0..g.lane_bytes).map(|_| on.clone()));
+                                }
+                                (Expr::land(p.at(t), any), Some(Expr::Concat(parts)))
+                            }
+                        };
                         self.fsm
                             .drive(ra, at.clone(), group_address(addr, aw, below));
                         // Zero-extended to the unit's element; a masked unit writes only the
@@ -542,7 +582,12 @@ impl Gen<'_> {
                             } else {
                                 (1u64 << mine) - 1
                             };
-                            self.fsm.drive(strb, at.clone(), Expr::lit(n, mask));
+                            let value = match lane_strb {
+                                Some(e) if mine < n => Expr::zext(e, n - mine),
+                                Some(e) => e,
+                                None => Expr::lit(n, mask),
+                            };
+                            self.fsm.drive(strb, at.clone(), value);
                         }
                         self.fsm
                             .drive(rv, Expr::land(at.clone(), Expr::Net(en)), Expr::lit(1, 1));
@@ -638,6 +683,14 @@ impl Gen<'_> {
         let Some((xa, xe, xq)) = p.exit.clone() else {
             return Err(ierr("the exit test is not in the iteration".into()));
         };
+        for (blocks, t, w) in any_guard {
+            let mut any = Expr::lit(1, 0);
+            for b in blocks {
+                let on = self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?;
+                any = Expr::lor(any, on);
+            }
+            self.m.assign(w, any);
+        }
         // Forwarded variable reads (the previous iteration's write in the same cycle).
         for (w, v) in forwards {
             let wk = last_write[&v];

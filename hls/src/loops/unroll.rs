@@ -369,6 +369,12 @@ impl<'a> Unroller<'a> {
             let live = self.read_outside(c.var, id);
             if exits.brk {
                 why_tested = Some("the body can `break`".to_string());
+            } else if is_work_item_loop(k, l) && (exits.leaves || exits.cont || exits.inner) {
+                // The lanes' copies would hold loops (an early `return`, a `continue` of
+                // the work-item loop by now, puts each copy in a run-once region): the
+                // work-item loop would not be pipelined.
+                why_tested =
+                    Some("its body holds a loop, a `switch` or an early `return`".to_string());
             } else if exits.leaves && live {
                 why_tested =
                     Some("the body can leave the loop and the counter is read after it".into());
@@ -394,10 +400,17 @@ impl<'a> Unroller<'a> {
         if is_work_item_loop(k, l) {
             // Lanes behind exit tests would leave the work-item loop unpipelined: slower
             // than one lane.
-            let reason = format!(
-                "lanes need a work-item loop with a known count: \
-                 reqd_work_group_size(X, 1, 1) with X a multiple of {f}; one work-item per cycle"
-            );
+            let reason = match &why_tested {
+                Some(w) => format!(
+                    "lanes need every work-item to run the whole body, but {w}; one \
+                     work-item per cycle"
+                ),
+                None => format!(
+                    "lanes need a work-item loop with a known count: \
+                     reqd_work_group_size(X, 1, 1) with X a multiple of {f}; one work-item \
+                     per cycle"
+                ),
+            };
             self.decide(
                 l,
                 asked,

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, HashMap};
 use crate::analysis::affine::AffineLoop;
 use crate::analysis::loops::shapes;
 use crate::frontend::types::AddrSpace;
-use crate::ir::{Base, BlockId, Kernel, OpId, OpKind};
+use crate::ir::{Base, BlockId, Kernel, Node, OpId, OpKind};
 
 type OpKey = (BlockId, OpId);
 
@@ -86,44 +86,60 @@ pub fn plan(k: &Kernel, beat: u32, ranges: Option<&crate::opt::ranges::Ranges>) 
             continue;
         }
         let aff = AffineLoop::new(k, &s, ranges);
-        for ib in &s.blocks {
-            let blk = k.block(ib.block);
-            let mut acc = Vec::new();
-            for (pos, &o) in blk.order.iter().enumerate() {
-                let op = blk.op(o);
-                let (load, space, base, align, ty) = match &op.kind {
-                    OpKind::Load { space, base, align } => {
-                        (true, space, base, align, op.ty.clone())
-                    }
-                    OpKind::Store { space, base, align } => (
-                        false,
-                        space,
-                        base,
-                        align,
-                        blk.operands(o).get(1).and_then(|v| blk.op(*v).ty.clone()),
-                    ),
-                    _ => continue,
-                };
-                let Some(Base::Param(p)) = base else { continue };
-                let buffer = k.is_buffer(*p);
-                let global = matches!(space, AddrSpace::Global | AddrSpace::Constant);
-                let bytes = ty.as_ref().map(|t| t.bits().div_ceil(8)).unwrap_or(0);
-                if !buffer || !global || !bytes.is_power_of_two() || bytes >= beat {
-                    continue;
-                }
-                acc.push(Access {
-                    key: (ib.block, o),
-                    pos,
-                    load,
-                    param: *p,
-                    bytes,
-                    ty,
-                    align: *align,
-                });
+        // One iteration's ops in program order, across its blocks: accesses in different
+        // blocks (the guarded copies of an unrolled body, lanes behind `if (i < n)`)
+        // group like those of one block, each member keeping its own guard (a load
+        // group is requested where any member's guard holds, a store group writes each
+        // member's bytes where its guard holds).
+        let seq: Vec<OpKey> = s
+            .blocks
+            .iter()
+            .flat_map(|ib| k.block(ib.block).order.iter().map(move |&o| (ib.block, o)))
+            .collect();
+        let tests = if s.early_exit {
+            None
+        } else {
+            Some(block_tests(k, s.id))
+        };
+        let mut acc = Vec::new();
+        for (pos, &(b, o)) in seq.iter().enumerate() {
+            let blk = k.block(b);
+            let op = blk.op(o);
+            let (load, space, base, align, ty) = match &op.kind {
+                OpKind::Load { space, base, align } => (true, space, base, align, op.ty.clone()),
+                OpKind::Store { space, base, align } => (
+                    false,
+                    space,
+                    base,
+                    align,
+                    blk.operands(o).get(1).and_then(|v| blk.op(*v).ty.clone()),
+                ),
+                _ => continue,
+            };
+            let Some(Base::Param(p)) = base else { continue };
+            let buffer = k.is_buffer(*p);
+            let global = matches!(space, AddrSpace::Global | AddrSpace::Constant);
+            let bytes = ty.as_ref().map(|t| t.bits().div_ceil(8)).unwrap_or(0);
+            if !buffer || !global || !bytes.is_power_of_two() || bytes >= beat {
+                continue;
             }
-            singles.extend(acc.iter().filter(|a| a.load).map(|a| (a.param, a.bytes)));
-            groups.extend(block_groups(k, ib.block, &acc, &aff, beat));
+            acc.push(Access {
+                key: (b, o),
+                pos,
+                load,
+                param: *p,
+                bytes,
+                ty,
+                align: *align,
+            });
         }
+        singles.extend(acc.iter().filter(|a| a.load).map(|a| (a.param, a.bytes)));
+        let it = Iter {
+            k,
+            seq: &seq,
+            tests: tests.as_ref(),
+        };
+        groups.extend(loop_groups(&it, &acc, &aff, beat));
     }
     // A buffer's loads share one unit as wide as the widest (see `pipeline`); a narrower
     // access goes through it only when it lies within one of its elements, so a load
@@ -159,9 +175,16 @@ struct Found {
     load: bool,
 }
 
-/// The groups of one block's accesses `acc`.
-fn block_groups(k: &Kernel, b: BlockId, acc: &[Access], aff: &AffineLoop, beat: u32) -> Vec<Found> {
-    let blk = k.block(b);
+/// One iteration of an innermost loop: its ops in program order and, unless the loop
+/// can leave early, the `if` tests each of its blocks runs under.
+struct Iter<'a> {
+    k: &'a Kernel,
+    seq: &'a [OpKey],
+    tests: Option<&'a HashMap<BlockId, Vec<OpKey>>>,
+}
+
+/// The groups of one iteration's accesses `acc`.
+fn loop_groups(it: &Iter, acc: &[Access], aff: &AffineLoop, beat: u32) -> Vec<Found> {
     let mut out = Vec::new();
     let mut taken = vec![false; acc.len()];
     for a in 0..acc.len() {
@@ -191,7 +214,7 @@ fn block_groups(k: &Kernel, b: BlockId, acc: &[Access], aff: &AffineLoop, beat: 
                 .filter_map(|(d, cs)| cs.get(layer).map(|&c| (*d, c)))
                 .collect();
             out.extend(
-                group_runs(blk, b, acc, aff, beat, &entries)
+                group_runs(it, acc, aff, beat, &entries)
                     .into_iter()
                     .map(|group| Found {
                         group,
@@ -207,8 +230,7 @@ fn block_groups(k: &Kernel, b: BlockId, acc: &[Access], aff: &AffineLoop, beat: 
 /// The groups of one layer of a class (`entries`: distance and access, by distance):
 /// runs of neighbours cut into powers of two up to a beat.
 fn group_runs(
-    blk: &crate::ir::Block,
-    b: BlockId,
+    it: &Iter,
     acc: &[Access],
     aff: &AffineLoop,
     beat: u32,
@@ -230,7 +252,7 @@ fn group_runs(
         while at < j {
             let n = prev_power_of_two((j - at).min(max_lanes));
             let lanes: Vec<usize> = entries[at..at + n].iter().map(|e| e.1).collect();
-            if n >= 2 && legal(blk, b, acc, &lanes, aff) {
+            if n >= 2 && legal(it, acc, &lanes, aff) {
                 let issuer = if acc[lanes[0]].load {
                     lanes.iter().min_by_key(|&&l| acc[l].pos)
                 } else {
@@ -267,30 +289,42 @@ fn prev_power_of_two(n: usize) -> usize {
 
 /// Whether every member may move to the issuer: loads up to the first member, stores down
 /// to the last, past nothing of their buffer that may touch their bytes and past no
-/// other side effect than loads and stores of other buffers.
-fn legal(
-    blk: &crate::ir::Block,
-    b: BlockId,
-    acc: &[Access],
-    lanes: &[usize],
-    aff: &AffineLoop,
-) -> bool {
+/// other side effect than loads and stores of other buffers. Members in blocks of other
+/// guards need guards the issuer can know: none where the loop may leave early, and for
+/// a load group (requested where any member's guard holds) tests that use no load or
+/// other memory op from the issuer on, so they can be computed before it.
+fn legal(it: &Iter, acc: &[Access], lanes: &[usize], aff: &AffineLoop) -> bool {
     let load = acc[lanes[0]].load;
     let param = acc[lanes[0]].param;
     let first = lanes.iter().map(|&l| acc[l].pos).min().unwrap_or(0);
     let last = lanes.iter().map(|&l| acc[l].pos).max().unwrap_or(0);
     let issuer = if load { first } else { last };
+    let block_of = |pos: usize| it.seq[pos].0;
+    let none = Vec::new();
+    let tests_of = |b: BlockId| it.tests.and_then(|t| t.get(&b)).unwrap_or(&none);
     for &l in lanes {
         let m = &acc[l];
+        if block_of(m.pos) != block_of(issuer) {
+            let Some(_) = it.tests else { return false };
+            if load {
+                let own = tests_of(block_of(issuer));
+                let early = tests_of(block_of(m.pos))
+                    .iter()
+                    .filter(|t| !own.contains(t))
+                    .all(|t| computable_before(it, *t, issuer));
+                if !early {
+                    return false;
+                }
+            }
+        }
         let (lo, hi) = if load {
             (issuer, m.pos)
         } else {
             (m.pos, issuer)
         };
         for pos in lo + 1..hi {
-            let o = blk.order[pos];
-            let here = (b, o);
-            let ok = match &blk.op(o).kind {
+            let here = it.seq[pos];
+            let ok = match &it.k.block(here.0).op(here.1).kind {
                 // Loads reorder freely with loads.
                 OpKind::Load { .. } if load => true,
                 OpKind::Load { base, .. } | OpKind::Store { base, .. } => {
@@ -304,6 +338,65 @@ fn legal(
         }
     }
     true
+}
+
+/// Whether test `t` depends on no memory op at or after position `issuer` of the
+/// iteration: through its block's operands and, for a variable it reads, every write of
+/// the variable earlier in the iteration (a variable not written before is the previous
+/// iteration's).
+fn computable_before(it: &Iter, t: OpKey, issuer: usize) -> bool {
+    let pos_of: HashMap<OpKey, usize> = it.seq.iter().enumerate().map(|(i, x)| (*x, i)).collect();
+    let mut todo = vec![t];
+    let mut seen = std::collections::HashSet::new();
+    while let Some((b, o)) = todo.pop() {
+        if !seen.insert((b, o)) {
+            continue;
+        }
+        let blk = it.k.block(b);
+        let kind = &blk.op(o).kind;
+        let pos = pos_of.get(&(b, o)).copied().unwrap_or(0);
+        if kind.is_memory() && pos >= issuer {
+            return false;
+        }
+        if let OpKind::ReadVar(v) = kind {
+            todo.extend(it.seq[..pos].iter().filter(
+                |(wb, wo)| matches!(it.k.block(*wb).op(*wo).kind, OpKind::WriteVar(x) if x == *v),
+            ));
+        }
+        todo.extend(blk.operands(o).into_iter().map(|a| (b, a)));
+    }
+    true
+}
+
+/// Per block of loop `l`'s iteration, the `if` tests it runs under (outermost first).
+fn block_tests(k: &Kernel, l: crate::ir::LoopId) -> HashMap<BlockId, Vec<OpKey>> {
+    fn walk(r: &crate::ir::Region, tests: &mut Vec<OpKey>, out: &mut HashMap<BlockId, Vec<OpKey>>) {
+        for n in &r.0 {
+            match n {
+                Node::Block(b) => {
+                    out.insert(*b, tests.clone());
+                }
+                Node::If {
+                    cond, then, els, ..
+                } => {
+                    out.insert(cond.0, tests.clone());
+                    tests.push(*cond);
+                    walk(then, tests, out);
+                    walk(els, tests, out);
+                    tests.pop();
+                }
+                _ => {}
+            }
+        }
+    }
+    let lp = k.lp(l);
+    let mut out = HashMap::new();
+    if let Some((b, _)) = lp.cond {
+        out.insert(b, Vec::new());
+    }
+    walk(&lp.body, &mut Vec::new(), &mut out);
+    walk(&lp.latch, &mut Vec::new(), &mut out);
+    out
 }
 
 #[cfg(test)]
@@ -396,6 +489,28 @@ mod kernel_tests {
                    for (uint i = 0; i < 1000u; i++) { out[11000 + i] = in[i] ^ 4u; s = s * 3u + in[i]; }\n\
                    sums[0] = s; }";
         assert_eq!(groups(src), [(4, 16), (4, 16), (4, 16)]);
+    }
+
+    #[test]
+    fn guarded_lanes_group_across_their_blocks() {
+        // Four lanes, each behind its own `i < n`: one wide access per buffer, each lane
+        // keeping its guard.
+        let src = "__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+                   __attribute__((num_simd_work_items(4)))
+                   void k(__global const int *a, __global int *c, int n) {
+                   size_t i = get_global_id(0);
+                   if (i < n) c[i] = a[i] + 1;
+}";
+        assert_eq!(groups(src), [(4, 16), (4, 16)]);
+        // A guard computed from a load of another lane cannot be known when the first
+        // lane's request goes out: b's loads stay single (a's group, c's stores merge).
+        let src = "__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+                   __attribute__((num_simd_work_items(4)))
+                   void k(__global const int *a, __global const int *b, __global int *c) {
+                   size_t i = get_global_id(0);
+                   if (a[i] > 0) c[i] = b[i];
+}";
+        assert_eq!(groups(src), [(4, 16), (4, 16)]);
     }
 
     #[test]

@@ -551,7 +551,13 @@ fn check_loop(
                     u.load_align = min_align(u.load_align, al);
                     u.pipe_load = Some(unit_bytes);
                 } else {
-                    u.store_strb |= narrow;
+                    // A group of members under their own guards writes each one's
+                    // bytes where its guard holds.
+                    let guarded = memory
+                        .wide
+                        .group((b, o))
+                        .is_some_and(|g| g.lanes.iter().any(|m| m.0 != g.lanes[0].0));
+                    u.store_strb |= narrow || guarded;
                     u.store_align = min_align(u.store_align, al);
                     u.pipe_store = Some(unit_bytes);
                 }

@@ -72,7 +72,7 @@ pub fn schedule_loops(
         let mut it = Iteration::new(k, sm, &s, lib, &lib.limits, ranges);
         it.share_ports(wide);
         let mut g = it.graph(&MemDeps::of_loop(k, &s));
-        let exit = pipeline_edges(k, s.id, &mut g);
+        let exit = pipeline_edges(k, s.id, &mut g, wide);
         let fail = |e: String| format!("kernel `{}` loop L{}: {e}", k.name, s.id.0);
         let mut sched =
             modulo_schedule(&g, lib.period_ns, &lib.limits).map_err(|e| fail(e.message))?;
@@ -212,7 +212,12 @@ fn guarded_effects(
 
 /// Adds to `g` (one iteration of loop `l`) the edges a pipeline without speculation
 /// needs (see the module documentation); returns the exit test's node, if any.
-fn pipeline_edges(k: &Kernel, l: LoopId, g: &mut LoopGraph<(BlockId, OpId)>) -> Option<usize> {
+fn pipeline_edges(
+    k: &Kernel,
+    l: LoopId,
+    g: &mut LoopGraph<(BlockId, OpId)>,
+    wide: &crate::memory::widen::WideAccesses,
+) -> Option<usize> {
     let lp = k.lp(l);
     let kind = |i: usize| {
         let (b, o) = g.nodes[i].key;
@@ -248,7 +253,17 @@ fn pipeline_edges(k: &Kernel, l: LoopId, g: &mut LoopGraph<(BlockId, OpId)>) -> 
     let mut guarded = Vec::new();
     guarded_effects(k, &lp.body, &mut Vec::new(), &mut guarded);
     guarded_effects(k, &lp.latch, &mut Vec::new(), &mut guarded);
-    for (c, e) in guarded {
+    // A wide load's request holds where any member's guard does: its issuer waits for
+    // every member's tests too.
+    let issuers: Vec<(OpKey, OpKey)> = guarded
+        .iter()
+        .filter_map(|&(c, e)| {
+            let w = wide.group(e)?;
+            let load = matches!(k.block(e.0).op(e.1).kind, OpKind::Load { .. });
+            (load && w.issuer != e).then_some((c, w.issuer))
+        })
+        .collect();
+    for (c, e) in guarded.into_iter().chain(issuers) {
         let (Some(from), Some(to)) = (
             g.nodes.iter().position(|n| n.key == c),
             g.nodes.iter().position(|n| n.key == e),

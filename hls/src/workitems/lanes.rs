@@ -76,17 +76,17 @@ pub fn choose(k: &Kernel, port_bytes: u64, max_ops: usize) -> Option<Lanes> {
     let fit = |most: u64| {
         let Some(x) = x else { return 1 };
         let mut n = most.clamp(1, MAX_LANES).next_power_of_two();
-        while n > most || x % n != 0 {
+        while n > 1 && (n > most || x % n != 0) {
             n /= 2;
         }
-        n.max(1)
+        n
     };
     let shape = streaming_bytes(k);
     let widest = shape
         .as_ref()
         .ok()
         .and_then(|s| s.iter().max_by_key(|(_, b)| **b));
-    let ops: usize = blocks(&k.body).map(|b| k.block(b).len()).sum();
+    let ops: usize = k.blocks.iter().map(|b| b.len()).sum();
     let by_size = (max_ops / ops.max(1)) as u64;
     let port = format!("the {port_bytes}-byte memory port");
     if k.attrs.vec_type_hint_explicit {
@@ -168,15 +168,6 @@ fn type_bytes(t: &str) -> Option<u64> {
     Some(size * lanes)
 }
 
-/// The blocks of a region with only blocks in it (or a final `return`); none for any
-/// other shape.
-fn blocks(r: &Region) -> impl Iterator<Item = crate::ir::BlockId> + '_ {
-    r.0.iter().filter_map(|n| match n {
-        Node::Block(b) => Some(*b),
-        _ => None,
-    })
-}
-
 /// An integer or pointer value in units of the x id: `coef x get_global_id(0)` plus a
 /// part every work-item of the launch shares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -190,20 +181,106 @@ const UNIFORM: Val = Val::Affine {
     konst: None,
 };
 
-/// Per buffer and kind (`true`: stores), the bytes one work-item moves, when the kernel is
-/// straight-line and every memory access is a global one at `size x x-id` + uniform;
-/// else what breaks that.
+/// Per buffer and kind (`true`: stores), the bytes one work-item moves, when the kernel
+/// has no loops and every memory access is a global one at `size x x-id` + uniform
+/// (behind `if`s or not: lanes keep each one's guard); else what breaks that.
 fn streaming_bytes(k: &Kernel) -> Result<BTreeMap<(u32, bool), u64>, String> {
-    if k.body
-        .0
-        .iter()
-        .any(|n| !matches!(n, Node::Block(_) | Node::Return))
-    {
-        return Err("the kernel has branches or loops".into());
+    let mut w = Walk {
+        k,
+        vars: HashMap::new(),
+        accesses: BTreeMap::new(),
+    };
+    w.region(&k.body)?;
+    if w.accesses.is_empty() {
+        return Err("it has no global memory accesses".into());
     }
-    let mut vars: HashMap<VarId, Val> = HashMap::new();
-    let mut bytes: BTreeMap<(u32, bool), u64> = BTreeMap::new();
-    for b in blocks(&k.body) {
+    // Per buffer and direction, the accesses of one work-item must tile the bytes it
+    // steps by (`in[2 * i]` and `in[2 * i + 1]`: 8 bytes), so lanes read one run.
+    let mut bytes = BTreeMap::new();
+    for ((p, store), mut xs) in w.accesses {
+        let step = xs[0].0;
+        xs.sort_by_key(|x| x.1);
+        let total: u64 = xs.iter().map(|x| x.2).sum();
+        let tiles = xs.windows(2).all(|w| {
+            w[0].1
+                .zip(w[1].1)
+                .is_some_and(|(a, b)| b == a + w[0].2 as i64)
+        });
+        if xs.iter().any(|x| x.0 != step) || step != total as i64 || !tiles {
+            return Err(format!(
+                "its {} {} do not step by their size with the x id",
+                if store { "stores to" } else { "loads from" },
+                k.params[p as usize].name
+            ));
+        }
+        bytes.insert((p, store), total);
+    }
+    Ok(bytes)
+}
+
+/// Whether region `r` can end the work-item (`return`, at any depth).
+fn returns(r: &Region) -> bool {
+    r.0.iter().any(|n| match n {
+        Node::Return => true,
+        Node::If { then, els, .. } => returns(then) || returns(els),
+        _ => false,
+    })
+}
+
+/// An access's step with the x id, its offset from the buffer's start where known, and
+/// its size.
+type Step = (i64, Option<i64>, u64);
+
+/// The kernel's values in units of the x id, in program order.
+struct Walk<'a> {
+    k: &'a Kernel,
+    vars: HashMap<VarId, Val>,
+    /// Per buffer and direction, each access's step with the x id, offset (where known)
+    /// and size.
+    accesses: BTreeMap<(u32, bool), Vec<Step>>,
+}
+
+impl Walk<'_> {
+    fn region(&mut self, r: &Region) -> Result<(), String> {
+        for n in &r.0 {
+            match n {
+                Node::Block(b) => self.block(*b)?,
+                Node::If {
+                    cond, then, els, ..
+                } => {
+                    self.block(cond.0)?;
+                    if [then, els].iter().any(|r| returns(r)) {
+                        return Err("a work-item can return early".into());
+                    }
+                    let before = self.vars.clone();
+                    self.region(then)?;
+                    let after_then = std::mem::replace(&mut self.vars, before);
+                    self.region(els)?;
+                    // A variable either arm writes is known after the `if` only where
+                    // both leave it the same.
+                    let after_else = std::mem::take(&mut self.vars);
+                    let keys: std::collections::BTreeSet<VarId> = after_then
+                        .keys()
+                        .chain(after_else.keys())
+                        .copied()
+                        .collect();
+                    for v in keys {
+                        let same = after_then.get(&v) == after_else.get(&v);
+                        let val = if same { after_then[&v] } else { Val::Other };
+                        self.vars.insert(v, val);
+                    }
+                }
+                Node::Return => {}
+                Node::Loop(_) | Node::Break(_) | Node::Continue(_) => {
+                    return Err("the kernel has loops".into())
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn block(&mut self, b: crate::ir::BlockId) -> Result<(), String> {
+        let k = self.k;
         let blk = k.block(b);
         let mut vals: HashMap<OpId, Val> = HashMap::new();
         for &o in &blk.order {
@@ -215,21 +292,30 @@ fn streaming_bytes(k: &Kernel) -> Result<BTreeMap<(u32, bool), u64>, String> {
                     coef: 0,
                     konst: Some(c[0] as i64),
                 },
+                // A buffer's accesses are offsets from its start; other arguments are
+                // some uniform value.
+                OpKind::Param(_) if op.ty.as_ref().is_some_and(|t| t.is_ptr()) => Val::Affine {
+                    coef: 0,
+                    konst: Some(0),
+                },
                 OpKind::Param(_) => UNIFORM,
-                OpKind::WorkItem(f) => match f {
-                    WorkItemFn::GlobalId | WorkItemFn::LocalId => match arg(0) {
+                // The x id is the unit; the local id steps with it, from another start.
+                OpKind::WorkItem(f @ (WorkItemFn::GlobalId | WorkItemFn::LocalId)) => {
+                    match arg(0) {
                         Some(Val::Affine { konst: Some(0), .. }) => Val::Affine {
                             coef: 1,
-                            konst: None,
+                            konst: (*f == WorkItemFn::GlobalId).then_some(0),
                         },
                         _ => Val::Other,
-                    },
+                    }
+                }
+                OpKind::WorkItem(f) => match f {
                     WorkItemFn::GlobalLinearId | WorkItemFn::LocalLinearId => Val::Other,
                     _ => UNIFORM,
                 },
-                OpKind::ReadVar(v) => vars.get(v).copied().unwrap_or(Val::Other),
+                OpKind::ReadVar(v) => self.vars.get(v).copied().unwrap_or(Val::Other),
                 OpKind::WriteVar(v) => {
-                    vars.insert(*v, arg(0).unwrap_or(Val::Other));
+                    self.vars.insert(*v, arg(0).unwrap_or(Val::Other));
                     continue;
                 }
                 OpKind::PtrAdd => add(arg(0), arg(1), 1),
@@ -277,17 +363,17 @@ fn streaming_bytes(k: &Kernel) -> Result<BTreeMap<(u32, bool), u64>, String> {
                         op.ty.as_ref()
                     };
                     let size = ty.map_or(0, |t| t.store_size());
-                    match arg(0) {
-                        Some(Val::Affine { coef, .. }) if coef == size as i64 && size > 0 => {}
-                        _ => {
-                            return Err(format!(
-                                "its {} {} do not step by their size with the x id",
-                                if store { "stores to" } else { "loads from" },
-                                k.params[*p as usize].name
-                            ))
-                        }
-                    }
-                    *bytes.entry((*p, store)).or_default() += size;
+                    let Some(Val::Affine { coef, konst }) = arg(0).filter(|_| size > 0) else {
+                        return Err(format!(
+                            "its {} {} do not step with the x id",
+                            if store { "stores to" } else { "loads from" },
+                            self.k.params[*p as usize].name
+                        ));
+                    };
+                    self.accesses
+                        .entry((*p, store))
+                        .or_default()
+                        .push((coef, konst, size));
                     Val::Other
                 }
                 OpKind::Atomic { .. }
@@ -306,11 +392,8 @@ fn streaming_bytes(k: &Kernel) -> Result<BTreeMap<(u32, bool), u64>, String> {
             };
             vals.insert(o, v);
         }
+        Ok(())
     }
-    if bytes.is_empty() {
-        return Err("it has no global memory accesses".into());
-    }
-    Ok(bytes)
 }
 
 fn add(a: Option<Val>, b: Option<Val>, sign: i64) -> Val {
@@ -380,6 +463,27 @@ mod tests {
         let l = lanes(&VADD.replace("ATTR", "")).expect("lanes");
         assert_eq!((l.n, l.from.clone()), (4, From::Tool), "{}", l.why);
         assert!(l.why.contains("12 bytes per work-item"), "{}", l.why);
+        // Accesses behind an `if` stream too (each lane keeps its guard).
+        let guarded = "__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+            void k(__global const float *a, __global float *c, int n) {
+                size_t i = get_global_id(0);
+                if (i < n) c[i] = a[i];
+            }";
+        assert_eq!(lanes(guarded).map(|l| l.n), Some(4));
+        // Two loads that tile 8 bytes per work-item stream as one run.
+        let pairs = "__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+            void k(__global const int *a, __global int *c) {
+                size_t i = get_global_id(0);
+                c[i] = a[2 * i] + a[2 * i + 1];
+            }";
+        assert_eq!(lanes(pairs).map(|l| l.n), Some(4));
+        // More bytes per work-item than the port moves: one lane.
+        let wide = "__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+            void k(__global const int16 *a, __global int16 *c) {
+                size_t i = get_global_id(0);
+                c[i] = a[i] + 1;
+            }";
+        assert_eq!(lanes(wide), None);
         // Lanes divide the work-group: 50 work-items take 2.
         let l = lanes(&VADD.replace("(64, 1, 1))) ATTR", "(50, 1, 1)))"));
         assert_eq!(l.map(|l| l.n), Some(2));
@@ -415,14 +519,15 @@ mod tests {
             let l = lanes(src);
             assert!(l.is_none(), "{src}: {l:?}");
         };
-        // No required size, one lane dividing it, a branch, a stride, local memory.
+        // No required size, one lane dividing it, an early return, a stride, local memory.
         none(&VADD.replace("__attribute__((reqd_work_group_size(64, 1, 1))) ATTR", ""));
         none(&VADD.replace("(64, 1, 1))) ATTR", "(63, 1, 1)))"));
         none(
             "__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
             void k(__global const float *a, __global float *c, int n) {
                 size_t i = get_global_id(0);
-                if (i < n) c[i] = a[i];
+                if (i >= n) return;
+                c[i] = a[i];
             }",
         );
         none(
