@@ -407,8 +407,13 @@ impl<'a> Unroller<'a> {
                 ),
                 None => format!(
                     "lanes need a work-item loop with a known count: \
-                     reqd_work_group_size(X, 1, 1) with X a multiple of {f}; one work-item \
-                     per cycle"
+                     reqd_work_group_size(X, 1, 1) with X a multiple of {f}{}; one \
+                     work-item per cycle",
+                    counted
+                        .as_ref()
+                        .err()
+                        .map(|e| format!(" (here: {e})"))
+                        .unwrap_or_default()
                 ),
             };
             self.decide(

@@ -516,8 +516,10 @@ mod kernel_tests {
     #[test]
     fn stores_through_the_opt_stages_narrowed_index_arithmetic_still_merge() {
         // The opt stage builds the work-item index at 32 bits and zero-extends it (ids
-        // below 2^32 by the launch); the address analysis must see through that.
+        // below 2^32 by the launch); the address analysis must see through that. (One
+        // lane: the tool's lanes would group across work-items.)
         let src = "__kernel __attribute__((reqd_work_group_size(32, 1, 1)))
+                   __attribute__((num_simd_work_items(1)))
                    void k(__global const int *a, __global int *out) {
                    size_t i = get_global_id(0); int x = a[i]; size_t o = i * 4;
                    out[o] = x; out[o + 1] = x + 1; out[o + 2] = x * 3; out[o + 3] = x ^ 5;
