@@ -287,7 +287,13 @@ impl Nest<'_> {
                     (Some((d, _)), Some(local)) => items / local[d].max(1),
                     _ => items,
                 };
-                (at.id, entries, entries.saturating_mul(n))
+                // Lanes take that many work-items per iteration.
+                let lanes = a
+                    .report(at.id)
+                    .and_then(|r| r.unroll_applied)
+                    .unwrap_or(1)
+                    .max(1);
+                (at.id, entries, entries.saturating_mul(n.div_ceil(lanes)))
             }
             (None, _) => {
                 let (e, t) = self.counts(id, r, entries)?;

@@ -295,6 +295,37 @@ fn the_ideal_counts_all_work_items_through_one_pipeline() {
 }
 
 #[test]
+fn the_ideal_of_lanes_counts_their_iterations_not_their_work_items() {
+    // 4 lanes: 64 iterations of 4 work-items, each moving 48 bytes through the 32-byte
+    // port, so the port, not the II, bounds it: 64 x 48 / 32 = 96 cycles plus the fill.
+    let src = "__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+        __attribute__((num_simd_work_items(4)))
+        void vadd(__global const float *a, __global const float *b, __global float *c) {
+        int i = get_global_id(0); c[i] = a[i] + b[i]; }";
+    let (k, sm) = kernel(src);
+    let board = crate::board::BoardSet::builtin()
+        .expect("boards")
+        .get("sim")
+        .expect("sim")
+        .clone();
+    let env = LaunchValues {
+        scalars: vec![None; 3],
+        global: Some([256, 1, 1]),
+        local: Some([64, 1, 1]),
+        measured: None,
+    };
+    let ideal = ideal_for(&k, &sm, &board, &env);
+    let wi = &ideal.work_item_loops[0];
+    assert_eq!(wi.unroll_applied, Some(4), "{wi:?}");
+    let fill = wi
+        .pipeline_depth
+        .map_or(wi.depth, |d| wi.depth.min(u64::from(d)));
+    let cycles = ideal.cycles.expect("known");
+    assert!(cycles >= 96 + fill, "{cycles} {wi:?}");
+    assert!(cycles < 96 + fill + 20, "{cycles} {wi:?}");
+}
+
+#[test]
 fn the_ideal_of_a_loop_with_an_unknown_trip_count_says_which() {
     let (k, sm) = kernel(REDUCE);
     let env = LaunchValues {

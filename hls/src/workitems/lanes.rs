@@ -7,11 +7,13 @@
 //! OpenCL defines as the kernel's computational width, the basis for how many work-items
 //! fill the processor's width: here as many `T`s as fill the board's memory port (`float4`
 //! on a 32-byte port: 2 lanes). Otherwise the tool chooses lanes itself where one
-//! work-item per cycle would leave the memory port idle: a straight-line kernel whose
-//! every memory access is a global one streaming with its x id (address = `size x
-//! get_global_id(0)` + uniform), with as few lanes as fill the port (one port serves
-//! every buffer), and no more than the busiest buffer's unit moves in a cycle. Lanes never change results (each lane is a work-item as before), only speed
-//! and area, so the choice may be a heuristic; the report shows the II it reaches.
+//! work-item per cycle would leave the memory port idle: a kernel without loops or early
+//! returns whose every memory access is a global one streaming with its x id (a
+//! buffer's accesses tile the bytes `get_global_id(0)` steps by; `if`s are fine, each
+//! lane keeps its guard), with as few lanes as fill the port (one port serves every
+//! buffer) and no more than the busiest buffer's unit moves in a cycle. Lanes never
+//! change results (each lane is a work-item as before), only speed and area, so the
+//! choice may be a heuristic; the report shows the II it reaches.
 
 use std::collections::{BTreeMap, HashMap};
 
