@@ -172,7 +172,22 @@ pub fn run(args: &BuildArgs) -> u8 {
     let estimates = estimate_cores(args, board, &cores);
     if let Some(e) = estimates.overfit_error(&board.name) {
         if !args.allow_overfit {
-            return fail(&format!("{e}; nothing was written"));
+            // Lanes the tool added multiply the datapath: say which, and how to drop them.
+            let chosen: Vec<String> = cores
+                .iter()
+                .filter_map(|(_, b)| {
+                    let c = b.compiled()?;
+                    let l = c.group.lanes.as_ref()?;
+                    (l.from == crate::workitems::lanes::From::Tool).then(|| {
+                        format!(
+                            "; kernel {} has {} lanes the tool chose \
+                             (__attribute__((num_simd_work_items(1))) keeps one)",
+                            c.kernel.name, l.n
+                        )
+                    })
+                })
+                .collect();
+            return fail(&format!("{e}{}; nothing was written", chosen.concat()));
         }
         stage("warning: the design does not fit the device; writing it (--allow-overfit)");
     }
