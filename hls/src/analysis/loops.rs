@@ -1,7 +1,7 @@
 //! The loop tree of a kernel and, per loop, the straight-line blocks one iteration runs
 //! (nested loops left out, both arms of an `if` kept, as an if-converted pipeline would).
 
-use crate::ir::{BlockId, Kernel, LoopId, LoopKind, Node, OpKind, Region};
+use crate::ir::{BlockId, Kernel, LoopId, LoopKind, Node, OpId, OpKind, Region};
 
 /// Names of the group-form local-id counters, by dimension (see `workitems`).
 /// The group form's work-item counters (`workitems`), x, y, z.
@@ -163,4 +163,54 @@ pub fn all_blocks(k: &Kernel, r: &Region, out: &mut Vec<BlockId>) {
             _ => {}
         }
     }
+}
+
+/// The conditions on the way to a block: each `if` test and the arm taken (`true`: then).
+pub type Guard = Vec<((BlockId, OpId), bool)>;
+
+/// Per block of one iteration of loop `s` inside an `if`, the conditions on its way (the
+/// blocks of an if-converted iteration); `None` when the iteration can leave early (a
+/// `break`, `continue` or `return`) or holds a loop, which no pipeline runs.
+pub fn block_guards(
+    k: &Kernel,
+    s: &LoopShape,
+) -> Option<std::collections::BTreeMap<BlockId, Guard>> {
+    fn walk(
+        r: &Region,
+        path: &mut Guard,
+        out: &mut std::collections::BTreeMap<BlockId, Guard>,
+    ) -> bool {
+        for n in &r.0 {
+            match n {
+                Node::Block(b) => {
+                    if !path.is_empty() {
+                        out.insert(*b, path.clone());
+                    }
+                }
+                Node::If {
+                    cond, then, els, ..
+                } => {
+                    if !path.is_empty() {
+                        out.insert(cond.0, path.clone());
+                    }
+                    for (arm, polarity) in [(then, true), (els, false)] {
+                        path.push((*cond, polarity));
+                        let ok = walk(arm, path, out);
+                        path.pop();
+                        if !ok {
+                            return false;
+                        }
+                    }
+                }
+                _ => return false,
+            }
+        }
+        true
+    }
+    let l = k.lp(s.id);
+    let mut out = std::collections::BTreeMap::new();
+    let ok = !s.early_exit
+        && walk(&l.body, &mut Vec::new(), &mut out)
+        && walk(&l.latch, &mut Vec::new(), &mut out);
+    ok.then_some(out)
 }

@@ -271,24 +271,34 @@ fn global_atomics_serialise_the_work_item_loop() {
     );
 }
 
-#[test]
-fn the_ideal_counts_all_work_items_through_one_pipeline() {
-    let (k, sm) = kernel(VADD);
-    let board = one_port_ii1();
-    let env = LaunchValues {
+/// vadd's launch in the ideal tests: 256 work-items in groups of 64.
+fn vadd_launch() -> LaunchValues {
+    LaunchValues {
         scalars: vec![None; 3],
         global: Some([256, 1, 1]),
         local: Some([64, 1, 1]),
         measured: None,
-    };
+    }
+}
+
+/// A pipelined loop's fill in the ideal: the pipeline's depth where shorter than the list
+/// schedule's.
+fn fill(wi: &LoopReport) -> u64 {
+    wi.pipeline_depth
+        .map_or(wi.depth, |d| wi.depth.min(u64::from(d)))
+}
+
+#[test]
+fn the_ideal_counts_all_work_items_through_one_pipeline() {
+    let (k, sm) = kernel(VADD);
+    let board = one_port_ii1();
+    let env = vadd_launch();
     let ideal = ideal_for(&k, &sm, &board, &env);
     let wi = &ideal.work_item_loops[0];
     let cycles = ideal.cycles.expect("known");
     // The x loop: 256 x II 1 + its fill (the pipeline's depth where shorter than the
     // list schedule's), plus the group form's few blocks around it.
-    let fill = wi
-        .pipeline_depth
-        .map_or(wi.depth, |d| wi.depth.min(u64::from(d)));
+    let fill = fill(wi);
     assert!(fill < wi.depth, "{wi:?}");
     assert!(cycles >= 256 + fill, "{cycles} {wi:?}");
     assert!(cycles < 256 + fill + 20, "{cycles} {wi:?}");
@@ -303,23 +313,11 @@ fn the_ideal_of_lanes_counts_their_iterations_not_their_work_items() {
         void vadd(__global const float *a, __global const float *b, __global float *c) {
         int i = get_global_id(0); c[i] = a[i] + b[i]; }";
     let (k, sm) = kernel(src);
-    let board = crate::board::BoardSet::builtin()
-        .expect("boards")
-        .get("sim")
-        .expect("sim")
-        .clone();
-    let env = LaunchValues {
-        scalars: vec![None; 3],
-        global: Some([256, 1, 1]),
-        local: Some([64, 1, 1]),
-        measured: None,
-    };
-    let ideal = ideal_for(&k, &sm, &board, &env);
+    let env = vadd_launch();
+    let ideal = ideal_for(&k, &sm, &sim(), &env);
     let wi = &ideal.work_item_loops[0];
     assert_eq!(wi.unroll_applied, Some(4), "{wi:?}");
-    let fill = wi
-        .pipeline_depth
-        .map_or(wi.depth, |d| wi.depth.min(u64::from(d)));
+    let fill = fill(wi);
     let cycles = ideal.cycles.expect("known");
     assert!(cycles >= 96 + fill, "{cycles} {wi:?}");
     assert!(cycles < 96 + fill + 20, "{cycles} {wi:?}");

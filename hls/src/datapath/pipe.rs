@@ -392,23 +392,21 @@ impl Gen<'_> {
                         // member's guard holds; those guards' tests may come later in
                         // program order (the schedule has them ready by `t`), so the
                         // request's condition is filled in after the iteration's ops.
-                        let (at, atp) =
-                            match group.as_ref().filter(|g| g.lanes.iter().any(|m| m.0 != b)) {
-                                None => (
-                                    self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?,
-                                    self.pipe_at(&mut p, pl.guards.get(&b), tp, &alias)?,
-                                ),
-                                Some(g) => {
-                                    let (na, np) = (self.fresh("pgr"), self.fresh("pgr"));
-                                    let wa = self.m.wire(&na, 1);
-                                    let wp = self.m.wire(&np, 1);
-                                    let blocks: Vec<BlockId> =
-                                        g.lanes.iter().map(|m| m.0).collect();
-                                    any_guard.push((blocks.clone(), t, wa));
-                                    any_guard.push((blocks, tp, wp));
-                                    (Expr::Net(wa), Expr::Net(wp))
-                                }
-                            };
+                        let (at, atp) = match group.as_ref().filter(|g| g.spans_blocks()) {
+                            None => (
+                                self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?,
+                                self.pipe_at(&mut p, pl.guards.get(&b), tp, &alias)?,
+                            ),
+                            Some(g) => {
+                                let (na, np) = (self.fresh("pgr"), self.fresh("pgr"));
+                                let wa = self.m.wire(&na, 1);
+                                let wp = self.m.wire(&np, 1);
+                                let blocks: Vec<BlockId> = g.lanes.iter().map(|m| m.0).collect();
+                                any_guard.push((blocks.clone(), t, wa));
+                                any_guard.push((blocks, tp, wp));
+                                (Expr::Net(wa), Expr::Net(wp))
+                            }
+                        };
                         // A narrower access's own address (its group's, for a wide one)
                         // gives the request, rounded down, and its offset in the answer.
                         let (req, own) = if narrow {
@@ -546,7 +544,7 @@ impl Gen<'_> {
                         );
                         // A group with members under other guards writes where any
                         // member's guard holds, each member's bytes where its own does.
-                        let cross = group.as_ref().filter(|g| g.lanes.iter().any(|m| m.0 != b));
+                        let cross = group.as_ref().filter(|g| g.spans_blocks());
                         let (at, lane_strb) = match cross {
                             None => (self.pipe_at(&mut p, pl.guards.get(&b), t, &alias)?, None),
                             Some(g) => {

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, HashMap};
 use crate::analysis::affine::AffineLoop;
 use crate::analysis::loops::shapes;
 use crate::frontend::types::AddrSpace;
-use crate::ir::{Base, BlockId, Kernel, Node, OpId, OpKind};
+use crate::ir::{Base, BlockId, Kernel, OpId, OpKind};
 
 type OpKey = (BlockId, OpId);
 
@@ -38,6 +38,11 @@ impl WideGroup {
     /// Bytes the group moves.
     pub fn bytes(&self) -> u32 {
         self.lane_bytes * self.lanes.len() as u32
+    }
+
+    /// Its members are in more than one block (each under its own guard).
+    pub fn spans_blocks(&self) -> bool {
+        self.lanes.iter().any(|m| m.0 != self.lanes[0].0)
     }
 
     /// Bytes from the group's address to member `m`'s.
@@ -96,11 +101,7 @@ pub fn plan(k: &Kernel, beat: u32, ranges: Option<&crate::opt::ranges::Ranges>) 
             .iter()
             .flat_map(|ib| k.block(ib.block).order.iter().map(move |&o| (ib.block, o)))
             .collect();
-        let tests = if s.early_exit {
-            None
-        } else {
-            Some(block_tests(k, s.id))
-        };
+        let guards = crate::analysis::loops::block_guards(k, &s);
         let mut acc = Vec::new();
         for (pos, &(b, o)) in seq.iter().enumerate() {
             let blk = k.block(b);
@@ -136,8 +137,9 @@ pub fn plan(k: &Kernel, beat: u32, ranges: Option<&crate::opt::ranges::Ranges>) 
         singles.extend(acc.iter().filter(|a| a.load).map(|a| (a.param, a.bytes)));
         let it = Iter {
             k,
+            pos: seq.iter().enumerate().map(|(i, x)| (*x, i)).collect(),
             seq: &seq,
-            tests: tests.as_ref(),
+            guards: guards.as_ref(),
         };
         groups.extend(loop_groups(&it, &acc, &aff, beat));
     }
@@ -175,12 +177,13 @@ struct Found {
     load: bool,
 }
 
-/// One iteration of an innermost loop: its ops in program order and, unless the loop
-/// can leave early, the `if` tests each of its blocks runs under.
+/// One iteration of an innermost loop: its ops in program order (and each one's
+/// position) and, where the iteration is if-converted, the guards of its blocks.
 struct Iter<'a> {
     k: &'a Kernel,
     seq: &'a [OpKey],
-    tests: Option<&'a HashMap<BlockId, Vec<OpKey>>>,
+    pos: HashMap<OpKey, usize>,
+    guards: Option<&'a std::collections::BTreeMap<BlockId, crate::analysis::loops::Guard>>,
 }
 
 /// The groups of one iteration's accesses `acc`.
@@ -301,17 +304,22 @@ fn legal(it: &Iter, acc: &[Access], lanes: &[usize], aff: &AffineLoop) -> bool {
     let issuer = if load { first } else { last };
     let block_of = |pos: usize| it.seq[pos].0;
     let none = Vec::new();
-    let tests_of = |b: BlockId| it.tests.and_then(|t| t.get(&b)).unwrap_or(&none);
+    let tests_of = |b: BlockId| {
+        it.guards
+            .and_then(|g| g.get(&b))
+            .unwrap_or(&none)
+            .iter()
+            .map(|(t, _)| *t)
+    };
     for &l in lanes {
         let m = &acc[l];
         if block_of(m.pos) != block_of(issuer) {
-            let Some(_) = it.tests else { return false };
+            let Some(_) = it.guards else { return false };
             if load {
-                let own = tests_of(block_of(issuer));
+                let own: Vec<OpKey> = tests_of(block_of(issuer)).collect();
                 let early = tests_of(block_of(m.pos))
-                    .iter()
                     .filter(|t| !own.contains(t))
-                    .all(|t| computable_before(it, *t, issuer));
+                    .all(|t| computable_before(it, t, issuer));
                 if !early {
                     return false;
                 }
@@ -345,7 +353,6 @@ fn legal(it: &Iter, acc: &[Access], lanes: &[usize], aff: &AffineLoop) -> bool {
 /// the variable earlier in the iteration (a variable not written before is the previous
 /// iteration's).
 fn computable_before(it: &Iter, t: OpKey, issuer: usize) -> bool {
-    let pos_of: HashMap<OpKey, usize> = it.seq.iter().enumerate().map(|(i, x)| (*x, i)).collect();
     let mut todo = vec![t];
     let mut seen = std::collections::HashSet::new();
     while let Some((b, o)) = todo.pop() {
@@ -354,7 +361,7 @@ fn computable_before(it: &Iter, t: OpKey, issuer: usize) -> bool {
         }
         let blk = it.k.block(b);
         let kind = &blk.op(o).kind;
-        let pos = pos_of.get(&(b, o)).copied().unwrap_or(0);
+        let pos = it.pos.get(&(b, o)).copied().unwrap_or(0);
         if kind.is_memory() && pos >= issuer {
             return false;
         }
@@ -366,37 +373,6 @@ fn computable_before(it: &Iter, t: OpKey, issuer: usize) -> bool {
         todo.extend(blk.operands(o).into_iter().map(|a| (b, a)));
     }
     true
-}
-
-/// Per block of loop `l`'s iteration, the `if` tests it runs under (outermost first).
-fn block_tests(k: &Kernel, l: crate::ir::LoopId) -> HashMap<BlockId, Vec<OpKey>> {
-    fn walk(r: &crate::ir::Region, tests: &mut Vec<OpKey>, out: &mut HashMap<BlockId, Vec<OpKey>>) {
-        for n in &r.0 {
-            match n {
-                Node::Block(b) => {
-                    out.insert(*b, tests.clone());
-                }
-                Node::If {
-                    cond, then, els, ..
-                } => {
-                    out.insert(cond.0, tests.clone());
-                    tests.push(*cond);
-                    walk(then, tests, out);
-                    walk(els, tests, out);
-                    tests.pop();
-                }
-                _ => {}
-            }
-        }
-    }
-    let lp = k.lp(l);
-    let mut out = HashMap::new();
-    if let Some((b, _)) = lp.cond {
-        out.insert(b, Vec::new());
-    }
-    walk(&lp.body, &mut Vec::new(), &mut out);
-    walk(&lp.latch, &mut Vec::new(), &mut out);
-    out
 }
 
 #[cfg(test)]

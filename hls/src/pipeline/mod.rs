@@ -406,13 +406,9 @@ fn check_loop(
     if !s.inner.is_empty() {
         return Err("holds a loop".into());
     }
-    let mut guards = BTreeMap::new();
-    if s.early_exit
-        || !if_convertible(&l.body, &mut Vec::new(), &mut guards)
-        || !if_convertible(&l.latch, &mut Vec::new(), &mut guards)
-    {
+    let Some(guards) = crate::analysis::loops::block_guards(k, s) else {
         return Err("its body leaves early (break, continue or return): not pipelined yet".into());
-    }
+    };
     let mut ops = Vec::new();
     for ib in &s.blocks {
         for &o in &k.block(ib.block).order {
@@ -553,10 +549,7 @@ fn check_loop(
                 } else {
                     // A group of members under their own guards writes each one's
                     // bytes where its guard holds.
-                    let guarded = memory
-                        .wide
-                        .group((b, o))
-                        .is_some_and(|g| g.lanes.iter().any(|m| m.0 != g.lanes[0].0));
+                    let guarded = memory.wide.group((b, o)).is_some_and(|g| g.spans_blocks());
                     u.store_strb |= narrow || guarded;
                     u.store_align = min_align(u.store_align, al);
                     u.pipe_store = Some(unit_bytes);
@@ -818,42 +811,7 @@ fn is_f64(t: Option<&Ty>) -> bool {
     t.is_some_and(|t| t.elem() == &Ty::F64)
 }
 
-/// Only blocks: no `if`, loop, `break`, `continue` or `return`.
-fn if_convertible(
-    r: &crate::ir::Region,
-    path: &mut Guard,
-    out: &mut BTreeMap<BlockId, Guard>,
-) -> bool {
-    for n in &r.0 {
-        match n {
-            Node::Block(b) => {
-                if !path.is_empty() {
-                    out.insert(*b, path.clone());
-                }
-            }
-            Node::If {
-                cond, then, els, ..
-            } => {
-                if !path.is_empty() {
-                    out.insert(cond.0, path.clone());
-                }
-                for (arm, polarity) in [(then, true), (els, false)] {
-                    path.push((*cond, polarity));
-                    let ok = if_convertible(arm, path, out);
-                    path.pop();
-                    if !ok {
-                        return false;
-                    }
-                }
-            }
-            _ => return false,
-        }
-    }
-    true
-}
-
-/// The conditions on the way to a block: each `if` test and the arm taken (`true`: then).
-pub type Guard = Vec<((BlockId, OpId), bool)>;
+pub use crate::analysis::loops::Guard;
 
 fn describe(k: &OpKind) -> String {
     match k {
