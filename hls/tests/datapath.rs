@@ -69,6 +69,7 @@ const SUPPORTED: &[&str] = &[
     "matmul_tiled",
     "vector_types",
     "bit_builtins",
+    "mul_hi_widths",
     "long_arith",
     "relational_vec",
     "select_bitselect",

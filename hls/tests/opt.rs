@@ -243,3 +243,26 @@ fn a_global_id_with_a_launch_chosen_local_size_fits_32_bits() {
     let (_, ir) = check(&conformance("control_flow"), board).expect("control_flow");
     assert!(ir.contains("i32 binary(add)"), "{ir}");
 }
+
+/// integer_ops computes `(long)x * (long)y` and `mul_hi(x, y)`: spelled as arithmetic
+/// (`opt/builtins.rs`), the high half is a shift of the same 64-bit product, so one
+/// multiplier of sign-extended ints is left and no `mul_hi` call.
+#[test]
+fn mul_hi_shares_the_product_the_kernel_computes_anyway() {
+    let boards = BoardSet::builtin().expect("built-in boards");
+    let board = boards.get("de10-nano").expect("de10-nano board");
+    let (_, ir) = check(&conformance("integer_ops"), board).expect("integer_ops");
+    assert!(!ir.contains("call mul_hi"), "{ir}");
+    assert!(!ir.contains("call mad24"), "{ir}");
+    let consts: Vec<&str> = ir
+        .lines()
+        .filter(|l| l.contains(" const "))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let products = ir
+        .lines()
+        .filter_map(|l| l.split_once("i64 binary(mul) "))
+        .filter(|(_, args)| !args.split(", ").any(|a| consts.contains(&a.trim())))
+        .count();
+    assert_eq!(products, 1, "{ir}");
+}

@@ -20,6 +20,7 @@ const KERNELS: &[&str] = &[
     "atomics_1x",
     "barrier_loop",
     "bit_builtins",
+    "mul_hi_widths",
     "bool_literals",
     "char_short_promote",
     "constant_struct_table",
@@ -575,6 +576,56 @@ fn bit_builtins() {
         assert_eq!(lout[i], (lx << 32) | i64::from(y as u32));
         assert_eq!(sout[2 * i], (i16::from(x as i8) << 8) | i16::from(y as u8));
         assert_eq!(sout[2 * i + 1], (x as i16).saturating_add(y as i16));
+    }
+}
+
+#[test]
+fn mul_hi_widths() {
+    let r = project("mul_hi_widths");
+    let a = i32s(input(&r, "a"));
+    let b = i32s(input(&r, "b"));
+    let out = i32s(output(&r, "out"));
+    let lout = i64s(output(&r, "lout"));
+    let edges = [i32::MIN, -1, 0, 1, i32::MAX, 0x80, 0x7fff, -32768];
+    for i in 0..256 {
+        let (x, y) = if i < 64 {
+            (edges[i % 8], edges[i / 8])
+        } else {
+            (a[i], b[i])
+        };
+        let o = &out[8 * i..8 * i + 8];
+        let hi = |p: i64, bits: u32| p >> bits;
+        assert_eq!(
+            o[0],
+            hi(i64::from(x as i8) * i64::from(y as i8), 8) as i8 as i32
+        );
+        assert_eq!(
+            o[1],
+            hi(i64::from(x as u8) * i64::from(y as u8), 8) as u8 as i32
+        );
+        assert_eq!(
+            o[2],
+            hi(i64::from(x as i16) * i64::from(y as i16), 16) as i16 as i32
+        );
+        assert_eq!(
+            o[3],
+            hi(i64::from(x as u16) * i64::from(y as u16), 16) as u16 as i32
+        );
+        assert_eq!(
+            o[4],
+            hi(i64::from(x) * i64::from(y), 32) as i32,
+            "mul_hi({x}, {y})"
+        );
+        let uhi = (u64::from(x as u32) * u64::from(y as u32)) >> 32;
+        assert_eq!(o[5], uhi as u32 as i32);
+        assert_eq!(
+            o[6],
+            (hi(i64::from(x) * i64::from(y), 32) as i32).wrapping_add(i as i32)
+        );
+        let mad = ((x >> 9) * (y >> 9)).wrapping_add(x);
+        let mul = ((x as u32) & 0xFF_FFFF).wrapping_mul((y as u32) & 0xFFFF);
+        assert_eq!(o[7], mad ^ mul as i32);
+        assert_eq!(lout[i], i64::from(x) * i64::from(y));
     }
 }
 

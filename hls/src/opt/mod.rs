@@ -5,7 +5,8 @@
 //! after it. A block is replaced only when the board prices the result lower (or equal
 //! with fewer ops), so the stage never makes a kernel costlier by its own measure.
 //!
-//! Before the e-graphs, each block's copies of one value are merged: variable reads
+//! Before the e-graphs, integer built-ins that are plain arithmetic become it
+//! (`builtins.rs`), and each block's copies of one value are merged: variable reads
 //! after a write in the block (`forward.rs`), equal pure ops and loads of object places
 //! the block already stored or read (`cse.rs`); then dead writes and ops go (`dead.rs`).
 //! The e-graph then sees whole expressions, and extraction (`extract.rs`) prices the
@@ -20,6 +21,7 @@
 //! at that width (`rules/narrow.rs`).
 
 pub mod bounds;
+pub mod builtins;
 pub mod cost;
 pub mod cse;
 pub mod dead;
@@ -164,7 +166,7 @@ pub fn run_with(
         ..OptReport::default()
     };
     for i in 0..kernel.blocks.len() {
-        for pass in [forward::block, cse::block] {
+        for pass in [builtins::block, forward::block, cse::block] {
             let map = pass(&mut kernel.blocks[i]);
             report.forwarded += map.len();
             remap_conditions(kernel, BlockId(i as u32), &map);
