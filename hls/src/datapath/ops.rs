@@ -345,7 +345,28 @@ impl Gen<'_> {
                     IB::Add => simple(BinOp::Add),
                     IB::Sub => simple(BinOp::Sub),
                     IB::Mul => simple(BinOp::Mul),
-                    IB::And => simple(BinOp::And),
+                    IB::And => match self.mask_bits(b, &args, ew, lanes) {
+                        // A mask with clear high bits leaves them constant zero in the
+                        // netlist, where synthesis sees them: a multiplier reading the
+                        // result is built for the low bits only (Yosys does not narrow
+                        // a multiplier through `&`).
+                        Some((keep, k, i)) => {
+                            let x = nets[1 - i];
+                            Expr::Concat(vec![
+                                Expr::lit(ew - keep, 0),
+                                Expr::bin(
+                                    BinOp::And,
+                                    Expr::Slice {
+                                        net: x,
+                                        hi: keep - 1,
+                                        lo: 0,
+                                    },
+                                    Expr::lit(keep, k),
+                                ),
+                            ])
+                        }
+                        None => simple(BinOp::And),
+                    },
                     IB::Or => simple(BinOp::Or),
                     IB::Xor => simple(BinOp::Xor),
                     IB::Shl => simple(BinOp::Shl),
@@ -730,6 +751,30 @@ impl Gen<'_> {
 
     /// The lanes of constant `o` when every one is a power of two (as the scheduler's
     /// classification sees a divisor it builds as wiring).
+    /// For a scalar `and` with a constant operand whose high bits are clear: the bits
+    /// the mask keeps, the mask, and the constant's operand position.
+    fn mask_bits(
+        &self,
+        b: BlockId,
+        args: &[OpId],
+        ew: u32,
+        lanes: u32,
+    ) -> Option<(u32, u64, usize)> {
+        if lanes != 1 || args.len() != 2 {
+            return None;
+        }
+        let blk = self.k.block(b);
+        let (i, k) = args
+            .iter()
+            .enumerate()
+            .find_map(|(i, o)| match &blk.op(*o).kind {
+                OpKind::Const(v) if v.len() == 1 => Some((i, v[0])),
+                _ => None,
+            })?;
+        let keep = 64 - k.leading_zeros();
+        (keep > 0 && keep < ew).then_some((keep, k, i))
+    }
+
     fn pow2_lanes(&self, b: BlockId, o: OpId) -> Option<Vec<u64>> {
         match &self.k.block(b).op(o).kind {
             OpKind::Const(v) if !v.is_empty() && v.iter().all(|x| x.is_power_of_two()) => {

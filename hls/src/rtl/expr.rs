@@ -311,6 +311,15 @@ impl Expr {
                 };
                 format!("({s}{})", a.verilog(m))
             }
+            // The low bits of a product do not depend on signedness; a signed multiply
+            // lets synthesis drop replicated sign bits of sign-extended operands (Yosys
+            // `wreduce` drops only constant zeros of unsigned ones), so a 64-bit product
+            // of two sign-extended 32-bit values is a 32 x 32 multiplier.
+            Expr::Bin(BinOp::Mul, a, b) => format!(
+                "$unsigned($signed({}) * $signed({}))",
+                a.verilog(m),
+                b.verilog(m)
+            ),
             Expr::Bin(op, a, b) => {
                 format!("({} {} {})", a.verilog(m), op.verilog(), b.verilog(m))
             }

@@ -1838,7 +1838,7 @@ module fir_datapath (
     assign w_31 = v0_i;
     assign w_32 = {{32{w_31[31]}}, w_31[31:0]};
     assign w_33 = 64'h0000000000000004;
-    assign w_34 = (w_32 * w_33);
+    assign w_34 = $unsigned($signed(w_32) * $signed(w_33));
     assign w_35 = (w_30 + w_34);
     assign v_37 = ld_36[31:0];
     assign w_38 = 32'h00000000;
@@ -2069,7 +2069,7 @@ module fir_datapath (
     assign pv_162 = v0_i;
     assign pw_163 = {{32{pv_162[31]}}, pv_162[31:0]};
     assign w_164 = 64'h0000000000000004;
-    assign pw_165 = (pw_163 * w_164);
+    assign pw_165 = $unsigned($signed(pw_163) * $signed(w_164));
     assign pw_166 = (w_161 + pw_165);
     assign pld_167 = x_ld_resp_data;
     assign w_168 = 32'h00000000;

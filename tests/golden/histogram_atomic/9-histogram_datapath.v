@@ -446,7 +446,7 @@ module histogram_datapath (
     assign w_7 = {32'h00000000, hist_base};
     assign pw_8 = {32'h00000000, pw_6[31:0]};
     assign w_9 = 64'h0000000000000004;
-    assign pw_10 = (pw_8 * w_9);
+    assign pw_10 = $unsigned($signed(pw_8) * $signed(w_9));
     assign pw_11 = (w_7 + pw_10);
     assign w_12 = 64'h0000000000000000;
     assign pw_13 = (w_12 + pw_10);
@@ -470,7 +470,7 @@ module histogram_datapath (
     assign w_117 = 64'h0000000000000000;
     assign pv_118 = v4_lid_x;
     assign w_119 = 64'h0000000000000004;
-    assign pw_120 = (pv_118 * w_119);
+    assign pw_120 = $unsigned($signed(pv_118) * $signed(w_119));
     assign pw_121 = (w_117 + pw_120);
     assign pwa_122 = (pw_121 >> 64'h0000000000000002);
     assign prd_123 = obj1_wi_i_rdata[31:0];
@@ -484,10 +484,10 @@ module histogram_datapath (
     assign pw_131 = (w_129 + pw_130);
     assign pld_154 = data_ld_resp_data;
     assign w_155 = 8'h3f;
-    assign pw_156 = (pld_154 & w_155);
+    assign pw_156 = {2'h0, (pld_154[5:0] & 6'h3f)};
     assign pw_157 = {56'h00000000000000, pw_156[7:0]};
     assign w_158 = 64'h0000000000000004;
-    assign pw_159 = (pw_157 * w_158);
+    assign pw_159 = $unsigned($signed(pw_157) * $signed(w_158));
     assign pw_160 = (w_128 + pw_159);
     assign pwa_161 = (pw_160 >> 64'h0000000000000002);
     assign prd_162 = obj0_local_hist_rdata[31:0];
@@ -498,7 +498,7 @@ module histogram_datapath (
     assign w_169 = {32'h00000000, ngroups_0};
     assign pw_170 = w_169[31:0];
     assign w_171 = 32'h00000040;
-    assign pw_172 = (pw_170 * w_171);
+    assign pw_172 = $unsigned($signed(pw_170) * $signed(w_171));
     assign pw_174 = (prd_123 + pq_173);
     assign pm_175 = ((1'h1 && prd_127) ? pw_174 : prd_123);
     assign w_176 = arg_n;
@@ -514,7 +514,7 @@ module histogram_datapath (
     assign w_188 = 64'h0000000000000000;
     assign pv_189 = v4_lid_x;
     assign w_190 = 64'h0000000000000004;
-    assign pw_191 = (pv_189 * w_190);
+    assign pw_191 = $unsigned($signed(pv_189) * $signed(w_190));
     assign pw_192 = (w_188 + pw_191);
     assign pwa_194 = (pq_193 >> 64'h0000000000000002);
     assign w_195 = 64'h0000000000000000;
@@ -534,7 +534,7 @@ module histogram_datapath (
     assign w_208 = 64'h0000000000000000;
     assign pv_209 = v4_lid_x;
     assign w_210 = 64'h0000000000000004;
-    assign pw_211 = (pv_209 * w_210);
+    assign pw_211 = $unsigned($signed(pv_209) * $signed(w_210));
     assign pw_212 = (w_208 + pw_211);
     assign pwa_213 = (pw_212 >> 64'h0000000000000002);
     assign prd_214 = obj1_wi_i_rdata[31:0];
@@ -548,7 +548,7 @@ module histogram_datapath (
     assign w_222 = 64'h0000000000000000;
     assign pw_223 = w_220[31:0];
     assign w_224 = 32'h00000040;
-    assign pw_225 = (pw_223 * w_224);
+    assign pw_225 = $unsigned($signed(pw_223) * $signed(w_224));
     assign pw_226 = pv_221[31:0];
     assign pw_227 = (pw_225 + pw_226);
     assign w_229 = arg_n;
@@ -562,7 +562,7 @@ module histogram_datapath (
     assign w_240 = 64'h0000000000000000;
     assign pv_241 = v4_lid_x;
     assign w_242 = 64'h0000000000000004;
-    assign pw_243 = (pv_241 * w_242);
+    assign pw_243 = $unsigned($signed(pv_241) * $signed(w_242));
     assign pw_244 = (w_240 + pw_243);
     assign pwa_246 = (pq_245 >> 64'h0000000000000002);
     assign w_247 = 64'h0000000000000000;
@@ -586,7 +586,7 @@ module histogram_datapath (
     assign w_263 = 64'h0000000000000000;
     assign pw_264 = {32'h00000000, pw_262[31:0]};
     assign w_265 = 64'h0000000000000004;
-    assign pw_266 = (pw_264 * w_265);
+    assign pw_266 = $unsigned($signed(pw_264) * $signed(w_265));
     assign pw_267 = (w_263 + pw_266);
     assign pwa_268 = (pw_267 >> 64'h0000000000000002);
     assign pv_269 = v4_lid_x;
@@ -904,7 +904,7 @@ module histogram_datapath (
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, ngroups_1[31:0], ngroups_2[31:0], v0_lid[31:0], v1_i[31:0], v2_active, v5_lid_linear[63:0], obj2_wi__active_rdata[7:1], pv_1[63:8], p4_go, pv_5[63:32], pwa_14[63:6], pq_104[63:32], pv_105[63:8], pv_113[63:8], pwa_122[63:6], pwa_126[63:6],
-        pw_131[63:32], pwa_161[63:6], pwa_167[63:6], w_168[31:0], w_169[63:32], pv_180[63:8], pwa_194[63:6], pwa_198[63:6], pv_204[63:8], p1_go, pwa_213[63:6], prd_214[31:0], pwa_217[63:6], prd_218, w_219[31:0], w_220[63:32],
-        pv_221[63:32], w_222[63:0], pv_232[63:8], pwa_246[63:6], pwa_250[63:6], pv_256[63:8], p0_go, pv_261[63:32], pwa_268[63:6], pv_269[63:8]};
+        pw_131[63:32], pld_154[7:6], w_155[7:0], pwa_161[63:6], pwa_167[63:6], w_168[31:0], w_169[63:32], pv_180[63:8], pwa_194[63:6], pwa_198[63:6], pv_204[63:8], p1_go, pwa_213[63:6], prd_214[31:0], pwa_217[63:6], prd_218,
+        w_219[31:0], w_220[63:32], pv_221[63:32], w_222[63:0], pv_232[63:8], pwa_246[63:6], pwa_250[63:6], pv_256[63:8], p0_go, pv_261[63:32], pwa_268[63:6], pv_269[63:8]};
 endmodule
 `default_nettype wire

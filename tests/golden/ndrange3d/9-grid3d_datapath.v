@@ -554,39 +554,39 @@ module grid3d_datapath (
     assign w_23 = 64'h0000000000000000;
     assign w_24 = {32'h00000000, out_base};
     assign w_25 = {32'h00000000, base_base};
-    assign pw_26 = (w_17 * w_18);
+    assign pw_26 = $unsigned($signed(w_17) * $signed(w_18));
     assign pw_31 = pq_30[31:0];
     assign pw_32 = pv_19[31:0];
     assign pw_37 = (pw_31 + pq_36);
     assign pw_38 = {32'h00000000, pw_37[31:0]};
-    assign pw_39 = (w_21 * w_13);
-    assign pw_44 = (pw_38 * pq_43);
-    assign pw_45 = (w_12 * w_13);
+    assign pw_39 = $unsigned($signed(w_21) * $signed(w_13));
+    assign pw_44 = $unsigned($signed(pw_38) * $signed(pq_43));
+    assign pw_45 = $unsigned($signed(w_12) * $signed(w_13));
     assign pw_50 = pq_49[31:0];
     assign pw_51 = pv_14[31:0];
     assign pw_56 = (pw_50 + pq_55);
     assign pw_57 = {32'h00000000, pw_56[31:0]};
     assign pw_66 = (pq_61 + pq_65);
-    assign pw_67 = (w_22 * w_8);
-    assign pw_76 = (pw_66 * pq_75);
+    assign pw_67 = $unsigned($signed(w_22) * $signed(w_8));
+    assign pw_76 = $unsigned($signed(pw_66) * $signed(pq_75));
     assign pw_77 = w_7[31:0];
     assign pw_78 = w_8[31:0];
-    assign pw_79 = (pw_77 * pw_78);
+    assign pw_79 = $unsigned($signed(pw_77) * $signed(pw_78));
     assign pw_80 = pv_9[31:0];
     assign pw_87 = (pq_83 + pq_86);
     assign pw_88 = {32'h00000000, pw_87[31:0]};
     assign pw_102 = (pq_92 + pq_101);
     assign w_103 = 64'h0000000000000004;
-    assign pw_104 = (pw_102 * w_103);
+    assign pw_104 = $unsigned($signed(pw_102) * $signed(w_103));
     assign pw_105 = (w_25 + pw_104);
     assign pld_106 = base_ld_resp_data;
     assign pw_107 = (pq_93 + pw_57);
     assign pw_108 = (pw_107 + pw_38);
     assign pw_109 = pw_108[7:0];
     assign w_110 = 8'h03;
-    assign pw_111 = (pw_109 & w_110);
+    assign pw_111 = {6'h00, (pw_109[1:0] & 2'h3)};
     assign pw_112 = {56'h00000000000000, pw_111[7:0]};
-    assign pw_113 = (pw_112 * w_103);
+    assign pw_113 = $unsigned($signed(pw_112) * $signed(w_103));
     assign pw_115 = (w_23 + pq_114);
     assign pwa_116 = (pw_115 >> 64'h0000000000000002);
     assign prd_117 = obj0_lut_rdata[31:0];
@@ -608,10 +608,10 @@ module grid3d_datapath (
     assign pw_133 = (pw_131 + pw_132);
     assign pw_190 = (pld_106 + pq_189);
     assign pw_241 = (pw_190 + pq_240);
-    assign pw_242 = (pv_19 * w_22);
+    assign pw_242 = $unsigned($signed(pv_19) * $signed(w_22));
     assign pw_247 = pq_246[31:0];
     assign pw_300 = (pw_241 + pq_299);
-    assign pw_357 = (pw_300 * pq_356);
+    assign pw_357 = $unsigned($signed(pw_300) * $signed(pq_356));
     assign pw_361 = (pq_360 + w_11);
     assign pv_409 = v6_lid_x;
     assign w_410 = {32'h00000000, local_size[31:0]};
@@ -1086,6 +1086,7 @@ module grid3d_datapath (
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, ngroups_2[31:0], v0_x[63:0], v1_y[63:0], v2_z[63:0], v3_idx[63:0], v4_cell[63:0], v5_w[31:0], v9_lid_linear[63:0], pv_1[63:8], w_2[63:8], p0_go, w_6[31:0], w_7[63:32], pv_9[63:32], w_10[63:0], pv_14[63:32],
-        w_15[63:0], w_20[63:0], pq_30[63:32], pq_49[63:32], pw_105[63:32], pw_108[63:8], pwa_116[63:2], pq_246[63:32], pq_408[63:32], pv_409[63:8], w_410[63:8], pv_419[63:8], w_420[63:8], pv_429[63:8], div_remainder[31:0]};
+        w_15[63:0], w_20[63:0], pq_30[63:32], pq_49[63:32], pw_105[63:32], pw_108[63:8], pw_109[7:2], w_110[7:0], pwa_116[63:2], pq_246[63:32], pq_408[63:32], pv_409[63:8], w_410[63:8], pv_419[63:8], w_420[63:8], pv_429[63:8],
+        div_remainder[31:0]};
 endmodule
 `default_nettype wire

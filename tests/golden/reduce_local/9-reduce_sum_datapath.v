@@ -248,7 +248,7 @@ module reduce_sum_datapath (
     assign w_2 = 32'h00000000;
     assign w_3 = {32'h00000000, group_0};
     assign w_4 = 64'h0000000000000004;
-    assign w_5 = (w_3 * w_4);
+    assign w_5 = $unsigned($signed(w_3) * $signed(w_4));
     assign w_6 = (w_1 + w_5);
     assign w_7 = 64'h0000000000000000;
     assign oi_8 = lbuf_scratch_re_beat;
@@ -274,7 +274,7 @@ module reduce_sum_datapath (
     assign w_30 = 64'h0000000000000000;
     assign pw_31 = {32'h00000000, pw_27[31:0]};
     assign w_32 = 64'h0000000000000004;
-    assign pw_33 = (pw_31 * w_32);
+    assign pw_33 = $unsigned($signed(pw_31) * $signed(w_32));
     assign pw_34 = (w_30 + pw_33);
     assign pwa_35 = (pw_34 >> 64'h0000000000000002);
     assign prd_36 = lbuf_scratch_rdata[31:0];
@@ -283,7 +283,7 @@ module reduce_sum_datapath (
     assign pw_39 = pv_37[7:0];
     assign pw_40 = (pw_38 + pw_39);
     assign pw_41 = {56'h00000000000000, pw_40[7:0]};
-    assign pw_42 = (pw_41 * w_32);
+    assign pw_42 = $unsigned($signed(pw_41) * $signed(w_32));
     assign pw_43 = (w_30 + pw_42);
     assign pwa_44 = (pw_43 >> 64'h0000000000000002);
     assign prd_45 = lbuf_scratch_r1_rdata[31:0];
@@ -314,15 +314,15 @@ module reduce_sum_datapath (
     assign w_70 = 64'h0000000000000000;
     assign pw_71 = w_69[31:0];
     assign w_72 = 32'h00000080;
-    assign pw_73 = (pw_71 * w_72);
+    assign pw_73 = $unsigned($signed(pw_71) * $signed(w_72));
     assign pw_74 = (pw_73 + pw_65);
     assign pw_75 = {32'h00000000, pw_74[31:0]};
     assign w_76 = 64'h0000000000000004;
-    assign pw_77 = (pw_75 * w_76);
+    assign pw_77 = $unsigned($signed(pw_75) * $signed(w_76));
     assign pw_78 = (w_67 + pw_77);
     assign pld_79 = in_ld_resp_data;
     assign pw_80 = {32'h00000000, pw_65[31:0]};
-    assign pw_81 = (pw_80 * w_76);
+    assign pw_81 = $unsigned($signed(pw_80) * $signed(w_76));
     assign pw_82 = (w_66 + pw_81);
     assign pwa_127 = (pq_126 >> 64'h0000000000000002);
     assign pv_128 = v3_lid_x;

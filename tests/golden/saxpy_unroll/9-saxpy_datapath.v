@@ -568,7 +568,7 @@ module saxpy_datapath (
     assign w_16 = v0_i;
     assign w_17 = {{32{w_16[31]}}, w_16[31:0]};
     assign w_18 = 64'h0000000000000004;
-    assign w_19 = (w_17 * w_18);
+    assign w_19 = $unsigned($signed(w_17) * $signed(w_18));
     assign w_20 = (w_15 + w_19);
     assign w_21 = arg_alpha;
     assign w_22 = {32'h00000000, x_base};
@@ -608,7 +608,7 @@ module saxpy_datapath (
     assign pv_37 = v0_i;
     assign pw_38 = {{32{pv_37[31]}}, pv_37[31:0]};
     assign w_39 = 64'h0000000000000004;
-    assign pw_40 = (pw_38 * w_39);
+    assign pw_40 = $unsigned($signed(pw_38) * $signed(w_39));
     assign pw_41 = (w_36 + pw_40);
     assign w_42 = arg_alpha;
     assign w_43 = {32'h00000000, x_base};
@@ -666,7 +666,7 @@ module saxpy_datapath (
     assign w_146 = v0_i;
     assign w_147 = {{32{w_146[31]}}, w_146[31:0]};
     assign w_148 = 64'h0000000000000004;
-    assign w_149 = (w_147 * w_148);
+    assign w_149 = $unsigned($signed(w_147) * $signed(w_148));
     assign w_150 = (w_145 + w_149);
     assign w_151 = arg_alpha;
     assign w_152 = {32'h00000000, x_base};
@@ -678,7 +678,7 @@ module saxpy_datapath (
     assign w_163 = 32'h00000001;
     assign w_164 = (w_146 + w_163);
     assign w_165 = {{32{w_164[31]}}, w_164[31:0]};
-    assign w_166 = (w_165 * w_148);
+    assign w_166 = $unsigned($signed(w_165) * $signed(w_148));
     assign w_167 = (w_145 + w_166);
     assign w_168 = (w_152 + w_166);
     assign v_171 = ld_170[31:0];
@@ -688,7 +688,7 @@ module saxpy_datapath (
     assign w_179 = 32'h00000002;
     assign w_180 = (w_146 + w_179);
     assign w_181 = {{32{w_180[31]}}, w_180[31:0]};
-    assign w_182 = (w_181 * w_148);
+    assign w_182 = $unsigned($signed(w_181) * $signed(w_148));
     assign w_183 = (w_145 + w_182);
     assign w_184 = (w_152 + w_182);
     assign v_187 = ld_186[31:0];
@@ -698,7 +698,7 @@ module saxpy_datapath (
     assign w_195 = 32'h00000003;
     assign w_196 = (w_146 + w_195);
     assign w_197 = {{32{w_196[31]}}, w_196[31:0]};
-    assign w_198 = (w_197 * w_148);
+    assign w_198 = $unsigned($signed(w_197) * $signed(w_148));
     assign w_199 = (w_145 + w_198);
     assign w_200 = (w_152 + w_198);
     assign v_203 = ld_202[31:0];
@@ -717,7 +717,7 @@ module saxpy_datapath (
     assign pv_219 = v0_i;
     assign pw_220 = {{32{pv_219[31]}}, pv_219[31:0]};
     assign w_221 = 64'h0000000000000004;
-    assign pw_222 = (pw_220 * w_221);
+    assign pw_222 = $unsigned($signed(pw_220) * $signed(w_221));
     assign pw_223 = (w_218 + pw_222);
     assign w_224 = arg_alpha;
     assign w_225 = {32'h00000000, x_base};
@@ -754,7 +754,7 @@ module saxpy_datapath (
     assign w_268 = 32'h00000001;
     assign pw_269 = (pv_219 + w_268);
     assign pw_270 = {{32{pw_269[31]}}, pw_269[31:0]};
-    assign pw_271 = (pw_270 * w_221);
+    assign pw_271 = $unsigned($signed(pw_270) * $signed(w_221));
     assign pw_272 = (w_218 + pw_271);
     assign pw_273 = (w_225 + pw_271);
     assign pld_275 = x_ld_resp_data;
@@ -766,7 +766,7 @@ module saxpy_datapath (
     assign w_316 = 32'h00000002;
     assign pw_317 = (pv_219 + w_316);
     assign pw_318 = {{32{pw_317[31]}}, pw_317[31:0]};
-    assign pw_319 = (pw_318 * w_221);
+    assign pw_319 = $unsigned($signed(pw_318) * $signed(w_221));
     assign pw_320 = (w_218 + pw_319);
     assign pw_321 = (w_225 + pw_319);
     assign pld_323 = x_ld_resp_data;
@@ -778,7 +778,7 @@ module saxpy_datapath (
     assign w_364 = 32'h00000003;
     assign pw_365 = (pv_219 + w_364);
     assign pw_366 = {{32{pw_365[31]}}, pw_365[31:0]};
-    assign pw_367 = (pw_366 * w_221);
+    assign pw_367 = $unsigned($signed(pw_366) * $signed(w_221));
     assign pw_368 = (w_218 + pw_367);
     assign pw_369 = (w_225 + pw_367);
     assign pld_371 = x_ld_resp_data;

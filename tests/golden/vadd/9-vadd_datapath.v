@@ -170,12 +170,12 @@ module vadd_datapath (
     assign w_10 = {32'h00000000, a_base};
     assign pw_11 = w_6[31:0];
     assign w_12 = 32'h00000040;
-    assign pw_13 = (pw_11 * w_12);
+    assign pw_13 = $unsigned($signed(pw_11) * $signed(w_12));
     assign pw_14 = pv_7[31:0];
     assign pw_15 = (pw_13 + pw_14);
     assign pw_16 = {32'h00000000, pw_15[31:0]};
     assign w_17 = 64'h0000000000000004;
-    assign pw_18 = (pw_16 * w_17);
+    assign pw_18 = $unsigned($signed(pw_16) * $signed(w_17));
     assign pw_19 = (w_10 + pw_18);
     assign pld_20 = a_ld_resp_data;
     assign w_21 = {32'h00000000, b_base};
