@@ -561,3 +561,39 @@ fn fast_math_build_options_are_taken_and_unknown_ones_refused() {
     );
     assert!(!t.0.join("bad").exists());
 }
+
+/// A division by a constant whose reciprocal is an exact power of two is a multiply in
+/// every build (the same bits); the reciprocal of 3 is rounded, so `x / 3.0f` becomes a
+/// multiply only under `-cl-unsafe-math-optimizations`. `--explain-rewrites` says where.
+#[test]
+fn divisions_by_constants_multiply_by_the_reciprocal_the_options_allow() {
+    let t = Tmp::new("reciprocal");
+    let cl = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/kernels/fdiv_const.cl");
+    let lines = |flags: &[&str], dir: &str| {
+        let mut args = vec!["--no-estimate", "--no-vendor", "--explain-rewrites"];
+        args.extend(flags);
+        let r = build(&cl, "sim", &t.0.join(dir), &args);
+        ok(&r);
+        let text = String::from_utf8_lossy(&r.stdout).into_owned();
+        let at: Vec<String> = text
+            .lines()
+            .filter(|l| l.ends_with("a division by a constant is a multiply by its reciprocal"))
+            .map(|l| l.trim().split(": ").next().unwrap_or("").to_string())
+            .collect();
+        at
+    };
+    let exact = lines(&[], "exact");
+    assert_eq!(
+        exact,
+        [
+            "fdiv_const.cl:14:18",
+            "fdiv_const.cl:15:22",
+            "fdiv_const.cl:16:22",
+            "fdiv_const.cl:17:22"
+        ]
+    );
+    let mut relaxed = lines(&["-cl-unsafe-math-optimizations"], "unsafe");
+    assert_eq!(relaxed.len(), 5, "{relaxed:?}");
+    relaxed.retain(|l| !exact.contains(l));
+    assert_eq!(relaxed, ["fdiv_const.cl:19:22"]);
+}

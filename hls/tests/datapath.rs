@@ -70,6 +70,7 @@ const SUPPORTED: &[&str] = &[
     "vector_types",
     "bit_builtins",
     "mul_hi_widths",
+    "fdiv_const",
     "long_arith",
     "relational_vec",
     "select_bitselect",

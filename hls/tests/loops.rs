@@ -122,7 +122,7 @@ fn check(cl: &Path, board: &ocl_hls::board::Board) -> Result<LoopsReport, String
         &printed(&g.kernel),
     )?;
     let facts = ocl_hls::opt::Launch::of(&g);
-    ocl_hls::opt::run_with(&mut g.kernel, &facts, board, Default::default())
+    ocl_hls::opt::run_with(&mut g.kernel, &facts, board, &Default::default())
         .map_err(|d| render(sm, &d))?;
     let both = interp::run(&g.kernel, &gl, &opts).map_err(|e| format!("after opt: {}", show(e)))?;
     same(

@@ -21,6 +21,7 @@ const KERNELS: &[&str] = &[
     "barrier_loop",
     "bit_builtins",
     "mul_hi_widths",
+    "fdiv_const",
     "bool_literals",
     "char_short_promote",
     "constant_struct_table",
@@ -626,6 +627,42 @@ fn mul_hi_widths() {
         let mul = ((x as u32) & 0xFF_FFFF).wrapping_mul((y as u32) & 0xFFFF);
         assert_eq!(o[7], mad ^ mul as i32);
         assert_eq!(lout[i], i64::from(x) * i64::from(y));
+    }
+}
+
+#[test]
+fn fdiv_const() {
+    let r = project("fdiv_const");
+    let bits = u32s(input(&r, "bits"));
+    let out = f32s(output(&r, "out"));
+    let edges: [u32; 16] = [
+        0x0000_0000,
+        0x8000_0000,
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fc0_0000,
+        0xffc0_0001,
+        0x0000_0001,
+        0x807f_ffff,
+        0x0080_0000,
+        0x7f7f_ffff,
+        0xff7f_ffff,
+        0x3f80_0000,
+        0x4040_0000,
+        0x7f00_0000,
+        0x0100_0000,
+        0x00ff_ffff,
+    ];
+    let divisors = [4.0f32, 0.5, -8.0, 2f32.powi(-126), 2f32.powi(127), 3.0];
+    for i in 0..256 {
+        let x = f32::from_bits(if i < 16 { edges[i] } else { bits[i] });
+        for (k, c) in divisors.iter().enumerate() {
+            let (got, want) = (out[6 * i + k], x / c);
+            assert!(
+                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                "{x:e} / {c:e}: {got:e}, expected {want:e}"
+            );
+        }
     }
 }
 

@@ -190,6 +190,13 @@ pub fn render(r: &super::OptReport, sm: &crate::diag::SourceMap) -> String {
         r.millis,
         stops.join(", ")
     );
+    for span in &r.reciprocal_spans {
+        let at = crate::rtl::netlist::SrcLoc::of_span(sm, *span);
+        let _ = writeln!(
+            s,
+            "  {at}: a division by a constant is a multiply by its reciprocal"
+        );
+    }
     for b in &r.block_rules {
         let mut fired: Vec<(&String, &usize)> = b.fired.iter().collect();
         fired.sort_by(|x, y| y.1.cmp(x.1).then(x.0.cmp(y.0)));

@@ -1,8 +1,9 @@
 //! The OpenCL floating-point build options (`clBuildProgram` spellings): which of them a
 //! build or run was given, the macro the specification ties to one of them, and the
 //! option strings passed on to the POCL reference so both compilers are asked for the
-//! same thing. The opt stage never rewrites floating point without them; with them it
-//! still does not yet (no float rule exists), so results stay bit-exact either way.
+//! same thing. Without them the opt stage changes no float result (`reciprocal.rs` only
+//! rewrites divisions whose result keeps its bits); with `-cl-unsafe-math-optimizations`
+//! it rounds the reciprocal of any constant divisor.
 
 /// The options, as given.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]

@@ -12,9 +12,11 @@
 //! The e-graph then sees whole expressions, and extraction (`extract.rs`) prices the
 //! shared parts once.
 //!
-//! Floating point is untouched: rewriting it needs the fast-math build options
-//! (`-cl-fast-relaxed-math`, `-cl-mad-enable`...), which `build` and `run` take
-//! (`fast_math.rs`) but no rule uses yet.
+//! Floating point is left as written except where the result is the same bits: a
+//! division by a constant whose reciprocal is an exact power of two is a multiply
+//! (`reciprocal.rs`). Rounding the reciprocal of any other constant needs
+//! `-cl-unsafe-math-optimizations` or `-cl-fast-relaxed-math` (`fast_math.rs`); no other
+//! float rule exists yet (contraction into fma and reassociation are not built).
 //! Bit-width narrowing: the range analysis (`ranges.rs`, with the contents of kernel
 //! objects, `objects.rs`) bounds every integer op of the kernel, the e-class analysis
 //! carries the bounds, and the narrowing rules build an op whose values fit fewer bits
@@ -33,6 +35,7 @@ pub mod forward;
 pub mod lang;
 pub mod objects;
 pub mod ranges;
+pub mod reciprocal;
 pub mod region;
 pub mod rules;
 pub mod splice;
@@ -76,8 +79,9 @@ pub struct Options {
     /// `--no-opt` turns the stage off: the group form goes on as it is.
     pub enabled: bool,
     pub limits: Limits,
-    /// The floating-point build options (`-cl-fast-relaxed-math`...); no float rule
-    /// reads them yet, so floats are untouched with or without them.
+    /// The floating-point build options (`-cl-fast-relaxed-math`...): with
+    /// `-cl-unsafe-math-optimizations` (or the former) a division by any constant is
+    /// a multiply by its rounded reciprocal.
     pub math: fast_math::MathFlags,
 }
 
@@ -102,6 +106,11 @@ pub struct OptReport {
     /// and dead ops removed (`dead.rs`).
     pub forwarded: usize,
     pub removed: usize,
+    /// Single-precision divisions by a constant made multiplies by its reciprocal
+    /// (`reciprocal.rs`), and where they are.
+    pub reciprocals: usize,
+    #[serde(skip)]
+    pub reciprocal_spans: Vec<crate::diag::Span>,
     /// Blocks with a pure region, and those replaced by a cheaper one.
     pub regions: usize,
     pub replaced: usize,
@@ -127,7 +136,7 @@ pub struct OptReport {
 /// what the core's size registers hold.
 pub fn run(kernel: &mut Kernel, board: &Board) -> Result<OptReport, Diagnostic> {
     let launch = Launch::unknown(kernel);
-    run_with(kernel, &launch, board, Limits::default())
+    run_with(kernel, &launch, board, &Options::default())
 }
 
 /// Optimises every block of a group-form kernel for `board`, with the launch facts the
@@ -149,16 +158,17 @@ pub fn run_group(
         });
     }
     let launch = Launch::of(group);
-    run_with(&mut group.kernel, &launch, board, opts.limits)
+    run_with(&mut group.kernel, &launch, board, opts)
 }
 
 pub fn run_with(
     kernel: &mut Kernel,
     launch: &Launch,
     board: &Board,
-    limits: Limits,
+    opts: &Options,
 ) -> Result<OptReport, Diagnostic> {
     let start = Instant::now();
+    let limits = opts.limits;
     let pricer = Pricer::new(board);
     let mut report = OptReport {
         kernel: kernel.name.clone(),
@@ -166,6 +176,11 @@ pub fn run_with(
         ..OptReport::default()
     };
     for i in 0..kernel.blocks.len() {
+        let map = reciprocal::block(&mut kernel.blocks[i], &opts.math);
+        report.reciprocals += map.len();
+        let mut spans: Vec<_> = map.values().map(|m| kernel.blocks[i].op(*m).span).collect();
+        spans.sort_by_key(|s| (s.file, s.lo));
+        report.reciprocal_spans.extend(spans);
         for pass in [builtins::block, forward::block, cse::block] {
             let map = pass(&mut kernel.blocks[i]);
             report.forwarded += map.len();
