@@ -14,6 +14,8 @@
 //! start, plus the unit's latency). A later user reads a chain of registers, each taken
 //! from the one before when the next iteration's value arrives (every II cycles), so a
 //! value that lives longer than II cycles rotates through the chain without clobbering.
+//! A long stretch of a chain that only carries the value along (across a memory
+//! latency) is a RAM delay line instead, which moves with the same enable.
 //! Variables are one register each: a read after a write of the same iteration takes the
 //! written value; a read before it takes the register, forwarded from the previous
 //! iteration's write when that lands in the same cycle; only the last write of an
@@ -38,7 +40,7 @@ use super::{port, Gen};
 use crate::diag::Diagnostic;
 use crate::ir::{BlockId, LoopId, OpId, OpKind, VarId, WorkItemFn};
 use crate::rtl::expr::{BinOp, Const, Expr};
-use crate::rtl::netlist::{NetId, SrcLoc};
+use crate::rtl::netlist::{Instance, NetId, SrcLoc};
 
 /// The pipeline's control while its ops are generated (read by `Gen::unit`).
 #[derive(Clone)]
@@ -54,11 +56,46 @@ pub(crate) struct PipeCtx {
 }
 
 /// A value of one iteration: a wire in cycle `avail` (`None`: constant, valid always),
-/// then the chain of registers holding it `II`, `2 II`... cycles later.
+/// then the chain (an index into [`Chains::list`]) holding it `II`, `2 II`... cycles
+/// later.
 struct Val {
     avail: Option<u32>,
     wire: NetId,
-    chain: Vec<NetId>,
+    chain: Option<usize>,
+}
+
+/// A run of at least this many chain positions that nobody reads but the last becomes
+/// one `ohls_delay_ram` instead of registers. Yosys (`synth_intel_alm`) maps a 16-deep,
+/// 32-bit line to 32 MLAB cells (16 ALMs), 40 flip-flops and ~17 LUTs, where the
+/// registers are 512 flip-flops (128 ALMs once registers bound the design); a 240-deep
+/// one (the DE10-Nano memory latency) to 2 M10K per 32 bits and 16 flip-flops. Much
+/// shorter runs would save little over the line's fixed cost (two pointers, their
+/// incrementers, the output register).
+const DELAY_RAM_MIN_DEPTH: usize = 16;
+/// ... and at least this many bits in all: the pointers cost the same for a 1-bit flag,
+/// where they are worth about as much as the flip-flops they replace.
+const DELAY_RAM_MIN_BITS: usize = 256;
+
+/// One value's chain: position `i` holds the value `(i + 1) II` cycles after it is
+/// captured from `src` in slot `phase`.
+struct Chain {
+    src: NetId,
+    phase: u32,
+    width: u32,
+    loc: Option<SrcLoc>,
+    /// Per position, its register's name and the register once a user reads it; the
+    /// positions only passed through get theirs when the chain is emitted, unless they
+    /// end up inside a delay line.
+    taps: Vec<(String, Option<NetId>)>,
+}
+
+/// The loop's chains, built as users ask for positions.
+#[derive(Default)]
+struct Chains {
+    list: Vec<Chain>,
+    /// (chain, position) in the order positions were first needed: the order the
+    /// registers' updates are emitted in.
+    order: Vec<(usize, usize)>,
 }
 
 /// What the report says about a pipelined loop.
@@ -78,8 +115,7 @@ struct Pipe {
     valid: NetId,
     slot: Option<NetId>,
     vals: HashMap<(BlockId, OpId), Val>,
-    /// (chain register, source, slot of capture)
-    chains: Vec<(NetId, NetId, u32)>,
+    chains: Chains,
     /// Stall terms: a memory unit not ready where the schedule needs it.
     stall_terms: Vec<Expr>,
     /// The exit test: its wire in `exit_at`, its register after.
@@ -177,7 +213,7 @@ impl Gen<'_> {
             valid,
             slot,
             vals: HashMap::new(),
-            chains: Vec::new(),
+            chains: Chains::default(),
             stall_terms: Vec::new(),
             exit: None,
         };
@@ -230,7 +266,7 @@ impl Gen<'_> {
                             Val {
                                 avail,
                                 wire: w,
-                                chain: Vec::new(),
+                                chain: None,
                             },
                         );
                     }
@@ -267,7 +303,7 @@ impl Gen<'_> {
                                 Val {
                                     avail: Some(t),
                                     wire: w,
-                                    chain: Vec::new(),
+                                    chain: None,
                                 },
                             );
                             src = (b, o);
@@ -318,7 +354,7 @@ impl Gen<'_> {
                             Val {
                                 avail: Some(t + 1),
                                 wire: w,
-                                chain: Vec::new(),
+                                chain: None,
                             },
                         );
                     }
@@ -450,7 +486,7 @@ impl Gen<'_> {
                             let mut held = Val {
                                 avail: Some(t),
                                 wire: off,
-                                chain: Vec::new(),
+                                chain: None,
                             };
                             let off_tp = self.delayed(p.ii, &mut p.chains, &mut held, tp);
                             let shift = Expr::Concat(vec![Expr::Net(off_tp), Expr::lit(3, 0)]);
@@ -500,7 +536,7 @@ impl Gen<'_> {
                                 Val {
                                     avail: Some(tp),
                                     wire,
-                                    chain: Vec::new(),
+                                    chain: None,
                                 },
                             );
                         }
@@ -605,7 +641,7 @@ impl Gen<'_> {
                                 Val {
                                     avail,
                                     wire,
-                                    chain: Vec::new(),
+                                    chain: None,
                                 },
                             );
                             break 'op;
@@ -645,7 +681,7 @@ impl Gen<'_> {
                             Val {
                                 avail: Some(avail),
                                 wire: w,
-                                chain: Vec::new(),
+                                chain: None,
                             },
                         );
                     }
@@ -703,11 +739,8 @@ impl Gen<'_> {
                 Expr::mux(fire, Expr::Net(val), Expr::Net(self.vars[v.0 as usize])),
             );
         }
-        // Chains: each register takes the one before (or the wire) every II cycles.
-        for (reg, src, s) in std::mem::take(&mut p.chains) {
-            let when = Expr::land(p.in_slot(s), Expr::Net(en));
-            self.fsm.set_when(run, reg, Expr::Net(src), when);
-        }
+        let chains = std::mem::take(&mut p.chains);
+        self.emit_chains(&p, chains, run, en);
         // Stall.
         let stall_e = p
             .stall_terms
@@ -955,32 +988,118 @@ impl Gen<'_> {
     }
 
     /// Value `v` (available at or before `t`) as the iteration holds it at cycle `t`:
-    /// its wire, or the chain register holding it then (built on first use).
-    fn delayed(
-        &mut self,
-        ii: u32,
-        chains: &mut Vec<(NetId, NetId, u32)>,
-        v: &mut Val,
-        t: u32,
-    ) -> NetId {
+    /// its wire, or the chain position holding it then (the chain grown on first use).
+    fn delayed(&mut self, ii: u32, chains: &mut Chains, v: &mut Val, t: u32) -> NetId {
         let a = match v.avail {
             Some(a) if t > a => a,
             _ => return v.wire,
         };
         let need = ((t - a - 1) / ii) as usize + 1;
-        let width = self.m.net(v.wire).width;
-        let loc = self.m.net(v.wire).loc.clone();
-        while v.chain.len() < need {
-            let prev = v.chain.last().copied().unwrap_or(v.wire);
-            let name = self.fresh("pq");
-            let r = self.m.reg(&name, width);
-            if let Some(l) = loc.clone() {
-                self.m.set_loc(r, l);
+        let c = match v.chain {
+            Some(c) => c,
+            None => {
+                chains.list.push(Chain {
+                    src: v.wire,
+                    phase: a % ii,
+                    width: self.m.net(v.wire).width,
+                    loc: self.m.net(v.wire).loc.clone(),
+                    taps: Vec::new(),
+                });
+                v.chain = Some(chains.list.len() - 1);
+                chains.list.len() - 1
             }
-            chains.push((r, prev, a % ii));
-            v.chain.push(r);
+        };
+        // Every position gets its name now, read or not, so names do not depend on
+        // which positions end up in registers.
+        while chains.list[c].taps.len() < need {
+            let name = self.fresh("pq");
+            chains.order.push((c, chains.list[c].taps.len()));
+            chains.list[c].taps.push((name, None));
         }
-        v.chain[need - 1]
+        let chain = &mut chains.list[c];
+        if let Some(r) = chain.taps[need - 1].1 {
+            return r;
+        }
+        let r = self.m.reg(&chain.taps[need - 1].0, chain.width);
+        if let Some(l) = chain.loc.clone() {
+            self.m.set_loc(r, l);
+        }
+        chain.taps[need - 1].1 = Some(r);
+        r
+    }
+
+    /// The chains' hardware: a register per position, taking the one before (or the
+    /// value's wire) every II cycles while the pipeline runs; a long run of positions
+    /// nobody reads but its last is one RAM delay line with the same enable instead.
+    /// The line equals the registers for every value captured since reset: its output is
+    /// the value `depth` enabled edges back and holds while the enable is low; only what
+    /// it shows before `depth` edges differs (RAM content instead of never-reset
+    /// registers' content), which no valid iteration reads.
+    fn emit_chains(&mut self, p: &Pipe, mut chains: Chains, run: StateId, en: NetId) {
+        // Per chain position: `Some(depth)` at the last position of a delay line of
+        // `depth` positions, `None` inside one.
+        let mut line: HashMap<(usize, usize), Option<usize>> = HashMap::new();
+        for (c, chain) in chains.list.iter_mut().enumerate() {
+            let mut start = 0;
+            for i in 0..chain.taps.len() {
+                if chain.taps[i].1.is_none() {
+                    continue;
+                }
+                let depth = i + 1 - start;
+                if depth >= DELAY_RAM_MIN_DEPTH
+                    && depth * chain.width as usize >= DELAY_RAM_MIN_BITS
+                {
+                    for j in start..i {
+                        line.insert((c, j), None);
+                    }
+                    line.insert((c, i), Some(depth));
+                } else {
+                    for j in start..i {
+                        let r = self.m.reg(&chain.taps[j].0, chain.width);
+                        if let Some(l) = chain.loc.clone() {
+                            self.m.set_loc(r, l);
+                        }
+                        chain.taps[j].1 = Some(r);
+                    }
+                }
+                start = i + 1;
+            }
+        }
+        for (c, i) in std::mem::take(&mut chains.order) {
+            let chain = &chains.list[c];
+            let when = Expr::land(p.in_slot(chain.phase), Expr::Net(en));
+            match line.get(&(c, i)) {
+                Some(None) => {}
+                Some(Some(depth)) => {
+                    let Some(out) = chain.taps[i].1 else { continue };
+                    let first = i + 1 - depth;
+                    let src = match first {
+                        0 => chain.src,
+                        _ => chain.taps[first - 1].1.unwrap_or(chain.src),
+                    };
+                    self.m.make_wire(out);
+                    let mut inst =
+                        Instance::new("ohls_delay_ram", &format!("{}_line", chain.taps[i].0))
+                            .param("WIDTH", chain.width as i64)
+                            .param("DEPTH", *depth as i64)
+                            .input("clk", 1, self.clk)
+                            .input("rst", 1, self.rst)
+                            .input("en", 1, Expr::land(self.fsm.active(run), when))
+                            .input("in", chain.width, Expr::Net(src))
+                            .output("out", chain.width, out);
+                    inst.loc = chain.loc.clone();
+                    self.m.instance(inst);
+                }
+                None => {
+                    let Some(reg) = chain.taps[i].1 else { continue };
+                    let src = match i {
+                        0 => chain.src,
+                        _ => chain.taps[i - 1].1.unwrap_or(chain.src),
+                    };
+                    self.fsm.set_when(run, reg, Expr::Net(src), when);
+                }
+            }
+        }
     }
 }
 

@@ -264,6 +264,14 @@ impl Module {
         }
     }
 
+    /// Turns a register into a wire: for a net created as a register whose driver turns
+    /// out, once the module is nearly built, to be an instance output instead.
+    pub fn make_wire(&mut self, id: NetId) {
+        if let Some(n) = self.nets.get_mut(id.0 as usize) {
+            n.kind = NetKind::Wire;
+        }
+    }
+
     /// Attaches a comment to a net's declaration.
     pub fn set_comment(&mut self, id: NetId, text: &str) {
         if let Some(n) = self.nets.get_mut(id.0 as usize) {

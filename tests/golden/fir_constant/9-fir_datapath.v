@@ -349,12 +349,6 @@ module fir_datapath (
     reg  [31:0]  pd_205;
     wire [31:0]  fnan_206;
     wire [31:0]  pw_207;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_208;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_209;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_210;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_211;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_212;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_213;  // fir_constant.cl:27:20
     reg  [31:0]  pq_214;  // fir_constant.cl:27:20
     wire         go_215;
     wire         p1u3_fp_add_valid;
@@ -387,19 +381,6 @@ module fir_datapath (
     reg  [31:0]  pd_239;
     wire [31:0]  fnan_240;
     wire [31:0]  pw_241;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_242;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_243;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_244;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_245;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_246;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_247;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_248;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_249;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_250;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_251;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_252;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_253;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_254;  // fir_constant.cl:27:20
     reg  [31:0]  pq_255;  // fir_constant.cl:27:20
     wire         go_256;
     wire         p1u5_fp_add_valid;
@@ -432,27 +413,7 @@ module fir_datapath (
     reg  [31:0]  pd_280;
     wire [31:0]  fnan_281;
     wire [31:0]  pw_282;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_283;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_284;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_285;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_286;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_287;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_288;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_289;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_290;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_291;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_292;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_293;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_294;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_295;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_296;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_297;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_298;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_299;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_300;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_301;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_302;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_303;  // fir_constant.cl:27:20
+    wire [31:0]  pq_303;  // fir_constant.cl:27:20
     wire         go_304;
     wire         p1u7_fp_add_valid;
     wire [31:0]  p1u7_fp_add_result;
@@ -484,34 +445,7 @@ module fir_datapath (
     reg  [31:0]  pd_328;
     wire [31:0]  fnan_329;
     wire [31:0]  pw_330;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_331;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_332;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_333;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_334;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_335;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_336;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_337;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_338;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_339;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_340;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_341;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_342;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_343;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_344;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_345;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_346;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_347;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_348;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_349;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_350;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_351;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_352;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_353;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_354;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_355;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_356;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_357;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_358;  // fir_constant.cl:27:20
+    wire [31:0]  pq_358;  // fir_constant.cl:27:20
     wire         go_359;
     wire         p1u9_fp_add_valid;
     wire [31:0]  p1u9_fp_add_result;
@@ -543,41 +477,7 @@ module fir_datapath (
     reg  [31:0]  pd_383;
     wire [31:0]  fnan_384;
     wire [31:0]  pw_385;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_386;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_387;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_388;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_389;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_390;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_391;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_392;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_393;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_394;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_395;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_396;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_397;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_398;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_399;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_400;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_401;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_402;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_403;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_404;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_405;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_406;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_407;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_408;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_409;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_410;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_411;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_412;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_413;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_414;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_415;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_416;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_417;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_418;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_419;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_420;  // fir_constant.cl:27:20
+    wire [31:0]  pq_420;  // fir_constant.cl:27:20
     wire         go_421;
     wire         p1u11_fp_add_valid;
     wire [31:0]  p1u11_fp_add_result;
@@ -609,48 +509,7 @@ module fir_datapath (
     reg  [31:0]  pd_445;
     wire [31:0]  fnan_446;
     wire [31:0]  pw_447;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_448;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_449;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_450;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_451;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_452;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_453;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_454;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_455;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_456;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_457;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_458;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_459;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_460;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_461;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_462;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_463;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_464;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_465;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_466;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_467;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_468;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_469;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_470;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_471;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_472;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_473;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_474;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_475;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_476;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_477;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_478;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_479;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_480;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_481;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_482;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_483;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_484;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_485;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_486;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_487;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_488;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_489;  // fir_constant.cl:27:20
+    wire [31:0]  pq_489;  // fir_constant.cl:27:20
     wire         go_490;
     wire         p1u13_fp_add_valid;
     wire [31:0]  p1u13_fp_add_result;
@@ -682,55 +541,7 @@ module fir_datapath (
     reg  [31:0]  pd_514;
     wire [31:0]  fnan_515;
     wire [31:0]  pw_516;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_517;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_518;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_519;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_520;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_521;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_522;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_523;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_524;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_525;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_526;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_527;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_528;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_529;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_530;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_531;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_532;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_533;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_534;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_535;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_536;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_537;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_538;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_539;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_540;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_541;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_542;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_543;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_544;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_545;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_546;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_547;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_548;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_549;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_550;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_551;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_552;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_553;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_554;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_555;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_556;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_557;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_558;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_559;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_560;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_561;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_562;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_563;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_564;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_565;  // fir_constant.cl:27:20
+    wire [31:0]  pq_565;  // fir_constant.cl:27:20
     wire         go_566;
     wire         p1u15_fp_add_valid;
     wire [31:0]  p1u15_fp_add_result;
@@ -761,62 +572,7 @@ module fir_datapath (
     reg  [31:0]  pd_589;
     wire [31:0]  fnan_590;
     wire [31:0]  pw_591;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_592;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_593;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_594;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_595;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_596;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_597;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_598;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_599;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_600;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_601;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_602;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_603;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_604;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_605;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_606;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_607;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_608;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_609;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_610;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_611;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_612;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_613;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_614;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_615;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_616;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_617;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_618;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_619;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_620;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_621;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_622;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_623;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_624;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_625;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_626;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_627;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_628;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_629;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_630;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_631;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_632;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_633;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_634;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_635;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_636;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_637;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_638;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_639;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_640;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_641;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_642;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_643;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_644;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_645;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_646;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_647;  // fir_constant.cl:27:20
+    wire [31:0]  pq_647;  // fir_constant.cl:27:20
     wire         go_648;
     wire         p1u17_fp_add_valid;
     wire [31:0]  p1u17_fp_add_result;
@@ -847,69 +603,7 @@ module fir_datapath (
     reg  [31:0]  pd_671;
     wire [31:0]  fnan_672;
     wire [31:0]  pw_673;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_674;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_675;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_676;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_677;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_678;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_679;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_680;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_681;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_682;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_683;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_684;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_685;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_686;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_687;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_688;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_689;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_690;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_691;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_692;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_693;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_694;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_695;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_696;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_697;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_698;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_699;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_700;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_701;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_702;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_703;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_704;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_705;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_706;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_707;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_708;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_709;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_710;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_711;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_712;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_713;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_714;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_715;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_716;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_717;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_718;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_719;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_720;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_721;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_722;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_723;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_724;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_725;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_726;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_727;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_728;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_729;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_730;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_731;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_732;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_733;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_734;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_735;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_736;  // fir_constant.cl:27:20
+    wire [31:0]  pq_736;  // fir_constant.cl:27:20
     wire         go_737;
     wire         p1u19_fp_add_valid;
     wire [31:0]  p1u19_fp_add_result;
@@ -940,76 +634,7 @@ module fir_datapath (
     reg  [31:0]  pd_760;
     wire [31:0]  fnan_761;
     wire [31:0]  pw_762;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_763;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_764;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_765;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_766;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_767;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_768;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_769;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_770;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_771;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_772;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_773;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_774;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_775;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_776;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_777;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_778;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_779;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_780;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_781;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_782;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_783;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_784;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_785;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_786;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_787;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_788;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_789;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_790;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_791;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_792;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_793;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_794;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_795;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_796;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_797;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_798;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_799;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_800;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_801;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_802;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_803;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_804;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_805;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_806;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_807;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_808;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_809;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_810;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_811;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_812;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_813;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_814;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_815;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_816;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_817;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_818;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_819;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_820;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_821;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_822;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_823;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_824;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_825;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_826;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_827;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_828;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_829;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_830;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_831;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_832;  // fir_constant.cl:27:20
+    wire [31:0]  pq_832;  // fir_constant.cl:27:20
     wire         go_833;
     wire         p1u21_fp_add_valid;
     wire [31:0]  p1u21_fp_add_result;
@@ -1040,83 +665,7 @@ module fir_datapath (
     reg  [31:0]  pd_856;
     wire [31:0]  fnan_857;
     wire [31:0]  pw_858;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_859;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_860;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_861;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_862;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_863;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_864;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_865;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_866;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_867;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_868;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_869;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_870;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_871;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_872;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_873;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_874;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_875;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_876;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_877;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_878;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_879;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_880;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_881;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_882;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_883;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_884;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_885;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_886;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_887;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_888;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_889;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_890;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_891;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_892;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_893;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_894;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_895;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_896;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_897;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_898;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_899;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_900;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_901;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_902;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_903;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_904;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_905;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_906;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_907;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_908;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_909;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_910;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_911;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_912;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_913;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_914;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_915;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_916;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_917;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_918;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_919;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_920;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_921;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_922;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_923;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_924;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_925;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_926;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_927;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_928;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_929;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_930;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_931;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_932;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_933;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_934;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_935;  // fir_constant.cl:27:20
+    wire [31:0]  pq_935;  // fir_constant.cl:27:20
     wire         go_936;
     wire         p1u23_fp_add_valid;
     wire [31:0]  p1u23_fp_add_result;
@@ -1147,90 +696,7 @@ module fir_datapath (
     reg  [31:0]  pd_959;
     wire [31:0]  fnan_960;
     wire [31:0]  pw_961;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_962;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_963;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_964;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_965;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_966;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_967;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_968;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_969;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_970;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_971;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_972;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_973;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_974;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_975;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_976;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_977;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_978;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_979;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_980;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_981;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_982;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_983;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_984;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_985;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_986;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_987;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_988;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_989;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_990;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_991;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_992;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_993;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_994;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_995;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_996;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_997;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_998;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_999;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1000;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1001;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1002;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1003;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1004;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1005;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1006;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1007;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1008;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1009;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1010;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1011;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1012;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1013;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1014;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1015;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1016;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1017;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1018;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1019;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1020;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1021;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1022;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1023;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1024;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1025;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1026;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1027;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1028;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1029;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1030;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1031;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1032;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1033;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1034;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1035;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1036;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1037;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1038;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1039;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1040;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1041;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1042;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1043;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1044;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1045;  // fir_constant.cl:27:20
+    wire [31:0]  pq_1045;  // fir_constant.cl:27:20
     wire         go_1046;
     wire         p1u25_fp_add_valid;
     wire [31:0]  p1u25_fp_add_result;
@@ -1261,97 +727,7 @@ module fir_datapath (
     reg  [31:0]  pd_1069;
     wire [31:0]  fnan_1070;
     wire [31:0]  pw_1071;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1072;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1073;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1074;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1075;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1076;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1077;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1078;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1079;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1080;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1081;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1082;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1083;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1084;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1085;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1086;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1087;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1088;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1089;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1090;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1091;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1092;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1093;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1094;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1095;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1096;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1097;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1098;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1099;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1100;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1101;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1102;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1103;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1104;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1105;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1106;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1107;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1108;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1109;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1110;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1111;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1112;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1113;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1114;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1115;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1116;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1117;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1118;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1119;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1120;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1121;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1122;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1123;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1124;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1125;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1126;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1127;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1128;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1129;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1130;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1131;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1132;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1133;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1134;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1135;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1136;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1137;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1138;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1139;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1140;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1141;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1142;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1143;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1144;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1145;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1146;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1147;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1148;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1149;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1150;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1151;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1152;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1153;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1154;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1155;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1156;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1157;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1158;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1159;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1160;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1161;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1162;  // fir_constant.cl:27:20
+    wire [31:0]  pq_1162;  // fir_constant.cl:27:20
     wire         go_1163;
     wire         p1u27_fp_add_valid;
     wire [31:0]  p1u27_fp_add_result;
@@ -1382,104 +758,7 @@ module fir_datapath (
     reg  [31:0]  pd_1186;
     wire [31:0]  fnan_1187;
     wire [31:0]  pw_1188;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1189;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1190;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1191;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1192;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1193;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1194;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1195;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1196;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1197;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1198;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1199;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1200;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1201;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1202;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1203;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1204;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1205;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1206;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1207;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1208;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1209;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1210;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1211;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1212;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1213;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1214;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1215;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1216;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1217;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1218;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1219;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1220;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1221;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1222;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1223;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1224;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1225;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1226;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1227;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1228;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1229;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1230;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1231;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1232;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1233;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1234;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1235;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1236;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1237;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1238;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1239;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1240;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1241;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1242;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1243;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1244;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1245;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1246;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1247;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1248;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1249;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1250;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1251;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1252;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1253;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1254;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1255;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1256;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1257;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1258;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1259;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1260;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1261;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1262;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1263;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1264;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1265;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1266;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1267;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1268;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1269;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1270;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1271;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1272;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1273;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1274;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1275;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1276;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1277;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1278;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1279;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1280;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1281;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1282;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1283;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1284;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1285;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1286;  // fir_constant.cl:27:20
+    wire [31:0]  pq_1286;  // fir_constant.cl:27:20
     wire         go_1287;
     wire         p1u29_fp_add_valid;
     wire [31:0]  p1u29_fp_add_result;
@@ -1510,111 +789,7 @@ module fir_datapath (
     reg  [31:0]  pd_1310;
     wire [31:0]  fnan_1311;
     wire [31:0]  pw_1312;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1313;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1314;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1315;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1316;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1317;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1318;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1319;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1320;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1321;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1322;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1323;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1324;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1325;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1326;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1327;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1328;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1329;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1330;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1331;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1332;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1333;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1334;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1335;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1336;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1337;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1338;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1339;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1340;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1341;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1342;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1343;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1344;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1345;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1346;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1347;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1348;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1349;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1350;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1351;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1352;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1353;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1354;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1355;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1356;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1357;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1358;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1359;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1360;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1361;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1362;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1363;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1364;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1365;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1366;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1367;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1368;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1369;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1370;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1371;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1372;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1373;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1374;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1375;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1376;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1377;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1378;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1379;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1380;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1381;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1382;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1383;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1384;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1385;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1386;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1387;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1388;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1389;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1390;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1391;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1392;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1393;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1394;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1395;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1396;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1397;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1398;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1399;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1400;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1401;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1402;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1403;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1404;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1405;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1406;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1407;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1408;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1409;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1410;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1411;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1412;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1413;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1414;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1415;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1416;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_1417;  // fir_constant.cl:27:20
+    wire [31:0]  pq_1417;  // fir_constant.cl:27:20
     wire         go_1418;
     wire         p1u31_fp_add_valid;
     wire [31:0]  p1u31_fp_add_result;
@@ -1634,153 +809,29 @@ module fir_datapath (
     wire [31:0]  pw_1432;  // fir_constant.cl:27:13
     wire [63:0]  w_1433;  // fir_constant.cl:28:9
     wire [63:0]  pw_1434;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1435;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1436;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1437;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1438;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1439;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1440;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1441;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1442;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1443;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1444;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1445;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1446;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1447;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1448;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1449;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1450;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1451;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1452;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1453;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1454;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1455;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1456;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1457;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1458;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1459;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1460;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1461;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1462;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1463;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1464;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1465;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1466;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1467;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1468;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1469;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1470;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1471;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1472;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1473;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1474;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1475;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1476;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1477;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1478;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1479;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1480;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1481;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1482;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1483;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1484;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1485;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1486;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1487;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1488;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1489;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1490;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1491;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1492;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1493;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1494;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1495;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1496;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1497;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1498;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1499;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1500;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1501;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1502;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1503;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1504;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1505;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1506;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1507;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1508;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1509;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1510;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1511;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1512;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1513;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1514;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1515;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1516;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1517;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1518;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1519;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1520;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1521;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1522;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1523;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1524;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1525;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1526;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1527;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1528;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1529;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1530;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1531;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1532;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1533;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1534;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1535;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1536;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1537;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1538;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1539;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1540;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1541;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1542;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1543;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1544;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1545;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1546;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1547;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1548;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1549;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1550;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1551;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1552;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1553;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1554;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1555;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1556;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1557;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1558;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1559;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1560;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1561;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1562;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1563;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1564;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1565;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1566;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1567;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1568;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1569;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1570;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1571;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1572;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1573;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1574;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1575;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1576;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1577;  // fir_constant.cl:28:9
-    reg  [63:0]  pq_1578;  // fir_constant.cl:28:9
+    wire [63:0]  pq_1578;  // fir_constant.cl:28:9
     wire [31:0]  pv_1579;  // fir_constant.cl:18:28
     wire [31:0]  w_1580;  // fir_constant.cl:18:28
     wire [31:0]  pw_1581;  // fir_constant.cl:18:28
+    reg  [31:0]  pq_208;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_209;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_210;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_211;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_212;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_213;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_242;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_243;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_244;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_245;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_246;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_247;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_248;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_249;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_250;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_251;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_252;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_253;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_254;  // fir_constant.cl:27:20
     reg          p1_apart;
     wire [31:0]  w_1582;  // fir_constant.cl:16:21
     wire [31:0]  w_1583;  // fir_constant.cl:18:18
@@ -2565,6 +1616,160 @@ module fir_datapath (
     assign pv_158 = ((p1_valid[42] && 1'h1) ? pv_159 : v4_window_2);
     assign pv_159 = ((p1_valid[43] && 1'h1) ? pv_160 : v3_window_1);
     assign pv_160 = ((p1_valid[44] && 1'h1) ? pld_167 : v2_window_0);
+
+    ohls_delay_ram #(  // fir_constant.cl:27:20
+        .WIDTH(32),
+        .DEPTH(21)
+    ) pq_303_line (
+        .clk(clk),
+        .rst(rst),
+        .en(((state == 16'h0021) && (1'h1 && p1_en))),
+        .in(pw_282),
+        .out(pq_303)
+    );
+
+    ohls_delay_ram #(  // fir_constant.cl:27:20
+        .WIDTH(32),
+        .DEPTH(28)
+    ) pq_358_line (
+        .clk(clk),
+        .rst(rst),
+        .en(((state == 16'h0021) && (1'h1 && p1_en))),
+        .in(pw_330),
+        .out(pq_358)
+    );
+
+    ohls_delay_ram #(  // fir_constant.cl:27:20
+        .WIDTH(32),
+        .DEPTH(35)
+    ) pq_420_line (
+        .clk(clk),
+        .rst(rst),
+        .en(((state == 16'h0021) && (1'h1 && p1_en))),
+        .in(pw_385),
+        .out(pq_420)
+    );
+
+    ohls_delay_ram #(  // fir_constant.cl:27:20
+        .WIDTH(32),
+        .DEPTH(42)
+    ) pq_489_line (
+        .clk(clk),
+        .rst(rst),
+        .en(((state == 16'h0021) && (1'h1 && p1_en))),
+        .in(pw_447),
+        .out(pq_489)
+    );
+
+    ohls_delay_ram #(  // fir_constant.cl:27:20
+        .WIDTH(32),
+        .DEPTH(49)
+    ) pq_565_line (
+        .clk(clk),
+        .rst(rst),
+        .en(((state == 16'h0021) && (1'h1 && p1_en))),
+        .in(pw_516),
+        .out(pq_565)
+    );
+
+    ohls_delay_ram #(  // fir_constant.cl:27:20
+        .WIDTH(32),
+        .DEPTH(56)
+    ) pq_647_line (
+        .clk(clk),
+        .rst(rst),
+        .en(((state == 16'h0021) && (1'h1 && p1_en))),
+        .in(pw_591),
+        .out(pq_647)
+    );
+
+    ohls_delay_ram #(  // fir_constant.cl:27:20
+        .WIDTH(32),
+        .DEPTH(63)
+    ) pq_736_line (
+        .clk(clk),
+        .rst(rst),
+        .en(((state == 16'h0021) && (1'h1 && p1_en))),
+        .in(pw_673),
+        .out(pq_736)
+    );
+
+    ohls_delay_ram #(  // fir_constant.cl:27:20
+        .WIDTH(32),
+        .DEPTH(70)
+    ) pq_832_line (
+        .clk(clk),
+        .rst(rst),
+        .en(((state == 16'h0021) && (1'h1 && p1_en))),
+        .in(pw_762),
+        .out(pq_832)
+    );
+
+    ohls_delay_ram #(  // fir_constant.cl:27:20
+        .WIDTH(32),
+        .DEPTH(77)
+    ) pq_935_line (
+        .clk(clk),
+        .rst(rst),
+        .en(((state == 16'h0021) && (1'h1 && p1_en))),
+        .in(pw_858),
+        .out(pq_935)
+    );
+
+    ohls_delay_ram #(  // fir_constant.cl:27:20
+        .WIDTH(32),
+        .DEPTH(84)
+    ) pq_1045_line (
+        .clk(clk),
+        .rst(rst),
+        .en(((state == 16'h0021) && (1'h1 && p1_en))),
+        .in(pw_961),
+        .out(pq_1045)
+    );
+
+    ohls_delay_ram #(  // fir_constant.cl:27:20
+        .WIDTH(32),
+        .DEPTH(91)
+    ) pq_1162_line (
+        .clk(clk),
+        .rst(rst),
+        .en(((state == 16'h0021) && (1'h1 && p1_en))),
+        .in(pw_1071),
+        .out(pq_1162)
+    );
+
+    ohls_delay_ram #(  // fir_constant.cl:27:20
+        .WIDTH(32),
+        .DEPTH(98)
+    ) pq_1286_line (
+        .clk(clk),
+        .rst(rst),
+        .en(((state == 16'h0021) && (1'h1 && p1_en))),
+        .in(pw_1188),
+        .out(pq_1286)
+    );
+
+    ohls_delay_ram #(  // fir_constant.cl:27:20
+        .WIDTH(32),
+        .DEPTH(105)
+    ) pq_1417_line (
+        .clk(clk),
+        .rst(rst),
+        .en(((state == 16'h0021) && (1'h1 && p1_en))),
+        .in(pw_1312),
+        .out(pq_1417)
+    );
+
+    ohls_delay_ram #(  // fir_constant.cl:28:9
+        .WIDTH(64),
+        .DEPTH(144)
+    ) pq_1578_line (
+        .clk(clk),
+        .rst(rst),
+        .en(((state == 16'h0021) && (1'h1 && p1_en))),
+        .in(pw_1434),
+        .out(pq_1578)
+    );
     assign p1_stall = (((((p1_valid[0] && 1'h1) && pw_145) && (!x_ld_req_ready)) || ((p1_valid[44] && 1'h1) && (!x_ld_resp_valid))) || ((p1_valid[144] && 1'h1) && (!y_st_req_ready)));
 
     always @(posedge clk) begin
@@ -3183,969 +2388,6 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_253 <= pq_252;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_254 <= pq_253;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_255 <= pq_254;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_283 <= pw_282;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_284 <= pq_283;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_285 <= pq_284;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_286 <= pq_285;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_287 <= pq_286;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_288 <= pq_287;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_289 <= pq_288;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_290 <= pq_289;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_291 <= pq_290;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_292 <= pq_291;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_293 <= pq_292;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_294 <= pq_293;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_295 <= pq_294;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_296 <= pq_295;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_297 <= pq_296;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_298 <= pq_297;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_299 <= pq_298;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_300 <= pq_299;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_301 <= pq_300;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_302 <= pq_301;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_303 <= pq_302;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_331 <= pw_330;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_332 <= pq_331;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_333 <= pq_332;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_334 <= pq_333;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_335 <= pq_334;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_336 <= pq_335;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_337 <= pq_336;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_338 <= pq_337;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_339 <= pq_338;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_340 <= pq_339;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_341 <= pq_340;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_342 <= pq_341;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_343 <= pq_342;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_344 <= pq_343;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_345 <= pq_344;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_346 <= pq_345;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_347 <= pq_346;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_348 <= pq_347;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_349 <= pq_348;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_350 <= pq_349;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_351 <= pq_350;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_352 <= pq_351;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_353 <= pq_352;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_354 <= pq_353;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_355 <= pq_354;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_356 <= pq_355;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_357 <= pq_356;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_358 <= pq_357;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_386 <= pw_385;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_387 <= pq_386;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_388 <= pq_387;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_389 <= pq_388;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_390 <= pq_389;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_391 <= pq_390;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_392 <= pq_391;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_393 <= pq_392;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_394 <= pq_393;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_395 <= pq_394;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_396 <= pq_395;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_397 <= pq_396;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_398 <= pq_397;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_399 <= pq_398;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_400 <= pq_399;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_401 <= pq_400;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_402 <= pq_401;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_403 <= pq_402;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_404 <= pq_403;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_405 <= pq_404;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_406 <= pq_405;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_407 <= pq_406;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_408 <= pq_407;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_409 <= pq_408;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_410 <= pq_409;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_411 <= pq_410;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_412 <= pq_411;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_413 <= pq_412;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_414 <= pq_413;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_415 <= pq_414;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_416 <= pq_415;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_417 <= pq_416;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_418 <= pq_417;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_419 <= pq_418;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_420 <= pq_419;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_448 <= pw_447;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_449 <= pq_448;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_450 <= pq_449;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_451 <= pq_450;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_452 <= pq_451;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_453 <= pq_452;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_454 <= pq_453;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_455 <= pq_454;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_456 <= pq_455;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_457 <= pq_456;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_458 <= pq_457;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_459 <= pq_458;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_460 <= pq_459;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_461 <= pq_460;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_462 <= pq_461;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_463 <= pq_462;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_464 <= pq_463;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_465 <= pq_464;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_466 <= pq_465;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_467 <= pq_466;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_468 <= pq_467;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_469 <= pq_468;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_470 <= pq_469;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_471 <= pq_470;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_472 <= pq_471;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_473 <= pq_472;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_474 <= pq_473;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_475 <= pq_474;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_476 <= pq_475;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_477 <= pq_476;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_478 <= pq_477;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_479 <= pq_478;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_480 <= pq_479;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_481 <= pq_480;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_482 <= pq_481;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_483 <= pq_482;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_484 <= pq_483;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_485 <= pq_484;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_486 <= pq_485;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_487 <= pq_486;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_488 <= pq_487;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_489 <= pq_488;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_517 <= pw_516;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_518 <= pq_517;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_519 <= pq_518;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_520 <= pq_519;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_521 <= pq_520;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_522 <= pq_521;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_523 <= pq_522;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_524 <= pq_523;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_525 <= pq_524;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_526 <= pq_525;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_527 <= pq_526;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_528 <= pq_527;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_529 <= pq_528;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_530 <= pq_529;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_531 <= pq_530;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_532 <= pq_531;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_533 <= pq_532;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_534 <= pq_533;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_535 <= pq_534;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_536 <= pq_535;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_537 <= pq_536;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_538 <= pq_537;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_539 <= pq_538;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_540 <= pq_539;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_541 <= pq_540;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_542 <= pq_541;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_543 <= pq_542;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_544 <= pq_543;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_545 <= pq_544;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_546 <= pq_545;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_547 <= pq_546;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_548 <= pq_547;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_549 <= pq_548;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_550 <= pq_549;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_551 <= pq_550;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_552 <= pq_551;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_553 <= pq_552;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_554 <= pq_553;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_555 <= pq_554;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_556 <= pq_555;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_557 <= pq_556;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_558 <= pq_557;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_559 <= pq_558;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_560 <= pq_559;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_561 <= pq_560;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_562 <= pq_561;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_563 <= pq_562;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_564 <= pq_563;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_565 <= pq_564;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_592 <= pw_591;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_593 <= pq_592;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_594 <= pq_593;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_595 <= pq_594;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_596 <= pq_595;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_597 <= pq_596;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_598 <= pq_597;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_599 <= pq_598;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_600 <= pq_599;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_601 <= pq_600;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_602 <= pq_601;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_603 <= pq_602;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_604 <= pq_603;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_605 <= pq_604;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_606 <= pq_605;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_607 <= pq_606;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_608 <= pq_607;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_609 <= pq_608;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_610 <= pq_609;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_611 <= pq_610;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_612 <= pq_611;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_613 <= pq_612;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_614 <= pq_613;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_615 <= pq_614;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_616 <= pq_615;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_617 <= pq_616;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_618 <= pq_617;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_619 <= pq_618;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_620 <= pq_619;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_621 <= pq_620;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_622 <= pq_621;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_623 <= pq_622;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_624 <= pq_623;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_625 <= pq_624;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_626 <= pq_625;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_627 <= pq_626;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_628 <= pq_627;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_629 <= pq_628;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_630 <= pq_629;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_631 <= pq_630;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_632 <= pq_631;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_633 <= pq_632;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_634 <= pq_633;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_635 <= pq_634;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_636 <= pq_635;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_637 <= pq_636;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_638 <= pq_637;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_639 <= pq_638;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_640 <= pq_639;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_641 <= pq_640;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_642 <= pq_641;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_643 <= pq_642;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_644 <= pq_643;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_645 <= pq_644;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_646 <= pq_645;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_647 <= pq_646;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_674 <= pw_673;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_675 <= pq_674;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_676 <= pq_675;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_677 <= pq_676;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_678 <= pq_677;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_679 <= pq_678;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_680 <= pq_679;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_681 <= pq_680;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_682 <= pq_681;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_683 <= pq_682;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_684 <= pq_683;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_685 <= pq_684;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_686 <= pq_685;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_687 <= pq_686;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_688 <= pq_687;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_689 <= pq_688;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_690 <= pq_689;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_691 <= pq_690;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_692 <= pq_691;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_693 <= pq_692;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_694 <= pq_693;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_695 <= pq_694;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_696 <= pq_695;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_697 <= pq_696;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_698 <= pq_697;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_699 <= pq_698;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_700 <= pq_699;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_701 <= pq_700;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_702 <= pq_701;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_703 <= pq_702;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_704 <= pq_703;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_705 <= pq_704;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_706 <= pq_705;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_707 <= pq_706;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_708 <= pq_707;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_709 <= pq_708;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_710 <= pq_709;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_711 <= pq_710;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_712 <= pq_711;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_713 <= pq_712;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_714 <= pq_713;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_715 <= pq_714;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_716 <= pq_715;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_717 <= pq_716;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_718 <= pq_717;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_719 <= pq_718;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_720 <= pq_719;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_721 <= pq_720;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_722 <= pq_721;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_723 <= pq_722;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_724 <= pq_723;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_725 <= pq_724;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_726 <= pq_725;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_727 <= pq_726;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_728 <= pq_727;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_729 <= pq_728;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_730 <= pq_729;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_731 <= pq_730;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_732 <= pq_731;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_733 <= pq_732;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_734 <= pq_733;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_735 <= pq_734;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_736 <= pq_735;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_763 <= pw_762;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_764 <= pq_763;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_765 <= pq_764;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_766 <= pq_765;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_767 <= pq_766;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_768 <= pq_767;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_769 <= pq_768;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_770 <= pq_769;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_771 <= pq_770;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_772 <= pq_771;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_773 <= pq_772;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_774 <= pq_773;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_775 <= pq_774;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_776 <= pq_775;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_777 <= pq_776;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_778 <= pq_777;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_779 <= pq_778;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_780 <= pq_779;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_781 <= pq_780;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_782 <= pq_781;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_783 <= pq_782;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_784 <= pq_783;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_785 <= pq_784;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_786 <= pq_785;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_787 <= pq_786;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_788 <= pq_787;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_789 <= pq_788;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_790 <= pq_789;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_791 <= pq_790;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_792 <= pq_791;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_793 <= pq_792;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_794 <= pq_793;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_795 <= pq_794;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_796 <= pq_795;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_797 <= pq_796;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_798 <= pq_797;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_799 <= pq_798;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_800 <= pq_799;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_801 <= pq_800;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_802 <= pq_801;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_803 <= pq_802;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_804 <= pq_803;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_805 <= pq_804;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_806 <= pq_805;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_807 <= pq_806;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_808 <= pq_807;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_809 <= pq_808;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_810 <= pq_809;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_811 <= pq_810;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_812 <= pq_811;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_813 <= pq_812;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_814 <= pq_813;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_815 <= pq_814;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_816 <= pq_815;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_817 <= pq_816;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_818 <= pq_817;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_819 <= pq_818;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_820 <= pq_819;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_821 <= pq_820;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_822 <= pq_821;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_823 <= pq_822;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_824 <= pq_823;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_825 <= pq_824;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_826 <= pq_825;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_827 <= pq_826;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_828 <= pq_827;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_829 <= pq_828;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_830 <= pq_829;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_831 <= pq_830;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_832 <= pq_831;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_859 <= pw_858;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_860 <= pq_859;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_861 <= pq_860;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_862 <= pq_861;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_863 <= pq_862;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_864 <= pq_863;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_865 <= pq_864;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_866 <= pq_865;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_867 <= pq_866;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_868 <= pq_867;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_869 <= pq_868;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_870 <= pq_869;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_871 <= pq_870;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_872 <= pq_871;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_873 <= pq_872;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_874 <= pq_873;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_875 <= pq_874;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_876 <= pq_875;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_877 <= pq_876;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_878 <= pq_877;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_879 <= pq_878;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_880 <= pq_879;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_881 <= pq_880;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_882 <= pq_881;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_883 <= pq_882;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_884 <= pq_883;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_885 <= pq_884;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_886 <= pq_885;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_887 <= pq_886;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_888 <= pq_887;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_889 <= pq_888;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_890 <= pq_889;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_891 <= pq_890;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_892 <= pq_891;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_893 <= pq_892;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_894 <= pq_893;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_895 <= pq_894;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_896 <= pq_895;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_897 <= pq_896;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_898 <= pq_897;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_899 <= pq_898;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_900 <= pq_899;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_901 <= pq_900;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_902 <= pq_901;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_903 <= pq_902;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_904 <= pq_903;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_905 <= pq_904;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_906 <= pq_905;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_907 <= pq_906;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_908 <= pq_907;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_909 <= pq_908;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_910 <= pq_909;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_911 <= pq_910;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_912 <= pq_911;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_913 <= pq_912;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_914 <= pq_913;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_915 <= pq_914;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_916 <= pq_915;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_917 <= pq_916;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_918 <= pq_917;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_919 <= pq_918;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_920 <= pq_919;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_921 <= pq_920;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_922 <= pq_921;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_923 <= pq_922;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_924 <= pq_923;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_925 <= pq_924;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_926 <= pq_925;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_927 <= pq_926;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_928 <= pq_927;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_929 <= pq_928;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_930 <= pq_929;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_931 <= pq_930;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_932 <= pq_931;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_933 <= pq_932;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_934 <= pq_933;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_935 <= pq_934;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_962 <= pw_961;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_963 <= pq_962;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_964 <= pq_963;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_965 <= pq_964;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_966 <= pq_965;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_967 <= pq_966;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_968 <= pq_967;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_969 <= pq_968;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_970 <= pq_969;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_971 <= pq_970;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_972 <= pq_971;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_973 <= pq_972;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_974 <= pq_973;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_975 <= pq_974;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_976 <= pq_975;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_977 <= pq_976;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_978 <= pq_977;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_979 <= pq_978;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_980 <= pq_979;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_981 <= pq_980;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_982 <= pq_981;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_983 <= pq_982;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_984 <= pq_983;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_985 <= pq_984;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_986 <= pq_985;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_987 <= pq_986;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_988 <= pq_987;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_989 <= pq_988;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_990 <= pq_989;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_991 <= pq_990;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_992 <= pq_991;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_993 <= pq_992;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_994 <= pq_993;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_995 <= pq_994;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_996 <= pq_995;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_997 <= pq_996;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_998 <= pq_997;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_999 <= pq_998;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1000 <= pq_999;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1001 <= pq_1000;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1002 <= pq_1001;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1003 <= pq_1002;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1004 <= pq_1003;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1005 <= pq_1004;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1006 <= pq_1005;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1007 <= pq_1006;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1008 <= pq_1007;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1009 <= pq_1008;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1010 <= pq_1009;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1011 <= pq_1010;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1012 <= pq_1011;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1013 <= pq_1012;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1014 <= pq_1013;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1015 <= pq_1014;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1016 <= pq_1015;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1017 <= pq_1016;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1018 <= pq_1017;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1019 <= pq_1018;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1020 <= pq_1019;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1021 <= pq_1020;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1022 <= pq_1021;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1023 <= pq_1022;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1024 <= pq_1023;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1025 <= pq_1024;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1026 <= pq_1025;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1027 <= pq_1026;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1028 <= pq_1027;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1029 <= pq_1028;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1030 <= pq_1029;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1031 <= pq_1030;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1032 <= pq_1031;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1033 <= pq_1032;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1034 <= pq_1033;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1035 <= pq_1034;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1036 <= pq_1035;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1037 <= pq_1036;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1038 <= pq_1037;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1039 <= pq_1038;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1040 <= pq_1039;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1041 <= pq_1040;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1042 <= pq_1041;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1043 <= pq_1042;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1044 <= pq_1043;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1045 <= pq_1044;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1072 <= pw_1071;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1073 <= pq_1072;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1074 <= pq_1073;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1075 <= pq_1074;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1076 <= pq_1075;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1077 <= pq_1076;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1078 <= pq_1077;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1079 <= pq_1078;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1080 <= pq_1079;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1081 <= pq_1080;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1082 <= pq_1081;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1083 <= pq_1082;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1084 <= pq_1083;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1085 <= pq_1084;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1086 <= pq_1085;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1087 <= pq_1086;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1088 <= pq_1087;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1089 <= pq_1088;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1090 <= pq_1089;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1091 <= pq_1090;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1092 <= pq_1091;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1093 <= pq_1092;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1094 <= pq_1093;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1095 <= pq_1094;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1096 <= pq_1095;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1097 <= pq_1096;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1098 <= pq_1097;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1099 <= pq_1098;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1100 <= pq_1099;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1101 <= pq_1100;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1102 <= pq_1101;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1103 <= pq_1102;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1104 <= pq_1103;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1105 <= pq_1104;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1106 <= pq_1105;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1107 <= pq_1106;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1108 <= pq_1107;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1109 <= pq_1108;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1110 <= pq_1109;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1111 <= pq_1110;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1112 <= pq_1111;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1113 <= pq_1112;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1114 <= pq_1113;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1115 <= pq_1114;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1116 <= pq_1115;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1117 <= pq_1116;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1118 <= pq_1117;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1119 <= pq_1118;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1120 <= pq_1119;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1121 <= pq_1120;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1122 <= pq_1121;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1123 <= pq_1122;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1124 <= pq_1123;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1125 <= pq_1124;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1126 <= pq_1125;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1127 <= pq_1126;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1128 <= pq_1127;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1129 <= pq_1128;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1130 <= pq_1129;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1131 <= pq_1130;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1132 <= pq_1131;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1133 <= pq_1132;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1134 <= pq_1133;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1135 <= pq_1134;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1136 <= pq_1135;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1137 <= pq_1136;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1138 <= pq_1137;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1139 <= pq_1138;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1140 <= pq_1139;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1141 <= pq_1140;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1142 <= pq_1141;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1143 <= pq_1142;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1144 <= pq_1143;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1145 <= pq_1144;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1146 <= pq_1145;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1147 <= pq_1146;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1148 <= pq_1147;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1149 <= pq_1148;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1150 <= pq_1149;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1151 <= pq_1150;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1152 <= pq_1151;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1153 <= pq_1152;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1154 <= pq_1153;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1155 <= pq_1154;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1156 <= pq_1155;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1157 <= pq_1156;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1158 <= pq_1157;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1159 <= pq_1158;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1160 <= pq_1159;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1161 <= pq_1160;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1162 <= pq_1161;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1189 <= pw_1188;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1190 <= pq_1189;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1191 <= pq_1190;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1192 <= pq_1191;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1193 <= pq_1192;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1194 <= pq_1193;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1195 <= pq_1194;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1196 <= pq_1195;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1197 <= pq_1196;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1198 <= pq_1197;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1199 <= pq_1198;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1200 <= pq_1199;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1201 <= pq_1200;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1202 <= pq_1201;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1203 <= pq_1202;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1204 <= pq_1203;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1205 <= pq_1204;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1206 <= pq_1205;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1207 <= pq_1206;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1208 <= pq_1207;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1209 <= pq_1208;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1210 <= pq_1209;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1211 <= pq_1210;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1212 <= pq_1211;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1213 <= pq_1212;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1214 <= pq_1213;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1215 <= pq_1214;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1216 <= pq_1215;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1217 <= pq_1216;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1218 <= pq_1217;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1219 <= pq_1218;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1220 <= pq_1219;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1221 <= pq_1220;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1222 <= pq_1221;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1223 <= pq_1222;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1224 <= pq_1223;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1225 <= pq_1224;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1226 <= pq_1225;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1227 <= pq_1226;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1228 <= pq_1227;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1229 <= pq_1228;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1230 <= pq_1229;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1231 <= pq_1230;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1232 <= pq_1231;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1233 <= pq_1232;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1234 <= pq_1233;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1235 <= pq_1234;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1236 <= pq_1235;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1237 <= pq_1236;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1238 <= pq_1237;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1239 <= pq_1238;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1240 <= pq_1239;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1241 <= pq_1240;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1242 <= pq_1241;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1243 <= pq_1242;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1244 <= pq_1243;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1245 <= pq_1244;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1246 <= pq_1245;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1247 <= pq_1246;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1248 <= pq_1247;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1249 <= pq_1248;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1250 <= pq_1249;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1251 <= pq_1250;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1252 <= pq_1251;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1253 <= pq_1252;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1254 <= pq_1253;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1255 <= pq_1254;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1256 <= pq_1255;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1257 <= pq_1256;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1258 <= pq_1257;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1259 <= pq_1258;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1260 <= pq_1259;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1261 <= pq_1260;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1262 <= pq_1261;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1263 <= pq_1262;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1264 <= pq_1263;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1265 <= pq_1264;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1266 <= pq_1265;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1267 <= pq_1266;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1268 <= pq_1267;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1269 <= pq_1268;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1270 <= pq_1269;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1271 <= pq_1270;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1272 <= pq_1271;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1273 <= pq_1272;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1274 <= pq_1273;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1275 <= pq_1274;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1276 <= pq_1275;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1277 <= pq_1276;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1278 <= pq_1277;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1279 <= pq_1278;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1280 <= pq_1279;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1281 <= pq_1280;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1282 <= pq_1281;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1283 <= pq_1282;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1284 <= pq_1283;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1285 <= pq_1284;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1286 <= pq_1285;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1313 <= pw_1312;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1314 <= pq_1313;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1315 <= pq_1314;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1316 <= pq_1315;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1317 <= pq_1316;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1318 <= pq_1317;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1319 <= pq_1318;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1320 <= pq_1319;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1321 <= pq_1320;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1322 <= pq_1321;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1323 <= pq_1322;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1324 <= pq_1323;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1325 <= pq_1324;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1326 <= pq_1325;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1327 <= pq_1326;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1328 <= pq_1327;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1329 <= pq_1328;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1330 <= pq_1329;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1331 <= pq_1330;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1332 <= pq_1331;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1333 <= pq_1332;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1334 <= pq_1333;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1335 <= pq_1334;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1336 <= pq_1335;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1337 <= pq_1336;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1338 <= pq_1337;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1339 <= pq_1338;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1340 <= pq_1339;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1341 <= pq_1340;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1342 <= pq_1341;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1343 <= pq_1342;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1344 <= pq_1343;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1345 <= pq_1344;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1346 <= pq_1345;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1347 <= pq_1346;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1348 <= pq_1347;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1349 <= pq_1348;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1350 <= pq_1349;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1351 <= pq_1350;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1352 <= pq_1351;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1353 <= pq_1352;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1354 <= pq_1353;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1355 <= pq_1354;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1356 <= pq_1355;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1357 <= pq_1356;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1358 <= pq_1357;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1359 <= pq_1358;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1360 <= pq_1359;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1361 <= pq_1360;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1362 <= pq_1361;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1363 <= pq_1362;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1364 <= pq_1363;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1365 <= pq_1364;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1366 <= pq_1365;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1367 <= pq_1366;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1368 <= pq_1367;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1369 <= pq_1368;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1370 <= pq_1369;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1371 <= pq_1370;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1372 <= pq_1371;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1373 <= pq_1372;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1374 <= pq_1373;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1375 <= pq_1374;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1376 <= pq_1375;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1377 <= pq_1376;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1378 <= pq_1377;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1379 <= pq_1378;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1380 <= pq_1379;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1381 <= pq_1380;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1382 <= pq_1381;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1383 <= pq_1382;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1384 <= pq_1383;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1385 <= pq_1384;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1386 <= pq_1385;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1387 <= pq_1386;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1388 <= pq_1387;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1389 <= pq_1388;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1390 <= pq_1389;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1391 <= pq_1390;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1392 <= pq_1391;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1393 <= pq_1392;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1394 <= pq_1393;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1395 <= pq_1394;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1396 <= pq_1395;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1397 <= pq_1396;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1398 <= pq_1397;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1399 <= pq_1398;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1400 <= pq_1399;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1401 <= pq_1400;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1402 <= pq_1401;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1403 <= pq_1402;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1404 <= pq_1403;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1405 <= pq_1404;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1406 <= pq_1405;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1407 <= pq_1406;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1408 <= pq_1407;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1409 <= pq_1408;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1410 <= pq_1409;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1411 <= pq_1410;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1412 <= pq_1411;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1413 <= pq_1412;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1414 <= pq_1413;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1415 <= pq_1414;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1416 <= pq_1415;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1417 <= pq_1416;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1435 <= pw_1434;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1436 <= pq_1435;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1437 <= pq_1436;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1438 <= pq_1437;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1439 <= pq_1438;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1440 <= pq_1439;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1441 <= pq_1440;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1442 <= pq_1441;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1443 <= pq_1442;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1444 <= pq_1443;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1445 <= pq_1444;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1446 <= pq_1445;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1447 <= pq_1446;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1448 <= pq_1447;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1449 <= pq_1448;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1450 <= pq_1449;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1451 <= pq_1450;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1452 <= pq_1451;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1453 <= pq_1452;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1454 <= pq_1453;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1455 <= pq_1454;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1456 <= pq_1455;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1457 <= pq_1456;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1458 <= pq_1457;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1459 <= pq_1458;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1460 <= pq_1459;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1461 <= pq_1460;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1462 <= pq_1461;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1463 <= pq_1462;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1464 <= pq_1463;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1465 <= pq_1464;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1466 <= pq_1465;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1467 <= pq_1466;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1468 <= pq_1467;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1469 <= pq_1468;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1470 <= pq_1469;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1471 <= pq_1470;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1472 <= pq_1471;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1473 <= pq_1472;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1474 <= pq_1473;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1475 <= pq_1474;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1476 <= pq_1475;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1477 <= pq_1476;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1478 <= pq_1477;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1479 <= pq_1478;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1480 <= pq_1479;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1481 <= pq_1480;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1482 <= pq_1481;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1483 <= pq_1482;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1484 <= pq_1483;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1485 <= pq_1484;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1486 <= pq_1485;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1487 <= pq_1486;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1488 <= pq_1487;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1489 <= pq_1488;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1490 <= pq_1489;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1491 <= pq_1490;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1492 <= pq_1491;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1493 <= pq_1492;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1494 <= pq_1493;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1495 <= pq_1494;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1496 <= pq_1495;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1497 <= pq_1496;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1498 <= pq_1497;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1499 <= pq_1498;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1500 <= pq_1499;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1501 <= pq_1500;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1502 <= pq_1501;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1503 <= pq_1502;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1504 <= pq_1503;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1505 <= pq_1504;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1506 <= pq_1505;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1507 <= pq_1506;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1508 <= pq_1507;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1509 <= pq_1508;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1510 <= pq_1509;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1511 <= pq_1510;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1512 <= pq_1511;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1513 <= pq_1512;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1514 <= pq_1513;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1515 <= pq_1514;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1516 <= pq_1515;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1517 <= pq_1516;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1518 <= pq_1517;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1519 <= pq_1518;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1520 <= pq_1519;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1521 <= pq_1520;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1522 <= pq_1521;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1523 <= pq_1522;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1524 <= pq_1523;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1525 <= pq_1524;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1526 <= pq_1525;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1527 <= pq_1526;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1528 <= pq_1527;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1529 <= pq_1528;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1530 <= pq_1529;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1531 <= pq_1530;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1532 <= pq_1531;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1533 <= pq_1532;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1534 <= pq_1533;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1535 <= pq_1534;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1536 <= pq_1535;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1537 <= pq_1536;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1538 <= pq_1537;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1539 <= pq_1538;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1540 <= pq_1539;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1541 <= pq_1540;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1542 <= pq_1541;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1543 <= pq_1542;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1544 <= pq_1543;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1545 <= pq_1544;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1546 <= pq_1545;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1547 <= pq_1546;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1548 <= pq_1547;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1549 <= pq_1548;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1550 <= pq_1549;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1551 <= pq_1550;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1552 <= pq_1551;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1553 <= pq_1552;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1554 <= pq_1553;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1555 <= pq_1554;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1556 <= pq_1555;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1557 <= pq_1556;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1558 <= pq_1557;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1559 <= pq_1558;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1560 <= pq_1559;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1561 <= pq_1560;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1562 <= pq_1561;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1563 <= pq_1562;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1564 <= pq_1563;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1565 <= pq_1564;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1566 <= pq_1565;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1567 <= pq_1566;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1568 <= pq_1567;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1569 <= pq_1568;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1570 <= pq_1569;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1571 <= pq_1570;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1572 <= pq_1571;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1573 <= pq_1572;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1574 <= pq_1573;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1575 <= pq_1574;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1576 <= pq_1575;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1577 <= pq_1576;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_1578 <= pq_1577;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) p1_valid <= {p1_valid[187], p1_valid[186], p1_valid[185], p1_valid[184], p1_valid[183], p1_valid[182], p1_valid[181], p1_valid[180], p1_valid[179], p1_valid[178], p1_valid[177], p1_valid[176], p1_valid[175], p1_valid[174], p1_valid[173], p1_valid[172], p1_valid[171], p1_valid[170], p1_valid[169], p1_valid[168], p1_valid[167], p1_valid[166], p1_valid[165], p1_valid[164], p1_valid[163], p1_valid[162], p1_valid[161], p1_valid[160], p1_valid[159], p1_valid[158], p1_valid[157], p1_valid[156], p1_valid[155], p1_valid[154], p1_valid[153], p1_valid[152], p1_valid[151], p1_valid[150], p1_valid[149], p1_valid[148], p1_valid[147], p1_valid[146], p1_valid[145], p1_valid[144], p1_valid[143], p1_valid[142], p1_valid[141], p1_valid[140], p1_valid[139], p1_valid[138], p1_valid[137], p1_valid[136], p1_valid[135], p1_valid[134], p1_valid[133], p1_valid[132], p1_valid[131], p1_valid[130], p1_valid[129], p1_valid[128], p1_valid[127], p1_valid[126], p1_valid[125], p1_valid[124], p1_valid[123], p1_valid[122], p1_valid[121], p1_valid[120], p1_valid[119], p1_valid[118], p1_valid[117], p1_valid[116], p1_valid[115], p1_valid[114], p1_valid[113], p1_valid[112], p1_valid[111], p1_valid[110], p1_valid[109], p1_valid[108], p1_valid[107], p1_valid[106], p1_valid[105], p1_valid[104], p1_valid[103], p1_valid[102], p1_valid[101], p1_valid[100], p1_valid[99], p1_valid[98], p1_valid[97], p1_valid[96], p1_valid[95], p1_valid[94], p1_valid[93], p1_valid[92], p1_valid[91], p1_valid[90], p1_valid[89], p1_valid[88], p1_valid[87], p1_valid[86], p1_valid[85], p1_valid[84], p1_valid[83], p1_valid[82], p1_valid[81], p1_valid[80], p1_valid[79], p1_valid[78], p1_valid[77], p1_valid[76], p1_valid[75], p1_valid[74], p1_valid[73], p1_valid[72], p1_valid[71], p1_valid[70], p1_valid[69], p1_valid[68], p1_valid[67], p1_valid[66], p1_valid[65], p1_valid[64], p1_valid[63], p1_valid[62], p1_valid[61], p1_valid[60], p1_valid[59], p1_valid[58], p1_valid[57], p1_valid[56], p1_valid[55], p1_valid[54], p1_valid[53], p1_valid[52], p1_valid[51], p1_valid[50], p1_valid[49], p1_valid[48], p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_145), (p1_admit && ((!(p1_valid[0] && (!pw_145))) || 1'h0))};  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_145))) || 1'h0));  // fir_constant.cl:18:5
             if (((state == 16'h0021) && ((((!p1_admit) && (p1_valid == 189'h000000000000000000000000000000000000000000000000)) && x_ld_idle) && y_st_idle))) state <= 16'h0007;  // fir_constant.cl:18:5
