@@ -413,7 +413,7 @@ module fir_datapath (
     reg  [31:0]  pd_280;
     wire [31:0]  fnan_281;
     wire [31:0]  pw_282;  // fir_constant.cl:27:20
-    wire [31:0]  pq_303;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_303;  // fir_constant.cl:27:20
     wire         go_304;
     wire         p1u7_fp_add_valid;
     wire [31:0]  p1u7_fp_add_result;
@@ -445,7 +445,7 @@ module fir_datapath (
     reg  [31:0]  pd_328;
     wire [31:0]  fnan_329;
     wire [31:0]  pw_330;  // fir_constant.cl:27:20
-    wire [31:0]  pq_358;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_358;  // fir_constant.cl:27:20
     wire         go_359;
     wire         p1u9_fp_add_valid;
     wire [31:0]  p1u9_fp_add_result;
@@ -477,7 +477,7 @@ module fir_datapath (
     reg  [31:0]  pd_383;
     wire [31:0]  fnan_384;
     wire [31:0]  pw_385;  // fir_constant.cl:27:20
-    wire [31:0]  pq_420;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_420;  // fir_constant.cl:27:20
     wire         go_421;
     wire         p1u11_fp_add_valid;
     wire [31:0]  p1u11_fp_add_result;
@@ -509,7 +509,7 @@ module fir_datapath (
     reg  [31:0]  pd_445;
     wire [31:0]  fnan_446;
     wire [31:0]  pw_447;  // fir_constant.cl:27:20
-    wire [31:0]  pq_489;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_489;  // fir_constant.cl:27:20
     wire         go_490;
     wire         p1u13_fp_add_valid;
     wire [31:0]  p1u13_fp_add_result;
@@ -541,7 +541,7 @@ module fir_datapath (
     reg  [31:0]  pd_514;
     wire [31:0]  fnan_515;
     wire [31:0]  pw_516;  // fir_constant.cl:27:20
-    wire [31:0]  pq_565;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_565;  // fir_constant.cl:27:20
     wire         go_566;
     wire         p1u15_fp_add_valid;
     wire [31:0]  p1u15_fp_add_result;
@@ -572,7 +572,7 @@ module fir_datapath (
     reg  [31:0]  pd_589;
     wire [31:0]  fnan_590;
     wire [31:0]  pw_591;  // fir_constant.cl:27:20
-    wire [31:0]  pq_647;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_647;  // fir_constant.cl:27:20
     wire         go_648;
     wire         p1u17_fp_add_valid;
     wire [31:0]  p1u17_fp_add_result;
@@ -603,7 +603,7 @@ module fir_datapath (
     reg  [31:0]  pd_671;
     wire [31:0]  fnan_672;
     wire [31:0]  pw_673;  // fir_constant.cl:27:20
-    wire [31:0]  pq_736;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_736;  // fir_constant.cl:27:20
     wire         go_737;
     wire         p1u19_fp_add_valid;
     wire [31:0]  p1u19_fp_add_result;
@@ -832,6 +832,293 @@ module fir_datapath (
     reg  [31:0]  pq_252;  // fir_constant.cl:27:20
     reg  [31:0]  pq_253;  // fir_constant.cl:27:20
     reg  [31:0]  pq_254;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_283;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_284;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_285;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_286;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_287;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_288;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_289;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_290;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_291;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_292;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_293;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_294;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_295;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_296;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_297;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_298;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_299;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_300;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_301;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_302;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_331;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_332;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_333;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_334;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_335;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_336;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_337;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_338;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_339;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_340;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_341;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_342;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_343;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_344;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_345;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_346;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_347;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_348;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_349;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_350;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_351;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_352;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_353;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_354;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_355;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_356;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_357;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_386;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_387;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_388;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_389;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_390;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_391;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_392;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_393;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_394;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_395;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_396;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_397;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_398;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_399;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_400;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_401;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_402;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_403;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_404;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_405;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_406;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_407;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_408;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_409;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_410;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_411;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_412;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_413;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_414;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_415;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_416;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_417;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_418;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_419;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_448;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_449;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_450;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_451;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_452;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_453;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_454;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_455;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_456;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_457;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_458;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_459;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_460;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_461;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_462;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_463;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_464;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_465;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_466;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_467;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_468;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_469;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_470;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_471;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_472;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_473;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_474;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_475;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_476;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_477;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_478;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_479;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_480;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_481;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_482;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_483;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_484;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_485;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_486;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_487;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_488;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_517;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_518;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_519;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_520;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_521;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_522;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_523;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_524;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_525;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_526;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_527;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_528;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_529;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_530;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_531;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_532;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_533;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_534;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_535;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_536;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_537;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_538;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_539;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_540;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_541;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_542;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_543;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_544;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_545;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_546;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_547;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_548;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_549;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_550;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_551;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_552;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_553;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_554;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_555;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_556;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_557;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_558;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_559;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_560;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_561;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_562;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_563;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_564;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_592;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_593;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_594;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_595;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_596;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_597;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_598;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_599;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_600;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_601;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_602;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_603;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_604;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_605;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_606;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_607;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_608;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_609;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_610;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_611;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_612;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_613;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_614;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_615;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_616;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_617;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_618;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_619;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_620;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_621;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_622;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_623;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_624;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_625;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_626;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_627;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_628;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_629;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_630;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_631;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_632;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_633;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_634;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_635;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_636;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_637;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_638;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_639;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_640;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_641;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_642;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_643;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_644;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_645;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_646;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_674;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_675;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_676;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_677;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_678;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_679;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_680;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_681;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_682;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_683;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_684;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_685;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_686;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_687;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_688;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_689;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_690;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_691;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_692;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_693;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_694;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_695;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_696;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_697;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_698;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_699;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_700;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_701;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_702;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_703;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_704;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_705;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_706;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_707;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_708;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_709;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_710;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_711;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_712;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_713;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_714;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_715;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_716;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_717;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_718;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_719;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_720;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_721;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_722;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_723;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_724;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_725;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_726;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_727;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_728;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_729;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_730;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_731;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_732;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_733;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_734;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_735;  // fir_constant.cl:27:20
     reg          p1_apart;
     wire [31:0]  w_1582;  // fir_constant.cl:16:21
     wire [31:0]  w_1583;  // fir_constant.cl:18:18
@@ -1619,83 +1906,6 @@ module fir_datapath (
 
     ohls_delay_ram #(  // fir_constant.cl:27:20
         .WIDTH(32),
-        .DEPTH(21)
-    ) pq_303_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h0021) && (1'h1 && p1_en))),
-        .in(pw_282),
-        .out(pq_303)
-    );
-
-    ohls_delay_ram #(  // fir_constant.cl:27:20
-        .WIDTH(32),
-        .DEPTH(28)
-    ) pq_358_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h0021) && (1'h1 && p1_en))),
-        .in(pw_330),
-        .out(pq_358)
-    );
-
-    ohls_delay_ram #(  // fir_constant.cl:27:20
-        .WIDTH(32),
-        .DEPTH(35)
-    ) pq_420_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h0021) && (1'h1 && p1_en))),
-        .in(pw_385),
-        .out(pq_420)
-    );
-
-    ohls_delay_ram #(  // fir_constant.cl:27:20
-        .WIDTH(32),
-        .DEPTH(42)
-    ) pq_489_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h0021) && (1'h1 && p1_en))),
-        .in(pw_447),
-        .out(pq_489)
-    );
-
-    ohls_delay_ram #(  // fir_constant.cl:27:20
-        .WIDTH(32),
-        .DEPTH(49)
-    ) pq_565_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h0021) && (1'h1 && p1_en))),
-        .in(pw_516),
-        .out(pq_565)
-    );
-
-    ohls_delay_ram #(  // fir_constant.cl:27:20
-        .WIDTH(32),
-        .DEPTH(56)
-    ) pq_647_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h0021) && (1'h1 && p1_en))),
-        .in(pw_591),
-        .out(pq_647)
-    );
-
-    ohls_delay_ram #(  // fir_constant.cl:27:20
-        .WIDTH(32),
-        .DEPTH(63)
-    ) pq_736_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h0021) && (1'h1 && p1_en))),
-        .in(pw_673),
-        .out(pq_736)
-    );
-
-    ohls_delay_ram #(  // fir_constant.cl:27:20
-        .WIDTH(32),
         .DEPTH(70)
     ) pq_832_line (
         .clk(clk),
@@ -2388,6 +2598,300 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_253 <= pq_252;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_254 <= pq_253;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_255 <= pq_254;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_283 <= pw_282;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_284 <= pq_283;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_285 <= pq_284;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_286 <= pq_285;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_287 <= pq_286;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_288 <= pq_287;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_289 <= pq_288;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_290 <= pq_289;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_291 <= pq_290;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_292 <= pq_291;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_293 <= pq_292;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_294 <= pq_293;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_295 <= pq_294;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_296 <= pq_295;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_297 <= pq_296;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_298 <= pq_297;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_299 <= pq_298;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_300 <= pq_299;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_301 <= pq_300;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_302 <= pq_301;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_303 <= pq_302;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_331 <= pw_330;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_332 <= pq_331;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_333 <= pq_332;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_334 <= pq_333;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_335 <= pq_334;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_336 <= pq_335;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_337 <= pq_336;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_338 <= pq_337;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_339 <= pq_338;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_340 <= pq_339;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_341 <= pq_340;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_342 <= pq_341;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_343 <= pq_342;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_344 <= pq_343;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_345 <= pq_344;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_346 <= pq_345;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_347 <= pq_346;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_348 <= pq_347;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_349 <= pq_348;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_350 <= pq_349;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_351 <= pq_350;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_352 <= pq_351;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_353 <= pq_352;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_354 <= pq_353;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_355 <= pq_354;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_356 <= pq_355;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_357 <= pq_356;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_358 <= pq_357;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_386 <= pw_385;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_387 <= pq_386;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_388 <= pq_387;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_389 <= pq_388;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_390 <= pq_389;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_391 <= pq_390;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_392 <= pq_391;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_393 <= pq_392;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_394 <= pq_393;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_395 <= pq_394;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_396 <= pq_395;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_397 <= pq_396;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_398 <= pq_397;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_399 <= pq_398;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_400 <= pq_399;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_401 <= pq_400;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_402 <= pq_401;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_403 <= pq_402;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_404 <= pq_403;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_405 <= pq_404;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_406 <= pq_405;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_407 <= pq_406;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_408 <= pq_407;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_409 <= pq_408;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_410 <= pq_409;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_411 <= pq_410;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_412 <= pq_411;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_413 <= pq_412;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_414 <= pq_413;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_415 <= pq_414;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_416 <= pq_415;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_417 <= pq_416;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_418 <= pq_417;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_419 <= pq_418;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_420 <= pq_419;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_448 <= pw_447;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_449 <= pq_448;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_450 <= pq_449;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_451 <= pq_450;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_452 <= pq_451;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_453 <= pq_452;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_454 <= pq_453;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_455 <= pq_454;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_456 <= pq_455;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_457 <= pq_456;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_458 <= pq_457;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_459 <= pq_458;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_460 <= pq_459;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_461 <= pq_460;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_462 <= pq_461;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_463 <= pq_462;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_464 <= pq_463;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_465 <= pq_464;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_466 <= pq_465;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_467 <= pq_466;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_468 <= pq_467;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_469 <= pq_468;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_470 <= pq_469;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_471 <= pq_470;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_472 <= pq_471;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_473 <= pq_472;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_474 <= pq_473;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_475 <= pq_474;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_476 <= pq_475;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_477 <= pq_476;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_478 <= pq_477;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_479 <= pq_478;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_480 <= pq_479;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_481 <= pq_480;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_482 <= pq_481;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_483 <= pq_482;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_484 <= pq_483;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_485 <= pq_484;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_486 <= pq_485;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_487 <= pq_486;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_488 <= pq_487;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_489 <= pq_488;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_517 <= pw_516;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_518 <= pq_517;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_519 <= pq_518;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_520 <= pq_519;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_521 <= pq_520;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_522 <= pq_521;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_523 <= pq_522;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_524 <= pq_523;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_525 <= pq_524;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_526 <= pq_525;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_527 <= pq_526;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_528 <= pq_527;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_529 <= pq_528;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_530 <= pq_529;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_531 <= pq_530;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_532 <= pq_531;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_533 <= pq_532;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_534 <= pq_533;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_535 <= pq_534;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_536 <= pq_535;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_537 <= pq_536;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_538 <= pq_537;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_539 <= pq_538;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_540 <= pq_539;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_541 <= pq_540;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_542 <= pq_541;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_543 <= pq_542;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_544 <= pq_543;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_545 <= pq_544;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_546 <= pq_545;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_547 <= pq_546;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_548 <= pq_547;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_549 <= pq_548;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_550 <= pq_549;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_551 <= pq_550;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_552 <= pq_551;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_553 <= pq_552;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_554 <= pq_553;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_555 <= pq_554;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_556 <= pq_555;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_557 <= pq_556;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_558 <= pq_557;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_559 <= pq_558;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_560 <= pq_559;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_561 <= pq_560;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_562 <= pq_561;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_563 <= pq_562;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_564 <= pq_563;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_565 <= pq_564;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_592 <= pw_591;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_593 <= pq_592;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_594 <= pq_593;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_595 <= pq_594;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_596 <= pq_595;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_597 <= pq_596;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_598 <= pq_597;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_599 <= pq_598;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_600 <= pq_599;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_601 <= pq_600;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_602 <= pq_601;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_603 <= pq_602;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_604 <= pq_603;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_605 <= pq_604;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_606 <= pq_605;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_607 <= pq_606;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_608 <= pq_607;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_609 <= pq_608;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_610 <= pq_609;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_611 <= pq_610;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_612 <= pq_611;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_613 <= pq_612;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_614 <= pq_613;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_615 <= pq_614;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_616 <= pq_615;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_617 <= pq_616;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_618 <= pq_617;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_619 <= pq_618;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_620 <= pq_619;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_621 <= pq_620;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_622 <= pq_621;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_623 <= pq_622;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_624 <= pq_623;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_625 <= pq_624;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_626 <= pq_625;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_627 <= pq_626;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_628 <= pq_627;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_629 <= pq_628;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_630 <= pq_629;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_631 <= pq_630;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_632 <= pq_631;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_633 <= pq_632;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_634 <= pq_633;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_635 <= pq_634;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_636 <= pq_635;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_637 <= pq_636;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_638 <= pq_637;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_639 <= pq_638;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_640 <= pq_639;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_641 <= pq_640;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_642 <= pq_641;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_643 <= pq_642;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_644 <= pq_643;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_645 <= pq_644;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_646 <= pq_645;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_647 <= pq_646;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_674 <= pw_673;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_675 <= pq_674;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_676 <= pq_675;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_677 <= pq_676;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_678 <= pq_677;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_679 <= pq_678;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_680 <= pq_679;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_681 <= pq_680;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_682 <= pq_681;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_683 <= pq_682;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_684 <= pq_683;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_685 <= pq_684;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_686 <= pq_685;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_687 <= pq_686;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_688 <= pq_687;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_689 <= pq_688;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_690 <= pq_689;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_691 <= pq_690;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_692 <= pq_691;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_693 <= pq_692;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_694 <= pq_693;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_695 <= pq_694;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_696 <= pq_695;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_697 <= pq_696;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_698 <= pq_697;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_699 <= pq_698;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_700 <= pq_699;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_701 <= pq_700;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_702 <= pq_701;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_703 <= pq_702;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_704 <= pq_703;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_705 <= pq_704;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_706 <= pq_705;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_707 <= pq_706;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_708 <= pq_707;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_709 <= pq_708;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_710 <= pq_709;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_711 <= pq_710;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_712 <= pq_711;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_713 <= pq_712;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_714 <= pq_713;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_715 <= pq_714;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_716 <= pq_715;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_717 <= pq_716;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_718 <= pq_717;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_719 <= pq_718;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_720 <= pq_719;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_721 <= pq_720;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_722 <= pq_721;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_723 <= pq_722;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_724 <= pq_723;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_725 <= pq_724;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_726 <= pq_725;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_727 <= pq_726;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_728 <= pq_727;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_729 <= pq_728;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_730 <= pq_729;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_731 <= pq_730;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_732 <= pq_731;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_733 <= pq_732;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_734 <= pq_733;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_735 <= pq_734;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_736 <= pq_735;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) p1_valid <= {p1_valid[187], p1_valid[186], p1_valid[185], p1_valid[184], p1_valid[183], p1_valid[182], p1_valid[181], p1_valid[180], p1_valid[179], p1_valid[178], p1_valid[177], p1_valid[176], p1_valid[175], p1_valid[174], p1_valid[173], p1_valid[172], p1_valid[171], p1_valid[170], p1_valid[169], p1_valid[168], p1_valid[167], p1_valid[166], p1_valid[165], p1_valid[164], p1_valid[163], p1_valid[162], p1_valid[161], p1_valid[160], p1_valid[159], p1_valid[158], p1_valid[157], p1_valid[156], p1_valid[155], p1_valid[154], p1_valid[153], p1_valid[152], p1_valid[151], p1_valid[150], p1_valid[149], p1_valid[148], p1_valid[147], p1_valid[146], p1_valid[145], p1_valid[144], p1_valid[143], p1_valid[142], p1_valid[141], p1_valid[140], p1_valid[139], p1_valid[138], p1_valid[137], p1_valid[136], p1_valid[135], p1_valid[134], p1_valid[133], p1_valid[132], p1_valid[131], p1_valid[130], p1_valid[129], p1_valid[128], p1_valid[127], p1_valid[126], p1_valid[125], p1_valid[124], p1_valid[123], p1_valid[122], p1_valid[121], p1_valid[120], p1_valid[119], p1_valid[118], p1_valid[117], p1_valid[116], p1_valid[115], p1_valid[114], p1_valid[113], p1_valid[112], p1_valid[111], p1_valid[110], p1_valid[109], p1_valid[108], p1_valid[107], p1_valid[106], p1_valid[105], p1_valid[104], p1_valid[103], p1_valid[102], p1_valid[101], p1_valid[100], p1_valid[99], p1_valid[98], p1_valid[97], p1_valid[96], p1_valid[95], p1_valid[94], p1_valid[93], p1_valid[92], p1_valid[91], p1_valid[90], p1_valid[89], p1_valid[88], p1_valid[87], p1_valid[86], p1_valid[85], p1_valid[84], p1_valid[83], p1_valid[82], p1_valid[81], p1_valid[80], p1_valid[79], p1_valid[78], p1_valid[77], p1_valid[76], p1_valid[75], p1_valid[74], p1_valid[73], p1_valid[72], p1_valid[71], p1_valid[70], p1_valid[69], p1_valid[68], p1_valid[67], p1_valid[66], p1_valid[65], p1_valid[64], p1_valid[63], p1_valid[62], p1_valid[61], p1_valid[60], p1_valid[59], p1_valid[58], p1_valid[57], p1_valid[56], p1_valid[55], p1_valid[54], p1_valid[53], p1_valid[52], p1_valid[51], p1_valid[50], p1_valid[49], p1_valid[48], p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_145), (p1_admit && ((!(p1_valid[0] && (!pw_145))) || 1'h0))};  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_145))) || 1'h0));  // fir_constant.cl:18:5
             if (((state == 16'h0021) && ((((!p1_admit) && (p1_valid == 189'h000000000000000000000000000000000000000000000000)) && x_ld_idle) && y_st_idle))) state <= 16'h0007;  // fir_constant.cl:18:5

@@ -90,14 +90,99 @@ module histogram_datapath (
     wire [63:0] pwa_14;
     wire [31:0] prd_15;  // histogram_atomic.cl:17:28
     wire [31:0] pld_16;  // histogram_atomic.cl:17:5
-    wire [31:0] pq_59;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_59;  // histogram_atomic.cl:17:28
     wire [31:0] pw_60;  // histogram_atomic.cl:17:5
-    wire [63:0] pq_104;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_104;  // histogram_atomic.cl:17:17
     wire [63:0] pv_105;  // histogram_atomic.cl:6:6
     wire [7:0]  pw_106;  // histogram_atomic.cl:6:6
     wire [7:0]  w_107;  // histogram_atomic.cl:6:6
     wire [7:0]  pw_108;  // histogram_atomic.cl:6:6
     wire [63:0] pw_109;  // histogram_atomic.cl:6:6
+    reg  [31:0] pq_17;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_18;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_19;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_20;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_21;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_22;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_23;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_24;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_25;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_26;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_27;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_28;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_29;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_30;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_31;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_32;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_33;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_34;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_35;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_36;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_37;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_38;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_39;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_40;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_41;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_42;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_43;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_44;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_45;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_46;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_47;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_48;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_49;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_50;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_51;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_52;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_53;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_54;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_55;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_56;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_57;  // histogram_atomic.cl:17:28
+    reg  [31:0] pq_58;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_61;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_62;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_63;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_64;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_65;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_66;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_67;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_68;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_69;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_70;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_71;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_72;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_73;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_74;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_75;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_76;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_77;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_78;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_79;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_80;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_81;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_82;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_83;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_84;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_85;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_86;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_87;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_88;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_89;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_90;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_91;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_92;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_93;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_94;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_95;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_96;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_97;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_98;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_99;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_100;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_101;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_102;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_103;  // histogram_atomic.cl:17:17
     wire [63:0] w_110;  // histogram_atomic.cl:6:6
     wire        w_111;  // histogram_atomic.cl:13:5
     reg         q_112;  // histogram_atomic.cl:13:5
@@ -374,28 +459,6 @@ module histogram_datapath (
     assign w_107 = 8'h01;
     assign pw_108 = (pw_106 + w_107);
     assign pw_109 = {56'h00000000000000, pw_108[7:0]};
-
-    ohls_delay_ram #(  // histogram_atomic.cl:17:28
-        .WIDTH(32),
-        .DEPTH(43)
-    ) pq_59_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h0004) && (1'h1 && p4_en))),
-        .in(prd_15),
-        .out(pq_59)
-    );
-
-    ohls_delay_ram #(  // histogram_atomic.cl:17:17
-        .WIDTH(64),
-        .DEPTH(44)
-    ) pq_104_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h0004) && (1'h1 && p4_en))),
-        .in(pw_11),
-        .out(pq_104)
-    );
     assign p4_stall = (((((p4_valid[0] && 1'h1) && pw_4) && (!hist_ld_req_ready)) || ((p4_valid[44] && 1'h1) && (!hist_ld_resp_valid))) || ((p4_valid[44] && 1'h1) && (!hist_st_req_ready)));
     assign w_110 = 64'h0000000000000000;
     assign w_111 = v3_any_active;
@@ -579,6 +642,93 @@ module histogram_datapath (
             if (((state == 16'h0004) && (1'h1 && p4_en))) p4_go <= pw_4;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v0_lid <= pw_6;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v4_lid_x <= pw_109;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_17 <= prd_15;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_18 <= pq_17;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_19 <= pq_18;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_20 <= pq_19;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_21 <= pq_20;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_22 <= pq_21;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_23 <= pq_22;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_24 <= pq_23;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_25 <= pq_24;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_26 <= pq_25;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_27 <= pq_26;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_28 <= pq_27;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_29 <= pq_28;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_30 <= pq_29;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_31 <= pq_30;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_32 <= pq_31;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_33 <= pq_32;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_34 <= pq_33;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_35 <= pq_34;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_36 <= pq_35;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_37 <= pq_36;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_38 <= pq_37;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_39 <= pq_38;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_40 <= pq_39;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_41 <= pq_40;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_42 <= pq_41;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_43 <= pq_42;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_44 <= pq_43;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_45 <= pq_44;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_46 <= pq_45;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_47 <= pq_46;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_48 <= pq_47;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_49 <= pq_48;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_50 <= pq_49;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_51 <= pq_50;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_52 <= pq_51;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_53 <= pq_52;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_54 <= pq_53;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_55 <= pq_54;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_56 <= pq_55;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_57 <= pq_56;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_58 <= pq_57;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_59 <= pq_58;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_61 <= pw_11;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_62 <= pq_61;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_63 <= pq_62;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_64 <= pq_63;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_65 <= pq_64;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_66 <= pq_65;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_67 <= pq_66;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_68 <= pq_67;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_69 <= pq_68;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_70 <= pq_69;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_71 <= pq_70;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_72 <= pq_71;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_73 <= pq_72;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_74 <= pq_73;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_75 <= pq_74;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_76 <= pq_75;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_77 <= pq_76;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_78 <= pq_77;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_79 <= pq_78;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_80 <= pq_79;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_81 <= pq_80;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_82 <= pq_81;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_83 <= pq_82;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_84 <= pq_83;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_85 <= pq_84;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_86 <= pq_85;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_87 <= pq_86;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_88 <= pq_87;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_89 <= pq_88;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_90 <= pq_89;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_91 <= pq_90;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_92 <= pq_91;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_93 <= pq_92;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_94 <= pq_93;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_95 <= pq_94;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_96 <= pq_95;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_97 <= pq_96;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_98 <= pq_97;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_99 <= pq_98;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_100 <= pq_99;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_101 <= pq_100;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_102 <= pq_101;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_103 <= pq_102;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_104 <= pq_103;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) p4_valid <= {p4_valid[87], p4_valid[86], p4_valid[85], p4_valid[84], p4_valid[83], p4_valid[82], p4_valid[81], p4_valid[80], p4_valid[79], p4_valid[78], p4_valid[77], p4_valid[76], p4_valid[75], p4_valid[74], p4_valid[73], p4_valid[72], p4_valid[71], p4_valid[70], p4_valid[69], p4_valid[68], p4_valid[67], p4_valid[66], p4_valid[65], p4_valid[64], p4_valid[63], p4_valid[62], p4_valid[61], p4_valid[60], p4_valid[59], p4_valid[58], p4_valid[57], p4_valid[56], p4_valid[55], p4_valid[54], p4_valid[53], p4_valid[52], p4_valid[51], p4_valid[50], p4_valid[49], p4_valid[48], p4_valid[47], p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_4), (p4_admit && ((!(p4_valid[0] && (!pw_4))) || 1'h0))};  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_4))) || 1'h0));  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && ((((!p4_admit) && (p4_valid == 89'h00000000000000000000000)) && hist_st_idle) && hist_ld_idle))) state <= 16'h0001;  // histogram_atomic.cl:6:6

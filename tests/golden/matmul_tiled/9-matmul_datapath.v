@@ -368,8 +368,8 @@ module matmul_datapath (
     wire [63:0] pw_289;  // matmul_tiled.cl:24:34
     wire [63:0] pwa_290;
     wire [31:0] prd_291;  // matmul_tiled.cl:24:34
-    wire [31:0] pq_311;  // matmul_tiled.cl:24:23
-    wire [31:0] pq_331;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_311;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_331;  // matmul_tiled.cl:24:34
     wire        go_332;
     wire        p3u4_fp_fma_valid;
     wire [31:0] p3u4_fp_fma_result;
@@ -402,8 +402,8 @@ module matmul_datapath (
     wire [63:0] pw_359;  // matmul_tiled.cl:24:34
     wire [63:0] pwa_360;
     wire [31:0] prd_361;  // matmul_tiled.cl:24:34
-    wire [31:0] pq_386;  // matmul_tiled.cl:24:23
-    wire [31:0] pq_411;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_386;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_411;  // matmul_tiled.cl:24:34
     wire        go_412;
     wire        p3u5_fp_fma_valid;
     wire [31:0] p3u5_fp_fma_result;
@@ -436,8 +436,8 @@ module matmul_datapath (
     wire [63:0] pw_439;  // matmul_tiled.cl:24:34
     wire [63:0] pwa_440;
     wire [31:0] prd_441;  // matmul_tiled.cl:24:34
-    wire [31:0] pq_471;  // matmul_tiled.cl:24:23
-    wire [31:0] pq_501;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_471;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_501;  // matmul_tiled.cl:24:34
     wire        go_502;
     wire        p3u6_fp_fma_valid;
     wire [31:0] p3u6_fp_fma_result;
@@ -470,8 +470,8 @@ module matmul_datapath (
     wire [63:0] pw_529;  // matmul_tiled.cl:24:34
     wire [63:0] pwa_530;
     wire [31:0] prd_531;  // matmul_tiled.cl:24:34
-    wire [31:0] pq_566;  // matmul_tiled.cl:24:23
-    wire [31:0] pq_601;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_566;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_601;  // matmul_tiled.cl:24:34
     wire        go_602;
     wire        p3u7_fp_fma_valid;
     wire [31:0] p3u7_fp_fma_result;
@@ -499,7 +499,7 @@ module matmul_datapath (
     wire [63:0] w_624;  // matmul_tiled.cl:7:6
     wire [63:0] pw_625;  // matmul_tiled.cl:7:6
     wire [63:0] pw_626;  // matmul_tiled.cl:7:6
-    wire [63:0] pq_667;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_667;  // matmul_tiled.cl:7:6
     wire [63:0] pwa_668;
     wire [63:0] pv_669;  // matmul_tiled.cl:7:6
     wire [7:0]  pw_670;  // matmul_tiled.cl:7:6
@@ -569,6 +569,258 @@ module matmul_datapath (
     reg  [31:0] pq_258;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_259;  // matmul_tiled.cl:24:34
     reg  [31:0] pq_260;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_292;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_293;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_294;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_295;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_296;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_297;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_298;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_299;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_300;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_301;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_302;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_303;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_304;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_305;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_306;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_307;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_308;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_309;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_310;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_312;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_313;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_314;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_315;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_316;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_317;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_318;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_319;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_320;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_321;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_322;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_323;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_324;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_325;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_326;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_327;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_328;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_329;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_330;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_362;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_363;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_364;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_365;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_366;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_367;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_368;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_369;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_370;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_371;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_372;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_373;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_374;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_375;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_376;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_377;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_378;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_379;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_380;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_381;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_382;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_383;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_384;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_385;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_387;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_388;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_389;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_390;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_391;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_392;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_393;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_394;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_395;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_396;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_397;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_398;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_399;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_400;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_401;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_402;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_403;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_404;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_405;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_406;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_407;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_408;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_409;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_410;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_442;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_443;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_444;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_445;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_446;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_447;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_448;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_449;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_450;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_451;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_452;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_453;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_454;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_455;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_456;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_457;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_458;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_459;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_460;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_461;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_462;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_463;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_464;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_465;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_466;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_467;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_468;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_469;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_470;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_472;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_473;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_474;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_475;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_476;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_477;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_478;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_479;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_480;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_481;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_482;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_483;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_484;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_485;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_486;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_487;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_488;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_489;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_490;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_491;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_492;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_493;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_494;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_495;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_496;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_497;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_498;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_499;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_500;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_532;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_533;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_534;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_535;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_536;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_537;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_538;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_539;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_540;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_541;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_542;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_543;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_544;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_545;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_546;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_547;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_548;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_549;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_550;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_551;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_552;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_553;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_554;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_555;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_556;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_557;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_558;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_559;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_560;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_561;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_562;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_563;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_564;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_565;  // matmul_tiled.cl:24:23
+    reg  [31:0] pq_567;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_568;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_569;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_570;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_571;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_572;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_573;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_574;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_575;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_576;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_577;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_578;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_579;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_580;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_581;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_582;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_583;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_584;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_585;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_586;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_587;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_588;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_589;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_590;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_591;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_592;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_593;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_594;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_595;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_596;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_597;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_598;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_599;  // matmul_tiled.cl:24:34
+    reg  [31:0] pq_600;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_627;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_628;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_629;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_630;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_631;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_632;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_633;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_634;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_635;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_636;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_637;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_638;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_639;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_640;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_641;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_642;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_643;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_644;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_645;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_646;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_647;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_648;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_649;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_650;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_651;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_652;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_653;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_654;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_655;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_656;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_657;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_658;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_659;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_660;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_661;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_662;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_663;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_664;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_665;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_666;  // matmul_tiled.cl:7:6
     wire [63:0] w_683;  // matmul_tiled.cl:7:6
     reg  [48:0] p2_valid;  // matmul_tiled.cl:7:6
     reg         p2_admit;
@@ -621,7 +873,7 @@ module matmul_datapath (
     wire [63:0] pw_733;  // matmul_tiled.cl:19:22
     wire [63:0] pw_734;  // matmul_tiled.cl:19:22
     wire [31:0] pld_735;  // matmul_tiled.cl:19:22
-    wire [63:0] pq_782;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_782;  // matmul_tiled.cl:19:9
     wire [63:0] pwa_783;
     wire [63:0] w_784;  // matmul_tiled.cl:20:9
     wire [63:0] pw_785;  // matmul_tiled.cl:20:9
@@ -636,7 +888,7 @@ module matmul_datapath (
     wire [63:0] pw_798;  // matmul_tiled.cl:20:22
     wire [63:0] pw_799;  // matmul_tiled.cl:20:22
     wire [31:0] pld_800;  // matmul_tiled.cl:20:22
-    wire [63:0] pq_847;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_847;  // matmul_tiled.cl:20:9
     wire [63:0] pwa_848;
     wire [63:0] pv_849;  // matmul_tiled.cl:7:6
     wire [7:0]  pw_850;  // matmul_tiled.cl:7:6
@@ -658,10 +910,102 @@ module matmul_datapath (
     reg  [31:0] pq_725;  // matmul_tiled.cl:19:34
     reg  [31:0] pq_728;  // matmul_tiled.cl:14:14
     reg  [31:0] pq_729;  // matmul_tiled.cl:14:14
+    reg  [63:0] pq_736;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_737;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_738;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_739;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_740;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_741;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_742;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_743;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_744;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_745;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_746;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_747;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_748;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_749;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_750;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_751;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_752;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_753;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_754;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_755;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_756;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_757;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_758;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_759;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_760;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_761;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_762;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_763;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_764;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_765;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_766;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_767;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_768;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_769;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_770;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_771;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_772;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_773;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_774;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_775;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_776;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_777;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_778;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_779;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_780;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_781;  // matmul_tiled.cl:19:9
     reg  [31:0] pq_790;  // matmul_tiled.cl:20:25
     reg  [31:0] pq_791;  // matmul_tiled.cl:20:25
     reg  [31:0] pq_793;  // matmul_tiled.cl:12:15
     reg  [31:0] pq_794;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_801;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_802;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_803;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_804;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_805;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_806;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_807;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_808;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_809;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_810;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_811;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_812;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_813;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_814;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_815;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_816;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_817;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_818;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_819;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_820;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_821;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_822;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_823;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_824;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_825;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_826;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_827;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_828;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_829;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_830;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_831;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_832;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_833;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_834;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_835;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_836;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_837;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_838;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_839;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_840;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_841;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_842;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_843;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_844;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_845;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_846;  // matmul_tiled.cl:20:9
     wire [63:0] w_863;  // matmul_tiled.cl:7:6
     reg  [2:0]  p0_valid;  // matmul_tiled.cl:7:6
     reg         p0_admit;
@@ -1347,105 +1691,6 @@ module matmul_datapath (
     assign pw_680 = (pw_679 + w_671);
     assign pw_681 = (pw_674 ? pw_680 : pw_679);
     assign pw_682 = {56'h00000000000000, pw_681[7:0]};
-
-    ohls_delay_ram #(  // matmul_tiled.cl:24:23
-        .WIDTH(32),
-        .DEPTH(20)
-    ) pq_311_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h000d) && (1'h1 && p3_en))),
-        .in(prd_286),
-        .out(pq_311)
-    );
-
-    ohls_delay_ram #(  // matmul_tiled.cl:24:34
-        .WIDTH(32),
-        .DEPTH(20)
-    ) pq_331_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h000d) && (1'h1 && p3_en))),
-        .in(prd_291),
-        .out(pq_331)
-    );
-
-    ohls_delay_ram #(  // matmul_tiled.cl:24:23
-        .WIDTH(32),
-        .DEPTH(25)
-    ) pq_386_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h000d) && (1'h1 && p3_en))),
-        .in(prd_356),
-        .out(pq_386)
-    );
-
-    ohls_delay_ram #(  // matmul_tiled.cl:24:34
-        .WIDTH(32),
-        .DEPTH(25)
-    ) pq_411_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h000d) && (1'h1 && p3_en))),
-        .in(prd_361),
-        .out(pq_411)
-    );
-
-    ohls_delay_ram #(  // matmul_tiled.cl:24:23
-        .WIDTH(32),
-        .DEPTH(30)
-    ) pq_471_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h000d) && (1'h1 && p3_en))),
-        .in(prd_436),
-        .out(pq_471)
-    );
-
-    ohls_delay_ram #(  // matmul_tiled.cl:24:34
-        .WIDTH(32),
-        .DEPTH(30)
-    ) pq_501_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h000d) && (1'h1 && p3_en))),
-        .in(prd_441),
-        .out(pq_501)
-    );
-
-    ohls_delay_ram #(  // matmul_tiled.cl:24:23
-        .WIDTH(32),
-        .DEPTH(35)
-    ) pq_566_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h000d) && (1'h1 && p3_en))),
-        .in(prd_526),
-        .out(pq_566)
-    );
-
-    ohls_delay_ram #(  // matmul_tiled.cl:24:34
-        .WIDTH(32),
-        .DEPTH(35)
-    ) pq_601_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h000d) && (1'h1 && p3_en))),
-        .in(prd_531),
-        .out(pq_601)
-    );
-
-    ohls_delay_ram #(  // matmul_tiled.cl:7:6
-        .WIDTH(64),
-        .DEPTH(41)
-    ) pq_667_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h000d) && (1'h1 && p3_en))),
-        .in(pw_626),
-        .out(pq_667)
-    );
     assign p3_stall = 1'h0;
     assign w_683 = 64'h0000000000000000;
     assign p2_en = (!p2_stall);
@@ -1519,28 +1764,6 @@ module matmul_datapath (
     assign pw_860 = (pw_859 + w_851);
     assign pw_861 = (pw_854 ? pw_860 : pw_859);
     assign pw_862 = {56'h00000000000000, pw_861[7:0]};
-
-    ohls_delay_ram #(  // matmul_tiled.cl:19:9
-        .WIDTH(64),
-        .DEPTH(47)
-    ) pq_782_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h0010) && (1'h1 && p2_en))),
-        .in(pw_714),
-        .out(pq_782)
-    );
-
-    ohls_delay_ram #(  // matmul_tiled.cl:20:9
-        .WIDTH(64),
-        .DEPTH(47)
-    ) pq_847_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h0010) && (1'h1 && p2_en))),
-        .in(pw_786),
-        .out(pq_847)
-    );
     assign p2_stall = (((((p2_valid[3] && 1'h1) && (!A_ld_req_ready)) || ((p2_valid[47] && 1'h1) && (!A_ld_resp_valid))) || ((p2_valid[3] && 1'h1) && (!B_ld_req_ready))) || ((p2_valid[47] && 1'h1) && (!B_ld_resp_valid)));
     assign w_863 = 64'h0000000000000000;
     assign p0_en = (!p0_stall);
@@ -1873,6 +2096,267 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_259 <= pq_258;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_260 <= pq_259;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_261 <= pq_260;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_292 <= prd_286;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_293 <= pq_292;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_294 <= pq_293;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_295 <= pq_294;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_296 <= pq_295;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_297 <= pq_296;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_298 <= pq_297;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_299 <= pq_298;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_300 <= pq_299;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_301 <= pq_300;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_302 <= pq_301;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_303 <= pq_302;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_304 <= pq_303;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_305 <= pq_304;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_306 <= pq_305;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_307 <= pq_306;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_308 <= pq_307;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_309 <= pq_308;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_310 <= pq_309;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_311 <= pq_310;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_312 <= prd_291;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_313 <= pq_312;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_314 <= pq_313;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_315 <= pq_314;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_316 <= pq_315;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_317 <= pq_316;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_318 <= pq_317;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_319 <= pq_318;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_320 <= pq_319;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_321 <= pq_320;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_322 <= pq_321;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_323 <= pq_322;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_324 <= pq_323;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_325 <= pq_324;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_326 <= pq_325;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_327 <= pq_326;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_328 <= pq_327;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_329 <= pq_328;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_330 <= pq_329;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_331 <= pq_330;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_362 <= prd_356;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_363 <= pq_362;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_364 <= pq_363;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_365 <= pq_364;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_366 <= pq_365;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_367 <= pq_366;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_368 <= pq_367;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_369 <= pq_368;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_370 <= pq_369;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_371 <= pq_370;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_372 <= pq_371;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_373 <= pq_372;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_374 <= pq_373;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_375 <= pq_374;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_376 <= pq_375;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_377 <= pq_376;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_378 <= pq_377;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_379 <= pq_378;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_380 <= pq_379;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_381 <= pq_380;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_382 <= pq_381;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_383 <= pq_382;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_384 <= pq_383;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_385 <= pq_384;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_386 <= pq_385;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_387 <= prd_361;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_388 <= pq_387;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_389 <= pq_388;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_390 <= pq_389;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_391 <= pq_390;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_392 <= pq_391;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_393 <= pq_392;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_394 <= pq_393;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_395 <= pq_394;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_396 <= pq_395;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_397 <= pq_396;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_398 <= pq_397;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_399 <= pq_398;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_400 <= pq_399;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_401 <= pq_400;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_402 <= pq_401;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_403 <= pq_402;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_404 <= pq_403;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_405 <= pq_404;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_406 <= pq_405;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_407 <= pq_406;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_408 <= pq_407;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_409 <= pq_408;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_410 <= pq_409;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_411 <= pq_410;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_442 <= prd_436;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_443 <= pq_442;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_444 <= pq_443;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_445 <= pq_444;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_446 <= pq_445;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_447 <= pq_446;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_448 <= pq_447;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_449 <= pq_448;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_450 <= pq_449;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_451 <= pq_450;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_452 <= pq_451;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_453 <= pq_452;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_454 <= pq_453;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_455 <= pq_454;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_456 <= pq_455;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_457 <= pq_456;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_458 <= pq_457;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_459 <= pq_458;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_460 <= pq_459;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_461 <= pq_460;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_462 <= pq_461;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_463 <= pq_462;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_464 <= pq_463;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_465 <= pq_464;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_466 <= pq_465;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_467 <= pq_466;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_468 <= pq_467;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_469 <= pq_468;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_470 <= pq_469;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_471 <= pq_470;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_472 <= prd_441;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_473 <= pq_472;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_474 <= pq_473;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_475 <= pq_474;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_476 <= pq_475;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_477 <= pq_476;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_478 <= pq_477;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_479 <= pq_478;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_480 <= pq_479;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_481 <= pq_480;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_482 <= pq_481;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_483 <= pq_482;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_484 <= pq_483;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_485 <= pq_484;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_486 <= pq_485;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_487 <= pq_486;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_488 <= pq_487;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_489 <= pq_488;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_490 <= pq_489;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_491 <= pq_490;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_492 <= pq_491;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_493 <= pq_492;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_494 <= pq_493;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_495 <= pq_494;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_496 <= pq_495;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_497 <= pq_496;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_498 <= pq_497;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_499 <= pq_498;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_500 <= pq_499;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_501 <= pq_500;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_532 <= prd_526;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_533 <= pq_532;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_534 <= pq_533;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_535 <= pq_534;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_536 <= pq_535;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_537 <= pq_536;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_538 <= pq_537;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_539 <= pq_538;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_540 <= pq_539;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_541 <= pq_540;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_542 <= pq_541;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_543 <= pq_542;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_544 <= pq_543;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_545 <= pq_544;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_546 <= pq_545;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_547 <= pq_546;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_548 <= pq_547;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_549 <= pq_548;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_550 <= pq_549;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_551 <= pq_550;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_552 <= pq_551;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_553 <= pq_552;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_554 <= pq_553;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_555 <= pq_554;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_556 <= pq_555;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_557 <= pq_556;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_558 <= pq_557;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_559 <= pq_558;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_560 <= pq_559;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_561 <= pq_560;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_562 <= pq_561;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_563 <= pq_562;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_564 <= pq_563;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_565 <= pq_564;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_566 <= pq_565;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_567 <= prd_531;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_568 <= pq_567;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_569 <= pq_568;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_570 <= pq_569;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_571 <= pq_570;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_572 <= pq_571;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_573 <= pq_572;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_574 <= pq_573;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_575 <= pq_574;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_576 <= pq_575;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_577 <= pq_576;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_578 <= pq_577;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_579 <= pq_578;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_580 <= pq_579;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_581 <= pq_580;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_582 <= pq_581;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_583 <= pq_582;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_584 <= pq_583;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_585 <= pq_584;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_586 <= pq_585;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_587 <= pq_586;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_588 <= pq_587;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_589 <= pq_588;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_590 <= pq_589;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_591 <= pq_590;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_592 <= pq_591;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_593 <= pq_592;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_594 <= pq_593;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_595 <= pq_594;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_596 <= pq_595;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_597 <= pq_596;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_598 <= pq_597;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_599 <= pq_598;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_600 <= pq_599;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_601 <= pq_600;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_627 <= pw_626;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_628 <= pq_627;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_629 <= pq_628;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_630 <= pq_629;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_631 <= pq_630;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_632 <= pq_631;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_633 <= pq_632;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_634 <= pq_633;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_635 <= pq_634;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_636 <= pq_635;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_637 <= pq_636;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_638 <= pq_637;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_639 <= pq_638;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_640 <= pq_639;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_641 <= pq_640;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_642 <= pq_641;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_643 <= pq_642;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_644 <= pq_643;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_645 <= pq_644;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_646 <= pq_645;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_647 <= pq_646;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_648 <= pq_647;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_649 <= pq_648;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_650 <= pq_649;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_651 <= pq_650;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_652 <= pq_651;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_653 <= pq_652;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_654 <= pq_653;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_655 <= pq_654;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_656 <= pq_655;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_657 <= pq_656;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_658 <= pq_657;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_659 <= pq_658;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_660 <= pq_659;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_661 <= pq_660;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_662 <= pq_661;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_663 <= pq_662;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_664 <= pq_663;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_665 <= pq_664;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_666 <= pq_665;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_667 <= pq_666;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) p3_valid <= {p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_85), (p3_admit && ((!(p3_valid[0] && (!pw_85))) || 1'h0))};  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_85))) || 1'h0));  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && ((!p3_admit) && (p3_valid == 43'h00000000000)))) state <= 16'h000b;  // matmul_tiled.cl:7:6
@@ -1898,12 +2382,106 @@ module matmul_datapath (
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_728 <= pw_695;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_729 <= pq_728;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_730 <= pq_729;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_736 <= pw_714;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_737 <= pq_736;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_738 <= pq_737;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_739 <= pq_738;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_740 <= pq_739;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_741 <= pq_740;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_742 <= pq_741;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_743 <= pq_742;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_744 <= pq_743;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_745 <= pq_744;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_746 <= pq_745;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_747 <= pq_746;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_748 <= pq_747;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_749 <= pq_748;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_750 <= pq_749;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_751 <= pq_750;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_752 <= pq_751;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_753 <= pq_752;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_754 <= pq_753;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_755 <= pq_754;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_756 <= pq_755;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_757 <= pq_756;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_758 <= pq_757;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_759 <= pq_758;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_760 <= pq_759;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_761 <= pq_760;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_762 <= pq_761;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_763 <= pq_762;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_764 <= pq_763;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_765 <= pq_764;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_766 <= pq_765;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_767 <= pq_766;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_768 <= pq_767;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_769 <= pq_768;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_770 <= pq_769;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_771 <= pq_770;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_772 <= pq_771;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_773 <= pq_772;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_774 <= pq_773;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_775 <= pq_774;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_776 <= pq_775;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_777 <= pq_776;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_778 <= pq_777;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_779 <= pq_778;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_780 <= pq_779;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_781 <= pq_780;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_782 <= pq_781;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_790 <= pw_789;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_791 <= pq_790;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_792 <= pq_791;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_793 <= pw_696;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_794 <= pq_793;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_795 <= pq_794;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_801 <= pw_786;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_802 <= pq_801;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_803 <= pq_802;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_804 <= pq_803;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_805 <= pq_804;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_806 <= pq_805;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_807 <= pq_806;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_808 <= pq_807;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_809 <= pq_808;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_810 <= pq_809;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_811 <= pq_810;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_812 <= pq_811;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_813 <= pq_812;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_814 <= pq_813;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_815 <= pq_814;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_816 <= pq_815;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_817 <= pq_816;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_818 <= pq_817;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_819 <= pq_818;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_820 <= pq_819;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_821 <= pq_820;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_822 <= pq_821;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_823 <= pq_822;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_824 <= pq_823;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_825 <= pq_824;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_826 <= pq_825;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_827 <= pq_826;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_828 <= pq_827;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_829 <= pq_828;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_830 <= pq_829;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_831 <= pq_830;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_832 <= pq_831;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_833 <= pq_832;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_834 <= pq_833;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_835 <= pq_834;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_836 <= pq_835;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_837 <= pq_836;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_838 <= pq_837;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_839 <= pq_838;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_840 <= pq_839;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_841 <= pq_840;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_842 <= pq_841;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_843 <= pq_842;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_844 <= pq_843;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_845 <= pq_844;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_846 <= pq_845;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_847 <= pq_846;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_687), (p2_admit && ((!(p2_valid[0] && (!pw_687))) || 1'h0))};  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_687))) || 1'h0));  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && ((((!p2_admit) && (p2_valid == 49'h0000000000000)) && A_ld_idle) && B_ld_idle))) state <= 16'h000e;  // matmul_tiled.cl:7:6

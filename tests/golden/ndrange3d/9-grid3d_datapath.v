@@ -148,20 +148,20 @@ module grid3d_datapath (
     wire [31:0]  pw_131;  // ndrange3d.cl:15:28
     wire [31:0]  pw_132;  // ndrange3d.cl:15:28
     wire [31:0]  pw_133;  // ndrange3d.cl:15:28
-    wire [31:0]  pq_189;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_189;  // ndrange3d.cl:15:28
     wire [31:0]  pw_190;  // ndrange3d.cl:15:16
-    wire [31:0]  pq_240;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_240;  // ndrange3d.cl:16:16
     wire [31:0]  pw_241;  // ndrange3d.cl:15:16
     wire [63:0]  pw_242;  // ndrange3d.cl:16:45
     reg  [63:0]  pq_246;  // ndrange3d.cl:16:45
     wire [31:0]  pw_247;  // ndrange3d.cl:16:39
-    wire [31:0]  pq_299;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_299;  // ndrange3d.cl:16:39
     wire [31:0]  pw_300;  // ndrange3d.cl:15:16
-    wire [31:0]  pq_356;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_356;  // ndrange3d.cl:17:23
     wire [31:0]  pw_357;  // ndrange3d.cl:5:13
     reg  [31:0]  pq_360;  // ndrange3d.cl:5:13
     wire [31:0]  pw_361;  // ndrange3d.cl:5:13
-    wire [63:0]  pq_408;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_408;  // ndrange3d.cl:15:5
     wire [63:0]  pv_409;  // ndrange3d.cl:9:6
     wire [63:0]  w_410;  // ndrange3d.cl:9:6
     wire [7:0]   pw_411;  // ndrange3d.cl:9:6
@@ -229,11 +229,267 @@ module grid3d_datapath (
     reg  [63:0]  pq_98;  // ndrange3d.cl:12:16
     reg  [63:0]  pq_99;  // ndrange3d.cl:12:16
     reg  [63:0]  pq_100;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_134;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_135;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_136;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_137;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_138;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_139;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_140;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_141;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_142;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_143;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_144;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_145;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_146;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_147;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_148;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_149;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_150;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_151;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_152;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_153;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_154;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_155;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_156;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_157;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_158;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_159;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_160;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_161;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_162;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_163;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_164;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_165;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_166;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_167;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_168;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_169;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_170;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_171;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_172;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_173;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_174;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_175;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_176;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_177;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_178;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_179;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_180;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_181;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_182;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_183;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_184;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_185;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_186;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_187;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_188;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_191;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_192;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_193;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_194;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_195;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_196;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_197;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_198;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_199;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_200;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_201;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_202;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_203;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_204;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_205;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_206;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_207;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_208;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_209;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_210;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_211;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_212;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_213;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_214;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_215;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_216;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_217;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_218;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_219;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_220;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_221;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_222;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_223;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_224;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_225;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_226;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_227;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_228;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_229;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_230;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_231;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_232;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_233;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_234;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_235;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_236;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_237;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_238;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_239;  // ndrange3d.cl:16:16
     reg  [63:0]  pq_243;  // ndrange3d.cl:16:45
     reg  [63:0]  pq_244;  // ndrange3d.cl:16:45
     reg  [63:0]  pq_245;  // ndrange3d.cl:16:45
+    reg  [31:0]  pq_248;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_249;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_250;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_251;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_252;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_253;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_254;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_255;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_256;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_257;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_258;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_259;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_260;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_261;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_262;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_263;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_264;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_265;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_266;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_267;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_268;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_269;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_270;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_271;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_272;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_273;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_274;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_275;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_276;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_277;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_278;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_279;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_280;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_281;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_282;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_283;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_284;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_285;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_286;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_287;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_288;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_289;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_290;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_291;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_292;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_293;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_294;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_295;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_296;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_297;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_298;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_301;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_302;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_303;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_304;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_305;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_306;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_307;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_308;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_309;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_310;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_311;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_312;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_313;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_314;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_315;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_316;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_317;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_318;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_319;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_320;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_321;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_322;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_323;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_324;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_325;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_326;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_327;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_328;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_329;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_330;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_331;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_332;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_333;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_334;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_335;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_336;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_337;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_338;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_339;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_340;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_341;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_342;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_343;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_344;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_345;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_346;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_347;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_348;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_349;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_350;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_351;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_352;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_353;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_354;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_355;  // ndrange3d.cl:17:23
     reg  [31:0]  pq_358;  // ndrange3d.cl:5:13
     reg  [31:0]  pq_359;  // ndrange3d.cl:5:13
+    reg  [63:0]  pq_362;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_363;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_364;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_365;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_366;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_367;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_368;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_369;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_370;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_371;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_372;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_373;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_374;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_375;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_376;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_377;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_378;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_379;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_380;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_381;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_382;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_383;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_384;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_385;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_386;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_387;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_388;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_389;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_390;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_391;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_392;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_393;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_394;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_395;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_396;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_397;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_398;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_399;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_400;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_401;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_402;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_403;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_404;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_405;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_406;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_407;  // ndrange3d.cl:15:5
     wire [63:0]  w_434;  // ndrange3d.cl:9:6
     wire [31:0]  div_quotient;
     wire         div_valid;
@@ -382,61 +638,6 @@ module grid3d_datapath (
     assign pw_431 = (pw_430 + w_412);
     assign pw_432 = (pw_425 ? pw_431 : pw_430);
     assign pw_433 = {56'h00000000000000, pw_432[7:0]};
-
-    ohls_delay_ram #(  // ndrange3d.cl:15:28
-        .WIDTH(32),
-        .DEPTH(56)
-    ) pq_189_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h0004) && (1'h1 && p0_en))),
-        .in(pw_133),
-        .out(pq_189)
-    );
-
-    ohls_delay_ram #(  // ndrange3d.cl:16:16
-        .WIDTH(32),
-        .DEPTH(50)
-    ) pq_240_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h0004) && (1'h1 && p0_en))),
-        .in(prd_117),
-        .out(pq_240)
-    );
-
-    ohls_delay_ram #(  // ndrange3d.cl:16:39
-        .WIDTH(32),
-        .DEPTH(52)
-    ) pq_299_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h0004) && (1'h1 && p0_en))),
-        .in(pw_247),
-        .out(pq_299)
-    );
-
-    ohls_delay_ram #(  // ndrange3d.cl:17:23
-        .WIDTH(32),
-        .DEPTH(56)
-    ) pq_356_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h0004) && (1'h1 && p0_en))),
-        .in(pw_78),
-        .out(pq_356)
-    );
-
-    ohls_delay_ram #(  // ndrange3d.cl:15:5
-        .WIDTH(64),
-        .DEPTH(47)
-    ) pq_408_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h0004) && (1'h1 && p0_en))),
-        .in(pw_118),
-        .out(pq_408)
-    );
     assign p0_stall = ((((p0_valid[12] && 1'h1) && (!base_ld_req_ready)) || ((p0_valid[56] && 1'h1) && (!base_ld_resp_valid))) || ((p0_valid[59] && 1'h1) && (!out_st_req_ready)));
     assign w_434 = 64'h0000000000000000;
 
@@ -548,13 +749,274 @@ module grid3d_datapath (
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_100 <= pq_99;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_101 <= pq_100;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_114 <= pw_113;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_134 <= pw_133;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_135 <= pq_134;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_136 <= pq_135;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_137 <= pq_136;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_138 <= pq_137;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_139 <= pq_138;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_140 <= pq_139;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_141 <= pq_140;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_142 <= pq_141;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_143 <= pq_142;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_144 <= pq_143;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_145 <= pq_144;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_146 <= pq_145;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_147 <= pq_146;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_148 <= pq_147;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_149 <= pq_148;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_150 <= pq_149;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_151 <= pq_150;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_152 <= pq_151;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_153 <= pq_152;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_154 <= pq_153;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_155 <= pq_154;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_156 <= pq_155;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_157 <= pq_156;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_158 <= pq_157;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_159 <= pq_158;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_160 <= pq_159;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_161 <= pq_160;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_162 <= pq_161;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_163 <= pq_162;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_164 <= pq_163;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_165 <= pq_164;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_166 <= pq_165;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_167 <= pq_166;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_168 <= pq_167;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_169 <= pq_168;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_170 <= pq_169;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_171 <= pq_170;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_172 <= pq_171;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_173 <= pq_172;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_174 <= pq_173;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_175 <= pq_174;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_176 <= pq_175;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_177 <= pq_176;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_178 <= pq_177;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_179 <= pq_178;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_180 <= pq_179;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_181 <= pq_180;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_182 <= pq_181;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_183 <= pq_182;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_184 <= pq_183;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_185 <= pq_184;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_186 <= pq_185;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_187 <= pq_186;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_188 <= pq_187;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_189 <= pq_188;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_191 <= prd_117;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_192 <= pq_191;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_193 <= pq_192;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_194 <= pq_193;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_195 <= pq_194;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_196 <= pq_195;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_197 <= pq_196;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_198 <= pq_197;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_199 <= pq_198;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_200 <= pq_199;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_201 <= pq_200;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_202 <= pq_201;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_203 <= pq_202;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_204 <= pq_203;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_205 <= pq_204;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_206 <= pq_205;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_207 <= pq_206;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_208 <= pq_207;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_209 <= pq_208;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_210 <= pq_209;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_211 <= pq_210;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_212 <= pq_211;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_213 <= pq_212;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_214 <= pq_213;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_215 <= pq_214;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_216 <= pq_215;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_217 <= pq_216;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_218 <= pq_217;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_219 <= pq_218;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_220 <= pq_219;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_221 <= pq_220;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_222 <= pq_221;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_223 <= pq_222;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_224 <= pq_223;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_225 <= pq_224;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_226 <= pq_225;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_227 <= pq_226;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_228 <= pq_227;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_229 <= pq_228;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_230 <= pq_229;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_231 <= pq_230;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_232 <= pq_231;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_233 <= pq_232;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_234 <= pq_233;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_235 <= pq_234;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_236 <= pq_235;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_237 <= pq_236;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_238 <= pq_237;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_239 <= pq_238;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_240 <= pq_239;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_243 <= pw_242;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_244 <= pq_243;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_245 <= pq_244;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_246 <= pq_245;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_248 <= pw_247;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_249 <= pq_248;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_250 <= pq_249;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_251 <= pq_250;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_252 <= pq_251;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_253 <= pq_252;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_254 <= pq_253;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_255 <= pq_254;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_256 <= pq_255;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_257 <= pq_256;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_258 <= pq_257;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_259 <= pq_258;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_260 <= pq_259;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_261 <= pq_260;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_262 <= pq_261;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_263 <= pq_262;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_264 <= pq_263;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_265 <= pq_264;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_266 <= pq_265;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_267 <= pq_266;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_268 <= pq_267;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_269 <= pq_268;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_270 <= pq_269;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_271 <= pq_270;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_272 <= pq_271;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_273 <= pq_272;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_274 <= pq_273;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_275 <= pq_274;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_276 <= pq_275;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_277 <= pq_276;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_278 <= pq_277;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_279 <= pq_278;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_280 <= pq_279;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_281 <= pq_280;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_282 <= pq_281;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_283 <= pq_282;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_284 <= pq_283;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_285 <= pq_284;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_286 <= pq_285;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_287 <= pq_286;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_288 <= pq_287;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_289 <= pq_288;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_290 <= pq_289;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_291 <= pq_290;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_292 <= pq_291;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_293 <= pq_292;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_294 <= pq_293;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_295 <= pq_294;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_296 <= pq_295;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_297 <= pq_296;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_298 <= pq_297;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_299 <= pq_298;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_301 <= pw_78;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_302 <= pq_301;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_303 <= pq_302;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_304 <= pq_303;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_305 <= pq_304;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_306 <= pq_305;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_307 <= pq_306;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_308 <= pq_307;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_309 <= pq_308;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_310 <= pq_309;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_311 <= pq_310;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_312 <= pq_311;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_313 <= pq_312;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_314 <= pq_313;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_315 <= pq_314;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_316 <= pq_315;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_317 <= pq_316;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_318 <= pq_317;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_319 <= pq_318;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_320 <= pq_319;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_321 <= pq_320;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_322 <= pq_321;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_323 <= pq_322;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_324 <= pq_323;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_325 <= pq_324;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_326 <= pq_325;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_327 <= pq_326;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_328 <= pq_327;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_329 <= pq_328;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_330 <= pq_329;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_331 <= pq_330;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_332 <= pq_331;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_333 <= pq_332;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_334 <= pq_333;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_335 <= pq_334;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_336 <= pq_335;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_337 <= pq_336;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_338 <= pq_337;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_339 <= pq_338;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_340 <= pq_339;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_341 <= pq_340;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_342 <= pq_341;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_343 <= pq_342;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_344 <= pq_343;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_345 <= pq_344;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_346 <= pq_345;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_347 <= pq_346;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_348 <= pq_347;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_349 <= pq_348;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_350 <= pq_349;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_351 <= pq_350;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_352 <= pq_351;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_353 <= pq_352;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_354 <= pq_353;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_355 <= pq_354;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_356 <= pq_355;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_358 <= pw_357;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_359 <= pq_358;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_360 <= pq_359;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_362 <= pw_118;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_363 <= pq_362;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_364 <= pq_363;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_365 <= pq_364;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_366 <= pq_365;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_367 <= pq_366;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_368 <= pq_367;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_369 <= pq_368;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_370 <= pq_369;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_371 <= pq_370;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_372 <= pq_371;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_373 <= pq_372;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_374 <= pq_373;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_375 <= pq_374;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_376 <= pq_375;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_377 <= pq_376;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_378 <= pq_377;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_379 <= pq_378;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_380 <= pq_379;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_381 <= pq_380;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_382 <= pq_381;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_383 <= pq_382;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_384 <= pq_383;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_385 <= pq_384;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_386 <= pq_385;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_387 <= pq_386;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_388 <= pq_387;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_389 <= pq_388;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_390 <= pq_389;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_391 <= pq_390;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_392 <= pq_391;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_393 <= pq_392;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_394 <= pq_393;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_395 <= pq_394;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_396 <= pq_395;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_397 <= pq_396;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_398 <= pq_397;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_399 <= pq_398;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_400 <= pq_399;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_401 <= pq_400;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_402 <= pq_401;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_403 <= pq_402;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_404 <= pq_403;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_405 <= pq_404;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_406 <= pq_405;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_407 <= pq_406;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_408 <= pq_407;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) p0_valid <= {p0_valid[102], p0_valid[101], p0_valid[100], p0_valid[99], p0_valid[98], p0_valid[97], p0_valid[96], p0_valid[95], p0_valid[94], p0_valid[93], p0_valid[92], p0_valid[91], p0_valid[90], p0_valid[89], p0_valid[88], p0_valid[87], p0_valid[86], p0_valid[85], p0_valid[84], p0_valid[83], p0_valid[82], p0_valid[81], p0_valid[80], p0_valid[79], p0_valid[78], p0_valid[77], p0_valid[76], p0_valid[75], p0_valid[74], p0_valid[73], p0_valid[72], p0_valid[71], p0_valid[70], p0_valid[69], p0_valid[68], p0_valid[67], p0_valid[66], p0_valid[65], p0_valid[64], p0_valid[63], p0_valid[62], p0_valid[61], p0_valid[60], p0_valid[59], p0_valid[58], p0_valid[57], p0_valid[56], p0_valid[55], p0_valid[54], p0_valid[53], p0_valid[52], p0_valid[51], p0_valid[50], p0_valid[49], p0_valid[48], p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_5), (p0_admit && ((!(p0_valid[0] && (!pw_5))) || ((p0_valid[0] && (!pw_5)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))};  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_5))) || ((p0_valid[0] && (!pw_5)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))));  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_5)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));  // ndrange3d.cl:9:6

@@ -148,13 +148,56 @@ module reduce_sum_datapath (
     wire [63:0] pw_80;  // reduce_local.cl:7:5
     wire [63:0] pw_81;  // reduce_local.cl:7:5
     wire [63:0] pw_82;  // reduce_local.cl:7:5
-    wire [63:0] pq_126;  // reduce_local.cl:7:5
+    reg  [63:0] pq_126;  // reduce_local.cl:7:5
     wire [63:0] pwa_127;
     wire [63:0] pv_128;  // reduce_local.cl:4:6
     wire [7:0]  pw_129;  // reduce_local.cl:4:6
     wire [7:0]  w_130;  // reduce_local.cl:4:6
     wire [7:0]  pw_131;  // reduce_local.cl:4:6
     wire [63:0] pw_132;  // reduce_local.cl:4:6
+    reg  [63:0] pq_83;  // reduce_local.cl:7:5
+    reg  [63:0] pq_84;  // reduce_local.cl:7:5
+    reg  [63:0] pq_85;  // reduce_local.cl:7:5
+    reg  [63:0] pq_86;  // reduce_local.cl:7:5
+    reg  [63:0] pq_87;  // reduce_local.cl:7:5
+    reg  [63:0] pq_88;  // reduce_local.cl:7:5
+    reg  [63:0] pq_89;  // reduce_local.cl:7:5
+    reg  [63:0] pq_90;  // reduce_local.cl:7:5
+    reg  [63:0] pq_91;  // reduce_local.cl:7:5
+    reg  [63:0] pq_92;  // reduce_local.cl:7:5
+    reg  [63:0] pq_93;  // reduce_local.cl:7:5
+    reg  [63:0] pq_94;  // reduce_local.cl:7:5
+    reg  [63:0] pq_95;  // reduce_local.cl:7:5
+    reg  [63:0] pq_96;  // reduce_local.cl:7:5
+    reg  [63:0] pq_97;  // reduce_local.cl:7:5
+    reg  [63:0] pq_98;  // reduce_local.cl:7:5
+    reg  [63:0] pq_99;  // reduce_local.cl:7:5
+    reg  [63:0] pq_100;  // reduce_local.cl:7:5
+    reg  [63:0] pq_101;  // reduce_local.cl:7:5
+    reg  [63:0] pq_102;  // reduce_local.cl:7:5
+    reg  [63:0] pq_103;  // reduce_local.cl:7:5
+    reg  [63:0] pq_104;  // reduce_local.cl:7:5
+    reg  [63:0] pq_105;  // reduce_local.cl:7:5
+    reg  [63:0] pq_106;  // reduce_local.cl:7:5
+    reg  [63:0] pq_107;  // reduce_local.cl:7:5
+    reg  [63:0] pq_108;  // reduce_local.cl:7:5
+    reg  [63:0] pq_109;  // reduce_local.cl:7:5
+    reg  [63:0] pq_110;  // reduce_local.cl:7:5
+    reg  [63:0] pq_111;  // reduce_local.cl:7:5
+    reg  [63:0] pq_112;  // reduce_local.cl:7:5
+    reg  [63:0] pq_113;  // reduce_local.cl:7:5
+    reg  [63:0] pq_114;  // reduce_local.cl:7:5
+    reg  [63:0] pq_115;  // reduce_local.cl:7:5
+    reg  [63:0] pq_116;  // reduce_local.cl:7:5
+    reg  [63:0] pq_117;  // reduce_local.cl:7:5
+    reg  [63:0] pq_118;  // reduce_local.cl:7:5
+    reg  [63:0] pq_119;  // reduce_local.cl:7:5
+    reg  [63:0] pq_120;  // reduce_local.cl:7:5
+    reg  [63:0] pq_121;  // reduce_local.cl:7:5
+    reg  [63:0] pq_122;  // reduce_local.cl:7:5
+    reg  [63:0] pq_123;  // reduce_local.cl:7:5
+    reg  [63:0] pq_124;  // reduce_local.cl:7:5
+    reg  [63:0] pq_125;  // reduce_local.cl:7:5
     wire [63:0] w_133;  // reduce_local.cl:4:6
     reg  [7:0]  launch_err;
     reg         done_q;
@@ -287,17 +330,6 @@ module reduce_sum_datapath (
     assign w_130 = 8'h01;
     assign pw_131 = (pw_129 + w_130);
     assign pw_132 = {56'h00000000000000, pw_131[7:0]};
-
-    ohls_delay_ram #(  // reduce_local.cl:7:5
-        .WIDTH(64),
-        .DEPTH(44)
-    ) pq_126_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h0012) && (1'h1 && p0_en))),
-        .in(pw_82),
-        .out(pq_126)
-    );
     assign p0_stall = ((((p0_valid[0] && 1'h1) && pw_63) && (!in_ld_req_ready)) || ((p0_valid[44] && 1'h1) && (!in_ld_resp_valid)));
     assign w_133 = 64'h0000000000000000;
     assign done = done_q;
@@ -384,6 +416,50 @@ module reduce_sum_datapath (
             if (((state == 16'h0012) && (1'h1 && p0_en))) p0_go <= pw_63;  // reduce_local.cl:4:6
             if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_63) && p0_en))) v0_lid <= pw_65;  // reduce_local.cl:4:6
             if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_63) && p0_en))) v3_lid_x <= pw_132;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_83 <= pw_82;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_84 <= pq_83;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_85 <= pq_84;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_86 <= pq_85;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_87 <= pq_86;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_88 <= pq_87;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_89 <= pq_88;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_90 <= pq_89;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_91 <= pq_90;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_92 <= pq_91;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_93 <= pq_92;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_94 <= pq_93;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_95 <= pq_94;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_96 <= pq_95;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_97 <= pq_96;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_98 <= pq_97;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_99 <= pq_98;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_100 <= pq_99;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_101 <= pq_100;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_102 <= pq_101;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_103 <= pq_102;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_104 <= pq_103;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_105 <= pq_104;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_106 <= pq_105;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_107 <= pq_106;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_108 <= pq_107;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_109 <= pq_108;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_110 <= pq_109;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_111 <= pq_110;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_112 <= pq_111;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_113 <= pq_112;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_114 <= pq_113;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_115 <= pq_114;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_116 <= pq_115;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_117 <= pq_116;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_118 <= pq_117;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_119 <= pq_118;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_120 <= pq_119;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_121 <= pq_120;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_122 <= pq_121;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_123 <= pq_122;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_124 <= pq_123;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_125 <= pq_124;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_126 <= pq_125;  // reduce_local.cl:4:6
             if (((state == 16'h0012) && (1'h1 && p0_en))) p0_valid <= {p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_63), (p0_admit && ((!(p0_valid[0] && (!pw_63))) || 1'h0))};  // reduce_local.cl:4:6
             if (((state == 16'h0012) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_63))) || 1'h0));  // reduce_local.cl:4:6
             if (((state == 16'h0012) && (((!p0_admit) && (p0_valid == 46'h000000000000)) && in_ld_idle))) state <= 16'h0010;  // reduce_local.cl:4:6

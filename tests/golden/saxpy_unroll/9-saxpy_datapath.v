@@ -175,13 +175,66 @@ module saxpy_datapath (
     reg  [31:0] pd_74;
     wire [31:0] fnan_75;
     wire [31:0] pw_76;  // saxpy_unroll.cl:9:16
-    wire [63:0] pq_130;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_130;  // saxpy_unroll.cl:9:9
     wire [31:0] pv_131;  // saxpy_unroll.cl:8:28
     wire [31:0] w_132;  // saxpy_unroll.cl:8:28
     wire [31:0] pw_133;  // saxpy_unroll.cl:8:28
     reg  [31:0] pq_58;  // saxpy_unroll.cl:9:31
     reg  [31:0] pq_59;  // saxpy_unroll.cl:9:31
     reg  [31:0] pq_60;  // saxpy_unroll.cl:9:31
+    reg  [63:0] pq_77;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_78;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_79;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_80;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_81;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_82;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_83;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_84;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_85;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_86;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_87;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_88;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_89;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_90;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_91;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_92;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_93;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_94;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_95;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_96;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_97;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_98;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_99;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_100;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_101;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_102;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_103;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_104;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_105;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_106;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_107;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_108;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_109;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_110;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_111;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_112;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_113;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_114;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_115;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_116;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_117;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_118;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_119;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_120;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_121;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_122;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_123;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_124;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_125;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_126;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_127;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_128;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_129;  // saxpy_unroll.cl:9:9
     reg         p2_apart;
     wire [31:0] w_134;  // saxpy_unroll.cl:8:21
     wire [31:0] w_135;  // saxpy_unroll.cl:8:25
@@ -594,17 +647,6 @@ module saxpy_datapath (
     assign pv_131 = v0_i;
     assign w_132 = 32'h00000001;
     assign pw_133 = (pv_131 + w_132);
-
-    ohls_delay_ram #(  // saxpy_unroll.cl:9:9
-        .WIDTH(64),
-        .DEPTH(54)
-    ) pq_130_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h0013) && (1'h1 && p2_en))),
-        .in(pw_41),
-        .out(pq_130)
-    );
     assign p2_stall = (((((((p2_valid[0] && 1'h1) && pw_35) && (!x_ld_req_ready)) || ((p2_valid[44] && 1'h1) && (!x_ld_resp_valid))) || (((p2_valid[0] && 1'h1) && pw_35) && (!y_ld_req_ready))) || ((p2_valid[44] && 1'h1) && (!y_ld_resp_valid))) || ((p2_valid[54] && 1'h1) && (!y_st_req_ready)));
 
     always @(posedge clk) begin
@@ -866,6 +908,60 @@ module saxpy_datapath (
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_59 <= pq_58;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_60 <= pq_59;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_61 <= pq_60;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_77 <= pw_41;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_78 <= pq_77;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_79 <= pq_78;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_80 <= pq_79;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_81 <= pq_80;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_82 <= pq_81;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_83 <= pq_82;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_84 <= pq_83;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_85 <= pq_84;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_86 <= pq_85;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_87 <= pq_86;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_88 <= pq_87;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_89 <= pq_88;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_90 <= pq_89;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_91 <= pq_90;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_92 <= pq_91;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_93 <= pq_92;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_94 <= pq_93;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_95 <= pq_94;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_96 <= pq_95;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_97 <= pq_96;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_98 <= pq_97;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_99 <= pq_98;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_100 <= pq_99;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_101 <= pq_100;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_102 <= pq_101;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_103 <= pq_102;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_104 <= pq_103;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_105 <= pq_104;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_106 <= pq_105;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_107 <= pq_106;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_108 <= pq_107;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_109 <= pq_108;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_110 <= pq_109;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_111 <= pq_110;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_112 <= pq_111;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_113 <= pq_112;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_114 <= pq_113;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_115 <= pq_114;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_116 <= pq_115;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_117 <= pq_116;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_118 <= pq_117;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_119 <= pq_118;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_120 <= pq_119;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_121 <= pq_120;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_122 <= pq_121;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_123 <= pq_122;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_124 <= pq_123;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_125 <= pq_124;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_126 <= pq_125;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_127 <= pq_126;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_128 <= pq_127;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_129 <= pq_128;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_130 <= pq_129;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) p2_valid <= {p2_valid[97], p2_valid[96], p2_valid[95], p2_valid[94], p2_valid[93], p2_valid[92], p2_valid[91], p2_valid[90], p2_valid[89], p2_valid[88], p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_35), (p2_admit && ((!(p2_valid[0] && (!pw_35))) || 1'h0))};  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_35))) || 1'h0));  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (((((!p2_admit) && (p2_valid == 99'h0000000000000000000000000)) && x_ld_idle) && y_st_idle) && y_ld_idle))) state <= 16'h0007;  // saxpy_unroll.cl:8:5

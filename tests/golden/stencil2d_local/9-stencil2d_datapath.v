@@ -220,7 +220,7 @@ module stencil2d_datapath (
     reg  [31:0] pd_150;
     wire [31:0] fnan_151;
     wire [31:0] pw_152;  // stencil2d_local.cl:28:15
-    wire [31:0] pq_170;  // stencil2d_local.cl:27:15
+    reg  [31:0] pq_170;  // stencil2d_local.cl:27:15
     wire        go_171;
     wire        p5u5_fp_add_valid;
     wire [31:0] p5u5_fp_add_result;
@@ -247,7 +247,7 @@ module stencil2d_datapath (
     wire [63:0] pw_196;  // stencil2d_local.cl:29:5
     wire [63:0] pw_197;  // stencil2d_local.cl:29:5
     wire [63:0] pw_198;  // stencil2d_local.cl:29:5
-    wire [63:0] pq_225;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_225;  // stencil2d_local.cl:29:5
     wire [63:0] pv_226;  // stencil2d_local.cl:7:6
     wire [7:0]  pw_227;  // stencil2d_local.cl:7:6
     wire [7:0]  w_228;  // stencil2d_local.cl:7:6
@@ -278,10 +278,53 @@ module stencil2d_datapath (
     reg  [31:0] pq_123;  // stencil2d_local.cl:28:82
     reg  [31:0] pq_124;  // stencil2d_local.cl:28:82
     reg  [31:0] pq_125;  // stencil2d_local.cl:28:82
+    reg  [31:0] pq_153;  // stencil2d_local.cl:27:15
+    reg  [31:0] pq_154;  // stencil2d_local.cl:27:15
+    reg  [31:0] pq_155;  // stencil2d_local.cl:27:15
+    reg  [31:0] pq_156;  // stencil2d_local.cl:27:15
+    reg  [31:0] pq_157;  // stencil2d_local.cl:27:15
+    reg  [31:0] pq_158;  // stencil2d_local.cl:27:15
+    reg  [31:0] pq_159;  // stencil2d_local.cl:27:15
+    reg  [31:0] pq_160;  // stencil2d_local.cl:27:15
+    reg  [31:0] pq_161;  // stencil2d_local.cl:27:15
+    reg  [31:0] pq_162;  // stencil2d_local.cl:27:15
+    reg  [31:0] pq_163;  // stencil2d_local.cl:27:15
+    reg  [31:0] pq_164;  // stencil2d_local.cl:27:15
+    reg  [31:0] pq_165;  // stencil2d_local.cl:27:15
+    reg  [31:0] pq_166;  // stencil2d_local.cl:27:15
+    reg  [31:0] pq_167;  // stencil2d_local.cl:27:15
+    reg  [31:0] pq_168;  // stencil2d_local.cl:27:15
+    reg  [31:0] pq_169;  // stencil2d_local.cl:27:15
     reg  [31:0] pq_189;  // stencil2d_local.cl:29:9
     reg  [31:0] pq_190;  // stencil2d_local.cl:29:9
     reg  [31:0] pq_192;  // stencil2d_local.cl:11:14
     reg  [31:0] pq_193;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_199;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_200;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_201;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_202;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_203;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_204;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_205;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_206;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_207;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_208;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_209;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_210;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_211;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_212;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_213;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_214;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_215;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_216;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_217;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_218;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_219;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_220;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_221;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_222;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_223;  // stencil2d_local.cl:29:5
+    reg  [63:0] pq_224;  // stencil2d_local.cl:29:5
     wire [63:0] w_240;  // stencil2d_local.cl:7:6
     reg  [48:0] p4_valid;  // stencil2d_local.cl:23:5
     reg         p4_admit;
@@ -343,7 +386,7 @@ module stencil2d_datapath (
     wire [31:0] pm_342;  // stencil2d_local.cl:24:30
     wire [31:0] w_343;  // stencil2d_local.cl:24:76
     wire [31:0] pm_344;  // stencil2d_local.cl:24:30
-    wire [63:0] pq_391;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_391;  // stencil2d_local.cl:24:9
     wire [63:0] pwa_392;
     wire [63:0] pv_393;  // stencil2d_local.cl:23:5
     wire [7:0]  pw_394;  // stencil2d_local.cl:23:5
@@ -399,6 +442,52 @@ module stencil2d_datapath (
     reg         pq_336;  // stencil2d_local.cl:24:30
     reg         pq_337;  // stencil2d_local.cl:24:30
     reg         pq_338;  // stencil2d_local.cl:24:30
+    reg  [63:0] pq_345;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_346;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_347;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_348;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_349;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_350;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_351;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_352;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_353;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_354;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_355;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_356;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_357;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_358;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_359;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_360;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_361;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_362;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_363;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_364;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_365;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_366;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_367;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_368;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_369;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_370;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_371;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_372;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_373;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_374;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_375;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_376;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_377;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_378;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_379;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_380;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_381;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_382;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_383;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_384;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_385;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_386;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_387;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_388;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_389;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_390;  // stencil2d_local.cl:24:9
     wire [63:0] w_398;  // stencil2d_local.cl:23:5
     wire [63:0] w_399;  // stencil2d_local.cl:23:5
     reg  [48:0] p3_valid;  // stencil2d_local.cl:21:5
@@ -457,7 +546,7 @@ module stencil2d_datapath (
     wire [31:0] pm_497;  // stencil2d_local.cl:22:23
     wire [31:0] w_498;  // stencil2d_local.cl:22:60
     wire [31:0] pm_499;  // stencil2d_local.cl:22:23
-    wire [63:0] pq_546;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_546;  // stencil2d_local.cl:22:9
     wire [63:0] pwa_547;
     wire [63:0] pv_548;  // stencil2d_local.cl:21:5
     wire [7:0]  pw_549;  // stencil2d_local.cl:21:5
@@ -513,6 +602,52 @@ module stencil2d_datapath (
     reg         pq_491;  // stencil2d_local.cl:22:23
     reg         pq_492;  // stencil2d_local.cl:22:23
     reg         pq_493;  // stencil2d_local.cl:22:23
+    reg  [63:0] pq_500;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_501;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_502;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_503;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_504;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_505;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_506;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_507;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_508;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_509;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_510;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_511;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_512;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_513;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_514;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_515;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_516;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_517;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_518;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_519;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_520;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_521;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_522;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_523;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_524;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_525;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_526;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_527;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_528;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_529;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_530;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_531;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_532;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_533;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_534;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_535;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_536;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_537;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_538;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_539;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_540;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_541;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_542;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_543;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_544;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_545;  // stencil2d_local.cl:22:9
     wire [63:0] w_553;  // stencil2d_local.cl:21:5
     reg  [48:0] p2_valid;  // stencil2d_local.cl:19:5
     reg         p2_admit;
@@ -578,7 +713,7 @@ module stencil2d_datapath (
     wire [31:0] pm_659;  // stencil2d_local.cl:20:30
     wire [31:0] w_660;  // stencil2d_local.cl:20:73
     wire [31:0] pm_661;  // stencil2d_local.cl:20:30
-    wire [63:0] pq_708;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_708;  // stencil2d_local.cl:20:9
     wire [63:0] pwa_709;
     wire [63:0] pv_710;  // stencil2d_local.cl:19:5
     wire [7:0]  pw_711;  // stencil2d_local.cl:19:5
@@ -634,6 +769,52 @@ module stencil2d_datapath (
     reg         pq_653;  // stencil2d_local.cl:20:30
     reg         pq_654;  // stencil2d_local.cl:20:30
     reg         pq_655;  // stencil2d_local.cl:20:30
+    reg  [63:0] pq_662;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_663;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_664;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_665;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_666;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_667;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_668;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_669;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_670;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_671;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_672;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_673;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_674;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_675;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_676;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_677;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_678;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_679;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_680;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_681;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_682;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_683;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_684;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_685;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_686;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_687;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_688;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_689;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_690;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_691;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_692;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_693;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_694;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_695;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_696;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_697;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_698;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_699;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_700;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_701;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_702;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_703;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_704;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_705;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_706;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_707;  // stencil2d_local.cl:20:9
     wire [63:0] w_715;  // stencil2d_local.cl:19:5
     wire [63:0] w_716;  // stencil2d_local.cl:19:5
     reg  [48:0] p1_valid;  // stencil2d_local.cl:17:5
@@ -696,7 +877,7 @@ module stencil2d_datapath (
     wire [31:0] pm_818;  // stencil2d_local.cl:18:23
     wire [31:0] w_819;  // stencil2d_local.cl:18:58
     wire [31:0] pm_820;  // stencil2d_local.cl:18:23
-    wire [63:0] pq_867;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_867;  // stencil2d_local.cl:18:9
     wire [63:0] pwa_868;
     wire [63:0] pv_869;  // stencil2d_local.cl:17:5
     wire [7:0]  pw_870;  // stencil2d_local.cl:17:5
@@ -752,6 +933,52 @@ module stencil2d_datapath (
     reg         pq_812;  // stencil2d_local.cl:18:23
     reg         pq_813;  // stencil2d_local.cl:18:23
     reg         pq_814;  // stencil2d_local.cl:18:23
+    reg  [63:0] pq_821;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_822;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_823;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_824;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_825;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_826;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_827;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_828;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_829;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_830;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_831;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_832;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_833;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_834;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_835;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_836;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_837;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_838;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_839;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_840;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_841;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_842;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_843;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_844;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_845;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_846;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_847;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_848;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_849;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_850;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_851;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_852;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_853;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_854;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_855;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_856;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_857;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_858;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_859;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_860;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_861;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_862;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_863;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_864;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_865;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_866;  // stencil2d_local.cl:18:9
     wire [63:0] w_874;  // stencil2d_local.cl:17:5
     reg  [48:0] p0_valid;  // stencil2d_local.cl:7:6
     reg         p0_admit;
@@ -811,7 +1038,7 @@ module stencil2d_datapath (
     wire [63:0] pw_929;  // stencil2d_local.cl:16:5
     wire [63:0] pw_930;  // stencil2d_local.cl:16:5
     wire [63:0] pw_931;  // stencil2d_local.cl:16:5
-    wire [63:0] pq_978;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_978;  // stencil2d_local.cl:16:5
     wire [63:0] pwa_979;
     wire [63:0] pv_980;  // stencil2d_local.cl:7:6
     wire [7:0]  pw_981;  // stencil2d_local.cl:7:6
@@ -831,6 +1058,52 @@ module stencil2d_datapath (
     reg  [31:0] pq_908;  // stencil2d_local.cl:16:23
     reg  [31:0] pq_910;  // stencil2d_local.cl:11:14
     reg  [31:0] pq_911;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_932;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_933;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_934;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_935;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_936;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_937;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_938;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_939;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_940;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_941;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_942;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_943;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_944;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_945;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_946;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_947;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_948;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_949;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_950;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_951;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_952;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_953;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_954;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_955;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_956;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_957;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_958;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_959;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_960;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_961;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_962;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_963;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_964;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_965;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_966;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_967;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_968;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_969;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_970;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_971;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_972;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_973;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_974;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_975;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_976;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_977;  // stencil2d_local.cl:16:5
     wire [63:0] w_994;  // stencil2d_local.cl:7:6
     reg  [7:0]  launch_err;
     reg         done_q;
@@ -1120,28 +1393,6 @@ module stencil2d_datapath (
     assign pw_237 = (pw_236 + w_228);
     assign pw_238 = (pw_231 ? pw_237 : pw_236);
     assign pw_239 = {56'h00000000000000, pw_238[7:0]};
-
-    ohls_delay_ram #(  // stencil2d_local.cl:27:15
-        .WIDTH(32),
-        .DEPTH(18)
-    ) pq_170_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h0004) && (1'h1 && p5_en))),
-        .in(pw_57),
-        .out(pq_170)
-    );
-
-    ohls_delay_ram #(  // stencil2d_local.cl:29:5
-        .WIDTH(64),
-        .DEPTH(27)
-    ) pq_225_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h0004) && (1'h1 && p5_en))),
-        .in(pw_198),
-        .out(pq_225)
-    );
     assign p5_stall = ((p5_valid[30] && 1'h1) && (!out_st_req_ready));
     assign w_240 = 64'h0000000000000000;
     assign p4_en = (!p4_stall);
@@ -1202,17 +1453,6 @@ module stencil2d_datapath (
     assign w_395 = 8'h01;
     assign pw_396 = (pw_394 + w_395);
     assign pw_397 = {56'h00000000000000, pw_396[7:0]};
-
-    ohls_delay_ram #(  // stencil2d_local.cl:24:9
-        .WIDTH(64),
-        .DEPTH(47)
-    ) pq_391_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h0008) && (1'h1 && p4_en))),
-        .in(pw_272),
-        .out(pq_391)
-    );
     assign p4_stall = ((((p4_valid[3] && 1'h1) && (1'h1 && pq_295)) && (!in_ld_req_ready)) || (((p4_valid[47] && 1'h1) && (1'h1 && pq_339)) && (!in_ld_resp_valid)));
     assign w_398 = 64'h0000000000000000;
     assign w_399 = 64'h000000000000000f;
@@ -1270,17 +1510,6 @@ module stencil2d_datapath (
     assign w_550 = 8'h01;
     assign pw_551 = (pw_549 + w_550);
     assign pw_552 = {56'h00000000000000, pw_551[7:0]};
-
-    ohls_delay_ram #(  // stencil2d_local.cl:22:9
-        .WIDTH(64),
-        .DEPTH(47)
-    ) pq_546_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h000b) && (1'h1 && p3_en))),
-        .in(pw_429),
-        .out(pq_546)
-    );
     assign p3_stall = ((((p3_valid[3] && 1'h1) && (1'h1 && pq_450)) && (!in_ld_req_ready)) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_494)) && (!in_ld_resp_valid)));
     assign w_553 = 64'h0000000000000000;
     assign p2_en = (!p2_stall);
@@ -1345,17 +1574,6 @@ module stencil2d_datapath (
     assign w_712 = 8'h01;
     assign pw_713 = (pw_711 + w_712);
     assign pw_714 = {56'h00000000000000, pw_713[7:0]};
-
-    ohls_delay_ram #(  // stencil2d_local.cl:20:9
-        .WIDTH(64),
-        .DEPTH(47)
-    ) pq_708_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h000e) && (1'h1 && p2_en))),
-        .in(pw_590),
-        .out(pq_708)
-    );
     assign p2_stall = ((((p2_valid[3] && 1'h1) && (1'h1 && pq_612)) && (!in_ld_req_ready)) || (((p2_valid[47] && 1'h1) && (1'h1 && pq_656)) && (!in_ld_resp_valid)));
     assign w_715 = 64'h0000000000000000;
     assign w_716 = 64'h000000000000000f;
@@ -1417,17 +1635,6 @@ module stencil2d_datapath (
     assign w_871 = 8'h01;
     assign pw_872 = (pw_870 + w_871);
     assign pw_873 = {56'h00000000000000, pw_872[7:0]};
-
-    ohls_delay_ram #(  // stencil2d_local.cl:18:9
-        .WIDTH(64),
-        .DEPTH(47)
-    ) pq_867_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h0011) && (1'h1 && p1_en))),
-        .in(pw_750),
-        .out(pq_867)
-    );
     assign p1_stall = ((((p1_valid[3] && 1'h1) && (1'h1 && pq_771)) && (!in_ld_req_ready)) || (((p1_valid[47] && 1'h1) && (1'h1 && pq_815)) && (!in_ld_resp_valid)));
     assign w_874 = 64'h0000000000000000;
     assign p0_en = (!p0_stall);
@@ -1497,17 +1704,6 @@ module stencil2d_datapath (
     assign pw_991 = (pw_990 + w_982);
     assign pw_992 = (pw_985 ? pw_991 : pw_990);
     assign pw_993 = {56'h00000000000000, pw_992[7:0]};
-
-    ohls_delay_ram #(  // stencil2d_local.cl:16:5
-        .WIDTH(64),
-        .DEPTH(47)
-    ) pq_978_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h0014) && (1'h1 && p0_en))),
-        .in(pw_931),
-        .out(pq_978)
-    );
     assign p0_stall = (((p0_valid[3] && 1'h1) && (!in_ld_req_ready)) || ((p0_valid[47] && 1'h1) && (!in_ld_resp_valid)));
     assign w_994 = 64'h0000000000000000;
     assign done = done_q;
@@ -1651,12 +1847,57 @@ module stencil2d_datapath (
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_124 <= pq_123;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_125 <= pq_124;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_126 <= pq_125;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_153 <= pw_57;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_154 <= pq_153;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_155 <= pq_154;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_156 <= pq_155;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_157 <= pq_156;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_158 <= pq_157;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_159 <= pq_158;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_160 <= pq_159;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_161 <= pq_160;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_162 <= pq_161;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_163 <= pq_162;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_164 <= pq_163;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_165 <= pq_164;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_166 <= pq_165;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_167 <= pq_166;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_168 <= pq_167;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_169 <= pq_168;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_170 <= pq_169;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_189 <= pw_188;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_190 <= pq_189;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_191 <= pq_190;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_192 <= pw_13;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_193 <= pq_192;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_194 <= pq_193;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_199 <= pw_198;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_200 <= pq_199;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_201 <= pq_200;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_202 <= pq_201;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_203 <= pq_202;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_204 <= pq_203;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_205 <= pq_204;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_206 <= pq_205;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_207 <= pq_206;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_208 <= pq_207;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_209 <= pq_208;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_210 <= pq_209;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_211 <= pq_210;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_212 <= pq_211;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_213 <= pq_212;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_214 <= pq_213;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_215 <= pq_214;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_216 <= pq_215;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_217 <= pq_216;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_218 <= pq_217;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_219 <= pq_218;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_220 <= pq_219;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_221 <= pq_220;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_222 <= pq_221;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_223 <= pq_222;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_224 <= pq_223;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_225 <= pq_224;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) p5_valid <= {p5_valid[73], p5_valid[72], p5_valid[71], p5_valid[70], p5_valid[69], p5_valid[68], p5_valid[67], p5_valid[66], p5_valid[65], p5_valid[64], p5_valid[63], p5_valid[62], p5_valid[61], p5_valid[60], p5_valid[59], p5_valid[58], p5_valid[57], p5_valid[56], p5_valid[55], p5_valid[54], p5_valid[53], p5_valid[52], p5_valid[51], p5_valid[50], p5_valid[49], p5_valid[48], p5_valid[47], p5_valid[46], p5_valid[45], p5_valid[44], p5_valid[43], p5_valid[42], p5_valid[41], p5_valid[40], p5_valid[39], p5_valid[38], p5_valid[37], p5_valid[36], p5_valid[35], p5_valid[34], p5_valid[33], p5_valid[32], p5_valid[31], p5_valid[30], p5_valid[29], p5_valid[28], p5_valid[27], p5_valid[26], p5_valid[25], p5_valid[24], p5_valid[23], p5_valid[22], p5_valid[21], p5_valid[20], p5_valid[19], p5_valid[18], p5_valid[17], p5_valid[16], p5_valid[15], p5_valid[14], p5_valid[13], p5_valid[12], p5_valid[11], p5_valid[10], p5_valid[9], p5_valid[8], p5_valid[7], p5_valid[6], p5_valid[5], p5_valid[4], p5_valid[3], p5_valid[2], p5_valid[1], (p5_valid[0] && pw_4), (p5_admit && ((!(p5_valid[0] && (!pw_4))) || 1'h0))};  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) p5_admit <= (p5_admit && ((!(p5_valid[0] && (!pw_4))) || 1'h0));  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (((!p5_admit) && (p5_valid == 75'h0000000000000000000)) && out_st_idle))) state <= 16'h0001;  // stencil2d_local.cl:7:6
@@ -1727,6 +1968,53 @@ module stencil2d_datapath (
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_337 <= pq_336;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_338 <= pq_337;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_339 <= pq_338;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_345 <= pw_272;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_346 <= pq_345;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_347 <= pq_346;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_348 <= pq_347;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_349 <= pq_348;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_350 <= pq_349;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_351 <= pq_350;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_352 <= pq_351;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_353 <= pq_352;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_354 <= pq_353;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_355 <= pq_354;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_356 <= pq_355;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_357 <= pq_356;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_358 <= pq_357;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_359 <= pq_358;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_360 <= pq_359;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_361 <= pq_360;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_362 <= pq_361;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_363 <= pq_362;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_364 <= pq_363;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_365 <= pq_364;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_366 <= pq_365;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_367 <= pq_366;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_368 <= pq_367;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_369 <= pq_368;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_370 <= pq_369;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_371 <= pq_370;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_372 <= pq_371;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_373 <= pq_372;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_374 <= pq_373;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_375 <= pq_374;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_376 <= pq_375;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_377 <= pq_376;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_378 <= pq_377;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_379 <= pq_378;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_380 <= pq_379;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_381 <= pq_380;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_382 <= pq_381;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_383 <= pq_382;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_384 <= pq_383;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_385 <= pq_384;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_386 <= pq_385;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_387 <= pq_386;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_388 <= pq_387;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_389 <= pq_388;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_390 <= pq_389;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_391 <= pq_390;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) p4_valid <= {p4_valid[47], p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_244), (p4_admit && ((!(p4_valid[0] && (!pw_244))) || 1'h0))};  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_244))) || 1'h0));  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (((!p4_admit) && (p4_valid == 49'h0000000000000)) && in_ld_idle))) state <= 16'h0006;  // stencil2d_local.cl:23:5
@@ -1796,6 +2084,53 @@ module stencil2d_datapath (
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_492 <= pq_491;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_493 <= pq_492;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_494 <= pq_493;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_500 <= pw_429;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_501 <= pq_500;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_502 <= pq_501;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_503 <= pq_502;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_504 <= pq_503;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_505 <= pq_504;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_506 <= pq_505;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_507 <= pq_506;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_508 <= pq_507;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_509 <= pq_508;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_510 <= pq_509;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_511 <= pq_510;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_512 <= pq_511;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_513 <= pq_512;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_514 <= pq_513;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_515 <= pq_514;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_516 <= pq_515;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_517 <= pq_516;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_518 <= pq_517;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_519 <= pq_518;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_520 <= pq_519;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_521 <= pq_520;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_522 <= pq_521;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_523 <= pq_522;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_524 <= pq_523;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_525 <= pq_524;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_526 <= pq_525;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_527 <= pq_526;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_528 <= pq_527;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_529 <= pq_528;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_530 <= pq_529;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_531 <= pq_530;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_532 <= pq_531;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_533 <= pq_532;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_534 <= pq_533;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_535 <= pq_534;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_536 <= pq_535;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_537 <= pq_536;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_538 <= pq_537;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_539 <= pq_538;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_540 <= pq_539;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_541 <= pq_540;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_542 <= pq_541;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_543 <= pq_542;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_544 <= pq_543;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_545 <= pq_544;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_546 <= pq_545;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) p3_valid <= {p3_valid[47], p3_valid[46], p3_valid[45], p3_valid[44], p3_valid[43], p3_valid[42], p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_403), (p3_admit && ((!(p3_valid[0] && (!pw_403))) || 1'h0))};  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_403))) || 1'h0));  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (((!p3_admit) && (p3_valid == 49'h0000000000000)) && in_ld_idle))) state <= 16'h0009;  // stencil2d_local.cl:21:5
@@ -1865,6 +2200,53 @@ module stencil2d_datapath (
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_654 <= pq_653;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_655 <= pq_654;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_656 <= pq_655;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_662 <= pw_590;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_663 <= pq_662;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_664 <= pq_663;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_665 <= pq_664;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_666 <= pq_665;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_667 <= pq_666;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_668 <= pq_667;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_669 <= pq_668;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_670 <= pq_669;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_671 <= pq_670;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_672 <= pq_671;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_673 <= pq_672;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_674 <= pq_673;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_675 <= pq_674;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_676 <= pq_675;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_677 <= pq_676;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_678 <= pq_677;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_679 <= pq_678;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_680 <= pq_679;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_681 <= pq_680;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_682 <= pq_681;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_683 <= pq_682;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_684 <= pq_683;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_685 <= pq_684;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_686 <= pq_685;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_687 <= pq_686;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_688 <= pq_687;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_689 <= pq_688;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_690 <= pq_689;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_691 <= pq_690;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_692 <= pq_691;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_693 <= pq_692;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_694 <= pq_693;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_695 <= pq_694;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_696 <= pq_695;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_697 <= pq_696;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_698 <= pq_697;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_699 <= pq_698;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_700 <= pq_699;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_701 <= pq_700;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_702 <= pq_701;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_703 <= pq_702;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_704 <= pq_703;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_705 <= pq_704;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_706 <= pq_705;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_707 <= pq_706;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_708 <= pq_707;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_557), (p2_admit && ((!(p2_valid[0] && (!pw_557))) || 1'h0))};  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_557))) || 1'h0));  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (((!p2_admit) && (p2_valid == 49'h0000000000000)) && in_ld_idle))) state <= 16'h000c;  // stencil2d_local.cl:19:5
@@ -1934,6 +2316,53 @@ module stencil2d_datapath (
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_813 <= pq_812;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_814 <= pq_813;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_815 <= pq_814;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_821 <= pw_750;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_822 <= pq_821;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_823 <= pq_822;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_824 <= pq_823;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_825 <= pq_824;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_826 <= pq_825;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_827 <= pq_826;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_828 <= pq_827;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_829 <= pq_828;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_830 <= pq_829;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_831 <= pq_830;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_832 <= pq_831;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_833 <= pq_832;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_834 <= pq_833;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_835 <= pq_834;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_836 <= pq_835;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_837 <= pq_836;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_838 <= pq_837;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_839 <= pq_838;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_840 <= pq_839;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_841 <= pq_840;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_842 <= pq_841;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_843 <= pq_842;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_844 <= pq_843;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_845 <= pq_844;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_846 <= pq_845;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_847 <= pq_846;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_848 <= pq_847;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_849 <= pq_848;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_850 <= pq_849;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_851 <= pq_850;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_852 <= pq_851;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_853 <= pq_852;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_854 <= pq_853;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_855 <= pq_854;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_856 <= pq_855;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_857 <= pq_856;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_858 <= pq_857;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_859 <= pq_858;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_860 <= pq_859;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_861 <= pq_860;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_862 <= pq_861;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_863 <= pq_862;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_864 <= pq_863;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_865 <= pq_864;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_866 <= pq_865;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_867 <= pq_866;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) p1_valid <= {p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_720), (p1_admit && ((!(p1_valid[0] && (!pw_720))) || 1'h0))};  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_720))) || 1'h0));  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (((!p1_admit) && (p1_valid == 49'h0000000000000)) && in_ld_idle))) state <= 16'h000f;  // stencil2d_local.cl:17:5
@@ -1956,6 +2385,53 @@ module stencil2d_datapath (
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_910 <= pw_887;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_911 <= pq_910;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_912 <= pq_911;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_932 <= pw_931;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_933 <= pq_932;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_934 <= pq_933;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_935 <= pq_934;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_936 <= pq_935;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_937 <= pq_936;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_938 <= pq_937;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_939 <= pq_938;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_940 <= pq_939;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_941 <= pq_940;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_942 <= pq_941;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_943 <= pq_942;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_944 <= pq_943;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_945 <= pq_944;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_946 <= pq_945;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_947 <= pq_946;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_948 <= pq_947;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_949 <= pq_948;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_950 <= pq_949;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_951 <= pq_950;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_952 <= pq_951;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_953 <= pq_952;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_954 <= pq_953;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_955 <= pq_954;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_956 <= pq_955;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_957 <= pq_956;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_958 <= pq_957;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_959 <= pq_958;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_960 <= pq_959;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_961 <= pq_960;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_962 <= pq_961;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_963 <= pq_962;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_964 <= pq_963;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_965 <= pq_964;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_966 <= pq_965;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_967 <= pq_966;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_968 <= pq_967;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_969 <= pq_968;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_970 <= pq_969;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_971 <= pq_970;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_972 <= pq_971;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_973 <= pq_972;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_974 <= pq_973;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_975 <= pq_974;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_976 <= pq_975;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_977 <= pq_976;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_978 <= pq_977;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) p0_valid <= {p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_878), (p0_admit && ((!(p0_valid[0] && (!pw_878))) || 1'h0))};  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_878))) || 1'h0));  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (((!p0_admit) && (p0_valid == 49'h0000000000000)) && in_ld_idle))) state <= 16'h0012;  // stencil2d_local.cl:7:6

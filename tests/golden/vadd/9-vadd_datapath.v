@@ -91,12 +91,61 @@ module vadd_datapath (
     wire [31:0] fnan_37;
     wire [31:0] pw_38;  // vadd.cl:6:12
     wire [63:0] pw_39;  // vadd.cl:6:5
-    wire [63:0] pq_89;  // vadd.cl:6:5
+    reg  [63:0] pq_89;  // vadd.cl:6:5
     wire [63:0] pv_90;  // vadd.cl:3:6
     wire [7:0]  pw_91;  // vadd.cl:3:6
     wire [7:0]  w_92;  // vadd.cl:3:6
     wire [7:0]  pw_93;  // vadd.cl:3:6
     wire [63:0] pw_94;  // vadd.cl:3:6
+    reg  [63:0] pq_40;  // vadd.cl:6:5
+    reg  [63:0] pq_41;  // vadd.cl:6:5
+    reg  [63:0] pq_42;  // vadd.cl:6:5
+    reg  [63:0] pq_43;  // vadd.cl:6:5
+    reg  [63:0] pq_44;  // vadd.cl:6:5
+    reg  [63:0] pq_45;  // vadd.cl:6:5
+    reg  [63:0] pq_46;  // vadd.cl:6:5
+    reg  [63:0] pq_47;  // vadd.cl:6:5
+    reg  [63:0] pq_48;  // vadd.cl:6:5
+    reg  [63:0] pq_49;  // vadd.cl:6:5
+    reg  [63:0] pq_50;  // vadd.cl:6:5
+    reg  [63:0] pq_51;  // vadd.cl:6:5
+    reg  [63:0] pq_52;  // vadd.cl:6:5
+    reg  [63:0] pq_53;  // vadd.cl:6:5
+    reg  [63:0] pq_54;  // vadd.cl:6:5
+    reg  [63:0] pq_55;  // vadd.cl:6:5
+    reg  [63:0] pq_56;  // vadd.cl:6:5
+    reg  [63:0] pq_57;  // vadd.cl:6:5
+    reg  [63:0] pq_58;  // vadd.cl:6:5
+    reg  [63:0] pq_59;  // vadd.cl:6:5
+    reg  [63:0] pq_60;  // vadd.cl:6:5
+    reg  [63:0] pq_61;  // vadd.cl:6:5
+    reg  [63:0] pq_62;  // vadd.cl:6:5
+    reg  [63:0] pq_63;  // vadd.cl:6:5
+    reg  [63:0] pq_64;  // vadd.cl:6:5
+    reg  [63:0] pq_65;  // vadd.cl:6:5
+    reg  [63:0] pq_66;  // vadd.cl:6:5
+    reg  [63:0] pq_67;  // vadd.cl:6:5
+    reg  [63:0] pq_68;  // vadd.cl:6:5
+    reg  [63:0] pq_69;  // vadd.cl:6:5
+    reg  [63:0] pq_70;  // vadd.cl:6:5
+    reg  [63:0] pq_71;  // vadd.cl:6:5
+    reg  [63:0] pq_72;  // vadd.cl:6:5
+    reg  [63:0] pq_73;  // vadd.cl:6:5
+    reg  [63:0] pq_74;  // vadd.cl:6:5
+    reg  [63:0] pq_75;  // vadd.cl:6:5
+    reg  [63:0] pq_76;  // vadd.cl:6:5
+    reg  [63:0] pq_77;  // vadd.cl:6:5
+    reg  [63:0] pq_78;  // vadd.cl:6:5
+    reg  [63:0] pq_79;  // vadd.cl:6:5
+    reg  [63:0] pq_80;  // vadd.cl:6:5
+    reg  [63:0] pq_81;  // vadd.cl:6:5
+    reg  [63:0] pq_82;  // vadd.cl:6:5
+    reg  [63:0] pq_83;  // vadd.cl:6:5
+    reg  [63:0] pq_84;  // vadd.cl:6:5
+    reg  [63:0] pq_85;  // vadd.cl:6:5
+    reg  [63:0] pq_86;  // vadd.cl:6:5
+    reg  [63:0] pq_87;  // vadd.cl:6:5
+    reg  [63:0] pq_88;  // vadd.cl:6:5
     wire [63:0] w_95;  // vadd.cl:3:6
     reg  [7:0]  launch_err;
     reg         done_q;
@@ -153,17 +202,6 @@ module vadd_datapath (
     assign w_92 = 8'h01;
     assign pw_93 = (pw_91 + w_92);
     assign pw_94 = {56'h00000000000000, pw_93[7:0]};
-
-    ohls_delay_ram #(  // vadd.cl:6:5
-        .WIDTH(64),
-        .DEPTH(50)
-    ) pq_89_line (
-        .clk(clk),
-        .rst(rst),
-        .en(((state == 16'h0004) && (1'h1 && p0_en))),
-        .in(pw_39),
-        .out(pq_89)
-    );
     assign p0_stall = (((((((p0_valid[0] && 1'h1) && pw_4) && (!a_ld_req_ready)) || ((p0_valid[44] && 1'h1) && (!a_ld_resp_valid))) || (((p0_valid[0] && 1'h1) && pw_4) && (!b_ld_req_ready))) || ((p0_valid[44] && 1'h1) && (!b_ld_resp_valid))) || ((p0_valid[50] && 1'h1) && (!c_st_req_ready)));
     assign w_95 = 64'h0000000000000000;
     assign done = done_q;
@@ -213,6 +251,56 @@ module vadd_datapath (
             if (((state == 16'h0004) && p0_en)) pd_35 <= pd_34;  // vadd.cl:3:6
             if (((state == 16'h0004) && p0_en)) pd_36 <= pd_35;  // vadd.cl:3:6
             if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_4) && p0_en))) v1_lid_x <= pw_94;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_40 <= pw_39;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_41 <= pq_40;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_42 <= pq_41;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_43 <= pq_42;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_44 <= pq_43;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_45 <= pq_44;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_46 <= pq_45;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_47 <= pq_46;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_48 <= pq_47;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_49 <= pq_48;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_50 <= pq_49;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_51 <= pq_50;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_52 <= pq_51;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_53 <= pq_52;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_54 <= pq_53;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_55 <= pq_54;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_56 <= pq_55;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_57 <= pq_56;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_58 <= pq_57;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_59 <= pq_58;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_60 <= pq_59;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_61 <= pq_60;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_62 <= pq_61;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_63 <= pq_62;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_64 <= pq_63;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_65 <= pq_64;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_66 <= pq_65;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_67 <= pq_66;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_68 <= pq_67;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_69 <= pq_68;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_70 <= pq_69;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_71 <= pq_70;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_72 <= pq_71;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_73 <= pq_72;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_74 <= pq_73;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_75 <= pq_74;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_76 <= pq_75;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_77 <= pq_76;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_78 <= pq_77;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_79 <= pq_78;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_80 <= pq_79;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_81 <= pq_80;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_82 <= pq_81;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_83 <= pq_82;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_84 <= pq_83;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_85 <= pq_84;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_86 <= pq_85;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_87 <= pq_86;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_88 <= pq_87;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_89 <= pq_88;  // vadd.cl:3:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) p0_valid <= {p0_valid[93], p0_valid[92], p0_valid[91], p0_valid[90], p0_valid[89], p0_valid[88], p0_valid[87], p0_valid[86], p0_valid[85], p0_valid[84], p0_valid[83], p0_valid[82], p0_valid[81], p0_valid[80], p0_valid[79], p0_valid[78], p0_valid[77], p0_valid[76], p0_valid[75], p0_valid[74], p0_valid[73], p0_valid[72], p0_valid[71], p0_valid[70], p0_valid[69], p0_valid[68], p0_valid[67], p0_valid[66], p0_valid[65], p0_valid[64], p0_valid[63], p0_valid[62], p0_valid[61], p0_valid[60], p0_valid[59], p0_valid[58], p0_valid[57], p0_valid[56], p0_valid[55], p0_valid[54], p0_valid[53], p0_valid[52], p0_valid[51], p0_valid[50], p0_valid[49], p0_valid[48], p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_4), (p0_admit && ((!(p0_valid[0] && (!pw_4))) || ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))};  // vadd.cl:3:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_4))) || ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))));  // vadd.cl:3:6
             if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));  // vadd.cl:3:6
