@@ -44,18 +44,15 @@ fn plan(call: &BuiltinCall, width: u8) -> Option<Plan> {
     }
 }
 
-/// Ops added at the end of a block's order, to be moved before the call they replace.
+/// Adds ops with one span at the end of a block's order.
 struct Emit<'a> {
     b: &'a mut Block,
     span: crate::diag::Span,
-    added: Vec<OpId>,
 }
 
 impl Emit<'_> {
     fn op(&mut self, kind: OpKind, w: u8, args: &[OpId]) -> OpId {
-        let id = self.b.add(kind, Some(Ty::I(w)), self.span, args);
-        self.added.push(id);
-        id
+        self.b.add(kind, Some(Ty::I(w)), self.span, args)
     }
 
     fn konst(&mut self, w: u8, v: u64) -> OpId {
@@ -95,11 +92,8 @@ pub fn block(b: &mut Block) -> HashMap<OpId, OpId> {
     for (call, p, w, signed) in calls {
         let args = b.operands(call);
         let span = b.op(call).span;
-        let mut e = Emit {
-            b,
-            span,
-            added: Vec::new(),
-        };
+        let since = b.order.len();
+        let mut e = Emit { b, span };
         let value = match p {
             Plan::High { add } => {
                 let wide = 2 * w;
@@ -124,12 +118,7 @@ pub fn block(b: &mut Block) -> HashMap<OpId, OpId> {
                 }
             }
         };
-        let added = e.added;
-        // The new ops take the call's place in the order (after its operands).
-        b.order.retain(|o| !added.contains(o));
-        let at = b.order.iter().position(|o| *o == call).expect("in order");
-        b.order.splice(at..at, added);
-        super::forward::replace(b, call, value);
+        super::forward::replace_with_appended(b, call, value, since);
         map.insert(call, value);
     }
     map

@@ -75,6 +75,16 @@ pub fn replace(b: &mut Block, old: OpId, new: OpId) {
     remove(b, old);
 }
 
+/// Replaces `old` by `new`, an op of the ones appended to `b` since its order had
+/// `since` ops: those take `old`'s place in the order (they read only what `old` could),
+/// then `old`'s users read `new` and `old` goes (`replace`).
+pub fn replace_with_appended(b: &mut Block, old: OpId, new: OpId, since: usize) {
+    let added = b.order.split_off(since);
+    let at = b.order.iter().position(|o| *o == old).expect("in order");
+    b.order.splice(at..at, added);
+    replace(b, old, new);
+}
+
 /// Forwards the reads of block `b`; returns each removed read with the op now standing
 /// for it.
 pub fn block(b: &mut Block) -> HashMap<OpId, OpId> {

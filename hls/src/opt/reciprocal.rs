@@ -50,6 +50,7 @@ pub fn block(b: &mut Block, flags: &MathFlags) -> HashMap<OpId, OpId> {
         .collect();
     for (div, x, r) in divs {
         let span = b.op(div).span;
+        let since = b.order.len();
         let k = b.add(
             OpKind::Const(vec![r.to_bits() as u64]),
             Some(Ty::F32),
@@ -57,11 +58,7 @@ pub fn block(b: &mut Block, flags: &MathFlags) -> HashMap<OpId, OpId> {
             &[],
         );
         let m = b.add(OpKind::Binary(BinOp::FMul), Some(Ty::F32), span, &[x, k]);
-        // The multiply takes the division's place in the order.
-        b.order.retain(|o| *o != k && *o != m);
-        let at = b.order.iter().position(|o| *o == div).expect("in order");
-        b.order.splice(at..at, [k, m]);
-        super::forward::replace(b, div, m);
+        super::forward::replace_with_appended(b, div, m, since);
         map.insert(div, m);
     }
     map
