@@ -623,7 +623,7 @@ fn mul_hi_widths() {
             o[6],
             (hi(i64::from(x) * i64::from(y), 32) as i32).wrapping_add(i as i32)
         );
-        let mad = ((x >> 9) * (y >> 9)).wrapping_add(x);
+        let mad = (x >> 9).wrapping_mul(y >> 9).wrapping_add(x);
         let mul = ((x as u32) & 0xFF_FFFF).wrapping_mul((y as u32) & 0xFFFF);
         assert_eq!(o[7], mad ^ mul as i32);
         assert_eq!(lout[i], i64::from(x) * i64::from(y));
