@@ -71,6 +71,7 @@ const SUPPORTED: &[&str] = &[
     "bit_builtins",
     "mul_hi_widths",
     "fdiv_const",
+    "fast_math_div",
     "long_arith",
     "relational_vec",
     "select_bitselect",

@@ -8,6 +8,9 @@ use ocl_hls::frontend::types::AddrSpace;
 use ocl_hls::interp::{run, ArgValue, Launch, Options};
 use ocl_hls::ir::*;
 
+#[allow(dead_code)] // the scratch-folder helper is for other test binaries
+mod common;
+
 /// Source text whose line `n` starts at byte `(n - 1) * 10`, so a span can name a line.
 fn source_map() -> SourceMap {
     let mut sm = SourceMap::new();
@@ -697,27 +700,11 @@ fn every_conformance_and_repo_kernel_runs() {
     assert!(ran >= 19, "only {ran} kernels found");
 }
 
-/// The `ocl-ref` binary (POCL runner) of this workspace, built by `cargo test --workspace`:
-/// the newer of the debug and release builds, so a stale one left by an older checkout is
-/// not picked over a fresh one (`cargo test -p ocl-hls` alone does not rebuild it).
-fn ocl_ref_binary() -> std::path::PathBuf {
-    let target = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target");
-    let newest = ["debug/ocl-ref", "release/ocl-ref"]
-        .iter()
-        .map(|p| target.join(p))
-        .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
-        .max();
-    if let Some((_, p)) = newest {
-        return p;
-    }
-    panic!("the ocl-ref binary is missing: run `cargo build -p ocl-ref` (cargo test --workspace builds it; POCL comes from `bash scripts/install-deps.sh`)");
-}
-
 /// Every kernel with a launch spec gives the same checked buffers as POCL (bit-exact, or
 /// within the spec's `tolerance_ulp`).
 #[test]
 fn matches_pocl_on_every_kernel() {
-    let bin = ocl_ref_binary();
+    let bin = common::ocl_ref_binary();
     let mut failures = Vec::new();
     let mut compared = 0;
     let mut left_to_engines = 0;
@@ -890,7 +877,7 @@ fn differential_except(
     files: &[(&str, Vec<u8>)],
     open: &dyn Fn(&str, usize) -> bool,
 ) -> Vec<String> {
-    let bin = ocl_ref_binary();
+    let bin = common::ocl_ref_binary();
     let dir = std::env::temp_dir().join(format!("interp-diff-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");

@@ -211,3 +211,98 @@ fn a_launch_with_another_local_size_than_reqd_fails_in_both_engines() {
         assert!(!out.exists(), "{engine}");
     }
 }
+
+/// Distance of `got` from the real number `exact` in units in the last place of an f32
+/// at `exact`'s magnitude (the measure OpenCL's accuracy tables use).
+fn ulps(got: f32, exact: f64) -> f64 {
+    let ulp = (exact.abs().log2().floor() - 23.0).exp2();
+    (f64::from(got) - exact).abs() / ulp
+}
+
+/// `-cl-fast-relaxed-math` reaches all three engines: the interpreter and Verilator run the
+/// same optimized IR (divisions by constants are multiplies by the reciprocal) and give the
+/// same bits, POCL compiles with the same option, and both stay within OpenCL's
+/// relaxed-math bound for `x / y` (2.5 ulp, OpenCL 1.2 section 7.4) of the real quotient.
+/// Without the option, or with `--no-opt`, the interpreter's quotients are the correctly
+/// rounded ones, so the option is seen to change results (and the kernel's plain three-way
+/// check in `datapath.rs` and `interp.rs` holds bit for bit).
+#[test]
+fn fast_relaxed_math_reaches_pocl_the_interpreter_and_verilator() {
+    let t = Tmp::new("fast_math");
+    let cl = repo().join("tests/kernels/fast_math_div.cl");
+    let spec = cl.with_extension("yaml");
+    let flag = "-cl-fast-relaxed-math";
+    let out_bin = |dir: &str, engine: &str, extra: &[&str]| -> Vec<f32> {
+        let out = t.0.join(dir);
+        let r = run(&cl, &spec, &out, &[&["--engine", engine], extra].concat());
+        assert!(
+            r.status.success(),
+            "{engine}: {}",
+            String::from_utf8_lossy(&r.stderr)
+        );
+        floats(&std::fs::read(out.join("out.bin")).unwrap())
+    };
+    let interp = out_bin("interp", "interp", &[flag]);
+    let sim = out_bin("sim", "sim", &[flag]);
+    let exact_interp = out_bin("interp-exact", "interp", &[]);
+    let no_opt = out_bin("interp-no-opt", "interp", &["--no-opt", flag]);
+    assert!(
+        no_opt
+            .iter()
+            .zip(&exact_interp)
+            .all(|(a, b)| a.to_bits() == b.to_bits()),
+        "--no-opt {flag}: the interpreter still rewrote a division"
+    );
+    let pocl_dir = t.0.join("pocl");
+    let r = Command::new(common::ocl_ref_binary())
+        .arg("run")
+        .arg(&cl)
+        .arg("--spec")
+        .arg(&spec)
+        .arg("--out")
+        .arg(&pocl_dir)
+        .arg(flag)
+        .output()
+        .expect("run ocl-ref");
+    assert!(
+        r.status.success(),
+        "ocl-ref: {}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    let pocl = floats(&std::fs::read(pocl_dir.join("out.bin")).unwrap());
+    let x = floats(&std::fs::read(t.0.join("interp/x.bin")).unwrap());
+    let w = floats(&std::fs::read(t.0.join("interp/w.bin")).unwrap());
+
+    if let Some(j) = (0..sim.len()).find(|&j| sim[j].to_bits() != interp[j].to_bits()) {
+        panic!(
+            "with {flag}, Verilator and the interpreter differ first at out[{j}]: {:e} and {:e}",
+            sim[j], interp[j]
+        );
+    }
+    let mut rewritten = 0;
+    for i in 0..256 {
+        let v = f64::from(x[i]);
+        let exact = [
+            v / 3.0,
+            v / 10.0,
+            f64::from(x[i] + 1.0) / f64::from(0.7f32),
+            v / f64::from(w[i]),
+        ];
+        for (k, e) in exact.iter().enumerate() {
+            let j = 4 * i + k;
+            for (who, got) in [("interpreter", interp[j]), ("POCL", pocl[j])] {
+                assert!(
+                    ulps(got, *e) <= 2.5,
+                    "{who}: out[{j}] = {got:e} is {:.2} ulp from {e:e}",
+                    ulps(got, *e)
+                );
+            }
+            assert!(ulps(exact_interp[j], *e) <= 0.5, "out[{j}] without {flag}");
+            rewritten += usize::from(interp[j].to_bits() != exact_interp[j].to_bits());
+        }
+    }
+    assert!(
+        rewritten > 0,
+        "{flag} changed no quotient: the reciprocal rewrite did not reach the run"
+    );
+}

@@ -22,6 +22,7 @@ const KERNELS: &[&str] = &[
     "bit_builtins",
     "mul_hi_widths",
     "fdiv_const",
+    "fast_math_div",
     "bool_literals",
     "char_short_promote",
     "constant_struct_table",
@@ -661,6 +662,27 @@ fn fdiv_const() {
             assert!(
                 got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
                 "{x:e} / {c:e}: {got:e}, expected {want:e}"
+            );
+        }
+    }
+}
+
+#[test]
+fn fast_math_div() {
+    let r = project("fast_math_div");
+    let x = f32s(input(&r, "x"));
+    let w = f32s(input(&r, "w"));
+    let out = f32s(output(&r, "out"));
+    for i in 0..256 {
+        let v = x[i];
+        let want = [v / 3.0, v / 10.0, (v + 1.0) / 0.7, v / w[i]];
+        for (k, want) in want.iter().enumerate() {
+            assert_eq!(
+                out[4 * i + k].to_bits(),
+                want.to_bits(),
+                "out[{}] for x = {v:e}, w = {:e}",
+                4 * i + k,
+                w[i]
             );
         }
     }

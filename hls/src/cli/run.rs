@@ -40,7 +40,9 @@ pub struct RunArgs {
     /// interpreter reads zero bytes)
     #[arg(long)]
     pub strict: bool,
-    /// With --engine sim: generate the core without the opt stage (as `build --no-opt`)
+    /// Without the opt stage: the simulated core is generated as by `build --no-opt`, and
+    /// the interpreter leaves out the rewrites the float options allow (-cl-fast-relaxed-math
+    /// and -cl-unsafe-math-optimizations divide by constants as multiplies otherwise)
     #[arg(long)]
     pub no_opt: bool,
     #[command(flatten)]
@@ -56,12 +58,6 @@ pub fn run(args: &RunArgs) -> u8 {
     }
     if args.trace.is_some() && !matches!(args.engine, EngineArg::Sim) {
         eprintln!("ocl-hls: error: --trace needs --engine sim (the interpreter has no waveform)");
-        return 1;
-    }
-    if args.no_opt && !matches!(args.engine, EngineArg::Sim) {
-        eprintln!(
-            "ocl-hls: error: --no-opt needs --engine sim (the interpreter runs no opt stage)"
-        );
         return 1;
     }
     let opts = RunOptions {

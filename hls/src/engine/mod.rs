@@ -42,8 +42,8 @@ pub struct RunOptions {
     pub trace: Option<PathBuf>,
     /// Reads of never-written private memory stop the run instead of warning (interp).
     pub strict: bool,
-    /// The opt stage's options for the generated core (sim only; `--no-opt`, the
-    /// floating-point build options).
+    /// The opt stage's options for the generated core (`--no-opt`, the floating-point
+    /// build options); the interpreter follows the float options' rewrites.
     pub opt: crate::opt::Options,
     /// Random stalls on every channel of the memory model (sim only); `None` takes them
     /// from `OCL_HLS_SIM_STALLS=PERCENT[:SEED]`, if set.
@@ -138,8 +138,16 @@ pub fn run_file(cl: &Path, spec_path: &Path, opts: &RunOptions) -> Result<RunRes
             (bufs, items)
         }
         Engine::Interp => {
+            // Under the float build options that change results, the interpreter runs the
+            // rewrites the opt stage makes for them, as the generated core does.
+            let relaxed =
+                (opts.opt.math != crate::opt::fast_math::MathFlags::default()).then(|| {
+                    let mut k = kernel.clone();
+                    crate::opt::relax_floats(&mut k, &opts.opt);
+                    k
+                });
             let out = interp::run(
-                kernel,
+                relaxed.as_ref().unwrap_or(kernel),
                 &interp_launch(&l),
                 &interp::Options {
                     check_hints: opts.check_hints,

@@ -139,6 +139,22 @@ pub fn run(kernel: &mut Kernel, board: &Board) -> Result<OptReport, Diagnostic> 
     run_with(kernel, &launch, board, &Options::default())
 }
 
+/// The rewrites by which the floating-point build options change results (today: rounded
+/// reciprocals of constant divisors), applied to any form of `kernel` when the stage is on;
+/// returns how many fired. The interpreter runs them so that `run --engine interp` with
+/// those options computes the same bits as the generated hardware (`run_with` applies the
+/// same rewrite to the same divisions first, before any other).
+pub fn relax_floats(kernel: &mut Kernel, opts: &Options) -> usize {
+    if !opts.enabled {
+        return 0;
+    }
+    kernel
+        .blocks
+        .iter_mut()
+        .map(|b| reciprocal::block(b, &opts.math).len())
+        .sum()
+}
+
 /// Optimises every block of a group-form kernel for `board`, with the launch facts the
 /// group form records (work-group sizes) for bit-width narrowing; with the stage turned
 /// off, a report that says so.
