@@ -56,6 +56,10 @@
 //   ALIGN_BYTES      alignment of every request address (a power of two, 1..ELEM_BYTES;
 //                    default ELEM_BYTES, OpenCL's natural alignment). Below ELEM_BYTES an
 //                    element may span two beats.
+//   FRESH            1 (with STREAM = 0): no request shares the previous request's beats;
+//                    each fetches its own after it is accepted, so it sees every write
+//                    acknowledged before then (a pipeline's load ordered after its
+//                    earlier iterations' stores). 0: the default sharing.
 // Ports
 //   clk, rst                                 clock; synchronous active-high reset
 //   req_valid, req_ready, req_addr           element requests (valid/ready)
@@ -78,7 +82,8 @@ module ohls_mem_load #(
     parameter REQ_DEPTH = 64,
     parameter ID_WIDTH = 1,
     parameter AXI_ID = 0,
-    parameter ALIGN_BYTES = ELEM_BYTES
+    parameter ALIGN_BYTES = ELEM_BYTES,
+    parameter FRESH = 0
 ) (
     input  wire                    clk,
     input  wire                    rst,
@@ -188,14 +193,14 @@ module ohls_mem_load #(
     wire [ADDR_WIDTH-1:0] cur_tail = cur_ba + BYTES_A;
     wire [ADDR_WIDTH-1:0] cur_last = ((SPAN != 0) && cur_span) ? cur_tail : cur_ba;
     wire [ADDR_WIDTH-1:0] tail = ba + BYTES_A;
-    wire same_beat = live && (ba == cur_ba);
+    wire same_beat = (FRESH == 0) && live && (ba == cur_ba);
     // The next beat of a live stream: fetched already, still to be prefetched, or the
     // last request's second beat. With STREAM = 0 it counts only for spanning elements,
     // whose beats chain (an aligned unit treats it as a fresh request, as it always has).
     wire next_beat = (STREAM != 0)
         ? (live && pf_active && (ba == cur_tail)
            && ((ba < pf_next) || (ba < stream_end) || ((SPAN != 0) && cur_span)))
-        : ((SPAN != 0) && live && (ba == cur_tail));
+        : ((FRESH == 0) && (SPAN != 0) && live && (ba == cur_tail));
     // With STREAM = 1 a spanning element's second beat must come from the same run too:
     // the last request's second beat, fetched already, or to be prefetched. Otherwise
     // (only past stream_end) the request fetches afresh.

@@ -150,9 +150,12 @@ fn memory_unit_configs() -> Vec<(&'static str, Vec<(&'static str, u32)>)> {
                     q.push(("STRB", strb));
                     out.push(("ohls_mem_store", q));
                 }
-                for stream in [0, 1] {
+                for (stream, fresh) in [(0, 0), (1, 0), (0, 1)] {
                     let mut q = p.clone();
                     q.push(("STREAM", stream));
+                    if fresh == 1 {
+                        q.push(("FRESH", 1));
+                    }
                     out.push(("ohls_mem_load", q));
                 }
             }
@@ -165,7 +168,7 @@ fn memory_unit_configs() -> Vec<(&'static str, Vec<(&'static str, u32)>)> {
 fn memory_units_lint_clean_in_every_configuration() {
     let files = template_files();
     let configs = memory_unit_configs();
-    assert_eq!(configs.len(), 4 * (6 + 10 + 15 + 21));
+    assert_eq!(configs.len(), 5 * (6 + 10 + 15 + 21));
     // Two at a time: each lint is a short single-threaded verilator run.
     let halves: Vec<Vec<String>> = std::thread::scope(|sc| {
         let jobs: Vec<_> = (0..2)

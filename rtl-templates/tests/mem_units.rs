@@ -475,6 +475,28 @@ fn load_unit_serves_misaligned_elements_in_random_traffic() {
     }
 }
 
+/// FRESH = 1 (a pipeline's load ordered after stores it may read): no request shares the
+/// beats fetched for the one before, even in the same beat, so each is read after the
+/// request was taken: a stride-1 walk fetches a beat per element, aligned or spanning,
+/// and random traffic under stalls is answered right (the bench checks every element).
+#[test]
+fn load_unit_fresh_fetches_every_request_its_own_beats() {
+    let fresh: Vec<(&str, u32)> = NO_STREAM.iter().copied().chain([("FRESH", 1)]).collect();
+    for s in [ALIGNED4, shape(256, 16, 4)] {
+        let exe = load_unit(s, &fresh);
+        let reqs: Vec<u32> = (0..1000).map(|i| 0x4000 + s.elem * i).collect();
+        let r = run_loads(&exe, s, &reqs, &no_stream_run(41, 20, "walk"));
+        assert_eq!(r.burst_count(), 1000, "{s:?}: {:?}", &r.bursts[..8]);
+        for seed in 42..=43u64 {
+            let reqs = accesses(seed, 2000, s.elem, s.align);
+            let r = run_loads(&exe, s, &reqs, &no_stream_run(seed, 20, "mix"));
+            // A spanning element across a 4 KiB boundary takes two bursts.
+            let (n, spanning) = (r.burst_count(), s.align < s.elem);
+            assert!(n == 2000 || (spanning && n > 2000), "{s:?}: {n} bursts");
+        }
+    }
+}
+
 /// STREAM = 0 with spanning elements: each request reads only its own beats (the bench
 /// checks it), a request continuing the last one's beats reads only the beats it adds,
 /// so a stride-1 stream reads each beat once, at one element per cycle with enough reads

@@ -116,6 +116,15 @@ pub fn describe(
                         } else {
                             "scattered: each access fetches its own beats".to_string()
                         };
+                        if let Some(w) = pl.ordered_loads.get(&m).and_then(|w| w.first()) {
+                            let at = SrcLoc::of_span(sm, g.block(w.store.0).op(w.store.1).span);
+                            a.how = format!(
+                                "ordered: waits until the store at {at} of {} iteration{} \
+                                 before is acknowledged, then fetches its own beat",
+                                w.distance,
+                                if w.distance == 1 { "" } else { "s" }
+                            );
+                        }
                     }
                     "store" => {
                         a.unit = "store unit";

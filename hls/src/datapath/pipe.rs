@@ -243,6 +243,8 @@ impl Gen<'_> {
         // Wide loads' request conditions to fill in once every op is there: the blocks
         // of their members, the time, the 1-bit wire.
         let mut any_guard: Vec<(Vec<BlockId>, u32, NetId)> = Vec::new();
+        // Per store unit an ordered load waits on: the stores sent, counting this cycle's.
+        let mut sent_counts: HashMap<String, NetId> = HashMap::new();
         for &(b, o) in &pl.ops {
             let t = cycle(&(b, o));
             let op = self.k.block(b).op(o).clone();
@@ -461,6 +463,53 @@ impl Gen<'_> {
                         self.fsm.drive(ra, at.clone(), req);
                         self.fsm
                             .drive(rv, Expr::land(at.clone(), Expr::Net(en)), Expr::lit(1, 1));
+                        // A load after earlier iterations' stores it may read waits until
+                        // the store of iteration `i - distance` is acknowledged: the count
+                        // of stores sent as that store went (the schedule issued it
+                        // already) rides a chain to this load's stage `distance`
+                        // iterations later, and the unit's count of acknowledged stores
+                        // must reach it.
+                        for w in pl.ordered_loads.get(&(b, o)).into_iter().flatten() {
+                            let sop = self.k.block(w.store.0).op(w.store.1).clone();
+                            let OpKind::Store { base, .. } = &sop.kind else {
+                                continue;
+                            };
+                            let sbuf = self.buffer(*base, sop.span)?;
+                            let sent = match sent_counts.get(&sbuf) {
+                                Some(n) => *n,
+                                None => {
+                                    let n = self.st_sent_counter(&sbuf, pre, run)?;
+                                    sent_counts.insert(sbuf.clone(), n);
+                                    n
+                                }
+                            };
+                            let mut at_store = Val {
+                                avail: Some(cycle(&w.store)),
+                                wire: sent,
+                                chain: None,
+                            };
+                            let need =
+                                self.delayed(ii, &mut p.chains, &mut at_store, t + w.distance * ii);
+                            let acked = port(&self.m, &format!("{sbuf}_st_acked"))?;
+                            let name = self.fresh("pow");
+                            let ahead = self.m.wire(&name, 32);
+                            self.m.assign(
+                                ahead,
+                                Expr::bin(BinOp::Sub, Expr::Net(acked), Expr::Net(need)),
+                            );
+                            // Behind (wrapping): the store is not acknowledged yet.
+                            let behind = Expr::Slice {
+                                net: ahead,
+                                hi: 31,
+                                lo: 31,
+                            };
+                            let waiting = Expr::land(at.clone(), behind);
+                            // The unit would hold the store for a longer burst: waiting, the
+                            // load has it written out now.
+                            let flush = port(&self.m, &format!("{sbuf}_st_flush"))?;
+                            self.fsm.drive(flush, waiting.clone(), Expr::lit(1, 1));
+                            p.stall_terms.push(waiting);
+                        }
                         p.stall_terms
                             .push(Expr::land(at, Expr::lnot(Expr::Net(rr))));
                         self.fsm
@@ -1109,6 +1158,37 @@ impl Gen<'_> {
     /// `net` delayed by the latency of the unit just started in a pipeline (a register
     /// chain that moves with the pipeline), or `net` itself outside one: what a unit's
     /// result post-processing reads of the unit's operands.
+    /// The count of stores buffer `buf`'s store unit has taken, as of the end of this
+    /// cycle (a wire: the register plus this cycle's store), in the numbering of the
+    /// unit's `acked`: loop entry (state `pre`) starts it at `acked`, as every store
+    /// before the loop is acknowledged then (a pipeline leaves its state only once its
+    /// store units are idle).
+    fn st_sent_counter(
+        &mut self,
+        buf: &str,
+        pre: StateId,
+        run: StateId,
+    ) -> Result<NetId, Diagnostic> {
+        let acked = port(&self.m, &format!("{buf}_st_acked"))?;
+        let (rv, rr) = (
+            port(&self.m, &format!("{buf}_st_req_valid"))?,
+            port(&self.m, &format!("{buf}_st_req_ready"))?,
+        );
+        let name = self.fresh("pss");
+        let sent = self.m.reg(&name, 32);
+        self.resets.push((sent, Const::zero(32)));
+        let name = self.fresh("psn");
+        let now = self.m.wire(&name, 32);
+        let fire = Expr::land(Expr::Net(rv), Expr::Net(rr));
+        self.m.assign(
+            now,
+            Expr::bin(BinOp::Add, Expr::Net(sent), Expr::zext(fire.clone(), 31)),
+        );
+        self.fsm.set(pre, sent, Expr::Net(acked));
+        self.fsm.set_when(run, sent, Expr::Net(now), fire);
+        Ok(now)
+    }
+
     pub(super) fn pipe_delayed(&mut self, net: NetId) -> NetId {
         let Some(ctx) = self.pipe.clone() else {
             return net;

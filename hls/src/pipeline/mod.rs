@@ -71,6 +71,20 @@ pub struct PipeLoop {
     /// core compares their address ranges and runs the loop ordered, on the FSM, when any
     /// pair overlaps (loop versioning).
     pub overlap: Vec<(u32, u32)>,
+    /// Loads that may read what a global store of an earlier iteration wrote (an
+    /// `ivdep(N)` loop's carried dependence through memory), with those stores: the
+    /// schedule issues the store of iteration `i - distance` before the load of iteration
+    /// `i`, and the load is requested only once the store unit's count of acknowledged
+    /// stores (`NAME_st_acked`) has reached that store's, so it reads the stored bytes.
+    pub ordered_loads: BTreeMap<(BlockId, OpId), Vec<OrderedAfter>>,
+}
+
+/// A store an ordered load waits for: the load of iteration `i` reads only once the
+/// store of iteration `i - distance` (and every store before it) is acknowledged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OrderedAfter {
+    pub store: (BlockId, OpId),
+    pub distance: u32,
 }
 
 /// Plans group-form kernel `k` (modulo schedules `sched` on `lib`).
@@ -120,6 +134,8 @@ pub fn plan(
                     b.load_in_flight = b.load_in_flight.max(u.load_in_flight);
                     b.store_strb |= u.store_strb;
                     b.load_scattered |= u.load_scattered;
+                    b.load_fresh |= u.load_fresh;
+                    b.store_acked |= u.store_acked;
                 }
                 pl.overlap = overlap_pairs(k, s, &pl);
                 for &(x, y) in &pl.overlap {
@@ -624,10 +640,22 @@ fn check_loop(
         }
         _ => true,
     };
+    // Across iterations the load waits for the store's acknowledgement (`ordered_loads`),
+    // which needs the store of iteration `i - distance` issued before the load of `i`.
+    let mut ordered_loads: BTreeMap<(BlockId, OpId), Vec<OrderedAfter>> = BTreeMap::new();
+    let ms = sched.loops.get(&s.id);
     for d in sched.mem_deps.get(&s.id).into_iter().flatten() {
         let store = matches!(kind(d.from), OpKind::Store { .. }) && global(d.from);
         let load = matches!(kind(d.to), OpKind::Load { .. }) && global(d.to);
-        if store && load {
+        if !(store && load) {
+            continue;
+        }
+        let at = |x: (BlockId, OpId)| ms.and_then(|m| m.cycle.get(&x).copied());
+        let ahead = match (at(d.from), at(d.to), ms) {
+            (Some(st), Some(ld), Some(m)) => ld + d.distance * m.ii > st,
+            _ => false,
+        };
+        if d.distance == 0 || !ahead {
             return Err(format!(
                 "a load may read what a store of {} wrote: the memory units do not order \
                  them yet",
@@ -637,6 +665,21 @@ fn check_loop(
                     format!("the iteration {} before", d.distance)
                 }
             ));
+        }
+        let waits = ordered_loads.entry(d.to).or_default();
+        match waits.iter_mut().find(|w| w.store == d.from) {
+            Some(w) => w.distance = w.distance.min(d.distance),
+            None => waits.push(OrderedAfter {
+                store: d.from,
+                distance: d.distance,
+            }),
+        }
+        if let OpKind::Store {
+            base: Some(Base::Param(p)),
+            ..
+        } = kind(d.from)
+        {
+            uses.entry(*p).or_default().store_acked = true;
         }
     }
     // A buffer's load unit prefetches (STREAM) where the loop's only load of it walks
@@ -672,7 +715,11 @@ fn check_loop(
             }
             _ => false,
         };
-        u.load_scattered |= !stream;
+        // A load ordered after stores fetches afresh when it is asked: a stream's
+        // prefetched beats could be older than the stores it waits for.
+        let ordered = is.iter().any(|x| ordered_loads.contains_key(x));
+        u.load_scattered |= !stream || ordered;
+        u.load_fresh |= ordered;
     }
     Ok((
         PipeLoop {
@@ -682,6 +729,7 @@ fn check_loop(
             guards,
             latency: BTreeMap::new(),
             overlap: Vec::new(),
+            ordered_loads,
         },
         uses.into_iter().collect(),
     ))

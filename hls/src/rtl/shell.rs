@@ -142,6 +142,14 @@ pub struct BufferPaths {
     /// or wide group per iteration, the next element each time): its load unit fetches
     /// each request's own beats instead of prefetching (STREAM = 0).
     pub load_scattered: bool,
+    /// Some pipelined load of this buffer must see stores acknowledged since the
+    /// previous request (an `ivdep(N)` loop's carried dependence): its load unit fetches
+    /// every request's beats afresh, never sharing the previous request's (FRESH = 1).
+    pub load_fresh: bool,
+    /// A pipelined load waits for stores to this buffer to be acknowledged: the datapath
+    /// reads the store unit's count of them (`NAME_st_acked`, 32 bits, wrapping) and has
+    /// the unit write out what it holds while the load waits (`NAME_st_flush`).
+    pub store_acked: bool,
     /// The datapath reads the buffer's size register (`NAME_size`): a pipelined loop
     /// checks at its entry that this buffer does not overlap another.
     pub size: bool,
@@ -270,6 +278,10 @@ pub fn datapath_ports_with(
                 m.output(&format!("{n}_st_req_strb"), bytes);
             }
             m.input(&format!("{n}_st_idle"), 1);
+            if b.paths.store_acked {
+                m.input(&format!("{n}_st_acked"), 32);
+                m.output(&format!("{n}_st_flush"), 1);
+            }
         }
         if b.paths.shared() {
             m.output(&format!("{n}_pipe"), 1);
@@ -674,7 +686,11 @@ fn shell_module(
                 .param("MAX_OUTSTANDING", reqs as i64)
                 .param("FIFO_DEPTH", fifo as i64)
                 .param("REQ_DEPTH", reqs as i64)
-                .param("ALIGN_BYTES", align_of(b.paths.load_align, bytes))
+                .param("ALIGN_BYTES", align_of(b.paths.load_align, bytes));
+            if b.paths.load_fresh {
+                ld = ld.param("FRESH", 1);
+            }
+            ld = ld
                 .input("clk", 1, clk)
                 .input("rst", 1, rst)
                 .input("req_valid", 1, dpnet(&format!("{n}_ld_req_valid")))
@@ -722,7 +738,11 @@ fn shell_module(
         if let Some(bytes) = b.paths.pipe_store {
             let ports = unit_ports(&mut m, "st", true);
             let err = m.wire(&format!("{n}_st_err"), 1);
-            let acked = m.wire(&format!("{n}_st_acked"), 32);
+            let acked = if b.paths.store_acked {
+                dpnet(&format!("{n}_st_acked"))
+            } else {
+                m.wire(&format!("{n}_st_acked"), 32)
+            };
             let idle = dpnet(&format!("{n}_st_idle"));
             idles.push(idle);
             wr_errs.push(err);
@@ -749,7 +769,15 @@ fn shell_module(
                         Expr::lit(bytes, u64::MAX >> (64 - bytes.min(64)))
                     },
                 )
-                .input("flush", 1, Expr::lit(1, 0));
+                .input(
+                    "flush",
+                    1,
+                    if b.paths.store_acked {
+                        Expr::Net(dpnet(&format!("{n}_st_flush")))
+                    } else {
+                        Expr::lit(1, 0)
+                    },
+                );
             st = with_master(st, &ports);
             m.instance(
                 st.output("acked", 32, acked)
