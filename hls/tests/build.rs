@@ -597,3 +597,38 @@ fn divisions_by_constants_multiply_by_the_reciprocal_the_options_allow() {
     relaxed.retain(|l| !exact.contains(l));
     assert_eq!(relaxed, ["fdiv_const.cl:19:22"]);
 }
+
+/// ivdep_offset's `A[i + K] = A[i] * B[i] + 1` under `ivdep(8)`: the loop is pipelined at
+/// the II its distance-8 recurrence through global memory needs (a load, the multiply and
+/// the store's acknowledgement over 8 iterations), and its load of `A` is ordered after
+/// the store of 8 iterations before (the interpreter and Verilator agree on it with and
+/// without memory stalls in `datapath.rs`).
+#[test]
+fn an_ivdep_loop_with_a_carried_dependence_through_memory_is_pipelined_and_ordered() {
+    let t = Tmp::new("ivdep_offset");
+    let out = t.0.join("out");
+    ok(&gen_build(&shared("ivdep_offset.cl"), "sim", &out));
+    let r = report(&out);
+    let l = r["kernels"][0]["loop_analysis"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["ivdep"] == "ivdep(safelen 8)")
+        .expect("the ivdep loop")
+        .clone();
+    assert_eq!(l["pipelined"], true, "{l}");
+    assert_eq!(l["scheduled_ii"], l["rec_mii"], "{l}");
+    let how: Vec<&str> = l["memory_accesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["op"] == "load" && a["memory"] == "A")
+        .map(|a| a["how"].as_str().unwrap())
+        .collect();
+    assert_eq!(how.len(), 1, "{l}");
+    assert!(
+        how[0].starts_with("ordered: waits until the store at ivdep_offset.cl:7:9 of 8 iterations"),
+        "{}",
+        how[0]
+    );
+}
