@@ -111,6 +111,26 @@ pub fn plan(
                 }
                 // Loads in flight per buffer: each waits its latency for its answer.
                 let ii = sched.loops.get(&s.id).map(|m| m.ii.max(1)).unwrap_or(1);
+                // A loop whose loads wait for the previous iteration's stores at an II as
+                // long as the whole iteration overlaps nothing: the FSM runs it as fast,
+                // without the pipeline's entry and drain.
+                let depth = sched.loops.get(&s.id).map_or(0, |m| {
+                    pl.ops
+                        .iter()
+                        .map(|x| m.cycle.get(x).copied().unwrap_or(0) + pl.latency[x])
+                        .max()
+                        .unwrap_or(0)
+                });
+                if !pl.ordered_loads.is_empty() && ii >= depth {
+                    out.fallback.insert(
+                        s.id,
+                        format!(
+                            "a load waits for stores of earlier iterations: at II {ii} an \
+                             iteration overlaps no other, so the loop runs in order"
+                        ),
+                    );
+                    continue;
+                }
                 let mut uses = uses;
                 for (p, u) in uses.iter_mut() {
                     let lat: u32 = pl
