@@ -244,7 +244,7 @@ impl Gen<'_> {
         // of their members, the time, the 1-bit wire.
         let mut any_guard: Vec<(Vec<BlockId>, u32, NetId)> = Vec::new();
         // Per store unit an ordered load waits on: the stores sent, counting this cycle's.
-        let mut sent_counts: HashMap<String, NetId> = HashMap::new();
+        let mut sent_counts: HashMap<String, (NetId, NetId)> = HashMap::new();
         for &(b, o) in &pl.ops {
             let t = cycle(&(b, o));
             let op = self.k.block(b).op(o).clone();
@@ -475,7 +475,7 @@ impl Gen<'_> {
                                 continue;
                             };
                             let sbuf = self.buffer(*base, sop.span)?;
-                            let sent = match sent_counts.get(&sbuf) {
+                            let (sent, now) = match sent_counts.get(&sbuf) {
                                 Some(n) => *n,
                                 None => {
                                     let n = self.st_sent_counter(&sbuf, pre, run)?;
@@ -485,7 +485,7 @@ impl Gen<'_> {
                             };
                             let mut at_store = Val {
                                 avail: Some(cycle(&w.store)),
-                                wire: sent,
+                                wire: now,
                                 chain: None,
                             };
                             let need =
@@ -497,12 +497,22 @@ impl Gen<'_> {
                                 ahead,
                                 Expr::bin(BinOp::Sub, Expr::Net(acked), Expr::Net(need)),
                             );
-                            // Behind (wrapping): the store is not acknowledged yet.
-                            let behind = Expr::Slice {
-                                net: ahead,
+                            // Behind (wrapping): the store is not acknowledged yet. A
+                            // count above the stores sent so far is no store of this run
+                            // (the chain's positions before its first `distance`
+                            // iterations hold older values): nothing to wait for.
+                            let name = self.fresh("pos");
+                            let since = self.m.wire(&name, 32);
+                            self.m.assign(
+                                since,
+                                Expr::bin(BinOp::Sub, Expr::Net(sent), Expr::Net(need)),
+                            );
+                            let sign = |n: NetId| Expr::Slice {
+                                net: n,
                                 hi: 31,
                                 lo: 31,
                             };
+                            let behind = Expr::land(sign(ahead), Expr::lnot(sign(since)));
                             let waiting = Expr::land(at.clone(), behind);
                             // The unit would hold the store for a longer burst: waiting, the
                             // load has it written out now.
@@ -1155,12 +1165,9 @@ impl Gen<'_> {
 }
 
 impl Gen<'_> {
-    /// `net` delayed by the latency of the unit just started in a pipeline (a register
-    /// chain that moves with the pipeline), or `net` itself outside one: what a unit's
-    /// result post-processing reads of the unit's operands.
-    /// The count of stores buffer `buf`'s store unit has taken, as of the end of this
-    /// cycle (a wire: the register plus this cycle's store), in the numbering of the
-    /// unit's `acked`: loop entry (state `pre`) starts it at `acked`, as every store
+    /// The count of stores buffer `buf`'s store unit has taken: before this cycle (a
+    /// register) and as of its end (a wire: the register plus this cycle's store), in the
+    /// numbering of the unit's `acked`: loop entry (state `pre`) starts it at `acked`, as every store
     /// before the loop is acknowledged then (a pipeline leaves its state only once its
     /// store units are idle).
     fn st_sent_counter(
@@ -1168,7 +1175,7 @@ impl Gen<'_> {
         buf: &str,
         pre: StateId,
         run: StateId,
-    ) -> Result<NetId, Diagnostic> {
+    ) -> Result<(NetId, NetId), Diagnostic> {
         let acked = port(&self.m, &format!("{buf}_st_acked"))?;
         let (rv, rr) = (
             port(&self.m, &format!("{buf}_st_req_valid"))?,
@@ -1186,9 +1193,12 @@ impl Gen<'_> {
         );
         self.fsm.set(pre, sent, Expr::Net(acked));
         self.fsm.set_when(run, sent, Expr::Net(now), fire);
-        Ok(now)
+        Ok((sent, now))
     }
 
+    /// `net` delayed by the latency of the unit just started in a pipeline (a register
+    /// chain that moves with the pipeline), or `net` itself outside one: what a unit's
+    /// result post-processing reads of the unit's operands.
     pub(super) fn pipe_delayed(&mut self, net: NetId) -> NetId {
         let Some(ctx) = self.pipe.clone() else {
             return net;
