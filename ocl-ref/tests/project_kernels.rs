@@ -23,6 +23,7 @@ const KERNELS: &[&str] = &[
     "mul_hi_widths",
     "fdiv_const",
     "fast_math_div",
+    "ivdep_guarded",
     "bool_literals",
     "char_short_promote",
     "constant_struct_table",
@@ -686,6 +687,19 @@ fn fast_math_div() {
             );
         }
     }
+}
+
+#[test]
+fn ivdep_guarded() {
+    let r = project("ivdep_guarded");
+    let mut a = i32s(input(&r, "A"));
+    let b = i32s(input(&r, "B"));
+    for i in 0..512 {
+        if b[i] != 0 {
+            a[i + 16] = a[i].wrapping_mul(b[i]).wrapping_add(1);
+        }
+    }
+    assert_eq!(i32s(output(&r, "A")), a);
 }
 
 #[test]
