@@ -163,16 +163,22 @@ fn loop_line(l: &crate::analysis::LoopReport) -> String {
 }
 
 /// How the loop's buffer accesses are served: "; global: 2 streaming loads, 1 scattered
-/// store" (nothing without buffer accesses).
+/// store, 1 ordered load" (nothing without buffer accesses; an ordered load waits for the
+/// stores of earlier iterations it may read).
 fn global_accesses(a: &[crate::analysis::accesses::AccessReport]) -> String {
-    let mut kinds: Vec<(bool, &str, usize)> = Vec::new();
+    let mut kinds: Vec<(&str, &str, usize)> = Vec::new();
     for x in a
         .iter()
         .filter(|x| x.unit == "load unit" || x.unit == "store unit")
     {
-        match kinds.iter_mut().find(|k| k.0 == x.streams && k.1 == x.op) {
+        let how = match (x.streams, x.how.starts_with("ordered:")) {
+            (_, true) => "ordered",
+            (true, false) => "streaming",
+            (false, false) => "scattered",
+        };
+        match kinds.iter_mut().find(|k| k.0 == how && k.1 == x.op) {
             Some(k) => k.2 += 1,
-            None => kinds.push((x.streams, x.op, 1)),
+            None => kinds.push((how, x.op, 1)),
         }
     }
     if kinds.is_empty() {
@@ -180,10 +186,7 @@ fn global_accesses(a: &[crate::analysis::accesses::AccessReport]) -> String {
     }
     let parts: Vec<String> = kinds
         .iter()
-        .map(|(streams, op, n)| {
-            let how = if *streams { "streaming" } else { "scattered" };
-            format!("{n} {how} {op}{}", if *n == 1 { "" } else { "s" })
-        })
+        .map(|(how, op, n)| format!("{n} {how} {op}{}", if *n == 1 { "" } else { "s" }))
         .collect();
     format!("; global: {}", parts.join(", "))
 }
