@@ -1167,9 +1167,9 @@ impl Gen<'_> {
 impl Gen<'_> {
     /// The count of stores buffer `buf`'s store unit has taken: before this cycle (a
     /// register) and as of its end (a wire: the register plus this cycle's store), in the
-    /// numbering of the unit's `acked`: loop entry (state `pre`) starts it at `acked`, as every store
-    /// before the loop is acknowledged then (a pipeline leaves its state only once its
-    /// store units are idle).
+    /// numbering of the unit's `acked`. Loop entry (state `pre`) starts it at `acked`:
+    /// every store before the loop is acknowledged then (a pipeline leaves its state only
+    /// once its store units are idle).
     fn st_sent_counter(
         &mut self,
         buf: &str,

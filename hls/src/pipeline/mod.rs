@@ -114,13 +114,7 @@ pub fn plan(
                 // A loop whose loads wait for the previous iteration's stores at an II as
                 // long as the whole iteration overlaps nothing: the FSM runs it as fast,
                 // without the pipeline's entry and drain.
-                let depth = sched.loops.get(&s.id).map_or(0, |m| {
-                    pl.ops
-                        .iter()
-                        .map(|x| m.cycle.get(x).copied().unwrap_or(0) + pl.latency[x])
-                        .max()
-                        .unwrap_or(0)
-                });
+                let depth = sched.loops.get(&s.id).map_or(0, |m| m.depth);
                 if !pl.ordered_loads.is_empty() && ii >= depth {
                     out.fallback.insert(
                         s.id,
