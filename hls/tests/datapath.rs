@@ -72,6 +72,7 @@ const SUPPORTED: &[&str] = &[
     "mul_hi_widths",
     "fdiv_const",
     "fast_math_div",
+    "sum_relaxed",
     "ivdep_guarded",
     "long_arith",
     "relational_vec",

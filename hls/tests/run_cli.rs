@@ -306,3 +306,131 @@ fn fast_relaxed_math_reaches_pocl_the_interpreter_and_verilator() {
         "{flag} changed no quotient: the reciprocal rewrite did not reach the run"
     );
 }
+
+/// `-cl-unsafe-math-optimizations` lets float sums be reassociated: the interpreter and
+/// Verilator split every accumulator of `sum_relaxed` into the same partial sums and give
+/// the same bits, the loops are built at II 1 (6, the float adder's latency, without the
+/// option; 24 for the loop unrolled by 4), and the interpreter's and POCL's sums (POCL
+/// compiled with the same option) are each within the error bound of a sum added in any
+/// order. Without the option the interpreter adds in source order, bit for bit.
+#[test]
+fn unsafe_math_reassociates_float_sums_in_the_interpreter_and_verilator_alike() {
+    let t = Tmp::new("sum_relaxed");
+    let cl = repo().join("tests/kernels/sum_relaxed.cl");
+    let spec = cl.with_extension("yaml");
+    let flag = "-cl-unsafe-math-optimizations";
+    let go = |dir: &str, engine: &str, extra: &[&str]| -> (Vec<f32>, serde_json::Value) {
+        let out = t.0.join(dir);
+        let r = run(&cl, &spec, &out, &[&["--engine", engine], extra].concat());
+        assert!(
+            r.status.success(),
+            "{engine} {extra:?}: {}",
+            String::from_utf8_lossy(&r.stderr)
+        );
+        let record = std::fs::read_to_string(out.join("run.json")).unwrap();
+        (
+            floats(&std::fs::read(out.join("out.bin")).unwrap()),
+            serde_json::from_str(&record).unwrap(),
+        )
+    };
+    let (interp, _) = go("interp", "interp", &[flag]);
+    let (sim, relaxed_run) = go("sim", "sim", &[flag]);
+    let (in_order, _) = go("interp-in-order", "interp", &[]);
+    let (_, plain_run) = go("sim-in-order", "sim", &[]);
+
+    // The loops at sum_relaxed.cl lines 13, 20 (unrolled by 4: its copies, and the
+    // remainder one at a time) and 28, with their IIs.
+    let iis = |r: &serde_json::Value| -> Vec<(String, u64)> {
+        let mut v: Vec<(String, u64)> = r["loops"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| {
+                let at = l["location"].as_str().unwrap().to_string();
+                let unroll = l["unroll"]
+                    .as_u64()
+                    .map_or(String::new(), |u| format!(" x{u}"));
+                (at + &unroll, l["ii"].as_u64().unwrap())
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let loops = |ii: [u64; 4]| -> Vec<(String, u64)> {
+        [
+            "sum_relaxed.cl:13:5",
+            "sum_relaxed.cl:20:5 x1",
+            "sum_relaxed.cl:20:5 x4",
+            "sum_relaxed.cl:28:9",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .zip(ii)
+        .collect()
+    };
+    assert_eq!(iis(&relaxed_run), loops([1, 1, 1, 1]), "with {flag}");
+    assert_eq!(iis(&plain_run), loops([6, 6, 24, 6]), "without {flag}");
+
+    let pocl_dir = t.0.join("pocl");
+    let r = Command::new(common::ocl_ref_binary())
+        .arg("run")
+        .arg(&cl)
+        .arg("--spec")
+        .arg(&spec)
+        .arg("--out")
+        .arg(&pocl_dir)
+        .arg(flag)
+        .output()
+        .expect("run ocl-ref");
+    assert!(
+        r.status.success(),
+        "ocl-ref: {}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    let pocl = floats(&std::fs::read(pocl_dir.join("out.bin")).unwrap());
+    let x = floats(&std::fs::read(t.0.join("interp/x.bin")).unwrap());
+
+    if let Some(j) = (0..sim.len()).find(|&j| sim[j].to_bits() != interp[j].to_bits()) {
+        panic!(
+            "with {flag}, Verilator and the interpreter differ first at out[{j}]: {:e} and {:e}",
+            sim[j], interp[j]
+        );
+    }
+    // Each sum: its start and its terms (`d -= x * 0.25f` adds the negated product, which
+    // is exact).
+    let (n, rows) = (1000, 8);
+    let cols = n / rows;
+    let mut sums: Vec<(f32, Vec<f32>)> = vec![
+        (0.0, x[..n].to_vec()),
+        (100.0, x[..n].iter().map(|v| -(v * 0.25)).collect()),
+    ];
+    sums.extend((0..rows).map(|r| (0.0, x[r * cols..(r + 1) * cols].to_vec())));
+    let mut reordered = 0;
+    for (k, (start, terms)) in sums.iter().enumerate() {
+        let seq = terms.iter().fold(*start, |s, t| s + t);
+        assert_eq!(
+            in_order[k].to_bits(),
+            seq.to_bits(),
+            "out[{k}] without {flag}: {:e}, added in source order {seq:e}",
+            in_order[k]
+        );
+        // Any order of n additions rounds at most n + (partials) times, each by at most
+        // 2^-24 of a partial sum no larger than the sum of magnitudes.
+        let exact: f64 = f64::from(*start) + terms.iter().map(|t| f64::from(*t)).sum::<f64>();
+        let mag: f64 =
+            f64::from(start.abs()) + terms.iter().map(|t| f64::from(t.abs())).sum::<f64>();
+        let bound = (terms.len() + 64) as f64 * (-24f64).exp2() * mag;
+        for (who, got) in [("interpreter", interp[k]), ("POCL", pocl[k])] {
+            assert!(
+                (f64::from(got) - exact).abs() <= bound,
+                "{who}: out[{k}] = {got:e} is {:e} from the exact sum {exact:e} (bound {bound:e})",
+                (f64::from(got) - exact).abs()
+            );
+        }
+        reordered += usize::from(interp[k].to_bits() != seq.to_bits());
+    }
+    assert!(
+        reordered > 0,
+        "{flag} changed no sum: the partial sums did not reach the run"
+    );
+}

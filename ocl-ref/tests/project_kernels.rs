@@ -23,6 +23,7 @@ const KERNELS: &[&str] = &[
     "mul_hi_widths",
     "fdiv_const",
     "fast_math_div",
+    "sum_relaxed",
     "ivdep_guarded",
     "bool_literals",
     "char_short_promote",
@@ -687,6 +688,28 @@ fn fast_math_div() {
             );
         }
     }
+}
+
+#[test]
+fn sum_relaxed() {
+    let r = project("sum_relaxed");
+    let x = f32s(input(&r, "x"));
+    let out = f32s(output(&r, "out"));
+    let (n, rows) = (1000, 8);
+    let cols = n / rows;
+    // Without build options: one rounding per addition, in source order.
+    let mut want = vec![
+        x.iter().fold(0.0f32, |s, v| s + v),
+        x.iter().fold(100.0f32, |d, v| d - v * 0.25),
+    ];
+    for row in 0..rows {
+        want.push(
+            x[row * cols..(row + 1) * cols]
+                .iter()
+                .fold(0.0f32, |s, v| s + v),
+        );
+    }
+    assert_f32_bits("out", &out, &want);
 }
 
 #[test]

@@ -284,6 +284,20 @@ fn build_report(
             loops: info.map(|i| i.loops.clone()).unwrap_or_default(),
             loop_analysis,
             loop_transforms: b.compiled().map(|x| x.unroll.clone()),
+            reassociated: b
+                .compiled()
+                .map(|x| {
+                    x.opt
+                        .interleaved
+                        .iter()
+                        .map(|i| report::json::SumSplit {
+                            var: i.var.clone(),
+                            location: sm.location(i.span),
+                            partials: i.partials,
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
             lanes: b.compiled().and_then(|x| x.group.lanes.clone()),
             memories: b.compiled().map(|x| x.memories.clone()).unwrap_or_default(),
             units: b

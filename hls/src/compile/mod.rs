@@ -3,7 +3,7 @@
 //! builds and tests (the shape of Cranelift's `Context::optimize` and Calyx's pass list).
 //!
 //! ```text
-//! lower (per program) -> mathlib -> workitems -> loops -> opt -> memory -> schedule
+//! lower (per program) -> relax -> mathlib -> workitems -> loops -> opt -> memory -> schedule
 //!                     -> modulo -> pipeline -> bind -> datapath -> shell -> analysis
 //! ```
 //!
@@ -160,6 +160,20 @@ fn compile_full(
         }
     };
 
+    // Float sums reassociated where the build options allow it, before anything else
+    // changes the loops, as the interpreter does (`opt::relax_floats`).
+    let relaxed = times.run(Stage::Relax, || {
+        crate::opt::reassociate_sums(kernel, opt_options)
+    });
+    let (kernel, interleaved) = match &relaxed {
+        Some((k, split)) => (k, split.clone()),
+        None => (kernel, Vec::new()),
+    };
+    verify(Stage::Relax, kernel)?;
+    if relaxed.is_some() {
+        keep(Stage::Relax, kernel);
+    }
+
     let kernel = times.run(Stage::Mathlib, || {
         crate::mathlib::expand(kernel).map_err(one)
     })?;
@@ -183,9 +197,10 @@ fn compile_full(
     verify(Stage::Loops, &group.kernel)?;
     keep(Stage::Loops, &group.kernel);
 
-    let opt = times.run(Stage::Opt, || {
+    let mut opt = times.run(Stage::Opt, || {
         crate::opt::run_group(&mut group, board, opt_options).map_err(one)
     })?;
+    opt.interleaved = interleaved;
     verify(Stage::Opt, &group.kernel)?;
     keep(Stage::Opt, &group.kernel);
 

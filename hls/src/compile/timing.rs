@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Stage {
     Lower,
+    Relax,
     Mathlib,
     Workitems,
     Loops,
@@ -23,7 +24,8 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage after lowering, in the order `compile` runs them.
-    pub const KERNEL: [Stage; 12] = [
+    pub const KERNEL: [Stage; 13] = [
+        Stage::Relax,
         Stage::Mathlib,
         Stage::Workitems,
         Stage::Loops,
@@ -41,6 +43,7 @@ impl Stage {
     pub fn name(self) -> &'static str {
         match self {
             Stage::Lower => "lower",
+            Stage::Relax => "relax",
             Stage::Mathlib => "mathlib",
             Stage::Workitems => "workitems",
             Stage::Loops => "loops",

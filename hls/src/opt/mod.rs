@@ -16,7 +16,9 @@
 //! division by a constant whose reciprocal is an exact power of two is a multiply
 //! (`reciprocal.rs`). Rounding the reciprocal of any other constant needs
 //! `-cl-unsafe-math-optimizations` or `-cl-fast-relaxed-math` (`fast_math.rs`); no other
-//! float rule exists yet (contraction into fma and reassociation are not built).
+//! float rule but one exists: under the same options a loop's float accumulator becomes
+//! interleaved partial sums (`reassociate.rs`, run before the math library by `compile`
+//! and the interpreter alike); contraction into fma is not built.
 //! Bit-width narrowing: the range analysis (`ranges.rs`, with the contents of kernel
 //! objects, `objects.rs`) bounds every integer op of the kernel, the e-class analysis
 //! carries the bounds, and the narrowing rules build an op whose values fit fewer bits
@@ -35,6 +37,7 @@ pub mod forward;
 pub mod lang;
 pub mod objects;
 pub mod ranges;
+pub mod reassociate;
 pub mod reciprocal;
 pub mod region;
 pub mod rules;
@@ -111,6 +114,9 @@ pub struct OptReport {
     pub reciprocals: usize,
     #[serde(skip)]
     pub reciprocal_spans: Vec<crate::diag::Span>,
+    /// Float accumulators split into partial sums (`reassociate.rs`; only under
+    /// `-cl-unsafe-math-optimizations` or `-cl-fast-relaxed-math`).
+    pub interleaved: Vec<reassociate::Interleaved>,
     /// Blocks with a pure region, and those replaced by a cheaper one.
     pub regions: usize,
     pub replaced: usize,
@@ -148,11 +154,37 @@ pub fn relax_floats(kernel: &mut Kernel, opts: &Options) -> usize {
     if !opts.enabled {
         return 0;
     }
-    kernel
+    let sums = if reassociates(opts) {
+        reassociate::kernel(kernel).len()
+    } else {
+        0
+    };
+    sums + kernel
         .blocks
         .iter_mut()
         .map(|b| reciprocal::block(b, &opts.math).len())
-        .sum()
+        .sum::<usize>()
+}
+
+/// Whether the options allow float additions to be reordered (`reassociate.rs`).
+fn reassociates(opts: &Options) -> bool {
+    opts.enabled && opts.math.effective().unsafe_math
+}
+
+/// The lowered kernel with its float sums split into partial sums when the options allow
+/// reassociation (`reassociate.rs`), and what was split; `None` when they do not or no
+/// loop qualifies. `compile` runs it before the math library, as the interpreter does in
+/// [`relax_floats`], so both add the same terms into the same partials.
+pub fn reassociate_sums(
+    kernel: &Kernel,
+    opts: &Options,
+) -> Option<(Kernel, Vec<reassociate::Interleaved>)> {
+    if !reassociates(opts) {
+        return None;
+    }
+    let mut k = kernel.clone();
+    let split = reassociate::kernel(&mut k);
+    (!split.is_empty()).then_some((k, split))
 }
 
 /// Optimises every block of a group-form kernel for `board`, with the launch facts the

@@ -95,6 +95,16 @@ impl Bus {
     }
 }
 
+/// A float accumulator split into partial sums (`opt/reassociate.rs`).
+#[derive(Clone, Debug, Serialize)]
+pub struct SumSplit {
+    /// The variable's name in the source.
+    pub var: String,
+    /// `file:line:col` of the accumulating add.
+    pub location: String,
+    pub partials: u32,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct KernelReport {
     pub name: String,
@@ -117,6 +127,10 @@ pub struct KernelReport {
     /// applied (and why they differ), the private arrays now in registers (and those
     /// kept in memory, with why), the `__constant` tables whose loads became constants.
     pub loop_transforms: Option<crate::loops::LoopsReport>,
+    /// Float accumulators split into interleaved partial sums, which the build options
+    /// allow (`-cl-unsafe-math-optimizations`, `-cl-fast-relaxed-math`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reassociated: Vec<SumSplit>,
     /// Work-items per cycle (SIMD lanes): how many, asked by the source or chosen by the
     /// tool, and why; absent when nothing asked for lanes and the tool chose none.
     pub lanes: Option<crate::workitems::lanes::Lanes>,

@@ -55,6 +55,21 @@ pub fn summary(r: &BuildReport, out: &std::path::Path) -> String {
         if let Some(t) = &k.loop_transforms {
             s.push_str(&transforms(t));
         }
+        if !k.reassociated.is_empty() {
+            let sums: Vec<String> = k
+                .reassociated
+                .iter()
+                .map(|r| {
+                    let at = r.location.rsplit('/').next().unwrap_or(&r.location);
+                    format!("`{}` at {at} into {} partial sums", r.var, r.partials)
+                })
+                .collect();
+            let _ = writeln!(
+                s,
+                "    float sums reassociated (the build options allow it): {}",
+                sums.join(", ")
+            );
+        }
         for l in &k.loop_analysis {
             let _ = writeln!(s, "    {}", loop_line(l));
         }

@@ -1,0 +1,264 @@
+//! Float sums reassociated into interleaved partial sums, under
+//! `-cl-unsafe-math-optimizations` (or `-cl-fast-relaxed-math`), which allow a compiler to
+//! change the order of float additions. A loop that accumulates `acc += x` waits for the
+//! float adder every iteration (II 6 on the boards' libraries); with `P` partial sums,
+//! iteration `i` adds into partial `i mod P`, the recurrence spans `P` iterations and the
+//! loop pipelines at II 1. The partials are added up after the loop.
+//!
+//! The rewrite fixes which partial each term goes to, so every engine computes the same
+//! bits: it runs on the lowered kernel (before the math library, work-item loops and
+//! unrolling) in `compile` and in `run --engine interp` alike, and `P` depends on the
+//! source alone (8, enough for the binary32 and binary64 adders of every board; 8 per
+//! copy when the loop asks for partial unrolling), never on the board.
+//!
+//! In IR terms, for an innermost loop whose only access to a float variable `acc` is
+//! `acc = acc + x` (or `acc - x`) in one block, with the sum used by that write alone:
+//! - before the loop, partials `acc.1 .. acc.{P-1}` are set to -0.0 (the identity of
+//!   float addition, `-0.0 + y == y` for every `y`);
+//! - in the block, the sum goes to `acc.{P-1}` while `acc <- acc.1 <- ... <- acc.{P-1}`
+//!   rotate, so the next iteration adds into the next partial;
+//! - after the loop, `acc = ((acc + acc.1) + acc.2) + ...` in that order (a chain: the
+//!   FSM runs it on one adder).
+
+use crate::diag::Span;
+use crate::ir::{BinOp, Block, BlockId, Kernel, LoopId, Node, OpId, OpKind, Region, Ty, VarId};
+use petgraph::Direction;
+
+/// Partial sums per accumulator (per copy of a partially unrolled loop).
+pub const PARTIALS: u32 = 8;
+
+/// At most this many partials for one accumulator, whatever the unroll factor.
+const MAX_PARTIALS: u32 = 64;
+
+/// One accumulator split into partial sums.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Interleaved {
+    /// The variable's name in the source.
+    pub var: String,
+    pub partials: u32,
+    /// Where the accumulating add is.
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// Splits every float accumulator of `k`'s innermost loops that qualifies (see the module
+/// documentation); returns what it split, in loop order.
+pub fn kernel(k: &mut Kernel) -> Vec<Interleaved> {
+    let mut out = Vec::new();
+    for l in 0..k.loops.len() {
+        let id = LoopId(l as u32);
+        let lp = k.lp(id);
+        if has_loop(&lp.body) || has_loop(&lp.latch) {
+            continue;
+        }
+        let partials = match lp.hints.unroll.as_ref().map(|u| u.factor) {
+            // A fully unrolled loop has no iterations to overlap.
+            Some(None) => continue,
+            Some(Some(n)) if n > 1 => (PARTIALS as u64 * n).min(MAX_PARTIALS as u64) as u32,
+            _ => PARTIALS,
+        };
+        for acc in accumulators(k, id) {
+            out.push(split(k, id, acc, partials));
+        }
+    }
+    out
+}
+
+/// An accumulation `write acc (fadd|fsub (read acc) x)` in block `block`.
+#[derive(Clone, Copy, Debug)]
+struct Acc {
+    var: VarId,
+    block: BlockId,
+    read: OpId,
+    sum: OpId,
+    write: OpId,
+}
+
+fn has_loop(r: &Region) -> bool {
+    r.0.iter().any(|n| match n {
+        Node::Loop(_) => true,
+        Node::If { then, els, .. } => has_loop(then) || has_loop(els),
+        _ => false,
+    })
+}
+
+/// The blocks of a region, nested ifs included: `(block, a node of a region)` (false for
+/// an if's condition block).
+fn blocks(r: &Region, out: &mut Vec<(BlockId, bool)>) {
+    for n in &r.0 {
+        match n {
+            Node::Block(b) => out.push((*b, true)),
+            Node::If {
+                cond, then, els, ..
+            } => {
+                out.push((cond.0, false));
+                blocks(then, out);
+                blocks(els, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn data_users(b: &Block, o: OpId) -> Vec<OpId> {
+    b.graph
+        .edges_directed(o.0, Direction::Outgoing)
+        .filter(|e| matches!(e.weight(), crate::ir::Edge::Data(_)))
+        .map(|e| OpId(petgraph::visit::EdgeRef::target(&e)))
+        .collect()
+}
+
+/// The loop's float accumulators: variables read once and written once in the whole
+/// loop, in one block of its body or latch, the write's value the sum of the read and
+/// something else, and neither the read nor the sum used by anything else.
+fn accumulators(k: &Kernel, l: LoopId) -> Vec<Acc> {
+    let lp = k.lp(l);
+    let mut bs = Vec::new();
+    blocks(&lp.body, &mut bs);
+    blocks(&lp.latch, &mut bs);
+    bs.extend(lp.cond.map(|c| (c.0, false)));
+    let in_regions: Vec<BlockId> = bs.iter().filter(|b| b.1).map(|b| b.0).collect();
+    // Per variable: its reads and writes in the loop, as (block, op).
+    let mut reads: std::collections::BTreeMap<VarId, Vec<(BlockId, OpId)>> = Default::default();
+    let mut writes: std::collections::BTreeMap<VarId, Vec<(BlockId, OpId)>> = Default::default();
+    for &(b, _) in &bs {
+        let blk = k.block(b);
+        for &o in &blk.order {
+            match blk.op(o).kind {
+                OpKind::ReadVar(v) => reads.entry(v).or_default().push((b, o)),
+                OpKind::WriteVar(v) => writes.entry(v).or_default().push((b, o)),
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (v, ws) in &writes {
+        if !matches!(k.var(*v).ty, Ty::F32 | Ty::F64) {
+            continue;
+        }
+        let (Some(rs), [(wb, w)]) = (reads.get(v), ws.as_slice()) else {
+            continue;
+        };
+        let [(rb, r)] = rs.as_slice() else {
+            continue;
+        };
+        if rb != wb || !in_regions.contains(wb) {
+            continue;
+        }
+        let blk = k.block(*wb);
+        let [sum] = blk.operands(*w)[..] else {
+            continue;
+        };
+        let args = blk.operands(sum);
+        let is_acc = match blk.op(sum).kind {
+            OpKind::Binary(BinOp::FAdd) => args.contains(r) && args[0] != args[1],
+            OpKind::Binary(BinOp::FSub) => args[0] == *r && args[1] != *r,
+            _ => false,
+        };
+        if is_acc && data_users(blk, *r) == [sum] && data_users(blk, sum) == [*w] {
+            out.push(Acc {
+                var: *v,
+                block: *wb,
+                read: *r,
+                sum,
+                write: *w,
+            });
+        }
+    }
+    out
+}
+
+/// Inserts `node` into the region that holds `at`, before it or after it.
+fn insert(k: &mut Kernel, at: &Node, node: Node, after: bool) {
+    fn go(r: &mut Region, at: &Node, node: &Node, after: bool) -> bool {
+        let same = |n: &Node| match (n, at) {
+            (Node::Block(a), Node::Block(b)) => a == b,
+            (Node::Loop(a), Node::Loop(b)) => a == b,
+            _ => false,
+        };
+        if let Some(i) = r.0.iter().position(same) {
+            r.0.insert(i + usize::from(after), node.clone());
+            return true;
+        }
+        r.0.iter_mut().any(|n| match n {
+            Node::If { then, els, .. } => go(then, at, node, after) || go(els, at, node, after),
+            _ => false,
+        })
+    }
+    if go(&mut k.body, at, &node, after) {
+        return;
+    }
+    for l in k.loops.iter_mut() {
+        if go(&mut l.body, at, &node, after) || go(&mut l.latch, at, &node, after) {
+            return;
+        }
+    }
+    unreachable!("the node is in the kernel: the loop or block was found in it");
+}
+
+/// Splits one accumulator into `p` partial sums.
+fn split(k: &mut Kernel, l: LoopId, acc: Acc, p: u32) -> Interleaved {
+    let ty = k.var(acc.var).ty.clone();
+    let name = k.var(acc.var).name.clone();
+    let span = k.block(acc.block).op(acc.sum).span;
+    let parts: Vec<VarId> = std::iter::once(acc.var)
+        .chain((1..p).map(|i| k.new_var(&format!("{name}.{i}"), ty.clone(), span)))
+        .collect();
+    let neg_zero = match ty {
+        Ty::F32 => (-0.0f32).to_bits() as u64,
+        _ => (-0.0f64).to_bits(),
+    };
+
+    // Before the loop: the other partials start at -0.0.
+    let init = k.new_block();
+    {
+        let b = k.block_mut(init);
+        let z = b.add(OpKind::Const(vec![neg_zero]), Some(ty.clone()), span, &[]);
+        for v in &parts[1..] {
+            b.add(OpKind::WriteVar(*v), None, span, &[z]);
+        }
+    }
+    insert(k, &Node::Loop(l), Node::Block(init), false);
+
+    // In the accumulating block, after the sum: acc <- acc.1 <- ... <- acc.{p-1} <- the
+    // sum, in place of `acc <- the sum` (in one block, so the recurrence the scheduler
+    // sees runs through all `p` variables).
+    {
+        let b = k.block_mut(acc.block);
+        let vals: Vec<OpId> = parts[1..]
+            .iter()
+            .map(|v| b.add(OpKind::ReadVar(*v), Some(ty.clone()), span, &[]))
+            .chain(std::iter::once(acc.sum))
+            .collect();
+        let writes: Vec<OpId> = parts
+            .iter()
+            .zip(vals)
+            .map(|(v, x)| b.add(OpKind::WriteVar(*v), None, span, &[x]))
+            .collect();
+        // The old write goes with nothing in its place: `forward::remove` would order the
+        // new write of `acc` after the sum, a recurrence of one iteration again. The new
+        // write follows the read of `acc` it overwrites.
+        b.graph
+            .add_edge(acc.read.0, writes[0].0, crate::ir::Edge::Order);
+        b.graph.remove_node(acc.write.0);
+        b.order.retain(|o| *o != acc.write);
+    }
+
+    // After the loop: the partials added up in order.
+    let combine = k.new_block();
+    {
+        let b = k.block_mut(combine);
+        let mut s = b.add(OpKind::ReadVar(parts[0]), Some(ty.clone()), span, &[]);
+        for v in &parts[1..] {
+            let x = b.add(OpKind::ReadVar(*v), Some(ty.clone()), span, &[]);
+            s = b.add(OpKind::Binary(BinOp::FAdd), Some(ty.clone()), span, &[s, x]);
+        }
+        b.add(OpKind::WriteVar(parts[0]), None, span, &[s]);
+    }
+    insert(k, &Node::Loop(l), Node::Block(combine), true);
+    Interleaved {
+        var: name,
+        partials: p,
+        span,
+    }
+}
