@@ -309,8 +309,8 @@ fn fast_relaxed_math_reaches_pocl_the_interpreter_and_verilator() {
 
 /// `-cl-unsafe-math-optimizations` lets float sums be reassociated: the interpreter and
 /// Verilator split every accumulator of `sum_relaxed` into the same partial sums and give
-/// the same bits, the loops are built at II 1 (6, the float adder's latency, without the
-/// option; 24 for the loop unrolled by 4), and the interpreter's and POCL's sums (POCL
+/// the same bits, the loops are built at the II their memory accesses allow (without the
+/// option: 6, the float adder's latency; 24 for the loop unrolled by 4; 5 for fma), and the interpreter's and POCL's sums (POCL
 /// compiled with the same option) are each within the error bound of a sum added in any
 /// order. Without the option the interpreter adds in source order, bit for bit.
 #[test]
@@ -339,7 +339,7 @@ fn unsafe_math_reassociates_float_sums_in_the_interpreter_and_verilator_alike() 
     let (_, plain_run) = go("sim-in-order", "sim", &[]);
 
     // The loops at sum_relaxed.cl lines 13, 20 (unrolled by 4: its copies, and the
-    // remainder one at a time) and 28, with their IIs.
+    // remainder one at a time), 28 and 35, with their IIs.
     let iis = |r: &serde_json::Value| -> Vec<(String, u64)> {
         let mut v: Vec<(String, u64)> = r["loops"]
             .as_array()
@@ -356,20 +356,22 @@ fn unsafe_math_reassociates_float_sums_in_the_interpreter_and_verilator_alike() 
         v.sort();
         v
     };
-    let loops = |ii: [u64; 4]| -> Vec<(String, u64)> {
+    let loops = |ii: [u64; 5]| -> Vec<(String, u64)> {
         [
             "sum_relaxed.cl:13:5",
             "sum_relaxed.cl:20:5 x1",
             "sum_relaxed.cl:20:5 x4",
             "sum_relaxed.cl:28:9",
+            "sum_relaxed.cl:35:5",
         ]
         .iter()
         .map(|s| s.to_string())
         .zip(ii)
         .collect()
     };
-    assert_eq!(iis(&relaxed_run), loops([1, 1, 1, 1]), "with {flag}");
-    assert_eq!(iis(&plain_run), loops([6, 6, 24, 6]), "without {flag}");
+    // The dot product's two loads of `x` share its one load unit: II 2.
+    assert_eq!(iis(&relaxed_run), loops([1, 1, 1, 1, 2]), "with {flag}");
+    assert_eq!(iis(&plain_run), loops([6, 6, 24, 6, 5]), "without {flag}");
 
     let pocl_dir = t.0.join("pocl");
     let r = Command::new(common::ocl_ref_binary())
@@ -396,18 +398,40 @@ fn unsafe_math_reassociates_float_sums_in_the_interpreter_and_verilator_alike() 
             sim[j], interp[j]
         );
     }
-    // Each sum: its start and its terms (`d -= x * 0.25f` adds the negated product, which
-    // is exact).
+    // Each sum: its start, its terms (exact in f64: `d -= x * 0.25f` adds the negated
+    // product, exact in f32; a product of two floats is exact in f64) and the sum added in
+    // source order.
     let (n, rows) = (1000, 8);
     let cols = n / rows;
-    let mut sums: Vec<(f32, Vec<f32>)> = vec![
-        (0.0, x[..n].to_vec()),
-        (100.0, x[..n].iter().map(|v| -(v * 0.25)).collect()),
+    let f = f64::from;
+    let mut sums: Vec<(f32, Vec<f64>, f32)> = vec![
+        (
+            0.0,
+            x[..n].iter().map(|&v| f(v)).collect(),
+            x[..n].iter().fold(0.0, |s, v| s + v),
+        ),
+        (
+            100.0,
+            x[..n].iter().map(|&v| -f(v * 0.25)).collect(),
+            x[..n].iter().fold(100.0, |d, v| d - v * 0.25),
+        ),
     ];
-    sums.extend((0..rows).map(|r| (0.0, x[r * cols..(r + 1) * cols].to_vec())));
+    sums.extend((0..rows).map(|r| {
+        let row = &x[r * cols..(r + 1) * cols];
+        (
+            0.0,
+            row.iter().map(|&v| f(v)).collect(),
+            row.iter().fold(0.0, |s, v| s + v),
+        )
+    }));
+    sums.push((
+        0.0,
+        (0..n).map(|i| f(x[i]) * f(x[n - 1 - i])).collect(),
+        (0..n).fold(0.0f32, |s, i| x[i].mul_add(x[n - 1 - i], s)),
+    ));
+    assert_eq!(sums.len(), sim.len());
     let mut reordered = 0;
-    for (k, (start, terms)) in sums.iter().enumerate() {
-        let seq = terms.iter().fold(*start, |s, t| s + t);
+    for (k, (start, terms, seq)) in sums.iter().enumerate() {
         assert_eq!(
             in_order[k].to_bits(),
             seq.to_bits(),
@@ -416,15 +440,14 @@ fn unsafe_math_reassociates_float_sums_in_the_interpreter_and_verilator_alike() 
         );
         // Any order of n additions rounds at most n + (partials) times, each by at most
         // 2^-24 of a partial sum no larger than the sum of magnitudes.
-        let exact: f64 = f64::from(*start) + terms.iter().map(|t| f64::from(*t)).sum::<f64>();
-        let mag: f64 =
-            f64::from(start.abs()) + terms.iter().map(|t| f64::from(t.abs())).sum::<f64>();
+        let exact: f64 = f(*start) + terms.iter().sum::<f64>();
+        let mag: f64 = f(start.abs()) + terms.iter().map(|t| t.abs()).sum::<f64>();
         let bound = (terms.len() + 64) as f64 * (-24f64).exp2() * mag;
         for (who, got) in [("interpreter", interp[k]), ("POCL", pocl[k])] {
             assert!(
-                (f64::from(got) - exact).abs() <= bound,
+                (f(got) - exact).abs() <= bound,
                 "{who}: out[{k}] = {got:e} is {:e} from the exact sum {exact:e} (bound {bound:e})",
-                (f64::from(got) - exact).abs()
+                (f(got) - exact).abs()
             );
         }
         reordered += usize::from(interp[k].to_bits() != seq.to_bits());

@@ -12,7 +12,8 @@
 //! copy when the loop asks for partial unrolling), never on the board.
 //!
 //! In IR terms, for an innermost loop whose only access to a float variable `acc` is
-//! `acc = acc + x` (or `acc - x`) in one block, with the sum used by that write alone:
+//! `acc = acc + x` (or `acc - x`, `fma(a, b, acc)`, `mad(a, b, acc)`) in one block, with
+//! the sum used by that write alone:
 //! - before the loop, partials `acc.1 .. acc.{P-1}` are set to -0.0 (the identity of
 //!   float addition, `-0.0 + y == y` for every `y`);
 //! - in the block, the sum goes to `acc.{P-1}` while `acc <- acc.1 <- ... <- acc.{P-1}`
@@ -64,7 +65,7 @@ pub fn kernel(k: &mut Kernel) -> Vec<Interleaved> {
     out
 }
 
-/// An accumulation `write acc (fadd|fsub (read acc) x)` in block `block`.
+/// An accumulation `write acc (fadd|fsub|fma|mad ... (read acc) ...)` in block `block`.
 #[derive(Clone, Copy, Debug)]
 struct Acc {
     var: VarId,
@@ -150,9 +151,13 @@ fn accumulators(k: &Kernel, l: LoopId) -> Vec<Acc> {
             continue;
         };
         let args = blk.operands(sum);
-        let is_acc = match blk.op(sum).kind {
+        let is_acc = match &blk.op(sum).kind {
             OpKind::Binary(BinOp::FAdd) => args.contains(r) && args[0] != args[1],
             OpKind::Binary(BinOp::FSub) => args[0] == *r && args[1] != *r,
+            // `acc = fma(a, b, acc)`: a dot product's accumulator.
+            OpKind::Builtin(call) if matches!(call.name.as_str(), "fma" | "mad") => {
+                args.len() == 3 && args[2] == *r && args[0] != *r && args[1] != *r
+            }
             _ => false,
         };
         if is_acc && data_users(blk, *r) == [sum] && data_users(blk, sum) == [*w] {
