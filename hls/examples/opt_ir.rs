@@ -56,7 +56,7 @@ fn run(f: &Path, board_name: &str, opts: &ocl_hls::opt::Options) -> Result<(), S
     let module = ocl_hls::lower::lower(program, &checked.sources)
         .map_err(|d| format!("lowering: {:?}", d.list))?;
     for k in &module.kernels {
-        let relaxed = ocl_hls::opt::reassociate_sums(k, opts);
+        let relaxed = ocl_hls::opt::relax(k, opts);
         let k = relaxed.as_ref().map_or(k, |r| &r.0);
         let k = ocl_hls::mathlib::expand(k).map_err(|d| d.message)?;
         let mut g = ocl_hls::workitems::to_group_form(&k).map_err(|d| d.message)?;

@@ -73,6 +73,7 @@ const SUPPORTED: &[&str] = &[
     "fdiv_const",
     "fast_math_div",
     "sum_relaxed",
+    "mad_recurrence",
     "ivdep_guarded",
     "long_arith",
     "relational_vec",

@@ -338,8 +338,8 @@ fn unsafe_math_reassociates_float_sums_in_the_interpreter_and_verilator_alike() 
     let (in_order, _) = go("interp-in-order", "interp", &[]);
     let (_, plain_run) = go("sim-in-order", "sim", &[]);
 
-    // The loops at sum_relaxed.cl lines 13, 20 (unrolled by 4: its copies, and the
-    // remainder one at a time), 28 and 35, with their IIs.
+    // The loops at sum_relaxed.cl lines 14, 21 (unrolled by 4: its copies, and the
+    // remainder one at a time), 29, 36 and 42, with their IIs.
     let iis = |r: &serde_json::Value| -> Vec<(String, u64)> {
         let mut v: Vec<(String, u64)> = r["loops"]
             .as_array()
@@ -356,22 +356,28 @@ fn unsafe_math_reassociates_float_sums_in_the_interpreter_and_verilator_alike() 
         v.sort();
         v
     };
-    let loops = |ii: [u64; 5]| -> Vec<(String, u64)> {
+    let loops = |ii: [u64; 6]| -> Vec<(String, u64)> {
         [
-            "sum_relaxed.cl:13:5",
-            "sum_relaxed.cl:20:5 x1",
-            "sum_relaxed.cl:20:5 x4",
-            "sum_relaxed.cl:28:9",
-            "sum_relaxed.cl:35:5",
+            "sum_relaxed.cl:14:5",
+            "sum_relaxed.cl:21:5 x1",
+            "sum_relaxed.cl:21:5 x4",
+            "sum_relaxed.cl:29:9",
+            "sum_relaxed.cl:36:5",
+            "sum_relaxed.cl:42:5",
         ]
         .iter()
         .map(|s| s.to_string())
         .zip(ii)
         .collect()
     };
-    // The dot product's two loads of `x` share its one load unit: II 2.
-    assert_eq!(iis(&relaxed_run), loops([1, 1, 1, 1, 2]), "with {flag}");
-    assert_eq!(iis(&plain_run), loops([6, 6, 24, 6, 5]), "without {flag}");
+    // The dot product's two loads of `x` share its one load unit: II 2. The prefix sum
+    // is not reordered: II 6.
+    assert_eq!(iis(&relaxed_run), loops([1, 1, 1, 1, 2, 6]), "with {flag}");
+    assert_eq!(
+        iis(&plain_run),
+        loops([6, 6, 24, 6, 5, 6]),
+        "without {flag}"
+    );
 
     let pocl_dir = t.0.join("pocl");
     let r = Command::new(common::ocl_ref_binary())
@@ -456,4 +462,156 @@ fn unsafe_math_reassociates_float_sums_in_the_interpreter_and_verilator_alike() 
         reordered > 0,
         "{flag} changed no sum: the partial sums did not reach the run"
     );
+    // The prefix sum stores each partial result: added in source order, whatever the option.
+    let pre = floats(&std::fs::read(t.0.join("interp/pre.bin")).unwrap());
+    let sim_pre = floats(&std::fs::read(t.0.join("sim/pre.bin")).unwrap());
+    let mut p = 0.0f32;
+    for i in 0..n {
+        p += x[i];
+        assert_eq!(pre[i].to_bits(), p.to_bits(), "pre[{i}] with {flag}");
+        assert_eq!(
+            sim_pre[i].to_bits(),
+            p.to_bits(),
+            "pre[{i}] in Verilator with {flag}"
+        );
+    }
+}
+
+/// `-cl-mad-enable` lets a multiply-add be fused: the interpreter and Verilator fuse the
+/// ones on loop recurrences of `mad_recurrence` into fma, bit for bit the correctly rounded
+/// fused recursion (Rust's `mul_add`), and leave the one off any recurrence as a multiply
+/// and an add; the loops are built at the fused unit's latency (II 5, against 10 and 6).
+/// POCL, compiled with the same option, stays within the rounding bound of the exact
+/// results. Without the option every product and sum is rounded, bit for bit.
+#[test]
+fn mad_enable_fuses_multiply_adds_on_recurrences_in_the_interpreter_and_verilator_alike() {
+    let t = Tmp::new("mad_recurrence");
+    let cl = repo().join("tests/kernels/mad_recurrence.cl");
+    let spec = cl.with_extension("yaml");
+    let flag = "-cl-mad-enable";
+    let go = |dir: &str, engine: &str, extra: &[&str]| -> (Vec<f32>, serde_json::Value) {
+        let out = t.0.join(dir);
+        let r = run(&cl, &spec, &out, &[&["--engine", engine], extra].concat());
+        assert!(
+            r.status.success(),
+            "{engine} {extra:?}: {}",
+            String::from_utf8_lossy(&r.stderr)
+        );
+        let record = std::fs::read_to_string(out.join("run.json")).unwrap();
+        let mut v = floats(&std::fs::read(out.join("y.bin")).unwrap());
+        v.extend(floats(&std::fs::read(out.join("out.bin")).unwrap()));
+        (v, serde_json::from_str(&record).unwrap())
+    };
+    let (interp, _) = go("interp", "interp", &[flag]);
+    let (sim, fused_run) = go("sim", "sim", &[flag]);
+    let (plain, _) = go("interp-plain", "interp", &[]);
+    let (_, plain_run) = go("sim-plain", "sim", &[]);
+    let iis = |r: &serde_json::Value| -> Vec<(String, u64)> {
+        let mut v: Vec<(String, u64)> = r["loops"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| {
+                (
+                    l["location"].as_str().unwrap().to_string(),
+                    l["ii"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let loops = |a: u64, b: u64| {
+        vec![
+            ("mad_recurrence.cl:14:5".to_string(), a),
+            ("mad_recurrence.cl:21:5".to_string(), b),
+        ]
+    };
+    assert_eq!(iis(&fused_run), loops(5, 5), "with {flag}");
+    assert_eq!(iis(&plain_run), loops(10, 6), "without {flag}");
+
+    let x = floats(&std::fs::read(t.0.join("interp/x.bin")).unwrap());
+    let c = floats(&std::fs::read(t.0.join("interp/c.bin")).unwrap());
+    let (a, n) = (0.7f32, 500);
+    let recursion = |fused: bool| -> Vec<f32> {
+        let mut s = 0.0f32;
+        let mut v: Vec<f32> = x[..n]
+            .iter()
+            .map(|&xi| {
+                s = if fused { s.mul_add(a, xi) } else { s * a + xi };
+                s
+            })
+            .collect();
+        v.push((0..n).fold(0.0f32, |d, i| {
+            if fused {
+                x[i].mul_add(c[i], d)
+            } else {
+                d + x[i] * c[i]
+            }
+        }));
+        v.push(x[0] * c[0] + x[1]);
+        v
+    };
+    let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<u32>>();
+    assert_eq!(
+        bits(&sim),
+        bits(&interp),
+        "with {flag}: Verilator and the interpreter"
+    );
+    assert_eq!(
+        bits(&interp),
+        bits(&recursion(true)),
+        "with {flag}: the fused results"
+    );
+    assert_eq!(bits(&plain), bits(&recursion(false)), "without {flag}");
+    assert_ne!(bits(&interp), bits(&plain), "{flag} changed no result");
+
+    let pocl_dir = t.0.join("pocl");
+    let r = Command::new(common::ocl_ref_binary())
+        .arg("run")
+        .arg(&cl)
+        .arg("--spec")
+        .arg(&spec)
+        .arg("--out")
+        .arg(&pocl_dir)
+        .arg(flag)
+        .output()
+        .expect("run ocl-ref");
+    assert!(
+        r.status.success(),
+        "ocl-ref: {}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    let mut pocl = floats(&std::fs::read(pocl_dir.join("y.bin")).unwrap());
+    pocl.extend(floats(&std::fs::read(pocl_dir.join("out.bin")).unwrap()));
+    // The exact results, and a bound on either rounding: two per step of the filter,
+    // damped by a = 0.7 (so at most 2 / (1 - 0.7) < 7 roundings of values below 1 / 0.3);
+    // n + 1 per dot product, each below the sum of magnitudes.
+    let f = f64::from;
+    let mut s = 0.0f64;
+    let mut exact: Vec<f64> = x[..n]
+        .iter()
+        .map(|&xi| {
+            s = s * f(a) + f(xi);
+            s
+        })
+        .collect();
+    exact.push((0..n).map(|i| f(x[i]) * f(c[i])).sum());
+    exact.push(f(x[0]) * f(c[0]) + f(x[1]));
+    let eps = (-24f64).exp2();
+    let mag: f64 = (0..n).map(|i| (f(x[i]) * f(c[i])).abs()).sum();
+    for (j, e) in exact.iter().enumerate() {
+        let bound = if j == n {
+            (n + 1) as f64 * eps * mag
+        } else {
+            8.0 * eps * 4.0
+        };
+        for (who, got) in [("interpreter", interp[j]), ("POCL", pocl[j])] {
+            assert!(
+                (f(got) - e).abs() <= bound,
+                "{who}: [{j}] = {got:e} is {:e} from the exact {e:e} (bound {bound:e})",
+                (f(got) - e).abs()
+            );
+        }
+    }
 }

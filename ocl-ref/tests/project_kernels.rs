@@ -24,6 +24,7 @@ const KERNELS: &[&str] = &[
     "fdiv_const",
     "fast_math_div",
     "sum_relaxed",
+    "mad_recurrence",
     "ivdep_guarded",
     "bool_literals",
     "char_short_promote",
@@ -712,6 +713,35 @@ fn sum_relaxed() {
     // fma rounds once: Rust's mul_add is the correctly rounded fused multiply-add.
     want.push((0..n).fold(0.0f32, |f, i| x[i].mul_add(x[n - 1 - i], f)));
     assert_f32_bits("out", &out, &want);
+    let mut p = 0.0f32;
+    let pre: Vec<f32> = x
+        .iter()
+        .map(|v| {
+            p += v;
+            p
+        })
+        .collect();
+    assert_f32_bits("pre", &f32s(output(&r, "pre")), &pre);
+}
+
+#[test]
+fn mad_recurrence() {
+    let r = project("mad_recurrence");
+    let x = f32s(input(&r, "x"));
+    let c = f32s(input(&r, "c"));
+    let (a, n) = (0.7f32, 500);
+    // Without build options every product and sum is rounded (FP_CONTRACT OFF).
+    let mut s = 0.0f32;
+    let y: Vec<f32> = x[..n]
+        .iter()
+        .map(|v| {
+            s = s * a + v;
+            s
+        })
+        .collect();
+    assert_f32_bits("y", &f32s(output(&r, "y")), &y);
+    let d = (0..n).fold(0.0f32, |d, i| d + x[i] * c[i]);
+    assert_f32_bits("out", &f32s(output(&r, "out")), &[d, x[0] * c[0] + x[1]]);
 }
 
 #[test]

@@ -7,7 +7,8 @@
 // source order, and all three give the same bits.
 #pragma OPENCL FP_CONTRACT OFF
 __kernel __attribute__((reqd_work_group_size(1, 1, 1)))
-void sum_relaxed(__global const float *x, __global float *out, int n, int rows)
+void sum_relaxed(__global const float *x, __global float *out, __global float *pre, int n,
+                 int rows)
 {
     float s = 0.0f;
     for (int i = 0; i < n; i++)
@@ -35,4 +36,11 @@ void sum_relaxed(__global const float *x, __global float *out, int n, int rows)
     for (int i = 0; i < n; i++)
         f = fma(x[i], x[n - 1 - i], f);
     out[10] = f;
+
+    // A prefix sum stores every partial result: not a sum the option may reorder.
+    float p = 0.0f;
+    for (int i = 0; i < n; i++) {
+        p += x[i];
+        pre[i] = p;
+    }
 }

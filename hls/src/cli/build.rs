@@ -288,6 +288,7 @@ fn build_report(
                 .compiled()
                 .map(|x| {
                     x.opt
+                        .relaxed
                         .interleaved
                         .iter()
                         .map(|i| report::json::SumSplit {
@@ -295,6 +296,17 @@ fn build_report(
                             location: sm.location(i.span),
                             partials: i.partials,
                         })
+                        .collect()
+                })
+                .unwrap_or_default(),
+            contracted: b
+                .compiled()
+                .map(|x| {
+                    x.opt
+                        .relaxed
+                        .contracted
+                        .iter()
+                        .map(|s| sm.location(*s))
                         .collect()
                 })
                 .unwrap_or_default(),

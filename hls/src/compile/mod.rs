@@ -160,14 +160,12 @@ fn compile_full(
         }
     };
 
-    // Float sums reassociated where the build options allow it, before anything else
-    // changes the loops, as the interpreter does (`opt::relax_floats`).
-    let relaxed = times.run(Stage::Relax, || {
-        crate::opt::reassociate_sums(kernel, opt_options)
-    });
-    let (kernel, interleaved) = match &relaxed {
-        Some((k, split)) => (k, split.clone()),
-        None => (kernel, Vec::new()),
+    // The loop-level float rewrites the build options allow, before anything else changes
+    // the loops, as the interpreter makes them (`opt::relax_floats`).
+    let relaxed = times.run(Stage::Relax, || crate::opt::relax(kernel, opt_options));
+    let (kernel, relax_report) = match &relaxed {
+        Some((k, r)) => (k, r.clone()),
+        None => (kernel, crate::opt::Relaxed::default()),
     };
     verify(Stage::Relax, kernel)?;
     if relaxed.is_some() {
@@ -200,7 +198,7 @@ fn compile_full(
     let mut opt = times.run(Stage::Opt, || {
         crate::opt::run_group(&mut group, board, opt_options).map_err(one)
     })?;
-    opt.interleaved = interleaved;
+    opt.relaxed = relax_report;
     verify(Stage::Opt, &group.kernel)?;
     keep(Stage::Opt, &group.kernel);
 

@@ -860,7 +860,7 @@ fn holds_work_items(k: &Kernel, r: &Region) -> bool {
 
 /// The region's memory ops all touch private or `__constant` kernel objects, at least
 /// one of them a private one.
-fn private_only(k: &Kernel, r: &Region) -> bool {
+pub fn private_only(k: &Kernel, r: &Region) -> bool {
     let mut blocks = Vec::new();
     all_blocks(k, r, &mut blocks);
     let mut private = false;

@@ -16,9 +16,10 @@
 //! division by a constant whose reciprocal is an exact power of two is a multiply
 //! (`reciprocal.rs`). Rounding the reciprocal of any other constant needs
 //! `-cl-unsafe-math-optimizations` or `-cl-fast-relaxed-math` (`fast_math.rs`); no other
-//! float rule but one exists: under the same options a loop's float accumulator becomes
-//! interleaved partial sums (`reassociate.rs`, run before the math library by `compile`
-//! and the interpreter alike); contraction into fma is not built.
+//! float rule of this stage exists. The loop-level float rewrites the options allow run
+//! earlier, on the lowered kernel (`compile`'s `relax` stage, [`relax`], and the
+//! interpreter alike): a float accumulator becomes interleaved partial sums
+//! (`reassociate.rs`), a multiply-add on a loop recurrence an fma (`contract.rs`).
 //! Bit-width narrowing: the range analysis (`ranges.rs`, with the contents of kernel
 //! objects, `objects.rs`) bounds every integer op of the kernel, the e-class analysis
 //! carries the bounds, and the narrowing rules build an op whose values fit fewer bits
@@ -26,6 +27,7 @@
 
 pub mod bounds;
 pub mod builtins;
+pub mod contract;
 pub mod cost;
 pub mod cse;
 pub mod dead;
@@ -114,9 +116,10 @@ pub struct OptReport {
     pub reciprocals: usize,
     #[serde(skip)]
     pub reciprocal_spans: Vec<crate::diag::Span>,
-    /// Float accumulators split into partial sums (`reassociate.rs`; only under
-    /// `-cl-unsafe-math-optimizations` or `-cl-fast-relaxed-math`).
-    pub interleaved: Vec<reassociate::Interleaved>,
+    /// What the `relax` stage did before the group form (float sums split into partial
+    /// sums, multiply-adds fused; only under the float build options).
+    #[serde(skip)]
+    pub relaxed: Relaxed,
     /// Blocks with a pure region, and those replaced by a cheaper one.
     pub regions: usize,
     pub replaced: usize,
@@ -145,46 +148,65 @@ pub fn run(kernel: &mut Kernel, board: &Board) -> Result<OptReport, Diagnostic> 
     run_with(kernel, &launch, board, &Options::default())
 }
 
-/// The rewrites by which the floating-point build options change results (today: rounded
-/// reciprocals of constant divisors), applied to any form of `kernel` when the stage is on;
-/// returns how many fired. The interpreter runs them so that `run --engine interp` with
-/// those options computes the same bits as the generated hardware (`run_with` applies the
-/// same rewrite to the same divisions first, before any other).
+/// The rewrites by which the floating-point build options change results, applied to the
+/// lowered kernel when the stage is on; returns how many fired. The interpreter runs them
+/// so that `run --engine interp` with those options computes the same bits as the
+/// generated hardware: the loop rewrites as `compile`'s `relax` stage makes them
+/// ([`relax`]), and the rounded reciprocals of constant divisors (op by op, so the opt
+/// stage making them on the group form changes the same divisions).
 pub fn relax_floats(kernel: &mut Kernel, opts: &Options) -> usize {
     if !opts.enabled {
         return 0;
     }
-    let sums = if reassociates(opts) {
-        reassociate::kernel(kernel).len()
-    } else {
-        0
-    };
-    sums + kernel
-        .blocks
-        .iter_mut()
-        .map(|b| reciprocal::block(b, &opts.math).len())
-        .sum::<usize>()
+    let r = relax_in_place(kernel, opts);
+    r.interleaved.len()
+        + r.contracted.len()
+        + kernel
+            .blocks
+            .iter_mut()
+            .map(|b| reciprocal::block(b, &opts.math).len())
+            .sum::<usize>()
 }
 
-/// Whether the options allow float additions to be reordered (`reassociate.rs`).
-fn reassociates(opts: &Options) -> bool {
-    opts.enabled && opts.math.effective().unsafe_math
+/// What the `relax` stage rewrote.
+#[derive(Clone, Debug, Default)]
+pub struct Relaxed {
+    /// Float accumulators split into partial sums (`reassociate.rs`).
+    pub interleaved: Vec<reassociate::Interleaved>,
+    /// Multiply-adds on loop recurrences fused into fma (`contract.rs`), where the add is.
+    pub contracted: Vec<crate::diag::Span>,
 }
 
-/// The lowered kernel with its float sums split into partial sums when the options allow
-/// reassociation (`reassociate.rs`), and what was split; `None` when they do not or no
-/// loop qualifies. `compile` runs it before the math library, as the interpreter does in
-/// [`relax_floats`], so both add the same terms into the same partials.
-pub fn reassociate_sums(
-    kernel: &Kernel,
-    opts: &Options,
-) -> Option<(Kernel, Vec<reassociate::Interleaved>)> {
-    if !reassociates(opts) {
+fn relax_in_place(k: &mut Kernel, opts: &Options) -> Relaxed {
+    let flags = opts.math.effective();
+    let mut r = Relaxed::default();
+    if !opts.enabled {
+        return r;
+    }
+    // Sums first: an accumulator split into partials no longer waits on itself, so the
+    // fma would only cost area there.
+    if flags.unsafe_math {
+        r.interleaved = reassociate::kernel(k);
+    }
+    if flags.mad_enable {
+        r.contracted = contract::kernel(k);
+    }
+    r
+}
+
+/// The `relax` stage: the lowered kernel with the loop-level float rewrites its build
+/// options allow (`reassociate.rs` under `-cl-unsafe-math-optimizations`, `contract.rs`
+/// under `-cl-mad-enable`; `-cl-fast-relaxed-math` implies both), and what they did;
+/// `None` when nothing changed. `compile` runs it before the math library, as the
+/// interpreter does in [`relax_floats`], so both compute the same bits.
+pub fn relax(kernel: &Kernel, opts: &Options) -> Option<(Kernel, Relaxed)> {
+    let flags = opts.math.effective();
+    if !opts.enabled || !(flags.unsafe_math || flags.mad_enable) {
         return None;
     }
     let mut k = kernel.clone();
-    let split = reassociate::kernel(&mut k);
-    (!split.is_empty()).then_some((k, split))
+    let r = relax_in_place(&mut k, opts);
+    (!r.interleaved.is_empty() || !r.contracted.is_empty()).then_some((k, r))
 }
 
 /// Optimises every block of a group-form kernel for `board`, with the launch facts the

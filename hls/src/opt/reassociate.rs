@@ -52,9 +52,10 @@ pub fn kernel(k: &mut Kernel) -> Vec<Interleaved> {
         if has_loop(&lp.body) || has_loop(&lp.latch) {
             continue;
         }
+        if !overlaps(k, id) {
+            continue;
+        }
         let partials = match lp.hints.unroll.as_ref().map(|u| u.factor) {
-            // A fully unrolled loop has no iterations to overlap.
-            Some(None) => continue,
             Some(Some(n)) if n > 1 => (PARTIALS as u64 * n).min(MAX_PARTIALS as u64) as u32,
             _ => PARTIALS,
         };
@@ -63,6 +64,27 @@ pub fn kernel(k: &mut Kernel) -> Vec<Interleaved> {
         }
     }
     out
+}
+
+/// Whether loop `l`'s iterations may overlap in hardware, where a shorter recurrence pays:
+/// not when the source asks to unroll it fully, nor when it touches only private arrays
+/// and `__constant` tables (the `loops` stage unrolls those fully when their trip count is
+/// small, and a loop like that rarely runs long), nor when it holds a barrier. The rewrites of the `relax` stage touch
+/// only such loops: in a fully unrolled one they would only add area.
+pub(super) fn overlaps(k: &Kernel, l: LoopId) -> bool {
+    let lp = k.lp(l);
+    let full = matches!(lp.hints.unroll, Some(ref u) if u.factor.is_none());
+    // A barrier makes the loop's body work-item loops of its own: its iterations never
+    // overlap, and the partials would be arrays, one value per work-item.
+    let mut bs = Vec::new();
+    crate::analysis::loops::all_blocks(k, &lp.body, &mut bs);
+    let barrier = bs.iter().any(|b| {
+        k.block(*b)
+            .graph
+            .node_weights()
+            .any(|o| matches!(o.kind, OpKind::Barrier { .. }))
+    });
+    !full && !barrier && !crate::loops::unroll::private_only(k, &lp.body)
 }
 
 /// An accumulation `write acc (fadd|fsub|fma|mad ... (read acc) ...)` in block `block`.

@@ -131,6 +131,10 @@ pub struct KernelReport {
     /// allow (`-cl-unsafe-math-optimizations`, `-cl-fast-relaxed-math`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub reassociated: Vec<SumSplit>,
+    /// `file:line:col` of each multiply-add on a loop recurrence fused into an fma, which
+    /// the build options allow (`-cl-mad-enable` or the options implying it).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub contracted: Vec<String>,
     /// Work-items per cycle (SIMD lanes): how many, asked by the source or chosen by the
     /// tool, and why; absent when nothing asked for lanes and the tool chose none.
     pub lanes: Option<crate::workitems::lanes::Lanes>,

@@ -70,6 +70,19 @@ pub fn summary(r: &BuildReport, out: &std::path::Path) -> String {
                 sums.join(", ")
             );
         }
+        if !k.contracted.is_empty() {
+            let at: Vec<&str> = k
+                .contracted
+                .iter()
+                .map(|l| l.rsplit('/').next().unwrap_or(l))
+                .collect();
+            let _ = writeln!(
+                s,
+                "    multiply-adds on loop recurrences fused into fma (the build options allow \
+                 it): at {}",
+                at.join(", ")
+            );
+        }
         for l in &k.loop_analysis {
             let _ = writeln!(s, "    {}", loop_line(l));
         }
