@@ -480,7 +480,8 @@ fn unsafe_math_reassociates_float_sums_in_the_interpreter_and_verilator_alike() 
 /// `-cl-mad-enable` lets a multiply-add be fused: the interpreter and Verilator fuse the
 /// ones on loop recurrences of `mad_recurrence` into fma, bit for bit the correctly rounded
 /// fused recursion (Rust's `mul_add`), and leave the one off any recurrence as a multiply
-/// and an add; the loops are built at the fused unit's latency (II 5, against 10 and 6).
+/// and an add (differences too: `u * a - x`, `c - v * a`); the loops are built at the
+/// fused unit's latency (II 5, against 10 and 6).
 /// POCL, compiled with the same option, stays within the rounding bound of the exact
 /// results. Without the option every product and sum is rounded, bit for bit.
 #[test]
@@ -521,14 +522,15 @@ fn mad_enable_fuses_multiply_adds_on_recurrences_in_the_interpreter_and_verilato
         v.sort();
         v
     };
-    let loops = |a: u64, b: u64| {
+    let loops = |a: u64, b: u64, c: u64| {
         vec![
             ("mad_recurrence.cl:14:5".to_string(), a),
             ("mad_recurrence.cl:21:5".to_string(), b),
+            ("mad_recurrence.cl:30:5".to_string(), c),
         ]
     };
-    assert_eq!(iis(&fused_run), loops(5, 5), "with {flag}");
-    assert_eq!(iis(&plain_run), loops(10, 6), "without {flag}");
+    assert_eq!(iis(&fused_run), loops(5, 5, 5), "with {flag}");
+    assert_eq!(iis(&plain_run), loops(10, 6, 10), "without {flag}");
 
     let x = floats(&std::fs::read(t.0.join("interp/x.bin")).unwrap());
     let c = floats(&std::fs::read(t.0.join("interp/c.bin")).unwrap());
@@ -550,6 +552,14 @@ fn mad_enable_fuses_multiply_adds_on_recurrences_in_the_interpreter_and_verilato
             }
         }));
         v.push(x[0] * c[0] + x[1]);
+        let (u, w) = (0..n).fold((1.0f32, 0.0f32), |(u, w), i| {
+            if fused {
+                (u.mul_add(a, -x[i]), (-w).mul_add(a, c[i]))
+            } else {
+                (u * a - x[i], c[i] - w * a)
+            }
+        });
+        v.extend([u, w]);
         v
     };
     let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<u32>>();
@@ -598,6 +608,10 @@ fn mad_enable_fuses_multiply_adds_on_recurrences_in_the_interpreter_and_verilato
         .collect();
     exact.push((0..n).map(|i| f(x[i]) * f(c[i])).sum());
     exact.push(f(x[0]) * f(c[0]) + f(x[1]));
+    let (u, w) = (0..n).fold((1.0f64, 0.0f64), |(u, w), i| {
+        (u * f(a) - f(x[i]), f(c[i]) - w * f(a))
+    });
+    exact.extend([u, w]);
     let eps = (-24f64).exp2();
     let mag: f64 = (0..n).map(|i| (f(x[i]) * f(c[i])).abs()).sum();
     for (j, e) in exact.iter().enumerate() {

@@ -741,7 +741,12 @@ fn mad_recurrence() {
         .collect();
     assert_f32_bits("y", &f32s(output(&r, "y")), &y);
     let d = (0..n).fold(0.0f32, |d, i| d + x[i] * c[i]);
-    assert_f32_bits("out", &f32s(output(&r, "out")), &[d, x[0] * c[0] + x[1]]);
+    let (u, v) = (0..n).fold((1.0f32, 0.0f32), |(u, v), i| (u * a - x[i], c[i] - v * a));
+    assert_f32_bits(
+        "out",
+        &f32s(output(&r, "out")),
+        &[d, x[0] * c[0] + x[1], u, v],
+    );
 }
 
 #[test]

@@ -24,4 +24,13 @@ void mad_recurrence(__global const float *x, __global const float *c, __global f
 
     // Not on a recurrence: stays a multiply and an add.
     out[1] = x[0] * c[0] + x[1];
+
+    // Differences, the product first and second: fma(u, a, -x), fma(-v, a, c).
+    float u = 1.0f, v = 0.0f;
+    for (int i = 0; i < n; i++) {
+        u = u * a - x[i];
+        v = c[i] - v * a;
+    }
+    out[2] = u;
+    out[3] = v;
 }
