@@ -165,3 +165,72 @@ fn block(b: &mut Block) -> Vec<Span> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::frontend::{check_source, Options};
+
+    /// How many multiply-adds of `body` are fused; the kernel still verifies.
+    fn fused(body: &str) -> usize {
+        let src = format!(
+            "__kernel void k(__global const float *x, __global float *out, float a, int n) \
+             {{ {body} }}"
+        );
+        let c = check_source("k.cl", &src, &Options::default());
+        assert!(!c.has_errors(), "{:?}", c.diags.list);
+        let m = crate::lower::lower(c.program.as_ref().unwrap(), &c.sources).unwrap();
+        let mut k = m.kernels[0].clone();
+        let n = super::kernel(&mut k).len();
+        crate::ir::verify::verify_kernel(&k).expect("verifies");
+        let fmas = k
+            .blocks
+            .iter()
+            .flat_map(|b| b.graph.node_weights())
+            .filter(|o| matches!(&o.kind, crate::ir::OpKind::Builtin(c) if c.name == "fma"))
+            .count();
+        assert_eq!(fmas, n, "one fma per contraction");
+        n
+    }
+
+    #[test]
+    fn multiply_adds_on_a_recurrence_are_fused() {
+        let run = |e: &str| {
+            fused(&format!(
+                "float y = 0; for (int i = 0; i < n; i++) y = {e}; out[0] = y;"
+            ))
+        };
+        assert_eq!(run("y * a + x[i]"), 1);
+        assert_eq!(run("x[i] + a * y"), 1);
+        assert_eq!(run("y * a - x[i]"), 1);
+        assert_eq!(run("x[i] - y * a"), 1);
+        // The accumulator is the addend.
+        assert_eq!(run("y + x[i] * a"), 1);
+        // Two multiply-adds in a chain, both on the recurrence.
+        assert_eq!(run("(y * a + x[i]) * a + x[i + 1]"), 2);
+    }
+
+    #[test]
+    fn multiply_adds_off_a_recurrence_keep_two_roundings() {
+        // Outside any loop, in a loop but not on the recurrence, a product used twice,
+        // a loop over private arrays only (unrolled fully by the loops stage).
+        assert_eq!(fused("out[0] = x[0] * a + x[1];"), 0);
+        assert_eq!(
+            fused("for (int i = 0; i < n; i++) out[i] = x[i] * a + x[i + 1];"),
+            0
+        );
+        assert_eq!(
+            fused(
+                "float y = 0; for (int i = 0; i < n; i++) { float p = x[i] * a; y = y + p; \
+                 out[i] = p; } out[0] = y;"
+            ),
+            0
+        );
+        assert_eq!(
+            fused(
+                "float w[4] = {1, 2, 3, 4}; float y = 0; for (int i = 0; i < 4; i++) \
+                 y = y * a + w[i]; out[0] = y;"
+            ),
+            0
+        );
+    }
+}

@@ -289,3 +289,133 @@ fn split(k: &mut Kernel, l: LoopId, acc: Acc, p: u32) -> Interleaved {
         span,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::frontend::{check_source, Options};
+    use crate::ir::Kernel;
+
+    fn lowered(body: &str) -> Kernel {
+        let src = format!(
+            "__kernel void k(__global const float *x, __global const int *q, \
+             __global float *out, int n) {{ {body} }}"
+        );
+        let c = check_source("k.cl", &src, &Options::default());
+        assert!(!c.has_errors(), "{:?}", c.diags.list);
+        let m = crate::lower::lower(c.program.as_ref().unwrap(), &c.sources).unwrap();
+        m.kernels[0].clone()
+    }
+
+    /// The accumulators split in `body`, as (name, partials); the kernel still verifies.
+    fn split(body: &str) -> Vec<(String, u32)> {
+        let mut k = lowered(body);
+        let r = super::kernel(&mut k);
+        crate::ir::verify::verify_kernel(&k).expect("verifies");
+        r.into_iter().map(|i| (i.var, i.partials)).collect()
+    }
+
+    #[test]
+    fn sums_differences_and_fma_accumulators_are_split() {
+        let s = |v: &str| vec![(v.to_string(), super::PARTIALS)];
+        assert_eq!(
+            split("float s = 0; for (int i = 0; i < n; i++) s += x[i]; out[0] = s;"),
+            s("s")
+        );
+        assert_eq!(
+            split("float s = 0; for (int i = 0; i < n; i++) s = x[i] + s; out[0] = s;"),
+            s("s")
+        );
+        assert_eq!(
+            split("float d = 1; for (int i = 0; i < n; i++) d -= x[i]; out[0] = d;"),
+            s("d")
+        );
+        assert_eq!(
+            split("float f = 0; for (int i = 0; i < n; i++) f = fma(x[i], x[i], f); out[0] = f;"),
+            s("f")
+        );
+        assert_eq!(
+            split("double e = 0; for (int i = 0; i < n; i++) e += x[i]; out[0] = (float)e;"),
+            s("e")
+        );
+        // Under an `if`, and with a `break`: any split of the terms is a reordering.
+        assert_eq!(
+            split("float s = 0; for (int i = 0; i < n; i++) { if (q[i]) s += x[i]; } out[0] = s;"),
+            s("s")
+        );
+        assert_eq!(
+            split(
+                "float s = 0; for (int i = 0; i < n; i++) { if (q[i] < 0) break; s += x[i]; } \
+                 out[0] = s;"
+            ),
+            s("s")
+        );
+        // Unrolled by 4: eight partials per copy.
+        assert_eq!(
+            split(
+                "float s = 0; __attribute__((opencl_unroll_hint(4))) \
+                 for (int i = 0; i < n; i++) s += x[i]; out[0] = s;"
+            ),
+            vec![("s".to_string(), 4 * super::PARTIALS)]
+        );
+        // In the inner loop (the outer one holds it, and adds to `s` after it).
+        assert_eq!(
+            split(
+                "float s = 0; for (int j = 0; j < n; j++) { for (int i = 0; i < n; i++) \
+                 s += x[i]; s += x[j]; } out[0] = s;"
+            ),
+            s("s")
+        );
+    }
+
+    #[test]
+    fn sums_whose_partial_results_are_seen_are_kept_in_order() {
+        let none: Vec<(String, u32)> = vec![];
+        // Stored every iteration (a prefix sum).
+        assert_eq!(
+            split("float s = 0; for (int i = 0; i < n; i++) { s += x[i]; out[i] = s; }"),
+            none
+        );
+        // Read again in the loop, or in its exit test.
+        assert_eq!(
+            split("float s = 0; for (int i = 0; i < n; i++) { s += x[i]; if (s > 9) out[1] = 1; }"),
+            none
+        );
+        assert_eq!(
+            split("float s = 0; for (int i = 0; s < 100 && i < n; i++) s += x[i]; out[0] = s;"),
+            none
+        );
+        // Not a sum of the accumulator: x - s, s * x, an integer.
+        assert_eq!(
+            split("float s = 0; for (int i = 0; i < n; i++) s = x[i] - s; out[0] = s;"),
+            none
+        );
+        assert_eq!(
+            split("float s = 1; for (int i = 0; i < n; i++) s *= x[i]; out[0] = s;"),
+            none
+        );
+        assert_eq!(
+            split("int t = 0; for (int i = 0; i < n; i++) t += q[i]; out[0] = t;"),
+            none
+        );
+        // s + s doubles: not a sum of terms.
+        assert_eq!(
+            split("float s = 1; for (int i = 0; i < n; i++) s = s + s; out[0] = s;"),
+            none
+        );
+        // Fully unrolled, or over private arrays only: no iterations to overlap.
+        assert_eq!(
+            split(
+                "float s = 0; __attribute__((opencl_unroll_hint)) \
+                 for (int i = 0; i < 8; i++) s += x[i]; out[0] = s;"
+            ),
+            none
+        );
+        assert_eq!(
+            split(
+                "float w[8]; for (int i = 0; i < 8; i++) w[i] = x[i]; float s = 0; \
+                 for (int i = 0; i < 8; i++) s += w[i]; out[0] = s;"
+            ),
+            none
+        );
+    }
+}
