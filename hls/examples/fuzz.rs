@@ -28,10 +28,11 @@ struct Args {
     one: Option<u64>,
     small: bool,
     print: bool,
+    math: Vec<String>,
 }
 
 fn usage() -> String {
-    "usage: fuzz [--seeds A-B] [--jobs N] [--no-sim] [--small] [--print] [--reduce-budget N] [--out DIR] [--work DIR]"
+    "usage: fuzz [--seeds A-B] [--jobs N] [--no-sim] [--small] [--print] [--reduce-budget N] [--out DIR] [--work DIR] [--math OPTION]..."
         .into()
 }
 
@@ -47,10 +48,14 @@ interpreter and in Verilator; failing kernels are reduced and saved with their s
   --reduce-budget N    reduction steps per failing kernel (default 40; 0: save unreduced)
   --out DIR            where failing kernels go (default tests/fuzz)
   --work DIR           scratch folders (default target/fuzz)
+  --math OPTION        a float build option (-cl-mad-enable, -cl-fast-relaxed-math...)
+                       for the interpreter and Verilator, which must then agree bit for
+                       bit; POCL is not run (repeatable)
 
 examples:
   cargo run --release -p ocl-hls --example fuzz -- --seeds 1-500 --jobs 2
   cargo run --release -p ocl-hls --example fuzz -- --seeds 20114 --reduce-budget 0
+  cargo run --release -p ocl-hls --example fuzz -- --seeds 1-50 --math -cl-fast-relaxed-math
 ";
 
 fn parse() -> Result<Args, String> {
@@ -65,6 +70,7 @@ fn parse() -> Result<Args, String> {
         one: None,
         small: false,
         print: false,
+        math: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(k) = it.next() {
@@ -91,6 +97,7 @@ fn parse() -> Result<Args, String> {
             "--no-sim" => a.sim = false,
             "--small" => a.small = true,
             "--print" => a.print = true,
+            "--math" => a.math.push(val()?),
             "-h" | "--help" => {
                 print!("{}\n\n{HELP}", usage());
                 std::process::exit(0);
@@ -155,10 +162,21 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let mut math = ocl_hls::opt::fast_math::MathFlags::default();
+    if let Some(bad) = a.math.iter().find(|m| !math.set(m)) {
+        eprintln!(
+            "fuzz: error: --math {bad}: not one of {}",
+            ocl_hls::opt::fast_math::MathFlags::spellings()
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        return ExitCode::FAILURE;
+    }
     let cfg = match fuzz::ocl_ref_binary() {
         Ok(ocl_ref) => Config {
             ocl_ref,
             sim: a.sim,
+            math,
         },
         Err(e) => {
             eprintln!("fuzz: error: {e}");
@@ -201,6 +219,9 @@ fn main() -> ExitCode {
                 }
                 if a.small {
                     cmd.arg("--small");
+                }
+                for m in &a.math {
+                    cmd.args(["--math", m]);
                 }
                 let res = cmd.output();
                 let line = res.as_ref().ok().and_then(|r| {
