@@ -15,23 +15,18 @@
 
 use std::collections::{HashMap, HashSet};
 
-use petgraph::visit::EdgeRef;
-use petgraph::Direction;
-
+use super::reassociate::{data_users, loop_blocks, overlaps};
 use crate::diag::Span;
 use crate::frontend::types::{Scalar, Type};
-use crate::ir::{
-    BinOp, Block, BlockId, BuiltinCall, Edge, Kernel, Node, OpId, OpKind, Region, Ty, UnOp, VarId,
-};
+use crate::ir::{BinOp, Block, BlockId, BuiltinCall, Kernel, OpId, OpKind, Ty, UnOp, VarId};
 
 /// Contracts the multiply-adds on loop-carried recurrences of every loop of `k`; returns
 /// where each fused add is.
 pub fn kernel(k: &mut Kernel) -> Vec<Span> {
     let mut in_loops: Vec<BlockId> = Vec::new();
     for (i, l) in k.loops.iter().enumerate() {
-        if super::reassociate::overlaps(k, crate::ir::LoopId(i as u32)) {
-            blocks(&l.body, &mut in_loops);
-            blocks(&l.latch, &mut in_loops);
+        if overlaps(k, crate::ir::LoopId(i as u32)) {
+            in_loops.extend(loop_blocks(l));
         }
     }
     in_loops.sort();
@@ -41,30 +36,6 @@ pub fn kernel(k: &mut Kernel) -> Vec<Span> {
         out.extend(block(k.block_mut(b)));
     }
     out
-}
-
-fn blocks(r: &Region, out: &mut Vec<BlockId>) {
-    for n in &r.0 {
-        match n {
-            Node::Block(b) => out.push(*b),
-            Node::If {
-                cond, then, els, ..
-            } => {
-                out.push(cond.0);
-                blocks(then, out);
-                blocks(els, out);
-            }
-            _ => {}
-        }
-    }
-}
-
-fn data_users(b: &Block, o: OpId) -> Vec<OpId> {
-    b.graph
-        .edges_directed(o.0, Direction::Outgoing)
-        .filter(|e| matches!(e.weight(), Edge::Data(_)))
-        .map(|e| OpId(e.target()))
-        .collect()
 }
 
 /// The ops `from` reaches through data edges (itself included).

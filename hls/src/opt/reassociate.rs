@@ -22,7 +22,9 @@
 //!   FSM runs it on one adder).
 
 use crate::diag::Span;
-use crate::ir::{BinOp, Block, BlockId, Kernel, LoopId, Node, OpId, OpKind, Region, Ty, VarId};
+use crate::ir::{
+    BinOp, Block, BlockId, Kernel, Loop, LoopId, Node, OpId, OpKind, Region, Ty, VarId,
+};
 use petgraph::Direction;
 
 /// Partial sums per accumulator (per copy of a partially unrolled loop).
@@ -68,9 +70,10 @@ pub fn kernel(k: &mut Kernel) -> Vec<Interleaved> {
 
 /// Whether loop `l`'s iterations may overlap in hardware, where a shorter recurrence pays:
 /// not when the source asks to unroll it fully, nor when it touches only private arrays
-/// and `__constant` tables (the `loops` stage unrolls those fully when their trip count is
-/// small, and a loop like that rarely runs long), nor when it holds a barrier. The rewrites of the `relax` stage touch
-/// only such loops: in a fully unrolled one they would only add area.
+/// and `__constant` tables (the `loops` stage unrolls those fully when their trip count
+/// is small, and a loop like that rarely runs long), nor when it holds a barrier. The
+/// rewrites of the `relax` stage touch only such loops: in a fully unrolled one they
+/// would only add area.
 pub(super) fn overlaps(k: &Kernel, l: LoopId) -> bool {
     let lp = k.lp(l);
     let full = matches!(lp.hints.unroll, Some(ref u) if u.factor.is_none());
@@ -105,25 +108,31 @@ fn has_loop(r: &Region) -> bool {
     })
 }
 
-/// The blocks of a region, nested ifs included: `(block, a node of a region)` (false for
-/// an if's condition block).
-fn blocks(r: &Region, out: &mut Vec<(BlockId, bool)>) {
-    for n in &r.0 {
-        match n {
-            Node::Block(b) => out.push((*b, true)),
-            Node::If {
-                cond, then, els, ..
-            } => {
-                out.push((cond.0, false));
-                blocks(then, out);
-                blocks(els, out);
+/// The blocks of a loop's body and latch, with the condition blocks of their ifs (not
+/// those of nested loops).
+pub(super) fn loop_blocks(lp: &Loop) -> Vec<BlockId> {
+    fn walk(r: &Region, out: &mut Vec<BlockId>) {
+        for n in &r.0 {
+            match n {
+                Node::Block(b) => out.push(*b),
+                Node::If {
+                    cond, then, els, ..
+                } => {
+                    out.push(cond.0);
+                    walk(then, out);
+                    walk(els, out);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
+    let mut out = Vec::new();
+    walk(&lp.body, &mut out);
+    walk(&lp.latch, &mut out);
+    out
 }
 
-fn data_users(b: &Block, o: OpId) -> Vec<OpId> {
+pub(super) fn data_users(b: &Block, o: OpId) -> Vec<OpId> {
     b.graph
         .edges_directed(o.0, Direction::Outgoing)
         .filter(|e| matches!(e.weight(), crate::ir::Edge::Data(_)))
@@ -136,15 +145,12 @@ fn data_users(b: &Block, o: OpId) -> Vec<OpId> {
 /// something else, and neither the read nor the sum used by anything else.
 fn accumulators(k: &Kernel, l: LoopId) -> Vec<Acc> {
     let lp = k.lp(l);
-    let mut bs = Vec::new();
-    blocks(&lp.body, &mut bs);
-    blocks(&lp.latch, &mut bs);
-    bs.extend(lp.cond.map(|c| (c.0, false)));
-    let in_regions: Vec<BlockId> = bs.iter().filter(|b| b.1).map(|b| b.0).collect();
+    let mut bs = loop_blocks(lp);
+    bs.extend(lp.cond.map(|c| c.0));
     // Per variable: its reads and writes in the loop, as (block, op).
     let mut reads: std::collections::BTreeMap<VarId, Vec<(BlockId, OpId)>> = Default::default();
     let mut writes: std::collections::BTreeMap<VarId, Vec<(BlockId, OpId)>> = Default::default();
-    for &(b, _) in &bs {
+    for &b in &bs {
         let blk = k.block(b);
         for &o in &blk.order {
             match blk.op(o).kind {
@@ -165,7 +171,7 @@ fn accumulators(k: &Kernel, l: LoopId) -> Vec<Acc> {
         let [(rb, r)] = rs.as_slice() else {
             continue;
         };
-        if rb != wb || !in_regions.contains(wb) {
+        if rb != wb {
             continue;
         }
         let blk = k.block(*wb);
