@@ -428,11 +428,31 @@ impl Program {
             // canonicalized before they reach the hash.
             head.push_str("    float f0 = (float)gid * 0.75f;\n");
             for _ in 0..1 + g.r.below(3) {
-                let at = g.r.below(body.len() as u64 + 1) as usize;
                 let (a, b) = (g.expr(Ty::Int, 1), g.expr(Ty::Short, 1));
                 let op = *g.r.pick(&["+", "-", "*"]);
-                let line = format!("f0 = (f0 {op} (float){a}) * 0.5f + (float){b};");
-                body.insert(at, Stmt::Line(line));
+                // A multiply-add of f0, or a sum into it: in a loop, what the float build
+                // options let the compiler fuse or reorder (`fuzz --math`).
+                let line = if g.r.chance(30) {
+                    format!("f0 += (float){a};")
+                } else {
+                    format!("f0 = (f0 {op} (float){a}) * 0.5f + (float){b};")
+                };
+                let loops: Vec<usize> = (0..body.len())
+                    .filter(|&i| matches!(body[i], Stmt::For(..)))
+                    .collect();
+                match (g.r.chance(50), loops.is_empty()) {
+                    (true, false) => {
+                        let l = loops[g.r.below(loops.len() as u64) as usize];
+                        if let Stmt::For(_, inner) = &mut body[l] {
+                            let at = g.r.below(inner.len() as u64 + 1) as usize;
+                            inner.insert(at, Stmt::Line(line));
+                        }
+                    }
+                    _ => {
+                        let at = g.r.below(body.len() as u64 + 1) as usize;
+                        body.insert(at, Stmt::Line(line));
+                    }
+                }
             }
         }
         if g.r.chance(50) {
