@@ -7,7 +7,8 @@
 //! fused unit's latency (5 cycles on the boards' libraries, against 4 + 6 for a
 //! multiplier then an adder) is the loop's II. Elsewhere an fma is only bigger (a
 //! binary32 fma is about 1.5 times a multiplier and an adder on the DE10-Nano), so the
-//! source's two roundings stay.
+//! source's two roundings stay. Single precision only: the hardware has no binary64
+//! fma.
 //!
 //! The rule reads the IR alone, never the board, and runs on the lowered kernel in
 //! `compile` and in `run --engine interp` alike (the `relax` stage), so both engines fuse
@@ -52,11 +53,11 @@ fn reach(b: &Block, from: OpId) -> HashSet<OpId> {
     seen
 }
 
-/// The scalar float types `fma` takes.
+/// The scalar float types whose `fma` the hardware builds: binary32 (a binary64 fma has
+/// no template yet, so a double multiply-add keeps its multiplier and adder).
 fn scalar(ty: &Option<Ty>) -> Option<Scalar> {
     match ty {
         Some(Ty::F32) => Some(Scalar::Float),
-        Some(Ty::F64) => Some(Scalar::Double),
         _ => None,
     }
 }
@@ -185,6 +186,11 @@ mod tests {
         // Outside any loop, in a loop but not on the recurrence, a product used twice,
         // a loop over private arrays only (unrolled fully by the loops stage).
         assert_eq!(fused("out[0] = x[0] * a + x[1];"), 0);
+        // A double one: the hardware has no binary64 fma.
+        assert_eq!(
+            fused("double y = 0; for (int i = 0; i < n; i++) y = y * a + x[i]; out[0] = y;"),
+            0
+        );
         assert_eq!(
             fused("for (int i = 0; i < n; i++) out[i] = x[i] * a + x[i + 1];"),
             0
