@@ -4,7 +4,9 @@
 //! with the geometric mean of the ALM ratio.
 //!
 //! Run: `cargo build -p ocl-hls && cargo run -p ocl-hls --example opt_bench [KERNEL...]`
-//! (default: every conformance kernel; two Yosys runs each, minutes per kernel, run at
+//! (KERNEL: a conformance kernel's name, or any kernel's `.cl` path, such as the project's
+//! `tests/kernels/*.cl`, whose launch spec gives its defines; default: every conformance
+//! kernel; two Yosys runs each, minutes per kernel, run at
 //! the same time). Needs `yosys` on PATH (`bash scripts/install-deps.sh`). With
 //! `OHLS_BENCH_BEFORE=PATH` naming another `ocl-hls` binary (an earlier build of the
 //! stage), its build with the stage on is a third column: the table before and after a
@@ -73,6 +75,15 @@ fn build(bin: &Path, cl: &Path, opt: bool, tag: &str) -> Result<Measured, String
     if !opt {
         cmd.arg("--no-opt");
     }
+    // A launch spec next to the kernel gives its `-D` defines.
+    if let Ok(spec) = ocl_hls::launch::LaunchSpec::load(&cl.with_extension("yaml")) {
+        for (k, v) in &spec.defines {
+            match &v.0 {
+                Some(v) => cmd.arg("-D").arg(format!("{k}={v}")),
+                None => cmd.arg("-D").arg(k),
+            };
+        }
+    }
     let r = cmd.output().map_err(|e| e.to_string())?;
     if !r.status.success() {
         let err = String::from_utf8_lossy(&r.stderr);
@@ -105,16 +116,19 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let wanted: Vec<String> = std::env::args().skip(1).collect();
+    // Conformance kernels by name; any other kernel by its `.cl` path (the project's).
+    let (paths, wanted): (Vec<String>, Vec<String>) =
+        std::env::args().skip(1).partition(|a| a.ends_with(".cl"));
     let mut files: Vec<PathBuf> = std::fs::read_dir(kernels_dir())
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
     files.retain(|p| {
         let stem = p.file_stem().unwrap_or_default().to_string_lossy();
         p.extension().is_some_and(|x| x == "cl")
-            && (wanted.is_empty() || wanted.iter().any(|w| *w == stem))
+            && ((wanted.is_empty() && paths.is_empty()) || wanted.iter().any(|w| *w == stem))
     });
     files.sort();
+    files.extend(paths.iter().map(PathBuf::from));
     let before = std::env::var_os("OHLS_BENCH_BEFORE").map(PathBuf::from);
     match &before {
         Some(_) => {
