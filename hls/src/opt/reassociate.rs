@@ -58,7 +58,9 @@ pub fn kernel(k: &mut Kernel) -> Vec<Interleaved> {
             continue;
         }
         let partials = match lp.hints.unroll.as_ref().map(|u| u.factor) {
-            Some(Some(n)) if n > 1 => (PARTIALS as u64).saturating_mul(n).min(MAX_PARTIALS as u64) as u32,
+            Some(Some(n)) if n > 1 => {
+                (PARTIALS as u64).saturating_mul(n).min(MAX_PARTIALS as u64) as u32
+            }
             _ => PARTIALS,
         };
         for acc in accumulators(k, id) {
