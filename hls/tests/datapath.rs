@@ -74,6 +74,7 @@ const SUPPORTED: &[&str] = &[
     "fast_math_div",
     "sum_relaxed",
     "mad_recurrence",
+    "mad_builtin",
     "ivdep_guarded",
     "long_arith",
     "relational_vec",

@@ -25,6 +25,7 @@ const KERNELS: &[&str] = &[
     "fast_math_div",
     "sum_relaxed",
     "mad_recurrence",
+    "mad_builtin",
     "ivdep_guarded",
     "bool_literals",
     "char_short_promote",
@@ -747,6 +748,28 @@ fn mad_recurrence() {
         &f32s(output(&r, "out")),
         &[d, x[0] * c[0] + x[1], u, v],
     );
+}
+
+#[test]
+fn mad_builtin() {
+    let r = project("mad_builtin");
+    let x = f32s(input(&r, "x"));
+    let y = f32s(input(&r, "y"));
+    let mut want = Vec::new();
+    let mut dwant = Vec::new();
+    for i in 0..64 {
+        let (a, b, c) = (x[i], y[i], x[(i + 1) & 63]);
+        // A multiply, then an add: two roundings.
+        want.push(a * b + c);
+        let v = [a, b, c, 1.5f32];
+        want.extend((0..4).map(|k| v[k] * v[(k + 1) % 4] + c));
+        dwant.push(f64::from(a) * f64::from(b) + f64::from(c) * 0.1);
+    }
+    assert_f32_bits("out", &f32s(output(&r, "out")), &want);
+    let dout = f64s(output(&r, "dout"));
+    for (i, (g, w)) in dout.iter().zip(&dwant).enumerate() {
+        assert_eq!(g.to_bits(), w.to_bits(), "dout[{i}]: got {g:e}, want {w:e}");
+    }
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! Math built-ins as IR: before the datapath is generated, each call of exp, exp2,
 //! exp10, log, log2, log10, pow, sin, cos or tan on binary32 is replaced by integer,
 //! binary64 and conversion ops computing it within OpenCL's ULP bounds (see `explog`
-//! and `trig` for the methods). The interpreter keeps its own implementation for
+//! and `trig` for the methods), and `mad` of floats or doubles by a multiply and an add.
+//! The interpreter keeps its own implementation for
 //! `--engine interp`; tests run the expansion in the interpreter to measure it.
 
 mod build;
@@ -12,7 +13,7 @@ use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 
 use crate::diag::Diagnostic;
-use crate::ir::{Block, Kernel, OpId, OpKind, Ty};
+use crate::ir::{BinOp, Block, Kernel, OpId, OpKind, Ty};
 use build::B;
 use explog::Base;
 use trig::Fun;
@@ -49,7 +50,42 @@ fn target(blk: &Block, o: OpId) -> Option<u8> {
     ok.then_some(ty.lanes())
 }
 
+/// `mad(a, b, c)` of float or double lanes as a multiply, then an add: two roundings, as
+/// the interpreter computes it and as POCL does with contraction off (OpenCL lets `mad`
+/// be computed any way, "with reduced accuracy"; the hardware has no unit of its own
+/// for it, and the binary64 units have no fma).
+fn expand_mad(blk: &mut Block) {
+    let mads: Vec<OpId> = blk
+        .order
+        .iter()
+        .copied()
+        .filter(|&o| {
+            let op = blk.op(o);
+            matches!(&op.kind, OpKind::Builtin(c) if c.name == "mad")
+                && op
+                    .ty
+                    .as_ref()
+                    .is_some_and(|t| matches!(t.elem(), Ty::F32 | Ty::F64))
+                && blk.operands(o).len() == 3
+        })
+        .collect();
+    for o in mads {
+        let (ty, span) = (blk.op(o).ty.clone(), blk.op(o).span);
+        let args = blk.operands(o);
+        let before = blk.order.len();
+        let p = blk.add(
+            OpKind::Binary(BinOp::FMul),
+            ty.clone(),
+            span,
+            &[args[0], args[1]],
+        );
+        let s = blk.add(OpKind::Binary(BinOp::FAdd), ty, span, &[p, args[2]]);
+        splice(blk, o, s, before);
+    }
+}
+
 fn expand_block(blk: &mut Block) -> Result<(), Diagnostic> {
+    expand_mad(blk);
     let targets: Vec<OpId> = blk
         .order
         .iter()
