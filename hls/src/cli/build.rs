@@ -287,8 +287,7 @@ fn build_report(
             reassociated: b
                 .compiled()
                 .map(|x| {
-                    x.opt
-                        .relaxed
+                    x.relax
                         .interleaved
                         .iter()
                         .map(|i| report::json::SumSplit {
@@ -301,14 +300,7 @@ fn build_report(
                 .unwrap_or_default(),
             contracted: b
                 .compiled()
-                .map(|x| {
-                    x.opt
-                        .relaxed
-                        .contracted
-                        .iter()
-                        .map(|s| sm.location(*s))
-                        .collect()
-                })
+                .map(|x| x.relax.contracted.iter().map(|s| sm.location(*s)).collect())
                 .unwrap_or_default(),
             lanes: b.compiled().and_then(|x| x.group.lanes.clone()),
             memories: b.compiled().map(|x| x.memories.clone()).unwrap_or_default(),

@@ -3,8 +3,9 @@
 //! builds and tests (the shape of Cranelift's `Context::optimize` and Calyx's pass list).
 //!
 //! ```text
-//! lower (per program) -> relax -> mathlib -> workitems -> loops -> opt -> memory -> schedule
-//!                     -> modulo -> pipeline -> bind -> datapath -> shell -> analysis
+//! lower (per program) -> relax -> mathlib -> workitems -> loops -> opt -> memory
+//!                     -> schedule -> modulo -> pipeline -> bind -> datapath -> shell
+//!                     -> analysis
 //! ```
 //!
 //! `loops` runs before `opt` (DESIGN.md lists it after): `opt`'s constant folding then
@@ -35,6 +36,9 @@ pub struct Compiled {
     pub kernel: Kernel,
     /// The kernel as loops over the work-items of a group: what the hardware runs.
     pub group: GroupForm,
+    /// What the `relax` stage rewrote (float sums split, multiply-adds fused; only under
+    /// the float build options).
+    pub relax: crate::opt::Relaxed,
     /// What the `loops` stage unrolled, and the arrays it put in registers.
     pub unroll: crate::loops::LoopsReport,
     /// What the `opt` stage rewrote in the group form.
@@ -195,10 +199,9 @@ fn compile_full(
     verify(Stage::Loops, &group.kernel)?;
     keep(Stage::Loops, &group.kernel);
 
-    let mut opt = times.run(Stage::Opt, || {
+    let opt = times.run(Stage::Opt, || {
         crate::opt::run_group(&mut group, board, opt_options).map_err(one)
     })?;
-    opt.relaxed = relax_report;
     verify(Stage::Opt, &group.kernel)?;
     keep(Stage::Opt, &group.kernel);
 
@@ -260,6 +263,7 @@ fn compile_full(
     let mut c = Compiled {
         kernel,
         group,
+        relax: relax_report,
         unroll,
         opt,
         schedule,

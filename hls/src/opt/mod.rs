@@ -116,10 +116,6 @@ pub struct OptReport {
     pub reciprocals: usize,
     #[serde(skip)]
     pub reciprocal_spans: Vec<crate::diag::Span>,
-    /// What the `relax` stage did before the group form (float sums split into partial
-    /// sums, multiply-adds fused; only under the float build options).
-    #[serde(skip)]
-    pub relaxed: Relaxed,
     /// Blocks with a pure region, and those replaced by a cheaper one.
     pub regions: usize,
     pub replaced: usize,
