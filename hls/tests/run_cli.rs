@@ -36,6 +36,26 @@ fn run(cl: &Path, spec: &Path, out: &Path, extra: &[&str]) -> Output {
 mod common;
 use common::Tmp;
 
+/// Runs `cl` with `spec` on POCL (through `ocl-ref`) with one build option, writing the
+/// buffers to `out`.
+fn pocl(cl: &Path, spec: &Path, out: &Path, option: &str) {
+    let r = Command::new(common::ocl_ref_binary())
+        .arg("run")
+        .arg(cl)
+        .arg("--spec")
+        .arg(spec)
+        .arg("--out")
+        .arg(out)
+        .arg(option)
+        .output()
+        .expect("run ocl-ref");
+    assert!(
+        r.status.success(),
+        "ocl-ref: {}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+}
+
 fn floats(b: &[u8]) -> Vec<f32> {
     b.chunks_exact(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -254,21 +274,7 @@ fn fast_relaxed_math_reaches_pocl_the_interpreter_and_verilator() {
         "--no-opt {flag}: the interpreter still rewrote a division"
     );
     let pocl_dir = t.0.join("pocl");
-    let r = Command::new(common::ocl_ref_binary())
-        .arg("run")
-        .arg(&cl)
-        .arg("--spec")
-        .arg(&spec)
-        .arg("--out")
-        .arg(&pocl_dir)
-        .arg(flag)
-        .output()
-        .expect("run ocl-ref");
-    assert!(
-        r.status.success(),
-        "ocl-ref: {}",
-        String::from_utf8_lossy(&r.stderr)
-    );
+    pocl(&cl, &spec, &pocl_dir, flag);
     let pocl = floats(&std::fs::read(pocl_dir.join("out.bin")).unwrap());
     let x = floats(&std::fs::read(t.0.join("interp/x.bin")).unwrap());
     let w = floats(&std::fs::read(t.0.join("interp/w.bin")).unwrap());
@@ -380,21 +386,7 @@ fn unsafe_math_reassociates_float_sums_in_the_interpreter_and_verilator_alike() 
     );
 
     let pocl_dir = t.0.join("pocl");
-    let r = Command::new(common::ocl_ref_binary())
-        .arg("run")
-        .arg(&cl)
-        .arg("--spec")
-        .arg(&spec)
-        .arg("--out")
-        .arg(&pocl_dir)
-        .arg(flag)
-        .output()
-        .expect("run ocl-ref");
-    assert!(
-        r.status.success(),
-        "ocl-ref: {}",
-        String::from_utf8_lossy(&r.stderr)
-    );
+    pocl(&cl, &spec, &pocl_dir, flag);
     let pocl = floats(&std::fs::read(pocl_dir.join("out.bin")).unwrap());
     let x = floats(&std::fs::read(t.0.join("interp/x.bin")).unwrap());
 
@@ -577,21 +569,7 @@ fn mad_enable_fuses_multiply_adds_on_recurrences_in_the_interpreter_and_verilato
     assert_ne!(bits(&interp), bits(&plain), "{flag} changed no result");
 
     let pocl_dir = t.0.join("pocl");
-    let r = Command::new(common::ocl_ref_binary())
-        .arg("run")
-        .arg(&cl)
-        .arg("--spec")
-        .arg(&spec)
-        .arg("--out")
-        .arg(&pocl_dir)
-        .arg(flag)
-        .output()
-        .expect("run ocl-ref");
-    assert!(
-        r.status.success(),
-        "ocl-ref: {}",
-        String::from_utf8_lossy(&r.stderr)
-    );
+    pocl(&cl, &spec, &pocl_dir, flag);
     let mut pocl = floats(&std::fs::read(pocl_dir.join("y.bin")).unwrap());
     pocl.extend(floats(&std::fs::read(pocl_dir.join("out.bin")).unwrap()));
     // The exact results, and a bound on either rounding: two per step of the filter,
