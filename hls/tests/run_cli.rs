@@ -313,31 +313,64 @@ fn fast_relaxed_math_reaches_pocl_the_interpreter_and_verilator() {
     );
 }
 
+/// Runs `cl` on `engine` with the `extra` options into `out`: the floats of the buffers
+/// `bufs`, one after another, and the run record.
+fn run_floats(
+    cl: &Path,
+    spec: &Path,
+    out: &Path,
+    engine: &str,
+    extra: &[&str],
+    bufs: &[&str],
+) -> (Vec<f32>, serde_json::Value) {
+    let r = run(cl, spec, out, &[&["--engine", engine], extra].concat());
+    assert!(
+        r.status.success(),
+        "{engine} {extra:?}: {}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    let record = std::fs::read_to_string(out.join("run.json")).unwrap();
+    let v = bufs
+        .iter()
+        .flat_map(|b| floats(&std::fs::read(out.join(format!("{b}.bin"))).unwrap()))
+        .collect();
+    (v, serde_json::from_str(&record).unwrap())
+}
+
+/// Each pipelined loop of a simulated run (its location, with ` xN` for a copy of a loop
+/// unrolled by N) and its built II, sorted.
+fn loop_iis(r: &serde_json::Value) -> Vec<(String, u64)> {
+    let mut v: Vec<(String, u64)> = r["loops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            let at = l["location"].as_str().unwrap().to_string();
+            let unroll = l["unroll"]
+                .as_u64()
+                .map_or(String::new(), |u| format!(" x{u}"));
+            (at + &unroll, l["ii"].as_u64().unwrap())
+        })
+        .collect();
+    v.sort();
+    v
+}
+
 /// `-cl-unsafe-math-optimizations` lets float sums be reassociated: the interpreter and
 /// Verilator split every accumulator of `sum_relaxed` into the same partial sums and give
 /// the same bits, the loops are built at the II their memory accesses allow (without the
-/// option: 6, the float adder's latency; 24 for the loop unrolled by 4; 5 for fma), and the interpreter's and POCL's sums (POCL
-/// compiled with the same option) are each within the error bound of a sum added in any
-/// order. Without the option the interpreter adds in source order, bit for bit.
+/// option: 6, the float adder's latency; 24 for the loop unrolled by 4; 5 for fma), and
+/// the interpreter's and POCL's sums (POCL compiled with the same option) are each within
+/// the error bound of a sum added in any order. Without the option the interpreter adds
+/// in source order, bit for bit.
 #[test]
 fn unsafe_math_reassociates_float_sums_in_the_interpreter_and_verilator_alike() {
     let t = Tmp::new("sum_relaxed");
     let cl = repo().join("tests/kernels/sum_relaxed.cl");
     let spec = cl.with_extension("yaml");
     let flag = "-cl-unsafe-math-optimizations";
-    let go = |dir: &str, engine: &str, extra: &[&str]| -> (Vec<f32>, serde_json::Value) {
-        let out = t.0.join(dir);
-        let r = run(&cl, &spec, &out, &[&["--engine", engine], extra].concat());
-        assert!(
-            r.status.success(),
-            "{engine} {extra:?}: {}",
-            String::from_utf8_lossy(&r.stderr)
-        );
-        let record = std::fs::read_to_string(out.join("run.json")).unwrap();
-        (
-            floats(&std::fs::read(out.join("out.bin")).unwrap()),
-            serde_json::from_str(&record).unwrap(),
-        )
+    let go = |dir: &str, engine: &str, extra: &[&str]| {
+        run_floats(&cl, &spec, &t.0.join(dir), engine, extra, &["out"])
     };
     let (interp, _) = go("interp", "interp", &[flag]);
     let (sim, relaxed_run) = go("sim", "sim", &[flag]);
@@ -346,22 +379,6 @@ fn unsafe_math_reassociates_float_sums_in_the_interpreter_and_verilator_alike() 
 
     // The loops at sum_relaxed.cl lines 14, 21 (unrolled by 4: its copies, and the
     // remainder one at a time), 29, 36 and 42, with their IIs.
-    let iis = |r: &serde_json::Value| -> Vec<(String, u64)> {
-        let mut v: Vec<(String, u64)> = r["loops"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|l| {
-                let at = l["location"].as_str().unwrap().to_string();
-                let unroll = l["unroll"]
-                    .as_u64()
-                    .map_or(String::new(), |u| format!(" x{u}"));
-                (at + &unroll, l["ii"].as_u64().unwrap())
-            })
-            .collect();
-        v.sort();
-        v
-    };
     let loops = |ii: [u64; 6]| -> Vec<(String, u64)> {
         [
             "sum_relaxed.cl:14:5",
@@ -378,9 +395,13 @@ fn unsafe_math_reassociates_float_sums_in_the_interpreter_and_verilator_alike() 
     };
     // The dot product's two loads of `x` share its one load unit: II 2. The prefix sum
     // is not reordered: II 6.
-    assert_eq!(iis(&relaxed_run), loops([1, 1, 1, 1, 2, 6]), "with {flag}");
     assert_eq!(
-        iis(&plain_run),
+        loop_iis(&relaxed_run),
+        loops([1, 1, 1, 1, 2, 6]),
+        "with {flag}"
+    );
+    assert_eq!(
+        loop_iis(&plain_run),
         loops([6, 6, 24, 6, 5, 6]),
         "without {flag}"
     );
@@ -482,38 +503,13 @@ fn mad_enable_fuses_multiply_adds_on_recurrences_in_the_interpreter_and_verilato
     let cl = repo().join("tests/kernels/mad_recurrence.cl");
     let spec = cl.with_extension("yaml");
     let flag = "-cl-mad-enable";
-    let go = |dir: &str, engine: &str, extra: &[&str]| -> (Vec<f32>, serde_json::Value) {
-        let out = t.0.join(dir);
-        let r = run(&cl, &spec, &out, &[&["--engine", engine], extra].concat());
-        assert!(
-            r.status.success(),
-            "{engine} {extra:?}: {}",
-            String::from_utf8_lossy(&r.stderr)
-        );
-        let record = std::fs::read_to_string(out.join("run.json")).unwrap();
-        let mut v = floats(&std::fs::read(out.join("y.bin")).unwrap());
-        v.extend(floats(&std::fs::read(out.join("out.bin")).unwrap()));
-        (v, serde_json::from_str(&record).unwrap())
+    let go = |dir: &str, engine: &str, extra: &[&str]| {
+        run_floats(&cl, &spec, &t.0.join(dir), engine, extra, &["y", "out"])
     };
     let (interp, _) = go("interp", "interp", &[flag]);
     let (sim, fused_run) = go("sim", "sim", &[flag]);
     let (plain, _) = go("interp-plain", "interp", &[]);
     let (_, plain_run) = go("sim-plain", "sim", &[]);
-    let iis = |r: &serde_json::Value| -> Vec<(String, u64)> {
-        let mut v: Vec<(String, u64)> = r["loops"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|l| {
-                (
-                    l["location"].as_str().unwrap().to_string(),
-                    l["ii"].as_u64().unwrap(),
-                )
-            })
-            .collect();
-        v.sort();
-        v
-    };
     let loops = |a: u64, b: u64, c: u64| {
         vec![
             ("mad_recurrence.cl:14:5".to_string(), a),
@@ -521,8 +517,8 @@ fn mad_enable_fuses_multiply_adds_on_recurrences_in_the_interpreter_and_verilato
             ("mad_recurrence.cl:30:5".to_string(), c),
         ]
     };
-    assert_eq!(iis(&fused_run), loops(5, 5, 5), "with {flag}");
-    assert_eq!(iis(&plain_run), loops(10, 6, 10), "without {flag}");
+    assert_eq!(loop_iis(&fused_run), loops(5, 5, 5), "with {flag}");
+    assert_eq!(loop_iis(&plain_run), loops(10, 6, 10), "without {flag}");
 
     let x = floats(&std::fs::read(t.0.join("interp/x.bin")).unwrap());
     let c = floats(&std::fs::read(t.0.join("interp/c.bin")).unwrap());
