@@ -1,8 +1,9 @@
 //! Golden files of the compile pipeline: for a handful of conformance kernels (the last
-//! kernel of each file), the IR
+//! kernel of each file), and for project kernels built with float build options, the IR
 //! after each IR stage, the schedule side table, the binding and the emitted Verilog are
-//! compared with `tests/golden/KERNEL/`, so a change in any stage's output shows up in
-//! review. `OCL_HLS_BLESS=1 cargo test -p ocl-hls --test golden` rewrites them.
+//! compared with `tests/golden/KERNEL/` (`KERNEL-OPTION` for a build with an option),
+//! so a change in any stage's output shows up in review.
+//! `OCL_HLS_BLESS=1 cargo test -p ocl-hls --test golden` rewrites them.
 
 use std::path::{Path, PathBuf};
 
@@ -22,10 +23,33 @@ const KERNELS: &[&str] = &[
     "ndrange3d",
 ];
 
+/// Project kernels built with a float build option: what the `relax` stage does.
+const WITH_OPTIONS: &[(&str, &str)] = &[("mad_recurrence", "-cl-fast-relaxed-math")];
+
 fn conformance(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../shared/conformance/kernels")
         .join(format!("{name}.cl"))
+}
+
+fn project(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/kernels")
+        .join(format!("{name}.cl"))
+}
+
+/// Every golden case: its folder name, its source and its float build option.
+fn cases() -> Vec<(String, PathBuf, Option<&'static str>)> {
+    let mut v: Vec<_> = KERNELS
+        .iter()
+        .map(|k| (k.to_string(), conformance(k), None))
+        .collect();
+    v.extend(
+        WITH_OPTIONS
+            .iter()
+            .map(|(k, o)| (format!("{k}{o}"), project(k), Some(*o))),
+    );
+    v
 }
 
 fn golden_dir(name: &str) -> PathBuf {
@@ -34,11 +58,10 @@ fn golden_dir(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Every file the pipeline's stages produce for kernel `name` on the `sim` board, in
-/// pipeline order: (file name, text).
-fn stage_outputs(name: &str) -> Vec<(String, String)> {
-    let cl = conformance(name);
-    let checked = ocl_hls::frontend::check_file(&cl, &Default::default());
+/// Every file the pipeline's stages produce for the last kernel of `cl` on the `sim`
+/// board, built with the float build `option`, in pipeline order: (file name, text).
+fn stage_outputs(name: &str, cl: &Path, option: Option<&str>) -> Vec<(String, String)> {
+    let checked = ocl_hls::frontend::check_file(cl, &Default::default());
     assert!(!checked.has_errors(), "{name}: {:?}", checked.diags.list);
     let program = checked.program.as_ref().expect("a program");
     let module = compile::lower(program, &checked.sources).expect("lowers");
@@ -46,12 +69,17 @@ fn stage_outputs(name: &str) -> Vec<(String, String)> {
     let boards = BoardSet::builtin().expect("boards");
     let board = boards.get("sim").expect("sim board");
     let mut snap = Snapshots { stages: Vec::new() };
-    let c = compile::compile_with(
+    let mut opt = ocl_hls::opt::Options::default();
+    if let Some(o) = option {
+        assert!(opt.math.set(o), "{o} is a float build option");
+    }
+    let c = compile::compile_opt_with(
         k,
         &checked.sources,
         board,
         &ShellConfig::sim(),
-        Some(&mut snap),
+        &opt,
+        &mut snap,
     )
     .unwrap_or_else(|d| panic!("{name}: {:?}", d.list));
     let mut out = vec![("1-lower.ir".to_string(), print_kernel(k, None))];
@@ -95,9 +123,9 @@ fn first_difference(a: &str, b: &str) -> String {
 fn every_stage_output_matches_its_golden_file() {
     let bless = std::env::var_os("OCL_HLS_BLESS").is_some();
     let mut problems = Vec::new();
-    for name in KERNELS {
-        let dir = golden_dir(name);
-        let outputs = stage_outputs(name);
+    for (name, cl, option) in cases() {
+        let dir = golden_dir(&name);
+        let outputs = stage_outputs(&name, &cl, option);
         if bless {
             let _ = std::fs::remove_dir_all(&dir);
             std::fs::create_dir_all(&dir).expect("golden dir");
@@ -182,9 +210,17 @@ fn a_golden_difference_is_reported_with_its_line() {
     assert!(d.starts_with("line 2:"), "{d}");
     assert!(d.contains("golden: b") && d.contains("now:    B"), "{d}");
     // And the stage outputs really change with the IR: a different kernel differs.
-    let vadd = stage_outputs("vadd");
-    let saxpy = stage_outputs("saxpy_unroll");
+    let vadd = stage_outputs("vadd", &conformance("vadd"), None);
+    let saxpy = stage_outputs("saxpy_unroll", &conformance("saxpy_unroll"), None);
     assert_ne!(vadd[0].1, saxpy[0].1);
     assert!(vadd.iter().any(|(f, _)| f.ends_with("-workitems.ir")));
     assert!(vadd.iter().any(|(f, _)| f.ends_with("vadd_datapath.v")));
+    // A build with a float option keeps what the relax stage made of the kernel.
+    let (name, cl, option) = cases().pop().expect("a case with an option");
+    let relaxed = stage_outputs(&name, &cl, option);
+    assert_eq!(relaxed[1].0, "2-relax.ir", "{name}");
+    assert!(
+        relaxed[1].1.contains("d.7"),
+        "{name}: the partial sums of `d`"
+    );
 }

@@ -130,6 +130,18 @@ pub fn compile_opt(
     compile_full(kernel, sm, board, cfg, None, opt)
 }
 
+/// [`compile_opt`], also keeping the IR printed after each IR stage in `snap`.
+pub fn compile_opt_with(
+    kernel: &Kernel,
+    sm: &SourceMap,
+    board: &Board,
+    cfg: &ShellConfig,
+    opt: &crate::opt::Options,
+    snap: &mut Snapshots,
+) -> Result<Compiled, Diagnostics> {
+    compile_full(kernel, sm, board, cfg, Some(snap), opt)
+}
+
 /// [`compile`], also keeping the IR printed after each IR stage in `snap`.
 pub fn compile_with(
     kernel: &Kernel,
