@@ -632,3 +632,52 @@ fn an_ivdep_loop_with_a_carried_dependence_through_memory_is_pipelined_and_order
         how[0]
     );
 }
+
+/// A build under `-cl-fast-relaxed-math` says what the `relax` stage did: the split sums
+/// and the fused multiply-adds are in the summary, in `report.json` and in `report.html`;
+/// without the option there is nothing to say.
+#[test]
+fn the_float_rewrites_of_the_build_options_are_reported() {
+    let t = Tmp::new("relax_report");
+    let cl = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/kernels/mad_recurrence.cl");
+    let out = t.0.join("relaxed");
+    let r = build(
+        &cl,
+        "sim",
+        &out,
+        &["--no-estimate", "--no-vendor", "--cl-fast-relaxed-math"],
+    );
+    ok(&r);
+    let summary = String::from_utf8_lossy(&r.stdout);
+    assert!(
+        summary.contains(
+            "float sums reassociated (the build options allow it): `d` at \
+             mad_recurrence.cl:22:9 into 8 partial sums"
+        ),
+        "{summary}"
+    );
+    assert!(
+        summary.contains(
+            "multiply-adds on loop recurrences fused into fma (the build options allow it): \
+             at mad_recurrence.cl:15:13, mad_recurrence.cl:31:13, mad_recurrence.cl:32:13"
+        ),
+        "{summary}"
+    );
+    let k = &report(&out)["kernels"][0];
+    assert_eq!(k["reassociated"][0]["var"], "d", "{k}");
+    assert_eq!(k["reassociated"][0]["partials"], 8, "{k}");
+    assert_eq!(k["contracted"].as_array().map(Vec::len), Some(3), "{k}");
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("Float sum <code>d</code>"), "report.html");
+    assert!(html.contains("fused into an fma"), "report.html");
+
+    let plain = t.0.join("plain");
+    let r = gen_build(&cl, "sim", &plain);
+    ok(&r);
+    assert!(!String::from_utf8_lossy(&r.stdout).contains("reassociated"));
+    let k = &report(&plain)["kernels"][0];
+    assert!(
+        k.get("reassociated").is_none() && k.get("contracted").is_none(),
+        "{k}"
+    );
+}

@@ -30,6 +30,24 @@ pub(super) fn section(
     if let Some(t) = &kr.loop_transforms {
         transforms(p, t);
     }
+    for r in &kr.reassociated {
+        let _ = writeln!(
+            p,
+            "<p>Float sum <code>{}</code> ({}) is split into {} partial sums added up after \
+             its loop (the build options allow reassociation).</p>",
+            escape(&r.var),
+            escape(&r.location),
+            r.partials
+        );
+    }
+    for at in &kr.contracted {
+        let _ = writeln!(
+            p,
+            "<p>The multiply-add at {} is on its loop's recurrence and fused into an fma \
+             (the build options allow it).</p>",
+            escape(at)
+        );
+    }
     if kr.loop_analysis.is_empty() {
         hints(p, kr, ir, sm);
         Vec::new()
