@@ -1,14 +1,13 @@
 //! `a * b + c` contracted into `fma(a, b, c)` under `-cl-mad-enable` (or the options that
 //! imply it: `-cl-unsafe-math-optimizations`, `-cl-fast-relaxed-math`), which let a
 //! compiler compute a multiply-add with one rounding instead of two. Contracted only on
-//! a loop-carried recurrence (a variable read, the multiply-add, and a write of the same
-//! variable in one block of a loop whose iterations overlap, `reassociate::overlaps`:
-//! `y = y * a + x`, `acc = acc + a * b`): there the
-//! fused unit's latency (5 cycles on the boards' libraries, against 4 + 6 for a
-//! multiplier then an adder) is the loop's II. Elsewhere an fma is only bigger (a
-//! binary32 fma is about 1.5 times a multiplier and an adder on the DE10-Nano), so the
-//! source's two roundings stay. Single precision only: the hardware has no binary64
-//! fma.
+//! a loop-carried recurrence: a variable read, the multiply-add, and a write of the same
+//! variable in one block of a loop whose iterations overlap (`reassociate::overlaps`),
+//! as in `y = y * a + x` or `acc = acc + a * b`. There the fused unit's latency (5 cycles
+//! on the boards' libraries, against 4 + 6 for a multiplier then an adder) is the loop's
+//! II. Elsewhere an fma is only bigger (a binary32 fma is about 1.5 times a multiplier
+//! and an adder on the DE10-Nano), so the source's two roundings stay. Single precision
+//! only: the hardware has no binary64 fma.
 //!
 //! The rule reads the IR alone, never the board, and runs on the lowered kernel in
 //! `compile` and in `run --engine interp` alike (the `relax` stage), so both engines fuse
