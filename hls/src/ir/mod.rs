@@ -202,6 +202,33 @@ impl Kernel {
         &self.loops[id.0 as usize]
     }
 
+    /// Puts block `b` right before loop `id` (or right after it, `after`), in the kernel's
+    /// body or the loop holding it.
+    pub fn insert_beside_loop(&mut self, id: LoopId, b: BlockId, after: bool) {
+        /// In `r` or the `if`s it holds (not in nested loops, regions of their own).
+        fn go(r: &mut Region, id: LoopId, b: BlockId, after: bool) -> bool {
+            if let Some(i) =
+                r.0.iter()
+                    .position(|n| matches!(n, Node::Loop(l) if *l == id))
+            {
+                r.0.insert(i + usize::from(after), Node::Block(b));
+                return true;
+            }
+            r.0.iter_mut().any(|n| match n {
+                Node::If { then, els, .. } => go(then, id, b, after) || go(els, id, b, after),
+                _ => false,
+            })
+        }
+        if go(&mut self.body, id, b, after) {
+            return;
+        }
+        for l in &mut self.loops {
+            if go(&mut l.body, id, b, after) || go(&mut l.latch, id, b, after) {
+                return;
+            }
+        }
+    }
+
     /// Parameter `p` is a `__global` or `__constant` buffer (it gets an AXI master).
     pub fn is_buffer(&self, p: u32) -> bool {
         self.params

@@ -109,7 +109,7 @@ fn rewrite(k: &mut Kernel, id: LoopId) {
     };
     // go = 1 before the loop.
     let pre = write_const(k, span, go, 1);
-    insert_before(k, id, pre);
+    k.insert_beside_loop(id, pre, false);
     // The test: the source's, and go.
     let (cb, test) = k.lp(id).cond.expect("a while loop's test");
     let blk = k.block_mut(cb);
@@ -225,34 +225,6 @@ fn read_flag(k: &mut Kernel, f: &Flags, v: VarId, negate: bool) -> (BlockId, cra
         &[r, one],
     );
     (b, t)
-}
-
-/// Puts block `pre` right before loop `id`, in the kernel's body or the loop holding it.
-pub(super) fn insert_before(k: &mut Kernel, id: LoopId, pre: BlockId) {
-    if insert_in(&mut k.body, id, pre) {
-        return;
-    }
-    for l in &mut k.loops {
-        if insert_in(&mut l.body, id, pre) || insert_in(&mut l.latch, id, pre) {
-            return;
-        }
-    }
-}
-
-/// Inserts `pre` before `Loop(id)` in `r` or the `if`s it holds (not in nested loops,
-/// which are regions of their own).
-fn insert_in(r: &mut Region, id: LoopId, pre: BlockId) -> bool {
-    if let Some(i) =
-        r.0.iter()
-            .position(|n| matches!(n, Node::Loop(l) if *l == id))
-    {
-        r.0.insert(i, Node::Block(pre));
-        return true;
-    }
-    r.0.iter_mut().any(|n| match n {
-        Node::If { then, els, .. } => insert_in(then, id, pre) || insert_in(els, id, pre),
-        _ => false,
-    })
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! division) and that hold no loop are rewritten; `exits` runs after and turns a
 //! `continue` in them into a flag like any while loop's.
 
-use super::exits::{harmless_test, insert_before, placed, write_const};
+use super::exits::{harmless_test, placed, write_const};
 use crate::ir::{BinOp, Kernel, LoopId, LoopKind, Node, OpKind, Region, Ty};
 
 /// Rewrites every do-while loop of `k` it can; returns how many.
@@ -39,7 +39,7 @@ fn rewrite(k: &mut Kernel, id: LoopId) {
     let span = k.lp(id).span;
     let first = k.new_var(&format!("L{}.first", id.0), Ty::I(1), span);
     let pre = write_const(k, span, first, 1);
-    insert_before(k, id, pre);
+    k.insert_beside_loop(id, pre, false);
     let (cb, test) = k.lp(id).cond.expect("a do-while loop's test");
     let blk = k.block_mut(cb);
     let f = blk.add(OpKind::ReadVar(first), Some(Ty::I(1)), span, &[]);

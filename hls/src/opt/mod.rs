@@ -173,12 +173,10 @@ pub struct Relaxed {
     pub contracted: Vec<crate::diag::Span>,
 }
 
+/// The relax rewrites on `k` (its callers have checked the stage is on).
 fn relax_in_place(k: &mut Kernel, opts: &Options) -> Relaxed {
     let flags = opts.math.effective();
     let mut r = Relaxed::default();
-    if !opts.enabled {
-        return r;
-    }
     // Sums first: an accumulator split into partials no longer waits on itself, so the
     // fma would only cost area there.
     if flags.unsafe_math {

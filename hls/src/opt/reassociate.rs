@@ -203,34 +203,6 @@ fn accumulators(k: &Kernel, l: LoopId) -> Vec<Acc> {
     out
 }
 
-/// Inserts `node` into the region that holds `at`, before it or after it.
-fn insert(k: &mut Kernel, at: &Node, node: Node, after: bool) {
-    fn go(r: &mut Region, at: &Node, node: &Node, after: bool) -> bool {
-        let same = |n: &Node| match (n, at) {
-            (Node::Block(a), Node::Block(b)) => a == b,
-            (Node::Loop(a), Node::Loop(b)) => a == b,
-            _ => false,
-        };
-        if let Some(i) = r.0.iter().position(same) {
-            r.0.insert(i + usize::from(after), node.clone());
-            return true;
-        }
-        r.0.iter_mut().any(|n| match n {
-            Node::If { then, els, .. } => go(then, at, node, after) || go(els, at, node, after),
-            _ => false,
-        })
-    }
-    if go(&mut k.body, at, &node, after) {
-        return;
-    }
-    for l in k.loops.iter_mut() {
-        if go(&mut l.body, at, &node, after) || go(&mut l.latch, at, &node, after) {
-            return;
-        }
-    }
-    unreachable!("the node is in the kernel: the loop or block was found in it");
-}
-
 /// Splits one accumulator into `p` partial sums.
 fn split(k: &mut Kernel, l: LoopId, acc: Acc, p: u32) -> Interleaved {
     let ty = k.var(acc.var).ty.clone();
@@ -253,7 +225,7 @@ fn split(k: &mut Kernel, l: LoopId, acc: Acc, p: u32) -> Interleaved {
             b.add(OpKind::WriteVar(*v), None, span, &[z]);
         }
     }
-    insert(k, &Node::Loop(l), Node::Block(init), false);
+    k.insert_beside_loop(l, init, false);
 
     // In the accumulating block, after the sum: acc <- acc.1 <- ... <- acc.{p-1} <- the
     // sum, in place of `acc <- the sum` (in one block, so the recurrence the scheduler
@@ -290,7 +262,7 @@ fn split(k: &mut Kernel, l: LoopId, acc: Acc, p: u32) -> Interleaved {
         }
         b.add(OpKind::WriteVar(parts[0]), None, span, &[s]);
     }
-    insert(k, &Node::Loop(l), Node::Block(combine), true);
+    k.insert_beside_loop(l, combine, true);
     Interleaved {
         var: name,
         partials: p,
