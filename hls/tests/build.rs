@@ -681,3 +681,49 @@ fn the_float_rewrites_of_the_build_options_are_reported() {
         "{k}"
     );
 }
+
+/// `--latency-weight` trades area against the critical path: unroll_unknown's three
+/// divisions by 3 stay dividers when only area counts (a multiply-high by a magic number
+/// takes DSP blocks, each worth 374 ALMs of the DE10-Nano's), and become multiplies at
+/// the default weight, where a divider's 34 cycles count. `report.json` says which
+/// weight was used; a weight that is no number of logic units is refused.
+#[test]
+fn the_latency_weight_trades_dividers_for_multipliers() {
+    let t = Tmp::new("latency_weight");
+    let cl = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/kernels/unroll_unknown.cl");
+    let dividers = |out: &Path| {
+        let k = &report(out)["kernels"][0];
+        let n = k["units"]
+            .as_array()
+            .expect("units")
+            .iter()
+            .filter(|u| u["class"] == "int_div")
+            .count();
+        (n, k["opt"]["latency_weight"].as_f64().expect("weight"))
+    };
+    let area = t.0.join("area");
+    ok(&build(
+        &cl,
+        "de10",
+        &area,
+        &["--no-estimate", "--no-vendor", "--latency-weight", "0"],
+    ));
+    assert_eq!(dividers(&area), (3, 0.0));
+    let default = t.0.join("default");
+    ok(&gen_build(&cl, "de10", &default));
+    assert_eq!(dividers(&default), (0, 16.0));
+    let k = &report(&default)["kernels"][0]["opt"];
+    assert!(
+        k["after"]["dsps"].as_u64() > report(&area)["kernels"][0]["opt"]["after"]["dsps"].as_u64(),
+        "{k}"
+    );
+
+    for bad in ["-1", "nan", "inf", "fast"] {
+        let out = t.0.join(format!("bad{bad}"));
+        let arg = format!("--latency-weight={bad}");
+        let r = build(&cl, "de10", &out, &["--no-estimate", &arg]);
+        assert!(!r.status.success(), "--latency-weight {bad} was taken");
+        assert!(stderr(&r).contains("is not a weight"), "{}", stderr(&r));
+        assert!(!out.exists(), "--latency-weight {bad} wrote {}", out.display());
+    }
+}

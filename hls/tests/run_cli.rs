@@ -603,3 +603,31 @@ fn mad_enable_fuses_multiply_adds_on_recurrences_in_the_interpreter_and_verilato
         }
     }
 }
+
+/// The datapath chosen with area alone in the prices (`--latency-weight 0`: dividers
+/// kept where the default makes multiplies) gives the interpreter's bytes in Verilator.
+#[test]
+fn an_area_only_datapath_gives_the_interpreters_bytes() {
+    let t = Tmp::new("latency_weight_sim");
+    let cl = repo().join("tests/kernels/unroll_unknown.cl");
+    let spec = repo().join("tests/kernels/unroll_unknown.yaml");
+    let (sim, interp) = (t.0.join("sim"), t.0.join("interp"));
+    for (out, engine) in [(&sim, "sim"), (&interp, "interp")] {
+        let r = run(&cl, &spec, out, &["--engine", engine, "--latency-weight", "0"]);
+        assert!(
+            r.status.success(),
+            "{engine}: {}",
+            String::from_utf8_lossy(&r.stderr)
+        );
+    }
+    for buf in ["out.bin", "sums.bin"] {
+        let (a, b) = (
+            std::fs::read(sim.join(buf)).unwrap(),
+            std::fs::read(interp.join(buf)).unwrap(),
+        );
+        assert!(a == b, "{buf}: Verilator and the interpreter differ");
+    }
+    let units: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(sim.join("run.json")).unwrap()).unwrap();
+    assert!(units["cycles"].as_u64().is_some_and(|c| c > 0), "{units}");
+}

@@ -25,6 +25,7 @@ Examples:
   ocl-hls build k.cl --board sim -o out --kernel k2 -D N=64   one kernel, with a macro
   ocl-hls build k.cl --board de10 -o out --explain-rewrites   the datapath rewrites kept
   ocl-hls build k.cl --board de10 -o out --no-opt             without the opt stage
+  ocl-hls build k.cl --board de10 -o out --latency-weight 0    datapath chosen by area alone
 
 OUT is written all or nothing; an existing OUT is replaced only when it holds an earlier
 build's report.json (or is empty).";
@@ -62,6 +63,12 @@ pub struct BuildArgs {
     /// changed value its source line, the expression before and after, and the saving
     #[arg(long)]
     pub explain_rewrites: bool,
+    /// Logic units (ALMs on Intel boards, LUTs elsewhere) that one cycle on a block's
+    /// critical path is worth when the opt stage chooses among equal computations: 0
+    /// chooses by area alone; higher buys speed with area (default: the board's 32-bit
+    /// adder, 16 on the DE10-Nano)
+    #[arg(long, value_name = "UNITS", value_parser = super::parse_latency_weight)]
+    pub latency_weight: Option<f64>,
     #[command(flatten)]
     pub math: super::MathArgs,
 }
@@ -140,6 +147,7 @@ pub fn run(args: &BuildArgs) -> u8 {
     let opt_options = crate::opt::Options {
         enabled: !args.no_opt,
         math: args.math.flags(),
+        latency_weight: args.latency_weight,
         ..crate::opt::Options::default()
     };
     let mut cores = Vec::new();
@@ -302,6 +310,7 @@ fn build_report(
                 .compiled()
                 .map(|x| x.relax.contracted.iter().map(|s| sm.location(*s)).collect())
                 .unwrap_or_default(),
+            opt: b.compiled().map(|x| report::json::OptSummary::of(&x.opt)),
             lanes: b.compiled().and_then(|x| x.group.lanes.clone()),
             memories: b.compiled().map(|x| x.memories.clone()).unwrap_or_default(),
             units: b

@@ -143,6 +143,16 @@ impl MathArgs {
     }
 }
 
+/// `--latency-weight`: a finite number of logic units, zero or more.
+fn parse_latency_weight(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(w) if w.is_finite() && w >= 0.0 => Ok(w),
+        _ => Err(format!(
+            "`{s}` is not a weight: give logic units per cycle, a number from 0 (area only) up"
+        )),
+    }
+}
+
 /// An argument spelled like an OpenCL build option this compiler does not take.
 fn unknown_cl_option(args: &[std::ffi::OsString]) -> Option<String> {
     use crate::opt::fast_math::MathFlags;

@@ -1,8 +1,10 @@
 //! Prices from the board's operator library: an e-node costs what the unit the scheduler
 //! would give the IR op costs (the same classes as `schedule::classify`), weighed into
 //! one number: logic, plus registers and DSP blocks at the device's ratio of logic to
-//! them (a scarce DSP is worth many ALMs), plus latency cycles times a weight. The same
-//! weights price whole blocks of IR, which is how a rewrite is accepted and measured.
+//! them (a scarce DSP is worth many ALMs). Latency is priced on the critical path of
+//! what a choice builds (`extract.rs`): cycles through the longest chain of units, times
+//! a weight (`--latency-weight`). The same weights price whole blocks of IR, which is how
+//! a rewrite is accepted and measured.
 
 use egg::{CostFunction, Id, Language};
 
@@ -19,17 +21,17 @@ pub struct Weights {
     pub register: f64,
     /// Logic units one DSP block is worth.
     pub dsp: f64,
-    /// Logic units one cycle of latency is worth (the flag that weighs area against
-    /// latency): 0 prices area only.
+    /// Logic units one cycle on the critical path is worth (`--latency-weight`, the flag
+    /// that weighs area against latency): 0 prices area only.
     pub latency: f64,
 }
 
 impl Weights {
     /// The device's own ratios (a DSP is worth `logic / dsps` ALMs: what share of the
     /// part it takes), or a Cyclone V's when the board names no resources; a cycle of
-    /// latency is priced as the board's 32-bit adder, so that a 34-cycle divider that
-    /// blocks its unit is not judged by its area alone.
-    pub fn of(board: &Board) -> Weights {
+    /// latency is priced as the board's 32-bit adder unless `latency` says otherwise, so
+    /// that a 34-cycle divider on the path is not judged by its area alone.
+    pub fn of(board: &Board, latency: Option<f64>) -> Weights {
         let (reg, dsp) = match &board.resources {
             Some(r) if r.registers > 0 && r.dsps.count > 0 => (
                 r.logic.count as f64 / r.registers as f64,
@@ -41,12 +43,13 @@ impl Weights {
         Weights {
             register: reg,
             dsp,
-            latency: adder as f64,
+            latency: latency.unwrap_or(adder as f64),
         }
     }
 }
 
-/// A price: area parts and the weighed total.
+/// A price: area parts and their weighed total (latency is not in it: it is a path's,
+/// not a unit's).
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Price {
     pub ops: u64,
@@ -72,11 +75,35 @@ pub struct Pricer {
 }
 
 impl Pricer {
+    /// The board's prices, a cycle of latency weighed as its 32-bit adder.
     pub fn new(board: &Board) -> Pricer {
+        Pricer::weighing(board, None)
+    }
+
+    /// The board's prices with `latency` logic units per cycle on the critical path
+    /// (`None`: the board's default).
+    pub fn weighing(board: &Board, latency: Option<f64>) -> Pricer {
         Pricer {
             lib: board.library(),
-            w: Weights::of(board),
+            w: Weights::of(board, latency),
         }
+    }
+
+    /// The cycles a unit of `class` adds to a path: its latency plus its combinational
+    /// delay as a share of the clock period (chained units share a cycle).
+    pub fn cycles(&self, class: OpClass, width: u32) -> f64 {
+        let c = self.lib.cost(class, width);
+        let part = if self.lib.period_ns.is_finite() && self.lib.period_ns > 0.0 {
+            c.delay_ns / self.lib.period_ns
+        } else {
+            0.0
+        };
+        c.latency as f64 + part
+    }
+
+    /// A priced path: area `score` plus the weighed cycles of its critical path.
+    pub fn total(&self, score: f64, cycles: f64) -> f64 {
+        score + cycles * self.w.latency
     }
 
     /// `lanes` units of `class` at `width` bits.
@@ -91,8 +118,7 @@ impl Pricer {
             dsps,
             score: logic as f64
                 + registers as f64 * self.w.register
-                + dsps as f64 * self.w.dsp
-                + c.latency as f64 * self.w.latency,
+                + dsps as f64 * self.w.dsp,
         }
     }
 
@@ -214,22 +240,69 @@ pub fn class(g: &Graph, n: &Node) -> (OpClass, u32) {
     }
 }
 
-/// Tree cost for egg's extractor; a small charge per node prefers fewer ops among equal
-/// prices (and the plain form of a wire-priced op, such as a power-of-two divide).
+/// Tree cost for egg's extractor: area summed over the tree, cycles along its longest
+/// path, compared by their weighed total; a small charge per node prefers fewer ops
+/// among equal prices (and the plain form of a wire-priced op, such as a power-of-two
+/// divide).
 pub struct NodeCost<'a> {
     pub g: &'a Graph,
     pub pricer: &'a Pricer,
+    /// Count the children's area as if shared (their largest, not their sum): a lower
+    /// bound of the DAG's price, a second start for the DAG search.
+    pub shared: bool,
+}
+
+/// A tree's area score and the cycles of its critical path, ordered by
+/// [`Pricer::total`] of the two.
+#[derive(Clone, Copy, Debug)]
+pub struct TreeCost {
+    pub area: f64,
+    pub cycles: f64,
+    total: f64,
+}
+
+impl PartialEq for TreeCost {
+    fn eq(&self, o: &TreeCost) -> bool {
+        self.total == o.total
+    }
+}
+
+impl PartialOrd for TreeCost {
+    fn partial_cmp(&self, o: &TreeCost) -> Option<std::cmp::Ordering> {
+        self.total.partial_cmp(&o.total)
+    }
 }
 
 impl CostFunction<Node> for NodeCost<'_> {
-    type Cost = f64;
+    type Cost = TreeCost;
 
-    fn cost<C: FnMut(Id) -> f64>(&mut self, n: &Node, mut costs: C) -> f64 {
-        let (class, width) = class(self.g, n);
-        let own = match n {
-            Node::Leaf(_) | Node::Const(..) => 0.0,
-            _ => self.pricer.price(class, width, 1).score + 0.01,
-        };
-        n.children().iter().fold(own, |acc, c| acc + costs(*c))
+    fn cost<C: FnMut(Id) -> TreeCost>(&mut self, n: &Node, mut costs: C) -> TreeCost {
+        let (own_area, own_cycles) = own(self.g, self.pricer, n);
+        let (area, path) = n.children().iter().fold((own_area, 0.0f64), |(a, d), c| {
+            let k = costs(*c);
+            let a = if self.shared { a.max(own_area + k.area) } else { a + k.area };
+            (a, d.max(k.cycles))
+        });
+        let cycles = path + own_cycles;
+        TreeCost {
+            area,
+            cycles,
+            total: self.pricer.total(area, cycles),
+        }
+    }
+}
+
+/// The area score and the cycles of `n` alone, without its children; the area carries
+/// the extractor's tie-break charge.
+pub fn own(g: &Graph, pricer: &Pricer, n: &Node) -> (f64, f64) {
+    match n {
+        Node::Leaf(_) | Node::Const(..) => (0.0, 0.0),
+        _ => {
+            let (class, width) = class(g, n);
+            (
+                pricer.price(class, width, 1).score + 0.01,
+                pricer.cycles(class, width),
+            )
+        }
     }
 }

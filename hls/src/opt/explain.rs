@@ -57,7 +57,7 @@ pub fn text(e: &RecExpr<Node>) -> String {
 }
 
 /// The old expression of root `o`, as the region's e-nodes (children in the tree, not
-/// classes), and the price of its ops.
+/// classes), and the price of its ops with the weighed cycles of its longest path.
 fn old_tree(old: &Block, r: &Region, o: OpId, pricer: &Pricer) -> (String, f64) {
     let mut w = OldTree {
         old,
@@ -72,21 +72,22 @@ fn old_tree(old: &Block, r: &Region, o: OpId, pricer: &Pricer) -> (String, f64) 
         cost: 0.0,
         pricer,
     };
-    w.add(o);
-    (text(&w.expr), w.cost)
+    let (_, path) = w.add(o);
+    (text(&w.expr), pricer.total(w.cost, path))
 }
 
 struct OldTree<'a> {
     old: &'a Block,
     leaves: HashMap<OpId, u32>,
     expr: RecExpr<Node>,
-    built: HashMap<OpId, Id>,
+    /// Per op its node and the cycles of the longest path to it.
+    built: HashMap<OpId, (Id, f64)>,
     cost: f64,
     pricer: &'a Pricer,
 }
 
 impl OldTree<'_> {
-    fn add(&mut self, o: OpId) -> Id {
+    fn add(&mut self, o: OpId) -> (Id, f64) {
         if let Some(i) = self.built.get(&o) {
             return *i;
         }
@@ -95,34 +96,35 @@ impl OldTree<'_> {
         id
     }
 
-    fn build(&mut self, o: OpId) -> Id {
+    fn build(&mut self, o: OpId) -> (Id, f64) {
         if let Some(i) = self.leaves.get(&o) {
-            return self.expr.add(Node::Leaf(*i));
+            return (self.expr.add(Node::Leaf(*i)), 0.0);
         }
         let old = self.old;
         let args = old.operands(o);
-        let kids: Vec<Id> = args.iter().map(|a| self.add(*a)).collect();
+        let (kids, paths): (Vec<Id>, Vec<f64>) = args.iter().map(|a| self.add(*a)).unzip();
         let s = shape(o, old);
         self.cost += self.pricer.price(s.class, s.width, s.lanes).score;
+        let path = paths.into_iter().fold(0.0, f64::max) + self.pricer.cycles(s.class, s.width);
         let node = match old.op(o).kind {
             crate::ir::OpKind::PtrAdd => Node::PtrAdd([Id::from(0usize); 2]),
             // Every other op of the region is one `node_of` knows.
             _ => match super::region::node_of(old, o) {
                 Some(n) => n,
-                None => return self.expr.add(Node::Leaf(u32::MAX)),
+                None => return (self.expr.add(Node::Leaf(u32::MAX)), path),
             },
         };
         // A cast to its own width is no e-node: the operand stands for it.
         if matches!(node, Node::ZExt(..) | Node::SExt(..) | Node::Trunc(..))
             && old.op(o).ty == old.op(args[0]).ty
         {
-            return kids[0];
+            return (kids[0], path);
         }
         let mut node = node;
         for (c, k) in node.children_mut().iter_mut().zip(&kids) {
             *c = *k;
         }
-        self.expr.add(node)
+        (self.expr.add(node), path)
     }
 }
 
@@ -176,7 +178,7 @@ pub fn render(r: &super::OptReport, sm: &crate::diag::SourceMap) -> String {
     let _ = writeln!(
         s,
         "opt: kernel {}: {} of {} blocks rewritten; price {:.0} -> {:.0} ({:+.1}%), logic {} -> {}, \
-         DSPs {} -> {}; {:.1} ms; saturation: {}",
+         DSPs {} -> {}; {:.1} ms; saturation: {}; a cycle on a block's critical path priced as {} logic units",
         r.kernel,
         r.replaced,
         r.regions,
@@ -188,7 +190,8 @@ pub fn render(r: &super::OptReport, sm: &crate::diag::SourceMap) -> String {
         r.before.dsps,
         r.after.dsps,
         r.millis,
-        stops.join(", ")
+        stops.join(", "),
+        r.latency_weight
     );
     for span in &r.reciprocal_spans {
         let at = crate::rtl::netlist::SrcLoc::of_span(sm, *span);

@@ -5,7 +5,9 @@
 //! class, another e-node is taken when it makes the whole selection cheaper and keeps
 //! it acyclic (a local search, as the DAG problem is NP-hard). This is what lets a
 //! remainder reuse the quotient its block computes anyway (`rules/divrem.rs`), and
-//! neighbouring addresses share their common part.
+//! neighbouring addresses share their common part. A selection's price is its area plus
+//! the weighed cycles of its critical path (the longest chain of units from the region's
+//! inputs to a root), so `--latency-weight` trades the two.
 
 use std::collections::HashMap;
 
@@ -22,36 +24,48 @@ const PASSES: usize = 4;
 /// The chosen e-node of every class the roots reach.
 pub struct Choice {
     pick: HashMap<Id, Node>,
-    own: HashMap<Id, f64>,
+    own: HashMap<Id, (f64, f64)>,
     /// The selection's price, each class it reaches counted once.
     pub price: f64,
+    /// The weight of a cycle of latency the price was made with.
+    w: f64,
 }
 
 /// The price of the block's own computing ops, each op once (copies of one computation
-/// too, as the block builds them).
-pub fn original_price(g: &Graph, pricer: &Pricer, ops: &[(crate::ir::OpId, Node)]) -> f64 {
-    ops.iter()
-        .map(|(_, n)| own_price(g, pricer, &n.clone().map_children(|c| g.find(c))))
-        .sum()
-}
-
-/// The price of `n` alone, without its children (as the tree extraction prices it).
-pub fn own_price(g: &Graph, pricer: &Pricer, n: &Node) -> f64 {
-    match n {
-        Node::Leaf(_) | Node::Const(..) => 0.0,
-        _ => {
-            let (class, width) = cost::class(g, n);
-            pricer.price(class, width, 1).score + 0.01
-        }
+/// too, as the block builds them), with the critical path through them.
+pub fn original_price(g: &Graph, pricer: &Pricer, region: &crate::opt::region::Region) -> f64 {
+    let mut area = 0.0;
+    let mut path: HashMap<Id, f64> = HashMap::new();
+    let mut longest = 0.0f64;
+    // `orig` is in block order, so an op's operands come before it.
+    for (o, n) in &region.orig {
+        let n = n.clone().map_children(|c| g.find(c));
+        let (a, c) = cost::own(g, pricer, &n);
+        area += a;
+        let d = c + n
+            .children()
+            .iter()
+            .map(|k| path.get(k).copied().unwrap_or(0.0))
+            .fold(0.0, f64::max);
+        let e = path.entry(g.find(region.class_of[o])).or_insert(0.0);
+        *e = e.max(d);
+        longest = longest.max(d);
     }
+    pricer.total(area, longest)
 }
 
 /// The e-graph as dense arrays for the search: per class (by index), per e-node its own
-/// price and its children's class indices.
+/// area and cycles and its children's class indices.
 struct Dense {
     index: HashMap<Id, usize>,
     ids: Vec<Id>,
-    nodes: Vec<Vec<(f64, Vec<usize>)>>,
+    nodes: Vec<Vec<DenseNode>>,
+}
+
+struct DenseNode {
+    area: f64,
+    cycles: f64,
+    kids: Vec<usize>,
 }
 
 impl Dense {
@@ -66,7 +80,8 @@ impl Dense {
                     .iter()
                     .map(|n| {
                         let kids = n.children().iter().map(|k| index[&g.find(*k)]).collect();
-                        (own_price(g, pricer, n), kids)
+                        let (area, cycles) = cost::own(g, pricer, n);
+                        DenseNode { area, cycles, kids }
                     })
                     .collect()
             })
@@ -75,21 +90,34 @@ impl Dense {
     }
 }
 
-/// The walk that prices a selection: each class once, a cycle makes it fail.
+/// The walk that prices a selection: each class's area once, the longest path to each
+/// class; a cycle makes it fail.
 struct Walk {
     /// 0: not seen in this walk; `stamp`: finished; `stamp + 1`: on the path.
     mark: Vec<u64>,
+    /// Cycles of the longest path ending at each finished class.
+    path: Vec<f64>,
     stamp: u64,
 }
 
 impl Walk {
-    fn price(&mut self, d: &Dense, pick: &[usize], roots: &[usize]) -> Option<f64> {
-        self.stamp += 2;
-        let mut total = 0.0;
-        for r in roots {
-            total += self.visit(d, pick, *r)?;
+    fn new(classes: usize) -> Walk {
+        Walk {
+            mark: vec![0; classes],
+            path: vec![0.0; classes],
+            stamp: 1,
         }
-        Some(total)
+    }
+
+    fn price(&mut self, d: &Dense, pricer: &Pricer, pick: &[usize], roots: &[usize]) -> Option<f64> {
+        self.stamp += 2;
+        let mut area = 0.0;
+        let mut longest = 0.0f64;
+        for r in roots {
+            area += self.visit(d, pick, *r)?;
+            longest = longest.max(self.path[*r]);
+        }
+        Some(pricer.total(area, longest))
     }
 
     fn visit(&mut self, d: &Dense, pick: &[usize], c: usize) -> Option<f64> {
@@ -100,11 +128,14 @@ impl Walk {
             return None;
         }
         self.mark[c] = self.stamp + 1;
-        let (own, kids) = &d.nodes[c][pick[c]];
-        let mut total = *own;
-        for k in kids {
+        let node = &d.nodes[c][pick[c]];
+        let mut total = node.area;
+        let mut path = 0.0f64;
+        for k in &node.kids {
             total += self.visit(d, pick, *k)?;
+            path = path.max(self.path[*k]);
         }
+        self.path[c] = path + node.cycles;
         self.mark[c] = self.stamp;
         Some(total)
     }
@@ -117,55 +148,77 @@ impl Walk {
     }
 }
 
+/// The local search from `pick`: class by class, another e-node is taken when it makes
+/// the selection cheaper and keeps it acyclic. The selection and its price.
+fn search(
+    d: &Dense,
+    pricer: &Pricer,
+    walk: &mut Walk,
+    mut pick: Vec<usize>,
+    roots: &[usize],
+) -> (Vec<usize>, f64) {
+    let mut best = walk.price(d, pricer, &pick, roots).unwrap_or(f64::INFINITY);
+    for _ in 0..PASSES {
+        if !best.is_finite() {
+            break;
+        }
+        let mut improved = false;
+        for c in walk.reached() {
+            let current = pick[c];
+            for n in 0..d.nodes[c].len() {
+                if n == current {
+                    continue;
+                }
+                pick[c] = n;
+                match walk.price(d, pricer, &pick, roots) {
+                    Some(p) if p < best - 1e-6 => {
+                        best = p;
+                        improved = true;
+                        break;
+                    }
+                    _ => pick[c] = current,
+                }
+            }
+        }
+        // The marks must describe the kept selection for the next pass.
+        best = walk.price(d, pricer, &pick, roots).unwrap_or(f64::INFINITY);
+        if !improved {
+            break;
+        }
+    }
+    (pick, best)
+}
+
 impl Choice {
-    /// The selection for `roots`: egg's tree extraction, then the DAG search.
+    /// The selection for `roots`: the DAG search from two starts, keeping the cheaper.
+    /// egg's tree extraction counts a shared part in every user; the other start counts
+    /// it once per node (the optimist's bound), which reaches forms that only pay off
+    /// shared, such as `x % 7` as `x - ((q << 3) - q)` with one quotient `q`. A swap of
+    /// one class at a time cannot reach those from the first start.
     pub fn new(g: &Graph, pricer: &Pricer, roots: &[Id]) -> Choice {
-        let ext = Extractor::new(g, NodeCost { g, pricer });
         let d = Dense::new(g, pricer);
-        let mut pick: Vec<usize> = d
-            .ids
-            .iter()
-            .map(|c| {
-                let best = ext.find_best_node(*c);
-                g[*c].nodes.iter().position(|n| n == best).unwrap_or(0)
-            })
-            .collect();
         let roots: Vec<usize> = roots
             .iter()
             .filter_map(|r| d.index.get(&g.find(*r)).copied())
             .collect();
-        let mut walk = Walk {
-            mark: vec![0; d.ids.len()],
-            stamp: 1,
-        };
-        let mut best = walk.price(&d, &pick, &roots).unwrap_or(f64::INFINITY);
-        for _ in 0..PASSES {
-            if !best.is_finite() {
-                break;
-            }
-            let mut improved = false;
-            for c in walk.reached() {
-                let current = pick[c];
-                for n in 0..d.nodes[c].len() {
-                    if n == current {
-                        continue;
-                    }
-                    pick[c] = n;
-                    match walk.price(&d, &pick, &roots) {
-                        Some(p) if p < best - 1e-6 => {
-                            best = p;
-                            improved = true;
-                            break;
-                        }
-                        _ => pick[c] = current,
-                    }
-                }
-            }
-            // The marks must describe the kept selection for the next pass.
-            best = walk.price(&d, &pick, &roots).unwrap_or(f64::INFINITY);
-            if !improved {
-                break;
-            }
+        let mut walk = Walk::new(d.ids.len());
+        let (pick, best) = [false, true]
+            .into_iter()
+            .map(|shared| {
+                let ext = Extractor::new(g, NodeCost { g, pricer, shared });
+                let start: Vec<usize> = d
+                    .ids
+                    .iter()
+                    .map(|c| {
+                        let best = ext.find_best_node(*c);
+                        g[*c].nodes.iter().position(|n| n == best).unwrap_or(0)
+                    })
+                    .collect();
+                search(&d, pricer, &mut walk, start, &roots)
+            })
+            .fold((Vec::new(), f64::INFINITY), |a, b| if b.1 < a.1 - 1e-6 { b } else { a });
+        if pick.is_empty() {
+            return Choice::of(g, pricer, HashMap::new(), best);
         }
         let chosen = d
             .ids
@@ -179,9 +232,14 @@ impl Choice {
     fn of(g: &Graph, pricer: &Pricer, pick: HashMap<Id, Node>, price: f64) -> Choice {
         let own = pick
             .iter()
-            .map(|(c, n)| (*c, own_price(g, pricer, n)))
+            .map(|(c, n)| (*c, cost::own(g, pricer, n)))
             .collect();
-        Choice { pick, own, price }
+        Choice {
+            pick,
+            own,
+            price,
+            w: pricer.w.latency,
+        }
     }
 
     /// The chosen e-node of class `id`.
@@ -190,34 +248,39 @@ impl Choice {
     }
 
     /// The chosen expression of class `id` as a tree, and its price with every class
-    /// counted once.
+    /// counted once: area, plus the weighed cycles of its critical path.
     pub fn expr(&self, g: &Graph, id: Id) -> (RecExpr<Node>, f64) {
         let mut expr = RecExpr::default();
-        let mut built: HashMap<Id, Id> = HashMap::new();
-        let mut price = 0.0;
-        self.add(g, g.find(id), &mut expr, &mut built, &mut price);
-        (expr, price)
+        let mut built: HashMap<Id, (Id, f64)> = HashMap::new();
+        let mut area = 0.0;
+        let (_, path) = self.add(g, g.find(id), &mut expr, &mut built, &mut area);
+        (expr, area + path * self.w)
     }
 
+    /// Adds class `c` to `expr`: its id there and the cycles of the longest path to it.
     fn add(
         &self,
         g: &Graph,
         c: Id,
         expr: &mut RecExpr<Node>,
-        built: &mut HashMap<Id, Id>,
-        price: &mut f64,
-    ) -> Id {
+        built: &mut HashMap<Id, (Id, f64)>,
+        area: &mut f64,
+    ) -> (Id, f64) {
         if let Some(i) = built.get(&c) {
             return *i;
         }
         let Some(n) = self.pick.get(&c) else {
-            return expr.add(Node::Leaf(u32::MAX));
+            return (expr.add(Node::Leaf(u32::MAX)), 0.0);
         };
-        *price += self.own.get(&c).copied().unwrap_or(0.0);
-        let n = n
-            .clone()
-            .map_children(|ch| self.add(g, g.find(ch), expr, built, price));
-        let i = expr.add(n);
+        let (own_area, own_cycles) = self.own.get(&c).copied().unwrap_or((0.0, 0.0));
+        *area += own_area;
+        let mut path = 0.0f64;
+        let n = n.clone().map_children(|ch| {
+            let (i, p) = self.add(g, g.find(ch), expr, built, area);
+            path = path.max(p);
+            i
+        });
+        let i = (expr.add(n), path + own_cycles);
         built.insert(c, i);
         i
     }
@@ -232,14 +295,20 @@ mod tests {
     use crate::opt::rules;
 
     fn choose(exprs: &[&str]) -> Vec<String> {
+        choose_weighing(exprs, None)
+    }
+
+    /// The choice for `exprs` with `latency` logic units per cycle of critical path.
+    fn choose_weighing(exprs: &[&str], latency: Option<f64>) -> Vec<String> {
         let boards = BoardSet::builtin().expect("boards");
-        let pricer = Pricer::new(boards.get("de10-nano").expect("de10-nano"));
+        let pricer = Pricer::weighing(boards.get("de10-nano").expect("de10-nano"), latency);
         let mut g = Graph::new(Facts {
             leaves: vec![
                 Kind::Int(32),
                 Kind::Int(32),
                 Kind::Ptr(AddrSpace::Global),
                 Kind::Int(64),
+                Kind::Int(8),
             ],
             ..Facts::default()
         });
@@ -270,5 +339,13 @@ mod tests {
     #[test]
     fn a_lone_remainder_keeps_its_divider() {
         assert_eq!(choose(&["(urem in0 in1)"]), vec!["(urem in0 in1)"]);
+    }
+
+    #[test]
+    fn a_remainder_by_a_constant_is_a_multiply_at_any_weight() {
+        for w in [0.0, 16.0, 200.0] {
+            let got = choose_weighing(&["(urem in0 7i32)"], Some(w));
+            assert!(!got[0].contains("urem"), "weight {w}: {got:?}");
+        }
     }
 }

@@ -88,6 +88,10 @@ pub struct Options {
     /// `-cl-unsafe-math-optimizations` (or the former) a division by any constant is
     /// a multiply by its rounded reciprocal.
     pub math: fast_math::MathFlags,
+    /// `--latency-weight`: logic units (ALMs or LUTs) one cycle on a block's critical
+    /// path is worth when choosing among equal computations; `None`: the board's 32-bit
+    /// adder.
+    pub latency_weight: Option<f64>,
 }
 
 impl Default for Options {
@@ -96,6 +100,7 @@ impl Default for Options {
             enabled: true,
             limits: Limits::default(),
             math: fast_math::MathFlags::default(),
+            latency_weight: None,
         }
     }
 }
@@ -106,6 +111,9 @@ pub struct OptReport {
     pub kernel: String,
     /// The stage was turned off (`--no-opt`): nothing below was computed.
     pub disabled: bool,
+    /// Logic units a cycle on a block's critical path was worth in the prices
+    /// (`--latency-weight` or the board's default).
+    pub latency_weight: f64,
     /// Ops that were the value of an earlier op of their block (variable reads after
     /// writes, `forward.rs`; common subexpressions and loads of stored values, `cse.rs`),
     /// and dead ops removed (`dead.rs`).
@@ -212,7 +220,7 @@ pub fn run_group(
     opts: &Options,
 ) -> Result<OptReport, Diagnostic> {
     if !opts.enabled {
-        let price = Pricer::new(board).kernel(&group.kernel);
+        let price = Pricer::weighing(board, opts.latency_weight).kernel(&group.kernel);
         return Ok(OptReport {
             kernel: group.kernel.name.clone(),
             disabled: true,
@@ -233,9 +241,10 @@ pub fn run_with(
 ) -> Result<OptReport, Diagnostic> {
     let start = Instant::now();
     let limits = opts.limits;
-    let pricer = Pricer::new(board);
+    let pricer = Pricer::weighing(board, opts.latency_weight);
     let mut report = OptReport {
         kernel: kernel.name.clone(),
+        latency_weight: pricer.w.latency,
         before: pricer.kernel(kernel),
         ..OptReport::default()
     };
@@ -296,7 +305,7 @@ pub fn run_with(
         report.extract_ms += t1.elapsed().as_secs_f64() * 1e3;
         // The block's computation and the chosen one, priced alike in the e-graph (which
         // knows the bounds of values, and so the multipliers synthesis builds).
-        let was = extract::original_price(&g, &pricer, &region.orig);
+        let was = extract::original_price(&g, &pricer, &region);
         if let Some((new, map)) = splice::splice(old, &region, &g, &choice, &cs) {
             let ops = pricer.block(&new).ops;
             let cheaper =

@@ -105,6 +105,48 @@ pub struct SumSplit {
     pub partials: u32,
 }
 
+/// What the opt stage did (`--explain-rewrites` prints each rewrite; times are left out
+/// so that equal builds give equal reports).
+#[derive(Clone, Debug, Serialize)]
+pub struct OptSummary {
+    /// False under `--no-opt`.
+    pub enabled: bool,
+    /// Logic units one cycle on a block's critical path was worth (`--latency-weight`).
+    pub latency_weight: f64,
+    /// Blocks with a pure region, and those replaced by a cheaper choice.
+    pub blocks: usize,
+    pub blocks_rewritten: usize,
+    /// Roots whose expression changed, values forwarded, dead ops removed, divisions by
+    /// a constant made multiplies by its reciprocal.
+    pub rewrites: usize,
+    pub forwarded: usize,
+    pub removed: usize,
+    pub reciprocals: usize,
+    /// The datapath's ops priced by the board's operator library, before and after.
+    pub before: crate::opt::cost::Price,
+    pub after: crate::opt::cost::Price,
+    /// Why saturation stopped, per block.
+    pub stops: std::collections::BTreeMap<String, usize>,
+}
+
+impl OptSummary {
+    pub fn of(r: &crate::opt::OptReport) -> OptSummary {
+        OptSummary {
+            enabled: !r.disabled,
+            latency_weight: r.latency_weight,
+            blocks: r.regions,
+            blocks_rewritten: r.replaced,
+            rewrites: r.rewrites.len(),
+            forwarded: r.forwarded,
+            removed: r.removed,
+            reciprocals: r.reciprocals,
+            before: r.before,
+            after: r.after,
+            stops: r.stops.clone(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct KernelReport {
     pub name: String,
@@ -135,6 +177,8 @@ pub struct KernelReport {
     /// the build options allow (`-cl-mad-enable` or the options implying it).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub contracted: Vec<String>,
+    /// The opt stage's rewrites in numbers (absent for the stub datapath).
+    pub opt: Option<OptSummary>,
     /// Work-items per cycle (SIMD lanes): how many, asked by the source or chosen by the
     /// tool, and why; absent when nothing asked for lanes and the tool chose none.
     pub lanes: Option<crate::workitems::lanes::Lanes>,

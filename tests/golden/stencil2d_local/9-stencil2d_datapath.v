@@ -1010,54 +1010,54 @@ module stencil2d_datapath (
     wire [7:0]  w_897;  // stencil2d_local.cl:13:14
     wire [7:0]  pw_898;  // stencil2d_local.cl:13:14
     wire [31:0] pw_899;  // stencil2d_local.cl:13:14
-    wire [7:0]  pw_900;  // stencil2d_local.cl:14:14
-    wire [7:0]  pw_901;  // stencil2d_local.cl:14:14
-    wire [31:0] pw_902;  // stencil2d_local.cl:14:14
-    wire [63:0] w_903;  // stencil2d_local.cl:16:5
-    wire [63:0] w_904;  // stencil2d_local.cl:16:20
-    wire [31:0] w_905;  // stencil2d_local.cl:16:28
-    wire [31:0] pw_906;  // stencil2d_local.cl:16:23
-    reg  [31:0] pq_909;  // stencil2d_local.cl:16:23
-    reg  [31:0] pq_912;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_913;  // stencil2d_local.cl:16:23
-    wire [63:0] pw_914;  // stencil2d_local.cl:16:20
-    wire [63:0] w_915;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_900;  // stencil2d_local.cl:14:14
+    wire [15:0] w_901;  // stencil2d_local.cl:14:14
+    wire [15:0] pw_902;  // stencil2d_local.cl:14:14
+    wire [7:0]  pw_903;  // stencil2d_local.cl:14:14
+    wire [31:0] pw_904;  // stencil2d_local.cl:14:14
+    wire [63:0] w_905;  // stencil2d_local.cl:16:5
+    wire [63:0] w_906;  // stencil2d_local.cl:16:20
+    wire [31:0] w_907;  // stencil2d_local.cl:16:28
+    wire [31:0] pw_908;  // stencil2d_local.cl:16:23
+    reg  [31:0] pq_911;  // stencil2d_local.cl:16:23
+    reg  [31:0] pq_914;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_915;  // stencil2d_local.cl:16:23
     wire [63:0] pw_916;  // stencil2d_local.cl:16:20
-    wire [63:0] pw_917;  // stencil2d_local.cl:16:20
-    wire [31:0] pld_918;  // stencil2d_local.cl:16:20
-    wire [15:0] pw_919;  // stencil2d_local.cl:16:5
-    wire [15:0] w_920;  // stencil2d_local.cl:16:5
-    wire [15:0] pw_921;  // stencil2d_local.cl:16:5
-    wire [15:0] w_922;  // stencil2d_local.cl:16:5
-    wire [15:0] pw_923;  // stencil2d_local.cl:16:5
+    wire [63:0] w_917;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_918;  // stencil2d_local.cl:16:20
+    wire [63:0] pw_919;  // stencil2d_local.cl:16:20
+    wire [31:0] pld_920;  // stencil2d_local.cl:16:20
+    wire [15:0] w_921;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_922;  // stencil2d_local.cl:16:5
+    wire [15:0] w_923;  // stencil2d_local.cl:16:5
     wire [15:0] pw_924;  // stencil2d_local.cl:16:5
-    wire [15:0] w_925;  // stencil2d_local.cl:16:5
-    wire [15:0] pw_926;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_925;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_926;  // stencil2d_local.cl:16:5
     wire [63:0] pw_927;  // stencil2d_local.cl:16:5
     wire [63:0] pw_928;  // stencil2d_local.cl:16:5
     wire [63:0] pw_929;  // stencil2d_local.cl:16:5
     wire [63:0] pw_930;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_931;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_978;  // stencil2d_local.cl:16:5
-    wire [63:0] pwa_979;
-    wire [63:0] pv_980;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_981;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_982;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_983;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_984;  // stencil2d_local.cl:7:6
-    wire        pw_985;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_986;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_987;  // stencil2d_local.cl:7:6
-    wire [63:0] pw_988;  // stencil2d_local.cl:7:6
-    wire [63:0] pv_989;  // stencil2d_local.cl:7:6
+    reg  [63:0] pq_977;  // stencil2d_local.cl:16:5
+    wire [63:0] pwa_978;
+    wire [63:0] pv_979;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_980;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_981;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_982;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_983;  // stencil2d_local.cl:7:6
+    wire        pw_984;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_985;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_986;  // stencil2d_local.cl:7:6
+    wire [63:0] pw_987;  // stencil2d_local.cl:7:6
+    wire [63:0] pv_988;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_989;  // stencil2d_local.cl:7:6
     wire [7:0]  pw_990;  // stencil2d_local.cl:7:6
     wire [7:0]  pw_991;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_992;  // stencil2d_local.cl:7:6
-    wire [63:0] pw_993;  // stencil2d_local.cl:7:6
-    reg  [31:0] pq_907;  // stencil2d_local.cl:16:23
-    reg  [31:0] pq_908;  // stencil2d_local.cl:16:23
-    reg  [31:0] pq_910;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_911;  // stencil2d_local.cl:11:14
+    wire [63:0] pw_992;  // stencil2d_local.cl:7:6
+    reg  [31:0] pq_909;  // stencil2d_local.cl:16:23
+    reg  [31:0] pq_910;  // stencil2d_local.cl:16:23
+    reg  [31:0] pq_912;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_913;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_931;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_932;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_933;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_934;  // stencil2d_local.cl:16:5
@@ -1103,8 +1103,7 @@ module stencil2d_datapath (
     reg  [63:0] pq_974;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_975;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_976;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_977;  // stencil2d_local.cl:16:5
-    wire [63:0] w_994;  // stencil2d_local.cl:7:6
+    wire [63:0] w_993;  // stencil2d_local.cl:7:6
     reg  [7:0]  launch_err;
     reg         done_q;
     reg  [31:0] perf_l5_cycles;
@@ -1663,49 +1662,48 @@ module stencil2d_datapath (
     assign w_897 = 8'h01;
     assign pw_898 = (pw_896 + w_897);
     assign pw_899 = {24'h000000, pw_898[7:0]};
-    assign pw_900 = pv_890[7:0];
-    assign pw_901 = (pw_900 + w_897);
-    assign pw_902 = {24'h000000, pw_901[7:0]};
-    assign w_903 = 64'h0000000000000000;
-    assign w_904 = {32'h00000000, in_base};
-    assign w_905 = arg_width;
-    assign pw_906 = $unsigned($signed(pw_895) * $signed(w_905));
-    assign pw_913 = (pq_909 + pq_912);
-    assign pw_914 = {{32{pw_913[31]}}, pw_913[31:0]};
-    assign w_915 = 64'h0000000000000004;
-    assign pw_916 = $unsigned($signed(pw_914) * $signed(w_915));
-    assign pw_917 = (w_904 + pw_916);
-    assign pld_918 = in_ld_resp_data;
-    assign pw_919 = pv_890[15:0];
-    assign w_920 = 16'h0003;
-    assign pw_921 = (pw_919 << w_920);
-    assign w_922 = 16'h0006;
-    assign pw_923 = (pw_919 << w_922);
-    assign pw_924 = (pw_921 + pw_923);
-    assign w_925 = 16'h0048;
-    assign pw_926 = (pw_924 + w_925);
-    assign pw_927 = {48'h000000000000, pw_926[15:0]};
-    assign pw_928 = (w_903 + pw_927);
-    assign pw_929 = {56'h00000000000000, pw_898[7:0]};
-    assign pw_930 = $unsigned($signed(pw_929) * $signed(w_915));
-    assign pw_931 = (pw_928 + pw_930);
-    assign pwa_979 = (pq_978 >> 64'h0000000000000002);
-    assign pv_980 = v13_lid_x;
-    assign pw_981 = pv_980[7:0];
-    assign w_982 = 8'h01;
-    assign pw_983 = (pw_981 + w_982);
-    assign w_984 = 8'h10;
-    assign pw_985 = (pw_983 == w_984);
-    assign w_986 = 8'h00;
-    assign pw_987 = (pw_985 ? w_986 : pw_983);
-    assign pw_988 = {56'h00000000000000, pw_987[7:0]};
-    assign pv_989 = v14_lid_y;
-    assign pw_990 = pv_989[7:0];
-    assign pw_991 = (pw_990 + w_982);
-    assign pw_992 = (pw_985 ? pw_991 : pw_990);
-    assign pw_993 = {56'h00000000000000, pw_992[7:0]};
+    assign pw_900 = pv_890[15:0];
+    assign w_901 = 16'h0001;
+    assign pw_902 = (pw_900 + w_901);
+    assign pw_903 = pw_902[7:0];
+    assign pw_904 = {24'h000000, pw_903[7:0]};
+    assign w_905 = 64'h0000000000000000;
+    assign w_906 = {32'h00000000, in_base};
+    assign w_907 = arg_width;
+    assign pw_908 = $unsigned($signed(pw_895) * $signed(w_907));
+    assign pw_915 = (pq_911 + pq_914);
+    assign pw_916 = {{32{pw_915[31]}}, pw_915[31:0]};
+    assign w_917 = 64'h0000000000000004;
+    assign pw_918 = $unsigned($signed(pw_916) * $signed(w_917));
+    assign pw_919 = (w_906 + pw_918);
+    assign pld_920 = in_ld_resp_data;
+    assign w_921 = 16'h0003;
+    assign pw_922 = (pw_902 << w_921);
+    assign w_923 = 16'h0006;
+    assign pw_924 = (pw_902 << w_923);
+    assign pw_925 = (pw_922 + pw_924);
+    assign pw_926 = {48'h000000000000, pw_925[15:0]};
+    assign pw_927 = (w_905 + pw_926);
+    assign pw_928 = {56'h00000000000000, pw_898[7:0]};
+    assign pw_929 = $unsigned($signed(pw_928) * $signed(w_917));
+    assign pw_930 = (pw_927 + pw_929);
+    assign pwa_978 = (pq_977 >> 64'h0000000000000002);
+    assign pv_979 = v13_lid_x;
+    assign pw_980 = pv_979[7:0];
+    assign w_981 = 8'h01;
+    assign pw_982 = (pw_980 + w_981);
+    assign w_983 = 8'h10;
+    assign pw_984 = (pw_982 == w_983);
+    assign w_985 = 8'h00;
+    assign pw_986 = (pw_984 ? w_985 : pw_982);
+    assign pw_987 = {56'h00000000000000, pw_986[7:0]};
+    assign pv_988 = v14_lid_y;
+    assign pw_989 = pv_988[7:0];
+    assign pw_990 = (pw_989 + w_981);
+    assign pw_991 = (pw_984 ? pw_990 : pw_989);
+    assign pw_992 = {56'h00000000000000, pw_991[7:0]};
     assign p0_stall = (((p0_valid[3] && 1'h1) && (!in_ld_req_ready)) || ((p0_valid[47] && 1'h1) && (!in_ld_resp_valid)));
-    assign w_994 = 64'h0000000000000000;
+    assign w_993 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -2376,16 +2374,17 @@ module stencil2d_datapath (
             if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_878) && p0_en))) v0_gx <= pw_887;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_878) && p0_en))) v1_gy <= pw_895;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_878) && p0_en))) v2_lx <= pw_899;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_878) && p0_en))) v3_ly <= pw_902;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_878) && p0_en))) v13_lid_x <= pw_988;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_878) && p0_en))) v14_lid_y <= pw_993;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_907 <= pw_906;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_908 <= pq_907;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_909 <= pq_908;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_910 <= pw_887;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_878) && p0_en))) v3_ly <= pw_904;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_878) && p0_en))) v13_lid_x <= pw_987;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_878) && p0_en))) v14_lid_y <= pw_992;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_909 <= pw_908;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_910 <= pq_909;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_911 <= pq_910;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_912 <= pq_911;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_932 <= pw_931;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_912 <= pw_887;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_913 <= pq_912;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_914 <= pq_913;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_931 <= pw_930;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_932 <= pq_931;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_933 <= pq_932;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_934 <= pq_933;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_935 <= pq_934;  // stencil2d_local.cl:7:6
@@ -2431,27 +2430,26 @@ module stencil2d_datapath (
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_975 <= pq_974;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_976 <= pq_975;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_977 <= pq_976;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_978 <= pq_977;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) p0_valid <= {p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_878), (p0_admit && ((!(p0_valid[0] && (!pw_878))) || 1'h0))};  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_878))) || 1'h0));  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (((!p0_admit) && (p0_valid == 49'h0000000000000)) && in_ld_idle))) state <= 16'h0012;  // stencil2d_local.cl:7:6
-            if ((state == 16'h0015)) v13_lid_x <= w_994;
-            if ((state == 16'h0015)) v14_lid_y <= w_994;
+            if ((state == 16'h0015)) v13_lid_x <= w_993;
+            if ((state == 16'h0015)) v14_lid_y <= w_993;
             if ((state == 16'h0015)) state <= 16'h0013;
             if (((state == 16'h0016) && ((((1'h0 || (local_size[31:0] != 32'h00000010)) || (local_size[63:32] != 32'h00000010)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000000f) != 32'h00000000)) || ((global_size[63:32] & 32'h0000000f) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000010)) || (local_size[63:32] != 32'h00000010)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0016)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000010)) || (local_size[63:32] != 32'h00000010)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000000f) != 32'h00000000)) || ((global_size[63:32] & 32'h0000000f) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0015);
         end
     end
     assign in_ld_req_valid = (((((((p4_valid[3] && 1'h1) && (1'h1 && pq_295)) && p4_en) || (((p3_valid[3] && 1'h1) && (1'h1 && pq_450)) && p3_en)) || (((p2_valid[3] && 1'h1) && (1'h1 && pq_612)) && p2_en)) || (((p1_valid[3] && 1'h1) && (1'h1 && pq_771)) && p1_en)) || ((p0_valid[3] && 1'h1) && p0_en));
-    assign in_ld_req_addr = (((p4_valid[3] && 1'h1) && (1'h1 && pq_295)) ? pw_292[31:0] : (((p3_valid[3] && 1'h1) && (1'h1 && pq_450)) ? pw_447[31:0] : (((p2_valid[3] && 1'h1) && (1'h1 && pq_612)) ? pw_609[31:0] : (((p1_valid[3] && 1'h1) && (1'h1 && pq_771)) ? pw_768[31:0] : (p0_valid[3] ? pw_917[31:0] : 32'h00000000)))));
+    assign in_ld_req_addr = (((p4_valid[3] && 1'h1) && (1'h1 && pq_295)) ? pw_292[31:0] : (((p3_valid[3] && 1'h1) && (1'h1 && pq_450)) ? pw_447[31:0] : (((p2_valid[3] && 1'h1) && (1'h1 && pq_612)) ? pw_609[31:0] : (((p1_valid[3] && 1'h1) && (1'h1 && pq_771)) ? pw_768[31:0] : (p0_valid[3] ? pw_919[31:0] : 32'h00000000)))));
     assign in_ld_resp_ready = (((((((p4_valid[47] && 1'h1) && (1'h1 && pq_339)) && p4_en) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_494)) && p3_en)) || (((p2_valid[47] && 1'h1) && (1'h1 && pq_656)) && p2_en)) || (((p1_valid[47] && 1'h1) && (1'h1 && pq_815)) && p1_en)) || ((p0_valid[47] && 1'h1) && p0_en));
     assign in_ld_flush = (((((state == 16'h0007) || (state == 16'h000a)) || (state == 16'h000d)) || (state == 16'h0010)) || (state == 16'h0013));
     assign out_st_req_valid = ((p5_valid[30] && 1'h1) && p5_en);
     assign out_st_req_addr = (p5_valid[30] ? pq_225[31:0] : 32'h00000000);
     assign out_st_req_data = (p5_valid[30] ? pw_185 : 32'h00000000);
     assign obj0_tile_we = ((((((p4_valid[47] && 1'h1) && p4_en) || ((p3_valid[47] && 1'h1) && p3_en)) || ((p2_valid[47] && 1'h1) && p2_en)) || ((p1_valid[47] && 1'h1) && p1_en)) || ((p0_valid[47] && 1'h1) && p0_en));
-    assign obj0_tile_waddr = (((p4_valid[47] && 1'h1) && p4_en) ? pwa_392[8:0] : (((p3_valid[47] && 1'h1) && p3_en) ? pwa_547[8:0] : (((p2_valid[47] && 1'h1) && p2_en) ? pwa_709[8:0] : (((p1_valid[47] && 1'h1) && p1_en) ? pwa_868[8:0] : (((p0_valid[47] && 1'h1) && p0_en) ? pwa_979[8:0] : 9'h000)))));
-    assign obj0_tile_wdata = (((p4_valid[47] && 1'h1) && p4_en) ? pm_344 : (((p3_valid[47] && 1'h1) && p3_en) ? pm_499 : (((p2_valid[47] && 1'h1) && p2_en) ? pm_661 : (((p1_valid[47] && 1'h1) && p1_en) ? pm_820 : (((p0_valid[47] && 1'h1) && p0_en) ? pld_918 : 32'h00000000)))));
+    assign obj0_tile_waddr = (((p4_valid[47] && 1'h1) && p4_en) ? pwa_392[8:0] : (((p3_valid[47] && 1'h1) && p3_en) ? pwa_547[8:0] : (((p2_valid[47] && 1'h1) && p2_en) ? pwa_709[8:0] : (((p1_valid[47] && 1'h1) && p1_en) ? pwa_868[8:0] : (((p0_valid[47] && 1'h1) && p0_en) ? pwa_978[8:0] : 9'h000)))));
+    assign obj0_tile_wdata = (((p4_valid[47] && 1'h1) && p4_en) ? pm_344 : (((p3_valid[47] && 1'h1) && p3_en) ? pm_499 : (((p2_valid[47] && 1'h1) && p2_en) ? pm_661 : (((p1_valid[47] && 1'h1) && p1_en) ? pm_820 : (((p0_valid[47] && 1'h1) && p0_en) ? pld_920 : 32'h00000000)))));
     assign obj0_tile_re = ((p5_valid[1] && 1'h1) && p5_en);
     assign obj0_tile_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_45[8:0] : 9'h000);
     assign obj0_tile_r1_re = ((p5_valid[1] && 1'h1) && p5_en);
@@ -2549,6 +2547,6 @@ module stencil2d_datapath (
         p3_go, w_404[31:0], w_405[63:32], pv_406[63:32], w_407[63:0], w_413[31:0], w_414[63:32], pv_415[63:32], w_416[63:0], pw_447[63:32], pwa_547[63:9], pv_548[63:8], pv_554[63:8], p2_go, w_558[31:0], w_559[63:32],
         pv_560[63:32], w_561[63:0], w_567[31:0], w_568[63:32], pv_569[63:32], w_570[63:0], pw_609[63:32], pwa_709[63:9], pv_710[63:8], pv_717[63:8], p1_go, w_721[31:0], w_722[63:32], pv_723[63:32], w_724[63:0], w_730[31:0],
         w_731[63:32], pv_732[63:32], w_733[63:0], pw_768[63:32], pwa_868[63:9], pv_869[63:8], pv_875[63:8], p0_go, w_879[31:0], w_880[63:32], pv_881[63:32], w_882[63:0], w_888[31:0], w_889[63:32], pv_890[63:32], w_891[63:0],
-        pw_917[63:32], pwa_979[63:9], pv_980[63:8], pv_989[63:8]};
+        pw_919[63:32], pwa_978[63:9], pv_979[63:8], pv_988[63:8]};
 endmodule
 `default_nettype wire
