@@ -11,6 +11,11 @@
 //! `OHLS_BENCH_BEFORE=PATH` naming another `ocl-hls` binary (an earlier build of the
 //! stage), its build with the stage on is a third column: the table before and after a
 //! change of the stage in one run (`--no-opt` does not depend on the stage).
+//!
+//! With `--datapath`, Yosys synthesises only each kernel's datapath module (the
+//! operations, their registers and the address arithmetic: what the stage rewrites),
+//! not the memory units, control registers and counters around it: the stage's effect
+//! on the part it can change.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -57,7 +62,65 @@ fn opt_millis(stdout: &str) -> f64 {
         .sum()
 }
 
-fn build(bin: &Path, cl: &Path, opt: bool, tag: &str) -> Result<Measured, String> {
+/// What Yosys synthesises of a build.
+#[derive(Clone, Copy, PartialEq)]
+enum Scope {
+    /// The whole core (the build's own estimate).
+    Core,
+    /// Each kernel's datapath module alone.
+    Datapath,
+}
+
+/// ALMs and DSP blocks of every kernel's datapath module in `out` (a build's folder).
+fn synth_datapaths(out: &Path, report: &Value) -> Result<(u64, u64), String> {
+    use rtl_templates::area::{parse_stat_json, MistralCells};
+    let rtl = out.join("rtl");
+    let mut sources: Vec<String> = std::fs::read_dir(&rtl)
+        .map_err(|e| e.to_string())?
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".v"))
+        .collect();
+    sources.sort();
+    let (mut alms, mut dsps) = (0, 0);
+    for k in report["kernels"]
+        .as_array()
+        .ok_or("no kernels in report.json")?
+    {
+        let top = k["files"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .find_map(|f| f.strip_suffix("_datapath.v"))
+            .map(|s| format!("{s}_datapath"))
+            .ok_or("no datapath module in report.json")?;
+        let mut script: Vec<String> = sources
+            .iter()
+            .map(|n| format!("read_verilog {n}"))
+            .collect();
+        script.push(format!("synth_intel_alm -family cyclonev -top {top}"));
+        script.push("tee -q -o stat.json stat -json".into());
+        let r = Command::new("yosys")
+            .current_dir(&rtl)
+            .args(["-q", "-l", "yosys.log", "-p", &script.join("; ")])
+            .output()
+            .map_err(|e| format!("cannot run yosys: {e}"))?;
+        if !r.status.success() {
+            return Err(format!(
+                "yosys failed on {top}: see {}",
+                rtl.join("yosys.log").display()
+            ));
+        }
+        let stat = std::fs::read_to_string(rtl.join("stat.json")).map_err(|e| e.to_string())?;
+        let m = MistralCells::from_counts(&parse_stat_json(&stat)?);
+        alms += m.alms();
+        dsps += m.dsp_blocks();
+    }
+    Ok((alms, dsps))
+}
+
+fn build(bin: &Path, cl: &Path, opt: bool, tag: &str, scope: Scope) -> Result<Measured, String> {
     let stem = cl.file_stem().unwrap_or_default().to_string_lossy();
     let out =
         std::env::temp_dir().join(format!("ohls-optbench-{}-{stem}-{tag}", std::process::id()));
@@ -75,6 +138,9 @@ fn build(bin: &Path, cl: &Path, opt: bool, tag: &str) -> Result<Measured, String
     if !opt {
         cmd.arg("--no-opt");
     }
+    if scope == Scope::Datapath {
+        cmd.arg("--no-estimate");
+    }
     // A launch spec next to the kernel gives its `-D` defines.
     if let Ok(spec) = ocl_hls::launch::LaunchSpec::load(&cl.with_extension("yaml")) {
         for (k, v) in &spec.defines {
@@ -90,8 +156,15 @@ fn build(bin: &Path, cl: &Path, opt: bool, tag: &str) -> Result<Measured, String
         return Err(err.lines().last().unwrap_or("").replace('|', "/"));
     }
     let text = std::fs::read_to_string(out.join("report.json")).map_err(|e| e.to_string())?;
-    let _ = std::fs::remove_dir_all(&out);
     let v: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let opt_ms = opt_millis(&String::from_utf8_lossy(&r.stdout));
+    if scope == Scope::Datapath {
+        let got = synth_datapaths(&out, &v);
+        let _ = std::fs::remove_dir_all(&out);
+        let (alms, dsps) = got?;
+        return Ok(Measured { alms, dsps, opt_ms });
+    }
+    let _ = std::fs::remove_dir_all(&out);
     let e = &v["estimates"];
     if e["status"] != "done" {
         return Err(format!("estimates {}: {}", e["status"], e["note"]));
@@ -100,7 +173,7 @@ fn build(bin: &Path, cl: &Path, opt: bool, tag: &str) -> Result<Measured, String
     Ok(Measured {
         alms: used("logic"),
         dsps: used("dsps"),
-        opt_ms: opt_millis(&String::from_utf8_lossy(&r.stdout)),
+        opt_ms,
     })
 }
 
@@ -117,8 +190,16 @@ fn main() -> ExitCode {
         }
     };
     // Conformance kernels by name; any other kernel by its `.cl` path (the project's).
-    let (paths, wanted): (Vec<String>, Vec<String>) =
-        std::env::args().skip(1).partition(|a| a.ends_with(".cl"));
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let scope = if args.iter().any(|a| a == "--datapath") {
+        Scope::Datapath
+    } else {
+        Scope::Core
+    };
+    let (paths, wanted): (Vec<String>, Vec<String>) = args
+        .into_iter()
+        .filter(|a| a != "--datapath")
+        .partition(|a| a.ends_with(".cl"));
     let mut files: Vec<PathBuf> = std::fs::read_dir(kernels_dir())
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
@@ -130,6 +211,9 @@ fn main() -> ExitCode {
     files.sort();
     files.extend(paths.iter().map(PathBuf::from));
     let before = std::env::var_os("OHLS_BENCH_BEFORE").map(PathBuf::from);
+    if scope == Scope::Datapath {
+        println!("Yosys ALMs and DSPs of the datapath modules alone (--datapath)\n");
+    }
     match &before {
         Some(_) => {
             println!(
@@ -152,11 +236,11 @@ fn main() -> ExitCode {
         eprintln!("{name} ...");
         // The builds run at once: each is one Yosys process.
         let (off, on, was) = std::thread::scope(|s| {
-            let off = s.spawn(|| build(&bin, cl, false, "off"));
+            let off = s.spawn(|| build(&bin, cl, false, "off", scope));
             let was = before
                 .as_ref()
-                .map(|b| s.spawn(|| build(b, cl, true, "before")));
-            let on = build(&bin, cl, true, "on");
+                .map(|b| s.spawn(|| build(b, cl, true, "before", scope)));
+            let on = build(&bin, cl, true, "on", scope);
             let join = |h: std::thread::ScopedJoinHandle<'_, Result<Measured, String>>| {
                 h.join()
                     .unwrap_or_else(|_| Err("a build thread failed".into()))

@@ -724,6 +724,10 @@ fn the_latency_weight_trades_dividers_for_multipliers() {
         let r = build(&cl, "de10", &out, &["--no-estimate", &arg]);
         assert!(!r.status.success(), "--latency-weight {bad} was taken");
         assert!(stderr(&r).contains("is not a weight"), "{}", stderr(&r));
-        assert!(!out.exists(), "--latency-weight {bad} wrote {}", out.display());
+        assert!(
+            !out.exists(),
+            "--latency-weight {bad} wrote {}",
+            out.display()
+        );
     }
 }

@@ -613,7 +613,12 @@ fn an_area_only_datapath_gives_the_interpreters_bytes() {
     let spec = repo().join("tests/kernels/unroll_unknown.yaml");
     let (sim, interp) = (t.0.join("sim"), t.0.join("interp"));
     for (out, engine) in [(&sim, "sim"), (&interp, "interp")] {
-        let r = run(&cl, &spec, out, &["--engine", engine, "--latency-weight", "0"]);
+        let r = run(
+            &cl,
+            &spec,
+            out,
+            &["--engine", engine, "--latency-weight", "0"],
+        );
         assert!(
             r.status.success(),
             "{engine}: {}",

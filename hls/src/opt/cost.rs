@@ -116,9 +116,7 @@ impl Pricer {
             logic,
             registers,
             dsps,
-            score: logic as f64
-                + registers as f64 * self.w.register
-                + dsps as f64 * self.w.dsp,
+            score: logic as f64 + registers as f64 * self.w.register + dsps as f64 * self.w.dsp,
         }
     }
 
@@ -280,7 +278,11 @@ impl CostFunction<Node> for NodeCost<'_> {
         let (own_area, own_cycles) = own(self.g, self.pricer, n);
         let (area, path) = n.children().iter().fold((own_area, 0.0f64), |(a, d), c| {
             let k = costs(*c);
-            let a = if self.shared { a.max(own_area + k.area) } else { a + k.area };
+            let a = if self.shared {
+                a.max(own_area + k.area)
+            } else {
+                a + k.area
+            };
             (a, d.max(k.cycles))
         });
         let cycles = path + own_cycles;

@@ -109,7 +109,13 @@ impl Walk {
         }
     }
 
-    fn price(&mut self, d: &Dense, pricer: &Pricer, pick: &[usize], roots: &[usize]) -> Option<f64> {
+    fn price(
+        &mut self,
+        d: &Dense,
+        pricer: &Pricer,
+        pick: &[usize],
+        roots: &[usize],
+    ) -> Option<f64> {
         self.stamp += 2;
         let mut area = 0.0;
         let mut longest = 0.0f64;
@@ -216,7 +222,13 @@ impl Choice {
                     .collect();
                 search(&d, pricer, &mut walk, start, &roots)
             })
-            .fold((Vec::new(), f64::INFINITY), |a, b| if b.1 < a.1 - 1e-6 { b } else { a });
+            .fold((Vec::new(), f64::INFINITY), |a, b| {
+                if b.1 < a.1 - 1e-6 {
+                    b
+                } else {
+                    a
+                }
+            });
         if pick.is_empty() {
             return Choice::of(g, pricer, HashMap::new(), best);
         }
