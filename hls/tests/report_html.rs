@@ -251,6 +251,22 @@ fn vadd_page_has_the_kernel_and_its_register_map() {
     for fixed in ["0x00", "0x04", "0x10", "0x38", "0x3C"] {
         assert!(html.contains(&format!("<code>{fixed}</code>")), "{fixed}");
     }
+    // The opt stage's section: its prices as report.json has them, and vadd's index
+    // added 32 bits wide at its source line.
+    let opt = &json["kernels"][0]["opt"];
+    assert!(html.contains("<h3>Datapath rewrites</h3>"), "{html}");
+    assert!(
+        html.contains(&format!(
+            "logic {} → {}",
+            opt["before"]["logic"], opt["after"]["logic"]
+        )),
+        "{opt}"
+    );
+    assert!(html.contains("priced as 16 logic units"), "{html}");
+    assert!(
+        html.contains("<tr><td><code>vadd.cl:") && html.contains("(trunc32 "),
+        "{html}"
+    );
     let graphs = svgs(&html);
     assert_eq!(graphs.len(), 1);
     well_formed(graphs[0]).unwrap_or_else(|e| panic!("svg: {e}"));

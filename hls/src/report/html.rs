@@ -14,6 +14,7 @@ use crate::rtl::regmap::{RegArgKind, RegisterMap};
 
 mod loops;
 mod memory;
+mod opt;
 mod regmap;
 mod resources;
 
@@ -209,6 +210,7 @@ fn kernel(
     let analysis = loops::section(p, kr, ir, sm);
     if let Some((_, c)) = built {
         memory::table(p, kr, &c.group.kernel);
+        opt::section(p, &c.opt, sm);
     }
     schedule(p, kr);
     resources::kernel(p, r, &kr.name);
