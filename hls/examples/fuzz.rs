@@ -29,10 +29,11 @@ struct Args {
     small: bool,
     print: bool,
     math: Vec<String>,
+    latency_weight: Option<f64>,
 }
 
 fn usage() -> String {
-    "usage: fuzz [--seeds A-B] [--jobs N] [--no-sim] [--small] [--print] [--reduce-budget N] [--out DIR] [--work DIR] [--math OPTION]..."
+    "usage: fuzz [--seeds A-B] [--jobs N] [--no-sim] [--small] [--print] [--reduce-budget N] [--out DIR] [--work DIR] [--math OPTION]... [--latency-weight W]"
         .into()
 }
 
@@ -51,11 +52,14 @@ interpreter and in Verilator; failing kernels are reduced and saved with their s
   --math OPTION        a float build option (-cl-mad-enable, -cl-fast-relaxed-math...)
                        for the interpreter and Verilator, which must then agree bit for
                        bit; POCL is not run (repeatable)
+  --latency-weight W   the opt stage's weight of a cycle of latency for the hardware
+                       (0: datapaths chosen by area alone, dividers kept)
 
 examples:
   cargo run --release -p ocl-hls --example fuzz -- --seeds 1-500 --jobs 2
   cargo run --release -p ocl-hls --example fuzz -- --seeds 20114 --reduce-budget 0
   cargo run --release -p ocl-hls --example fuzz -- --seeds 1-50 --math -cl-fast-relaxed-math
+  cargo run --release -p ocl-hls --example fuzz -- --seeds 1-50 --latency-weight 0
 ";
 
 fn parse() -> Result<Args, String> {
@@ -71,6 +75,7 @@ fn parse() -> Result<Args, String> {
         small: false,
         print: false,
         math: Vec::new(),
+        latency_weight: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(k) = it.next() {
@@ -98,6 +103,13 @@ fn parse() -> Result<Args, String> {
             "--small" => a.small = true,
             "--print" => a.print = true,
             "--math" => a.math.push(val()?),
+            "--latency-weight" => {
+                let v = val()?;
+                match v.parse::<f64>() {
+                    Ok(w) if w.is_finite() && w >= 0.0 => a.latency_weight = Some(w),
+                    _ => return Err(format!("--latency-weight {v}: not a number from 0 up")),
+                }
+            }
             "-h" | "--help" => {
                 print!("{}\n\n{HELP}", usage());
                 std::process::exit(0);
@@ -177,6 +189,7 @@ fn main() -> ExitCode {
             ocl_ref,
             sim: a.sim,
             math,
+            latency_weight: a.latency_weight,
         },
         Err(e) => {
             eprintln!("fuzz: error: {e}");
@@ -222,6 +235,9 @@ fn main() -> ExitCode {
                 }
                 for m in &a.math {
                     cmd.args(["--math", m]);
+                }
+                if let Some(w) = a.latency_weight {
+                    cmd.args(["--latency-weight", &w.to_string()]);
                 }
                 let res = cmd.output();
                 let line = res.as_ref().ok().and_then(|r| {

@@ -34,6 +34,7 @@ fn random_kernels_agree_on_pocl_interp_and_verilator() {
         ocl_ref: fuzz::ocl_ref_binary().unwrap_or_else(|e| panic!("{e}")),
         sim: true,
         math: Default::default(),
+        latency_weight: None,
     };
     let base = base_seed();
     let work = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/fuzz-ci");

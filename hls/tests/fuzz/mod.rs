@@ -83,6 +83,9 @@ pub struct Config {
     /// them results may differ from POCL's within bounds a hashed output cannot show, so
     /// POCL is not run and the hardware must match the interpreter bit for bit.
     pub math: ocl_hls::opt::fast_math::MathFlags,
+    /// `--latency-weight` for the hardware's opt stage (`None`: the board's default), so
+    /// that random kernels also reach the datapaths chosen by area alone.
+    pub latency_weight: Option<f64>,
 }
 
 /// The `ocl-ref` binary (POCL runner): the newer of this workspace's builds.
@@ -171,6 +174,7 @@ pub fn check(cfg: &Config, src: &str, spec: &str, dir: &Path) -> Outcome {
             ..RunOptions::default()
         };
         opts.opt.math = cfg.math;
+        opts.opt.latency_weight = cfg.latency_weight;
         run_file(&cl, &yaml, &opts)
     };
     let int = run(Engine::Interp).map(|r| out_buffer(&r));
