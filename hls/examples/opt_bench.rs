@@ -73,15 +73,24 @@ enum Scope {
 
 /// ALMs and DSP blocks of every kernel's datapath module in `out` (a build's folder).
 fn synth_datapaths(out: &Path, report: &Value) -> Result<(u64, u64), String> {
-    use rtl_templates::area::{parse_stat_json, MistralCells};
+    use ocl_hls::estimate::{cells::Library, yosys, CoreSource};
+    use rtl_templates::area::MistralCells;
     let rtl = out.join("rtl");
-    let mut sources: Vec<String> = std::fs::read_dir(&rtl)
-        .map_err(|e| e.to_string())?
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".v"))
-        .collect();
-    sources.sort();
+    let mut files: Vec<(String, String)> = Vec::new();
+    for e in std::fs::read_dir(&rtl).map_err(|e| e.to_string())? {
+        let p = e.map_err(|e| e.to_string())?.path();
+        if p.extension().is_some_and(|x| x == "v") {
+            let name = p
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            files.push((
+                name,
+                std::fs::read_to_string(&p).map_err(|e| e.to_string())?,
+            ));
+        }
+    }
     let (mut alms, mut dsps) = (0, 0);
     for k in report["kernels"]
         .as_array()
@@ -95,25 +104,24 @@ fn synth_datapaths(out: &Path, report: &Value) -> Result<(u64, u64), String> {
             .find_map(|f| f.strip_suffix("_datapath.v"))
             .map(|s| format!("{s}_datapath"))
             .ok_or("no datapath module in report.json")?;
-        let mut script: Vec<String> = sources
-            .iter()
-            .map(|n| format!("read_verilog {n}"))
-            .collect();
-        script.push(format!("synth_intel_alm -family cyclonev -top {top}"));
-        script.push("tee -q -o stat.json stat -json".into());
-        let r = Command::new("yosys")
-            .current_dir(&rtl)
-            .args(["-q", "-l", "yosys.log", "-p", &script.join("; ")])
-            .output()
-            .map_err(|e| format!("cannot run yosys: {e}"))?;
-        if !r.status.success() {
-            return Err(format!(
-                "yosys failed on {top}: see {}",
-                rtl.join("yosys.log").display()
-            ));
-        }
-        let stat = std::fs::read_to_string(rtl.join("stat.json")).map_err(|e| e.to_string())?;
-        let m = MistralCells::from_counts(&parse_stat_json(&stat)?);
+        // The build's own synthesis, with the datapath as the top module.
+        let dir = out.join(format!("yosys-{top}"));
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let core = CoreSource {
+            top: &top,
+            files: &files,
+            templates: &[],
+        };
+        let lib = Library::IntelAlm;
+        let got = yosys::synthesise(
+            Path::new("yosys"),
+            &dir,
+            &core,
+            "synth_intel_alm -family cyclonev",
+            lib,
+            false,
+        )?;
+        let m = MistralCells::from_counts(&got.cells);
         alms += m.alms();
         dsps += m.dsp_blocks();
     }

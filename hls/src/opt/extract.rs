@@ -222,16 +222,9 @@ impl Choice {
                     .collect();
                 search(&d, pricer, &mut walk, start, &roots)
             })
-            .fold((Vec::new(), f64::INFINITY), |a, b| {
-                if b.1 < a.1 - 1e-6 {
-                    b
-                } else {
-                    a
-                }
-            });
-        if pick.is_empty() {
-            return Choice::of(g, pricer, HashMap::new(), best);
-        }
+            // On a tie the tree start is kept.
+            .reduce(|a, b| if b.1 < a.1 - 1e-6 { b } else { a })
+            .expect("two starts");
         let chosen = d
             .ids
             .iter()
