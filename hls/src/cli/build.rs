@@ -63,12 +63,8 @@ pub struct BuildArgs {
     /// changed value its source line, the expression before and after, and the saving
     #[arg(long)]
     pub explain_rewrites: bool,
-    /// Logic units (ALMs on Intel boards, LUTs elsewhere) that one cycle on a block's
-    /// critical path is worth when the opt stage chooses among equal computations: 0
-    /// chooses by area alone; higher buys speed with area (default: the board's 32-bit
-    /// adder, 16 on the DE10-Nano)
-    #[arg(long, value_name = "UNITS", value_parser = super::parse_latency_weight)]
-    pub latency_weight: Option<f64>,
+    #[command(flatten)]
+    pub latency: super::LatencyArgs,
     #[command(flatten)]
     pub math: super::MathArgs,
 }
@@ -147,7 +143,7 @@ pub fn run(args: &BuildArgs) -> u8 {
     let opt_options = crate::opt::Options {
         enabled: !args.no_opt,
         math: args.math.flags(),
-        latency_weight: args.latency_weight,
+        latency_weight: args.latency.latency_weight,
         ..crate::opt::Options::default()
     };
     let mut cores = Vec::new();

@@ -143,6 +143,17 @@ impl MathArgs {
     }
 }
 
+/// The opt stage's weight of latency against area, taken by `build` and `run`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct LatencyArgs {
+    /// Logic units (ALMs on Intel boards, LUTs elsewhere) that one cycle on a block's
+    /// critical path is worth when the opt stage chooses among equal computations: 0
+    /// chooses by area alone; higher buys speed with area (default: the board's 32-bit
+    /// adder, 16 on the DE10-Nano)
+    #[arg(long, value_name = "UNITS", value_parser = parse_latency_weight)]
+    pub latency_weight: Option<f64>,
+}
+
 /// `--latency-weight`: a finite number of logic units, zero or more.
 fn parse_latency_weight(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
