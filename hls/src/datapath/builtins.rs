@@ -164,20 +164,8 @@ impl Gen<'_> {
                     return Ok(c);
                 };
                 let all = self.held(value, 32 * lanes);
-                // In a pipeline the operands have moved on by the time the result is there.
-                let args: Vec<Arg> = args
-                    .iter()
-                    .map(|x| Arg {
-                        net: self.pipe_delayed(x.net),
-                        ..*x
-                    })
-                    .collect();
-                let v = (0..lanes)
-                    .map(|i| {
-                        let r = lane(all, i, 32, lanes);
-                        self.fma_nan(&args, i, r)
-                    })
-                    .collect();
+                let rules = (0..lanes).map(|i| self.fma_nan(&args, i)).collect();
+                let v = self.nan_override(rules, all, lanes);
                 return Ok(Computed::Unit {
                     done,
                     value: concat(v),
@@ -192,16 +180,8 @@ impl Gen<'_> {
                     return Ok(c);
                 };
                 let all = self.held(value, 32 * lanes);
-                let a = Arg {
-                    net: self.pipe_delayed(a.net),
-                    ..a
-                };
-                let v = (0..lanes)
-                    .map(|i| {
-                        let r = lane(all, i, 32, lanes);
-                        self.sqrt_nan(a, i, r)
-                    })
-                    .collect();
+                let rules = (0..lanes).map(|i| self.sqrt_nan(a, i)).collect();
+                let v = self.nan_override(rules, all, lanes);
                 return Ok(Computed::Unit {
                     done,
                     value: concat(v),
@@ -253,7 +233,7 @@ impl Gen<'_> {
     /// The NaN `interp::float_fns::fma_f32` gives, else the unit's result `r`: the unit
     /// returns the canonical +NaN, the interpreter the x86 one: a NaN operand (a, then b,
     /// then c) quieted, or the negative default NaN for inf * 0 and inf - inf.
-    fn fma_nan(&mut self, args: &[Arg], i: u32, r: Expr) -> Expr {
+    fn fma_nan(&mut self, args: &[Arg], i: u32) -> Vec<(Expr, Expr)> {
         let [a, b, c] = [0, 1, 2].map(|k| self.held(args[k].at(i), 32));
         let quiet = |x: NetId| Expr::bin(BinOp::Or, Expr::Net(x), Expr::lit(32, 1 << 22));
         let inf = |x: NetId| Expr::land(Self::exp_ones(x, 32), Self::mant_zero(x, 32));
@@ -278,29 +258,19 @@ impl Gen<'_> {
             Expr::bin(BinOp::Ne, p_sign, Expr::bit(c, 31)),
         );
         let default_nan = || Expr::lit(32, 0xFFC0_0000);
-        Expr::mux(
-            self.is_nan(a, 32),
-            quiet(a),
-            Expr::mux(
-                self.is_nan(b, 32),
-                quiet(b),
-                Expr::mux(
-                    invalid_mul,
-                    default_nan(),
-                    Expr::mux(
-                        self.is_nan(c, 32),
-                        quiet(c),
-                        Expr::mux(invalid_add, default_nan(), r),
-                    ),
-                ),
-            ),
-        )
+        vec![
+            (self.is_nan(a, 32), quiet(a)),
+            (self.is_nan(b, 32), quiet(b)),
+            (invalid_mul, default_nan()),
+            (self.is_nan(c, 32), quiet(c)),
+            (invalid_add, default_nan()),
+        ]
     }
 
     /// The NaN the interpreter's f64 `sqrt` gives, else the unit's result `r`: a NaN input
     /// quieted, the negative default NaN for a negative input below -0 (the unit returns
     /// the canonical +NaN for both).
-    fn sqrt_nan(&mut self, a: Arg, i: u32, r: Expr) -> Expr {
+    fn sqrt_nan(&mut self, a: Arg, i: u32) -> Vec<(Expr, Expr)> {
         let x = self.held(a.at(i), 32);
         let below_zero = Expr::land(
             Expr::bit(x, 31),
@@ -314,11 +284,13 @@ impl Gen<'_> {
                 Expr::lit(31, 0),
             ),
         );
-        Expr::mux(
-            self.is_nan(x, 32),
-            Expr::bin(BinOp::Or, Expr::Net(x), Expr::lit(32, 1 << 22)),
-            Expr::mux(below_zero, Expr::lit(32, 0xFFC0_0000), r),
-        )
+        vec![
+            (
+                self.is_nan(x, 32),
+                Expr::bin(BinOp::Or, Expr::Net(x), Expr::lit(32, 1 << 22)),
+            ),
+            (below_zero, Expr::lit(32, 0xFFC0_0000)),
+        ]
     }
 
     fn exp_ones(x: NetId, w: u32) -> Expr {

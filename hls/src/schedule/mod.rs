@@ -18,6 +18,7 @@ mod modulo_kernel_tests;
 mod modulo_tests;
 pub mod print;
 pub mod report;
+pub mod sink;
 pub mod timing;
 
 use std::collections::HashMap;

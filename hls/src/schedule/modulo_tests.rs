@@ -10,7 +10,8 @@ use crate::ir::{Base, BinOp, Block, OpId, OpKind, Ty, VarId};
 
 use super::loop_graph::{var_recurrences, CarriedDep, DepKind, LoopGraph};
 use super::modulo::{schedule_loop_block, ModuloSchedule};
-use super::modulo_check::{check_loop_block, ModuloViolation};
+use super::modulo_check::{check_loop_block, check_modulo, ModuloViolation};
+use super::sink::{register_bits, shorten_lifetimes, Movable};
 use super::timing::{op_timing, order_gap, MemKey, Resource};
 
 fn board(name: &str) -> Board {
@@ -382,88 +383,95 @@ impl XorShift {
     }
 }
 
+/// A random one-block body of integer and float ops, global loads and stores and
+/// variable accesses, with its variable recurrences and a few carried memory orders.
+fn random_body(rng: &mut XorShift, lib: &OpLibrary, limits: &Limits) -> (Block, Vec<CarriedDep>) {
+    let mut b = Block::default();
+    let ptrs: Vec<OpId> = (0..3).map(|p| ptr(&mut b, p)).collect();
+    let mut ints = vec![add(&mut b, OpKind::Param(3), Some(Ty::I(32)), &[])];
+    let mut floats = vec![add(&mut b, OpKind::Param(4), Some(Ty::F32), &[])];
+    let mut mems = Vec::new();
+    for _ in 0..4 + rng.below(20) {
+        let i = ints[rng.below(ints.len())];
+        let j = ints[rng.below(ints.len())];
+        let f = floats[rng.below(floats.len())];
+        let p = rng.below(3);
+        match rng.below(9) {
+            0 => ints.push(add(
+                &mut b,
+                OpKind::Binary(BinOp::Add),
+                Some(Ty::I(32)),
+                &[i, j],
+            )),
+            1 => ints.push(add(
+                &mut b,
+                OpKind::Binary(BinOp::Mul),
+                Some(Ty::I(32)),
+                &[i, j],
+            )),
+            2 => ints.push(add(
+                &mut b,
+                OpKind::Binary(BinOp::SDiv),
+                Some(Ty::I(32)),
+                &[i, j],
+            )),
+            3 => floats.push(add(
+                &mut b,
+                OpKind::Binary(BinOp::FAdd),
+                Some(Ty::F32),
+                &[f, f],
+            )),
+            4 => {
+                let l = load(&mut b, p as u32, ptrs[p], Ty::I(32));
+                mems.push(l);
+                ints.push(l);
+            }
+            5 => mems.push(store(&mut b, p as u32, ptrs[p], i)),
+            6 => ints.push(add(
+                &mut b,
+                OpKind::ReadVar(VarId(p as u32)),
+                Some(Ty::I(32)),
+                &[],
+            )),
+            7 => {
+                add(&mut b, OpKind::WriteVar(VarId(p as u32)), None, &[i]);
+            }
+            _ => ints.push(add(
+                &mut b,
+                OpKind::Binary(BinOp::Xor),
+                Some(Ty::I(32)),
+                &[i, j],
+            )),
+        }
+    }
+    let mut carried = var_recurrences(&b, lib, limits);
+    for _ in 0..rng.below(3) {
+        if mems.is_empty() {
+            break;
+        }
+        let from = mems[rng.below(mems.len())];
+        let to = mems[rng.below(mems.len())];
+        carried.push(CarriedDep {
+            from,
+            to,
+            distance: 1 + rng.below(8) as u32,
+            latency: order_gap(
+                &op_timing(from, &b, lib, limits),
+                &op_timing(to, &b, lib, limits),
+            ),
+            kind: DepKind::Order,
+        });
+    }
+    (b, carried)
+}
+
 #[test]
 fn random_bodies_always_get_a_schedule_the_checker_accepts() {
     let (lib, limits) = sim();
     let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
     let mut above_mii = 0;
     for round in 0..300 {
-        let mut b = Block::default();
-        let ptrs: Vec<OpId> = (0..3).map(|p| ptr(&mut b, p)).collect();
-        let mut ints = vec![add(&mut b, OpKind::Param(3), Some(Ty::I(32)), &[])];
-        let mut floats = vec![add(&mut b, OpKind::Param(4), Some(Ty::F32), &[])];
-        let mut mems = Vec::new();
-        for _ in 0..4 + rng.below(20) {
-            let i = ints[rng.below(ints.len())];
-            let j = ints[rng.below(ints.len())];
-            let f = floats[rng.below(floats.len())];
-            let p = rng.below(3);
-            match rng.below(9) {
-                0 => ints.push(add(
-                    &mut b,
-                    OpKind::Binary(BinOp::Add),
-                    Some(Ty::I(32)),
-                    &[i, j],
-                )),
-                1 => ints.push(add(
-                    &mut b,
-                    OpKind::Binary(BinOp::Mul),
-                    Some(Ty::I(32)),
-                    &[i, j],
-                )),
-                2 => ints.push(add(
-                    &mut b,
-                    OpKind::Binary(BinOp::SDiv),
-                    Some(Ty::I(32)),
-                    &[i, j],
-                )),
-                3 => floats.push(add(
-                    &mut b,
-                    OpKind::Binary(BinOp::FAdd),
-                    Some(Ty::F32),
-                    &[f, f],
-                )),
-                4 => {
-                    let l = load(&mut b, p as u32, ptrs[p], Ty::I(32));
-                    mems.push(l);
-                    ints.push(l);
-                }
-                5 => mems.push(store(&mut b, p as u32, ptrs[p], i)),
-                6 => ints.push(add(
-                    &mut b,
-                    OpKind::ReadVar(VarId(p as u32)),
-                    Some(Ty::I(32)),
-                    &[],
-                )),
-                7 => {
-                    add(&mut b, OpKind::WriteVar(VarId(p as u32)), None, &[i]);
-                }
-                _ => ints.push(add(
-                    &mut b,
-                    OpKind::Binary(BinOp::Xor),
-                    Some(Ty::I(32)),
-                    &[i, j],
-                )),
-            }
-        }
-        let mut carried = var_recurrences(&b, &lib, &limits);
-        for _ in 0..rng.below(3) {
-            if mems.is_empty() {
-                break;
-            }
-            let from = mems[rng.below(mems.len())];
-            let to = mems[rng.below(mems.len())];
-            carried.push(CarriedDep {
-                from,
-                to,
-                distance: 1 + rng.below(8) as u32,
-                latency: order_gap(
-                    &op_timing(from, &b, &lib, &limits),
-                    &op_timing(to, &b, &lib, &limits),
-                ),
-                kind: DepKind::Order,
-            });
-        }
+        let (b, carried) = random_body(&mut rng, &lib, &limits);
         let s = schedule_loop_block(&b, &carried, &lib, &limits)
             .unwrap_or_else(|e| panic!("round {round}: {e}"));
         let v = check_loop_block(&b, &carried, &lib, &limits, &s).expect("graph");
@@ -474,4 +482,152 @@ fn random_bodies_always_get_a_schedule_the_checker_accepts() {
     // Iterative modulo scheduling reaches the lower bound on nearly every body.
     eprintln!("{above_mii} of 300 random bodies above their MII");
     assert!(above_mii <= 15, "{above_mii} of 300 above the MII");
+}
+
+/// The movable ops of a hand-built body as `schedule::loops` marks a kernel's: pure
+/// operations and loads of on-chip objects move; constants, arguments and object
+/// addresses cost no registers.
+fn movable_of(b: &Block) -> Vec<Movable> {
+    b.order
+        .iter()
+        .map(|&o| {
+            let op = b.op(o);
+            let moves = match &op.kind {
+                OpKind::Binary(_) | OpKind::PtrAdd | OpKind::Conv(_) => true,
+                OpKind::Load { base, .. } => matches!(base, Some(Base::Object(_))),
+                _ => false,
+            };
+            let free = matches!(
+                op.kind,
+                OpKind::Const(_) | OpKind::Param(_) | OpKind::ObjectAddr(_)
+            );
+            let bits = match &op.ty {
+                Some(t) if !free => t.bits().min(32),
+                _ => 0,
+            };
+            Movable {
+                moves,
+                bits,
+                unread: None,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn lifetime_placement_keeps_random_schedules_valid_and_never_holds_more() {
+    let (lib, limits) = sim();
+    let mut rng = XorShift(0x2545_f491_4f6c_dd1d);
+    let mut fewer = 0;
+    for round in 0..300 {
+        let (b, carried) = random_body(&mut rng, &lib, &limits);
+        let g = LoopGraph::from_block(&b, &carried, &lib, &limits).expect("graph");
+        let mut s = schedule_loop_block(&b, &carried, &lib, &limits).expect("schedule");
+        let asap = s.clone();
+        let facts = movable_of(&b);
+        let (before, after) = shorten_lifetimes(&g, &mut s, lib.period_ns, &limits, &facts);
+        let v = check_modulo(&g, lib.period_ns, &limits, &s);
+        assert!(v.is_empty(), "round {round}: {v:?}");
+        assert_eq!(
+            (s.ii, s.depth, s.stages),
+            (asap.ii, asap.depth, asap.stages)
+        );
+        assert!(after <= before, "round {round}: {before} -> {after} bits");
+        assert_eq!(register_bits(&g, &asap, &facts), before);
+        assert_eq!(register_bits(&g, &s, &facts), after);
+        fewer += (after < before) as usize;
+    }
+    eprintln!("{fewer} of 300 random bodies hold fewer register bits");
+    assert!(fewer > 0, "the placement never helped");
+}
+
+/// matmul_tiled's inner product, unrolled: eight loads of a local tile at one shared
+/// address plus a constant, each feeding one link of a chain of float adds. Scheduled
+/// as soon as possible, every loaded value rides to its link; placed, each load waits
+/// next to its link and only the shared address rides.
+#[test]
+fn unrolled_tile_loads_wait_next_to_their_link_of_the_chain() {
+    let (lib, limits) = sim();
+    let mut b = Block::default();
+    let acc_var = VarId(0);
+    let row_var = VarId(1);
+    let tile = add(
+        &mut b,
+        OpKind::ObjectAddr(crate::ir::ObjectId(0)),
+        Some(Ty::Ptr(AddrSpace::Local)),
+        &[],
+    );
+    let row = add(&mut b, OpKind::ReadVar(row_var), Some(Ty::I(64)), &[]);
+    let next = add(&mut b, OpKind::Const(vec![1]), Some(Ty::I(64)), &[]);
+    let row_next = add(
+        &mut b,
+        OpKind::Binary(BinOp::Add),
+        Some(Ty::I(64)),
+        &[row, next],
+    );
+    add(&mut b, OpKind::WriteVar(row_var), None, &[row_next]);
+    let four = add(&mut b, OpKind::Const(vec![32]), Some(Ty::I(64)), &[]);
+    let off = add(
+        &mut b,
+        OpKind::Binary(BinOp::Mul),
+        Some(Ty::I(64)),
+        &[row, four],
+    );
+    let base = add(
+        &mut b,
+        OpKind::PtrAdd,
+        Some(Ty::Ptr(AddrSpace::Local)),
+        &[tile, off],
+    );
+    let mut acc = add(&mut b, OpKind::ReadVar(acc_var), Some(Ty::F32), &[]);
+    let mut loads = Vec::new();
+    for k in 0..8u64 {
+        let c = add(&mut b, OpKind::Const(vec![4 * k]), Some(Ty::I(64)), &[]);
+        let p = add(
+            &mut b,
+            OpKind::PtrAdd,
+            Some(Ty::Ptr(AddrSpace::Local)),
+            &[base, c],
+        );
+        let kind = OpKind::Load {
+            space: AddrSpace::Local,
+            base: Some(Base::Object(crate::ir::ObjectId(0))),
+            align: 4,
+        };
+        let x = add(&mut b, kind, Some(Ty::F32), &[p]);
+        loads.push(x);
+        acc = add(
+            &mut b,
+            OpKind::Binary(BinOp::FAdd),
+            Some(Ty::F32),
+            &[acc, x],
+        );
+    }
+    add(&mut b, OpKind::WriteVar(acc_var), None, &[acc]);
+    let carried = var_recurrences(&b, &lib, &limits);
+    let g = LoopGraph::from_block(&b, &carried, &lib, &limits).expect("graph");
+    let mut s = schedule_loop_block(&b, &carried, &lib, &limits).expect("schedule");
+    let last = loads[7];
+    let use_of_last = b
+        .order
+        .iter()
+        .find(|&&o| b.operands(o).contains(&last) && matches!(b.op(o).kind, OpKind::Binary(_)))
+        .copied()
+        .expect("the add");
+    let read = g
+        .nodes
+        .iter()
+        .find(|n| n.key == last)
+        .map(|n| n.timing.latency)
+        .expect("node");
+    assert!(
+        s.cycle[&last] + read + 30 < s.cycle[&use_of_last],
+        "as soon as possible, the last load is far ahead of its add: {s:?}"
+    );
+    let facts = movable_of(&b);
+    let (before, after) = shorten_lifetimes(&g, &mut s, lib.period_ns, &limits, &facts);
+    assert!(check_modulo(&g, lib.period_ns, &limits, &s).is_empty());
+    assert!(after * 3 < before, "{before} -> {after} bits");
+    // The last load now starts one read latency before the add that takes it.
+    assert_eq!(s.cycle[&last] + read, s.cycle[&use_of_last]);
 }

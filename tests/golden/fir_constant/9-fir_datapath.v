@@ -120,7 +120,8 @@ module fir_datapath (
     wire [31:0]  u32_fp_mul_b_in;
     wire [31:0]  u32_fp_mul_result;
     wire [31:0]  fnan_40;
-    reg  [31:0]  r_41;  // fir_constant.cl:27:20
+    wire [32:0]  fov_41;
+    reg  [31:0]  r_42;  // fir_constant.cl:27:20
     reg          u33_fp_add_issued;
     wire         u33_fp_add_go;
     wire         u33_fp_add_valid;
@@ -128,715 +129,613 @@ module fir_datapath (
     wire [31:0]  u33_fp_add_b_in;
     wire         u33_fp_add_sub_in;
     wire [31:0]  u33_fp_add_result;
-    wire [31:0]  fnan_42;
-    reg  [31:0]  r_43;  // fir_constant.cl:27:13
-    wire [31:0]  w_44;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_45;
-    reg  [31:0]  r_46;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_43;
+    wire [32:0]  fov_44;
+    reg  [31:0]  r_45;  // fir_constant.cl:27:13
+    wire [31:0]  w_46;  // fir_constant.cl:27:20
     wire [31:0]  fnan_47;
-    reg  [31:0]  r_48;  // fir_constant.cl:27:13
-    wire [31:0]  w_49;  // fir_constant.cl:27:20
-    wire         go_50;
+    wire [32:0]  fov_48;
+    reg  [31:0]  r_49;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_50;
+    wire [32:0]  fov_51;
+    reg  [31:0]  r_52;  // fir_constant.cl:27:13
+    wire [31:0]  w_53;  // fir_constant.cl:27:20
+    wire         go_54;
     reg          u34_fp_mul_issued;
     wire         u34_fp_mul_valid;
     wire [31:0]  u34_fp_mul_result;
-    wire [31:0]  fnan_51;
-    reg  [31:0]  r_52;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_53;
-    reg  [31:0]  r_54;  // fir_constant.cl:27:13
-    wire [31:0]  w_55;  // fir_constant.cl:27:20
-    wire         go_56;
-    reg          u35_fp_mul_issued;
-    wire         u35_fp_mul_valid;
-    wire [31:0]  u35_fp_mul_result;
-    wire [31:0]  fnan_57;
-    reg  [31:0]  r_58;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_59;
+    wire [31:0]  fnan_55;
+    wire [32:0]  fov_56;
+    reg  [31:0]  r_57;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_58;
+    wire [32:0]  fov_59;
     reg  [31:0]  r_60;  // fir_constant.cl:27:13
     wire [31:0]  w_61;  // fir_constant.cl:27:20
     wire         go_62;
+    reg          u35_fp_mul_issued;
+    wire         u35_fp_mul_valid;
+    wire [31:0]  u35_fp_mul_result;
+    wire [31:0]  fnan_63;
+    wire [32:0]  fov_64;
+    reg  [31:0]  r_65;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_66;
+    wire [32:0]  fov_67;
+    reg  [31:0]  r_68;  // fir_constant.cl:27:13
+    wire [31:0]  w_69;  // fir_constant.cl:27:20
+    wire         go_70;
     reg          u36_fp_mul_issued;
     wire         u36_fp_mul_valid;
     wire [31:0]  u36_fp_mul_result;
-    wire [31:0]  fnan_63;
-    reg  [31:0]  r_64;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_65;
-    reg  [31:0]  r_66;  // fir_constant.cl:27:13
-    wire [31:0]  w_67;  // fir_constant.cl:27:20
-    wire         go_68;
+    wire [31:0]  fnan_71;
+    wire [32:0]  fov_72;
+    reg  [31:0]  r_73;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_74;
+    wire [32:0]  fov_75;
+    reg  [31:0]  r_76;  // fir_constant.cl:27:13
+    wire [31:0]  w_77;  // fir_constant.cl:27:20
+    wire         go_78;
     reg          u37_fp_mul_issued;
     wire         u37_fp_mul_valid;
     wire [31:0]  u37_fp_mul_result;
-    wire [31:0]  fnan_69;
-    reg  [31:0]  r_70;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_71;
-    reg  [31:0]  r_72;  // fir_constant.cl:27:13
-    wire [31:0]  w_73;  // fir_constant.cl:27:20
-    wire         go_74;
+    wire [31:0]  fnan_79;
+    wire [32:0]  fov_80;
+    reg  [31:0]  r_81;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_82;
+    wire [32:0]  fov_83;
+    reg  [31:0]  r_84;  // fir_constant.cl:27:13
+    wire [31:0]  w_85;  // fir_constant.cl:27:20
+    wire         go_86;
     reg          u38_fp_mul_issued;
     wire         u38_fp_mul_valid;
     wire [31:0]  u38_fp_mul_result;
-    wire [31:0]  fnan_75;
-    reg  [31:0]  r_76;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_77;
-    reg  [31:0]  r_78;  // fir_constant.cl:27:13
-    wire [31:0]  w_79;  // fir_constant.cl:27:20
-    wire         go_80;
+    wire [31:0]  fnan_87;
+    wire [32:0]  fov_88;
+    reg  [31:0]  r_89;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_90;
+    wire [32:0]  fov_91;
+    reg  [31:0]  r_92;  // fir_constant.cl:27:13
+    wire [31:0]  w_93;  // fir_constant.cl:27:20
+    wire         go_94;
     reg          u39_fp_mul_issued;
     wire         u39_fp_mul_valid;
     wire [31:0]  u39_fp_mul_result;
-    wire [31:0]  fnan_81;
-    reg  [31:0]  r_82;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_83;
-    reg  [31:0]  r_84;  // fir_constant.cl:27:13
-    wire         go_85;
+    wire [31:0]  fnan_95;
+    wire [32:0]  fov_96;
+    reg  [31:0]  r_97;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_98;
+    wire [32:0]  fov_99;
+    reg  [31:0]  r_100;  // fir_constant.cl:27:13
+    wire         go_101;
     reg          u40_fp_mul_issued;
     wire         u40_fp_mul_valid;
     wire [31:0]  u40_fp_mul_result;
-    wire [31:0]  fnan_86;
-    reg  [31:0]  r_87;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_88;
-    reg  [31:0]  r_89;  // fir_constant.cl:27:13
-    wire         go_90;
+    wire [31:0]  fnan_102;
+    wire [32:0]  fov_103;
+    reg  [31:0]  r_104;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_105;
+    wire [32:0]  fov_106;
+    reg  [31:0]  r_107;  // fir_constant.cl:27:13
+    wire         go_108;
     reg          u41_fp_mul_issued;
     wire         u41_fp_mul_valid;
     wire [31:0]  u41_fp_mul_result;
-    wire [31:0]  fnan_91;
-    reg  [31:0]  r_92;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_93;
-    reg  [31:0]  r_94;  // fir_constant.cl:27:13
-    wire         go_95;
+    wire [31:0]  fnan_109;
+    wire [32:0]  fov_110;
+    reg  [31:0]  r_111;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_112;
+    wire [32:0]  fov_113;
+    reg  [31:0]  r_114;  // fir_constant.cl:27:13
+    wire         go_115;
     reg          u42_fp_mul_issued;
     wire         u42_fp_mul_valid;
     wire [31:0]  u42_fp_mul_result;
-    wire [31:0]  fnan_96;
-    reg  [31:0]  r_97;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_98;
-    reg  [31:0]  r_99;  // fir_constant.cl:27:13
-    wire         go_100;
+    wire [31:0]  fnan_116;
+    wire [32:0]  fov_117;
+    reg  [31:0]  r_118;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_119;
+    wire [32:0]  fov_120;
+    reg  [31:0]  r_121;  // fir_constant.cl:27:13
+    wire         go_122;
     reg          u43_fp_mul_issued;
     wire         u43_fp_mul_valid;
     wire [31:0]  u43_fp_mul_result;
-    wire [31:0]  fnan_101;
-    reg  [31:0]  r_102;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_103;
-    reg  [31:0]  r_104;  // fir_constant.cl:27:13
-    wire         go_105;
+    wire [31:0]  fnan_123;
+    wire [32:0]  fov_124;
+    reg  [31:0]  r_125;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_126;
+    wire [32:0]  fov_127;
+    reg  [31:0]  r_128;  // fir_constant.cl:27:13
+    wire         go_129;
     reg          u44_fp_mul_issued;
     wire         u44_fp_mul_valid;
     wire [31:0]  u44_fp_mul_result;
-    wire [31:0]  fnan_106;
-    reg  [31:0]  r_107;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_108;
-    reg  [31:0]  r_109;  // fir_constant.cl:27:13
-    wire         go_110;
+    wire [31:0]  fnan_130;
+    wire [32:0]  fov_131;
+    reg  [31:0]  r_132;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_133;
+    wire [32:0]  fov_134;
+    reg  [31:0]  r_135;  // fir_constant.cl:27:13
+    wire         go_136;
     reg          u45_fp_mul_issued;
     wire         u45_fp_mul_valid;
     wire [31:0]  u45_fp_mul_result;
-    wire [31:0]  fnan_111;
-    reg  [31:0]  r_112;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_113;
-    reg  [31:0]  r_114;  // fir_constant.cl:27:13
-    wire         go_115;
+    wire [31:0]  fnan_137;
+    wire [32:0]  fov_138;
+    reg  [31:0]  r_139;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_140;
+    wire [32:0]  fov_141;
+    reg  [31:0]  r_142;  // fir_constant.cl:27:13
+    wire         go_143;
     reg          u46_fp_mul_issued;
     wire         u46_fp_mul_valid;
     wire [31:0]  u46_fp_mul_result;
-    wire [31:0]  fnan_116;
-    reg  [31:0]  r_117;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_118;
-    reg  [31:0]  r_119;  // fir_constant.cl:27:13
-    wire         go_120;
+    wire [31:0]  fnan_144;
+    wire [32:0]  fov_145;
+    reg  [31:0]  r_146;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_147;
+    wire [32:0]  fov_148;
+    reg  [31:0]  r_149;  // fir_constant.cl:27:13
+    wire         go_150;
     reg          u47_fp_mul_issued;
     wire         u47_fp_mul_valid;
     wire [31:0]  u47_fp_mul_result;
-    wire [31:0]  fnan_121;
-    reg  [31:0]  r_122;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_123;
-    reg  [31:0]  r_124;  // fir_constant.cl:27:13
-    wire [63:0]  w_125;  // fir_constant.cl:28:9
-    wire [63:0]  w_126;  // fir_constant.cl:28:9
-    reg  [63:0]  q_127;  // fir_constant.cl:28:9
+    wire [31:0]  fnan_151;
+    wire [32:0]  fov_152;
+    reg  [31:0]  r_153;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_154;
+    wire [32:0]  fov_155;
+    reg  [31:0]  r_156;  // fir_constant.cl:27:13
+    wire [63:0]  w_157;  // fir_constant.cl:28:9
+    wire [63:0]  w_158;  // fir_constant.cl:28:9
+    reg  [63:0]  q_159;  // fir_constant.cl:28:9
     reg          y_wr_issued;
     reg  [7:0]   y_wr_beat;
-    reg          got_128;
-    reg          got_129;
-    reg          got_130;
-    reg          got_131;
-    reg          got_132;
-    reg          got_133;
-    reg          got_134;
-    reg          got_135;
-    reg          got_136;
-    reg          got_137;
-    reg          got_138;
-    reg          got_139;
-    reg          got_140;
-    reg          got_141;
-    reg          got_142;
+    reg          got_160;
+    reg          got_161;
+    reg          got_162;
+    reg          got_163;
+    reg          got_164;
+    reg          got_165;
+    reg          got_166;
+    reg          got_167;
+    reg          got_168;
+    reg          got_169;
+    reg          got_170;
+    reg          got_171;
+    reg          got_172;
+    reg          got_173;
+    reg          got_174;
     reg  [188:0] p1_valid;  // fir_constant.cl:18:5
     reg          p1_admit;
     wire         p1_stall;
     wire         p1_en;
-    wire [31:0]  pv_143;  // fir_constant.cl:18:21
-    wire [31:0]  w_144;  // fir_constant.cl:18:25
-    wire         pw_145;  // fir_constant.cl:18:21
+    wire [31:0]  pv_175;  // fir_constant.cl:18:21
+    wire [31:0]  w_176;  // fir_constant.cl:18:25
+    wire         pw_177;  // fir_constant.cl:18:21
     reg          p1_go;
-    wire [31:0]  pv_146;  // fir_constant.cl:21:25
-    wire [31:0]  pv_147;  // fir_constant.cl:21:25
-    wire [31:0]  pv_148;  // fir_constant.cl:21:25
-    wire [31:0]  pv_149;  // fir_constant.cl:21:25
-    wire [31:0]  pv_150;  // fir_constant.cl:21:25
-    wire [31:0]  pv_151;  // fir_constant.cl:21:25
-    wire [31:0]  pv_152;  // fir_constant.cl:21:25
-    wire [31:0]  pv_153;  // fir_constant.cl:21:25
-    wire [31:0]  pv_154;  // fir_constant.cl:21:25
-    wire [31:0]  pv_155;  // fir_constant.cl:21:25
-    wire [31:0]  pv_156;  // fir_constant.cl:21:25
-    wire [31:0]  pv_157;  // fir_constant.cl:21:25
-    wire [31:0]  pv_158;  // fir_constant.cl:21:25
-    wire [31:0]  pv_159;  // fir_constant.cl:21:25
-    wire [31:0]  pv_160;  // fir_constant.cl:21:25
-    wire [63:0]  w_161;  // fir_constant.cl:22:21
-    wire [31:0]  pv_162;  // fir_constant.cl:22:23
-    wire [63:0]  pw_163;  // fir_constant.cl:22:21
-    wire [63:0]  w_164;  // fir_constant.cl:22:21
-    wire [63:0]  pw_165;  // fir_constant.cl:22:21
-    wire [63:0]  pw_166;  // fir_constant.cl:22:21
-    wire [31:0]  pld_167;  // fir_constant.cl:22:21
-    wire [31:0]  w_168;  // fir_constant.cl:24:21
-    wire [31:0]  w_169;  // fir_constant.cl:27:20
-    wire         go_170;
+    wire [31:0]  pv_178;  // fir_constant.cl:21:25
+    wire [31:0]  pv_179;  // fir_constant.cl:21:25
+    wire [31:0]  pv_180;  // fir_constant.cl:21:25
+    wire [31:0]  pv_181;  // fir_constant.cl:21:25
+    wire [31:0]  pv_182;  // fir_constant.cl:21:25
+    wire [31:0]  pv_183;  // fir_constant.cl:21:25
+    wire [31:0]  pv_184;  // fir_constant.cl:21:25
+    wire [31:0]  pv_185;  // fir_constant.cl:21:25
+    wire [31:0]  pv_186;  // fir_constant.cl:21:25
+    wire [31:0]  pv_187;  // fir_constant.cl:21:25
+    wire [31:0]  pv_188;  // fir_constant.cl:21:25
+    wire [31:0]  pv_189;  // fir_constant.cl:21:25
+    wire [31:0]  pv_190;  // fir_constant.cl:21:25
+    wire [31:0]  pv_191;  // fir_constant.cl:21:25
+    wire [31:0]  pv_192;  // fir_constant.cl:21:25
+    wire [63:0]  w_193;  // fir_constant.cl:22:21
+    wire [31:0]  pv_194;  // fir_constant.cl:22:23
+    wire [63:0]  pw_195;  // fir_constant.cl:22:21
+    wire [63:0]  w_196;  // fir_constant.cl:22:21
+    wire [63:0]  pw_197;  // fir_constant.cl:22:21
+    wire [63:0]  pw_198;  // fir_constant.cl:22:21
+    wire [31:0]  pld_199;  // fir_constant.cl:22:21
+    wire [31:0]  w_200;  // fir_constant.cl:24:21
+    wire [31:0]  w_201;  // fir_constant.cl:27:20
+    wire         go_202;
     wire         p1u0_fp_mul_valid;
     wire [31:0]  p1u0_fp_mul_result;
-    reg  [31:0]  pd_171;
-    reg  [31:0]  pd_172;
-    reg  [31:0]  pd_173;
-    reg  [31:0]  pd_174;
-    reg  [31:0]  pd_175;
-    reg  [31:0]  pd_176;
-    reg  [31:0]  pd_177;
-    reg  [31:0]  pd_178;
-    wire [31:0]  fnan_179;
-    wire [31:0]  pw_180;  // fir_constant.cl:27:20
-    wire         go_181;
+    wire [31:0]  fnan_203;
+    wire [32:0]  fov_204;
+    reg  [32:0]  pd_205;
+    reg  [32:0]  pd_206;
+    reg  [32:0]  pd_207;
+    reg  [32:0]  pd_208;
+    wire [31:0]  pw_209;  // fir_constant.cl:27:20
+    wire         go_210;
     wire         p1u1_fp_add_valid;
     wire [31:0]  p1u1_fp_add_result;
-    reg  [31:0]  pd_182;
-    reg  [31:0]  pd_183;
-    reg  [31:0]  pd_184;
-    reg  [31:0]  pd_185;
-    reg  [31:0]  pd_186;
-    reg  [31:0]  pd_187;
-    reg  [31:0]  pd_188;
-    reg  [31:0]  pd_189;
-    reg  [31:0]  pd_190;
-    reg  [31:0]  pd_191;
-    reg  [31:0]  pd_192;
-    reg  [31:0]  pd_193;
-    wire [31:0]  fnan_194;
-    wire [31:0]  pw_195;  // fir_constant.cl:27:13
-    wire [31:0]  w_196;  // fir_constant.cl:27:20
-    wire         go_197;
+    wire [31:0]  fnan_211;
+    wire [32:0]  fov_212;
+    reg  [32:0]  pd_213;
+    reg  [32:0]  pd_214;
+    reg  [32:0]  pd_215;
+    reg  [32:0]  pd_216;
+    reg  [32:0]  pd_217;
+    reg  [32:0]  pd_218;
+    wire [31:0]  pw_219;  // fir_constant.cl:27:13
+    wire [31:0]  w_220;  // fir_constant.cl:27:20
+    wire         go_221;
     wire         p1u2_fp_mul_valid;
     wire [31:0]  p1u2_fp_mul_result;
-    reg  [31:0]  pd_198;
-    reg  [31:0]  pd_199;
-    reg  [31:0]  pd_200;
-    reg  [31:0]  pd_201;
-    reg  [31:0]  pd_202;
-    reg  [31:0]  pd_203;
-    reg  [31:0]  pd_204;
-    reg  [31:0]  pd_205;
-    wire [31:0]  fnan_206;
-    wire [31:0]  pw_207;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_214;  // fir_constant.cl:27:20
-    wire         go_215;
+    wire [31:0]  fnan_222;
+    wire [32:0]  fov_223;
+    reg  [32:0]  pd_224;
+    reg  [32:0]  pd_225;
+    reg  [32:0]  pd_226;
+    reg  [32:0]  pd_227;
+    wire [31:0]  pw_228;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_235;  // fir_constant.cl:27:20
+    wire         go_236;
     wire         p1u3_fp_add_valid;
     wire [31:0]  p1u3_fp_add_result;
-    reg  [31:0]  pd_216;
-    reg  [31:0]  pd_217;
-    reg  [31:0]  pd_218;
-    reg  [31:0]  pd_219;
-    reg  [31:0]  pd_220;
-    reg  [31:0]  pd_221;
-    reg  [31:0]  pd_222;
-    reg  [31:0]  pd_223;
-    reg  [31:0]  pd_224;
-    reg  [31:0]  pd_225;
-    reg  [31:0]  pd_226;
-    reg  [31:0]  pd_227;
-    wire [31:0]  fnan_228;
-    wire [31:0]  pw_229;  // fir_constant.cl:27:13
-    wire [31:0]  w_230;  // fir_constant.cl:27:20
-    wire         go_231;
+    wire [31:0]  fnan_237;
+    wire [32:0]  fov_238;
+    reg  [32:0]  pd_239;
+    reg  [32:0]  pd_240;
+    reg  [32:0]  pd_241;
+    reg  [32:0]  pd_242;
+    reg  [32:0]  pd_243;
+    reg  [32:0]  pd_244;
+    wire [31:0]  pw_245;  // fir_constant.cl:27:13
+    wire [31:0]  w_246;  // fir_constant.cl:27:20
+    wire         go_247;
     wire         p1u4_fp_mul_valid;
     wire [31:0]  p1u4_fp_mul_result;
-    reg  [31:0]  pd_232;
-    reg  [31:0]  pd_233;
-    reg  [31:0]  pd_234;
-    reg  [31:0]  pd_235;
-    reg  [31:0]  pd_236;
-    reg  [31:0]  pd_237;
-    reg  [31:0]  pd_238;
-    reg  [31:0]  pd_239;
-    wire [31:0]  fnan_240;
-    wire [31:0]  pw_241;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_255;  // fir_constant.cl:27:20
-    wire         go_256;
+    wire [31:0]  fnan_248;
+    wire [32:0]  fov_249;
+    reg  [32:0]  pd_250;
+    reg  [32:0]  pd_251;
+    reg  [32:0]  pd_252;
+    reg  [32:0]  pd_253;
+    wire [31:0]  pw_254;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_268;  // fir_constant.cl:27:20
+    wire         go_269;
     wire         p1u5_fp_add_valid;
     wire [31:0]  p1u5_fp_add_result;
-    reg  [31:0]  pd_257;
-    reg  [31:0]  pd_258;
-    reg  [31:0]  pd_259;
-    reg  [31:0]  pd_260;
-    reg  [31:0]  pd_261;
-    reg  [31:0]  pd_262;
-    reg  [31:0]  pd_263;
-    reg  [31:0]  pd_264;
-    reg  [31:0]  pd_265;
-    reg  [31:0]  pd_266;
-    reg  [31:0]  pd_267;
-    reg  [31:0]  pd_268;
-    wire [31:0]  fnan_269;
-    wire [31:0]  pw_270;  // fir_constant.cl:27:13
-    wire [31:0]  w_271;  // fir_constant.cl:27:20
-    wire         go_272;
+    wire [31:0]  fnan_270;
+    wire [32:0]  fov_271;
+    reg  [32:0]  pd_272;
+    reg  [32:0]  pd_273;
+    reg  [32:0]  pd_274;
+    reg  [32:0]  pd_275;
+    reg  [32:0]  pd_276;
+    reg  [32:0]  pd_277;
+    wire [31:0]  pw_278;  // fir_constant.cl:27:13
+    wire [31:0]  w_279;  // fir_constant.cl:27:20
+    wire         go_280;
     wire         p1u6_fp_mul_valid;
     wire [31:0]  p1u6_fp_mul_result;
-    reg  [31:0]  pd_273;
-    reg  [31:0]  pd_274;
-    reg  [31:0]  pd_275;
-    reg  [31:0]  pd_276;
-    reg  [31:0]  pd_277;
-    reg  [31:0]  pd_278;
-    reg  [31:0]  pd_279;
-    reg  [31:0]  pd_280;
     wire [31:0]  fnan_281;
-    wire [31:0]  pw_282;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_303;  // fir_constant.cl:27:20
-    wire         go_304;
+    wire [32:0]  fov_282;
+    reg  [32:0]  pd_283;
+    reg  [32:0]  pd_284;
+    reg  [32:0]  pd_285;
+    reg  [32:0]  pd_286;
+    wire [31:0]  pw_287;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_308;  // fir_constant.cl:27:20
+    wire         go_309;
     wire         p1u7_fp_add_valid;
     wire [31:0]  p1u7_fp_add_result;
-    reg  [31:0]  pd_305;
-    reg  [31:0]  pd_306;
-    reg  [31:0]  pd_307;
-    reg  [31:0]  pd_308;
-    reg  [31:0]  pd_309;
-    reg  [31:0]  pd_310;
-    reg  [31:0]  pd_311;
-    reg  [31:0]  pd_312;
-    reg  [31:0]  pd_313;
-    reg  [31:0]  pd_314;
-    reg  [31:0]  pd_315;
-    reg  [31:0]  pd_316;
-    wire [31:0]  fnan_317;
+    wire [31:0]  fnan_310;
+    wire [32:0]  fov_311;
+    reg  [32:0]  pd_312;
+    reg  [32:0]  pd_313;
+    reg  [32:0]  pd_314;
+    reg  [32:0]  pd_315;
+    reg  [32:0]  pd_316;
+    reg  [32:0]  pd_317;
     wire [31:0]  pw_318;  // fir_constant.cl:27:13
     wire [31:0]  w_319;  // fir_constant.cl:27:20
     wire         go_320;
     wire         p1u8_fp_mul_valid;
     wire [31:0]  p1u8_fp_mul_result;
-    reg  [31:0]  pd_321;
-    reg  [31:0]  pd_322;
-    reg  [31:0]  pd_323;
-    reg  [31:0]  pd_324;
-    reg  [31:0]  pd_325;
-    reg  [31:0]  pd_326;
-    reg  [31:0]  pd_327;
-    reg  [31:0]  pd_328;
-    wire [31:0]  fnan_329;
-    wire [31:0]  pw_330;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_358;  // fir_constant.cl:27:20
-    wire         go_359;
+    wire [31:0]  fnan_321;
+    wire [32:0]  fov_322;
+    reg  [32:0]  pd_323;
+    reg  [32:0]  pd_324;
+    reg  [32:0]  pd_325;
+    reg  [32:0]  pd_326;
+    wire [31:0]  pw_327;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_355;  // fir_constant.cl:27:20
+    wire         go_356;
     wire         p1u9_fp_add_valid;
     wire [31:0]  p1u9_fp_add_result;
-    reg  [31:0]  pd_360;
-    reg  [31:0]  pd_361;
-    reg  [31:0]  pd_362;
-    reg  [31:0]  pd_363;
-    reg  [31:0]  pd_364;
-    reg  [31:0]  pd_365;
-    reg  [31:0]  pd_366;
-    reg  [31:0]  pd_367;
-    reg  [31:0]  pd_368;
-    reg  [31:0]  pd_369;
-    reg  [31:0]  pd_370;
-    reg  [31:0]  pd_371;
-    wire [31:0]  fnan_372;
-    wire [31:0]  pw_373;  // fir_constant.cl:27:13
-    wire [31:0]  w_374;  // fir_constant.cl:27:20
-    wire         go_375;
+    wire [31:0]  fnan_357;
+    wire [32:0]  fov_358;
+    reg  [32:0]  pd_359;
+    reg  [32:0]  pd_360;
+    reg  [32:0]  pd_361;
+    reg  [32:0]  pd_362;
+    reg  [32:0]  pd_363;
+    reg  [32:0]  pd_364;
+    wire [31:0]  pw_365;  // fir_constant.cl:27:13
+    wire [31:0]  w_366;  // fir_constant.cl:27:20
+    wire         go_367;
     wire         p1u10_fp_mul_valid;
     wire [31:0]  p1u10_fp_mul_result;
-    reg  [31:0]  pd_376;
-    reg  [31:0]  pd_377;
-    reg  [31:0]  pd_378;
-    reg  [31:0]  pd_379;
-    reg  [31:0]  pd_380;
-    reg  [31:0]  pd_381;
-    reg  [31:0]  pd_382;
-    reg  [31:0]  pd_383;
-    wire [31:0]  fnan_384;
-    wire [31:0]  pw_385;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_420;  // fir_constant.cl:27:20
-    wire         go_421;
+    wire [31:0]  fnan_368;
+    wire [32:0]  fov_369;
+    reg  [32:0]  pd_370;
+    reg  [32:0]  pd_371;
+    reg  [32:0]  pd_372;
+    reg  [32:0]  pd_373;
+    wire [31:0]  pw_374;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_409;  // fir_constant.cl:27:20
+    wire         go_410;
     wire         p1u11_fp_add_valid;
     wire [31:0]  p1u11_fp_add_result;
-    reg  [31:0]  pd_422;
-    reg  [31:0]  pd_423;
-    reg  [31:0]  pd_424;
-    reg  [31:0]  pd_425;
-    reg  [31:0]  pd_426;
-    reg  [31:0]  pd_427;
-    reg  [31:0]  pd_428;
-    reg  [31:0]  pd_429;
-    reg  [31:0]  pd_430;
-    reg  [31:0]  pd_431;
-    reg  [31:0]  pd_432;
-    reg  [31:0]  pd_433;
-    wire [31:0]  fnan_434;
-    wire [31:0]  pw_435;  // fir_constant.cl:27:13
-    wire [31:0]  w_436;  // fir_constant.cl:27:20
-    wire         go_437;
+    wire [31:0]  fnan_411;
+    wire [32:0]  fov_412;
+    reg  [32:0]  pd_413;
+    reg  [32:0]  pd_414;
+    reg  [32:0]  pd_415;
+    reg  [32:0]  pd_416;
+    reg  [32:0]  pd_417;
+    reg  [32:0]  pd_418;
+    wire [31:0]  pw_419;  // fir_constant.cl:27:13
+    wire [31:0]  w_420;  // fir_constant.cl:27:20
+    wire         go_421;
     wire         p1u12_fp_mul_valid;
     wire [31:0]  p1u12_fp_mul_result;
-    reg  [31:0]  pd_438;
-    reg  [31:0]  pd_439;
-    reg  [31:0]  pd_440;
-    reg  [31:0]  pd_441;
-    reg  [31:0]  pd_442;
-    reg  [31:0]  pd_443;
-    reg  [31:0]  pd_444;
-    reg  [31:0]  pd_445;
-    wire [31:0]  fnan_446;
-    wire [31:0]  pw_447;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_489;  // fir_constant.cl:27:20
-    wire         go_490;
+    wire [31:0]  fnan_422;
+    wire [32:0]  fov_423;
+    reg  [32:0]  pd_424;
+    reg  [32:0]  pd_425;
+    reg  [32:0]  pd_426;
+    reg  [32:0]  pd_427;
+    wire [31:0]  pw_428;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_470;  // fir_constant.cl:27:20
+    wire         go_471;
     wire         p1u13_fp_add_valid;
     wire [31:0]  p1u13_fp_add_result;
-    reg  [31:0]  pd_491;
-    reg  [31:0]  pd_492;
-    reg  [31:0]  pd_493;
-    reg  [31:0]  pd_494;
-    reg  [31:0]  pd_495;
-    reg  [31:0]  pd_496;
-    reg  [31:0]  pd_497;
-    reg  [31:0]  pd_498;
-    reg  [31:0]  pd_499;
-    reg  [31:0]  pd_500;
-    reg  [31:0]  pd_501;
-    reg  [31:0]  pd_502;
-    wire [31:0]  fnan_503;
-    wire [31:0]  pw_504;  // fir_constant.cl:27:13
-    wire [31:0]  w_505;  // fir_constant.cl:27:20
-    wire         go_506;
+    wire [31:0]  fnan_472;
+    wire [32:0]  fov_473;
+    reg  [32:0]  pd_474;
+    reg  [32:0]  pd_475;
+    reg  [32:0]  pd_476;
+    reg  [32:0]  pd_477;
+    reg  [32:0]  pd_478;
+    reg  [32:0]  pd_479;
+    wire [31:0]  pw_480;  // fir_constant.cl:27:13
+    wire [31:0]  w_481;  // fir_constant.cl:27:20
+    wire         go_482;
     wire         p1u14_fp_mul_valid;
     wire [31:0]  p1u14_fp_mul_result;
-    reg  [31:0]  pd_507;
-    reg  [31:0]  pd_508;
-    reg  [31:0]  pd_509;
-    reg  [31:0]  pd_510;
-    reg  [31:0]  pd_511;
-    reg  [31:0]  pd_512;
-    reg  [31:0]  pd_513;
-    reg  [31:0]  pd_514;
-    wire [31:0]  fnan_515;
-    wire [31:0]  pw_516;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_565;  // fir_constant.cl:27:20
-    wire         go_566;
+    wire [31:0]  fnan_483;
+    wire [32:0]  fov_484;
+    reg  [32:0]  pd_485;
+    reg  [32:0]  pd_486;
+    reg  [32:0]  pd_487;
+    reg  [32:0]  pd_488;
+    wire [31:0]  pw_489;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_538;  // fir_constant.cl:27:20
+    wire         go_539;
     wire         p1u15_fp_add_valid;
     wire [31:0]  p1u15_fp_add_result;
-    reg  [31:0]  pd_567;
-    reg  [31:0]  pd_568;
-    reg  [31:0]  pd_569;
-    reg  [31:0]  pd_570;
-    reg  [31:0]  pd_571;
-    reg  [31:0]  pd_572;
-    reg  [31:0]  pd_573;
-    reg  [31:0]  pd_574;
-    reg  [31:0]  pd_575;
-    reg  [31:0]  pd_576;
-    reg  [31:0]  pd_577;
-    reg  [31:0]  pd_578;
-    wire [31:0]  fnan_579;
-    wire [31:0]  pw_580;  // fir_constant.cl:27:13
-    wire         go_581;
+    wire [31:0]  fnan_540;
+    wire [32:0]  fov_541;
+    reg  [32:0]  pd_542;
+    reg  [32:0]  pd_543;
+    reg  [32:0]  pd_544;
+    reg  [32:0]  pd_545;
+    reg  [32:0]  pd_546;
+    reg  [32:0]  pd_547;
+    wire [31:0]  pw_548;  // fir_constant.cl:27:13
+    wire         go_549;
     wire         p1u16_fp_mul_valid;
     wire [31:0]  p1u16_fp_mul_result;
-    reg  [31:0]  pd_582;
-    reg  [31:0]  pd_583;
-    reg  [31:0]  pd_584;
-    reg  [31:0]  pd_585;
-    reg  [31:0]  pd_586;
-    reg  [31:0]  pd_587;
-    reg  [31:0]  pd_588;
-    reg  [31:0]  pd_589;
-    wire [31:0]  fnan_590;
-    wire [31:0]  pw_591;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_647;  // fir_constant.cl:27:20
-    wire         go_648;
+    wire [31:0]  fnan_550;
+    wire [32:0]  fov_551;
+    reg  [32:0]  pd_552;
+    reg  [32:0]  pd_553;
+    reg  [32:0]  pd_554;
+    reg  [32:0]  pd_555;
+    wire [31:0]  pw_556;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_612;  // fir_constant.cl:27:20
+    wire         go_613;
     wire         p1u17_fp_add_valid;
     wire [31:0]  p1u17_fp_add_result;
-    reg  [31:0]  pd_649;
-    reg  [31:0]  pd_650;
-    reg  [31:0]  pd_651;
-    reg  [31:0]  pd_652;
-    reg  [31:0]  pd_653;
-    reg  [31:0]  pd_654;
-    reg  [31:0]  pd_655;
-    reg  [31:0]  pd_656;
-    reg  [31:0]  pd_657;
-    reg  [31:0]  pd_658;
-    reg  [31:0]  pd_659;
-    reg  [31:0]  pd_660;
-    wire [31:0]  fnan_661;
-    wire [31:0]  pw_662;  // fir_constant.cl:27:13
-    wire         go_663;
+    wire [31:0]  fnan_614;
+    wire [32:0]  fov_615;
+    reg  [32:0]  pd_616;
+    reg  [32:0]  pd_617;
+    reg  [32:0]  pd_618;
+    reg  [32:0]  pd_619;
+    reg  [32:0]  pd_620;
+    reg  [32:0]  pd_621;
+    wire [31:0]  pw_622;  // fir_constant.cl:27:13
+    wire         go_623;
     wire         p1u18_fp_mul_valid;
     wire [31:0]  p1u18_fp_mul_result;
-    reg  [31:0]  pd_664;
-    reg  [31:0]  pd_665;
-    reg  [31:0]  pd_666;
-    reg  [31:0]  pd_667;
-    reg  [31:0]  pd_668;
-    reg  [31:0]  pd_669;
-    reg  [31:0]  pd_670;
-    reg  [31:0]  pd_671;
-    wire [31:0]  fnan_672;
-    wire [31:0]  pw_673;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_736;  // fir_constant.cl:27:20
-    wire         go_737;
+    wire [31:0]  fnan_624;
+    wire [32:0]  fov_625;
+    reg  [32:0]  pd_626;
+    reg  [32:0]  pd_627;
+    reg  [32:0]  pd_628;
+    reg  [32:0]  pd_629;
+    wire [31:0]  pw_630;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_693;  // fir_constant.cl:27:20
+    wire         go_694;
     wire         p1u19_fp_add_valid;
     wire [31:0]  p1u19_fp_add_result;
-    reg  [31:0]  pd_738;
-    reg  [31:0]  pd_739;
-    reg  [31:0]  pd_740;
-    reg  [31:0]  pd_741;
-    reg  [31:0]  pd_742;
-    reg  [31:0]  pd_743;
-    reg  [31:0]  pd_744;
-    reg  [31:0]  pd_745;
-    reg  [31:0]  pd_746;
-    reg  [31:0]  pd_747;
-    reg  [31:0]  pd_748;
-    reg  [31:0]  pd_749;
-    wire [31:0]  fnan_750;
-    wire [31:0]  pw_751;  // fir_constant.cl:27:13
-    wire         go_752;
+    wire [31:0]  fnan_695;
+    wire [32:0]  fov_696;
+    reg  [32:0]  pd_697;
+    reg  [32:0]  pd_698;
+    reg  [32:0]  pd_699;
+    reg  [32:0]  pd_700;
+    reg  [32:0]  pd_701;
+    reg  [32:0]  pd_702;
+    wire [31:0]  pw_703;  // fir_constant.cl:27:13
+    wire         go_704;
     wire         p1u20_fp_mul_valid;
     wire [31:0]  p1u20_fp_mul_result;
-    reg  [31:0]  pd_753;
-    reg  [31:0]  pd_754;
-    reg  [31:0]  pd_755;
-    reg  [31:0]  pd_756;
-    reg  [31:0]  pd_757;
-    reg  [31:0]  pd_758;
-    reg  [31:0]  pd_759;
-    reg  [31:0]  pd_760;
-    wire [31:0]  fnan_761;
-    wire [31:0]  pw_762;  // fir_constant.cl:27:20
-    wire [31:0]  pq_832;  // fir_constant.cl:27:20
-    wire         go_833;
+    wire [31:0]  fnan_705;
+    wire [32:0]  fov_706;
+    reg  [32:0]  pd_707;
+    reg  [32:0]  pd_708;
+    reg  [32:0]  pd_709;
+    reg  [32:0]  pd_710;
+    wire [31:0]  pw_711;  // fir_constant.cl:27:20
+    wire [31:0]  pq_781;  // fir_constant.cl:27:20
+    wire         go_782;
     wire         p1u21_fp_add_valid;
     wire [31:0]  p1u21_fp_add_result;
-    reg  [31:0]  pd_834;
-    reg  [31:0]  pd_835;
-    reg  [31:0]  pd_836;
-    reg  [31:0]  pd_837;
-    reg  [31:0]  pd_838;
-    reg  [31:0]  pd_839;
-    reg  [31:0]  pd_840;
-    reg  [31:0]  pd_841;
-    reg  [31:0]  pd_842;
-    reg  [31:0]  pd_843;
-    reg  [31:0]  pd_844;
-    reg  [31:0]  pd_845;
-    wire [31:0]  fnan_846;
-    wire [31:0]  pw_847;  // fir_constant.cl:27:13
-    wire         go_848;
+    wire [31:0]  fnan_783;
+    wire [32:0]  fov_784;
+    reg  [32:0]  pd_785;
+    reg  [32:0]  pd_786;
+    reg  [32:0]  pd_787;
+    reg  [32:0]  pd_788;
+    reg  [32:0]  pd_789;
+    reg  [32:0]  pd_790;
+    wire [31:0]  pw_791;  // fir_constant.cl:27:13
+    wire         go_792;
     wire         p1u22_fp_mul_valid;
     wire [31:0]  p1u22_fp_mul_result;
-    reg  [31:0]  pd_849;
-    reg  [31:0]  pd_850;
-    reg  [31:0]  pd_851;
-    reg  [31:0]  pd_852;
-    reg  [31:0]  pd_853;
-    reg  [31:0]  pd_854;
-    reg  [31:0]  pd_855;
-    reg  [31:0]  pd_856;
-    wire [31:0]  fnan_857;
-    wire [31:0]  pw_858;  // fir_constant.cl:27:20
-    wire [31:0]  pq_935;  // fir_constant.cl:27:20
-    wire         go_936;
+    wire [31:0]  fnan_793;
+    wire [32:0]  fov_794;
+    reg  [32:0]  pd_795;
+    reg  [32:0]  pd_796;
+    reg  [32:0]  pd_797;
+    reg  [32:0]  pd_798;
+    wire [31:0]  pw_799;  // fir_constant.cl:27:20
+    wire [31:0]  pq_876;  // fir_constant.cl:27:20
+    wire         go_877;
     wire         p1u23_fp_add_valid;
     wire [31:0]  p1u23_fp_add_result;
-    reg  [31:0]  pd_937;
-    reg  [31:0]  pd_938;
-    reg  [31:0]  pd_939;
-    reg  [31:0]  pd_940;
-    reg  [31:0]  pd_941;
-    reg  [31:0]  pd_942;
-    reg  [31:0]  pd_943;
-    reg  [31:0]  pd_944;
-    reg  [31:0]  pd_945;
-    reg  [31:0]  pd_946;
-    reg  [31:0]  pd_947;
-    reg  [31:0]  pd_948;
-    wire [31:0]  fnan_949;
-    wire [31:0]  pw_950;  // fir_constant.cl:27:13
-    wire         go_951;
+    wire [31:0]  fnan_878;
+    wire [32:0]  fov_879;
+    reg  [32:0]  pd_880;
+    reg  [32:0]  pd_881;
+    reg  [32:0]  pd_882;
+    reg  [32:0]  pd_883;
+    reg  [32:0]  pd_884;
+    reg  [32:0]  pd_885;
+    wire [31:0]  pw_886;  // fir_constant.cl:27:13
+    wire         go_887;
     wire         p1u24_fp_mul_valid;
     wire [31:0]  p1u24_fp_mul_result;
-    reg  [31:0]  pd_952;
-    reg  [31:0]  pd_953;
-    reg  [31:0]  pd_954;
-    reg  [31:0]  pd_955;
-    reg  [31:0]  pd_956;
-    reg  [31:0]  pd_957;
-    reg  [31:0]  pd_958;
-    reg  [31:0]  pd_959;
-    wire [31:0]  fnan_960;
-    wire [31:0]  pw_961;  // fir_constant.cl:27:20
-    wire [31:0]  pq_1045;  // fir_constant.cl:27:20
-    wire         go_1046;
+    wire [31:0]  fnan_888;
+    wire [32:0]  fov_889;
+    reg  [32:0]  pd_890;
+    reg  [32:0]  pd_891;
+    reg  [32:0]  pd_892;
+    reg  [32:0]  pd_893;
+    wire [31:0]  pw_894;  // fir_constant.cl:27:20
+    wire [31:0]  pq_978;  // fir_constant.cl:27:20
+    wire         go_979;
     wire         p1u25_fp_add_valid;
     wire [31:0]  p1u25_fp_add_result;
-    reg  [31:0]  pd_1047;
-    reg  [31:0]  pd_1048;
-    reg  [31:0]  pd_1049;
-    reg  [31:0]  pd_1050;
-    reg  [31:0]  pd_1051;
-    reg  [31:0]  pd_1052;
-    reg  [31:0]  pd_1053;
-    reg  [31:0]  pd_1054;
-    reg  [31:0]  pd_1055;
-    reg  [31:0]  pd_1056;
-    reg  [31:0]  pd_1057;
-    reg  [31:0]  pd_1058;
-    wire [31:0]  fnan_1059;
-    wire [31:0]  pw_1060;  // fir_constant.cl:27:13
-    wire         go_1061;
+    wire [31:0]  fnan_980;
+    wire [32:0]  fov_981;
+    reg  [32:0]  pd_982;
+    reg  [32:0]  pd_983;
+    reg  [32:0]  pd_984;
+    reg  [32:0]  pd_985;
+    reg  [32:0]  pd_986;
+    reg  [32:0]  pd_987;
+    wire [31:0]  pw_988;  // fir_constant.cl:27:13
+    wire         go_989;
     wire         p1u26_fp_mul_valid;
     wire [31:0]  p1u26_fp_mul_result;
-    reg  [31:0]  pd_1062;
-    reg  [31:0]  pd_1063;
-    reg  [31:0]  pd_1064;
-    reg  [31:0]  pd_1065;
-    reg  [31:0]  pd_1066;
-    reg  [31:0]  pd_1067;
-    reg  [31:0]  pd_1068;
-    reg  [31:0]  pd_1069;
-    wire [31:0]  fnan_1070;
-    wire [31:0]  pw_1071;  // fir_constant.cl:27:20
-    wire [31:0]  pq_1162;  // fir_constant.cl:27:20
-    wire         go_1163;
+    wire [31:0]  fnan_990;
+    wire [32:0]  fov_991;
+    reg  [32:0]  pd_992;
+    reg  [32:0]  pd_993;
+    reg  [32:0]  pd_994;
+    reg  [32:0]  pd_995;
+    wire [31:0]  pw_996;  // fir_constant.cl:27:20
+    wire [31:0]  pq_1087;  // fir_constant.cl:27:20
+    wire         go_1088;
     wire         p1u27_fp_add_valid;
     wire [31:0]  p1u27_fp_add_result;
-    reg  [31:0]  pd_1164;
-    reg  [31:0]  pd_1165;
-    reg  [31:0]  pd_1166;
-    reg  [31:0]  pd_1167;
-    reg  [31:0]  pd_1168;
-    reg  [31:0]  pd_1169;
-    reg  [31:0]  pd_1170;
-    reg  [31:0]  pd_1171;
-    reg  [31:0]  pd_1172;
-    reg  [31:0]  pd_1173;
-    reg  [31:0]  pd_1174;
-    reg  [31:0]  pd_1175;
-    wire [31:0]  fnan_1176;
-    wire [31:0]  pw_1177;  // fir_constant.cl:27:13
-    wire         go_1178;
+    wire [31:0]  fnan_1089;
+    wire [32:0]  fov_1090;
+    reg  [32:0]  pd_1091;
+    reg  [32:0]  pd_1092;
+    reg  [32:0]  pd_1093;
+    reg  [32:0]  pd_1094;
+    reg  [32:0]  pd_1095;
+    reg  [32:0]  pd_1096;
+    wire [31:0]  pw_1097;  // fir_constant.cl:27:13
+    wire         go_1098;
     wire         p1u28_fp_mul_valid;
     wire [31:0]  p1u28_fp_mul_result;
-    reg  [31:0]  pd_1179;
-    reg  [31:0]  pd_1180;
-    reg  [31:0]  pd_1181;
-    reg  [31:0]  pd_1182;
-    reg  [31:0]  pd_1183;
-    reg  [31:0]  pd_1184;
-    reg  [31:0]  pd_1185;
-    reg  [31:0]  pd_1186;
-    wire [31:0]  fnan_1187;
-    wire [31:0]  pw_1188;  // fir_constant.cl:27:20
-    wire [31:0]  pq_1286;  // fir_constant.cl:27:20
-    wire         go_1287;
+    wire [31:0]  fnan_1099;
+    wire [32:0]  fov_1100;
+    reg  [32:0]  pd_1101;
+    reg  [32:0]  pd_1102;
+    reg  [32:0]  pd_1103;
+    reg  [32:0]  pd_1104;
+    wire [31:0]  pw_1105;  // fir_constant.cl:27:20
+    wire [31:0]  pq_1203;  // fir_constant.cl:27:20
+    wire         go_1204;
     wire         p1u29_fp_add_valid;
     wire [31:0]  p1u29_fp_add_result;
-    reg  [31:0]  pd_1288;
-    reg  [31:0]  pd_1289;
-    reg  [31:0]  pd_1290;
-    reg  [31:0]  pd_1291;
-    reg  [31:0]  pd_1292;
-    reg  [31:0]  pd_1293;
-    reg  [31:0]  pd_1294;
-    reg  [31:0]  pd_1295;
-    reg  [31:0]  pd_1296;
-    reg  [31:0]  pd_1297;
-    reg  [31:0]  pd_1298;
-    reg  [31:0]  pd_1299;
-    wire [31:0]  fnan_1300;
-    wire [31:0]  pw_1301;  // fir_constant.cl:27:13
-    wire         go_1302;
+    wire [31:0]  fnan_1205;
+    wire [32:0]  fov_1206;
+    reg  [32:0]  pd_1207;
+    reg  [32:0]  pd_1208;
+    reg  [32:0]  pd_1209;
+    reg  [32:0]  pd_1210;
+    reg  [32:0]  pd_1211;
+    reg  [32:0]  pd_1212;
+    wire [31:0]  pw_1213;  // fir_constant.cl:27:13
+    wire         go_1214;
     wire         p1u30_fp_mul_valid;
     wire [31:0]  p1u30_fp_mul_result;
-    reg  [31:0]  pd_1303;
-    reg  [31:0]  pd_1304;
-    reg  [31:0]  pd_1305;
-    reg  [31:0]  pd_1306;
-    reg  [31:0]  pd_1307;
-    reg  [31:0]  pd_1308;
-    reg  [31:0]  pd_1309;
-    reg  [31:0]  pd_1310;
-    wire [31:0]  fnan_1311;
-    wire [31:0]  pw_1312;  // fir_constant.cl:27:20
-    wire [31:0]  pq_1417;  // fir_constant.cl:27:20
-    wire         go_1418;
+    wire [31:0]  fnan_1215;
+    wire [32:0]  fov_1216;
+    reg  [32:0]  pd_1217;
+    reg  [32:0]  pd_1218;
+    reg  [32:0]  pd_1219;
+    reg  [32:0]  pd_1220;
+    wire [31:0]  pw_1221;  // fir_constant.cl:27:20
+    wire [31:0]  pq_1326;  // fir_constant.cl:27:20
+    wire         go_1327;
     wire         p1u31_fp_add_valid;
     wire [31:0]  p1u31_fp_add_result;
-    reg  [31:0]  pd_1419;
-    reg  [31:0]  pd_1420;
-    reg  [31:0]  pd_1421;
-    reg  [31:0]  pd_1422;
-    reg  [31:0]  pd_1423;
-    reg  [31:0]  pd_1424;
-    reg  [31:0]  pd_1425;
-    reg  [31:0]  pd_1426;
-    reg  [31:0]  pd_1427;
-    reg  [31:0]  pd_1428;
-    reg  [31:0]  pd_1429;
-    reg  [31:0]  pd_1430;
-    wire [31:0]  fnan_1431;
-    wire [31:0]  pw_1432;  // fir_constant.cl:27:13
-    wire [63:0]  w_1433;  // fir_constant.cl:28:9
-    wire [63:0]  pw_1434;  // fir_constant.cl:28:9
-    wire [63:0]  pq_1578;  // fir_constant.cl:28:9
-    wire [31:0]  pv_1579;  // fir_constant.cl:18:28
-    wire [31:0]  w_1580;  // fir_constant.cl:18:28
-    wire [31:0]  pw_1581;  // fir_constant.cl:18:28
-    reg  [31:0]  pq_208;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_209;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_210;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_211;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_212;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_213;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_242;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_243;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_244;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_245;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_246;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_247;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_248;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_249;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_250;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_251;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_252;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_253;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_254;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_283;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_284;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_285;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_286;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_287;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_1328;
+    wire [32:0]  fov_1329;
+    reg  [32:0]  pd_1330;
+    reg  [32:0]  pd_1331;
+    reg  [32:0]  pd_1332;
+    reg  [32:0]  pd_1333;
+    reg  [32:0]  pd_1334;
+    reg  [32:0]  pd_1335;
+    wire [31:0]  pw_1336;  // fir_constant.cl:27:13
+    wire [63:0]  w_1337;  // fir_constant.cl:28:9
+    wire [63:0]  pw_1338;  // fir_constant.cl:28:9
+    wire [63:0]  pq_1482;  // fir_constant.cl:28:9
+    wire [31:0]  pv_1483;  // fir_constant.cl:18:28
+    wire [31:0]  w_1484;  // fir_constant.cl:18:28
+    wire [31:0]  pw_1485;  // fir_constant.cl:18:28
+    reg  [31:0]  pq_229;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_230;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_231;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_232;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_233;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_234;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_255;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_256;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_257;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_258;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_259;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_260;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_261;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_262;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_263;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_264;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_265;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_266;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_267;  // fir_constant.cl:27:20
     reg  [31:0]  pq_288;  // fir_constant.cl:27:20
     reg  [31:0]  pq_289;  // fir_constant.cl:27:20
     reg  [31:0]  pq_290;  // fir_constant.cl:27:20
@@ -852,6 +751,14 @@ module fir_datapath (
     reg  [31:0]  pq_300;  // fir_constant.cl:27:20
     reg  [31:0]  pq_301;  // fir_constant.cl:27:20
     reg  [31:0]  pq_302;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_303;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_304;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_305;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_306;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_307;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_328;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_329;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_330;  // fir_constant.cl:27:20
     reg  [31:0]  pq_331;  // fir_constant.cl:27:20
     reg  [31:0]  pq_332;  // fir_constant.cl:27:20
     reg  [31:0]  pq_333;  // fir_constant.cl:27:20
@@ -876,9 +783,17 @@ module fir_datapath (
     reg  [31:0]  pq_352;  // fir_constant.cl:27:20
     reg  [31:0]  pq_353;  // fir_constant.cl:27:20
     reg  [31:0]  pq_354;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_355;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_356;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_357;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_375;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_376;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_377;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_378;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_379;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_380;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_381;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_382;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_383;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_384;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_385;  // fir_constant.cl:27:20
     reg  [31:0]  pq_386;  // fir_constant.cl:27:20
     reg  [31:0]  pq_387;  // fir_constant.cl:27:20
     reg  [31:0]  pq_388;  // fir_constant.cl:27:20
@@ -902,17 +817,25 @@ module fir_datapath (
     reg  [31:0]  pq_406;  // fir_constant.cl:27:20
     reg  [31:0]  pq_407;  // fir_constant.cl:27:20
     reg  [31:0]  pq_408;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_409;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_410;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_411;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_412;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_413;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_414;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_415;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_416;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_417;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_418;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_419;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_429;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_430;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_431;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_432;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_433;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_434;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_435;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_436;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_437;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_438;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_439;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_440;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_441;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_442;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_443;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_444;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_445;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_446;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_447;  // fir_constant.cl:27:20
     reg  [31:0]  pq_448;  // fir_constant.cl:27:20
     reg  [31:0]  pq_449;  // fir_constant.cl:27:20
     reg  [31:0]  pq_450;  // fir_constant.cl:27:20
@@ -935,25 +858,33 @@ module fir_datapath (
     reg  [31:0]  pq_467;  // fir_constant.cl:27:20
     reg  [31:0]  pq_468;  // fir_constant.cl:27:20
     reg  [31:0]  pq_469;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_470;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_471;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_472;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_473;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_474;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_475;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_476;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_477;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_478;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_479;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_480;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_481;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_482;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_483;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_484;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_485;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_486;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_487;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_488;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_490;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_491;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_492;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_493;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_494;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_495;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_496;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_497;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_498;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_499;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_500;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_501;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_502;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_503;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_504;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_505;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_506;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_507;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_508;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_509;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_510;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_511;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_512;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_513;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_514;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_515;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_516;  // fir_constant.cl:27:20
     reg  [31:0]  pq_517;  // fir_constant.cl:27:20
     reg  [31:0]  pq_518;  // fir_constant.cl:27:20
     reg  [31:0]  pq_519;  // fir_constant.cl:27:20
@@ -975,25 +906,6 @@ module fir_datapath (
     reg  [31:0]  pq_535;  // fir_constant.cl:27:20
     reg  [31:0]  pq_536;  // fir_constant.cl:27:20
     reg  [31:0]  pq_537;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_538;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_539;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_540;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_541;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_542;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_543;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_544;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_545;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_546;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_547;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_548;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_549;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_550;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_551;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_552;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_553;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_554;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_555;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_556;  // fir_constant.cl:27:20
     reg  [31:0]  pq_557;  // fir_constant.cl:27:20
     reg  [31:0]  pq_558;  // fir_constant.cl:27:20
     reg  [31:0]  pq_559;  // fir_constant.cl:27:20
@@ -1002,6 +914,33 @@ module fir_datapath (
     reg  [31:0]  pq_562;  // fir_constant.cl:27:20
     reg  [31:0]  pq_563;  // fir_constant.cl:27:20
     reg  [31:0]  pq_564;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_565;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_566;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_567;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_568;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_569;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_570;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_571;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_572;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_573;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_574;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_575;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_576;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_577;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_578;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_579;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_580;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_581;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_582;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_583;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_584;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_585;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_586;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_587;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_588;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_589;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_590;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_591;  // fir_constant.cl:27:20
     reg  [31:0]  pq_592;  // fir_constant.cl:27:20
     reg  [31:0]  pq_593;  // fir_constant.cl:27:20
     reg  [31:0]  pq_594;  // fir_constant.cl:27:20
@@ -1022,25 +961,6 @@ module fir_datapath (
     reg  [31:0]  pq_609;  // fir_constant.cl:27:20
     reg  [31:0]  pq_610;  // fir_constant.cl:27:20
     reg  [31:0]  pq_611;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_612;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_613;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_614;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_615;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_616;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_617;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_618;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_619;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_620;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_621;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_622;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_623;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_624;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_625;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_626;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_627;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_628;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_629;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_630;  // fir_constant.cl:27:20
     reg  [31:0]  pq_631;  // fir_constant.cl:27:20
     reg  [31:0]  pq_632;  // fir_constant.cl:27:20
     reg  [31:0]  pq_633;  // fir_constant.cl:27:20
@@ -1057,6 +977,33 @@ module fir_datapath (
     reg  [31:0]  pq_644;  // fir_constant.cl:27:20
     reg  [31:0]  pq_645;  // fir_constant.cl:27:20
     reg  [31:0]  pq_646;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_647;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_648;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_649;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_650;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_651;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_652;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_653;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_654;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_655;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_656;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_657;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_658;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_659;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_660;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_661;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_662;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_663;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_664;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_665;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_666;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_667;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_668;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_669;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_670;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_671;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_672;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_673;  // fir_constant.cl:27:20
     reg  [31:0]  pq_674;  // fir_constant.cl:27:20
     reg  [31:0]  pq_675;  // fir_constant.cl:27:20
     reg  [31:0]  pq_676;  // fir_constant.cl:27:20
@@ -1076,53 +1023,10 @@ module fir_datapath (
     reg  [31:0]  pq_690;  // fir_constant.cl:27:20
     reg  [31:0]  pq_691;  // fir_constant.cl:27:20
     reg  [31:0]  pq_692;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_693;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_694;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_695;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_696;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_697;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_698;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_699;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_700;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_701;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_702;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_703;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_704;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_705;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_706;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_707;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_708;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_709;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_710;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_711;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_712;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_713;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_714;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_715;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_716;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_717;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_718;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_719;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_720;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_721;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_722;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_723;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_724;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_725;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_726;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_727;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_728;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_729;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_730;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_731;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_732;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_733;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_734;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_735;  // fir_constant.cl:27:20
     reg          p1_apart;
-    wire [31:0]  w_1582;  // fir_constant.cl:16:21
-    wire [31:0]  w_1583;  // fir_constant.cl:18:18
-    wire [63:0]  w_1584;  // fir_constant.cl:12:6
+    wire [31:0]  w_1486;  // fir_constant.cl:16:21
+    wire [31:0]  w_1487;  // fir_constant.cl:18:18
+    wire [63:0]  w_1488;  // fir_constant.cl:12:6
     reg  [7:0]   launch_err;
     reg          done_q;
     wire         u33_fp_add_go_any0_0;
@@ -1193,6 +1097,7 @@ module fir_datapath (
         .result(u32_fp_mul_result)
     );
     assign fnan_40 = u32_fp_mul_result;
+    assign fov_41 = {((((&w_39[30:23]) && (!1'h0)) || ((&v_37[30:23]) && (!(v_37[22:0] == 23'h000000)))) || ((((&w_39[30:23]) && 1'h0) && (v_37[30:0] == 31'h00000000)) || (1'h0 && ((&v_37[30:23]) && (v_37[22:0] == 23'h000000))))), (((&w_39[30:23]) && (!1'h0)) ? (w_39 | 32'h00400000) : (((&v_37[30:23]) && (!(v_37[22:0] == 23'h000000))) ? (v_37 | 32'h00400000) : (((((&w_39[30:23]) && 1'h0) && (v_37[30:0] == 31'h00000000)) || (1'h0 && ((&v_37[30:23]) && (v_37[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
 
     ohls_fp_add u33_fp_add (
         .clk(clk),
@@ -1205,332 +1110,371 @@ module fir_datapath (
         .out_valid(u33_fp_add_valid),
         .result(u33_fp_add_result)
     );
-    assign fnan_42 = u33_fp_add_result;
-    assign w_44 = 32'hbccccccd;
-    assign fnan_45 = u32_fp_mul_result;
-    assign fnan_47 = u33_fp_add_result;
-    assign w_49 = 32'h3d4ccccd;
+    assign fnan_43 = u33_fp_add_result;
+    assign fov_44 = {((((&w_38[30:23]) && (!1'h1)) || ((&r_42[30:23]) && (!(r_42[22:0] == 23'h000000)))) || ((((&w_38[30:23]) && 1'h1) && ((&r_42[30:23]) && (r_42[22:0] == 23'h000000))) && (!(w_38[31] == r_42[31])))), (((&w_38[30:23]) && (!1'h1)) ? (w_38 | 32'h00400000) : (((&r_42[30:23]) && (!(r_42[22:0] == 23'h000000))) ? (r_42 | 32'h00400000) : (((((&w_38[30:23]) && 1'h1) && ((&r_42[30:23]) && (r_42[22:0] == 23'h000000))) && (!(w_38[31] == r_42[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_46 = 32'hbccccccd;
+    assign fnan_47 = u32_fp_mul_result;
+    assign fov_48 = {((((&w_46[30:23]) && (!1'h0)) || ((&w_29[30:23]) && (!(w_29[22:0] == 23'h000000)))) || ((((&w_46[30:23]) && 1'h0) && (w_29[30:0] == 31'h00000000)) || (1'h0 && ((&w_29[30:23]) && (w_29[22:0] == 23'h000000))))), (((&w_46[30:23]) && (!1'h0)) ? (w_46 | 32'h00400000) : (((&w_29[30:23]) && (!(w_29[22:0] == 23'h000000))) ? (w_29 | 32'h00400000) : (((((&w_46[30:23]) && 1'h0) && (w_29[30:0] == 31'h00000000)) || (1'h0 && ((&w_29[30:23]) && (w_29[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_50 = u33_fp_add_result;
+    assign fov_51 = {((((&r_45[30:23]) && (!(r_45[22:0] == 23'h000000))) || ((&r_49[30:23]) && (!(r_49[22:0] == 23'h000000)))) || ((((&r_45[30:23]) && (r_45[22:0] == 23'h000000)) && ((&r_49[30:23]) && (r_49[22:0] == 23'h000000))) && (!(r_45[31] == r_49[31])))), (((&r_45[30:23]) && (!(r_45[22:0] == 23'h000000))) ? (r_45 | 32'h00400000) : (((&r_49[30:23]) && (!(r_49[22:0] == 23'h000000))) ? (r_49 | 32'h00400000) : (((((&r_45[30:23]) && (r_45[22:0] == 23'h000000)) && ((&r_49[30:23]) && (r_49[22:0] == 23'h000000))) && (!(r_45[31] == r_49[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_53 = 32'h3d4ccccd;
 
     ohls_fp_mul u34_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_50),
-        .a(w_49),
+        .in_valid(go_54),
+        .a(w_53),
         .b(w_28),
         .out_valid(u34_fp_mul_valid),
         .result(u34_fp_mul_result)
     );
-    assign fnan_51 = u34_fp_mul_result;
-    assign fnan_53 = u33_fp_add_result;
-    assign w_55 = 32'hbd99999a;
+    assign fnan_55 = u34_fp_mul_result;
+    assign fov_56 = {((((&w_53[30:23]) && (!1'h0)) || ((&w_28[30:23]) && (!(w_28[22:0] == 23'h000000)))) || ((((&w_53[30:23]) && 1'h0) && (w_28[30:0] == 31'h00000000)) || (1'h0 && ((&w_28[30:23]) && (w_28[22:0] == 23'h000000))))), (((&w_53[30:23]) && (!1'h0)) ? (w_53 | 32'h00400000) : (((&w_28[30:23]) && (!(w_28[22:0] == 23'h000000))) ? (w_28 | 32'h00400000) : (((((&w_53[30:23]) && 1'h0) && (w_28[30:0] == 31'h00000000)) || (1'h0 && ((&w_28[30:23]) && (w_28[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_58 = u33_fp_add_result;
+    assign fov_59 = {((((&r_52[30:23]) && (!(r_52[22:0] == 23'h000000))) || ((&r_57[30:23]) && (!(r_57[22:0] == 23'h000000)))) || ((((&r_52[30:23]) && (r_52[22:0] == 23'h000000)) && ((&r_57[30:23]) && (r_57[22:0] == 23'h000000))) && (!(r_52[31] == r_57[31])))), (((&r_52[30:23]) && (!(r_52[22:0] == 23'h000000))) ? (r_52 | 32'h00400000) : (((&r_57[30:23]) && (!(r_57[22:0] == 23'h000000))) ? (r_57 | 32'h00400000) : (((((&r_52[30:23]) && (r_52[22:0] == 23'h000000)) && ((&r_57[30:23]) && (r_57[22:0] == 23'h000000))) && (!(r_52[31] == r_57[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_61 = 32'hbd99999a;
 
     ohls_fp_mul u35_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_56),
-        .a(w_55),
+        .in_valid(go_62),
+        .a(w_61),
         .b(w_27),
         .out_valid(u35_fp_mul_valid),
         .result(u35_fp_mul_result)
     );
-    assign fnan_57 = u35_fp_mul_result;
-    assign fnan_59 = u33_fp_add_result;
-    assign w_61 = 32'h3dcccccd;
+    assign fnan_63 = u35_fp_mul_result;
+    assign fov_64 = {((((&w_61[30:23]) && (!1'h0)) || ((&w_27[30:23]) && (!(w_27[22:0] == 23'h000000)))) || ((((&w_61[30:23]) && 1'h0) && (w_27[30:0] == 31'h00000000)) || (1'h0 && ((&w_27[30:23]) && (w_27[22:0] == 23'h000000))))), (((&w_61[30:23]) && (!1'h0)) ? (w_61 | 32'h00400000) : (((&w_27[30:23]) && (!(w_27[22:0] == 23'h000000))) ? (w_27 | 32'h00400000) : (((((&w_61[30:23]) && 1'h0) && (w_27[30:0] == 31'h00000000)) || (1'h0 && ((&w_27[30:23]) && (w_27[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_66 = u33_fp_add_result;
+    assign fov_67 = {((((&r_60[30:23]) && (!(r_60[22:0] == 23'h000000))) || ((&r_65[30:23]) && (!(r_65[22:0] == 23'h000000)))) || ((((&r_60[30:23]) && (r_60[22:0] == 23'h000000)) && ((&r_65[30:23]) && (r_65[22:0] == 23'h000000))) && (!(r_60[31] == r_65[31])))), (((&r_60[30:23]) && (!(r_60[22:0] == 23'h000000))) ? (r_60 | 32'h00400000) : (((&r_65[30:23]) && (!(r_65[22:0] == 23'h000000))) ? (r_65 | 32'h00400000) : (((((&r_60[30:23]) && (r_60[22:0] == 23'h000000)) && ((&r_65[30:23]) && (r_65[22:0] == 23'h000000))) && (!(r_60[31] == r_65[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_69 = 32'h3dcccccd;
 
     ohls_fp_mul u36_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_62),
-        .a(w_61),
+        .in_valid(go_70),
+        .a(w_69),
         .b(w_26),
         .out_valid(u36_fp_mul_valid),
         .result(u36_fp_mul_result)
     );
-    assign fnan_63 = u36_fp_mul_result;
-    assign fnan_65 = u33_fp_add_result;
-    assign w_67 = 32'h3e000000;
+    assign fnan_71 = u36_fp_mul_result;
+    assign fov_72 = {((((&w_69[30:23]) && (!1'h0)) || ((&w_26[30:23]) && (!(w_26[22:0] == 23'h000000)))) || ((((&w_69[30:23]) && 1'h0) && (w_26[30:0] == 31'h00000000)) || (1'h0 && ((&w_26[30:23]) && (w_26[22:0] == 23'h000000))))), (((&w_69[30:23]) && (!1'h0)) ? (w_69 | 32'h00400000) : (((&w_26[30:23]) && (!(w_26[22:0] == 23'h000000))) ? (w_26 | 32'h00400000) : (((((&w_69[30:23]) && 1'h0) && (w_26[30:0] == 31'h00000000)) || (1'h0 && ((&w_26[30:23]) && (w_26[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_74 = u33_fp_add_result;
+    assign fov_75 = {((((&r_68[30:23]) && (!(r_68[22:0] == 23'h000000))) || ((&r_73[30:23]) && (!(r_73[22:0] == 23'h000000)))) || ((((&r_68[30:23]) && (r_68[22:0] == 23'h000000)) && ((&r_73[30:23]) && (r_73[22:0] == 23'h000000))) && (!(r_68[31] == r_73[31])))), (((&r_68[30:23]) && (!(r_68[22:0] == 23'h000000))) ? (r_68 | 32'h00400000) : (((&r_73[30:23]) && (!(r_73[22:0] == 23'h000000))) ? (r_73 | 32'h00400000) : (((((&r_68[30:23]) && (r_68[22:0] == 23'h000000)) && ((&r_73[30:23]) && (r_73[22:0] == 23'h000000))) && (!(r_68[31] == r_73[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_77 = 32'h3e000000;
 
     ohls_fp_mul u37_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_68),
-        .a(w_67),
+        .in_valid(go_78),
+        .a(w_77),
         .b(w_25),
         .out_valid(u37_fp_mul_valid),
         .result(u37_fp_mul_result)
     );
-    assign fnan_69 = u37_fp_mul_result;
-    assign fnan_71 = u33_fp_add_result;
-    assign w_73 = 32'h3e19999a;
+    assign fnan_79 = u37_fp_mul_result;
+    assign fov_80 = {((((&w_77[30:23]) && (!1'h1)) || ((&w_25[30:23]) && (!(w_25[22:0] == 23'h000000)))) || ((((&w_77[30:23]) && 1'h1) && (w_25[30:0] == 31'h00000000)) || (1'h0 && ((&w_25[30:23]) && (w_25[22:0] == 23'h000000))))), (((&w_77[30:23]) && (!1'h1)) ? (w_77 | 32'h00400000) : (((&w_25[30:23]) && (!(w_25[22:0] == 23'h000000))) ? (w_25 | 32'h00400000) : (((((&w_77[30:23]) && 1'h1) && (w_25[30:0] == 31'h00000000)) || (1'h0 && ((&w_25[30:23]) && (w_25[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_82 = u33_fp_add_result;
+    assign fov_83 = {((((&r_76[30:23]) && (!(r_76[22:0] == 23'h000000))) || ((&r_81[30:23]) && (!(r_81[22:0] == 23'h000000)))) || ((((&r_76[30:23]) && (r_76[22:0] == 23'h000000)) && ((&r_81[30:23]) && (r_81[22:0] == 23'h000000))) && (!(r_76[31] == r_81[31])))), (((&r_76[30:23]) && (!(r_76[22:0] == 23'h000000))) ? (r_76 | 32'h00400000) : (((&r_81[30:23]) && (!(r_81[22:0] == 23'h000000))) ? (r_81 | 32'h00400000) : (((((&r_76[30:23]) && (r_76[22:0] == 23'h000000)) && ((&r_81[30:23]) && (r_81[22:0] == 23'h000000))) && (!(r_76[31] == r_81[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_85 = 32'h3e19999a;
 
     ohls_fp_mul u38_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_74),
-        .a(w_73),
+        .in_valid(go_86),
+        .a(w_85),
         .b(w_24),
         .out_valid(u38_fp_mul_valid),
         .result(u38_fp_mul_result)
     );
-    assign fnan_75 = u38_fp_mul_result;
-    assign fnan_77 = u33_fp_add_result;
-    assign w_79 = 32'h3e333333;
+    assign fnan_87 = u38_fp_mul_result;
+    assign fov_88 = {((((&w_85[30:23]) && (!1'h0)) || ((&w_24[30:23]) && (!(w_24[22:0] == 23'h000000)))) || ((((&w_85[30:23]) && 1'h0) && (w_24[30:0] == 31'h00000000)) || (1'h0 && ((&w_24[30:23]) && (w_24[22:0] == 23'h000000))))), (((&w_85[30:23]) && (!1'h0)) ? (w_85 | 32'h00400000) : (((&w_24[30:23]) && (!(w_24[22:0] == 23'h000000))) ? (w_24 | 32'h00400000) : (((((&w_85[30:23]) && 1'h0) && (w_24[30:0] == 31'h00000000)) || (1'h0 && ((&w_24[30:23]) && (w_24[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_90 = u33_fp_add_result;
+    assign fov_91 = {((((&r_84[30:23]) && (!(r_84[22:0] == 23'h000000))) || ((&r_89[30:23]) && (!(r_89[22:0] == 23'h000000)))) || ((((&r_84[30:23]) && (r_84[22:0] == 23'h000000)) && ((&r_89[30:23]) && (r_89[22:0] == 23'h000000))) && (!(r_84[31] == r_89[31])))), (((&r_84[30:23]) && (!(r_84[22:0] == 23'h000000))) ? (r_84 | 32'h00400000) : (((&r_89[30:23]) && (!(r_89[22:0] == 23'h000000))) ? (r_89 | 32'h00400000) : (((((&r_84[30:23]) && (r_84[22:0] == 23'h000000)) && ((&r_89[30:23]) && (r_89[22:0] == 23'h000000))) && (!(r_84[31] == r_89[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_93 = 32'h3e333333;
 
     ohls_fp_mul u39_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_80),
-        .a(w_79),
+        .in_valid(go_94),
+        .a(w_93),
         .b(w_23),
         .out_valid(u39_fp_mul_valid),
         .result(u39_fp_mul_result)
     );
-    assign fnan_81 = u39_fp_mul_result;
-    assign fnan_83 = u33_fp_add_result;
+    assign fnan_95 = u39_fp_mul_result;
+    assign fov_96 = {((((&w_93[30:23]) && (!1'h0)) || ((&w_23[30:23]) && (!(w_23[22:0] == 23'h000000)))) || ((((&w_93[30:23]) && 1'h0) && (w_23[30:0] == 31'h00000000)) || (1'h0 && ((&w_23[30:23]) && (w_23[22:0] == 23'h000000))))), (((&w_93[30:23]) && (!1'h0)) ? (w_93 | 32'h00400000) : (((&w_23[30:23]) && (!(w_23[22:0] == 23'h000000))) ? (w_23 | 32'h00400000) : (((((&w_93[30:23]) && 1'h0) && (w_23[30:0] == 31'h00000000)) || (1'h0 && ((&w_23[30:23]) && (w_23[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_98 = u33_fp_add_result;
+    assign fov_99 = {((((&r_92[30:23]) && (!(r_92[22:0] == 23'h000000))) || ((&r_97[30:23]) && (!(r_97[22:0] == 23'h000000)))) || ((((&r_92[30:23]) && (r_92[22:0] == 23'h000000)) && ((&r_97[30:23]) && (r_97[22:0] == 23'h000000))) && (!(r_92[31] == r_97[31])))), (((&r_92[30:23]) && (!(r_92[22:0] == 23'h000000))) ? (r_92 | 32'h00400000) : (((&r_97[30:23]) && (!(r_97[22:0] == 23'h000000))) ? (r_97 | 32'h00400000) : (((((&r_92[30:23]) && (r_92[22:0] == 23'h000000)) && ((&r_97[30:23]) && (r_97[22:0] == 23'h000000))) && (!(r_92[31] == r_97[31]))) ? 32'hffc00000 : 32'hffc00000)))};
 
     ohls_fp_mul u40_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_85),
-        .a(w_79),
+        .in_valid(go_101),
+        .a(w_93),
         .b(w_22),
         .out_valid(u40_fp_mul_valid),
         .result(u40_fp_mul_result)
     );
-    assign fnan_86 = u40_fp_mul_result;
-    assign fnan_88 = u33_fp_add_result;
+    assign fnan_102 = u40_fp_mul_result;
+    assign fov_103 = {((((&w_93[30:23]) && (!1'h0)) || ((&w_22[30:23]) && (!(w_22[22:0] == 23'h000000)))) || ((((&w_93[30:23]) && 1'h0) && (w_22[30:0] == 31'h00000000)) || (1'h0 && ((&w_22[30:23]) && (w_22[22:0] == 23'h000000))))), (((&w_93[30:23]) && (!1'h0)) ? (w_93 | 32'h00400000) : (((&w_22[30:23]) && (!(w_22[22:0] == 23'h000000))) ? (w_22 | 32'h00400000) : (((((&w_93[30:23]) && 1'h0) && (w_22[30:0] == 31'h00000000)) || (1'h0 && ((&w_22[30:23]) && (w_22[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_105 = u33_fp_add_result;
+    assign fov_106 = {((((&r_100[30:23]) && (!(r_100[22:0] == 23'h000000))) || ((&r_104[30:23]) && (!(r_104[22:0] == 23'h000000)))) || ((((&r_100[30:23]) && (r_100[22:0] == 23'h000000)) && ((&r_104[30:23]) && (r_104[22:0] == 23'h000000))) && (!(r_100[31] == r_104[31])))), (((&r_100[30:23]) && (!(r_100[22:0] == 23'h000000))) ? (r_100 | 32'h00400000) : (((&r_104[30:23]) && (!(r_104[22:0] == 23'h000000))) ? (r_104 | 32'h00400000) : (((((&r_100[30:23]) && (r_100[22:0] == 23'h000000)) && ((&r_104[30:23]) && (r_104[22:0] == 23'h000000))) && (!(r_100[31] == r_104[31]))) ? 32'hffc00000 : 32'hffc00000)))};
 
     ohls_fp_mul u41_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_90),
-        .a(w_73),
+        .in_valid(go_108),
+        .a(w_85),
         .b(w_21),
         .out_valid(u41_fp_mul_valid),
         .result(u41_fp_mul_result)
     );
-    assign fnan_91 = u41_fp_mul_result;
-    assign fnan_93 = u33_fp_add_result;
+    assign fnan_109 = u41_fp_mul_result;
+    assign fov_110 = {((((&w_85[30:23]) && (!1'h0)) || ((&w_21[30:23]) && (!(w_21[22:0] == 23'h000000)))) || ((((&w_85[30:23]) && 1'h0) && (w_21[30:0] == 31'h00000000)) || (1'h0 && ((&w_21[30:23]) && (w_21[22:0] == 23'h000000))))), (((&w_85[30:23]) && (!1'h0)) ? (w_85 | 32'h00400000) : (((&w_21[30:23]) && (!(w_21[22:0] == 23'h000000))) ? (w_21 | 32'h00400000) : (((((&w_85[30:23]) && 1'h0) && (w_21[30:0] == 31'h00000000)) || (1'h0 && ((&w_21[30:23]) && (w_21[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_112 = u33_fp_add_result;
+    assign fov_113 = {((((&r_107[30:23]) && (!(r_107[22:0] == 23'h000000))) || ((&r_111[30:23]) && (!(r_111[22:0] == 23'h000000)))) || ((((&r_107[30:23]) && (r_107[22:0] == 23'h000000)) && ((&r_111[30:23]) && (r_111[22:0] == 23'h000000))) && (!(r_107[31] == r_111[31])))), (((&r_107[30:23]) && (!(r_107[22:0] == 23'h000000))) ? (r_107 | 32'h00400000) : (((&r_111[30:23]) && (!(r_111[22:0] == 23'h000000))) ? (r_111 | 32'h00400000) : (((((&r_107[30:23]) && (r_107[22:0] == 23'h000000)) && ((&r_111[30:23]) && (r_111[22:0] == 23'h000000))) && (!(r_107[31] == r_111[31]))) ? 32'hffc00000 : 32'hffc00000)))};
 
     ohls_fp_mul u42_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_95),
-        .a(w_67),
+        .in_valid(go_115),
+        .a(w_77),
         .b(w_20),
         .out_valid(u42_fp_mul_valid),
         .result(u42_fp_mul_result)
     );
-    assign fnan_96 = u42_fp_mul_result;
-    assign fnan_98 = u33_fp_add_result;
+    assign fnan_116 = u42_fp_mul_result;
+    assign fov_117 = {((((&w_77[30:23]) && (!1'h1)) || ((&w_20[30:23]) && (!(w_20[22:0] == 23'h000000)))) || ((((&w_77[30:23]) && 1'h1) && (w_20[30:0] == 31'h00000000)) || (1'h0 && ((&w_20[30:23]) && (w_20[22:0] == 23'h000000))))), (((&w_77[30:23]) && (!1'h1)) ? (w_77 | 32'h00400000) : (((&w_20[30:23]) && (!(w_20[22:0] == 23'h000000))) ? (w_20 | 32'h00400000) : (((((&w_77[30:23]) && 1'h1) && (w_20[30:0] == 31'h00000000)) || (1'h0 && ((&w_20[30:23]) && (w_20[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_119 = u33_fp_add_result;
+    assign fov_120 = {((((&r_114[30:23]) && (!(r_114[22:0] == 23'h000000))) || ((&r_118[30:23]) && (!(r_118[22:0] == 23'h000000)))) || ((((&r_114[30:23]) && (r_114[22:0] == 23'h000000)) && ((&r_118[30:23]) && (r_118[22:0] == 23'h000000))) && (!(r_114[31] == r_118[31])))), (((&r_114[30:23]) && (!(r_114[22:0] == 23'h000000))) ? (r_114 | 32'h00400000) : (((&r_118[30:23]) && (!(r_118[22:0] == 23'h000000))) ? (r_118 | 32'h00400000) : (((((&r_114[30:23]) && (r_114[22:0] == 23'h000000)) && ((&r_118[30:23]) && (r_118[22:0] == 23'h000000))) && (!(r_114[31] == r_118[31]))) ? 32'hffc00000 : 32'hffc00000)))};
 
     ohls_fp_mul u43_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_100),
-        .a(w_61),
+        .in_valid(go_122),
+        .a(w_69),
         .b(w_19),
         .out_valid(u43_fp_mul_valid),
         .result(u43_fp_mul_result)
     );
-    assign fnan_101 = u43_fp_mul_result;
-    assign fnan_103 = u33_fp_add_result;
+    assign fnan_123 = u43_fp_mul_result;
+    assign fov_124 = {((((&w_69[30:23]) && (!1'h0)) || ((&w_19[30:23]) && (!(w_19[22:0] == 23'h000000)))) || ((((&w_69[30:23]) && 1'h0) && (w_19[30:0] == 31'h00000000)) || (1'h0 && ((&w_19[30:23]) && (w_19[22:0] == 23'h000000))))), (((&w_69[30:23]) && (!1'h0)) ? (w_69 | 32'h00400000) : (((&w_19[30:23]) && (!(w_19[22:0] == 23'h000000))) ? (w_19 | 32'h00400000) : (((((&w_69[30:23]) && 1'h0) && (w_19[30:0] == 31'h00000000)) || (1'h0 && ((&w_19[30:23]) && (w_19[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_126 = u33_fp_add_result;
+    assign fov_127 = {((((&r_121[30:23]) && (!(r_121[22:0] == 23'h000000))) || ((&r_125[30:23]) && (!(r_125[22:0] == 23'h000000)))) || ((((&r_121[30:23]) && (r_121[22:0] == 23'h000000)) && ((&r_125[30:23]) && (r_125[22:0] == 23'h000000))) && (!(r_121[31] == r_125[31])))), (((&r_121[30:23]) && (!(r_121[22:0] == 23'h000000))) ? (r_121 | 32'h00400000) : (((&r_125[30:23]) && (!(r_125[22:0] == 23'h000000))) ? (r_125 | 32'h00400000) : (((((&r_121[30:23]) && (r_121[22:0] == 23'h000000)) && ((&r_125[30:23]) && (r_125[22:0] == 23'h000000))) && (!(r_121[31] == r_125[31]))) ? 32'hffc00000 : 32'hffc00000)))};
 
     ohls_fp_mul u44_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_105),
-        .a(w_55),
+        .in_valid(go_129),
+        .a(w_61),
         .b(w_18),
         .out_valid(u44_fp_mul_valid),
         .result(u44_fp_mul_result)
     );
-    assign fnan_106 = u44_fp_mul_result;
-    assign fnan_108 = u33_fp_add_result;
+    assign fnan_130 = u44_fp_mul_result;
+    assign fov_131 = {((((&w_61[30:23]) && (!1'h0)) || ((&w_18[30:23]) && (!(w_18[22:0] == 23'h000000)))) || ((((&w_61[30:23]) && 1'h0) && (w_18[30:0] == 31'h00000000)) || (1'h0 && ((&w_18[30:23]) && (w_18[22:0] == 23'h000000))))), (((&w_61[30:23]) && (!1'h0)) ? (w_61 | 32'h00400000) : (((&w_18[30:23]) && (!(w_18[22:0] == 23'h000000))) ? (w_18 | 32'h00400000) : (((((&w_61[30:23]) && 1'h0) && (w_18[30:0] == 31'h00000000)) || (1'h0 && ((&w_18[30:23]) && (w_18[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_133 = u33_fp_add_result;
+    assign fov_134 = {((((&r_128[30:23]) && (!(r_128[22:0] == 23'h000000))) || ((&r_132[30:23]) && (!(r_132[22:0] == 23'h000000)))) || ((((&r_128[30:23]) && (r_128[22:0] == 23'h000000)) && ((&r_132[30:23]) && (r_132[22:0] == 23'h000000))) && (!(r_128[31] == r_132[31])))), (((&r_128[30:23]) && (!(r_128[22:0] == 23'h000000))) ? (r_128 | 32'h00400000) : (((&r_132[30:23]) && (!(r_132[22:0] == 23'h000000))) ? (r_132 | 32'h00400000) : (((((&r_128[30:23]) && (r_128[22:0] == 23'h000000)) && ((&r_132[30:23]) && (r_132[22:0] == 23'h000000))) && (!(r_128[31] == r_132[31]))) ? 32'hffc00000 : 32'hffc00000)))};
 
     ohls_fp_mul u45_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_110),
-        .a(w_49),
+        .in_valid(go_136),
+        .a(w_53),
         .b(w_17),
         .out_valid(u45_fp_mul_valid),
         .result(u45_fp_mul_result)
     );
-    assign fnan_111 = u45_fp_mul_result;
-    assign fnan_113 = u33_fp_add_result;
+    assign fnan_137 = u45_fp_mul_result;
+    assign fov_138 = {((((&w_53[30:23]) && (!1'h0)) || ((&w_17[30:23]) && (!(w_17[22:0] == 23'h000000)))) || ((((&w_53[30:23]) && 1'h0) && (w_17[30:0] == 31'h00000000)) || (1'h0 && ((&w_17[30:23]) && (w_17[22:0] == 23'h000000))))), (((&w_53[30:23]) && (!1'h0)) ? (w_53 | 32'h00400000) : (((&w_17[30:23]) && (!(w_17[22:0] == 23'h000000))) ? (w_17 | 32'h00400000) : (((((&w_53[30:23]) && 1'h0) && (w_17[30:0] == 31'h00000000)) || (1'h0 && ((&w_17[30:23]) && (w_17[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_140 = u33_fp_add_result;
+    assign fov_141 = {((((&r_135[30:23]) && (!(r_135[22:0] == 23'h000000))) || ((&r_139[30:23]) && (!(r_139[22:0] == 23'h000000)))) || ((((&r_135[30:23]) && (r_135[22:0] == 23'h000000)) && ((&r_139[30:23]) && (r_139[22:0] == 23'h000000))) && (!(r_135[31] == r_139[31])))), (((&r_135[30:23]) && (!(r_135[22:0] == 23'h000000))) ? (r_135 | 32'h00400000) : (((&r_139[30:23]) && (!(r_139[22:0] == 23'h000000))) ? (r_139 | 32'h00400000) : (((((&r_135[30:23]) && (r_135[22:0] == 23'h000000)) && ((&r_139[30:23]) && (r_139[22:0] == 23'h000000))) && (!(r_135[31] == r_139[31]))) ? 32'hffc00000 : 32'hffc00000)))};
 
     ohls_fp_mul u46_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_115),
-        .a(w_44),
+        .in_valid(go_143),
+        .a(w_46),
         .b(w_16),
         .out_valid(u46_fp_mul_valid),
         .result(u46_fp_mul_result)
     );
-    assign fnan_116 = u46_fp_mul_result;
-    assign fnan_118 = u33_fp_add_result;
+    assign fnan_144 = u46_fp_mul_result;
+    assign fov_145 = {((((&w_46[30:23]) && (!1'h0)) || ((&w_16[30:23]) && (!(w_16[22:0] == 23'h000000)))) || ((((&w_46[30:23]) && 1'h0) && (w_16[30:0] == 31'h00000000)) || (1'h0 && ((&w_16[30:23]) && (w_16[22:0] == 23'h000000))))), (((&w_46[30:23]) && (!1'h0)) ? (w_46 | 32'h00400000) : (((&w_16[30:23]) && (!(w_16[22:0] == 23'h000000))) ? (w_16 | 32'h00400000) : (((((&w_46[30:23]) && 1'h0) && (w_16[30:0] == 31'h00000000)) || (1'h0 && ((&w_16[30:23]) && (w_16[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_147 = u33_fp_add_result;
+    assign fov_148 = {((((&r_142[30:23]) && (!(r_142[22:0] == 23'h000000))) || ((&r_146[30:23]) && (!(r_146[22:0] == 23'h000000)))) || ((((&r_142[30:23]) && (r_142[22:0] == 23'h000000)) && ((&r_146[30:23]) && (r_146[22:0] == 23'h000000))) && (!(r_142[31] == r_146[31])))), (((&r_142[30:23]) && (!(r_142[22:0] == 23'h000000))) ? (r_142 | 32'h00400000) : (((&r_146[30:23]) && (!(r_146[22:0] == 23'h000000))) ? (r_146 | 32'h00400000) : (((((&r_142[30:23]) && (r_142[22:0] == 23'h000000)) && ((&r_146[30:23]) && (r_146[22:0] == 23'h000000))) && (!(r_142[31] == r_146[31]))) ? 32'hffc00000 : 32'hffc00000)))};
 
     ohls_fp_mul u47_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_120),
+        .in_valid(go_150),
         .a(w_39),
         .b(w_15),
         .out_valid(u47_fp_mul_valid),
         .result(u47_fp_mul_result)
     );
-    assign fnan_121 = u47_fp_mul_result;
-    assign fnan_123 = u33_fp_add_result;
-    assign w_125 = {32'h00000000, y_base};
-    assign w_126 = (w_125 + w_34);
+    assign fnan_151 = u47_fp_mul_result;
+    assign fov_152 = {((((&w_39[30:23]) && (!1'h0)) || ((&w_15[30:23]) && (!(w_15[22:0] == 23'h000000)))) || ((((&w_39[30:23]) && 1'h0) && (w_15[30:0] == 31'h00000000)) || (1'h0 && ((&w_15[30:23]) && (w_15[22:0] == 23'h000000))))), (((&w_39[30:23]) && (!1'h0)) ? (w_39 | 32'h00400000) : (((&w_15[30:23]) && (!(w_15[22:0] == 23'h000000))) ? (w_15 | 32'h00400000) : (((((&w_39[30:23]) && 1'h0) && (w_15[30:0] == 31'h00000000)) || (1'h0 && ((&w_15[30:23]) && (w_15[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_154 = u33_fp_add_result;
+    assign fov_155 = {((((&r_149[30:23]) && (!(r_149[22:0] == 23'h000000))) || ((&r_153[30:23]) && (!(r_153[22:0] == 23'h000000)))) || ((((&r_149[30:23]) && (r_149[22:0] == 23'h000000)) && ((&r_153[30:23]) && (r_153[22:0] == 23'h000000))) && (!(r_149[31] == r_153[31])))), (((&r_149[30:23]) && (!(r_149[22:0] == 23'h000000))) ? (r_149 | 32'h00400000) : (((&r_153[30:23]) && (!(r_153[22:0] == 23'h000000))) ? (r_153 | 32'h00400000) : (((((&r_149[30:23]) && (r_149[22:0] == 23'h000000)) && ((&r_153[30:23]) && (r_153[22:0] == 23'h000000))) && (!(r_149[31] == r_153[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_157 = {32'h00000000, y_base};
+    assign w_158 = (w_157 + w_34);
     assign p1_en = (!p1_stall);
-    assign pv_143 = v0_i;
-    assign w_144 = arg_n;
-    assign pw_145 = ((pv_143 ^ 32'h80000000) < (w_144 ^ 32'h80000000));
-    assign w_161 = {32'h00000000, x_base};
-    assign pv_162 = v0_i;
-    assign pw_163 = {{32{pv_162[31]}}, pv_162[31:0]};
-    assign w_164 = 64'h0000000000000004;
-    assign pw_165 = $unsigned($signed(pw_163) * $signed(w_164));
-    assign pw_166 = (w_161 + pw_165);
-    assign pld_167 = x_ld_resp_data;
-    assign w_168 = 32'h00000000;
-    assign w_169 = 32'h3c4ccccd;
-    assign go_170 = 1'h1;
+    assign pv_175 = v0_i;
+    assign w_176 = arg_n;
+    assign pw_177 = ((pv_175 ^ 32'h80000000) < (w_176 ^ 32'h80000000));
+    assign w_193 = {32'h00000000, x_base};
+    assign pv_194 = v0_i;
+    assign pw_195 = {{32{pv_194[31]}}, pv_194[31:0]};
+    assign w_196 = 64'h0000000000000004;
+    assign pw_197 = $unsigned($signed(pw_195) * $signed(w_196));
+    assign pw_198 = (w_193 + pw_197);
+    assign pld_199 = x_ld_resp_data;
+    assign w_200 = 32'h00000000;
+    assign w_201 = 32'h3c4ccccd;
+    assign go_202 = 1'h1;
 
     ohls_fp_mul p1u0_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_170),
-        .a(w_169),
-        .b(pld_167),
+        .in_valid(go_202),
+        .a(w_201),
+        .b(pld_199),
         .out_valid(p1u0_fp_mul_valid),
         .result(p1u0_fp_mul_result)
     );
-    assign fnan_179 = p1u0_fp_mul_result;
-    assign pw_180 = (((&pd_174[30:23]) && (!(pd_174[22:0] == 23'h000000))) ? (pd_174 | 32'h00400000) : (((&pd_178[30:23]) && (!(pd_178[22:0] == 23'h000000))) ? (pd_178 | 32'h00400000) : (((((&pd_174[30:23]) && (pd_174[22:0] == 23'h000000)) && (pd_178[30:0] == 31'h00000000)) || ((pd_174[30:0] == 31'h00000000) && ((&pd_178[30:23]) && (pd_178[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_179)));
-    assign go_181 = 1'h1;
+    assign fnan_203 = p1u0_fp_mul_result;
+    assign fov_204 = {((((&w_201[30:23]) && (!1'h0)) || ((&pld_199[30:23]) && (!(pld_199[22:0] == 23'h000000)))) || ((((&w_201[30:23]) && 1'h0) && (pld_199[30:0] == 31'h00000000)) || (1'h0 && ((&pld_199[30:23]) && (pld_199[22:0] == 23'h000000))))), (((&w_201[30:23]) && (!1'h0)) ? (w_201 | 32'h00400000) : (((&pld_199[30:23]) && (!(pld_199[22:0] == 23'h000000))) ? (pld_199 | 32'h00400000) : (((((&w_201[30:23]) && 1'h0) && (pld_199[30:0] == 31'h00000000)) || (1'h0 && ((&pld_199[30:23]) && (pld_199[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_209 = (pd_208[32] ? pd_208[31:0] : fnan_203);
+    assign go_210 = 1'h1;
 
     ohls_fp_add p1u1_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_181),
-        .a(w_168),
-        .b(pw_180),
+        .in_valid(go_210),
+        .a(w_200),
+        .b(pw_209),
         .sub(1'h0),
         .out_valid(p1u1_fp_add_valid),
         .result(p1u1_fp_add_result)
     );
-    assign fnan_194 = p1u1_fp_add_result;
-    assign pw_195 = (((&pd_187[30:23]) && (!(pd_187[22:0] == 23'h000000))) ? (pd_187 | 32'h00400000) : (((&pd_193[30:23]) && (!(pd_193[22:0] == 23'h000000))) ? (pd_193 | 32'h00400000) : (((((&pd_187[30:23]) && (pd_187[22:0] == 23'h000000)) && ((&pd_193[30:23]) && (pd_193[22:0] == 23'h000000))) && (!(pd_187[31] == pd_193[31]))) ? 32'hffc00000 : fnan_194)));
-    assign w_196 = 32'hbccccccd;
-    assign go_197 = 1'h1;
+    assign fnan_211 = p1u1_fp_add_result;
+    assign fov_212 = {((((&w_200[30:23]) && (!1'h1)) || ((&pw_209[30:23]) && (!(pw_209[22:0] == 23'h000000)))) || ((((&w_200[30:23]) && 1'h1) && ((&pw_209[30:23]) && (pw_209[22:0] == 23'h000000))) && (!(w_200[31] == pw_209[31])))), (((&w_200[30:23]) && (!1'h1)) ? (w_200 | 32'h00400000) : (((&pw_209[30:23]) && (!(pw_209[22:0] == 23'h000000))) ? (pw_209 | 32'h00400000) : (((((&w_200[30:23]) && 1'h1) && ((&pw_209[30:23]) && (pw_209[22:0] == 23'h000000))) && (!(w_200[31] == pw_209[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_219 = (pd_218[32] ? pd_218[31:0] : fnan_211);
+    assign w_220 = 32'hbccccccd;
+    assign go_221 = 1'h1;
 
     ohls_fp_mul p1u2_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_197),
-        .a(w_196),
-        .b(pv_160),
+        .in_valid(go_221),
+        .a(w_220),
+        .b(pv_192),
         .out_valid(p1u2_fp_mul_valid),
         .result(p1u2_fp_mul_result)
     );
-    assign fnan_206 = p1u2_fp_mul_result;
-    assign pw_207 = (((&pd_201[30:23]) && (!(pd_201[22:0] == 23'h000000))) ? (pd_201 | 32'h00400000) : (((&pd_205[30:23]) && (!(pd_205[22:0] == 23'h000000))) ? (pd_205 | 32'h00400000) : (((((&pd_201[30:23]) && (pd_201[22:0] == 23'h000000)) && (pd_205[30:0] == 31'h00000000)) || ((pd_201[30:0] == 31'h00000000) && ((&pd_205[30:23]) && (pd_205[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_206)));
-    assign go_215 = 1'h1;
+    assign fnan_222 = p1u2_fp_mul_result;
+    assign fov_223 = {((((&w_220[30:23]) && (!1'h0)) || ((&pv_192[30:23]) && (!(pv_192[22:0] == 23'h000000)))) || ((((&w_220[30:23]) && 1'h0) && (pv_192[30:0] == 31'h00000000)) || (1'h0 && ((&pv_192[30:23]) && (pv_192[22:0] == 23'h000000))))), (((&w_220[30:23]) && (!1'h0)) ? (w_220 | 32'h00400000) : (((&pv_192[30:23]) && (!(pv_192[22:0] == 23'h000000))) ? (pv_192 | 32'h00400000) : (((((&w_220[30:23]) && 1'h0) && (pv_192[30:0] == 31'h00000000)) || (1'h0 && ((&pv_192[30:23]) && (pv_192[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_228 = (pd_227[32] ? pd_227[31:0] : fnan_222);
+    assign go_236 = 1'h1;
 
     ohls_fp_add p1u3_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_215),
-        .a(pw_195),
-        .b(pq_214),
+        .in_valid(go_236),
+        .a(pw_219),
+        .b(pq_235),
         .sub(1'h0),
         .out_valid(p1u3_fp_add_valid),
         .result(p1u3_fp_add_result)
     );
-    assign fnan_228 = p1u3_fp_add_result;
-    assign pw_229 = (((&pd_221[30:23]) && (!(pd_221[22:0] == 23'h000000))) ? (pd_221 | 32'h00400000) : (((&pd_227[30:23]) && (!(pd_227[22:0] == 23'h000000))) ? (pd_227 | 32'h00400000) : (((((&pd_221[30:23]) && (pd_221[22:0] == 23'h000000)) && ((&pd_227[30:23]) && (pd_227[22:0] == 23'h000000))) && (!(pd_221[31] == pd_227[31]))) ? 32'hffc00000 : fnan_228)));
-    assign w_230 = 32'h3d4ccccd;
-    assign go_231 = 1'h1;
+    assign fnan_237 = p1u3_fp_add_result;
+    assign fov_238 = {((((&pw_219[30:23]) && (!(pw_219[22:0] == 23'h000000))) || ((&pq_235[30:23]) && (!(pq_235[22:0] == 23'h000000)))) || ((((&pw_219[30:23]) && (pw_219[22:0] == 23'h000000)) && ((&pq_235[30:23]) && (pq_235[22:0] == 23'h000000))) && (!(pw_219[31] == pq_235[31])))), (((&pw_219[30:23]) && (!(pw_219[22:0] == 23'h000000))) ? (pw_219 | 32'h00400000) : (((&pq_235[30:23]) && (!(pq_235[22:0] == 23'h000000))) ? (pq_235 | 32'h00400000) : (((((&pw_219[30:23]) && (pw_219[22:0] == 23'h000000)) && ((&pq_235[30:23]) && (pq_235[22:0] == 23'h000000))) && (!(pw_219[31] == pq_235[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_245 = (pd_244[32] ? pd_244[31:0] : fnan_237);
+    assign w_246 = 32'h3d4ccccd;
+    assign go_247 = 1'h1;
 
     ohls_fp_mul p1u4_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_231),
-        .a(w_230),
-        .b(pv_159),
+        .in_valid(go_247),
+        .a(w_246),
+        .b(pv_191),
         .out_valid(p1u4_fp_mul_valid),
         .result(p1u4_fp_mul_result)
     );
-    assign fnan_240 = p1u4_fp_mul_result;
-    assign pw_241 = (((&pd_235[30:23]) && (!(pd_235[22:0] == 23'h000000))) ? (pd_235 | 32'h00400000) : (((&pd_239[30:23]) && (!(pd_239[22:0] == 23'h000000))) ? (pd_239 | 32'h00400000) : (((((&pd_235[30:23]) && (pd_235[22:0] == 23'h000000)) && (pd_239[30:0] == 31'h00000000)) || ((pd_235[30:0] == 31'h00000000) && ((&pd_239[30:23]) && (pd_239[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_240)));
-    assign go_256 = 1'h1;
+    assign fnan_248 = p1u4_fp_mul_result;
+    assign fov_249 = {((((&w_246[30:23]) && (!1'h0)) || ((&pv_191[30:23]) && (!(pv_191[22:0] == 23'h000000)))) || ((((&w_246[30:23]) && 1'h0) && (pv_191[30:0] == 31'h00000000)) || (1'h0 && ((&pv_191[30:23]) && (pv_191[22:0] == 23'h000000))))), (((&w_246[30:23]) && (!1'h0)) ? (w_246 | 32'h00400000) : (((&pv_191[30:23]) && (!(pv_191[22:0] == 23'h000000))) ? (pv_191 | 32'h00400000) : (((((&w_246[30:23]) && 1'h0) && (pv_191[30:0] == 31'h00000000)) || (1'h0 && ((&pv_191[30:23]) && (pv_191[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_254 = (pd_253[32] ? pd_253[31:0] : fnan_248);
+    assign go_269 = 1'h1;
 
     ohls_fp_add p1u5_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_256),
-        .a(pw_229),
-        .b(pq_255),
+        .in_valid(go_269),
+        .a(pw_245),
+        .b(pq_268),
         .sub(1'h0),
         .out_valid(p1u5_fp_add_valid),
         .result(p1u5_fp_add_result)
     );
-    assign fnan_269 = p1u5_fp_add_result;
-    assign pw_270 = (((&pd_262[30:23]) && (!(pd_262[22:0] == 23'h000000))) ? (pd_262 | 32'h00400000) : (((&pd_268[30:23]) && (!(pd_268[22:0] == 23'h000000))) ? (pd_268 | 32'h00400000) : (((((&pd_262[30:23]) && (pd_262[22:0] == 23'h000000)) && ((&pd_268[30:23]) && (pd_268[22:0] == 23'h000000))) && (!(pd_262[31] == pd_268[31]))) ? 32'hffc00000 : fnan_269)));
-    assign w_271 = 32'hbd99999a;
-    assign go_272 = 1'h1;
+    assign fnan_270 = p1u5_fp_add_result;
+    assign fov_271 = {((((&pw_245[30:23]) && (!(pw_245[22:0] == 23'h000000))) || ((&pq_268[30:23]) && (!(pq_268[22:0] == 23'h000000)))) || ((((&pw_245[30:23]) && (pw_245[22:0] == 23'h000000)) && ((&pq_268[30:23]) && (pq_268[22:0] == 23'h000000))) && (!(pw_245[31] == pq_268[31])))), (((&pw_245[30:23]) && (!(pw_245[22:0] == 23'h000000))) ? (pw_245 | 32'h00400000) : (((&pq_268[30:23]) && (!(pq_268[22:0] == 23'h000000))) ? (pq_268 | 32'h00400000) : (((((&pw_245[30:23]) && (pw_245[22:0] == 23'h000000)) && ((&pq_268[30:23]) && (pq_268[22:0] == 23'h000000))) && (!(pw_245[31] == pq_268[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_278 = (pd_277[32] ? pd_277[31:0] : fnan_270);
+    assign w_279 = 32'hbd99999a;
+    assign go_280 = 1'h1;
 
     ohls_fp_mul p1u6_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_272),
-        .a(w_271),
-        .b(pv_158),
+        .in_valid(go_280),
+        .a(w_279),
+        .b(pv_190),
         .out_valid(p1u6_fp_mul_valid),
         .result(p1u6_fp_mul_result)
     );
     assign fnan_281 = p1u6_fp_mul_result;
-    assign pw_282 = (((&pd_276[30:23]) && (!(pd_276[22:0] == 23'h000000))) ? (pd_276 | 32'h00400000) : (((&pd_280[30:23]) && (!(pd_280[22:0] == 23'h000000))) ? (pd_280 | 32'h00400000) : (((((&pd_276[30:23]) && (pd_276[22:0] == 23'h000000)) && (pd_280[30:0] == 31'h00000000)) || ((pd_276[30:0] == 31'h00000000) && ((&pd_280[30:23]) && (pd_280[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_281)));
-    assign go_304 = 1'h1;
+    assign fov_282 = {((((&w_279[30:23]) && (!1'h0)) || ((&pv_190[30:23]) && (!(pv_190[22:0] == 23'h000000)))) || ((((&w_279[30:23]) && 1'h0) && (pv_190[30:0] == 31'h00000000)) || (1'h0 && ((&pv_190[30:23]) && (pv_190[22:0] == 23'h000000))))), (((&w_279[30:23]) && (!1'h0)) ? (w_279 | 32'h00400000) : (((&pv_190[30:23]) && (!(pv_190[22:0] == 23'h000000))) ? (pv_190 | 32'h00400000) : (((((&w_279[30:23]) && 1'h0) && (pv_190[30:0] == 31'h00000000)) || (1'h0 && ((&pv_190[30:23]) && (pv_190[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_287 = (pd_286[32] ? pd_286[31:0] : fnan_281);
+    assign go_309 = 1'h1;
 
     ohls_fp_add p1u7_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_304),
-        .a(pw_270),
-        .b(pq_303),
+        .in_valid(go_309),
+        .a(pw_278),
+        .b(pq_308),
         .sub(1'h0),
         .out_valid(p1u7_fp_add_valid),
         .result(p1u7_fp_add_result)
     );
-    assign fnan_317 = p1u7_fp_add_result;
-    assign pw_318 = (((&pd_310[30:23]) && (!(pd_310[22:0] == 23'h000000))) ? (pd_310 | 32'h00400000) : (((&pd_316[30:23]) && (!(pd_316[22:0] == 23'h000000))) ? (pd_316 | 32'h00400000) : (((((&pd_310[30:23]) && (pd_310[22:0] == 23'h000000)) && ((&pd_316[30:23]) && (pd_316[22:0] == 23'h000000))) && (!(pd_310[31] == pd_316[31]))) ? 32'hffc00000 : fnan_317)));
+    assign fnan_310 = p1u7_fp_add_result;
+    assign fov_311 = {((((&pw_278[30:23]) && (!(pw_278[22:0] == 23'h000000))) || ((&pq_308[30:23]) && (!(pq_308[22:0] == 23'h000000)))) || ((((&pw_278[30:23]) && (pw_278[22:0] == 23'h000000)) && ((&pq_308[30:23]) && (pq_308[22:0] == 23'h000000))) && (!(pw_278[31] == pq_308[31])))), (((&pw_278[30:23]) && (!(pw_278[22:0] == 23'h000000))) ? (pw_278 | 32'h00400000) : (((&pq_308[30:23]) && (!(pq_308[22:0] == 23'h000000))) ? (pq_308 | 32'h00400000) : (((((&pw_278[30:23]) && (pw_278[22:0] == 23'h000000)) && ((&pq_308[30:23]) && (pq_308[22:0] == 23'h000000))) && (!(pw_278[31] == pq_308[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_318 = (pd_317[32] ? pd_317[31:0] : fnan_310);
     assign w_319 = 32'h3dcccccd;
     assign go_320 = 1'h1;
 
@@ -1540,454 +1484,478 @@ module fir_datapath (
         .en(p1_en),
         .in_valid(go_320),
         .a(w_319),
-        .b(pv_157),
+        .b(pv_189),
         .out_valid(p1u8_fp_mul_valid),
         .result(p1u8_fp_mul_result)
     );
-    assign fnan_329 = p1u8_fp_mul_result;
-    assign pw_330 = (((&pd_324[30:23]) && (!(pd_324[22:0] == 23'h000000))) ? (pd_324 | 32'h00400000) : (((&pd_328[30:23]) && (!(pd_328[22:0] == 23'h000000))) ? (pd_328 | 32'h00400000) : (((((&pd_324[30:23]) && (pd_324[22:0] == 23'h000000)) && (pd_328[30:0] == 31'h00000000)) || ((pd_324[30:0] == 31'h00000000) && ((&pd_328[30:23]) && (pd_328[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_329)));
-    assign go_359 = 1'h1;
+    assign fnan_321 = p1u8_fp_mul_result;
+    assign fov_322 = {((((&w_319[30:23]) && (!1'h0)) || ((&pv_189[30:23]) && (!(pv_189[22:0] == 23'h000000)))) || ((((&w_319[30:23]) && 1'h0) && (pv_189[30:0] == 31'h00000000)) || (1'h0 && ((&pv_189[30:23]) && (pv_189[22:0] == 23'h000000))))), (((&w_319[30:23]) && (!1'h0)) ? (w_319 | 32'h00400000) : (((&pv_189[30:23]) && (!(pv_189[22:0] == 23'h000000))) ? (pv_189 | 32'h00400000) : (((((&w_319[30:23]) && 1'h0) && (pv_189[30:0] == 31'h00000000)) || (1'h0 && ((&pv_189[30:23]) && (pv_189[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_327 = (pd_326[32] ? pd_326[31:0] : fnan_321);
+    assign go_356 = 1'h1;
 
     ohls_fp_add p1u9_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_359),
+        .in_valid(go_356),
         .a(pw_318),
-        .b(pq_358),
+        .b(pq_355),
         .sub(1'h0),
         .out_valid(p1u9_fp_add_valid),
         .result(p1u9_fp_add_result)
     );
-    assign fnan_372 = p1u9_fp_add_result;
-    assign pw_373 = (((&pd_365[30:23]) && (!(pd_365[22:0] == 23'h000000))) ? (pd_365 | 32'h00400000) : (((&pd_371[30:23]) && (!(pd_371[22:0] == 23'h000000))) ? (pd_371 | 32'h00400000) : (((((&pd_365[30:23]) && (pd_365[22:0] == 23'h000000)) && ((&pd_371[30:23]) && (pd_371[22:0] == 23'h000000))) && (!(pd_365[31] == pd_371[31]))) ? 32'hffc00000 : fnan_372)));
-    assign w_374 = 32'h3e000000;
-    assign go_375 = 1'h1;
+    assign fnan_357 = p1u9_fp_add_result;
+    assign fov_358 = {((((&pw_318[30:23]) && (!(pw_318[22:0] == 23'h000000))) || ((&pq_355[30:23]) && (!(pq_355[22:0] == 23'h000000)))) || ((((&pw_318[30:23]) && (pw_318[22:0] == 23'h000000)) && ((&pq_355[30:23]) && (pq_355[22:0] == 23'h000000))) && (!(pw_318[31] == pq_355[31])))), (((&pw_318[30:23]) && (!(pw_318[22:0] == 23'h000000))) ? (pw_318 | 32'h00400000) : (((&pq_355[30:23]) && (!(pq_355[22:0] == 23'h000000))) ? (pq_355 | 32'h00400000) : (((((&pw_318[30:23]) && (pw_318[22:0] == 23'h000000)) && ((&pq_355[30:23]) && (pq_355[22:0] == 23'h000000))) && (!(pw_318[31] == pq_355[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_365 = (pd_364[32] ? pd_364[31:0] : fnan_357);
+    assign w_366 = 32'h3e000000;
+    assign go_367 = 1'h1;
 
     ohls_fp_mul p1u10_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_375),
-        .a(w_374),
-        .b(pv_156),
+        .in_valid(go_367),
+        .a(w_366),
+        .b(pv_188),
         .out_valid(p1u10_fp_mul_valid),
         .result(p1u10_fp_mul_result)
     );
-    assign fnan_384 = p1u10_fp_mul_result;
-    assign pw_385 = (((&pd_379[30:23]) && (!(pd_379[22:0] == 23'h000000))) ? (pd_379 | 32'h00400000) : (((&pd_383[30:23]) && (!(pd_383[22:0] == 23'h000000))) ? (pd_383 | 32'h00400000) : (((((&pd_379[30:23]) && (pd_379[22:0] == 23'h000000)) && (pd_383[30:0] == 31'h00000000)) || ((pd_379[30:0] == 31'h00000000) && ((&pd_383[30:23]) && (pd_383[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_384)));
-    assign go_421 = 1'h1;
+    assign fnan_368 = p1u10_fp_mul_result;
+    assign fov_369 = {((((&w_366[30:23]) && (!1'h1)) || ((&pv_188[30:23]) && (!(pv_188[22:0] == 23'h000000)))) || ((((&w_366[30:23]) && 1'h1) && (pv_188[30:0] == 31'h00000000)) || (1'h0 && ((&pv_188[30:23]) && (pv_188[22:0] == 23'h000000))))), (((&w_366[30:23]) && (!1'h1)) ? (w_366 | 32'h00400000) : (((&pv_188[30:23]) && (!(pv_188[22:0] == 23'h000000))) ? (pv_188 | 32'h00400000) : (((((&w_366[30:23]) && 1'h1) && (pv_188[30:0] == 31'h00000000)) || (1'h0 && ((&pv_188[30:23]) && (pv_188[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_374 = (pd_373[32] ? pd_373[31:0] : fnan_368);
+    assign go_410 = 1'h1;
 
     ohls_fp_add p1u11_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_421),
-        .a(pw_373),
-        .b(pq_420),
+        .in_valid(go_410),
+        .a(pw_365),
+        .b(pq_409),
         .sub(1'h0),
         .out_valid(p1u11_fp_add_valid),
         .result(p1u11_fp_add_result)
     );
-    assign fnan_434 = p1u11_fp_add_result;
-    assign pw_435 = (((&pd_427[30:23]) && (!(pd_427[22:0] == 23'h000000))) ? (pd_427 | 32'h00400000) : (((&pd_433[30:23]) && (!(pd_433[22:0] == 23'h000000))) ? (pd_433 | 32'h00400000) : (((((&pd_427[30:23]) && (pd_427[22:0] == 23'h000000)) && ((&pd_433[30:23]) && (pd_433[22:0] == 23'h000000))) && (!(pd_427[31] == pd_433[31]))) ? 32'hffc00000 : fnan_434)));
-    assign w_436 = 32'h3e19999a;
-    assign go_437 = 1'h1;
+    assign fnan_411 = p1u11_fp_add_result;
+    assign fov_412 = {((((&pw_365[30:23]) && (!(pw_365[22:0] == 23'h000000))) || ((&pq_409[30:23]) && (!(pq_409[22:0] == 23'h000000)))) || ((((&pw_365[30:23]) && (pw_365[22:0] == 23'h000000)) && ((&pq_409[30:23]) && (pq_409[22:0] == 23'h000000))) && (!(pw_365[31] == pq_409[31])))), (((&pw_365[30:23]) && (!(pw_365[22:0] == 23'h000000))) ? (pw_365 | 32'h00400000) : (((&pq_409[30:23]) && (!(pq_409[22:0] == 23'h000000))) ? (pq_409 | 32'h00400000) : (((((&pw_365[30:23]) && (pw_365[22:0] == 23'h000000)) && ((&pq_409[30:23]) && (pq_409[22:0] == 23'h000000))) && (!(pw_365[31] == pq_409[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_419 = (pd_418[32] ? pd_418[31:0] : fnan_411);
+    assign w_420 = 32'h3e19999a;
+    assign go_421 = 1'h1;
 
     ohls_fp_mul p1u12_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_437),
-        .a(w_436),
-        .b(pv_155),
+        .in_valid(go_421),
+        .a(w_420),
+        .b(pv_187),
         .out_valid(p1u12_fp_mul_valid),
         .result(p1u12_fp_mul_result)
     );
-    assign fnan_446 = p1u12_fp_mul_result;
-    assign pw_447 = (((&pd_441[30:23]) && (!(pd_441[22:0] == 23'h000000))) ? (pd_441 | 32'h00400000) : (((&pd_445[30:23]) && (!(pd_445[22:0] == 23'h000000))) ? (pd_445 | 32'h00400000) : (((((&pd_441[30:23]) && (pd_441[22:0] == 23'h000000)) && (pd_445[30:0] == 31'h00000000)) || ((pd_441[30:0] == 31'h00000000) && ((&pd_445[30:23]) && (pd_445[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_446)));
-    assign go_490 = 1'h1;
+    assign fnan_422 = p1u12_fp_mul_result;
+    assign fov_423 = {((((&w_420[30:23]) && (!1'h0)) || ((&pv_187[30:23]) && (!(pv_187[22:0] == 23'h000000)))) || ((((&w_420[30:23]) && 1'h0) && (pv_187[30:0] == 31'h00000000)) || (1'h0 && ((&pv_187[30:23]) && (pv_187[22:0] == 23'h000000))))), (((&w_420[30:23]) && (!1'h0)) ? (w_420 | 32'h00400000) : (((&pv_187[30:23]) && (!(pv_187[22:0] == 23'h000000))) ? (pv_187 | 32'h00400000) : (((((&w_420[30:23]) && 1'h0) && (pv_187[30:0] == 31'h00000000)) || (1'h0 && ((&pv_187[30:23]) && (pv_187[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_428 = (pd_427[32] ? pd_427[31:0] : fnan_422);
+    assign go_471 = 1'h1;
 
     ohls_fp_add p1u13_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_490),
-        .a(pw_435),
-        .b(pq_489),
+        .in_valid(go_471),
+        .a(pw_419),
+        .b(pq_470),
         .sub(1'h0),
         .out_valid(p1u13_fp_add_valid),
         .result(p1u13_fp_add_result)
     );
-    assign fnan_503 = p1u13_fp_add_result;
-    assign pw_504 = (((&pd_496[30:23]) && (!(pd_496[22:0] == 23'h000000))) ? (pd_496 | 32'h00400000) : (((&pd_502[30:23]) && (!(pd_502[22:0] == 23'h000000))) ? (pd_502 | 32'h00400000) : (((((&pd_496[30:23]) && (pd_496[22:0] == 23'h000000)) && ((&pd_502[30:23]) && (pd_502[22:0] == 23'h000000))) && (!(pd_496[31] == pd_502[31]))) ? 32'hffc00000 : fnan_503)));
-    assign w_505 = 32'h3e333333;
-    assign go_506 = 1'h1;
+    assign fnan_472 = p1u13_fp_add_result;
+    assign fov_473 = {((((&pw_419[30:23]) && (!(pw_419[22:0] == 23'h000000))) || ((&pq_470[30:23]) && (!(pq_470[22:0] == 23'h000000)))) || ((((&pw_419[30:23]) && (pw_419[22:0] == 23'h000000)) && ((&pq_470[30:23]) && (pq_470[22:0] == 23'h000000))) && (!(pw_419[31] == pq_470[31])))), (((&pw_419[30:23]) && (!(pw_419[22:0] == 23'h000000))) ? (pw_419 | 32'h00400000) : (((&pq_470[30:23]) && (!(pq_470[22:0] == 23'h000000))) ? (pq_470 | 32'h00400000) : (((((&pw_419[30:23]) && (pw_419[22:0] == 23'h000000)) && ((&pq_470[30:23]) && (pq_470[22:0] == 23'h000000))) && (!(pw_419[31] == pq_470[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_480 = (pd_479[32] ? pd_479[31:0] : fnan_472);
+    assign w_481 = 32'h3e333333;
+    assign go_482 = 1'h1;
 
     ohls_fp_mul p1u14_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_506),
-        .a(w_505),
-        .b(pv_154),
+        .in_valid(go_482),
+        .a(w_481),
+        .b(pv_186),
         .out_valid(p1u14_fp_mul_valid),
         .result(p1u14_fp_mul_result)
     );
-    assign fnan_515 = p1u14_fp_mul_result;
-    assign pw_516 = (((&pd_510[30:23]) && (!(pd_510[22:0] == 23'h000000))) ? (pd_510 | 32'h00400000) : (((&pd_514[30:23]) && (!(pd_514[22:0] == 23'h000000))) ? (pd_514 | 32'h00400000) : (((((&pd_510[30:23]) && (pd_510[22:0] == 23'h000000)) && (pd_514[30:0] == 31'h00000000)) || ((pd_510[30:0] == 31'h00000000) && ((&pd_514[30:23]) && (pd_514[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_515)));
-    assign go_566 = 1'h1;
+    assign fnan_483 = p1u14_fp_mul_result;
+    assign fov_484 = {((((&w_481[30:23]) && (!1'h0)) || ((&pv_186[30:23]) && (!(pv_186[22:0] == 23'h000000)))) || ((((&w_481[30:23]) && 1'h0) && (pv_186[30:0] == 31'h00000000)) || (1'h0 && ((&pv_186[30:23]) && (pv_186[22:0] == 23'h000000))))), (((&w_481[30:23]) && (!1'h0)) ? (w_481 | 32'h00400000) : (((&pv_186[30:23]) && (!(pv_186[22:0] == 23'h000000))) ? (pv_186 | 32'h00400000) : (((((&w_481[30:23]) && 1'h0) && (pv_186[30:0] == 31'h00000000)) || (1'h0 && ((&pv_186[30:23]) && (pv_186[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_489 = (pd_488[32] ? pd_488[31:0] : fnan_483);
+    assign go_539 = 1'h1;
 
     ohls_fp_add p1u15_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_566),
-        .a(pw_504),
-        .b(pq_565),
+        .in_valid(go_539),
+        .a(pw_480),
+        .b(pq_538),
         .sub(1'h0),
         .out_valid(p1u15_fp_add_valid),
         .result(p1u15_fp_add_result)
     );
-    assign fnan_579 = p1u15_fp_add_result;
-    assign pw_580 = (((&pd_572[30:23]) && (!(pd_572[22:0] == 23'h000000))) ? (pd_572 | 32'h00400000) : (((&pd_578[30:23]) && (!(pd_578[22:0] == 23'h000000))) ? (pd_578 | 32'h00400000) : (((((&pd_572[30:23]) && (pd_572[22:0] == 23'h000000)) && ((&pd_578[30:23]) && (pd_578[22:0] == 23'h000000))) && (!(pd_572[31] == pd_578[31]))) ? 32'hffc00000 : fnan_579)));
-    assign go_581 = 1'h1;
+    assign fnan_540 = p1u15_fp_add_result;
+    assign fov_541 = {((((&pw_480[30:23]) && (!(pw_480[22:0] == 23'h000000))) || ((&pq_538[30:23]) && (!(pq_538[22:0] == 23'h000000)))) || ((((&pw_480[30:23]) && (pw_480[22:0] == 23'h000000)) && ((&pq_538[30:23]) && (pq_538[22:0] == 23'h000000))) && (!(pw_480[31] == pq_538[31])))), (((&pw_480[30:23]) && (!(pw_480[22:0] == 23'h000000))) ? (pw_480 | 32'h00400000) : (((&pq_538[30:23]) && (!(pq_538[22:0] == 23'h000000))) ? (pq_538 | 32'h00400000) : (((((&pw_480[30:23]) && (pw_480[22:0] == 23'h000000)) && ((&pq_538[30:23]) && (pq_538[22:0] == 23'h000000))) && (!(pw_480[31] == pq_538[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_548 = (pd_547[32] ? pd_547[31:0] : fnan_540);
+    assign go_549 = 1'h1;
 
     ohls_fp_mul p1u16_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_581),
-        .a(w_505),
-        .b(pv_153),
+        .in_valid(go_549),
+        .a(w_481),
+        .b(pv_185),
         .out_valid(p1u16_fp_mul_valid),
         .result(p1u16_fp_mul_result)
     );
-    assign fnan_590 = p1u16_fp_mul_result;
-    assign pw_591 = (((&pd_585[30:23]) && (!(pd_585[22:0] == 23'h000000))) ? (pd_585 | 32'h00400000) : (((&pd_589[30:23]) && (!(pd_589[22:0] == 23'h000000))) ? (pd_589 | 32'h00400000) : (((((&pd_585[30:23]) && (pd_585[22:0] == 23'h000000)) && (pd_589[30:0] == 31'h00000000)) || ((pd_585[30:0] == 31'h00000000) && ((&pd_589[30:23]) && (pd_589[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_590)));
-    assign go_648 = 1'h1;
+    assign fnan_550 = p1u16_fp_mul_result;
+    assign fov_551 = {((((&w_481[30:23]) && (!1'h0)) || ((&pv_185[30:23]) && (!(pv_185[22:0] == 23'h000000)))) || ((((&w_481[30:23]) && 1'h0) && (pv_185[30:0] == 31'h00000000)) || (1'h0 && ((&pv_185[30:23]) && (pv_185[22:0] == 23'h000000))))), (((&w_481[30:23]) && (!1'h0)) ? (w_481 | 32'h00400000) : (((&pv_185[30:23]) && (!(pv_185[22:0] == 23'h000000))) ? (pv_185 | 32'h00400000) : (((((&w_481[30:23]) && 1'h0) && (pv_185[30:0] == 31'h00000000)) || (1'h0 && ((&pv_185[30:23]) && (pv_185[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_556 = (pd_555[32] ? pd_555[31:0] : fnan_550);
+    assign go_613 = 1'h1;
 
     ohls_fp_add p1u17_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_648),
-        .a(pw_580),
-        .b(pq_647),
+        .in_valid(go_613),
+        .a(pw_548),
+        .b(pq_612),
         .sub(1'h0),
         .out_valid(p1u17_fp_add_valid),
         .result(p1u17_fp_add_result)
     );
-    assign fnan_661 = p1u17_fp_add_result;
-    assign pw_662 = (((&pd_654[30:23]) && (!(pd_654[22:0] == 23'h000000))) ? (pd_654 | 32'h00400000) : (((&pd_660[30:23]) && (!(pd_660[22:0] == 23'h000000))) ? (pd_660 | 32'h00400000) : (((((&pd_654[30:23]) && (pd_654[22:0] == 23'h000000)) && ((&pd_660[30:23]) && (pd_660[22:0] == 23'h000000))) && (!(pd_654[31] == pd_660[31]))) ? 32'hffc00000 : fnan_661)));
-    assign go_663 = 1'h1;
+    assign fnan_614 = p1u17_fp_add_result;
+    assign fov_615 = {((((&pw_548[30:23]) && (!(pw_548[22:0] == 23'h000000))) || ((&pq_612[30:23]) && (!(pq_612[22:0] == 23'h000000)))) || ((((&pw_548[30:23]) && (pw_548[22:0] == 23'h000000)) && ((&pq_612[30:23]) && (pq_612[22:0] == 23'h000000))) && (!(pw_548[31] == pq_612[31])))), (((&pw_548[30:23]) && (!(pw_548[22:0] == 23'h000000))) ? (pw_548 | 32'h00400000) : (((&pq_612[30:23]) && (!(pq_612[22:0] == 23'h000000))) ? (pq_612 | 32'h00400000) : (((((&pw_548[30:23]) && (pw_548[22:0] == 23'h000000)) && ((&pq_612[30:23]) && (pq_612[22:0] == 23'h000000))) && (!(pw_548[31] == pq_612[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_622 = (pd_621[32] ? pd_621[31:0] : fnan_614);
+    assign go_623 = 1'h1;
 
     ohls_fp_mul p1u18_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_663),
-        .a(w_436),
-        .b(pv_152),
+        .in_valid(go_623),
+        .a(w_420),
+        .b(pv_184),
         .out_valid(p1u18_fp_mul_valid),
         .result(p1u18_fp_mul_result)
     );
-    assign fnan_672 = p1u18_fp_mul_result;
-    assign pw_673 = (((&pd_667[30:23]) && (!(pd_667[22:0] == 23'h000000))) ? (pd_667 | 32'h00400000) : (((&pd_671[30:23]) && (!(pd_671[22:0] == 23'h000000))) ? (pd_671 | 32'h00400000) : (((((&pd_667[30:23]) && (pd_667[22:0] == 23'h000000)) && (pd_671[30:0] == 31'h00000000)) || ((pd_667[30:0] == 31'h00000000) && ((&pd_671[30:23]) && (pd_671[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_672)));
-    assign go_737 = 1'h1;
+    assign fnan_624 = p1u18_fp_mul_result;
+    assign fov_625 = {((((&w_420[30:23]) && (!1'h0)) || ((&pv_184[30:23]) && (!(pv_184[22:0] == 23'h000000)))) || ((((&w_420[30:23]) && 1'h0) && (pv_184[30:0] == 31'h00000000)) || (1'h0 && ((&pv_184[30:23]) && (pv_184[22:0] == 23'h000000))))), (((&w_420[30:23]) && (!1'h0)) ? (w_420 | 32'h00400000) : (((&pv_184[30:23]) && (!(pv_184[22:0] == 23'h000000))) ? (pv_184 | 32'h00400000) : (((((&w_420[30:23]) && 1'h0) && (pv_184[30:0] == 31'h00000000)) || (1'h0 && ((&pv_184[30:23]) && (pv_184[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_630 = (pd_629[32] ? pd_629[31:0] : fnan_624);
+    assign go_694 = 1'h1;
 
     ohls_fp_add p1u19_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_737),
-        .a(pw_662),
-        .b(pq_736),
+        .in_valid(go_694),
+        .a(pw_622),
+        .b(pq_693),
         .sub(1'h0),
         .out_valid(p1u19_fp_add_valid),
         .result(p1u19_fp_add_result)
     );
-    assign fnan_750 = p1u19_fp_add_result;
-    assign pw_751 = (((&pd_743[30:23]) && (!(pd_743[22:0] == 23'h000000))) ? (pd_743 | 32'h00400000) : (((&pd_749[30:23]) && (!(pd_749[22:0] == 23'h000000))) ? (pd_749 | 32'h00400000) : (((((&pd_743[30:23]) && (pd_743[22:0] == 23'h000000)) && ((&pd_749[30:23]) && (pd_749[22:0] == 23'h000000))) && (!(pd_743[31] == pd_749[31]))) ? 32'hffc00000 : fnan_750)));
-    assign go_752 = 1'h1;
+    assign fnan_695 = p1u19_fp_add_result;
+    assign fov_696 = {((((&pw_622[30:23]) && (!(pw_622[22:0] == 23'h000000))) || ((&pq_693[30:23]) && (!(pq_693[22:0] == 23'h000000)))) || ((((&pw_622[30:23]) && (pw_622[22:0] == 23'h000000)) && ((&pq_693[30:23]) && (pq_693[22:0] == 23'h000000))) && (!(pw_622[31] == pq_693[31])))), (((&pw_622[30:23]) && (!(pw_622[22:0] == 23'h000000))) ? (pw_622 | 32'h00400000) : (((&pq_693[30:23]) && (!(pq_693[22:0] == 23'h000000))) ? (pq_693 | 32'h00400000) : (((((&pw_622[30:23]) && (pw_622[22:0] == 23'h000000)) && ((&pq_693[30:23]) && (pq_693[22:0] == 23'h000000))) && (!(pw_622[31] == pq_693[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_703 = (pd_702[32] ? pd_702[31:0] : fnan_695);
+    assign go_704 = 1'h1;
 
     ohls_fp_mul p1u20_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_752),
-        .a(w_374),
-        .b(pv_151),
+        .in_valid(go_704),
+        .a(w_366),
+        .b(pv_183),
         .out_valid(p1u20_fp_mul_valid),
         .result(p1u20_fp_mul_result)
     );
-    assign fnan_761 = p1u20_fp_mul_result;
-    assign pw_762 = (((&pd_756[30:23]) && (!(pd_756[22:0] == 23'h000000))) ? (pd_756 | 32'h00400000) : (((&pd_760[30:23]) && (!(pd_760[22:0] == 23'h000000))) ? (pd_760 | 32'h00400000) : (((((&pd_756[30:23]) && (pd_756[22:0] == 23'h000000)) && (pd_760[30:0] == 31'h00000000)) || ((pd_756[30:0] == 31'h00000000) && ((&pd_760[30:23]) && (pd_760[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_761)));
-    assign go_833 = 1'h1;
+    assign fnan_705 = p1u20_fp_mul_result;
+    assign fov_706 = {((((&w_366[30:23]) && (!1'h1)) || ((&pv_183[30:23]) && (!(pv_183[22:0] == 23'h000000)))) || ((((&w_366[30:23]) && 1'h1) && (pv_183[30:0] == 31'h00000000)) || (1'h0 && ((&pv_183[30:23]) && (pv_183[22:0] == 23'h000000))))), (((&w_366[30:23]) && (!1'h1)) ? (w_366 | 32'h00400000) : (((&pv_183[30:23]) && (!(pv_183[22:0] == 23'h000000))) ? (pv_183 | 32'h00400000) : (((((&w_366[30:23]) && 1'h1) && (pv_183[30:0] == 31'h00000000)) || (1'h0 && ((&pv_183[30:23]) && (pv_183[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_711 = (pd_710[32] ? pd_710[31:0] : fnan_705);
+    assign go_782 = 1'h1;
 
     ohls_fp_add p1u21_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_833),
-        .a(pw_751),
-        .b(pq_832),
+        .in_valid(go_782),
+        .a(pw_703),
+        .b(pq_781),
         .sub(1'h0),
         .out_valid(p1u21_fp_add_valid),
         .result(p1u21_fp_add_result)
     );
-    assign fnan_846 = p1u21_fp_add_result;
-    assign pw_847 = (((&pd_839[30:23]) && (!(pd_839[22:0] == 23'h000000))) ? (pd_839 | 32'h00400000) : (((&pd_845[30:23]) && (!(pd_845[22:0] == 23'h000000))) ? (pd_845 | 32'h00400000) : (((((&pd_839[30:23]) && (pd_839[22:0] == 23'h000000)) && ((&pd_845[30:23]) && (pd_845[22:0] == 23'h000000))) && (!(pd_839[31] == pd_845[31]))) ? 32'hffc00000 : fnan_846)));
-    assign go_848 = 1'h1;
+    assign fnan_783 = p1u21_fp_add_result;
+    assign fov_784 = {((((&pw_703[30:23]) && (!(pw_703[22:0] == 23'h000000))) || ((&pq_781[30:23]) && (!(pq_781[22:0] == 23'h000000)))) || ((((&pw_703[30:23]) && (pw_703[22:0] == 23'h000000)) && ((&pq_781[30:23]) && (pq_781[22:0] == 23'h000000))) && (!(pw_703[31] == pq_781[31])))), (((&pw_703[30:23]) && (!(pw_703[22:0] == 23'h000000))) ? (pw_703 | 32'h00400000) : (((&pq_781[30:23]) && (!(pq_781[22:0] == 23'h000000))) ? (pq_781 | 32'h00400000) : (((((&pw_703[30:23]) && (pw_703[22:0] == 23'h000000)) && ((&pq_781[30:23]) && (pq_781[22:0] == 23'h000000))) && (!(pw_703[31] == pq_781[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_791 = (pd_790[32] ? pd_790[31:0] : fnan_783);
+    assign go_792 = 1'h1;
 
     ohls_fp_mul p1u22_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_848),
+        .in_valid(go_792),
         .a(w_319),
-        .b(pv_150),
+        .b(pv_182),
         .out_valid(p1u22_fp_mul_valid),
         .result(p1u22_fp_mul_result)
     );
-    assign fnan_857 = p1u22_fp_mul_result;
-    assign pw_858 = (((&pd_852[30:23]) && (!(pd_852[22:0] == 23'h000000))) ? (pd_852 | 32'h00400000) : (((&pd_856[30:23]) && (!(pd_856[22:0] == 23'h000000))) ? (pd_856 | 32'h00400000) : (((((&pd_852[30:23]) && (pd_852[22:0] == 23'h000000)) && (pd_856[30:0] == 31'h00000000)) || ((pd_852[30:0] == 31'h00000000) && ((&pd_856[30:23]) && (pd_856[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_857)));
-    assign go_936 = 1'h1;
+    assign fnan_793 = p1u22_fp_mul_result;
+    assign fov_794 = {((((&w_319[30:23]) && (!1'h0)) || ((&pv_182[30:23]) && (!(pv_182[22:0] == 23'h000000)))) || ((((&w_319[30:23]) && 1'h0) && (pv_182[30:0] == 31'h00000000)) || (1'h0 && ((&pv_182[30:23]) && (pv_182[22:0] == 23'h000000))))), (((&w_319[30:23]) && (!1'h0)) ? (w_319 | 32'h00400000) : (((&pv_182[30:23]) && (!(pv_182[22:0] == 23'h000000))) ? (pv_182 | 32'h00400000) : (((((&w_319[30:23]) && 1'h0) && (pv_182[30:0] == 31'h00000000)) || (1'h0 && ((&pv_182[30:23]) && (pv_182[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_799 = (pd_798[32] ? pd_798[31:0] : fnan_793);
+    assign go_877 = 1'h1;
 
     ohls_fp_add p1u23_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_936),
-        .a(pw_847),
-        .b(pq_935),
+        .in_valid(go_877),
+        .a(pw_791),
+        .b(pq_876),
         .sub(1'h0),
         .out_valid(p1u23_fp_add_valid),
         .result(p1u23_fp_add_result)
     );
-    assign fnan_949 = p1u23_fp_add_result;
-    assign pw_950 = (((&pd_942[30:23]) && (!(pd_942[22:0] == 23'h000000))) ? (pd_942 | 32'h00400000) : (((&pd_948[30:23]) && (!(pd_948[22:0] == 23'h000000))) ? (pd_948 | 32'h00400000) : (((((&pd_942[30:23]) && (pd_942[22:0] == 23'h000000)) && ((&pd_948[30:23]) && (pd_948[22:0] == 23'h000000))) && (!(pd_942[31] == pd_948[31]))) ? 32'hffc00000 : fnan_949)));
-    assign go_951 = 1'h1;
+    assign fnan_878 = p1u23_fp_add_result;
+    assign fov_879 = {((((&pw_791[30:23]) && (!(pw_791[22:0] == 23'h000000))) || ((&pq_876[30:23]) && (!(pq_876[22:0] == 23'h000000)))) || ((((&pw_791[30:23]) && (pw_791[22:0] == 23'h000000)) && ((&pq_876[30:23]) && (pq_876[22:0] == 23'h000000))) && (!(pw_791[31] == pq_876[31])))), (((&pw_791[30:23]) && (!(pw_791[22:0] == 23'h000000))) ? (pw_791 | 32'h00400000) : (((&pq_876[30:23]) && (!(pq_876[22:0] == 23'h000000))) ? (pq_876 | 32'h00400000) : (((((&pw_791[30:23]) && (pw_791[22:0] == 23'h000000)) && ((&pq_876[30:23]) && (pq_876[22:0] == 23'h000000))) && (!(pw_791[31] == pq_876[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_886 = (pd_885[32] ? pd_885[31:0] : fnan_878);
+    assign go_887 = 1'h1;
 
     ohls_fp_mul p1u24_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_951),
-        .a(w_271),
-        .b(pv_149),
+        .in_valid(go_887),
+        .a(w_279),
+        .b(pv_181),
         .out_valid(p1u24_fp_mul_valid),
         .result(p1u24_fp_mul_result)
     );
-    assign fnan_960 = p1u24_fp_mul_result;
-    assign pw_961 = (((&pd_955[30:23]) && (!(pd_955[22:0] == 23'h000000))) ? (pd_955 | 32'h00400000) : (((&pd_959[30:23]) && (!(pd_959[22:0] == 23'h000000))) ? (pd_959 | 32'h00400000) : (((((&pd_955[30:23]) && (pd_955[22:0] == 23'h000000)) && (pd_959[30:0] == 31'h00000000)) || ((pd_955[30:0] == 31'h00000000) && ((&pd_959[30:23]) && (pd_959[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_960)));
-    assign go_1046 = 1'h1;
+    assign fnan_888 = p1u24_fp_mul_result;
+    assign fov_889 = {((((&w_279[30:23]) && (!1'h0)) || ((&pv_181[30:23]) && (!(pv_181[22:0] == 23'h000000)))) || ((((&w_279[30:23]) && 1'h0) && (pv_181[30:0] == 31'h00000000)) || (1'h0 && ((&pv_181[30:23]) && (pv_181[22:0] == 23'h000000))))), (((&w_279[30:23]) && (!1'h0)) ? (w_279 | 32'h00400000) : (((&pv_181[30:23]) && (!(pv_181[22:0] == 23'h000000))) ? (pv_181 | 32'h00400000) : (((((&w_279[30:23]) && 1'h0) && (pv_181[30:0] == 31'h00000000)) || (1'h0 && ((&pv_181[30:23]) && (pv_181[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_894 = (pd_893[32] ? pd_893[31:0] : fnan_888);
+    assign go_979 = 1'h1;
 
     ohls_fp_add p1u25_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1046),
-        .a(pw_950),
-        .b(pq_1045),
+        .in_valid(go_979),
+        .a(pw_886),
+        .b(pq_978),
         .sub(1'h0),
         .out_valid(p1u25_fp_add_valid),
         .result(p1u25_fp_add_result)
     );
-    assign fnan_1059 = p1u25_fp_add_result;
-    assign pw_1060 = (((&pd_1052[30:23]) && (!(pd_1052[22:0] == 23'h000000))) ? (pd_1052 | 32'h00400000) : (((&pd_1058[30:23]) && (!(pd_1058[22:0] == 23'h000000))) ? (pd_1058 | 32'h00400000) : (((((&pd_1052[30:23]) && (pd_1052[22:0] == 23'h000000)) && ((&pd_1058[30:23]) && (pd_1058[22:0] == 23'h000000))) && (!(pd_1052[31] == pd_1058[31]))) ? 32'hffc00000 : fnan_1059)));
-    assign go_1061 = 1'h1;
+    assign fnan_980 = p1u25_fp_add_result;
+    assign fov_981 = {((((&pw_886[30:23]) && (!(pw_886[22:0] == 23'h000000))) || ((&pq_978[30:23]) && (!(pq_978[22:0] == 23'h000000)))) || ((((&pw_886[30:23]) && (pw_886[22:0] == 23'h000000)) && ((&pq_978[30:23]) && (pq_978[22:0] == 23'h000000))) && (!(pw_886[31] == pq_978[31])))), (((&pw_886[30:23]) && (!(pw_886[22:0] == 23'h000000))) ? (pw_886 | 32'h00400000) : (((&pq_978[30:23]) && (!(pq_978[22:0] == 23'h000000))) ? (pq_978 | 32'h00400000) : (((((&pw_886[30:23]) && (pw_886[22:0] == 23'h000000)) && ((&pq_978[30:23]) && (pq_978[22:0] == 23'h000000))) && (!(pw_886[31] == pq_978[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_988 = (pd_987[32] ? pd_987[31:0] : fnan_980);
+    assign go_989 = 1'h1;
 
     ohls_fp_mul p1u26_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1061),
-        .a(w_230),
-        .b(pv_148),
+        .in_valid(go_989),
+        .a(w_246),
+        .b(pv_180),
         .out_valid(p1u26_fp_mul_valid),
         .result(p1u26_fp_mul_result)
     );
-    assign fnan_1070 = p1u26_fp_mul_result;
-    assign pw_1071 = (((&pd_1065[30:23]) && (!(pd_1065[22:0] == 23'h000000))) ? (pd_1065 | 32'h00400000) : (((&pd_1069[30:23]) && (!(pd_1069[22:0] == 23'h000000))) ? (pd_1069 | 32'h00400000) : (((((&pd_1065[30:23]) && (pd_1065[22:0] == 23'h000000)) && (pd_1069[30:0] == 31'h00000000)) || ((pd_1065[30:0] == 31'h00000000) && ((&pd_1069[30:23]) && (pd_1069[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1070)));
-    assign go_1163 = 1'h1;
+    assign fnan_990 = p1u26_fp_mul_result;
+    assign fov_991 = {((((&w_246[30:23]) && (!1'h0)) || ((&pv_180[30:23]) && (!(pv_180[22:0] == 23'h000000)))) || ((((&w_246[30:23]) && 1'h0) && (pv_180[30:0] == 31'h00000000)) || (1'h0 && ((&pv_180[30:23]) && (pv_180[22:0] == 23'h000000))))), (((&w_246[30:23]) && (!1'h0)) ? (w_246 | 32'h00400000) : (((&pv_180[30:23]) && (!(pv_180[22:0] == 23'h000000))) ? (pv_180 | 32'h00400000) : (((((&w_246[30:23]) && 1'h0) && (pv_180[30:0] == 31'h00000000)) || (1'h0 && ((&pv_180[30:23]) && (pv_180[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_996 = (pd_995[32] ? pd_995[31:0] : fnan_990);
+    assign go_1088 = 1'h1;
 
     ohls_fp_add p1u27_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1163),
-        .a(pw_1060),
-        .b(pq_1162),
+        .in_valid(go_1088),
+        .a(pw_988),
+        .b(pq_1087),
         .sub(1'h0),
         .out_valid(p1u27_fp_add_valid),
         .result(p1u27_fp_add_result)
     );
-    assign fnan_1176 = p1u27_fp_add_result;
-    assign pw_1177 = (((&pd_1169[30:23]) && (!(pd_1169[22:0] == 23'h000000))) ? (pd_1169 | 32'h00400000) : (((&pd_1175[30:23]) && (!(pd_1175[22:0] == 23'h000000))) ? (pd_1175 | 32'h00400000) : (((((&pd_1169[30:23]) && (pd_1169[22:0] == 23'h000000)) && ((&pd_1175[30:23]) && (pd_1175[22:0] == 23'h000000))) && (!(pd_1169[31] == pd_1175[31]))) ? 32'hffc00000 : fnan_1176)));
-    assign go_1178 = 1'h1;
+    assign fnan_1089 = p1u27_fp_add_result;
+    assign fov_1090 = {((((&pw_988[30:23]) && (!(pw_988[22:0] == 23'h000000))) || ((&pq_1087[30:23]) && (!(pq_1087[22:0] == 23'h000000)))) || ((((&pw_988[30:23]) && (pw_988[22:0] == 23'h000000)) && ((&pq_1087[30:23]) && (pq_1087[22:0] == 23'h000000))) && (!(pw_988[31] == pq_1087[31])))), (((&pw_988[30:23]) && (!(pw_988[22:0] == 23'h000000))) ? (pw_988 | 32'h00400000) : (((&pq_1087[30:23]) && (!(pq_1087[22:0] == 23'h000000))) ? (pq_1087 | 32'h00400000) : (((((&pw_988[30:23]) && (pw_988[22:0] == 23'h000000)) && ((&pq_1087[30:23]) && (pq_1087[22:0] == 23'h000000))) && (!(pw_988[31] == pq_1087[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_1097 = (pd_1096[32] ? pd_1096[31:0] : fnan_1089);
+    assign go_1098 = 1'h1;
 
     ohls_fp_mul p1u28_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1178),
-        .a(w_196),
-        .b(pv_147),
+        .in_valid(go_1098),
+        .a(w_220),
+        .b(pv_179),
         .out_valid(p1u28_fp_mul_valid),
         .result(p1u28_fp_mul_result)
     );
-    assign fnan_1187 = p1u28_fp_mul_result;
-    assign pw_1188 = (((&pd_1182[30:23]) && (!(pd_1182[22:0] == 23'h000000))) ? (pd_1182 | 32'h00400000) : (((&pd_1186[30:23]) && (!(pd_1186[22:0] == 23'h000000))) ? (pd_1186 | 32'h00400000) : (((((&pd_1182[30:23]) && (pd_1182[22:0] == 23'h000000)) && (pd_1186[30:0] == 31'h00000000)) || ((pd_1182[30:0] == 31'h00000000) && ((&pd_1186[30:23]) && (pd_1186[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1187)));
-    assign go_1287 = 1'h1;
+    assign fnan_1099 = p1u28_fp_mul_result;
+    assign fov_1100 = {((((&w_220[30:23]) && (!1'h0)) || ((&pv_179[30:23]) && (!(pv_179[22:0] == 23'h000000)))) || ((((&w_220[30:23]) && 1'h0) && (pv_179[30:0] == 31'h00000000)) || (1'h0 && ((&pv_179[30:23]) && (pv_179[22:0] == 23'h000000))))), (((&w_220[30:23]) && (!1'h0)) ? (w_220 | 32'h00400000) : (((&pv_179[30:23]) && (!(pv_179[22:0] == 23'h000000))) ? (pv_179 | 32'h00400000) : (((((&w_220[30:23]) && 1'h0) && (pv_179[30:0] == 31'h00000000)) || (1'h0 && ((&pv_179[30:23]) && (pv_179[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_1105 = (pd_1104[32] ? pd_1104[31:0] : fnan_1099);
+    assign go_1204 = 1'h1;
 
     ohls_fp_add p1u29_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1287),
-        .a(pw_1177),
-        .b(pq_1286),
+        .in_valid(go_1204),
+        .a(pw_1097),
+        .b(pq_1203),
         .sub(1'h0),
         .out_valid(p1u29_fp_add_valid),
         .result(p1u29_fp_add_result)
     );
-    assign fnan_1300 = p1u29_fp_add_result;
-    assign pw_1301 = (((&pd_1293[30:23]) && (!(pd_1293[22:0] == 23'h000000))) ? (pd_1293 | 32'h00400000) : (((&pd_1299[30:23]) && (!(pd_1299[22:0] == 23'h000000))) ? (pd_1299 | 32'h00400000) : (((((&pd_1293[30:23]) && (pd_1293[22:0] == 23'h000000)) && ((&pd_1299[30:23]) && (pd_1299[22:0] == 23'h000000))) && (!(pd_1293[31] == pd_1299[31]))) ? 32'hffc00000 : fnan_1300)));
-    assign go_1302 = 1'h1;
+    assign fnan_1205 = p1u29_fp_add_result;
+    assign fov_1206 = {((((&pw_1097[30:23]) && (!(pw_1097[22:0] == 23'h000000))) || ((&pq_1203[30:23]) && (!(pq_1203[22:0] == 23'h000000)))) || ((((&pw_1097[30:23]) && (pw_1097[22:0] == 23'h000000)) && ((&pq_1203[30:23]) && (pq_1203[22:0] == 23'h000000))) && (!(pw_1097[31] == pq_1203[31])))), (((&pw_1097[30:23]) && (!(pw_1097[22:0] == 23'h000000))) ? (pw_1097 | 32'h00400000) : (((&pq_1203[30:23]) && (!(pq_1203[22:0] == 23'h000000))) ? (pq_1203 | 32'h00400000) : (((((&pw_1097[30:23]) && (pw_1097[22:0] == 23'h000000)) && ((&pq_1203[30:23]) && (pq_1203[22:0] == 23'h000000))) && (!(pw_1097[31] == pq_1203[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_1213 = (pd_1212[32] ? pd_1212[31:0] : fnan_1205);
+    assign go_1214 = 1'h1;
 
     ohls_fp_mul p1u30_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1302),
-        .a(w_169),
-        .b(pv_146),
+        .in_valid(go_1214),
+        .a(w_201),
+        .b(pv_178),
         .out_valid(p1u30_fp_mul_valid),
         .result(p1u30_fp_mul_result)
     );
-    assign fnan_1311 = p1u30_fp_mul_result;
-    assign pw_1312 = (((&pd_1306[30:23]) && (!(pd_1306[22:0] == 23'h000000))) ? (pd_1306 | 32'h00400000) : (((&pd_1310[30:23]) && (!(pd_1310[22:0] == 23'h000000))) ? (pd_1310 | 32'h00400000) : (((((&pd_1306[30:23]) && (pd_1306[22:0] == 23'h000000)) && (pd_1310[30:0] == 31'h00000000)) || ((pd_1306[30:0] == 31'h00000000) && ((&pd_1310[30:23]) && (pd_1310[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_1311)));
-    assign go_1418 = 1'h1;
+    assign fnan_1215 = p1u30_fp_mul_result;
+    assign fov_1216 = {((((&w_201[30:23]) && (!1'h0)) || ((&pv_178[30:23]) && (!(pv_178[22:0] == 23'h000000)))) || ((((&w_201[30:23]) && 1'h0) && (pv_178[30:0] == 31'h00000000)) || (1'h0 && ((&pv_178[30:23]) && (pv_178[22:0] == 23'h000000))))), (((&w_201[30:23]) && (!1'h0)) ? (w_201 | 32'h00400000) : (((&pv_178[30:23]) && (!(pv_178[22:0] == 23'h000000))) ? (pv_178 | 32'h00400000) : (((((&w_201[30:23]) && 1'h0) && (pv_178[30:0] == 31'h00000000)) || (1'h0 && ((&pv_178[30:23]) && (pv_178[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_1221 = (pd_1220[32] ? pd_1220[31:0] : fnan_1215);
+    assign go_1327 = 1'h1;
 
     ohls_fp_add p1u31_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1418),
-        .a(pw_1301),
-        .b(pq_1417),
+        .in_valid(go_1327),
+        .a(pw_1213),
+        .b(pq_1326),
         .sub(1'h0),
         .out_valid(p1u31_fp_add_valid),
         .result(p1u31_fp_add_result)
     );
-    assign fnan_1431 = p1u31_fp_add_result;
-    assign pw_1432 = (((&pd_1424[30:23]) && (!(pd_1424[22:0] == 23'h000000))) ? (pd_1424 | 32'h00400000) : (((&pd_1430[30:23]) && (!(pd_1430[22:0] == 23'h000000))) ? (pd_1430 | 32'h00400000) : (((((&pd_1424[30:23]) && (pd_1424[22:0] == 23'h000000)) && ((&pd_1430[30:23]) && (pd_1430[22:0] == 23'h000000))) && (!(pd_1424[31] == pd_1430[31]))) ? 32'hffc00000 : fnan_1431)));
-    assign w_1433 = {32'h00000000, y_base};
-    assign pw_1434 = (w_1433 + pw_165);
-    assign pv_1579 = v0_i;
-    assign w_1580 = 32'h00000001;
-    assign pw_1581 = (pv_1579 + w_1580);
-    assign pv_146 = ((p1_valid[30] && 1'h1) ? pv_147 : v16_window_14);
-    assign pv_147 = ((p1_valid[31] && 1'h1) ? pv_148 : v15_window_13);
-    assign pv_148 = ((p1_valid[32] && 1'h1) ? pv_149 : v14_window_12);
-    assign pv_149 = ((p1_valid[33] && 1'h1) ? pv_150 : v13_window_11);
-    assign pv_150 = ((p1_valid[34] && 1'h1) ? pv_151 : v12_window_10);
-    assign pv_151 = ((p1_valid[35] && 1'h1) ? pv_152 : v11_window_9);
-    assign pv_152 = ((p1_valid[36] && 1'h1) ? pv_153 : v10_window_8);
-    assign pv_153 = ((p1_valid[37] && 1'h1) ? pv_154 : v9_window_7);
-    assign pv_154 = ((p1_valid[38] && 1'h1) ? pv_155 : v8_window_6);
-    assign pv_155 = ((p1_valid[39] && 1'h1) ? pv_156 : v7_window_5);
-    assign pv_156 = ((p1_valid[40] && 1'h1) ? pv_157 : v6_window_4);
-    assign pv_157 = ((p1_valid[41] && 1'h1) ? pv_158 : v5_window_3);
-    assign pv_158 = ((p1_valid[42] && 1'h1) ? pv_159 : v4_window_2);
-    assign pv_159 = ((p1_valid[43] && 1'h1) ? pv_160 : v3_window_1);
-    assign pv_160 = ((p1_valid[44] && 1'h1) ? pld_167 : v2_window_0);
+    assign fnan_1328 = p1u31_fp_add_result;
+    assign fov_1329 = {((((&pw_1213[30:23]) && (!(pw_1213[22:0] == 23'h000000))) || ((&pq_1326[30:23]) && (!(pq_1326[22:0] == 23'h000000)))) || ((((&pw_1213[30:23]) && (pw_1213[22:0] == 23'h000000)) && ((&pq_1326[30:23]) && (pq_1326[22:0] == 23'h000000))) && (!(pw_1213[31] == pq_1326[31])))), (((&pw_1213[30:23]) && (!(pw_1213[22:0] == 23'h000000))) ? (pw_1213 | 32'h00400000) : (((&pq_1326[30:23]) && (!(pq_1326[22:0] == 23'h000000))) ? (pq_1326 | 32'h00400000) : (((((&pw_1213[30:23]) && (pw_1213[22:0] == 23'h000000)) && ((&pq_1326[30:23]) && (pq_1326[22:0] == 23'h000000))) && (!(pw_1213[31] == pq_1326[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_1336 = (pd_1335[32] ? pd_1335[31:0] : fnan_1328);
+    assign w_1337 = {32'h00000000, y_base};
+    assign pw_1338 = (w_1337 + pw_197);
+    assign pv_1483 = v0_i;
+    assign w_1484 = 32'h00000001;
+    assign pw_1485 = (pv_1483 + w_1484);
+    assign pv_178 = ((p1_valid[30] && 1'h1) ? pv_179 : v16_window_14);
+    assign pv_179 = ((p1_valid[31] && 1'h1) ? pv_180 : v15_window_13);
+    assign pv_180 = ((p1_valid[32] && 1'h1) ? pv_181 : v14_window_12);
+    assign pv_181 = ((p1_valid[33] && 1'h1) ? pv_182 : v13_window_11);
+    assign pv_182 = ((p1_valid[34] && 1'h1) ? pv_183 : v12_window_10);
+    assign pv_183 = ((p1_valid[35] && 1'h1) ? pv_184 : v11_window_9);
+    assign pv_184 = ((p1_valid[36] && 1'h1) ? pv_185 : v10_window_8);
+    assign pv_185 = ((p1_valid[37] && 1'h1) ? pv_186 : v9_window_7);
+    assign pv_186 = ((p1_valid[38] && 1'h1) ? pv_187 : v8_window_6);
+    assign pv_187 = ((p1_valid[39] && 1'h1) ? pv_188 : v7_window_5);
+    assign pv_188 = ((p1_valid[40] && 1'h1) ? pv_189 : v6_window_4);
+    assign pv_189 = ((p1_valid[41] && 1'h1) ? pv_190 : v5_window_3);
+    assign pv_190 = ((p1_valid[42] && 1'h1) ? pv_191 : v4_window_2);
+    assign pv_191 = ((p1_valid[43] && 1'h1) ? pv_192 : v3_window_1);
+    assign pv_192 = ((p1_valid[44] && 1'h1) ? pld_199 : v2_window_0);
 
     ohls_delay_ram #(  // fir_constant.cl:27:20
         .WIDTH(32),
         .DEPTH(70)
-    ) pq_832_line (
+    ) pq_781_line (
         .clk(clk),
         .rst(rst),
         .en(((state == 16'h0021) && (1'h1 && p1_en))),
-        .in(pw_762),
-        .out(pq_832)
+        .in(pw_711),
+        .out(pq_781)
     );
 
     ohls_delay_ram #(  // fir_constant.cl:27:20
         .WIDTH(32),
         .DEPTH(77)
-    ) pq_935_line (
+    ) pq_876_line (
         .clk(clk),
         .rst(rst),
         .en(((state == 16'h0021) && (1'h1 && p1_en))),
-        .in(pw_858),
-        .out(pq_935)
+        .in(pw_799),
+        .out(pq_876)
     );
 
     ohls_delay_ram #(  // fir_constant.cl:27:20
         .WIDTH(32),
         .DEPTH(84)
-    ) pq_1045_line (
+    ) pq_978_line (
         .clk(clk),
         .rst(rst),
         .en(((state == 16'h0021) && (1'h1 && p1_en))),
-        .in(pw_961),
-        .out(pq_1045)
+        .in(pw_894),
+        .out(pq_978)
     );
 
     ohls_delay_ram #(  // fir_constant.cl:27:20
         .WIDTH(32),
         .DEPTH(91)
-    ) pq_1162_line (
+    ) pq_1087_line (
         .clk(clk),
         .rst(rst),
         .en(((state == 16'h0021) && (1'h1 && p1_en))),
-        .in(pw_1071),
-        .out(pq_1162)
+        .in(pw_996),
+        .out(pq_1087)
     );
 
     ohls_delay_ram #(  // fir_constant.cl:27:20
         .WIDTH(32),
         .DEPTH(98)
-    ) pq_1286_line (
+    ) pq_1203_line (
         .clk(clk),
         .rst(rst),
         .en(((state == 16'h0021) && (1'h1 && p1_en))),
-        .in(pw_1188),
-        .out(pq_1286)
+        .in(pw_1105),
+        .out(pq_1203)
     );
 
     ohls_delay_ram #(  // fir_constant.cl:27:20
         .WIDTH(32),
         .DEPTH(105)
-    ) pq_1417_line (
+    ) pq_1326_line (
         .clk(clk),
         .rst(rst),
         .en(((state == 16'h0021) && (1'h1 && p1_en))),
-        .in(pw_1312),
-        .out(pq_1417)
+        .in(pw_1221),
+        .out(pq_1326)
     );
 
     ohls_delay_ram #(  // fir_constant.cl:28:9
         .WIDTH(64),
         .DEPTH(144)
-    ) pq_1578_line (
+    ) pq_1482_line (
         .clk(clk),
         .rst(rst),
         .en(((state == 16'h0021) && (1'h1 && p1_en))),
-        .in(pw_1434),
-        .out(pq_1578)
+        .in(pw_1338),
+        .out(pq_1482)
     );
-    assign p1_stall = (((((p1_valid[0] && 1'h1) && pw_145) && (!x_ld_req_ready)) || ((p1_valid[44] && 1'h1) && (!x_ld_resp_valid))) || ((p1_valid[144] && 1'h1) && (!y_st_req_ready)));
+    assign p1_stall = (((((p1_valid[0] && 1'h1) && pw_177) && (!x_ld_req_ready)) || ((p1_valid[44] && 1'h1) && (!x_ld_resp_valid))) || ((p1_valid[144] && 1'h1) && (!y_st_req_ready)));
 
     always @(posedge clk) begin
         p1_apart <= (1'h1 && (((x_size == 32'h00000000) || (y_size == 32'h00000000)) || ((({1'h0, x_base} + {1'h0, x_size}) <= {1'h0, y_base}) || (({1'h0, y_base} + {1'h0, y_size}) <= {1'h0, x_base}))));
     end
-    assign w_1582 = 32'h00000000;
-    assign w_1583 = 32'h00000000;
-    assign w_1584 = 64'h0000000000000000;
+    assign w_1486 = 32'h00000000;
+    assign w_1487 = 32'h00000000;
+    assign w_1488 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -2014,21 +1982,21 @@ module fir_datapath (
             u47_fp_mul_issued <= 1'h0;
             y_wr_issued <= 1'h0;
             y_wr_beat <= 8'h00;
-            got_128 <= 1'h0;
-            got_129 <= 1'h0;
-            got_130 <= 1'h0;
-            got_131 <= 1'h0;
-            got_132 <= 1'h0;
-            got_133 <= 1'h0;
-            got_134 <= 1'h0;
-            got_135 <= 1'h0;
-            got_136 <= 1'h0;
-            got_137 <= 1'h0;
-            got_138 <= 1'h0;
-            got_139 <= 1'h0;
-            got_140 <= 1'h0;
-            got_141 <= 1'h0;
-            got_142 <= 1'h0;
+            got_160 <= 1'h0;
+            got_161 <= 1'h0;
+            got_162 <= 1'h0;
+            got_163 <= 1'h0;
+            got_164 <= 1'h0;
+            got_165 <= 1'h0;
+            got_166 <= 1'h0;
+            got_167 <= 1'h0;
+            got_168 <= 1'h0;
+            got_169 <= 1'h0;
+            got_170 <= 1'h0;
+            got_171 <= 1'h0;
+            got_172 <= 1'h0;
+            got_173 <= 1'h0;
+            got_174 <= 1'h0;
             p1_valid <= 189'h000000000000000000000000000000000000000000000000;
             p1_admit <= 1'h0;
             p1_go <= 1'h0;
@@ -2066,97 +2034,97 @@ module fir_datapath (
             if ((state == 16'h000a)) state <= 16'h0009;
             if ((state == 16'h000b)) v0_i <= w_14;
             if ((state == 16'h000b)) state <= 16'h0008;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v16_window_14 <= w_16;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v15_window_13 <= w_17;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v14_window_12 <= w_18;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v13_window_11 <= w_19;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v12_window_10 <= w_20;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v11_window_9 <= w_21;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v10_window_8 <= w_22;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v9_window_7 <= w_23;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v8_window_6 <= w_24;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v7_window_5 <= w_25;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v6_window_4 <= w_26;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v5_window_3 <= w_27;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v4_window_2 <= w_28;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) v3_window_1 <= w_29;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v16_window_14 <= w_16;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v15_window_13 <= w_17;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v14_window_12 <= w_18;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v13_window_11 <= w_19;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v12_window_10 <= w_20;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v11_window_9 <= w_21;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v10_window_8 <= w_22;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v9_window_7 <= w_23;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v8_window_6 <= w_24;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v7_window_5 <= w_25;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v6_window_4 <= w_26;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v5_window_3 <= w_27;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v4_window_2 <= w_28;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v3_window_1 <= w_29;
             if (((state == 16'h000c) && 1'h1)) u32_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u32_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u32_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u34_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u34_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u34_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u35_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u35_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u35_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u36_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u36_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u36_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u37_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u37_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u37_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u38_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u38_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u38_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u39_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u39_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u39_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u40_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u40_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u40_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u41_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u41_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u41_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u42_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u42_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u42_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u43_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u43_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u43_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u44_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u44_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u44_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u45_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u45_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u45_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u46_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u46_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u46_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u47_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) u47_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) q_127 <= w_126;
-            if (((state == 16'h000c) && u32_fp_mul_valid)) r_46 <= (((&w_44[30:23]) && (!1'h0)) ? (w_44 | 32'h00400000) : (((&w_29[30:23]) && (!(w_29[22:0] == 23'h000000))) ? (w_29 | 32'h00400000) : (((((&w_44[30:23]) && 1'h0) && (w_29[30:0] == 31'h00000000)) || (1'h0 && ((&w_29[30:23]) && (w_29[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_45)));
-            if (((state == 16'h000c) && u32_fp_mul_valid)) got_128 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_128 <= 1'h0;
-            if (((state == 16'h000c) && u34_fp_mul_valid)) r_52 <= (((&w_49[30:23]) && (!1'h0)) ? (w_49 | 32'h00400000) : (((&w_28[30:23]) && (!(w_28[22:0] == 23'h000000))) ? (w_28 | 32'h00400000) : (((((&w_49[30:23]) && 1'h0) && (w_28[30:0] == 31'h00000000)) || (1'h0 && ((&w_28[30:23]) && (w_28[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_51)));
-            if (((state == 16'h000c) && u34_fp_mul_valid)) got_129 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_129 <= 1'h0;
-            if (((state == 16'h000c) && u35_fp_mul_valid)) r_58 <= (((&w_55[30:23]) && (!1'h0)) ? (w_55 | 32'h00400000) : (((&w_27[30:23]) && (!(w_27[22:0] == 23'h000000))) ? (w_27 | 32'h00400000) : (((((&w_55[30:23]) && 1'h0) && (w_27[30:0] == 31'h00000000)) || (1'h0 && ((&w_27[30:23]) && (w_27[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_57)));
-            if (((state == 16'h000c) && u35_fp_mul_valid)) got_130 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_130 <= 1'h0;
-            if (((state == 16'h000c) && u36_fp_mul_valid)) r_64 <= (((&w_61[30:23]) && (!1'h0)) ? (w_61 | 32'h00400000) : (((&w_26[30:23]) && (!(w_26[22:0] == 23'h000000))) ? (w_26 | 32'h00400000) : (((((&w_61[30:23]) && 1'h0) && (w_26[30:0] == 31'h00000000)) || (1'h0 && ((&w_26[30:23]) && (w_26[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_63)));
-            if (((state == 16'h000c) && u36_fp_mul_valid)) got_131 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_131 <= 1'h0;
-            if (((state == 16'h000c) && u37_fp_mul_valid)) r_70 <= (((&w_67[30:23]) && (!1'h1)) ? (w_67 | 32'h00400000) : (((&w_25[30:23]) && (!(w_25[22:0] == 23'h000000))) ? (w_25 | 32'h00400000) : (((((&w_67[30:23]) && 1'h1) && (w_25[30:0] == 31'h00000000)) || (1'h0 && ((&w_25[30:23]) && (w_25[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_69)));
-            if (((state == 16'h000c) && u37_fp_mul_valid)) got_132 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_132 <= 1'h0;
-            if (((state == 16'h000c) && u38_fp_mul_valid)) r_76 <= (((&w_73[30:23]) && (!1'h0)) ? (w_73 | 32'h00400000) : (((&w_24[30:23]) && (!(w_24[22:0] == 23'h000000))) ? (w_24 | 32'h00400000) : (((((&w_73[30:23]) && 1'h0) && (w_24[30:0] == 31'h00000000)) || (1'h0 && ((&w_24[30:23]) && (w_24[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_75)));
-            if (((state == 16'h000c) && u38_fp_mul_valid)) got_133 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_133 <= 1'h0;
-            if (((state == 16'h000c) && u39_fp_mul_valid)) r_82 <= (((&w_79[30:23]) && (!1'h0)) ? (w_79 | 32'h00400000) : (((&w_23[30:23]) && (!(w_23[22:0] == 23'h000000))) ? (w_23 | 32'h00400000) : (((((&w_79[30:23]) && 1'h0) && (w_23[30:0] == 31'h00000000)) || (1'h0 && ((&w_23[30:23]) && (w_23[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_81)));
-            if (((state == 16'h000c) && u39_fp_mul_valid)) got_134 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_134 <= 1'h0;
-            if (((state == 16'h000c) && u40_fp_mul_valid)) r_87 <= (((&w_79[30:23]) && (!1'h0)) ? (w_79 | 32'h00400000) : (((&w_22[30:23]) && (!(w_22[22:0] == 23'h000000))) ? (w_22 | 32'h00400000) : (((((&w_79[30:23]) && 1'h0) && (w_22[30:0] == 31'h00000000)) || (1'h0 && ((&w_22[30:23]) && (w_22[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_86)));
-            if (((state == 16'h000c) && u40_fp_mul_valid)) got_135 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_135 <= 1'h0;
-            if (((state == 16'h000c) && u41_fp_mul_valid)) r_92 <= (((&w_73[30:23]) && (!1'h0)) ? (w_73 | 32'h00400000) : (((&w_21[30:23]) && (!(w_21[22:0] == 23'h000000))) ? (w_21 | 32'h00400000) : (((((&w_73[30:23]) && 1'h0) && (w_21[30:0] == 31'h00000000)) || (1'h0 && ((&w_21[30:23]) && (w_21[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_91)));
-            if (((state == 16'h000c) && u41_fp_mul_valid)) got_136 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_136 <= 1'h0;
-            if (((state == 16'h000c) && u42_fp_mul_valid)) r_97 <= (((&w_67[30:23]) && (!1'h1)) ? (w_67 | 32'h00400000) : (((&w_20[30:23]) && (!(w_20[22:0] == 23'h000000))) ? (w_20 | 32'h00400000) : (((((&w_67[30:23]) && 1'h1) && (w_20[30:0] == 31'h00000000)) || (1'h0 && ((&w_20[30:23]) && (w_20[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_96)));
-            if (((state == 16'h000c) && u42_fp_mul_valid)) got_137 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_137 <= 1'h0;
-            if (((state == 16'h000c) && u43_fp_mul_valid)) r_102 <= (((&w_61[30:23]) && (!1'h0)) ? (w_61 | 32'h00400000) : (((&w_19[30:23]) && (!(w_19[22:0] == 23'h000000))) ? (w_19 | 32'h00400000) : (((((&w_61[30:23]) && 1'h0) && (w_19[30:0] == 31'h00000000)) || (1'h0 && ((&w_19[30:23]) && (w_19[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_101)));
-            if (((state == 16'h000c) && u43_fp_mul_valid)) got_138 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_138 <= 1'h0;
-            if (((state == 16'h000c) && u44_fp_mul_valid)) r_107 <= (((&w_55[30:23]) && (!1'h0)) ? (w_55 | 32'h00400000) : (((&w_18[30:23]) && (!(w_18[22:0] == 23'h000000))) ? (w_18 | 32'h00400000) : (((((&w_55[30:23]) && 1'h0) && (w_18[30:0] == 31'h00000000)) || (1'h0 && ((&w_18[30:23]) && (w_18[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_106)));
-            if (((state == 16'h000c) && u44_fp_mul_valid)) got_139 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_139 <= 1'h0;
-            if (((state == 16'h000c) && u45_fp_mul_valid)) r_112 <= (((&w_49[30:23]) && (!1'h0)) ? (w_49 | 32'h00400000) : (((&w_17[30:23]) && (!(w_17[22:0] == 23'h000000))) ? (w_17 | 32'h00400000) : (((((&w_49[30:23]) && 1'h0) && (w_17[30:0] == 31'h00000000)) || (1'h0 && ((&w_17[30:23]) && (w_17[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_111)));
-            if (((state == 16'h000c) && u45_fp_mul_valid)) got_140 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_140 <= 1'h0;
-            if (((state == 16'h000c) && u46_fp_mul_valid)) r_117 <= (((&w_44[30:23]) && (!1'h0)) ? (w_44 | 32'h00400000) : (((&w_16[30:23]) && (!(w_16[22:0] == 23'h000000))) ? (w_16 | 32'h00400000) : (((((&w_44[30:23]) && 1'h0) && (w_16[30:0] == 31'h00000000)) || (1'h0 && ((&w_16[30:23]) && (w_16[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_116)));
-            if (((state == 16'h000c) && u46_fp_mul_valid)) got_141 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_141 <= 1'h0;
-            if (((state == 16'h000c) && u47_fp_mul_valid)) r_122 <= (((&w_39[30:23]) && (!1'h0)) ? (w_39 | 32'h00400000) : (((&w_15[30:23]) && (!(w_15[22:0] == 23'h000000))) ? (w_15 | 32'h00400000) : (((((&w_39[30:23]) && 1'h0) && (w_15[30:0] == 31'h00000000)) || (1'h0 && ((&w_15[30:23]) && (w_15[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_121)));
-            if (((state == 16'h000c) && u47_fp_mul_valid)) got_142 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) got_142 <= 1'h0;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_128 || u32_fp_mul_valid)) && (got_129 || u34_fp_mul_valid)) && (got_130 || u35_fp_mul_valid)) && (got_131 || u36_fp_mul_valid)) && (got_132 || u37_fp_mul_valid)) && (got_133 || u38_fp_mul_valid)) && (got_134 || u39_fp_mul_valid)) && (got_135 || u40_fp_mul_valid)) && (got_136 || u41_fp_mul_valid)) && (got_137 || u42_fp_mul_valid)) && (got_138 || u43_fp_mul_valid)) && (got_139 || u44_fp_mul_valid)) && (got_140 || u45_fp_mul_valid)) && (got_141 || u46_fp_mul_valid)) && (got_142 || u47_fp_mul_valid)))) state <= 16'h000e;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u47_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) q_159 <= w_158;
+            if (((state == 16'h000c) && u32_fp_mul_valid)) r_49 <= (fov_48[32] ? fov_48[31:0] : fnan_47);
+            if (((state == 16'h000c) && u32_fp_mul_valid)) got_160 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_160 <= 1'h0;
+            if (((state == 16'h000c) && u34_fp_mul_valid)) r_57 <= (fov_56[32] ? fov_56[31:0] : fnan_55);
+            if (((state == 16'h000c) && u34_fp_mul_valid)) got_161 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_161 <= 1'h0;
+            if (((state == 16'h000c) && u35_fp_mul_valid)) r_65 <= (fov_64[32] ? fov_64[31:0] : fnan_63);
+            if (((state == 16'h000c) && u35_fp_mul_valid)) got_162 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_162 <= 1'h0;
+            if (((state == 16'h000c) && u36_fp_mul_valid)) r_73 <= (fov_72[32] ? fov_72[31:0] : fnan_71);
+            if (((state == 16'h000c) && u36_fp_mul_valid)) got_163 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_163 <= 1'h0;
+            if (((state == 16'h000c) && u37_fp_mul_valid)) r_81 <= (fov_80[32] ? fov_80[31:0] : fnan_79);
+            if (((state == 16'h000c) && u37_fp_mul_valid)) got_164 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_164 <= 1'h0;
+            if (((state == 16'h000c) && u38_fp_mul_valid)) r_89 <= (fov_88[32] ? fov_88[31:0] : fnan_87);
+            if (((state == 16'h000c) && u38_fp_mul_valid)) got_165 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_165 <= 1'h0;
+            if (((state == 16'h000c) && u39_fp_mul_valid)) r_97 <= (fov_96[32] ? fov_96[31:0] : fnan_95);
+            if (((state == 16'h000c) && u39_fp_mul_valid)) got_166 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_166 <= 1'h0;
+            if (((state == 16'h000c) && u40_fp_mul_valid)) r_104 <= (fov_103[32] ? fov_103[31:0] : fnan_102);
+            if (((state == 16'h000c) && u40_fp_mul_valid)) got_167 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_167 <= 1'h0;
+            if (((state == 16'h000c) && u41_fp_mul_valid)) r_111 <= (fov_110[32] ? fov_110[31:0] : fnan_109);
+            if (((state == 16'h000c) && u41_fp_mul_valid)) got_168 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_168 <= 1'h0;
+            if (((state == 16'h000c) && u42_fp_mul_valid)) r_118 <= (fov_117[32] ? fov_117[31:0] : fnan_116);
+            if (((state == 16'h000c) && u42_fp_mul_valid)) got_169 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_169 <= 1'h0;
+            if (((state == 16'h000c) && u43_fp_mul_valid)) r_125 <= (fov_124[32] ? fov_124[31:0] : fnan_123);
+            if (((state == 16'h000c) && u43_fp_mul_valid)) got_170 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_170 <= 1'h0;
+            if (((state == 16'h000c) && u44_fp_mul_valid)) r_132 <= (fov_131[32] ? fov_131[31:0] : fnan_130);
+            if (((state == 16'h000c) && u44_fp_mul_valid)) got_171 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_171 <= 1'h0;
+            if (((state == 16'h000c) && u45_fp_mul_valid)) r_139 <= (fov_138[32] ? fov_138[31:0] : fnan_137);
+            if (((state == 16'h000c) && u45_fp_mul_valid)) got_172 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_172 <= 1'h0;
+            if (((state == 16'h000c) && u46_fp_mul_valid)) r_146 <= (fov_145[32] ? fov_145[31:0] : fnan_144);
+            if (((state == 16'h000c) && u46_fp_mul_valid)) got_173 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_173 <= 1'h0;
+            if (((state == 16'h000c) && u47_fp_mul_valid)) r_153 <= (fov_152[32] ? fov_152[31:0] : fnan_151);
+            if (((state == 16'h000c) && u47_fp_mul_valid)) got_174 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_174 <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) state <= 16'h000e;
             if (((state == 16'h000d) && ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // fir_constant.cl:22:21
             if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) ld_36 <= x_rd_data;  // fir_constant.cl:22:21
             if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // fir_constant.cl:22:21
@@ -2166,71 +2134,71 @@ module fir_datapath (
             if (((state == 16'h000e) && u32_fp_mul_valid)) v2_window_0 <= v_37;
             if (((state == 16'h000e) && 1'h1)) u32_fp_mul_issued <= 1'h1;
             if (((state == 16'h000e) && u32_fp_mul_valid)) u32_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000e) && u32_fp_mul_valid)) r_41 <= (((&w_39[30:23]) && (!1'h0)) ? (w_39 | 32'h00400000) : (((&v_37[30:23]) && (!(v_37[22:0] == 23'h000000))) ? (v_37 | 32'h00400000) : (((((&w_39[30:23]) && 1'h0) && (v_37[30:0] == 31'h00000000)) || (1'h0 && ((&v_37[30:23]) && (v_37[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_40)));
+            if (((state == 16'h000e) && u32_fp_mul_valid)) r_42 <= (fov_41[32] ? fov_41[31:0] : fnan_40);
             if (((state == 16'h000e) && u32_fp_mul_valid)) state <= 16'h000f;
             if (((state == 16'h000f) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h000f) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h000f) && u33_fp_add_valid)) r_43 <= (((&w_38[30:23]) && (!1'h1)) ? (w_38 | 32'h00400000) : (((&r_41[30:23]) && (!(r_41[22:0] == 23'h000000))) ? (r_41 | 32'h00400000) : (((((&w_38[30:23]) && 1'h1) && ((&r_41[30:23]) && (r_41[22:0] == 23'h000000))) && (!(w_38[31] == r_41[31]))) ? 32'hffc00000 : fnan_42)));
+            if (((state == 16'h000f) && u33_fp_add_valid)) r_45 <= (fov_44[32] ? fov_44[31:0] : fnan_43);
             if (((state == 16'h000f) && u33_fp_add_valid)) state <= 16'h0010;
             if (((state == 16'h0010) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h0010) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h0010) && u33_fp_add_valid)) r_48 <= (((&r_43[30:23]) && (!(r_43[22:0] == 23'h000000))) ? (r_43 | 32'h00400000) : (((&r_46[30:23]) && (!(r_46[22:0] == 23'h000000))) ? (r_46 | 32'h00400000) : (((((&r_43[30:23]) && (r_43[22:0] == 23'h000000)) && ((&r_46[30:23]) && (r_46[22:0] == 23'h000000))) && (!(r_43[31] == r_46[31]))) ? 32'hffc00000 : fnan_47)));
+            if (((state == 16'h0010) && u33_fp_add_valid)) r_52 <= (fov_51[32] ? fov_51[31:0] : fnan_50);
             if (((state == 16'h0010) && u33_fp_add_valid)) state <= 16'h0011;
             if (((state == 16'h0011) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h0011) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h0011) && u33_fp_add_valid)) r_54 <= (((&r_48[30:23]) && (!(r_48[22:0] == 23'h000000))) ? (r_48 | 32'h00400000) : (((&r_52[30:23]) && (!(r_52[22:0] == 23'h000000))) ? (r_52 | 32'h00400000) : (((((&r_48[30:23]) && (r_48[22:0] == 23'h000000)) && ((&r_52[30:23]) && (r_52[22:0] == 23'h000000))) && (!(r_48[31] == r_52[31]))) ? 32'hffc00000 : fnan_53)));
+            if (((state == 16'h0011) && u33_fp_add_valid)) r_60 <= (fov_59[32] ? fov_59[31:0] : fnan_58);
             if (((state == 16'h0011) && u33_fp_add_valid)) state <= 16'h0012;
             if (((state == 16'h0012) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h0012) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h0012) && u33_fp_add_valid)) r_60 <= (((&r_54[30:23]) && (!(r_54[22:0] == 23'h000000))) ? (r_54 | 32'h00400000) : (((&r_58[30:23]) && (!(r_58[22:0] == 23'h000000))) ? (r_58 | 32'h00400000) : (((((&r_54[30:23]) && (r_54[22:0] == 23'h000000)) && ((&r_58[30:23]) && (r_58[22:0] == 23'h000000))) && (!(r_54[31] == r_58[31]))) ? 32'hffc00000 : fnan_59)));
+            if (((state == 16'h0012) && u33_fp_add_valid)) r_68 <= (fov_67[32] ? fov_67[31:0] : fnan_66);
             if (((state == 16'h0012) && u33_fp_add_valid)) state <= 16'h0013;
             if (((state == 16'h0013) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h0013) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h0013) && u33_fp_add_valid)) r_66 <= (((&r_60[30:23]) && (!(r_60[22:0] == 23'h000000))) ? (r_60 | 32'h00400000) : (((&r_64[30:23]) && (!(r_64[22:0] == 23'h000000))) ? (r_64 | 32'h00400000) : (((((&r_60[30:23]) && (r_60[22:0] == 23'h000000)) && ((&r_64[30:23]) && (r_64[22:0] == 23'h000000))) && (!(r_60[31] == r_64[31]))) ? 32'hffc00000 : fnan_65)));
+            if (((state == 16'h0013) && u33_fp_add_valid)) r_76 <= (fov_75[32] ? fov_75[31:0] : fnan_74);
             if (((state == 16'h0013) && u33_fp_add_valid)) state <= 16'h0014;
             if (((state == 16'h0014) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h0014) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h0014) && u33_fp_add_valid)) r_72 <= (((&r_66[30:23]) && (!(r_66[22:0] == 23'h000000))) ? (r_66 | 32'h00400000) : (((&r_70[30:23]) && (!(r_70[22:0] == 23'h000000))) ? (r_70 | 32'h00400000) : (((((&r_66[30:23]) && (r_66[22:0] == 23'h000000)) && ((&r_70[30:23]) && (r_70[22:0] == 23'h000000))) && (!(r_66[31] == r_70[31]))) ? 32'hffc00000 : fnan_71)));
+            if (((state == 16'h0014) && u33_fp_add_valid)) r_84 <= (fov_83[32] ? fov_83[31:0] : fnan_82);
             if (((state == 16'h0014) && u33_fp_add_valid)) state <= 16'h0015;
             if (((state == 16'h0015) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h0015) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h0015) && u33_fp_add_valid)) r_78 <= (((&r_72[30:23]) && (!(r_72[22:0] == 23'h000000))) ? (r_72 | 32'h00400000) : (((&r_76[30:23]) && (!(r_76[22:0] == 23'h000000))) ? (r_76 | 32'h00400000) : (((((&r_72[30:23]) && (r_72[22:0] == 23'h000000)) && ((&r_76[30:23]) && (r_76[22:0] == 23'h000000))) && (!(r_72[31] == r_76[31]))) ? 32'hffc00000 : fnan_77)));
+            if (((state == 16'h0015) && u33_fp_add_valid)) r_92 <= (fov_91[32] ? fov_91[31:0] : fnan_90);
             if (((state == 16'h0015) && u33_fp_add_valid)) state <= 16'h0016;
             if (((state == 16'h0016) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h0016) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h0016) && u33_fp_add_valid)) r_84 <= (((&r_78[30:23]) && (!(r_78[22:0] == 23'h000000))) ? (r_78 | 32'h00400000) : (((&r_82[30:23]) && (!(r_82[22:0] == 23'h000000))) ? (r_82 | 32'h00400000) : (((((&r_78[30:23]) && (r_78[22:0] == 23'h000000)) && ((&r_82[30:23]) && (r_82[22:0] == 23'h000000))) && (!(r_78[31] == r_82[31]))) ? 32'hffc00000 : fnan_83)));
+            if (((state == 16'h0016) && u33_fp_add_valid)) r_100 <= (fov_99[32] ? fov_99[31:0] : fnan_98);
             if (((state == 16'h0016) && u33_fp_add_valid)) state <= 16'h0017;
             if (((state == 16'h0017) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h0017) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h0017) && u33_fp_add_valid)) r_89 <= (((&r_84[30:23]) && (!(r_84[22:0] == 23'h000000))) ? (r_84 | 32'h00400000) : (((&r_87[30:23]) && (!(r_87[22:0] == 23'h000000))) ? (r_87 | 32'h00400000) : (((((&r_84[30:23]) && (r_84[22:0] == 23'h000000)) && ((&r_87[30:23]) && (r_87[22:0] == 23'h000000))) && (!(r_84[31] == r_87[31]))) ? 32'hffc00000 : fnan_88)));
+            if (((state == 16'h0017) && u33_fp_add_valid)) r_107 <= (fov_106[32] ? fov_106[31:0] : fnan_105);
             if (((state == 16'h0017) && u33_fp_add_valid)) state <= 16'h0018;
             if (((state == 16'h0018) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h0018) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h0018) && u33_fp_add_valid)) r_94 <= (((&r_89[30:23]) && (!(r_89[22:0] == 23'h000000))) ? (r_89 | 32'h00400000) : (((&r_92[30:23]) && (!(r_92[22:0] == 23'h000000))) ? (r_92 | 32'h00400000) : (((((&r_89[30:23]) && (r_89[22:0] == 23'h000000)) && ((&r_92[30:23]) && (r_92[22:0] == 23'h000000))) && (!(r_89[31] == r_92[31]))) ? 32'hffc00000 : fnan_93)));
+            if (((state == 16'h0018) && u33_fp_add_valid)) r_114 <= (fov_113[32] ? fov_113[31:0] : fnan_112);
             if (((state == 16'h0018) && u33_fp_add_valid)) state <= 16'h0019;
             if (((state == 16'h0019) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h0019) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h0019) && u33_fp_add_valid)) r_99 <= (((&r_94[30:23]) && (!(r_94[22:0] == 23'h000000))) ? (r_94 | 32'h00400000) : (((&r_97[30:23]) && (!(r_97[22:0] == 23'h000000))) ? (r_97 | 32'h00400000) : (((((&r_94[30:23]) && (r_94[22:0] == 23'h000000)) && ((&r_97[30:23]) && (r_97[22:0] == 23'h000000))) && (!(r_94[31] == r_97[31]))) ? 32'hffc00000 : fnan_98)));
+            if (((state == 16'h0019) && u33_fp_add_valid)) r_121 <= (fov_120[32] ? fov_120[31:0] : fnan_119);
             if (((state == 16'h0019) && u33_fp_add_valid)) state <= 16'h001a;
             if (((state == 16'h001a) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h001a) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h001a) && u33_fp_add_valid)) r_104 <= (((&r_99[30:23]) && (!(r_99[22:0] == 23'h000000))) ? (r_99 | 32'h00400000) : (((&r_102[30:23]) && (!(r_102[22:0] == 23'h000000))) ? (r_102 | 32'h00400000) : (((((&r_99[30:23]) && (r_99[22:0] == 23'h000000)) && ((&r_102[30:23]) && (r_102[22:0] == 23'h000000))) && (!(r_99[31] == r_102[31]))) ? 32'hffc00000 : fnan_103)));
+            if (((state == 16'h001a) && u33_fp_add_valid)) r_128 <= (fov_127[32] ? fov_127[31:0] : fnan_126);
             if (((state == 16'h001a) && u33_fp_add_valid)) state <= 16'h001b;
             if (((state == 16'h001b) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h001b) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h001b) && u33_fp_add_valid)) r_109 <= (((&r_104[30:23]) && (!(r_104[22:0] == 23'h000000))) ? (r_104 | 32'h00400000) : (((&r_107[30:23]) && (!(r_107[22:0] == 23'h000000))) ? (r_107 | 32'h00400000) : (((((&r_104[30:23]) && (r_104[22:0] == 23'h000000)) && ((&r_107[30:23]) && (r_107[22:0] == 23'h000000))) && (!(r_104[31] == r_107[31]))) ? 32'hffc00000 : fnan_108)));
+            if (((state == 16'h001b) && u33_fp_add_valid)) r_135 <= (fov_134[32] ? fov_134[31:0] : fnan_133);
             if (((state == 16'h001b) && u33_fp_add_valid)) state <= 16'h001c;
             if (((state == 16'h001c) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h001c) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h001c) && u33_fp_add_valid)) r_114 <= (((&r_109[30:23]) && (!(r_109[22:0] == 23'h000000))) ? (r_109 | 32'h00400000) : (((&r_112[30:23]) && (!(r_112[22:0] == 23'h000000))) ? (r_112 | 32'h00400000) : (((((&r_109[30:23]) && (r_109[22:0] == 23'h000000)) && ((&r_112[30:23]) && (r_112[22:0] == 23'h000000))) && (!(r_109[31] == r_112[31]))) ? 32'hffc00000 : fnan_113)));
+            if (((state == 16'h001c) && u33_fp_add_valid)) r_142 <= (fov_141[32] ? fov_141[31:0] : fnan_140);
             if (((state == 16'h001c) && u33_fp_add_valid)) state <= 16'h001d;
             if (((state == 16'h001d) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h001d) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h001d) && u33_fp_add_valid)) r_119 <= (((&r_114[30:23]) && (!(r_114[22:0] == 23'h000000))) ? (r_114 | 32'h00400000) : (((&r_117[30:23]) && (!(r_117[22:0] == 23'h000000))) ? (r_117 | 32'h00400000) : (((((&r_114[30:23]) && (r_114[22:0] == 23'h000000)) && ((&r_117[30:23]) && (r_117[22:0] == 23'h000000))) && (!(r_114[31] == r_117[31]))) ? 32'hffc00000 : fnan_118)));
+            if (((state == 16'h001d) && u33_fp_add_valid)) r_149 <= (fov_148[32] ? fov_148[31:0] : fnan_147);
             if (((state == 16'h001d) && u33_fp_add_valid)) state <= 16'h001e;
             if (((state == 16'h001e) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h001e) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h001e) && u33_fp_add_valid)) r_124 <= (((&r_119[30:23]) && (!(r_119[22:0] == 23'h000000))) ? (r_119 | 32'h00400000) : (((&r_122[30:23]) && (!(r_122[22:0] == 23'h000000))) ? (r_122 | 32'h00400000) : (((((&r_119[30:23]) && (r_119[22:0] == 23'h000000)) && ((&r_122[30:23]) && (r_122[22:0] == 23'h000000))) && (!(r_119[31] == r_122[31]))) ? 32'hffc00000 : fnan_123)));
+            if (((state == 16'h001e) && u33_fp_add_valid)) r_156 <= (fov_155[32] ? fov_155[31:0] : fnan_154);
             if (((state == 16'h001e) && u33_fp_add_valid)) state <= 16'h001f;
             if (((state == 16'h001f) && ((((state == 16'h001f) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // fir_constant.cl:28:9
             if (((state == 16'h001f) && (((state == 16'h001f) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // fir_constant.cl:28:9
@@ -2240,370 +2208,205 @@ module fir_datapath (
             if (((state == 16'h0020) && (1'h1 && y_wr_idle))) p1_valid <= 189'h000000000000000000000000000000000000000000000001;  // fir_constant.cl:18:5
             if (((state == 16'h0020) && (1'h1 && y_wr_idle))) p1_admit <= 1'h1;  // fir_constant.cl:18:5
             if (((state == 16'h0020) && (1'h1 && y_wr_idle))) state <= 16'h0021;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_go <= pw_145;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[30] && 1'h1) && p1_en))) v16_window_14 <= pv_147;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[31] && 1'h1) && p1_en))) v15_window_13 <= pv_148;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[32] && 1'h1) && p1_en))) v14_window_12 <= pv_149;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[33] && 1'h1) && p1_en))) v13_window_11 <= pv_150;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[34] && 1'h1) && p1_en))) v12_window_10 <= pv_151;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[35] && 1'h1) && p1_en))) v11_window_9 <= pv_152;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[36] && 1'h1) && p1_en))) v10_window_8 <= pv_153;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[37] && 1'h1) && p1_en))) v9_window_7 <= pv_154;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[38] && 1'h1) && p1_en))) v8_window_6 <= pv_155;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[39] && 1'h1) && p1_en))) v7_window_5 <= pv_156;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[40] && 1'h1) && p1_en))) v6_window_4 <= pv_157;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[41] && 1'h1) && p1_en))) v5_window_3 <= pv_158;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[42] && 1'h1) && p1_en))) v4_window_2 <= pv_159;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[43] && 1'h1) && p1_en))) v3_window_1 <= pv_160;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[44] && 1'h1) && p1_en))) v2_window_0 <= pld_167;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_171 <= w_169;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_172 <= pd_171;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_173 <= pd_172;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_174 <= pd_173;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_175 <= pld_167;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_176 <= pd_175;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_177 <= pd_176;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_178 <= pd_177;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_182 <= w_168;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_183 <= pd_182;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_184 <= pd_183;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_185 <= pd_184;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_186 <= pd_185;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_187 <= pd_186;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_188 <= pw_180;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_189 <= pd_188;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_190 <= pd_189;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_191 <= pd_190;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_192 <= pd_191;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_193 <= pd_192;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_198 <= w_196;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_199 <= pd_198;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_200 <= pd_199;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_201 <= pd_200;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_202 <= pv_160;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_203 <= pd_202;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_204 <= pd_203;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_205 <= pd_204;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_216 <= pw_195;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_go <= pw_177;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[30] && 1'h1) && p1_en))) v16_window_14 <= pv_179;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[31] && 1'h1) && p1_en))) v15_window_13 <= pv_180;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[32] && 1'h1) && p1_en))) v14_window_12 <= pv_181;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[33] && 1'h1) && p1_en))) v13_window_11 <= pv_182;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[34] && 1'h1) && p1_en))) v12_window_10 <= pv_183;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[35] && 1'h1) && p1_en))) v11_window_9 <= pv_184;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[36] && 1'h1) && p1_en))) v10_window_8 <= pv_185;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[37] && 1'h1) && p1_en))) v9_window_7 <= pv_186;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[38] && 1'h1) && p1_en))) v8_window_6 <= pv_187;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[39] && 1'h1) && p1_en))) v7_window_5 <= pv_188;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[40] && 1'h1) && p1_en))) v6_window_4 <= pv_189;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[41] && 1'h1) && p1_en))) v5_window_3 <= pv_190;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[42] && 1'h1) && p1_en))) v4_window_2 <= pv_191;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[43] && 1'h1) && p1_en))) v3_window_1 <= pv_192;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[44] && 1'h1) && p1_en))) v2_window_0 <= pld_199;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_205 <= fov_204;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_206 <= pd_205;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_207 <= pd_206;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_208 <= pd_207;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_213 <= fov_212;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_214 <= pd_213;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_215 <= pd_214;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_216 <= pd_215;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_217 <= pd_216;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_218 <= pd_217;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_219 <= pd_218;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_220 <= pd_219;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_221 <= pd_220;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_222 <= pq_214;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_223 <= pd_222;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_224 <= pd_223;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_224 <= fov_223;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_225 <= pd_224;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_226 <= pd_225;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_227 <= pd_226;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_232 <= w_230;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_233 <= pd_232;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_234 <= pd_233;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_235 <= pd_234;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_236 <= pv_159;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_237 <= pd_236;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_238 <= pd_237;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_239 <= pd_238;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_257 <= pw_229;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_258 <= pd_257;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_259 <= pd_258;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_260 <= pd_259;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_261 <= pd_260;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_262 <= pd_261;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_263 <= pq_255;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_264 <= pd_263;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_265 <= pd_264;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_266 <= pd_265;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_267 <= pd_266;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_268 <= pd_267;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_273 <= w_271;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_239 <= fov_238;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_240 <= pd_239;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_241 <= pd_240;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_242 <= pd_241;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_243 <= pd_242;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_244 <= pd_243;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_250 <= fov_249;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_251 <= pd_250;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_252 <= pd_251;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_253 <= pd_252;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_272 <= fov_271;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_273 <= pd_272;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_274 <= pd_273;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_275 <= pd_274;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_276 <= pd_275;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_277 <= pv_158;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_278 <= pd_277;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_279 <= pd_278;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_280 <= pd_279;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_305 <= pw_270;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_306 <= pd_305;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_307 <= pd_306;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_308 <= pd_307;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_309 <= pd_308;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_310 <= pd_309;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_311 <= pq_303;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_312 <= pd_311;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_277 <= pd_276;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_283 <= fov_282;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_284 <= pd_283;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_285 <= pd_284;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_286 <= pd_285;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_312 <= fov_311;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_313 <= pd_312;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_314 <= pd_313;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_315 <= pd_314;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_316 <= pd_315;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_321 <= w_319;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_322 <= pd_321;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_323 <= pd_322;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_317 <= pd_316;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_323 <= fov_322;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_324 <= pd_323;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_325 <= pv_157;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_325 <= pd_324;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_326 <= pd_325;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_327 <= pd_326;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_328 <= pd_327;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_360 <= pw_318;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_359 <= fov_358;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_360 <= pd_359;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_361 <= pd_360;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_362 <= pd_361;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_363 <= pd_362;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_364 <= pd_363;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_365 <= pd_364;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_366 <= pq_358;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_367 <= pd_366;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_368 <= pd_367;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_369 <= pd_368;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_370 <= pd_369;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_370 <= fov_369;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_371 <= pd_370;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_376 <= w_374;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_377 <= pd_376;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_378 <= pd_377;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_379 <= pd_378;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_380 <= pv_156;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_381 <= pd_380;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_382 <= pd_381;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_383 <= pd_382;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_422 <= pw_373;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_423 <= pd_422;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_424 <= pd_423;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_372 <= pd_371;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_373 <= pd_372;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_413 <= fov_412;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_414 <= pd_413;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_415 <= pd_414;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_416 <= pd_415;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_417 <= pd_416;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_418 <= pd_417;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_424 <= fov_423;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_425 <= pd_424;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_426 <= pd_425;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_427 <= pd_426;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_428 <= pq_420;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_429 <= pd_428;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_430 <= pd_429;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_431 <= pd_430;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_432 <= pd_431;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_433 <= pd_432;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_438 <= w_436;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_439 <= pd_438;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_440 <= pd_439;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_441 <= pd_440;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_442 <= pv_155;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_443 <= pd_442;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_444 <= pd_443;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_445 <= pd_444;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_491 <= pw_435;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_492 <= pd_491;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_493 <= pd_492;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_494 <= pd_493;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_495 <= pd_494;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_496 <= pd_495;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_497 <= pq_489;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_498 <= pd_497;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_499 <= pd_498;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_500 <= pd_499;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_501 <= pd_500;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_502 <= pd_501;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_507 <= w_505;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_508 <= pd_507;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_509 <= pd_508;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_510 <= pd_509;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_511 <= pv_154;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_512 <= pd_511;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_513 <= pd_512;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_514 <= pd_513;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_567 <= pw_504;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_568 <= pd_567;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_569 <= pd_568;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_570 <= pd_569;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_571 <= pd_570;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_572 <= pd_571;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_573 <= pq_565;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_574 <= pd_573;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_575 <= pd_574;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_576 <= pd_575;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_577 <= pd_576;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_578 <= pd_577;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_582 <= w_505;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_583 <= pd_582;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_584 <= pd_583;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_585 <= pd_584;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_586 <= pv_153;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_587 <= pd_586;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_588 <= pd_587;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_589 <= pd_588;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_649 <= pw_580;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_650 <= pd_649;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_651 <= pd_650;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_652 <= pd_651;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_653 <= pd_652;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_654 <= pd_653;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_655 <= pq_647;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_656 <= pd_655;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_657 <= pd_656;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_658 <= pd_657;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_659 <= pd_658;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_660 <= pd_659;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_664 <= w_436;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_665 <= pd_664;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_666 <= pd_665;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_667 <= pd_666;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_668 <= pv_152;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_669 <= pd_668;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_670 <= pd_669;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_671 <= pd_670;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_738 <= pw_662;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_739 <= pd_738;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_740 <= pd_739;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_741 <= pd_740;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_742 <= pd_741;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_743 <= pd_742;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_744 <= pq_736;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_745 <= pd_744;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_746 <= pd_745;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_747 <= pd_746;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_748 <= pd_747;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_749 <= pd_748;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_753 <= w_374;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_754 <= pd_753;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_755 <= pd_754;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_756 <= pd_755;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_757 <= pv_151;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_758 <= pd_757;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_759 <= pd_758;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_760 <= pd_759;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_834 <= pw_751;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_835 <= pd_834;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_836 <= pd_835;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_837 <= pd_836;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_838 <= pd_837;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_839 <= pd_838;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_840 <= pq_832;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_841 <= pd_840;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_842 <= pd_841;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_843 <= pd_842;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_844 <= pd_843;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_845 <= pd_844;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_849 <= w_319;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_850 <= pd_849;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_851 <= pd_850;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_852 <= pd_851;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_853 <= pv_150;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_854 <= pd_853;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_855 <= pd_854;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_856 <= pd_855;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_937 <= pw_847;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_938 <= pd_937;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_939 <= pd_938;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_940 <= pd_939;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_941 <= pd_940;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_942 <= pd_941;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_943 <= pq_935;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_944 <= pd_943;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_945 <= pd_944;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_946 <= pd_945;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_947 <= pd_946;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_948 <= pd_947;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_952 <= w_271;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_953 <= pd_952;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_954 <= pd_953;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_955 <= pd_954;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_956 <= pv_149;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_957 <= pd_956;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_958 <= pd_957;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_959 <= pd_958;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1047 <= pw_950;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1048 <= pd_1047;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1049 <= pd_1048;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1050 <= pd_1049;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1051 <= pd_1050;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1052 <= pd_1051;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1053 <= pq_1045;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1054 <= pd_1053;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1055 <= pd_1054;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1056 <= pd_1055;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1057 <= pd_1056;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1058 <= pd_1057;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1062 <= w_230;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1063 <= pd_1062;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1064 <= pd_1063;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1065 <= pd_1064;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1066 <= pv_148;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1067 <= pd_1066;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1068 <= pd_1067;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1069 <= pd_1068;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1164 <= pw_1060;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1165 <= pd_1164;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1166 <= pd_1165;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1167 <= pd_1166;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1168 <= pd_1167;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1169 <= pd_1168;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1170 <= pq_1162;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1171 <= pd_1170;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1172 <= pd_1171;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1173 <= pd_1172;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1174 <= pd_1173;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1175 <= pd_1174;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1179 <= w_196;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1180 <= pd_1179;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1181 <= pd_1180;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1182 <= pd_1181;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1183 <= pv_147;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1184 <= pd_1183;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1185 <= pd_1184;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1186 <= pd_1185;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1288 <= pw_1177;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1289 <= pd_1288;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1290 <= pd_1289;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1291 <= pd_1290;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1292 <= pd_1291;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1293 <= pd_1292;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1294 <= pq_1286;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1295 <= pd_1294;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1296 <= pd_1295;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1297 <= pd_1296;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1298 <= pd_1297;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1299 <= pd_1298;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1303 <= w_169;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1304 <= pd_1303;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1305 <= pd_1304;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1306 <= pd_1305;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1307 <= pv_146;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1308 <= pd_1307;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1309 <= pd_1308;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1310 <= pd_1309;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1419 <= pw_1301;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1420 <= pd_1419;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1421 <= pd_1420;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1422 <= pd_1421;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1423 <= pd_1422;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1424 <= pd_1423;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1425 <= pq_1417;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1426 <= pd_1425;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1427 <= pd_1426;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1428 <= pd_1427;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1429 <= pd_1428;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1430 <= pd_1429;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (((p1_valid[0] && 1'h1) && pw_145) && p1_en))) v0_i <= pw_1581;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_208 <= pw_207;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_209 <= pq_208;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_210 <= pq_209;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_211 <= pq_210;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_212 <= pq_211;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_213 <= pq_212;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_214 <= pq_213;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_242 <= pw_241;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_243 <= pq_242;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_244 <= pq_243;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_245 <= pq_244;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_246 <= pq_245;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_247 <= pq_246;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_248 <= pq_247;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_249 <= pq_248;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_250 <= pq_249;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_251 <= pq_250;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_252 <= pq_251;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_253 <= pq_252;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_254 <= pq_253;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_255 <= pq_254;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_283 <= pw_282;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_284 <= pq_283;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_285 <= pq_284;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_286 <= pq_285;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_287 <= pq_286;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_288 <= pq_287;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_474 <= fov_473;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_475 <= pd_474;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_476 <= pd_475;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_477 <= pd_476;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_478 <= pd_477;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_479 <= pd_478;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_485 <= fov_484;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_486 <= pd_485;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_487 <= pd_486;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_488 <= pd_487;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_542 <= fov_541;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_543 <= pd_542;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_544 <= pd_543;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_545 <= pd_544;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_546 <= pd_545;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_547 <= pd_546;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_552 <= fov_551;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_553 <= pd_552;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_554 <= pd_553;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_555 <= pd_554;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_616 <= fov_615;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_617 <= pd_616;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_618 <= pd_617;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_619 <= pd_618;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_620 <= pd_619;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_621 <= pd_620;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_626 <= fov_625;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_627 <= pd_626;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_628 <= pd_627;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_629 <= pd_628;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_697 <= fov_696;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_698 <= pd_697;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_699 <= pd_698;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_700 <= pd_699;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_701 <= pd_700;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_702 <= pd_701;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_707 <= fov_706;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_708 <= pd_707;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_709 <= pd_708;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_710 <= pd_709;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_785 <= fov_784;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_786 <= pd_785;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_787 <= pd_786;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_788 <= pd_787;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_789 <= pd_788;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_790 <= pd_789;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_795 <= fov_794;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_796 <= pd_795;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_797 <= pd_796;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_798 <= pd_797;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_880 <= fov_879;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_881 <= pd_880;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_882 <= pd_881;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_883 <= pd_882;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_884 <= pd_883;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_885 <= pd_884;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_890 <= fov_889;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_891 <= pd_890;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_892 <= pd_891;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_893 <= pd_892;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_982 <= fov_981;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_983 <= pd_982;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_984 <= pd_983;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_985 <= pd_984;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_986 <= pd_985;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_987 <= pd_986;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_992 <= fov_991;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_993 <= pd_992;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_994 <= pd_993;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_995 <= pd_994;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1091 <= fov_1090;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1092 <= pd_1091;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1093 <= pd_1092;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1094 <= pd_1093;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1095 <= pd_1094;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1096 <= pd_1095;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1101 <= fov_1100;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1102 <= pd_1101;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1103 <= pd_1102;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1104 <= pd_1103;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1207 <= fov_1206;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1208 <= pd_1207;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1209 <= pd_1208;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1210 <= pd_1209;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1211 <= pd_1210;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1212 <= pd_1211;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1217 <= fov_1216;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1218 <= pd_1217;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1219 <= pd_1218;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1220 <= pd_1219;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1330 <= fov_1329;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1331 <= pd_1330;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1332 <= pd_1331;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1333 <= pd_1332;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1334 <= pd_1333;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1335 <= pd_1334;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (((p1_valid[0] && 1'h1) && pw_177) && p1_en))) v0_i <= pw_1485;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_229 <= pw_228;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_230 <= pq_229;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_231 <= pq_230;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_232 <= pq_231;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_233 <= pq_232;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_234 <= pq_233;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_235 <= pq_234;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_255 <= pw_254;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_256 <= pq_255;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_257 <= pq_256;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_258 <= pq_257;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_259 <= pq_258;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_260 <= pq_259;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_261 <= pq_260;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_262 <= pq_261;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_263 <= pq_262;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_264 <= pq_263;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_265 <= pq_264;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_266 <= pq_265;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_267 <= pq_266;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_268 <= pq_267;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_288 <= pw_287;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_289 <= pq_288;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_290 <= pq_289;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_291 <= pq_290;  // fir_constant.cl:18:5
@@ -2619,7 +2422,15 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_301 <= pq_300;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_302 <= pq_301;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_303 <= pq_302;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_331 <= pw_330;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_304 <= pq_303;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_305 <= pq_304;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_306 <= pq_305;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_307 <= pq_306;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_308 <= pq_307;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_328 <= pw_327;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_329 <= pq_328;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_330 <= pq_329;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_331 <= pq_330;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_332 <= pq_331;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_333 <= pq_332;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_334 <= pq_333;  // fir_constant.cl:18:5
@@ -2644,10 +2455,18 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_353 <= pq_352;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_354 <= pq_353;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_355 <= pq_354;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_356 <= pq_355;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_357 <= pq_356;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_358 <= pq_357;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_386 <= pw_385;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_375 <= pw_374;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_376 <= pq_375;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_377 <= pq_376;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_378 <= pq_377;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_379 <= pq_378;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_380 <= pq_379;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_381 <= pq_380;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_382 <= pq_381;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_383 <= pq_382;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_384 <= pq_383;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_385 <= pq_384;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_386 <= pq_385;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_387 <= pq_386;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_388 <= pq_387;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_389 <= pq_388;  // fir_constant.cl:18:5
@@ -2671,18 +2490,26 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_407 <= pq_406;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_408 <= pq_407;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_409 <= pq_408;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_410 <= pq_409;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_411 <= pq_410;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_412 <= pq_411;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_413 <= pq_412;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_414 <= pq_413;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_415 <= pq_414;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_416 <= pq_415;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_417 <= pq_416;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_418 <= pq_417;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_419 <= pq_418;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_420 <= pq_419;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_448 <= pw_447;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_429 <= pw_428;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_430 <= pq_429;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_431 <= pq_430;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_432 <= pq_431;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_433 <= pq_432;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_434 <= pq_433;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_435 <= pq_434;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_436 <= pq_435;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_437 <= pq_436;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_438 <= pq_437;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_439 <= pq_438;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_440 <= pq_439;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_441 <= pq_440;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_442 <= pq_441;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_443 <= pq_442;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_444 <= pq_443;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_445 <= pq_444;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_446 <= pq_445;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_447 <= pq_446;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_448 <= pq_447;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_449 <= pq_448;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_450 <= pq_449;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_451 <= pq_450;  // fir_constant.cl:18:5
@@ -2705,26 +2532,34 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_468 <= pq_467;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_469 <= pq_468;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_470 <= pq_469;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_471 <= pq_470;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_472 <= pq_471;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_473 <= pq_472;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_474 <= pq_473;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_475 <= pq_474;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_476 <= pq_475;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_477 <= pq_476;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_478 <= pq_477;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_479 <= pq_478;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_480 <= pq_479;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_481 <= pq_480;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_482 <= pq_481;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_483 <= pq_482;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_484 <= pq_483;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_485 <= pq_484;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_486 <= pq_485;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_487 <= pq_486;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_488 <= pq_487;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_489 <= pq_488;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_517 <= pw_516;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_490 <= pw_489;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_491 <= pq_490;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_492 <= pq_491;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_493 <= pq_492;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_494 <= pq_493;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_495 <= pq_494;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_496 <= pq_495;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_497 <= pq_496;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_498 <= pq_497;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_499 <= pq_498;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_500 <= pq_499;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_501 <= pq_500;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_502 <= pq_501;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_503 <= pq_502;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_504 <= pq_503;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_505 <= pq_504;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_506 <= pq_505;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_507 <= pq_506;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_508 <= pq_507;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_509 <= pq_508;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_510 <= pq_509;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_511 <= pq_510;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_512 <= pq_511;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_513 <= pq_512;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_514 <= pq_513;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_515 <= pq_514;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_516 <= pq_515;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_517 <= pq_516;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_518 <= pq_517;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_519 <= pq_518;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_520 <= pq_519;  // fir_constant.cl:18:5
@@ -2746,25 +2581,7 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_536 <= pq_535;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_537 <= pq_536;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_538 <= pq_537;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_539 <= pq_538;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_540 <= pq_539;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_541 <= pq_540;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_542 <= pq_541;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_543 <= pq_542;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_544 <= pq_543;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_545 <= pq_544;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_546 <= pq_545;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_547 <= pq_546;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_548 <= pq_547;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_549 <= pq_548;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_550 <= pq_549;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_551 <= pq_550;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_552 <= pq_551;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_553 <= pq_552;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_554 <= pq_553;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_555 <= pq_554;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_556 <= pq_555;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_557 <= pq_556;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_557 <= pw_556;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_558 <= pq_557;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_559 <= pq_558;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_560 <= pq_559;  // fir_constant.cl:18:5
@@ -2773,7 +2590,33 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_563 <= pq_562;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_564 <= pq_563;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_565 <= pq_564;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_592 <= pw_591;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_566 <= pq_565;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_567 <= pq_566;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_568 <= pq_567;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_569 <= pq_568;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_570 <= pq_569;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_571 <= pq_570;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_572 <= pq_571;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_573 <= pq_572;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_574 <= pq_573;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_575 <= pq_574;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_576 <= pq_575;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_577 <= pq_576;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_578 <= pq_577;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_579 <= pq_578;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_580 <= pq_579;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_581 <= pq_580;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_582 <= pq_581;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_583 <= pq_582;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_584 <= pq_583;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_585 <= pq_584;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_586 <= pq_585;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_587 <= pq_586;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_588 <= pq_587;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_589 <= pq_588;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_590 <= pq_589;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_591 <= pq_590;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_592 <= pq_591;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_593 <= pq_592;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_594 <= pq_593;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_595 <= pq_594;  // fir_constant.cl:18:5
@@ -2794,25 +2637,7 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_610 <= pq_609;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_611 <= pq_610;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_612 <= pq_611;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_613 <= pq_612;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_614 <= pq_613;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_615 <= pq_614;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_616 <= pq_615;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_617 <= pq_616;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_618 <= pq_617;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_619 <= pq_618;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_620 <= pq_619;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_621 <= pq_620;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_622 <= pq_621;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_623 <= pq_622;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_624 <= pq_623;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_625 <= pq_624;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_626 <= pq_625;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_627 <= pq_626;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_628 <= pq_627;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_629 <= pq_628;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_630 <= pq_629;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_631 <= pq_630;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_631 <= pw_630;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_632 <= pq_631;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_633 <= pq_632;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_634 <= pq_633;  // fir_constant.cl:18:5
@@ -2829,7 +2654,33 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_645 <= pq_644;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_646 <= pq_645;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_647 <= pq_646;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_674 <= pw_673;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_648 <= pq_647;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_649 <= pq_648;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_650 <= pq_649;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_651 <= pq_650;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_652 <= pq_651;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_653 <= pq_652;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_654 <= pq_653;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_655 <= pq_654;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_656 <= pq_655;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_657 <= pq_656;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_658 <= pq_657;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_659 <= pq_658;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_660 <= pq_659;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_661 <= pq_660;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_662 <= pq_661;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_663 <= pq_662;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_664 <= pq_663;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_665 <= pq_664;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_666 <= pq_665;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_667 <= pq_666;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_668 <= pq_667;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_669 <= pq_668;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_670 <= pq_669;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_671 <= pq_670;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_672 <= pq_671;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_673 <= pq_672;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_674 <= pq_673;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_675 <= pq_674;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_676 <= pq_675;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_677 <= pq_676;  // fir_constant.cl:18:5
@@ -2849,71 +2700,28 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_691 <= pq_690;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_692 <= pq_691;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_693 <= pq_692;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_694 <= pq_693;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_695 <= pq_694;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_696 <= pq_695;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_697 <= pq_696;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_698 <= pq_697;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_699 <= pq_698;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_700 <= pq_699;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_701 <= pq_700;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_702 <= pq_701;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_703 <= pq_702;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_704 <= pq_703;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_705 <= pq_704;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_706 <= pq_705;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_707 <= pq_706;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_708 <= pq_707;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_709 <= pq_708;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_710 <= pq_709;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_711 <= pq_710;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_712 <= pq_711;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_713 <= pq_712;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_714 <= pq_713;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_715 <= pq_714;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_716 <= pq_715;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_717 <= pq_716;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_718 <= pq_717;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_719 <= pq_718;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_720 <= pq_719;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_721 <= pq_720;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_722 <= pq_721;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_723 <= pq_722;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_724 <= pq_723;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_725 <= pq_724;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_726 <= pq_725;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_727 <= pq_726;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_728 <= pq_727;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_729 <= pq_728;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_730 <= pq_729;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_731 <= pq_730;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_732 <= pq_731;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_733 <= pq_732;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_734 <= pq_733;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_735 <= pq_734;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_736 <= pq_735;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_valid <= {p1_valid[187], p1_valid[186], p1_valid[185], p1_valid[184], p1_valid[183], p1_valid[182], p1_valid[181], p1_valid[180], p1_valid[179], p1_valid[178], p1_valid[177], p1_valid[176], p1_valid[175], p1_valid[174], p1_valid[173], p1_valid[172], p1_valid[171], p1_valid[170], p1_valid[169], p1_valid[168], p1_valid[167], p1_valid[166], p1_valid[165], p1_valid[164], p1_valid[163], p1_valid[162], p1_valid[161], p1_valid[160], p1_valid[159], p1_valid[158], p1_valid[157], p1_valid[156], p1_valid[155], p1_valid[154], p1_valid[153], p1_valid[152], p1_valid[151], p1_valid[150], p1_valid[149], p1_valid[148], p1_valid[147], p1_valid[146], p1_valid[145], p1_valid[144], p1_valid[143], p1_valid[142], p1_valid[141], p1_valid[140], p1_valid[139], p1_valid[138], p1_valid[137], p1_valid[136], p1_valid[135], p1_valid[134], p1_valid[133], p1_valid[132], p1_valid[131], p1_valid[130], p1_valid[129], p1_valid[128], p1_valid[127], p1_valid[126], p1_valid[125], p1_valid[124], p1_valid[123], p1_valid[122], p1_valid[121], p1_valid[120], p1_valid[119], p1_valid[118], p1_valid[117], p1_valid[116], p1_valid[115], p1_valid[114], p1_valid[113], p1_valid[112], p1_valid[111], p1_valid[110], p1_valid[109], p1_valid[108], p1_valid[107], p1_valid[106], p1_valid[105], p1_valid[104], p1_valid[103], p1_valid[102], p1_valid[101], p1_valid[100], p1_valid[99], p1_valid[98], p1_valid[97], p1_valid[96], p1_valid[95], p1_valid[94], p1_valid[93], p1_valid[92], p1_valid[91], p1_valid[90], p1_valid[89], p1_valid[88], p1_valid[87], p1_valid[86], p1_valid[85], p1_valid[84], p1_valid[83], p1_valid[82], p1_valid[81], p1_valid[80], p1_valid[79], p1_valid[78], p1_valid[77], p1_valid[76], p1_valid[75], p1_valid[74], p1_valid[73], p1_valid[72], p1_valid[71], p1_valid[70], p1_valid[69], p1_valid[68], p1_valid[67], p1_valid[66], p1_valid[65], p1_valid[64], p1_valid[63], p1_valid[62], p1_valid[61], p1_valid[60], p1_valid[59], p1_valid[58], p1_valid[57], p1_valid[56], p1_valid[55], p1_valid[54], p1_valid[53], p1_valid[52], p1_valid[51], p1_valid[50], p1_valid[49], p1_valid[48], p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_145), (p1_admit && ((!(p1_valid[0] && (!pw_145))) || 1'h0))};  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_145))) || 1'h0));  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_valid <= {p1_valid[187], p1_valid[186], p1_valid[185], p1_valid[184], p1_valid[183], p1_valid[182], p1_valid[181], p1_valid[180], p1_valid[179], p1_valid[178], p1_valid[177], p1_valid[176], p1_valid[175], p1_valid[174], p1_valid[173], p1_valid[172], p1_valid[171], p1_valid[170], p1_valid[169], p1_valid[168], p1_valid[167], p1_valid[166], p1_valid[165], p1_valid[164], p1_valid[163], p1_valid[162], p1_valid[161], p1_valid[160], p1_valid[159], p1_valid[158], p1_valid[157], p1_valid[156], p1_valid[155], p1_valid[154], p1_valid[153], p1_valid[152], p1_valid[151], p1_valid[150], p1_valid[149], p1_valid[148], p1_valid[147], p1_valid[146], p1_valid[145], p1_valid[144], p1_valid[143], p1_valid[142], p1_valid[141], p1_valid[140], p1_valid[139], p1_valid[138], p1_valid[137], p1_valid[136], p1_valid[135], p1_valid[134], p1_valid[133], p1_valid[132], p1_valid[131], p1_valid[130], p1_valid[129], p1_valid[128], p1_valid[127], p1_valid[126], p1_valid[125], p1_valid[124], p1_valid[123], p1_valid[122], p1_valid[121], p1_valid[120], p1_valid[119], p1_valid[118], p1_valid[117], p1_valid[116], p1_valid[115], p1_valid[114], p1_valid[113], p1_valid[112], p1_valid[111], p1_valid[110], p1_valid[109], p1_valid[108], p1_valid[107], p1_valid[106], p1_valid[105], p1_valid[104], p1_valid[103], p1_valid[102], p1_valid[101], p1_valid[100], p1_valid[99], p1_valid[98], p1_valid[97], p1_valid[96], p1_valid[95], p1_valid[94], p1_valid[93], p1_valid[92], p1_valid[91], p1_valid[90], p1_valid[89], p1_valid[88], p1_valid[87], p1_valid[86], p1_valid[85], p1_valid[84], p1_valid[83], p1_valid[82], p1_valid[81], p1_valid[80], p1_valid[79], p1_valid[78], p1_valid[77], p1_valid[76], p1_valid[75], p1_valid[74], p1_valid[73], p1_valid[72], p1_valid[71], p1_valid[70], p1_valid[69], p1_valid[68], p1_valid[67], p1_valid[66], p1_valid[65], p1_valid[64], p1_valid[63], p1_valid[62], p1_valid[61], p1_valid[60], p1_valid[59], p1_valid[58], p1_valid[57], p1_valid[56], p1_valid[55], p1_valid[54], p1_valid[53], p1_valid[52], p1_valid[51], p1_valid[50], p1_valid[49], p1_valid[48], p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_177), (p1_admit && ((!(p1_valid[0] && (!pw_177))) || 1'h0))};  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_177))) || 1'h0));  // fir_constant.cl:18:5
             if (((state == 16'h0021) && ((((!p1_admit) && (p1_valid == 189'h000000000000000000000000000000000000000000000000)) && x_ld_idle) && y_st_idle))) state <= 16'h0007;  // fir_constant.cl:18:5
             if ((state == 16'h0022)) state <= (p1_apart ? 16'h0020 : 16'h0008);
-            if ((state == 16'h0023)) v2_window_0 <= w_1582;
-            if ((state == 16'h0023)) v3_window_1 <= w_1582;
-            if ((state == 16'h0023)) v4_window_2 <= w_1582;
-            if ((state == 16'h0023)) v5_window_3 <= w_1582;
-            if ((state == 16'h0023)) v6_window_4 <= w_1582;
-            if ((state == 16'h0023)) v7_window_5 <= w_1582;
-            if ((state == 16'h0023)) v8_window_6 <= w_1582;
-            if ((state == 16'h0023)) v9_window_7 <= w_1582;
-            if ((state == 16'h0023)) v10_window_8 <= w_1582;
-            if ((state == 16'h0023)) v11_window_9 <= w_1582;
-            if ((state == 16'h0023)) v12_window_10 <= w_1582;
-            if ((state == 16'h0023)) v13_window_11 <= w_1582;
-            if ((state == 16'h0023)) v14_window_12 <= w_1582;
-            if ((state == 16'h0023)) v15_window_13 <= w_1582;
-            if ((state == 16'h0023)) v16_window_14 <= w_1582;
-            if ((state == 16'h0023)) v0_i <= w_1583;
+            if ((state == 16'h0023)) v2_window_0 <= w_1486;
+            if ((state == 16'h0023)) v3_window_1 <= w_1486;
+            if ((state == 16'h0023)) v4_window_2 <= w_1486;
+            if ((state == 16'h0023)) v5_window_3 <= w_1486;
+            if ((state == 16'h0023)) v6_window_4 <= w_1486;
+            if ((state == 16'h0023)) v7_window_5 <= w_1486;
+            if ((state == 16'h0023)) v8_window_6 <= w_1486;
+            if ((state == 16'h0023)) v9_window_7 <= w_1486;
+            if ((state == 16'h0023)) v10_window_8 <= w_1486;
+            if ((state == 16'h0023)) v11_window_9 <= w_1486;
+            if ((state == 16'h0023)) v12_window_10 <= w_1486;
+            if ((state == 16'h0023)) v13_window_11 <= w_1486;
+            if ((state == 16'h0023)) v14_window_12 <= w_1486;
+            if ((state == 16'h0023)) v15_window_13 <= w_1486;
+            if ((state == 16'h0023)) v16_window_14 <= w_1486;
+            if ((state == 16'h0023)) v0_i <= w_1487;
             if ((state == 16'h0023)) state <= 16'h0022;
-            if ((state == 16'h0024)) v1_lid_x <= w_1584;
+            if ((state == 16'h0024)) v1_lid_x <= w_1488;
             if ((state == 16'h0024)) state <= 16'h0003;
             if (((state == 16'h0025) && ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0025)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0024);
@@ -2923,56 +2731,56 @@ module fir_datapath (
     assign x_rd_cmd_addr = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_35[31:0] : 32'h00000000);
     assign x_rd_cmd_len = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
     assign x_rd_ready = ((state == 16'h000d) && x_rd_issued);
-    assign x_ld_req_valid = (((p1_valid[0] && 1'h1) && pw_145) && p1_en);
-    assign x_ld_req_addr = (((p1_valid[0] && 1'h1) && pw_145) ? pw_166[31:0] : 32'h00000000);
+    assign x_ld_req_valid = (((p1_valid[0] && 1'h1) && pw_177) && p1_en);
+    assign x_ld_req_addr = (((p1_valid[0] && 1'h1) && pw_177) ? pw_198[31:0] : 32'h00000000);
     assign x_ld_resp_ready = ((p1_valid[44] && 1'h1) && p1_en);
     assign x_ld_flush = (state == 16'h0020);
     assign x_pipe = (state == 16'h0021);
     assign y_st_req_valid = ((p1_valid[144] && 1'h1) && p1_en);
-    assign y_st_req_addr = (p1_valid[144] ? pq_1578[31:0] : 32'h00000000);
-    assign y_st_req_data = (p1_valid[144] ? pw_1432 : 32'h00000000);
+    assign y_st_req_addr = (p1_valid[144] ? pq_1482[31:0] : 32'h00000000);
+    assign y_st_req_data = (p1_valid[144] ? pw_1336 : 32'h00000000);
     assign y_pipe = (state == 16'h0021);
     assign y_wr_cmd_valid = ((state == 16'h001f) && (!y_wr_issued));
-    assign y_wr_cmd_addr = (((state == 16'h001f) && (!y_wr_issued)) ? q_127[31:0] : 32'h00000000);
+    assign y_wr_cmd_addr = (((state == 16'h001f) && (!y_wr_issued)) ? q_159[31:0] : 32'h00000000);
     assign y_wr_cmd_len = (((state == 16'h001f) && (!y_wr_issued)) ? 32'h00000004 : 32'h00000000);
     assign y_wr_valid = ((state == 16'h001f) && y_wr_issued);
-    assign y_wr_data = (((state == 16'h001f) && y_wr_issued) ? r_124 : 32'h00000000);
+    assign y_wr_data = (((state == 16'h001f) && y_wr_issued) ? r_156 : 32'h00000000);
     assign y_wr_strb = (((state == 16'h001f) && y_wr_issued) ? 4'hf : 4'h0);
     assign u32_fp_mul_go = (((state == 16'h000e) && (!u32_fp_mul_issued)) || ((state == 16'h000c) && (!u32_fp_mul_issued)));
-    assign u32_fp_mul_a_in = ((state == 16'h000e) ? w_39 : ((state == 16'h000c) ? w_44 : 32'h00000000));
+    assign u32_fp_mul_a_in = ((state == 16'h000e) ? w_39 : ((state == 16'h000c) ? w_46 : 32'h00000000));
     assign u32_fp_mul_b_in = ((state == 16'h000e) ? v_37 : ((state == 16'h000c) ? w_29 : 32'h00000000));
     assign u33_fp_add_go_any0_0 = (((((((((state == 16'h000f) && (!u33_fp_add_issued)) || ((state == 16'h0010) && (!u33_fp_add_issued))) || ((state == 16'h0011) && (!u33_fp_add_issued))) || ((state == 16'h0012) && (!u33_fp_add_issued))) || ((state == 16'h0013) && (!u33_fp_add_issued))) || ((state == 16'h0014) && (!u33_fp_add_issued))) || ((state == 16'h0015) && (!u33_fp_add_issued))) || ((state == 16'h0016) && (!u33_fp_add_issued)));
     assign u33_fp_add_go_any0_1 = (((((((((state == 16'h0017) && (!u33_fp_add_issued)) || ((state == 16'h0018) && (!u33_fp_add_issued))) || ((state == 16'h0019) && (!u33_fp_add_issued))) || ((state == 16'h001a) && (!u33_fp_add_issued))) || ((state == 16'h001b) && (!u33_fp_add_issued))) || ((state == 16'h001c) && (!u33_fp_add_issued))) || ((state == 16'h001d) && (!u33_fp_add_issued))) || ((state == 16'h001e) && (!u33_fp_add_issued)));
     assign u33_fp_add_go = (u33_fp_add_go_any0_0 || u33_fp_add_go_any0_1);
     assign u33_fp_add_a_in_any0_0 = ((((((((state == 16'h000f) || (state == 16'h0010)) || (state == 16'h0011)) || (state == 16'h0012)) || (state == 16'h0013)) || (state == 16'h0014)) || (state == 16'h0015)) || (state == 16'h0016));
-    assign u33_fp_add_a_in_sel0_0 = ((state == 16'h000f) ? w_38 : ((state == 16'h0010) ? r_43 : ((state == 16'h0011) ? r_48 : ((state == 16'h0012) ? r_54 : ((state == 16'h0013) ? r_60 : ((state == 16'h0014) ? r_66 : ((state == 16'h0015) ? r_72 : ((state == 16'h0016) ? r_78 : 32'h00000000))))))));
+    assign u33_fp_add_a_in_sel0_0 = ((state == 16'h000f) ? w_38 : ((state == 16'h0010) ? r_45 : ((state == 16'h0011) ? r_52 : ((state == 16'h0012) ? r_60 : ((state == 16'h0013) ? r_68 : ((state == 16'h0014) ? r_76 : ((state == 16'h0015) ? r_84 : ((state == 16'h0016) ? r_92 : 32'h00000000))))))));
     assign u33_fp_add_a_in_any0_1 = ((((((((state == 16'h0017) || (state == 16'h0018)) || (state == 16'h0019)) || (state == 16'h001a)) || (state == 16'h001b)) || (state == 16'h001c)) || (state == 16'h001d)) || (state == 16'h001e));
-    assign u33_fp_add_a_in_sel0_1 = ((state == 16'h0017) ? r_84 : ((state == 16'h0018) ? r_89 : ((state == 16'h0019) ? r_94 : ((state == 16'h001a) ? r_99 : ((state == 16'h001b) ? r_104 : ((state == 16'h001c) ? r_109 : ((state == 16'h001d) ? r_114 : ((state == 16'h001e) ? r_119 : 32'h00000000))))))));
+    assign u33_fp_add_a_in_sel0_1 = ((state == 16'h0017) ? r_100 : ((state == 16'h0018) ? r_107 : ((state == 16'h0019) ? r_114 : ((state == 16'h001a) ? r_121 : ((state == 16'h001b) ? r_128 : ((state == 16'h001c) ? r_135 : ((state == 16'h001d) ? r_142 : ((state == 16'h001e) ? r_149 : 32'h00000000))))))));
     assign u33_fp_add_a_in = (u33_fp_add_a_in_any0_0 ? u33_fp_add_a_in_sel0_0 : (u33_fp_add_a_in_any0_1 ? u33_fp_add_a_in_sel0_1 : 32'h00000000));
     assign u33_fp_add_b_in_any0_0 = ((((((((state == 16'h000f) || (state == 16'h0010)) || (state == 16'h0011)) || (state == 16'h0012)) || (state == 16'h0013)) || (state == 16'h0014)) || (state == 16'h0015)) || (state == 16'h0016));
-    assign u33_fp_add_b_in_sel0_0 = ((state == 16'h000f) ? r_41 : ((state == 16'h0010) ? r_46 : ((state == 16'h0011) ? r_52 : ((state == 16'h0012) ? r_58 : ((state == 16'h0013) ? r_64 : ((state == 16'h0014) ? r_70 : ((state == 16'h0015) ? r_76 : ((state == 16'h0016) ? r_82 : 32'h00000000))))))));
+    assign u33_fp_add_b_in_sel0_0 = ((state == 16'h000f) ? r_42 : ((state == 16'h0010) ? r_49 : ((state == 16'h0011) ? r_57 : ((state == 16'h0012) ? r_65 : ((state == 16'h0013) ? r_73 : ((state == 16'h0014) ? r_81 : ((state == 16'h0015) ? r_89 : ((state == 16'h0016) ? r_97 : 32'h00000000))))))));
     assign u33_fp_add_b_in_any0_1 = ((((((((state == 16'h0017) || (state == 16'h0018)) || (state == 16'h0019)) || (state == 16'h001a)) || (state == 16'h001b)) || (state == 16'h001c)) || (state == 16'h001d)) || (state == 16'h001e));
-    assign u33_fp_add_b_in_sel0_1 = ((state == 16'h0017) ? r_87 : ((state == 16'h0018) ? r_92 : ((state == 16'h0019) ? r_97 : ((state == 16'h001a) ? r_102 : ((state == 16'h001b) ? r_107 : ((state == 16'h001c) ? r_112 : ((state == 16'h001d) ? r_117 : ((state == 16'h001e) ? r_122 : 32'h00000000))))))));
+    assign u33_fp_add_b_in_sel0_1 = ((state == 16'h0017) ? r_104 : ((state == 16'h0018) ? r_111 : ((state == 16'h0019) ? r_118 : ((state == 16'h001a) ? r_125 : ((state == 16'h001b) ? r_132 : ((state == 16'h001c) ? r_139 : ((state == 16'h001d) ? r_146 : ((state == 16'h001e) ? r_153 : 32'h00000000))))))));
     assign u33_fp_add_b_in = (u33_fp_add_b_in_any0_0 ? u33_fp_add_b_in_sel0_0 : (u33_fp_add_b_in_any0_1 ? u33_fp_add_b_in_sel0_1 : 32'h00000000));
     assign u33_fp_add_sub_in_any0_0 = ((((((((state == 16'h000f) || (state == 16'h0010)) || (state == 16'h0011)) || (state == 16'h0012)) || (state == 16'h0013)) || (state == 16'h0014)) || (state == 16'h0015)) || (state == 16'h0016));
     assign u33_fp_add_sub_in_sel0_0 = ((state == 16'h000f) ? 1'h0 : ((state == 16'h0010) ? 1'h0 : ((state == 16'h0011) ? 1'h0 : ((state == 16'h0012) ? 1'h0 : ((state == 16'h0013) ? 1'h0 : ((state == 16'h0014) ? 1'h0 : ((state == 16'h0015) ? 1'h0 : ((state == 16'h0016) ? 1'h0 : 1'h0))))))));
     assign u33_fp_add_sub_in_any0_1 = ((((((((state == 16'h0017) || (state == 16'h0018)) || (state == 16'h0019)) || (state == 16'h001a)) || (state == 16'h001b)) || (state == 16'h001c)) || (state == 16'h001d)) || (state == 16'h001e));
     assign u33_fp_add_sub_in_sel0_1 = ((state == 16'h0017) ? 1'h0 : ((state == 16'h0018) ? 1'h0 : ((state == 16'h0019) ? 1'h0 : ((state == 16'h001a) ? 1'h0 : ((state == 16'h001b) ? 1'h0 : ((state == 16'h001c) ? 1'h0 : ((state == 16'h001d) ? 1'h0 : ((state == 16'h001e) ? 1'h0 : 1'h0))))))));
     assign u33_fp_add_sub_in = (u33_fp_add_sub_in_any0_0 ? u33_fp_add_sub_in_sel0_0 : (u33_fp_add_sub_in_any0_1 ? u33_fp_add_sub_in_sel0_1 : 1'h0));
-    assign go_50 = ((state == 16'h000c) && (!u34_fp_mul_issued));
-    assign go_56 = ((state == 16'h000c) && (!u35_fp_mul_issued));
-    assign go_62 = ((state == 16'h000c) && (!u36_fp_mul_issued));
-    assign go_68 = ((state == 16'h000c) && (!u37_fp_mul_issued));
-    assign go_74 = ((state == 16'h000c) && (!u38_fp_mul_issued));
-    assign go_80 = ((state == 16'h000c) && (!u39_fp_mul_issued));
-    assign go_85 = ((state == 16'h000c) && (!u40_fp_mul_issued));
-    assign go_90 = ((state == 16'h000c) && (!u41_fp_mul_issued));
-    assign go_95 = ((state == 16'h000c) && (!u42_fp_mul_issued));
-    assign go_100 = ((state == 16'h000c) && (!u43_fp_mul_issued));
-    assign go_105 = ((state == 16'h000c) && (!u44_fp_mul_issued));
-    assign go_110 = ((state == 16'h000c) && (!u45_fp_mul_issued));
-    assign go_115 = ((state == 16'h000c) && (!u46_fp_mul_issued));
-    assign go_120 = ((state == 16'h000c) && (!u47_fp_mul_issued));
+    assign go_54 = ((state == 16'h000c) && (!u34_fp_mul_issued));
+    assign go_62 = ((state == 16'h000c) && (!u35_fp_mul_issued));
+    assign go_70 = ((state == 16'h000c) && (!u36_fp_mul_issued));
+    assign go_78 = ((state == 16'h000c) && (!u37_fp_mul_issued));
+    assign go_86 = ((state == 16'h000c) && (!u38_fp_mul_issued));
+    assign go_94 = ((state == 16'h000c) && (!u39_fp_mul_issued));
+    assign go_101 = ((state == 16'h000c) && (!u40_fp_mul_issued));
+    assign go_108 = ((state == 16'h000c) && (!u41_fp_mul_issued));
+    assign go_115 = ((state == 16'h000c) && (!u42_fp_mul_issued));
+    assign go_122 = ((state == 16'h000c) && (!u43_fp_mul_issued));
+    assign go_129 = ((state == 16'h000c) && (!u44_fp_mul_issued));
+    assign go_136 = ((state == 16'h000c) && (!u45_fp_mul_issued));
+    assign go_143 = ((state == 16'h000c) && (!u46_fp_mul_issued));
+    assign go_150 = ((state == 16'h000c) && (!u47_fp_mul_issued));
 
     always @(posedge clk) begin
         if (rst) begin
@@ -2988,14 +2796,14 @@ module fir_datapath (
             if ((start || ((state == 16'h0021) && p1_stall))) perf_l1_stall <= (start ? 32'h00000000 : (perf_l1_stall + 32'h00000001));
             if ((start || ((state == 16'h0021) && (p1_admit && p1_stall)))) perf_l1_issue_stall <= (start ? 32'h00000000 : (perf_l1_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h0021) && ((1'h1 && p1_en) && p1_valid[0])))) perf_l1_admitted <= (start ? 32'h00000000 : (perf_l1_admitted + 32'h00000001));
-            if ((start || ((state == 16'h0021) && ((1'h1 && p1_en) && (p1_valid[0] && pw_145))))) perf_l1_iterations <= (start ? 32'h00000000 : (perf_l1_iterations + 32'h00000001));
+            if ((start || ((state == 16'h0021) && ((1'h1 && p1_en) && (p1_valid[0] && pw_177))))) perf_l1_iterations <= (start ? 32'h00000000 : (perf_l1_iterations + 32'h00000001));
         end
     end
     assign counters = {perf_l1_iterations, perf_l1_admitted, perf_l1_issue_stall, perf_l1_stall, perf_l1_issue, perf_l1_cycles};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, x_rd_last, w_1[63:8], w_6[63:0], w_35[63:32], q_127[63:32], p1_go, pw_166[63:32], p1u0_fp_mul_valid, p1u1_fp_add_valid, p1u2_fp_mul_valid, p1u3_fp_add_valid, p1u4_fp_mul_valid, p1u5_fp_add_valid, p1u6_fp_mul_valid, p1u7_fp_add_valid, p1u8_fp_mul_valid,
+    wire ohls_unused = &{1'b0, x_rd_last, w_1[63:8], w_6[63:0], w_35[63:32], q_159[63:32], p1_go, pw_198[63:32], p1u0_fp_mul_valid, p1u1_fp_add_valid, p1u2_fp_mul_valid, p1u3_fp_add_valid, p1u4_fp_mul_valid, p1u5_fp_add_valid, p1u6_fp_mul_valid, p1u7_fp_add_valid, p1u8_fp_mul_valid,
         p1u9_fp_add_valid, p1u10_fp_mul_valid, p1u11_fp_add_valid, p1u12_fp_mul_valid, p1u13_fp_add_valid, p1u14_fp_mul_valid, p1u15_fp_add_valid, p1u16_fp_mul_valid, p1u17_fp_add_valid, p1u18_fp_mul_valid, p1u19_fp_add_valid, p1u20_fp_mul_valid, p1u21_fp_add_valid, p1u22_fp_mul_valid, p1u23_fp_add_valid, p1u24_fp_mul_valid,
-        p1u25_fp_add_valid, p1u26_fp_mul_valid, p1u27_fp_add_valid, p1u28_fp_mul_valid, p1u29_fp_add_valid, p1u30_fp_mul_valid, p1u31_fp_add_valid, pq_1578[63:32]};
+        p1u25_fp_add_valid, p1u26_fp_mul_valid, p1u27_fp_add_valid, p1u28_fp_mul_valid, p1u29_fp_add_valid, p1u30_fp_mul_valid, p1u31_fp_add_valid, pq_1482[63:32]};
 endmodule
 `default_nettype wire

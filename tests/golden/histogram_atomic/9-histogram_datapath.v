@@ -87,10 +87,10 @@ module histogram_datapath (
     wire [63:0] pw_11;  // histogram_atomic.cl:17:17
     wire [63:0] w_12;  // histogram_atomic.cl:17:28
     wire [63:0] pw_13;  // histogram_atomic.cl:17:28
-    wire [63:0] pwa_14;
-    wire [31:0] prd_15;  // histogram_atomic.cl:17:28
-    wire [31:0] pld_16;  // histogram_atomic.cl:17:5
-    reg  [31:0] pq_59;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_56;  // histogram_atomic.cl:17:28
+    wire [63:0] pwa_57;
+    wire [31:0] prd_58;  // histogram_atomic.cl:17:28
+    wire [31:0] pld_59;  // histogram_atomic.cl:17:5
     wire [31:0] pw_60;  // histogram_atomic.cl:17:5
     reg  [63:0] pq_104;  // histogram_atomic.cl:17:17
     wire [63:0] pv_105;  // histogram_atomic.cl:6:6
@@ -98,48 +98,48 @@ module histogram_datapath (
     wire [7:0]  w_107;  // histogram_atomic.cl:6:6
     wire [7:0]  pw_108;  // histogram_atomic.cl:6:6
     wire [63:0] pw_109;  // histogram_atomic.cl:6:6
-    reg  [31:0] pq_17;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_18;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_19;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_20;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_21;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_22;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_23;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_24;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_25;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_26;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_27;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_28;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_29;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_30;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_31;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_32;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_33;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_34;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_35;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_36;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_37;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_38;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_39;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_40;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_41;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_42;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_43;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_44;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_45;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_46;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_47;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_48;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_49;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_50;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_51;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_52;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_53;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_54;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_55;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_56;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_57;  // histogram_atomic.cl:17:28
-    reg  [31:0] pq_58;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_14;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_15;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_16;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_17;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_18;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_19;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_20;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_21;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_22;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_23;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_24;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_25;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_26;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_27;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_28;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_29;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_30;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_31;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_32;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_33;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_34;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_35;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_36;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_37;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_38;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_39;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_40;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_41;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_42;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_43;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_44;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_45;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_46;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_47;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_48;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_49;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_50;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_51;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_52;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_53;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_54;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_55;  // histogram_atomic.cl:17:28
     reg  [63:0] pq_61;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_62;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_63;  // histogram_atomic.cl:17:17
@@ -450,10 +450,10 @@ module histogram_datapath (
     assign pw_11 = (w_7 + pw_10);
     assign w_12 = 64'h0000000000000000;
     assign pw_13 = (w_12 + pw_10);
-    assign pwa_14 = (pw_13 >> 64'h0000000000000002);
-    assign prd_15 = obj0_local_hist_rdata[31:0];
-    assign pld_16 = hist_ld_resp_data;
-    assign pw_60 = (pld_16 + pq_59);
+    assign pwa_57 = (pq_56 >> 64'h0000000000000002);
+    assign prd_58 = obj0_local_hist_rdata[31:0];
+    assign pld_59 = hist_ld_resp_data;
+    assign pw_60 = (pld_59 + prd_58);
     assign pv_105 = v4_lid_x;
     assign pw_106 = pv_105[7:0];
     assign w_107 = 8'h01;
@@ -642,7 +642,10 @@ module histogram_datapath (
             if (((state == 16'h0004) && (1'h1 && p4_en))) p4_go <= pw_4;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v0_lid <= pw_6;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v4_lid_x <= pw_109;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_17 <= prd_15;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_14 <= pw_13;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_15 <= pq_14;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_16 <= pq_15;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_17 <= pq_16;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_18 <= pq_17;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_19 <= pq_18;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_20 <= pq_19;  // histogram_atomic.cl:6:6
@@ -682,9 +685,6 @@ module histogram_datapath (
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_54 <= pq_53;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_55 <= pq_54;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_56 <= pq_55;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_57 <= pq_56;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_58 <= pq_57;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_59 <= pq_58;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_61 <= pw_11;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_62 <= pq_61;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_63 <= pq_62;  // histogram_atomic.cl:6:6
@@ -834,8 +834,8 @@ module histogram_datapath (
     assign obj0_local_hist_we = ((((p3_valid[23] && (p3_slot == 1'h0)) && (1'h1 && pq_166)) && p3_en) || (((p0_valid[0] && 1'h1) && pw_259) && p0_en));
     assign obj0_local_hist_waddr = ((((p3_valid[23] && (p3_slot == 1'h0)) && (1'h1 && pq_166)) && p3_en) ? pwa_167[5:0] : ((((p0_valid[0] && 1'h1) && pw_259) && p0_en) ? pwa_268[5:0] : 6'h00));
     assign obj0_local_hist_wdata = ((((p3_valid[23] && (p3_slot == 1'h0)) && (1'h1 && pq_166)) && p3_en) ? pw_164 : ((((p0_valid[0] && 1'h1) && pw_259) && p0_en) ? w_260 : 32'h00000000));
-    assign obj0_local_hist_re = ((((p4_valid[0] && 1'h1) && pw_4) && p4_en) || (((p3_valid[22] && (p3_slot == 1'h1)) && (1'h1 && pq_153)) && p3_en));
-    assign obj0_local_hist_raddr = ((((p4_valid[0] && 1'h1) && pw_4) && p4_en) ? pwa_14[5:0] : ((((p3_valid[22] && (p3_slot == 1'h1)) && (1'h1 && pq_153)) && p3_en) ? pwa_161[5:0] : 6'h00));
+    assign obj0_local_hist_re = (((p4_valid[43] && 1'h1) && p4_en) || (((p3_valid[22] && (p3_slot == 1'h1)) && (1'h1 && pq_153)) && p3_en));
+    assign obj0_local_hist_raddr = (((p4_valid[43] && 1'h1) && p4_en) ? pwa_57[5:0] : ((((p3_valid[22] && (p3_slot == 1'h1)) && (1'h1 && pq_153)) && p3_en) ? pwa_161[5:0] : 6'h00));
     assign obj1_wi_i_we = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) || ((p1_valid[1] && 1'h1) && p1_en));
     assign obj1_wi_i_waddr = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? pwa_194[5:0] : (((p1_valid[1] && 1'h1) && p1_en) ? pwa_246[5:0] : 6'h00));
     assign obj1_wi_i_wdata = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? pm_175 : (((p1_valid[1] && 1'h1) && p1_en) ? pq_228 : 32'h00000000));
@@ -903,7 +903,7 @@ module histogram_datapath (
     assign counters = {perf_l0_iterations, perf_l0_admitted, perf_l0_issue_stall, perf_l0_stall, perf_l0_issue, perf_l0_cycles, perf_l1_iterations, perf_l1_admitted, perf_l1_issue_stall, perf_l1_stall, perf_l1_issue, perf_l1_cycles, perf_l3_iterations, perf_l3_admitted, perf_l3_issue_stall, perf_l3_stall, perf_l3_issue, perf_l3_cycles, perf_l4_iterations, perf_l4_admitted, perf_l4_issue_stall, perf_l4_stall, perf_l4_issue, perf_l4_cycles};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, ngroups_1[31:0], ngroups_2[31:0], v0_lid[31:0], v1_i[31:0], v2_active, v5_lid_linear[63:0], obj2_wi__active_rdata[7:1], pv_1[63:8], p4_go, pv_5[63:32], pwa_14[63:6], pq_104[63:32], pv_105[63:8], pv_113[63:8], pwa_122[63:6], pwa_126[63:6],
+    wire ohls_unused = &{1'b0, ngroups_1[31:0], ngroups_2[31:0], v0_lid[31:0], v1_i[31:0], v2_active, v5_lid_linear[63:0], obj2_wi__active_rdata[7:1], pv_1[63:8], p4_go, pv_5[63:32], pwa_57[63:6], pq_104[63:32], pv_105[63:8], pv_113[63:8], pwa_122[63:6], pwa_126[63:6],
         pw_131[63:32], pld_154[7:6], w_155[7:0], pwa_161[63:6], pwa_167[63:6], w_168[31:0], w_169[63:32], pv_180[63:8], pwa_194[63:6], pwa_198[63:6], pv_204[63:8], p1_go, pwa_213[63:6], prd_214[31:0], pwa_217[63:6], prd_218,
         w_219[31:0], w_220[63:32], pv_221[63:32], w_222[63:0], pv_232[63:8], pwa_246[63:6], pwa_250[63:6], pv_256[63:8], p0_go, pv_261[63:32], pwa_268[63:6], pv_269[63:8]};
 endmodule

@@ -141,80 +141,63 @@ module mad_recurrence_datapath (
     wire        p3u3_fp_fma_valid;
     wire [31:0] p3u3_fp_fma_result;
     wire [31:0] bi_31;
-    reg  [31:0] pd_32;
-    reg  [31:0] pd_33;
-    reg  [31:0] pd_34;
-    reg  [31:0] pd_35;
-    reg  [31:0] pd_36;
-    reg  [31:0] pd_37;
-    reg  [31:0] pd_38;
-    reg  [31:0] pd_39;
-    reg  [31:0] pd_40;
-    reg  [31:0] pd_41;
-    reg  [31:0] pd_42;
-    reg  [31:0] pd_43;
-    reg  [31:0] pd_44;
-    reg  [31:0] pd_45;
-    reg  [31:0] pd_46;
-    wire [31:0] bi_47;
-    wire [31:0] bi_48;
-    wire [31:0] bi_49;
-    wire [31:0] pw_50;  // mad_recurrence.cl:31:13
-    wire [63:0] w_51;  // mad_recurrence.cl:32:13
-    wire [63:0] pw_52;  // mad_recurrence.cl:32:13
-    wire [31:0] pld_53;  // mad_recurrence.cl:32:13
-    wire [31:0] pv_54;  // mad_recurrence.cl:32:20
-    wire [31:0] pw_55;  // mad_recurrence.cl:32:13
-    wire        go_56;
+    wire [31:0] bi_32;
+    wire [31:0] bi_33;
+    wire [31:0] bi_34;
+    wire [32:0] fov_35;
+    reg  [32:0] pd_36;
+    reg  [32:0] pd_37;
+    reg  [32:0] pd_38;
+    reg  [32:0] pd_39;
+    reg  [32:0] pd_40;
+    wire [31:0] pw_41;  // mad_recurrence.cl:31:13
+    wire [63:0] w_42;  // mad_recurrence.cl:32:13
+    wire [63:0] pw_43;  // mad_recurrence.cl:32:13
+    wire [31:0] pld_44;  // mad_recurrence.cl:32:13
+    wire [31:0] pv_45;  // mad_recurrence.cl:32:20
+    wire [31:0] pw_46;  // mad_recurrence.cl:32:13
+    wire        go_47;
     wire        p3u4_fp_fma_valid;
     wire [31:0] p3u4_fp_fma_result;
-    wire [31:0] bi_57;
-    reg  [31:0] pd_58;
-    reg  [31:0] pd_59;
-    reg  [31:0] pd_60;
-    reg  [31:0] pd_61;
-    reg  [31:0] pd_62;
-    reg  [31:0] pd_63;
-    reg  [31:0] pd_64;
-    reg  [31:0] pd_65;
-    reg  [31:0] pd_66;
-    reg  [31:0] pd_67;
-    reg  [31:0] pd_68;
-    reg  [31:0] pd_69;
-    reg  [31:0] pd_70;
-    reg  [31:0] pd_71;
-    reg  [31:0] pd_72;
-    wire [31:0] bi_73;
-    wire [31:0] bi_74;
-    wire [31:0] bi_75;
-    wire [31:0] pw_76;  // mad_recurrence.cl:32:13
-    wire [31:0] pv_77;  // mad_recurrence.cl:30:28
-    wire [31:0] w_78;  // mad_recurrence.cl:30:28
-    wire [31:0] pw_79;  // mad_recurrence.cl:30:28
-    wire [63:0] w_80;  // mad_recurrence.cl:23:5
-    wire [31:0] w_81;  // mad_recurrence.cl:23:14
-    wire [63:0] w_82;  // mad_recurrence.cl:26:5
-    wire [63:0] w_83;  // mad_recurrence.cl:26:5
-    wire [63:0] w_84;  // mad_recurrence.cl:26:14
+    wire [31:0] bi_48;
+    wire [31:0] bi_49;
+    wire [31:0] bi_50;
+    wire [31:0] bi_51;
+    wire [32:0] fov_52;
+    reg  [32:0] pd_53;
+    reg  [32:0] pd_54;
+    reg  [32:0] pd_55;
+    reg  [32:0] pd_56;
+    reg  [32:0] pd_57;
+    wire [31:0] pw_58;  // mad_recurrence.cl:32:13
+    wire [31:0] pv_59;  // mad_recurrence.cl:30:28
+    wire [31:0] w_60;  // mad_recurrence.cl:30:28
+    wire [31:0] pw_61;  // mad_recurrence.cl:30:28
+    wire [63:0] w_62;  // mad_recurrence.cl:23:5
+    wire [31:0] w_63;  // mad_recurrence.cl:23:14
+    wire [63:0] w_64;  // mad_recurrence.cl:26:5
+    wire [63:0] w_65;  // mad_recurrence.cl:26:5
+    wire [63:0] w_66;  // mad_recurrence.cl:26:14
     reg         x_rd_issued;
     reg  [7:0]  x_rd_beat;
-    reg  [31:0] ld_85;  // mad_recurrence.cl:26:14
-    wire [31:0] v_86;
-    wire [63:0] w_87;  // mad_recurrence.cl:26:21
+    reg  [31:0] ld_67;  // mad_recurrence.cl:26:14
+    wire [31:0] v_68;
+    wire [63:0] w_69;  // mad_recurrence.cl:26:21
     reg         c_rd_issued;
     reg  [7:0]  c_rd_beat;
-    reg  [31:0] ld_88;  // mad_recurrence.cl:26:21
-    wire [31:0] v_89;
-    wire        go_90;
+    reg  [31:0] ld_70;  // mad_recurrence.cl:26:21
+    wire [31:0] v_71;
+    wire        go_72;
     reg         u7_fp_mul_issued;
     wire        u7_fp_mul_valid;
     wire [31:0] u7_fp_mul_result;
-    wire [31:0] fnan_91;
-    reg  [31:0] r_92;  // mad_recurrence.cl:26:14
-    wire [63:0] w_93;  // mad_recurrence.cl:26:28
-    reg  [63:0] q_94;  // mad_recurrence.cl:26:28
-    reg  [31:0] ld_95;  // mad_recurrence.cl:26:28
-    wire [31:0] v_96;
+    wire [31:0] fnan_73;
+    wire [32:0] fov_74;
+    reg  [31:0] r_75;  // mad_recurrence.cl:26:14
+    wire [63:0] w_76;  // mad_recurrence.cl:26:28
+    reg  [63:0] q_77;  // mad_recurrence.cl:26:28
+    reg  [31:0] ld_78;  // mad_recurrence.cl:26:28
+    wire [31:0] v_79;
     reg         u6_fp_add_issued;
     wire        u6_fp_add_go;
     wire        u6_fp_add_valid;
@@ -222,134 +205,135 @@ module mad_recurrence_datapath (
     wire [31:0] u6_fp_add_b_in;
     wire        u6_fp_add_sub_in;
     wire [31:0] u6_fp_add_result;
-    wire [31:0] fnan_97;
-    reg  [31:0] r_98;  // mad_recurrence.cl:26:14
-    reg  [63:0] q_99;  // mad_recurrence.cl:26:5
-    wire [31:0] w_100;  // mad_recurrence.cl:29:15
-    wire [31:0] w_101;  // mad_recurrence.cl:29:25
-    wire [31:0] w_102;  // mad_recurrence.cl:30:18
-    wire [31:0] w_103;  // mad_recurrence.cl:22:9
-    wire [31:0] w_104;  // mad_recurrence.cl:22:9
-    wire [31:0] fnan_105;
+    wire [31:0] fnan_80;
+    wire [32:0] fov_81;
+    reg  [31:0] r_82;  // mad_recurrence.cl:26:14
+    reg  [63:0] q_83;  // mad_recurrence.cl:26:5
+    wire [31:0] w_84;  // mad_recurrence.cl:29:15
+    wire [31:0] w_85;  // mad_recurrence.cl:29:25
+    wire [31:0] w_86;  // mad_recurrence.cl:30:18
+    wire [31:0] w_87;  // mad_recurrence.cl:22:9
+    wire [31:0] w_88;  // mad_recurrence.cl:22:9
+    wire [31:0] fnan_89;
+    wire [32:0] fov_90;
+    reg  [31:0] r_91;  // mad_recurrence.cl:22:9
+    wire [31:0] w_92;  // mad_recurrence.cl:22:9
+    reg  [31:0] q_93;  // mad_recurrence.cl:22:9
+    wire [31:0] fnan_94;
+    wire [32:0] fov_95;
+    reg  [31:0] r_96;  // mad_recurrence.cl:22:9
+    wire [31:0] w_97;  // mad_recurrence.cl:22:9
+    reg  [31:0] q_98;  // mad_recurrence.cl:22:9
+    wire [31:0] fnan_99;
+    wire [32:0] fov_100;
+    reg  [31:0] r_101;  // mad_recurrence.cl:22:9
+    wire [31:0] w_102;  // mad_recurrence.cl:22:9
+    reg  [31:0] q_103;  // mad_recurrence.cl:22:9
+    wire [31:0] fnan_104;
+    wire [32:0] fov_105;
     reg  [31:0] r_106;  // mad_recurrence.cl:22:9
     wire [31:0] w_107;  // mad_recurrence.cl:22:9
     reg  [31:0] q_108;  // mad_recurrence.cl:22:9
     wire [31:0] fnan_109;
-    reg  [31:0] r_110;  // mad_recurrence.cl:22:9
-    wire [31:0] w_111;  // mad_recurrence.cl:22:9
-    reg  [31:0] q_112;  // mad_recurrence.cl:22:9
-    wire [31:0] fnan_113;
-    reg  [31:0] r_114;  // mad_recurrence.cl:22:9
-    wire [31:0] w_115;  // mad_recurrence.cl:22:9
-    reg  [31:0] q_116;  // mad_recurrence.cl:22:9
-    wire [31:0] fnan_117;
-    reg  [31:0] r_118;  // mad_recurrence.cl:22:9
-    wire [31:0] w_119;  // mad_recurrence.cl:22:9
-    reg  [31:0] q_120;  // mad_recurrence.cl:22:9
-    wire [31:0] fnan_121;
-    reg  [31:0] r_122;  // mad_recurrence.cl:22:9
-    wire [31:0] w_123;  // mad_recurrence.cl:22:9
-    reg  [31:0] q_124;  // mad_recurrence.cl:22:9
-    wire [31:0] fnan_125;
-    reg  [31:0] r_126;  // mad_recurrence.cl:22:9
-    wire [31:0] w_127;  // mad_recurrence.cl:22:9
-    reg  [31:0] q_128;  // mad_recurrence.cl:22:9
-    wire [31:0] fnan_129;
-    reg  [31:0] r_130;  // mad_recurrence.cl:22:9
+    wire [32:0] fov_110;
+    reg  [31:0] r_111;  // mad_recurrence.cl:22:9
+    wire [31:0] w_112;  // mad_recurrence.cl:22:9
+    reg  [31:0] q_113;  // mad_recurrence.cl:22:9
+    wire [31:0] fnan_114;
+    wire [32:0] fov_115;
+    reg  [31:0] r_116;  // mad_recurrence.cl:22:9
+    wire [31:0] w_117;  // mad_recurrence.cl:22:9
+    reg  [31:0] q_118;  // mad_recurrence.cl:22:9
+    wire [31:0] fnan_119;
+    wire [32:0] fov_120;
+    reg  [31:0] r_121;  // mad_recurrence.cl:22:9
     reg  [54:0] p2_valid;  // mad_recurrence.cl:21:5
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
-    wire [31:0] pv_131;  // mad_recurrence.cl:21:21
-    wire [31:0] w_132;  // mad_recurrence.cl:21:25
-    wire        pw_133;  // mad_recurrence.cl:21:21
+    wire [31:0] pv_122;  // mad_recurrence.cl:21:21
+    wire [31:0] w_123;  // mad_recurrence.cl:21:25
+    wire        pw_124;  // mad_recurrence.cl:21:21
     reg         p2_go;
-    wire [31:0] pv_134;  // mad_recurrence.cl:22:9
-    wire [63:0] w_135;  // mad_recurrence.cl:22:14
-    wire [31:0] pv_136;  // mad_recurrence.cl:22:16
-    wire [63:0] pw_137;  // mad_recurrence.cl:22:14
-    wire [63:0] w_138;  // mad_recurrence.cl:22:14
-    wire [63:0] pw_139;  // mad_recurrence.cl:22:14
-    wire [63:0] pw_140;  // mad_recurrence.cl:22:14
-    wire [31:0] pld_141;  // mad_recurrence.cl:22:14
-    wire [63:0] w_142;  // mad_recurrence.cl:22:21
-    wire [63:0] pw_143;  // mad_recurrence.cl:22:21
-    wire [31:0] pld_144;  // mad_recurrence.cl:22:21
-    wire        go_145;
+    wire [31:0] pv_125;  // mad_recurrence.cl:22:9
+    wire [63:0] w_126;  // mad_recurrence.cl:22:14
+    wire [31:0] pv_127;  // mad_recurrence.cl:22:16
+    wire [63:0] pw_128;  // mad_recurrence.cl:22:14
+    wire [63:0] w_129;  // mad_recurrence.cl:22:14
+    wire [63:0] pw_130;  // mad_recurrence.cl:22:14
+    wire [63:0] pw_131;  // mad_recurrence.cl:22:14
+    wire [31:0] pld_132;  // mad_recurrence.cl:22:14
+    wire [63:0] w_133;  // mad_recurrence.cl:22:21
+    wire [63:0] pw_134;  // mad_recurrence.cl:22:21
+    wire [31:0] pld_135;  // mad_recurrence.cl:22:21
+    wire        go_136;
     wire        p2u1_fp_mul_valid;
     wire [31:0] p2u1_fp_mul_result;
-    reg  [31:0] pd_146;
-    reg  [31:0] pd_147;
-    reg  [31:0] pd_148;
-    reg  [31:0] pd_149;
-    reg  [31:0] pd_150;
-    reg  [31:0] pd_151;
-    reg  [31:0] pd_152;
-    reg  [31:0] pd_153;
-    wire [31:0] fnan_154;
-    wire [31:0] pw_155;  // mad_recurrence.cl:22:14
-    reg  [31:0] pq_157;  // mad_recurrence.cl:22:9
-    wire        go_158;
+    wire [31:0] fnan_137;
+    wire [32:0] fov_138;
+    reg  [32:0] pd_139;
+    reg  [32:0] pd_140;
+    reg  [32:0] pd_141;
+    reg  [32:0] pd_142;
+    wire [31:0] pw_143;  // mad_recurrence.cl:22:14
+    reg  [31:0] pq_145;  // mad_recurrence.cl:22:9
+    wire        go_146;
     wire        p2u2_fp_add_valid;
     wire [31:0] p2u2_fp_add_result;
-    reg  [31:0] pd_159;
-    reg  [31:0] pd_160;
-    reg  [31:0] pd_161;
-    reg  [31:0] pd_162;
-    reg  [31:0] pd_163;
-    reg  [31:0] pd_164;
-    reg  [31:0] pd_165;
-    reg  [31:0] pd_166;
-    reg  [31:0] pd_167;
-    reg  [31:0] pd_168;
-    reg  [31:0] pd_169;
-    reg  [31:0] pd_170;
-    wire [31:0] fnan_171;
-    wire [31:0] pw_172;  // mad_recurrence.cl:22:9
-    wire [31:0] pv_173;  // mad_recurrence.cl:22:9
-    wire [31:0] pv_174;  // mad_recurrence.cl:22:9
-    wire [31:0] pv_175;  // mad_recurrence.cl:22:9
-    wire [31:0] pv_176;  // mad_recurrence.cl:22:9
-    wire [31:0] pv_177;  // mad_recurrence.cl:22:9
-    wire [31:0] pv_178;  // mad_recurrence.cl:22:9
-    wire [31:0] pv_179;  // mad_recurrence.cl:22:9
-    wire [31:0] pv_180;  // mad_recurrence.cl:21:28
-    wire [31:0] w_181;  // mad_recurrence.cl:21:28
-    wire [31:0] pw_182;  // mad_recurrence.cl:21:28
-    reg  [31:0] pq_156;  // mad_recurrence.cl:22:9
-    wire [31:0] w_183;  // mad_recurrence.cl:22:9
-    wire [31:0] w_184;  // mad_recurrence.cl:20:15
-    wire [31:0] w_185;  // mad_recurrence.cl:21:18
-    wire [31:0] w_186;  // mad_recurrence.cl:14:21
-    wire [31:0] w_187;  // mad_recurrence.cl:14:25
-    wire        w_188;  // mad_recurrence.cl:14:21
-    reg         q_189;  // mad_recurrence.cl:14:21
-    wire [31:0] w_190;  // mad_recurrence.cl:14:28
-    wire [31:0] w_191;  // mad_recurrence.cl:14:28
-    wire [31:0] w_192;  // mad_recurrence.cl:14:28
-    wire [31:0] w_193;  // mad_recurrence.cl:15:13
-    wire [31:0] w_194;  // mad_recurrence.cl:15:17
-    wire [63:0] w_195;  // mad_recurrence.cl:15:21
-    wire [31:0] w_196;  // mad_recurrence.cl:15:23
-    wire [63:0] w_197;  // mad_recurrence.cl:15:21
-    wire [63:0] w_198;  // mad_recurrence.cl:15:21
-    wire [63:0] w_199;  // mad_recurrence.cl:15:21
-    wire [63:0] w_200;  // mad_recurrence.cl:15:21
-    reg  [31:0] ld_201;  // mad_recurrence.cl:15:21
-    wire [31:0] v_202;
-    reg  [31:0] q_203;  // mad_recurrence.cl:15:13
-    wire        go_204;
+    wire [31:0] fnan_147;
+    wire [32:0] fov_148;
+    reg  [32:0] pd_149;
+    reg  [32:0] pd_150;
+    reg  [32:0] pd_151;
+    reg  [32:0] pd_152;
+    reg  [32:0] pd_153;
+    reg  [32:0] pd_154;
+    wire [31:0] pw_155;  // mad_recurrence.cl:22:9
+    wire [31:0] pv_156;  // mad_recurrence.cl:22:9
+    wire [31:0] pv_157;  // mad_recurrence.cl:22:9
+    wire [31:0] pv_158;  // mad_recurrence.cl:22:9
+    wire [31:0] pv_159;  // mad_recurrence.cl:22:9
+    wire [31:0] pv_160;  // mad_recurrence.cl:22:9
+    wire [31:0] pv_161;  // mad_recurrence.cl:22:9
+    wire [31:0] pv_162;  // mad_recurrence.cl:22:9
+    wire [31:0] pv_163;  // mad_recurrence.cl:21:28
+    wire [31:0] w_164;  // mad_recurrence.cl:21:28
+    wire [31:0] pw_165;  // mad_recurrence.cl:21:28
+    reg  [31:0] pq_144;  // mad_recurrence.cl:22:9
+    wire [31:0] w_166;  // mad_recurrence.cl:22:9
+    wire [31:0] w_167;  // mad_recurrence.cl:20:15
+    wire [31:0] w_168;  // mad_recurrence.cl:21:18
+    wire [31:0] w_169;  // mad_recurrence.cl:14:21
+    wire [31:0] w_170;  // mad_recurrence.cl:14:25
+    wire        w_171;  // mad_recurrence.cl:14:21
+    reg         q_172;  // mad_recurrence.cl:14:21
+    wire [31:0] w_173;  // mad_recurrence.cl:14:28
+    wire [31:0] w_174;  // mad_recurrence.cl:14:28
+    wire [31:0] w_175;  // mad_recurrence.cl:14:28
+    wire [31:0] w_176;  // mad_recurrence.cl:15:13
+    wire [31:0] w_177;  // mad_recurrence.cl:15:17
+    wire [63:0] w_178;  // mad_recurrence.cl:15:21
+    wire [31:0] w_179;  // mad_recurrence.cl:15:23
+    wire [63:0] w_180;  // mad_recurrence.cl:15:21
+    wire [63:0] w_181;  // mad_recurrence.cl:15:21
+    wire [63:0] w_182;  // mad_recurrence.cl:15:21
+    wire [63:0] w_183;  // mad_recurrence.cl:15:21
+    reg  [31:0] ld_184;  // mad_recurrence.cl:15:21
+    wire [31:0] v_185;
+    reg  [31:0] q_186;  // mad_recurrence.cl:15:13
+    wire        go_187;
     reg         u5_fp_fma_issued;
     wire        u5_fp_fma_valid;
     wire [31:0] u5_fp_fma_result;
-    wire [31:0] bi_205;
-    wire [31:0] bi_206;
-    wire [31:0] bi_207;
-    wire [31:0] bi_208;
-    reg  [31:0] r_209;  // mad_recurrence.cl:15:13
-    wire [63:0] w_210;  // mad_recurrence.cl:16:9
-    wire [63:0] w_211;  // mad_recurrence.cl:16:9
-    reg  [63:0] q_212;  // mad_recurrence.cl:16:9
+    wire [31:0] bi_188;
+    wire [31:0] bi_189;
+    wire [31:0] bi_190;
+    wire [31:0] bi_191;
+    wire [32:0] fov_192;
+    reg  [31:0] r_193;  // mad_recurrence.cl:15:13
+    wire [63:0] w_194;  // mad_recurrence.cl:16:9
+    wire [63:0] w_195;  // mad_recurrence.cl:16:9
+    reg  [63:0] q_196;  // mad_recurrence.cl:16:9
     reg         y_wr_issued;
     reg  [7:0]  y_wr_beat;
     reg  [18:0] p1_valid;  // mad_recurrence.cl:14:5
@@ -357,61 +341,52 @@ module mad_recurrence_datapath (
     reg  [2:0]  p1_slot;
     wire        p1_stall;
     wire        p1_en;
-    wire [31:0] pv_213;  // mad_recurrence.cl:14:21
-    wire [31:0] w_214;  // mad_recurrence.cl:14:25
-    wire        pw_215;  // mad_recurrence.cl:14:21
+    wire [31:0] pv_197;  // mad_recurrence.cl:14:21
+    wire [31:0] w_198;  // mad_recurrence.cl:14:25
+    wire        pw_199;  // mad_recurrence.cl:14:21
     reg         p1_go;
-    wire [31:0] pv_216;  // mad_recurrence.cl:15:13
-    wire [31:0] w_217;  // mad_recurrence.cl:15:17
-    wire [63:0] w_218;  // mad_recurrence.cl:15:21
-    wire [31:0] pv_219;  // mad_recurrence.cl:15:23
-    wire [63:0] pw_220;  // mad_recurrence.cl:15:21
-    wire [63:0] w_221;  // mad_recurrence.cl:15:21
-    wire [63:0] pw_222;  // mad_recurrence.cl:15:21
-    wire [63:0] pw_223;  // mad_recurrence.cl:15:21
-    wire [31:0] pld_224;  // mad_recurrence.cl:15:21
-    wire        go_225;
+    wire [31:0] pv_200;  // mad_recurrence.cl:15:13
+    wire [31:0] w_201;  // mad_recurrence.cl:15:17
+    wire [63:0] w_202;  // mad_recurrence.cl:15:21
+    wire [31:0] pv_203;  // mad_recurrence.cl:15:23
+    wire [63:0] pw_204;  // mad_recurrence.cl:15:21
+    wire [63:0] w_205;  // mad_recurrence.cl:15:21
+    wire [63:0] pw_206;  // mad_recurrence.cl:15:21
+    wire [63:0] pw_207;  // mad_recurrence.cl:15:21
+    wire [31:0] pld_208;  // mad_recurrence.cl:15:21
+    wire        go_209;
     wire        p1u0_fp_fma_valid;
     wire [31:0] p1u0_fp_fma_result;
-    wire [31:0] bi_226;
-    reg  [31:0] pd_227;
-    reg  [31:0] pd_228;
-    reg  [31:0] pd_229;
-    reg  [31:0] pd_230;
-    reg  [31:0] pd_231;
-    reg  [31:0] pd_232;
-    reg  [31:0] pd_233;
-    reg  [31:0] pd_234;
-    reg  [31:0] pd_235;
-    reg  [31:0] pd_236;
-    reg  [31:0] pd_237;
-    reg  [31:0] pd_238;
-    reg  [31:0] pd_239;
-    reg  [31:0] pd_240;
-    reg  [31:0] pd_241;
-    wire [31:0] bi_242;
-    wire [31:0] bi_243;
-    wire [31:0] bi_244;
-    wire [31:0] pw_245;  // mad_recurrence.cl:15:13
-    wire [63:0] w_246;  // mad_recurrence.cl:16:9
-    wire [63:0] pw_247;  // mad_recurrence.cl:16:9
-    reg  [63:0] pq_257;  // mad_recurrence.cl:16:9
-    wire [31:0] pv_258;  // mad_recurrence.cl:14:28
-    wire [31:0] w_259;  // mad_recurrence.cl:14:28
-    wire [31:0] pw_260;  // mad_recurrence.cl:14:28
-    reg  [63:0] pq_248;  // mad_recurrence.cl:16:9
-    reg  [63:0] pq_249;  // mad_recurrence.cl:16:9
-    reg  [63:0] pq_250;  // mad_recurrence.cl:16:9
-    reg  [63:0] pq_251;  // mad_recurrence.cl:16:9
-    reg  [63:0] pq_252;  // mad_recurrence.cl:16:9
-    reg  [63:0] pq_253;  // mad_recurrence.cl:16:9
-    reg  [63:0] pq_254;  // mad_recurrence.cl:16:9
-    reg  [63:0] pq_255;  // mad_recurrence.cl:16:9
-    reg  [63:0] pq_256;  // mad_recurrence.cl:16:9
+    wire [31:0] bi_210;
+    wire [31:0] bi_211;
+    wire [31:0] bi_212;
+    wire [31:0] bi_213;
+    wire [32:0] fov_214;
+    reg  [32:0] pd_215;
+    reg  [32:0] pd_216;
+    reg  [32:0] pd_217;
+    reg  [32:0] pd_218;
+    reg  [32:0] pd_219;
+    wire [31:0] pw_220;  // mad_recurrence.cl:15:13
+    wire [63:0] w_221;  // mad_recurrence.cl:16:9
+    wire [63:0] pw_222;  // mad_recurrence.cl:16:9
+    reg  [63:0] pq_232;  // mad_recurrence.cl:16:9
+    wire [31:0] pv_233;  // mad_recurrence.cl:14:28
+    wire [31:0] w_234;  // mad_recurrence.cl:14:28
+    wire [31:0] pw_235;  // mad_recurrence.cl:14:28
+    reg  [63:0] pq_223;  // mad_recurrence.cl:16:9
+    reg  [63:0] pq_224;  // mad_recurrence.cl:16:9
+    reg  [63:0] pq_225;  // mad_recurrence.cl:16:9
+    reg  [63:0] pq_226;  // mad_recurrence.cl:16:9
+    reg  [63:0] pq_227;  // mad_recurrence.cl:16:9
+    reg  [63:0] pq_228;  // mad_recurrence.cl:16:9
+    reg  [63:0] pq_229;  // mad_recurrence.cl:16:9
+    reg  [63:0] pq_230;  // mad_recurrence.cl:16:9
+    reg  [63:0] pq_231;  // mad_recurrence.cl:16:9
     reg         p1_apart;
-    wire [31:0] w_261;  // mad_recurrence.cl:13:15
-    wire [31:0] w_262;  // mad_recurrence.cl:14:18
-    wire [63:0] w_263;  // mad_recurrence.cl:9:6
+    wire [31:0] w_236;  // mad_recurrence.cl:13:15
+    wire [31:0] w_237;  // mad_recurrence.cl:14:18
+    wire [63:0] w_238;  // mad_recurrence.cl:9:6
     reg  [7:0]  launch_err;
     reg         done_q;
     reg  [31:0] perf_l3_cycles;
@@ -473,60 +448,63 @@ module mad_recurrence_datapath (
         .result(p3u3_fp_fma_result)
     );
     assign bi_31 = p3u3_fp_fma_result;
-    assign bi_47 = pd_36;
-    assign bi_48 = pd_41;
-    assign bi_49 = pd_46;
-    assign pw_50 = (((&bi_47[30:23]) && (!(bi_47[22:0] == 23'h000000))) ? (bi_47 | 32'h00400000) : (((&bi_48[30:23]) && (!(bi_48[22:0] == 23'h000000))) ? (bi_48 | 32'h00400000) : (((((&bi_47[30:23]) && (bi_47[22:0] == 23'h000000)) && (bi_48[30:0] == 31'h00000000)) || ((bi_47[30:0] == 31'h00000000) && ((&bi_48[30:23]) && (bi_48[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_49[30:23]) && (!(bi_49[22:0] == 23'h000000))) ? (bi_49 | 32'h00400000) : ((((((&bi_47[30:23]) && (bi_47[22:0] == 23'h000000)) || ((&bi_48[30:23]) && (bi_48[22:0] == 23'h000000))) && ((&bi_49[30:23]) && (bi_49[22:0] == 23'h000000))) && ((bi_47[31] ^ bi_48[31]) != bi_49[31])) ? 32'hffc00000 : bi_31)))));
-    assign w_51 = {32'h00000000, c_base};
-    assign pw_52 = (w_51 + pw_26);
-    assign pld_53 = c_ld_resp_data;
-    assign pw_55 = (pv_54 ^ 32'h80000000);
-    assign go_56 = (p3_slot == 3'h4);
+    assign bi_32 = pv_20;
+    assign bi_33 = w_21;
+    assign bi_34 = pw_29;
+    assign fov_35 = {((((((&bi_32[30:23]) && (!(bi_32[22:0] == 23'h000000))) || ((&bi_33[30:23]) && (!(bi_33[22:0] == 23'h000000)))) || ((((&bi_32[30:23]) && (bi_32[22:0] == 23'h000000)) && (bi_33[30:0] == 31'h00000000)) || ((bi_32[30:0] == 31'h00000000) && ((&bi_33[30:23]) && (bi_33[22:0] == 23'h000000))))) || ((&bi_34[30:23]) && (!(bi_34[22:0] == 23'h000000)))) || (((((&bi_32[30:23]) && (bi_32[22:0] == 23'h000000)) || ((&bi_33[30:23]) && (bi_33[22:0] == 23'h000000))) && ((&bi_34[30:23]) && (bi_34[22:0] == 23'h000000))) && ((bi_32[31] ^ bi_33[31]) != bi_34[31]))), (((&bi_32[30:23]) && (!(bi_32[22:0] == 23'h000000))) ? (bi_32 | 32'h00400000) : (((&bi_33[30:23]) && (!(bi_33[22:0] == 23'h000000))) ? (bi_33 | 32'h00400000) : (((((&bi_32[30:23]) && (bi_32[22:0] == 23'h000000)) && (bi_33[30:0] == 31'h00000000)) || ((bi_32[30:0] == 31'h00000000) && ((&bi_33[30:23]) && (bi_33[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_34[30:23]) && (!(bi_34[22:0] == 23'h000000))) ? (bi_34 | 32'h00400000) : ((((((&bi_32[30:23]) && (bi_32[22:0] == 23'h000000)) || ((&bi_33[30:23]) && (bi_33[22:0] == 23'h000000))) && ((&bi_34[30:23]) && (bi_34[22:0] == 23'h000000))) && ((bi_32[31] ^ bi_33[31]) != bi_34[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_41 = (pd_40[32] ? pd_40[31:0] : bi_31);
+    assign w_42 = {32'h00000000, c_base};
+    assign pw_43 = (w_42 + pw_26);
+    assign pld_44 = c_ld_resp_data;
+    assign pw_46 = (pv_45 ^ 32'h80000000);
+    assign go_47 = (p3_slot == 3'h4);
 
     ohls_fp_fma p3u4_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_56),
-        .a(pw_55),
+        .in_valid(go_47),
+        .a(pw_46),
         .b(w_21),
-        .c(pld_53),
+        .c(pld_44),
         .out_valid(p3u4_fp_fma_valid),
         .result(p3u4_fp_fma_result)
     );
-    assign bi_57 = p3u4_fp_fma_result;
-    assign bi_73 = pd_62;
-    assign bi_74 = pd_67;
-    assign bi_75 = pd_72;
-    assign pw_76 = (((&bi_73[30:23]) && (!(bi_73[22:0] == 23'h000000))) ? (bi_73 | 32'h00400000) : (((&bi_74[30:23]) && (!(bi_74[22:0] == 23'h000000))) ? (bi_74 | 32'h00400000) : (((((&bi_73[30:23]) && (bi_73[22:0] == 23'h000000)) && (bi_74[30:0] == 31'h00000000)) || ((bi_73[30:0] == 31'h00000000) && ((&bi_74[30:23]) && (bi_74[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_75[30:23]) && (!(bi_75[22:0] == 23'h000000))) ? (bi_75 | 32'h00400000) : ((((((&bi_73[30:23]) && (bi_73[22:0] == 23'h000000)) || ((&bi_74[30:23]) && (bi_74[22:0] == 23'h000000))) && ((&bi_75[30:23]) && (bi_75[22:0] == 23'h000000))) && ((bi_73[31] ^ bi_74[31]) != bi_75[31])) ? 32'hffc00000 : bi_57)))));
-    assign pv_77 = v6_i;
-    assign w_78 = 32'h00000001;
-    assign pw_79 = (pv_77 + w_78);
-    assign pv_20 = ((p3_valid[9] && (p3_slot == 3'h4)) ? pw_50 : v4_u);
-    assign pv_54 = ((p3_valid[9] && (p3_slot == 3'h4)) ? pw_76 : v5_v);
+    assign bi_48 = p3u4_fp_fma_result;
+    assign bi_49 = pw_46;
+    assign bi_50 = w_21;
+    assign bi_51 = pld_44;
+    assign fov_52 = {((((((&bi_49[30:23]) && (!(bi_49[22:0] == 23'h000000))) || ((&bi_50[30:23]) && (!(bi_50[22:0] == 23'h000000)))) || ((((&bi_49[30:23]) && (bi_49[22:0] == 23'h000000)) && (bi_50[30:0] == 31'h00000000)) || ((bi_49[30:0] == 31'h00000000) && ((&bi_50[30:23]) && (bi_50[22:0] == 23'h000000))))) || ((&bi_51[30:23]) && (!(bi_51[22:0] == 23'h000000)))) || (((((&bi_49[30:23]) && (bi_49[22:0] == 23'h000000)) || ((&bi_50[30:23]) && (bi_50[22:0] == 23'h000000))) && ((&bi_51[30:23]) && (bi_51[22:0] == 23'h000000))) && ((bi_49[31] ^ bi_50[31]) != bi_51[31]))), (((&bi_49[30:23]) && (!(bi_49[22:0] == 23'h000000))) ? (bi_49 | 32'h00400000) : (((&bi_50[30:23]) && (!(bi_50[22:0] == 23'h000000))) ? (bi_50 | 32'h00400000) : (((((&bi_49[30:23]) && (bi_49[22:0] == 23'h000000)) && (bi_50[30:0] == 31'h00000000)) || ((bi_49[30:0] == 31'h00000000) && ((&bi_50[30:23]) && (bi_50[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_51[30:23]) && (!(bi_51[22:0] == 23'h000000))) ? (bi_51 | 32'h00400000) : ((((((&bi_49[30:23]) && (bi_49[22:0] == 23'h000000)) || ((&bi_50[30:23]) && (bi_50[22:0] == 23'h000000))) && ((&bi_51[30:23]) && (bi_51[22:0] == 23'h000000))) && ((bi_49[31] ^ bi_50[31]) != bi_51[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_58 = (pd_57[32] ? pd_57[31:0] : bi_48);
+    assign pv_59 = v6_i;
+    assign w_60 = 32'h00000001;
+    assign pw_61 = (pv_59 + w_60);
+    assign pv_20 = ((p3_valid[9] && (p3_slot == 3'h4)) ? pw_41 : v4_u);
+    assign pv_45 = ((p3_valid[9] && (p3_slot == 3'h4)) ? pw_58 : v5_v);
     assign p3_stall = ((((((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) && (!x_ld_req_ready)) || ((p3_valid[8] && (p3_slot == 3'h4)) && (!x_ld_resp_valid))) || (((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) && (!c_ld_req_ready))) || ((p3_valid[8] && (p3_slot == 3'h4)) && (!c_ld_resp_valid)));
-    assign w_80 = {32'h00000000, out_base};
-    assign w_81 = v2_d;
-    assign w_82 = 64'h0000000000000004;
-    assign w_83 = (w_80 + w_82);
-    assign w_84 = {32'h00000000, x_base};
-    assign v_86 = ld_85[31:0];
-    assign w_87 = {32'h00000000, c_base};
-    assign v_89 = ld_88[31:0];
+    assign w_62 = {32'h00000000, out_base};
+    assign w_63 = v2_d;
+    assign w_64 = 64'h0000000000000004;
+    assign w_65 = (w_62 + w_64);
+    assign w_66 = {32'h00000000, x_base};
+    assign v_68 = ld_67[31:0];
+    assign w_69 = {32'h00000000, c_base};
+    assign v_71 = ld_70[31:0];
 
     ohls_fp_mul u7_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_90),
-        .a(v_86),
-        .b(v_89),
+        .in_valid(go_72),
+        .a(v_68),
+        .b(v_71),
         .out_valid(u7_fp_mul_valid),
         .result(u7_fp_mul_result)
     );
-    assign fnan_91 = u7_fp_mul_result;
-    assign w_93 = (w_84 + w_82);
-    assign v_96 = ld_95[31:0];
+    assign fnan_73 = u7_fp_mul_result;
+    assign fov_74 = {((((&v_68[30:23]) && (!(v_68[22:0] == 23'h000000))) || ((&v_71[30:23]) && (!(v_71[22:0] == 23'h000000)))) || ((((&v_68[30:23]) && (v_68[22:0] == 23'h000000)) && (v_71[30:0] == 31'h00000000)) || ((v_68[30:0] == 31'h00000000) && ((&v_71[30:23]) && (v_71[22:0] == 23'h000000))))), (((&v_68[30:23]) && (!(v_68[22:0] == 23'h000000))) ? (v_68 | 32'h00400000) : (((&v_71[30:23]) && (!(v_71[22:0] == 23'h000000))) ? (v_71 | 32'h00400000) : (((((&v_68[30:23]) && (v_68[22:0] == 23'h000000)) && (v_71[30:0] == 31'h00000000)) || ((v_68[30:0] == 31'h00000000) && ((&v_71[30:23]) && (v_71[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_76 = (w_66 + w_64);
+    assign v_79 = ld_78[31:0];
 
     ohls_fp_add u6_fp_add (
         .clk(clk),
@@ -539,160 +517,172 @@ module mad_recurrence_datapath (
         .out_valid(u6_fp_add_valid),
         .result(u6_fp_add_result)
     );
-    assign fnan_97 = u6_fp_add_result;
-    assign w_100 = 32'h3f800000;
-    assign w_101 = 32'h00000000;
-    assign w_102 = 32'h00000000;
-    assign w_103 = v2_d;
-    assign w_104 = v7_d_1;
-    assign fnan_105 = u6_fp_add_result;
-    assign w_107 = v8_d_2;
+    assign fnan_80 = u6_fp_add_result;
+    assign fov_81 = {((((&r_75[30:23]) && (!(r_75[22:0] == 23'h000000))) || ((&v_79[30:23]) && (!(v_79[22:0] == 23'h000000)))) || ((((&r_75[30:23]) && (r_75[22:0] == 23'h000000)) && ((&v_79[30:23]) && (v_79[22:0] == 23'h000000))) && (!(r_75[31] == v_79[31])))), (((&r_75[30:23]) && (!(r_75[22:0] == 23'h000000))) ? (r_75 | 32'h00400000) : (((&v_79[30:23]) && (!(v_79[22:0] == 23'h000000))) ? (v_79 | 32'h00400000) : (((((&r_75[30:23]) && (r_75[22:0] == 23'h000000)) && ((&v_79[30:23]) && (v_79[22:0] == 23'h000000))) && (!(r_75[31] == v_79[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_84 = 32'h3f800000;
+    assign w_85 = 32'h00000000;
+    assign w_86 = 32'h00000000;
+    assign w_87 = v2_d;
+    assign w_88 = v7_d_1;
+    assign fnan_89 = u6_fp_add_result;
+    assign fov_90 = {((((&w_87[30:23]) && (!(w_87[22:0] == 23'h000000))) || ((&w_88[30:23]) && (!(w_88[22:0] == 23'h000000)))) || ((((&w_87[30:23]) && (w_87[22:0] == 23'h000000)) && ((&w_88[30:23]) && (w_88[22:0] == 23'h000000))) && (!(w_87[31] == w_88[31])))), (((&w_87[30:23]) && (!(w_87[22:0] == 23'h000000))) ? (w_87 | 32'h00400000) : (((&w_88[30:23]) && (!(w_88[22:0] == 23'h000000))) ? (w_88 | 32'h00400000) : (((((&w_87[30:23]) && (w_87[22:0] == 23'h000000)) && ((&w_88[30:23]) && (w_88[22:0] == 23'h000000))) && (!(w_87[31] == w_88[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_92 = v8_d_2;
+    assign fnan_94 = u6_fp_add_result;
+    assign fov_95 = {((((&r_91[30:23]) && (!(r_91[22:0] == 23'h000000))) || ((&q_93[30:23]) && (!(q_93[22:0] == 23'h000000)))) || ((((&r_91[30:23]) && (r_91[22:0] == 23'h000000)) && ((&q_93[30:23]) && (q_93[22:0] == 23'h000000))) && (!(r_91[31] == q_93[31])))), (((&r_91[30:23]) && (!(r_91[22:0] == 23'h000000))) ? (r_91 | 32'h00400000) : (((&q_93[30:23]) && (!(q_93[22:0] == 23'h000000))) ? (q_93 | 32'h00400000) : (((((&r_91[30:23]) && (r_91[22:0] == 23'h000000)) && ((&q_93[30:23]) && (q_93[22:0] == 23'h000000))) && (!(r_91[31] == q_93[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_97 = v9_d_3;
+    assign fnan_99 = u6_fp_add_result;
+    assign fov_100 = {((((&r_96[30:23]) && (!(r_96[22:0] == 23'h000000))) || ((&q_98[30:23]) && (!(q_98[22:0] == 23'h000000)))) || ((((&r_96[30:23]) && (r_96[22:0] == 23'h000000)) && ((&q_98[30:23]) && (q_98[22:0] == 23'h000000))) && (!(r_96[31] == q_98[31])))), (((&r_96[30:23]) && (!(r_96[22:0] == 23'h000000))) ? (r_96 | 32'h00400000) : (((&q_98[30:23]) && (!(q_98[22:0] == 23'h000000))) ? (q_98 | 32'h00400000) : (((((&r_96[30:23]) && (r_96[22:0] == 23'h000000)) && ((&q_98[30:23]) && (q_98[22:0] == 23'h000000))) && (!(r_96[31] == q_98[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_102 = v10_d_4;
+    assign fnan_104 = u6_fp_add_result;
+    assign fov_105 = {((((&r_101[30:23]) && (!(r_101[22:0] == 23'h000000))) || ((&q_103[30:23]) && (!(q_103[22:0] == 23'h000000)))) || ((((&r_101[30:23]) && (r_101[22:0] == 23'h000000)) && ((&q_103[30:23]) && (q_103[22:0] == 23'h000000))) && (!(r_101[31] == q_103[31])))), (((&r_101[30:23]) && (!(r_101[22:0] == 23'h000000))) ? (r_101 | 32'h00400000) : (((&q_103[30:23]) && (!(q_103[22:0] == 23'h000000))) ? (q_103 | 32'h00400000) : (((((&r_101[30:23]) && (r_101[22:0] == 23'h000000)) && ((&q_103[30:23]) && (q_103[22:0] == 23'h000000))) && (!(r_101[31] == q_103[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_107 = v11_d_5;
     assign fnan_109 = u6_fp_add_result;
-    assign w_111 = v9_d_3;
-    assign fnan_113 = u6_fp_add_result;
-    assign w_115 = v10_d_4;
-    assign fnan_117 = u6_fp_add_result;
-    assign w_119 = v11_d_5;
-    assign fnan_121 = u6_fp_add_result;
-    assign w_123 = v12_d_6;
-    assign fnan_125 = u6_fp_add_result;
-    assign w_127 = v13_d_7;
-    assign fnan_129 = u6_fp_add_result;
+    assign fov_110 = {((((&r_106[30:23]) && (!(r_106[22:0] == 23'h000000))) || ((&q_108[30:23]) && (!(q_108[22:0] == 23'h000000)))) || ((((&r_106[30:23]) && (r_106[22:0] == 23'h000000)) && ((&q_108[30:23]) && (q_108[22:0] == 23'h000000))) && (!(r_106[31] == q_108[31])))), (((&r_106[30:23]) && (!(r_106[22:0] == 23'h000000))) ? (r_106 | 32'h00400000) : (((&q_108[30:23]) && (!(q_108[22:0] == 23'h000000))) ? (q_108 | 32'h00400000) : (((((&r_106[30:23]) && (r_106[22:0] == 23'h000000)) && ((&q_108[30:23]) && (q_108[22:0] == 23'h000000))) && (!(r_106[31] == q_108[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_112 = v12_d_6;
+    assign fnan_114 = u6_fp_add_result;
+    assign fov_115 = {((((&r_111[30:23]) && (!(r_111[22:0] == 23'h000000))) || ((&q_113[30:23]) && (!(q_113[22:0] == 23'h000000)))) || ((((&r_111[30:23]) && (r_111[22:0] == 23'h000000)) && ((&q_113[30:23]) && (q_113[22:0] == 23'h000000))) && (!(r_111[31] == q_113[31])))), (((&r_111[30:23]) && (!(r_111[22:0] == 23'h000000))) ? (r_111 | 32'h00400000) : (((&q_113[30:23]) && (!(q_113[22:0] == 23'h000000))) ? (q_113 | 32'h00400000) : (((((&r_111[30:23]) && (r_111[22:0] == 23'h000000)) && ((&q_113[30:23]) && (q_113[22:0] == 23'h000000))) && (!(r_111[31] == q_113[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_117 = v13_d_7;
+    assign fnan_119 = u6_fp_add_result;
+    assign fov_120 = {((((&r_116[30:23]) && (!(r_116[22:0] == 23'h000000))) || ((&q_118[30:23]) && (!(q_118[22:0] == 23'h000000)))) || ((((&r_116[30:23]) && (r_116[22:0] == 23'h000000)) && ((&q_118[30:23]) && (q_118[22:0] == 23'h000000))) && (!(r_116[31] == q_118[31])))), (((&r_116[30:23]) && (!(r_116[22:0] == 23'h000000))) ? (r_116 | 32'h00400000) : (((&q_118[30:23]) && (!(q_118[22:0] == 23'h000000))) ? (q_118 | 32'h00400000) : (((((&r_116[30:23]) && (r_116[22:0] == 23'h000000)) && ((&q_118[30:23]) && (q_118[22:0] == 23'h000000))) && (!(r_116[31] == q_118[31]))) ? 32'hffc00000 : 32'hffc00000)))};
     assign p2_en = (!p2_stall);
-    assign pv_131 = v3_i;
-    assign w_132 = arg_n;
-    assign pw_133 = ((pv_131 ^ 32'h80000000) < (w_132 ^ 32'h80000000));
-    assign w_135 = {32'h00000000, x_base};
-    assign pv_136 = v3_i;
-    assign pw_137 = {{32{pv_136[31]}}, pv_136[31:0]};
-    assign w_138 = 64'h0000000000000004;
-    assign pw_139 = $unsigned($signed(pw_137) * $signed(w_138));
-    assign pw_140 = (w_135 + pw_139);
-    assign pld_141 = x_ld_resp_data;
-    assign w_142 = {32'h00000000, c_base};
-    assign pw_143 = (w_142 + pw_139);
-    assign pld_144 = c_ld_resp_data;
-    assign go_145 = 1'h1;
+    assign pv_122 = v3_i;
+    assign w_123 = arg_n;
+    assign pw_124 = ((pv_122 ^ 32'h80000000) < (w_123 ^ 32'h80000000));
+    assign w_126 = {32'h00000000, x_base};
+    assign pv_127 = v3_i;
+    assign pw_128 = {{32{pv_127[31]}}, pv_127[31:0]};
+    assign w_129 = 64'h0000000000000004;
+    assign pw_130 = $unsigned($signed(pw_128) * $signed(w_129));
+    assign pw_131 = (w_126 + pw_130);
+    assign pld_132 = x_ld_resp_data;
+    assign w_133 = {32'h00000000, c_base};
+    assign pw_134 = (w_133 + pw_130);
+    assign pld_135 = c_ld_resp_data;
+    assign go_136 = 1'h1;
 
     ohls_fp_mul p2u1_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p2_en),
-        .in_valid(go_145),
-        .a(pld_141),
-        .b(pld_144),
+        .in_valid(go_136),
+        .a(pld_132),
+        .b(pld_135),
         .out_valid(p2u1_fp_mul_valid),
         .result(p2u1_fp_mul_result)
     );
-    assign fnan_154 = p2u1_fp_mul_result;
-    assign pw_155 = (((&pd_149[30:23]) && (!(pd_149[22:0] == 23'h000000))) ? (pd_149 | 32'h00400000) : (((&pd_153[30:23]) && (!(pd_153[22:0] == 23'h000000))) ? (pd_153 | 32'h00400000) : (((((&pd_149[30:23]) && (pd_149[22:0] == 23'h000000)) && (pd_153[30:0] == 31'h00000000)) || ((pd_149[30:0] == 31'h00000000) && ((&pd_153[30:23]) && (pd_153[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_154)));
-    assign go_158 = 1'h1;
+    assign fnan_137 = p2u1_fp_mul_result;
+    assign fov_138 = {((((&pld_132[30:23]) && (!(pld_132[22:0] == 23'h000000))) || ((&pld_135[30:23]) && (!(pld_135[22:0] == 23'h000000)))) || ((((&pld_132[30:23]) && (pld_132[22:0] == 23'h000000)) && (pld_135[30:0] == 31'h00000000)) || ((pld_132[30:0] == 31'h00000000) && ((&pld_135[30:23]) && (pld_135[22:0] == 23'h000000))))), (((&pld_132[30:23]) && (!(pld_132[22:0] == 23'h000000))) ? (pld_132 | 32'h00400000) : (((&pld_135[30:23]) && (!(pld_135[22:0] == 23'h000000))) ? (pld_135 | 32'h00400000) : (((((&pld_132[30:23]) && (pld_132[22:0] == 23'h000000)) && (pld_135[30:0] == 31'h00000000)) || ((pld_132[30:0] == 31'h00000000) && ((&pld_135[30:23]) && (pld_135[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_143 = (pd_142[32] ? pd_142[31:0] : fnan_137);
+    assign go_146 = 1'h1;
 
     ohls_fp_add p2u2_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p2_en),
-        .in_valid(go_158),
-        .a(pq_157),
-        .b(pw_155),
+        .in_valid(go_146),
+        .a(pq_145),
+        .b(pw_143),
         .sub(1'h0),
         .out_valid(p2u2_fp_add_valid),
         .result(p2u2_fp_add_result)
     );
-    assign fnan_171 = p2u2_fp_add_result;
-    assign pw_172 = (((&pd_164[30:23]) && (!(pd_164[22:0] == 23'h000000))) ? (pd_164 | 32'h00400000) : (((&pd_170[30:23]) && (!(pd_170[22:0] == 23'h000000))) ? (pd_170 | 32'h00400000) : (((((&pd_164[30:23]) && (pd_164[22:0] == 23'h000000)) && ((&pd_170[30:23]) && (pd_170[22:0] == 23'h000000))) && (!(pd_164[31] == pd_170[31]))) ? 32'hffc00000 : fnan_171)));
-    assign pv_180 = v3_i;
-    assign w_181 = 32'h00000001;
-    assign pw_182 = (pv_180 + w_181);
-    assign pv_134 = ((p2_valid[47] && 1'h1) ? pv_173 : v2_d);
-    assign pv_173 = ((p2_valid[48] && 1'h1) ? pv_174 : v7_d_1);
-    assign pv_174 = ((p2_valid[49] && 1'h1) ? pv_175 : v8_d_2);
-    assign pv_175 = ((p2_valid[50] && 1'h1) ? pv_176 : v9_d_3);
-    assign pv_176 = ((p2_valid[51] && 1'h1) ? pv_177 : v10_d_4);
-    assign pv_177 = ((p2_valid[52] && 1'h1) ? pv_178 : v11_d_5);
-    assign pv_178 = ((p2_valid[53] && 1'h1) ? pv_179 : v12_d_6);
-    assign pv_179 = ((p2_valid[54] && 1'h1) ? pw_172 : v13_d_7);
-    assign p2_stall = ((((((p2_valid[0] && 1'h1) && pw_133) && (!x_ld_req_ready)) || ((p2_valid[44] && 1'h1) && (!x_ld_resp_valid))) || (((p2_valid[0] && 1'h1) && pw_133) && (!c_ld_req_ready))) || ((p2_valid[44] && 1'h1) && (!c_ld_resp_valid)));
-    assign w_183 = 32'h80000000;
-    assign w_184 = 32'h00000000;
-    assign w_185 = 32'h00000000;
-    assign w_186 = v1_i;
-    assign w_187 = arg_n;
-    assign w_188 = ((w_186 ^ 32'h80000000) < (w_187 ^ 32'h80000000));
-    assign w_190 = v1_i;
-    assign w_191 = 32'h00000001;
-    assign w_192 = (w_190 + w_191);
-    assign w_193 = v0_s;
-    assign w_194 = arg_a;
-    assign w_195 = {32'h00000000, x_base};
-    assign w_196 = v1_i;
-    assign w_197 = {{32{w_196[31]}}, w_196[31:0]};
-    assign w_198 = 64'h0000000000000004;
-    assign w_199 = $unsigned($signed(w_197) * $signed(w_198));
-    assign w_200 = (w_195 + w_199);
-    assign v_202 = ld_201[31:0];
+    assign fnan_147 = p2u2_fp_add_result;
+    assign fov_148 = {((((&pq_145[30:23]) && (!(pq_145[22:0] == 23'h000000))) || ((&pw_143[30:23]) && (!(pw_143[22:0] == 23'h000000)))) || ((((&pq_145[30:23]) && (pq_145[22:0] == 23'h000000)) && ((&pw_143[30:23]) && (pw_143[22:0] == 23'h000000))) && (!(pq_145[31] == pw_143[31])))), (((&pq_145[30:23]) && (!(pq_145[22:0] == 23'h000000))) ? (pq_145 | 32'h00400000) : (((&pw_143[30:23]) && (!(pw_143[22:0] == 23'h000000))) ? (pw_143 | 32'h00400000) : (((((&pq_145[30:23]) && (pq_145[22:0] == 23'h000000)) && ((&pw_143[30:23]) && (pw_143[22:0] == 23'h000000))) && (!(pq_145[31] == pw_143[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_155 = (pd_154[32] ? pd_154[31:0] : fnan_147);
+    assign pv_163 = v3_i;
+    assign w_164 = 32'h00000001;
+    assign pw_165 = (pv_163 + w_164);
+    assign pv_125 = ((p2_valid[47] && 1'h1) ? pv_156 : v2_d);
+    assign pv_156 = ((p2_valid[48] && 1'h1) ? pv_157 : v7_d_1);
+    assign pv_157 = ((p2_valid[49] && 1'h1) ? pv_158 : v8_d_2);
+    assign pv_158 = ((p2_valid[50] && 1'h1) ? pv_159 : v9_d_3);
+    assign pv_159 = ((p2_valid[51] && 1'h1) ? pv_160 : v10_d_4);
+    assign pv_160 = ((p2_valid[52] && 1'h1) ? pv_161 : v11_d_5);
+    assign pv_161 = ((p2_valid[53] && 1'h1) ? pv_162 : v12_d_6);
+    assign pv_162 = ((p2_valid[54] && 1'h1) ? pw_155 : v13_d_7);
+    assign p2_stall = ((((((p2_valid[0] && 1'h1) && pw_124) && (!x_ld_req_ready)) || ((p2_valid[44] && 1'h1) && (!x_ld_resp_valid))) || (((p2_valid[0] && 1'h1) && pw_124) && (!c_ld_req_ready))) || ((p2_valid[44] && 1'h1) && (!c_ld_resp_valid)));
+    assign w_166 = 32'h80000000;
+    assign w_167 = 32'h00000000;
+    assign w_168 = 32'h00000000;
+    assign w_169 = v1_i;
+    assign w_170 = arg_n;
+    assign w_171 = ((w_169 ^ 32'h80000000) < (w_170 ^ 32'h80000000));
+    assign w_173 = v1_i;
+    assign w_174 = 32'h00000001;
+    assign w_175 = (w_173 + w_174);
+    assign w_176 = v0_s;
+    assign w_177 = arg_a;
+    assign w_178 = {32'h00000000, x_base};
+    assign w_179 = v1_i;
+    assign w_180 = {{32{w_179[31]}}, w_179[31:0]};
+    assign w_181 = 64'h0000000000000004;
+    assign w_182 = $unsigned($signed(w_180) * $signed(w_181));
+    assign w_183 = (w_178 + w_182);
+    assign v_185 = ld_184[31:0];
 
     ohls_fp_fma u5_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_204),
-        .a(q_203),
-        .b(w_194),
-        .c(v_202),
+        .in_valid(go_187),
+        .a(q_186),
+        .b(w_177),
+        .c(v_185),
         .out_valid(u5_fp_fma_valid),
         .result(u5_fp_fma_result)
     );
-    assign bi_205 = u5_fp_fma_result;
-    assign bi_206 = q_203;
-    assign bi_207 = w_194;
-    assign bi_208 = v_202;
-    assign w_210 = {32'h00000000, y_base};
-    assign w_211 = (w_210 + w_199);
+    assign bi_188 = u5_fp_fma_result;
+    assign bi_189 = q_186;
+    assign bi_190 = w_177;
+    assign bi_191 = v_185;
+    assign fov_192 = {((((((&bi_189[30:23]) && (!(bi_189[22:0] == 23'h000000))) || ((&bi_190[30:23]) && (!(bi_190[22:0] == 23'h000000)))) || ((((&bi_189[30:23]) && (bi_189[22:0] == 23'h000000)) && (bi_190[30:0] == 31'h00000000)) || ((bi_189[30:0] == 31'h00000000) && ((&bi_190[30:23]) && (bi_190[22:0] == 23'h000000))))) || ((&bi_191[30:23]) && (!(bi_191[22:0] == 23'h000000)))) || (((((&bi_189[30:23]) && (bi_189[22:0] == 23'h000000)) || ((&bi_190[30:23]) && (bi_190[22:0] == 23'h000000))) && ((&bi_191[30:23]) && (bi_191[22:0] == 23'h000000))) && ((bi_189[31] ^ bi_190[31]) != bi_191[31]))), (((&bi_189[30:23]) && (!(bi_189[22:0] == 23'h000000))) ? (bi_189 | 32'h00400000) : (((&bi_190[30:23]) && (!(bi_190[22:0] == 23'h000000))) ? (bi_190 | 32'h00400000) : (((((&bi_189[30:23]) && (bi_189[22:0] == 23'h000000)) && (bi_190[30:0] == 31'h00000000)) || ((bi_189[30:0] == 31'h00000000) && ((&bi_190[30:23]) && (bi_190[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_191[30:23]) && (!(bi_191[22:0] == 23'h000000))) ? (bi_191 | 32'h00400000) : ((((((&bi_189[30:23]) && (bi_189[22:0] == 23'h000000)) || ((&bi_190[30:23]) && (bi_190[22:0] == 23'h000000))) && ((&bi_191[30:23]) && (bi_191[22:0] == 23'h000000))) && ((bi_189[31] ^ bi_190[31]) != bi_191[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign w_194 = {32'h00000000, y_base};
+    assign w_195 = (w_194 + w_182);
     assign p1_en = (!p1_stall);
-    assign pv_213 = v1_i;
-    assign w_214 = arg_n;
-    assign pw_215 = ((pv_213 ^ 32'h80000000) < (w_214 ^ 32'h80000000));
-    assign w_217 = arg_a;
-    assign w_218 = {32'h00000000, x_base};
-    assign pv_219 = v1_i;
-    assign pw_220 = {{32{pv_219[31]}}, pv_219[31:0]};
-    assign w_221 = 64'h0000000000000004;
-    assign pw_222 = $unsigned($signed(pw_220) * $signed(w_221));
-    assign pw_223 = (w_218 + pw_222);
-    assign pld_224 = x_ld_resp_data;
-    assign go_225 = (p1_slot == 3'h4);
+    assign pv_197 = v1_i;
+    assign w_198 = arg_n;
+    assign pw_199 = ((pv_197 ^ 32'h80000000) < (w_198 ^ 32'h80000000));
+    assign w_201 = arg_a;
+    assign w_202 = {32'h00000000, x_base};
+    assign pv_203 = v1_i;
+    assign pw_204 = {{32{pv_203[31]}}, pv_203[31:0]};
+    assign w_205 = 64'h0000000000000004;
+    assign pw_206 = $unsigned($signed(pw_204) * $signed(w_205));
+    assign pw_207 = (w_202 + pw_206);
+    assign pld_208 = x_ld_resp_data;
+    assign go_209 = (p1_slot == 3'h4);
 
     ohls_fp_fma p1u0_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_225),
-        .a(pv_216),
-        .b(w_217),
-        .c(pld_224),
+        .in_valid(go_209),
+        .a(pv_200),
+        .b(w_201),
+        .c(pld_208),
         .out_valid(p1u0_fp_fma_valid),
         .result(p1u0_fp_fma_result)
     );
-    assign bi_226 = p1u0_fp_fma_result;
-    assign bi_242 = pd_231;
-    assign bi_243 = pd_236;
-    assign bi_244 = pd_241;
-    assign pw_245 = (((&bi_242[30:23]) && (!(bi_242[22:0] == 23'h000000))) ? (bi_242 | 32'h00400000) : (((&bi_243[30:23]) && (!(bi_243[22:0] == 23'h000000))) ? (bi_243 | 32'h00400000) : (((((&bi_242[30:23]) && (bi_242[22:0] == 23'h000000)) && (bi_243[30:0] == 31'h00000000)) || ((bi_242[30:0] == 31'h00000000) && ((&bi_243[30:23]) && (bi_243[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_244[30:23]) && (!(bi_244[22:0] == 23'h000000))) ? (bi_244 | 32'h00400000) : ((((((&bi_242[30:23]) && (bi_242[22:0] == 23'h000000)) || ((&bi_243[30:23]) && (bi_243[22:0] == 23'h000000))) && ((&bi_244[30:23]) && (bi_244[22:0] == 23'h000000))) && ((bi_242[31] ^ bi_243[31]) != bi_244[31])) ? 32'hffc00000 : bi_226)))));
-    assign w_246 = {32'h00000000, y_base};
-    assign pw_247 = (w_246 + pw_222);
-    assign pv_258 = v1_i;
-    assign w_259 = 32'h00000001;
-    assign pw_260 = (pv_258 + w_259);
-    assign pv_216 = ((p1_valid[9] && (p1_slot == 3'h4)) ? pw_245 : v0_s);
-    assign p1_stall = (((((p1_valid[0] && (p1_slot == 3'h0)) && pw_215) && (!x_ld_req_ready)) || ((p1_valid[8] && (p1_slot == 3'h4)) && (!x_ld_resp_valid))) || ((p1_valid[9] && (p1_slot == 3'h4)) && (!y_st_req_ready)));
+    assign bi_210 = p1u0_fp_fma_result;
+    assign bi_211 = pv_200;
+    assign bi_212 = w_201;
+    assign bi_213 = pld_208;
+    assign fov_214 = {((((((&bi_211[30:23]) && (!(bi_211[22:0] == 23'h000000))) || ((&bi_212[30:23]) && (!(bi_212[22:0] == 23'h000000)))) || ((((&bi_211[30:23]) && (bi_211[22:0] == 23'h000000)) && (bi_212[30:0] == 31'h00000000)) || ((bi_211[30:0] == 31'h00000000) && ((&bi_212[30:23]) && (bi_212[22:0] == 23'h000000))))) || ((&bi_213[30:23]) && (!(bi_213[22:0] == 23'h000000)))) || (((((&bi_211[30:23]) && (bi_211[22:0] == 23'h000000)) || ((&bi_212[30:23]) && (bi_212[22:0] == 23'h000000))) && ((&bi_213[30:23]) && (bi_213[22:0] == 23'h000000))) && ((bi_211[31] ^ bi_212[31]) != bi_213[31]))), (((&bi_211[30:23]) && (!(bi_211[22:0] == 23'h000000))) ? (bi_211 | 32'h00400000) : (((&bi_212[30:23]) && (!(bi_212[22:0] == 23'h000000))) ? (bi_212 | 32'h00400000) : (((((&bi_211[30:23]) && (bi_211[22:0] == 23'h000000)) && (bi_212[30:0] == 31'h00000000)) || ((bi_211[30:0] == 31'h00000000) && ((&bi_212[30:23]) && (bi_212[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_213[30:23]) && (!(bi_213[22:0] == 23'h000000))) ? (bi_213 | 32'h00400000) : ((((((&bi_211[30:23]) && (bi_211[22:0] == 23'h000000)) || ((&bi_212[30:23]) && (bi_212[22:0] == 23'h000000))) && ((&bi_213[30:23]) && (bi_213[22:0] == 23'h000000))) && ((bi_211[31] ^ bi_212[31]) != bi_213[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_220 = (pd_219[32] ? pd_219[31:0] : bi_210);
+    assign w_221 = {32'h00000000, y_base};
+    assign pw_222 = (w_221 + pw_206);
+    assign pv_233 = v1_i;
+    assign w_234 = 32'h00000001;
+    assign pw_235 = (pv_233 + w_234);
+    assign pv_200 = ((p1_valid[9] && (p1_slot == 3'h4)) ? pw_220 : v0_s);
+    assign p1_stall = (((((p1_valid[0] && (p1_slot == 3'h0)) && pw_199) && (!x_ld_req_ready)) || ((p1_valid[8] && (p1_slot == 3'h4)) && (!x_ld_resp_valid))) || ((p1_valid[9] && (p1_slot == 3'h4)) && (!y_st_req_ready)));
 
     always @(posedge clk) begin
         p1_apart <= (1'h1 && (((x_size == 32'h00000000) || (y_size == 32'h00000000)) || ((({1'h0, x_base} + {1'h0, x_size}) <= {1'h0, y_base}) || (({1'h0, y_base} + {1'h0, y_size}) <= {1'h0, x_base}))));
     end
-    assign w_261 = 32'h00000000;
-    assign w_262 = 32'h00000000;
-    assign w_263 = 64'h0000000000000000;
+    assign w_236 = 32'h00000000;
+    assign w_237 = 32'h00000000;
+    assign w_238 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -766,39 +756,19 @@ module mad_recurrence_datapath (
             if (((state == 16'h000a) && ((1'h1 && out_wr_idle) && y_wr_idle))) p3_slot <= 3'h0;  // mad_recurrence.cl:30:5
             if (((state == 16'h000a) && ((1'h1 && out_wr_idle) && y_wr_idle))) state <= 16'h000b;  // mad_recurrence.cl:30:5
             if (((state == 16'h000b) && ((p3_slot == 3'h0) && p3_en))) p3_go <= pw_19;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_32 <= pv_20;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_33 <= pd_32;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_34 <= pd_33;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_35 <= pd_34;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_36 <= pd_35;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_37 <= w_21;  // mad_recurrence.cl:30:5
+            if (((state == 16'h000b) && p3_en)) pd_36 <= fov_35;  // mad_recurrence.cl:30:5
+            if (((state == 16'h000b) && p3_en)) pd_37 <= pd_36;  // mad_recurrence.cl:30:5
             if (((state == 16'h000b) && p3_en)) pd_38 <= pd_37;  // mad_recurrence.cl:30:5
             if (((state == 16'h000b) && p3_en)) pd_39 <= pd_38;  // mad_recurrence.cl:30:5
             if (((state == 16'h000b) && p3_en)) pd_40 <= pd_39;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_41 <= pd_40;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_42 <= pw_29;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_43 <= pd_42;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_44 <= pd_43;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_45 <= pd_44;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_46 <= pd_45;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && ((p3_valid[9] && (p3_slot == 3'h4)) && p3_en))) v4_u <= pw_50;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_58 <= pw_55;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_59 <= pd_58;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_60 <= pd_59;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_61 <= pd_60;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_62 <= pd_61;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_63 <= w_21;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_64 <= pd_63;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_65 <= pd_64;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_66 <= pd_65;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_67 <= pd_66;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_68 <= pld_53;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_69 <= pd_68;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_70 <= pd_69;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_71 <= pd_70;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_72 <= pd_71;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && ((p3_valid[9] && (p3_slot == 3'h4)) && p3_en))) v5_v <= pw_76;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) && p3_en))) v6_i <= pw_79;  // mad_recurrence.cl:30:5
+            if (((state == 16'h000b) && ((p3_valid[9] && (p3_slot == 3'h4)) && p3_en))) v4_u <= pw_41;  // mad_recurrence.cl:30:5
+            if (((state == 16'h000b) && p3_en)) pd_53 <= fov_52;  // mad_recurrence.cl:30:5
+            if (((state == 16'h000b) && p3_en)) pd_54 <= pd_53;  // mad_recurrence.cl:30:5
+            if (((state == 16'h000b) && p3_en)) pd_55 <= pd_54;  // mad_recurrence.cl:30:5
+            if (((state == 16'h000b) && p3_en)) pd_56 <= pd_55;  // mad_recurrence.cl:30:5
+            if (((state == 16'h000b) && p3_en)) pd_57 <= pd_56;  // mad_recurrence.cl:30:5
+            if (((state == 16'h000b) && ((p3_valid[9] && (p3_slot == 3'h4)) && p3_en))) v5_v <= pw_58;  // mad_recurrence.cl:30:5
+            if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) && p3_en))) v6_i <= pw_61;  // mad_recurrence.cl:30:5
             if (((state == 16'h000b) && ((p3_slot == 3'h4) && p3_en))) p3_valid <= {p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && p3_go), (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0))};  // mad_recurrence.cl:30:5
             if (((state == 16'h000b) && ((p3_slot == 3'h4) && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0));  // mad_recurrence.cl:30:5
             if (((state == 16'h000b) && p3_en)) p3_slot <= ((p3_slot == 3'h4) ? 3'h0 : (p3_slot + 3'h1));  // mad_recurrence.cl:30:5
@@ -809,147 +779,137 @@ module mad_recurrence_datapath (
             if (((state == 16'h000c) && ((((state == 16'h000c) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) out_wr_issued <= 1'h0;  // mad_recurrence.cl:23:5
             if (((state == 16'h000c) && ((((state == 16'h000c) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) state <= 16'h0013;  // mad_recurrence.cl:23:5
             if (((state == 16'h000d) && ((((state == 16'h000d) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // mad_recurrence.cl:26:14
-            if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) ld_85 <= x_rd_data;  // mad_recurrence.cl:26:14
+            if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) ld_67 <= x_rd_data;  // mad_recurrence.cl:26:14
             if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // mad_recurrence.cl:26:14
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // mad_recurrence.cl:26:14
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // mad_recurrence.cl:26:14
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h000e;  // mad_recurrence.cl:26:14
             if (((state == 16'h000e) && ((((state == 16'h000e) && (!c_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) && c_rd_cmd_ready))) c_rd_issued <= 1'h1;  // mad_recurrence.cl:26:21
-            if (((state == 16'h000e) && (((state == 16'h000e) && c_rd_issued) && c_rd_valid))) ld_88 <= c_rd_data;  // mad_recurrence.cl:26:21
+            if (((state == 16'h000e) && (((state == 16'h000e) && c_rd_issued) && c_rd_valid))) ld_70 <= c_rd_data;  // mad_recurrence.cl:26:21
             if (((state == 16'h000e) && (((state == 16'h000e) && c_rd_issued) && c_rd_valid))) c_rd_beat <= (c_rd_beat + 8'h01);  // mad_recurrence.cl:26:21
             if (((state == 16'h000e) && ((((state == 16'h000e) && c_rd_issued) && c_rd_valid) && (c_rd_beat == 8'h00)))) c_rd_beat <= 8'h00;  // mad_recurrence.cl:26:21
             if (((state == 16'h000e) && ((((state == 16'h000e) && c_rd_issued) && c_rd_valid) && (c_rd_beat == 8'h00)))) c_rd_issued <= 1'h0;  // mad_recurrence.cl:26:21
             if (((state == 16'h000e) && ((((state == 16'h000e) && c_rd_issued) && c_rd_valid) && (c_rd_beat == 8'h00)))) state <= 16'h0010;  // mad_recurrence.cl:26:21
             if (((state == 16'h000f) && 1'h1)) u7_fp_mul_issued <= 1'h1;
             if (((state == 16'h000f) && u7_fp_mul_valid)) u7_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000f) && u7_fp_mul_valid)) r_92 <= (((&v_86[30:23]) && (!(v_86[22:0] == 23'h000000))) ? (v_86 | 32'h00400000) : (((&v_89[30:23]) && (!(v_89[22:0] == 23'h000000))) ? (v_89 | 32'h00400000) : (((((&v_86[30:23]) && (v_86[22:0] == 23'h000000)) && (v_89[30:0] == 31'h00000000)) || ((v_86[30:0] == 31'h00000000) && ((&v_89[30:23]) && (v_89[22:0] == 23'h000000)))) ? 32'hffc00000 : fnan_91)));
+            if (((state == 16'h000f) && u7_fp_mul_valid)) r_75 <= (fov_74[32] ? fov_74[31:0] : fnan_73);
             if (((state == 16'h000f) && u7_fp_mul_valid)) state <= 16'h0011;
             if (((state == 16'h0010) && ((((state == 16'h0010) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // mad_recurrence.cl:26:28
-            if (((state == 16'h0010) && (((state == 16'h0010) && x_rd_issued) && x_rd_valid))) ld_95 <= x_rd_data;  // mad_recurrence.cl:26:28
+            if (((state == 16'h0010) && (((state == 16'h0010) && x_rd_issued) && x_rd_valid))) ld_78 <= x_rd_data;  // mad_recurrence.cl:26:28
             if (((state == 16'h0010) && (((state == 16'h0010) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // mad_recurrence.cl:26:28
             if (((state == 16'h0010) && ((((state == 16'h0010) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // mad_recurrence.cl:26:28
             if (((state == 16'h0010) && ((((state == 16'h0010) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // mad_recurrence.cl:26:28
             if (((state == 16'h0010) && ((((state == 16'h0010) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h000f;  // mad_recurrence.cl:26:28
             if (((state == 16'h0011) && 1'h1)) u6_fp_add_issued <= 1'h1;
             if (((state == 16'h0011) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
-            if (((state == 16'h0011) && u6_fp_add_valid)) r_98 <= (((&r_92[30:23]) && (!(r_92[22:0] == 23'h000000))) ? (r_92 | 32'h00400000) : (((&v_96[30:23]) && (!(v_96[22:0] == 23'h000000))) ? (v_96 | 32'h00400000) : (((((&r_92[30:23]) && (r_92[22:0] == 23'h000000)) && ((&v_96[30:23]) && (v_96[22:0] == 23'h000000))) && (!(r_92[31] == v_96[31]))) ? 32'hffc00000 : fnan_97)));
+            if (((state == 16'h0011) && u6_fp_add_valid)) r_82 <= (fov_81[32] ? fov_81[31:0] : fnan_80);
             if (((state == 16'h0011) && u6_fp_add_valid)) state <= 16'h0012;
             if (((state == 16'h0012) && ((((state == 16'h0012) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) && out_wr_cmd_ready))) out_wr_issued <= 1'h1;  // mad_recurrence.cl:26:5
             if (((state == 16'h0012) && (((state == 16'h0012) && out_wr_issued) && out_wr_ready))) out_wr_beat <= (out_wr_beat + 8'h01);  // mad_recurrence.cl:26:5
             if (((state == 16'h0012) && ((((state == 16'h0012) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) out_wr_beat <= 8'h00;  // mad_recurrence.cl:26:5
             if (((state == 16'h0012) && ((((state == 16'h0012) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) out_wr_issued <= 1'h0;  // mad_recurrence.cl:26:5
             if (((state == 16'h0012) && ((((state == 16'h0012) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) state <= 16'h000a;  // mad_recurrence.cl:26:5
-            if ((state == 16'h0013)) v4_u <= w_100;
-            if ((state == 16'h0013)) v5_v <= w_101;
-            if ((state == 16'h0013)) v6_i <= w_102;
-            if ((state == 16'h0013)) q_94 <= w_93;
-            if ((state == 16'h0013)) q_99 <= w_83;
+            if ((state == 16'h0013)) v4_u <= w_84;
+            if ((state == 16'h0013)) v5_v <= w_85;
+            if ((state == 16'h0013)) v6_i <= w_86;
+            if ((state == 16'h0013)) q_77 <= w_76;
+            if ((state == 16'h0013)) q_83 <= w_65;
             if ((state == 16'h0013)) state <= 16'h000d;
             if (((state == 16'h0014) && 1'h1)) u6_fp_add_issued <= 1'h1;
             if (((state == 16'h0014) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
+            if (((state == 16'h0014) && u6_fp_add_valid)) q_93 <= w_92;
+            if (((state == 16'h0014) && u6_fp_add_valid)) q_98 <= w_97;
+            if (((state == 16'h0014) && u6_fp_add_valid)) q_103 <= w_102;
             if (((state == 16'h0014) && u6_fp_add_valid)) q_108 <= w_107;
-            if (((state == 16'h0014) && u6_fp_add_valid)) q_112 <= w_111;
-            if (((state == 16'h0014) && u6_fp_add_valid)) q_116 <= w_115;
-            if (((state == 16'h0014) && u6_fp_add_valid)) q_120 <= w_119;
-            if (((state == 16'h0014) && u6_fp_add_valid)) q_124 <= w_123;
-            if (((state == 16'h0014) && u6_fp_add_valid)) q_128 <= w_127;
-            if (((state == 16'h0014) && u6_fp_add_valid)) r_106 <= (((&w_103[30:23]) && (!(w_103[22:0] == 23'h000000))) ? (w_103 | 32'h00400000) : (((&w_104[30:23]) && (!(w_104[22:0] == 23'h000000))) ? (w_104 | 32'h00400000) : (((((&w_103[30:23]) && (w_103[22:0] == 23'h000000)) && ((&w_104[30:23]) && (w_104[22:0] == 23'h000000))) && (!(w_103[31] == w_104[31]))) ? 32'hffc00000 : fnan_105)));
+            if (((state == 16'h0014) && u6_fp_add_valid)) q_113 <= w_112;
+            if (((state == 16'h0014) && u6_fp_add_valid)) q_118 <= w_117;
+            if (((state == 16'h0014) && u6_fp_add_valid)) r_91 <= (fov_90[32] ? fov_90[31:0] : fnan_89);
             if (((state == 16'h0014) && u6_fp_add_valid)) state <= 16'h0015;
             if (((state == 16'h0015) && 1'h1)) u6_fp_add_issued <= 1'h1;
             if (((state == 16'h0015) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
-            if (((state == 16'h0015) && u6_fp_add_valid)) r_110 <= (((&r_106[30:23]) && (!(r_106[22:0] == 23'h000000))) ? (r_106 | 32'h00400000) : (((&q_108[30:23]) && (!(q_108[22:0] == 23'h000000))) ? (q_108 | 32'h00400000) : (((((&r_106[30:23]) && (r_106[22:0] == 23'h000000)) && ((&q_108[30:23]) && (q_108[22:0] == 23'h000000))) && (!(r_106[31] == q_108[31]))) ? 32'hffc00000 : fnan_109)));
+            if (((state == 16'h0015) && u6_fp_add_valid)) r_96 <= (fov_95[32] ? fov_95[31:0] : fnan_94);
             if (((state == 16'h0015) && u6_fp_add_valid)) state <= 16'h0016;
             if (((state == 16'h0016) && 1'h1)) u6_fp_add_issued <= 1'h1;
             if (((state == 16'h0016) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
-            if (((state == 16'h0016) && u6_fp_add_valid)) r_114 <= (((&r_110[30:23]) && (!(r_110[22:0] == 23'h000000))) ? (r_110 | 32'h00400000) : (((&q_112[30:23]) && (!(q_112[22:0] == 23'h000000))) ? (q_112 | 32'h00400000) : (((((&r_110[30:23]) && (r_110[22:0] == 23'h000000)) && ((&q_112[30:23]) && (q_112[22:0] == 23'h000000))) && (!(r_110[31] == q_112[31]))) ? 32'hffc00000 : fnan_113)));
+            if (((state == 16'h0016) && u6_fp_add_valid)) r_101 <= (fov_100[32] ? fov_100[31:0] : fnan_99);
             if (((state == 16'h0016) && u6_fp_add_valid)) state <= 16'h0017;
             if (((state == 16'h0017) && 1'h1)) u6_fp_add_issued <= 1'h1;
             if (((state == 16'h0017) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
-            if (((state == 16'h0017) && u6_fp_add_valid)) r_118 <= (((&r_114[30:23]) && (!(r_114[22:0] == 23'h000000))) ? (r_114 | 32'h00400000) : (((&q_116[30:23]) && (!(q_116[22:0] == 23'h000000))) ? (q_116 | 32'h00400000) : (((((&r_114[30:23]) && (r_114[22:0] == 23'h000000)) && ((&q_116[30:23]) && (q_116[22:0] == 23'h000000))) && (!(r_114[31] == q_116[31]))) ? 32'hffc00000 : fnan_117)));
+            if (((state == 16'h0017) && u6_fp_add_valid)) r_106 <= (fov_105[32] ? fov_105[31:0] : fnan_104);
             if (((state == 16'h0017) && u6_fp_add_valid)) state <= 16'h0018;
             if (((state == 16'h0018) && 1'h1)) u6_fp_add_issued <= 1'h1;
             if (((state == 16'h0018) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
-            if (((state == 16'h0018) && u6_fp_add_valid)) r_122 <= (((&r_118[30:23]) && (!(r_118[22:0] == 23'h000000))) ? (r_118 | 32'h00400000) : (((&q_120[30:23]) && (!(q_120[22:0] == 23'h000000))) ? (q_120 | 32'h00400000) : (((((&r_118[30:23]) && (r_118[22:0] == 23'h000000)) && ((&q_120[30:23]) && (q_120[22:0] == 23'h000000))) && (!(r_118[31] == q_120[31]))) ? 32'hffc00000 : fnan_121)));
+            if (((state == 16'h0018) && u6_fp_add_valid)) r_111 <= (fov_110[32] ? fov_110[31:0] : fnan_109);
             if (((state == 16'h0018) && u6_fp_add_valid)) state <= 16'h0019;
             if (((state == 16'h0019) && 1'h1)) u6_fp_add_issued <= 1'h1;
             if (((state == 16'h0019) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
-            if (((state == 16'h0019) && u6_fp_add_valid)) r_126 <= (((&r_122[30:23]) && (!(r_122[22:0] == 23'h000000))) ? (r_122 | 32'h00400000) : (((&q_124[30:23]) && (!(q_124[22:0] == 23'h000000))) ? (q_124 | 32'h00400000) : (((((&r_122[30:23]) && (r_122[22:0] == 23'h000000)) && ((&q_124[30:23]) && (q_124[22:0] == 23'h000000))) && (!(r_122[31] == q_124[31]))) ? 32'hffc00000 : fnan_125)));
+            if (((state == 16'h0019) && u6_fp_add_valid)) r_116 <= (fov_115[32] ? fov_115[31:0] : fnan_114);
             if (((state == 16'h0019) && u6_fp_add_valid)) state <= 16'h001a;
             if (((state == 16'h001a) && 1'h1)) u6_fp_add_issued <= 1'h1;
             if (((state == 16'h001a) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
-            if (((state == 16'h001a) && u6_fp_add_valid)) r_130 <= (((&r_126[30:23]) && (!(r_126[22:0] == 23'h000000))) ? (r_126 | 32'h00400000) : (((&q_128[30:23]) && (!(q_128[22:0] == 23'h000000))) ? (q_128 | 32'h00400000) : (((((&r_126[30:23]) && (r_126[22:0] == 23'h000000)) && ((&q_128[30:23]) && (q_128[22:0] == 23'h000000))) && (!(r_126[31] == q_128[31]))) ? 32'hffc00000 : fnan_129)));
+            if (((state == 16'h001a) && u6_fp_add_valid)) r_121 <= (fov_120[32] ? fov_120[31:0] : fnan_119);
             if (((state == 16'h001a) && u6_fp_add_valid)) state <= 16'h001b;
-            if ((state == 16'h001b)) v2_d <= r_130;
+            if ((state == 16'h001b)) v2_d <= r_121;
             if ((state == 16'h001b)) state <= 16'h000c;
             if (((state == 16'h001c) && ((1'h1 && out_wr_idle) && y_wr_idle))) p2_valid <= 55'h00000000000001;  // mad_recurrence.cl:21:5
             if (((state == 16'h001c) && ((1'h1 && out_wr_idle) && y_wr_idle))) p2_admit <= 1'h1;  // mad_recurrence.cl:21:5
             if (((state == 16'h001c) && ((1'h1 && out_wr_idle) && y_wr_idle))) state <= 16'h001d;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && (1'h1 && p2_en))) p2_go <= pw_133;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_146 <= pld_141;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_147 <= pd_146;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_148 <= pd_147;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_149 <= pd_148;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_150 <= pld_144;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001d) && (1'h1 && p2_en))) p2_go <= pw_124;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001d) && p2_en)) pd_139 <= fov_138;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001d) && p2_en)) pd_140 <= pd_139;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001d) && p2_en)) pd_141 <= pd_140;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001d) && p2_en)) pd_142 <= pd_141;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001d) && p2_en)) pd_149 <= fov_148;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001d) && p2_en)) pd_150 <= pd_149;  // mad_recurrence.cl:21:5
             if (((state == 16'h001d) && p2_en)) pd_151 <= pd_150;  // mad_recurrence.cl:21:5
             if (((state == 16'h001d) && p2_en)) pd_152 <= pd_151;  // mad_recurrence.cl:21:5
             if (((state == 16'h001d) && p2_en)) pd_153 <= pd_152;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_159 <= pq_157;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_160 <= pd_159;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_161 <= pd_160;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_162 <= pd_161;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_163 <= pd_162;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_164 <= pd_163;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_165 <= pw_155;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_166 <= pd_165;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_167 <= pd_166;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_168 <= pd_167;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_169 <= pd_168;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_170 <= pd_169;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && ((p2_valid[47] && 1'h1) && p2_en))) v2_d <= pv_173;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && ((p2_valid[48] && 1'h1) && p2_en))) v7_d_1 <= pv_174;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && ((p2_valid[49] && 1'h1) && p2_en))) v8_d_2 <= pv_175;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && ((p2_valid[50] && 1'h1) && p2_en))) v9_d_3 <= pv_176;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && ((p2_valid[51] && 1'h1) && p2_en))) v10_d_4 <= pv_177;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && ((p2_valid[52] && 1'h1) && p2_en))) v11_d_5 <= pv_178;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && ((p2_valid[53] && 1'h1) && p2_en))) v12_d_6 <= pv_179;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && ((p2_valid[54] && 1'h1) && p2_en))) v13_d_7 <= pw_172;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && (((p2_valid[0] && 1'h1) && pw_133) && p2_en))) v3_i <= pw_182;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && (1'h1 && p2_en))) pq_156 <= pv_134;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && (1'h1 && p2_en))) pq_157 <= pq_156;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && (1'h1 && p2_en))) p2_valid <= {p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_133), (p2_admit && ((!(p2_valid[0] && (!pw_133))) || 1'h0))};  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_133))) || 1'h0));  // mad_recurrence.cl:21:5
+            if (((state == 16'h001d) && p2_en)) pd_154 <= pd_153;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001d) && ((p2_valid[47] && 1'h1) && p2_en))) v2_d <= pv_156;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001d) && ((p2_valid[48] && 1'h1) && p2_en))) v7_d_1 <= pv_157;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001d) && ((p2_valid[49] && 1'h1) && p2_en))) v8_d_2 <= pv_158;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001d) && ((p2_valid[50] && 1'h1) && p2_en))) v9_d_3 <= pv_159;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001d) && ((p2_valid[51] && 1'h1) && p2_en))) v10_d_4 <= pv_160;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001d) && ((p2_valid[52] && 1'h1) && p2_en))) v11_d_5 <= pv_161;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001d) && ((p2_valid[53] && 1'h1) && p2_en))) v12_d_6 <= pv_162;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001d) && ((p2_valid[54] && 1'h1) && p2_en))) v13_d_7 <= pw_155;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001d) && (((p2_valid[0] && 1'h1) && pw_124) && p2_en))) v3_i <= pw_165;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001d) && (1'h1 && p2_en))) pq_144 <= pv_125;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001d) && (1'h1 && p2_en))) pq_145 <= pq_144;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001d) && (1'h1 && p2_en))) p2_valid <= {p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_124), (p2_admit && ((!(p2_valid[0] && (!pw_124))) || 1'h0))};  // mad_recurrence.cl:21:5
+            if (((state == 16'h001d) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_124))) || 1'h0));  // mad_recurrence.cl:21:5
             if (((state == 16'h001d) && ((((!p2_admit) && (p2_valid == 55'h00000000000000)) && c_ld_idle) && x_ld_idle))) state <= 16'h0014;  // mad_recurrence.cl:21:5
-            if ((state == 16'h001e)) v7_d_1 <= w_183;
-            if ((state == 16'h001e)) v8_d_2 <= w_183;
-            if ((state == 16'h001e)) v9_d_3 <= w_183;
-            if ((state == 16'h001e)) v10_d_4 <= w_183;
-            if ((state == 16'h001e)) v11_d_5 <= w_183;
-            if ((state == 16'h001e)) v12_d_6 <= w_183;
-            if ((state == 16'h001e)) v13_d_7 <= w_183;
+            if ((state == 16'h001e)) v7_d_1 <= w_166;
+            if ((state == 16'h001e)) v8_d_2 <= w_166;
+            if ((state == 16'h001e)) v9_d_3 <= w_166;
+            if ((state == 16'h001e)) v10_d_4 <= w_166;
+            if ((state == 16'h001e)) v11_d_5 <= w_166;
+            if ((state == 16'h001e)) v12_d_6 <= w_166;
+            if ((state == 16'h001e)) v13_d_7 <= w_166;
             if ((state == 16'h001e)) state <= 16'h001c;
-            if ((state == 16'h001f)) v2_d <= w_184;
-            if ((state == 16'h001f)) v3_i <= w_185;
+            if ((state == 16'h001f)) v2_d <= w_167;
+            if ((state == 16'h001f)) v3_i <= w_168;
             if ((state == 16'h001f)) state <= 16'h001e;
             if ((state == 16'h0020)) state <= 16'h0022;
-            if ((state == 16'h0021)) state <= (q_189 ? 16'h0025 : 16'h001f);
-            if ((state == 16'h0022)) q_189 <= w_188;
+            if ((state == 16'h0021)) state <= (q_172 ? 16'h0025 : 16'h001f);
+            if ((state == 16'h0022)) q_172 <= w_171;
             if ((state == 16'h0022)) state <= 16'h0021;
-            if ((state == 16'h0023)) v1_i <= w_192;
+            if ((state == 16'h0023)) v1_i <= w_175;
             if ((state == 16'h0023)) state <= 16'h0020;
             if ((state == 16'h0024)) state <= 16'h0023;
             if (((state == 16'h0025) && ((((state == 16'h0025) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // mad_recurrence.cl:15:21
-            if (((state == 16'h0025) && (((state == 16'h0025) && x_rd_issued) && x_rd_valid))) ld_201 <= x_rd_data;  // mad_recurrence.cl:15:21
+            if (((state == 16'h0025) && (((state == 16'h0025) && x_rd_issued) && x_rd_valid))) ld_184 <= x_rd_data;  // mad_recurrence.cl:15:21
             if (((state == 16'h0025) && (((state == 16'h0025) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // mad_recurrence.cl:15:21
             if (((state == 16'h0025) && ((((state == 16'h0025) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // mad_recurrence.cl:15:21
             if (((state == 16'h0025) && ((((state == 16'h0025) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // mad_recurrence.cl:15:21
-            if (((state == 16'h0025) && ((((state == 16'h0025) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_203 <= w_193;  // mad_recurrence.cl:15:21
-            if (((state == 16'h0025) && ((((state == 16'h0025) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_212 <= w_211;  // mad_recurrence.cl:15:21
+            if (((state == 16'h0025) && ((((state == 16'h0025) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_186 <= w_176;  // mad_recurrence.cl:15:21
+            if (((state == 16'h0025) && ((((state == 16'h0025) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_196 <= w_195;  // mad_recurrence.cl:15:21
             if (((state == 16'h0025) && ((((state == 16'h0025) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h0026;  // mad_recurrence.cl:15:21
             if (((state == 16'h0026) && 1'h1)) u5_fp_fma_issued <= 1'h1;
             if (((state == 16'h0026) && u5_fp_fma_valid)) u5_fp_fma_issued <= 1'h0;
-            if (((state == 16'h0026) && u5_fp_fma_valid)) r_209 <= (((&bi_206[30:23]) && (!(bi_206[22:0] == 23'h000000))) ? (bi_206 | 32'h00400000) : (((&bi_207[30:23]) && (!(bi_207[22:0] == 23'h000000))) ? (bi_207 | 32'h00400000) : (((((&bi_206[30:23]) && (bi_206[22:0] == 23'h000000)) && (bi_207[30:0] == 31'h00000000)) || ((bi_206[30:0] == 31'h00000000) && ((&bi_207[30:23]) && (bi_207[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_208[30:23]) && (!(bi_208[22:0] == 23'h000000))) ? (bi_208 | 32'h00400000) : ((((((&bi_206[30:23]) && (bi_206[22:0] == 23'h000000)) || ((&bi_207[30:23]) && (bi_207[22:0] == 23'h000000))) && ((&bi_208[30:23]) && (bi_208[22:0] == 23'h000000))) && ((bi_206[31] ^ bi_207[31]) != bi_208[31])) ? 32'hffc00000 : bi_205)))));
+            if (((state == 16'h0026) && u5_fp_fma_valid)) r_193 <= (fov_192[32] ? fov_192[31:0] : bi_188);
             if (((state == 16'h0026) && u5_fp_fma_valid)) state <= 16'h0028;
-            if ((state == 16'h0027)) v0_s <= r_209;
+            if ((state == 16'h0027)) v0_s <= r_193;
             if ((state == 16'h0027)) state <= 16'h0023;
             if (((state == 16'h0028) && ((((state == 16'h0028) && (!y_wr_issued)) && (1'h1 && out_wr_idle)) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // mad_recurrence.cl:16:9
             if (((state == 16'h0028) && (((state == 16'h0028) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // mad_recurrence.cl:16:9
@@ -960,88 +920,78 @@ module mad_recurrence_datapath (
             if (((state == 16'h0029) && ((1'h1 && out_wr_idle) && y_wr_idle))) p1_admit <= 1'h1;  // mad_recurrence.cl:14:5
             if (((state == 16'h0029) && ((1'h1 && out_wr_idle) && y_wr_idle))) p1_slot <= 3'h0;  // mad_recurrence.cl:14:5
             if (((state == 16'h0029) && ((1'h1 && out_wr_idle) && y_wr_idle))) state <= 16'h002a;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) p1_go <= pw_215;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && p1_en)) pd_227 <= pv_216;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && p1_en)) pd_228 <= pd_227;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && p1_en)) pd_229 <= pd_228;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && p1_en)) pd_230 <= pd_229;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && p1_en)) pd_231 <= pd_230;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && p1_en)) pd_232 <= w_217;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && p1_en)) pd_233 <= pd_232;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && p1_en)) pd_234 <= pd_233;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && p1_en)) pd_235 <= pd_234;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && p1_en)) pd_236 <= pd_235;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && p1_en)) pd_237 <= pld_224;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && p1_en)) pd_238 <= pd_237;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && p1_en)) pd_239 <= pd_238;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && p1_en)) pd_240 <= pd_239;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && p1_en)) pd_241 <= pd_240;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_valid[9] && (p1_slot == 3'h4)) && p1_en))) v0_s <= pw_245;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && (((p1_valid[0] && (p1_slot == 3'h0)) && pw_215) && p1_en))) v1_i <= pw_260;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_248 <= pw_247;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_249 <= pq_248;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_250 <= pq_249;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_251 <= pq_250;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_252 <= pq_251;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_253 <= pq_252;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_254 <= pq_253;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_255 <= pq_254;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_256 <= pq_255;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_257 <= pq_256;  // mad_recurrence.cl:14:5
+            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) p1_go <= pw_199;  // mad_recurrence.cl:14:5
+            if (((state == 16'h002a) && p1_en)) pd_215 <= fov_214;  // mad_recurrence.cl:14:5
+            if (((state == 16'h002a) && p1_en)) pd_216 <= pd_215;  // mad_recurrence.cl:14:5
+            if (((state == 16'h002a) && p1_en)) pd_217 <= pd_216;  // mad_recurrence.cl:14:5
+            if (((state == 16'h002a) && p1_en)) pd_218 <= pd_217;  // mad_recurrence.cl:14:5
+            if (((state == 16'h002a) && p1_en)) pd_219 <= pd_218;  // mad_recurrence.cl:14:5
+            if (((state == 16'h002a) && ((p1_valid[9] && (p1_slot == 3'h4)) && p1_en))) v0_s <= pw_220;  // mad_recurrence.cl:14:5
+            if (((state == 16'h002a) && (((p1_valid[0] && (p1_slot == 3'h0)) && pw_199) && p1_en))) v1_i <= pw_235;  // mad_recurrence.cl:14:5
+            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_223 <= pw_222;  // mad_recurrence.cl:14:5
+            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_224 <= pq_223;  // mad_recurrence.cl:14:5
+            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_225 <= pq_224;  // mad_recurrence.cl:14:5
+            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_226 <= pq_225;  // mad_recurrence.cl:14:5
+            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_227 <= pq_226;  // mad_recurrence.cl:14:5
+            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_228 <= pq_227;  // mad_recurrence.cl:14:5
+            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_229 <= pq_228;  // mad_recurrence.cl:14:5
+            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_230 <= pq_229;  // mad_recurrence.cl:14:5
+            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_231 <= pq_230;  // mad_recurrence.cl:14:5
+            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_232 <= pq_231;  // mad_recurrence.cl:14:5
             if (((state == 16'h002a) && ((p1_slot == 3'h4) && p1_en))) p1_valid <= {p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && p1_go), (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0))};  // mad_recurrence.cl:14:5
             if (((state == 16'h002a) && ((p1_slot == 3'h4) && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0));  // mad_recurrence.cl:14:5
             if (((state == 16'h002a) && p1_en)) p1_slot <= ((p1_slot == 3'h4) ? 3'h0 : (p1_slot + 3'h1));  // mad_recurrence.cl:14:5
             if (((state == 16'h002a) && ((((!p1_admit) && (p1_valid == 19'h00000)) && x_ld_idle) && y_st_idle))) state <= 16'h001f;  // mad_recurrence.cl:14:5
             if ((state == 16'h002b)) state <= (p1_apart ? 16'h0029 : 16'h0020);
-            if ((state == 16'h002c)) v0_s <= w_261;
-            if ((state == 16'h002c)) v1_i <= w_262;
+            if ((state == 16'h002c)) v0_s <= w_236;
+            if ((state == 16'h002c)) v1_i <= w_237;
             if ((state == 16'h002c)) state <= 16'h002b;
-            if ((state == 16'h002d)) v14_lid_x <= w_263;
+            if ((state == 16'h002d)) v14_lid_x <= w_238;
             if ((state == 16'h002d)) state <= 16'h0003;
             if (((state == 16'h002e) && ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h002e)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h002d);
         end
     end
     assign x_rd_cmd_valid = (((((state == 16'h000d) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) || (((state == 16'h0010) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle))) || (((state == 16'h0025) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)));
-    assign x_rd_cmd_addr = ((((state == 16'h000d) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? w_84[31:0] : ((((state == 16'h0010) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? q_94[31:0] : ((((state == 16'h0025) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? w_200[31:0] : 32'h00000000)));
+    assign x_rd_cmd_addr = ((((state == 16'h000d) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? w_66[31:0] : ((((state == 16'h0010) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? q_77[31:0] : ((((state == 16'h0025) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? w_183[31:0] : 32'h00000000)));
     assign x_rd_cmd_len = ((((state == 16'h000d) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0010) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0025) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? 32'h00000004 : 32'h00000000)));
     assign x_rd_ready = ((((state == 16'h000d) && x_rd_issued) || ((state == 16'h0010) && x_rd_issued)) || ((state == 16'h0025) && x_rd_issued));
-    assign x_ld_req_valid = (((((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) && p3_en) || (((p2_valid[0] && 1'h1) && pw_133) && p2_en)) || (((p1_valid[0] && (p1_slot == 3'h0)) && pw_215) && p1_en));
-    assign x_ld_req_addr = (((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) ? pw_27[31:0] : (((p2_valid[0] && 1'h1) && pw_133) ? pw_140[31:0] : (((p1_valid[0] && (p1_slot == 3'h0)) && pw_215) ? pw_223[31:0] : 32'h00000000)));
+    assign x_ld_req_valid = (((((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) && p3_en) || (((p2_valid[0] && 1'h1) && pw_124) && p2_en)) || (((p1_valid[0] && (p1_slot == 3'h0)) && pw_199) && p1_en));
+    assign x_ld_req_addr = (((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) ? pw_27[31:0] : (((p2_valid[0] && 1'h1) && pw_124) ? pw_131[31:0] : (((p1_valid[0] && (p1_slot == 3'h0)) && pw_199) ? pw_207[31:0] : 32'h00000000)));
     assign x_ld_resp_ready = ((((p3_valid[8] && (p3_slot == 3'h4)) && p3_en) || ((p2_valid[44] && 1'h1) && p2_en)) || ((p1_valid[8] && (p1_slot == 3'h4)) && p1_en));
     assign x_ld_flush = (((state == 16'h000a) || (state == 16'h001c)) || (state == 16'h0029));
     assign x_pipe = (((state == 16'h000b) || (state == 16'h001d)) || (state == 16'h002a));
     assign c_rd_cmd_valid = (((state == 16'h000e) && (!c_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle));
-    assign c_rd_cmd_addr = ((((state == 16'h000e) && (!c_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? w_87[31:0] : 32'h00000000);
+    assign c_rd_cmd_addr = ((((state == 16'h000e) && (!c_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? w_69[31:0] : 32'h00000000);
     assign c_rd_cmd_len = ((((state == 16'h000e) && (!c_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
     assign c_rd_ready = ((state == 16'h000e) && c_rd_issued);
-    assign c_ld_req_valid = ((((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) && p3_en) || (((p2_valid[0] && 1'h1) && pw_133) && p2_en));
-    assign c_ld_req_addr = (((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) ? pw_52[31:0] : (((p2_valid[0] && 1'h1) && pw_133) ? pw_143[31:0] : 32'h00000000));
+    assign c_ld_req_valid = ((((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) && p3_en) || (((p2_valid[0] && 1'h1) && pw_124) && p2_en));
+    assign c_ld_req_addr = (((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) ? pw_43[31:0] : (((p2_valid[0] && 1'h1) && pw_124) ? pw_134[31:0] : 32'h00000000));
     assign c_ld_resp_ready = (((p3_valid[8] && (p3_slot == 3'h4)) && p3_en) || ((p2_valid[44] && 1'h1) && p2_en));
     assign c_ld_flush = ((state == 16'h000a) || (state == 16'h001c));
     assign c_pipe = ((state == 16'h000b) || (state == 16'h001d));
     assign y_st_req_valid = ((p1_valid[9] && (p1_slot == 3'h4)) && p1_en);
-    assign y_st_req_addr = ((p1_valid[9] && (p1_slot == 3'h4)) ? pq_257[31:0] : 32'h00000000);
-    assign y_st_req_data = ((p1_valid[9] && (p1_slot == 3'h4)) ? pw_245 : 32'h00000000);
+    assign y_st_req_addr = ((p1_valid[9] && (p1_slot == 3'h4)) ? pq_232[31:0] : 32'h00000000);
+    assign y_st_req_data = ((p1_valid[9] && (p1_slot == 3'h4)) ? pw_220 : 32'h00000000);
     assign y_pipe = (state == 16'h002a);
     assign y_wr_cmd_valid = (((state == 16'h0028) && (!y_wr_issued)) && (1'h1 && out_wr_idle));
-    assign y_wr_cmd_addr = ((((state == 16'h0028) && (!y_wr_issued)) && (1'h1 && out_wr_idle)) ? q_212[31:0] : 32'h00000000);
+    assign y_wr_cmd_addr = ((((state == 16'h0028) && (!y_wr_issued)) && (1'h1 && out_wr_idle)) ? q_196[31:0] : 32'h00000000);
     assign y_wr_cmd_len = ((((state == 16'h0028) && (!y_wr_issued)) && (1'h1 && out_wr_idle)) ? 32'h00000004 : 32'h00000000);
     assign y_wr_valid = ((state == 16'h0028) && y_wr_issued);
-    assign y_wr_data = (((state == 16'h0028) && y_wr_issued) ? r_209 : 32'h00000000);
+    assign y_wr_data = (((state == 16'h0028) && y_wr_issued) ? r_193 : 32'h00000000);
     assign y_wr_strb = (((state == 16'h0028) && y_wr_issued) ? 4'hf : 4'h0);
     assign out_wr_cmd_valid = ((((((state == 16'h0008) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) || (((state == 16'h0009) && (!out_wr_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h000c) && (!out_wr_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0012) && (!out_wr_issued)) && (1'h1 && y_wr_idle)));
-    assign out_wr_cmd_addr = ((((state == 16'h0008) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? w_10[31:0] : ((((state == 16'h0009) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? q_15[31:0] : ((((state == 16'h000c) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? w_80[31:0] : ((((state == 16'h0012) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? q_99[31:0] : 32'h00000000))));
+    assign out_wr_cmd_addr = ((((state == 16'h0008) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? w_10[31:0] : ((((state == 16'h0009) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? q_15[31:0] : ((((state == 16'h000c) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? w_62[31:0] : ((((state == 16'h0012) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? q_83[31:0] : 32'h00000000))));
     assign out_wr_cmd_len = ((((state == 16'h0008) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0009) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h000c) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0012) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000))));
     assign out_wr_valid = (((((state == 16'h0008) && out_wr_issued) || ((state == 16'h0009) && out_wr_issued)) || ((state == 16'h000c) && out_wr_issued)) || ((state == 16'h0012) && out_wr_issued));
-    assign out_wr_data = (((state == 16'h0008) && out_wr_issued) ? w_11 : (((state == 16'h0009) && out_wr_issued) ? q_16 : (((state == 16'h000c) && out_wr_issued) ? w_81 : (((state == 16'h0012) && out_wr_issued) ? r_98 : 32'h00000000))));
+    assign out_wr_data = (((state == 16'h0008) && out_wr_issued) ? w_11 : (((state == 16'h0009) && out_wr_issued) ? q_16 : (((state == 16'h000c) && out_wr_issued) ? w_63 : (((state == 16'h0012) && out_wr_issued) ? r_82 : 32'h00000000))));
     assign out_wr_strb = (((state == 16'h0008) && out_wr_issued) ? 4'hf : (((state == 16'h0009) && out_wr_issued) ? 4'hf : (((state == 16'h000c) && out_wr_issued) ? 4'hf : (((state == 16'h0012) && out_wr_issued) ? 4'hf : 4'h0))));
-    assign go_90 = ((state == 16'h000f) && (!u7_fp_mul_issued));
+    assign go_72 = ((state == 16'h000f) && (!u7_fp_mul_issued));
     assign u6_fp_add_go = (((((((((state == 16'h0011) && (!u6_fp_add_issued)) || ((state == 16'h0014) && (!u6_fp_add_issued))) || ((state == 16'h0015) && (!u6_fp_add_issued))) || ((state == 16'h0016) && (!u6_fp_add_issued))) || ((state == 16'h0017) && (!u6_fp_add_issued))) || ((state == 16'h0018) && (!u6_fp_add_issued))) || ((state == 16'h0019) && (!u6_fp_add_issued))) || ((state == 16'h001a) && (!u6_fp_add_issued)));
-    assign u6_fp_add_a_in = ((state == 16'h0011) ? r_92 : ((state == 16'h0014) ? w_103 : ((state == 16'h0015) ? r_106 : ((state == 16'h0016) ? r_110 : ((state == 16'h0017) ? r_114 : ((state == 16'h0018) ? r_118 : ((state == 16'h0019) ? r_122 : ((state == 16'h001a) ? r_126 : 32'h00000000))))))));
-    assign u6_fp_add_b_in = ((state == 16'h0011) ? v_96 : ((state == 16'h0014) ? w_104 : ((state == 16'h0015) ? q_108 : ((state == 16'h0016) ? q_112 : ((state == 16'h0017) ? q_116 : ((state == 16'h0018) ? q_120 : ((state == 16'h0019) ? q_124 : ((state == 16'h001a) ? q_128 : 32'h00000000))))))));
+    assign u6_fp_add_a_in = ((state == 16'h0011) ? r_75 : ((state == 16'h0014) ? w_87 : ((state == 16'h0015) ? r_91 : ((state == 16'h0016) ? r_96 : ((state == 16'h0017) ? r_101 : ((state == 16'h0018) ? r_106 : ((state == 16'h0019) ? r_111 : ((state == 16'h001a) ? r_116 : 32'h00000000))))))));
+    assign u6_fp_add_b_in = ((state == 16'h0011) ? v_79 : ((state == 16'h0014) ? w_88 : ((state == 16'h0015) ? q_93 : ((state == 16'h0016) ? q_98 : ((state == 16'h0017) ? q_103 : ((state == 16'h0018) ? q_108 : ((state == 16'h0019) ? q_113 : ((state == 16'h001a) ? q_118 : 32'h00000000))))))));
     assign u6_fp_add_sub_in = ((state == 16'h0011) ? 1'h0 : ((state == 16'h0014) ? 1'h0 : ((state == 16'h0015) ? 1'h0 : ((state == 16'h0016) ? 1'h0 : ((state == 16'h0017) ? 1'h0 : ((state == 16'h0018) ? 1'h0 : ((state == 16'h0019) ? 1'h0 : ((state == 16'h001a) ? 1'h0 : 1'h0))))))));
-    assign go_204 = ((state == 16'h0026) && (!u5_fp_fma_issued));
+    assign go_187 = ((state == 16'h0026) && (!u5_fp_fma_issued));
 
     always @(posedge clk) begin
         if (rst) begin
@@ -1075,7 +1025,7 @@ module mad_recurrence_datapath (
             if ((start || ((state == 16'h001d) && p2_stall))) perf_l2_stall <= (start ? 32'h00000000 : (perf_l2_stall + 32'h00000001));
             if ((start || ((state == 16'h001d) && (p2_admit && p2_stall)))) perf_l2_issue_stall <= (start ? 32'h00000000 : (perf_l2_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h001d) && ((1'h1 && p2_en) && p2_valid[0])))) perf_l2_admitted <= (start ? 32'h00000000 : (perf_l2_admitted + 32'h00000001));
-            if ((start || ((state == 16'h001d) && ((1'h1 && p2_en) && (p2_valid[0] && pw_133))))) perf_l2_iterations <= (start ? 32'h00000000 : (perf_l2_iterations + 32'h00000001));
+            if ((start || ((state == 16'h001d) && ((1'h1 && p2_en) && (p2_valid[0] && pw_124))))) perf_l2_iterations <= (start ? 32'h00000000 : (perf_l2_iterations + 32'h00000001));
             if ((start || (state == 16'h002a))) perf_l1_cycles <= (start ? 32'h00000000 : (perf_l1_cycles + 32'h00000001));
             if ((start || ((state == 16'h002a) && p1_admit))) perf_l1_issue <= (start ? 32'h00000000 : (perf_l1_issue + 32'h00000001));
             if ((start || ((state == 16'h002a) && p1_stall))) perf_l1_stall <= (start ? 32'h00000000 : (perf_l1_stall + 32'h00000001));
@@ -1087,7 +1037,7 @@ module mad_recurrence_datapath (
     assign counters = {perf_l1_iterations, perf_l1_admitted, perf_l1_issue_stall, perf_l1_stall, perf_l1_issue, perf_l1_cycles, perf_l2_iterations, perf_l2_admitted, perf_l2_issue_stall, perf_l2_stall, perf_l2_issue, perf_l2_cycles, perf_l3_iterations, perf_l3_admitted, perf_l3_issue_stall, perf_l3_stall, perf_l3_issue, perf_l3_cycles};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, x_rd_last, c_rd_last, v15_lid_linear[63:0], w_1[63:8], w_6[63:0], w_10[63:32], q_15[63:32], pw_27[63:32], p3u3_fp_fma_valid, pw_52[63:32], p3u4_fp_fma_valid, w_87[63:32], q_94[63:32], q_99[63:32], p2_go, pw_140[63:32],
-        pw_143[63:32], p2u1_fp_mul_valid, p2u2_fp_add_valid, w_200[63:32], q_212[63:32], pw_223[63:32], p1u0_fp_fma_valid, pq_257[63:32]};
+    wire ohls_unused = &{1'b0, x_rd_last, c_rd_last, v15_lid_linear[63:0], w_1[63:8], w_6[63:0], w_10[63:32], q_15[63:32], pw_27[63:32], p3u3_fp_fma_valid, pw_43[63:32], p3u4_fp_fma_valid, w_69[63:32], q_77[63:32], q_83[63:32], p2_go, pw_131[63:32],
+        pw_134[63:32], p2u1_fp_mul_valid, p2u2_fp_add_valid, w_183[63:32], q_196[63:32], pw_207[63:32], p1u0_fp_fma_valid, pq_232[63:32]};
 endmodule
 `default_nettype wire

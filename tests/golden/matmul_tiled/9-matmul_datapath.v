@@ -240,845 +240,563 @@ module matmul_datapath (
     wire        p3u0_fp_fma_valid;
     wire [31:0] p3u0_fp_fma_result;
     wire [31:0] bi_115;
-    reg  [31:0] pd_116;
-    reg  [31:0] pd_117;
-    reg  [31:0] pd_118;
-    reg  [31:0] pd_119;
-    reg  [31:0] pd_120;
-    reg  [31:0] pd_121;
-    reg  [31:0] pd_122;
-    reg  [31:0] pd_123;
-    reg  [31:0] pd_124;
-    reg  [31:0] pd_125;
-    reg  [31:0] pd_126;
-    reg  [31:0] pd_127;
-    reg  [31:0] pd_128;
-    reg  [31:0] pd_129;
-    reg  [31:0] pd_130;
-    wire [31:0] bi_131;
-    wire [31:0] bi_132;
-    wire [31:0] bi_133;
-    wire [31:0] pw_134;  // matmul_tiled.cl:24:19
-    wire [63:0] pw_135;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_136;
-    wire [31:0] prd_137;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_138;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_139;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_140;
-    wire [31:0] prd_141;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_146;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_151;  // matmul_tiled.cl:24:34
-    wire        go_152;
+    wire [31:0] bi_116;
+    wire [31:0] bi_117;
+    wire [31:0] bi_118;
+    wire [32:0] fov_119;
+    reg  [32:0] pd_120;
+    reg  [32:0] pd_121;
+    reg  [32:0] pd_122;
+    reg  [32:0] pd_123;
+    reg  [32:0] pd_124;
+    wire [31:0] pw_125;  // matmul_tiled.cl:24:19
+    reg  [63:0] pq_130;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_131;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_132;
+    wire [31:0] prd_133;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_134;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_139;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_140;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_141;
+    wire [31:0] prd_142;  // matmul_tiled.cl:24:34
+    wire        go_143;
     wire        p3u1_fp_fma_valid;
     wire [31:0] p3u1_fp_fma_result;
-    wire [31:0] bi_153;
-    reg  [31:0] pd_154;
-    reg  [31:0] pd_155;
-    reg  [31:0] pd_156;
-    reg  [31:0] pd_157;
-    reg  [31:0] pd_158;
-    reg  [31:0] pd_159;
-    reg  [31:0] pd_160;
-    reg  [31:0] pd_161;
-    reg  [31:0] pd_162;
-    reg  [31:0] pd_163;
-    reg  [31:0] pd_164;
-    reg  [31:0] pd_165;
-    reg  [31:0] pd_166;
-    reg  [31:0] pd_167;
-    reg  [31:0] pd_168;
-    wire [31:0] bi_169;
-    wire [31:0] bi_170;
-    wire [31:0] bi_171;
-    wire [31:0] pw_172;  // matmul_tiled.cl:24:19
-    wire [63:0] w_173;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_174;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_175;
-    wire [31:0] prd_176;  // matmul_tiled.cl:24:23
-    wire [63:0] w_177;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_178;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_179;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_180;
-    wire [31:0] prd_181;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_191;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_201;  // matmul_tiled.cl:24:34
-    wire        go_202;
+    wire [31:0] bi_144;
+    wire [31:0] bi_145;
+    wire [31:0] bi_146;
+    wire [31:0] bi_147;
+    wire [32:0] fov_148;
+    reg  [32:0] pd_149;
+    reg  [32:0] pd_150;
+    reg  [32:0] pd_151;
+    reg  [32:0] pd_152;
+    reg  [32:0] pd_153;
+    wire [31:0] pw_154;  // matmul_tiled.cl:24:19
+    wire [63:0] w_155;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_160;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_161;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_162;
+    wire [31:0] prd_163;  // matmul_tiled.cl:24:23
+    wire [63:0] w_164;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_165;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_170;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_171;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_172;
+    wire [31:0] prd_173;  // matmul_tiled.cl:24:34
+    wire        go_174;
     wire        p3u2_fp_fma_valid;
     wire [31:0] p3u2_fp_fma_result;
-    wire [31:0] bi_203;
-    reg  [31:0] pd_204;
-    reg  [31:0] pd_205;
-    reg  [31:0] pd_206;
-    reg  [31:0] pd_207;
-    reg  [31:0] pd_208;
-    reg  [31:0] pd_209;
-    reg  [31:0] pd_210;
-    reg  [31:0] pd_211;
-    reg  [31:0] pd_212;
-    reg  [31:0] pd_213;
-    reg  [31:0] pd_214;
-    reg  [31:0] pd_215;
-    reg  [31:0] pd_216;
-    reg  [31:0] pd_217;
-    reg  [31:0] pd_218;
-    wire [31:0] bi_219;
-    wire [31:0] bi_220;
-    wire [31:0] bi_221;
-    wire [31:0] pw_222;  // matmul_tiled.cl:24:19
-    wire [63:0] w_223;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_224;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_225;
-    wire [31:0] prd_226;  // matmul_tiled.cl:24:23
-    wire [63:0] w_227;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_228;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_229;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_230;
-    wire [31:0] prd_231;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_246;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_261;  // matmul_tiled.cl:24:34
-    wire        go_262;
+    wire [31:0] bi_175;
+    wire [31:0] bi_176;
+    wire [31:0] bi_177;
+    wire [31:0] bi_178;
+    wire [32:0] fov_179;
+    reg  [32:0] pd_180;
+    reg  [32:0] pd_181;
+    reg  [32:0] pd_182;
+    reg  [32:0] pd_183;
+    reg  [32:0] pd_184;
+    wire [31:0] pw_185;  // matmul_tiled.cl:24:19
+    wire [63:0] w_186;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_191;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_192;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_193;
+    wire [31:0] prd_194;  // matmul_tiled.cl:24:23
+    wire [63:0] w_195;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_196;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_201;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_202;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_203;
+    wire [31:0] prd_204;  // matmul_tiled.cl:24:34
+    wire        go_205;
     wire        p3u3_fp_fma_valid;
     wire [31:0] p3u3_fp_fma_result;
-    wire [31:0] bi_263;
-    reg  [31:0] pd_264;
-    reg  [31:0] pd_265;
-    reg  [31:0] pd_266;
-    reg  [31:0] pd_267;
-    reg  [31:0] pd_268;
-    reg  [31:0] pd_269;
-    reg  [31:0] pd_270;
-    reg  [31:0] pd_271;
-    reg  [31:0] pd_272;
-    reg  [31:0] pd_273;
-    reg  [31:0] pd_274;
-    reg  [31:0] pd_275;
-    reg  [31:0] pd_276;
-    reg  [31:0] pd_277;
-    reg  [31:0] pd_278;
-    wire [31:0] bi_279;
-    wire [31:0] bi_280;
-    wire [31:0] bi_281;
-    wire [31:0] pw_282;  // matmul_tiled.cl:24:19
-    wire [63:0] w_283;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_284;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_285;
-    wire [31:0] prd_286;  // matmul_tiled.cl:24:23
-    wire [63:0] w_287;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_288;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_289;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_290;
-    wire [31:0] prd_291;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_311;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_331;  // matmul_tiled.cl:24:34
-    wire        go_332;
+    wire [31:0] bi_206;
+    wire [31:0] bi_207;
+    wire [31:0] bi_208;
+    wire [31:0] bi_209;
+    wire [32:0] fov_210;
+    reg  [32:0] pd_211;
+    reg  [32:0] pd_212;
+    reg  [32:0] pd_213;
+    reg  [32:0] pd_214;
+    reg  [32:0] pd_215;
+    wire [31:0] pw_216;  // matmul_tiled.cl:24:19
+    wire [63:0] w_217;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_222;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_223;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_224;
+    wire [31:0] prd_225;  // matmul_tiled.cl:24:23
+    wire [63:0] w_226;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_227;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_232;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_233;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_234;
+    wire [31:0] prd_235;  // matmul_tiled.cl:24:34
+    wire        go_236;
     wire        p3u4_fp_fma_valid;
     wire [31:0] p3u4_fp_fma_result;
-    wire [31:0] bi_333;
-    reg  [31:0] pd_334;
-    reg  [31:0] pd_335;
-    reg  [31:0] pd_336;
-    reg  [31:0] pd_337;
-    reg  [31:0] pd_338;
-    reg  [31:0] pd_339;
-    reg  [31:0] pd_340;
-    reg  [31:0] pd_341;
-    reg  [31:0] pd_342;
-    reg  [31:0] pd_343;
-    reg  [31:0] pd_344;
-    reg  [31:0] pd_345;
-    reg  [31:0] pd_346;
-    reg  [31:0] pd_347;
-    reg  [31:0] pd_348;
-    wire [31:0] bi_349;
-    wire [31:0] bi_350;
-    wire [31:0] bi_351;
-    wire [31:0] pw_352;  // matmul_tiled.cl:24:19
-    wire [63:0] w_353;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_354;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_355;
-    wire [31:0] prd_356;  // matmul_tiled.cl:24:23
-    wire [63:0] w_357;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_358;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_359;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_360;
-    wire [31:0] prd_361;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_386;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_411;  // matmul_tiled.cl:24:34
-    wire        go_412;
+    wire [31:0] bi_237;
+    wire [31:0] bi_238;
+    wire [31:0] bi_239;
+    wire [31:0] bi_240;
+    wire [32:0] fov_241;
+    reg  [32:0] pd_242;
+    reg  [32:0] pd_243;
+    reg  [32:0] pd_244;
+    reg  [32:0] pd_245;
+    reg  [32:0] pd_246;
+    wire [31:0] pw_247;  // matmul_tiled.cl:24:19
+    wire [63:0] w_248;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_253;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_254;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_255;
+    wire [31:0] prd_256;  // matmul_tiled.cl:24:23
+    wire [63:0] w_257;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_258;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_263;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_264;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_265;
+    wire [31:0] prd_266;  // matmul_tiled.cl:24:34
+    wire        go_267;
     wire        p3u5_fp_fma_valid;
     wire [31:0] p3u5_fp_fma_result;
-    wire [31:0] bi_413;
-    reg  [31:0] pd_414;
-    reg  [31:0] pd_415;
-    reg  [31:0] pd_416;
-    reg  [31:0] pd_417;
-    reg  [31:0] pd_418;
-    reg  [31:0] pd_419;
-    reg  [31:0] pd_420;
-    reg  [31:0] pd_421;
-    reg  [31:0] pd_422;
-    reg  [31:0] pd_423;
-    reg  [31:0] pd_424;
-    reg  [31:0] pd_425;
-    reg  [31:0] pd_426;
-    reg  [31:0] pd_427;
-    reg  [31:0] pd_428;
-    wire [31:0] bi_429;
-    wire [31:0] bi_430;
-    wire [31:0] bi_431;
-    wire [31:0] pw_432;  // matmul_tiled.cl:24:19
-    wire [63:0] w_433;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_434;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_435;
-    wire [31:0] prd_436;  // matmul_tiled.cl:24:23
-    wire [63:0] w_437;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_438;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_439;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_440;
-    wire [31:0] prd_441;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_471;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_501;  // matmul_tiled.cl:24:34
-    wire        go_502;
+    wire [31:0] bi_268;
+    wire [31:0] bi_269;
+    wire [31:0] bi_270;
+    wire [31:0] bi_271;
+    wire [32:0] fov_272;
+    reg  [32:0] pd_273;
+    reg  [32:0] pd_274;
+    reg  [32:0] pd_275;
+    reg  [32:0] pd_276;
+    reg  [32:0] pd_277;
+    wire [31:0] pw_278;  // matmul_tiled.cl:24:19
+    wire [63:0] w_279;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_284;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_285;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_286;
+    wire [31:0] prd_287;  // matmul_tiled.cl:24:23
+    wire [63:0] w_288;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_289;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_294;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_295;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_296;
+    wire [31:0] prd_297;  // matmul_tiled.cl:24:34
+    wire        go_298;
     wire        p3u6_fp_fma_valid;
     wire [31:0] p3u6_fp_fma_result;
-    wire [31:0] bi_503;
-    reg  [31:0] pd_504;
-    reg  [31:0] pd_505;
-    reg  [31:0] pd_506;
-    reg  [31:0] pd_507;
-    reg  [31:0] pd_508;
-    reg  [31:0] pd_509;
-    reg  [31:0] pd_510;
-    reg  [31:0] pd_511;
-    reg  [31:0] pd_512;
-    reg  [31:0] pd_513;
-    reg  [31:0] pd_514;
-    reg  [31:0] pd_515;
-    reg  [31:0] pd_516;
-    reg  [31:0] pd_517;
-    reg  [31:0] pd_518;
-    wire [31:0] bi_519;
-    wire [31:0] bi_520;
-    wire [31:0] bi_521;
-    wire [31:0] pw_522;  // matmul_tiled.cl:24:19
-    wire [63:0] w_523;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_524;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_525;
-    wire [31:0] prd_526;  // matmul_tiled.cl:24:23
-    wire [63:0] w_527;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_528;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_529;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_530;
-    wire [31:0] prd_531;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_566;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_601;  // matmul_tiled.cl:24:34
-    wire        go_602;
+    wire [31:0] bi_299;
+    wire [31:0] bi_300;
+    wire [31:0] bi_301;
+    wire [31:0] bi_302;
+    wire [32:0] fov_303;
+    reg  [32:0] pd_304;
+    reg  [32:0] pd_305;
+    reg  [32:0] pd_306;
+    reg  [32:0] pd_307;
+    reg  [32:0] pd_308;
+    wire [31:0] pw_309;  // matmul_tiled.cl:24:19
+    wire [63:0] w_310;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_315;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_316;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_317;
+    wire [31:0] prd_318;  // matmul_tiled.cl:24:23
+    wire [63:0] w_319;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_320;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_325;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_326;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_327;
+    wire [31:0] prd_328;  // matmul_tiled.cl:24:34
+    wire        go_329;
     wire        p3u7_fp_fma_valid;
     wire [31:0] p3u7_fp_fma_result;
-    wire [31:0] bi_603;
-    reg  [31:0] pd_604;
-    reg  [31:0] pd_605;
-    reg  [31:0] pd_606;
-    reg  [31:0] pd_607;
-    reg  [31:0] pd_608;
-    reg  [31:0] pd_609;
-    reg  [31:0] pd_610;
-    reg  [31:0] pd_611;
-    reg  [31:0] pd_612;
-    reg  [31:0] pd_613;
-    reg  [31:0] pd_614;
-    reg  [31:0] pd_615;
-    reg  [31:0] pd_616;
-    reg  [31:0] pd_617;
-    reg  [31:0] pd_618;
-    wire [31:0] bi_619;
-    wire [31:0] bi_620;
-    wire [31:0] bi_621;
-    wire [31:0] pw_622;  // matmul_tiled.cl:24:19
-    wire [63:0] w_623;  // matmul_tiled.cl:7:6
-    wire [63:0] w_624;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_625;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_626;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_667;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_668;
-    wire [63:0] pv_669;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_670;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_671;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_672;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_673;  // matmul_tiled.cl:7:6
-    wire        pw_674;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_675;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_676;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_677;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_678;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_679;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_680;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_681;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_682;  // matmul_tiled.cl:7:6
-    reg  [31:0] pq_142;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_143;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_144;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_145;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_147;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_148;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_149;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_150;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_182;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_183;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_184;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_185;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_186;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_187;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_188;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_189;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_190;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_192;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_193;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_194;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_195;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_196;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_197;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_198;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_199;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_200;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_232;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_233;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_234;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_235;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_236;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_237;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_238;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_239;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_240;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_241;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_242;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_243;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_244;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_245;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_247;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_248;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_249;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_250;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_251;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_252;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_253;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_254;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_255;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_256;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_257;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_258;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_259;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_260;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_292;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_293;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_294;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_295;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_296;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_297;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_298;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_299;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_300;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_301;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_302;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_303;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_304;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_305;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_306;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_307;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_308;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_309;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_310;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_312;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_313;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_314;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_315;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_316;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_317;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_318;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_319;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_320;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_321;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_322;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_323;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_324;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_325;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_326;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_327;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_328;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_329;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_330;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_362;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_363;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_364;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_365;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_366;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_367;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_368;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_369;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_370;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_371;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_372;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_373;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_374;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_375;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_376;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_377;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_378;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_379;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_380;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_381;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_382;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_383;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_384;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_385;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_387;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_388;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_389;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_390;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_391;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_392;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_393;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_394;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_395;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_396;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_397;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_398;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_399;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_400;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_401;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_402;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_403;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_404;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_405;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_406;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_407;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_408;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_409;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_410;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_442;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_443;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_444;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_445;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_446;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_447;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_448;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_449;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_450;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_451;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_452;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_453;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_454;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_455;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_456;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_457;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_458;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_459;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_460;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_461;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_462;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_463;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_464;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_465;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_466;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_467;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_468;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_469;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_470;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_472;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_473;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_474;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_475;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_476;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_477;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_478;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_479;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_480;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_481;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_482;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_483;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_484;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_485;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_486;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_487;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_488;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_489;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_490;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_491;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_492;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_493;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_494;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_495;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_496;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_497;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_498;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_499;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_500;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_532;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_533;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_534;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_535;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_536;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_537;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_538;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_539;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_540;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_541;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_542;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_543;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_544;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_545;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_546;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_547;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_548;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_549;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_550;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_551;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_552;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_553;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_554;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_555;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_556;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_557;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_558;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_559;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_560;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_561;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_562;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_563;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_564;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_565;  // matmul_tiled.cl:24:23
-    reg  [31:0] pq_567;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_568;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_569;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_570;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_571;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_572;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_573;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_574;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_575;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_576;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_577;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_578;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_579;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_580;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_581;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_582;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_583;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_584;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_585;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_586;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_587;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_588;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_589;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_590;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_591;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_592;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_593;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_594;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_595;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_596;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_597;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_598;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_599;  // matmul_tiled.cl:24:34
-    reg  [31:0] pq_600;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_627;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_628;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_629;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_630;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_631;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_632;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_633;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_634;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_635;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_636;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_637;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_638;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_639;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_640;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_641;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_642;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_643;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_644;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_645;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_646;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_647;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_648;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_649;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_650;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_651;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_652;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_653;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_654;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_655;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_656;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_657;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_658;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_659;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_660;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_661;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_662;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_663;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_664;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_665;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_666;  // matmul_tiled.cl:7:6
-    wire [63:0] w_683;  // matmul_tiled.cl:7:6
+    wire [31:0] bi_330;
+    wire [31:0] bi_331;
+    wire [31:0] bi_332;
+    wire [31:0] bi_333;
+    wire [32:0] fov_334;
+    reg  [32:0] pd_335;
+    reg  [32:0] pd_336;
+    reg  [32:0] pd_337;
+    reg  [32:0] pd_338;
+    reg  [32:0] pd_339;
+    wire [31:0] pw_340;  // matmul_tiled.cl:24:19
+    wire [63:0] w_341;  // matmul_tiled.cl:7:6
+    wire [63:0] w_342;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_383;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_384;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_385;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_386;
+    wire [63:0] pv_387;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_388;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_389;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_390;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_391;  // matmul_tiled.cl:7:6
+    wire        pw_392;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_393;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_394;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_395;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_396;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_397;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_398;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_399;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_400;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_126;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_127;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_128;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_129;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_156;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_157;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_158;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_159;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_187;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_188;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_189;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_190;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_218;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_219;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_220;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_221;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_249;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_250;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_251;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_252;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_280;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_281;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_282;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_283;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_311;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_312;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_313;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_314;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_135;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_136;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_137;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_138;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_166;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_167;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_168;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_169;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_197;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_198;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_199;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_200;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_228;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_229;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_230;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_231;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_259;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_260;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_261;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_262;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_290;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_291;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_292;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_293;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_321;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_322;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_323;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_324;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_343;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_344;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_345;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_346;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_347;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_348;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_349;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_350;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_351;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_352;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_353;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_354;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_355;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_356;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_357;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_358;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_359;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_360;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_361;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_362;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_363;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_364;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_365;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_366;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_367;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_368;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_369;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_370;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_371;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_372;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_373;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_374;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_375;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_376;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_377;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_378;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_379;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_380;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_381;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_382;  // matmul_tiled.cl:7:6
+    wire [63:0] w_401;  // matmul_tiled.cl:7:6
     reg  [48:0] p2_valid;  // matmul_tiled.cl:7:6
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
-    wire [63:0] pv_684;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_685;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_686;  // matmul_tiled.cl:7:6
-    wire        pw_687;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_402;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_403;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_404;  // matmul_tiled.cl:7:6
+    wire        pw_405;  // matmul_tiled.cl:7:6
     reg         p2_go;
-    wire [31:0] w_688;  // matmul_tiled.cl:12:15
-    wire [63:0] w_689;  // matmul_tiled.cl:12:15
-    wire [63:0] pv_690;  // matmul_tiled.cl:12:15
-    wire [63:0] w_691;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_692;  // matmul_tiled.cl:12:15
-    wire [31:0] w_693;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_694;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_695;  // matmul_tiled.cl:14:14
-    wire [31:0] pw_696;  // matmul_tiled.cl:12:15
-    wire [31:0] w_697;  // matmul_tiled.cl:13:29
-    wire [63:0] w_698;  // matmul_tiled.cl:13:15
-    wire [63:0] pv_699;  // matmul_tiled.cl:13:15
-    wire [63:0] w_700;  // matmul_tiled.cl:13:15
-    wire [63:0] w_701;  // matmul_tiled.cl:12:15
-    wire [63:0] pw_702;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_703;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_704;  // matmul_tiled.cl:15:14
-    wire [31:0] pw_705;  // matmul_tiled.cl:13:15
-    wire [63:0] w_706;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_707;  // matmul_tiled.cl:19:9
-    wire [63:0] w_708;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_709;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_710;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_711;  // matmul_tiled.cl:19:9
-    wire [63:0] w_712;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_713;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_714;  // matmul_tiled.cl:19:9
-    wire [63:0] w_715;  // matmul_tiled.cl:19:22
-    wire [31:0] w_716;  // matmul_tiled.cl:19:30
-    wire [31:0] pw_717;  // matmul_tiled.cl:19:24
-    wire [31:0] pv_718;  // matmul_tiled.cl:19:34
-    wire [31:0] w_719;  // matmul_tiled.cl:19:38
-    wire [31:0] pw_720;  // matmul_tiled.cl:19:34
-    reg  [31:0] pq_723;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_726;  // matmul_tiled.cl:19:34
-    wire [31:0] pw_727;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_730;  // matmul_tiled.cl:14:14
-    wire [31:0] pw_731;  // matmul_tiled.cl:19:24
-    wire [63:0] pw_732;  // matmul_tiled.cl:19:22
-    wire [63:0] pw_733;  // matmul_tiled.cl:19:22
-    wire [63:0] pw_734;  // matmul_tiled.cl:19:22
-    wire [31:0] pld_735;  // matmul_tiled.cl:19:22
-    reg  [63:0] pq_782;  // matmul_tiled.cl:19:9
-    wire [63:0] pwa_783;
-    wire [63:0] w_784;  // matmul_tiled.cl:20:9
-    wire [63:0] pw_785;  // matmul_tiled.cl:20:9
-    wire [63:0] pw_786;  // matmul_tiled.cl:20:9
-    wire [63:0] w_787;  // matmul_tiled.cl:20:22
-    wire [31:0] pw_788;  // matmul_tiled.cl:20:25
-    wire [31:0] pw_789;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_792;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_795;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_796;  // matmul_tiled.cl:20:25
-    wire [63:0] pw_797;  // matmul_tiled.cl:20:22
-    wire [63:0] pw_798;  // matmul_tiled.cl:20:22
-    wire [63:0] pw_799;  // matmul_tiled.cl:20:22
-    wire [31:0] pld_800;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_847;  // matmul_tiled.cl:20:9
-    wire [63:0] pwa_848;
-    wire [63:0] pv_849;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_850;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_851;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_852;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_853;  // matmul_tiled.cl:7:6
-    wire        pw_854;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_855;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_856;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_857;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_858;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_859;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_860;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_861;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_862;  // matmul_tiled.cl:7:6
-    reg  [31:0] pq_721;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_722;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_724;  // matmul_tiled.cl:19:34
-    reg  [31:0] pq_725;  // matmul_tiled.cl:19:34
-    reg  [31:0] pq_728;  // matmul_tiled.cl:14:14
-    reg  [31:0] pq_729;  // matmul_tiled.cl:14:14
-    reg  [63:0] pq_736;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_737;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_738;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_739;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_740;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_741;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_742;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_743;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_744;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_745;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_746;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_747;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_748;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_749;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_750;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_751;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_752;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_753;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_754;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_755;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_756;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_757;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_758;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_759;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_760;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_761;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_762;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_763;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_764;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_765;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_766;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_767;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_768;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_769;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_770;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_771;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_772;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_773;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_774;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_775;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_776;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_777;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_778;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_779;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_780;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_781;  // matmul_tiled.cl:19:9
-    reg  [31:0] pq_790;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_791;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_793;  // matmul_tiled.cl:12:15
-    reg  [31:0] pq_794;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_801;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_802;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_803;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_804;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_805;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_806;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_807;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_808;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_809;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_810;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_811;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_812;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_813;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_814;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_815;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_816;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_817;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_818;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_819;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_820;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_821;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_822;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_823;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_824;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_825;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_826;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_827;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_828;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_829;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_830;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_831;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_832;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_833;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_834;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_835;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_836;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_837;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_838;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_839;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_840;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_841;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_842;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_843;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_844;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_845;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_846;  // matmul_tiled.cl:20:9
-    wire [63:0] w_863;  // matmul_tiled.cl:7:6
+    wire [31:0] w_406;  // matmul_tiled.cl:12:15
+    wire [63:0] w_407;  // matmul_tiled.cl:12:15
+    wire [63:0] pv_408;  // matmul_tiled.cl:12:15
+    wire [63:0] w_409;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_410;  // matmul_tiled.cl:12:15
+    wire [31:0] w_411;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_412;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_413;  // matmul_tiled.cl:14:14
+    wire [31:0] pw_414;  // matmul_tiled.cl:12:15
+    wire [31:0] w_415;  // matmul_tiled.cl:13:29
+    wire [63:0] w_416;  // matmul_tiled.cl:13:15
+    wire [63:0] pv_417;  // matmul_tiled.cl:13:15
+    wire [63:0] w_418;  // matmul_tiled.cl:13:15
+    wire [63:0] w_419;  // matmul_tiled.cl:12:15
+    wire [63:0] pw_420;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_421;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_422;  // matmul_tiled.cl:15:14
+    wire [31:0] pw_423;  // matmul_tiled.cl:13:15
+    wire [63:0] w_424;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_425;  // matmul_tiled.cl:19:9
+    wire [63:0] w_426;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_427;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_428;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_429;  // matmul_tiled.cl:19:9
+    wire [63:0] w_430;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_431;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_432;  // matmul_tiled.cl:19:9
+    wire [63:0] w_433;  // matmul_tiled.cl:19:22
+    wire [31:0] w_434;  // matmul_tiled.cl:19:30
+    wire [31:0] pw_435;  // matmul_tiled.cl:19:24
+    wire [31:0] pv_436;  // matmul_tiled.cl:19:34
+    wire [31:0] w_437;  // matmul_tiled.cl:19:38
+    wire [31:0] pw_438;  // matmul_tiled.cl:19:34
+    reg  [31:0] pq_441;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_444;  // matmul_tiled.cl:19:34
+    wire [31:0] pw_445;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_448;  // matmul_tiled.cl:14:14
+    wire [31:0] pw_449;  // matmul_tiled.cl:19:24
+    wire [63:0] pw_450;  // matmul_tiled.cl:19:22
+    wire [63:0] pw_451;  // matmul_tiled.cl:19:22
+    wire [63:0] pw_452;  // matmul_tiled.cl:19:22
+    wire [31:0] pld_453;  // matmul_tiled.cl:19:22
+    reg  [63:0] pq_500;  // matmul_tiled.cl:19:9
+    wire [63:0] pwa_501;
+    wire [63:0] w_502;  // matmul_tiled.cl:20:9
+    wire [63:0] pw_503;  // matmul_tiled.cl:20:9
+    wire [63:0] pw_504;  // matmul_tiled.cl:20:9
+    wire [63:0] w_505;  // matmul_tiled.cl:20:22
+    wire [31:0] pw_506;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_507;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_510;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_513;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_514;  // matmul_tiled.cl:20:25
+    wire [63:0] pw_515;  // matmul_tiled.cl:20:22
+    wire [63:0] pw_516;  // matmul_tiled.cl:20:22
+    wire [63:0] pw_517;  // matmul_tiled.cl:20:22
+    wire [31:0] pld_518;  // matmul_tiled.cl:20:22
+    reg  [63:0] pq_565;  // matmul_tiled.cl:20:9
+    wire [63:0] pwa_566;
+    wire [63:0] pv_567;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_568;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_569;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_570;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_571;  // matmul_tiled.cl:7:6
+    wire        pw_572;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_573;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_574;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_575;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_576;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_577;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_578;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_579;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_580;  // matmul_tiled.cl:7:6
+    reg  [31:0] pq_439;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_440;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_442;  // matmul_tiled.cl:19:34
+    reg  [31:0] pq_443;  // matmul_tiled.cl:19:34
+    reg  [31:0] pq_446;  // matmul_tiled.cl:14:14
+    reg  [31:0] pq_447;  // matmul_tiled.cl:14:14
+    reg  [63:0] pq_454;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_455;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_456;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_457;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_458;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_459;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_460;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_461;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_462;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_463;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_464;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_465;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_466;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_467;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_468;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_469;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_470;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_471;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_472;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_473;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_474;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_475;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_476;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_477;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_478;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_479;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_480;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_481;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_482;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_483;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_484;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_485;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_486;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_487;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_488;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_489;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_490;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_491;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_492;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_493;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_494;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_495;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_496;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_497;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_498;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_499;  // matmul_tiled.cl:19:9
+    reg  [31:0] pq_508;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_509;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_511;  // matmul_tiled.cl:12:15
+    reg  [31:0] pq_512;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_519;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_520;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_521;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_522;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_523;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_524;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_525;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_526;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_527;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_528;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_529;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_530;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_531;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_532;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_533;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_534;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_535;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_536;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_537;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_538;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_539;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_540;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_541;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_542;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_543;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_544;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_545;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_546;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_547;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_548;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_549;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_550;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_551;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_552;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_553;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_554;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_555;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_556;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_557;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_558;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_559;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_560;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_561;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_562;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_563;  // matmul_tiled.cl:20:9
+    reg  [63:0] pq_564;  // matmul_tiled.cl:20:9
+    wire [63:0] w_581;  // matmul_tiled.cl:7:6
     reg  [2:0]  p0_valid;  // matmul_tiled.cl:7:6
     reg         p0_admit;
     wire        p0_stall;
     wire        p0_en;
-    wire [63:0] pv_864;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_865;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_866;  // matmul_tiled.cl:7:6
-    wire        pw_867;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_582;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_583;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_584;  // matmul_tiled.cl:7:6
+    wire        pw_585;  // matmul_tiled.cl:7:6
     reg         p0_go;
-    wire [63:0] pv_868;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_869;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_870;  // matmul_tiled.cl:7:6
-    wire [63:0] w_871;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_872;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_873;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_874;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_875;  // matmul_tiled.cl:7:6
-    wire [63:0] w_876;  // matmul_tiled.cl:7:6
-    wire [63:0] w_877;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_878;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_879;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_880;
-    wire [31:0] prd_881;  // matmul_tiled.cl:7:6
-    wire [31:0] w_882;  // matmul_tiled.cl:12:15
-    wire [63:0] w_883;  // matmul_tiled.cl:12:15
-    wire [63:0] pv_884;  // matmul_tiled.cl:12:15
-    wire [63:0] w_885;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_886;  // matmul_tiled.cl:12:15
-    wire [31:0] w_887;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_888;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_889;  // matmul_tiled.cl:14:14
-    wire [31:0] pw_890;  // matmul_tiled.cl:12:15
-    wire [31:0] w_891;  // matmul_tiled.cl:13:29
-    wire [63:0] w_892;  // matmul_tiled.cl:13:15
-    wire [63:0] pv_893;  // matmul_tiled.cl:13:15
-    wire [63:0] w_894;  // matmul_tiled.cl:13:15
-    wire [63:0] w_895;  // matmul_tiled.cl:12:15
-    wire [63:0] pw_896;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_897;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_898;  // matmul_tiled.cl:15:14
-    wire [31:0] pw_899;  // matmul_tiled.cl:13:15
-    wire [31:0] w_900;  // matmul_tiled.cl:16:17
-    wire [31:0] w_901;  // matmul_tiled.cl:18:25
-    wire [31:0] w_902;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_903;  // matmul_tiled.cl:18:25
-    wire [31:0] w_904;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_905;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_906;  // matmul_tiled.cl:18:25
-    wire [31:0] w_907;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_908;  // matmul_tiled.cl:18:25
-    wire        pw_909;  // matmul_tiled.cl:18:21
-    wire [63:0] w_910;  // matmul_tiled.cl:7:6
-    wire [63:0] w_911;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_912;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_913;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_914;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_915;
-    wire [63:0] pv_916;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_917;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_918;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_919;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_920;  // matmul_tiled.cl:7:6
-    wire        pw_921;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_922;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_923;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_924;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_925;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_926;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_927;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_928;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_929;  // matmul_tiled.cl:7:6
-    wire [63:0] w_930;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_586;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_587;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_588;  // matmul_tiled.cl:7:6
+    wire [63:0] w_589;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_590;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_591;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_592;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_593;  // matmul_tiled.cl:7:6
+    wire [63:0] w_594;  // matmul_tiled.cl:7:6
+    wire [63:0] w_595;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_596;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_597;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_598;
+    wire [31:0] prd_599;  // matmul_tiled.cl:7:6
+    wire [31:0] w_600;  // matmul_tiled.cl:12:15
+    wire [63:0] w_601;  // matmul_tiled.cl:12:15
+    wire [63:0] pv_602;  // matmul_tiled.cl:12:15
+    wire [63:0] w_603;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_604;  // matmul_tiled.cl:12:15
+    wire [31:0] w_605;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_606;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_607;  // matmul_tiled.cl:14:14
+    wire [31:0] pw_608;  // matmul_tiled.cl:12:15
+    wire [31:0] w_609;  // matmul_tiled.cl:13:29
+    wire [63:0] w_610;  // matmul_tiled.cl:13:15
+    wire [63:0] pv_611;  // matmul_tiled.cl:13:15
+    wire [63:0] w_612;  // matmul_tiled.cl:13:15
+    wire [63:0] w_613;  // matmul_tiled.cl:12:15
+    wire [63:0] pw_614;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_615;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_616;  // matmul_tiled.cl:15:14
+    wire [31:0] pw_617;  // matmul_tiled.cl:13:15
+    wire [31:0] w_618;  // matmul_tiled.cl:16:17
+    wire [31:0] w_619;  // matmul_tiled.cl:18:25
+    wire [31:0] w_620;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_621;  // matmul_tiled.cl:18:25
+    wire [31:0] w_622;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_623;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_624;  // matmul_tiled.cl:18:25
+    wire [31:0] w_625;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_626;  // matmul_tiled.cl:18:25
+    wire        pw_627;  // matmul_tiled.cl:18:21
+    wire [63:0] w_628;  // matmul_tiled.cl:7:6
+    wire [63:0] w_629;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_630;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_631;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_632;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_633;
+    wire [63:0] pv_634;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_635;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_636;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_637;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_638;  // matmul_tiled.cl:7:6
+    wire        pw_639;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_640;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_641;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_642;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_643;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_644;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_645;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_646;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_647;  // matmul_tiled.cl:7:6
+    wire [63:0] w_648;  // matmul_tiled.cl:7:6
     reg  [7:0]  launch_err;
     reg         done_q;
     reg  [31:0] perf_l4_cycles;
@@ -1481,359 +1199,367 @@ module matmul_datapath (
         .result(p3u0_fp_fma_result)
     );
     assign bi_115 = p3u0_fp_fma_result;
-    assign bi_131 = pd_120;
-    assign bi_132 = pd_125;
-    assign bi_133 = pd_130;
-    assign pw_134 = (((&bi_131[30:23]) && (!(bi_131[22:0] == 23'h000000))) ? (bi_131 | 32'h00400000) : (((&bi_132[30:23]) && (!(bi_132[22:0] == 23'h000000))) ? (bi_132 | 32'h00400000) : (((((&bi_131[30:23]) && (bi_131[22:0] == 23'h000000)) && (bi_132[30:0] == 31'h00000000)) || ((bi_131[30:0] == 31'h00000000) && ((&bi_132[30:23]) && (bi_132[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_133[30:23]) && (!(bi_133[22:0] == 23'h000000))) ? (bi_133 | 32'h00400000) : ((((((&bi_131[30:23]) && (bi_131[22:0] == 23'h000000)) || ((&bi_132[30:23]) && (bi_132[22:0] == 23'h000000))) && ((&bi_133[30:23]) && (bi_133[22:0] == 23'h000000))) && ((bi_131[31] ^ bi_132[31]) != bi_133[31])) ? 32'hffc00000 : bi_115)))));
-    assign pw_135 = (pw_105 + w_95);
-    assign pwa_136 = (pw_135 >> 64'h0000000000000002);
-    assign prd_137 = obj0_As_r1_rdata[31:0];
-    assign pw_138 = (w_108 + w_103);
-    assign pw_139 = (pw_138 + pw_110);
-    assign pwa_140 = (pw_139 >> 64'h0000000000000002);
-    assign prd_141 = obj1_Bs_r1_rdata[31:0];
-    assign go_152 = 1'h1;
+    assign bi_116 = prd_107;
+    assign bi_117 = prd_113;
+    assign bi_118 = prd_99;
+    assign fov_119 = {((((((&bi_116[30:23]) && (!(bi_116[22:0] == 23'h000000))) || ((&bi_117[30:23]) && (!(bi_117[22:0] == 23'h000000)))) || ((((&bi_116[30:23]) && (bi_116[22:0] == 23'h000000)) && (bi_117[30:0] == 31'h00000000)) || ((bi_116[30:0] == 31'h00000000) && ((&bi_117[30:23]) && (bi_117[22:0] == 23'h000000))))) || ((&bi_118[30:23]) && (!(bi_118[22:0] == 23'h000000)))) || (((((&bi_116[30:23]) && (bi_116[22:0] == 23'h000000)) || ((&bi_117[30:23]) && (bi_117[22:0] == 23'h000000))) && ((&bi_118[30:23]) && (bi_118[22:0] == 23'h000000))) && ((bi_116[31] ^ bi_117[31]) != bi_118[31]))), (((&bi_116[30:23]) && (!(bi_116[22:0] == 23'h000000))) ? (bi_116 | 32'h00400000) : (((&bi_117[30:23]) && (!(bi_117[22:0] == 23'h000000))) ? (bi_117 | 32'h00400000) : (((((&bi_116[30:23]) && (bi_116[22:0] == 23'h000000)) && (bi_117[30:0] == 31'h00000000)) || ((bi_116[30:0] == 31'h00000000) && ((&bi_117[30:23]) && (bi_117[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_118[30:23]) && (!(bi_118[22:0] == 23'h000000))) ? (bi_118 | 32'h00400000) : ((((((&bi_116[30:23]) && (bi_116[22:0] == 23'h000000)) || ((&bi_117[30:23]) && (bi_117[22:0] == 23'h000000))) && ((&bi_118[30:23]) && (bi_118[22:0] == 23'h000000))) && ((bi_116[31] ^ bi_117[31]) != bi_118[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_125 = (pd_124[32] ? pd_124[31:0] : bi_115);
+    assign pw_131 = (pq_130 + w_95);
+    assign pwa_132 = (pw_131 >> 64'h0000000000000002);
+    assign prd_133 = obj0_As_r1_rdata[31:0];
+    assign pw_134 = (w_108 + w_103);
+    assign pw_140 = (pw_134 + pq_139);
+    assign pwa_141 = (pw_140 >> 64'h0000000000000002);
+    assign prd_142 = obj1_Bs_r1_rdata[31:0];
+    assign go_143 = 1'h1;
 
     ohls_fp_fma p3u1_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_152),
-        .a(pq_146),
-        .b(pq_151),
-        .c(pw_134),
+        .in_valid(go_143),
+        .a(prd_133),
+        .b(prd_142),
+        .c(pw_125),
         .out_valid(p3u1_fp_fma_valid),
         .result(p3u1_fp_fma_result)
     );
-    assign bi_153 = p3u1_fp_fma_result;
-    assign bi_169 = pd_158;
-    assign bi_170 = pd_163;
-    assign bi_171 = pd_168;
-    assign pw_172 = (((&bi_169[30:23]) && (!(bi_169[22:0] == 23'h000000))) ? (bi_169 | 32'h00400000) : (((&bi_170[30:23]) && (!(bi_170[22:0] == 23'h000000))) ? (bi_170 | 32'h00400000) : (((((&bi_169[30:23]) && (bi_169[22:0] == 23'h000000)) && (bi_170[30:0] == 31'h00000000)) || ((bi_169[30:0] == 31'h00000000) && ((&bi_170[30:23]) && (bi_170[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_171[30:23]) && (!(bi_171[22:0] == 23'h000000))) ? (bi_171 | 32'h00400000) : ((((((&bi_169[30:23]) && (bi_169[22:0] == 23'h000000)) || ((&bi_170[30:23]) && (bi_170[22:0] == 23'h000000))) && ((&bi_171[30:23]) && (bi_171[22:0] == 23'h000000))) && ((bi_169[31] ^ bi_170[31]) != bi_171[31])) ? 32'hffc00000 : bi_153)))));
-    assign w_173 = 64'h0000000000000008;
-    assign pw_174 = (pw_105 + w_173);
-    assign pwa_175 = (pw_174 >> 64'h0000000000000002);
-    assign prd_176 = obj0_As_r2_rdata[31:0];
-    assign w_177 = 64'h0000000000000040;
-    assign pw_178 = (w_108 + w_177);
-    assign pw_179 = (pw_178 + pw_110);
-    assign pwa_180 = (pw_179 >> 64'h0000000000000002);
-    assign prd_181 = obj1_Bs_r2_rdata[31:0];
-    assign go_202 = 1'h1;
+    assign bi_144 = p3u1_fp_fma_result;
+    assign bi_145 = prd_133;
+    assign bi_146 = prd_142;
+    assign bi_147 = pw_125;
+    assign fov_148 = {((((((&bi_145[30:23]) && (!(bi_145[22:0] == 23'h000000))) || ((&bi_146[30:23]) && (!(bi_146[22:0] == 23'h000000)))) || ((((&bi_145[30:23]) && (bi_145[22:0] == 23'h000000)) && (bi_146[30:0] == 31'h00000000)) || ((bi_145[30:0] == 31'h00000000) && ((&bi_146[30:23]) && (bi_146[22:0] == 23'h000000))))) || ((&bi_147[30:23]) && (!(bi_147[22:0] == 23'h000000)))) || (((((&bi_145[30:23]) && (bi_145[22:0] == 23'h000000)) || ((&bi_146[30:23]) && (bi_146[22:0] == 23'h000000))) && ((&bi_147[30:23]) && (bi_147[22:0] == 23'h000000))) && ((bi_145[31] ^ bi_146[31]) != bi_147[31]))), (((&bi_145[30:23]) && (!(bi_145[22:0] == 23'h000000))) ? (bi_145 | 32'h00400000) : (((&bi_146[30:23]) && (!(bi_146[22:0] == 23'h000000))) ? (bi_146 | 32'h00400000) : (((((&bi_145[30:23]) && (bi_145[22:0] == 23'h000000)) && (bi_146[30:0] == 31'h00000000)) || ((bi_145[30:0] == 31'h00000000) && ((&bi_146[30:23]) && (bi_146[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_147[30:23]) && (!(bi_147[22:0] == 23'h000000))) ? (bi_147 | 32'h00400000) : ((((((&bi_145[30:23]) && (bi_145[22:0] == 23'h000000)) || ((&bi_146[30:23]) && (bi_146[22:0] == 23'h000000))) && ((&bi_147[30:23]) && (bi_147[22:0] == 23'h000000))) && ((bi_145[31] ^ bi_146[31]) != bi_147[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_154 = (pd_153[32] ? pd_153[31:0] : bi_144);
+    assign w_155 = 64'h0000000000000008;
+    assign pw_161 = (pq_160 + w_155);
+    assign pwa_162 = (pw_161 >> 64'h0000000000000002);
+    assign prd_163 = obj0_As_r2_rdata[31:0];
+    assign w_164 = 64'h0000000000000040;
+    assign pw_165 = (w_108 + w_164);
+    assign pw_171 = (pw_165 + pq_170);
+    assign pwa_172 = (pw_171 >> 64'h0000000000000002);
+    assign prd_173 = obj1_Bs_r2_rdata[31:0];
+    assign go_174 = 1'h1;
 
     ohls_fp_fma p3u2_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_202),
-        .a(pq_191),
-        .b(pq_201),
-        .c(pw_172),
+        .in_valid(go_174),
+        .a(prd_163),
+        .b(prd_173),
+        .c(pw_154),
         .out_valid(p3u2_fp_fma_valid),
         .result(p3u2_fp_fma_result)
     );
-    assign bi_203 = p3u2_fp_fma_result;
-    assign bi_219 = pd_208;
-    assign bi_220 = pd_213;
-    assign bi_221 = pd_218;
-    assign pw_222 = (((&bi_219[30:23]) && (!(bi_219[22:0] == 23'h000000))) ? (bi_219 | 32'h00400000) : (((&bi_220[30:23]) && (!(bi_220[22:0] == 23'h000000))) ? (bi_220 | 32'h00400000) : (((((&bi_219[30:23]) && (bi_219[22:0] == 23'h000000)) && (bi_220[30:0] == 31'h00000000)) || ((bi_219[30:0] == 31'h00000000) && ((&bi_220[30:23]) && (bi_220[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_221[30:23]) && (!(bi_221[22:0] == 23'h000000))) ? (bi_221 | 32'h00400000) : ((((((&bi_219[30:23]) && (bi_219[22:0] == 23'h000000)) || ((&bi_220[30:23]) && (bi_220[22:0] == 23'h000000))) && ((&bi_221[30:23]) && (bi_221[22:0] == 23'h000000))) && ((bi_219[31] ^ bi_220[31]) != bi_221[31])) ? 32'hffc00000 : bi_203)))));
-    assign w_223 = 64'h000000000000000c;
-    assign pw_224 = (pw_105 + w_223);
-    assign pwa_225 = (pw_224 >> 64'h0000000000000002);
-    assign prd_226 = obj0_As_r3_rdata[31:0];
-    assign w_227 = 64'h0000000000000060;
-    assign pw_228 = (w_108 + w_227);
-    assign pw_229 = (pw_228 + pw_110);
-    assign pwa_230 = (pw_229 >> 64'h0000000000000002);
-    assign prd_231 = obj1_Bs_r3_rdata[31:0];
-    assign go_262 = 1'h1;
+    assign bi_175 = p3u2_fp_fma_result;
+    assign bi_176 = prd_163;
+    assign bi_177 = prd_173;
+    assign bi_178 = pw_154;
+    assign fov_179 = {((((((&bi_176[30:23]) && (!(bi_176[22:0] == 23'h000000))) || ((&bi_177[30:23]) && (!(bi_177[22:0] == 23'h000000)))) || ((((&bi_176[30:23]) && (bi_176[22:0] == 23'h000000)) && (bi_177[30:0] == 31'h00000000)) || ((bi_176[30:0] == 31'h00000000) && ((&bi_177[30:23]) && (bi_177[22:0] == 23'h000000))))) || ((&bi_178[30:23]) && (!(bi_178[22:0] == 23'h000000)))) || (((((&bi_176[30:23]) && (bi_176[22:0] == 23'h000000)) || ((&bi_177[30:23]) && (bi_177[22:0] == 23'h000000))) && ((&bi_178[30:23]) && (bi_178[22:0] == 23'h000000))) && ((bi_176[31] ^ bi_177[31]) != bi_178[31]))), (((&bi_176[30:23]) && (!(bi_176[22:0] == 23'h000000))) ? (bi_176 | 32'h00400000) : (((&bi_177[30:23]) && (!(bi_177[22:0] == 23'h000000))) ? (bi_177 | 32'h00400000) : (((((&bi_176[30:23]) && (bi_176[22:0] == 23'h000000)) && (bi_177[30:0] == 31'h00000000)) || ((bi_176[30:0] == 31'h00000000) && ((&bi_177[30:23]) && (bi_177[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_178[30:23]) && (!(bi_178[22:0] == 23'h000000))) ? (bi_178 | 32'h00400000) : ((((((&bi_176[30:23]) && (bi_176[22:0] == 23'h000000)) || ((&bi_177[30:23]) && (bi_177[22:0] == 23'h000000))) && ((&bi_178[30:23]) && (bi_178[22:0] == 23'h000000))) && ((bi_176[31] ^ bi_177[31]) != bi_178[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_185 = (pd_184[32] ? pd_184[31:0] : bi_175);
+    assign w_186 = 64'h000000000000000c;
+    assign pw_192 = (pq_191 + w_186);
+    assign pwa_193 = (pw_192 >> 64'h0000000000000002);
+    assign prd_194 = obj0_As_r3_rdata[31:0];
+    assign w_195 = 64'h0000000000000060;
+    assign pw_196 = (w_108 + w_195);
+    assign pw_202 = (pw_196 + pq_201);
+    assign pwa_203 = (pw_202 >> 64'h0000000000000002);
+    assign prd_204 = obj1_Bs_r3_rdata[31:0];
+    assign go_205 = 1'h1;
 
     ohls_fp_fma p3u3_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_262),
-        .a(pq_246),
-        .b(pq_261),
-        .c(pw_222),
+        .in_valid(go_205),
+        .a(prd_194),
+        .b(prd_204),
+        .c(pw_185),
         .out_valid(p3u3_fp_fma_valid),
         .result(p3u3_fp_fma_result)
     );
-    assign bi_263 = p3u3_fp_fma_result;
-    assign bi_279 = pd_268;
-    assign bi_280 = pd_273;
-    assign bi_281 = pd_278;
-    assign pw_282 = (((&bi_279[30:23]) && (!(bi_279[22:0] == 23'h000000))) ? (bi_279 | 32'h00400000) : (((&bi_280[30:23]) && (!(bi_280[22:0] == 23'h000000))) ? (bi_280 | 32'h00400000) : (((((&bi_279[30:23]) && (bi_279[22:0] == 23'h000000)) && (bi_280[30:0] == 31'h00000000)) || ((bi_279[30:0] == 31'h00000000) && ((&bi_280[30:23]) && (bi_280[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_281[30:23]) && (!(bi_281[22:0] == 23'h000000))) ? (bi_281 | 32'h00400000) : ((((((&bi_279[30:23]) && (bi_279[22:0] == 23'h000000)) || ((&bi_280[30:23]) && (bi_280[22:0] == 23'h000000))) && ((&bi_281[30:23]) && (bi_281[22:0] == 23'h000000))) && ((bi_279[31] ^ bi_280[31]) != bi_281[31])) ? 32'hffc00000 : bi_263)))));
-    assign w_283 = 64'h0000000000000010;
-    assign pw_284 = (pw_105 + w_283);
-    assign pwa_285 = (pw_284 >> 64'h0000000000000002);
-    assign prd_286 = obj0_As_r4_rdata[31:0];
-    assign w_287 = 64'h0000000000000080;
-    assign pw_288 = (w_108 + w_287);
-    assign pw_289 = (pw_288 + pw_110);
-    assign pwa_290 = (pw_289 >> 64'h0000000000000002);
-    assign prd_291 = obj1_Bs_r4_rdata[31:0];
-    assign go_332 = 1'h1;
+    assign bi_206 = p3u3_fp_fma_result;
+    assign bi_207 = prd_194;
+    assign bi_208 = prd_204;
+    assign bi_209 = pw_185;
+    assign fov_210 = {((((((&bi_207[30:23]) && (!(bi_207[22:0] == 23'h000000))) || ((&bi_208[30:23]) && (!(bi_208[22:0] == 23'h000000)))) || ((((&bi_207[30:23]) && (bi_207[22:0] == 23'h000000)) && (bi_208[30:0] == 31'h00000000)) || ((bi_207[30:0] == 31'h00000000) && ((&bi_208[30:23]) && (bi_208[22:0] == 23'h000000))))) || ((&bi_209[30:23]) && (!(bi_209[22:0] == 23'h000000)))) || (((((&bi_207[30:23]) && (bi_207[22:0] == 23'h000000)) || ((&bi_208[30:23]) && (bi_208[22:0] == 23'h000000))) && ((&bi_209[30:23]) && (bi_209[22:0] == 23'h000000))) && ((bi_207[31] ^ bi_208[31]) != bi_209[31]))), (((&bi_207[30:23]) && (!(bi_207[22:0] == 23'h000000))) ? (bi_207 | 32'h00400000) : (((&bi_208[30:23]) && (!(bi_208[22:0] == 23'h000000))) ? (bi_208 | 32'h00400000) : (((((&bi_207[30:23]) && (bi_207[22:0] == 23'h000000)) && (bi_208[30:0] == 31'h00000000)) || ((bi_207[30:0] == 31'h00000000) && ((&bi_208[30:23]) && (bi_208[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_209[30:23]) && (!(bi_209[22:0] == 23'h000000))) ? (bi_209 | 32'h00400000) : ((((((&bi_207[30:23]) && (bi_207[22:0] == 23'h000000)) || ((&bi_208[30:23]) && (bi_208[22:0] == 23'h000000))) && ((&bi_209[30:23]) && (bi_209[22:0] == 23'h000000))) && ((bi_207[31] ^ bi_208[31]) != bi_209[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_216 = (pd_215[32] ? pd_215[31:0] : bi_206);
+    assign w_217 = 64'h0000000000000010;
+    assign pw_223 = (pq_222 + w_217);
+    assign pwa_224 = (pw_223 >> 64'h0000000000000002);
+    assign prd_225 = obj0_As_r4_rdata[31:0];
+    assign w_226 = 64'h0000000000000080;
+    assign pw_227 = (w_108 + w_226);
+    assign pw_233 = (pw_227 + pq_232);
+    assign pwa_234 = (pw_233 >> 64'h0000000000000002);
+    assign prd_235 = obj1_Bs_r4_rdata[31:0];
+    assign go_236 = 1'h1;
 
     ohls_fp_fma p3u4_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_332),
-        .a(pq_311),
-        .b(pq_331),
-        .c(pw_282),
+        .in_valid(go_236),
+        .a(prd_225),
+        .b(prd_235),
+        .c(pw_216),
         .out_valid(p3u4_fp_fma_valid),
         .result(p3u4_fp_fma_result)
     );
-    assign bi_333 = p3u4_fp_fma_result;
-    assign bi_349 = pd_338;
-    assign bi_350 = pd_343;
-    assign bi_351 = pd_348;
-    assign pw_352 = (((&bi_349[30:23]) && (!(bi_349[22:0] == 23'h000000))) ? (bi_349 | 32'h00400000) : (((&bi_350[30:23]) && (!(bi_350[22:0] == 23'h000000))) ? (bi_350 | 32'h00400000) : (((((&bi_349[30:23]) && (bi_349[22:0] == 23'h000000)) && (bi_350[30:0] == 31'h00000000)) || ((bi_349[30:0] == 31'h00000000) && ((&bi_350[30:23]) && (bi_350[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_351[30:23]) && (!(bi_351[22:0] == 23'h000000))) ? (bi_351 | 32'h00400000) : ((((((&bi_349[30:23]) && (bi_349[22:0] == 23'h000000)) || ((&bi_350[30:23]) && (bi_350[22:0] == 23'h000000))) && ((&bi_351[30:23]) && (bi_351[22:0] == 23'h000000))) && ((bi_349[31] ^ bi_350[31]) != bi_351[31])) ? 32'hffc00000 : bi_333)))));
-    assign w_353 = 64'h0000000000000014;
-    assign pw_354 = (pw_105 + w_353);
-    assign pwa_355 = (pw_354 >> 64'h0000000000000002);
-    assign prd_356 = obj0_As_r5_rdata[31:0];
-    assign w_357 = 64'h00000000000000a0;
-    assign pw_358 = (w_108 + w_357);
-    assign pw_359 = (pw_358 + pw_110);
-    assign pwa_360 = (pw_359 >> 64'h0000000000000002);
-    assign prd_361 = obj1_Bs_r5_rdata[31:0];
-    assign go_412 = 1'h1;
+    assign bi_237 = p3u4_fp_fma_result;
+    assign bi_238 = prd_225;
+    assign bi_239 = prd_235;
+    assign bi_240 = pw_216;
+    assign fov_241 = {((((((&bi_238[30:23]) && (!(bi_238[22:0] == 23'h000000))) || ((&bi_239[30:23]) && (!(bi_239[22:0] == 23'h000000)))) || ((((&bi_238[30:23]) && (bi_238[22:0] == 23'h000000)) && (bi_239[30:0] == 31'h00000000)) || ((bi_238[30:0] == 31'h00000000) && ((&bi_239[30:23]) && (bi_239[22:0] == 23'h000000))))) || ((&bi_240[30:23]) && (!(bi_240[22:0] == 23'h000000)))) || (((((&bi_238[30:23]) && (bi_238[22:0] == 23'h000000)) || ((&bi_239[30:23]) && (bi_239[22:0] == 23'h000000))) && ((&bi_240[30:23]) && (bi_240[22:0] == 23'h000000))) && ((bi_238[31] ^ bi_239[31]) != bi_240[31]))), (((&bi_238[30:23]) && (!(bi_238[22:0] == 23'h000000))) ? (bi_238 | 32'h00400000) : (((&bi_239[30:23]) && (!(bi_239[22:0] == 23'h000000))) ? (bi_239 | 32'h00400000) : (((((&bi_238[30:23]) && (bi_238[22:0] == 23'h000000)) && (bi_239[30:0] == 31'h00000000)) || ((bi_238[30:0] == 31'h00000000) && ((&bi_239[30:23]) && (bi_239[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_240[30:23]) && (!(bi_240[22:0] == 23'h000000))) ? (bi_240 | 32'h00400000) : ((((((&bi_238[30:23]) && (bi_238[22:0] == 23'h000000)) || ((&bi_239[30:23]) && (bi_239[22:0] == 23'h000000))) && ((&bi_240[30:23]) && (bi_240[22:0] == 23'h000000))) && ((bi_238[31] ^ bi_239[31]) != bi_240[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_247 = (pd_246[32] ? pd_246[31:0] : bi_237);
+    assign w_248 = 64'h0000000000000014;
+    assign pw_254 = (pq_253 + w_248);
+    assign pwa_255 = (pw_254 >> 64'h0000000000000002);
+    assign prd_256 = obj0_As_r5_rdata[31:0];
+    assign w_257 = 64'h00000000000000a0;
+    assign pw_258 = (w_108 + w_257);
+    assign pw_264 = (pw_258 + pq_263);
+    assign pwa_265 = (pw_264 >> 64'h0000000000000002);
+    assign prd_266 = obj1_Bs_r5_rdata[31:0];
+    assign go_267 = 1'h1;
 
     ohls_fp_fma p3u5_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_412),
-        .a(pq_386),
-        .b(pq_411),
-        .c(pw_352),
+        .in_valid(go_267),
+        .a(prd_256),
+        .b(prd_266),
+        .c(pw_247),
         .out_valid(p3u5_fp_fma_valid),
         .result(p3u5_fp_fma_result)
     );
-    assign bi_413 = p3u5_fp_fma_result;
-    assign bi_429 = pd_418;
-    assign bi_430 = pd_423;
-    assign bi_431 = pd_428;
-    assign pw_432 = (((&bi_429[30:23]) && (!(bi_429[22:0] == 23'h000000))) ? (bi_429 | 32'h00400000) : (((&bi_430[30:23]) && (!(bi_430[22:0] == 23'h000000))) ? (bi_430 | 32'h00400000) : (((((&bi_429[30:23]) && (bi_429[22:0] == 23'h000000)) && (bi_430[30:0] == 31'h00000000)) || ((bi_429[30:0] == 31'h00000000) && ((&bi_430[30:23]) && (bi_430[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_431[30:23]) && (!(bi_431[22:0] == 23'h000000))) ? (bi_431 | 32'h00400000) : ((((((&bi_429[30:23]) && (bi_429[22:0] == 23'h000000)) || ((&bi_430[30:23]) && (bi_430[22:0] == 23'h000000))) && ((&bi_431[30:23]) && (bi_431[22:0] == 23'h000000))) && ((bi_429[31] ^ bi_430[31]) != bi_431[31])) ? 32'hffc00000 : bi_413)))));
-    assign w_433 = 64'h0000000000000018;
-    assign pw_434 = (pw_105 + w_433);
-    assign pwa_435 = (pw_434 >> 64'h0000000000000002);
-    assign prd_436 = obj0_As_r6_rdata[31:0];
-    assign w_437 = 64'h00000000000000c0;
-    assign pw_438 = (w_108 + w_437);
-    assign pw_439 = (pw_438 + pw_110);
-    assign pwa_440 = (pw_439 >> 64'h0000000000000002);
-    assign prd_441 = obj1_Bs_r6_rdata[31:0];
-    assign go_502 = 1'h1;
+    assign bi_268 = p3u5_fp_fma_result;
+    assign bi_269 = prd_256;
+    assign bi_270 = prd_266;
+    assign bi_271 = pw_247;
+    assign fov_272 = {((((((&bi_269[30:23]) && (!(bi_269[22:0] == 23'h000000))) || ((&bi_270[30:23]) && (!(bi_270[22:0] == 23'h000000)))) || ((((&bi_269[30:23]) && (bi_269[22:0] == 23'h000000)) && (bi_270[30:0] == 31'h00000000)) || ((bi_269[30:0] == 31'h00000000) && ((&bi_270[30:23]) && (bi_270[22:0] == 23'h000000))))) || ((&bi_271[30:23]) && (!(bi_271[22:0] == 23'h000000)))) || (((((&bi_269[30:23]) && (bi_269[22:0] == 23'h000000)) || ((&bi_270[30:23]) && (bi_270[22:0] == 23'h000000))) && ((&bi_271[30:23]) && (bi_271[22:0] == 23'h000000))) && ((bi_269[31] ^ bi_270[31]) != bi_271[31]))), (((&bi_269[30:23]) && (!(bi_269[22:0] == 23'h000000))) ? (bi_269 | 32'h00400000) : (((&bi_270[30:23]) && (!(bi_270[22:0] == 23'h000000))) ? (bi_270 | 32'h00400000) : (((((&bi_269[30:23]) && (bi_269[22:0] == 23'h000000)) && (bi_270[30:0] == 31'h00000000)) || ((bi_269[30:0] == 31'h00000000) && ((&bi_270[30:23]) && (bi_270[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_271[30:23]) && (!(bi_271[22:0] == 23'h000000))) ? (bi_271 | 32'h00400000) : ((((((&bi_269[30:23]) && (bi_269[22:0] == 23'h000000)) || ((&bi_270[30:23]) && (bi_270[22:0] == 23'h000000))) && ((&bi_271[30:23]) && (bi_271[22:0] == 23'h000000))) && ((bi_269[31] ^ bi_270[31]) != bi_271[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_278 = (pd_277[32] ? pd_277[31:0] : bi_268);
+    assign w_279 = 64'h0000000000000018;
+    assign pw_285 = (pq_284 + w_279);
+    assign pwa_286 = (pw_285 >> 64'h0000000000000002);
+    assign prd_287 = obj0_As_r6_rdata[31:0];
+    assign w_288 = 64'h00000000000000c0;
+    assign pw_289 = (w_108 + w_288);
+    assign pw_295 = (pw_289 + pq_294);
+    assign pwa_296 = (pw_295 >> 64'h0000000000000002);
+    assign prd_297 = obj1_Bs_r6_rdata[31:0];
+    assign go_298 = 1'h1;
 
     ohls_fp_fma p3u6_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_502),
-        .a(pq_471),
-        .b(pq_501),
-        .c(pw_432),
+        .in_valid(go_298),
+        .a(prd_287),
+        .b(prd_297),
+        .c(pw_278),
         .out_valid(p3u6_fp_fma_valid),
         .result(p3u6_fp_fma_result)
     );
-    assign bi_503 = p3u6_fp_fma_result;
-    assign bi_519 = pd_508;
-    assign bi_520 = pd_513;
-    assign bi_521 = pd_518;
-    assign pw_522 = (((&bi_519[30:23]) && (!(bi_519[22:0] == 23'h000000))) ? (bi_519 | 32'h00400000) : (((&bi_520[30:23]) && (!(bi_520[22:0] == 23'h000000))) ? (bi_520 | 32'h00400000) : (((((&bi_519[30:23]) && (bi_519[22:0] == 23'h000000)) && (bi_520[30:0] == 31'h00000000)) || ((bi_519[30:0] == 31'h00000000) && ((&bi_520[30:23]) && (bi_520[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_521[30:23]) && (!(bi_521[22:0] == 23'h000000))) ? (bi_521 | 32'h00400000) : ((((((&bi_519[30:23]) && (bi_519[22:0] == 23'h000000)) || ((&bi_520[30:23]) && (bi_520[22:0] == 23'h000000))) && ((&bi_521[30:23]) && (bi_521[22:0] == 23'h000000))) && ((bi_519[31] ^ bi_520[31]) != bi_521[31])) ? 32'hffc00000 : bi_503)))));
-    assign w_523 = 64'h000000000000001c;
-    assign pw_524 = (pw_105 + w_523);
-    assign pwa_525 = (pw_524 >> 64'h0000000000000002);
-    assign prd_526 = obj0_As_r7_rdata[31:0];
-    assign w_527 = 64'h00000000000000e0;
-    assign pw_528 = (w_108 + w_527);
-    assign pw_529 = (pw_528 + pw_110);
-    assign pwa_530 = (pw_529 >> 64'h0000000000000002);
-    assign prd_531 = obj1_Bs_r7_rdata[31:0];
-    assign go_602 = 1'h1;
+    assign bi_299 = p3u6_fp_fma_result;
+    assign bi_300 = prd_287;
+    assign bi_301 = prd_297;
+    assign bi_302 = pw_278;
+    assign fov_303 = {((((((&bi_300[30:23]) && (!(bi_300[22:0] == 23'h000000))) || ((&bi_301[30:23]) && (!(bi_301[22:0] == 23'h000000)))) || ((((&bi_300[30:23]) && (bi_300[22:0] == 23'h000000)) && (bi_301[30:0] == 31'h00000000)) || ((bi_300[30:0] == 31'h00000000) && ((&bi_301[30:23]) && (bi_301[22:0] == 23'h000000))))) || ((&bi_302[30:23]) && (!(bi_302[22:0] == 23'h000000)))) || (((((&bi_300[30:23]) && (bi_300[22:0] == 23'h000000)) || ((&bi_301[30:23]) && (bi_301[22:0] == 23'h000000))) && ((&bi_302[30:23]) && (bi_302[22:0] == 23'h000000))) && ((bi_300[31] ^ bi_301[31]) != bi_302[31]))), (((&bi_300[30:23]) && (!(bi_300[22:0] == 23'h000000))) ? (bi_300 | 32'h00400000) : (((&bi_301[30:23]) && (!(bi_301[22:0] == 23'h000000))) ? (bi_301 | 32'h00400000) : (((((&bi_300[30:23]) && (bi_300[22:0] == 23'h000000)) && (bi_301[30:0] == 31'h00000000)) || ((bi_300[30:0] == 31'h00000000) && ((&bi_301[30:23]) && (bi_301[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_302[30:23]) && (!(bi_302[22:0] == 23'h000000))) ? (bi_302 | 32'h00400000) : ((((((&bi_300[30:23]) && (bi_300[22:0] == 23'h000000)) || ((&bi_301[30:23]) && (bi_301[22:0] == 23'h000000))) && ((&bi_302[30:23]) && (bi_302[22:0] == 23'h000000))) && ((bi_300[31] ^ bi_301[31]) != bi_302[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_309 = (pd_308[32] ? pd_308[31:0] : bi_299);
+    assign w_310 = 64'h000000000000001c;
+    assign pw_316 = (pq_315 + w_310);
+    assign pwa_317 = (pw_316 >> 64'h0000000000000002);
+    assign prd_318 = obj0_As_r7_rdata[31:0];
+    assign w_319 = 64'h00000000000000e0;
+    assign pw_320 = (w_108 + w_319);
+    assign pw_326 = (pw_320 + pq_325);
+    assign pwa_327 = (pw_326 >> 64'h0000000000000002);
+    assign prd_328 = obj1_Bs_r7_rdata[31:0];
+    assign go_329 = 1'h1;
 
     ohls_fp_fma p3u7_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_602),
-        .a(pq_566),
-        .b(pq_601),
-        .c(pw_522),
+        .in_valid(go_329),
+        .a(prd_318),
+        .b(prd_328),
+        .c(pw_309),
         .out_valid(p3u7_fp_fma_valid),
         .result(p3u7_fp_fma_result)
     );
-    assign bi_603 = p3u7_fp_fma_result;
-    assign bi_619 = pd_608;
-    assign bi_620 = pd_613;
-    assign bi_621 = pd_618;
-    assign pw_622 = (((&bi_619[30:23]) && (!(bi_619[22:0] == 23'h000000))) ? (bi_619 | 32'h00400000) : (((&bi_620[30:23]) && (!(bi_620[22:0] == 23'h000000))) ? (bi_620 | 32'h00400000) : (((((&bi_619[30:23]) && (bi_619[22:0] == 23'h000000)) && (bi_620[30:0] == 31'h00000000)) || ((bi_619[30:0] == 31'h00000000) && ((&bi_620[30:23]) && (bi_620[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_621[30:23]) && (!(bi_621[22:0] == 23'h000000))) ? (bi_621 | 32'h00400000) : ((((((&bi_619[30:23]) && (bi_619[22:0] == 23'h000000)) || ((&bi_620[30:23]) && (bi_620[22:0] == 23'h000000))) && ((&bi_621[30:23]) && (bi_621[22:0] == 23'h000000))) && ((bi_619[31] ^ bi_620[31]) != bi_621[31])) ? 32'hffc00000 : bi_603)))));
-    assign w_623 = 64'h0000000000000000;
-    assign w_624 = 64'h0000000000000004;
-    assign pw_625 = $unsigned($signed(pw_93) * $signed(w_624));
-    assign pw_626 = (w_623 + pw_625);
-    assign pwa_668 = (pq_667 >> 64'h0000000000000002);
-    assign pv_669 = v7_lid_x;
-    assign pw_670 = pv_669[7:0];
-    assign w_671 = 8'h01;
-    assign pw_672 = (pw_670 + w_671);
-    assign w_673 = 8'h08;
-    assign pw_674 = (pw_672 == w_673);
-    assign w_675 = 8'h00;
-    assign pw_676 = (pw_674 ? w_675 : pw_672);
-    assign pw_677 = {56'h00000000000000, pw_676[7:0]};
-    assign pv_678 = v8_lid_y;
-    assign pw_679 = pv_678[7:0];
-    assign pw_680 = (pw_679 + w_671);
-    assign pw_681 = (pw_674 ? pw_680 : pw_679);
-    assign pw_682 = {56'h00000000000000, pw_681[7:0]};
+    assign bi_330 = p3u7_fp_fma_result;
+    assign bi_331 = prd_318;
+    assign bi_332 = prd_328;
+    assign bi_333 = pw_309;
+    assign fov_334 = {((((((&bi_331[30:23]) && (!(bi_331[22:0] == 23'h000000))) || ((&bi_332[30:23]) && (!(bi_332[22:0] == 23'h000000)))) || ((((&bi_331[30:23]) && (bi_331[22:0] == 23'h000000)) && (bi_332[30:0] == 31'h00000000)) || ((bi_331[30:0] == 31'h00000000) && ((&bi_332[30:23]) && (bi_332[22:0] == 23'h000000))))) || ((&bi_333[30:23]) && (!(bi_333[22:0] == 23'h000000)))) || (((((&bi_331[30:23]) && (bi_331[22:0] == 23'h000000)) || ((&bi_332[30:23]) && (bi_332[22:0] == 23'h000000))) && ((&bi_333[30:23]) && (bi_333[22:0] == 23'h000000))) && ((bi_331[31] ^ bi_332[31]) != bi_333[31]))), (((&bi_331[30:23]) && (!(bi_331[22:0] == 23'h000000))) ? (bi_331 | 32'h00400000) : (((&bi_332[30:23]) && (!(bi_332[22:0] == 23'h000000))) ? (bi_332 | 32'h00400000) : (((((&bi_331[30:23]) && (bi_331[22:0] == 23'h000000)) && (bi_332[30:0] == 31'h00000000)) || ((bi_331[30:0] == 31'h00000000) && ((&bi_332[30:23]) && (bi_332[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_333[30:23]) && (!(bi_333[22:0] == 23'h000000))) ? (bi_333 | 32'h00400000) : ((((((&bi_331[30:23]) && (bi_331[22:0] == 23'h000000)) || ((&bi_332[30:23]) && (bi_332[22:0] == 23'h000000))) && ((&bi_333[30:23]) && (bi_333[22:0] == 23'h000000))) && ((bi_331[31] ^ bi_332[31]) != bi_333[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_340 = (pd_339[32] ? pd_339[31:0] : bi_330);
+    assign w_341 = 64'h0000000000000000;
+    assign w_342 = 64'h0000000000000004;
+    assign pw_384 = $unsigned($signed(pq_383) * $signed(w_342));
+    assign pw_385 = (w_341 + pw_384);
+    assign pwa_386 = (pw_385 >> 64'h0000000000000002);
+    assign pv_387 = v7_lid_x;
+    assign pw_388 = pv_387[7:0];
+    assign w_389 = 8'h01;
+    assign pw_390 = (pw_388 + w_389);
+    assign w_391 = 8'h08;
+    assign pw_392 = (pw_390 == w_391);
+    assign w_393 = 8'h00;
+    assign pw_394 = (pw_392 ? w_393 : pw_390);
+    assign pw_395 = {56'h00000000000000, pw_394[7:0]};
+    assign pv_396 = v8_lid_y;
+    assign pw_397 = pv_396[7:0];
+    assign pw_398 = (pw_397 + w_389);
+    assign pw_399 = (pw_392 ? pw_398 : pw_397);
+    assign pw_400 = {56'h00000000000000, pw_399[7:0]};
     assign p3_stall = 1'h0;
-    assign w_683 = 64'h0000000000000000;
+    assign w_401 = 64'h0000000000000000;
     assign p2_en = (!p2_stall);
-    assign pv_684 = v8_lid_y;
-    assign pw_685 = pv_684[7:0];
-    assign w_686 = 8'h08;
-    assign pw_687 = (pw_685 < w_686);
-    assign w_688 = 32'h00000000;
-    assign w_689 = {32'h00000000, group_0};
-    assign pv_690 = v7_lid_x;
-    assign w_691 = 64'h0000000000000000;
-    assign pw_692 = w_689[31:0];
-    assign w_693 = 32'h00000008;
-    assign pw_694 = $unsigned($signed(pw_692) * $signed(w_693));
-    assign pw_695 = pv_690[31:0];
-    assign pw_696 = (pw_694 + pw_695);
-    assign w_697 = 32'h00000001;
-    assign w_698 = {32'h00000000, group_1};
-    assign pv_699 = v8_lid_y;
-    assign w_700 = 64'h0000000000000000;
-    assign w_701 = 64'h0000000000000008;
-    assign pw_702 = $unsigned($signed(w_698) * $signed(w_701));
-    assign pw_703 = pw_702[31:0];
-    assign pw_704 = pv_699[31:0];
-    assign pw_705 = (pw_703 + pw_704);
-    assign w_706 = 64'h0000000000000000;
-    assign pw_707 = {{32{pw_704[31]}}, pw_704[31:0]};
-    assign w_708 = 64'h0000000000000020;
-    assign pw_709 = $unsigned($signed(pw_707) * $signed(w_708));
-    assign pw_710 = (w_706 + pw_709);
-    assign pw_711 = {{32{pw_695[31]}}, pw_695[31:0]};
-    assign w_712 = 64'h0000000000000004;
-    assign pw_713 = $unsigned($signed(pw_711) * $signed(w_712));
-    assign pw_714 = (pw_710 + pw_713);
-    assign w_715 = {32'h00000000, A_base};
-    assign w_716 = arg_n;
-    assign pw_717 = $unsigned($signed(pw_705) * $signed(w_716));
-    assign pv_718 = v5_t;
-    assign w_719 = 32'h00000008;
-    assign pw_720 = $unsigned($signed(pv_718) * $signed(w_719));
-    assign pw_727 = (pq_723 + pq_726);
-    assign pw_731 = (pw_727 + pq_730);
-    assign pw_732 = {{32{pw_731[31]}}, pw_731[31:0]};
-    assign pw_733 = $unsigned($signed(pw_732) * $signed(w_712));
-    assign pw_734 = (w_715 + pw_733);
-    assign pld_735 = A_ld_resp_data;
-    assign pwa_783 = (pq_782 >> 64'h0000000000000002);
-    assign w_784 = 64'h0000000000000000;
-    assign pw_785 = (w_784 + pw_709);
-    assign pw_786 = (pw_785 + pw_713);
-    assign w_787 = {32'h00000000, B_base};
-    assign pw_788 = (pw_720 + pw_704);
-    assign pw_789 = $unsigned($signed(pw_788) * $signed(w_716));
-    assign pw_796 = (pq_792 + pq_795);
-    assign pw_797 = {{32{pw_796[31]}}, pw_796[31:0]};
-    assign pw_798 = $unsigned($signed(pw_797) * $signed(w_712));
-    assign pw_799 = (w_787 + pw_798);
-    assign pld_800 = B_ld_resp_data;
-    assign pwa_848 = (pq_847 >> 64'h0000000000000002);
-    assign pv_849 = v7_lid_x;
-    assign pw_850 = pv_849[7:0];
-    assign w_851 = 8'h01;
-    assign pw_852 = (pw_850 + w_851);
-    assign w_853 = 8'h08;
-    assign pw_854 = (pw_852 == w_853);
-    assign w_855 = 8'h00;
-    assign pw_856 = (pw_854 ? w_855 : pw_852);
-    assign pw_857 = {56'h00000000000000, pw_856[7:0]};
-    assign pv_858 = v8_lid_y;
-    assign pw_859 = pv_858[7:0];
-    assign pw_860 = (pw_859 + w_851);
-    assign pw_861 = (pw_854 ? pw_860 : pw_859);
-    assign pw_862 = {56'h00000000000000, pw_861[7:0]};
+    assign pv_402 = v8_lid_y;
+    assign pw_403 = pv_402[7:0];
+    assign w_404 = 8'h08;
+    assign pw_405 = (pw_403 < w_404);
+    assign w_406 = 32'h00000000;
+    assign w_407 = {32'h00000000, group_0};
+    assign pv_408 = v7_lid_x;
+    assign w_409 = 64'h0000000000000000;
+    assign pw_410 = w_407[31:0];
+    assign w_411 = 32'h00000008;
+    assign pw_412 = $unsigned($signed(pw_410) * $signed(w_411));
+    assign pw_413 = pv_408[31:0];
+    assign pw_414 = (pw_412 + pw_413);
+    assign w_415 = 32'h00000001;
+    assign w_416 = {32'h00000000, group_1};
+    assign pv_417 = v8_lid_y;
+    assign w_418 = 64'h0000000000000000;
+    assign w_419 = 64'h0000000000000008;
+    assign pw_420 = $unsigned($signed(w_416) * $signed(w_419));
+    assign pw_421 = pw_420[31:0];
+    assign pw_422 = pv_417[31:0];
+    assign pw_423 = (pw_421 + pw_422);
+    assign w_424 = 64'h0000000000000000;
+    assign pw_425 = {{32{pw_422[31]}}, pw_422[31:0]};
+    assign w_426 = 64'h0000000000000020;
+    assign pw_427 = $unsigned($signed(pw_425) * $signed(w_426));
+    assign pw_428 = (w_424 + pw_427);
+    assign pw_429 = {{32{pw_413[31]}}, pw_413[31:0]};
+    assign w_430 = 64'h0000000000000004;
+    assign pw_431 = $unsigned($signed(pw_429) * $signed(w_430));
+    assign pw_432 = (pw_428 + pw_431);
+    assign w_433 = {32'h00000000, A_base};
+    assign w_434 = arg_n;
+    assign pw_435 = $unsigned($signed(pw_423) * $signed(w_434));
+    assign pv_436 = v5_t;
+    assign w_437 = 32'h00000008;
+    assign pw_438 = $unsigned($signed(pv_436) * $signed(w_437));
+    assign pw_445 = (pq_441 + pq_444);
+    assign pw_449 = (pw_445 + pq_448);
+    assign pw_450 = {{32{pw_449[31]}}, pw_449[31:0]};
+    assign pw_451 = $unsigned($signed(pw_450) * $signed(w_430));
+    assign pw_452 = (w_433 + pw_451);
+    assign pld_453 = A_ld_resp_data;
+    assign pwa_501 = (pq_500 >> 64'h0000000000000002);
+    assign w_502 = 64'h0000000000000000;
+    assign pw_503 = (w_502 + pw_427);
+    assign pw_504 = (pw_503 + pw_431);
+    assign w_505 = {32'h00000000, B_base};
+    assign pw_506 = (pw_438 + pw_422);
+    assign pw_507 = $unsigned($signed(pw_506) * $signed(w_434));
+    assign pw_514 = (pq_510 + pq_513);
+    assign pw_515 = {{32{pw_514[31]}}, pw_514[31:0]};
+    assign pw_516 = $unsigned($signed(pw_515) * $signed(w_430));
+    assign pw_517 = (w_505 + pw_516);
+    assign pld_518 = B_ld_resp_data;
+    assign pwa_566 = (pq_565 >> 64'h0000000000000002);
+    assign pv_567 = v7_lid_x;
+    assign pw_568 = pv_567[7:0];
+    assign w_569 = 8'h01;
+    assign pw_570 = (pw_568 + w_569);
+    assign w_571 = 8'h08;
+    assign pw_572 = (pw_570 == w_571);
+    assign w_573 = 8'h00;
+    assign pw_574 = (pw_572 ? w_573 : pw_570);
+    assign pw_575 = {56'h00000000000000, pw_574[7:0]};
+    assign pv_576 = v8_lid_y;
+    assign pw_577 = pv_576[7:0];
+    assign pw_578 = (pw_577 + w_569);
+    assign pw_579 = (pw_572 ? pw_578 : pw_577);
+    assign pw_580 = {56'h00000000000000, pw_579[7:0]};
     assign p2_stall = (((((p2_valid[3] && 1'h1) && (!A_ld_req_ready)) || ((p2_valid[47] && 1'h1) && (!A_ld_resp_valid))) || ((p2_valid[3] && 1'h1) && (!B_ld_req_ready))) || ((p2_valid[47] && 1'h1) && (!B_ld_resp_valid)));
-    assign w_863 = 64'h0000000000000000;
+    assign w_581 = 64'h0000000000000000;
     assign p0_en = (!p0_stall);
-    assign pv_864 = v8_lid_y;
-    assign pw_865 = pv_864[7:0];
-    assign w_866 = 8'h08;
-    assign pw_867 = (pw_865 < w_866);
-    assign pv_868 = v7_lid_x;
-    assign pv_869 = v8_lid_y;
-    assign pw_870 = pv_868[7:0];
-    assign w_871 = 64'h0000000000000008;
-    assign pw_872 = $unsigned($signed(pv_869) * $signed(w_871));
-    assign pw_873 = pw_872[7:0];
-    assign pw_874 = (pw_870 + pw_873);
-    assign pw_875 = {56'h00000000000000, pw_874[7:0]};
-    assign w_876 = 64'h0000000000000000;
-    assign w_877 = 64'h0000000000000004;
-    assign pw_878 = $unsigned($signed(pw_875) * $signed(w_877));
-    assign pw_879 = (w_876 + pw_878);
-    assign pwa_880 = (pw_879 >> 64'h0000000000000002);
-    assign prd_881 = obj2_wi_acc_rdata[31:0];
-    assign w_882 = 32'h00000000;
-    assign w_883 = {32'h00000000, group_0};
-    assign pv_884 = v7_lid_x;
-    assign w_885 = 64'h0000000000000000;
-    assign pw_886 = w_883[31:0];
-    assign w_887 = 32'h00000008;
-    assign pw_888 = $unsigned($signed(pw_886) * $signed(w_887));
-    assign pw_889 = pv_884[31:0];
-    assign pw_890 = (pw_888 + pw_889);
-    assign w_891 = 32'h00000001;
-    assign w_892 = {32'h00000000, group_1};
-    assign pv_893 = v8_lid_y;
-    assign w_894 = 64'h0000000000000000;
-    assign w_895 = 64'h0000000000000008;
-    assign pw_896 = $unsigned($signed(w_892) * $signed(w_895));
-    assign pw_897 = pw_896[31:0];
-    assign pw_898 = pv_893[31:0];
-    assign pw_899 = (pw_897 + pw_898);
-    assign w_900 = 32'h00000000;
-    assign w_901 = arg_n;
-    assign w_902 = 32'h0000001f;
-    assign pw_903 = (w_901[31] ? (~((~w_901) >> w_902)) : (w_901 >> w_902));
-    assign w_904 = 32'h0000001d;
-    assign pw_905 = (pw_903 >> w_904);
-    assign pw_906 = (w_901 + pw_905);
-    assign w_907 = 32'h00000003;
-    assign pw_908 = (pw_906[31] ? (~((~pw_906) >> w_907)) : (pw_906 >> w_907));
-    assign pw_909 = ((w_882 ^ 32'h80000000) < (pw_908 ^ 32'h80000000));
-    assign w_910 = 64'h0000000000000000;
-    assign w_911 = 64'h0000000000000004;
-    assign pw_912 = $unsigned($signed(pw_875) * $signed(w_911));
-    assign pw_913 = (w_910 + pw_912);
-    assign pwa_915 = (pq_914 >> 64'h0000000000000002);
-    assign pv_916 = v7_lid_x;
-    assign pw_917 = pv_916[7:0];
-    assign w_918 = 8'h01;
-    assign pw_919 = (pw_917 + w_918);
-    assign w_920 = 8'h08;
-    assign pw_921 = (pw_919 == w_920);
-    assign w_922 = 8'h00;
-    assign pw_923 = (pw_921 ? w_922 : pw_919);
-    assign pw_924 = {56'h00000000000000, pw_923[7:0]};
-    assign pv_925 = v8_lid_y;
-    assign pw_926 = pv_925[7:0];
-    assign pw_927 = (pw_926 + w_918);
-    assign pw_928 = (pw_921 ? pw_927 : pw_926);
-    assign pw_929 = {56'h00000000000000, pw_928[7:0]};
+    assign pv_582 = v8_lid_y;
+    assign pw_583 = pv_582[7:0];
+    assign w_584 = 8'h08;
+    assign pw_585 = (pw_583 < w_584);
+    assign pv_586 = v7_lid_x;
+    assign pv_587 = v8_lid_y;
+    assign pw_588 = pv_586[7:0];
+    assign w_589 = 64'h0000000000000008;
+    assign pw_590 = $unsigned($signed(pv_587) * $signed(w_589));
+    assign pw_591 = pw_590[7:0];
+    assign pw_592 = (pw_588 + pw_591);
+    assign pw_593 = {56'h00000000000000, pw_592[7:0]};
+    assign w_594 = 64'h0000000000000000;
+    assign w_595 = 64'h0000000000000004;
+    assign pw_596 = $unsigned($signed(pw_593) * $signed(w_595));
+    assign pw_597 = (w_594 + pw_596);
+    assign pwa_598 = (pw_597 >> 64'h0000000000000002);
+    assign prd_599 = obj2_wi_acc_rdata[31:0];
+    assign w_600 = 32'h00000000;
+    assign w_601 = {32'h00000000, group_0};
+    assign pv_602 = v7_lid_x;
+    assign w_603 = 64'h0000000000000000;
+    assign pw_604 = w_601[31:0];
+    assign w_605 = 32'h00000008;
+    assign pw_606 = $unsigned($signed(pw_604) * $signed(w_605));
+    assign pw_607 = pv_602[31:0];
+    assign pw_608 = (pw_606 + pw_607);
+    assign w_609 = 32'h00000001;
+    assign w_610 = {32'h00000000, group_1};
+    assign pv_611 = v8_lid_y;
+    assign w_612 = 64'h0000000000000000;
+    assign w_613 = 64'h0000000000000008;
+    assign pw_614 = $unsigned($signed(w_610) * $signed(w_613));
+    assign pw_615 = pw_614[31:0];
+    assign pw_616 = pv_611[31:0];
+    assign pw_617 = (pw_615 + pw_616);
+    assign w_618 = 32'h00000000;
+    assign w_619 = arg_n;
+    assign w_620 = 32'h0000001f;
+    assign pw_621 = (w_619[31] ? (~((~w_619) >> w_620)) : (w_619 >> w_620));
+    assign w_622 = 32'h0000001d;
+    assign pw_623 = (pw_621 >> w_622);
+    assign pw_624 = (w_619 + pw_623);
+    assign w_625 = 32'h00000003;
+    assign pw_626 = (pw_624[31] ? (~((~pw_624) >> w_625)) : (pw_624 >> w_625));
+    assign pw_627 = ((w_600 ^ 32'h80000000) < (pw_626 ^ 32'h80000000));
+    assign w_628 = 64'h0000000000000000;
+    assign w_629 = 64'h0000000000000004;
+    assign pw_630 = $unsigned($signed(pw_593) * $signed(w_629));
+    assign pw_631 = (w_628 + pw_630);
+    assign pwa_633 = (pq_632 >> 64'h0000000000000002);
+    assign pv_634 = v7_lid_x;
+    assign pw_635 = pv_634[7:0];
+    assign w_636 = 8'h01;
+    assign pw_637 = (pw_635 + w_636);
+    assign w_638 = 8'h08;
+    assign pw_639 = (pw_637 == w_638);
+    assign w_640 = 8'h00;
+    assign pw_641 = (pw_639 ? w_640 : pw_637);
+    assign pw_642 = {56'h00000000000000, pw_641[7:0]};
+    assign pv_643 = v8_lid_y;
+    assign pw_644 = pv_643[7:0];
+    assign pw_645 = (pw_644 + w_636);
+    assign pw_646 = (pw_639 ? pw_645 : pw_644);
+    assign pw_647 = {56'h00000000000000, pw_646[7:0]};
     assign p0_stall = 1'h0;
-    assign w_930 = 64'h0000000000000000;
+    assign w_648 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -1913,230 +1639,139 @@ module matmul_datapath (
             if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v9_lid_linear <= pw_93;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v2_tx <= pw_100;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v3_ty <= pw_101;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_116 <= prd_107;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_117 <= pd_116;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_118 <= pd_117;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_119 <= pd_118;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_120 <= pd_119;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_121 <= prd_113;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_120 <= fov_119;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_121 <= pd_120;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_122 <= pd_121;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_123 <= pd_122;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_124 <= pd_123;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_125 <= pd_124;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_126 <= prd_99;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_127 <= pd_126;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_128 <= pd_127;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_129 <= pd_128;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_130 <= pd_129;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_154 <= pq_146;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_155 <= pd_154;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_156 <= pd_155;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_157 <= pd_156;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_158 <= pd_157;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_159 <= pq_151;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_160 <= pd_159;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_161 <= pd_160;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_162 <= pd_161;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_163 <= pd_162;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_164 <= pw_134;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_165 <= pd_164;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_166 <= pd_165;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_167 <= pd_166;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_168 <= pd_167;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_204 <= pq_191;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_205 <= pd_204;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_206 <= pd_205;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_207 <= pd_206;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_208 <= pd_207;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_209 <= pq_201;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_210 <= pd_209;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_211 <= pd_210;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_149 <= fov_148;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_150 <= pd_149;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_151 <= pd_150;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_152 <= pd_151;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_153 <= pd_152;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_180 <= fov_179;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_181 <= pd_180;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_182 <= pd_181;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_183 <= pd_182;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_184 <= pd_183;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_211 <= fov_210;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_212 <= pd_211;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_213 <= pd_212;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_214 <= pw_172;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_214 <= pd_213;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_215 <= pd_214;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_216 <= pd_215;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_217 <= pd_216;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_218 <= pd_217;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_264 <= pq_246;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_265 <= pd_264;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_266 <= pd_265;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_267 <= pd_266;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_268 <= pd_267;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_269 <= pq_261;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_270 <= pd_269;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_271 <= pd_270;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_272 <= pd_271;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_273 <= pd_272;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_274 <= pw_222;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_242 <= fov_241;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_243 <= pd_242;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_244 <= pd_243;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_245 <= pd_244;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_246 <= pd_245;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_273 <= fov_272;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_274 <= pd_273;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_275 <= pd_274;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_276 <= pd_275;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_277 <= pd_276;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_278 <= pd_277;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_334 <= pq_311;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_335 <= pd_334;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_304 <= fov_303;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_305 <= pd_304;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_306 <= pd_305;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_307 <= pd_306;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_308 <= pd_307;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_335 <= fov_334;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_336 <= pd_335;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_337 <= pd_336;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && p3_en)) pd_338 <= pd_337;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_339 <= pq_331;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_340 <= pd_339;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_341 <= pd_340;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_342 <= pd_341;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_343 <= pd_342;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_344 <= pw_282;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_345 <= pd_344;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_346 <= pd_345;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_347 <= pd_346;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_348 <= pd_347;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_414 <= pq_386;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_415 <= pd_414;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_416 <= pd_415;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_417 <= pd_416;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_418 <= pd_417;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_419 <= pq_411;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_420 <= pd_419;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_421 <= pd_420;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_422 <= pd_421;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_423 <= pd_422;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_424 <= pw_352;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_425 <= pd_424;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_426 <= pd_425;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_427 <= pd_426;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_428 <= pd_427;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_504 <= pq_471;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_505 <= pd_504;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_506 <= pd_505;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_507 <= pd_506;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_508 <= pd_507;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_509 <= pq_501;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_510 <= pd_509;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_511 <= pd_510;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_512 <= pd_511;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_513 <= pd_512;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_514 <= pw_432;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_515 <= pd_514;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_516 <= pd_515;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_517 <= pd_516;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_518 <= pd_517;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_604 <= pq_566;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_605 <= pd_604;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_606 <= pd_605;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_607 <= pd_606;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_608 <= pd_607;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_609 <= pq_601;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_610 <= pd_609;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_611 <= pd_610;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_612 <= pd_611;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_613 <= pd_612;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_614 <= pw_522;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_615 <= pd_614;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_616 <= pd_615;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_617 <= pd_616;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_618 <= pd_617;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && ((p3_valid[41] && 1'h1) && p3_en))) v4_acc <= pw_622;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v7_lid_x <= pw_677;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v8_lid_y <= pw_682;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_142 <= prd_137;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_143 <= pq_142;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_144 <= pq_143;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_145 <= pq_144;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_146 <= pq_145;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_147 <= prd_141;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_148 <= pq_147;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_149 <= pq_148;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_150 <= pq_149;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_151 <= pq_150;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_182 <= prd_176;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_183 <= pq_182;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_184 <= pq_183;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_185 <= pq_184;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_186 <= pq_185;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_187 <= pq_186;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && p3_en)) pd_339 <= pd_338;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && ((p3_valid[41] && 1'h1) && p3_en))) v4_acc <= pw_340;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v7_lid_x <= pw_395;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v8_lid_y <= pw_400;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_126 <= pw_105;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_127 <= pq_126;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_128 <= pq_127;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_129 <= pq_128;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_130 <= pq_129;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_135 <= pw_110;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_136 <= pq_135;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_137 <= pq_136;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_138 <= pq_137;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_139 <= pq_138;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_156 <= pq_130;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_157 <= pq_156;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_158 <= pq_157;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_159 <= pq_158;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_160 <= pq_159;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_166 <= pq_139;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_167 <= pq_166;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_168 <= pq_167;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_169 <= pq_168;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_170 <= pq_169;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_187 <= pq_160;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_188 <= pq_187;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_189 <= pq_188;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_190 <= pq_189;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_191 <= pq_190;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_192 <= prd_181;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_193 <= pq_192;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_194 <= pq_193;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_195 <= pq_194;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_196 <= pq_195;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_197 <= pq_196;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_197 <= pq_170;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_198 <= pq_197;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_199 <= pq_198;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_200 <= pq_199;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_201 <= pq_200;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_232 <= prd_226;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_233 <= pq_232;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_234 <= pq_233;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_235 <= pq_234;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_236 <= pq_235;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_237 <= pq_236;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_238 <= pq_237;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_239 <= pq_238;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_240 <= pq_239;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_241 <= pq_240;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_242 <= pq_241;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_243 <= pq_242;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_244 <= pq_243;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_245 <= pq_244;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_246 <= pq_245;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_247 <= prd_231;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_248 <= pq_247;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_249 <= pq_248;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_218 <= pq_191;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_219 <= pq_218;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_220 <= pq_219;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_221 <= pq_220;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_222 <= pq_221;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_228 <= pq_201;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_229 <= pq_228;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_230 <= pq_229;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_231 <= pq_230;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_232 <= pq_231;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_249 <= pq_222;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_250 <= pq_249;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_251 <= pq_250;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_252 <= pq_251;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_253 <= pq_252;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_254 <= pq_253;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_255 <= pq_254;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_256 <= pq_255;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_257 <= pq_256;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_258 <= pq_257;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_259 <= pq_258;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_259 <= pq_232;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_260 <= pq_259;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_261 <= pq_260;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_292 <= prd_286;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_262 <= pq_261;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_263 <= pq_262;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_280 <= pq_253;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_281 <= pq_280;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_282 <= pq_281;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_283 <= pq_282;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_284 <= pq_283;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_290 <= pq_263;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_291 <= pq_290;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_292 <= pq_291;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_293 <= pq_292;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_294 <= pq_293;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_295 <= pq_294;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_296 <= pq_295;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_297 <= pq_296;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_298 <= pq_297;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_299 <= pq_298;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_300 <= pq_299;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_301 <= pq_300;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_302 <= pq_301;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_303 <= pq_302;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_304 <= pq_303;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_305 <= pq_304;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_306 <= pq_305;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_307 <= pq_306;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_308 <= pq_307;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_309 <= pq_308;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_310 <= pq_309;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_311 <= pq_310;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_312 <= prd_291;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_311 <= pq_284;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_312 <= pq_311;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_313 <= pq_312;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_314 <= pq_313;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_315 <= pq_314;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_316 <= pq_315;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_317 <= pq_316;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_318 <= pq_317;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_319 <= pq_318;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_320 <= pq_319;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_321 <= pq_320;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_321 <= pq_294;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_322 <= pq_321;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_323 <= pq_322;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_324 <= pq_323;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_325 <= pq_324;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_326 <= pq_325;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_327 <= pq_326;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_328 <= pq_327;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_329 <= pq_328;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_330 <= pq_329;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_331 <= pq_330;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_362 <= prd_356;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_343 <= pw_93;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_344 <= pq_343;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_345 <= pq_344;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_346 <= pq_345;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_347 <= pq_346;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_348 <= pq_347;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_349 <= pq_348;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_350 <= pq_349;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_351 <= pq_350;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_352 <= pq_351;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_353 <= pq_352;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_354 <= pq_353;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_355 <= pq_354;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_356 <= pq_355;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_357 <= pq_356;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_358 <= pq_357;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_359 <= pq_358;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_360 <= pq_359;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_361 <= pq_360;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_362 <= pq_361;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_363 <= pq_362;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_364 <= pq_363;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_365 <= pq_364;  // matmul_tiled.cl:7:6
@@ -2158,415 +1793,216 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_381 <= pq_380;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_382 <= pq_381;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_383 <= pq_382;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_384 <= pq_383;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_385 <= pq_384;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_386 <= pq_385;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_387 <= prd_361;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_388 <= pq_387;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_389 <= pq_388;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_390 <= pq_389;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_391 <= pq_390;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_392 <= pq_391;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_393 <= pq_392;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_394 <= pq_393;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_395 <= pq_394;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_396 <= pq_395;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_397 <= pq_396;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_398 <= pq_397;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_399 <= pq_398;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_400 <= pq_399;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_401 <= pq_400;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_402 <= pq_401;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_403 <= pq_402;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_404 <= pq_403;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_405 <= pq_404;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_406 <= pq_405;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_407 <= pq_406;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_408 <= pq_407;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_409 <= pq_408;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_410 <= pq_409;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_411 <= pq_410;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_442 <= prd_436;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_443 <= pq_442;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_444 <= pq_443;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_445 <= pq_444;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_446 <= pq_445;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_447 <= pq_446;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_448 <= pq_447;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_449 <= pq_448;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_450 <= pq_449;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_451 <= pq_450;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_452 <= pq_451;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_453 <= pq_452;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_454 <= pq_453;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_455 <= pq_454;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_456 <= pq_455;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_457 <= pq_456;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_458 <= pq_457;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_459 <= pq_458;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_460 <= pq_459;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_461 <= pq_460;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_462 <= pq_461;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_463 <= pq_462;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_464 <= pq_463;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_465 <= pq_464;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_466 <= pq_465;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_467 <= pq_466;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_468 <= pq_467;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_469 <= pq_468;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_470 <= pq_469;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_471 <= pq_470;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_472 <= prd_441;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_473 <= pq_472;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_474 <= pq_473;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_475 <= pq_474;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_476 <= pq_475;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_477 <= pq_476;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_478 <= pq_477;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_479 <= pq_478;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_480 <= pq_479;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_481 <= pq_480;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_482 <= pq_481;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_483 <= pq_482;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_484 <= pq_483;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_485 <= pq_484;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_486 <= pq_485;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_487 <= pq_486;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_488 <= pq_487;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_489 <= pq_488;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_490 <= pq_489;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_491 <= pq_490;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_492 <= pq_491;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_493 <= pq_492;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_494 <= pq_493;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_495 <= pq_494;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_496 <= pq_495;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_497 <= pq_496;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_498 <= pq_497;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_499 <= pq_498;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_500 <= pq_499;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_501 <= pq_500;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_532 <= prd_526;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_533 <= pq_532;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_534 <= pq_533;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_535 <= pq_534;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_536 <= pq_535;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_537 <= pq_536;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_538 <= pq_537;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_539 <= pq_538;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_540 <= pq_539;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_541 <= pq_540;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_542 <= pq_541;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_543 <= pq_542;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_544 <= pq_543;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_545 <= pq_544;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_546 <= pq_545;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_547 <= pq_546;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_548 <= pq_547;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_549 <= pq_548;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_550 <= pq_549;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_551 <= pq_550;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_552 <= pq_551;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_553 <= pq_552;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_554 <= pq_553;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_555 <= pq_554;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_556 <= pq_555;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_557 <= pq_556;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_558 <= pq_557;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_559 <= pq_558;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_560 <= pq_559;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_561 <= pq_560;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_562 <= pq_561;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_563 <= pq_562;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_564 <= pq_563;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_565 <= pq_564;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_566 <= pq_565;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_567 <= prd_531;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_568 <= pq_567;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_569 <= pq_568;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_570 <= pq_569;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_571 <= pq_570;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_572 <= pq_571;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_573 <= pq_572;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_574 <= pq_573;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_575 <= pq_574;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_576 <= pq_575;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_577 <= pq_576;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_578 <= pq_577;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_579 <= pq_578;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_580 <= pq_579;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_581 <= pq_580;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_582 <= pq_581;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_583 <= pq_582;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_584 <= pq_583;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_585 <= pq_584;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_586 <= pq_585;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_587 <= pq_586;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_588 <= pq_587;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_589 <= pq_588;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_590 <= pq_589;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_591 <= pq_590;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_592 <= pq_591;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_593 <= pq_592;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_594 <= pq_593;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_595 <= pq_594;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_596 <= pq_595;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_597 <= pq_596;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_598 <= pq_597;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_599 <= pq_598;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_600 <= pq_599;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_601 <= pq_600;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_627 <= pw_626;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_628 <= pq_627;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_629 <= pq_628;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_630 <= pq_629;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_631 <= pq_630;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_632 <= pq_631;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_633 <= pq_632;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_634 <= pq_633;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_635 <= pq_634;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_636 <= pq_635;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_637 <= pq_636;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_638 <= pq_637;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_639 <= pq_638;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_640 <= pq_639;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_641 <= pq_640;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_642 <= pq_641;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_643 <= pq_642;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_644 <= pq_643;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_645 <= pq_644;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_646 <= pq_645;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_647 <= pq_646;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_648 <= pq_647;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_649 <= pq_648;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_650 <= pq_649;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_651 <= pq_650;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_652 <= pq_651;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_653 <= pq_652;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_654 <= pq_653;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_655 <= pq_654;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_656 <= pq_655;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_657 <= pq_656;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_658 <= pq_657;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_659 <= pq_658;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_660 <= pq_659;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_661 <= pq_660;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_662 <= pq_661;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_663 <= pq_662;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_664 <= pq_663;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_665 <= pq_664;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_666 <= pq_665;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_667 <= pq_666;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) p3_valid <= {p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_85), (p3_admit && ((!(p3_valid[0] && (!pw_85))) || 1'h0))};  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_85))) || 1'h0));  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && ((!p3_admit) && (p3_valid == 43'h00000000000)))) state <= 16'h000b;  // matmul_tiled.cl:7:6
-            if ((state == 16'h000e)) v7_lid_x <= w_683;
-            if ((state == 16'h000e)) v8_lid_y <= w_683;
+            if ((state == 16'h000e)) v7_lid_x <= w_401;
+            if ((state == 16'h000e)) v8_lid_y <= w_401;
             if ((state == 16'h000e)) state <= 16'h000c;
             if (((state == 16'h000f) && 1'h1)) p2_valid <= 49'h0000000000001;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && 1'h1)) p2_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && 1'h1)) state <= 16'h0010;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_go <= pw_687;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_687) && p2_en))) v0_col <= pw_696;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_687) && p2_en))) v1_row <= pw_705;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_687) && p2_en))) v2_tx <= pw_695;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_687) && p2_en))) v3_ty <= pw_704;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_687) && p2_en))) v7_lid_x <= pw_857;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_687) && p2_en))) v8_lid_y <= pw_862;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_721 <= pw_717;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_722 <= pq_721;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_723 <= pq_722;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_724 <= pw_720;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_725 <= pq_724;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_726 <= pq_725;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_728 <= pw_695;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_729 <= pq_728;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_730 <= pq_729;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_736 <= pw_714;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_737 <= pq_736;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_738 <= pq_737;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_739 <= pq_738;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_740 <= pq_739;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_741 <= pq_740;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_742 <= pq_741;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_743 <= pq_742;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_744 <= pq_743;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_745 <= pq_744;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_746 <= pq_745;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_747 <= pq_746;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_748 <= pq_747;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_749 <= pq_748;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_750 <= pq_749;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_751 <= pq_750;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_752 <= pq_751;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_753 <= pq_752;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_754 <= pq_753;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_755 <= pq_754;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_756 <= pq_755;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_757 <= pq_756;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_758 <= pq_757;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_759 <= pq_758;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_760 <= pq_759;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_761 <= pq_760;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_762 <= pq_761;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_763 <= pq_762;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_764 <= pq_763;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_765 <= pq_764;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_766 <= pq_765;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_767 <= pq_766;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_768 <= pq_767;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_769 <= pq_768;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_770 <= pq_769;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_771 <= pq_770;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_772 <= pq_771;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_773 <= pq_772;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_774 <= pq_773;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_775 <= pq_774;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_776 <= pq_775;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_777 <= pq_776;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_778 <= pq_777;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_779 <= pq_778;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_780 <= pq_779;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_781 <= pq_780;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_782 <= pq_781;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_790 <= pw_789;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_791 <= pq_790;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_792 <= pq_791;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_793 <= pw_696;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_794 <= pq_793;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_795 <= pq_794;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_801 <= pw_786;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_802 <= pq_801;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_803 <= pq_802;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_804 <= pq_803;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_805 <= pq_804;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_806 <= pq_805;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_807 <= pq_806;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_808 <= pq_807;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_809 <= pq_808;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_810 <= pq_809;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_811 <= pq_810;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_812 <= pq_811;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_813 <= pq_812;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_814 <= pq_813;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_815 <= pq_814;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_816 <= pq_815;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_817 <= pq_816;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_818 <= pq_817;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_819 <= pq_818;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_820 <= pq_819;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_821 <= pq_820;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_822 <= pq_821;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_823 <= pq_822;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_824 <= pq_823;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_825 <= pq_824;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_826 <= pq_825;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_827 <= pq_826;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_828 <= pq_827;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_829 <= pq_828;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_830 <= pq_829;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_831 <= pq_830;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_832 <= pq_831;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_833 <= pq_832;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_834 <= pq_833;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_835 <= pq_834;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_836 <= pq_835;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_837 <= pq_836;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_838 <= pq_837;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_839 <= pq_838;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_840 <= pq_839;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_841 <= pq_840;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_842 <= pq_841;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_843 <= pq_842;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_844 <= pq_843;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_845 <= pq_844;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_846 <= pq_845;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_847 <= pq_846;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_687), (p2_admit && ((!(p2_valid[0] && (!pw_687))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_687))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_go <= pw_405;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_405) && p2_en))) v0_col <= pw_414;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_405) && p2_en))) v1_row <= pw_423;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_405) && p2_en))) v2_tx <= pw_413;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_405) && p2_en))) v3_ty <= pw_422;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_405) && p2_en))) v7_lid_x <= pw_575;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_405) && p2_en))) v8_lid_y <= pw_580;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_439 <= pw_435;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_440 <= pq_439;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_441 <= pq_440;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_442 <= pw_438;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_443 <= pq_442;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_444 <= pq_443;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_446 <= pw_413;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_447 <= pq_446;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_448 <= pq_447;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_454 <= pw_432;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_455 <= pq_454;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_456 <= pq_455;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_457 <= pq_456;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_458 <= pq_457;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_459 <= pq_458;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_460 <= pq_459;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_461 <= pq_460;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_462 <= pq_461;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_463 <= pq_462;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_464 <= pq_463;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_465 <= pq_464;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_466 <= pq_465;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_467 <= pq_466;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_468 <= pq_467;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_469 <= pq_468;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_470 <= pq_469;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_471 <= pq_470;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_472 <= pq_471;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_473 <= pq_472;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_474 <= pq_473;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_475 <= pq_474;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_476 <= pq_475;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_477 <= pq_476;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_478 <= pq_477;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_479 <= pq_478;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_480 <= pq_479;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_481 <= pq_480;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_482 <= pq_481;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_483 <= pq_482;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_484 <= pq_483;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_485 <= pq_484;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_486 <= pq_485;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_487 <= pq_486;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_488 <= pq_487;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_489 <= pq_488;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_490 <= pq_489;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_491 <= pq_490;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_492 <= pq_491;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_493 <= pq_492;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_494 <= pq_493;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_495 <= pq_494;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_496 <= pq_495;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_497 <= pq_496;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_498 <= pq_497;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_499 <= pq_498;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_500 <= pq_499;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_508 <= pw_507;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_509 <= pq_508;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_510 <= pq_509;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_511 <= pw_414;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_512 <= pq_511;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_513 <= pq_512;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_519 <= pw_504;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_520 <= pq_519;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_521 <= pq_520;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_522 <= pq_521;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_523 <= pq_522;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_524 <= pq_523;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_525 <= pq_524;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_526 <= pq_525;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_527 <= pq_526;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_528 <= pq_527;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_529 <= pq_528;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_530 <= pq_529;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_531 <= pq_530;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_532 <= pq_531;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_533 <= pq_532;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_534 <= pq_533;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_535 <= pq_534;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_536 <= pq_535;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_537 <= pq_536;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_538 <= pq_537;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_539 <= pq_538;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_540 <= pq_539;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_541 <= pq_540;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_542 <= pq_541;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_543 <= pq_542;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_544 <= pq_543;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_545 <= pq_544;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_546 <= pq_545;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_547 <= pq_546;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_548 <= pq_547;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_549 <= pq_548;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_550 <= pq_549;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_551 <= pq_550;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_552 <= pq_551;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_553 <= pq_552;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_554 <= pq_553;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_555 <= pq_554;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_556 <= pq_555;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_557 <= pq_556;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_558 <= pq_557;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_559 <= pq_558;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_560 <= pq_559;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_561 <= pq_560;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_562 <= pq_561;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_563 <= pq_562;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_564 <= pq_563;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_565 <= pq_564;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_405), (p2_admit && ((!(p2_valid[0] && (!pw_405))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_405))) || 1'h0));  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && ((((!p2_admit) && (p2_valid == 49'h0000000000000)) && A_ld_idle) && B_ld_idle))) state <= 16'h000e;  // matmul_tiled.cl:7:6
-            if ((state == 16'h0011)) v7_lid_x <= w_863;
-            if ((state == 16'h0011)) v8_lid_y <= w_863;
+            if ((state == 16'h0011)) v7_lid_x <= w_581;
+            if ((state == 16'h0011)) v8_lid_y <= w_581;
             if ((state == 16'h0011)) state <= 16'h000f;
             if (((state == 16'h0012) && 1'h1)) p0_valid <= 3'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h0012) && 1'h1)) p0_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h0012) && 1'h1)) state <= 16'h0013;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_go <= pw_867;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_867) && p0_en))) v9_lid_linear <= pw_875;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_867) && p0_en))) v0_col <= pw_890;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_867) && p0_en))) v1_row <= pw_899;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_867) && p0_en))) v2_tx <= pw_889;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_867) && p0_en))) v3_ty <= pw_898;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && ((p0_valid[1] && 1'h1) && p0_en))) v4_acc <= w_900;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_867) && p0_en))) v5_t <= w_882;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_867) && p0_en))) v6_group_cond0 <= pw_909;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_867) && p0_en))) v7_lid_x <= pw_924;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_867) && p0_en))) v8_lid_y <= pw_929;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (1'h1 && p0_en))) pq_914 <= pw_913;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_valid <= {p0_valid[1], (p0_valid[0] && pw_867), (p0_admit && ((!(p0_valid[0] && (!pw_867))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_867))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_go <= pw_585;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_585) && p0_en))) v9_lid_linear <= pw_593;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_585) && p0_en))) v0_col <= pw_608;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_585) && p0_en))) v1_row <= pw_617;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_585) && p0_en))) v2_tx <= pw_607;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_585) && p0_en))) v3_ty <= pw_616;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && ((p0_valid[1] && 1'h1) && p0_en))) v4_acc <= w_618;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_585) && p0_en))) v5_t <= w_600;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_585) && p0_en))) v6_group_cond0 <= pw_627;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_585) && p0_en))) v7_lid_x <= pw_642;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_585) && p0_en))) v8_lid_y <= pw_647;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) pq_632 <= pw_631;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_valid <= {p0_valid[1], (p0_valid[0] && pw_585), (p0_admit && ((!(p0_valid[0] && (!pw_585))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_585))) || 1'h0));  // matmul_tiled.cl:7:6
             if (((state == 16'h0013) && ((!p0_admit) && (p0_valid == 3'h0)))) state <= 16'h0007;  // matmul_tiled.cl:7:6
-            if ((state == 16'h0014)) v7_lid_x <= w_930;
-            if ((state == 16'h0014)) v8_lid_y <= w_930;
+            if ((state == 16'h0014)) v7_lid_x <= w_648;
+            if ((state == 16'h0014)) v8_lid_y <= w_648;
             if ((state == 16'h0014)) state <= 16'h0012;
             if (((state == 16'h0015) && ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0015)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0014);
         end
     end
     assign A_ld_req_valid = ((p2_valid[3] && 1'h1) && p2_en);
-    assign A_ld_req_addr = (p2_valid[3] ? pw_734[31:0] : 32'h00000000);
+    assign A_ld_req_addr = (p2_valid[3] ? pw_452[31:0] : 32'h00000000);
     assign A_ld_resp_ready = ((p2_valid[47] && 1'h1) && p2_en);
     assign A_ld_flush = (state == 16'h000f);
     assign B_ld_req_valid = ((p2_valid[3] && 1'h1) && p2_en);
-    assign B_ld_req_addr = (p2_valid[3] ? pw_799[31:0] : 32'h00000000);
+    assign B_ld_req_addr = (p2_valid[3] ? pw_517[31:0] : 32'h00000000);
     assign B_ld_resp_ready = ((p2_valid[47] && 1'h1) && p2_en);
     assign B_ld_flush = (state == 16'h000f);
     assign C_st_req_valid = ((p4_valid[3] && 1'h1) && p4_en);
     assign C_st_req_addr = (p4_valid[3] ? pw_49[31:0] : 32'h00000000);
     assign C_st_req_data = (p4_valid[3] ? pq_51 : 32'h00000000);
     assign obj0_As_we = ((p2_valid[47] && 1'h1) && p2_en);
-    assign obj0_As_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_783[5:0] : 6'h00);
-    assign obj0_As_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_735 : 32'h00000000);
+    assign obj0_As_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_501[5:0] : 6'h00);
+    assign obj0_As_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_453 : 32'h00000000);
     assign obj0_As_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
     assign obj0_As_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_106[5:0] : 6'h00);
-    assign obj0_As_r1_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj0_As_r1_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_136[5:0] : 6'h00);
-    assign obj0_As_r2_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj0_As_r2_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_175[5:0] : 6'h00);
-    assign obj0_As_r3_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj0_As_r3_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_225[5:0] : 6'h00);
-    assign obj0_As_r4_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj0_As_r4_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_285[5:0] : 6'h00);
-    assign obj0_As_r5_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj0_As_r5_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_355[5:0] : 6'h00);
-    assign obj0_As_r6_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj0_As_r6_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_435[5:0] : 6'h00);
-    assign obj0_As_r7_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj0_As_r7_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_525[5:0] : 6'h00);
+    assign obj0_As_r1_re = ((p3_valid[5] && 1'h1) && p3_en);
+    assign obj0_As_r1_raddr = (((p3_valid[5] && 1'h1) && p3_en) ? pwa_132[5:0] : 6'h00);
+    assign obj0_As_r2_re = ((p3_valid[10] && 1'h1) && p3_en);
+    assign obj0_As_r2_raddr = (((p3_valid[10] && 1'h1) && p3_en) ? pwa_162[5:0] : 6'h00);
+    assign obj0_As_r3_re = ((p3_valid[15] && 1'h1) && p3_en);
+    assign obj0_As_r3_raddr = (((p3_valid[15] && 1'h1) && p3_en) ? pwa_193[5:0] : 6'h00);
+    assign obj0_As_r4_re = ((p3_valid[20] && 1'h1) && p3_en);
+    assign obj0_As_r4_raddr = (((p3_valid[20] && 1'h1) && p3_en) ? pwa_224[5:0] : 6'h00);
+    assign obj0_As_r5_re = ((p3_valid[25] && 1'h1) && p3_en);
+    assign obj0_As_r5_raddr = (((p3_valid[25] && 1'h1) && p3_en) ? pwa_255[5:0] : 6'h00);
+    assign obj0_As_r6_re = ((p3_valid[30] && 1'h1) && p3_en);
+    assign obj0_As_r6_raddr = (((p3_valid[30] && 1'h1) && p3_en) ? pwa_286[5:0] : 6'h00);
+    assign obj0_As_r7_re = ((p3_valid[35] && 1'h1) && p3_en);
+    assign obj0_As_r7_raddr = (((p3_valid[35] && 1'h1) && p3_en) ? pwa_317[5:0] : 6'h00);
     assign obj1_Bs_we = ((p2_valid[47] && 1'h1) && p2_en);
-    assign obj1_Bs_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_848[5:0] : 6'h00);
-    assign obj1_Bs_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_800 : 32'h00000000);
+    assign obj1_Bs_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_566[5:0] : 6'h00);
+    assign obj1_Bs_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_518 : 32'h00000000);
     assign obj1_Bs_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
     assign obj1_Bs_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_112[5:0] : 6'h00);
-    assign obj1_Bs_r1_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj1_Bs_r1_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_140[5:0] : 6'h00);
-    assign obj1_Bs_r2_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj1_Bs_r2_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_180[5:0] : 6'h00);
-    assign obj1_Bs_r3_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj1_Bs_r3_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_230[5:0] : 6'h00);
-    assign obj1_Bs_r4_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj1_Bs_r4_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_290[5:0] : 6'h00);
-    assign obj1_Bs_r5_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj1_Bs_r5_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_360[5:0] : 6'h00);
-    assign obj1_Bs_r6_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj1_Bs_r6_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_440[5:0] : 6'h00);
-    assign obj1_Bs_r7_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj1_Bs_r7_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_530[5:0] : 6'h00);
+    assign obj1_Bs_r1_re = ((p3_valid[5] && 1'h1) && p3_en);
+    assign obj1_Bs_r1_raddr = (((p3_valid[5] && 1'h1) && p3_en) ? pwa_141[5:0] : 6'h00);
+    assign obj1_Bs_r2_re = ((p3_valid[10] && 1'h1) && p3_en);
+    assign obj1_Bs_r2_raddr = (((p3_valid[10] && 1'h1) && p3_en) ? pwa_172[5:0] : 6'h00);
+    assign obj1_Bs_r3_re = ((p3_valid[15] && 1'h1) && p3_en);
+    assign obj1_Bs_r3_raddr = (((p3_valid[15] && 1'h1) && p3_en) ? pwa_203[5:0] : 6'h00);
+    assign obj1_Bs_r4_re = ((p3_valid[20] && 1'h1) && p3_en);
+    assign obj1_Bs_r4_raddr = (((p3_valid[20] && 1'h1) && p3_en) ? pwa_234[5:0] : 6'h00);
+    assign obj1_Bs_r5_re = ((p3_valid[25] && 1'h1) && p3_en);
+    assign obj1_Bs_r5_raddr = (((p3_valid[25] && 1'h1) && p3_en) ? pwa_265[5:0] : 6'h00);
+    assign obj1_Bs_r6_re = ((p3_valid[30] && 1'h1) && p3_en);
+    assign obj1_Bs_r6_raddr = (((p3_valid[30] && 1'h1) && p3_en) ? pwa_296[5:0] : 6'h00);
+    assign obj1_Bs_r7_re = ((p3_valid[35] && 1'h1) && p3_en);
+    assign obj1_Bs_r7_raddr = (((p3_valid[35] && 1'h1) && p3_en) ? pwa_327[5:0] : 6'h00);
     assign obj2_wi_acc_we = (((p3_valid[41] && 1'h1) && p3_en) || ((p0_valid[1] && 1'h1) && p0_en));
-    assign obj2_wi_acc_waddr = (((p3_valid[41] && 1'h1) && p3_en) ? pwa_668[5:0] : (((p0_valid[1] && 1'h1) && p0_en) ? pwa_915[5:0] : 6'h00));
-    assign obj2_wi_acc_wdata = (((p3_valid[41] && 1'h1) && p3_en) ? pw_622 : (((p0_valid[1] && 1'h1) && p0_en) ? w_900 : 32'h00000000));
-    assign obj2_wi_acc_re = (((((p4_valid[0] && 1'h1) && pw_4) && p4_en) || (((p3_valid[0] && 1'h1) && pw_85) && p3_en)) || (((p0_valid[0] && 1'h1) && pw_867) && p0_en));
-    assign obj2_wi_acc_raddr = ((((p4_valid[0] && 1'h1) && pw_4) && p4_en) ? pwa_17[5:0] : ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_98[5:0] : ((((p0_valid[0] && 1'h1) && pw_867) && p0_en) ? pwa_880[5:0] : 6'h00)));
+    assign obj2_wi_acc_waddr = (((p3_valid[41] && 1'h1) && p3_en) ? pwa_386[5:0] : (((p0_valid[1] && 1'h1) && p0_en) ? pwa_633[5:0] : 6'h00));
+    assign obj2_wi_acc_wdata = (((p3_valid[41] && 1'h1) && p3_en) ? pw_340 : (((p0_valid[1] && 1'h1) && p0_en) ? w_618 : 32'h00000000));
+    assign obj2_wi_acc_re = (((((p4_valid[0] && 1'h1) && pw_4) && p4_en) || (((p3_valid[0] && 1'h1) && pw_85) && p3_en)) || (((p0_valid[0] && 1'h1) && pw_585) && p0_en));
+    assign obj2_wi_acc_raddr = ((((p4_valid[0] && 1'h1) && pw_4) && p4_en) ? pwa_17[5:0] : ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_98[5:0] : ((((p0_valid[0] && 1'h1) && pw_585) && p0_en) ? pwa_598[5:0] : 6'h00)));
 
     always @(posedge clk) begin
         if (rst) begin
@@ -2612,23 +2048,23 @@ module matmul_datapath (
             if ((start || ((state == 16'h0010) && p2_stall))) perf_l2_stall <= (start ? 32'h00000000 : (perf_l2_stall + 32'h00000001));
             if ((start || ((state == 16'h0010) && (p2_admit && p2_stall)))) perf_l2_issue_stall <= (start ? 32'h00000000 : (perf_l2_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h0010) && ((1'h1 && p2_en) && p2_valid[0])))) perf_l2_admitted <= (start ? 32'h00000000 : (perf_l2_admitted + 32'h00000001));
-            if ((start || ((state == 16'h0010) && ((1'h1 && p2_en) && (p2_valid[0] && pw_687))))) perf_l2_iterations <= (start ? 32'h00000000 : (perf_l2_iterations + 32'h00000001));
+            if ((start || ((state == 16'h0010) && ((1'h1 && p2_en) && (p2_valid[0] && pw_405))))) perf_l2_iterations <= (start ? 32'h00000000 : (perf_l2_iterations + 32'h00000001));
             if ((start || (state == 16'h0013))) perf_l0_cycles <= (start ? 32'h00000000 : (perf_l0_cycles + 32'h00000001));
             if ((start || ((state == 16'h0013) && p0_admit))) perf_l0_issue <= (start ? 32'h00000000 : (perf_l0_issue + 32'h00000001));
             if ((start || ((state == 16'h0013) && p0_stall))) perf_l0_stall <= (start ? 32'h00000000 : (perf_l0_stall + 32'h00000001));
             if ((start || ((state == 16'h0013) && (p0_admit && p0_stall)))) perf_l0_issue_stall <= (start ? 32'h00000000 : (perf_l0_issue_stall + 32'h00000001));
             if ((start || ((state == 16'h0013) && ((1'h1 && p0_en) && p0_valid[0])))) perf_l0_admitted <= (start ? 32'h00000000 : (perf_l0_admitted + 32'h00000001));
-            if ((start || ((state == 16'h0013) && ((1'h1 && p0_en) && (p0_valid[0] && pw_867))))) perf_l0_iterations <= (start ? 32'h00000000 : (perf_l0_iterations + 32'h00000001));
+            if ((start || ((state == 16'h0013) && ((1'h1 && p0_en) && (p0_valid[0] && pw_585))))) perf_l0_iterations <= (start ? 32'h00000000 : (perf_l0_iterations + 32'h00000001));
         end
     end
     assign counters = {perf_l0_iterations, perf_l0_admitted, perf_l0_issue_stall, perf_l0_stall, perf_l0_issue, perf_l0_cycles, perf_l2_iterations, perf_l2_admitted, perf_l2_issue_stall, perf_l2_stall, perf_l2_issue, perf_l2_cycles, perf_l3_iterations, perf_l3_admitted, perf_l3_issue_stall, perf_l3_stall, perf_l3_issue, perf_l3_cycles, perf_l4_iterations, perf_l4_admitted, perf_l4_issue_stall, perf_l4_stall, perf_l4_issue, perf_l4_cycles};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, v0_col[31:0], v1_row[31:0], v2_tx[31:0], v3_ty[31:0], v4_acc[31:0], v9_lid_linear[63:0], pv_1[63:8], p4_go, pv_5[63:8], pw_9[63:8], pwa_17[63:6], w_19[31:0], w_20[63:32], pv_21[63:32], w_22[63:0], w_28[31:0],
-        w_29[63:32], pv_30[63:32], w_31[63:0], pw_49[63:32], pv_52[63:8], pv_61[63:8], pv_82[63:8], p3_go, pv_86[63:32], pwa_98[63:6], pwa_106[63:6], pwa_112[63:6], p3u0_fp_fma_valid, pwa_136[63:6], pwa_140[63:6], p3u1_fp_fma_valid,
-        pwa_175[63:6], pwa_180[63:6], p3u2_fp_fma_valid, pwa_225[63:6], pwa_230[63:6], p3u3_fp_fma_valid, pwa_285[63:6], pwa_290[63:6], p3u4_fp_fma_valid, pwa_355[63:6], pwa_360[63:6], p3u5_fp_fma_valid, pwa_435[63:6], pwa_440[63:6], p3u6_fp_fma_valid, pwa_525[63:6],
-        pwa_530[63:6], p3u7_fp_fma_valid, pwa_668[63:6], pv_669[63:8], pv_678[63:8], pv_684[63:8], p2_go, w_688[31:0], w_689[63:32], pv_690[63:32], w_691[63:0], w_697[31:0], pv_699[63:32], w_700[63:0], pw_702[63:32], pw_734[63:32],
-        pwa_783[63:6], pw_799[63:32], pwa_848[63:6], pv_849[63:8], pv_858[63:8], pv_864[63:8], p0_go, pv_868[63:8], pw_872[63:8], pwa_880[63:6], prd_881[31:0], w_883[63:32], pv_884[63:32], w_885[63:0], w_891[31:0], pv_893[63:32],
-        w_894[63:0], pw_896[63:32], pwa_915[63:6], pv_916[63:8], pv_925[63:8]};
+        w_29[63:32], pv_30[63:32], w_31[63:0], pw_49[63:32], pv_52[63:8], pv_61[63:8], pv_82[63:8], p3_go, pv_86[63:32], pwa_98[63:6], pwa_106[63:6], pwa_112[63:6], p3u0_fp_fma_valid, pwa_132[63:6], pwa_141[63:6], p3u1_fp_fma_valid,
+        pwa_162[63:6], pwa_172[63:6], p3u2_fp_fma_valid, pwa_193[63:6], pwa_203[63:6], p3u3_fp_fma_valid, pwa_224[63:6], pwa_234[63:6], p3u4_fp_fma_valid, pwa_255[63:6], pwa_265[63:6], p3u5_fp_fma_valid, pwa_286[63:6], pwa_296[63:6], p3u6_fp_fma_valid, pwa_317[63:6],
+        pwa_327[63:6], p3u7_fp_fma_valid, pwa_386[63:6], pv_387[63:8], pv_396[63:8], pv_402[63:8], p2_go, w_406[31:0], w_407[63:32], pv_408[63:32], w_409[63:0], w_415[31:0], pv_417[63:32], w_418[63:0], pw_420[63:32], pw_452[63:32],
+        pwa_501[63:6], pw_517[63:32], pwa_566[63:6], pv_567[63:8], pv_576[63:8], pv_582[63:8], p0_go, pv_586[63:8], pw_590[63:8], pwa_598[63:6], prd_599[31:0], w_601[63:32], pv_602[63:32], w_603[63:0], w_609[31:0], pv_611[63:32],
+        w_612[63:0], pw_614[63:32], pwa_633[63:6], pv_634[63:8], pv_643[63:8]};
 endmodule
 `default_nettype wire

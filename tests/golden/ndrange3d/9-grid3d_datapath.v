@@ -103,90 +103,90 @@ module grid3d_datapath (
     reg  [63:0]  pq_65;  // ndrange3d.cl:12:38
     wire [63:0]  pw_66;  // ndrange3d.cl:13:19
     wire [63:0]  pw_67;  // ndrange3d.cl:13:49
-    reg  [63:0]  pq_75;  // ndrange3d.cl:13:49
-    wire [63:0]  pw_76;  // ndrange3d.cl:13:19
-    wire [31:0]  pw_77;  // ndrange3d.cl:12:16
-    wire [31:0]  pw_78;  // ndrange3d.cl:17:23
-    wire [31:0]  pw_79;  // ndrange3d.cl:12:16
-    wire [31:0]  pw_80;  // ndrange3d.cl:12:16
-    reg  [31:0]  pq_83;  // ndrange3d.cl:12:16
-    reg  [31:0]  pq_86;  // ndrange3d.cl:12:16
-    wire [31:0]  pw_87;  // ndrange3d.cl:12:16
-    wire [63:0]  pw_88;  // ndrange3d.cl:12:16
-    reg  [63:0]  pq_92;  // ndrange3d.cl:13:19
-    reg  [63:0]  pq_101;  // ndrange3d.cl:12:16
-    wire [63:0]  pw_102;  // ndrange3d.cl:13:19
-    wire [63:0]  w_103;  // ndrange3d.cl:15:5
-    wire [63:0]  pw_104;  // ndrange3d.cl:15:5
-    wire [63:0]  pw_105;  // ndrange3d.cl:15:16
-    wire [31:0]  pld_106;  // ndrange3d.cl:15:16
-    reg  [63:0]  pq_93;  // ndrange3d.cl:12:16
-    wire [63:0]  pw_107;  // ndrange3d.cl:16:21
+    reg  [63:0]  pq_71;  // ndrange3d.cl:13:49
+    wire [63:0]  pw_72;  // ndrange3d.cl:13:19
+    wire [31:0]  pw_73;  // ndrange3d.cl:12:16
+    wire [31:0]  pw_74;  // ndrange3d.cl:17:23
+    wire [31:0]  pw_75;  // ndrange3d.cl:12:16
+    wire [31:0]  pw_76;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_79;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_82;  // ndrange3d.cl:12:16
+    wire [31:0]  pw_83;  // ndrange3d.cl:12:16
+    wire [63:0]  pw_84;  // ndrange3d.cl:12:16
+    reg  [63:0]  pq_88;  // ndrange3d.cl:13:19
+    reg  [63:0]  pq_97;  // ndrange3d.cl:12:16
+    wire [63:0]  pw_98;  // ndrange3d.cl:13:19
+    wire [63:0]  w_99;  // ndrange3d.cl:15:5
+    wire [63:0]  pw_100;  // ndrange3d.cl:15:5
+    wire [63:0]  pw_101;  // ndrange3d.cl:15:16
+    wire [31:0]  pld_102;  // ndrange3d.cl:15:16
+    reg  [63:0]  pq_89;  // ndrange3d.cl:12:16
+    wire [63:0]  pw_103;  // ndrange3d.cl:16:21
+    wire [63:0]  pw_104;  // ndrange3d.cl:16:21
+    wire [7:0]   pw_105;  // ndrange3d.cl:16:21
+    wire [7:0]   w_106;  // ndrange3d.cl:16:21
+    wire [7:0]   pw_107;  // ndrange3d.cl:16:21
     wire [63:0]  pw_108;  // ndrange3d.cl:16:21
-    wire [7:0]   pw_109;  // ndrange3d.cl:16:21
-    wire [7:0]   w_110;  // ndrange3d.cl:16:21
-    wire [7:0]   pw_111;  // ndrange3d.cl:16:21
-    wire [63:0]  pw_112;  // ndrange3d.cl:16:21
-    wire [63:0]  pw_113;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_114;  // ndrange3d.cl:16:16
-    wire [63:0]  pw_115;  // ndrange3d.cl:16:16
-    wire [63:0]  pwa_116;
-    wire [31:0]  prd_117;  // ndrange3d.cl:16:16
-    wire [63:0]  pw_118;  // ndrange3d.cl:15:5
-    wire [31:0]  pw_119;  // ndrange3d.cl:15:28
-    wire [31:0]  w_120;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_121;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_122;  // ndrange3d.cl:15:28
-    wire [31:0]  w_123;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_124;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_125;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_126;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_127;  // ndrange3d.cl:15:28
-    wire [31:0]  w_128;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_129;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_130;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_131;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_132;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_133;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_189;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_190;  // ndrange3d.cl:15:16
-    reg  [31:0]  pq_240;  // ndrange3d.cl:16:16
-    wire [31:0]  pw_241;  // ndrange3d.cl:15:16
-    wire [63:0]  pw_242;  // ndrange3d.cl:16:45
-    reg  [63:0]  pq_246;  // ndrange3d.cl:16:45
-    wire [31:0]  pw_247;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_299;  // ndrange3d.cl:16:39
-    wire [31:0]  pw_300;  // ndrange3d.cl:15:16
-    reg  [31:0]  pq_356;  // ndrange3d.cl:17:23
+    reg  [63:0]  pq_109;  // ndrange3d.cl:16:21
+    wire [63:0]  pw_110;  // ndrange3d.cl:16:16
+    wire [63:0]  pw_111;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_161;  // ndrange3d.cl:16:16
+    wire [63:0]  pwa_162;
+    wire [31:0]  prd_163;  // ndrange3d.cl:16:16
+    wire [63:0]  pw_164;  // ndrange3d.cl:15:5
+    wire [31:0]  pw_165;  // ndrange3d.cl:15:28
+    wire [31:0]  w_166;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_167;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_168;  // ndrange3d.cl:15:28
+    wire [31:0]  w_169;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_170;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_171;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_172;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_173;  // ndrange3d.cl:15:28
+    wire [31:0]  w_174;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_175;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_176;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_177;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_178;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_179;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_235;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_236;  // ndrange3d.cl:15:16
+    wire [31:0]  pw_237;  // ndrange3d.cl:15:16
+    wire [63:0]  pw_238;  // ndrange3d.cl:16:45
+    reg  [63:0]  pq_242;  // ndrange3d.cl:16:45
+    wire [31:0]  pw_243;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_295;  // ndrange3d.cl:16:39
+    wire [31:0]  pw_296;  // ndrange3d.cl:15:16
+    reg  [31:0]  pq_352;  // ndrange3d.cl:17:23
+    wire [31:0]  pw_353;  // ndrange3d.cl:5:13
+    reg  [31:0]  pq_356;  // ndrange3d.cl:5:13
     wire [31:0]  pw_357;  // ndrange3d.cl:5:13
-    reg  [31:0]  pq_360;  // ndrange3d.cl:5:13
-    wire [31:0]  pw_361;  // ndrange3d.cl:5:13
-    reg  [63:0]  pq_408;  // ndrange3d.cl:15:5
-    wire [63:0]  pv_409;  // ndrange3d.cl:9:6
-    wire [63:0]  w_410;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_411;  // ndrange3d.cl:9:6
+    reg  [63:0]  pq_404;  // ndrange3d.cl:15:5
+    wire [63:0]  pv_405;  // ndrange3d.cl:9:6
+    wire [63:0]  w_406;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_407;  // ndrange3d.cl:9:6
+    wire [7:0]   w_408;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_409;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_410;  // ndrange3d.cl:9:6
+    wire         pw_411;  // ndrange3d.cl:9:6
     wire [7:0]   w_412;  // ndrange3d.cl:9:6
     wire [7:0]   pw_413;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_414;  // ndrange3d.cl:9:6
-    wire         pw_415;  // ndrange3d.cl:9:6
-    wire [7:0]   w_416;  // ndrange3d.cl:9:6
+    wire [63:0]  pw_414;  // ndrange3d.cl:9:6
+    wire [63:0]  pv_415;  // ndrange3d.cl:9:6
+    wire [63:0]  w_416;  // ndrange3d.cl:9:6
     wire [7:0]   pw_417;  // ndrange3d.cl:9:6
-    wire [63:0]  pw_418;  // ndrange3d.cl:9:6
-    wire [63:0]  pv_419;  // ndrange3d.cl:9:6
-    wire [63:0]  w_420;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_421;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_418;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_419;  // ndrange3d.cl:9:6
+    wire         pw_420;  // ndrange3d.cl:9:6
+    wire         pw_421;  // ndrange3d.cl:9:6
     wire [7:0]   pw_422;  // ndrange3d.cl:9:6
     wire [7:0]   pw_423;  // ndrange3d.cl:9:6
-    wire         pw_424;  // ndrange3d.cl:9:6
-    wire         pw_425;  // ndrange3d.cl:9:6
+    wire [63:0]  pw_424;  // ndrange3d.cl:9:6
+    wire [63:0]  pv_425;  // ndrange3d.cl:9:6
     wire [7:0]   pw_426;  // ndrange3d.cl:9:6
     wire [7:0]   pw_427;  // ndrange3d.cl:9:6
-    wire [63:0]  pw_428;  // ndrange3d.cl:9:6
-    wire [63:0]  pv_429;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_430;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_431;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_432;  // ndrange3d.cl:9:6
-    wire [63:0]  pw_433;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_428;  // ndrange3d.cl:9:6
+    wire [63:0]  pw_429;  // ndrange3d.cl:9:6
     reg  [63:0]  pq_27;  // ndrange3d.cl:12:60
     reg  [63:0]  pq_28;  // ndrange3d.cl:12:60
     reg  [63:0]  pq_29;  // ndrange3d.cl:12:60
@@ -211,70 +211,69 @@ module grid3d_datapath (
     reg  [63:0]  pq_68;  // ndrange3d.cl:13:49
     reg  [63:0]  pq_69;  // ndrange3d.cl:13:49
     reg  [63:0]  pq_70;  // ndrange3d.cl:13:49
-    reg  [63:0]  pq_71;  // ndrange3d.cl:13:49
-    reg  [63:0]  pq_72;  // ndrange3d.cl:13:49
-    reg  [63:0]  pq_73;  // ndrange3d.cl:13:49
-    reg  [63:0]  pq_74;  // ndrange3d.cl:13:49
+    reg  [31:0]  pq_77;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_78;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_80;  // ndrange3d.cl:12:16
     reg  [31:0]  pq_81;  // ndrange3d.cl:12:16
-    reg  [31:0]  pq_82;  // ndrange3d.cl:12:16
-    reg  [31:0]  pq_84;  // ndrange3d.cl:12:16
-    reg  [31:0]  pq_85;  // ndrange3d.cl:12:16
-    reg  [63:0]  pq_89;  // ndrange3d.cl:13:19
-    reg  [63:0]  pq_90;  // ndrange3d.cl:13:19
-    reg  [63:0]  pq_91;  // ndrange3d.cl:13:19
+    reg  [63:0]  pq_85;  // ndrange3d.cl:13:19
+    reg  [63:0]  pq_86;  // ndrange3d.cl:13:19
+    reg  [63:0]  pq_87;  // ndrange3d.cl:13:19
+    reg  [63:0]  pq_90;  // ndrange3d.cl:12:16
+    reg  [63:0]  pq_91;  // ndrange3d.cl:12:16
+    reg  [63:0]  pq_92;  // ndrange3d.cl:12:16
+    reg  [63:0]  pq_93;  // ndrange3d.cl:12:16
     reg  [63:0]  pq_94;  // ndrange3d.cl:12:16
     reg  [63:0]  pq_95;  // ndrange3d.cl:12:16
     reg  [63:0]  pq_96;  // ndrange3d.cl:12:16
-    reg  [63:0]  pq_97;  // ndrange3d.cl:12:16
-    reg  [63:0]  pq_98;  // ndrange3d.cl:12:16
-    reg  [63:0]  pq_99;  // ndrange3d.cl:12:16
-    reg  [63:0]  pq_100;  // ndrange3d.cl:12:16
-    reg  [31:0]  pq_134;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_135;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_136;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_137;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_138;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_139;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_140;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_141;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_142;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_143;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_144;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_145;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_146;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_147;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_148;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_149;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_150;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_151;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_152;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_153;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_154;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_155;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_156;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_157;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_158;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_159;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_160;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_161;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_162;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_163;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_164;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_165;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_166;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_167;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_168;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_169;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_170;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_171;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_172;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_173;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_174;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_175;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_176;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_177;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_178;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_179;  // ndrange3d.cl:15:28
+    reg  [63:0]  pq_112;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_113;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_114;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_115;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_116;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_117;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_118;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_119;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_120;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_121;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_122;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_123;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_124;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_125;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_126;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_127;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_128;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_129;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_130;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_131;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_132;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_133;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_134;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_135;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_136;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_137;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_138;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_139;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_140;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_141;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_142;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_143;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_144;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_145;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_146;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_147;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_148;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_149;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_150;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_151;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_152;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_153;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_154;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_155;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_156;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_157;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_158;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_159;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_160;  // ndrange3d.cl:16:16
     reg  [31:0]  pq_180;  // ndrange3d.cl:15:28
     reg  [31:0]  pq_181;  // ndrange3d.cl:15:28
     reg  [31:0]  pq_182;  // ndrange3d.cl:15:28
@@ -284,58 +283,59 @@ module grid3d_datapath (
     reg  [31:0]  pq_186;  // ndrange3d.cl:15:28
     reg  [31:0]  pq_187;  // ndrange3d.cl:15:28
     reg  [31:0]  pq_188;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_191;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_192;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_193;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_194;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_195;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_196;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_197;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_198;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_199;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_200;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_201;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_202;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_203;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_204;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_205;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_206;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_207;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_208;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_209;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_210;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_211;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_212;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_213;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_214;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_215;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_216;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_217;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_218;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_219;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_220;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_221;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_222;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_223;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_224;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_225;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_226;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_227;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_228;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_229;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_230;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_231;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_232;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_233;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_234;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_235;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_236;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_237;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_238;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_239;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_243;  // ndrange3d.cl:16:45
-    reg  [63:0]  pq_244;  // ndrange3d.cl:16:45
-    reg  [63:0]  pq_245;  // ndrange3d.cl:16:45
+    reg  [31:0]  pq_189;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_190;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_191;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_192;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_193;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_194;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_195;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_196;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_197;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_198;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_199;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_200;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_201;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_202;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_203;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_204;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_205;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_206;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_207;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_208;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_209;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_210;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_211;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_212;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_213;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_214;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_215;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_216;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_217;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_218;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_219;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_220;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_221;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_222;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_223;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_224;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_225;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_226;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_227;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_228;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_229;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_230;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_231;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_232;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_233;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_234;  // ndrange3d.cl:15:28
+    reg  [63:0]  pq_239;  // ndrange3d.cl:16:45
+    reg  [63:0]  pq_240;  // ndrange3d.cl:16:45
+    reg  [63:0]  pq_241;  // ndrange3d.cl:16:45
+    reg  [31:0]  pq_244;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_245;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_246;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_247;  // ndrange3d.cl:16:39
     reg  [31:0]  pq_248;  // ndrange3d.cl:16:39
     reg  [31:0]  pq_249;  // ndrange3d.cl:16:39
     reg  [31:0]  pq_250;  // ndrange3d.cl:16:39
@@ -383,10 +383,10 @@ module grid3d_datapath (
     reg  [31:0]  pq_292;  // ndrange3d.cl:16:39
     reg  [31:0]  pq_293;  // ndrange3d.cl:16:39
     reg  [31:0]  pq_294;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_295;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_296;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_297;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_298;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_297;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_298;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_299;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_300;  // ndrange3d.cl:17:23
     reg  [31:0]  pq_301;  // ndrange3d.cl:17:23
     reg  [31:0]  pq_302;  // ndrange3d.cl:17:23
     reg  [31:0]  pq_303;  // ndrange3d.cl:17:23
@@ -438,12 +438,12 @@ module grid3d_datapath (
     reg  [31:0]  pq_349;  // ndrange3d.cl:17:23
     reg  [31:0]  pq_350;  // ndrange3d.cl:17:23
     reg  [31:0]  pq_351;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_352;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_353;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_354;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_355;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_358;  // ndrange3d.cl:5:13
-    reg  [31:0]  pq_359;  // ndrange3d.cl:5:13
+    reg  [31:0]  pq_354;  // ndrange3d.cl:5:13
+    reg  [31:0]  pq_355;  // ndrange3d.cl:5:13
+    reg  [63:0]  pq_358;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_359;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_360;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_361;  // ndrange3d.cl:15:5
     reg  [63:0]  pq_362;  // ndrange3d.cl:15:5
     reg  [63:0]  pq_363;  // ndrange3d.cl:15:5
     reg  [63:0]  pq_364;  // ndrange3d.cl:15:5
@@ -486,11 +486,7 @@ module grid3d_datapath (
     reg  [63:0]  pq_401;  // ndrange3d.cl:15:5
     reg  [63:0]  pq_402;  // ndrange3d.cl:15:5
     reg  [63:0]  pq_403;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_404;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_405;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_406;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_407;  // ndrange3d.cl:15:5
-    wire [63:0]  w_434;  // ndrange3d.cl:9:6
+    wire [63:0]  w_430;  // ndrange3d.cl:9:6
     wire [31:0]  div_quotient;
     wire         div_valid;
     wire [31:0]  div_dividend;
@@ -568,78 +564,78 @@ module grid3d_datapath (
     assign pw_57 = {32'h00000000, pw_56[31:0]};
     assign pw_66 = (pq_61 + pq_65);
     assign pw_67 = $unsigned($signed(w_22) * $signed(w_8));
-    assign pw_76 = $unsigned($signed(pw_66) * $signed(pq_75));
-    assign pw_77 = w_7[31:0];
-    assign pw_78 = w_8[31:0];
-    assign pw_79 = $unsigned($signed(pw_77) * $signed(pw_78));
-    assign pw_80 = pv_9[31:0];
-    assign pw_87 = (pq_83 + pq_86);
-    assign pw_88 = {32'h00000000, pw_87[31:0]};
-    assign pw_102 = (pq_92 + pq_101);
-    assign w_103 = 64'h0000000000000004;
-    assign pw_104 = $unsigned($signed(pw_102) * $signed(w_103));
-    assign pw_105 = (w_25 + pw_104);
-    assign pld_106 = base_ld_resp_data;
-    assign pw_107 = (pq_93 + pw_57);
-    assign pw_108 = (pw_107 + pw_38);
-    assign pw_109 = pw_108[7:0];
-    assign w_110 = 8'h03;
-    assign pw_111 = {6'h00, (pw_109[1:0] & 2'h3)};
-    assign pw_112 = {56'h00000000000000, pw_111[7:0]};
-    assign pw_113 = $unsigned($signed(pw_112) * $signed(w_103));
-    assign pw_115 = (w_23 + pq_114);
-    assign pwa_116 = (pw_115 >> 64'h0000000000000002);
-    assign prd_117 = obj0_lut_rdata[31:0];
-    assign pw_118 = (w_24 + pw_104);
-    assign pw_119 = (pw_77 << w_16);
-    assign w_120 = 32'h00000005;
-    assign pw_121 = (pw_77 << w_120);
-    assign pw_122 = (pw_119 + pw_121);
-    assign w_123 = 32'h00000006;
-    assign pw_124 = (pw_77 << w_123);
-    assign pw_125 = (pw_122 + pw_124);
-    assign pw_126 = w_12[31:0];
-    assign pw_127 = (pw_126 << w_11);
-    assign w_128 = 32'h00000003;
-    assign pw_129 = (pw_126 << w_128);
-    assign pw_130 = (pw_127 + pw_129);
-    assign pw_131 = (pw_125 + pw_130);
-    assign pw_132 = w_17[31:0];
-    assign pw_133 = (pw_131 + pw_132);
-    assign pw_190 = (pld_106 + pq_189);
-    assign pw_241 = (pw_190 + pq_240);
-    assign pw_242 = $unsigned($signed(pv_19) * $signed(w_22));
-    assign pw_247 = pq_246[31:0];
-    assign pw_300 = (pw_241 + pq_299);
-    assign pw_357 = $unsigned($signed(pw_300) * $signed(pq_356));
-    assign pw_361 = (pq_360 + w_11);
-    assign pv_409 = v6_lid_x;
-    assign w_410 = {32'h00000000, local_size[31:0]};
-    assign pw_411 = pv_409[7:0];
-    assign w_412 = 8'h01;
-    assign pw_413 = (pw_411 + w_412);
-    assign pw_414 = w_410[7:0];
-    assign pw_415 = (pw_413 == pw_414);
-    assign w_416 = 8'h00;
-    assign pw_417 = (pw_415 ? w_416 : pw_413);
-    assign pw_418 = {56'h00000000000000, pw_417[7:0]};
-    assign pv_419 = v7_lid_y;
-    assign w_420 = {32'h00000000, local_size[63:32]};
-    assign pw_421 = pv_419[7:0];
-    assign pw_422 = (pw_421 + w_412);
-    assign pw_423 = w_420[7:0];
-    assign pw_424 = (pw_422 == pw_423);
-    assign pw_425 = (pw_415 & pw_424);
-    assign pw_426 = (pw_415 ? pw_422 : pw_421);
-    assign pw_427 = (pw_425 ? w_416 : pw_426);
-    assign pw_428 = {56'h00000000000000, pw_427[7:0]};
-    assign pv_429 = v8_lid_z;
-    assign pw_430 = pv_429[7:0];
-    assign pw_431 = (pw_430 + w_412);
-    assign pw_432 = (pw_425 ? pw_431 : pw_430);
-    assign pw_433 = {56'h00000000000000, pw_432[7:0]};
+    assign pw_72 = $unsigned($signed(pw_66) * $signed(pq_71));
+    assign pw_73 = w_7[31:0];
+    assign pw_74 = w_8[31:0];
+    assign pw_75 = $unsigned($signed(pw_73) * $signed(pw_74));
+    assign pw_76 = pv_9[31:0];
+    assign pw_83 = (pq_79 + pq_82);
+    assign pw_84 = {32'h00000000, pw_83[31:0]};
+    assign pw_98 = (pq_88 + pq_97);
+    assign w_99 = 64'h0000000000000004;
+    assign pw_100 = $unsigned($signed(pw_98) * $signed(w_99));
+    assign pw_101 = (w_25 + pw_100);
+    assign pld_102 = base_ld_resp_data;
+    assign pw_103 = (pq_89 + pw_57);
+    assign pw_104 = (pw_103 + pw_38);
+    assign pw_105 = pw_104[7:0];
+    assign w_106 = 8'h03;
+    assign pw_107 = {6'h00, (pw_105[1:0] & 2'h3)};
+    assign pw_108 = {56'h00000000000000, pw_107[7:0]};
+    assign pw_110 = $unsigned($signed(pq_109) * $signed(w_99));
+    assign pw_111 = (w_23 + pw_110);
+    assign pwa_162 = (pq_161 >> 64'h0000000000000002);
+    assign prd_163 = obj0_lut_rdata[31:0];
+    assign pw_164 = (w_24 + pw_100);
+    assign pw_165 = (pw_73 << w_16);
+    assign w_166 = 32'h00000005;
+    assign pw_167 = (pw_73 << w_166);
+    assign pw_168 = (pw_165 + pw_167);
+    assign w_169 = 32'h00000006;
+    assign pw_170 = (pw_73 << w_169);
+    assign pw_171 = (pw_168 + pw_170);
+    assign pw_172 = w_12[31:0];
+    assign pw_173 = (pw_172 << w_11);
+    assign w_174 = 32'h00000003;
+    assign pw_175 = (pw_172 << w_174);
+    assign pw_176 = (pw_173 + pw_175);
+    assign pw_177 = (pw_171 + pw_176);
+    assign pw_178 = w_17[31:0];
+    assign pw_179 = (pw_177 + pw_178);
+    assign pw_236 = (pld_102 + pq_235);
+    assign pw_237 = (pw_236 + prd_163);
+    assign pw_238 = $unsigned($signed(pv_19) * $signed(w_22));
+    assign pw_243 = pq_242[31:0];
+    assign pw_296 = (pw_237 + pq_295);
+    assign pw_353 = $unsigned($signed(pw_296) * $signed(pq_352));
+    assign pw_357 = (pq_356 + w_11);
+    assign pv_405 = v6_lid_x;
+    assign w_406 = {32'h00000000, local_size[31:0]};
+    assign pw_407 = pv_405[7:0];
+    assign w_408 = 8'h01;
+    assign pw_409 = (pw_407 + w_408);
+    assign pw_410 = w_406[7:0];
+    assign pw_411 = (pw_409 == pw_410);
+    assign w_412 = 8'h00;
+    assign pw_413 = (pw_411 ? w_412 : pw_409);
+    assign pw_414 = {56'h00000000000000, pw_413[7:0]};
+    assign pv_415 = v7_lid_y;
+    assign w_416 = {32'h00000000, local_size[63:32]};
+    assign pw_417 = pv_415[7:0];
+    assign pw_418 = (pw_417 + w_408);
+    assign pw_419 = w_416[7:0];
+    assign pw_420 = (pw_418 == pw_419);
+    assign pw_421 = (pw_411 & pw_420);
+    assign pw_422 = (pw_411 ? pw_418 : pw_417);
+    assign pw_423 = (pw_421 ? w_412 : pw_422);
+    assign pw_424 = {56'h00000000000000, pw_423[7:0]};
+    assign pv_425 = v8_lid_z;
+    assign pw_426 = pv_425[7:0];
+    assign pw_427 = (pw_426 + w_408);
+    assign pw_428 = (pw_421 ? pw_427 : pw_426);
+    assign pw_429 = {56'h00000000000000, pw_428[7:0]};
     assign p0_stall = ((((p0_valid[12] && 1'h1) && (!base_ld_req_ready)) || ((p0_valid[56] && 1'h1) && (!base_ld_resp_valid))) || ((p0_valid[59] && 1'h1) && (!out_st_req_ready)));
-    assign w_434 = 64'h0000000000000000;
+    assign w_430 = 64'h0000000000000000;
 
     ohls_div #(
         .WIDTH(32),
@@ -690,9 +686,9 @@ module grid3d_datapath (
             if (((state == 16'h0003) && 1'h1)) p0_admit <= 1'h1;  // ndrange3d.cl:9:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) p0_go <= pw_5;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_5) && p0_en))) v6_lid_x <= pw_418;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_5) && p0_en))) v7_lid_y <= pw_428;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_5) && p0_en))) v8_lid_z <= pw_433;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_5) && p0_en))) v6_lid_x <= pw_414;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_5) && p0_en))) v7_lid_y <= pw_424;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_5) && p0_en))) v8_lid_z <= pw_429;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_27 <= pw_26;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_28 <= pq_27;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_29 <= pq_28;  // ndrange3d.cl:9:6
@@ -725,31 +721,49 @@ module grid3d_datapath (
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_69 <= pq_68;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_70 <= pq_69;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_71 <= pq_70;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_72 <= pq_71;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_73 <= pq_72;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_74 <= pq_73;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_75 <= pq_74;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_81 <= pw_79;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_77 <= pw_75;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_78 <= pq_77;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_79 <= pq_78;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_80 <= pw_76;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_81 <= pq_80;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_82 <= pq_81;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_83 <= pq_82;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_84 <= pw_80;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_85 <= pq_84;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_85 <= pw_72;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_86 <= pq_85;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_89 <= pw_76;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_87 <= pq_86;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_88 <= pq_87;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_89 <= pw_84;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_90 <= pq_89;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_91 <= pq_90;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_92 <= pq_91;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_93 <= pw_88;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_93 <= pq_92;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_94 <= pq_93;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_95 <= pq_94;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_96 <= pq_95;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_97 <= pq_96;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_98 <= pq_97;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_99 <= pq_98;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_100 <= pq_99;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_101 <= pq_100;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_114 <= pw_113;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_134 <= pw_133;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_109 <= pw_108;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_112 <= pw_111;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_113 <= pq_112;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_114 <= pq_113;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_115 <= pq_114;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_116 <= pq_115;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_117 <= pq_116;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_118 <= pq_117;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_119 <= pq_118;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_120 <= pq_119;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_121 <= pq_120;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_122 <= pq_121;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_123 <= pq_122;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_124 <= pq_123;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_125 <= pq_124;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_126 <= pq_125;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_127 <= pq_126;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_128 <= pq_127;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_129 <= pq_128;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_130 <= pq_129;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_131 <= pq_130;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_132 <= pq_131;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_133 <= pq_132;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_134 <= pq_133;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_135 <= pq_134;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_136 <= pq_135;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_137 <= pq_136;  // ndrange3d.cl:9:6
@@ -777,25 +791,7 @@ module grid3d_datapath (
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_159 <= pq_158;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_160 <= pq_159;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_161 <= pq_160;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_162 <= pq_161;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_163 <= pq_162;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_164 <= pq_163;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_165 <= pq_164;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_166 <= pq_165;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_167 <= pq_166;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_168 <= pq_167;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_169 <= pq_168;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_170 <= pq_169;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_171 <= pq_170;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_172 <= pq_171;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_173 <= pq_172;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_174 <= pq_173;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_175 <= pq_174;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_176 <= pq_175;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_177 <= pq_176;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_178 <= pq_177;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_179 <= pq_178;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_180 <= pq_179;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_180 <= pw_179;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_181 <= pq_180;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_182 <= pq_181;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_183 <= pq_182;  // ndrange3d.cl:9:6
@@ -805,7 +801,8 @@ module grid3d_datapath (
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_187 <= pq_186;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_188 <= pq_187;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_189 <= pq_188;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_191 <= prd_117;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_190 <= pq_189;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_191 <= pq_190;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_192 <= pq_191;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_193 <= pq_192;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_194 <= pq_193;  // ndrange3d.cl:9:6
@@ -850,16 +847,15 @@ module grid3d_datapath (
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_233 <= pq_232;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_234 <= pq_233;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_235 <= pq_234;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_236 <= pq_235;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_237 <= pq_236;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_238 <= pq_237;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_239 <= pq_238;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_239 <= pw_238;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_240 <= pq_239;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_243 <= pw_242;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_244 <= pq_243;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_241 <= pq_240;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_242 <= pq_241;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_244 <= pw_243;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_245 <= pq_244;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_246 <= pq_245;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_248 <= pw_247;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_247 <= pq_246;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_248 <= pq_247;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_249 <= pq_248;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_250 <= pq_249;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_251 <= pq_250;  // ndrange3d.cl:9:6
@@ -907,11 +903,11 @@ module grid3d_datapath (
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_293 <= pq_292;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_294 <= pq_293;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_295 <= pq_294;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_296 <= pq_295;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_297 <= pq_296;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_297 <= pw_74;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_298 <= pq_297;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_299 <= pq_298;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_301 <= pw_78;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_300 <= pq_299;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_301 <= pq_300;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_302 <= pq_301;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_303 <= pq_302;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_304 <= pq_303;  // ndrange3d.cl:9:6
@@ -963,14 +959,14 @@ module grid3d_datapath (
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_350 <= pq_349;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_351 <= pq_350;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_352 <= pq_351;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_353 <= pq_352;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_354 <= pq_353;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_354 <= pw_353;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_355 <= pq_354;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_356 <= pq_355;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_358 <= pw_357;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_358 <= pw_164;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_359 <= pq_358;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_360 <= pq_359;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_362 <= pw_118;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_361 <= pq_360;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_362 <= pq_361;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_363 <= pq_362;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_364 <= pq_363;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_365 <= pq_364;  // ndrange3d.cl:9:6
@@ -1013,10 +1009,6 @@ module grid3d_datapath (
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_402 <= pq_401;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_403 <= pq_402;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_404 <= pq_403;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_405 <= pq_404;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_406 <= pq_405;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_407 <= pq_406;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_408 <= pq_407;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) p0_valid <= {p0_valid[102], p0_valid[101], p0_valid[100], p0_valid[99], p0_valid[98], p0_valid[97], p0_valid[96], p0_valid[95], p0_valid[94], p0_valid[93], p0_valid[92], p0_valid[91], p0_valid[90], p0_valid[89], p0_valid[88], p0_valid[87], p0_valid[86], p0_valid[85], p0_valid[84], p0_valid[83], p0_valid[82], p0_valid[81], p0_valid[80], p0_valid[79], p0_valid[78], p0_valid[77], p0_valid[76], p0_valid[75], p0_valid[74], p0_valid[73], p0_valid[72], p0_valid[71], p0_valid[70], p0_valid[69], p0_valid[68], p0_valid[67], p0_valid[66], p0_valid[65], p0_valid[64], p0_valid[63], p0_valid[62], p0_valid[61], p0_valid[60], p0_valid[59], p0_valid[58], p0_valid[57], p0_valid[56], p0_valid[55], p0_valid[54], p0_valid[53], p0_valid[52], p0_valid[51], p0_valid[50], p0_valid[49], p0_valid[48], p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_5), (p0_admit && ((!(p0_valid[0] && (!pw_5))) || ((p0_valid[0] && (!pw_5)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))};  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_5))) || ((p0_valid[0] && (!pw_5)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))));  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_5)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));  // ndrange3d.cl:9:6
@@ -1030,9 +1022,9 @@ module grid3d_datapath (
             if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_5)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) v8_lid_z <= 64'h0000000000000000;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && ((((!p0_admit) && (p0_valid == 104'h00000000000000000000000000)) && base_ld_idle) && out_st_idle))) state <= 16'h0001;  // ndrange3d.cl:9:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v6_lid_x <= w_434;
-            if ((state == 16'h0006)) v7_lid_y <= w_434;
-            if ((state == 16'h0006)) v8_lid_z <= w_434;
+            if ((state == 16'h0006)) v6_lid_x <= w_430;
+            if ((state == 16'h0006)) v7_lid_y <= w_430;
+            if ((state == 16'h0006)) v8_lid_z <= w_430;
             if ((state == 16'h0006)) state <= 16'h0003;
             if ((state == 16'h0007)) state <= 16'h0006;
             if ((state == 16'h0008)) state <= 16'h0007;
@@ -1050,17 +1042,17 @@ module grid3d_datapath (
         end
     end
     assign out_st_req_valid = ((p0_valid[59] && 1'h1) && p0_en);
-    assign out_st_req_addr = (p0_valid[59] ? pq_408[31:0] : 32'h00000000);
-    assign out_st_req_data = (p0_valid[59] ? pw_361 : 32'h00000000);
+    assign out_st_req_addr = (p0_valid[59] ? pq_404[31:0] : 32'h00000000);
+    assign out_st_req_data = (p0_valid[59] ? pw_357 : 32'h00000000);
     assign base_ld_req_valid = ((p0_valid[12] && 1'h1) && p0_en);
-    assign base_ld_req_addr = (p0_valid[12] ? pw_105[31:0] : 32'h00000000);
+    assign base_ld_req_addr = (p0_valid[12] ? pw_101[31:0] : 32'h00000000);
     assign base_ld_resp_ready = ((p0_valid[56] && 1'h1) && p0_en);
     assign base_ld_flush = (state == 16'h0003);
     assign obj0_lut_we = ((((state == 16'h0007) || (state == 16'h0008)) || (state == 16'h0009)) || (state == 16'h000a));
     assign obj0_lut_waddr = ((state == 16'h0007) ? 2'h3 : ((state == 16'h0008) ? 2'h2 : ((state == 16'h0009) ? 2'h1 : ((state == 16'h000a) ? 2'h0 : 2'h0))));
     assign obj0_lut_wdata = ((state == 16'h0007) ? 32'h00000001 : ((state == 16'h0008) ? 32'h00000004 : ((state == 16'h0009) ? 32'h00000001 : ((state == 16'h000a) ? 32'h00000003 : 32'h00000000))));
-    assign obj0_lut_re = ((p0_valid[5] && 1'h1) && p0_en);
-    assign obj0_lut_raddr = (((p0_valid[5] && 1'h1) && p0_en) ? pwa_116[1:0] : 2'h0);
+    assign obj0_lut_re = ((p0_valid[55] && 1'h1) && p0_en);
+    assign obj0_lut_raddr = (((p0_valid[55] && 1'h1) && p0_en) ? pwa_162[1:0] : 2'h0);
     assign div_dividend = ((state == 16'h000b) ? global_size[31:0] : ((state == 16'h000c) ? global_size[63:32] : ((state == 16'h000d) ? global_size[95:64] : 32'h00000000)));
     assign div_divisor = ((state == 16'h000b) ? local_size[31:0] : ((state == 16'h000c) ? local_size[63:32] : ((state == 16'h000d) ? local_size[95:64] : 32'h00000000)));
     assign div_in_valid = (((state == 16'h000b) || (state == 16'h000c)) || (state == 16'h000d));
@@ -1086,7 +1078,7 @@ module grid3d_datapath (
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, ngroups_2[31:0], v0_x[63:0], v1_y[63:0], v2_z[63:0], v3_idx[63:0], v4_cell[63:0], v5_w[31:0], v9_lid_linear[63:0], pv_1[63:8], w_2[63:8], p0_go, w_6[31:0], w_7[63:32], pv_9[63:32], w_10[63:0], pv_14[63:32],
-        w_15[63:0], w_20[63:0], pq_30[63:32], pq_49[63:32], pw_105[63:32], pw_108[63:8], pw_109[7:2], w_110[7:0], pwa_116[63:2], pq_246[63:32], pq_408[63:32], pv_409[63:8], w_410[63:8], pv_419[63:8], w_420[63:8], pv_429[63:8],
+        w_15[63:0], w_20[63:0], pq_30[63:32], pq_49[63:32], pw_101[63:32], pw_104[63:8], pw_105[7:2], w_106[7:0], pwa_162[63:2], pq_242[63:32], pq_404[63:32], pv_405[63:8], w_406[63:8], pv_415[63:8], w_416[63:8], pv_425[63:8],
         div_remainder[31:0]};
 endmodule
 `default_nettype wire

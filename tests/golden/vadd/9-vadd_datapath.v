@@ -76,27 +76,27 @@ module vadd_datapath (
     wire        go_24;
     wire        p0u0_fp_add_valid;
     wire [31:0] p0u0_fp_add_result;
-    reg  [31:0] pd_25;
-    reg  [31:0] pd_26;
-    reg  [31:0] pd_27;
-    reg  [31:0] pd_28;
-    reg  [31:0] pd_29;
-    reg  [31:0] pd_30;
-    reg  [31:0] pd_31;
-    reg  [31:0] pd_32;
-    reg  [31:0] pd_33;
-    reg  [31:0] pd_34;
-    reg  [31:0] pd_35;
-    reg  [31:0] pd_36;
-    wire [31:0] fnan_37;
-    wire [31:0] pw_38;  // vadd.cl:6:12
-    wire [63:0] pw_39;  // vadd.cl:6:5
-    reg  [63:0] pq_89;  // vadd.cl:6:5
-    wire [63:0] pv_90;  // vadd.cl:3:6
-    wire [7:0]  pw_91;  // vadd.cl:3:6
-    wire [7:0]  w_92;  // vadd.cl:3:6
-    wire [7:0]  pw_93;  // vadd.cl:3:6
-    wire [63:0] pw_94;  // vadd.cl:3:6
+    wire [31:0] fnan_25;
+    wire [32:0] fov_26;
+    reg  [32:0] pd_27;
+    reg  [32:0] pd_28;
+    reg  [32:0] pd_29;
+    reg  [32:0] pd_30;
+    reg  [32:0] pd_31;
+    reg  [32:0] pd_32;
+    wire [31:0] pw_33;  // vadd.cl:6:12
+    wire [63:0] pw_34;  // vadd.cl:6:5
+    reg  [63:0] pq_84;  // vadd.cl:6:5
+    wire [63:0] pv_85;  // vadd.cl:3:6
+    wire [7:0]  pw_86;  // vadd.cl:3:6
+    wire [7:0]  w_87;  // vadd.cl:3:6
+    wire [7:0]  pw_88;  // vadd.cl:3:6
+    wire [63:0] pw_89;  // vadd.cl:3:6
+    reg  [63:0] pq_35;  // vadd.cl:6:5
+    reg  [63:0] pq_36;  // vadd.cl:6:5
+    reg  [63:0] pq_37;  // vadd.cl:6:5
+    reg  [63:0] pq_38;  // vadd.cl:6:5
+    reg  [63:0] pq_39;  // vadd.cl:6:5
     reg  [63:0] pq_40;  // vadd.cl:6:5
     reg  [63:0] pq_41;  // vadd.cl:6:5
     reg  [63:0] pq_42;  // vadd.cl:6:5
@@ -141,12 +141,7 @@ module vadd_datapath (
     reg  [63:0] pq_81;  // vadd.cl:6:5
     reg  [63:0] pq_82;  // vadd.cl:6:5
     reg  [63:0] pq_83;  // vadd.cl:6:5
-    reg  [63:0] pq_84;  // vadd.cl:6:5
-    reg  [63:0] pq_85;  // vadd.cl:6:5
-    reg  [63:0] pq_86;  // vadd.cl:6:5
-    reg  [63:0] pq_87;  // vadd.cl:6:5
-    reg  [63:0] pq_88;  // vadd.cl:6:5
-    wire [63:0] w_95;  // vadd.cl:3:6
+    wire [63:0] w_90;  // vadd.cl:3:6
     reg  [7:0]  launch_err;
     reg         done_q;
     reg  [31:0] perf_l0_cycles;
@@ -194,16 +189,17 @@ module vadd_datapath (
         .out_valid(p0u0_fp_add_valid),
         .result(p0u0_fp_add_result)
     );
-    assign fnan_37 = p0u0_fp_add_result;
-    assign pw_38 = (((&pd_30[30:23]) && (!(pd_30[22:0] == 23'h000000))) ? (pd_30 | 32'h00400000) : (((&pd_36[30:23]) && (!(pd_36[22:0] == 23'h000000))) ? (pd_36 | 32'h00400000) : (((((&pd_30[30:23]) && (pd_30[22:0] == 23'h000000)) && ((&pd_36[30:23]) && (pd_36[22:0] == 23'h000000))) && (!(pd_30[31] == pd_36[31]))) ? 32'hffc00000 : fnan_37)));
-    assign pw_39 = (w_9 + pw_18);
-    assign pv_90 = v1_lid_x;
-    assign pw_91 = pv_90[7:0];
-    assign w_92 = 8'h01;
-    assign pw_93 = (pw_91 + w_92);
-    assign pw_94 = {56'h00000000000000, pw_93[7:0]};
+    assign fnan_25 = p0u0_fp_add_result;
+    assign fov_26 = {((((&pld_20[30:23]) && (!(pld_20[22:0] == 23'h000000))) || ((&pld_23[30:23]) && (!(pld_23[22:0] == 23'h000000)))) || ((((&pld_20[30:23]) && (pld_20[22:0] == 23'h000000)) && ((&pld_23[30:23]) && (pld_23[22:0] == 23'h000000))) && (!(pld_20[31] == pld_23[31])))), (((&pld_20[30:23]) && (!(pld_20[22:0] == 23'h000000))) ? (pld_20 | 32'h00400000) : (((&pld_23[30:23]) && (!(pld_23[22:0] == 23'h000000))) ? (pld_23 | 32'h00400000) : (((((&pld_20[30:23]) && (pld_20[22:0] == 23'h000000)) && ((&pld_23[30:23]) && (pld_23[22:0] == 23'h000000))) && (!(pld_20[31] == pld_23[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_33 = (pd_32[32] ? pd_32[31:0] : fnan_25);
+    assign pw_34 = (w_9 + pw_18);
+    assign pv_85 = v1_lid_x;
+    assign pw_86 = pv_85[7:0];
+    assign w_87 = 8'h01;
+    assign pw_88 = (pw_86 + w_87);
+    assign pw_89 = {56'h00000000000000, pw_88[7:0]};
     assign p0_stall = (((((((p0_valid[0] && 1'h1) && pw_4) && (!a_ld_req_ready)) || ((p0_valid[44] && 1'h1) && (!a_ld_resp_valid))) || (((p0_valid[0] && 1'h1) && pw_4) && (!b_ld_req_ready))) || ((p0_valid[44] && 1'h1) && (!b_ld_resp_valid))) || ((p0_valid[50] && 1'h1) && (!c_st_req_ready)));
-    assign w_95 = 64'h0000000000000000;
+    assign w_90 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -238,20 +234,19 @@ module vadd_datapath (
             if (((state == 16'h0003) && 1'h1)) p0_admit <= 1'h1;  // vadd.cl:3:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // vadd.cl:3:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) p0_go <= pw_4;  // vadd.cl:3:6
-            if (((state == 16'h0004) && p0_en)) pd_25 <= pld_20;  // vadd.cl:3:6
-            if (((state == 16'h0004) && p0_en)) pd_26 <= pd_25;  // vadd.cl:3:6
-            if (((state == 16'h0004) && p0_en)) pd_27 <= pd_26;  // vadd.cl:3:6
+            if (((state == 16'h0004) && p0_en)) pd_27 <= fov_26;  // vadd.cl:3:6
             if (((state == 16'h0004) && p0_en)) pd_28 <= pd_27;  // vadd.cl:3:6
             if (((state == 16'h0004) && p0_en)) pd_29 <= pd_28;  // vadd.cl:3:6
             if (((state == 16'h0004) && p0_en)) pd_30 <= pd_29;  // vadd.cl:3:6
-            if (((state == 16'h0004) && p0_en)) pd_31 <= pld_23;  // vadd.cl:3:6
+            if (((state == 16'h0004) && p0_en)) pd_31 <= pd_30;  // vadd.cl:3:6
             if (((state == 16'h0004) && p0_en)) pd_32 <= pd_31;  // vadd.cl:3:6
-            if (((state == 16'h0004) && p0_en)) pd_33 <= pd_32;  // vadd.cl:3:6
-            if (((state == 16'h0004) && p0_en)) pd_34 <= pd_33;  // vadd.cl:3:6
-            if (((state == 16'h0004) && p0_en)) pd_35 <= pd_34;  // vadd.cl:3:6
-            if (((state == 16'h0004) && p0_en)) pd_36 <= pd_35;  // vadd.cl:3:6
-            if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_4) && p0_en))) v1_lid_x <= pw_94;  // vadd.cl:3:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_40 <= pw_39;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_4) && p0_en))) v1_lid_x <= pw_89;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_35 <= pw_34;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_36 <= pq_35;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_37 <= pq_36;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_38 <= pq_37;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_39 <= pq_38;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_40 <= pq_39;  // vadd.cl:3:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_41 <= pq_40;  // vadd.cl:3:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_42 <= pq_41;  // vadd.cl:3:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_43 <= pq_42;  // vadd.cl:3:6
@@ -296,11 +291,6 @@ module vadd_datapath (
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_82 <= pq_81;  // vadd.cl:3:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_83 <= pq_82;  // vadd.cl:3:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_84 <= pq_83;  // vadd.cl:3:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_85 <= pq_84;  // vadd.cl:3:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_86 <= pq_85;  // vadd.cl:3:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_87 <= pq_86;  // vadd.cl:3:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_88 <= pq_87;  // vadd.cl:3:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_89 <= pq_88;  // vadd.cl:3:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) p0_valid <= {p0_valid[93], p0_valid[92], p0_valid[91], p0_valid[90], p0_valid[89], p0_valid[88], p0_valid[87], p0_valid[86], p0_valid[85], p0_valid[84], p0_valid[83], p0_valid[82], p0_valid[81], p0_valid[80], p0_valid[79], p0_valid[78], p0_valid[77], p0_valid[76], p0_valid[75], p0_valid[74], p0_valid[73], p0_valid[72], p0_valid[71], p0_valid[70], p0_valid[69], p0_valid[68], p0_valid[67], p0_valid[66], p0_valid[65], p0_valid[64], p0_valid[63], p0_valid[62], p0_valid[61], p0_valid[60], p0_valid[59], p0_valid[58], p0_valid[57], p0_valid[56], p0_valid[55], p0_valid[54], p0_valid[53], p0_valid[52], p0_valid[51], p0_valid[50], p0_valid[49], p0_valid[48], p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_4), (p0_admit && ((!(p0_valid[0] && (!pw_4))) || ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))};  // vadd.cl:3:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_4))) || ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))));  // vadd.cl:3:6
             if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));  // vadd.cl:3:6
@@ -312,7 +302,7 @@ module vadd_datapath (
             if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) v1_lid_x <= 64'h0000000000000000;  // vadd.cl:3:6
             if (((state == 16'h0004) && (((((!p0_admit) && (p0_valid == 95'h000000000000000000000000)) && a_ld_idle) && b_ld_idle) && c_st_idle))) state <= 16'h0001;  // vadd.cl:3:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v1_lid_x <= w_95;
+            if ((state == 16'h0006)) v1_lid_x <= w_90;
             if ((state == 16'h0006)) state <= 16'h0003;
             if (((state == 16'h0007) && ((((1'h0 || (local_size[31:0] != 32'h00000040)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000003f) != 32'h00000000)) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000040)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0007)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000040)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000003f) != 32'h00000000)) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0006);
@@ -327,8 +317,8 @@ module vadd_datapath (
     assign b_ld_resp_ready = ((p0_valid[44] && 1'h1) && p0_en);
     assign b_ld_flush = (state == 16'h0003);
     assign c_st_req_valid = ((p0_valid[50] && 1'h1) && p0_en);
-    assign c_st_req_addr = (p0_valid[50] ? pq_89[31:0] : 32'h00000000);
-    assign c_st_req_data = (p0_valid[50] ? pw_38 : 32'h00000000);
+    assign c_st_req_addr = (p0_valid[50] ? pq_84[31:0] : 32'h00000000);
+    assign c_st_req_data = (p0_valid[50] ? pw_33 : 32'h00000000);
 
     always @(posedge clk) begin
         if (rst) begin
@@ -350,6 +340,6 @@ module vadd_datapath (
     assign counters = {perf_l0_iterations, perf_l0_admitted, perf_l0_issue_stall, perf_l0_stall, perf_l0_issue, perf_l0_cycles};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, v0_i[63:0], v2_lid_linear[63:0], pv_1[63:8], p0_go, w_5[31:0], w_6[63:32], pv_7[63:32], w_8[63:0], pw_19[63:32], pw_22[63:32], p0u0_fp_add_valid, pq_89[63:32], pv_90[63:8]};
+    wire ohls_unused = &{1'b0, v0_i[63:0], v2_lid_linear[63:0], pv_1[63:8], p0_go, w_5[31:0], w_6[63:32], pv_7[63:32], w_8[63:0], pw_19[63:32], pw_22[63:32], p0u0_fp_add_valid, pq_84[63:32], pv_85[63:8]};
 endmodule
 `default_nettype wire
