@@ -230,9 +230,10 @@ impl Gen<'_> {
         )
     }
 
-    /// The NaN `interp::float_fns::fma_f32` gives, else the unit's result `r`: the unit
-    /// returns the canonical +NaN, the interpreter the x86 one: a NaN operand (a, then b,
-    /// then c) quieted, or the negative default NaN for inf * 0 and inf - inf.
+    /// Where `interp::float_fns::fma_f32`'s NaN differs from the unit's, as rules for
+    /// `nan_override` on lane `i`: the unit returns the canonical +NaN, the interpreter the
+    /// x86 one: a NaN operand (a, then b, then c) quieted, or the negative default NaN for
+    /// inf * 0 and inf - inf.
     fn fma_nan(&mut self, args: &[Arg], i: u32) -> Vec<(Expr, Expr)> {
         let [a, b, c] = [0, 1, 2].map(|k| self.held(args[k].at(i), 32));
         let quiet = |x: NetId| Expr::bin(BinOp::Or, Expr::Net(x), Expr::lit(32, 1 << 22));
@@ -267,9 +268,9 @@ impl Gen<'_> {
         ]
     }
 
-    /// The NaN the interpreter's f64 `sqrt` gives, else the unit's result `r`: a NaN input
-    /// quieted, the negative default NaN for a negative input below -0 (the unit returns
-    /// the canonical +NaN for both).
+    /// The NaN the interpreter's f64 `sqrt` gives, as rules for `nan_override` on lane
+    /// `i`: a NaN input quieted, the negative default NaN for a negative input below -0
+    /// (the unit returns the canonical +NaN for both).
     fn sqrt_nan(&mut self, a: Arg, i: u32) -> Vec<(Expr, Expr)> {
         let x = self.held(a.at(i), 32);
         let below_zero = Expr::land(
