@@ -35,6 +35,13 @@ use cost::BlockCosts;
 use loops::LoopShape;
 use mii::{Iteration, MemDeps};
 
+/// Register bits of a pipelined loop's values, as placed and as soon as possible.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RegisterBits {
+    pub placed: u64,
+    pub asap: u64,
+}
+
 /// One loop, as `report.json` and the cycles benchmark show it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LoopReport {
@@ -107,6 +114,11 @@ pub struct LoopReport {
     /// Cycles from an iteration's start to its end in the loop's modulo schedule (the
     /// pipeline's fill and drain), when it has one.
     pub pipeline_depth: Option<u32>,
+    /// Bits the pipeline's register chains hold for the values of one iteration (the
+    /// lifetime placement's model, `schedule::sink`): as scheduled, and as soon as
+    /// possible (before the placement).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub register_bits: Option<RegisterBits>,
     /// Bytes one iteration moves through global memory (its unguarded and guarded loads
     /// and stores of buffers): over the board's memory port, a bound on the II no
     /// pipeline beats (`global_bytes / port bytes per cycle`).
@@ -372,6 +384,11 @@ impl<'a> Analysis<'a> {
                 ii_reason: reason,
                 depth: c.depth,
                 pipeline_depth: p.pipelines.loops.get(&s.id).map(|m| m.depth),
+                register_bits: p
+                    .pipelines
+                    .held
+                    .get(&s.id)
+                    .map(|&(asap, placed)| RegisterBits { placed, asap }),
                 global_bytes: global_bytes(g, s),
                 fsm_states: c.states,
                 fsm_cycles_per_iteration: c.fsm_cycles,

@@ -570,3 +570,32 @@ fn a_conditional_first_write_is_a_carried_read_the_schedule_keeps_within_one_ii(
     let l = source_loop(&r);
     assert!(l.pipelined, "{l:?}");
 }
+
+/// An unrolled inner product over a local tile (matmul_tiled's): as soon as possible,
+/// all eight loads start together and their values ride to the links of the multiply-add
+/// chain; the lifetime placement starts each load next to its link, and the loop
+/// reports both counts.
+#[test]
+fn an_unrolled_tile_product_reports_the_register_bits_its_placement_saves() {
+    let src = "__kernel __attribute__((reqd_work_group_size(8, 8, 1)))
+void k(__global const float *A, __global float *C) {
+    __local float T[8][8];
+    int tx = get_local_id(0), ty = get_local_id(1);
+    T[ty][tx] = A[get_global_id(1) * 8 + tx];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float acc = 0.0f;
+    __attribute__((opencl_unroll_hint))
+    for (int j = 0; j < 8; j++)
+        acc = fma(T[ty][j], T[j][tx], acc);
+    C[get_global_id(1) * 8 + tx] = acc;
+}";
+    let r = run(src, &sim());
+    let bits: Vec<RegisterBits> = r.iter().filter_map(|l| l.register_bits).collect();
+    assert!(!bits.is_empty(), "no pipelined loop: {r:?}");
+    assert!(bits.iter().all(|b| b.placed <= b.asap), "{bits:?}");
+    let product = bits.iter().max_by_key(|b| b.asap).expect("a loop");
+    assert!(
+        product.placed * 4 < product.asap * 3,
+        "the placement should save a quarter of the product loop's bits: {bits:?}"
+    );
+}

@@ -229,13 +229,16 @@ fn loop_analysis(p: &mut String, loops: &[LoopReport], ir: Option<&Kernel>, sm: 
 fn built(l: &LoopReport) -> String {
     match (l.pipelined, l.scheduled_ii) {
         (true, Some(ii)) => format!(
-            "pipelined, II {ii}, depth {}{}",
+            "pipelined, II {ii}, depth {}{}{}",
             l.pipeline_depth.map_or(l.depth, u64::from),
             if l.cross_group {
                 ", across work-groups"
             } else {
                 ""
-            }
+            },
+            l.register_bits
+                .map(|b| format!(", {} register bits", b.placed))
+                .unwrap_or_default()
         ),
         _ => format!(
             "state machine, {} cycles/iteration ({} states): {}",
