@@ -1,5 +1,5 @@
 //! The opt stage measured by Yosys: per conformance kernel, `ocl-hls build --board de10`
-//! with the stage on and with `--no-opt`, the ALMs and DSPs Yosys estimates for each,
+//! with the stage on and with `--no-opt`, the ALMs, DSPs and flip-flops Yosys estimates for each,
 //! the change, and the stage's own time (from `--explain-rewrites`), as a Markdown table
 //! with the geometric mean of the ALM ratio.
 //!
@@ -46,6 +46,8 @@ fn binary() -> Result<PathBuf, String> {
 struct Measured {
     alms: u64,
     dsps: u64,
+    /// Flip-flops (registers).
+    ffs: u64,
     /// The opt stage's milliseconds summed over the file's kernels (0 with `--no-opt`).
     opt_ms: f64,
 }
@@ -72,7 +74,7 @@ enum Scope {
 }
 
 /// ALMs and DSP blocks of every kernel's datapath module in `out` (a build's folder).
-fn synth_datapaths(out: &Path, report: &Value) -> Result<(u64, u64), String> {
+fn synth_datapaths(out: &Path, report: &Value) -> Result<(u64, u64, u64), String> {
     use ocl_hls::estimate::{cells::Library, yosys, CoreSource};
     use rtl_templates::area::MistralCells;
     let rtl = out.join("rtl");
@@ -91,7 +93,7 @@ fn synth_datapaths(out: &Path, report: &Value) -> Result<(u64, u64), String> {
             ));
         }
     }
-    let (mut alms, mut dsps) = (0, 0);
+    let (mut alms, mut dsps, mut ffs) = (0, 0, 0);
     for k in report["kernels"]
         .as_array()
         .ok_or("no kernels in report.json")?
@@ -124,8 +126,9 @@ fn synth_datapaths(out: &Path, report: &Value) -> Result<(u64, u64), String> {
         let m = MistralCells::from_counts(&got.cells);
         alms += m.alms();
         dsps += m.dsp_blocks();
+        ffs += m.ff;
     }
-    Ok((alms, dsps))
+    Ok((alms, dsps, ffs))
 }
 
 fn build(bin: &Path, cl: &Path, opt: bool, tag: &str, scope: Scope) -> Result<Measured, String> {
@@ -169,8 +172,13 @@ fn build(bin: &Path, cl: &Path, opt: bool, tag: &str, scope: Scope) -> Result<Me
     if scope == Scope::Datapath {
         let got = synth_datapaths(&out, &v);
         let _ = std::fs::remove_dir_all(&out);
-        let (alms, dsps) = got?;
-        return Ok(Measured { alms, dsps, opt_ms });
+        let (alms, dsps, ffs) = got?;
+        return Ok(Measured {
+            alms,
+            dsps,
+            ffs,
+            opt_ms,
+        });
     }
     let _ = std::fs::remove_dir_all(&out);
     let e = &v["estimates"];
@@ -181,6 +189,7 @@ fn build(bin: &Path, cl: &Path, opt: bool, tag: &str, scope: Scope) -> Result<Me
     Ok(Measured {
         alms: used("logic"),
         dsps: used("dsps"),
+        ffs: used("registers"),
         opt_ms,
     })
 }
@@ -226,15 +235,17 @@ fn main() -> ExitCode {
         Some(_) => {
             println!(
                 "| kernel | ALMs off | ALMs on before | ALMs on | change before | change | \
-                 DSPs off | DSPs on before | DSPs on | opt stage (ms) |"
+                 DSPs off | DSPs on before | DSPs on | FFs off | FFs on before | FFs on | \
+                 opt stage (ms) |"
             );
-            println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+            println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         }
         None => {
             println!(
-                "| kernel | ALMs off | ALMs on | ALMs change | DSPs off | DSPs on | opt stage (ms) |"
+                "| kernel | ALMs off | ALMs on | ALMs change | DSPs off | DSPs on | FFs off | FFs on \
+                 | opt stage (ms) |"
             );
-            println!("|---|---:|---:|---:|---:|---:|---:|");
+            println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
         }
     }
     let pct = |on: u64, off: u64| (on as f64 / off.max(1) as f64 - 1.0) * 100.0;
@@ -269,7 +280,8 @@ fn main() -> ExitCode {
             Some(Ok(was)) => {
                 logs_before += (was.alms as f64 / off.alms.max(1) as f64).ln();
                 println!(
-                    "| {name} | {} | {} | {} | {:+.1}% | {:+.1}% | {} | {} | {} | {:.1} |",
+                    "| {name} | {} | {} | {} | {:+.1}% | {:+.1}% | {} | {} | {} | {} | {} | {} | \
+                     {:.1} |",
                     off.alms,
                     was.alms,
                     on.alms,
@@ -278,17 +290,22 @@ fn main() -> ExitCode {
                     off.dsps,
                     was.dsps,
                     on.dsps,
+                    off.ffs,
+                    was.ffs,
+                    on.ffs,
                     on.opt_ms
                 );
             }
             Some(Err(e)) => println!("| {name} | {} | {e} | {} | | | | | | |", off.alms, on.alms),
             None => println!(
-                "| {name} | {} | {} | {:+.1}% | {} | {} | {:.1} |",
+                "| {name} | {} | {} | {:+.1}% | {} | {} | {} | {} | {:.1} |",
                 off.alms,
                 on.alms,
                 pct(on.alms, off.alms),
                 off.dsps,
                 on.dsps,
+                off.ffs,
+                on.ffs,
                 on.opt_ms
             ),
         }
