@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use std::hash::Hash;
 
 use crate::board::Limits;
+use crate::ir::{BlockId, Kernel, OpId, OpKind};
 
 use super::list::{capacity, EPS_NS};
 use super::loop_graph::{DepKind, LoopGraph};
@@ -377,4 +378,118 @@ impl<'a, K: Copy + Eq + Hash> Placer<'a, K> {
         }
         moved
     }
+}
+
+/// The bits of integer op `o` below which the netlist has no constant zeros: a zero
+/// extension keeps its operand's, a mask with a constant its constant's.
+fn kept_bits(b: &crate::ir::Block, o: OpId) -> u32 {
+    use crate::ir::{BinOp, Conv};
+    let op = b.op(o);
+    let width = op.ty.as_ref().map_or(0, |t| t.bits());
+    let args = b.operands(o);
+    let narrower = match &op.kind {
+        OpKind::Conv(Conv::Int {
+            from_signed: false,
+            sat: false,
+            ..
+        }) => args.first().map(|&a| kept_bits(b, a)),
+        OpKind::Binary(BinOp::And) => args
+            .iter()
+            .filter_map(|&a| match &b.op(a).kind {
+                OpKind::Const(lanes) if lanes.len() == 1 => Some(64 - lanes[0].leading_zeros()),
+                _ => None,
+            })
+            .min(),
+        OpKind::Const(lanes) if lanes.len() == 1 => Some(64 - lanes[0].leading_zeros()),
+        _ => None,
+    };
+    narrower.map_or(width, |n| n.min(width))
+}
+
+/// Which ops of loop body `g` the lifetime placement may move, and the bits each value
+/// holds: pure operations and loads of on-chip memories move (not a wide load's members,
+/// which ride with their issuer, nor the exit test); constants, arguments, work-item
+/// values and variables the loop never writes cost no registers.
+pub(super) fn movable(
+    k: &Kernel,
+    g: &LoopGraph<(BlockId, OpId)>,
+    exit: Option<usize>,
+    wide: &crate::memory::widen::WideAccesses,
+) -> Vec<Movable> {
+    use crate::frontend::types::AddrSpace;
+    use crate::ir::{Base, Ty};
+    let op = |i: usize| {
+        let (b, o) = g.nodes[i].key;
+        k.block(b).op(o)
+    };
+    let largest = k.objects.iter().map(|o| o.size).max().unwrap_or(1);
+    let on_chip = 64 - largest.leading_zeros();
+    let written: std::collections::HashSet<crate::ir::VarId> = (0..g.nodes.len())
+        .filter_map(|i| match op(i).kind {
+            OpKind::WriteVar(v) => Some(v),
+            _ => None,
+        })
+        .collect();
+    (0..g.nodes.len())
+        .map(|i| {
+            let o = op(i);
+            let moves = Some(i) != exit
+                && match &o.kind {
+                    OpKind::Unary(_)
+                    | OpKind::Binary(_)
+                    | OpKind::Cmp(_)
+                    | OpKind::Select
+                    | OpKind::Conv(_)
+                    | OpKind::Bitcast
+                    | OpKind::Extract(_)
+                    | OpKind::Insert(_)
+                    | OpKind::Shuffle(_)
+                    | OpKind::Splat
+                    | OpKind::Build
+                    | OpKind::PtrAdd
+                    | OpKind::PtrDiff => true,
+                    OpKind::Load {
+                        base: Some(Base::Object(_)),
+                        ..
+                    } => wide.group(g.nodes[i].key).is_none(),
+                    _ => false,
+                };
+            let free = match &o.kind {
+                OpKind::Const(_)
+                | OpKind::Param(_)
+                | OpKind::ObjectAddr(_)
+                | OpKind::WorkItem(_) => true,
+                OpKind::ReadVar(v) => !written.contains(v),
+                _ => false,
+            };
+            // What synthesis keeps of a value: addresses are 32 bits on the boards' buses
+            // and as wide as the largest object on chip; integers without the high bits
+            // the netlist itself makes zero (the launch bounds the opt stage knows are not
+            // in the netlist: what it could narrow by them it has narrowed).
+            let bits = match &o.ty {
+                _ if free => 0,
+                Some(Ty::Ptr(AddrSpace::Local | AddrSpace::Private)) => on_chip,
+                Some(t) if t.is_ptr() => 32,
+                Some(Ty::I(_)) => {
+                    let key = g.nodes[i].key;
+                    kept_bits(k.block(key.0), key.1)
+                }
+                Some(t) => t.bits(),
+                None => 0,
+            };
+            // A wide access's member that rides along never reads its own address.
+            let key = g.nodes[i].key;
+            let unread = if wide.rides_along(key) {
+                let a = k.block(key.0).operands(key.1).first().copied();
+                a.and_then(|a| g.nodes.iter().position(|n| n.key == (key.0, a)))
+            } else {
+                None
+            };
+            Movable {
+                moves,
+                bits,
+                unread,
+            }
+        })
+        .collect()
 }
