@@ -28,6 +28,7 @@ mod pipe;
 mod sched;
 
 pub use pipe::PipeFacts;
+pub(crate) use pipe::{DELAY_RAM_MIN_BITS, DELAY_RAM_MIN_DEPTH};
 
 use std::collections::HashMap;
 

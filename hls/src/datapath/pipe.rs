@@ -73,10 +73,10 @@ struct Val {
 /// cost (two pointers, their incrementers, the output register: ~30 ALMs) is added:
 /// integer_ops' 17 lines of 16-19 positions took it from 10,712 to 11,257 ALMs with the
 /// opt stage on. Runs as long as a memory latency are what the lines are for.
-const DELAY_RAM_MIN_DEPTH: usize = 64;
+pub(crate) const DELAY_RAM_MIN_DEPTH: usize = 64;
 /// ... and at least this many bits in all: the pointers cost the same for a 1-bit flag,
 /// where they are worth about as much as the flip-flops they replace.
-const DELAY_RAM_MIN_BITS: usize = 256;
+pub(crate) const DELAY_RAM_MIN_BITS: usize = 256;
 
 /// One value's chain: position `i` holds the value `(i + 1) II` cycles after it is
 /// captured from `src` in slot `phase`.

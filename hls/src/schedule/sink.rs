@@ -36,10 +36,10 @@ pub struct Movable {
 }
 
 /// A run of chain positions with no reader before its end at least this long (and
-/// [`DELAY_RAM_BITS`] in all) is one delay RAM in the datapath (`datapath::pipe`):
-/// counted as [`DELAY_RAM_COST`] bits whatever its length.
-const DELAY_RAM_DEPTH: i64 = 64;
-const DELAY_RAM_BITS: i64 = 256;
+/// [`DELAY_RAM_BITS`] in all) is one delay RAM in the datapath (the thresholds
+/// `datapath::pipe` builds by): counted as [`DELAY_RAM_COST`] bits whatever its length.
+const DELAY_RAM_DEPTH: i64 = crate::datapath::DELAY_RAM_MIN_DEPTH as i64;
+const DELAY_RAM_BITS: i64 = crate::datapath::DELAY_RAM_MIN_BITS as i64;
 /// A delay RAM's pointers, incrementers and output register, in flip-flop bits (about
 /// 30 ALMs at 4 flip-flops each).
 const DELAY_RAM_COST: i64 = 120;
@@ -432,6 +432,7 @@ pub(super) fn movable(
         .collect();
     (0..g.nodes.len())
         .map(|i| {
+            let key = g.nodes[i].key;
             let o = op(i);
             let moves = Some(i) != exit
                 && match &o.kind {
@@ -451,7 +452,7 @@ pub(super) fn movable(
                     OpKind::Load {
                         base: Some(Base::Object(_)),
                         ..
-                    } => wide.group(g.nodes[i].key).is_none(),
+                    } => wide.group(key).is_none(),
                     _ => false,
                 };
             let free = match &o.kind {
@@ -470,15 +471,11 @@ pub(super) fn movable(
                 _ if free => 0,
                 Some(Ty::Ptr(AddrSpace::Local | AddrSpace::Private)) => on_chip,
                 Some(t) if t.is_ptr() => 32,
-                Some(Ty::I(_)) => {
-                    let key = g.nodes[i].key;
-                    kept_bits(k.block(key.0), key.1)
-                }
+                Some(Ty::I(_)) => kept_bits(k.block(key.0), key.1),
                 Some(t) => t.bits(),
                 None => 0,
             };
             // A wide access's member that rides along never reads its own address.
-            let key = g.nodes[i].key;
             let unread = if wide.rides_along(key) {
                 let a = k.block(key.0).operands(key.1).first().copied();
                 a.and_then(|a| g.nodes.iter().position(|n| n.key == (key.0, a)))
