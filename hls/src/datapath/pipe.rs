@@ -878,7 +878,14 @@ impl Gen<'_> {
         // first iteration enters stage 0.
         let gate = self.writes_done(None)?;
         self.fsm.wait_for(pre, gate);
-        self.fsm.set(pre, valid, Expr::lit(stages, 1));
+        // No stage is valid here (the loop state is left only once all are clear), so
+        // setting bit 0 alone is the same as loading 1, and it leaves the other bits
+        // plain enabled shift registers rather than a LUT per bit choosing 0.
+        self.fsm.set(
+            pre,
+            valid,
+            Expr::bin(BinOp::Or, Expr::Net(valid), Expr::lit(stages, 1)),
+        );
         self.fsm.set(pre, admit, Expr::lit(1, 1));
         if let Some(s) = slot {
             self.fsm.set(pre, s, Expr::lit(slot_bits(ii), 0));

@@ -2205,7 +2205,7 @@ module fir_datapath (
             if (((state == 16'h001f) && ((((state == 16'h001f) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_beat <= 8'h00;  // fir_constant.cl:28:9
             if (((state == 16'h001f) && ((((state == 16'h001f) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // fir_constant.cl:28:9
             if (((state == 16'h001f) && ((((state == 16'h001f) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h000b;  // fir_constant.cl:28:9
-            if (((state == 16'h0020) && (1'h1 && y_wr_idle))) p1_valid <= 189'h000000000000000000000000000000000000000000000001;  // fir_constant.cl:18:5
+            if (((state == 16'h0020) && (1'h1 && y_wr_idle))) p1_valid <= (p1_valid | 189'h000000000000000000000000000000000000000000000001);  // fir_constant.cl:18:5
             if (((state == 16'h0020) && (1'h1 && y_wr_idle))) p1_admit <= 1'h1;  // fir_constant.cl:18:5
             if (((state == 16'h0020) && (1'h1 && y_wr_idle))) state <= 16'h0021;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) p1_go <= pw_177;  // fir_constant.cl:18:5

@@ -636,7 +636,7 @@ module histogram_datapath (
             if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0012);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
-            if (((state == 16'h0003) && 1'h1)) p4_valid <= 89'h00000000000000000000001;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0003) && 1'h1)) p4_valid <= (p4_valid | 89'h00000000000000000000001);  // histogram_atomic.cl:6:6
             if (((state == 16'h0003) && 1'h1)) p4_admit <= 1'h1;  // histogram_atomic.cl:6:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) p4_go <= pw_4;  // histogram_atomic.cl:6:6
@@ -739,7 +739,7 @@ module histogram_datapath (
             if ((state == 16'h0008)) state <= (q_112 ? 16'h000c : 16'h0006);
             if ((state == 16'h0009)) q_112 <= w_111;
             if ((state == 16'h0009)) state <= 16'h0008;
-            if (((state == 16'h000a) && 1'h1)) p3_valid <= 24'h000001;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000a) && 1'h1)) p3_valid <= (p3_valid | 24'h000001);  // histogram_atomic.cl:6:6
             if (((state == 16'h000a) && 1'h1)) p3_admit <= 1'h1;  // histogram_atomic.cl:6:6
             if (((state == 16'h000a) && 1'h1)) p3_slot <= 1'h0;  // histogram_atomic.cl:6:6
             if (((state == 16'h000a) && 1'h1)) state <= 16'h000b;  // histogram_atomic.cl:6:6
@@ -783,7 +783,7 @@ module histogram_datapath (
             if (((state == 16'h000b) && (((!p3_admit) && (p3_valid == 24'h000000)) && data_ld_idle))) state <= 16'h0007;  // histogram_atomic.cl:6:6
             if ((state == 16'h000c)) v4_lid_x <= w_203;
             if ((state == 16'h000c)) state <= 16'h000a;
-            if (((state == 16'h000d) && 1'h1)) p1_valid <= 3'h1;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000d) && 1'h1)) p1_valid <= (p1_valid | 3'h1);  // histogram_atomic.cl:6:6
             if (((state == 16'h000d) && 1'h1)) p1_admit <= 1'h1;  // histogram_atomic.cl:6:6
             if (((state == 16'h000d) && 1'h1)) state <= 16'h000e;  // histogram_atomic.cl:6:6
             if (((state == 16'h000e) && (1'h1 && p1_en))) p1_go <= pw_207;  // histogram_atomic.cl:6:6
@@ -801,7 +801,7 @@ module histogram_datapath (
             if (((state == 16'h000e) && ((!p1_admit) && (p1_valid == 3'h0)))) state <= 16'h0007;  // histogram_atomic.cl:6:6
             if ((state == 16'h000f)) v4_lid_x <= w_255;
             if ((state == 16'h000f)) state <= 16'h000d;
-            if (((state == 16'h0010) && 1'h1)) p0_valid <= 2'h1;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0010) && 1'h1)) p0_valid <= (p0_valid | 2'h1);  // histogram_atomic.cl:6:6
             if (((state == 16'h0010) && 1'h1)) p0_admit <= 1'h1;  // histogram_atomic.cl:6:6
             if (((state == 16'h0010) && 1'h1)) state <= 16'h0011;  // histogram_atomic.cl:6:6
             if (((state == 16'h0011) && (1'h1 && p0_en))) p0_go <= pw_259;  // histogram_atomic.cl:6:6

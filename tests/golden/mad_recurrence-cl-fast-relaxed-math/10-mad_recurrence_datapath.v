@@ -751,7 +751,7 @@ module mad_recurrence_datapath (
             if (((state == 16'h0009) && ((((state == 16'h0009) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) out_wr_beat <= 8'h00;  // mad_recurrence.cl:35:5
             if (((state == 16'h0009) && ((((state == 16'h0009) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) out_wr_issued <= 1'h0;  // mad_recurrence.cl:35:5
             if (((state == 16'h0009) && ((((state == 16'h0009) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) state <= 16'h0007;  // mad_recurrence.cl:35:5
-            if (((state == 16'h000a) && ((1'h1 && out_wr_idle) && y_wr_idle))) p3_valid <= 10'h001;  // mad_recurrence.cl:30:5
+            if (((state == 16'h000a) && ((1'h1 && out_wr_idle) && y_wr_idle))) p3_valid <= (p3_valid | 10'h001);  // mad_recurrence.cl:30:5
             if (((state == 16'h000a) && ((1'h1 && out_wr_idle) && y_wr_idle))) p3_admit <= 1'h1;  // mad_recurrence.cl:30:5
             if (((state == 16'h000a) && ((1'h1 && out_wr_idle) && y_wr_idle))) p3_slot <= 3'h0;  // mad_recurrence.cl:30:5
             if (((state == 16'h000a) && ((1'h1 && out_wr_idle) && y_wr_idle))) state <= 16'h000b;  // mad_recurrence.cl:30:5
@@ -851,7 +851,7 @@ module mad_recurrence_datapath (
             if (((state == 16'h001a) && u6_fp_add_valid)) state <= 16'h001b;
             if ((state == 16'h001b)) v2_d <= r_121;
             if ((state == 16'h001b)) state <= 16'h000c;
-            if (((state == 16'h001c) && ((1'h1 && out_wr_idle) && y_wr_idle))) p2_valid <= 55'h00000000000001;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001c) && ((1'h1 && out_wr_idle) && y_wr_idle))) p2_valid <= (p2_valid | 55'h00000000000001);  // mad_recurrence.cl:21:5
             if (((state == 16'h001c) && ((1'h1 && out_wr_idle) && y_wr_idle))) p2_admit <= 1'h1;  // mad_recurrence.cl:21:5
             if (((state == 16'h001c) && ((1'h1 && out_wr_idle) && y_wr_idle))) state <= 16'h001d;  // mad_recurrence.cl:21:5
             if (((state == 16'h001d) && (1'h1 && p2_en))) p2_go <= pw_124;  // mad_recurrence.cl:21:5
@@ -916,7 +916,7 @@ module mad_recurrence_datapath (
             if (((state == 16'h0028) && ((((state == 16'h0028) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_beat <= 8'h00;  // mad_recurrence.cl:16:9
             if (((state == 16'h0028) && ((((state == 16'h0028) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // mad_recurrence.cl:16:9
             if (((state == 16'h0028) && ((((state == 16'h0028) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h0027;  // mad_recurrence.cl:16:9
-            if (((state == 16'h0029) && ((1'h1 && out_wr_idle) && y_wr_idle))) p1_valid <= 19'h00001;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0029) && ((1'h1 && out_wr_idle) && y_wr_idle))) p1_valid <= (p1_valid | 19'h00001);  // mad_recurrence.cl:14:5
             if (((state == 16'h0029) && ((1'h1 && out_wr_idle) && y_wr_idle))) p1_admit <= 1'h1;  // mad_recurrence.cl:14:5
             if (((state == 16'h0029) && ((1'h1 && out_wr_idle) && y_wr_idle))) p1_slot <= 3'h0;  // mad_recurrence.cl:14:5
             if (((state == 16'h0029) && ((1'h1 && out_wr_idle) && y_wr_idle))) state <= 16'h002a;  // mad_recurrence.cl:14:5

@@ -1599,7 +1599,7 @@ module matmul_datapath (
             if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0014);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
-            if (((state == 16'h0003) && 1'h1)) p4_valid <= 48'h000000000001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0003) && 1'h1)) p4_valid <= (p4_valid | 48'h000000000001);  // matmul_tiled.cl:7:6
             if (((state == 16'h0003) && 1'h1)) p4_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) p4_go <= pw_4;  // matmul_tiled.cl:7:6
@@ -1632,7 +1632,7 @@ module matmul_datapath (
             if ((state == 16'h000a)) state <= 16'h0007;
             if ((state == 16'h000b)) v5_t <= w_81;
             if ((state == 16'h000b)) state <= 16'h000a;
-            if (((state == 16'h000c) && 1'h1)) p3_valid <= 43'h00000000001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && 1'h1)) p3_valid <= (p3_valid | 43'h00000000001);  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && 1'h1)) p3_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && 1'h1)) state <= 16'h000d;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) p3_go <= pw_85;  // matmul_tiled.cl:7:6
@@ -1799,7 +1799,7 @@ module matmul_datapath (
             if ((state == 16'h000e)) v7_lid_x <= w_401;
             if ((state == 16'h000e)) v8_lid_y <= w_401;
             if ((state == 16'h000e)) state <= 16'h000c;
-            if (((state == 16'h000f) && 1'h1)) p2_valid <= 49'h0000000000001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && 1'h1)) p2_valid <= (p2_valid | 49'h0000000000001);  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && 1'h1)) p2_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && 1'h1)) state <= 16'h0010;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) p2_go <= pw_405;  // matmul_tiled.cl:7:6
@@ -1924,7 +1924,7 @@ module matmul_datapath (
             if ((state == 16'h0011)) v7_lid_x <= w_581;
             if ((state == 16'h0011)) v8_lid_y <= w_581;
             if ((state == 16'h0011)) state <= 16'h000f;
-            if (((state == 16'h0012) && 1'h1)) p0_valid <= 3'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && 1'h1)) p0_valid <= (p0_valid | 3'h1);  // matmul_tiled.cl:7:6
             if (((state == 16'h0012) && 1'h1)) p0_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h0012) && 1'h1)) state <= 16'h0013;  // matmul_tiled.cl:7:6
             if (((state == 16'h0013) && (1'h1 && p0_en))) p0_go <= pw_585;  // matmul_tiled.cl:7:6

@@ -393,7 +393,7 @@ module reduce_sum_datapath (
             if ((state == 16'h000a)) state <= 16'h0007;
             if ((state == 16'h000b)) v1_stride <= w_21;
             if ((state == 16'h000b)) state <= 16'h000a;
-            if (((state == 16'h000c) && (1'h1 && partial_wr_idle))) p2_valid <= 3'h1;  // reduce_local.cl:4:6
+            if (((state == 16'h000c) && (1'h1 && partial_wr_idle))) p2_valid <= (p2_valid | 3'h1);  // reduce_local.cl:4:6
             if (((state == 16'h000c) && (1'h1 && partial_wr_idle))) p2_admit <= 1'h1;  // reduce_local.cl:4:6
             if (((state == 16'h000c) && (1'h1 && partial_wr_idle))) state <= 16'h000d;  // reduce_local.cl:4:6
             if (((state == 16'h000d) && (1'h1 && p2_en))) p2_go <= pw_25;  // reduce_local.cl:4:6
@@ -410,7 +410,7 @@ module reduce_sum_datapath (
             if ((state == 16'h000f)) state <= 16'h0007;
             if ((state == 16'h0010)) v1_stride <= w_59;
             if ((state == 16'h0010)) state <= 16'h000f;
-            if (((state == 16'h0011) && (1'h1 && partial_wr_idle))) p0_valid <= 46'h000000000001;  // reduce_local.cl:4:6
+            if (((state == 16'h0011) && (1'h1 && partial_wr_idle))) p0_valid <= (p0_valid | 46'h000000000001);  // reduce_local.cl:4:6
             if (((state == 16'h0011) && (1'h1 && partial_wr_idle))) p0_admit <= 1'h1;  // reduce_local.cl:4:6
             if (((state == 16'h0011) && (1'h1 && partial_wr_idle))) state <= 16'h0012;  // reduce_local.cl:4:6
             if (((state == 16'h0012) && (1'h1 && p0_en))) p0_go <= pw_63;  // reduce_local.cl:4:6

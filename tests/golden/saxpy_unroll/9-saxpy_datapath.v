@@ -866,7 +866,7 @@ module saxpy_datapath (
             if (((state == 16'h0011) && ((((state == 16'h0011) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_beat <= 8'h00;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0011) && ((((state == 16'h0011) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0011) && ((((state == 16'h0011) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h000b;  // saxpy_unroll.cl:9:9
-            if (((state == 16'h0012) && (1'h1 && y_wr_idle))) p2_valid <= 99'h0000000000000000000000001;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0012) && (1'h1 && y_wr_idle))) p2_valid <= (p2_valid | 99'h0000000000000000000000001);  // saxpy_unroll.cl:8:5
             if (((state == 16'h0012) && (1'h1 && y_wr_idle))) p2_admit <= 1'h1;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0012) && (1'h1 && y_wr_idle))) state <= 16'h0013;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) p2_go <= pw_37;  // saxpy_unroll.cl:8:5
@@ -1057,7 +1057,7 @@ module saxpy_datapath (
             if (((state == 16'h002d) && ((((state == 16'h002d) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_beat <= 8'h00;  // saxpy_unroll.cl:9:9
             if (((state == 16'h002d) && ((((state == 16'h002d) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // saxpy_unroll.cl:9:9
             if (((state == 16'h002d) && ((((state == 16'h002d) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h0018;  // saxpy_unroll.cl:9:9
-            if (((state == 16'h002e) && (1'h1 && y_wr_idle))) p1_valid <= 26'h0000001;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002e) && (1'h1 && y_wr_idle))) p1_valid <= (p1_valid | 26'h0000001);  // saxpy_unroll.cl:8:5
             if (((state == 16'h002e) && (1'h1 && y_wr_idle))) p1_admit <= 1'h1;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002e) && (1'h1 && y_wr_idle))) p1_slot <= 2'h0;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002e) && (1'h1 && y_wr_idle))) state <= 16'h002f;  // saxpy_unroll.cl:8:5

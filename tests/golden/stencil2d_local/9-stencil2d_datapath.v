@@ -1729,7 +1729,7 @@ module stencil2d_datapath (
             if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0015);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
-            if (((state == 16'h0003) && 1'h1)) p5_valid <= 75'h0000000000000000001;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0003) && 1'h1)) p5_valid <= (p5_valid | 75'h0000000000000000001);  // stencil2d_local.cl:7:6
             if (((state == 16'h0003) && 1'h1)) p5_admit <= 1'h1;  // stencil2d_local.cl:7:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) p5_go <= pw_4;  // stencil2d_local.cl:7:6
@@ -1851,7 +1851,7 @@ module stencil2d_datapath (
             if ((state == 16'h0006)) v13_lid_x <= w_214;
             if ((state == 16'h0006)) v14_lid_y <= w_214;
             if ((state == 16'h0006)) state <= 16'h0003;
-            if (((state == 16'h0007) && 1'h1)) p4_valid <= 49'h0000000000001;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0007) && 1'h1)) p4_valid <= (p4_valid | 49'h0000000000001);  // stencil2d_local.cl:23:5
             if (((state == 16'h0007) && 1'h1)) p4_admit <= 1'h1;  // stencil2d_local.cl:23:5
             if (((state == 16'h0007) && 1'h1)) state <= 16'h0008;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) p4_go <= pw_218;  // stencil2d_local.cl:23:5
@@ -1967,7 +1967,7 @@ module stencil2d_datapath (
             if ((state == 16'h0009)) v13_lid_x <= w_372;
             if ((state == 16'h0009)) v14_lid_y <= w_373;
             if ((state == 16'h0009)) state <= 16'h0007;
-            if (((state == 16'h000a) && 1'h1)) p3_valid <= 49'h0000000000001;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000a) && 1'h1)) p3_valid <= (p3_valid | 49'h0000000000001);  // stencil2d_local.cl:21:5
             if (((state == 16'h000a) && 1'h1)) p3_admit <= 1'h1;  // stencil2d_local.cl:21:5
             if (((state == 16'h000a) && 1'h1)) state <= 16'h000b;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) p3_go <= pw_377;  // stencil2d_local.cl:21:5
@@ -2083,7 +2083,7 @@ module stencil2d_datapath (
             if ((state == 16'h000c)) v13_lid_x <= w_527;
             if ((state == 16'h000c)) v14_lid_y <= w_527;
             if ((state == 16'h000c)) state <= 16'h000a;
-            if (((state == 16'h000d) && 1'h1)) p2_valid <= 49'h0000000000001;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000d) && 1'h1)) p2_valid <= (p2_valid | 49'h0000000000001);  // stencil2d_local.cl:19:5
             if (((state == 16'h000d) && 1'h1)) p2_admit <= 1'h1;  // stencil2d_local.cl:19:5
             if (((state == 16'h000d) && 1'h1)) state <= 16'h000e;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) p2_go <= pw_531;  // stencil2d_local.cl:19:5
@@ -2199,7 +2199,7 @@ module stencil2d_datapath (
             if ((state == 16'h000f)) v14_lid_y <= w_689;
             if ((state == 16'h000f)) v13_lid_x <= w_690;
             if ((state == 16'h000f)) state <= 16'h000d;
-            if (((state == 16'h0010) && 1'h1)) p1_valid <= 49'h0000000000001;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0010) && 1'h1)) p1_valid <= (p1_valid | 49'h0000000000001);  // stencil2d_local.cl:17:5
             if (((state == 16'h0010) && 1'h1)) p1_admit <= 1'h1;  // stencil2d_local.cl:17:5
             if (((state == 16'h0010) && 1'h1)) state <= 16'h0011;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) p1_go <= pw_694;  // stencil2d_local.cl:17:5
@@ -2315,7 +2315,7 @@ module stencil2d_datapath (
             if ((state == 16'h0012)) v14_lid_y <= w_848;
             if ((state == 16'h0012)) v13_lid_x <= w_848;
             if ((state == 16'h0012)) state <= 16'h0010;
-            if (((state == 16'h0013) && 1'h1)) p0_valid <= 49'h0000000000001;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0013) && 1'h1)) p0_valid <= (p0_valid | 49'h0000000000001);  // stencil2d_local.cl:7:6
             if (((state == 16'h0013) && 1'h1)) p0_admit <= 1'h1;  // stencil2d_local.cl:7:6
             if (((state == 16'h0013) && 1'h1)) state <= 16'h0014;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) p0_go <= pw_852;  // stencil2d_local.cl:7:6

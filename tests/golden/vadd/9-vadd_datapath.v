@@ -230,7 +230,7 @@ module vadd_datapath (
             if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0006);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
-            if (((state == 16'h0003) && 1'h1)) p0_valid <= 95'h000000000000000000000001;  // vadd.cl:3:6
+            if (((state == 16'h0003) && 1'h1)) p0_valid <= (p0_valid | 95'h000000000000000000000001);  // vadd.cl:3:6
             if (((state == 16'h0003) && 1'h1)) p0_admit <= 1'h1;  // vadd.cl:3:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // vadd.cl:3:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) p0_go <= pw_4;  // vadd.cl:3:6
