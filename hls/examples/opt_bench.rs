@@ -3,7 +3,7 @@
 //! the change, and the stage's own time (from `--explain-rewrites`), as a Markdown table
 //! with the geometric mean of the ALM ratio.
 //!
-//! Run: `cargo build -p ocl-hls && cargo run -p ocl-hls --example opt_bench [KERNEL...]`
+//! Run: `cargo build -p ocl-hls && cargo run -p ocl-hls --example opt_bench [--datapath | --own-logic] [KERNEL...]`
 //! (KERNEL: a conformance kernel's name, or any kernel's `.cl` path, such as the project's
 //! `tests/kernels/*.cl`, whose launch spec gives its defines; default: every conformance
 //! kernel; two Yosys runs each, minutes per kernel, run at
@@ -15,7 +15,11 @@
 //! With `--datapath`, Yosys synthesises only each kernel's datapath module (the
 //! operations, their registers and the address arithmetic: what the stage rewrites),
 //! not the memory units, control registers and counters around it: the stage's effect
-//! on the part it can change.
+//! on the part it can change. With `--own-logic`, the datapath's own logic alone: the
+//! library's units (`ohls_*`: float operators, RAMs, delay lines, memory ports) become
+//! black boxes, so the table shows the integer logic, address arithmetic, pipeline
+//! registers and control the stage and the generator decide, without the float units'
+//! ALMs diluting the change (and at a fraction of the Yosys time).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -71,10 +75,12 @@ enum Scope {
     Core,
     /// Each kernel's datapath module alone.
     Datapath,
+    /// The datapath module with the library's units as black boxes.
+    OwnLogic,
 }
 
 /// ALMs and DSP blocks of every kernel's datapath module in `out` (a build's folder).
-fn synth_datapaths(out: &Path, report: &Value) -> Result<(u64, u64, u64), String> {
+fn synth_datapaths(out: &Path, report: &Value, scope: Scope) -> Result<(u64, u64, u64), String> {
     use ocl_hls::estimate::{cells::Library, yosys, CoreSource};
     use rtl_templates::area::MistralCells;
     let rtl = out.join("rtl");
@@ -87,10 +93,11 @@ fn synth_datapaths(out: &Path, report: &Value) -> Result<(u64, u64, u64), String
                 .unwrap_or_default()
                 .to_string_lossy()
                 .into_owned();
-            files.push((
-                name,
-                std::fs::read_to_string(&p).map_err(|e| e.to_string())?,
-            ));
+            let mut text = std::fs::read_to_string(&p).map_err(|e| e.to_string())?;
+            if scope == Scope::OwnLogic && name.starts_with("ohls_") {
+                text = blackboxed(&text);
+            }
+            files.push((name, text));
         }
     }
     let (mut alms, mut dsps, mut ffs) = (0, 0, 0);
@@ -131,6 +138,17 @@ fn synth_datapaths(out: &Path, report: &Value) -> Result<(u64, u64, u64), String
     Ok((alms, dsps, ffs))
 }
 
+/// `text` with every module declared a black box (ports kept, contents gone to Yosys).
+fn blackboxed(text: &str) -> String {
+    text.lines()
+        .map(|l| match l.trim_start().strip_prefix("module ") {
+            Some(rest) => format!("(* blackbox *) module {rest}"),
+            None => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 fn build(bin: &Path, cl: &Path, opt: bool, tag: &str, scope: Scope) -> Result<Measured, String> {
     let stem = cl.file_stem().unwrap_or_default().to_string_lossy();
     let out =
@@ -149,7 +167,7 @@ fn build(bin: &Path, cl: &Path, opt: bool, tag: &str, scope: Scope) -> Result<Me
     if !opt {
         cmd.arg("--no-opt");
     }
-    if scope == Scope::Datapath {
+    if scope != Scope::Core {
         cmd.arg("--no-estimate");
     }
     // A launch spec next to the kernel gives its `-D` defines.
@@ -169,8 +187,8 @@ fn build(bin: &Path, cl: &Path, opt: bool, tag: &str, scope: Scope) -> Result<Me
     let text = std::fs::read_to_string(out.join("report.json")).map_err(|e| e.to_string())?;
     let v: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
     let opt_ms = opt_millis(&String::from_utf8_lossy(&r.stdout));
-    if scope == Scope::Datapath {
-        let got = synth_datapaths(&out, &v);
+    if scope != Scope::Core {
+        let got = synth_datapaths(&out, &v, scope);
         let _ = std::fs::remove_dir_all(&out);
         let (alms, dsps, ffs) = got?;
         return Ok(Measured {
@@ -208,14 +226,16 @@ fn main() -> ExitCode {
     };
     // Conformance kernels by name; any other kernel by its `.cl` path (the project's).
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let scope = if args.iter().any(|a| a == "--datapath") {
+    let scope = if args.iter().any(|a| a == "--own-logic") {
+        Scope::OwnLogic
+    } else if args.iter().any(|a| a == "--datapath") {
         Scope::Datapath
     } else {
         Scope::Core
     };
     let (paths, wanted): (Vec<String>, Vec<String>) = args
         .into_iter()
-        .filter(|a| a != "--datapath")
+        .filter(|a| a != "--datapath" && a != "--own-logic")
         .partition(|a| a.ends_with(".cl"));
     let mut files: Vec<PathBuf> = std::fs::read_dir(kernels_dir())
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
@@ -228,8 +248,15 @@ fn main() -> ExitCode {
     files.sort();
     files.extend(paths.iter().map(PathBuf::from));
     let before = std::env::var_os("OHLS_BENCH_BEFORE").map(PathBuf::from);
-    if scope == Scope::Datapath {
-        println!("Yosys ALMs and DSPs of the datapath modules alone (--datapath)\n");
+    match scope {
+        Scope::Datapath => {
+            println!("Yosys ALMs and DSPs of the datapath modules alone (--datapath)\n")
+        }
+        Scope::OwnLogic => println!(
+            "Yosys ALMs and DSPs of the datapath modules' own logic, the library's units \
+             as black boxes (--own-logic)\n"
+        ),
+        Scope::Core => {}
     }
     match &before {
         Some(_) => {

@@ -218,9 +218,6 @@ fn sim_matches_the_interpreter_or_refuses_clearly() {
     }
 }
 
-/// math_builtins' `approx` buffer within OpenCL's own ULP bounds per function (exp 3,
-/// log 3, sin 4, cos 4, pow 16; the spec's tolerance is 16 for all), against the
-/// interpreter (host f64 libm rounded once to f32).
 /// What the pipelined loops' counters must satisfy in any run: a loop takes an
 /// iteration exactly every II cycles it is not stalled, runs within the kernel's cycles, and passes its
 /// exit test at most as often as it takes an iteration in. vadd's one loop is known
@@ -260,6 +257,9 @@ fn counter_faults(name: &str, r: &ocl_hls::launch::output::RunRecord) -> Vec<Str
     out
 }
 
+/// math_builtins' `approx` buffer within OpenCL's own ULP bounds per function (exp 3,
+/// log 3, sin 4, cos 4, pow 16; the spec's tolerance is 16 for all), against the
+/// interpreter (host f64 libm rounded once to f32).
 fn opencl_bounds(sim: &[(String, Vec<u8>)], int: &[(String, Vec<u8>)]) -> Vec<String> {
     const BOUNDS: [(&str, u64); 5] = [("exp", 3), ("log", 3), ("sin", 4), ("cos", 4), ("pow", 16)];
     let find = |v: &[(String, Vec<u8>)]| {
