@@ -445,7 +445,7 @@ fn build(
     for (id, w) in idle_outs {
         m.assign(id, Expr::lit(w, 0));
     }
-    let counters = counters::add(&mut m, clk, rst, start, probes);
+    let counters = counters::add(&mut m, probes);
     Ok((
         m,
         Facts {

@@ -21,6 +21,9 @@
 //!   before an earlier write's response may return the old bytes. A datapath that reads
 //!   what it may have written waits for `NAME_wr_idle` of every buffer the read may alias
 //!   before issuing the read command.
+//! - `probes` (out, one bit per loop counter of the register map, the first lowest): high
+//!   in the cycles the counter counts; the shell's counters and the control block's
+//!   registers hold the counts.
 //!
 //! The shell reports DONE to the host only once every master is idle after the
 //! datapath's `done` (so all writes are acknowledged). The error code is the datapath's if
@@ -299,7 +302,7 @@ pub fn datapath_ports_with(
         }
     }
     if !map.counters.is_empty() {
-        m.output("counters", 32 * map.counters.len() as u32);
+        m.output("probes", map.counters.len() as u32);
     }
     m
 }
@@ -399,7 +402,7 @@ pub fn build_core(k: &Kernel, cfg: &ShellConfig, datapath: Module) -> Result<Cor
 }
 
 /// [`build_core`] for a datapath whose buffers have the memory paths `paths` (see
-/// [`datapath_ports_with`]) and which drives the performance `counters`.
+/// [`datapath_ports_with`]) and whose `probes` drive the performance `counters`.
 pub fn build_core_with(
     k: &Kernel,
     cfg: &ShellConfig,
@@ -502,9 +505,11 @@ fn shell_module(
     let args = m.wire("args", 32 * nargs);
     let core_done = m.reg("core_done", 1);
     let err_code = m.wire("err_code", 8);
-    // The datapath's loop counters, read-only registers of the control block.
+    // The loop counters, read-only registers of the control block, count the datapath's
+    // probes.
     let ncounters = map.counters.len() as u32;
     let counters = (ncounters > 0).then(|| m.wire("dp_counters", 32 * ncounters));
+    let probes = (ncounters > 0).then(|| m.wire("dp_probes", ncounters));
     let mut csr = Instance::new("ohls_axil_csr", "u_csr")
         .param("NARGS", nargs as i64)
         .param("NCOUNTERS", ncounters as i64)
@@ -543,7 +548,7 @@ fn shell_module(
             "start" => start,
             "global_size" => global_size,
             "local_size" => local_size,
-            "counters" if counters.is_some() => counters.unwrap_or(NetId(u32::MAX)),
+            "probes" if probes.is_some() => probes.unwrap_or(NetId(u32::MAX)),
             _ => m.wire(&format!("dp_{}", n.name), n.width),
         };
         dpn.push((n.name.clone(), n.width, n.dir, id));
@@ -801,6 +806,11 @@ fn shell_module(
     }
     m.instance(inst);
 
+    if let (Some(probes), Some(counters)) = (probes, counters) {
+        m.comment("Loop counters: the cycles each datapath probe was high since START");
+        loop_counters(&mut m, [clk, rst, start], probes, counters, &map.counters);
+    }
+
     // ---- completion: DONE waits for every master to drain after the datapath's done.
     m.comment("Completion: report done once every master is idle");
     let all_idle = m.wire("all_idle", 1);
@@ -825,6 +835,36 @@ fn shell_module(
     let dp_failed = Expr::bin(super::BinOp::Ne, dp_err.into(), Expr::lit(8, 0));
     m.assign(err_code, Expr::mux(dp_failed, dp_err.into(), bus_err));
     Ok(m)
+}
+
+/// A 32-bit register per probe bit of `probes` (the register map's `counters`, in order),
+/// counting the cycles it is high, wrapping, all of them driving `out`. START clears them
+/// through the registers' synchronous reset rather than a mux before the adder: Cyclone V
+/// registers have one synchronous clear, and the mux costs a LUT per bit (16 ALMs per
+/// counter in Yosys).
+fn loop_counters(
+    m: &mut Module,
+    [clk, rst, start]: [NetId; 3],
+    probes: NetId,
+    out: NetId,
+    counters: &[super::regmap::RegCounter],
+) {
+    let clear = m.wire("perf_clear", 1);
+    m.assign(clear, Expr::lor(rst.into(), start.into()));
+    let p = m.process(clk, Some(clear));
+    let mut regs = Vec::new();
+    for (i, c) in counters.iter().enumerate() {
+        let r = m.reg(&format!("perf_l{}_{}", c.lp, c.kind.name()), 32);
+        m.reset_value(p, r, Const::zero(32));
+        let next = Expr::bin(super::BinOp::Add, r.into(), Expr::lit(32, 1));
+        m.update(p, r, next, Some(Expr::bit(probes, i as u32)));
+        regs.push(r);
+    }
+    // The first counter in the low word.
+    m.assign(
+        out,
+        Expr::Concat(regs.iter().rev().map(|r| Expr::Net(*r)).collect()),
+    );
 }
 
 /// A master port's signals as a unit sees them: (suffix, width, driven by the unit, net).

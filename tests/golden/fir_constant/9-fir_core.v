@@ -92,6 +92,7 @@ module fir_core (
     reg          core_done;
     wire [7:0]   err_code;
     wire [191:0] dp_counters;
+    wire [5:0]   dp_probes;
     wire         dp_done;
     wire [7:0]   dp_err_code;
     wire [31:0]  dp_x_base;
@@ -196,6 +197,13 @@ module fir_core (
     wire         y_st_m_bid;
     wire         y_st_err;
     wire [31:0]  y_st_acked;
+    wire         perf_clear;
+    reg  [31:0]  perf_l1_cycles;
+    reg  [31:0]  perf_l1_issue;
+    reg  [31:0]  perf_l1_stall;
+    reg  [31:0]  perf_l1_issue_stall;
+    reg  [31:0]  perf_l1_admitted;
+    reg  [31:0]  perf_l1_iterations;
     wire         all_idle;
     reg          finishing;
     reg  [7:0]   dp_err;
@@ -501,8 +509,30 @@ module fir_core (
         .y_wr_data(dp_y_wr_data),
         .y_wr_strb(dp_y_wr_strb),
         .y_wr_idle(dp_y_wr_idle),
-        .counters(dp_counters)
+        .probes(dp_probes)
     );
+
+    // ---- Loop counters: the cycles each datapath probe was high since START
+    assign perf_clear = (rst || start);
+
+    always @(posedge clk) begin
+        if (perf_clear) begin
+            perf_l1_cycles <= 32'h00000000;
+            perf_l1_issue <= 32'h00000000;
+            perf_l1_stall <= 32'h00000000;
+            perf_l1_issue_stall <= 32'h00000000;
+            perf_l1_admitted <= 32'h00000000;
+            perf_l1_iterations <= 32'h00000000;
+        end else begin
+            if (dp_probes[0]) perf_l1_cycles <= (perf_l1_cycles + 32'h00000001);
+            if (dp_probes[1]) perf_l1_issue <= (perf_l1_issue + 32'h00000001);
+            if (dp_probes[2]) perf_l1_stall <= (perf_l1_stall + 32'h00000001);
+            if (dp_probes[3]) perf_l1_issue_stall <= (perf_l1_issue_stall + 32'h00000001);
+            if (dp_probes[4]) perf_l1_admitted <= (perf_l1_admitted + 32'h00000001);
+            if (dp_probes[5]) perf_l1_iterations <= (perf_l1_iterations + 32'h00000001);
+        end
+    end
+    assign dp_counters = {perf_l1_iterations, perf_l1_admitted, perf_l1_issue_stall, perf_l1_stall, perf_l1_issue, perf_l1_cycles};
 
     // ---- Completion: report done once every master is idle
     assign all_idle = (&{x_rd_idle, dp_x_ld_idle, y_wr_idle, dp_y_st_idle});

@@ -153,6 +153,7 @@ module mad_recurrence_core (
     reg          core_done;
     wire [7:0]   err_code;
     wire [575:0] dp_counters;
+    wire [17:0]  dp_probes;
     wire         dp_done;
     wire [7:0]   dp_err_code;
     wire [31:0]  dp_x_base;
@@ -333,6 +334,25 @@ module mad_recurrence_core (
     wire         out_wr_m_bid;
     wire         out_wr_idle;
     wire         out_wr_err;
+    wire         perf_clear;
+    reg  [31:0]  perf_l3_cycles;
+    reg  [31:0]  perf_l3_issue;
+    reg  [31:0]  perf_l3_stall;
+    reg  [31:0]  perf_l3_issue_stall;
+    reg  [31:0]  perf_l3_admitted;
+    reg  [31:0]  perf_l3_iterations;
+    reg  [31:0]  perf_l2_cycles;
+    reg  [31:0]  perf_l2_issue;
+    reg  [31:0]  perf_l2_stall;
+    reg  [31:0]  perf_l2_issue_stall;
+    reg  [31:0]  perf_l2_admitted;
+    reg  [31:0]  perf_l2_iterations;
+    reg  [31:0]  perf_l1_cycles;
+    reg  [31:0]  perf_l1_issue;
+    reg  [31:0]  perf_l1_stall;
+    reg  [31:0]  perf_l1_issue_stall;
+    reg  [31:0]  perf_l1_admitted;
+    reg  [31:0]  perf_l1_iterations;
     wire         all_idle;
     reg          finishing;
     reg  [7:0]   dp_err;
@@ -837,8 +857,54 @@ module mad_recurrence_core (
         .out_wr_data(dp_out_wr_data),
         .out_wr_strb(dp_out_wr_strb),
         .out_wr_idle(dp_out_wr_idle),
-        .counters(dp_counters)
+        .probes(dp_probes)
     );
+
+    // ---- Loop counters: the cycles each datapath probe was high since START
+    assign perf_clear = (rst || start);
+
+    always @(posedge clk) begin
+        if (perf_clear) begin
+            perf_l3_cycles <= 32'h00000000;
+            perf_l3_issue <= 32'h00000000;
+            perf_l3_stall <= 32'h00000000;
+            perf_l3_issue_stall <= 32'h00000000;
+            perf_l3_admitted <= 32'h00000000;
+            perf_l3_iterations <= 32'h00000000;
+            perf_l2_cycles <= 32'h00000000;
+            perf_l2_issue <= 32'h00000000;
+            perf_l2_stall <= 32'h00000000;
+            perf_l2_issue_stall <= 32'h00000000;
+            perf_l2_admitted <= 32'h00000000;
+            perf_l2_iterations <= 32'h00000000;
+            perf_l1_cycles <= 32'h00000000;
+            perf_l1_issue <= 32'h00000000;
+            perf_l1_stall <= 32'h00000000;
+            perf_l1_issue_stall <= 32'h00000000;
+            perf_l1_admitted <= 32'h00000000;
+            perf_l1_iterations <= 32'h00000000;
+        end else begin
+            if (dp_probes[0]) perf_l3_cycles <= (perf_l3_cycles + 32'h00000001);
+            if (dp_probes[1]) perf_l3_issue <= (perf_l3_issue + 32'h00000001);
+            if (dp_probes[2]) perf_l3_stall <= (perf_l3_stall + 32'h00000001);
+            if (dp_probes[3]) perf_l3_issue_stall <= (perf_l3_issue_stall + 32'h00000001);
+            if (dp_probes[4]) perf_l3_admitted <= (perf_l3_admitted + 32'h00000001);
+            if (dp_probes[5]) perf_l3_iterations <= (perf_l3_iterations + 32'h00000001);
+            if (dp_probes[6]) perf_l2_cycles <= (perf_l2_cycles + 32'h00000001);
+            if (dp_probes[7]) perf_l2_issue <= (perf_l2_issue + 32'h00000001);
+            if (dp_probes[8]) perf_l2_stall <= (perf_l2_stall + 32'h00000001);
+            if (dp_probes[9]) perf_l2_issue_stall <= (perf_l2_issue_stall + 32'h00000001);
+            if (dp_probes[10]) perf_l2_admitted <= (perf_l2_admitted + 32'h00000001);
+            if (dp_probes[11]) perf_l2_iterations <= (perf_l2_iterations + 32'h00000001);
+            if (dp_probes[12]) perf_l1_cycles <= (perf_l1_cycles + 32'h00000001);
+            if (dp_probes[13]) perf_l1_issue <= (perf_l1_issue + 32'h00000001);
+            if (dp_probes[14]) perf_l1_stall <= (perf_l1_stall + 32'h00000001);
+            if (dp_probes[15]) perf_l1_issue_stall <= (perf_l1_issue_stall + 32'h00000001);
+            if (dp_probes[16]) perf_l1_admitted <= (perf_l1_admitted + 32'h00000001);
+            if (dp_probes[17]) perf_l1_iterations <= (perf_l1_iterations + 32'h00000001);
+        end
+    end
+    assign dp_counters = {perf_l1_iterations, perf_l1_admitted, perf_l1_issue_stall, perf_l1_stall, perf_l1_issue, perf_l1_cycles, perf_l2_iterations, perf_l2_admitted, perf_l2_issue_stall, perf_l2_stall, perf_l2_issue, perf_l2_cycles, perf_l3_iterations, perf_l3_admitted, perf_l3_issue_stall, perf_l3_stall, perf_l3_issue, perf_l3_cycles};
 
     // ---- Completion: report done once every master is idle
     assign all_idle = (&{x_rd_idle, dp_x_ld_idle, c_rd_idle, dp_c_ld_idle, y_wr_idle, dp_y_st_idle, out_wr_idle});

@@ -122,6 +122,7 @@ module matmul_core (
     reg          core_done;
     wire [7:0]   err_code;
     wire [767:0] dp_counters;
+    wire [23:0]  dp_probes;
     wire         dp_done;
     wire [7:0]   dp_err_code;
     wire [31:0]  dp_A_base;
@@ -195,6 +196,31 @@ module matmul_core (
     wire         C_st_m_bid;
     wire         C_st_err;
     wire [31:0]  C_st_acked;
+    wire         perf_clear;
+    reg  [31:0]  perf_l4_cycles;
+    reg  [31:0]  perf_l4_issue;
+    reg  [31:0]  perf_l4_stall;
+    reg  [31:0]  perf_l4_issue_stall;
+    reg  [31:0]  perf_l4_admitted;
+    reg  [31:0]  perf_l4_iterations;
+    reg  [31:0]  perf_l3_cycles;
+    reg  [31:0]  perf_l3_issue;
+    reg  [31:0]  perf_l3_stall;
+    reg  [31:0]  perf_l3_issue_stall;
+    reg  [31:0]  perf_l3_admitted;
+    reg  [31:0]  perf_l3_iterations;
+    reg  [31:0]  perf_l2_cycles;
+    reg  [31:0]  perf_l2_issue;
+    reg  [31:0]  perf_l2_stall;
+    reg  [31:0]  perf_l2_issue_stall;
+    reg  [31:0]  perf_l2_admitted;
+    reg  [31:0]  perf_l2_iterations;
+    reg  [31:0]  perf_l0_cycles;
+    reg  [31:0]  perf_l0_issue;
+    reg  [31:0]  perf_l0_stall;
+    reg  [31:0]  perf_l0_issue_stall;
+    reg  [31:0]  perf_l0_admitted;
+    reg  [31:0]  perf_l0_iterations;
     wire         all_idle;
     reg          finishing;
     reg  [7:0]   dp_err;
@@ -468,8 +494,66 @@ module matmul_core (
         .C_st_req_addr(dp_C_st_req_addr),
         .C_st_req_data(dp_C_st_req_data),
         .C_st_idle(dp_C_st_idle),
-        .counters(dp_counters)
+        .probes(dp_probes)
     );
+
+    // ---- Loop counters: the cycles each datapath probe was high since START
+    assign perf_clear = (rst || start);
+
+    always @(posedge clk) begin
+        if (perf_clear) begin
+            perf_l4_cycles <= 32'h00000000;
+            perf_l4_issue <= 32'h00000000;
+            perf_l4_stall <= 32'h00000000;
+            perf_l4_issue_stall <= 32'h00000000;
+            perf_l4_admitted <= 32'h00000000;
+            perf_l4_iterations <= 32'h00000000;
+            perf_l3_cycles <= 32'h00000000;
+            perf_l3_issue <= 32'h00000000;
+            perf_l3_stall <= 32'h00000000;
+            perf_l3_issue_stall <= 32'h00000000;
+            perf_l3_admitted <= 32'h00000000;
+            perf_l3_iterations <= 32'h00000000;
+            perf_l2_cycles <= 32'h00000000;
+            perf_l2_issue <= 32'h00000000;
+            perf_l2_stall <= 32'h00000000;
+            perf_l2_issue_stall <= 32'h00000000;
+            perf_l2_admitted <= 32'h00000000;
+            perf_l2_iterations <= 32'h00000000;
+            perf_l0_cycles <= 32'h00000000;
+            perf_l0_issue <= 32'h00000000;
+            perf_l0_stall <= 32'h00000000;
+            perf_l0_issue_stall <= 32'h00000000;
+            perf_l0_admitted <= 32'h00000000;
+            perf_l0_iterations <= 32'h00000000;
+        end else begin
+            if (dp_probes[0]) perf_l4_cycles <= (perf_l4_cycles + 32'h00000001);
+            if (dp_probes[1]) perf_l4_issue <= (perf_l4_issue + 32'h00000001);
+            if (dp_probes[2]) perf_l4_stall <= (perf_l4_stall + 32'h00000001);
+            if (dp_probes[3]) perf_l4_issue_stall <= (perf_l4_issue_stall + 32'h00000001);
+            if (dp_probes[4]) perf_l4_admitted <= (perf_l4_admitted + 32'h00000001);
+            if (dp_probes[5]) perf_l4_iterations <= (perf_l4_iterations + 32'h00000001);
+            if (dp_probes[6]) perf_l3_cycles <= (perf_l3_cycles + 32'h00000001);
+            if (dp_probes[7]) perf_l3_issue <= (perf_l3_issue + 32'h00000001);
+            if (dp_probes[8]) perf_l3_stall <= (perf_l3_stall + 32'h00000001);
+            if (dp_probes[9]) perf_l3_issue_stall <= (perf_l3_issue_stall + 32'h00000001);
+            if (dp_probes[10]) perf_l3_admitted <= (perf_l3_admitted + 32'h00000001);
+            if (dp_probes[11]) perf_l3_iterations <= (perf_l3_iterations + 32'h00000001);
+            if (dp_probes[12]) perf_l2_cycles <= (perf_l2_cycles + 32'h00000001);
+            if (dp_probes[13]) perf_l2_issue <= (perf_l2_issue + 32'h00000001);
+            if (dp_probes[14]) perf_l2_stall <= (perf_l2_stall + 32'h00000001);
+            if (dp_probes[15]) perf_l2_issue_stall <= (perf_l2_issue_stall + 32'h00000001);
+            if (dp_probes[16]) perf_l2_admitted <= (perf_l2_admitted + 32'h00000001);
+            if (dp_probes[17]) perf_l2_iterations <= (perf_l2_iterations + 32'h00000001);
+            if (dp_probes[18]) perf_l0_cycles <= (perf_l0_cycles + 32'h00000001);
+            if (dp_probes[19]) perf_l0_issue <= (perf_l0_issue + 32'h00000001);
+            if (dp_probes[20]) perf_l0_stall <= (perf_l0_stall + 32'h00000001);
+            if (dp_probes[21]) perf_l0_issue_stall <= (perf_l0_issue_stall + 32'h00000001);
+            if (dp_probes[22]) perf_l0_admitted <= (perf_l0_admitted + 32'h00000001);
+            if (dp_probes[23]) perf_l0_iterations <= (perf_l0_iterations + 32'h00000001);
+        end
+    end
+    assign dp_counters = {perf_l0_iterations, perf_l0_admitted, perf_l0_issue_stall, perf_l0_stall, perf_l0_issue, perf_l0_cycles, perf_l2_iterations, perf_l2_admitted, perf_l2_issue_stall, perf_l2_stall, perf_l2_issue, perf_l2_cycles, perf_l3_iterations, perf_l3_admitted, perf_l3_issue_stall, perf_l3_stall, perf_l3_issue, perf_l3_cycles, perf_l4_iterations, perf_l4_admitted, perf_l4_issue_stall, perf_l4_stall, perf_l4_issue, perf_l4_cycles};
 
     // ---- Completion: report done once every master is idle
     assign all_idle = (&{dp_A_ld_idle, dp_B_ld_idle, dp_C_st_idle});

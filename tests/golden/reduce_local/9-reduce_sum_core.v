@@ -92,6 +92,7 @@ module reduce_sum_core (
     reg          core_done;
     wire [7:0]   err_code;
     wire [383:0] dp_counters;
+    wire [11:0]  dp_probes;
     wire         dp_done;
     wire [7:0]   dp_err_code;
     wire [31:0]  dp_in_base;
@@ -146,6 +147,19 @@ module reduce_sum_core (
     wire         partial_wr_m_bid;
     wire         partial_wr_idle;
     wire         partial_wr_err;
+    wire         perf_clear;
+    reg  [31:0]  perf_l2_cycles;
+    reg  [31:0]  perf_l2_issue;
+    reg  [31:0]  perf_l2_stall;
+    reg  [31:0]  perf_l2_issue_stall;
+    reg  [31:0]  perf_l2_admitted;
+    reg  [31:0]  perf_l2_iterations;
+    reg  [31:0]  perf_l0_cycles;
+    reg  [31:0]  perf_l0_issue;
+    reg  [31:0]  perf_l0_stall;
+    reg  [31:0]  perf_l0_issue_stall;
+    reg  [31:0]  perf_l0_admitted;
+    reg  [31:0]  perf_l0_iterations;
     wire         all_idle;
     reg          finishing;
     reg  [7:0]   dp_err;
@@ -349,8 +363,42 @@ module reduce_sum_core (
         .partial_wr_data(dp_partial_wr_data),
         .partial_wr_strb(dp_partial_wr_strb),
         .partial_wr_idle(dp_partial_wr_idle),
-        .counters(dp_counters)
+        .probes(dp_probes)
     );
+
+    // ---- Loop counters: the cycles each datapath probe was high since START
+    assign perf_clear = (rst || start);
+
+    always @(posedge clk) begin
+        if (perf_clear) begin
+            perf_l2_cycles <= 32'h00000000;
+            perf_l2_issue <= 32'h00000000;
+            perf_l2_stall <= 32'h00000000;
+            perf_l2_issue_stall <= 32'h00000000;
+            perf_l2_admitted <= 32'h00000000;
+            perf_l2_iterations <= 32'h00000000;
+            perf_l0_cycles <= 32'h00000000;
+            perf_l0_issue <= 32'h00000000;
+            perf_l0_stall <= 32'h00000000;
+            perf_l0_issue_stall <= 32'h00000000;
+            perf_l0_admitted <= 32'h00000000;
+            perf_l0_iterations <= 32'h00000000;
+        end else begin
+            if (dp_probes[0]) perf_l2_cycles <= (perf_l2_cycles + 32'h00000001);
+            if (dp_probes[1]) perf_l2_issue <= (perf_l2_issue + 32'h00000001);
+            if (dp_probes[2]) perf_l2_stall <= (perf_l2_stall + 32'h00000001);
+            if (dp_probes[3]) perf_l2_issue_stall <= (perf_l2_issue_stall + 32'h00000001);
+            if (dp_probes[4]) perf_l2_admitted <= (perf_l2_admitted + 32'h00000001);
+            if (dp_probes[5]) perf_l2_iterations <= (perf_l2_iterations + 32'h00000001);
+            if (dp_probes[6]) perf_l0_cycles <= (perf_l0_cycles + 32'h00000001);
+            if (dp_probes[7]) perf_l0_issue <= (perf_l0_issue + 32'h00000001);
+            if (dp_probes[8]) perf_l0_stall <= (perf_l0_stall + 32'h00000001);
+            if (dp_probes[9]) perf_l0_issue_stall <= (perf_l0_issue_stall + 32'h00000001);
+            if (dp_probes[10]) perf_l0_admitted <= (perf_l0_admitted + 32'h00000001);
+            if (dp_probes[11]) perf_l0_iterations <= (perf_l0_iterations + 32'h00000001);
+        end
+    end
+    assign dp_counters = {perf_l0_iterations, perf_l0_admitted, perf_l0_issue_stall, perf_l0_stall, perf_l0_issue, perf_l0_cycles, perf_l2_iterations, perf_l2_admitted, perf_l2_issue_stall, perf_l2_stall, perf_l2_issue, perf_l2_cycles};
 
     // ---- Completion: report done once every master is idle
     assign all_idle = (&{dp_in_ld_idle, partial_wr_idle});

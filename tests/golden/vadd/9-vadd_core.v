@@ -121,6 +121,7 @@ module vadd_core (
     reg          core_done;
     wire [7:0]   err_code;
     wire [191:0] dp_counters;
+    wire [5:0]   dp_probes;
     wire         dp_done;
     wire [7:0]   dp_err_code;
     wire [31:0]  dp_a_base;
@@ -193,6 +194,13 @@ module vadd_core (
     wire         c_st_m_bid;
     wire         c_st_err;
     wire [31:0]  c_st_acked;
+    wire         perf_clear;
+    reg  [31:0]  perf_l0_cycles;
+    reg  [31:0]  perf_l0_issue;
+    reg  [31:0]  perf_l0_stall;
+    reg  [31:0]  perf_l0_issue_stall;
+    reg  [31:0]  perf_l0_admitted;
+    reg  [31:0]  perf_l0_iterations;
     wire         all_idle;
     reg          finishing;
     reg  [7:0]   dp_err;
@@ -464,8 +472,30 @@ module vadd_core (
         .c_st_req_addr(dp_c_st_req_addr),
         .c_st_req_data(dp_c_st_req_data),
         .c_st_idle(dp_c_st_idle),
-        .counters(dp_counters)
+        .probes(dp_probes)
     );
+
+    // ---- Loop counters: the cycles each datapath probe was high since START
+    assign perf_clear = (rst || start);
+
+    always @(posedge clk) begin
+        if (perf_clear) begin
+            perf_l0_cycles <= 32'h00000000;
+            perf_l0_issue <= 32'h00000000;
+            perf_l0_stall <= 32'h00000000;
+            perf_l0_issue_stall <= 32'h00000000;
+            perf_l0_admitted <= 32'h00000000;
+            perf_l0_iterations <= 32'h00000000;
+        end else begin
+            if (dp_probes[0]) perf_l0_cycles <= (perf_l0_cycles + 32'h00000001);
+            if (dp_probes[1]) perf_l0_issue <= (perf_l0_issue + 32'h00000001);
+            if (dp_probes[2]) perf_l0_stall <= (perf_l0_stall + 32'h00000001);
+            if (dp_probes[3]) perf_l0_issue_stall <= (perf_l0_issue_stall + 32'h00000001);
+            if (dp_probes[4]) perf_l0_admitted <= (perf_l0_admitted + 32'h00000001);
+            if (dp_probes[5]) perf_l0_iterations <= (perf_l0_iterations + 32'h00000001);
+        end
+    end
+    assign dp_counters = {perf_l0_iterations, perf_l0_admitted, perf_l0_issue_stall, perf_l0_stall, perf_l0_issue, perf_l0_cycles};
 
     // ---- Completion: report done once every master is idle
     assign all_idle = (&{dp_a_ld_idle, dp_b_ld_idle, dp_c_st_idle});
