@@ -352,6 +352,12 @@ fn main() -> ExitCode {
         println!("more ALMs with the stage on: none");
     } else {
         println!("more ALMs with the stage on: {}", more.join(", "));
+        if scope == Scope::OwnLogic {
+            // A divider the stage turns into a multiply is a black box off and logic on.
+            println!(
+                "(own logic leaves out the units the stage removes: judge these with --datapath)"
+            );
+        }
     }
     if !failed.is_empty() {
         println!("not measured: {}", failed.join(", "));
