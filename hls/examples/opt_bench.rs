@@ -299,6 +299,8 @@ fn main() -> ExitCode {
             (Ok(off), Ok(on)) => (off, on),
             (Err(e), _) | (_, Err(e)) => {
                 failed.push(name.to_string());
+                // One table row: the error's first line (Yosys adds its log's tail).
+                let e = e.lines().next().unwrap_or("").replace('|', "/");
                 println!("| {name} | {e} | | | | | |");
                 continue;
             }
