@@ -1023,6 +1023,7 @@ module fir_datapath (
     reg  [31:0]  pq_690;  // fir_constant.cl:27:20
     reg  [31:0]  pq_691;  // fir_constant.cl:27:20
     reg  [31:0]  pq_692;  // fir_constant.cl:27:20
+    reg  [7:0]   p1_drain;
     reg          p1_apart;
     wire [31:0]  w_1486;  // fir_constant.cl:16:21
     wire [31:0]  w_1487;  // fir_constant.cl:18:18
@@ -1994,6 +1995,7 @@ module fir_datapath (
             p1_valid <= 189'h000000000000000000000000000000000000000000000000;
             p1_admit <= 1'h0;
             p1_go <= 1'h0;
+            p1_drain <= 8'h00;
             launch_err <= 8'h00;
             done_q <= 1'h0;
         end else begin
@@ -2695,8 +2697,9 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_692 <= pq_691;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_693 <= pq_692;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) p1_valid <= {p1_valid[187], p1_valid[186], p1_valid[185], p1_valid[184], p1_valid[183], p1_valid[182], p1_valid[181], p1_valid[180], p1_valid[179], p1_valid[178], p1_valid[177], p1_valid[176], p1_valid[175], p1_valid[174], p1_valid[173], p1_valid[172], p1_valid[171], p1_valid[170], p1_valid[169], p1_valid[168], p1_valid[167], p1_valid[166], p1_valid[165], p1_valid[164], p1_valid[163], p1_valid[162], p1_valid[161], p1_valid[160], p1_valid[159], p1_valid[158], p1_valid[157], p1_valid[156], p1_valid[155], p1_valid[154], p1_valid[153], p1_valid[152], p1_valid[151], p1_valid[150], p1_valid[149], p1_valid[148], p1_valid[147], p1_valid[146], p1_valid[145], p1_valid[144], p1_valid[143], p1_valid[142], p1_valid[141], p1_valid[140], p1_valid[139], p1_valid[138], p1_valid[137], p1_valid[136], p1_valid[135], p1_valid[134], p1_valid[133], p1_valid[132], p1_valid[131], p1_valid[130], p1_valid[129], p1_valid[128], p1_valid[127], p1_valid[126], p1_valid[125], p1_valid[124], p1_valid[123], p1_valid[122], p1_valid[121], p1_valid[120], p1_valid[119], p1_valid[118], p1_valid[117], p1_valid[116], p1_valid[115], p1_valid[114], p1_valid[113], p1_valid[112], p1_valid[111], p1_valid[110], p1_valid[109], p1_valid[108], p1_valid[107], p1_valid[106], p1_valid[105], p1_valid[104], p1_valid[103], p1_valid[102], p1_valid[101], p1_valid[100], p1_valid[99], p1_valid[98], p1_valid[97], p1_valid[96], p1_valid[95], p1_valid[94], p1_valid[93], p1_valid[92], p1_valid[91], p1_valid[90], p1_valid[89], p1_valid[88], p1_valid[87], p1_valid[86], p1_valid[85], p1_valid[84], p1_valid[83], p1_valid[82], p1_valid[81], p1_valid[80], p1_valid[79], p1_valid[78], p1_valid[77], p1_valid[76], p1_valid[75], p1_valid[74], p1_valid[73], p1_valid[72], p1_valid[71], p1_valid[70], p1_valid[69], p1_valid[68], p1_valid[67], p1_valid[66], p1_valid[65], p1_valid[64], p1_valid[63], p1_valid[62], p1_valid[61], p1_valid[60], p1_valid[59], p1_valid[58], p1_valid[57], p1_valid[56], p1_valid[55], p1_valid[54], p1_valid[53], p1_valid[52], p1_valid[51], p1_valid[50], p1_valid[49], p1_valid[48], p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_177), (p1_admit && ((!(p1_valid[0] && (!pw_177))) || 1'h0))};  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_drain <= ((p1_valid[0] && pw_177) ? 8'hbc : ((p1_drain == 8'h00) ? 8'h00 : (p1_drain - 8'h01)));  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_177))) || 1'h0));  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((((!p1_admit) && (p1_valid == 189'h000000000000000000000000000000000000000000000000)) && x_ld_idle) && y_st_idle))) state <= 16'h0007;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (((((!p1_admit) && (!p1_valid[0])) && (p1_drain == 8'h00)) && x_ld_idle) && y_st_idle))) state <= 16'h0007;  // fir_constant.cl:18:5
             if ((state == 16'h0022)) state <= (p1_apart ? 16'h0020 : 16'h0008);
             if ((state == 16'h0023)) v2_window_0 <= w_1486;
             if ((state == 16'h0023)) v3_window_1 <= w_1486;

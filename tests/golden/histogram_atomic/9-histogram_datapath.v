@@ -183,6 +183,7 @@ module histogram_datapath (
     reg  [63:0] pq_101;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_102;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_103;  // histogram_atomic.cl:17:17
+    reg  [6:0]  p4_drain;
     wire [63:0] w_110;  // histogram_atomic.cl:6:6
     wire        w_111;  // histogram_atomic.cl:13:5
     reg         q_112;  // histogram_atomic.cl:13:5
@@ -282,6 +283,7 @@ module histogram_datapath (
     reg         pq_150;  // histogram_atomic.cl:6:6
     reg         pq_151;  // histogram_atomic.cl:6:6
     reg         pq_152;  // histogram_atomic.cl:6:6
+    reg  [4:0]  p3_drain;
     wire [63:0] w_203;  // histogram_atomic.cl:6:6
     reg  [2:0]  p1_valid;  // histogram_atomic.cl:6:6
     reg         p1_admit;
@@ -339,6 +341,7 @@ module histogram_datapath (
     wire [7:0]  w_252;  // histogram_atomic.cl:6:6
     wire [7:0]  pw_253;  // histogram_atomic.cl:6:6
     wire [63:0] pw_254;  // histogram_atomic.cl:6:6
+    reg  [1:0]  p1_drain;
     wire [63:0] w_255;  // histogram_atomic.cl:6:6
     reg  [1:0]  p0_valid;  // histogram_atomic.cl:6:6
     reg         p0_admit;
@@ -363,6 +366,7 @@ module histogram_datapath (
     wire [7:0]  w_271;  // histogram_atomic.cl:6:6
     wire [7:0]  pw_272;  // histogram_atomic.cl:6:6
     wire [63:0] pw_273;  // histogram_atomic.cl:6:6
+    reg         p0_drain;
     wire [63:0] w_274;  // histogram_atomic.cl:6:6
     reg  [7:0]  launch_err;
     reg         done_q;
@@ -581,16 +585,20 @@ module histogram_datapath (
             p4_valid <= 89'h00000000000000000000000;
             p4_admit <= 1'h0;
             p4_go <= 1'h0;
+            p4_drain <= 7'h00;
             p3_valid <= 24'h000000;
             p3_admit <= 1'h0;
             p3_slot <= 1'h0;
             p3_go <= 1'h0;
+            p3_drain <= 5'h00;
             p1_valid <= 3'h0;
             p1_admit <= 1'h0;
             p1_go <= 1'h0;
+            p1_drain <= 2'h0;
             p0_valid <= 2'h0;
             p0_admit <= 1'h0;
             p0_go <= 1'h0;
+            p0_drain <= 1'h0;
             launch_err <= 8'h00;
             done_q <= 1'h0;
         end else begin
@@ -706,8 +714,9 @@ module histogram_datapath (
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_103 <= pq_102;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_104 <= pq_103;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) p4_valid <= {p4_valid[87], p4_valid[86], p4_valid[85], p4_valid[84], p4_valid[83], p4_valid[82], p4_valid[81], p4_valid[80], p4_valid[79], p4_valid[78], p4_valid[77], p4_valid[76], p4_valid[75], p4_valid[74], p4_valid[73], p4_valid[72], p4_valid[71], p4_valid[70], p4_valid[69], p4_valid[68], p4_valid[67], p4_valid[66], p4_valid[65], p4_valid[64], p4_valid[63], p4_valid[62], p4_valid[61], p4_valid[60], p4_valid[59], p4_valid[58], p4_valid[57], p4_valid[56], p4_valid[55], p4_valid[54], p4_valid[53], p4_valid[52], p4_valid[51], p4_valid[50], p4_valid[49], p4_valid[48], p4_valid[47], p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_4), (p4_admit && ((!(p4_valid[0] && (!pw_4))) || 1'h0))};  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_drain <= ((p4_valid[0] && pw_4) ? 7'h58 : ((p4_drain == 7'h00) ? 7'h00 : (p4_drain - 7'h01)));  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_4))) || 1'h0));  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && ((((!p4_admit) && (p4_valid == 89'h00000000000000000000000)) && hist_st_idle) && hist_ld_idle))) state <= 16'h0001;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (((((!p4_admit) && (!p4_valid[0])) && (p4_drain == 7'h00)) && hist_st_idle) && hist_ld_idle))) state <= 16'h0001;  // histogram_atomic.cl:6:6
             if ((state == 16'h0005)) state <= 16'h0005;
             if ((state == 16'h0006)) v4_lid_x <= w_110;
             if ((state == 16'h0006)) state <= 16'h0003;
@@ -754,9 +763,10 @@ module histogram_datapath (
             if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) pq_193 <= pw_192;  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) pq_197 <= pw_196;  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) p3_valid <= {p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && p3_go), (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0))};  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) p3_drain <= ((p3_valid[0] && p3_go) ? 5'h17 : ((p3_drain == 5'h00) ? 5'h00 : (p3_drain - 5'h01)));  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0));  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && p3_en)) p3_slot <= ((p3_slot == 1'h1) ? 1'h0 : (p3_slot + 1'h1));  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && (((!p3_admit) && (p3_valid == 24'h000000)) && data_ld_idle))) state <= 16'h0007;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((((!p3_admit) && (!p3_valid[0])) && (p3_drain == 5'h00)) && data_ld_idle))) state <= 16'h0007;  // histogram_atomic.cl:6:6
             if ((state == 16'h000c)) v4_lid_x <= w_203;
             if ((state == 16'h000c)) state <= 16'h000a;
             if (((state == 16'h000d) && 1'h1)) p1_valid <= (p1_valid | 3'h1);  // histogram_atomic.cl:6:6
@@ -773,8 +783,9 @@ module histogram_datapath (
             if (((state == 16'h000e) && (1'h1 && p1_en))) pq_245 <= pw_244;  // histogram_atomic.cl:6:6
             if (((state == 16'h000e) && (1'h1 && p1_en))) pq_249 <= pw_248;  // histogram_atomic.cl:6:6
             if (((state == 16'h000e) && (1'h1 && p1_en))) p1_valid <= {p1_valid[1], (p1_valid[0] && pw_207), (p1_admit && ((!(p1_valid[0] && (!pw_207))) || 1'h0))};  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (1'h1 && p1_en))) p1_drain <= ((p1_valid[0] && pw_207) ? 2'h2 : ((p1_drain == 2'h0) ? 2'h0 : (p1_drain - 2'h1)));  // histogram_atomic.cl:6:6
             if (((state == 16'h000e) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_207))) || 1'h0));  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && ((!p1_admit) && (p1_valid == 3'h0)))) state <= 16'h0007;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (((!p1_admit) && (!p1_valid[0])) && (p1_drain == 2'h0)))) state <= 16'h0007;  // histogram_atomic.cl:6:6
             if ((state == 16'h000f)) v4_lid_x <= w_255;
             if ((state == 16'h000f)) state <= 16'h000d;
             if (((state == 16'h0010) && 1'h1)) p0_valid <= (p0_valid | 2'h1);  // histogram_atomic.cl:6:6
@@ -784,8 +795,9 @@ module histogram_datapath (
             if (((state == 16'h0011) && (((p0_valid[0] && 1'h1) && pw_259) && p0_en))) v0_lid <= pw_262;  // histogram_atomic.cl:6:6
             if (((state == 16'h0011) && (((p0_valid[0] && 1'h1) && pw_259) && p0_en))) v4_lid_x <= pw_273;  // histogram_atomic.cl:6:6
             if (((state == 16'h0011) && (1'h1 && p0_en))) p0_valid <= {(p0_valid[0] && pw_259), (p0_admit && ((!(p0_valid[0] && (!pw_259))) || 1'h0))};  // histogram_atomic.cl:6:6
+            if (((state == 16'h0011) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_259) ? 1'h1 : ((p0_drain == 1'h0) ? 1'h0 : (p0_drain - 1'h1)));  // histogram_atomic.cl:6:6
             if (((state == 16'h0011) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_259))) || 1'h0));  // histogram_atomic.cl:6:6
-            if (((state == 16'h0011) && ((!p0_admit) && (p0_valid == 2'h0)))) state <= 16'h000f;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0011) && (((!p0_admit) && (!p0_valid[0])) && (p0_drain == 1'h0)))) state <= 16'h000f;  // histogram_atomic.cl:6:6
             if ((state == 16'h0012)) v4_lid_x <= w_274;
             if ((state == 16'h0012)) state <= 16'h0010;
             if ((state == 16'h0013)) ngroups_0 <= (global_size[31:0] >> 32'h00000006);

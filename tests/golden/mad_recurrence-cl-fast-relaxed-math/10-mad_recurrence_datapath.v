@@ -173,6 +173,7 @@ module mad_recurrence_datapath (
     wire [31:0] pv_59;  // mad_recurrence.cl:30:28
     wire [31:0] w_60;  // mad_recurrence.cl:30:28
     wire [31:0] pw_61;  // mad_recurrence.cl:30:28
+    reg  [3:0]  p3_drain;
     wire [63:0] w_62;  // mad_recurrence.cl:23:5
     wire [31:0] w_63;  // mad_recurrence.cl:23:14
     wire [63:0] w_64;  // mad_recurrence.cl:26:5
@@ -300,6 +301,7 @@ module mad_recurrence_datapath (
     wire [31:0] w_164;  // mad_recurrence.cl:21:28
     wire [31:0] pw_165;  // mad_recurrence.cl:21:28
     reg  [31:0] pq_144;  // mad_recurrence.cl:22:9
+    reg  [5:0]  p2_drain;
     wire [31:0] w_166;  // mad_recurrence.cl:22:9
     wire [31:0] w_167;  // mad_recurrence.cl:20:15
     wire [31:0] w_168;  // mad_recurrence.cl:21:18
@@ -383,6 +385,7 @@ module mad_recurrence_datapath (
     reg  [63:0] pq_229;  // mad_recurrence.cl:16:9
     reg  [63:0] pq_230;  // mad_recurrence.cl:16:9
     reg  [63:0] pq_231;  // mad_recurrence.cl:16:9
+    reg  [4:0]  p1_drain;
     reg         p1_apart;
     wire [31:0] w_236;  // mad_recurrence.cl:13:15
     wire [31:0] w_237;  // mad_recurrence.cl:14:18
@@ -677,6 +680,7 @@ module mad_recurrence_datapath (
             p3_admit <= 1'h0;
             p3_slot <= 3'h0;
             p3_go <= 1'h0;
+            p3_drain <= 4'h0;
             x_rd_issued <= 1'h0;
             x_rd_beat <= 8'h00;
             c_rd_issued <= 1'h0;
@@ -686,6 +690,7 @@ module mad_recurrence_datapath (
             p2_valid <= 55'h00000000000000;
             p2_admit <= 1'h0;
             p2_go <= 1'h0;
+            p2_drain <= 6'h00;
             u5_fp_fma_issued <= 1'h0;
             y_wr_issued <= 1'h0;
             y_wr_beat <= 8'h00;
@@ -693,6 +698,7 @@ module mad_recurrence_datapath (
             p1_admit <= 1'h0;
             p1_slot <= 3'h0;
             p1_go <= 1'h0;
+            p1_drain <= 5'h00;
             launch_err <= 8'h00;
             done_q <= 1'h0;
         end else begin
@@ -752,9 +758,10 @@ module mad_recurrence_datapath (
             if (((state == 16'h000b) && ((p3_valid[9] && (p3_slot == 3'h4)) && p3_en))) v5_v <= pw_58;  // mad_recurrence.cl:30:5
             if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) && p3_en))) v6_i <= pw_61;  // mad_recurrence.cl:30:5
             if (((state == 16'h000b) && ((p3_slot == 3'h4) && p3_en))) p3_valid <= {p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && p3_go), (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0))};  // mad_recurrence.cl:30:5
+            if (((state == 16'h000b) && ((p3_slot == 3'h4) && p3_en))) p3_drain <= ((p3_valid[0] && p3_go) ? 4'h9 : ((p3_drain == 4'h0) ? 4'h0 : (p3_drain - 4'h1)));  // mad_recurrence.cl:30:5
             if (((state == 16'h000b) && ((p3_slot == 3'h4) && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0));  // mad_recurrence.cl:30:5
             if (((state == 16'h000b) && p3_en)) p3_slot <= ((p3_slot == 3'h4) ? 3'h0 : (p3_slot + 3'h1));  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && ((((!p3_admit) && (p3_valid == 10'h000)) && c_ld_idle) && x_ld_idle))) state <= 16'h0008;  // mad_recurrence.cl:30:5
+            if (((state == 16'h000b) && (((((!p3_admit) && (!p3_valid[0])) && (p3_drain == 4'h0)) && c_ld_idle) && x_ld_idle))) state <= 16'h0008;  // mad_recurrence.cl:30:5
             if (((state == 16'h000c) && ((((state == 16'h000c) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) && out_wr_cmd_ready))) out_wr_issued <= 1'h1;  // mad_recurrence.cl:23:5
             if (((state == 16'h000c) && (((state == 16'h000c) && out_wr_issued) && out_wr_ready))) out_wr_beat <= (out_wr_beat + 8'h01);  // mad_recurrence.cl:23:5
             if (((state == 16'h000c) && ((((state == 16'h000c) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) out_wr_beat <= 8'h00;  // mad_recurrence.cl:23:5
@@ -859,8 +866,9 @@ module mad_recurrence_datapath (
             if (((state == 16'h001d) && (1'h1 && p2_en))) pq_144 <= pv_125;  // mad_recurrence.cl:21:5
             if (((state == 16'h001d) && (1'h1 && p2_en))) pq_145 <= pq_144;  // mad_recurrence.cl:21:5
             if (((state == 16'h001d) && (1'h1 && p2_en))) p2_valid <= {p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_124), (p2_admit && ((!(p2_valid[0] && (!pw_124))) || 1'h0))};  // mad_recurrence.cl:21:5
+            if (((state == 16'h001d) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_124) ? 6'h36 : ((p2_drain == 6'h00) ? 6'h00 : (p2_drain - 6'h01)));  // mad_recurrence.cl:21:5
             if (((state == 16'h001d) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_124))) || 1'h0));  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && ((((!p2_admit) && (p2_valid == 55'h00000000000000)) && c_ld_idle) && x_ld_idle))) state <= 16'h0014;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001d) && (((((!p2_admit) && (!p2_valid[0])) && (p2_drain == 6'h00)) && c_ld_idle) && x_ld_idle))) state <= 16'h0014;  // mad_recurrence.cl:21:5
             if ((state == 16'h001e)) v7_d_1 <= w_166;
             if ((state == 16'h001e)) v8_d_2 <= w_166;
             if ((state == 16'h001e)) v9_d_3 <= w_166;
@@ -921,9 +929,10 @@ module mad_recurrence_datapath (
             if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_231 <= pq_230;  // mad_recurrence.cl:14:5
             if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_232 <= pq_231;  // mad_recurrence.cl:14:5
             if (((state == 16'h002a) && ((p1_slot == 3'h4) && p1_en))) p1_valid <= {p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && p1_go), (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0))};  // mad_recurrence.cl:14:5
+            if (((state == 16'h002a) && ((p1_slot == 3'h4) && p1_en))) p1_drain <= ((p1_valid[0] && p1_go) ? 5'h12 : ((p1_drain == 5'h00) ? 5'h00 : (p1_drain - 5'h01)));  // mad_recurrence.cl:14:5
             if (((state == 16'h002a) && ((p1_slot == 3'h4) && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0));  // mad_recurrence.cl:14:5
             if (((state == 16'h002a) && p1_en)) p1_slot <= ((p1_slot == 3'h4) ? 3'h0 : (p1_slot + 3'h1));  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((((!p1_admit) && (p1_valid == 19'h00000)) && x_ld_idle) && y_st_idle))) state <= 16'h001f;  // mad_recurrence.cl:14:5
+            if (((state == 16'h002a) && (((((!p1_admit) && (!p1_valid[0])) && (p1_drain == 5'h00)) && x_ld_idle) && y_st_idle))) state <= 16'h001f;  // mad_recurrence.cl:14:5
             if ((state == 16'h002b)) state <= (p1_apart ? 16'h0029 : 16'h0020);
             if ((state == 16'h002c)) v0_s <= w_236;
             if ((state == 16'h002c)) v1_i <= w_237;

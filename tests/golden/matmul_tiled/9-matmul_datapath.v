@@ -183,6 +183,7 @@ module matmul_datapath (
     reg  [31:0] pq_42;  // matmul_tiled.cl:12:15
     reg  [31:0] pq_43;  // matmul_tiled.cl:12:15
     reg  [31:0] pq_50;  // matmul_tiled.cl:7:6
+    reg  [5:0]  p4_drain;
     wire [63:0] w_66;  // matmul_tiled.cl:7:6
     wire        w_67;  // matmul_tiled.cl:18:5
     reg         q_68;  // matmul_tiled.cl:18:5
@@ -539,6 +540,7 @@ module matmul_datapath (
     reg  [63:0] pq_380;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_381;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_382;  // matmul_tiled.cl:7:6
+    reg  [5:0]  p3_drain;
     wire [63:0] w_401;  // matmul_tiled.cl:7:6
     reg  [48:0] p2_valid;  // matmul_tiled.cl:7:6
     reg         p2_admit;
@@ -724,6 +726,7 @@ module matmul_datapath (
     reg  [63:0] pq_562;  // matmul_tiled.cl:20:9
     reg  [63:0] pq_563;  // matmul_tiled.cl:20:9
     reg  [63:0] pq_564;  // matmul_tiled.cl:20:9
+    reg  [5:0]  p2_drain;
     wire [63:0] w_581;  // matmul_tiled.cl:7:6
     reg  [2:0]  p0_valid;  // matmul_tiled.cl:7:6
     reg         p0_admit;
@@ -796,6 +799,7 @@ module matmul_datapath (
     wire [7:0]  pw_645;  // matmul_tiled.cl:7:6
     wire [7:0]  pw_646;  // matmul_tiled.cl:7:6
     wire [63:0] pw_647;  // matmul_tiled.cl:7:6
+    reg  [1:0]  p0_drain;
     wire [63:0] w_648;  // matmul_tiled.cl:7:6
     reg  [7:0]  launch_err;
     reg         done_q;
@@ -1545,15 +1549,19 @@ module matmul_datapath (
             p4_valid <= 48'h000000000000;
             p4_admit <= 1'h0;
             p4_go <= 1'h0;
+            p4_drain <= 6'h00;
             p3_valid <= 43'h00000000000;
             p3_admit <= 1'h0;
             p3_go <= 1'h0;
+            p3_drain <= 6'h00;
             p2_valid <= 49'h0000000000000;
             p2_admit <= 1'h0;
             p2_go <= 1'h0;
+            p2_drain <= 6'h00;
             p0_valid <= 3'h0;
             p0_admit <= 1'h0;
             p0_go <= 1'h0;
+            p0_drain <= 2'h0;
             launch_err <= 8'h00;
             done_q <= 1'h0;
         end else begin
@@ -1594,8 +1602,9 @@ module matmul_datapath (
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_50 <= prd_18;  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_51 <= pq_50;  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) p4_valid <= {p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_4), (p4_admit && ((!(p4_valid[0] && (!pw_4))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_drain <= ((p4_valid[0] && pw_4) ? 6'h2f : ((p4_drain == 6'h00) ? 6'h00 : (p4_drain - 6'h01)));  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_4))) || 1'h0));  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((!p4_admit) && (p4_valid == 48'h000000000000)) && C_st_idle))) state <= 16'h0001;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && ((((!p4_admit) && (!p4_valid[0])) && (p4_drain == 6'h00)) && C_st_idle))) state <= 16'h0001;  // matmul_tiled.cl:7:6
             if ((state == 16'h0005)) state <= 16'h0005;
             if ((state == 16'h0006)) v7_lid_x <= w_66;
             if ((state == 16'h0006)) v8_lid_y <= w_66;
@@ -1770,8 +1779,9 @@ module matmul_datapath (
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_382 <= pq_381;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) pq_383 <= pq_382;  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) p3_valid <= {p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_85), (p3_admit && ((!(p3_valid[0] && (!pw_85))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (1'h1 && p3_en))) p3_drain <= ((p3_valid[0] && pw_85) ? 6'h2a : ((p3_drain == 6'h00) ? 6'h00 : (p3_drain - 6'h01)));  // matmul_tiled.cl:7:6
             if (((state == 16'h000d) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_85))) || 1'h0));  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && ((!p3_admit) && (p3_valid == 43'h00000000000)))) state <= 16'h000b;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000d) && (((!p3_admit) && (!p3_valid[0])) && (p3_drain == 6'h00)))) state <= 16'h000b;  // matmul_tiled.cl:7:6
             if ((state == 16'h000e)) v7_lid_x <= w_401;
             if ((state == 16'h000e)) v8_lid_y <= w_401;
             if ((state == 16'h000e)) state <= 16'h000c;
@@ -1895,8 +1905,9 @@ module matmul_datapath (
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_564 <= pq_563;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) pq_565 <= pq_564;  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_405), (p2_admit && ((!(p2_valid[0] && (!pw_405))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_405) ? 6'h30 : ((p2_drain == 6'h00) ? 6'h00 : (p2_drain - 6'h01)));  // matmul_tiled.cl:7:6
             if (((state == 16'h0010) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_405))) || 1'h0));  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && ((((!p2_admit) && (p2_valid == 49'h0000000000000)) && A_ld_idle) && B_ld_idle))) state <= 16'h000e;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0010) && (((((!p2_admit) && (!p2_valid[0])) && (p2_drain == 6'h00)) && A_ld_idle) && B_ld_idle))) state <= 16'h000e;  // matmul_tiled.cl:7:6
             if ((state == 16'h0011)) v7_lid_x <= w_581;
             if ((state == 16'h0011)) v8_lid_y <= w_581;
             if ((state == 16'h0011)) state <= 16'h000f;
@@ -1916,8 +1927,9 @@ module matmul_datapath (
             if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_585) && p0_en))) v8_lid_y <= pw_647;  // matmul_tiled.cl:7:6
             if (((state == 16'h0013) && (1'h1 && p0_en))) pq_632 <= pw_631;  // matmul_tiled.cl:7:6
             if (((state == 16'h0013) && (1'h1 && p0_en))) p0_valid <= {p0_valid[1], (p0_valid[0] && pw_585), (p0_admit && ((!(p0_valid[0] && (!pw_585))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_585) ? 2'h2 : ((p0_drain == 2'h0) ? 2'h0 : (p0_drain - 2'h1)));  // matmul_tiled.cl:7:6
             if (((state == 16'h0013) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_585))) || 1'h0));  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && ((!p0_admit) && (p0_valid == 3'h0)))) state <= 16'h0007;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0013) && (((!p0_admit) && (!p0_valid[0])) && (p0_drain == 2'h0)))) state <= 16'h0007;  // matmul_tiled.cl:7:6
             if ((state == 16'h0014)) v7_lid_x <= w_648;
             if ((state == 16'h0014)) v8_lid_y <= w_648;
             if ((state == 16'h0014)) state <= 16'h0012;

@@ -115,6 +115,7 @@ module reduce_sum_datapath (
     wire [7:0]  w_52;  // reduce_local.cl:4:6
     wire [7:0]  pw_53;  // reduce_local.cl:4:6
     wire [63:0] pw_54;  // reduce_local.cl:4:6
+    reg  [1:0]  p2_drain;
     wire [63:0] w_55;  // reduce_local.cl:4:6
     wire [31:0] w_56;  // reduce_local.cl:10:47
     wire [31:0] w_57;  // reduce_local.cl:10:56
@@ -198,6 +199,7 @@ module reduce_sum_datapath (
     reg  [63:0] pq_123;  // reduce_local.cl:7:5
     reg  [63:0] pq_124;  // reduce_local.cl:7:5
     reg  [63:0] pq_125;  // reduce_local.cl:7:5
+    reg  [5:0]  p0_drain;
     wire [63:0] w_133;  // reduce_local.cl:4:6
     reg  [7:0]  launch_err;
     reg         done_q;
@@ -333,9 +335,11 @@ module reduce_sum_datapath (
             p2_valid <= 3'h0;
             p2_admit <= 1'h0;
             p2_go <= 1'h0;
+            p2_drain <= 2'h0;
             p0_valid <= 46'h000000000000;
             p0_admit <= 1'h0;
             p0_go <= 1'h0;
+            p0_drain <= 6'h00;
             launch_err <= 8'h00;
             done_q <= 1'h0;
         end else begin
@@ -390,8 +394,9 @@ module reduce_sum_datapath (
             if (((state == 16'h000d) && (1'h1 && p2_en))) pq_47 <= pw_34;  // reduce_local.cl:4:6
             if (((state == 16'h000d) && (1'h1 && p2_en))) pq_48 <= pw_29;  // reduce_local.cl:4:6
             if (((state == 16'h000d) && (1'h1 && p2_en))) p2_valid <= {p2_valid[1], (p2_valid[0] && pw_25), (p2_admit && ((!(p2_valid[0] && (!pw_25))) || 1'h0))};  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_25) ? 2'h2 : ((p2_drain == 2'h0) ? 2'h0 : (p2_drain - 2'h1)));  // reduce_local.cl:4:6
             if (((state == 16'h000d) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_25))) || 1'h0));  // reduce_local.cl:4:6
-            if (((state == 16'h000d) && ((!p2_admit) && (p2_valid == 3'h0)))) state <= 16'h000b;  // reduce_local.cl:4:6
+            if (((state == 16'h000d) && (((!p2_admit) && (!p2_valid[0])) && (p2_drain == 2'h0)))) state <= 16'h000b;  // reduce_local.cl:4:6
             if ((state == 16'h000e)) v3_lid_x <= w_55;
             if ((state == 16'h000e)) state <= 16'h000c;
             if ((state == 16'h000f)) v2_group_cond0 <= w_58;
@@ -449,8 +454,9 @@ module reduce_sum_datapath (
             if (((state == 16'h0012) && (1'h1 && p0_en))) pq_125 <= pq_124;  // reduce_local.cl:4:6
             if (((state == 16'h0012) && (1'h1 && p0_en))) pq_126 <= pq_125;  // reduce_local.cl:4:6
             if (((state == 16'h0012) && (1'h1 && p0_en))) p0_valid <= {p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_63), (p0_admit && ((!(p0_valid[0] && (!pw_63))) || 1'h0))};  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_63) ? 6'h2d : ((p0_drain == 6'h00) ? 6'h00 : (p0_drain - 6'h01)));  // reduce_local.cl:4:6
             if (((state == 16'h0012) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_63))) || 1'h0));  // reduce_local.cl:4:6
-            if (((state == 16'h0012) && (((!p0_admit) && (p0_valid == 46'h000000000000)) && in_ld_idle))) state <= 16'h0010;  // reduce_local.cl:4:6
+            if (((state == 16'h0012) && ((((!p0_admit) && (!p0_valid[0])) && (p0_drain == 6'h00)) && in_ld_idle))) state <= 16'h0010;  // reduce_local.cl:4:6
             if ((state == 16'h0013)) v3_lid_x <= w_133;
             if ((state == 16'h0013)) state <= 16'h0011;
             if (((state == 16'h0014) && ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);

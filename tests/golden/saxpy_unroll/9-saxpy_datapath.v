@@ -229,6 +229,7 @@ module saxpy_datapath (
     reg  [63:0] pq_121;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_122;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_123;  // saxpy_unroll.cl:9:9
+    reg  [6:0]  p2_drain;
     reg         p2_apart;
     wire [31:0] w_128;  // saxpy_unroll.cl:8:21
     wire [31:0] w_129;  // saxpy_unroll.cl:8:25
@@ -502,6 +503,7 @@ module saxpy_datapath (
     reg  [63:0] pq_376;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_377;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_378;  // saxpy_unroll.cl:9:9
+    reg  [4:0]  p1_drain;
     reg         p1_apart;
     wire [31:0] w_383;  // saxpy_unroll.cl:8:18
     wire [63:0] w_384;  // saxpy_unroll.cl:5:6
@@ -789,10 +791,12 @@ module saxpy_datapath (
             p2_valid <= 99'h0000000000000000000000000;
             p2_admit <= 1'h0;
             p2_go <= 1'h0;
+            p2_drain <= 7'h00;
             p1_valid <= 26'h0000000;
             p1_admit <= 1'h0;
             p1_slot <= 2'h0;
             p1_go <= 1'h0;
+            p1_drain <= 5'h00;
             launch_err <= 8'h00;
             done_q <= 1'h0;
         end else begin
@@ -928,8 +932,9 @@ module saxpy_datapath (
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_123 <= pq_122;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_124 <= pq_123;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) p2_valid <= {p2_valid[97], p2_valid[96], p2_valid[95], p2_valid[94], p2_valid[93], p2_valid[92], p2_valid[91], p2_valid[90], p2_valid[89], p2_valid[88], p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_37), (p2_admit && ((!(p2_valid[0] && (!pw_37))) || 1'h0))};  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_37) ? 7'h62 : ((p2_drain == 7'h00) ? 7'h00 : (p2_drain - 7'h01)));  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_37))) || 1'h0));  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (((((!p2_admit) && (p2_valid == 99'h0000000000000000000000000)) && x_ld_idle) && y_st_idle) && y_ld_idle))) state <= 16'h0007;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && ((((((!p2_admit) && (!p2_valid[0])) && (p2_drain == 7'h00)) && x_ld_idle) && y_st_idle) && y_ld_idle))) state <= 16'h0007;  // saxpy_unroll.cl:8:5
             if ((state == 16'h0014)) state <= (p2_apart ? 16'h0012 : 16'h0008);
             if ((state == 16'h0015)) state <= 16'h0017;
             if ((state == 16'h0016)) state <= (q_135 ? 16'h001a : 16'h0014);
@@ -1153,9 +1158,10 @@ module saxpy_datapath (
             if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_378 <= pq_377;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_379 <= pq_378;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) p1_valid <= {p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && p1_go), (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0))};  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) p1_drain <= ((p1_valid[0] && p1_go) ? 5'h19 : ((p1_drain == 5'h00) ? 5'h00 : (p1_drain - 5'h01)));  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0));  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) p1_slot <= ((p1_slot == 2'h3) ? 2'h0 : (p1_slot + 2'h1));  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && (((((!p1_admit) && (p1_valid == 26'h0000000)) && x_ld_idle) && y_st_idle) && y_ld_idle))) state <= 16'h0014;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((((((!p1_admit) && (!p1_valid[0])) && (p1_drain == 5'h00)) && x_ld_idle) && y_st_idle) && y_ld_idle))) state <= 16'h0014;  // saxpy_unroll.cl:8:5
             if ((state == 16'h0030)) state <= (p1_apart ? 16'h002e : 16'h0015);
             if ((state == 16'h0031)) v0_i <= w_383;
             if ((state == 16'h0031)) state <= 16'h0030;

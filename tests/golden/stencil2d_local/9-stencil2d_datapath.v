@@ -299,6 +299,7 @@ module stencil2d_datapath (
     reg  [63:0] pq_196;  // stencil2d_local.cl:29:5
     reg  [63:0] pq_197;  // stencil2d_local.cl:29:5
     reg  [63:0] pq_198;  // stencil2d_local.cl:29:5
+    reg  [6:0]  p5_drain;
     wire [63:0] w_214;  // stencil2d_local.cl:7:6
     reg  [48:0] p4_valid;  // stencil2d_local.cl:23:5
     reg         p4_admit;
@@ -462,6 +463,7 @@ module stencil2d_datapath (
     reg  [63:0] pq_362;  // stencil2d_local.cl:24:9
     reg  [63:0] pq_363;  // stencil2d_local.cl:24:9
     reg  [63:0] pq_364;  // stencil2d_local.cl:24:9
+    reg  [5:0]  p4_drain;
     wire [63:0] w_372;  // stencil2d_local.cl:23:5
     wire [63:0] w_373;  // stencil2d_local.cl:23:5
     reg  [48:0] p3_valid;  // stencil2d_local.cl:21:5
@@ -622,6 +624,7 @@ module stencil2d_datapath (
     reg  [63:0] pq_517;  // stencil2d_local.cl:22:9
     reg  [63:0] pq_518;  // stencil2d_local.cl:22:9
     reg  [63:0] pq_519;  // stencil2d_local.cl:22:9
+    reg  [5:0]  p3_drain;
     wire [63:0] w_527;  // stencil2d_local.cl:21:5
     reg  [48:0] p2_valid;  // stencil2d_local.cl:19:5
     reg         p2_admit;
@@ -789,6 +792,7 @@ module stencil2d_datapath (
     reg  [63:0] pq_679;  // stencil2d_local.cl:20:9
     reg  [63:0] pq_680;  // stencil2d_local.cl:20:9
     reg  [63:0] pq_681;  // stencil2d_local.cl:20:9
+    reg  [5:0]  p2_drain;
     wire [63:0] w_689;  // stencil2d_local.cl:19:5
     wire [63:0] w_690;  // stencil2d_local.cl:19:5
     reg  [48:0] p1_valid;  // stencil2d_local.cl:17:5
@@ -953,6 +957,7 @@ module stencil2d_datapath (
     reg  [63:0] pq_838;  // stencil2d_local.cl:18:9
     reg  [63:0] pq_839;  // stencil2d_local.cl:18:9
     reg  [63:0] pq_840;  // stencil2d_local.cl:18:9
+    reg  [5:0]  p1_drain;
     wire [63:0] w_848;  // stencil2d_local.cl:17:5
     reg  [48:0] p0_valid;  // stencil2d_local.cl:7:6
     reg         p0_admit;
@@ -1077,6 +1082,7 @@ module stencil2d_datapath (
     reg  [63:0] pq_948;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_949;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_950;  // stencil2d_local.cl:16:5
+    reg  [5:0]  p0_drain;
     wire [63:0] w_967;  // stencil2d_local.cl:7:6
     reg  [7:0]  launch_err;
     reg         done_q;
@@ -1657,21 +1663,27 @@ module stencil2d_datapath (
             p5_valid <= 75'h0000000000000000000;
             p5_admit <= 1'h0;
             p5_go <= 1'h0;
+            p5_drain <= 7'h00;
             p4_valid <= 49'h0000000000000;
             p4_admit <= 1'h0;
             p4_go <= 1'h0;
+            p4_drain <= 6'h00;
             p3_valid <= 49'h0000000000000;
             p3_admit <= 1'h0;
             p3_go <= 1'h0;
+            p3_drain <= 6'h00;
             p2_valid <= 49'h0000000000000;
             p2_admit <= 1'h0;
             p2_go <= 1'h0;
+            p2_drain <= 6'h00;
             p1_valid <= 49'h0000000000000;
             p1_admit <= 1'h0;
             p1_go <= 1'h0;
+            p1_drain <= 6'h00;
             p0_valid <= 49'h0000000000000;
             p0_admit <= 1'h0;
             p0_go <= 1'h0;
+            p0_drain <= 6'h00;
             launch_err <= 8'h00;
             done_q <= 1'h0;
         end else begin
@@ -1809,8 +1821,9 @@ module stencil2d_datapath (
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_198 <= pq_197;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_199 <= pq_198;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) p5_valid <= {p5_valid[73], p5_valid[72], p5_valid[71], p5_valid[70], p5_valid[69], p5_valid[68], p5_valid[67], p5_valid[66], p5_valid[65], p5_valid[64], p5_valid[63], p5_valid[62], p5_valid[61], p5_valid[60], p5_valid[59], p5_valid[58], p5_valid[57], p5_valid[56], p5_valid[55], p5_valid[54], p5_valid[53], p5_valid[52], p5_valid[51], p5_valid[50], p5_valid[49], p5_valid[48], p5_valid[47], p5_valid[46], p5_valid[45], p5_valid[44], p5_valid[43], p5_valid[42], p5_valid[41], p5_valid[40], p5_valid[39], p5_valid[38], p5_valid[37], p5_valid[36], p5_valid[35], p5_valid[34], p5_valid[33], p5_valid[32], p5_valid[31], p5_valid[30], p5_valid[29], p5_valid[28], p5_valid[27], p5_valid[26], p5_valid[25], p5_valid[24], p5_valid[23], p5_valid[22], p5_valid[21], p5_valid[20], p5_valid[19], p5_valid[18], p5_valid[17], p5_valid[16], p5_valid[15], p5_valid[14], p5_valid[13], p5_valid[12], p5_valid[11], p5_valid[10], p5_valid[9], p5_valid[8], p5_valid[7], p5_valid[6], p5_valid[5], p5_valid[4], p5_valid[3], p5_valid[2], p5_valid[1], (p5_valid[0] && pw_4), (p5_admit && ((!(p5_valid[0] && (!pw_4))) || 1'h0))};  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_drain <= ((p5_valid[0] && pw_4) ? 7'h4a : ((p5_drain == 7'h00) ? 7'h00 : (p5_drain - 7'h01)));  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) p5_admit <= (p5_admit && ((!(p5_valid[0] && (!pw_4))) || 1'h0));  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (((!p5_admit) && (p5_valid == 75'h0000000000000000000)) && out_st_idle))) state <= 16'h0001;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && ((((!p5_admit) && (!p5_valid[0])) && (p5_drain == 7'h00)) && out_st_idle))) state <= 16'h0001;  // stencil2d_local.cl:7:6
             if ((state == 16'h0005)) state <= 16'h0005;
             if ((state == 16'h0006)) v13_lid_x <= w_214;
             if ((state == 16'h0006)) v14_lid_y <= w_214;
@@ -1926,8 +1939,9 @@ module stencil2d_datapath (
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_364 <= pq_363;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_365 <= pq_364;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) p4_valid <= {p4_valid[47], p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_218), (p4_admit && ((!(p4_valid[0] && (!pw_218))) || 1'h0))};  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_drain <= ((p4_valid[0] && pw_218) ? 6'h30 : ((p4_drain == 6'h00) ? 6'h00 : (p4_drain - 6'h01)));  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_218))) || 1'h0));  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (((!p4_admit) && (p4_valid == 49'h0000000000000)) && in_ld_idle))) state <= 16'h0006;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && ((((!p4_admit) && (!p4_valid[0])) && (p4_drain == 6'h00)) && in_ld_idle))) state <= 16'h0006;  // stencil2d_local.cl:23:5
             if ((state == 16'h0009)) v13_lid_x <= w_372;
             if ((state == 16'h0009)) v14_lid_y <= w_373;
             if ((state == 16'h0009)) state <= 16'h0007;
@@ -2042,8 +2056,9 @@ module stencil2d_datapath (
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_519 <= pq_518;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_520 <= pq_519;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) p3_valid <= {p3_valid[47], p3_valid[46], p3_valid[45], p3_valid[44], p3_valid[43], p3_valid[42], p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_377), (p3_admit && ((!(p3_valid[0] && (!pw_377))) || 1'h0))};  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_drain <= ((p3_valid[0] && pw_377) ? 6'h30 : ((p3_drain == 6'h00) ? 6'h00 : (p3_drain - 6'h01)));  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_377))) || 1'h0));  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((!p3_admit) && (p3_valid == 49'h0000000000000)) && in_ld_idle))) state <= 16'h0009;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && ((((!p3_admit) && (!p3_valid[0])) && (p3_drain == 6'h00)) && in_ld_idle))) state <= 16'h0009;  // stencil2d_local.cl:21:5
             if ((state == 16'h000c)) v13_lid_x <= w_527;
             if ((state == 16'h000c)) v14_lid_y <= w_527;
             if ((state == 16'h000c)) state <= 16'h000a;
@@ -2158,8 +2173,9 @@ module stencil2d_datapath (
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_681 <= pq_680;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_682 <= pq_681;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_531), (p2_admit && ((!(p2_valid[0] && (!pw_531))) || 1'h0))};  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_531) ? 6'h30 : ((p2_drain == 6'h00) ? 6'h00 : (p2_drain - 6'h01)));  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_531))) || 1'h0));  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((!p2_admit) && (p2_valid == 49'h0000000000000)) && in_ld_idle))) state <= 16'h000c;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && ((((!p2_admit) && (!p2_valid[0])) && (p2_drain == 6'h00)) && in_ld_idle))) state <= 16'h000c;  // stencil2d_local.cl:19:5
             if ((state == 16'h000f)) v14_lid_y <= w_689;
             if ((state == 16'h000f)) v13_lid_x <= w_690;
             if ((state == 16'h000f)) state <= 16'h000d;
@@ -2274,8 +2290,9 @@ module stencil2d_datapath (
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_840 <= pq_839;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_841 <= pq_840;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) p1_valid <= {p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_694), (p1_admit && ((!(p1_valid[0] && (!pw_694))) || 1'h0))};  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_drain <= ((p1_valid[0] && pw_694) ? 6'h30 : ((p1_drain == 6'h00) ? 6'h00 : (p1_drain - 6'h01)));  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_694))) || 1'h0));  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((!p1_admit) && (p1_valid == 49'h0000000000000)) && in_ld_idle))) state <= 16'h000f;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && ((((!p1_admit) && (!p1_valid[0])) && (p1_drain == 6'h00)) && in_ld_idle))) state <= 16'h000f;  // stencil2d_local.cl:17:5
             if ((state == 16'h0012)) v14_lid_y <= w_848;
             if ((state == 16'h0012)) v13_lid_x <= w_848;
             if ((state == 16'h0012)) state <= 16'h0010;
@@ -2343,8 +2360,9 @@ module stencil2d_datapath (
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_950 <= pq_949;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_951 <= pq_950;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) p0_valid <= {p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_852), (p0_admit && ((!(p0_valid[0] && (!pw_852))) || 1'h0))};  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_852) ? 6'h30 : ((p0_drain == 6'h00) ? 6'h00 : (p0_drain - 6'h01)));  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_852))) || 1'h0));  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((!p0_admit) && (p0_valid == 49'h0000000000000)) && in_ld_idle))) state <= 16'h0012;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && ((((!p0_admit) && (!p0_valid[0])) && (p0_drain == 6'h00)) && in_ld_idle))) state <= 16'h0012;  // stencil2d_local.cl:7:6
             if ((state == 16'h0015)) v13_lid_x <= w_967;
             if ((state == 16'h0015)) v14_lid_y <= w_967;
             if ((state == 16'h0015)) state <= 16'h0013;

@@ -141,6 +141,7 @@ module vadd_datapath (
     reg  [63:0] pq_81;  // vadd.cl:6:5
     reg  [63:0] pq_82;  // vadd.cl:6:5
     reg  [63:0] pq_83;  // vadd.cl:6:5
+    reg  [6:0]  p0_drain;
     wire [63:0] w_90;  // vadd.cl:3:6
     reg  [7:0]  launch_err;
     reg         done_q;
@@ -203,6 +204,7 @@ module vadd_datapath (
             p0_valid <= 95'h000000000000000000000000;
             p0_admit <= 1'h0;
             p0_go <= 1'h0;
+            p0_drain <= 7'h00;
             launch_err <= 8'h00;
             done_q <= 1'h0;
         end else begin
@@ -286,6 +288,7 @@ module vadd_datapath (
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_83 <= pq_82;  // vadd.cl:3:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_84 <= pq_83;  // vadd.cl:3:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) p0_valid <= {p0_valid[93], p0_valid[92], p0_valid[91], p0_valid[90], p0_valid[89], p0_valid[88], p0_valid[87], p0_valid[86], p0_valid[85], p0_valid[84], p0_valid[83], p0_valid[82], p0_valid[81], p0_valid[80], p0_valid[79], p0_valid[78], p0_valid[77], p0_valid[76], p0_valid[75], p0_valid[74], p0_valid[73], p0_valid[72], p0_valid[71], p0_valid[70], p0_valid[69], p0_valid[68], p0_valid[67], p0_valid[66], p0_valid[65], p0_valid[64], p0_valid[63], p0_valid[62], p0_valid[61], p0_valid[60], p0_valid[59], p0_valid[58], p0_valid[57], p0_valid[56], p0_valid[55], p0_valid[54], p0_valid[53], p0_valid[52], p0_valid[51], p0_valid[50], p0_valid[49], p0_valid[48], p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_4), (p0_admit && ((!(p0_valid[0] && (!pw_4))) || ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))};  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_4) ? 7'h5e : ((p0_drain == 7'h00) ? 7'h00 : (p0_drain - 7'h01)));  // vadd.cl:3:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_4))) || ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))));  // vadd.cl:3:6
             if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));  // vadd.cl:3:6
             if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));  // vadd.cl:3:6
@@ -294,7 +297,7 @@ module vadd_datapath (
             if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);  // vadd.cl:3:6
             if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);  // vadd.cl:3:6
             if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) v1_lid_x <= 64'h0000000000000000;  // vadd.cl:3:6
-            if (((state == 16'h0004) && (((((!p0_admit) && (p0_valid == 95'h000000000000000000000000)) && a_ld_idle) && b_ld_idle) && c_st_idle))) state <= 16'h0001;  // vadd.cl:3:6
+            if (((state == 16'h0004) && ((((((!p0_admit) && (!p0_valid[0])) && (p0_drain == 7'h00)) && a_ld_idle) && b_ld_idle) && c_st_idle))) state <= 16'h0001;  // vadd.cl:3:6
             if ((state == 16'h0005)) state <= 16'h0005;
             if ((state == 16'h0006)) v1_lid_x <= w_90;
             if ((state == 16'h0006)) state <= 16'h0003;
