@@ -818,7 +818,6 @@ impl Gen<'_> {
         };
         let end = Expr::land(p.in_slot(ii - 1), Expr::Net(en));
         let v0 = Expr::bit(valid, 0);
-        let v0_now = v0.clone();
         let exiting = Expr::land(v0.clone(), Expr::lnot(dec.clone()));
         let (steps, last_group) = self.group_step();
         let keep_going = match pl.cross_group {
@@ -845,22 +844,22 @@ impl Gen<'_> {
         // 1 leaves the last stage `stages - 1` shifts later, and the latest to enter is
         // the last to leave. The idle test reads this count, not a wide OR of every
         // valid bit (a LUT per six stages: 100 ALMs for a 500-stage loop).
-        let drain = (stages > 1).then(|| {
+        let drained = (stages > 1).then(|| {
             let w = slot_bits(stages);
             let d = self.m.reg(&format!("{tag}_drain"), w);
             self.resets.push((d, Const::zero(w)));
             let zero = Expr::bin(BinOp::Eq, Expr::Net(d), Expr::lit(w, 0));
             let next = Expr::mux(
-                Expr::land(v0_now.clone(), dec.clone()),
+                Expr::land(Expr::bit(valid, 0), dec.clone()),
                 Expr::lit(w, (stages - 1) as u64),
                 Expr::mux(
-                    zero,
+                    zero.clone(),
                     Expr::lit(w, 0),
                     Expr::bin(BinOp::Sub, Expr::Net(d), Expr::lit(w, 1)),
                 ),
             );
             self.fsm.set_when(run, d, next, end.clone());
-            d
+            zero
         });
         self.fsm.set_when(run, admit, admit_next, end.clone());
         if let Some(s) = slot {
@@ -918,9 +917,8 @@ impl Gen<'_> {
             Expr::lnot(Expr::Net(admit)),
             Expr::lnot(Expr::bit(valid, 0)),
         );
-        if let Some(d) = drain {
-            let w = slot_bits(stages);
-            idle = Expr::land(idle, Expr::bin(BinOp::Eq, Expr::Net(d), Expr::lit(w, 0)));
+        if let Some(zero) = drained {
+            idle = Expr::land(idle, zero);
         }
         for (buf, load) in &buffers_used {
             let unit = if *load { "ld" } else { "st" };
