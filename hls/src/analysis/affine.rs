@@ -174,6 +174,16 @@ fn congruence(k: &Kernel, v: VarId) -> u64 {
     g.max(1)
 }
 
+/// Whether op `o` of block `b` is an `or` of values with no set bit in common (by the
+/// range analysis), which is their sum.
+fn is_disjoint_or(k: &Kernel, b: BlockId, o: OpId, ranges: Option<&Ranges>) -> bool {
+    let blk = k.block(b);
+    match (&blk.op(o).kind, ranges, &blk.operands(o)[..]) {
+        (OpKind::Binary(BinOp::Or), Some(r), [x, y]) => r.disjoint(k, b, *x, *y),
+        _ => false,
+    }
+}
+
 /// Sign-extends the low `bits` of `v`.
 fn signed(v: u64, bits: u32) -> i64 {
     if bits == 0 || bits >= 64 {
@@ -234,6 +244,10 @@ impl AffineLoop {
                 let op = block.op(id);
                 let args = block.operands(id);
                 let arg = |n: usize| args.get(n).and_then(|a| val.get(a).cloned().flatten());
+                // An `or` of values with no bit in common (as `opt` makes of such sums)
+                // is their sum.
+                let sum = matches!(op.kind, OpKind::PtrAdd | OpKind::Binary(BinOp::Add))
+                    || is_disjoint_or(k, ib.block, id, ranges);
                 let a = match &op.kind {
                     OpKind::Const(l) if l.len() == 1 => {
                         int_bits(op.ty.as_ref()).map(|b| Affine::konst(signed(l[0], b)))
@@ -269,7 +283,7 @@ impl AffineLoop {
                         defined.insert(*v, x);
                         None
                     }
-                    OpKind::PtrAdd | OpKind::Binary(BinOp::Add) => {
+                    _ if sum => {
                         let sum = arg(0).zip(arg(1)).and_then(|(x, y)| x.add(&y, 1));
                         // A sum `exact` proves does not wrap, with a constant whose sign
                         // bit is set (`4 * i + 44000` at 16 bits, as `opt` narrows an
@@ -340,7 +354,8 @@ impl AffineLoop {
                     .zip(ex.get(&id))
                     .is_some_and(|(t, b)| *b <= mask(t - 1));
                 // A sum that counted a constant unsigned is its unsigned value.
-                let unsigned_sum = matches!(op.kind, OpKind::Binary(BinOp::Add))
+                let unsigned_sum = sum
+                    && !matches!(op.kind, OpKind::PtrAdd)
                     && ex.contains_key(&id)
                     && int_bits(op.ty.as_ref())
                         .is_some_and(|t| args.iter().any(|a| big_const(block, *a, t)));
@@ -629,24 +644,27 @@ fn exact(k: &Kernel, b: BlockId, ranges: Option<&Ranges>) -> HashMap<OpId, u64> 
         let args = block.operands(id);
         let ex = |n: usize| args.get(n).and_then(|a| out.get(a).copied());
         let fits = |v: u64| (v <= mask(t)).then_some(v);
+        // A sum of exact values, or of one and a constant of any value, counted
+        // unsigned (see `big_const`), that does not wrap.
+        let sum = || {
+            let konst = |n: usize| {
+                args.get(n).and_then(|a| match &block.op(*a).kind {
+                    OpKind::Const(l) if l.len() == 1 => Some(l[0] & mask(t)),
+                    _ => None,
+                })
+            };
+            let exact_or_const = |n: usize| ex(n).or_else(|| konst(n));
+            exact_or_const(0)
+                .zip(exact_or_const(1))
+                .filter(|_| ex(0).is_some() || ex(1).is_some())
+                .and_then(|(x, y)| x.checked_add(y))
+                .and_then(fits)
+        };
         let bound = match &op.kind {
             OpKind::Const(l) if l.len() == 1 => Some(l[0] & mask(t)).filter(|c| *c <= mask(t - 1)),
             OpKind::ReadVar(_) | OpKind::WorkItem(_) => r.op(b, id).filter(|h| *h <= mask(t - 1)),
-            // With a constant of any value, counted unsigned (see `big_const`).
-            OpKind::Binary(BinOp::Add) => {
-                let konst = |n: usize| {
-                    args.get(n).and_then(|a| match &block.op(*a).kind {
-                        OpKind::Const(l) if l.len() == 1 => Some(l[0] & mask(t)),
-                        _ => None,
-                    })
-                };
-                let exact_or_const = |n: usize| ex(n).or_else(|| konst(n));
-                exact_or_const(0)
-                    .zip(exact_or_const(1))
-                    .filter(|_| ex(0).is_some() || ex(1).is_some())
-                    .and_then(|(x, y)| x.checked_add(y))
-                    .and_then(fits)
-            }
+            OpKind::Binary(BinOp::Add) => sum(),
+            OpKind::Binary(BinOp::Or) if is_disjoint_or(k, b, id, ranges) => sum(),
             // A constant minus a value no larger than it does not wrap.
             OpKind::Binary(BinOp::Sub) => args
                 .first()

@@ -53,6 +53,40 @@ pub fn hi(node: &Node, bits: u32, arg: impl Fn(usize) -> Operand) -> u64 {
     within(Some(b))
 }
 
+/// The low bits of `node`'s values known to be zero (every value is a multiple of
+/// `2^tz`; all `bits` for a value that is always zero), from its operands' known trailing
+/// zeros and constant values (`arg(i)`). Leaves and pointers know none. Sound for the
+/// interpreter's definitions in `lang.rs`: multiples of `2^t` stay multiples under sums,
+/// products and negation modulo `2^bits`, and shift counts are taken modulo the width.
+pub fn tz(node: &Node, bits: u32, arg: impl Fn(usize) -> (u32, Option<u64>)) -> u32 {
+    let t = |i: usize| arg(i).0;
+    let count = || arg(1).1.map(|k| (k % bits.max(1) as u64) as u32);
+    let z = match node {
+        Node::Const(_, v) => match v & mask(bits) {
+            0 => bits,
+            v => v.trailing_zeros(),
+        },
+        Node::Leaf(_) | Node::PtrAdd(_) | Node::Cmp(..) | Node::Not(_) => 0,
+        Node::Neg(_) | Node::ZExt(..) | Node::SExt(..) | Node::Trunc(..) => t(0),
+        Node::Select(_) => t(1).min(t(2)),
+        Node::Bin(op, _) => match op {
+            Bin::Add | Bin::Sub | Bin::Or | Bin::Xor => t(0).min(t(1)),
+            Bin::And => t(0).max(t(1)),
+            Bin::Mul => t(0).saturating_add(t(1)),
+            Bin::Shl => count().map_or(0, |k| t(0).saturating_add(k)),
+            Bin::LShr | Bin::AShr => count().map_or(0, |k| t(0).saturating_sub(k)),
+            Bin::UDiv | Bin::SDiv | Bin::URem | Bin::SRem => 0,
+        },
+    };
+    z.min(bits)
+}
+
+/// The bits a value may have set: below its bound's length and above its known trailing
+/// zeros. Two values with none in common add without a carry: their sum is their `or`.
+pub fn may_set(hi: u64, tz: u32) -> u64 {
+    fill(hi) & !mask(tz)
+}
+
 fn bin(op: Bin, a: Operand, b: Operand, top: u64) -> u64 {
     let count = |b: Operand| b.konst.map(|k| k % a.bits.max(1) as u64);
     let sum = |x: u64, y: u64| x.checked_add(y).filter(|s| *s <= top).unwrap_or(top);
@@ -83,7 +117,8 @@ fn bin(op: Bin, a: Operand, b: Operand, top: u64) -> u64 {
             None => a.hi,
         },
         Bin::And => a.hi.min(b.hi),
-        Bin::Or | Bin::Xor => fill(a.hi.max(b.hi)),
+        // No carry: never above the sum either (the bound of an `or` of disjoint bits).
+        Bin::Or | Bin::Xor => fill(a.hi.max(b.hi)).min(sum(a.hi, b.hi)),
         Bin::Sub | Bin::SDiv | Bin::SRem | Bin::AShr => top,
     }
 }
@@ -148,6 +183,49 @@ mod tests {
                                     );
                                 }
                             }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every binary op's known trailing zeros hold for multiples of them (and constant
+    /// counts), at 8 and 32 bits.
+    #[test]
+    fn trailing_zeros_hold_for_every_multiple() {
+        let ops = [
+            Bin::Add,
+            Bin::Sub,
+            Bin::Mul,
+            Bin::Shl,
+            Bin::LShr,
+            Bin::AShr,
+            Bin::And,
+            Bin::Or,
+            Bin::Xor,
+        ];
+        let id = egg::Id::from(0usize);
+        for bits in [8u32, 32] {
+            for &op in &ops {
+                for ta in 0..5u32 {
+                    for tb in 0..5u32 {
+                        for (x, y) in [(1u64, 1u64), (3, 5), (0x7F, 3), (0xFF, 0xFF), (0, 7)] {
+                            let (x, y) = ((x << ta) & mask(bits), (y << tb) & mask(bits));
+                            // A shift's count is the constant `tb`.
+                            let shift = matches!(op, Bin::Shl | Bin::LShr | Bin::AShr);
+                            let (y, kb) = if shift {
+                                (tb as u64, Some(tb as u64))
+                            } else {
+                                (y, None)
+                            };
+                            let n = Node::Bin(op, [id, id]);
+                            let z = tz(&n, bits, |i| if i == 0 { (ta, None) } else { (tb, kb) });
+                            let r = eval_bin(op, bits, x, y);
+                            assert!(
+                                r & mask(z) == 0,
+                                "{op:?} {x:#x} {y:#x} at {bits} bits = {r:#x}: not a multiple of 2^{z}"
+                            );
                         }
                     }
                 }

@@ -8,7 +8,7 @@
 
 use egg::{CostFunction, Id, Language};
 
-use super::facts::{hi, konst, width, Graph};
+use super::facts::{hi, konst, may_set, width, Graph};
 use super::lang::{Bin, Node};
 use crate::board::{Board, OpClass, OpLibrary};
 use crate::ir::{Block, OpId, OpKind};
@@ -221,11 +221,16 @@ pub fn class(g: &Graph, n: &Node) -> (OpClass, u32) {
                 Bin::Shl | Bin::LShr | Bin::AShr => OpClass::Shift,
                 Bin::And | Bin::Or | Bin::Xor => OpClass::IntLogic,
             };
-            let width = match class {
-                OpClass::IntMul => needed_bits(g, ch[0]).max(needed_bits(g, ch[1])),
-                _ => w(0),
-            };
-            (class, width)
+            match class {
+                OpClass::IntMul => (class, needed_bits(g, ch[0]).max(needed_bits(g, ch[1]))),
+                // Logic on the bits both operands may have set: where one is known
+                // zero, the other passes (or the result is zero) as wiring.
+                OpClass::IntLogic => match (may_set(g, ch[0]) & may_set(g, ch[1])).count_ones() {
+                    0 => (OpClass::Wire, 0),
+                    n => (class, n),
+                },
+                _ => (class, w(0)),
+            }
         }
         Node::Neg(_) => (OpClass::IntAdd, w(0)),
         Node::Not(_) => (OpClass::IntLogic, w(0)),
@@ -294,6 +299,46 @@ impl CostFunction<Node> for NodeCost<'_> {
     }
 }
 
+/// The extractor's charge per op: a hundredth of a logic unit, and up to as much again
+/// by its result's width, so that among equal prices the fewest ops win and then the
+/// narrowest (`mul (trunc32 x) 64` over `trunc32 (mul x 64)`, which later analyses read
+/// better: the narrow product of a small value is known not to reach the sign bit).
+pub fn tie_break(g: &Graph, n: &Node) -> f64 {
+    charge(node_width(n, |c| width(g, c)))
+}
+
+fn charge(width: u32) -> f64 {
+    0.01 + 0.01 * f64::from(width) / 64.0
+}
+
+/// The result width of `n`, from its operands' (`child`) where its kind does not say.
+fn node_width(n: &Node, child: impl Fn(Id) -> u32) -> u32 {
+    match n {
+        Node::Cmp(..) => 1,
+        Node::ZExt(w, _) | Node::SExt(w, _) | Node::Trunc(w, _) | Node::Const(w, _) => *w as u32,
+        Node::Select([_, x, _]) => child(*x),
+        _ => n.children().first().map_or(64, |c| child(*c)),
+    }
+}
+
+/// The extractor's charges ([`tie_break`]) summed over the computing nodes of an
+/// expression it chose (leaves' widths from `g`'s analysis).
+pub fn tie_breaks(g: &Graph, e: &egg::RecExpr<Node>) -> f64 {
+    let mut widths: Vec<u32> = Vec::with_capacity(e.as_ref().len());
+    let mut sum = 0.0;
+    for n in e.as_ref() {
+        let w = match n {
+            Node::Leaf(i) => g.analysis.leaves.get(*i as usize).map_or(64, |k| k.bits()),
+            _ => node_width(n, |c| widths[usize::from(c)]),
+        };
+        if !matches!(n, Node::Leaf(_) | Node::Const(..)) {
+            sum += charge(w);
+        }
+        widths.push(w);
+    }
+    sum
+}
+
 /// The area score and the cycles of `n` alone, without its children; the area carries
 /// the extractor's tie-break charge.
 pub fn own(g: &Graph, pricer: &Pricer, n: &Node) -> (f64, f64) {
@@ -302,7 +347,7 @@ pub fn own(g: &Graph, pricer: &Pricer, n: &Node) -> (f64, f64) {
         _ => {
             let (class, width) = class(g, n);
             (
-                pricer.price(class, width, 1).score + 0.01,
+                pricer.price(class, width, 1).score + tie_break(g, n),
                 pricer.cycles(class, width),
             )
         }

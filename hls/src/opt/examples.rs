@@ -298,6 +298,14 @@ fn corpus() -> Vec<String> {
         "(sdiv (and {x} 255i{w}) (and {y} 15i{w}))",
         "(srem (lshr {x} 1i{w}) (and {y} 15i{w}))",
         "(udiv (and {x} 4095i{w}) 12i{w})",
+        // Disjoint bits: a shifted or scaled value and one below the shift, in either
+        // order, and a masked high part (the `add-disjoint` rule).
+        "(add (shl {x} 4i{w}) (and {y} 15i{w}))",
+        "(add (and {y} 7i{w}) (mul {x} 8i{w}))",
+        "(add (and {x} -16i{w}) (and {y} 12i{w}))",
+        "(add (shl {x} 3i{w}) 5i{w})",
+        "(add (add {x} (shl {y} 3i{w})) (and {x} 7i{w}))",
+        "(add (and {y} 3i{w}) (add (shl {x} 2i{w}) {y}))",
         "(udiv (and {x} 7i{w}) 12i{w})",
         "(urem (and {x} 65535i{w}) 1000i{w})",
     ];
@@ -518,6 +526,25 @@ fn pointer_offsets_merge() {
     assert_eq!(
         best("(ptradd (ptradd in10 4i64) 8i64)"),
         "(ptradd in10 12i64)"
+    );
+}
+
+#[test]
+fn a_sum_of_bits_that_cannot_overlap_is_an_or_priced_as_wiring() {
+    // `gid * 16 + lid` with `lid < 16`: the adder's carry chain becomes wiring.
+    assert_eq!(
+        best("(add (shl in6 4i32) (and in7 15i32))"),
+        "(or (shl in6 4i32) (and in7 15i32))"
+    );
+    // `row * n + t * 8 + tx` with `tx < 8`: one adder.
+    assert_eq!(
+        best("(add (add (mul in6 in7) (shl in4 3i32)) (and in7 7i32))"),
+        "(add (mul in6 in7) (or (shl in4 3i32) (and in7 7i32)))"
+    );
+    // One bit in common (bit 4): still an adder.
+    assert_eq!(
+        best("(add (shl in6 4i32) (and in7 31i32))"),
+        "(add (shl in6 4i32) (and in7 31i32))"
     );
 }
 

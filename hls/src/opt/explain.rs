@@ -144,11 +144,6 @@ pub fn block(
         let (before, cost_before) = old_tree(old, r, o, pricer);
         let (best, cost_after) = choice.expr(g, class);
         let after = text(&best);
-        let computing = best
-            .as_ref()
-            .iter()
-            .filter(|n| !matches!(n, Node::Leaf(_) | Node::Const(..)))
-            .count();
         if after != before {
             out.push(Rewrite {
                 block: b.0,
@@ -156,8 +151,8 @@ pub fn block(
                 before,
                 after,
                 cost_before,
-                // Less the extractor's tie-break charge per computing node.
-                cost_after: cost_after - 0.01 * computing as f64,
+                // Less the extractor's tie-break charges.
+                cost_after: cost_after - super::cost::tie_breaks(g, &best),
             });
         }
     }

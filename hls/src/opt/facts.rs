@@ -1,6 +1,7 @@
 //! The e-class analysis: every class's type (an integer width or a pointer), when all its
-//! inputs are constants its value, and an unsigned upper bound of its value (from the
-//! leaves' bounds, which the kernel-wide range analysis gives, through `bounds.rs`). A
+//! inputs are constants its value, an unsigned upper bound of its value (from the
+//! leaves' bounds, which the kernel-wide range analysis gives, through `bounds.rs`), and
+//! its known trailing zero bits (what shifts and multiplies by constants leave). A
 //! class with a value gets the constant node, so folding happens as the e-graph grows and
 //! every rule sees constants as constants; the narrowing rules read the bounds.
 
@@ -33,6 +34,8 @@ pub struct Data {
     pub konst: Option<u64>,
     /// No value of the class is above this (unsigned, at its width).
     pub hi: u64,
+    /// Every value of the class is a multiple of `2^tz` (its known trailing zeros).
+    pub tz: u32,
 }
 
 /// The analysis, holding the types of the region's leaves and their bounds (a leaf
@@ -96,7 +99,19 @@ impl Analysis<Node> for Facts {
             (None, Kind::Int(_), Node::Leaf(_)) if hi == 0 => Some(0),
             _ => konst,
         };
-        Data { kind, konst, hi }
+        let tz = match konst {
+            Some(v) => bounds::tz(&Node::Const(bits as u8, v), bits, |_| (0, None)),
+            None => bounds::tz(node, bits, |i| {
+                let d = &g[node.children()[i]].data;
+                (d.tz, d.konst)
+            }),
+        };
+        Data {
+            kind,
+            konst,
+            hi,
+            tz,
+        }
     }
 
     fn merge(&mut self, a: &mut Data, b: Data) -> DidMerge {
@@ -106,8 +121,10 @@ impl Analysis<Node> for Facts {
         }
         // Both bounds hold for the one value: keep the tighter.
         let hi = a.hi.min(b.hi);
-        let bounds = DidMerge(hi < a.hi, hi < b.hi);
+        let tz = a.tz.max(b.tz);
+        let bounds = DidMerge(hi < a.hi || tz > a.tz, hi < b.hi || tz > b.tz);
         a.hi = hi;
+        a.tz = tz;
         merge_option(&mut a.konst, b.konst, |_, _| DidMerge(false, false)) | bounds
     }
 
@@ -135,4 +152,10 @@ pub fn width(g: &Graph, id: Id) -> u32 {
 /// The unsigned upper bound of a class's value.
 pub fn hi(g: &Graph, id: Id) -> u64 {
     g[id].data.hi
+}
+
+/// The bits a class's values may have set (by its bound and known trailing zeros).
+pub fn may_set(g: &Graph, id: Id) -> u64 {
+    let d = &g[id].data;
+    bounds::may_set(d.hi, d.tz)
 }

@@ -18,8 +18,8 @@ use super::bounds::{self, Operand};
 use super::lang::mask;
 use super::region;
 use crate::ir::{
-    BlockId, CmpOp, Kernel, LoopKind, Node as CNode, OpId, OpKind, Region as CRegion, Ty, VarId,
-    WorkItemFn,
+    BinOp, Block, BlockId, CmpOp, Conv, Kernel, LoopKind, Node as CNode, OpId, OpKind,
+    Region as CRegion, Ty, VarId, WorkItemFn,
 };
 use crate::workitems::GroupForm;
 
@@ -81,6 +81,55 @@ impl Ranges {
     pub fn op(&self, b: BlockId, o: OpId) -> Option<u64> {
         self.ops.get(b.0 as usize)?.get(&o).copied()
     }
+
+    /// Whether integer ops `x` and `y` of block `b` never have a set bit in common (by
+    /// their bounds and the trailing zeros their shape shows): their `or` is their sum,
+    /// as the `opt` stage's `add-disjoint` rule builds it.
+    pub fn disjoint(&self, k: &Kernel, b: BlockId, x: OpId, y: OpId) -> bool {
+        let blk = k.block(b);
+        let set = |o: OpId| {
+            let bits = int_bits(blk.op(o).ty.as_ref()).unwrap_or(64);
+            let hi = match &blk.op(o).kind {
+                OpKind::Const(v) if v.len() == 1 => v[0] & mask(bits),
+                _ => self.op(b, o).unwrap_or(mask(bits)),
+            };
+            bounds::may_set(hi, trailing_zeros(blk, o, 8))
+        };
+        set(x) & set(y) == 0
+    }
+}
+
+/// The low bits of IR op `o` known to be zero, from its shape (`depth` ops deep):
+/// constants, shifts and multiplies by constants, and what keeps them, as
+/// `bounds::tz` gives them in the e-graph.
+fn trailing_zeros(blk: &Block, o: OpId, depth: u32) -> u32 {
+    let op = blk.op(o);
+    let bits = int_bits(op.ty.as_ref()).unwrap_or(64);
+    let args = blk.operands(o);
+    let konst = |a: OpId| match &blk.op(a).kind {
+        OpKind::Const(v) if v.len() == 1 => Some(v[0]),
+        _ => None,
+    };
+    let t = |i: usize| match args.get(i) {
+        Some(a) if depth > 0 => trailing_zeros(blk, *a, depth - 1),
+        _ => 0,
+    };
+    let z = match &op.kind {
+        OpKind::Const(v) if v.len() == 1 => match v[0] & mask(bits) {
+            0 => bits,
+            v => v.trailing_zeros(),
+        },
+        OpKind::Conv(Conv::Int { sat: false, .. }) => t(0),
+        OpKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Or | BinOp::Xor) => t(0).min(t(1)),
+        OpKind::Binary(BinOp::And) => t(0).max(t(1)),
+        OpKind::Binary(BinOp::Mul) => t(0).saturating_add(t(1)),
+        OpKind::Binary(BinOp::Shl) => match args.get(1).and_then(|a| konst(*a)) {
+            Some(c) => t(0).saturating_add((c % bits as u64) as u32),
+            None => 0,
+        },
+        _ => 0,
+    };
+    z.min(bits)
 }
 
 /// A variable counted up by a `while` loop that tests it against a bound: every write of

@@ -8,6 +8,7 @@
 
 mod address;
 mod casts;
+mod disjoint;
 mod divide;
 mod divrem;
 mod fold;
@@ -179,6 +180,7 @@ pub fn all() -> Vec<Rule> {
     v.extend(divide::rules());
     v.extend(divrem::rules());
     v.extend(address::rules());
+    v.extend(disjoint::rules());
     v.extend(narrow::rules());
     v
 }
