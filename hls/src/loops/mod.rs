@@ -14,7 +14,8 @@
 //! `tables`, `registers`, `rotate` (a do-while loop's test to the start of its
 //! iteration), `exits` (`break` and `continue` as flags, so the loop can be pipelined),
 //! `flatten` (a work-item loop with the loop it holds), `split` (an under-aligned global
-//! load in a pipeline candidate into aligned pieces),
+//! load in a pipeline candidate into aligned pieces), `merge` (every straight-line run
+//! of blocks joined, a run before an `if` with its condition's block),
 //! `forward` (on the blocks the others made), `compact`.
 
 pub mod compact;
@@ -201,8 +202,9 @@ pub fn run(k: &mut Kernel, sm: &SourceMap, opts: &Options) -> Result<LoopsReport
     let flagged = exits::run(k) + rotated;
     let flattened = flatten::run(k);
     report.split_loads = split::run(k);
+    let joined = merge::join_all(k, &mut made);
     let unrolled = report.unrolled.iter().any(|d| d.how != "not unrolled");
-    if made.is_empty() && !unrolled && flattened == 0 && flagged == 0 {
+    if made.is_empty() && !unrolled && flattened == 0 && flagged == 0 && joined == 0 {
         report.loops = notes.into_iter().map(|(l, n)| (l.0, n)).collect();
         return Ok(report);
     }
