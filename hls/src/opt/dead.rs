@@ -1,5 +1,5 @@
 //! Dead code: writes of variables that no block reads, a write its own block overwrites
-//! before any read of it, and ops without an effect whose results nobody uses (no other
+//! before any read of it, a write no path reads before the next (`live.rs`), and ops without an effect whose results nobody uses (no other
 //! op, no `if` or loop condition). What forwarding (`forward.rs`) leaves behind: once
 //! `o = i * 16; out[o] = ...` reads the product directly, `o` is written for nothing,
 //! and its register (and the chain that carries it through a pipeline) goes.
@@ -98,7 +98,8 @@ pub fn kernel(k: &mut Kernel, conds: &HashSet<(BlockId, OpId)>) -> usize {
     let mut removed = 0;
     loop {
         let read = read_vars(k);
-        let mut gone: Vec<(BlockId, OpId)> = Vec::new();
+        // Writes no read can see, across blocks and loops (`live.rs`).
+        let mut gone: Vec<(BlockId, OpId)> = super::live::unseen_writes(k);
         for i in 0..k.blocks.len() {
             let b = BlockId(i as u32);
             gone.extend(overwritten(k, b).into_iter().map(|o| (b, o)));
@@ -181,8 +182,11 @@ mod tests {
         let w1 = add(&mut b, OpKind::WriteVar(VarId(0)), None, &[x]);
         let r = add(&mut b, OpKind::ReadVar(VarId(0)), Some(Ty::I(32)), &[]);
         let w2 = add(&mut b, OpKind::WriteVar(VarId(0)), None, &[r]);
-        let mut k = kernel_of(vec![b], 1);
-        let conds = HashSet::new();
+        // A later block reads the last write (as a condition, so the read stays).
+        let mut c = Block::default();
+        let r2 = add(&mut c, OpKind::ReadVar(VarId(0)), Some(Ty::I(32)), &[]);
+        let mut k = kernel_of(vec![b, c], 1);
+        let conds = HashSet::from([(BlockId(1), r2)]);
         assert_eq!(kernel(&mut k, &conds), 1);
         assert_eq!(k.blocks[0].order, vec![x, w1, r, w2]);
         assert!(!k.blocks[0].graph.contains_node(w0.0));

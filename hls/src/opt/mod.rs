@@ -37,6 +37,7 @@ pub mod facts;
 pub mod fast_math;
 pub mod forward;
 pub mod lang;
+pub mod live;
 pub mod objects;
 pub mod ranges;
 pub mod reassociate;
