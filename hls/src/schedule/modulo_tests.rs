@@ -509,6 +509,12 @@ fn movable_of(b: &Block) -> Vec<Movable> {
                 moves,
                 bits,
                 unread: None,
+                index: moves
+                    && !matches!(op.kind, OpKind::Load { .. })
+                    && op
+                        .ty
+                        .as_ref()
+                        .is_some_and(|t| t.is_ptr() || matches!(t, Ty::I(_))),
             }
         })
         .collect()

@@ -33,6 +33,10 @@ pub struct Movable {
     /// The node of an operand this op never reads (the address of a wide access's member
     /// that rides along with its issuer).
     pub unread: Option<usize>,
+    /// A movable integer or address computation (not a float op nor a load): what the
+    /// second start moves late alone, so that an address computed from narrow indices
+    /// rides as the indices instead of as the address.
+    pub index: bool,
 }
 
 /// A run of chain positions with no reader before its end at least this long (and
@@ -68,15 +72,27 @@ pub fn shorten_lifetimes<K: Copy + Eq + Hash + Ord>(
     let mut p = Placer::new(g, s, period_ns, Some(limits), facts);
     let before = p.total();
     let start = p.t.clone();
-    p.latest();
-    if p.total() >= before {
+    // Three starts, each improved by single moves, the one holding the fewest bits
+    // kept: as scheduled, every movable op as late as it goes, and the index arithmetic
+    // alone as late as it goes (single moves cannot find that: each step alone holds a
+    // value as wide).
+    let mut best = (before, start.clone());
+    for late in [None, Some(false), Some(true)] {
         p.reset(&start);
-    }
-    for _ in 0..2 {
-        if !p.improve() {
-            break;
+        if let Some(index_only) = late {
+            p.latest(index_only);
+        }
+        for _ in 0..2 {
+            if !p.improve() {
+                break;
+            }
+        }
+        let held = p.total();
+        if held < best.0 {
+            best = (held, p.t.clone());
         }
     }
+    p.reset(&best.1);
     let after = p.total();
     if after >= before {
         return (before, before);
@@ -337,11 +353,11 @@ impl<'a, K: Copy + Eq + Hash> Placer<'a, K> {
         true
     }
 
-    /// Every movable op as late as it goes, consumers first (edges within an iteration
-    /// run forward in node order).
-    fn latest(&mut self) {
+    /// Every movable op (or with `index_only` every index computation) as late as it
+    /// goes, consumers first (edges within an iteration run forward in node order).
+    fn latest(&mut self, index_only: bool) {
         for v in (0..self.t.len()).rev() {
-            if !self.facts[v].moves {
+            if !self.facts[v].moves || (index_only && !self.facts[v].index) {
                 continue;
             }
             let (_, hi) = self.bounds(v);
@@ -380,19 +396,41 @@ impl<'a, K: Copy + Eq + Hash> Placer<'a, K> {
     }
 }
 
+/// Per variable, the bits below which every value the kernel writes to it has no
+/// constant zeros (a work-item counter written as a zero-extended byte keeps 8): its
+/// register, which starts at zero, keeps no more.
+fn var_bits(k: &Kernel) -> HashMap<crate::ir::VarId, u32> {
+    let mut out: HashMap<crate::ir::VarId, u32> = HashMap::new();
+    for b in &k.blocks {
+        for &o in &b.order {
+            if let OpKind::WriteVar(v) = b.op(o).kind {
+                let bits = b
+                    .operands(o)
+                    .first()
+                    .map_or(64, |&a| kept_bits(b, a, &HashMap::new()));
+                let e = out.entry(v).or_insert(0);
+                *e = (*e).max(bits);
+            }
+        }
+    }
+    out
+}
+
 /// The bits of integer op `o` below which the netlist has no constant zeros: a zero
-/// extension keeps its operand's, a mask with a constant its constant's.
-fn kept_bits(b: &crate::ir::Block, o: OpId) -> u32 {
+/// extension keeps its operand's, a mask with a constant its constant's, a read of a
+/// variable what its writes keep (`vars`, from [`var_bits`]).
+fn kept_bits(b: &crate::ir::Block, o: OpId, vars: &HashMap<crate::ir::VarId, u32>) -> u32 {
     use crate::ir::{BinOp, Conv};
     let op = b.op(o);
     let width = op.ty.as_ref().map_or(0, |t| t.bits());
     let args = b.operands(o);
     let narrower = match &op.kind {
+        OpKind::ReadVar(v) => vars.get(v).copied(),
         OpKind::Conv(Conv::Int {
             from_signed: false,
             sat: false,
             ..
-        }) => args.first().map(|&a| kept_bits(b, a)),
+        }) => args.first().map(|&a| kept_bits(b, a, vars)),
         OpKind::Binary(BinOp::And) => args
             .iter()
             .filter_map(|&a| match &b.op(a).kind {
@@ -423,6 +461,7 @@ pub(super) fn movable(
         k.block(b).op(o)
     };
     let largest = k.objects.iter().map(|o| o.size).max().unwrap_or(1);
+    let vars = var_bits(k);
     let on_chip = 64 - largest.leading_zeros();
     let written: std::collections::HashSet<crate::ir::VarId> = (0..g.nodes.len())
         .filter_map(|i| match op(i).kind {
@@ -471,7 +510,7 @@ pub(super) fn movable(
                 _ if free => 0,
                 Some(Ty::Ptr(AddrSpace::Local | AddrSpace::Private)) => on_chip,
                 Some(t) if t.is_ptr() => 32,
-                Some(Ty::I(_)) => kept_bits(k.block(key.0), key.1),
+                Some(Ty::I(_)) => kept_bits(k.block(key.0), key.1, &vars),
                 Some(t) => t.bits(),
                 None => 0,
             };
@@ -482,10 +521,14 @@ pub(super) fn movable(
             } else {
                 None
             };
+            let index = moves
+                && !matches!(o.kind, OpKind::Load { .. })
+                && matches!(&o.ty, Some(Ty::I(_)) | Some(Ty::Ptr(_)));
             Movable {
                 moves,
                 bits,
                 unread,
+                index,
             }
         })
         .collect()
